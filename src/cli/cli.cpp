@@ -1,0 +1,167 @@
+// Command parsing and dispatch for the llmsize CLI (see cli.hpp). Every flag value is
+// parsed strictly: a bad value is an error naming the flag and its allowed range.
+#include "cli.hpp"
+
+#include <charconv>
+#include <cstdio>
+#include <fstream>
+
+#include "core/format.hpp"
+#include "core/hf_config.hpp"
+#include "core/params.hpp"
+#include "core/presets.hpp"
+#include "core/report.hpp"
+
+namespace llmsize::cli {
+
+namespace {
+using namespace llmsize::core;
+
+const char* kUsage =
+    "llmsize — parameters and memory of decoder-only Transformers\n"
+    "\n"
+    "Usage:\n"
+    "  llmsize estimate (--preset NAME | --config PATH) [--json] [--explain] [--generic]\n"
+    "  llmsize presets [--json]\n"
+    "  llmsize --help | --version\n"
+    "\n"
+    "Options:\n"
+    "  --preset NAME   a built-in model (see `llmsize presets`)\n"
+    "  --config PATH   a Hugging Face config.json ('-' reads standard input)\n"
+    "  --generic       read an unsupported model_type as a LLaMA-like decoder\n"
+    "  --json          print one JSON object instead of tables\n"
+    "  --explain       also print every tensor and the derivation of the estimate\n"
+    "\n"
+    "Counting convention: the learnable parameters of the Hugging Face *ForCausalLM model\n"
+    "(a tied head counted once; buffers and quantization scales excluded; multi-token-\n"
+    "prediction layers reported separately).\n";
+
+Output fail(std::string msg, std::string hint = "see `llmsize --help`") {
+  return {"", "llmsize: " + msg + " (" + hint + ")\n", 2};
+}
+Output fail_issues(const std::vector<Issue>& issues) {
+  Output o{"", "", 2};
+  for (const auto& i : issues) o.err += "llmsize: " + to_string(i) + "\n";
+  return o;
+}
+
+struct Args {
+  std::string command;
+  std::optional<std::string> preset, config;
+  bool json = false, explain = false, generic = false;
+};
+
+std::optional<std::string> take_value(const std::vector<std::string>& a, size_t& i, Output& err) {
+  const std::string& flag = a[i];
+  if (i + 1 >= a.size() || (a[i + 1].size() > 1 && a[i + 1].rfind("--", 0) == 0)) {
+    err = fail(flag + " needs a value");
+    return std::nullopt;
+  }
+  return a[++i];
+}
+
+Output presets_cmd(const Args& args) {
+  auto all = load_presets();
+  if (!all) return fail_issues(all.issues());
+  Output o;
+  if (args.json) {
+    o.out = presets_json(*all) + "\n";
+    return o;
+  }
+  for (const auto& p : *all) {
+    auto counts = count_params(p.config);
+    std::string id = p.id;
+    id.resize(std::max<size_t>(id.size(), 20), ' ');
+    std::string total = counts ? short_count(counts->total) : "?";
+    total.insert(0, total.size() < 8 ? 8 - total.size() : 0, ' ');
+    o.out += id + total + "  " + p.name + "\n";
+  }
+  return o;
+}
+
+Output estimate_cmd(const Args& args, const FileReader& read_file) {
+  if (args.preset.has_value() == args.config.has_value())
+    return fail("estimate needs exactly one of --preset NAME or --config PATH");
+  ModelConfig cfg;
+  std::vector<std::string> notes;
+  if (args.preset) {
+    auto p = find_preset(*args.preset);
+    if (!p) return fail_issues(p.issues());
+    cfg = p->config;
+  } else {
+    std::string error;
+    auto text = read_file(*args.config, error);
+    if (!text) return fail("--config: " + error, "give the path of a config.json");
+    ImportOptions opt;
+    opt.generic_fallback = args.generic;
+    auto imported = import_hf_config(*text, opt);
+    if (!imported) return fail_issues(imported.issues());
+    cfg = imported->config;
+    notes = imported->notes;
+  }
+  auto inv = build_inventory(cfg);
+  if (!inv) return fail_issues(inv.issues());
+  auto params = count_params(cfg, *inv);
+  if (!params) return fail_issues(params.issues());
+  Output o;
+  for (const auto& n : notes) o.err += "llmsize: note: " + n + "\n";
+  if (args.json) {
+    o.out = params_json(cfg, *params) + "\n";
+  } else {
+    o.out = params_text(cfg, *params);
+    if (args.explain) o.out += "\n" + inventory_text(cfg, *inv, *params);
+  }
+  return o;
+}
+}  // namespace
+
+Output run(const std::vector<std::string>& a, const FileReader& read_file) {
+  if (a.empty()) return fail("no command given", "try `llmsize estimate --preset llama-3-8b`");
+  Args args;
+  Output err;
+  for (size_t i = 0; i < a.size(); ++i) {
+    const std::string& s = a[i];
+    if (s == "--help" || s == "-h") return {kUsage, "", 0};
+    if (s == "--version") return {"llmsize 0.1.0\n", "", 0};
+    if (s == "--json") args.json = true;
+    else if (s == "--explain") args.explain = true;
+    else if (s == "--generic") args.generic = true;
+    else if (s == "--preset") { auto v = take_value(a, i, err); if (!v) return err; args.preset = v; }
+    else if (s == "--config") { auto v = take_value(a, i, err); if (!v) return err; args.config = v; }
+    else if (s.rfind("--", 0) == 0) return fail("unknown option " + s);
+    else if (args.command.empty()) args.command = s;
+    else return fail("unexpected argument \"" + s + "\"");
+  }
+  if (args.command == "estimate") return estimate_cmd(args, read_file);
+  if (args.command == "presets") return presets_cmd(args);
+  if (args.command.empty()) return fail("no command given", "try `llmsize estimate --preset llama-3-8b`");
+  return fail("unknown command \"" + args.command + "\"", "commands: estimate, presets");
+}
+
+std::optional<std::string> read_file_limited(const std::string& path, std::string& error) {
+  std::FILE* f = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
+  if (!f) {
+    error = "cannot open \"" + path + "\"";
+    return std::nullopt;
+  }
+  std::string data;
+  char buf[65536];
+  size_t n = 0;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) {
+    data.append(buf, n);
+    if (data.size() > kMaxConfigBytes) {
+      if (f != stdin) std::fclose(f);
+      error = "\"" + path + "\" is larger than " + std::to_string(kMaxConfigBytes) + " bytes";
+      return std::nullopt;
+    }
+  }
+  const bool bad = std::ferror(f);
+  if (f != stdin) std::fclose(f);
+  if (bad) {
+    error = "cannot read \"" + path + "\"";
+    return std::nullopt;
+  }
+  return data;
+}
+
+}  // namespace llmsize::cli

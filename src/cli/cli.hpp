@@ -1,0 +1,26 @@
+// The llmsize command line: argv in, text or JSON out, an exit status. A library so that
+// tests drive it without spawning processes; main.cpp only wires stdin/stdout and files.
+// Exit status: 0 success, 2 bad input (usage, flag value, config), 1 internal error.
+#pragma once
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace llmsize::cli {
+
+// Reads a file for --config; nullopt + message on failure. Injected so tests need no files.
+using FileReader = std::function<std::optional<std::string>(const std::string& path, std::string& error)>;
+
+struct Output {
+  std::string out;  // what goes to stdout
+  std::string err;  // what goes to stderr (one line per error, with a hint)
+  int status = 0;
+};
+
+Output run(const std::vector<std::string>& args, const FileReader& read_file);
+
+// Reads a whole file with a size limit (the default FileReader of the executable).
+std::optional<std::string> read_file_limited(const std::string& path, std::string& error);
+
+}  // namespace llmsize::cli

@@ -1,0 +1,12 @@
+// llmsize executable: forwards argv to llmsize::cli::run and writes its output.
+#include <cstdio>
+
+#include "cli.hpp"
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  const auto out = llmsize::cli::run(args, llmsize::cli::read_file_limited);
+  std::fputs(out.out.c_str(), stdout);
+  std::fputs(out.err.c_str(), stderr);
+  return out.status;
+}

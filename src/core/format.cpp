@@ -1,0 +1,52 @@
+// Number formatting (see format.hpp).
+#include "format.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+namespace llmsize::core {
+
+std::string with_commas(std::int64_t v) {
+  const bool neg = v < 0;
+  // Work in unsigned to handle INT64_MIN.
+  std::uint64_t u = neg ? 0 - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v);
+  std::string digits = std::to_string(u);
+  std::string out;
+  const size_t n = digits.size();
+  for (size_t i = 0; i < n; ++i) {
+    out += digits[i];
+    if ((n - 1 - i) % 3 == 0 && i + 1 < n) out += ',';
+  }
+  return neg ? "-" + out : out;
+}
+
+std::string fixed(double v, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+
+std::string short_count(std::int64_t v) {
+  const double a = std::fabs(static_cast<double>(v));
+  const char* suffix = "";
+  double x = static_cast<double>(v);
+  if (a >= 1e12) { x /= 1e12; suffix = "T"; }
+  else if (a >= 1e9) { x /= 1e9; suffix = "B"; }
+  else if (a >= 1e6) { x /= 1e6; suffix = "M"; }
+  else if (a >= 1e3) { x /= 1e3; suffix = "K"; }
+  else return std::to_string(v);
+  const double ax = std::fabs(x);
+  return fixed(x, ax >= 100 ? 0 : ax >= 10 ? 1 : 2) + suffix;
+}
+
+double to_unit(std::int64_t bytes, ByteUnit unit) {
+  return static_cast<double>(bytes) / (unit == ByteUnit::GB ? 1e9 : 1073741824.0);
+}
+
+const char* unit_label(ByteUnit unit) { return unit == ByteUnit::GB ? "GB" : "GiB"; }
+
+std::string format_bytes(std::int64_t bytes, ByteUnit unit, int decimals) {
+  return fixed(to_unit(bytes, unit), decimals) + " " + unit_label(unit);
+}
+
+}  // namespace llmsize::core

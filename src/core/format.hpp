@@ -1,0 +1,18 @@
+// Number formatting shared by the CLI, the UI and the JS API: thousands separators,
+// byte sizes in GB (10^9) or GiB (2^30) — labelled, never mixed — and short counts (7.24B).
+#pragma once
+#include <cstdint>
+#include <string>
+
+namespace llmsize::core {
+
+enum class ByteUnit : std::uint8_t { GB, GiB };
+
+std::string with_commas(std::int64_t v);              // 6738415616 -> "6,738,415,616"
+std::string short_count(std::int64_t v);              // 6738415616 -> "6.74B"
+std::string format_bytes(std::int64_t bytes, ByteUnit unit, int decimals = 2);  // "13.48 GB"
+double to_unit(std::int64_t bytes, ByteUnit unit);    // bytes / 1e9 or / 2^30
+const char* unit_label(ByteUnit unit);                // "GB" or "GiB"
+std::string fixed(double v, int decimals);            // locale-independent "%.*f"
+
+}  // namespace llmsize::core

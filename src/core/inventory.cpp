@@ -1,0 +1,359 @@
+// Builds the tensor inventory from a ModelConfig (see inventory.hpp). Shapes are written
+// as x·W: rows = d_in, cols = d_out. Names follow each family's Hugging Face checkpoint.
+#include "inventory.hpp"
+
+#include <map>
+
+namespace llmsize::core {
+
+namespace {
+
+// Checkpoint names of one family. Layer-local names are relative to `layer`.
+struct Names {
+  const char* embed;
+  const char* pos = "";
+  const char* embed_norm = "";
+  const char* proj_in = "";
+  const char* proj_out = "";
+  const char* layer;
+  const char* attn_norm;
+  const char* ffn_norm;
+  const char* post_attn_norm = "post_attention_layernorm";
+  const char* post_ffn_norm = "post_feedforward_layernorm";
+  const char* q = "self_attn.q_proj";
+  const char* k = "self_attn.k_proj";
+  const char* v = "self_attn.v_proj";
+  const char* qkv = "self_attn.qkv_proj";
+  const char* o = "self_attn.o_proj";
+  const char* q_norm = "self_attn.q_norm";
+  const char* k_norm = "self_attn.k_norm";
+  const char* gate = "mlp.gate_proj";
+  const char* up = "mlp.up_proj";
+  const char* gate_up = "mlp.gate_up_proj";
+  const char* down = "mlp.down_proj";
+  const char* router = "mlp.gate";
+  const char* expert = "mlp.experts.{e}";
+  const char* e_gate = "gate_proj";
+  const char* e_up = "up_proj";
+  const char* e_down = "down_proj";
+  const char* shared = "mlp.shared_experts";
+  const char* shared_gate = "mlp.shared_expert_gate";
+  const char* final_norm;
+  const char* head = "lm_head";
+};
+
+Names names_for(const ModelConfig& c) {
+  const Family f = c.family;
+  Names llama{.embed = "model.embed_tokens", .layer = "model.layers.{i}",
+              .attn_norm = "input_layernorm", .ffn_norm = "post_attention_layernorm",
+              .final_norm = "model.norm"};
+  switch (f) {
+    case Family::Gpt2: {
+      Names n{.embed = "transformer.wte", .pos = "transformer.wpe", .layer = "transformer.h.{i}",
+              .attn_norm = "ln_1", .ffn_norm = "ln_2", .final_norm = "transformer.ln_f"};
+      n.qkv = "attn.c_attn"; n.o = "attn.c_proj"; n.up = "mlp.c_fc"; n.down = "mlp.c_proj";
+      return n;
+    }
+    case Family::GptJ: {
+      Names n{.embed = "transformer.wte", .layer = "transformer.h.{i}", .attn_norm = "ln_1",
+              .ffn_norm = "ln_2", .final_norm = "transformer.ln_f"};
+      n.q = "attn.q_proj"; n.k = "attn.k_proj"; n.v = "attn.v_proj"; n.o = "attn.out_proj";
+      n.up = "mlp.fc_in"; n.down = "mlp.fc_out";
+      return n;
+    }
+    case Family::GptNeoX: {
+      Names n{.embed = "gpt_neox.embed_in", .layer = "gpt_neox.layers.{i}",
+              .attn_norm = "input_layernorm", .ffn_norm = "post_attention_layernorm",
+              .final_norm = "gpt_neox.final_layer_norm", .head = "embed_out"};
+      n.qkv = "attention.query_key_value"; n.o = "attention.dense";
+      n.up = "mlp.dense_h_to_4h"; n.down = "mlp.dense_4h_to_h";
+      return n;
+    }
+    case Family::Opt: {
+      Names n{.embed = "model.decoder.embed_tokens", .pos = "model.decoder.embed_positions",
+              .proj_in = "model.decoder.project_in", .proj_out = "model.decoder.project_out",
+              .layer = "model.decoder.layers.{i}", .attn_norm = "self_attn_layer_norm",
+              .ffn_norm = "final_layer_norm", .final_norm = "model.decoder.final_layer_norm"};
+      n.o = "self_attn.out_proj"; n.up = "fc1"; n.down = "fc2";
+      return n;
+    }
+    case Family::Bloom:
+    case Family::Falcon: {
+      const bool two_ln_parallel = f == Family::Falcon && c.parallel_block && c.norm_ffn_input;
+      Names n{.embed = "transformer.word_embeddings",
+              .embed_norm = "transformer.word_embeddings_layernorm", .layer = "transformer.h.{i}",
+              .attn_norm = "input_layernorm", .ffn_norm = "post_attention_layernorm",
+              .final_norm = "transformer.ln_f"};
+      n.qkv = "self_attention.query_key_value"; n.o = "self_attention.dense";
+      n.up = "mlp.dense_h_to_4h"; n.down = "mlp.dense_4h_to_h";
+      if (two_ln_parallel) { n.attn_norm = "ln_attn"; n.ffn_norm = "ln_mlp"; }
+      return n;
+    }
+    case Family::Phi: {
+      Names n{.embed = "model.embed_tokens", .layer = "model.layers.{i}",
+              .attn_norm = "input_layernorm", .ffn_norm = "post_attention_layernorm",
+              .final_norm = "model.final_layernorm"};
+      n.o = "self_attn.dense"; n.q_norm = "self_attn.q_layernorm"; n.k_norm = "self_attn.k_layernorm";
+      n.up = "mlp.fc1"; n.down = "mlp.fc2";
+      return n;
+    }
+    case Family::Gemma2:
+      llama.ffn_norm = "pre_feedforward_layernorm";
+      return llama;
+    case Family::Mixtral:
+      llama.router = "block_sparse_moe.gate";
+      llama.expert = "block_sparse_moe.experts.{e}";
+      llama.e_gate = "w1"; llama.e_up = "w3"; llama.e_down = "w2";
+      return llama;
+    case Family::Qwen2Moe:
+      llama.shared = "mlp.shared_expert";
+      return llama;
+    default:
+      return llama;
+  }
+}
+
+std::string join_name(const char* prefix, const char* name, const char* suffix) {
+  std::string s = prefix;
+  if (!s.empty() && *name) s += '.';
+  s += name;
+  s += suffix;
+  return s;
+}
+
+// Appends tensors with overflow checks; `bad` records the first overflow.
+struct Builder {
+  std::vector<Tensor>* out;
+  Group group;  // forced group (Mtp for MTP layers), or kGroupCount to keep each tensor's own
+  std::string prefix;
+  bool overflow = false;
+
+  void add(const char* name, const char* suffix, Group g, Role r, i64 rows, i64 cols,
+           i64 copies = 1, bool routed = false, Role of = Role::Bias) {
+    if (!(Checked(rows) * cols * copies).ok()) {
+      overflow = true;
+      return;
+    }
+    Tensor t;
+    t.name = join_name(prefix.c_str(), name, suffix);
+    t.group = group == static_cast<Group>(kGroupCount) ? g : group;
+    t.role = r;
+    t.rows = rows;
+    t.cols = cols;
+    t.copies = copies;
+    t.routed = routed;
+    t.of = of;
+    out->push_back(std::move(t));
+  }
+  void norm(const ModelConfig& c, const char* name, i64 width, Group g = Group::Norm,
+            bool force_rms = false) {
+    if (!*name) return;
+    add(name, ".weight", g, Role::Norm, 1, width);
+    if (!force_rms && c.norm == NormKind::LayerNorm) add(name, ".bias", g, Role::Norm, 1, width);
+  }
+  void linear(const char* name, Group g, Role r, i64 din, i64 dout, bool bias, i64 copies = 1,
+              bool routed = false) {
+    add(name, ".weight", g, r, din, dout, copies, routed);
+    if (bias) add(name, ".bias", g, Role::Bias, 1, dout, copies, routed, r);
+  }
+};
+
+constexpr Group kOwnGroup = static_cast<Group>(kGroupCount);
+
+void add_attention(const ModelConfig& c, const Names& n, Builder& b) {
+  const i64 d = c.d_model, H = c.n_heads;
+  const auto A = Group::Attention;
+  if (c.mla.enabled) {
+    const auto& m = c.mla;
+    const i64 qk = m.qk_nope_dim + m.qk_rope_dim;
+    if (m.q_lora_rank > 0) {
+      b.linear("self_attn.q_a_proj", A, Role::MlaQA, d, m.q_lora_rank, c.bias_qkv);
+      b.norm(c, "self_attn.q_a_layernorm", m.q_lora_rank, Group::Norm, true);
+      b.linear("self_attn.q_b_proj", A, Role::MlaQB, m.q_lora_rank, H * qk, false);
+    } else {
+      b.linear("self_attn.q_proj", A, Role::AttnQ, d, H * qk, c.bias_qkv);
+    }
+    b.linear("self_attn.kv_a_proj_with_mqa", A, Role::MlaKVA, d, m.kv_lora_rank + m.qk_rope_dim,
+             c.bias_qkv);
+    b.norm(c, "self_attn.kv_a_layernorm", m.kv_lora_rank, Group::Norm, true);
+    b.linear("self_attn.kv_b_proj", A, Role::MlaKVB, m.kv_lora_rank, H * (m.qk_nope_dim + m.v_head_dim),
+             false);
+    b.linear(n.o, A, Role::AttnO, H * m.v_head_dim, d, c.bias_o);
+    return;
+  }
+  const i64 hd = c.head_dim, K = c.n_kv_heads;
+  if (c.fused_qkv) {
+    b.linear(n.qkv, A, Role::AttnQKV, d, (H + 2 * K) * hd, c.bias_qkv);
+  } else {
+    b.linear(n.q, A, Role::AttnQ, d, H * hd, c.bias_qkv);
+    b.linear(n.k, A, Role::AttnK, d, K * hd, c.bias_qkv);
+    b.linear(n.v, A, Role::AttnV, d, K * hd, c.bias_qkv);
+  }
+  if (c.norm_qk) {
+    b.norm(c, n.q_norm, hd);
+    b.norm(c, n.k_norm, hd);
+  }
+  b.linear(n.o, A, Role::AttnO, H * hd, d, c.bias_o);
+}
+
+// A dense, shared or routed MLP; `gate_up` non-empty where the checkpoint fuses gate and up.
+void add_mlp(const ModelConfig& c, Builder& b, const char* gate, const char* up, const char* down,
+             const char* gate_up, i64 width, bool bias, i64 copies = 1, bool routed = false) {
+  const i64 d = c.d_model;
+  const auto F = Group::Ffn;
+  if (c.ffn_kind == FfnKind::Gated) {
+    if (c.fused_gate_up && *gate_up) {
+      b.linear(gate_up, F, Role::FfnGateUp, d, 2 * width, bias);
+    } else {
+      b.linear(gate, F, Role::FfnGate, d, width, bias, copies, routed);
+      b.linear(up, F, Role::FfnUp, d, width, bias, copies, routed);
+    }
+  } else {
+    b.linear(up, F, Role::FfnUp, d, width, bias, copies, routed);
+  }
+  b.linear(down, F, Role::FfnDown, width, d, bias, copies, routed);
+}
+
+std::string sub(const char* base, const char* leaf) { return std::string(base) + "." + leaf; }
+
+void add_layer(const ModelConfig& c, const Names& n, bool moe, Builder& b) {
+  const i64 d = c.d_model;
+  b.norm(c, n.attn_norm, d);
+  if (c.norm_ffn_input) b.norm(c, n.ffn_norm, d);
+  if (c.norm_sandwich) {
+    b.norm(c, n.post_attn_norm, d);
+    b.norm(c, n.post_ffn_norm, d);
+  }
+  add_attention(c, n, b);
+  if (!moe) {
+    add_mlp(c, b, n.gate, n.up, n.down, n.gate_up, c.d_ff, c.bias_ffn);
+    return;
+  }
+  const auto& m = c.moe;
+  b.linear(n.router, Group::Router, Role::Router, d, m.num_experts, m.router_bias);
+  if (m.router_correction_bias)
+    b.add(n.router, ".e_score_correction_bias", Group::Router, Role::RouterBias, 1, m.num_experts);
+  const std::string eg = sub(n.expert, n.e_gate), eu = sub(n.expert, n.e_up), ed = sub(n.expert, n.e_down);
+  add_mlp(c, b, eg.c_str(), eu.c_str(), ed.c_str(), "", m.expert_ffn, false, m.num_experts, true);
+  if (m.shared_ffn > 0) {
+    const std::string sg = sub(n.shared, "gate_proj"), su = sub(n.shared, "up_proj"),
+                      sd = sub(n.shared, "down_proj");
+    add_mlp(c, b, sg.c_str(), su.c_str(), sd.c_str(), "", m.shared_ffn, false);
+  }
+  if (m.shared_gate) b.linear(n.shared_gate, Group::Router, Role::SharedGate, d, 1, false);
+}
+
+}  // namespace
+
+std::string_view to_string(Group g) {
+  constexpr std::array<std::string_view, kGroupCount> names = {
+      "embedding", "attention", "ffn", "router", "norm", "lm_head", "mtp"};
+  return names[static_cast<int>(g)];
+}
+
+std::string_view to_string(Role r) {
+  switch (r) {
+    case Role::Embed: return "embed";
+    case Role::PosEmbed: return "pos_embed";
+    case Role::EmbedProj: return "embed_proj";
+    case Role::AttnQ: return "q";
+    case Role::AttnK: return "k";
+    case Role::AttnV: return "v";
+    case Role::AttnQKV: return "qkv";
+    case Role::AttnO: return "o";
+    case Role::MlaQA: return "q_a";
+    case Role::MlaQB: return "q_b";
+    case Role::MlaKVA: return "kv_a";
+    case Role::MlaKVB: return "kv_b";
+    case Role::FfnGate: return "gate";
+    case Role::FfnUp: return "up";
+    case Role::FfnGateUp: return "gate_up";
+    case Role::FfnDown: return "down";
+    case Role::Router: return "router";
+    case Role::RouterBias: return "router_bias";
+    case Role::SharedGate: return "shared_gate";
+    case Role::Norm: return "norm";
+    case Role::Bias: return "bias";
+    case Role::LmHead: return "lm_head";
+    case Role::MtpProj: return "mtp_proj";
+  }
+  return "?";
+}
+
+std::string tensor_name(const std::string& pattern, i64 layer, i64 expert) {
+  std::string out;
+  out.reserve(pattern.size() + 8);
+  for (size_t i = 0; i < pattern.size(); ++i) {
+    if (pattern[i] == '{' && i + 2 < pattern.size() && pattern[i + 2] == '}' &&
+        (pattern[i + 1] == 'i' || pattern[i + 1] == 'e')) {
+      out += std::to_string(pattern[i + 1] == 'i' ? layer : expert);
+      i += 2;
+    } else {
+      out += pattern[i];
+    }
+  }
+  return out;
+}
+
+Result<Inventory> build_inventory(const ModelConfig& c) {
+  if (auto issues = validate(c); !issues.empty()) return issues;
+  const Names n = names_for(c);
+  const i64 d = c.d_model;
+  const i64 de = c.embed_proj_dim > 0 ? c.embed_proj_dim : d;
+  Inventory inv;
+
+  Builder g{&inv.global, kOwnGroup, ""};
+  g.add(n.embed, ".weight", Group::Embedding, Role::Embed, c.vocab, de);
+  if (c.pos == PosKind::Learned)
+    g.add(n.pos, ".weight", Group::Embedding, Role::PosEmbed, c.max_positions + c.pos_offset, d);
+  if (c.embed_proj_dim > 0 && c.embed_proj_dim != d) {
+    g.add(n.proj_in, ".weight", Group::Embedding, Role::EmbedProj, de, d);
+    g.add(n.proj_out, ".weight", Group::Embedding, Role::EmbedProj, d, de);
+  }
+  if (c.norm_embed) g.norm(c, n.embed_norm, d);
+  if (c.norm_final) g.norm(c, n.final_norm, d);
+  if (!c.tie_embeddings) g.add(n.head, ".weight", Group::LmHead, Role::LmHead, de, c.vocab);
+  if (c.bias_lm_head) g.add(n.head, ".bias", Group::LmHead, Role::Bias, 1, c.vocab, 1, false, Role::LmHead);
+
+  // Group consecutive-or-not layers by structure: dense vs MoE.
+  bool overflow = g.overflow;
+  for (int moe = 0; moe < 2; ++moe) {
+    LayerKind kind;
+    kind.label = moe ? "moe" : "dense";
+    kind.is_moe = moe;
+    for (i64 i = 0; i < c.n_layers; ++i)
+      if (c.layer_is_moe(i) == static_cast<bool>(moe)) kind.layers.push_back(i);
+    if (kind.layers.empty()) continue;
+    Builder lb{&kind.tensors, kOwnGroup, n.layer};
+    add_layer(c, n, moe, lb);
+    overflow |= lb.overflow;
+    inv.kinds.push_back(std::move(kind));
+  }
+
+  // DeepSeek-V3 multi-token prediction: projections plus a full decoder layer and its own
+  // copies of the embedding and head, as stored in the checkpoint.
+  for (i64 j = 0; j < c.mtp_layers; ++j) {
+    const i64 idx = c.n_layers + j;
+    LayerKind kind;
+    kind.label = "mtp";
+    kind.layers.push_back(idx);
+    kind.is_moe = c.layer_is_moe(idx);
+    const std::string prefix = tensor_name(n.layer, idx);
+    Builder mb{&kind.tensors, Group::Mtp, prefix};
+    mb.norm(c, "enorm", d);
+    mb.norm(c, "hnorm", d);
+    mb.add("eh_proj", ".weight", Group::Mtp, Role::MtpProj, 2 * d, d);
+    mb.add("embed_tokens", ".weight", Group::Mtp, Role::Embed, c.vocab, d);
+    add_layer(c, n, kind.is_moe, mb);
+    mb.norm(c, "shared_head.norm", d);
+    mb.add("shared_head.head", ".weight", Group::Mtp, Role::LmHead, d, c.vocab);
+    overflow |= mb.overflow;
+    inv.mtp.push_back(std::move(kind));
+  }
+  if (overflow)
+    return Issue{"hidden_size", "tensor sizes overflow 64-bit integers; reduce hidden_size, "
+                                "intermediate_size, vocab_size or num_experts"};
+  return inv;
+}
+
+}  // namespace llmsize::core

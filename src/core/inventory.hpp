@@ -1,0 +1,69 @@
+// The exact tensor inventory of a model: every learnable weight tensor of the Hugging Face
+// *ForCausalLM model, with its checkpoint name, shape and group. Parameter counts, memory
+// per tensor (quantization) and the reference transformer's allocation all read this one
+// list; no closed formula counts parameters anywhere else.
+//
+// Counting convention (as `model.num_parameters()` counts): a tied head is counted once;
+// biases where the family has them; non-persistent buffers (causal masks, rotary inv_freq)
+// and quantization scales excluded; router correction biases stored as parameters included;
+// multi-token-prediction layers listed separately (Inventory::mtp) and not in the total.
+#pragma once
+#include <array>
+#include <string>
+#include <vector>
+
+#include "model.hpp"
+
+namespace llmsize::core {
+
+enum class Group : std::uint8_t { Embedding, Attention, Ffn, Router, Norm, LmHead, Mtp };
+inline constexpr int kGroupCount = 7;
+std::string_view to_string(Group g);  // "embedding", "attention", …
+
+// What a tensor does, independent of the family's naming.
+enum class Role : std::uint8_t {
+  Embed, PosEmbed, EmbedProj,                    // token/position tables, OPT project_in/out
+  AttnQ, AttnK, AttnV, AttnQKV, AttnO,           // attention projections (QKV when fused)
+  MlaQA, MlaQB, MlaKVA, MlaKVB,                  // MLA low-rank projections
+  FfnGate, FfnUp, FfnGateUp, FfnDown,            // FFN matrices (GateUp when fused)
+  Router, RouterBias, SharedGate,                // MoE routing
+  Norm, Bias, LmHead, MtpProj,
+};
+std::string_view to_string(Role r);
+
+struct Tensor {
+  std::string name;  // checkpoint name; "{i}" stands for the layer index, "{e}" for the expert
+  Group group = Group::Attention;
+  Role role = Role::Bias;
+  i64 rows = 1;      // matrices: d_in (rows) × d_out (cols), as x·W; vectors: 1 × n
+  i64 cols = 1;
+  i64 copies = 1;    // E routed experts of this shape in each layer, else 1
+  bool routed = false;  // only top_k of the copies are active per token
+  Role of = Role::Bias; // for biases and norms: the tensor they belong to (informative)
+
+  bool is_matrix() const { return rows > 1; }
+  i64 numel_one() const { return rows * cols; }          // one copy (checked when built)
+  i64 numel() const { return rows * cols * copies; }     // all copies (checked when built)
+};
+
+// Layers that share one structure (all dense layers, all MoE layers, the MTP layers).
+struct LayerKind {
+  std::string label;        // "dense", "moe", "mtp"
+  std::vector<i64> layers;  // layer indices in this kind
+  std::vector<Tensor> tensors;  // tensors of ONE layer of this kind
+  bool is_moe = false;
+};
+
+struct Inventory {
+  std::vector<Tensor> global;   // embeddings, norms and head outside the layers
+  std::vector<LayerKind> kinds; // in the total
+  std::vector<LayerKind> mtp;   // multi-token prediction, outside the total
+};
+
+// Builds the inventory after validate(); fails only when a size overflows int64.
+Result<Inventory> build_inventory(const ModelConfig& cfg);
+
+// Expands "{i}"/"{e}" in a name.
+std::string tensor_name(const std::string& pattern, i64 layer, i64 expert = -1);
+
+}  // namespace llmsize::core

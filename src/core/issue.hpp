@@ -1,0 +1,42 @@
+// Errors as values. The core never throws, prints or exits: functions that can fail
+// return a Result<T> holding either a value or a list of Issue{field, message}.
+// `field` names what the user typed (a config.json key, a CLI flag, a link key).
+#pragma once
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace llmsize::core {
+
+struct Issue {
+  std::string field;    // e.g. "num_key_value_heads", "--seq", "kv"
+  std::string message;  // one sentence with the allowed range, e.g. "must be in [1, 1048576], got 0"
+};
+
+// "field: message" on one line, as the CLI prints it.
+std::string to_string(const Issue& issue);
+std::string join(const std::vector<Issue>& issues, const char* sep = "; ");
+
+template <class T>
+class Result {
+ public:
+  Result(T value) : value_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(std::vector<Issue> issues) : issues_(std::move(issues)) {}  // NOLINT
+  Result(Issue issue) : issues_{std::move(issue)} {}                  // NOLINT
+
+  bool ok() const { return value_.has_value(); }
+  explicit operator bool() const { return ok(); }
+  const T& value() const& { return *value_; }
+  T& value() & { return *value_; }
+  T&& value() && { return std::move(*value_); }
+  const T* operator->() const { return &*value_; }
+  const T& operator*() const { return *value_; }
+  const std::vector<Issue>& issues() const { return issues_; }
+
+ private:
+  std::optional<T> value_;
+  std::vector<Issue> issues_;
+};
+
+}  // namespace llmsize::core

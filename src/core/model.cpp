@@ -1,0 +1,198 @@
+// ModelConfig helpers, the table of field bounds, and validate() (see model.hpp).
+#include "model.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace llmsize::core {
+
+bool ModelConfig::layer_is_moe(i64 layer) const {
+  if (!is_moe() || layer < moe.first_dense) return false;
+  if (std::find(moe.dense_layers.begin(), moe.dense_layers.end(), layer) != moe.dense_layers.end())
+    return false;
+  return moe.freq > 0 && layer % moe.freq == moe.phase;
+}
+
+bool ModelConfig::layer_slides(i64 layer) const {
+  if (sliding_window <= 0) return false;
+  if (sliding_pattern <= 1) return true;
+  return (layer + 1) % sliding_pattern != 0;
+}
+
+namespace {
+constexpr i64 kMaxDim = i64{1} << 20;          // 1,048,576: hidden size, ranks
+constexpr i64 kMaxWidth = i64{1} << 24;        // 16,777,216: FFN widths, vocab
+constexpr i64 kMaxTokens = i64{1} << 27;       // 134,217,728: positions, windows
+}  // namespace
+
+const std::vector<FieldLimit>& field_limits() {
+  static const std::vector<FieldLimit> limits = {
+      {"num_hidden_layers", 1, 10000},
+      {"hidden_size", 1, kMaxDim},
+      {"num_attention_heads", 1, 65536},
+      {"num_key_value_heads", 1, 65536},
+      {"head_dim", 1, 65536},
+      {"intermediate_size", 1, kMaxWidth},
+      {"vocab_size", 1, kMaxWidth},
+      {"max_position_embeddings", 1, kMaxTokens},
+      {"word_embed_proj_dim", 0, kMaxDim},
+      {"num_experts", 0, 65536},
+      {"num_experts_per_tok", 1, 65536},
+      {"moe_intermediate_size", 1, kMaxWidth},
+      {"n_shared_experts", 0, 65536},
+      {"shared_expert_intermediate_size", 0, kMaxWidth},
+      {"first_k_dense_replace", 0, 10000},
+      {"moe_layer_freq", 1, 10000},
+      {"q_lora_rank", 0, kMaxDim},
+      {"kv_lora_rank", 1, kMaxDim},
+      {"qk_nope_head_dim", 0, 65536},
+      {"qk_rope_head_dim", 0, 65536},
+      {"v_head_dim", 1, 65536},
+      {"sliding_window", 0, kMaxTokens},
+      {"sliding_window_pattern", 1, 10000},
+      {"num_nextn_predict_layers", 0, 16},
+  };
+  return limits;
+}
+
+const FieldLimit* find_limit(std::string_view field) {
+  for (const auto& l : field_limits())
+    if (l.field == field) return &l;
+  return nullptr;
+}
+
+static std::string range_text(i64 lo, i64 hi) {
+  return "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+}
+
+std::optional<Issue> check_limit(std::string_view field, i64 value) {
+  const FieldLimit* l = find_limit(field);
+  if (!l || (value >= l->min && value <= l->max)) return std::nullopt;
+  return Issue{std::string(field), "must be an integer in " + range_text(l->min, l->max) +
+                                       ", got " + std::to_string(value)};
+}
+
+std::vector<Issue> validate(const ModelConfig& c) {
+  std::vector<Issue> out;
+  auto lim = [&](std::string_view f, i64 v) {
+    if (auto i = check_limit(f, v)) out.push_back(*i);
+  };
+  lim("num_hidden_layers", c.n_layers);
+  lim("hidden_size", c.d_model);
+  lim("num_attention_heads", c.n_heads);
+  lim("vocab_size", c.vocab);
+  lim("max_position_embeddings", c.max_positions);
+  lim("word_embed_proj_dim", c.embed_proj_dim);
+  lim("sliding_window", c.sliding_window);
+  lim("sliding_window_pattern", c.sliding_pattern);
+  lim("num_nextn_predict_layers", c.mtp_layers);
+  if (!c.mla.enabled) {
+    lim("num_key_value_heads", c.n_kv_heads);
+    lim("head_dim", c.head_dim);
+    if (c.n_kv_heads >= 1 && c.n_heads >= 1 && c.n_kv_heads <= 65536) {
+      if (c.n_kv_heads > c.n_heads)
+        out.push_back({"num_key_value_heads", "must be at most num_attention_heads (" +
+                                                  std::to_string(c.n_heads) + "), got " +
+                                                  std::to_string(c.n_kv_heads)});
+      else if (c.n_heads % c.n_kv_heads != 0)
+        out.push_back({"num_key_value_heads", "must divide num_attention_heads (" +
+                                                  std::to_string(c.n_heads) + "), got " +
+                                                  std::to_string(c.n_kv_heads)});
+    }
+  } else {
+    lim("q_lora_rank", c.mla.q_lora_rank);
+    lim("kv_lora_rank", c.mla.kv_lora_rank);
+    lim("qk_nope_head_dim", c.mla.qk_nope_dim);
+    lim("qk_rope_head_dim", c.mla.qk_rope_dim);
+    lim("v_head_dim", c.mla.v_head_dim);
+    if (c.mla.qk_nope_dim + c.mla.qk_rope_dim < 1)
+      out.push_back({"qk_rope_head_dim", "qk_nope_head_dim + qk_rope_head_dim must be at least 1"});
+  }
+  bool any_dense = false;
+  for (i64 i = 0; i < c.n_layers && i <= 10000 && !any_dense; ++i) any_dense = !c.layer_is_moe(i);
+  if (any_dense || !c.is_moe()) lim("intermediate_size", c.d_ff);
+  if (c.is_moe()) {
+    lim("num_experts", c.moe.num_experts);
+    lim("moe_intermediate_size", c.moe.expert_ffn);
+    lim("n_shared_experts", c.moe.num_shared_experts);
+    lim("shared_expert_intermediate_size", c.moe.shared_ffn);
+    lim("first_k_dense_replace", c.moe.first_dense);
+    lim("moe_layer_freq", c.moe.freq);
+    if (c.moe.top_k < 1 || c.moe.top_k > c.moe.num_experts)
+      out.push_back({"num_experts_per_tok", "must be an integer in " +
+                                                range_text(1, c.moe.num_experts) + " (num_experts), got " +
+                                                std::to_string(c.moe.top_k)});
+    if (c.moe.freq >= 1 && (c.moe.phase < 0 || c.moe.phase >= c.moe.freq))
+      out.push_back({"moe_layer_freq", "phase must be in [0, moe_layer_freq)"});
+    for (i64 l : c.moe.dense_layers)
+      if (l < 0 || l >= c.n_layers) {
+        out.push_back({"mlp_only_layers", "layer indices must be in " +
+                                              range_text(0, std::max<i64>(0, c.n_layers - 1)) +
+                                              ", got " + std::to_string(l)});
+        break;
+      }
+  }
+  if (c.pos == PosKind::Rotary && !(c.rotary_fraction > 0.0 && c.rotary_fraction <= 1.0))
+    out.push_back({"partial_rotary_factor", "must be in (0, 1]"});
+  if (!(std::isfinite(c.rope_theta) && c.rope_theta > 0.0))
+    out.push_back({"rope_theta", "must be a positive finite number"});
+  if (c.pos_offset < 0 || c.pos_offset > 1024)
+    out.push_back({"position_offset", "must be an integer in [0, 1024], got " + std::to_string(c.pos_offset)});
+  return out;
+}
+
+std::string_view family_id(Family f) {
+  switch (f) {
+    case Family::Gpt2: return "gpt2";
+    case Family::GptJ: return "gptj";
+    case Family::GptNeoX: return "gpt_neox";
+    case Family::Opt: return "opt";
+    case Family::Bloom: return "bloom";
+    case Family::Falcon: return "falcon";
+    case Family::Llama: return "llama";
+    case Family::Mistral: return "mistral";
+    case Family::Mixtral: return "mixtral";
+    case Family::Qwen2: return "qwen2";
+    case Family::Qwen2Moe: return "qwen2_moe";
+    case Family::Qwen3: return "qwen3";
+    case Family::Qwen3Moe: return "qwen3_moe";
+    case Family::Gemma: return "gemma";
+    case Family::Gemma2: return "gemma2";
+    case Family::Phi: return "phi";
+    case Family::Phi3: return "phi3";
+    case Family::DeepseekV2: return "deepseek_v2";
+    case Family::DeepseekV3: return "deepseek_v3";
+    case Family::Custom: return "custom";
+  }
+  return "custom";
+}
+
+std::string_view to_string(FfnKind k) { return k == FfnKind::Gated ? "gated" : "classic"; }
+std::string_view to_string(Activation a) {
+  switch (a) {
+    case Activation::Gelu: return "gelu";
+    case Activation::GeluTanh: return "gelu_tanh";
+    case Activation::Relu: return "relu";
+    case Activation::Silu: return "silu";
+  }
+  return "silu";
+}
+std::string_view to_string(PosKind p) {
+  switch (p) {
+    case PosKind::Learned: return "learned";
+    case PosKind::Rotary: return "rotary";
+    case PosKind::Alibi: return "alibi";
+    case PosKind::None: return "none";
+  }
+  return "none";
+}
+std::string_view to_string(NormKind n) {
+  switch (n) {
+    case NormKind::LayerNorm: return "layernorm";
+    case NormKind::LayerNormNoBias: return "layernorm_nobias";
+    case NormKind::RmsNorm: return "rmsnorm";
+  }
+  return "rmsnorm";
+}
+
+}  // namespace llmsize::core

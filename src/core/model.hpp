@@ -1,0 +1,125 @@
+// ModelConfig: an explicit description of a decoder-only Transformer, as read from a
+// Hugging Face config.json or typed in. Plain data; validate() checks every field
+// against documented bounds. It does not know how parameters are counted (inventory.hpp).
+//
+// Symbols used across the core: L layers, d hidden size, H query heads, K key/value heads,
+// hd head dim, v vocab, f FFN width, E routed experts, s sequence length, b batch.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "checked.hpp"
+#include "issue.hpp"
+
+namespace llmsize::core {
+
+// The Hugging Face model_type a config came from. It decides tensor names and the
+// class defaults of absent keys; the counts follow from the explicit fields alone.
+enum class Family : std::uint8_t {
+  Gpt2, GptJ, GptNeoX, Opt, Bloom, Falcon, Llama, Mistral, Mixtral, Qwen2, Qwen2Moe,
+  Qwen3, Qwen3Moe, Gemma, Gemma2, Phi, Phi3, DeepseekV2, DeepseekV3, Custom,
+};
+enum class FfnKind : std::uint8_t { Classic, Gated };  // 2 matrices (up, down) or 3 (gate, up, down)
+enum class Activation : std::uint8_t { Gelu, GeluTanh, Relu, Silu };
+enum class PosKind : std::uint8_t { Learned, Rotary, Alibi, None };
+enum class NormKind : std::uint8_t { LayerNorm, LayerNormNoBias, RmsNorm };
+
+struct MoeConfig {
+  i64 num_experts = 0;         // E routed experts per MoE layer; 0 = dense model
+  i64 top_k = 0;               // routed experts active per token
+  i64 expert_ffn = 0;          // width of one routed expert (gated)
+  i64 num_shared_experts = 0;  // shared experts (informative; their total width is shared_ffn)
+  i64 shared_ffn = 0;          // total width of the always-active shared-expert MLP, 0 = none
+  bool shared_gate = false;    // Qwen2-MoE's sigmoid gate on the shared expert, d × 1
+  i64 first_dense = 0;         // layers [0, first_dense) keep a dense FFN
+  i64 freq = 1;                // layer i >= first_dense is MoE iff i % freq == phase
+  i64 phase = 0;
+  bool router_bias = false;             // bias on the router Linear
+  bool router_correction_bias = false;  // DeepSeek-V3 e_score_correction_bias, E params
+  std::vector<i64> dense_layers;        // explicit dense layers (Qwen mlp_only_layers)
+};
+
+struct MlaConfig {  // DeepSeek multi-head latent attention
+  bool enabled = false;
+  i64 q_lora_rank = 0;  // 0: plain q projection d × H·(nope+rope)
+  i64 kv_lora_rank = 0;
+  i64 qk_nope_dim = 0;
+  i64 qk_rope_dim = 0;
+  i64 v_head_dim = 0;
+};
+
+struct ModelConfig {
+  Family family = Family::Llama;
+  std::string name;  // display name, informative
+
+  i64 n_layers = 0;    // L
+  i64 d_model = 0;     // d
+  i64 n_heads = 0;     // H
+  i64 n_kv_heads = 0;  // K: H for MHA, 1 for MQA, in between for GQA
+  i64 head_dim = 0;    // hd; d/H unless the config gives it (Gemma)
+  i64 d_ff = 0;        // f, dense FFN width
+  FfnKind ffn_kind = FfnKind::Gated;
+  Activation act = Activation::Silu;
+  i64 vocab = 0;          // v
+  i64 max_positions = 0;  // context the model was trained for; learned tables have this many rows
+  PosKind pos = PosKind::Rotary;
+  double rotary_fraction = 1.0;  // partial rotary (GPT-J, NeoX, Phi)
+  i64 pos_offset = 0;            // extra learned position rows (OPT keeps 2)
+  NormKind norm = NormKind::RmsNorm;
+  double rope_theta = 10000.0;   // informative (reference transformer)
+
+  // Per-layer structure.
+  bool parallel_block = false;    // attention and FFN read the same input (GPT-J, NeoX, Falcon, Phi)
+  bool norm_ffn_input = true;     // a norm before the FFN (false: parallel blocks sharing one norm)
+  bool norm_sandwich = false;     // extra norms after attention and after the FFN (Gemma-2)
+  bool norm_qk = false;           // per-head norms on q and k (Qwen3 RMSNorm, Phi LayerNorm)
+  bool norm_embed = false;        // a norm right after the embedding (BLOOM)
+  bool norm_final = true;         // final norm before the head
+  bool bias_qkv = false, bias_o = false, bias_ffn = false, bias_lm_head = false;
+  bool fused_qkv = false;         // one qkv tensor in the checkpoint (naming only)
+  bool fused_gate_up = false;     // one gate_up tensor (Phi-3; naming only)
+  bool tie_embeddings = false;    // LM head shares the embedding matrix
+  i64 embed_proj_dim = 0;         // OPT word_embed_proj_dim when it differs from d, else 0
+
+  i64 sliding_window = 0;   // tokens kept by sliding-window layers; 0 = none
+  i64 sliding_pattern = 1;  // 1: every layer slides; n: layer i slides iff (i+1) % n != 0
+
+  MoeConfig moe;
+  MlaConfig mla;
+  i64 mtp_layers = 0;  // DeepSeek-V3 multi-token-prediction layers (reported, not in the total)
+
+  std::string torch_dtype;  // dtype the checkpoint is stored in, when the config says
+
+  // Derived helpers.
+  bool is_moe() const { return moe.num_experts > 0; }
+  bool layer_is_moe(i64 layer) const;
+  bool layer_slides(i64 layer) const;
+  i64 q_head_dim() const { return mla.enabled ? mla.qk_nope_dim + mla.qk_rope_dim : head_dim; }
+  i64 v_head_dim() const { return mla.enabled ? mla.v_head_dim : head_dim; }
+};
+
+// Documented bounds for every numeric field (inclusive). Share links, the CLI and the UI
+// all validate against this one table.
+struct FieldLimit {
+  std::string_view field;  // canonical name (Hugging Face spelling)
+  i64 min, max;
+};
+const std::vector<FieldLimit>& field_limits();
+const FieldLimit* find_limit(std::string_view field);
+
+// Checks one integer against field_limits(): nullopt when fine, else the Issue.
+std::optional<Issue> check_limit(std::string_view field, i64 value);
+
+// Validates the whole config: bounds, divisibility, MoE/MLA consistency.
+// Issues name canonical fields (num_attention_heads, …).
+std::vector<Issue> validate(const ModelConfig& cfg);
+
+std::string_view family_id(Family f);    // "llama", "gpt2", … (Hugging Face model_type)
+std::string_view to_string(FfnKind k);
+std::string_view to_string(Activation a);
+std::string_view to_string(PosKind p);
+std::string_view to_string(NormKind n);
+
+}  // namespace llmsize::core

@@ -1,0 +1,184 @@
+// Parameter report and the explained gap to 12·L·d² + v·d (see params.hpp).
+#include "params.hpp"
+
+#include <cstdio>
+
+#include "format.hpp"
+
+namespace llmsize::core {
+
+namespace {
+
+// Sums of one layer's tensors by the cause they belong to in the gap explanation.
+struct Parts {
+  Checked attn_matrices, ffn_matrices, biases, norms, router;
+  Checked all, active;
+};
+
+Parts layer_parts(const LayerKind& k, i64 top_k) {
+  Parts p;
+  for (const Tensor& t : k.tensors) {
+    const i64 one = t.numel_one();
+    const Checked n = Checked(one) * t.copies;
+    p.all += n;
+    p.active += t.routed ? Checked(one) * top_k : n;
+    if (t.role == Role::Norm) p.norms += n;
+    else if (t.role == Role::Bias) p.biases += n;
+    else if (t.group == Group::Router) p.router += n;
+    else if (t.group == Group::Attention) p.attn_matrices += n;
+    else p.ffn_matrices += n;
+  }
+  return p;
+}
+
+std::string n(i64 v) { return with_commas(v); }
+
+std::string ratio(i64 num, i64 den) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", static_cast<double>(num) / static_cast<double>(den));
+  return buf;
+}
+
+std::string attention_why(const ModelConfig& c) {
+  const i64 d = c.d_model, H = c.n_heads;
+  if (c.mla.enabled) {
+    const auto& m = c.mla;
+    std::string q = m.q_lora_rank > 0 ? "q through a rank-" + n(m.q_lora_rank) + " bottleneck"
+                                      : "q as d×H·(nope+rope) = " + n(d) + "×" + n(H * (m.qk_nope_dim + m.qk_rope_dim));
+    return "multi-head latent attention: " + q + ", k and v through a rank-" + n(m.kv_lora_rank) +
+           " latent (+" + n(m.qk_rope_dim) + " rope dims), o is H·v_hd×d = " + n(H * m.v_head_dim) +
+           "×" + n(d) + ", instead of four d×d matrices per layer";
+  }
+  std::string s;
+  const i64 K = c.n_kv_heads, hd = c.head_dim;
+  if (K == 1) s = "multi-query attention (1 KV head for " + n(H) + " query heads): k and v are d×hd = " + n(d) + "×" + n(hd);
+  else if (K < H) s = "grouped-query attention (" + n(K) + " KV heads for " + n(H) + " query heads): k and v are d×K·hd = " + n(d) + "×" + n(K * hd);
+  if (H * hd != d) {
+    if (!s.empty()) s += "; ";
+    s += "H·hd = " + n(H) + "·" + n(hd) + " = " + n(H * hd) + " differs from d = " + n(d) +
+         ", so q and o are " + n(d) + "×" + n(H * hd);
+  }
+  if (s.empty()) return "four d×d matrices per layer, exactly as the estimate assumes";
+  return s + ", instead of d×d each";
+}
+
+std::string ffn_why(const ModelConfig& c, i64 moe_layers) {
+  const i64 d = c.d_model;
+  std::string s;
+  if (c.ffn_kind == FfnKind::Gated)
+    s = "gated FFN (" + std::string(c.act == Activation::Silu ? "SwiGLU" : "GeGLU") +
+        "): three d×f matrices with f = " + n(c.d_ff) + " (" + ratio(c.d_ff, d) + "·d)";
+  else
+    s = "classic FFN: two d×f matrices with f = " + n(c.d_ff) + " (" + ratio(c.d_ff, d) + "·d)";
+  if (moe_layers > 0) {
+    const auto& m = c.moe;
+    s += "; " + n(moe_layers) + " of " + n(c.n_layers) + " layers are MoE with " + n(m.num_experts) +
+         " routed experts of width " + n(m.expert_ffn);
+    if (m.shared_ffn > 0) s += " plus a shared MLP of width " + n(m.shared_ffn);
+    s += ", all stored (" + n(m.top_k) + " active per token)";
+  }
+  return s + ", where the estimate assumes two d×4d matrices (8·d²)";
+}
+
+}  // namespace
+
+Result<ParamReport> count_params(const ModelConfig& c, const Inventory& inv) {
+  ParamReport r;
+  std::array<Checked, kGroupCount> groups{};
+  Checked total, active, matrix, mtp;
+  Checked attn, ffn, biases, norms, router, head, embed;
+  i64 moe_layers = 0;
+
+  for (const Tensor& t : inv.global) {
+    const i64 v = t.numel();
+    groups[static_cast<int>(t.group)] += v;
+    total += v;
+    active += v;
+    if (t.is_matrix()) matrix += v;
+    if (t.role == Role::Norm) norms += v;
+    else if (t.group == Group::LmHead) head += v;
+    else embed += v;
+  }
+  for (const LayerKind& k : inv.kinds) {
+    const i64 L = static_cast<i64>(k.layers.size());
+    if (k.is_moe) moe_layers += L;
+    const Parts p = layer_parts(k, c.moe.top_k);
+    for (const Tensor& t : k.tensors) {
+      groups[static_cast<int>(t.group)] += Checked(t.numel()) * L;
+      if (t.is_matrix()) matrix += Checked(t.numel()) * L;
+    }
+    total += p.all * L;
+    active += p.active * L;
+    attn += p.attn_matrices * L;
+    ffn += p.ffn_matrices * L;
+    biases += p.biases * L;
+    norms += p.norms * L;
+    router += p.router * L;
+    r.kinds.push_back({k.label, L, p.all.value(), p.active.value()});
+  }
+  for (const LayerKind& k : inv.mtp) mtp += layer_parts(k, c.moe.top_k).all;
+  groups[static_cast<int>(Group::Mtp)] = mtp;
+
+  const i64 d = c.d_model, L = c.n_layers;
+  const Checked d2 = Checked(d) * d * L;
+  const Checked a_attn = d2 * 4, a_ffn = d2 * 8, a_emb = Checked(c.vocab) * d;
+  const Checked approx = a_attn + a_ffn + a_emb;
+  bool ok = total.ok() && active.ok() && matrix.ok() && mtp.ok() && approx.ok() && attn.ok() &&
+            ffn.ok() && biases.ok() && norms.ok() && router.ok();
+  for (const auto& gsum : groups) ok = ok && gsum.ok();
+  if (!ok)
+    return Issue{"num_hidden_layers",
+                 "the parameter count overflows 64-bit integers; reduce num_hidden_layers, "
+                 "hidden_size, intermediate_size or num_experts"};
+
+  r.total = total.value();
+  r.active = active.value();
+  r.mtp = mtp.value();
+  r.matrix_params = matrix.value();
+  for (int i = 0; i < kGroupCount; ++i) r.by_group[i] = groups[i].value();
+  r.approx_attention = a_attn.value();
+  r.approx_ffn = a_ffn.value();
+  r.approx_embedding = a_emb.value();
+  r.approx_12nd2_vd = approx.value();
+
+  // The gap, cause by cause; each delta is exact, and together they sum to total − approx.
+  auto item = [&](std::string cause, i64 delta, std::string why) {
+    if (delta != 0) r.gap.push_back({std::move(cause), delta, std::move(why)});
+  };
+  const char* attn_label = c.mla.enabled ? "MLA attention"
+                           : c.n_kv_heads == 1 && c.n_heads > 1 ? "MQA attention"
+                           : c.n_kv_heads < c.n_heads ? "GQA attention"
+                                                      : "attention shape";
+  item(attn_label, attn.value() - r.approx_attention, attention_why(c));
+  item(c.is_moe() ? "MoE FFN" : c.ffn_kind == FfnKind::Gated ? "gated FFN" : "FFN width",
+       ffn.value() - r.approx_ffn, ffn_why(c, moe_layers));
+  item("untied LM head", head.value(),
+       c.tie_embeddings ? "the head is tied to the embedding but has its own bias (" + n(c.vocab) + ")"
+                        : "the output head is a separate v×d matrix (" + n(c.vocab) + "×" +
+                              n(c.embed_proj_dim > 0 ? c.embed_proj_dim : d) + ")" +
+                              (c.bias_lm_head ? " with a bias" : ""));
+  {
+    std::string why;
+    if (c.pos == PosKind::Learned)
+      why = "learned position table of " + n(c.max_positions + c.pos_offset) + "×" + n(d);
+    if (c.embed_proj_dim > 0 && c.embed_proj_dim != d)
+      why += std::string(why.empty() ? "" : "; ") + "embeddings of width " + n(c.embed_proj_dim) +
+             " with project_in/out to d = " + n(d);
+    item("positions / embedding", embed.value() - r.approx_embedding, why);
+  }
+  item("biases", biases.value(), "bias vectors on the projections that have them");
+  item("norms", norms.value(),
+       std::string(c.norm == NormKind::LayerNorm ? "LayerNorm weight and bias" : "norm weights") +
+           " in every layer and at the end");
+  item("router", router.value(), "MoE router matrices d×E" + std::string(c.moe.router_correction_bias ? " and correction biases" : "") +
+                                     std::string(c.moe.shared_gate ? " and the shared-expert gate" : ""));
+  return r;
+}
+
+Result<ParamReport> count_params(const ModelConfig& cfg) {
+  auto inv = build_inventory(cfg);
+  if (!inv) return inv.issues();
+  return count_params(cfg, *inv);
+}
+
+}  // namespace llmsize::core

@@ -1,0 +1,71 @@
+// Preset loading from the embedded presets/models/*.json (see presets.hpp).
+#include "presets.hpp"
+
+#include "embedded.hpp"
+#include "json_util.hpp"
+
+namespace llmsize::core {
+
+namespace {
+Result<Preset> parse_preset(const EmbeddedFile& f) {
+  using json_util::json;
+  const std::string what = "presets/" + std::string(f.path);
+  auto doc = json_util::parse(f.content, what, kMaxConfigBytes, kMaxConfigDepth);
+  if (!doc) return doc.issues();
+  const json& j = *doc;
+  Preset p;
+  auto text = [&](const char* k) -> std::string {
+    auto it = j.find(k);
+    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+  };
+  p.id = text("id");
+  p.name = text("name");
+  p.source = text("source");
+  auto cfg = j.find("config");
+  if (p.id.empty() || p.name.empty() || cfg == j.end() || !cfg->is_object())
+    return Issue{what, "needs \"id\", \"name\" and a \"config\" object"};
+  p.config_json = cfg->dump(2);
+  auto imported = import_hf_config(p.config_json);
+  if (!imported) {
+    std::vector<Issue> issues = imported.issues();
+    for (auto& i : issues) i.field = what + ": " + i.field;
+    return issues;
+  }
+  p.config = imported->config;
+  p.config.name = p.name;
+  if (auto pub = j.find("published"); pub != j.end() && pub->is_object()) {
+    std::vector<Issue> issues;
+    if (auto t = pub->find("total"); t != pub->end()) p.published_total = json_util::to_int(*t, what, issues).value_or(0);
+    if (auto a = pub->find("active"); a != pub->end()) p.published_active = json_util::to_int(*a, what, issues).value_or(0);
+    if (auto s = pub->find("source"); s != pub->end() && s->is_string()) p.published_source = s->get<std::string>();
+    if (!issues.empty()) return issues;
+  }
+  return p;
+}
+}  // namespace
+
+Result<std::vector<Preset>> load_presets() {
+  std::vector<Preset> out;
+  std::vector<Issue> issues;
+  for (const auto& f : embedded_files()) {
+    if (f.path.rfind("models/", 0) != 0) continue;
+    auto p = parse_preset(f);
+    if (!p) issues.insert(issues.end(), p.issues().begin(), p.issues().end());
+    else out.push_back(std::move(p).value());
+  }
+  if (!issues.empty()) return issues;
+  return out;
+}
+
+Result<Preset> find_preset(std::string_view id) {
+  auto all = load_presets();
+  if (!all) return all.issues();
+  std::string ids;
+  for (auto& p : all.value()) {
+    if (p.id == id) return std::move(p);
+    ids += (ids.empty() ? "" : ", ") + p.id;
+  }
+  return Issue{"--preset", "unknown preset \"" + std::string(id) + "\"; available: " + ids};
+}
+
+}  // namespace llmsize::core

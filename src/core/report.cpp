@@ -1,0 +1,163 @@
+// Text and JSON reports (see report.hpp).
+#include "report.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "format.hpp"
+#include "json_util.hpp"
+
+namespace llmsize::core {
+
+namespace {
+using json_util::json;
+
+json model_json(const ModelConfig& c) {
+  json m = {{"family", std::string(family_id(c.family))},
+            {"name", c.name},
+            {"layers", c.n_layers},
+            {"hidden_size", c.d_model},
+            {"heads", c.n_heads},
+            {"kv_heads", c.n_kv_heads},
+            {"head_dim", c.head_dim},
+            {"ffn_kind", std::string(to_string(c.ffn_kind))},
+            {"intermediate_size", c.d_ff},
+            {"vocab_size", c.vocab},
+            {"max_positions", c.max_positions},
+            {"tie_embeddings", c.tie_embeddings}};
+  if (c.is_moe())
+    m["moe"] = {{"experts", c.moe.num_experts}, {"top_k", c.moe.top_k}, {"expert_ffn", c.moe.expert_ffn},
+                {"shared_ffn", c.moe.shared_ffn}, {"first_dense", c.moe.first_dense}};
+  if (c.mla.enabled)
+    m["mla"] = {{"q_lora_rank", c.mla.q_lora_rank}, {"kv_lora_rank", c.mla.kv_lora_rank},
+                {"qk_nope_head_dim", c.mla.qk_nope_dim}, {"qk_rope_head_dim", c.mla.qk_rope_dim},
+                {"v_head_dim", c.mla.v_head_dim}};
+  return m;
+}
+
+std::string pad_left(const std::string& s, size_t w) { return s.size() >= w ? s : std::string(w - s.size(), ' ') + s; }
+std::string pad_right(const std::string& s, size_t w) { return s.size() >= w ? s : s + std::string(w - s.size(), ' '); }
+std::string pct(i64 part, i64 whole) {
+  return whole > 0 ? fixed(100.0 * static_cast<double>(part) / static_cast<double>(whole), 1) + "%" : "";
+}
+std::string signed_commas(i64 v) { return (v > 0 ? "+" : "") + with_commas(v); }
+}  // namespace
+
+std::string params_json(const ModelConfig& c, const ParamReport& p) {
+  json by_group = json::object();
+  for (int g = 0; g < kGroupCount; ++g) {
+    if (static_cast<Group>(g) == Group::Mtp) continue;
+    by_group[std::string(to_string(static_cast<Group>(g)))] = p.by_group[g];
+  }
+  json kinds = json::array();
+  for (const auto& k : p.kinds)
+    kinds.push_back({{"kind", k.label}, {"layers", k.layers}, {"params_per_layer", k.params_per_layer},
+                     {"active_per_layer", k.active_per_layer}});
+  json gap = json::array();
+  for (const auto& g : p.gap) gap.push_back({{"cause", g.cause}, {"delta", g.delta}, {"why", g.why}});
+  json params = {{"total", p.total},
+                 {"active", p.active},
+                 {"mtp", p.mtp},
+                 {"total_with_mtp", p.total + p.mtp},
+                 {"by_group", by_group},
+                 {"layer_kinds", kinds},
+                 {"approx_12nd2_vd", p.approx_12nd2_vd},
+                 {"approx", {{"attention_4nd2", p.approx_attention}, {"ffn_8nd2", p.approx_ffn},
+                             {"embedding_vd", p.approx_embedding}}},
+                 {"gap", gap}};
+  json out = {{"model", model_json(c)}, {"params", params}};
+  return out.dump(2, ' ', false, json::error_handler_t::replace);
+}
+
+std::string presets_json(const std::vector<Preset>& presets) {
+  json out = json::array();
+  for (const auto& p : presets) {
+    auto counts = count_params(p.config);
+    out.push_back({{"id", p.id}, {"name", p.name}, {"family", std::string(family_id(p.config.family))},
+                   {"total", counts ? counts->total : 0}, {"active", counts ? counts->active : 0},
+                   {"source", p.source}});
+  }
+  return out.dump(2, ' ', false, json::error_handler_t::replace);
+}
+
+std::string architecture_summary(const ModelConfig& c) {
+  std::string s = std::string(family_id(c.family)) + " · " + with_commas(c.n_layers) + " layers · d " +
+                  with_commas(c.d_model) + " · ";
+  if (c.mla.enabled) s += with_commas(c.n_heads) + " heads (MLA, kv_lora " + with_commas(c.mla.kv_lora_rank) + ")";
+  else if (c.n_kv_heads == c.n_heads) s += with_commas(c.n_heads) + " heads";
+  else s += with_commas(c.n_heads) + " heads (" + with_commas(c.n_kv_heads) + " KV)";
+  if (!c.mla.enabled) s += " · head_dim " + with_commas(c.head_dim);
+  s += std::string(" · ") + (c.ffn_kind == FfnKind::Gated ? "gated" : "classic") + " FFN " + with_commas(c.d_ff);
+  if (c.is_moe())
+    s += " · MoE " + with_commas(c.moe.num_experts) + "×" + with_commas(c.moe.expert_ffn) + " top-" +
+         with_commas(c.moe.top_k) + (c.moe.shared_ffn ? " +shared " + with_commas(c.moe.shared_ffn) : "");
+  s += " · vocab " + with_commas(c.vocab) + (c.tie_embeddings ? " (tied)" : " (untied)");
+  return s;
+}
+
+std::string params_text(const ModelConfig& c, const ParamReport& p) {
+  std::string o;
+  o += (c.name.empty() ? std::string("custom model") : c.name) + "\n  " + architecture_summary(c) + "\n\n";
+  o += pad_right("Parameters", 22) + pad_left("exact", 20) + pad_left("share", 9) + "\n";
+  for (int g = 0; g < kGroupCount; ++g) {
+    const auto grp = static_cast<Group>(g);
+    if (grp == Group::Mtp) continue;
+    o += "  " + pad_right(std::string(to_string(grp)), 20) + pad_left(with_commas(p.by_group[g]), 20) +
+         pad_left(pct(p.by_group[g], p.total), 9) + "\n";
+  }
+  o += "  " + pad_right("total", 20) + pad_left(with_commas(p.total), 20) + "   (" + short_count(p.total) + ")\n";
+  if (c.is_moe())
+    o += "  " + pad_right("active per token", 20) + pad_left(with_commas(p.active), 20) + "   (" +
+         short_count(p.active) + ", " + pct(p.active, p.total) + ")\n";
+  if (p.mtp > 0)
+    o += "  " + pad_right("MTP (not in total)", 20) + pad_left(with_commas(p.mtp), 20) + "   (total with MTP " +
+         with_commas(p.total + p.mtp) + ")\n";
+  o += "\nLayers\n";
+  for (const auto& k : p.kinds) {
+    o += "  " + pad_right(k.label, 8) + pad_left(with_commas(k.layers), 5) + " × " +
+         pad_left(with_commas(k.params_per_layer), 16);
+    if (k.active_per_layer != k.params_per_layer) o += "   (active " + with_commas(k.active_per_layer) + ")";
+    o += "\n";
+  }
+  const i64 diff = p.total - p.approx_12nd2_vd;
+  o += "\nClassic estimate 12·L·d² + v·d = " + with_commas(p.approx_12nd2_vd) + "  (exact is " +
+       signed_commas(diff) + ", " + (diff >= 0 ? "+" : "") + pct(diff, p.approx_12nd2_vd) + ")\n";
+  for (const auto& g : p.gap)
+    o += "  " + pad_right(g.cause, 22) + pad_left(signed_commas(g.delta), 18) + "  " + g.why + "\n";
+  return o;
+}
+
+std::string inventory_text(const ModelConfig& c, const Inventory& inv, const ParamReport& p) {
+  std::string o;
+  auto row = [&](const Tensor& t, i64 times) {
+    std::string shape = t.rows > 1 ? with_commas(t.rows) + " × " + with_commas(t.cols) : with_commas(t.cols);
+    if (t.copies > 1) shape = with_commas(t.copies) + " × (" + shape + ")";
+    o += "    " + pad_right(t.name, 58) + " " + pad_right(std::string(to_string(t.group)), 10) + " " +
+         pad_left(shape, 28) + pad_left(with_commas(t.numel() * times), 20) + "\n";
+  };
+  o += "Tensor inventory (shapes are d_in × d_out; {i} = layer, {e} = expert)\n";
+  o += "  global\n";
+  for (const auto& t : inv.global) row(t, 1);
+  auto kinds = [&](const std::vector<LayerKind>& ks) {
+    for (const auto& k : ks) {
+      std::string idx = k.layers.size() == 1 ? std::to_string(k.layers[0])
+                                              : std::to_string(k.layers.front()) + "…" + std::to_string(k.layers.back());
+      o += "  " + k.label + " layers (" + with_commas(static_cast<i64>(k.layers.size())) + ": " + idx +
+           "), counts for all of them\n";
+      for (const auto& t : k.tensors) row(t, static_cast<i64>(k.layers.size()));
+    }
+  };
+  kinds(inv.kinds);
+  if (!inv.mtp.empty()) {
+    o += "  multi-token prediction (reported separately, not in the total)\n";
+    kinds(inv.mtp);
+  }
+  o += "\nDerivation of the classic estimate: L = " + with_commas(c.n_layers) + ", d = " + with_commas(c.d_model) +
+       ", v = " + with_commas(c.vocab) + "\n  12·L·d² = 12 × " + with_commas(c.n_layers) + " × " +
+       with_commas(c.d_model) + "² = " + with_commas(p.approx_attention + p.approx_ffn) + "  (attention 4·L·d² = " +
+       with_commas(p.approx_attention) + ", FFN 8·L·d² = " + with_commas(p.approx_ffn) + ")\n  v·d = " +
+       with_commas(p.approx_embedding) + "\n  sum = " + with_commas(p.approx_12nd2_vd) + "\n";
+  return o;
+}
+
+}  // namespace llmsize::core

@@ -1,0 +1,125 @@
+// config.json import: every supported model_type from a real config, key aliases,
+// class defaults, nested text_config, and the generic fallback.
+#include <map>
+
+#include "core/params.hpp"
+#include "test_util.hpp"
+
+using namespace llmsize::core;
+using llmsize::test::import_file;
+using llmsize::test::preset;
+
+TEST_CASE("every supported model_type is read from a real config", "[core][import]") {
+  // model_type -> a preset or test config of that family (real config.json contents).
+  const std::map<std::string, std::string> real = {
+      {"gpt2", "gpt2"}, {"gptj", "gpt-j-6b"}, {"gpt_neox", "gpt-neox-20b"}, {"opt", "opt-125m"},
+      {"bloom", "bloom-560m"}, {"falcon", "falcon-40b"}, {"llama", "llama-3-8b"}, {"mistral", "mistral-7b"},
+      {"mixtral", "mixtral-8x7b"}, {"qwen2", "qwen2.5-7b"}, {"qwen2_moe", "qwen1.5-moe-a2.7b"},
+      {"qwen3", "qwen3-8b"}, {"qwen3_moe", "qwen3-30b-a3b"}, {"gemma", "gemma-7b"}, {"gemma2", "gemma-2-9b"},
+      {"phi", "phi-2"}, {"phi3", "phi-3-mini"}, {"deepseek_v2", "deepseek-v2-lite"},
+      {"deepseek_v3", "deepseek-v3"}};
+  for (auto type : supported_model_types()) {
+    if (type == "RefinedWeb" || type == "RefinedWebModel") continue;  // Falcon aliases, tested below
+    INFO(type);
+    auto it = real.find(std::string(type));
+    REQUIRE(it != real.end());
+    const auto p = preset(it->second);
+    CHECK(family_id(p.config.family) == type);
+    CHECK(count_params(p.config).ok());
+  }
+}
+
+TEST_CASE("family specifics are read from the config", "[core][import]") {
+  SECTION("Qwen2 has biases on q, k, v only") {
+    const auto c = preset("qwen2.5-7b").config;
+    CHECK(c.bias_qkv);
+    CHECK_FALSE(c.bias_o);
+    CHECK_FALSE(c.tie_embeddings);
+    CHECK(preset("qwen2.5-0.5b").config.tie_embeddings);
+  }
+  SECTION("Gemma gives head_dim explicitly and ties the head by class default") {
+    const auto c = preset("gemma-7b").config;
+    CHECK(c.head_dim == 256);
+    CHECK(c.n_heads * c.head_dim != c.d_model);
+    CHECK(c.tie_embeddings);  // key absent in the config: GemmaConfig defaults to tied
+    CHECK(c.ffn_kind == FfnKind::Gated);
+    CHECK(c.act == Activation::Gelu);
+  }
+  SECTION("Gemma-2 alternates sliding and global layers and has sandwich norms") {
+    const auto c = preset("gemma-2-9b").config;
+    CHECK(c.sliding_window == 4096);
+    CHECK(c.layer_slides(0));
+    CHECK_FALSE(c.layer_slides(1));
+    CHECK(c.norm_sandwich);
+  }
+  SECTION("Mistral slides on every layer; Mixtral has no window") {
+    CHECK(preset("mistral-7b").config.sliding_window == 4096);
+    CHECK(preset("mistral-7b").config.layer_slides(31));
+    CHECK(preset("mixtral-8x7b").config.sliding_window == 0);
+  }
+  SECTION("Qwen2 keeps use_sliding_window false") { CHECK(preset("qwen2.5-7b").config.sliding_window == 0); }
+  SECTION("GPT-J reads rotary_dim as a partial rotary fraction") {
+    CHECK(preset("gpt-j-6b").config.rotary_fraction == Approx(0.25));
+  }
+  SECTION("GPT-NeoX reads rotary_pct") { CHECK(preset("gpt-neox-20b").config.rotary_fraction == Approx(0.25)); }
+  SECTION("BLOOM uses ALiBi and an embedding LayerNorm") {
+    const auto c = preset("bloom-560m").config;
+    CHECK(c.pos == PosKind::Alibi);
+    CHECK(c.norm_embed);
+  }
+  SECTION("Falcon 7B is multi-query") { CHECK(preset("falcon-7b").config.n_kv_heads == 1); }
+  SECTION("DeepSeek-V2-Lite has no q LoRA; V3 has one and an MTP layer") {
+    CHECK(preset("deepseek-v2-lite").config.mla.q_lora_rank == 0);
+    CHECK_FALSE(preset("deepseek-v2-lite").config.moe.router_correction_bias);
+    CHECK(preset("deepseek-v3").config.mla.q_lora_rank == 1536);
+    CHECK(preset("deepseek-v3").config.mtp_layers == 1);
+    CHECK(preset("deepseek-v3").config.moe.shared_ffn == 2048);
+  }
+  SECTION("Qwen1.5-MoE has a gated shared expert") {
+    const auto c = preset("qwen1.5-moe-a2.7b").config;
+    CHECK(c.moe.shared_ffn == 5632);
+    CHECK(c.moe.shared_gate);
+  }
+  SECTION("Qwen3 has per-head q/k norms") { CHECK(preset("qwen3-8b").config.norm_qk); }
+}
+
+TEST_CASE("aliases of the same field are all read", "[core][import]") {
+  const char* variants[] = {
+      R"({"model_type":"llama","hidden_size":64,"num_hidden_layers":2,"num_attention_heads":4,"intermediate_size":128,"vocab_size":100})",
+      R"({"model_type":"llama","n_embd":64,"n_layer":2,"n_head":4,"intermediate_size":128,"vocab_size":100})",
+      R"({"model_type":"llama","d_model":64,"n_layers":2,"num_heads":4,"intermediate_size":128,"vocab_size":100})",
+      R"({"model_type":"llama","hidden_size":64.0,"num_layers":2,"n_heads":4,"intermediate_size":128,"vocab_size":100})",
+  };
+  for (const char* v : variants) {
+    INFO(v);
+    auto r = import_hf_config(v);
+    REQUIRE(r.ok());
+    CHECK(r->config.d_model == 64);
+    CHECK(r->config.n_layers == 2);
+    CHECK(r->config.n_heads == 4);
+    CHECK(r->config.head_dim == 16);
+  }
+}
+
+TEST_CASE("an unsupported model_type is an error listing what is supported, unless generic", "[core][import]") {
+  const std::string text = llmsize::test::read_text("core/configs/olmo-1b.json");
+  auto r = import_hf_config(text);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.issues()[0].field == "model_type");
+  CHECK_THAT(r.issues()[0].message, Catch::Contains("\"olmo\" is not supported"));
+  CHECK_THAT(r.issues()[0].message, Catch::Contains("deepseek_v3"));
+
+  const auto c = import_file("core/configs/olmo-1b.json", /*generic=*/true);
+  CHECK(c.family == Family::Custom);
+  CHECK(c.tie_embeddings);
+  const i64 d = 2048, L = 16, v = 50304, f = 8192;
+  CHECK(count_params(c)->total == v * d + d + L * (4 * d * d + 3 * d * f + 2 * d));
+}
+
+TEST_CASE("absent keys become notes, not silent guesses", "[core][import]") {
+  auto r = import_hf_config(
+      R"({"model_type":"llama","hidden_size":64,"num_hidden_layers":2,"num_attention_heads":4,"intermediate_size":128,"vocab_size":100})");
+  REQUIRE(r.ok());
+  REQUIRE_FALSE(r->notes.empty());
+  CHECK_THAT(r->notes[0], Catch::Contains("max_position_embeddings"));
+}

@@ -1,0 +1,40 @@
+// Helpers shared by the test suites: test data files (read natively and under node's
+// NODERAWFS alike) and preset lookup that fails the test loudly.
+#pragma once
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "core/hf_config.hpp"
+#include "core/presets.hpp"
+
+namespace llmsize::test {
+
+inline std::string data_path(const std::string& rel) { return std::string(LLMSIZE_TEST_DATA_DIR) + "/" + rel; }
+
+inline std::string read_text(const std::string& rel) {
+  std::ifstream f(data_path(rel), std::ios::binary);
+  REQUIRE(f.good());
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+inline core::Preset preset(const std::string& id) {
+  auto p = core::find_preset(id);
+  INFO(id << ": " << (p ? "" : core::join(p.issues())));
+  REQUIRE(p.ok());
+  return p.value();
+}
+
+inline core::ModelConfig import_file(const std::string& rel, bool generic = false) {
+  core::ImportOptions opt;
+  opt.generic_fallback = generic;
+  auto r = core::import_hf_config(read_text(rel), opt);
+  INFO(rel << ": " << (r ? "" : core::join(r.issues())));
+  REQUIRE(r.ok());
+  return r->config;
+}
+
+}  // namespace llmsize::test
