@@ -39,6 +39,7 @@ struct MoeConfig {
   bool router_bias = false;             // bias on the router Linear
   bool router_correction_bias = false;  // DeepSeek-V3 e_score_correction_bias, E params
   std::vector<i64> dense_layers;        // explicit dense layers (Qwen mlp_only_layers)
+  bool operator==(const MoeConfig&) const = default;
 };
 
 struct MlaConfig {  // DeepSeek multi-head latent attention
@@ -48,6 +49,7 @@ struct MlaConfig {  // DeepSeek multi-head latent attention
   i64 qk_nope_dim = 0;
   i64 qk_rope_dim = 0;
   i64 v_head_dim = 0;
+  bool operator==(const MlaConfig&) const = default;
 };
 
 struct ModelConfig {
@@ -91,6 +93,8 @@ struct ModelConfig {
   i64 mtp_layers = 0;  // DeepSeek-V3 multi-token-prediction layers (reported, not in the total)
 
   std::string torch_dtype;  // dtype the checkpoint is stored in, when the config says
+
+  bool operator==(const ModelConfig&) const = default;
 
   // Derived helpers.
   bool is_moe() const { return moe.num_experts > 0; }
