@@ -31,4 +31,7 @@ cmake --preset native-asan >/dev/null
 cmake --build --preset native-asan -j"$JOBS"
 ctest --preset native-asan -j"$JOBS"
 
+stage "bounded fuzzing (libFuzzer, ASan + UBSan, ${FUZZ_SECONDS:-30}s per target)"
+bash tests/fuzz/run.sh "${FUZZ_SECONDS:-30}"
+
 stage "all tests passed"
