@@ -12,7 +12,8 @@
 
 namespace llmsize::core {
 
-enum class FieldKind : std::uint8_t { Int, Bool, Enum, Real, IntList };
+// Flags: a ',' -joined subset of `choices`/`values` (workload.hpp's LoRA targets).
+enum class FieldKind : std::uint8_t { Int, Bool, Enum, Real, IntList, Flags };
 
 struct ModelField {
   std::string_view key;        // share-link key, e.g. "L"

@@ -1,0 +1,51 @@
+// The one entry point of the estimator: estimate(model, workload) → parameters, inference
+// and training memory per GPU, fit, throughput bounds. Pure and string-free (fast enough for
+// every UI frame); explain() builds, on demand, every figure's derivation with the values
+// substituted, its reference and whether it is exact, a lower/upper bound or an estimate.
+// Keys of explain() are the JSON keys of report.hpp ("inference.kv_cache_bytes", …).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "throughput.hpp"
+
+namespace llmsize::core {
+
+struct Estimate {
+  Inventory inventory;
+  ParamReport params;
+  Gpu gpu;                    // the workload's GPU (catalog entry)
+  i64 dp = 1;                 // data-parallel replicas = gpus / (tp · pp)
+  InferenceMemory inference;
+  TrainingMemory training;
+  Throughput throughput;
+};
+
+// Validates both inputs (Issues name config.json keys or workload keys) and computes
+// everything. Fails only on invalid input or int64 overflow (Issue naming the field).
+Result<Estimate> estimate(const ModelConfig& cfg, const Workload& w);
+
+enum class Bound : std::uint8_t {
+  Exact,     // counted exactly from the tensor list / definitions
+  Lower,     // real runs need at least this (runtimes add padding, fragmentation, …)
+  Upper,     // real runs reach at most this (rooflines)
+  Estimate,  // a modelled or typical value that may be off either way
+};
+std::string_view to_string(Bound b);  // "exact", "lower bound", "upper bound", "estimate"
+
+enum class Unit : std::uint8_t { Bytes, Count, Tokens, TokensPerSecond, Seconds, Flops };
+
+struct Explanation {
+  std::string key;        // JSON key, e.g. "inference.kv_cache_bytes"
+  std::string label;      // "KV cache"
+  Unit unit = Unit::Bytes;
+  double value = 0;       // the figure (bytes, tokens/s, …)
+  Bound bound = Bound::Lower;
+  std::string formula;    // symbols, then "= values = result"
+  std::string reference;  // paper / runtime / file the formula follows
+};
+
+// Every figure of `e` with its derivation (builds strings; call when shown).
+std::vector<Explanation> explain(const ModelConfig& cfg, const Workload& w, const Estimate& e);
+
+}  // namespace llmsize::core

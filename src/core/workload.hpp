@@ -1,0 +1,155 @@
+// Workload: everything about HOW a model is run or trained (context, batch, weight format,
+// KV dtype, runtime, optimizer, precision, parallelism, LoRA, GPU) — the second input of
+// estimate() beside ModelConfig. One table, workload_fields(), defines every field: its short
+// key (share links, Issue field names), CLI flag, UI label, kind, allowed range or values, and
+// strict text get/set. The CLI, the share-link codec and the UI iterate it; nothing else does.
+// Not here: model-dependent checks (tp dividing the KV heads, …), which estimate() reports.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "checked.hpp"
+#include "issue.hpp"
+#include "model_fields.hpp"  // FieldKind, shared with the model fields
+
+namespace llmsize::core {
+
+enum class Mode : std::uint8_t { Inference, Training };
+
+// How the weights are stored. Each value maps every tensor of the inventory to a storage
+// type (quant.hpp): plain dtypes, per-channel/per-group integer schemes, bitsandbytes 4-bit,
+// OCP MXFP4, and llama.cpp GGUF file types (the _K_M/_K_S names are llama.cpp's per-tensor
+// mixes; q5_k/q4_k/q3_k are the "--pure" single-type files).
+enum class WeightFormat : std::uint8_t {
+  F32, BF16, F16,
+  Fp8,        // e4m3, one fp32 scale per tensor
+  Fp8Block,   // e4m3, one fp32 scale per 128×128 block (DeepSeek-V3 checkpoints)
+  Int8,       // int8, one fp32 scale per output channel (bitsandbytes LLM.int8)
+  GptqInt4, GptqInt3, GptqInt8,  // GPTQ, group size Workload::group_size
+  AwqInt4,    // AWQ (GEMM layout), group size Workload::group_size
+  Nf4,        // bitsandbytes NF4, fp32 absmax per 64 weights
+  Nf4Dq,      // bitsandbytes NF4 with double quantization (QLoRA)
+  Mxfp4,      // OCP MXFP4 on every layer matrix: 32 × e2m1 + one e8m0 scale
+  // GGUF (llama.cpp) file types
+  Q8_0, Q6_K, Q5_K_M, Q5_K_S, Q5_K, Q5_0, Q4_K_M, Q4_K_S, Q4_K, Q4_0,
+  Q3_K_L, Q3_K_M, Q3_K_S, Q3_K, Q2_K, IQ4_XS, Mxfp4Moe,
+};
+inline constexpr int kWeightFormatCount = static_cast<int>(WeightFormat::Mxfp4Moe) + 1;
+bool is_gguf(WeightFormat f);
+
+// Whether a tensor group stays unquantized: Auto follows the format's own convention
+// (quant.hpp documents it per format), Yes keeps it in the compute dtype, No quantizes it.
+enum class Keep : std::uint8_t { Auto, Yes, No };
+
+enum class KvDtype : std::uint8_t { BF16, F16, F32, Fp8, Q8_0, Q4_0 };
+enum class LogitsMode : std::uint8_t { Last, All };  // inference: fp32 logits for the last position or all
+enum class Runtime : std::uint8_t { PyTorch, Vllm, LlamaCpp, None };  // runtime reserve profile
+enum class ComputeDtype : std::uint8_t { BF16, F16, F32 };  // activations; unquantized weights in inference
+
+enum class Optimizer : std::uint8_t { AdamW, AdamW8bit, Sgd, SgdMomentum, Adafactor, Lion };
+enum class StateDtype : std::uint8_t { F32, BF16 };  // optimizer state dtype (not for 8-bit Adam)
+// Mixed: 16-bit weights (ComputeDtype) + fp32 master copy. Pure: 16-bit weights only.
+// Fp32: fp32 weights, no master (with a 16-bit ComputeDtype this is torch autocast/AMP).
+enum class Precision : std::uint8_t { Mixed, Pure, Fp32 };
+enum class GradDtype : std::uint8_t { Auto, F32, BF16, F16 };  // Auto: the weights' dtype
+enum class Sharding : std::uint8_t { None, Zero1, Zero2, Zero3, Fsdp };  // Fsdp = FULL_SHARD (ZeRO-3)
+enum class Recompute : std::uint8_t { None, Selective, Full };
+
+// LoRA target modules, by role (q also covers MLA q_a/q_b, k covers kv_a, v covers kv_b;
+// a fused qkv is adapted when any of q,k,v is chosen, a fused gate_up when gate or up is).
+enum LoraTarget : std::uint32_t {
+  kLoraQ = 1, kLoraK = 2, kLoraV = 4, kLoraO = 8, kLoraGate = 16, kLoraUp = 32, kLoraDown = 64,
+  kLoraAll = 127,
+};
+
+struct Workload {
+  Mode mode = Mode::Inference;
+  // Shared by both modes.
+  i64 seq = 4096;      // s: context (inference: prompt + generated) or training sequence length
+  i64 batch = 1;       // b: concurrent sequences (inference) or micro-batch per GPU (training)
+  ComputeDtype dtype = ComputeDtype::BF16;
+  bool flash_attention = true;
+  std::string gpu = "h100-sxm";  // id in the GPU catalog (gpus.hpp)
+  i64 gpus = 1;        // GPUs in total = dp · tp · pp (dp is derived)
+  i64 tp = 1, pp = 1, ep = 1;
+  double utilization = 0.4;  // fraction of peak FLOP/s reached (prefill, training time)
+
+  // Inference.
+  i64 prefill_chunk = 0;  // tokens per prefill step; 0 = the whole prompt at once
+  WeightFormat weights = WeightFormat::BF16;
+  i64 group_size = 128;   // GPTQ/AWQ quantization group (input rows per scale)
+  Keep keep_embedding = Keep::Auto, keep_head = Keep::Auto, keep_router = Keep::Auto;
+  KvDtype kv_dtype = KvDtype::BF16;
+  LogitsMode logits = LogitsMode::Last;
+  Runtime runtime = Runtime::PyTorch;
+  i64 reserve_mib = -1;          // runtime reserve per GPU in MiB; -1 = the profile's default
+  double gpu_mem_util = 0.9;     // vLLM gpu_memory_utilization: share of GPU memory vLLM may use
+
+  // Training.
+  Optimizer optimizer = Optimizer::AdamW;
+  StateDtype opt_state = StateDtype::F32;
+  Precision precision = Precision::Mixed;
+  GradDtype grad_dtype = GradDtype::Auto;
+  i64 grad_accum = 1;            // micro-batches per optimizer step
+  Sharding sharding = Sharding::None;
+  bool seq_parallel = false;     // Megatron sequence parallelism (with tp)
+  Recompute recompute = Recompute::None;
+  bool dropout = false;          // dropout layers present (masks are saved for backward)
+  i64 lora_rank = 0;             // 0 = full fine-tuning / pre-training
+  std::uint32_t lora_targets = kLoraAll;
+  bool qlora = false;            // frozen base in NF4 + double quantization, paged optimizer
+  i64 train_tokens = 0;          // tokens to train on; 0 = Chinchilla-optimal (20·P)
+
+  i64 dp() const { return tp > 0 && pp > 0 ? gpus / (tp * pp) : 0; }
+};
+
+enum class FieldScope : std::uint8_t { Both, Inference, Training };
+
+// One workload input. `choices` lists the allowed names of Enum fields and the member names
+// of Flags fields (text form: members joined by ',' in table order, e.g. "q,k,v,o"; or "all").
+struct WorkloadField {
+  std::string_view key;    // short key: share links, Issue::field ("seq", "w", "tp", …)
+  std::string_view flag;   // CLI flag ("--seq")
+  std::string_view label;  // UI label ("Context length")
+  std::string_view help;   // one sentence
+  FieldKind kind = FieldKind::Int;
+  FieldScope scope = FieldScope::Both;
+  i64 min_int = 0, max_int = 0;          // Int: inclusive range
+  double min_real = 0, max_real = 0;     // Real: (min_real, max_real] — min is exclusive
+  std::vector<std::string_view> choices;  // Enum / Flags (Bool: "0", "1")
+  std::string (*get)(const Workload&) = nullptr;  // canonical text of the current value
+  // Strict parse of `text` into the field; on error the workload is unchanged and the Issue
+  // names the key and the allowed range or values. Never clamps.
+  std::optional<Issue> (*set)(Workload&, std::string_view text) = nullptr;
+};
+
+// Every field, in display order. Built once; the GPU enum lists the catalog's ids.
+const std::vector<WorkloadField>& workload_fields();
+const WorkloadField* find_field(std::string_view key);        // by key
+const WorkloadField* find_field_by_flag(std::string_view flag);  // by "--flag"
+std::string allowed_text(const WorkloadField& f);  // "an integer in [1, 134217728]", "one of bf16, fp16, …"
+
+// Cross-field checks of the workload alone (model-independent): dp integral, ep dividing
+// dp·tp, QLoRA needing a LoRA rank, … Issues name field keys.
+std::vector<Issue> validate(const Workload& w);
+
+// Names used by the field table, the reports and the explanations.
+std::string_view to_string(Mode m);
+std::string_view to_string(WeightFormat f);
+std::string_view to_string(Keep k);
+std::string_view to_string(KvDtype k);
+std::string_view to_string(LogitsMode l);
+std::string_view to_string(Runtime r);
+std::string_view to_string(ComputeDtype d);
+std::string_view to_string(Optimizer o);
+std::string_view to_string(StateDtype d);
+std::string_view to_string(Precision p);
+std::string_view to_string(GradDtype g);
+std::string_view to_string(Sharding s);
+std::string_view to_string(Recompute r);
+i64 dtype_bytes(ComputeDtype d);  // 2, 2, 4
+
+}  // namespace llmsize::core
