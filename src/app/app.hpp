@@ -1,0 +1,71 @@
+// The calculator UI as init / frame / shutdown; the platform (src/app/platform/) owns the
+// window, the GL context and the loop, and calls frame() between ImGui::NewFrame() and
+// ImGui::Render(). Platform services the UI needs (clipboard, file reading, the heat-map
+// renderer) come in as hooks. No GLFW, GL or Emscripten headers here.
+#pragma once
+#include <imgui.h>
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "app/state.hpp"
+#include "app/theme.hpp"
+
+namespace llmsize::app {
+
+// Draws attention probabilities into a texture with the shaders of shaders/ (platform GL).
+struct HeatmapRenderer {
+  virtual ~HeatmapRenderer() = default;
+  // probs: (rows, cols) row-major, a negative value marks a masked cell. Returns a texture
+  // of out_w × out_h for ImGui::Image, or nullptr when the GPU refused.
+  virtual ImTextureID render(const float* probs, int rows, int cols, int out_w, int out_h, ImVec4 masked) = 0;
+};
+
+struct PlatformHooks {
+  std::function<void(const std::string&)> copy_text;  // to the system clipboard
+  std::function<std::optional<std::string>(const std::string& path, std::string& error)> read_file;  // native only
+  HeatmapRenderer* heatmap = nullptr;
+  std::string page_url;  // prefix of share links (the page's address without its fragment)
+  bool web = false;
+};
+
+struct FrameStats {
+  std::vector<double> ms;  // UI build time of recent frames (ring buffer)
+  size_t next = 0;
+  long long frames = 0;
+};
+
+struct App {
+  AppState state;
+  PlatformHooks hooks;
+  Fonts fonts;
+  float scale = 1.0f;
+  FrameStats stats;
+  std::string preset_filter;
+  std::string paste_buffer;  // the "paste a config.json" box
+  std::string path_buffer;   // native: path of a config.json to open
+  std::string copied_note;   // "Copied link" feedback
+  double copied_at = -1;
+  int results_tab = 0;
+};
+
+void init(App& app, PlatformHooks hooks, float scale, bool embed);
+// Rebuilds fonts and style for a new UI scale; true when the font atlas changed (the
+// platform then re-uploads the atlas texture).
+bool set_scale(App& app, float scale);
+void frame(App& app);
+void shutdown(App& app);
+
+// Events from the platform.
+void open_link(App& app, std::string_view fragment);        // a share link (the URL fragment)
+void import_text(App& app, std::string_view text, std::string_view name);  // a dropped/pasted config.json
+
+// The share link of the current state (fragment, starting with '#').
+std::string current_link(const App& app);
+// Median and 95th percentile of recent frame build times, as JSON.
+std::string frame_stats_json(const App& app);
+
+}  // namespace llmsize::app

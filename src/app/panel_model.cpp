@@ -1,0 +1,173 @@
+// Model panel: preset picker with search, config.json import (drop, paste, or a path
+// natively), and every dimension of core::model_fields() editable with inline messages.
+#include <algorithm>
+#include <cctype>
+
+#include "app/field_editor.hpp"
+#include "app/panels.hpp"
+#include "app/widgets.hpp"
+#include "core/model_fields.hpp"
+
+namespace llmsize::app {
+
+namespace {
+
+bool contains_ci(std::string_view hay, std::string_view needle) {
+  auto it = std::search(hay.begin(), hay.end(), needle.begin(), needle.end(), [](char a, char b) {
+    return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+  });
+  return it != hay.end();
+}
+
+// Presentation only: which model fields sit under which heading. Fields not listed here
+// land under "More", so a field added to the core table always appears.
+struct FieldGroup {
+  const char* title;
+  std::vector<std::string_view> keys;
+  bool open;
+};
+const std::vector<FieldGroup>& field_groups() {
+  static const std::vector<FieldGroup> g = {
+      {"Shape", {"fam", "L", "d", "H", "KV", "hd", "ff", "ffk", "act", "V", "P"}, true},
+      {"Mixture of experts", {"E", "topk", "fe", "S", "fs", "sg", "fd", "mf", "mp", "rb", "rcb", "dl"}, false},
+      {"Latent attention (MLA) and MTP", {"mla", "qlr", "kvlr", "nope", "rope", "vhd", "mtp"}, false},
+      {"Positions and sliding window", {"pos", "rot", "po", "sw", "swp"}, false},
+      {"Norms", {"norm", "par", "nf", "ns", "nqk", "ne", "nfin"}, false},
+      {"Biases, tying, naming", {"bqkv", "bo", "bff", "bh", "tie", "ep", "fqkv", "fgu"}, false},
+  };
+  return g;
+}
+
+void draw_preset_picker(App& app) {
+  AppState& s = app.state;
+  const auto& all = presets();
+  ImGui::SetNextItemWidth(-FLT_MIN);
+  const std::string hint = "Search " + std::to_string(all.size()) + " presets (name, family)";
+  ImGui::InputTextWithHint("##search", hint.c_str(), &app.preset_filter);
+  mark("preset.search");
+  const float rows = s.embed ? 5.5f : 9.5f;
+  if (ImGui::BeginListBox("##presets", ImVec2(-FLT_MIN, ImGui::GetTextLineHeightWithSpacing() * rows))) {
+    int shown = 0;
+    for (const auto& p : all) {
+      const std::string_view fam = core::family_id(p.config.family);
+      if (!app.preset_filter.empty() && !contains_ci(p.name, app.preset_filter) &&
+          !contains_ci(p.id, app.preset_filter) && !contains_ci(fam, app.preset_filter))
+        continue;
+      const bool selected = p.id == s.preset_id;
+      if (ImGui::Selectable(p.name.c_str(), selected)) {
+        load_preset(s, p.id);
+      }
+      mark(("preset:" + p.id).c_str());
+      if (shown == 0) mark("preset.first");
+      if (selected && ImGui::IsWindowAppearing()) ImGui::SetScrollHereY();
+      ImGui::SameLine(ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(fam.data(), fam.data() + fam.size()).x);
+      ImGui::TextDisabled("%.*s", static_cast<int>(fam.size()), fam.data());
+      ++shown;
+    }
+    if (shown == 0) ImGui::TextDisabled("No preset matches \"%s\".", app.preset_filter.c_str());
+    ImGui::EndListBox();
+  }
+}
+
+void draw_import(App& app) {
+  AppState& s = app.state;
+  ImGui::TextDisabled(app.hooks.web ? "Drop a config.json on the page, or paste it (Ctrl+V) anywhere."
+                                    : "Drop a config.json on the window, or open it by path.");
+  if (app.hooks.read_file) {
+    ImGui::SetNextItemWidth(-ImGui::CalcTextSize("Open").x - ImGui::GetStyle().FramePadding.x * 2 -
+                            ImGui::GetStyle().ItemSpacing.x);
+    const bool enter = ImGui::InputTextWithHint("##path", "path/to/config.json", &app.path_buffer,
+                                                ImGuiInputTextFlags_EnterReturnsTrue);
+    ImGui::SameLine();
+    if ((ImGui::Button("Open") || enter) && !app.path_buffer.empty()) {
+      std::string err;
+      auto text = app.hooks.read_file(app.path_buffer, err);
+      if (!text) s.banners.push_back({"Could not open " + app.path_buffer + ": " + err, true});
+      else import_text(app, *text, app.path_buffer);
+    }
+  }
+  if (ImGui::TreeNode("Paste a config.json")) {
+    ImGui::InputTextMultiline("##paste", &app.paste_buffer, ImVec2(-FLT_MIN, ImGui::GetTextLineHeight() * 6));
+    mark("import.paste");
+    if (ImGui::Button("Import pasted config") && !app.paste_buffer.empty()) import_text(app, app.paste_buffer, "pasted config");
+    mark("import.button");
+    ImGui::TreePop();
+  }
+  if (!s.import_notes.empty() && ImGui::TreeNode("import_notes", "Importer assumptions (%zu)", s.import_notes.size())) {
+    ImGui::PushTextWrapPos(0.0f);
+    for (const auto& n : s.import_notes) ImGui::BulletText("%s", n.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::TreePop();
+  }
+}
+
+void draw_dimensions(App& app) {
+  AppState& s = app.state;
+  const std::vector<core::Issue> issues = core::validate(s.cfg);
+  const auto& fields = core::model_fields();
+  std::vector<bool> placed(fields.size(), false);
+  auto draw_group = [&](const char* title, const std::vector<size_t>& idx, bool open) {
+    if (idx.empty()) return;
+    bool has_issue = false;
+    for (size_t i : idx)
+      for (const auto& is : issues)
+        has_issue |= is.field == fields[i].canonical || is.field == fields[i].key;
+    for (size_t i : idx) has_issue |= !s.edits[std::string(fields[i].key)].error.empty();
+    if (has_issue) ImGui::SetNextItemOpen(true);
+    if (!ImGui::CollapsingHeader(title, open ? ImGuiTreeNodeFlags_DefaultOpen : 0)) return;
+    if (ImGui::BeginTable(title, 2, ImGuiTableFlags_SizingStretchProp)) {
+      ImGui::TableSetupColumn("label", ImGuiTableColumnFlags_WidthStretch, 0.45f);
+      ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch, 0.55f);
+      for (size_t i : idx) {
+        const auto& f = fields[i];
+        edit_field_row(f, s.cfg, s.edits[std::string(f.key)], issues);
+        mark(("field:" + std::string(f.key)).c_str());
+      }
+      ImGui::EndTable();
+    }
+  };
+  for (const auto& g : field_groups()) {
+    std::vector<size_t> idx;
+    for (auto k : g.keys)
+      for (size_t i = 0; i < fields.size(); ++i)
+        if (fields[i].key == k && !placed[i]) {
+          idx.push_back(i);
+          placed[i] = true;
+        }
+    draw_group(g.title, idx, g.open);
+  }
+  std::vector<size_t> rest;
+  for (size_t i = 0; i < fields.size(); ++i)
+    if (!placed[i]) rest.push_back(i);
+  draw_group("More", rest, false);
+
+  // Issues that name no field of the table (cross-field checks).
+  for (const auto& is : issues) {
+    bool known = false;
+    for (const auto& f : fields) known |= is.field == f.canonical || is.field == f.key;
+    if (!known) error_text(core::to_string(is));
+  }
+}
+
+}  // namespace
+
+void draw_model_panel(App& app) {
+  AppState& s = app.state;
+  section("Preset");
+  draw_preset_picker(app);
+  if (!s.embed) {
+    section("Import");
+    draw_import(app);
+  }
+  section("Dimensions");
+  if (model_edited(s)) {
+    ImGui::TextDisabled(s.preset_id.empty() ? "Custom model (imported or edited)." : "Edited from the preset.");
+    if (!s.preset_id.empty()) {
+      ImGui::SameLine();
+      if (ImGui::SmallButton("Reset to preset")) load_preset(s, std::string(s.preset_id));
+    }
+  }
+  draw_dimensions(app);
+}
+
+}  // namespace llmsize::app

@@ -1,0 +1,99 @@
+// The top bar (title, model, theme and unit switches, copy link) and the banners that
+// report a bad link or a failed import.
+#include <imgui.h>
+
+#include "app/panels.hpp"
+#include "app/widgets.hpp"
+#include "core/report.hpp"
+
+namespace llmsize::app {
+
+namespace {
+
+bool toggle_button(const char* label, bool on) {
+  if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyle().Colors[ImGuiCol_ButtonActive]);
+  if (on) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 1, 1, 1));
+  const bool pressed = ImGui::Button(label);
+  if (on) ImGui::PopStyleColor(2);
+  return pressed;
+}
+
+}  // namespace
+
+void copy_link(App& app) {
+  const std::string link = app.hooks.page_url + current_link(app);
+  if (app.hooks.copy_text) app.hooks.copy_text(link);
+  app.copied_note = "Link copied";
+  app.copied_at = ImGui::GetTime();
+}
+
+void draw_top_bar(App& app) {
+  AppState& s = app.state;
+  const float sc = app.scale;
+  ImGui::PushFont(app.fonts.big);
+  ImGui::TextUnformatted("llmsize");
+  ImGui::PopFont();
+  ImGui::SameLine();
+  ImGui::BeginGroup();
+  ImGui::TextUnformatted(s.model_name.c_str());
+  ImGui::PushFont(app.fonts.small);
+  ImGui::TextDisabled("parameters, memory and throughput of decoder-only Transformers");
+  ImGui::PopFont();
+  ImGui::EndGroup();
+
+  // Right-aligned controls.
+  const ImGuiStyle& st = ImGui::GetStyle();
+  auto w = [&](const char* t) { return ImGui::CalcTextSize(t).x + st.FramePadding.x * 2 + st.ItemSpacing.x; };
+  const char* theme_label = s.dark ? "Light theme" : "Dark theme";
+  const float right = w("GB") + w("GiB") + w(theme_label) + w("Copy link") + 16 * sc;
+  ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - right);
+  if (toggle_button("GB", s.unit == core::ByteUnit::GB)) s.unit = core::ByteUnit::GB;
+  mark("unit.gb");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("10^9 bytes");
+  ImGui::SameLine(0, 2 * sc);
+  if (toggle_button("GiB", s.unit == core::ByteUnit::GiB)) s.unit = core::ByteUnit::GiB;
+  mark("unit.gib");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("2^30 bytes");
+  ImGui::SameLine(0, 12 * sc);
+  if (ImGui::Button(theme_label)) s.dark = !s.dark;
+  mark("theme");
+  ImGui::SameLine();
+  ImGui::PushStyleColor(ImGuiCol_Button, series_colour_v(0));
+  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 1, 1, 1));
+  if (ImGui::Button("Copy link")) copy_link(app);
+  ImGui::PopStyleColor(2);
+  mark("copy_link");
+  if (app.copied_at >= 0 && ImGui::GetTime() - app.copied_at < 2.0) {
+    ImGui::SetCursorPosX(ImGui::GetWindowContentRegionMax().x - ImGui::CalcTextSize(app.copied_note.c_str()).x);
+    ImGui::TextColored(ok_colour(), "%s", app.copied_note.c_str());
+  }
+  ImGui::Spacing();
+}
+
+void draw_banners(App& app) {
+  auto& banners = app.state.banners;
+  for (size_t i = 0; i < banners.size();) {
+    const ImVec4 col = banners[i].error ? error_colour() : ok_colour();
+    ImGui::PushID(static_cast<int>(i));
+    ImGui::PushStyleColor(ImGuiCol_ChildBg, ImVec4(col.x, col.y, col.z, 0.14f));
+    ImGui::PushStyleColor(ImGuiCol_Border, col);
+    const float wrap = ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 6;
+    const ImVec2 ts = ImGui::CalcTextSize(banners[i].text.c_str(), nullptr, false, wrap);
+    ImGui::BeginChild("banner", ImVec2(0, ts.y + ImGui::GetStyle().WindowPadding.y * 2 + 2), true,
+                      ImGuiWindowFlags_NoScrollbar);
+    ImGui::PushTextWrapPos(wrap);
+    ImGui::TextUnformatted(banners[i].text.c_str());
+    ImGui::PopTextWrapPos();
+    mark("banner");
+    ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - ImGui::CalcTextSize("Dismiss").x -
+                    ImGui::GetStyle().FramePadding.x * 2);
+    const bool dismiss = ImGui::SmallButton("Dismiss");
+    ImGui::EndChild();
+    ImGui::PopStyleColor(2);
+    ImGui::PopID();
+    if (dismiss) banners.erase(banners.begin() + static_cast<long>(i));
+    else ++i;
+  }
+}
+
+}  // namespace llmsize::app

@@ -1,0 +1,15 @@
+// One draw_* function per panel (one file each). They read and edit the App; every figure
+// they show comes from a core call made in the same frame.
+#pragma once
+#include "app/app.hpp"
+#include "core/params.hpp"
+
+namespace llmsize::app {
+
+void draw_top_bar(App& app);
+void draw_banners(App& app);
+void draw_model_panel(App& app);
+void draw_params_results(App& app, const core::ParamReport& p);
+void draw_share_panel(App& app);
+
+}  // namespace llmsize::app

@@ -1,0 +1,202 @@
+// Web main: Emscripten's built-in GLFW with a WebGL2 (OpenGL ES 3.0) context, the browser's
+// animation-frame loop, and the page glue (web/llmsize.js, window.llmsizeGlue) for the
+// canvas size and devicePixelRatio, the URL fragment, the clipboard and file drops.
+// Also binds the page's test hooks (figures, widget rectangles, frame times) with Embind.
+#include <GLFW/glfw3.h>
+#include <emscripten.h>
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <string>
+
+#include "app/app.hpp"
+#include "app/widgets.hpp"
+#include "gl.hpp"
+#include "gl_heatmap.hpp"
+
+namespace {
+
+using emscripten::val;
+using namespace llmsize;
+
+struct Web {
+  GLFWwindow* window = nullptr;
+  app::App app;
+  std::unique_ptr<platform::GlHeatmap> heatmap;
+  int width = 0, height = 0;  // canvas pixels
+  std::string last_link;      // what the URL fragment holds
+  double frame_ms[240] = {};  // whole main-loop callback (UI + GL submission)
+  int frame_next = 0;
+  long long frames = 0;
+};
+Web* g = nullptr;
+
+val glue() { return val::global("llmsizeGlue"); }
+
+void sync_canvas_size() {
+  val sz = glue().call<val>("canvasSize");
+  const double css_w = sz["width"].as<double>(), css_h = sz["height"].as<double>(), dpr = sz["dpr"].as<double>();
+  const int w = std::max(1, static_cast<int>(std::lround(css_w * dpr)));
+  const int h = std::max(1, static_cast<int>(std::lround(css_h * dpr)));
+  if (w != g->width || h != g->height) {
+    glfwSetWindowSize(g->window, w, h);
+    g->width = w;
+    g->height = h;
+  }
+  if (app::set_scale(g->app, static_cast<float>(dpr))) {
+    ImGui_ImplOpenGL3_DestroyFontsTexture();
+    ImGui_ImplOpenGL3_CreateFontsTexture();
+  }
+}
+
+void main_loop() {
+  const double t0 = emscripten_get_now();
+  sync_canvas_size();
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  ImGui::NewFrame();
+  app::frame(g->app);
+  ImGui::Render();
+  glViewport(0, 0, g->width, g->height);
+  const ImVec4 c = app::clear_colour();
+  glClearColor(c.x, c.y, c.z, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+
+  const std::string link = app::current_link(g->app);
+  if (link != g->last_link) {
+    g->last_link = link;
+    glue().call<void>("setFragment", link);
+  }
+  g->frame_ms[g->frame_next] = emscripten_get_now() - t0;
+  g->frame_next = (g->frame_next + 1) % 240;
+  if (g->frames++ == 0) glue().call<void>("firstFrame");
+}
+
+// ImGui's clipboard: copy goes to the browser; paste arrives as a 'paste' event (pasteText).
+void set_clipboard(void*, const char* text) { glue().call<void>("copyText", std::string(text)); }
+const char* get_clipboard(void*) { return ""; }
+
+// --- test hooks and page events (Embind) ---
+std::string hook_figures() { return app::figures_json(g->app.state); }
+std::string hook_link() { return app::current_link(g->app); }
+void hook_open_link(std::string fragment) {
+  if (fragment == g->last_link) return;  // our own replaceState echoing back
+  app::open_link(g->app, fragment);
+  g->last_link = app::current_link(g->app);
+}
+void hook_import(std::string text, std::string name) { app::import_text(g->app, text, name); }
+// A paste outside a text field that looks like JSON imports it; inside one, it is typed.
+bool hook_paste(std::string text) {
+  if (ImGui::GetIO().WantTextInput) {
+    ImGui::GetIO().AddInputCharactersUTF8(text.c_str());
+    return true;
+  }
+  const auto first = text.find_first_not_of(" \t\r\n");
+  if (first != std::string::npos && text[first] == '{') {
+    app::import_text(g->app, text, "pasted config");
+    return true;
+  }
+  if (first != std::string::npos && (text[first] == '#' || text.find("#v=") != std::string::npos)) {
+    hook_open_link(text.substr(text.find('#')));
+    return true;
+  }
+  return false;
+}
+val hook_rect(std::string name) {
+  const auto& m = app::marked_rects();
+  auto it = m.find(name);
+  if (it == m.end()) return val::null();
+  val o = val::object();
+  o.set("x", it->second.x);
+  o.set("y", it->second.y);
+  o.set("w", it->second.w);
+  o.set("h", it->second.h);
+  return o;
+}
+val hook_rect_names() {
+  val arr = val::array();
+  for (const auto& [k, v] : app::marked_rects()) arr.call<void>("push", k);
+  return arr;
+}
+val hook_banners() {
+  val arr = val::array();
+  for (const auto& b : g->app.state.banners) arr.call<void>("push", b.text);
+  return arr;
+}
+std::string hook_frame_stats() {
+  double v[240];
+  int n = 0;
+  for (double x : g->frame_ms)
+    if (x > 0) v[n++] = x;
+  std::sort(v, v + n);
+  char buf[200];
+  std::snprintf(buf, sizeof buf, "{\"frame\": {\"samples\": %d, \"median_ms\": %.3f, \"p95_ms\": %.3f}, \"ui\": %s}", n,
+                n ? v[n / 2] : 0.0, n ? v[std::min(n - 1, n * 95 / 100)] : 0.0,
+                app::frame_stats_json(g->app).c_str());
+  return buf;
+}
+void hook_set_theme(bool dark) { g->app.state.dark = dark; }
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(llmsize_page) {
+  emscripten::function("figures", &hook_figures);
+  emscripten::function("currentLink", &hook_link);
+  emscripten::function("openLink", &hook_open_link);
+  emscripten::function("importText", &hook_import);
+  emscripten::function("pasteText", &hook_paste);
+  emscripten::function("widgetRect", &hook_rect);
+  emscripten::function("widgetNames", &hook_rect_names);
+  emscripten::function("banners", &hook_banners);
+  emscripten::function("frameStats", &hook_frame_stats);
+  emscripten::function("setDarkTheme", &hook_set_theme);
+}
+
+int main() {
+  g = new Web();
+  if (!glfwInit()) {
+    glue().call<void>("fail", std::string("GLFW could not start"));
+    return 1;
+  }
+  glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+  val sz = glue().call<val>("canvasSize");
+  const double dpr = sz["dpr"].as<double>();
+  g->width = std::max(1, static_cast<int>(std::lround(sz["width"].as<double>() * dpr)));
+  g->height = std::max(1, static_cast<int>(std::lround(sz["height"].as<double>() * dpr)));
+  g->window = glfwCreateWindow(g->width, g->height, "llmsize", nullptr, nullptr);
+  if (!g->window) {
+    glue().call<void>("fail", std::string("This browser has no WebGL2."));
+    return 1;
+  }
+  glfwMakeContextCurrent(g->window);
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGui_ImplGlfw_InitForOpenGL(g->window, true);
+  ImGui_ImplOpenGL3_Init("#version 300 es");
+  ImGuiIO& io = ImGui::GetIO();
+  io.SetClipboardTextFn = set_clipboard;
+  io.GetClipboardTextFn = get_clipboard;
+
+  g->heatmap = std::make_unique<platform::GlHeatmap>();
+  app::PlatformHooks hooks;
+  hooks.web = true;
+  hooks.copy_text = [](const std::string& s) { glue().call<void>("copyText", s); };
+  hooks.heatmap = g->heatmap.get();
+  hooks.page_url = glue().call<std::string>("pageUrl");
+  app::init(g->app, hooks, static_cast<float>(dpr), glue().call<bool>("embed"));
+  const std::string fragment = glue().call<std::string>("fragment");
+  if (!fragment.empty()) app::open_link(g->app, fragment);
+  g->last_link = fragment;
+  emscripten_set_main_loop(main_loop, 0, false);
+  return 0;
+}

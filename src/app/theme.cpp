@@ -1,0 +1,142 @@
+// Palette, styles and fonts (see theme.hpp).
+#include "app/theme.hpp"
+
+#include "app/assets.hpp"
+
+namespace llmsize::app {
+
+namespace {
+bool g_dark = true;
+
+// ref: Okabe & Ito 2008, Color Universal Design, sRGB values of the palette.
+constexpr ImU32 kOkabeIto[kPaletteSize] = {
+    IM_COL32(0, 114, 178, 255),    // blue
+    IM_COL32(230, 159, 0, 255),    // orange
+    IM_COL32(0, 158, 115, 255),    // bluish green
+    IM_COL32(213, 94, 0, 255),     // vermillion
+    IM_COL32(86, 180, 233, 255),   // sky blue
+    IM_COL32(204, 121, 167, 255),  // reddish purple
+    IM_COL32(240, 228, 66, 255),   // yellow
+};
+
+ImVec4 rgb(float r, float g, float b, float a = 1.f) { return ImVec4(r / 255.f, g / 255.f, b / 255.f, a); }
+}  // namespace
+
+ImU32 series_colour(int i) { return kOkabeIto[((i % kPaletteSize) + kPaletteSize) % kPaletteSize]; }
+ImVec4 series_colour_v(int i) { return ImGui::ColorConvertU32ToFloat4(series_colour(i)); }
+
+Fonts build_fonts(float scale) {
+  ImGuiIO& io = ImGui::GetIO();
+  io.Fonts->Clear();
+  Fonts f;
+  const auto ttf = font_ttf();
+  ImFontConfig cfg;
+  cfg.FontDataOwnedByAtlas = false;  // the bytes are compiled in
+  cfg.OversampleH = 2;
+  cfg.OversampleV = 1;
+  auto add = [&](float px) {
+    if (ttf.empty()) {
+      ImFontConfig c;
+      c.SizePixels = 13.f * scale;
+      return io.Fonts->AddFontDefault(&c);
+    }
+    return io.Fonts->AddFontFromMemoryTTF(const_cast<char*>(ttf.data()), static_cast<int>(ttf.size()),
+                                          px * scale, &cfg, io.Fonts->GetGlyphRangesDefault());
+  };
+  f.body = add(15.f);
+  f.big = add(26.f);
+  f.small = add(13.f);
+  io.FontDefault = f.body;
+  io.Fonts->Build();
+  return f;
+}
+
+void apply_style(bool dark, float scale) {
+  g_dark = dark;
+  ImGuiStyle style;
+  if (dark) ImGui::StyleColorsDark(&style); else ImGui::StyleColorsLight(&style);
+  style.WindowRounding = 0.f;
+  style.ChildRounding = 6.f;
+  style.FrameRounding = 4.f;
+  style.GrabRounding = 4.f;
+  style.PopupRounding = 6.f;
+  style.TabRounding = 4.f;
+  style.ScrollbarRounding = 6.f;
+  style.WindowBorderSize = 0.f;
+  style.FrameBorderSize = dark ? 0.f : 1.f;
+  style.ChildBorderSize = 1.f;
+  style.WindowPadding = ImVec2(12, 10);
+  style.FramePadding = ImVec2(8, 4);
+  style.ItemSpacing = ImVec2(8, 6);
+  style.CellPadding = ImVec2(6, 3);
+  style.ScrollbarSize = 12.f;
+  ImVec4* c = style.Colors;
+  const ImVec4 accent = series_colour_v(0);
+  const ImVec4 accent_hi = series_colour_v(4);
+  if (dark) {
+    c[ImGuiCol_WindowBg] = rgb(24, 26, 31);
+    c[ImGuiCol_ChildBg] = rgb(30, 33, 39);
+    c[ImGuiCol_PopupBg] = rgb(34, 37, 44, 0.98f);
+    c[ImGuiCol_Border] = rgb(52, 56, 66);
+    c[ImGuiCol_FrameBg] = rgb(40, 44, 52);
+    c[ImGuiCol_FrameBgHovered] = rgb(50, 55, 66);
+    c[ImGuiCol_FrameBgActive] = rgb(56, 62, 74);
+    c[ImGuiCol_Text] = rgb(226, 229, 235);
+    c[ImGuiCol_TextDisabled] = rgb(140, 146, 158);
+    c[ImGuiCol_Header] = rgb(0, 114, 178, 0.35f);
+    c[ImGuiCol_HeaderHovered] = rgb(0, 114, 178, 0.55f);
+    c[ImGuiCol_HeaderActive] = rgb(0, 114, 178, 0.75f);
+    c[ImGuiCol_Button] = rgb(46, 51, 61);
+    c[ImGuiCol_ButtonHovered] = rgb(0, 114, 178, 0.70f);
+    c[ImGuiCol_ButtonActive] = accent;
+    c[ImGuiCol_Tab] = rgb(36, 40, 48);
+    c[ImGuiCol_TabHovered] = rgb(0, 114, 178, 0.70f);
+    c[ImGuiCol_TabActive] = rgb(0, 94, 150);
+    c[ImGuiCol_TitleBg] = c[ImGuiCol_TitleBgActive] = rgb(20, 22, 26);
+    c[ImGuiCol_MenuBarBg] = rgb(20, 22, 26);
+    c[ImGuiCol_TableHeaderBg] = rgb(38, 42, 50);
+    c[ImGuiCol_TableRowBgAlt] = rgb(255, 255, 255, 0.03f);
+    c[ImGuiCol_CheckMark] = accent_hi;
+    c[ImGuiCol_SliderGrab] = accent_hi;
+    c[ImGuiCol_PlotHistogram] = accent_hi;
+    c[ImGuiCol_Separator] = rgb(52, 56, 66);
+  } else {
+    c[ImGuiCol_WindowBg] = rgb(246, 247, 249);
+    c[ImGuiCol_ChildBg] = rgb(255, 255, 255);
+    c[ImGuiCol_PopupBg] = rgb(255, 255, 255, 0.98f);
+    c[ImGuiCol_Border] = rgb(210, 214, 222);
+    c[ImGuiCol_FrameBg] = rgb(255, 255, 255);
+    c[ImGuiCol_FrameBgHovered] = rgb(236, 242, 250);
+    c[ImGuiCol_FrameBgActive] = rgb(224, 234, 246);
+    c[ImGuiCol_Text] = rgb(28, 31, 36);
+    c[ImGuiCol_TextDisabled] = rgb(105, 112, 124);
+    c[ImGuiCol_Header] = rgb(0, 114, 178, 0.18f);
+    c[ImGuiCol_HeaderHovered] = rgb(0, 114, 178, 0.30f);
+    c[ImGuiCol_HeaderActive] = rgb(0, 114, 178, 0.45f);
+    c[ImGuiCol_Button] = rgb(232, 235, 240);
+    c[ImGuiCol_ButtonHovered] = rgb(0, 114, 178, 0.25f);
+    c[ImGuiCol_ButtonActive] = rgb(0, 114, 178, 0.45f);
+    c[ImGuiCol_Tab] = rgb(226, 230, 236);
+    c[ImGuiCol_TabHovered] = rgb(0, 114, 178, 0.30f);
+    c[ImGuiCol_TabActive] = rgb(255, 255, 255);
+    c[ImGuiCol_TitleBg] = c[ImGuiCol_TitleBgActive] = rgb(234, 237, 241);
+    c[ImGuiCol_MenuBarBg] = rgb(234, 237, 241);
+    c[ImGuiCol_TableHeaderBg] = rgb(236, 239, 244);
+    c[ImGuiCol_TableRowBgAlt] = rgb(0, 0, 0, 0.025f);
+    c[ImGuiCol_CheckMark] = accent;
+    c[ImGuiCol_SliderGrab] = accent;
+    c[ImGuiCol_PlotHistogram] = accent;
+    c[ImGuiCol_Separator] = rgb(210, 214, 222);
+  }
+  style.ScaleAllSizes(scale);
+  ImGui::GetStyle() = style;
+}
+
+bool theme_is_dark() { return g_dark; }
+ImU32 text_weak() { return ImGui::GetColorU32(ImGuiCol_TextDisabled); }
+ImU32 grid_colour() { return g_dark ? IM_COL32(255, 255, 255, 22) : IM_COL32(0, 0, 0, 22); }
+ImVec4 error_colour() { return g_dark ? rgb(255, 140, 90) : rgb(190, 70, 0); }
+ImVec4 ok_colour() { return g_dark ? rgb(60, 200, 150) : rgb(0, 120, 88); }
+ImVec4 clear_colour() { return ImGui::GetStyle().Colors[ImGuiCol_WindowBg]; }
+
+}  // namespace llmsize::app

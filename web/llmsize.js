@@ -1,0 +1,136 @@
+// llmsize page glue: the only web-specific JavaScript. It configures the Emscripten module,
+// loads llmsize_app.js, and gives the C++ side (src/app/platform/web_main.cpp) what only the
+// browser has: the canvas size and devicePixelRatio, the URL fragment (share links), the
+// embed flag, the clipboard, file drops, pastes, and touch input. No framework, no fetches
+// other than the page's own files.
+(function () {
+  'use strict';
+  const canvas = document.getElementById('canvas');
+  const loading = document.getElementById('loading');
+  const status = document.getElementById('status');
+  const params = new URLSearchParams(location.search);
+  const t0 = performance.now();
+
+  function fail(msg) {
+    status.textContent = msg;
+    loading.classList.add('failed');
+    loading.style.display = 'flex';
+  }
+
+  window.llmsizeGlue = {
+    canvasSize() {
+      return { width: window.innerWidth, height: window.innerHeight, dpr: window.devicePixelRatio || 1 };
+    },
+    pageUrl() { return location.origin + location.pathname + location.search; },
+    fragment() { return decodeURIComponent(location.hash || ''); },
+    embed() { return params.has('embed') && params.get('embed') !== '0'; },
+    setFragment(link) {
+      // replaceState: editing does not flood the history; no hashchange event fires.
+      if (link && link !== location.hash) history.replaceState(null, '', link);
+    },
+    copyText(text) {
+      if (navigator.clipboard && window.isSecureContext) {
+        navigator.clipboard.writeText(text).catch(() => legacyCopy(text));
+      } else {
+        legacyCopy(text);
+      }
+    },
+    firstFrame() {
+      loading.style.display = 'none';
+      window.llmsizeFirstFrameMs = performance.now();
+      window.llmsizeStartupMs = performance.now() - t0;
+    },
+    fail,
+  };
+
+  function legacyCopy(text) {
+    const ta = document.createElement('textarea');
+    ta.value = text;
+    ta.style.position = 'fixed';
+    ta.style.opacity = '0';
+    document.body.appendChild(ta);
+    ta.select();
+    try { document.execCommand('copy'); } catch (e) { /* nothing else to try */ }
+    ta.remove();
+    canvas.focus();
+  }
+
+  window.Module = {
+    canvas,
+    print: (t) => console.log(t),
+    printErr: (t) => console.warn(t),
+    setStatus: (t) => { if (t) status.textContent = t; },
+    onAbort: (what) => fail('llmsize stopped: ' + what),
+  };
+
+  // Share links: a fragment typed into the address bar or followed from another page.
+  window.addEventListener('hashchange', () => {
+    if (Module.openLink) Module.openLink(decodeURIComponent(location.hash));
+  });
+
+  // Paste: JSON anywhere imports a config; inside a text field it is typed.
+  document.addEventListener('paste', (e) => {
+    const text = (e.clipboardData || window.clipboardData).getData('text');
+    if (text && Module.pasteText && Module.pasteText(text)) e.preventDefault();
+  });
+
+  // Drag and drop of a config.json.
+  let dragDepth = 0;
+  document.addEventListener('dragenter', (e) => { e.preventDefault(); dragDepth++; document.body.classList.add('dragging'); });
+  document.addEventListener('dragleave', () => { if (--dragDepth <= 0) { dragDepth = 0; document.body.classList.remove('dragging'); } });
+  document.addEventListener('dragover', (e) => e.preventDefault());
+  document.addEventListener('drop', (e) => {
+    e.preventDefault();
+    dragDepth = 0;
+    document.body.classList.remove('dragging');
+    const file = e.dataTransfer && e.dataTransfer.files && e.dataTransfer.files[0];
+    if (!file) return;
+    if (file.size > 4 * 1024 * 1024) { Module.importText('', file.name + ' (larger than 4 MiB)'); return; }
+    file.text().then((text) => Module.importText(text, file.name));
+  });
+
+  // Touch: Emscripten's GLFW does not place touches; turn them into mouse events, and
+  // vertical drags that start outside a widget into wheel scrolling.
+  function mouse(type, t, buttons) {
+    canvas.dispatchEvent(new MouseEvent(type, { clientX: t.clientX, clientY: t.clientY, pageX: t.pageX,
+      pageY: t.pageY, button: 0, buttons, bubbles: true, cancelable: true }));
+  }
+  let lastY = null;
+  window.addEventListener('touchstart', (e) => {
+    if (e.target !== canvas) return;
+    e.preventDefault(); e.stopPropagation();
+    const t = e.changedTouches[0];
+    lastY = e.touches.length === 2 ? t.clientY : null;
+    if (e.touches.length === 1) { mouse('mousemove', t, 0); mouse('mousedown', t, 1); }
+  }, { capture: true, passive: false });
+  window.addEventListener('touchmove', (e) => {
+    if (e.target !== canvas) return;
+    e.preventDefault(); e.stopPropagation();
+    const t = e.changedTouches[0];
+    if (e.touches.length === 2 && lastY !== null) {
+      canvas.dispatchEvent(new WheelEvent('wheel', { deltaY: (lastY - t.clientY) * 2, clientX: t.clientX,
+        clientY: t.clientY, bubbles: true, cancelable: true }));
+      lastY = t.clientY;
+    } else {
+      mouse('mousemove', t, 1);
+    }
+  }, { capture: true, passive: false });
+  window.addEventListener('touchend', (e) => {
+    if (e.target !== canvas) return;
+    e.preventDefault(); e.stopPropagation();
+    if (e.touches.length === 0) mouse('mouseup', e.changedTouches[0], 0);
+    lastY = null;
+  }, { capture: true, passive: false });
+  canvas.addEventListener('contextmenu', (e) => e.preventDefault());
+
+  if (!document.createElement('canvas').getContext('webgl2')) {
+    fail('llmsize needs WebGL2, which this browser does not offer.');
+    return;
+  }
+  const s = document.createElement('script');
+  s.src = 'llmsize_app.js';
+  s.async = true;
+  s.onerror = () => fail('Could not load llmsize_app.js.');
+  document.body.appendChild(s);
+  canvas.focus();
+})();
