@@ -1,0 +1,125 @@
+// WebAssembly relaxed-SIMD kernels (f32x4.relaxed_madd, FMA where the engine has it): the
+// 6x8 GEMM micro-kernel and the streaming GEMV. Built with -mrelaxed-simd on this file only,
+// into llmsize_kernels_relaxed. Clang 14 emits the pre-standard opcode: programs that link
+// it run llmsize_patch_relaxed_simd (CMake) on their .wasm, see wasm_relaxed_patch.mjs.
+#include <wasm_simd128.h>
+
+#include <array>
+#include <cassert>
+#include <cstddef>
+#include <utility>
+
+#include "kernel.hpp"
+
+namespace llmsize::ref::kernels {
+namespace {
+
+// acc + x·y. Clang 14's builtin is the pre-standard f32x4.fma; its operands are pushed in
+// this order (x, y, acc) so that the standard opcode the patch writes computes x·y + acc.
+typedef float f32x4 __attribute__((vector_size(16)));
+inline v128_t madd(v128_t x, v128_t y, v128_t acc) {
+  return (v128_t)__builtin_wasm_fma_f32x4((f32x4)x, (f32x4)y, (f32x4)acc);
+}
+
+// V8 on x86-64 hands out 15 xmm registers (xmm15 is its scratch); FMA needs no product
+// temporary. Measured under Node 20 against 4x8, 5x8, 3x12, 2x16.
+constexpr int MR = 6;  // 6 rows × 2 vectors = 12 accumulators
+constexpr int NR = 8;  // + 2 B + 1 splat = 15 of 15 xmm
+constexpr int NV_MAX = NR / 4;
+
+inline void store_part(float* c, v128_t r, int count, bool accumulate) {
+  if (count == 4) {
+    if (accumulate) r = wasm_f32x4_add(r, wasm_v128_load(c));
+    wasm_v128_store(c, r);
+    return;
+  }
+  alignas(16) float t[4];
+  wasm_v128_store(t, r);
+  for (int j = 0; j < count; ++j) c[j] = accumulate ? c[j] + t[j] : t[j];
+}
+
+template <int M, int NV>
+void tile(int kc, const float* __restrict a, int lda, const float* __restrict b, int ldb,
+          float* c, int ldc, int last_count, bool accumulate) {
+  v128_t acc[M][NV];
+#pragma unroll
+  for (int i = 0; i < M; ++i) {
+#pragma unroll
+    for (int v = 0; v < NV; ++v) acc[i][v] = wasm_f32x4_const_splat(0.0f);
+  }
+  for (int k = 0; k < kc; ++k, b += ldb) {
+    v128_t bv[NV];
+#pragma unroll
+    for (int v = 0; v < NV; ++v) bv[v] = wasm_v128_load(b + 4 * v);
+#pragma unroll
+    for (int i = 0; i < M; ++i) {
+      const v128_t ai = wasm_v128_load32_splat(a + std::ptrdiff_t(i) * lda + k);
+#pragma unroll
+      for (int v = 0; v < NV; ++v) acc[i][v] = madd(ai, bv[v], acc[i][v]);
+    }
+  }
+#pragma unroll
+  for (int i = 0; i < M; ++i) {
+    float* ci = c + std::ptrdiff_t(i) * ldc;
+#pragma unroll
+    for (int v = 0; v < NV - 1; ++v) store_part(ci + 4 * v, acc[i][v], 4, accumulate);
+    store_part(ci + 4 * (NV - 1), acc[i][NV - 1], last_count, accumulate);
+  }
+}
+
+using TileFn = void (*)(int, const float*, int, const float*, int, float*, int, int, bool);
+
+template <int... I>
+constexpr std::array<TileFn, sizeof...(I)> make_tiles(std::integer_sequence<int, I...>) {
+  return {&tile<I / NV_MAX + 1, I % NV_MAX + 1>...};
+}
+constexpr auto kTiles = make_tiles(std::make_integer_sequence<int, MR * NV_MAX>{});
+
+}  // namespace
+
+void gemm_f32_6x8_wasm_relaxed(int kc, const float* A, int lda, const float* B, int ldb, float* C,
+                               int ldc, int m, int n, bool accumulate) {
+  assert(kc >= 1 && m >= 1 && m <= MR && n >= 1 && n <= NR);
+  const int nv = (n + 3) / 4;
+  kTiles[std::size_t((m - 1) * NV_MAX + nv - 1)](kc, A, lda, B, ldb, C, ldc, n - 4 * (nv - 1), accumulate);
+}
+
+// y = x·B streaming B once, four rows at a time; y stays in cache between passes.
+void gemv_f32_wasm_relaxed(int K, int N, const float* x, const float* B, int ldb, float* y) {
+  assert(K >= 1 && N >= 1 && ldb >= N);
+  const int nfull = N - N % 4;
+  int k = 0;
+  for (; k + 4 <= K; k += 4) {
+    const float* b0 = B + std::ptrdiff_t(k) * ldb;
+    const float* b1 = b0 + ldb;
+    const float* b2 = b1 + ldb;
+    const float* b3 = b2 + ldb;
+    const v128_t x0 = wasm_f32x4_splat(x[k]), x1 = wasm_f32x4_splat(x[k + 1]);
+    const v128_t x2 = wasm_f32x4_splat(x[k + 2]), x3 = wasm_f32x4_splat(x[k + 3]);
+    const bool first = k == 0;
+    for (int j = 0; j < nfull; j += 4) {
+      const v128_t s = madd(x2, wasm_v128_load(b2 + j), wasm_f32x4_mul(x0, wasm_v128_load(b0 + j)));
+      const v128_t t = madd(x3, wasm_v128_load(b3 + j), wasm_f32x4_mul(x1, wasm_v128_load(b1 + j)));
+      v128_t r = wasm_f32x4_add(s, t);
+      if (!first) r = wasm_f32x4_add(r, wasm_v128_load(y + j));
+      wasm_v128_store(y + j, r);
+    }
+    for (int j = nfull; j < N; ++j) {
+      const float s = x[k] * b0[j] + x[k + 1] * b1[j] + x[k + 2] * b2[j] + x[k + 3] * b3[j];
+      y[j] = first ? s : y[j] + s;
+    }
+  }
+  for (; k < K; ++k) {
+    const float* b = B + std::ptrdiff_t(k) * ldb;
+    const v128_t xk = wasm_f32x4_splat(x[k]);
+    const bool first = k == 0;
+    for (int j = 0; j < nfull; j += 4) {
+      v128_t r = wasm_f32x4_mul(xk, wasm_v128_load(b + j));
+      if (!first) r = wasm_f32x4_add(r, wasm_v128_load(y + j));
+      wasm_v128_store(y + j, r);
+    }
+    for (int j = nfull; j < N; ++j) y[j] = first ? x[k] * b[j] : y[j] + x[k] * b[j];
+  }
+}
+
+}  // namespace llmsize::ref::kernels
