@@ -1,0 +1,76 @@
+// Counting allocator (see alloc.hpp): aligned operator new without exceptions, bytes
+// recorded per category, the total peak taken at every allocation.
+#include "alloc.hpp"
+
+#include <algorithm>
+#include <new>
+#include <utility>
+
+namespace llmsize::ref {
+
+namespace {
+constexpr std::align_val_t kAlign{64};
+}
+
+std::string_view to_string(Mem m) {
+  switch (m) {
+    case Mem::Weights: return "weights";
+    case Mem::KvCache: return "kv_cache";
+    case Mem::Activations: return "activations";
+    case Mem::Scratch: return "scratch";
+  }
+  return "?";
+}
+
+void* MemCounter::allocate(Mem m, i64 bytes) {
+  if (bytes <= 0) return nullptr;
+  void* p = ::operator new(static_cast<std::size_t>(bytes), kAlign, std::nothrow);
+  if (!p) return nullptr;
+  const int i = static_cast<int>(m);
+  stats_.live[i] += bytes;
+  stats_.peak[i] = std::max(stats_.peak[i], stats_.live[i]);
+  stats_.live_total += bytes;
+  stats_.peak_total = std::max(stats_.peak_total, stats_.live_total);
+  ++stats_.allocations;
+  return p;
+}
+
+void MemCounter::release(Mem m, void* p, i64 bytes) {
+  if (!p) return;
+  ::operator delete(p, kAlign);
+  stats_.live[static_cast<int>(m)] -= bytes;
+  stats_.live_total -= bytes;
+}
+
+void MemCounter::reset_peaks() {
+  stats_.peak = stats_.live;
+  stats_.peak_total = stats_.live_total;
+}
+
+Buffer Buffer::make(MemCounter& c, Mem m, i64 n_floats) {
+  Buffer b;
+  b.m_ = m;
+  if (n_floats <= 0) return b;
+  b.p_ = static_cast<float*>(c.allocate(m, n_floats * static_cast<i64>(sizeof(float))));
+  if (!b.p_) {
+    b.failed_ = true;
+    return b;
+  }
+  b.c_ = &c;
+  b.n_ = n_floats;
+  return b;
+}
+
+Buffer::~Buffer() {
+  if (c_) c_->release(m_, p_, bytes());
+}
+
+void Buffer::swap(Buffer& o) noexcept {
+  std::swap(c_, o.c_);
+  std::swap(p_, o.p_);
+  std::swap(n_, o.n_);
+  std::swap(m_, o.m_);
+  std::swap(failed_, o.failed_);
+}
+
+}  // namespace llmsize::ref

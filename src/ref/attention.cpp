@@ -1,0 +1,206 @@
+// Attention ops of a decoder layer (see block.hpp): multi-head / grouped-query / multi-query
+// attention with RoPE or ALiBi and optional sliding windows, and DeepSeek's multi-head latent
+// attention (MLA) over the compressed (kv_lora + rope) cache. Causal; one query row at a
+// time, so scores never exceed H × context floats (a row-wise, "flash"-like schedule).
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "block.hpp"
+#include "math.hpp"
+#include "ref/kernels/gemm.hpp"
+
+namespace llmsize::ref {
+
+namespace {
+
+std::string lname(const LayerW& L, const char* what) {
+  return "layer " + std::to_string(L.index) + " · " + what;
+}
+
+// Copies the attention probabilities of the query at position p (heads × visible) into
+// the heat map, positions before `lo` (outside a sliding window) as zeros.
+void record_heat(Decoder& dec, const LayerW& L, const float* scores, i64 ld, i64 H, i64 lo, i64 p) {
+  float* heat = dec.ws.heat.data();
+  const i64 P = p + 1;
+  for (i64 h = 0; h < H; ++h) {
+    std::fill_n(heat + h * P, lo, 0.0f);
+    std::copy_n(scores + h * ld, P - lo, heat + h * P + lo);
+  }
+  dec.heat = HeatMap{H, P, p, L.index, heat};
+}
+
+void add_mha_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const float* in, float* out,
+                 Program& p) {
+  const core::ModelConfig& c = dec.cfg;
+  const i64 M = dec.opt.batch * n, d = c.d_model, H = c.n_heads, K = c.n_kv_heads, hd = c.head_dim;
+  const i64 W = (H + 2 * K) * hd, ko = H * hd, vo = H * hd + K * hd;
+  float* qkv = dec.ws.qkv;
+  if (L.qkv) {
+    add_op(p, gemm_op(dec, lname(L, "qkv"), M, in, d, L.qkv, qkv, W));
+  } else {
+    add_op(p, gemm_op(dec, lname(L, "q"), M, in, d, L.q, qkv, W));
+    add_op(p, gemm_op(dec, lname(L, "k"), M, in, d, L.k, qkv + ko, W));
+    add_op(p, gemm_op(dec, lname(L, "v"), M, in, d, L.v, qkv + vo, W));
+  }
+  const i64 pos0 = dec.pos;
+  if (L.q_norm) {
+    const core::NormKind kind = c.norm;
+    const NormW qn = L.q_norm, kn = L.k_norm;
+    add_op(p, rows_op(lname(L, "q/k norm"), M, 5.0 * static_cast<double>(W), [=](i64 r) {
+      for (i64 h = 0; h < H; ++h) norm_vec(kind, qn, qkv + r * W + h * hd, qkv + r * W + h * hd, hd);
+      for (i64 h = 0; h < K; ++h) norm_vec(kind, kn, qkv + r * W + ko + h * hd, qkv + r * W + ko + h * hd, hd);
+    }));
+  }
+  const i64 rot = c.pos == core::PosKind::Rotary ? rotary_dims(c) : 0;
+  if (rot > 0) {
+    const double theta = c.rope_theta;
+    add_op(p, rows_op(lname(L, "rope"), M, 4.0 * static_cast<double>((H + K) * rot), [=](i64 r) {
+      const i64 pos = pos0 + r % n;
+      for (i64 h = 0; h < H + K; ++h) rope_vec(qkv + r * W + h * hd, rot, pos, theta);
+    }));
+  }
+  const bool alibi = c.pos == core::PosKind::Alibi;
+  const i64 window = L.slides ? c.sliding_window : 0;
+  const float scale = 1.0f / std::sqrt(static_cast<float>(hd));  // ref: Vaswani et al. 2017, eq. 1
+  float* attn = dec.ws.attn;
+  float* scores = dec.ws.scores.data();
+  const i64 ctx = dec.opt.context, cap = kv.cap, wk = kv.width_k;
+  float* kc = kv.k.data();
+  float* vc = kv.v.data();
+  Decoder* D = &dec;
+  const LayerW* LP = &L;
+  add_op(p, rows_op(lname(L, "attention"), M, 4.0 * static_cast<double>(H * hd * (pos0 + n)), [=](i64 r) {
+    const i64 s = r / n, t = r % n, pos = pos0 + t;
+    const i64 slot = (s * cap + pos % cap) * wk;
+    std::memcpy(kc + slot, qkv + r * W + ko, static_cast<size_t>(wk) * 4);
+    std::memcpy(vc + slot, qkv + r * W + vo, static_cast<size_t>(wk) * 4);
+    const i64 lo = window > 0 ? std::max<i64>(0, pos - window + 1) : 0, T = pos - lo + 1;
+    for (i64 h = 0; h < H; ++h) {
+      const i64 g = h / (H / K);
+      const float* q = qkv + r * W + h * hd;
+      float* sc = scores + h * ctx;
+      const float slope = alibi ? alibi_slope(h, H) : 0.0f;
+      for (i64 j = 0; j < T; ++j) {
+        const i64 pj = lo + j;
+        sc[j] = dot(q, kc + (s * cap + pj % cap) * wk + g * hd, hd) * scale;
+        if (alibi) sc[j] -= slope * static_cast<float>(pos - pj);
+      }
+      softmax(sc, T);
+      float* o = attn + r * (H * hd) + h * hd;
+      std::fill_n(o, hd, 0.0f);
+      for (i64 j = 0; j < T; ++j) axpy(sc[j], vc + (s * cap + (lo + j) % cap) * wk + g * hd, o, hd);
+    }
+    D->stats.flops += 4.0 * static_cast<double>(H * hd * T);
+    D->stats.kv_bytes_read += 8.0 * static_cast<double>(T * wk);
+    if (s == 0 && t == n - 1) record_heat(*D, *LP, scores, ctx, H, lo, pos);
+  }));
+  add_op(p, gemm_op(dec, lname(L, "o"), M, attn, H * hd, L.o, out, d));
+}
+
+void add_mla_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const float* in, float* out,
+                 Program& p) {
+  const core::ModelConfig& c = dec.cfg;
+  const auto& m = c.mla;
+  const i64 M = dec.opt.batch * n, d = c.d_model, H = c.n_heads;
+  const i64 nope = m.qk_nope_dim, rope = m.qk_rope_dim, lora = m.kv_lora_rank, vhd = m.v_head_dim;
+  const i64 qw = H * (nope + rope), lw = lora + rope, kvb_w = H * (nope + vhd);
+  float* q = dec.ws.qkv;
+  float* lat = dec.ws.mla_kv;
+  if (L.q_a) {
+    float* cq = dec.ws.mla_cq;
+    const i64 ql = m.q_lora_rank;
+    add_op(p, gemm_op(dec, lname(L, "q_a"), M, in, d, L.q_a, cq, ql));
+    const float* w = L.q_a_norm.w;
+    add_op(p, rows_op(lname(L, "q_a norm"), M, 4.0 * static_cast<double>(ql),
+                      [=](i64 r) { rms_vec(w, cq + r * ql, cq + r * ql, ql); }));
+    add_op(p, gemm_op(dec, lname(L, "q_b"), M, cq, ql, L.q_b, q, qw));
+  } else {
+    add_op(p, gemm_op(dec, lname(L, "q"), M, in, d, L.q, q, qw));
+  }
+  add_op(p, gemm_op(dec, lname(L, "kv_a"), M, in, d, L.kv_a, lat, lw));
+  const i64 pos0 = dec.pos;
+  const double theta = c.rope_theta;
+  const float* kvn = L.kv_a_norm.w;
+  add_op(p, rows_op(lname(L, "kv_a norm + rope"), M, 4.0 * static_cast<double>(lora + (H + 1) * rope), [=](i64 r) {
+    const i64 pos = pos0 + r % n;
+    rms_vec(kvn, lat + r * lw, lat + r * lw, lora);
+    rope_vec(lat + r * lw + lora, rope, pos, theta);
+    for (i64 h = 0; h < H; ++h) rope_vec(q + r * qw + h * (nope + rope) + nope, rope, pos, theta);
+  }));
+  // Absorbed queries: qlat[r][h] = q_nope[r][h] · W_kvb[:, key cols of h]ᵀ  (lora floats).
+  float* qlat = dec.ws.mla_qlat;
+  float* olat = dec.ws.mla_olat;
+  float* wt = dec.ws.mla_wt.data();
+  const float* kvb = L.kv_b.w;
+  DecoderStats* stats = &dec.stats;
+  Op absorb;
+  absorb.name = lname(L, "absorb q");
+  absorb.units = H;
+  absorb.cost_per_unit = 2.0 * static_cast<double>(M * nope * lora);
+  absorb.run = [=](i64 b, i64 e) {
+    for (i64 h = b; h < e; ++h) {
+      for (i64 j = 0; j < nope; ++j)  // wt (nope × lora) = key block of head h, transposed
+        for (i64 cidx = 0; cidx < lora; ++cidx) wt[j * lora + cidx] = kvb[cidx * kvb_w + h * (nope + vhd) + j];
+      sgemm_strided(static_cast<int>(M), static_cast<int>(lora), static_cast<int>(nope), q + h * (nope + rope),
+                    static_cast<int>(qw), wt, static_cast<int>(lora), qlat + h * lora, static_cast<int>(H * lora));
+      stats->flops += 2.0 * static_cast<double>(M * nope * lora);
+      stats->weight_bytes_read += 4.0 * static_cast<double>(nope * lora);
+    }
+  };
+  add_op(p, std::move(absorb));
+  const float scale = 1.0f / std::sqrt(static_cast<float>(nope + rope));  // ref: DeepSeek-V2 report, eq. 17
+  const i64 ctx = dec.opt.context, cap = kv.cap, window = L.slides ? c.sliding_window : 0;
+  float* cache = kv.k.data();
+  float* scores = dec.ws.scores.data();
+  Decoder* D = &dec;
+  const LayerW* LP = &L;
+  add_op(p, rows_op(lname(L, "latent attention"), M, 4.0 * static_cast<double>(H * lw * (pos0 + n)), [=](i64 r) {
+    const i64 s = r / n, t = r % n, pos = pos0 + t;
+    std::memcpy(cache + (s * cap + pos % cap) * lw, lat + r * lw, static_cast<size_t>(lw) * 4);
+    const i64 lo = window > 0 ? std::max<i64>(0, pos - window + 1) : 0, T = pos - lo + 1;
+    for (i64 h = 0; h < H; ++h) {
+      const float* ql = qlat + r * H * lora + h * lora;
+      const float* qpe = q + r * qw + h * (nope + rope) + nope;
+      float* sc = scores + h * ctx;
+      for (i64 j = 0; j < T; ++j) {
+        const float* row = cache + (s * cap + (lo + j) % cap) * lw;
+        sc[j] = (dot(ql, row, lora) + dot(qpe, row + lora, rope)) * scale;
+      }
+      softmax(sc, T);
+      float* o = olat + r * H * lora + h * lora;
+      std::fill_n(o, lora, 0.0f);
+      for (i64 j = 0; j < T; ++j) axpy(sc[j], cache + (s * cap + (lo + j) % cap) * lw, o, lora);
+    }
+    D->stats.flops += 2.0 * static_cast<double>(H * T * (2 * lora + rope));
+    D->stats.kv_bytes_read += 4.0 * static_cast<double>(T * lw);
+    if (s == 0 && t == n - 1) record_heat(*D, *LP, scores, ctx, H, lo, pos);
+  }));
+  // Values: attn[:, h] = olat[:, h] · W_kvb[:, value cols of h]   (M × vhd per head).
+  float* attn = dec.ws.attn;
+  Op up;
+  up.name = lname(L, "value up-projection");
+  up.units = H;
+  up.cost_per_unit = 2.0 * static_cast<double>(M * lora * vhd);
+  up.run = [=](i64 b, i64 e) {
+    for (i64 h = b; h < e; ++h) {
+      sgemm_strided(static_cast<int>(M), static_cast<int>(vhd), static_cast<int>(lora), olat + h * lora,
+                    static_cast<int>(H * lora), kvb + h * (nope + vhd) + nope, static_cast<int>(kvb_w),
+                    attn + h * vhd, static_cast<int>(H * vhd));
+      stats->flops += 2.0 * static_cast<double>(M * lora * vhd);
+      stats->weight_bytes_read += 4.0 * static_cast<double>(lora * vhd);
+    }
+  };
+  add_op(p, std::move(up));
+  add_op(p, gemm_op(dec, lname(L, "o"), M, attn, H * vhd, L.o, out, d));
+}
+
+}  // namespace
+
+void add_attention_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const float* in,
+                       float* out, Program& p) {
+  if (dec.cfg.mla.enabled) add_mla_ops(dec, L, kv, n, in, out, p);
+  else add_mha_ops(dec, L, kv, n, in, out, p);
+}
+
+}  // namespace llmsize::ref

@@ -1,0 +1,166 @@
+// Role binding of a decoder's weights (see bind.hpp). Order facts used, from
+// core/inventory.cpp's add_layer: the layer's own norms come first (attention input, FFN
+// input when present, then the two sandwich norms); every bias directly follows its weight
+// (`of` names it); MLA's q_a/kv_a norms directly follow q_a/kv_a; per-head q/k norms follow
+// the q/k/v projections; routed expert tensors are `routed`, shared ones follow the router.
+#include "bind.hpp"
+
+namespace llmsize::ref {
+
+namespace {
+
+using core::Issue;
+using core::Role;
+
+bool is_bias_name(const std::string& s) { return s.size() >= 5 && s.compare(s.size() - 5, 5, ".bias") == 0; }
+
+Issue unexpected(const WeightTensor& w, const char* why) {
+  return Issue{"model_type", "cannot bind tensor " + core::tensor_name(w.spec.name, w.layer) + ": " + why};
+}
+
+void set(Lin& l, const WeightTensor& w) {
+  l.w = w.buf.data();
+  l.din = w.spec.rows;
+  l.dout = w.spec.cols;
+  l.copies = w.spec.copies;
+}
+
+struct LayerBinder {
+  const core::ModelConfig& c;
+  LayerW& L;
+  Lin* last_lin = nullptr;
+  Role last_role = Role::Bias;
+  NormW* last_norm = nullptr;
+  bool attn_started = false, router_seen = false;
+  int own_norms = 0, qk_norms = 0;
+
+  NormW* next_norm() {
+    if (!attn_started) {
+      NormW* slots[4] = {&L.attn_norm, nullptr, nullptr, nullptr};
+      int n = 1;
+      if (c.norm_ffn_input) slots[n++] = &L.ffn_norm;
+      if (c.norm_sandwich) slots[n++] = &L.post_attn_norm, slots[n++] = &L.post_ffn_norm;
+      return own_norms < n ? slots[own_norms++] : nullptr;
+    }
+    if (last_role == Role::MlaQA) return &L.q_a_norm;
+    if (last_role == Role::MlaKVA) return &L.kv_a_norm;
+    if (c.norm_qk && !c.mla.enabled && qk_norms < 2) return qk_norms++ == 0 ? &L.q_norm : &L.k_norm;
+    return nullptr;
+  }
+
+  Lin* matrix(const core::Tensor& t) {
+    switch (t.role) {
+      case Role::AttnQ: return &L.q;
+      case Role::AttnK: return &L.k;
+      case Role::AttnV: return &L.v;
+      case Role::AttnQKV: return &L.qkv;
+      case Role::AttnO: return &L.o;
+      case Role::MlaQA: return &L.q_a;
+      case Role::MlaQB: return &L.q_b;
+      case Role::MlaKVA: return &L.kv_a;
+      case Role::MlaKVB: return &L.kv_b;
+      case Role::Router: router_seen = true; return &L.router;
+      case Role::SharedGate: return &L.shared_gate;
+      case Role::FfnGate: return t.routed ? &L.e_gate : router_seen ? &L.s_gate : &L.gate;
+      case Role::FfnUp: return t.routed ? &L.e_up : router_seen ? &L.s_up : &L.up;
+      case Role::FfnDown: return t.routed ? &L.e_down : router_seen ? &L.s_down : &L.down;
+      case Role::FfnGateUp: return router_seen ? nullptr : &L.gate_up;
+      default: return nullptr;
+    }
+  }
+
+  std::optional<Issue> take(const WeightTensor& w) {
+    const core::Tensor& t = w.spec;
+    const float* p = w.buf.data();
+    if (t.role == Role::Norm) {
+      if (is_bias_name(t.name)) {
+        if (!last_norm || last_norm->b || last_norm->n != t.cols) return unexpected(w, "norm bias without its weight");
+        last_norm->b = p;
+        return std::nullopt;
+      }
+      NormW* slot = next_norm();
+      if (!slot || slot->w) return unexpected(w, "a norm where none is expected");
+      slot->w = p;
+      slot->n = t.cols;
+      last_norm = slot;
+      return std::nullopt;
+    }
+    if (t.role == Role::Bias) {
+      if (!last_lin || t.of != last_role || last_lin->b || t.cols != last_lin->dout)
+        return unexpected(w, "a bias that does not follow its weight");
+      last_lin->b = p;
+      return std::nullopt;
+    }
+    if (t.role == Role::RouterBias) {
+      L.router_correction = p;
+      return std::nullopt;
+    }
+    Lin* l = matrix(t);
+    if (!l || l->w) return unexpected(w, "unexpected role in a decoder layer");
+    attn_started = true;
+    set(*l, w);
+    last_lin = l;
+    last_role = t.role;
+    return std::nullopt;
+  }
+
+  std::optional<Issue> check(const WeightTensor& any) const {
+    const bool attn = c.mla.enabled ? (L.kv_a && L.kv_b && (L.q || (L.q_a && L.q_b)))
+                                    : (L.qkv || (L.q && L.k && L.v));
+    if (!attn || !L.o || !L.attn_norm) return unexpected(any, "layer lacks attention tensors");
+    const bool ffn = L.moe ? (L.router && L.e_up && L.e_down) : ((L.up || L.gate_up) && L.down);
+    if (!ffn) return unexpected(any, "layer lacks FFN tensors");
+    return std::nullopt;
+  }
+};
+
+std::optional<Issue> bind_global(Decoder& dec, const WeightTensor& w, NormW*& last_norm) {
+  GlobalW& g = dec.g;
+  const float* p = w.buf.data();
+  switch (w.spec.role) {
+    case Role::Embed: g.embed = p; return std::nullopt;
+    case Role::PosEmbed: g.pos = p; return std::nullopt;
+    case Role::EmbedProj: set(g.proj_in ? g.proj_out : g.proj_in, w); return std::nullopt;
+    case Role::LmHead: set(g.head, w); return std::nullopt;
+    case Role::Bias: g.head_bias = p; return std::nullopt;
+    case Role::Norm:
+      if (is_bias_name(w.spec.name)) {
+        if (!last_norm) return unexpected(w, "norm bias without its weight");
+        last_norm->b = p;
+      } else {
+        last_norm = dec.cfg.norm_embed && !g.embed_norm ? &g.embed_norm : &g.final_norm;
+        if (last_norm->w) return unexpected(w, "a third global norm");
+        last_norm->w = p;
+        last_norm->n = w.spec.cols;
+      }
+      return std::nullopt;
+    default: return unexpected(w, "unexpected role among global tensors");
+  }
+}
+
+}  // namespace
+
+std::optional<Issue> bind_weights(Decoder& dec, i64 first, i64 count) {
+  const core::ModelConfig& c = dec.cfg;
+  size_t i = 0;
+  NormW* last_norm = nullptr;
+  for (; i < dec.weights.size() && dec.weights[i].layer < 0; ++i)
+    if (auto issue = bind_global(dec, dec.weights[i], last_norm)) return issue;
+  if (dec.opt.globals && !dec.g.embed) return Issue{"vocab_size", "no token embedding in the inventory"};
+  dec.layers.assign(static_cast<size_t>(count), LayerW{});
+  for (i64 k = 0; k < count; ++k) {
+    LayerW& L = dec.layers[static_cast<size_t>(k)];
+    L.index = first + k;
+    L.moe = c.layer_is_moe(L.index);
+    L.slides = c.layer_slides(L.index);
+    LayerBinder b{c, L};
+    const size_t start = i;
+    for (; i < dec.weights.size() && dec.weights[i].layer == L.index; ++i)
+      if (auto issue = b.take(dec.weights[i])) return issue;
+    if (i == start) return Issue{"num_hidden_layers", "layer " + std::to_string(L.index) + " has no tensors"};
+    if (auto issue = b.check(dec.weights[start])) return issue;
+  }
+  return std::nullopt;
+}
+
+}  // namespace llmsize::ref

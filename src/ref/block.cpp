@@ -1,0 +1,60 @@
+// One decoder layer as ops (see block.hpp). Pre-norm residual blocks:
+//   sequential  x += attn(norm1(x));            x += ffn(norm2(x))
+//   parallel    x += attn(norm1(x)) + ffn(norm2(x) or norm1(x))   (GPT-J, NeoX, Falcon, Phi)
+//   sandwich    x += post1(attn(norm1(x)));     x += post2(ffn(norm2(x)))   (Gemma-2)
+#include "block.hpp"
+
+#include "math.hpp"
+
+namespace llmsize::ref {
+
+namespace {
+std::string lname(const LayerW& L, const char* what) {
+  return "layer " + std::to_string(L.index) + " · " + what;
+}
+}  // namespace
+
+void add_layer_ops(Decoder& dec, size_t li, i64 n, Program& p) {
+  const core::ModelConfig& c = dec.cfg;
+  const LayerW& L = dec.layers[li];
+  const i64 M = dec.opt.batch * n, d = c.d_model;
+  const core::NormKind kind = c.norm;
+  float* x = dec.ws.x.data();
+  float* xn = dec.ws.xn.data();
+  float* ao = dec.ws.ao;
+  float* fo = dec.ws.fo;
+  const double norm_cost = 6.0 * static_cast<double>(d);
+  const NormW n1 = L.attn_norm, n2 = L.ffn_norm, post1 = L.post_attn_norm, post2 = L.post_ffn_norm;
+
+  add_op(p, rows_op(lname(L, "attention norm"), M, norm_cost,
+                    [=](i64 r) { norm_vec(kind, n1, x + r * d, xn + r * d, d); }));
+  float* ffn_in = xn;
+  if (c.parallel_block && n2) {
+    float* xn2 = dec.ws.xn2.data();
+    add_op(p, rows_op(lname(L, "ffn norm"), M, norm_cost,
+                      [=](i64 r) { norm_vec(kind, n2, x + r * d, xn2 + r * d, d); }));
+    ffn_in = xn2;
+  }
+  add_attention_ops(dec, L, dec.kv[li], n, xn, ao, p);
+  if (post1)
+    add_op(p, rows_op(lname(L, "post-attention norm"), M, norm_cost,
+                      [=](i64 r) { norm_vec(kind, post1, ao + r * d, ao + r * d, d); }));
+  if (!c.parallel_block) {
+    // Residual add, then the FFN's input norm (a copy when the config has none).
+    add_op(p, rows_op(lname(L, "residual + ffn norm"), M, norm_cost, [=](i64 r) {
+      for (i64 j = 0; j < d; ++j) x[r * d + j] += ao[r * d + j];
+      if (n2) norm_vec(kind, n2, x + r * d, xn + r * d, d);
+      else for (i64 j = 0; j < d; ++j) xn[r * d + j] = x[r * d + j];
+    }));
+  }
+  add_ffn_ops(dec, L, n, ffn_in, fo, p);
+  if (post2)
+    add_op(p, rows_op(lname(L, "post-ffn norm"), M, norm_cost,
+                      [=](i64 r) { norm_vec(kind, post2, fo + r * d, fo + r * d, d); }));
+  const bool parallel = c.parallel_block;
+  add_op(p, rows_op(lname(L, "residual"), M, 2.0 * static_cast<double>(d), [=](i64 r) {
+    for (i64 j = 0; j < d; ++j) x[r * d + j] += parallel ? ao[r * d + j] + fo[r * d + j] : fo[r * d + j];
+  }));
+}
+
+}  // namespace llmsize::ref

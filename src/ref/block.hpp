@@ -1,0 +1,22 @@
+// Internal: the ops of one decoder layer (attention.cpp, ffn.cpp, block.cpp). Each reads its
+// input rows `in` (M = b·n rows of d floats, sequence-major: row = seq·n + t) and writes its
+// output rows `out`; the layer adds them to the residual stream dec.ws.x.
+#pragma once
+#include "program.hpp"
+
+namespace llmsize::ref {
+
+// Attention of layer L: projections, q/k norms, RoPE, the causal attention over the KV cache
+// (written token by token, so a sliding-window ring never loses a key still in the window)
+// and the output projection. MLA runs in the absorbed form over the latent cache.
+void add_attention_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const float* in,
+                       float* out, Program& p);
+
+// FFN of layer L: classic or gated dense MLP, or routed top-k experts plus shared experts.
+void add_ffn_ops(Decoder& dec, const LayerW& L, i64 n, const float* in, float* out, Program& p);
+
+// The whole layer dec.layers[li] on dec.ws.x: norms, attention, FFN, residual adds
+// (sequential, parallel or sandwich blocks as the config says).
+void add_layer_ops(Decoder& dec, size_t li, i64 n, Program& p);
+
+}  // namespace llmsize::ref

@@ -1,0 +1,322 @@
+// Building a Decoder (see decoder.hpp): option checks, the allocation plan (weights from the
+// inventory, KV cache per layer, workspace), allocation through the MemCounter, seeded
+// weight values, and the by-role binding of each layer's tensors (bind.cpp).
+#include "decoder.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "bind.hpp"
+
+namespace llmsize::ref {
+
+using core::Checked;
+using core::Issue;
+using core::ModelConfig;
+
+namespace {
+
+constexpr i64 kMaxBatch = 4096;
+constexpr i64 kMaxContext = i64{1} << 24;
+
+std::string range_msg(i64 lo, i64 hi, i64 got) {
+  return "must be an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got " +
+         std::to_string(got);
+}
+
+// Which model layers are built, after the option checks.
+struct Span {
+  i64 first = 0, count = 0;
+};
+
+std::vector<Issue> check_options(const ModelConfig& c, const DecoderOptions& o, Span& span) {
+  std::vector<Issue> out;
+  if (o.batch < 1 || o.batch > kMaxBatch) out.push_back({"batch", range_msg(1, kMaxBatch, o.batch)});
+  if (o.context < 1 || o.context > kMaxContext)
+    out.push_back({"context", range_msg(1, kMaxContext, o.context)});
+  if (o.max_tokens < 0 || o.max_tokens > o.context)
+    out.push_back({"max_tokens", range_msg(0, std::max<i64>(0, o.context), o.max_tokens)});
+  if (o.first_layer < 0 || o.first_layer >= c.n_layers)
+    out.push_back({"first_layer", range_msg(0, c.n_layers - 1, o.first_layer)});
+  span.first = o.first_layer;
+  span.count = o.n_layers < 0 ? c.n_layers - o.first_layer : o.n_layers;
+  if (out.empty() && (span.count < 0 || span.first + span.count > c.n_layers))
+    out.push_back({"n_layers", range_msg(0, c.n_layers - o.first_layer, o.n_layers)});
+  return out;
+}
+
+const core::LayerKind* kind_of(const core::Inventory& inv, i64 layer) {
+  for (const auto& k : inv.kinds)
+    if (std::find(k.layers.begin(), k.layers.end(), layer) != k.layers.end()) return &k;
+  return nullptr;
+}
+
+// One requested buffer: where it goes, its category and its size in 4-byte elements.
+struct Request {
+  Buffer* target;  // null while planning
+  Mem cat;
+  i64 elems;
+};
+
+// The views of one arena phase, in order; `view(ptr, floats)` is called for each (ptr null
+// while planning). Attention (A), FFN (F) and head (H) phases share the arena.
+enum Phase { kAttention, kFfn, kHead, kPhases };
+template <class View>
+void arena_views(const ModelConfig& c, const DecoderOptions& o, bool any_dense, bool any_moe, Workspace* w,
+                 View view) {
+  const Checked M = Checked(o.batch) * o.max_tokens;
+  const i64 d = c.d_model, H = c.n_heads;
+  const i64 gated = c.ffn_kind == core::FfnKind::Gated ? 2 : 1;
+  auto f = [&](float* Workspace::*field) { return w ? &(w->*field) : nullptr; };
+  auto iv = [&](std::int32_t* Workspace::*field) {
+    return w ? reinterpret_cast<float**>(&(w->*field)) : nullptr;
+  };
+  if (c.mla.enabled) {
+    const auto& m = c.mla;
+    view(kAttention, f(&Workspace::qkv), M * H * (m.qk_nope_dim + m.qk_rope_dim));
+    view(kAttention, f(&Workspace::mla_cq), M * m.q_lora_rank);
+    view(kAttention, f(&Workspace::mla_kv), M * (m.kv_lora_rank + m.qk_rope_dim));
+    view(kAttention, f(&Workspace::mla_qlat), M * H * m.kv_lora_rank);
+    view(kAttention, f(&Workspace::mla_olat), M * H * m.kv_lora_rank);
+  } else {
+    view(kAttention, f(&Workspace::qkv), M * (H + 2 * c.n_kv_heads) * c.head_dim);
+  }
+  view(kAttention, f(&Workspace::attn), M * H * c.v_head_dim());
+  if (!c.parallel_block) view(kAttention, f(&Workspace::ao), M * d);
+  view(kFfn, f(&Workspace::fo), M * d);
+  i64 f_max = any_dense ? c.d_ff : 0;
+  if (any_moe) f_max = std::max(f_max, c.moe.shared_ffn);
+  view(kFfn, f(&Workspace::h), M * gated * f_max);
+  if (any_moe) {
+    const i64 E = c.moe.num_experts, k = c.moe.top_k;
+    view(kFfn, f(&Workspace::router), M * E);
+    view(kFfn, iv(&Workspace::sel), M * k);
+    view(kFfn, f(&Workspace::selw), M * k);
+    view(kFfn, iv(&Workspace::order), M * k);
+    view(kFfn, iv(&Workspace::offsets), Checked(E) + 1);
+    view(kFfn, f(&Workspace::xg), M * d);
+    view(kFfn, f(&Workspace::hg), M * gated * c.moe.expert_ffn);
+    view(kFfn, f(&Workspace::yg), M * d);
+  }
+  if (o.globals) {
+    const i64 de = c.embed_proj_dim > 0 ? c.embed_proj_dim : d;
+    view(kHead, f(&Workspace::last), Checked(o.batch) * d);
+    view(kHead, f(&Workspace::proj), Checked(o.batch) * de);
+    view(kHead, f(&Workspace::logits), Checked(o.batch) * c.vocab);
+  }
+}
+
+// Views are 16-float (64-byte) aligned inside the arena.
+i64 round16(i64 n) { return (n + 15) / 16 * 16; }
+
+// The workspace buffers for M = b·max_tokens rows, sized for the layer kinds that are built.
+void plan_workspace(const ModelConfig& c, const DecoderOptions& o, bool any_dense, bool any_moe,
+                    Workspace* w, std::vector<Request>& out) {
+  auto add = [&](Buffer Workspace::*field, Mem cat, Checked n) {
+    out.push_back({w ? &(w->*field) : nullptr, cat, n.ok() ? n.value() : -1});
+  };
+  const Checked M = Checked(o.batch) * o.max_tokens;
+  const i64 d = c.d_model, H = c.n_heads;
+  const i64 de = c.embed_proj_dim > 0 ? std::max(d, c.embed_proj_dim) : d;
+  const auto A = Mem::Activations;
+  add(&Workspace::x, A, M * d);
+  add(&Workspace::xn, A, M * (o.globals ? de : d));
+  if (c.parallel_block && c.norm_ffn_input) add(&Workspace::xn2, A, M * d);
+  if (c.parallel_block) add(&Workspace::ao_keep, A, M * d);
+  add(&Workspace::scores, A, Checked(H) * o.context);
+  if (o.globals) add(&Workspace::tokens, A, M);
+  Checked phase[kPhases] = {Checked(0), Checked(0), Checked(0)};
+  arena_views(c, o, any_dense, any_moe, nullptr,
+              [&](int ph, float**, Checked n) { phase[ph] += n.ok() ? Checked(round16(n.value())) : n; });
+  Checked arena = phase[kAttention];
+  for (const Checked& ph : phase) {
+    if (!ph.ok()) arena = ph;
+    else if (arena.ok() && ph.value() > arena.value()) arena = ph;
+  }
+  add(&Workspace::arena, A, arena);
+  add(&Workspace::heat, Mem::Scratch, Checked(H) * o.context);
+  if (c.mla.enabled) add(&Workspace::mla_wt, Mem::Scratch, Checked(c.mla.qk_nope_dim) * c.mla.kv_lora_rank);
+}
+
+// Points the phase views into the allocated arena.
+void carve_workspace(const ModelConfig& c, const DecoderOptions& o, bool any_dense, bool any_moe, Workspace& w) {
+  i64 offset[kPhases] = {0, 0, 0};
+  arena_views(c, o, any_dense, any_moe, &w, [&](int ph, float** v, Checked n) {
+    *v = n.value() > 0 ? w.arena.data() + offset[ph] : nullptr;
+    offset[ph] += round16(n.value());
+  });
+  if (c.parallel_block) w.ao = w.ao_keep.data();
+}
+
+// Every buffer a decoder needs, in allocation order: weights, KV cache, workspace. With a
+// null `dec` only the sizes are produced.
+core::Result<std::vector<Request>> plan(const ModelConfig& c, const core::Inventory& inv,
+                                        const DecoderOptions& o, const Span& span, Decoder* dec,
+                                        bool* kinds = nullptr) {
+  std::vector<Request> out;
+  auto weight = [&](const core::Tensor& t, i64 layer) {
+    if (dec) dec->weights.push_back({t, layer, Buffer{}});
+    out.push_back({nullptr, Mem::Weights, t.numel()});
+  };
+  if (o.globals)
+    for (const auto& t : inv.global) weight(t, -1);
+  bool any_dense = false, any_moe = false;
+  for (i64 i = span.first; i < span.first + span.count; ++i) {
+    const core::LayerKind* k = kind_of(inv, i);
+    if (!k) return Issue{"num_hidden_layers", "layer " + std::to_string(i) + " is in no layer kind"};
+    (k->is_moe ? any_moe : any_dense) = true;
+    for (const auto& t : k->tensors) weight(t, i);
+  }
+  if (dec) {  // weights vector is final: point the requests at its buffers
+    for (size_t i = 0; i < dec->weights.size(); ++i) out[i].target = &dec->weights[i].buf;
+    dec->kv.resize(static_cast<size_t>(span.count));
+  }
+  for (i64 i = 0; i < span.count; ++i) {
+    const i64 layer = span.first + i;
+    const i64 cap = c.layer_slides(layer) ? std::min(o.context, c.sliding_window) : o.context;
+    const i64 wk = c.mla.enabled ? c.mla.kv_lora_rank + c.mla.qk_rope_dim : c.n_kv_heads * c.head_dim;
+    const i64 wv = c.mla.enabled ? 0 : wk;
+    KvCache* kv = dec ? &dec->kv[static_cast<size_t>(i)] : nullptr;
+    if (kv) kv->cap = cap, kv->width_k = wk, kv->width_v = wv;
+    const Checked per_seq = Checked(o.batch) * cap;
+    out.push_back({kv ? &kv->k : nullptr, Mem::KvCache, (per_seq * wk).value()});
+    if (wv > 0) out.push_back({kv ? &kv->v : nullptr, Mem::KvCache, (per_seq * wv).value()});
+    if (!(per_seq * wk).ok()) return Issue{"context", "KV cache size overflows 64-bit integers"};
+  }
+  plan_workspace(c, o, any_dense, any_moe, dec ? &dec->ws : nullptr, out);
+  if (kinds) kinds[0] = any_dense, kinds[1] = any_moe;
+  Checked total(0);
+  for (const auto& r : out) {
+    if (r.elems < 0) return Issue{"context", "workspace size overflows 64-bit integers"};
+    total += Checked(r.elems) * 4;
+  }
+  if (!total.ok()) return Issue{"context", "decoder size overflows 64-bit integers"};
+  return out;
+}
+
+std::uint64_t splitmix64(std::uint64_t x) {  // ref: Steele, Lea, Flood 2014 (SplittableRandom)
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+std::uint64_t name_hash(const std::string& s) {  // FNV-1a 64
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  for (unsigned char ch : s) h = (h ^ ch) * 0x100000001b3ull;
+  return h;
+}
+
+bool ends_with(const std::string& s, const char* suffix) {
+  const std::string_view v(suffix);
+  return s.size() >= v.size() && s.compare(s.size() - v.size(), v.size(), v) == 0;
+}
+
+}  // namespace
+
+float weight_value(std::uint64_t seed, const core::Tensor& t, i64 layer, i64 elem) {
+  const std::uint64_t base = splitmix64(seed ^ name_hash(core::tensor_name(t.name, layer)));
+  const std::uint64_t r = splitmix64(base + static_cast<std::uint64_t>(elem));
+  // Uniform in [-1, 1) with 24 random bits: exact in float on every platform.
+  const float u = static_cast<float>(static_cast<std::int64_t>(r >> 40) - (1 << 23)) * 0x1p-23f;
+  switch (t.role) {
+    case core::Role::Norm:
+      return ends_with(t.name, ".bias") ? 0.1f * u : 1.0f + 0.1f * u;
+    case core::Role::Bias:
+    case core::Role::RouterBias:
+    case core::Role::PosEmbed:
+      return 0.1f * u;
+    case core::Role::Embed:
+      return u;
+    default:  // matrices: unit-variance-ish outputs for unit inputs (1/sqrt(d_in))
+      return u / std::sqrt(static_cast<float>(t.rows));
+  }
+}
+
+core::Result<DecoderPlan> plan_decoder(const ModelConfig& cfg, const DecoderOptions& opt_in) {
+  DecoderOptions o = opt_in;
+  if (o.max_tokens == 0) o.max_tokens = o.context;
+  Span span;
+  if (auto issues = check_options(cfg, o, span); !issues.empty()) return issues;
+  auto inv = core::build_inventory(cfg);
+  if (!inv) return inv.issues();
+  auto reqs = plan(cfg, *inv, o, span, nullptr);
+  if (!reqs) return reqs.issues();
+  DecoderPlan p;
+  for (const auto& r : *reqs) {
+    p.bytes[static_cast<int>(r.cat)] += r.elems * 4;
+    p.total += r.elems * 4;
+    if (r.cat == Mem::Weights) p.weight_params += r.elems;
+  }
+  return p;
+}
+
+core::Result<std::unique_ptr<Decoder>> build_decoder(const ModelConfig& cfg,
+                                                     const DecoderOptions& opt_in) {
+  auto dec = std::make_unique<Decoder>();
+  dec->opt = opt_in;
+  if (dec->opt.max_tokens == 0) dec->opt.max_tokens = dec->opt.context;
+  Span span;
+  if (auto issues = check_options(cfg, dec->opt, span); !issues.empty()) return issues;
+  auto inv = core::build_inventory(cfg);
+  if (!inv) return inv.issues();
+  dec->cfg = cfg;
+  dec->inv = std::move(inv.value());
+  bool kinds[2] = {false, false};
+  auto reqs = plan(cfg, dec->inv, dec->opt, span, dec.get(), kinds);
+  if (!reqs) return reqs.issues();
+  for (const auto& r : *reqs) {
+    *r.target = Buffer::make(dec->mem, r.cat, r.elems);
+    if (!r.target->ok())
+      return Issue{"budget", "out of memory allocating " + std::to_string(r.elems * 4) + " bytes of " +
+                                 std::string(to_string(r.cat))};
+  }
+  carve_workspace(cfg, dec->opt, kinds[0], kinds[1], dec->ws);
+  if (auto issue = bind_weights(*dec, span.first, span.count)) return *issue;
+  if (!dec->opt.defer_init) init_weights(*dec, i64{1} << 62);
+  return dec;
+}
+
+bool init_weights(Decoder& dec, i64 max_floats) {
+  while (max_floats > 0 && dec.init_tensor < static_cast<i64>(dec.weights.size())) {
+    WeightTensor& w = dec.weights[static_cast<size_t>(dec.init_tensor)];
+    const i64 end = std::min(w.buf.size(), dec.init_elem + max_floats);
+    for (i64 i = dec.init_elem; i < end; ++i) w.buf[i] = weight_value(dec.opt.seed, w.spec, w.layer, i);
+    max_floats -= end - dec.init_elem;
+    dec.init_elem = end;
+    if (end == w.buf.size()) ++dec.init_tensor, dec.init_elem = 0;
+  }
+  return dec.init_tensor == static_cast<i64>(dec.weights.size());
+}
+
+double init_fraction(const Decoder& dec) {
+  i64 done = 0, total = 0;
+  for (size_t i = 0; i < dec.weights.size(); ++i) {
+    const i64 n = dec.weights[i].buf.size();
+    total += n;
+    if (static_cast<i64>(i) < dec.init_tensor) done += n;
+    else if (static_cast<i64>(i) == dec.init_tensor) done += dec.init_elem;
+  }
+  return total > 0 ? static_cast<double>(done) / static_cast<double>(total) : 1.0;
+}
+
+i64 allocated_params(const Decoder& dec) {
+  i64 n = 0;
+  for (const auto& w : dec.weights) n += w.buf.size();
+  return n;
+}
+
+i64 allocated_params(const Decoder& dec, core::Group group) {
+  i64 n = 0;
+  for (const auto& w : dec.weights)
+    if (w.spec.group == group) n += w.buf.size();
+  return n;
+}
+
+const WeightTensor* find_weight(const Decoder& dec, const std::string& name) {
+  for (const auto& w : dec.weights)
+    if (core::tensor_name(w.spec.name, w.layer) == name) return &w;
+  return nullptr;
+}
+
+}  // namespace llmsize::ref

@@ -1,0 +1,183 @@
+// The reference decoder: fp32 weights allocated tensor by tensor from the core's inventory
+// (build_inventory), bound to their roles, a KV cache per layer and a workspace sized for a
+// chunk of tokens, all through one MemCounter. Forward passes are Programs (program.hpp).
+// It is not an inference engine: weights are seeded noise, there is no tokenizer and no
+// sampling, and it computes what the estimator counts so that the two can be compared.
+//
+// Symbols as in core/model.hpp: b batch, n tokens per sequence in one call, M = b·n rows,
+// d hidden, H/K query/KV heads, hd head dim, f FFN width, E experts, T visible positions.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "alloc.hpp"
+#include "core/inventory.hpp"
+
+namespace llmsize::ref {
+
+struct DecoderOptions {
+  i64 batch = 1;          // b sequences decoded together (all at the same position)
+  i64 context = 0;        // KV positions kept per sequence, prompt + generated (≥ 1)
+  i64 max_tokens = 0;     // most tokens per sequence in one call (prefill chunk); 0 = context
+  bool globals = true;    // embeddings, final norm and LM head; false: hidden states in/out
+  i64 first_layer = 0;    // build layers [first_layer, first_layer + n_layers) of the model
+  i64 n_layers = -1;      // -1: every layer
+  std::uint64_t seed = 1;  // weights are a pure function of (seed, tensor name, element)
+  bool defer_init = false; // allocate only; fill with init_weights() (the demo slices this)
+};
+
+// A linear map x·W (+ b): W is din × dout row-major; `copies` experts are stacked.
+struct Lin {
+  const float* w = nullptr;
+  const float* b = nullptr;  // dout floats per copy, or null
+  i64 din = 0, dout = 0, copies = 1;
+  explicit operator bool() const { return w != nullptr; }
+};
+struct NormW {
+  const float* w = nullptr;
+  const float* b = nullptr;  // LayerNorm bias, or null
+  i64 n = 0;
+  explicit operator bool() const { return w != nullptr; }
+};
+
+// One decoder layer's weights by role (unused roles stay null).
+struct LayerW {
+  i64 index = 0;     // layer index in the model
+  bool moe = false;
+  bool slides = false;  // sliding-window attention on this layer
+  NormW attn_norm, ffn_norm, post_attn_norm, post_ffn_norm, q_norm, k_norm;
+  Lin q, k, v, qkv, o;                  // qkv when the checkpoint fuses them: [q | k | v] columns
+  Lin q_a, q_b, kv_a, kv_b;             // MLA; q is the plain projection when q_lora_rank = 0
+  NormW q_a_norm, kv_a_norm;
+  Lin gate, up, gate_up, down;          // dense FFN; gate_up columns [gate | up]
+  Lin router;
+  const float* router_correction = nullptr;  // E floats (DeepSeek-V3 selection bias)
+  Lin e_gate, e_up, e_down;             // routed experts, copies = E
+  Lin s_gate, s_up, s_down;             // always-active shared experts
+  Lin shared_gate;                      // d × 1 sigmoid gate on the shared experts
+};
+
+struct GlobalW {
+  const float* embed = nullptr;  // (v, de)
+  const float* pos = nullptr;    // (max_positions + pos_offset, d) learned positions
+  Lin proj_in, proj_out;         // OPT de → d and d → de
+  NormW embed_norm, final_norm;
+  Lin head;                      // (de, v); null when tied to embed
+  const float* head_bias = nullptr;
+};
+
+struct WeightTensor {
+  core::Tensor spec;
+  i64 layer = -1;  // model layer index, -1 for global tensors
+  Buffer buf;      // spec.numel() floats
+};
+
+// Per layer: keys and values of every sequence, [b][cap][width]. MLA keeps one latent row
+// (kv_lora + rope) in k and nothing in v. Sliding layers keep cap = min(context, window)
+// slots as a ring (position p lives in slot p mod cap).
+struct KvCache {
+  Buffer k, v;  // (b, cap, width_k), (b, cap, width_v)
+  i64 cap = 0, width_k = 0, width_v = 0;
+};
+
+// Activations for one call of up to M = b·max_tokens rows. Buffers alive for the whole
+// call are their own allocations; the attention, FFN and head phases of a layer never
+// overlap in time, so their buffers are views into one shared arena sized for the largest
+// phase (as a runtime's allocator reuses freed blocks). See decoder.cpp for the sizes.
+struct Workspace {
+  Buffer x;        // (M, d) hidden states, in and out of every layer
+  Buffer xn;       // (M, max(d, de)) normed input of attention and FFN (OPT: embeddings)
+  Buffer xn2;      // (M, d) second norm of two-norm parallel blocks
+  Buffer ao_keep;  // (M, d) parallel blocks: attention output kept through the FFN
+  Buffer scores;   // (H, context) probabilities of the query being attended
+  Buffer tokens;   // (M) int32 token ids (globals only)
+  Buffer arena;    // max over the phases below
+  // Attention phase views.
+  float* qkv = nullptr;      // (M, (H + 2K)·hd); MLA: (M, H·(nope + rope)) queries
+  float* mla_cq = nullptr;   // (M, q_lora)
+  float* mla_kv = nullptr;   // (M, kv_lora + rope) latent rows before caching
+  float* mla_qlat = nullptr; // (M, H·kv_lora) absorbed queries
+  float* mla_olat = nullptr; // (M, H·kv_lora) attention output in latent space
+  float* attn = nullptr;     // (M, H·v_hd) attention output before o
+  float* ao = nullptr;       // (M, d) o-projection output (ao_keep for parallel blocks)
+  // FFN phase views.
+  float* fo = nullptr;       // (M, d) FFN output
+  float* h = nullptr;        // (M, 2·f) [gate | up] of the dense FFN or the shared experts
+  float* router = nullptr;   // (M, E) router logits, then scores
+  std::int32_t* sel = nullptr;   // (M, top_k) chosen experts
+  float* selw = nullptr;         // (M, top_k) their weights
+  std::int32_t* order = nullptr; // (M·top_k) entries (row·top_k + slot) grouped by expert
+  std::int32_t* offsets = nullptr;  // (E + 1) start of each expert's entries
+  float* xg = nullptr;       // (M, d) rows gathered for one expert
+  float* hg = nullptr;       // (M, 2·expert_ffn) that expert's [gate | up]
+  float* yg = nullptr;       // (M, d) that expert's (or the shared experts') output
+  // Head phase views (globals only).
+  float* last = nullptr;     // (b, d) last row of each sequence, normed
+  float* proj = nullptr;     // (b, de) OPT project_out
+  float* logits = nullptr;   // (b, v)
+  // Scratch (not activations of the model).
+  Buffer heat;     // (H, context) probabilities of the last query (heat map)
+  Buffer mla_wt;   // (nope, kv_lora) one head's key up-projection, transposed
+};
+
+struct DecoderStats {
+  double flops = 0;          // floating-point operations executed (2 per multiply-add)
+  double weight_bytes_read = 0;  // bytes of weights streamed by GEMMs (decode bandwidth)
+  double kv_bytes_read = 0;      // bytes of KV cache read by attention
+};
+
+struct HeatMap {
+  i64 heads = 0, positions = 0;  // probs is heads × positions, row-major
+  i64 query_pos = -1;            // position of the query token, -1 before any attention
+  i64 layer = -1;                // model layer the map comes from
+  const float* probs = nullptr;
+};
+
+struct Decoder {
+  core::ModelConfig cfg;
+  core::Inventory inv;
+  DecoderOptions opt;
+  MemCounter mem;  // declared before every Buffer: destroyed after them
+  std::vector<WeightTensor> weights;  // global tensors, then each built layer in inventory order
+  GlobalW g;
+  std::vector<LayerW> layers;  // built layers, in order
+  std::vector<KvCache> kv;     // one per built layer
+  Workspace ws;
+  i64 pos = 0;                 // positions already in the cache (same for every sequence)
+  DecoderStats stats;
+  HeatMap heat;
+  i64 init_tensor = 0, init_elem = 0;  // init_weights() cursor
+
+  i64 rows_max() const { return opt.batch * opt.max_tokens; }
+};
+
+// Everything build_decoder would allocate, per category, without allocating it.
+struct DecoderPlan {
+  std::array<i64, kMemCount> bytes{};
+  i64 total = 0;
+  i64 weight_params = 0;  // floats of weights (= parameters allocated)
+};
+core::Result<DecoderPlan> plan_decoder(const core::ModelConfig& cfg, const DecoderOptions& opt);
+
+// Validates cfg and options, allocates, binds and (unless defer_init) fills the weights.
+core::Result<std::unique_ptr<Decoder>> build_decoder(const core::ModelConfig& cfg,
+                                                     const DecoderOptions& opt);
+
+// Fills up to max_floats more weight elements; true when every weight is filled.
+bool init_weights(Decoder& dec, i64 max_floats);
+double init_fraction(const Decoder& dec);
+
+// The seeded value of element i of a tensor (a pure function: chunked fills agree).
+float weight_value(std::uint64_t seed, const core::Tensor& spec, i64 layer, i64 elem);
+
+// Parameters allocated, in total and for one inventory group.
+i64 allocated_params(const Decoder& dec);
+i64 allocated_params(const Decoder& dec, core::Group group);
+
+// A weight by expanded checkpoint name ("model.layers.0.self_attn.q_proj.weight"), or null.
+const WeightTensor* find_weight(const Decoder& dec, const std::string& name);
+
+}  // namespace llmsize::ref

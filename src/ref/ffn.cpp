@@ -1,0 +1,148 @@
+// FFN ops of a decoder layer (see block.hpp): the classic MLP act(x·W_up + b)·W_down + b,
+// the gated MLP (act(x·W_gate) ⊙ x·W_up)·W_down (ref: Shazeer 2020, "GLU Variants Improve
+// Transformer"), and mixture-of-experts layers: a router picks top_k experts per token
+// (ref: Fedus et al. 2021; Jiang et al. 2024 for Mixtral's renormalised softmax weights;
+// DeepSeek-AI 2024, V3 report eq. 13–16, for sigmoid scores with a selection-only bias),
+// rows are grouped per expert, and always-active shared experts are added.
+// Omitted on purpose: DeepSeek's group-limited routing and routed_scaling_factor, capacity
+// limits and token dropping; the reference routes every token to exactly top_k experts.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "block.hpp"
+#include "math.hpp"
+
+namespace llmsize::ref {
+
+namespace {
+
+std::string lname(const LayerW& L, const std::string& what) {
+  return "layer " + std::to_string(L.index) + " · " + what;
+}
+
+// A dense MLP with weights gate/up/gate_up/down over `rows()` rows of in (ld d) into out
+// (ld d), using h (ld (gated ? 2 : 1)·f) for the intermediates; `copy` picks an expert.
+struct Mlp {
+  Lin gate, up, gate_up, down;
+  i64 copy = 0;
+};
+
+void add_mlp_ops(Decoder& dec, const LayerW& L, const std::string& label, const Mlp& w, i64 max_rows,
+                 const std::function<i64()>& rows, const float* in, float* h, float* out, Program& p) {
+  const core::ModelConfig& c = dec.cfg;
+  const i64 d = c.d_model;
+  const bool gated = c.ffn_kind == core::FfnKind::Gated;
+  const i64 f = w.down.din, ldh = gated ? 2 * f : f;
+  if (gated && w.gate_up) {
+    add_op(p, gemm_op(dec, lname(L, label + ".gate_up"), max_rows, rows, in, d, w.gate_up, w.copy, h, ldh));
+  } else {
+    if (gated) add_op(p, gemm_op(dec, lname(L, label + ".gate"), max_rows, rows, in, d, w.gate, w.copy, h, ldh));
+    add_op(p, gemm_op(dec, lname(L, label + ".up"), max_rows, rows, in, d, w.up, w.copy, gated ? h + f : h, ldh));
+  }
+  const core::Activation act = c.act;
+  Op a;
+  a.name = lname(L, label + ".act");
+  a.units = max_rows;
+  a.cost_per_unit = 8.0 * static_cast<double>(f);
+  a.run = [=](i64 b, i64 e) {
+    e = std::min(e, rows());
+    for (i64 r = b; r < e; ++r) {
+      float* g = h + r * ldh;
+      if (gated)
+        for (i64 j = 0; j < f; ++j) g[j] = activate(act, g[j]) * g[f + j];
+      else
+        for (i64 j = 0; j < f; ++j) g[j] = activate(act, g[j]);
+    }
+  };
+  add_op(p, std::move(a));
+  add_op(p, gemm_op(dec, lname(L, label + ".down"), max_rows, rows, h, ldh, w.down, w.copy, out, d));
+}
+
+float sigmoid(float x) { return 1.0f / (1.0f + std::exp(-x)); }
+
+// Top-k of `score` (+ `bias` for the choice only), ties to the lower index; writes the
+// chosen experts to sel[0..k).
+void top_k(const float* score, const float* bias, i64 E, i64 k, std::int32_t* sel) {
+  for (i64 i = 0; i < k; ++i) {
+    i64 best = -1;
+    float best_v = 0;
+    for (i64 e = 0; e < E; ++e) {
+      if (std::find(sel, sel + i, static_cast<std::int32_t>(e)) != sel + i) continue;
+      const float v = bias ? score[e] + bias[e] : score[e];
+      if (best < 0 || v > best_v) best = e, best_v = v;
+    }
+    sel[i] = static_cast<std::int32_t>(best);
+  }
+}
+
+void add_moe_ops(Decoder& dec, const LayerW& L, i64 n, const float* in, float* out, Program& p) {
+  const core::ModelConfig& c = dec.cfg;
+  const i64 M = dec.opt.batch * n, d = c.d_model, E = c.moe.num_experts, k = c.moe.top_k;
+  Workspace& ws = dec.ws;
+  float* logits = ws.router;
+  add_op(p, gemm_op(dec, lname(L, "router"), M, in, d, L.router, logits, E));
+  std::int32_t* sel = ws.sel;
+  float* selw = ws.selw;
+  std::int32_t* order = ws.order;
+  std::int32_t* off = ws.offsets;
+  const float* corr = L.router_correction;
+  Op route;
+  route.name = lname(L, "route");
+  route.cost_per_unit = static_cast<double>(M * E * (k + 4));
+  route.run = [=](i64, i64) {
+    for (i64 r = 0; r < M; ++r) {
+      float* s = logits + r * E;
+      if (corr) for (i64 e = 0; e < E; ++e) s[e] = sigmoid(s[e]);
+      else softmax(s, E);
+      top_k(s, corr, E, k, sel + r * k);
+      double sum = 0;
+      for (i64 i = 0; i < k; ++i) sum += s[sel[r * k + i]];
+      for (i64 i = 0; i < k; ++i) selw[r * k + i] = static_cast<float>(s[sel[r * k + i]] / sum);
+    }
+    // Counting sort of the (row, slot) entries by expert, rows in order within an expert.
+    std::fill_n(off, E + 1, 0);
+    for (i64 i = 0; i < M * k; ++i) ++off[sel[i] + 1];
+    for (i64 e = 0; e < E; ++e) off[e + 1] += off[e];
+    for (i64 i = 0; i < M * k; ++i) order[off[sel[i]]++] = static_cast<std::int32_t>(i);
+    for (i64 e = E; e > 0; --e) off[e] = off[e - 1];
+    off[0] = 0;
+    std::fill_n(out, M * d, 0.0f);
+  };
+  add_op(p, std::move(route));
+  float* xg = ws.xg;
+  float* yg = ws.yg;
+  float* hg = ws.hg;
+  for (i64 e = 0; e < E; ++e) {
+    const std::string label = "expert " + std::to_string(e);
+    auto rows = [=] { return static_cast<i64>(off[e + 1] - off[e]); };
+    add_op(p, rows_op(lname(L, label + ".gather"), 1, static_cast<double>(M * d), [=](i64) {
+      for (i64 i = off[e]; i < off[e + 1]; ++i)
+        std::memcpy(xg + (i - off[e]) * d, in + (order[i] / k) * d, static_cast<size_t>(d) * 4);
+    }));
+    add_mlp_ops(dec, L, label, Mlp{L.e_gate, L.e_up, Lin{}, L.e_down, e}, M, rows, xg, hg, yg, p);
+    add_op(p, rows_op(lname(L, label + ".scatter"), 1, static_cast<double>(M * d), [=](i64) {
+      for (i64 i = off[e]; i < off[e + 1]; ++i)
+        axpy(selw[order[i]], yg + (i - off[e]) * d, out + (order[i] / k) * d, d);
+    }));
+  }
+  if (!L.s_down) return;
+  add_mlp_ops(dec, L, "shared", Mlp{L.s_gate, L.s_up, Lin{}, L.s_down, 0}, M, [M] { return M; }, in,
+              ws.h, yg, p);
+  const float* sg = L.shared_gate.w;  // Qwen2-MoE: sigmoid(x · w_g) scales the shared expert
+  add_op(p, rows_op(lname(L, "shared.add"), M, 3.0 * static_cast<double>(d), [=](i64 r) {
+    const float g = sg ? sigmoid(dot(in + r * d, sg, d)) : 1.0f;
+    axpy(g, yg + r * d, out + r * d, d);
+  }));
+}
+
+}  // namespace
+
+void add_ffn_ops(Decoder& dec, const LayerW& L, i64 n, const float* in, float* out, Program& p) {
+  if (L.moe) return add_moe_ops(dec, L, n, in, out, p);
+  const i64 M = dec.opt.batch * n;
+  add_mlp_ops(dec, L, "ffn", Mlp{L.gate, L.up, L.gate_up, L.down, 0}, M, [M] { return M; }, in,
+              dec.ws.h, out, p);
+}
+
+}  // namespace llmsize::ref

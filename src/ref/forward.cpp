@@ -1,0 +1,156 @@
+// Forward programs over hidden states or token ids (see forward.hpp).
+#include "forward.hpp"
+
+#include <algorithm>
+
+#include "block.hpp"
+#include "math.hpp"
+
+namespace llmsize::ref {
+
+using core::Issue;
+
+namespace {
+
+void add_advance(Decoder& dec, i64 n, Program& p) {
+  Decoder* D = &dec;
+  add_op(p, rows_op("advance", 1, 1.0, [=](i64) { D->pos += n; }));
+}
+
+void add_embedding_ops(Decoder& dec, i64 n, Program& p) {
+  const core::ModelConfig& c = dec.cfg;
+  const GlobalW& g = dec.g;
+  const i64 M = dec.opt.batch * n, d = c.d_model;
+  const i64 de = g.proj_in ? g.proj_in.din : d;
+  const std::int32_t* tok = dec.ws.tokens.ints();
+  float* x = dec.ws.x.data();
+  float* e_out = g.proj_in ? dec.ws.xn.data() : x;  // OPT: embeddings are de wide, then projected
+  const float* embed = g.embed;
+  add_op(p, rows_op("embedding", M, static_cast<double>(de), [=](i64 r) {
+    std::copy_n(embed + static_cast<i64>(tok[r]) * de, de, e_out + r * de);
+  }));
+  if (g.proj_in) add_op(p, gemm_op(dec, "project_in", M, e_out, de, g.proj_in, x, d));
+  if (g.pos) {
+    const float* pos_table = g.pos;
+    const i64 pos0 = dec.pos + c.pos_offset;  // OPT keeps `pos_offset` unused leading rows
+    add_op(p, rows_op("positions", M, static_cast<double>(d), [=](i64 r) {
+      axpy(1.0f, pos_table + (pos0 + r % n) * d, x + r * d, d);
+    }));
+  }
+  if (g.embed_norm) {
+    const NormW en = g.embed_norm;
+    const core::NormKind kind = c.norm;
+    add_op(p, rows_op("embedding norm", M, 6.0 * static_cast<double>(d),
+                      [=](i64 r) { norm_vec(kind, en, x + r * d, x + r * d, d); }));
+  }
+}
+
+void add_head_ops(Decoder& dec, i64 n, Program& p) {
+  const core::ModelConfig& c = dec.cfg;
+  const GlobalW& g = dec.g;
+  const i64 b = dec.opt.batch, d = c.d_model, v = c.vocab;
+  const float* x = dec.ws.x.data();
+  float* last = dec.ws.last;  // (b, d) each sequence's last row, normed
+  const NormW fn = g.final_norm;
+  const core::NormKind kind = c.norm;
+  add_op(p, rows_op("final norm", b, 6.0 * static_cast<double>(d), [=](i64 s) {
+    const float* row = x + (s * n + n - 1) * d;
+    if (fn) norm_vec(kind, fn, row, last + s * d, d);
+    else std::copy_n(row, d, last + s * d);
+  }));
+  const float* head_in = last;
+  i64 de = d;
+  if (g.proj_out) {
+    de = g.proj_out.dout;
+    add_op(p, gemm_op(dec, "project_out", b, last, d, g.proj_out, dec.ws.proj, de));
+    head_in = dec.ws.proj;
+  }
+  float* logits = dec.ws.logits;
+  if (g.head) {
+    Lin head = g.head;
+    head.b = g.head_bias;
+    add_op(p, gemm_op(dec, "lm_head", b, head_in, de, head, logits, v));
+    return;
+  }
+  // Tied head: logits = h · Eᵀ, one dot product per vocabulary row, in blocks of rows.
+  constexpr i64 kBlock = 2048;
+  const float* embed = g.embed;
+  const float* bias = g.head_bias;
+  DecoderStats* stats = &dec.stats;
+  Op op;
+  op.name = "lm_head (tied)";
+  op.units = (v + kBlock - 1) / kBlock;
+  op.cost_per_unit = 2.0 * static_cast<double>(b * kBlock * de);
+  op.run = [=](i64 u0, i64 u1) {
+    for (i64 s = 0; s < b; ++s)
+      for (i64 t = u0 * kBlock; t < std::min(v, u1 * kBlock); ++t)
+        logits[s * v + t] = dot(head_in + s * de, embed + t * de, de) + (bias ? bias[t] : 0.0f);
+    const i64 rows = std::min(v, u1 * kBlock) - u0 * kBlock;
+    stats->flops += 2.0 * static_cast<double>(b * rows * de);
+    stats->weight_bytes_read += 4.0 * static_cast<double>(rows * de);
+  };
+  add_op(p, std::move(op));
+}
+
+}  // namespace
+
+std::optional<Issue> check_call(const Decoder& dec, i64 n) {
+  if (n < 1 || n > dec.opt.max_tokens)
+    return Issue{"tokens", "must be in [1, " + std::to_string(dec.opt.max_tokens) + "] per call, got " +
+                               std::to_string(n)};
+  if (dec.pos + n > dec.opt.context)
+    return Issue{"context", std::to_string(dec.pos) + " positions are cached; " + std::to_string(n) +
+                                " more exceed the context of " + std::to_string(dec.opt.context)};
+  return std::nullopt;
+}
+
+core::Result<Program> hidden_program(Decoder& dec, i64 n) {
+  if (auto issue = check_call(dec, n)) return *issue;
+  Program p;
+  for (size_t li = 0; li < dec.layers.size(); ++li) add_layer_ops(dec, li, n, p);
+  add_advance(dec, n, p);
+  return p;
+}
+
+core::Result<Program> tokens_program(Decoder& dec, i64 n) {
+  if (auto issue = check_call(dec, n)) return *issue;
+  if (!dec.opt.globals) return Issue{"globals", "this decoder was built without embeddings and head"};
+  if (dec.g.pos && dec.pos + n > dec.cfg.max_positions)
+    return Issue{"context", "learned position embeddings end at " + std::to_string(dec.cfg.max_positions) +
+                                " positions (max_position_embeddings)"};
+  Program p;
+  add_embedding_ops(dec, n, p);
+  for (size_t li = 0; li < dec.layers.size(); ++li) add_layer_ops(dec, li, n, p);
+  add_head_ops(dec, n, p);
+  add_advance(dec, n, p);
+  return p;
+}
+
+core::Result<std::vector<float>> forward_hidden(Decoder& dec, const std::vector<float>& x, i64 n) {
+  const i64 rows = dec.opt.batch * n, d = dec.cfg.d_model;
+  if (static_cast<i64>(x.size()) != rows * d)
+    return Issue{"x", "expected " + std::to_string(rows * d) + " floats (b·n × d)"};
+  auto prog = hidden_program(dec, n);
+  if (!prog) return prog.issues();
+  std::copy(x.begin(), x.end(), dec.ws.x.data());
+  run_all(prog.value());
+  return std::vector<float>(dec.ws.x.data(), dec.ws.x.data() + rows * d);
+}
+
+core::Result<std::vector<float>> forward_tokens(Decoder& dec, const std::vector<std::int32_t>& tokens, i64 n) {
+  const i64 rows = dec.opt.batch * n, v = dec.cfg.vocab;
+  if (static_cast<i64>(tokens.size()) != rows)
+    return Issue{"tokens", "expected " + std::to_string(rows) + " token ids (b × n)"};
+  for (std::int32_t t : tokens)
+    if (t < 0 || t >= v)
+      return Issue{"tokens", "token ids must be in [0, " + std::to_string(v - 1) + "], got " + std::to_string(t)};
+  auto prog = tokens_program(dec, n);
+  if (!prog) return prog.issues();
+  std::copy(tokens.begin(), tokens.end(), dec.ws.tokens.ints());
+  run_all(prog.value());
+  return std::vector<float>(dec.ws.logits, dec.ws.logits + dec.opt.batch * v);
+}
+
+void reset_cache(Decoder& dec) { dec.pos = 0; }
+
+}  // namespace llmsize::ref

@@ -1,0 +1,101 @@
+// Elementwise maths of the reference decoder (see math.hpp).
+#include "math.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace llmsize::ref {
+
+void norm_vec(core::NormKind kind, const NormW& w, const float* x, float* y, i64 n) {
+  double mean = 0.0;
+  if (kind != core::NormKind::RmsNorm) {
+    for (i64 i = 0; i < n; ++i) mean += x[i];
+    mean /= static_cast<double>(n);
+  }
+  const float m = static_cast<float>(mean);
+  double ss = 0.0;
+  for (i64 i = 0; i < n; ++i) {
+    const float c = x[i] - m;
+    ss += static_cast<double>(c) * c;
+  }
+  const float inv = static_cast<float>(1.0 / std::sqrt(ss / static_cast<double>(n) + kNormEps));
+  for (i64 i = 0; i < n; ++i) {
+    const float v = (x[i] - m) * inv * w.w[i];
+    y[i] = w.b ? v + w.b[i] : v;
+  }
+}
+
+void rms_vec(const float* w, const float* x, float* y, i64 n) {
+  NormW nw{w, nullptr, n};
+  norm_vec(core::NormKind::RmsNorm, nw, x, y, n);
+}
+
+float activate(core::Activation a, float x) {
+  switch (a) {
+    case core::Activation::Gelu:  // ref: Hendrycks & Gimpel 2016, exact erf form
+      return 0.5f * x * (1.0f + std::erf(x * 0.70710678118654752f));
+    case core::Activation::GeluTanh: {  // ref: Hendrycks & Gimpel 2016, tanh approximation
+      const float u = 0.79788456080286536f * (x + 0.044715f * x * x * x);
+      return 0.5f * x * (1.0f + std::tanh(u));
+    }
+    case core::Activation::Relu:
+      return x > 0.0f ? x : 0.0f;
+    case core::Activation::Silu:  // ref: Ramachandran et al. 2017 (swish, beta = 1)
+      return x / (1.0f + std::exp(-x));
+  }
+  return x;
+}
+
+void rope_vec(float* v, i64 rot, i64 pos, double theta) {
+  const i64 half = rot / 2;
+  for (i64 i = 0; i < half; ++i) {
+    const double freq = std::pow(theta, -2.0 * static_cast<double>(i) / static_cast<double>(rot));
+    const double angle = static_cast<double>(pos) * freq;
+    const float c = static_cast<float>(std::cos(angle)), s = static_cast<float>(std::sin(angle));
+    const float a = v[i], b = v[i + half];
+    v[i] = a * c - b * s;
+    v[i + half] = b * c + a * s;
+  }
+}
+
+i64 rotary_dims(const core::ModelConfig& c) {
+  if (c.mla.enabled) return c.mla.qk_rope_dim & ~i64{1};
+  const i64 rot = static_cast<i64>(static_cast<double>(c.head_dim) * c.rotary_fraction);
+  return std::clamp<i64>(rot, 0, c.head_dim) & ~i64{1};
+}
+
+float alibi_slope(i64 h, i64 H) {
+  i64 p2 = 1;  // closest power of two ≤ H
+  while (p2 * 2 <= H) p2 *= 2;
+  if (h < p2) return static_cast<float>(std::pow(2.0, -8.0 * static_cast<double>(h + 1) / static_cast<double>(p2)));
+  const i64 j = 2 * (h - p2) + 1;  // odd powers of the next power of two's base
+  return static_cast<float>(std::pow(2.0, -4.0 * static_cast<double>(j) / static_cast<double>(p2)));
+}
+
+void softmax(float* x, i64 n) {
+  float mx = x[0];
+  for (i64 i = 1; i < n; ++i) mx = std::max(mx, x[i]);
+  double sum = 0.0;
+  for (i64 i = 0; i < n; ++i) {
+    x[i] = std::exp(x[i] - mx);
+    sum += x[i];
+  }
+  const float inv = static_cast<float>(1.0 / sum);
+  for (i64 i = 0; i < n; ++i) x[i] *= inv;
+}
+
+float dot(const float* a, const float* b, i64 n) {
+  // Eight independent partial sums: vectorisable without -ffast-math, same order everywhere.
+  float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  i64 i = 0;
+  for (; i + 8 <= n; i += 8)
+    for (int j = 0; j < 8; ++j) acc[j] += a[i + j] * b[i + j];
+  for (int j = 0; i < n; ++i, ++j) acc[j] += a[i] * b[i];
+  return ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
+}
+
+void axpy(float a, const float* x, float* y, i64 n) {
+  for (i64 i = 0; i < n; ++i) y[i] += a * x[i];
+}
+
+}  // namespace llmsize::ref

@@ -1,0 +1,37 @@
+// Elementwise and per-vector maths of the reference decoder: norms, activations, rotary
+// position embedding, ALiBi slopes, softmax, dot products. Plain loops over contiguous
+// floats (the compiler vectorises them); sums that set a scale are accumulated in double.
+#pragma once
+#include <cstdint>
+
+#include "core/model.hpp"
+#include "decoder.hpp"
+
+namespace llmsize::ref {
+
+inline constexpr float kNormEps = 1e-5f;  // ref: default layer_norm_eps / rms_norm_eps of most configs
+
+// y = norm(x) ⊙ w (+ b) over n floats; x and y may alias. LayerNorm subtracts the mean.
+void norm_vec(core::NormKind kind, const NormW& w, const float* x, float* y, i64 n);
+// RMSNorm without a learned scale (the naive test uses it too).
+void rms_vec(const float* w, const float* x, float* y, i64 n);
+
+float activate(core::Activation a, float x);
+
+// Rotates the first `rot` dims of v by position `pos`, pairing dims i and i + rot/2
+// (GPT-NeoX "rotate_half" layout), frequencies theta^(-2i/rot). ref: Su et al. 2021 (RoFormer).
+void rope_vec(float* v, i64 rot, i64 pos, double theta);
+// Rotary dims of a head: floor(hd · fraction), made even (ref: GPT-NeoX rotary_ndims).
+i64 rotary_dims(const core::ModelConfig& c);
+
+// ALiBi slope of head h of H. ref: Press et al. 2022, "Train Short, Test Long", and
+// Hugging Face BLOOM build_alibi_tensor for head counts that are not powers of two.
+float alibi_slope(i64 h, i64 H);
+
+// In-place softmax over n floats (max-subtracted, double-accumulated sum).
+void softmax(float* x, i64 n);
+
+float dot(const float* a, const float* b, i64 n);
+void axpy(float a, const float* x, float* y, i64 n);  // y += a·x
+
+}  // namespace llmsize::ref

@@ -1,0 +1,135 @@
+// The reference decoder's forward passes against the naive scalar model (naive.cpp), for a
+// tiny version of every preset family and of the test configs: prefill, decode and chunked
+// calls through the KV cache, hidden states and logits, batch of two sequences.
+//
+// Tolerance: the largest element error divided by the RMS of the naive output must stay
+// below 2e-5 (kTol). The decoder computes in fp32 (blocked SIMD GEMMs with FMA natively,
+// mul+add in WASM, fp32 softmax and norms); the naive model in double. Observed errors are
+// ~1e-6 (fp32 rounding over dot products of 16–192 terms, through 2–3 layers): a wrong
+// index, mask, norm or position changes the output by O(1), far above the tolerance.
+#include <catch2/catch.hpp>
+
+#include "naive.hpp"
+#include "ref/forward.hpp"
+#include "test_util.hpp"
+#include "tiny.hpp"
+
+using namespace llmsize;
+using llmsize::test::max_rel_error;
+using llmsize::test::random_floats;
+
+namespace {
+
+constexpr double kTol = 2e-5;
+
+std::vector<std::pair<std::string, core::ModelConfig>> tiny_configs() {
+  std::vector<std::pair<std::string, core::ModelConfig>> out;
+  auto all = core::load_presets();
+  REQUIRE(all.ok());
+  for (const auto& p : all.value()) out.emplace_back(p.id, test::tiny(p.config));
+  for (const char* f : {"falcon-rw-1b.json", "opt-350m.json", "phi-1_5.json"})
+    out.emplace_back(f, test::tiny(test::import_file(std::string("../core/configs/") + f)));
+  return out;
+}
+
+std::unique_ptr<ref::Decoder> build(const core::ModelConfig& c, const ref::DecoderOptions& o) {
+  auto dec = ref::build_decoder(c, o);
+  INFO(core::join(dec.issues()));
+  REQUIRE(dec.ok());
+  return std::move(dec.value());
+}
+
+// Rows of positions [p0, p0 + n) of every sequence of x (b, T, d): (b·n, d).
+std::vector<float> rows(const std::vector<float>& x, int64_t b, int64_t T, int64_t d, int64_t p0, int64_t n) {
+  std::vector<float> out;
+  for (int64_t s = 0; s < b; ++s)
+    out.insert(out.end(), x.begin() + (s * T + p0) * d, x.begin() + (s * T + p0 + n) * d);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("every family's layers match the naive model through prefill, decode and chunks", "[ref][block]") {
+  const int64_t b = 2, T = 12;
+  const std::vector<int64_t> calls = {7, 1, 1, 1, 2};  // prefill, three decode steps, a chunk
+  for (const auto& [id, cfg] : tiny_configs()) {
+    INFO(id);
+    auto dec = build(cfg, {.batch = b, .context = T, .max_tokens = 8, .globals = false, .seed = 7});
+    const int64_t d = cfg.d_model;
+    const auto x = random_floats(b * T * d, 11);
+    std::vector<float> got(static_cast<size_t>(b * T * d));
+    int64_t p0 = 0;
+    for (int64_t n : calls) {
+      auto y = ref::forward_hidden(*dec, rows(x, b, T, d, p0, n), n);
+      INFO(core::join(y.issues()));
+      REQUIRE(y.ok());
+      for (int64_t s = 0; s < b; ++s)
+        std::copy_n(y->begin() + s * n * d, n * d, got.begin() + (s * T + p0) * d);
+      p0 += n;
+    }
+    REQUIRE(dec->pos == T);
+    const double err = max_rel_error(got, test::naive_layers(*dec, x, T));
+    INFO("max error / rms = " << err);
+    CHECK(err < kTol);
+  }
+}
+
+TEST_CASE("every family's logits match the naive model, embeddings to head", "[ref][block]") {
+  const int64_t b = 2, T = 9;
+  for (const auto& [id, cfg] : tiny_configs()) {
+    INFO(id);
+    auto dec = build(cfg, {.batch = b, .context = T, .max_tokens = 6, .seed = 3});
+    std::vector<int32_t> tok(static_cast<size_t>(b * T));
+    for (size_t i = 0; i < tok.size(); ++i) tok[i] = static_cast<int32_t>((i * 37 + 5) % cfg.vocab);
+    int64_t p0 = 0;
+    for (int64_t n : {6, 1, 2}) {
+      std::vector<int32_t> call, seen;
+      for (int64_t s = 0; s < b; ++s) {
+        call.insert(call.end(), tok.begin() + s * T + p0, tok.begin() + s * T + p0 + n);
+        seen.insert(seen.end(), tok.begin() + s * T, tok.begin() + s * T + p0 + n);
+      }
+      auto logits = ref::forward_tokens(*dec, call, n);
+      INFO(core::join(logits.issues()));
+      REQUIRE(logits.ok());
+      p0 += n;
+      const double err = max_rel_error(logits.value(), test::naive_logits(*dec, seen, p0));
+      INFO("after " << p0 << " tokens: max error / rms = " << err);
+      CHECK(err < kTol);
+    }
+  }
+}
+
+TEST_CASE("a program run one unit at a time gives the same bits as run whole", "[ref][program]") {
+  for (const char* id : {"llama-3-8b", "deepseek-v3", "gpt2", "falcon-7b"}) {
+    INFO(id);
+    const auto cfg = test::tiny(test::preset(id).config);
+    const ref::DecoderOptions o{.batch = 2, .context = 300, .max_tokens = 300, .globals = false};
+    auto whole = build(cfg, o), sliced = build(cfg, o);
+    const auto x = random_floats(2 * 300 * cfg.d_model, 5);  // 600 rows: several GEMM row blocks
+    auto a = ref::forward_hidden(*whole, x, 300);
+    REQUIRE(a.ok());
+    auto prog = ref::hidden_program(*sliced, 300);
+    REQUIRE(prog.ok());
+    std::copy(x.begin(), x.end(), sliced->ws.x.data());
+    int steps = 0;
+    while (!ref::run_until(prog.value(), [] { return true; })) ++steps;
+    CHECK(steps > 100);
+    CHECK(prog->fraction() == Approx(1.0));
+    CHECK(std::equal(a->begin(), a->end(), sliced->ws.x.data()));
+    CHECK(whole->stats.flops == Approx(sliced->stats.flops));
+  }
+}
+
+TEST_CASE("calls beyond the context or the chunk size are refused", "[ref][block]") {
+  const auto cfg = test::tiny(test::preset("llama-3-8b").config);
+  auto dec = build(cfg, {.batch = 1, .context = 4, .max_tokens = 3, .globals = false});
+  const auto x = random_floats(4 * cfg.d_model, 1);
+  CHECK_FALSE(ref::hidden_program(*dec, 4).ok());
+  CHECK_FALSE(ref::hidden_program(*dec, 0).ok());
+  REQUIRE(ref::forward_hidden(*dec, std::vector<float>(x.begin(), x.begin() + 3 * cfg.d_model), 3).ok());
+  auto over = ref::hidden_program(*dec, 2);
+  REQUIRE_FALSE(over.ok());
+  CHECK(over.issues()[0].field == "context");
+  ref::reset_cache(*dec);
+  CHECK(ref::hidden_program(*dec, 2).ok());
+}

@@ -1,0 +1,367 @@
+// Naive scalar reference (see naive.hpp). Every formula is written out again here, in the
+// most direct form: full causal attention per query, K and V of MLA expanded from the
+// latent, every expert evaluated per token in a loop.
+#include "naive.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace llmsize::test {
+
+using core::ModelConfig;
+using core::Role;
+using i64 = std::int64_t;
+using Vec = std::vector<double>;
+
+namespace {
+
+struct W {  // a weight: rows × cols (x·W), or a vector (rows = 1)
+  const float* p = nullptr;
+  i64 rows = 0, cols = 0;
+  explicit operator bool() const { return p != nullptr; }
+};
+
+bool has(const std::string& s, const char* part) { return s.find(part) != std::string::npos; }
+bool is_bias(const std::string& s) { return s.size() > 5 && s.substr(s.size() - 5) == ".bias"; }
+
+// Looks a tensor up among layer `layer`'s weights (-1: globals) by name parts.
+W find(const ref::Decoder& dec, i64 layer, const std::vector<const char*>& parts, bool bias = false,
+       bool shared = false) {
+  for (const auto& w : dec.weights) {
+    if (w.layer != layer || is_bias(w.spec.name) != bias) continue;
+    if (has(w.spec.name, "shared_expert") != shared) continue;
+    for (const char* part : parts)
+      if (has(w.spec.name, part)) return W{w.buf.data(), w.spec.rows, w.spec.cols};
+  }
+  return W{};
+}
+W find_role(const ref::Decoder& dec, i64 layer, Role role, bool routed, bool shared, bool bias = false) {
+  for (const auto& w : dec.weights)
+    if (w.layer == layer && (bias ? w.spec.of : w.spec.role) == role && w.spec.routed == routed &&
+        has(w.spec.name, "shared_expert") == shared && is_bias(w.spec.name) == bias && w.spec.role != Role::Norm)
+      return W{w.buf.data(), w.spec.rows, w.spec.cols};
+  return W{};
+}
+
+// y = x·W[copy] + b for one row vector x.
+Vec lin(const Vec& x, const W& w, const W& b = W{}, i64 copy = 0) {
+  Vec y(static_cast<size_t>(w.cols), 0.0);
+  const float* base = w.p + copy * w.rows * w.cols;
+  for (i64 j = 0; j < w.cols; ++j) {
+    double s = 0;
+    for (i64 i = 0; i < w.rows; ++i) s += x[i] * base[i * w.cols + j];
+    y[j] = s + (b ? b.p[copy * w.cols + j] : 0.0);
+  }
+  return y;
+}
+
+Vec norm(const ModelConfig& c, const Vec& x, const W& w, const W& b, bool force_rms = false) {
+  const double n = static_cast<double>(x.size());
+  double mean = 0;
+  if (!force_rms && c.norm != core::NormKind::RmsNorm) {
+    for (double v : x) mean += v;
+    mean /= n;
+  }
+  double var = 0;
+  for (double v : x) var += (v - mean) * (v - mean);
+  const double inv = 1.0 / std::sqrt(var / n + 1e-5);
+  Vec y(x.size());
+  for (size_t i = 0; i < x.size(); ++i) y[i] = (x[i] - mean) * inv * w.p[i] + (b ? b.p[i] : 0.0);
+  return y;
+}
+
+double act(core::Activation a, double x) {
+  switch (a) {
+    case core::Activation::Gelu: return 0.5 * x * (1 + std::erf(x / std::sqrt(2.0)));
+    case core::Activation::GeluTanh:
+      return 0.5 * x * (1 + std::tanh(std::sqrt(2.0 / M_PI) * (x + 0.044715 * x * x * x)));
+    case core::Activation::Relu: return std::max(0.0, x);
+    case core::Activation::Silu: return x / (1 + std::exp(-x));
+  }
+  return x;
+}
+
+// Rotary embedding of dims [0, rot) of v[off..], pairs (i, i + rot/2).
+void rope(Vec& v, i64 off, i64 rot, i64 pos, double theta) {
+  for (i64 i = 0; i < rot / 2; ++i) {
+    const double ang = static_cast<double>(pos) * std::pow(theta, -2.0 * static_cast<double>(i) / static_cast<double>(rot));
+    const double a = v[off + i], b = v[off + i + rot / 2];
+    v[off + i] = a * std::cos(ang) - b * std::sin(ang);
+    v[off + i + rot / 2] = a * std::sin(ang) + b * std::cos(ang);
+  }
+}
+
+double slope(i64 h, i64 H) {  // ALiBi, Press et al. 2022
+  i64 p = 1;
+  while (p * 2 <= H) p *= 2;
+  if (h < p) return std::pow(2.0, -8.0 * static_cast<double>(h + 1) / static_cast<double>(p));
+  return std::pow(std::pow(2.0, -8.0 / static_cast<double>(2 * p)), static_cast<double>(2 * (h - p) + 1));
+}
+
+Vec slice(const Vec& v, i64 off, i64 n) { return Vec(v.begin() + off, v.begin() + off + n); }
+
+// Causal attention of one sequence: q (T, H, dq), k (T, KH, dq), v (T, KH, dv) → (T, H·dv).
+std::vector<Vec> attend(const ModelConfig& c, bool slides, const std::vector<Vec>& q, const std::vector<Vec>& k,
+                        const std::vector<Vec>& v, i64 H, i64 KH, i64 dq, i64 dv) {
+  const i64 T = static_cast<i64>(q.size());
+  std::vector<Vec> out(static_cast<size_t>(T), Vec(static_cast<size_t>(H * dv), 0.0));
+  for (i64 i = 0; i < T; ++i)
+    for (i64 h = 0; h < H; ++h) {
+      const i64 g = h / (H / KH);
+      Vec s(static_cast<size_t>(i + 1), -INFINITY);
+      for (i64 j = 0; j <= i; ++j) {
+        if (slides && i - j >= c.sliding_window) continue;
+        double dotp = 0;
+        for (i64 e = 0; e < dq; ++e) dotp += q[i][h * dq + e] * k[j][g * dq + e];
+        s[j] = dotp / std::sqrt(static_cast<double>(dq));
+        if (c.pos == core::PosKind::Alibi) s[j] -= slope(h, H) * static_cast<double>(i - j);
+      }
+      const double mx = *std::max_element(s.begin(), s.end());
+      double sum = 0;
+      for (double& e : s) sum += (e = std::exp(e - mx));
+      for (i64 j = 0; j <= i; ++j)
+        for (i64 e = 0; e < dv; ++e) out[i][h * dv + e] += s[j] / sum * v[j][g * dv + e];
+    }
+  return out;
+}
+
+std::vector<Vec> attention(const ref::Decoder& dec, i64 L, const std::vector<Vec>& xn) {
+  const ModelConfig& c = dec.cfg;
+  const i64 T = static_cast<i64>(xn.size()), H = c.n_heads;
+  std::vector<Vec> q(T), k(T), v(T);
+  i64 KH = c.n_kv_heads, dq = c.head_dim, dv = c.head_dim;
+  if (c.mla.enabled) {
+    const auto& m = c.mla;
+    KH = H, dq = m.qk_nope_dim + m.qk_rope_dim, dv = m.v_head_dim;
+    const W kva = find_role(dec, L, Role::MlaKVA, false, false), kvb = find_role(dec, L, Role::MlaKVB, false, false);
+    for (i64 t = 0; t < T; ++t) {
+      if (m.q_lora_rank > 0) {
+        Vec cq = lin(xn[t], find_role(dec, L, Role::MlaQA, false, false));
+        q[t] = lin(norm(c, cq, find(dec, L, {"q_a_layernorm"}), W{}, true), find_role(dec, L, Role::MlaQB, false, false));
+      } else {
+        q[t] = lin(xn[t], find_role(dec, L, Role::AttnQ, false, false));
+      }
+      const Vec a = lin(xn[t], kva);
+      Vec ckv = norm(c, slice(a, 0, m.kv_lora_rank), find(dec, L, {"kv_a_layernorm"}), W{}, true);
+      Vec kpe = slice(a, m.kv_lora_rank, m.qk_rope_dim);
+      rope(kpe, 0, m.qk_rope_dim, t, c.rope_theta);
+      const Vec kv = lin(ckv, kvb);  // (H, nope + v)
+      k[t].assign(static_cast<size_t>(H * dq), 0.0);
+      v[t].assign(static_cast<size_t>(H * dv), 0.0);
+      for (i64 h = 0; h < H; ++h) {
+        rope(q[t], h * dq + m.qk_nope_dim, m.qk_rope_dim, t, c.rope_theta);
+        for (i64 e = 0; e < m.qk_nope_dim; ++e) k[t][h * dq + e] = kv[h * (m.qk_nope_dim + dv) + e];
+        for (i64 e = 0; e < m.qk_rope_dim; ++e) k[t][h * dq + m.qk_nope_dim + e] = kpe[e];
+        for (i64 e = 0; e < dv; ++e) v[t][h * dv + e] = kv[h * (m.qk_nope_dim + dv) + m.qk_nope_dim + e];
+      }
+    }
+  } else {
+    const W qkv = find_role(dec, L, Role::AttnQKV, false, false);
+    for (i64 t = 0; t < T; ++t) {
+      if (qkv) {
+        const Vec all = lin(xn[t], qkv, find_role(dec, L, Role::AttnQKV, false, false, true));
+        q[t] = slice(all, 0, H * dq), k[t] = slice(all, H * dq, KH * dq), v[t] = slice(all, (H + KH) * dq, KH * dq);
+      } else {
+        q[t] = lin(xn[t], find_role(dec, L, Role::AttnQ, false, false), find_role(dec, L, Role::AttnQ, false, false, true));
+        k[t] = lin(xn[t], find_role(dec, L, Role::AttnK, false, false), find_role(dec, L, Role::AttnK, false, false, true));
+        v[t] = lin(xn[t], find_role(dec, L, Role::AttnV, false, false), find_role(dec, L, Role::AttnV, false, false, true));
+      }
+      if (c.norm_qk) {
+        const W qw = find(dec, L, {"q_norm", "q_layernorm"}), qb = find(dec, L, {"q_norm", "q_layernorm"}, true);
+        const W kw = find(dec, L, {"k_norm", "k_layernorm"}), kb = find(dec, L, {"k_norm", "k_layernorm"}, true);
+        for (i64 h = 0; h < H; ++h) {
+          const Vec y = norm(c, slice(q[t], h * dq, dq), qw, qb);
+          std::copy(y.begin(), y.end(), q[t].begin() + h * dq);
+        }
+        for (i64 h = 0; h < KH; ++h) {
+          const Vec y = norm(c, slice(k[t], h * dq, dq), kw, kb);
+          std::copy(y.begin(), y.end(), k[t].begin() + h * dq);
+        }
+      }
+      if (c.pos == core::PosKind::Rotary) {
+        i64 rot = static_cast<i64>(static_cast<double>(dq) * c.rotary_fraction);
+        rot -= rot % 2;
+        for (i64 h = 0; h < H; ++h) rope(q[t], h * dq, rot, t, c.rope_theta);
+        for (i64 h = 0; h < KH; ++h) rope(k[t], h * dq, rot, t, c.rope_theta);
+      }
+    }
+  }
+  const auto o = attend(c, c.layer_slides(L), q, k, v, H, KH, dq, dv);
+  std::vector<Vec> out(T);
+  const W ow = find_role(dec, L, Role::AttnO, false, false), ob = find_role(dec, L, Role::AttnO, false, false, true);
+  for (i64 t = 0; t < T; ++t) out[t] = lin(o[t], ow, ob);
+  return out;
+}
+
+// Dense MLP (copy of an expert stack, or the shared expert).
+Vec mlp(const ref::Decoder& dec, i64 L, const Vec& x, bool routed, bool shared, i64 copy) {
+  const ModelConfig& c = dec.cfg;
+  auto get = [&](Role r, bool bias = false) { return find_role(dec, L, r, routed, shared, bias); };
+  Vec hmid;
+  if (c.ffn_kind == core::FfnKind::Gated) {
+    Vec g, u;
+    if (W gu = get(Role::FfnGateUp)) {
+      const Vec both = lin(x, gu, get(Role::FfnGateUp, true), copy);
+      g = slice(both, 0, gu.cols / 2), u = slice(both, gu.cols / 2, gu.cols / 2);
+    } else {
+      g = lin(x, get(Role::FfnGate), get(Role::FfnGate, true), copy);
+      u = lin(x, get(Role::FfnUp), get(Role::FfnUp, true), copy);
+    }
+    for (size_t i = 0; i < g.size(); ++i) g[i] = act(c.act, g[i]) * u[i];
+    hmid = g;
+  } else {
+    hmid = lin(x, get(Role::FfnUp), get(Role::FfnUp, true), copy);
+    for (double& e : hmid) e = act(c.act, e);
+  }
+  return lin(hmid, get(Role::FfnDown), get(Role::FfnDown, true), copy);
+}
+
+Vec ffn(const ref::Decoder& dec, i64 L, const Vec& x) {
+  const ModelConfig& c = dec.cfg;
+  if (!c.layer_is_moe(L)) return mlp(dec, L, x, false, false, 0);
+  const i64 E = c.moe.num_experts, k = c.moe.top_k;
+  Vec s = lin(x, find_role(dec, L, Role::Router, false, false), find_role(dec, L, Role::Router, false, false, true));
+  const W corr = find_role(dec, L, Role::RouterBias, false, false);
+  if (corr) {
+    for (double& e : s) e = 1 / (1 + std::exp(-e));
+  } else {
+    const double mx = *std::max_element(s.begin(), s.end());
+    double sum = 0;
+    for (double& e : s) sum += (e = std::exp(e - mx));
+    for (double& e : s) e /= sum;
+  }
+  std::vector<i64> idx(static_cast<size_t>(E));
+  for (i64 e = 0; e < E; ++e) idx[e] = e;
+  auto key = [&](i64 e) { return s[e] + (corr ? corr.p[e] : 0.0); };
+  std::stable_sort(idx.begin(), idx.end(), [&](i64 a, i64 b) { return key(a) > key(b); });
+  double wsum = 0;
+  for (i64 i = 0; i < k; ++i) wsum += s[idx[i]];
+  Vec out(x.size(), 0.0);
+  for (i64 i = 0; i < k; ++i) {
+    const Vec y = mlp(dec, L, x, true, false, idx[i]);
+    for (size_t j = 0; j < x.size(); ++j) out[j] += s[idx[i]] / wsum * y[j];
+  }
+  if (find_role(dec, L, Role::FfnDown, false, true)) {  // mlp.shared_expert(s).*
+    Vec y = mlp(dec, L, x, false, true, 0);
+    double g = 1;
+    if (const W sg = find_role(dec, L, Role::SharedGate, false, true)) {
+      double z = 0;
+      for (size_t j = 0; j < x.size(); ++j) z += x[j] * sg.p[j];
+      g = 1 / (1 + std::exp(-z));
+    }
+    for (size_t j = 0; j < x.size(); ++j) out[j] += g * y[j];
+  }
+  return out;
+}
+
+// One layer over one sequence (T rows of d).
+void layer(const ref::Decoder& dec, i64 L, std::vector<Vec>& x) {
+  const ModelConfig& c = dec.cfg;
+  const i64 T = static_cast<i64>(x.size());
+  const char* n1[] = {"input_layernorm", "ln_1", "self_attn_layer_norm", "ln_attn"};
+  auto nw = [&](const std::vector<const char*>& names, bool bias) { return find(dec, L, names, bias); };
+  const W a_w = nw({n1[0], n1[1], n1[2], n1[3]}, false), a_b = nw({n1[0], n1[1], n1[2], n1[3]}, true);
+  const std::vector<const char*> n2 = c.norm_sandwich
+      ? std::vector<const char*>{"pre_feedforward_layernorm"}
+      : std::vector<const char*>{"post_attention_layernorm", "ln_2", "final_layer_norm", "ln_mlp"};
+  const W f_w = c.norm_ffn_input ? nw(n2, false) : W{}, f_b = c.norm_ffn_input ? nw(n2, true) : W{};
+  const W pa = c.norm_sandwich ? nw({"post_attention_layernorm"}, false) : W{};
+  const W pf = c.norm_sandwich ? nw({"post_feedforward_layernorm"}, false) : W{};
+  std::vector<Vec> xn(T);
+  for (i64 t = 0; t < T; ++t) xn[t] = norm(c, x[t], a_w, a_b);
+  std::vector<Vec> a = attention(dec, L, xn);
+  for (i64 t = 0; t < T; ++t) {
+    if (pa) a[t] = norm(c, a[t], pa, W{});
+    if (c.parallel_block) {
+      const Vec f = ffn(dec, L, f_w ? norm(c, x[t], f_w, f_b) : xn[t]);
+      for (size_t j = 0; j < x[t].size(); ++j) x[t][j] += a[t][j] + f[j];
+      continue;
+    }
+    for (size_t j = 0; j < x[t].size(); ++j) x[t][j] += a[t][j];
+    Vec f = ffn(dec, L, f_w ? norm(c, x[t], f_w, f_b) : x[t]);
+    if (pf) f = norm(c, f, pf, W{});
+    for (size_t j = 0; j < x[t].size(); ++j) x[t][j] += f[j];
+  }
+}
+
+std::vector<std::vector<Vec>> to_seqs(const std::vector<float>& x, i64 b, i64 T, i64 d) {
+  std::vector<std::vector<Vec>> seqs(b, std::vector<Vec>(T, Vec(d)));
+  for (i64 s = 0; s < b; ++s)
+    for (i64 t = 0; t < T; ++t)
+      for (i64 j = 0; j < d; ++j) seqs[s][t][j] = x[(s * T + t) * d + j];
+  return seqs;
+}
+
+}  // namespace
+
+std::vector<double> naive_layers(const ref::Decoder& dec, const std::vector<float>& x, i64 T) {
+  const i64 b = dec.opt.batch, d = dec.cfg.d_model;
+  auto seqs = to_seqs(x, b, T, d);
+  for (auto& seq : seqs)
+    for (const auto& L : dec.layers) layer(dec, L.index, seq);
+  Vec out;
+  for (const auto& seq : seqs)
+    for (const auto& row : seq) out.insert(out.end(), row.begin(), row.end());
+  return out;
+}
+
+std::vector<double> naive_logits(const ref::Decoder& dec, const std::vector<std::int32_t>& tokens, i64 T) {
+  const ModelConfig& c = dec.cfg;
+  const i64 b = dec.opt.batch, d = c.d_model;
+  const W embed = find_role(dec, -1, Role::Embed, false, false);
+  const W pos = find_role(dec, -1, Role::PosEmbed, false, false);
+  W proj_in, proj_out;
+  for (const auto& w : dec.weights)
+    if (w.layer < 0 && w.spec.role == Role::EmbedProj)
+      (has(w.spec.name, "project_in") ? proj_in : proj_out) = W{w.buf.data(), w.spec.rows, w.spec.cols};
+  const i64 de = embed.cols;
+  Vec out;
+  for (i64 s = 0; s < b; ++s) {
+    std::vector<Vec> x(T);
+    for (i64 t = 0; t < T; ++t) {
+      Vec e(embed.p + tokens[s * T + t] * de, embed.p + (tokens[s * T + t] + 1) * de);
+      x[t] = proj_in ? lin(e, proj_in) : e;
+      if (pos)
+        for (i64 j = 0; j < d; ++j) x[t][j] += pos.p[(t + c.pos_offset) * d + j];
+      if (c.norm_embed)
+        x[t] = norm(c, x[t], find(dec, -1, {"word_embeddings_layernorm"}), find(dec, -1, {"word_embeddings_layernorm"}, true));
+    }
+    for (const auto& L : dec.layers) layer(dec, L.index, x);
+    Vec h = x[T - 1];
+    const W fw = find(dec, -1, {"ln_f", "model.norm", "final_layer_norm", "final_layernorm"});
+    if (c.norm_final) h = norm(c, h, fw, find(dec, -1, {"ln_f", "model.norm", "final_layer_norm", "final_layernorm"}, true));
+    if (proj_out) h = lin(h, proj_out);
+    const W head = find_role(dec, -1, Role::LmHead, false, false);
+    const W hb = find_role(dec, -1, Role::LmHead, false, false, true);
+    Vec logits(static_cast<size_t>(c.vocab), 0.0);
+    for (i64 v = 0; v < c.vocab; ++v) {
+      double z = hb ? hb.p[v] : 0.0;
+      for (i64 j = 0; j < de; ++j) z += h[j] * (head ? head.p[j * c.vocab + v] : embed.p[v * de + j]);
+      logits[v] = z;
+    }
+    out.insert(out.end(), logits.begin(), logits.end());
+  }
+  return out;
+}
+
+std::vector<float> random_floats(i64 n, std::uint64_t seed) {
+  std::vector<float> v(static_cast<size_t>(n));
+  std::uint64_t s = seed * 0x9e3779b97f4a7c15ull + 1;
+  for (auto& e : v) {
+    s = s * 6364136223846793005ull + 1442695040888963407ull;  // ref: Knuth MMIX LCG
+    e = static_cast<float>(static_cast<std::int64_t>(s >> 40) - (1 << 23)) * 0x1p-23f;
+  }
+  return v;
+}
+
+double max_rel_error(const std::vector<float>& a, const std::vector<double>& ref) {
+  double ss = 0, worst = 0;
+  for (double r : ref) ss += r * r;
+  const double rms = std::sqrt(ss / static_cast<double>(std::max<size_t>(1, ref.size())));
+  for (size_t i = 0; i < ref.size() && i < a.size(); ++i) worst = std::max(worst, std::abs(a[i] - ref[i]));
+  if (a.size() != ref.size()) return INFINITY;
+  return worst / std::max(rms, 1e-30);
+}
+
+}  // namespace llmsize::test

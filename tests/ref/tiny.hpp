@@ -1,0 +1,51 @@
+// Tiny versions of real configs for the reference decoder's tests: every structural flag of
+// the family kept (fused projections, biases, norm kinds and placement, parallel blocks,
+// partial rotary, ALiBi, windows, MoE routing and shared experts, MLA ranks), every width
+// made small enough to run the naive reference in milliseconds.
+#pragma once
+#include <algorithm>
+
+#include "core/model.hpp"
+
+namespace llmsize::test {
+
+inline core::ModelConfig tiny(core::ModelConfig c) {
+  using core::i64;
+  const i64 H = c.n_heads, K = c.n_kv_heads, d = c.d_model;
+  c.n_heads = 4;
+  c.n_kv_heads = K == H ? 4 : K == 1 ? 1 : 2;
+  c.head_dim = c.family == core::Family::Gemma || c.family == core::Family::Gemma2 ? 24 : 16;  // Gemma: H·hd ≠ d
+  c.d_model = 64;
+  c.d_ff = 96;
+  c.vocab = 101;
+  c.max_positions = 64;
+  c.embed_proj_dim = c.embed_proj_dim > 0 && c.embed_proj_dim != d ? 48 : 0;  // OPT-350m: project_in/out
+  if (c.sliding_window > 0) c.sliding_window = 5;
+  c.mtp_layers = std::min<i64>(c.mtp_layers, 1);
+  if (c.is_moe()) {
+    auto& m = c.moe;
+    m.num_experts = std::min<i64>(m.num_experts, 6);
+    m.top_k = std::min<i64>(m.top_k, 2);
+    m.expert_ffn = 32;
+    if (m.shared_ffn > 0) m.shared_ffn = 48;
+    m.first_dense = std::min<i64>(m.first_dense, 1);
+    m.dense_layers.clear();
+    c.n_layers = m.first_dense + 2;
+    m.freq = std::min<i64>(m.freq, 2);
+    m.phase = std::min(m.phase, m.freq - 1);
+  } else {
+    c.n_layers = 2;
+  }
+  if (c.mla.enabled) {
+    auto& m = c.mla;
+    m.q_lora_rank = m.q_lora_rank > 0 ? 48 : 0;
+    m.kv_lora_rank = 32;
+    m.qk_nope_dim = 16;
+    m.qk_rope_dim = 8;
+    m.v_head_dim = 16;
+    c.n_kv_heads = c.n_heads;
+  }
+  return c;
+}
+
+}  // namespace llmsize::test
