@@ -16,6 +16,7 @@ PKGS=(
   clang-14 libclang-rt-14-dev      # libFuzzer, ASan, UBSan
   catch2 nlohmann-json3-dev        # tests, JSON
   libimgui-dev libglfw3-dev libgl-dev libgl1-mesa-dri   # native UI
+  libstb-dev fonts-roboto-unhinted  # desktop screenshots (stb_image_write), the UI font
   chromium xvfb xauth imagemagick  # browser and desktop tests
   g++-aarch64-linux-gnu qemu-user  # NEON kernel tests
   libopenblas-dev                  # benchmark baseline

@@ -1,5 +1,5 @@
 // llmsize page glue: the only web-specific JavaScript. It configures the Emscripten module,
-// loads llmsize_app.js, and gives the C++ side (src/app/platform/web_main.cpp) what only the
+// (index.html then loads llmsize_app.js), and gives the C++ side (src/app/platform/web_main.cpp) what only the
 // browser has: the canvas size and devicePixelRatio, the URL fragment (share links), the
 // embed flag, the clipboard, file drops, pastes, and touch input. No framework, no fetches
 // other than the page's own files.
@@ -61,6 +61,7 @@
     printErr: (t) => console.warn(t),
     setStatus: (t) => { if (t) status.textContent = t; },
     onAbort: (what) => fail('llmsize stopped: ' + what),
+    onRuntimeInitialized: () => { window.llmsizeRuntimeMs = performance.now(); },
   };
 
   // Share links: a fragment typed into the address bar or followed from another page.
@@ -123,14 +124,6 @@
   }, { capture: true, passive: false });
   canvas.addEventListener('contextmenu', (e) => e.preventDefault());
 
-  if (!document.createElement('canvas').getContext('webgl2')) {
-    fail('llmsize needs WebGL2, which this browser does not offer.');
-    return;
-  }
-  const s = document.createElement('script');
-  s.src = 'llmsize_app.js';
-  s.async = true;
-  s.onerror = () => fail('Could not load llmsize_app.js.');
-  document.body.appendChild(s);
+  window.llmsizeGlueMs = performance.now();
   canvas.focus();
 })();

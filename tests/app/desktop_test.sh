@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The desktop app in a real window under Xvfb: it starts, renders frames, restores a share
+# link given as its argument (same figures as the CLI for that state, same link back), opens
+# a config.json given as argument, and writes screenshots to artifacts/.
+# Usage: tests/app/desktop_test.sh [native build dir]   (default build/native-release)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+build=${1:-build/native-release}
+app="$build/src/app/llmsize-app"
+cli="$build/src/cli/llmsize"
+art=${LLMSIZE_ARTIFACTS:-artifacts}
+mkdir -p "$art"
+fail() { echo "desktop test FAILED: $*" >&2; exit 1; }
+run() { xvfb-run -a -s "-screen 0 1600x1000x24" "$app" "$@"; }
+colours() { identify -format '%k' "$1"; }
+field() { sed -n "s/.*\"$2\": \([0-9]*\).*/\1/p" "$1" | head -1; }
+passed=0
+
+# 1. Starts, renders frames, screenshot (default state, dark theme).
+run --frames 20 --screenshot "$art/desktop.png" --figures "$art/desktop-default.json" > "$art/desktop-default.log"
+[ -s "$art/desktop.png" ] || fail "no screenshot"
+n=$(colours "$art/desktop.png"); [ "$n" -gt 200 ] || fail "screenshot looks blank ($n colours)"
+grep -q '"frames": 20' "$art/desktop-default.log" || fail "did not render 20 frames: $(cat "$art/desktop-default.log")"
+passed=$((passed + 1))
+
+# 2. A share link as argument restores that state: the CLI gives the same parameters and the
+#    app gives the link back unchanged.
+link='#v=1&preset=mixtral-8x7b'
+run "$link" --frames 10 --light --screenshot "$art/desktop-link.png" --figures "$art/desktop-link.json" > /dev/null
+want=$("$cli" estimate --preset mixtral-8x7b --json | sed -n 's/.*"total": \([0-9]*\).*/\1/p' | head -1)
+got=$(field "$art/desktop-link.json" total)
+[ -n "$want" ] && [ "$got" = "$want" ] || fail "link restored total $got, CLI says $want"
+grep -q "\"link\": \"$link\"" "$art/desktop-link.json" || fail "link did not round-trip: $(head -c 200 "$art/desktop-link.json")"
+grep -q '"banners": 0' "$art/desktop-link.json" || fail "the link produced a message"
+n=$(colours "$art/desktop-link.png"); [ "$n" -gt 200 ] || fail "light screenshot looks blank ($n colours)"
+passed=$((passed + 1))
+
+# 3. A config.json as argument is imported.
+cfg=tests/core/configs/falcon-rw-1b.json
+run "$cfg" --frames 5 --figures "$art/desktop-config.json" > /dev/null
+want=$("$cli" estimate --config "$cfg" --json | sed -n 's/.*"total": \([0-9]*\).*/\1/p' | head -1)
+got=$(field "$art/desktop-config.json" total)
+[ "$got" = "$want" ] || fail "config import total $got, CLI says $want"
+passed=$((passed + 1))
+
+# 4. A bad link opens the default state with a message, without crashing.
+run '#v=1&preset=no-such-model' --frames 5 --screenshot "$art/desktop-bad-link.png" --figures "$art/desktop-bad.json" > /dev/null
+grep -q '"banners": 0' "$art/desktop-bad.json" && fail "no message for a bad link"
+[ "$(field "$art/desktop-bad.json" total)" = "$(field "$art/desktop-default.json" total)" ] || fail "bad link did not give the default state"
+passed=$((passed + 1))
+
+echo "desktop: $passed passed, 0 failed"

@@ -1,0 +1,38 @@
+// The JS API without the UI: the example page that documents it, and the module under node.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { setUp, tearDown, openPage, WEB_DIR } from './harness.mjs';
+
+before(setUp);
+after(tearDown);
+
+test('the JS API example page answers', async () => {
+  const { page, context, problems } = await openPage({ file: 'api-example.html', waitFirstFrame: false });
+  await page.waitForFunction(() => window.llmsizeApiDone === true, null, { timeout: 30000 });
+  const out = await page.evaluate(() => window.llmsizeApiResult);
+  assert.equal(out.presets > 30, true);
+  assert.equal(out.llama3_8b_total, 8030261248);
+  assert.ok(out.decodedOk);
+  await page.screenshot({ path: 'artifacts/web-api-example.png', fullPage: true });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('the API module runs under node with the same numbers', async () => {
+  const require = createRequire(import.meta.url);
+  const create = require(path.resolve(WEB_DIR, 'llmsize_api.js'));
+  // Node 20 cannot fetch a file path: hand the module its .wasm bytes.
+  const api = await create({ wasmBinary: fs.readFileSync(path.resolve(WEB_DIR, 'llmsize_api.wasm')) });
+  const presets = api.presets();
+  assert.ok(presets.length > 30);
+  const e = api.estimate({ preset: 'llama-2-7b' }, {});
+  assert.equal(e.params.total, 6738415616);
+  const bad = api.estimate({ preset: 'nope' }, {});
+  assert.ok(Array.isArray(bad.issues) && bad.issues[0].field === 'preset');
+  const hf = api.estimate({ model_type: 'llama', hidden_size: 4096, intermediate_size: 11008, num_attention_heads: 32,
+    num_hidden_layers: 32, vocab_size: 32000, max_position_embeddings: 4096 }, {});
+  assert.equal(hf.params.total, 6738415616);
+});

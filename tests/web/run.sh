@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Browser tests of the page (Playwright + Debian's Chromium, headless, WebGL2 via SwiftShader)
+# and the transfer-size report. Screenshots and measurements land in artifacts/.
+# Usage: tests/web/run.sh [built web folder]   (default build/wasm-release/web)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+export LLMSIZE_WEB_DIR=${1:-build/wasm-release/web}
+export LLMSIZE_ARTIFACTS=${LLMSIZE_ARTIFACTS:-artifacts}
+mkdir -p "$LLMSIZE_ARTIFACTS"
+node tests/web/transfer_size.mjs "$LLMSIZE_WEB_DIR"
+node --test --test-concurrency=1 tests/web/page.test.mjs tests/web/api.test.mjs
