@@ -3,6 +3,7 @@
 #include "alloc.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <new>
 #include <utility>
 
@@ -24,6 +25,8 @@ std::string_view to_string(Mem m) {
 
 void* MemCounter::allocate(Mem m, i64 bytes) {
   if (bytes <= 0) return nullptr;
+  // 32-bit size_t in WASM: a request that does not fit would wrap to a tiny allocation.
+  if (static_cast<std::uint64_t>(bytes) > std::numeric_limits<std::size_t>::max()) return nullptr;
   void* p = ::operator new(static_cast<std::size_t>(bytes), kAlign, std::nothrow);
   if (!p) return nullptr;
   const int i = static_cast<int>(m);
