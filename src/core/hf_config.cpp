@@ -150,7 +150,6 @@ void read_common(Reader& r, ModelConfig& c, bool tie_default) {
   c.vocab = r.required("vocab_size", {"vocab_size", "padded_vocab_size", "n_vocab"});
   c.tie_embeddings = r.boolean({"tie_word_embeddings"}, tie_default);
   c.rope_theta = r.number("rope_theta", {"rope_theta", "rotary_emb_base", "rope_base"}, 10000.0);
-  c.torch_dtype = r.str({"torch_dtype", "dtype"}, "");
 }
 
 void read_positions(Reader& r, ModelConfig& c, i64 def) {

@@ -92,8 +92,6 @@ struct ModelConfig {
   MlaConfig mla;
   i64 mtp_layers = 0;  // DeepSeek-V3 multi-token-prediction layers (reported, not in the total)
 
-  std::string torch_dtype;  // dtype the checkpoint is stored in, when the config says
-
   bool operator==(const ModelConfig&) const = default;
 
   // Derived helpers.

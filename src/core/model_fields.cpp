@@ -101,6 +101,15 @@ const std::vector<ModelField>& model_fields() {
                    c.rotary_fraction = *v;
                    return std::nullopt;
                  }},
+      ModelField{"theta", "rope_theta", "RoPE base", "rotary base frequency theta", FieldKind::Real, {},
+                 [](const ModelConfig& c) { return format_real(c.rope_theta); },
+                 [](ModelConfig& c, std::string_view t) -> std::optional<Issue> {
+                   auto v = parse_real(t);
+                   if (!v || !(*v > 0.0 && *v <= 1e12))
+                     return Issue{"theta", "must be a number in (0, 1e12], got \"" + std::string(t.substr(0, 40)) + "\""};
+                   c.rope_theta = *v;
+                   return std::nullopt;
+                 }},
       INT_FIELD("po", "position_offset", "position offset", "extra learned position rows (OPT: 2)", pos_offset, 0, 1024),
       ENUM_FIELD("norm", "norm", "normalization", norm, kNorm),
       BOOL_FIELD("par", "parallel block", "attention and FFN read the same input", parallel_block),

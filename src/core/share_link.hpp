@@ -1,0 +1,42 @@
+// Share links: the whole calculator state in a URL fragment of short readable keys,
+// "v=1&preset=llama-3-8b&seq=8192&batch=4&w=q4_k_m", carrying only what differs from the
+// preset (and from the default workload); a custom model carries all of its dims. Keys come
+// from model_fields() and workload_fields(); "ui.*" keys are the app's view settings,
+// passed through. Decoding treats the text as untrusted: unknown or repeated keys, bad
+// numbers, absurd sizes and broken encoding are Issues naming the key, never a crash.
+#pragma once
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "model.hpp"
+#include "workload.hpp"
+
+namespace llmsize::core {
+
+inline constexpr int kShareLinkVersion = 1;        // bump with a migration in decode_link
+inline constexpr size_t kMaxShareLinkBytes = 8192;  // longer fragments are refused
+inline constexpr size_t kMaxUiValueBytes = 64;
+
+struct ShareState {
+  std::string preset;  // preset id; empty: a custom model carried in full
+  ModelConfig model;
+  Workload workload;
+  std::vector<std::pair<std::string, std::string>> ui;  // "ui.tab" -> "training", in order
+  bool operator==(const ShareState&) const;
+};
+
+// "v=1&…" without a leading '#'. Only fields that differ from the preset / defaults.
+std::string encode_link(const ShareState& s);
+
+// Accepts the fragment with or without its '#'. A link without "v" is read as version 1.
+// Every problem is reported (not just the first); the state is returned only when the
+// whole link is valid, including validate() of the model and workload.
+Result<ShareState> decode_link(std::string_view fragment);
+
+// The same state as a CLI command line ("llmsize estimate --preset … --seq 8192 …");
+// custom models are only expressible through a config file, which the command names.
+std::string cli_command(const ShareState& s);
+
+}  // namespace llmsize::core
