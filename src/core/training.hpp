@@ -44,6 +44,7 @@ struct ActParams {
   i64 micro_batch = 1;
   i64 dtype_bytes = 2;
   i64 tp = 1;
+  i64 ep = 1;                        // >1: experts held whole, their width not split by tp
   bool seq_parallel = false;
   bool flash = false;
   bool dropout = true;
@@ -57,6 +58,7 @@ struct ActParams {
 // Each component is divided by t where Megatron splits it (heads, FFN width) and, with
 // sequence parallel, everything is divided by t.
 struct LayerActivations {
+  i64 layer_input = 0;    // full recomputation: only the layer input is kept (sbh·2 in 16-bit)
   i64 norm_inputs = 0;    // inputs of the norms (RMSNorm and LayerNorm both save x)
   i64 attn_input = 0;     // normed input of the q/k/v projections
   i64 qk = 0;             // q and k as used by QKᵀ (k with K heads: GQA-aware kernels)

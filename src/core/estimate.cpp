@@ -1,0 +1,47 @@
+// estimate(): validation, then parameters, inference and training memory, throughput
+// (see estimate.hpp). Explanations are built by explain() in explain.cpp.
+#include "estimate.hpp"
+
+#include "placement.hpp"
+
+namespace llmsize::core {
+
+std::string_view to_string(Bound b) {
+  switch (b) {
+    case Bound::Exact: return "exact";
+    case Bound::Lower: return "lower bound";
+    case Bound::Upper: return "upper bound";
+    case Bound::Estimate: return "estimate";
+  }
+  return "estimate";
+}
+
+Result<Estimate> estimate(const ModelConfig& cfg, const Workload& w) {
+  std::vector<Issue> issues = validate(cfg);
+  for (auto& i : validate(w)) issues.push_back(std::move(i));
+  if (!issues.empty()) return issues;
+  const Gpu* gpu = find_gpu(w.gpu);
+  if (!gpu) return Issue{"gpu", "unknown GPU \"" + w.gpu + "\""};
+  if (auto p = placement::check_parallel(cfg, w); !p.empty()) return p;
+  auto inv = build_inventory(cfg);
+  if (!inv) return inv.issues();
+  auto params = count_params(cfg, *inv);
+  if (!params) return params.issues();
+  Estimate e;
+  e.gpu = *gpu;
+  e.dp = w.dp();
+  auto inf = inference_memory(cfg, *inv, w, *gpu);
+  if (!inf) return inf.issues();
+  auto tr = training_memory(cfg, *inv, w, *gpu);
+  if (!tr) return tr.issues();
+  auto th = throughput(cfg, *inv, *params, w, *gpu, inf->weights);
+  if (!th) return th.issues();
+  e.inventory = std::move(inv).value();
+  e.params = std::move(params).value();
+  e.inference = std::move(inf).value();
+  e.training = std::move(tr).value();
+  e.throughput = std::move(th).value();
+  return e;
+}
+
+}  // namespace llmsize::core

@@ -1,0 +1,170 @@
+// inference_memory(): the most loaded GPU's weights, KV cache, temporaries and reserve, the
+// three phases, fit, max context, max concurrent sequences and minimum GPU count
+// (declared in memory.hpp; the per-part formulas live in memory.cpp).
+#include <algorithm>
+
+#include "memory.hpp"
+#include "placement.hpp"
+
+namespace llmsize::core {
+
+namespace {
+
+Issue overflow() {
+  return Issue{"seq", "the memory of this model and workload overflows 64-bit byte counts; reduce seq, batch "
+                      "or the model size"};
+}
+
+// One evaluation at (context s, batch b): the most loaded pipeline stage.
+struct At {
+  i64 total = 0;   // prefill peak
+  i64 decode = 0;
+  i64 stage = 0, layers = 0;
+  i64 weights = 0, kv = 0, kv_token = 0;
+  Temporaries prefill, decode_temps;
+};
+
+struct Model {
+  const ModelConfig& cfg;
+  const Workload& w;
+  placement::Table weights;
+  placement::LayerCounts counts;
+  i64 kv_layer = 0;  // one layer, one token, this GPU
+  i64 overhead = 0;
+
+  // Temporaries of a stage: attention is the same in every layer; the FFN part of the kinds the
+  // stage holds; the logits only on the last stage.
+  static Temporaries of_stage(const Temporaries& dense, const Temporaries& moe, i64 dense_n, i64 moe_n, bool last) {
+    Temporaries t;
+    t.attention = dense.attention;
+    t.ffn = std::max(dense_n > 0 ? dense.ffn : 0, moe_n > 0 ? moe.ffn : 0);
+    t.logits = last ? dense.logits : 0;
+    t.peak = std::max({t.attention, t.ffn, t.logits});
+    return t;
+  }
+
+  std::optional<At> at(i64 s, i64 b) const {
+    const i64 e = dtype_bytes(w.dtype);
+    const i64 chunk = w.prefill_chunk > 0 ? std::min(w.prefill_chunk, s) : s;
+    const TempParams pre{b, chunk, s, e, w.flash_attention, w.tp, w.ep, w.logits == LogitsMode::All ? chunk : 1};
+    const TempParams dec{b, 1, s, e, w.flash_attention, w.tp, w.ep, 1};
+    auto dense_pre = layer_temporaries(cfg, pre, false), dense_dec = layer_temporaries(cfg, dec, false);
+    if (!dense_pre || !dense_dec) return std::nullopt;
+    Temporaries moe_pre, moe_dec;
+    if (cfg.is_moe()) {
+      auto a = layer_temporaries(cfg, pre, true), d = layer_temporaries(cfg, dec, true);
+      if (!a || !d) return std::nullopt;
+      moe_pre = *a;
+      moe_dec = *d;
+    }
+    const i64 capped = cfg.sliding_window > 0 ? std::min(s, cfg.sliding_window) : s;
+    std::optional<At> best;
+    for (i64 st = 0; st < w.pp; ++st) {
+      const StageRange r = stage_range(cfg.n_layers, w.pp, st);
+      const i64 moe_n = counts.moe_in(r), slide_n = counts.slide_in(r);
+      const bool last = st == w.pp - 1;
+      At a;
+      a.stage = st;
+      a.layers = r.count;
+      a.weights = weights.stage(cfg, w.pp, st);
+      a.kv_token = kv_layer * r.count;  // ≤ the whole model's, which fits
+      const Checked kv = Checked(b) * kv_layer * (Checked(r.count - slide_n) * s + Checked(slide_n) * capped);
+      a.prefill = of_stage(*dense_pre, moe_pre, r.count - moe_n, moe_n, last);
+      a.decode_temps = of_stage(*dense_dec, moe_dec, r.count - moe_n, moe_n, last);
+      const Checked base = Checked(a.weights) + overhead + kv;
+      const Checked total = base + a.prefill.peak, decode = base + a.decode_temps.peak;
+      if (!total.ok() || !decode.ok()) return std::nullopt;
+      a.kv = kv.value();
+      a.total = total.value();
+      a.decode = decode.value();
+      if (!best || a.total > best->total) best = a;
+    }
+    return best;
+  }
+};
+
+}  // namespace
+
+Result<InferenceMemory> inference_memory(const ModelConfig& cfg, const Inventory& inv, const Workload& w,
+                                         const Gpu& gpu) {
+  if (auto issues = placement::check_parallel(cfg, w); !issues.empty()) return issues;
+  InferenceMemory m;
+  auto report = weights_report(cfg, inv, w);
+  if (!report) return report.issues();
+  m.weights = std::move(report).value();
+  auto table = placement::build(cfg, inv, {w.tp, w.ep}, w.pp, [&](const Tensor& t, i64 layer) -> std::optional<i64> {
+    auto one = storage_bytes(storage_for(cfg, w, t, layer), stored_dims(t));
+    return one ? mul(*one, t.copies) : std::nullopt;
+  });
+  if (!table) return overflow();
+  auto kv_layer = kv_bytes_per_token_layer(cfg, w.kv_dtype, w.tp);
+  auto kv_token = kv_bytes_per_token(cfg, w.kv_dtype, 1);
+  if (!kv_layer) return kv_layer.issues();
+  if (!kv_token) return kv_token.issues();
+
+  m.reserve_bytes = w.reserve_mib >= 0 ? w.reserve_mib * (i64{1} << 20) : runtime_reserve_default(w.runtime);
+  m.comm_bytes = comm_workspace_bytes(w.tp * w.pp);
+  m.overhead_bytes = m.reserve_bytes + m.comm_bytes;  // ≤ 2^44 + 2^28
+  const Model model{cfg, w, std::move(*table), placement::LayerCounts::of(cfg), *kv_layer, m.overhead_bytes};
+
+  auto a = model.at(w.seq, w.batch);
+  if (!a) return overflow();
+  m.chunk = w.prefill_chunk > 0 ? std::min(w.prefill_chunk, w.seq) : w.seq;
+  m.stage = a->stage;
+  m.stage_layers = a->layers;
+  m.weights_bytes = a->weights;
+  m.kv_bytes_per_token = *kv_token;
+  m.kv_bytes_per_token_gpu = a->kv_token;
+  m.kv_cache_bytes = a->kv;
+  m.prefill = a->prefill;
+  m.decode = a->decode_temps;
+  m.activation_bytes = a->prefill.peak;
+  m.after_load_bytes = a->weights + m.overhead_bytes;
+  m.prefill_peak_bytes = a->total;
+  m.decode_bytes = a->decode;
+  m.total_bytes = std::max(a->total, a->decode);
+
+  // Fit. vLLM may use gpu_memory_utilization of each GPU; unified memory its usable fraction.
+  double cap = static_cast<double>(gpu.usable_bytes());
+  if (w.runtime == Runtime::Vllm) cap *= w.gpu_mem_util;
+  m.capacity_bytes = static_cast<i64>(cap);
+  m.fits = m.total_bytes <= m.capacity_bytes;
+  auto fits_at = [&](i64 s) {
+    auto r = model.at(s, w.batch);
+    return r && std::max(r->total, r->decode) <= m.capacity_bytes;
+  };
+  const i64 hi_limit = cfg.max_positions;
+  if (fits_at(hi_limit)) {
+    m.max_context = hi_limit;
+    m.max_context_is_model_limit = true;
+  } else if (fits_at(1)) {
+    i64 lo = 1, hi = hi_limit;  // fits(lo), !fits(hi)
+    while (hi - lo > 1) {
+      const i64 mid = lo + (hi - lo) / 2;
+      (fits_at(mid) ? lo : hi) = mid;
+    }
+    m.max_context = lo;
+  }
+  // Concurrent sequences at this context: one sequence's prefill temporaries at a time
+  // (chunked prefill, as vLLM schedules), every sequence's KV resident.
+  if (auto one = model.at(w.seq, 1); one && one->kv > 0) {
+    const i64 avail = m.capacity_bytes - (one->total - one->kv);
+    m.max_sequences = avail > 0 ? avail / one->kv : 0;
+  }
+  // Minimum GPUs: an ideal split of weights, KV and temporaries; reserve on every GPU.
+  auto kv_all = kv_cache_bytes(cfg, w.kv_dtype, w.seq, w.batch, 1);
+  if (kv_all) {
+    const Checked need = Checked(m.weights.total_bytes) + *kv_all + a->prefill.peak;
+    if (need.ok()) {
+      if (need.value() + m.reserve_bytes <= m.capacity_bytes) {
+        m.min_gpus = 1;
+      } else {
+        const i64 room = m.capacity_bytes - m.reserve_bytes - comm_workspace_bytes(2);
+        m.min_gpus = room > 0 ? need.value() / room + (need.value() % room != 0 ? 1 : 0) : 0;
+      }
+    }
+  }
+  return m;
+}
+
+}  // namespace llmsize::core

@@ -1,0 +1,82 @@
+// Tensor placement over tensor/expert/pipeline parallel GPUs (see placement.hpp).
+#include "placement.hpp"
+
+namespace llmsize::core::placement {
+
+namespace {
+i64 ceil_div(i64 a, i64 b) { return a / b + (a % b != 0 ? 1 : 0); }
+
+// Column-parallel tensors whose bias is split with them (Megatron ColumnParallelLinear).
+bool column_parallel(Role r) {
+  return r == Role::AttnQ || r == Role::AttnK || r == Role::AttnV || r == Role::AttnQKV || r == Role::FfnGate ||
+         r == Role::FfnUp || r == Role::FfnGateUp || r == Role::MlaQB || r == Role::MlaKVB;
+}
+}  // namespace
+
+std::vector<Issue> check_parallel(const ModelConfig& c, const Workload& w) {
+  std::vector<Issue> out;
+  auto n = [](i64 v) { return std::to_string(v); };
+  if (w.pp > c.n_layers)
+    out.push_back({"pp", "must be at most num_hidden_layers (" + n(c.n_layers) + "), got " + n(w.pp)});
+  if (c.n_heads % w.tp != 0)
+    out.push_back({"tp", "must divide num_attention_heads (" + n(c.n_heads) + "), got " + n(w.tp)});
+  else if (!c.mla.enabled && c.n_kv_heads % w.tp != 0 && w.tp % c.n_kv_heads != 0)
+    out.push_back({"tp", "must divide num_key_value_heads (" + n(c.n_kv_heads) + ") or be a multiple of it, got " +
+                             n(w.tp)});
+  if (c.is_moe() && w.ep > c.moe.num_experts)
+    out.push_back({"exp", "must be at most num_experts (" + n(c.moe.num_experts) + "), got " + n(w.ep)});
+  return out;
+}
+
+std::optional<i64> gpu_share(const ModelConfig& c, const Tensor& t, i64 total, Split s) {
+  if (s.tp == 1 && s.ep == 1) return total;
+  if (t.routed && t.copies > 0) {
+    const i64 one = total / t.copies;  // total = one copy × copies
+    if (s.ep > 1) {
+      const auto held = mul(one, ceil_div(t.copies, s.ep));
+      return held;
+    }
+    return ceil_div(total, s.tp);
+  }
+  const Role r = t.role == Role::Bias ? t.of : t.role;
+  const bool vector = t.rows == 1 || t.cols == 1;
+  if (t.role == Role::Norm || t.role == Role::RouterBias || t.role == Role::Router || t.role == Role::SharedGate ||
+      t.role == Role::PosEmbed || t.role == Role::EmbedProj || r == Role::MlaQA || r == Role::MlaKVA)
+    return total;  // replicated (vLLM ReplicatedLinear for MLA down-projections and the router)
+  if (vector && !(t.role == Role::Bias && column_parallel(r))) return total;  // row-parallel biases
+  if (!c.mla.enabled && (r == Role::AttnK || r == Role::AttnV) && c.n_kv_heads > 0) {
+    const i64 held = kv_heads_per_gpu(c, s.tp);  // K/tp heads, or 1 replicated head when tp > K
+    auto v = mul(total / c.n_kv_heads, held);
+    return v;
+  }
+  return ceil_div(total, s.tp);
+}
+
+bool on_first_stage(const Tensor& t) {
+  if (t.role == Role::Embed || t.role == Role::PosEmbed) return true;
+  if (t.role == Role::EmbedProj) return t.name.find("project_out") == std::string::npos;
+  if (t.role == Role::Norm) return t.name.find("embed") != std::string::npos;  // BLOOM's embedding norm
+  return false;
+}
+
+i64 Table::stage(const ModelConfig& cfg, i64 pp, i64 s) const {
+  const StageRange r = stage_range(cfg.n_layers, pp, s);
+  i64 v = prefix[static_cast<size_t>(r.first + r.count)] - prefix[static_cast<size_t>(r.first)];
+  if (s == 0) v += first;
+  if (s == pp - 1) v += last;
+  return v;  // ≤ 2 × replica, which build() keeps below 2^61
+}
+
+LayerCounts LayerCounts::of(const ModelConfig& cfg) {
+  LayerCounts c;
+  const size_t n = static_cast<size_t>(cfg.n_layers);
+  c.moe.assign(n + 1, 0);
+  c.slide.assign(n + 1, 0);
+  for (size_t i = 0; i < n; ++i) {
+    c.moe[i + 1] = c.moe[i] + (cfg.layer_is_moe(static_cast<i64>(i)) ? 1 : 0);
+    c.slide[i + 1] = c.slide[i] + (cfg.layer_slides(static_cast<i64>(i)) ? 1 : 0);
+  }
+  return c;
+}
+
+}  // namespace llmsize::core::placement

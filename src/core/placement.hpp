@@ -1,0 +1,98 @@
+// Private helper (core .cpp files only): how one model replica's tensors are spread over
+// GPUs — tensor parallel splits heads and FFN widths, expert parallel splits routed experts,
+// pipeline parallel gives each stage consecutive layers (embeddings on the first stage, the
+// head on the last). Sums any per-tensor quantity (bytes, parameters, optimizer bytes) into
+// one GPU's share per layer, with prefix sums so a stage's total costs O(1).
+#pragma once
+#include <vector>
+
+#include "inventory.hpp"
+#include "memory.hpp"
+
+namespace llmsize::core::placement {
+
+// Model-dependent parallel checks: pp ≤ L, tp dividing H and dividing (or being a multiple
+// of) K, ep ≤ E. Issues name the workload keys tp, pp, exp.
+std::vector<Issue> check_parallel(const ModelConfig& cfg, const Workload& w);
+
+struct Split {
+  i64 tp = 1;
+  i64 ep = 1;
+};
+
+// One GPU's part of `total` (the quantity for all copies of tensor t): routed experts are
+// divided by ep whole experts (then by tp only when ep == 1); k/v projections hold K_gpu of
+// K heads; norms, other vectors, the router and MLA's down-projections are replicated;
+// everything else is divided by tp (rounded up).
+std::optional<i64> gpu_share(const ModelConfig& cfg, const Tensor& t, i64 total, Split s);
+
+// Whether tensor t (global) lives on the first stage (embeddings) or the last (head, final norm).
+bool on_first_stage(const Tensor& t);
+
+struct Table {
+  std::vector<i64> prefix;  // prefix[l] = Σ_{layers < l} one GPU's share
+  i64 first = 0;            // globals on the first stage
+  i64 last = 0;             // globals on the last stage (a tied head repeats the embedding when pp > 1)
+  i64 replica = 0;          // whole replica, no split (each tensor once)
+  i64 stage(const ModelConfig& cfg, i64 pp, i64 s) const;  // one GPU of stage s
+};
+
+// value(t, layer) → the quantity for all copies of t in that layer (layer = -1: globals),
+// nullopt on overflow. MTP layers are not placed (outside the total).
+template <class F>
+std::optional<Table> build(const ModelConfig& cfg, const Inventory& inv, Split split, i64 pp, F value) {
+  Table tab;
+  std::vector<i64> per_layer(static_cast<size_t>(cfg.n_layers), 0);
+  Checked first, last, replica;
+  for (const Tensor& t : inv.global) {
+    auto v = value(t, i64{-1});
+    if (!v) return std::nullopt;
+    auto g = gpu_share(cfg, t, *v, split);
+    if (!g) return std::nullopt;
+    replica += *v;
+    const bool tied_head = t.role == Role::Embed && cfg.tie_embeddings && pp > 1;
+    if (on_first_stage(t)) first += *g;
+    else last += *g;
+    if (tied_head) last += *g;
+  }
+  for (const LayerKind& k : inv.kinds) {
+    for (i64 l : k.layers) {
+      Checked sum;
+      for (const Tensor& t : k.tensors) {
+        auto v = value(t, l);
+        if (!v) return std::nullopt;
+        auto g = gpu_share(cfg, t, *v, split);
+        if (!g) return std::nullopt;
+        sum += *g;
+        replica += *v;
+      }
+      if (!sum.ok()) return std::nullopt;
+      per_layer[static_cast<size_t>(l)] = sum.value();
+    }
+  }
+  tab.prefix.assign(per_layer.size() + 1, 0);
+  Checked run;
+  for (size_t i = 0; i < per_layer.size(); ++i) {
+    run += per_layer[i];
+    tab.prefix[i + 1] = run.value();
+  }
+  if (!run.ok() || !first.ok() || !last.ok() || !replica.ok()) return std::nullopt;
+  if (replica.value() > (i64{1} << 61)) return std::nullopt;  // keeps Table::stage() sums in range
+  tab.first = first.value();
+  tab.last = last.value();
+  tab.replica = replica.value();
+  return tab;
+}
+
+// Layers of stage s that are MoE / slide, via prefix counts.
+struct LayerCounts {
+  std::vector<i64> moe;    // prefix counts of MoE layers
+  std::vector<i64> slide;  // prefix counts of sliding-window layers
+  static LayerCounts of(const ModelConfig& cfg);
+  i64 moe_in(StageRange r) const { return moe[static_cast<size_t>(r.first + r.count)] - moe[static_cast<size_t>(r.first)]; }
+  i64 slide_in(StageRange r) const {
+    return slide[static_cast<size_t>(r.first + r.count)] - slide[static_cast<size_t>(r.first)];
+  }
+};
+
+}  // namespace llmsize::core::placement

@@ -1,0 +1,117 @@
+// Decode, prefill and training rate bounds and the Chinchilla token count (see throughput.hpp).
+#include "throughput.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace llmsize::core {
+
+namespace {
+// Σ_{x=a}^{b} min(x, W), W ≤ 0 meaning no cap.
+double sum_capped(double a, double b, double W) {
+  if (b < a) return 0;
+  auto range = [](double lo, double hi) { return hi < lo ? 0.0 : (lo + hi) * (hi - lo + 1) / 2; };
+  if (W <= 0 || b <= W) return range(a, b);
+  if (a > W) return (b - a + 1) * W;
+  return range(a, W) + (b - W) * W;
+}
+}  // namespace
+
+double attention_flops(const ModelConfig& c, i64 past, i64 queries) {
+  const double dqk = static_cast<double>(c.q_head_dim()), dv = static_cast<double>(c.v_head_dim());
+  // Query at position p attends p + 1 keys (causal), at most the window in sliding layers.
+  const double a = static_cast<double>(past) + 1, b = static_cast<double>(past + queries);
+  const double full = sum_capped(a, b, 0), capped = sum_capped(a, b, static_cast<double>(c.sliding_window));
+  double pairs = 0;
+  for (i64 l = 0; l < c.n_layers; ++l) pairs += c.layer_slides(l) ? capped : full;
+  // ref: QKᵀ 2·dqk and P·V 2·dv FLOPs per head per (query, key) pair.
+  return pairs * 2.0 * static_cast<double>(c.n_heads) * (dqk + dv);
+}
+
+i64 matmul_params_active(const ModelConfig& c, const Inventory& inv) {
+  Checked n;
+  for (const Tensor& t : inv.global) {
+    if (!(t.rows > 1 && t.cols > 1)) continue;
+    if (t.role == Role::PosEmbed) continue;
+    if (t.role == Role::Embed && !c.tie_embeddings) continue;  // a lookup, not a matmul
+    n += t.numel();  // a tied embedding is the head's matmul
+  }
+  for (const LayerKind& k : inv.kinds)
+    for (const Tensor& t : k.tensors)
+      if (t.rows > 1 && t.cols > 1)
+        n += Checked(t.numel_one()) * (t.routed ? c.moe.top_k : t.copies) * static_cast<i64>(k.layers.size());
+  return n.value();
+}
+
+Result<Throughput> throughput(const ModelConfig& c, const Inventory& inv, const ParamReport& params, const Workload& w,
+                              const Gpu& gpu, const WeightsReport& weights) {
+  Throughput r;
+  const bool fp8_weights = w.weights == WeightFormat::Fp8 || w.weights == WeightFormat::Fp8Block;
+  r.fp8_compute = fp8_weights && gpu.fp8_tflops > 0;
+  r.peak_tflops = r.fp8_compute ? gpu.fp8_tflops : gpu.bf16_tflops;
+  if (w.dtype == ComputeDtype::F32) r.peak_tflops /= 2;  // TF32 tensor cores: half the bf16 rate
+  r.bandwidth_gbs = gpu.bandwidth_gbs;
+  const i64 dp = std::max<i64>(1, w.dp());
+  const double b = static_cast<double>(w.batch), s = static_cast<double>(w.seq);
+
+  // Decode: one step reads every weight once (the embedding only for b rows; routed experts
+  // only those chosen) and the whole KV cache of every sequence.
+  const double E = static_cast<double>(c.moe.num_experts), k = static_cast<double>(c.moe.top_k);
+  // Expected distinct experts under uniform routing of b tokens: E·(1 − (1 − k/E)^b).
+  r.experts_touched = c.is_moe() ? E * (1.0 - std::pow(1.0 - k / E, b)) : 0.0;
+  double weight_bytes = 0;
+  for (const WeightRow& row : weights.rows) {
+    const Tensor& t = row.kind < 0 ? inv.global[static_cast<size_t>(row.index)]
+                                   : inv.kinds[static_cast<size_t>(row.kind)].tensors[static_cast<size_t>(row.index)];
+    double bytes = static_cast<double>(row.bytes);
+    if (t.routed) bytes *= r.experts_touched / E;
+    else if ((t.role == Role::Embed && !c.tie_embeddings) || t.role == Role::PosEmbed)
+      bytes *= std::min(1.0, b / static_cast<double>(std::max<i64>(1, stored_dims(t).n_rows)));
+    weight_bytes += bytes;
+  }
+  auto kv = kv_cache_bytes(c, w.kv_dtype, w.seq, w.batch, 1);
+  if (!kv) return kv.issues();
+  r.decode_weight_bytes = static_cast<i64>(weight_bytes);
+  r.decode_kv_bytes = *kv;
+  r.decode_bytes_per_step = r.decode_weight_bytes + r.decode_kv_bytes;  // both ≤ 2^62
+  // tp GPUs read their shards at once; pipeline stages run one after another.
+  r.decode_step_seconds = static_cast<double>(r.decode_bytes_per_step) / (gpu.bandwidth_gbs * 1e9 * static_cast<double>(w.tp));
+  r.decode_tokens_per_s_per_seq = 1.0 / r.decode_step_seconds;
+  r.decode_tokens_per_s = static_cast<double>(dp) * b / r.decode_step_seconds;
+
+  // Prefill: 2 FLOPs per active matmul parameter per token + attention (ref: Kaplan et al.
+  // 2020 §2.1, C_forward ≈ 2N + 2·n_layer·n_ctx·d_attn).
+  const double P = static_cast<double>(matmul_params_active(c, inv));
+  const double attn = attention_flops(c, 0, w.seq);
+  const double peak = r.peak_tflops * 1e12 * w.utilization;
+  r.prefill_flops = b * (2.0 * P * s + attn);
+  r.prefill_seconds = peak > 0 ? r.prefill_flops / (peak * static_cast<double>(w.tp)) : 0;
+
+  // Training: forward 2P, backward 4P (input and weight gradients); LoRA skips the frozen
+  // weights' gradients (4P + 6·P_adapters); attention backward costs twice its forward.
+  const bool lora = w.lora_rank > 0;
+  double per_token = lora ? 4.0 * P : 6.0 * P;
+  if (lora) {
+    auto a = lora_params(inv, w.lora_rank, w.lora_targets);
+    if (!a) return a.issues();
+    per_token += 6.0 * static_cast<double>(*a);
+  }
+  const double attn_token = attn / s;
+  per_token += 3.0 * attn_token;
+  if (w.recompute == Recompute::Full) per_token += 2.0 * P + attn_token;  // one more forward
+  else if (w.recompute == Recompute::Selective) per_token += attn_token;  // the attention core again
+  r.train_flops_per_token = per_token;
+  const Checked step = Checked(w.seq) * w.batch * w.grad_accum * dp;
+  if (!step.ok()) return Issue{"accum", "tokens per step overflow 64-bit counts"};
+  r.tokens_per_step = step.value();
+  const double cluster = peak * static_cast<double>(w.gpus);
+  r.step_seconds = cluster > 0 ? per_token * static_cast<double>(r.tokens_per_step) / cluster : 0;
+  // ref: Hoffmann et al. 2022 (Chinchilla): compute-optimal D ≈ 20·N tokens.
+  const auto chin = mul(params.total, 20);
+  r.chinchilla_tokens = chin ? *chin : 0;
+  r.train_tokens = w.train_tokens > 0 ? w.train_tokens : r.chinchilla_tokens;
+  r.train_seconds = cluster > 0 ? per_token * static_cast<double>(r.train_tokens) / cluster : 0;
+  return r;
+}
+
+}  // namespace llmsize::core

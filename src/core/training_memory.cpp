@@ -1,0 +1,202 @@
+// training_memory(): model states sharded by ZeRO/FSDP, activations of the in-flight
+// micro-batches of each pipeline stage, logits, reserve — on the most loaded GPU (declared in
+// training.hpp).
+#include <algorithm>
+
+#include "placement.hpp"
+#include "training.hpp"
+
+namespace llmsize::core {
+
+namespace {
+i64 ceil_div(i64 a, i64 b) { return a / b + (a % b != 0 ? 1 : 0); }
+
+Issue overflow() {
+  return Issue{"seq", "training memory overflows 64-bit byte counts; reduce seq, batch or the model size"};
+}
+
+// Per-stage sums of one quantity, split into non-expert (sharded by ZeRO over dp) and
+// routed-expert parts (sharded over the expert-data-parallel replicas).
+struct Split2 {
+  placement::Table dense, expert;
+};
+template <class F>
+std::optional<Split2> tables(const ModelConfig& c, const Inventory& inv, const Workload& w, F value) {
+  auto d = placement::build(c, inv, {w.tp, w.ep}, w.pp, [&](const Tensor& t, i64 l) -> std::optional<i64> {
+    return t.routed ? std::optional<i64>(0) : value(t, l);
+  });
+  auto x = placement::build(c, inv, {w.tp, w.ep}, w.pp, [&](const Tensor& t, i64 l) -> std::optional<i64> {
+    return t.routed ? value(t, l) : std::optional<i64>(0);
+  });
+  if (!d || !x) return std::nullopt;
+  return Split2{std::move(*d), std::move(*x)};
+}
+
+}  // namespace
+
+Result<TrainingMemory> training_memory(const ModelConfig& cfg, const Inventory& inv, const Workload& w,
+                                       const Gpu& gpu) {
+  if (auto issues = placement::check_parallel(cfg, w); !issues.empty()) return issues;
+  TrainingMemory m;
+  const i64 dp = std::max<i64>(1, w.dp());
+  const i64 edp = w.ep > 1 ? std::max<i64>(1, dp * w.tp / w.ep) : dp;  // replicas of each expert shard
+  const StateBytes sb = state_bytes(w);
+  const bool lora = w.lora_rank > 0;
+  const i64 r = w.lora_rank;
+  Workload base_w = w;  // QLoRA: the frozen base in NF4 with double quantization
+  base_w.weights = WeightFormat::Nf4Dq;
+
+  auto params = tables(cfg, inv, w, [](const Tensor& t, i64) -> std::optional<i64> { return t.numel(); });
+  auto trainable = tables(cfg, inv, w, [&](const Tensor& t, i64) -> std::optional<i64> {
+    if (!lora) return t.numel();
+    if (!(t.rows > 1 && t.cols > 1 && lora_targets_role(w.lora_targets, t.role))) return 0;
+    return (Checked(r) * (t.rows + t.cols) * t.copies).ok() ? std::optional<i64>(r * (t.rows + t.cols) * t.copies)
+                                                            : std::nullopt;
+  });
+  auto optimizer = tables(cfg, inv, w, [&](const Tensor& t, i64) -> std::optional<i64> {
+    std::optional<i64> one;
+    if (!lora) {
+      one = optimizer_bytes_for(w, t.numel_one(), t.rows, t.cols);
+    } else {
+      if (!(t.rows > 1 && t.cols > 1 && lora_targets_role(w.lora_targets, t.role))) return 0;
+      auto a = optimizer_bytes_for(w, r * t.rows, r, t.rows), b = optimizer_bytes_for(w, r * t.cols, t.cols, r);
+      if (a && b) one = add(*a, *b);
+    }
+    return one ? mul(*one, t.copies) : std::nullopt;
+  });
+  auto base = tables(cfg, inv, w, [&](const Tensor& t, i64 l) -> std::optional<i64> {
+    if (!lora || !w.qlora) return mul(t.numel(), sb.weights);
+    auto one = storage_bytes(storage_for(cfg, base_w, t, l), stored_dims(t));
+    return one ? mul(*one, t.copies) : std::nullopt;
+  });
+  if (!params || !trainable || !optimizer || !base) return overflow();
+  auto adapters = lora_params(inv, r, w.lora_targets);
+  if (!adapters) return adapters.issues();
+  m.lora_params = lora ? *adapters : 0;
+  m.trainable_params = lora ? *adapters : params->dense.replica + params->expert.replica;
+
+  // Per-layer activations of one micro-batch.
+  const ActParams ap{w.seq, w.batch, dtype_bytes(w.dtype), w.tp, w.ep, w.seq_parallel, w.flash_attention, w.dropout,
+                     w.recompute, r, w.lora_targets};
+  ActParams full = ap;
+  full.recompute = Recompute::None;
+  auto dense_act = layer_activations(cfg, ap, false), dense_full = layer_activations(cfg, full, false);
+  if (!dense_act) return dense_act.issues();
+  if (!dense_full) return dense_full.issues();
+  LayerActivations moe_act, moe_full;
+  if (cfg.is_moe()) {
+    auto a = layer_activations(cfg, ap, true), f = layer_activations(cfg, full, true);
+    if (!a) return a.issues();
+    if (!f) return f.issues();
+    moe_act = *a;
+    moe_full = *f;
+  }
+  const auto counts = placement::LayerCounts::of(cfg);
+  const i64 t = w.tp, e = dtype_bytes(w.dtype);
+  auto rep = [&](Checked v) { return !w.seq_parallel || !v.ok() ? v : Checked(ceil_div(v.value(), t)); };
+  const Checked sbh = Checked(w.seq) * w.batch * cfg.d_model;
+  // ref: Korthikanti §4.3: the loss needs the fp32 logits, 4sbv/t with a vocab-parallel head.
+  const Checked logits = Checked(w.seq) * w.batch * ceil_div(cfg.vocab, t) * 4;
+  const Checked last_extra = rep(sbh * e * 2) + logits;  // final-norm input, head input, logits
+  const Checked first_extra = w.dropout ? rep(sbh) : Checked();  // embedding dropout mask
+
+  m.reserve_bytes = w.reserve_mib >= 0 ? w.reserve_mib * (i64{1} << 20)
+                                       : (w.runtime == Runtime::None ? 0 : runtime_reserve_default(Runtime::PyTorch));
+  m.comm_bytes = comm_workspace_bytes(w.gpus);
+  const auto z = w.sharding;
+  const bool shard_opt = z != Sharding::None, shard_grads = z == Sharding::Zero2 || z == Sharding::Zero3 || z == Sharding::Fsdp,
+             shard_weights = z == Sharding::Zero3 || z == Sharding::Fsdp;
+  auto div = [](Checked v, i64 d, bool on) { return on && v.ok() ? Checked(ceil_div(v.value(), d)) : v; };
+
+  std::optional<TrainingMemory> best;
+  for (i64 st = 0; st < w.pp; ++st) {
+    TrainingMemory s = m;
+    const StageRange range = stage_range(cfg.n_layers, w.pp, st);
+    const i64 pd = params->dense.stage(cfg, w.pp, st), px = params->expert.stage(cfg, w.pp, st);
+    const i64 td = trainable->dense.stage(cfg, w.pp, st), tx = trainable->expert.stage(cfg, w.pp, st);
+    const i64 od = optimizer->dense.stage(cfg, w.pp, st), ox = optimizer->expert.stage(cfg, w.pp, st);
+    const i64 bd = base->dense.stage(cfg, w.pp, st), bx = base->expert.stage(cfg, w.pp, st);
+    s.params_gpu = pd + px;
+    s.trainable_params_gpu = td + tx;
+    // Working weights: all parameters (full) or the frozen base + adapters (LoRA).
+    Checked wd = lora ? Checked(bd) + Checked(td) * sb.weights : Checked(pd) * sb.weights;
+    Checked wx = lora ? Checked(bx) + Checked(tx) * sb.weights : Checked(px) * sb.weights;
+    const Checked weights = div(wd, dp, shard_weights) + div(wx, edp, shard_weights);
+    const Checked grads = div(Checked(td) * sb.grads, dp, shard_grads) + div(Checked(tx) * sb.grads, edp, shard_grads);
+    const Checked master = div(Checked(td) * sb.master, dp, shard_opt) + div(Checked(tx) * sb.master, edp, shard_opt);
+    const Checked opt = div(Checked(od), dp, shard_opt) + div(Checked(ox), edp, shard_opt);
+    // 1F1B: stage s holds pp − s micro-batches in flight (ref: Narayanan et al. 2021 §2.2).
+    const i64 inflight = std::min(w.pp - st, w.grad_accum);
+    const i64 moe_n = counts.moe_in(range), dense_n = range.count - moe_n;
+    const Checked per_mb = Checked(dense_act->total) * dense_n + Checked(moe_act.total) * moe_n;
+    Checked act = per_mb * inflight;
+    if (st == 0) act += first_extra * inflight;
+    if (st == w.pp - 1) act += last_extra;
+    i64 recompute = 0;
+    if (w.recompute == Recompute::Full)
+      recompute = std::max(dense_n > 0 ? dense_full->total : 0, moe_n > 0 ? moe_full.total : 0);
+    act += recompute;
+    // ZeRO-3/FSDP all-gather a layer's weights before use and prefetch the next one.
+    i64 gathered = 0, dequant = 0;
+    if (shard_weights && range.count > 0) {
+      i64 biggest = 0;
+      for (i64 l = range.first; l < range.first + range.count; ++l)
+        biggest = std::max(biggest, params->dense.prefix[l + 1] - params->dense.prefix[l] +
+                                        params->expert.prefix[l + 1] - params->expert.prefix[l]);
+      const Checked g = Checked(biggest) * sb.weights * 2;
+      if (!g.ok()) return overflow();
+      gathered = g.value();
+    }
+    if (lora && w.qlora) {  // one bf16 compute copy of the largest dequantized matrix at a time
+      i64 biggest = 0;
+      for (const LayerKind& k : inv.kinds)
+        for (const Tensor& tt : k.tensors)
+          if (tt.rows > 1 && tt.cols > 1) biggest = std::max(biggest, ceil_div(tt.numel_one(), t));
+      dequant = biggest * 2;
+    }
+    const Checked overhead = Checked(m.reserve_bytes) + m.comm_bytes + gathered + dequant;
+    const Checked total = weights + grads + master + opt + act + overhead;
+    if (!total.ok()) return overflow();
+    s.weights_bytes = weights.value();
+    s.gradients_bytes = grads.value();
+    s.master_weights_bytes = master.value();
+    s.optimizer_bytes = opt.value();
+    s.activation_bytes = act.value();
+    s.logits_bytes = st == w.pp - 1 ? logits.value() : 0;
+    s.recompute_bytes = recompute;
+    s.gathered_bytes = gathered;
+    s.dequant_bytes = dequant;
+    s.overhead_bytes = overhead.value();
+    s.total_bytes = total.value();
+    s.inflight = inflight;
+    s.stage = st;
+    s.stage_layers = range.count;
+    if (!best || s.total_bytes > best->total_bytes) best = s;
+  }
+  m = *best;
+  m.layer = *dense_act;
+  m.layer_moe = moe_act;
+  m.capacity_bytes = gpu.usable_bytes();
+  m.fits = m.total_bytes <= m.capacity_bytes;
+  // Minimum GPUs: an ideal split of the model states and one micro-batch's activations over
+  // n GPUs, the reserve and communication workspace on each.
+  const Checked states = Checked(params->dense.replica + params->expert.replica) * (lora ? 0 : sb.weights) +
+                         Checked(base->dense.replica + base->expert.replica) * (lora ? 1 : 0) +
+                         Checked(trainable->dense.replica + trainable->expert.replica) *
+                             (sb.grads + sb.master + (lora ? sb.weights : 0)) +
+                         optimizer->dense.replica + optimizer->expert.replica;
+  const Checked acts = Checked(dense_act->total) * (cfg.n_layers - counts.moe.back()) +
+                       Checked(moe_act.total) * counts.moe.back() + last_extra;
+  const Checked need = states + acts;
+  if (need.ok()) {
+    if (need.value() + m.reserve_bytes <= m.capacity_bytes) {
+      m.min_gpus = 1;
+    } else {
+      const i64 room = m.capacity_bytes - m.reserve_bytes - comm_workspace_bytes(2);
+      m.min_gpus = room > 0 ? ceil_div(need.value(), room) : 0;
+    }
+  }
+  return m;
+}
+
+}  // namespace llmsize::core
