@@ -111,7 +111,8 @@ enum class FieldScope : std::uint8_t { Both, Inference, Training };
 // One workload input. `choices` lists the allowed names of Enum fields and the member names
 // of Flags fields (text form: members joined by ',' in table order, e.g. "q,k,v,o"; or "all").
 struct WorkloadField {
-  std::string_view key;    // short key: share links, Issue::field ("seq", "w", "tp", …)
+  std::string_view key;    // short key: share links, Issue::field ("seq", "w", "tp", …);
+                           // distinct from model_fields() keys (one share-link namespace)
   std::string_view flag;   // CLI flag ("--seq")
   std::string_view label;  // UI label ("Context length")
   std::string_view help;   // one sentence
