@@ -104,8 +104,7 @@ Result<TrainingMemory> training_memory(const ModelConfig& cfg, const Inventory& 
                                        : (w.runtime == Runtime::None ? 0 : runtime_reserve_default(Runtime::PyTorch));
   m.comm_bytes = comm_workspace_bytes(w.gpus);
   const auto z = w.sharding;
-  const bool shard_opt = z != Sharding::None, shard_grads = z == Sharding::Zero2 || z == Sharding::Zero3 || z == Sharding::Fsdp,
-             shard_weights = z == Sharding::Zero3 || z == Sharding::Fsdp;
+  const bool shard_opt = z != Sharding::None, shard_weights = z == Sharding::Zero3 || z == Sharding::Fsdp;
   auto div = [](Checked v, i64 d, bool on) { return on && v.ok() ? Checked(ceil_div(v.value(), d)) : v; };
 
   std::optional<TrainingMemory> best;
@@ -118,12 +117,16 @@ Result<TrainingMemory> training_memory(const ModelConfig& cfg, const Inventory& 
     const i64 bd = base->dense.stage(cfg, w.pp, st), bx = base->expert.stage(cfg, w.pp, st);
     s.params_gpu = pd + px;
     s.trainable_params_gpu = td + tx;
-    // Working weights: all parameters (full) or the frozen base + adapters (LoRA).
-    Checked wd = lora ? Checked(bd) + Checked(td) * sb.weights : Checked(pd) * sb.weights;
-    Checked wx = lora ? Checked(bx) + Checked(tx) * sb.weights : Checked(px) * sb.weights;
-    const Checked weights = div(wd, dp, shard_weights) + div(wx, edp, shard_weights);
-    const Checked grads = div(Checked(td) * sb.grads, dp, shard_grads) + div(Checked(tx) * sb.grads, edp, shard_grads);
-    const Checked master = div(Checked(td) * sb.master, dp, shard_opt) + div(Checked(tx) * sb.master, edp, shard_opt);
+    // Trainable parameters' states (all parameters, or the adapters under LoRA), sharded by
+    // ZeRO over dp (experts: over their expert-data-parallel replicas).
+    auto sd = model_states(td, w, dp), sx = model_states(tx, w, edp);
+    if (!sd) return sd.issues();
+    if (!sx) return sx.issues();
+    // LoRA adds the frozen base (16-bit, or NF4 with QLoRA), sharded only by ZeRO-3/FSDP.
+    const Checked frozen = lora ? div(Checked(bd), dp, shard_weights) + div(Checked(bx), edp, shard_weights) : Checked();
+    const Checked weights = frozen + sd->weights + sx->weights;
+    const Checked grads = Checked(sd->grads) + sx->grads;
+    const Checked master = Checked(sd->master) + sx->master;
     const Checked opt = div(Checked(od), dp, shard_opt) + div(Checked(ox), edp, shard_opt);
     // 1F1B: stage s holds pp − s micro-batches in flight (ref: Narayanan et al. 2021 §2.2).
     const i64 inflight = std::min(w.pp - st, w.grad_accum);

@@ -1,0 +1,141 @@
+// The GPU catalog, the workload field table (strict parsing, unique keys) and throughput
+// bounds (bandwidth roofline, MoE active experts, Chinchilla).
+#include <catch2/catch.hpp>
+
+#include "core/estimate.hpp"
+#include "core/model_fields.hpp"
+#include "test_util.hpp"
+
+using namespace llmsize::core;
+using llmsize::test::preset;
+
+TEST_CASE("The GPU catalog loads and holds every required accelerator with a source", "[core][gpu]") {
+  auto all = load_gpus();
+  INFO(join(all.issues()));
+  REQUIRE(all.ok());
+  for (const char* id : {"a10", "l4", "rtx-3090", "rtx-4090", "rtx-5090", "l40s", "a100-40gb", "a100-80gb", "h100-sxm",
+                         "h200", "b200", "mi300x", "m2-ultra-192gb"}) {
+    INFO(id);
+    const Gpu* g = find_gpu(id);
+    REQUIRE(g != nullptr);
+    CHECK(g->memory_bytes > 0);
+    CHECK(g->bandwidth_gbs > 0);
+    CHECK_FALSE(g->source.empty());
+  }
+  bool apple = false;
+  for (const auto& g : gpu_catalog())
+    if (g.unified) {
+      apple = true;
+      CHECK(g.usable_fraction < 1.0);
+    }
+  CHECK(apple);
+}
+
+TEST_CASE("Catalog entries carry their data-sheet numbers", "[core][gpu]") {
+  struct Row {
+    const char* id;
+    double gib, gbs, bf16, fp8;
+  };
+  const Row rows[] = {
+      {"h100-sxm", 80, 3350, 989, 1979},   {"h200", 141, 4800, 989, 1979}, {"a100-80gb", 80, 2039, 312, 0},
+      {"mi300x", 192, 5300, 1307.4, 2614.9}, {"rtx-4090", 24, 1008, 165.2, 330.3}, {"l40s", 48, 864, 362.05, 733},
+  };
+  for (const auto& r : rows) {
+    INFO(r.id);
+    const Gpu* g = find_gpu(r.id);
+    REQUIRE(g);
+    CHECK(g->memory_bytes == static_cast<i64>(r.gib * 1073741824.0));
+    CHECK(g->bandwidth_gbs == Approx(r.gbs));
+    CHECK(g->bf16_tflops == Approx(r.bf16));
+    CHECK(g->fp8_tflops == Approx(r.fp8));
+  }
+}
+
+TEST_CASE("Workload fields: unique keys and flags, round trips, strict parsing", "[core][workload]") {
+  std::vector<std::string_view> keys, flags;
+  for (const auto& m : model_fields()) keys.push_back(m.key);
+  const Workload def;
+  for (const auto& f : workload_fields()) {
+    INFO(f.key);
+    CHECK(std::find(keys.begin(), keys.end(), f.key) == keys.end());  // one share-link namespace
+    CHECK(std::find(flags.begin(), flags.end(), f.flag) == flags.end());
+    keys.push_back(f.key);
+    flags.push_back(f.flag);
+    CHECK(f.flag.substr(0, 2) == "--");
+    CHECK_FALSE(f.label.empty());
+    CHECK_FALSE(f.help.empty());
+    Workload w;
+    CHECK_FALSE(f.set(w, f.get(def)));
+    CHECK(f.get(w) == f.get(def));
+    if (f.kind == FieldKind::Enum)
+      for (auto c : f.choices) CHECK_FALSE(f.set(w, c));
+  }
+  CHECK(find_field("gpu")->choices.size() == gpu_catalog().size());
+  struct Bad {
+    const char* key;
+    const char* text;
+    const char* says;
+  };
+  const Bad bad[] = {
+      {"seq", "0", "[1, 134217728]"},      {"seq", "abc", "integer"},     {"seq", "1e3", "integer"},
+      {"seq", "99999999999", "134217728"}, {"batch", "-1", "[1, 1048576]"}, {"util", "0", "(0, 1]"},
+      {"util", "1.5", "(0, 1]"},           {"mfu", "nan", "(0, 1]"},       {"w", "q4_k_x", "q4_k_m"},
+      {"lt", "q,q", "subset"},             {"lt", "x", "gate"},            {"flash", "2", "0 or 1"},
+      {"gpu", "h1000", "h100-sxm"},        {"zero", "4", "fsdp"},
+  };
+  for (const auto& b : bad) {
+    INFO(b.key << " = " << b.text);
+    Workload w;
+    auto issue = find_field(b.key)->set(w, b.text);
+    REQUIRE(issue);
+    CHECK(issue->field == b.key);
+    CHECK_THAT(issue->message, Catch::Contains(b.says));
+    CHECK(find_field(b.key)->get(w) == find_field(b.key)->get(def));  // unchanged
+  }
+  Workload w;
+  CHECK_FALSE(find_field("lt")->set(w, "v,q"));
+  CHECK(find_field("lt")->get(w) == "q,v");
+}
+
+TEST_CASE("validate(Workload) checks the parallel layout", "[core][workload]") {
+  Workload w;
+  w.gpus = 6;
+  w.tp = 4;
+  CHECK(validate(w).front().field == "gpus");
+  w.gpus = 8;
+  w.tp = 2;
+  w.ep = 3;
+  CHECK(validate(w).front().field == "exp");
+  w.ep = 8;
+  CHECK(validate(w).empty());
+  w.seq = 0;  // set directly, bypassing the table: still caught
+  CHECK(validate(w).front().field == "seq");
+}
+
+TEST_CASE("Decode rate is bandwidth over bytes read; MoE reads the chosen experts only", "[core][throughput]") {
+  const ModelConfig mx = preset("mixtral-8x7b").config;
+  Workload w;
+  w.seq = 1;
+  auto e = estimate(mx, w);
+  REQUIRE(e.ok());
+  const auto& t = e->throughput;
+  CHECK(t.decode_tokens_per_s * static_cast<double>(t.decode_bytes_per_step) == Approx(3350e9));
+  CHECK(t.experts_touched == Approx(2.0));  // one token: top-2 of 8
+  // bf16: 2 bytes per active parameter, minus the embedding table of which one row is read.
+  const double embed = static_cast<double>(mx.vocab * mx.d_model);
+  CHECK(static_cast<double>(t.decode_weight_bytes) == Approx(2 * (static_cast<double>(e->params.active) - embed + static_cast<double>(mx.d_model))));
+  w.batch = 64;  // 64 tokens touch nearly every expert
+  CHECK(estimate(mx, w)->throughput.experts_touched == Approx(8.0).margin(0.01));
+}
+
+TEST_CASE("Chinchilla-optimal tokens are about 20 per parameter", "[core][throughput]") {
+  // ref: Hoffmann et al. 2022: Chinchilla, 70B parameters, 1.4T tokens.
+  auto e = estimate(preset("llama-3.1-70b").config, Workload{});
+  REQUIRE(e.ok());
+  CHECK(static_cast<double>(e->throughput.chinchilla_tokens) == Approx(1.4e12).epsilon(0.02));
+  CHECK(e->throughput.train_seconds > 0);
+  CHECK(e->throughput.prefill_seconds > 0);
+  // Attention FLOPs: a causal square of s queries has s(s+1)/2 pairs per layer.
+  const ModelConfig c = preset("llama-3-8b").config;
+  CHECK(attention_flops(c, 0, 4) == Approx(32.0 * 10 * 2 * 32 * (128 + 128)));
+}
