@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "core/estimate.hpp"
 #include "core/format.hpp"
 #include "core/hf_config.hpp"
 #include "core/params.hpp"
@@ -46,10 +47,31 @@ Output fail_issues(const std::vector<Issue>& issues) {
 }
 
 struct Args {
+  core::Workload workload;  // every flag of core::workload_fields()
+  bool gib = false;          // sizes in GiB instead of GB
   std::string command;
   std::optional<std::string> preset, config;
   bool json = false, explain = false, generic = false;
 };
+
+// The workload flags, generated from core::workload_fields().
+std::string workload_usage() {
+  std::string o = "\nWorkload flags of `estimate` (memory, fit and throughput):\n";
+  for (const auto& f : workload_fields()) {
+    std::string head = "  " + std::string(f.flag) + " " + std::string(f.key == "gpu" ? "ID" : "V");
+    head.resize(std::max<size_t>(head.size() + 1, 24), ' ');
+    o += head + std::string(f.help) + "; " + allowed_text(f) + ", default " + f.get(Workload{}) + "\n";
+  }
+  o += "  --gib                 print sizes in GiB (2^30) instead of GB (10^9)\n";
+  return o;
+}
+
+// Issues of the estimate name workload keys; the CLI user typed flags.
+std::vector<Issue> with_flags(std::vector<Issue> issues) {
+  for (auto& i : issues)
+    if (const WorkloadField* f = find_field(i.field)) i.field = std::string(f->flag);
+  return issues;
+}
 
 std::optional<std::string> take_value(const std::vector<std::string>& a, size_t& i, Output& err) {
   const std::string& flag = a[i];
@@ -103,13 +125,17 @@ Output estimate_cmd(const Args& args, const FileReader& read_file) {
   if (!inv) return fail_issues(inv.issues());
   auto params = count_params(cfg, *inv);
   if (!params) return fail_issues(params.issues());
+  auto est = estimate(cfg, args.workload);
+  if (!est) return fail_issues(with_flags(est.issues()));
+  const ByteUnit unit = args.gib ? ByteUnit::GiB : ByteUnit::GB;
   Output o;
   for (const auto& n : notes) o.err += "llmsize: note: " + n + "\n";
   if (args.json) {
-    o.out = params_json(cfg, *params) + "\n";
+    o.out = estimate_json(cfg, args.workload, *est, args.explain) + "\n";
   } else {
-    o.out = params_text(cfg, *params);
-    if (args.explain) o.out += "\n" + inventory_text(cfg, *inv, *params);
+    o.out = params_text(cfg, *params) + estimate_text(cfg, args.workload, *est, unit);
+    if (args.explain)
+      o.out += "\n" + inventory_text(cfg, *inv, *params) + estimate_explain_text(cfg, args.workload, *est, unit);
   }
   return o;
 }
@@ -121,9 +147,15 @@ Output run(const std::vector<std::string>& a, const FileReader& read_file) {
   Output err;
   for (size_t i = 0; i < a.size(); ++i) {
     const std::string& s = a[i];
-    if (s == "--help" || s == "-h") return {kUsage, "", 0};
+    if (s == "--help" || s == "-h") return {kUsage + workload_usage(), "", 0};
     if (s == "--version") return {"llmsize 0.1.0\n", "", 0};
     if (s == "--json") args.json = true;
+    else if (s == "--gib") args.gib = true;
+    else if (const WorkloadField* f = find_field_by_flag(s)) {
+      auto v = take_value(a, i, err);
+      if (!v) return err;
+      if (auto issue = f->set(args.workload, *v)) return fail(s + ": " + issue->message);
+    }
     else if (s == "--explain") args.explain = true;
     else if (s == "--generic") args.generic = true;
     else if (s == "--preset") { auto v = take_value(a, i, err); if (!v) return err; args.preset = v; }

@@ -3,6 +3,8 @@
 #pragma once
 #include <string>
 
+#include "estimate.hpp"
+#include "format.hpp"
 #include "params.hpp"
 #include "presets.hpp"
 
@@ -22,5 +24,15 @@ std::string presets_json(const std::vector<Preset>& presets);
 
 // One-line architecture summary: "llama · 32 layers · d 4096 · 32 heads (8 KV) · …".
 std::string architecture_summary(const ModelConfig& cfg);
+
+// Full estimate (report_memory.cpp): params_json's keys plus "workload" (field key → text),
+// "gpu", "parallel", "inference", "training" (bytes per GPU, integers), "fit", "throughput",
+// "bounds" (figure key → exact / lower bound / upper bound / estimate) and, with
+// `with_explain`, "explain": every figure's formula and reference.
+std::string estimate_json(const ModelConfig& cfg, const Workload& w, const Estimate& e, bool with_explain);
+// Memory, fit and throughput tables of the workload's mode, in GB or GiB.
+std::string estimate_text(const ModelConfig& cfg, const Workload& w, const Estimate& e, ByteUnit unit);
+// Weights per tensor (storage type, bytes) and every derivation, for --explain.
+std::string estimate_explain_text(const ModelConfig& cfg, const Workload& w, const Estimate& e, ByteUnit unit);
 
 }  // namespace llmsize::core

@@ -2,7 +2,6 @@
 #include "throughput.hpp"
 
 #include <algorithm>
-#include <cmath>
 
 namespace llmsize::core {
 
@@ -58,7 +57,11 @@ Result<Throughput> throughput(const ModelConfig& c, const Inventory& inv, const 
   // only those chosen) and the whole KV cache of every sequence.
   const double E = static_cast<double>(c.moe.num_experts), k = static_cast<double>(c.moe.top_k);
   // Expected distinct experts under uniform routing of b tokens: E·(1 − (1 − k/E)^b).
-  r.experts_touched = c.is_moe() ? E * (1.0 - std::pow(1.0 - k / E, b)) : 0.0;
+  // Integer power by squaring: the same bits natively and in WASM (no libm pow).
+  double miss = 1.0, base = 1.0 - k / E;
+  for (i64 n = w.batch; n > 0; n >>= 1, base *= base)
+    if (n & 1) miss *= base;
+  r.experts_touched = c.is_moe() ? E * (1.0 - miss) : 0.0;
   double weight_bytes = 0;
   for (const WeightRow& row : weights.rows) {
     const Tensor& t = row.kind < 0 ? inv.global[static_cast<size_t>(row.index)]

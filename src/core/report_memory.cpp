@@ -1,0 +1,191 @@
+// Reports of a full estimate (memory, fit, throughput): one JSON object and aligned text
+// tables, plus the --explain derivations (declared in report.hpp). Pure string building.
+#include <algorithm>
+
+#include "estimate.hpp"
+#include "format.hpp"
+#include "json_util.hpp"
+#include "report.hpp"
+
+namespace llmsize::core {
+
+namespace {
+using json_util::json;
+
+std::string pad_left(const std::string& s, size_t w) { return s.size() >= w ? s : std::string(w - s.size(), ' ') + s; }
+std::string pad_right(const std::string& s, size_t w) { return s.size() >= w ? s : s + std::string(w - s.size(), ' '); }
+std::string n(i64 v) { return with_commas(v); }
+
+const Tensor& tensor_of(const Inventory& inv, const WeightRow& r) {
+  return r.kind < 0 ? inv.global[static_cast<size_t>(r.index)]
+                    : inv.kinds[static_cast<size_t>(r.kind)].tensors[static_cast<size_t>(r.index)];
+}
+
+std::string rate(double v) { return v >= 100 ? fixed(v, 0) : v >= 10 ? fixed(v, 1) : fixed(v, 2); }
+std::string duration(double s) {
+  if (s <= 0) return "n/a (no TFLOPS figure for this GPU)";
+  if (s < 120) return rate(s) + " s";
+  if (s < 7200) return rate(s / 60) + " min";
+  if (s < 172800) return rate(s / 3600) + " h";
+  return rate(s / 86400) + " days";
+}
+}  // namespace
+
+std::string estimate_json(const ModelConfig& cfg, const Workload& w, const Estimate& e, bool with_explain) {
+  auto base = json_util::parse(params_json(cfg, e.params), "params", 1 << 26, 64);
+  json out = base ? base.value() : json::object();
+  json wl = json::object();
+  for (const auto& f : workload_fields()) wl[std::string(f.key)] = f.get(w);
+  out["workload"] = wl;
+  out["gpu"] = {{"id", e.gpu.id}, {"name", e.gpu.name}, {"memory_bytes", e.gpu.memory_bytes},
+                {"usable_fraction", e.gpu.usable_fraction}, {"bandwidth_gbs", e.gpu.bandwidth_gbs},
+                {"bf16_tflops", e.gpu.bf16_tflops}, {"fp8_tflops", e.gpu.fp8_tflops}, {"source", e.gpu.source}};
+  out["parallel"] = {{"gpus", w.gpus}, {"dp", e.dp}, {"tp", w.tp}, {"pp", w.pp}, {"ep", w.ep}};
+  const InferenceMemory& m = e.inference;
+  json groups = json::object();
+  for (int g = 0; g < kGroupCount; ++g)
+    if (static_cast<Group>(g) != Group::Mtp) groups[std::string(to_string(static_cast<Group>(g)))] = m.weights.bytes_by_group[g];
+  out["inference"] = {{"weights_bytes", m.weights_bytes},
+                      {"kv_bytes_per_token", m.kv_bytes_per_token},
+                      {"kv_bytes_per_token_gpu", m.kv_bytes_per_token_gpu},
+                      {"kv_cache_bytes", m.kv_cache_bytes},
+                      {"activation_bytes", m.activation_bytes},
+                      {"decode_activation_bytes", m.decode.peak},
+                      {"overhead_bytes", m.overhead_bytes},
+                      {"reserve_bytes", m.reserve_bytes},
+                      {"comm_bytes", m.comm_bytes},
+                      {"total_bytes", m.total_bytes},
+                      {"after_load_bytes", m.after_load_bytes},
+                      {"prefill_peak_bytes", m.prefill_peak_bytes},
+                      {"decode_bytes", m.decode_bytes},
+                      {"prefill_chunk", m.chunk},
+                      {"stage", m.stage},
+                      {"stage_layers", m.stage_layers},
+                      {"model_weights_bytes", m.weights.total_bytes},
+                      {"model_weights_by_group", groups},
+                      {"quantized_params", m.weights.quantized_params},
+                      {"kept_params", m.weights.kept_params}};
+  const TrainingMemory& t = e.training;
+  out["training"] = {{"weights_bytes", t.weights_bytes},
+                     {"gradients_bytes", t.gradients_bytes},
+                     {"optimizer_bytes", t.optimizer_bytes},
+                     {"master_weights_bytes", t.master_weights_bytes},
+                     {"activation_bytes", t.activation_bytes},
+                     {"overhead_bytes", t.overhead_bytes},
+                     {"total_bytes", t.total_bytes},
+                     {"logits_bytes", t.logits_bytes},
+                     {"activation_per_layer_bytes", t.layer.total},
+                     {"activation_per_moe_layer_bytes", t.layer_moe.total},
+                     {"inflight_microbatches", t.inflight},
+                     {"trainable_params", t.trainable_params},
+                     {"lora_params", t.lora_params},
+                     {"stage", t.stage},
+                     {"stage_layers", t.stage_layers}};
+  out["fit"] = {{"capacity_bytes", m.capacity_bytes},
+                {"training_capacity_bytes", t.capacity_bytes},
+                {"inference_fits", m.fits},
+                {"training_fits", t.fits},
+                {"max_context", m.max_context},
+                {"max_context_is_model_limit", m.max_context_is_model_limit},
+                {"max_sequences", m.max_sequences},
+                {"inference_min_gpus", m.min_gpus},
+                {"training_min_gpus", t.min_gpus}};
+  const Throughput& p = e.throughput;
+  out["throughput"] = {{"decode_bytes_per_step", p.decode_bytes_per_step},
+                       {"decode_tokens_per_s", p.decode_tokens_per_s},
+                       {"decode_tokens_per_s_per_seq", p.decode_tokens_per_s_per_seq},
+                       {"prefill_flops", p.prefill_flops},
+                       {"prefill_seconds", p.prefill_seconds},
+                       {"train_flops_per_token", p.train_flops_per_token},
+                       {"tokens_per_step", p.tokens_per_step},
+                       {"step_seconds", p.step_seconds},
+                       {"train_tokens", p.train_tokens},
+                       {"train_seconds", p.train_seconds},
+                       {"chinchilla_tokens", p.chinchilla_tokens},
+                       {"peak_tflops", p.peak_tflops}};
+  const auto ex = explain(cfg, w, e);
+  json bounds = json::object();
+  for (const auto& x : ex) bounds[x.key] = std::string(to_string(x.bound));
+  out["bounds"] = bounds;
+  if (with_explain) {
+    json list = json::array();
+    for (const auto& x : ex)
+      list.push_back({{"key", x.key}, {"label", x.label}, {"value", x.value}, {"bound", std::string(to_string(x.bound))},
+                      {"formula", x.formula}, {"reference", x.reference}});
+    out["explain"] = list;
+  }
+  return out.dump(2, ' ', false, json::error_handler_t::replace);
+}
+
+std::string estimate_text(const ModelConfig& cfg, const Workload& w, const Estimate& e, ByteUnit unit) {
+  (void)cfg;
+  auto b = [&](i64 v) { return pad_left(format_bytes(v, unit), 12); };
+  auto row = [&](const std::string& label, i64 v, const char* note = "") {
+    return "  " + pad_right(label, 30) + b(v) + (*note ? std::string("  ") + note : std::string()) + "\n";
+  };
+  const InferenceMemory& m = e.inference;
+  const TrainingMemory& t = e.training;
+  const Throughput& p = e.throughput;
+  const std::string gpus = e.gpu.name + " × " + n(w.gpus) + (w.gpus > 1 ? " (dp " + n(e.dp) + ", tp " + n(w.tp) + ", pp " + n(w.pp) + (w.ep > 1 ? ", ep " + n(w.ep) : "") + ")" : "");
+  std::string o;
+  const bool est = w.reserve_mib < 0 && w.runtime != Runtime::None;
+  if (w.mode == Mode::Inference) {
+    o += "\nInference on " + gpus + ", per GPU (" + unit_label(unit) + ")\n";
+    o += "  weights " + std::string(to_string(w.weights)) + ", KV " + std::string(to_string(w.kv_dtype)) + ", context " +
+         n(w.seq) + ", batch " + n(w.batch) + ", runtime " + std::string(to_string(w.runtime)) + "\n";
+    o += row("weights", m.weights_bytes);
+    o += row("KV cache (" + n(m.kv_bytes_per_token) + " B/token)", m.kv_cache_bytes);
+    o += row("temporaries (prefill peak)", m.activation_bytes);
+    o += row("runtime reserve", m.overhead_bytes, est ? "estimate" : "");
+    o += row("total", m.total_bytes, "lower bound unless marked");
+    o += "  " + pad_right("usable", 30) + b(m.capacity_bytes) + "  " + (m.fits ? "fits" : "does NOT fit") + "\n";
+    o += "  phases: after load " + format_bytes(m.after_load_bytes, unit) + " · prefill peak " +
+         format_bytes(m.prefill_peak_bytes, unit) + " · decode " + format_bytes(m.decode_bytes, unit) + "\n";
+    o += "  max context " + n(m.max_context) + (m.max_context_is_model_limit ? " (model limit)" : "") +
+         " · max sequences at this context " + n(m.max_sequences) + " · min GPUs " +
+         (m.min_gpus > 0 ? n(m.min_gpus) : std::string("none fit")) + "\n";
+  } else {
+    o += "\nTraining on " + gpus + ", per GPU (" + unit_label(unit) + ")\n";
+    o += "  " + std::string(to_string(w.optimizer)) + ", precision " + std::string(to_string(w.precision)) + ", ZeRO " +
+         std::string(to_string(w.sharding)) + ", recompute " + std::string(to_string(w.recompute)) + ", seq " + n(w.seq) +
+         ", micro-batch " + n(w.batch) + ", accumulation " + n(w.grad_accum) +
+         (w.lora_rank > 0 ? ", LoRA r " + n(w.lora_rank) + (w.qlora ? " (QLoRA)" : "") : std::string()) + "\n";
+    o += row("weights", t.weights_bytes);
+    o += row("gradients", t.gradients_bytes);
+    o += row("optimizer states", t.optimizer_bytes);
+    o += row("fp32 master weights", t.master_weights_bytes);
+    o += row("activations (" + n(t.inflight) + " in flight)", t.activation_bytes);
+    o += row("reserve and buffers", t.overhead_bytes, est ? "estimate" : "");
+    o += row("total", t.total_bytes, "lower bound unless marked");
+    o += "  " + pad_right("usable", 30) + b(t.capacity_bytes) + "  " + (t.fits ? "fits" : "does NOT fit") + "\n";
+    o += "  trainable parameters " + n(t.trainable_params) + " · min GPUs " +
+         (t.min_gpus > 0 ? n(t.min_gpus) : std::string("none fit")) + "\n";
+  }
+  o += "\nThroughput bounds\n";
+  o += "  decode ≤ " + rate(p.decode_tokens_per_s) + " tokens/s (" + rate(p.decode_tokens_per_s_per_seq) +
+       " per sequence; " + format_bytes(p.decode_bytes_per_step, unit) + " read per step)\n";
+  o += "  prefill of " + n(w.batch) + " × " + n(w.seq) + " tokens ≈ " + duration(p.prefill_seconds) + " at " + fixed(w.utilization * 100, 0) +
+       "% of " + rate(p.peak_tflops) + " TFLOPS\n";
+  o += "  training step (" + n(p.tokens_per_step) + " tokens) ≈ " + duration(p.step_seconds) + "; " +
+       short_count(p.train_tokens) + " tokens" + (w.train_tokens == 0 ? " (Chinchilla-optimal 20·P)" : "") + " ≈ " +
+       duration(p.train_seconds) + "\n";
+  return o;
+}
+
+std::string estimate_explain_text(const ModelConfig& cfg, const Workload& w, const Estimate& e, ByteUnit unit) {
+  std::string o = "\nWeights by tensor (" + std::string(to_string(w.weights)) + "; whole model, one replica)\n";
+  for (const auto& r : e.inference.weights.rows) {
+    const Tensor& t = tensor_of(e.inventory, r);
+    o += "    " + pad_right(t.name, 58) + pad_left(r.kind < 0 ? "" : n(r.layers) + " ×", 6) + " " +
+         pad_right(storage_name(r.storage), 30) + pad_left(n(r.params), 18) + pad_left(format_bytes(r.bytes, unit), 14) + "\n";
+  }
+  o += "\nDerivations (every figure: formula with values, reference, bound)\n";
+  for (const auto& x : explain(cfg, w, e)) {
+    o += "  " + x.label + " [" + x.key + "] — " + std::string(to_string(x.bound)) + "\n";
+    o += "      " + x.formula + "\n";
+    o += "      ref: " + x.reference + "\n";
+  }
+  return o;
+}
+
+}  // namespace llmsize::core

@@ -1,0 +1,88 @@
+// `llmsize estimate` with workload flags: JSON keys for inference/training/fit/throughput,
+// text tables, --explain derivations, and one-line errors naming the flag and its range.
+#include <catch2/catch.hpp>
+
+#include "cli.hpp"
+#include "core/workload.hpp"
+
+using llmsize::cli::run;
+
+namespace {
+llmsize::cli::Output cli(std::vector<std::string> args) {
+  return run(args, [](const std::string&, std::string& err) -> std::optional<std::string> {
+    err = "no files in this test";
+    return std::nullopt;
+  });
+}
+}  // namespace
+
+TEST_CASE("estimate --json adds inference, training, fit and throughput figures", "[cli][memory]") {
+  const auto o = cli({"estimate", "--preset", "llama-3.1-8b", "--seq", "8192", "--batch", "4", "--json"});
+  REQUIRE(o.status == 0);
+  for (const char* key :
+       {"\"weights_bytes\": 16060522496", "\"kv_bytes_per_token\": 131072", "\"kv_cache_bytes\": 4294967296",
+        "\"activation_bytes\":", "\"overhead_bytes\":", "\"total_bytes\":", "\"gradients_bytes\":",
+        "\"optimizer_bytes\":", "\"master_weights_bytes\":", "\"max_context\":", "\"max_sequences\":",
+        "\"inference_fits\": true", "\"decode_tokens_per_s\":", "\"chinchilla_tokens\": 160605224960",
+        "\"inference.kv_cache_bytes\": \"lower bound\"", "\"seq\": \"8192\"", "\"total\": 8030261248"})
+    CHECK_THAT(o.out, Catch::Contains(key));
+  CHECK_THAT(o.out, !Catch::Contains("\"explain\""));
+  const auto e = cli({"estimate", "--preset", "llama-3.1-8b", "--json", "--explain"});
+  CHECK_THAT(e.out, Catch::Contains("\"formula\""));
+}
+
+TEST_CASE("estimate prints the memory table of the chosen mode, in GB or GiB", "[cli][memory]") {
+  const auto inf = cli({"estimate", "--preset", "llama-3.1-8b", "--weights", "q4_k_m"});
+  REQUIRE(inf.status == 0);
+  CHECK_THAT(inf.out, Catch::Contains("Inference on NVIDIA H100 SXM 80GB"));
+  CHECK_THAT(inf.out, Catch::Contains("KV cache (131,072 B/token)"));
+  CHECK_THAT(inf.out, Catch::Contains(" GB"));
+  const auto gib = cli({"estimate", "--preset", "llama-3.1-8b", "--gib"});
+  CHECK_THAT(gib.out, Catch::Contains(" GiB"));
+  const auto tr = cli({"estimate", "--preset", "llama-2-7b", "--mode", "training", "--zero", "3", "--gpus", "8"});
+  REQUIRE(tr.status == 0);
+  CHECK_THAT(tr.out, Catch::Contains("optimizer states"));
+  CHECK_THAT(tr.out, Catch::Contains("fp32 master weights"));
+}
+
+TEST_CASE("estimate --explain prints every derivation with its reference", "[cli][memory]") {
+  const auto o = cli({"estimate", "--preset", "deepseek-v3", "--weights", "fp8-block", "--gpus", "8", "--tp", "8",
+                      "--explain"});
+  REQUIRE(o.status == 0);
+  for (const char* s : {"Weights by tensor", "fp8 e4m3 + 128×128 block scales", "L · (kv_lora_rank + qk_rope_head_dim)",
+                        "ref: DeepSeek-V2", "Korthikanti", "Rajbhandari", "Hoffmann", "[inference.max_context]"})
+    CHECK_THAT(o.out, Catch::Contains(s));
+}
+
+TEST_CASE("Every workload flag is accepted, and bad values name the flag and range", "[cli][memory]") {
+  const llmsize::core::Workload def;
+  for (const auto& f : llmsize::core::workload_fields()) {
+    INFO(f.flag);
+    const auto o = cli({"estimate", "--preset", "gpt2", std::string(f.flag), f.get(def)});
+    CHECK(o.status == 0);
+  }
+  struct Case {
+    std::vector<std::string> args;
+    const char* expect;
+  };
+  const Case cases[] = {
+      {{"--seq", "0"}, "--seq: must be an integer in [1, 134217728]"},
+      {{"--batch", "x"}, "--batch: must be an integer in [1, 1048576]"},
+      {{"--weights", "q9"}, "--weights: must be one of fp32"},
+      {{"--gpu-mem-util", "1.5"}, "--gpu-mem-util: must be a number in (0, 1]"},
+      {{"--gpu", "tpu"}, "--gpu: must be one of a10"},
+      {{"--tp", "5", "--gpus", "5"}, "--tp: must divide num_attention_heads (12)"},
+      {{"--gpus", "3", "--tp", "2"}, "--gpus: must be a multiple of tp × pp = 2"},
+      {{"--seq"}, "--seq needs a value"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.expect);
+    std::vector<std::string> args = {"estimate", "--preset", "gpt2"};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    const auto o = cli(args);
+    CHECK(o.status == 2);
+    CHECK(o.out.empty());
+    CHECK_THAT(o.err, Catch::Contains(c.expect));
+  }
+  CHECK_THAT(cli({"--help"}).out, Catch::Contains("--kv-dtype"));
+}
