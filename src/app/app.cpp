@@ -7,6 +7,7 @@
 
 #include "app/panels.hpp"
 #include "app/widgets.hpp"
+#include "core/estimate.hpp"
 #include "core/params.hpp"
 
 namespace llmsize::app {
@@ -34,20 +35,13 @@ bool set_scale(App& app, float scale) {
 
 void shutdown(App& app) { app = App{}; }
 
-void open_link(App& app, std::string_view fragment) {
-  (void)fragment;
-  (void)app;
-  // Share links arrive with core/share_link.hpp.
-}
+void open_link(App& app, std::string_view fragment) { app::open_link(app.state, fragment); }
 
 void import_text(App& app, std::string_view text, std::string_view name) {
   if (import_config(app.state, text, name)) app.state.banners.clear();
 }
 
-std::string current_link(const App& app) {
-  (void)app;
-  return {};
-}
+std::string current_link(const App& app) { return link_of(app.state); }
 
 std::string frame_stats_json(const App& app) {
   std::vector<double> v;
@@ -63,35 +57,67 @@ std::string frame_stats_json(const App& app) {
 
 namespace {
 
-void draw_results(App& app) {
-  auto params = core::count_params(app.state.cfg);
-  if (!params) {
-    section("Results");
-    ImGui::TextDisabled("The model has problems; fix the fields marked in the Model panel:");
-    for (const auto& is : params.issues()) error_text(core::to_string(is));
+// One result tab; `select` forces it open once (a link named it).
+bool tab(App& app, const char* label, ResultTab t) {
+  const bool select = app.state.tab_from_link && app.state.tab == t;
+  const bool open = ImGui::BeginTabItem(label, nullptr, select ? ImGuiTabItemFlags_SetSelected : 0);
+  mark((std::string("tab.") + tab_id(t)).c_str());
+  if (open && !app.state.tab_from_link) app.state.tab = t;
+  return open;
+}
+
+void draw_results(App& app, const core::Result<core::Estimate>& est) {
+  const AppState& s = app.state;
+  if (!est) {
+    // The parameters need only the model: show them when the workload is what fails.
+    auto params = core::count_params(s.cfg);
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("Some inputs are out of range; the fields are marked in the Model and Workload panels.");
+    ImGui::PopTextWrapPos();
+    for (const auto& is : est.issues()) error_text(core::to_string(is));
+    if (!params) return;
+    ImGui::BeginChild("params_scroll");
+    draw_params_results(app, params.value());
+    ImGui::EndChild();
     return;
   }
+  const core::Estimate& e = est.value();
   if (ImGui::BeginTabBar("results")) {
-    if (ImGui::BeginTabItem("Parameters")) {
-      mark("tab.params");
-      ImGui::BeginChild("params_scroll", ImVec2(0, 0), false);
-      draw_params_results(app, params.value());
+    if (tab(app, "Parameters", ResultTab::Params)) {
+      ImGui::BeginChild("params_scroll");
+      draw_params_results(app, e.params);
       ImGui::EndChild();
       ImGui::EndTabItem();
-    } else {
-      mark("tab.params");
     }
-    if (!app.state.embed) {
-      if (ImGui::BeginTabItem("Share")) {
-        mark("tab.share");
-        draw_share_panel(app);
-        ImGui::EndTabItem();
-      } else {
-        mark("tab.share");
-      }
+    if (tab(app, "Memory", ResultTab::Memory)) {
+      ImGui::BeginChild("memory_scroll");
+      draw_memory_results(app, e, core::explain(s.cfg, s.work, e));
+      ImGui::EndChild();
+      ImGui::EndTabItem();
+    }
+    if (tab(app, "Scaling", ResultTab::Scaling)) {
+      ImGui::BeginChild("scaling_scroll");
+      draw_scaling_results(app, e);
+      ImGui::EndChild();
+      ImGui::EndTabItem();
+    }
+    if (tab(app, "GPUs", ResultTab::Gpus)) {
+      draw_gpu_table(app, e);
+      ImGui::EndTabItem();
+    }
+    if (tab(app, "Throughput", ResultTab::Throughput)) {
+      ImGui::BeginChild("tp_scroll");
+      draw_throughput_results(app, e, core::explain(s.cfg, s.work, e));
+      ImGui::EndChild();
+      ImGui::EndTabItem();
+    }
+    if (!s.embed && tab(app, "Share", ResultTab::Share)) {
+      draw_share_panel(app);
+      ImGui::EndTabItem();
     }
     ImGui::EndTabBar();
   }
+  app.state.tab_from_link = false;
 }
 
 }  // namespace
@@ -105,10 +131,16 @@ void frame(App& app) {
   ImGui::SetNextWindowPos(vp->WorkPos);
   ImGui::SetNextWindowSize(vp->WorkSize);
   const ImGuiWindowFlags full = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
-                                ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
+                                ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus |
+                                ImGuiWindowFlags_NoBackground;  // the platform clears to WindowBg: one full-screen fill less
   ImGui::Begin("llmsize", nullptr, full);
   if (!app.state.embed) draw_top_bar(app);
   draw_banners(app);
+
+  // Immediate mode: every figure is recomputed from the state, every frame.
+  const auto est = core::estimate(app.state.cfg, app.state.work);
+  std::vector<core::Issue> work_issues = core::validate(app.state.work);
+  if (!est) work_issues.insert(work_issues.end(), est.issues().begin(), est.issues().end());
 
   const float s = app.scale;
   const bool narrow = ImGui::GetContentRegionAvail().x < 820 * s;
@@ -120,7 +152,18 @@ void frame(App& app) {
       draw_model_panel(app);
       ImGui::EndChild();
     }
-    draw_results(app);
+    mark("header.model");
+    const std::string work_title = std::string("Workload: ") +
+                                   (app.state.work.mode == core::Mode::Training ? "training, " : "inference, ") +
+                                   std::to_string(app.state.work.seq) + " tokens, batch " +
+                                   std::to_string(app.state.work.batch);
+    if (ImGui::CollapsingHeader((work_title + "###workload").c_str())) {
+      ImGui::BeginChild("work_col", ImVec2(0, ImGui::GetContentRegionAvail().y * 0.45f), true);
+      draw_workload_panel(app, work_issues);
+      ImGui::EndChild();
+    }
+    mark("header.workload");
+    draw_results(app, est);
   } else {
     const float left_w = std::clamp(ImGui::GetContentRegionAvail().x * 0.33f, 320 * s, 430 * s);
     ImGui::BeginChild("left", ImVec2(left_w, 0), true);
@@ -131,12 +174,20 @@ void frame(App& app) {
         ImGui::EndChild();
         ImGui::EndTabItem();
       }
+      mark("tab.model");
+      if (ImGui::BeginTabItem("Workload")) {
+        ImGui::BeginChild("work_scroll");
+        draw_workload_panel(app, work_issues);
+        ImGui::EndChild();
+        ImGui::EndTabItem();
+      }
+      mark("tab.workload");
       ImGui::EndTabBar();
     }
     ImGui::EndChild();
     ImGui::SameLine();
     ImGui::BeginChild("right", ImVec2(0, 0), true);
-    draw_results(app);
+    draw_results(app, est);
     ImGui::EndChild();
   }
   ImGui::End();

@@ -12,9 +12,28 @@
 
 #include "app/state.hpp"
 #include "app/widgets.hpp"
+#include "core/gpus.hpp"
 #include "core/issue.hpp"
+#include "core/model_fields.hpp"
+#include "core/workload.hpp"
 
 namespace llmsize::app {
+
+// What differs between the two field tables.
+inline bool field_named(const core::ModelField& f, std::string_view name) {
+  return name == f.canonical || name == f.key;
+}
+inline bool field_named(const core::WorkloadField& f, std::string_view name) { return name == f.key || name == f.flag; }
+inline std::string field_allowed(const core::ModelField&) { return {}; }
+inline std::string field_allowed(const core::WorkloadField& f) { return core::allowed_text(f); }
+inline std::string_view field_config_name(const core::ModelField& f) { return f.canonical; }
+inline std::string_view field_config_name(const core::WorkloadField& f) { return f.flag; }
+inline std::string choice_label(const core::ModelField&, std::string_view v) { return std::string(v); }
+inline std::string choice_label(const core::WorkloadField& f, std::string_view v) {
+  if (f.key == "gpu")
+    if (const core::Gpu* g = core::find_gpu(v)) return g->name;
+  return std::string(v);
+}
 
 // Call inside a two-column table. Returns true when the object changed.
 template <class Field, class Obj>
@@ -29,8 +48,11 @@ bool edit_field_row(const Field& f, Obj& obj, FieldEdit& e, const std::vector<co
     ImGui::BeginTooltip();
     ImGui::PushTextWrapPos(ImGui::GetFontSize() * 24.0f);
     ImGui::TextUnformatted(f.help.data(), f.help.data() + f.help.size());
-    ImGui::TextDisabled("link key \"%.*s\", config key \"%.*s\"", static_cast<int>(f.key.size()), f.key.data(),
-                        static_cast<int>(f.canonical.size()), f.canonical.data());
+    const std::string allowed = field_allowed(f);
+    if (!allowed.empty()) ImGui::TextDisabled("%s", allowed.c_str());
+    const auto cn = field_config_name(f);
+    ImGui::TextDisabled("link key \"%.*s\", %.*s", static_cast<int>(f.key.size()), f.key.data(),
+                        static_cast<int>(cn.size()), cn.data());
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
   }
@@ -38,18 +60,36 @@ bool edit_field_row(const Field& f, Obj& obj, FieldEdit& e, const std::vector<co
   ImGui::SetNextItemWidth(-FLT_MIN);
   const std::string current = f.get(obj);
   switch (f.kind) {
-    case decltype(f.kind)::Bool: {
+    case core::FieldKind::Bool: {
       bool v = current == "1";
       if (ImGui::Checkbox("##v", &v)) changed = !f.set(obj, v ? "1" : "0");
       break;
     }
-    case decltype(f.kind)::Enum: {
-      if (ImGui::BeginCombo("##v", current.c_str())) {
+    case core::FieldKind::Enum: {
+      if (ImGui::BeginCombo("##v", choice_label(f, current).c_str())) {
         for (auto c : f.choices) {
           const std::string cs(c);
-          if (ImGui::Selectable(cs.c_str(), cs == current) && cs != current) changed = !f.set(obj, cs);
+          if (ImGui::Selectable(choice_label(f, c).c_str(), cs == current) && cs != current) changed = !f.set(obj, cs);
         }
         ImGui::EndCombo();
+      }
+      break;
+    }
+    case core::FieldKind::Flags: {
+      // One checkbox per member; the text form is the members joined by ',' ("all" = every one).
+      std::string next;
+      bool toggled = false;
+      for (size_t i = 0; i < f.choices.size(); ++i) {
+        const std::string m(f.choices[i]);
+        bool on = current == "all" || ("," + current + ",").find("," + m + ",") != std::string::npos;
+        if (i > 0) ImGui::SameLine();
+        toggled |= ImGui::Checkbox(m.c_str(), &on);
+        if (on) next += (next.empty() ? "" : ",") + m;
+      }
+      if (toggled) {
+        auto issue = f.set(obj, next);
+        e.error = issue ? issue->message : std::string();
+        changed = !issue;
       }
       break;
     }
@@ -66,7 +106,7 @@ bool edit_field_row(const Field& f, Obj& obj, FieldEdit& e, const std::vector<co
   }
   if (!e.error.empty()) error_text(e.error);
   for (const auto& is : issues)
-    if (is.field == f.canonical || is.field == f.key) error_text(is.message);
+    if (field_named(f, is.field)) error_text(is.message);
   ImGui::PopID();
   return changed;
 }

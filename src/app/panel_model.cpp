@@ -111,7 +111,7 @@ void draw_dimensions(App& app) {
     bool has_issue = false;
     for (size_t i : idx)
       for (const auto& is : issues)
-        has_issue |= is.field == fields[i].canonical || is.field == fields[i].key;
+        has_issue |= field_named(fields[i], is.field);
     for (size_t i : idx) has_issue |= !s.edits[std::string(fields[i].key)].error.empty();
     if (has_issue) ImGui::SetNextItemOpen(true);
     if (!ImGui::CollapsingHeader(title, open ? ImGuiTreeNodeFlags_DefaultOpen : 0)) return;
@@ -144,7 +144,7 @@ void draw_dimensions(App& app) {
   // Issues that name no field of the table (cross-field checks).
   for (const auto& is : issues) {
     bool known = false;
-    for (const auto& f : fields) known |= is.field == f.canonical || is.field == f.key;
+    for (const auto& f : fields) known |= field_named(f, is.field);
     if (!known) error_text(core::to_string(is));
   }
 }

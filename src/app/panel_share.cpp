@@ -1,4 +1,5 @@
-// Share panel: the link of the current state and the same state as a CLI command.
+// Share panel: the link of the current state (whoever opens it sees exactly this state) and
+// the same state as a command line of the llmsize CLI.
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
@@ -7,16 +8,42 @@
 
 namespace llmsize::app {
 
-void copy_link(App& app);
+void copy_link(App& app) {
+  const std::string link = app.hooks.page_url + current_link(app);
+  if (app.hooks.copy_text) app.hooks.copy_text(link);
+  app.copied_note = "Link copied";
+  app.copied_at = ImGui::GetTime();
+}
 
 void draw_share_panel(App& app) {
   section("Link");
   std::string link = app.hooks.page_url + current_link(app);
-  ImGui::TextDisabled("Whoever opens this link sees exactly this state.");
+  ImGui::TextDisabled("Whoever opens this link sees exactly this state: model, workload, unit and tab.");
   ImGui::SetNextItemWidth(-FLT_MIN);
   ImGui::InputText("##link", &link, ImGuiInputTextFlags_ReadOnly);
   mark("share.link");
   if (ImGui::Button("Copy link")) copy_link(app);
+  mark("share.copy_link");
+
+  section("Command line");
+  std::string cli = cli_of(app.state);
+  ImGui::TextDisabled("The same estimate from a terminal (the llmsize CLI):");
+  ImGui::InputTextMultiline("##cli", &cli, ImVec2(-FLT_MIN, ImGui::GetTextLineHeight() * 3.5f),
+                            ImGuiInputTextFlags_ReadOnly);
+  mark("share.cli");
+  if (ImGui::Button("Copy command")) {
+    if (app.hooks.copy_text) app.hooks.copy_text(cli);
+    app.copied_note = "Command copied";
+    app.copied_at = ImGui::GetTime();
+  }
+  mark("share.copy_cli");
+
+  if (!app.hooks.web) return;
+  section("Embed in a page");
+  std::string embed = "<iframe src=\"" + app.hooks.page_url + (app.hooks.page_url.find('?') == std::string::npos ? "?" : "&") +
+                      "embed=1" + current_link(app) + "\" width=\"100%\" height=\"560\" title=\"llmsize\"></iframe>";
+  ImGui::InputTextMultiline("##embed", &embed, ImVec2(-FLT_MIN, ImGui::GetTextLineHeight() * 3.5f),
+                            ImGuiInputTextFlags_ReadOnly);
 }
 
 }  // namespace llmsize::app

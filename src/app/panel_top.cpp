@@ -20,13 +20,6 @@ bool toggle_button(const char* label, bool on) {
 
 }  // namespace
 
-void copy_link(App& app) {
-  const std::string link = app.hooks.page_url + current_link(app);
-  if (app.hooks.copy_text) app.hooks.copy_text(link);
-  app.copied_note = "Link copied";
-  app.copied_at = ImGui::GetTime();
-}
-
 void draw_top_bar(App& app) {
   AppState& s = app.state;
   const float sc = app.scale;
@@ -45,7 +38,7 @@ void draw_top_bar(App& app) {
   const ImGuiStyle& st = ImGui::GetStyle();
   auto w = [&](const char* t) { return ImGui::CalcTextSize(t).x + st.FramePadding.x * 2 + st.ItemSpacing.x; };
   const char* theme_label = s.dark ? "Light theme" : "Dark theme";
-  const float right = w("GB") + w("GiB") + w(theme_label) + w("Copy link") + 16 * sc;
+  const float right = w("GB") + w("GiB") + w(theme_label) + w("Copy link") + 10 * sc - st.ItemSpacing.x;
   ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - right);
   if (toggle_button("GB", s.unit == core::ByteUnit::GB)) s.unit = core::ByteUnit::GB;
   mark("unit.gb");

@@ -2,6 +2,7 @@
 // they show comes from a core call made in the same frame.
 #pragma once
 #include "app/app.hpp"
+#include "core/estimate.hpp"
 #include "core/params.hpp"
 
 namespace llmsize::app {
@@ -11,5 +12,11 @@ void draw_banners(App& app);
 void draw_model_panel(App& app);
 void draw_params_results(App& app, const core::ParamReport& p);
 void draw_share_panel(App& app);
+void draw_workload_panel(App& app, const std::vector<core::Issue>& issues);
+void draw_memory_results(App& app, const core::Estimate& e, const std::vector<core::Explanation>& ex);
+void draw_scaling_results(App& app, const core::Estimate& e);
+void draw_gpu_table(App& app, const core::Estimate& e);
+void draw_throughput_results(App& app, const core::Estimate& e, const std::vector<core::Explanation>& ex);
+void copy_link(App& app);
 
 }  // namespace llmsize::app

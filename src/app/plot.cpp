@@ -120,7 +120,7 @@ void end_plot() {
   double y0 = g.y_min, y1 = (ymax > y0 ? ymax : y0 + 1) * 1.08;
 
   // Layout: y tick labels on the left, x ticks and label below.
-  const float left = 58 * s, bottom = 2.2f * fs + 10 * s, top = 8 * s, right = 12 * s;
+  const float left = 46 * s, bottom = 2.2f * fs + 10 * s, top = fs + 10 * s, right = 12 * s;
   const ImRect pr(ImVec2(g.frame.Min.x + left, g.frame.Min.y + top),
                   ImVec2(g.frame.Max.x - right, g.frame.Max.y - bottom));
   auto px = [&](double x) { return static_cast<float>(pr.Min.x + (tx(x) - x0) / (x1 - x0) * pr.GetWidth()); };
@@ -161,11 +161,12 @@ void end_plot() {
   {
     const ImVec2 ts = small->CalcTextSizeA(fs, FLT_MAX, 0, g.x_label.c_str());
     dl->AddText(small, fs, ImVec2(pr.GetCenter().x - ts.x / 2, pr.Max.y + fs + 8 * s), text, g.x_label.c_str());
-    dl->AddText(small, fs, ImVec2(g.frame.Min.x, g.frame.Min.y - 2 * s), weak, g.y_label.c_str());
+    dl->AddText(small, fs, ImVec2(g.frame.Min.x + 4 * s, g.frame.Min.y + 2 * s), text, g.y_label.c_str());
   }
 
   dl->PushClipRect(pr.Min, pr.Max, true);
   std::vector<std::string> off_chart;
+  std::vector<ImRect> placed;
   for (const auto& r : g.refs) {
     if (r.vertical) {
       dashed_line(dl, ImVec2(px(r.v), pr.Min.y), ImVec2(px(r.v), pr.Max.y), r.colour, 1.5f * s, 5 * s);
@@ -177,8 +178,19 @@ void end_plot() {
     }
     const float yy = py(r.v);
     dashed_line(dl, ImVec2(pr.Min.x, yy), ImVec2(pr.Max.x, yy), r.colour, 1.5f * s, 6 * s);
+    // Labels sit right-aligned above their line; one that would overlap a placed label moves left.
     const ImVec2 ts = small->CalcTextSizeA(fs, FLT_MAX, 0, r.label.c_str());
-    dl->AddText(small, fs, ImVec2(pr.Max.x - ts.x - 4 * s, yy - ts.y - 1 * s), r.colour, r.label.c_str());
+    ImVec2 at(pr.Max.x - ts.x - 4 * s, yy - ts.y - 1 * s);
+    for (bool moved = true; moved;) {
+      moved = false;
+      for (const ImRect& o : placed)
+        if (o.Overlaps(ImRect(at, ImVec2(at.x + ts.x, at.y + ts.y)))) {
+          at.x = o.Min.x - ts.x - 12 * s;
+          moved = true;
+        }
+    }
+    placed.emplace_back(at, ImVec2(at.x + ts.x, at.y + ts.y));
+    dl->AddText(small, fs, at, r.colour, r.label.c_str());
   }
   for (const auto& l : g.lines) {
     std::vector<ImVec2> pts;
@@ -227,7 +239,7 @@ void end_plot() {
             ImGui::ColorButton(l.label.c_str(), ImGui::ColorConvertU32ToFloat4(l.colour),
                                ImGuiColorEditFlags_NoTooltip, ImVec2(fs, fs));
             ImGui::SameLine();
-            ImGui::Text("%s: %s", l.label.c_str(), g.fy(l.ys[best]).c_str());
+            ImGui::Text("%s: %s %s", l.label.c_str(), g.fy(l.ys[best]).c_str(), g.y_label.c_str());
           }
         ImGui::EndTooltip();
       }

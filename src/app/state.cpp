@@ -1,6 +1,9 @@
 // State operations (see state.hpp).
 #include "app/state.hpp"
 
+#include <cstdio>
+
+#include "core/estimate.hpp"
 #include "core/hf_config.hpp"
 #include "core/params.hpp"
 #include "core/report.hpp"
@@ -55,6 +58,58 @@ bool import_config(AppState& s, std::string_view json_text, std::string_view nam
   return true;
 }
 
+const char* tab_id(ResultTab t) {
+  static const char* ids[kResultTabCount] = {"params", "memory", "scaling", "gpus", "throughput", "demo", "share"};
+  const int i = static_cast<int>(t);
+  return i >= 0 && i < kResultTabCount ? ids[i] : "params";
+}
+
+core::ShareState share_state(const AppState& s) {
+  core::ShareState st;
+  st.preset = model_edited(s) ? std::string() : s.preset_id;
+  st.model = s.cfg;
+  st.workload = s.work;
+  if (s.unit == core::ByteUnit::GiB) st.ui.emplace_back("ui.unit", "gib");
+  if (s.tab != ResultTab::Params) st.ui.emplace_back("ui.tab", tab_id(s.tab));
+  return st;
+}
+
+std::string link_of(const AppState& s) { return "#" + core::encode_link(share_state(s)); }
+std::string cli_of(const AppState& s) { return core::cli_command(share_state(s)); }
+
+bool open_link(AppState& s, std::string_view fragment) {
+  auto r = core::decode_link(fragment);
+  if (!r) {
+    AppState fresh = default_state();
+    fresh.dark = s.dark;
+    fresh.embed = s.embed;
+    fresh.banners.push_back({"This link could not be opened, so the calculator shows its default state. " +
+                                 core::join(r.issues(), "; ") + ".",
+                             true});
+    s = std::move(fresh);
+    return false;
+  }
+  const core::ShareState& st = r.value();
+  s.cfg = st.model;
+  s.work = st.workload;
+  s.preset_id = st.preset;
+  s.import_notes.clear();
+  s.edits.clear();
+  const core::Preset* p = find_preset(st.preset);
+  s.model_name = p ? p->name : (st.model.name.empty() ? std::string("Custom model") : st.model.name);
+  s.unit = core::ByteUnit::GB;
+  s.tab = ResultTab::Params;
+  for (const auto& [k, v] : st.ui) {
+    if (k == "ui.unit") s.unit = v == "gib" ? core::ByteUnit::GiB : core::ByteUnit::GB;
+    if (k == "ui.tab")
+      for (int i = 0; i < kResultTabCount; ++i)
+        if (v == tab_id(static_cast<ResultTab>(i))) s.tab = static_cast<ResultTab>(i);
+  }
+  s.tab_from_link = true;
+  s.banners.clear();
+  return true;
+}
+
 bool model_edited(const AppState& s) {
   const core::Preset* p = find_preset(s.preset_id);
   if (!p) return true;
@@ -63,17 +118,35 @@ bool model_edited(const AppState& s) {
   return !(a == b);
 }
 
-std::string figures_json(const AppState& s) {
-  auto params = core::count_params(s.cfg);
-  if (!params) {
-    std::string msg;
-    for (char c : core::join(params.issues())) {
-      if (c == '"' || c == '\\') msg += '\\';
-      if (static_cast<unsigned char>(c) >= 0x20) msg += c;
+std::string figures_json(const AppState& s) { return estimate_json(s.cfg, s.work); }
+
+std::string estimate_json(const core::ModelConfig& cfg, const core::Workload& work) {
+  auto esc = [](const std::string& in) {
+    std::string out;
+    for (char c : in) {
+      if (c == '"' || c == '\\') out += '\\';
+      if (static_cast<unsigned char>(c) >= 0x20) out += c;
     }
-    return "{\"issues\": \"" + msg + "\"}";
+    return out;
+  };
+  auto params = core::count_params(cfg);
+  if (!params) return "{\"issues\": \"" + esc(core::join(params.issues())) + "\"}";
+  std::string out = core::params_json(cfg, params.value());
+  // Splice every figure of the estimate, with full precision, into the parameters report.
+  out.erase(out.find_last_of('}'));
+  out += ", \"figures\": {";
+  auto est = core::estimate(cfg, work);
+  if (est) {
+    bool first = true;
+    for (const auto& e : core::explain(cfg, work, est.value())) {
+      char num[40];
+      std::snprintf(num, sizeof num, "%.17g", e.value);
+      out += (first ? "\"" : ", \"") + esc(e.key) + "\": " + num;
+      first = false;
+    }
   }
-  return core::params_json(s.cfg, params.value());
+  out += "}, \"workload_issues\": \"" + (est ? std::string() : esc(core::join(est.issues()))) + "\"}";
+  return out;
 }
 
 }  // namespace llmsize::app

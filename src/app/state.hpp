@@ -11,6 +11,8 @@
 #include "core/format.hpp"
 #include "core/model.hpp"
 #include "core/presets.hpp"
+#include "core/share_link.hpp"
+#include "core/workload.hpp"
 
 namespace llmsize::app {
 
@@ -25,16 +27,24 @@ struct FieldEdit {
   std::string error;
 };
 
+// Result tabs, in display order; the share link names them ("ui.tab").
+enum class ResultTab : int { Params, Memory, Scaling, Gpus, Throughput, Demo, Share };
+inline constexpr int kResultTabCount = 7;
+const char* tab_id(ResultTab t);  // "params", "memory", …
+
 struct AppState {
   core::ModelConfig cfg;
+  core::Workload work;
   std::string preset_id;     // preset the model started from; "" for an imported config
   std::string model_name;    // preset name or imported file name
   std::vector<std::string> import_notes;  // assumptions the importer made
   core::ByteUnit unit = core::ByteUnit::GB;
   bool dark = true;
   bool embed = false;
+  ResultTab tab = ResultTab::Params;
+  bool tab_from_link = false;   // select `tab` once (a link or a test opened it)
   std::vector<Banner> banners;  // problems with a link or an import, shown until dismissed
-  std::map<std::string, FieldEdit, std::less<>> edits;  // by field key
+  std::map<std::string, FieldEdit, std::less<>> edits;  // by field key (model and workload keys are distinct)
 };
 
 // Compiled-in presets, parsed once.
@@ -54,7 +64,18 @@ bool import_config(AppState& s, std::string_view json_text, std::string_view nam
 // True when the model differs from the preset it started from (the link then carries dims).
 bool model_edited(const AppState& s);
 
-// The figures of the current state as JSON (the test hook and the JS API read this).
-std::string figures_json(const AppState& s);
+// The share-link state of the app: preset (unless the model was edited or imported), model,
+// workload, and the view settings as "ui.*" keys (byte unit, result tab).
+core::ShareState share_state(const AppState& s);
+std::string link_of(const AppState& s);       // "#v=1&…"
+std::string cli_of(const AppState& s);        // "llmsize estimate --preset … --seq …"
+
+// Opens a share link. A bad link leaves the default state and a banner naming every problem.
+bool open_link(AppState& s, std::string_view fragment);
+
+// The figures of a model and workload as JSON: the core's parameter report with every
+// figure of estimate()/explain() spliced in under "figures" (the test hooks and the JS API).
+std::string estimate_json(const core::ModelConfig& cfg, const core::Workload& work);
+std::string figures_json(const AppState& s);  // of the current state
 
 }  // namespace llmsize::app

@@ -75,7 +75,7 @@ void apply_style(bool dark, float scale) {
   const ImVec4 accent_hi = series_colour_v(4);
   if (dark) {
     c[ImGuiCol_WindowBg] = rgb(24, 26, 31);
-    c[ImGuiCol_ChildBg] = rgb(30, 33, 39);
+    c[ImGuiCol_ChildBg] = rgb(30, 33, 39, 0.0f);
     c[ImGuiCol_PopupBg] = rgb(34, 37, 44, 0.98f);
     c[ImGuiCol_Border] = rgb(52, 56, 66);
     c[ImGuiCol_FrameBg] = rgb(40, 44, 52);
@@ -102,7 +102,7 @@ void apply_style(bool dark, float scale) {
     c[ImGuiCol_Separator] = rgb(52, 56, 66);
   } else {
     c[ImGuiCol_WindowBg] = rgb(246, 247, 249);
-    c[ImGuiCol_ChildBg] = rgb(255, 255, 255);
+    c[ImGuiCol_ChildBg] = rgb(255, 255, 255, 0.0f);
     c[ImGuiCol_PopupBg] = rgb(255, 255, 255, 0.98f);
     c[ImGuiCol_Border] = rgb(210, 214, 222);
     c[ImGuiCol_FrameBg] = rgb(255, 255, 255);

@@ -55,13 +55,15 @@ void explained_value(const char* id, const std::string& label, const std::string
 }
 
 void big_number(const Fonts& fonts, const char* caption, const std::string& value, const std::string& detail,
-                float width) {
+                float width, const ImVec4* colour) {
   ImGui::BeginGroup();
   ImGui::PushFont(fonts.small);
   ImGui::TextDisabled("%s", caption);
   ImGui::PopFont();
   ImGui::PushFont(fonts.big);
+  if (colour) ImGui::PushStyleColor(ImGuiCol_Text, *colour);
   ImGui::TextUnformatted(value.c_str());
+  if (colour) ImGui::PopStyleColor();
   ImGui::PopFont();
   ImGui::PushFont(fonts.small);
   ImGui::TextDisabled("%s", detail.c_str());

@@ -28,7 +28,7 @@ void explained_value(const char* id, const std::string& label, const std::string
 
 // A headline figure: caption above, large value, detail below.
 void big_number(const Fonts& fonts, const char* caption, const std::string& value, const std::string& detail,
-                float width);
+                float width, const ImVec4* colour = nullptr);
 
 // Wrapped text in the theme's error colour, prefixed with a marker readable without colour.
 void error_text(const std::string& text);

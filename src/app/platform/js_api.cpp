@@ -9,8 +9,10 @@
 
 #include "app/state.hpp"
 #include "core/hf_config.hpp"
-#include "core/params.hpp"
+#include "core/model_fields.hpp"
 #include "core/report.hpp"
+#include "core/share_link.hpp"
+#include "core/workload.hpp"
 
 namespace {
 
@@ -32,44 +34,114 @@ val issues_val(const std::vector<core::Issue>& issues) {
   return out;
 }
 
-// A model given as {preset: id} or as a config.json object (or its JSON text).
-core::Result<core::ModelConfig> model_from(const val& model) {
+bool is_nothing(const val& v) { return v.isUndefined() || v.isNull(); }
+
+// A model given as {preset: id}, a config.json object, or its JSON text. `preset` receives
+// the preset id when one was named.
+core::Result<core::ModelConfig> model_from(const val& model, std::string* preset = nullptr) {
+  if (is_nothing(model)) return core::Issue{"model", "missing: give {preset: id} or a config.json object"};
   if (model.isString()) {
     auto r = core::import_hf_config(model.as<std::string>());
     if (!r) return r.issues();
     return r->config;
   }
-  if (!model.isUndefined() && !model.isNull() && model.hasOwnProperty("preset")) {
+  if (model.hasOwnProperty("preset")) {
     const std::string id = model["preset"].as<std::string>();
-    if (const core::Preset* p = app::find_preset(id)) return p->config;
-    return core::Issue{"preset", "unknown preset \"" + id + "\""};
+    const core::Preset* p = app::find_preset(id);
+    if (!p) return core::Issue{"preset", "unknown preset \"" + id + "\""};
+    if (preset) *preset = id;
+    return p->config;
   }
-  if (model.isUndefined() || model.isNull()) return core::Issue{"model", "missing: give {preset: id} or a config.json object"};
-  const std::string text = val::global("JSON").call<std::string>("stringify", model);
-  auto r = core::import_hf_config(text);
+  auto r = core::import_hf_config(val::global("JSON").call<std::string>("stringify", model));
   if (!r) return r.issues();
   return r->config;
 }
 
-val js_presets() {
-  return parse_json(core::presets_json(app::presets()));
+// A workload given as {key: value} with the share-link keys of workload_fields() ({} = defaults).
+core::Result<core::Workload> workload_from(const val& work) {
+  core::Workload w;
+  if (is_nothing(work)) return w;
+  std::vector<core::Issue> issues;
+  const val keys = val::global("Object").call<val>("keys", work);
+  const int n = keys["length"].as<int>();
+  for (int i = 0; i < n; ++i) {
+    const std::string k = keys[i].as<std::string>();
+    const val v = work[k];
+    const std::string text = v.isTrue() ? "1" : v.isFalse() ? "0" : val::global("String")(v).as<std::string>();
+    const core::WorkloadField* f = core::find_field(k);
+    if (!f) {
+      issues.push_back({k, "unknown workload key"});
+      continue;
+    }
+    if (auto is = f->set(w, text)) issues.push_back(*is);
+  }
+  if (!issues.empty()) return issues;
+  return w;
 }
+
+val js_presets() { return parse_json(core::presets_json(app::presets())); }
 
 val js_estimate(val model, val workload) {
-  (void)workload;
   auto cfg = model_from(model);
   if (!cfg) return issues_val(cfg.issues());
-  auto params = core::count_params(cfg.value());
-  if (!params) return issues_val(params.issues());
-  return parse_json(core::params_json(cfg.value(), params.value()));
+  auto w = workload_from(workload);
+  if (!w) return issues_val(w.issues());
+  return parse_json(app::estimate_json(cfg.value(), w.value()));
 }
 
-std::string js_version() { return "0.1.0"; }
+core::Result<core::ShareState> state_from(const val& model, const val& workload) {
+  core::ShareState st;
+  auto cfg = model_from(model, &st.preset);
+  if (!cfg) return cfg.issues();
+  auto w = workload_from(workload);
+  if (!w) return w.issues();
+  st.model = cfg.value();
+  st.workload = w.value();
+  return st;
+}
+
+val js_encode_link(val model, val workload) {
+  auto st = state_from(model, workload);
+  if (!st) return issues_val(st.issues());
+  return val("#" + core::encode_link(st.value()));
+}
+
+val js_cli_command(val model, val workload) {
+  auto st = state_from(model, workload);
+  if (!st) return issues_val(st.issues());
+  return val(core::cli_command(st.value()));
+}
+
+val js_decode_link(std::string fragment) {
+  auto r = core::decode_link(fragment);
+  if (!r) return issues_val(r.issues());
+  const core::ShareState& st = r.value();
+  val out = val::object();
+  val model = val::object();
+  if (!st.preset.empty()) model.set("preset", st.preset);
+  else
+    for (const auto& f : core::model_fields()) model.set(std::string(f.key), f.get(st.model));
+  val work = val::object();
+  const core::Workload defaults;
+  for (const auto& f : core::workload_fields())
+    if (f.get(st.workload) != f.get(defaults)) work.set(std::string(f.key), f.get(st.workload));
+  val ui = val::object();
+  for (const auto& [k, v] : st.ui) ui.set(k, v);
+  out.set("model", model);
+  out.set("workload", work);
+  out.set("ui", ui);
+  return out;
+}
+
+std::string js_version() { return LLMSIZE_VERSION; }
 
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(llmsize_api) {
   emscripten::function("presets", &js_presets);
   emscripten::function("estimate", &js_estimate);
+  emscripten::function("encodeLink", &js_encode_link);
+  emscripten::function("decodeLink", &js_decode_link);
+  emscripten::function("cliCommand", &js_cli_command);
   emscripten::function("version", &js_version);
 }

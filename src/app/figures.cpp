@@ -1,0 +1,85 @@
+// Figure display (see figures.hpp).
+#include "app/figures.hpp"
+
+#include <cmath>
+
+#include "app/widgets.hpp"
+
+namespace llmsize::app {
+
+std::string format_seconds(double s) {
+  if (!std::isfinite(s) || s <= 0) return "-";
+  if (s < 1) return core::fixed(s * 1e3, s < 0.01 ? 2 : 1) + " ms";
+  if (s < 120) return core::fixed(s, 1) + " s";
+  if (s < 7200) return core::fixed(s / 60, 1) + " min";
+  if (s < 2 * 86400) return core::fixed(s / 3600, 1) + " h";
+  if (s < 2 * 365 * 86400) return core::fixed(s / 86400, 1) + " days";
+  return core::fixed(s / (365.25 * 86400), 1) + " years";
+}
+
+std::string format_bytes_auto(std::int64_t bytes, core::ByteUnit unit) {
+  // Small figures (a KV row, one token's cache) in the smaller units of the same family:
+  // kB/MB beside GB (powers of 10), KiB/MiB beside GiB (powers of 2); never mixed.
+  const bool dec = unit == core::ByteUnit::GB;
+  const double k = dec ? 1e3 : 1024.0, b = static_cast<double>(bytes);
+  if (bytes != 0 && std::fabs(b) < k * k * k / 10) {
+    if (std::fabs(b) < k) return std::to_string(bytes) + " B";
+    if (std::fabs(b) < k * k) return core::fixed(b / k, 1) + (dec ? " kB" : " KiB");
+    return core::fixed(b / (k * k), 1) + (dec ? " MB" : " MiB");
+  }
+  return core::format_bytes(bytes, unit);
+}
+
+std::string format_value(double v, core::Unit unit, core::ByteUnit bytes_unit) {
+  switch (unit) {
+    case core::Unit::Bytes: return format_bytes_auto(static_cast<std::int64_t>(std::llround(v)), bytes_unit);
+    case core::Unit::Count: return core::with_commas(static_cast<std::int64_t>(std::llround(v)));
+    case core::Unit::Tokens: return core::short_count(static_cast<std::int64_t>(std::llround(v))) + " tokens";
+    case core::Unit::TokensPerSecond: return core::fixed(v, v < 100 ? 1 : 0) + " tokens/s";
+    case core::Unit::Seconds: return format_seconds(v);
+    case core::Unit::Flops: {
+      const char* p[] = {"", "K", "M", "G", "T", "P", "E", "Z"};
+      int i = 0;
+      while (std::fabs(v) >= 1000 && i < 7) {
+        v /= 1000;
+        ++i;
+      }
+      return core::fixed(v, 2) + " " + p[i] + "FLOP";
+    }
+  }
+  return core::fixed(v, 2);
+}
+
+const core::Explanation* find_explanation(const std::vector<core::Explanation>& ex, std::string_view key) {
+  for (const auto& e : ex)
+    if (e.key == key) return &e;
+  return nullptr;
+}
+
+void explanation_row(const core::Explanation& e, core::ByteUnit unit) {
+  std::string body = e.formula;
+  if (!e.reference.empty()) body += "\nref: " + e.reference;
+  const std::string_view b = core::to_string(e.bound);
+  const std::string tag(b);
+  explained_value(e.key.c_str(), e.label, format_value(e.value, e.unit, unit), body,
+                  e.bound == core::Bound::Exact ? nullptr : tag.c_str());
+}
+
+void explanation_rows(const std::vector<core::Explanation>& ex, std::string_view prefix, core::ByteUnit unit,
+                      std::string_view contains, bool exclude) {
+  for (const auto& e : ex) {
+    if (e.key.rfind(prefix, 0) != 0) continue;
+    const bool has = contains.empty() || e.key.find(contains) != std::string::npos;
+    if (has != exclude || contains.empty()) explanation_row(e, unit);
+  }
+}
+
+std::string explanation_tooltip(const std::vector<core::Explanation>& ex, std::string_view key) {
+  const core::Explanation* e = find_explanation(ex, key);
+  if (!e) return {};
+  std::string t = e->formula;
+  if (!e->reference.empty()) t += "\nref: " + e->reference;
+  return t + "\n(" + std::string(core::to_string(e->bound)) + ")";
+}
+
+}  // namespace llmsize::app

@@ -1,0 +1,29 @@
+// Display of the core's figures: a value formatted by its unit (bytes in the chosen GB/GiB,
+// counts, tokens/s, durations), and a row that expands to the figure's formula with the
+// values substituted, its reference, and whether it is exact or a bound — all written by
+// core::explain(). Formatting only; no figure is computed here.
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/estimate.hpp"
+#include "core/format.hpp"
+
+namespace llmsize::app {
+
+std::string format_seconds(double s);
+std::string format_bytes_auto(std::int64_t bytes, core::ByteUnit unit);  // GB, or MB/kB when small  // "850 ms", "12.4 s", "3.2 h", "41 days"
+std::string format_value(double v, core::Unit unit, core::ByteUnit bytes_unit);
+const core::Explanation* find_explanation(const std::vector<core::Explanation>& ex, std::string_view key);
+
+// A row "label … value (bound)" that opens to formula and reference.
+void explanation_row(const core::Explanation& e, core::ByteUnit unit);
+// Rows for every explanation whose key starts with `prefix` and contains `contains` (or
+// not, when `exclude`).
+void explanation_rows(const std::vector<core::Explanation>& ex, std::string_view prefix, core::ByteUnit unit,
+                      std::string_view contains = {}, bool exclude = false);
+// A tooltip text for a figure: formula, then reference.
+std::string explanation_tooltip(const std::vector<core::Explanation>& ex, std::string_view key);
+
+}  // namespace llmsize::app

@@ -1,0 +1,177 @@
+// Results › Memory (stacked bar by component on the chosen GPU, headline figures, every
+// figure expandable to its formula) and Results › Scaling (memory per GPU against context
+// length and batch, with GPU capacity lines). Each point of a curve is one estimate() call.
+#include <algorithm>
+#include <cmath>
+
+#include "app/figures.hpp"
+#include "app/panels.hpp"
+#include "app/plot.hpp"
+#include "app/widgets.hpp"
+
+namespace llmsize::app {
+
+namespace {
+
+core::ByteUnit g_unit = core::ByteUnit::GB;  // plot formatters are plain function pointers
+std::string fmt_bytes_axis(double v) {
+  const bool whole = std::fabs(v - std::round(v)) < 1e-9;
+  return core::fixed(v, whole ? 0 : std::fabs(v) >= 10 ? 1 : 2);
+}
+std::string fmt_bytes_plain(double v) { return core::fixed(v, v >= 100 ? 0 : v >= 10 ? 1 : 2) + " " + core::unit_label(g_unit); }
+std::string fmt_tokens(double v) {
+  if (v >= 1048576) return core::fixed(v / 1048576, 0) + "M";
+  if (v >= 1024) return core::fixed(v / 1024, 0) + "K";
+  return core::fixed(v, 0);
+}
+std::string fmt_int(double v) { return core::fixed(v, 0); }
+
+double to_display(core::i64 bytes, core::ByteUnit u) { return core::to_unit(bytes, u); }
+
+struct Component {
+  const char* label;
+  core::i64 bytes;
+  const char* key;  // explanation key
+};
+
+std::vector<Component> components(const core::Estimate& e, bool training) {
+  if (training) {
+    const auto& t = e.training;
+    return {{"weights", t.weights_bytes, "training.weights_bytes"},
+            {"gradients", t.gradients_bytes, "training.gradients_bytes"},
+            {"optimizer states", t.optimizer_bytes, "training.optimizer_bytes"},
+            {"master weights", t.master_weights_bytes, "training.master_weights_bytes"},
+            {"activations", t.activation_bytes, "training.activation_bytes"},
+            {"reserve and buffers", t.overhead_bytes, "training.overhead_bytes"}};
+  }
+  const auto& m = e.inference;
+  return {{"weights", m.weights_bytes, "inference.weights_bytes"},
+          {"KV cache", m.kv_cache_bytes, "inference.kv_cache_bytes"},
+          {"activations", m.activation_bytes, "inference.activation_bytes"},
+          {"reserve and buffers", m.overhead_bytes, "inference.overhead_bytes"}};
+}
+
+}  // namespace
+
+void draw_memory_results(App& app, const core::Estimate& e, const std::vector<core::Explanation>& ex) {
+  const AppState& s = app.state;
+  const bool training = s.work.mode == core::Mode::Training;
+  const core::ByteUnit u = s.unit;
+  g_unit = u;
+  const float col = 200 * app.scale;
+  const core::i64 total = training ? e.training.total_bytes : e.inference.total_bytes;
+  const core::i64 cap = training ? e.training.capacity_bytes : e.inference.capacity_bytes;
+  const bool fits = training ? e.training.fits : e.inference.fits;
+  const core::i64 min_gpus = training ? e.training.min_gpus : e.inference.min_gpus;
+
+  big_number(app.fonts, training ? "TRAINING, PER GPU" : "INFERENCE, PER GPU (PREFILL PEAK)",
+             core::format_bytes(total, u), "lower bound: runtimes add fragmentation", col * 1.3f);
+  mark("figure.memory");
+  ImGui::SameLine();
+  const ImVec4 fit_colour = fits ? ok_colour() : error_colour();
+  big_number(app.fonts, ("ON " + e.gpu.name).c_str(), fits ? "fits" : "does not fit",
+             "usable " + core::format_bytes(cap, u) + " per GPU", col * 1.3f, &fit_colour);
+  ImGui::SameLine();
+  big_number(app.fonts, "GPUS NEEDED", min_gpus > 0 ? std::to_string(min_gpus) : "-",
+             "ideal split, this GPU", col * 0.8f);
+  if (!training) {
+    ImGui::SameLine();
+    big_number(app.fonts, "MAX CONTEXT AT THIS BATCH",
+               e.inference.max_context > 0 ? core::with_commas(e.inference.max_context) : "none",
+               e.inference.max_context_is_model_limit ? "model's trained limit" : "tokens per sequence", col);
+  }
+
+  section("Where the memory goes (most loaded GPU)");
+  std::vector<plot::Segment> segs;
+  int ci = 0;
+  for (const auto& c : components(e, training))
+    segs.push_back({c.label, to_display(c.bytes, u), series_colour(ci++), explanation_tooltip(ex, c.key)});
+  const std::string cap_label = e.gpu.name + " " + core::format_bytes(cap, u);
+  plot::stacked_bar("mem_bar", segs, to_display(cap, u), cap_label.c_str(), fmt_bytes_plain, 34 * app.scale);
+  mark("memory.bar");
+
+  section("Every figure, with its formula");
+  ImGui::TextDisabled("Open a row to see how it is computed.");
+  explanation_rows(ex, training ? "training." : "inference.", u);
+  explanation_rows(ex, "weights.", u);
+}
+
+void draw_scaling_results(App& app, const core::Estimate& e) {
+  const AppState& s = app.state;
+  const bool training = s.work.mode == core::Mode::Training;
+  const core::ByteUnit u = s.unit;
+  g_unit = u;
+  auto total_of = [&](const core::Estimate& x) { return training ? x.training.total_bytes : x.inference.total_bytes; };
+  auto part_of = [&](const core::Estimate& x) {
+    return training ? x.training.activation_bytes : x.inference.kv_cache_bytes;
+  };
+  const char* part_label = training ? "activations" : "KV cache";
+
+  // Capacity lines: the chosen GPU and the catalog's other memory sizes, largest few.
+  auto capacity_lines = [&]() {
+    const double own = to_display(training ? e.training.capacity_bytes : e.inference.capacity_bytes, u);
+    plot::plot_hline((e.gpu.name + " (usable)").c_str(), own, ImGui::GetColorU32(ImGuiCol_Text), 1.6);
+    std::vector<core::i64> seen = {e.gpu.memory_bytes};
+    int shown = 0;
+    for (const auto& g : core::gpu_catalog()) {
+      if (shown >= 3 || std::find(seen.begin(), seen.end(), g.memory_bytes) != seen.end()) continue;
+      if (g.vendor != "NVIDIA" && g.vendor != "AMD") continue;
+      seen.push_back(g.memory_bytes);
+      plot::plot_hline(g.name.c_str(), to_display(g.usable_bytes(), u), series_colour(4 + shown), 1.6);
+      ++shown;
+    }
+  };
+
+  const float h = std::max(220.0f * app.scale, (ImGui::GetContentRegionAvail().y - 80 * app.scale) / 2);
+  // Memory against context length (powers of two up to twice the trained context).
+  {
+    section(training ? "Memory per GPU against sequence length" : "Memory per GPU against context length");
+    std::vector<double> xs, total, part;
+    const core::i64 top = std::min<core::i64>(1 << 22, std::max<core::i64>(s.cfg.max_positions * 2, s.work.seq * 2));
+    for (core::i64 n = 128; n <= top; n *= 2) {
+      core::Workload w = s.work;
+      w.seq = n;
+      auto r = core::estimate(s.cfg, w);
+      if (!r) continue;
+      xs.push_back(static_cast<double>(n));
+      total.push_back(to_display(total_of(r.value()), u));
+      part.push_back(to_display(part_of(r.value()), u));
+    }
+    if (plot::begin_plot("ctx", ImVec2(-1, h), training ? "sequence length (tokens)" : "context length (tokens)",
+                         core::unit_label(u), plot::kLogX)) {
+      plot::setup_format(fmt_tokens, fmt_bytes_axis);
+      plot::plot_line("total per GPU", xs, total, series_colour(0));
+      plot::plot_line(part_label, xs, part, series_colour(1));
+      plot::plot_vline("current", static_cast<double>(s.work.seq), text_weak());
+      capacity_lines();
+      plot::end_plot();
+    }
+    mark("plot.context");
+  }
+  // Memory against batch.
+  {
+    section(training ? "Memory per GPU against micro-batch" : "Memory per GPU against batch (concurrent sequences)");
+    std::vector<double> xs, total, part;
+    const core::i64 top = std::max<core::i64>(64, s.work.batch * 4);
+    for (core::i64 b = 1; b <= std::min<core::i64>(top, 4096); b *= 2) {
+      core::Workload w = s.work;
+      w.batch = b;
+      auto r = core::estimate(s.cfg, w);
+      if (!r) continue;
+      xs.push_back(static_cast<double>(b));
+      total.push_back(to_display(total_of(r.value()), u));
+      part.push_back(to_display(part_of(r.value()), u));
+    }
+    if (plot::begin_plot("batch", ImVec2(-1, h), training ? "micro-batch" : "batch", core::unit_label(u), plot::kLogX)) {
+      plot::setup_format(fmt_int, fmt_bytes_axis);
+      plot::plot_line("total per GPU", xs, total, series_colour(0));
+      plot::plot_line(part_label, xs, part, series_colour(1));
+      plot::plot_vline("current", static_cast<double>(s.work.batch), text_weak());
+      capacity_lines();
+      plot::end_plot();
+    }
+    mark("plot.batch");
+  }
+}
+
+}  // namespace llmsize::app

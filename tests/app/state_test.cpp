@@ -1,0 +1,97 @@
+// The calculator's state operations as a user performs them: presets, config import, edits,
+// share links (round trip, bad links), the CLI command. No window: the UI draws this state.
+#include <catch2/catch.hpp>
+
+#include "app/state.hpp"
+#include "core/model_fields.hpp"
+#include "core/workload.hpp"
+
+using namespace llmsize;
+
+namespace {
+void set_work(app::AppState& s, const char* key, const char* value) {
+  const core::WorkloadField* f = core::find_field(key);
+  REQUIRE(f != nullptr);
+  REQUIRE_FALSE(f->set(s.work, value).has_value());
+}
+}  // namespace
+
+TEST_CASE("A fresh calculator opens on Llama 3 8B with no message", "[app][state]") {
+  const app::AppState s = app::default_state();
+  CHECK(s.preset_id == "llama-3-8b");
+  CHECK(s.banners.empty());
+  CHECK_FALSE(app::model_edited(s));
+  CHECK(app::link_of(s).rfind("#v=1", 0) == 0);
+}
+
+TEST_CASE("Opening a share link restores exactly the state it was made from", "[app][link]") {
+  auto [preset, seq, unit_gib] = GENERATE(table<const char*, const char*, bool>({
+      {"mixtral-8x7b", "32768", true},
+      {"deepseek-v3", "4096", false},
+      {"gpt2", "1024", true},
+  }));
+  app::AppState a = app::default_state();
+  REQUIRE(app::load_preset(a, preset));
+  set_work(a, "seq", seq);
+  set_work(a, "batch", "3");
+  a.unit = unit_gib ? core::ByteUnit::GiB : core::ByteUnit::GB;
+  a.tab = app::ResultTab::Scaling;
+  const std::string link = app::link_of(a);
+
+  app::AppState b = app::default_state();
+  REQUIRE(app::open_link(b, link));
+  CHECK(b.banners.empty());
+  CHECK(b.preset_id == a.preset_id);
+  CHECK(b.cfg == a.cfg);
+  CHECK(b.unit == a.unit);
+  CHECK(b.tab == app::ResultTab::Scaling);
+  CHECK(app::link_of(b) == link);
+  CHECK(app::figures_json(b) == app::figures_json(a));
+}
+
+TEST_CASE("An edited model travels in the link with all its dimensions", "[app][link]") {
+  app::AppState a = app::default_state();
+  const core::ModelField* layers = core::find_model_field("L");
+  REQUIRE(layers != nullptr);
+  REQUIRE_FALSE(layers->set(a.cfg, "40").has_value());
+  CHECK(app::model_edited(a));
+  app::AppState b = app::default_state();
+  REQUIRE(app::open_link(b, app::link_of(a)));
+  CHECK(b.cfg.n_layers == 40);
+  CHECK(app::figures_json(b) == app::figures_json(a));
+}
+
+TEST_CASE("A bad link opens the default state with a message naming each problem", "[app][link]") {
+  app::AppState s = app::default_state();
+  REQUIRE(app::load_preset(s, "gpt2"));
+  CHECK_FALSE(app::open_link(s, "#v=1&preset=no-such-model&seq=12x"));
+  CHECK(s.preset_id == "llama-3-8b");
+  REQUIRE(s.banners.size() == 1);
+  CHECK(s.banners[0].error);
+  CHECK_THAT(s.banners[0].text, Catch::Contains("preset") && Catch::Contains("seq"));
+  CHECK(app::figures_json(s) == app::figures_json(app::default_state()));
+}
+
+TEST_CASE("Importing a config.json replaces the model; a broken one keeps it and says why", "[app][import]") {
+  app::AppState s = app::default_state();
+  const char* opt = R"({"model_type": "opt", "hidden_size": 768, "num_hidden_layers": 12, "ffn_dim": 3072,
+    "num_attention_heads": 12, "vocab_size": 50272, "max_position_embeddings": 2048,
+    "word_embed_proj_dim": 768, "do_layer_norm_before": true})";
+  REQUIRE(app::import_config(s, opt, "opt-125m/config.json"));
+  CHECK(s.preset_id.empty());
+  CHECK(s.model_name == "opt-125m/config.json");
+  CHECK(app::model_edited(s));
+  const core::ModelConfig imported = s.cfg;
+  CHECK_FALSE(app::import_config(s, R"({"model_type": "llama", "hidden_size": -1})", "bad.json"));
+  CHECK(s.cfg == imported);
+  REQUIRE(s.banners.size() == 1);
+  CHECK_THAT(s.banners[0].text, Catch::Contains("bad.json"));
+}
+
+TEST_CASE("The CLI command names the preset and the workload flags that differ", "[app][cli]") {
+  app::AppState s = app::default_state();
+  REQUIRE(app::load_preset(s, "mixtral-8x7b"));
+  set_work(s, "seq", "8192");
+  const std::string cli = app::cli_of(s);
+  CHECK_THAT(cli, Catch::Contains("--preset mixtral-8x7b") && Catch::Contains("--seq 8192"));
+}
