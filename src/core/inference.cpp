@@ -95,7 +95,7 @@ Result<InferenceMemory> inference_memory(const ModelConfig& cfg, const Inventory
   auto table = placement::build(cfg, inv, {w.tp, w.ep}, w.pp, [&](const Tensor& t, i64 layer) -> std::optional<i64> {
     auto one = storage_bytes(storage_for(cfg, w, t, layer), stored_dims(t));
     return one ? mul(*one, t.copies) : std::nullopt;
-  });
+  }, is_gguf(w.weights));  // only llama.cpp's mixes vary with the layer index
   if (!table) return overflow();
   auto kv_layer = kv_bytes_per_token_layer(cfg, w.kv_dtype, w.tp);
   auto kv_token = kv_bytes_per_token(cfg, w.kv_dtype, 1);

@@ -38,11 +38,13 @@ struct Table {
 };
 
 // value(t, layer) → the quantity for all copies of t in that layer (layer = -1: globals),
-// nullopt on overflow. MTP layers are not placed (outside the total).
+// nullopt on overflow. MTP layers are not placed (outside the total). Unless `per_layer`,
+// value() may ignore the layer: it is asked once per layer kind (the fast path).
 template <class F>
-std::optional<Table> build(const ModelConfig& cfg, const Inventory& inv, Split split, i64 pp, F value) {
+std::optional<Table> build(const ModelConfig& cfg, const Inventory& inv, Split split, i64 pp, F value,
+                           bool per_layer = false) {
   Table tab;
-  std::vector<i64> per_layer(static_cast<size_t>(cfg.n_layers), 0);
+  std::vector<i64> layer_share(static_cast<size_t>(cfg.n_layers), 0);
   Checked first, last, replica;
   for (const Tensor& t : inv.global) {
     auto v = value(t, i64{-1});
@@ -56,24 +58,30 @@ std::optional<Table> build(const ModelConfig& cfg, const Inventory& inv, Split s
     if (tied_head) last += *g;
   }
   for (const LayerKind& k : inv.kinds) {
-    for (i64 l : k.layers) {
-      Checked sum;
-      for (const Tensor& t : k.tensors) {
-        auto v = value(t, l);
-        if (!v) return std::nullopt;
-        auto g = gpu_share(cfg, t, *v, split);
-        if (!g) return std::nullopt;
-        sum += *g;
-        replica += *v;
+    i64 same = 0;  // the kind's per-layer share on the fast path
+    for (size_t j = 0; j < k.layers.size(); ++j) {
+      const i64 l = k.layers[j];
+      if (per_layer || j == 0) {
+        Checked sum, rep;
+        for (const Tensor& t : k.tensors) {
+          auto v = value(t, l);
+          if (!v) return std::nullopt;
+          auto g = gpu_share(cfg, t, *v, split);
+          if (!g) return std::nullopt;
+          sum += *g;
+          rep += *v;
+        }
+        if (!sum.ok() || !rep.ok()) return std::nullopt;
+        same = sum.value();
+        replica += per_layer ? rep : rep * static_cast<i64>(k.layers.size());
       }
-      if (!sum.ok()) return std::nullopt;
-      per_layer[static_cast<size_t>(l)] = sum.value();
+      layer_share[static_cast<size_t>(l)] = same;
     }
   }
-  tab.prefix.assign(per_layer.size() + 1, 0);
+  tab.prefix.assign(layer_share.size() + 1, 0);
   Checked run;
-  for (size_t i = 0; i < per_layer.size(); ++i) {
-    run += per_layer[i];
+  for (size_t i = 0; i < layer_share.size(); ++i) {
+    run += layer_share[i];
     tab.prefix[i + 1] = run.value();
   }
   if (!run.ok() || !first.ok() || !last.ok() || !replica.ok()) return std::nullopt;
