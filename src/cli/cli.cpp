@@ -151,10 +151,11 @@ Output run(const std::vector<std::string>& a, const FileReader& read_file) {
     if (s == "--version") return {"llmsize 0.1.0\n", "", 0};
     if (s == "--json") args.json = true;
     else if (s == "--gib") args.gib = true;
-    else if (const WorkloadField* f = find_field_by_flag(s)) {
-      auto v = take_value(a, i, err);
-      if (!v) return err;
-      if (auto issue = f->set(args.workload, *v)) return fail(s + ": " + issue->message);
+    else if (const WorkloadField* f = find_field_by_flag(s.substr(0, s.find('=')))) {
+      std::optional<std::string> v;  // "--flag value" or "--flag=value"
+      if (s.find('=') != std::string::npos) v = s.substr(s.find('=') + 1);
+      else if (!(v = take_value(a, i, err))) return err;
+      if (auto issue = f->set(args.workload, *v)) return fail(std::string(f->flag) + ": " + issue->message);
     }
     else if (s == "--explain") args.explain = true;
     else if (s == "--generic") args.generic = true;

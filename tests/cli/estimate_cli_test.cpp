@@ -85,4 +85,8 @@ TEST_CASE("Every workload flag is accepted, and bad values name the flag and ran
     CHECK_THAT(o.err, Catch::Contains(c.expect));
   }
   CHECK_THAT(cli({"--help"}).out, Catch::Contains("--kv-dtype"));
+  // "--flag=value" is the same as "--flag value".
+  CHECK(cli({"estimate", "--preset", "gpt2", "--seq=512", "--json"}).out ==
+        cli({"estimate", "--preset", "gpt2", "--seq", "512", "--json"}).out);
+  CHECK_THAT(cli({"estimate", "--preset", "gpt2", "--seq=0"}).err, Catch::Contains("--seq: must be an integer"));
 }
