@@ -34,6 +34,8 @@ struct PackedBAccess {
 namespace {
 
 constexpr std::int64_t kL2SizedB = 1 << 18;  // floats: 1 MiB
+// In-place B rows each sit on their own page: keep a K block's rows within the L1 TLB.
+constexpr int kInPlaceKc = 256;
 constexpr int round_up(int x, int to) { return (x + to - 1) / to * to; }
 
 // Grow-only, 64-byte aligned scratch for packed B blocks.
@@ -68,20 +70,17 @@ struct BView {
 // B panels of the block stream through from L2.
 void macro_kernel(const GemmKernel& kr, int mc, int nc, int kc, const float* A, int lda,
                   const BView& b, float* C, int ldc, bool accumulate) {
+  const int full = b.packed || kr.masked_b_tail ? nc : nc - nc % kr.nr;
   for (int ir = 0; ir < mc; ir += kr.mr) {
     const int m = std::min(kr.mr, mc - ir);
     const float* a = A + std::ptrdiff_t(ir) * lda;
     float* c = C + std::ptrdiff_t(ir) * ldc;
-    for (int jr = 0; jr < nc; jr += kr.nr) {
-      const int n = std::min(kr.nr, nc - jr);
-      if (b.packed) {
-        kr.ukernel(kc, a, lda, b.p + std::ptrdiff_t(jr) * kc, kr.nr, c + jr, ldc, m, n, accumulate);
-      } else if (n == kr.nr || kr.masked_b_tail) {
-        kr.ukernel(kc, a, lda, b.p + jr, b.ldb, c + jr, ldc, m, n, accumulate);
-      } else {
-        kr.ukernel(kc, a, lda, b.tail, kr.nr, c + jr, ldc, m, n, accumulate);
-      }
+    if (b.packed) {
+      kr.ukernel(kc, a, lda, b.p, kr.nr, std::ptrdiff_t(kc) * kr.nr, c, ldc, m, nc, accumulate);
+      continue;
     }
+    if (full > 0) kr.ukernel(kc, a, lda, b.p, b.ldb, kr.nr, c, ldc, m, full, accumulate);
+    if (full < nc) kr.ukernel(kc, a, lda, b.tail, kr.nr, 0, c + full, ldc, m, nc - full, accumulate);
   }
 }
 
@@ -89,14 +88,14 @@ void macro_kernel(const GemmKernel& kr, int mc, int nc, int kc, const float* A, 
 // pre-packed B, or read B in place) → macro-kernel. Pre-packed B uses the KC it was packed with.
 void gemm_blocked(const GemmKernel& kr, int M, int N, int K, const float* A, int lda,
                   const float* B, int ldb, const PackedB* pb, float* C, int ldc, BPath b_path) {
-  const int KC = pb ? PackedBAccess::kc(*pb) : std::min(kr.kc, K);
-  const int MC = kr.mc, NC = kr.nc;
   // B in place costs strided rows on every pass, packing costs a copy per call: in place
   // wins while few rows of A share each B panel, or when B is L2-sized anyway (measured).
   const bool in_place =
       !pb && (b_path == BPath::automatic
                   ? M <= kr.in_place_b_max_m || std::int64_t(K) * N <= kL2SizedB
                   : b_path == BPath::in_place);
+  const int KC = pb ? PackedBAccess::kc(*pb) : std::min(in_place ? kInPlaceKc : kr.kc, K);
+  const int MC = kr.mc, NC = kr.nc;
   float* Bbuf = pb || in_place ? nullptr
                  : g_b_scratch.get(std::size_t(KC) * std::size_t(round_up(std::min(N, NC), kr.nr)));
   for (int ic = 0; ic < M; ic += MC) {
@@ -107,7 +106,7 @@ void gemm_blocked(const GemmKernel& kr, int M, int N, int K, const float* A, int
       for (int jc = 0; jc < N; jc += NC) {
         const int nc = std::min(NC, N - jc);
         BView b{};
-        const float* bsrc = B + std::ptrdiff_t(pc) * ldb + jc;
+        const float* bsrc = pb ? nullptr : B + std::ptrdiff_t(pc) * ldb + jc;
         if (pb) {
           b = {PackedBAccess::data(*pb) + std::ptrdiff_t(pc) * PackedBAccess::n_padded(*pb) +
                    std::ptrdiff_t(jc) * kc,

@@ -74,11 +74,18 @@ constexpr auto kTiles = make_tiles(std::make_integer_sequence<int, MR * NV_MAX>{
 
 }  // namespace
 
-void gemm_f32_6x16_avx2(int kc, const float* A, int lda, const float* B, int ldb, float* C,
-                        int ldc, int m, int n, bool accumulate) {
-  assert(kc >= 1 && m >= 1 && m <= MR && n >= 1 && n <= NR);
-  const int nv = (n + 7) / 8;
-  kTiles[std::size_t((m - 1) * NV_MAX + nv - 1)](kc, A, lda, B, ldb, C, ldc, n - 8 * (nv - 1), accumulate);
+void gemm_f32_6x16_avx2(int kc, const float* A, int lda, const float* B, int ldb,
+                        std::ptrdiff_t b_next, float* C, int ldc, int m, int n, bool accumulate) {
+  assert(kc >= 1 && m >= 1 && m <= MR && n >= 1);
+  for (; n > 0; n -= NR, B += b_next, C += NR) {
+    if (m == MR && n >= NR) {  // the hot case, inlined
+      tile<MR, NV_MAX>(kc, A, lda, B, ldb, C, ldc, 8, accumulate);
+      continue;
+    }
+    const int nj = n < NR ? n : NR, nv = (nj + 7) / 8;
+    kTiles[std::size_t((m - 1) * NV_MAX + nv - 1)](kc, A, lda, B, ldb, C, ldc, nj - 8 * (nv - 1),
+                                               accumulate);
+  }
 }
 
 // y = x·B streaming B once, four rows at a time; y stays in L1/L2 between passes.

@@ -30,6 +30,14 @@ void tile(int kc, const float* __restrict a, int lda, const float* __restrict b,
 #pragma GCC unroll 3
     for (int v = 0; v < NV; ++v) acc[i][v] = _mm512_setzero_ps();
   }
+  if (accumulate) {  // C comes back from L3 once per K block: start fetching it now
+#pragma GCC unroll 8
+    for (int i = 0; i < M; ++i) {
+      const char* ci = reinterpret_cast<const char*>(c + std::ptrdiff_t(i) * ldc);
+#pragma GCC unroll 3
+      for (int v = 0; v < NV; ++v) _mm_prefetch(ci + 64 * v, _MM_HINT_T0);
+    }
+  }
 #pragma GCC unroll 2
   for (int k = 0; k < kc; ++k, b += ldb) {
     __m512 bv[NV];
@@ -77,60 +85,66 @@ constexpr auto kEdgeTiles = make_tiles<true>(std::make_integer_sequence<int, MR 
 
 }  // namespace
 
-void gemm_f32_8x48_avx512(int kc, const float* A, int lda, const float* B, int ldb, float* C,
-                          int ldc, int m, int n, bool accumulate) {
-  assert(kc >= 1 && m >= 1 && m <= MR && n >= 1 && n <= NR);
-  const int nv = (n + 15) / 16;
-  const __mmask16 last = __mmask16((1u << (n - 16 * (nv - 1))) - 1u);
-  const bool edge = n % 16 != 0;  // last vector partial: B may end there (masked_b_tail)
-  (edge ? kEdgeTiles : kTiles)[std::size_t((m - 1) * NV_MAX + nv - 1)](kc, A, lda, B, ldb, C, ldc,
-                                                                       last, accumulate);
+void gemm_f32_8x48_avx512(int kc, const float* A, int lda, const float* B, int ldb,
+                          std::ptrdiff_t b_next, float* C, int ldc, int m, int n, bool accumulate) {
+  assert(kc >= 1 && m >= 1 && m <= MR && n >= 1);
+  for (; n > 0; n -= NR, B += b_next, C += NR) {
+    if (m == MR && n >= NR) {  // the hot case, inlined
+      tile<MR, NV_MAX, false>(kc, A, lda, B, ldb, C, ldc, 0xffff, accumulate);
+      continue;
+    }
+    const int nj = n < NR ? n : NR;
+    const int nv = (nj + 15) / 16;
+    const __mmask16 last = __mmask16((1u << (nj - 16 * (nv - 1))) - 1u);
+    const bool edge = nj % 16 != 0;  // last vector partial: B may end there (masked_b_tail)
+    (edge ? kEdgeTiles : kTiles)[std::size_t((m - 1) * NV_MAX + nv - 1)](kc, A, lda, B, ldb, C,
+                                                                         ldc, last, accumulate);
+  }
 }
 
-// y = x·B streaming B once, four rows at a time (four sequential streams); y stays in
+namespace {
+
+// y (+)= x[k..k+R)·B[k..k+R, :]: R sequential row streams, one pass over y. Full vectors use
+// plain loads; only the column tail is masked.
+template <int R, bool MASKED>
+inline void gemv_chunk(const __m512* xs, const float* b, int ldb, float* y, __mmask16 mk,
+                       bool first) {
+  auto load = [&](const float* p) { return MASKED ? _mm512_maskz_loadu_ps(mk, p) : _mm512_loadu_ps(p); };
+  __m512 s = _mm512_mul_ps(xs[0], load(b));
+#pragma GCC unroll 8
+  for (int r = 1; r < R; ++r) s = _mm512_fmadd_ps(xs[r], load(b + std::ptrdiff_t(r) * ldb), s);
+  if (!first) s = _mm512_add_ps(s, load(y));
+  if (MASKED) {
+    _mm512_mask_storeu_ps(y, mk, s);
+  } else {
+    _mm512_storeu_ps(y, s);
+  }
+}
+
+template <int R>
+void gemv_rows(int k, int N, const float* x, const float* B, int ldb, float* y) {
+  const float* b = B + std::ptrdiff_t(k) * ldb;
+  __m512 xs[R];
+#pragma GCC unroll 8
+  for (int r = 0; r < R; ++r) xs[r] = _mm512_set1_ps(x[k + r]);
+  const bool first = k == 0;
+  const int nfull = N - N % 16;
+  for (int j = 0; j < nfull; j += 16) gemv_chunk<R, false>(xs, b + j, ldb, y + j, 0, first);
+  if (nfull < N) {
+    gemv_chunk<R, true>(xs, b + nfull, ldb, y + nfull, __mmask16((1u << (N - nfull)) - 1u), first);
+  }
+}
+
+}  // namespace
+
+// y = x·B streaming B once, eight rows at a time (eight sequential streams); y stays in
 // L1/L2 between passes.
 void gemv_f32_avx512(int K, int N, const float* x, const float* B, int ldb, float* y) {
   assert(K >= 1 && N >= 1 && ldb >= N);
-  const int tail = N % 16, nfull = N - tail;
-  const __mmask16 tmask = __mmask16((1u << tail) - 1u);
   int k = 0;
-  for (; k + 4 <= K; k += 4) {
-    const float* b0 = B + std::ptrdiff_t(k) * ldb;
-    const float* b1 = b0 + ldb;
-    const float* b2 = b1 + ldb;
-    const float* b3 = b2 + ldb;
-    const __m512 x0 = _mm512_set1_ps(x[k]), x1 = _mm512_set1_ps(x[k + 1]);
-    const __m512 x2 = _mm512_set1_ps(x[k + 2]), x3 = _mm512_set1_ps(x[k + 3]);
-    const bool first = k == 0;
-    for (int j = 0; j < nfull; j += 16) {
-      __m512 s = _mm512_mul_ps(x0, _mm512_loadu_ps(b0 + j));
-      __m512 t = _mm512_mul_ps(x1, _mm512_loadu_ps(b1 + j));
-      s = _mm512_fmadd_ps(x2, _mm512_loadu_ps(b2 + j), s);
-      t = _mm512_fmadd_ps(x3, _mm512_loadu_ps(b3 + j), t);
-      s = _mm512_add_ps(s, t);
-      if (!first) s = _mm512_add_ps(s, _mm512_loadu_ps(y + j));
-      _mm512_storeu_ps(y + j, s);
-    }
-    if (tail) {
-      __m512 s = _mm512_mul_ps(x0, _mm512_maskz_loadu_ps(tmask, b0 + nfull));
-      s = _mm512_fmadd_ps(x1, _mm512_maskz_loadu_ps(tmask, b1 + nfull), s);
-      s = _mm512_fmadd_ps(x2, _mm512_maskz_loadu_ps(tmask, b2 + nfull), s);
-      s = _mm512_fmadd_ps(x3, _mm512_maskz_loadu_ps(tmask, b3 + nfull), s);
-      if (!first) s = _mm512_add_ps(s, _mm512_maskz_loadu_ps(tmask, y + nfull));
-      _mm512_mask_storeu_ps(y + nfull, tmask, s);
-    }
-  }
-  for (; k < K; ++k) {
-    const float* b = B + std::ptrdiff_t(k) * ldb;
-    const __m512 xk = _mm512_set1_ps(x[k]);
-    const bool first = k == 0;
-    for (int j = 0; j < N; j += 16) {
-      const __mmask16 mk = j + 16 <= N ? __mmask16(0xffff) : tmask;
-      __m512 s = _mm512_mul_ps(xk, _mm512_maskz_loadu_ps(mk, b + j));
-      if (!first) s = _mm512_add_ps(s, _mm512_maskz_loadu_ps(mk, y + j));
-      _mm512_mask_storeu_ps(y + j, mk, s);
-    }
-  }
+  for (; k + 8 <= K; k += 8) gemv_rows<8>(k, N, x, B, ldb, y);
+  if (k + 4 <= K) gemv_rows<4>(k, N, x, B, ldb, y), k += 4;
+  for (; k < K; ++k) gemv_rows<1>(k, N, x, B, ldb, y);
 }
 
 }  // namespace llmsize::ref::kernels

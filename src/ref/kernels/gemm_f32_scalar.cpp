@@ -21,11 +21,11 @@ void sgemm_naive(int M, int N, int K, const float* A, int lda, const float* B, i
 
 namespace {
 constexpr int MR = 4, NR = 4;  // 16 accumulators: the compiler keeps what it can in registers
-}
+}  // namespace
 
-void gemm_f32_4x4_scalar(int kc, const float* A, int lda, const float* B, int ldb, float* C,
-                         int ldc, int m, int n, bool accumulate) {
-  assert(kc >= 1 && m >= 1 && m <= MR && n >= 1 && n <= NR);
+namespace {
+void tile(int kc, const float* A, int lda, const float* B, int ldb, float* C, int ldc, int m,
+          int n, bool accumulate) {
   float acc[MR][NR] = {};
   for (int k = 0; k < kc; ++k, B += ldb) {
     for (int i = 0; i < m; ++i) {
@@ -37,6 +37,13 @@ void gemm_f32_4x4_scalar(int kc, const float* A, int lda, const float* B, int ld
     float* c = C + i * ldc;
     for (int j = 0; j < n; ++j) c[j] = accumulate ? c[j] + acc[i][j] : acc[i][j];
   }
+}
+}  // namespace
+
+void gemm_f32_4x4_scalar(int kc, const float* A, int lda, const float* B, int ldb,
+                         std::ptrdiff_t b_next, float* C, int ldc, int m, int n, bool accumulate) {
+  assert(kc >= 1 && m >= 1 && m <= MR && n >= 1);
+  for (; n > 0; n -= NR, B += b_next, C += NR) tile(kc, A, lda, B, ldb, C, ldc, m, n < NR ? n : NR, accumulate);
 }
 
 void gemv_f32_scalar(int K, int N, const float* x, const float* B, int ldb, float* y) {

@@ -77,49 +77,55 @@ constexpr auto kTiles = make_tiles(std::make_integer_sequence<int, MR * NV_MAX>{
 
 }  // namespace
 
-void gemm_f32_6x8_wasm_relaxed(int kc, const float* A, int lda, const float* B, int ldb, float* C,
-                               int ldc, int m, int n, bool accumulate) {
-  assert(kc >= 1 && m >= 1 && m <= MR && n >= 1 && n <= NR);
-  const int nv = (n + 3) / 4;
-  kTiles[std::size_t((m - 1) * NV_MAX + nv - 1)](kc, A, lda, B, ldb, C, ldc, n - 4 * (nv - 1), accumulate);
+void gemm_f32_6x8_wasm_relaxed(int kc, const float* A, int lda, const float* B, int ldb,
+                               std::ptrdiff_t b_next, float* C, int ldc, int m, int n, bool accumulate) {
+  assert(kc >= 1 && m >= 1 && m <= MR && n >= 1);
+  for (; n > 0; n -= NR, B += b_next, C += NR) {
+    if (m == MR && n >= NR) {  // the hot case, inlined
+      tile<MR, NV_MAX>(kc, A, lda, B, ldb, C, ldc, 4, accumulate);
+      continue;
+    }
+    const int nj = n < NR ? n : NR, nv = (nj + 3) / 4;
+    kTiles[std::size_t((m - 1) * NV_MAX + nv - 1)](kc, A, lda, B, ldb, C, ldc, nj - 4 * (nv - 1),
+                                               accumulate);
+  }
 }
 
-// y = x·B streaming B once, four rows at a time; y stays in cache between passes.
+namespace {
+
+// y (+)= x[k..k+R)·B[k..k+R, :]: R sequential row streams, one pass over y.
+template <int R>
+void gemv_rows(int k, int N, const float* x, const float* B, int ldb, float* y) {
+  const float* b = B + std::ptrdiff_t(k) * ldb;
+  v128_t xs[R];
+#pragma unroll
+  for (int r = 0; r < R; ++r) xs[r] = wasm_f32x4_splat(x[k + r]);
+  const bool first = k == 0;
+  const int nfull = N - N % 4;
+  for (int j = 0; j < nfull; j += 4) {
+    v128_t s = wasm_f32x4_mul(xs[0], wasm_v128_load(b + j));
+#pragma unroll
+    for (int r = 1; r < R; ++r) s = madd(xs[r], wasm_v128_load(b + std::ptrdiff_t(r) * ldb + j), s);
+    if (!first) s = wasm_f32x4_add(s, wasm_v128_load(y + j));
+    wasm_v128_store(y + j, s);
+  }
+  for (int j = nfull; j < N; ++j) {
+    float s = 0.0f;
+    for (int r = 0; r < R; ++r) s += x[k + r] * b[std::ptrdiff_t(r) * ldb + j];
+    y[j] = first ? s : y[j] + s;
+  }
+}
+
+}  // namespace
+
+// y = x·B streaming B once, eight rows at a time (measured: 8 row streams beat 1, 2 and 4,
+// and 32-column register blocks); y stays in cache between passes.
 void gemv_f32_wasm_relaxed(int K, int N, const float* x, const float* B, int ldb, float* y) {
   assert(K >= 1 && N >= 1 && ldb >= N);
-  const int nfull = N - N % 4;
   int k = 0;
-  for (; k + 4 <= K; k += 4) {
-    const float* b0 = B + std::ptrdiff_t(k) * ldb;
-    const float* b1 = b0 + ldb;
-    const float* b2 = b1 + ldb;
-    const float* b3 = b2 + ldb;
-    const v128_t x0 = wasm_f32x4_splat(x[k]), x1 = wasm_f32x4_splat(x[k + 1]);
-    const v128_t x2 = wasm_f32x4_splat(x[k + 2]), x3 = wasm_f32x4_splat(x[k + 3]);
-    const bool first = k == 0;
-    for (int j = 0; j < nfull; j += 4) {
-      const v128_t s = madd(x2, wasm_v128_load(b2 + j), wasm_f32x4_mul(x0, wasm_v128_load(b0 + j)));
-      const v128_t t = madd(x3, wasm_v128_load(b3 + j), wasm_f32x4_mul(x1, wasm_v128_load(b1 + j)));
-      v128_t r = wasm_f32x4_add(s, t);
-      if (!first) r = wasm_f32x4_add(r, wasm_v128_load(y + j));
-      wasm_v128_store(y + j, r);
-    }
-    for (int j = nfull; j < N; ++j) {
-      const float s = x[k] * b0[j] + x[k + 1] * b1[j] + x[k + 2] * b2[j] + x[k + 3] * b3[j];
-      y[j] = first ? s : y[j] + s;
-    }
-  }
-  for (; k < K; ++k) {
-    const float* b = B + std::ptrdiff_t(k) * ldb;
-    const v128_t xk = wasm_f32x4_splat(x[k]);
-    const bool first = k == 0;
-    for (int j = 0; j < nfull; j += 4) {
-      v128_t r = wasm_f32x4_mul(xk, wasm_v128_load(b + j));
-      if (!first) r = wasm_f32x4_add(r, wasm_v128_load(y + j));
-      wasm_v128_store(y + j, r);
-    }
-    for (int j = nfull; j < N; ++j) y[j] = first ? x[k] * b[j] : y[j] + x[k] * b[j];
-  }
+  for (; k + 8 <= K; k += 8) gemv_rows<8>(k, N, x, B, ldb, y);
+  if (k + 4 <= K) gemv_rows<4>(k, N, x, B, ldb, y), k += 4;
+  for (; k < K; ++k) gemv_rows<1>(k, N, x, B, ldb, y);
 }
 
 }  // namespace llmsize::ref::kernels

@@ -4,6 +4,7 @@
 // Not a public header; gemm.hpp is.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -14,12 +15,15 @@ namespace llmsize::ref::kernels {
 
 enum class Isa { scalar, sse2, avx2, avx512, neon, wasm_simd128, wasm_relaxed };
 
-// C(m×n, ldc) = (accumulate ? C : 0) + A(m×kc, row stride lda)·B(kc×NR, row stride ldb),
-// 1 ≤ m ≤ MR, 1 ≤ n ≤ NR, kc ≥ 1. A is read in place (broadcasts need no packing). B is a
-// packed panel (ldb = NR) or B itself: then all NR columns must be readable (columns ≥ n
-// are computed, never stored) unless the row says masked_b_tail (only n columns are read).
+// C(m×n, ldc) = (accumulate ? C : 0) + A(m×kc, row stride lda)·B(kc×n), 1 ≤ m ≤ MR, n ≥ 1,
+// kc ≥ 1, one MR×NR register tile after another along n. A is read in place (broadcasts need
+// no packing). B is ceil(n/NR) panels of kc×NR, panel p at B + p·b_next with row stride ldb:
+// packed panels (ldb = NR, b_next = kc·NR) or B itself (ldb, b_next = NR). All NR columns of
+// the last panel must be readable (columns ≥ n are computed, never stored) unless the row
+// says masked_b_tail (then only n columns are read).
 using MicroKernelFn = void (*)(int kc, const float* A, int lda, const float* B, int ldb,
-                               float* C, int ldc, int m, int n, bool accumulate);
+                               std::ptrdiff_t b_next, float* C, int ldc, int m, int n,
+                               bool accumulate);
 // B(kc×nc, ldb) → ceil(nc/NR) panels of kc×NR, zero-padded columns.
 using PackBFn = void (*)(int kc, int nc, const float* B, int ldb, float* Bp);
 // y(N) = x(K)·B(K×N, ldb), y overwritten: the M = 1 path, one pass over B.
@@ -63,19 +67,19 @@ void sgemm_with(const GemmKernel& kernel, int M, int N, int K, const float* A, i
                 const float* B, int ldb, float* C, int ldc, BPath b_path = BPath::automatic);
 PackedB pack_b_with(const GemmKernel& kernel, int K, int N, const float* B, int ldb);
 // Kernel declarations, one per ISA file.
-void gemm_f32_4x4_scalar(int, const float*, int, const float*, int, float*, int, int, int, bool);
+void gemm_f32_4x4_scalar(int, const float*, int, const float*, int, std::ptrdiff_t, float*, int, int, int, bool);
 void gemv_f32_scalar(int, int, const float*, const float*, int, float*);
-void gemm_f32_4x8_sse2(int, const float*, int, const float*, int, float*, int, int, int, bool);
+void gemm_f32_4x8_sse2(int, const float*, int, const float*, int, std::ptrdiff_t, float*, int, int, int, bool);
 void gemv_f32_sse2(int, int, const float*, const float*, int, float*);
-void gemm_f32_6x16_avx2(int, const float*, int, const float*, int, float*, int, int, int, bool);
+void gemm_f32_6x16_avx2(int, const float*, int, const float*, int, std::ptrdiff_t, float*, int, int, int, bool);
 void gemv_f32_avx2(int, int, const float*, const float*, int, float*);
-void gemm_f32_8x48_avx512(int, const float*, int, const float*, int, float*, int, int, int, bool);
+void gemm_f32_8x48_avx512(int, const float*, int, const float*, int, std::ptrdiff_t, float*, int, int, int, bool);
 void gemv_f32_avx512(int, int, const float*, const float*, int, float*);
-void gemm_f32_8x12_neon(int, const float*, int, const float*, int, float*, int, int, int, bool);
+void gemm_f32_8x12_neon(int, const float*, int, const float*, int, std::ptrdiff_t, float*, int, int, int, bool);
 void gemv_f32_neon(int, int, const float*, const float*, int, float*);
-void gemm_f32_3x12_wasm_simd128(int, const float*, int, const float*, int, float*, int, int, int, bool);
+void gemm_f32_3x12_wasm_simd128(int, const float*, int, const float*, int, std::ptrdiff_t, float*, int, int, int, bool);
 void gemv_f32_wasm_simd128(int, int, const float*, const float*, int, float*);
-void gemm_f32_6x8_wasm_relaxed(int, const float*, int, const float*, int, float*, int, int, int, bool);
+void gemm_f32_6x8_wasm_relaxed(int, const float*, int, const float*, int, std::ptrdiff_t, float*, int, int, int, bool);
 void gemv_f32_wasm_relaxed(int, int, const float*, const float*, int, float*);
 
 }  // namespace llmsize::ref::kernels

@@ -19,7 +19,7 @@ constexpr GemmKernel kTable[] = {
 #if defined(LLMSIZE_KERNELS_X86)
     {"gemm_f32_4x8_sse2",        Isa::sse2,    4,  8, gemm_f32_4x8_sse2,      pack_b<8>,  gemv_f32_sse2,          256, 256, 512,   0, false},
     {"gemm_f32_6x16_avx2",       Isa::avx2,    6, 16, gemm_f32_6x16_avx2,     pack_b<16>, gemv_f32_avx2,          516, 256, 512,   0, false},
-    {"gemm_f32_8x48_avx512",     Isa::avx512,  8, 48, gemm_f32_8x48_avx512,   pack_b<48>, gemv_f32_avx512,        512, 256, 768, 128, true},
+    {"gemm_f32_8x48_avx512",     Isa::avx512,  8, 48, gemm_f32_8x48_avx512,   pack_b<48>, gemv_f32_avx512,        512, 512, 384, 128, true},
 #endif
 #if defined(LLMSIZE_KERNELS_NEON)
     {"gemm_f32_8x12_neon",       Isa::neon,    8, 12, gemm_f32_8x12_neon,     pack_b<12>, gemv_f32_neon,          256, 256, 504,   0, false},
