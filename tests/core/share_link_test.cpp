@@ -93,7 +93,7 @@ TEST_CASE("random valid states round-trip exactly", "[core][link][property]") {
           break;
         }
         case FieldKind::Real:
-          v = format_real(f.min_real + (f.max_real - f.min_real) * (0.01 + 0.99 * (rng() % 1000) / 1000.0));
+          v = format_real(f.min_real + (f.max_real - f.min_real) * (0.01 + 0.99 * static_cast<double>(rng() % 1000) / 1000.0));
           break;
         case FieldKind::Bool: v = rng() % 2 ? "1" : "0"; break;
         default: v = std::string(f.choices[rng() % f.choices.size()]); break;
