@@ -3,6 +3,7 @@
 // u_probs: (queries, keys) R32F texture; a negative value marks a masked (future) key.
 uniform sampler2D u_probs;
 uniform float u_gamma;       // < 1 lifts small probabilities so that structure shows
+uniform float u_inv_max;     // 1 / the largest probability shown: colours span [0, max]
 uniform vec3 u_masked;       // colour of masked cells (theme background)
 in vec2 v_uv;
 out vec4 frag_color;
@@ -28,5 +29,5 @@ void main() {
     frag_color = vec4(u_masked, 1.0);
     return;
   }
-  frag_color = vec4(clamp(viridis(pow(clamp(p, 0.0, 1.0), u_gamma)), 0.0, 1.0), 1.0);
+  frag_color = vec4(clamp(viridis(pow(clamp(p * u_inv_max, 0.0, 1.0), u_gamma)), 0.0, 1.0), 1.0);
 }

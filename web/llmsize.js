@@ -41,6 +41,7 @@
       window.llmsizeStartupMs = performance.now() - t0;
     },
     fail,
+    mark(name) { performance.mark('llmsize:' + name); },
   };
 
   function legacyCopy(text) {

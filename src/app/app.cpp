@@ -43,6 +43,8 @@ void import_text(App& app, std::string_view text, std::string_view name) {
 
 std::string current_link(const App& app) { return link_of(app.state); }
 
+bool run_demo(App& app) { return demo_start(app.demo, app.state.cfg); }
+
 std::string frame_stats_json(const App& app) {
   std::vector<double> v;
   for (double x : app.stats.ms)
@@ -111,6 +113,12 @@ void draw_results(App& app, const core::Result<core::Estimate>& est) {
       ImGui::EndChild();
       ImGui::EndTabItem();
     }
+    if (!s.embed && tab(app, "Demo", ResultTab::Demo)) {
+      ImGui::BeginChild("demo_scroll");
+      draw_demo_panel(app);
+      ImGui::EndChild();
+      ImGui::EndTabItem();
+    }
     if (!s.embed && tab(app, "Share", ResultTab::Share)) {
       draw_share_panel(app);
       ImGui::EndTabItem();
@@ -123,6 +131,9 @@ void draw_results(App& app, const core::Result<core::Estimate>& est) {
 }  // namespace
 
 void frame(App& app) {
+  // The demo advances by one time slice per frame, whichever tab is shown (outside the
+  // frame-time statistics, which measure the figures and the UI).
+  demo_tick(app.demo);
   const auto t0 = std::chrono::steady_clock::now();
   clear_marks();
   if (theme_is_dark() != app.state.dark) apply_style(app.state.dark, app.scale);

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "app/demo.hpp"
 #include "app/state.hpp"
 #include "app/theme.hpp"
 
@@ -19,9 +20,11 @@ namespace llmsize::app {
 // Draws attention probabilities into a texture with the shaders of shaders/ (platform GL).
 struct HeatmapRenderer {
   virtual ~HeatmapRenderer() = default;
-  // probs: (rows, cols) row-major, a negative value marks a masked cell. Returns a texture
-  // of out_w × out_h for ImGui::Image, or nullptr when the GPU refused.
-  virtual ImTextureID render(const float* probs, int rows, int cols, int out_w, int out_h, ImVec4 masked) = 0;
+  // probs: (rows, cols) row-major, a negative value marks a masked cell; colours span
+  // [0, value_max]. Returns a texture of out_w × out_h for ImGui::Image, or nullptr when
+  // the GPU refused.
+  virtual ImTextureID render(const float* probs, int rows, int cols, float value_max, int out_w, int out_h,
+                             ImVec4 masked) = 0;
 };
 
 struct PlatformHooks {
@@ -49,7 +52,7 @@ struct App {
   std::string path_buffer;   // native: path of a config.json to open
   std::string copied_note;   // "Copied link" feedback
   double copied_at = -1;
-  int results_tab = 0;
+  DemoUi demo;
 };
 
 void init(App& app, PlatformHooks hooks, float scale, bool embed);
@@ -65,6 +68,8 @@ void import_text(App& app, std::string_view text, std::string_view name);  // a 
 
 // The share link of the current state (fragment, starting with '#').
 std::string current_link(const App& app);
+// Starts the demo block on the current model (as the Run button does).
+bool run_demo(App& app);
 // Median and 95th percentile of recent frame build times, as JSON.
 std::string frame_stats_json(const App& app);
 

@@ -18,5 +18,6 @@ void draw_scaling_results(App& app, const core::Estimate& e);
 void draw_gpu_table(App& app, const core::Estimate& e);
 void draw_throughput_results(App& app, const core::Estimate& e, const std::vector<core::Explanation>& ex);
 void copy_link(App& app);
+void draw_demo_panel(App& app);
 
 }  // namespace llmsize::app

@@ -121,6 +121,9 @@ bool model_edited(const AppState& s) {
 std::string figures_json(const AppState& s) { return estimate_json(s.cfg, s.work); }
 
 std::string estimate_json(const core::ModelConfig& cfg, const core::Workload& work) {
+  // The CLI's --json report, byte for byte, when the inputs are valid.
+  auto est = core::estimate(cfg, work);
+  if (est) return core::estimate_json(cfg, work, est.value(), false);
   auto esc = [](const std::string& in) {
     std::string out;
     for (char c : in) {
@@ -129,24 +132,13 @@ std::string estimate_json(const core::ModelConfig& cfg, const core::Workload& wo
     }
     return out;
   };
+  // Invalid workload: the parameters (they need only the model) and the issues.
   auto params = core::count_params(cfg);
-  if (!params) return "{\"issues\": \"" + esc(core::join(params.issues())) + "\"}";
+  const std::string issues = "\"issues\": \"" + esc(core::join(est.issues())) + "\"";
+  if (!params) return "{" + issues + "}";
   std::string out = core::params_json(cfg, params.value());
-  // Splice every figure of the estimate, with full precision, into the parameters report.
   out.erase(out.find_last_of('}'));
-  out += ", \"figures\": {";
-  auto est = core::estimate(cfg, work);
-  if (est) {
-    bool first = true;
-    for (const auto& e : core::explain(cfg, work, est.value())) {
-      char num[40];
-      std::snprintf(num, sizeof num, "%.17g", e.value);
-      out += (first ? "\"" : ", \"") + esc(e.key) + "\": " + num;
-      first = false;
-    }
-  }
-  out += "}, \"workload_issues\": \"" + (est ? std::string() : esc(core::join(est.issues()))) + "\"}";
-  return out;
+  return out + ", " + issues + "}";
 }
 
 }  // namespace llmsize::app

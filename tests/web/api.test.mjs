@@ -36,3 +36,20 @@ test('the API module runs under node with the same numbers', async () => {
     num_hidden_layers: 32, vocab_size: 32000, max_position_embeddings: 4096 }, {});
   assert.equal(hf.params.total, 6738415616);
 });
+
+test('the JS API gives the same report as the CLI for the same state', async () => {
+  const require = createRequire(import.meta.url);
+  const { execFileSync } = await import('node:child_process');
+  const cli = path.resolve(WEB_DIR, '..', 'src', 'cli', 'llmsize.js');
+  if (!fs.existsSync(cli)) throw new Error(`no WASM CLI at ${cli}`);
+  const create = require(path.resolve(WEB_DIR, 'llmsize_api.js'));
+  const api = await create({ wasmBinary: fs.readFileSync(path.resolve(WEB_DIR, 'llmsize_api.wasm')) });
+  const fromApi = api.estimate({ preset: 'mixtral-8x7b' }, { seq: 8192, batch: 4, w: 'q4_k_m' });
+  const cmd = api.cliCommand({ preset: 'mixtral-8x7b' }, { seq: 8192, batch: 4, w: 'q4_k_m' });
+  assert.match(cmd, /--preset mixtral-8x7b/);
+  const args = cmd.split(/\s+/).slice(1).concat(['--json']);
+  const fromCli = JSON.parse(execFileSync('node', ['--no-experimental-fetch', cli, ...args], { encoding: 'utf8' }));
+  assert.deepEqual(fromApi, fromCli);
+  const link = api.encodeLink({ preset: 'mixtral-8x7b' }, { seq: 8192, batch: 4, w: 'q4_k_m' });
+  assert.deepEqual(api.decodeLink(link).workload, { seq: '8192', batch: '4', w: 'q4_k_m' });
+});

@@ -126,3 +126,34 @@ test('every figure is recomputed each frame within the frame budget', async () =
   assert.ok(s.frame.median_ms < 50, `median frame ${s.frame.median_ms} ms`);
   await context.close();
 });
+
+test('the demo block runs to completion with progress and draws the heat map', async () => {
+  const { page, context, problems } = await openPage({ hash: '#v=1&preset=qwen2.5-0.5b' });
+  await clickWidget(page, 'tab.demo');
+  await clickWidget(page, 'demo.run');
+  const seen = [];
+  const t0 = Date.now();
+  for (;;) {
+    const st = JSON.parse(await page.evaluate(() => Module.demoState()));
+    seen.push(st.fraction);
+    if (st.done || st.error || Date.now() - t0 > 180000) break;
+    await page.waitForTimeout(100);
+  }
+  const st = JSON.parse(await page.evaluate(() => Module.demoState()));
+  assert.equal(st.error, false);
+  assert.equal(st.done, true, `demo stuck at ${JSON.stringify(st)}`);
+  assert.ok(seen.some((f) => f > 0 && f < 1), 'progress was visible between start and end');
+  for (let i = 1; i < seen.length; i++) assert.ok(seen[i] >= seen[i - 1], 'progress never goes back');
+  assert.ok(st.heat_positions > 0);
+  record('demo_wall_ms', Date.now() - t0);
+  const s = JSON.parse(await page.evaluate(() => Module.frameStats()));
+  record('frame_ms_median_during_demo', s.frame.median_ms);
+  const r = await page.evaluate(() => Module.widgetRect('demo.progress'));
+  await page.mouse.move(r.x + r.w / 2, r.y + r.h / 2);
+  await page.mouse.wheel(0, 2000);  // scroll the demo panel down to the heat map
+  const stats = await screenshot(page, 'web-demo.png');
+  assert.ok(stats.distinctColours > 200);
+  assert.ok(await page.evaluate(() => Module.widgetRect('demo.heatmap') !== null), 'the heat map is drawn');
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -79,7 +79,8 @@ GlHeatmap::~GlHeatmap() {
   if (dst_) glDeleteTextures(1, &dst_);
 }
 
-ImTextureID GlHeatmap::render(const float* probs, int rows, int cols, int out_w, int out_h, ImVec4 masked) {
+ImTextureID GlHeatmap::render(const float* probs, int rows, int cols, float value_max, int out_w, int out_h,
+                              ImVec4 masked) {
   if (!tried_) init();
   if (!program_ || rows <= 0 || cols <= 0 || out_w <= 0 || out_h <= 0) return nullptr;
 
@@ -128,6 +129,7 @@ ImTextureID GlHeatmap::render(const float* probs, int rows, int cols, int out_w,
     glBindTexture(GL_TEXTURE_2D, src_);
     glUniform1i(glGetUniformLocation(program_, "u_probs"), 0);
     glUniform1f(glGetUniformLocation(program_, "u_gamma"), 0.5f);
+    glUniform1f(glGetUniformLocation(program_, "u_inv_max"), value_max > 0 ? 1.0f / value_max : 1.0f);
     glUniform3f(glGetUniformLocation(program_, "u_masked"), masked.x, masked.y, masked.z);
     glDrawArrays(GL_TRIANGLES, 0, 3);
   } else {

@@ -8,7 +8,8 @@ namespace llmsize::platform {
 class GlHeatmap final : public app::HeatmapRenderer {
  public:
   ~GlHeatmap() override;
-  ImTextureID render(const float* probs, int rows, int cols, int out_w, int out_h, ImVec4 masked) override;
+  ImTextureID render(const float* probs, int rows, int cols, float value_max, int out_w, int out_h,
+                     ImVec4 masked) override;
   const char* error() const { return error_; }
 
  private:

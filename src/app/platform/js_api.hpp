@@ -1,7 +1,8 @@
 // The estimator's JavaScript API (Embind), shared by the page module and the API-only
 // module (no GL) that documentation pages load. Objects in, objects out:
 //   presets()                       → [{id, name, family, total, active}, …]
-//   estimate(model, workload)       → {model, params, figures: {"inference.kv_cache_bytes": …, …}}
+//   estimate(model, workload)       → the CLI's --json report: {model, params, workload, inference,
+//                                     training, fit, throughput, bounds}
 //       model: {preset: "llama-3-8b"}, a Hugging Face config.json object, or its JSON text
 //       workload: {seq: 8192, batch: 4, w: "q4_k_m", …} with the share-link keys ({} = defaults)
 //   encodeLink(model, workload)     → "#v=1&…"

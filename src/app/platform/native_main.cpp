@@ -1,7 +1,8 @@
 // Desktop main: GLFW window with an OpenGL 3.3 core context, the same UI as the page.
 // Usage: llmsize-app [config.json | '#v=1&…' share link] [--embed] [--light]
 //                    [--size WxH] [--frames N] [--screenshot out.png] [--figures out.json]
-// --frames N renders N frames and exits (with --screenshot: reads back the last frame).
+// --frames N renders N frames and exits (with --screenshot: reads back the last frame);
+// --demo runs the demo block first and counts the N frames from its end.
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 #include <imgui_impl_glfw.h>
@@ -63,7 +64,7 @@ int main(int argc, char** argv) {
   using namespace llmsize;
   std::string input, screenshot, figures_out;
   int frames = 0, width = 1360, height = 860;
-  bool embed = false, light = false;
+  bool embed = false, light = false, demo = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : std::string(); };
@@ -71,11 +72,12 @@ int main(int argc, char** argv) {
     else if (a == "--screenshot") screenshot = next();
     else if (a == "--figures") figures_out = next();
     else if (a == "--embed") embed = true;
+    else if (a == "--demo") demo = true;
     else if (a == "--light") light = true;
     else if (a == "--size") std::sscanf(next().c_str(), "%dx%d", &width, &height);
     else if (a == "--help" || a == "-h") {
       std::printf("usage: llmsize-app [config.json | '#v=1&...'] [--embed] [--light] [--size WxH]\n"
-                  "                   [--frames N] [--screenshot out.png] [--figures out.json]\n");
+                  "                   [--frames N] [--screenshot out.png] [--figures out.json] [--demo]\n");
       return 0;
     } else input = a;
   }
@@ -129,7 +131,8 @@ int main(int argc, char** argv) {
     }
   }
 
-  int frame = 0;
+  if (demo && !app::run_demo(app)) std::fprintf(stderr, "llmsize-app: demo refused: %s\n", app.demo.error.c_str());
+  int frame = 0, demo_frames = 0;
   while (!glfwWindowShouldClose(window)) {
     glfwPollEvents();
     for (const auto& path : g_dropped) {
@@ -156,7 +159,8 @@ int main(int argc, char** argv) {
     glClearColor(c.x, c.y, c.z, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-    ++frame;
+    if (app.demo.running) ++demo_frames;
+    else ++frame;
     if (frames > 0 && frame >= frames) {
       if (!screenshot.empty() && !write_png(screenshot.c_str(), fw, fh)) {
         std::fprintf(stderr, "llmsize-app: cannot write %s\n", screenshot.c_str());
@@ -170,7 +174,8 @@ int main(int argc, char** argv) {
   if (!figures_out.empty()) {
     std::ofstream f(figures_out);
     f << "{\"link\": \"" << app::current_link(app) << "\", \"figures\": " << app::figures_json(app.state)
-      << ", \"frame_stats\": " << app::frame_stats_json(app) << ", \"banners\": " << app.state.banners.size() << "}\n";
+      << ", \"frame_stats\": " << app::frame_stats_json(app) << ", \"banners\": " << app.state.banners.size()
+      << ", \"demo\": " << app::demo_state_json(app.demo) << ", \"demo_frames\": " << demo_frames << "}\n";
   }
   std::printf("llmsize-app: %d frames, %s\n", frame, app::frame_stats_json(app).c_str());
   app::shutdown(app);

@@ -155,6 +155,7 @@ std::string hook_frame_stats() {
   return buf;
 }
 void hook_set_theme(bool dark) { g->app.state.dark = dark; }
+std::string hook_demo_state() { return app::demo_state_json(g->app.demo); }
 
 }  // namespace
 
@@ -169,9 +170,11 @@ EMSCRIPTEN_BINDINGS(llmsize_page) {
   emscripten::function("banners", &hook_banners);
   emscripten::function("frameStats", &hook_frame_stats);
   emscripten::function("setDarkTheme", &hook_set_theme);
+  emscripten::function("demoState", &hook_demo_state);
 }
 
 int main() {
+  glue().call<void>("mark", std::string("main"));
   g = new Web();
   if (!glfwInit()) {
     glue().call<void>("fail", std::string("GLFW could not start"));
@@ -191,6 +194,7 @@ int main() {
   }
   glfwMakeContextCurrent(g->window);
 
+  glue().call<void>("mark", std::string("context"));
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGui_ImplGlfw_InitForOpenGL(g->window, true);
@@ -206,6 +210,11 @@ int main() {
   hooks.heatmap = g->heatmap.get();
   hooks.page_url = glue().call<std::string>("pageUrl");
   app::init(g->app, hooks, static_cast<float>(dpr), glue().call<bool>("embed"));
+  // The page shares the browser's memory and frame with everything else: a smaller block
+  // budget than the desktop's, and ~8 ms of demo work per frame.
+  g->app.demo.settings.budget_bytes = std::int64_t{256} << 20;
+  g->app.demo.step_budget_ms = 8.0;
+  glue().call<void>("mark", std::string("initialised"));
   const std::string fragment = glue().call<std::string>("fragment");
   if (!fragment.empty()) app::open_link(g->app, fragment);
   g->last_link = fragment;

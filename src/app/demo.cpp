@@ -1,0 +1,60 @@
+// Demo scheduling (see demo.hpp).
+#include "app/demo.hpp"
+
+#include <cstdio>
+
+#include "core/issue.hpp"
+
+namespace llmsize::app {
+
+bool demo_start(DemoUi& d, const core::ModelConfig& model) {
+  d.demo.reset();
+  d.heat.clear();
+  d.heat_heads = d.heat_positions = 0;
+  d.heat_query = -1;
+  d.error.clear();
+  auto r = ref::create_demo(model, d.settings);
+  if (!r) {
+    d.error = core::join(r.issues());
+    d.running = false;
+    return false;
+  }
+  d.demo = std::move(r).value();
+  d.progress = ref::demo_progress(*d.demo);
+  d.running = true;
+  return true;
+}
+
+void demo_tick(DemoUi& d) {
+  if (!d.running || !d.demo) return;
+  d.progress = ref::demo_step(*d.demo, d.step_budget_ms);
+  const ref::HeatMap h = ref::demo_heat_map(*d.demo);
+  if (h.probs && h.heads > 0 && h.positions > 0 && h.query_pos != d.heat_query) {
+    d.heat.assign(h.probs, h.probs + h.heads * h.positions);
+    d.heat_heads = h.heads;
+    d.heat_positions = h.positions;
+    d.heat_query = h.query_pos;
+    d.heat_dirty = true;
+  }
+  if (d.progress.phase == ref::DemoPhase::Done) d.running = false;
+}
+
+void demo_cancel(DemoUi& d) {
+  d.running = false;
+  d.demo.reset();
+}
+
+std::string demo_state_json(const DemoUi& d) {
+  char buf[256];
+  const bool done = d.demo && d.progress.phase == ref::DemoPhase::Done;
+  std::snprintf(buf, sizeof buf,
+                "{\"running\": %s, \"phase\": \"%.*s\", \"fraction\": %.6f, \"prefilled\": %lld, \"decoded\": %lld, "
+                "\"done\": %s, \"heat_positions\": %lld, \"error\": %s}",
+                d.running ? "true" : "false", static_cast<int>(ref::to_string(d.progress.phase).size()),
+                ref::to_string(d.progress.phase).data(), d.progress.fraction,
+                static_cast<long long>(d.progress.prefilled), static_cast<long long>(d.progress.decoded),
+                done ? "true" : "false", d.heat_positions, d.error.empty() ? "false" : "true");
+  return buf;
+}
+
+}  // namespace llmsize::app

@@ -1,0 +1,33 @@
+// The demo's scheduling across frames: the app owns one ref::Demo, calls ref::demo_step
+// with a time budget once per frame (the page never freezes), keeps a copy of the latest
+// attention probabilities for the heat map, and remembers what the user asked for.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "ref/demo.hpp"
+
+namespace llmsize::app {
+
+struct DemoUi {
+  ref::DemoSettings settings;
+  ref::DemoPtr demo;                 // null until the user runs the block
+  ref::DemoProgress progress;
+  bool running = false;
+  std::string error;                 // create_demo's issues, when it refused
+  std::vector<float> heat;           // (heads, positions) attention of the last query
+  long long heat_heads = 0, heat_positions = 0, heat_query = -1;
+  bool heat_dirty = false;
+  void* heat_texture = nullptr;      // ImTextureID from the platform renderer
+  double step_budget_ms = 8.0;       // per frame
+};
+
+// Starts a run on `model` (replacing any previous one); false with `error` set on refusal.
+bool demo_start(DemoUi& d, const core::ModelConfig& model);
+// One frame's share of work; no-op when not running.
+void demo_tick(DemoUi& d);
+void demo_cancel(DemoUi& d);
+// {"running", "phase", "fraction", "prefilled", "decoded", "done", "error"} for the test hooks.
+std::string demo_state_json(const DemoUi& d);
+
+}  // namespace llmsize::app

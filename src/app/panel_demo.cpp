@@ -1,0 +1,206 @@
+// Results › Demo: runs one real decoder block of the model (or a scaled one when it would
+// not fit the memory budget, said plainly) with a progress bar, then shows measured time,
+// GFLOP/s and memory measured beside the estimator's figure, and the attention heat map
+// (drawn by the platform with shaders/heatmap.*).
+#include <algorithm>
+
+#include "app/figures.hpp"
+#include "app/panels.hpp"
+#include "app/widgets.hpp"
+#include "core/format.hpp"
+
+namespace llmsize::app {
+
+namespace {
+
+void settings_row(const char* label, const char* key, long long& v, long long lo, long long hi, const char* help) {
+  ImGui::TableNextRow();
+  ImGui::TableSetColumnIndex(0);
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(label);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s (%lld to %lld)", help, lo, hi);
+  ImGui::TableSetColumnIndex(1);
+  ImGui::SetNextItemWidth(-FLT_MIN);
+  ImGui::PushID(key);
+  ImGui::InputScalar("##v", ImGuiDataType_S64, &v);
+  mark((std::string("demo.") + key).c_str());
+  ImGui::PopID();
+}
+
+void memory_row(const char* what, core::i64 measured, core::i64 estimated, core::ByteUnit u) {
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(what);
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(format_bytes_auto(measured, u).c_str());
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(format_bytes_auto(estimated, u).c_str());
+  ImGui::TableNextColumn();
+  if (measured == estimated) ImGui::TextColored(ok_colour(), "equal");
+}
+
+void draw_heat_map(App& app, DemoUi& d) {
+  if (d.heat.empty()) return;
+  section("Attention of the last query token (heads x key positions)");
+  const float w = ImGui::GetContentRegionAvail().x;
+  const float h = std::clamp(static_cast<float>(d.heat_heads) * 14.0f * app.scale, 120.0f * app.scale, 320.0f * app.scale);
+  const int tw = std::max(1, static_cast<int>(w)), th = std::max(1, static_cast<int>(h));
+  const float pmax = *std::max_element(d.heat.begin(), d.heat.end());
+  if (app.hooks.heatmap && (d.heat_dirty || !d.heat_texture)) {
+    d.heat_texture = app.hooks.heatmap->render(d.heat.data(), static_cast<int>(d.heat_heads),
+                                               static_cast<int>(d.heat_positions), pmax, tw, th, clear_colour());
+    d.heat_dirty = false;
+  }
+  if (!d.heat_texture) {
+    ImGui::TextDisabled("(no GPU renderer for the heat map)");
+    return;
+  }
+  ImGui::Image(d.heat_texture, ImVec2(w, h));
+  mark("demo.heatmap");
+  if (ImGui::IsItemHovered()) {
+    const ImVec2 m = ImGui::GetIO().MousePos, a = ImGui::GetItemRectMin();
+    const auto pos = static_cast<long long>((m.x - a.x) / w * static_cast<float>(d.heat_positions));
+    const auto head = static_cast<long long>((m.y - a.y) / h * static_cast<float>(d.heat_heads));
+    if (pos >= 0 && pos < d.heat_positions && head >= 0 && head < d.heat_heads)
+      ImGui::SetTooltip("head %lld, key position %lld: p = %.4f", head, pos,
+                        static_cast<double>(d.heat[static_cast<size_t>(head * d.heat_positions + pos)]));
+  }
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextDisabled("%lld heads x %lld key positions, query at position %lld. Colour: viridis from 0 (dark) to the "
+                      "largest probability, %.4f (yellow), square-root scale. Seeded random weights: the pattern "
+                      "shows the mechanics, not a trained model's attention.",
+                      d.heat_heads, d.heat_positions, d.heat_query, static_cast<double>(pmax));
+  ImGui::PopTextWrapPos();
+}
+
+}  // namespace
+
+void draw_demo_panel(App& app) {
+  DemoUi& d = app.demo;
+  const AppState& s = app.state;
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextDisabled("Runs one decoder block of this model on this machine's CPU (fp32, the project's own GEMM "
+                      "kernels): fills seeded weights, prefills a prompt, decodes tokens. Work is sliced across "
+                      "frames, so the page stays responsive.");
+  ImGui::PopTextWrapPos();
+
+  if (ImGui::BeginTable("demo_settings", 2, ImGuiTableFlags_SizingStretchProp)) {
+    ImGui::TableSetupColumn("l", ImGuiTableColumnFlags_WidthStretch, 0.4f);
+    ImGui::TableSetupColumn("v", ImGuiTableColumnFlags_WidthStretch, 0.6f);
+    long long prompt = d.settings.prompt, tokens = d.settings.tokens, mib = d.settings.budget_bytes >> 20;
+    settings_row("prompt tokens", "prompt", prompt, 1, ref::kDemoPromptMax, "tokens prefilled through the block");
+    settings_row("decoded tokens", "tokens", tokens, 1, ref::kDemoTokensMax, "tokens decoded one by one");
+    settings_row("memory budget (MiB)", "budget", mib, ref::kDemoBudgetMinMiB, ref::kDemoBudgetMaxMiB,
+                 "largest block allocated; a bigger layer is scaled down to fit");
+    d.settings.prompt = prompt;
+    d.settings.tokens = tokens;
+    d.settings.budget_bytes = mib << 20;
+    ImGui::EndTable();
+  }
+
+  // The plan is validated every frame: settings out of range show here, not when running.
+  auto plan = ref::plan_demo(s.cfg, d.settings);
+  if (!plan) {
+    for (const auto& is : plan.issues()) error_text(core::to_string(is));
+  } else {
+    const auto& p = plan.value();
+    ImGui::Text("Block: layer %lld%s, %s; allocates %s.", static_cast<long long>(p.layer), p.moe ? " (MoE)" : "",
+                p.scaled ? "scaled to fit the budget" : "at its real dimensions",
+                format_bytes_auto(p.bytes, s.unit).c_str());
+    if (p.scaled) {
+      ImGui::PushTextWrapPos(0.0f);
+      ImGui::TextColored(error_colour(), "Scaled: %s. Times and bytes are for this smaller block.", p.scaling.c_str());
+      ImGui::PopTextWrapPos();
+    }
+  }
+
+  if (!d.running) {
+    ImGui::BeginDisabled(!plan);
+    ImGui::PushStyleColor(ImGuiCol_Button, series_colour_v(0));
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 1, 1, 1));
+    if (ImGui::Button("Run demo block")) demo_start(d, s.cfg);
+    ImGui::PopStyleColor(2);
+    mark("demo.run");
+    ImGui::EndDisabled();
+  } else {
+    if (ImGui::Button("Cancel")) demo_cancel(d);
+    mark("demo.cancel");
+  }
+  if (!d.error.empty()) error_text(d.error);
+  if (!d.demo) return;
+
+  const auto& pr = d.progress;
+  char overlay[160];
+  std::snprintf(overlay, sizeof overlay, "%s  %.0f%%", std::string(ref::to_string(pr.phase)).c_str(), pr.fraction * 100.0);
+  ImGui::ProgressBar(static_cast<float>(pr.fraction), ImVec2(-FLT_MIN, 0), overlay);
+  mark("demo.progress");
+  ImGui::TextDisabled("prompt %lld / %lld, decoded %lld / %lld%s%s", static_cast<long long>(pr.prefilled),
+                      static_cast<long long>(d.settings.prompt), static_cast<long long>(pr.decoded),
+                      static_cast<long long>(d.settings.tokens), pr.op.empty() ? "" : ", now: ", pr.op.c_str());
+
+  const ref::DemoResults& r = ref::demo_results(*d.demo);
+  if (r.prefill_done || r.decode_done) {
+    section("Measured");
+    if (ImGui::BeginTable("demo_times", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame)) {
+      ImGui::TableSetupColumn("phase");
+      ImGui::TableSetupColumn("time in the block");
+      ImGui::TableSetupColumn("per token");
+      ImGui::TableSetupColumn("GFLOP/s");
+      ImGui::TableSetupColumn("GB/s read");
+      ImGui::TableHeadersRow();
+      auto row = [](const char* name, double ms, double per, double gflops, double gbps) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(name);
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(format_seconds(ms / 1e3).c_str());
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(format_seconds(per / 1e3).c_str());
+        ImGui::TableNextColumn();
+        ImGui::Text("%.1f", gflops);
+        ImGui::TableNextColumn();
+        if (gbps > 0) ImGui::Text("%.2f", gbps);
+        else ImGui::TextDisabled("-");
+      };
+      if (r.prefill_done) row("prefill", r.prefill_ms, r.prefill_ms_per_token, r.prefill_gflops, 0);
+      if (r.decode_done) row("decode", r.decode_ms, r.decode_ms_per_token, r.decode_gflops, r.decode_gbps);
+      ImGui::EndTable();
+    }
+    ImGui::TextDisabled("GEMM kernel: %s (%s)", r.kernel.c_str(), r.isa.c_str());
+    if (r.decode_done && r.model_decode_ms_per_token > 0) {
+      ImGui::PushTextWrapPos(0.0f);
+      ImGui::Text("The whole model on this CPU, extrapolated by FLOPs: prefill %s per token, decode %s per token.",
+                  format_seconds(r.model_prefill_ms_per_token / 1e3).c_str(),
+                  format_seconds(r.model_decode_ms_per_token / 1e3).c_str());
+      ImGui::PopTextWrapPos();
+    }
+  }
+  const ref::MemoryComparison& m = r.memory;
+  if (m.peak_measured > 0) {
+    section("Memory: measured by the counting allocator, beside the estimator");
+    if (ImGui::BeginTable("demo_mem", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame)) {
+      ImGui::TableSetupColumn("one block, fp32");
+      ImGui::TableSetupColumn("measured");
+      ImGui::TableSetupColumn("estimated");
+      ImGui::TableSetupColumn("");
+      ImGui::TableHeadersRow();
+      memory_row("weights", m.weights_measured, m.weights_estimated, s.unit);
+      memory_row("KV cache", m.kv_measured, m.kv_estimated, s.unit);
+      memory_row("attention temporaries", m.attention_measured, m.attention_estimated, s.unit);
+      memory_row("FFN temporaries", m.ffn_measured, m.ffn_estimated, s.unit);
+      if (m.logits_measured || m.logits_estimated) memory_row("logits", m.logits_measured, m.logits_estimated, s.unit);
+      memory_row("all activations", m.activations_measured, m.activations_estimated, s.unit);
+      memory_row("peak", m.peak_measured, m.peak_estimated, s.unit);
+      ImGui::EndTable();
+    }
+    if (!m.notes.empty() && ImGui::TreeNode("Why measured and estimated differ")) {
+      ImGui::PushTextWrapPos(0.0f);
+      for (const auto& n : m.notes) ImGui::BulletText("%s", n.c_str());
+      ImGui::PopTextWrapPos();
+      ImGui::TreePop();
+    }
+  }
+  draw_heat_map(app, d);
+}
+
+}  // namespace llmsize::app
