@@ -169,7 +169,9 @@ Result<Temporaries> layer_temporaries(const ModelConfig& c, const TempParams& p,
     const Checked routed = tokens * m.top_k * (Checked(fe) * width_mult + d) * e;
     const Checked shared = tokens * ceil_div(m.shared_ffn, tp) * width_mult * e;
     const Checked router = tokens * m.num_experts * 4;  // fp32 router logits
-    ffn = hidden * 2 + router + (routed.value() >= shared.value() ? routed : shared);
+    // Routed and shared experts run one after the other: the larger set is the peak.
+    const Checked larger = !routed.ok() || !shared.ok() ? routed + shared : routed.value() >= shared.value() ? routed : shared;
+    ffn = hidden * 2 + router + larger;
   }
   const Checked logits = Checked(p.batch) * p.logits_positions * d * e + Checked(p.batch) * p.logits_positions * c.vocab * 4;
   if (!attention.ok() || !ffn.ok() || !logits.ok()) return overflow();

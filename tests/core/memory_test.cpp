@@ -153,6 +153,12 @@ TEST_CASE("Inference total is weights + KV + temporaries + reserve, in three pha
         static_cast<i64>(static_cast<double>(find_gpu("h100-sxm")->memory_bytes) * 0.9));
 }
 
+TEST_CASE("Unified memory counts only the share the GPU may wire", "[core][fit]") {
+  const Estimate e = run(preset("llama-3.1-70b").config, with({{"gpu", "m2-ultra-192gb"}}));
+  CHECK(e.inference.capacity_bytes == static_cast<i64>(192.0 * 1073741824.0 * 0.75));
+  CHECK(e.inference.fits);  // 141 GB of bf16 weights in 144 GiB usable
+}
+
 TEST_CASE("Max context is the exact boundary where the workload stops fitting", "[core][fit]") {
   const ModelConfig c = preset("llama-3.1-8b").config;
   Workload w = with({{"gpu", "rtx-4090"}, {"batch", "4"}, {"chunk", "2048"}});

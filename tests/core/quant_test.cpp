@@ -113,6 +113,21 @@ TEST_CASE("GGUF mixes adapt to 70B models, 8 experts and odd row lengths", "[cor
   CHECK(has(types_of(*rf, *invf, Role::FfnUp), "Q5_0", 32));  // tensor_type_fallback: Q4_K → Q5_0
 }
 
+TEST_CASE("MXFP4_MOE puts the routed experts in MXFP4 and everything else in Q8_0", "[core][quant][gguf]") {
+  // ref: llama-quant.cpp, LLAMA_FTYPE_MOSTLY_MXFP4_MOE: 3-D expert tensors MXFP4, others Q8_0.
+  const ModelConfig c = preset("qwen3-30b-a3b").config;
+  auto inv = build_inventory(c);
+  auto r = weights_report(c, *inv, fmt("mxfp4_moe"));
+  for (const auto& row : r->rows) {
+    const Tensor& t = row.kind < 0 ? inv->global[static_cast<size_t>(row.index)]
+                                   : inv->kinds[static_cast<size_t>(row.kind)].tensors[static_cast<size_t>(row.index)];
+    INFO(t.name);
+    if (t.routed) CHECK(row.storage.type == QType::Mxfp4);
+    else if (t.rows > 1 && t.cols > 1 && t.role != Role::Router) CHECK(row.storage.type == QType::Q8_0);
+    else CHECK(row.storage.type == QType::F32);
+  }
+}
+
 TEST_CASE("GPTQ, AWQ, bitsandbytes, fp8 and int8 layouts count every scale and zero", "[core][quant]") {
   const StoredDims m{4096, 4096};  // in × out
   struct Row {
