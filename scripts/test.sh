@@ -34,4 +34,10 @@ ctest --preset native-asan -j"$JOBS"
 stage "bounded fuzzing (libFuzzer, ASan + UBSan, ${FUZZ_SECONDS:-30}s per target)"
 bash tests/fuzz/run.sh "${FUZZ_SECONDS:-30}"
 
+stage "browser tests (Playwright, headless Chromium, WebGL2 via SwiftShader) + page transfer size"
+bash tests/web/run.sh build/wasm-release/web
+
+stage "desktop app under Xvfb (GLFW + OpenGL 3.3 on llvmpipe)"
+bash tests/app/desktop_test.sh build/native-release
+
 stage "all tests passed"

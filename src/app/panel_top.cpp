@@ -11,7 +11,7 @@ namespace llmsize::app {
 namespace {
 
 bool toggle_button(const char* label, bool on) {
-  if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyle().Colors[ImGuiCol_ButtonActive]);
+  if (on) ImGui::PushStyleColor(ImGuiCol_Button, series_colour_v(0));
   if (on) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 1, 1, 1));
   const bool pressed = ImGui::Button(label);
   if (on) ImGui::PopStyleColor(2);

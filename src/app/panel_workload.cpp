@@ -18,7 +18,7 @@ void draw_workload_panel(App& app, const std::vector<core::Issue>& issues) {
   for (int i = 0; i < 2; ++i) {
     const bool on = (i == 1) == training;
     if (i) ImGui::SameLine();
-    if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyle().Colors[ImGuiCol_ButtonActive]);
+    if (on) ImGui::PushStyleColor(ImGuiCol_Button, series_colour_v(0));
     if (on) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 1, 1, 1));
     if (ImGui::Button(i ? "Training" : "Inference", ImVec2(w, 0)) && !on)
       if (const core::WorkloadField* f = core::find_field("mode")) f->set(s.work, i ? "training" : "inference");

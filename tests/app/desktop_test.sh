@@ -38,7 +38,7 @@ passed=$((passed + 1))
 # 3. A config.json as argument is imported.
 cfg=tests/core/configs/falcon-rw-1b.json
 run "$cfg" --frames 5 --figures "$art/desktop-config.json" > /dev/null
-want=$("$cli" estimate --config "$cfg" --json | sed -n 's/.*"total": \([0-9]*\).*/\1/p' | head -1)
+want=$("$cli" estimate --config "$cfg" --json 2>/dev/null | sed -n 's/.*"total": \([0-9]*\).*/\1/p' | head -1)
 got=$(field "$art/desktop-config.json" total)
 [ "$got" = "$want" ] || fail "config import total $got, CLI says $want"
 passed=$((passed + 1))
@@ -47,6 +47,14 @@ passed=$((passed + 1))
 run '#v=1&preset=no-such-model' --frames 5 --screenshot "$art/desktop-bad-link.png" --figures "$art/desktop-bad.json" > /dev/null
 grep -q '"banners": 0' "$art/desktop-bad.json" && fail "no message for a bad link"
 [ "$(field "$art/desktop-bad.json" total)" = "$(field "$art/desktop-default.json" total)" ] || fail "bad link did not give the default state"
+passed=$((passed + 1))
+
+# 5. The demo block runs to completion in the window and its heat map is drawn.
+run '#v=1&preset=qwen2.5-0.5b&ui.tab=demo' --demo --frames 4 --screenshot "$art/desktop-demo.png" \
+  --figures "$art/desktop-demo.json" > /dev/null
+grep -q '"done": true' "$art/desktop-demo.json" || fail "demo did not finish: $(grep -o '"demo": {[^}]*}' "$art/desktop-demo.json")"
+grep -q '"heat_positions": 0' "$art/desktop-demo.json" && fail "no attention heat map"
+n=$(colours "$art/desktop-demo.png"); [ "$n" -gt 200 ] || fail "demo screenshot looks blank ($n colours)"
 passed=$((passed + 1))
 
 echo "desktop: $passed passed, 0 failed"
