@@ -137,6 +137,10 @@ Result<ShareState> decode_link(std::string_view text) {
       issues.push_back({valid_utf8(shown) ? shown : "link", "is not validly percent-encoded UTF-8"});
       continue;
     }
+    if (key->empty()) {
+      issues.push_back({"link", "has an empty key (expected key=value)"});
+      continue;
+    }
     if (eq == std::string_view::npos) {
       issues.push_back({shown, "has no value (expected key=value)"});
       continue;
