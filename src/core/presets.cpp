@@ -58,14 +58,21 @@ Result<std::vector<Preset>> load_presets() {
 }
 
 Result<Preset> find_preset(std::string_view id) {
-  auto all = load_presets();
-  if (!all) return all.issues();
+  // Preset files are named "<order>-<id>.json": parse only the matching one (share links
+  // and the JS API look presets up often), and list the ids from the names otherwise.
   std::string ids;
-  for (auto& p : all.value()) {
-    if (p.id == id) return std::move(p);
-    ids += (ids.empty() ? "" : ", ") + p.id;
+  for (const auto& f : embedded_files()) {
+    if (f.path.rfind("models/", 0) != 0) continue;
+    const std::string_view base = f.path.substr(f.path.find('-') + 1);
+    const std::string_view file_id = base.substr(0, base.size() - 5);  // drop ".json"
+    if (file_id == id) {
+      auto p = parse_preset(f);
+      if (p && p->id == id) return p;
+      if (!p) return p.issues();
+    }
+    ids += (ids.empty() ? "" : ", ") + std::string(file_id);
   }
-  return Issue{"--preset", "unknown preset \"" + std::string(id) + "\"; available: " + ids};
+  return Issue{"--preset", "unknown preset \"" + std::string(id.substr(0, 60)) + "\"; available: " + ids};
 }
 
 }  // namespace llmsize::core
