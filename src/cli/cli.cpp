@@ -12,6 +12,7 @@
 #include "core/params.hpp"
 #include "core/presets.hpp"
 #include "core/report.hpp"
+#include "demo.hpp"
 
 namespace llmsize::cli {
 
@@ -24,6 +25,7 @@ const char* kUsage =
     "Usage:\n"
     "  llmsize estimate (--preset NAME | --config PATH) [--json] [--explain] [--generic]\n"
     "  llmsize presets [--json]\n"
+    "  llmsize demo (--preset NAME | --config PATH) [--prompt N] [--tokens N] [--budget-mib N] [--json]\n"
     "  llmsize --help | --version\n"
     "\n"
     "Options:\n"
@@ -32,6 +34,9 @@ const char* kUsage =
     "  --generic       read an unsupported model_type as a LLaMA-like decoder\n"
     "  --json          print one JSON object instead of tables\n"
     "  --explain       also print every tensor and the derivation of the estimate\n"
+    "  --prompt N      demo: prompt tokens prefilled through the block (1-8192, default 128)\n"
+    "  --tokens N      demo: tokens decoded after the prompt (1-4096, default 32)\n"
+    "  --budget-mib N  demo: memory for the block; wider blocks are scaled down (16-65536, default 1024)\n"
     "\n"
     "Counting convention: the learnable parameters of the Hugging Face *ForCausalLM model\n"
     "(a tied head counted once; buffers and quantization scales excluded; multi-token-\n"
@@ -52,6 +57,7 @@ struct Args {
   std::string command;
   std::optional<std::string> preset, config;
   bool json = false, explain = false, generic = false;
+  std::optional<std::string> prompt, tokens, budget_mib;  // demo flags, parsed by demo_cmd
 };
 
 // The workload flags, generated from core::workload_fields().
@@ -161,14 +167,28 @@ Output run(const std::vector<std::string>& a, const FileReader& read_file) {
     else if (s == "--generic") args.generic = true;
     else if (s == "--preset") { auto v = take_value(a, i, err); if (!v) return err; args.preset = v; }
     else if (s == "--config") { auto v = take_value(a, i, err); if (!v) return err; args.config = v; }
+    else if (s == "--prompt" || s == "--tokens" || s == "--budget-mib") {
+      auto v = take_value(a, i, err);
+      if (!v) return err;
+      (s == "--prompt" ? args.prompt : s == "--tokens" ? args.tokens : args.budget_mib) = v;
+    }
     else if (s.rfind("--", 0) == 0) return fail("unknown option " + s);
     else if (args.command.empty()) args.command = s;
     else return fail("unexpected argument \"" + s + "\"");
   }
+  if (args.command == "demo") {  // workload flags describe an estimate, not the demo block
+    for (const auto& s : a)
+      if (s == "--explain" || s == "--gib" || (s.rfind("--", 0) == 0 && find_field_by_flag(s.substr(0, s.find('=')))))
+        return fail(s.substr(0, s.find('=')) + " is not a demo option", "demo takes --prompt, --tokens, --budget-mib, --json");
+    return demo_cmd({args.preset, args.config, args.generic, args.json, args.prompt, args.tokens, args.budget_mib},
+                    read_file);
+  }
+  if (args.prompt || args.tokens || args.budget_mib)
+    return fail("--prompt, --tokens and --budget-mib are options of `llmsize demo`");
   if (args.command == "estimate") return estimate_cmd(args, read_file);
   if (args.command == "presets") return presets_cmd(args);
   if (args.command.empty()) return fail("no command given", "try `llmsize estimate --preset llama-3-8b`");
-  return fail("unknown command \"" + args.command + "\"", "commands: estimate, presets");
+  return fail("unknown command \"" + args.command + "\"", "commands: estimate, presets, demo");
 }
 
 std::optional<std::string> read_file_limited(const std::string& path, std::string& error) {

@@ -146,6 +146,7 @@ void carve_workspace(const ModelConfig& c, const DecoderOptions& o, bool any_den
     offset[ph] += round16(n.value());
   });
   if (c.parallel_block) w.ao = w.ao_keep.data();
+  for (int ph = 0; ph < kPhases; ++ph) w.phase_bytes[static_cast<size_t>(ph)] = 4 * offset[ph];
 }
 
 // Every buffer a decoder needs, in allocation order: weights, KV cache, workspace. With a
@@ -214,23 +215,43 @@ bool ends_with(const std::string& s, const char* suffix) {
 
 }  // namespace
 
-float weight_value(std::uint64_t seed, const core::Tensor& t, i64 layer, i64 elem) {
-  const std::uint64_t base = splitmix64(seed ^ name_hash(core::tensor_name(t.name, layer)));
-  const std::uint64_t r = splitmix64(base + static_cast<std::uint64_t>(elem));
-  // Uniform in [-1, 1) with 24 random bits: exact in float on every platform.
-  const float u = static_cast<float>(static_cast<std::int64_t>(r >> 40) - (1 << 23)) * 0x1p-23f;
+namespace {
+// value(elem) = offset + (mult · u) / div with u uniform in [-1, 1) from (base, elem).
+struct WeightGen {
+  std::uint64_t base;
+  float offset, mult, div;
+};
+
+WeightGen weight_gen(std::uint64_t seed, const core::Tensor& t, i64 layer) {
+  WeightGen g{splitmix64(seed ^ name_hash(core::tensor_name(t.name, layer))), 0.0f, 1.0f, 1.0f};
   switch (t.role) {
     case core::Role::Norm:
-      return ends_with(t.name, ".bias") ? 0.1f * u : 1.0f + 0.1f * u;
+      if (!ends_with(t.name, ".bias")) g.offset = 1.0f;
+      g.mult = 0.1f;
+      break;
     case core::Role::Bias:
     case core::Role::RouterBias:
     case core::Role::PosEmbed:
-      return 0.1f * u;
+      g.mult = 0.1f;
+      break;
     case core::Role::Embed:
-      return u;
-    default:  // matrices: unit-variance-ish outputs for unit inputs (1/sqrt(d_in))
-      return u / std::sqrt(static_cast<float>(t.rows));
+      break;
+    default:  // matrices: outputs of about unit size for unit inputs (1/sqrt(d_in))
+      g.div = std::sqrt(static_cast<float>(t.rows));
   }
+  return g;
+}
+
+inline float gen_value(const WeightGen& g, i64 elem) {
+  const std::uint64_t r = splitmix64(g.base + static_cast<std::uint64_t>(elem));
+  // Uniform in [-1, 1) with 24 random bits: exact in float on every platform.
+  const float u = static_cast<float>(static_cast<std::int64_t>(r >> 40) - (1 << 23)) * 0x1p-23f;
+  return g.offset + g.mult * u / g.div;
+}
+}  // namespace
+
+float weight_value(std::uint64_t seed, const core::Tensor& t, i64 layer, i64 elem) {
+  return gen_value(weight_gen(seed, t, layer), elem);
 }
 
 core::Result<DecoderPlan> plan_decoder(const ModelConfig& cfg, const DecoderOptions& opt_in) {
@@ -281,7 +302,9 @@ bool init_weights(Decoder& dec, i64 max_floats) {
   while (max_floats > 0 && dec.init_tensor < static_cast<i64>(dec.weights.size())) {
     WeightTensor& w = dec.weights[static_cast<size_t>(dec.init_tensor)];
     const i64 end = std::min(w.buf.size(), dec.init_elem + max_floats);
-    for (i64 i = dec.init_elem; i < end; ++i) w.buf[i] = weight_value(dec.opt.seed, w.spec, w.layer, i);
+    const WeightGen g = weight_gen(dec.opt.seed, w.spec, w.layer);
+    float* out = w.buf.data();
+    for (i64 i = dec.init_elem; i < end; ++i) out[i] = gen_value(g, i);
     max_floats -= end - dec.init_elem;
     dec.init_elem = end;
     if (end == w.buf.size()) ++dec.init_tensor, dec.init_elem = 0;

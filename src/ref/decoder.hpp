@@ -121,6 +121,8 @@ struct Workspace {
   // Scratch (not activations of the model).
   Buffer heat;     // (H, context) probabilities of the last query (heat map)
   Buffer mla_wt;   // (nope, kv_lora) one head's key up-projection, transposed
+  // Bytes of the arena each phase uses (attention, FFN, head), for the memory report.
+  std::array<i64, 3> phase_bytes{};
 };
 
 struct DecoderStats {

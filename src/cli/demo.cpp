@@ -1,0 +1,237 @@
+// `llmsize demo` (see demo.hpp): model loading, strict flag parsing, the run, and its report.
+#include "demo.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+#include "core/format.hpp"
+#include "core/hf_config.hpp"
+#include "core/presets.hpp"
+#include "core/report.hpp"
+#include "ref/demo.hpp"
+
+namespace llmsize::cli {
+
+namespace {
+
+using core::i64;
+using ref::DemoResults;
+
+Output usage_error(const std::string& msg) {
+  return {"", "llmsize: " + msg + " (see `llmsize --help`)\n", 2};
+}
+
+// A decimal integer in [lo, hi], nothing else (no sign, no spaces, no suffix).
+std::optional<i64> parse_flag(const std::optional<std::string>& v, const char* flag, i64 lo, i64 hi, i64 dflt,
+                              Output& err) {
+  if (!v) return dflt;
+  i64 x = 0;
+  const char* b = v->data();
+  const char* e = b + v->size();
+  auto [p, ec] = std::from_chars(b, e, x);
+  if (v->empty() || (*v)[0] == '-' || (*v)[0] == '+' || ec != std::errc() || p != e || x < lo || x > hi) {
+    err = usage_error(std::string(flag) + " must be an integer in [" + std::to_string(lo) + ", " +
+                      std::to_string(hi) + "], got \"" + *v + "\"");
+    return std::nullopt;
+  }
+  return x;
+}
+
+std::string esc(const std::string& s) {
+  std::string o = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') o += '\\', o += static_cast<char>(c);
+    else if (c < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      o += buf;
+    } else o += static_cast<char>(c);
+  }
+  return o + "\"";
+}
+std::string num(double v) {
+  if (!std::isfinite(v)) return "null";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+std::string gib(i64 b) { return core::format_bytes(b, core::ByteUnit::GiB, 3); }
+std::string pad(std::string s, size_t n) {
+  if (s.size() < n) s.append(n - s.size(), ' ');
+  return s;
+}
+std::string rpad(std::string s, size_t n) {
+  if (s.size() < n) s.insert(0, n - s.size(), ' ');
+  return s;
+}
+
+std::string block_summary(const core::ModelConfig& b, bool moe) {
+  std::string s = "d " + std::to_string(b.d_model) + " · " + std::to_string(b.n_heads) + " heads";
+  if (!b.mla.enabled && b.n_kv_heads != b.n_heads) s += " (" + std::to_string(b.n_kv_heads) + " KV)";
+  s += " · hd " + std::to_string(b.mla.enabled ? b.q_head_dim() : b.head_dim);
+  if (b.mla.enabled) s += " · MLA kv_lora " + std::to_string(b.mla.kv_lora_rank);
+  if (moe) s += " · " + std::to_string(b.moe.num_experts) + " experts (top-" + std::to_string(b.moe.top_k) + ") × FFN " +
+                std::to_string(b.moe.expert_ffn);
+  else s += " · FFN " + std::to_string(b.d_ff) + " " + std::string(to_string(b.ffn_kind));
+  return s;
+}
+
+// The heat map as text: up to 16 heads (rows) × 64 position buckets (max within a bucket).
+std::string heat_text(const ref::HeatMap& h) {
+  if (h.probs == nullptr || h.heads == 0) return "";
+  const char* shades = " .:-=+*#%@";
+  const i64 cols = std::min<i64>(64, h.positions), rows = std::min<i64>(16, h.heads);
+  std::string out = "attention of the last decoded token (layer " + std::to_string(h.layer) + ", position " +
+                    std::to_string(h.query_pos) + "): " + std::to_string(h.heads) + " heads × " +
+                    std::to_string(h.positions) + " positions" + (rows < h.heads ? ", first 16 heads" : "") +
+                    ", darker = more weight (relative to the head's largest)\n";
+  std::vector<double> row_max(static_cast<size_t>(rows), 1e-30);  // shades relative to each head's largest weight
+  for (i64 r = 0; r < rows; ++r)
+    for (i64 p = 0; p < h.positions; ++p) row_max[r] = std::max(row_max[r], static_cast<double>(h.probs[r * h.positions + p]));
+  for (i64 r = 0; r < rows; ++r) {
+    out += "  h" + rpad(std::to_string(r), 3) + " |";
+    for (i64 c = 0; c < cols; ++c) {
+      const i64 p0 = c * h.positions / cols, p1 = std::max(p0 + 1, (c + 1) * h.positions / cols);
+      float m = 0;
+      for (i64 p = p0; p < p1; ++p) m = std::max(m, h.probs[r * h.positions + p]);
+      const int level = std::clamp(static_cast<int>(static_cast<double>(m) / row_max[r] * 9.99), 0, 9);
+      out += shades[level];
+    }
+    out += "|\n";
+  }
+  return out;
+}
+
+std::string text_report(const ref::DemoPlan& p, const DemoResults& r, const ref::DemoSettings& s,
+                        const ref::HeatMap& heat) {
+  std::string o;
+  o += "demo block of " + (p.model.name.empty() ? std::string(family_id(p.model.family)) : p.model.name) +
+       ": layer " + std::to_string(p.layer) + (p.moe ? " (MoE)" : "") + ", " + p.scaling + "\n";
+  o += "  block: " + block_summary(p.block, p.moe) + "\n";
+  o += "  fp32, batch 1, prompt " + std::to_string(s.prompt) + " tokens, then " + std::to_string(s.tokens) +
+       " decoded; GEMM kernel " + r.kernel + " (" + r.isa + "), one thread\n\n";
+  o += "  phase     time (ms)   ms/token   GFLOP/s\n";
+  o += "  weights " + rpad(core::fixed(r.init_ms, 1), 11) + "  (seeded fill)\n";
+  o += "  prefill " + rpad(core::fixed(r.prefill_ms, 1), 11) + rpad(core::fixed(r.prefill_ms_per_token, 3), 11) +
+       rpad(core::fixed(r.prefill_gflops, 1), 10) + "\n";
+  o += "  decode  " + rpad(core::fixed(r.decode_ms, 1), 11) + rpad(core::fixed(r.decode_ms_per_token, 3), 11) +
+       rpad(core::fixed(r.decode_gflops, 1), 10) + "   (" + core::fixed(r.decode_gbps, 1) + " GB/s of weights + KV)\n\n";
+  o += "  whole model on this CPU, per token (block time × model/block FLOPs per token, ×" +
+       core::fixed(r.model_flops_ratio_decode, 1) + "): prefill " + core::fixed(r.model_prefill_ms_per_token, 1) +
+       " ms, decode " + core::fixed(r.model_decode_ms_per_token, 1) + " ms (" +
+       core::fixed(r.model_decode_ms_per_token > 0 ? 1000.0 / r.model_decode_ms_per_token : 0.0, 2) + " tokens/s)\n\n";
+  const ref::MemoryComparison& m = r.memory;
+  o += "  memory (fp32, batch " + std::to_string(m.batch) + ", context " + std::to_string(m.context) + ", chunk " +
+       std::to_string(m.chunk) + ")   measured      estimated\n";
+  auto row = [&](const char* what, i64 a, i64 e) {
+    o += "  " + pad(what, 36) + rpad(core::with_commas(a), 14) + rpad(e >= 0 ? core::with_commas(e) : "-", 15) + "\n";
+  };
+  row("weights", m.weights_measured, m.weights_estimated);
+  row("KV cache", m.kv_measured, m.kv_estimated);
+  row("activations (peak of the phases)", m.activations_measured, m.activations_estimated);
+  row("  attention phase live set", m.attention_measured, m.attention_estimated);
+  row("  FFN phase live set", m.ffn_measured, m.ffn_estimated);
+  row("scratch (heat map copy, …)", m.scratch_measured, -1);
+  row("peak", m.peak_measured, m.peak_estimated);
+  o += "  peak " + gib(m.peak_measured) + " measured vs " + gib(m.peak_estimated) + " estimated (×" +
+       core::fixed(m.peak_ratio(), 3) + "); activations ×" + core::fixed(m.activation_ratio(), 3) + "\n";
+  for (const auto& n : m.notes) o += "  - " + n + "\n";
+  o += "\n" + heat_text(heat);
+  return o;
+}
+
+std::string json_report(const ref::DemoPlan& p, const DemoResults& r, const ref::DemoSettings& s,
+                        const ref::HeatMap& heat) {
+  const ref::MemoryComparison& m = r.memory;
+  std::string o = "{";
+  o += "\"model\": " + esc(p.model.name) + ", \"family\": " + esc(std::string(family_id(p.model.family)));
+  o += ", \"settings\": {\"prompt\": " + std::to_string(s.prompt) + ", \"tokens\": " + std::to_string(s.tokens) +
+       ", \"budget_bytes\": " + std::to_string(s.budget_bytes) + ", \"batch\": 1, \"dtype\": \"fp32\"}";
+  o += ", \"block\": {\"layer\": " + std::to_string(p.layer) + ", \"moe\": " + (p.moe ? "true" : "false") +
+       ", \"scaled\": " + (p.scaled ? "true" : "false") + ", \"scaling\": " + esc(p.scaling) +
+       ", \"width_divisor\": " + std::to_string(p.width_divisor) + ", \"experts_model\": " +
+       std::to_string(p.experts_model) + ", \"experts_block\": " + std::to_string(p.experts_block) +
+       ", \"d_model\": " + std::to_string(p.block.d_model) + ", \"heads\": " + std::to_string(p.block.n_heads) +
+       ", \"kv_heads\": " + std::to_string(p.block.n_kv_heads) + ", \"bytes\": " + std::to_string(p.bytes) + "}";
+  o += ", \"kernel\": " + esc(r.kernel) + ", \"isa\": " + esc(r.isa);
+  o += ", \"timing\": {\"init_ms\": " + num(r.init_ms) + ", \"prefill_ms\": " + num(r.prefill_ms) +
+       ", \"decode_ms\": " + num(r.decode_ms) + ", \"prefill_ms_per_token\": " + num(r.prefill_ms_per_token) +
+       ", \"decode_ms_per_token\": " + num(r.decode_ms_per_token) + ", \"prefill_gflops\": " + num(r.prefill_gflops) +
+       ", \"decode_gflops\": " + num(r.decode_gflops) + ", \"decode_gbps\": " + num(r.decode_gbps) +
+       ", \"prefill_flops\": " + num(r.prefill_flops) + ", \"decode_flops\": " + num(r.decode_flops) + "}";
+  o += ", \"model_estimate\": {\"prefill_ms_per_token\": " + num(r.model_prefill_ms_per_token) +
+       ", \"decode_ms_per_token\": " + num(r.model_decode_ms_per_token) + ", \"flops_ratio_prefill\": " +
+       num(r.model_flops_ratio_prefill) + ", \"flops_ratio_decode\": " + num(r.model_flops_ratio_decode) + "}";
+  auto pair = [](i64 a, i64 e) {
+    return "{\"measured\": " + std::to_string(a) + ", \"estimated\": " + std::to_string(e) + "}";
+  };
+  o += ", \"memory\": {\"batch\": " + std::to_string(m.batch) + ", \"context\": " + std::to_string(m.context) +
+       ", \"chunk\": " + std::to_string(m.chunk) + ", \"weights\": " + pair(m.weights_measured, m.weights_estimated) +
+       ", \"kv_cache\": " + pair(m.kv_measured, m.kv_estimated) + ", \"activations\": " +
+       pair(m.activations_measured, m.activations_estimated) + ", \"attention_phase\": " +
+       pair(m.attention_measured, m.attention_estimated) + ", \"ffn_phase\": " + pair(m.ffn_measured, m.ffn_estimated) +
+       ", \"scratch_measured\": " + std::to_string(m.scratch_measured) + ", \"peak\": " +
+       pair(m.peak_measured, m.peak_estimated) + ", \"notes\": [";
+  for (size_t i = 0; i < m.notes.size(); ++i) o += (i ? ", " : "") + esc(m.notes[i]);
+  o += "]}";
+  o += ", \"heat_map\": {\"layer\": " + std::to_string(heat.layer) + ", \"query_pos\": " +
+       std::to_string(heat.query_pos) + ", \"heads\": " + std::to_string(heat.heads) + ", \"positions\": " +
+       std::to_string(heat.positions) + "}";
+  return o + "}\n";
+}
+
+}  // namespace
+
+Output demo_cmd(const DemoFlags& f, const FileReader& read_file) {
+  if (f.preset.has_value() == f.config.has_value())
+    return usage_error("demo needs exactly one of --preset NAME or --config PATH");
+  Output err;
+  const auto prompt = parse_flag(f.prompt, "--prompt", 1, ref::kDemoPromptMax, 128, err);
+  if (!prompt) return err;
+  const auto tokens = parse_flag(f.tokens, "--tokens", 1, ref::kDemoTokensMax, 32, err);
+  if (!tokens) return err;
+  const auto budget = parse_flag(f.budget_mib, "--budget-mib", ref::kDemoBudgetMinMiB, ref::kDemoBudgetMaxMiB, 1024, err);
+  if (!budget) return err;
+
+  core::ModelConfig cfg;
+  Output o;
+  if (f.preset) {
+    auto p = core::find_preset(*f.preset);
+    if (!p) return {"", "llmsize: " + core::join(p.issues(), "\nllmsize: ") + "\n", 2};
+    cfg = p->config;
+  } else {
+    std::string error;
+    auto text = read_file(*f.config, error);
+    if (!text) return usage_error("--config: " + error);
+    core::ImportOptions opt;
+    opt.generic_fallback = f.generic;
+    auto imported = core::import_hf_config(*text, opt);
+    if (!imported) return {"", "llmsize: " + core::join(imported.issues(), "\nllmsize: ") + "\n", 2};
+    cfg = imported->config;
+    for (const auto& n : imported->notes) o.err += "llmsize: note: " + n + "\n";
+  }
+  ref::DemoSettings s;
+  s.prompt = *prompt;
+  s.tokens = *tokens;
+  s.budget_bytes = *budget << 20;
+  auto demo = ref::create_demo(cfg, s);
+  if (!demo) {
+    Output bad{"", o.err, 2};
+    for (const auto& i : demo.issues()) {
+      const std::string flag = i.field == "prompt" ? "--prompt" : i.field == "tokens" ? "--tokens"
+                             : i.field == "budget" ? "--budget-mib" : i.field;
+      bad.err += "llmsize: " + flag + ": " + i.message + "\n";
+    }
+    return bad;
+  }
+  while (ref::demo_step(**demo, 250.0).phase != ref::DemoPhase::Done) {
+  }
+  const auto& r = ref::demo_results(**demo);
+  const auto& p = ref::demo_plan(**demo);
+  o.out = f.json ? json_report(p, r, s, ref::demo_heat_map(**demo)) : text_report(p, r, s, ref::demo_heat_map(**demo));
+  return o;
+}
+
+}  // namespace llmsize::cli

@@ -1,0 +1,210 @@
+// The demo's step function (see demo.hpp): fill the weights, prefill the prompt, decode the
+// tokens, each sliced into units run until the step's time is up (std::chrono::steady_clock).
+// Timings count only the time spent inside the block's ops; program set-up and the seeded
+// inputs are outside them.
+#include "demo.hpp"
+
+#include <chrono>
+
+#include "core/params.hpp"
+#include "core/throughput.hpp"
+#include "forward.hpp"
+#include "ref/kernels/gemm.hpp"
+
+namespace llmsize::ref {
+
+using Clock = std::chrono::steady_clock;
+
+struct Demo {
+  DemoPlan plan;
+  DemoSettings settings;
+  std::unique_ptr<Decoder> dec;
+  DemoPhase phase = DemoPhase::Init;
+  Program prog;
+  DemoResults res;
+  i64 decoded = 0;
+  double flops0 = 0, bytes0 = 0;          // decoder stats when the phase began
+  double block_flops_prefill = 0, block_flops_decode = 0;  // core FLOPs per token, one block
+  double model_flops_prefill = 0, model_flops_decode = 0;  // core FLOPs per token, whole model
+  double work_init = 0, work_prefill = 0, work_decode = 0;  // progress weights (expected ms)
+};
+
+void DemoDeleter::operator()(Demo* d) const { delete d; }
+
+namespace {
+
+constexpr i64 kInitChunk = i64{1} << 18;  // weights filled between clock checks (~0.3 ms)
+
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+void start_call(Demo& d, i64 n) {
+  demo_inputs(d.dec->opt.seed, d.dec->pos, n, d.dec->cfg.d_model, d.dec->ws.x.data());
+  auto p = hidden_program(*d.dec, n);  // sizes were checked when the block was planned
+  d.prog = p.ok() ? std::move(p.value()) : Program{};
+  d.flops0 = d.dec->stats.flops;
+  d.bytes0 = d.dec->stats.weight_bytes_read + d.dec->stats.kv_bytes_read;
+}
+
+// FLOPs per token from the core (2·active matmul parameters + attention) for a prefill of
+// `prompt` tokens and for a decode step at `past` cached tokens.
+struct Flops {
+  double prefill = 0, decode = 0;
+};
+Flops model_flops(const core::ModelConfig& c, i64 prompt, i64 past) {
+  auto inv = core::build_inventory(c);
+  if (!inv) return {};
+  const double p = static_cast<double>(core::matmul_params_active(c, *inv));
+  return {2.0 * p + core::attention_flops(c, 0, prompt) / static_cast<double>(prompt),
+          2.0 * p + core::attention_flops(c, past, 1)};
+}
+Flops block_flops(const core::ModelConfig& block, i64 prompt, i64 past) {
+  auto counts = core::count_params(block);
+  if (!counts || counts->kinds.empty()) return {};
+  const double p = static_cast<double>(counts->kinds[0].active_per_layer);  // norms included: < 0.1%
+  return {2.0 * p + core::attention_flops(block, 0, prompt) / static_cast<double>(prompt),
+          2.0 * p + core::attention_flops(block, past, 1)};
+}
+
+void finish_prefill(Demo& d) {
+  DemoResults& r = d.res;
+  r.prefill_done = true;
+  r.prefill_flops = d.dec->stats.flops - d.flops0;
+  r.prefill_ms_per_token = r.prefill_ms / static_cast<double>(d.settings.prompt);
+  r.prefill_gflops = r.prefill_ms > 0 ? r.prefill_flops / r.prefill_ms * 1e-6 : 0;
+  r.model_flops_ratio_prefill = d.block_flops_prefill > 0 ? d.model_flops_prefill / d.block_flops_prefill : 0;
+  r.model_prefill_ms_per_token = r.prefill_ms_per_token * r.model_flops_ratio_prefill;
+}
+
+void finish_decode(Demo& d) {
+  DemoResults& r = d.res;
+  r.decode_done = true;
+  r.decode_flops = d.dec->stats.flops - d.flops0;
+  const double bytes = d.dec->stats.weight_bytes_read + d.dec->stats.kv_bytes_read - d.bytes0;
+  r.decode_ms_per_token = r.decode_ms / static_cast<double>(d.settings.tokens);
+  r.decode_gflops = r.decode_ms > 0 ? r.decode_flops / r.decode_ms * 1e-6 : 0;
+  r.decode_gbps = r.decode_ms > 0 ? bytes / r.decode_ms * 1e-6 : 0;
+  r.model_flops_ratio_decode = d.block_flops_decode > 0 ? d.model_flops_decode / d.block_flops_decode : 0;
+  r.model_decode_ms_per_token = r.decode_ms_per_token * r.model_flops_ratio_decode;
+}
+
+}  // namespace
+
+std::string_view to_string(DemoPhase p) {
+  switch (p) {
+    case DemoPhase::Init: return "filling weights";
+    case DemoPhase::Prefill: return "prefill";
+    case DemoPhase::Decode: return "decode";
+    case DemoPhase::Done: return "done";
+  }
+  return "?";
+}
+
+core::Result<DemoPtr> create_demo(const core::ModelConfig& model, const DemoSettings& s) {
+  auto plan = plan_demo(model, s);
+  if (!plan) return plan.issues();
+  DemoPtr d(new Demo);
+  d->plan = std::move(plan.value());
+  d->settings = s;
+  const i64 ctx = s.prompt + s.tokens;
+  auto dec = build_decoder(d->plan.block, {.batch = 1, .context = ctx, .max_tokens = s.prompt, .globals = false,
+                                           .seed = s.seed, .defer_init = true});
+  if (!dec) return dec.issues();
+  d->dec = std::move(dec.value());
+  auto mem = compare_memory(*d->dec);  // everything is allocated up front: final already
+  if (!mem) return mem.issues();
+  d->res.memory = std::move(mem.value());
+  const KernelInfo k = active_kernel();
+  d->res.kernel = k.name;
+  d->res.isa = k.isa;
+  const i64 past = s.prompt + s.tokens / 2;  // the middle decode step stands for all
+  const Flops bf = block_flops(d->plan.block, s.prompt, past), mf = model_flops(model, s.prompt, past);
+  d->block_flops_prefill = bf.prefill, d->block_flops_decode = bf.decode;
+  d->model_flops_prefill = mf.prefill, d->model_flops_decode = mf.decode;
+  // Progress weights, in rough expected milliseconds: ~1 ns per weight filled, prefill at
+  // ~20 GFLOP/s, decode streaming every weight once per token at ~10 GB/s.
+  const double params = static_cast<double>(allocated_params(*d->dec));
+  d->work_init = params * 1e-6;
+  d->work_prefill = bf.prefill * static_cast<double>(s.prompt) / 2e7;
+  d->work_decode = params * 4.0 * static_cast<double>(s.tokens) / 1e7;
+  return d;
+}
+
+DemoProgress demo_step(Demo& d, double budget_ms) {
+  const Clock::time_point start = Clock::now();
+  auto out_of_time = [&] { return ms_since(start) >= budget_ms; };
+  while (d.phase != DemoPhase::Done) {
+    const Clock::time_point t0 = Clock::now();
+    if (d.phase == DemoPhase::Init) {
+      bool filled = false;
+      do filled = init_weights(*d.dec, kInitChunk);
+      while (!filled && !out_of_time());
+      d.res.init_ms += ms_since(t0);
+      if (!filled) break;
+      d.phase = DemoPhase::Prefill;
+      start_call(d, d.settings.prompt);
+    } else {
+      const bool ended = run_until(d.prog, out_of_time);
+      (d.phase == DemoPhase::Prefill ? d.res.prefill_ms : d.res.decode_ms) += ms_since(t0);
+      if (!ended) break;
+      if (d.phase == DemoPhase::Prefill) {
+        finish_prefill(d);
+        d.phase = DemoPhase::Decode;
+        start_call(d, 1);  // decode stats run from here over every decode step
+      } else if (++d.decoded == d.settings.tokens) {
+        finish_decode(d);
+        d.phase = DemoPhase::Done;
+      } else {
+        const double f0 = d.flops0, b0 = d.bytes0;
+        start_call(d, 1);
+        d.flops0 = f0, d.bytes0 = b0;
+      }
+    }
+    if (out_of_time()) break;
+  }
+  return demo_progress(d);
+}
+
+DemoProgress demo_progress(const Demo& d) {
+  DemoProgress p;
+  p.phase = d.phase;
+  p.decoded = d.decoded;
+  p.prefilled = d.res.prefill_done ? d.settings.prompt : 0;
+  const double init = init_fraction(*d.dec);
+  double pre = d.res.prefill_done ? 1.0 : 0.0, dec = 0.0;
+  switch (d.phase) {
+    case DemoPhase::Init: p.phase_fraction = init; break;
+    case DemoPhase::Prefill: p.phase_fraction = pre = d.prog.fraction(); break;
+    case DemoPhase::Decode:
+      p.phase_fraction = dec = (static_cast<double>(d.decoded) + d.prog.fraction()) / static_cast<double>(d.settings.tokens);
+      break;
+    case DemoPhase::Done: p.phase_fraction = dec = 1.0; break;
+  }
+  const double total = d.work_init + d.work_prefill + d.work_decode;
+  p.fraction = total > 0 ? (init * d.work_init + pre * d.work_prefill + dec * d.work_decode) / total : 0;
+  if (d.phase == DemoPhase::Done) p.fraction = 1.0;
+  p.op = d.phase == DemoPhase::Init ? "filling weights" : d.phase == DemoPhase::Done ? "done" : d.prog.current();
+  return p;
+}
+
+const DemoResults& demo_results(const Demo& d) { return d.res; }
+const DemoPlan& demo_plan(const Demo& d) { return d.plan; }
+HeatMap demo_heat_map(const Demo& d) {
+  HeatMap h = d.dec->heat;
+  if (h.layer >= 0) h.layer = d.plan.layer;  // the block stands for this layer of the model
+  return h;
+}
+const Decoder& demo_decoder(const Demo& d) { return *d.dec; }
+
+void demo_inputs(std::uint64_t seed, i64 pos, i64 n, i64 d, float* x) {
+  for (i64 t = 0; t < n; ++t) {
+    std::uint64_t s = (seed + 0x51ed27) * 0x9e3779b97f4a7c15ull + static_cast<std::uint64_t>(pos + t);
+    for (i64 j = 0; j < d; ++j) {
+      s = s * 6364136223846793005ull + 1442695040888963407ull;  // ref: Knuth MMIX LCG
+      x[t * d + j] = static_cast<float>(static_cast<std::int64_t>(s >> 40) - (1 << 23)) * 0x1p-23f;
+    }
+  }
+}
+
+}  // namespace llmsize::ref

@@ -1,0 +1,138 @@
+// Choosing the demo block (see demo.hpp): the model's most common layer kind as a one-layer
+// config; if the block does not fit the budget, routed experts are dropped first (top_k and
+// the expert width stay, so a token's work is unchanged), then every width is divided by
+// 2, 3, 4, … (hidden size, heads, KV heads, FFN and expert widths, MLA ranks; head_dim kept)
+// until it fits. Sizes come from plan_decoder, i.e. exactly what the block will allocate.
+#include <algorithm>
+
+#include "demo.hpp"
+
+namespace llmsize::ref {
+
+namespace {
+
+using core::i64;
+using core::Issue;
+using core::ModelConfig;
+
+constexpr i64 kMiB = i64{1} << 20;
+constexpr i64 kMaxDivisor = 256;
+
+std::string range_msg(i64 lo, i64 hi, i64 got) {
+  return "must be an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got " + std::to_string(got);
+}
+
+// One layer of `m` standing for layer `layer`: MoE placement and sliding pattern resolved.
+ModelConfig one_layer(const ModelConfig& m, i64 layer) {
+  ModelConfig b = m;
+  b.n_layers = 1;
+  b.mtp_layers = 0;
+  if (m.is_moe()) {
+    if (m.layer_is_moe(layer)) {
+      b.moe.first_dense = 0;
+      b.moe.freq = 1;
+      b.moe.phase = 0;
+      b.moe.dense_layers.clear();
+    } else {
+      b.moe = core::MoeConfig{};
+    }
+  }
+  if (m.layer_slides(layer)) b.sliding_pattern = 1;
+  else b.sliding_window = 0;
+  return b;
+}
+
+ModelConfig narrower(const ModelConfig& c, i64 w) {
+  ModelConfig s = c;
+  auto div = [w](i64 v) { return std::max<i64>(1, v / w); };
+  s.d_model = div(c.d_model);
+  s.n_heads = div(c.n_heads);
+  s.n_kv_heads = std::min(div(c.n_kv_heads), s.n_heads);
+  while (s.n_heads % s.n_kv_heads != 0) --s.n_kv_heads;
+  if (c.mla.enabled) s.n_kv_heads = s.n_heads;
+  s.d_ff = div(c.d_ff);
+  s.embed_proj_dim = 0;
+  if (c.is_moe()) {
+    s.moe.expert_ffn = div(c.moe.expert_ffn);
+    if (c.moe.shared_ffn > 0) s.moe.shared_ffn = div(c.moe.shared_ffn);
+  }
+  if (c.mla.enabled) {
+    if (c.mla.q_lora_rank > 0) s.mla.q_lora_rank = div(c.mla.q_lora_rank);
+    s.mla.kv_lora_rank = div(c.mla.kv_lora_rank);
+  }
+  return s;
+}
+
+std::string arrow(i64 from, i64 to) { return std::to_string(from) + "→" + std::to_string(to); }
+
+}  // namespace
+
+core::Result<DemoPlan> plan_demo(const ModelConfig& model, const DemoSettings& s) {
+  std::vector<Issue> bad;
+  if (s.prompt < 1 || s.prompt > kDemoPromptMax) bad.push_back({"prompt", range_msg(1, kDemoPromptMax, s.prompt)});
+  if (s.tokens < 1 || s.tokens > kDemoTokensMax) bad.push_back({"tokens", range_msg(1, kDemoTokensMax, s.tokens)});
+  if (s.budget_bytes < kDemoBudgetMinMiB * kMiB || s.budget_bytes > kDemoBudgetMaxMiB * kMiB)
+    bad.push_back({"budget", "must be in [" + std::to_string(kDemoBudgetMinMiB) + ", " +
+                                 std::to_string(kDemoBudgetMaxMiB) + "] MiB, got " +
+                                 std::to_string(s.budget_bytes / kMiB) + " MiB"});
+  if (auto issues = core::validate(model); !issues.empty()) bad.insert(bad.end(), issues.begin(), issues.end());
+  if (!bad.empty()) return bad;
+
+  DemoPlan p;
+  p.model = model;
+  p.layer = 0;
+  if (model.is_moe())  // the routed kind: in MoE models it is the common one
+    while (p.layer + 1 < model.n_layers && !model.layer_is_moe(p.layer)) ++p.layer;
+  p.moe = model.layer_is_moe(p.layer);
+  const ModelConfig real = one_layer(model, p.layer);
+  const DecoderOptions opt{.batch = 1, .context = s.prompt + s.tokens, .max_tokens = s.prompt, .globals = false};
+  auto bytes = [&](const ModelConfig& c) -> i64 {
+    auto plan = plan_decoder(c, opt);
+    return plan.ok() ? plan->total : -1;
+  };
+  auto fits = [&](const ModelConfig& c) {
+    const i64 b = bytes(c);
+    return b >= 0 && b <= s.budget_bytes;
+  };
+
+  ModelConfig block = real;
+  p.experts_model = p.experts_block = p.moe ? real.moe.num_experts : 0;
+  if (p.moe && !fits(block)) {  // fewer routed experts, each still real-sized
+    const i64 floor = std::min(real.moe.num_experts, 2 * real.moe.top_k);
+    i64 e = real.moe.num_experts;
+    while (e > floor && !fits(block)) {
+      e = std::max(floor, e / 2);
+      block.moe.num_experts = e;
+    }
+    p.experts_block = e;
+  }
+  const ModelConfig wide = block;
+  while (!fits(block)) {
+    if (++p.width_divisor > kMaxDivisor)
+      return Issue{"budget", "even a " + std::to_string(kMaxDivisor) + "× narrower block needs " +
+                                 std::to_string(bytes(narrower(wide, kMaxDivisor)) / kMiB + 1) +
+                                 " MiB; raise the budget or shorten the prompt"};
+    block = narrower(wide, p.width_divisor);
+  }
+  p.block = block;
+  p.bytes = bytes(block);
+  p.scaled = p.width_divisor > 1 || p.experts_block != p.experts_model;
+  std::string text;
+  if (p.width_divisor > 1) {
+    text = "d " + arrow(real.d_model, block.d_model) + ", " + std::to_string(p.width_divisor) +
+           "× narrower (heads " + arrow(real.n_heads, block.n_heads);
+    if (!real.mla.enabled && real.n_kv_heads != real.n_heads) text += ", KV heads " + arrow(real.n_kv_heads, block.n_kv_heads);
+    if (p.moe) text += ", expert FFN " + arrow(real.moe.expert_ffn, block.moe.expert_ffn);
+    else text += ", FFN " + arrow(real.d_ff, block.d_ff);
+    text += "; head_dim " + std::to_string(real.mla.enabled ? real.q_head_dim() : real.head_dim) + " kept)";
+  }
+  if (p.experts_block != p.experts_model) {
+    if (!text.empty()) text += "; ";
+    text += "experts " + arrow(p.experts_model, p.experts_block) + " (top-" + std::to_string(real.moe.top_k) +
+            " per token kept)";
+  }
+  p.scaling = p.scaled ? text : "real dimensions";
+  return p;
+}
+
+}  // namespace llmsize::ref

@@ -1,0 +1,38 @@
+// Measured next to estimated: the bytes a Decoder allocated through its counting allocator,
+// beside the core's prediction for the same model, fp32, batch, context and prefill chunk
+// (core/memory.hpp: kv_cache_bytes, weights, layer_temporaries). The estimates are the
+// core's own functions, never re-derived here; `notes` explain each difference.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "decoder.hpp"
+
+namespace llmsize::ref {
+
+struct MemoryComparison {
+  i64 batch = 0, context = 0, chunk = 0;  // the workload both sides describe
+  // Equal to the byte by construction (same inventory, same KV rows).
+  i64 weights_measured = 0, weights_estimated = 0;
+  i64 kv_measured = 0, kv_estimated = 0;
+  // Live activations of one layer while its attention / its FFN runs (persistent buffers
+  // plus that phase's share of the arena) against core::layer_temporaries, flash attention.
+  i64 attention_measured = 0, attention_estimated = 0;
+  i64 ffn_measured = 0, ffn_estimated = 0;
+  i64 logits_measured = 0, logits_estimated = 0;  // head phase (decoders with globals only)
+  i64 activations_measured = 0;   // every activation byte allocated (persistent + arena)
+  i64 activations_estimated = 0;  // the core's peak over the phases
+  i64 scratch_measured = 0;       // heat-map copy, MLA transposed key block: not in the model
+  i64 peak_measured = 0;          // highest total the counter saw
+  i64 peak_estimated = 0;         // weights + KV + activations
+  std::vector<std::string> notes;
+
+  double activation_ratio() const;  // measured / estimated
+  double peak_ratio() const;
+};
+
+// The decoder must hold every layer of its config (the demo builds a one-layer config).
+// Without globals the estimate leaves out the embeddings, head and logits.
+core::Result<MemoryComparison> compare_memory(const Decoder& dec);
+
+}  // namespace llmsize::ref

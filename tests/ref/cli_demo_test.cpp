@@ -1,0 +1,66 @@
+// `llmsize demo` through the CLI library: a run to the end in text and JSON, and strict
+// flag validation (the flag and its range named, exit status 2).
+#include <catch2/catch.hpp>
+
+#include "cli.hpp"
+
+using llmsize::cli::Output;
+
+namespace {
+Output run(std::vector<std::string> args) {
+  return llmsize::cli::run(args, [](const std::string&, std::string& error) -> std::optional<std::string> {
+    error = "no files in this test";
+    return std::nullopt;
+  });
+}
+}  // namespace
+
+TEST_CASE("demo runs a block and prints timings, memory and the heat map", "[ref][cli]") {
+  const Output o = run({"demo", "--preset", "gpt2", "--prompt", "16", "--tokens", "3"});
+  INFO(o.err);
+  REQUIRE(o.status == 0);
+  CHECK(o.out.find("demo block of GPT-2") != std::string::npos);
+  CHECK(o.out.find("real dimensions") != std::string::npos);
+  CHECK(o.out.find("ms/token") != std::string::npos);
+  CHECK(o.out.find("  weights                                 28,351,488     28,351,488") != std::string::npos);
+  CHECK(o.out.find("attention of the last decoded token (layer 0, position 18): 12 heads × 19 positions") !=
+        std::string::npos);
+}
+
+TEST_CASE("demo --json prints one object with measured and estimated bytes", "[ref][cli]") {
+  const Output o = run({"demo", "--preset", "llama-3-8b", "--prompt", "8", "--tokens", "2", "--budget-mib", "64", "--json"});
+  INFO(o.err);
+  REQUIRE(o.status == 0);
+  CHECK(o.out.front() == '{');
+  CHECK(o.out.find("\"scaled\": true") != std::string::npos);
+  CHECK(o.out.find("\"scaling\": \"d 4096→") != std::string::npos);
+  CHECK(o.out.find("\"decode_ms_per_token\": ") != std::string::npos);
+  CHECK(o.out.find("\"heat_map\": {\"layer\": 0, \"query_pos\": 9") != std::string::npos);
+}
+
+TEST_CASE("demo flags are validated strictly", "[ref][cli]") {
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {{"demo", "--preset", "gpt2", "--prompt", "0"}, "--prompt must be an integer in [1, 8192], got \"0\""},
+      {{"demo", "--preset", "gpt2", "--prompt", "12x"}, "--prompt must be an integer in [1, 8192], got \"12x\""},
+      {{"demo", "--preset", "gpt2", "--tokens", "-3"}, "--tokens must be an integer in [1, 4096], got \"-3\""},
+      {{"demo", "--preset", "gpt2", "--tokens", "4097"}, "--tokens must be an integer in [1, 4096]"},
+      {{"demo", "--preset", "gpt2", "--budget-mib", "8"}, "--budget-mib must be an integer in [16, 65536], got \"8\""},
+      {{"demo", "--preset", "gpt2", "--prompt"}, "--prompt needs a value"},
+      {{"demo", "--preset", "gpt2", "--seq", "100"}, "--seq is not a demo option"},
+      {{"demo", "--preset", "gpt2", "--explain"}, "--explain is not a demo option"},
+      {{"demo"}, "demo needs exactly one of --preset NAME or --config PATH"},
+      {{"demo", "--preset", "nope"}, "nope"},
+      {{"estimate", "--preset", "gpt2", "--prompt", "5"}, "options of `llmsize demo`"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.args.back());
+    const Output o = run(c.args);
+    CHECK(o.status == 2);
+    CHECK(o.out.empty());
+    CHECK(o.err.find(c.message) != std::string::npos);
+  }
+}

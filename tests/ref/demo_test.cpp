@@ -1,0 +1,172 @@
+// The timed demo: block choice and scaling under a memory budget, the step function sliced
+// into many calls reaching the same numbers as the plain forward pass, results and the heat
+// map filled in, settings refused with the field and range named. No timing assertions.
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "ref/demo.hpp"
+#include "ref/forward.hpp"
+#include "test_util.hpp"
+#include "tiny.hpp"
+
+using namespace llmsize;
+
+namespace {
+constexpr core::i64 kMiB = core::i64{1} << 20;
+
+ref::DemoPlan plan(const std::string& id, core::i64 budget_mib, core::i64 prompt = 128, core::i64 tokens = 32) {
+  ref::DemoSettings s;
+  s.prompt = prompt;
+  s.tokens = tokens;
+  s.budget_bytes = budget_mib * kMiB;
+  auto p = ref::plan_demo(test::preset(id).config, s);
+  INFO(id << ": " << core::join(p.issues()));
+  REQUIRE(p.ok());
+  CHECK(p->bytes <= s.budget_bytes);
+  CHECK(p->block.n_layers == 1);
+  return p.value();
+}
+}  // namespace
+
+TEST_CASE("a block that fits the budget runs at the preset's real dimensions", "[ref][demo]") {
+  const auto p = plan("llama-3-8b", 1024);
+  CHECK_FALSE(p.scaled);
+  CHECK(p.scaling == "real dimensions");
+  CHECK(p.block.d_model == 4096);
+  CHECK(p.block.n_kv_heads == 8);
+  CHECK(p.bytes > 218'000'000 * 4);  // one layer: 218,112,000 parameters in fp32
+}
+
+TEST_CASE("a block over the budget is scaled, and the scaling is said plainly", "[ref][demo]") {
+  SECTION("dense: narrower, head_dim kept") {
+    const auto p = plan("llama-3-8b", 256);
+    CHECK(p.scaled);
+    CHECK(p.width_divisor >= 2);
+    CHECK(p.block.head_dim == 128);
+    CHECK(p.block.n_heads % p.block.n_kv_heads == 0);
+    CHECK(p.scaling.find("d 4096→" + std::to_string(p.block.d_model)) == 0);
+    CHECK(p.scaling.find(std::to_string(p.width_divisor) + "× narrower") != std::string::npos);
+  }
+  SECTION("MoE + MLA: fewer experts first, top-k kept, then narrower") {
+    const auto p = plan("deepseek-v3", 1024);
+    CHECK(p.moe);
+    CHECK(p.layer == 3);  // first_k_dense_replace = 3: the first routed layer
+    CHECK(p.experts_model == 256);
+    CHECK(p.experts_block == 16);  // 2 × top-8
+    CHECK(p.block.moe.top_k == 8);
+    CHECK(p.width_divisor > 1);
+    CHECK(p.scaling.find("experts 256→16 (top-8 per token kept)") != std::string::npos);
+    CHECK(p.block.mla.qk_rope_dim == 64);
+  }
+  SECTION("fewer experts alone can be enough") {
+    const auto p = plan("qwen1.5-moe-a2.7b", 1024);
+    CHECK(p.width_divisor == 1);
+    CHECK(p.experts_block < p.experts_model);
+    CHECK(p.scaling.rfind("experts 60→", 0) == 0);
+  }
+}
+
+TEST_CASE("demo settings outside their ranges are refused with the field and range", "[ref][demo]") {
+  const auto cfg = test::preset("gpt2").config;
+  ref::DemoSettings s;
+  s.prompt = 0;
+  auto r = ref::plan_demo(cfg, s);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.issues()[0].field == "prompt");
+  CHECK(r.issues()[0].message == "must be an integer in [1, 8192], got 0");
+  s = {};
+  s.tokens = 5000;
+  CHECK(ref::plan_demo(cfg, s).issues().at(0).field == "tokens");
+  s = {};
+  s.budget_bytes = 1;
+  CHECK(ref::plan_demo(cfg, s).issues().at(0).field == "budget");
+  s = {};
+  s.budget_bytes = 16 * kMiB;  // gpt2's block is 28 MB: scaled to fit
+  CHECK(ref::plan_demo(test::preset("gpt2").config, s)->scaled);
+}
+
+TEST_CASE("the demo steps through fill, prefill and decode, and matches the plain forward", "[ref][demo]") {
+  for (const char* id : {"llama-3-8b", "deepseek-v3", "gpt2"}) {
+    INFO(id);
+    const auto cfg = test::tiny(test::preset(id).config);
+    ref::DemoSettings s;
+    s.prompt = 9;
+    s.tokens = 4;
+    s.seed = 5;
+    auto demo = ref::create_demo(cfg, s);
+    INFO(core::join(demo.issues()));
+    REQUIRE(demo.ok());
+    ref::Demo& d = **demo;
+    CHECK(ref::demo_progress(d).phase == ref::DemoPhase::Init);
+    int steps = 0;
+    double last = -1;
+    ref::DemoProgress pr;
+    do {  // a zero budget: one unit of work per call, the finest slicing there is
+      pr = ref::demo_step(d, 0.0);
+      CHECK(pr.fraction >= last);
+      last = pr.fraction;
+      ++steps;
+    } while (pr.phase != ref::DemoPhase::Done && steps < 1000000);
+    CHECK(pr.fraction == 1.0);
+    CHECK(pr.decoded == 4);
+    CHECK(pr.prefilled == 9);
+    CHECK(steps > 50);
+    const auto& r = ref::demo_results(d);
+    CHECK(r.prefill_done);
+    CHECK(r.decode_done);
+    CHECK(r.prefill_flops > 0);
+    CHECK(r.decode_flops > 0);
+    CHECK(r.model_flops_ratio_prefill > 1.0);  // the whole model does more than one block
+    CHECK(r.memory.weights_measured == r.memory.weights_estimated);
+    CHECK(r.memory.kv_measured == r.memory.kv_estimated);
+    CHECK_FALSE(r.kernel.empty());
+    const ref::HeatMap h = ref::demo_heat_map(d);
+    REQUIRE(h.probs != nullptr);
+    CHECK(h.heads == cfg.n_heads);
+    CHECK(h.positions == 13);  // the last decoded token sees all 9 + 4 positions
+    CHECK(h.query_pos == 12);
+    for (core::i64 head = 0; head < h.heads; ++head) {
+      double sum = 0;
+      for (core::i64 p = 0; p < h.positions; ++p) sum += h.probs[head * h.positions + p];
+      CHECK(sum == Approx(1.0).epsilon(1e-5));
+    }
+    // The same block run in one go: a plain decoder with the same seed and inputs.
+    auto plain = ref::build_decoder(ref::demo_plan(d).block,
+                                    {.batch = 1, .context = 13, .max_tokens = 9, .globals = false, .seed = 5});
+    REQUIRE(plain.ok());
+    const core::i64 dm = ref::demo_plan(d).block.d_model;
+    std::vector<float> x(9 * dm), y;
+    ref::demo_inputs(5, 0, 9, dm, x.data());
+    REQUIRE(ref::forward_hidden(**plain, x, 9).ok());
+    for (core::i64 t = 9; t < 13; ++t) {
+      std::vector<float> one(dm);
+      ref::demo_inputs(5, t, 1, dm, one.data());
+      auto out = ref::forward_hidden(**plain, one, 1);
+      REQUIRE(out.ok());
+      y = out.value();
+    }
+    const float* demo_x = ref::demo_decoder(d).ws.x.data();
+    CHECK(std::equal(y.begin(), y.end(), demo_x));  // sliced into ~1-unit steps: same bits
+    const ref::HeatMap hp = (*plain)->heat;
+    CHECK(std::equal(hp.probs, hp.probs + hp.heads * hp.positions, h.probs));
+    CHECK(ref::demo_step(d, 10.0).phase == ref::DemoPhase::Done);  // finished: returns at once
+  }
+}
+
+TEST_CASE("a larger block under a time budget takes many steps and never stalls", "[ref][demo]") {
+  ref::DemoSettings s;
+  s.prompt = 64;
+  s.tokens = 8;
+  s.budget_bytes = 64 * kMiB;
+  auto demo = ref::create_demo(test::preset("qwen2.5-0.5b").config, s);  // real block: ~60 MB
+  REQUIRE(demo.ok());
+  CHECK_FALSE(ref::demo_plan(**demo).scaled);
+  int steps = 0;
+  while (ref::demo_step(**demo, 2.0).phase != ref::DemoPhase::Done) ++steps;
+  CHECK(steps > 3);
+  const auto& r = ref::demo_results(**demo);
+  CHECK(r.prefill_ms > 0);
+  CHECK(r.decode_ms_per_token > 0);
+  CHECK(r.model_decode_ms_per_token > r.decode_ms_per_token);  // 24 layers and a head
+  CHECK(std::isfinite(r.decode_gbps));
+}
