@@ -73,11 +73,19 @@ void draw_results(App& app, const core::Result<core::Estimate>& est) {
   if (!est) {
     // The parameters need only the model: show them when the workload is what fails.
     auto params = core::count_params(s.cfg);
+    section("Nothing to estimate until these are fixed");
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("Some inputs are out of range; the fields are marked in the Model and Workload panels.");
+    ImGui::TextDisabled("The fields are marked in the Model and Workload panels; every figure comes back as soon as "
+                        "the inputs are consistent.");
     ImGui::PopTextWrapPos();
     for (const auto& is : est.issues()) error_text(core::to_string(is));
+    if (!s.preset_id.empty() && ImGui::Button("Reset the model to its preset")) {
+      load_preset(app.state, std::string(s.preset_id));
+      return;
+    }
+    mark("reset_preset");
     if (!params) return;
+    section("Parameters (the model alone)");
     ImGui::BeginChild("params_scroll");
     draw_params_results(app, params.value());
     ImGui::EndChild();

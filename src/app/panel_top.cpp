@@ -78,12 +78,29 @@ void draw_banners(App& app) {
     ImGui::TextUnformatted(banners[i].text.c_str());
     ImGui::PopTextWrapPos();
     mark("banner");
+    const char* retry = "Read it as a LLaMA-like decoder";
+    const bool can_retry = !banners[i].retry_text.empty();
     ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - ImGui::CalcTextSize("Dismiss").x -
-                    ImGui::GetStyle().FramePadding.x * 2);
-    const bool dismiss = ImGui::SmallButton("Dismiss");
+                    ImGui::GetStyle().FramePadding.x * 2 -
+                    (can_retry ? ImGui::CalcTextSize(retry).x + ImGui::GetStyle().FramePadding.x * 2 +
+                                     ImGui::GetStyle().ItemSpacing.x
+                               : 0.0f));
+    bool retried = false;
+    if (can_retry) {
+      retried = ImGui::SmallButton(retry);
+      mark("banner.retry");
+      ImGui::SameLine();
+    }
+    const bool dismiss = ImGui::SmallButton("Dismiss") || retried;
     ImGui::EndChild();
     ImGui::PopStyleColor(2);
     ImGui::PopID();
+    if (retried) {
+      const Banner b = banners[i];
+      banners.erase(banners.begin() + static_cast<long>(i));
+      if (import_config(app.state, b.retry_text, b.retry_name, true)) banners.clear();
+      break;  // the list changed
+    }
     if (dismiss) banners.erase(banners.begin() + static_cast<long>(i));
     else ++i;
   }

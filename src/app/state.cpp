@@ -41,12 +41,19 @@ bool load_preset(AppState& s, std::string_view id) {
   return true;
 }
 
-bool import_config(AppState& s, std::string_view json_text, std::string_view name) {
-  auto r = core::import_hf_config(json_text);
+bool import_config(AppState& s, std::string_view json_text, std::string_view name, bool generic) {
+  core::ImportOptions opt;
+  opt.generic_fallback = generic;
+  auto r = core::import_hf_config(json_text, opt);
   if (!r) {
-    s.banners.push_back({"Could not import " + std::string(name.empty() ? "the config" : name) + ": " +
-                             core::join(r.issues()),
-                         true});
+    Banner b{"Could not import " + std::string(name.empty() ? "the config" : name) + ": " + core::join(r.issues()), true,
+             {}, {}};
+    for (const auto& is : r.issues())
+      if (std::string_view(is.field).ends_with("model_type") && !generic && json_text.size() <= core::kMaxConfigBytes) {
+        b.retry_text = std::string(json_text);
+        b.retry_name = std::string(name);
+      }
+    s.banners.push_back(std::move(b));
     return false;
   }
   s.cfg = r->config;

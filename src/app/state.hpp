@@ -19,6 +19,9 @@ namespace llmsize::app {
 struct Banner {
   std::string text;
   bool error = true;
+  // An unsupported model_type: the config's text, offered again with the generic
+  // LLaMA-like reading (core::ImportOptions::generic_fallback) when the user asks.
+  std::string retry_text, retry_name;
 };
 
 // Text being typed into one field, kept while it does not parse, with the reason.
@@ -59,7 +62,7 @@ bool load_preset(AppState& s, std::string_view id);
 
 // Imports a Hugging Face config.json; on failure the state is unchanged and a banner names
 // what was wrong. `name` is the file name shown in the header.
-bool import_config(AppState& s, std::string_view json_text, std::string_view name);
+bool import_config(AppState& s, std::string_view json_text, std::string_view name, bool generic = false);
 
 // True when the model differs from the preset it started from (the link then carries dims).
 bool model_edited(const AppState& s);

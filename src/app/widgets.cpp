@@ -10,6 +10,7 @@ std::map<std::string, MarkedRect> g_marks;
 }
 
 void mark(const char* name) {
+  if (!ImGui::IsItemVisible()) return;  // scrolled out of view: not clickable
   const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
   g_marks[name] = {a.x, a.y, b.x - a.x, b.y - a.y};
 }

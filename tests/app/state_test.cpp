@@ -95,3 +95,16 @@ TEST_CASE("The CLI command names the preset and the workload flags that differ",
   const std::string cli = app::cli_of(s);
   CHECK_THAT(cli, Catch::Contains("--preset mixtral-8x7b") && Catch::Contains("--seq 8192"));
 }
+
+TEST_CASE("An unsupported model_type can be read again as a LLaMA-like decoder", "[app][import]") {
+  app::AppState s = app::default_state();
+  const char* cfg = R"({"model_type": "olmo", "hidden_size": 2048, "num_hidden_layers": 16, "intermediate_size": 8192,
+    "num_attention_heads": 16, "vocab_size": 50304, "max_position_embeddings": 2048})";
+  CHECK_FALSE(app::import_config(s, cfg, "olmo.json"));
+  REQUIRE(s.banners.size() == 1);
+  CHECK_THAT(s.banners[0].text, Catch::Contains("olmo"));
+  REQUIRE(s.banners[0].retry_text == cfg);
+  REQUIRE(app::import_config(s, s.banners[0].retry_text, s.banners[0].retry_name, true));
+  CHECK(s.cfg.n_layers == 16);
+  CHECK(s.model_name == "olmo.json");
+}

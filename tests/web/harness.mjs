@@ -31,8 +31,10 @@ export const baseUrl = () => `http://127.0.0.1:${server.port}/`;
 
 // Opens `file` (default index.html) with `query` and `hash`; collects console errors, page
 // errors, failed requests and any request that leaves 127.0.0.1.
-export async function openPage({ file = '', query = '', hash = '', width = 1280, height = 800, dpr = 1, waitFirstFrame = true } = {}) {
-  const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: dpr });
+export async function openPage({ file = '', query = '', hash = '', width = 1280, height = 800, dpr = 1, waitFirstFrame = true,
+  touch = false, clipboard = false } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: dpr, hasTouch: touch });
+  if (clipboard) await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl() });
   const page = await context.newPage();
   const problems = [];
   const responses = [];
@@ -66,6 +68,14 @@ export async function clickWidget(page, name, opts = {}) {
   await page.mouse.up();
   await frames(page, 2);
   return r;
+}
+
+// Centre of a marked widget in CSS pixels.
+export async function widgetCentre(page, name) {
+  const r = await page.evaluate((n) => Module.widgetRect(n), name);
+  if (!r) throw new Error(`widget ${name} not on screen`);
+  const dpr = await page.evaluate(() => window.devicePixelRatio);
+  return { x: (r.x + r.w / 2) / dpr, y: (r.y + r.h / 2) / dpr };
 }
 
 export async function figures(page) { return JSON.parse(await page.evaluate(() => Module.figures())); }

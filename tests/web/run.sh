@@ -8,4 +8,4 @@ export LLMSIZE_WEB_DIR=${1:-build/wasm-release/web}
 export LLMSIZE_ARTIFACTS=${LLMSIZE_ARTIFACTS:-artifacts}
 mkdir -p "$LLMSIZE_ARTIFACTS"
 node tests/web/transfer_size.mjs "$LLMSIZE_WEB_DIR"
-node --test --test-concurrency=1 tests/web/page.test.mjs tests/web/api.test.mjs
+node --test --test-concurrency=1 tests/web/page.test.mjs tests/web/input.test.mjs tests/web/api.test.mjs

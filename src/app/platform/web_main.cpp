@@ -11,6 +11,8 @@
 #include <imgui_impl_opengl3.h>
 
 #include <algorithm>
+#include <array>
+#include <vector>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -38,6 +40,26 @@ struct Web {
 };
 Web* g = nullptr;
 
+// ImGui 1.86 polls key state once per frame: a key pressed and released between two frames
+// (a quick tap at the page's frame rate, or an automated test) would be missed. Releases of
+// keys pressed since the last frame are held back until that frame has seen them.
+std::vector<int> g_pressed;                          // keys pressed since the last NewFrame
+std::vector<std::array<int, 3>> g_held_releases;     // key, scancode, mods
+void key_callback(GLFWwindow* w, int key, int scancode, int action, int mods) {
+  if (action == GLFW_PRESS) g_pressed.push_back(key);
+  if (action == GLFW_RELEASE && std::find(g_pressed.begin(), g_pressed.end(), key) != g_pressed.end()) {
+    g_held_releases.push_back({key, scancode, mods});
+    return;
+  }
+  ImGui_ImplGlfw_KeyCallback(w, key, scancode, action, mods);
+}
+void release_held_keys() {
+  g_pressed.clear();
+  for (const auto& [key, scancode, mods] : g_held_releases)
+    ImGui_ImplGlfw_KeyCallback(g->window, key, scancode, GLFW_RELEASE, mods);
+  g_held_releases.clear();
+}
+
 val glue() { return val::global("llmsizeGlue"); }
 
 void sync_canvas_size() {
@@ -62,6 +84,7 @@ void main_loop() {
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   ImGui::NewFrame();
+  release_held_keys();
   app::frame(g->app);
   ImGui::Render();
   glViewport(0, 0, g->width, g->height);
@@ -199,6 +222,7 @@ int main() {
   ImGui::CreateContext();
   ImGui_ImplGlfw_InitForOpenGL(g->window, true);
   ImGui_ImplOpenGL3_Init("#version 300 es");
+  glfwSetKeyCallback(g->window, key_callback);
   ImGuiIO& io = ImGui::GetIO();
   io.SetClipboardTextFn = set_clipboard;
   io.GetClipboardTextFn = get_clipboard;

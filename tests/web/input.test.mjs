@@ -1,0 +1,113 @@
+// Input paths of the page as a person uses them: pasting and dropping a config.json, typing
+// a bad value into a field, tapping on a touch screen, copying the link to the clipboard,
+// and following a link into an open page.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { setUp, tearDown, openPage, frames, clickWidget, widgetCentre, figures, screenshot } from './harness.mjs';
+
+before(setUp);
+after(tearDown);
+
+const CONFIG = fs.readFileSync('tests/core/configs/falcon-rw-1b.json', 'utf8');
+
+test('pasting a config.json anywhere on the page imports it', async () => {
+  const { page, context, problems } = await openPage();
+  await page.evaluate((text) => {
+    const dt = new DataTransfer();
+    dt.setData('text/plain', text);
+    document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+  }, CONFIG);
+  await frames(page, 3);
+  const f = await figures(page);
+  assert.equal(f.model.family, 'falcon');
+  assert.equal(f.model.name, 'pasted config');
+  assert.deepEqual(await page.evaluate(() => Module.banners()), []);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('dropping a config.json file on the page imports it; a broken one is reported', async () => {
+  const { page, context, problems } = await openPage();
+  const drop = (name, text) => page.evaluate(([n, t]) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([t], n, { type: 'application/json' }));
+    document.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, [name, text]);
+  await drop('falcon-rw-1b.json', CONFIG);
+  await page.waitForFunction(() => JSON.parse(Module.figures()).model.name === 'falcon-rw-1b.json', null, { timeout: 10000 });
+  await drop('broken.json', '{"model_type": "llama", "hidden_size": ');
+  await page.waitForFunction(() => Module.banners().length > 0, null, { timeout: 10000 });
+  assert.match((await page.evaluate(() => Module.banners()))[0], /broken\.json/);
+  assert.equal((await figures(page)).model.name, 'falcon-rw-1b.json', 'the broken file left the model as it was');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a config.json of an unsupported family can be read as a LLaMA-like decoder', async () => {
+  const { page, context, problems } = await openPage();
+  await page.evaluate((t) => Module.importText(t, 'olmo-1b.json'), fs.readFileSync('tests/core/configs/olmo-1b.json', 'utf8'));
+  await frames(page, 2);
+  assert.match((await page.evaluate(() => Module.banners())).join(' '), /olmo/);
+  await screenshot(page, 'web-import-retry.png');
+  await clickWidget(page, 'banner.retry');
+  const f = await figures(page);
+  assert.equal(f.model.name, 'olmo-1b.json');
+  assert.deepEqual(await page.evaluate(() => Module.banners()), []);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('typing a value that breaks the model shows the reason inline and keeps the page alive', async () => {
+  const { page, context, problems } = await openPage();
+  await clickWidget(page, 'field:H');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('7');
+  await frames(page, 3);
+  const f = await figures(page);
+  assert.match(f.issues || '', /num_attention_heads|heads/);
+  const stats = await screenshot(page, 'web-validation.png');
+  assert.ok(stats.nonBackground > 0.1, JSON.stringify(stats));
+  assert.ok(await page.evaluate(() => Module.widgetRect('reset_preset') !== null), 'the way back is offered');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('32');
+  await frames(page, 3);
+  assert.equal((await figures(page)).issues, undefined, 'fixing the value clears the problem');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a tap on a touch screen picks a preset', async () => {
+  const { page, context, problems } = await openPage({ touch: true, width: 1024, height: 768 });
+  await frames(page, 2);
+  const names = await page.evaluate(() => Module.widgetNames());
+  const target = names.find((n) => n.startsWith('preset:') && n !== 'preset:llama-3-8b');
+  const c = await widgetCentre(page, target);
+  await page.touchscreen.tap(c.x, c.y);
+  await frames(page, 4);
+  const id = target.slice('preset:'.length);
+  const want = await page.evaluate((i) => Module.estimate({ preset: i }, {}).params.total, id);
+  assert.equal((await figures(page)).params.total, want);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('Copy link puts the page address with the state on the clipboard', async () => {
+  const { page, context, problems } = await openPage({ clipboard: true, hash: '#v=1&preset=gpt2&seq=512' });
+  await clickWidget(page, 'copy_link');
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  const link = await page.evaluate(() => Module.currentLink());
+  assert.ok(copied.endsWith(link), `${copied} ends with ${link}`);
+  assert.ok(copied.startsWith('http://127.0.0.1:'));
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('following a link into an open page switches to its state', async () => {
+  const { page, context, problems } = await openPage();
+  await page.evaluate(() => { location.hash = '#v=1&preset=gemma-2-9b&batch=8'; });
+  await page.waitForFunction(() => JSON.parse(Module.figures()).model.name.includes('Gemma'), null, { timeout: 10000 });
+  assert.equal(await page.evaluate(() => Module.currentLink()), '#v=1&preset=gemma-2-9b&batch=8');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
