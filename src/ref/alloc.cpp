@@ -11,6 +11,7 @@ namespace llmsize::ref {
 
 namespace {
 constexpr std::align_val_t kAlign{64};
+constexpr i64 kMaxRequest = i64{1} << 40;
 }
 
 std::string_view to_string(Mem m) {
@@ -27,6 +28,9 @@ void* MemCounter::allocate(Mem m, i64 bytes) {
   if (bytes <= 0) return nullptr;
   // 32-bit size_t in WASM: a request that does not fit would wrap to a tiny allocation.
   if (static_cast<std::uint64_t>(bytes) > std::numeric_limits<std::size_t>::max()) return nullptr;
+  // Above 1 TiB no machine this runs on can answer, and sanitizer runtimes abort on such
+  // requests instead of returning null: refuse them here.
+  if (bytes > kMaxRequest) return nullptr;
   void* p = ::operator new(static_cast<std::size_t>(bytes), kAlign, std::nothrow);
   if (!p) return nullptr;
   const int i = static_cast<int>(m);
