@@ -21,7 +21,14 @@
     canvasSize() {
       return { width: window.innerWidth, height: window.innerHeight, dpr: window.devicePixelRatio || 1 };
     },
-    pageUrl() { return location.origin + location.pathname + location.search; },
+    // The page's address for share links, without the embed flag (a link opens the full page).
+    pageUrl() {
+      const q = new URLSearchParams(location.search);
+      q.delete('embed');
+      const qs = q.toString();
+      return location.origin + location.pathname + (qs ? '?' + qs : '');
+    },
+    openUrl(url) { window.open(url, '_blank', 'noopener'); },
     fragment() { return decodeURIComponent(location.hash || ''); },
     embed() { return params.has('embed') && params.get('embed') !== '0'; },
     setFragment(link) {

@@ -133,7 +133,6 @@ void draw_results(App& app, const core::Result<core::Estimate>& est) {
     }
     ImGui::EndTabBar();
   }
-  app.state.tab_from_link = false;
 }
 
 }  // namespace
@@ -163,6 +162,14 @@ void frame(App& app) {
 
   const float s = app.scale;
   const bool narrow = ImGui::GetContentRegionAvail().x < 820 * s;
+  if (app.state.embed && app.hooks.open_url) {
+    // Embedded in a documentation page: one quiet way out to the full calculator.
+    const char* open_label = "Open the full calculator";
+    ImGui::SetCursorPosX(ImGui::GetWindowContentRegionMax().x - ImGui::CalcTextSize(open_label).x -
+                         ImGui::GetStyle().FramePadding.x * 2);
+    if (ImGui::SmallButton(open_label)) app.hooks.open_url(app.hooks.page_url + current_link(app));
+    mark("embed.open");
+  }
   if (app.state.embed || narrow) {
     // One column: the model picker folds away above the results.
     if (ImGui::CollapsingHeader(("Model: " + app.state.model_name).c_str(),
@@ -187,14 +194,18 @@ void frame(App& app) {
     const float left_w = std::clamp(ImGui::GetContentRegionAvail().x * 0.33f, 320 * s, 430 * s);
     ImGui::BeginChild("left", ImVec2(left_w, 0), true);
     if (ImGui::BeginTabBar("inputs")) {
-      if (ImGui::BeginTabItem("Model")) {
+      // A link may name the panel: select it once, then follow the user's clicks.
+      const bool pick = app.state.tab_from_link;
+      if (ImGui::BeginTabItem("Model", nullptr, pick && !app.state.workload_panel ? ImGuiTabItemFlags_SetSelected : 0)) {
+        if (!pick) app.state.workload_panel = false;
         ImGui::BeginChild("model_scroll");
         draw_model_panel(app);
         ImGui::EndChild();
         ImGui::EndTabItem();
       }
       mark("tab.model");
-      if (ImGui::BeginTabItem("Workload")) {
+      if (ImGui::BeginTabItem("Workload", nullptr, pick && app.state.workload_panel ? ImGuiTabItemFlags_SetSelected : 0)) {
+        if (!pick) app.state.workload_panel = true;
         ImGui::BeginChild("work_scroll");
         draw_workload_panel(app, work_issues);
         ImGui::EndChild();
@@ -210,6 +221,7 @@ void frame(App& app) {
     ImGui::EndChild();
   }
   ImGui::End();
+  app.state.tab_from_link = false;  // a link's tab and panel were selected this frame
 
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   app.stats.ms[app.stats.next] = ms;

@@ -29,6 +29,7 @@ struct HeatmapRenderer {
 
 struct PlatformHooks {
   std::function<void(const std::string&)> copy_text;  // to the system clipboard
+  std::function<void(const std::string&)> open_url;   // web: a new tab (embed mode's "open")
   std::function<std::optional<std::string>(const std::string& path, std::string& error)> read_file;  // native only
   HeatmapRenderer* heatmap = nullptr;
   std::string page_url;  // prefix of share links (the page's address without its fragment)

@@ -64,8 +64,11 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
   const bool fits = training ? e.training.fits : e.inference.fits;
   const core::i64 min_gpus = training ? e.training.min_gpus : e.inference.min_gpus;
 
+  const core::Explanation* total_ex = find_explanation(ex, training ? "training.total_bytes" : "inference.total_bytes");
+  const std::string bound = total_ex ? std::string(core::to_string(total_ex->bound)) : std::string();
   big_number(app.fonts, training ? "TRAINING, PER GPU" : "INFERENCE, PER GPU (PREFILL PEAK)",
-             core::format_bytes(total, u), "lower bound: runtimes add fragmentation", col * 1.3f);
+             core::format_bytes(total, u), bound + (bound.empty() ? "" : "; ") + "runtimes add fragmentation",
+             col * 1.3f);
   mark("figure.memory");
   ImGui::SameLine();
   const ImVec4 fit_colour = fits ? ok_colour() : error_colour();

@@ -78,6 +78,7 @@ core::ShareState share_state(const AppState& s) {
   st.workload = s.work;
   if (s.unit == core::ByteUnit::GiB) st.ui.emplace_back("ui.unit", "gib");
   if (s.tab != ResultTab::Params) st.ui.emplace_back("ui.tab", tab_id(s.tab));
+  if (s.workload_panel) st.ui.emplace_back("ui.panel", "workload");
   return st;
 }
 
@@ -106,7 +107,9 @@ bool open_link(AppState& s, std::string_view fragment) {
   s.model_name = p ? p->name : (st.model.name.empty() ? std::string("Custom model") : st.model.name);
   s.unit = core::ByteUnit::GB;
   s.tab = ResultTab::Params;
+  s.workload_panel = false;
   for (const auto& [k, v] : st.ui) {
+    if (k == "ui.panel") s.workload_panel = v == "workload";
     if (k == "ui.unit") s.unit = v == "gib" ? core::ByteUnit::GiB : core::ByteUnit::GB;
     if (k == "ui.tab")
       for (int i = 0; i < kResultTabCount; ++i)

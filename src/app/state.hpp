@@ -45,6 +45,7 @@ struct AppState {
   bool dark = true;
   bool embed = false;
   ResultTab tab = ResultTab::Params;
+  bool workload_panel = false;  // the input column shows Workload instead of Model
   bool tab_from_link = false;   // select `tab` once (a link or a test opened it)
   std::vector<Banner> banners;  // problems with a link or an import, shown until dismissed
   std::map<std::string, FieldEdit, std::less<>> edits;  // by field key (model and workload keys are distinct)

@@ -157,3 +157,16 @@ test('the demo block runs to completion with progress and draws the heat map', a
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('the embed example page shows the calculator in an iframe', async () => {
+  const { page, context, problems } = await openPage({ file: 'embed-example.html', waitFirstFrame: false, height: 1000 });
+  await page.waitForFunction(() => document.querySelector('iframe').contentWindow.llmsizeFirstFrameMs !== undefined,
+    null, { timeout: 30000 });
+  const frame = page.frames().find((f) => f.url().includes('embed=1'));
+  assert.ok(frame, 'the iframe loads the page in embed mode');
+  await frame.waitForFunction(() => JSON.parse(Module.figures()).model.name === 'Mixtral 8x7B', null, { timeout: 10000 });
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: 'artifacts/web-embed-example.png', fullPage: true });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
