@@ -22,7 +22,12 @@ constexpr ImU32 kOkabeIto[kPaletteSize] = {
 ImVec4 rgb(float r, float g, float b, float a = 1.f) { return ImVec4(r / 255.f, g / 255.f, b / 255.f, a); }
 }  // namespace
 
-ImU32 series_colour(int i) { return kOkabeIto[((i % kPaletteSize) + kPaletteSize) % kPaletteSize]; }
+ImU32 series_colour(int i) {
+  const int k = ((i % kPaletteSize) + kPaletteSize) % kPaletteSize;
+  // Okabe-Ito yellow has too little contrast on a white background: grey in the light theme.
+  if (k == 6 && !g_dark) return IM_COL32(110, 110, 110, 255);
+  return kOkabeIto[k];
+}
 ImVec4 series_colour_v(int i) { return ImGui::ColorConvertU32ToFloat4(series_colour(i)); }
 
 Fonts build_fonts(float scale) {

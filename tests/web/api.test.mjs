@@ -15,6 +15,7 @@ test('the JS API example page answers', async () => {
   const out = await page.evaluate(() => window.llmsizeApiResult);
   assert.equal(out.presets > 30, true);
   assert.equal(out.llama3_8b_total, 8030261248);
+  assert.equal(out.kv_bytes, 4294967296, 'KV cache of 4 × 8192 tokens, bf16: 2·32·8·128·2 bytes per token');
   assert.ok(out.decodedOk);
   await page.screenshot({ path: 'artifacts/web-api-example.png', fullPage: true });
   assert.deepEqual(problems, []);

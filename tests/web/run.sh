@@ -7,5 +7,6 @@ cd "$(dirname "$0")/../.."
 export LLMSIZE_WEB_DIR=${1:-build/wasm-release/web}
 export LLMSIZE_ARTIFACTS=${LLMSIZE_ARTIFACTS:-artifacts}
 mkdir -p "$LLMSIZE_ARTIFACTS"
+rm -f "$LLMSIZE_ARTIFACTS/web-metrics.json"
 node tests/web/transfer_size.mjs "$LLMSIZE_WEB_DIR"
 node --test --test-concurrency=1 tests/web/page.test.mjs tests/web/input.test.mjs tests/web/api.test.mjs
