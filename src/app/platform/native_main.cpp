@@ -112,6 +112,7 @@ int main(int argc, char** argv) {
   app::PlatformHooks hooks;
   hooks.copy_text = [](const std::string& s) { ImGui::SetClipboardText(s.c_str()); };
   hooks.read_file = read_file;
+  hooks.page_url = LLMSIZE_PAGE_URL;  // the hosted page, when the build names it
   hooks.heatmap = heatmap.get();
   float xs = 1, ys = 1;
   glfwGetWindowContentScale(window, &xs, &ys);
