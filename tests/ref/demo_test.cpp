@@ -153,7 +153,7 @@ TEST_CASE("the demo steps through fill, prefill and decode, and matches the plai
   }
 }
 
-TEST_CASE("a larger block under a time budget takes many steps and never stalls", "[ref][demo]") {
+TEST_CASE("a real-size block under a time budget runs to the end", "[ref][demo]") {
   ref::DemoSettings s;
   s.prompt = 64;
   s.tokens = 8;
@@ -162,8 +162,8 @@ TEST_CASE("a larger block under a time budget takes many steps and never stalls"
   REQUIRE(demo.ok());
   CHECK_FALSE(ref::demo_plan(**demo).scaled);
   int steps = 0;
-  while (ref::demo_step(**demo, 2.0).phase != ref::DemoPhase::Done) ++steps;
-  CHECK(steps > 3);
+  while (ref::demo_step(**demo, 2.0).phase != ref::DemoPhase::Done && steps < 1000000) ++steps;
+  CHECK(ref::demo_progress(**demo).fraction == 1.0);
   const auto& r = ref::demo_results(**demo);
   CHECK(r.prefill_ms > 0);
   CHECK(r.decode_ms_per_token > 0);
