@@ -7,6 +7,8 @@
 #include "app/panels.hpp"
 #include "app/widgets.hpp"
 #include "core/model_fields.hpp"
+#include "core/params.hpp"
+#include "core/report.hpp"
 
 namespace llmsize::app {
 
@@ -47,24 +49,47 @@ void draw_preset_picker(App& app) {
   mark("preset.search");
   const float rows = s.embed ? 5.5f : 9.5f;
   if (ImGui::BeginListBox("##presets", ImVec2(-FLT_MIN, ImGui::GetTextLineHeightWithSpacing() * rows))) {
-    int shown = 0;
+    std::vector<const core::Preset*> shown;
     for (const auto& p : all) {
       const std::string_view fam = core::family_id(p.config.family);
-      if (!app.preset_filter.empty() && !contains_ci(p.name, app.preset_filter) &&
-          !contains_ci(p.id, app.preset_filter) && !contains_ci(fam, app.preset_filter))
-        continue;
-      const bool selected = p.id == s.preset_id;
-      if (ImGui::Selectable(p.name.c_str(), selected)) {
-        load_preset(s, p.id);
-      }
-      mark(("preset:" + p.id).c_str());
-      if (shown == 0) mark("preset.first");
-      if (selected && ImGui::IsWindowAppearing()) ImGui::SetScrollHereY();
-      ImGui::SameLine(ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(fam.data(), fam.data() + fam.size()).x);
-      ImGui::TextDisabled("%.*s", static_cast<int>(fam.size()), fam.data());
-      ++shown;
+      if (app.preset_filter.empty() || contains_ci(p.name, app.preset_filter) || contains_ci(p.id, app.preset_filter) ||
+          contains_ci(fam, app.preset_filter))
+        shown.push_back(&p);
     }
-    if (shown == 0) ImGui::TextDisabled("No preset matches \"%s\".", app.preset_filter.c_str());
+    // Only the visible rows are laid out (and their parameters counted) each frame.
+    ImGuiListClipper clipper;
+    clipper.Begin(static_cast<int>(shown.size()));
+    if (ImGui::IsWindowAppearing())
+      for (size_t i = 0; i < shown.size(); ++i)
+        if (shown[i]->id == s.preset_id) clipper.ForceDisplayRangeByIndices(static_cast<int>(i), static_cast<int>(i) + 1);
+    while (clipper.Step()) {
+      for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+        const core::Preset& p = *shown[static_cast<size_t>(i)];
+        const bool selected = p.id == s.preset_id;
+        if (ImGui::Selectable(p.name.c_str(), selected)) load_preset(s, p.id);
+        mark(("preset:" + p.id).c_str());
+        if (i == 0) mark("preset.first");
+        if (selected && ImGui::IsWindowAppearing()) ImGui::SetScrollHereY();
+        if (ImGui::IsItemHovered()) {
+          ImGui::BeginTooltip();
+          ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28);
+          ImGui::TextUnformatted(core::architecture_summary(p.config).c_str());
+          if (!p.source.empty()) ImGui::TextDisabled("config: %s", p.source.c_str());
+          if (p.published_total > 0)
+            ImGui::TextDisabled("published: %s parameters (%s)", core::with_commas(p.published_total).c_str(),
+                                p.published_source.c_str());
+          ImGui::PopTextWrapPos();
+          ImGui::EndTooltip();
+        }
+        auto counted = core::count_params(p.config);
+        const std::string right = std::string(core::family_id(p.config.family)) + "  " +
+                                  (counted ? core::short_count(counted->total) : std::string("?"));
+        ImGui::SameLine(ImGui::GetContentRegionAvail().x + ImGui::GetCursorPosX() -
+                        ImGui::CalcTextSize(right.c_str()).x - ImGui::GetStyle().ItemSpacing.x);
+        ImGui::TextDisabled("%s", right.c_str());
+      }
+    }
+    if (shown.empty()) ImGui::TextDisabled("No preset matches \"%s\".", app.preset_filter.c_str());
     ImGui::EndListBox();
   }
 }
