@@ -68,7 +68,7 @@ std::string rpad(std::string s, size_t n) {
 }
 
 std::string block_summary(const core::ModelConfig& b, bool moe) {
-  std::string s = "d " + std::to_string(b.d_model) + " · " + std::to_string(b.n_heads) + " heads";
+  std::string s = "d " + std::to_string(b.d_model) + " · " + std::to_string(b.n_heads) + (b.n_heads == 1 ? " head" : " heads");
   if (!b.mla.enabled && b.n_kv_heads != b.n_heads) s += " (" + std::to_string(b.n_kv_heads) + " KV)";
   s += " · hd " + std::to_string(b.mla.enabled ? b.q_head_dim() : b.head_dim);
   if (b.mla.enabled) s += " · MLA kv_lora " + std::to_string(b.mla.kv_lora_rank);

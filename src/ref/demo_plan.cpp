@@ -75,6 +75,9 @@ core::Result<DemoPlan> plan_demo(const ModelConfig& model, const DemoSettings& s
     bad.push_back({"budget", "must be in [" + std::to_string(kDemoBudgetMinMiB) + ", " +
                                  std::to_string(kDemoBudgetMaxMiB) + "] MiB, got " +
                                  std::to_string(s.budget_bytes / kMiB) + " MiB"});
+  if (bad.empty() && s.prompt + s.tokens > model.max_positions)
+    bad.push_back({"prompt", "prompt + tokens must be at most the model's context (max_position_embeddings = " +
+                                 std::to_string(model.max_positions) + "), got " + std::to_string(s.prompt + s.tokens)});
   if (auto issues = core::validate(model); !issues.empty()) bad.insert(bad.end(), issues.begin(), issues.end());
   if (!bad.empty()) return bad;
 

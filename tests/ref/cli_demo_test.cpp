@@ -52,6 +52,7 @@ TEST_CASE("demo flags are validated strictly", "[ref][cli]") {
       {{"demo", "--preset", "gpt2", "--prompt"}, "--prompt needs a value"},
       {{"demo", "--preset", "gpt2", "--seq", "100"}, "--seq is not a demo option"},
       {{"demo", "--preset", "gpt2", "--explain"}, "--explain is not a demo option"},
+      {{"demo", "--preset", "gpt2", "--prompt", "1024"}, "--prompt: prompt + tokens must be at most the model's context"},
       {{"demo"}, "demo needs exactly one of --preset NAME or --config PATH"},
       {{"demo", "--preset", "nope"}, "nope"},
       {{"estimate", "--preset", "gpt2", "--prompt", "5"}, "options of `llmsize demo`"},

@@ -81,6 +81,12 @@ TEST_CASE("demo settings outside their ranges are refused with the field and ran
   s.budget_bytes = 1;
   CHECK(ref::plan_demo(cfg, s).issues().at(0).field == "budget");
   s = {};
+  s.prompt = 1000;  // GPT-2 has 1024 learned positions
+  s.tokens = 25;
+  r = ref::plan_demo(cfg, s);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.issues()[0].message == "prompt + tokens must be at most the model's context (max_position_embeddings = 1024), got 1025");
+  s = {};
   s.budget_bytes = 16 * kMiB;  // gpt2's block is 28 MB: scaled to fit
   CHECK(ref::plan_demo(test::preset("gpt2").config, s)->scaled);
 }
