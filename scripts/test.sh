@@ -24,7 +24,8 @@ cmake --build --preset wasm-release -j"$JOBS"
 ctest --preset wasm-release -j"$JOBS"
 
 stage "native and WASM print identical estimates for every preset"
-bash tests/cross_check.sh build/native-release build/wasm-release
+CROSS_CHECK_EXTRA="--mode=training --weights=q4_k_m --kv-dtype=q8_0 --explain --gpus=8" \
+  bash tests/cross_check.sh build/native-release build/wasm-release
 
 stage "ASan + UBSan build + tests (clang-14)"
 cmake --preset native-asan >/dev/null
