@@ -153,12 +153,15 @@ int main(int argc, char** argv) {
   std::printf("- ours: %s (isa %s, MR×NR %d×%d); LLMSIZE_ISA=%s\n", kinfo.name, kinfo.isa,
               kinfo.mr, kinfo.nr, std::getenv("LLMSIZE_ISA") ? std::getenv("LLMSIZE_ISA") : "(unset)");
 #if defined(LLMSIZE_BENCH_OPENBLAS)
-  const char* unpinned = std::getenv("LLMSIZE_BENCH_UNPINNED");
-  std::printf("- OpenBLAS: core %s, config \"%s\", 1 thread%s%s%s\n", openblas_get_corename(),
-              openblas_get_config(), unpinned ? "; OPENBLAS_CORETYPE=" : "",
-              unpinned ? unpinned : "", unpinned ? " was unset for this run" : "");
-  if (std::getenv("OPENBLAS_CORETYPE")) {
-    std::printf("- OPENBLAS_CORETYPE=%s is pinning OpenBLAS's kernel\n", std::getenv("OPENBLAS_CORETYPE"));
+  const char* unpinned = std::getenv("LLMSIZE_BENCH_UNPINNED");  // set by the re-exec or bench.sh
+  const char* pinned = std::getenv("OPENBLAS_CORETYPE");
+  std::printf("- OpenBLAS: core %s, config \"%s\", 1 thread\n", openblas_get_corename(),
+              openblas_get_config());
+  if (pinned) {
+    std::printf("- OPENBLAS_CORETYPE=%s is pinning OpenBLAS's kernel choice\n", pinned);
+  } else if (unpinned && *unpinned) {
+    std::printf("- OPENBLAS_CORETYPE=%s was unset for this run, so OpenBLAS picked its kernel\n",
+                unpinned);
   }
 #else
   std::printf("- OpenBLAS: not found at configure time, no baseline\n");
@@ -166,8 +169,16 @@ int main(int argc, char** argv) {
   std::printf("- peak: %.1f GFLOP/s assumed = %.2f GHz (dependent-add chain) × %d flop/cycle "
               "(2 FMA pipes × %d lanes × 2); a register-only FMA loop reaches %.1f GFLOP/s\n",
               peak, ghz, 4 * lanes, lanes, fma_loop);
-  std::printf("- each cell: median of %d interleaved rounds; M = 1 rows are GEMV, in GB/s of B read\n\n",
+  double load[3] = {0, 0, 0};
+  if (std::FILE* f = std::fopen("/proc/loadavg", "r")) {
+    if (std::fscanf(f, "%lf %lf %lf", &load[0], &load[1], &load[2]) != 3) load[0] = -1;
+    std::fclose(f);
+  }
+  std::printf("- each cell: median of %d interleaved rounds; M = 1 rows are GEMV, in GB/s of B read\n",
               reps);
+  std::printf("- load average at start: %.2f (1 min), on %ld online CPUs: other work slows every "
+              "column alike, ratios hold better than absolute numbers\n\n",
+              load[0], sysconf(_SC_NPROCESSORS_ONLN));
   std::printf("| M×K×N | ours per-call | ours pre-packed | OpenBLAS | per-call / OB | pre-packed / OB | best %% of peak |\n");
   std::printf("|---|---:|---:|---:|---:|---:|---:|\n");
 

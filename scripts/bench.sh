@@ -20,7 +20,8 @@ fi
 
 # The environment may pin OpenBLAS to an older kernel (OPENBLAS_CORETYPE=Haswell): unset it for
 # the baseline here only (gemm_bench would also re-exec itself without it).
-env -u OPENBLAS_CORETYPE OPENBLAS_NUM_THREADS=1 "$native/bench/gemm_bench" "$@" | tee build/bench-native.md
+env -u OPENBLAS_CORETYPE LLMSIZE_BENCH_UNPINNED="${OPENBLAS_CORETYPE:-}" OPENBLAS_NUM_THREADS=1 \
+  "$native/bench/gemm_bench" "$@" | tee build/bench-native.md
 echo
 # The WASM fraction of peak uses the clock the native run measured.
 ghz=$(sed -n 's/.*assumed = \([0-9.]*\) GHz.*/\1/p' build/bench-native.md | head -1)

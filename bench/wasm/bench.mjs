@@ -6,6 +6,7 @@
 // Usage: node --experimental-wasm-relaxed-simd bench.mjs BUILD_DIR [--quick | --all] [--reps N]
 //        [--ghz G] [--shape MxKxN] [--only name,name]
 import { readFileSync } from 'node:fs';
+import os from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -169,7 +170,9 @@ async function main() {
   console.log(`- peak: ${peakAssumed.toFixed(1)} GFLOP/s assumed = ${ghz} GHz × 16 flop/cycle ` +
               `(2 mul + 2 add pipes × 4 lanes); register-only loops reach ${peak128.toFixed(1)} (mul+add)` +
               (relaxed ? ` and ${peakRelaxed.toFixed(1)} (relaxed FMA)` : ''));
-  console.log(`- each cell: median of ${reps} interleaved rounds; M = 1 rows in GB/s of B read\n`);
+  console.log(`- each cell: median of ${reps} interleaved rounds; M = 1 rows in GB/s of B read`);
+  console.log(`- load average at start: ${os.loadavg()[0].toFixed(2)} (1 min), on ${os.cpus().length} CPUs: ` +
+              'other work slows every column alike, ratios hold better than absolute numbers\n');
   const cols = impls.map((im) => im.name);
   const xi = cols.indexOf('XNNPACK (tfjs-wasm)');
   console.log(`| M×K×N | ${cols.join(' | ')} |` + (xi >= 0 ? ' best ours / XNNPACK | best ours % peak |' : ''));

@@ -14,21 +14,22 @@ namespace {
 // per-call GEMMs up to that M skip packing B (measured: only the 3-cache-line rows of the
 // 48-wide AVX-512 panel pay off; narrower panels waste most of each strided row fetch).
 constexpr GemmKernel kTable[] = {
-    // name                      isa          MR  NR  micro-kernel            pack B      GEMV                    MC   KC   NC in-place B M≤ masked B tail
-    {"gemm_f32_4x4_scalar",      Isa::scalar,  4,  4, gemm_f32_4x4_scalar,    pack_b<4>,  gemv_f32_scalar,        128, 256, 256,   0, false},
+    //name                           isa                MR  NR  micro-kernel                pack B      GEMV                     MC   KC   NC  in-place masked    registers
+    //                                                                                                                                         B M ≤    B tail
+    {"gemm_f32_4x4_scalar",         Isa::scalar,        4,  4, gemm_f32_4x4_scalar,        pack_b<4>,  gemv_f32_scalar,        128, 256, 256,   0,     false },  // 16 acc, plain C++
 #if defined(LLMSIZE_KERNELS_X86)
-    {"gemm_f32_4x8_sse2",        Isa::sse2,    4,  8, gemm_f32_4x8_sse2,      pack_b<8>,  gemv_f32_sse2,          256, 256, 512,   0, false},
-    {"gemm_f32_6x16_avx2",       Isa::avx2,    6, 16, gemm_f32_6x16_avx2,     pack_b<16>, gemv_f32_avx2,          516, 256, 512,   0, false},
-    {"gemm_f32_8x48_avx512",     Isa::avx512,  8, 48, gemm_f32_8x48_avx512,   pack_b<48>, gemv_f32_avx512,        512, 512, 384, 128, true},
+    {"gemm_f32_4x8_sse2",           Isa::sse2,          4,  8, gemm_f32_4x8_sse2,          pack_b<8>,  gemv_f32_sse2,          256, 256, 512,   0,     false },  // 8 acc + 2 B + 1 bcast + 1 tmp = 12/16 xmm
+    {"gemm_f32_6x16_avx2",          Isa::avx2,          6, 16, gemm_f32_6x16_avx2,         pack_b<16>, gemv_f32_avx2,          516, 256, 512,   0,     false },  // 12 acc + 2 B + 1 bcast = 15/16 ymm
+    {"gemm_f32_8x48_avx512",        Isa::avx512,        8, 48, gemm_f32_8x48_avx512,       pack_b<48>, gemv_f32_avx512,        512, 512, 384, 128,     true  },  // 24 acc + 3 B + 1 bcast = 28/32 zmm
 #endif
 #if defined(LLMSIZE_KERNELS_NEON)
-    {"gemm_f32_8x12_neon",       Isa::neon,    8, 12, gemm_f32_8x12_neon,     pack_b<12>, gemv_f32_neon,          256, 256, 504,   0, false},
+    {"gemm_f32_8x12_neon",          Isa::neon,          8, 12, gemm_f32_8x12_neon,         pack_b<12>, gemv_f32_neon,          256, 256, 504,   0,     false },  // 24 acc + 3 B + 1 dup = 28/32 v
 #endif
 #if defined(LLMSIZE_KERNELS_WASM)
-    {"gemm_f32_3x12_wasm_simd128", Isa::wasm_simd128, 3, 12, gemm_f32_3x12_wasm_simd128, pack_b<12>, gemv_f32_wasm_simd128, 510, 256, 504,   0, false},
+    {"gemm_f32_3x12_wasm_simd128",  Isa::wasm_simd128,  3, 12, gemm_f32_3x12_wasm_simd128, pack_b<12>, gemv_f32_wasm_simd128,  510, 256, 504,   0,     false },  // 9 acc + 3 B + 1 splat + 1 tmp = 14/15 xmm (V8)
 #endif
 #if defined(LLMSIZE_KERNELS_RELAXED)
-    {"gemm_f32_6x8_wasm_relaxed",  Isa::wasm_relaxed, 6,  8, gemm_f32_6x8_wasm_relaxed,  pack_b<8>,  gemv_f32_wasm_relaxed,  510, 256, 512,   0, false},
+    {"gemm_f32_6x8_wasm_relaxed",   Isa::wasm_relaxed,  6,  8, gemm_f32_6x8_wasm_relaxed,  pack_b<8>,  gemv_f32_wasm_relaxed,  510, 256, 512,   0,     false },  // 12 acc + 2 B + 1 splat = 15/15 xmm (V8)
 #endif
 };
 
