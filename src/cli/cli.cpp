@@ -9,6 +9,7 @@
 #include "core/estimate.hpp"
 #include "core/format.hpp"
 #include "core/hf_config.hpp"
+#include "core/limits.hpp"
 #include "core/params.hpp"
 #include "core/presets.hpp"
 #include "core/report.hpp"
@@ -25,6 +26,7 @@ const char* kUsage =
     "Usage:\n"
     "  llmsize estimate (--preset NAME | --config PATH) [--json] [--explain] [--generic]\n"
     "  llmsize presets [--json]\n"
+    "  llmsize limits                 (the bounds of every input, as Markdown)\n"
     "  llmsize demo (--preset NAME | --config PATH) [--prompt N] [--tokens N] [--budget-mib N] [--json]\n"
     "  llmsize --help | --version\n"
     "\n"
@@ -187,8 +189,9 @@ Output run(const std::vector<std::string>& a, const FileReader& read_file) {
     return fail("--prompt, --tokens and --budget-mib are options of `llmsize demo`");
   if (args.command == "estimate") return estimate_cmd(args, read_file);
   if (args.command == "presets") return presets_cmd(args);
+  if (args.command == "limits") return {limits_markdown(), "", 0};
   if (args.command.empty()) return fail("no command given", "try `llmsize estimate --preset llama-3-8b`");
-  return fail("unknown command \"" + args.command + "\"", "commands: estimate, presets, demo");
+  return fail("unknown command \"" + args.command + "\"", "commands: estimate, presets, demo, limits");
 }
 
 std::optional<std::string> read_file_limited(const std::string& path, std::string& error) {

@@ -55,15 +55,15 @@ const std::vector<std::string_view> kBool = {"0", "1"};
 std::string b(bool v) { return v ? "1" : "0"; }
 
 #define INT_FIELD(KEY, CANON, LABEL, HELP, MEMBER, LO, HI)                                          \
-  ModelField{KEY, CANON, LABEL, HELP, FieldKind::Int, {},                                         \
+  ModelField{KEY, CANON, LABEL, HELP, FieldKind::Int, {}, LO, HI, 0, 0,                         \
              [](const ModelConfig& c) { return std::to_string(c.MEMBER); },                       \
              [](ModelConfig& c, std::string_view t) { return set_int(c.MEMBER, KEY, t, LO, HI); }}
 #define BOOL_FIELD(KEY, LABEL, HELP, MEMBER)                                                      \
-  ModelField{KEY, KEY, LABEL, HELP, FieldKind::Bool, kBool,                                       \
+  ModelField{KEY, KEY, LABEL, HELP, FieldKind::Bool, kBool, 0, 1, 0, 0,                         \
              [](const ModelConfig& c) { return b(c.MEMBER); },                                    \
              [](ModelConfig& c, std::string_view t) { return set_bool(c.MEMBER, KEY, t); }}
 #define ENUM_FIELD(KEY, LABEL, HELP, MEMBER, NAMES)                                               \
-  ModelField{KEY, KEY, LABEL, HELP, FieldKind::Enum, NAMES,                                       \
+  ModelField{KEY, KEY, LABEL, HELP, FieldKind::Enum, NAMES, 0, 0, 0, 0,                         \
              [](const ModelConfig& c) { return std::string(NAMES[static_cast<size_t>(c.MEMBER)]); }, \
              [](ModelConfig& c, std::string_view t) { return set_enum(c.MEMBER, KEY, t, NAMES); }}
 
@@ -92,7 +92,7 @@ const std::vector<ModelField>& model_fields() {
                 max_positions, 1, 1 << 27),
       ENUM_FIELD("pos", "positions", "position encoding", pos, kPos),
       ModelField{"rot", "partial_rotary_factor", "rotary fraction", "fraction of head dims rotated (partial RoPE)",
-                 FieldKind::Real, {},
+                 FieldKind::Real, {}, 0, 0, 0.0, 1.0,
                  [](const ModelConfig& c) { return format_real(c.rotary_fraction); },
                  [](ModelConfig& c, std::string_view t) -> std::optional<Issue> {
                    auto v = parse_real(t);
@@ -101,7 +101,7 @@ const std::vector<ModelField>& model_fields() {
                    c.rotary_fraction = *v;
                    return std::nullopt;
                  }},
-      ModelField{"theta", "rope_theta", "RoPE base", "rotary base frequency theta", FieldKind::Real, {},
+      ModelField{"theta", "rope_theta", "RoPE base", "rotary base frequency theta", FieldKind::Real, {}, 0, 0, 0.0, 1e12,
                  [](const ModelConfig& c) { return format_real(c.rope_theta); },
                  [](ModelConfig& c, std::string_view t) -> std::optional<Issue> {
                    auto v = parse_real(t);
@@ -144,7 +144,7 @@ const std::vector<ModelField>& model_fields() {
       BOOL_FIELD("rb", "router bias", "bias on the router", moe.router_bias),
       BOOL_FIELD("rcb", "correction bias", "router correction bias (DeepSeek-V3)", moe.router_correction_bias),
       ModelField{"dl", "mlp_only_layers", "dense layers", "explicitly dense layers, comma separated",
-                 FieldKind::IntList, {},
+                 FieldKind::IntList, {}, 0, 9999, 0, 0,
                  [](const ModelConfig& c) {
                    std::string s;
                    for (i64 l : c.moe.dense_layers) s += (s.empty() ? "" : ",") + std::to_string(l);
@@ -173,6 +173,24 @@ const std::vector<ModelField>& model_fields() {
       INT_FIELD("mtp", "num_nextn_predict_layers", "MTP layers", "multi-token-prediction layers", mtp_layers, 0, 16),
   };
   return fields;
+}
+
+std::string allowed_text(FieldKind kind, const std::vector<std::string_view>& choices, i64 min_int, i64 max_int,
+                         double min_real, double max_real) {
+  switch (kind) {
+    case FieldKind::Int: return "an integer in [" + std::to_string(min_int) + ", " + std::to_string(max_int) + "]";
+    case FieldKind::Real: return "a number in (" + format_real(min_real) + ", " + format_real(max_real) + "]";
+    case FieldKind::Bool: return "0 or 1";
+    case FieldKind::Enum: return "one of " + join_choices(choices);
+    case FieldKind::Flags: return "\"all\" or a comma-separated subset of " + join_choices(choices);
+    case FieldKind::IntList:
+      return "comma-separated integers in [" + std::to_string(min_int) + ", " + std::to_string(max_int) + "]";
+  }
+  return "";
+}
+
+std::string allowed_text(const ModelField& f) {
+  return allowed_text(f.kind, f.choices, f.min_int, f.max_int, f.min_real, f.max_real);
 }
 
 const ModelField* find_model_field(std::string_view key) {

@@ -22,6 +22,8 @@ struct ModelField {
   std::string_view help;       // one sentence
   FieldKind kind;
   std::vector<std::string_view> choices;  // Enum values; Bool is "0"/"1"
+  i64 min_int = 0, max_int = 0;           // Int: the storable range (validate() may narrow it)
+  double min_real = 0, max_real = 0;      // Real: (min_real, max_real]
   std::string (*get)(const ModelConfig&);
   // Parses and stores the value. Refuses malformed text, unknown choices and values
   // outside the field's bounds (field_limits()) with an Issue naming `key`.
@@ -29,6 +31,11 @@ struct ModelField {
 };
 
 const std::vector<ModelField>& model_fields();
+
+// "an integer in [1, 10000]", "one of bf16, fp16", … — shared by both field tables.
+std::string allowed_text(FieldKind kind, const std::vector<std::string_view>& choices, i64 min_int, i64 max_int,
+                         double min_real, double max_real);
+std::string allowed_text(const ModelField& f);
 const ModelField* find_model_field(std::string_view key);
 
 // Family from its model_type id ("llama", …, "custom"); nullopt when unknown.

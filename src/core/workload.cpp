@@ -250,21 +250,7 @@ const WorkloadField* find_field_by_flag(std::string_view flag) {
 }
 
 std::string allowed_text(const WorkloadField& f) {
-  switch (f.kind) {
-    case FieldKind::Int:
-      return "an integer in [" + std::to_string(f.min_int) + ", " + std::to_string(f.max_int) + "]";
-    case FieldKind::Real:
-      return "a number in (" + format_real(f.min_real) + ", " + format_real(f.max_real) + "]";
-    case FieldKind::Bool:
-      return "0 or 1";
-    case FieldKind::Enum:
-      return "one of " + join_names(f.choices);
-    case FieldKind::Flags:
-      return "\"all\" or a comma-separated subset of " + join_names(f.choices);
-    case FieldKind::IntList:
-      return "comma-separated integers";
-  }
-  return "";
+  return allowed_text(f.kind, f.choices, f.min_int, f.max_int, f.min_real, f.max_real);
 }
 
 std::vector<Issue> validate(const Workload& w) {

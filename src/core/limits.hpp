@@ -1,0 +1,12 @@
+// The documented bounds of every input, generated from the tables that enforce them
+// (field_limits(), model_fields(), workload_fields(), the parser limits), so the
+// documentation cannot drift from the code. `llmsize limits` prints it; docs/LIMITS.md is
+// its committed copy (a test keeps them equal).
+#pragma once
+#include <string>
+
+namespace llmsize::core {
+
+std::string limits_markdown();
+
+}  // namespace llmsize::core
