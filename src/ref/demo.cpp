@@ -4,6 +4,7 @@
 // inputs are outside them.
 #include "demo.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 #include "core/params.hpp"
@@ -22,7 +23,8 @@ struct Demo {
   DemoPhase phase = DemoPhase::Init;
   Program prog;
   DemoResults res;
-  i64 decoded = 0;
+  i64 prefilled = 0, decoded = 0;         // tokens through the block so far
+  i64 call_tokens = 0;                    // tokens of the call in flight
   double flops0 = 0, bytes0 = 0;          // decoder stats when the phase began
   double block_flops_prefill = 0, block_flops_decode = 0;  // core FLOPs per token, one block
   double model_flops_prefill = 0, model_flops_decode = 0;  // core FLOPs per token, whole model
@@ -43,8 +45,14 @@ void start_call(Demo& d, i64 n) {
   demo_inputs(d.dec->opt.seed, d.dec->pos, n, d.dec->cfg.d_model, d.dec->ws.x.data());
   auto p = hidden_program(*d.dec, n);  // sizes were checked when the block was planned
   d.prog = p.ok() ? std::move(p.value()) : Program{};
+  d.call_tokens = n;
+}
+
+void start_phase(Demo& d, DemoPhase phase) {
+  d.phase = phase;
   d.flops0 = d.dec->stats.flops;
   d.bytes0 = d.dec->stats.weight_bytes_read + d.dec->stats.kv_bytes_read;
+  start_call(d, phase == DemoPhase::Prefill ? d.settings.chunk() : 1);
 }
 
 // FLOPs per token from the core (2·active matmul parameters + attention) for a prefill of
@@ -108,7 +116,7 @@ core::Result<DemoPtr> create_demo(const core::ModelConfig& model, const DemoSett
   d->plan = std::move(plan.value());
   d->settings = s;
   const i64 ctx = s.prompt + s.tokens;
-  auto dec = build_decoder(d->plan.block, {.batch = 1, .context = ctx, .max_tokens = s.prompt, .globals = false,
+  auto dec = build_decoder(d->plan.block, {.batch = 1, .context = ctx, .max_tokens = s.chunk(), .globals = false,
                                            .seed = s.seed, .defer_init = true});
   if (!dec) return dec.issues();
   d->dec = std::move(dec.value());
@@ -142,23 +150,24 @@ DemoProgress demo_step(Demo& d, double budget_ms) {
       while (!filled && !out_of_time());
       d.res.init_ms += ms_since(t0);
       if (!filled) break;
-      d.phase = DemoPhase::Prefill;
-      start_call(d, d.settings.prompt);
+      start_phase(d, DemoPhase::Prefill);
     } else {
       const bool ended = run_until(d.prog, out_of_time);
       (d.phase == DemoPhase::Prefill ? d.res.prefill_ms : d.res.decode_ms) += ms_since(t0);
       if (!ended) break;
       if (d.phase == DemoPhase::Prefill) {
-        finish_prefill(d);
-        d.phase = DemoPhase::Decode;
-        start_call(d, 1);  // decode stats run from here over every decode step
+        d.prefilled += d.call_tokens;
+        if (d.prefilled < d.settings.prompt) {
+          start_call(d, std::min(d.settings.chunk(), d.settings.prompt - d.prefilled));
+        } else {
+          finish_prefill(d);
+          start_phase(d, DemoPhase::Decode);
+        }
       } else if (++d.decoded == d.settings.tokens) {
         finish_decode(d);
         d.phase = DemoPhase::Done;
       } else {
-        const double f0 = d.flops0, b0 = d.bytes0;
         start_call(d, 1);
-        d.flops0 = f0, d.bytes0 = b0;
       }
     }
     if (out_of_time()) break;
@@ -170,12 +179,15 @@ DemoProgress demo_progress(const Demo& d) {
   DemoProgress p;
   p.phase = d.phase;
   p.decoded = d.decoded;
-  p.prefilled = d.res.prefill_done ? d.settings.prompt : 0;
+  p.prefilled = d.prefilled;
   const double init = init_fraction(*d.dec);
   double pre = d.res.prefill_done ? 1.0 : 0.0, dec = 0.0;
   switch (d.phase) {
     case DemoPhase::Init: p.phase_fraction = init; break;
-    case DemoPhase::Prefill: p.phase_fraction = pre = d.prog.fraction(); break;
+    case DemoPhase::Prefill:
+      p.phase_fraction = pre = (static_cast<double>(d.prefilled) + d.prog.fraction() * static_cast<double>(d.call_tokens)) /
+                               static_cast<double>(d.settings.prompt);
+      break;
     case DemoPhase::Decode:
       p.phase_fraction = dec = (static_cast<double>(d.decoded) + d.prog.fraction()) / static_cast<double>(d.settings.tokens);
       break;

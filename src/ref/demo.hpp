@@ -22,7 +22,10 @@ struct DemoSettings {
   i64 prompt = 128;              // prefill tokens, [1, kDemoPromptMax]
   i64 tokens = 32;               // decoded tokens, [1, kDemoTokensMax]
   i64 budget_bytes = i64{1} << 30;  // memory the block may use (default 1 GiB)
+  i64 prefill_chunk = 512;       // prompt tokens per forward call (chunked prefill), [1, kDemoPromptMax]
   std::uint64_t seed = 1;
+
+  i64 chunk() const { return prefill_chunk < prompt ? prefill_chunk : prompt; }
 };
 
 struct DemoPlan {

@@ -71,6 +71,8 @@ core::Result<DemoPlan> plan_demo(const ModelConfig& model, const DemoSettings& s
   std::vector<Issue> bad;
   if (s.prompt < 1 || s.prompt > kDemoPromptMax) bad.push_back({"prompt", range_msg(1, kDemoPromptMax, s.prompt)});
   if (s.tokens < 1 || s.tokens > kDemoTokensMax) bad.push_back({"tokens", range_msg(1, kDemoTokensMax, s.tokens)});
+  if (s.prefill_chunk < 1 || s.prefill_chunk > kDemoPromptMax)
+    bad.push_back({"prefill_chunk", range_msg(1, kDemoPromptMax, s.prefill_chunk)});
   if (s.budget_bytes < kDemoBudgetMinMiB * kMiB || s.budget_bytes > kDemoBudgetMaxMiB * kMiB)
     bad.push_back({"budget", "must be in [" + std::to_string(kDemoBudgetMinMiB) + ", " +
                                  std::to_string(kDemoBudgetMaxMiB) + "] MiB, got " +
@@ -88,7 +90,7 @@ core::Result<DemoPlan> plan_demo(const ModelConfig& model, const DemoSettings& s
     while (p.layer + 1 < model.n_layers && !model.layer_is_moe(p.layer)) ++p.layer;
   p.moe = model.layer_is_moe(p.layer);
   const ModelConfig real = one_layer(model, p.layer);
-  const DecoderOptions opt{.batch = 1, .context = s.prompt + s.tokens, .max_tokens = s.prompt, .globals = false};
+  const DecoderOptions opt{.batch = 1, .context = s.prompt + s.tokens, .max_tokens = s.chunk(), .globals = false};
   auto bytes = [&](const ModelConfig& c) -> i64 {
     auto plan = plan_decoder(c, opt);
     return plan.ok() ? plan->total : -1;

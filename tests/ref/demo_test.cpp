@@ -98,6 +98,7 @@ TEST_CASE("the demo steps through fill, prefill and decode, and matches the plai
     ref::DemoSettings s;
     s.prompt = 9;
     s.tokens = 4;
+    s.prefill_chunk = 5;  // the prompt in two calls: 5 + 4 tokens
     s.seed = 5;
     auto demo = ref::create_demo(cfg, s);
     INFO(core::join(demo.issues()));
@@ -143,7 +144,7 @@ TEST_CASE("the demo steps through fill, prefill and decode, and matches the plai
     const core::i64 dm = ref::demo_plan(d).block.d_model;
     std::vector<float> x(9 * dm), y;
     ref::demo_inputs(5, 0, 9, dm, x.data());
-    REQUIRE(ref::forward_hidden(**plain, x, 9).ok());
+    REQUIRE(ref::forward_hidden(**plain, x, 9).ok());  // in one call: chunking changes no bits
     for (core::i64 t = 9; t < 13; ++t) {
       std::vector<float> one(dm);
       ref::demo_inputs(5, t, 1, dm, one.data());
