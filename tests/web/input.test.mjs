@@ -111,3 +111,17 @@ test('following a link into an open page switches to its state', async () => {
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('the mouse wheel scrolls a panel by a few lines per notch, in the direction of the wheel', async () => {
+  const { page, context, problems } = await openPage();
+  const before = await widgetCentre(page, 'field:L');
+  const c = await widgetCentre(page, 'preset.search');
+  await page.mouse.move(c.x, c.y + 300);  // over the dimensions of the Model panel
+  await page.mouse.wheel(0, 100);          // one notch down (Chromium: 100 px)
+  await frames(page, 4);
+  const after = await widgetCentre(page, 'field:L');
+  const moved = before.y - after.y;
+  assert.ok(moved > 10 && moved < 200, `content moved up by ${moved} px for one notch`);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

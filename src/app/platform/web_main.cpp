@@ -53,6 +53,14 @@ void key_callback(GLFWwindow* w, int key, int scancode, int action, int mods) {
   }
   ImGui_ImplGlfw_KeyCallback(w, key, scancode, action, mods);
 }
+// Emscripten 3.1.6's GLFW hands the browser's wheel deltas through unchanged: pixels (about
+// 100 per notch in Chromium; Firefox sends 3 lines) with the DOM's sign (positive = down).
+// ImGui wants notches with positive = up.
+void scroll_callback(GLFWwindow* w, double dx, double dy) {
+  auto notches = [](double d) { return -(std::fabs(d) >= 10.0 ? d / 100.0 : d / 3.0); };
+  ImGui_ImplGlfw_ScrollCallback(w, notches(dx), notches(dy));
+}
+
 void release_held_keys() {
   g_pressed.clear();
   for (const auto& [key, scancode, mods] : g_held_releases)
@@ -223,6 +231,7 @@ int main() {
   ImGui_ImplGlfw_InitForOpenGL(g->window, true);
   ImGui_ImplOpenGL3_Init("#version 300 es");
   glfwSetKeyCallback(g->window, key_callback);
+  glfwSetScrollCallback(g->window, scroll_callback);
   ImGuiIO& io = ImGui::GetIO();
   io.SetClipboardTextFn = set_clipboard;
   io.GetClipboardTextFn = get_clipboard;
