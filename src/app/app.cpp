@@ -92,7 +92,7 @@ void draw_results(App& app, const core::Result<core::Estimate>& est) {
     return;
   }
   const core::Estimate& e = est.value();
-  if (ImGui::BeginTabBar("results")) {
+  if (ImGui::BeginTabBar("results", ImGuiTabBarFlags_FittingPolicyScroll)) {
     if (tab(app, "Parameters", ResultTab::Params)) {
       ImGui::BeginChild("params_scroll");
       draw_params_results(app, e.params);

@@ -75,19 +75,19 @@ void draw_throughput_results(App& app, const core::Estimate& e, const std::vecto
   if (training) {
     big_number(app.fonts, "STEP TIME (LOWER BOUND)", format_seconds(t.step_seconds),
                core::short_count(t.tokens_per_step) + " tokens per step", col);
-    ImGui::SameLine();
+    flow_same_line(col);
     big_number(app.fonts, "TRAINING TIME (LOWER BOUND)", format_seconds(t.train_seconds),
                core::short_count(t.train_tokens) + " tokens", col);
-    ImGui::SameLine();
+    flow_same_line(col);
     big_number(app.fonts, "CHINCHILLA-OPTIMAL DATA", core::short_count(t.chinchilla_tokens), "tokens, about 20 per parameter",
                col);
   } else {
     big_number(app.fonts, "DECODE (UPPER BOUND)", format_value(t.decode_tokens_per_s, core::Unit::TokensPerSecond, s.unit),
                "all sequences, memory-bandwidth roofline", col * 1.2f);
-    ImGui::SameLine();
+    flow_same_line(col);
     big_number(app.fonts, "PER SEQUENCE", format_value(t.decode_tokens_per_s_per_seq, core::Unit::TokensPerSecond, s.unit),
                "upper bound", col);
-    ImGui::SameLine();
+    flow_same_line(col);
     big_number(app.fonts, "PREFILL (LOWER BOUND)", format_seconds(t.prefill_seconds),
                "whole prompt at the set utilization", col);
   }

@@ -70,15 +70,15 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
              core::format_bytes(total, u), bound + (bound.empty() ? "" : "; ") + "runtimes add fragmentation",
              col * 1.3f);
   mark("figure.memory");
-  ImGui::SameLine();
+  flow_same_line(col * 1.3f);
   const ImVec4 fit_colour = fits ? ok_colour() : error_colour();
   big_number(app.fonts, ("ON " + e.gpu.name).c_str(), fits ? "fits" : "does not fit",
              "usable " + core::format_bytes(cap, u) + " per GPU", col * 1.3f, &fit_colour);
-  ImGui::SameLine();
+  flow_same_line(col * 0.8f);
   big_number(app.fonts, "GPUS NEEDED", min_gpus > 0 ? std::to_string(min_gpus) : "-",
              "ideal split, this GPU", col * 0.8f);
   if (!training) {
-    ImGui::SameLine();
+    flow_same_line(col);
     big_number(app.fonts, "MAX CONTEXT AT THIS BATCH",
                e.inference.max_context > 0 ? core::with_commas(e.inference.max_context) : "none",
                e.inference.max_context_is_model_limit ? "model's trained limit" : "tokens per sequence", col);

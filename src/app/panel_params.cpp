@@ -50,13 +50,13 @@ void draw_params_results(App& app, const core::ParamReport& p) {
   big_number(app.fonts, "PARAMETERS (EXACT)", core::short_count(p.total), core::with_commas(p.total), col);
   mark("figure.total");
   if (s.cfg.is_moe()) {
-    ImGui::SameLine();
+    flow_same_line(col);
     big_number(app.fonts, "ACTIVE PER TOKEN", core::short_count(p.active), core::with_commas(p.active), col);
   }
-  ImGui::SameLine();
+  flow_same_line(col);
   big_number(app.fonts, "12·L·d² + v·d", core::short_count(p.approx_12nd2_vd), "classic estimate", col);
   if (p.mtp > 0) {
-    ImGui::SameLine();
+    flow_same_line(col);
     big_number(app.fonts, "MTP LAYERS (NOT IN TOTAL)", core::short_count(p.mtp), core::with_commas(p.mtp), col);
   }
 

@@ -39,7 +39,11 @@ void draw_top_bar(App& app) {
   auto w = [&](const char* t) { return ImGui::CalcTextSize(t).x + st.FramePadding.x * 2 + st.ItemSpacing.x; };
   const char* theme_label = s.dark ? "Light theme" : "Dark theme";
   const float right = w("GB") + w("GiB") + w(theme_label) + w("Copy link") + 10 * sc - st.ItemSpacing.x;
-  ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - right);
+  // The controls sit at the right end of the title line, or on their own line when the
+  // window is too narrow for both.
+  if (ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + st.ItemSpacing.x + right <=
+      ImGui::GetWindowContentRegionMax().x)
+    ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - right);
   if (toggle_button("GB", s.unit == core::ByteUnit::GB)) s.unit = core::ByteUnit::GB;
   mark("unit.gb");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("10^9 bytes");

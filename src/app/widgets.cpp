@@ -77,6 +77,12 @@ void big_number(const Fonts& fonts, const char* caption, const std::string& valu
   }
 }
 
+void flow_same_line(float next_width) {
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + next_width <= right) ImGui::SameLine();
+  else ImGui::Spacing();
+}
+
 void error_text(const std::string& text) {
   ImGui::PushStyleColor(ImGuiCol_Text, error_colour());
   ImGui::PushTextWrapPos(0.0f);

@@ -30,6 +30,10 @@ void explained_value(const char* id, const std::string& label, const std::string
 void big_number(const Fonts& fonts, const char* caption, const std::string& value, const std::string& detail,
                 float width, const ImVec4* colour = nullptr);
 
+// SameLine() when an item `next_width` wide still fits on this line, else a new line:
+// headline figures flow onto more lines on a narrow screen.
+void flow_same_line(float next_width);
+
 // Wrapped text in the theme's error colour, prefixed with a marker readable without colour.
 void error_text(const std::string& text);
 
