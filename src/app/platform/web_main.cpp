@@ -214,6 +214,11 @@ int main() {
   glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+  // An opaque colour-only canvas: no depth/stencil buffers to allocate and clear, and the
+  // compositor need not blend the canvas with the page.
+  glfwWindowHint(GLFW_ALPHA_BITS, 0);
+  glfwWindowHint(GLFW_DEPTH_BITS, 0);
+  glfwWindowHint(GLFW_STENCIL_BITS, 0);
   val sz = glue().call<val>("canvasSize");
   const double dpr = sz["dpr"].as<double>();
   g->width = std::max(1, static_cast<int>(std::lround(sz["width"].as<double>() * dpr)));
