@@ -29,7 +29,8 @@
       return location.origin + location.pathname + (qs ? '?' + qs : '');
     },
     openUrl(url) { window.open(url, '_blank', 'noopener'); },
-    fragment() { return decodeURIComponent(location.hash || ''); },
+    // The fragment as it is: the core's codec decodes (and checks) its percent-escapes.
+    fragment() { return location.hash || ''; },
     embed() { return params.has('embed') && params.get('embed') !== '0'; },
     setFragment(link) {
       // replaceState: editing does not flood the history; no hashchange event fires.
@@ -74,7 +75,7 @@
 
   // Share links: a fragment typed into the address bar or followed from another page.
   window.addEventListener('hashchange', () => {
-    if (Module.openLink) Module.openLink(decodeURIComponent(location.hash));
+    if (Module.openLink) Module.openLink(location.hash);
   });
 
   // Paste: JSON anywhere imports a config; inside a text field it is typed.

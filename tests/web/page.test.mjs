@@ -65,7 +65,7 @@ test('a share link opened in a fresh page restores identical figures', async () 
   const figsA = await figures(a.page);
   const hash = await a.page.evaluate(() => location.hash);
   assert.match(link, /^#v=1&/);
-  assert.equal(decodeURIComponent(hash), link, 'the URL fragment follows the state');
+  assert.equal(hash, link, 'the URL fragment follows the state');
   await a.context.close();
 
   const b = await openPage({ hash: link });
@@ -91,6 +91,14 @@ test('a bad link opens the default state with a message naming what was wrong', 
   assert.ok(await page.evaluate(() => Module.widgetRect('banner') !== null), 'the message is drawn');
   assert.deepEqual(problems, []);
   await context.close();
+  // Broken percent-encoding and an overlong link are refused the same way.
+  for (const hash of ['#v=1&preset=%E0%A4%A', '#v=1&seq=' + '9'.repeat(9000)]) {
+    const b = await openPage({ hash });
+    assert.ok((await b.page.evaluate(() => Module.banners())).length >= 1, `a message for ${hash.slice(0, 40)}`);
+    assert.deepEqual(await figures(b.page), defaults);
+    assert.deepEqual(b.problems, []);
+    await b.context.close();
+  }
 });
 
 test('embed mode renders a compact calculator without chrome', async () => {

@@ -29,7 +29,9 @@ export function start(root, port = 0) {
   root = path.resolve(root);
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://127.0.0.1');
-    let file = path.normalize(path.join(root, decodeURIComponent(url.pathname)));
+    let rel;
+    try { rel = decodeURIComponent(url.pathname); } catch { res.writeHead(400).end(); return; }
+    let file = path.normalize(path.join(root, rel));
     if (!file.startsWith(root)) { res.writeHead(403).end(); return; }
     if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
     fs.readFile(file, (err, data) => {
