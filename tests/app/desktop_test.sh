@@ -25,12 +25,12 @@ passed=$((passed + 1))
 
 # 2. A share link as argument restores that state: the CLI gives the same parameters and the
 #    app gives the link back unchanged.
-link='#v=1&preset=mixtral-8x7b'
+link='#v=1&preset=mixtral-8x7b&ui.tab=scaling'
 run "$link" --frames 10 --light --screenshot "$art/desktop-link.png" --figures "$art/desktop-link.json" > /dev/null
 want=$("$cli" estimate --preset mixtral-8x7b --json | sed -n 's/.*"total": \([0-9]*\).*/\1/p' | head -1)
 got=$(field "$art/desktop-link.json" total)
 [ -n "$want" ] && [ "$got" = "$want" ] || fail "link restored total $got, CLI says $want"
-grep -q "\"link\": \"$link\"" "$art/desktop-link.json" || fail "link did not round-trip: $(head -c 200 "$art/desktop-link.json")"
+grep -qF "\"link\": \"$link\"" "$art/desktop-link.json" || fail "link did not round-trip: $(head -c 200 "$art/desktop-link.json")"
 grep -q '"banners": 0' "$art/desktop-link.json" || fail "the link produced a message"
 n=$(colours "$art/desktop-link.png"); [ "$n" -gt 200 ] || fail "light screenshot looks blank ($n colours)"
 passed=$((passed + 1))

@@ -3,7 +3,7 @@
 // measurements go to artifacts/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { setUp, tearDown, openPage, frames, clickWidget, figures, screenshot, record } from './harness.mjs';
+import { setUp, tearDown, openPage, frames, clickWidget, figures, screenshot, record, ARTIFACTS } from './harness.mjs';
 
 before(setUp);
 after(tearDown);
@@ -129,6 +129,7 @@ test('every figure is recomputed each frame within the frame budget', async () =
     const { page, context } = await openPage({ hash: `#v=1&preset=llama-3-8b&seq=8192&batch=4&ui.tab=${tab}` });
     await page.waitForTimeout(2000);
     const s = JSON.parse(await page.evaluate(() => Module.frameStats()));
+    await page.screenshot({ path: `${ARTIFACTS}/web-tab-${tab}.png` });
     record(`frame_ms_${tab}`, { frame_median: s.frame.median_ms, frame_p95: s.frame.p95_ms,
       ui_median: s.ui.median_ms, ui_p95: s.ui.p95_ms });
     assert.ok(s.ui.frames > 10, 'frames keep coming');
