@@ -34,7 +34,10 @@ std::string format_value(double v, core::Unit unit, core::ByteUnit bytes_unit) {
   switch (unit) {
     case core::Unit::Bytes: return format_bytes_auto(static_cast<std::int64_t>(std::llround(v)), bytes_unit);
     case core::Unit::Count: return core::with_commas(static_cast<std::int64_t>(std::llround(v)));
-    case core::Unit::Tokens: return core::short_count(static_cast<std::int64_t>(std::llround(v))) + " tokens";
+    case core::Unit::Tokens: {
+      const auto n = static_cast<std::int64_t>(std::llround(v));
+      return (n < 1000000 ? core::with_commas(n) : core::short_count(n)) + " tokens";
+    }
     case core::Unit::TokensPerSecond: return core::fixed(v, v < 100 ? 1 : 0) + " tokens/s";
     case core::Unit::Seconds: return format_seconds(v);
     case core::Unit::Flops: {

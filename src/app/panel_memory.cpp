@@ -58,7 +58,7 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
   const bool training = s.work.mode == core::Mode::Training;
   const core::ByteUnit u = s.unit;
   g_unit = u;
-  const float col = 200 * app.scale;
+  const float col = 185 * app.scale;
   const core::i64 total = training ? e.training.total_bytes : e.inference.total_bytes;
   const core::i64 cap = training ? e.training.capacity_bytes : e.inference.capacity_bytes;
   const bool fits = training ? e.training.fits : e.inference.fits;
@@ -68,15 +68,15 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
   const std::string bound = total_ex ? std::string(core::to_string(total_ex->bound)) : std::string();
   big_number(app.fonts, training ? "TRAINING, PER GPU" : "INFERENCE, PER GPU (PREFILL PEAK)",
              core::format_bytes(total, u), bound + (bound.empty() ? "" : "; ") + "runtimes add fragmentation",
-             col * 1.3f);
+             col * 1.2f);
   mark("figure.memory");
-  flow_same_line(col * 1.3f);
+  flow_same_line(col * 1.2f);
   const ImVec4 fit_colour = fits ? ok_colour() : error_colour();
   big_number(app.fonts, ("ON " + e.gpu.name).c_str(), fits ? "fits" : "does not fit",
-             "usable " + core::format_bytes(cap, u) + " per GPU", col * 1.3f, &fit_colour);
-  flow_same_line(col * 0.8f);
+             "usable " + core::format_bytes(cap, u) + " per GPU", col * 1.2f, &fit_colour);
+  flow_same_line(col * 0.75f);
   big_number(app.fonts, "GPUS NEEDED", min_gpus > 0 ? std::to_string(min_gpus) : "-",
-             "ideal split, this GPU", col * 0.8f);
+             "ideal split, this GPU", col * 0.75f);
   if (!training) {
     flow_same_line(col);
     big_number(app.fonts, "MAX CONTEXT AT THIS BATCH",

@@ -37,6 +37,7 @@ void explained_value(const char* id, const std::string& label, const std::string
                                    (explanation.empty() ? ImGuiTreeNodeFlags_Leaf : 0);
   const float x0 = ImGui::GetCursorPosX();
   const bool open = ImGui::TreeNodeEx("##row", flags, "%s", label.c_str());
+  mark((std::string("row:") + id).c_str());
   ImGui::SameLine(x0 + value_x);
   ImGui::TextUnformatted(value.c_str());
   if (tag) {
@@ -48,6 +49,7 @@ void explained_value(const char* id, const std::string& label, const std::string
     ImGui::PushTextWrapPos(0.0f);
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
     ImGui::TextUnformatted(explanation.c_str());
+    mark((std::string("open:") + id).c_str());
     ImGui::PopStyleColor();
     ImGui::PopTextWrapPos();
     ImGui::Unindent(ImGui::GetTreeNodeToLabelSpacing());

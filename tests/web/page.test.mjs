@@ -129,6 +129,11 @@ test('every figure is recomputed each frame within the frame budget', async () =
     const { page, context } = await openPage({ hash: `#v=1&preset=llama-3-8b&seq=8192&batch=4&ui.tab=${tab}` });
     await page.waitForTimeout(2000);
     const s = JSON.parse(await page.evaluate(() => Module.frameStats()));
+    if (tab === 'memory') {
+      // Every figure opens to its formula: open the KV cache row.
+      await clickWidget(page, 'row:inference.kv_cache_bytes');
+      assert.ok(await page.evaluate(() => Module.widgetRect('open:inference.kv_cache_bytes') !== null), 'the formula shows');
+    }
     await page.screenshot({ path: `${ARTIFACTS}/web-tab-${tab}.png` });
     record(`frame_ms_${tab}`, { frame_median: s.frame.median_ms, frame_p95: s.frame.p95_ms,
       ui_median: s.ui.median_ms, ui_p95: s.ui.p95_ms });
