@@ -17,6 +17,13 @@
     loading.style.display = 'flex';
   }
 
+  // A script that fails to load (llmsize_app.js) reports here: resource errors reach
+  // window in the capture phase. Kept out of the HTML so the page needs no inline script.
+  window.addEventListener('error', (e) => {
+    const src = e.target && e.target.src;
+    if (src && /llmsize_app\.js$/.test(src)) fail('Could not load llmsize_app.js.');
+  }, true);
+
   window.llmsizeGlue = {
     canvasSize() {
       return { width: window.innerWidth, height: window.innerHeight, dpr: window.devicePixelRatio || 1 };

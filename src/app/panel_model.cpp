@@ -107,7 +107,7 @@ void draw_import(App& app) {
     if ((ImGui::Button("Open") || enter) && !app.path_buffer.empty()) {
       std::string err;
       auto text = app.hooks.read_file(app.path_buffer, err);
-      if (!text) s.banners.push_back({"Could not open " + app.path_buffer + ": " + err, true});
+      if (!text) s.banners.push_back({"Could not open " + app.path_buffer + ": " + err, true, "", ""});
       else import_text(app, *text, app.path_buffer);
     }
   }

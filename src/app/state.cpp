@@ -93,7 +93,7 @@ bool open_link(AppState& s, std::string_view fragment) {
     fresh.embed = s.embed;
     fresh.banners.push_back({"This link could not be opened, so the calculator shows its default state. " +
                                  core::join(r.issues(), "; ") + ".",
-                             true});
+                             true, "", ""});
     s = std::move(fresh);
     return false;
   }
@@ -108,15 +108,27 @@ bool open_link(AppState& s, std::string_view fragment) {
   s.unit = core::ByteUnit::GB;
   s.tab = ResultTab::Params;
   s.workload_panel = false;
-  for (const auto& [k, v] : st.ui) {
-    if (k == "ui.panel") s.workload_panel = v == "workload";
-    if (k == "ui.unit") s.unit = v == "gib" ? core::ByteUnit::GiB : core::ByteUnit::GB;
-    if (k == "ui.tab")
-      for (int i = 0; i < kResultTabCount; ++i)
-        if (v == tab_id(static_cast<ResultTab>(i))) s.tab = static_cast<ResultTab>(i);
-  }
-  s.tab_from_link = true;
   s.banners.clear();
+  // View settings: the codec passes "ui.*" through; unknown ones are named, not ignored.
+  std::string unknown;
+  for (const auto& [k, v] : st.ui) {
+    bool known = true;
+    if (k == "ui.panel" && (v == "workload" || v == "model")) s.workload_panel = v == "workload";
+    else if (k == "ui.unit" && (v == "gib" || v == "gb")) s.unit = v == "gib" ? core::ByteUnit::GiB : core::ByteUnit::GB;
+    else if (k == "ui.tab") {
+      known = false;
+      for (int i = 0; i < kResultTabCount; ++i)
+        if (v == tab_id(static_cast<ResultTab>(i))) {
+          s.tab = static_cast<ResultTab>(i);
+          known = true;
+        }
+    } else known = false;
+    if (!known) unknown += (unknown.empty() ? "" : ", ") + k + "=\"" + v + "\"";
+  }
+  if (!unknown.empty())
+    s.banners.push_back({"This link's view setting " + unknown + " is not known; the default view is shown.", false,
+                         "", ""});
+  s.tab_from_link = true;
   return true;
 }
 

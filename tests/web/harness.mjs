@@ -31,11 +31,13 @@ export const baseUrl = () => `http://127.0.0.1:${server.port}/`;
 
 // Opens `file` (default index.html) with `query` and `hash`; collects console errors, page
 // errors, failed requests and any request that leaves 127.0.0.1.
+// `init`: a function run in the page before any of its scripts (page.addInitScript).
 export async function openPage({ file = '', query = '', hash = '', width = 1280, height = 800, dpr = 1, waitFirstFrame = true,
-  touch = false, clipboard = false } = {}) {
+  touch = false, clipboard = false, init = null } = {}) {
   const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: dpr, hasTouch: touch });
   if (clipboard) await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl() });
   const page = await context.newPage();
+  if (init) await page.addInitScript(init);
   const problems = [];
   const responses = [];
   page.on('console', (m) => { if (m.type() === 'error') problems.push('console: ' + m.text()); });

@@ -128,7 +128,7 @@ int main(int argc, char** argv) {
       std::string err;
       auto text = read_file(input, err);
       if (text) app::import_text(app, *text, input);
-      else app.state.banners.push_back({"Could not open " + input + ": " + err, true});
+      else app.state.banners.push_back({"Could not open " + input + ": " + err, true, "", ""});
     }
   }
 
@@ -140,7 +140,7 @@ int main(int argc, char** argv) {
       std::string err;
       auto text = read_file(path, err);
       if (text) app::import_text(app, *text, path);
-      else app.state.banners.push_back({"Could not open " + path + ": " + err, true});
+      else app.state.banners.push_back({"Could not open " + path + ": " + err, true, "", ""});
     }
     g_dropped.clear();
     glfwGetWindowContentScale(window, &xs, &ys);
