@@ -100,6 +100,11 @@ TEST_CASE("hand derivations agree for families without a published exact count",
     CHECK(r.total == 2 * v * d + d + dense + (L - 1) * moe);
     CHECK(r.active == 2 * v * d + d + dense + (L - 1) * (moe - (E - 6) * 3 * d * fe));
   }
+  SECTION("LLaMA 1: the Llama-2 block without GQA; 65B at d 8192, f 22016, 80 layers") {
+    CHECK(count(preset("llama-1-7b").config).total == 6'738'415'616);
+    const i64 d = 8192, L = 80, v = 32000, f = 22016;
+    CHECK(count(preset("llama-1-65b").config).total == 2 * v * d + d + L * (4 * d * d + 3 * d * f + 2 * d));
+  }
   SECTION("LLaVA's nested text_config is followed") {
     const i64 d = 4096, L = 32, v = 32064, f = 11008;
     CHECK(count(import_file("core/configs/llava-1.5-7b.json")).total == 2 * v * d + d + L * (4 * d * d + 3 * d * f + 2 * d));

@@ -95,3 +95,16 @@ TEST_CASE("validate() checks every documented bound", "[core][validation]") {
     CHECK(check_limit(lim.field, lim.min - 1).has_value());
   }
 }
+
+TEST_CASE("non-ASCII text is handled: reported verbatim where valid, refused where not UTF-8", "[core][validation]") {
+  // A Cyrillic "а" in the model_type: not supported, named in the message as typed.
+  auto cyr = import_issues(R"({"model_type":"llam\u0430","hidden_size":64})");
+  CHECK(cyr[0].field == "model_type");
+  CHECK_THAT(cyr[0].message, Catch::Contains("llam\xd0\xb0"));
+  // Non-ASCII keys are simply unknown keys; the known ones still read.
+  auto ok = import_hf_config("{" + base_keys + R"(,"hidden_size":64,"\u00e9t\u00e9":1,"\ud83d\ude00":[1,2]})");
+  CHECK(ok.ok());
+  // Invalid UTF-8 inside a string is not valid JSON.
+  const std::string bad = "{\"model_type\":\"llama\xff\xfe\",\"hidden_size\":64}";
+  CHECK_THAT(import_issues(bad)[0].message, Catch::Contains("not valid JSON"));
+}
