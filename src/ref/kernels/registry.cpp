@@ -20,7 +20,7 @@ constexpr GemmKernel kTable[] = {
 #if defined(LLMSIZE_KERNELS_X86)
     {"gemm_f32_4x8_sse2",           Isa::sse2,          4,  8, gemm_f32_4x8_sse2,          pack_b<8>,  gemv_f32_sse2,          256, 256, 512,   0,     false },  // 8 acc + 2 B + 1 bcast + 1 tmp = 12/16 xmm
     {"gemm_f32_6x16_avx2",          Isa::avx2,          6, 16, gemm_f32_6x16_avx2,         pack_b<16>, gemv_f32_avx2,          516, 256, 512,   0,     false },  // 12 acc + 2 B + 1 bcast = 15/16 ymm
-    {"gemm_f32_8x48_avx512",        Isa::avx512,        8, 48, gemm_f32_8x48_avx512,       pack_b<48>, gemv_f32_avx512,        512, 512, 384, 128,     true  },  // 24 acc + 3 B + 1 bcast = 28/32 zmm
+    {"gemm_f32_8x48_avx512",        Isa::avx512,        8, 48, gemm_f32_8x48_avx512,       pack_b<48>, gemv_f32_avx512,        512, 512, 384,  64,     true  },  // 24 acc + 3 B + 1 bcast = 28/32 zmm
 #endif
 #if defined(LLMSIZE_KERNELS_NEON)
     {"gemm_f32_8x12_neon",          Isa::neon,          8, 12, gemm_f32_8x12_neon,         pack_b<12>, gemv_f32_neon,          256, 256, 504,   0,     false },  // 24 acc + 3 B + 1 dup = 28/32 v
