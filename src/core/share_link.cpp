@@ -132,9 +132,11 @@ Result<ShareState> decode_link(std::string_view text) {
     const std::string_view raw_key = item.substr(0, eq);
     auto key = pct_decode(raw_key);
     auto value = pct_decode(eq == std::string_view::npos ? std::string_view() : item.substr(eq + 1));
-    const std::string shown = key ? key->substr(0, 40) : std::string(raw_key.substr(0, 40));
+    // The key as it can be named in a message: "link" when it is empty or not printable.
+    std::string shown = key ? key->substr(0, 40) : std::string(raw_key.substr(0, 40));
+    if (shown.empty() || !valid_utf8(shown)) shown = "link";
     if (!key || !value || !valid_utf8(*key) || !valid_utf8(*value)) {
-      issues.push_back({valid_utf8(shown) ? shown : "link", "is not validly percent-encoded UTF-8"});
+      issues.push_back({shown, "is not validly percent-encoded UTF-8"});
       continue;
     }
     if (key->empty()) {

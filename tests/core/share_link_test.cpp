@@ -153,6 +153,7 @@ TEST_CASE("hostile links are refused with the key and the reason", "[core][link]
       {"v=1&preset=gpt2&name=%FF%FE", "name", "UTF-8"},
       {"v=1&preset=gpt2&seq", "seq", "no value"},
       {"v=1&preset=gpt2&=0", "link", "empty key"},
+      {"v=1&preset=gpt2&=%00", "link", "UTF-8"},
       {"v=99&preset=gpt2", "v", "newer"},
       {"v=abc", "v", "version"},
       {"v=1&preset=gpt2&KV=5", "KV", "divide"},
