@@ -32,8 +32,8 @@ cmake --preset native-asan >/dev/null
 cmake --build --preset native-asan -j"$JOBS"
 ctest --preset native-asan -j"$JOBS"
 
-stage "bounded fuzzing (libFuzzer, ASan + UBSan, ${FUZZ_SECONDS:-30}s per target)"
-bash tests/fuzz/run.sh "${FUZZ_SECONDS:-30}"
+stage "bounded fuzzing (libFuzzer, ASan + UBSan, fixed seed, ${FUZZ_RUNS:-200000} executions per target)"
+bash tests/fuzz/run.sh "${FUZZ_RUNS:-200000}"
 
 stage "browser tests (Playwright, headless Chromium, WebGL2 via SwiftShader) + page transfer size"
 bash tests/web/run.sh build/wasm-release/web
