@@ -6,6 +6,7 @@
 #include <sstream>
 #include <string>
 
+#include "core/estimate.hpp"
 #include "core/hf_config.hpp"
 #include "core/presets.hpp"
 
@@ -35,6 +36,28 @@ inline core::ModelConfig import_file(const std::string& rel, bool generic = fals
   INFO(rel << ": " << (r ? "" : core::join(r.issues())));
   REQUIRE(r.ok());
   return r->config;
+}
+
+// estimate() that fails the test (with the issues) instead of returning an error.
+inline core::Estimate run(const core::ModelConfig& c, const core::Workload& w) {
+  auto e = core::estimate(c, w);
+  INFO(core::join(e.issues()));
+  REQUIRE(e.ok());
+  return std::move(e).value();
+}
+
+// A workload from share-link keys and values, e.g. with({{"seq", "8192"}, {"w", "q4_k_m"}}).
+inline core::Workload with(std::initializer_list<std::pair<const char*, const char*>> kv) {
+  core::Workload w;
+  for (auto [k, v] : kv) {
+    const core::WorkloadField* f = core::find_field(k);
+    INFO(k);
+    REQUIRE(f != nullptr);
+    auto issue = f->set(w, v);
+    INFO(k << "=" << v << ": " << (issue ? issue->message : ""));
+    REQUIRE_FALSE(issue);
+  }
+  return w;
 }
 
 }  // namespace llmsize::test

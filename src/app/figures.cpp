@@ -7,16 +7,6 @@
 
 namespace llmsize::app {
 
-std::string format_seconds(double s) {
-  if (!std::isfinite(s) || s <= 0) return "-";
-  if (s < 1) return core::fixed(s * 1e3, s < 0.01 ? 2 : 1) + " ms";
-  if (s < 120) return core::fixed(s, 1) + " s";
-  if (s < 7200) return core::fixed(s / 60, 1) + " min";
-  if (s < 2 * 86400) return core::fixed(s / 3600, 1) + " h";
-  if (s < 2 * 365 * 86400) return core::fixed(s / 86400, 1) + " days";
-  return core::fixed(s / (365.25 * 86400), 1) + " years";
-}
-
 std::string format_bytes_auto(std::int64_t bytes, core::ByteUnit unit) {
   // Small figures (a KV row, one token's cache) in the smaller units of the same family:
   // kB/MB beside GB (powers of 10), KiB/MiB beside GiB (powers of 2); never mixed.
@@ -39,7 +29,7 @@ std::string format_value(double v, core::Unit unit, core::ByteUnit bytes_unit) {
       return (n < 1000000 ? core::with_commas(n) : core::short_count(n)) + " tokens";
     }
     case core::Unit::TokensPerSecond: return core::fixed(v, v < 100 ? 1 : 0) + " tokens/s";
-    case core::Unit::Seconds: return format_seconds(v);
+    case core::Unit::Seconds: return core::format_duration(v);
     case core::Unit::Flops: {
       const char* p[] = {"", "K", "M", "G", "T", "P", "E", "Z"};
       int i = 0;

@@ -12,8 +12,7 @@
 
 namespace llmsize::app {
 
-std::string format_seconds(double s);
-std::string format_bytes_auto(std::int64_t bytes, core::ByteUnit unit);  // GB, or MB/kB when small  // "850 ms", "12.4 s", "3.2 h", "41 days"
+std::string format_bytes_auto(std::int64_t bytes, core::ByteUnit unit);  // GB, or MB/kB when small
 std::string format_value(double v, core::Unit unit, core::ByteUnit bytes_unit);
 const core::Explanation* find_explanation(const std::vector<core::Explanation>& ex, std::string_view key);
 

@@ -153,9 +153,9 @@ void draw_demo_panel(App& app) {
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(name);
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(format_seconds(ms / 1e3).c_str());
+        ImGui::TextUnformatted(core::format_duration(ms / 1e3).c_str());
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(format_seconds(per / 1e3).c_str());
+        ImGui::TextUnformatted(core::format_duration(per / 1e3).c_str());
         ImGui::TableNextColumn();
         ImGui::Text("%.1f", gflops);
         ImGui::TableNextColumn();
@@ -170,8 +170,8 @@ void draw_demo_panel(App& app) {
     if (r.decode_done && r.model_decode_ms_per_token > 0) {
       ImGui::PushTextWrapPos(0.0f);
       ImGui::Text("The whole model on this CPU, extrapolated by FLOPs: prefill %s per token, decode %s per token.",
-                  format_seconds(r.model_prefill_ms_per_token / 1e3).c_str(),
-                  format_seconds(r.model_decode_ms_per_token / 1e3).c_str());
+                  core::format_duration(r.model_prefill_ms_per_token / 1e3).c_str(),
+                  core::format_duration(r.model_decode_ms_per_token / 1e3).c_str());
       ImGui::PopTextWrapPos();
     }
   }

@@ -60,7 +60,7 @@ void draw_gpu_table(App& app, const core::Estimate& e) {
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(min_gpus > 0 ? std::to_string(min_gpus).c_str() : "-");
     ImGui::TableNextColumn();
-    if (training) ImGui::TextUnformatted(format_seconds(x.throughput.train_seconds).c_str());
+    if (training) ImGui::TextUnformatted(core::format_duration(x.throughput.train_seconds).c_str());
     else ImGui::TextUnformatted(format_value(x.throughput.decode_tokens_per_s, core::Unit::TokensPerSecond, u).c_str());
   }
   ImGui::EndTable();
@@ -73,10 +73,10 @@ void draw_throughput_results(App& app, const core::Estimate& e, const std::vecto
   const float col = 210 * app.scale;
   const auto& t = e.throughput;
   if (training) {
-    big_number(app.fonts, "STEP TIME (LOWER BOUND)", format_seconds(t.step_seconds),
+    big_number(app.fonts, "STEP TIME (LOWER BOUND)", core::format_duration(t.step_seconds),
                core::short_count(t.tokens_per_step) + " tokens per step", col);
     flow_same_line(col);
-    big_number(app.fonts, "TRAINING TIME (LOWER BOUND)", format_seconds(t.train_seconds),
+    big_number(app.fonts, "TRAINING TIME (LOWER BOUND)", core::format_duration(t.train_seconds),
                core::short_count(t.train_tokens) + " tokens", col);
     flow_same_line(col);
     big_number(app.fonts, "CHINCHILLA-OPTIMAL DATA", core::short_count(t.chinchilla_tokens), "tokens, about 20 per parameter",
@@ -88,7 +88,7 @@ void draw_throughput_results(App& app, const core::Estimate& e, const std::vecto
     big_number(app.fonts, "PER SEQUENCE", format_value(t.decode_tokens_per_s_per_seq, core::Unit::TokensPerSecond, s.unit),
                "upper bound", col);
     flow_same_line(col);
-    big_number(app.fonts, "PREFILL (LOWER BOUND)", format_seconds(t.prefill_seconds),
+    big_number(app.fonts, "PREFILL (LOWER BOUND)", core::format_duration(t.prefill_seconds),
                "whole prompt at the set utilization", col);
   }
   mark("figure.throughput");

@@ -26,13 +26,6 @@ std::string real(double v) {
   if (t.back() == '.') t.pop_back();
   return t;
 }
-std::string seconds(double s) {
-  if (s <= 0) return "n/a";
-  if (s < 120) return real(s) + " s";
-  if (s < 7200) return real(s / 60) + " min";
-  if (s < 172800) return real(s / 3600) + " h";
-  return real(s / 86400) + " days";
-}
 
 struct Out {
   std::vector<Explanation> v;
@@ -253,7 +246,7 @@ void explain_throughput(const Workload& w, const Estimate& e, Out& o) {
   const std::string peak = real(t.peak_tflops) + " TFLOPS " + (t.fp8_compute ? "fp8" : "bf16") + " × utilization " + real(w.utilization);
   o.add("throughput.prefill_seconds", "Prefill time", Unit::Seconds, t.prefill_seconds, Bound::Estimate,
         "b·(2·P_active·s + attention) / (tp · peak · u) = " + real(t.prefill_flops) + " FLOP / (" + n(w.tp) + " · " + peak +
-            ") = " + seconds(t.prefill_seconds),
+            ") = " + format_duration(t.prefill_seconds),
         "Kaplan et al. 2020 §2.1 (C_forward ≈ 2N + attention); attention 2·H·(hd_qk + hd_v) per causal (query, key) pair");
   o.add("throughput.train_flops_per_token", "Training FLOPs per token", Unit::Flops, t.train_flops_per_token, Bound::Estimate,
         std::string(w.lora_rank > 0 ? "4·P_active + 6·P_adapters" : "6·P_active") + " + 3·attention/s" +
@@ -262,11 +255,11 @@ void explain_throughput(const Workload& w, const Estimate& e, Out& o) {
         "Kaplan et al. 2020; Hoffmann et al. 2022 (C ≈ 6ND); Korthikanti et al. 2022 §5 (recomputation cost)");
   o.add("throughput.step_seconds", "Time per optimizer step", Unit::Seconds, t.step_seconds, Bound::Estimate,
         "FLOPs/token · tokens/step / (gpus · peak · u) = " + real(t.train_flops_per_token) + " · " + n(t.tokens_per_step) + " / (" +
-            n(w.gpus) + " · " + peak + ") = " + seconds(t.step_seconds),
+            n(w.gpus) + " · " + peak + ") = " + format_duration(t.step_seconds),
         "tokens/step = s · micro-batch · grad_accum · dp");
   o.add("throughput.train_seconds", "Training time", Unit::Seconds, t.train_seconds, Bound::Estimate,
         "FLOPs/token · D / (gpus · peak · u), D = " + n(t.train_tokens) + (w.train_tokens == 0 ? " (Chinchilla-optimal)" : "") +
-            " = " + seconds(t.train_seconds),
+            " = " + format_duration(t.train_seconds),
         "compute-bound training at the given utilization (MFU)");
   o.add("throughput.chinchilla_tokens", "Chinchilla-optimal tokens", Unit::Tokens, static_cast<double>(t.chinchilla_tokens),
         Bound::Estimate, "≈ 20 · P = 20 · " + n(e.params.total) + " = " + n(t.chinchilla_tokens),

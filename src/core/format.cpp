@@ -39,6 +39,16 @@ std::string short_count(std::int64_t v) {
   return fixed(x, ax >= 100 ? 0 : ax >= 10 ? 1 : 2) + suffix;
 }
 
+std::string format_duration(double s) {
+  if (!std::isfinite(s) || s <= 0) return "n/a";
+  if (s < 1) return fixed(s * 1e3, s < 0.01 ? 2 : 1) + " ms";
+  if (s < 120) return fixed(s, 1) + " s";
+  if (s < 7200) return fixed(s / 60, 1) + " min";
+  if (s < 2 * 86400) return fixed(s / 3600, 1) + " h";
+  if (s < 2 * 365 * 86400) return fixed(s / 86400, 1) + " days";
+  return fixed(s / (365.25 * 86400), 1) + " years";
+}
+
 double to_unit(std::int64_t bytes, ByteUnit unit) {
   return static_cast<double>(bytes) / (unit == ByteUnit::GB ? 1e9 : 1073741824.0);
 }

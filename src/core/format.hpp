@@ -14,5 +14,6 @@ std::string format_bytes(std::int64_t bytes, ByteUnit unit, int decimals = 2);  
 double to_unit(std::int64_t bytes, ByteUnit unit);    // bytes / 1e9 or / 2^30
 const char* unit_label(ByteUnit unit);                // "GB" or "GiB"
 std::string fixed(double v, int decimals);            // locale-independent "%.*f"
+std::string format_duration(double seconds);          // "850.0 ms", "12.4 s", "3.0 h", "241.9 days"; "n/a" if not > 0
 
 }  // namespace llmsize::core

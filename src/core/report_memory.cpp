@@ -22,13 +22,7 @@ const Tensor& tensor_of(const Inventory& inv, const WeightRow& r) {
 }
 
 std::string rate(double v) { return v >= 100 ? fixed(v, 0) : v >= 10 ? fixed(v, 1) : fixed(v, 2); }
-std::string duration(double s) {
-  if (s <= 0) return "n/a (no TFLOPS figure for this GPU)";
-  if (s < 120) return rate(s) + " s";
-  if (s < 7200) return rate(s / 60) + " min";
-  if (s < 172800) return rate(s / 3600) + " h";
-  return rate(s / 86400) + " days";
-}
+std::string duration(double s) { return s > 0 ? format_duration(s) : "n/a (no TFLOPS figure for this GPU)"; }
 }  // namespace
 
 std::string estimate_json(const ModelConfig& cfg, const Workload& w, const Estimate& e, bool with_explain) {

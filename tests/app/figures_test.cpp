@@ -5,7 +5,7 @@
 #include "app/figures.hpp"
 
 using llmsize::app::format_bytes_auto;
-using llmsize::app::format_seconds;
+using llmsize::core::format_duration;
 using llmsize::core::ByteUnit;
 
 TEST_CASE("Byte sizes keep to the chosen family of units", "[app][format]") {
@@ -30,7 +30,7 @@ TEST_CASE("Durations are written in a readable unit", "[app][format]") {
       {600, "10.0 min"},
       {3 * 3600, "3.0 h"},
       {20896212.6, "241.9 days"},
-      {0, "-"},
+      {0, "n/a"},
   }));
-  CHECK(format_seconds(seconds) == text);
+  CHECK(format_duration(seconds) == text);
 }

@@ -8,26 +8,8 @@
 
 using namespace llmsize::core;
 using llmsize::test::preset;
-
-namespace {
-Estimate run(const ModelConfig& c, const Workload& w) {
-  auto e = estimate(c, w);
-  INFO(join(e.issues()));
-  REQUIRE(e.ok());
-  return e.value();
-}
-Workload with(std::initializer_list<std::pair<const char*, const char*>> kv) {
-  Workload w;
-  for (auto [k, v] : kv) {
-    const WorkloadField* f = find_field(k);
-    REQUIRE(f != nullptr);
-    auto issue = f->set(w, v);
-    INFO(k << "=" << v << ": " << (issue ? issue->message : ""));
-    REQUIRE_FALSE(issue);
-  }
-  return w;
-}
-}  // namespace
+using llmsize::test::run;
+using llmsize::test::with;
 
 TEST_CASE("KV cache bytes per token reproduce the published anchors", "[core][kv]") {
   struct Row {

@@ -7,22 +7,10 @@
 #include "test_util.hpp"
 
 using namespace llmsize::core;
+using llmsize::test::run;
+using llmsize::test::with;
 
 namespace {
-Estimate run(const ModelConfig& c, const Workload& w) {
-  auto e = estimate(c, w);
-  INFO(join(e.issues()));
-  REQUIRE(e.ok());
-  return std::move(e).value();
-}
-Workload with(std::initializer_list<std::pair<const char*, const char*>> kv) {
-  Workload w;
-  for (const auto& [k, v] : kv) {
-    INFO(k << "=" << v);
-    REQUIRE_FALSE(find_field(k)->set(w, v).has_value());
-  }
-  return w;
-}
 const std::vector<Workload>& workloads() {
   static const std::vector<Workload> w = {
       with({}),

@@ -8,14 +8,10 @@
 
 using namespace llmsize::core;
 using llmsize::test::preset;
+using llmsize::test::run;
+using llmsize::test::with;
 
 namespace {
-Estimate run(const ModelConfig& c, const Workload& w) {
-  auto e = estimate(c, w);
-  INFO(join(e.issues()));
-  REQUIRE(e.ok());
-  return e.value();
-}
 Workload training() {
   Workload w;
   w.mode = Mode::Training;
