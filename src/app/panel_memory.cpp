@@ -64,6 +64,14 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
   const bool fits = training ? e.training.fits : e.inference.fits;
   const core::i64 min_gpus = training ? e.training.min_gpus : e.inference.min_gpus;
 
+  for (const auto& n : e.notes) {  // valid but worth saying, e.g. a context beyond the trained positions
+    const core::WorkloadField* f = core::find_field(n.field);
+    const std::string text = (f ? std::string(f->label) : n.field) + " " + n.message + ".";
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextColored(error_colour(), "%s", text.c_str());
+    ImGui::PopTextWrapPos();
+  }
+
   const core::Explanation* total_ex = find_explanation(ex, training ? "training.total_bytes" : "inference.total_bytes");
   const std::string bound = total_ex ? std::string(core::to_string(total_ex->bound)) : std::string();
   big_number(app.fonts, training ? "TRAINING, PER GPU" : "INFERENCE, PER GPU (PREFILL PEAK)",

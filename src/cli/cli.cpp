@@ -138,6 +138,7 @@ Output estimate_cmd(const Args& args, const FileReader& read_file) {
   const ByteUnit unit = args.gib ? ByteUnit::GiB : ByteUnit::GB;
   Output o;
   for (const auto& n : notes) o.err += "llmsize: note: " + n + "\n";
+  for (const auto& n : est->notes) o.err += "llmsize: note: " + with_flags({n})[0].field + ": " + n.message + "\n";
   if (args.json) {
     o.out = estimate_json(cfg, args.workload, *est, args.explain) + "\n";
   } else {

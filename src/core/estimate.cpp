@@ -41,6 +41,17 @@ Result<Estimate> estimate(const ModelConfig& cfg, const Workload& w) {
   e.inference = std::move(inf).value();
   e.training = std::move(tr).value();
   e.throughput = std::move(th).value();
+  // A context beyond the trained positions: impossible with a learned position table,
+  // possible but out of distribution with rotary embeddings (needs RoPE scaling).
+  if (w.seq > cfg.max_positions) {
+    const std::string n = std::to_string(cfg.max_positions);
+    if (cfg.pos == PosKind::Learned)
+      e.notes.push_back({"seq", "is longer than the " + n + " rows of this model's learned position table, so the "
+                                "model cannot run it; the memory shown is for the context as given"});
+    else
+      e.notes.push_back({"seq", "exceeds the trained context of " + n + " tokens (max_position_embeddings); " +
+                                    "running it needs RoPE scaling or ALiBi extrapolation, and quality may drop"});
+  }
   return e;
 }
 

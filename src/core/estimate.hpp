@@ -19,6 +19,9 @@ struct Estimate {
   InferenceMemory inference;
   TrainingMemory training;
   Throughput throughput;
+  // Valid but worth saying: e.g. a context beyond the model's trained positions. The figures
+  // are still computed for the workload as given. Issues name the workload key.
+  std::vector<Issue> notes;
 };
 
 // Validates both inputs (Issues name config.json keys or workload keys) and computes

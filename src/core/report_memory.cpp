@@ -35,6 +35,9 @@ std::string estimate_json(const ModelConfig& cfg, const Workload& w, const Estim
                 {"usable_fraction", e.gpu.usable_fraction}, {"bandwidth_gbs", e.gpu.bandwidth_gbs},
                 {"bf16_tflops", e.gpu.bf16_tflops}, {"fp8_tflops", e.gpu.fp8_tflops}, {"source", e.gpu.source}};
   out["parallel"] = {{"gpus", w.gpus}, {"dp", e.dp}, {"tp", w.tp}, {"pp", w.pp}, {"ep", w.ep}};
+  json notes = json::array();
+  for (const auto& n : e.notes) notes.push_back({{"field", n.field}, {"message", n.message}});
+  out["notes"] = notes;
   const InferenceMemory& m = e.inference;
   json groups = json::object();
   for (int g = 0; g < kGroupCount; ++g)

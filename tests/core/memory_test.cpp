@@ -249,3 +249,14 @@ TEST_CASE("Every figure explains itself with a formula, a reference and its boun
     }
   }
 }
+
+TEST_CASE("a context beyond the trained positions is computed and noted", "[core][kv][notes]") {
+  const auto gpt2 = run(preset("gpt2").config, with({{"seq", "4096"}}));
+  REQUIRE(gpt2.notes.size() == 1);
+  CHECK(gpt2.notes[0].field == "seq");
+  CHECK_THAT(gpt2.notes[0].message, Catch::Contains("1024 rows"));
+  const auto llama = run(preset("llama-2-7b").config, with({{"seq", "8192"}}));
+  REQUIRE(llama.notes.size() == 1);
+  CHECK_THAT(llama.notes[0].message, Catch::Contains("RoPE scaling"));
+  CHECK(run(preset("llama-2-7b").config, with({{"seq", "4096"}})).notes.empty());
+}
