@@ -121,9 +121,11 @@ void gemv_rows(int k, int N, const float* x, const float* B, int ldb, float* y) 
   const bool first = k == 0;
   const int nfull = N - N % 4;
   for (int j = 0; j < nfull; j += 4) {
-    v128_t s = wasm_f32x4_mul(xs[0], wasm_v128_load(b + j));
+    // Two partial sums (even and odd rows) halve the dependent chain.
+    v128_t p[2] = {wasm_f32x4_mul(xs[0], wasm_v128_load(b + j)), wasm_f32x4_const_splat(0.0f)};
 #pragma unroll
-    for (int r = 1; r < R; ++r) s = madd(xs[r], wasm_v128_load(b + std::ptrdiff_t(r) * ldb + j), s);
+    for (int r = 1; r < R; ++r) p[r % 2] = madd(xs[r], wasm_v128_load(b + std::ptrdiff_t(r) * ldb + j), p[r % 2]);
+    v128_t s = R > 1 ? wasm_f32x4_add(p[0], p[1]) : p[0];
     if (!first) s = wasm_f32x4_add(s, wasm_v128_load(y + j));
     wasm_v128_store(y + j, s);
   }
