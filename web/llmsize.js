@@ -1,5 +1,5 @@
 // llmsize page glue: the only web-specific JavaScript. It configures the Emscripten module,
-// (index.html then loads llmsize_app.js), and gives the C++ side (src/app/platform/web_main.cpp) what only the
+// loads the app module (relaxed-SIMD or SIMD128 build, see the end), and gives the C++ side (src/app/platform/web_main.cpp) what only the
 // browser has: the canvas size and devicePixelRatio, the URL fragment (share links), the
 // embed flag, the clipboard, file drops, pastes, and touch input. No framework, no fetches
 // other than the page's own files.
@@ -16,13 +16,6 @@
     loading.classList.add('failed');
     loading.style.display = 'flex';
   }
-
-  // A script that fails to load (llmsize_app.js) reports here: resource errors reach
-  // window in the capture phase. Kept out of the HTML so the page needs no inline script.
-  window.addEventListener('error', (e) => {
-    const src = e.target && e.target.src;
-    if (src && /llmsize_app\.js$/.test(src)) fail('Could not load llmsize_app.js.');
-  }, true);
 
   window.llmsizeGlue = {
     canvasSize() {
@@ -139,6 +132,21 @@
     lastY = null;
   }, { capture: true, passive: false });
   canvas.addEventListener('contextmenu', (e) => e.preventDefault());
+
+  // The app module: the relaxed-SIMD build (FMA GEMM) where the engine validates relaxed SIMD,
+  // else the SIMD128 build. `?simd=128` forces the latter. The probe is the smallest module
+  // using f32x4.relaxed_madd; validate() compiles nothing and fetches nothing.
+  const RELAXED_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 61, 1, 59, 0,
+    253, 12, ...new Array(16).fill(0), 253, 12, ...new Array(16).fill(0), 253, 12, ...new Array(16).fill(0),
+    253, 133, 2, 11]);
+  let relaxed = false;
+  try { relaxed = params.get('simd') !== '128' && WebAssembly.validate(RELAXED_PROBE); } catch (e) { relaxed = false; }
+  window.llmsizeModule = relaxed ? 'llmsize_app_relaxed.js' : 'llmsize_app.js';
+  const app = document.createElement('script');
+  app.src = window.llmsizeModule;
+  app.async = true;
+  app.onerror = () => fail('Could not load ' + window.llmsizeModule + '.');
+  document.body.append(app);
 
   window.llmsizeGlueMs = performance.now();
   canvas.focus();

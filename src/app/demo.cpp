@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "core/issue.hpp"
+#include "ref/kernels/gemm.hpp"
 
 namespace llmsize::app {
 
@@ -49,11 +50,11 @@ std::string demo_state_json(const DemoUi& d) {
   const bool done = d.demo && d.progress.phase == ref::DemoPhase::Done;
   std::snprintf(buf, sizeof buf,
                 "{\"running\": %s, \"phase\": \"%.*s\", \"fraction\": %.6f, \"prefilled\": %lld, \"decoded\": %lld, "
-                "\"done\": %s, \"heat_positions\": %lld, \"error\": %s}",
+                "\"done\": %s, \"heat_positions\": %lld, \"error\": %s, \"isa\": \"%s\"}",
                 d.running ? "true" : "false", static_cast<int>(ref::to_string(d.progress.phase).size()),
                 ref::to_string(d.progress.phase).data(), d.progress.fraction,
                 static_cast<long long>(d.progress.prefilled), static_cast<long long>(d.progress.decoded),
-                done ? "true" : "false", d.heat_positions, d.error.empty() ? "false" : "true");
+                done ? "true" : "false", d.heat_positions, d.error.empty() ? "false" : "true", ref::active_kernel().isa);
   return buf;
 }
 

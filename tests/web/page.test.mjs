@@ -163,6 +163,9 @@ test('the demo block runs to completion with progress and draws the heat map', a
   assert.ok(seen.some((f) => f > 0 && f < 1), 'progress was visible between start and end');
   for (let i = 1; i < seen.length; i++) assert.ok(seen[i] >= seen[i - 1], 'progress never goes back');
   assert.ok(st.heat_positions > 0);
+  // Chromium validates relaxed SIMD, so the page loaded the FMA build of the kernels.
+  assert.equal(await page.evaluate(() => window.llmsizeModule), 'llmsize_app_relaxed.js');
+  assert.equal(st.isa, 'wasm_relaxed');
   record('demo_wall_ms', Date.now() - t0);
   const s = JSON.parse(await page.evaluate(() => Module.frameStats()));
   record('frame_ms_median_during_demo', s.frame.median_ms);
@@ -174,6 +177,18 @@ test('the demo block runs to completion with progress and draws the heat map', a
   assert.ok(await page.evaluate(() => Module.widgetRect('demo.heatmap') !== null), 'the heat map is drawn');
   assert.deepEqual(problems, []);
   await context.close();
+});
+
+test('?simd=128 loads the SIMD128 build, which computes the same figures', async () => {
+  const a = await openPage({ hash: '#v=1&preset=deepseek-v3&w=q4_k_m' });
+  const b = await openPage({ query: '?simd=128', hash: '#v=1&preset=deepseek-v3&w=q4_k_m' });
+  assert.equal(await b.page.evaluate(() => window.llmsizeModule), 'llmsize_app.js');
+  assert.equal(JSON.parse(await b.page.evaluate(() => Module.demoState())).isa, 'wasm_simd128');
+  assert.deepEqual(await figures(b.page), await figures(a.page));
+  assert.deepEqual(a.problems, []);
+  assert.deepEqual(b.problems, []);
+  await a.context.close();
+  await b.context.close();
 });
 
 test('the embed example page shows the calculator in an iframe', async () => {

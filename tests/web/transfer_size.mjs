@@ -8,7 +8,11 @@ import zlib from 'node:zlib';
 
 const dir = process.argv[2] || 'build/wasm-release/web';
 const BUDGET = 1.5e6;
-const files = ['index.html', 'llmsize.js', 'llmsize_app.js', 'llmsize_app.wasm'];
+// The page loads one of the two app builds (relaxed SIMD where the browser has it): count the
+// larger pair.
+const pick = (name) => fs.statSync(path.join(dir, name + '.wasm')).size;
+const app = pick('llmsize_app_relaxed') > pick('llmsize_app') ? 'llmsize_app_relaxed' : 'llmsize_app';
+const files = ['index.html', 'llmsize.js', app + '.js', app + '.wasm'];
 let raw = 0, gz = 0;
 const rows = [];
 for (const f of files) {

@@ -39,5 +39,8 @@ for (const m of listing.matchAll(/^\s*([0-9a-f]+):\s+fd af 01\s+f32x4\.fma\b/gm)
 if (/f32x4\.fms|f64x2\.fm[as]|relaxed|laneselect|\.fmin|\.fmax/.test(listing.replace(/f32x4\.fma\b/g, ''))) {
   console.warn(`${file}: other pre-standard relaxed-SIMD opcodes left unpatched`);
 }
+// A module linked for relaxed SIMD without a single FMA did not get the relaxed kernel (link
+// order, dead stripping): fail the build rather than ship a mislabelled module.
+if (patched === 0) throw new Error(`${file}: no f32x4.fma found; the relaxed-SIMD kernel is not in this module`);
 writeFileSync(file, bytes);
 console.log(`${file}: ${patched} f32x4.fma -> f32x4.relaxed_madd`);
