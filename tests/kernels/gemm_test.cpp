@@ -5,6 +5,7 @@
 // reordering errors grow like √K·2^-24 of it, about 1e-6 at the largest K used here).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -187,4 +188,33 @@ TEST_CASE("The public sgemm overwrites C, and degenerate sizes behave", "[kernel
   llmsize::ref::sgemm(0, 2, 3, A.data(), B.data(), untouched.data());
   llmsize::ref::sgemm(2, 0, 3, A.data(), B.data(), untouched.data());
   CHECK(untouched == std::vector<float>(4, 5.0f));
+}
+
+// The reference transformer slices a GEMM into row and column tiles across UI frames and
+// relies on each output element being computed the same way whatever the split: a row's
+// result must not depend on which micro-tile (or remainder tile) it lands in.
+TEST_CASE("Splitting a GEMM into row and column blocks (M >= 2 each) changes no bits", "[kernels]") {
+  const int M = 23, N = 77, K = 301;
+  const auto A = random_matrix(M, K, 7u);
+  const auto B = random_matrix(K, N, 8u);
+  for (const k::GemmKernel* kr : supported_kernels()) {
+    INFO(kr->name);
+    std::vector<float> whole(std::size_t(M) * N), split(std::size_t(M) * N);
+    k::sgemm_with(*kr, M, N, K, A.data(), K, B.data(), N, whole.data(), N, k::BPath::automatic);
+    for (int rows : {2, 3, 5, 7}) {
+      for (int cols : {16, 33, N}) {
+        for (int i0 = 0; i0 < M; i0 += rows) {
+          const int mr = std::min(rows, M - i0) >= 2 ? std::min(rows, M - i0) : 2;
+          const int i = std::min(i0, M - mr);
+          for (int j = 0; j < N; j += cols) {
+            const int nc = std::min(cols, N - j);
+            k::sgemm_with(*kr, mr, nc, K, A.data() + std::size_t(i) * K, K, B.data() + j, N,
+                          split.data() + std::size_t(i) * N + j, N, k::BPath::automatic);
+          }
+        }
+        INFO("rows " << rows << " cols " << cols);
+        CHECK(split == whole);
+      }
+    }
+  }
 }

@@ -41,47 +41,31 @@ inline void store_part(float* c, v128_t r, int count, bool accumulate) {
 // noinline: V8 allocates registers per function; inlined into the caller's loop over n
 // the tile lost a fifth of its speed to spills (measured).
 template <int M, int NV>
-__attribute__((noinline)) void tile(int kc, const float* __restrict a, int lda,
-                                    const float* __restrict b, int ldb, float* c, int ldc,
-                                    int last_count, bool accumulate) {
-  // A single row (decode on pre-packed B) has only NV dependent chains: give odd k its own set.
-  constexpr int S = M == 1 ? 2 : 1;
-  v128_t acc[S][M][NV];
+__attribute__((noinline)) void tile(int kc, const float* __restrict a, int lda, const float* __restrict b, int ldb,
+          float* c, int ldc, int last_count, bool accumulate) {
+  v128_t acc[M][NV];
 #pragma unroll
-  for (int s = 0; s < S; ++s) {
+  for (int i = 0; i < M; ++i) {
 #pragma unroll
-    for (int i = 0; i < M; ++i) {
-#pragma unroll
-      for (int v = 0; v < NV; ++v) acc[s][i][v] = wasm_f32x4_const_splat(0.0f);
-    }
+    for (int v = 0; v < NV; ++v) acc[i][v] = wasm_f32x4_const_splat(0.0f);
   }
-  auto step = [&](int s, int k) {
+  for (int k = 0; k < kc; ++k, b += ldb) {
     v128_t bv[NV];
 #pragma unroll
-    for (int v = 0; v < NV; ++v) bv[v] = wasm_v128_load(b + std::ptrdiff_t(k) * ldb + 4 * v);
+    for (int v = 0; v < NV; ++v) bv[v] = wasm_v128_load(b + 4 * v);
 #pragma unroll
     for (int i = 0; i < M; ++i) {
       const v128_t ai = wasm_v128_load32_splat(a + std::ptrdiff_t(i) * lda + k);
 #pragma unroll
-      for (int v = 0; v < NV; ++v) acc[s][i][v] = madd(ai, bv[v], acc[s][i][v]);
+      for (int v = 0; v < NV; ++v) acc[i][v] = madd(ai, bv[v], acc[i][v]);
     }
-  };
-  int k = 0;
-  for (; k + S <= kc; k += S) {
-#pragma unroll
-    for (int s = 0; s < S; ++s) step(s, k + s);
   }
-  if (k < kc) step(0, k);
 #pragma unroll
   for (int i = 0; i < M; ++i) {
     float* ci = c + std::ptrdiff_t(i) * ldc;
-    if constexpr (S == 2) {
 #pragma unroll
-      for (int v = 0; v < NV; ++v) acc[0][i][v] = wasm_f32x4_add(acc[0][i][v], acc[1][i][v]);
-    }
-#pragma unroll
-    for (int v = 0; v < NV - 1; ++v) store_part(ci + 4 * v, acc[0][i][v], 4, accumulate);
-    store_part(ci + 4 * (NV - 1), acc[0][i][NV - 1], last_count, accumulate);
+    for (int v = 0; v < NV - 1; ++v) store_part(ci + 4 * v, acc[i][v], 4, accumulate);
+    store_part(ci + 4 * (NV - 1), acc[i][NV - 1], last_count, accumulate);
   }
 }
 
