@@ -1,6 +1,7 @@
 // Results › GPUs (the same workload on every GPU of the catalog: memory needed per GPU,
 // fit, GPUs needed, throughput bound; a click picks the GPU) and Results › Throughput
 // (decode and prefill bounds, training step and total time, each with its formula).
+#include <cctype>
 #include <cmath>
 
 #include "app/figures.hpp"
@@ -67,28 +68,40 @@ void draw_gpu_table(App& app, const core::Estimate& e) {
   (void)e;
 }
 
+// "PREFILL (ESTIMATE)": the caption carries the bound the core gives the figure.
+static std::string caption(const std::vector<core::Explanation>& ex, const char* key, const char* what) {
+  std::string c = what;
+  if (const core::Explanation* x = find_explanation(ex, key)) {
+    std::string b(core::to_string(x->bound));
+    for (char& ch : b) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    c += " (" + b + ")";
+  }
+  return c;
+}
+
 void draw_throughput_results(App& app, const core::Estimate& e, const std::vector<core::Explanation>& ex) {
   const AppState& s = app.state;
   const bool training = s.work.mode == core::Mode::Training;
   const float col = 210 * app.scale;
   const auto& t = e.throughput;
   if (training) {
-    big_number(app.fonts, "STEP TIME (LOWER BOUND)", core::format_duration(t.step_seconds),
-               core::short_count(t.tokens_per_step) + " tokens per step", col);
+    big_number(app.fonts, caption(ex, "throughput.step_seconds", "STEP TIME").c_str(),
+               core::format_duration(t.step_seconds), core::short_count(t.tokens_per_step) + " tokens per step", col);
     flow_same_line(col);
-    big_number(app.fonts, "TRAINING TIME (LOWER BOUND)", core::format_duration(t.train_seconds),
-               core::short_count(t.train_tokens) + " tokens", col);
+    big_number(app.fonts, caption(ex, "throughput.train_seconds", "TRAINING TIME").c_str(),
+               core::format_duration(t.train_seconds), core::short_count(t.train_tokens) + " tokens", col);
     flow_same_line(col);
     big_number(app.fonts, "CHINCHILLA-OPTIMAL DATA", core::short_count(t.chinchilla_tokens), "tokens, about 20 per parameter",
                col);
   } else {
-    big_number(app.fonts, "DECODE (UPPER BOUND)", format_value(t.decode_tokens_per_s, core::Unit::TokensPerSecond, s.unit),
+    big_number(app.fonts, caption(ex, "throughput.decode_tokens_per_s", "DECODE").c_str(),
+               format_value(t.decode_tokens_per_s, core::Unit::TokensPerSecond, s.unit),
                "all sequences, memory-bandwidth roofline", col * 1.2f);
     flow_same_line(col);
     big_number(app.fonts, "PER SEQUENCE", format_value(t.decode_tokens_per_s_per_seq, core::Unit::TokensPerSecond, s.unit),
                "upper bound", col);
     flow_same_line(col);
-    big_number(app.fonts, "PREFILL (LOWER BOUND)", core::format_duration(t.prefill_seconds),
+    big_number(app.fonts, caption(ex, "throughput.prefill_seconds", "PREFILL").c_str(), core::format_duration(t.prefill_seconds),
                "whole prompt at the set utilization", col);
   }
   mark("figure.throughput");
