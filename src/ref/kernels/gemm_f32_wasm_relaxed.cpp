@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "kernel.hpp"
+#include "tile_walk.hpp"
 
 namespace llmsize::ref::kernels {
 namespace {
@@ -69,28 +70,20 @@ __attribute__((noinline)) void tile(int kc, const float* __restrict a, int lda, 
   }
 }
 
-using TileFn = void (*)(int, const float*, int, const float*, int, float*, int, int, bool);
-
-template <int... I>
-constexpr std::array<TileFn, sizeof...(I)> make_tiles(std::integer_sequence<int, I...>) {
-  return {&tile<I / NV_MAX + 1, I % NV_MAX + 1>...};
-}
-constexpr auto kTiles = make_tiles(std::make_integer_sequence<int, MR * NV_MAX>{});
+// Gives tile_walk.hpp the tiles of this TU.
+struct Tiles {
+  template <int M, int NV>
+  static void run(int kc, const float* a, int lda, const float* b, int ldb, float* c, int ldc, int last,
+                  bool accumulate) {
+    tile<M, NV>(kc, a, lda, b, ldb, c, ldc, last, accumulate);
+  }
+};
 
 }  // namespace
 
-void gemm_f32_6x8_wasm_relaxed(int kc, const float* A, int lda, const float* B, int ldb,
-                               std::ptrdiff_t b_next, float* C, int ldc, int m, int n, bool accumulate) {
-  assert(kc >= 1 && m >= 1 && m <= MR && n >= 1);
-  for (; n > 0; n -= NR, B += b_next, C += NR) {
-    if (m == MR && n >= NR) {  // the hot case, inlined
-      tile<MR, NV_MAX>(kc, A, lda, B, ldb, C, ldc, 4, accumulate);
-      continue;
-    }
-    const int nj = n < NR ? n : NR, nv = (nj + 3) / 4;
-    kTiles[std::size_t((m - 1) * NV_MAX + nv - 1)](kc, A, lda, B, ldb, C, ldc, nj - 4 * (nv - 1),
-                                               accumulate);
-  }
+void gemm_f32_6x8_wasm_relaxed(int kc, const float* A, int lda, const float* B, int ldb, std::ptrdiff_t b_next,
+    float* C, int ldc, int m, int n, bool accumulate) {
+  walk::walk_n<Tiles, MR, NV_MAX, 4>(kc, A, lda, B, ldb, b_next, C, ldc, m, n, accumulate);
 }
 
 namespace {
