@@ -201,6 +201,14 @@ void read_sliding(Reader& r, ModelConfig& c, bool enabled_by_default) {
   c.sliding_window = use ? w : 0;
 }
 
+// Which layers of a Qwen MoE model are MoE: (i + 1) % decoder_sparse_step == 0, except the
+// explicitly dense mlp_only_layers.
+void read_qwen_moe_layers(Reader& r, MoeConfig& m) {
+  m.freq = r.integer("moe_layer_freq", {"decoder_sparse_step"}, 1);
+  m.phase = m.freq - 1;
+  m.dense_layers = r.int_list("mlp_only_layers", "mlp_only_layers");
+}
+
 void read_moe_deepseek(Reader& r, ModelConfig& c) {
   auto& m = c.moe;
   m.num_experts = r.integer("num_experts", {"n_routed_experts"}, 0);
@@ -405,9 +413,7 @@ Result<ImportedConfig> import_hf_config(std::string_view text, const ImportOptio
         m.shared_ffn = r.integer("shared_expert_intermediate_size", {"shared_expert_intermediate_size"}, 5632);
         m.num_shared_experts = m.shared_ffn > 0 ? 1 : 0;
         m.shared_gate = m.shared_ffn > 0;
-        m.freq = r.integer("moe_layer_freq", {"decoder_sparse_step"}, 1);
-        m.phase = m.freq - 1;  // Qwen: MoE iff (i + 1) % decoder_sparse_step == 0
-        m.dense_layers = r.int_list("mlp_only_layers", "mlp_only_layers");
+        read_qwen_moe_layers(r, m);
       }
       break;
     case Family::Qwen3:
@@ -421,9 +427,7 @@ Result<ImportedConfig> import_hf_config(std::string_view text, const ImportOptio
         m.num_experts = r.integer("num_experts", {"num_experts"}, 128);
         m.top_k = r.integer("num_experts_per_tok", {"num_experts_per_tok"}, 8);
         m.expert_ffn = r.integer("moe_intermediate_size", {"moe_intermediate_size"}, 768);
-        m.freq = r.integer("moe_layer_freq", {"decoder_sparse_step"}, 1);
-        m.phase = m.freq - 1;
-        m.dense_layers = r.int_list("mlp_only_layers", "mlp_only_layers");
+        read_qwen_moe_layers(r, m);
       }
       break;
     case Family::Gemma:
