@@ -29,6 +29,14 @@ inline core::Preset preset(const std::string& id) {
   return p.value();
 }
 
+// The core's per-layer plan of `c`, failing the test loudly.
+inline core::LayerPlan plan_of(const core::ModelConfig& c, core::KvDtype t = core::KvDtype::BF16, core::i64 tp = 1) {
+  auto p = core::layer_plan(c, t, tp);
+  INFO(c.name << ": " << (p ? "" : core::join(p.issues())));
+  REQUIRE(p.ok());
+  return p.value();
+}
+
 inline core::ModelConfig import_file(const std::string& rel, bool generic = false) {
   core::ImportOptions opt;
   opt.generic_fallback = generic;

@@ -21,6 +21,9 @@ constexpr std::optional<i64> add(i64 a, i64 b) {
   return r;
 }
 
+// ⌈a / b⌉ for a ≥ 0, b > 0 (sizes: heads per GPU, blocks per row); never overflows.
+constexpr i64 ceil_div(i64 a, i64 b) { return a / b + (a % b != 0 ? 1 : 0); }
+
 // Accumulates a running checked product/sum; once overflowed it stays overflowed.
 class Checked {
  public:

@@ -13,6 +13,7 @@ namespace llmsize::core {
 
 struct Estimate {
   Inventory inventory;
+  LayerPlan plan;             // per-layer attention cache and FFN kinds (KV dtype, tp of the workload)
   ParamReport params;
   Gpu gpu;                    // the workload's GPU (catalog entry)
   i64 dp = 1;                 // data-parallel replicas = gpus / (tp · pp)

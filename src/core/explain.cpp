@@ -109,7 +109,7 @@ void explain_inference(const ModelConfig& c, const Workload& w, const Estimate& 
                     " · (" + n(r.count - sliding) + " · " + n(w.seq) + " + " + n(sliding) + " · " +
                     n(c.sliding_window > 0 ? std::min(w.seq, c.sliding_window) : w.seq) + ")";
   if (!c.mla.enabled && w.tp > 1)
-    kvc += "; K heads per GPU = " + n(kv_heads_per_gpu(c, w.tp)) + (w.tp > c.n_kv_heads ? " (replicated: tp > K)" : " (K / tp)");
+    kvc += "; K heads per GPU = " + n(kv_heads_per_gpu(c.n_kv_heads, w.tp)) + (w.tp > c.n_kv_heads ? " (replicated: tp > K)" : " (K / tp)");
   if (c.mla.enabled && w.tp > 1) kvc += "; the MLA latent is replicated on every tensor-parallel GPU";
   o.bytes("inference.kv_cache_bytes", "KV cache", m.kv_cache_bytes, Bound::Lower, kvc,
           "vLLM/llama.cpp KV layout; paged allocators round up to whole blocks");

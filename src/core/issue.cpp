@@ -17,4 +17,9 @@ std::string join(const std::vector<Issue>& issues, const char* sep) {
   return out;
 }
 
+Issue memory_overflow(std::string field) {
+  return Issue{std::move(field), "the memory of this model and workload overflows 64-bit byte counts; reduce seq, "
+                                 "batch or the model size"};
+}
+
 }  // namespace llmsize::core

@@ -17,6 +17,8 @@ struct Issue {
 // "field: message" on one line, as the CLI prints it.
 std::string to_string(const Issue& issue);
 std::string join(const std::vector<Issue>& issues, const char* sep = "; ");
+// The one message for inference memory that does not fit 64-bit byte counts, naming `field`.
+Issue memory_overflow(std::string field = "seq");
 
 template <class T>
 class Result {

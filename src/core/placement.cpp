@@ -1,10 +1,25 @@
 // Tensor placement over tensor/expert/pipeline parallel GPUs (see placement.hpp).
 #include "placement.hpp"
 
+#include <algorithm>
+
+#include "layer_plan.hpp"
+
+namespace llmsize::core {
+
+StageRange stage_range(i64 n_layers, i64 pp, i64 stage) {
+  const i64 base = n_layers / pp, extra = n_layers % pp;
+  StageRange r;
+  r.count = base + (stage < extra ? 1 : 0);
+  r.first = stage * base + std::min(stage, extra);
+  return r;
+}
+
+}  // namespace llmsize::core
+
 namespace llmsize::core::placement {
 
 namespace {
-i64 ceil_div(i64 a, i64 b) { return a / b + (a % b != 0 ? 1 : 0); }
 
 // Column-parallel tensors whose bias is split with them (Megatron ColumnParallelLinear).
 bool column_parallel(Role r) {
@@ -45,7 +60,7 @@ std::optional<i64> gpu_share(const ModelConfig& c, const Tensor& t, i64 total, S
     return total;  // replicated (vLLM ReplicatedLinear for MLA down-projections and the router)
   if (vector && !(t.role == Role::Bias && column_parallel(r))) return total;  // row-parallel biases
   if (!c.mla.enabled && (r == Role::AttnK || r == Role::AttnV) && c.n_kv_heads > 0) {
-    const i64 held = kv_heads_per_gpu(c, s.tp);  // K/tp heads, or 1 replicated head when tp > K
+    const i64 held = kv_heads_per_gpu(c.n_kv_heads, s.tp);  // K/tp heads, or 1 replicated head when tp > K
     auto v = mul(total / c.n_kv_heads, held);
     return v;
   }
@@ -65,18 +80,6 @@ i64 Table::stage(const ModelConfig& cfg, i64 pp, i64 s) const {
   if (s == 0) v += first;
   if (s == pp - 1) v += last;
   return v;  // ≤ 2 × replica, which build() keeps below 2^61
-}
-
-LayerCounts LayerCounts::of(const ModelConfig& cfg) {
-  LayerCounts c;
-  const size_t n = static_cast<size_t>(cfg.n_layers);
-  c.moe.assign(n + 1, 0);
-  c.slide.assign(n + 1, 0);
-  for (size_t i = 0; i < n; ++i) {
-    c.moe[i + 1] = c.moe[i] + (cfg.layer_is_moe(static_cast<i64>(i)) ? 1 : 0);
-    c.slide[i + 1] = c.slide[i] + (cfg.layer_slides(static_cast<i64>(i)) ? 1 : 0);
-  }
-  return c;
 }
 
 }  // namespace llmsize::core::placement

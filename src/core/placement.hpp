@@ -1,13 +1,25 @@
-// Private helper (core .cpp files only): how one model replica's tensors are spread over
-// GPUs — tensor parallel splits heads and FFN widths, expert parallel splits routed experts,
-// pipeline parallel gives each stage consecutive layers (embeddings on the first stage, the
-// head on the last). Sums any per-tensor quantity (bytes, parameters, optimizer bytes) into
-// one GPU's share per layer, with prefix sums so a stage's total costs O(1).
+// How one model replica's tensors are spread over GPUs — tensor parallel splits heads and FFN
+// widths, expert parallel splits routed experts, pipeline parallel gives each stage consecutive
+// layers (embeddings on the first stage, the head on the last). Sums any per-tensor quantity
+// (bytes, parameters, optimizer bytes) into one GPU's share per layer, with prefix sums so a
+// stage's total costs O(1). StageRange is public; the placement:: helpers serve core .cpp files.
 #pragma once
 #include <vector>
 
 #include "inventory.hpp"
-#include "memory.hpp"
+#include "workload.hpp"
+
+namespace llmsize::core {
+
+// Where the layers sit: pipeline stage `stage` of `pp` holds layers [first, first + count).
+// The first (L mod pp) stages take one extra layer.
+struct StageRange {
+  i64 first = 0;
+  i64 count = 0;
+};
+StageRange stage_range(i64 n_layers, i64 pp, i64 stage);
+
+}  // namespace llmsize::core
 
 namespace llmsize::core::placement {
 
@@ -91,16 +103,5 @@ std::optional<Table> build(const ModelConfig& cfg, const Inventory& inv, Split s
   tab.replica = replica.value();
   return tab;
 }
-
-// Layers of stage s that are MoE / slide, via prefix counts.
-struct LayerCounts {
-  std::vector<i64> moe;    // prefix counts of MoE layers
-  std::vector<i64> slide;  // prefix counts of sliding-window layers
-  static LayerCounts of(const ModelConfig& cfg);
-  i64 moe_in(StageRange r) const { return moe[static_cast<size_t>(r.first + r.count)] - moe[static_cast<size_t>(r.first)]; }
-  i64 slide_in(StageRange r) const {
-    return slide[static_cast<size_t>(r.first + r.count)] - slide[static_cast<size_t>(r.first)];
-  }
-};
 
 }  // namespace llmsize::core::placement

@@ -5,7 +5,6 @@ namespace llmsize::core {
 
 namespace {
 
-i64 ceil_div(i64 a, i64 b) { return a / b + (a % b != 0 ? 1 : 0); }
 
 QType compute_qtype(ComputeDtype d) {
   return d == ComputeDtype::F32 ? QType::F32 : d == ComputeDtype::F16 ? QType::F16 : QType::BF16;

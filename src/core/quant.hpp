@@ -1,7 +1,7 @@
 // Weight storage per tensor: plain dtypes and quantization schemes with their exact bytes
 // (packed values + scales + zero-points + indices, as the runtime stores them), and the rule
 // that picks a storage type for each inventory tensor under a Workload's weight format —
-// including llama.cpp's per-tensor GGUF mixes. Not here: KV-cache dtypes (memory.hpp).
+// including llama.cpp's per-tensor GGUF mixes. Not here: KV-cache bytes (layer_plan.hpp).
 //
 // Sources: ggml/src/ggml-common.h block structs (GGUF block sizes and bytes);
 // llama.cpp src/llama-quant.cpp llama_tensor_get_type_impl / tensor_type_fallback /

@@ -16,11 +16,6 @@ std::string pad_left(const std::string& s, size_t w) { return s.size() >= w ? s 
 std::string pad_right(const std::string& s, size_t w) { return s.size() >= w ? s : s + std::string(w - s.size(), ' '); }
 std::string n(i64 v) { return with_commas(v); }
 
-const Tensor& tensor_of(const Inventory& inv, const WeightRow& r) {
-  return r.kind < 0 ? inv.global[static_cast<size_t>(r.index)]
-                    : inv.kinds[static_cast<size_t>(r.kind)].tensors[static_cast<size_t>(r.index)];
-}
-
 std::string rate(double v) { return v >= 100 ? fixed(v, 0) : v >= 10 ? fixed(v, 1) : fixed(v, 2); }
 std::string duration(double s) { return s > 0 ? format_duration(s) : "n/a (no TFLOPS figure for this GPU)"; }
 }  // namespace

@@ -16,13 +16,14 @@ double sum_capped(double a, double b, double W) {
 }
 }  // namespace
 
-double attention_flops(const ModelConfig& c, i64 past, i64 queries) {
+double attention_flops(const ModelConfig& c, const LayerPlan& plan, i64 past, i64 queries) {
   const double dqk = static_cast<double>(c.q_head_dim()), dv = static_cast<double>(c.v_head_dim());
-  // Query at position p attends p + 1 keys (causal), at most the window in sliding layers.
+  // Query at position p attends p + 1 keys (causal), at most the window of its layer.
   const double a = static_cast<double>(past) + 1, b = static_cast<double>(past + queries);
-  const double full = sum_capped(a, b, 0), capped = sum_capped(a, b, static_cast<double>(c.sliding_window));
-  double pairs = 0;
-  for (i64 l = 0; l < c.n_layers; ++l) pairs += c.layer_slides(l) ? capped : full;
+  std::vector<double> per_cache;
+  for (const CacheShape& s : plan.caches) per_cache.push_back(sum_capped(a, b, static_cast<double>(s.window)));
+  double pairs = 0;  // summed layer by layer: the same bits whatever the plan's grouping
+  for (const PlannedLayer& l : plan.layers) pairs += per_cache[static_cast<size_t>(l.cache)];
   // ref: QKᵀ 2·dqk and P·V 2·dv FLOPs per head per (query, key) pair.
   return pairs * 2.0 * static_cast<double>(c.n_heads) * (dqk + dv);
 }
@@ -42,8 +43,8 @@ i64 matmul_params_active(const ModelConfig& c, const Inventory& inv) {
   return n.value();
 }
 
-Result<Throughput> throughput(const ModelConfig& c, const Inventory& inv, const ParamReport& params, const Workload& w,
-                              const Gpu& gpu, const WeightsReport& weights) {
+Result<Throughput> throughput(const ModelConfig& c, const Inventory& inv, const LayerPlan& plan, const ParamReport& params,
+                              const Workload& w, const Gpu& gpu, const WeightsReport& weights) {
   Throughput r;
   const bool fp8_weights = w.weights == WeightFormat::Fp8 || w.weights == WeightFormat::Fp8Block;
   r.fp8_compute = fp8_weights && gpu.fp8_tflops > 0;
@@ -64,18 +65,17 @@ Result<Throughput> throughput(const ModelConfig& c, const Inventory& inv, const 
   r.experts_touched = c.is_moe() ? E * (1.0 - miss) : 0.0;
   double weight_bytes = 0;
   for (const WeightRow& row : weights.rows) {
-    const Tensor& t = row.kind < 0 ? inv.global[static_cast<size_t>(row.index)]
-                                   : inv.kinds[static_cast<size_t>(row.kind)].tensors[static_cast<size_t>(row.index)];
+    const Tensor& t = tensor_of(inv, row);
     double bytes = static_cast<double>(row.bytes);
     if (t.routed) bytes *= r.experts_touched / E;
     else if ((t.role == Role::Embed && !c.tie_embeddings) || t.role == Role::PosEmbed)
       bytes *= std::min(1.0, b / static_cast<double>(std::max<i64>(1, stored_dims(t).n_rows)));
     weight_bytes += bytes;
   }
-  auto kv = kv_cache_bytes(c, w.kv_dtype, w.seq, w.batch, 1);
-  if (!kv) return kv.issues();
+  const Checked kv = plan.kv_cache_bytes(w.seq, w.batch);
+  if (!kv.ok()) return memory_overflow();
   r.decode_weight_bytes = static_cast<i64>(weight_bytes);
-  r.decode_kv_bytes = *kv;
+  r.decode_kv_bytes = kv.value();
   r.decode_bytes_per_step = r.decode_weight_bytes + r.decode_kv_bytes;  // both ≤ 2^62
   // tp GPUs read their shards at once; pipeline stages run one after another.
   r.decode_step_seconds = static_cast<double>(r.decode_bytes_per_step) / (gpu.bandwidth_gbs * 1e9 * static_cast<double>(w.tp));
@@ -85,7 +85,7 @@ Result<Throughput> throughput(const ModelConfig& c, const Inventory& inv, const 
   // Prefill: 2 FLOPs per active matmul parameter per token + attention (ref: Kaplan et al.
   // 2020 §2.1, C_forward ≈ 2N + 2·n_layer·n_ctx·d_attn).
   const double P = static_cast<double>(matmul_params_active(c, inv));
-  const double attn = attention_flops(c, 0, w.seq);
+  const double attn = attention_flops(c, plan, 0, w.seq);
   const double peak = r.peak_tflops * 1e12 * w.utilization;
   r.prefill_flops = b * (2.0 * P * s + attn);
   r.prefill_seconds = peak > 0 ? r.prefill_flops / (peak * static_cast<double>(w.tp)) : 0;

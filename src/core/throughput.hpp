@@ -2,7 +2,7 @@
 // weights — MoE reads only the experts its tokens chose — plus the KV cache), prefill and
 // training time from FLOPs (2·P per token forward, 6·P training, plus attention) at a
 // user-set utilization, and the Chinchilla-optimal token count. Doubles: these are rates.
-// Not here: memory (memory.hpp, training.hpp).
+// Not here: memory (inference_memory.hpp, training.hpp).
 #pragma once
 #include "params.hpp"
 #include "training.hpp"
@@ -11,8 +11,9 @@ namespace llmsize::core {
 
 // FLOPs of attention scores and weighted sum for `queries` new tokens of one sequence that
 // follow `past` cached tokens: per layer 2·2·H·(hd_qk + hd_v)/2 per (query, key) pair —
-// i.e. 2·H·(hd_qk + hd_v) — with causal masking and sliding windows capping the keys.
-double attention_flops(const ModelConfig& cfg, i64 past, i64 queries);
+// i.e. 2·H·(hd_qk + hd_v) — with causal masking and each layer's window (the plan's) capping
+// the keys.
+double attention_flops(const ModelConfig& cfg, const LayerPlan& plan, i64 past, i64 queries);
 
 // Parameters that take part in matrix multiplies per token (active: top-k experts), i.e.
 // without the embedding lookup tables (a tied head is counted as the head).
@@ -42,7 +43,7 @@ struct Throughput {
   bool fp8_compute = false;          // fp8 weights on a GPU with fp8 tensor cores
 };
 
-Result<Throughput> throughput(const ModelConfig& cfg, const Inventory& inv, const ParamReport& params,
+Result<Throughput> throughput(const ModelConfig& cfg, const Inventory& inv, const LayerPlan& plan, const ParamReport& params,
                               const Workload& w, const Gpu& gpu, const WeightsReport& weights);
 
 }  // namespace llmsize::core

@@ -7,7 +7,6 @@
 namespace llmsize::core {
 
 namespace {
-i64 ceil_div(i64 a, i64 b) { return a / b + (a % b != 0 ? 1 : 0); }
 i64 state_dtype_bytes(const Workload& w) { return w.opt_state == StateDtype::F32 ? 4 : 2; }
 }  // namespace
 
@@ -125,7 +124,7 @@ Result<LayerActivations> layer_activations(const ModelConfig& c, const ActParams
       set(a.mla_latent, rep(sb * (2 * m.q_lora_rank + (m.kv_lora_rank + m.qk_rope_dim) + m.kv_lora_rank) * e));
       set(a.attn_out_input, sb * Ht * m.v_head_dim * e);
     } else {
-      const i64 Kt = c.n_kv_heads >= t ? ceil_div(c.n_kv_heads, t) : 1;
+      const i64 Kt = kv_heads_per_gpu(c.n_kv_heads, t);
       set(a.qk, sb * (Ht + Kt) * c.head_dim * e);
       set(a.v, sb * Kt * c.head_dim * e);
       if (c.norm_qk) set(a.qk_norm, sb * (Ht + Kt) * c.head_dim * e);

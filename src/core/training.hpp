@@ -3,9 +3,9 @@
 // parallel), activations saved for backward per layer component (Korthikanti et al. 2022,
 // "Reducing Activation Recomputation in Large Transformer Models", §4 and Table 2),
 // pipeline in-flight micro-batches (1F1B), the logits/loss buffer, LoRA and QLoRA.
-// Not here: inference memory (memory.hpp), step times (throughput.hpp).
+// Not here: inference memory (inference_memory.hpp), step times (throughput.hpp).
 #pragma once
-#include "memory.hpp"
+#include "inference_memory.hpp"
 
 namespace llmsize::core {
 
@@ -111,7 +111,8 @@ struct TrainingMemory {
   i64 min_gpus = 0;              // ideal split of model states over GPUs; 0 = never fits
 };
 
-Result<TrainingMemory> training_memory(const ModelConfig& cfg, const Inventory& inv, const Workload& w,
-                                       const Gpu& gpu);
+// `plan` is layer_plan(cfg, w.kv_dtype, w.tp) (FFN kind per layer).
+Result<TrainingMemory> training_memory(const ModelConfig& cfg, const Inventory& inv, const LayerPlan& plan,
+                                       const Workload& w, const Gpu& gpu);
 
 }  // namespace llmsize::core

@@ -9,7 +9,6 @@
 namespace llmsize::core {
 
 namespace {
-i64 ceil_div(i64 a, i64 b) { return a / b + (a % b != 0 ? 1 : 0); }
 
 Issue overflow() {
   return Issue{"seq", "training memory overflows 64-bit byte counts; reduce seq, batch or the model size"};
@@ -34,8 +33,8 @@ std::optional<Split2> tables(const ModelConfig& c, const Inventory& inv, const W
 
 }  // namespace
 
-Result<TrainingMemory> training_memory(const ModelConfig& cfg, const Inventory& inv, const Workload& w,
-                                       const Gpu& gpu) {
+Result<TrainingMemory> training_memory(const ModelConfig& cfg, const Inventory& inv, const LayerPlan& plan,
+                                       const Workload& w, const Gpu& gpu) {
   if (auto issues = placement::check_parallel(cfg, w); !issues.empty()) return issues;
   TrainingMemory m;
   const i64 dp = std::max<i64>(1, w.dp());
@@ -91,7 +90,6 @@ Result<TrainingMemory> training_memory(const ModelConfig& cfg, const Inventory& 
     moe_act = *a;
     moe_full = *f;
   }
-  const auto counts = placement::LayerCounts::of(cfg);
   const i64 t = w.tp, e = dtype_bytes(w.dtype);
   auto rep = [&](Checked v) { return !w.seq_parallel || !v.ok() ? v : Checked(ceil_div(v.value(), t)); };
   const Checked sbh = Checked(w.seq) * w.batch * cfg.d_model;
@@ -130,7 +128,7 @@ Result<TrainingMemory> training_memory(const ModelConfig& cfg, const Inventory& 
     const Checked opt = div(Checked(od), dp, shard_opt) + div(Checked(ox), edp, shard_opt);
     // 1F1B: stage s holds pp − s micro-batches in flight (ref: Narayanan et al. 2021 §2.2).
     const i64 inflight = std::min(w.pp - st, w.grad_accum);
-    const i64 moe_n = counts.moe_in(range), dense_n = range.count - moe_n;
+    const i64 moe_n = plan.moe_in(range), dense_n = range.count - moe_n;
     const Checked per_mb = Checked(dense_act->total) * dense_n + Checked(moe_act.total) * moe_n;
     Checked act = per_mb * inflight;
     if (st == 0) act += first_extra * inflight;
@@ -188,8 +186,8 @@ Result<TrainingMemory> training_memory(const ModelConfig& cfg, const Inventory& 
                          Checked(trainable->dense.replica + trainable->expert.replica) *
                              (sb.grads + sb.master + (lora ? sb.weights : 0)) +
                          optimizer->dense.replica + optimizer->expert.replica;
-  const Checked acts = Checked(dense_act->total) * (cfg.n_layers - counts.moe.back()) +
-                       Checked(moe_act.total) * counts.moe.back() + last_extra;
+  const Checked acts = Checked(dense_act->total) * (cfg.n_layers - plan.moe_in(plan.all())) +
+                       Checked(moe_act.total) * plan.moe_in(plan.all()) + last_extra;
   const Checked need = states + acts;
   if (need.ok()) {
     if (need.value() + m.reserve_bytes <= m.capacity_bytes) {

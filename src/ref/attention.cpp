@@ -61,7 +61,7 @@ void add_mha_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const float*
     }));
   }
   const bool alibi = c.pos == core::PosKind::Alibi;
-  const i64 window = L.slides ? c.sliding_window : 0;
+  const i64 window = L.window;
   const float scale = 1.0f / std::sqrt(static_cast<float>(hd));  // ref: Vaswani et al. 2017, eq. 1
   float* attn = dec.ws.attn;
   float* scores = dec.ws.scores.data();
@@ -150,7 +150,7 @@ void add_mla_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const float*
   };
   add_op(p, std::move(absorb));
   const float scale = 1.0f / std::sqrt(static_cast<float>(nope + rope));  // ref: DeepSeek-V2 report, eq. 17
-  const i64 ctx = dec.opt.context, cap = kv.cap, window = L.slides ? c.sliding_window : 0;
+  const i64 ctx = dec.opt.context, cap = kv.cap, window = L.window;
   float* cache = kv.k.data();
   float* scores = dec.ws.scores.data();
   Decoder* D = &dec;

@@ -151,8 +151,8 @@ std::optional<Issue> bind_weights(Decoder& dec, i64 first, i64 count) {
   for (i64 k = 0; k < count; ++k) {
     LayerW& L = dec.layers[static_cast<size_t>(k)];
     L.index = first + k;
-    L.moe = c.layer_is_moe(L.index);
-    L.slides = c.layer_slides(L.index);
+    L.moe = dec.plan.is_moe(L.index);
+    L.window = dec.plan.window(L.index);
     LayerBinder b{c, L};
     const size_t start = i;
     for (; i < dec.weights.size() && dec.weights[i].layer == L.index; ++i)

@@ -151,7 +151,7 @@ void carve_workspace(const ModelConfig& c, const DecoderOptions& o, bool any_den
 
 // Every buffer a decoder needs, in allocation order: weights, KV cache, workspace. With a
 // null `dec` only the sizes are produced.
-core::Result<std::vector<Request>> plan(const ModelConfig& c, const core::Inventory& inv,
+core::Result<std::vector<Request>> plan(const ModelConfig& c, const core::Inventory& inv, const core::LayerPlan& lp,
                                         const DecoderOptions& o, const Span& span, Decoder* dec,
                                         bool* kinds = nullptr) {
   std::vector<Request> out;
@@ -174,9 +174,9 @@ core::Result<std::vector<Request>> plan(const ModelConfig& c, const core::Invent
   }
   for (i64 i = 0; i < span.count; ++i) {
     const i64 layer = span.first + i;
-    const i64 cap = c.layer_slides(layer) ? std::min(o.context, c.sliding_window) : o.context;
-    const i64 wk = c.mla.enabled ? c.mla.kv_lora_rank + c.mla.qk_rope_dim : c.n_kv_heads * c.head_dim;
-    const i64 wv = c.mla.enabled ? 0 : wk;
+    const core::CacheShape& cs = lp.cache_of(layer);
+    const i64 cap = cs.tokens_kept(o.context);
+    const i64 wk = cs.heads * cs.k_dim, wv = cs.heads * cs.v_dim;
     KvCache* kv = dec ? &dec->kv[static_cast<size_t>(i)] : nullptr;
     if (kv) kv->cap = cap, kv->width_k = wk, kv->width_v = wv;
     const Checked per_seq = Checked(o.batch) * cap;
@@ -261,7 +261,9 @@ core::Result<DecoderPlan> plan_decoder(const ModelConfig& cfg, const DecoderOpti
   if (auto issues = check_options(cfg, o, span); !issues.empty()) return issues;
   auto inv = core::build_inventory(cfg);
   if (!inv) return inv.issues();
-  auto reqs = plan(cfg, *inv, o, span, nullptr);
+  auto lp = core::layer_plan(cfg, core::KvDtype::F32);
+  if (!lp) return lp.issues();
+  auto reqs = plan(cfg, *inv, *lp, o, span, nullptr);
   if (!reqs) return reqs.issues();
   DecoderPlan p;
   for (const auto& r : *reqs) {
@@ -283,8 +285,11 @@ core::Result<std::unique_ptr<Decoder>> build_decoder(const ModelConfig& cfg,
   if (!inv) return inv.issues();
   dec->cfg = cfg;
   dec->inv = std::move(inv.value());
+  auto lp = core::layer_plan(cfg, core::KvDtype::F32);
+  if (!lp) return lp.issues();
+  dec->plan = std::move(lp.value());
   bool kinds[2] = {false, false};
-  auto reqs = plan(cfg, dec->inv, dec->opt, span, dec.get(), kinds);
+  auto reqs = plan(cfg, dec->inv, dec->plan, dec->opt, span, dec.get(), kinds);
   if (!reqs) return reqs.issues();
   for (const auto& r : *reqs) {
     *r.target = Buffer::make(dec->mem, r.cat, r.elems);

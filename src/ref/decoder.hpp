@@ -15,6 +15,7 @@
 
 #include "alloc.hpp"
 #include "core/inventory.hpp"
+#include "core/layer_plan.hpp"
 
 namespace llmsize::ref {
 
@@ -46,8 +47,8 @@ struct NormW {
 // One decoder layer's weights by role (unused roles stay null).
 struct LayerW {
   i64 index = 0;     // layer index in the model
-  bool moe = false;
-  bool slides = false;  // sliding-window attention on this layer
+  bool moe = false;      // the plan's FFN kind
+  i64 window = 0;       // the plan's window: keys attended per query (0 = every past key)
   NormW attn_norm, ffn_norm, post_attn_norm, post_ffn_norm, q_norm, k_norm;
   Lin q, k, v, qkv, o;                  // qkv when the checkpoint fuses them: [q | k | v] columns
   Lin q_a, q_b, kv_a, kv_b;             // MLA; q is the plain projection when q_lora_rank = 0
@@ -75,8 +76,9 @@ struct WeightTensor {
   Buffer buf;      // spec.numel() floats
 };
 
-// Per layer: keys and values of every sequence, [b][cap][width]. MLA keeps one latent row
-// (kv_lora + rope) in k and nothing in v. Sliding layers keep cap = min(context, window)
+// Per layer: keys and values of every sequence, [b][cap][width], shaped by the layer's cache in
+// the core's plan: width_k = heads·k_dim, width_v = heads·v_dim (MLA: one latent row of
+// kv_lora + rope in k and nothing in v), cap = tokens_kept(context); sliding layers keep those
 // slots as a ring (position p lives in slot p mod cap).
 struct KvCache {
   Buffer k, v;  // (b, cap, width_k), (b, cap, width_v)
@@ -141,6 +143,7 @@ struct HeatMap {
 struct Decoder {
   core::ModelConfig cfg;
   core::Inventory inv;
+  core::LayerPlan plan;  // the core's per-layer plan at fp32, tp = 1: KV shapes, windows, FFN kinds
   DecoderOptions opt;
   MemCounter mem;  // declared before every Buffer: destroyed after them
   std::vector<WeightTensor> weights;  // global tensors, then each built layer in inventory order

@@ -62,17 +62,19 @@ struct Flops {
 };
 Flops model_flops(const core::ModelConfig& c, i64 prompt, i64 past) {
   auto inv = core::build_inventory(c);
-  if (!inv) return {};
+  auto plan = core::layer_plan(c, core::KvDtype::BF16);
+  if (!inv || !plan) return {};
   const double p = static_cast<double>(core::matmul_params_active(c, *inv));
-  return {2.0 * p + core::attention_flops(c, 0, prompt) / static_cast<double>(prompt),
-          2.0 * p + core::attention_flops(c, past, 1)};
+  return {2.0 * p + core::attention_flops(c, *plan, 0, prompt) / static_cast<double>(prompt),
+          2.0 * p + core::attention_flops(c, *plan, past, 1)};
 }
 Flops block_flops(const core::ModelConfig& block, i64 prompt, i64 past) {
   auto counts = core::count_params(block);
-  if (!counts || counts->kinds.empty()) return {};
+  auto plan = core::layer_plan(block, core::KvDtype::F32);
+  if (!counts || counts->kinds.empty() || !plan) return {};
   const double p = static_cast<double>(counts->kinds[0].active_per_layer);  // norms included: < 0.1%
-  return {2.0 * p + core::attention_flops(block, 0, prompt) / static_cast<double>(prompt),
-          2.0 * p + core::attention_flops(block, past, 1)};
+  return {2.0 * p + core::attention_flops(block, *plan, 0, prompt) / static_cast<double>(prompt),
+          2.0 * p + core::attention_flops(block, *plan, past, 1)};
 }
 
 void finish_prefill(Demo& d) {

@@ -22,13 +22,13 @@ std::string range_msg(i64 lo, i64 hi, i64 got) {
   return "must be an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got " + std::to_string(got);
 }
 
-// One layer of `m` standing for layer `layer`: MoE placement and sliding pattern resolved.
-ModelConfig one_layer(const ModelConfig& m, i64 layer) {
+// One layer of `m` standing for layer `layer` of its plan: FFN kind and window resolved.
+ModelConfig one_layer(const ModelConfig& m, const core::LayerPlan& plan, i64 layer) {
   ModelConfig b = m;
   b.n_layers = 1;
   b.mtp_layers = 0;
   if (m.is_moe()) {
-    if (m.layer_is_moe(layer)) {
+    if (plan.is_moe(layer)) {
       b.moe.first_dense = 0;
       b.moe.freq = 1;
       b.moe.phase = 0;
@@ -37,8 +37,8 @@ ModelConfig one_layer(const ModelConfig& m, i64 layer) {
       b.moe = core::MoeConfig{};
     }
   }
-  if (m.layer_slides(layer)) b.sliding_pattern = 1;
-  else b.sliding_window = 0;
+  b.sliding_window = plan.window(layer);  // 0: a layer that keeps every token
+  b.sliding_pattern = 1;
   return b;
 }
 
@@ -83,13 +83,15 @@ core::Result<DemoPlan> plan_demo(const ModelConfig& model, const DemoSettings& s
   if (auto issues = core::validate(model); !issues.empty()) bad.insert(bad.end(), issues.begin(), issues.end());
   if (!bad.empty()) return bad;
 
+  auto lp = core::layer_plan(model, core::KvDtype::F32);
+  if (!lp) return lp.issues();
   DemoPlan p;
   p.model = model;
   p.layer = 0;
   if (model.is_moe())  // the routed kind: in MoE models it is the common one
-    while (p.layer + 1 < model.n_layers && !model.layer_is_moe(p.layer)) ++p.layer;
-  p.moe = model.layer_is_moe(p.layer);
-  const ModelConfig real = one_layer(model, p.layer);
+    while (p.layer + 1 < model.n_layers && !lp->is_moe(p.layer)) ++p.layer;
+  p.moe = lp->is_moe(p.layer);
+  const ModelConfig real = one_layer(model, *lp, p.layer);
   const DecoderOptions opt{.batch = 1, .context = s.prompt + s.tokens, .max_tokens = s.chunk(), .globals = false};
   auto bytes = [&](const ModelConfig& c) -> i64 {
     auto plan = plan_decoder(c, opt);

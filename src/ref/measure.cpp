@@ -4,7 +4,8 @@
 #include <algorithm>
 
 #include "core/format.hpp"
-#include "core/memory.hpp"
+#include "core/temporaries.hpp"
+#include "core/weights.hpp"
 
 namespace llmsize::ref {
 
@@ -54,11 +55,11 @@ core::Result<MemoryComparison> compare_memory(const Decoder& dec) {
       if (row.kind >= 0) m.weights_estimated += row.bytes;
   }
 
-  // KV cache: fp32 rows, every layer, batch × context (windows capped).
+  // KV cache: fp32 rows, every layer of the plan, batch × context (windows capped).
   m.kv_measured = st[Mem::KvCache];
-  auto kv = core::kv_cache_bytes(c, core::KvDtype::F32, dec.opt.context, dec.opt.batch);
-  if (!kv) return kv.issues();
-  m.kv_estimated = *kv;
+  const core::Checked kv = dec.plan.kv_cache_bytes(dec.opt.context, dec.opt.batch);
+  if (!kv.ok()) return core::memory_overflow("context");
+  m.kv_estimated = kv.value();
 
   // Activations of one layer, per phase.
   core::TempParams tp;
@@ -72,11 +73,13 @@ core::Result<MemoryComparison> compare_memory(const Decoder& dec) {
   for (const auto& L : dec.layers) (L.moe ? any_moe : any_dense) = true;
   for (int moe = 0; moe < 2; ++moe) {
     if (!(moe ? any_moe : any_dense)) continue;
-    auto t = core::layer_temporaries(c, tp, moe == 1);
-    if (!t) return t.issues();
-    m.attention_estimated = std::max(m.attention_estimated, t->attention);
-    m.ffn_estimated = std::max(m.ffn_estimated, t->ffn);
-    if (dec.opt.globals) m.logits_estimated = t->logits;
+    for (const core::CacheShape& cache : dec.plan.caches) {  // every cache shape of the plan
+      auto t = core::layer_temporaries(c, cache, tp, moe == 1);
+      if (!t) return t.issues();
+      m.attention_estimated = std::max(m.attention_estimated, t->attention);
+      m.ffn_estimated = std::max(m.ffn_estimated, t->ffn);
+      if (dec.opt.globals) m.logits_estimated = t->logits;
+    }
   }
   m.activations_estimated = std::max({m.attention_estimated, m.ffn_estimated, m.logits_estimated});
   m.activations_measured = st[Mem::Activations];

@@ -1,6 +1,6 @@
 // Measured next to estimated: the bytes a Decoder allocated through its counting allocator,
 // beside the core's prediction for the same model, fp32, batch, context and prefill chunk
-// (core/memory.hpp: kv_cache_bytes, weights, layer_temporaries). The estimates are the
+// (core: the layer plan's KV bytes, weights_report, layer_temporaries). The estimates are the
 // core's own functions, never re-derived here; `notes` explain each difference.
 #pragma once
 #include <string>

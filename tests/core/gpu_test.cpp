@@ -7,6 +7,7 @@
 #include "test_util.hpp"
 
 using namespace llmsize::core;
+using llmsize::test::plan_of;
 using llmsize::test::preset;
 
 TEST_CASE("The GPU catalog loads and holds every required accelerator with a source", "[core][gpu]") {
@@ -137,5 +138,5 @@ TEST_CASE("Chinchilla-optimal tokens are about 20 per parameter", "[core][throug
   CHECK(e->throughput.prefill_seconds > 0);
   // Attention FLOPs: a causal square of s queries has s(s+1)/2 pairs per layer.
   const ModelConfig c = preset("llama-3-8b").config;
-  CHECK(attention_flops(c, 0, 4) == Approx(32.0 * 10 * 2 * 32 * (128 + 128)));
+  CHECK(attention_flops(c, plan_of(c), 0, 4) == Approx(32.0 * 10 * 2 * 32 * (128 + 128)));
 }

@@ -7,6 +7,7 @@
 #include "test_util.hpp"
 
 using namespace llmsize::core;
+using llmsize::test::plan_of;
 using llmsize::test::preset;
 using llmsize::test::run;
 using llmsize::test::with;
@@ -29,9 +30,7 @@ TEST_CASE("KV cache bytes per token reproduce the published anchors", "[core][kv
   };
   for (const auto& r : rows) {
     INFO(r.preset << " (" << r.source << ")");
-    auto kv = kv_bytes_per_token(preset(r.preset).config, r.dtype);
-    REQUIRE(kv.ok());
-    CHECK(*kv == r.bytes);
+    CHECK(plan_of(preset(r.preset).config, r.dtype).kv_bytes_per_token() == r.bytes);
     CHECK(run(preset(r.preset).config, Workload{}).inference.kv_bytes_per_token == r.bytes);
   }
 }
@@ -51,33 +50,37 @@ TEST_CASE("KV dtypes: fp32, fp8 and llama.cpp's q8_0/q4_0 blocks", "[core][kv]")
   };
   for (const auto& r : rows) {
     INFO(to_string(r.t));
-    CHECK(*kv_bytes_per_token(c, r.t) == r.bytes);
+    CHECK(plan_of(c, r.t).kv_bytes_per_token() == r.bytes);
   }
   // The cache is per token × context × batch.
-  CHECK(*kv_cache_bytes(c, KvDtype::BF16, 8192, 4, 1) == 131072LL * 8192 * 4);
+  CHECK(plan_of(c).kv_cache_bytes(8192, 4).value() == 131072LL * 8192 * 4);
 }
 
 TEST_CASE("Tensor parallel splits KV heads and replicates them past K; MLA is replicated", "[core][kv]") {
   const ModelConfig c = preset("llama-3.1-70b").config;  // K = 8
-  CHECK(*kv_bytes_per_token(c, KvDtype::BF16, 4) == 327680 / 4);
-  CHECK(*kv_bytes_per_token(c, KvDtype::BF16, 8) == 327680 / 8);
-  CHECK(*kv_bytes_per_token(c, KvDtype::BF16, 16) == 327680 / 8);  // one head per GPU, replicated
+  auto per_gpu = [](const ModelConfig& m, i64 tp) {
+    const LayerPlan p = plan_of(m, KvDtype::BF16, tp);
+    return p.kv_bytes_per_token_gpu(p.all());
+  };
+  CHECK(per_gpu(c, 4) == 327680 / 4);
+  CHECK(per_gpu(c, 8) == 327680 / 8);
+  CHECK(per_gpu(c, 16) == 327680 / 8);  // one head per GPU, replicated
   const ModelConfig ds = preset("deepseek-v3").config;
-  CHECK(*kv_bytes_per_token(ds, KvDtype::BF16, 8) == 70272);
+  CHECK(per_gpu(ds, 8) == 70272);
 }
 
 TEST_CASE("Sliding-window layers keep at most the window", "[core][kv]") {
   const ModelConfig g = preset("gemma-2-9b").config;  // every other layer slides over 4096 tokens
   REQUIRE(g.sliding_window == 4096);
-  const i64 per = *kv_bytes_per_token(g, KvDtype::BF16);
-  const i64 per_layer = *kv_bytes_per_token_layer(g, KvDtype::BF16);
-  CHECK(*kv_cache_bytes(g, KvDtype::BF16, 4096, 1, 1) == per * 4096);  // within the window: uncapped
+  const LayerPlan p = plan_of(g);
+  const i64 per = p.kv_bytes_per_token();
+  const i64 per_layer = p.caches.front().bytes_per_token;
+  CHECK(p.kv_cache_bytes(4096, 1).value() == per * 4096);  // within the window: uncapped
   i64 global = 0;
-  for (i64 l = 0; l < g.n_layers; ++l) global += g.layer_slides(l) ? 0 : 1;
+  for (i64 l = 0; l < g.n_layers; ++l) global += p.window(l) > 0 ? 0 : 1;
   CHECK(global == g.n_layers / 2);
   // Past the window only the global layers grow.
-  CHECK(*kv_cache_bytes(g, KvDtype::BF16, 8192, 1, 1) - *kv_cache_bytes(g, KvDtype::BF16, 4096, 1, 1) ==
-        per_layer * global * 4096);
+  CHECK(p.kv_cache_bytes(8192, 1).value() - p.kv_cache_bytes(4096, 1).value() == per_layer * global * 4096);
 }
 
 TEST_CASE("fp32 weight bytes are 4 × the parameter count", "[core][weights]") {
@@ -100,7 +103,7 @@ TEST_CASE("Layer temporaries of a small config match the live-set definition", "
   c.max_positions = 64;
   REQUIRE(validate(c).empty());
   TempParams p{1, 8, 16, 4, true, 1, 1, 1};
-  auto flash = layer_temporaries(c, p, false);
+  auto flash = layer_temporaries(c, plan_of(c).caches.front(), p, false);
   REQUIRE(flash.ok());
   // x + normed 2·8·64·4 = 4096; q 8·4·16·4 = 2048; k+v 8·2·2·16·4 = 2048; flash output 2048.
   CHECK(flash->attention == 4096 + 2048 + 2048 + 2048);
@@ -108,12 +111,12 @@ TEST_CASE("Layer temporaries of a small config match the live-set definition", "
   CHECK(flash->logits == 64 * 4 + 100 * 4);      // last position: hidden + fp32 logits
   CHECK(flash->peak == 16384);
   p.flash = false;
-  auto eager = layer_temporaries(c, p, false);
+  auto eager = layer_temporaries(c, plan_of(c).caches.front(), p, false);
   CHECK(eager->attention == 4096 + 2048 + 2048 + 2 * (4 * 8 * 16 * 4));  // S and P: b·H·c·T each
   p.logits_positions = 8;
-  CHECK(layer_temporaries(c, p, false)->logits == 8 * 64 * 4 + 8 * 100 * 4);
+  CHECK(layer_temporaries(c, plan_of(c).caches.front(), p, false)->logits == 8 * 64 * 4 + 8 * 100 * 4);
   p.tp = 2;  // heads and FFN width split across two GPUs
-  auto split = layer_temporaries(c, p, false);
+  auto split = layer_temporaries(c, plan_of(c).caches.front(), p, false);
   CHECK(split->ffn == 4096 + 8 * 64 * 3 * 4);
 }
 
@@ -214,8 +217,7 @@ TEST_CASE("Absurd sizes give an Issue naming the field, never a wrapped number",
   auto e = estimate(preset("deepseek-v3").config, with({{"seq", "134217728"}, {"batch", "1048576"}}));
   REQUIRE_FALSE(e.ok());
   CHECK(e.issues().front().field == "seq");
-  auto kv = kv_cache_bytes(preset("deepseek-v3").config, KvDtype::F32, i64{1} << 27, i64{1} << 20, 1);
-  CHECK_FALSE(kv.ok());
+  CHECK_FALSE(plan_of(preset("deepseek-v3").config, KvDtype::F32).kv_cache_bytes(i64{1} << 27, i64{1} << 20).ok());
 }
 
 TEST_CASE("Model-dependent parallel degrees are checked", "[core][parallel]") {

@@ -3,7 +3,7 @@
 // byte layouts and the keep-unquantized conventions.
 #include <catch2/catch.hpp>
 
-#include "core/memory.hpp"
+#include "core/weights.hpp"
 #include "core/params.hpp"
 #include "test_util.hpp"
 

@@ -1,19 +1,16 @@
 // inference_memory(): the most loaded GPU's weights, KV cache, temporaries and reserve, the
-// three phases, fit, max context, max concurrent sequences and minimum GPU count
-// (declared in memory.hpp; the per-part formulas live in memory.cpp).
-#include <algorithm>
+// three phases, fit, max context, max concurrent sequences and minimum GPU count (see
+// inference_memory.hpp; the per-part formulas live in weights.cpp, layer_plan.cpp and
+// temporaries.cpp).
+#include "inference_memory.hpp"
 
-#include "memory.hpp"
-#include "placement.hpp"
+#include <algorithm>
 
 namespace llmsize::core {
 
 namespace {
+constexpr i64 kMiB = i64{1} << 20;
 
-Issue overflow() {
-  return Issue{"seq", "the memory of this model and workload overflows 64-bit byte counts; reduce seq, batch "
-                      "or the model size"};
-}
 
 // One evaluation at (context s, batch b): the most loaded pipeline stage.
 struct At {
@@ -26,21 +23,39 @@ struct At {
 
 struct Model {
   const ModelConfig& cfg;
+  const LayerPlan& plan;
   const Workload& w;
   placement::Table weights;
-  placement::LayerCounts counts;
-  i64 kv_layer = 0;  // one layer, one token, this GPU
   i64 overhead = 0;
 
-  // Temporaries of a stage: attention is the same in every layer; the FFN part of the kinds the
-  // stage holds; the logits only on the last stage.
-  static Temporaries of_stage(const Temporaries& dense, const Temporaries& moe, i64 dense_n, i64 moe_n, bool last) {
+  // Temporaries of the layers of `r`: attention of the largest cache shape the stage holds,
+  // the FFN part of the FFN kinds it holds, the logits only on the last stage.
+  Temporaries of_stage(const std::vector<Temporaries>& attn, const Temporaries& dense, const Temporaries& moe,
+                       StageRange r, bool last) const {
     Temporaries t;
-    t.attention = dense.attention;
+    for (size_t k = 0; k < attn.size(); ++k)
+      if (plan.layers_in(k, r) > 0) t.attention = std::max(t.attention, attn[k].attention);
+    const i64 moe_n = plan.moe_in(r), dense_n = r.count - moe_n;
     t.ffn = std::max(dense_n > 0 ? dense.ffn : 0, moe_n > 0 ? moe.ffn : 0);
     t.logits = last ? dense.logits : 0;
     t.peak = std::max({t.attention, t.ffn, t.logits});
     return t;
+  }
+
+  // Temporaries of a dense layer per cache shape, and of an MoE layer (FFN part), for one step.
+  bool temporaries(const TempParams& p, std::vector<Temporaries>& attn, Temporaries& moe) const {
+    attn.clear();
+    for (const CacheShape& c : plan.caches) {
+      auto t = layer_temporaries(cfg, c, p, false);
+      if (!t) return false;
+      attn.push_back(*t);
+    }
+    if (cfg.is_moe() && !plan.caches.empty()) {
+      auto t = layer_temporaries(cfg, plan.caches.front(), p, true);
+      if (!t) return false;
+      moe = *t;
+    }
+    return !attn.empty();
   }
 
   std::optional<At> at(i64 s, i64 b) const {
@@ -48,29 +63,21 @@ struct Model {
     const i64 chunk = w.prefill_chunk > 0 ? std::min(w.prefill_chunk, s) : s;
     const TempParams pre{b, chunk, s, e, w.flash_attention, w.tp, w.ep, w.logits == LogitsMode::All ? chunk : 1};
     const TempParams dec{b, 1, s, e, w.flash_attention, w.tp, w.ep, 1};
-    auto dense_pre = layer_temporaries(cfg, pre, false), dense_dec = layer_temporaries(cfg, dec, false);
-    if (!dense_pre || !dense_dec) return std::nullopt;
+    std::vector<Temporaries> attn_pre, attn_dec;
     Temporaries moe_pre, moe_dec;
-    if (cfg.is_moe()) {
-      auto a = layer_temporaries(cfg, pre, true), d = layer_temporaries(cfg, dec, true);
-      if (!a || !d) return std::nullopt;
-      moe_pre = *a;
-      moe_dec = *d;
-    }
-    const i64 capped = cfg.sliding_window > 0 ? std::min(s, cfg.sliding_window) : s;
+    if (!temporaries(pre, attn_pre, moe_pre) || !temporaries(dec, attn_dec, moe_dec)) return std::nullopt;
     std::optional<At> best;
     for (i64 st = 0; st < w.pp; ++st) {
       const StageRange r = stage_range(cfg.n_layers, w.pp, st);
-      const i64 moe_n = counts.moe_in(r), slide_n = counts.slide_in(r);
       const bool last = st == w.pp - 1;
       At a;
       a.stage = st;
       a.layers = r.count;
       a.weights = weights.stage(cfg, w.pp, st);
-      a.kv_token = kv_layer * r.count;  // ≤ the whole model's, which fits
-      const Checked kv = Checked(b) * kv_layer * (Checked(r.count - slide_n) * s + Checked(slide_n) * capped);
-      a.prefill = of_stage(*dense_pre, moe_pre, r.count - moe_n, moe_n, last);
-      a.decode_temps = of_stage(*dense_dec, moe_dec, r.count - moe_n, moe_n, last);
+      a.kv_token = plan.kv_bytes_per_token_gpu(r);
+      const Checked kv = plan.kv_cache_bytes_gpu(r, s, b);
+      a.prefill = of_stage(attn_pre, attn_pre.front(), moe_pre, r, last);
+      a.decode_temps = of_stage(attn_dec, attn_dec.front(), moe_dec, r, last);
       const Checked base = Checked(a.weights) + overhead + kv;
       const Checked total = base + a.prefill.peak, decode = base + a.decode_temps.peak;
       if (!total.ok() || !decode.ok()) return std::nullopt;
@@ -85,8 +92,8 @@ struct Model {
 
 }  // namespace
 
-Result<InferenceMemory> inference_memory(const ModelConfig& cfg, const Inventory& inv, const Workload& w,
-                                         const Gpu& gpu) {
+Result<InferenceMemory> inference_memory(const ModelConfig& cfg, const Inventory& inv, const LayerPlan& plan,
+                                         const Workload& w, const Gpu& gpu) {
   if (auto issues = placement::check_parallel(cfg, w); !issues.empty()) return issues;
   InferenceMemory m;
   auto report = weights_report(cfg, inv, w);
@@ -96,24 +103,20 @@ Result<InferenceMemory> inference_memory(const ModelConfig& cfg, const Inventory
     auto one = storage_bytes(storage_for(cfg, w, t, layer), stored_dims(t));
     return one ? mul(*one, t.copies) : std::nullopt;
   }, is_gguf(w.weights));  // only llama.cpp's mixes vary with the layer index
-  if (!table) return overflow();
-  auto kv_layer = kv_bytes_per_token_layer(cfg, w.kv_dtype, w.tp);
-  auto kv_token = kv_bytes_per_token(cfg, w.kv_dtype, 1);
-  if (!kv_layer) return kv_layer.issues();
-  if (!kv_token) return kv_token.issues();
+  if (!table) return memory_overflow();
 
   m.reserve_bytes = w.reserve_mib >= 0 ? w.reserve_mib * (i64{1} << 20) : runtime_reserve_default(w.runtime);
   m.comm_bytes = comm_workspace_bytes(w.tp * w.pp);
   m.overhead_bytes = m.reserve_bytes + m.comm_bytes;  // ≤ 2^44 + 2^28
-  const Model model{cfg, w, std::move(*table), placement::LayerCounts::of(cfg), *kv_layer, m.overhead_bytes};
+  const Model model{cfg, plan, w, std::move(*table), m.overhead_bytes};
 
   auto a = model.at(w.seq, w.batch);
-  if (!a) return overflow();
+  if (!a) return memory_overflow();
   m.chunk = w.prefill_chunk > 0 ? std::min(w.prefill_chunk, w.seq) : w.seq;
   m.stage = a->stage;
   m.stage_layers = a->layers;
   m.weights_bytes = a->weights;
-  m.kv_bytes_per_token = *kv_token;
+  m.kv_bytes_per_token = plan.kv_bytes_per_token();
   m.kv_bytes_per_token_gpu = a->kv_token;
   m.kv_cache_bytes = a->kv;
   m.prefill = a->prefill;
@@ -152,9 +155,8 @@ Result<InferenceMemory> inference_memory(const ModelConfig& cfg, const Inventory
     m.max_sequences = avail > 0 ? avail / one->kv : 0;
   }
   // Minimum GPUs: an ideal split of weights, KV and temporaries; reserve on every GPU.
-  auto kv_all = kv_cache_bytes(cfg, w.kv_dtype, w.seq, w.batch, 1);
-  if (kv_all) {
-    const Checked need = Checked(m.weights.total_bytes) + *kv_all + a->prefill.peak;
+  if (const Checked kv_all = plan.kv_cache_bytes(w.seq, w.batch); kv_all.ok()) {
+    const Checked need = Checked(m.weights.total_bytes) + kv_all + a->prefill.peak;
     if (need.ok()) {
       if (need.value() + m.reserve_bytes <= m.capacity_bytes) {
         m.min_gpus = 1;
@@ -165,6 +167,22 @@ Result<InferenceMemory> inference_memory(const ModelConfig& cfg, const Inventory
     }
   }
   return m;
+}
+
+// ---- Reserve -------------------------------------------------------------------------------
+
+i64 runtime_reserve_default(Runtime r) {
+  switch (r) {
+    case Runtime::PyTorch: return 1024 * kMiB;  // CUDA context + cuBLAS workspace + allocator slack
+    case Runtime::Vllm: return 1536 * kMiB;     // + CUDA graphs, counted inside gpu_memory_utilization
+    case Runtime::LlamaCpp: return 512 * kMiB;  // CUDA context; its compute buffer is the temporaries
+    case Runtime::None: return 0;
+  }
+  return 0;
+}
+
+i64 comm_workspace_bytes(i64 gpus_in_group) {
+  return gpus_in_group > 1 ? 256 * kMiB : 0;  // NCCL: up to 32 channels × 2 × 4 MiB buffers
 }
 
 }  // namespace llmsize::core

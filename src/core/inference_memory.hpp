@@ -1,0 +1,52 @@
+// Inference memory on the most loaded GPU: weights (per tensor, as stored), KV cache (from the
+// layer plan), temporaries of one layer, logits, runtime reserve; the phases after load /
+// prefill peak / decode; fit, max context, max concurrent sequences and minimum GPU count.
+// All sizes are bytes (int64, overflow-checked); every figure is a lower bound unless its doc
+// says otherwise. Not here: training memory (training.hpp), rates and times (throughput.hpp).
+#pragma once
+#include "gpus.hpp"
+#include "temporaries.hpp"
+#include "weights.hpp"
+
+namespace llmsize::core {
+
+// Default reserve of a runtime profile in bytes (CUDA context, allocator, CUDA graphs) — an
+// estimate, editable through Workload::reserve_mib.
+i64 runtime_reserve_default(Runtime r);
+// Communication workspace per GPU when the replica spans several GPUs (NCCL channels):
+// an estimate, 0 for one GPU.
+i64 comm_workspace_bytes(i64 gpus_in_group);
+
+struct InferenceMemory {
+  // Most loaded GPU (pipeline stage `stage` of pp).
+  i64 weights_bytes = 0;
+  i64 kv_bytes_per_token = 0;      // whole model, all layers (the published figure)
+  i64 kv_bytes_per_token_gpu = 0;  // this GPU's layers and KV heads
+  i64 kv_cache_bytes = 0;          // this GPU: batch × context (windows capped)
+  i64 activation_bytes = 0;        // prefill temporaries peak (= prefill.peak)
+  i64 overhead_bytes = 0;          // reserve + comm workspace
+  i64 reserve_bytes = 0;
+  i64 comm_bytes = 0;
+  i64 total_bytes = 0;             // max(prefill peak, decode)
+  Temporaries prefill, decode;
+  i64 chunk = 0;                   // effective prefill chunk (tokens)
+  // Phases (this GPU).
+  i64 after_load_bytes = 0;        // weights + overhead
+  i64 prefill_peak_bytes = 0;      // + KV of the full context + prefill temporaries
+  i64 decode_bytes = 0;            // + KV of the full context + decode temporaries
+  i64 stage = 0, stage_layers = 0;
+  // Fit on the workload's GPU.
+  i64 capacity_bytes = 0;          // usable per GPU (× gpu_mem_util under vLLM)
+  bool fits = false;
+  i64 max_context = 0;             // largest context that fits at this batch (0: none)
+  bool max_context_is_model_limit = false;  // reached max_position_embeddings
+  i64 max_sequences = 0;           // concurrent sequences at this context (chunked prefill of one)
+  i64 min_gpus = 0;                // ideal split of weights and KV; 0 = never fits
+  WeightsReport weights;           // whole model, per tensor
+};
+
+// `plan` is layer_plan(cfg, w.kv_dtype, w.tp).
+Result<InferenceMemory> inference_memory(const ModelConfig& cfg, const Inventory& inv, const LayerPlan& plan,
+                                         const Workload& w, const Gpu& gpu);
+
+}  // namespace llmsize::core

@@ -1,0 +1,132 @@
+// The per-layer plan and the KV-cache bytes it implies (see layer_plan.hpp).
+#include "layer_plan.hpp"
+
+#include <algorithm>
+
+#include "quant.hpp"
+
+namespace llmsize::core {
+
+namespace {
+
+// Bytes one token adds to one layer's cache holding `heads` heads of k_dim keys and v_dim values.
+std::optional<i64> cache_bytes(KvDtype t, i64 heads, i64 k_dim, i64 v_dim) {
+  const auto kv = mul(heads, k_dim), vv = mul(heads, v_dim);
+  if (!kv || !vv) return std::nullopt;
+  const auto k = kv_row_bytes(t, *kv), v = kv_row_bytes(t, *vv);
+  if (!k || !v) return std::nullopt;
+  return add(*k, *v);
+}
+}  // namespace
+
+std::optional<i64> kv_row_bytes(KvDtype t, i64 values) {
+  if (t == KvDtype::Fp8) return values;  // e4m3 / e5m2, one byte each
+  const QType q = t == KvDtype::F32 ? QType::F32 : t == KvDtype::Q8_0 ? QType::Q8_0 : t == KvDtype::Q4_0 ? QType::Q4_0
+                                                                                                         : QType::F16;
+  const BlockShape b = block_shape(q);  // ref: ggml block_q8_0 34 B / 32 values, block_q4_0 18 B / 32
+  return mul(ceil_div(values, b.values), b.bytes);
+}
+
+i64 kv_heads_per_gpu(i64 kv_heads, i64 tp) {
+  return kv_heads >= tp ? ceil_div(kv_heads, tp) : 1;  // ref: vLLM: num_kv_heads = max(1, total_num_kv_heads // tp_size)
+}
+
+i64 CacheShape::tokens_kept(i64 context) const { return window > 0 ? std::min(context, window) : context; }
+
+Result<LayerPlan> layer_plan(const ModelConfig& c, KvDtype t, i64 tp) {
+  if (tp < 1) return Issue{"tp", "must be at least 1"};
+  LayerPlan p;
+  p.kv_dtype = t;
+  p.tp = tp;
+  const size_t n = static_cast<size_t>(std::max<i64>(0, c.n_layers));
+  p.layers.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    const i64 l = static_cast<i64>(i);
+    CacheShape s;
+    if (c.mla.enabled) {
+      // ref: DeepSeek-V2 (2024) §2.1: MLA caches the compressed c_KV (kv_lora_rank) and the
+      // decoupled rope key (qk_rope_head_dim) per layer per token; vLLM stores exactly these,
+      // one latent that every tensor-parallel GPU holds whole.
+      s.kind = AttnKind::MlaLatent;
+      s.heads = s.heads_gpu = 1;
+      s.k_dim = c.mla.kv_lora_rank + c.mla.qk_rope_dim;
+    } else {
+      // ref: Kwon et al. 2023 (vLLM) §2: K and V, each K heads × head_dim values per layer per token.
+      s.kind = c.layer_slides(l) ? AttnKind::Sliding : AttnKind::Full;
+      s.window = s.kind == AttnKind::Sliding ? c.sliding_window : 0;
+      s.heads = c.n_kv_heads;
+      s.heads_gpu = kv_heads_per_gpu(c.n_kv_heads, tp);
+      s.k_dim = s.v_dim = c.head_dim;
+    }
+    auto it = std::find_if(p.caches.begin(), p.caches.end(), [&](const CacheShape& x) {
+      return x.kind == s.kind && x.window == s.window && x.heads == s.heads && x.k_dim == s.k_dim && x.v_dim == s.v_dim;
+    });
+    if (it == p.caches.end()) {
+      const auto whole = cache_bytes(t, s.heads, s.k_dim, s.v_dim), gpu = cache_bytes(t, s.heads_gpu, s.k_dim, s.v_dim);
+      if (!whole || !gpu) return memory_overflow();
+      s.bytes_per_token = *whole;
+      s.bytes_per_token_gpu = *gpu;
+      p.caches.push_back(s);
+      it = p.caches.end() - 1;
+    }
+    ++it->layers;
+    p.layers[i] = {static_cast<int>(it - p.caches.begin()), c.layer_is_moe(l) ? FfnPlan::Moe : FfnPlan::Dense};
+  }
+  p.cache_prefix.assign(p.caches.size(), std::vector<i64>(n + 1, 0));
+  p.moe_prefix.assign(n + 1, 0);
+  for (size_t i = 0; i < n; ++i) {
+    for (size_t k = 0; k < p.caches.size(); ++k)
+      p.cache_prefix[k][i + 1] = p.cache_prefix[k][i] + (p.layers[i].cache == static_cast<int>(k) ? 1 : 0);
+    p.moe_prefix[i + 1] = p.moe_prefix[i] + (p.layers[i].ffn == FfnPlan::Moe ? 1 : 0);
+  }
+  // Whole-model KV per token must fit: every later product starts from it.
+  Checked total;
+  for (const CacheShape& s : p.caches) total += Checked(s.bytes_per_token) * s.layers;
+  if (!total.ok()) return memory_overflow();
+  return p;
+}
+
+i64 LayerPlan::layers_in(size_t c, StageRange r) const {
+  const auto& pre = cache_prefix[c];
+  return pre[static_cast<size_t>(r.first + r.count)] - pre[static_cast<size_t>(r.first)];
+}
+
+i64 LayerPlan::moe_in(StageRange r) const {
+  return moe_prefix[static_cast<size_t>(r.first + r.count)] - moe_prefix[static_cast<size_t>(r.first)];
+}
+
+i64 LayerPlan::kv_bytes_per_token_gpu(StageRange r) const {
+  i64 sum = 0;  // ≤ the whole model's at tp = 1, which layer_plan() checked
+  for (size_t k = 0; k < caches.size(); ++k) sum += caches[k].bytes_per_token_gpu * layers_in(k, r);
+  return sum;
+}
+
+i64 LayerPlan::kv_bytes_per_token() const {
+  i64 sum = 0;
+  for (const CacheShape& s : caches) sum += s.bytes_per_token * s.layers;
+  return sum;
+}
+
+Checked LayerPlan::kv_cache_bytes_gpu(StageRange r, i64 context, i64 batch) const {
+  Checked sum;
+  for (size_t k = 0; k < caches.size(); ++k)
+    sum += Checked(batch) * caches[k].bytes_per_token_gpu * (Checked(layers_in(k, r)) * caches[k].tokens_kept(context));
+  return sum;
+}
+
+Checked LayerPlan::kv_cache_bytes(i64 context, i64 batch) const {
+  Checked sum;
+  for (const CacheShape& s : caches) sum += Checked(batch) * s.bytes_per_token * (Checked(s.layers) * s.tokens_kept(context));
+  return sum;
+}
+
+std::string_view to_string(AttnKind k) {
+  switch (k) {
+    case AttnKind::Full: return "full";
+    case AttnKind::Sliding: return "sliding";
+    case AttnKind::MlaLatent: return "mla latent";
+  }
+  return "?";
+}
+
+}  // namespace llmsize::core

@@ -1,0 +1,86 @@
+// The per-layer plan of a model: for every layer, what its attention keeps in memory (its
+// cache kind, how many tokens, the K and V heads and head dims one GPU holds, the bytes one
+// token adds at the KV dtype) and its FFN kind. Built once per estimate from the config; every
+// figure that depends on layers reads it (KV per token and per context, the window cap,
+// temporaries, throughput, explanations, the UI's per-layer table, the reference block's KV
+// cache). Nothing else multiplies a per-layer figure by the layer count.
+// Adding a layer kind: one AttnKind value, one case in layer_plan() that fills its cache shape,
+// one case in tokens_kept() if it caps differently, one name in to_string().
+#pragma once
+#include <vector>
+
+#include "placement.hpp"
+#include "workload.hpp"
+
+namespace llmsize::core {
+
+enum class AttnKind : std::uint8_t {
+  Full,       // K and V of every past token
+  Sliding,    // K and V of the last W tokens (a ring of W slots)
+  MlaLatent,  // one compressed latent + rope key per token (DeepSeek MLA)
+};
+enum class FfnPlan : std::uint8_t { Dense, Moe };
+
+// One distinct cache shape; layers that share it point at one row.
+struct CacheShape {
+  AttnKind kind = AttnKind::Full;
+  i64 window = 0;      // tokens kept per sequence (Sliding); 0 = every token
+  i64 heads = 0;       // K/V heads of the model (MLA: 1 latent "head")
+  i64 heads_gpu = 0;   // held by one GPU under the plan's tensor parallel degree
+  i64 k_dim = 0;       // values per head cached as keys (MLA: kv_lora + rope)
+  i64 v_dim = 0;       // values per head cached as values (MLA: 0, the latent serves both)
+  i64 bytes_per_token = 0;      // one layer, one token, whole model (tp = 1), KV dtype
+  i64 bytes_per_token_gpu = 0;  // one layer, one token, one GPU
+  i64 layers = 0;               // layers of the model with this shape
+  bool operator==(const CacheShape&) const = default;
+
+  // Tokens this cache holds per sequence at a given context: the one home of the window cap.
+  i64 tokens_kept(i64 context) const;
+};
+
+struct PlannedLayer {
+  int cache = 0;  // index into LayerPlan::caches
+  FfnPlan ffn = FfnPlan::Dense;
+};
+
+struct LayerPlan {
+  KvDtype kv_dtype = KvDtype::BF16;
+  i64 tp = 1;
+  std::vector<PlannedLayer> layers;  // one per model layer (MTP layers excluded)
+  std::vector<CacheShape> caches;    // distinct shapes, in order of first appearance
+
+  const CacheShape& cache_of(i64 layer) const { return caches[static_cast<size_t>(layers[static_cast<size_t>(layer)].cache)]; }
+  bool is_moe(i64 layer) const { return layers[static_cast<size_t>(layer)].ffn == FfnPlan::Moe; }
+  i64 window(i64 layer) const { return cache_of(layer).window; }
+
+  // Layers of `r` with cache shape `c` / with an MoE FFN (prefix counts, O(1)).
+  i64 layers_in(size_t c, StageRange r) const;
+  i64 moe_in(StageRange r) const;
+  StageRange all() const { return {0, static_cast<i64>(layers.size())}; }
+
+  // KV bytes one token adds over the layers of `r` (no window cap): per GPU, or whole model.
+  i64 kv_bytes_per_token_gpu(StageRange r) const;
+  i64 kv_bytes_per_token() const;
+  // KV bytes of `batch` sequences of `context` tokens over the layers of `r`, each capped by its
+  // window; per GPU, or for the whole model (tp = 1). Checked: invalid on overflow.
+  Checked kv_cache_bytes_gpu(StageRange r, i64 context, i64 batch) const;
+  Checked kv_cache_bytes(i64 context, i64 batch) const;
+
+  // Prefix counts behind layers_in()/moe_in(): [cache][layer + 1], [layer + 1].
+  std::vector<std::vector<i64>> cache_prefix;
+  std::vector<i64> moe_prefix;
+};
+
+// Bytes of `values` contiguous elements in a KV dtype (q8_0/q4_0 round up to 32-value blocks
+// of 34/18 bytes, as ggml rows). nullopt on overflow.
+std::optional<i64> kv_row_bytes(KvDtype t, i64 values);
+// KV heads held by one GPU under tensor parallel: K/tp, or 1 (replicated) when tp > K.
+i64 kv_heads_per_gpu(i64 kv_heads, i64 tp);
+
+// The plan of `cfg` with caches at dtype `t` and heads split over `tp` GPUs. Fails (Issue naming
+// the field) only on overflow or tp < 1.
+Result<LayerPlan> layer_plan(const ModelConfig& cfg, KvDtype t, i64 tp = 1);
+
+std::string_view to_string(AttnKind k);  // "full", "sliding", "mla latent"
+
+}  // namespace llmsize::core

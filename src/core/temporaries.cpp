@@ -1,0 +1,54 @@
+// Temporaries of one layer in inference (see temporaries.hpp).
+#include "temporaries.hpp"
+
+#include <algorithm>
+
+namespace llmsize::core {
+
+Result<Temporaries> layer_temporaries(const ModelConfig& c, const CacheShape& cache, const TempParams& p,
+                                      bool moe_layer) {
+  const i64 e = p.dtype_bytes, d = c.d_model, tp = std::max<i64>(1, p.tp);
+  const i64 H = ceil_div(c.n_heads, tp);
+  const Checked tokens = Checked(p.batch) * p.chunk;  // b·c
+  const Checked hidden = tokens * d * e;              // x or normed x: b·c·d
+  Checked q, kv, out;
+  if (c.mla.enabled) {
+    const auto& m = c.mla;
+    q = tokens * H * (m.qk_nope_dim + m.qk_rope_dim) * e;
+    // latent c_KV + rope key, then k (nope+rope) and v expanded per head for the chunk
+    kv = tokens * (m.kv_lora_rank + m.qk_rope_dim) * e + tokens * H * (m.qk_nope_dim + m.qk_rope_dim + m.v_head_dim) * e;
+    out = tokens * H * m.v_head_dim * e;
+  } else {
+    q = tokens * H * c.head_dim * e;
+    kv = tokens * kv_heads_per_gpu(cache.heads, tp) * (cache.k_dim + cache.v_dim) * e;  // this chunk's k and v
+    out = tokens * H * c.head_dim * e;
+  }
+  // Eager attention materializes scores S and probabilities P, b·H·c·T each.
+  const Checked scores = tokens * H * p.context * e * 2;
+  Temporaries t;
+  const Checked attention = hidden * 2 + q + kv + (p.flash ? out : scores);
+  const i64 width_mult = c.ffn_kind == FfnKind::Gated ? 3 : 2;  // gate, up, act·up | up, act
+  Checked ffn;
+  if (!moe_layer) {
+    ffn = hidden * 2 + tokens * ceil_div(c.d_ff, tp) * width_mult * e;
+  } else {
+    const auto& m = c.moe;
+    const i64 fe = p.ep > 1 ? m.expert_ffn : ceil_div(m.expert_ffn, tp);
+    // ref: vLLM fused_moe: intermediate caches [T, k, 2·f_e], [T·k, f_e], [T, k, d]
+    const Checked routed = tokens * m.top_k * (Checked(fe) * width_mult + d) * e;
+    const Checked shared = tokens * ceil_div(m.shared_ffn, tp) * width_mult * e;
+    const Checked router = tokens * m.num_experts * 4;  // fp32 router logits
+    // Routed and shared experts run one after the other: the larger set is the peak.
+    const Checked larger = !routed.ok() || !shared.ok() ? routed + shared : routed.value() >= shared.value() ? routed : shared;
+    ffn = hidden * 2 + router + larger;
+  }
+  const Checked logits = Checked(p.batch) * p.logits_positions * d * e + Checked(p.batch) * p.logits_positions * c.vocab * 4;
+  if (!attention.ok() || !ffn.ok() || !logits.ok()) return memory_overflow();
+  t.attention = attention.value();
+  t.ffn = ffn.value();
+  t.logits = logits.value();
+  t.peak = std::max({t.attention, t.ffn, t.logits});
+  return t;
+}
+
+}  // namespace llmsize::core

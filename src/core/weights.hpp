@@ -1,0 +1,37 @@
+// Weights as stored: every tensor of the inventory in the workload's format (plain dtypes,
+// integer and 4-bit schemes, GGUF per-tensor mixes), grouped by the storage each uses, with
+// totals by tensor group. Bytes are int64, overflow-checked; stored bytes only (runtimes add
+// alignment padding). Not here: how the tensors split over GPUs (placement.hpp).
+#pragma once
+#include <array>
+#include <vector>
+
+#include "quant.hpp"
+
+namespace llmsize::core {
+
+// Tensors that share a storage type: inventory tensor `index` of layer kind `kind` (-1 =
+// global tensors) in `layers` layers (1 for globals), stored as `storage`.
+struct WeightRow {
+  int kind = -1;
+  int index = 0;
+  i64 layers = 1;
+  Storage storage;
+  i64 params = 0;  // all copies in all `layers`
+  i64 bytes = 0;
+};
+struct WeightsReport {  // one replica, no parallel split, MTP excluded
+  i64 total_bytes = 0;
+  i64 params = 0;
+  std::array<i64, kGroupCount> bytes_by_group{};
+  i64 quantized_params = 0;  // params stored in a quantized (non-float) type
+  i64 kept_params = 0;       // params kept in a float dtype
+  std::vector<WeightRow> rows;
+};
+Result<WeightsReport> weights_report(const ModelConfig& cfg, const Inventory& inv, const Workload& w);
+Result<i64> weights_bytes_fp32(const Inventory& inv);  // 4 × parameters (MTP excluded)
+
+// The inventory tensor a row describes.
+const Tensor& tensor_of(const Inventory& inv, const WeightRow& r);
+
+}  // namespace llmsize::core
