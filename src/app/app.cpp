@@ -95,7 +95,7 @@ void draw_results(App& app, const core::Result<core::Estimate>& est) {
   if (ImGui::BeginTabBar("results", ImGuiTabBarFlags_FittingPolicyScroll)) {
     if (tab(app, "Parameters", ResultTab::Params)) {
       ImGui::BeginChild("params_scroll");
-      draw_params_results(app, e.params);
+      draw_params_results(app, e.params, &e.plan);
       ImGui::EndChild();
       ImGui::EndTabItem();
     }

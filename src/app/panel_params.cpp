@@ -41,7 +41,7 @@ void tensor_table(const char* id, const std::vector<core::Tensor>& ts, i64 layer
 
 }  // namespace
 
-void draw_params_results(App& app, const core::ParamReport& p) {
+void draw_params_results(App& app, const core::ParamReport& p, const core::LayerPlan* plan) {
   const AppState& s = app.state;
   const float s1 = app.scale;
   ImGui::TextDisabled("%s", core::architecture_summary(s.cfg).c_str());
@@ -105,6 +105,7 @@ void draw_params_results(App& app, const core::ParamReport& p) {
     }
     ImGui::EndTable();
   }
+  if (plan) draw_layer_plan(*plan);
 
   section("Exact count against 12·L·d² + v·d");
   explained_value("approx_att", "attention, 4·L·d²", core::with_commas(p.approx_attention),

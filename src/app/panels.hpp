@@ -10,7 +10,9 @@ namespace llmsize::app {
 void draw_top_bar(App& app);
 void draw_banners(App& app);
 void draw_model_panel(App& app);
-void draw_params_results(App& app, const core::ParamReport& p);
+// With a plan (an estimate was possible), the layer plan follows the per-layer table.
+void draw_params_results(App& app, const core::ParamReport& p, const core::LayerPlan* plan = nullptr);
+void draw_layer_plan(const core::LayerPlan& plan);
 void draw_share_panel(App& app);
 void draw_workload_panel(App& app, const std::vector<core::Issue>& issues);
 void draw_memory_results(App& app, const core::Estimate& e, const std::vector<core::Explanation>& ex);

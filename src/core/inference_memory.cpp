@@ -27,6 +27,7 @@ struct Model {
   const Workload& w;
   placement::Table weights;
   i64 overhead = 0;
+  mutable std::vector<Temporaries> attn_pre, attn_dec;  // scratch of at(): per cache shape
 
   // Temporaries of the layers of `r`: attention of the largest cache shape the stage holds,
   // the FFN part of the FFN kinds it holds, the logits only on the last stage.
@@ -63,7 +64,6 @@ struct Model {
     const i64 chunk = w.prefill_chunk > 0 ? std::min(w.prefill_chunk, s) : s;
     const TempParams pre{b, chunk, s, e, w.flash_attention, w.tp, w.ep, w.logits == LogitsMode::All ? chunk : 1};
     const TempParams dec{b, 1, s, e, w.flash_attention, w.tp, w.ep, 1};
-    std::vector<Temporaries> attn_pre, attn_dec;
     Temporaries moe_pre, moe_dec;
     if (!temporaries(pre, attn_pre, moe_pre) || !temporaries(dec, attn_dec, moe_dec)) return std::nullopt;
     std::optional<At> best;
@@ -108,7 +108,7 @@ Result<InferenceMemory> inference_memory(const ModelConfig& cfg, const Inventory
   m.reserve_bytes = w.reserve_mib >= 0 ? w.reserve_mib * (i64{1} << 20) : runtime_reserve_default(w.runtime);
   m.comm_bytes = comm_workspace_bytes(w.tp * w.pp);
   m.overhead_bytes = m.reserve_bytes + m.comm_bytes;  // ≤ 2^44 + 2^28
-  const Model model{cfg, plan, w, std::move(*table), m.overhead_bytes};
+  const Model model{cfg, plan, w, std::move(*table), m.overhead_bytes, {}, {}};
 
   auto a = model.at(w.seq, w.batch);
   if (!a) return memory_overflow();

@@ -2,7 +2,7 @@
 // layer plan), temporaries of one layer, logits, runtime reserve; the phases after load /
 // prefill peak / decode; fit, max context, max concurrent sequences and minimum GPU count.
 // All sizes are bytes (int64, overflow-checked); every figure is a lower bound unless its doc
-// says otherwise. Not here: training memory (training.hpp), rates and times (throughput.hpp).
+// says otherwise. Not here: training memory (training_memory.hpp), rates and times (throughput.hpp).
 #pragma once
 #include "gpus.hpp"
 #include "temporaries.hpp"

@@ -1,7 +1,7 @@
 // Temporaries of one layer in inference: the largest set of tensors alive at once in the
 // attention, the FFN and the logits of a prefill chunk or a decode step, on one GPU. Lower
 // bounds (a runtime's own buffers come on top). Not here: training activations saved for
-// backward (training.hpp).
+// backward (activations.hpp).
 #pragma once
 #include "layer_plan.hpp"
 

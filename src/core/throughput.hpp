@@ -2,10 +2,10 @@
 // weights — MoE reads only the experts its tokens chose — plus the KV cache), prefill and
 // training time from FLOPs (2·P per token forward, 6·P training, plus attention) at a
 // user-set utilization, and the Chinchilla-optimal token count. Doubles: these are rates.
-// Not here: memory (inference_memory.hpp, training.hpp).
+// Not here: memory (inference_memory.hpp, training_memory.hpp).
 #pragma once
 #include "params.hpp"
-#include "training.hpp"
+#include "training_memory.hpp"
 
 namespace llmsize::core {
 

@@ -1,10 +1,10 @@
 // training_memory(): model states sharded by ZeRO/FSDP, activations of the in-flight
 // micro-batches of each pipeline stage, logits, reserve — on the most loaded GPU (declared in
-// training.hpp).
+// training_memory.hpp).
 #include <algorithm>
 
 #include "placement.hpp"
-#include "training.hpp"
+#include "training_memory.hpp"
 
 namespace llmsize::core {
 

@@ -1,0 +1,52 @@
+// Training activations: the bytes one layer keeps for backward, by component (Korthikanti et al.
+// 2022, "Reducing Activation Recomputation in Large Transformer Models", §4 and Table 2), under
+// tensor/sequence parallel, flash attention, recomputation and LoRA. Not here: inference
+// temporaries (temporaries.hpp).
+#pragma once
+#include "inventory.hpp"
+#include "workload.hpp"
+
+namespace llmsize::core {
+
+// ---- Activations -----------------------------------------------------------------------
+struct ActParams {
+  i64 seq = 2048;
+  i64 micro_batch = 1;
+  i64 dtype_bytes = 2;
+  i64 tp = 1;
+  i64 ep = 1;                        // >1: experts held whole, their width not split by tp
+  bool seq_parallel = false;
+  bool flash = false;
+  bool dropout = true;
+  Recompute recompute = Recompute::None;
+  i64 lora_rank = 0;                 // adapters add their rank-r intermediate per adapted matrix
+  std::uint32_t lora_targets = kLoraAll;
+};
+
+// Bytes one layer keeps for backward, by component (ref: Korthikanti et al. 2022 §4.1; GPT
+// layer: 11sbh + 5as²b attention, 19sbh MLP, 4sbh norms → sbh(34 + 5as/h) in 16-bit).
+// Each component is divided by t where Megatron splits it (heads, FFN width) and, with
+// sequence parallel, everything is divided by t.
+struct LayerActivations {
+  i64 layer_input = 0;    // full recomputation: only the layer input is kept (sbh·2 in 16-bit)
+  i64 norm_inputs = 0;    // inputs of the norms (RMSNorm and LayerNorm both save x)
+  i64 attn_input = 0;     // normed input of the q/k/v projections
+  i64 qk = 0;             // q and k as used by QKᵀ (k with K heads: GQA-aware kernels)
+  i64 v = 0;
+  i64 qk_norm = 0;        // pre-norm q and k (Qwen3/Phi q_norm, k_norm)
+  i64 mla_latent = 0;     // MLA: q_a and kv_a outputs and their normed copies
+  i64 scores = 0;         // softmax output b·H·s² (absent with flash or selective recompute)
+  i64 attn_dropout = 0;   // dropout mask (1 byte) and dropout output on the probabilities
+  i64 softmax_stats = 0;  // flash attention: fp32 logsumexp b·H·s
+  i64 attn_out_input = 0; // input of the output projection
+  i64 ffn_input = 0;      // normed input of the FFN
+  i64 ffn_hidden = 0;     // classic: act input + act output (2·f); gated: gate‖up + product (3·f)
+  i64 moe_routing = 0;    // fp32 router probabilities b·s·E and the dispatched copies b·s·k·d
+  i64 dropout_masks = 0;  // residual dropout masks after attention and FFN (1 byte each)
+  i64 sandwich_norms = 0; // Gemma-2 post-attention/post-FFN norm inputs
+  i64 lora = 0;           // x·A intermediates, r per adapted matrix
+  i64 total = 0;
+};
+Result<LayerActivations> layer_activations(const ModelConfig& cfg, const ActParams& p, bool moe_layer);
+
+}  // namespace llmsize::core
