@@ -2,9 +2,7 @@
 // it reads, their aliases and the Hugging Face class default used when a key is absent.
 #include "hf_config.hpp"
 
-#include <map>
-
-#include "json_util.hpp"
+#include "hf_reader.hpp"
 #include "params.hpp"
 
 namespace llmsize::core {
@@ -34,103 +32,7 @@ const std::vector<TypeEntry>& type_table() {
   return t;
 }
 
-// Typed reads from the config object. Records which key supplied each canonical field so
-// that validation issues name what the user wrote.
-class Reader {
- public:
-  Reader(const json& obj, std::string prefix) : obj_(obj), prefix_(std::move(prefix)) {}
-
-  const json* find(std::initializer_list<const char*> keys, const char* canonical, std::string* used = nullptr) {
-    for (const char* k : keys) {
-      auto it = obj_.find(k);
-      if (it != obj_.end() && !it->is_null()) {
-        const std::string full = prefix_ + k;
-        if (canonical) src_[canonical] = full;
-        if (used) *used = full;
-        return &*it;
-      }
-    }
-    return nullptr;
-  }
-  bool has(const char* key) const {
-    auto it = obj_.find(key);
-    return it != obj_.end() && !it->is_null();
-  }
-  std::optional<i64> opt_int(const char* canonical, std::initializer_list<const char*> keys) {
-    std::string used;
-    const json* v = find(keys, canonical, &used);
-    if (!v) return std::nullopt;
-    return json_util::to_int(*v, used, issues);
-  }
-  i64 integer(const char* canonical, std::initializer_list<const char*> keys, i64 def) {
-    return opt_int(canonical, keys).value_or(def);
-  }
-  i64 required(const char* canonical, std::initializer_list<const char*> keys) {
-    std::string used;
-    const json* v = find(keys, canonical, &used);
-    if (!v) {
-      std::string names;
-      for (const char* k : keys) names += std::string(names.empty() ? "" : ", ") + prefix_ + k;
-      issues.push_back({prefix_ + *keys.begin(), "is required (read from any of: " + names + ")"});
-      return 0;
-    }
-    return json_util::to_int(*v, used, issues).value_or(0);
-  }
-  bool boolean(std::initializer_list<const char*> keys, bool def) {
-    std::string used;
-    const json* v = find(keys, nullptr, &used);
-    if (!v) return def;
-    if (!v->is_boolean()) {
-      issues.push_back({used, "must be true or false, got " + json_util::type_name(*v)});
-      return def;
-    }
-    return v->get<bool>();
-  }
-  double number(const char* canonical, std::initializer_list<const char*> keys, double def) {
-    std::string used;
-    const json* v = find(keys, canonical, &used);
-    if (!v) return def;
-    return json_util::to_double(*v, used, issues).value_or(def);
-  }
-  std::string str(std::initializer_list<const char*> keys, std::string def) {
-    std::string used;
-    const json* v = find(keys, nullptr, &used);
-    if (!v) return def;
-    if (!v->is_string()) {
-      issues.push_back({used, "must be a string, got " + json_util::type_name(*v)});
-      return def;
-    }
-    return v->get<std::string>();
-  }
-  std::vector<i64> int_list(const char* canonical, const char* key) {
-    std::vector<i64> out;
-    std::string used;
-    const json* v = find({key}, canonical, &used);
-    if (!v) return out;
-    if (!v->is_array()) {
-      issues.push_back({used, "must be an array of integers, got " + json_util::type_name(*v)});
-      return out;
-    }
-    for (const auto& e : *v) {
-      if (auto x = json_util::to_int(e, used, issues)) out.push_back(*x);
-      if (out.size() > 10000) break;
-    }
-    return out;
-  }
-  std::string key_for(const std::string& canonical) const {
-    auto it = src_.find(canonical);
-    return it != src_.end() ? it->second : prefix_ + canonical;
-  }
-  const std::string& prefix() const { return prefix_; }
-
-  std::vector<Issue> issues;
-  std::vector<std::string> notes;
-
- private:
-  const json& obj_;
-  std::string prefix_;
-  std::map<std::string, std::string> src_;
-};
+using hf::Reader;
 
 Activation activation_of(const std::string& name, Activation def) {
   if (name == "silu" || name == "swish" || name == "swiglu") return Activation::Silu;
