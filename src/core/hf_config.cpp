@@ -1,136 +1,22 @@
-// config.json import (see hf_config.hpp). One reader per family below; each lists the keys
-// it reads, their aliases and the Hugging Face class default used when a key is absent.
+// config.json import (see hf_config.hpp). read_row() walks one row of the family table
+// (hf_families.cpp) in a fixed order: shape, FFN, attention, norms, head size, window,
+// MoE. Every family goes through the same steps; a row's hook covers what a table cannot.
 #include "hf_config.hpp"
 
-#include <map>
-
-#include "json_util.hpp"
+#include "hf_families.hpp"
+#include "hf_reader.hpp"
 #include "params.hpp"
 
 namespace llmsize::core {
 
 namespace {
 
+using hf::FamilyRow;
+using hf::Flag;
+using hf::Reader;
 using json_util::json;
 
-struct TypeEntry {
-  std::string_view model_type;
-  Family family;
-};
-const std::vector<TypeEntry>& type_table() {
-  static const std::vector<TypeEntry> t = {
-      {"gpt2", Family::Gpt2},          {"gptj", Family::GptJ},
-      {"gpt_neox", Family::GptNeoX},   {"opt", Family::Opt},
-      {"bloom", Family::Bloom},        {"falcon", Family::Falcon},
-      {"RefinedWeb", Family::Falcon},  {"RefinedWebModel", Family::Falcon},
-      {"llama", Family::Llama},        {"mistral", Family::Mistral},
-      {"mixtral", Family::Mixtral},    {"qwen2", Family::Qwen2},
-      {"qwen2_moe", Family::Qwen2Moe}, {"qwen3", Family::Qwen3},
-      {"qwen3_moe", Family::Qwen3Moe}, {"gemma", Family::Gemma},
-      {"gemma2", Family::Gemma2},      {"phi", Family::Phi},
-      {"phi3", Family::Phi3},          {"deepseek_v2", Family::DeepseekV2},
-      {"deepseek_v3", Family::DeepseekV3},
-  };
-  return t;
-}
-
-// Typed reads from the config object. Records which key supplied each canonical field so
-// that validation issues name what the user wrote.
-class Reader {
- public:
-  Reader(const json& obj, std::string prefix) : obj_(obj), prefix_(std::move(prefix)) {}
-
-  const json* find(std::initializer_list<const char*> keys, const char* canonical, std::string* used = nullptr) {
-    for (const char* k : keys) {
-      auto it = obj_.find(k);
-      if (it != obj_.end() && !it->is_null()) {
-        const std::string full = prefix_ + k;
-        if (canonical) src_[canonical] = full;
-        if (used) *used = full;
-        return &*it;
-      }
-    }
-    return nullptr;
-  }
-  bool has(const char* key) const {
-    auto it = obj_.find(key);
-    return it != obj_.end() && !it->is_null();
-  }
-  std::optional<i64> opt_int(const char* canonical, std::initializer_list<const char*> keys) {
-    std::string used;
-    const json* v = find(keys, canonical, &used);
-    if (!v) return std::nullopt;
-    return json_util::to_int(*v, used, issues);
-  }
-  i64 integer(const char* canonical, std::initializer_list<const char*> keys, i64 def) {
-    return opt_int(canonical, keys).value_or(def);
-  }
-  i64 required(const char* canonical, std::initializer_list<const char*> keys) {
-    std::string used;
-    const json* v = find(keys, canonical, &used);
-    if (!v) {
-      std::string names;
-      for (const char* k : keys) names += std::string(names.empty() ? "" : ", ") + prefix_ + k;
-      issues.push_back({prefix_ + *keys.begin(), "is required (read from any of: " + names + ")"});
-      return 0;
-    }
-    return json_util::to_int(*v, used, issues).value_or(0);
-  }
-  bool boolean(std::initializer_list<const char*> keys, bool def) {
-    std::string used;
-    const json* v = find(keys, nullptr, &used);
-    if (!v) return def;
-    if (!v->is_boolean()) {
-      issues.push_back({used, "must be true or false, got " + json_util::type_name(*v)});
-      return def;
-    }
-    return v->get<bool>();
-  }
-  double number(const char* canonical, std::initializer_list<const char*> keys, double def) {
-    std::string used;
-    const json* v = find(keys, canonical, &used);
-    if (!v) return def;
-    return json_util::to_double(*v, used, issues).value_or(def);
-  }
-  std::string str(std::initializer_list<const char*> keys, std::string def) {
-    std::string used;
-    const json* v = find(keys, nullptr, &used);
-    if (!v) return def;
-    if (!v->is_string()) {
-      issues.push_back({used, "must be a string, got " + json_util::type_name(*v)});
-      return def;
-    }
-    return v->get<std::string>();
-  }
-  std::vector<i64> int_list(const char* canonical, const char* key) {
-    std::vector<i64> out;
-    std::string used;
-    const json* v = find({key}, canonical, &used);
-    if (!v) return out;
-    if (!v->is_array()) {
-      issues.push_back({used, "must be an array of integers, got " + json_util::type_name(*v)});
-      return out;
-    }
-    for (const auto& e : *v) {
-      if (auto x = json_util::to_int(e, used, issues)) out.push_back(*x);
-      if (out.size() > 10000) break;
-    }
-    return out;
-  }
-  std::string key_for(const std::string& canonical) const {
-    auto it = src_.find(canonical);
-    return it != src_.end() ? it->second : prefix_ + canonical;
-  }
-  const std::string& prefix() const { return prefix_; }
-
-  std::vector<Issue> issues;
-  std::vector<std::string> notes;
-
- private:
-  const json& obj_;
-  std::string prefix_;
-  std::map<std::string, std::string> src_;
-};
+bool read_flag(Reader& r, const Flag& f) { return f.key ? r.boolean({f.key}, f.value) : f.value; }
 
 Activation activation_of(const std::string& name, Activation def) {
   if (name == "silu" || name == "swish" || name == "swiglu") return Activation::Silu;
@@ -141,26 +27,51 @@ Activation activation_of(const std::string& name, Activation def) {
   return def;
 }
 
-// Fields every family reads the same way.
-void read_common(Reader& r, ModelConfig& c, bool tie_default) {
+// Sizes every family spells alike, and the context length.
+void read_shape(const FamilyRow& f, Reader& r, ModelConfig& c) {
   c.n_layers = r.required("num_hidden_layers", {"num_hidden_layers", "n_layer", "n_layers", "num_layers"});
   c.d_model = r.required("hidden_size", {"hidden_size", "n_embd", "n_embed", "d_model"});
   c.n_heads = r.required("num_attention_heads", {"num_attention_heads", "n_head", "n_heads", "num_heads"});
   c.n_kv_heads = r.integer("num_key_value_heads", {"num_key_value_heads", "num_kv_heads", "n_head_kv"}, c.n_heads);
   c.vocab = r.required("vocab_size", {"vocab_size", "padded_vocab_size", "n_vocab"});
-  c.tie_embeddings = r.boolean({"tie_word_embeddings"}, tie_default);
+  c.tie_embeddings = r.boolean({"tie_word_embeddings"}, f.tied);
   c.rope_theta = r.number("rope_theta", {"rope_theta", "rotary_emb_base", "rope_base"}, 10000.0);
-}
 
-void read_positions(Reader& r, ModelConfig& c, i64 def) {
   auto p = r.opt_int("max_position_embeddings",
                      {"max_position_embeddings", "n_positions", "n_ctx", "seq_length", "max_sequence_length"});
-  if (!p) r.notes.push_back("max_position_embeddings absent: assumed " + std::to_string(def));
-  c.max_positions = p.value_or(def);
+  if (!p) r.notes.push_back("max_position_embeddings absent: assumed " + std::to_string(f.positions_default));
+  c.max_positions = p.value_or(f.positions_default);
+  if (f.note_tie_default && !r.has("tie_word_embeddings"))
+    r.notes.push_back("tie_word_embeddings absent: assumed false (untied head)");
 }
 
-// head_dim from the config, else d/H — which then must divide evenly.
-void read_head_dim(Reader& r, ModelConfig& c, i64 class_default = 0) {
+void read_block(const FamilyRow& f, Reader& r, ModelConfig& c) {
+  c.d_ff = r.integer("intermediate_size", f.ffn.keys, f.ffn.absent.fixed + f.ffn.absent.per_hidden * c.d_model);
+  c.ffn_kind = f.ffn.kind;
+  c.act = activation_of(r.str(f.act.keys, f.act.name_default), f.act.unknown);
+  c.pos = read_flag(r, f.alibi) ? PosKind::Alibi : f.pos;
+  c.pos_offset = f.pos_offset;
+  if (!f.rotary.in_head_dims)
+    c.rotary_fraction = r.number("partial_rotary_factor", f.rotary.keys, f.rotary.fraction_default);
+  c.norm = f.norm;
+  c.parallel_block = read_flag(r, f.parallel);
+  c.norm_ffn_input = !f.shared_norm;
+
+  const bool attn_bias = read_flag(r, f.bias.attn);
+  c.bias_qkv = attn_bias;
+  c.bias_o = attn_bias && !f.bias.o_unbiased;
+  c.bias_ffn = f.bias.one_switch ? attn_bias : read_flag(r, f.bias.ffn);
+  c.bias_lm_head = f.bias.lm_head;
+
+  c.norm_qk = read_flag(r, f.norm_qk);
+  c.norm_sandwich = f.norm_sandwich;
+  c.norm_embed = f.norm_embed;
+  c.fused_qkv = f.fused_qkv;
+  c.fused_gate_up = f.fused_gate_up;
+}
+
+// head_dim from the config, else the class default, else d/H — which then must divide evenly.
+void read_head_dim(Reader& r, ModelConfig& c, i64 class_default) {
   if (auto hd = r.opt_int("head_dim", {"head_dim", "attention_head_dim"})) {
     c.head_dim = *hd;
     return;
@@ -180,45 +91,90 @@ void read_head_dim(Reader& r, ModelConfig& c, i64 class_default = 0) {
   }
 }
 
-// LLaMA-like decoders: gated SiLU FFN, RMSNorm, rotary, separate q/k/v/o.
-void read_llama_like(Reader& r, ModelConfig& c, bool tie_default) {
-  read_common(r, c, tie_default);
-  read_positions(r, c, 2048);
-  c.d_ff = r.integer("intermediate_size", {"intermediate_size"}, 0);
-  c.ffn_kind = FfnKind::Gated;
-  c.act = activation_of(r.str({"hidden_act", "hidden_activation"}, "silu"), Activation::Silu);
-  c.pos = PosKind::Rotary;
-  c.rotary_fraction = r.number("partial_rotary_factor", {"partial_rotary_factor"}, 1.0);
-  c.norm = NormKind::RmsNorm;
-  const bool ab = r.boolean({"attention_bias"}, false);
-  c.bias_qkv = c.bias_o = ab;
-  c.bias_ffn = r.boolean({"mlp_bias"}, false);
+// DeepSeek multi-head latent attention: every head has its own k and v, from one shared latent.
+void read_mla(Reader& r, ModelConfig& c) {
+  auto& m = c.mla;
+  m.enabled = true;
+  m.q_lora_rank = r.integer("q_lora_rank", {"q_lora_rank"}, 0);  // null or absent: plain q projection
+  m.kv_lora_rank = r.required("kv_lora_rank", {"kv_lora_rank"});
+  m.qk_nope_dim = r.required("qk_nope_head_dim", {"qk_nope_head_dim"});
+  m.qk_rope_dim = r.required("qk_rope_head_dim", {"qk_rope_head_dim"});
+  m.v_head_dim = r.required("v_head_dim", {"v_head_dim"});
+  c.head_dim = m.qk_nope_dim + m.qk_rope_dim;
+  c.n_kv_heads = c.n_heads;
 }
 
-void read_sliding(Reader& r, ModelConfig& c, bool enabled_by_default) {
-  const bool use = r.boolean({"use_sliding_window"}, enabled_by_default);
-  const i64 w = r.integer("sliding_window", {"sliding_window"}, 0);
-  c.sliding_window = use ? w : 0;
+void read_attention_size(const FamilyRow& f, Reader& r, ModelConfig& c) {
+  if (f.mla) return read_mla(r, c);
+  read_head_dim(r, c, f.head_dim_default);
+  if (f.rotary.in_head_dims && c.head_dim > 0) {
+    const i64 rd = r.integer("partial_rotary_factor", f.rotary.keys, c.head_dim);
+    c.rotary_fraction = static_cast<double>(rd) / static_cast<double>(c.head_dim);
+  }
 }
 
-// Which layers of a Qwen MoE model are MoE: (i + 1) % decoder_sparse_step == 0, except the
-// explicitly dense mlp_only_layers.
-void read_qwen_moe_layers(Reader& r, MoeConfig& m) {
-  m.freq = r.integer("moe_layer_freq", {"decoder_sparse_step"}, 1);
-  m.phase = m.freq - 1;
-  m.dense_layers = r.int_list("mlp_only_layers", "mlp_only_layers");
+void read_window(const FamilyRow& f, Reader& r, ModelConfig& c) {
+  if (!f.window.read) return;
+  const bool on = read_flag(r, f.window.on);
+  const i64 w = r.integer("sliding_window", {"sliding_window"}, f.window.size_default);
+  c.sliding_window = on ? w : 0;
+  c.sliding_pattern = f.window.pattern;
 }
 
-void read_moe_deepseek(Reader& r, ModelConfig& c) {
+void read_moe(const FamilyRow& f, Reader& r, ModelConfig& c, const std::string& model_type) {
+  const hf::MoeRule& rule = f.moe;
+  if (rule.experts.empty()) return;
   auto& m = c.moe;
-  m.num_experts = r.integer("num_experts", {"n_routed_experts"}, 0);
-  if (m.num_experts == 0) return;
-  m.top_k = r.integer("num_experts_per_tok", {"num_experts_per_tok"}, 0);
-  m.expert_ffn = r.integer("moe_intermediate_size", {"moe_intermediate_size"}, 0);
-  m.num_shared_experts = r.integer("n_shared_experts", {"n_shared_experts"}, 0);
-  m.first_dense = r.integer("first_k_dense_replace", {"first_k_dense_replace"}, 0);
-  m.freq = r.integer("moe_layer_freq", {"moe_layer_freq"}, 1);
-  m.phase = 0;  // DeepSeek: MoE iff i >= first_k_dense_replace and i % moe_layer_freq == 0
+  const auto given = r.opt_int("num_experts", rule.experts);
+  m.num_experts = given.value_or(rule.experts_default);
+  if (m.num_experts < 1) {
+    // A MoE class with no experts is a typo, not a dense model (that is another model_type).
+    if (given && !rule.zero_means_dense)
+      r.issues.push_back({r.key_for("num_experts"), "must be at least 1 for model_type \"" + model_type +
+                                                        "\" (a mixture of experts), got " +
+                                                        std::to_string(m.num_experts)});
+    return;
+  }
+  m.top_k = r.integer("num_experts_per_tok", rule.top_k, rule.top_k_default);
+  const i64 width = rule.expert_ffn_default == hf::kDenseWidth ? c.d_ff : rule.expert_ffn_default;
+  m.expert_ffn = r.integer("moe_intermediate_size", rule.expert_ffn, width);
+  switch (rule.shared) {
+    case hf::SharedExpert::None: break;
+    case hf::SharedExpert::GatedWidth:
+      m.shared_ffn = r.integer("shared_expert_intermediate_size", rule.shared_keys, rule.shared_default);
+      m.num_shared_experts = m.shared_ffn > 0 ? 1 : 0;
+      m.shared_gate = m.shared_ffn > 0;
+      break;
+    case hf::SharedExpert::Count:
+      m.num_shared_experts = r.integer("n_shared_experts", rule.shared_keys, rule.shared_default);
+      m.shared_ffn = m.num_shared_experts * m.expert_ffn;
+      break;
+  }
+  m.first_dense = r.integer("first_k_dense_replace", rule.first_dense, 0);
+  m.freq = r.integer("moe_layer_freq", rule.freq, 1);
+  m.phase = rule.last_of_group ? m.freq - 1 : 0;
+  if (rule.dense_list) m.dense_layers = r.int_list("mlp_only_layers", rule.dense_list);
+}
+
+// The one reader: every family, native or generic, is these steps over its row.
+void read_row(const FamilyRow& f, Reader& r, ModelConfig& c, const std::string& model_type) {
+  c.family = f.family;
+  read_shape(f, r, c);
+  read_block(f, r, c);
+  if (f.hook) f.hook(r, c, model_type);
+  read_attention_size(f, r, c);
+  read_window(f, r, c);
+  read_moe(f, r, c, model_type);
+  if (f.topk_method_default)
+    c.moe.router_correction_bias = r.str({"topk_method"}, f.topk_method_default) == "noaux_tc";
+  if (f.mtp) c.mtp_layers = r.integer("num_nextn_predict_layers", {"num_nextn_predict_layers"}, 0);
+}
+
+const FamilyRow* find_row(const std::string& model_type) {
+  for (const auto& f : hf::family_rows())
+    for (const char* t : f.model_types)
+      if (model_type == t) return &f;
+  return nullptr;
 }
 
 }  // namespace
@@ -226,7 +182,8 @@ void read_moe_deepseek(Reader& r, ModelConfig& c) {
 const std::vector<std::string_view>& supported_model_types() {
   static const std::vector<std::string_view> v = [] {
     std::vector<std::string_view> out;
-    for (const auto& e : type_table()) out.push_back(e.model_type);
+    for (const auto& f : hf::family_rows())
+      for (const char* t : f.model_types) out.push_back(t);
     return out;
   }();
   return v;
@@ -249,13 +206,9 @@ Result<ImportedConfig> import_hf_config(std::string_view text, const ImportOptio
     if (auto mt = obj->find("model_type"); mt != obj->end() && mt->is_string()) model_type = mt->get<std::string>();
   }
 
-  std::optional<Family> family;
-  for (const auto& e : type_table())
-    if (e.model_type == model_type) family = e.family;
-
   Reader r(*obj, prefix);
-  ModelConfig c;
-  if (!family) {
+  const FamilyRow* row = find_row(model_type);
+  if (!row) {
     std::string list;
     for (auto t : supported_model_types()) list += std::string(list.empty() ? "" : ", ") + std::string(t);
     if (!opt.generic_fallback)
@@ -263,226 +216,10 @@ Result<ImportedConfig> import_hf_config(std::string_view text, const ImportOptio
                    (model_type.empty() ? std::string("is missing") : "\"" + model_type + "\" is not supported") +
                        "; supported: " + list + " (or choose the generic LLaMA-like reading)"};
     r.notes.push_back("model_type \"" + model_type + "\" is read as a generic LLaMA-like decoder");
-    c.family = Family::Custom;
-  } else {
-    c.family = *family;
+    row = &hf::generic_row();
   }
-
-  switch (c.family) {
-    case Family::Gpt2:
-      read_common(r, c, true);
-      read_positions(r, c, 1024);
-      c.d_ff = r.integer("intermediate_size", {"n_inner"}, 4 * c.d_model);
-      c.ffn_kind = FfnKind::Classic;
-      c.act = activation_of(r.str({"activation_function"}, "gelu_new"), Activation::GeluTanh);
-      c.pos = PosKind::Learned;
-      c.norm = NormKind::LayerNorm;
-      c.fused_qkv = true;
-      c.bias_qkv = c.bias_o = c.bias_ffn = true;
-      read_head_dim(r, c);
-      break;
-    case Family::GptJ:
-      read_common(r, c, false);
-      read_positions(r, c, 2048);
-      c.d_ff = r.integer("intermediate_size", {"n_inner"}, 4 * c.d_model);
-      c.ffn_kind = FfnKind::Classic;
-      c.act = activation_of(r.str({"activation_function"}, "gelu_new"), Activation::GeluTanh);
-      c.pos = PosKind::Rotary;
-      c.norm = NormKind::LayerNorm;
-      c.parallel_block = true;
-      c.norm_ffn_input = false;
-      c.bias_ffn = c.bias_lm_head = true;
-      read_head_dim(r, c);
-      if (c.head_dim > 0) {
-        const i64 rd = r.integer("partial_rotary_factor", {"rotary_dim"}, c.head_dim);
-        c.rotary_fraction = static_cast<double>(rd) / static_cast<double>(c.head_dim);
-      }
-      break;
-    case Family::GptNeoX: {
-      read_common(r, c, false);
-      read_positions(r, c, 2048);
-      c.d_ff = r.integer("intermediate_size", {"intermediate_size"}, 4 * c.d_model);
-      c.ffn_kind = FfnKind::Classic;
-      c.act = activation_of(r.str({"hidden_act"}, "gelu"), Activation::Gelu);
-      c.pos = PosKind::Rotary;
-      c.rotary_fraction = r.number("partial_rotary_factor", {"rotary_pct", "partial_rotary_factor"}, 0.25);
-      c.norm = NormKind::LayerNorm;
-      c.parallel_block = r.boolean({"use_parallel_residual"}, true);
-      c.fused_qkv = true;
-      c.bias_qkv = c.bias_o = r.boolean({"attention_bias"}, true);
-      c.bias_ffn = true;
-      read_head_dim(r, c);
-      break;
-    }
-    case Family::Opt: {
-      read_common(r, c, true);
-      read_positions(r, c, 2048);
-      c.d_ff = r.integer("intermediate_size", {"ffn_dim"}, 4 * c.d_model);
-      c.ffn_kind = FfnKind::Classic;
-      c.act = activation_of(r.str({"activation_function"}, "relu"), Activation::Relu);
-      c.pos = PosKind::Learned;
-      c.pos_offset = 2;  // OPTLearnedPositionalEmbedding keeps 2 extra rows
-      c.norm = NormKind::LayerNorm;
-      if (!r.boolean({"layer_norm_elementwise_affine"}, true))
-        r.issues.push_back({prefix + "layer_norm_elementwise_affine", "false is not supported (only true)"});
-      const bool bias = r.boolean({"enable_bias"}, true);
-      c.bias_qkv = c.bias_o = c.bias_ffn = bias;
-      const i64 proj = r.integer("word_embed_proj_dim", {"word_embed_proj_dim"}, c.d_model);
-      c.embed_proj_dim = proj == c.d_model ? 0 : proj;
-      c.norm_final = r.boolean({"do_layer_norm_before"}, true) && !r.boolean({"_remove_final_layer_norm"}, false);
-      read_head_dim(r, c);
-      break;
-    }
-    case Family::Bloom:
-      read_common(r, c, true);
-      read_positions(r, c, 2048);
-      c.d_ff = 4 * c.d_model;
-      c.ffn_kind = FfnKind::Classic;
-      c.act = Activation::GeluTanh;
-      c.pos = PosKind::Alibi;
-      c.norm = NormKind::LayerNorm;
-      c.norm_embed = true;
-      c.fused_qkv = true;
-      c.bias_qkv = c.bias_o = c.bias_ffn = true;
-      read_head_dim(r, c);
-      break;
-    case Family::Falcon: {
-      read_common(r, c, true);
-      read_positions(r, c, 2048);
-      c.d_ff = r.integer("intermediate_size", {"ffn_hidden_size"}, 4 * c.d_model);
-      c.ffn_kind = FfnKind::Classic;
-      c.act = Activation::Gelu;
-      c.pos = r.boolean({"alibi"}, false) ? PosKind::Alibi : PosKind::Rotary;
-      c.norm = NormKind::LayerNorm;
-      c.fused_qkv = true;
-      const bool new_arch = r.boolean({"new_decoder_architecture"}, model_type == "RefinedWeb");
-      const bool bias = r.boolean({"bias"}, false);
-      c.bias_qkv = c.bias_o = c.bias_ffn = bias;
-      if (new_arch) {
-        // K from num_kv_heads (read by read_common); two norms (ln_attn, ln_mlp) by default.
-        c.parallel_block = true;
-        c.norm_ffn_input = r.integer("num_ln_in_parallel_attn", {"num_ln_in_parallel_attn"}, 2) == 2;
-      } else {
-        c.parallel_block = r.boolean({"parallel_attn"}, true);
-        c.norm_ffn_input = !c.parallel_block;
-        if (r.boolean({"multi_query"}, true)) c.n_kv_heads = 1;
-        else if (!r.has("num_kv_heads") && !r.has("n_head_kv")) c.n_kv_heads = c.n_heads;
-      }
-      read_head_dim(r, c);
-      break;
-    }
-    case Family::Llama:
-    case Family::Custom:
-      read_llama_like(r, c, false);
-      read_head_dim(r, c);
-      if (c.family == Family::Custom) {
-        if (!r.has("tie_word_embeddings")) r.notes.push_back("tie_word_embeddings absent: assumed false (untied head)");
-        c.moe.num_experts = r.integer("num_experts", {"num_local_experts", "num_experts", "n_routed_experts"}, 0);
-        if (c.moe.num_experts > 0) {
-          c.moe.top_k = r.integer("num_experts_per_tok", {"num_experts_per_tok", "top_k"}, 0);
-          c.moe.expert_ffn = r.integer("moe_intermediate_size", {"moe_intermediate_size"}, c.d_ff);
-        }
-        read_sliding(r, c, true);
-      }
-      break;
-    case Family::Mistral:
-      read_llama_like(r, c, false);
-      read_head_dim(r, c);
-      read_sliding(r, c, true);
-      break;
-    case Family::Mixtral:
-      read_llama_like(r, c, false);
-      read_head_dim(r, c);
-      read_sliding(r, c, true);
-      c.moe.num_experts = r.integer("num_experts", {"num_local_experts"}, 8);
-      c.moe.top_k = r.integer("num_experts_per_tok", {"num_experts_per_tok"}, 2);
-      c.moe.expert_ffn = c.d_ff;
-      break;
-    case Family::Qwen2:
-    case Family::Qwen2Moe:
-      read_llama_like(r, c, false);
-      c.bias_qkv = true;  // Qwen2Attention: q, k, v with bias, o without
-      c.bias_o = false;
-      read_head_dim(r, c);
-      read_sliding(r, c, false);
-      if (c.family == Family::Qwen2Moe) {
-        auto& m = c.moe;
-        m.num_experts = r.integer("num_experts", {"num_experts"}, 60);
-        m.top_k = r.integer("num_experts_per_tok", {"num_experts_per_tok"}, 4);
-        m.expert_ffn = r.integer("moe_intermediate_size", {"moe_intermediate_size"}, 1408);
-        m.shared_ffn = r.integer("shared_expert_intermediate_size", {"shared_expert_intermediate_size"}, 5632);
-        m.num_shared_experts = m.shared_ffn > 0 ? 1 : 0;
-        m.shared_gate = m.shared_ffn > 0;
-        read_qwen_moe_layers(r, m);
-      }
-      break;
-    case Family::Qwen3:
-    case Family::Qwen3Moe:
-      read_llama_like(r, c, false);
-      read_head_dim(r, c, 128);
-      read_sliding(r, c, false);
-      c.norm_qk = true;
-      if (c.family == Family::Qwen3Moe) {
-        auto& m = c.moe;
-        m.num_experts = r.integer("num_experts", {"num_experts"}, 128);
-        m.top_k = r.integer("num_experts_per_tok", {"num_experts_per_tok"}, 8);
-        m.expert_ffn = r.integer("moe_intermediate_size", {"moe_intermediate_size"}, 768);
-        read_qwen_moe_layers(r, m);
-      }
-      break;
-    case Family::Gemma:
-    case Family::Gemma2:
-      read_llama_like(r, c, true);
-      c.act = activation_of(r.str({"hidden_activation", "hidden_act"}, "gelu_pytorch_tanh"), Activation::GeluTanh);
-      read_head_dim(r, c, 256);
-      if (c.family == Family::Gemma2) {
-        c.norm_sandwich = true;
-        c.sliding_window = r.integer("sliding_window", {"sliding_window"}, 4096);
-        c.sliding_pattern = 2;  // Gemma-2 alternates local (even layers) and global attention
-      }
-      break;
-    case Family::Phi:
-      read_common(r, c, false);
-      read_positions(r, c, 2048);
-      c.d_ff = r.integer("intermediate_size", {"intermediate_size"}, 8192);
-      c.ffn_kind = FfnKind::Classic;
-      c.act = activation_of(r.str({"hidden_act"}, "gelu_new"), Activation::GeluTanh);
-      c.pos = PosKind::Rotary;
-      c.rotary_fraction = r.number("partial_rotary_factor", {"partial_rotary_factor"}, 0.5);
-      c.norm = NormKind::LayerNorm;
-      c.parallel_block = true;
-      c.norm_ffn_input = false;
-      c.norm_qk = r.boolean({"qk_layernorm"}, false);
-      c.bias_qkv = c.bias_o = c.bias_ffn = c.bias_lm_head = true;
-      read_head_dim(r, c);
-      break;
-    case Family::Phi3:
-      read_llama_like(r, c, false);
-      c.fused_qkv = true;
-      c.fused_gate_up = true;
-      read_head_dim(r, c);
-      read_sliding(r, c, true);
-      break;
-    case Family::DeepseekV2:
-    case Family::DeepseekV3: {
-      read_llama_like(r, c, false);
-      auto& m = c.mla;
-      m.enabled = true;
-      m.q_lora_rank = r.integer("q_lora_rank", {"q_lora_rank"}, 0);
-      m.kv_lora_rank = r.required("kv_lora_rank", {"kv_lora_rank"});
-      m.qk_nope_dim = r.required("qk_nope_head_dim", {"qk_nope_head_dim"});
-      m.qk_rope_dim = r.required("qk_rope_head_dim", {"qk_rope_head_dim"});
-      m.v_head_dim = r.required("v_head_dim", {"v_head_dim"});
-      c.head_dim = m.qk_nope_dim + m.qk_rope_dim;
-      c.n_kv_heads = c.n_heads;  // MLA: every head has its own k and v, from one shared latent
-      read_moe_deepseek(r, c);
-      c.moe.shared_ffn = c.moe.num_shared_experts * c.moe.expert_ffn;
-      const std::string method = r.str({"topk_method"}, c.family == Family::DeepseekV3 ? "noaux_tc" : "greedy");
-      c.moe.router_correction_bias = method == "noaux_tc";
-      c.mtp_layers = r.integer("num_nextn_predict_layers", {"num_nextn_predict_layers"}, 0);
-      break;
-    }
-  }
+  ModelConfig c;
+  read_row(*row, r, c, model_type);
   if (!r.issues.empty()) return r.issues;
 
   // Validation issues carry canonical names; report them under the key the config used.

@@ -123,3 +123,82 @@ TEST_CASE("absent keys become notes, not silent guesses", "[core][import]") {
   REQUIRE_FALSE(r->notes.empty());
   CHECK_THAT(r->notes[0], Catch::Contains("max_position_embeddings"));
 }
+
+namespace {
+// A small config of `model_type` plus `extra` keys (each starting with a comma).
+std::string small_config(const std::string& model_type, const std::string& extra) {
+  return R"({"model_type":")" + model_type +
+         R"(","hidden_size":64,"num_hidden_layers":2,"num_attention_heads":4,"intermediate_size":128,)"
+         R"("vocab_size":100)" + extra + "}";
+}
+// DeepSeek also needs its latent-attention sizes.
+const std::string kMla = R"(,"kv_lora_rank":16,"qk_nope_head_dim":8,"qk_rope_head_dim":8,"v_head_dim":16)";
+}  // namespace
+
+TEST_CASE("a mixture-of-experts model_type with no experts is refused, naming the key", "[core][import][moe]") {
+  struct Case {
+    const char* model_type;
+    const char* key;
+    std::string extra;
+  };
+  const auto c = GENERATE(values<Case>({
+      {"mixtral", "num_local_experts", R"(,"num_local_experts":0)"},
+      {"qwen2_moe", "num_experts", R"(,"num_experts":0)"},
+      {"qwen3_moe", "num_experts", R"(,"num_experts":0)"},
+      {"qwen3_moe", "num_experts", R"(,"num_experts":-4)"},
+      {"deepseek_v2", "n_routed_experts", R"(,"n_routed_experts":0)" + kMla},
+      {"deepseek_v3", "n_routed_experts", R"(,"n_routed_experts":0,"num_experts_per_tok":8)" + kMla},
+  }));
+  INFO(c.model_type << c.extra);
+  auto r = import_hf_config(small_config(c.model_type, c.extra));
+  REQUIRE_FALSE(r.ok());
+  REQUIRE(r.issues().size() == 1);
+  CHECK(r.issues()[0].field == c.key);
+  CHECK_THAT(r.issues()[0].message,
+             Catch::StartsWith("must be at least 1 for model_type \"" + std::string(c.model_type) + "\""));
+}
+
+TEST_CASE("a refused expert count inside text_config is named with its path", "[core][import][moe]") {
+  auto r = import_hf_config(R"({"model_type":"llava","text_config":)" +
+                            small_config("mixtral", R"(,"num_local_experts":0)") + "}");
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.issues()[0].field == "text_config.num_local_experts");
+}
+
+TEST_CASE("absent expert counts keep their class defaults", "[core][import][moe]") {
+  SECTION("Mixtral's class has 8 experts, 2 per token") {
+    auto r = import_hf_config(small_config("mixtral", ""));
+    REQUIRE(r.ok());
+    CHECK(r->config.moe.num_experts == 8);
+    CHECK(r->config.moe.top_k == 2);
+    CHECK(r->config.moe.expert_ffn == 128);  // Mixtral experts are as wide as intermediate_size
+  }
+  SECTION("a DeepSeek config without routed experts (absent or null) is dense") {
+    for (const char* extra : {"", R"(,"n_routed_experts":null)"}) {
+      INFO(extra);
+      auto r = import_hf_config(small_config("deepseek_v2", extra + kMla));
+      REQUIRE(r.ok());
+      CHECK_FALSE(r->config.is_moe());
+    }
+  }
+  SECTION("the generic reading takes 0 experts as a dense model") {
+    ImportOptions opt;
+    opt.generic_fallback = true;
+    auto r = import_hf_config(small_config("olmo", R"(,"num_experts":0)"), opt);
+    REQUIRE(r.ok());
+    CHECK_FALSE(r->config.is_moe());
+  }
+}
+
+TEST_CASE("Falcon's layout follows new_decoder_architecture and the RefinedWeb spelling", "[core][import]") {
+  const std::string k8 = R"(,"num_kv_heads":2)";
+  auto old_layout = import_hf_config(small_config("falcon", ""));
+  REQUIRE(old_layout.ok());
+  CHECK(old_layout->config.n_kv_heads == 1);  // multi_query by class default
+  CHECK_FALSE(old_layout->config.norm_ffn_input);
+  auto refined_web = import_hf_config(small_config("RefinedWeb", k8));
+  REQUIRE(refined_web.ok());
+  CHECK(refined_web->config.n_kv_heads == 2);
+  CHECK(refined_web->config.parallel_block);
+  CHECK(refined_web->config.norm_ffn_input);  // ln_attn and ln_mlp
+}

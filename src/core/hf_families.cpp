@@ -1,0 +1,150 @@
+// The family table of the config.json importer (see hf_families.hpp): one row per Hugging
+// Face model family, with the class defaults of its configuration_*.py for absent keys.
+// Adding a family is a row here plus its tensor names in inventory.cpp.
+#include "hf_families.hpp"
+
+namespace llmsize::core::hf {
+
+namespace {
+
+// Falcon's two layouts. new_decoder_architecture (40B, 180B; the default of the RefinedWeb
+// spelling) is a parallel block with K from num_kv_heads and, by default, two norms
+// (ln_attn, ln_mlp); the older layout (7B) is multi_query and parallel_attn with one norm.
+void falcon_layout(Reader& r, ModelConfig& c, std::string_view model_type) {
+  const bool new_arch = r.boolean({"new_decoder_architecture"}, model_type == "RefinedWeb");
+  if (new_arch) {
+    c.parallel_block = true;
+    c.norm_ffn_input = r.integer("num_ln_in_parallel_attn", {"num_ln_in_parallel_attn"}, 2) == 2;
+  } else {
+    c.parallel_block = r.boolean({"parallel_attn"}, true);
+    c.norm_ffn_input = !c.parallel_block;
+    if (r.boolean({"multi_query"}, true)) c.n_kv_heads = 1;
+    else if (!r.has("num_kv_heads") && !r.has("n_head_kv")) c.n_kv_heads = c.n_heads;
+  }
+}
+
+// OPT: word_embed_proj_dim ≠ d adds project_in/out (OPT-350m); the final norm exists only
+// for pre-norm models that keep it; norms without affine weights are not modelled.
+void opt_projection_and_norms(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
+  if (!r.boolean({"layer_norm_elementwise_affine"}, true))
+    r.issues.push_back({r.prefix() + "layer_norm_elementwise_affine", "false is not supported (only true)"});
+  const i64 proj = r.integer("word_embed_proj_dim", {"word_embed_proj_dim"}, c.d_model);
+  c.embed_proj_dim = proj == c.d_model ? 0 : proj;
+  c.norm_final = r.boolean({"do_layer_norm_before"}, true) && !r.boolean({"_remove_final_layer_norm"}, false);
+}
+
+// Shared pieces of rows. Numbers in rows are the class defaults of transformers'
+// configuration_<model_type>.py, used only when config.json omits the key.
+constexpr FfnRule kClassicFfn4d{.keys = {}, .absent = {.per_hidden = 4}, .kind = FfnKind::Classic};  // 4·d, fixed
+constexpr FfnRule classic_ffn_4d(const char* key) {
+  return {.keys = {key}, .absent = {.per_hidden = 4}, .kind = FfnKind::Classic};
+}
+constexpr ActRule gpt_act(const char* name_default, Activation unknown) {
+  return {.keys = {"activation_function"}, .name_default = name_default, .unknown = unknown};
+}
+constexpr ActRule kGeluFixed{.keys = {}, .name_default = "gelu", .unknown = Activation::Gelu};
+// Gemma: hidden_activation, when given, overrides the older hidden_act.
+constexpr ActRule kGemmaAct{.keys = {"hidden_activation", "hidden_act"}, .name_default = "gelu_pytorch_tanh",
+                            .unknown = Activation::GeluTanh};
+constexpr RotaryRule kNoRotary{.keys = {}};
+constexpr BiasRule kEveryBias{.attn = {nullptr, true}, .ffn = {nullptr, true}};
+constexpr WindowRule kWindowUnlessOff{.read = true, .on = {"use_sliding_window", true}};
+constexpr WindowRule kWindowIfOn{.read = true, .on = {"use_sliding_window", false}};
+
+// Qwen MoE: layer i is MoE iff (i + 1) % decoder_sparse_step == 0 and i is not in mlp_only_layers.
+constexpr MoeRule qwen_moe(i64 experts, i64 top_k, i64 expert_width) {
+  return {.experts = {"num_experts"}, .experts_default = experts, .top_k_default = top_k,
+          .expert_ffn_default = expert_width, .freq = {"decoder_sparse_step"}, .last_of_group = true,
+          .dense_list = "mlp_only_layers"};
+}
+constexpr MoeRule qwen2_moe() {
+  MoeRule m = qwen_moe(60, 4, 1408);  // ref: Qwen2MoeConfig defaults (configuration_qwen2_moe.py)
+  m.shared = SharedExpert::GatedWidth;
+  m.shared_keys = {"shared_expert_intermediate_size"};
+  m.shared_default = 5632;  // ref: Qwen2MoeConfig shared_expert_intermediate_size
+  return m;
+}
+// DeepSeek: layer i is MoE iff i >= first_k_dense_replace and i % moe_layer_freq == 0;
+// n_routed_experts absent (null in V2's class) means dense MLPs.
+constexpr MoeRule kDeepseekMoe{.experts = {"n_routed_experts"}, .shared = SharedExpert::Count,
+                               .shared_keys = {"n_shared_experts"}, .first_dense = {"first_k_dense_replace"},
+                               .freq = {"moe_layer_freq"}};
+
+}  // namespace
+
+const std::vector<FamilyRow>& family_rows() {
+  static const std::vector<FamilyRow> rows = {
+      {.family = Family::Gpt2, .model_types = {"gpt2"}, .tied = true,
+       .positions_default = 1024,  // ref: GPT2Config n_positions
+       .ffn = classic_ffn_4d("n_inner"), .act = gpt_act("gelu_new", Activation::GeluTanh),
+       .pos = PosKind::Learned, .rotary = kNoRotary, .norm = NormKind::LayerNorm, .bias = kEveryBias,
+       .fused_qkv = true},
+      {.family = Family::GptJ, .model_types = {"gptj"}, .ffn = classic_ffn_4d("n_inner"),
+       .act = gpt_act("gelu_new", Activation::GeluTanh), .rotary = {.keys = {"rotary_dim"}, .in_head_dims = true},
+       .norm = NormKind::LayerNorm, .parallel = {nullptr, true}, .shared_norm = true,
+       .bias = {.attn = {nullptr, false}, .ffn = {nullptr, true}, .lm_head = true}},
+      {.family = Family::GptNeoX, .model_types = {"gpt_neox"}, .ffn = classic_ffn_4d("intermediate_size"),
+       .act = {.keys = {"hidden_act"}, .name_default = "gelu", .unknown = Activation::Gelu},
+       .rotary = {.keys = {"rotary_pct", "partial_rotary_factor"}, .fraction_default = 0.25},  // ref: GPTNeoXConfig
+       .norm = NormKind::LayerNorm, .parallel = {"use_parallel_residual", true},
+       .bias = {.attn = {"attention_bias", true}, .ffn = {nullptr, true}}, .fused_qkv = true},
+      {.family = Family::Opt, .model_types = {"opt"}, .tied = true, .ffn = classic_ffn_4d("ffn_dim"),
+       .act = gpt_act("relu", Activation::Relu), .pos = PosKind::Learned,
+       .pos_offset = 2,  // ref: OPTLearnedPositionalEmbedding (modeling_opt.py) keeps 2 extra rows
+       .rotary = kNoRotary, .norm = NormKind::LayerNorm,
+       .bias = {.attn = {"enable_bias", true}, .one_switch = true}, .hook = opt_projection_and_norms},
+      {.family = Family::Bloom, .model_types = {"bloom"}, .tied = true, .ffn = kClassicFfn4d,
+       .act = {.keys = {}, .name_default = "gelu_pytorch_tanh", .unknown = Activation::GeluTanh},
+       .pos = PosKind::Alibi, .rotary = kNoRotary, .norm = NormKind::LayerNorm, .bias = kEveryBias,
+       .norm_embed = true, .fused_qkv = true},
+      {.family = Family::Falcon, .model_types = {"falcon", "RefinedWeb", "RefinedWebModel"}, .tied = true,
+       .ffn = classic_ffn_4d("ffn_hidden_size"), .act = kGeluFixed, .alibi = {"alibi", false},
+       .rotary = kNoRotary, .norm = NormKind::LayerNorm, .bias = {.attn = {"bias", false}, .one_switch = true},
+       .fused_qkv = true, .hook = falcon_layout},
+      {.family = Family::Llama, .model_types = {"llama"}},
+      {.family = Family::Mistral, .model_types = {"mistral"}, .window = kWindowUnlessOff},
+      {.family = Family::Mixtral, .model_types = {"mixtral"}, .window = kWindowUnlessOff,
+       .moe = {.experts = {"num_local_experts"}, .experts_default = 8, .top_k_default = 2,  // ref: MixtralConfig
+               .expert_ffn = {}, .expert_ffn_default = kDenseWidth}},  // experts as wide as intermediate_size
+      // Qwen2Attention has biases on q, k and v whatever the config says.
+      {.family = Family::Qwen2, .model_types = {"qwen2"}, .bias = {.attn = {nullptr, true}, .o_unbiased = true},
+       .window = kWindowIfOn},
+      {.family = Family::Qwen2Moe, .model_types = {"qwen2_moe"},
+       .bias = {.attn = {nullptr, true}, .o_unbiased = true}, .window = kWindowIfOn, .moe = qwen2_moe()},
+      {.family = Family::Qwen3, .model_types = {"qwen3"}, .norm_qk = {nullptr, true},
+       .head_dim_default = 128,  // ref: Qwen3Config
+       .window = kWindowIfOn},
+      {.family = Family::Qwen3Moe, .model_types = {"qwen3_moe"}, .norm_qk = {nullptr, true},
+       .head_dim_default = 128, .window = kWindowIfOn,
+       .moe = qwen_moe(128, 8, 768)},  // ref: Qwen3MoeConfig
+      {.family = Family::Gemma, .model_types = {"gemma"}, .tied = true, .act = kGemmaAct,
+       .head_dim_default = 256},  // ref: GemmaConfig
+      // Gemma-2 alternates local (even layers) and global attention, with sandwich norms.
+      {.family = Family::Gemma2, .model_types = {"gemma2"}, .tied = true, .act = kGemmaAct,
+       .norm_sandwich = true, .head_dim_default = 256,
+       .window = {.read = true, .on = {nullptr, true}, .size_default = 4096, .pattern = 2}},  // ref: Gemma2Config
+      // ref: PhiConfig (intermediate_size 8192, partial_rotary_factor 0.5)
+      {.family = Family::Phi, .model_types = {"phi"}, .ffn = {.absent = {.fixed = 8192}, .kind = FfnKind::Classic},
+       .act = {.keys = {"hidden_act"}, .name_default = "gelu_new", .unknown = Activation::GeluTanh},
+       .rotary = {.fraction_default = 0.5}, .norm = NormKind::LayerNorm, .parallel = {nullptr, true},
+       .shared_norm = true, .bias = {.attn = {nullptr, true}, .ffn = {nullptr, true}, .lm_head = true},
+       .norm_qk = {"qk_layernorm", false}},
+      {.family = Family::Phi3, .model_types = {"phi3"}, .fused_qkv = true, .fused_gate_up = true,
+       .window = kWindowUnlessOff},
+      {.family = Family::DeepseekV2, .model_types = {"deepseek_v2"}, .mla = true, .moe = kDeepseekMoe,
+       .topk_method_default = "greedy", .mtp = true},
+      {.family = Family::DeepseekV3, .model_types = {"deepseek_v3"}, .mla = true, .moe = kDeepseekMoe,
+       .topk_method_default = "noaux_tc", .mtp = true},
+  };
+  return rows;
+}
+
+const FamilyRow& generic_row() {
+  static const FamilyRow row{
+      .family = Family::Custom, .note_tie_default = true, .window = kWindowUnlessOff,
+      .moe = {.experts = {"num_local_experts", "num_experts", "n_routed_experts"}, .zero_means_dense = true,
+              .top_k = {"num_experts_per_tok", "top_k"}, .expert_ffn_default = kDenseWidth}};
+  return row;
+}
+
+}  // namespace llmsize::core::hf
