@@ -2,15 +2,18 @@
 // with a time budget once per frame (the page never freezes), keeps a copy of the latest
 // attention probabilities for the heat map, and remembers what the user asked for.
 #pragma once
+#include <map>
 #include <string>
 #include <vector>
 
+#include "app/state.hpp"  // FieldEdit
 #include "ref/demo.hpp"
 
 namespace llmsize::app {
 
 struct DemoUi {
-  ref::DemoSettings settings;
+  ref::DemoSettings settings;        // edited through ref::demo_fields()
+  std::map<std::string, FieldEdit, std::less<>> edits;  // by demo field key
   ref::DemoPtr demo;                 // null until the user runs the block
   ref::DemoProgress progress;
   bool running = false;

@@ -1,7 +1,7 @@
 // One editor row for a field of a table-driven field list (core::model_fields(),
-// core::workload_fields()): label with help, a widget by kind, the strict text setter of
-// the core, and inline messages — the parse error of what is being typed and any
-// validation issue the core reported for this field.
+// core::workload_fields(), ref::demo_fields(): all core::Field<T>): label with help, a
+// widget by kind, the strict text setter of the table, and inline messages — the parse error
+// of what is being typed and any validation issue reported for this field.
 #pragma once
 #include <imgui.h>
 #include <imgui_internal.h>
@@ -12,24 +12,36 @@
 
 #include "app/state.hpp"
 #include "app/widgets.hpp"
+#include "core/field.hpp"
 #include "core/gpus.hpp"
 #include "core/issue.hpp"
 #include "core/model_fields.hpp"
 #include "core/workload.hpp"
+#include "ref/demo.hpp"
 
 namespace llmsize::app {
 
-// What differs between the two field tables.
-inline bool field_named(const core::ModelField& f, std::string_view name) {
-  return name == f.canonical || name == f.key;
+// An issue names a field by its key, its canonical name (model) or its CLI flag (workload).
+inline bool field_named(const core::FieldSpec& f, std::string_view name) {
+  return !name.empty() && (name == f.key || name == f.canonical || name == f.flag);
 }
-inline bool field_named(const core::WorkloadField& f, std::string_view name) { return name == f.key || name == f.flag; }
+// What differs between the tables: model ranges are what a field can store, not what
+// validate() accepts, so the model's tooltips do not show them.
+template <class T>
+std::string field_allowed(const core::Field<T>& f) {
+  return core::allowed_text(f);
+}
 inline std::string field_allowed(const core::ModelField&) { return {}; }
-inline std::string field_allowed(const core::WorkloadField& f) { return core::allowed_text(f); }
-inline std::string_view field_config_name(const core::ModelField& f) { return f.canonical; }
-inline std::string_view field_config_name(const core::WorkloadField& f) { return f.flag; }
-inline std::string choice_label(const core::ModelField&, std::string_view v) { return std::string(v); }
-inline std::string choice_label(const core::WorkloadField& f, std::string_view v) {
+// The names a field goes by outside the UI, for its tooltip.
+inline std::string field_names(const core::ModelField& f) {
+  return "link key \"" + std::string(f.key) + "\", " + std::string(f.canonical);
+}
+inline std::string field_names(const core::WorkloadField& f) {
+  return "link key \"" + std::string(f.key) + "\", " + std::string(f.flag);
+}
+inline std::string field_names(const ref::DemoField& f) { return "CLI flag " + std::string(f.flag); }
+// The workload's GPU ids show as the catalog's names.
+inline std::string choice_label(const core::FieldSpec& f, std::string_view v) {
   if (f.key == "gpu")
     if (const core::Gpu* g = core::find_gpu(v)) return g->name;
   return std::string(v);
@@ -50,9 +62,7 @@ bool edit_field_row(const Field& f, Obj& obj, FieldEdit& e, const std::vector<co
     ImGui::TextUnformatted(f.help.data(), f.help.data() + f.help.size());
     const std::string allowed = field_allowed(f);
     if (!allowed.empty()) ImGui::TextDisabled("%s", allowed.c_str());
-    const auto cn = field_config_name(f);
-    ImGui::TextDisabled("link key \"%.*s\", %.*s", static_cast<int>(f.key.size()), f.key.data(),
-                        static_cast<int>(cn.size()), cn.data());
+    ImGui::TextDisabled("%s", field_names(f).c_str());
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
   }

@@ -4,6 +4,7 @@
 // (drawn by the platform with shaders/heatmap.*).
 #include <algorithm>
 
+#include "app/field_editor.hpp"
 #include "app/figures.hpp"
 #include "app/panels.hpp"
 #include "app/widgets.hpp"
@@ -12,20 +13,6 @@
 namespace llmsize::app {
 
 namespace {
-
-void settings_row(const char* label, const char* key, long long& v, long long lo, long long hi, const char* help) {
-  ImGui::TableNextRow();
-  ImGui::TableSetColumnIndex(0);
-  ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted(label);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s (%lld to %lld)", help, lo, hi);
-  ImGui::TableSetColumnIndex(1);
-  ImGui::SetNextItemWidth(-FLT_MIN);
-  ImGui::PushID(key);
-  ImGui::InputScalar("##v", ImGuiDataType_S64, &v);
-  mark((std::string("demo.") + key).c_str());
-  ImGui::PopID();
-}
 
 void memory_row(const char* what, core::i64 measured, core::i64 estimated, core::ByteUnit u) {
   ImGui::TableNextRow();
@@ -87,14 +74,11 @@ void draw_demo_panel(App& app) {
   if (ImGui::BeginTable("demo_settings", 2, ImGuiTableFlags_SizingStretchProp)) {
     ImGui::TableSetupColumn("l", ImGuiTableColumnFlags_WidthStretch, 0.4f);
     ImGui::TableSetupColumn("v", ImGuiTableColumnFlags_WidthStretch, 0.6f);
-    long long prompt = d.settings.prompt, tokens = d.settings.tokens, mib = d.settings.budget_bytes >> 20;
-    settings_row("prompt tokens", "prompt", prompt, 1, ref::kDemoPromptMax, "tokens prefilled through the block");
-    settings_row("decoded tokens", "tokens", tokens, 1, ref::kDemoTokensMax, "tokens decoded one by one");
-    settings_row("memory budget (MiB)", "budget", mib, ref::kDemoBudgetMinMiB, ref::kDemoBudgetMaxMiB,
-                 "largest block allocated; a bigger layer is scaled down to fit");
-    d.settings.prompt = prompt;
-    d.settings.tokens = tokens;
-    d.settings.budget_bytes = mib << 20;
+    for (const auto& f : ref::demo_fields()) {
+      if (f.flag.empty()) continue;  // set by code only (the prefill chunk)
+      edit_field_row(f, d.settings, d.edits[std::string(f.key)], {});
+      mark(("demo." + std::string(f.key)).c_str());
+    }
     ImGui::EndTable();
   }
 

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cstdio>
 #include <fstream>
+#include <map>
 
 #include "core/estimate.hpp"
 #include "core/format.hpp"
@@ -35,10 +36,9 @@ const char* kUsage =
     "  --config PATH   a Hugging Face config.json ('-' reads standard input)\n"
     "  --generic       read an unsupported model_type as a LLaMA-like decoder\n"
     "  --json          print one JSON object instead of tables\n"
-    "  --explain       also print every tensor and the derivation of the estimate\n"
-    "  --prompt N      demo: prompt tokens prefilled through the block (1-8192, default 128)\n"
-    "  --tokens N      demo: tokens decoded after the prompt (1-4096, default 32)\n"
-    "  --budget-mib N  demo: memory for the block; wider blocks are scaled down (16-65536, default 1024)\n"
+    "  --explain       also print every tensor and the derivation of the estimate\n";
+// After the demo's flags (demo_flags_usage(), from ref::demo_fields()).
+const char* kUsageEnd =
     "\n"
     "Counting convention: the learnable parameters of the Hugging Face *ForCausalLM model\n"
     "(a tied head counted once; buffers and quantization scales excluded; multi-token-\n"
@@ -59,7 +59,7 @@ struct Args {
   std::string command;
   std::optional<std::string> preset, config;
   bool json = false, explain = false, generic = false;
-  std::optional<std::string> prompt, tokens, budget_mib;  // demo flags, parsed by demo_cmd
+  std::map<std::string, std::string> demo_settings;  // demo flags, parsed by demo_cmd
 };
 
 // The workload flags, generated from core::workload_fields().
@@ -156,7 +156,7 @@ Output run(const std::vector<std::string>& a, const FileReader& read_file) {
   Output err;
   for (size_t i = 0; i < a.size(); ++i) {
     const std::string& s = a[i];
-    if (s == "--help" || s == "-h") return {kUsage + workload_usage(), "", 0};
+    if (s == "--help" || s == "-h") return {kUsage + demo_flags_usage() + kUsageEnd + workload_usage(), "", 0};
     if (s == "--version") return {"llmsize 0.1.0\n", "", 0};
     if (s == "--json") args.json = true;
     else if (s == "--gib") args.gib = true;
@@ -170,10 +170,10 @@ Output run(const std::vector<std::string>& a, const FileReader& read_file) {
     else if (s == "--generic") args.generic = true;
     else if (s == "--preset") { auto v = take_value(a, i, err); if (!v) return err; args.preset = v; }
     else if (s == "--config") { auto v = take_value(a, i, err); if (!v) return err; args.config = v; }
-    else if (s == "--prompt" || s == "--tokens" || s == "--budget-mib") {
+    else if (is_demo_flag(s)) {
       auto v = take_value(a, i, err);
       if (!v) return err;
-      (s == "--prompt" ? args.prompt : s == "--tokens" ? args.tokens : args.budget_mib) = v;
+      args.demo_settings[s] = *v;
     }
     else if (s.rfind("--", 0) == 0) return fail("unknown option " + s);
     else if (args.command.empty()) args.command = s;
@@ -182,12 +182,10 @@ Output run(const std::vector<std::string>& a, const FileReader& read_file) {
   if (args.command == "demo") {  // workload flags describe an estimate, not the demo block
     for (const auto& s : a)
       if (s == "--explain" || s == "--gib" || (s.rfind("--", 0) == 0 && find_field_by_flag(s.substr(0, s.find('=')))))
-        return fail(s.substr(0, s.find('=')) + " is not a demo option", "demo takes --prompt, --tokens, --budget-mib, --json");
-    return demo_cmd({args.preset, args.config, args.generic, args.json, args.prompt, args.tokens, args.budget_mib},
-                    read_file);
+        return fail(s.substr(0, s.find('=')) + " is not a demo option", "demo takes " + demo_flag_list(", ") + ", --json");
+    return demo_cmd({args.preset, args.config, args.generic, args.json, args.demo_settings}, read_file);
   }
-  if (args.prompt || args.tokens || args.budget_mib)
-    return fail("--prompt, --tokens and --budget-mib are options of `llmsize demo`");
+  if (!args.demo_settings.empty()) return fail(demo_flag_list(" and ") + " are options of `llmsize demo`");
   if (args.command == "estimate") return estimate_cmd(args, read_file);
   if (args.command == "presets") return presets_cmd(args);
   if (args.command == "limits") return {limits_markdown(), "", 0};

@@ -2,7 +2,6 @@
 #include "demo.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 
@@ -21,22 +20,6 @@ using ref::DemoResults;
 
 Output usage_error(const std::string& msg) {
   return {"", "llmsize: " + msg + " (see `llmsize --help`)\n", 2};
-}
-
-// A decimal integer in [lo, hi], nothing else (no sign, no spaces, no suffix).
-std::optional<i64> parse_flag(const std::optional<std::string>& v, const char* flag, i64 lo, i64 hi, i64 dflt,
-                              Output& err) {
-  if (!v) return dflt;
-  i64 x = 0;
-  const char* b = v->data();
-  const char* e = b + v->size();
-  auto [p, ec] = std::from_chars(b, e, x);
-  if (v->empty() || (*v)[0] == '-' || (*v)[0] == '+' || ec != std::errc() || p != e || x < lo || x > hi) {
-    err = usage_error(std::string(flag) + " must be an integer in [" + std::to_string(lo) + ", " +
-                      std::to_string(hi) + "], got \"" + *v + "\"");
-    return std::nullopt;
-  }
-  return x;
 }
 
 std::string esc(const std::string& s) {
@@ -187,13 +170,14 @@ std::string json_report(const ref::DemoPlan& p, const DemoResults& r, const ref:
 Output demo_cmd(const DemoFlags& f, const FileReader& read_file) {
   if (f.preset.has_value() == f.config.has_value())
     return usage_error("demo needs exactly one of --preset NAME or --config PATH");
-  Output err;
-  const auto prompt = parse_flag(f.prompt, "--prompt", 1, ref::kDemoPromptMax, 128, err);
-  if (!prompt) return err;
-  const auto tokens = parse_flag(f.tokens, "--tokens", 1, ref::kDemoTokensMax, 32, err);
-  if (!tokens) return err;
-  const auto budget = parse_flag(f.budget_mib, "--budget-mib", ref::kDemoBudgetMinMiB, ref::kDemoBudgetMaxMiB, 1024, err);
-  if (!budget) return err;
+  ref::DemoSettings s;  // the defaults, then each flag given, in the table's order
+  for (const auto& field : ref::demo_fields()) {
+    auto given = field.flag.empty() ? f.settings.end() : f.settings.find(std::string(field.flag));
+    if (given == f.settings.end()) continue;
+    if (field.set(s, given->second))
+      return usage_error(std::string(field.flag) + " must be " + core::allowed_text(field) + ", got \"" +
+                         given->second + "\"");
+  }
 
   core::ModelConfig cfg;
   Output o;
@@ -212,16 +196,12 @@ Output demo_cmd(const DemoFlags& f, const FileReader& read_file) {
     cfg = imported->config;
     for (const auto& n : imported->notes) o.err += "llmsize: note: " + n + "\n";
   }
-  ref::DemoSettings s;
-  s.prompt = *prompt;
-  s.tokens = *tokens;
-  s.budget_bytes = *budget << 20;
   auto demo = ref::create_demo(cfg, s);
   if (!demo) {
     Output bad{"", o.err, 2};
     for (const auto& i : demo.issues()) {
-      const std::string flag = i.field == "prompt" ? "--prompt" : i.field == "tokens" ? "--tokens"
-                             : i.field == "budget" ? "--budget-mib" : i.field;
+      const ref::DemoField* df = ref::find_demo_field(i.field);
+      const std::string flag = df && !df->flag.empty() ? std::string(df->flag) : i.field;
       bad.err += "llmsize: " + flag + ": " + i.message + "\n";
     }
     return bad;
@@ -231,6 +211,31 @@ Output demo_cmd(const DemoFlags& f, const FileReader& read_file) {
   const auto& r = ref::demo_results(**demo);
   const auto& p = ref::demo_plan(**demo);
   o.out = f.json ? json_report(p, r, s, ref::demo_heat_map(**demo)) : text_report(p, r, s, ref::demo_heat_map(**demo));
+  return o;
+}
+
+bool is_demo_flag(std::string_view arg) { return ref::find_demo_flag(arg) != nullptr; }
+
+std::string demo_flag_list(std::string_view last_sep) {
+  std::vector<std::string_view> flags;
+  for (const auto& f : ref::demo_fields())
+    if (!f.flag.empty()) flags.push_back(f.flag);
+  std::string o;
+  for (size_t i = 0; i < flags.size(); ++i)
+    o += std::string(i == 0 ? "" : i + 1 == flags.size() ? last_sep : ", ") + std::string(flags[i]);
+  return o;
+}
+
+std::string demo_flags_usage() {
+  std::string o;
+  const ref::DemoSettings defaults;
+  for (const auto& f : ref::demo_fields()) {
+    if (f.flag.empty()) continue;
+    std::string head = "  " + std::string(f.flag) + " N";
+    head.resize(std::max<size_t>(head.size() + 1, 18), ' ');
+    o += head + "demo: " + std::string(f.help) + " (" + std::to_string(f.min_int) + "-" + std::to_string(f.max_int) +
+         ", default " + f.get(defaults) + ")\n";
+  }
   return o;
 }
 

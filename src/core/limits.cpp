@@ -4,6 +4,7 @@
 #include "hf_config.hpp"
 #include "model_fields.hpp"
 #include "share_link.hpp"
+#include "text_value.hpp"
 #include "workload.hpp"
 
 namespace llmsize::core {
@@ -28,9 +29,13 @@ std::string limits_markdown() {
   o += "Read under any of their spellings (`n_embd`, `hidden_size`, `d_model`, …).\n\n";
   o += "| field | allowed |\n|---|---|\n";
   for (const auto& l : field_limits())
-    o += "| `" + std::string(l.field) + "` | integer in [" + std::to_string(l.min) + ", " + std::to_string(l.max) + "] |\n";
+    if (l.in_config)
+      o += "| `" + std::string(l.field) + "` | integer in [" + std::to_string(l.min) + ", " + std::to_string(l.max) +
+           "] |\n";
+  const RealLimit& rot = *find_real_limit("partial_rotary_factor");
   o += "\nAlso: `num_key_value_heads` divides `num_attention_heads`; without `head_dim`, the heads\n"
-       "divide `hidden_size`; `num_experts_per_tok` is in [1, experts]; `partial_rotary_factor` is in (0, 1].\n\n";
+       "divide `hidden_size`; `num_experts_per_tok` is in [1, experts]; `partial_rotary_factor` is in (" +
+       format_real(rot.min) + ", " + format_real(rot.max) + "].\n\n";
   o += "## Model fields (share-link keys, UI)\n\n";
   o += "| key | field | allowed |\n|---|---|---|\n";
   for (const auto& f : model_fields())

@@ -1,5 +1,5 @@
 // The documented bounds of every input, generated from the tables that enforce them
-// (field_limits(), model_fields(), workload_fields(), the parser limits), so the
+// (field_limits(), real_limits(), model_fields(), workload_fields(), the parser limits), so the
 // documentation cannot drift from the code. `llmsize limits` prints it; docs/LIMITS.md is
 // its committed copy (a test keeps them equal).
 #pragma once

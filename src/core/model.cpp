@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "field.hpp"
+#include "text_value.hpp"
+
 namespace llmsize::core {
 
 bool ModelConfig::layer_is_moe(i64 layer) const {
@@ -22,7 +25,7 @@ bool ModelConfig::layer_slides(i64 layer) const {
 namespace {
 constexpr i64 kMaxDim = i64{1} << 20;          // 1,048,576: hidden size, ranks
 constexpr i64 kMaxWidth = i64{1} << 24;        // 16,777,216: FFN widths, vocab
-constexpr i64 kMaxTokens = i64{1} << 27;       // 134,217,728: positions, windows
+constexpr bool kZeroOff = true, kNotInConfig = false;
 }  // namespace
 
 const std::vector<FieldLimit>& field_limits() {
@@ -37,20 +40,21 @@ const std::vector<FieldLimit>& field_limits() {
       {"max_position_embeddings", 1, kMaxTokens},
       {"word_embed_proj_dim", 0, kMaxDim},
       {"num_experts", 0, 65536},
-      {"num_experts_per_tok", 1, 65536},
-      {"moe_intermediate_size", 1, kMaxWidth},
+      {"num_experts_per_tok", 1, 65536, kZeroOff},
+      {"moe_intermediate_size", 1, kMaxWidth, kZeroOff},
       {"n_shared_experts", 0, 65536},
       {"shared_expert_intermediate_size", 0, kMaxWidth},
       {"first_k_dense_replace", 0, 10000},
       {"moe_layer_freq", 1, 10000},
       {"q_lora_rank", 0, kMaxDim},
-      {"kv_lora_rank", 1, kMaxDim},
+      {"kv_lora_rank", 1, kMaxDim, kZeroOff},
       {"qk_nope_head_dim", 0, 65536},
       {"qk_rope_head_dim", 0, 65536},
-      {"v_head_dim", 1, 65536},
+      {"v_head_dim", 1, 65536, kZeroOff},
       {"sliding_window", 0, kMaxTokens},
       {"sliding_window_pattern", 1, 10000},
       {"num_nextn_predict_layers", 0, 16},
+      {"position_offset", 0, 1024, false, kNotInConfig},  // OPT's 2 extra learned rows
   };
   return limits;
 }
@@ -61,15 +65,28 @@ const FieldLimit* find_limit(std::string_view field) {
   return nullptr;
 }
 
+const std::vector<RealLimit>& real_limits() {
+  static const std::vector<RealLimit> limits = {
+      {"partial_rotary_factor", 0.0, 1.0},
+      {"rope_theta", 0.0, 1e12},
+  };
+  return limits;
+}
+
+const RealLimit* find_real_limit(std::string_view field) {
+  for (const auto& l : real_limits())
+    if (l.field == field) return &l;
+  return nullptr;
+}
+
 static std::string range_text(i64 lo, i64 hi) {
   return "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
 }
 
 std::optional<Issue> check_limit(std::string_view field, i64 value) {
   const FieldLimit* l = find_limit(field);
-  if (!l || (value >= l->min && value <= l->max)) return std::nullopt;
-  return Issue{std::string(field), "must be an integer in " + range_text(l->min, l->max) +
-                                       ", got " + std::to_string(value)};
+  if (!l) return std::nullopt;
+  return check_range(field, l->min, l->max, value);
 }
 
 std::vector<Issue> validate(const ModelConfig& c) {
@@ -132,67 +149,19 @@ std::vector<Issue> validate(const ModelConfig& c) {
         break;
       }
   }
-  if (c.pos == PosKind::Rotary && !(c.rotary_fraction > 0.0 && c.rotary_fraction <= 1.0))
-    out.push_back({"partial_rotary_factor", "must be in (0, 1]"});
+  const RealLimit& rot = *find_real_limit("partial_rotary_factor");
+  if (c.pos == PosKind::Rotary && !(c.rotary_fraction > rot.min && c.rotary_fraction <= rot.max))
+    out.push_back({"partial_rotary_factor", "must be in (" + format_real(rot.min) + ", " + format_real(rot.max) + "]"});
   if (!(std::isfinite(c.rope_theta) && c.rope_theta > 0.0))
     out.push_back({"rope_theta", "must be a positive finite number"});
-  if (c.pos_offset < 0 || c.pos_offset > 1024)
-    out.push_back({"position_offset", "must be an integer in [0, 1024], got " + std::to_string(c.pos_offset)});
+  lim("position_offset", c.pos_offset);
   return out;
 }
 
-std::string_view family_id(Family f) {
-  switch (f) {
-    case Family::Gpt2: return "gpt2";
-    case Family::GptJ: return "gptj";
-    case Family::GptNeoX: return "gpt_neox";
-    case Family::Opt: return "opt";
-    case Family::Bloom: return "bloom";
-    case Family::Falcon: return "falcon";
-    case Family::Llama: return "llama";
-    case Family::Mistral: return "mistral";
-    case Family::Mixtral: return "mixtral";
-    case Family::Qwen2: return "qwen2";
-    case Family::Qwen2Moe: return "qwen2_moe";
-    case Family::Qwen3: return "qwen3";
-    case Family::Qwen3Moe: return "qwen3_moe";
-    case Family::Gemma: return "gemma";
-    case Family::Gemma2: return "gemma2";
-    case Family::Phi: return "phi";
-    case Family::Phi3: return "phi3";
-    case Family::DeepseekV2: return "deepseek_v2";
-    case Family::DeepseekV3: return "deepseek_v3";
-    case Family::Custom: return "custom";
-  }
-  return "custom";
-}
-
-std::string_view to_string(FfnKind k) { return k == FfnKind::Gated ? "gated" : "classic"; }
-std::string_view to_string(Activation a) {
-  switch (a) {
-    case Activation::Gelu: return "gelu";
-    case Activation::GeluTanh: return "gelu_tanh";
-    case Activation::Relu: return "relu";
-    case Activation::Silu: return "silu";
-  }
-  return "silu";
-}
-std::string_view to_string(PosKind p) {
-  switch (p) {
-    case PosKind::Learned: return "learned";
-    case PosKind::Rotary: return "rotary";
-    case PosKind::Alibi: return "alibi";
-    case PosKind::None: return "none";
-  }
-  return "none";
-}
-std::string_view to_string(NormKind n) {
-  switch (n) {
-    case NormKind::LayerNorm: return "layernorm";
-    case NormKind::LayerNormNoBias: return "layernorm_nobias";
-    case NormKind::RmsNorm: return "rmsnorm";
-  }
-  return "rmsnorm";
-}
+std::string_view family_id(Family f) { return name_at(kFamilyNames, static_cast<size_t>(f)); }
+std::string_view to_string(FfnKind k) { return name_at(kFfnKindNames, static_cast<size_t>(k)); }
+std::string_view to_string(Activation a) { return name_at(kActivationNames, static_cast<size_t>(a)); }
+std::string_view to_string(PosKind p) { return name_at(kPosKindNames, static_cast<size_t>(p)); }
+std::string_view to_string(NormKind n) { return name_at(kNormKindNames, static_cast<size_t>(n)); }
 
 }  // namespace llmsize::core

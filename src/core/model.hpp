@@ -6,6 +6,8 @@
 // hd head dim, v vocab, f FFN width, E routed experts, s sequence length, b batch.
 #pragma once
 #include <cstdint>
+#include <iterator>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,14 +19,28 @@ namespace llmsize::core {
 
 // The Hugging Face model_type a config came from. It decides tensor names and the
 // class defaults of absent keys; the counts follow from the explicit fields alone.
+// Each enum's names sit beside it, in enum order: to_string(), parsing and the field
+// table's choices all read that one array.
 enum class Family : std::uint8_t {
   Gpt2, GptJ, GptNeoX, Opt, Bloom, Falcon, Llama, Mistral, Mixtral, Qwen2, Qwen2Moe,
   Qwen3, Qwen3Moe, Gemma, Gemma2, Phi, Phi3, DeepseekV2, DeepseekV3, Custom,
 };
+inline constexpr std::string_view kFamilyNames[] = {
+    "gpt2", "gptj", "gpt_neox", "opt", "bloom", "falcon", "llama", "mistral", "mixtral", "qwen2",
+    "qwen2_moe", "qwen3", "qwen3_moe", "gemma", "gemma2", "phi", "phi3", "deepseek_v2", "deepseek_v3", "custom"};
 enum class FfnKind : std::uint8_t { Classic, Gated };  // 2 matrices (up, down) or 3 (gate, up, down)
+inline constexpr std::string_view kFfnKindNames[] = {"classic", "gated"};
 enum class Activation : std::uint8_t { Gelu, GeluTanh, Relu, Silu };
+inline constexpr std::string_view kActivationNames[] = {"gelu", "gelu_tanh", "relu", "silu"};
 enum class PosKind : std::uint8_t { Learned, Rotary, Alibi, None };
+inline constexpr std::string_view kPosKindNames[] = {"learned", "rotary", "alibi", "none"};
 enum class NormKind : std::uint8_t { LayerNorm, LayerNormNoBias, RmsNorm };
+inline constexpr std::string_view kNormKindNames[] = {"layernorm", "layernorm_nobias", "rmsnorm"};
+static_assert(std::size(kFamilyNames) == static_cast<size_t>(Family::Custom) + 1);
+static_assert(std::size(kFfnKindNames) == static_cast<size_t>(FfnKind::Gated) + 1);
+static_assert(std::size(kActivationNames) == static_cast<size_t>(Activation::Silu) + 1);
+static_assert(std::size(kPosKindNames) == static_cast<size_t>(PosKind::None) + 1);
+static_assert(std::size(kNormKindNames) == static_cast<size_t>(NormKind::RmsNorm) + 1);
 
 struct MoeConfig {
   i64 num_experts = 0;         // E routed experts per MoE layer; 0 = dense model
@@ -102,14 +118,27 @@ struct ModelConfig {
   i64 v_head_dim() const { return mla.enabled ? mla.v_head_dim : head_dim; }
 };
 
-// Documented bounds for every numeric field (inclusive). Share links, the CLI and the UI
-// all validate against this one table.
+// Documented bounds for every numeric field (inclusive). validate(), the config importer and
+// the model field table (share links, the UI) all read this one table.
+inline constexpr i64 kMaxTokens = i64{1} << 27;  // 134,217,728: positions, windows, a workload's context
 struct FieldLimit {
   std::string_view field;  // canonical name (Hugging Face spelling)
   i64 min, max;
+  // The field also stores 0 for "feature off" (a dense model's expert width, MLA ranks
+  // without MLA); validate() applies `min` only when the feature is on.
+  bool zero_off = false;
+  bool in_config = true;  // a config.json key (docs/LIMITS.md lists these as such)
 };
 const std::vector<FieldLimit>& field_limits();
 const FieldLimit* find_limit(std::string_view field);
+
+// Real-valued bounds, (min, max]: the minimum is excluded.
+struct RealLimit {
+  std::string_view field;
+  double min, max;
+};
+const std::vector<RealLimit>& real_limits();
+const RealLimit* find_real_limit(std::string_view field);
 
 // Checks one integer against field_limits(): nullopt when fine, else the Issue.
 std::optional<Issue> check_limit(std::string_view field, i64 value);

@@ -1,11 +1,14 @@
 // Workload: everything about HOW a model is run or trained (context, batch, weight format,
 // KV dtype, runtime, optimizer, precision, parallelism, LoRA, GPU) — the second input of
-// estimate() beside ModelConfig. One table, workload_fields(), defines every field: its short
-// key (share links, Issue field names), CLI flag, UI label, kind, allowed range or values, and
-// strict text get/set. The CLI, the share-link codec and the UI iterate it; nothing else does.
+// estimate() beside ModelConfig. One table of Field<Workload> (field.hpp), workload_fields(),
+// defines every field: its short key (share links, Issue field names), CLI flag, UI label,
+// kind, allowed range or values, and strict text get/set. The CLI, the share-link codec and
+// the UI iterate it; nothing else does. Each enum's names sit beside it, in enum order:
+// to_string() and the table's choices read that one array.
 // Not here: model-dependent checks (tp dividing the KV heads, …), which estimate() reports.
 #pragma once
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -13,11 +16,13 @@
 
 #include "checked.hpp"
 #include "issue.hpp"
-#include "model_fields.hpp"  // FieldKind, shared with the model fields
+#include "field.hpp"
+#include "model.hpp"  // kMaxTokens
 
 namespace llmsize::core {
 
 enum class Mode : std::uint8_t { Inference, Training };
+inline constexpr std::string_view kModeNames[] = {"inference", "training"};
 
 // How the weights are stored. Each value maps every tensor of the inventory to a storage
 // type (quant.hpp): plain dtypes, per-channel/per-group integer schemes, bitsandbytes 4-bit,
@@ -38,25 +43,42 @@ enum class WeightFormat : std::uint8_t {
   Q3_K_L, Q3_K_M, Q3_K_S, Q3_K, Q2_K, IQ4_XS, Mxfp4Moe,
 };
 inline constexpr int kWeightFormatCount = static_cast<int>(WeightFormat::Mxfp4Moe) + 1;
+inline constexpr std::string_view kWeightFormatNames[] = {
+    "fp32",   "bf16",   "fp16",   "fp8",    "fp8-block", "int8",   "gptq-int4", "gptq-int3",
+    "gptq-int8", "awq-int4", "nf4", "nf4-dq", "mxfp4",    "q8_0",   "q6_k",      "q5_k_m",
+    "q5_k_s", "q5_k",   "q5_0",   "q4_k_m", "q4_k_s",    "q4_k",   "q4_0",      "q3_k_l",
+    "q3_k_m", "q3_k_s", "q3_k",   "q2_k",   "iq4_xs",    "mxfp4_moe"};
+static_assert(std::size(kWeightFormatNames) == kWeightFormatCount);
 bool is_gguf(WeightFormat f);
 
 // Whether a tensor group stays unquantized: Auto follows the format's own convention
 // (quant.hpp documents it per format), Yes keeps it in the compute dtype, No quantizes it.
 enum class Keep : std::uint8_t { Auto, Yes, No };
+inline constexpr std::string_view kKeepNames[] = {"auto", "yes", "no"};
 
 enum class KvDtype : std::uint8_t { BF16, F16, F32, Fp8, Q8_0, Q4_0 };
+inline constexpr std::string_view kKvDtypeNames[] = {"bf16", "fp16", "fp32", "fp8", "q8_0", "q4_0"};
 enum class LogitsMode : std::uint8_t { Last, All };  // inference: fp32 logits for the last position or all
+inline constexpr std::string_view kLogitsModeNames[] = {"last", "all"};
 enum class Runtime : std::uint8_t { PyTorch, Vllm, LlamaCpp, None };  // runtime reserve profile
+inline constexpr std::string_view kRuntimeNames[] = {"pytorch", "vllm", "llamacpp", "none"};
 enum class ComputeDtype : std::uint8_t { BF16, F16, F32 };  // activations; unquantized weights in inference
+inline constexpr std::string_view kComputeDtypeNames[] = {"bf16", "fp16", "fp32"};
 
 enum class Optimizer : std::uint8_t { AdamW, AdamW8bit, Sgd, SgdMomentum, Adafactor, Lion };
+inline constexpr std::string_view kOptimizerNames[] = {"adamw", "adamw8bit", "sgd", "sgdm", "adafactor", "lion"};
 enum class StateDtype : std::uint8_t { F32, BF16 };  // optimizer state dtype (not for 8-bit Adam)
+inline constexpr std::string_view kStateDtypeNames[] = {"fp32", "bf16"};
 // Mixed: 16-bit weights (ComputeDtype) + fp32 master copy. Pure: 16-bit weights only.
 // Fp32: fp32 weights, no master (with a 16-bit ComputeDtype this is torch autocast/AMP).
 enum class Precision : std::uint8_t { Mixed, Pure, Fp32 };
+inline constexpr std::string_view kPrecisionNames[] = {"mixed", "pure", "fp32"};
 enum class GradDtype : std::uint8_t { Auto, F32, BF16, F16 };  // Auto: the weights' dtype
+inline constexpr std::string_view kGradDtypeNames[] = {"auto", "fp32", "bf16", "fp16"};
 enum class Sharding : std::uint8_t { None, Zero1, Zero2, Zero3, Fsdp };  // Fsdp = FULL_SHARD (ZeRO-3)
+inline constexpr std::string_view kShardingNames[] = {"0", "1", "2", "3", "fsdp"};  // ZeRO stage, or fsdp
 enum class Recompute : std::uint8_t { None, Selective, Full };
+inline constexpr std::string_view kRecomputeNames[] = {"none", "selective", "full"};
 
 // LoRA target modules, by role (q also covers MLA q_a/q_b, k covers kv_a, v covers kv_b;
 // a fused qkv is adapted when any of q,k,v is chosen, a fused gate_up when gate or up is).
@@ -64,6 +86,21 @@ enum LoraTarget : std::uint32_t {
   kLoraQ = 1, kLoraK = 2, kLoraV = 4, kLoraO = 8, kLoraGate = 16, kLoraUp = 32, kLoraDown = 64,
   kLoraAll = 127,
 };
+inline constexpr std::string_view kLoraTargetNames[] = {"q", "k", "v", "o", "gate", "up", "down"};  // bit order
+static_assert(kLoraAll == (1u << std::size(kLoraTargetNames)) - 1);
+
+static_assert(std::size(kModeNames) == static_cast<size_t>(Mode::Training) + 1);
+static_assert(std::size(kKeepNames) == static_cast<size_t>(Keep::No) + 1);
+static_assert(std::size(kKvDtypeNames) == static_cast<size_t>(KvDtype::Q4_0) + 1);
+static_assert(std::size(kLogitsModeNames) == static_cast<size_t>(LogitsMode::All) + 1);
+static_assert(std::size(kRuntimeNames) == static_cast<size_t>(Runtime::None) + 1);
+static_assert(std::size(kComputeDtypeNames) == static_cast<size_t>(ComputeDtype::F32) + 1);
+static_assert(std::size(kOptimizerNames) == static_cast<size_t>(Optimizer::Lion) + 1);
+static_assert(std::size(kStateDtypeNames) == static_cast<size_t>(StateDtype::BF16) + 1);
+static_assert(std::size(kPrecisionNames) == static_cast<size_t>(Precision::Fp32) + 1);
+static_assert(std::size(kGradDtypeNames) == static_cast<size_t>(GradDtype::F16) + 1);
+static_assert(std::size(kShardingNames) == static_cast<size_t>(Sharding::Fsdp) + 1);
+static_assert(std::size(kRecomputeNames) == static_cast<size_t>(Recompute::Full) + 1);
 
 struct Workload {
   Mode mode = Mode::Inference;
@@ -106,32 +143,12 @@ struct Workload {
   i64 dp() const { return tp > 0 && pp > 0 ? gpus / (tp * pp) : 0; }
 };
 
-enum class FieldScope : std::uint8_t { Both, Inference, Training };
-
-// One workload input. `choices` lists the allowed names of Enum fields and the member names
-// of Flags fields (text form: members joined by ',' in table order, e.g. "q,k,v,o"; or "all").
-struct WorkloadField {
-  std::string_view key;    // short key: share links, Issue::field ("seq", "w", "tp", …);
-                           // distinct from model_fields() keys (one share-link namespace)
-  std::string_view flag;   // CLI flag ("--seq")
-  std::string_view label;  // UI label ("Context length")
-  std::string_view help;   // one sentence
-  FieldKind kind = FieldKind::Int;
-  FieldScope scope = FieldScope::Both;
-  i64 min_int = 0, max_int = 0;          // Int: inclusive range
-  double min_real = 0, max_real = 0;     // Real: (min_real, max_real] — min is exclusive
-  std::vector<std::string_view> choices;  // Enum / Flags (Bool: "0", "1")
-  std::string (*get)(const Workload&) = nullptr;  // canonical text of the current value
-  // Strict parse of `text` into the field; on error the workload is unchanged and the Issue
-  // names the key and the allowed range or values. Never clamps.
-  std::optional<Issue> (*set)(Workload&, std::string_view text) = nullptr;
-};
+using WorkloadField = Field<Workload>;
 
 // Every field, in display order. Built once; the GPU enum lists the catalog's ids.
 const std::vector<WorkloadField>& workload_fields();
 const WorkloadField* find_field(std::string_view key);        // by key
 const WorkloadField* find_field_by_flag(std::string_view flag);  // by "--flag"
-std::string allowed_text(const WorkloadField& f);  // "an integer in [1, 134217728]", "one of bf16, fp16, …"
 
 // Cross-field checks of the workload alone (model-independent): dp integral, ep dividing
 // dp·tp, QLoRA needing a LoRA rank, … Issues name field keys.

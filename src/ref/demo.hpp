@@ -7,26 +7,34 @@
 #pragma once
 #include <memory>
 #include <string>
+#include <string_view>
+#include <vector>
 
+#include "core/field.hpp"
 #include "measure.hpp"
 
 namespace llmsize::ref {
 
-// Allowed settings (inclusive); the CLI and the UI validate against these.
-inline constexpr i64 kDemoPromptMax = 8192;
-inline constexpr i64 kDemoTokensMax = 4096;
-inline constexpr i64 kDemoBudgetMinMiB = 16;
-inline constexpr i64 kDemoBudgetMaxMiB = 65536;
-
+// The defaults are here; the allowed ranges are demo_fields()' rows.
 struct DemoSettings {
-  i64 prompt = 128;              // prefill tokens, [1, kDemoPromptMax]
-  i64 tokens = 32;               // decoded tokens, [1, kDemoTokensMax]
-  i64 budget_bytes = i64{1} << 30;  // memory the block may use (default 1 GiB)
-  i64 prefill_chunk = 512;       // prompt tokens per forward call (chunked prefill), [1, kDemoPromptMax]
+  i64 prompt = 128;              // prefill tokens
+  i64 tokens = 32;               // decoded tokens
+  i64 budget_bytes = i64{1} << 30;  // memory the block may use (default 1 GiB; set in MiB)
+  i64 prefill_chunk = 512;       // prompt tokens per forward call (chunked prefill)
   std::uint64_t seed = 1;
 
   i64 chunk() const { return prefill_chunk < prompt ? prefill_chunk : prompt; }
 };
+
+// The settings as a field table (core/field.hpp), in display order: key (Issue::field), CLI
+// flag, UI label, help and range. `llmsize demo` parses its flags and the app draws its
+// editors from it. prefill_chunk has no flag: only code sets it.
+using DemoField = core::Field<DemoSettings>;
+const std::vector<DemoField>& demo_fields();
+const DemoField* find_demo_field(std::string_view key);
+const DemoField* find_demo_flag(std::string_view flag);
+// Each setting against its row's range. Issues name "prompt", "tokens", "prefill_chunk", "budget".
+std::vector<core::Issue> validate(const DemoSettings& s);
 
 struct DemoPlan {
   core::ModelConfig model;  // the whole model, as given

@@ -18,10 +18,6 @@ using core::ModelConfig;
 constexpr i64 kMiB = i64{1} << 20;
 constexpr i64 kMaxDivisor = 256;
 
-std::string range_msg(i64 lo, i64 hi, i64 got) {
-  return "must be an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got " + std::to_string(got);
-}
-
 // One layer of `m` standing for layer `layer` of its plan: FFN kind and window resolved.
 ModelConfig one_layer(const ModelConfig& m, const core::LayerPlan& plan, i64 layer) {
   ModelConfig b = m;
@@ -68,15 +64,7 @@ std::string arrow(i64 from, i64 to) { return std::to_string(from) + "→" + std:
 }  // namespace
 
 core::Result<DemoPlan> plan_demo(const ModelConfig& model, const DemoSettings& s) {
-  std::vector<Issue> bad;
-  if (s.prompt < 1 || s.prompt > kDemoPromptMax) bad.push_back({"prompt", range_msg(1, kDemoPromptMax, s.prompt)});
-  if (s.tokens < 1 || s.tokens > kDemoTokensMax) bad.push_back({"tokens", range_msg(1, kDemoTokensMax, s.tokens)});
-  if (s.prefill_chunk < 1 || s.prefill_chunk > kDemoPromptMax)
-    bad.push_back({"prefill_chunk", range_msg(1, kDemoPromptMax, s.prefill_chunk)});
-  if (s.budget_bytes < kDemoBudgetMinMiB * kMiB || s.budget_bytes > kDemoBudgetMaxMiB * kMiB)
-    bad.push_back({"budget", "must be in [" + std::to_string(kDemoBudgetMinMiB) + ", " +
-                                 std::to_string(kDemoBudgetMaxMiB) + "] MiB, got " +
-                                 std::to_string(s.budget_bytes / kMiB) + " MiB"});
+  std::vector<Issue> bad = validate(s);
   if (bad.empty() && s.prompt + s.tokens > model.max_positions)
     bad.push_back({"prompt", "prompt + tokens must be at most the model's context (max_position_embeddings = " +
                                  std::to_string(model.max_positions) + "), got " + std::to_string(s.prompt + s.tokens)});

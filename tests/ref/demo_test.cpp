@@ -66,6 +66,23 @@ TEST_CASE("a block over the budget is scaled, and the scaling is said plainly", 
   }
 }
 
+TEST_CASE("demo settings are set from text through their field table", "[ref][demo]") {
+  ref::DemoSettings s;
+  CHECK(ref::validate(s).empty());  // the defaults lie in their rows' ranges
+  for (const auto& f : ref::demo_fields()) {
+    INFO(f.key);
+    ref::DemoSettings copy;
+    CHECK_FALSE(f.set(copy, f.get(s)).has_value());
+    CHECK(f.get(copy) == f.get(s));
+    CHECK(f.set(copy, std::to_string(f.max_int + 1)).has_value());
+    CHECK(f.set(copy, "12x").has_value());
+  }
+  REQUIRE_FALSE(ref::find_demo_flag("--budget-mib")->set(s, "64"));
+  CHECK(s.budget_bytes == 64 * kMiB);
+  CHECK(ref::find_demo_flag("--prompt")->set(s, "0")->message == "must be an integer in [1, 8192], got \"0\"");
+  CHECK(ref::find_demo_flag("prefill_chunk") == nullptr);  // set by code, not a flag
+}
+
 TEST_CASE("demo settings outside their ranges are refused with the field and range", "[ref][demo]") {
   const auto cfg = test::preset("gpt2").config;
   ref::DemoSettings s;
