@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "field.hpp"
 #include "quant.hpp"
 
 namespace llmsize::core {
@@ -120,13 +121,6 @@ Checked LayerPlan::kv_cache_bytes(i64 context, i64 batch) const {
   return sum;
 }
 
-std::string_view to_string(AttnKind k) {
-  switch (k) {
-    case AttnKind::Full: return "full";
-    case AttnKind::Sliding: return "sliding";
-    case AttnKind::MlaLatent: return "mla latent";
-  }
-  return "?";
-}
+std::string_view to_string(AttnKind k) { return name_at(kAttnKindNames, static_cast<size_t>(k)); }
 
 }  // namespace llmsize::core

@@ -5,7 +5,7 @@
 // temporaries, throughput, explanations, the UI's per-layer table, the reference block's KV
 // cache). Nothing else multiplies a per-layer figure by the layer count.
 // Adding a layer kind: one AttnKind value, one case in layer_plan() that fills its cache shape,
-// one case in tokens_kept() if it caps differently, one name in to_string().
+// one case in tokens_kept() if it caps differently, one name in kAttnKindNames.
 #pragma once
 #include <vector>
 
@@ -19,6 +19,8 @@ enum class AttnKind : std::uint8_t {
   Sliding,    // K and V of the last W tokens (a ring of W slots)
   MlaLatent,  // one compressed latent + rope key per token (DeepSeek MLA)
 };
+inline constexpr std::string_view kAttnKindNames[] = {"full", "sliding", "mla latent"};
+static_assert(std::size(kAttnKindNames) == static_cast<size_t>(AttnKind::MlaLatent) + 1);
 enum class FfnPlan : std::uint8_t { Dense, Moe };
 
 // One distinct cache shape; layers that share it point at one row.
