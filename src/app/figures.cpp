@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "app/widgets.hpp"
+#include "core/figures.hpp"
 
 namespace llmsize::app {
 
@@ -58,12 +59,13 @@ void explanation_row(const core::Explanation& e, core::ByteUnit unit) {
                   e.bound == core::Bound::Exact ? nullptr : tag.c_str());
 }
 
-void explanation_rows(const std::vector<core::Explanation>& ex, std::string_view prefix, core::ByteUnit unit,
-                      std::string_view contains, bool exclude) {
+void explanation_rows(const std::vector<core::Explanation>& ex, std::string_view section, core::Mode mode,
+                      core::ByteUnit unit) {
   for (const auto& e : ex) {
-    if (e.key.rfind(prefix, 0) != 0) continue;
-    const bool has = contains.empty() || e.key.find(contains) != std::string::npos;
-    if (has != exclude || contains.empty()) explanation_row(e, unit);
+    const std::string_view key = e.key;
+    if (key.size() <= section.size() || key.substr(0, section.size()) != section || key[section.size()] != '.') continue;
+    const core::Figure* f = core::find_figure(key);
+    if (f && (!f->mode || *f->mode == mode)) explanation_row(e, unit);
   }
 }
 

@@ -18,10 +18,10 @@ const core::Explanation* find_explanation(const std::vector<core::Explanation>& 
 
 // A row "label … value (bound)" that opens to formula and reference.
 void explanation_row(const core::Explanation& e, core::ByteUnit unit);
-// Rows for every explanation whose key starts with `prefix` and contains `contains` (or
-// not, when `exclude`).
-void explanation_rows(const std::vector<core::Explanation>& ex, std::string_view prefix, core::ByteUnit unit,
-                      std::string_view contains = {}, bool exclude = false);
+// Rows for every explanation in the JSON section `section` ("inference", "throughput", …)
+// whose figure belongs to workload mode `mode` (core::figures() says which).
+void explanation_rows(const std::vector<core::Explanation>& ex, std::string_view section, core::Mode mode,
+                      core::ByteUnit unit);
 // A tooltip text for a figure: formula, then reference.
 std::string explanation_tooltip(const std::vector<core::Explanation>& ex, std::string_view key);
 

@@ -7,12 +7,14 @@
 #include "app/figures.hpp"
 #include "app/panels.hpp"
 #include "app/widgets.hpp"
+#include "core/figures.hpp"
 
 namespace llmsize::app {
 
 void draw_gpu_table(App& app, const core::Estimate& e) {
   AppState& s = app.state;
   const bool training = s.work.mode == core::Mode::Training;
+  const core::ModeFigures& mf = core::mode_figures(s.work.mode);
   const core::ByteUnit u = s.unit;
   ImGui::TextDisabled("The current model and workload on each GPU of the catalog (%lld GPU%s, tp %lld, pp %lld). "
                       "Click a row to choose that GPU.",
@@ -50,9 +52,9 @@ void draw_gpu_table(App& app, const core::Estimate& e) {
       continue;
     }
     const core::Estimate& x = r.value();
-    const bool fits = training ? x.training.fits : x.inference.fits;
-    const core::i64 need = training ? x.training.total_bytes : x.inference.total_bytes;
-    const core::i64 min_gpus = training ? x.training.min_gpus : x.inference.min_gpus;
+    const bool fits = mf.fits(x);
+    const core::i64 need = mf.total->value(x).whole;
+    const core::i64 min_gpus = mf.min_gpus->value(x).whole;
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(core::format_bytes(need, u).c_str());
     ImGui::TableNextColumn();
@@ -61,8 +63,7 @@ void draw_gpu_table(App& app, const core::Estimate& e) {
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(min_gpus > 0 ? std::to_string(min_gpus).c_str() : "-");
     ImGui::TableNextColumn();
-    if (training) ImGui::TextUnformatted(core::format_duration(x.throughput.train_seconds).c_str());
-    else ImGui::TextUnformatted(format_value(x.throughput.decode_tokens_per_s, core::Unit::TokensPerSecond, u).c_str());
+    ImGui::TextUnformatted(format_value(mf.rate->value(x).as_double(), mf.rate->unit, u).c_str());
   }
   ImGui::EndTable();
   (void)e;
@@ -107,11 +108,7 @@ void draw_throughput_results(App& app, const core::Estimate& e, const std::vecto
   mark("figure.throughput");
   section("Every figure, with its formula");
   // Decode and prefill figures in inference, the training ones in training.
-  for (const auto& x : ex) {
-    if (x.key.rfind("throughput.", 0) != 0) continue;
-    const bool serving = x.key.find("decode") != std::string::npos || x.key.find("prefill") != std::string::npos;
-    if (serving != training) explanation_row(x, s.unit);
-  }
+  explanation_rows(ex, "throughput", s.work.mode, s.unit);
 }
 
 }  // namespace llmsize::app

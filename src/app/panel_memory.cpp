@@ -8,6 +8,7 @@
 #include "app/panels.hpp"
 #include "app/plot.hpp"
 #include "app/widgets.hpp"
+#include "core/figures.hpp"
 
 namespace llmsize::app {
 
@@ -28,41 +29,21 @@ std::string fmt_int(double v) { return core::fixed(v, 0); }
 
 double to_display(core::i64 bytes, core::ByteUnit u) { return core::to_unit(bytes, u); }
 
-struct Component {
-  const char* label;
-  core::i64 bytes;
-  const char* key;  // explanation key
-};
-
-std::vector<Component> components(const core::Estimate& e, bool training) {
-  if (training) {
-    const auto& t = e.training;
-    return {{"weights", t.weights_bytes, "training.weights_bytes"},
-            {"gradients", t.gradients_bytes, "training.gradients_bytes"},
-            {"optimizer states", t.optimizer_bytes, "training.optimizer_bytes"},
-            {"master weights", t.master_weights_bytes, "training.master_weights_bytes"},
-            {"activations", t.activation_bytes, "training.activation_bytes"},
-            {"reserve and buffers", t.overhead_bytes, "training.overhead_bytes"}};
-  }
-  const auto& m = e.inference;
-  return {{"weights", m.weights_bytes, "inference.weights_bytes"},
-          {"KV cache", m.kv_cache_bytes, "inference.kv_cache_bytes"},
-          {"activations", m.activation_bytes, "inference.activation_bytes"},
-          {"reserve and buffers", m.overhead_bytes, "inference.overhead_bytes"}};
-}
+core::i64 bytes_of(const core::Figure* f, const core::Estimate& e) { return f->value(e).whole; }
 
 }  // namespace
 
 void draw_memory_results(App& app, const core::Estimate& e, const std::vector<core::Explanation>& ex) {
   const AppState& s = app.state;
   const bool training = s.work.mode == core::Mode::Training;
+  const core::ModeFigures& mf = core::mode_figures(s.work.mode);
   const core::ByteUnit u = s.unit;
   g_unit = u;
   const float col = 185 * app.scale;
-  const core::i64 total = training ? e.training.total_bytes : e.inference.total_bytes;
-  const core::i64 cap = training ? e.training.capacity_bytes : e.inference.capacity_bytes;
-  const bool fits = training ? e.training.fits : e.inference.fits;
-  const core::i64 min_gpus = training ? e.training.min_gpus : e.inference.min_gpus;
+  const core::i64 total = bytes_of(mf.total, e);
+  const core::i64 cap = mf.capacity(e);
+  const bool fits = mf.fits(e);
+  const core::i64 min_gpus = mf.min_gpus->value(e).whole;
 
   for (const auto& n : e.notes) {  // valid but worth saying, e.g. a context beyond the trained positions
     const core::WorkloadField* f = core::find_field(n.field);
@@ -72,7 +53,7 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
     ImGui::PopTextWrapPos();
   }
 
-  const core::Explanation* total_ex = find_explanation(ex, training ? "training.total_bytes" : "inference.total_bytes");
+  const core::Explanation* total_ex = find_explanation(ex, mf.total->key);
   const std::string bound = total_ex ? std::string(core::to_string(total_ex->bound)) : std::string();
   big_number(app.fonts, training ? "TRAINING, PER GPU" : "INFERENCE, PER GPU (PREFILL PEAK)",
              core::format_bytes(total, u), bound + (bound.empty() ? "" : "; ") + "runtimes add fragmentation",
@@ -85,42 +66,43 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
   flow_same_line(col * 0.75f);
   big_number(app.fonts, "GPUS NEEDED", min_gpus > 0 ? std::to_string(min_gpus) : "-",
              "ideal split, this GPU", col * 0.75f);
-  if (!training) {
+  if (mf.max_context) {
+    const core::i64 max_context = mf.max_context->value(e).whole;
     flow_same_line(col);
-    big_number(app.fonts, "MAX CONTEXT AT THIS BATCH",
-               e.inference.max_context > 0 ? core::with_commas(e.inference.max_context) : "none",
+    big_number(app.fonts, "MAX CONTEXT AT THIS BATCH", max_context > 0 ? core::with_commas(max_context) : "none",
                e.inference.max_context_is_model_limit ? "model's trained limit" : "tokens per sequence", col);
   }
 
   section("Where the memory goes (most loaded GPU)");
   std::vector<plot::Segment> segs;
   int ci = 0;
-  for (const auto& c : components(e, training))
-    segs.push_back({c.label, to_display(c.bytes, u), series_colour(ci++), explanation_tooltip(ex, c.key)});
+  for (const auto& part : mf.parts)
+    segs.push_back({std::string(part.legend), to_display(bytes_of(part.figure, e), u), series_colour(ci++),
+                    explanation_tooltip(ex, part.figure->key)});
   const std::string cap_label = e.gpu.name + " " + core::format_bytes(cap, u);
   plot::stacked_bar("mem_bar", segs, to_display(cap, u), cap_label.c_str(), fmt_bytes_plain, 34 * app.scale);
   mark("memory.bar");
 
   section("Every figure, with its formula");
   ImGui::TextDisabled("Open a row to see how it is computed.");
-  explanation_rows(ex, training ? "training." : "inference.", u);
-  explanation_rows(ex, "weights.", u);
+  explanation_rows(ex, mf.section, s.work.mode, u);
 }
 
 void draw_scaling_results(App& app, const core::Estimate& e) {
   const AppState& s = app.state;
   const bool training = s.work.mode == core::Mode::Training;
+  const core::ModeFigures& mf = core::mode_figures(s.work.mode);
   const core::ByteUnit u = s.unit;
   g_unit = u;
-  auto total_of = [&](const core::Estimate& x) { return training ? x.training.total_bytes : x.inference.total_bytes; };
-  auto part_of = [&](const core::Estimate& x) {
-    return training ? x.training.activation_bytes : x.inference.kv_cache_bytes;
-  };
-  const char* part_label = training ? "activations" : "KV cache";
+  auto total_of = [&](const core::Estimate& x) { return bytes_of(mf.total, x); };
+  auto part_of = [&](const core::Estimate& x) { return bytes_of(mf.growth, x); };
+  std::string part_label;  // the growth figure's legend in the stacked bar
+  for (const auto& part : mf.parts)
+    if (part.figure == mf.growth) part_label = part.legend;
 
   // Capacity lines: the chosen GPU and the catalog's other memory sizes, largest few.
   auto capacity_lines = [&]() {
-    const double own = to_display(training ? e.training.capacity_bytes : e.inference.capacity_bytes, u);
+    const double own = to_display(mf.capacity(e), u);
     plot::plot_hline((e.gpu.name + " (usable)").c_str(), own, ImGui::GetColorU32(ImGuiCol_Text), 1.6);
     std::vector<core::i64> seen = {e.gpu.memory_bytes};
     int shown = 0;
@@ -152,7 +134,7 @@ void draw_scaling_results(App& app, const core::Estimate& e) {
                          core::unit_label(u), plot::kLogX)) {
       plot::setup_format(fmt_tokens, fmt_bytes_axis);
       plot::plot_line("total per GPU", xs, total, series_colour(0));
-      plot::plot_line(part_label, xs, part, series_colour(1));
+      plot::plot_line(part_label.c_str(), xs, part, series_colour(1));
       plot::plot_vline("current", static_cast<double>(s.work.seq), text_weak());
       capacity_lines();
       plot::end_plot();
@@ -176,7 +158,7 @@ void draw_scaling_results(App& app, const core::Estimate& e) {
     if (plot::begin_plot("batch", ImVec2(-1, h), training ? "micro-batch" : "batch", core::unit_label(u), plot::kLogX)) {
       plot::setup_format(fmt_int, fmt_bytes_axis);
       plot::plot_line("total per GPU", xs, total, series_colour(0));
-      plot::plot_line(part_label, xs, part, series_colour(1));
+      plot::plot_line(part_label.c_str(), xs, part, series_colour(1));
       plot::plot_vline("current", static_cast<double>(s.work.batch), text_weak());
       capacity_lines();
       plot::end_plot();

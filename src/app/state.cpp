@@ -3,9 +3,8 @@
 
 #include <cstdio>
 
-#include "core/estimate.hpp"
 #include "core/hf_config.hpp"
-#include "core/params.hpp"
+#include "core/model_source.hpp"
 #include "core/report.hpp"
 
 namespace llmsize::app {
@@ -42,9 +41,7 @@ bool load_preset(AppState& s, std::string_view id) {
 }
 
 bool import_config(AppState& s, std::string_view json_text, std::string_view name, bool generic) {
-  core::ImportOptions opt;
-  opt.generic_fallback = generic;
-  auto r = core::import_hf_config(json_text, opt);
+  auto r = core::load_model(core::ModelSource::config(json_text, generic));
   if (!r) {
     Banner b{"Could not import " + std::string(name.empty() ? "the config" : name) + ": " + core::join(r.issues()), true,
              {}, {}};
@@ -140,27 +137,6 @@ bool model_edited(const AppState& s) {
   return !(a == b);
 }
 
-std::string figures_json(const AppState& s) { return estimate_json(s.cfg, s.work); }
-
-std::string estimate_json(const core::ModelConfig& cfg, const core::Workload& work) {
-  // The CLI's --json report, byte for byte, when the inputs are valid.
-  auto est = core::estimate(cfg, work);
-  if (est) return core::estimate_json(cfg, work, est.value(), false);
-  auto esc = [](const std::string& in) {
-    std::string out;
-    for (char c : in) {
-      if (c == '"' || c == '\\') out += '\\';
-      if (static_cast<unsigned char>(c) >= 0x20) out += c;
-    }
-    return out;
-  };
-  // Invalid workload: the parameters (they need only the model) and the issues.
-  auto params = core::count_params(cfg);
-  const std::string issues = "\"issues\": \"" + esc(core::join(est.issues())) + "\"";
-  if (!params) return "{" + issues + "}";
-  std::string out = core::params_json(cfg, params.value());
-  out.erase(out.find_last_of('}'));
-  return out + ", " + issues + "}";
-}
+std::string figures_json(const AppState& s) { return core::estimate_report(s.cfg, s.work); }
 
 }  // namespace llmsize::app

@@ -77,9 +77,8 @@ std::string cli_of(const AppState& s);        // "llmsize estimate --preset … 
 // Opens a share link. A bad link leaves the default state and a banner naming every problem.
 bool open_link(AppState& s, std::string_view fragment);
 
-// The figures of a model and workload as JSON: the core's parameter report with every
-// figure of estimate()/explain() spliced in under "figures" (the test hooks and the JS API).
-std::string estimate_json(const core::ModelConfig& cfg, const core::Workload& work);
-std::string figures_json(const AppState& s);  // of the current state
+// The figures of the current state as JSON: core::estimate_report(), the CLI's --json
+// report (the page's and the desktop app's test hooks read it).
+std::string figures_json(const AppState& s);
 
 }  // namespace llmsize::app

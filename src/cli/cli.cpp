@@ -10,9 +10,9 @@
 #include "core/estimate.hpp"
 #include "core/format.hpp"
 #include "core/hf_config.hpp"
+#include "core/model_source.hpp"
 #include "core/limits.hpp"
 #include "core/params.hpp"
-#include "core/presets.hpp"
 #include "core/report.hpp"
 #include "demo.hpp"
 
@@ -112,23 +112,11 @@ Output presets_cmd(const Args& args) {
 Output estimate_cmd(const Args& args, const FileReader& read_file) {
   if (args.preset.has_value() == args.config.has_value())
     return fail("estimate needs exactly one of --preset NAME or --config PATH");
-  ModelConfig cfg;
-  std::vector<std::string> notes;
-  if (args.preset) {
-    auto p = find_preset(*args.preset);
-    if (!p) return fail_issues(p.issues());
-    cfg = p->config;
-  } else {
-    std::string error;
-    auto text = read_file(*args.config, error);
-    if (!text) return fail("--config: " + error, "give the path of a config.json");
-    ImportOptions opt;
-    opt.generic_fallback = args.generic;
-    auto imported = import_hf_config(*text, opt);
-    if (!imported) return fail_issues(imported.issues());
-    cfg = imported->config;
-    notes = imported->notes;
-  }
+  Output err;
+  auto model = load_model_flag(args.preset, args.config, args.generic, read_file, err);
+  if (!model) return err;
+  const ModelConfig& cfg = model->config;
+  const std::vector<std::string>& notes = model->notes;
   auto inv = build_inventory(cfg);
   if (!inv) return fail_issues(inv.issues());
   auto params = count_params(cfg, *inv);
@@ -191,6 +179,29 @@ Output run(const std::vector<std::string>& a, const FileReader& read_file) {
   if (args.command == "limits") return {limits_markdown(), "", 0};
   if (args.command.empty()) return fail("no command given", "try `llmsize estimate --preset llama-3-8b`");
   return fail("unknown command \"" + args.command + "\"", "commands: estimate, presets, demo, limits");
+}
+
+std::optional<core::LoadedModel> load_model_flag(const std::optional<std::string>& preset,
+                                                 const std::optional<std::string>& config, bool generic,
+                                                 const FileReader& read_file, Output& err) {
+  std::optional<std::string> text;  // the config's text, kept alive for the source
+  if (config) {
+    std::string error;
+    text = read_file(*config, error);
+    if (!text) {
+      err = fail("--config: " + error, "give the path of a config.json");
+      return std::nullopt;
+    }
+  }
+  auto model = core::load_model(preset ? ModelSource::preset(*preset) : ModelSource::config(*text, generic));
+  if (!model) {
+    std::vector<Issue> issues = model.issues();
+    for (auto& i : issues)
+      if (preset && i.field == "preset") i.field = "--preset";  // the user typed the flag
+    err = fail_issues(issues);
+    return std::nullopt;
+  }
+  return std::move(model).value();
 }
 
 std::optional<std::string> read_file_limited(const std::string& path, std::string& error) {

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "core/model_source.hpp"
+
 namespace llmsize::cli {
 
 // Reads a file for --config; nullopt + message on failure. Injected so tests need no files.
@@ -19,6 +21,13 @@ struct Output {
 };
 
 Output run(const std::vector<std::string>& args, const FileReader& read_file);
+
+// The model of `--preset NAME` or `--config PATH` (the caller checks that exactly one is
+// given; `generic`: --generic) through core::load_model, the one loader. On failure nullopt,
+// and `err` holds the lines the CLI prints (exit status 2).
+std::optional<core::LoadedModel> load_model_flag(const std::optional<std::string>& preset,
+                                                 const std::optional<std::string>& config, bool generic,
+                                                 const FileReader& read_file, Output& err);
 
 // Reads a whole file with a size limit (the default FileReader of the executable).
 std::optional<std::string> read_file_limited(const std::string& path, std::string& error);

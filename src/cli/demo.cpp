@@ -1,4 +1,5 @@
-// `llmsize demo` (see demo.hpp): model loading, strict flag parsing, the run, and its report.
+// `llmsize demo` (see demo.hpp): strict flag parsing, the run, and its report. The model
+// comes from load_model_flag (cli.hpp), the loader `estimate` uses too.
 #include "demo.hpp"
 
 #include <algorithm>
@@ -6,8 +7,6 @@
 #include <cstdio>
 
 #include "core/format.hpp"
-#include "core/hf_config.hpp"
-#include "core/presets.hpp"
 #include "core/report.hpp"
 #include "ref/demo.hpp"
 
@@ -179,23 +178,12 @@ Output demo_cmd(const DemoFlags& f, const FileReader& read_file) {
                          given->second + "\"");
   }
 
-  core::ModelConfig cfg;
+  Output err;
+  auto model = load_model_flag(f.preset, f.config, f.generic, read_file, err);
+  if (!model) return err;
+  const core::ModelConfig& cfg = model->config;
   Output o;
-  if (f.preset) {
-    auto p = core::find_preset(*f.preset);
-    if (!p) return {"", "llmsize: " + core::join(p.issues(), "\nllmsize: ") + "\n", 2};
-    cfg = p->config;
-  } else {
-    std::string error;
-    auto text = read_file(*f.config, error);
-    if (!text) return usage_error("--config: " + error);
-    core::ImportOptions opt;
-    opt.generic_fallback = f.generic;
-    auto imported = core::import_hf_config(*text, opt);
-    if (!imported) return {"", "llmsize: " + core::join(imported.issues(), "\nllmsize: ") + "\n", 2};
-    cfg = imported->config;
-    for (const auto& n : imported->notes) o.err += "llmsize: note: " + n + "\n";
-  }
+  for (const auto& n : model->notes) o.err += "llmsize: note: " + n + "\n";
   auto demo = ref::create_demo(cfg, s);
   if (!demo) {
     Output bad{"", o.err, 2};

@@ -2,7 +2,8 @@
 // and training memory per GPU, fit, throughput bounds. Pure and string-free (fast enough for
 // every UI frame); explain() builds, on demand, every figure's derivation with the values
 // substituted, its reference and whether it is exact, a lower/upper bound or an estimate.
-// Keys of explain() are the JSON keys of report.hpp ("inference.kv_cache_bytes", …).
+// Keys of explain() are the JSON paths of report.hpp ("inference.kv_cache_bytes", …): both
+// read the one figure table of figures.hpp.
 #pragma once
 #include <string>
 #include <vector>
@@ -49,7 +50,8 @@ struct Explanation {
   std::string reference;  // paper / runtime / file the formula follows
 };
 
-// Every figure of `e` with its derivation (builds strings; call when shown).
+// Every figure of `e` (the rows of figures(), in order) with its derivation (builds
+// strings; call when shown). Defined in figures.cpp.
 std::vector<Explanation> explain(const ModelConfig& cfg, const Workload& w, const Estimate& e);
 
 }  // namespace llmsize::core

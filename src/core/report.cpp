@@ -6,6 +6,7 @@
 
 #include "format.hpp"
 #include "json_util.hpp"
+#include "report_json.hpp"
 
 namespace llmsize::core {
 
@@ -43,7 +44,7 @@ std::string pct(i64 part, i64 whole) {
 std::string signed_commas(i64 v) { return (v > 0 ? "+" : "") + with_commas(v); }
 }  // namespace
 
-std::string params_json(const ModelConfig& c, const ParamReport& p) {
+json params_object(const ModelConfig& c, const ParamReport& p) {
   json by_group = json::object();
   for (int g = 0; g < kGroupCount; ++g) {
     if (static_cast<Group>(g) == Group::Mtp) continue;
@@ -65,8 +66,11 @@ std::string params_json(const ModelConfig& c, const ParamReport& p) {
                  {"approx", {{"attention_4nd2", p.approx_attention}, {"ffn_8nd2", p.approx_ffn},
                              {"embedding_vd", p.approx_embedding}}},
                  {"gap", gap}};
-  json out = {{"model", model_json(c)}, {"params", params}};
-  return out.dump(2, ' ', false, json::error_handler_t::replace);
+  return {{"model", model_json(c)}, {"params", params}};
+}
+
+std::string params_json(const ModelConfig& c, const ParamReport& p) {
+  return params_object(c, p).dump(2, ' ', false, json::error_handler_t::replace);
 }
 
 std::string presets_json(const std::vector<Preset>& presets) {

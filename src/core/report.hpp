@@ -28,8 +28,14 @@ std::string architecture_summary(const ModelConfig& cfg);
 // Full estimate (report_memory.cpp): params_json's keys plus "workload" (field key → text),
 // "gpu", "parallel", "inference", "training" (bytes per GPU, integers), "fit", "throughput",
 // "bounds" (figure key → exact / lower bound / upper bound / estimate) and, with
-// `with_explain`, "explain": every figure's formula and reference.
+// `with_explain`, "explain": every figure's formula and reference. Every figure of
+// figures.hpp sits at its key ("inference.max_context" → {"inference": {"max_context": …}}).
 std::string estimate_json(const ModelConfig& cfg, const Workload& w, const Estimate& e, bool with_explain);
+// The same report for a model and workload, estimating them first: the text of the one JSON
+// object that the CLI's --json prints, the JS API's estimate() returns and the page's test
+// hooks read. Invalid input gives {"model", "params", "issues": "field: message; …"} (no
+// "params" when the model itself is invalid).
+std::string estimate_report(const ModelConfig& cfg, const Workload& w, bool with_explain = false);
 // Memory, fit and throughput tables of the workload's mode, in GB or GiB.
 std::string estimate_text(const ModelConfig& cfg, const Workload& w, const Estimate& e, ByteUnit unit);
 // Weights per tensor (storage type, bytes) and every derivation, for --explain.

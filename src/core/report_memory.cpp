@@ -3,9 +3,11 @@
 #include <algorithm>
 
 #include "estimate.hpp"
+#include "figures.hpp"
 #include "format.hpp"
 #include "json_util.hpp"
 #include "report.hpp"
+#include "report_json.hpp"
 
 namespace llmsize::core {
 
@@ -20,9 +22,11 @@ std::string rate(double v) { return v >= 100 ? fixed(v, 0) : v >= 10 ? fixed(v, 
 std::string duration(double s) { return s > 0 ? format_duration(s) : "n/a (no TFLOPS figure for this GPU)"; }
 }  // namespace
 
-std::string estimate_json(const ModelConfig& cfg, const Workload& w, const Estimate& e, bool with_explain) {
-  auto base = json_util::parse(params_json(cfg, e.params), "params", 1 << 26, 64);
-  json out = base ? base.value() : json::object();
+namespace {
+// The whole report as one object: every figure of the table at its key, the values that
+// are not figures of their own beside them, and the figures' bounds.
+json estimate_object(const ModelConfig& cfg, const Workload& w, const Estimate& e, bool with_explain) {
+  json out = params_object(cfg, e.params);
   json wl = json::object();
   for (const auto& f : workload_fields()) wl[std::string(f.key)] = f.get(w);
   out["workload"] = wl;
@@ -37,19 +41,9 @@ std::string estimate_json(const ModelConfig& cfg, const Workload& w, const Estim
   json groups = json::object();
   for (int g = 0; g < kGroupCount; ++g)
     if (static_cast<Group>(g) != Group::Mtp) groups[std::string(to_string(static_cast<Group>(g)))] = m.weights.bytes_by_group[g];
-  out["inference"] = {{"weights_bytes", m.weights_bytes},
-                      {"kv_bytes_per_token", m.kv_bytes_per_token},
-                      {"kv_bytes_per_token_gpu", m.kv_bytes_per_token_gpu},
-                      {"kv_cache_bytes", m.kv_cache_bytes},
-                      {"activation_bytes", m.activation_bytes},
-                      {"decode_activation_bytes", m.decode.peak},
-                      {"overhead_bytes", m.overhead_bytes},
+  out["inference"] = {{"kv_bytes_per_token_gpu", m.kv_bytes_per_token_gpu},
                       {"reserve_bytes", m.reserve_bytes},
                       {"comm_bytes", m.comm_bytes},
-                      {"total_bytes", m.total_bytes},
-                      {"after_load_bytes", m.after_load_bytes},
-                      {"prefill_peak_bytes", m.prefill_peak_bytes},
-                      {"decode_bytes", m.decode_bytes},
                       {"prefill_chunk", m.chunk},
                       {"stage", m.stage},
                       {"stage_layers", m.stage_layers},
@@ -58,18 +52,10 @@ std::string estimate_json(const ModelConfig& cfg, const Workload& w, const Estim
                       {"quantized_params", m.weights.quantized_params},
                       {"kept_params", m.weights.kept_params}};
   const TrainingMemory& t = e.training;
-  out["training"] = {{"weights_bytes", t.weights_bytes},
-                     {"gradients_bytes", t.gradients_bytes},
-                     {"optimizer_bytes", t.optimizer_bytes},
-                     {"master_weights_bytes", t.master_weights_bytes},
-                     {"activation_bytes", t.activation_bytes},
-                     {"overhead_bytes", t.overhead_bytes},
-                     {"total_bytes", t.total_bytes},
-                     {"logits_bytes", t.logits_bytes},
+  out["training"] = {{"logits_bytes", t.logits_bytes},
                      {"activation_per_layer_bytes", t.layer.total},
                      {"activation_per_moe_layer_bytes", t.layer_moe.total},
                      {"inflight_microbatches", t.inflight},
-                     {"trainable_params", t.trainable_params},
                      {"lora_params", t.lora_params},
                      {"stage", t.stage},
                      {"stage_layers", t.stage_layers}};
@@ -83,30 +69,48 @@ std::string estimate_json(const ModelConfig& cfg, const Workload& w, const Estim
                 {"inference_min_gpus", m.min_gpus},
                 {"training_min_gpus", t.min_gpus}};
   const Throughput& p = e.throughput;
-  out["throughput"] = {{"decode_bytes_per_step", p.decode_bytes_per_step},
-                       {"decode_tokens_per_s", p.decode_tokens_per_s},
-                       {"decode_tokens_per_s_per_seq", p.decode_tokens_per_s_per_seq},
+  out["throughput"] = {{"decode_tokens_per_s_per_seq", p.decode_tokens_per_s_per_seq},
                        {"prefill_flops", p.prefill_flops},
-                       {"prefill_seconds", p.prefill_seconds},
-                       {"train_flops_per_token", p.train_flops_per_token},
                        {"tokens_per_step", p.tokens_per_step},
-                       {"step_seconds", p.step_seconds},
                        {"train_tokens", p.train_tokens},
-                       {"train_seconds", p.train_seconds},
-                       {"chinchilla_tokens", p.chinchilla_tokens},
                        {"peak_tflops", p.peak_tflops}};
-  const auto ex = explain(cfg, w, e);
+  // Every figure at its key ("section.name"), and its bound.
   json bounds = json::object();
-  for (const auto& x : ex) bounds[x.key] = std::string(to_string(x.bound));
+  for (const Figure& f : figures()) {
+    const std::string key(f.key);
+    const size_t dot = key.find('.');
+    const FigureValue v = f.value(e);
+    json& at = out[key.substr(0, dot)][key.substr(dot + 1)];
+    if (v.integral) at = v.whole;
+    else at = v.real;
+    bounds[key] = std::string(to_string(f.bound(w, e)));
+  }
   out["bounds"] = bounds;
   if (with_explain) {
     json list = json::array();
-    for (const auto& x : ex)
+    for (const auto& x : explain(cfg, w, e))
       list.push_back({{"key", x.key}, {"label", x.label}, {"value", x.value}, {"bound", std::string(to_string(x.bound))},
                       {"formula", x.formula}, {"reference", x.reference}});
     out["explain"] = list;
   }
-  return out.dump(2, ' ', false, json::error_handler_t::replace);
+  return out;
+}
+
+std::string text_of(const json& j) { return j.dump(2, ' ', false, json::error_handler_t::replace); }
+}  // namespace
+
+std::string estimate_json(const ModelConfig& cfg, const Workload& w, const Estimate& e, bool with_explain) {
+  return text_of(estimate_object(cfg, w, e, with_explain));
+}
+
+std::string estimate_report(const ModelConfig& cfg, const Workload& w, bool with_explain) {
+  auto est = estimate(cfg, w);
+  if (est) return text_of(estimate_object(cfg, w, est.value(), with_explain));
+  // Invalid input: the parameters (they need only the model) and the issues, on one line.
+  json out = json::object();
+  if (auto params = count_params(cfg)) out = params_object(cfg, params.value());
+  out["issues"] = join(est.issues());
+  return text_of(out);
 }
 
 std::string estimate_text(const ModelConfig& cfg, const Workload& w, const Estimate& e, ByteUnit unit) {

@@ -1,5 +1,6 @@
-// Embind bindings of the JS API (see js_api.hpp). Pure calls into the core; JSON text from
-// the core's report functions is handed to JSON.parse so that callers get plain objects.
+// Embind bindings of the JS API (see js_api.hpp). Calls into the core only (the API module
+// links llmsize_core alone, no UI); JSON text from the core's report functions is handed to
+// JSON.parse so that callers get plain objects.
 #include "js_api.hpp"
 
 #include <emscripten/bind.h>
@@ -7,9 +8,8 @@
 
 #include <string>
 
-#include "app/state.hpp"
-#include "core/hf_config.hpp"
 #include "core/model_fields.hpp"
+#include "core/model_source.hpp"
 #include "core/report.hpp"
 #include "core/share_link.hpp"
 #include "core/workload.hpp"
@@ -36,24 +36,25 @@ val issues_val(const std::vector<core::Issue>& issues) {
 
 bool is_nothing(const val& v) { return v.isUndefined() || v.isNull(); }
 
-// A model given as {preset: id}, a config.json object, or its JSON text. `preset` receives
-// the preset id when one was named.
+// A model given as {preset: id}, a config.json object, or its JSON text, through the core's
+// one loader (core::load_model). `preset` receives the preset id when one was named.
 core::Result<core::ModelConfig> model_from(const val& model, std::string* preset = nullptr) {
   if (is_nothing(model)) return core::Issue{"model", "missing: give {preset: id} or a config.json object"};
+  std::string text;  // the preset id or the config's text
+  core::ModelSource src;
   if (model.isString()) {
-    auto r = core::import_hf_config(model.as<std::string>());
-    if (!r) return r.issues();
-    return r->config;
+    text = model.as<std::string>();
+    src = core::ModelSource::config(text);
+  } else if (model.hasOwnProperty("preset")) {
+    text = model["preset"].as<std::string>();
+    src = core::ModelSource::preset(text);
+  } else {
+    text = val::global("JSON").call<std::string>("stringify", model);
+    src = core::ModelSource::config(text);
   }
-  if (model.hasOwnProperty("preset")) {
-    const std::string id = model["preset"].as<std::string>();
-    const core::Preset* p = app::find_preset(id);
-    if (!p) return core::Issue{"preset", "unknown preset \"" + id + "\""};
-    if (preset) *preset = id;
-    return p->config;
-  }
-  auto r = core::import_hf_config(val::global("JSON").call<std::string>("stringify", model));
+  auto r = core::load_model(src);
   if (!r) return r.issues();
+  if (preset) *preset = r->preset;
   return r->config;
 }
 
@@ -79,14 +80,20 @@ core::Result<core::Workload> workload_from(const val& work) {
   return w;
 }
 
-val js_presets() { return parse_json(core::presets_json(app::presets())); }
+val js_presets() {
+  static const std::string text = [] {
+    auto all = core::load_presets();
+    return core::presets_json(all ? all.value() : std::vector<core::Preset>{});
+  }();
+  return parse_json(text);
+}
 
 val js_estimate(val model, val workload) {
   auto cfg = model_from(model);
   if (!cfg) return issues_val(cfg.issues());
   auto w = workload_from(workload);
   if (!w) return issues_val(w.issues());
-  return parse_json(app::estimate_json(cfg.value(), w.value()));
+  return parse_json(core::estimate_report(cfg.value(), w.value()));
 }
 
 core::Result<core::ShareState> state_from(const val& model, const val& workload) {

@@ -1,0 +1,450 @@
+// The figure table (see figures.hpp): every figure of an Estimate with its JSON key, label,
+// unit, mode, value, bound and derivation — the formula with the values substituted and the
+// reference it follows — and explain(), which reads it (declared in estimate.hpp). Only
+// formats numbers the estimate already holds; the formulas themselves live in
+// memory/training/throughput.
+#include "figures.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <cstdio>
+
+#include "format.hpp"
+
+namespace llmsize::core {
+
+namespace {
+
+std::string n(i64 v) { return with_commas(v); }
+std::string by(i64 v) { return with_commas(v) + " B (" + format_bytes(v, ByteUnit::GB) + ", " + format_bytes(v, ByteUnit::GiB) + ")"; }
+std::string real(double v) {
+  if (v == 0) return "0";
+  const double a = std::fabs(v);
+  if (a >= 1e7 || a < 1e-3) {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.4g", v);
+    return buf;
+  }
+  std::string t = fixed(v, 3);  // at most 3 decimals, no trailing zeros
+  while (t.back() == '0') t.pop_back();
+  if (t.back() == '.') t.pop_back();
+  return t;
+}
+
+// How the weight format stores one tensor, and where that layout comes from.
+std::pair<std::string, std::string> format_rule(const Workload& w) {
+  using F = WeightFormat;
+  const std::string g = n(w.group_size);
+  switch (w.weights) {
+    case F::F32: return {"4 bytes per parameter", "IEEE fp32"};
+    case F::BF16: case F::F16: return {"2 bytes per parameter", "16-bit floats"};
+    case F::Fp8: return {"layer matrices: n + 4 (e4m3 values + one fp32 scale per tensor)", "per-tensor fp8 checkpoints (weight_scale)"};
+    case F::Fp8Block:
+      return {"layer matrices: n + 4·⌈in/128⌉·⌈out/128⌉ (e4m3 + fp32 scale per 128×128 block)",
+              "DeepSeek-V3 checkpoint, weight_scale_inv with weight_block_size [128, 128]"};
+    case F::Int8: return {"nn.Linear: n + 4·out (int8 + fp32 scale per output row)", "bitsandbytes Int8Params (CB, SCB)"};
+    case F::GptqInt4: case F::GptqInt3: case F::GptqInt8:
+      return {"layer matrices: 4·⌈in·bits/32⌉·out (qweight) + 4·⌈in/g⌉·⌈out·bits/32⌉ (qzeros) + 2·⌈in/g⌉·out (fp16 "
+              "scales) + 4·in (g_idx), g = " + g,
+              "AutoGPTQ QuantLinear packed layout"};
+    case F::AwqInt4:
+      return {"layer matrices: 4·in·⌈out·bits/32⌉ (qweight) + 4·⌈in/g⌉·⌈out·bits/32⌉ (qzeros) + 2·⌈in/g⌉·out (fp16 "
+              "scales), g = " + g,
+              "AutoAWQ WQLinear_GEMM packed layout"};
+    case F::Nf4: return {"nn.Linear: ⌈n/2⌉ + 4·⌈n/64⌉ (4-bit codes + fp32 absmax per 64)", "bitsandbytes Params4bit, blocksize 64"};
+    case F::Nf4Dq:
+      return {"nn.Linear: ⌈n/2⌉ + ⌈n/64⌉ + 4·⌈n/64/256⌉ (8-bit absmax, fp32 scale per 256 absmax) ≈ 4.127 bits",
+              "Dettmers et al. 2023, QLoRA §3 double quantization; bitsandbytes compress_statistics"};
+    case F::Mxfp4: return {"layer matrices: 17 bytes per 32 values (e2m1 + e8m0 scale) = 4.25 bits", "OCP Microscaling Formats (MX) v1.0"};
+    default:
+      return {"GGUF blocks (bytes per values): Q8_0 34/32, Q6_K 210/256, Q5_K 176/256, Q5_0 22/32, Q5_1 24/32, Q4_K "
+              "144/256, Q4_0 18/32, Q3_K 110/256, Q2_K 84/256, IQ4_XS 136/256, IQ4_NL 18/32, MXFP4 17/32; 1-D "
+              "tensors and the router F32; per-tensor types of the file type's mix",
+              "ggml/src/ggml-common.h block structs; llama.cpp src/llama-quant.cpp llama_tensor_get_type_impl, "
+              "tensor_type_fallback"};
+  }
+}
+
+std::string layout(const Workload& w, const Estimate& e, i64 stage, i64 layers) {
+  std::string s = "this GPU: pipeline stage " + n(stage + 1) + " of " + n(w.pp) + " (" + n(layers) + " layers)";
+  if (w.tp > 1) s += ", tensor parallel " + n(w.tp) + " (heads and FFN width split; norms and router replicated)";
+  if (w.ep > 1) s += ", expert parallel " + n(w.ep) + " (whole experts split)";
+  if (e.dp > 1) s += ", " + n(e.dp) + " data-parallel replicas";
+  return s;
+}
+
+// Shared pieces of several derivations.
+std::string temps(const ModelConfig& c, const Workload& w, const Temporaries& t, i64 chunk, const char* what) {
+  const i64 hT = (c.n_heads + w.tp - 1) / w.tp;
+  return std::string(what) + ": max(attention " + n(t.attention) + ", FFN " + n(t.ffn) + ", logits " + n(t.logits) +
+         ") with b = " + n(w.batch) + ", c = " + n(chunk) + " query tokens, T = " + n(w.seq) + " keys, d = " +
+         n(c.d_model) + ", H/tp = " + n(hT) + ", e = " + n(dtype_bytes(w.dtype)) +
+         "; attention = 2·b·c·d·e (x, normed x) + q + k + v + " +
+         (w.flash_attention ? std::string("flash output b·c·H·hd_v·e") : std::string("S and P, 2·b·H·c·T·e")) +
+         "; FFN = 2·b·c·d·e + " + (c.ffn_kind == FfnKind::Gated ? "3" : "2") + "·b·c·f·e" +
+         (c.is_moe() ? " (MoE: fp32 router logits 4·b·c·E + fused buffers b·c·k·(3·f_e + d)·e)" : "") +
+         "; logits = b·n·d·e + 4·b·n·v, n = " + (w.logits == LogitsMode::All ? "all positions" : "last position");
+}
+
+std::string zero_where(const Workload& w, const Estimate& e) {
+  const TrainingMemory& m = e.training;
+  const auto z = w.sharding;
+  const std::string zs = z == Sharding::None ? "no ZeRO" : z == Sharding::Fsdp ? "FSDP FULL_SHARD" : "ZeRO-" + std::string(to_string(z));
+  return layout(w, e, m.stage, m.stage_layers) + "; " + zs + " over dp = " + n(e.dp);
+}
+const char* const kZeroRef = "Rajbhandari et al. 2020 (ZeRO) §5: stage 1 shards optimizer states, 2 also gradients, 3 also weights";
+
+std::string optimizer_rule(const Workload& w) {
+  std::string of;
+  switch (w.optimizer) {
+    case Optimizer::AdamW: of = "2 states (m, v) · " + std::string(to_string(w.opt_state)); break;
+    case Optimizer::AdamW8bit: of = "2 · (1 B + 4 B per 256-value block), 8 B/param below 4,096 values"; break;
+    case Optimizer::Sgd: of = "no state"; break;
+    case Optimizer::SgdMomentum: of = "momentum · " + std::string(to_string(w.opt_state)); break;
+    case Optimizer::Lion: of = "momentum · " + std::string(to_string(w.opt_state)) + " (Chen et al. 2023)"; break;
+    case Optimizer::Adafactor: of = "(rows + cols) · " + std::string(to_string(w.opt_state)) + " per matrix (factored second moment)"; break;
+  }
+  return of;
+}
+
+std::string peak_text(const Workload& w, const Throughput& t) {
+  return real(t.peak_tflops) + " TFLOPS " + (t.fp8_compute ? "fp8" : "bf16") + " × utilization " + real(w.utilization);
+}
+
+// Bounds.
+template <Bound B>
+Bound always(const Workload&, const Estimate&) { return B; }
+bool reserve_estimated(const Workload& w) { return w.reserve_mib < 0 && w.runtime != Runtime::None; }
+Bound reserve_bound(const Workload& w, const Estimate&) { return reserve_estimated(w) ? Bound::Estimate : Bound::Lower; }
+Bound capacity_bound(const Workload&, const Estimate& e) { return e.gpu.unified ? Bound::Estimate : Bound::Exact; }
+
+using C = const ModelConfig&;
+using W = const Workload&;
+using E = const Estimate&;
+using V = FigureValue;
+using D = Derivation;
+constexpr auto Lower = always<Bound::Lower>;
+constexpr auto Exact = always<Bound::Exact>;
+constexpr auto Upper = always<Bound::Upper>;
+constexpr auto Estimated = always<Bound::Estimate>;
+constexpr std::optional<Mode> Both = std::nullopt;
+constexpr Mode Inf = Mode::Inference, Train = Mode::Training;
+
+// The table. Each row: key (JSON path), label, unit, mode, value, bound, derivation.
+const Figure kFigures[] = {
+    {"params.total", "Parameters", Unit::Count, Both, [](E e) -> V { return e.params.total; }, Exact,
+     [](C, W, E e) -> D {
+       return {"Σ over the tensor inventory = " + n(e.params.total) + " (active per token " + n(e.params.active) + ")",
+               "the exact tensor list of the Hugging Face model (inventory.hpp)"};
+     }},
+
+    // ---- Inference memory (most loaded GPU) ----------------------------------------------
+    {"inference.weights_bytes", "Weights", Unit::Bytes, Inf, [](E e) -> V { return e.inference.weights_bytes; }, Lower,
+     [](C, W w, E e) -> D {
+       const InferenceMemory& m = e.inference;
+       const auto [rule, rule_ref] = format_rule(w);
+       const i64 bits100 = m.weights.params > 0 ? m.weights.total_bytes * 800 / m.weights.params : 0;
+       return {"Σ over every tensor of its stored bytes, format " + std::string(to_string(w.weights)) + ": " + rule +
+                   "; whole model " + by(m.weights.total_bytes) + " for " + n(m.weights.params) + " parameters (" +
+                   fixed(static_cast<double>(bits100) / 100.0, 2) + " bits each; " + n(m.weights.kept_params) +
+                   " kept in float); " + layout(w, e, m.stage, m.stage_layers),
+               rule_ref + "; stored bytes only (runtimes add alignment padding)"};
+     }},
+    {"inference.kv_bytes_per_token", "KV cache per token", Unit::Bytes, Inf, [](E e) -> V { return e.inference.kv_bytes_per_token; },
+     Exact,
+     [](C c, W w, E) -> D {
+       std::string kvf;
+       if (c.mla.enabled)
+         kvf = "L · (kv_lora_rank + qk_rope_head_dim) · bytes = " + n(c.n_layers) + " · (" + n(c.mla.kv_lora_rank) + " + " +
+               n(c.mla.qk_rope_dim) + ") · " + std::string(to_string(w.kv_dtype));
+       else
+         kvf = "2 · L · K · hd · bytes = 2 · " + n(c.n_layers) + " · " + n(c.n_kv_heads) + " · " + n(c.head_dim) + " · " +
+               std::string(to_string(w.kv_dtype));
+       return {kvf + " (q8_0/q4_0: 34/18 bytes per 32 values)",
+               c.mla.enabled ? "DeepSeek-V2 2024 §2.1 (MLA caches c_KV and the rope key); vLLM MLA cache"
+                             : "Kwon et al. 2023 (vLLM/PagedAttention) §2: K and V per layer per token"};
+     }},
+    {"inference.kv_cache_bytes", "KV cache", Unit::Bytes, Inf, [](E e) -> V { return e.inference.kv_cache_bytes; }, Lower,
+     [](C c, W w, E e) -> D {
+       const InferenceMemory& m = e.inference;
+       const i64 kvl = m.stage_layers > 0 ? m.kv_bytes_per_token_gpu / m.stage_layers : 0;
+       const StageRange r = stage_range(c.n_layers, w.pp, m.stage);
+       i64 sliding = 0;
+       for (i64 l = r.first; l < r.first + r.count; ++l) sliding += c.layer_slides(l) ? 1 : 0;
+       std::string kvc = "b · per-layer bytes · (full layers · s + sliding layers · min(s, W)) = " + n(w.batch) + " · " + n(kvl) +
+                         " · (" + n(r.count - sliding) + " · " + n(w.seq) + " + " + n(sliding) + " · " +
+                         n(c.sliding_window > 0 ? std::min(w.seq, c.sliding_window) : w.seq) + ")";
+       if (!c.mla.enabled && w.tp > 1)
+         kvc += "; K heads per GPU = " + n(kv_heads_per_gpu(c.n_kv_heads, w.tp)) + (w.tp > c.n_kv_heads ? " (replicated: tp > K)" : " (K / tp)");
+       if (c.mla.enabled && w.tp > 1) kvc += "; the MLA latent is replicated on every tensor-parallel GPU";
+       return {kvc, "vLLM/llama.cpp KV layout; paged allocators round up to whole blocks"};
+     }},
+    {"inference.activation_bytes", "Temporaries (prefill peak)", Unit::Bytes, Inf,
+     [](E e) -> V { return e.inference.activation_bytes; }, Lower,
+     [](C c, W w, E e) -> D {
+       return {temps(c, w, e.inference.prefill, e.inference.chunk, "largest live set of one layer in prefill"),
+               "PyTorch eager / vLLM fused_moe buffers; flash attention (Dao et al. 2022) never stores S"};
+     }},
+    {"inference.decode_activation_bytes", "Temporaries (decode)", Unit::Bytes, Inf,
+     [](E e) -> V { return e.inference.decode.peak; }, Lower,
+     [](C c, W w, E e) -> D {
+       return {temps(c, w, e.inference.decode, 1, "one decode step"), "as above, one query token per sequence"};
+     }},
+    {"inference.overhead_bytes", "Runtime reserve", Unit::Bytes, Inf, [](E e) -> V { return e.inference.overhead_bytes; },
+     reserve_bound,
+     [](C, W w, E e) -> D {
+       const InferenceMemory& m = e.inference;
+       return {"reserve (" + std::string(w.reserve_mib >= 0 ? "set: " + n(w.reserve_mib) + " MiB" : "profile " + std::string(to_string(w.runtime))) +
+                   ") " + n(m.reserve_bytes) + " + communication workspace " + n(m.comm_bytes) + " (NCCL buffers when a replica spans GPUs)",
+               "typical CUDA context + allocator + graph memory of the runtime; editable with --reserve-mib"};
+     }},
+    {"inference.after_load_bytes", "After load", Unit::Bytes, Inf, [](E e) -> V { return e.inference.after_load_bytes; },
+     reserve_bound,
+     [](C, W, E e) -> D {
+       const InferenceMemory& m = e.inference;
+       return {"weights + reserve = " + n(m.weights_bytes) + " + " + n(m.overhead_bytes), "phase 1: model loaded, no sequence"};
+     }},
+    {"inference.prefill_peak_bytes", "Prefill peak", Unit::Bytes, Inf, [](E e) -> V { return e.inference.prefill_peak_bytes; },
+     reserve_bound,
+     [](C, W, E e) -> D {
+       const InferenceMemory& m = e.inference;
+       return {"weights + reserve + KV(b·s) + prefill temporaries = " + n(m.weights_bytes) + " + " + n(m.overhead_bytes) + " + " +
+                   n(m.kv_cache_bytes) + " + " + n(m.prefill.peak),
+               "phase 2: the last prompt chunk with the full KV cache"};
+     }},
+    {"inference.decode_bytes", "Decode steady state", Unit::Bytes, Inf, [](E e) -> V { return e.inference.decode_bytes; },
+     reserve_bound,
+     [](C, W, E e) -> D {
+       const InferenceMemory& m = e.inference;
+       return {"weights + reserve + KV(b·s) + decode temporaries = " + n(m.weights_bytes) + " + " + n(m.overhead_bytes) + " + " +
+                   n(m.kv_cache_bytes) + " + " + n(m.decode.peak),
+               "phase 3: generating with a full context"};
+     }},
+    {"inference.total_bytes", "Inference total per GPU", Unit::Bytes, Inf, [](E e) -> V { return e.inference.total_bytes; },
+     reserve_bound, [](C, W, E) -> D { return {"max(prefill peak, decode)", "most loaded GPU"}; }},
+    {"inference.capacity_bytes", "Usable GPU memory", Unit::Bytes, Inf, [](E e) -> V { return e.inference.capacity_bytes; },
+     capacity_bound,
+     [](C, W w, E e) -> D {
+       return {n(e.gpu.memory_bytes) + " × usable fraction " + real(e.gpu.usable_fraction) +
+                   (w.runtime == Runtime::Vllm ? " × gpu_memory_utilization " + real(w.gpu_mem_util) : std::string()),
+               e.gpu.source};
+     }},
+    {"inference.max_context", "Max context that fits", Unit::Tokens, Inf, [](E e) -> V { return e.inference.max_context; }, Upper,
+     [](C, W w, E e) -> D {
+       const InferenceMemory& m = e.inference;
+       return {"largest s with total(s) ≤ capacity at b = " + n(w.batch) + " = " + n(m.max_context) +
+                   (m.max_context_is_model_limit ? " (the model's max_position_embeddings)" : ""),
+               "binary search over the same memory model; an upper bound because the memory is a lower bound"};
+     }},
+    {"inference.max_sequences", "Max concurrent sequences", Unit::Count, Inf, [](E e) -> V { return e.inference.max_sequences; },
+     Upper,
+     [](C, W, E e) -> D {
+       return {"⌊(capacity − weights − reserve − one prefill's temporaries) / KV per sequence⌋ = " + n(e.inference.max_sequences),
+               "vLLM-style scheduling: chunked prefill of one sequence at a time, all KV caches resident"};
+     }},
+    {"inference.min_gpus", "Minimum GPUs", Unit::Count, Inf, [](E e) -> V { return e.inference.min_gpus; }, Lower,
+     [](C, W, E e) -> D {
+       const InferenceMemory& m = e.inference;
+       return {"⌈(weights + KV + temporaries) / (capacity − reserve − comm)⌉ = " + n(m.min_gpus) + (m.min_gpus == 0 ? " (never fits)" : ""),
+               "an ideal split of everything but the per-GPU reserve"};
+     }},
+
+    // ---- Training memory (most loaded GPU) -----------------------------------------------
+    {"training.weights_bytes", "Weights", Unit::Bytes, Train, [](E e) -> V { return e.training.weights_bytes; }, Lower,
+     [](C, W w, E e) -> D {
+       const TrainingMemory& m = e.training;
+       const StateBytes sb = state_bytes(w);
+       const bool lora = w.lora_rank > 0;
+       const auto z = w.sharding;
+       return {(lora ? std::string(w.qlora ? "frozen base in NF4 + double quantization" : "frozen base at " + n(sb.weights) + " B/param") +
+                           " + adapters " + n(m.trainable_params_gpu) + " · " + n(sb.weights)
+                     : "P_gpu · " + n(sb.weights) + " = " + n(m.params_gpu) + " · " + n(sb.weights)) +
+                   (z == Sharding::Zero3 || z == Sharding::Fsdp ? " / dp" : "") + "; " + zero_where(w, e),
+               kZeroRef};
+     }},
+    {"training.gradients_bytes", "Gradients", Unit::Bytes, Train, [](E e) -> V { return e.training.gradients_bytes; }, Lower,
+     [](C, W w, E e) -> D {
+       const TrainingMemory& m = e.training;
+       const StateBytes sb = state_bytes(w);
+       const auto z = w.sharding;
+       return {"trainable P_gpu · " + n(sb.grads) + " = " + n(m.trainable_params_gpu) + " · " + n(sb.grads) +
+                   (z == Sharding::Zero2 || z == Sharding::Zero3 || z == Sharding::Fsdp ? " / dp" : ""),
+               kZeroRef};
+     }},
+    {"training.master_weights_bytes", "fp32 master weights", Unit::Bytes, Train,
+     [](E e) -> V { return e.training.master_weights_bytes; }, Lower,
+     [](C, W w, E e) -> D {
+       const TrainingMemory& m = e.training;
+       const StateBytes sb = state_bytes(w);
+       const auto z = w.sharding;
+       return {"trainable P_gpu · " + n(sb.master) + " = " + n(m.trainable_params_gpu) + " · " + n(sb.master) +
+                   (z != Sharding::None ? " / dp" : "") + " (precision " + std::string(to_string(w.precision)) + ")",
+               "Micikevicius et al. 2018, mixed precision training: fp32 master copy"};
+     }},
+    {"training.optimizer_bytes", "Optimizer states", Unit::Bytes, Train, [](E e) -> V { return e.training.optimizer_bytes; }, Lower,
+     [](C, W w, E) -> D {
+       const auto z = w.sharding;
+       return {"per trainable tensor: " + optimizer_rule(w) + (z != Sharding::None ? ", / dp" : "") + (w.qlora ? "; paged to CPU only under memory pressure" : ""),
+               w.optimizer == Optimizer::AdamW8bit ? "Dettmers et al. 2022 (8-bit optimizers); bitsandbytes Optimizer2State blocksize 256, min_8bit_size 4096"
+               : w.optimizer == Optimizer::Adafactor ? "Shazeer & Stern 2018 (Adafactor) §3"
+                                                     : "Loshchilov & Hutter 2019 (AdamW); ZeRO's K = 12 for mixed-precision Adam"};
+     }},
+    {"training.activation_bytes", "Activations", Unit::Bytes, Train, [](E e) -> V { return e.training.activation_bytes; }, Lower,
+     [](C c, W w, E e) -> D {
+       const TrainingMemory& m = e.training;
+       const LayerActivations& a = m.layer;
+       std::string parts = "per dense layer " + n(a.total) + " = norm inputs " + n(a.norm_inputs) + " + qkv input " + n(a.attn_input) +
+                           " + q,k " + n(a.qk) + " + v " + n(a.v) + " + scores " + n(a.scores) + " + attention dropout " +
+                           n(a.attn_dropout) + " + softmax stats " + n(a.softmax_stats) + " + out-proj input " + n(a.attn_out_input) +
+                           " + FFN input " + n(a.ffn_input) + " + FFN hidden " + n(a.ffn_hidden) + " + masks " + n(a.dropout_masks);
+       if (a.mla_latent) parts += " + MLA latents " + n(a.mla_latent);
+       if (a.qk_norm) parts += " + q/k norm inputs " + n(a.qk_norm);
+       if (a.sandwich_norms) parts += " + sandwich norms " + n(a.sandwich_norms);
+       if (a.lora) parts += " + LoRA x·A " + n(a.lora);
+       if (a.layer_input) parts = "full recomputation: layer input only, " + n(a.layer_input) + " per layer";
+       if (m.layer_moe.total) parts += "; per MoE layer " + n(m.layer_moe.total) + " (routing " + n(m.layer_moe.moe_routing) + ")";
+       return {parts + "; × " + n(m.stage_layers) + " layers × " + n(m.inflight) + " in-flight micro-batches (1F1B)" +
+                   (m.logits_bytes ? " + fp32 logits 4·s·b·v/t " + n(m.logits_bytes) + " + final-norm and head inputs" : "") +
+                   (m.recompute_bytes ? " + one recomputed layer " + n(m.recompute_bytes) : "") + "; s = " + n(w.seq) +
+                   ", b = " + n(w.batch) + ", h = " + n(c.d_model) + ", a = " + n(c.n_heads) + ", t = " + n(w.tp),
+               "Korthikanti et al. 2022 §4 and Table 2: sbh(34 + 5as/h) per GPT layer in 16-bit; sequence parallel divides "
+               "all by t; selective recomputation drops the 5as²b attention terms; Narayanan et al. 2021 (1F1B)"};
+     }},
+    {"training.overhead_bytes", "Reserve and buffers", Unit::Bytes, Train, [](E e) -> V { return e.training.overhead_bytes; },
+     reserve_bound,
+     [](C, W, E e) -> D {
+       const TrainingMemory& m = e.training;
+       return {"reserve " + n(m.reserve_bytes) + " + NCCL workspace " + n(m.comm_bytes) + " + gathered layers (ZeRO-3/FSDP, 2 layers) " +
+                   n(m.gathered_bytes) + " + QLoRA bf16 compute copy " + n(m.dequant_bytes),
+               "PyTorch CUDA context and allocator; FSDP prefetch of the next unit"};
+     }},
+    {"training.total_bytes", "Training total per GPU", Unit::Bytes, Train, [](E e) -> V { return e.training.total_bytes; },
+     reserve_bound,
+     [](C, W, E) -> D { return {"weights + gradients + master + optimizer + activations + reserve", "most loaded GPU"}; }},
+    {"training.trainable_params", "Trainable parameters", Unit::Count, Train, [](E e) -> V { return e.training.trainable_params; },
+     Exact,
+     [](C, W w, E e) -> D {
+       const TrainingMemory& m = e.training;
+       const bool lora = w.lora_rank > 0;
+       return {lora ? "Σ r·(d_in + d_out) over adapted matrices, r = " + n(w.lora_rank) + " = " + n(m.lora_params)
+                    : "all parameters = " + n(m.trainable_params),
+               lora ? "Hu et al. 2021 (LoRA): A r×d_in, B d_out×r" : "tensor inventory"};
+     }},
+    {"training.min_gpus", "Minimum GPUs", Unit::Count, Train, [](E e) -> V { return e.training.min_gpus; }, Lower,
+     [](C, W, E e) -> D {
+       return {"⌈(model states + one micro-batch's activations) / (capacity − reserve − comm)⌉ = " + n(e.training.min_gpus),
+               "an ideal split (ZeRO-3 with tensor/pipeline parallel)"};
+     }},
+
+    // ---- Throughput ------------------------------------------------------------------------
+    {"throughput.decode_bytes_per_step", "Bytes read per decode step", Unit::Bytes, Inf,
+     [](E e) -> V { return e.throughput.decode_bytes_per_step; }, Lower,
+     [](C, W, E e) -> D {
+       const Throughput& t = e.throughput;
+       return {"weights read " + n(t.decode_weight_bytes) + " (embedding: b rows; routed experts: " + real(t.experts_touched) +
+                   " touched per MoE layer = E·(1 − (1 − k/E)^b)) + KV cache " + n(t.decode_kv_bytes),
+               "memory-bound decode: every active weight and the whole KV cache are read once per step"};
+     }},
+    {"throughput.decode_tokens_per_s", "Decode tokens/s", Unit::TokensPerSecond, Inf,
+     [](E e) -> V { return e.throughput.decode_tokens_per_s; }, Upper,
+     [](C, W w, E e) -> D {
+       const Throughput& t = e.throughput;
+       return {"dp · b · tp · bandwidth / bytes per step = " + n(e.dp) + " · " + n(w.batch) + " · " + n(w.tp) + " · " +
+                   real(t.bandwidth_gbs) + " GB/s / " + n(t.decode_bytes_per_step) + " B = " + real(t.decode_tokens_per_s) +
+                   " (per sequence " + real(t.decode_tokens_per_s_per_seq) + ")",
+               "roofline: decode is bound by memory bandwidth (" + e.gpu.source + ")"};
+     }},
+    {"throughput.prefill_seconds", "Prefill time", Unit::Seconds, Inf, [](E e) -> V { return e.throughput.prefill_seconds; },
+     Estimated,
+     [](C, W w, E e) -> D {
+       const Throughput& t = e.throughput;
+       return {"b·(2·P_active·s + attention) / (tp · peak · u) = " + real(t.prefill_flops) + " FLOP / (" + n(w.tp) + " · " +
+                   peak_text(w, t) + ") = " + format_duration(t.prefill_seconds),
+               "Kaplan et al. 2020 §2.1 (C_forward ≈ 2N + attention); attention 2·H·(hd_qk + hd_v) per causal (query, key) pair"};
+     }},
+    {"throughput.train_flops_per_token", "Training FLOPs per token", Unit::Flops, Train,
+     [](E e) -> V { return e.throughput.train_flops_per_token; }, Estimated,
+     [](C, W w, E e) -> D {
+       const Throughput& t = e.throughput;
+       return {std::string(w.lora_rank > 0 ? "4·P_active + 6·P_adapters" : "6·P_active") + " + 3·attention/s" +
+                   (w.recompute == Recompute::Full ? " + recomputed forward 2·P + attention/s" : w.recompute == Recompute::Selective ? " + recomputed attention/s" : "") +
+                   " = " + real(t.train_flops_per_token),
+               "Kaplan et al. 2020; Hoffmann et al. 2022 (C ≈ 6ND); Korthikanti et al. 2022 §5 (recomputation cost)"};
+     }},
+    {"throughput.step_seconds", "Time per optimizer step", Unit::Seconds, Train, [](E e) -> V { return e.throughput.step_seconds; },
+     Estimated,
+     [](C, W w, E e) -> D {
+       const Throughput& t = e.throughput;
+       return {"FLOPs/token · tokens/step / (gpus · peak · u) = " + real(t.train_flops_per_token) + " · " + n(t.tokens_per_step) + " / (" +
+                   n(w.gpus) + " · " + peak_text(w, t) + ") = " + format_duration(t.step_seconds),
+               "tokens/step = s · micro-batch · grad_accum · dp"};
+     }},
+    {"throughput.train_seconds", "Training time", Unit::Seconds, Train, [](E e) -> V { return e.throughput.train_seconds; },
+     Estimated,
+     [](C, W w, E e) -> D {
+       const Throughput& t = e.throughput;
+       return {"FLOPs/token · D / (gpus · peak · u), D = " + n(t.train_tokens) + (w.train_tokens == 0 ? " (Chinchilla-optimal)" : "") +
+                   " = " + format_duration(t.train_seconds),
+               "compute-bound training at the given utilization (MFU)"};
+     }},
+    {"throughput.chinchilla_tokens", "Chinchilla-optimal tokens", Unit::Tokens, Train,
+     [](E e) -> V { return e.throughput.chinchilla_tokens; }, Estimated,
+     [](C, W, E e) -> D {
+       return {"≈ 20 · P = 20 · " + n(e.params.total) + " = " + n(e.throughput.chinchilla_tokens),
+               "Hoffmann et al. 2022 (Chinchilla), Table 3: about 20 tokens per parameter"};
+     }},
+};
+
+const Figure* fig(std::string_view key) {
+  const Figure* f = find_figure(key);
+  assert(f && "a mode's figure is missing from the table");
+  return f;
+}
+
+}  // namespace
+
+std::span<const Figure> figures() { return kFigures; }
+
+const Figure* find_figure(std::string_view key) {
+  for (const Figure& f : kFigures)
+    if (f.key == key) return &f;
+  return nullptr;
+}
+
+const ModeFigures& mode_figures(Mode m) {
+  static const ModeFigures inference = {
+      Mode::Inference, "inference", fig("inference.total_bytes"), fig("inference.min_gpus"), fig("inference.kv_cache_bytes"),
+      fig("throughput.decode_tokens_per_s"), fig("inference.max_context"),
+      {{"weights", fig("inference.weights_bytes")},
+       {"KV cache", fig("inference.kv_cache_bytes")},
+       {"activations", fig("inference.activation_bytes")},
+       {"reserve and buffers", fig("inference.overhead_bytes")}},
+      [](E e) { return e.inference.capacity_bytes; }, [](E e) { return e.inference.fits; }};
+  static const ModeFigures training = {
+      Mode::Training, "training", fig("training.total_bytes"), fig("training.min_gpus"), fig("training.activation_bytes"),
+      fig("throughput.train_seconds"), nullptr,
+      {{"weights", fig("training.weights_bytes")},
+       {"gradients", fig("training.gradients_bytes")},
+       {"optimizer states", fig("training.optimizer_bytes")},
+       {"master weights", fig("training.master_weights_bytes")},
+       {"activations", fig("training.activation_bytes")},
+       {"reserve and buffers", fig("training.overhead_bytes")}},
+      [](E e) { return e.training.capacity_bytes; }, [](E e) { return e.training.fits; }};
+  return m == Mode::Training ? training : inference;
+}
+
+std::vector<Explanation> explain(const ModelConfig& cfg, const Workload& w, const Estimate& e) {
+  std::vector<Explanation> out;
+  out.reserve(std::size(kFigures));
+  for (const Figure& f : kFigures) {
+    const FigureValue v = f.value(e);
+    Derivation d = f.derive(cfg, w, e);
+    if (f.unit == Unit::Bytes) d.formula += " = " + by(v.whole);
+    out.push_back({std::string(f.key), std::string(f.label), f.unit, v.as_double(), f.bound(w, e), std::move(d.formula),
+                   std::move(d.reference)});
+  }
+  return out;
+}
+
+}  // namespace llmsize::core

@@ -1,0 +1,93 @@
+// The figure table is the one home of every figure: each key of --explain names a value at
+// that path of the same JSON report (with its bound in "bounds"), on every preset, in both
+// modes; and each mode's headline figures are rows of the table.
+#include <nlohmann/json.hpp>
+
+#include "core/figures.hpp"
+#include "core/report.hpp"
+#include "test_util.hpp"
+
+using namespace llmsize::core;
+using nlohmann::json;
+
+TEST_CASE("every key of --explain names a value at that path of the same JSON report", "[core][figures]") {
+  auto all = load_presets();
+  REQUIRE(all.ok());
+  const Mode mode = GENERATE(Mode::Inference, Mode::Training);
+  for (const auto& p : all.value()) {
+    INFO(p.id << (mode == Mode::Training ? " (training)" : " (inference)"));
+    Workload w;
+    w.mode = mode;
+    const json j = json::parse(estimate_report(p.config, w, true));
+    REQUIRE(j.contains("explain"));
+    CHECK(j["explain"].size() == figures().size());
+    CHECK(j["bounds"].size() == figures().size());
+    for (const auto& x : j["explain"]) {
+      const std::string key = x["key"].get<std::string>();
+      INFO(key);
+      const size_t dot = key.find('.');
+      REQUIRE(dot != std::string::npos);
+      const std::string section = key.substr(0, dot), name = key.substr(dot + 1);
+      REQUIRE(j.contains(section));
+      REQUIRE(j[section].contains(name));
+      REQUIRE(j[section][name].is_number());
+      CHECK(j[section][name].get<double>() == Approx(x["value"].get<double>()).epsilon(1e-12));
+      CHECK(j["bounds"][key] == x["bound"]);
+    }
+  }
+}
+
+TEST_CASE("each mode's headline figures are rows of the table and of that mode", "[core][figures]") {
+  const Mode mode = GENERATE(Mode::Inference, Mode::Training);
+  const ModeFigures& mf = mode_figures(mode);
+  CHECK(mf.mode == mode);
+  for (const Figure* f : {mf.total, mf.min_gpus, mf.growth, mf.rate}) {
+    REQUIRE(f != nullptr);
+    CHECK(find_figure(f->key) == f);
+    CHECK(f->mode == mode);
+  }
+  CHECK((mf.max_context != nullptr) == (mode == Mode::Inference));
+  REQUIRE(mf.capacity);
+  REQUIRE(mf.fits);
+  // The stacked bar's parts are the mode's section and add up to the total's components.
+  bool growth_shown = false;
+  for (const auto& part : mf.parts) {
+    REQUIRE(part.figure != nullptr);
+    CHECK(part.figure->key.substr(0, mf.section.size() + 1) == std::string(mf.section) + ".");
+    growth_shown = growth_shown || part.figure == mf.growth;
+  }
+  CHECK(growth_shown);
+  // On a real estimate the headline values are the estimate's own fields.
+  Workload w;
+  w.mode = mode;
+  auto e = estimate(llmsize::test::preset("llama-3-8b").config, w);
+  REQUIRE(e.ok());
+  const i64 total = mode == Mode::Training ? e->training.total_bytes : e->inference.total_bytes;
+  const i64 cap = mode == Mode::Training ? e->training.capacity_bytes : e->inference.capacity_bytes;
+  CHECK(mf.total->value(e.value()).whole == total);
+  CHECK(mf.capacity(e.value()) == cap);
+  CHECK(mf.fits(e.value()) == (total <= cap));
+}
+
+TEST_CASE("figure keys are unique and whole-number units hold integers", "[core][figures]") {
+  Workload w;
+  auto e = estimate(llmsize::test::preset("mixtral-8x7b").config, w);
+  REQUIRE(e.ok());
+  for (size_t i = 0; i < figures().size(); ++i) {
+    const Figure& f = figures()[i];
+    INFO(f.key);
+    CHECK(find_figure(f.key) == &f);
+    const bool whole = f.unit == Unit::Bytes || f.unit == Unit::Count || f.unit == Unit::Tokens;
+    CHECK(f.value(e.value()).integral == whole);
+  }
+}
+
+TEST_CASE("an invalid workload reports the parameters and the issues", "[core][figures]") {
+  Workload w;
+  w.tp = 3;  // does not divide 32 heads
+  w.gpus = 3;
+  const json j = json::parse(estimate_report(llmsize::test::preset("llama-3-8b").config, w));
+  CHECK(j["params"]["total"] == 8030261248);
+  CHECK_THAT(j["issues"].get<std::string>(), Catch::Contains("tp"));
+  CHECK_FALSE(j.contains("inference"));
+}
