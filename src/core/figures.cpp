@@ -119,6 +119,62 @@ bool reserve_estimated(const Workload& w) { return w.reserve_mib < 0 && w.runtim
 Bound reserve_bound(const Workload& w, const Estimate&) { return reserve_estimated(w) ? Bound::Estimate : Bound::Lower; }
 Bound capacity_bound(const Workload&, const Estimate& e) { return e.gpu.unified ? Bound::Estimate : Bound::Exact; }
 
+// KV bytes per token from the layer plan: one term per cache shape (a uniform plan prints the
+// classic 2·L·K·hd form, MLA its latent form).
+std::string kv_per_token_text(const ModelConfig& c, const LayerPlan& p, const std::string& dtype) {
+  if (p.caches.empty()) return "no layer keeps a per-token cache = 0";
+  const CacheShape& f = p.caches.front();
+  bool uniform = true;  // one cached width on every layer (windows may differ)
+  i64 layers = 0;
+  for (const CacheShape& s : p.caches) {
+    uniform = uniform && (s.kind == AttnKind::MlaLatent) == (f.kind == AttnKind::MlaLatent) && s.heads == f.heads &&
+              s.k_dim == f.k_dim && s.v_dim == f.v_dim;
+    layers += s.layers;
+  }
+  if (uniform && f.kind == AttnKind::MlaLatent)
+    return "L · (kv_lora_rank + qk_rope_head_dim) · bytes = " + n(layers) + " · (" + n(c.mla.kv_lora_rank) + " + " +
+           n(c.mla.qk_rope_dim) + ") · " + dtype;
+  if (uniform && f.k_dim == f.v_dim)
+    return "2 · L · K · hd · bytes = 2 · " + n(layers) + " · " + n(f.heads) + " · " + n(f.k_dim) + " · " + dtype;
+  std::string t = "Σ over cache shapes of layers · K · (hd_k + hd_v) · bytes = ";
+  for (size_t k = 0; k < p.caches.size(); ++k) {
+    const CacheShape& s = p.caches[k];
+    t += (k ? " + " : "") + n(s.layers) + " · " + n(s.heads) + " · (" + n(s.k_dim) + " + " + n(s.v_dim) + ") · " + dtype;
+  }
+  return t;
+}
+
+// KV cache of one GPU's layers `r` from the plan: layers that keep every token grow with s,
+// windowed layers stop at their window.
+std::string kv_cache_text(const LayerPlan& p, StageRange r, const Workload& w) {
+  const i64 b = w.batch, s = w.seq;
+  i64 full = 0, sliding = 0, window = 0, bytes = -1;
+  bool one_bytes = true, one_window = true;
+  for (size_t k = 0; k < p.caches.size(); ++k) {
+    const CacheShape& c = p.caches[k];
+    const i64 in = p.layers_in(k, r);
+    if (c.window > 0 && window > 0 && c.window != window) one_window = false;
+    if (c.window > 0) window = c.window;
+    if (in == 0) continue;
+    (c.window > 0 ? sliding : full) += in;
+    if (bytes >= 0 && c.bytes_per_token_gpu != bytes) one_bytes = false;
+    bytes = c.bytes_per_token_gpu;
+  }
+  if (one_bytes && one_window)
+    return "b · per-layer bytes · (full layers · s + sliding layers · min(s, W)) = " + n(b) + " · " + n(std::max<i64>(0, bytes)) +
+           " · (" + n(full) + " · " + n(s) + " + " + n(sliding) + " · " + n(window > 0 ? std::min(s, window) : s) + ")";
+  std::string t = "Σ over cache shapes of b · bytes per layer · layers · tokens kept = ";
+  bool first = true;
+  for (size_t k = 0; k < p.caches.size(); ++k) {
+    const CacheShape& c = p.caches[k];
+    const i64 in = p.layers_in(k, r);
+    if (in == 0) continue;
+    t += (first ? "" : " + ") + n(b) + " · " + n(c.bytes_per_token_gpu) + " · " + n(in) + " · " + n(c.tokens_kept(s));
+    first = false;
+  }
+  return t;
+}
+
 using C = const ModelConfig&;
 using W = const Workload&;
 using E = const Estimate&;
@@ -153,31 +209,21 @@ const Figure kFigures[] = {
      }},
     {"inference.kv_bytes_per_token", "KV cache per token", Unit::Bytes, Inf, [](E e) -> V { return e.inference.kv_bytes_per_token; },
      Exact,
-     [](C c, W w, E) -> D {
-       std::string kvf;
-       if (c.mla.enabled)
-         kvf = "L · (kv_lora_rank + qk_rope_head_dim) · bytes = " + n(c.n_layers) + " · (" + n(c.mla.kv_lora_rank) + " + " +
-               n(c.mla.qk_rope_dim) + ") · " + std::string(to_string(w.kv_dtype));
-       else
-         kvf = "2 · L · K · hd · bytes = 2 · " + n(c.n_layers) + " · " + n(c.n_kv_heads) + " · " + n(c.head_dim) + " · " +
-               std::string(to_string(w.kv_dtype));
+     [](C c, W w, E e) -> D {
+       const std::string kvf = kv_per_token_text(c, e.plan, std::string(to_string(w.kv_dtype)));
+       const bool mla = !e.plan.caches.empty() && e.plan.caches.front().kind == AttnKind::MlaLatent;
        return {kvf + " (q8_0/q4_0: 34/18 bytes per 32 values)",
-               c.mla.enabled ? "DeepSeek-V2 2024 §2.1 (MLA caches c_KV and the rope key); vLLM MLA cache"
-                             : "Kwon et al. 2023 (vLLM/PagedAttention) §2: K and V per layer per token"};
+               mla ? "DeepSeek-V2 2024 §2.1 (MLA caches c_KV and the rope key); vLLM MLA cache"
+                   : "Kwon et al. 2023 (vLLM/PagedAttention) §2: K and V per layer per token"};
      }},
     {"inference.kv_cache_bytes", "KV cache", Unit::Bytes, Inf, [](E e) -> V { return e.inference.kv_cache_bytes; }, Lower,
-     [](C c, W w, E e) -> D {
+     [](C, W w, E e) -> D {
        const InferenceMemory& m = e.inference;
-       const i64 kvl = m.stage_layers > 0 ? m.kv_bytes_per_token_gpu / m.stage_layers : 0;
-       const StageRange r = stage_range(c.n_layers, w.pp, m.stage);
-       i64 sliding = 0;
-       for (i64 l = r.first; l < r.first + r.count; ++l) sliding += c.layer_slides(l) ? 1 : 0;
-       std::string kvc = "b · per-layer bytes · (full layers · s + sliding layers · min(s, W)) = " + n(w.batch) + " · " + n(kvl) +
-                         " · (" + n(r.count - sliding) + " · " + n(w.seq) + " + " + n(sliding) + " · " +
-                         n(c.sliding_window > 0 ? std::min(w.seq, c.sliding_window) : w.seq) + ")";
-       if (!c.mla.enabled && w.tp > 1)
-         kvc += "; K heads per GPU = " + n(kv_heads_per_gpu(c.n_kv_heads, w.tp)) + (w.tp > c.n_kv_heads ? " (replicated: tp > K)" : " (K / tp)");
-       if (c.mla.enabled && w.tp > 1) kvc += "; the MLA latent is replicated on every tensor-parallel GPU";
+       std::string kvc = kv_cache_text(e.plan, stage_range(static_cast<i64>(e.plan.layers.size()), w.pp, m.stage), w);
+       const CacheShape* first = e.plan.caches.empty() ? nullptr : &e.plan.caches.front();
+       if (first && first->kind != AttnKind::MlaLatent && w.tp > 1)
+         kvc += "; K heads per GPU = " + n(first->heads_gpu) + (w.tp > first->heads ? " (replicated: tp > K)" : " (K / tp)");
+       if (first && first->kind == AttnKind::MlaLatent && w.tp > 1) kvc += "; the MLA latent is replicated on every tensor-parallel GPU";
        return {kvc, "vLLM/llama.cpp KV layout; paged allocators round up to whole blocks"};
      }},
     {"inference.activation_bytes", "Temporaries (prefill peak)", Unit::Bytes, Inf,
