@@ -14,7 +14,7 @@ constexpr i64 kTileMacs = i64{1} << 23;
 constexpr i64 kRowBlock = 256;  // rows per tile at most; blocks are balanced so none has 1 row
 const std::string kDone = "done";
 
-i64 ceil_div(i64 a, i64 b) { return (a + b - 1) / b; }
+using core::ceil_div;
 }  // namespace
 
 const std::string& Program::current() const { return done() ? kDone : ops[op].name; }
