@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Estimator speed, this tree against a base commit in one run: builds bench/estimate_bench here
+# (build/estimate-bench) and at BASE (a temporary git worktree), runs them alternately ROUNDS
+# times and prints each row's median for both and the ratio (the machine is shared and noisy:
+# only same-run ratios mean anything).
+# Usage: scripts/bench_estimate.sh [BASE (default 44f7d9c, the commit that added the benchmark)] [ROUNDS (default 5)]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+base=${1:-44f7d9c}
+rounds=${2:-5}
+here=build/estimate-bench
+there=$(mktemp -d)
+trap 'git worktree remove --force "$there/src" >/dev/null 2>&1 || true; rm -rf "$there"' EXIT
+build() {  # <source dir> <build dir>
+  cmake -S "$1" -B "$2" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLLMSIZE_APP=OFF -DLLMSIZE_TESTS=OFF >/dev/null
+  cmake --build "$2" --target estimate_bench --parallel 2 >/dev/null
+}
+build . "$here"
+git worktree add -q --detach "$there/src" "$base"
+build "$there/src" "$there/build"
+for ((i = 0; i < rounds; i++)); do
+  "$there/build/bench/estimate_bench" 3 | sed 's/^/base /'
+  "$here/bench/estimate_bench" 3 | sed 's/^/this /'
+done | awk '
+  $2 == "preset" { next }
+  { key = $2; n[$1 SUBSEP key]++; for (c = 3; c <= 5; c++) v[$1 SUBSEP key SUBSEP c SUBSEP n[$1 SUBSEP key]] = $c
+    if (!(key in seen)) { seen[key] = 1; order[++m] = key } }
+  function med(who, key, c,   k, a, t, i, j) {
+    k = n[who SUBSEP key]; for (i = 1; i <= k; i++) a[i] = v[who SUBSEP key SUBSEP c SUBSEP i]
+    for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+    return a[int((k + 1) / 2)] }
+  END {
+    print "| preset | estimate µs base → this | training µs base → this | scaling tab µs base → this |"
+    print "|---|---:|---:|---:|"
+    for (i = 1; i <= m; i++) { k = order[i]; line = "| " k
+      for (c = 3; c <= 5; c++) { b = med("base", k, c); t = med("this", k, c)
+        line = line sprintf(" | %.2f → %.2f (×%.2f)", b, t, t / b) }
+      print line " |" } }'
