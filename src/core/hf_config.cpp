@@ -3,6 +3,8 @@
 // MoE. Every family goes through the same steps; a row's hook covers what a table cannot.
 #include "hf_config.hpp"
 
+#include <algorithm>
+
 #include "hf_families.hpp"
 #include "hf_reader.hpp"
 #include "params.hpp"
@@ -113,12 +115,56 @@ void read_attention_size(const FamilyRow& f, Reader& r, ModelConfig& c) {
   }
 }
 
+// layer_types as a window pattern (see ModelConfig::sliding_pattern): every layer sliding (1), or
+// layer i full iff (i + 1) % n == 0 (n); every layer full turns the window off. Any other mix,
+// or a layer kind the plan has no cache for, is refused rather than approximated.
+void read_layer_types(Reader& r, ModelConfig& c) {
+  std::string key;
+  const json* v = r.find({"layer_types"}, nullptr, &key);
+  if (!v) return;
+  if (!v->is_array()) {
+    r.issues.push_back({key, "must be an array of strings, got " + json_util::type_name(*v)});
+    return;
+  }
+  if (static_cast<i64>(v->size()) != c.n_layers) {
+    r.issues.push_back({key, "must name one kind per layer (" + std::to_string(c.n_layers) + "), got " +
+                                 std::to_string(v->size())});
+    return;
+  }
+  std::vector<bool> full;
+  for (const auto& e : *v) {
+    const std::string kind = e.is_string() ? e.get<std::string>() : json_util::type_name(e);
+    if (kind != "sliding_attention" && kind != "full_attention") {
+      r.issues.push_back({key, "\"" + kind.substr(0, 40) +
+                                   "\" is not supported (only \"sliding_attention\" and \"full_attention\")"});
+      return;
+    }
+    full.push_back(kind == "full_attention");
+  }
+  const auto first_full = std::find(full.begin(), full.end(), true);
+  if (first_full == full.begin() && std::find(full.begin(), full.end(), false) == full.end()) {
+    c.sliding_window = 0;  // every layer attends to all tokens
+    return;
+  }
+  const i64 n = first_full == full.end() ? 1 : (first_full - full.begin()) + 1;
+  for (size_t i = 0; i < full.size(); ++i)
+    if (full[i] != (n > 1 && (static_cast<i64>(i) + 1) % n == 0)) {
+      r.issues.push_back({key, "this mix of sliding and full layers is not supported: only every layer sliding, "
+                               "or every n-th layer full (layer i full iff (i + 1) % n == 0)"});
+      return;
+    }
+  c.sliding_pattern = n;
+}
+
 void read_window(const FamilyRow& f, Reader& r, ModelConfig& c) {
   if (!f.window.read) return;
   const bool on = read_flag(r, f.window.on);
   const i64 w = r.integer("sliding_window", {"sliding_window"}, f.window.size_default);
   c.sliding_window = on ? w : 0;
-  c.sliding_pattern = f.window.pattern;
+  c.sliding_pattern = f.window.pattern_key
+                          ? r.integer("sliding_window_pattern", {f.window.pattern_key}, f.window.pattern)
+                          : f.window.pattern;
+  if (f.window.layer_types && on) read_layer_types(r, c);  // ref: Gemma3TextConfig: layer_types wins
 }
 
 void read_moe(const FamilyRow& f, Reader& r, ModelConfig& c, const std::string& model_type) {
@@ -199,6 +245,11 @@ Result<ImportedConfig> import_hf_config(std::string_view text, const ImportOptio
   if (auto mt = obj->find("model_type"); mt != obj->end() && mt->is_string()) model_type = mt->get<std::string>();
   else if (mt != obj->end() && !mt->is_null())
     return Issue{"model_type", "must be a string, got " + json_util::type_name(*mt)};
+  // ref: Gemma3Config (configuration_gemma3.py) always builds a SigLIP vision tower and projector.
+  if (model_type == "gemma3")
+    return Issue{obj->contains("vision_config") ? "vision_config" : "model_type",
+                 "the vision tower of model_type \"gemma3\" (Gemma3ForConditionalGeneration) is not counted yet; "
+                 "import the text model as model_type \"gemma3_text\""};
   if (auto tc = obj->find("text_config"); tc != obj->end() && !tc->is_null()) {
     if (!tc->is_object()) return Issue{"text_config", "must be an object, got " + json_util::type_name(*tc)};
     obj = &*tc;

@@ -33,6 +33,20 @@ void opt_projection_and_norms(Reader& r, ModelConfig& c, std::string_view /*mode
   c.norm_final = r.boolean({"do_layer_norm_before"}, true) && !r.boolean({"_remove_final_layer_norm"}, false);
 }
 
+// GPT-1 (modeling_openai.py: OpenAIGPTModel, Block): LayerNorms after each residual add and no
+// final norm; its ACT_FNS maps afn "gelu" to gelu_new (tanh). n_special (older releases) once
+// added embedding rows that OpenAIGPTModel no longer has: only 0 is read.
+void openai_gpt_block(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
+  c.norm_final = false;
+  const std::string afn = r.str({"afn"}, "gelu");  // ref: OpenAIGPTConfig afn
+  if (afn == "gelu") c.act = Activation::GeluTanh;
+  else if (afn == "relu") c.act = Activation::Relu;
+  else if (afn == "silu" || afn == "swish") c.act = Activation::Silu;
+  else r.issues.push_back({r.prefix() + "afn", "\"" + afn.substr(0, 40) + "\" is not one of gelu, relu, silu, swish"});
+  if (const i64 n = r.integer("n_special", {"n_special"}, 0); n != 0)
+    r.issues.push_back({r.key_for("n_special"), "special-token rows are not modelled (only 0), got " + std::to_string(n)});
+}
+
 // Shared pieces of rows. Numbers in rows are the class defaults of transformers'
 // configuration_<model_type>.py, used only when config.json omits the key.
 constexpr FfnRule kClassicFfn4d{.keys = {}, .absent = {.per_hidden = 4}, .kind = FfnKind::Classic};  // 4·d, fixed
@@ -135,6 +149,19 @@ const std::vector<FamilyRow>& family_rows() {
        .topk_method_default = "greedy", .mtp = true},
       {.family = Family::DeepseekV3, .model_types = {"deepseek_v3"}, .mla = true, .moe = kDeepseekMoe,
        .topk_method_default = "noaux_tc", .mtp = true},
+      // GPT-1: GPT-2's tensors (Conv1D c_attn, c_proj, c_fc) with a 4·d MLP fixed by the class.
+      {.family = Family::OpenaiGpt, .model_types = {"openai-gpt"}, .tied = true,
+       .positions_default = 512,  // ref: OpenAIGPTConfig n_positions
+       .ffn = kClassicFfn4d, .act = kGeluFixed, .pos = PosKind::Learned, .rotary = kNoRotary,
+       .norm = NormKind::LayerNorm, .bias = kEveryBias, .fused_qkv = true, .hook = openai_gpt_block},
+      // Gemma-3 (modeling_gemma3.py Gemma3Attention, Gemma3DecoderLayer): Gemma-2's sandwich norms plus
+      // per-head q/k RMSNorms; layer i is full iff (i + 1) % sliding_window_pattern == 0, unless
+      // layer_types says otherwise.
+      {.family = Family::Gemma3, .model_types = {"gemma3_text"}, .tied = true,
+       .positions_default = 131072,  // ref: Gemma3TextConfig max_position_embeddings
+       .act = kGemmaAct, .norm_qk = {nullptr, true}, .norm_sandwich = true, .head_dim_default = 256,
+       .window = {.read = true, .on = {nullptr, true}, .size_default = 4096,  // ref: Gemma3TextConfig
+                  .pattern = 6, .pattern_key = "sliding_window_pattern", .layer_types = true}},
   };
   return rows;
 }

@@ -57,6 +57,8 @@ struct WindowRule {
   Flag on{"use_sliding_window", false};  // key nullptr: every config of the family slides
   i64 size_default = 0;
   i64 pattern = 1;  // see ModelConfig::sliding_pattern
+  const char* pattern_key = nullptr;  // read the pattern from this key (Gemma-3 sliding_window_pattern)
+  bool layer_types = false;  // read layer_types, one "sliding_attention"/"full_attention" per layer
 };
 
 struct BiasRule {

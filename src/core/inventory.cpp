@@ -97,7 +97,14 @@ Names names_for(const ModelConfig& c) {
       n.up = "mlp.fc1"; n.down = "mlp.fc2";
       return n;
     }
+    case Family::OpenaiGpt: {  // ref: modeling_openai.py OpenAIGPTModel, Block, Attention, MLP
+      Names n{.embed = "transformer.tokens_embed", .pos = "transformer.positions_embed",
+              .layer = "transformer.h.{i}", .attn_norm = "ln_1", .ffn_norm = "ln_2", .final_norm = ""};
+      n.qkv = "attn.c_attn"; n.o = "attn.c_proj"; n.up = "mlp.c_fc"; n.down = "mlp.c_proj";
+      return n;
+    }
     case Family::Gemma2:
+    case Family::Gemma3:  // ref: modeling_gemma3.py Gemma3DecoderLayer (+ Gemma3Attention q_norm, k_norm)
       llama.ffn_norm = "pre_feedforward_layernorm";
       return llama;
     case Family::Mixtral:

@@ -169,7 +169,7 @@ Result<ParamReport> count_params(const ModelConfig& c, const Inventory& inv) {
   item("biases", biases.value(), "bias vectors on the projections that have them");
   item("norms", norms.value(),
        std::string(c.norm == NormKind::LayerNorm ? "LayerNorm weight and bias" : "norm weights") +
-           " in every layer and at the end");
+           (c.norm_final ? " in every layer and at the end" : " in every layer (no final norm)"));
   item("router", router.value(), "MoE router matrices d×E" + std::string(c.moe.router_correction_bias ? " and correction biases" : "") +
                                      std::string(c.moe.shared_gate ? " and the shared-expert gate" : ""));
   return r;
