@@ -48,7 +48,10 @@ void read_shape(const FamilyRow& f, Reader& r, ModelConfig& c) {
 }
 
 void read_block(const FamilyRow& f, Reader& r, ModelConfig& c) {
-  c.d_ff = r.integer("intermediate_size", f.ffn.keys, f.ffn.absent.fixed + f.ffn.absent.per_hidden * c.d_model);
+  // The class default (e.g. 4·hidden_size) of an absent width, checked: an absurd hidden_size
+  // must reach validate(), which names it, not overflow here. 0 on overflow (refused too).
+  const Checked ffn_default = Checked(f.ffn.absent.per_hidden) * c.d_model + f.ffn.absent.fixed;
+  c.d_ff = r.integer("intermediate_size", f.ffn.keys, ffn_default.value());
   c.ffn_kind = f.ffn.kind;
   c.act = activation_of(r.str(f.act.keys, f.act.name_default), f.act.unknown);
   c.pos = read_flag(r, f.alibi) ? PosKind::Alibi : f.pos;

@@ -202,3 +202,12 @@ TEST_CASE("Falcon's layout follows new_decoder_architecture and the RefinedWeb s
   CHECK(refined_web->config.parallel_block);
   CHECK(refined_web->config.norm_ffn_input);  // ln_attn and ln_mlp
 }
+
+TEST_CASE("an absurd hidden size is named by validation, not overflowed into the FFN width's default", "[core][import]") {
+  // 4 · 3e18 overflows int64: the class default of an absent FFN width must not be computed unchecked.
+  auto r = import_hf_config(R"({"model_type": "gpt2", "n_embd": 3000000000000000000, "n_layer": 2, "n_head": 2,
+                                "vocab_size": 100, "n_positions": 64})");
+  const auto issues = r.ok() ? validate(r->config) : r.issues();
+  REQUIRE_FALSE(issues.empty());
+  CHECK(issues.front().field == "n_embd");
+}
