@@ -46,7 +46,17 @@ struct Model {
   // Temporaries of a dense layer per cache shape, and of an MoE layer (FFN part), for one step.
   bool temporaries(const TempParams& p, std::vector<Temporaries>& attn, Temporaries& moe) const {
     attn.clear();
-    for (const CacheShape& c : plan.caches) {
+    for (size_t k = 0; k < plan.caches.size(); ++k) {
+      const CacheShape& c = plan.caches[k];
+      // Shapes that differ only in kind or window (full, sliding) hold the same chunk's q, k, v: once.
+      size_t same = 0;
+      while (same < k && !(plan.caches[same].heads == c.heads && plan.caches[same].k_dim == c.k_dim &&
+                           plan.caches[same].v_dim == c.v_dim))
+        ++same;
+      if (same < k) {
+        attn.push_back(attn[same]);
+        continue;
+      }
       auto t = layer_temporaries(cfg, c, p, false);
       if (!t) return false;
       attn.push_back(*t);

@@ -41,45 +41,55 @@ Result<LayerPlan> layer_plan(const ModelConfig& c, KvDtype t, i64 tp) {
   p.tp = tp;
   const size_t n = static_cast<size_t>(std::max<i64>(0, c.n_layers));
   p.layers.resize(n);
+  p.caches.reserve(4);
+  // The shape every layer shares but for its kind and window (per-layer head counts and dims
+  // would be set in the loop).
+  CacheShape base;
+  if (c.mla.enabled) {
+    // ref: DeepSeek-V2 (2024) §2.1: MLA caches the compressed c_KV (kv_lora_rank) and the
+    // decoupled rope key (qk_rope_head_dim) per layer per token; vLLM stores exactly these,
+    // one latent that every tensor-parallel GPU holds whole.
+    base.kind = AttnKind::MlaLatent;
+    base.heads = base.heads_gpu = 1;
+    base.k_dim = c.mla.kv_lora_rank + c.mla.qk_rope_dim;
+  } else {
+    // ref: Kwon et al. 2023 (vLLM) §2: K and V, each K heads × head_dim values per layer per token.
+    base.heads = c.n_kv_heads;
+    base.heads_gpu = kv_heads_per_gpu(c.n_kv_heads, tp);
+    base.k_dim = base.v_dim = c.head_dim;
+  }
+  const bool moe_model = c.is_moe(), windows = !c.mla.enabled && c.sliding_window > 0;
+  size_t last = 0;  // the previous layer's shape, tried first (layers mostly repeat or alternate)
   for (size_t i = 0; i < n; ++i) {
     const i64 l = static_cast<i64>(i);
-    CacheShape s;
-    if (c.mla.enabled) {
-      // ref: DeepSeek-V2 (2024) §2.1: MLA caches the compressed c_KV (kv_lora_rank) and the
-      // decoupled rope key (qk_rope_head_dim) per layer per token; vLLM stores exactly these,
-      // one latent that every tensor-parallel GPU holds whole.
-      s.kind = AttnKind::MlaLatent;
-      s.heads = s.heads_gpu = 1;
-      s.k_dim = c.mla.kv_lora_rank + c.mla.qk_rope_dim;
-    } else {
-      // ref: Kwon et al. 2023 (vLLM) §2: K and V, each K heads × head_dim values per layer per token.
-      s.kind = c.layer_slides(l) ? AttnKind::Sliding : AttnKind::Full;
-      s.window = s.kind == AttnKind::Sliding ? c.sliding_window : 0;
-      s.heads = c.n_kv_heads;
-      s.heads_gpu = kv_heads_per_gpu(c.n_kv_heads, tp);
-      s.k_dim = s.v_dim = c.head_dim;
+    CacheShape s = base;
+    if (windows && c.layer_slides(l)) {
+      s.kind = AttnKind::Sliding;
+      s.window = c.sliding_window;
     }
-    auto it = std::find_if(p.caches.begin(), p.caches.end(), [&](const CacheShape& x) {
+    auto same = [&](const CacheShape& x) {
       return x.kind == s.kind && x.window == s.window && x.heads == s.heads && x.k_dim == s.k_dim && x.v_dim == s.v_dim;
-    });
-    if (it == p.caches.end()) {
+    };
+    size_t k = last < p.caches.size() && same(p.caches[last]) ? last : 0;
+    while (k < p.caches.size() && !same(p.caches[k])) ++k;
+    if (k == p.caches.size()) {
       const auto whole = cache_bytes(t, s.heads, s.k_dim, s.v_dim), gpu = cache_bytes(t, s.heads_gpu, s.k_dim, s.v_dim);
       if (!whole || !gpu) return memory_overflow();
       s.bytes_per_token = *whole;
       s.bytes_per_token_gpu = *gpu;
       p.caches.push_back(s);
-      it = p.caches.end() - 1;
     }
-    ++it->layers;
-    p.layers[i] = {static_cast<int>(it - p.caches.begin()), c.layer_is_moe(l) ? FfnPlan::Moe : FfnPlan::Dense};
+    ++p.caches[k].layers;
+    last = k;
+    p.layers[i] = {static_cast<int>(k), moe_model && c.layer_is_moe(l) ? FfnPlan::Moe : FfnPlan::Dense};
   }
-  p.cache_prefix.assign(p.caches.size(), std::vector<i64>(n + 1, 0));
+  p.cache_prefix.assign(p.caches.size() * (n + 1), 0);
   p.moe_prefix.assign(n + 1, 0);
-  for (size_t i = 0; i < n; ++i) {
-    for (size_t k = 0; k < p.caches.size(); ++k)
-      p.cache_prefix[k][i + 1] = p.cache_prefix[k][i] + (p.layers[i].cache == static_cast<int>(k) ? 1 : 0);
-    p.moe_prefix[i + 1] = p.moe_prefix[i] + (p.layers[i].ffn == FfnPlan::Moe ? 1 : 0);
+  for (size_t k = 0; k < p.caches.size(); ++k) {
+    i64* pre = p.cache_prefix.data() + k * (n + 1);
+    for (size_t i = 0; i < n; ++i) pre[i + 1] = pre[i] + (p.layers[i].cache == static_cast<int>(k) ? 1 : 0);
   }
+  for (size_t i = 0; i < n; ++i) p.moe_prefix[i + 1] = p.moe_prefix[i] + (p.layers[i].ffn == FfnPlan::Moe ? 1 : 0);
   // Whole-model KV per token must fit: every later product starts from it.
   Checked total;
   for (const CacheShape& s : p.caches) total += Checked(s.bytes_per_token) * s.layers;
@@ -88,8 +98,8 @@ Result<LayerPlan> layer_plan(const ModelConfig& c, KvDtype t, i64 tp) {
 }
 
 i64 LayerPlan::layers_in(size_t c, StageRange r) const {
-  const auto& pre = cache_prefix[c];
-  return pre[static_cast<size_t>(r.first + r.count)] - pre[static_cast<size_t>(r.first)];
+  const i64* pre = cache_prefix.data() + c * (layers.size() + 1);
+  return pre[r.first + r.count] - pre[r.first];
 }
 
 i64 LayerPlan::moe_in(StageRange r) const {

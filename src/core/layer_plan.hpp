@@ -68,8 +68,9 @@ struct LayerPlan {
   Checked kv_cache_bytes_gpu(StageRange r, i64 context, i64 batch) const;
   Checked kv_cache_bytes(i64 context, i64 batch) const;
 
-  // Prefix counts behind layers_in()/moe_in(): [cache][layer + 1], [layer + 1].
-  std::vector<std::vector<i64>> cache_prefix;
+  // Prefix counts behind layers_in()/moe_in(): cache_prefix[c·(L + 1) + l] = layers before l
+  // with cache shape c; moe_prefix[l] = MoE layers before l.
+  std::vector<i64> cache_prefix;
   std::vector<i64> moe_prefix;
 };
 

@@ -190,11 +190,11 @@ const WorkloadField* find_field_by_flag(std::string_view flag) {
 
 std::vector<Issue> validate(const Workload& w) {
   std::vector<Issue> out;
-  // Every field's own range, through the same strict parser the CLI and links use.
-  for (const auto& f : workload_fields()) {
-    Workload copy = w;
-    if (auto issue = f.set(copy, f.get(w))) out.push_back(*issue);
-  }
+  // Every field's own range, through the same strict parser the CLI and links use. A set stores
+  // the value it read back (or nothing on error), so one scratch copy serves every field.
+  Workload scratch = w;
+  for (const auto& f : workload_fields())
+    if (auto issue = f.set(scratch, f.get(w))) out.push_back(*issue);
   if (!out.empty()) return out;
   const i64 tp_pp = w.tp * w.pp;  // both ≤ 65536 and 10000: no overflow
   if (w.gpus % tp_pp != 0) {
