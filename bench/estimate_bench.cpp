@@ -4,6 +4,8 @@
 // To compare two trees in one run, build this target in both and run them alternately
 // (scripts/bench.sh does so for the GEMMs; see bench/README.md for estimate results).
 // Usage: estimate_bench [rounds]   (default 15)
+//        estimate_bench --once PRESET inference|training|scaling N   (N calls or N Scaling tabs,
+//        untimed: for instruction counts under callgrind, see scripts/bench_estimate.sh)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -62,6 +64,17 @@ double median(std::vector<double> v) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc == 5 && std::string(argv[1]) == "--once") {  // N untimed calls (first-call statics included)
+    auto p = find_preset(argv[2]);
+    if (!p) return 2;
+    Workload w;
+    const std::string what = argv[3];
+    const int n = std::atoi(argv[4]);
+    if (what == "training") w.mode = Mode::Training;
+    if (what == "scaling") time_scaling(p.value().config, w, n);
+    else time_estimate(p.value().config, w, n);
+    return 0;
+  }
   const int rounds = argc > 1 ? std::max(1, std::atoi(argv[1])) : 15;
   const char* ids[] = {"deepseek-v3", "llama-3.1-405b", "mixtral-8x7b", "gemma-2-27b", "llama-3-8b"};
   std::printf("%-16s %14s %14s %14s\n", "preset", "estimate µs", "training µs", "scaling tab µs");
