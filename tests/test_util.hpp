@@ -29,6 +29,14 @@ inline core::Preset preset(const std::string& id) {
   return p.value();
 }
 
+// The parameter report of `c`, failing the test loudly.
+inline core::ParamReport param_report(const core::ModelConfig& c) {
+  auto r = core::count_params(c);
+  INFO(core::join(r.issues()));
+  REQUIRE(r.ok());
+  return r.value();
+}
+
 // The core's per-layer plan of `c`, failing the test loudly.
 inline core::LayerPlan plan_of(const core::ModelConfig& c, core::KvDtype t = core::KvDtype::BF16, core::i64 tp = 1) {
   auto p = core::layer_plan(c, t, tp);

@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 #include "checked.hpp"
 #include "issue.hpp"
@@ -52,6 +53,21 @@ struct Field : FieldSpec {
   // the key and the allowed range or values. Never clamps.
   std::optional<Issue> set(T& obj, std::string_view text) const { return set_text(*this, obj, text); }
 };
+
+// The row of `fields` with this key, or with this CLI flag ("--seq"; rows without a flag never
+// match), or null: the one lookup of every field table.
+template <class T>
+const Field<T>* find_by_key(const std::vector<Field<T>>& fields, std::string_view key) {
+  for (const auto& f : fields)
+    if (f.key == key) return &f;
+  return nullptr;
+}
+template <class T>
+const Field<T>* find_by_flag(const std::vector<Field<T>>& fields, std::string_view flag) {
+  for (const auto& f : fields)
+    if (!f.flag.empty() && f.flag == flag) return &f;
+  return nullptr;
+}
 
 // The shared text setters: parse `text` as field `f` allows, or an Issue naming f.key.
 std::optional<Issue> read_int(const FieldSpec& f, std::string_view text, i64& out);

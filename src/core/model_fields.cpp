@@ -185,10 +185,6 @@ const std::vector<ModelField>& model_fields() {
   return fields;
 }
 
-const ModelField* find_model_field(std::string_view key) {
-  for (const auto& f : model_fields())
-    if (f.key == key) return &f;
-  return nullptr;
-}
+const ModelField* find_model_field(std::string_view key) { return find_by_key(model_fields(), key); }
 
 }  // namespace llmsize::core

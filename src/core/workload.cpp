@@ -176,17 +176,8 @@ const std::vector<WorkloadField>& workload_fields() {
   return fields;
 }
 
-const WorkloadField* find_field(std::string_view key) {
-  for (const auto& f : workload_fields())
-    if (f.key == key) return &f;
-  return nullptr;
-}
-
-const WorkloadField* find_field_by_flag(std::string_view flag) {
-  for (const auto& f : workload_fields())
-    if (f.flag == flag) return &f;
-  return nullptr;
-}
+const WorkloadField* find_field(std::string_view key) { return find_by_key(workload_fields(), key); }
+const WorkloadField* find_field_by_flag(std::string_view flag) { return find_by_flag(workload_fields(), flag); }
 
 std::vector<Issue> validate(const Workload& w) {
   std::vector<Issue> out;

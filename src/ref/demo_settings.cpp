@@ -61,17 +61,8 @@ const std::vector<DemoField>& demo_fields() {
   return fields;
 }
 
-const DemoField* find_demo_field(std::string_view key) {
-  for (const auto& f : demo_fields())
-    if (f.key == key) return &f;
-  return nullptr;
-}
-
-const DemoField* find_demo_flag(std::string_view flag) {
-  for (const auto& f : demo_fields())
-    if (!f.flag.empty() && f.flag == flag) return &f;
-  return nullptr;
-}
+const DemoField* find_demo_field(std::string_view key) { return core::find_by_key(demo_fields(), key); }
+const DemoField* find_demo_flag(std::string_view flag) { return core::find_by_flag(demo_fields(), flag); }
 
 std::vector<Issue> validate(const DemoSettings& s) {
   std::vector<Issue> bad;

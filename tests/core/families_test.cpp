@@ -11,12 +11,7 @@ using llmsize::test::plan_of;
 using llmsize::test::preset;
 
 namespace {
-i64 total_of(const ModelConfig& c) {
-  auto r = count_params(c);
-  INFO(join(r.issues()));
-  REQUIRE(r.ok());
-  return r->total;
-}
+i64 total_of(const ModelConfig& c) { return llmsize::test::param_report(c).total; }
 }  // namespace
 
 TEST_CASE("GPT-1 counts 116,534,784 parameters; its checkpoint's causal masks are buffers", "[core][params][anchor]") {

@@ -8,12 +8,7 @@ using llmsize::test::import_file;
 using llmsize::test::preset;
 
 namespace {
-ParamReport count(const ModelConfig& c) {
-  auto r = count_params(c);
-  INFO(join(r.issues()));
-  REQUIRE(r.ok());
-  return r.value();
-}
+ParamReport count(const ModelConfig& c) { return llmsize::test::param_report(c); }
 }  // namespace
 
 TEST_CASE("the issue's anchors match exactly", "[core][params][anchor]") {
