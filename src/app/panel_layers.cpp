@@ -15,11 +15,17 @@ namespace {
 using core::i64;
 
 std::string kept_text(const core::CacheShape& s) {
+  if (s.kind == core::AttnKind::Linear) return "none: a fixed state";
   return s.window > 0 ? "last " + core::with_commas(s.window) + " tokens" : std::string("every token");
 }
 
 std::string heads_text(const core::CacheShape& s) {
   if (s.kind == core::AttnKind::MlaLatent) return "1 latent (every GPU)";
+  if (s.kind == core::AttnKind::Linear) {  // value heads of the recurrent state
+    std::string t = core::with_commas(s.heads_gpu) + " value";
+    if (s.heads_gpu != s.heads) t += " of " + core::with_commas(s.heads);
+    return t;
+  }
   std::string t = core::with_commas(s.heads_gpu);
   if (s.heads_gpu != s.heads) t += " of " + core::with_commas(s.heads);
   return t;
@@ -58,10 +64,11 @@ void draw_layer_plan(const core::LayerPlan& plan) {
   layer_strip(plan);
   const i64 moe = plan.moe_in(plan.all());
   ImGui::TextDisabled("%lld layers: %lld with a dense FFN, %lld with MoE (marked along the bottom); bytes per token "
-                      "at KV dtype %s on one GPU of tensor parallel %lld",
+                      "at KV dtype %s on one GPU of tensor parallel %lld%s",
                       static_cast<long long>(plan.layers.size()), static_cast<long long>(plan.layers.size()) - moe,
                       static_cast<long long>(moe), std::string(core::to_string(plan.kv_dtype)).c_str(),
-                      static_cast<long long>(plan.tp));
+                      static_cast<long long>(plan.tp),
+                      plan.state_bytes_per_sequence() > 0 ? "; linear layers keep a fixed state per sequence" : "");
   if (ImGui::BeginTable("plan", 6, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
     ImGui::TableSetupColumn("attention cache", ImGuiTableColumnFlags_WidthStretch, 0.22f);
     ImGui::TableSetupColumn("layers", ImGuiTableColumnFlags_WidthStretch, 0.08f);
@@ -69,6 +76,7 @@ void draw_layer_plan(const core::LayerPlan& plan) {
     ImGui::TableSetupColumn("KV heads per GPU", ImGuiTableColumnFlags_WidthStretch, 0.18f);
     ImGui::TableSetupColumn("K / V head dims", ImGuiTableColumnFlags_WidthStretch, 0.14f);
     ImGui::TableSetupColumn("bytes / token / layer", ImGuiTableColumnFlags_WidthStretch, 0.2f);
+    // A linear-attention row shows its state per sequence instead (constant in context).
     ImGui::TableHeadersRow();
     for (size_t k = 0; k < plan.caches.size(); ++k) {
       const core::CacheShape& s = plan.caches[k];
@@ -87,7 +95,10 @@ void draw_layer_plan(const core::LayerPlan& plan) {
       ImGui::TableNextColumn();
       ImGui::TextUnformatted((core::with_commas(s.k_dim) + " / " + core::with_commas(s.v_dim)).c_str());
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(core::with_commas(s.bytes_per_token_gpu).c_str());
+      if (s.kind == core::AttnKind::Linear)
+        ImGui::TextUnformatted(("state " + core::with_commas(s.state_bytes_gpu) + " / sequence").c_str());
+      else
+        ImGui::TextUnformatted(core::with_commas(s.bytes_per_token_gpu).c_str());
     }
     ImGui::EndTable();
   }

@@ -8,7 +8,8 @@
 
 namespace llmsize::core {
 
-Result<LayerActivations> layer_activations(const ModelConfig& c, const ActParams& p, bool moe_layer) {
+Result<LayerActivations> layer_activations(const ModelConfig& c, const ActParams& p, bool moe_layer,
+                                           bool linear_layer) {
   const i64 t = std::max<i64>(1, p.tp), e = p.dtype_bytes;
   const Checked sb = Checked(p.seq) * p.micro_batch;
   const Checked sbh = sb * c.d_model;
@@ -29,7 +30,17 @@ Result<LayerActivations> layer_activations(const ModelConfig& c, const ActParams
     const i64 n_norm_inputs = c.parallel_block || !c.norm_ffn_input ? 1 : 2;  // parallel blocks: one input x
     set(a.norm_inputs, rep(sbh * e * n_norm_inputs));
     set(a.attn_input, rep(sbh * e));
-    if (c.mla.enabled) {
+    if (linear_layer) {
+      // ref: fla ChunkGatedDeltaRuleFunction.forward saves q, k, v, g, beta and the fp32
+      // intra-chunk matrix A (64 per token and head); around it autograd keeps the conv1d input
+      // q‖k‖v and its output, z, b and a, the l2-normed q and k, and the gated norm's input o;
+      // the gated norm's output is the input of out_proj.
+      const auto& la = c.linear;
+      const i64 kd = ceil_div(la.key_dim(), t), vd = ceil_div(la.value_dim(), t), Hv = ceil_div(la.v_heads, t);
+      const i64 conv = 2 * kd + vd;
+      set(a.linear_attn, sb * (conv * 2 + vd + 2 * Hv + 2 * kd + vd) * e + sb * Hv * (2 + 64) * 4);
+      set(a.attn_out_input, sb * vd * e);
+    } else if (c.mla.enabled) {
       const auto& m = c.mla;
       set(a.qk, sb * Ht * 2 * (m.qk_nope_dim + m.qk_rope_dim) * e);  // q and k expanded per head
       set(a.v, sb * Ht * m.v_head_dim * e);
@@ -37,12 +48,14 @@ Result<LayerActivations> layer_activations(const ModelConfig& c, const ActParams
       set(a.attn_out_input, sb * Ht * m.v_head_dim * e);
     } else {
       const i64 Kt = kv_heads_per_gpu(c.n_kv_heads, t);
-      set(a.qk, sb * (Ht + Kt) * c.head_dim * e);
+      set(a.qk, sb * (Ht * (c.attn_out_gate ? 2 : 1) + Kt) * c.head_dim * e);  // Qwen3-Next: + output gate
       set(a.v, sb * Kt * c.head_dim * e);
       if (c.norm_qk) set(a.qk_norm, sb * (Ht + Kt) * c.head_dim * e);
       set(a.attn_out_input, sb * Ht * c.head_dim * e);
     }
-    if (p.flash) {
+    if (linear_layer) {
+      // no softmax: nothing of b·H·s² or its statistics
+    } else if (p.flash) {
       set(a.softmax_stats, sb * Ht * 4);  // fp32 logsumexp per head and query
     } else if (!selective) {
       // ref: Korthikanti §4.1: softmax output 2as²b; dropout mask as²b and output 2as²b.

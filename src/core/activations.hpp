@@ -35,6 +35,7 @@ struct LayerActivations {
   i64 v = 0;
   i64 qk_norm = 0;        // pre-norm q and k (Qwen3/Phi q_norm, k_norm)
   i64 mla_latent = 0;     // MLA: q_a and kv_a outputs and their normed copies
+  i64 linear_attn = 0;    // Gated DeltaNet: projections, convolution in/out, normed q/k, gates, chunk matrices
   i64 scores = 0;         // softmax output b·H·s² (absent with flash or selective recompute)
   i64 attn_dropout = 0;   // dropout mask (1 byte) and dropout output on the probabilities
   i64 softmax_stats = 0;  // flash attention: fp32 logsumexp b·H·s
@@ -47,6 +48,8 @@ struct LayerActivations {
   i64 lora = 0;           // x·A intermediates, r per adapted matrix
   i64 total = 0;
 };
-Result<LayerActivations> layer_activations(const ModelConfig& cfg, const ActParams& p, bool moe_layer);
+// `linear_layer`: a Gated DeltaNet layer (ModelConfig::layer_is_linear) instead of softmax attention.
+Result<LayerActivations> layer_activations(const ModelConfig& cfg, const ActParams& p, bool moe_layer,
+                                           bool linear_layer = false);
 
 }  // namespace llmsize::core

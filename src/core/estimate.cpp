@@ -27,7 +27,7 @@ Result<Estimate> estimate(const ModelConfig& cfg, const Workload& w) {
   if (!inv) return inv.issues();
   auto params = count_params(cfg, *inv);
   if (!params) return params.issues();
-  auto plan = layer_plan(cfg, w.kv_dtype, w.tp);
+  auto plan = layer_plan(cfg, w.kv_dtype, w.tp, dtype_bytes(w.dtype));
   if (!plan) return plan.issues();
   Estimate e;
   e.gpu = *gpu;

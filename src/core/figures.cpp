@@ -122,11 +122,14 @@ Bound capacity_bound(const Workload&, const Estimate& e) { return e.gpu.unified 
 // KV bytes per token from the layer plan: one term per cache shape (a uniform plan prints the
 // classic 2·L·K·hd form, MLA its latent form).
 std::string kv_per_token_text(const ModelConfig& c, const LayerPlan& p, const std::string& dtype) {
-  if (p.caches.empty()) return "no layer keeps a per-token cache = 0";
-  const CacheShape& f = p.caches.front();
+  std::vector<CacheShape> caches;  // the shapes that keep a per-token cache
+  for (const CacheShape& s : p.caches)
+    if (s.kind != AttnKind::Linear) caches.push_back(s);
+  if (caches.empty()) return "no layer keeps a per-token cache = 0";
+  const CacheShape& f = caches.front();
   bool uniform = true;  // one cached width on every layer (windows may differ)
   i64 layers = 0;
-  for (const CacheShape& s : p.caches) {
+  for (const CacheShape& s : caches) {
     uniform = uniform && (s.kind == AttnKind::MlaLatent) == (f.kind == AttnKind::MlaLatent) && s.heads == f.heads &&
               s.k_dim == f.k_dim && s.v_dim == f.v_dim;
     layers += s.layers;
@@ -137,8 +140,8 @@ std::string kv_per_token_text(const ModelConfig& c, const LayerPlan& p, const st
   if (uniform && f.k_dim == f.v_dim)
     return "2 · L · K · hd · bytes = 2 · " + n(layers) + " · " + n(f.heads) + " · " + n(f.k_dim) + " · " + dtype;
   std::string t = "Σ over cache shapes of layers · K · (hd_k + hd_v) · bytes = ";
-  for (size_t k = 0; k < p.caches.size(); ++k) {
-    const CacheShape& s = p.caches[k];
+  for (size_t k = 0; k < caches.size(); ++k) {
+    const CacheShape& s = caches[k];
     t += (k ? " + " : "") + n(s.layers) + " · " + n(s.heads) + " · (" + n(s.k_dim) + " + " + n(s.v_dim) + ") · " + dtype;
   }
   return t;
@@ -153,6 +156,7 @@ std::string kv_cache_text(const LayerPlan& p, StageRange r, const Workload& w) {
   for (size_t k = 0; k < p.caches.size(); ++k) {
     const CacheShape& c = p.caches[k];
     const i64 in = p.layers_in(k, r);
+    if (c.kind == AttnKind::Linear) continue;  // no per-token cache: the recurrent state's figure
     if (c.window > 0 && window > 0 && c.window != window) one_window = false;
     if (c.window > 0) window = c.window;
     if (in == 0) continue;
@@ -168,11 +172,29 @@ std::string kv_cache_text(const LayerPlan& p, StageRange r, const Workload& w) {
   for (size_t k = 0; k < p.caches.size(); ++k) {
     const CacheShape& c = p.caches[k];
     const i64 in = p.layers_in(k, r);
-    if (in == 0) continue;
-    t += (first ? "" : " + ") + n(b) + " · " + n(c.bytes_per_token_gpu) + " · " + n(in) + " · " + n(c.tokens_kept(s));
+    if (in == 0 || c.kind == AttnKind::Linear) continue;
+    t += (first ? "" : " + ") + n(b) + " · " + n(c.bytes_per_token_gpu) + " · " + n(in) + " " + std::string(to_string(c.kind)) +
+         " · " + n(c.tokens_kept(s));
     first = false;
   }
   return t;
+}
+
+// Recurrent state of the linear layers of `r` (per GPU when `gpu`), per sequence.
+std::string state_text(const ModelConfig& c, const LayerPlan& p, StageRange r, const Workload& w, bool gpu) {
+  i64 layers = 0, one = 0;
+  for (size_t k = 0; k < p.caches.size(); ++k)
+    if (p.caches[k].kind == AttnKind::Linear) {
+      layers += p.layers_in(k, r);
+      one = gpu ? p.caches[k].state_bytes_gpu : p.caches[k].state_bytes;
+    }
+  if (layers == 0) return "no linear-attention layer = 0";
+  const auto& a = c.linear;
+  const i64 tp = gpu ? w.tp : 1;
+  return std::string(gpu ? "b · " : "") + "linear layers · (conv_dim · conv_kernel · activation bytes + value heads · dk · dv · 4) = " +
+         (gpu ? n(w.batch) + " · " : "") + n(layers) + " · (" + n(a.conv_dim() / tp) + " · " + n(a.conv_kernel) + " · " +
+         n(dtype_bytes(w.dtype)) + " + " + n(ceil_div(a.v_heads, tp)) + " · " + n(a.k_dim) + " · " + n(a.v_dim) +
+         " · 4) = " + (gpu ? n(w.batch) + " · " : "") + n(layers) + " · " + n(one);
 }
 
 using C = const ModelConfig&;
@@ -226,6 +248,19 @@ const Figure kFigures[] = {
        if (first && first->kind == AttnKind::MlaLatent && w.tp > 1) kvc += "; the MLA latent is replicated on every tensor-parallel GPU";
        return {kvc, "vLLM/llama.cpp KV layout; paged allocators round up to whole blocks"};
      }},
+    {"inference.state_bytes_per_sequence", "Recurrent state per sequence", Unit::Bytes, Inf,
+     [](E e) -> V { return e.inference.state_bytes_per_sequence; }, Exact,
+     [](C c, W w, E e) -> D {
+       return {state_text(c, e.plan, e.plan.all(), w, false),
+               "modeling_qwen3_next.py Qwen3NextDynamicCache: conv state of conv_kernel inputs in the activation "
+               "dtype, fp32 recurrent state per value head (Yang et al. 2024, Gated DeltaNet); constant in context"};
+     }},
+    {"inference.state_bytes", "Recurrent state", Unit::Bytes, Inf, [](E e) -> V { return e.inference.state_bytes; }, Lower,
+     [](C c, W w, E e) -> D {
+       const InferenceMemory& m = e.inference;
+       return {state_text(c, e.plan, stage_range(static_cast<i64>(e.plan.layers.size()), w.pp, m.stage), w, true),
+               "one state per sequence; vLLM splits the value heads over tensor-parallel GPUs"};
+     }},
     {"inference.activation_bytes", "Temporaries (prefill peak)", Unit::Bytes, Inf,
      [](E e) -> V { return e.inference.activation_bytes; }, Lower,
      [](C c, W w, E e) -> D {
@@ -255,6 +290,10 @@ const Figure kFigures[] = {
      reserve_bound,
      [](C, W, E e) -> D {
        const InferenceMemory& m = e.inference;
+       if (m.state_bytes > 0)  // a model with linear-attention layers also holds their recurrent state
+         return {"weights + reserve + KV(b·s) + state(b) + prefill temporaries = " + n(m.weights_bytes) + " + " +
+                     n(m.overhead_bytes) + " + " + n(m.kv_cache_bytes) + " + " + n(m.state_bytes) + " + " + n(m.prefill.peak),
+                 "phase 2: the last prompt chunk with the full KV cache"};
        return {"weights + reserve + KV(b·s) + prefill temporaries = " + n(m.weights_bytes) + " + " + n(m.overhead_bytes) + " + " +
                    n(m.kv_cache_bytes) + " + " + n(m.prefill.peak),
                "phase 2: the last prompt chunk with the full KV cache"};
@@ -263,6 +302,10 @@ const Figure kFigures[] = {
      reserve_bound,
      [](C, W, E e) -> D {
        const InferenceMemory& m = e.inference;
+       if (m.state_bytes > 0)  // a model with linear-attention layers also holds their recurrent state
+         return {"weights + reserve + KV(b·s) + state(b) + decode temporaries = " + n(m.weights_bytes) + " + " +
+                     n(m.overhead_bytes) + " + " + n(m.kv_cache_bytes) + " + " + n(m.state_bytes) + " + " + n(m.decode.peak),
+                 "phase 3: generating with a full context"};
        return {"weights + reserve + KV(b·s) + decode temporaries = " + n(m.weights_bytes) + " + " + n(m.overhead_bytes) + " + " +
                    n(m.kv_cache_bytes) + " + " + n(m.decode.peak),
                "phase 3: generating with a full context"};
@@ -464,6 +507,7 @@ const ModeFigures& mode_figures(Mode m) {
       fig("throughput.decode_tokens_per_s"), fig("inference.max_context"),
       {{"weights", fig("inference.weights_bytes")},
        {"KV cache", fig("inference.kv_cache_bytes")},
+       {"recurrent state", fig("inference.state_bytes")},
        {"activations", fig("inference.activation_bytes")},
        {"reserve and buffers", fig("inference.overhead_bytes")}},
       [](E e) { return e.inference.capacity_bytes; }, [](E e) { return e.inference.fits; }};

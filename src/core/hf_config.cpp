@@ -118,45 +118,43 @@ void read_attention_size(const FamilyRow& f, Reader& r, ModelConfig& c) {
   }
 }
 
-// layer_types as a window pattern (see ModelConfig::sliding_pattern): every layer sliding (1), or
-// layer i full iff (i + 1) % n == 0 (n); every layer full turns the window off. Any other mix,
-// or a layer kind the plan has no cache for, is refused rather than approximated.
-void read_layer_types(Reader& r, ModelConfig& c) {
+// layer_types as a pattern of two kinds: every layer `other` (1), or layer i "full_attention" iff
+// (i + 1) % n == 0 (n), or every layer full (0). Any other mix, or a kind the plan has no row
+// for, is refused rather than approximated. nullopt: absent, or refused (the issue is pushed).
+std::optional<i64> layer_types_pattern(Reader& r, const ModelConfig& c, std::string_view other) {
   std::string key;
   const json* v = r.find({"layer_types"}, nullptr, &key);
-  if (!v) return;
+  if (!v) return std::nullopt;
   if (!v->is_array()) {
     r.issues.push_back({key, "must be an array of strings, got " + json_util::type_name(*v)});
-    return;
+    return std::nullopt;
   }
   if (static_cast<i64>(v->size()) != c.n_layers) {
     r.issues.push_back({key, "must name one kind per layer (" + std::to_string(c.n_layers) + "), got " +
                                  std::to_string(v->size())});
-    return;
+    return std::nullopt;
   }
   std::vector<bool> full;
   for (const auto& e : *v) {
     const std::string kind = e.is_string() ? e.get<std::string>() : json_util::type_name(e);
-    if (kind != "sliding_attention" && kind != "full_attention") {
-      r.issues.push_back({key, "\"" + kind.substr(0, 40) +
-                                   "\" is not supported (only \"sliding_attention\" and \"full_attention\")"});
-      return;
+    if (kind != other && kind != "full_attention") {
+      r.issues.push_back({key, "\"" + kind.substr(0, 40) + "\" is not supported (only \"" + std::string(other) +
+                                   "\" and \"full_attention\")"});
+      return std::nullopt;
     }
     full.push_back(kind == "full_attention");
   }
   const auto first_full = std::find(full.begin(), full.end(), true);
-  if (first_full == full.begin() && std::find(full.begin(), full.end(), false) == full.end()) {
-    c.sliding_window = 0;  // every layer attends to all tokens
-    return;
-  }
+  if (first_full == full.begin() && std::find(full.begin(), full.end(), false) == full.end()) return 0;
   const i64 n = first_full == full.end() ? 1 : (first_full - full.begin()) + 1;
   for (size_t i = 0; i < full.size(); ++i)
     if (full[i] != (n > 1 && (static_cast<i64>(i) + 1) % n == 0)) {
-      r.issues.push_back({key, "this mix of sliding and full layers is not supported: only every layer sliding, "
-                               "or every n-th layer full (layer i full iff (i + 1) % n == 0)"});
-      return;
+      r.issues.push_back({key, "this mix of " + std::string(other) +
+                                   " and full layers is not supported: only every layer " + std::string(other) +
+                                   ", or every n-th layer full (layer i full iff (i + 1) % n == 0)"});
+      return std::nullopt;
     }
-  c.sliding_pattern = n;
+  return n;
 }
 
 void read_window(const FamilyRow& f, Reader& r, ModelConfig& c) {
@@ -167,7 +165,11 @@ void read_window(const FamilyRow& f, Reader& r, ModelConfig& c) {
   c.sliding_pattern = f.window.pattern_key
                           ? r.integer("sliding_window_pattern", {f.window.pattern_key}, f.window.pattern)
                           : f.window.pattern;
-  if (f.window.layer_types && on) read_layer_types(r, c);  // ref: Gemma3TextConfig: layer_types wins
+  if (f.window.layer_types && on)  // ref: Gemma3TextConfig, GptOssConfig: layer_types wins
+    if (auto n = layer_types_pattern(r, c, "sliding_attention")) {
+      if (*n == 0) c.sliding_window = 0;  // every layer attends to all tokens
+      else c.sliding_pattern = *n;
+    }
 }
 
 void read_moe(const FamilyRow& f, Reader& r, ModelConfig& c, const std::string& model_type) {
@@ -203,6 +205,30 @@ void read_moe(const FamilyRow& f, Reader& r, ModelConfig& c, const std::string& 
   m.freq = r.integer("moe_layer_freq", rule.freq, 1);
   m.phase = rule.last_of_group ? m.freq - 1 : 0;
   if (rule.dense_list) m.dense_layers = r.int_list("mlp_only_layers", rule.dense_list);
+  m.router_bias = rule.router_bias;
+  m.expert_bias = rule.expert_bias;
+}
+
+// Gated DeltaNet sizes and placement (ref: Qwen3NextConfig: layer_types defaults to
+// "full_attention" iff (i + 1) % full_attention_interval == 0, else "linear_attention").
+void read_linear(const hf::LinearRule& rule, Reader& r, ModelConfig& c) {
+  if (!rule.read) return;
+  auto& a = c.linear;
+  a.full_interval = r.integer("full_attention_interval", {"full_attention_interval"}, rule.interval_default);
+  if (auto n = layer_types_pattern(r, c, "linear_attention")) {
+    // A model whose every layer is linear keeps no KV cache at all: not a Qwen3-Next; refused
+    // rather than read as a pattern that would give it one.
+    if (*n == 1)
+      r.issues.push_back({r.prefix() + "layer_types", "every layer \"linear_attention\" is not supported (every "
+                                                       "n-th layer must be \"full_attention\")"});
+    a.full_interval = *n;
+  }
+  if (a.full_interval == 1) a.full_interval = 0;  // every layer full: no linear layers
+  a.k_heads = r.integer("linear_num_key_heads", {"linear_num_key_heads"}, rule.k_heads_default);
+  a.v_heads = r.integer("linear_num_value_heads", {"linear_num_value_heads"}, rule.v_heads_default);
+  a.k_dim = r.integer("linear_key_head_dim", {"linear_key_head_dim"}, rule.k_dim_default);
+  a.v_dim = r.integer("linear_value_head_dim", {"linear_value_head_dim"}, rule.v_dim_default);
+  a.conv_kernel = r.integer("linear_conv_kernel_dim", {"linear_conv_kernel_dim"}, rule.conv_default);
 }
 
 // The one reader: every family, native or generic, is these steps over its row.
@@ -213,10 +239,43 @@ void read_row(const FamilyRow& f, Reader& r, ModelConfig& c, const std::string& 
   if (f.hook) f.hook(r, c, model_type);
   read_attention_size(f, r, c);
   read_window(f, r, c);
+  read_linear(f.linear, r, c);
+  c.attn_sinks = f.sinks;
+  c.attn_out_gate = f.out_gate;
   read_moe(f, r, c, model_type);
   if (f.topk_method_default)
     c.moe.router_correction_bias = r.str({"topk_method"}, f.topk_method_default) == "noaux_tc";
-  if (f.mtp) c.mtp_layers = r.integer("num_nextn_predict_layers", {"num_nextn_predict_layers"}, 0);
+  if (f.mtp) c.mtp_layers = r.integer("num_nextn_predict_layers", {"num_nextn_predict_layers"}, f.mtp_default);
+}
+
+// The generic reading knows a LLaMA-like decoder only. A key it did not read that could change
+// the layers, their caches or the experts means the model is something else: refuse, naming the
+// key, rather than print memory for a model it is not. Other unread keys are listed in a note.
+bool changes_memory(std::string_view key) {
+  static constexpr std::string_view kMarks[] = {
+      "layer_types", "window", "pattern", "interval", "period", "offset", "chunk", "expert", "moe", "mamba", "ssm",
+      "linear_", "conv", "state", "lora_rank", "nope", "rope_head", "v_head_dim", "nextn", "mtp", "index_", "sink",
+      "rope_layers", "kv_heads", "key_value", "head_dim", "vision", "audio", "hybrid", "attn_layer", "shared",
+      "dense", "sparse", "global", "local", "kv_", "cross", "encoder", "num_layers", "layers_block"};
+  for (std::string_view m : kMarks)
+    if (key.find(m) != std::string_view::npos) return true;
+  return false;
+}
+
+void check_generic(Reader& r) {
+  std::vector<std::string> quiet;
+  for (const std::string& k : r.unread()) {
+    if (changes_memory(k))
+      r.issues.push_back({r.prefix() + k, "is not read by the generic LLaMA-like reading and may change the layers, "
+                                          "their caches or the experts; this model_type is not supported"});
+    else
+      quiet.push_back(k);
+  }
+  if (quiet.empty()) return;
+  std::string list;
+  for (size_t i = 0; i < quiet.size() && i < 24; ++i) list += (i ? ", " : "") + quiet[i].substr(0, 60);
+  if (quiet.size() > 24) list += ", … (" + std::to_string(quiet.size() - 24) + " more)";
+  r.notes.push_back("keys not read by the generic reading: " + list);
 }
 
 const FamilyRow* find_row(const std::string& model_type) {
@@ -253,6 +312,12 @@ Result<ImportedConfig> import_hf_config(std::string_view text, const ImportOptio
     return Issue{obj->contains("vision_config") ? "vision_config" : "model_type",
                  "the vision tower of model_type \"gemma3\" (Gemma3ForConditionalGeneration) is not counted yet; "
                  "import the text model as model_type \"gemma3_text\""};
+  // A vision (or audio) tower the core cannot count yet is refused, not left out silently.
+  for (const char* tower : {"vision_config", "audio_config"})
+    if (auto v = obj->find(tower); v != obj->end() && !v->is_null())
+      return Issue{tower, "the " + std::string(tower).substr(0, std::string(tower).find('_')) +
+                              " encoder of this multimodal model is not counted yet; import its text model's "
+                              "config (text_config) on its own"};
   if (auto tc = obj->find("text_config"); tc != obj->end() && !tc->is_null()) {
     if (!tc->is_object()) return Issue{"text_config", "must be an object, got " + json_util::type_name(*tc)};
     obj = &*tc;
@@ -274,6 +339,10 @@ Result<ImportedConfig> import_hf_config(std::string_view text, const ImportOptio
   }
   ModelConfig c;
   read_row(*row, r, c, model_type);
+  if (row == &hf::generic_row()) {
+    for (const char* k : {"model_type", "architectures"}) (void)r.has(k);
+    check_generic(r);
+  }
   if (!r.issues.empty()) return r.issues;
 
   // Validation issues carry canonical names; report them under the key the config used.

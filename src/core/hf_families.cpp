@@ -162,6 +162,33 @@ const std::vector<FamilyRow>& family_rows() {
        .act = kGemmaAct, .norm_qk = {nullptr, true}, .norm_sandwich = true, .head_dim_default = 256,
        .window = {.read = true, .on = {nullptr, true}, .size_default = 4096,  // ref: Gemma3TextConfig
                   .pattern = 6, .pattern_key = "sliding_window_pattern", .layer_types = true}},
+      // gpt-oss (modeling_gpt_oss.py GptOssAttention, GptOssMLP): biases on q, k, v, o, a sink logit
+      // per head, sliding (window 128) and full layers alternating from layer_types, MoE in every
+      // layer with a biased router and biased experts as wide as intermediate_size.
+      {.family = Family::GptOss, .model_types = {"gpt_oss"},
+       .positions_default = 131072,  // ref: GptOssConfig
+       .bias = {.attn = {"attention_bias", true}}, .sinks = true, .head_dim_default = 64,
+       .window = {.read = true, .on = {nullptr, true}, .size_default = 128, .pattern = 2, .layer_types = true},
+       .moe = {.experts = {"num_local_experts"}, .experts_default = 128, .top_k = {"num_experts_per_tok", "experts_per_token"},
+               .top_k_default = 4, .expert_ffn = {}, .expert_ffn_default = kDenseWidth, .router_bias = true,
+               .expert_bias = true}},
+      // Qwen3-Next (modeling_qwen3_next.py): Gated DeltaNet layers with every
+      // full_attention_interval-th layer a gated softmax attention (q/k norms, partial rotary), and
+      // Qwen2-MoE-style experts with a gated shared expert.
+      {.family = Family::Qwen3Next, .model_types = {"qwen3_next"},
+       .positions_default = 32768,  // ref: Qwen3NextConfig
+       .rotary = {.fraction_default = 0.25}, .norm_qk = {nullptr, true}, .out_gate = true,
+       .linear = {.read = true, .interval_default = 4, .k_heads_default = 16, .v_heads_default = 32,
+                  .k_dim_default = 128, .v_dim_default = 128, .conv_default = 4},
+       .head_dim_default = 256, .moe = [] {
+         MoeRule m = qwen2_moe();  // ref: Qwen3NextConfig: 512 experts, top 10, width 512, shared 512
+         m.experts_default = 512;
+         m.top_k_default = 10;
+         m.expert_ffn_default = 512;
+         m.shared_default = 512;
+         return m;
+       }(), .mtp = true,
+       .mtp_default = 1},  // ref: vLLM qwen3_next_mtp.py: getattr(config, "num_nextn_predict_layers", 1)
   };
   return rows;
 }

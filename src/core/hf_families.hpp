@@ -50,6 +50,16 @@ struct MoeRule {
   Names freq{};                   // DeepSeek moe_layer_freq, Qwen decoder_sparse_step
   bool last_of_group = false;   // Qwen: MoE when (i + 1) % freq == 0, so phase = freq − 1
   const char* dense_list = nullptr;  // Qwen mlp_only_layers
+  bool router_bias = false;   // gpt-oss: the router Linear has a bias
+  bool expert_bias = false;   // gpt-oss: every routed expert's matrices have biases
+};
+
+// Gated DeltaNet layers (Qwen3-Next): linear_* sizes, and which layers are linear, from
+// full_attention_interval or layer_types ("linear_attention" / "full_attention").
+struct LinearRule {
+  bool read = false;
+  i64 interval_default = 0;
+  i64 k_heads_default = 0, v_heads_default = 0, k_dim_default = 0, v_dim_default = 0, conv_default = 0;
 };
 
 struct WindowRule {
@@ -107,6 +117,9 @@ struct FamilyRow {
   bool shared_norm = false;   // a parallel block with one norm for both branches
   BiasRule bias{};
   Flag norm_qk{};
+  bool sinks = false;     // gpt-oss attention sinks
+  bool out_gate = false;  // Qwen3-Next gated attention output (q_proj twice as wide)
+  LinearRule linear{};
   bool norm_sandwich = false, norm_embed = false, fused_qkv = false, fused_gate_up = false;
   Hook hook = nullptr;
   i64 head_dim_default = 0;  // 0: hidden_size / heads when head_dim is absent
@@ -115,6 +128,7 @@ struct FamilyRow {
   MoeRule moe{};
   const char* topk_method_default = nullptr;  // DeepSeek router; "noaux_tc" adds a correction bias
   bool mtp = false;          // DeepSeek num_nextn_predict_layers (V3 has 1)
+  i64 mtp_default = 0;       // when the key is absent (Qwen3-Next checkpoints store one mtp layer)
 };
 
 // Rows of the natively read families, in the order supported_model_types() lists them.

@@ -8,6 +8,7 @@
 #include <initializer_list>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,7 @@ class Reader {
   Reader(const json& obj, std::string prefix) : obj_(obj), prefix_(std::move(prefix)) {}
 
   const json* find(const Names& keys, const char* canonical, std::string* used = nullptr) {
+    for (const char* k : keys) seen_.insert(k);
     for (const char* k : keys) {
       auto it = obj_.find(k);
       if (it != obj_.end() && !it->is_null()) {
@@ -52,7 +54,8 @@ class Reader {
     }
     return nullptr;
   }
-  bool has(const char* key) const {
+  bool has(const char* key) {
+    seen_.insert(key);
     auto it = obj_.find(key);
     return it != obj_.end() && !it->is_null();
   }
@@ -120,6 +123,13 @@ class Reader {
     return it != src_.end() ? it->second : prefix_ + canonical;
   }
   const std::string& prefix() const { return prefix_; }
+  // Keys of the object that no read asked for, in the object's order.
+  std::vector<std::string> unread() const {
+    std::vector<std::string> out;
+    for (auto it = obj_.begin(); it != obj_.end(); ++it)
+      if (!seen_.count(it.key())) out.push_back(it.key());
+    return out;
+  }
 
   std::vector<Issue> issues;
   std::vector<std::string> notes;
@@ -128,6 +138,7 @@ class Reader {
   const json& obj_;
   std::string prefix_;
   std::map<std::string, std::string> src_;
+  std::set<std::string, std::less<>> seen_;  // every key a read asked for, found or not
 };
 
 }  // namespace llmsize::core::hf

@@ -17,7 +17,7 @@ struct At {
   i64 total = 0;   // prefill peak
   i64 decode = 0;
   i64 stage = 0, layers = 0;
-  i64 weights = 0, kv = 0, kv_token = 0;
+  i64 weights = 0, kv = 0, kv_token = 0, state = 0;
   Temporaries prefill, decode_temps;
 };
 
@@ -50,8 +50,9 @@ struct Model {
       const CacheShape& c = plan.caches[k];
       // Shapes that differ only in kind or window (full, sliding) hold the same chunk's q, k, v: once.
       size_t same = 0;
-      while (same < k && !(plan.caches[same].heads == c.heads && plan.caches[same].k_dim == c.k_dim &&
-                           plan.caches[same].v_dim == c.v_dim))
+      auto linear = [](const CacheShape& x) { return x.kind == AttnKind::Linear; };
+      while (same < k && !(linear(plan.caches[same]) == linear(c) && plan.caches[same].heads == c.heads &&
+                           plan.caches[same].k_dim == c.k_dim && plan.caches[same].v_dim == c.v_dim))
         ++same;
       if (same < k) {
         attn.push_back(attn[same]);
@@ -86,12 +87,14 @@ struct Model {
       a.weights = weights.stage(cfg, w.pp, st);
       a.kv_token = plan.kv_bytes_per_token_gpu(r);
       const Checked kv = plan.kv_cache_bytes_gpu(r, s, b);
+      const Checked state = Checked(plan.state_bytes_gpu(r)) * b;
       a.prefill = of_stage(attn_pre, attn_pre.front(), moe_pre, r, last);
       a.decode_temps = of_stage(attn_dec, attn_dec.front(), moe_dec, r, last);
-      const Checked base = Checked(a.weights) + overhead + kv;
+      const Checked base = Checked(a.weights) + overhead + kv + state;
       const Checked total = base + a.prefill.peak, decode = base + a.decode_temps.peak;
       if (!total.ok() || !decode.ok()) return std::nullopt;
       a.kv = kv.value();
+      a.state = state.value();
       a.total = total.value();
       a.decode = decode.value();
       if (!best || a.total > best->total) best = a;
@@ -129,6 +132,8 @@ Result<InferenceMemory> inference_memory(const ModelConfig& cfg, const Inventory
   m.kv_bytes_per_token = plan.kv_bytes_per_token();
   m.kv_bytes_per_token_gpu = a->kv_token;
   m.kv_cache_bytes = a->kv;
+  m.state_bytes_per_sequence = plan.state_bytes_per_sequence();
+  m.state_bytes = a->state;
   m.prefill = a->prefill;
   m.decode = a->decode_temps;
   m.activation_bytes = a->prefill.peak;
@@ -159,13 +164,15 @@ Result<InferenceMemory> inference_memory(const ModelConfig& cfg, const Inventory
     m.max_context = lo;
   }
   // Concurrent sequences at this context: one sequence's prefill temporaries at a time
-  // (chunked prefill, as vLLM schedules), every sequence's KV resident.
-  if (auto one = model.at(w.seq, 1); one && one->kv > 0) {
-    const i64 avail = m.capacity_bytes - (one->total - one->kv);
-    m.max_sequences = avail > 0 ? avail / one->kv : 0;
+  // (chunked prefill, as vLLM schedules), every sequence's KV and recurrent state resident.
+  if (auto one = model.at(w.seq, 1); one && one->kv + one->state > 0) {
+    const i64 per_seq = one->kv + one->state;
+    const i64 avail = m.capacity_bytes - (one->total - per_seq);
+    m.max_sequences = avail > 0 ? avail / per_seq : 0;
   }
-  // Minimum GPUs: an ideal split of weights, KV and temporaries; reserve on every GPU.
-  if (const Checked kv_all = plan.kv_cache_bytes(w.seq, w.batch); kv_all.ok()) {
+  // Minimum GPUs: an ideal split of weights, KV, state and temporaries; reserve on every GPU.
+  if (const Checked kv_all = plan.kv_cache_bytes(w.seq, w.batch) + Checked(plan.state_bytes_per_sequence()) * w.batch;
+      kv_all.ok()) {
     const Checked need = Checked(m.weights.total_bytes) + kv_all + a->prefill.peak;
     if (need.ok()) {
       if (need.value() + m.reserve_bytes <= m.capacity_bytes) {

@@ -23,6 +23,8 @@ struct InferenceMemory {
   i64 kv_bytes_per_token = 0;      // whole model, all layers (the published figure)
   i64 kv_bytes_per_token_gpu = 0;  // this GPU's layers and KV heads
   i64 kv_cache_bytes = 0;          // this GPU: batch × context (windows capped)
+  i64 state_bytes_per_sequence = 0;  // whole model: recurrent state of one sequence (linear layers)
+  i64 state_bytes = 0;             // this GPU: batch × its layers' state, constant in context
   i64 activation_bytes = 0;        // prefill temporaries peak (= prefill.peak)
   i64 overhead_bytes = 0;          // reserve + comm workspace
   i64 reserve_bytes = 0;
@@ -32,8 +34,8 @@ struct InferenceMemory {
   i64 chunk = 0;                   // effective prefill chunk (tokens)
   // Phases (this GPU).
   i64 after_load_bytes = 0;        // weights + overhead
-  i64 prefill_peak_bytes = 0;      // + KV of the full context + prefill temporaries
-  i64 decode_bytes = 0;            // + KV of the full context + decode temporaries
+  i64 prefill_peak_bytes = 0;      // + KV of the full context + state + prefill temporaries
+  i64 decode_bytes = 0;            // + KV of the full context + state + decode temporaries
   i64 stage = 0, stage_layers = 0;
   // Fit on the workload's GPU.
   i64 capacity_bytes = 0;          // usable per GPU (× gpu_mem_util under vLLM)

@@ -36,6 +36,11 @@ struct Names {
   const char* e_gate = "gate_proj";
   const char* e_up = "up_proj";
   const char* e_down = "down_proj";
+  const char* e_gate_up = "";      // routed experts stored as one 3-D gate_up tensor (gpt-oss)
+  const char* e_weight = ".weight";  // suffixes of the routed experts' weights and biases
+  const char* e_bias = ".bias";
+  const char* sinks = "self_attn.sinks";
+  const char* linear = "linear_attn";  // Gated DeltaNet module of a linear layer
   const char* shared = "mlp.shared_experts";
   const char* shared_gate = "mlp.shared_expert_gate";
   const char* final_norm;
@@ -113,7 +118,16 @@ Names names_for(const ModelConfig& c) {
       llama.e_gate = "w1"; llama.e_up = "w3"; llama.e_down = "w2";
       return llama;
     case Family::Qwen2Moe:
+    case Family::Qwen3Next:  // ref: modeling_qwen3_next.py Qwen3NextSparseMoeBlock
       llama.shared = "mlp.shared_expert";
+      return llama;
+    case Family::GptOss:  // ref: modeling_gpt_oss.py GptOssTopKRouter, GptOssExperts (3-D parameters)
+      llama.router = "mlp.router";
+      llama.expert = "mlp.experts";
+      llama.e_gate_up = "gate_up_proj";
+      llama.e_down = "down_proj";
+      llama.e_weight = "";
+      llama.e_bias = "_bias";
       return llama;
     default:
       return llama;
@@ -159,9 +173,9 @@ struct Builder {
     if (!force_rms && c.norm == NormKind::LayerNorm) add(name, ".bias", g, Role::Norm, 1, width);
   }
   void linear(const char* name, Group g, Role r, i64 din, i64 dout, bool bias, i64 copies = 1,
-              bool routed = false) {
-    add(name, ".weight", g, r, din, dout, copies, routed);
-    if (bias) add(name, ".bias", g, Role::Bias, 1, dout, copies, routed, r);
+              bool routed = false, const char* w_suffix = ".weight", const char* b_suffix = ".bias") {
+    add(name, w_suffix, g, r, din, dout, copies, routed);
+    if (bias) add(name, b_suffix, g, Role::Bias, 1, dout, copies, routed, r);
   }
 };
 
@@ -189,10 +203,12 @@ void add_attention(const ModelConfig& c, const Names& n, Builder& b) {
     return;
   }
   const i64 hd = c.head_dim, K = c.n_kv_heads;
+  // ref: modeling_qwen3_next.py Qwen3NextAttention: q_proj yields q and the output gate, 2·H·hd.
+  const i64 q_width = H * hd * (c.attn_out_gate ? 2 : 1);
   if (c.fused_qkv) {
-    b.linear(n.qkv, A, Role::AttnQKV, d, (H + 2 * K) * hd, c.bias_qkv);
+    b.linear(n.qkv, A, Role::AttnQKV, d, q_width + 2 * K * hd, c.bias_qkv);
   } else {
-    b.linear(n.q, A, Role::AttnQ, d, H * hd, c.bias_qkv);
+    b.linear(n.q, A, Role::AttnQ, d, q_width, c.bias_qkv);
     b.linear(n.k, A, Role::AttnK, d, K * hd, c.bias_qkv);
     b.linear(n.v, A, Role::AttnV, d, K * hd, c.bias_qkv);
   }
@@ -201,6 +217,25 @@ void add_attention(const ModelConfig& c, const Names& n, Builder& b) {
     b.norm(c, n.k_norm, hd);
   }
   b.linear(n.o, A, Role::AttnO, H * hd, d, c.bias_o);
+  if (c.attn_sinks) b.add(n.sinks, "", A, Role::AttnSink, 1, H);  // ref: GptOssAttention.sinks
+}
+
+// Gated DeltaNet (ref: modeling_qwen3_next.py Qwen3NextGatedDeltaNet): in_proj_qkvz gives q, k
+// (key_dim each), v and the output gate z (value_dim each); in_proj_ba one beta and one decay
+// input per value head; a depthwise causal conv1d over q‖k‖v without bias (weight conv_dim × 1 ×
+// kernel); dt_bias and A_log per value head; a gated RMSNorm of one value head's width; out_proj.
+void add_linear_attention(const ModelConfig& c, const Names& n, Builder& b) {
+  const auto& a = c.linear;
+  const i64 d = c.d_model;
+  const auto A = Group::Attention;
+  const std::string m = n.linear;
+  b.linear((m + ".in_proj_qkvz").c_str(), A, Role::LinQKVZ, d, 2 * a.key_dim() + 2 * a.value_dim(), false);
+  b.linear((m + ".in_proj_ba").c_str(), A, Role::LinBA, d, 2 * a.v_heads, false);
+  b.add((m + ".conv1d").c_str(), ".weight", A, Role::LinConv, a.conv_kernel, a.conv_dim());
+  b.add((m + ".dt_bias").c_str(), "", A, Role::LinDtBias, 1, a.v_heads);
+  b.add((m + ".A_log").c_str(), "", A, Role::LinALog, 1, a.v_heads);
+  b.norm(c, (m + ".norm").c_str(), a.v_dim, Group::Norm, true);
+  b.linear((m + ".out_proj").c_str(), A, Role::LinOut, a.value_dim(), d, false);
 }
 
 // A dense, shared or routed MLP; `gate_up` non-empty where the checkpoint fuses gate and up.
@@ -223,7 +258,7 @@ void add_mlp(const ModelConfig& c, Builder& b, const char* gate, const char* up,
 
 std::string sub(const char* base, const char* leaf) { return std::string(base) + "." + leaf; }
 
-void add_layer(const ModelConfig& c, const Names& n, bool moe, Builder& b) {
+void add_layer(const ModelConfig& c, const Names& n, bool moe, bool linear, Builder& b) {
   const i64 d = c.d_model;
   b.norm(c, n.attn_norm, d);
   if (c.norm_ffn_input) b.norm(c, n.ffn_norm, d);
@@ -231,7 +266,8 @@ void add_layer(const ModelConfig& c, const Names& n, bool moe, Builder& b) {
     b.norm(c, n.post_attn_norm, d);
     b.norm(c, n.post_ffn_norm, d);
   }
-  add_attention(c, n, b);
+  if (linear) add_linear_attention(c, n, b);
+  else add_attention(c, n, b);
   if (!moe) {
     add_mlp(c, b, n.gate, n.up, n.down, n.gate_up, c.d_ff, c.bias_ffn);
     return;
@@ -241,7 +277,15 @@ void add_layer(const ModelConfig& c, const Names& n, bool moe, Builder& b) {
   if (m.router_correction_bias)
     b.add(n.router, ".e_score_correction_bias", Group::Router, Role::RouterBias, 1, m.num_experts);
   const std::string eg = sub(n.expert, n.e_gate), eu = sub(n.expert, n.e_up), ed = sub(n.expert, n.e_down);
-  add_mlp(c, b, eg.c_str(), eu.c_str(), ed.c_str(), "", m.expert_ffn, false, m.num_experts, true);
+  if (*n.e_gate_up && c.ffn_kind == FfnKind::Gated) {
+    const std::string egu = sub(n.expert, n.e_gate_up);
+    b.linear(egu.c_str(), Group::Ffn, Role::FfnGateUp, d, 2 * m.expert_ffn, m.expert_bias, m.num_experts, true,
+             n.e_weight, n.e_bias);
+    b.linear(ed.c_str(), Group::Ffn, Role::FfnDown, m.expert_ffn, d, m.expert_bias, m.num_experts, true, n.e_weight,
+             n.e_bias);
+  } else {
+    add_mlp(c, b, eg.c_str(), eu.c_str(), ed.c_str(), "", m.expert_ffn, m.expert_bias, m.num_experts, true);
+  }
   if (m.shared_ffn > 0) {
     const std::string sg = sub(n.shared, "gate_proj"), su = sub(n.shared, "up_proj"),
                       sd = sub(n.shared, "down_proj");
@@ -268,6 +312,13 @@ std::string_view to_string(Role r) {
     case Role::AttnV: return "v";
     case Role::AttnQKV: return "qkv";
     case Role::AttnO: return "o";
+    case Role::AttnSink: return "sinks";
+    case Role::LinQKVZ: return "qkvz";
+    case Role::LinBA: return "ba";
+    case Role::LinConv: return "conv";
+    case Role::LinDtBias: return "dt_bias";
+    case Role::LinALog: return "a_log";
+    case Role::LinOut: return "linear_out";
     case Role::MlaQA: return "q_a";
     case Role::MlaQB: return "q_b";
     case Role::MlaKVA: return "kv_a";
@@ -322,24 +373,48 @@ Result<Inventory> build_inventory(const ModelConfig& c) {
   if (!c.tie_embeddings) g.add(n.head, ".weight", Group::LmHead, Role::LmHead, de, c.vocab);
   if (c.bias_lm_head) g.add(n.head, ".bias", Group::LmHead, Role::Bias, 1, c.vocab, 1, false, Role::LmHead);
 
-  // Group consecutive-or-not layers by structure: dense vs MoE.
+  // Group consecutive-or-not layers by structure: softmax or linear attention, dense or MoE FFN.
   bool overflow = g.overflow;
-  for (int moe = 0; moe < 2; ++moe) {
-    LayerKind kind;
-    kind.label = moe ? "moe" : "dense";
-    kind.is_moe = moe;
-    for (i64 i = 0; i < c.n_layers; ++i)
-      if (c.layer_is_moe(i) == static_cast<bool>(moe)) kind.layers.push_back(i);
-    if (kind.layers.empty()) continue;
-    Builder lb{&kind.tensors, kOwnGroup, n.layer};
-    add_layer(c, n, moe, lb);
-    overflow |= lb.overflow;
-    inv.kinds.push_back(std::move(kind));
-  }
+  for (int linear = 0; linear < 2; ++linear)
+    for (int moe = 0; moe < 2; ++moe) {
+      LayerKind kind;
+      kind.label = std::string(linear ? "linear " : "") + (moe ? "moe" : "dense");
+      kind.is_moe = moe;
+      kind.is_linear = linear;
+      for (i64 i = 0; i < c.n_layers; ++i)
+        if (c.layer_is_moe(i) == static_cast<bool>(moe) && c.layer_is_linear(i) == static_cast<bool>(linear))
+          kind.layers.push_back(i);
+      if (kind.layers.empty()) continue;
+      Builder lb{&kind.tensors, kOwnGroup, n.layer};
+      add_layer(c, n, moe, linear, lb);
+      overflow |= lb.overflow;
+      inv.kinds.push_back(std::move(kind));
+    }
 
+  // Qwen3-Next multi-token prediction (stored as mtp.*; ref: vLLM qwen3_next_mtp.py
+  // Qwen3NextMultiTokenPredictor): fc over [embedding ‖ hidden], two norms before it, softmax-
+  // attention decoder layers, a final norm; it shares the model's embedding and head.
+  if (c.family == Family::Qwen3Next)
+    for (i64 j = 0; j < c.mtp_layers; ++j) {
+      LayerKind kind;
+      kind.label = "mtp";
+      kind.layers.push_back(c.n_layers + j);
+      kind.is_moe = c.is_moe();
+      Builder mb{&kind.tensors, Group::Mtp, ""};
+      if (j == 0) {
+        mb.add("mtp.fc", ".weight", Group::Mtp, Role::MtpProj, 2 * d, d);
+        mb.norm(c, "mtp.pre_fc_norm_embedding", d);
+        mb.norm(c, "mtp.pre_fc_norm_hidden", d);
+        mb.norm(c, "mtp.norm", d);
+      }
+      mb.prefix = "mtp.layers." + std::to_string(j);
+      add_layer(c, n, kind.is_moe, false, mb);
+      overflow |= mb.overflow;
+      inv.mtp.push_back(std::move(kind));
+    }
   // DeepSeek-V3 multi-token prediction: projections plus a full decoder layer and its own
   // copies of the embedding and head, as stored in the checkpoint.
-  for (i64 j = 0; j < c.mtp_layers; ++j) {
+  for (i64 j = 0; j < (c.family == Family::Qwen3Next ? 0 : c.mtp_layers); ++j) {
     const i64 idx = c.n_layers + j;
     LayerKind kind;
     kind.label = "mtp";
@@ -351,7 +426,7 @@ Result<Inventory> build_inventory(const ModelConfig& c) {
     mb.norm(c, "hnorm", d);
     mb.add("eh_proj", ".weight", Group::Mtp, Role::MtpProj, 2 * d, d);
     mb.add("embed_tokens", ".weight", Group::Mtp, Role::Embed, c.vocab, d);
-    add_layer(c, n, kind.is_moe, mb);
+    add_layer(c, n, kind.is_moe, false, mb);
     mb.norm(c, "shared_head.norm", d);
     mb.add("shared_head.head", ".weight", Group::Mtp, Role::LmHead, d, c.vocab);
     overflow |= mb.overflow;

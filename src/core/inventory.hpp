@@ -24,7 +24,9 @@ std::string_view to_string(Group g);  // "embedding", "attention", …
 enum class Role : std::uint8_t {
   Embed, PosEmbed, EmbedProj,                    // token/position tables, OPT project_in/out
   AttnQ, AttnK, AttnV, AttnQKV, AttnO,           // attention projections (QKV when fused)
+  AttnSink,                                      // gpt-oss: one learned softmax logit per head
   MlaQA, MlaQB, MlaKVA, MlaKVB,                  // MLA low-rank projections
+  LinQKVZ, LinBA, LinConv, LinDtBias, LinALog, LinOut,  // Gated DeltaNet (linear attention)
   FfnGate, FfnUp, FfnGateUp, FfnDown,            // FFN matrices (GateUp when fused)
   Router, RouterBias, SharedGate,                // MoE routing
   Norm, Bias, LmHead, MtpProj,
@@ -46,12 +48,13 @@ struct Tensor {
   i64 numel() const { return rows * cols * copies; }     // all copies (checked when built)
 };
 
-// Layers that share one structure (all dense layers, all MoE layers, the MTP layers).
+// Layers that share one structure (dense or MoE FFN, softmax or linear attention; the MTP layers).
 struct LayerKind {
-  std::string label;        // "dense", "moe", "mtp"
+  std::string label;        // "dense", "moe", "linear dense", "linear moe", "mtp"
   std::vector<i64> layers;  // layer indices in this kind
   std::vector<Tensor> tensors;  // tensors of ONE layer of this kind
   bool is_moe = false;
+  bool is_linear = false;   // linear attention (ModelConfig::layer_is_linear)
 };
 
 struct Inventory {

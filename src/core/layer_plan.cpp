@@ -32,9 +32,28 @@ i64 kv_heads_per_gpu(i64 kv_heads, i64 tp) {
   return kv_heads >= tp ? ceil_div(kv_heads, tp) : 1;  // ref: vLLM: num_kv_heads = max(1, total_num_kv_heads // tp_size)
 }
 
-i64 CacheShape::tokens_kept(i64 context) const { return window > 0 ? std::min(context, window) : context; }
+i64 CacheShape::tokens_kept(i64 context) const {
+  if (kind == AttnKind::Linear) return 0;
+  return window > 0 ? std::min(context, window) : context;
+}
 
-Result<LayerPlan> layer_plan(const ModelConfig& c, KvDtype t, i64 tp) {
+namespace {
+// One Gated DeltaNet layer's state per sequence, holding `v_heads` of the value heads:
+// ref: modeling_qwen3_next.py Qwen3NextDynamicCache / Qwen3NextGatedDeltaNet.forward: the conv
+// state keeps the last conv_kernel inputs of q‖k‖v (F.pad to conv_kernel_size) in the
+// activation dtype; the recurrent state is v_heads × k_dim × v_dim, kept in float32
+// (torch_chunk_gated_delta_rule and fla's chunk_gated_delta_rule return it in fp32).
+std::optional<i64> linear_state_bytes(const LinearAttnConfig& a, i64 v_heads, i64 act_bytes) {
+  const i64 k_heads = v_heads * a.k_heads / a.v_heads;  // the key heads serving those value heads
+  const Checked conv = (Checked(k_heads) * a.k_dim * 2 + Checked(v_heads) * a.v_dim) * a.conv_kernel * act_bytes;
+  const Checked ssm = Checked(v_heads) * a.k_dim * a.v_dim * 4;
+  const Checked s = conv + ssm;
+  if (!s.ok()) return std::nullopt;
+  return s.value();
+}
+}  // namespace
+
+Result<LayerPlan> layer_plan(const ModelConfig& c, KvDtype t, i64 tp, i64 act_bytes) {
   if (tp < 1) return Issue{"tp", "must be at least 1"};
   LayerPlan p;
   p.kv_dtype = t;
@@ -58,12 +77,27 @@ Result<LayerPlan> layer_plan(const ModelConfig& c, KvDtype t, i64 tp) {
     base.heads_gpu = kv_heads_per_gpu(c.n_kv_heads, tp);
     base.k_dim = base.v_dim = c.head_dim;
   }
+  // ref: vLLM MambaStateShapeCalculator.gated_delta_net_state_shape: value (and key) heads split
+  // over tensor parallel GPUs.
+  CacheShape linear;
+  if (c.linear.enabled()) {
+    const auto& a = c.linear;
+    linear.kind = AttnKind::Linear;
+    linear.heads = a.v_heads;
+    linear.heads_gpu = a.v_heads >= tp ? ceil_div(a.v_heads, tp) : 1;
+    linear.k_dim = a.k_dim;
+    linear.v_dim = a.v_dim;
+    const auto whole = linear_state_bytes(a, linear.heads, act_bytes), gpu = linear_state_bytes(a, linear.heads_gpu, act_bytes);
+    if (!whole || !gpu) return memory_overflow();
+    linear.state_bytes = *whole;
+    linear.state_bytes_gpu = *gpu;
+  }
   const bool moe_model = c.is_moe(), windows = !c.mla.enabled && c.sliding_window > 0;
   size_t last = 0;  // the previous layer's shape, tried first (layers mostly repeat or alternate)
   for (size_t i = 0; i < n; ++i) {
     const i64 l = static_cast<i64>(i);
-    CacheShape s = base;
-    if (windows && c.layer_slides(l)) {
+    CacheShape s = c.layer_is_linear(l) ? linear : base;
+    if (s.kind != AttnKind::Linear && windows && c.layer_slides(l)) {
       s.kind = AttnKind::Sliding;
       s.window = c.sliding_window;
     }
@@ -72,7 +106,9 @@ Result<LayerPlan> layer_plan(const ModelConfig& c, KvDtype t, i64 tp) {
     };
     size_t k = last < p.caches.size() && same(p.caches[last]) ? last : 0;
     while (k < p.caches.size() && !same(p.caches[k])) ++k;
-    if (k == p.caches.size()) {
+    if (k == p.caches.size() && s.kind == AttnKind::Linear) {
+      p.caches.push_back(s);
+    } else if (k == p.caches.size()) {
       const auto whole = cache_bytes(t, s.heads, s.k_dim, s.v_dim), gpu = cache_bytes(t, s.heads_gpu, s.k_dim, s.v_dim);
       if (!whole || !gpu) return memory_overflow();
       s.bytes_per_token = *whole;
@@ -92,8 +128,12 @@ Result<LayerPlan> layer_plan(const ModelConfig& c, KvDtype t, i64 tp) {
   for (size_t i = 0; i < n; ++i) p.moe_prefix[i + 1] = p.moe_prefix[i] + (p.layers[i].ffn == FfnPlan::Moe ? 1 : 0);
   // Whole-model KV per token must fit: every later product starts from it.
   Checked total;
-  for (const CacheShape& s : p.caches) total += Checked(s.bytes_per_token) * s.layers;
-  if (!total.ok()) return memory_overflow();
+  Checked state;
+  for (const CacheShape& s : p.caches) {
+    total += Checked(s.bytes_per_token) * s.layers;
+    state += Checked(s.state_bytes) * s.layers;
+  }
+  if (!total.ok() || !state.ok()) return memory_overflow();
   return p;
 }
 
@@ -115,6 +155,18 @@ i64 LayerPlan::kv_bytes_per_token_gpu(StageRange r) const {
 i64 LayerPlan::kv_bytes_per_token() const {
   i64 sum = 0;
   for (const CacheShape& s : caches) sum += s.bytes_per_token * s.layers;
+  return sum;
+}
+
+i64 LayerPlan::state_bytes_per_sequence() const {
+  i64 sum = 0;  // checked by layer_plan()
+  for (const CacheShape& s : caches) sum += s.state_bytes * s.layers;
+  return sum;
+}
+
+i64 LayerPlan::state_bytes_gpu(StageRange r) const {
+  i64 sum = 0;
+  for (size_t k = 0; k < caches.size(); ++k) sum += caches[k].state_bytes_gpu * layers_in(k, r);
   return sum;
 }
 

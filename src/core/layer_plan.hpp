@@ -18,9 +18,10 @@ enum class AttnKind : std::uint8_t {
   Full,       // K and V of every past token
   Sliding,    // K and V of the last W tokens (a ring of W slots)
   MlaLatent,  // one compressed latent + rope key per token (DeepSeek MLA)
+  Linear,     // no per-token cache: a fixed recurrent state per sequence (Gated DeltaNet)
 };
-inline constexpr std::string_view kAttnKindNames[] = {"full", "sliding", "mla latent"};
-static_assert(std::size(kAttnKindNames) == static_cast<size_t>(AttnKind::MlaLatent) + 1);
+inline constexpr std::string_view kAttnKindNames[] = {"full", "sliding", "mla latent", "linear"};
+static_assert(std::size(kAttnKindNames) == static_cast<size_t>(AttnKind::Linear) + 1);
 enum class FfnPlan : std::uint8_t { Dense, Moe };
 
 // One distinct cache shape; layers that share it point at one row.
@@ -33,6 +34,10 @@ struct CacheShape {
   i64 v_dim = 0;       // values per head cached as values (MLA: 0, the latent serves both)
   i64 bytes_per_token = 0;      // one layer, one token, whole model (tp = 1), KV dtype
   i64 bytes_per_token_gpu = 0;  // one layer, one token, one GPU
+  // Linear: heads are value heads, k_dim × v_dim the state of one head; the state of one layer
+  // and one sequence (convolution + recurrent), constant in context; whole model and one GPU.
+  i64 state_bytes = 0;
+  i64 state_bytes_gpu = 0;
   i64 layers = 0;               // layers of the model with this shape
   bool operator==(const CacheShape&) const = default;
 
@@ -68,6 +73,10 @@ struct LayerPlan {
   Checked kv_cache_bytes_gpu(StageRange r, i64 context, i64 batch) const;
   Checked kv_cache_bytes(i64 context, i64 batch) const;
 
+  // Recurrent state of one sequence: whole model, or per GPU over the layers of `r`.
+  i64 state_bytes_per_sequence() const;
+  i64 state_bytes_gpu(StageRange r) const;
+
   // Prefix counts behind layers_in()/moe_in(): cache_prefix[c·(L + 1) + l] = layers before l
   // with cache shape c; moe_prefix[l] = MoE layers before l.
   std::vector<i64> cache_prefix;
@@ -80,10 +89,11 @@ std::optional<i64> kv_row_bytes(KvDtype t, i64 values);
 // KV heads held by one GPU under tensor parallel: K/tp, or 1 (replicated) when tp > K.
 i64 kv_heads_per_gpu(i64 kv_heads, i64 tp);
 
-// The plan of `cfg` with caches at dtype `t` and heads split over `tp` GPUs. Fails (Issue naming
-// the field) only on overflow or tp < 1.
-Result<LayerPlan> layer_plan(const ModelConfig& cfg, KvDtype t, i64 tp = 1);
+// The plan of `cfg` with caches at dtype `t`, heads split over `tp` GPUs and activations of
+// `act_bytes` bytes (the dtype a linear layer's convolution state is kept in). Fails (Issue
+// naming the field) only on overflow or tp < 1.
+Result<LayerPlan> layer_plan(const ModelConfig& cfg, KvDtype t, i64 tp = 1, i64 act_bytes = 2);
 
-std::string_view to_string(AttnKind k);  // "full", "sliding", "mla latent"
+std::string_view to_string(AttnKind k);  // "full", "sliding", "mla latent", "linear"
 
 }  // namespace llmsize::core

@@ -22,6 +22,10 @@ bool ModelConfig::layer_slides(i64 layer) const {
   return (layer + 1) % sliding_pattern != 0;
 }
 
+bool ModelConfig::layer_is_linear(i64 layer) const {
+  return linear.full_interval > 0 && (layer + 1) % linear.full_interval != 0;
+}
+
 namespace {
 constexpr i64 kMaxDim = i64{1} << 20;          // 1,048,576: hidden size, ranks
 constexpr i64 kMaxWidth = i64{1} << 24;        // 16,777,216: FFN widths, vocab
@@ -54,6 +58,12 @@ const std::vector<FieldLimit>& field_limits() {
       {"sliding_window", 0, kMaxTokens},
       {"sliding_window_pattern", 1, 10000},
       {"num_nextn_predict_layers", 0, 16},
+      {"full_attention_interval", 0, 10000},
+      {"linear_num_key_heads", 1, 65536, kZeroOff},
+      {"linear_num_value_heads", 1, 65536, kZeroOff},
+      {"linear_key_head_dim", 1, 65536, kZeroOff},
+      {"linear_value_head_dim", 1, 65536, kZeroOff},
+      {"linear_conv_kernel_dim", 1, 1024, kZeroOff},
       {"position_offset", 0, 1024, false, kNotInConfig},  // OPT's 2 extra learned rows
   };
   return limits;
@@ -148,6 +158,20 @@ std::vector<Issue> validate(const ModelConfig& c) {
                                               ", got " + std::to_string(l)});
         break;
       }
+  }
+  lim("full_attention_interval", c.linear.full_interval);
+  if (c.linear.enabled()) {
+    const auto& a = c.linear;
+    lim("linear_num_key_heads", a.k_heads);
+    lim("linear_num_value_heads", a.v_heads);
+    lim("linear_key_head_dim", a.k_dim);
+    lim("linear_value_head_dim", a.v_dim);
+    lim("linear_conv_kernel_dim", a.conv_kernel);
+    // ref: Qwen3NextGatedDeltaNet: each key head serves v_heads / k_heads value heads.
+    if (a.k_heads >= 1 && a.v_heads >= 1 && a.v_heads % a.k_heads != 0)
+      out.push_back({"linear_num_value_heads", "must be a multiple of linear_num_key_heads (" +
+                                                   std::to_string(a.k_heads) + "), got " + std::to_string(a.v_heads)});
+    if (c.mla.enabled) out.push_back({"full_attention_interval", "linear layers with MLA are not supported (0 only)"});
   }
   const RealLimit& rot = *find_real_limit("partial_rotary_factor");
   if (c.pos == PosKind::Rotary && !(c.rotary_fraction > rot.min && c.rotary_fraction <= rot.max))

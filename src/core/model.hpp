@@ -23,12 +23,13 @@ namespace llmsize::core {
 // table's choices all read that one array.
 enum class Family : std::uint8_t {
   Gpt2, GptJ, GptNeoX, Opt, Bloom, Falcon, Llama, Mistral, Mixtral, Qwen2, Qwen2Moe,
-  Qwen3, Qwen3Moe, Gemma, Gemma2, Phi, Phi3, DeepseekV2, DeepseekV3, OpenaiGpt, Gemma3, Custom,
+  Qwen3, Qwen3Moe, Gemma, Gemma2, Phi, Phi3, DeepseekV2, DeepseekV3, OpenaiGpt, Gemma3, GptOss, Qwen3Next,
+  Custom,
 };
 inline constexpr std::string_view kFamilyNames[] = {
     "gpt2", "gptj", "gpt_neox", "opt", "bloom", "falcon", "llama", "mistral", "mixtral", "qwen2",
     "qwen2_moe", "qwen3", "qwen3_moe", "gemma", "gemma2", "phi", "phi3", "deepseek_v2", "deepseek_v3",
-    "openai-gpt", "gemma3_text", "custom"};
+    "openai-gpt", "gemma3_text", "gpt_oss", "qwen3_next", "custom"};
 enum class FfnKind : std::uint8_t { Classic, Gated };  // 2 matrices (up, down) or 3 (gate, up, down)
 inline constexpr std::string_view kFfnKindNames[] = {"classic", "gated"};
 enum class Activation : std::uint8_t { Gelu, GeluTanh, Relu, Silu };
@@ -55,6 +56,7 @@ struct MoeConfig {
   i64 phase = 0;
   bool router_bias = false;             // bias on the router Linear
   bool router_correction_bias = false;  // DeepSeek-V3 e_score_correction_bias, E params
+  bool expert_bias = false;             // biases on every routed expert's matrices (gpt-oss)
   std::vector<i64> dense_layers;        // explicit dense layers (Qwen mlp_only_layers)
   bool operator==(const MoeConfig&) const = default;
 };
@@ -67,6 +69,24 @@ struct MlaConfig {  // DeepSeek multi-head latent attention
   i64 qk_rope_dim = 0;
   i64 v_head_dim = 0;
   bool operator==(const MlaConfig&) const = default;
+};
+
+// Linear attention with a fixed recurrent state (Gated DeltaNet, Qwen3-Next): layer i is a
+// linear layer iff full_interval > 0 and (i + 1) % full_interval != 0; every full_interval-th
+// layer keeps softmax attention and its KV cache.
+struct LinearAttnConfig {
+  i64 full_interval = 0;  // 0: no linear layers
+  i64 k_heads = 0;        // linear_num_key_heads
+  i64 v_heads = 0;        // linear_num_value_heads (a multiple of k_heads)
+  i64 k_dim = 0;          // linear_key_head_dim
+  i64 v_dim = 0;          // linear_value_head_dim
+  i64 conv_kernel = 0;    // linear_conv_kernel_dim: the causal depthwise convolution's width
+  bool operator==(const LinearAttnConfig&) const = default;
+
+  bool enabled() const { return full_interval > 0; }
+  i64 key_dim() const { return k_heads * k_dim; }    // width of q and of k
+  i64 value_dim() const { return v_heads * v_dim; }  // width of v, z and the output
+  i64 conv_dim() const { return 2 * key_dim() + value_dim(); }  // q, k and v pass the convolution
 };
 
 struct ModelConfig {
@@ -94,6 +114,8 @@ struct ModelConfig {
   bool norm_ffn_input = true;     // a norm before the FFN (false: parallel blocks sharing one norm)
   bool norm_sandwich = false;     // extra norms after attention and after the FFN (Gemma-2)
   bool norm_qk = false;           // per-head norms on q and k (Qwen3 RMSNorm, Phi LayerNorm)
+  bool attn_sinks = false;        // a learned logit per head in the softmax (gpt-oss sinks, H params)
+  bool attn_out_gate = false;     // q_proj also yields a sigmoid gate on the attention output (Qwen3-Next)
   bool norm_embed = false;        // a norm right after the embedding (BLOOM)
   bool norm_final = true;         // final norm before the head
   bool bias_qkv = false, bias_o = false, bias_ffn = false, bias_lm_head = false;
@@ -107,6 +129,7 @@ struct ModelConfig {
 
   MoeConfig moe;
   MlaConfig mla;
+  LinearAttnConfig linear;
   i64 mtp_layers = 0;  // DeepSeek-V3 multi-token-prediction layers (reported, not in the total)
 
   bool operator==(const ModelConfig&) const = default;
@@ -115,6 +138,7 @@ struct ModelConfig {
   bool is_moe() const { return moe.num_experts > 0; }
   bool layer_is_moe(i64 layer) const;
   bool layer_slides(i64 layer) const;
+  bool layer_is_linear(i64 layer) const;
   i64 q_head_dim() const { return mla.enabled ? mla.qk_nope_dim + mla.qk_rope_dim : head_dim; }
   i64 v_head_dim() const { return mla.enabled ? mla.v_head_dim : head_dim; }
 };

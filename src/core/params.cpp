@@ -58,6 +58,17 @@ std::string attention_why(const ModelConfig& c) {
     s += "H·hd = " + n(H) + "·" + n(hd) + " = " + n(H * hd) + " differs from d = " + n(d) +
          ", so q and o are " + n(d) + "×" + n(H * hd);
   }
+  if (c.attn_out_gate) s += std::string(s.empty() ? "" : "; ") + "q_proj also yields the output gate (2·H·hd columns)";
+  if (c.attn_sinks) s += std::string(s.empty() ? "" : "; ") + "one sink logit per head";
+  if (c.linear.enabled()) {
+    const auto& a = c.linear;
+    i64 lin = 0;
+    for (i64 l = 0; l < c.n_layers; ++l) lin += c.layer_is_linear(l) ? 1 : 0;
+    s += std::string(s.empty() ? "" : "; ") + n(lin) + " of " + n(c.n_layers) +
+         " layers are Gated DeltaNet linear attention: in_proj_qkvz d×" + n(2 * a.key_dim() + 2 * a.value_dim()) +
+         ", in_proj_ba d×" + n(2 * a.v_heads) + ", out_proj " + n(a.value_dim()) + "×d, a width-" + n(a.conv_kernel) +
+         " convolution over " + n(a.conv_dim()) + " channels";
+  }
   if (s.empty()) return "four d×d matrices per layer, exactly as the estimate assumes";
   return s + ", instead of d×d each";
 }

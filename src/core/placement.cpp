@@ -38,6 +38,9 @@ std::vector<Issue> check_parallel(const ModelConfig& c, const Workload& w) {
   else if (!c.mla.enabled && c.n_kv_heads % w.tp != 0 && w.tp % c.n_kv_heads != 0)
     out.push_back({"tp", "must divide num_key_value_heads (" + n(c.n_kv_heads) + ") or be a multiple of it, got " +
                              n(w.tp)});
+  // ref: vLLM Qwen3NextGatedDeltaNet: key and value heads are split over tensor parallel GPUs.
+  if (c.linear.enabled() && c.linear.k_heads % w.tp != 0)
+    out.push_back({"tp", "must divide linear_num_key_heads (" + n(c.linear.k_heads) + "), got " + n(w.tp)});
   if (c.is_moe() && w.ep > c.moe.num_experts)
     out.push_back({"exp", "must be at most num_experts (" + n(c.moe.num_experts) + "), got " + n(w.ep)});
   return out;

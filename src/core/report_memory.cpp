@@ -41,7 +41,27 @@ json estimate_object(const ModelConfig& cfg, const Workload& w, const Estimate& 
   json groups = json::object();
   for (int g = 0; g < kGroupCount; ++g)
     if (static_cast<Group>(g) != Group::Mtp) groups[std::string(to_string(static_cast<Group>(g)))] = m.weights.bytes_by_group[g];
+  // The per-layer plan, run-length: consecutive layers of one attention kind, window and FFN kind.
+  json runs = json::array();
+  for (size_t i = 0; i < e.plan.layers.size(); ++i) {
+    const PlannedLayer& l = e.plan.layers[i];
+    if (i > 0 && e.plan.layers[i - 1].cache == l.cache && e.plan.layers[i - 1].ffn == l.ffn) {
+      runs.back()["count"] = runs.back()["count"].get<i64>() + 1;
+      continue;
+    }
+    const CacheShape& c = e.plan.caches[static_cast<size_t>(l.cache)];
+    runs.push_back({{"kind", std::string(to_string(c.kind))}, {"window", c.window},
+                    {"ffn", l.ffn == FfnPlan::Moe ? "moe" : "dense"}, {"count", 1}});
+  }
+  out["model"]["layer_plan"] = runs;
+  // KV and state by cache shape: bytes one token adds over the shape's layers (whole model).
+  json by_kind = json::array();
+  for (const CacheShape& c : e.plan.caches)
+    by_kind.push_back({{"kind", std::string(to_string(c.kind))}, {"layers", c.layers},
+                       {"bytes_per_token", c.bytes_per_token * c.layers}, {"window", c.window},
+                       {"state_bytes_per_sequence", c.state_bytes * c.layers}});
   out["inference"] = {{"kv_bytes_per_token_gpu", m.kv_bytes_per_token_gpu},
+                      {"kv_by_kind", by_kind},
                       {"reserve_bytes", m.reserve_bytes},
                       {"comm_bytes", m.comm_bytes},
                       {"prefill_chunk", m.chunk},
@@ -131,6 +151,8 @@ std::string estimate_text(const ModelConfig& cfg, const Workload& w, const Estim
          n(w.seq) + ", batch " + n(w.batch) + ", runtime " + std::string(to_string(w.runtime)) + "\n";
     o += row("weights", m.weights_bytes);
     o += row("KV cache (" + n(m.kv_bytes_per_token) + " B/token)", m.kv_cache_bytes);
+    if (m.state_bytes_per_sequence > 0)
+      o += row("state (" + n(m.state_bytes_per_sequence) + " B/seq)", m.state_bytes);
     o += row("temporaries (prefill peak)", m.activation_bytes);
     o += row("runtime reserve", m.overhead_bytes, est ? "estimate" : "");
     o += row("total", m.total_bytes, "lower bound unless marked");

@@ -12,21 +12,36 @@ Result<Temporaries> layer_temporaries(const ModelConfig& c, const CacheShape& ca
   const Checked tokens = Checked(p.batch) * p.chunk;  // b·c
   const Checked hidden = tokens * d * e;              // x or normed x: b·c·d
   Checked q, kv, out;
-  if (c.mla.enabled) {
+  Checked attention;
+  if (cache.kind == AttnKind::Linear) {
+    // ref: vLLM qwen3_next.py Qwen3NextGatedDeltaNet and fla chunk_gated_delta_rule_fwd: the
+    // projections q‖k‖v‖z and b‖a, the convolution's output q‖k‖v, then per 64-token chunk the
+    // fp32 intra-chunk matrices A (b·c·Hv·64) and the chunk states h (b·⌈c/64⌉·Hv·dk·dv), the
+    // new values v' and the output o (b·c·value_dim each). Decode (c = 1) runs the recurrent
+    // kernel: no chunk states.
+    const auto& a = c.linear;
+    const i64 Hv = ceil_div(a.v_heads, tp), kd = ceil_div(a.key_dim(), tp), vd = ceil_div(a.value_dim(), tp);
+    const Checked proj = tokens * (2 * kd + 2 * vd + 2 * Hv) * e;
+    const Checked conv = tokens * (2 * kd + vd) * e;
+    const Checked chunks = p.chunk > 1 ? Checked(p.batch) * ceil_div(p.chunk, 64) * Hv * a.k_dim * a.v_dim * e +
+                                             tokens * Hv * 64 * 4
+                                       : Checked();
+    attention = hidden * 2 + proj + conv + chunks + tokens * vd * e * 2;
+  } else if (c.mla.enabled) {
     const auto& m = c.mla;
     q = tokens * H * (m.qk_nope_dim + m.qk_rope_dim) * e;
     // latent c_KV + rope key, then k (nope+rope) and v expanded per head for the chunk
     kv = tokens * (m.kv_lora_rank + m.qk_rope_dim) * e + tokens * H * (m.qk_nope_dim + m.qk_rope_dim + m.v_head_dim) * e;
     out = tokens * H * m.v_head_dim * e;
   } else {
-    q = tokens * H * c.head_dim * e;
+    q = tokens * H * c.head_dim * e * (c.attn_out_gate ? 2 : 1);  // Qwen3-Next: q and its gate
     kv = tokens * kv_heads_per_gpu(cache.heads, tp) * (cache.k_dim + cache.v_dim) * e;  // this chunk's k and v
     out = tokens * H * c.head_dim * e;
   }
   // Eager attention materializes scores S and probabilities P, b·H·c·T each.
   const Checked scores = tokens * H * p.context * e * 2;
   Temporaries t;
-  const Checked attention = hidden * 2 + q + kv + (p.flash ? out : scores);
+  if (cache.kind != AttnKind::Linear) attention = hidden * 2 + q + kv + (p.flash ? out : scores);
   const i64 width_mult = c.ffn_kind == FfnKind::Gated ? 3 : 2;  // gate, up, act·up | up, act
   Checked ffn;
   if (!moe_layer) {

@@ -21,11 +21,25 @@ double attention_flops(const ModelConfig& c, const LayerPlan& plan, i64 past, i6
   // Query at position p attends p + 1 keys (causal), at most the window of its layer.
   const double a = static_cast<double>(past) + 1, b = static_cast<double>(past + queries);
   std::vector<double> per_cache;
-  for (const CacheShape& s : plan.caches) per_cache.push_back(sum_capped(a, b, static_cast<double>(s.window)));
+  for (const CacheShape& s : plan.caches)
+    per_cache.push_back(s.kind == AttnKind::Linear ? 0.0 : sum_capped(a, b, static_cast<double>(s.window)));
   double pairs = 0;  // summed layer by layer: the same bits whatever the plan's grouping
-  for (const PlannedLayer& l : plan.layers) pairs += per_cache[static_cast<size_t>(l.cache)];
+  i64 linear_layers = 0;
+  for (const PlannedLayer& l : plan.layers) {
+    pairs += per_cache[static_cast<size_t>(l.cache)];
+    linear_layers += plan.caches[static_cast<size_t>(l.cache)].kind == AttnKind::Linear ? 1 : 0;
+  }
   // ref: QKᵀ 2·dqk and P·V 2·dv FLOPs per head per (query, key) pair.
-  return pairs * 2.0 * static_cast<double>(c.n_heads) * (dqk + dv);
+  double flops = pairs * 2.0 * static_cast<double>(c.n_heads) * (dqk + dv);
+  if (linear_layers > 0) {
+    // ref: Yang et al. 2024 (Gated DeltaNet) recurrence per token and value head: decay S, Sᵀk,
+    // the rank-1 update k(β(v − Sᵀk))ᵀ and the output Sᵀq, about 4 passes of 2·dk·dv FLOPs
+    // over the dk × dv state (the chunked form does the same work in matrix products).
+    const auto& la = c.linear;
+    flops += static_cast<double>(linear_layers) * static_cast<double>(queries) * 8.0 *
+             static_cast<double>(la.v_heads) * static_cast<double>(la.k_dim) * static_cast<double>(la.v_dim);
+  }
+  return flops;
 }
 
 i64 matmul_params_active(const ModelConfig& c, const Inventory& inv) {
@@ -72,7 +86,8 @@ Result<Throughput> throughput(const ModelConfig& c, const Inventory& inv, const 
       bytes *= std::min(1.0, b / static_cast<double>(std::max<i64>(1, stored_dims(t).n_rows)));
     weight_bytes += bytes;
   }
-  const Checked kv = plan.kv_cache_bytes(w.seq, w.batch);
+  // A decode step reads every sequence's KV cache and recurrent state (linear layers).
+  const Checked kv = plan.kv_cache_bytes(w.seq, w.batch) + Checked(plan.state_bytes_per_sequence()) * w.batch;
   if (!kv.ok()) return memory_overflow();
   r.decode_weight_bytes = static_cast<i64>(weight_bytes);
   r.decode_kv_bytes = kv.value();

@@ -23,7 +23,7 @@ struct Throughput {
   // Decode (memory-bandwidth roofline; upper bounds on tokens/s).
   i64 decode_bytes_per_step = 0;     // one replica, one step of `batch` tokens
   i64 decode_weight_bytes = 0;       // of which weights (touched experts, b embedding rows)
-  i64 decode_kv_bytes = 0;           // of which KV cache
+  i64 decode_kv_bytes = 0;           // of which KV cache and recurrent state
   double experts_touched = 0;        // routed experts read per MoE layer per step (uniform routing)
   double decode_step_seconds = 0;
   double decode_tokens_per_s = 0;    // all replicas: dp × batch / step

@@ -2,6 +2,7 @@
 // micro-batches of each pipeline stage, logits, reserve — on the most loaded GPU (declared in
 // training_memory.hpp).
 #include <algorithm>
+#include <array>
 
 #include "placement.hpp"
 #include "training_memory.hpp"
@@ -90,6 +91,29 @@ Result<TrainingMemory> training_memory(const ModelConfig& cfg, const Inventory& 
     moe_act = *a;
     moe_full = *f;
   }
+  // Linear-attention layers (Gated DeltaNet) keep other tensors than softmax layers: one row
+  // per FFN kind, [dense, moe].
+  LayerActivations lin_act[2], lin_full[2];
+  if (cfg.linear.enabled())
+    for (int moe = 0; moe < 2; ++moe) {
+      if (moe && !cfg.is_moe()) continue;
+      auto a = layer_activations(cfg, ap, moe, true), f = layer_activations(cfg, full, moe, true);
+      if (!a) return a.issues();
+      if (!f) return f.issues();
+      lin_act[moe] = *a;
+      lin_full[moe] = *f;
+    }
+  // Layers of a range by [linear][moe].
+  auto counts = [&](StageRange span) {
+    std::array<std::array<i64, 2>, 2> n{};
+    for (i64 l = span.first; l < span.first + span.count; ++l)
+      ++n[cfg.layer_is_linear(l) ? 1 : 0][plan.is_moe(l) ? 1 : 0];
+    return n;
+  };
+  auto acts_of = [&](const std::array<std::array<i64, 2>, 2>& n) {
+    return Checked(dense_act->total) * n[0][0] + Checked(moe_act.total) * n[0][1] + Checked(lin_act[0].total) * n[1][0] +
+           Checked(lin_act[1].total) * n[1][1];
+  };
   const i64 t = w.tp, e = dtype_bytes(w.dtype);
   auto rep = [&](Checked v) { return !w.seq_parallel || !v.ok() ? v : Checked(ceil_div(v.value(), t)); };
   const Checked sbh = Checked(w.seq) * w.batch * cfg.d_model;
@@ -128,14 +152,15 @@ Result<TrainingMemory> training_memory(const ModelConfig& cfg, const Inventory& 
     const Checked opt = div(Checked(od), dp, shard_opt) + div(Checked(ox), edp, shard_opt);
     // 1F1B: stage s holds pp − s micro-batches in flight (ref: Narayanan et al. 2021 §2.2).
     const i64 inflight = std::min(w.pp - st, w.grad_accum);
-    const i64 moe_n = plan.moe_in(range), dense_n = range.count - moe_n;
-    const Checked per_mb = Checked(dense_act->total) * dense_n + Checked(moe_act.total) * moe_n;
+    const auto n = counts(range);
+    const Checked per_mb = acts_of(n);
     Checked act = per_mb * inflight;
     if (st == 0) act += first_extra * inflight;
     if (st == w.pp - 1) act += last_extra;
     i64 recompute = 0;
     if (w.recompute == Recompute::Full)
-      recompute = std::max(dense_n > 0 ? dense_full->total : 0, moe_n > 0 ? moe_full.total : 0);
+      recompute = std::max({n[0][0] > 0 ? dense_full->total : 0, n[0][1] > 0 ? moe_full.total : 0,
+                            n[1][0] > 0 ? lin_full[0].total : 0, n[1][1] > 0 ? lin_full[1].total : 0});
     act += recompute;
     // ZeRO-3/FSDP all-gather a layer's weights before use and prefetch the next one.
     i64 gathered = 0, dequant = 0;
@@ -186,8 +211,7 @@ Result<TrainingMemory> training_memory(const ModelConfig& cfg, const Inventory& 
                          Checked(trainable->dense.replica + trainable->expert.replica) *
                              (sb.grads + sb.master + (lora ? sb.weights : 0)) +
                          optimizer->dense.replica + optimizer->expert.replica;
-  const Checked acts = Checked(dense_act->total) * (cfg.n_layers - plan.moe_in(plan.all())) +
-                       Checked(moe_act.total) * plan.moe_in(plan.all()) + last_extra;
+  const Checked acts = acts_of(counts(plan.all())) + last_extra;
   const Checked need = states + acts;
   if (need.ok()) {
     if (need.value() + m.reserve_bytes <= m.capacity_bytes) {

@@ -29,8 +29,27 @@ struct Span {
   i64 first = 0, count = 0;
 };
 
+}  // namespace
+
+std::optional<Issue> unsupported(const ModelConfig& c) {
+  std::string what;
+  auto add = [&](bool on, const char* kind) {
+    if (on) what += std::string(what.empty() ? "" : ", ") + kind;
+  };
+  add(c.attn_sinks, "attention sinks (sink)");
+  add(c.attn_out_gate, "the gated attention output (og)");
+  add(c.linear.enabled(), "Gated DeltaNet linear attention (full_attention_interval)");
+  add(c.is_moe() && c.moe.expert_bias, "biased experts (eb)");
+  if (what.empty()) return std::nullopt;
+  return Issue{"model_type", "the reference block does not run " + what +
+                                 " yet; the estimate covers this model, the measured block does not"};
+}
+
+namespace {
+
 std::vector<Issue> check_options(const ModelConfig& c, const DecoderOptions& o, Span& span) {
   std::vector<Issue> out;
+  if (auto u = unsupported(c)) return {*u};
   if (o.batch < 1 || o.batch > kMaxBatch) out.push_back({"batch", range_msg(1, kMaxBatch, o.batch)});
   if (o.context < 1 || o.context > kMaxContext)
     out.push_back({"context", range_msg(1, kMaxContext, o.context)});

@@ -159,6 +159,11 @@ struct Decoder {
   i64 rows_max() const { return opt.batch * opt.max_tokens; }
 };
 
+// The layer kinds of `cfg` the reference block cannot run yet, as one Issue naming them (and
+// the model field that turns each on), or nullopt when it runs every layer of the model.
+// plan_decoder and build_decoder refuse such a model with it instead of running something else.
+std::optional<core::Issue> unsupported(const core::ModelConfig& cfg);
+
 // Everything build_decoder would allocate, per category, without allocating it.
 struct DecoderPlan {
   std::array<i64, kMemCount> bytes{};

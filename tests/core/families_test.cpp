@@ -3,7 +3,9 @@
 // Hugging Face modeling file named beside each case (the num_parameters() convention of the
 // *ForCausalLM model: a tied head counted once, buffers excluded).
 #include "core/hf_config.hpp"
+#include "core/json_util.hpp"
 #include "core/params.hpp"
+#include "core/report.hpp"
 #include "test_util.hpp"
 
 using namespace llmsize::core;
@@ -134,4 +136,207 @@ TEST_CASE("GPT-1 reads afn as its modeling file does and refuses special-token r
   auto special = import_hf_config(base + R"(,"n_special":4})");
   REQUIRE_FALSE(special.ok());
   CHECK(special.issues()[0].field == "n_special");
+}
+
+TEST_CASE("gpt-oss-20b and -120b count 20,914,757,184 and 116,829,156,672 parameters", "[core][params][anchor][plan]") {
+  // ref: attogram/ollama-bash-lib demos/show.md, `ollama show` of the GGUFs converted from the
+  // released checkpoints: gpt-oss:20b "general.parameter_count": 20914757184 and gpt-oss:120b
+  //   "general.parameter_count": 116829156672
+  // (OpenAI 2025, gpt-oss model card arXiv:2508.10925 Table 1: 20.91B and 116.83B total).
+  const ModelConfig c = preset("gpt-oss-20b").config;
+  CHECK(total_of(c) == 20'914'757'184);
+  CHECK(total_of(preset("gpt-oss-120b").config) == 116'829'156'672);
+  // By hand, modeling_gpt_oss.py: q d×H·hd, k and v d×K·hd, o H·hd×d, each with a bias; sinks H;
+  // router d×E + E; experts gate_up E·d·2f + E·2f, down E·f·d + E·d; two RMSNorms; final norm;
+  // untied head.
+  const i64 d = 2880, L = 24, v = 201088, H = 64, K = 8, hd = 64, E = 32, f = 2880;
+  const i64 attn = (d * H * hd + H * hd) + 2 * (d * K * hd + K * hd) + (H * hd * d + d) + H;
+  const i64 moe = (d * E + E) + (E * d * 2 * f + E * 2 * f) + (E * f * d + E * d);
+  CHECK(total_of(c) == 2 * v * d + d + L * (attn + moe + 2 * d));
+  // The 6.6 M a LLaMA-like reading misses (issue 10): the experts' and the router's biases and the sinks.
+  CHECK(L * (E * 2 * f + E * d + E + H) == 6'637'824);
+  CHECK(c.attn_sinks);
+  CHECK(c.moe.expert_bias);
+  CHECK(c.moe.router_bias);
+  CHECK(c.moe.top_k == 4);
+
+  // KV, issue 10's anchor: 49,152 B/token over all 24 layers; the 12 sliding (even) layers keep 128 tokens.
+  const LayerPlan p = plan_of(c);
+  CHECK(p.kv_bytes_per_token() == 49'152);
+  for (i64 l = 0; l < L; ++l) {
+    INFO(l);
+    CHECK(p.cache_of(l).kind == (l % 2 == 0 ? AttnKind::Sliding : AttnKind::Full));
+    CHECK(p.window(l) == (l % 2 == 0 ? 128 : 0));
+  }
+  const i64 per_layer = 2 * K * hd * 2;
+  CHECK(p.kv_cache_bytes(131072, 1).value() == per_layer * (12 * 128 + 12 * i64{131072}));  // ≈ 3.2 GB, not 0.01 GB
+  // Fit at 131,072 tokens on one 80 GB GPU counts the full layers' 3.2 GB per sequence.
+  const Estimate e = llmsize::test::run(c, llmsize::test::with({{"seq", "131072"}, {"w", "mxfp4"}}));
+  CHECK(e.inference.kv_cache_bytes == per_layer * (12 * 128 + 12 * i64{131072}));
+  CHECK(e.inference.max_sequences < 30);
+  CHECK(e.inference.state_bytes == 0);
+}
+
+TEST_CASE("Qwen3-Next-80B-A3B: 79,674,391,296 parameters, 24,576 KV bytes per token, 77,856,768 state bytes per sequence",
+          "[core][params][anchor][plan]") {
+  // ref: issue 10's anchors, the checkpoint's safetensors totals of Qwen/Qwen3-Next-80B-A3B:
+  //   "Qwen3-Next-80B-A3B: 79,674,391,296 (81,324,862,720 with the MTP layer); KV 24,576 B/token
+  //   (the 12 full-attention layers); recurrent state 77,856,768 B per sequence"
+  // (model card: "Number of Parameters: 80B in total and 3B activated").
+  const ModelConfig c = preset("qwen3-next-80b-a3b").config;
+  const ParamReport r = llmsize::test::param_report(c);
+  CHECK(r.total == 79'674'391'296);
+  CHECK(r.total + r.mtp == 81'324'862'720);
+  // By hand, modeling_qwen3_next.py. Full attention: q_proj d×2·H·hd (q and its gate), k, v d×K·hd,
+  // o H·hd×d, q_norm and k_norm hd. Gated DeltaNet: in_proj_qkvz d×(2·kd + 2·vd), in_proj_ba d×2·Hv,
+  // conv1d (2·kd + vd)×4, dt_bias and A_log Hv, norm dv, out_proj vd×d. MoE every layer: router d×E,
+  // E experts 3·d·fe, a shared expert 3·d·fs and its gate d×1; two norms per layer.
+  const i64 d = 2048, v = 151936, H = 16, K = 2, hd = 256, E = 512, fe = 512, fs = 512;
+  const i64 Hk = 16, Hv = 32, dk = 128, dv = 128, kd = Hk * dk, vd = Hv * dv;
+  const i64 full = d * 2 * H * hd + 2 * d * K * hd + H * hd * d + 2 * hd;
+  const i64 linear = d * (2 * kd + 2 * vd) + d * 2 * Hv + (2 * kd + vd) * 4 + 2 * Hv + dv + vd * d;
+  const i64 moe = d * E + E * 3 * d * fe + 3 * d * fs + d;
+  CHECK(r.total == 2 * v * d + d + 12 * full + 36 * linear + 48 * (moe + 2 * d));
+  // The MTP layer (mtp.*): fc 2d×d, three norms of d, one full-attention MoE decoder layer.
+  CHECK(r.mtp == 2 * d * d + 3 * d + full + moe + 2 * d);
+
+  const LayerPlan p = plan_of(c);
+  i64 linear_layers = 0;
+  for (i64 l = 0; l < c.n_layers; ++l) {
+    INFO(l);
+    const bool is_full = (l + 1) % 4 == 0;
+    CHECK(p.cache_of(l).kind == (is_full ? AttnKind::Full : AttnKind::Linear));
+    linear_layers += is_full ? 0 : 1;
+  }
+  CHECK(linear_layers == 36);
+  CHECK(p.kv_bytes_per_token() == 24'576);  // 12 · 2 · K · hd · 2
+  // Conv state: the last 4 inputs of q‖k‖v at bf16; recurrent state: Hv · dk · dv in fp32.
+  CHECK(p.state_bytes_per_sequence() == 36 * ((2 * kd + vd) * 4 * 2 + Hv * dk * dv * 4));
+  CHECK(p.state_bytes_per_sequence() == 77'856'768);
+  // Tensor parallel splits the value heads (and the convolution's channels): half per GPU at tp 2.
+  CHECK(plan_of(c, KvDtype::BF16, 2).state_bytes_gpu(p.all()) == 77'856'768 / 2);
+  // fp32 activations keep the conv state in fp32 too.
+  auto p32 = layer_plan(c, KvDtype::BF16, 1, 4);
+  REQUIRE(p32.ok());
+  CHECK(p32->state_bytes_per_sequence() == 36 * ((2 * kd + vd) * 4 * 4 + Hv * dk * dv * 4));
+
+  // The estimate holds the state once per sequence, constant in context, beside the KV cache.
+  const Estimate a = llmsize::test::run(c, llmsize::test::with({{"seq", "4096"}, {"batch", "3"}, {"gpus", "4"}, {"tp", "4"}}));
+  const Estimate b = llmsize::test::run(c, llmsize::test::with({{"seq", "65536"}, {"batch", "3"}, {"gpus", "4"}, {"tp", "4"}}));
+  CHECK(a.inference.state_bytes == 3 * 77'856'768 / 4);
+  CHECK(b.inference.state_bytes == a.inference.state_bytes);
+  CHECK(a.inference.state_bytes_per_sequence == 77'856'768);
+  CHECK(a.inference.total_bytes == a.inference.weights_bytes + a.inference.kv_cache_bytes + a.inference.state_bytes +
+                                       a.inference.activation_bytes + a.inference.overhead_bytes);
+}
+
+TEST_CASE("Qwen3-Next's layer kinds are read from full_attention_interval or layer_types", "[core][import]") {
+  auto cfg = [](const std::string& extra, const char* value_heads = "4") {
+    return R"({"model_type":"qwen3_next","hidden_size":64,"num_hidden_layers":8,"num_attention_heads":4,)"
+           R"("num_key_value_heads":2,"head_dim":16,"vocab_size":100,"num_experts":4,"num_experts_per_tok":2,)"
+           R"("moe_intermediate_size":32,"shared_expert_intermediate_size":32,"linear_num_key_heads":2,)"
+           R"("linear_key_head_dim":8,"linear_value_head_dim":8,"linear_num_value_heads":)" +
+           std::string(value_heads) + extra + "}";
+  };
+  SECTION("absent: every 4th layer full (Qwen3NextConfig full_attention_interval 4)") {
+    auto r = import_hf_config(cfg(""));
+    REQUIRE(r.ok());
+    CHECK(r->config.linear.full_interval == 4);
+    CHECK(r->config.layer_is_linear(0));
+    CHECK_FALSE(r->config.layer_is_linear(3));
+    CHECK(r->config.mtp_layers == 1);  // vLLM's default: the checkpoints store one mtp layer
+  }
+  SECTION("layer_types wins") {
+    auto r = import_hf_config(cfg(R"(,"full_attention_interval":4,"layer_types":["linear_attention","full_attention",)"
+                                  R"("linear_attention","full_attention","linear_attention","full_attention",)"
+                                  R"("linear_attention","full_attention"])"));
+    REQUIRE(r.ok());
+    CHECK(r->config.linear.full_interval == 2);
+  }
+  SECTION("every layer full: no linear layers") {
+    auto r = import_hf_config(cfg(R"(,"full_attention_interval":1)"));
+    REQUIRE(r.ok());
+    CHECK_FALSE(r->config.linear.enabled());
+  }
+  SECTION("refused, naming the key: an irregular mix, every layer linear, value heads not a multiple of key heads") {
+    const std::pair<const char*, const char*> bad[] = {
+        {R"(,"layer_types":["full_attention","linear_attention","linear_attention","linear_attention","linear_attention","linear_attention","linear_attention","full_attention"])",
+         "layer_types"},
+        {R"(,"layer_types":["linear_attention","linear_attention","linear_attention","linear_attention","linear_attention","linear_attention","linear_attention","linear_attention"])",
+         "layer_types"},
+        {R"(,"layer_types":["sliding_attention","full_attention","linear_attention","full_attention","linear_attention","full_attention","linear_attention","full_attention"])",
+         "layer_types"},
+        {R"(,"linear_conv_kernel_dim":0)", "linear_conv_kernel_dim"},
+    };
+    for (const auto& [extra, field] : bad) {
+      INFO(extra);
+      auto r = import_hf_config(cfg(extra));
+      REQUIRE_FALSE(r.ok());
+      CHECK(r.issues()[0].field == field);
+    }
+    auto odd = import_hf_config(cfg("", "3"));
+    REQUIRE_FALSE(odd.ok());
+    CHECK(odd.issues()[0].field == "linear_num_value_heads");
+  }
+  SECTION("tensor parallel must split the key heads") {
+    auto r = import_hf_config(cfg(""));
+    REQUIRE(r.ok());
+    auto e = estimate(r->config, llmsize::test::with({{"gpus", "4"}, {"tp", "4"}}));
+    REQUIRE_FALSE(e.ok());
+    CHECK(e.issues()[0].field == "tp");
+  }
+}
+
+TEST_CASE("The generic reading refuses keys that change memory and lists the others it did not read", "[core][import]") {
+  ImportOptions generic;
+  generic.generic_fallback = true;
+  const std::string base = R"({"model_type":"my_model","hidden_size":64,"num_hidden_layers":4,"num_attention_heads":4,)"
+                           R"("vocab_size":100,"intermediate_size":128)";
+  SECTION("harmless unread keys are listed in a note") {
+    auto r = import_hf_config(base + R"(,"rms_norm_eps":1e-6,"initializer_range":0.02})", generic);
+    REQUIRE(r.ok());
+    bool listed = false;
+    for (const auto& n : r->notes) listed |= n.find("not read") != std::string::npos && n.find("rms_norm_eps") != std::string::npos &&
+                                            n.find("initializer_range") != std::string::npos;
+    CHECK(listed);
+  }
+  SECTION("gpt-oss read generically would lose its layer kinds: refused by name") {
+    // The issue's trial: gpt-oss-20b's config.json with another model_type and the generic reading.
+    auto j = json_util::json::parse(llmsize::test::read_text("../presets/models/170-gpt-oss-20b.json")).at("config");
+    j["model_type"] = "gpt_oss_renamed";
+    auto r = import_hf_config(j.dump(), generic);
+    REQUIRE_FALSE(r.ok());
+    bool named = false;
+    for (const auto& i : r.issues()) named |= i.field == "layer_types";
+    CHECK(named);
+  }
+  for (const char* key : {R"("full_attention_interval":4)", R"("attention_chunk_size":8192)", R"("mamba_d_state":128)",
+                          R"("layer_types":["full_attention"])", R"("hybrid_override_pattern":"M-M*")",
+                          R"("index_topk":2048)", R"("max_window_layers":28)"}) {
+    INFO(key);
+    auto r = import_hf_config(base + "," + key + "}", generic);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.issues()[0].message.find("not read by the generic") != std::string::npos);
+  }
+}
+
+TEST_CASE("estimate JSON: the layer plan run-length and KV and state by kind", "[core][report][plan]") {
+  const ModelConfig c = preset("gpt-oss-20b").config;
+  const auto j = json_util::json::parse(estimate_report(c, Workload{}));
+  const auto& runs = j.at("model").at("layer_plan");
+  REQUIRE(runs.size() == 24);  // sliding, full, sliding, … one layer each
+  CHECK(runs[0].at("kind") == "sliding");
+  CHECK(runs[0].at("window") == 128);
+  CHECK(runs[0].at("ffn") == "moe");
+  CHECK(runs[1].at("kind") == "full");
+  i64 sum = 0;
+  for (const auto& k : j.at("inference").at("kv_by_kind")) sum += k.at("bytes_per_token").get<i64>();
+  CHECK(sum == j.at("inference").at("kv_bytes_per_token").get<i64>());
+  CHECK(j.at("inference").at("state_bytes_per_sequence") == 0);
+
+  const auto q = json_util::json::parse(estimate_report(preset("qwen3-next-80b-a3b").config, Workload{}));
+  CHECK(q.at("model").at("layer_plan")[0].at("kind") == "linear");
+  CHECK(q.at("model").at("layer_plan")[0].at("count") == 3);
+  CHECK(q.at("inference").at("state_bytes_per_sequence") == 77'856'768);
+  CHECK(q.at("inference").at("kv_by_kind")[0].at("state_bytes_per_sequence") == 77'856'768);
 }

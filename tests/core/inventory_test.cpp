@@ -1,5 +1,7 @@
 // Exact parameter counts from the tensor inventory: published anchors, hand derivations
 // per family, groups, MoE active counts, MTP, and the classic 12·L·d² + v·d estimate.
+#include "core/hf_config.hpp"
+#include "core/json_util.hpp"
 #include "core/params.hpp"
 #include "test_util.hpp"
 
@@ -100,9 +102,16 @@ TEST_CASE("hand derivations agree for families without a published exact count",
     const i64 d = 8192, L = 80, v = 32000, f = 22016;
     CHECK(count(preset("llama-1-65b").config).total == 2 * v * d + d + L * (4 * d * d + 3 * d * f + 2 * d));
   }
-  SECTION("LLaVA's nested text_config is followed") {
+  SECTION("LLaVA: the vision tower is refused by name; its text_config alone is the language model") {
+    const auto whole = json_util::json::parse(llmsize::test::read_text("core/configs/llava-1.5-7b.json"));
+    auto refused = import_hf_config(whole.dump());
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.issues()[0].field == "vision_config");
+    CHECK(refused.issues()[0].message.find("not counted yet") != std::string::npos);
+    auto text = import_hf_config(whole.at("text_config").dump());
+    REQUIRE(text.ok());
     const i64 d = 4096, L = 32, v = 32064, f = 11008;
-    CHECK(count(import_file("core/configs/llava-1.5-7b.json")).total == 2 * v * d + d + L * (4 * d * d + 3 * d * f + 2 * d));
+    CHECK(count(text->config).total == 2 * v * d + d + L * (4 * d * d + 3 * d * f + 2 * d));
   }
 }
 

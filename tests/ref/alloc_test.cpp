@@ -1,6 +1,7 @@
 // The counting allocator, and the decoder allocating exactly the core's tensor inventory:
 // for a tiny version of every preset (allocated and filled) and for every real preset
 // (planned without allocating, and one real layer allocated where it is small).
+#include <set>
 #include <catch2/catch.hpp>
 
 #include "core/params.hpp"
@@ -43,10 +44,29 @@ TEST_CASE("a refused allocation is reported, not fatal", "[ref][alloc]") {
   CHECK(ref::Buffer::make(c, ref::Mem::Weights, 0).ok());
 }
 
+TEST_CASE("the reference refuses, by name, exactly the presets whose layer kinds it does not run yet", "[ref][inventory]") {
+  // Attention sinks, biased experts (gpt-oss), the gated attention output and Gated DeltaNet
+  // layers (Qwen3-Next) are estimated by the core; the reference block learns them in issue 13.
+  const std::set<std::string> refused = {"gpt-oss-20b", "gpt-oss-120b", "qwen3-next-80b-a3b"};
+  auto all = core::load_presets();
+  REQUIRE(all.ok());
+  for (const auto& p : all.value()) {
+    INFO(p.id);
+    const auto why = ref::unsupported(p.config);
+    CHECK(why.has_value() == (refused.count(p.id) == 1));
+    if (!why) continue;
+    auto dec = ref::build_decoder(test::tiny(p.config), {.batch = 1, .context = 4});
+    REQUIRE_FALSE(dec.ok());
+    CHECK(dec.issues()[0].message.find("does not run") != std::string::npos);
+    CHECK_FALSE(ref::plan_decoder(p.config, {.batch = 1, .context = 16}).ok());
+  }
+}
+
 TEST_CASE("tiny versions of every preset allocate exactly the core's parameter count", "[ref][inventory]") {
   auto all = core::load_presets();
   REQUIRE(all.ok());
   for (const auto& p : all.value()) {
+    if (ref::unsupported(p.config)) continue;  // refused by name (alloc_test: "refuses, by name")
     INFO(p.id);
     const core::ModelConfig c = test::tiny(p.config);
     auto counts = core::count_params(c);
@@ -74,6 +94,7 @@ TEST_CASE("every real preset plans exactly its parameter count without allocatin
   auto all = core::load_presets();
   REQUIRE(all.ok());
   for (const auto& p : all.value()) {
+    if (ref::unsupported(p.config)) continue;  // refused by name (alloc_test: "refuses, by name")
     INFO(p.id);
     auto counts = core::count_params(p.config);
     REQUIRE(counts.ok());
