@@ -27,7 +27,8 @@ Result<LayerActivations> layer_activations(const ModelConfig& c, const ActParams
     set(a.layer_input, rep(sbh * e));
   } else {
     const bool selective = p.recompute == Recompute::Selective;
-    const i64 n_norm_inputs = c.parallel_block || !c.norm_ffn_input ? 1 : 2;  // parallel blocks: one input x
+    // parallel blocks: one input x; OLMo-2 (no pre norms): its post norms are the sandwich norms below
+    const i64 n_norm_inputs = !c.norm_pre ? 0 : c.parallel_block || !c.norm_ffn_input ? 1 : 2;
     set(a.norm_inputs, rep(sbh * e * n_norm_inputs));
     set(a.attn_input, rep(sbh * e));
     if (linear_layer) {

@@ -47,6 +47,13 @@ void openai_gpt_block(Reader& r, ModelConfig& c, std::string_view /*model_type*/
     r.issues.push_back({r.key_for("n_special"), "special-token rows are not modelled (only 0), got " + std::to_string(n)});
 }
 
+// OLMo-2 (modeling_olmo2.py Olmo2DecoderLayer): RMSNorms on the outputs of attention and MLP
+// only (post_attention_layernorm, post_feedforward_layernorm), and q/k norms over all heads.
+void olmo2_norms(Reader& /*r*/, ModelConfig& c, std::string_view /*model_type*/) {
+  c.norm_pre = false;
+  c.norm_qk_full = true;
+}
+
 // Shared pieces of rows. Numbers in rows are the class defaults of transformers'
 // configuration_<model_type>.py, used only when config.json omits the key.
 constexpr FfnRule kClassicFfn4d{.keys = {}, .absent = {.per_hidden = 4}, .kind = FfnKind::Classic};  // 4·d, fixed
@@ -189,6 +196,13 @@ const std::vector<FamilyRow>& family_rows() {
          return m;
        }(), .mtp = true,
        .mtp_default = 1},  // ref: vLLM qwen3_next_mtp.py: getattr(config, "num_nextn_predict_layers", 1)
+      // SmolLM3 (modeling_smollm3.py): a LLaMA decoder whose no_rope_layers only decide where rotary
+      // applies (no tensors, no cache change); tied head by class default.
+      {.family = Family::Smollm3, .model_types = {"smollm3"}, .tied = true,
+       .positions_default = 32768,  // ref: SmolLM3Config
+       .window = kWindowIfOn},
+      {.family = Family::Olmo2, .model_types = {"olmo2"}, .norm_qk = {nullptr, true}, .norm_sandwich = true,
+       .hook = olmo2_norms},
   };
   return rows;
 }

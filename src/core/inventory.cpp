@@ -212,9 +212,9 @@ void add_attention(const ModelConfig& c, const Names& n, Builder& b) {
     b.linear(n.k, A, Role::AttnK, d, K * hd, c.bias_qkv);
     b.linear(n.v, A, Role::AttnV, d, K * hd, c.bias_qkv);
   }
-  if (c.norm_qk) {
-    b.norm(c, n.q_norm, hd);
-    b.norm(c, n.k_norm, hd);
+  if (c.norm_qk) {  // ref: modeling_olmo2.py Olmo2Attention: q_norm over H·hd, k_norm over K·hd
+    b.norm(c, n.q_norm, c.norm_qk_full ? H * hd : hd);
+    b.norm(c, n.k_norm, c.norm_qk_full ? K * hd : hd);
   }
   b.linear(n.o, A, Role::AttnO, H * hd, d, c.bias_o);
   if (c.attn_sinks) b.add(n.sinks, "", A, Role::AttnSink, 1, H);  // ref: GptOssAttention.sinks
@@ -260,8 +260,8 @@ std::string sub(const char* base, const char* leaf) { return std::string(base) +
 
 void add_layer(const ModelConfig& c, const Names& n, bool moe, bool linear, Builder& b) {
   const i64 d = c.d_model;
-  b.norm(c, n.attn_norm, d);
-  if (c.norm_ffn_input) b.norm(c, n.ffn_norm, d);
+  if (c.norm_pre) b.norm(c, n.attn_norm, d);
+  if (c.norm_pre && c.norm_ffn_input) b.norm(c, n.ffn_norm, d);
   if (c.norm_sandwich) {
     b.norm(c, n.post_attn_norm, d);
     b.norm(c, n.post_ffn_norm, d);

@@ -24,12 +24,12 @@ namespace llmsize::core {
 enum class Family : std::uint8_t {
   Gpt2, GptJ, GptNeoX, Opt, Bloom, Falcon, Llama, Mistral, Mixtral, Qwen2, Qwen2Moe,
   Qwen3, Qwen3Moe, Gemma, Gemma2, Phi, Phi3, DeepseekV2, DeepseekV3, OpenaiGpt, Gemma3, GptOss, Qwen3Next,
-  Custom,
+  Smollm3, Olmo2, Custom,
 };
 inline constexpr std::string_view kFamilyNames[] = {
     "gpt2", "gptj", "gpt_neox", "opt", "bloom", "falcon", "llama", "mistral", "mixtral", "qwen2",
     "qwen2_moe", "qwen3", "qwen3_moe", "gemma", "gemma2", "phi", "phi3", "deepseek_v2", "deepseek_v3",
-    "openai-gpt", "gemma3_text", "gpt_oss", "qwen3_next", "custom"};
+    "openai-gpt", "gemma3_text", "gpt_oss", "qwen3_next", "smollm3", "olmo2", "custom"};
 enum class FfnKind : std::uint8_t { Classic, Gated };  // 2 matrices (up, down) or 3 (gate, up, down)
 inline constexpr std::string_view kFfnKindNames[] = {"classic", "gated"};
 enum class Activation : std::uint8_t { Gelu, GeluTanh, Relu, Silu };
@@ -114,6 +114,8 @@ struct ModelConfig {
   bool norm_ffn_input = true;     // a norm before the FFN (false: parallel blocks sharing one norm)
   bool norm_sandwich = false;     // extra norms after attention and after the FFN (Gemma-2)
   bool norm_qk = false;           // per-head norms on q and k (Qwen3 RMSNorm, Phi LayerNorm)
+  bool norm_qk_full = false;      // the q/k norms span every head's width, H·hd and K·hd (OLMo-2)
+  bool norm_pre = true;           // norms before attention and FFN (false: OLMo-2 normalizes only their outputs)
   bool attn_sinks = false;        // a learned logit per head in the softmax (gpt-oss sinks, H params)
   bool attn_out_gate = false;     // q_proj also yields a sigmoid gate on the attention output (Qwen3-Next)
   bool norm_embed = false;        // a norm right after the embedding (BLOOM)

@@ -40,6 +40,8 @@ std::optional<Issue> unsupported(const ModelConfig& c) {
   add(c.attn_out_gate, "the gated attention output (og)");
   add(c.linear.enabled(), "Gated DeltaNet linear attention (full_attention_interval)");
   add(c.is_moe() && c.moe.expert_bias, "biased experts (eb)");
+  add(!c.norm_pre, "post-sublayer norms without pre norms (npre)");
+  add(c.norm_qk && c.norm_qk_full, "full-width q/k norms (nqkf)");
   if (what.empty()) return std::nullopt;
   return Issue{"model_type", "the reference block does not run " + what +
                                  " yet; the estimate covers this model, the measured block does not"};

@@ -340,3 +340,39 @@ TEST_CASE("estimate JSON: the layer plan run-length and KV and state by kind", "
   CHECK(q.at("inference").at("state_bytes_per_sequence") == 77'856'768);
   CHECK(q.at("inference").at("kv_by_kind")[0].at("state_bytes_per_sequence") == 77'856'768);
 }
+
+TEST_CASE("SmolLM3 3B counts 3,075,098,624 parameters: a LLaMA block with a tied head", "[core][params][anchor]") {
+  // ref: the checkpoint's safetensors index, as quoted in a public model-family note: "The safetensors
+  //   index for `HuggingFaceTB/SmolLM3-3B` reports `total_parameters=3075098624`"
+  const ModelConfig c = preset("smollm3-3b").config;
+  CHECK(total_of(c) == 3'075'098'624);
+  // By hand, modeling_smollm3.py: q, o d×d; k, v d×K·hd; gated MLP 3·d·f; two norms; final norm; tied.
+  const i64 d = 2048, L = 36, v = 128256, K = 4, hd = 128, f = 11008;
+  CHECK(total_of(c) == v * d + d + L * (2 * d * d + 2 * d * K * hd + 3 * d * f + 2 * d));
+  CHECK(c.tie_embeddings);  // absent in the config: SmolLM3Config ties by default
+  CHECK(c.sliding_window == 0);  // use_sliding_window false
+  CHECK(plan_of(c).kv_bytes_per_token() == L * 2 * K * hd * 2);
+}
+
+TEST_CASE("OLMo 2 7B counts 7,298,617,344 parameters: post norms only and full-width q/k norms", "[core][params][anchor]") {
+  // ref: allenai/OLMo-2-1124-7B's safetensors parameter total, recorded in a public model table as
+  //   "allenai/OLMo-2-1124-7B": (7298617344, "7df9a82518afdecae4e8c02...")
+  const ModelConfig c = preset("olmo-2-7b").config;
+  CHECK(total_of(c) == 7'298'617'344);
+  // By hand, modeling_olmo2.py Olmo2DecoderLayer: q, k, v, o d×d (K = H); q_norm and k_norm over H·hd
+  // = d each; post_attention_layernorm and post_feedforward_layernorm (no input norms); gated MLP.
+  const i64 d = 4096, L = 32, v = 100352, f = 11008;
+  CHECK(total_of(c) == 2 * v * d + d + L * (4 * d * d + 3 * d * f + 2 * d + 2 * d));
+  CHECK_FALSE(c.norm_pre);
+  CHECK(c.norm_qk_full);
+  // The norms are named as the checkpoint names them.
+  auto inv = build_inventory(c);
+  REQUIRE(inv.ok());
+  std::vector<std::string> norms;
+  for (const Tensor& t : inv->kinds[0].tensors)
+    if (t.role == Role::Norm) norms.push_back(t.name + " " + std::to_string(t.cols));
+  CHECK(norms == std::vector<std::string>{"model.layers.{i}.post_attention_layernorm.weight 4096",
+                                          "model.layers.{i}.post_feedforward_layernorm.weight 4096",
+                                          "model.layers.{i}.self_attn.q_norm.weight 4096",
+                                          "model.layers.{i}.self_attn.k_norm.weight 4096"});
+}
