@@ -376,3 +376,20 @@ TEST_CASE("OLMo 2 7B counts 7,298,617,344 parameters: post norms only and full-w
                                           "model.layers.{i}.self_attn.q_norm.weight 4096",
                                           "model.layers.{i}.self_attn.k_norm.weight 4096"});
 }
+
+TEST_CASE("Gemma 3 27B's text model: keras-hub's 27,009,002,240 plus the 64 image-token rows of the HF vocabulary",
+          "[core][params][anchor][plan]") {
+  // ref: keras-team/keras-hub keras_hub/src/models/gemma3/gemma3_presets.py, preset "gemma3_27b_text":
+  //   "27 billion parameter, 62-layer, text-only pretrained " "Gemma3 model."  ...  "params": 27009002240,
+  // keras-hub's text-only embedding has 262,144 rows; google/gemma-3-27b-it's text_config has
+  // vocab_size 262,208 (the multimodal checkpoint's 64 extra rows), counted as the file holds them.
+  const ModelConfig c = preset("gemma-3-27b").config;
+  const i64 d = 5376, L = 62, H = 32, K = 16, hd = 128, f = 21504;
+  CHECK(total_of(c) == 27'009'002'240 + 64 * d);
+  const i64 layer = d * H * hd + 2 * d * K * hd + H * hd * d + 2 * hd + 3 * d * f + 4 * d;
+  CHECK(total_of(c) == 262208 * d + L * layer + d);
+  // KV: 10 full layers (5, 11, …, 59) and 52 sliding layers of 1,024 tokens, 2 · K · hd · 2 B each.
+  const LayerPlan p = plan_of(c);
+  CHECK(p.kv_bytes_per_token() == L * 2 * K * hd * 2);
+  CHECK(p.kv_cache_bytes(131072, 1).value() == 2 * K * hd * 2 * (52 * i64{1024} + 10 * i64{131072}));
+}
