@@ -76,7 +76,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   const int rounds = argc > 1 ? std::max(1, std::atoi(argv[1])) : 15;
-  const char* ids[] = {"deepseek-v3", "llama-3.1-405b", "mixtral-8x7b", "gemma-2-27b", "llama-3-8b"};
+  const char* ids[] = {"deepseek-v3", "qwen3-next-80b-a3b", "gpt-oss-120b", "llama-3.1-405b", "mixtral-8x7b", "gemma-2-27b", "llama-3-8b"};
   std::printf("%-16s %14s %14s %14s\n", "preset", "estimate µs", "training µs", "scaling tab µs");
   for (const char* id : ids) {
     auto p = find_preset(id);

@@ -61,6 +61,7 @@ done | awk '
     print "| preset | estimate µs base → this | training µs base → this | scaling tab µs base → this |"
     print "|---|---:|---:|---:|"
     for (i = 1; i <= m; i++) { k = order[i]; line = "| " k
-      for (c = 3; c <= 5; c++) { b = med("base", k, c); t = med("this", k, c)
-        line = line sprintf(" | %.2f → %.2f (×%.2f)", b, t, t / b) }
+      for (c = 3; c <= 5; c++) { t = med("this", k, c)
+        if (!(("base" SUBSEP k) in n)) { line = line sprintf(" | %.2f (no preset at the base)", t); continue }
+        b = med("base", k, c); line = line sprintf(" | %.2f → %.2f (×%.2f)", b, t, t / b) }
       print line " |" } }'
