@@ -197,6 +197,24 @@ std::string state_text(const ModelConfig& c, const LayerPlan& p, StageRange r, c
          " · 4) = " + (gpu ? n(w.batch) + " · " : "") + n(layers) + " · " + n(one);
 }
 
+// A phase's sum, naming only the parts this model has: weights (+ vision tower) + reserve, then
+// (temps ≥ 0) KV(b·s) (+ state(b)) + the phase's temporaries.
+std::string phase_text(const InferenceMemory& m, i64 temps, const char* phase = "") {
+  std::string names = "weights", values = n(m.weights_bytes);
+  auto term = [&](const std::string& name, i64 v) {
+    names += " + " + name;
+    values += " + " + n(v);
+  };
+  if (m.vision_weights_bytes > 0) term("vision tower", m.vision_weights_bytes);
+  term("reserve", m.overhead_bytes);
+  if (temps >= 0) {
+    term("KV(b·s)", m.kv_cache_bytes);
+    if (m.state_bytes > 0) term("state(b)", m.state_bytes);  // linear-attention layers
+    term(std::string(phase) + " temporaries", temps);
+  }
+  return names + " = " + values;
+}
+
 using C = const ModelConfig&;
 using W = const Workload&;
 using E = const Estimate&;
@@ -228,6 +246,16 @@ const Figure kFigures[] = {
                    fixed(static_cast<double>(bits100) / 100.0, 2) + " bits each; " + n(m.weights.kept_params) +
                    " kept in float); " + layout(w, e, m.stage, m.stage_layers),
                rule_ref + "; stored bytes only (runtimes add alignment padding)"};
+     }},
+    {"inference.vision_weights_bytes", "Vision tower", Unit::Bytes, Inf,
+     [](E e) -> V { return e.inference.vision_weights_bytes; }, Lower,
+     [](C c, W w, E e) -> D {
+       if (!c.vision.enabled()) return {"no vision tower = 0", "a text model"};
+       return {"vision tower + projector, " + n(e.params.vision) + " parameters × " + n(dtype_bytes(w.dtype)) +
+                   " bytes (" + std::string(to_string(w.dtype)) + ", unquantized), matrices / tp " + n(w.tp) +
+                   ", on the first pipeline stage",
+               "modeling_clip.py / modeling_siglip.py and the wrapper's projector; vLLM shards the encoder's "
+               "linear layers over tensor parallel GPUs; llama.cpp loads it from an f16 mmproj file"};
      }},
     {"inference.kv_bytes_per_token", "KV cache per token", Unit::Bytes, Inf, [](E e) -> V { return e.inference.kv_bytes_per_token; },
      Exact,
@@ -281,34 +309,16 @@ const Figure kFigures[] = {
                "typical CUDA context + allocator + graph memory of the runtime; editable with --reserve-mib"};
      }},
     {"inference.after_load_bytes", "After load", Unit::Bytes, Inf, [](E e) -> V { return e.inference.after_load_bytes; },
-     reserve_bound,
-     [](C, W, E e) -> D {
-       const InferenceMemory& m = e.inference;
-       return {"weights + reserve = " + n(m.weights_bytes) + " + " + n(m.overhead_bytes), "phase 1: model loaded, no sequence"};
-     }},
+     reserve_bound, [](C, W, E e) -> D { return {phase_text(e.inference, -1), "phase 1: model loaded, no sequence"}; }},
     {"inference.prefill_peak_bytes", "Prefill peak", Unit::Bytes, Inf, [](E e) -> V { return e.inference.prefill_peak_bytes; },
      reserve_bound,
      [](C, W, E e) -> D {
-       const InferenceMemory& m = e.inference;
-       if (m.state_bytes > 0)  // a model with linear-attention layers also holds their recurrent state
-         return {"weights + reserve + KV(b·s) + state(b) + prefill temporaries = " + n(m.weights_bytes) + " + " +
-                     n(m.overhead_bytes) + " + " + n(m.kv_cache_bytes) + " + " + n(m.state_bytes) + " + " + n(m.prefill.peak),
-                 "phase 2: the last prompt chunk with the full KV cache"};
-       return {"weights + reserve + KV(b·s) + prefill temporaries = " + n(m.weights_bytes) + " + " + n(m.overhead_bytes) + " + " +
-                   n(m.kv_cache_bytes) + " + " + n(m.prefill.peak),
-               "phase 2: the last prompt chunk with the full KV cache"};
+       return {phase_text(e.inference, e.inference.prefill.peak, "prefill"), "phase 2: the last prompt chunk with the full KV cache"};
      }},
     {"inference.decode_bytes", "Decode steady state", Unit::Bytes, Inf, [](E e) -> V { return e.inference.decode_bytes; },
      reserve_bound,
      [](C, W, E e) -> D {
-       const InferenceMemory& m = e.inference;
-       if (m.state_bytes > 0)  // a model with linear-attention layers also holds their recurrent state
-         return {"weights + reserve + KV(b·s) + state(b) + decode temporaries = " + n(m.weights_bytes) + " + " +
-                     n(m.overhead_bytes) + " + " + n(m.kv_cache_bytes) + " + " + n(m.state_bytes) + " + " + n(m.decode.peak),
-                 "phase 3: generating with a full context"};
-       return {"weights + reserve + KV(b·s) + decode temporaries = " + n(m.weights_bytes) + " + " + n(m.overhead_bytes) + " + " +
-                   n(m.kv_cache_bytes) + " + " + n(m.decode.peak),
-               "phase 3: generating with a full context"};
+       return {phase_text(e.inference, e.inference.decode.peak, "decode"), "phase 3: generating with a full context"};
      }},
     {"inference.total_bytes", "Inference total per GPU", Unit::Bytes, Inf, [](E e) -> V { return e.inference.total_bytes; },
      reserve_bound, [](C, W, E) -> D { return {"max(prefill peak, decode)", "most loaded GPU"}; }},
@@ -340,6 +350,16 @@ const Figure kFigures[] = {
      }},
 
     // ---- Training memory (most loaded GPU) -----------------------------------------------
+    {"training.vision_weights_bytes", "Vision tower (frozen)", Unit::Bytes, Train,
+     [](E e) -> V { return e.training.vision_weights_bytes; }, Lower,
+     [](C c, W w, E e) -> D {
+       if (!c.vision.enabled()) return {"no vision tower = 0", "a text model"};
+       const auto z = w.sharding;
+       return {"frozen vision tower + projector, " + n(e.params.vision) + " parameters × " + n(dtype_bytes(w.dtype)) +
+                   " bytes, matrices / tp " + n(w.tp) + (z == Sharding::Zero3 || z == Sharding::Fsdp ? " / dp" : "") +
+                   ", on the first pipeline stage; no gradients or optimizer states",
+               "LLaVA-style recipes train the language model (and projector) on frozen vision features"};
+     }},
     {"training.weights_bytes", "Weights", Unit::Bytes, Train, [](E e) -> V { return e.training.weights_bytes; }, Lower,
      [](C, W w, E e) -> D {
        const TrainingMemory& m = e.training;
@@ -506,6 +526,7 @@ const ModeFigures& mode_figures(Mode m) {
       Mode::Inference, "inference", fig("inference.total_bytes"), fig("inference.min_gpus"), fig("inference.kv_cache_bytes"),
       fig("throughput.decode_tokens_per_s"), fig("inference.max_context"),
       {{"weights", fig("inference.weights_bytes")},
+       {"vision tower", fig("inference.vision_weights_bytes")},
        {"KV cache", fig("inference.kv_cache_bytes")},
        {"recurrent state", fig("inference.state_bytes")},
        {"activations", fig("inference.activation_bytes")},
@@ -515,6 +536,7 @@ const ModeFigures& mode_figures(Mode m) {
       Mode::Training, "training", fig("training.total_bytes"), fig("training.min_gpus"), fig("training.activation_bytes"),
       fig("throughput.train_seconds"), nullptr,
       {{"weights", fig("training.weights_bytes")},
+       {"vision tower", fig("training.vision_weights_bytes")},
        {"gradients", fig("training.gradients_bytes")},
        {"optimizer states", fig("training.optimizer_bytes")},
        {"master weights", fig("training.master_weights_bytes")},

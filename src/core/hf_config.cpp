@@ -35,7 +35,8 @@ void read_shape(const FamilyRow& f, Reader& r, ModelConfig& c) {
   c.d_model = r.required("hidden_size", {"hidden_size", "n_embd", "n_embed", "d_model"});
   c.n_heads = r.required("num_attention_heads", {"num_attention_heads", "n_head", "n_heads", "num_heads"});
   c.n_kv_heads = r.integer("num_key_value_heads", {"num_key_value_heads", "num_kv_heads", "n_head_kv"}, c.n_heads);
-  c.vocab = r.required("vocab_size", {"vocab_size", "padded_vocab_size", "n_vocab"});
+  c.vocab = f.vocab_default > 0 ? r.integer("vocab_size", {"vocab_size", "padded_vocab_size", "n_vocab"}, f.vocab_default)
+                                : r.required("vocab_size", {"vocab_size", "padded_vocab_size", "n_vocab"});
   c.tie_embeddings = r.boolean({"tie_word_embeddings"}, f.tied);
   c.rope_theta = r.number("rope_theta", {"rope_theta", "rotary_emb_base", "rope_base"}, 10000.0);
 
@@ -278,6 +279,73 @@ void check_generic(Reader& r) {
   r.notes.push_back("keys not read by the generic reading: " + list);
 }
 
+// Multimodal wrappers whose vision tower the core counts, with the class defaults of their
+// vision_config (configuration_clip.py CLIPVisionConfig, configuration_siglip.py
+// SiglipVisionConfig, or the wrapper's own default tower when vision_config is absent).
+struct Wrapper {
+  const char* type;
+  const char* text_default;  // text_config's model_type when it gives none
+  const char* vision_type;
+  VisionKind kind;
+  ProjectorKind projector;
+  VisionConfig absent;    // vision_config absent: the wrapper's default tower
+  VisionConfig defaults;  // a key absent from vision_config: the vision config class's default
+};
+const Wrapper* find_wrapper(const std::string& model_type) {
+  static const Wrapper rows[] = {
+      // ref: LlavaConfig: a CLIP ViT-L/14 at 336 px when vision_config is None; CLIPVisionConfig defaults.
+      {"llava", "llama", "clip_vision_model", VisionKind::Clip, ProjectorKind::Mlp2,
+       {VisionKind::Clip, 24, 1024, 4096, 16, 14, 336, 3, ProjectorKind::Mlp2, true},
+       {VisionKind::Clip, 12, 768, 3072, 12, 32, 224, 3, ProjectorKind::Mlp2, true}},
+      // ref: Gemma3Config: SiglipVisionConfig() when vision_config is None; SiglipVisionConfig defaults.
+      {"gemma3", "gemma3_text", "siglip_vision_model", VisionKind::Siglip, ProjectorKind::Gemma3,
+       {VisionKind::Siglip, 12, 768, 3072, 12, 16, 224, 3, ProjectorKind::Gemma3, false},
+       {VisionKind::Siglip, 12, 768, 3072, 12, 16, 224, 3, ProjectorKind::Gemma3, false}},
+  };
+  for (const auto& w : rows)
+    if (model_type == w.type) return &w;
+  return nullptr;
+}
+
+void read_vision(const json& top, const Wrapper& w, std::vector<Issue>& issues, VisionConfig& v) {
+  auto it = top.find("vision_config");
+  if (it == top.end() || it->is_null()) {
+    v = w.absent;
+  } else if (!it->is_object()) {
+    issues.push_back({"vision_config", "must be an object, got " + json_util::type_name(*it)});
+    return;
+  } else {
+    Reader r(*it, "vision_config.");
+    const std::string type = r.str({"model_type"}, w.vision_type);
+    if (type != w.vision_type) {
+      issues.push_back({"vision_config.model_type", "\"" + type.substr(0, 40) + "\" is not supported for model_type \"" +
+                                                        w.type + "\" (only \"" + w.vision_type + "\")"});
+      return;
+    }
+    const VisionConfig& d = w.defaults;
+    v = d;
+    v.layers = r.integer("vision_config.num_hidden_layers", {"num_hidden_layers"}, d.layers);
+    v.hidden = r.integer("vision_config.hidden_size", {"hidden_size"}, d.hidden);
+    v.ffn = r.integer("vision_config.intermediate_size", {"intermediate_size"}, d.ffn);
+    v.heads = r.integer("vision_config.num_attention_heads", {"num_attention_heads"}, d.heads);
+    v.patch = r.integer("vision_config.patch_size", {"patch_size"}, d.patch);
+    v.image = r.integer("vision_config.image_size", {"image_size"}, d.image);
+    v.channels = r.integer("vision_config.num_channels", {"num_channels"}, d.channels);
+    // ref: SiglipVisionConfig vision_use_head (default true) adds a pooling head that Gemma 3's
+    // checkpoints do not have; a tower with one is refused rather than miscounted.
+    if (w.kind == VisionKind::Siglip && r.boolean({"vision_use_head"}, true))
+      r.issues.push_back({"vision_config.vision_use_head", "true is not supported (only false: no pooling head)"});
+    for (auto& i : r.issues) issues.push_back(std::move(i));
+  }
+  if (w.projector == ProjectorKind::Mlp2) {  // ref: LlavaConfig multimodal_projector_bias
+    auto b = top.find("multimodal_projector_bias");
+    if (b != top.end() && !b->is_null()) {
+      if (b->is_boolean()) v.projector_bias = b->get<bool>();
+      else issues.push_back({"multimodal_projector_bias", "must be true or false, got " + json_util::type_name(*b)});
+    }
+  }
+}
+
 const FamilyRow* find_row(const std::string& model_type) {
   for (const auto& f : hf::family_rows())
     for (const char* t : f.model_types)
@@ -307,22 +375,24 @@ Result<ImportedConfig> import_hf_config(std::string_view text, const ImportOptio
   if (auto mt = obj->find("model_type"); mt != obj->end() && mt->is_string()) model_type = mt->get<std::string>();
   else if (mt != obj->end() && !mt->is_null())
     return Issue{"model_type", "must be a string, got " + json_util::type_name(*mt)};
-  // ref: Gemma3Config (configuration_gemma3.py) always builds a SigLIP vision tower and projector.
-  if (model_type == "gemma3")
-    return Issue{obj->contains("vision_config") ? "vision_config" : "model_type",
-                 "the vision tower of model_type \"gemma3\" (Gemma3ForConditionalGeneration) is not counted yet; "
-                 "import the text model as model_type \"gemma3_text\""};
-  // A vision (or audio) tower the core cannot count yet is refused, not left out silently.
-  for (const char* tower : {"vision_config", "audio_config"})
-    if (auto v = obj->find(tower); v != obj->end() && !v->is_null())
-      return Issue{tower, "the " + std::string(tower).substr(0, std::string(tower).find('_')) +
-                              " encoder of this multimodal model is not counted yet; import its text model's "
-                              "config (text_config) on its own"};
+  // A multimodal wrapper: its vision tower is read when the core counts that kind, else refused by
+  // name rather than left out.
+  const Wrapper* wrapper = find_wrapper(model_type);
+  const json* top = obj;
+  if (!wrapper)
+    for (const char* tower : {"vision_config", "audio_config"})
+      if (auto v = obj->find(tower); v != obj->end() && !v->is_null())
+        return Issue{tower, "the " + std::string(tower).substr(0, std::string(tower).find('_')) + " encoder of model_type \"" +
+                                model_type.substr(0, 40) + "\" is not counted yet (only llava and gemma3 wrappers); "
+                                "import its text model's config (text_config) on its own"};
   if (auto tc = obj->find("text_config"); tc != obj->end() && !tc->is_null()) {
     if (!tc->is_object()) return Issue{"text_config", "must be an object, got " + json_util::type_name(*tc)};
     obj = &*tc;
     prefix = "text_config.";
     if (auto mt = obj->find("model_type"); mt != obj->end() && mt->is_string()) model_type = mt->get<std::string>();
+    else if (wrapper) model_type = wrapper->text_default;
+  } else if (wrapper) {
+    return Issue{"text_config", "is required for model_type \"" + model_type + "\" (the language model's config)"};
   }
 
   Reader r(*obj, prefix);
@@ -339,6 +409,7 @@ Result<ImportedConfig> import_hf_config(std::string_view text, const ImportOptio
   }
   ModelConfig c;
   read_row(*row, r, c, model_type);
+  if (wrapper) read_vision(*top, *wrapper, r.issues, c.vision);
   if (row == &hf::generic_row()) {
     for (const char* k : {"model_type", "architectures"}) (void)r.has(k);
     check_generic(r);
@@ -351,7 +422,8 @@ Result<ImportedConfig> import_hf_config(std::string_view text, const ImportOptio
   if (issues.empty())
     if (auto counted = count_params(c); !counted) issues = counted.issues();
   if (!issues.empty()) {
-    for (auto& i : issues) i.field = r.key_for(i.field);
+    for (auto& i : issues)
+      if (i.field.rfind("vision_config", 0) != 0) i.field = r.key_for(i.field);  // vision keys are named as written
     return issues;
   }
   return ImportedConfig{std::move(c), std::move(r.notes)};

@@ -106,6 +106,7 @@ struct FamilyRow {
   bool tied = false;  // tie_word_embeddings class default
   bool note_tie_default = false;  // say so when tie_word_embeddings is absent (generic reading)
   i64 positions_default = 2048;  // ref: LlamaConfig max_position_embeddings
+  i64 vocab_default = 0;         // 0: vocab_size is required
   FfnRule ffn{};
   ActRule act{};
   PosKind pos = PosKind::Rotary;

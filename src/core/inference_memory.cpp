@@ -17,7 +17,7 @@ struct At {
   i64 total = 0;   // prefill peak
   i64 decode = 0;
   i64 stage = 0, layers = 0;
-  i64 weights = 0, kv = 0, kv_token = 0, state = 0;
+  i64 weights = 0, vision = 0, kv = 0, kv_token = 0, state = 0;
   Temporaries prefill, decode_temps;
 };
 
@@ -27,6 +27,7 @@ struct Model {
   const Workload& w;
   placement::Table weights;
   i64 overhead = 0;
+  i64 vision = 0;  // per GPU, on the first pipeline stage
   mutable std::vector<Temporaries> attn_pre, attn_dec;  // scratch of at(): per cache shape
 
   // Temporaries of the layers of `r`: attention of the largest cache shape the stage holds,
@@ -85,12 +86,13 @@ struct Model {
       a.stage = st;
       a.layers = r.count;
       a.weights = weights.stage(cfg, w.pp, st);
+      a.vision = st == 0 ? vision : 0;
       a.kv_token = plan.kv_bytes_per_token_gpu(r);
       const Checked kv = plan.kv_cache_bytes_gpu(r, s, b);
       const Checked state = Checked(plan.state_bytes_gpu(r)) * b;
       a.prefill = of_stage(attn_pre, attn_pre.front(), moe_pre, r, last);
       a.decode_temps = of_stage(attn_dec, attn_dec.front(), moe_dec, r, last);
-      const Checked base = Checked(a.weights) + overhead + kv + state;
+      const Checked base = Checked(a.weights) + a.vision + overhead + kv + state;
       const Checked total = base + a.prefill.peak, decode = base + a.decode_temps.peak;
       if (!total.ok() || !decode.ok()) return std::nullopt;
       a.kv = kv.value();
@@ -121,7 +123,9 @@ Result<InferenceMemory> inference_memory(const ModelConfig& cfg, const Inventory
   m.reserve_bytes = w.reserve_mib >= 0 ? w.reserve_mib * (i64{1} << 20) : runtime_reserve_default(w.runtime);
   m.comm_bytes = comm_workspace_bytes(w.tp * w.pp);
   m.overhead_bytes = m.reserve_bytes + m.comm_bytes;  // ≤ 2^44 + 2^28
-  const Model model{cfg, plan, w, std::move(*table), m.overhead_bytes, {}, {}};
+  auto vision = vision_weights(inv, w);
+  if (!vision) return vision.issues();
+  const Model model{cfg, plan, w, std::move(*table), m.overhead_bytes, vision->bytes_gpu, {}, {}};
 
   auto a = model.at(w.seq, w.batch);
   if (!a) return memory_overflow();
@@ -129,6 +133,7 @@ Result<InferenceMemory> inference_memory(const ModelConfig& cfg, const Inventory
   m.stage = a->stage;
   m.stage_layers = a->layers;
   m.weights_bytes = a->weights;
+  m.vision_weights_bytes = a->vision;
   m.kv_bytes_per_token = plan.kv_bytes_per_token();
   m.kv_bytes_per_token_gpu = a->kv_token;
   m.kv_cache_bytes = a->kv;
@@ -137,7 +142,7 @@ Result<InferenceMemory> inference_memory(const ModelConfig& cfg, const Inventory
   m.prefill = a->prefill;
   m.decode = a->decode_temps;
   m.activation_bytes = a->prefill.peak;
-  m.after_load_bytes = a->weights + m.overhead_bytes;
+  m.after_load_bytes = a->weights + a->vision + m.overhead_bytes;
   m.prefill_peak_bytes = a->total;
   m.decode_bytes = a->decode;
   m.total_bytes = std::max(a->total, a->decode);
@@ -173,7 +178,7 @@ Result<InferenceMemory> inference_memory(const ModelConfig& cfg, const Inventory
   // Minimum GPUs: an ideal split of weights, KV, state and temporaries; reserve on every GPU.
   if (const Checked kv_all = plan.kv_cache_bytes(w.seq, w.batch) + Checked(plan.state_bytes_per_sequence()) * w.batch;
       kv_all.ok()) {
-    const Checked need = Checked(m.weights.total_bytes) + kv_all + a->prefill.peak;
+    const Checked need = Checked(m.weights.total_bytes) + vision->bytes + kv_all + a->prefill.peak;
     if (need.ok()) {
       if (need.value() + m.reserve_bytes <= m.capacity_bytes) {
         m.min_gpus = 1;

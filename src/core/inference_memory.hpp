@@ -19,7 +19,8 @@ i64 comm_workspace_bytes(i64 gpus_in_group);
 
 struct InferenceMemory {
   // Most loaded GPU (pipeline stage `stage` of pp).
-  i64 weights_bytes = 0;
+  i64 weights_bytes = 0;           // the language model's weights on this GPU
+  i64 vision_weights_bytes = 0;    // a multimodal wrapper's vision tower and projector on this GPU
   i64 kv_bytes_per_token = 0;      // whole model, all layers (the published figure)
   i64 kv_bytes_per_token_gpu = 0;  // this GPU's layers and KV heads
   i64 kv_cache_bytes = 0;          // this GPU: batch × context (windows capped)

@@ -294,6 +294,46 @@ void add_layer(const ModelConfig& c, const Names& n, bool moe, bool linear, Buil
   if (m.shared_gate) b.linear(n.shared_gate, Group::Router, Role::SharedGate, d, 1, false);
 }
 
+// The vision tower and projector (see VisionConfig), named as the wrappers' checkpoints name
+// them (LlavaForConditionalGeneration, Gemma3ForConditionalGeneration: vision_tower.vision_model.*,
+// multi_modal_projector.*). Vision tensors carry the roles of their language-model twins.
+void add_vision(const ModelConfig& c, Inventory& inv, bool& overflow) {
+  const auto& v = c.vision;
+  const i64 h = v.hidden, f = v.ffn, d = c.d_model;
+  const bool clip = v.kind == VisionKind::Clip;
+  Builder g{&inv.vision, kOwnGroup, "vision_tower.vision_model"};
+  ModelConfig ln = c;  // vision norms are LayerNorms with biases
+  ln.norm = NormKind::LayerNorm;
+  // ref: CLIPVisionEmbeddings: class_embedding, patch conv without bias, num_patches + 1 positions;
+  // SiglipVisionEmbeddings: patch conv with bias, num_patches positions.
+  if (clip) g.add("embeddings.class_embedding", "", Group::Embedding, Role::Embed, 1, h);
+  g.add("embeddings.patch_embedding", ".weight", Group::Embedding, Role::EmbedProj, v.channels * v.patch * v.patch, h);
+  if (!clip) g.add("embeddings.patch_embedding", ".bias", Group::Embedding, Role::Bias, 1, h, 1, false, Role::EmbedProj);
+  g.add("embeddings.position_embedding", ".weight", Group::Embedding, Role::PosEmbed, v.patches() + (clip ? 1 : 0), h);
+  if (clip) g.norm(ln, "pre_layrnorm", h);  // sic: the checkpoint's spelling
+  g.norm(ln, "post_layernorm", h);
+  Builder p{&inv.vision, kOwnGroup, "multi_modal_projector"};
+  if (v.projector == ProjectorKind::Mlp2) {  // ref: modeling_llava.py LlavaMultiModalProjector
+    p.linear("linear_1", Group::Ffn, Role::FfnUp, h, d, v.projector_bias);
+    p.linear("linear_2", Group::Ffn, Role::FfnDown, d, d, v.projector_bias);
+  } else if (v.projector == ProjectorKind::Gemma3) {  // ref: modeling_gemma3.py Gemma3MultiModalProjector
+    p.add("mm_input_projection_weight", "", Group::Ffn, Role::FfnUp, h, d);
+    p.norm(c, "mm_soft_emb_norm", h, Group::Norm, true);
+  }
+  inv.vision_layer.label = "vision";
+  for (i64 i = 0; i < v.layers; ++i) inv.vision_layer.layers.push_back(i);
+  Builder l{&inv.vision_layer.tensors, kOwnGroup, "vision_tower.vision_model.encoder.layers.{i}"};
+  l.norm(ln, "layer_norm1", h);
+  l.linear("self_attn.q_proj", Group::Attention, Role::AttnQ, h, h, true);
+  l.linear("self_attn.k_proj", Group::Attention, Role::AttnK, h, h, true);
+  l.linear("self_attn.v_proj", Group::Attention, Role::AttnV, h, h, true);
+  l.linear("self_attn.out_proj", Group::Attention, Role::AttnO, h, h, true);
+  l.norm(ln, "layer_norm2", h);
+  l.linear("mlp.fc1", Group::Ffn, Role::FfnUp, h, f, true);
+  l.linear("mlp.fc2", Group::Ffn, Role::FfnDown, f, h, true);
+  overflow |= g.overflow || p.overflow || l.overflow;
+}
+
 }  // namespace
 
 std::string_view to_string(Group g) {
@@ -432,6 +472,7 @@ Result<Inventory> build_inventory(const ModelConfig& c) {
     overflow |= mb.overflow;
     inv.mtp.push_back(std::move(kind));
   }
+  if (c.vision.enabled()) add_vision(c, inv, overflow);
   if (overflow)
     return Issue{"hidden_size", "tensor sizes overflow 64-bit integers; reduce hidden_size, "
                                 "intermediate_size, vocab_size or num_experts"};

@@ -61,6 +61,10 @@ struct Inventory {
   std::vector<Tensor> global;   // embeddings, norms and head outside the layers
   std::vector<LayerKind> kinds; // in the total
   std::vector<LayerKind> mtp;   // multi-token prediction, outside the total
+  // A multimodal wrapper's vision tower and projector, outside the total: the tensors outside
+  // its encoder layers, and one encoder layer (layers = the encoder's layer indices).
+  std::vector<Tensor> vision;
+  LayerKind vision_layer;
 };
 
 // Builds the inventory after validate(); fails only when a size overflows int64.

@@ -64,6 +64,13 @@ const std::vector<FieldLimit>& field_limits() {
       {"linear_key_head_dim", 1, 65536, kZeroOff},
       {"linear_value_head_dim", 1, 65536, kZeroOff},
       {"linear_conv_kernel_dim", 1, 1024, kZeroOff},
+      {"vision_config.num_hidden_layers", 1, 1000, kZeroOff},
+      {"vision_config.hidden_size", 1, 65536, kZeroOff},
+      {"vision_config.intermediate_size", 1, 1048576, kZeroOff},
+      {"vision_config.num_attention_heads", 1, 4096, kZeroOff},
+      {"vision_config.patch_size", 1, 4096, kZeroOff},
+      {"vision_config.image_size", 1, 65536, kZeroOff},
+      {"vision_config.num_channels", 1, 64, kZeroOff},
       {"position_offset", 0, 1024, false, kNotInConfig},  // OPT's 2 extra learned rows
   };
   return limits;
@@ -173,6 +180,24 @@ std::vector<Issue> validate(const ModelConfig& c) {
                                                    std::to_string(a.k_heads) + "), got " + std::to_string(a.v_heads)});
     if (c.mla.enabled) out.push_back({"full_attention_interval", "linear layers with MLA are not supported (0 only)"});
   }
+  if (c.vision.enabled()) {
+    const auto& v = c.vision;
+    lim("vision_config.num_hidden_layers", v.layers);
+    lim("vision_config.hidden_size", v.hidden);
+    lim("vision_config.intermediate_size", v.ffn);
+    lim("vision_config.num_attention_heads", v.heads);
+    lim("vision_config.patch_size", v.patch);
+    lim("vision_config.image_size", v.image);
+    lim("vision_config.num_channels", v.channels);
+    if (v.patch >= 1 && v.image >= 1 && v.image % v.patch != 0)
+      out.push_back({"vision_config.image_size", "must be a multiple of vision_config.patch_size (" +
+                                                     std::to_string(v.patch) + "), got " + std::to_string(v.image)});
+    if (v.heads >= 1 && v.hidden >= 1 && v.hidden % v.heads != 0)
+      out.push_back({"vision_config.num_attention_heads", "must divide vision_config.hidden_size (" +
+                                                              std::to_string(v.hidden) + "), got " + std::to_string(v.heads)});
+    if (v.projector == ProjectorKind::None)
+      out.push_back({"vision_config", "a vision tower needs a projector into the language model (mlp2 or gemma3)"});
+  }
   const RealLimit& rot = *find_real_limit("partial_rotary_factor");
   if (c.pos == PosKind::Rotary && !(c.rotary_fraction > rot.min && c.rotary_fraction <= rot.max))
     out.push_back({"partial_rotary_factor", "must be in (" + format_real(rot.min) + ", " + format_real(rot.max) + "]"});
@@ -187,5 +212,6 @@ std::string_view to_string(FfnKind k) { return name_at(kFfnKindNames, static_cas
 std::string_view to_string(Activation a) { return name_at(kActivationNames, static_cast<size_t>(a)); }
 std::string_view to_string(PosKind p) { return name_at(kPosKindNames, static_cast<size_t>(p)); }
 std::string_view to_string(NormKind n) { return name_at(kNormKindNames, static_cast<size_t>(n)); }
+std::string_view to_string(VisionKind k) { return name_at(kVisionKindNames, static_cast<size_t>(k)); }
 
 }  // namespace llmsize::core

@@ -38,6 +38,14 @@ enum class PosKind : std::uint8_t { Learned, Rotary, Alibi, None };
 inline constexpr std::string_view kPosKindNames[] = {"learned", "rotary", "alibi", "none"};
 enum class NormKind : std::uint8_t { LayerNorm, LayerNormNoBias, RmsNorm };
 inline constexpr std::string_view kNormKindNames[] = {"layernorm", "layernorm_nobias", "rmsnorm"};
+// A multimodal wrapper's vision encoder (counted apart from the language model) and the
+// projector that maps its features into the language model's width.
+enum class VisionKind : std::uint8_t { None, Clip, Siglip };
+inline constexpr std::string_view kVisionKindNames[] = {"none", "clip", "siglip"};
+enum class ProjectorKind : std::uint8_t { None, Mlp2, Gemma3 };
+inline constexpr std::string_view kProjectorKindNames[] = {"none", "mlp2", "gemma3"};
+static_assert(std::size(kVisionKindNames) == static_cast<size_t>(VisionKind::Siglip) + 1);
+static_assert(std::size(kProjectorKindNames) == static_cast<size_t>(ProjectorKind::Gemma3) + 1);
 static_assert(std::size(kFamilyNames) == static_cast<size_t>(Family::Custom) + 1);
 static_assert(std::size(kFfnKindNames) == static_cast<size_t>(FfnKind::Gated) + 1);
 static_assert(std::size(kActivationNames) == static_cast<size_t>(Activation::Silu) + 1);
@@ -89,6 +97,22 @@ struct LinearAttnConfig {
   i64 conv_dim() const { return 2 * key_dim() + value_dim(); }  // q, k and v pass the convolution
 };
 
+// The vision tower (ref: modeling_clip.py CLIPVisionModel, modeling_siglip.py SiglipVisionModel):
+// patch embedding, learned positions, `layers` pre-norm encoder layers (q, k, v, out_proj with
+// biases, two LayerNorms, fc1/fc2 with biases), final LayerNorm; CLIP adds a class token and a
+// LayerNorm before the encoder. The projector: LLaVA's two-layer MLP (linear_1 hidden → d,
+// linear_2 d → d) or Gemma 3's RMSNorm and hidden × d matrix.
+struct VisionConfig {
+  VisionKind kind = VisionKind::None;
+  i64 layers = 0, hidden = 0, ffn = 0, heads = 0, patch = 0, image = 0, channels = 3;
+  ProjectorKind projector = ProjectorKind::None;
+  bool projector_bias = true;  // LLaVA multimodal_projector_bias
+  bool operator==(const VisionConfig&) const = default;
+
+  bool enabled() const { return kind != VisionKind::None; }
+  i64 patches() const { return patch > 0 ? (image / patch) * (image / patch) : 0; }
+};
+
 struct ModelConfig {
   Family family = Family::Llama;
   std::string name;  // display name, informative
@@ -132,6 +156,7 @@ struct ModelConfig {
   MoeConfig moe;
   MlaConfig mla;
   LinearAttnConfig linear;
+  VisionConfig vision;  // multimodal wrappers: counted as params.vision, not in the total
   i64 mtp_layers = 0;  // DeepSeek-V3 multi-token-prediction layers (reported, not in the total)
 
   bool operator==(const ModelConfig&) const = default;
@@ -179,5 +204,6 @@ std::string_view to_string(FfnKind k);
 std::string_view to_string(Activation a);
 std::string_view to_string(PosKind p);
 std::string_view to_string(NormKind n);
+std::string_view to_string(VisionKind k);
 
 }  // namespace llmsize::core

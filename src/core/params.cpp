@@ -128,13 +128,16 @@ Result<ParamReport> count_params(const ModelConfig& c, const Inventory& inv) {
     r.kinds.push_back({k.label, L, p.all.value(), p.active.value()});
   }
   for (const LayerKind& k : inv.mtp) mtp += layer_parts(k, c.moe.top_k).all;
+  Checked vision;
+  for (const Tensor& t : inv.vision) vision += t.numel();
+  vision += layer_parts(inv.vision_layer, 0).all * static_cast<i64>(inv.vision_layer.layers.size());
   groups[static_cast<int>(Group::Mtp)] = mtp;
 
   const i64 d = c.d_model, L = c.n_layers;
   const Checked d2 = Checked(d) * d * L;
   const Checked a_attn = d2 * 4, a_ffn = d2 * 8, a_emb = Checked(c.vocab) * d;
   const Checked approx = a_attn + a_ffn + a_emb;
-  bool ok = total.ok() && active.ok() && matrix.ok() && mtp.ok() && approx.ok() && attn.ok() &&
+  bool ok = total.ok() && active.ok() && matrix.ok() && mtp.ok() && vision.ok() && approx.ok() && attn.ok() &&
             ffn.ok() && biases.ok() && norms.ok() && router.ok();
   for (const auto& gsum : groups) ok = ok && gsum.ok();
   if (!ok)
@@ -145,6 +148,7 @@ Result<ParamReport> count_params(const ModelConfig& c, const Inventory& inv) {
   r.total = total.value();
   r.active = active.value();
   r.mtp = mtp.value();
+  r.vision = vision.value();
   r.matrix_params = matrix.value();
   for (int i = 0; i < kGroupCount; ++i) r.by_group[i] = groups[i].value();
   r.approx_attention = a_attn.value();

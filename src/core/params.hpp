@@ -28,6 +28,7 @@ struct ParamReport {
   i64 total = 0;   // learnable parameters, MTP excluded
   i64 active = 0;  // per token: everything but the routed experts not chosen
   i64 mtp = 0;     // multi-token-prediction layers (DeepSeek-V3), outside total
+  i64 vision = 0;  // a multimodal wrapper's vision tower and projector, outside total
   std::array<i64, kGroupCount> by_group{};  // by_group[Mtp] == mtp
   std::vector<LayerKindCount> kinds;
   i64 matrix_params = 0;  // params in 2-D weight matrices (embeddings and head included)

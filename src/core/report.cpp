@@ -29,6 +29,10 @@ json model_json(const ModelConfig& c) {
   if (c.is_moe())
     m["moe"] = {{"experts", c.moe.num_experts}, {"top_k", c.moe.top_k}, {"expert_ffn", c.moe.expert_ffn},
                 {"shared_ffn", c.moe.shared_ffn}, {"first_dense", c.moe.first_dense}};
+  if (c.vision.enabled())
+    m["vision"] = {{"kind", std::string(to_string(c.vision.kind))}, {"layers", c.vision.layers},
+                   {"hidden_size", c.vision.hidden}, {"intermediate_size", c.vision.ffn},
+                   {"patch_size", c.vision.patch}, {"image_size", c.vision.image}};
   if (c.mla.enabled)
     m["mla"] = {{"q_lora_rank", c.mla.q_lora_rank}, {"kv_lora_rank", c.mla.kv_lora_rank},
                 {"qk_nope_head_dim", c.mla.qk_nope_dim}, {"qk_rope_head_dim", c.mla.qk_rope_dim},
@@ -60,6 +64,8 @@ json params_object(const ModelConfig& c, const ParamReport& p) {
                  {"active", p.active},
                  {"mtp", p.mtp},
                  {"total_with_mtp", p.total + p.mtp},
+                 {"vision", p.vision},
+                 {"total_with_vision", p.total + p.vision},
                  {"by_group", by_group},
                  {"layer_kinds", kinds},
                  {"approx_12nd2_vd", p.approx_12nd2_vd},
@@ -96,6 +102,9 @@ std::string architecture_summary(const ModelConfig& c) {
     s += " · MoE " + with_commas(c.moe.num_experts) + "×" + with_commas(c.moe.expert_ffn) + " top-" +
          with_commas(c.moe.top_k) + (c.moe.shared_ffn ? " +shared " + with_commas(c.moe.shared_ffn) : "");
   s += " · vocab " + with_commas(c.vocab) + (c.tie_embeddings ? " (tied)" : " (untied)");
+  if (c.vision.enabled())
+    s += " · vision " + std::string(to_string(c.vision.kind)) + " " + with_commas(c.vision.layers) + "×" +
+         with_commas(c.vision.hidden);
   return s;
 }
 
@@ -113,6 +122,9 @@ std::string params_text(const ModelConfig& c, const ParamReport& p) {
   if (c.is_moe())
     o += "  " + pad_right("active per token", 20) + pad_left(with_commas(p.active), 20) + "   (" +
          short_count(p.active) + ", " + pct(p.active, p.total) + ")\n";
+  if (p.vision > 0)
+    o += "  " + pad_right("vision (not in total)", 20) + pad_left(with_commas(p.vision), 20) + "   (with the language model " +
+         with_commas(p.total + p.vision) + ")\n";
   if (p.mtp > 0)
     o += "  " + pad_right("MTP (not in total)", 20) + pad_left(with_commas(p.mtp), 20) + "   (total with MTP " +
          with_commas(p.total + p.mtp) + ")\n";

@@ -150,6 +150,7 @@ std::string estimate_text(const ModelConfig& cfg, const Workload& w, const Estim
     o += "  weights " + std::string(to_string(w.weights)) + ", KV " + std::string(to_string(w.kv_dtype)) + ", context " +
          n(w.seq) + ", batch " + n(w.batch) + ", runtime " + std::string(to_string(w.runtime)) + "\n";
     o += row("weights", m.weights_bytes);
+    if (m.vision_weights_bytes > 0) o += row("vision tower", m.vision_weights_bytes);
     o += row("KV cache (" + n(m.kv_bytes_per_token) + " B/token)", m.kv_cache_bytes);
     if (m.state_bytes_per_sequence > 0)
       o += row("state (" + n(m.state_bytes_per_sequence) + " B/seq)", m.state_bytes);
@@ -169,6 +170,7 @@ std::string estimate_text(const ModelConfig& cfg, const Workload& w, const Estim
          ", micro-batch " + n(w.batch) + ", accumulation " + n(w.grad_accum) +
          (w.lora_rank > 0 ? ", LoRA r " + n(w.lora_rank) + (w.qlora ? " (QLoRA)" : "") : std::string()) + "\n";
     o += row("weights", t.weights_bytes);
+    if (t.vision_weights_bytes > 0) o += row("vision tower (frozen)", t.vision_weights_bytes);
     o += row("gradients", t.gradients_bytes);
     o += row("optimizer states", t.optimizer_bytes);
     o += row("fp32 master weights", t.master_weights_bytes);

@@ -114,6 +114,10 @@ Result<TrainingMemory> training_memory(const ModelConfig& cfg, const Inventory& 
     return Checked(dense_act->total) * n[0][0] + Checked(moe_act.total) * n[0][1] + Checked(lin_act[0].total) * n[1][0] +
            Checked(lin_act[1].total) * n[1][1];
   };
+  // A vision tower is held frozen in the compute dtype (the usual recipe trains the language model
+  // and the projector on its features): on the first stage, sharded like the weights under ZeRO-3/FSDP.
+  auto vision = vision_weights(inv, w);
+  if (!vision) return vision.issues();
   const i64 t = w.tp, e = dtype_bytes(w.dtype);
   auto rep = [&](Checked v) { return !w.seq_parallel || !v.ok() ? v : Checked(ceil_div(v.value(), t)); };
   const Checked sbh = Checked(w.seq) * w.batch * cfg.d_model;
@@ -181,9 +185,11 @@ Result<TrainingMemory> training_memory(const ModelConfig& cfg, const Inventory& 
       dequant = biggest * 2;
     }
     const Checked overhead = Checked(m.reserve_bytes) + m.comm_bytes + gathered + dequant;
-    const Checked total = weights + grads + master + opt + act + overhead;
+    const Checked vis = st == 0 ? div(Checked(vision->bytes_gpu), dp, shard_weights) : Checked();
+    const Checked total = weights + vis + grads + master + opt + act + overhead;
     if (!total.ok()) return overflow();
     s.weights_bytes = weights.value();
+    s.vision_weights_bytes = vis.value();
     s.gradients_bytes = grads.value();
     s.master_weights_bytes = master.value();
     s.optimizer_bytes = opt.value();
@@ -212,7 +218,7 @@ Result<TrainingMemory> training_memory(const ModelConfig& cfg, const Inventory& 
                              (sb.grads + sb.master + (lora ? sb.weights : 0)) +
                          optimizer->dense.replica + optimizer->expert.replica;
   const Checked acts = acts_of(counts(plan.all())) + last_extra;
-  const Checked need = states + acts;
+  const Checked need = states + acts + vision->bytes;
   if (need.ok()) {
     if (need.value() + m.reserve_bytes <= m.capacity_bytes) {
       m.min_gpus = 1;

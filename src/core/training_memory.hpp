@@ -14,6 +14,7 @@ namespace llmsize::core {
 struct TrainingMemory {
   // Most loaded GPU (pipeline stage `stage`).
   i64 weights_bytes = 0;         // working weights (frozen base for LoRA; NF4-DQ for QLoRA) + adapters
+  i64 vision_weights_bytes = 0;  // a multimodal wrapper's vision tower, frozen in the compute dtype (first stage)
   i64 gradients_bytes = 0;
   i64 optimizer_bytes = 0;
   i64 master_weights_bytes = 0;

@@ -72,4 +72,23 @@ Result<WeightsReport> weights_report(const ModelConfig& c, const Inventory& inv,
   return r;
 }
 
+Result<VisionWeights> vision_weights(const Inventory& inv, const Workload& w) {
+  VisionWeights v;
+  const i64 e = dtype_bytes(w.dtype), tp = std::max<i64>(1, w.tp);
+  Checked params, bytes, gpu;
+  auto take = [&](const Tensor& t, i64 times) {
+    const Checked n = Checked(t.numel()) * times;
+    params += n;
+    bytes += n * e;
+    gpu += (t.is_matrix() && n.ok() ? Checked(ceil_div(n.value(), tp)) : n) * e;
+  };
+  for (const Tensor& t : inv.vision) take(t, 1);
+  for (const Tensor& t : inv.vision_layer.tensors) take(t, static_cast<i64>(inv.vision_layer.layers.size()));
+  if (!params.ok() || !bytes.ok() || !gpu.ok()) return memory_overflow();
+  v.params = params.value();
+  v.bytes = bytes.value();
+  v.bytes_gpu = gpu.value();
+  return v;
+}
+
 }  // namespace llmsize::core

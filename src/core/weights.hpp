@@ -31,6 +31,16 @@ struct WeightsReport {  // one replica, no parallel split, MTP excluded
 Result<WeightsReport> weights_report(const ModelConfig& cfg, const Inventory& inv, const Workload& w);
 Result<i64> weights_bytes_fp32(const Inventory& inv);  // 4 × parameters (MTP excluded)
 
+// A multimodal wrapper's vision tower and projector as runtimes load them: in the compute dtype
+// whatever the language model's format (vLLM and llama.cpp's mmproj keep them unquantized),
+// matrices split over tensor parallel GPUs (vLLM's parallel linear layers), vectors replicated.
+struct VisionWeights {
+  i64 params = 0;
+  i64 bytes = 0;      // whole tower, one replica
+  i64 bytes_gpu = 0;  // one GPU of tensor parallel tp (held by the first pipeline stage)
+};
+Result<VisionWeights> vision_weights(const Inventory& inv, const Workload& w);
+
 // The inventory tensor a row describes.
 const Tensor& tensor_of(const Inventory& inv, const WeightRow& r);
 

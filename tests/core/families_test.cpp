@@ -116,12 +116,60 @@ TEST_CASE("Gemma 3 reads layer_types and refuses a pattern the plan cannot expre
   }
 }
 
-TEST_CASE("The gemma3 wrapper is refused: its vision tower is not counted yet", "[core][import]") {
-  auto r = import_hf_config(R"({"model_type":"gemma3","text_config":)" + gemma3_text("") +
-                            R"(,"vision_config":{"model_type":"siglip_vision_model","hidden_size":1152}})");
-  REQUIRE_FALSE(r.ok());
-  CHECK(r.issues()[0].field == "vision_config");
-  CHECK_THAT(r.issues()[0].message, Catch::Contains("vision tower") && Catch::Contains("gemma3_text"));
+TEST_CASE("Multimodal wrappers: gemma3 and llava towers are read; others and unknown towers are refused by name",
+          "[core][import]") {
+  SECTION("gemma3: the SigLIP tower's keys, class defaults for the rest") {
+    auto r = import_hf_config(R"({"model_type":"gemma3","text_config":)" + gemma3_text("") +
+                              R"(,"vision_config":{"model_type":"siglip_vision_model","hidden_size":1152,"vision_use_head":false}})");
+    REQUIRE(r.ok());
+    CHECK(r->config.vision.kind == VisionKind::Siglip);
+    CHECK(r->config.vision.hidden == 1152);
+    CHECK(r->config.vision.layers == 12);  // SiglipVisionConfig default
+    CHECK(r->config.vision.projector == ProjectorKind::Gemma3);
+  }
+  const std::pair<std::string, std::string> bad[] = {
+      {R"({"model_type":"gemma3","text_config":)" + gemma3_text("") + R"(,"vision_config":{"model_type":"clip_vision_model"}})",
+       "vision_config.model_type"},
+      {R"({"model_type":"gemma3","text_config":)" + gemma3_text("") + R"(,"vision_config":{"vision_use_head":true}})",
+       "vision_config.vision_use_head"},
+      {R"({"model_type":"gemma3","text_config":)" + gemma3_text("") + R"(,"vision_config":{"patch_size":14,"image_size":900,"vision_use_head":false}})",
+       "vision_config.image_size"},
+      {R"({"model_type":"qwen2_5_vl","text_config":)" + gemma3_text("") + R"(,"vision_config":{"depth":32}})", "vision_config"},
+      {R"({"model_type":"gemma3","vision_config":{"vision_use_head":false}})", "text_config"},
+  };
+  for (const auto& [cfg, field] : bad) {
+    INFO(cfg);
+    auto r = import_hf_config(cfg);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.issues()[0].field == field);
+  }
+}
+
+TEST_CASE("Gemma 3 27B's vision tower and projector count 423,060,336 parameters; memory holds them apart",
+          "[core][params][anchor][memory]") {
+  // ref: keras-team/keras-hub keras_hub/src/models/gemma3/gemma3_presets.py: "gemma3_27b" (vision+text)
+  //   "params": 27432062576, and "gemma3_27b_text" "params": 27009002240: the tower and projector are the
+  //   difference, 423,060,336 (the language model's 64 extra vocabulary rows cancel out).
+  const ModelConfig c = preset("gemma-3-27b").config;
+  const ParamReport r = llmsize::test::param_report(c);
+  CHECK(r.vision == 27'432'062'576 - 27'009'002'240);
+  // By hand, modeling_siglip.py SiglipVisionModel (no pooling head) at 896 px, patch 14 (4,096
+  // patches): patch conv 3·14·14·h + h, positions 4,096·h, 27 layers as CLIP's, post LayerNorm;
+  // Gemma3MultiModalProjector: mm_input_projection_weight h·d and mm_soft_emb_norm h.
+  const i64 h = 1152, f = 4304, d = 5376;
+  const i64 tower = 3 * 14 * 14 * h + h + 4096 * h + 27 * (4 * (h * h + h) + 4 * h + h * f + f + f * h + h) + 2 * h;
+  CHECK(r.vision == tower + h * d + h);
+  // Inference: the tower in the compute dtype beside the weights, split over tp, on the first stage.
+  const Estimate one = llmsize::test::run(c, llmsize::test::with({{"w", "q4_k_m"}}));
+  CHECK(one.inference.vision_weights_bytes == 2 * r.vision);
+  CHECK(one.inference.total_bytes == one.inference.weights_bytes + one.inference.vision_weights_bytes +
+                                         one.inference.kv_cache_bytes + one.inference.activation_bytes +
+                                         one.inference.overhead_bytes);
+  const Estimate pp = llmsize::test::run(c, llmsize::test::with({{"gpus", "2"}, {"pp", "2"}}));
+  CHECK((pp.inference.stage == 0) == (pp.inference.vision_weights_bytes > 0));
+  // Training keeps it frozen: no gradients, no optimizer states.
+  const Estimate t = llmsize::test::run(c, llmsize::test::with({{"mode", "training"}}));
+  CHECK(t.training.vision_weights_bytes == 2 * r.vision);
 }
 
 TEST_CASE("GPT-1 reads afn as its modeling file does and refuses special-token rows", "[core][import]") {

@@ -102,16 +102,22 @@ TEST_CASE("hand derivations agree for families without a published exact count",
     const i64 d = 8192, L = 80, v = 32000, f = 22016;
     CHECK(count(preset("llama-1-65b").config).total == 2 * v * d + d + L * (4 * d * d + 3 * d * f + 2 * d));
   }
-  SECTION("LLaVA: the vision tower is refused by name; its text_config alone is the language model") {
-    const auto whole = json_util::json::parse(llmsize::test::read_text("core/configs/llava-1.5-7b.json"));
-    auto refused = import_hf_config(whole.dump());
-    REQUIRE_FALSE(refused.ok());
-    CHECK(refused.issues()[0].field == "vision_config");
-    CHECK(refused.issues()[0].message.find("not counted yet") != std::string::npos);
-    auto text = import_hf_config(whole.at("text_config").dump());
-    REQUIRE(text.ok());
+  SECTION("LLaVA-1.5-7B: the Llama text model, and its CLIP tower and projector counted apart") {
+    // ref: a public test of llava-hf/llava-1.5-7b-hf: "config = LlavaConfig.from_pretrained("llava-hf/llava-1.5-7b-hf")
+    //   model = LlavaForConditionalGeneration(config)  assert count_parameters(model) == (7063427072, 7063427072)"
+    const ModelConfig c = import_file("core/configs/llava-1.5-7b.json");
+    const ParamReport r = count(c);
     const i64 d = 4096, L = 32, v = 32064, f = 11008;
-    CHECK(count(text->config).total == 2 * v * d + d + L * (4 * d * d + 3 * d * f + 2 * d));
+    CHECK(r.total == 2 * v * d + d + L * (4 * d * d + 3 * d * f + 2 * d));
+    CHECK(r.total + r.vision == 7'063'427'072);
+    // By hand, modeling_clip.py CLIPVisionModel (ViT-L/14 at 336 px, 576 patches + the class token):
+    // class embedding h, patch conv 3·14·14·h, 577 positions, pre and post LayerNorms, 24 layers of
+    // q, k, v, out (h² + h each), two LayerNorms, fc1 h·4h + 4h, fc2 4h·h + h; LlavaMultiModalProjector
+    // linear_1 h·d + d, linear_2 d·d + d.
+    const i64 h = 1024, vf = 4096;
+    const i64 tower = h + 3 * 14 * 14 * h + 577 * h + 4 * h + 24 * (4 * (h * h + h) + 4 * h + h * vf + vf + vf * h + h);
+    CHECK(r.vision == tower + (h * d + d) + (d * d + d));
+    CHECK(c.vision.kind == VisionKind::Clip);
   }
 }
 
