@@ -20,7 +20,7 @@ std::string kept_text(const core::CacheShape& s) {
 }
 
 std::string heads_text(const core::CacheShape& s) {
-  if (s.kind == core::AttnKind::MlaLatent) return "1 latent (every GPU)";
+  if (core::is_mla(s.kind)) return "1 latent (every GPU)";
   if (s.kind == core::AttnKind::Linear) {  // value heads of the recurrent state
     std::string t = core::with_commas(s.heads_gpu) + " value";
     if (s.heads_gpu != s.heads) t += " of " + core::with_commas(s.heads);
@@ -97,6 +97,9 @@ void draw_layer_plan(const core::LayerPlan& plan) {
       ImGui::TableNextColumn();
       if (s.kind == core::AttnKind::Linear)
         ImGui::TextUnformatted(("state " + core::with_commas(s.state_bytes_gpu) + " / sequence").c_str());
+      else if (s.index_bytes_per_token > 0)
+        ImGui::TextUnformatted((core::with_commas(s.bytes_per_token_gpu) + " + indexer " +
+                                core::with_commas(s.index_bytes_per_token)).c_str());
       else
         ImGui::TextUnformatted(core::with_commas(s.bytes_per_token_gpu).c_str());
     }

@@ -45,7 +45,9 @@ Result<LayerActivations> layer_activations(const ModelConfig& c, const ActParams
       const auto& m = c.mla;
       set(a.qk, sb * Ht * 2 * (m.qk_nope_dim + m.qk_rope_dim) * e);  // q and k expanded per head
       set(a.v, sb * Ht * m.v_head_dim * e);
-      set(a.mla_latent, rep(sb * (2 * m.q_lora_rank + (m.kv_lora_rank + m.qk_rope_dim) + m.kv_lora_rank) * e));
+      // + the lightning indexer's q, k and head weights (DeepSeek-V3.2)
+      set(a.mla_latent, rep(sb * (2 * m.q_lora_rank + (m.kv_lora_rank + m.qk_rope_dim) + m.kv_lora_rank) * e) +
+                            sb * (m.index_heads * m.index_dim + m.index_dim + m.index_heads) * e);
       set(a.attn_out_input, sb * Ht * m.v_head_dim * e);
     } else {
       const i64 Kt = kv_heads_per_gpu(c.n_kv_heads, t);

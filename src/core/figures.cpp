@@ -130,11 +130,11 @@ std::string kv_per_token_text(const ModelConfig& c, const LayerPlan& p, const st
   bool uniform = true;  // one cached width on every layer (windows may differ)
   i64 layers = 0;
   for (const CacheShape& s : caches) {
-    uniform = uniform && (s.kind == AttnKind::MlaLatent) == (f.kind == AttnKind::MlaLatent) && s.heads == f.heads &&
+    uniform = uniform && is_mla(s.kind) == is_mla(f.kind) && s.heads == f.heads &&
               s.k_dim == f.k_dim && s.v_dim == f.v_dim;
     layers += s.layers;
   }
-  if (uniform && f.kind == AttnKind::MlaLatent)
+  if (uniform && is_mla(f.kind))
     return "L · (kv_lora_rank + qk_rope_head_dim) · bytes = " + n(layers) + " · (" + n(c.mla.kv_lora_rank) + " + " +
            n(c.mla.qk_rope_dim) + ") · " + dtype;
   if (uniform && f.k_dim == f.v_dim)
@@ -209,6 +209,7 @@ std::string phase_text(const InferenceMemory& m, i64 temps, const char* phase = 
   term("reserve", m.overhead_bytes);
   if (temps >= 0) {
     term("KV(b·s)", m.kv_cache_bytes);
+    if (m.indexer_cache_bytes > 0) term("indexer(b·s)", m.indexer_cache_bytes);  // sparse attention's keys
     if (m.state_bytes > 0) term("state(b)", m.state_bytes);  // linear-attention layers
     term(std::string(phase) + " temporaries", temps);
   }
@@ -261,7 +262,7 @@ const Figure kFigures[] = {
      Exact,
      [](C c, W w, E e) -> D {
        const std::string kvf = kv_per_token_text(c, e.plan, std::string(to_string(w.kv_dtype)));
-       const bool mla = !e.plan.caches.empty() && e.plan.caches.front().kind == AttnKind::MlaLatent;
+       const bool mla = !e.plan.caches.empty() && is_mla(e.plan.caches.front().kind);
        return {kvf + " (q8_0/q4_0: 34/18 bytes per 32 values)",
                mla ? "DeepSeek-V2 2024 §2.1 (MLA caches c_KV and the rope key); vLLM MLA cache"
                    : "Kwon et al. 2023 (vLLM/PagedAttention) §2: K and V per layer per token"};
@@ -271,10 +272,38 @@ const Figure kFigures[] = {
        const InferenceMemory& m = e.inference;
        std::string kvc = kv_cache_text(e.plan, stage_range(static_cast<i64>(e.plan.layers.size()), w.pp, m.stage), w);
        const CacheShape* first = e.plan.caches.empty() ? nullptr : &e.plan.caches.front();
-       if (first && first->kind != AttnKind::MlaLatent && w.tp > 1)
+       if (first && !is_mla(first->kind) && w.tp > 1)
          kvc += "; K heads per GPU = " + n(first->heads_gpu) + (w.tp > first->heads ? " (replicated: tp > K)" : " (K / tp)");
-       if (first && first->kind == AttnKind::MlaLatent && w.tp > 1) kvc += "; the MLA latent is replicated on every tensor-parallel GPU";
+       if (first && is_mla(first->kind) && w.tp > 1) kvc += "; the MLA latent is replicated on every tensor-parallel GPU";
        return {kvc, "vLLM/llama.cpp KV layout; paged allocators round up to whole blocks"};
+     }},
+    {"inference.indexer_bytes_per_token", "Indexer keys per token", Unit::Bytes, Inf,
+     [](E e) -> V { return e.inference.indexer_bytes_per_token; }, Exact,
+     [](C c, W, E e) -> D {
+       if (!c.mla.has_indexer()) return {"no sparse-attention indexer = 0", "a model without DeepSeek Sparse Attention"};
+       i64 layers = 0;
+       for (const CacheShape& s : e.plan.caches) layers += s.index_bytes_per_token > 0 ? s.layers : 0;
+       return {"L · (index_head_dim fp8 + index_head_dim / 128 fp32 scales) = " + n(layers) + " · (" + n(c.mla.index_dim) +
+                   " + " + n(ceil_div(c.mla.index_dim, 128)) + " · 4)",
+               "DeepSeek-V3.2-Exp inference/model.py Indexer (k_cache float8_e4m3fn, k_scale_cache float32); "
+               "vLLM DeepseekV32IndexerCache; whatever the KV dtype of the latent"};
+     }},
+    {"inference.indexer_cache_bytes", "Indexer key cache", Unit::Bytes, Inf,
+     [](E e) -> V { return e.inference.indexer_cache_bytes; }, Lower,
+     [](C c, W w, E e) -> D {
+       if (!c.mla.has_indexer()) return {"no sparse-attention indexer = 0", "a model without DeepSeek Sparse Attention"};
+       const InferenceMemory& m = e.inference;
+       const StageRange r = stage_range(static_cast<i64>(e.plan.layers.size()), w.pp, m.stage);
+       i64 layers = 0, per_layer = 0;
+       for (size_t k = 0; k < e.plan.caches.size(); ++k)
+         if (e.plan.caches[k].index_bytes_per_token > 0) {
+           layers += e.plan.layers_in(k, r);
+           per_layer = e.plan.caches[k].index_bytes_per_token;
+         }
+       return {"b · bytes per layer · layers · s = " + n(w.batch) + " · " + n(per_layer) + " · " + n(layers) + " · " +
+                   n(w.seq) + "; every tensor-parallel GPU holds it whole",
+               "one indexer key per token per layer, like the MLA latent; the attention then reads only index_topk = " +
+                   n(c.mla.index_topk) + " keys per query"};
      }},
     {"inference.state_bytes_per_sequence", "Recurrent state per sequence", Unit::Bytes, Inf,
      [](E e) -> V { return e.inference.state_bytes_per_sequence; }, Exact,
@@ -528,6 +557,7 @@ const ModeFigures& mode_figures(Mode m) {
       {{"weights", fig("inference.weights_bytes")},
        {"vision tower", fig("inference.vision_weights_bytes")},
        {"KV cache", fig("inference.kv_cache_bytes")},
+       {"indexer cache", fig("inference.indexer_cache_bytes")},
        {"recurrent state", fig("inference.state_bytes")},
        {"activations", fig("inference.activation_bytes")},
        {"reserve and buffers", fig("inference.overhead_bytes")}},

@@ -110,8 +110,20 @@ void read_mla(Reader& r, ModelConfig& c) {
   c.n_kv_heads = c.n_heads;
 }
 
+// ref: DeepSeek-V3.2-Exp config.json / inference/model.py ModelArgs: index_n_heads 64,
+// index_head_dim 128, index_topk 2048.
+void read_indexer(Reader& r, ModelConfig& c) {
+  c.mla.index_heads = r.integer("index_n_heads", {"index_n_heads"}, 64);
+  c.mla.index_dim = r.integer("index_head_dim", {"index_head_dim"}, 128);
+  c.mla.index_topk = r.integer("index_topk", {"index_topk"}, 2048);
+}
+
 void read_attention_size(const FamilyRow& f, Reader& r, ModelConfig& c) {
-  if (f.mla) return read_mla(r, c);
+  if (f.mla) {
+    read_mla(r, c);
+    if (f.indexer) read_indexer(r, c);
+    return;
+  }
   read_head_dim(r, c, f.head_dim_default);
   if (f.rotary.in_head_dims && c.head_dim > 0) {
     const i64 rd = r.integer("partial_rotary_factor", f.rotary.keys, c.head_dim);

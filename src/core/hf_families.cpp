@@ -156,6 +156,9 @@ const std::vector<FamilyRow>& family_rows() {
        .topk_method_default = "greedy", .mtp = true},
       {.family = Family::DeepseekV3, .model_types = {"deepseek_v3"}, .mla = true, .moe = kDeepseekMoe,
        .topk_method_default = "noaux_tc", .mtp = true},
+      // DeepSeek-V3.2: DeepSeek-V3 plus the lightning indexer in every attention layer.
+      {.family = Family::DeepseekV32, .model_types = {"deepseek_v32"}, .mla = true, .indexer = true, .moe = kDeepseekMoe,
+       .topk_method_default = "noaux_tc", .mtp = true},
       // GPT-1: GPT-2's tensors (Conv1D c_attn, c_proj, c_fc) with a 4·d MLP fixed by the class.
       {.family = Family::OpenaiGpt, .model_types = {"openai-gpt"}, .tied = true,
        .positions_default = 512,  // ref: OpenAIGPTConfig n_positions

@@ -126,6 +126,7 @@ struct FamilyRow {
   i64 head_dim_default = 0;  // 0: hidden_size / heads when head_dim is absent
   WindowRule window{};
   bool mla = false;          // DeepSeek multi-head latent attention (kv_lora_rank, …)
+  bool indexer = false;      // DeepSeek-V3.2 lightning indexer (index_n_heads, index_head_dim, index_topk)
   MoeRule moe{};
   const char* topk_method_default = nullptr;  // DeepSeek router; "noaux_tc" adds a correction bias
   bool mtp = false;          // DeepSeek num_nextn_predict_layers (V3 has 1)

@@ -17,7 +17,7 @@ struct At {
   i64 total = 0;   // prefill peak
   i64 decode = 0;
   i64 stage = 0, layers = 0;
-  i64 weights = 0, vision = 0, kv = 0, kv_token = 0, state = 0;
+  i64 weights = 0, vision = 0, kv = 0, kv_token = 0, state = 0, indexer = 0;
   Temporaries prefill, decode_temps;
 };
 
@@ -90,13 +90,15 @@ struct Model {
       a.kv_token = plan.kv_bytes_per_token_gpu(r);
       const Checked kv = plan.kv_cache_bytes_gpu(r, s, b);
       const Checked state = Checked(plan.state_bytes_gpu(r)) * b;
+      const Checked indexer = plan.indexer_cache_bytes_gpu(r, s, b);
       a.prefill = of_stage(attn_pre, attn_pre.front(), moe_pre, r, last);
       a.decode_temps = of_stage(attn_dec, attn_dec.front(), moe_dec, r, last);
-      const Checked base = Checked(a.weights) + a.vision + overhead + kv + state;
+      const Checked base = Checked(a.weights) + a.vision + overhead + kv + state + indexer;
       const Checked total = base + a.prefill.peak, decode = base + a.decode_temps.peak;
       if (!total.ok() || !decode.ok()) return std::nullopt;
       a.kv = kv.value();
       a.state = state.value();
+      a.indexer = indexer.value();
       a.total = total.value();
       a.decode = decode.value();
       if (!best || a.total > best->total) best = a;
@@ -139,6 +141,8 @@ Result<InferenceMemory> inference_memory(const ModelConfig& cfg, const Inventory
   m.kv_cache_bytes = a->kv;
   m.state_bytes_per_sequence = plan.state_bytes_per_sequence();
   m.state_bytes = a->state;
+  m.indexer_bytes_per_token = plan.indexer_bytes_per_token();
+  m.indexer_cache_bytes = a->indexer;
   m.prefill = a->prefill;
   m.decode = a->decode_temps;
   m.activation_bytes = a->prefill.peak;
@@ -170,13 +174,14 @@ Result<InferenceMemory> inference_memory(const ModelConfig& cfg, const Inventory
   }
   // Concurrent sequences at this context: one sequence's prefill temporaries at a time
   // (chunked prefill, as vLLM schedules), every sequence's KV and recurrent state resident.
-  if (auto one = model.at(w.seq, 1); one && one->kv + one->state > 0) {
-    const i64 per_seq = one->kv + one->state;
+  if (auto one = model.at(w.seq, 1); one && one->kv + one->state + one->indexer > 0) {
+    const i64 per_seq = one->kv + one->state + one->indexer;
     const i64 avail = m.capacity_bytes - (one->total - per_seq);
     m.max_sequences = avail > 0 ? avail / per_seq : 0;
   }
   // Minimum GPUs: an ideal split of weights, KV, state and temporaries; reserve on every GPU.
-  if (const Checked kv_all = plan.kv_cache_bytes(w.seq, w.batch) + Checked(plan.state_bytes_per_sequence()) * w.batch;
+  if (const Checked kv_all = plan.kv_cache_bytes(w.seq, w.batch) + Checked(plan.state_bytes_per_sequence()) * w.batch +
+                             plan.indexer_cache_bytes_gpu(plan.all(), w.seq, w.batch);
       kv_all.ok()) {
     const Checked need = Checked(m.weights.total_bytes) + vision->bytes + kv_all + a->prefill.peak;
     if (need.ok()) {

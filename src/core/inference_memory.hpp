@@ -24,6 +24,8 @@ struct InferenceMemory {
   i64 kv_bytes_per_token = 0;      // whole model, all layers (the published figure)
   i64 kv_bytes_per_token_gpu = 0;  // this GPU's layers and KV heads
   i64 kv_cache_bytes = 0;          // this GPU: batch × context (windows capped)
+  i64 indexer_bytes_per_token = 0; // whole model: the sparse-attention indexer's key per token (DeepSeek-V3.2)
+  i64 indexer_cache_bytes = 0;     // this GPU: batch × context of indexer keys (replicated under tp)
   i64 state_bytes_per_sequence = 0;  // whole model: recurrent state of one sequence (linear layers)
   i64 state_bytes = 0;             // this GPU: batch × its layers' state, constant in context
   i64 activation_bytes = 0;        // prefill temporaries peak (= prefill.peak)

@@ -200,6 +200,17 @@ void add_attention(const ModelConfig& c, const Names& n, Builder& b) {
     b.linear("self_attn.kv_b_proj", A, Role::MlaKVB, m.kv_lora_rank, H * (m.qk_nope_dim + m.v_head_dim),
              false);
     b.linear(n.o, A, Role::AttnO, H * m.v_head_dim, d, c.bias_o);
+    if (m.has_indexer()) {
+      // ref: DeepSeek-V3.2-Exp inference/model.py Indexer (vLLM deepseek_v2.py Indexer): wq_b from the q
+      // latent to index_n_heads × index_head_dim, wk d → index_head_dim, k_norm a LayerNorm with bias,
+      // weights_proj d → index_n_heads; no biases on the linears.
+      b.linear("self_attn.indexer.wq_b", A, Role::IdxQ, m.q_lora_rank, m.index_heads * m.index_dim, false);
+      b.linear("self_attn.indexer.wk", A, Role::IdxK, d, m.index_dim, false);
+      ModelConfig ln = c;
+      ln.norm = NormKind::LayerNorm;
+      b.norm(ln, "self_attn.indexer.k_norm", m.index_dim);
+      b.linear("self_attn.indexer.weights_proj", A, Role::IdxWeights, d, m.index_heads, false);
+    }
     return;
   }
   const i64 hd = c.head_dim, K = c.n_kv_heads;
@@ -363,6 +374,9 @@ std::string_view to_string(Role r) {
     case Role::MlaQB: return "q_b";
     case Role::MlaKVA: return "kv_a";
     case Role::MlaKVB: return "kv_b";
+    case Role::IdxQ: return "index_q";
+    case Role::IdxK: return "index_k";
+    case Role::IdxWeights: return "index_weights";
     case Role::FfnGate: return "gate";
     case Role::FfnUp: return "up";
     case Role::FfnGateUp: return "gate_up";

@@ -26,6 +26,7 @@ enum class Role : std::uint8_t {
   AttnQ, AttnK, AttnV, AttnQKV, AttnO,           // attention projections (QKV when fused)
   AttnSink,                                      // gpt-oss: one learned softmax logit per head
   MlaQA, MlaQB, MlaKVA, MlaKVB,                  // MLA low-rank projections
+  IdxQ, IdxK, IdxWeights,                        // DeepSeek-V3.2 lightning indexer
   LinQKVZ, LinBA, LinConv, LinDtBias, LinALog, LinOut,  // Gated DeltaNet (linear attention)
   FfnGate, FfnUp, FfnGateUp, FfnDown,            // FFN matrices (GateUp when fused)
   Router, RouterBias, SharedGate,                // MoE routing

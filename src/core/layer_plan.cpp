@@ -71,6 +71,15 @@ Result<LayerPlan> layer_plan(const ModelConfig& c, KvDtype t, i64 tp, i64 act_by
     base.kind = AttnKind::MlaLatent;
     base.heads = base.heads_gpu = 1;
     base.k_dim = c.mla.kv_lora_rank + c.mla.qk_rope_dim;
+    if (c.mla.has_indexer()) {
+      // ref: DeepSeek-V3.2-Exp inference/model.py Indexer: k_cache float8_e4m3fn of index_head_dim and
+      // k_scale_cache float32 per 128 values; vLLM's DeepseekV32IndexerCache and SGLang's index_k
+      // buffer store the same 128 + 4 bytes, whatever the KV dtype of the latent.
+      base.kind = AttnKind::MlaIndexer;
+      const Checked ib = Checked(c.mla.index_dim) + Checked(ceil_div(c.mla.index_dim, 128)) * 4;
+      if (!ib.ok()) return memory_overflow();
+      base.index_bytes_per_token = ib.value();
+    }
   } else {
     // ref: Kwon et al. 2023 (vLLM) §2: K and V, each K heads × head_dim values per layer per token.
     base.heads = c.n_kv_heads;
@@ -155,6 +164,19 @@ i64 LayerPlan::kv_bytes_per_token_gpu(StageRange r) const {
 i64 LayerPlan::kv_bytes_per_token() const {
   i64 sum = 0;
   for (const CacheShape& s : caches) sum += s.bytes_per_token * s.layers;
+  return sum;
+}
+
+i64 LayerPlan::indexer_bytes_per_token() const {
+  i64 sum = 0;  // ≤ index_head_dim · 1.04 · layers: checked small by validate()'s bounds
+  for (const CacheShape& s : caches) sum += s.index_bytes_per_token * s.layers;
+  return sum;
+}
+
+Checked LayerPlan::indexer_cache_bytes_gpu(StageRange r, i64 context, i64 batch) const {
+  Checked sum;
+  for (size_t k = 0; k < caches.size(); ++k)
+    sum += Checked(batch) * caches[k].index_bytes_per_token * (Checked(layers_in(k, r)) * context);
   return sum;
 }
 

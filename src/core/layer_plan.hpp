@@ -19,9 +19,11 @@ enum class AttnKind : std::uint8_t {
   Sliding,    // K and V of the last W tokens (a ring of W slots)
   MlaLatent,  // one compressed latent + rope key per token (DeepSeek MLA)
   Linear,     // no per-token cache: a fixed recurrent state per sequence (Gated DeltaNet)
+  MlaIndexer, // the MLA latent plus the lightning indexer's key per token (DeepSeek-V3.2)
 };
-inline constexpr std::string_view kAttnKindNames[] = {"full", "sliding", "mla latent", "linear"};
-static_assert(std::size(kAttnKindNames) == static_cast<size_t>(AttnKind::Linear) + 1);
+inline constexpr std::string_view kAttnKindNames[] = {"full", "sliding", "mla latent", "linear", "mla + indexer"};
+static_assert(std::size(kAttnKindNames) == static_cast<size_t>(AttnKind::MlaIndexer) + 1);
+inline bool is_mla(AttnKind k) { return k == AttnKind::MlaLatent || k == AttnKind::MlaIndexer; }
 enum class FfnPlan : std::uint8_t { Dense, Moe };
 
 // One distinct cache shape; layers that share it point at one row.
@@ -38,6 +40,8 @@ struct CacheShape {
   // and one sequence (convolution + recurrent), constant in context; whole model and one GPU.
   i64 state_bytes = 0;
   i64 state_bytes_gpu = 0;
+  // MlaIndexer: the indexer's key cache, one layer, one token (every GPU holds it whole).
+  i64 index_bytes_per_token = 0;
   i64 layers = 0;               // layers of the model with this shape
   bool operator==(const CacheShape&) const = default;
 
@@ -73,6 +77,10 @@ struct LayerPlan {
   Checked kv_cache_bytes_gpu(StageRange r, i64 context, i64 batch) const;
   Checked kv_cache_bytes(i64 context, i64 batch) const;
 
+  // The indexer's key cache (DeepSeek-V3.2): bytes one token adds over all layers, and the cache
+  // of `batch` sequences of `context` tokens over the layers of `r` on one GPU.
+  i64 indexer_bytes_per_token() const;
+  Checked indexer_cache_bytes_gpu(StageRange r, i64 context, i64 batch) const;
   // Recurrent state of one sequence: whole model, or per GPU over the layers of `r`.
   i64 state_bytes_per_sequence() const;
   i64 state_bytes_gpu(StageRange r) const;

@@ -64,6 +64,9 @@ const std::vector<FieldLimit>& field_limits() {
       {"linear_key_head_dim", 1, 65536, kZeroOff},
       {"linear_value_head_dim", 1, 65536, kZeroOff},
       {"linear_conv_kernel_dim", 1, 1024, kZeroOff},
+      {"index_n_heads", 0, 65536},
+      {"index_head_dim", 1, 65536, kZeroOff},
+      {"index_topk", 1, kMaxTokens, kZeroOff},
       {"vision_config.num_hidden_layers", 1, 1000, kZeroOff},
       {"vision_config.hidden_size", 1, 65536, kZeroOff},
       {"vision_config.intermediate_size", 1, 1048576, kZeroOff},
@@ -141,6 +144,13 @@ std::vector<Issue> validate(const ModelConfig& c) {
     lim("v_head_dim", c.mla.v_head_dim);
     if (c.mla.qk_nope_dim + c.mla.qk_rope_dim < 1)
       out.push_back({"qk_rope_head_dim", "qk_nope_head_dim + qk_rope_head_dim must be at least 1"});
+    lim("index_n_heads", c.mla.index_heads);
+    if (c.mla.index_heads > 0) {
+      lim("index_head_dim", c.mla.index_dim);
+      lim("index_topk", c.mla.index_topk);
+      // ref: DeepSeek-V3.2 inference/model.py Indexer: wq_b reads the q latent (q_lora_rank).
+      if (c.mla.q_lora_rank < 1) out.push_back({"index_n_heads", "the indexer needs q_lora_rank ≥ 1 (its queries read the q latent)"});
+    }
   }
   bool any_dense = false;
   for (i64 i = 0; i < c.n_layers && i <= 10000 && !any_dense; ++i) any_dense = !c.layer_is_moe(i);

@@ -24,12 +24,12 @@ namespace llmsize::core {
 enum class Family : std::uint8_t {
   Gpt2, GptJ, GptNeoX, Opt, Bloom, Falcon, Llama, Mistral, Mixtral, Qwen2, Qwen2Moe,
   Qwen3, Qwen3Moe, Gemma, Gemma2, Phi, Phi3, DeepseekV2, DeepseekV3, OpenaiGpt, Gemma3, GptOss, Qwen3Next,
-  Smollm3, Olmo2, Custom,
+  Smollm3, Olmo2, DeepseekV32, Custom,
 };
 inline constexpr std::string_view kFamilyNames[] = {
     "gpt2", "gptj", "gpt_neox", "opt", "bloom", "falcon", "llama", "mistral", "mixtral", "qwen2",
     "qwen2_moe", "qwen3", "qwen3_moe", "gemma", "gemma2", "phi", "phi3", "deepseek_v2", "deepseek_v3",
-    "openai-gpt", "gemma3_text", "gpt_oss", "qwen3_next", "smollm3", "olmo2", "custom"};
+    "openai-gpt", "gemma3_text", "gpt_oss", "qwen3_next", "smollm3", "olmo2", "deepseek_v32", "custom"};
 enum class FfnKind : std::uint8_t { Classic, Gated };  // 2 matrices (up, down) or 3 (gate, up, down)
 inline constexpr std::string_view kFfnKindNames[] = {"classic", "gated"};
 enum class Activation : std::uint8_t { Gelu, GeluTanh, Relu, Silu };
@@ -76,7 +76,14 @@ struct MlaConfig {  // DeepSeek multi-head latent attention
   i64 qk_nope_dim = 0;
   i64 qk_rope_dim = 0;
   i64 v_head_dim = 0;
+  // DeepSeek-V3.2's lightning indexer (DeepSeek Sparse Attention): index_n_heads query heads of
+  // index_head_dim from the q latent, one key of index_head_dim per token (cached), per-head
+  // weights; each query attends only the index_topk keys it scores highest. 0 heads: none.
+  i64 index_heads = 0;
+  i64 index_dim = 0;
+  i64 index_topk = 0;
   bool operator==(const MlaConfig&) const = default;
+  bool has_indexer() const { return enabled && index_heads > 0; }
 };
 
 // Linear attention with a fixed recurrent state (Gated DeltaNet, Qwen3-Next): layer i is a

@@ -59,6 +59,7 @@ json estimate_object(const ModelConfig& cfg, const Workload& w, const Estimate& 
   for (const CacheShape& c : e.plan.caches)
     by_kind.push_back({{"kind", std::string(to_string(c.kind))}, {"layers", c.layers},
                        {"bytes_per_token", c.bytes_per_token * c.layers}, {"window", c.window},
+                       {"indexer_bytes_per_token", c.index_bytes_per_token * c.layers},
                        {"state_bytes_per_sequence", c.state_bytes * c.layers}});
   out["inference"] = {{"kv_bytes_per_token_gpu", m.kv_bytes_per_token_gpu},
                       {"kv_by_kind", by_kind},
@@ -152,6 +153,8 @@ std::string estimate_text(const ModelConfig& cfg, const Workload& w, const Estim
     o += row("weights", m.weights_bytes);
     if (m.vision_weights_bytes > 0) o += row("vision tower", m.vision_weights_bytes);
     o += row("KV cache (" + n(m.kv_bytes_per_token) + " B/token)", m.kv_cache_bytes);
+    if (m.indexer_bytes_per_token > 0)
+      o += row("indexer (" + n(m.indexer_bytes_per_token) + " B/token)", m.indexer_cache_bytes);
     if (m.state_bytes_per_sequence > 0)
       o += row("state (" + n(m.state_bytes_per_sequence) + " B/seq)", m.state_bytes);
     o += row("temporaries (prefill peak)", m.activation_bytes);

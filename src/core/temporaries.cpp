@@ -33,6 +33,8 @@ Result<Temporaries> layer_temporaries(const ModelConfig& c, const CacheShape& ca
     // latent c_KV + rope key, then k (nope+rope) and v expanded per head for the chunk
     kv = tokens * (m.kv_lora_rank + m.qk_rope_dim) * e + tokens * H * (m.qk_nope_dim + m.qk_rope_dim + m.v_head_dim) * e;
     out = tokens * H * m.v_head_dim * e;
+    if (m.has_indexer())  // ref: vLLM sparse-attention indexer: q (H_I · d_I), fp32 logits per key, top-k indices
+      kv += tokens * m.index_heads * m.index_dim * e + tokens * p.context * 4 + tokens * std::min(p.context, m.index_topk) * 4;
   } else {
     q = tokens * H * c.head_dim * e * (c.attn_out_gate ? 2 : 1);  // Qwen3-Next: q and its gate
     kv = tokens * kv_heads_per_gpu(cache.heads, tp) * (cache.k_dim + cache.v_dim) * e;  // this chunk's k and v

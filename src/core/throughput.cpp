@@ -21,16 +21,25 @@ double attention_flops(const ModelConfig& c, const LayerPlan& plan, i64 past, i6
   // Query at position p attends p + 1 keys (causal), at most the window of its layer.
   const double a = static_cast<double>(past) + 1, b = static_cast<double>(past + queries);
   std::vector<double> per_cache;
+  // A sparse-attention layer (DeepSeek-V3.2) attends at most index_topk keys; its indexer scores all.
+  const double topk = static_cast<double>(c.mla.index_topk);
   for (const CacheShape& s : plan.caches)
-    per_cache.push_back(s.kind == AttnKind::Linear ? 0.0 : sum_capped(a, b, static_cast<double>(s.window)));
+    per_cache.push_back(s.kind == AttnKind::Linear       ? 0.0
+                        : s.kind == AttnKind::MlaIndexer ? sum_capped(a, b, topk)
+                                                         : sum_capped(a, b, static_cast<double>(s.window)));
   double pairs = 0;  // summed layer by layer: the same bits whatever the plan's grouping
-  i64 linear_layers = 0;
+  i64 linear_layers = 0, indexer_layers = 0;
   for (const PlannedLayer& l : plan.layers) {
     pairs += per_cache[static_cast<size_t>(l.cache)];
-    linear_layers += plan.caches[static_cast<size_t>(l.cache)].kind == AttnKind::Linear ? 1 : 0;
+    const AttnKind k = plan.caches[static_cast<size_t>(l.cache)].kind;
+    linear_layers += k == AttnKind::Linear ? 1 : 0;
+    indexer_layers += k == AttnKind::MlaIndexer ? 1 : 0;
   }
   // ref: QKᵀ 2·dqk and P·V 2·dv FLOPs per head per (query, key) pair.
   double flops = pairs * 2.0 * static_cast<double>(c.n_heads) * (dqk + dv);
+  if (indexer_layers > 0)  // ref: the indexer's logits q·k per head per (query, key) pair, 2·H_I·d_I FLOPs
+    flops += static_cast<double>(indexer_layers) * sum_capped(a, b, 0) * 2.0 * static_cast<double>(c.mla.index_heads) *
+             static_cast<double>(c.mla.index_dim);
   if (linear_layers > 0) {
     // ref: Yang et al. 2024 (Gated DeltaNet) recurrence per token and value head: decay S, Sᵀk,
     // the rank-1 update k(β(v − Sᵀk))ᵀ and the output Sᵀq, about 4 passes of 2·dk·dv FLOPs
@@ -87,7 +96,8 @@ Result<Throughput> throughput(const ModelConfig& c, const Inventory& inv, const 
     weight_bytes += bytes;
   }
   // A decode step reads every sequence's KV cache and recurrent state (linear layers).
-  const Checked kv = plan.kv_cache_bytes(w.seq, w.batch) + Checked(plan.state_bytes_per_sequence()) * w.batch;
+  const Checked kv = plan.kv_cache_bytes(w.seq, w.batch) + Checked(plan.state_bytes_per_sequence()) * w.batch +
+                     plan.indexer_cache_bytes_gpu(plan.all(), w.seq, w.batch);
   if (!kv.ok()) return memory_overflow();
   r.decode_weight_bytes = static_cast<i64>(weight_bytes);
   r.decode_kv_bytes = kv.value();

@@ -441,3 +441,32 @@ TEST_CASE("Gemma 3 27B's text model: keras-hub's 27,009,002,240 plus the 64 imag
   CHECK(p.kv_bytes_per_token() == L * 2 * K * hd * 2);
   CHECK(p.kv_cache_bytes(131072, 1).value() == 2 * K * hd * 2 * (52 * i64{1024} + 10 * i64{131072}));
 }
+
+TEST_CASE("DeepSeek-V3.2 counts 685,355,329,792 with MTP: DeepSeek-V3 plus the lightning indexer; its keys cost 132 B per token per layer",
+          "[core][params][anchor][plan]") {
+  // ref: the checkpoint's safetensors total, in a public model table:
+  //   "| deepseek-ai/DeepSeek-V3.2 | base | 685355329792 | 37606579175 |"
+  const ModelConfig c = preset("deepseek-v3.2").config;
+  const ParamReport r = llmsize::test::param_report(c);
+  CHECK(r.total + r.mtp == 685'355'329'792);
+  // By hand: DeepSeek-V3 (671,026,419,200, its MTP layer 13,463,426,304) plus, in each of the 61 layers
+  // and the MTP layer, DeepSeek-V3.2-Exp inference/model.py Indexer: wq_b q_lora × H_I·d_I, wk d × d_I,
+  // k_norm LayerNorm d_I (weight and bias), weights_proj d × H_I.
+  const i64 d = 7168, q_lora = 1536, HI = 64, dI = 128;
+  const i64 indexer = q_lora * HI * dI + d * dI + 2 * dI + d * HI;
+  CHECK(r.total == 671'026'419'200 + 61 * indexer);
+  CHECK(r.mtp == 13'463'426'304 + indexer);
+  const LayerPlan p = plan_of(c);
+  CHECK(p.cache_of(0).kind == AttnKind::MlaIndexer);
+  CHECK(p.kv_bytes_per_token() == plan_of(preset("deepseek-v3").config).kv_bytes_per_token());  // the latent alone
+  CHECK(p.indexer_bytes_per_token() == 61 * (128 + 4));  // fp8 key + one fp32 scale per 128 values
+  // Memory: the indexer's keys grow with context, replicated on every tensor-parallel GPU, in the total.
+  const Estimate e = llmsize::test::run(c, llmsize::test::with({{"seq", "32768"}, {"batch", "2"}, {"gpus", "8"}, {"tp", "8"}}));
+  CHECK(e.inference.indexer_cache_bytes == 2 * i64{32768} * 61 * 132);
+  CHECK(e.inference.total_bytes == e.inference.weights_bytes + e.inference.kv_cache_bytes + e.inference.indexer_cache_bytes +
+                                       e.inference.activation_bytes + e.inference.overhead_bytes);
+  // Sparse attention: each query reads at most index_topk keys, so attention FLOPs stop growing with
+  // context past 2,048, except the indexer's own scoring.
+  const LayerPlan dense = plan_of(preset("deepseek-v3").config);
+  CHECK(attention_flops(c, p, 100000, 1) < attention_flops(preset("deepseek-v3").config, dense, 100000, 1));
+}

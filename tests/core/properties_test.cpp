@@ -35,8 +35,8 @@ TEST_CASE("totals are the sums of their parts for every preset and workload", "[
       const auto e = run(p.config, w);
       const auto& inf = e.inference;
       CHECK(inf.total_bytes ==
-            inf.weights_bytes + inf.vision_weights_bytes + inf.kv_cache_bytes + inf.state_bytes + inf.activation_bytes +
-                inf.overhead_bytes);
+            inf.weights_bytes + inf.vision_weights_bytes + inf.kv_cache_bytes + inf.indexer_cache_bytes + inf.state_bytes +
+                inf.activation_bytes + inf.overhead_bytes);
       CHECK(inf.overhead_bytes == inf.reserve_bytes + inf.comm_bytes);
       CHECK(inf.after_load_bytes <= inf.decode_bytes);
       CHECK(inf.decode_bytes <= inf.prefill_peak_bytes);
