@@ -16,6 +16,7 @@ using core::i64;
 
 std::string kept_text(const core::CacheShape& s) {
   if (s.kind == core::AttnKind::Linear) return "none: a fixed state";
+  if (s.index_bytes_per_token > 0) return "every token, and its indexer key";
   return s.window > 0 ? "last " + core::with_commas(s.window) + " tokens" : std::string("every token");
 }
 

@@ -275,10 +275,16 @@ bool changes_memory(std::string_view key) {
   return false;
 }
 
+// A value that turns a feature off (null, false, 0, empty) changes nothing, whatever its key.
+bool is_off(const json& v) {
+  return v.is_null() || (v.is_boolean() && !v.get<bool>()) || (v.is_number() && v.get<double>() == 0.0) ||
+         ((v.is_array() || v.is_object()) && v.empty()) || (v.is_string() && v.get<std::string>().empty());
+}
+
 void check_generic(Reader& r) {
   std::vector<std::string> quiet;
   for (const std::string& k : r.unread()) {
-    if (changes_memory(k))
+    if (changes_memory(k) && !is_off(r.object().at(k)))
       r.issues.push_back({r.prefix() + k, "is not read by the generic LLaMA-like reading and may change the layers, "
                                           "their caches or the experts; this model_type is not supported"});
     else

@@ -123,6 +123,7 @@ class Reader {
     return it != src_.end() ? it->second : prefix_ + canonical;
   }
   const std::string& prefix() const { return prefix_; }
+  const json& object() const { return obj_; }
   // Keys of the object that no read asked for, in the object's order.
   std::vector<std::string> unread() const {
     std::vector<std::string> out;

@@ -348,6 +348,14 @@ TEST_CASE("The generic reading refuses keys that change memory and lists the oth
                                             n.find("initializer_range") != std::string::npos;
     CHECK(listed);
   }
+  SECTION("a memory-looking key that is off (null, false, 0, empty) is only listed") {
+    auto r = import_hf_config(base + R"(,"add_cross_attention":false,"chunk_size_feed_forward":0,"sliding_window":null,)"
+                                     R"("layer_types":[]})", generic);
+    REQUIRE(r.ok());
+    bool listed = false;
+    for (const auto& n : r->notes) listed |= n.find("add_cross_attention") != std::string::npos;
+    CHECK(listed);
+  }
   SECTION("gpt-oss read generically would lose its layer kinds: refused by name") {
     // The issue's trial: gpt-oss-20b's config.json with another model_type and the generic reading.
     auto j = json_util::json::parse(llmsize::test::read_text("../presets/models/170-gpt-oss-20b.json")).at("config");
