@@ -26,8 +26,20 @@ double now_us() {
   return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
+// What a UI frame computes per estimate: with a core that prepares a model once per
+// configuration (LLMSIZE_HAS_PREPARE), estimate() of the prepared model; before it, estimate()
+// of the config. Preparing is outside the timing, as the UI does it once per model change.
+#ifdef LLMSIZE_HAS_PREPARE
+using Model = PreparedModel;
+Model model_of(const ModelConfig& c) { return prepare(c).value(); }
+#else
+using Model = ModelConfig;
+Model model_of(const ModelConfig& c) { return c; }
+#endif
+
 // µs per estimate() over `reps` calls.
-double time_estimate(const ModelConfig& c, const Workload& w, int reps) {
+double time_estimate(const ModelConfig& cfg, const Workload& w, int reps) {
+  const Model c = model_of(cfg);
   const double t0 = now_us();
   for (int i = 0; i < reps; ++i) {
     auto r = estimate(c, w);
@@ -37,10 +49,11 @@ double time_estimate(const ModelConfig& c, const Workload& w, int reps) {
 }
 
 // µs for the Scaling tab's two curves (context powers of two, batch powers of two).
-double time_scaling(const ModelConfig& c, const Workload& base, int reps) {
+double time_scaling(const ModelConfig& cfg, const Workload& base, int reps) {
+  const Model c = model_of(cfg);
   const double t0 = now_us();
   for (int i = 0; i < reps; ++i) {
-    const i64 top = std::min<i64>(1 << 22, std::max<i64>(c.max_positions * 2, base.seq * 2));
+    const i64 top = std::min<i64>(1 << 22, std::max<i64>(cfg.max_positions * 2, base.seq * 2));
     for (i64 n = 128; n <= top; n *= 2) {
       Workload w = base;
       w.seq = n;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "app/demo.hpp"
+#include "core/estimate.hpp"
 #include "app/state.hpp"
 #include "app/theme.hpp"
 
@@ -54,7 +55,14 @@ struct App {
   std::string copied_note;   // "Copied link" feedback
   double copied_at = -1;
   DemoUi demo;
+  // The model prepared once per configuration (inventory, parameter count, per-layer plans);
+  // estimate() below rebuilds it only when state.cfg changes.
+  std::optional<core::PreparedModel> prepared;
 };
+
+// core::estimate() of the current model under `w`, reusing the prepared model: what every
+// figure of a frame (the GPU table and the Scaling tab's curves included) is computed from.
+core::Result<core::Estimate> estimate(App& app, const core::Workload& w);
 
 void init(App& app, PlatformHooks hooks, float scale, bool embed);
 // Rebuilds fonts and style for a new UI scale; true when the font atlas changed (the

@@ -37,7 +37,7 @@ void draw_gpu_table(App& app, const core::Estimate& e) {
   for (const auto& g : core::gpu_catalog()) {
     core::Workload w = s.work;
     if (gpu_field->set(w, g.id)) continue;
-    auto r = core::estimate(s.cfg, w);
+    auto r = estimate(app, w);
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     const bool selected = g.id == s.work.gpu;

@@ -124,7 +124,7 @@ void draw_scaling_results(App& app, const core::Estimate& e) {
     for (core::i64 n = 128; n <= top; n *= 2) {
       core::Workload w = s.work;
       w.seq = n;
-      auto r = core::estimate(s.cfg, w);
+      auto r = estimate(app, w);
       if (!r) continue;
       xs.push_back(static_cast<double>(n));
       total.push_back(to_display(total_of(r.value()), u));
@@ -149,7 +149,7 @@ void draw_scaling_results(App& app, const core::Estimate& e) {
     for (core::i64 b = 1; b <= std::min<core::i64>(top, 4096); b *= 2) {
       core::Workload w = s.work;
       w.batch = b;
-      auto r = core::estimate(s.cfg, w);
+      auto r = estimate(app, w);
       if (!r) continue;
       xs.push_back(static_cast<double>(b));
       total.push_back(to_display(total_of(r.value()), u));

@@ -16,31 +16,65 @@ std::string_view to_string(Bound b) {
   return "estimate";
 }
 
-Result<Estimate> estimate(const ModelConfig& cfg, const Workload& w) {
-  std::vector<Issue> issues = validate(cfg);
-  for (auto& i : validate(w)) issues.push_back(std::move(i));
-  if (!issues.empty()) return issues;
-  const Gpu* gpu = find_gpu(w.gpu);
-  if (!gpu) return Issue{"gpu", "unknown GPU \"" + w.gpu + "\""};
-  if (auto p = placement::check_parallel(cfg, w); !p.empty()) return p;
+Result<PreparedModel> prepare(const ModelConfig& cfg) {
+  if (auto issues = validate(cfg); !issues.empty()) return issues;
   auto inv = build_inventory(cfg);
   if (!inv) return inv.issues();
   auto params = count_params(cfg, *inv);
   if (!params) return params.issues();
-  auto plan = layer_plan(cfg, w.kv_dtype, w.tp, dtype_bytes(w.dtype));
+  PreparedModel m;
+  m.cfg = cfg;
+  m.inventory = std::make_shared<const Inventory>(std::move(inv).value());
+  m.params = std::move(params).value();
+  return m;
+}
+
+Result<const LayerPlan*> PreparedModel::plan_for(const Workload& w) const {
+  const PlanKey key{w.kv_dtype, w.tp, dtype_bytes(w.dtype)};
+  for (const auto& [k, p] : plans)
+    if (k == key) return &p;
+  auto plan = layer_plan(cfg, key.kv, key.tp, key.act_bytes);
+  if (!plan) return plan.issues();
+  constexpr size_t kKeep = 8;  // a UI session uses one or two; the GPU table and Scaling tab share them
+  if (plans.size() >= kKeep) plans.erase(plans.begin());
+  plans.emplace_back(key, std::move(plan).value());
+  return &plans.back().second;
+}
+
+Result<Estimate> estimate(const ModelConfig& cfg, const Workload& w) {
+  // Both inputs' issues at once, then the workload's fit to the model, then what only building
+  // the model finds (sizes that overflow): the order a user fixes them in.
+  std::vector<Issue> issues = validate(cfg);
+  for (auto& i : validate(w)) issues.push_back(std::move(i));
+  if (!issues.empty()) return issues;
+  if (!find_gpu(w.gpu)) return Issue{"gpu", "unknown GPU \"" + w.gpu + "\""};
+  if (auto p = placement::check_parallel(cfg, w); !p.empty()) return p;
+  auto m = prepare(cfg);
+  if (!m) return m.issues();
+  return estimate(*m, w);
+}
+
+Result<Estimate> estimate(const PreparedModel& m, const Workload& w) {
+  const ModelConfig& cfg = m.cfg;
+  if (auto issues = validate(w); !issues.empty()) return issues;
+  const Gpu* gpu = find_gpu(w.gpu);
+  if (!gpu) return Issue{"gpu", "unknown GPU \"" + w.gpu + "\""};
+  if (auto p = placement::check_parallel(cfg, w); !p.empty()) return p;
+  const Inventory& inv = *m.inventory;
+  auto plan = m.plan_for(w);
   if (!plan) return plan.issues();
   Estimate e;
   e.gpu = *gpu;
   e.dp = w.dp();
-  auto inf = inference_memory(cfg, *inv, *plan, w, *gpu);
+  auto inf = inference_memory(cfg, inv, **plan, w, *gpu);
   if (!inf) return inf.issues();
-  auto tr = training_memory(cfg, *inv, *plan, w, *gpu);
+  auto tr = training_memory(cfg, inv, **plan, w, *gpu);
   if (!tr) return tr.issues();
-  auto th = throughput(cfg, *inv, *plan, *params, w, *gpu, inf->weights);
+  auto th = throughput(cfg, inv, **plan, m.params, w, *gpu, inf->weights);
   if (!th) return th.issues();
-  e.inventory = std::move(inv).value();
-  e.params = std::move(params).value();
-  e.plan = std::move(plan).value();
+  e.inventory = m.inventory;
+  e.params = m.params;
+  e.plan = **plan;
   e.inference = std::move(inf).value();
   e.training = std::move(tr).value();
   e.throughput = std::move(th).value();

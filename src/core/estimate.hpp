@@ -5,6 +5,7 @@
 // Keys of explain() are the JSON paths of report.hpp ("inference.kv_cache_bytes", …): both
 // read the one figure table of figures.hpp.
 #pragma once
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,7 +14,7 @@
 namespace llmsize::core {
 
 struct Estimate {
-  Inventory inventory;
+  std::shared_ptr<const Inventory> inventory;  // shared with the PreparedModel it came from
   LayerPlan plan;             // per-layer attention cache and FFN kinds (KV dtype, tp of the workload)
   ParamReport params;
   Gpu gpu;                    // the workload's GPU (catalog entry)
@@ -26,9 +27,31 @@ struct Estimate {
   std::vector<Issue> notes;
 };
 
+// A model prepared once per configuration: validated, its tensor inventory and parameter
+// report built, and its per-layer plans kept for each (KV dtype, tp, activation dtype) a
+// workload asks for. The UI keeps one while the model is unchanged, so a frame (or the Scaling
+// tab's many estimates) builds neither again. Not thread-safe: the plan cache is filled on use.
+struct PreparedModel {
+  ModelConfig cfg;
+  std::shared_ptr<const Inventory> inventory;
+  ParamReport params;
+  struct PlanKey {
+    KvDtype kv = KvDtype::BF16;
+    i64 tp = 1, act_bytes = 2;
+    bool operator==(const PlanKey&) const = default;
+  };
+  mutable std::vector<std::pair<PlanKey, LayerPlan>> plans;  // a few entries, most recent last
+
+  // The plan for `w`, built on first use. Fails only on overflow (Issue naming the field).
+  Result<const LayerPlan*> plan_for(const Workload& w) const;
+};
+Result<PreparedModel> prepare(const ModelConfig& cfg);
+#define LLMSIZE_HAS_PREPARE 1
+
 // Validates both inputs (Issues name config.json keys or workload keys) and computes
 // everything. Fails only on invalid input or int64 overflow (Issue naming the field).
-Result<Estimate> estimate(const ModelConfig& cfg, const Workload& w);
+Result<Estimate> estimate(const PreparedModel& m, const Workload& w);
+Result<Estimate> estimate(const ModelConfig& cfg, const Workload& w);  // prepare(cfg), then estimate
 
 enum class Bound : std::uint8_t {
   Exact,     // counted exactly from the tensor list / definitions

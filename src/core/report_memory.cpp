@@ -198,7 +198,7 @@ std::string estimate_text(const ModelConfig& cfg, const Workload& w, const Estim
 std::string estimate_explain_text(const ModelConfig& cfg, const Workload& w, const Estimate& e, ByteUnit unit) {
   std::string o = "\nWeights by tensor (" + std::string(to_string(w.weights)) + "; whole model, one replica)\n";
   for (const auto& r : e.inference.weights.rows) {
-    const Tensor& t = tensor_of(e.inventory, r);
+    const Tensor& t = tensor_of(*e.inventory, r);
     o += "    " + pad_right(t.name, 58) + pad_left(r.kind < 0 ? "" : n(r.layers) + " ×", 6) + " " +
          pad_right(storage_name(r.storage), 30) + pad_left(n(r.params), 18) + pad_left(format_bytes(r.bytes, unit), 14) + "\n";
   }

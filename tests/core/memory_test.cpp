@@ -208,7 +208,7 @@ TEST_CASE("Expert parallel holds E/ep whole experts per GPU", "[core][parallel]"
   const Estimate ep = run(c, with({{"gpus", "8"}, {"exp", "8"}}));
   i64 experts = 0;
   for (const auto& r : one.inference.weights.rows)
-    if (r.kind >= 0 && one.inventory.kinds[static_cast<size_t>(r.kind)].tensors[static_cast<size_t>(r.index)].routed)
+    if (r.kind >= 0 && one.inventory->kinds[static_cast<size_t>(r.kind)].tensors[static_cast<size_t>(r.index)].routed)
       experts += r.bytes;
   CHECK(ep.inference.weights_bytes == one.inference.weights_bytes - experts + experts / 8);
 }

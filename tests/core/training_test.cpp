@@ -169,7 +169,7 @@ TEST_CASE("QLoRA keeps the frozen base in NF4 with double quantization", "[core]
   const Estimate e = run(c, w);
   Workload nf4;
   nf4.weights = WeightFormat::Nf4Dq;
-  auto base = weights_report(c, e.inventory, nf4);
+  auto base = weights_report(c, *e.inventory, nf4);
   CHECK(e.training.weights_bytes == base->total_bytes + 159'907'840 * 2);
   CHECK(e.training.dequant_bytes > 0);
   CHECK(e.training.fits);  // QLoRA's point: a 7B fine-tune on one 24 GB consumer GPU
