@@ -214,7 +214,7 @@ void read_moe(const FamilyRow& f, Reader& r, ModelConfig& c, const std::string& 
       m.shared_ffn = m.num_shared_experts * m.expert_ffn;
       break;
   }
-  m.first_dense = r.integer("first_k_dense_replace", rule.first_dense, 0);
+  m.first_dense = r.integer("first_k_dense_replace", rule.first_dense, rule.first_dense_default);
   m.freq = r.integer("moe_layer_freq", rule.freq, 1);
   m.phase = rule.last_of_group ? m.freq - 1 : 0;
   if (rule.dense_list) m.dense_layers = r.int_list("mlp_only_layers", rule.dense_list);

@@ -159,6 +159,26 @@ const std::vector<FamilyRow>& family_rows() {
       // DeepSeek-V3.2: DeepSeek-V3 plus the lightning indexer in every attention layer.
       {.family = Family::DeepseekV32, .model_types = {"deepseek_v32"}, .mla = true, .indexer = true, .moe = kDeepseekMoe,
        .topk_method_default = "noaux_tc", .mtp = true},
+      // Kimi K2 (DeepseekV3ForCausalLM with its own model_type): DeepSeek-V3's tensors.
+      {.family = Family::KimiK2, .model_types = {"kimi_k2"}, .mla = true, .moe = kDeepseekMoe,
+       .topk_method_default = "noaux_tc", .mtp = true},
+      // GLM-4.5 (modeling_glm4_moe.py Glm4MoeAttention, Glm4MoeMoE): biases on q, k and v only, q/k
+      // RMSNorms of head_dim when use_qk_norm, half-rotary heads, DeepSeek-style experts (routed,
+      // shared, first_k_dense_replace, a router correction bias) and DeepSeek-style MTP layers.
+      {.family = Family::Glm4Moe, .model_types = {"glm4_moe"},
+       .positions_default = 131072,  // ref: Glm4MoeConfig
+       .rotary = {.fraction_default = 0.5}, .bias = {.attn = {"attention_bias", false}, .o_unbiased = true},
+       .norm_qk = {"use_qk_norm", false}, .head_dim_default = 128,
+       .moe = [] {
+         MoeRule m = kDeepseekMoe;  // ref: Glm4MoeConfig: 128 experts, top 8, width 1408, 1 shared, 1 dense
+         m.experts_default = 128;
+         m.top_k_default = 8;
+         m.expert_ffn_default = 1408;
+         m.shared_default = 1;
+         m.first_dense_default = 1;
+         return m;
+       }(),
+       .topk_method_default = "noaux_tc", .mtp = true},
       // GPT-1: GPT-2's tensors (Conv1D c_attn, c_proj, c_fc) with a 4·d MLP fixed by the class.
       {.family = Family::OpenaiGpt, .model_types = {"openai-gpt"}, .tied = true,
        .positions_default = 512,  // ref: OpenAIGPTConfig n_positions

@@ -47,6 +47,7 @@ struct MoeRule {
   i64 shared_default = 0;
   // Placement: layer i >= first_dense is MoE iff i % freq == phase, unless in the dense list.
   Names first_dense{};            // DeepSeek first_k_dense_replace
+  i64 first_dense_default = 0;
   Names freq{};                   // DeepSeek moe_layer_freq, Qwen decoder_sparse_step
   bool last_of_group = false;   // Qwen: MoE when (i + 1) % freq == 0, so phase = freq − 1
   const char* dense_list = nullptr;  // Qwen mlp_only_layers

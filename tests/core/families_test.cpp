@@ -478,3 +478,43 @@ TEST_CASE("DeepSeek-V3.2 counts 685,355,329,792 with MTP: DeepSeek-V3 plus the l
   const LayerPlan dense = plan_of(preset("deepseek-v3").config);
   CHECK(attention_flops(c, p, 100000, 1) < attention_flops(preset("deepseek-v3").config, dense, 100000, 1));
 }
+
+TEST_CASE("Kimi K2 counts 1,026,408,232,448 parameters: DeepSeek-V3's tensors at 384 experts and 64 heads",
+          "[core][params][anchor]") {
+  // ref: a public checkpoint audit's logical count (scales, shape tensors and RoPE buffers excluded):
+  //   "|K2-Instruct|61|139644|1026408232448|1029173256720|"
+  // Hugging Face's 1,026,408,235,864 also counts the checkpoint's 61 rotary_emb.inv_freq buffers of 56
+  // values (gogongxt/python scripts/models/kimi_k2_instruct.md: "model.layers.0-60.self_attn.rotary_emb.inv_freq
+  // (×61 layers) | [56] | torch.bfloat16"), which are buffers, not parameters.
+  const ModelConfig c = preset("kimi-k2").config;
+  CHECK(total_of(c) == 1'026'408'232'448);
+  CHECK(total_of(c) + 61 * 56 == 1'026'408'235'864);
+  // By hand (DeepSeek-V3 layout): attention q_a d·1536 + 1536, q_b 1536·64·192, kv_a d·576 + 512,
+  // kv_b 512·64·256, o 64·128·d; two norms; layer 0 dense (3·d·18432); 60 MoE layers of 384 experts
+  // and one shared expert (3·d·2048 each), router d·384 and its correction bias 384.
+  const i64 d = 7168, H = 64, v = 163840;
+  const i64 attn = d * 1536 + 1536 + 1536 * H * 192 + d * 576 + 512 + 512 * H * 256 + H * 128 * d + 2 * d;
+  const i64 moe = 385 * 3 * d * 2048 + d * 384 + 384;
+  CHECK(total_of(c) == 2 * v * d + d + 61 * attn + 3 * d * 18432 + 60 * moe);
+}
+
+TEST_CASE("GLM-4.5-Air counts 106,852,251,264 parameters, 110,468,824,832 with its MTP layer", "[core][params][anchor]") {
+  // ref: a public model table of checkpoint totals: "| zai-org/GLM-4.5-Air | base | 110468824832 | 13632377355 |"
+  // (the MTP layer included; the same table lists an MTP-less checkpoint of this shape at 106852251264).
+  const ModelConfig c = preset("glm-4.5-air").config;
+  const ParamReport r = llmsize::test::param_report(c);
+  CHECK(r.total == 106'852'251'264);
+  CHECK(r.total + r.mtp == 110'468'824'832);
+  // By hand, modeling_glm4_moe.py: q d·H·hd + H·hd, k and v d·K·hd + K·hd (biases), o H·hd·d (none);
+  // two norms; layer 0 dense (3·d·10944); 45 MoE layers: 128 experts + 1 shared of 3·d·1408, router
+  // d·128 and correction bias 128. MTP (vLLM glm4_moe_mtp.py): enorm, hnorm, eh_proj 2d·d, its own
+  // embed_tokens and shared_head (norm, head v·d), one MoE decoder layer.
+  const i64 d = 4096, H = 96, K = 8, hd = 128, v = 151552;
+  const i64 attn = d * H * hd + H * hd + 2 * (d * K * hd + K * hd) + H * hd * d + 2 * d;
+  const i64 moe = 129 * 3 * d * 1408 + d * 128 + 128;
+  CHECK(r.total == 2 * v * d + d + 46 * attn + 3 * d * 10944 + 45 * moe);
+  CHECK(r.mtp == 3 * d + 2 * d * d + 2 * v * d + attn + moe);
+  CHECK(c.rotary_fraction == 0.5);
+  CHECK(c.bias_qkv);
+  CHECK_FALSE(c.bias_o);
+}
