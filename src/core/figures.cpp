@@ -164,8 +164,11 @@ std::string kv_cache_text(const LayerPlan& p, StageRange r, const Workload& w) {
     if (bytes >= 0 && c.bytes_per_token_gpu != bytes) one_bytes = false;
     bytes = c.bytes_per_token_gpu;
   }
+  bool chunked = false;  // Llama 4: the windowed layers keep the current chunk
+  for (const CacheShape& c : p.caches) chunked = chunked || c.kind == AttnKind::Chunked;
   if (one_bytes && one_window)
-    return "b · per-layer bytes · (full layers · s + sliding layers · min(s, W)) = " + n(b) + " · " + n(std::max<i64>(0, bytes)) +
+    return std::string("b · per-layer bytes · (full layers · s + ") + (chunked ? "chunked" : "sliding") +
+           " layers · min(s, W)) = " + n(b) + " · " + n(std::max<i64>(0, bytes)) +
            " · (" + n(full) + " · " + n(s) + " + " + n(sliding) + " · " + n(window > 0 ? std::min(s, window) : s) + ")";
   std::string t = "Σ over cache shapes of b · bytes per layer · layers · tokens kept = ";
   bool first = true;

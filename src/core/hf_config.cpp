@@ -259,6 +259,7 @@ void read_row(const FamilyRow& f, Reader& r, ModelConfig& c, const std::string& 
   if (f.topk_method_default)
     c.moe.router_correction_bias = r.str({"topk_method"}, f.topk_method_default) == "noaux_tc";
   if (f.mtp) c.mtp_layers = r.integer("num_nextn_predict_layers", {"num_nextn_predict_layers"}, f.mtp_default);
+  if (f.finish) f.finish(r, c, model_type);
 }
 
 // The generic reading knows a LLaMA-like decoder only. A key it did not read that could change

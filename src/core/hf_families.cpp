@@ -54,6 +54,51 @@ void olmo2_norms(Reader& /*r*/, ModelConfig& c, std::string_view /*model_type*/)
   c.norm_qk_full = true;
 }
 
+// Llama 4 (configuration_llama4.py Llama4TextConfig, modeling_llama4.py): layers whose
+// no_rope_layers entry is 1 use RoPE and attend within chunks of attention_chunk_size tokens; the
+// others (every no_rope_layer_interval-th by default) attend to every token without RoPE. MoE
+// layers are moe_layers, by default every interleave_moe_layer_step-th; an explicit list must
+// follow that step. The q/k norm is a parameter-free L2 norm.
+void llama4_layers(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
+  c.window_chunked = true;
+  c.sliding_window = r.integer("attention_chunk_size", {"attention_chunk_size"}, 8192);
+  const i64 interval = r.integer("no_rope_layer_interval", {"no_rope_layer_interval"}, 4);
+  c.sliding_pattern = interval;
+  std::string key;
+  if (const json* v = r.find({"no_rope_layers"}, nullptr, &key); v && !(v->is_array() && v->empty())) {
+    // 1: RoPE, chunked; 0: NoPE, full. The plan's pattern: layer i full iff (i + 1) % n == 0.
+    bool ok = v->is_array() && static_cast<i64>(v->size()) == c.n_layers;
+    i64 n = 0;
+    for (size_t i = 0; ok && i < v->size(); ++i) {
+      const json& e = (*v)[i];
+      ok = e.is_number_integer() && (e.get<i64>() == 0 || e.get<i64>() == 1);
+      if (ok && e.get<i64>() == 0 && n == 0) n = static_cast<i64>(i) + 1;
+    }
+    for (size_t i = 0; ok && i < v->size(); ++i)
+      ok = ((*v)[i].get<i64>() == 0) == (n > 0 && (static_cast<i64>(i) + 1) % n == 0);
+    if (!ok)
+      r.issues.push_back({key, "must list 0 or 1 for each of the " + std::to_string(c.n_layers) +
+                                   " layers, with every n-th layer 0 (full attention): other mixes are not supported"});
+    else if (n == 0)
+      c.sliding_pattern = 1;  // every layer chunked
+    else
+      c.sliding_pattern = n;
+  }
+  // ref: Llama4TextConfig: moe_layers = range(step − 1, L, step) unless given.
+  if (c.is_moe()) {
+    const std::vector<i64> listed = r.int_list("moe_layers", "moe_layers");
+    if (r.has("moe_layers")) {
+      bool same = true;
+      std::vector<i64> expect;
+      for (i64 l = c.moe.phase; l < c.n_layers; l += c.moe.freq) expect.push_back(l);
+      same = listed == expect;
+      if (!same)
+        r.issues.push_back({r.prefix() + "moe_layers", "must be every interleave_moe_layer_step-th layer (" +
+                                                           std::to_string(c.moe.freq) + "), other lists are not supported"});
+    }
+  }
+}
+
 // Shared pieces of rows. Numbers in rows are the class defaults of transformers'
 // configuration_<model_type>.py, used only when config.json omits the key.
 constexpr FfnRule kClassicFfn4d{.keys = {}, .absent = {.per_hidden = 4}, .kind = FfnKind::Classic};  // 4·d, fixed
@@ -179,6 +224,15 @@ const std::vector<FamilyRow>& family_rows() {
          return m;
        }(),
        .topk_method_default = "noaux_tc", .mtp = true},
+      // Llama 4 text (modeling_llama4.py Llama4ForCausalLM): dense layers of intermediate_size_mlp,
+      // MoE layers of num_local_experts experts as wide as intermediate_size plus one shared expert.
+      {.family = Family::Llama4, .model_types = {"llama4_text"},
+       .positions_default = 131072,  // ref: Llama4TextConfig max_position_embeddings 4096 * 32
+       .ffn = {.keys = {"intermediate_size_mlp"}, .absent = {.fixed = 16384}},  // ref: Llama4TextConfig
+       .finish = llama4_layers, .head_dim_default = 128,
+       .moe = {.experts = {"num_local_experts"}, .experts_default = 16, .top_k_default = 1,
+               .expert_ffn = {"intermediate_size"}, .expert_ffn_default = 8192, .shared = SharedExpert::Count,
+               .shared_keys = {}, .shared_default = 1, .freq = {"interleave_moe_layer_step"}, .last_of_group = true}},
       // GPT-1: GPT-2's tensors (Conv1D c_attn, c_proj, c_fc) with a 4·d MLP fixed by the class.
       {.family = Family::OpenaiGpt, .model_types = {"openai-gpt"}, .tied = true,
        .positions_default = 512,  // ref: OpenAIGPTConfig n_positions

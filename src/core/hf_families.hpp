@@ -124,6 +124,7 @@ struct FamilyRow {
   LinearRule linear{};
   bool norm_sandwich = false, norm_embed = false, fused_qkv = false, fused_gate_up = false;
   Hook hook = nullptr;
+  Hook finish = nullptr;     // runs last, after the MoE fields are read
   i64 head_dim_default = 0;  // 0: hidden_size / heads when head_dim is absent
   WindowRule window{};
   bool mla = false;          // DeepSeek multi-head latent attention (kv_lora_rank, …)

@@ -121,6 +121,17 @@ Names names_for(const ModelConfig& c) {
     case Family::Qwen3Next:  // ref: modeling_qwen3_next.py Qwen3NextSparseMoeBlock
       llama.shared = "mlp.shared_expert";
       return llama;
+    case Family::Llama4:  // ref: modeling_llama4.py Llama4TextMoe (router, 3-D experts, shared_expert), Llama4TextMLP
+      llama.gate = "feed_forward.gate_proj";
+      llama.up = "feed_forward.up_proj";
+      llama.down = "feed_forward.down_proj";
+      llama.router = "feed_forward.router";
+      llama.expert = "feed_forward.experts";
+      llama.e_gate_up = "gate_up_proj";
+      llama.e_down = "down_proj";
+      llama.e_weight = "";
+      llama.shared = "feed_forward.shared_expert";
+      return llama;
     case Family::GptOss:  // ref: modeling_gpt_oss.py GptOssTopKRouter, GptOssExperts (3-D parameters)
       llama.router = "mlp.router";
       llama.expert = "mlp.experts";

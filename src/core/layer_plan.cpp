@@ -107,7 +107,9 @@ Result<LayerPlan> layer_plan(const ModelConfig& c, KvDtype t, i64 tp, i64 act_by
     const i64 l = static_cast<i64>(i);
     CacheShape s = c.layer_is_linear(l) ? linear : base;
     if (s.kind != AttnKind::Linear && windows && c.layer_slides(l)) {
-      s.kind = AttnKind::Sliding;
+      // ref: HF cache_utils ChunkedSlidingLayer and vLLM ChunkedLocalAttentionSpec keep at most one
+      // chunk of attention_chunk_size tokens for Llama 4's chunked layers, as a window would.
+      s.kind = c.window_chunked ? AttnKind::Chunked : AttnKind::Sliding;
       s.window = c.sliding_window;
     }
     auto same = [&](const CacheShape& x) {

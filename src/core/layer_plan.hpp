@@ -20,9 +20,11 @@ enum class AttnKind : std::uint8_t {
   MlaLatent,  // one compressed latent + rope key per token (DeepSeek MLA)
   Linear,     // no per-token cache: a fixed recurrent state per sequence (Gated DeltaNet)
   MlaIndexer, // the MLA latent plus the lightning indexer's key per token (DeepSeek-V3.2)
+  Chunked,    // K and V of the current chunk of W tokens (Llama 4 attention_chunk_size): at most W
 };
-inline constexpr std::string_view kAttnKindNames[] = {"full", "sliding", "mla latent", "linear", "mla + indexer"};
-static_assert(std::size(kAttnKindNames) == static_cast<size_t>(AttnKind::MlaIndexer) + 1);
+inline constexpr std::string_view kAttnKindNames[] = {"full", "sliding", "mla latent", "linear", "mla + indexer",
+                                                      "chunked"};
+static_assert(std::size(kAttnKindNames) == static_cast<size_t>(AttnKind::Chunked) + 1);
 inline bool is_mla(AttnKind k) { return k == AttnKind::MlaLatent || k == AttnKind::MlaIndexer; }
 enum class FfnPlan : std::uint8_t { Dense, Moe };
 

@@ -150,6 +150,8 @@ std::vector<ModelField> build_fields() {
       limited("sw", "sliding_window", "sliding window", "tokens kept by sliding layers (0: none)", AT(sliding_window)),
       limited("swp", "sliding_window_pattern", "window pattern", "1: every layer slides; n: every n-th is global",
               AT(sliding_pattern)),
+      flag("chk", "chunked", "the window layers attend within fixed chunks, not a sliding window (Llama 4)",
+           AT(window_chunked)),
       limited("E", "num_experts", "experts", "routed experts per MoE layer (0: dense)", AT(moe.num_experts)),
       limited("topk", "num_experts_per_tok", "top-k", "routed experts per token", AT(moe.top_k)),
       limited("fe", "moe_intermediate_size", "expert width", "width of one routed expert", AT(moe.expert_ffn)),

@@ -2,6 +2,7 @@
 #include "throughput.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace llmsize::core {
 
@@ -13,6 +14,15 @@ double sum_capped(double a, double b, double W) {
   if (W <= 0 || b <= W) return range(a, b);
   if (a > W) return (b - a + 1) * W;
   return range(a, W) + (b - W) * W;
+}
+// Σ_{x=a}^{b} ((x − 1) mod C + 1): keys attended when each chunk of C positions starts afresh.
+double sum_chunked(double a, double b, double C) {
+  if (b < a) return 0;
+  auto upto = [C](double n) {  // Σ_{x=1}^{n}
+    const double q = std::floor(n / C), r = n - q * C;
+    return q * C * (C + 1) / 2 + r * (r + 1) / 2;
+  };
+  return upto(b) - upto(a - 1);
 }
 }  // namespace
 
@@ -26,6 +36,7 @@ double attention_flops(const ModelConfig& c, const LayerPlan& plan, i64 past, i6
   for (const CacheShape& s : plan.caches)
     per_cache.push_back(s.kind == AttnKind::Linear       ? 0.0
                         : s.kind == AttnKind::MlaIndexer ? sum_capped(a, b, topk)
+                        : s.kind == AttnKind::Chunked    ? sum_chunked(a, b, static_cast<double>(s.window))
                                                          : sum_capped(a, b, static_cast<double>(s.window)));
   double pairs = 0;  // summed layer by layer: the same bits whatever the plan's grouping
   i64 linear_layers = 0, indexer_layers = 0;

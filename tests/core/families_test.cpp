@@ -518,3 +518,52 @@ TEST_CASE("GLM-4.5-Air counts 106,852,251,264 parameters, 110,468,824,832 with i
   CHECK(c.bias_qkv);
   CHECK_FALSE(c.bias_o);
 }
+
+TEST_CASE("Llama 4 Scout's text model counts 107,769,861,120; 36 of its 48 layers keep one chunk of 8,192 tokens",
+          "[core][params][anchor][plan]") {
+  // ref: the checkpoint's "Declared total parameters | 108,641,793,536" (meta-llama/Llama-4-Scout-17B-16E-
+  // Instruct, safetensors), and a public analysis of it: "其中文本骨干为 107,769,861,120，视觉编码器与多模态
+  // 投影器为 871,932,416" (text backbone 107,769,861,120; vision encoder and projector 871,932,416).
+  const ModelConfig c = preset("llama-4-scout").config;
+  const ParamReport r = llmsize::test::param_report(c);
+  CHECK(r.total == 107'769'861'120);
+  CHECK(r.total + 871'932'416 == 108'641'793'536);
+  CHECK(r.active == 17'172'894'720);  // top-1 routed expert + the shared expert
+  // By hand, modeling_llama4.py: q, o d·H·hd; k, v d·K·hd; no biases; the q/k L2 norm has no weights;
+  // two RMSNorms; Llama4TextMoe in every layer: router d·E, experts gate_up E·d·2f and down E·f·d (3-D),
+  // shared expert 3·d·f; untied head.
+  const i64 d = 5120, H = 40, K = 8, hd = 128, E = 16, f = 8192, v = 202048;
+  const i64 layer = 2 * d * H * hd + 2 * d * K * hd + 2 * d + d * E + E * d * 2 * f + E * f * d + 3 * d * f;
+  CHECK(r.total == 2 * v * d + d + 48 * layer);
+  // Chunked layers (no_rope_layers 1) keep at most one chunk; every 4th layer (NoPE) keeps all tokens.
+  const LayerPlan p = plan_of(c);
+  for (i64 l = 0; l < 48; ++l) {
+    INFO(l);
+    CHECK(p.cache_of(l).kind == ((l + 1) % 4 == 0 ? AttnKind::Full : AttnKind::Chunked));
+  }
+  CHECK(p.kv_cache_bytes(131072, 1).value() == 2 * K * hd * 2 * (36 * i64{8192} + 12 * i64{131072}));
+  // A query at position p of a chunked layer attends p mod 8192 + 1 keys: position 8192 starts afresh.
+  const double full_layer = 2.0 * H * (hd + hd);  // FLOPs per (query, key) pair and layer
+  CHECK(attention_flops(c, p, 8192, 1) == Approx(full_layer * (36 * 1 + 12 * 8193.0)));
+}
+
+TEST_CASE("Llama 4 reads no_rope_layers and moe_layers, refusing lists it cannot express", "[core][import]") {
+  auto cfg = [](const std::string& extra) {
+    return R"({"model_type":"llama4_text","hidden_size":64,"num_hidden_layers":4,"num_attention_heads":4,)"
+           R"("num_key_value_heads":2,"head_dim":16,"vocab_size":100,"intermediate_size":32,"intermediate_size_mlp":64,)"
+           R"("num_local_experts":4,"attention_chunk_size":16)" + extra + "}";
+  };
+  auto ok = import_hf_config(cfg(R"(,"interleave_moe_layer_step":2,"moe_layers":[1,3],"no_rope_layers":[1,0,1,0])"));
+  REQUIRE(ok.ok());
+  CHECK(ok->config.sliding_pattern == 2);
+  CHECK(ok->config.window_chunked);
+  CHECK_FALSE(ok->config.layer_is_moe(0));
+  CHECK(ok->config.layer_is_moe(1));
+  CHECK(ok->config.d_ff == 64);  // dense layers: intermediate_size_mlp
+  for (const char* bad : {R"(,"no_rope_layers":[0,1,1,1])", R"(,"no_rope_layers":[1,1,0])",
+                          R"(,"interleave_moe_layer_step":2,"moe_layers":[0,2])"}) {
+    INFO(bad);
+    auto r = import_hf_config(cfg(bad));
+    REQUIRE_FALSE(r.ok());
+  }
+}
