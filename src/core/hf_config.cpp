@@ -320,6 +320,11 @@ const Wrapper* find_wrapper(const std::string& model_type) {
       {"gemma3", "gemma3_text", "siglip_vision_model", VisionKind::Siglip, ProjectorKind::Gemma3,
        {VisionKind::Siglip, 12, 768, 3072, 12, 16, 224, 3, ProjectorKind::Gemma3, false},
        {VisionKind::Siglip, 12, 768, 3072, 12, 16, 224, 3, ProjectorKind::Gemma3, false}},
+      // ref: Llama4Config: Llama4VisionConfig() when vision_config is None (hidden 768, 34 layers,
+      // 16 heads, intermediate 5632, 448 px, patch 14, projector dims 4096).
+      {"llama4", "llama4_text", "llama4_vision_model", VisionKind::Llama4, ProjectorKind::Llama4,
+       {VisionKind::Llama4, 34, 768, 5632, 16, 14, 448, 3, ProjectorKind::Llama4, false, 4096},
+       {VisionKind::Llama4, 34, 768, 5632, 16, 14, 448, 3, ProjectorKind::Llama4, false, 4096}},
   };
   for (const auto& w : rows)
     if (model_type == w.type) return &w;
@@ -350,6 +355,18 @@ void read_vision(const json& top, const Wrapper& w, std::vector<Issue>& issues, 
     v.patch = r.integer("vision_config.patch_size", {"patch_size"}, d.patch);
     v.image = r.integer("vision_config.image_size", {"image_size"}, d.image);
     v.channels = r.integer("vision_config.num_channels", {"num_channels"}, d.channels);
+    if (w.kind == VisionKind::Llama4) {
+      // ref: modeling_llama4.py Llama4VisionMLP2 (fc1 → projector_input_dim, fc2 projector_output_dim²)
+      // and Llama4MultiModalProjector (linear_1 from vision_output_dim): one width, or the model
+      // could not run.
+      v.adapter_dim = r.integer("vision_config.projector_input_dim", {"projector_input_dim"}, d.adapter_dim);
+      for (const char* k : {"projector_output_dim", "vision_output_dim"})
+        if (const i64 x = r.integer(k, {k}, v.adapter_dim); x != v.adapter_dim)
+          r.issues.push_back({std::string("vision_config.") + k, "must equal vision_config.projector_input_dim (" +
+                                                                     std::to_string(v.adapter_dim) + "), got " + std::to_string(x)});
+      if (r.boolean({"multi_modal_projector_bias"}, false))
+        r.issues.push_back({"vision_config.multi_modal_projector_bias", "true is not supported (only false)"});
+    }
     // ref: SiglipVisionConfig vision_use_head (default true) adds a pooling head that Gemma 3's
     // checkpoints do not have; a tower with one is refused rather than miscounted.
     if (w.kind == VisionKind::Siglip && r.boolean({"vision_use_head"}, true))
@@ -402,7 +419,7 @@ Result<ImportedConfig> import_hf_config(std::string_view text, const ImportOptio
     for (const char* tower : {"vision_config", "audio_config"})
       if (auto v = obj->find(tower); v != obj->end() && !v->is_null())
         return Issue{tower, "the " + std::string(tower).substr(0, std::string(tower).find('_')) + " encoder of model_type \"" +
-                                model_type.substr(0, 40) + "\" is not counted yet (only llava and gemma3 wrappers); "
+                                model_type.substr(0, 40) + "\" is not counted yet (only llava, gemma3 and llama4 wrappers); "
                                 "import its text model's config (text_config) on its own"};
   if (auto tc = obj->find("text_config"); tc != obj->end() && !tc->is_null()) {
     if (!tc->is_object()) return Issue{"text_config", "must be an object, got " + json_util::type_name(*tc)};

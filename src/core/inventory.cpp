@@ -322,18 +322,32 @@ void add_layer(const ModelConfig& c, const Names& n, bool moe, bool linear, Buil
 void add_vision(const ModelConfig& c, Inventory& inv, bool& overflow) {
   const auto& v = c.vision;
   const i64 h = v.hidden, f = v.ffn, d = c.d_model;
-  const bool clip = v.kind == VisionKind::Clip;
-  Builder g{&inv.vision, kOwnGroup, "vision_tower.vision_model"};
+  const bool clip = v.kind == VisionKind::Clip, llama4 = v.kind == VisionKind::Llama4;
   ModelConfig ln = c;  // vision norms are LayerNorms with biases
   ln.norm = NormKind::LayerNorm;
-  // ref: CLIPVisionEmbeddings: class_embedding, patch conv without bias, num_patches + 1 positions;
-  // SiglipVisionEmbeddings: patch conv with bias, num_patches positions.
-  if (clip) g.add("embeddings.class_embedding", "", Group::Embedding, Role::Embed, 1, h);
-  g.add("embeddings.patch_embedding", ".weight", Group::Embedding, Role::EmbedProj, v.channels * v.patch * v.patch, h);
-  if (!clip) g.add("embeddings.patch_embedding", ".bias", Group::Embedding, Role::Bias, 1, h, 1, false, Role::EmbedProj);
-  g.add("embeddings.position_embedding", ".weight", Group::Embedding, Role::PosEmbed, v.patches() + (clip ? 1 : 0), h);
-  if (clip) g.norm(ln, "pre_layrnorm", h);  // sic: the checkpoint's spelling
-  g.norm(ln, "post_layernorm", h);
+  const char* root = llama4 ? "vision_model" : "vision_tower.vision_model";
+  Builder g{&inv.vision, kOwnGroup, root};
+  if (llama4) {
+    // ref: modeling_llama4.py Llama4UnfoldConvolution (a Linear of channels·patch² without bias),
+    // class_embedding, positional_embedding_vlm (patches + 1), layernorm_pre/post, and
+    // Llama4VisionPixelShuffleMLP (vision_adapter.mlp.fc1/fc2, no biases).
+    g.add("patch_embedding.linear", ".weight", Group::Embedding, Role::EmbedProj, v.channels * v.patch * v.patch, h);
+    g.add("class_embedding", "", Group::Embedding, Role::Embed, 1, h);
+    g.add("positional_embedding_vlm", "", Group::Embedding, Role::PosEmbed, v.patches() + 1, h);
+    g.norm(ln, "layernorm_pre", h);
+    g.norm(ln, "layernorm_post", h);
+    g.linear("vision_adapter.mlp.fc1", Group::Ffn, Role::FfnUp, f, v.adapter_dim, false);
+    g.linear("vision_adapter.mlp.fc2", Group::Ffn, Role::FfnDown, v.adapter_dim, v.adapter_dim, false);
+  } else {
+    // ref: CLIPVisionEmbeddings: class_embedding, patch conv without bias, num_patches + 1 positions;
+    // SiglipVisionEmbeddings: patch conv with bias, num_patches positions.
+    if (clip) g.add("embeddings.class_embedding", "", Group::Embedding, Role::Embed, 1, h);
+    g.add("embeddings.patch_embedding", ".weight", Group::Embedding, Role::EmbedProj, v.channels * v.patch * v.patch, h);
+    if (!clip) g.add("embeddings.patch_embedding", ".bias", Group::Embedding, Role::Bias, 1, h, 1, false, Role::EmbedProj);
+    g.add("embeddings.position_embedding", ".weight", Group::Embedding, Role::PosEmbed, v.patches() + (clip ? 1 : 0), h);
+    if (clip) g.norm(ln, "pre_layrnorm", h);  // sic: the checkpoint's spelling
+    g.norm(ln, "post_layernorm", h);
+  }
   Builder p{&inv.vision, kOwnGroup, "multi_modal_projector"};
   if (v.projector == ProjectorKind::Mlp2) {  // ref: modeling_llava.py LlavaMultiModalProjector
     p.linear("linear_1", Group::Ffn, Role::FfnUp, h, d, v.projector_bias);
@@ -341,16 +355,19 @@ void add_vision(const ModelConfig& c, Inventory& inv, bool& overflow) {
   } else if (v.projector == ProjectorKind::Gemma3) {  // ref: modeling_gemma3.py Gemma3MultiModalProjector
     p.add("mm_input_projection_weight", "", Group::Ffn, Role::FfnUp, h, d);
     p.norm(c, "mm_soft_emb_norm", h, Group::Norm, true);
+  } else if (v.projector == ProjectorKind::Llama4) {  // ref: modeling_llama4.py Llama4MultiModalProjector
+    p.linear("linear_1", Group::Ffn, Role::FfnUp, v.adapter_dim, d, false);
   }
   inv.vision_layer.label = "vision";
   for (i64 i = 0; i < v.layers; ++i) inv.vision_layer.layers.push_back(i);
-  Builder l{&inv.vision_layer.tensors, kOwnGroup, "vision_tower.vision_model.encoder.layers.{i}"};
-  l.norm(ln, "layer_norm1", h);
+  Builder l{&inv.vision_layer.tensors, kOwnGroup,
+            llama4 ? "vision_model.model.layers.{i}" : "vision_tower.vision_model.encoder.layers.{i}"};
+  l.norm(ln, llama4 ? "input_layernorm" : "layer_norm1", h);
   l.linear("self_attn.q_proj", Group::Attention, Role::AttnQ, h, h, true);
   l.linear("self_attn.k_proj", Group::Attention, Role::AttnK, h, h, true);
   l.linear("self_attn.v_proj", Group::Attention, Role::AttnV, h, h, true);
-  l.linear("self_attn.out_proj", Group::Attention, Role::AttnO, h, h, true);
-  l.norm(ln, "layer_norm2", h);
+  l.linear(llama4 ? "self_attn.o_proj" : "self_attn.out_proj", Group::Attention, Role::AttnO, h, h, true);
+  l.norm(ln, llama4 ? "post_attention_layernorm" : "layer_norm2", h);
   l.linear("mlp.fc1", Group::Ffn, Role::FfnUp, h, f, true);
   l.linear("mlp.fc2", Group::Ffn, Role::FfnDown, f, h, true);
   overflow |= g.overflow || p.overflow || l.overflow;

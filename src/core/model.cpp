@@ -74,6 +74,7 @@ const std::vector<FieldLimit>& field_limits() {
       {"vision_config.patch_size", 1, 4096, kZeroOff},
       {"vision_config.image_size", 1, 65536, kZeroOff},
       {"vision_config.num_channels", 1, 64, kZeroOff},
+      {"vision_config.projector_input_dim", 1, 1048576, kZeroOff},
       {"position_offset", 0, 1024, false, kNotInConfig},  // OPT's 2 extra learned rows
   };
   return limits;
@@ -205,6 +206,9 @@ std::vector<Issue> validate(const ModelConfig& c) {
     if (v.heads >= 1 && v.hidden >= 1 && v.hidden % v.heads != 0)
       out.push_back({"vision_config.num_attention_heads", "must divide vision_config.hidden_size (" +
                                                               std::to_string(v.hidden) + "), got " + std::to_string(v.heads)});
+    if (v.kind == VisionKind::Llama4) {
+      lim("vision_config.projector_input_dim", v.adapter_dim);
+    }
     if (v.projector == ProjectorKind::None)
       out.push_back({"vision_config", "a vision tower needs a projector into the language model (mlp2 or gemma3)"});
   }

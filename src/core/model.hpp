@@ -40,12 +40,12 @@ enum class NormKind : std::uint8_t { LayerNorm, LayerNormNoBias, RmsNorm };
 inline constexpr std::string_view kNormKindNames[] = {"layernorm", "layernorm_nobias", "rmsnorm"};
 // A multimodal wrapper's vision encoder (counted apart from the language model) and the
 // projector that maps its features into the language model's width.
-enum class VisionKind : std::uint8_t { None, Clip, Siglip };
-inline constexpr std::string_view kVisionKindNames[] = {"none", "clip", "siglip"};
-enum class ProjectorKind : std::uint8_t { None, Mlp2, Gemma3 };
-inline constexpr std::string_view kProjectorKindNames[] = {"none", "mlp2", "gemma3"};
-static_assert(std::size(kVisionKindNames) == static_cast<size_t>(VisionKind::Siglip) + 1);
-static_assert(std::size(kProjectorKindNames) == static_cast<size_t>(ProjectorKind::Gemma3) + 1);
+enum class VisionKind : std::uint8_t { None, Clip, Siglip, Llama4 };
+inline constexpr std::string_view kVisionKindNames[] = {"none", "clip", "siglip", "llama4"};
+enum class ProjectorKind : std::uint8_t { None, Mlp2, Gemma3, Llama4 };
+inline constexpr std::string_view kProjectorKindNames[] = {"none", "mlp2", "gemma3", "llama4"};
+static_assert(std::size(kVisionKindNames) == static_cast<size_t>(VisionKind::Llama4) + 1);
+static_assert(std::size(kProjectorKindNames) == static_cast<size_t>(ProjectorKind::Llama4) + 1);
 static_assert(std::size(kFamilyNames) == static_cast<size_t>(Family::Custom) + 1);
 static_assert(std::size(kFfnKindNames) == static_cast<size_t>(FfnKind::Gated) + 1);
 static_assert(std::size(kActivationNames) == static_cast<size_t>(Activation::Silu) + 1);
@@ -108,12 +108,16 @@ struct LinearAttnConfig {
 // patch embedding, learned positions, `layers` pre-norm encoder layers (q, k, v, out_proj with
 // biases, two LayerNorms, fc1/fc2 with biases), final LayerNorm; CLIP adds a class token and a
 // LayerNorm before the encoder. The projector: LLaVA's two-layer MLP (linear_1 hidden → d,
-// linear_2 d → d) or Gemma 3's RMSNorm and hidden × d matrix.
+// linear_2 d → d) or Gemma 3's RMSNorm and hidden × d matrix. Llama 4 (modeling_llama4.py
+// Llama4VisionModel): an unfolded patch linear without bias, a class token, LayerNorms before and
+// after the encoder, and a pixel-shuffle adapter (Llama4VisionMLP2: fc1 intermediate_size →
+// adapter_dim, fc2 adapter_dim → adapter_dim, no biases) before the projector's linear_1 adapter_dim → d.
 struct VisionConfig {
   VisionKind kind = VisionKind::None;
   i64 layers = 0, hidden = 0, ffn = 0, heads = 0, patch = 0, image = 0, channels = 3;
   ProjectorKind projector = ProjectorKind::None;
   bool projector_bias = true;  // LLaVA multimodal_projector_bias
+  i64 adapter_dim = 0;  // Llama 4: projector_input_dim = projector_output_dim = vision_output_dim
   bool operator==(const VisionConfig&) const = default;
 
   bool enabled() const { return kind != VisionKind::None; }

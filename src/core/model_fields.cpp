@@ -195,6 +195,8 @@ std::vector<ModelField> build_fields() {
       choice("vpj", "projector", "mlp2: LLaVA's two linears; gemma3: norm and one matrix", kProjectorKindNames,
              AT(vision.projector)),
       flag("vpb", "projector bias", "biases on LLaVA's projector", AT(vision.projector_bias)),
+      limited("vad", "vision_config.projector_input_dim", "adapter width", "Llama 4: the vision adapter's width",
+              AT(vision.adapter_dim)),
       limited("ixh", "index_n_heads", "indexer heads", "DeepSeek-V3.2 lightning indexer heads (0: none)",
               AT(mla.index_heads)),
       limited("ixd", "index_head_dim", "indexer dim", "indexer head dim (its key is cached per token)", AT(mla.index_dim)),

@@ -527,7 +527,17 @@ TEST_CASE("Llama 4 Scout's text model counts 107,769,861,120; 36 of its 48 layer
   const ModelConfig c = preset("llama-4-scout").config;
   const ParamReport r = llmsize::test::param_report(c);
   CHECK(r.total == 107'769'861'120);
-  CHECK(r.total + 871'932'416 == 108'641'793'536);
+  CHECK(r.total + r.vision == 108'641'793'536);
+  CHECK(r.vision == 871'932'416);
+  // The vision tower by hand (modeling_llama4.py Llama4VisionModel at 336 px, patch 14): patch linear
+  // 3·14·14·h, class token h, 577 positions, two LayerNorms, 34 layers (q, k, v, o with biases, fc1/fc2
+  // with biases, two LayerNorms), the adapter fc1 5632·4096 and fc2 4096², the projector 4096·d.
+  {
+    const i64 h = 1408, vf = 5632, a = 4096;
+    const i64 tower = 3 * 14 * 14 * h + h + 577 * h + 4 * h +
+                      34 * (4 * (h * h + h) + (h * vf + vf) + (vf * h + h) + 4 * h) + vf * a + a * a;
+    CHECK(r.vision == tower + a * 5120);
+  }
   CHECK(r.active == 17'172'894'720);  // top-1 routed expert + the shared expert
   // By hand, modeling_llama4.py: q, o d·H·hd; k, v d·K·hd; no biases; the q/k L2 norm has no weights;
   // two RMSNorms; Llama4TextMoe in every layer: router d·E, experts gate_up E·d·2f and down E·f·d (3-D),
