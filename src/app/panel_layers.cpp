@@ -15,14 +15,16 @@ namespace {
 using core::i64;
 
 std::string kept_text(const core::CacheShape& s) {
-  if (s.kind == core::AttnKind::Linear) return "none: a fixed state";
+  if (core::is_stateful(s.kind)) return "none: a fixed state";
+  if (s.kind == core::AttnKind::None) return "none (an MLP block)";
   if (s.index_bytes_per_token > 0) return "every token, and its indexer key";
   return s.window > 0 ? "last " + core::with_commas(s.window) + " tokens" : std::string("every token");
 }
 
 std::string heads_text(const core::CacheShape& s) {
   if (core::is_mla(s.kind)) return "1 latent (every GPU)";
-  if (s.kind == core::AttnKind::Linear) {  // value heads of the recurrent state
+  if (s.kind == core::AttnKind::None) return "-";
+  if (core::is_stateful(s.kind)) {  // heads of the recurrent state
     std::string t = core::with_commas(s.heads_gpu) + " value";
     if (s.heads_gpu != s.heads) t += " of " + core::with_commas(s.heads);
     return t;
@@ -51,9 +53,9 @@ void layer_strip(const core::LayerPlan& plan) {
     const i64 l = std::min<i64>(n - 1, static_cast<i64>((ImGui::GetMousePos().x - o.x) / cell));
     const auto& L = plan.layers[static_cast<size_t>(std::max<i64>(0, l))];
     const core::CacheShape& s = plan.caches[static_cast<size_t>(L.cache)];
-    ImGui::SetTooltip("layer %lld: %s attention (%s), %s FFN", static_cast<long long>(l),
+    ImGui::SetTooltip("layer %lld: %s mixer (%s), %s FFN", static_cast<long long>(l),
                       std::string(core::to_string(s.kind)).c_str(), kept_text(s).c_str(),
-                      L.ffn == core::FfnPlan::Moe ? "MoE" : "dense");
+                      L.ffn == core::FfnPlan::Moe ? "MoE" : L.ffn == core::FfnPlan::None ? "no" : "dense");
   }
   mark("plan.strip");
 }
@@ -96,7 +98,7 @@ void draw_layer_plan(const core::LayerPlan& plan) {
       ImGui::TableNextColumn();
       ImGui::TextUnformatted((core::with_commas(s.k_dim) + " / " + core::with_commas(s.v_dim)).c_str());
       ImGui::TableNextColumn();
-      if (s.kind == core::AttnKind::Linear)
+      if (core::is_stateful(s.kind))
         ImGui::TextUnformatted(("state " + core::with_commas(s.state_bytes_gpu) + " / sequence").c_str());
       else if (s.index_bytes_per_token > 0)
         ImGui::TextUnformatted((core::with_commas(s.bytes_per_token_gpu) + " + indexer " +

@@ -51,5 +51,9 @@ struct LayerActivations {
 // `linear_layer`: a Gated DeltaNet layer (ModelConfig::layer_is_linear) instead of softmax attention.
 Result<LayerActivations> layer_activations(const ModelConfig& cfg, const ActParams& p, bool moe_layer,
                                            bool linear_layer = false);
+// The same for any layer of the per-layer plan: its mixer (attention, linear, Mamba-2, none) and
+// FFN (dense, MoE, none; a block-pattern model's blocks have one of the two).
+Result<LayerActivations> layer_activations(const ModelConfig& cfg, const ActParams& p, Mixer mixer, bool has_ffn,
+                                           bool moe_layer);
 
 }  // namespace llmsize::core

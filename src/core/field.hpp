@@ -20,7 +20,7 @@
 namespace llmsize::core {
 
 // Flags: a ','-joined subset of `choices` (the LoRA targets). IntList: ','-joined integers.
-enum class FieldKind : std::uint8_t { Int, Bool, Enum, Real, IntList, Flags };
+enum class FieldKind : std::uint8_t { Int, Bool, Enum, Real, IntList, Flags, Text };  // Text: characters of `choices`
 // The workload mode a field belongs to; model and demo fields are all Both.
 enum class FieldScope : std::uint8_t { Both, Inference, Training };
 

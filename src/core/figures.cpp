@@ -124,7 +124,7 @@ Bound capacity_bound(const Workload&, const Estimate& e) { return e.gpu.unified 
 std::string kv_per_token_text(const ModelConfig& c, const LayerPlan& p, const std::string& dtype) {
   std::vector<CacheShape> caches;  // the shapes that keep a per-token cache
   for (const CacheShape& s : p.caches)
-    if (s.kind != AttnKind::Linear) caches.push_back(s);
+    if (keeps_tokens(s.kind)) caches.push_back(s);
   if (caches.empty()) return "no layer keeps a per-token cache = 0";
   const CacheShape& f = caches.front();
   bool uniform = true;  // one cached width on every layer (windows may differ)
@@ -156,7 +156,7 @@ std::string kv_cache_text(const LayerPlan& p, StageRange r, const Workload& w) {
   for (size_t k = 0; k < p.caches.size(); ++k) {
     const CacheShape& c = p.caches[k];
     const i64 in = p.layers_in(k, r);
-    if (c.kind == AttnKind::Linear) continue;  // no per-token cache: the recurrent state's figure
+    if (!keeps_tokens(c.kind)) continue;  // no per-token cache: the recurrent state's figure
     if (c.window > 0 && window > 0 && c.window != window) one_window = false;
     if (c.window > 0) window = c.window;
     if (in == 0) continue;
@@ -175,7 +175,7 @@ std::string kv_cache_text(const LayerPlan& p, StageRange r, const Workload& w) {
   for (size_t k = 0; k < p.caches.size(); ++k) {
     const CacheShape& c = p.caches[k];
     const i64 in = p.layers_in(k, r);
-    if (in == 0 || c.kind == AttnKind::Linear) continue;
+    if (in == 0 || !keeps_tokens(c.kind)) continue;
     t += (first ? "" : " + ") + n(b) + " · " + n(c.bytes_per_token_gpu) + " · " + n(in) + " " + std::string(to_string(c.kind)) +
          " · " + n(c.tokens_kept(s));
     first = false;
@@ -183,21 +183,31 @@ std::string kv_cache_text(const LayerPlan& p, StageRange r, const Workload& w) {
   return t;
 }
 
-// Recurrent state of the linear layers of `r` (per GPU when `gpu`), per sequence.
+// Recurrent state of the stateful layers of `r` (per GPU when `gpu`), per sequence.
 std::string state_text(const ModelConfig& c, const LayerPlan& p, StageRange r, const Workload& w, bool gpu) {
-  i64 layers = 0, one = 0;
-  for (size_t k = 0; k < p.caches.size(); ++k)
-    if (p.caches[k].kind == AttnKind::Linear) {
-      layers += p.layers_in(k, r);
-      one = gpu ? p.caches[k].state_bytes_gpu : p.caches[k].state_bytes;
+  std::string t;
+  const i64 tp = gpu ? w.tp : 1, e = dtype_bytes(w.dtype);
+  for (size_t k = 0; k < p.caches.size(); ++k) {
+    const CacheShape& s = p.caches[k];
+    const i64 layers = p.layers_in(k, r);
+    if (!is_stateful(s.kind) || layers == 0) continue;
+    const i64 one = gpu ? s.state_bytes_gpu : s.state_bytes;
+    std::string f;
+    if (s.kind == AttnKind::Linear) {
+      const auto& a = c.linear;
+      f = "linear layers · (conv_dim · conv_kernel · activation bytes + value heads · dk · dv · 4) = " + n(layers) +
+          " · (" + n(ceil_div(a.conv_dim(), tp)) + " · " + n(a.conv_kernel) + " · " + n(e) + " + " +
+          n(ceil_div(a.v_heads, tp)) + " · " + n(a.k_dim) + " · " + n(a.v_dim) + " · 4)";
+    } else {
+      const auto& m = c.mamba;
+      f = "Mamba layers · (conv_dim · conv_kernel + heads · head_dim · state) · activation bytes = " + n(layers) +
+          " · (" + n(ceil_div(m.conv_dim(), tp)) + " · " + n(m.conv_kernel) + " + " + n(ceil_div(m.heads, tp)) + " · " +
+          n(m.head_dim) + " · " + n(m.state) + ") · " + n(e);
     }
-  if (layers == 0) return "no linear-attention layer = 0";
-  const auto& a = c.linear;
-  const i64 tp = gpu ? w.tp : 1;
-  return std::string(gpu ? "b · " : "") + "linear layers · (conv_dim · conv_kernel · activation bytes + value heads · dk · dv · 4) = " +
-         (gpu ? n(w.batch) + " · " : "") + n(layers) + " · (" + n(a.conv_dim() / tp) + " · " + n(a.conv_kernel) + " · " +
-         n(dtype_bytes(w.dtype)) + " + " + n(ceil_div(a.v_heads, tp)) + " · " + n(a.k_dim) + " · " + n(a.v_dim) +
-         " · 4) = " + (gpu ? n(w.batch) + " · " : "") + n(layers) + " · " + n(one);
+    t += (t.empty() ? "" : " + ") + (gpu ? n(w.batch) + " · " : std::string()) + f + " = " +
+         (gpu ? n(w.batch) + " · " : std::string()) + n(layers) + " · " + n(one);
+  }
+  return t.empty() ? "no layer keeps a recurrent state = 0" : t;
 }
 
 // A phase's sum, naming only the parts this model has: weights (+ vision tower) + reserve, then
@@ -313,7 +323,9 @@ const Figure kFigures[] = {
      [](C c, W w, E e) -> D {
        return {state_text(c, e.plan, e.plan.all(), w, false),
                "modeling_qwen3_next.py Qwen3NextDynamicCache: conv state of conv_kernel inputs in the activation "
-               "dtype, fp32 recurrent state per value head (Yang et al. 2024, Gated DeltaNet); constant in context"};
+               "dtype, fp32 recurrent state per value head (Yang et al. 2024, Gated DeltaNet); modeling_nemotron_h.py "
+               "HybridMambaAttentionDynamicCache: conv and SSM states in the model dtype (Dao & Gu 2024, Mamba-2); "
+               "constant in context"};
      }},
     {"inference.state_bytes", "Recurrent state", Unit::Bytes, Inf, [](E e) -> V { return e.inference.state_bytes; }, Lower,
      [](C c, W w, E e) -> D {

@@ -23,6 +23,7 @@ bool read_flag(Reader& r, const Flag& f) { return f.key ? r.boolean({f.key}, f.v
 Activation activation_of(const std::string& name, Activation def) {
   if (name == "silu" || name == "swish" || name == "swiglu") return Activation::Silu;
   if (name == "relu") return Activation::Relu;
+  if (name == "relu2") return Activation::Relu2;
   if (name == "gelu_new" || name == "gelu_pytorch_tanh" || name == "gelu_fast" || name == "gelu_tanh")
     return Activation::GeluTanh;
   if (name.rfind("gelu", 0) == 0) return Activation::Gelu;

@@ -99,6 +99,23 @@ void llama4_layers(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
   }
 }
 
+// Nemotron-H (modeling_nemotron_h.py NemotronHBlock): one block per layer from
+// hybrid_override_pattern ('M' Mamba-2, '*' attention without positions, '-' a relu² MLP,
+// 'E' MoE, refused by validate()), each after one RMSNorm.
+void nemotron_h_blocks(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
+  // ref: NemotronHConfig defaults (configuration_nemotron_h.py)
+  c.block_pattern = r.str({"hybrid_override_pattern"}, "M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M-");
+  auto& m = c.mamba;
+  m.heads = r.integer("mamba_num_heads", {"mamba_num_heads", "mamba_n_heads"}, 128);
+  m.head_dim = r.integer("mamba_head_dim", {"mamba_head_dim"}, 64);
+  m.state = r.integer("ssm_state_size", {"ssm_state_size", "mamba_d_state", "mamba_state_dim"}, 128);
+  m.groups = r.integer("n_groups", {"n_groups", "mamba_n_groups", "mamba_num_groups"}, 8);
+  m.conv_kernel = r.integer("conv_kernel", {"conv_kernel", "mamba_d_conv"}, 4);
+  m.chunk = r.integer("chunk_size", {"chunk_size"}, 128);
+  m.conv_bias = r.boolean({"use_conv_bias"}, true);
+  m.proj_bias = r.boolean({"use_bias"}, false);
+}
+
 // Shared pieces of rows. Numbers in rows are the class defaults of transformers'
 // configuration_<model_type>.py, used only when config.json omits the key.
 constexpr FfnRule kClassicFfn4d{.keys = {}, .absent = {.per_hidden = 4}, .kind = FfnKind::Classic};  // 4·d, fixed
@@ -233,6 +250,11 @@ const std::vector<FamilyRow>& family_rows() {
        .moe = {.experts = {"num_local_experts"}, .experts_default = 16, .top_k_default = 1,
                .expert_ffn = {"intermediate_size"}, .expert_ffn_default = 8192, .shared = SharedExpert::Count,
                .shared_keys = {}, .shared_default = 1, .freq = {"interleave_moe_layer_step"}, .last_of_group = true}},
+      {.family = Family::NemotronH, .model_types = {"nemotron_h"},
+       .positions_default = 4096,  // ref: NemotronHConfig
+       .ffn = {.keys = {"intermediate_size"}, .absent = {.fixed = 21504}, .kind = FfnKind::Classic},
+       .act = {.keys = {"mlp_hidden_act"}, .name_default = "relu2", .unknown = Activation::Relu2},
+       .pos = PosKind::None, .rotary = kNoRotary, .hook = nemotron_h_blocks, .head_dim_default = 128},
       // GPT-1: GPT-2's tensors (Conv1D c_attn, c_proj, c_fc) with a 4·d MLP fixed by the class.
       {.family = Family::OpenaiGpt, .model_types = {"openai-gpt"}, .tied = true,
        .positions_default = 512,  // ref: OpenAIGPTConfig n_positions

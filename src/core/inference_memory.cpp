@@ -37,7 +37,7 @@ struct Model {
     Temporaries t;
     for (size_t k = 0; k < attn.size(); ++k)
       if (plan.layers_in(k, r) > 0) t.attention = std::max(t.attention, attn[k].attention);
-    const i64 moe_n = plan.moe_in(r), dense_n = r.count - moe_n;
+    const i64 moe_n = plan.moe_in(r), dense_n = plan.dense_in(r);
     t.ffn = std::max(dense_n > 0 ? dense.ffn : 0, moe_n > 0 ? moe.ffn : 0);
     t.logits = last ? dense.logits : 0;
     t.peak = std::max({t.attention, t.ffn, t.logits});
@@ -51,8 +51,8 @@ struct Model {
       const CacheShape& c = plan.caches[k];
       // Shapes that differ only in kind or window (full, sliding) hold the same chunk's q, k, v: once.
       size_t same = 0;
-      auto linear = [](const CacheShape& x) { return x.kind == AttnKind::Linear; };
-      while (same < k && !(linear(plan.caches[same]) == linear(c) && plan.caches[same].heads == c.heads &&
+      auto mixer = [](const CacheShape& x) { return keeps_tokens(x.kind) ? AttnKind::Full : x.kind; };
+      while (same < k && !(mixer(plan.caches[same]) == mixer(c) && plan.caches[same].heads == c.heads &&
                            plan.caches[same].k_dim == c.k_dim && plan.caches[same].v_dim == c.v_dim))
         ++same;
       if (same < k) {

@@ -121,6 +121,13 @@ Names names_for(const ModelConfig& c) {
     case Family::Qwen3Next:  // ref: modeling_qwen3_next.py Qwen3NextSparseMoeBlock
       llama.shared = "mlp.shared_expert";
       return llama;
+    case Family::NemotronH: {  // ref: modeling_nemotron_h.py NemotronHForCausalLM (backbone.*), NemotronHBlock
+      Names n{.embed = "backbone.embeddings", .layer = "backbone.layers.{i}", .attn_norm = "norm", .ffn_norm = "",
+              .final_norm = "backbone.norm_f"};
+      n.q = "mixer.q_proj"; n.k = "mixer.k_proj"; n.v = "mixer.v_proj"; n.o = "mixer.o_proj";
+      n.up = "mixer.up_proj"; n.down = "mixer.down_proj"; n.linear = "mixer";
+      return n;
+    }
     case Family::Llama4:  // ref: modeling_llama4.py Llama4TextMoe (router, 3-D experts, shared_expert), Llama4TextMLP
       llama.gate = "feed_forward.gate_proj";
       llama.up = "feed_forward.up_proj";
@@ -280,8 +287,33 @@ void add_mlp(const ModelConfig& c, Builder& b, const char* gate, const char* up,
 
 std::string sub(const char* base, const char* leaf) { return std::string(base) + "." + leaf; }
 
-void add_layer(const ModelConfig& c, const Names& n, bool moe, bool linear, Builder& b) {
+// A Mamba-2 mixer (see Mamba2Config), under the layer's mixer prefix.
+void add_mamba(const ModelConfig& c, const Names& n, Builder& b) {
+  const auto& m = c.mamba;
   const i64 d = c.d_model;
+  const auto A = Group::Attention;
+  const std::string x = n.linear;
+  b.linear((x + ".in_proj").c_str(), A, Role::MambaIn, d, m.in_proj(), m.proj_bias);
+  b.add((x + ".conv1d").c_str(), ".weight", A, Role::LinConv, m.conv_kernel, m.conv_dim());
+  if (m.conv_bias) b.add((x + ".conv1d").c_str(), ".bias", A, Role::Bias, 1, m.conv_dim(), 1, false, Role::LinConv);
+  b.add((x + ".dt_bias").c_str(), "", A, Role::LinDtBias, 1, m.heads);
+  b.add((x + ".A_log").c_str(), "", A, Role::LinALog, 1, m.heads);
+  b.add((x + ".D").c_str(), "", A, Role::MambaD, 1, m.heads);
+  b.norm(c, (x + ".norm").c_str(), m.d_inner(), Group::Norm, true);
+  b.linear((x + ".out_proj").c_str(), A, Role::LinOut, m.d_inner(), d, m.proj_bias);
+}
+
+void add_layer(const ModelConfig& c, const Names& n, bool moe, bool linear, Builder& b, i64 layer = -1) {
+  const i64 d = c.d_model;
+  if (!c.block_pattern.empty()) {  // one norm, then one block: a Mamba-2 mixer, attention or an MLP
+    b.norm(c, n.attn_norm, d);
+    switch (c.layer_mixer(layer)) {
+      case Mixer::Mamba: add_mamba(c, n, b); break;
+      case Mixer::Attention: add_attention(c, n, b); break;
+      default: add_mlp(c, b, n.gate, n.up, n.down, n.gate_up, c.d_ff, c.bias_ffn); break;
+    }
+    return;
+  }
   if (c.norm_pre) b.norm(c, n.attn_norm, d);
   if (c.norm_pre && c.norm_ffn_input) b.norm(c, n.ffn_norm, d);
   if (c.norm_sandwich) {
@@ -398,6 +430,8 @@ std::string_view to_string(Role r) {
     case Role::LinDtBias: return "dt_bias";
     case Role::LinALog: return "a_log";
     case Role::LinOut: return "linear_out";
+    case Role::MambaIn: return "mamba_in";
+    case Role::MambaD: return "mamba_d";
     case Role::MlaQA: return "q_a";
     case Role::MlaQB: return "q_b";
     case Role::MlaKVA: return "kv_a";
@@ -455,9 +489,24 @@ Result<Inventory> build_inventory(const ModelConfig& c) {
   if (!c.tie_embeddings) g.add(n.head, ".weight", Group::LmHead, Role::LmHead, de, c.vocab);
   if (c.bias_lm_head) g.add(n.head, ".bias", Group::LmHead, Role::Bias, 1, c.vocab, 1, false, Role::LmHead);
 
-  // Group consecutive-or-not layers by structure: softmax or linear attention, dense or MoE FFN.
+  // Group consecutive-or-not layers by structure: softmax or linear attention, dense or MoE FFN;
+  // a block-pattern model's Mamba-2, attention and MLP blocks.
   bool overflow = g.overflow;
-  for (int linear = 0; linear < 2; ++linear)
+  if (!c.block_pattern.empty())
+    for (const auto& [mixer, label] : {std::pair{Mixer::Mamba, "mamba"}, std::pair{Mixer::Attention, "attention"},
+                                       std::pair{Mixer::None, "mlp"}}) {
+      LayerKind kind;
+      kind.label = label;
+      kind.is_linear = mixer == Mixer::Mamba;
+      for (i64 i = 0; i < c.n_layers; ++i)
+        if (c.layer_mixer(i) == mixer) kind.layers.push_back(i);
+      if (kind.layers.empty()) continue;
+      Builder lb{&kind.tensors, kOwnGroup, n.layer};
+      add_layer(c, n, false, false, lb, kind.layers.front());
+      overflow |= lb.overflow;
+      inv.kinds.push_back(std::move(kind));
+    }
+  for (int linear = 0; linear < (c.block_pattern.empty() ? 2 : 0); ++linear)
     for (int moe = 0; moe < 2; ++moe) {
       LayerKind kind;
       kind.label = std::string(linear ? "linear " : "") + (moe ? "moe" : "dense");

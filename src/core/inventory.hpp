@@ -27,7 +27,8 @@ enum class Role : std::uint8_t {
   AttnSink,                                      // gpt-oss: one learned softmax logit per head
   MlaQA, MlaQB, MlaKVA, MlaKVB,                  // MLA low-rank projections
   IdxQ, IdxK, IdxWeights,                        // DeepSeek-V3.2 lightning indexer
-  LinQKVZ, LinBA, LinConv, LinDtBias, LinALog, LinOut,  // Gated DeltaNet (linear attention)
+  LinQKVZ, LinBA, LinConv, LinDtBias, LinALog, LinOut,  // Gated DeltaNet (linear attention), also Mamba-2's
+  MambaIn, MambaD,                               // Mamba-2's in_proj and D (skip) parameter
   FfnGate, FfnUp, FfnGateUp, FfnDown,            // FFN matrices (GateUp when fused)
   Router, RouterBias, SharedGate,                // MoE routing
   Norm, Bias, LmHead, MtpProj,
@@ -55,7 +56,7 @@ struct LayerKind {
   std::vector<i64> layers;  // layer indices in this kind
   std::vector<Tensor> tensors;  // tensors of ONE layer of this kind
   bool is_moe = false;
-  bool is_linear = false;   // linear attention (ModelConfig::layer_is_linear)
+  bool is_linear = false;   // a recurrent mixer: linear attention (layer_is_linear) or Mamba-2
 };
 
 struct Inventory {

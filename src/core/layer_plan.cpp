@@ -33,7 +33,7 @@ i64 kv_heads_per_gpu(i64 kv_heads, i64 tp) {
 }
 
 i64 CacheShape::tokens_kept(i64 context) const {
-  if (kind == AttnKind::Linear) return 0;
+  if (!keeps_tokens(kind)) return 0;
   return window > 0 ? std::min(context, window) : context;
 }
 
@@ -47,6 +47,16 @@ std::optional<i64> linear_state_bytes(const LinearAttnConfig& a, i64 v_heads, i6
   const i64 k_heads = v_heads * a.k_heads / a.v_heads;  // the key heads serving those value heads
   const Checked conv = (Checked(k_heads) * a.k_dim * 2 + Checked(v_heads) * a.v_dim) * a.conv_kernel * act_bytes;
   const Checked ssm = Checked(v_heads) * a.k_dim * a.v_dim * 4;
+  const Checked s = conv + ssm;
+  if (!s.ok()) return std::nullopt;
+  return s.value();
+}
+// One Mamba-2 layer's state per sequence on a GPU holding 1/tp of it: ref: modeling_nemotron_h.py
+// HybridMambaAttentionDynamicCache: conv_states (conv_dim, conv_kernel) and ssm_states (heads,
+// head_dim, state), both in the model's dtype.
+std::optional<i64> mamba_state_bytes(const Mamba2Config& m, i64 tp, i64 act_bytes) {
+  const Checked conv = Checked(ceil_div(m.conv_dim(), tp)) * m.conv_kernel * act_bytes;
+  const Checked ssm = Checked(ceil_div(m.heads, tp)) * m.head_dim * m.state * act_bytes;
   const Checked s = conv + ssm;
   if (!s.ok()) return std::nullopt;
   return s.value();
@@ -101,12 +111,27 @@ Result<LayerPlan> layer_plan(const ModelConfig& c, KvDtype t, i64 tp, i64 act_by
     linear.state_bytes = *whole;
     linear.state_bytes_gpu = *gpu;
   }
+  CacheShape mamba, none;
+  none.kind = AttnKind::None;
+  if (!c.block_pattern.empty() && c.mamba.enabled()) {
+    // ref: vLLM MambaStateShapeCalculator.mamba2_state_shape: heads (and groups) split over tensor parallel.
+    mamba.kind = AttnKind::Mamba;
+    mamba.heads = c.mamba.heads;
+    mamba.heads_gpu = ceil_div(c.mamba.heads, tp);
+    mamba.k_dim = c.mamba.head_dim;
+    mamba.v_dim = c.mamba.state;
+    const auto whole = mamba_state_bytes(c.mamba, 1, act_bytes), gpu = mamba_state_bytes(c.mamba, tp, act_bytes);
+    if (!whole || !gpu) return memory_overflow();
+    mamba.state_bytes = *whole;
+    mamba.state_bytes_gpu = *gpu;
+  }
   const bool moe_model = c.is_moe(), windows = !c.mla.enabled && c.sliding_window > 0;
   size_t last = 0;  // the previous layer's shape, tried first (layers mostly repeat or alternate)
   for (size_t i = 0; i < n; ++i) {
     const i64 l = static_cast<i64>(i);
-    CacheShape s = c.layer_is_linear(l) ? linear : base;
-    if (s.kind != AttnKind::Linear && windows && c.layer_slides(l)) {
+    const Mixer mixer = c.layer_mixer(l);
+    CacheShape s = mixer == Mixer::Linear ? linear : mixer == Mixer::Mamba ? mamba : mixer == Mixer::None ? none : base;
+    if (keeps_tokens(s.kind) && windows && c.layer_slides(l)) {
       // ref: HF cache_utils ChunkedSlidingLayer and vLLM ChunkedLocalAttentionSpec keep at most one
       // chunk of attention_chunk_size tokens for Llama 4's chunked layers, as a window would.
       s.kind = c.window_chunked ? AttnKind::Chunked : AttnKind::Sliding;
@@ -117,7 +142,7 @@ Result<LayerPlan> layer_plan(const ModelConfig& c, KvDtype t, i64 tp, i64 act_by
     };
     size_t k = last < p.caches.size() && same(p.caches[last]) ? last : 0;
     while (k < p.caches.size() && !same(p.caches[k])) ++k;
-    if (k == p.caches.size() && s.kind == AttnKind::Linear) {
+    if (k == p.caches.size() && !keeps_tokens(s.kind)) {
       p.caches.push_back(s);
     } else if (k == p.caches.size()) {
       const auto whole = cache_bytes(t, s.heads, s.k_dim, s.v_dim), gpu = cache_bytes(t, s.heads_gpu, s.k_dim, s.v_dim);
@@ -128,15 +153,21 @@ Result<LayerPlan> layer_plan(const ModelConfig& c, KvDtype t, i64 tp, i64 act_by
     }
     ++p.caches[k].layers;
     last = k;
-    p.layers[i] = {static_cast<int>(k), moe_model && c.layer_is_moe(l) ? FfnPlan::Moe : FfnPlan::Dense};
+    p.layers[i] = {static_cast<int>(k), !c.layer_has_ffn(l)               ? FfnPlan::None
+                                        : moe_model && c.layer_is_moe(l) ? FfnPlan::Moe
+                                                                          : FfnPlan::Dense};
   }
   p.cache_prefix.assign(p.caches.size() * (n + 1), 0);
   p.moe_prefix.assign(n + 1, 0);
+  p.dense_prefix.assign(n + 1, 0);
   for (size_t k = 0; k < p.caches.size(); ++k) {
     i64* pre = p.cache_prefix.data() + k * (n + 1);
     for (size_t i = 0; i < n; ++i) pre[i + 1] = pre[i] + (p.layers[i].cache == static_cast<int>(k) ? 1 : 0);
   }
-  for (size_t i = 0; i < n; ++i) p.moe_prefix[i + 1] = p.moe_prefix[i] + (p.layers[i].ffn == FfnPlan::Moe ? 1 : 0);
+  for (size_t i = 0; i < n; ++i) {
+    p.moe_prefix[i + 1] = p.moe_prefix[i] + (p.layers[i].ffn == FfnPlan::Moe ? 1 : 0);
+    p.dense_prefix[i + 1] = p.dense_prefix[i] + (p.layers[i].ffn == FfnPlan::Dense ? 1 : 0);
+  }
   // Whole-model KV per token must fit: every later product starts from it.
   Checked total;
   Checked state;
@@ -155,6 +186,10 @@ i64 LayerPlan::layers_in(size_t c, StageRange r) const {
 
 i64 LayerPlan::moe_in(StageRange r) const {
   return moe_prefix[static_cast<size_t>(r.first + r.count)] - moe_prefix[static_cast<size_t>(r.first)];
+}
+
+i64 LayerPlan::dense_in(StageRange r) const {
+  return dense_prefix[static_cast<size_t>(r.first + r.count)] - dense_prefix[static_cast<size_t>(r.first)];
 }
 
 i64 LayerPlan::kv_bytes_per_token_gpu(StageRange r) const {

@@ -21,12 +21,17 @@ enum class AttnKind : std::uint8_t {
   Linear,     // no per-token cache: a fixed recurrent state per sequence (Gated DeltaNet)
   MlaIndexer, // the MLA latent plus the lightning indexer's key per token (DeepSeek-V3.2)
   Chunked,    // K and V of the current chunk of W tokens (Llama 4 attention_chunk_size): at most W
+  Mamba,      // no per-token cache: a Mamba-2 conv + SSM state per sequence (Nemotron-H)
+  None,       // no mixer at all: an MLP block of a block-pattern model
 };
 inline constexpr std::string_view kAttnKindNames[] = {"full", "sliding", "mla latent", "linear", "mla + indexer",
-                                                      "chunked"};
-static_assert(std::size(kAttnKindNames) == static_cast<size_t>(AttnKind::Chunked) + 1);
+                                                      "chunked", "mamba", "none"};
+static_assert(std::size(kAttnKindNames) == static_cast<size_t>(AttnKind::None) + 1);
+// Kinds that keep no per-token cache.
+inline bool is_stateful(AttnKind k) { return k == AttnKind::Linear || k == AttnKind::Mamba; }
+inline bool keeps_tokens(AttnKind k) { return !is_stateful(k) && k != AttnKind::None; }
 inline bool is_mla(AttnKind k) { return k == AttnKind::MlaLatent || k == AttnKind::MlaIndexer; }
-enum class FfnPlan : std::uint8_t { Dense, Moe };
+enum class FfnPlan : std::uint8_t { Dense, Moe, None };
 
 // One distinct cache shape; layers that share it point at one row.
 struct CacheShape {
@@ -69,6 +74,7 @@ struct LayerPlan {
   // Layers of `r` with cache shape `c` / with an MoE FFN (prefix counts, O(1)).
   i64 layers_in(size_t c, StageRange r) const;
   i64 moe_in(StageRange r) const;
+  i64 dense_in(StageRange r) const;  // layers with a dense FFN
   StageRange all() const { return {0, static_cast<i64>(layers.size())}; }
 
   // KV bytes one token adds over the layers of `r` (no window cap): per GPU, or whole model.
@@ -91,6 +97,7 @@ struct LayerPlan {
   // with cache shape c; moe_prefix[l] = MoE layers before l.
   std::vector<i64> cache_prefix;
   std::vector<i64> moe_prefix;
+  std::vector<i64> dense_prefix;
 };
 
 // Bytes of `values` contiguous elements in a KV dtype (q8_0/q4_0 round up to 32-value blocks

@@ -27,6 +27,24 @@ bool ModelConfig::layer_is_linear(i64 layer) const {
 }
 
 namespace {
+char block_at(const std::string& p, i64 layer) {
+  return layer >= 0 && layer < static_cast<i64>(p.size()) ? p[static_cast<size_t>(layer)] : '*';
+}
+}  // namespace
+
+Mixer ModelConfig::layer_mixer(i64 layer) const {
+  if (!block_pattern.empty()) {
+    const char b = block_at(block_pattern, layer);
+    return b == 'M' ? Mixer::Mamba : b == '*' ? Mixer::Attention : Mixer::None;
+  }
+  return layer_is_linear(layer) ? Mixer::Linear : Mixer::Attention;
+}
+
+bool ModelConfig::layer_has_ffn(i64 layer) const {
+  return block_pattern.empty() || block_at(block_pattern, layer) == '-';
+}
+
+namespace {
 constexpr i64 kMaxDim = i64{1} << 20;          // 1,048,576: hidden size, ranks
 constexpr i64 kMaxWidth = i64{1} << 24;        // 16,777,216: FFN widths, vocab
 constexpr bool kZeroOff = true, kNotInConfig = false;
@@ -67,6 +85,12 @@ const std::vector<FieldLimit>& field_limits() {
       {"index_n_heads", 0, 65536},
       {"index_head_dim", 1, 65536, kZeroOff},
       {"index_topk", 1, kMaxTokens, kZeroOff},
+      {"mamba_num_heads", 1, 65536, kZeroOff},
+      {"mamba_head_dim", 1, 65536, kZeroOff},
+      {"ssm_state_size", 1, 65536, kZeroOff},
+      {"n_groups", 1, 65536, kZeroOff},
+      {"conv_kernel", 1, 1024, kZeroOff},
+      {"chunk_size", 1, kMaxTokens, kZeroOff},
       {"vision_config.num_hidden_layers", 1, 1000, kZeroOff},
       {"vision_config.hidden_size", 1, 65536, kZeroOff},
       {"vision_config.intermediate_size", 1, 1048576, kZeroOff},
@@ -190,6 +214,38 @@ std::vector<Issue> validate(const ModelConfig& c) {
       out.push_back({"linear_num_value_heads", "must be a multiple of linear_num_key_heads (" +
                                                    std::to_string(a.k_heads) + "), got " + std::to_string(a.v_heads)});
     if (c.mla.enabled) out.push_back({"full_attention_interval", "linear layers with MLA are not supported (0 only)"});
+  }
+  if (!c.block_pattern.empty()) {
+    if (static_cast<i64>(c.block_pattern.size()) != c.n_layers)
+      out.push_back({"hybrid_override_pattern", "must have one character per layer (" + std::to_string(c.n_layers) +
+                                                    "), got " + std::to_string(c.block_pattern.size())});
+    bool mamba = false;
+    for (char b : c.block_pattern) {
+      if (b == 'E') {
+        out.push_back({"hybrid_override_pattern", "MoE blocks ('E') are not supported yet (only 'M', '*' and '-')"});
+        break;
+      }
+      if (b != 'M' && b != '*' && b != '-') {
+        out.push_back({"hybrid_override_pattern", "must use only 'M' (Mamba-2), '*' (attention) and '-' (MLP)"});
+        break;
+      }
+      mamba = mamba || b == 'M';
+    }
+    if (c.is_moe()) out.push_back({"num_experts", "MoE with a block pattern is not supported (0 only)"});
+    if (c.linear.enabled()) out.push_back({"full_attention_interval", "linear attention with a block pattern is not supported"});
+    if (c.mla.enabled) out.push_back({"hybrid_override_pattern", "MLA with a block pattern is not supported"});
+    if (mamba) {
+      const auto& m = c.mamba;
+      lim("mamba_num_heads", m.heads);
+      lim("mamba_head_dim", m.head_dim);
+      lim("ssm_state_size", m.state);
+      lim("n_groups", m.groups);
+      lim("conv_kernel", m.conv_kernel);
+      lim("chunk_size", m.chunk);
+      if (m.groups >= 1 && m.heads >= 1 && m.heads % m.groups != 0)
+        out.push_back({"n_groups", "must divide mamba_num_heads (" + std::to_string(m.heads) + "), got " +
+                                       std::to_string(m.groups)});
+    }
   }
   if (c.vision.enabled()) {
     const auto& v = c.vision;

@@ -24,16 +24,16 @@ namespace llmsize::core {
 enum class Family : std::uint8_t {
   Gpt2, GptJ, GptNeoX, Opt, Bloom, Falcon, Llama, Mistral, Mixtral, Qwen2, Qwen2Moe,
   Qwen3, Qwen3Moe, Gemma, Gemma2, Phi, Phi3, DeepseekV2, DeepseekV3, OpenaiGpt, Gemma3, GptOss, Qwen3Next,
-  Smollm3, Olmo2, DeepseekV32, KimiK2, Glm4Moe, Llama4, Custom,
+  Smollm3, Olmo2, DeepseekV32, KimiK2, Glm4Moe, Llama4, NemotronH, Custom,
 };
 inline constexpr std::string_view kFamilyNames[] = {
     "gpt2", "gptj", "gpt_neox", "opt", "bloom", "falcon", "llama", "mistral", "mixtral", "qwen2",
     "qwen2_moe", "qwen3", "qwen3_moe", "gemma", "gemma2", "phi", "phi3", "deepseek_v2", "deepseek_v3",
-    "openai-gpt", "gemma3_text", "gpt_oss", "qwen3_next", "smollm3", "olmo2", "deepseek_v32", "kimi_k2", "glm4_moe", "llama4_text", "custom"};
+    "openai-gpt", "gemma3_text", "gpt_oss", "qwen3_next", "smollm3", "olmo2", "deepseek_v32", "kimi_k2", "glm4_moe", "llama4_text", "nemotron_h", "custom"};
 enum class FfnKind : std::uint8_t { Classic, Gated };  // 2 matrices (up, down) or 3 (gate, up, down)
 inline constexpr std::string_view kFfnKindNames[] = {"classic", "gated"};
-enum class Activation : std::uint8_t { Gelu, GeluTanh, Relu, Silu };
-inline constexpr std::string_view kActivationNames[] = {"gelu", "gelu_tanh", "relu", "silu"};
+enum class Activation : std::uint8_t { Gelu, GeluTanh, Relu, Silu, Relu2 };
+inline constexpr std::string_view kActivationNames[] = {"gelu", "gelu_tanh", "relu", "silu", "relu2"};
 enum class PosKind : std::uint8_t { Learned, Rotary, Alibi, None };
 inline constexpr std::string_view kPosKindNames[] = {"learned", "rotary", "alibi", "none"};
 enum class NormKind : std::uint8_t { LayerNorm, LayerNormNoBias, RmsNorm };
@@ -48,7 +48,7 @@ static_assert(std::size(kVisionKindNames) == static_cast<size_t>(VisionKind::Lla
 static_assert(std::size(kProjectorKindNames) == static_cast<size_t>(ProjectorKind::Llama4) + 1);
 static_assert(std::size(kFamilyNames) == static_cast<size_t>(Family::Custom) + 1);
 static_assert(std::size(kFfnKindNames) == static_cast<size_t>(FfnKind::Gated) + 1);
-static_assert(std::size(kActivationNames) == static_cast<size_t>(Activation::Silu) + 1);
+static_assert(std::size(kActivationNames) == static_cast<size_t>(Activation::Relu2) + 1);
 static_assert(std::size(kPosKindNames) == static_cast<size_t>(PosKind::None) + 1);
 static_assert(std::size(kNormKindNames) == static_cast<size_t>(NormKind::RmsNorm) + 1);
 
@@ -124,6 +124,26 @@ struct VisionConfig {
   i64 patches() const { return patch > 0 ? (image / patch) * (image / patch) : 0; }
 };
 
+// A Mamba-2 mixer (ref: modeling_nemotron_h.py NemotronHMamba2Mixer): in_proj d → z (d_inner),
+// x‖B‖C (conv_dim) and dt (heads); a depthwise causal conv1d over x‖B‖C; dt_bias, A_log and D per
+// head; a gated RMSNorm of d_inner; out_proj d_inner → d. d_inner = heads · head_dim.
+struct Mamba2Config {
+  i64 heads = 0, head_dim = 0, state = 0, groups = 0, conv_kernel = 0;
+  bool conv_bias = true;   // use_conv_bias
+  bool proj_bias = false;  // use_bias: biases on in_proj and out_proj
+  i64 chunk = 128;         // chunk_size of the chunked scan (temporaries only)
+  bool operator==(const Mamba2Config&) const = default;
+
+  bool enabled() const { return heads > 0; }
+  i64 d_inner() const { return heads * head_dim; }
+  i64 conv_dim() const { return d_inner() + 2 * groups * state; }
+  i64 in_proj() const { return d_inner() + conv_dim() + heads; }
+};
+
+// What one layer holds. A block-pattern model (Nemotron-H) has one block per layer: a mixer or
+// an FFN; every other model has a mixer and an FFN in each layer.
+enum class Mixer : std::uint8_t { Attention, Linear, Mamba, None };
+
 struct ModelConfig {
   Family family = Family::Llama;
   std::string name;  // display name, informative
@@ -168,6 +188,10 @@ struct ModelConfig {
   MoeConfig moe;
   MlaConfig mla;
   LinearAttnConfig linear;
+  // Nemotron-H hybrid_override_pattern: one character per layer, 'M' a Mamba-2 mixer, '*'
+  // attention, '-' an MLP; each block has one norm before it. Empty: attention and FFN per layer.
+  std::string block_pattern;
+  Mamba2Config mamba;
   VisionConfig vision;  // multimodal wrappers: counted as params.vision, not in the total
   i64 mtp_layers = 0;  // DeepSeek-V3 multi-token-prediction layers (reported, not in the total)
 
@@ -178,6 +202,8 @@ struct ModelConfig {
   bool layer_is_moe(i64 layer) const;
   bool layer_slides(i64 layer) const;
   bool layer_is_linear(i64 layer) const;
+  Mixer layer_mixer(i64 layer) const;     // Attention, Linear, Mamba, or None (an MLP block)
+  bool layer_has_ffn(i64 layer) const;    // false: a mixer block of a block-pattern model
   i64 q_head_dim() const { return mla.enabled ? mla.qk_nope_dim + mla.qk_rope_dim : head_dim; }
   i64 v_head_dim() const { return mla.enabled ? mla.v_head_dim : head_dim; }
 };

@@ -89,6 +89,25 @@ ModelField dense_layers() {
   return row;
 }
 
+// hybrid_override_pattern: one character per layer, 'M', '*' or '-' (see ModelConfig::block_pattern).
+ModelField block_pattern() {
+  FieldSpec f = spec("bp", "hybrid_override_pattern", "block pattern",
+                     "Nemotron-H: one block per layer, M Mamba-2, * attention, - MLP (empty: attention + FFN per layer)");
+  f.kind = FieldKind::Text;
+  f.max_int = find_limit("num_hidden_layers")->max;
+  static constexpr std::string_view kBlocks[] = {"M", "*", "-"};
+  f.choices = kBlocks;
+  ModelField row{f};
+  row.get_text = [](const FieldSpec&, const M& c) { return c.block_pattern; };
+  row.set_text = [](const FieldSpec& s, M& c, std::string_view t) -> std::optional<Issue> {
+    if (static_cast<i64>(t.size()) > s.max_int || t.find_first_not_of("M*-") != std::string_view::npos)
+      return Issue{std::string(s.key), "must be " + allowed_text(s)};
+    c.block_pattern = std::string(t);
+    return std::nullopt;
+  };
+  return row;
+}
+
 // rope_theta's message writes its bound as "1e12" where allowed_text (LIMITS.md) writes
 // "1e+12"; it is kept as it always read.
 ModelField rope_theta() {
@@ -201,6 +220,15 @@ std::vector<ModelField> build_fields() {
               AT(mla.index_heads)),
       limited("ixd", "index_head_dim", "indexer dim", "indexer head dim (its key is cached per token)", AT(mla.index_dim)),
       limited("ixk", "index_topk", "indexer top-k", "keys each query attends", AT(mla.index_topk)),
+      block_pattern(),
+      limited("mnh", "mamba_num_heads", "Mamba heads", "Mamba-2 heads", AT(mamba.heads)),
+      limited("mhd", "mamba_head_dim", "Mamba head dim", "Mamba-2 head dim", AT(mamba.head_dim)),
+      limited("mst", "ssm_state_size", "SSM state", "Mamba-2 state size per head dim", AT(mamba.state)),
+      limited("mng", "n_groups", "Mamba groups", "Mamba-2 B/C groups", AT(mamba.groups)),
+      limited("mck", "conv_kernel", "Mamba conv", "Mamba-2 convolution width", AT(mamba.conv_kernel)),
+      limited("mch", "chunk_size", "scan chunk", "Mamba-2 chunked scan length", AT(mamba.chunk)),
+      flag("mcb", "conv bias", "a bias on the Mamba-2 convolution", AT(mamba.conv_bias)),
+      flag("mpb", "Mamba proj bias", "biases on in_proj and out_proj", AT(mamba.proj_bias)),
       limited("mtp", "num_nextn_predict_layers", "MTP layers", "multi-token-prediction layers", AT(mtp_layers)),
   };
 }

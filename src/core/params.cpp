@@ -69,6 +69,14 @@ std::string attention_why(const ModelConfig& c) {
          ", in_proj_ba d×" + n(2 * a.v_heads) + ", out_proj " + n(a.value_dim()) + "×d, a width-" + n(a.conv_kernel) +
          " convolution over " + n(a.conv_dim()) + " channels";
   }
+  if (!c.block_pattern.empty()) {
+    i64 mamba = 0, attn = 0;
+    for (char b : c.block_pattern) (b == 'M' ? mamba : b == '*' ? attn : mamba) += b == '-' ? 0 : 1;
+    const auto& m = c.mamba;
+    s += std::string(s.empty() ? "" : "; ") + "one block per layer: " + n(mamba) + " Mamba-2 mixers (in_proj d×" +
+         n(m.in_proj()) + ", out_proj " + n(m.d_inner()) + "×d, a width-" + n(m.conv_kernel) + " convolution over " +
+         n(m.conv_dim()) + " channels) and " + n(attn) + " attention blocks, where the estimate assumes attention in every layer";
+  }
   if (s.empty()) return "four d×d matrices per layer, exactly as the estimate assumes";
   return s + ", instead of d×d each";
 }
@@ -81,6 +89,11 @@ std::string ffn_why(const ModelConfig& c, i64 moe_layers) {
         "): three d×f matrices with f = " + n(c.d_ff) + " (" + ratio(c.d_ff, d) + "·d)";
   else
     s = "classic FFN: two d×f matrices with f = " + n(c.d_ff) + " (" + ratio(c.d_ff, d) + "·d)";
+  if (!c.block_pattern.empty()) {
+    i64 mlp = 0;
+    for (char b : c.block_pattern) mlp += b == '-' ? 1 : 0;
+    s += "; only " + n(mlp) + " of " + n(c.n_layers) + " layers are MLP blocks";
+  }
   if (moe_layers > 0) {
     const auto& m = c.moe;
     s += "; " + n(moe_layers) + " of " + n(c.n_layers) + " layers are MoE with " + n(m.num_experts) +

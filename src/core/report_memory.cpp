@@ -51,7 +51,7 @@ json estimate_object(const ModelConfig& cfg, const Workload& w, const Estimate& 
     }
     const CacheShape& c = e.plan.caches[static_cast<size_t>(l.cache)];
     runs.push_back({{"kind", std::string(to_string(c.kind))}, {"window", c.window},
-                    {"ffn", l.ffn == FfnPlan::Moe ? "moe" : "dense"}, {"count", 1}});
+                    {"ffn", l.ffn == FfnPlan::Moe ? "moe" : l.ffn == FfnPlan::None ? "none" : "dense"}, {"count", 1}});
   }
   out["model"]["layer_plan"] = runs;
   // KV and state by cache shape: bytes one token adds over the shape's layers (whole model).

@@ -13,7 +13,18 @@ Result<Temporaries> layer_temporaries(const ModelConfig& c, const CacheShape& ca
   const Checked hidden = tokens * d * e;              // x or normed x: b·c·d
   Checked q, kv, out;
   Checked attention;
-  if (cache.kind == AttnKind::Linear) {
+  if (cache.kind == AttnKind::None) {
+    attention = Checked();  // an MLP block: no mixer
+  } else if (cache.kind == AttnKind::Mamba) {
+    // ref: vLLM mamba_mixer2.py MambaMixer2 and mamba_chunk_scan_combined: in_proj's z‖xBC‖dt, the
+    // convolution's x‖B‖C, the chunk states (b·⌈c/chunk⌉·heads·head_dim·state, fp32) and y; decode
+    // (c = 1) updates the state in place.
+    const auto& m = c.mamba;
+    const i64 di = ceil_div(m.d_inner(), tp), conv = ceil_div(m.conv_dim(), tp), nh = ceil_div(m.heads, tp);
+    const Checked chunks = p.chunk > 1 ? Checked(p.batch) * ceil_div(p.chunk, m.chunk) * nh * m.head_dim * m.state * 4
+                                       : Checked();
+    attention = hidden * 2 + tokens * (di + conv + nh) * e + tokens * conv * e + chunks + tokens * di * e;
+  } else if (cache.kind == AttnKind::Linear) {
     // ref: vLLM qwen3_next.py Qwen3NextGatedDeltaNet and fla chunk_gated_delta_rule_fwd: the
     // projections q‖k‖v‖z and b‖a, the convolution's output q‖k‖v, then per 64-token chunk the
     // fp32 intra-chunk matrices A (b·c·Hv·64) and the chunk states h (b·⌈c/64⌉·Hv·dk·dv), the
@@ -43,7 +54,7 @@ Result<Temporaries> layer_temporaries(const ModelConfig& c, const CacheShape& ca
   // Eager attention materializes scores S and probabilities P, b·H·c·T each.
   const Checked scores = tokens * H * p.context * e * 2;
   Temporaries t;
-  if (cache.kind != AttnKind::Linear) attention = hidden * 2 + q + kv + (p.flash ? out : scores);
+  if (keeps_tokens(cache.kind)) attention = hidden * 2 + q + kv + (p.flash ? out : scores);
   const i64 width_mult = c.ffn_kind == FfnKind::Gated ? 3 : 2;  // gate, up, act·up | up, act
   Checked ffn;
   if (!moe_layer) {

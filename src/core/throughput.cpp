@@ -34,23 +34,31 @@ double attention_flops(const ModelConfig& c, const LayerPlan& plan, i64 past, i6
   // A sparse-attention layer (DeepSeek-V3.2) attends at most index_topk keys; its indexer scores all.
   const double topk = static_cast<double>(c.mla.index_topk);
   for (const CacheShape& s : plan.caches)
-    per_cache.push_back(s.kind == AttnKind::Linear       ? 0.0
+    per_cache.push_back(!keeps_tokens(s.kind)            ? 0.0
                         : s.kind == AttnKind::MlaIndexer ? sum_capped(a, b, topk)
                         : s.kind == AttnKind::Chunked    ? sum_chunked(a, b, static_cast<double>(s.window))
                                                          : sum_capped(a, b, static_cast<double>(s.window)));
   double pairs = 0;  // summed layer by layer: the same bits whatever the plan's grouping
-  i64 linear_layers = 0, indexer_layers = 0;
+  i64 linear_layers = 0, indexer_layers = 0, mamba_layers = 0;
   for (const PlannedLayer& l : plan.layers) {
     pairs += per_cache[static_cast<size_t>(l.cache)];
     const AttnKind k = plan.caches[static_cast<size_t>(l.cache)].kind;
     linear_layers += k == AttnKind::Linear ? 1 : 0;
     indexer_layers += k == AttnKind::MlaIndexer ? 1 : 0;
+    mamba_layers += k == AttnKind::Mamba ? 1 : 0;
   }
   // ref: QKᵀ 2·dqk and P·V 2·dv FLOPs per head per (query, key) pair.
   double flops = pairs * 2.0 * static_cast<double>(c.n_heads) * (dqk + dv);
   if (indexer_layers > 0)  // ref: the indexer's logits q·k per head per (query, key) pair, 2·H_I·d_I FLOPs
     flops += static_cast<double>(indexer_layers) * sum_capped(a, b, 0) * 2.0 * static_cast<double>(c.mla.index_heads) *
              static_cast<double>(c.mla.index_dim);
+  if (mamba_layers > 0) {
+    // ref: Dao & Gu 2024 (Mamba-2) SSD recurrence per token and head: decay the head_dim × state
+    // state, add x·Bᵀ, read y = S·C: about 3 passes of 2·head_dim·state FLOPs.
+    const auto& m = c.mamba;
+    flops += static_cast<double>(mamba_layers) * static_cast<double>(queries) * 6.0 * static_cast<double>(m.heads) *
+             static_cast<double>(m.head_dim) * static_cast<double>(m.state);
+  }
   if (linear_layers > 0) {
     // ref: Yang et al. 2024 (Gated DeltaNet) recurrence per token and value head: decay S, Sᵀk,
     // the rank-1 update k(β(v − Sᵀk))ᵀ and the output Sᵀq, about 4 passes of 2·dk·dv FLOPs

@@ -91,28 +91,42 @@ Result<TrainingMemory> training_memory(const ModelConfig& cfg, const Inventory& 
     moe_act = *a;
     moe_full = *f;
   }
-  // Linear-attention layers (Gated DeltaNet) keep other tensors than softmax layers: one row
-  // per FFN kind, [dense, moe].
-  LayerActivations lin_act[2], lin_full[2];
-  if (cfg.linear.enabled())
-    for (int moe = 0; moe < 2; ++moe) {
-      if (moe && !cfg.is_moe()) continue;
-      auto a = layer_activations(cfg, ap, moe, true), f = layer_activations(cfg, full, moe, true);
-      if (!a) return a.issues();
-      if (!f) return f.issues();
-      lin_act[moe] = *a;
-      lin_full[moe] = *f;
+  // Layers of other kinds keep other tensors: one row of activations per (mixer, FFN) combination
+  // present, counted layer by layer (linear attention, Mamba-2 and MLP blocks of hybrid models).
+  struct Kind {
+    Mixer mixer;
+    bool ffn, moe;
+    LayerActivations act, full;
+  };
+  std::vector<Kind> kinds;
+  std::vector<int> kind_of(static_cast<size_t>(cfg.n_layers));
+  for (i64 l = 0; l < cfg.n_layers; ++l) {
+    const Mixer mx = cfg.layer_mixer(l);
+    const bool f = cfg.layer_has_ffn(l), mo = plan.is_moe(l);
+    size_t k = 0;
+    while (k < kinds.size() && !(kinds[k].mixer == mx && kinds[k].ffn == f && kinds[k].moe == mo)) ++k;
+    if (k == kinds.size()) {
+      LayerActivations act = mo ? moe_act : *dense_act, fl = mo ? moe_full : *dense_full;
+      if (mx != Mixer::Attention || !cfg.block_pattern.empty()) {
+        auto a = layer_activations(cfg, ap, mx, f, mo), b = layer_activations(cfg, full, mx, f, mo);
+        if (!a) return a.issues();
+        if (!b) return b.issues();
+        act = *a;
+        fl = *b;
+      }
+      kinds.push_back({mx, f, mo, act, fl});
     }
-  // Layers of a range by [linear][moe].
+    kind_of[static_cast<size_t>(l)] = static_cast<int>(k);
+  }
   auto counts = [&](StageRange span) {
-    std::array<std::array<i64, 2>, 2> n{};
-    for (i64 l = span.first; l < span.first + span.count; ++l)
-      ++n[cfg.layer_is_linear(l) ? 1 : 0][plan.is_moe(l) ? 1 : 0];
+    std::vector<i64> n(kinds.size(), 0);
+    for (i64 l = span.first; l < span.first + span.count; ++l) ++n[static_cast<size_t>(kind_of[static_cast<size_t>(l)])];
     return n;
   };
-  auto acts_of = [&](const std::array<std::array<i64, 2>, 2>& n) {
-    return Checked(dense_act->total) * n[0][0] + Checked(moe_act.total) * n[0][1] + Checked(lin_act[0].total) * n[1][0] +
-           Checked(lin_act[1].total) * n[1][1];
+  auto acts_of = [&](const std::vector<i64>& n) {
+    Checked sum;
+    for (size_t k = 0; k < kinds.size(); ++k) sum += Checked(kinds[k].act.total) * n[k];
+    return sum;
   };
   // A vision tower is held frozen in the compute dtype (the usual recipe trains the language model
   // and the projector on its features): on the first stage, sharded like the weights under ZeRO-3/FSDP.
@@ -163,8 +177,8 @@ Result<TrainingMemory> training_memory(const ModelConfig& cfg, const Inventory& 
     if (st == w.pp - 1) act += last_extra;
     i64 recompute = 0;
     if (w.recompute == Recompute::Full)
-      recompute = std::max({n[0][0] > 0 ? dense_full->total : 0, n[0][1] > 0 ? moe_full.total : 0,
-                            n[1][0] > 0 ? lin_full[0].total : 0, n[1][1] > 0 ? lin_full[1].total : 0});
+      for (size_t k = 0; k < kinds.size(); ++k)
+        if (n[k] > 0) recompute = std::max(recompute, kinds[k].full.total);
     act += recompute;
     // ZeRO-3/FSDP all-gather a layer's weights before use and prefetch the next one.
     i64 gathered = 0, dequant = 0;

@@ -42,6 +42,10 @@ float activate(core::Activation a, float x) {
       return x > 0.0f ? x : 0.0f;
     case core::Activation::Silu:  // ref: Ramachandran et al. 2017 (swish, beta = 1)
       return x / (1.0f + std::exp(-x));
+    case core::Activation::Relu2: {  // ref: So et al. 2021 (Primer), squared ReLU
+      const float r = x > 0.0f ? x : 0.0f;
+      return r * r;
+    }
   }
   return x;
 }

@@ -4,6 +4,7 @@
 // *ForCausalLM model: a tied head counted once, buffers excluded).
 #include "core/hf_config.hpp"
 #include "core/json_util.hpp"
+#include "core/model_fields.hpp"
 #include "core/params.hpp"
 #include "core/report.hpp"
 #include "test_util.hpp"
@@ -576,4 +577,66 @@ TEST_CASE("Llama 4 reads no_rope_layers and moe_layers, refusing lists it cannot
     auto r = import_hf_config(cfg(bad));
     REQUIRE_FALSE(r.ok());
   }
+}
+
+TEST_CASE("Nemotron Nano 9B v2 counts 8,888,227,328: 27 Mamba-2, 4 attention and 25 MLP blocks; 73,433,088 state bytes per sequence",
+          "[core][params][anchor][plan]") {
+  // ref: debaditc/kvfit scripts/build_registry.py, "exact params from HF safetensors":
+  //   ("Nemotron-Nano-9B-v2", "nvidia_NVIDIA-Nemotron-Nano-9B-v2", 8888227328, ...)
+  const ModelConfig c = preset("nemotron-nano-9b-v2").config;
+  CHECK(total_of(c) == 8'888'227'328);
+  // By hand, modeling_nemotron_h.py: every block has one RMSNorm. Mamba-2 (d_inner 128·80 = 10,240,
+  // conv_dim 10,240 + 2·8·128 = 12,288): in_proj d·(10,240 + 12,288 + 128), conv1d 12,288·4 + bias,
+  // dt_bias, A_log and D 128 each, gated norm 10,240, out_proj 10,240·d. Attention: q, o d·5,120,
+  // k, v d·1,024. MLP (relu², no gate): up d·15,680, down 15,680·d.
+  const i64 d = 4480, v = 131072;
+  const i64 mamba = d * 22656 + 12288 * 4 + 12288 + 3 * 128 + 10240 + 10240 * d + d;
+  const i64 attn = 2 * d * 5120 + 2 * d * 1024 + d;
+  const i64 mlp = 2 * d * 15680 + d;
+  CHECK(total_of(c) == 2 * v * d + d + 27 * mamba + 4 * attn + 25 * mlp);
+  const LayerPlan p = plan_of(c);
+  i64 kinds[3] = {0, 0, 0};
+  for (i64 l = 0; l < c.n_layers; ++l) {
+    const char b = c.block_pattern[static_cast<size_t>(l)];
+    INFO(l << " " << b);
+    const AttnKind k = p.cache_of(l).kind;
+    CHECK(k == (b == 'M' ? AttnKind::Mamba : b == '*' ? AttnKind::Full : AttnKind::None));
+    CHECK((p.layers[static_cast<size_t>(l)].ffn == FfnPlan::Dense) == (b == '-'));
+    ++kinds[b == 'M' ? 0 : b == '*' ? 1 : 2];
+  }
+  CHECK(kinds[0] == 27);
+  CHECK(kinds[1] == 4);
+  CHECK(p.kv_bytes_per_token() == 4 * 2 * 8 * 128 * 2);
+  // HybridMambaAttentionDynamicCache: conv (12,288 × 4) and SSM (128 × 80 × 128) states in bf16.
+  CHECK(p.state_bytes_per_sequence() == 27 * (12288 * 4 + 128 * 80 * 128) * 2);
+  CHECK(p.state_bytes_per_sequence() == 73'433'088);
+  const Estimate e = llmsize::test::run(c, llmsize::test::with({{"seq", "8192"}, {"batch", "4"}}));
+  CHECK(e.inference.state_bytes == 4 * 73'433'088);
+  const Estimate t = llmsize::test::run(c, llmsize::test::with({{"mode", "training"}}));
+  CHECK(t.training.activation_bytes > 0);
+}
+
+TEST_CASE("Nemotron-H's block pattern is validated and survives a share link", "[core][import]") {
+  auto cfg = [](const std::string& pattern) {
+    return R"({"model_type":"nemotron_h","hidden_size":64,"num_hidden_layers":4,"num_attention_heads":4,)"
+           R"("num_key_value_heads":2,"head_dim":16,"vocab_size":100,"intermediate_size":128,"mamba_num_heads":8,)"
+           R"("mamba_head_dim":8,"ssm_state_size":16,"n_groups":2,"conv_kernel":4,"hybrid_override_pattern":")" +
+           pattern + "\"}";
+  };
+  auto ok = import_hf_config(cfg("M*-M"));
+  REQUIRE(ok.ok());
+  CHECK(ok->config.block_pattern == "M*-M");
+  for (const char* bad : {"M*-", "M*-E", "M*-X"}) {
+    INFO(bad);
+    auto r = import_hf_config(cfg(bad));
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.issues()[0].field == "hybrid_override_pattern");
+  }
+  const ModelField* f = find_model_field("bp");
+  REQUIRE(f != nullptr);
+  ModelConfig c = ok->config;
+  CHECK(f->get(c) == "M*-M");
+  CHECK_FALSE(f->set(c, "M-*M").has_value());
+  CHECK(c.block_pattern == "M-*M");
+  CHECK(f->set(c, "M+").has_value());
 }

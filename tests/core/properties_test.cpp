@@ -77,6 +77,9 @@ TEST_CASE("more layers, width, context or batch never reduce the matching figure
       };
       ModelConfig deeper = p.config;
       deeper.n_layers = grow(deeper.n_layers);
+      // A block pattern names every layer: the new layers repeat its start.
+      if (!deeper.block_pattern.empty())
+        deeper.block_pattern += deeper.block_pattern.substr(0, static_cast<size_t>(deeper.n_layers - p.config.n_layers));
       check_not_less(run(deeper, w), "layers");
 
       ModelConfig wider = p.config;  // width and FFN grow, heads keep their size

@@ -78,6 +78,7 @@ double act(core::Activation a, double x) {
       return 0.5 * x * (1 + std::tanh(std::sqrt(2.0 / M_PI) * (x + 0.044715 * x * x * x)));
     case core::Activation::Relu: return std::max(0.0, x);
     case core::Activation::Silu: return x / (1 + std::exp(-x));
+    case core::Activation::Relu2: return std::max(0.0, x) * std::max(0.0, x);
   }
   return x;
 }
