@@ -114,18 +114,22 @@ Result<LayerActivations> layer_activations(const ModelConfig& c, const ActParams
 
 Result<LayerActivations> layer_activations(const ModelConfig& c, const ActParams& p, Mixer mixer, bool has_ffn,
                                            bool moe_layer) {
-  if (c.block_pattern.empty()) return layer_activations(c, p, moe_layer, mixer == Mixer::Linear);
-  // A block-pattern model (Nemotron-H): one norm, then one block. Start from an attention + MLP
-  // layer and keep the parts of the block this layer has.
-  auto base = layer_activations(c, p, false, false);
+  const bool one_block = !c.block_pattern.empty() && !c.block_ffn;  // Nemotron-H: a mixer or an MLP per layer
+  if (!one_block && mixer != Mixer::Mamba) return layer_activations(c, p, moe_layer, mixer == Mixer::Linear);
+  // Start from an attention + FFN layer and keep (or replace) the parts this layer has.
+  auto base = layer_activations(c, p, moe_layer && has_ffn, false);
   if (!base) return base;
   LayerActivations a = *base;
-  if (p.recompute == Recompute::Full) return a;  // the layer input alone, whatever the block
-  a.norm_inputs /= 2;    // one norm, not two
-  a.dropout_masks /= 2;  // one residual branch
-  if (has_ffn || mixer != Mixer::Attention) a.attn_input = a.qk = a.v = a.qk_norm = a.scores = a.attn_dropout =
-                                                a.softmax_stats = a.attn_out_input = a.lora = 0;
-  if (!has_ffn) a.ffn_input = a.ffn_hidden = a.moe_routing = 0;
+  if (p.recompute == Recompute::Full) return a;  // the layer input alone, whatever the layer holds
+  if (one_block) {
+    a.norm_inputs /= 2;    // one norm, not two
+    a.dropout_masks /= 2;  // one residual branch
+    if (!has_ffn) a.ffn_input = a.ffn_hidden = a.moe_routing = 0;
+  }
+  if (mixer != Mixer::Attention)
+    a.attn_input = a.qk = a.v = a.qk_norm = a.scores = a.attn_dropout = a.softmax_stats = a.attn_out_input = 0;
+  if (one_block && mixer == Mixer::Attention) a.ffn_input = a.ffn_hidden = a.moe_routing = 0;
+  if (mixer != Mixer::Attention) a.lora = 0;  // adapters on the mixer's matrices are not modelled here
   if (mixer == Mixer::Mamba) {
     // ref: mamba_ssm / vLLM mamba_chunk_scan_combined autograd keeps in_proj's output z‖xBC‖dt,
     // the convolution's output, y and the gated norm's output (the input of out_proj).
@@ -133,7 +137,8 @@ Result<LayerActivations> layer_activations(const ModelConfig& c, const ActParams
     const i64 t = std::max<i64>(1, p.tp), e = p.dtype_bytes;
     const Checked sb = Checked(p.seq) * p.micro_batch;
     const i64 di = ceil_div(m.d_inner(), t);
-    a.attn_input = (p.seq_parallel ? Checked(ceil_div((sb * c.d_model * e).value(), t)) : sb * c.d_model * e).value();
+    const Checked x = sb * c.d_model * e;
+    a.attn_input = (p.seq_parallel && x.ok() ? Checked(ceil_div(x.value(), t)) : x).value();
     a.linear_attn = (sb * (ceil_div(m.in_proj(), t) + ceil_div(m.conv_dim(), t) + di) * e).value();
     a.attn_out_input = (sb * di * e).value();
   }

@@ -210,6 +210,10 @@ void read_moe(const FamilyRow& f, Reader& r, ModelConfig& c, const std::string& 
       m.num_shared_experts = m.shared_ffn > 0 ? 1 : 0;
       m.shared_gate = m.shared_ffn > 0;
       break;
+    case hf::SharedExpert::Width:
+      m.shared_ffn = r.integer("shared_expert_intermediate_size", rule.shared_keys, rule.shared_default);
+      m.num_shared_experts = m.shared_ffn > 0 ? 1 : 0;
+      break;
     case hf::SharedExpert::Count:
       m.num_shared_experts = r.integer("n_shared_experts", rule.shared_keys, rule.shared_default);
       m.shared_ffn = m.num_shared_experts * m.expert_ffn;

@@ -116,6 +116,50 @@ void nemotron_h_blocks(Reader& r, ModelConfig& c, std::string_view /*model_type*
   m.proj_bias = r.boolean({"use_bias"}, false);
 }
 
+// Granite-4.0-H (configuration_granitemoehybrid.py, modeling_granitemoehybrid.py): every layer is
+// a Mamba-2 mixer (BambaMixer) or attention, named by layer_types (or layers_block_type), then the
+// MoE (routed experts + shared_mlp) or, with no experts, shared_mlp alone; fused gate‖up matrices;
+// positions "nope" (none) or rotary.
+void granite_layers(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
+  std::string key;
+  const json* v = r.find({"layer_types", "layers_block_type"}, nullptr, &key);
+  if (!v || !v->is_array() || static_cast<i64>(v->size()) != c.n_layers) {
+    r.issues.push_back({key.empty() ? r.prefix() + "layer_types" : key,
+                        "must name \"mamba\" or \"attention\" for each of the " + std::to_string(c.n_layers) + " layers"});
+    return;
+  }
+  c.block_pattern.clear();
+  for (const auto& e : *v) {
+    const std::string t = e.is_string() ? e.get<std::string>() : json_util::type_name(e);
+    if (t != "mamba" && t != "attention") {
+      r.issues.push_back({key, "\"" + t.substr(0, 40) + "\" is not supported (only \"mamba\" and \"attention\")"});
+      return;
+    }
+    c.block_pattern += t == "mamba" ? 'M' : '*';
+  }
+  c.block_ffn = true;
+  c.fused_gate_up = true;
+  const std::string pos = r.str({"position_embedding_type"}, "nope");
+  if (pos == "nope") c.pos = PosKind::None;
+  else if (pos != "rope")
+    r.issues.push_back({r.prefix() + "position_embedding_type", "\"" + pos.substr(0, 40) + "\" is not one of nope, rope"});
+  // ref: GraniteMoeHybridConfig defaults
+  auto& m = c.mamba;
+  m.heads = r.integer("mamba_num_heads", {"mamba_n_heads"}, 128);
+  m.head_dim = r.integer("mamba_head_dim", {"mamba_d_head"}, 64);
+  m.state = r.integer("ssm_state_size", {"mamba_d_state"}, 256);
+  m.groups = r.integer("n_groups", {"mamba_n_groups"}, 1);
+  m.conv_kernel = r.integer("conv_kernel", {"mamba_d_conv"}, 4);
+  m.chunk = r.integer("chunk_size", {"mamba_chunk_size"}, 256);
+  m.conv_bias = r.boolean({"mamba_conv_bias"}, true);
+  m.proj_bias = r.boolean({"mamba_proj_bias"}, false);
+  // ref: BambaMixer: intermediate_size = mamba_expand · hidden_size must equal heads · head_dim.
+  if (const i64 expand = r.integer("mamba_expand", {"mamba_expand"}, 2); expand * c.d_model != m.heads * m.head_dim)
+    r.issues.push_back({r.prefix() + "mamba_d_head", "mamba_n_heads · mamba_d_head (" + std::to_string(m.heads * m.head_dim) +
+                                                         ") must equal mamba_expand · hidden_size (" +
+                                                         std::to_string(expand * c.d_model) + ")"});
+}
+
 // Shared pieces of rows. Numbers in rows are the class defaults of transformers'
 // configuration_<model_type>.py, used only when config.json omits the key.
 constexpr FfnRule kClassicFfn4d{.keys = {}, .absent = {.per_hidden = 4}, .kind = FfnKind::Classic};  // 4·d, fixed
@@ -255,6 +299,12 @@ const std::vector<FamilyRow>& family_rows() {
        .ffn = {.keys = {"intermediate_size"}, .absent = {.fixed = 21504}, .kind = FfnKind::Classic},
        .act = {.keys = {"mlp_hidden_act"}, .name_default = "relu2", .unknown = Activation::Relu2},
        .pos = PosKind::None, .rotary = kNoRotary, .hook = nemotron_h_blocks, .head_dim_default = 128},
+      {.family = Family::GraniteMoeHybrid, .model_types = {"granitemoehybrid"},
+       .ffn = {.keys = {"shared_intermediate_size"}, .absent = {.fixed = 1024}},  // dense layers: shared_mlp alone
+       .hook = granite_layers,
+       .moe = {.experts = {"num_local_experts"}, .experts_default = 8, .zero_means_dense = true, .top_k_default = 2,
+               .expert_ffn = {"intermediate_size"}, .expert_ffn_default = 1024, .shared = SharedExpert::Width,
+               .shared_keys = {"shared_intermediate_size"}, .shared_default = 1024}},  // ref: GraniteMoeHybridConfig
       // GPT-1: GPT-2's tensors (Conv1D c_attn, c_proj, c_fc) with a 4·d MLP fixed by the class.
       {.family = Family::OpenaiGpt, .model_types = {"openai-gpt"}, .tied = true,
        .positions_default = 512,  // ref: OpenAIGPTConfig n_positions

@@ -31,13 +31,14 @@ inline constexpr i64 kDenseWidth = -1;
 enum class SharedExpert : std::uint8_t {
   None,
   GatedWidth,  // Qwen2-MoE: one shared expert of the given width, behind a sigmoid gate
+  Width,       // Granite: one shared expert of the given width, no gate
   Count,       // DeepSeek: n_shared_experts, each as wide as a routed expert
 };
 
 struct MoeRule {
   Names experts{};                // empty: a dense family
   i64 experts_default = 0;      // 0: absent key means a dense model (DeepSeek-V2 class)
-  bool zero_means_dense = false;  // generic reading only; a MoE family refuses E < 1
+  bool zero_means_dense = false;  // generic reading and Granite; other MoE families refuse E < 1
   Names top_k{"num_experts_per_tok"};
   i64 top_k_default = 0;
   Names expert_ffn{"moe_intermediate_size"};

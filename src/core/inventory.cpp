@@ -43,6 +43,7 @@ struct Names {
   const char* linear = "linear_attn";  // Gated DeltaNet module of a linear layer
   const char* shared = "mlp.shared_experts";
   const char* shared_gate = "mlp.shared_expert_gate";
+  const char* shared_gate_up = "";  // a shared expert stored with one gate‖up matrix (Granite shared_mlp)
   const char* final_norm;
   const char* head = "lm_head";
 };
@@ -120,6 +121,17 @@ Names names_for(const ModelConfig& c) {
     case Family::Qwen2Moe:
     case Family::Qwen3Next:  // ref: modeling_qwen3_next.py Qwen3NextSparseMoeBlock
       llama.shared = "mlp.shared_expert";
+      return llama;
+    case Family::GraniteMoeHybrid:  // ref: modeling_granitemoehybrid.py (GraniteMoeShared MoE, BambaMixer)
+      llama.gate_up = "shared_mlp.input_linear";
+      llama.down = "shared_mlp.output_linear";
+      llama.router = "block_sparse_moe.router.layer";
+      llama.expert = "block_sparse_moe";
+      llama.e_gate_up = "input_linear";
+      llama.e_down = "output_linear";
+      llama.shared = "shared_mlp";
+      llama.shared_gate_up = "shared_mlp.input_linear";
+      llama.linear = "mamba";
       return llama;
     case Family::NemotronH: {  // ref: modeling_nemotron_h.py NemotronHForCausalLM (backbone.*), NemotronHBlock
       Names n{.embed = "backbone.embeddings", .layer = "backbone.layers.{i}", .attn_norm = "norm", .ffn_norm = "",
@@ -305,7 +317,7 @@ void add_mamba(const ModelConfig& c, const Names& n, Builder& b) {
 
 void add_layer(const ModelConfig& c, const Names& n, bool moe, bool linear, Builder& b, i64 layer = -1) {
   const i64 d = c.d_model;
-  if (!c.block_pattern.empty()) {  // one norm, then one block: a Mamba-2 mixer, attention or an MLP
+  if (!c.block_pattern.empty() && !c.block_ffn) {  // one norm, then one block: a Mamba-2 mixer, attention or an MLP
     b.norm(c, n.attn_norm, d);
     switch (c.layer_mixer(layer)) {
       case Mixer::Mamba: add_mamba(c, n, b); break;
@@ -320,7 +332,9 @@ void add_layer(const ModelConfig& c, const Names& n, bool moe, bool linear, Buil
     b.norm(c, n.post_attn_norm, d);
     b.norm(c, n.post_ffn_norm, d);
   }
-  if (linear) add_linear_attention(c, n, b);
+  const Mixer mixer = layer >= 0 ? c.layer_mixer(layer) : linear ? Mixer::Linear : Mixer::Attention;
+  if (mixer == Mixer::Linear) add_linear_attention(c, n, b);
+  else if (mixer == Mixer::Mamba) add_mamba(c, n, b);
   else add_attention(c, n, b);
   if (!moe) {
     add_mlp(c, b, n.gate, n.up, n.down, n.gate_up, c.d_ff, c.bias_ffn);
@@ -342,8 +356,8 @@ void add_layer(const ModelConfig& c, const Names& n, bool moe, bool linear, Buil
   }
   if (m.shared_ffn > 0) {
     const std::string sg = sub(n.shared, "gate_proj"), su = sub(n.shared, "up_proj"),
-                      sd = sub(n.shared, "down_proj");
-    add_mlp(c, b, sg.c_str(), su.c_str(), sd.c_str(), "", m.shared_ffn, false);
+                      sd = *n.shared_gate_up ? sub(n.shared, "output_linear") : sub(n.shared, "down_proj");
+    add_mlp(c, b, sg.c_str(), su.c_str(), sd.c_str(), n.shared_gate_up, m.shared_ffn, false);
   }
   if (m.shared_gate) b.linear(n.shared_gate, Group::Router, Role::SharedGate, d, 1, false);
 }
@@ -494,18 +508,20 @@ Result<Inventory> build_inventory(const ModelConfig& c) {
   bool overflow = g.overflow;
   if (!c.block_pattern.empty())
     for (const auto& [mixer, label] : {std::pair{Mixer::Mamba, "mamba"}, std::pair{Mixer::Attention, "attention"},
-                                       std::pair{Mixer::None, "mlp"}}) {
-      LayerKind kind;
-      kind.label = label;
-      kind.is_linear = mixer == Mixer::Mamba;
-      for (i64 i = 0; i < c.n_layers; ++i)
-        if (c.layer_mixer(i) == mixer) kind.layers.push_back(i);
-      if (kind.layers.empty()) continue;
-      Builder lb{&kind.tensors, kOwnGroup, n.layer};
-      add_layer(c, n, false, false, lb, kind.layers.front());
-      overflow |= lb.overflow;
-      inv.kinds.push_back(std::move(kind));
-    }
+                                       std::pair{Mixer::None, "mlp"}})
+      for (int moe = 0; moe < 2; ++moe) {
+        LayerKind kind;
+        kind.label = std::string(label) + (c.block_ffn ? (moe ? " moe" : " dense") : "");
+        kind.is_linear = mixer == Mixer::Mamba;
+        kind.is_moe = moe;
+        for (i64 i = 0; i < c.n_layers; ++i)
+          if (c.layer_mixer(i) == mixer && c.layer_is_moe(i) == static_cast<bool>(moe)) kind.layers.push_back(i);
+        if (kind.layers.empty()) continue;
+        Builder lb{&kind.tensors, kOwnGroup, n.layer};
+        add_layer(c, n, moe, false, lb, kind.layers.front());
+        overflow |= lb.overflow;
+        inv.kinds.push_back(std::move(kind));
+      }
   for (int linear = 0; linear < (c.block_pattern.empty() ? 2 : 0); ++linear)
     for (int moe = 0; moe < 2; ++moe) {
       LayerKind kind;

@@ -41,7 +41,7 @@ Mixer ModelConfig::layer_mixer(i64 layer) const {
 }
 
 bool ModelConfig::layer_has_ffn(i64 layer) const {
-  return block_pattern.empty() || block_at(block_pattern, layer) == '-';
+  return block_pattern.empty() || block_ffn || block_at(block_pattern, layer) == '-';
 }
 
 namespace {
@@ -225,13 +225,15 @@ std::vector<Issue> validate(const ModelConfig& c) {
         out.push_back({"hybrid_override_pattern", "MoE blocks ('E') are not supported yet (only 'M', '*' and '-')"});
         break;
       }
-      if (b != 'M' && b != '*' && b != '-') {
-        out.push_back({"hybrid_override_pattern", "must use only 'M' (Mamba-2), '*' (attention) and '-' (MLP)"});
+      if (b != 'M' && b != '*' && (b != '-' || c.block_ffn)) {
+        out.push_back({"hybrid_override_pattern", c.block_ffn ? "must use only 'M' (Mamba-2) and '*' (attention): every "
+                                                                "layer also has the FFN"
+                                                              : "must use only 'M' (Mamba-2), '*' (attention) and '-' (MLP)"});
         break;
       }
       mamba = mamba || b == 'M';
     }
-    if (c.is_moe()) out.push_back({"num_experts", "MoE with a block pattern is not supported (0 only)"});
+    if (c.is_moe() && !c.block_ffn) out.push_back({"num_experts", "MoE with a block pattern is not supported (0 only)"});
     if (c.linear.enabled()) out.push_back({"full_attention_interval", "linear attention with a block pattern is not supported"});
     if (c.mla.enabled) out.push_back({"hybrid_override_pattern", "MLA with a block pattern is not supported"});
     if (mamba) {

@@ -221,6 +221,7 @@ std::vector<ModelField> build_fields() {
       limited("ixd", "index_head_dim", "indexer dim", "indexer head dim (its key is cached per token)", AT(mla.index_dim)),
       limited("ixk", "index_topk", "indexer top-k", "keys each query attends", AT(mla.index_topk)),
       block_pattern(),
+      flag("bpf", "blocks + FFN", "every layer is its pattern's mixer and the FFN (Granite-4.0-H)", AT(block_ffn)),
       limited("mnh", "mamba_num_heads", "Mamba heads", "Mamba-2 heads", AT(mamba.heads)),
       limited("mhd", "mamba_head_dim", "Mamba head dim", "Mamba-2 head dim", AT(mamba.head_dim)),
       limited("mst", "ssm_state_size", "SSM state", "Mamba-2 state size per head dim", AT(mamba.state)),

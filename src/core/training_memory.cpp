@@ -107,7 +107,7 @@ Result<TrainingMemory> training_memory(const ModelConfig& cfg, const Inventory& 
     while (k < kinds.size() && !(kinds[k].mixer == mx && kinds[k].ffn == f && kinds[k].moe == mo)) ++k;
     if (k == kinds.size()) {
       LayerActivations act = mo ? moe_act : *dense_act, fl = mo ? moe_full : *dense_full;
-      if (mx != Mixer::Attention || !cfg.block_pattern.empty()) {
+      if (mx != Mixer::Attention || (!cfg.block_pattern.empty() && !cfg.block_ffn)) {
         auto a = layer_activations(cfg, ap, mx, f, mo), b = layer_activations(cfg, full, mx, f, mo);
         if (!a) return a.issues();
         if (!b) return b.issues();

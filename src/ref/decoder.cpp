@@ -43,7 +43,7 @@ std::optional<Issue> unsupported(const ModelConfig& c) {
   add(!c.norm_pre, "post-sublayer norms without pre norms (npre)");
   add(c.mla.has_indexer(), "the lightning indexer of sparse attention (ixh)");
   add(c.sliding_window > 0 && c.window_chunked, "chunked attention (chk)");
-  add(!c.block_pattern.empty(), "Mamba-2, attention-only and MLP-only blocks (hybrid_override_pattern)");
+  add(!c.block_pattern.empty(), "Mamba-2 mixers and per-layer block patterns (bp)");
   add(c.norm_qk && c.norm_qk_full, "full-width q/k norms (nqkf)");
   if (what.empty()) return std::nullopt;
   return Issue{"model_type", "the reference block does not run " + what +

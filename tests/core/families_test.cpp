@@ -640,3 +640,40 @@ TEST_CASE("Nemotron-H's block pattern is validated and survives a share link", "
   CHECK(c.block_pattern == "M-*M");
   CHECK(f->set(c, "M+").has_value());
 }
+
+TEST_CASE("Granite 4.0 H Small counts 32,207,337,984: 36 Mamba-2 and 4 attention layers, each with 72 experts and a shared MLP",
+          "[core][params][anchor][plan]") {
+  // ref: debaditc/kvfit scripts/build_registry.py, "exact params from HF safetensors": 32207337984 for
+  //   ibm-granite/granite-4.0-h-small
+  const ModelConfig c = preset("granite-4.0-h-small").config;
+  CHECK(total_of(c) == 32'207'337'984);
+  // By hand, modeling_granitemoehybrid.py: BambaMixer (d_inner 8,192, conv_dim 8,192 + 2·1·128): in_proj
+  // d·(8,192 + 8,448 + 128), conv 8,448·4 + bias, dt_bias, A_log, D 128 each, gated norm 8,192, out_proj;
+  // attention q, o d·d, k, v d·1,024; MoE router d·72, experts 72·3·d·768 (fused gate‖up), shared_mlp
+  // 3·d·1,536; two norms; tied embedding; final norm.
+  const i64 d = 4096, v = 100352;
+  const i64 mamba = d * 16768 + 8448 * 4 + 8448 + 3 * 128 + 8192 + 8192 * d;
+  const i64 attn = 2 * d * d + 2 * d * 1024;
+  const i64 ffn = d * 72 + 72 * 3 * d * 768 + 3 * d * 1536 + 2 * d;
+  CHECK(total_of(c) == v * d + d + 36 * mamba + 4 * attn + 40 * ffn);
+  const LayerPlan p = plan_of(c);
+  for (i64 l = 0; l < c.n_layers; ++l) {
+    INFO(l);
+    CHECK(p.cache_of(l).kind == (l % 10 == 5 ? AttnKind::Full : AttnKind::Mamba));
+    CHECK(p.is_moe(l));
+  }
+  CHECK(p.kv_bytes_per_token() == 4 * 2 * 8 * 128 * 2);
+  CHECK(p.state_bytes_per_sequence() == 36 * (8448 * 4 + 128 * 64 * 128) * 2);
+  CHECK(c.pos == PosKind::None);  // position_embedding_type "nope"
+  // The checkpoint's names: the fused experts and shared MLP, the Mamba mixer under "mamba".
+  auto inv = build_inventory(c);
+  REQUIRE(inv.ok());
+  std::vector<std::string> names;
+  for (const Tensor& t : inv->kinds[0].tensors) names.push_back(t.name);
+  for (const char* want : {"model.layers.{i}.mamba.in_proj.weight", "model.layers.{i}.block_sparse_moe.input_linear.weight",
+                           "model.layers.{i}.block_sparse_moe.router.layer.weight",
+                           "model.layers.{i}.shared_mlp.input_linear.weight", "model.layers.{i}.shared_mlp.output_linear.weight"}) {
+    INFO(want);
+    CHECK(std::find(names.begin(), names.end(), want) != names.end());
+  }
+}
