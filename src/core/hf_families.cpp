@@ -160,6 +160,11 @@ void granite_layers(Reader& r, ModelConfig& c, std::string_view /*model_type*/) 
                                                          std::to_string(expand * c.d_model) + ")"});
 }
 
+// GPTBigCode (StarCoder, SantaCoder): multi_query (default true) keeps one K/V head.
+void bigcode_mqa(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
+  c.n_kv_heads = r.boolean({"multi_query"}, true) ? 1 : c.n_heads;  // ref: GPTBigCodeConfig multi_query
+}
+
 // Shared pieces of rows. Numbers in rows are the class defaults of transformers'
 // configuration_<model_type>.py, used only when config.json omits the key.
 constexpr FfnRule kClassicFfn4d{.keys = {}, .absent = {.per_hidden = 4}, .kind = FfnKind::Classic};  // 4·d, fixed
@@ -305,6 +310,12 @@ const std::vector<FamilyRow>& family_rows() {
        .moe = {.experts = {"num_local_experts"}, .experts_default = 8, .zero_means_dense = true, .top_k_default = 2,
                .expert_ffn = {"intermediate_size"}, .expert_ffn_default = 1024, .shared = SharedExpert::Width,
                .shared_keys = {"shared_intermediate_size"}, .shared_default = 1024}},  // ref: GraniteMoeHybridConfig
+      // GPTBigCode (modeling_gpt_bigcode.py): GPT-2's block with multi-query attention.
+      {.family = Family::GptBigCode, .model_types = {"gpt_bigcode"}, .tied = true,
+       .positions_default = 1024,  // ref: GPTBigCodeConfig n_positions
+       .ffn = classic_ffn_4d("n_inner"), .act = gpt_act("gelu_pytorch_tanh", Activation::GeluTanh),
+       .pos = PosKind::Learned, .rotary = kNoRotary, .norm = NormKind::LayerNorm, .bias = kEveryBias,
+       .fused_qkv = true, .hook = bigcode_mqa},
       // GPT-1: GPT-2's tensors (Conv1D c_attn, c_proj, c_fc) with a 4·d MLP fixed by the class.
       {.family = Family::OpenaiGpt, .model_types = {"openai-gpt"}, .tied = true,
        .positions_default = 512,  // ref: OpenAIGPTConfig n_positions

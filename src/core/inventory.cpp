@@ -54,7 +54,8 @@ Names names_for(const ModelConfig& c) {
               .attn_norm = "input_layernorm", .ffn_norm = "post_attention_layernorm",
               .final_norm = "model.norm"};
   switch (f) {
-    case Family::Gpt2: {
+    case Family::Gpt2:
+    case Family::GptBigCode: {  // ref: modeling_gpt_bigcode.py: GPT-2's names, c_attn of (H + 2K)·hd
       Names n{.embed = "transformer.wte", .pos = "transformer.wpe", .layer = "transformer.h.{i}",
               .attn_norm = "ln_1", .ffn_norm = "ln_2", .final_norm = "transformer.ln_f"};
       n.qkv = "attn.c_attn"; n.o = "attn.c_proj"; n.up = "mlp.c_fc"; n.down = "mlp.c_proj";

@@ -677,3 +677,23 @@ TEST_CASE("Granite 4.0 H Small counts 32,207,337,984: 36 Mamba-2 and 4 attention
     CHECK(std::find(names.begin(), names.end(), want) != names.end());
   }
 }
+
+TEST_CASE("StarCoder 15B counts 15,517,456,384: GPT-2's block with multi-query attention", "[core][params][anchor]") {
+  // ref: a public table of StarCoder fine-tunes' shapes and counts: 'multipl-t-starcoder-15b-ocaml':
+  //   (40, 6144, 15517456384.0) and 'multipl-t-starcoder-1b-ocaml': (24, 2048, 1137207296.0)
+  const ModelConfig c = preset("starcoder-15b").config;
+  CHECK(total_of(c) == 15'517'456'384);
+  CHECK(c.n_kv_heads == 1);
+  // By hand, modeling_gpt_bigcode.py: wte v·d, wpe 8,192·d; per block ln_1, ln_2 (2d each), c_attn d·(d + 2·hd)
+  // + bias, c_proj d·d + d, c_fc d·4d + 4d, c_proj 4d·d + d; ln_f; tied head.
+  auto block = [](i64 d, i64 hd) { return 4 * d + d * (d + 2 * hd) + d + 2 * hd + d * d + d + d * 4 * d + 4 * d + 4 * d * d + d; };
+  CHECK(total_of(c) == 49152 * 6144 + 8192 * 6144 + 40 * block(6144, 128) + 2 * 6144);
+  // The 1B sibling (24 layers, d 2,048, 16 heads) from the same table.
+  ModelConfig one = c;
+  one.n_layers = 24;
+  one.d_model = 2048;
+  one.n_heads = 16;
+  one.d_ff = 4 * 2048;
+  CHECK(total_of(one) == 1'137'207'296);
+  CHECK(plan_of(c).kv_bytes_per_token() == 40 * 2 * 1 * 128 * 2);  // one K/V head
+}
