@@ -198,6 +198,9 @@ std::string state_text(const ModelConfig& c, const LayerPlan& p, StageRange r, c
       f = "linear layers · (conv_dim · conv_kernel · activation bytes + value heads · dk · dv · 4) = " + n(layers) +
           " · (" + n(ceil_div(a.conv_dim(), tp)) + " · " + n(a.conv_kernel) + " · " + n(e) + " + " +
           n(ceil_div(a.v_heads, tp)) + " · " + n(a.k_dim) + " · " + n(a.v_dim) + " · 4)";
+    } else if (s.kind == AttnKind::Conv) {
+      f = "conv layers · hidden · conv_L_cache · activation bytes = " + n(layers) + " · " + n(ceil_div(c.d_model, tp)) +
+          " · " + n(c.short_conv) + " · " + n(e);
     } else {
       const auto& m = c.mamba;
       f = "Mamba layers · (conv_dim · conv_kernel + heads · head_dim · state) · activation bytes = " + n(layers) +
@@ -325,6 +328,7 @@ const Figure kFigures[] = {
                "modeling_qwen3_next.py Qwen3NextDynamicCache: conv state of conv_kernel inputs in the activation "
                "dtype, fp32 recurrent state per value head (Yang et al. 2024, Gated DeltaNet); modeling_nemotron_h.py "
                "HybridMambaAttentionDynamicCache: conv and SSM states in the model dtype (Dao & Gu 2024, Mamba-2); "
+               "modeling_lfm2.py Lfm2HybridConvCache: the last conv_L_cache inputs of each short convolution; "
                "constant in context"};
      }},
     {"inference.state_bytes", "Recurrent state", Unit::Bytes, Inf, [](E e) -> V { return e.inference.state_bytes; }, Lower,

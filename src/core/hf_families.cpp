@@ -3,6 +3,8 @@
 // Adding a family is a row here plus its tensor names in inventory.cpp.
 #include "hf_families.hpp"
 
+#include <algorithm>
+
 namespace llmsize::core::hf {
 
 namespace {
@@ -165,6 +167,60 @@ void bigcode_mqa(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
   c.n_kv_heads = r.boolean({"multi_query"}, true) ? 1 : c.n_heads;  // ref: GPTBigCodeConfig multi_query
 }
 
+// LFM2 (configuration_lfm2.py, modeling_lfm2.py): every layer is a short convolution or
+// attention (layer_types "conv" / "full_attention", or the older full_attn_idxs), then the
+// SwiGLU MLP, whose width Lfm2MLP derives from block_ff_dim.
+void lfm2_layers(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
+  std::string pattern(static_cast<size_t>(std::clamp<i64>(c.n_layers, 0, 10000)), 'C');
+  std::string key;
+  if (const json* v = r.find({"layer_types"}, nullptr, &key)) {
+    if (!v->is_array() || v->size() != pattern.size()) {
+      r.issues.push_back({key, "must name \"conv\" or \"full_attention\" for each of the " + std::to_string(c.n_layers) + " layers"});
+      return;
+    }
+    for (size_t i = 0; i < v->size(); ++i) {
+      const std::string t = (*v)[i].is_string() ? (*v)[i].get<std::string>() : json_util::type_name((*v)[i]);
+      if (t != "conv" && t != "full_attention") {
+        r.issues.push_back({key, "\"" + t.substr(0, 40) + "\" is not supported (only \"conv\" and \"full_attention\")"});
+        return;
+      }
+      pattern[i] = t == "conv" ? 'C' : '*';
+    }
+  } else {
+    const std::vector<i64> full = r.int_list("full_attn_idxs", "full_attn_idxs");
+    if (!r.has("full_attn_idxs")) {
+      r.issues.push_back({r.prefix() + "layer_types", "is required (or full_attn_idxs): which layers are attention"});
+      return;
+    }
+    for (i64 i : full) {
+      if (i < 0 || i >= c.n_layers) {
+        r.issues.push_back({r.prefix() + "full_attn_idxs", "layer indices must be in [0, " + std::to_string(c.n_layers - 1) +
+                                                               "], got " + std::to_string(i)});
+        return;
+      }
+      pattern[static_cast<size_t>(i)] = '*';
+    }
+  }
+  c.block_pattern = pattern;
+  c.block_ffn = true;
+  c.short_conv = r.integer("conv_L_cache", {"conv_L_cache"}, 3);  // ref: Lfm2Config
+  c.short_conv_bias = r.boolean({"conv_bias"}, false);
+  // ref: Lfm2Config (intermediate_size = block_ff_dim) and Lfm2MLP: f = int(2·f / 3) when
+  // block_auto_adjust_ff_dim; f = int(block_ffn_dim_multiplier · f); f rounded up to block_multiple_of.
+  i64 f = r.integer("intermediate_size", {"block_ff_dim", "intermediate_size"}, 12288);
+  if (r.boolean({"block_auto_adjust_ff_dim"}, true)) {
+    f = static_cast<i64>(2.0 * static_cast<double>(f) / 3.0);
+    const double mult = r.number("block_ffn_dim_multiplier", {"block_ffn_dim_multiplier"}, 1.0);
+    f = static_cast<i64>(mult * static_cast<double>(f));
+    const i64 multiple = r.integer("block_multiple_of", {"block_multiple_of"}, 256);
+    if (multiple < 1 || multiple > 65536)
+      r.issues.push_back({r.prefix() + "block_multiple_of", "must be an integer in [1, 65536], got " + std::to_string(multiple)});
+    else
+      f = ceil_div(f, multiple) * multiple;
+  }
+  c.d_ff = f;
+}
+
 // Shared pieces of rows. Numbers in rows are the class defaults of transformers'
 // configuration_<model_type>.py, used only when config.json omits the key.
 constexpr FfnRule kClassicFfn4d{.keys = {}, .absent = {.per_hidden = 4}, .kind = FfnKind::Classic};  // 4·d, fixed
@@ -316,6 +372,9 @@ const std::vector<FamilyRow>& family_rows() {
        .ffn = classic_ffn_4d("n_inner"), .act = gpt_act("gelu_pytorch_tanh", Activation::GeluTanh),
        .pos = PosKind::Learned, .rotary = kNoRotary, .norm = NormKind::LayerNorm, .bias = kEveryBias,
        .fused_qkv = true, .hook = bigcode_mqa},
+      {.family = Family::Lfm2, .model_types = {"lfm2"}, .tied = true,
+       .positions_default = 128000,  // ref: Lfm2Config
+       .norm_qk = {nullptr, true}, .hook = lfm2_layers},
       // GPT-1: GPT-2's tensors (Conv1D c_attn, c_proj, c_fc) with a 4·d MLP fixed by the class.
       {.family = Family::OpenaiGpt, .model_types = {"openai-gpt"}, .tied = true,
        .positions_default = 512,  // ref: OpenAIGPTConfig n_positions

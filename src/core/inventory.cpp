@@ -134,6 +134,18 @@ Names names_for(const ModelConfig& c) {
       llama.shared_gate_up = "shared_mlp.input_linear";
       llama.linear = "mamba";
       return llama;
+    case Family::Lfm2:  // ref: modeling_lfm2.py Lfm2DecoderLayer, Lfm2ShortConv, Lfm2MLP, Lfm2Attention
+      llama.attn_norm = "operator_norm";
+      llama.ffn_norm = "ffn_norm";
+      llama.gate = "feed_forward.w1";
+      llama.up = "feed_forward.w3";
+      llama.down = "feed_forward.w2";
+      llama.o = "self_attn.out_proj";
+      llama.q_norm = "self_attn.q_layernorm";
+      llama.k_norm = "self_attn.k_layernorm";
+      llama.final_norm = "model.embedding_norm";  // sic: the final norm, after the layers
+      llama.linear = "conv";
+      return llama;
     case Family::NemotronH: {  // ref: modeling_nemotron_h.py NemotronHForCausalLM (backbone.*), NemotronHBlock
       Names n{.embed = "backbone.embeddings", .layer = "backbone.layers.{i}", .attn_norm = "norm", .ffn_norm = "",
               .final_norm = "backbone.norm_f"};
@@ -316,6 +328,18 @@ void add_mamba(const ModelConfig& c, const Names& n, Builder& b) {
   b.linear((x + ".out_proj").c_str(), A, Role::LinOut, m.d_inner(), d, m.proj_bias);
 }
 
+// An LFM2 short convolution: in_proj d → 3d (B, C, x), a depthwise conv1d of conv_L_cache taps,
+// out_proj d → d; biases when conv_bias.
+void add_short_conv(const ModelConfig& c, const Names& n, Builder& b) {
+  const i64 d = c.d_model;
+  const auto A = Group::Attention;
+  const std::string x = n.linear;
+  b.linear((x + ".in_proj").c_str(), A, Role::LinQKVZ, d, 3 * d, c.short_conv_bias);
+  b.add((x + ".conv").c_str(), ".weight", A, Role::LinConv, c.short_conv, d);
+  if (c.short_conv_bias) b.add((x + ".conv").c_str(), ".bias", A, Role::Bias, 1, d, 1, false, Role::LinConv);
+  b.linear((x + ".out_proj").c_str(), A, Role::LinOut, d, d, c.short_conv_bias);
+}
+
 void add_layer(const ModelConfig& c, const Names& n, bool moe, bool linear, Builder& b, i64 layer = -1) {
   const i64 d = c.d_model;
   if (!c.block_pattern.empty() && !c.block_ffn) {  // one norm, then one block: a Mamba-2 mixer, attention or an MLP
@@ -336,6 +360,7 @@ void add_layer(const ModelConfig& c, const Names& n, bool moe, bool linear, Buil
   const Mixer mixer = layer >= 0 ? c.layer_mixer(layer) : linear ? Mixer::Linear : Mixer::Attention;
   if (mixer == Mixer::Linear) add_linear_attention(c, n, b);
   else if (mixer == Mixer::Mamba) add_mamba(c, n, b);
+  else if (mixer == Mixer::ShortConv) add_short_conv(c, n, b);
   else add_attention(c, n, b);
   if (!moe) {
     add_mlp(c, b, n.gate, n.up, n.down, n.gate_up, c.d_ff, c.bias_ffn);
@@ -508,12 +533,12 @@ Result<Inventory> build_inventory(const ModelConfig& c) {
   // a block-pattern model's Mamba-2, attention and MLP blocks.
   bool overflow = g.overflow;
   if (!c.block_pattern.empty())
-    for (const auto& [mixer, label] : {std::pair{Mixer::Mamba, "mamba"}, std::pair{Mixer::Attention, "attention"},
-                                       std::pair{Mixer::None, "mlp"}})
+    for (const auto& [mixer, label] : {std::pair{Mixer::Mamba, "mamba"}, std::pair{Mixer::ShortConv, "conv"},
+                                       std::pair{Mixer::Attention, "attention"}, std::pair{Mixer::None, "mlp"}})
       for (int moe = 0; moe < 2; ++moe) {
         LayerKind kind;
         kind.label = std::string(label) + (c.block_ffn ? (moe ? " moe" : " dense") : "");
-        kind.is_linear = mixer == Mixer::Mamba;
+        kind.is_linear = mixer == Mixer::Mamba || mixer == Mixer::ShortConv;
         kind.is_moe = moe;
         for (i64 i = 0; i < c.n_layers; ++i)
           if (c.layer_mixer(i) == mixer && c.layer_is_moe(i) == static_cast<bool>(moe)) kind.layers.push_back(i);

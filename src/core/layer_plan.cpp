@@ -111,8 +111,20 @@ Result<LayerPlan> layer_plan(const ModelConfig& c, KvDtype t, i64 tp, i64 act_by
     linear.state_bytes = *whole;
     linear.state_bytes_gpu = *gpu;
   }
-  CacheShape mamba, none;
+  CacheShape mamba, none, conv;
   none.kind = AttnKind::None;
+  if (c.short_conv > 0) {
+    // ref: modeling_lfm2.py Lfm2HybridConvCache: (batch, hidden_size, conv_L_cache) per layer in the
+    // model's dtype; the channels split over tensor parallel GPUs.
+    conv.kind = AttnKind::Conv;
+    conv.heads = c.d_model;
+    conv.heads_gpu = ceil_div(c.d_model, tp);
+    conv.k_dim = c.short_conv;
+    const Checked whole = Checked(c.d_model) * c.short_conv * act_bytes, gpu = Checked(conv.heads_gpu) * c.short_conv * act_bytes;
+    if (!whole.ok() || !gpu.ok()) return memory_overflow();
+    conv.state_bytes = whole.value();
+    conv.state_bytes_gpu = gpu.value();
+  }
   if (!c.block_pattern.empty() && c.mamba.enabled()) {
     // ref: vLLM MambaStateShapeCalculator.mamba2_state_shape: heads (and groups) split over tensor parallel.
     mamba.kind = AttnKind::Mamba;
@@ -130,7 +142,11 @@ Result<LayerPlan> layer_plan(const ModelConfig& c, KvDtype t, i64 tp, i64 act_by
   for (size_t i = 0; i < n; ++i) {
     const i64 l = static_cast<i64>(i);
     const Mixer mixer = c.layer_mixer(l);
-    CacheShape s = mixer == Mixer::Linear ? linear : mixer == Mixer::Mamba ? mamba : mixer == Mixer::None ? none : base;
+    CacheShape s = mixer == Mixer::Linear      ? linear
+                   : mixer == Mixer::Mamba     ? mamba
+                   : mixer == Mixer::None      ? none
+                   : mixer == Mixer::ShortConv ? conv
+                                               : base;
     if (keeps_tokens(s.kind) && windows && c.layer_slides(l)) {
       // ref: HF cache_utils ChunkedSlidingLayer and vLLM ChunkedLocalAttentionSpec keep at most one
       // chunk of attention_chunk_size tokens for Llama 4's chunked layers, as a window would.

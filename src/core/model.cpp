@@ -35,7 +35,7 @@ char block_at(const std::string& p, i64 layer) {
 Mixer ModelConfig::layer_mixer(i64 layer) const {
   if (!block_pattern.empty()) {
     const char b = block_at(block_pattern, layer);
-    return b == 'M' ? Mixer::Mamba : b == '*' ? Mixer::Attention : Mixer::None;
+    return b == 'M' ? Mixer::Mamba : b == '*' ? Mixer::Attention : b == 'C' ? Mixer::ShortConv : Mixer::None;
   }
   return layer_is_linear(layer) ? Mixer::Linear : Mixer::Attention;
 }
@@ -91,6 +91,7 @@ const std::vector<FieldLimit>& field_limits() {
       {"n_groups", 1, 65536, kZeroOff},
       {"conv_kernel", 1, 1024, kZeroOff},
       {"chunk_size", 1, kMaxTokens, kZeroOff},
+      {"conv_L_cache", 0, 1024},
       {"vision_config.num_hidden_layers", 1, 1000, kZeroOff},
       {"vision_config.hidden_size", 1, 65536, kZeroOff},
       {"vision_config.intermediate_size", 1, 1048576, kZeroOff},
@@ -225,17 +226,23 @@ std::vector<Issue> validate(const ModelConfig& c) {
         out.push_back({"hybrid_override_pattern", "MoE blocks ('E') are not supported yet (only 'M', '*' and '-')"});
         break;
       }
-      if (b != 'M' && b != '*' && (b != '-' || c.block_ffn)) {
-        out.push_back({"hybrid_override_pattern", c.block_ffn ? "must use only 'M' (Mamba-2) and '*' (attention): every "
-                                                                "layer also has the FFN"
+      if (b != 'M' && b != '*' && (b != '-' || c.block_ffn) && (b != 'C' || !c.block_ffn)) {
+        out.push_back({"hybrid_override_pattern", c.block_ffn ? "must use only 'M' (Mamba-2), 'C' (short convolution) and "
+                                                                "'*' (attention): every layer also has the FFN"
                                                               : "must use only 'M' (Mamba-2), '*' (attention) and '-' (MLP)"});
         break;
       }
       mamba = mamba || b == 'M';
+      if (b == 'C' && c.short_conv < 1) {
+        out.push_back({"conv_L_cache", "must be at least 1 for short-convolution layers ('C'), got " +
+                                           std::to_string(c.short_conv)});
+        break;
+      }
     }
     if (c.is_moe() && !c.block_ffn) out.push_back({"num_experts", "MoE with a block pattern is not supported (0 only)"});
     if (c.linear.enabled()) out.push_back({"full_attention_interval", "linear attention with a block pattern is not supported"});
     if (c.mla.enabled) out.push_back({"hybrid_override_pattern", "MLA with a block pattern is not supported"});
+    lim("conv_L_cache", c.short_conv);
     if (mamba) {
       const auto& m = c.mamba;
       lim("mamba_num_heads", m.heads);

@@ -24,12 +24,12 @@ namespace llmsize::core {
 enum class Family : std::uint8_t {
   Gpt2, GptJ, GptNeoX, Opt, Bloom, Falcon, Llama, Mistral, Mixtral, Qwen2, Qwen2Moe,
   Qwen3, Qwen3Moe, Gemma, Gemma2, Phi, Phi3, DeepseekV2, DeepseekV3, OpenaiGpt, Gemma3, GptOss, Qwen3Next,
-  Smollm3, Olmo2, DeepseekV32, KimiK2, Glm4Moe, Llama4, NemotronH, GraniteMoeHybrid, GptBigCode, Custom,
+  Smollm3, Olmo2, DeepseekV32, KimiK2, Glm4Moe, Llama4, NemotronH, GraniteMoeHybrid, GptBigCode, Lfm2, Custom,
 };
 inline constexpr std::string_view kFamilyNames[] = {
     "gpt2", "gptj", "gpt_neox", "opt", "bloom", "falcon", "llama", "mistral", "mixtral", "qwen2",
     "qwen2_moe", "qwen3", "qwen3_moe", "gemma", "gemma2", "phi", "phi3", "deepseek_v2", "deepseek_v3",
-    "openai-gpt", "gemma3_text", "gpt_oss", "qwen3_next", "smollm3", "olmo2", "deepseek_v32", "kimi_k2", "glm4_moe", "llama4_text", "nemotron_h", "granitemoehybrid", "gpt_bigcode", "custom"};
+    "openai-gpt", "gemma3_text", "gpt_oss", "qwen3_next", "smollm3", "olmo2", "deepseek_v32", "kimi_k2", "glm4_moe", "llama4_text", "nemotron_h", "granitemoehybrid", "gpt_bigcode", "lfm2", "custom"};
 enum class FfnKind : std::uint8_t { Classic, Gated };  // 2 matrices (up, down) or 3 (gate, up, down)
 inline constexpr std::string_view kFfnKindNames[] = {"classic", "gated"};
 enum class Activation : std::uint8_t { Gelu, GeluTanh, Relu, Silu, Relu2 };
@@ -142,7 +142,7 @@ struct Mamba2Config {
 
 // What one layer holds. A block-pattern model (Nemotron-H) has one block per layer: a mixer or
 // an FFN; every other model has a mixer and an FFN in each layer.
-enum class Mixer : std::uint8_t { Attention, Linear, Mamba, None };
+enum class Mixer : std::uint8_t { Attention, Linear, Mamba, None, ShortConv };
 
 struct ModelConfig {
   Family family = Family::Llama;
@@ -190,9 +190,12 @@ struct ModelConfig {
   LinearAttnConfig linear;
   // Nemotron-H hybrid_override_pattern: one character per layer, 'M' a Mamba-2 mixer, '*'
   // attention, '-' an MLP; each block has one norm before it. Empty: attention and FFN per layer.
-  // With block_ffn (Granite-4.0-H layer_types), every layer is its mixer ('M' or '*') and the FFN.
+  // With block_ffn (Granite-4.0-H, LFM2 layer_types), every layer is its mixer ('M', '*', or 'C' an
+  // LFM2 short convolution) and the FFN.
   std::string block_pattern;
   bool block_ffn = false;
+  i64 short_conv = 0;  // LFM2 conv_L_cache: the width of the short convolutions ('C' layers)
+  bool short_conv_bias = false;  // LFM2 conv_bias: biases on in_proj, the convolution and out_proj
   Mamba2Config mamba;
   VisionConfig vision;  // multimodal wrappers: counted as params.vision, not in the total
   i64 mtp_layers = 0;  // DeepSeek-V3 multi-token-prediction layers (reported, not in the total)

@@ -92,15 +92,15 @@ ModelField dense_layers() {
 // hybrid_override_pattern: one character per layer, 'M', '*' or '-' (see ModelConfig::block_pattern).
 ModelField block_pattern() {
   FieldSpec f = spec("bp", "hybrid_override_pattern", "block pattern",
-                     "Nemotron-H: one block per layer, M Mamba-2, * attention, - MLP (empty: attention + FFN per layer)");
+                     "one block per layer, M Mamba-2, * attention, - MLP, C short convolution (empty: attention + FFN per layer)");
   f.kind = FieldKind::Text;
   f.max_int = find_limit("num_hidden_layers")->max;
-  static constexpr std::string_view kBlocks[] = {"M", "*", "-"};
+  static constexpr std::string_view kBlocks[] = {"M", "*", "-", "C"};
   f.choices = kBlocks;
   ModelField row{f};
   row.get_text = [](const FieldSpec&, const M& c) { return c.block_pattern; };
   row.set_text = [](const FieldSpec& s, M& c, std::string_view t) -> std::optional<Issue> {
-    if (static_cast<i64>(t.size()) > s.max_int || t.find_first_not_of("M*-") != std::string_view::npos)
+    if (static_cast<i64>(t.size()) > s.max_int || t.find_first_not_of("M*-C") != std::string_view::npos)
       return Issue{std::string(s.key), "must be " + allowed_text(s)};
     c.block_pattern = std::string(t);
     return std::nullopt;
@@ -221,6 +221,8 @@ std::vector<ModelField> build_fields() {
       limited("ixd", "index_head_dim", "indexer dim", "indexer head dim (its key is cached per token)", AT(mla.index_dim)),
       limited("ixk", "index_topk", "indexer top-k", "keys each query attends", AT(mla.index_topk)),
       block_pattern(),
+      limited("scv", "conv_L_cache", "short conv", "LFM2: width of the short convolutions of 'C' layers", AT(short_conv)),
+      flag("scb", "short conv bias", "LFM2: biases on the short convolutions", AT(short_conv_bias)),
       flag("bpf", "blocks + FFN", "every layer is its pattern's mixer and the FFN (Granite-4.0-H)", AT(block_ffn)),
       limited("mnh", "mamba_num_heads", "Mamba heads", "Mamba-2 heads", AT(mamba.heads)),
       limited("mhd", "mamba_head_dim", "Mamba head dim", "Mamba-2 head dim", AT(mamba.head_dim)),

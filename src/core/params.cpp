@@ -70,12 +70,22 @@ std::string attention_why(const ModelConfig& c) {
          " convolution over " + n(a.conv_dim()) + " channels";
   }
   if (!c.block_pattern.empty()) {
-    i64 mamba = 0, attn = 0;
-    for (char b : c.block_pattern) (b == 'M' ? mamba : b == '*' ? attn : mamba) += b == '-' ? 0 : 1;
+    i64 mamba = 0, conv = 0, attn = 0;
+    for (char b : c.block_pattern) {
+      mamba += b == 'M' ? 1 : 0;
+      conv += b == 'C' ? 1 : 0;
+      attn += b == '*' ? 1 : 0;
+    }
     const auto& m = c.mamba;
-    s += std::string(s.empty() ? "" : "; ") + "one block per layer: " + n(mamba) + " Mamba-2 mixers (in_proj d×" +
-         n(m.in_proj()) + ", out_proj " + n(m.d_inner()) + "×d, a width-" + n(m.conv_kernel) + " convolution over " +
-         n(m.conv_dim()) + " channels) and " + n(attn) + " attention blocks, where the estimate assumes attention in every layer";
+    std::string kinds;
+    if (mamba > 0)
+      kinds += n(mamba) + " Mamba-2 mixers (in_proj d×" + n(m.in_proj()) + ", out_proj " + n(m.d_inner()) + "×d, a width-" +
+               n(m.conv_kernel) + " convolution over " + n(m.conv_dim()) + " channels)";
+    if (conv > 0)
+      kinds += std::string(kinds.empty() ? "" : ", ") + n(conv) + " short convolutions (in_proj d×3d, a width-" +
+               n(c.short_conv) + " depthwise convolution, out_proj d×d)";
+    s += std::string(s.empty() ? "" : "; ") + (c.block_ffn ? "the mixer of each layer: " : "one block per layer: ") + kinds +
+         " and " + n(attn) + " attention layers, where the estimate assumes attention in every layer";
   }
   if (s.empty()) return "four d×d matrices per layer, exactly as the estimate assumes";
   return s + ", instead of d×d each";

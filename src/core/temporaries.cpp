@@ -15,6 +15,11 @@ Result<Temporaries> layer_temporaries(const ModelConfig& c, const CacheShape& ca
   Checked attention;
   if (cache.kind == AttnKind::None) {
     attention = Checked();  // an MLP block: no mixer
+  } else if (cache.kind == AttnKind::Conv) {
+    // ref: modeling_lfm2.py Lfm2ShortConv: in_proj's B‖C‖x (3·d), B·x, the convolution's output
+    // and C·conv (d each).
+    const i64 dt = ceil_div(d, tp);
+    attention = hidden * 2 + tokens * dt * 3 * e + tokens * dt * 3 * e;
   } else if (cache.kind == AttnKind::Mamba) {
     // ref: vLLM mamba_mixer2.py MambaMixer2 and mamba_chunk_scan_combined: in_proj's z‖xBC‖dt, the
     // convolution's x‖B‖C, the chunk states (b·⌈c/chunk⌉·heads·head_dim·state, fp32) and y; decode

@@ -697,3 +697,40 @@ TEST_CASE("StarCoder 15B counts 15,517,456,384: GPT-2's block with multi-query a
   CHECK(total_of(one) == 1'137'207'296);
   CHECK(plan_of(c).kv_bytes_per_token() == 40 * 2 * 1 * 128 * 2);  // one K/V head
 }
+
+TEST_CASE("LFM2 1.2B counts 1,170,340,608: 10 short-convolution and 6 attention layers, each with a SwiGLU MLP",
+          "[core][params][anchor][plan]") {
+  // ref: the LFM2 model card's table: "| **Parameters** | 354,483,968 | 742,489,344 | 1,170,340,608 |
+  //   2,569,272,320 |" (350M, 700M, 1.2B, 2.6B)
+  const ModelConfig c = preset("lfm2-1.2b").config;
+  CHECK(total_of(c) == 1'170'340'608);
+  CHECK(c.d_ff == 8192);  // Lfm2MLP: 12,288 → int(2·12,288 / 3) = 8,192, a multiple of 256
+  // By hand, modeling_lfm2.py: operator_norm, ffn_norm; conv layers in_proj d·3d, conv d·3, out_proj d·d;
+  // attention q, out d·d, k, v d·512, q/k layernorms 64 each; MLP w1, w3 d·f, w2 f·d; tied; final
+  // embedding_norm.
+  const i64 d = 2048, f = 8192;
+  const i64 conv = 3 * d * d + 3 * d + d * d, attn = 2 * d * d + 2 * d * 512 + 2 * 64, mlp = 3 * d * f + 2 * d;
+  CHECK(total_of(c) == 65536 * d + d + 10 * (conv + mlp) + 6 * (attn + mlp));
+  // The 350M and 700M of the same table, from the same reading.
+  ModelConfig small = c;
+  small.d_model = 1024;
+  small.n_heads = 16;
+  small.head_dim = 64;
+  small.d_ff = 4608;  // 6,656 → 4,437 → 4,608
+  CHECK(total_of(small) == 354'483'968);
+  ModelConfig mid = c;
+  mid.d_model = 1536;
+  mid.n_heads = 24;
+  mid.head_dim = 64;
+  mid.d_ff = 6912;  // 10,240 → 6,826 → 6,912
+  CHECK(total_of(mid) == 742'489'344);
+  const LayerPlan p = plan_of(c);
+  for (i64 l = 0; l < 16; ++l) {
+    INFO(l);
+    const bool full = l == 2 || l == 5 || l == 8 || l == 10 || l == 12 || l == 14;
+    CHECK(p.cache_of(l).kind == (full ? AttnKind::Full : AttnKind::Conv));
+  }
+  // Lfm2HybridConvCache keeps (hidden, conv_L_cache) per conv layer at bf16.
+  CHECK(p.state_bytes_per_sequence() == 10 * d * 3 * 2);
+  CHECK(p.kv_bytes_per_token() == 6 * 2 * 8 * 64 * 2);
+}
