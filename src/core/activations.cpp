@@ -129,7 +129,6 @@ Result<LayerActivations> layer_activations(const ModelConfig& c, const ActParams
   }
   if (mixer != Mixer::Attention)
     a.attn_input = a.qk = a.v = a.qk_norm = a.scores = a.attn_dropout = a.softmax_stats = a.attn_out_input = 0;
-  if (one_block && mixer == Mixer::Attention) a.ffn_input = a.ffn_hidden = a.moe_routing = 0;
   if (mixer != Mixer::Attention) a.lora = 0;  // adapters on the mixer's matrices are not modelled here
   if (mixer == Mixer::ShortConv) {
     // ref: modeling_lfm2.py Lfm2ShortConv (slow path): in_proj's B‖C‖x, B·x, the convolution's

@@ -734,3 +734,43 @@ TEST_CASE("LFM2 1.2B counts 1,170,340,608: 10 short-convolution and 6 attention 
   CHECK(p.state_bytes_per_sequence() == 10 * d * 3 * 2);
   CHECK(p.kv_bytes_per_token() == 6 * 2 * 8 * 64 * 2);
 }
+
+TEST_CASE("Granite-4.0-H and LFM2 read their per-layer kinds, refusing others by name", "[core][import]") {
+  const std::string granite = R"({"model_type":"granitemoehybrid","hidden_size":64,"num_hidden_layers":3,)"
+                              R"("num_attention_heads":4,"num_key_value_heads":2,"vocab_size":100,"intermediate_size":32,)"
+                              R"("shared_intermediate_size":64,"mamba_n_heads":8,"mamba_d_head":16,)"
+                              R"("mamba_d_state":16,"mamba_n_groups":1,"mamba_expand":2)";
+  auto ok = import_hf_config(granite + R"(,"num_local_experts":4,"layer_types":["mamba","attention","mamba"]})");
+  REQUIRE(ok.ok());
+  CHECK(ok->config.block_pattern == "M*M");
+  CHECK(ok->config.block_ffn);
+  auto older = import_hf_config(granite + R"(,"layers_block_type":["attention","mamba","mamba"]})");
+  REQUIRE(older.ok());
+  CHECK(older->config.block_pattern == "*MM");
+  // No experts: every layer's FFN is shared_mlp alone, a dense FFN of shared_intermediate_size.
+  auto dense = import_hf_config(granite + R"(,"num_local_experts":0,"layer_types":["mamba","attention","mamba"]})");
+  REQUIRE(dense.ok());
+  CHECK_FALSE(dense->config.is_moe());
+  CHECK(dense->config.d_ff == 64);
+  const std::string lfm = R"({"model_type":"lfm2","hidden_size":64,"num_hidden_layers":3,"num_attention_heads":4,)"
+                          R"("num_key_value_heads":2,"vocab_size":100,"block_ff_dim":96)";
+  auto l = import_hf_config(lfm + R"(,"layer_types":["conv","full_attention","conv"]})");
+  REQUIRE(l.ok());
+  CHECK(l->config.block_pattern == "C*C");
+  CHECK(l->config.d_ff == 256);  // int(2·96 / 3) = 64, rounded up to block_multiple_of 256
+  auto idx = import_hf_config(lfm + R"(,"full_attn_idxs":[0]})");
+  REQUIRE(idx.ok());
+  CHECK(idx->config.block_pattern == "*CC");
+  for (const auto& [cfg, field] : std::vector<std::pair<std::string, std::string>>{
+           {granite + R"(,"layer_types":["mamba","moe","mamba"]})", "layer_types"},
+           {granite + R"(,"layer_types":["mamba","attention"]})", "layer_types"},
+           {granite + "}", "layer_types"},
+           {lfm + R"(,"layer_types":["conv","sliding_attention","conv"]})", "layer_types"},
+           {lfm + R"(,"full_attn_idxs":[3]})", "full_attn_idxs"},
+           {lfm + "}", "layer_types"}}) {
+    INFO(cfg);
+    auto r = import_hf_config(cfg);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.issues()[0].field == field);
+  }
+}
