@@ -135,35 +135,17 @@ void read_attention_size(const FamilyRow& f, Reader& r, ModelConfig& c) {
 // layer_types as a pattern of two kinds: every layer `other` (1), or layer i "full_attention" iff
 // (i + 1) % n == 0 (n), or every layer full (0). Any other mix, or a kind the plan has no row
 // for, is refused rather than approximated. nullopt: absent, or refused (the issue is pushed).
-std::optional<i64> layer_types_pattern(Reader& r, const ModelConfig& c, std::string_view other) {
-  std::string key;
-  const json* v = r.find({"layer_types"}, nullptr, &key);
-  if (!v) return std::nullopt;
-  if (!v->is_array()) {
-    r.issues.push_back({key, "must be an array of strings, got " + json_util::type_name(*v)});
-    return std::nullopt;
-  }
-  if (static_cast<i64>(v->size()) != c.n_layers) {
-    r.issues.push_back({key, "must name one kind per layer (" + std::to_string(c.n_layers) + "), got " +
-                                 std::to_string(v->size())});
-    return std::nullopt;
-  }
+std::optional<i64> layer_types_pattern(Reader& r, const ModelConfig& c, const char* other) {
+  const auto kinds = hf::layer_kinds(r, c.n_layers, {"layer_types"}, {{other, 'o'}, {"full_attention", 'f'}});
+  if (!kinds) return std::nullopt;
   std::vector<bool> full;
-  for (const auto& e : *v) {
-    const std::string kind = e.is_string() ? e.get<std::string>() : json_util::type_name(e);
-    if (kind != other && kind != "full_attention") {
-      r.issues.push_back({key, "\"" + kind.substr(0, 40) + "\" is not supported (only \"" + std::string(other) +
-                                   "\" and \"full_attention\")"});
-      return std::nullopt;
-    }
-    full.push_back(kind == "full_attention");
-  }
+  for (char k : *kinds) full.push_back(k == 'f');
   const auto first_full = std::find(full.begin(), full.end(), true);
   if (first_full == full.begin() && std::find(full.begin(), full.end(), false) == full.end()) return 0;
   const i64 n = first_full == full.end() ? 1 : (first_full - full.begin()) + 1;
   for (size_t i = 0; i < full.size(); ++i)
     if (full[i] != (n > 1 && (static_cast<i64>(i) + 1) % n == 0)) {
-      r.issues.push_back({key, "this mix of " + std::string(other) +
+      r.issues.push_back({r.key_for("layer_types"), "this mix of " + std::string(other) +
                                    " and full layers is not supported: only every layer " + std::string(other) +
                                    ", or every n-th layer full (layer i full iff (i + 1) % n == 0)"});
       return std::nullopt;

@@ -118,46 +118,13 @@ void nemotron_h_blocks(Reader& r, ModelConfig& c, std::string_view /*model_type*
   m.proj_bias = r.boolean({"use_bias"}, false);
 }
 
-// A per-layer list of layer kinds (layer_types and its spellings) as a block pattern: one
-// character per layer, from the kind's name. nullopt: absent (nothing pushed), or refused (an
-// issue naming the key and the kinds allowed).
-struct KindChar {
-  const char* name;
-  char block;
-};
-std::optional<std::string> layer_kinds(Reader& r, const ModelConfig& c, const Names& keys,
-                                       std::initializer_list<KindChar> kinds) {
-  std::string key;
-  const json* v = r.find(keys, nullptr, &key);
-  if (!v) return std::nullopt;
-  std::string names;
-  for (const KindChar& k : kinds) names += std::string(names.empty() ? "\"" : " or \"") + k.name + "\"";
-  if (!v->is_array() || static_cast<i64>(v->size()) != c.n_layers) {
-    r.issues.push_back({key, "must name " + names + " for each of the " + std::to_string(c.n_layers) + " layers"});
-    return std::nullopt;
-  }
-  std::string pattern;
-  for (const auto& e : *v) {
-    const std::string t = e.is_string() ? e.get<std::string>() : json_util::type_name(e);
-    const KindChar* hit = nullptr;
-    for (const KindChar& k : kinds)
-      if (t == k.name) hit = &k;
-    if (!hit) {
-      r.issues.push_back({key, "\"" + t.substr(0, 40) + "\" is not supported (only " + names + ")"});
-      return std::nullopt;
-    }
-    pattern += hit->block;
-  }
-  return pattern;
-}
-
 // Granite-4.0-H (configuration_granitemoehybrid.py, modeling_granitemoehybrid.py): every layer is
 // a Mamba-2 mixer (BambaMixer) or attention, named by layer_types (or layers_block_type), then the
 // MoE (routed experts + shared_mlp) or, with no experts, shared_mlp alone; fused gate‖up matrices;
 // positions "nope" (none) or rotary.
 void granite_layers(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
   const size_t issues = r.issues.size();
-  const auto pattern = layer_kinds(r, c, {"layer_types", "layers_block_type"}, {{"mamba", 'M'}, {"attention", '*'}});
+  const auto pattern = layer_kinds(r, c.n_layers, {"layer_types", "layers_block_type"}, {{"mamba", 'M'}, {"attention", '*'}});
   if (!pattern) {
     if (r.issues.size() == issues)  // absent, not refused
       r.issues.push_back({r.prefix() + "layer_types", "is required: \"mamba\" or \"attention\" for each of the " +
@@ -199,7 +166,7 @@ void bigcode_mqa(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
 void lfm2_layers(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
   std::string pattern(static_cast<size_t>(std::clamp<i64>(c.n_layers, 0, 10000)), 'C');
   if (r.has("layer_types")) {
-    auto kinds = layer_kinds(r, c, {"layer_types"}, {{"conv", 'C'}, {"full_attention", '*'}});
+    auto kinds = layer_kinds(r, c.n_layers, {"layer_types"}, {{"conv", 'C'}, {"full_attention", '*'}});
     if (!kinds) return;
     pattern = *kinds;
   } else {

@@ -142,4 +142,37 @@ class Reader {
   std::set<std::string, std::less<>> seen_;  // every key a read asked for, found or not
 };
 
+// A per-layer list of layer kinds (layer_types and its spellings) as a block pattern: one
+// character per layer, from the kind's name. nullopt: absent (nothing pushed), or refused (an
+// issue naming the key and the kinds allowed).
+struct KindChar {
+  const char* name;
+  char block;
+};
+inline std::optional<std::string> layer_kinds(Reader& r, i64 n_layers, const Names& keys,
+                                              std::initializer_list<KindChar> kinds) {
+  std::string key;
+  const json* v = r.find(keys, nullptr, &key);
+  if (!v) return std::nullopt;
+  std::string names;
+  for (const KindChar& k : kinds) names += std::string(names.empty() ? "\"" : " or \"") + k.name + "\"";
+  if (!v->is_array() || static_cast<i64>(v->size()) != n_layers) {
+    r.issues.push_back({key, "must name " + names + " for each of the " + std::to_string(n_layers) + " layers"});
+    return std::nullopt;
+  }
+  std::string pattern;
+  for (const auto& e : *v) {
+    const std::string t = e.is_string() ? e.get<std::string>() : json_util::type_name(e);
+    const KindChar* hit = nullptr;
+    for (const KindChar& k : kinds)
+      if (t == k.name) hit = &k;
+    if (!hit) {
+      r.issues.push_back({key, "\"" + t.substr(0, 40) + "\" is not supported (only " + names + ")"});
+      return std::nullopt;
+    }
+    pattern += hit->block;
+  }
+  return pattern;
+}
+
 }  // namespace llmsize::core::hf
