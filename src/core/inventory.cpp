@@ -538,7 +538,6 @@ Result<Inventory> build_inventory(const ModelConfig& c) {
       for (int moe = 0; moe < 2; ++moe) {
         LayerKind kind;
         kind.label = std::string(label) + (c.block_ffn ? (moe ? " moe" : " dense") : "");
-        kind.is_linear = mixer == Mixer::Mamba || mixer == Mixer::ShortConv;
         kind.is_moe = moe;
         for (i64 i = 0; i < c.n_layers; ++i)
           if (c.layer_mixer(i) == mixer && c.layer_is_moe(i) == static_cast<bool>(moe)) kind.layers.push_back(i);
@@ -553,7 +552,6 @@ Result<Inventory> build_inventory(const ModelConfig& c) {
       LayerKind kind;
       kind.label = std::string(linear ? "linear " : "") + (moe ? "moe" : "dense");
       kind.is_moe = moe;
-      kind.is_linear = linear;
       for (i64 i = 0; i < c.n_layers; ++i)
         if (c.layer_is_moe(i) == static_cast<bool>(moe) && c.layer_is_linear(i) == static_cast<bool>(linear))
           kind.layers.push_back(i);

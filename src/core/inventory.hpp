@@ -56,7 +56,6 @@ struct LayerKind {
   std::vector<i64> layers;  // layer indices in this kind
   std::vector<Tensor> tensors;  // tensors of ONE layer of this kind
   bool is_moe = false;
-  bool is_linear = false;   // a recurrent mixer: linear attention (layer_is_linear) or Mamba-2
 };
 
 struct Inventory {
