@@ -355,6 +355,15 @@ const std::vector<FamilyRow>& family_rows() {
        .ffn = classic_ffn_4d("n_inner"), .act = gpt_act("gelu_pytorch_tanh", Activation::GeluTanh),
        .pos = PosKind::Learned, .rotary = kNoRotary, .norm = NormKind::LayerNorm, .bias = kEveryBias,
        .fused_qkv = true, .hook = bigcode_mqa},
+      // StarCoder2 (modeling_starcoder2.py Starcoder2DecoderLayer): LayerNorms with biases whatever
+      // norm_type says (the class reads neither norm_type nor mlp_type), use_bias on q, k, v, o, c_fc
+      // and c_proj, a gelu MLP, and every layer sliding when sliding_window is set.
+      {.family = Family::Starcoder2, .model_types = {"starcoder2"}, .tied = true,
+       .positions_default = 4096,  // ref: Starcoder2Config
+       .ffn = {.absent = {.fixed = 12288}, .kind = FfnKind::Classic},  // ref: Starcoder2Config intermediate_size
+       .act = {.keys = {"hidden_act"}, .name_default = "gelu_pytorch_tanh", .unknown = Activation::GeluTanh},
+       .norm = NormKind::LayerNorm, .bias = {.attn = {"use_bias", true}, .one_switch = true},
+       .window = {.read = true, .on = {nullptr, true}}},
       {.family = Family::Lfm2, .model_types = {"lfm2"}, .tied = true,
        .positions_default = 128000,  // ref: Lfm2Config
        .norm_qk = {nullptr, true}, .hook = lfm2_layers},

@@ -134,6 +134,10 @@ Names names_for(const ModelConfig& c) {
       llama.shared_gate_up = "shared_mlp.input_linear";
       llama.linear = "mamba";
       return llama;
+    case Family::Starcoder2:  // ref: modeling_starcoder2.py Starcoder2MLP (c_fc, c_proj)
+      llama.up = "mlp.c_fc";
+      llama.down = "mlp.c_proj";
+      return llama;
     case Family::Lfm2:  // ref: modeling_lfm2.py Lfm2DecoderLayer, Lfm2ShortConv, Lfm2MLP, Lfm2Attention
       llama.attn_norm = "operator_norm";
       llama.ffn_norm = "ffn_norm";

@@ -698,6 +698,34 @@ TEST_CASE("StarCoder 15B counts 15,517,456,384: GPT-2's block with multi-query a
   CHECK(plan_of(c).kv_bytes_per_token() == 40 * 2 * 1 * 128 * 2);  // one K/V head
 }
 
+TEST_CASE("StarCoder2 15B counts 15,957,889,024: biased GQA attention and MLP, LayerNorms, every layer sliding",
+          "[core][params][anchor][plan]") {
+  // ref: a model card generated from the Hub's metadata of bigcode/starcoder2-15b (revision 46d4474…):
+  //   "| Num parameters | 15,957,889,024 parameters \\(safetensors metadata\\) |"
+  const ModelConfig c = preset("starcoder2-15b").config;
+  CHECK(total_of(c) == 15'957'889'024);
+  // By hand, modeling_starcoder2.py: q, o d·H·hd + bias; k, v d·K·hd + bias; c_fc d·f + f, c_proj f·d + d;
+  // input_layernorm and post_attention_layernorm LayerNorms (weight and bias); final LayerNorm; untied head.
+  const i64 d = 6144, L = 40, K = 4, hd = 128, f = 24576, v = 49152;
+  const i64 layer = 2 * (d * d + d) + 2 * (d * K * hd + K * hd) + (d * f + f) + (f * d + d) + 4 * d;
+  CHECK(total_of(c) == 2 * v * d + L * layer + 2 * d);
+  // The 3B and 7B tie their heads (tie_word_embeddings absent: Starcoder2Config's default, confirmed in
+  // bigcode-project/starcoder2 issue 18: "Is it because of tied embedding?" "Yes!").
+  const std::string three = R"({"model_type": "starcoder2", "hidden_size": 3072, "intermediate_size": 12288,
+    "num_hidden_layers": 30, "num_attention_heads": 24, "num_key_value_heads": 2, "vocab_size": 49152,
+    "max_position_embeddings": 16384, "sliding_window": 4096, "use_bias": true, "norm_type": "layer_norm"})";
+  const auto r3 = import_hf_config(three);
+  REQUIRE(r3.ok());
+  CHECK(r3->config.tie_embeddings);
+  CHECK(total_of(r3->config) == 3'030'371'328);  // derived from the same tensor list; rounds to the card's "3.03B"
+  // KV: all 40 layers slide over 4,096 tokens, 2 · K · hd · 2 B each.
+  const LayerPlan p = plan_of(c);
+  CHECK(p.kv_bytes_per_token() == L * 2 * K * hd * 2);
+  CHECK(p.kv_cache_bytes(16384, 1).value() == L * 2 * K * hd * 2 * i64{4096});
+  CHECK(p.caches.size() == 1);
+  CHECK(p.cache_of(0).kind == AttnKind::Sliding);
+}
+
 TEST_CASE("LFM2 1.2B counts 1,170,340,608: 10 short-convolution and 6 attention layers, each with a SwiGLU MLP",
           "[core][params][anchor][plan]") {
   // ref: the LFM2 model card's table: "| **Parameters** | 354,483,968 | 742,489,344 | 1,170,340,608 |
