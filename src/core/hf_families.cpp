@@ -204,6 +204,25 @@ void lfm2_layers(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
   c.d_ff = f;
 }
 
+// ERNIE 4.5 MoE (configuration_ernie4_5_moe.py, modeling_ernie4_5_moe.py): layer i is MoE iff
+// moe_layer_start_index <= i <= moe_layer_end_index (-1: the last layer) and (i + 1) %
+// moe_layer_interval == 0; each MoE block keeps the router's correction bias as a parameter
+// (Ernie4_5_MoeStatics, 1 × E); use_bias also gives lm_head a bias. The checkpoints' MTP block
+// (mtp_block, mtp_linear_proj) is not built by the model (_keys_to_ignore_on_load_unexpected "mtp").
+void ernie_moe(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
+  c.bias_lm_head = c.bias_qkv;
+  if (!c.is_moe()) return;
+  c.moe.router_correction_bias = true;
+  const i64 end = r.integer("moe_layer_end_index", {"moe_layer_end_index"}, -1);
+  if (end == -1) return;
+  if (end < c.moe.first_dense || end >= c.n_layers) {
+    r.issues.push_back({r.prefix() + "moe_layer_end_index", "must be -1 (the last layer) or in [moe_layer_start_index, " +
+                                                                std::to_string(c.n_layers - 1) + "], got " + std::to_string(end)});
+    return;
+  }
+  for (i64 l = end + 1; l < c.n_layers; ++l) c.moe.dense_layers.push_back(l);
+}
+
 // Shared pieces of rows. Numbers in rows are the class defaults of transformers'
 // configuration_<model_type>.py, used only when config.json omits the key.
 constexpr FfnRule kClassicFfn4d{.keys = {}, .absent = {.per_hidden = 4}, .kind = FfnKind::Classic};  // 4·d, fixed
@@ -364,6 +383,13 @@ const std::vector<FamilyRow>& family_rows() {
        .act = {.keys = {"hidden_act"}, .name_default = "gelu_pytorch_tanh", .unknown = Activation::GeluTanh},
        .norm = NormKind::LayerNorm, .bias = {.attn = {"use_bias", true}, .one_switch = true},
        .window = {.read = true, .on = {nullptr, true}}},
+      {.family = Family::Ernie45Moe, .model_types = {"ernie4_5_moe"}, .tied = true,
+       .positions_default = 131072, .vocab_default = 103424,  // ref: Ernie4_5_MoeConfig
+       .ffn = {.absent = {.fixed = 12288}}, .bias = {.attn = {"use_bias", false}, .one_switch = true}, .finish = ernie_moe,
+       .moe = {.experts = {"moe_num_experts"}, .experts_default = 64, .top_k = {"moe_k"}, .top_k_default = 6,
+               .expert_ffn_default = 1536, .shared = SharedExpert::Count, .shared_keys = {"moe_num_shared_experts"},
+               .shared_default = 2, .first_dense = {"moe_layer_start_index"}, .first_dense_default = 1,
+               .freq = {"moe_layer_interval"}, .last_of_group = true}},
       {.family = Family::Lfm2, .model_types = {"lfm2"}, .tied = true,
        .positions_default = 128000,  // ref: Lfm2Config
        .norm_qk = {nullptr, true}, .hook = lfm2_layers},

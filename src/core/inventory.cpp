@@ -44,6 +44,7 @@ struct Names {
   const char* shared = "mlp.shared_experts";
   const char* shared_gate = "mlp.shared_expert_gate";
   const char* shared_gate_up = "";  // a shared expert stored with one gate‖up matrix (Granite shared_mlp)
+  const char* correction = "";      // the router's correction bias when not router + ".e_score_correction_bias"
   const char* final_norm;
   const char* head = "lm_head";
 };
@@ -133,6 +134,9 @@ Names names_for(const ModelConfig& c) {
       llama.shared = "shared_mlp";
       llama.shared_gate_up = "shared_mlp.input_linear";
       llama.linear = "mamba";
+      return llama;
+    case Family::Ernie45Moe:  // ref: modeling_ernie4_5_moe.py Ernie4_5_MoeSparseMoeBlock (moe_statics)
+      llama.correction = "mlp.moe_statics.e_score_correction_bias";
       return llama;
     case Family::Starcoder2:  // ref: modeling_starcoder2.py Starcoder2MLP (c_fc, c_proj)
       llama.up = "mlp.c_fc";
@@ -372,8 +376,10 @@ void add_layer(const ModelConfig& c, const Names& n, bool moe, bool linear, Buil
   }
   const auto& m = c.moe;
   b.linear(n.router, Group::Router, Role::Router, d, m.num_experts, m.router_bias);
-  if (m.router_correction_bias)
-    b.add(n.router, ".e_score_correction_bias", Group::Router, Role::RouterBias, 1, m.num_experts);
+  if (m.router_correction_bias) {
+    if (*n.correction) b.add(n.correction, "", Group::Router, Role::RouterBias, 1, m.num_experts);
+    else b.add(n.router, ".e_score_correction_bias", Group::Router, Role::RouterBias, 1, m.num_experts);
+  }
   const std::string eg = sub(n.expert, n.e_gate), eu = sub(n.expert, n.e_up), ed = sub(n.expert, n.e_down);
   if (*n.e_gate_up && c.ffn_kind == FfnKind::Gated) {
     const std::string egu = sub(n.expert, n.e_gate_up);

@@ -726,6 +726,43 @@ TEST_CASE("StarCoder2 15B counts 15,957,889,024: biased GQA attention and MLP, L
   CHECK(p.cache_of(0).kind == AttnKind::Sliding);
 }
 
+TEST_CASE("ERNIE 4.5 21B-A3B counts 21,825,437,888: 27 MoE layers of 64 experts with two shared, the router's bias a parameter",
+          "[core][params][anchor]") {
+  // ref: the Hub's API record of baidu/ERNIE-4.5-21B-A3B-Thinking (same architecture), saved in a public repository:
+  //   "safetensors":{"parameters":{"F32":4425408,"BF16":21821012480},"total":21825437888}
+  const ModelConfig c = preset("ernie-4.5-21b-a3b").config;
+  const ParamReport r = llmsize::test::param_report(c);
+  CHECK(r.total == 21'825'437'888);
+  // By hand, modeling_ernie4_5_moe.py: q, o d·H·hd; k, v d·K·hd (use_bias false); two RMSNorms; layer 0
+  // dense (3·d·f); layers 1-27 MoE: router d·E and Ernie4_5_MoeStatics' correction bias 1 × E (an
+  // nn.Parameter, so counted), 64 experts of 3·d·1536, shared experts as one MLP of 2 · 1536; tied head.
+  const i64 d = 2560, H = 20, K = 4, hd = 128, f = 12288, E = 64, fe = 1536, v = 103424;
+  const i64 attn = 2 * d * H * hd + 2 * d * K * hd + 2 * d;
+  const i64 moe = d * E + E + E * 3 * d * fe + 3 * d * 2 * fe;
+  CHECK(r.total == v * d + d + 28 * attn + 3 * d * f + 27 * moe);
+  // The checkpoint's fp32 tensors are the router and its bias: 27 · (64 · 2560 + 64) = 4,425,408, as the record splits.
+  CHECK(27 * (d * E + E) == 4'425'408);
+  CHECK(r.mtp == 0);  // the MTP block the -PT checkpoint ships is not built by the model
+  auto inv = build_inventory(c);
+  REQUIRE(inv.ok());
+  bool statics = false;
+  for (const LayerKind& k : inv->kinds)
+    for (const Tensor& t : k.tensors) statics |= t.name == "model.layers.{i}.mlp.moe_statics.e_score_correction_bias";
+  CHECK(statics);
+  // moe_layer_end_index bounds the MoE layers; a value outside [start, L − 1] is refused by name.
+  const std::string base = R"({"model_type": "ernie4_5_moe", "hidden_size": 64, "intermediate_size": 128, "num_hidden_layers": 6,
+    "num_attention_heads": 4, "num_key_value_heads": 2, "vocab_size": 100, "moe_num_experts": 4, "moe_k": 2,
+    "moe_intermediate_size": 32, "moe_num_shared_experts": 0, "moe_layer_start_index": 1, "moe_layer_interval": 2)";
+  const auto ok = import_hf_config(base + R"(, "moe_layer_end_index": 3})");
+  REQUIRE(ok.ok());
+  std::vector<bool> moe_layers;
+  for (i64 l = 0; l < 6; ++l) moe_layers.push_back(ok->config.layer_is_moe(l));
+  CHECK(moe_layers == std::vector<bool>{false, true, false, true, false, false});  // (i + 1) % 2 == 0, 1 <= i <= 3
+  const auto bad = import_hf_config(base + R"(, "moe_layer_end_index": 6})");
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.issues()[0].field == "moe_layer_end_index");
+}
+
 TEST_CASE("LFM2 1.2B counts 1,170,340,608: 10 short-convolution and 6 attention layers, each with a SwiGLU MLP",
           "[core][params][anchor][plan]") {
   // ref: the LFM2 model card's table: "| **Parameters** | 354,483,968 | 742,489,344 | 1,170,340,608 |

@@ -23,7 +23,8 @@ TEST_CASE("every supported model_type is read from a real config", "[core][impor
       {"deepseek_v32", "deepseek-v3.2"}, {"kimi_k2", "kimi-k2"}, {"glm4_moe", "glm-4.5-air"},
       {"llama4_text", "llama-4-scout"}, {"nemotron_h", "nemotron-nano-9b-v2"},
       {"granitemoehybrid", "granite-4.0-h-small"}, {"gpt_bigcode", "starcoder-15b"},
-      {"lfm2", "lfm2-1.2b"}, {"starcoder2", "starcoder2-15b"}};
+      {"lfm2", "lfm2-1.2b"}, {"starcoder2", "starcoder2-15b"},
+      {"ernie4_5_moe", "ernie-4.5-21b-a3b"}};
   for (auto type : supported_model_types()) {
     if (type == "RefinedWeb" || type == "RefinedWebModel") continue;  // Falcon aliases, tested below
     INFO(type);
