@@ -223,6 +223,20 @@ void ernie_moe(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
   for (i64 l = end + 1; l < c.n_layers; ++l) c.moe.dense_layers.push_back(l);
 }
 
+// MiniMax-M2 (modeling_minimax_m2.py MiniMaxM2Attention): attn_type_list names each layer's
+// attention; 1 (softmax) is the only kind the model builds, so another value is refused.
+// MiniMaxM2SparseMoeBlock keeps e_score_correction_bias whatever use_routing_bias says.
+void minimax_layers(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
+  c.norm_qk_full = true;  // q_norm over H·hd and k_norm over K·hd, before the heads split
+  c.moe.router_correction_bias = c.is_moe();
+  const std::vector<i64> kinds = r.int_list("attn_type_list", "attn_type_list");
+  if (!r.has("attn_type_list")) return;
+  if (static_cast<i64>(kinds.size()) != c.n_layers ||
+      std::any_of(kinds.begin(), kinds.end(), [](i64 k) { return k != 1; }))
+    r.issues.push_back({r.prefix() + "attn_type_list", "must list 1 (softmax attention) for each of the " +
+                                                           std::to_string(c.n_layers) + " layers: other kinds are not supported"});
+}
+
 // Shared pieces of rows. Numbers in rows are the class defaults of transformers'
 // configuration_<model_type>.py, used only when config.json omits the key.
 constexpr FfnRule kClassicFfn4d{.keys = {}, .absent = {.per_hidden = 4}, .kind = FfnKind::Classic};  // 4·d, fixed
@@ -390,6 +404,17 @@ const std::vector<FamilyRow>& family_rows() {
                .expert_ffn_default = 1536, .shared = SharedExpert::Count, .shared_keys = {"moe_num_shared_experts"},
                .shared_default = 2, .first_dense = {"moe_layer_start_index"}, .first_dense_default = 1,
                .freq = {"moe_layer_interval"}, .last_of_group = true}},
+      // MiniMax-M2 (modeling_minimax_m2.py): full attention in every layer with q/k RMSNorms over all
+      // heads and a partial rotary of rotary_dim, Mixtral-style experts as wide as intermediate_size
+      // in every layer behind a sigmoid router with a correction bias (stored in the checkpoint: counted,
+      // as DeepSeek-V3's). The config's MTP keys (use_mtp, num_mtp_modules) name modules that neither
+      // the model nor the checkpoint holds.
+      {.family = Family::MinimaxM2, .model_types = {"minimax_m2"},
+       .positions_default = 196608, .vocab_default = 200064,  // ref: MiniMaxM2Config
+       .rotary = {.keys = {"rotary_dim"}, .in_head_dims = true}, .norm_qk = {"use_qk_norm", true},
+       .finish = minimax_layers, .head_dim_default = 128,
+       .moe = {.experts = {"num_local_experts"}, .experts_default = 256, .top_k_default = 8, .expert_ffn = {},
+               .expert_ffn_default = kDenseWidth}},
       {.family = Family::Lfm2, .model_types = {"lfm2"}, .tied = true,
        .positions_default = 128000,  // ref: Lfm2Config
        .norm_qk = {nullptr, true}, .hook = lfm2_layers},

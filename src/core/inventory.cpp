@@ -115,6 +115,9 @@ Names names_for(const ModelConfig& c) {
     case Family::Gemma3:  // ref: modeling_gemma3.py Gemma3DecoderLayer (+ Gemma3Attention q_norm, k_norm)
       llama.ffn_norm = "pre_feedforward_layernorm";
       return llama;
+    case Family::MinimaxM2:  // ref: the MiniMax-M2 checkpoints' names (block_sparse_moe.*, w1/w3/w2)
+      llama.correction = "block_sparse_moe.e_score_correction_bias";
+      [[fallthrough]];
     case Family::Mixtral:
       llama.router = "block_sparse_moe.gate";
       llama.expert = "block_sparse_moe.experts.{e}";

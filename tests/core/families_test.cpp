@@ -763,6 +763,38 @@ TEST_CASE("ERNIE 4.5 21B-A3B counts 21,825,437,888: 27 MoE layers of 64 experts 
   CHECK(bad.issues()[0].field == "moe_layer_end_index");
 }
 
+TEST_CASE("MiniMax-M2 counts 228,689,764,864: 62 layers of 256 experts, q/k norms over all heads", "[core][params][anchor]") {
+  // ref: a public table of checkpoint totals: "MiniMaxAI/MiniMax-M2 | base | 228689764864"; llama.cpp's
+  //   llama-bench on a MiniMax-M2.7 GGUF: "model_n_params: 228689764864". The same table's M2.5 row,
+  //   228,703,644,928, also counts the FP8 checkpoint's weight_scale_inv blocks (13,880,064 values).
+  const ModelConfig c = preset("minimax-m2").config;
+  const ParamReport r = llmsize::test::param_report(c);
+  CHECK(r.total == 228'689'764'864);
+  // By hand, modeling_minimax_m2.py: q, o d·H·hd; k, v d·K·hd; q_norm H·hd and k_norm K·hd (over every
+  // head); two RMSNorms; router d·E and its correction bias E (a buffer in transformers, so its
+  // num_parameters() is 62 · 256 = 15,872 lower; stored in the checkpoint and counted here, as for
+  // DeepSeek-V3); 256 experts of 3·d·1536; untied head.
+  const i64 d = 3072, H = 48, K = 8, hd = 128, E = 256, f = 1536, v = 200064;
+  const i64 layer = 2 * d * H * hd + 2 * d * K * hd + H * hd + K * hd + 2 * d + d * E + E + E * 3 * d * f;
+  CHECK(r.total == 2 * v * d + d + 62 * layer);
+  CHECK(r.total - 62 * E == 228'689'748'992);
+  // FP8 scales of the M2.5 row: one per 128 × 128 block of every expert and attention matrix.
+  const i64 scales = 62 * (E * (2 * (f / 128) * (d / 128) + (d / 128) * (f / 128)) + 2 * (H * hd / 128) * (d / 128) +
+                           2 * (K * hd / 128) * (d / 128));
+  CHECK(r.total + scales == 228'703'644'928);
+  CHECK(r.mtp == 0);  // use_mtp and num_mtp_modules name modules no checkpoint ships
+  CHECK(c.norm_qk_full);
+  CHECK(c.rotary_fraction == 0.5);  // rotary_dim 64 of head_dim 128
+  CHECK(r.active == 2 * v * d + d + 62 * (layer - (E - 8) * 3 * d * f));
+  // Only softmax layers are built: another attn_type_list value is refused by name.
+  const std::string lin = R"({"model_type": "minimax_m2", "num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 4,
+    "num_key_value_heads": 2, "head_dim": 16, "intermediate_size": 32, "num_local_experts": 4, "attn_type_list": [0, 1]})";
+  const auto bad = import_hf_config(lin);
+  REQUIRE_FALSE(bad.ok());
+  REQUIRE(bad.issues().size() == 1);
+  CHECK(bad.issues()[0].field == "attn_type_list");
+}
+
 TEST_CASE("LFM2 1.2B counts 1,170,340,608: 10 short-convolution and 6 attention layers, each with a SwiGLU MLP",
           "[core][params][anchor][plan]") {
   // ref: the LFM2 model card's table: "| **Parameters** | 354,483,968 | 742,489,344 | 1,170,340,608 |
