@@ -245,7 +245,7 @@ void read_row(const FamilyRow& f, Reader& r, ModelConfig& c, const std::string& 
   read_moe(f, r, c, model_type);
   if (f.topk_method_default)
     c.moe.router_correction_bias = r.str({"topk_method"}, f.topk_method_default) == "noaux_tc";
-  if (f.mtp) c.mtp_layers = r.integer("num_nextn_predict_layers", {"num_nextn_predict_layers"}, f.mtp_default);
+  if (f.mtp) c.mtp_layers = r.integer("num_nextn_predict_layers", f.mtp_keys, f.mtp_default);
   if (f.finish) f.finish(r, c, model_type);
 }
 
@@ -292,6 +292,7 @@ struct Wrapper {
   const char* type;
   const char* text_default;  // text_config's model_type when it gives none
   const char* vision_type;
+  const char* vision_alias;  // an older spelling the wrapper's config class also accepts, or nullptr
   VisionKind kind;
   ProjectorKind projector;
   VisionConfig absent;    // vision_config absent: the wrapper's default tower
@@ -300,25 +301,34 @@ struct Wrapper {
 const Wrapper* find_wrapper(const std::string& model_type) {
   static const Wrapper rows[] = {
       // ref: LlavaConfig: a CLIP ViT-L/14 at 336 px when vision_config is None; CLIPVisionConfig defaults.
-      {"llava", "llama", "clip_vision_model", VisionKind::Clip, ProjectorKind::Mlp2,
+      {"llava", "llama", "clip_vision_model", nullptr, VisionKind::Clip, ProjectorKind::Mlp2,
        {VisionKind::Clip, 24, 1024, 4096, 16, 14, 336, 3, ProjectorKind::Mlp2, true},
        {VisionKind::Clip, 12, 768, 3072, 12, 32, 224, 3, ProjectorKind::Mlp2, true}},
       // ref: Gemma3Config: SiglipVisionConfig() when vision_config is None; SiglipVisionConfig defaults.
-      {"gemma3", "gemma3_text", "siglip_vision_model", VisionKind::Siglip, ProjectorKind::Gemma3,
+      {"gemma3", "gemma3_text", "siglip_vision_model", nullptr, VisionKind::Siglip, ProjectorKind::Gemma3,
        {VisionKind::Siglip, 12, 768, 3072, 12, 16, 224, 3, ProjectorKind::Gemma3, false},
        {VisionKind::Siglip, 12, 768, 3072, 12, 16, 224, 3, ProjectorKind::Gemma3, false}},
       // ref: Llama4Config: Llama4VisionConfig() when vision_config is None (hidden 768, 34 layers,
       // 16 heads, intermediate 5632, 448 px, patch 14, projector dims 4096).
-      {"llama4", "llama4_text", "llama4_vision_model", VisionKind::Llama4, ProjectorKind::Llama4,
+      {"llama4", "llama4_text", "llama4_vision_model", nullptr, VisionKind::Llama4, ProjectorKind::Llama4,
        {VisionKind::Llama4, 34, 768, 5632, 16, 14, 448, 3, ProjectorKind::Llama4, false, 4096},
        {VisionKind::Llama4, 34, 768, 5632, 16, 14, 448, 3, ProjectorKind::Llama4, false, 4096}},
+      // ref: Qwen3_5Config, Qwen3_5MoeConfig: Qwen3_5VisionConfig() when vision_config is None (depth 27,
+      // hidden 1152, intermediate 4304, 16 heads, patch 16, 3 channels, temporal patch 2, merge 2, 2,304
+      // positions); an old checkpoint's vision model_type "qwen3_5" / "qwen3_5_moe" is accepted, as the class does.
+      {"qwen3_5", "qwen3_5_text", "qwen3_5_vision", "qwen3_5", VisionKind::Qwen35, ProjectorKind::Qwen35,
+       {VisionKind::Qwen35, 27, 1152, 4304, 16, 16, 0, 3, ProjectorKind::Qwen35, true, 0, 2, 2, 2304},
+       {VisionKind::Qwen35, 27, 1152, 4304, 16, 16, 0, 3, ProjectorKind::Qwen35, true, 0, 2, 2, 2304}},
+      {"qwen3_5_moe", "qwen3_5_moe_text", "qwen3_5_moe_vision", "qwen3_5_moe", VisionKind::Qwen35, ProjectorKind::Qwen35,
+       {VisionKind::Qwen35, 27, 1152, 4304, 16, 16, 0, 3, ProjectorKind::Qwen35, true, 0, 2, 2, 2304},
+       {VisionKind::Qwen35, 27, 1152, 4304, 16, 16, 0, 3, ProjectorKind::Qwen35, true, 0, 2, 2, 2304}},
   };
   for (const auto& w : rows)
     if (model_type == w.type) return &w;
   return nullptr;
 }
 
-void read_vision(const json& top, const Wrapper& w, std::vector<Issue>& issues, VisionConfig& v) {
+void read_vision(const json& top, const Wrapper& w, std::vector<Issue>& issues, VisionConfig& v, i64 d_model) {
   auto it = top.find("vision_config");
   if (it == top.end() || it->is_null()) {
     v = w.absent;
@@ -328,20 +338,34 @@ void read_vision(const json& top, const Wrapper& w, std::vector<Issue>& issues, 
   } else {
     Reader r(*it, "vision_config.");
     const std::string type = r.str({"model_type"}, w.vision_type);
-    if (type != w.vision_type) {
+    if (type != w.vision_type && !(w.vision_alias && type == w.vision_alias)) {
       issues.push_back({"vision_config.model_type", "\"" + type.substr(0, 40) + "\" is not supported for model_type \"" +
                                                         w.type + "\" (only \"" + w.vision_type + "\")"});
       return;
     }
     const VisionConfig& d = w.defaults;
     v = d;
-    v.layers = r.integer("vision_config.num_hidden_layers", {"num_hidden_layers"}, d.layers);
+    v.layers = r.integer("vision_config.num_hidden_layers", {"num_hidden_layers", "depth"}, d.layers);
     v.hidden = r.integer("vision_config.hidden_size", {"hidden_size"}, d.hidden);
     v.ffn = r.integer("vision_config.intermediate_size", {"intermediate_size"}, d.ffn);
-    v.heads = r.integer("vision_config.num_attention_heads", {"num_attention_heads"}, d.heads);
+    v.heads = r.integer("vision_config.num_attention_heads", {"num_attention_heads", "num_heads"}, d.heads);
     v.patch = r.integer("vision_config.patch_size", {"patch_size"}, d.patch);
-    v.image = r.integer("vision_config.image_size", {"image_size"}, d.image);
-    v.channels = r.integer("vision_config.num_channels", {"num_channels"}, d.channels);
+    v.channels = r.integer("vision_config.num_channels", {"num_channels", "in_channels"}, d.channels);
+    if (w.kind == VisionKind::Qwen35) {
+      // ref: Qwen3_5VisionConfig. The merger's linear_fc2 maps into out_hidden_size, which the language
+      // model adds to its embeddings: it must be hidden_size. Qwen3.5 builds no DeepStack mergers, so a
+      // non-empty deepstack_visual_indexes names a tower (Qwen3-VL's) this reading does not count.
+      v.temporal_patch = r.integer("vision_config.temporal_patch_size", {"temporal_patch_size"}, d.temporal_patch);
+      v.merge = r.integer("vision_config.spatial_merge_size", {"spatial_merge_size"}, d.merge);
+      v.positions = r.integer("vision_config.num_position_embeddings", {"num_position_embeddings"}, d.positions);
+      if (const i64 out = r.integer("out_hidden_size", {"out_hidden_size"}, 3584); out != d_model)
+        r.issues.push_back({"vision_config.out_hidden_size", "must equal the language model's hidden_size (" +
+                                                                 std::to_string(d_model) + "), got " + std::to_string(out)});
+      if (const json* ds = r.find({"deepstack_visual_indexes"}, nullptr, nullptr); ds && !(ds->is_array() && ds->empty()))
+        r.issues.push_back({"vision_config.deepstack_visual_indexes", "DeepStack mergers are not counted (only an empty list)"});
+    } else {
+      v.image = r.integer("vision_config.image_size", {"image_size"}, d.image);
+    }
     if (w.kind == VisionKind::Llama4) {
       // ref: modeling_llama4.py Llama4VisionMLP2 (fc1 → projector_input_dim, fc2 projector_output_dim²)
       // and Llama4MultiModalProjector (linear_1 from vision_output_dim): one width, or the model
@@ -406,7 +430,7 @@ Result<ImportedConfig> import_hf_config(std::string_view text, const ImportOptio
     for (const char* tower : {"vision_config", "audio_config"})
       if (auto v = obj->find(tower); v != obj->end() && !v->is_null())
         return Issue{tower, "the " + std::string(tower).substr(0, std::string(tower).find('_')) + " encoder of model_type \"" +
-                                model_type.substr(0, 40) + "\" is not counted yet (only llava, gemma3 and llama4 wrappers); "
+                                model_type.substr(0, 40) + "\" is not counted yet (only llava, gemma3, llama4, qwen3_5 and qwen3_5_moe wrappers); "
                                 "import its text model's config (text_config) on its own"};
   if (auto tc = obj->find("text_config"); tc != obj->end() && !tc->is_null()) {
     if (!tc->is_object()) return Issue{"text_config", "must be an object, got " + json_util::type_name(*tc)};
@@ -432,7 +456,19 @@ Result<ImportedConfig> import_hf_config(std::string_view text, const ImportOptio
   }
   ModelConfig c;
   read_row(*row, r, c, model_type);
-  if (wrapper) read_vision(*top, *wrapper, r.issues, c.vision);
+  if (wrapper) {
+    read_vision(*top, *wrapper, r.issues, c.vision, c.d_model);
+    // The wrapper's own tie_word_embeddings (Qwen3_5Config keeps one beside text_config's) decides
+    // the head of the model it builds; two that disagree are refused rather than one picked.
+    if (auto t = top->find("tie_word_embeddings"); t != top->end() && !t->is_null()) {
+      if (!t->is_boolean())
+        r.issues.push_back({"tie_word_embeddings", "must be true or false, got " + json_util::type_name(*t)});
+      else if (obj->contains("tie_word_embeddings") && (*obj)["tie_word_embeddings"] != *t)
+        r.issues.push_back({"tie_word_embeddings", "differs from text_config.tie_word_embeddings: which head the model has is unclear"});
+      else
+        c.tie_embeddings = t->get<bool>();
+    }
+  }
   if (row == &hf::generic_row()) {
     for (const char* k : {"model_type", "architectures"}) (void)r.has(k);
     check_generic(r);

@@ -274,6 +274,10 @@ constexpr MoeRule kDeepseekMoe{.experts = {"n_routed_experts"}, .shared = Shared
                                .shared_keys = {"n_shared_experts"}, .first_dense = {"first_k_dense_replace"},
                                .freq = {"moe_layer_freq"}};
 
+// ref: Qwen3_5TextConfig and Qwen3_5MoeTextConfig linear_* defaults (those of Qwen3NextConfig).
+constexpr LinearRule kQwen35Linear{.read = true, .interval_default = 4, .k_heads_default = 16, .v_heads_default = 32,
+                                   .k_dim_default = 128, .v_dim_default = 128, .conv_default = 4};
+
 }  // namespace
 
 const std::vector<FamilyRow>& family_rows() {
@@ -459,6 +463,24 @@ const std::vector<FamilyRow>& family_rows() {
          return m;
        }(), .mtp = true,
        .mtp_default = 1},  // ref: vLLM qwen3_next_mtp.py: getattr(config, "num_nextn_predict_layers", 1)
+      // Qwen3.5 (modeling_qwen3_5.py, modeling_qwen3_5_moe.py): Qwen3-Next's layers with the Gated
+      // DeltaNet input projections split in four, a dense MLP in every layer (qwen3_5_text) or
+      // experts and a gated shared expert in every layer (qwen3_5_moe_text: the class drops
+      // decoder_sparse_step and mlp_only_layers, so a value there changes nothing), and MTP layers
+      // (mtp_num_hidden_layers) the model does not build but the checkpoints store.
+      {.family = Family::Qwen35, .model_types = {"qwen3_5_text"},
+       .positions_default = 32768, .vocab_default = 248320,  // ref: Qwen3_5TextConfig
+       .ffn = {.absent = {.fixed = 12288}}, .rotary = {.fraction_default = 0.25}, .norm_qk = {nullptr, true},
+       .out_gate = true, .linear = kQwen35Linear, .head_dim_default = 256, .mtp = true,
+       .mtp_keys = {"mtp_num_hidden_layers"}},
+      {.family = Family::Qwen35Moe, .model_types = {"qwen3_5_moe_text"},
+       .positions_default = 32768, .vocab_default = 248320,  // ref: Qwen3_5MoeTextConfig
+       .rotary = {.fraction_default = 0.25}, .norm_qk = {nullptr, true}, .out_gate = true, .linear = kQwen35Linear,
+       .head_dim_default = 256,
+       .moe = {.experts = {"num_experts"}, .experts_default = 256, .top_k_default = 8, .expert_ffn_default = 512,
+               .shared = SharedExpert::GatedWidth, .shared_keys = {"shared_expert_intermediate_size"},
+               .shared_default = 512},
+       .mtp = true, .mtp_keys = {"mtp_num_hidden_layers"}},
       // SmolLM3 (modeling_smollm3.py): a LLaMA decoder whose no_rope_layers only decide where rotary
       // applies (no tensors, no cache change); tied head by class default.
       {.family = Family::Smollm3, .model_types = {"smollm3"}, .tied = true,

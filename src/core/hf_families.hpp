@@ -133,6 +133,7 @@ struct FamilyRow {
   MoeRule moe{};
   const char* topk_method_default = nullptr;  // DeepSeek router; "noaux_tc" adds a correction bias
   bool mtp = false;          // DeepSeek num_nextn_predict_layers (V3 has 1)
+  Names mtp_keys{"num_nextn_predict_layers"};
   i64 mtp_default = 0;       // when the key is absent (Qwen3-Next checkpoints store one mtp layer)
 };
 

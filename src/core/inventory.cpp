@@ -41,6 +41,7 @@ struct Names {
   const char* e_bias = ".bias";
   const char* sinks = "self_attn.sinks";
   const char* linear = "linear_attn";  // Gated DeltaNet module of a linear layer
+  bool linear_split = false;  // q‖k‖v, z, b and a as four projections (Qwen3.5) instead of qkvz and ba
   const char* shared = "mlp.shared_experts";
   const char* shared_gate = "mlp.shared_expert_gate";
   const char* shared_gate_up = "";  // a shared expert stored with one gate‖up matrix (Granite shared_mlp)
@@ -123,6 +124,20 @@ Names names_for(const ModelConfig& c) {
       llama.expert = "block_sparse_moe.experts.{e}";
       llama.e_gate = "w1"; llama.e_up = "w3"; llama.e_down = "w2";
       return llama;
+    case Family::Qwen35:
+    case Family::Qwen35Moe: {  // ref: modeling_qwen3_5.py Qwen3_5GatedDeltaNet, modeling_qwen3_5_moe.py Qwen3_5MoeExperts
+      Names n = llama;
+      n.embed = "model.language_model.embed_tokens";
+      n.layer = "model.language_model.layers.{i}";
+      n.final_norm = "model.language_model.norm";
+      n.linear_split = true;
+      n.shared = "mlp.shared_expert";
+      n.expert = "mlp.experts";
+      n.e_gate_up = "gate_up_proj";
+      n.e_down = "down_proj";
+      n.e_weight = "";
+      return n;
+    }
     case Family::Qwen2Moe:
     case Family::Qwen3Next:  // ref: modeling_qwen3_next.py Qwen3NextSparseMoeBlock
       llama.shared = "mlp.shared_expert";
@@ -294,8 +309,15 @@ void add_linear_attention(const ModelConfig& c, const Names& n, Builder& b) {
   const i64 d = c.d_model;
   const auto A = Group::Attention;
   const std::string m = n.linear;
-  b.linear((m + ".in_proj_qkvz").c_str(), A, Role::LinQKVZ, d, 2 * a.key_dim() + 2 * a.value_dim(), false);
-  b.linear((m + ".in_proj_ba").c_str(), A, Role::LinBA, d, 2 * a.v_heads, false);
+  if (n.linear_split) {  // ref: modeling_qwen3_5.py Qwen3_5GatedDeltaNet: the same widths, four matrices
+    b.linear((m + ".in_proj_qkv").c_str(), A, Role::LinQKVZ, d, a.conv_dim(), false);
+    b.linear((m + ".in_proj_z").c_str(), A, Role::LinQKVZ, d, a.value_dim(), false);
+    b.linear((m + ".in_proj_b").c_str(), A, Role::LinBA, d, a.v_heads, false);
+    b.linear((m + ".in_proj_a").c_str(), A, Role::LinBA, d, a.v_heads, false);
+  } else {
+    b.linear((m + ".in_proj_qkvz").c_str(), A, Role::LinQKVZ, d, 2 * a.key_dim() + 2 * a.value_dim(), false);
+    b.linear((m + ".in_proj_ba").c_str(), A, Role::LinBA, d, 2 * a.v_heads, false);
+  }
   b.add((m + ".conv1d").c_str(), ".weight", A, Role::LinConv, a.conv_kernel, a.conv_dim());
   b.add((m + ".dt_bias").c_str(), "", A, Role::LinDtBias, 1, a.v_heads);
   b.add((m + ".A_log").c_str(), "", A, Role::LinALog, 1, a.v_heads);
@@ -404,8 +426,36 @@ void add_layer(const ModelConfig& c, const Names& n, bool moe, bool linear, Buil
 // The vision tower and projector (see VisionConfig), named as the wrappers' checkpoints name
 // them (LlavaForConditionalGeneration, Gemma3ForConditionalGeneration: vision_tower.vision_model.*,
 // multi_modal_projector.*). Vision tensors carry the roles of their language-model twins.
+// Qwen3.5's tower (ref: modeling_qwen3_5.py Qwen3_5VisionPatchEmbed (Conv3d with bias),
+// pos_embed, Qwen3_5VisionBlock (norm1, norm2 LayerNorms; attn.qkv, attn.proj; mlp.linear_fc1,
+// linear_fc2, all with biases), Qwen3_5VisionPatchMerger (norm over h, linear_fc1 over the merge²
+// patches joined, linear_fc2 into d), all under model.visual.
+void add_qwen35_vision(const ModelConfig& c, Inventory& inv, bool& overflow) {
+  const auto& v = c.vision;
+  const i64 h = v.hidden, f = v.ffn, d = c.d_model, joined = h * v.merge * v.merge;
+  ModelConfig ln = c;
+  ln.norm = NormKind::LayerNorm;
+  Builder g{&inv.vision, kOwnGroup, "model.visual"};
+  g.linear("patch_embed.proj", Group::Embedding, Role::EmbedProj, v.channels * v.temporal_patch * v.patch * v.patch, h, true);
+  g.add("pos_embed", ".weight", Group::Embedding, Role::PosEmbed, v.positions, h);
+  g.norm(ln, "merger.norm", h);
+  g.linear("merger.linear_fc1", Group::Ffn, Role::FfnUp, joined, joined, true);
+  g.linear("merger.linear_fc2", Group::Ffn, Role::FfnDown, joined, d, true);
+  inv.vision_layer.label = "vision";
+  for (i64 i = 0; i < v.layers; ++i) inv.vision_layer.layers.push_back(i);
+  Builder l{&inv.vision_layer.tensors, kOwnGroup, "model.visual.blocks.{i}"};
+  l.norm(ln, "norm1", h);
+  l.norm(ln, "norm2", h);
+  l.linear("attn.qkv", Group::Attention, Role::AttnQKV, h, 3 * h, true);
+  l.linear("attn.proj", Group::Attention, Role::AttnO, h, h, true);
+  l.linear("mlp.linear_fc1", Group::Ffn, Role::FfnUp, h, f, true);
+  l.linear("mlp.linear_fc2", Group::Ffn, Role::FfnDown, f, h, true);
+  overflow |= g.overflow || l.overflow;
+}
+
 void add_vision(const ModelConfig& c, Inventory& inv, bool& overflow) {
   const auto& v = c.vision;
+  if (v.kind == VisionKind::Qwen35) return add_qwen35_vision(c, inv, overflow);
   const i64 h = v.hidden, f = v.ffn, d = c.d_model;
   const bool clip = v.kind == VisionKind::Clip, llama4 = v.kind == VisionKind::Llama4;
   ModelConfig ln = c;  // vision norms are LayerNorms with biases
@@ -575,10 +625,11 @@ Result<Inventory> build_inventory(const ModelConfig& c) {
       inv.kinds.push_back(std::move(kind));
     }
 
-  // Qwen3-Next multi-token prediction (stored as mtp.*; ref: vLLM qwen3_next_mtp.py
-  // Qwen3NextMultiTokenPredictor): fc over [embedding ‖ hidden], two norms before it, softmax-
-  // attention decoder layers, a final norm; it shares the model's embedding and head.
-  if (c.family == Family::Qwen3Next)
+  // Qwen3-Next and Qwen3.5 multi-token prediction (stored as mtp.*; ref: vLLM qwen3_next_mtp.py
+  // Qwen3NextMultiTokenPredictor, qwen3_5_mtp.py): fc over [embedding ‖ hidden], two norms before
+  // it, softmax-attention decoder layers, a final norm; it shares the model's embedding and head.
+  const bool qwen_mtp = c.family == Family::Qwen3Next || c.family == Family::Qwen35 || c.family == Family::Qwen35Moe;
+  if (qwen_mtp)
     for (i64 j = 0; j < c.mtp_layers; ++j) {
       LayerKind kind;
       kind.label = "mtp";
@@ -598,7 +649,7 @@ Result<Inventory> build_inventory(const ModelConfig& c) {
     }
   // DeepSeek-V3 multi-token prediction: projections plus a full decoder layer and its own
   // copies of the embedding and head, as stored in the checkpoint.
-  for (i64 j = 0; j < (c.family == Family::Qwen3Next ? 0 : c.mtp_layers); ++j) {
+  for (i64 j = 0; j < (qwen_mtp ? 0 : c.mtp_layers); ++j) {
     const i64 idx = c.n_layers + j;
     LayerKind kind;
     kind.label = "mtp";

@@ -57,7 +57,7 @@ const std::vector<FieldLimit>& field_limits() {
       {"num_attention_heads", 1, 65536},
       {"num_key_value_heads", 1, 65536},
       {"head_dim", 1, 65536},
-      {"intermediate_size", 1, kMaxWidth},
+      {"intermediate_size", 1, kMaxWidth, kZeroOff},  // 0: experts in every layer (Qwen3.5 MoE)
       {"vocab_size", 1, kMaxWidth},
       {"max_position_embeddings", 1, kMaxTokens},
       {"word_embed_proj_dim", 0, kMaxDim},
@@ -100,6 +100,9 @@ const std::vector<FieldLimit>& field_limits() {
       {"vision_config.image_size", 1, 65536, kZeroOff},
       {"vision_config.num_channels", 1, 64, kZeroOff},
       {"vision_config.projector_input_dim", 1, 1048576, kZeroOff},
+      {"vision_config.temporal_patch_size", 1, 64, kZeroOff},
+      {"vision_config.spatial_merge_size", 1, 64, kZeroOff},
+      {"vision_config.num_position_embeddings", 1, 1048576, kZeroOff},
       {"position_offset", 0, 1024, false, kNotInConfig},  // OPT's 2 extra learned rows
   };
   return limits;
@@ -263,7 +266,13 @@ std::vector<Issue> validate(const ModelConfig& c) {
     lim("vision_config.intermediate_size", v.ffn);
     lim("vision_config.num_attention_heads", v.heads);
     lim("vision_config.patch_size", v.patch);
-    lim("vision_config.image_size", v.image);
+    if (v.kind == VisionKind::Qwen35) {  // positions are a table of num_position_embeddings, not image / patch squared
+      lim("vision_config.temporal_patch_size", v.temporal_patch);
+      lim("vision_config.spatial_merge_size", v.merge);
+      lim("vision_config.num_position_embeddings", v.positions);
+    } else {
+      lim("vision_config.image_size", v.image);
+    }
     lim("vision_config.num_channels", v.channels);
     if (v.patch >= 1 && v.image >= 1 && v.image % v.patch != 0)
       out.push_back({"vision_config.image_size", "must be a multiple of vision_config.patch_size (" +
@@ -274,8 +283,10 @@ std::vector<Issue> validate(const ModelConfig& c) {
     if (v.kind == VisionKind::Llama4) {
       lim("vision_config.projector_input_dim", v.adapter_dim);
     }
+    if ((v.kind == VisionKind::Qwen35) != (v.projector == ProjectorKind::Qwen35))
+      out.push_back({"vision_config", "the qwen3_5 tower and the qwen3_5_merger projector go together"});
     if (v.projector == ProjectorKind::None)
-      out.push_back({"vision_config", "a vision tower needs a projector into the language model (mlp2 or gemma3)"});
+      out.push_back({"vision_config", "a vision tower needs a projector into the language model (mlp2, gemma3, llama4 or qwen3_5_merger)"});
   }
   const RealLimit& rot = *find_real_limit("partial_rotary_factor");
   if (c.pos == PosKind::Rotary && !(c.rotary_fraction > rot.min && c.rotary_fraction <= rot.max))

@@ -24,12 +24,12 @@ namespace llmsize::core {
 enum class Family : std::uint8_t {
   Gpt2, GptJ, GptNeoX, Opt, Bloom, Falcon, Llama, Mistral, Mixtral, Qwen2, Qwen2Moe,
   Qwen3, Qwen3Moe, Gemma, Gemma2, Phi, Phi3, DeepseekV2, DeepseekV3, OpenaiGpt, Gemma3, GptOss, Qwen3Next,
-  Smollm3, Olmo2, DeepseekV32, KimiK2, Glm4Moe, Llama4, NemotronH, GraniteMoeHybrid, GptBigCode, Lfm2, Starcoder2, Ernie45Moe, MinimaxM2, Custom,
+  Smollm3, Olmo2, DeepseekV32, KimiK2, Glm4Moe, Llama4, NemotronH, GraniteMoeHybrid, GptBigCode, Lfm2, Starcoder2, Ernie45Moe, MinimaxM2, Qwen35, Qwen35Moe, Custom,
 };
 inline constexpr std::string_view kFamilyNames[] = {
     "gpt2", "gptj", "gpt_neox", "opt", "bloom", "falcon", "llama", "mistral", "mixtral", "qwen2",
     "qwen2_moe", "qwen3", "qwen3_moe", "gemma", "gemma2", "phi", "phi3", "deepseek_v2", "deepseek_v3",
-    "openai-gpt", "gemma3_text", "gpt_oss", "qwen3_next", "smollm3", "olmo2", "deepseek_v32", "kimi_k2", "glm4_moe", "llama4_text", "nemotron_h", "granitemoehybrid", "gpt_bigcode", "lfm2", "starcoder2", "ernie4_5_moe", "minimax_m2", "custom"};
+    "openai-gpt", "gemma3_text", "gpt_oss", "qwen3_next", "smollm3", "olmo2", "deepseek_v32", "kimi_k2", "glm4_moe", "llama4_text", "nemotron_h", "granitemoehybrid", "gpt_bigcode", "lfm2", "starcoder2", "ernie4_5_moe", "minimax_m2", "qwen3_5_text", "qwen3_5_moe_text", "custom"};
 enum class FfnKind : std::uint8_t { Classic, Gated };  // 2 matrices (up, down) or 3 (gate, up, down)
 inline constexpr std::string_view kFfnKindNames[] = {"classic", "gated"};
 enum class Activation : std::uint8_t { Gelu, GeluTanh, Relu, Silu, Relu2 };
@@ -40,12 +40,12 @@ enum class NormKind : std::uint8_t { LayerNorm, LayerNormNoBias, RmsNorm };
 inline constexpr std::string_view kNormKindNames[] = {"layernorm", "layernorm_nobias", "rmsnorm"};
 // A multimodal wrapper's vision encoder (counted apart from the language model) and the
 // projector that maps its features into the language model's width.
-enum class VisionKind : std::uint8_t { None, Clip, Siglip, Llama4 };
-inline constexpr std::string_view kVisionKindNames[] = {"none", "clip", "siglip", "llama4"};
-enum class ProjectorKind : std::uint8_t { None, Mlp2, Gemma3, Llama4 };
-inline constexpr std::string_view kProjectorKindNames[] = {"none", "mlp2", "gemma3", "llama4"};
-static_assert(std::size(kVisionKindNames) == static_cast<size_t>(VisionKind::Llama4) + 1);
-static_assert(std::size(kProjectorKindNames) == static_cast<size_t>(ProjectorKind::Llama4) + 1);
+enum class VisionKind : std::uint8_t { None, Clip, Siglip, Llama4, Qwen35 };
+inline constexpr std::string_view kVisionKindNames[] = {"none", "clip", "siglip", "llama4", "qwen3_5"};
+enum class ProjectorKind : std::uint8_t { None, Mlp2, Gemma3, Llama4, Qwen35 };
+inline constexpr std::string_view kProjectorKindNames[] = {"none", "mlp2", "gemma3", "llama4", "qwen3_5_merger"};
+static_assert(std::size(kVisionKindNames) == static_cast<size_t>(VisionKind::Qwen35) + 1);
+static_assert(std::size(kProjectorKindNames) == static_cast<size_t>(ProjectorKind::Qwen35) + 1);
 static_assert(std::size(kFamilyNames) == static_cast<size_t>(Family::Custom) + 1);
 static_assert(std::size(kFfnKindNames) == static_cast<size_t>(FfnKind::Gated) + 1);
 static_assert(std::size(kActivationNames) == static_cast<size_t>(Activation::Relu2) + 1);
@@ -112,12 +112,16 @@ struct LinearAttnConfig {
 // Llama4VisionModel): an unfolded patch linear without bias, a class token, LayerNorms before and
 // after the encoder, and a pixel-shuffle adapter (Llama4VisionMLP2: fc1 intermediate_size →
 // adapter_dim, fc2 adapter_dim → adapter_dim, no biases) before the projector's linear_1 adapter_dim → d.
+// Qwen3.5 (modeling_qwen3_5.py Qwen3_5VisionModel): a Conv3d patch embedding with bias over
+// temporal_patch frames, num_position_embeddings learned positions (interpolated to the image),
+// blocks with a fused qkv, and the merger: a LayerNorm, then two linears over merge² patches.
 struct VisionConfig {
   VisionKind kind = VisionKind::None;
   i64 layers = 0, hidden = 0, ffn = 0, heads = 0, patch = 0, image = 0, channels = 3;
   ProjectorKind projector = ProjectorKind::None;
   bool projector_bias = true;  // LLaVA multimodal_projector_bias
   i64 adapter_dim = 0;  // Llama 4: projector_input_dim = projector_output_dim = vision_output_dim
+  i64 temporal_patch = 0, merge = 0, positions = 0;  // Qwen3.5: temporal_patch_size, spatial_merge_size, num_position_embeddings
   bool operator==(const VisionConfig&) const = default;
 
   bool enabled() const { return kind != VisionKind::None; }

@@ -65,8 +65,8 @@ std::string attention_why(const ModelConfig& c) {
     i64 lin = 0;
     for (i64 l = 0; l < c.n_layers; ++l) lin += c.layer_is_linear(l) ? 1 : 0;
     s += std::string(s.empty() ? "" : "; ") + n(lin) + " of " + n(c.n_layers) +
-         " layers are Gated DeltaNet linear attention: in_proj_qkvz d×" + n(2 * a.key_dim() + 2 * a.value_dim()) +
-         ", in_proj_ba d×" + n(2 * a.v_heads) + ", out_proj " + n(a.value_dim()) + "×d, a width-" + n(a.conv_kernel) +
+         " layers are Gated DeltaNet linear attention: q‖k‖v‖z projections d×" + n(2 * a.key_dim() + 2 * a.value_dim()) +
+         ", b‖a projections d×" + n(2 * a.v_heads) + ", out_proj " + n(a.value_dim()) + "×d, a width-" + n(a.conv_kernel) +
          " convolution over " + n(a.conv_dim()) + " channels";
   }
   if (!c.block_pattern.empty()) {

@@ -97,7 +97,8 @@ std::string architecture_summary(const ModelConfig& c) {
   else if (c.n_kv_heads == c.n_heads) s += with_commas(c.n_heads) + " heads";
   else s += with_commas(c.n_heads) + " heads (" + with_commas(c.n_kv_heads) + " KV)";
   if (!c.mla.enabled) s += " · head_dim " + with_commas(c.head_dim);
-  s += std::string(" · ") + (c.ffn_kind == FfnKind::Gated ? "gated" : "classic") + " FFN " + with_commas(c.d_ff);
+  if (c.d_ff > 0)  // 0: experts in every layer (Qwen3.5 MoE configs give no dense width)
+    s += std::string(" · ") + (c.ffn_kind == FfnKind::Gated ? "gated" : "classic") + " FFN " + with_commas(c.d_ff);
   if (c.is_moe())
     s += " · MoE " + with_commas(c.moe.num_experts) + "×" + with_commas(c.moe.expert_ffn) + " top-" +
          with_commas(c.moe.top_k) + (c.moe.shared_ffn ? " +shared " + with_commas(c.moe.shared_ffn) : "");

@@ -795,6 +795,138 @@ TEST_CASE("MiniMax-M2 counts 228,689,764,864: 62 layers of 256 experts, q/k norm
   CHECK(bad.issues()[0].field == "attn_type_list");
 }
 
+TEST_CASE("Qwen3.5 397B-A17B: 396,346,350,336 in the language model, 456,010,480 in the vision tower, 6,595,568,128 in MTP",
+          "[core][params][anchor][plan]") {
+  // ref: a public per-prefix split of the checkpoint: "language_model 396,346,350,336; visual 456,010,480;
+  //   mtp 6,595,568,128"; their sum is the checkpoint's safetensors total, listed in a public table of
+  //   Qwen3.5 totals as 403,397,928,944.
+  const ModelConfig c = preset("qwen3.5-397b-a17b").config;
+  const ParamReport r = llmsize::test::param_report(c);
+  CHECK(r.total == 396'346'350'336);
+  CHECK(r.vision == 456'010'480);
+  CHECK(r.mtp == 6'595'568'128);
+  CHECK(r.total + r.vision + r.mtp == 403'397'928'944);
+  // By hand: Qwen3-Next's layers (modeling_qwen3_5_moe.py): Gated DeltaNet in_proj_qkv d·(2·kd + vd),
+  // in_proj_z d·vd, in_proj_b and in_proj_a d·Hv, conv1d 4·(2·kd + vd), dt_bias and A_log Hv, norm 128,
+  // out_proj vd·d; gated attention q 2·H·hd, k and v K·hd, o, q/k norms hd; 512 experts and a gated
+  // shared expert in every layer.
+  const i64 d = 4096, H = 32, K = 2, hd = 256, kd = 16 * 128, vd = 64 * 128, Hv = 64, E = 512, fe = 1024, v = 248320;
+  const i64 gdn = d * (2 * kd + vd) + d * vd + 2 * d * Hv + 4 * (2 * kd + vd) + 2 * Hv + 128 + vd * d;
+  const i64 attn = d * 2 * H * hd + 2 * d * K * hd + H * hd * d + 2 * hd;
+  const i64 moe = d * E + E * 3 * d * fe + 3 * d * fe + d;
+  CHECK(r.total == 2 * v * d + d + 45 * gdn + 15 * attn + 60 * (moe + 2 * d));
+  // The tower by hand (modeling_qwen3_5.py Qwen3_5VisionModel): Conv3d 3·2·16·16·h + h, 2,304 positions,
+  // 27 blocks (two LayerNorms, qkv and proj with biases, fc1/fc2 with biases), the merger (LayerNorm,
+  // linear_fc1 4h·4h + 4h, linear_fc2 4h·d + d).
+  {
+    const i64 h = 1152, f = 4304;
+    const i64 block = 4 * h + (3 * h * h + 3 * h) + (h * h + h) + (h * f + f) + (f * h + h);
+    CHECK(r.vision == 3 * 2 * 16 * 16 * h + h + 2304 * h + 27 * block + 2 * h + (16 * h * h + 4 * h) + (4 * h * d + d));
+  }
+  // Memory: KV only in the 15 full layers; the 45 DeltaNet layers hold conv (12,288 channels × 4 in
+  // bf16) and an fp32 recurrent state of 64 heads × 128 × 128 per sequence.
+  const LayerPlan p = plan_of(c);
+  CHECK(p.kv_bytes_per_token() == 15 * 2 * K * hd * 2);
+  CHECK(p.state_bytes_per_sequence() == 45 * ((2 * kd + vd) * 4 * 2 + Hv * 128 * 128 * 4));
+}
+
+TEST_CASE("Qwen3.5 dense and MoE sizes match KerasHub's published counts of language model plus vision tower",
+          "[core][params][anchor]") {
+  // ref: keras-team/keras-hub keras_hub/src/models/qwen3_5/qwen3_5_presets.py ("qwen3_5_0.8b" … "params":
+  //   852985920, "qwen3_5_2b" … 2213241664, "qwen3_5_4b" … 4539265536, "qwen3_5_9b" … 9409813744,
+  //   "qwen3_5_27b" … 27356728560) and qwen3_5_moe_presets.py ("qwen3_5_moe_35b_a3b" … "params": 35107181936).
+  // Shapes per checkpoint as a public port lists them (p-doom/omegalax omegalax/models/qwen3_5/config.py).
+  struct Size {
+    const char* type;
+    i64 d, L, H, K, f, Hv, experts;
+    bool tied;
+    i64 vL, vh, vf, published;
+  };
+  const Size sizes[] = {
+      {"qwen3_5", 1024, 24, 8, 2, 3584, 16, 0, true, 12, 768, 3072, 852'985'920},
+      {"qwen3_5", 2048, 24, 8, 2, 6144, 16, 0, true, 24, 1024, 4096, 2'213'241'664},
+      {"qwen3_5", 2560, 32, 16, 4, 9216, 32, 0, true, 24, 1024, 4096, 4'539'265'536},
+      {"qwen3_5", 4096, 32, 16, 4, 12288, 32, 0, false, 27, 1152, 4304, 9'409'813'744},
+      {"qwen3_5", 5120, 64, 24, 4, 17408, 48, 0, false, 27, 1152, 4304, 27'356'728'560},
+      {"qwen3_5_moe", 2048, 40, 16, 2, 0, 32, 256, false, 27, 1152, 4304, 35'107'181'936},
+  };
+  for (const Size& z : sizes) {
+    INFO(z.d);
+    const std::string moe = z.experts ? R"(, "num_experts": )" + std::to_string(z.experts) +
+                                            R"(, "moe_intermediate_size": 512, "shared_expert_intermediate_size": 512, "num_experts_per_tok": 8)"
+                                      : R"(, "intermediate_size": )" + std::to_string(z.f);
+    const std::string json = std::string(R"({"model_type": ")") + z.type + R"(", "tie_word_embeddings": )" +
+                             (z.tied ? "true" : "false") + R"(, "text_config": {"model_type": ")" + z.type +
+                             R"(_text", "hidden_size": )" + std::to_string(z.d) + R"(, "num_hidden_layers": )" +
+                             std::to_string(z.L) + R"(, "num_attention_heads": )" + std::to_string(z.H) +
+                             R"(, "num_key_value_heads": )" + std::to_string(z.K) + R"(, "linear_num_value_heads": )" +
+                             std::to_string(z.Hv) + R"(, "vocab_size": 248320, "mtp_num_hidden_layers": 1)" + moe +
+                             R"(}, "vision_config": {"model_type": ")" + z.type + R"(", "depth": )" + std::to_string(z.vL) +
+                             R"(, "hidden_size": )" + std::to_string(z.vh) + R"(, "intermediate_size": )" + std::to_string(z.vf) +
+                             R"(, "out_hidden_size": )" + std::to_string(z.d) + R"(, "deepstack_visual_indexes": []}})";
+    const auto imported = import_hf_config(json);
+    REQUIRE(imported.ok());
+    CHECK(imported->config.tie_embeddings == z.tied);
+    const ParamReport r = llmsize::test::param_report(imported->config);
+    CHECK(r.total + r.vision == z.published);
+  }
+  // The 0.8B's own split (a public note on the checkpoint): "the language model (752,393,024), a vision
+  // tower (100,592,896) and a multi-token-prediction head (20,452,864)", 873,438,784 in the checkpoint.
+  const ParamReport small = llmsize::test::param_report(preset("qwen3.5-0.8b").config);
+  CHECK(small.total == 752'393'024);
+  CHECK(small.vision == 100'592'896);
+  CHECK(small.mtp == 20'452'864);
+  CHECK(small.total + small.vision + small.mtp == 873'438'784);
+}
+
+TEST_CASE("Qwen3.5 wrappers: the head's tie, the tower's width and DeepStack are checked by name", "[core][import]") {
+  auto cfg = [](const std::string& top, const std::string& text, const std::string& vision) {
+    return R"({"model_type": "qwen3_5")" + top + R"(, "text_config": {"model_type": "qwen3_5_text", "hidden_size": 1024,
+      "num_hidden_layers": 4, "num_attention_heads": 8, "num_key_value_heads": 2, "intermediate_size": 3584,
+      "linear_num_value_heads": 16)" + text + R"(}, "vision_config": {"model_type": "qwen3_5_vision", "depth": 2,
+      "hidden_size": 64, "intermediate_size": 128, "num_heads": 4, "out_hidden_size": 1024)" + vision + "}}";
+  };
+  SECTION("the wrapper's tie_word_embeddings decides; text_config's alone is read too") {
+    auto top = import_hf_config(cfg(R"(, "tie_word_embeddings": true)", "", ""));
+    REQUIRE(top.ok());
+    CHECK(top->config.tie_embeddings);
+    auto text = import_hf_config(cfg("", R"(, "tie_word_embeddings": true)", ""));
+    REQUIRE(text.ok());
+    CHECK(text->config.tie_embeddings);
+    auto neither = import_hf_config(cfg("", "", ""));
+    REQUIRE(neither.ok());
+    CHECK_FALSE(neither->config.tie_embeddings);  // Qwen3_5Config and Qwen3_5TextConfig: false
+  }
+  SECTION("two ties that disagree are refused") {
+    auto r = import_hf_config(cfg(R"(, "tie_word_embeddings": true)", R"(, "tie_word_embeddings": false)", ""));
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.issues()[0].field == "tie_word_embeddings");
+  }
+  SECTION("the merger must map into the language model's width") {
+    std::string wide = cfg("", "", "");
+    wide.replace(wide.find(R"("out_hidden_size": 1024)"), 23, R"("out_hidden_size": 2048)");
+    auto r = import_hf_config(wide);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.issues()[0].field == "vision_config.out_hidden_size");
+  }
+  SECTION("DeepStack mergers (Qwen3-VL) are refused, an empty list is not") {
+    auto r = import_hf_config(cfg("", "", R"(, "deepstack_visual_indexes": [5, 11, 17])"));
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.issues()[0].field == "vision_config.deepstack_visual_indexes");
+    CHECK(import_hf_config(cfg("", "", R"(, "deepstack_visual_indexes": [])")).ok());
+  }
+  SECTION("an old checkpoint's vision model_type \"qwen3_5\" is read, another is refused") {
+    std::string old = cfg("", "", "");
+    old.replace(old.find("qwen3_5_vision"), 14, "qwen3_5");
+    CHECK(import_hf_config(old).ok());
+    std::string other = cfg("", "", "");
+    other.replace(other.find("qwen3_5_vision"), 14, "siglip_vision_model");
+    auto r = import_hf_config(other);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.issues()[0].field == "vision_config.model_type");
+  }
+}
+
 TEST_CASE("LFM2 1.2B counts 1,170,340,608: 10 short-convolution and 6 attention layers, each with a SwiGLU MLP",
           "[core][params][anchor][plan]") {
   // ref: the LFM2 model card's table: "| **Parameters** | 354,483,968 | 742,489,344 | 1,170,340,608 |
