@@ -34,7 +34,7 @@ const std::vector<FieldGroup>& field_groups() {
       {"Mixture of experts", {"E", "topk", "fe", "S", "fs", "sg", "fd", "mf", "mp", "rb", "rcb", "eb", "dl"}, false},
       {"Latent attention (MLA) and MTP", {"mla", "qlr", "kvlr", "nope", "rope", "vhd", "mtp"}, false},
       {"Positions and sliding window", {"pos", "rot", "po", "sw", "swp", "chk"}, false},
-      {"Vision tower", {"vis", "vL", "vd", "vff", "vH", "vp", "vimg", "vch", "vpj", "vpb", "vad"}, false},
+      {"Vision tower", {"vis", "vL", "vd", "vff", "vH", "vp", "vimg", "vch", "vpj", "vpb", "vad", "vtp", "vmg", "vpos"}, false},
       {"Hybrid layers and attention extras", {"fai", "lkh", "lvh", "lkd", "lvd", "lck", "sink", "og", "ixh", "ixd", "ixk", "bp", "bpf", "scv", "scb", "mnh",
                                                    "mhd", "mst", "mng", "mck", "mch", "mcb", "mpb"}, false},
       {"Norms", {"norm", "par", "nf", "ns", "nqk", "nqkf", "npre", "ne", "nfin"}, false},

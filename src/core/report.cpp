@@ -29,10 +29,16 @@ json model_json(const ModelConfig& c) {
   if (c.is_moe())
     m["moe"] = {{"experts", c.moe.num_experts}, {"top_k", c.moe.top_k}, {"expert_ffn", c.moe.expert_ffn},
                 {"shared_ffn", c.moe.shared_ffn}, {"first_dense", c.moe.first_dense}};
-  if (c.vision.enabled())
+  if (c.vision.enabled()) {
     m["vision"] = {{"kind", std::string(to_string(c.vision.kind))}, {"layers", c.vision.layers},
                    {"hidden_size", c.vision.hidden}, {"intermediate_size", c.vision.ffn},
                    {"patch_size", c.vision.patch}, {"image_size", c.vision.image}};
+    if (c.vision.kind == VisionKind::Qwen35) {
+      m["vision"]["temporal_patch_size"] = c.vision.temporal_patch;
+      m["vision"]["spatial_merge_size"] = c.vision.merge;
+      m["vision"]["num_position_embeddings"] = c.vision.positions;
+    }
+  }
   if (c.mla.enabled)
     m["mla"] = {{"q_lora_rank", c.mla.q_lora_rank}, {"kv_lora_rank", c.mla.kv_lora_rank},
                 {"qk_nope_head_dim", c.mla.qk_nope_dim}, {"qk_rope_head_dim", c.mla.qk_rope_dim},
