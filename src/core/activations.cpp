@@ -115,7 +115,7 @@ Result<LayerActivations> layer_activations(const ModelConfig& c, const ActParams
 Result<LayerActivations> layer_activations(const ModelConfig& c, const ActParams& p, Mixer mixer, bool has_ffn,
                                            bool moe_layer) {
   const bool one_block = !c.block_pattern.empty() && !c.block_ffn;  // Nemotron-H: a mixer or an MLP per layer
-  if (!one_block && mixer != Mixer::Mamba && mixer != Mixer::ShortConv)
+  if (!one_block && mixer != Mixer::Mamba && mixer != Mixer::ShortConv && mixer != Mixer::Mamba1)
     return layer_activations(c, p, moe_layer, mixer == Mixer::Linear);
   // Start from an attention + FFN layer and keep (or replace) the parts this layer has.
   auto base = layer_activations(c, p, moe_layer && has_ffn, false);
@@ -151,6 +151,18 @@ Result<LayerActivations> layer_activations(const ModelConfig& c, const ActParams
     const Checked x = sb * c.d_model * e;
     a.attn_input = (p.seq_parallel && x.ok() ? Checked(ceil_div(x.value(), t)) : x).value();
     a.linear_attn = (sb * (ceil_div(m.in_proj(), t) + ceil_div(m.conv_dim(), t) + di) * e).value();
+    a.attn_out_input = (sb * di * e).value();
+  }
+  if (mixer == Mixer::Mamba1) {
+    // ref: mamba_ssm MambaInnerFn (the fused path of JambaMambaMixer) saves in_proj's x‖z, the
+    // convolution's output, x_proj's dt‖B‖C, the expanded dt, and the scan's output before out_proj.
+    const auto& m = c.mamba1;
+    const i64 t = std::max<i64>(1, p.tp), e = p.dtype_bytes;
+    const Checked sb = Checked(p.seq) * p.micro_batch;
+    const i64 di = ceil_div(c.mamba1_inner(), t);
+    const Checked x = sb * c.d_model * e;
+    a.attn_input = (p.seq_parallel && x.ok() ? Checked(ceil_div(x.value(), t)) : x).value();
+    a.linear_attn = (sb * (2 * di + di + m.dt_rank + 2 * m.state + di) * e).value();
     a.attn_out_input = (sb * di * e).value();
   }
   Checked total = Checked(a.layer_input) + a.norm_inputs + a.attn_input + a.qk + a.v + a.qk_norm + a.mla_latent +

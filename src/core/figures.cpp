@@ -198,6 +198,10 @@ std::string state_text(const ModelConfig& c, const LayerPlan& p, StageRange r, c
       f = "linear layers · (conv_dim · conv_kernel · activation bytes + value heads · dk · dv · 4) = " + n(layers) +
           " · (" + n(ceil_div(a.conv_dim(), tp)) + " · " + n(a.conv_kernel) + " · " + n(e) + " + " +
           n(ceil_div(a.v_heads, tp)) + " · " + n(a.k_dim) + " · " + n(a.v_dim) + " · 4)";
+    } else if (s.kind == AttnKind::Mamba1) {
+      const auto& m = c.mamba1;
+      f = "Mamba-1 layers · d_inner · (d_conv + d_state) · activation bytes = " + n(layers) + " · " +
+          n(ceil_div(c.mamba1_inner(), tp)) + " · (" + n(m.conv_kernel) + " + " + n(m.state) + ") · " + n(e);
     } else if (s.kind == AttnKind::Conv) {
       f = "conv layers · hidden · conv_L_cache · activation bytes = " + n(layers) + " · " + n(ceil_div(c.d_model, tp)) +
           " · " + n(c.short_conv) + " · " + n(e);
@@ -327,7 +331,8 @@ const Figure kFigures[] = {
        return {state_text(c, e.plan, e.plan.all(), w, false),
                "modeling_qwen3_next.py Qwen3NextDynamicCache: conv state of conv_kernel inputs in the activation "
                "dtype, fp32 recurrent state per value head (Yang et al. 2024, Gated DeltaNet); modeling_nemotron_h.py "
-               "HybridMambaAttentionDynamicCache: conv and SSM states in the model dtype (Dao & Gu 2024, Mamba-2); "
+               "HybridMambaAttentionDynamicCache: conv and SSM states in the model dtype (Dao & Gu 2024, Mamba-2; "
+               "modeling_jamba.py's the same for Mamba-1, Gu & Dao 2023); "
                "modeling_lfm2.py Lfm2HybridConvCache: the last conv_L_cache inputs of each short convolution; "
                "constant in context"};
      }},

@@ -237,6 +237,51 @@ void minimax_layers(Reader& r, ModelConfig& c, std::string_view /*model_type*/) 
                                                            std::to_string(c.n_layers) + " layers: other kinds are not supported"});
 }
 
+// Jamba (configuration_jamba.py, modeling_jamba.py): layer i is attention iff i % attn_layer_period
+// == attn_layer_offset, else a Mamba-1 mixer ('S'); each layer then has its FFN, MoE iff i %
+// expert_layer_period == expert_layer_offset; attention without positions (no RoPE), no biases.
+void jamba_layers(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
+  const i64 period = r.integer("attn_layer_period", {"attn_layer_period"}, 8);  // ref: JambaConfig
+  const i64 offset = r.integer("attn_layer_offset", {"attn_layer_offset"}, 4);
+  if (period < 1 || offset < 0 || offset >= period) {
+    r.issues.push_back({r.prefix() + "attn_layer_offset", "must be in [0, attn_layer_period − 1] with attn_layer_period >= 1, got " +
+                                                             std::to_string(offset) + " and " + std::to_string(period)});
+    return;
+  }
+  std::string pattern(static_cast<size_t>(std::clamp<i64>(c.n_layers, 0, 10000)), 'S');
+  for (i64 l = offset; l < static_cast<i64>(pattern.size()); l += period) pattern[static_cast<size_t>(l)] = '*';
+  c.block_pattern = pattern;
+  c.block_ffn = true;
+  c.pos = PosKind::None;
+  auto& m = c.mamba1;
+  m.expand = r.integer("mamba_expand", {"mamba_expand"}, 2);
+  m.state = r.integer("mamba_d_state", {"mamba_d_state"}, 16);
+  m.conv_kernel = r.integer("mamba_d_conv", {"mamba_d_conv"}, 4);
+  m.conv_bias = r.boolean({"mamba_conv_bias"}, true);
+  m.proj_bias = r.boolean({"mamba_proj_bias"}, false);
+  m.inner_norms = true;  // JambaMambaMixer builds dt_layernorm, b_layernorm, c_layernorm whatever use_mamba_kernels says
+  // ref: JambaConfig: mamba_dt_rank "auto" = ceil(hidden_size / 16).
+  std::string key;
+  if (const json* v = r.find({"mamba_dt_rank"}, nullptr, &key); v && v->is_string() && v->get<std::string>() == "auto")
+    m.dt_rank = ceil_div(c.d_model, 16);
+  else if (v && !v->is_null())
+    m.dt_rank = json_util::to_int(*v, key, r.issues).value_or(0);
+  else
+    m.dt_rank = ceil_div(c.d_model, 16);
+}
+
+// Jamba's experts: expert_layer_offset places the MoE layers within each period.
+// JambaDecoderLayer builds JambaSparseMoeBlock only where layers_num_experts > 1: one expert is a dense MLP.
+void jamba_experts(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
+  if (c.moe.num_experts == 1) c.moe = MoeConfig{};
+  if (!c.is_moe()) return;
+  c.moe.freq = r.integer("expert_layer_period", {"expert_layer_period"}, 2);  // ref: JambaConfig
+  c.moe.phase = r.integer("expert_layer_offset", {"expert_layer_offset"}, 1);
+  if (c.moe.phase < 0 || c.moe.phase >= c.moe.freq)
+    r.issues.push_back({r.prefix() + "expert_layer_offset", "must be in [0, expert_layer_period − 1] (" +
+                                                                std::to_string(c.moe.freq - 1) + "), got " + std::to_string(c.moe.phase)});
+}
+
 // Shared pieces of rows. Numbers in rows are the class defaults of transformers'
 // configuration_<model_type>.py, used only when config.json omits the key.
 constexpr FfnRule kClassicFfn4d{.keys = {}, .absent = {.per_hidden = 4}, .kind = FfnKind::Classic};  // 4·d, fixed
@@ -419,6 +464,13 @@ const std::vector<FamilyRow>& family_rows() {
        .finish = minimax_layers, .head_dim_default = 128,
        .moe = {.experts = {"num_local_experts"}, .experts_default = 256, .top_k_default = 8, .expert_ffn = {},
                .expert_ffn_default = kDenseWidth}},
+      // Jamba (modeling_jamba.py): Mamba-1 and attention layers, each with a dense or MoE FFN.
+      {.family = Family::Jamba, .model_types = {"jamba"},
+       .positions_default = 262144, .vocab_default = 65536,  // ref: JambaConfig
+       .ffn = {.absent = {.fixed = 14336}}, .pos = PosKind::None, .rotary = kNoRotary, .bias = {.attn = {nullptr, false}},
+       .hook = jamba_layers, .finish = jamba_experts,
+       .moe = {.experts = {"num_experts"}, .experts_default = 16, .zero_means_dense = true, .top_k_default = 2,
+               .expert_ffn = {}, .expert_ffn_default = kDenseWidth}},
       {.family = Family::Lfm2, .model_types = {"lfm2"}, .tied = true,
        .positions_default = 128000,  // ref: Lfm2Config
        .norm_qk = {nullptr, true}, .hook = lfm2_layers},

@@ -156,6 +156,16 @@ Names names_for(const ModelConfig& c) {
     case Family::Ernie45Moe:  // ref: modeling_ernie4_5_moe.py Ernie4_5_MoeSparseMoeBlock (moe_statics)
       llama.correction = "mlp.moe_statics.e_score_correction_bias";
       return llama;
+    case Family::Jamba:  // ref: modeling_jamba.py JambaAttentionDecoderLayer, JambaMambaDecoderLayer, JambaSparseMoeBlock
+      llama.ffn_norm = "pre_ff_layernorm";
+      llama.final_norm = "model.final_layernorm";
+      llama.gate = "feed_forward.gate_proj";
+      llama.up = "feed_forward.up_proj";
+      llama.down = "feed_forward.down_proj";
+      llama.router = "feed_forward.router";
+      llama.expert = "feed_forward.experts.{e}";
+      llama.linear = "mamba";
+      return llama;
     case Family::Starcoder2:  // ref: modeling_starcoder2.py Starcoder2MLP (c_fc, c_proj)
       llama.up = "mlp.c_fc";
       llama.down = "mlp.c_proj";
@@ -361,6 +371,28 @@ void add_mamba(const ModelConfig& c, const Names& n, Builder& b) {
   b.linear((x + ".out_proj").c_str(), A, Role::LinOut, m.d_inner(), d, m.proj_bias);
 }
 
+// A Mamba-1 mixer (see Mamba1Config; ref: modeling_jamba.py JambaMambaMixer), under the layer's
+// mixer prefix.
+void add_mamba1(const ModelConfig& c, const Names& n, Builder& b) {
+  const auto& m = c.mamba1;
+  const i64 d = c.d_model, di = c.mamba1_inner();
+  const auto A = Group::Attention;
+  const std::string x = n.linear;
+  b.linear((x + ".in_proj").c_str(), A, Role::MambaIn, d, 2 * di, m.proj_bias);
+  b.add((x + ".conv1d").c_str(), ".weight", A, Role::LinConv, m.conv_kernel, di);
+  if (m.conv_bias) b.add((x + ".conv1d").c_str(), ".bias", A, Role::Bias, 1, di, 1, false, Role::LinConv);
+  b.linear((x + ".x_proj").c_str(), A, Role::MambaIn, di, m.dt_rank + 2 * m.state, false);
+  b.linear((x + ".dt_proj").c_str(), A, Role::LinDtBias, m.dt_rank, di, true);
+  b.add((x + ".A_log").c_str(), "", A, Role::LinALog, 1, di * m.state);  // d_inner × state, not a matmul
+  b.add((x + ".D").c_str(), "", A, Role::MambaD, 1, di);
+  b.linear((x + ".out_proj").c_str(), A, Role::LinOut, di, d, m.proj_bias);
+  if (m.inner_norms) {
+    b.norm(c, (x + ".dt_layernorm").c_str(), m.dt_rank, Group::Norm, true);
+    b.norm(c, (x + ".b_layernorm").c_str(), m.state, Group::Norm, true);
+    b.norm(c, (x + ".c_layernorm").c_str(), m.state, Group::Norm, true);
+  }
+}
+
 // An LFM2 short convolution: in_proj d → 3d (B, C, x), a depthwise conv1d of conv_L_cache taps,
 // out_proj d → d; biases when conv_bias.
 void add_short_conv(const ModelConfig& c, const Names& n, Builder& b) {
@@ -393,6 +425,7 @@ void add_layer(const ModelConfig& c, const Names& n, bool moe, bool linear, Buil
   const Mixer mixer = layer >= 0 ? c.layer_mixer(layer) : linear ? Mixer::Linear : Mixer::Attention;
   if (mixer == Mixer::Linear) add_linear_attention(c, n, b);
   else if (mixer == Mixer::Mamba) add_mamba(c, n, b);
+  else if (mixer == Mixer::Mamba1) add_mamba1(c, n, b);
   else if (mixer == Mixer::ShortConv) add_short_conv(c, n, b);
   else add_attention(c, n, b);
   if (!moe) {
@@ -596,7 +629,8 @@ Result<Inventory> build_inventory(const ModelConfig& c) {
   // a block-pattern model's Mamba-2, attention and MLP blocks.
   bool overflow = g.overflow;
   if (!c.block_pattern.empty())
-    for (const auto& [mixer, label] : {std::pair{Mixer::Mamba, "mamba"}, std::pair{Mixer::ShortConv, "conv"},
+    for (const auto& [mixer, label] : {std::pair{Mixer::Mamba, "mamba"}, std::pair{Mixer::Mamba1, "mamba1"},
+                                       std::pair{Mixer::ShortConv, "conv"},
                                        std::pair{Mixer::Attention, "attention"}, std::pair{Mixer::None, "mlp"}})
       for (int moe = 0; moe < 2; ++moe) {
         LayerKind kind;

@@ -111,7 +111,24 @@ Result<LayerPlan> layer_plan(const ModelConfig& c, KvDtype t, i64 tp, i64 act_by
     linear.state_bytes = *whole;
     linear.state_bytes_gpu = *gpu;
   }
-  CacheShape mamba, none, conv;
+  CacheShape mamba, none, conv, mamba1;
+  if (!c.block_pattern.empty() && c.mamba1.enabled()) {
+    // ref: modeling_jamba.py HybridMambaAttentionDynamicCache: conv_states (d_inner, d_conv) and
+    // ssm_states (d_inner, d_state) per Mamba layer, in the model's dtype; the channels split over
+    // tensor parallel GPUs (vLLM MambaStateShapeCalculator.mamba1_state_shape).
+    const auto& m = c.mamba1;
+    const i64 di = c.mamba1_inner();
+    mamba1.kind = AttnKind::Mamba1;
+    mamba1.heads = di;
+    mamba1.heads_gpu = ceil_div(di, tp);
+    mamba1.k_dim = m.conv_kernel;
+    mamba1.v_dim = m.state;
+    const Checked whole = Checked(di) * (m.conv_kernel + m.state) * act_bytes,
+                  gpu = Checked(mamba1.heads_gpu) * (m.conv_kernel + m.state) * act_bytes;
+    if (!whole.ok() || !gpu.ok()) return memory_overflow();
+    mamba1.state_bytes = whole.value();
+    mamba1.state_bytes_gpu = gpu.value();
+  }
   none.kind = AttnKind::None;
   if (c.short_conv > 0) {
     // ref: modeling_lfm2.py Lfm2HybridConvCache: (batch, hidden_size, conv_L_cache) per layer in the
@@ -146,6 +163,7 @@ Result<LayerPlan> layer_plan(const ModelConfig& c, KvDtype t, i64 tp, i64 act_by
                    : mixer == Mixer::Mamba     ? mamba
                    : mixer == Mixer::None      ? none
                    : mixer == Mixer::ShortConv ? conv
+                   : mixer == Mixer::Mamba1    ? mamba1
                                                : base;
     if (keeps_tokens(s.kind) && windows && c.layer_slides(l)) {
       // ref: HF cache_utils ChunkedSlidingLayer and vLLM ChunkedLocalAttentionSpec keep at most one

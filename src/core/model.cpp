@@ -35,7 +35,8 @@ char block_at(const std::string& p, i64 layer) {
 Mixer ModelConfig::layer_mixer(i64 layer) const {
   if (!block_pattern.empty()) {
     const char b = block_at(block_pattern, layer);
-    return b == 'M' ? Mixer::Mamba : b == '*' ? Mixer::Attention : b == 'C' ? Mixer::ShortConv : Mixer::None;
+    return b == 'M' ? Mixer::Mamba : b == '*' ? Mixer::Attention : b == 'C' ? Mixer::ShortConv : b == 'S' ? Mixer::Mamba1
+                                                                                                          : Mixer::None;
   }
   return layer_is_linear(layer) ? Mixer::Linear : Mixer::Attention;
 }
@@ -92,6 +93,10 @@ const std::vector<FieldLimit>& field_limits() {
       {"conv_kernel", 1, 1024, kZeroOff},
       {"chunk_size", 1, kMaxTokens, kZeroOff},
       {"conv_L_cache", 0, 1024},
+      {"mamba_expand", 1, 64, kZeroOff},
+      {"mamba_d_state", 1, 65536, kZeroOff},
+      {"mamba_d_conv", 1, 1024, kZeroOff},
+      {"mamba_dt_rank", 1, kMaxDim, kZeroOff},
       {"vision_config.num_hidden_layers", 1, 1000, kZeroOff},
       {"vision_config.hidden_size", 1, 65536, kZeroOff},
       {"vision_config.intermediate_size", 1, 1048576, kZeroOff},
@@ -223,19 +228,20 @@ std::vector<Issue> validate(const ModelConfig& c) {
     if (static_cast<i64>(c.block_pattern.size()) != c.n_layers)
       out.push_back({"hybrid_override_pattern", "must have one character per layer (" + std::to_string(c.n_layers) +
                                                     "), got " + std::to_string(c.block_pattern.size())});
-    bool mamba = false;
+    bool mamba = false, mamba1 = false;
     for (char b : c.block_pattern) {
       if (b == 'E') {
         out.push_back({"hybrid_override_pattern", "MoE blocks ('E') are not supported yet (only 'M', '*' and '-')"});
         break;
       }
-      if (b != 'M' && b != '*' && (b != '-' || c.block_ffn) && (b != 'C' || !c.block_ffn)) {
-        out.push_back({"hybrid_override_pattern", c.block_ffn ? "must use only 'M' (Mamba-2), 'C' (short convolution) and "
-                                                                "'*' (attention): every layer also has the FFN"
+      if (b != 'M' && b != '*' && (b != '-' || c.block_ffn) && ((b != 'C' && b != 'S') || !c.block_ffn)) {
+        out.push_back({"hybrid_override_pattern", c.block_ffn ? "must use only 'M' (Mamba-2), 'S' (Mamba-1), 'C' (short "
+                                                                "convolution) and '*' (attention): every layer also has the FFN"
                                                               : "must use only 'M' (Mamba-2), '*' (attention) and '-' (MLP)"});
         break;
       }
       mamba = mamba || b == 'M';
+      mamba1 = mamba1 || b == 'S';
       if (b == 'C' && c.short_conv < 1) {
         out.push_back({"conv_L_cache", "must be at least 1 for short-convolution layers ('C'), got " +
                                            std::to_string(c.short_conv)});
@@ -257,6 +263,13 @@ std::vector<Issue> validate(const ModelConfig& c) {
       if (m.groups >= 1 && m.heads >= 1 && m.heads % m.groups != 0)
         out.push_back({"n_groups", "must divide mamba_num_heads (" + std::to_string(m.heads) + "), got " +
                                        std::to_string(m.groups)});
+    }
+    if (mamba1) {
+      const auto& m = c.mamba1;
+      lim("mamba_expand", m.expand);
+      lim("mamba_d_state", m.state);
+      lim("mamba_d_conv", m.conv_kernel);
+      lim("mamba_dt_rank", m.dt_rank);
     }
   }
   if (c.vision.enabled()) {

@@ -24,12 +24,12 @@ namespace llmsize::core {
 enum class Family : std::uint8_t {
   Gpt2, GptJ, GptNeoX, Opt, Bloom, Falcon, Llama, Mistral, Mixtral, Qwen2, Qwen2Moe,
   Qwen3, Qwen3Moe, Gemma, Gemma2, Phi, Phi3, DeepseekV2, DeepseekV3, OpenaiGpt, Gemma3, GptOss, Qwen3Next,
-  Smollm3, Olmo2, DeepseekV32, KimiK2, Glm4Moe, Llama4, NemotronH, GraniteMoeHybrid, GptBigCode, Lfm2, Starcoder2, Ernie45Moe, MinimaxM2, Qwen35, Qwen35Moe, Custom,
+  Smollm3, Olmo2, DeepseekV32, KimiK2, Glm4Moe, Llama4, NemotronH, GraniteMoeHybrid, GptBigCode, Lfm2, Starcoder2, Ernie45Moe, MinimaxM2, Qwen35, Qwen35Moe, Jamba, Custom,
 };
 inline constexpr std::string_view kFamilyNames[] = {
     "gpt2", "gptj", "gpt_neox", "opt", "bloom", "falcon", "llama", "mistral", "mixtral", "qwen2",
     "qwen2_moe", "qwen3", "qwen3_moe", "gemma", "gemma2", "phi", "phi3", "deepseek_v2", "deepseek_v3",
-    "openai-gpt", "gemma3_text", "gpt_oss", "qwen3_next", "smollm3", "olmo2", "deepseek_v32", "kimi_k2", "glm4_moe", "llama4_text", "nemotron_h", "granitemoehybrid", "gpt_bigcode", "lfm2", "starcoder2", "ernie4_5_moe", "minimax_m2", "qwen3_5_text", "qwen3_5_moe_text", "custom"};
+    "openai-gpt", "gemma3_text", "gpt_oss", "qwen3_next", "smollm3", "olmo2", "deepseek_v32", "kimi_k2", "glm4_moe", "llama4_text", "nemotron_h", "granitemoehybrid", "gpt_bigcode", "lfm2", "starcoder2", "ernie4_5_moe", "minimax_m2", "qwen3_5_text", "qwen3_5_moe_text", "jamba", "custom"};
 enum class FfnKind : std::uint8_t { Classic, Gated };  // 2 matrices (up, down) or 3 (gate, up, down)
 inline constexpr std::string_view kFfnKindNames[] = {"classic", "gated"};
 enum class Activation : std::uint8_t { Gelu, GeluTanh, Relu, Silu, Relu2 };
@@ -144,9 +144,23 @@ struct Mamba2Config {
   i64 in_proj() const { return d_inner() + conv_dim() + heads; }
 };
 
+// A Mamba (Mamba-1, selective scan) mixer (ref: modeling_jamba.py JambaMambaMixer): in_proj
+// d → x‖z (2·d_inner), a depthwise causal conv1d over x, x_proj d_inner → dt_rank + 2·state,
+// dt_proj dt_rank → d_inner with bias, A_log d_inner × state, D per channel, out_proj d_inner → d;
+// Jamba also normalizes dt, B and C (inner_norms). d_inner = expand · hidden_size.
+struct Mamba1Config {
+  i64 expand = 0, state = 0, conv_kernel = 0, dt_rank = 0;
+  bool conv_bias = true;     // mamba_conv_bias
+  bool proj_bias = false;    // mamba_proj_bias: biases on in_proj and out_proj
+  bool inner_norms = false;  // Jamba's dt_layernorm, b_layernorm, c_layernorm (RMSNorms)
+  bool operator==(const Mamba1Config&) const = default;
+
+  bool enabled() const { return expand > 0; }
+};
+
 // What one layer holds. A block-pattern model (Nemotron-H) has one block per layer: a mixer or
 // an FFN; every other model has a mixer and an FFN in each layer.
-enum class Mixer : std::uint8_t { Attention, Linear, Mamba, None, ShortConv };
+enum class Mixer : std::uint8_t { Attention, Linear, Mamba, None, ShortConv, Mamba1 };
 
 struct ModelConfig {
   Family family = Family::Llama;
@@ -195,12 +209,14 @@ struct ModelConfig {
   // Nemotron-H hybrid_override_pattern: one character per layer, 'M' a Mamba-2 mixer, '*'
   // attention, '-' an MLP; each block has one norm before it. Empty: attention and FFN per layer.
   // With block_ffn (Granite-4.0-H, LFM2 layer_types), every layer is its mixer ('M', '*', or 'C' an
-  // LFM2 short convolution) and the FFN.
+  // LFM2 short convolution) and the FFN; Jamba's layers are 'S' (a Mamba-1 mixer) or '*', each
+  // with its FFN.
   std::string block_pattern;
   bool block_ffn = false;
   i64 short_conv = 0;  // LFM2 conv_L_cache: the width of the short convolutions ('C' layers)
   bool short_conv_bias = false;  // LFM2 conv_bias: biases on in_proj, the convolution and out_proj
   Mamba2Config mamba;
+  Mamba1Config mamba1;
   VisionConfig vision;  // multimodal wrappers: counted as params.vision, not in the total
   i64 mtp_layers = 0;  // DeepSeek-V3 multi-token-prediction layers (reported, not in the total)
 
@@ -213,6 +229,7 @@ struct ModelConfig {
   bool layer_is_linear(i64 layer) const;
   Mixer layer_mixer(i64 layer) const;     // Attention, Linear, Mamba, or None (an MLP block)
   bool layer_has_ffn(i64 layer) const;    // false: a mixer block of a block-pattern model
+  i64 mamba1_inner() const { return mamba1.expand * d_model; }  // d_inner of a Mamba-1 mixer
   i64 q_head_dim() const { return mla.enabled ? mla.qk_nope_dim + mla.qk_rope_dim : head_dim; }
   i64 v_head_dim() const { return mla.enabled ? mla.v_head_dim : head_dim; }
 };

@@ -89,18 +89,18 @@ ModelField dense_layers() {
   return row;
 }
 
-// hybrid_override_pattern: one character per layer, 'M', '*' or '-' (see ModelConfig::block_pattern).
+// hybrid_override_pattern: one character per layer, 'M', '*', '-', 'C' or 'S' (see ModelConfig::block_pattern).
 ModelField block_pattern() {
   FieldSpec f = spec("bp", "hybrid_override_pattern", "block pattern",
-                     "one block per layer, M Mamba-2, * attention, - MLP, C short convolution (empty: attention + FFN per layer)");
+                     "one block per layer, M Mamba-2, * attention, - MLP, C short convolution, S Mamba-1 (empty: attention + FFN per layer)");
   f.kind = FieldKind::Text;
   f.max_int = find_limit("num_hidden_layers")->max;
-  static constexpr std::string_view kBlocks[] = {"M", "*", "-", "C"};
+  static constexpr std::string_view kBlocks[] = {"M", "*", "-", "C", "S"};
   f.choices = kBlocks;
   ModelField row{f};
   row.get_text = [](const FieldSpec&, const M& c) { return c.block_pattern; };
   row.set_text = [](const FieldSpec& s, M& c, std::string_view t) -> std::optional<Issue> {
-    if (static_cast<i64>(t.size()) > s.max_int || t.find_first_not_of("M*-C") != std::string_view::npos)
+    if (static_cast<i64>(t.size()) > s.max_int || t.find_first_not_of("M*-CS") != std::string_view::npos)
       return Issue{std::string(s.key), "must be " + allowed_text(s)};
     c.block_pattern = std::string(t);
     return std::nullopt;
@@ -227,6 +227,14 @@ std::vector<ModelField> build_fields() {
       limited("ixd", "index_head_dim", "indexer dim", "indexer head dim (its key is cached per token)", AT(mla.index_dim)),
       limited("ixk", "index_topk", "indexer top-k", "keys each query attends", AT(mla.index_topk)),
       block_pattern(),
+      limited("sex", "mamba_expand", "Mamba-1 expand", "Jamba: d_inner = expand · hidden_size of the 'S' layers",
+              AT(mamba1.expand)),
+      limited("sst", "mamba_d_state", "Mamba-1 state", "Jamba: SSM state per channel", AT(mamba1.state)),
+      limited("sck", "mamba_d_conv", "Mamba-1 conv", "Jamba: width of the causal convolution", AT(mamba1.conv_kernel)),
+      limited("sdr", "mamba_dt_rank", "Mamba-1 dt rank", "Jamba: rank of the time-step projection", AT(mamba1.dt_rank)),
+      flag("scnb", "Mamba-1 conv bias", "Jamba: a bias on the convolution", AT(mamba1.conv_bias)),
+      flag("spb", "Mamba-1 proj bias", "Jamba: biases on in_proj and out_proj", AT(mamba1.proj_bias)),
+      flag("snm", "Mamba-1 dt/B/C norms", "Jamba: RMSNorms on dt, B and C", AT(mamba1.inner_norms)),
       limited("scv", "conv_L_cache", "short conv", "LFM2: width of the short convolutions of 'C' layers", AT(short_conv)),
       flag("scb", "short conv bias", "LFM2: biases on the short convolutions", AT(short_conv_bias)),
       flag("bpf", "blocks + FFN", "every layer is its pattern's mixer and the FFN (Granite-4.0-H)", AT(block_ffn)),

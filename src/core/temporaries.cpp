@@ -29,6 +29,13 @@ Result<Temporaries> layer_temporaries(const ModelConfig& c, const CacheShape& ca
     const Checked chunks = p.chunk > 1 ? Checked(p.batch) * ceil_div(p.chunk, m.chunk) * nh * m.head_dim * m.state * 4
                                        : Checked();
     attention = hidden * 2 + tokens * (di + conv + nh) * e + tokens * conv * e + chunks + tokens * di * e;
+  } else if (cache.kind == AttnKind::Mamba1) {
+    // ref: modeling_jamba.py JambaMambaMixer.cuda_kernels_forward: in_proj's x‖z (2·d_inner), the
+    // convolution's output, x_proj's dt‖B‖C, dt_proj's d_inner time steps and the scan's output;
+    // selective_scan_fn keeps the state in registers, and decode updates it in place.
+    const auto& m = c.mamba1;
+    const i64 di = ceil_div(c.mamba1_inner(), tp);
+    attention = hidden * 2 + tokens * (2 * di + di + (m.dt_rank + 2 * m.state) + di + di) * e;
   } else if (cache.kind == AttnKind::Linear) {
     // ref: vLLM qwen3_next.py Qwen3NextGatedDeltaNet and fla chunk_gated_delta_rule_fwd: the
     // projections q‖k‖v‖z and b‖a, the convolution's output q‖k‖v, then per 64-token chunk the

@@ -39,13 +39,14 @@ double attention_flops(const ModelConfig& c, const LayerPlan& plan, i64 past, i6
                         : s.kind == AttnKind::Chunked    ? sum_chunked(a, b, static_cast<double>(s.window))
                                                          : sum_capped(a, b, static_cast<double>(s.window)));
   double pairs = 0;  // summed layer by layer: the same bits whatever the plan's grouping
-  i64 linear_layers = 0, indexer_layers = 0, mamba_layers = 0;
+  i64 linear_layers = 0, indexer_layers = 0, mamba_layers = 0, mamba1_layers = 0;
   for (const PlannedLayer& l : plan.layers) {
     pairs += per_cache[static_cast<size_t>(l.cache)];
     const AttnKind k = plan.caches[static_cast<size_t>(l.cache)].kind;
     linear_layers += k == AttnKind::Linear ? 1 : 0;
     indexer_layers += k == AttnKind::MlaIndexer ? 1 : 0;
     mamba_layers += k == AttnKind::Mamba ? 1 : 0;
+    mamba1_layers += k == AttnKind::Mamba1 ? 1 : 0;
   }
   // ref: QKᵀ 2·dqk and P·V 2·dv FLOPs per head per (query, key) pair.
   double flops = pairs * 2.0 * static_cast<double>(c.n_heads) * (dqk + dv);
@@ -58,6 +59,12 @@ double attention_flops(const ModelConfig& c, const LayerPlan& plan, i64 past, i6
     const auto& m = c.mamba;
     flops += static_cast<double>(mamba_layers) * static_cast<double>(queries) * 6.0 * static_cast<double>(m.heads) *
              static_cast<double>(m.head_dim) * static_cast<double>(m.state);
+  }
+  if (mamba1_layers > 0) {
+    // ref: Gu & Dao 2023 (Mamba) selective scan per token, channel and state: h = exp(Δ·A)·h + Δ·B·x,
+    // y = C·h, about 6 FLOPs over the d_inner × state state.
+    flops += static_cast<double>(mamba1_layers) * static_cast<double>(queries) * 6.0 *
+             static_cast<double>(c.mamba1_inner()) * static_cast<double>(c.mamba1.state);
   }
   if (linear_layers > 0) {
     // ref: Yang et al. 2024 (Gated DeltaNet) recurrence per token and value head: decay S, Sᵀk,

@@ -927,6 +927,49 @@ TEST_CASE("Qwen3.5 wrappers: the head's tie, the tower's width and DeepStack are
   }
 }
 
+TEST_CASE("Jamba 1.5 Mini counts 51,570,323,328: 28 Mamba-1 and 4 attention layers, MoE on every other; 9,175,040 state bytes per sequence",
+          "[core][params][anchor][plan]") {
+  // ref: the checkpoint's index, quoted in a generated model card: "(total_size: 103140646656)" at two bf16
+  //   bytes per parameter; a public port's notes: "Jamba-v0.1, reproducing 51,570,323,328 exactly, … Jamba also
+  //   norms the timestep and both gates before the scan … [256], [16] and [16], and being 8,064 short across
+  //   the model is how that was found."
+  const ModelConfig c = preset("jamba-1.5-mini").config;
+  const ParamReport r = llmsize::test::param_report(c);
+  CHECK(r.total == 51'570'323'328);
+  CHECK(2 * r.total == 103'140'646'656);
+  // By hand, modeling_jamba.py: attention q, o d·d and k, v d·K·hd, no biases (layers 4, 12, 20, 28); the
+  // Mamba mixer elsewhere: in_proj d·2di, conv1d 4·di + di, x_proj di·(R + 2N), dt_proj R·di + di, A_log
+  // di·N, D di, out_proj di·d, dt/B/C RMSNorms R + 2N; two norms per layer; dense SwiGLU on even layers,
+  // 16 experts and a router on odd ones; final norm; untied head.
+  const i64 d = 4096, K = 8, hd = 128, f = 14336, E = 16, v = 65536, di = 8192, R = 256, N = 16;
+  const i64 attn = 2 * d * d + 2 * d * K * hd;
+  const i64 mamba = d * 2 * di + 4 * di + di + di * (R + 2 * N) + R * di + di + di * N + di + di * d + R + 2 * N;
+  CHECK(r.total == 2 * v * d + d + 4 * attn + 28 * mamba + 32 * 2 * d + 16 * 3 * d * f + 16 * (d * E + E * 3 * d * f));
+  CHECK(r.active == r.total - 16 * (E - 2) * 3 * d * f);  // "12B active"
+  // Memory: KV only in the 4 attention layers; each Mamba layer keeps conv (di × 4) and SSM (di × 16)
+  // states in the model dtype (HybridMambaAttentionDynamicCache).
+  const LayerPlan p = plan_of(c);
+  CHECK(p.kv_bytes_per_token() == 4 * 2 * K * hd * 2);
+  CHECK(p.state_bytes_per_sequence() == 28 * di * (4 + 16) * 2);
+  CHECK(p.state_bytes_per_sequence() == 9'175'040);
+  for (i64 l = 0; l < 32; ++l) {
+    INFO(l);
+    CHECK(p.cache_of(l).kind == (l % 8 == 4 ? AttnKind::Full : AttnKind::Mamba1));
+    CHECK(p.is_moe(l) == (l % 2 == 1));
+  }
+  // mamba_dt_rank "auto" is ceil(hidden_size / 16); a period/offset pair that places no layer is refused.
+  const std::string base = R"({"model_type": "jamba", "hidden_size": 100, "num_hidden_layers": 4, "num_attention_heads": 4,
+    "num_key_value_heads": 2, "intermediate_size": 64, "vocab_size": 32, "num_experts": 1, "attn_layer_period": 2)";
+  const auto auto_rank = import_hf_config(base + R"(, "attn_layer_offset": 1, "mamba_dt_rank": "auto"})");
+  REQUIRE(auto_rank.ok());
+  CHECK(auto_rank->config.mamba1.dt_rank == 7);
+  CHECK_FALSE(auto_rank->config.is_moe());  // one expert: JambaMLP everywhere
+  CHECK(auto_rank->config.block_pattern == "S*S*");
+  const auto bad = import_hf_config(base + R"(, "attn_layer_offset": 2})");
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.issues()[0].field == "attn_layer_offset");
+}
+
 TEST_CASE("LFM2 1.2B counts 1,170,340,608: 10 short-convolution and 6 attention layers, each with a SwiGLU MLP",
           "[core][params][anchor][plan]") {
   // ref: the LFM2 model card's table: "| **Parameters** | 354,483,968 | 742,489,344 | 1,170,340,608 |
