@@ -16,6 +16,7 @@ using core::i64;
 
 std::string kept_text(const core::CacheShape& s) {
   if (core::is_stateful(s.kind)) return "none: a fixed state";
+  if (s.kind == core::AttnKind::FullMamba) return "every token, and a fixed state";
   if (s.kind == core::AttnKind::None) return "none (an MLP block)";
   if (s.index_bytes_per_token > 0) return "every token, and its indexer key";
   return s.window > 0 ? "last " + core::with_commas(s.window) + " tokens" : std::string("every token");
@@ -100,6 +101,9 @@ void draw_layer_plan(const core::LayerPlan& plan) {
       ImGui::TableNextColumn();
       if (core::is_stateful(s.kind))
         ImGui::TextUnformatted(("state " + core::with_commas(s.state_bytes_gpu) + " / sequence").c_str());
+      else if (s.kind == core::AttnKind::FullMamba)
+        ImGui::TextUnformatted((core::with_commas(s.bytes_per_token_gpu) + " + state " + core::with_commas(s.state_bytes_gpu) +
+                                " / sequence").c_str());
       else if (s.index_bytes_per_token > 0)
         ImGui::TextUnformatted((core::with_commas(s.bytes_per_token_gpu) + " + indexer " +
                                 core::with_commas(s.index_bytes_per_token)).c_str());

@@ -115,7 +115,8 @@ Result<LayerActivations> layer_activations(const ModelConfig& c, const ActParams
 Result<LayerActivations> layer_activations(const ModelConfig& c, const ActParams& p, Mixer mixer, bool has_ffn,
                                            bool moe_layer) {
   const bool one_block = !c.block_pattern.empty() && !c.block_ffn;  // Nemotron-H: a mixer or an MLP per layer
-  if (!one_block && mixer != Mixer::Mamba && mixer != Mixer::ShortConv && mixer != Mixer::Mamba1)
+  if (!one_block && mixer != Mixer::Mamba && mixer != Mixer::ShortConv && mixer != Mixer::Mamba1 &&
+      mixer != Mixer::AttentionMamba)
     return layer_activations(c, p, moe_layer, mixer == Mixer::Linear);
   // Start from an attention + FFN layer and keep (or replace) the parts this layer has.
   auto base = layer_activations(c, p, moe_layer && has_ffn, false);
@@ -127,9 +128,10 @@ Result<LayerActivations> layer_activations(const ModelConfig& c, const ActParams
     a.dropout_masks /= 2;  // one residual branch
     if (!has_ffn) a.ffn_input = a.ffn_hidden = a.moe_routing = 0;
   }
-  if (mixer != Mixer::Attention)
+  const bool attends = mixer == Mixer::Attention || mixer == Mixer::AttentionMamba;
+  if (!attends)
     a.attn_input = a.qk = a.v = a.qk_norm = a.scores = a.attn_dropout = a.softmax_stats = a.attn_out_input = 0;
-  if (mixer != Mixer::Attention) a.lora = 0;  // adapters on the mixer's matrices are not modelled here
+  if (!attends) a.lora = 0;  // adapters on the mixer's matrices are not modelled here
   if (mixer == Mixer::ShortConv) {
     // ref: modeling_lfm2.py Lfm2ShortConv (slow path): in_proj's B‖C‖x, B·x, the convolution's
     // output and C·conv, the input of out_proj.
@@ -141,17 +143,18 @@ Result<LayerActivations> layer_activations(const ModelConfig& c, const ActParams
     a.linear_attn = (sb * dt * 5 * e).value();
     a.attn_out_input = (sb * dt * e).value();
   }
-  if (mixer == Mixer::Mamba) {
+  if (mixer == Mixer::Mamba || mixer == Mixer::AttentionMamba) {
     // ref: mamba_ssm / vLLM mamba_chunk_scan_combined autograd keeps in_proj's output z‖xBC‖dt,
-    // the convolution's output, y and the gated norm's output (the input of out_proj).
+    // the convolution's output, y and the gated norm's output (the input of out_proj). Falcon-H1
+    // keeps these beside the attention's tensors: both branches read the same normed input.
     const auto& m = c.mamba;
     const i64 t = std::max<i64>(1, p.tp), e = p.dtype_bytes;
     const Checked sb = Checked(p.seq) * p.micro_batch;
     const i64 di = ceil_div(m.d_inner(), t);
     const Checked x = sb * c.d_model * e;
-    a.attn_input = (p.seq_parallel && x.ok() ? Checked(ceil_div(x.value(), t)) : x).value();
+    if (mixer == Mixer::Mamba) a.attn_input = (p.seq_parallel && x.ok() ? Checked(ceil_div(x.value(), t)) : x).value();
     a.linear_attn = (sb * (ceil_div(m.in_proj(), t) + ceil_div(m.conv_dim(), t) + di) * e).value();
-    a.attn_out_input = (sb * di * e).value();
+    a.attn_out_input = (Checked(mixer == Mixer::Mamba ? 0 : a.attn_out_input) + sb * di * e).value();
   }
   if (mixer == Mixer::Mamba1) {
     // ref: mamba_ssm MambaInnerFn (the fused path of JambaMambaMixer) saves in_proj's x‖z, the

@@ -190,7 +190,7 @@ std::string state_text(const ModelConfig& c, const LayerPlan& p, StageRange r, c
   for (size_t k = 0; k < p.caches.size(); ++k) {
     const CacheShape& s = p.caches[k];
     const i64 layers = p.layers_in(k, r);
-    if (!is_stateful(s.kind) || layers == 0) continue;
+    if (!has_state(s.kind) || layers == 0) continue;
     const i64 one = gpu ? s.state_bytes_gpu : s.state_bytes;
     std::string f;
     if (s.kind == AttnKind::Linear) {
@@ -207,7 +207,7 @@ std::string state_text(const ModelConfig& c, const LayerPlan& p, StageRange r, c
           " · " + n(c.short_conv) + " · " + n(e);
     } else {
       const auto& m = c.mamba;
-      f = "Mamba layers · (conv_dim · conv_kernel + heads · head_dim · state) · activation bytes = " + n(layers) +
+      f = std::string(s.kind == AttnKind::FullMamba ? "attention + Mamba" : "Mamba") + " layers · (conv_dim · conv_kernel + heads · head_dim · state) · activation bytes = " + n(layers) +
           " · (" + n(ceil_div(m.conv_dim(), tp)) + " · " + n(m.conv_kernel) + " + " + n(ceil_div(m.heads, tp)) + " · " +
           n(m.head_dim) + " · " + n(m.state) + ") · " + n(e);
     }
@@ -332,7 +332,7 @@ const Figure kFigures[] = {
                "modeling_qwen3_next.py Qwen3NextDynamicCache: conv state of conv_kernel inputs in the activation "
                "dtype, fp32 recurrent state per value head (Yang et al. 2024, Gated DeltaNet); modeling_nemotron_h.py "
                "HybridMambaAttentionDynamicCache: conv and SSM states in the model dtype (Dao & Gu 2024, Mamba-2; "
-               "modeling_jamba.py's the same for Mamba-1, Gu & Dao 2023); "
+               "modeling_jamba.py's the same for Mamba-1, Gu & Dao 2023; modeling_falcon_h1.py's in every layer); "
                "modeling_lfm2.py Lfm2HybridConvCache: the last conv_L_cache inputs of each short convolution; "
                "constant in context"};
      }},

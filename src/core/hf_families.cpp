@@ -282,6 +282,41 @@ void jamba_experts(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
                                                                 std::to_string(c.moe.freq - 1) + "), got " + std::to_string(c.moe.phase)});
 }
 
+// Falcon-H1 (configuration_falcon_h1.py, modeling_falcon_h1.py): every layer runs attention and a
+// Mamba-2 mixer side by side on the same normed input ('P'), then the MLP; the μP multipliers are
+// plain numbers, not parameters. The mixer's width is mamba_d_ssm (the class's 1024 when absent,
+// mamba_expand · hidden_size when null), split into mamba_n_heads heads of mamba_d_head ("auto":
+// the quotient, which must be exact).
+void falcon_h1_layers(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
+  c.block_pattern.assign(static_cast<size_t>(std::clamp<i64>(c.n_layers, 0, 10000)), 'P');
+  c.block_ffn = true;
+  if (const json* v = r.find({"attn_layer_indices"}, nullptr, nullptr); v && !v->is_null())
+    r.issues.push_back({r.prefix() + "attn_layer_indices", "only null is supported (attention in every layer)"});
+  for (const char* k : {"mamba_proj_bias", "projectors_bias"})
+    if (r.boolean({k}, false))
+      r.issues.push_back({r.prefix() + k, "true is not supported (only false): which projections it biases is not modelled"});
+  auto& m = c.mamba;
+  const i64 expand = r.integer("mamba_expand", {"mamba_expand"}, 2);  // ref: FalconH1Config defaults
+  i64 d_ssm = 1024;
+  std::string key;
+  if (const json* v = r.find({"mamba_d_ssm"}, "mamba_d_ssm", &key))
+    d_ssm = v->is_null() ? expand * c.d_model : json_util::to_int(*v, key, r.issues).value_or(0);
+  m.heads = r.integer("mamba_num_heads", {"mamba_n_heads"}, 128);
+  if (const json* v = r.find({"mamba_d_head"}, "mamba_d_head", &key); v && !(v->is_string() && v->get<std::string>() == "auto"))
+    m.head_dim = json_util::to_int(*v, key, r.issues).value_or(0);
+  else
+    m.head_dim = m.heads > 0 ? d_ssm / m.heads : 0;
+  if (m.heads * m.head_dim != d_ssm)
+    r.issues.push_back({r.prefix() + "mamba_d_head", "mamba_n_heads · mamba_d_head (" + std::to_string(m.heads * m.head_dim) +
+                                                         ") must equal the mixer's width mamba_d_ssm (" + std::to_string(d_ssm) + ")"});
+  m.state = r.integer("ssm_state_size", {"mamba_d_state"}, 256);
+  m.groups = r.integer("n_groups", {"mamba_n_groups"}, 1);
+  m.conv_kernel = r.integer("conv_kernel", {"mamba_d_conv"}, 4);
+  m.chunk = r.integer("chunk_size", {"mamba_chunk_size"}, 256);
+  m.conv_bias = r.boolean({"mamba_conv_bias"}, true);
+  m.gated_norm = r.boolean({"mamba_rms_norm"}, false);
+}
+
 // Shared pieces of rows. Numbers in rows are the class defaults of transformers'
 // configuration_<model_type>.py, used only when config.json omits the key.
 constexpr FfnRule kClassicFfn4d{.keys = {}, .absent = {.per_hidden = 4}, .kind = FfnKind::Classic};  // 4·d, fixed
@@ -471,6 +506,10 @@ const std::vector<FamilyRow>& family_rows() {
        .hook = jamba_layers, .finish = jamba_experts,
        .moe = {.experts = {"num_experts"}, .experts_default = 16, .zero_means_dense = true, .top_k_default = 2,
                .expert_ffn = {}, .expert_ffn_default = kDenseWidth}},
+      // Falcon-H1 (modeling_falcon_h1.py FalconH1DecoderLayer): attention ‖ Mamba-2, then a SwiGLU MLP.
+      {.family = Family::FalconH1, .model_types = {"falcon_h1"},
+       .positions_default = 8192, .vocab_default = 128000,  // ref: FalconH1Config
+       .ffn = {.absent = {.fixed = 14336}}, .hook = falcon_h1_layers},
       {.family = Family::Lfm2, .model_types = {"lfm2"}, .tied = true,
        .positions_default = 128000,  // ref: Lfm2Config
        .norm_qk = {nullptr, true}, .hook = lfm2_layers},

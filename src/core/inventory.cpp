@@ -166,6 +166,14 @@ Names names_for(const ModelConfig& c) {
       llama.expert = "feed_forward.experts.{e}";
       llama.linear = "mamba";
       return llama;
+    case Family::FalconH1:  // ref: modeling_falcon_h1.py FalconH1DecoderLayer, FalconH1Model
+      llama.ffn_norm = "pre_ff_layernorm";
+      llama.final_norm = "model.final_layernorm";
+      llama.gate = "feed_forward.gate_proj";
+      llama.up = "feed_forward.up_proj";
+      llama.down = "feed_forward.down_proj";
+      llama.linear = "mamba";
+      return llama;
     case Family::Starcoder2:  // ref: modeling_starcoder2.py Starcoder2MLP (c_fc, c_proj)
       llama.up = "mlp.c_fc";
       llama.down = "mlp.c_proj";
@@ -367,7 +375,7 @@ void add_mamba(const ModelConfig& c, const Names& n, Builder& b) {
   b.add((x + ".dt_bias").c_str(), "", A, Role::LinDtBias, 1, m.heads);
   b.add((x + ".A_log").c_str(), "", A, Role::LinALog, 1, m.heads);
   b.add((x + ".D").c_str(), "", A, Role::MambaD, 1, m.heads);
-  b.norm(c, (x + ".norm").c_str(), m.d_inner(), Group::Norm, true);
+  if (m.gated_norm) b.norm(c, (x + ".norm").c_str(), m.d_inner(), Group::Norm, true);
   b.linear((x + ".out_proj").c_str(), A, Role::LinOut, m.d_inner(), d, m.proj_bias);
 }
 
@@ -426,6 +434,10 @@ void add_layer(const ModelConfig& c, const Names& n, bool moe, bool linear, Buil
   if (mixer == Mixer::Linear) add_linear_attention(c, n, b);
   else if (mixer == Mixer::Mamba) add_mamba(c, n, b);
   else if (mixer == Mixer::Mamba1) add_mamba1(c, n, b);
+  else if (mixer == Mixer::AttentionMamba) {  // ref: modeling_falcon_h1.py FalconH1DecoderLayer: mamba beside self_attn
+    add_mamba(c, n, b);
+    add_attention(c, n, b);
+  }
   else if (mixer == Mixer::ShortConv) add_short_conv(c, n, b);
   else add_attention(c, n, b);
   if (!moe) {
@@ -630,6 +642,7 @@ Result<Inventory> build_inventory(const ModelConfig& c) {
   bool overflow = g.overflow;
   if (!c.block_pattern.empty())
     for (const auto& [mixer, label] : {std::pair{Mixer::Mamba, "mamba"}, std::pair{Mixer::Mamba1, "mamba1"},
+                                       std::pair{Mixer::AttentionMamba, "attention + mamba"},
                                        std::pair{Mixer::ShortConv, "conv"},
                                        std::pair{Mixer::Attention, "attention"}, std::pair{Mixer::None, "mlp"}})
       for (int moe = 0; moe < 2; ++moe) {

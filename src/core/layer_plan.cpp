@@ -165,6 +165,13 @@ Result<LayerPlan> layer_plan(const ModelConfig& c, KvDtype t, i64 tp, i64 act_by
                    : mixer == Mixer::ShortConv ? conv
                    : mixer == Mixer::Mamba1    ? mamba1
                                                : base;
+    if (mixer == Mixer::AttentionMamba) {
+      // ref: modeling_falcon_h1.py FalconHybridMambaAttentionDynamicCache: every layer keeps its K and V
+      // and a Mamba-2 conv + SSM state.
+      s.kind = AttnKind::FullMamba;
+      s.state_bytes = mamba.state_bytes;
+      s.state_bytes_gpu = mamba.state_bytes_gpu;
+    }
     if (keeps_tokens(s.kind) && windows && c.layer_slides(l)) {
       // ref: HF cache_utils ChunkedSlidingLayer and vLLM ChunkedLocalAttentionSpec keep at most one
       // chunk of attention_chunk_size tokens for Llama 4's chunked layers, as a window would.

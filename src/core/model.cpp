@@ -36,6 +36,7 @@ Mixer ModelConfig::layer_mixer(i64 layer) const {
   if (!block_pattern.empty()) {
     const char b = block_at(block_pattern, layer);
     return b == 'M' ? Mixer::Mamba : b == '*' ? Mixer::Attention : b == 'C' ? Mixer::ShortConv : b == 'S' ? Mixer::Mamba1
+           : b == 'P'                                                                                     ? Mixer::AttentionMamba
                                                                                                           : Mixer::None;
   }
   return layer_is_linear(layer) ? Mixer::Linear : Mixer::Attention;
@@ -234,13 +235,14 @@ std::vector<Issue> validate(const ModelConfig& c) {
         out.push_back({"hybrid_override_pattern", "MoE blocks ('E') are not supported yet (only 'M', '*' and '-')"});
         break;
       }
-      if (b != 'M' && b != '*' && (b != '-' || c.block_ffn) && ((b != 'C' && b != 'S') || !c.block_ffn)) {
+      if (b != 'M' && b != '*' && (b != '-' || c.block_ffn) && ((b != 'C' && b != 'S' && b != 'P') || !c.block_ffn)) {
         out.push_back({"hybrid_override_pattern", c.block_ffn ? "must use only 'M' (Mamba-2), 'S' (Mamba-1), 'C' (short "
-                                                                "convolution) and '*' (attention): every layer also has the FFN"
+                                                                "convolution), 'P' (attention beside Mamba-2) and '*' "
+                                                                "(attention): every layer also has the FFN"
                                                               : "must use only 'M' (Mamba-2), '*' (attention) and '-' (MLP)"});
         break;
       }
-      mamba = mamba || b == 'M';
+      mamba = mamba || b == 'M' || b == 'P';
       mamba1 = mamba1 || b == 'S';
       if (b == 'C' && c.short_conv < 1) {
         out.push_back({"conv_L_cache", "must be at least 1 for short-convolution layers ('C'), got " +

@@ -24,12 +24,12 @@ namespace llmsize::core {
 enum class Family : std::uint8_t {
   Gpt2, GptJ, GptNeoX, Opt, Bloom, Falcon, Llama, Mistral, Mixtral, Qwen2, Qwen2Moe,
   Qwen3, Qwen3Moe, Gemma, Gemma2, Phi, Phi3, DeepseekV2, DeepseekV3, OpenaiGpt, Gemma3, GptOss, Qwen3Next,
-  Smollm3, Olmo2, DeepseekV32, KimiK2, Glm4Moe, Llama4, NemotronH, GraniteMoeHybrid, GptBigCode, Lfm2, Starcoder2, Ernie45Moe, MinimaxM2, Qwen35, Qwen35Moe, Jamba, Custom,
+  Smollm3, Olmo2, DeepseekV32, KimiK2, Glm4Moe, Llama4, NemotronH, GraniteMoeHybrid, GptBigCode, Lfm2, Starcoder2, Ernie45Moe, MinimaxM2, Qwen35, Qwen35Moe, Jamba, FalconH1, Custom,
 };
 inline constexpr std::string_view kFamilyNames[] = {
     "gpt2", "gptj", "gpt_neox", "opt", "bloom", "falcon", "llama", "mistral", "mixtral", "qwen2",
     "qwen2_moe", "qwen3", "qwen3_moe", "gemma", "gemma2", "phi", "phi3", "deepseek_v2", "deepseek_v3",
-    "openai-gpt", "gemma3_text", "gpt_oss", "qwen3_next", "smollm3", "olmo2", "deepseek_v32", "kimi_k2", "glm4_moe", "llama4_text", "nemotron_h", "granitemoehybrid", "gpt_bigcode", "lfm2", "starcoder2", "ernie4_5_moe", "minimax_m2", "qwen3_5_text", "qwen3_5_moe_text", "jamba", "custom"};
+    "openai-gpt", "gemma3_text", "gpt_oss", "qwen3_next", "smollm3", "olmo2", "deepseek_v32", "kimi_k2", "glm4_moe", "llama4_text", "nemotron_h", "granitemoehybrid", "gpt_bigcode", "lfm2", "starcoder2", "ernie4_5_moe", "minimax_m2", "qwen3_5_text", "qwen3_5_moe_text", "jamba", "falcon_h1", "custom"};
 enum class FfnKind : std::uint8_t { Classic, Gated };  // 2 matrices (up, down) or 3 (gate, up, down)
 inline constexpr std::string_view kFfnKindNames[] = {"classic", "gated"};
 enum class Activation : std::uint8_t { Gelu, GeluTanh, Relu, Silu, Relu2 };
@@ -135,6 +135,7 @@ struct Mamba2Config {
   i64 heads = 0, head_dim = 0, state = 0, groups = 0, conv_kernel = 0;
   bool conv_bias = true;   // use_conv_bias
   bool proj_bias = false;  // use_bias: biases on in_proj and out_proj
+  bool gated_norm = true;  // the gated RMSNorm before out_proj (Falcon-H1: only when mamba_rms_norm)
   i64 chunk = 128;         // chunk_size of the chunked scan (temporaries only)
   bool operator==(const Mamba2Config&) const = default;
 
@@ -160,7 +161,7 @@ struct Mamba1Config {
 
 // What one layer holds. A block-pattern model (Nemotron-H) has one block per layer: a mixer or
 // an FFN; every other model has a mixer and an FFN in each layer.
-enum class Mixer : std::uint8_t { Attention, Linear, Mamba, None, ShortConv, Mamba1 };
+enum class Mixer : std::uint8_t { Attention, Linear, Mamba, None, ShortConv, Mamba1, AttentionMamba };
 
 struct ModelConfig {
   Family family = Family::Llama;
@@ -210,7 +211,7 @@ struct ModelConfig {
   // attention, '-' an MLP; each block has one norm before it. Empty: attention and FFN per layer.
   // With block_ffn (Granite-4.0-H, LFM2 layer_types), every layer is its mixer ('M', '*', or 'C' an
   // LFM2 short convolution) and the FFN; Jamba's layers are 'S' (a Mamba-1 mixer) or '*', each
-  // with its FFN.
+  // with its FFN; Falcon-H1's are 'P', attention and a Mamba-2 mixer side by side, then the FFN.
   std::string block_pattern;
   bool block_ffn = false;
   i64 short_conv = 0;  // LFM2 conv_L_cache: the width of the short convolutions ('C' layers)

@@ -89,18 +89,18 @@ ModelField dense_layers() {
   return row;
 }
 
-// hybrid_override_pattern: one character per layer, 'M', '*', '-', 'C' or 'S' (see ModelConfig::block_pattern).
+// hybrid_override_pattern: one character per layer, 'M', '*', '-', 'C', 'S' or 'P' (see ModelConfig::block_pattern).
 ModelField block_pattern() {
   FieldSpec f = spec("bp", "hybrid_override_pattern", "block pattern",
-                     "one block per layer, M Mamba-2, * attention, - MLP, C short convolution, S Mamba-1 (empty: attention + FFN per layer)");
+                     "one block per layer, M Mamba-2, * attention, - MLP, C short convolution, S Mamba-1, P attention beside Mamba-2 (empty: attention + FFN per layer)");
   f.kind = FieldKind::Text;
   f.max_int = find_limit("num_hidden_layers")->max;
-  static constexpr std::string_view kBlocks[] = {"M", "*", "-", "C", "S"};
+  static constexpr std::string_view kBlocks[] = {"M", "*", "-", "C", "S", "P"};
   f.choices = kBlocks;
   ModelField row{f};
   row.get_text = [](const FieldSpec&, const M& c) { return c.block_pattern; };
   row.set_text = [](const FieldSpec& s, M& c, std::string_view t) -> std::optional<Issue> {
-    if (static_cast<i64>(t.size()) > s.max_int || t.find_first_not_of("M*-CS") != std::string_view::npos)
+    if (static_cast<i64>(t.size()) > s.max_int || t.find_first_not_of("M*-CSP") != std::string_view::npos)
       return Issue{std::string(s.key), "must be " + allowed_text(s)};
     c.block_pattern = std::string(t);
     return std::nullopt;
@@ -245,6 +245,8 @@ std::vector<ModelField> build_fields() {
       limited("mck", "conv_kernel", "Mamba conv", "Mamba-2 convolution width", AT(mamba.conv_kernel)),
       limited("mch", "chunk_size", "scan chunk", "Mamba-2 chunked scan length", AT(mamba.chunk)),
       flag("mcb", "conv bias", "a bias on the Mamba-2 convolution", AT(mamba.conv_bias)),
+      flag("mgn", "gated norm", "the gated RMSNorm before the Mamba-2 out_proj (Falcon-H1: mamba_rms_norm)",
+           AT(mamba.gated_norm)),
       flag("mpb", "Mamba proj bias", "biases on in_proj and out_proj", AT(mamba.proj_bias)),
       limited("mtp", "num_nextn_predict_layers", "MTP layers", "multi-token-prediction layers", AT(mtp_layers)),
   };

@@ -13,6 +13,17 @@ Result<Temporaries> layer_temporaries(const ModelConfig& c, const CacheShape& ca
   const Checked hidden = tokens * d * e;              // x or normed x: b·c·d
   Checked q, kv, out;
   Checked attention;
+  // ref: vLLM mamba_mixer2.py MambaMixer2 and mamba_chunk_scan_combined: in_proj's z‖xBC‖dt, the
+  // convolution's x‖B‖C, the chunk states (b·⌈c/chunk⌉·heads·head_dim·state, fp32) and y; decode
+  // (c = 1) updates the state in place. Falcon-H1 holds them beside its attention's.
+  Checked mamba2;
+  if (cache.kind == AttnKind::Mamba || cache.kind == AttnKind::FullMamba) {
+    const auto& m = c.mamba;
+    const i64 di = ceil_div(m.d_inner(), tp), conv = ceil_div(m.conv_dim(), tp), nh = ceil_div(m.heads, tp);
+    const Checked chunks = p.chunk > 1 ? Checked(p.batch) * ceil_div(p.chunk, m.chunk) * nh * m.head_dim * m.state * 4
+                                       : Checked();
+    mamba2 = tokens * (di + conv + nh) * e + tokens * conv * e + chunks + tokens * di * e;
+  }
   if (cache.kind == AttnKind::None) {
     attention = Checked();  // an MLP block: no mixer
   } else if (cache.kind == AttnKind::Conv) {
@@ -21,14 +32,7 @@ Result<Temporaries> layer_temporaries(const ModelConfig& c, const CacheShape& ca
     const i64 dt = ceil_div(d, tp);
     attention = hidden * 2 + tokens * dt * 3 * e + tokens * dt * 3 * e;
   } else if (cache.kind == AttnKind::Mamba) {
-    // ref: vLLM mamba_mixer2.py MambaMixer2 and mamba_chunk_scan_combined: in_proj's z‖xBC‖dt, the
-    // convolution's x‖B‖C, the chunk states (b·⌈c/chunk⌉·heads·head_dim·state, fp32) and y; decode
-    // (c = 1) updates the state in place.
-    const auto& m = c.mamba;
-    const i64 di = ceil_div(m.d_inner(), tp), conv = ceil_div(m.conv_dim(), tp), nh = ceil_div(m.heads, tp);
-    const Checked chunks = p.chunk > 1 ? Checked(p.batch) * ceil_div(p.chunk, m.chunk) * nh * m.head_dim * m.state * 4
-                                       : Checked();
-    attention = hidden * 2 + tokens * (di + conv + nh) * e + tokens * conv * e + chunks + tokens * di * e;
+    attention = hidden * 2 + mamba2;
   } else if (cache.kind == AttnKind::Mamba1) {
     // ref: modeling_jamba.py JambaMambaMixer.cuda_kernels_forward: in_proj's x‖z (2·d_inner), the
     // convolution's output, x_proj's dt‖B‖C, dt_proj's d_inner time steps and the scan's output;
@@ -66,7 +70,7 @@ Result<Temporaries> layer_temporaries(const ModelConfig& c, const CacheShape& ca
   // Eager attention materializes scores S and probabilities P, b·H·c·T each.
   const Checked scores = tokens * H * p.context * e * 2;
   Temporaries t;
-  if (keeps_tokens(cache.kind)) attention = hidden * 2 + q + kv + (p.flash ? out : scores);
+  if (keeps_tokens(cache.kind)) attention = hidden * 2 + q + kv + (p.flash ? out : scores) + mamba2;
   const i64 width_mult = c.ffn_kind == FfnKind::Gated ? 3 : 2;  // gate, up, act·up | up, act
   Checked ffn;
   if (!moe_layer) {

@@ -45,7 +45,7 @@ double attention_flops(const ModelConfig& c, const LayerPlan& plan, i64 past, i6
     const AttnKind k = plan.caches[static_cast<size_t>(l.cache)].kind;
     linear_layers += k == AttnKind::Linear ? 1 : 0;
     indexer_layers += k == AttnKind::MlaIndexer ? 1 : 0;
-    mamba_layers += k == AttnKind::Mamba ? 1 : 0;
+    mamba_layers += k == AttnKind::Mamba || k == AttnKind::FullMamba ? 1 : 0;
     mamba1_layers += k == AttnKind::Mamba1 ? 1 : 0;
   }
   // ref: QKᵀ 2·dqk and P·V 2·dv FLOPs per head per (query, key) pair.

@@ -970,6 +970,74 @@ TEST_CASE("Jamba 1.5 Mini counts 51,570,323,328: 28 Mamba-1 and 4 attention laye
   CHECK(bad.issues()[0].field == "attn_layer_offset");
 }
 
+TEST_CASE("Falcon-H1 0.5B counts 521,411,104: attention beside a Mamba-2 mixer in all 36 layers; KV and state in every layer",
+          "[core][params][anchor][plan]") {
+  // ref: a public measurement: "tiiuae/Falcon-H1-0.5B-Base … Measured: 521,411,104 params (100% bfloat16)".
+  const ModelConfig c = preset("falcon-h1-0.5b").config;
+  const ParamReport r = llmsize::test::param_report(c);
+  CHECK(r.total == 521'411'104);
+  // By hand, modeling_falcon_h1.py: mamba in_proj d·(2·d_ssm + 2·G·N + nH), conv1d 4·(d_ssm + 2GN) + bias,
+  // dt_bias, A_log, D per head, no gated norm (mamba_rms_norm false), out_proj d_ssm·d; attention q, o
+  // d·H·hd, k, v d·K·hd; SwiGLU 3·d·f; two RMSNorms; final norm; untied head.
+  const i64 d = 1024, H = 8, K = 2, hd = 64, f = 2048, v = 32784, dssm = 1536, nH = 24, N = 128;
+  const i64 conv = dssm + 2 * N;
+  const i64 mamba = d * (2 * dssm + 2 * N + nH) + 5 * conv + 3 * nH + dssm * d;
+  const i64 layer = mamba + 2 * d * H * hd + 2 * d * K * hd + 3 * d * f + 2 * d;
+  CHECK(r.total == 2 * v * d + d + 36 * layer);
+  // Memory: every layer keeps K and V and a conv + SSM state (FalconHybridMambaAttentionDynamicCache).
+  const LayerPlan p = plan_of(c);
+  REQUIRE(p.caches.size() == 1);
+  CHECK(p.cache_of(0).kind == AttnKind::FullMamba);
+  CHECK(p.kv_bytes_per_token() == 36 * 2 * K * hd * 2);
+  CHECK(p.state_bytes_per_sequence() == 36 * (conv * 4 + nH * 64 * N) * 2);
+  CHECK(p.state_bytes_per_sequence() == 14'671'872);
+}
+
+TEST_CASE("Falcon-H1 1.5B and 7B match their published counts; mamba_d_ssm and mamba_d_head follow FalconH1Config",
+          "[core][params][anchor][import]") {
+  // ref: a public script pinned to the 1.5B checkpoint: "sum(p.numel() for p in model.parameters()) == 1554863488";
+  //   public notes on the 7B: "Hub tensors 7,585,654,880" (Instruct, vocab 130,049) and "Falcon-H1-7B-Base
+  //   (44 layers, 7,585,648,736)" (vocab 130,048). Shapes from the transformers docs' Falcon-H1 table and
+  //   Megatron-Bridge's falconh1_provider.py.
+  auto json = [](i64 d, i64 L, i64 H, i64 f, i64 v, i64 nH, i64 P, i64 dssm) {
+    return R"({"model_type": "falcon_h1", "hidden_size": )" + std::to_string(d) + R"(, "num_hidden_layers": )" +
+           std::to_string(L) + R"(, "num_attention_heads": )" + std::to_string(H) +
+           R"(, "num_key_value_heads": 2, "head_dim": 128, "intermediate_size": )" + std::to_string(f) +
+           R"(, "vocab_size": )" + std::to_string(v) + R"(, "mamba_n_heads": )" + std::to_string(nH) + R"(, "mamba_d_head": )" +
+           std::to_string(P) + R"(, "mamba_d_ssm": )" + std::to_string(dssm) +
+           R"(, "mamba_d_state": 256, "mamba_n_groups": 1, "mamba_rms_norm": true, "tie_word_embeddings": false})";
+  };
+  const auto b15 = import_hf_config(json(2048, 24, 8, 4608, 65537, 48, 64, 3072));
+  REQUIRE(b15.ok());
+  CHECK(llmsize::test::param_report(b15->config).total == 1'554'863'488);
+  const auto b7 = import_hf_config(json(3072, 44, 12, 12288, 130049, 24, 128, 3072));
+  REQUIRE(b7.ok());
+  CHECK(llmsize::test::param_report(b7->config).total == 7'585'654'880);
+  const auto b7base = import_hf_config(json(3072, 44, 12, 12288, 130048, 24, 128, 3072));
+  REQUIRE(b7base.ok());
+  CHECK(llmsize::test::param_report(b7base->config).total == 7'585'648'736);
+  // "auto" head width is the quotient; a width that does not divide is refused by name; so are biases
+  // this reading does not place, and attention on only some layers.
+  std::string autoh = json(2048, 24, 8, 4608, 65537, 48, 64, 3072);
+  autoh.replace(autoh.find(R"("mamba_d_head": 64)"), 18, R"("mamba_d_head": "auto")");
+  const auto a = import_hf_config(autoh);
+  REQUIRE(a.ok());
+  CHECK(a->config.mamba.head_dim == 64);
+  const auto bad = import_hf_config(json(2048, 24, 8, 4608, 65537, 48, 60, 3072));
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.issues()[0].field == "mamba_d_head");
+  std::string biased = json(2048, 24, 8, 4608, 65537, 48, 64, 3072);
+  biased.insert(1, R"("projectors_bias": true, )");
+  const auto pb = import_hf_config(biased);
+  REQUIRE_FALSE(pb.ok());
+  CHECK(pb.issues()[0].field == "projectors_bias");
+  std::string some = json(2048, 24, 8, 4608, 65537, 48, 64, 3072);
+  some.insert(1, R"("attn_layer_indices": [0, 5], )");
+  const auto si = import_hf_config(some);
+  REQUIRE_FALSE(si.ok());
+  CHECK(si.issues()[0].field == "attn_layer_indices");
+}
+
 TEST_CASE("LFM2 1.2B counts 1,170,340,608: 10 short-convolution and 6 attention layers, each with a SwiGLU MLP",
           "[core][params][anchor][plan]") {
   // ref: the LFM2 model card's table: "| **Parameters** | 354,483,968 | 742,489,344 | 1,170,340,608 |
