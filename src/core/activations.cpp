@@ -115,7 +115,8 @@ Result<LayerActivations> layer_activations(const ModelConfig& c, const ActParams
 Result<LayerActivations> layer_activations(const ModelConfig& c, const ActParams& p, Mixer mixer, bool has_ffn,
                                            bool moe_layer) {
   const bool one_block = !c.block_pattern.empty() && !c.block_ffn;  // Nemotron-H: a mixer or an MLP per layer
-  if (!one_block && mixer != Mixer::Mamba && mixer != Mixer::ShortConv && mixer != Mixer::Mamba1 &&
+  const bool partial = c.per_layer() && (mixer == Mixer::None || !has_ffn);  // a NAS layer missing a block
+  if (!one_block && !partial && mixer != Mixer::Mamba && mixer != Mixer::ShortConv && mixer != Mixer::Mamba1 &&
       mixer != Mixer::AttentionMamba)
     return layer_activations(c, p, moe_layer, mixer == Mixer::Linear);
   // Start from an attention + FFN layer and keep (or replace) the parts this layer has.
@@ -126,6 +127,12 @@ Result<LayerActivations> layer_activations(const ModelConfig& c, const ActParams
   if (one_block) {
     a.norm_inputs /= 2;    // one norm, not two
     a.dropout_masks /= 2;  // one residual branch
+    if (!has_ffn) a.ffn_input = a.ffn_hidden = a.moe_routing = 0;
+  }
+  if (partial) {  // ref: vLLM nemotron_nas.py DeciLMDecoderLayer: a no_op block has no norm and no residual branch
+    const i64 blocks = (mixer == Mixer::None ? 0 : 1) + (has_ffn ? 1 : 0);
+    a.norm_inputs = a.norm_inputs * blocks / 2;
+    a.dropout_masks = a.dropout_masks * blocks / 2;
     if (!has_ffn) a.ffn_input = a.ffn_hidden = a.moe_routing = 0;
   }
   const bool attends = mixer == Mixer::Attention || mixer == Mixer::AttentionMamba;

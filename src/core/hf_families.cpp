@@ -317,6 +317,73 @@ void falcon_h1_layers(Reader& r, ModelConfig& c, std::string_view /*model_type*/
   m.gated_norm = r.boolean({"mamba_rms_norm"}, false);
 }
 
+// Llama-Nemotron NAS models (DeciLM, model_type nemotron-nas; ref: vLLM nemotron_nas.py
+// DeciLMDecoderLayer, _ffn_mult_to_intermediate_size): block_configs gives each layer's attention
+// (n_heads_in_group → K = heads / n_heads_in_group, or no_op) and FFN (ffn_mult → width
+// int(2 · ffn_mult · hidden / 3) rounded up to a multiple of 256, or no_op). Linear replacements,
+// sparsified blocks, windows and sink tokens are refused by name.
+void nas_blocks(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
+  std::string key;
+  const json* blocks = r.find({"block_configs"}, "block_configs", &key);
+  if (!blocks || !blocks->is_array() || static_cast<i64>(blocks->size()) != c.n_layers) {
+    r.issues.push_back({r.prefix() + "block_configs", "must list one block per layer (" + std::to_string(c.n_layers) + ")"});
+    return;
+  }
+  std::vector<i64> kv, ffn;
+  for (size_t i = 0; i < blocks->size(); ++i) {
+    const std::string at = r.prefix() + "block_configs[" + std::to_string(i) + "]";
+    const json& b = (*blocks)[i];
+    const json* attn = b.is_object() && b.contains("attention") ? &b["attention"] : nullptr;
+    const json* mlp = b.is_object() && b.contains("ffn") ? &b["ffn"] : nullptr;
+    if (!attn || !attn->is_object() || !mlp || !mlp->is_object()) {
+      r.issues.push_back({at, "must be an object with \"attention\" and \"ffn\" objects"});
+      return;
+    }
+    auto on = [](const json& o, const char* k) { return o.contains(k) && o[k].is_boolean() && o[k].get<bool>(); };
+    auto set = [](const json& o, const char* k) { return o.contains(k) && !o[k].is_null() && !(o[k].is_boolean() && !o[k].get<bool>()); };
+    for (const char* k : {"replace_with_linear", "sparsify", "num_sink_tokens", "window_length", "unshifted_sink",
+                          "use_prefill_window_in_sink_attention"})
+      if (set(*attn, k)) {
+        r.issues.push_back({at + ".attention." + k, "is not supported (only null or false)"});
+        return;
+      }
+    for (const char* k : {"replace_with_linear", "sparsify"})
+      if (set(*mlp, k)) {
+        r.issues.push_back({at + ".ffn." + k, "is not supported (only null or false)"});
+        return;
+      }
+    if (on(*attn, "no_op")) {
+      kv.push_back(0);
+    } else {
+      const json* g = attn->contains("n_heads_in_group") ? &(*attn)["n_heads_in_group"] : nullptr;
+      const auto group = g ? json_util::to_int(*g, at + ".attention.n_heads_in_group", r.issues) : std::nullopt;
+      if (!group || *group < 1 || c.n_heads % *group != 0) {
+        if (group) r.issues.push_back({at + ".attention.n_heads_in_group", "must divide num_attention_heads (" +
+                                                                               std::to_string(c.n_heads) + ")"});
+        else if (!g) r.issues.push_back({at + ".attention.n_heads_in_group", "is required unless no_op"});
+        return;
+      }
+      kv.push_back(c.n_heads / *group);
+    }
+    if (on(*mlp, "no_op")) {
+      ffn.push_back(0);
+    } else {
+      const json* m = mlp->contains("ffn_mult") ? &(*mlp)["ffn_mult"] : nullptr;
+      if (!m || !m->is_number() || !(m->get<double>() > 0) || m->get<double>() > 1024) {
+        r.issues.push_back({at + ".ffn.ffn_mult", "must be a number in (0, 1024] unless no_op"});
+        return;
+      }
+      const auto width = static_cast<i64>(2.0 * m->get<double>() * static_cast<double>(c.d_model) / 3.0);
+      ffn.push_back(ceil_div(width, 256) * 256);
+    }
+  }
+  c.layer_kv_heads = std::move(kv);
+  c.layer_ffn = std::move(ffn);
+  c.n_kv_heads = *std::max_element(c.layer_kv_heads.begin(), c.layer_kv_heads.end());
+  if (c.n_kv_heads == 0) c.n_kv_heads = c.n_heads;  // no layer attends: any valid K
+  c.d_ff = c.widest_ffn();
+}
+
 // Shared pieces of rows. Numbers in rows are the class defaults of transformers'
 // configuration_<model_type>.py, used only when config.json omits the key.
 constexpr FfnRule kClassicFfn4d{.keys = {}, .absent = {.per_hidden = 4}, .kind = FfnKind::Classic};  // 4·d, fixed
@@ -510,6 +577,11 @@ const std::vector<FamilyRow>& family_rows() {
       {.family = Family::FalconH1, .model_types = {"falcon_h1"},
        .positions_default = 8192, .vocab_default = 128000,  // ref: FalconH1Config
        .ffn = {.absent = {.fixed = 14336}}, .hook = falcon_h1_layers},
+      // Llama-Nemotron NAS (DeciLMForCausalLM): a Llama decoder whose layers each have their own K
+      // and FFN width, or lack either block (block_configs); intermediate_size and
+      // num_key_value_heads are null in these configs.
+      {.family = Family::NemotronNas, .model_types = {"nemotron-nas"}, .ffn = {.absent = {.fixed = 0}},
+       .hook = nas_blocks},
       {.family = Family::Lfm2, .model_types = {"lfm2"}, .tied = true,
        .positions_default = 128000,  // ref: Lfm2Config
        .norm_qk = {nullptr, true}, .hook = lfm2_layers},

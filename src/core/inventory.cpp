@@ -424,6 +424,20 @@ void add_layer(const ModelConfig& c, const Names& n, bool moe, bool linear, Buil
     }
     return;
   }
+  if (c.per_layer()) {  // ref: vLLM nemotron_nas.py DeciLMDecoderLayer: a no_op block has no norm and no tensors
+    const i64 kv = c.kv_heads_at(layer), f = c.ffn_at(layer);
+    if (kv > 0) {
+      b.norm(c, n.attn_norm, d);
+      ModelConfig at = c;
+      at.n_kv_heads = kv;
+      add_attention(at, n, b);
+    }
+    if (f > 0) {
+      b.norm(c, n.ffn_norm, d);
+      add_mlp(c, b, n.gate, n.up, n.down, n.gate_up, f, c.bias_ffn);
+    }
+    return;
+  }
   if (c.norm_pre) b.norm(c, n.attn_norm, d);
   if (c.norm_pre && c.norm_ffn_input) b.norm(c, n.ffn_norm, d);
   if (c.norm_sandwich) {
@@ -657,7 +671,28 @@ Result<Inventory> build_inventory(const ModelConfig& c) {
         overflow |= lb.overflow;
         inv.kinds.push_back(std::move(kind));
       }
-  for (int linear = 0; linear < (c.block_pattern.empty() ? 2 : 0); ++linear)
+  if (c.per_layer()) {  // one kind per distinct (K, FFN width) pair, in order of first appearance
+    std::vector<std::pair<i64, i64>> shapes;
+    for (i64 i = 0; i < c.n_layers; ++i) {
+      const std::pair<i64, i64> s{c.kv_heads_at(i), c.ffn_at(i)};
+      size_t k = 0;
+      while (k < shapes.size() && shapes[k] != s) ++k;
+      if (k == shapes.size()) {
+        shapes.push_back(s);
+        LayerKind kind;
+        kind.label = (s.first > 0 ? "attention " + std::to_string(s.first) + " KV" : std::string("no attention")) +
+                     (s.second > 0 ? ", FFN " + std::to_string(s.second) : std::string(", no FFN"));
+        inv.kinds.push_back(std::move(kind));
+      }
+      inv.kinds[k].layers.push_back(i);
+    }
+    for (LayerKind& kind : inv.kinds) {
+      Builder lb{&kind.tensors, kOwnGroup, n.layer};
+      add_layer(c, n, false, false, lb, kind.layers.front());
+      overflow |= lb.overflow;
+    }
+  }
+  for (int linear = 0; linear < (c.block_pattern.empty() && !c.per_layer() ? 2 : 0); ++linear)
     for (int moe = 0; moe < 2; ++moe) {
       LayerKind kind;
       kind.label = std::string(linear ? "linear " : "") + (moe ? "moe" : "dense");

@@ -165,6 +165,10 @@ Result<LayerPlan> layer_plan(const ModelConfig& c, KvDtype t, i64 tp, i64 act_by
                    : mixer == Mixer::ShortConv ? conv
                    : mixer == Mixer::Mamba1    ? mamba1
                                                : base;
+    if (mixer == Mixer::Attention && !c.layer_kv_heads.empty()) {  // this layer's own K (NAS block_configs)
+      s.heads = c.kv_heads_at(l);
+      s.heads_gpu = kv_heads_per_gpu(s.heads, tp);
+    }
     if (mixer == Mixer::AttentionMamba) {
       // ref: modeling_falcon_h1.py FalconHybridMambaAttentionDynamicCache: every layer keeps its K and V
       // and a Mamba-2 conv + SSM state.

@@ -32,7 +32,20 @@ char block_at(const std::string& p, i64 layer) {
 }
 }  // namespace
 
+i64 ModelConfig::kv_heads_at(i64 layer) const {
+  return layer_kv_heads.empty() ? n_kv_heads : layer >= 0 && layer < static_cast<i64>(layer_kv_heads.size()) ? layer_kv_heads[static_cast<size_t>(layer)] : 0;
+}
+
+i64 ModelConfig::ffn_at(i64 layer) const {
+  return layer_ffn.empty() ? d_ff : layer >= 0 && layer < static_cast<i64>(layer_ffn.size()) ? layer_ffn[static_cast<size_t>(layer)] : 0;
+}
+
+i64 ModelConfig::widest_ffn() const {
+  return layer_ffn.empty() ? d_ff : *std::max_element(layer_ffn.begin(), layer_ffn.end());
+}
+
 Mixer ModelConfig::layer_mixer(i64 layer) const {
+  if (!layer_kv_heads.empty() && kv_heads_at(layer) == 0) return Mixer::None;
   if (!block_pattern.empty()) {
     const char b = block_at(block_pattern, layer);
     return b == 'M' ? Mixer::Mamba : b == '*' ? Mixer::Attention : b == 'C' ? Mixer::ShortConv : b == 'S' ? Mixer::Mamba1
@@ -43,6 +56,7 @@ Mixer ModelConfig::layer_mixer(i64 layer) const {
 }
 
 bool ModelConfig::layer_has_ffn(i64 layer) const {
+  if (!layer_ffn.empty()) return ffn_at(layer) > 0;
   return block_pattern.empty() || block_ffn || block_at(block_pattern, layer) == '-';
 }
 
@@ -95,6 +109,8 @@ const std::vector<FieldLimit>& field_limits() {
       {"chunk_size", 1, kMaxTokens, kZeroOff},
       {"conv_L_cache", 0, 1024},
       {"mamba_expand", 1, 64, kZeroOff},
+      {"num_key_value_heads_per_layer", 0, 65536, false, kNotInConfig},  // 0: a layer without attention
+      {"intermediate_size_per_layer", 0, kMaxWidth, false, kNotInConfig},  // 0: a layer without FFN
       {"mamba_d_state", 1, 65536, kZeroOff},
       {"mamba_d_conv", 1, 1024, kZeroOff},
       {"mamba_dt_rank", 1, kMaxDim, kZeroOff},
@@ -189,7 +205,36 @@ std::vector<Issue> validate(const ModelConfig& c) {
   }
   bool any_dense = false;
   for (i64 i = 0; i < c.n_layers && i <= 10000 && !any_dense; ++i) any_dense = !c.layer_is_moe(i);
-  if (any_dense || !c.is_moe()) lim("intermediate_size", c.d_ff);
+  if ((any_dense || !c.is_moe()) && c.layer_ffn.empty()) lim("intermediate_size", c.d_ff);
+  if (c.per_layer()) {
+    // Per-layer shapes: one entry per layer, each in range; K divides the query heads. Combined
+    // only with a plain decoder (no experts, latent or linear attention, block pattern or window).
+    auto per_layer = [&](std::string_view field, const std::vector<i64>& v, bool heads) {
+      if (v.empty()) return;
+      if (static_cast<i64>(v.size()) != c.n_layers) {
+        out.push_back({std::string(field), "must have one entry per layer (" + std::to_string(c.n_layers) + "), got " +
+                                               std::to_string(v.size())});
+        return;
+      }
+      for (i64 x : v) {
+        if (auto i = check_limit(field, x)) {
+          out.push_back(*i);
+          return;
+        }
+        if (heads && x > 0 && c.n_heads % x != 0) {
+          out.push_back({std::string(field), "each entry must divide num_attention_heads (" + std::to_string(c.n_heads) +
+                                                 ") or be 0, got " + std::to_string(x)});
+          return;
+        }
+      }
+    };
+    per_layer("num_key_value_heads_per_layer", c.layer_kv_heads, true);
+    per_layer("intermediate_size_per_layer", c.layer_ffn, false);
+    if (c.is_moe() || c.mla.enabled || c.linear.enabled() || !c.block_pattern.empty() || c.sliding_window > 0 ||
+        c.parallel_block || c.norm_sandwich || !c.norm_pre)
+      out.push_back({"num_key_value_heads_per_layer", "per-layer shapes go with a plain pre-norm decoder only (no experts, "
+                                                      "MLA, linear layers, block pattern, window, parallel or sandwich norms)"});
+  }
   if (c.is_moe()) {
     lim("num_experts", c.moe.num_experts);
     lim("moe_intermediate_size", c.moe.expert_ffn);

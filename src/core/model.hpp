@@ -24,12 +24,12 @@ namespace llmsize::core {
 enum class Family : std::uint8_t {
   Gpt2, GptJ, GptNeoX, Opt, Bloom, Falcon, Llama, Mistral, Mixtral, Qwen2, Qwen2Moe,
   Qwen3, Qwen3Moe, Gemma, Gemma2, Phi, Phi3, DeepseekV2, DeepseekV3, OpenaiGpt, Gemma3, GptOss, Qwen3Next,
-  Smollm3, Olmo2, DeepseekV32, KimiK2, Glm4Moe, Llama4, NemotronH, GraniteMoeHybrid, GptBigCode, Lfm2, Starcoder2, Ernie45Moe, MinimaxM2, Qwen35, Qwen35Moe, Jamba, FalconH1, Custom,
+  Smollm3, Olmo2, DeepseekV32, KimiK2, Glm4Moe, Llama4, NemotronH, GraniteMoeHybrid, GptBigCode, Lfm2, Starcoder2, Ernie45Moe, MinimaxM2, Qwen35, Qwen35Moe, Jamba, FalconH1, NemotronNas, Custom,
 };
 inline constexpr std::string_view kFamilyNames[] = {
     "gpt2", "gptj", "gpt_neox", "opt", "bloom", "falcon", "llama", "mistral", "mixtral", "qwen2",
     "qwen2_moe", "qwen3", "qwen3_moe", "gemma", "gemma2", "phi", "phi3", "deepseek_v2", "deepseek_v3",
-    "openai-gpt", "gemma3_text", "gpt_oss", "qwen3_next", "smollm3", "olmo2", "deepseek_v32", "kimi_k2", "glm4_moe", "llama4_text", "nemotron_h", "granitemoehybrid", "gpt_bigcode", "lfm2", "starcoder2", "ernie4_5_moe", "minimax_m2", "qwen3_5_text", "qwen3_5_moe_text", "jamba", "falcon_h1", "custom"};
+    "openai-gpt", "gemma3_text", "gpt_oss", "qwen3_next", "smollm3", "olmo2", "deepseek_v32", "kimi_k2", "glm4_moe", "llama4_text", "nemotron_h", "granitemoehybrid", "gpt_bigcode", "lfm2", "starcoder2", "ernie4_5_moe", "minimax_m2", "qwen3_5_text", "qwen3_5_moe_text", "jamba", "falcon_h1", "nemotron-nas", "custom"};
 enum class FfnKind : std::uint8_t { Classic, Gated };  // 2 matrices (up, down) or 3 (gate, up, down)
 inline constexpr std::string_view kFfnKindNames[] = {"classic", "gated"};
 enum class Activation : std::uint8_t { Gelu, GeluTanh, Relu, Silu, Relu2 };
@@ -218,6 +218,11 @@ struct ModelConfig {
   bool short_conv_bias = false;  // LFM2 conv_bias: biases on in_proj, the convolution and out_proj
   Mamba2Config mamba;
   Mamba1Config mamba1;
+  // Per-layer shapes of a heterogeneous (NAS) model, one entry per layer (DeciLM block_configs:
+  // Llama-Nemotron Super and Ultra); empty: every layer has n_kv_heads and d_ff. An entry of 0 in
+  // layer_kv_heads: no attention block in that layer (no norm, no cache); 0 in layer_ffn: no FFN.
+  std::vector<i64> layer_kv_heads;
+  std::vector<i64> layer_ffn;
   VisionConfig vision;  // multimodal wrappers: counted as params.vision, not in the total
   i64 mtp_layers = 0;  // DeepSeek-V3 multi-token-prediction layers (reported, not in the total)
 
@@ -230,6 +235,10 @@ struct ModelConfig {
   bool layer_is_linear(i64 layer) const;
   Mixer layer_mixer(i64 layer) const;     // Attention, Linear, Mamba, or None (an MLP block)
   bool layer_has_ffn(i64 layer) const;    // false: a mixer block of a block-pattern model
+  bool per_layer() const { return !layer_kv_heads.empty() || !layer_ffn.empty(); }
+  i64 kv_heads_at(i64 layer) const;  // this layer's K (0: no attention)
+  i64 ffn_at(i64 layer) const;       // this layer's dense FFN width (0: no FFN)
+  i64 widest_ffn() const;            // the widest dense FFN of any layer
   i64 mamba1_inner() const { return mamba1.expand * d_model; }  // d_inner of a Mamba-1 mixer
   i64 q_head_dim() const { return mla.enabled ? mla.qk_nope_dim + mla.qk_rope_dim : head_dim; }
   i64 v_head_dim() const { return mla.enabled ? mla.v_head_dim : head_dim; }

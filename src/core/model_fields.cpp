@@ -89,6 +89,40 @@ ModelField dense_layers() {
   return row;
 }
 
+// A per-layer list (ModelConfig::layer_kv_heads, layer_ffn): comma-separated values, one per layer,
+// each within the canonical field's limits; empty for a uniform model.
+template <std::vector<i64> M::*member>
+ModelField per_layer_list(std::string_view key, std::string_view canonical, std::string_view label, std::string_view help) {
+  FieldSpec f = spec(key, canonical, label, help);
+  f.kind = FieldKind::IntList;
+  const FieldLimit& l = *find_limit(canonical);
+  f.min_int = l.min;
+  f.max_int = l.max;
+  ModelField row{f};
+  row.get_text = [](const FieldSpec&, const M& c) {
+    std::string s;
+    for (i64 v : c.*member) s += (s.empty() ? "" : ",") + std::to_string(v);
+    return s;
+  };
+  row.set_text = [](const FieldSpec& s, M& c, std::string_view t) -> std::optional<Issue> {
+    std::vector<i64> out;
+    const i64 max_layers = find_limit("num_hidden_layers")->max;
+    while (!t.empty()) {
+      const size_t comma = t.find(',');
+      auto v = parse_int(t.substr(0, comma));
+      if (!v || *v < s.min_int || *v > s.max_int || static_cast<i64>(out.size()) >= max_layers)
+        return Issue{std::string(s.key), "must be comma-separated values in [" + std::to_string(s.min_int) + ", " +
+                                             std::to_string(s.max_int) + "], one per layer"};
+      out.push_back(*v);
+      if (comma == std::string_view::npos) break;
+      t.remove_prefix(comma + 1);
+    }
+    c.*member = std::move(out);
+    return std::nullopt;
+  };
+  return row;
+}
+
 // hybrid_override_pattern: one character per layer, 'M', '*', '-', 'C', 'S' or 'P' (see ModelConfig::block_pattern).
 ModelField block_pattern() {
   FieldSpec f = spec("bp", "hybrid_override_pattern", "block pattern",
@@ -227,6 +261,10 @@ std::vector<ModelField> build_fields() {
       limited("ixd", "index_head_dim", "indexer dim", "indexer head dim (its key is cached per token)", AT(mla.index_dim)),
       limited("ixk", "index_topk", "indexer top-k", "keys each query attends", AT(mla.index_topk)),
       block_pattern(),
+      per_layer_list<&M::layer_kv_heads>("lkv", "num_key_value_heads_per_layer", "KV heads per layer",
+                     "NAS models: each layer's K, 0 for a layer without attention (empty: KV heads in every layer)"),
+      per_layer_list<&M::layer_ffn>("lff", "intermediate_size_per_layer", "FFN per layer",
+                     "NAS models: each layer's FFN width, 0 for a layer without FFN (empty: the FFN width in every layer)"),
       limited("sex", "mamba_expand", "Mamba-1 expand", "Jamba: d_inner = expand · hidden_size of the 'S' layers",
               AT(mamba1.expand)),
       limited("sst", "mamba_d_state", "Mamba-1 state", "Jamba: SSM state per channel", AT(mamba1.state)),

@@ -1,6 +1,7 @@
 // Parameter report and the explained gap to 12·L·d² + v·d (see params.hpp).
 #include "params.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "format.hpp"
@@ -70,22 +71,36 @@ std::string attention_why(const ModelConfig& c) {
          " convolution over " + n(a.conv_dim()) + " channels";
   }
   if (!c.block_pattern.empty()) {
-    i64 mamba = 0, conv = 0, attn = 0;
+    i64 mamba = 0, conv = 0, attn = 0, mamba1 = 0, beside = 0;
     for (char b : c.block_pattern) {
       mamba += b == 'M' ? 1 : 0;
       conv += b == 'C' ? 1 : 0;
       attn += b == '*' ? 1 : 0;
+      mamba1 += b == 'S' ? 1 : 0;
+      beside += b == 'P' ? 1 : 0;
     }
     const auto& m = c.mamba;
     std::string kinds;
     if (mamba > 0)
       kinds += n(mamba) + " Mamba-2 mixers (in_proj d×" + n(m.in_proj()) + ", out_proj " + n(m.d_inner()) + "×d, a width-" +
                n(m.conv_kernel) + " convolution over " + n(m.conv_dim()) + " channels)";
+    if (beside > 0)
+      kinds = n(beside) + " attention layers each beside a Mamba-2 mixer (in_proj d×" + n(m.in_proj()) + ", out_proj " +
+              n(m.d_inner()) + "×d)";
+    if (mamba1 > 0)
+      kinds += std::string(kinds.empty() ? "" : ", ") + n(mamba1) + " Mamba-1 mixers (in_proj d×" + n(2 * c.mamba1_inner()) +
+               ", x_proj, dt_proj, out_proj " + n(c.mamba1_inner()) + "×d)";
     if (conv > 0)
       kinds += std::string(kinds.empty() ? "" : ", ") + n(conv) + " short convolutions (in_proj d×3d, a width-" +
                n(c.short_conv) + " depthwise convolution, out_proj d×d)";
     s += std::string(s.empty() ? "" : "; ") + (c.block_ffn ? "the mixer of each layer: " : "one block per layer: ") + kinds +
          " and " + n(attn) + " attention layers, where the estimate assumes attention in every layer";
+  }
+  if (!c.layer_kv_heads.empty()) {
+    i64 attn = 0;
+    for (i64 k : c.layer_kv_heads) attn += k > 0 ? 1 : 0;
+    s += std::string(s.empty() ? "" : "; ") + "per-layer shapes: " + n(attn) + " of " + n(c.n_layers) +
+         " layers have attention, each with its own KV heads, the others none";
   }
   if (s.empty()) return "four d×d matrices per layer, exactly as the estimate assumes";
   return s + ", instead of d×d each";
@@ -99,7 +114,17 @@ std::string ffn_why(const ModelConfig& c, i64 moe_layers) {
         "): three d×f matrices with f = " + n(c.d_ff) + " (" + ratio(c.d_ff, d) + "·d)";
   else
     s = "classic FFN: two d×f matrices with f = " + n(c.d_ff) + " (" + ratio(c.d_ff, d) + "·d)";
-  if (!c.block_pattern.empty()) {
+  if (!c.layer_ffn.empty()) {
+    i64 with = 0, low = c.widest_ffn();
+    for (i64 f : c.layer_ffn)
+      if (f > 0) {
+        ++with;
+        low = std::min(low, f);
+      }
+    s += "; per-layer widths: " + n(with) + " of " + n(c.n_layers) + " layers have an FFN, f from " + n(low) + " to " +
+         n(c.widest_ffn());
+  }
+  if (!c.block_pattern.empty() && !c.block_ffn) {  // with block_ffn every layer has its FFN
     i64 mlp = 0;
     for (char b : c.block_pattern) mlp += b == '-' ? 1 : 0;
     s += "; only " + n(mlp) + " of " + n(c.n_layers) + " layers are MLP blocks";

@@ -74,7 +74,7 @@ Result<Temporaries> layer_temporaries(const ModelConfig& c, const CacheShape& ca
   const i64 width_mult = c.ffn_kind == FfnKind::Gated ? 3 : 2;  // gate, up, act·up | up, act
   Checked ffn;
   if (!moe_layer) {
-    ffn = hidden * 2 + tokens * ceil_div(c.d_ff, tp) * width_mult * e;
+    ffn = hidden * 2 + tokens * ceil_div(c.widest_ffn(), tp) * width_mult * e;  // NAS models: the widest layer's
   } else {
     const auto& m = c.moe;
     const i64 fe = p.ep > 1 ? m.expert_ffn : ceil_div(m.expert_ffn, tp);

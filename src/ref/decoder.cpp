@@ -45,6 +45,7 @@ std::optional<Issue> unsupported(const ModelConfig& c) {
   add(c.sliding_window > 0 && c.window_chunked, "chunked attention (chk)");
   add(!c.block_pattern.empty(), "Mamba-2 mixers and per-layer block patterns (bp)");
   add(c.norm_qk && c.norm_qk_full, "full-width q/k norms (nqkf)");
+  add(c.per_layer(), "per-layer KV heads and FFN widths (lkv, lff)");
   if (what.empty()) return std::nullopt;
   return Issue{"model_type", "the reference block does not run " + what +
                                  " yet; the estimate covers this model, the measured block does not"};

@@ -1038,6 +1038,57 @@ TEST_CASE("Falcon-H1 1.5B and 7B match their published counts; mamba_d_ssm and m
   CHECK(si.issues()[0].field == "attn_layer_indices");
 }
 
+TEST_CASE("Llama 3.3 Nemotron Super 49B counts 49,867,145,216: per-layer KV heads and FFN widths, 31 layers without attention",
+          "[core][params][anchor][plan]") {
+  // ref: a public research log on this model: "Confirmed size 49,867,145,216 bf16 params ≈ 99.75 GB".
+  const ModelConfig c = preset("llama-3.3-nemotron-super-49b").config;
+  const ParamReport r = llmsize::test::param_report(c);
+  CHECK(r.total == 49'867'145'216);
+  // By hand (vLLM nemotron_nas.py DeciLMDecoderLayer): an attention block is input_layernorm + q, o d·d and
+  // k, v d·K·hd with K = 64 / n_heads_in_group = 8; a no_op block has no tensors; an FFN block is
+  // post_attention_layernorm + 3·d·f with f = int(2 · ffn_mult · d / 3) rounded up to 256.
+  const i64 d = 8192, v = 128256;
+  const i64 attn = d + 2 * d * d + 2 * d * 1024;
+  auto ffn = [&](i64 f) { return d + 3 * d * f; };
+  // 49 layers attend; FFN widths: 49 × 28,672 (ffn_mult 5.25), 6 × 14,336 (2.625), 1 × 17,920 (3.28125),
+  // 10 × 7,168 (1.3125), 8 × 5,632 (1.0), 6 × 2,816 (0.5).
+  CHECK(r.total == 2 * v * d + d + 49 * attn + 49 * ffn(28672) + 6 * ffn(14336) + ffn(17920) + 10 * ffn(7168) +
+                       8 * ffn(5632) + 6 * ffn(2816));
+  i64 attending = 0;
+  for (i64 k : c.layer_kv_heads) attending += k == 8 ? 1 : k == 0 ? 0 : 1000;
+  CHECK(attending == 49);
+  CHECK(c.widest_ffn() == 28672);
+  CHECK(c.ffn_at(62) == 2816);
+  // KV only in the 49 attention layers: 2 · 8 · 128 · 2 B each, where a uniform reading of 80 layers
+  // would print 327,680 B per token.
+  const LayerPlan p = plan_of(c);
+  CHECK(p.kv_bytes_per_token() == 49 * 2 * 8 * 128 * 2);
+  CHECK(p.cache_of(6).kind == AttnKind::None);
+  CHECK(p.cache_of(0).kind == AttnKind::Full);
+  CHECK(p.layers[6].ffn == FfnPlan::Dense);
+  // Blocks this reading does not model are refused by name.
+  const std::string base = R"({"model_type": "nemotron-nas", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4,
+    "vocab_size": 100, "block_configs": [{"attention": {"n_heads_in_group": 2}, "ffn": {"ffn_mult": 1.0}}, )";
+  const auto ok = import_hf_config(base + R"({"attention": {"no_op": true}, "ffn": {"no_op": true}}]})");
+  REQUIRE(ok.ok());
+  CHECK(ok->config.layer_kv_heads == std::vector<i64>{2, 0});
+  CHECK(ok->config.layer_ffn == std::vector<i64>{256, 0});  // int(2 · 1.0 · 64 / 3) = 42, rounded up to 256
+  const auto linear = import_hf_config(base + R"({"attention": {"replace_with_linear": true}, "ffn": {"ffn_mult": 1.0}}]})");
+  REQUIRE_FALSE(linear.ok());
+  CHECK(linear.issues()[0].field == "block_configs[1].attention.replace_with_linear");
+  const auto window = import_hf_config(base + R"({"attention": {"n_heads_in_group": 2, "window_length": 512}, "ffn": {"ffn_mult": 1.0}}]})");
+  REQUIRE_FALSE(window.ok());
+  CHECK(window.issues()[0].field == "block_configs[1].attention.window_length");
+  const auto group = import_hf_config(base + R"({"attention": {"n_heads_in_group": 3}, "ffn": {"ffn_mult": 1.0}}]})");
+  REQUIRE_FALSE(group.ok());
+  CHECK(group.issues()[0].field == "block_configs[1].attention.n_heads_in_group");
+  std::string three = base + R"({"attention": {"no_op": true}, "ffn": {"no_op": true}}]})";
+  three.replace(three.find(R"("num_hidden_layers": 2)"), 22, R"("num_hidden_layers": 3)");
+  const auto short_list = import_hf_config(three);
+  REQUIRE_FALSE(short_list.ok());
+  CHECK(short_list.issues()[0].field == "block_configs");
+}
+
 TEST_CASE("LFM2 1.2B counts 1,170,340,608: 10 short-convolution and 6 attention layers, each with a SwiGLU MLP",
           "[core][params][anchor][plan]") {
   // ref: the LFM2 model card's table: "| **Parameters** | 354,483,968 | 742,489,344 | 1,170,340,608 |

@@ -26,7 +26,8 @@ TEST_CASE("every supported model_type is read from a real config", "[core][impor
       {"lfm2", "lfm2-1.2b"}, {"starcoder2", "starcoder2-15b"},
       {"ernie4_5_moe", "ernie-4.5-21b-a3b"}, {"minimax_m2", "minimax-m2"},
       {"qwen3_5_moe_text", "qwen3.5-397b-a17b"}, {"qwen3_5_text", "qwen3.5-0.8b"},
-      {"jamba", "jamba-1.5-mini"}, {"falcon_h1", "falcon-h1-0.5b"}};
+      {"jamba", "jamba-1.5-mini"}, {"falcon_h1", "falcon-h1-0.5b"},
+      {"nemotron-nas", "llama-3.3-nemotron-super-49b"}};
   for (auto type : supported_model_types()) {
     if (type == "RefinedWeb" || type == "RefinedWebModel") continue;  // Falcon aliases, tested below
     INFO(type);

@@ -80,6 +80,11 @@ TEST_CASE("more layers, width, context or batch never reduce the matching figure
       // A block pattern names every layer: the new layers repeat its start.
       if (!deeper.block_pattern.empty())
         deeper.block_pattern += deeper.block_pattern.substr(0, static_cast<size_t>(deeper.n_layers - p.config.n_layers));
+      for (auto* v : {&deeper.layer_kv_heads, &deeper.layer_ffn})  // per-layer shapes likewise
+        if (!v->empty()) {
+          const std::vector<i64> start(v->begin(), v->begin() + (deeper.n_layers - p.config.n_layers));
+          v->insert(v->end(), start.begin(), start.end());
+        }
       check_not_less(run(deeper, w), "layers");
 
       ModelConfig wider = p.config;  // width and FFN grow, heads keep their size

@@ -36,6 +36,10 @@ inline core::ModelConfig tiny(core::ModelConfig c) {
   } else {
     c.n_layers = 2;
   }
+  if (c.per_layer()) {  // NAS: one layer with attention and a wide FFN, one with neither attention nor a wide FFN
+    c.layer_kv_heads = {c.n_kv_heads, 0};
+    c.layer_ffn = {96, 48};
+  }
   if (c.mla.enabled) {
     auto& m = c.mla;
     m.q_lora_rank = m.q_lora_rank > 0 ? 48 : 0;
