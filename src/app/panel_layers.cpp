@@ -17,6 +17,7 @@ using core::i64;
 std::string kept_text(const core::CacheShape& s) {
   if (core::is_stateful(s.kind)) return "none: a fixed state";
   if (s.kind == core::AttnKind::FullMamba) return "every token, and a fixed state";
+  if (s.kind == core::AttnKind::Shared) return "none: reads an earlier layer's K and V";
   if (s.kind == core::AttnKind::None) return "none (an MLP block)";
   if (s.index_bytes_per_token > 0) return "every token, and its indexer key";
   return s.window > 0 ? "last " + core::with_commas(s.window) + " tokens" : std::string("every token");

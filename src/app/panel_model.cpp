@@ -37,7 +37,8 @@ const std::vector<FieldGroup>& field_groups() {
       {"Vision tower", {"vis", "vL", "vd", "vff", "vH", "vp", "vimg", "vch", "vpj", "vpb", "vad", "vtp", "vmg", "vpos"}, false},
       {"Hybrid layers and attention extras", {"fai", "lkh", "lvh", "lkd", "lvd", "lck", "sink", "og", "ixh", "ixd", "ixk", "bp", "bpf", "scv", "scb", "mnh",
                                                    "mhd", "mst", "mng", "mck", "mch", "mcb", "mpb", "mgn", "sex", "sst", "sck", "sdr",
-                                                   "scnb", "spb", "snm", "lkv", "lff"}, false},
+                                                   "scnb", "spb", "snm", "lkv", "lff", "ghd", "gkv", "keqv", "kvs", "dwm", "ple",
+                                                   "plev"}, false},
       {"Norms", {"norm", "par", "nf", "ns", "nqk", "nqkf", "npre", "ne", "nfin"}, false},
       {"Biases, tying, naming", {"bqkv", "bo", "bff", "bh", "tie", "ep", "fqkv", "fgu"}, false},
   };

@@ -384,6 +384,37 @@ void nas_blocks(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
   c.d_ff = c.widest_ffn();
 }
 
+// Gemma 4 (configuration_gemma4.py Gemma4TextConfig, modeling_gemma4.py): full layers use
+// global_head_dim (512 when absent) and, only under attention_k_eq_v, num_global_key_value_heads;
+// the last num_kv_shared_layers layers read an earlier layer's cache; use_double_wide_mlp doubles
+// those layers' FFN; hidden_size_per_layer_input (256 when absent) adds the per-layer embeddings.
+// The class forces the last layer to full attention and halves the window (+1) under
+// use_bidirectional_attention "all". The MoE variant (enable_moe_block) and the newer
+// per_layer_config spelling are refused by name.
+void gemma4_layers(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
+  if (r.boolean({"enable_moe_block"}, false))
+    r.issues.push_back({r.prefix() + "enable_moe_block", "true is not supported yet (Gemma 4's MoE layers keep a dense MLP "
+                                                         "beside the experts; only false)"});
+  if (const json* v = r.find({"per_layer_config"}, nullptr, nullptr); v && !(v->is_null() || (v->is_object() && v->empty())))
+    r.issues.push_back({r.prefix() + "per_layer_config", "is not read yet; give global_head_dim and "
+                                                         "num_global_key_value_heads (transformers 5.14 spelling)"});
+  c.k_eq_v = r.boolean({"attention_k_eq_v"}, false);
+  c.global_head_dim = r.integer("global_head_dim", {"global_head_dim"}, 512);
+  if (c.global_head_dim == c.head_dim) c.global_head_dim = 0;
+  std::string key;
+  if (const json* v = r.find({"num_global_key_value_heads"}, "num_global_key_value_heads", &key); v && !v->is_null())
+    if (const auto k = json_util::to_int(*v, key, r.issues); k && c.k_eq_v && *k != c.n_kv_heads) c.global_kv_heads = *k;
+  c.kv_shared = r.integer("num_kv_shared_layers", {"num_kv_shared_layers"}, 0);
+  c.double_wide = r.boolean({"use_double_wide_mlp"}, false);
+  c.ple_dim = r.integer("hidden_size_per_layer_input", {"hidden_size_per_layer_input"}, 256);
+  if (const json* v = r.find({"hidden_size_per_layer_input"}, nullptr, nullptr); v && v->is_null()) c.ple_dim = 0;
+  c.ple_vocab = c.ple_dim > 0 ? r.integer("vocab_size_per_layer_input", {"vocab_size_per_layer_input"}, 262144) : 0;
+  if (r.str({"use_bidirectional_attention"}, "") == "all") c.sliding_window = c.sliding_window / 2 + 1;
+  if (c.sliding_window > 0 && c.layer_slides(c.n_layers - 1))
+    r.issues.push_back({r.prefix() + "layer_types", "the last layer must be full attention (Gemma4TextConfig forces it); "
+                                                    "this layer pattern would change"});
+}
+
 // Shared pieces of rows. Numbers in rows are the class defaults of transformers'
 // configuration_<model_type>.py, used only when config.json omits the key.
 constexpr FfnRule kClassicFfn4d{.keys = {}, .absent = {.per_hidden = 4}, .kind = FfnKind::Classic};  // 4·d, fixed
@@ -582,6 +613,14 @@ const std::vector<FamilyRow>& family_rows() {
       // num_key_value_heads are null in these configs.
       {.family = Family::NemotronNas, .model_types = {"nemotron-nas"}, .ffn = {.absent = {.fixed = 0}},
        .hook = nas_blocks},
+      // Gemma 4 text (modeling_gemma4.py): Gemma 3's sandwich norms and q/k norms (v_norm has no
+      // scale), sliding and full layers from layer_types (5:1 when absent), and the per-layer shapes
+      // gemma4_layers reads.
+      {.family = Family::Gemma4, .model_types = {"gemma4_text"}, .tied = true,
+       .positions_default = 131072, .vocab_default = 262144,  // ref: Gemma4TextConfig
+       .ffn = {.absent = {.fixed = 9216}}, .act = kGemmaAct, .norm_qk = {nullptr, true}, .norm_sandwich = true,
+       .finish = gemma4_layers, .head_dim_default = 256,
+       .window = {.read = true, .on = {nullptr, true}, .size_default = 512, .pattern = 6, .layer_types = true}},
       {.family = Family::Lfm2, .model_types = {"lfm2"}, .tied = true,
        .positions_default = 128000,  // ref: Lfm2Config
        .norm_qk = {nullptr, true}, .hook = lfm2_layers},

@@ -113,6 +113,7 @@ Names names_for(const ModelConfig& c) {
       return n;
     }
     case Family::Gemma2:
+    case Family::Gemma4:  // ref: modeling_gemma4.py Gemma4TextDecoderLayer (the four norms of Gemma 3)
     case Family::Gemma3:  // ref: modeling_gemma3.py Gemma3DecoderLayer (+ Gemma3Attention q_norm, k_norm)
       llama.ffn_norm = "pre_feedforward_layernorm";
       return llama;
@@ -235,6 +236,7 @@ struct Builder {
   Group group;  // forced group (Mtp for MTP layers), or kGroupCount to keep each tensor's own
   std::string prefix;
   bool overflow = false;
+  i64 kv_heads = 0;  // stamped on the tensors added while set (a layer's own K)
 
   void add(const char* name, const char* suffix, Group g, Role r, i64 rows, i64 cols,
            i64 copies = 1, bool routed = false, Role of = Role::Bias) {
@@ -251,6 +253,7 @@ struct Builder {
     t.copies = copies;
     t.routed = routed;
     t.of = of;
+    t.kv_heads = kv_heads;
     out->push_back(std::move(t));
   }
   void norm(const ModelConfig& c, const char* name, i64 width, Group g = Group::Norm,
@@ -268,7 +271,7 @@ struct Builder {
 
 constexpr Group kOwnGroup = static_cast<Group>(kGroupCount);
 
-void add_attention(const ModelConfig& c, const Names& n, Builder& b) {
+void add_attention(const ModelConfig& c, const Names& n, Builder& b, i64 layer = -1) {
   const i64 d = c.d_model, H = c.n_heads;
   const auto A = Group::Attention;
   if (c.mla.enabled) {
@@ -300,19 +303,26 @@ void add_attention(const ModelConfig& c, const Names& n, Builder& b) {
     }
     return;
   }
-  const i64 hd = c.head_dim, K = c.n_kv_heads;
+  // This layer's shape: Gemma 4's full layers have their own head size (and K), KV-shared layers no
+  // k or v projection and no k_norm, and full layers under attention_k_eq_v no v_proj
+  // (ref: modeling_gemma4.py Gemma4TextAttention).
+  const bool own = layer >= 0 && c.varies_by_layer();
+  const i64 hd = own ? c.head_dim_at(layer) : c.head_dim, K = own ? c.kv_heads_at(layer) : c.n_kv_heads;
+  const bool kv_proj = !own || !c.kv_shared_at(layer), v_proj = kv_proj && (!own || c.v_proj_at(layer));
   // ref: modeling_qwen3_next.py Qwen3NextAttention: q_proj yields q and the output gate, 2·H·hd.
   const i64 q_width = H * hd * (c.attn_out_gate ? 2 : 1);
   if (c.fused_qkv) {
     b.linear(n.qkv, A, Role::AttnQKV, d, q_width + 2 * K * hd, c.bias_qkv);
   } else {
     b.linear(n.q, A, Role::AttnQ, d, q_width, c.bias_qkv);
-    b.linear(n.k, A, Role::AttnK, d, K * hd, c.bias_qkv);
-    b.linear(n.v, A, Role::AttnV, d, K * hd, c.bias_qkv);
+    b.kv_heads = K != c.n_kv_heads ? K : 0;
+    if (kv_proj) b.linear(n.k, A, Role::AttnK, d, K * hd, c.bias_qkv);
+    if (v_proj) b.linear(n.v, A, Role::AttnV, d, K * hd, c.bias_qkv);
+    b.kv_heads = 0;
   }
   if (c.norm_qk) {  // ref: modeling_olmo2.py Olmo2Attention: q_norm over H·hd, k_norm over K·hd
     b.norm(c, n.q_norm, c.norm_qk_full ? H * hd : hd);
-    b.norm(c, n.k_norm, c.norm_qk_full ? K * hd : hd);
+    if (kv_proj) b.norm(c, n.k_norm, c.norm_qk_full ? K * hd : hd);
   }
   b.linear(n.o, A, Role::AttnO, H * hd, d, c.bias_o);
   if (c.attn_sinks) b.add(n.sinks, "", A, Role::AttnSink, 1, H);  // ref: GptOssAttention.sinks
@@ -453,9 +463,14 @@ void add_layer(const ModelConfig& c, const Names& n, bool moe, bool linear, Buil
     add_attention(c, n, b);
   }
   else if (mixer == Mixer::ShortConv) add_short_conv(c, n, b);
-  else add_attention(c, n, b);
+  else add_attention(c, n, b, layer);
+  if (c.ple_dim > 0) {  // ref: modeling_gemma4.py Gemma4TextDecoderLayer: the per-layer input's gate, projection and norm
+    b.linear("per_layer_input_gate", Group::Embedding, Role::EmbedProj, d, c.ple_dim, false);
+    b.linear("per_layer_projection", Group::Embedding, Role::EmbedProj, c.ple_dim, d, false);
+    b.norm(c, "post_per_layer_input_norm", d);
+  }
   if (!moe) {
-    add_mlp(c, b, n.gate, n.up, n.down, n.gate_up, c.d_ff, c.bias_ffn);
+    add_mlp(c, b, n.gate, n.up, n.down, n.gate_up, layer >= 0 ? c.ffn_at(layer) : c.d_ff, c.bias_ffn);
     return;
   }
   const auto& m = c.moe;
@@ -579,6 +594,7 @@ std::string_view to_string(Role r) {
   switch (r) {
     case Role::Embed: return "embed";
     case Role::PosEmbed: return "pos_embed";
+    case Role::LayerEmbed: return "layer_embed";
     case Role::EmbedProj: return "embed_proj";
     case Role::AttnQ: return "q";
     case Role::AttnK: return "k";
@@ -647,6 +663,11 @@ Result<Inventory> build_inventory(const ModelConfig& c) {
     g.add(n.proj_out, ".weight", Group::Embedding, Role::EmbedProj, d, de);
   }
   if (c.norm_embed) g.norm(c, n.embed_norm, d);
+  if (c.ple_dim > 0) {  // ref: modeling_gemma4.py Gemma4TextModel: embed_tokens_per_layer, per_layer_model_projection and its norm
+    g.add("model.embed_tokens_per_layer", ".weight", Group::Embedding, Role::LayerEmbed, c.ple_vocab, c.n_layers * c.ple_dim);
+    g.add("model.per_layer_model_projection", ".weight", Group::Embedding, Role::EmbedProj, d, c.n_layers * c.ple_dim);
+    g.norm(c, "model.per_layer_projection_norm", c.ple_dim);
+  }
   if (c.norm_final) g.norm(c, n.final_norm, d);
   if (!c.tie_embeddings) g.add(n.head, ".weight", Group::LmHead, Role::LmHead, de, c.vocab);
   if (c.bias_lm_head) g.add(n.head, ".bias", Group::LmHead, Role::Bias, 1, c.vocab, 1, false, Role::LmHead);
@@ -671,17 +692,24 @@ Result<Inventory> build_inventory(const ModelConfig& c) {
         overflow |= lb.overflow;
         inv.kinds.push_back(std::move(kind));
       }
-  if (c.per_layer()) {  // one kind per distinct (K, FFN width) pair, in order of first appearance
-    std::vector<std::pair<i64, i64>> shapes;
+  if (c.varies_by_layer()) {  // one kind per distinct layer shape, in order of first appearance
+    struct Shape {
+      i64 kv, ffn, hd;
+      bool slides, shared, v;
+      bool operator==(const Shape&) const = default;
+    };
+    std::vector<Shape> shapes;
     for (i64 i = 0; i < c.n_layers; ++i) {
-      const std::pair<i64, i64> s{c.kv_heads_at(i), c.ffn_at(i)};
+      const Shape s{c.kv_heads_at(i), c.ffn_at(i), c.head_dim_at(i), c.layer_slides(i), c.kv_shared_at(i), c.v_proj_at(i)};
       size_t k = 0;
-      while (k < shapes.size() && shapes[k] != s) ++k;
+      while (k < shapes.size() && !(shapes[k] == s)) ++k;
       if (k == shapes.size()) {
         shapes.push_back(s);
         LayerKind kind;
-        kind.label = (s.first > 0 ? "attention " + std::to_string(s.first) + " KV" : std::string("no attention")) +
-                     (s.second > 0 ? ", FFN " + std::to_string(s.second) : std::string(", no FFN"));
+        const std::string what = c.sliding_window > 0 ? (s.slides ? "sliding " : "full ") : "attention ";
+        kind.label = (s.kv > 0 ? what + std::to_string(s.kv) + " KV" : std::string("no attention")) +
+                     (s.hd != c.head_dim ? " × " + std::to_string(s.hd) : std::string()) + (s.shared ? ", shared KV" : "") +
+                     (s.ffn > 0 ? ", FFN " + std::to_string(s.ffn) : std::string(", no FFN"));
         inv.kinds.push_back(std::move(kind));
       }
       inv.kinds[k].layers.push_back(i);
@@ -692,7 +720,7 @@ Result<Inventory> build_inventory(const ModelConfig& c) {
       overflow |= lb.overflow;
     }
   }
-  for (int linear = 0; linear < (c.block_pattern.empty() && !c.per_layer() ? 2 : 0); ++linear)
+  for (int linear = 0; linear < (c.block_pattern.empty() && !c.varies_by_layer() ? 2 : 0); ++linear)
     for (int moe = 0; moe < 2; ++moe) {
       LayerKind kind;
       kind.label = std::string(linear ? "linear " : "") + (moe ? "moe" : "dense");

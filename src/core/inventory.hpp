@@ -23,6 +23,7 @@ std::string_view to_string(Group g);  // "embedding", "attention", …
 // What a tensor does, independent of the family's naming.
 enum class Role : std::uint8_t {
   Embed, PosEmbed, EmbedProj,                    // token/position tables, OPT project_in/out
+  LayerEmbed,                                    // Gemma 4's per-layer input embedding table (a lookup)
   AttnQ, AttnK, AttnV, AttnQKV, AttnO,           // attention projections (QKV when fused)
   AttnSink,                                      // gpt-oss: one learned softmax logit per head
   MlaQA, MlaQB, MlaKVA, MlaKVB,                  // MLA low-rank projections
@@ -44,6 +45,7 @@ struct Tensor {
   i64 copies = 1;    // E routed experts of this shape in each layer, else 1
   bool routed = false;  // only top_k of the copies are active per token
   Role of = Role::Bias; // for biases and norms: the tensor they belong to (informative)
+  i64 kv_heads = 0;     // K/V projections of a layer whose K differs from the model's (Gemma 4 full layers)
 
   bool is_matrix() const { return rows > 1; }
   i64 numel_one() const { return rows * cols; }          // one copy (checked when built)

@@ -165,9 +165,11 @@ Result<LayerPlan> layer_plan(const ModelConfig& c, KvDtype t, i64 tp, i64 act_by
                    : mixer == Mixer::ShortConv ? conv
                    : mixer == Mixer::Mamba1    ? mamba1
                                                : base;
-    if (mixer == Mixer::Attention && !c.layer_kv_heads.empty()) {  // this layer's own K (NAS block_configs)
+    if (mixer == Mixer::Attention && c.varies_by_layer() && !c.mla.enabled) {
+      // This layer's own K and head size (NAS block_configs; Gemma 4's full layers).
       s.heads = c.kv_heads_at(l);
       s.heads_gpu = kv_heads_per_gpu(s.heads, tp);
+      s.k_dim = s.v_dim = c.head_dim_at(l);
     }
     if (mixer == Mixer::AttentionMamba) {
       // ref: modeling_falcon_h1.py FalconHybridMambaAttentionDynamicCache: every layer keeps its K and V
@@ -182,6 +184,9 @@ Result<LayerPlan> layer_plan(const ModelConfig& c, KvDtype t, i64 tp, i64 act_by
       s.kind = c.window_chunked ? AttnKind::Chunked : AttnKind::Sliding;
       s.window = c.sliding_window;
     }
+    // ref: modeling_gemma4.py (DynamicCache builds cache layers for the first L − num_kv_shared_layers
+    // layers only): a shared layer reads the cache of the last earlier layer of its kind.
+    if (keeps_tokens(s.kind) && c.kv_shared_at(l)) s.kind = AttnKind::Shared;
     auto same = [&](const CacheShape& x) {
       return x.kind == s.kind && x.window == s.window && x.heads == s.heads && x.k_dim == s.k_dim && x.v_dim == s.v_dim;
     };

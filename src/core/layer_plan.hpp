@@ -26,18 +26,21 @@ enum class AttnKind : std::uint8_t {
   Conv,       // no per-token cache: the last inputs of a short convolution per sequence (LFM2)
   Mamba1,     // no per-token cache: a Mamba-1 conv + SSM state per sequence (Jamba)
   FullMamba,  // K and V of every past token, and beside them a Mamba-2 state per sequence (Falcon-H1)
+  Shared,     // no cache of its own: attends over an earlier layer's K and V (Gemma 4 num_kv_shared_layers)
 };
 inline constexpr std::string_view kAttnKindNames[] = {"full", "sliding", "mla latent", "linear", "mla + indexer",
                                                       "chunked", "mamba", "none", "conv", "mamba1",
-                                                      "full + mamba"};
-static_assert(std::size(kAttnKindNames) == static_cast<size_t>(AttnKind::FullMamba) + 1);
+                                                      "full + mamba", "shared"};
+static_assert(std::size(kAttnKindNames) == static_cast<size_t>(AttnKind::Shared) + 1);
 // Kinds that keep no per-token cache.
 inline bool is_stateful(AttnKind k) {
   return k == AttnKind::Linear || k == AttnKind::Mamba || k == AttnKind::Conv || k == AttnKind::Mamba1;
 }
 // Kinds whose layers keep a recurrent state per sequence (with or without a per-token cache).
 inline bool has_state(AttnKind k) { return is_stateful(k) || k == AttnKind::FullMamba; }
-inline bool keeps_tokens(AttnKind k) { return !is_stateful(k) && k != AttnKind::None; }
+inline bool keeps_tokens(AttnKind k) { return !is_stateful(k) && k != AttnKind::None && k != AttnKind::Shared; }
+// Kinds whose layers run softmax attention over a per-token cache (their own or, Shared, another's).
+inline bool attends(AttnKind k) { return keeps_tokens(k) || k == AttnKind::Shared; }
 inline bool is_mla(AttnKind k) { return k == AttnKind::MlaLatent || k == AttnKind::MlaIndexer; }
 enum class FfnPlan : std::uint8_t { Dense, Moe, None };
 

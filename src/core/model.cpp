@@ -33,15 +33,20 @@ char block_at(const std::string& p, i64 layer) {
 }  // namespace
 
 i64 ModelConfig::kv_heads_at(i64 layer) const {
-  return layer_kv_heads.empty() ? n_kv_heads : layer >= 0 && layer < static_cast<i64>(layer_kv_heads.size()) ? layer_kv_heads[static_cast<size_t>(layer)] : 0;
+  if (!layer_kv_heads.empty())
+    return layer >= 0 && layer < static_cast<i64>(layer_kv_heads.size()) ? layer_kv_heads[static_cast<size_t>(layer)] : 0;
+  return global_kv_heads > 0 && !layer_slides(layer) ? global_kv_heads : n_kv_heads;
 }
 
 i64 ModelConfig::ffn_at(i64 layer) const {
-  return layer_ffn.empty() ? d_ff : layer >= 0 && layer < static_cast<i64>(layer_ffn.size()) ? layer_ffn[static_cast<size_t>(layer)] : 0;
+  if (!layer_ffn.empty())
+    return layer >= 0 && layer < static_cast<i64>(layer_ffn.size()) ? layer_ffn[static_cast<size_t>(layer)] : 0;
+  return double_wide && kv_shared_at(layer) ? 2 * d_ff : d_ff;
 }
 
 i64 ModelConfig::widest_ffn() const {
-  return layer_ffn.empty() ? d_ff : *std::max_element(layer_ffn.begin(), layer_ffn.end());
+  if (!layer_ffn.empty()) return *std::max_element(layer_ffn.begin(), layer_ffn.end());
+  return double_wide && kv_shared > 0 ? 2 * d_ff : d_ff;
 }
 
 Mixer ModelConfig::layer_mixer(i64 layer) const {
@@ -110,6 +115,11 @@ const std::vector<FieldLimit>& field_limits() {
       {"conv_L_cache", 0, 1024},
       {"mamba_expand", 1, 64, kZeroOff},
       {"num_key_value_heads_per_layer", 0, 65536, false, kNotInConfig},  // 0: a layer without attention
+      {"global_head_dim", 0, 65536},
+      {"num_global_key_value_heads", 0, 65536},
+      {"num_kv_shared_layers", 0, 10000},
+      {"hidden_size_per_layer_input", 0, kMaxDim},
+      {"vocab_size_per_layer_input", 1, kMaxWidth, kZeroOff},
       {"intermediate_size_per_layer", 0, kMaxWidth, false, kNotInConfig},  // 0: a layer without FFN
       {"mamba_d_state", 1, 65536, kZeroOff},
       {"mamba_d_conv", 1, 1024, kZeroOff},
@@ -206,6 +216,31 @@ std::vector<Issue> validate(const ModelConfig& c) {
   bool any_dense = false;
   for (i64 i = 0; i < c.n_layers && i <= 10000 && !any_dense; ++i) any_dense = !c.layer_is_moe(i);
   if ((any_dense || !c.is_moe()) && c.layer_ffn.empty()) lim("intermediate_size", c.d_ff);
+  lim("global_head_dim", c.global_head_dim);
+  lim("num_global_key_value_heads", c.global_kv_heads);
+  lim("num_kv_shared_layers", c.kv_shared);
+  lim("hidden_size_per_layer_input", c.ple_dim);
+  if (c.ple_dim > 0) lim("vocab_size_per_layer_input", c.ple_vocab);
+  if (c.global_kv_heads > 0 && c.n_heads % c.global_kv_heads != 0)
+    out.push_back({"num_global_key_value_heads", "must divide num_attention_heads (" + std::to_string(c.n_heads) + "), got " +
+                                                     std::to_string(c.global_kv_heads)});
+  if (c.kv_shared >= c.n_layers && c.kv_shared > 0)
+    out.push_back({"num_kv_shared_layers", "must be below num_hidden_layers (" + std::to_string(c.n_layers) +
+                                               "): the shared layers read an earlier layer's cache"});
+  if ((c.global_head_dim > 0 || c.global_kv_heads > 0 || c.k_eq_v || c.kv_shared > 0 || c.ple_dim > 0) &&
+      (c.is_moe() || c.mla.enabled || c.linear.enabled() || !c.block_pattern.empty() || c.fused_qkv))
+    out.push_back({"global_head_dim", "Gemma 4's per-layer attention shapes go with a plain attention decoder only"});
+  if (c.kv_shared > 0) {  // ref: modeling_gemma4.py: each shared layer reads the last earlier layer of its kind
+    for (i64 l = c.n_layers - c.kv_shared; l < c.n_layers && l >= 0 && l <= 10000; ++l) {
+      bool donor = false;
+      for (i64 e = c.n_layers - c.kv_shared - 1; e >= 0 && !donor; --e) donor = c.layer_slides(e) == c.layer_slides(l);
+      if (!donor) {
+        out.push_back({"num_kv_shared_layers", "shared layer " + std::to_string(l) + " has no earlier layer of its kind "
+                                               "(sliding or full) whose cache it could read"});
+        break;
+      }
+    }
+  }
   if (c.per_layer()) {
     // Per-layer shapes: one entry per layer, each in range; K divides the query heads. Combined
     // only with a plain decoder (no experts, latent or linear attention, block pattern or window).
@@ -229,9 +264,11 @@ std::vector<Issue> validate(const ModelConfig& c) {
       }
     };
     per_layer("num_key_value_heads_per_layer", c.layer_kv_heads, true);
+    if (c.global_head_dim > 0 || c.global_kv_heads > 0 || c.k_eq_v || c.kv_shared > 0)
+      out.push_back({"num_key_value_heads_per_layer", "per-layer lists and Gemma 4's global layers or KV sharing do not combine"});
     per_layer("intermediate_size_per_layer", c.layer_ffn, false);
     if (c.is_moe() || c.mla.enabled || c.linear.enabled() || !c.block_pattern.empty() || c.sliding_window > 0 ||
-        c.parallel_block || c.norm_sandwich || !c.norm_pre)
+        c.parallel_block || c.norm_sandwich || !c.norm_pre || c.ple_dim > 0)
       out.push_back({"num_key_value_heads_per_layer", "per-layer shapes go with a plain pre-norm decoder only (no experts, "
                                                       "MLA, linear layers, block pattern, window, parallel or sandwich norms)"});
   }

@@ -24,12 +24,12 @@ namespace llmsize::core {
 enum class Family : std::uint8_t {
   Gpt2, GptJ, GptNeoX, Opt, Bloom, Falcon, Llama, Mistral, Mixtral, Qwen2, Qwen2Moe,
   Qwen3, Qwen3Moe, Gemma, Gemma2, Phi, Phi3, DeepseekV2, DeepseekV3, OpenaiGpt, Gemma3, GptOss, Qwen3Next,
-  Smollm3, Olmo2, DeepseekV32, KimiK2, Glm4Moe, Llama4, NemotronH, GraniteMoeHybrid, GptBigCode, Lfm2, Starcoder2, Ernie45Moe, MinimaxM2, Qwen35, Qwen35Moe, Jamba, FalconH1, NemotronNas, Custom,
+  Smollm3, Olmo2, DeepseekV32, KimiK2, Glm4Moe, Llama4, NemotronH, GraniteMoeHybrid, GptBigCode, Lfm2, Starcoder2, Ernie45Moe, MinimaxM2, Qwen35, Qwen35Moe, Jamba, FalconH1, NemotronNas, Gemma4, Custom,
 };
 inline constexpr std::string_view kFamilyNames[] = {
     "gpt2", "gptj", "gpt_neox", "opt", "bloom", "falcon", "llama", "mistral", "mixtral", "qwen2",
     "qwen2_moe", "qwen3", "qwen3_moe", "gemma", "gemma2", "phi", "phi3", "deepseek_v2", "deepseek_v3",
-    "openai-gpt", "gemma3_text", "gpt_oss", "qwen3_next", "smollm3", "olmo2", "deepseek_v32", "kimi_k2", "glm4_moe", "llama4_text", "nemotron_h", "granitemoehybrid", "gpt_bigcode", "lfm2", "starcoder2", "ernie4_5_moe", "minimax_m2", "qwen3_5_text", "qwen3_5_moe_text", "jamba", "falcon_h1", "nemotron-nas", "custom"};
+    "openai-gpt", "gemma3_text", "gpt_oss", "qwen3_next", "smollm3", "olmo2", "deepseek_v32", "kimi_k2", "glm4_moe", "llama4_text", "nemotron_h", "granitemoehybrid", "gpt_bigcode", "lfm2", "starcoder2", "ernie4_5_moe", "minimax_m2", "qwen3_5_text", "qwen3_5_moe_text", "jamba", "falcon_h1", "nemotron-nas", "gemma4_text", "custom"};
 enum class FfnKind : std::uint8_t { Classic, Gated };  // 2 matrices (up, down) or 3 (gate, up, down)
 inline constexpr std::string_view kFfnKindNames[] = {"classic", "gated"};
 enum class Activation : std::uint8_t { Gelu, GeluTanh, Relu, Silu, Relu2 };
@@ -223,6 +223,18 @@ struct ModelConfig {
   // layer_kv_heads: no attention block in that layer (no norm, no cache); 0 in layer_ffn: no FFN.
   std::vector<i64> layer_kv_heads;
   std::vector<i64> layer_ffn;
+  // Gemma 4 (modeling_gemma4.py): full-attention layers with their own head size and, with
+  // attention_k_eq_v, their own K and no v_proj (V is read from k_proj's output); the last
+  // kv_shared layers hold no K/V projections and no cache (each attends over the cache of the last
+  // earlier layer of its kind) and, with double_wide, an FFN twice as wide; per-layer input
+  // embeddings (PLE) of ple_dim per layer from a table of ple_vocab rows.
+  i64 global_head_dim = 0;  // 0: head_dim on every layer
+  i64 global_kv_heads = 0;  // 0: n_kv_heads on every layer
+  bool k_eq_v = false;
+  i64 kv_shared = 0;        // num_kv_shared_layers
+  bool double_wide = false; // use_double_wide_mlp
+  i64 ple_dim = 0;          // hidden_size_per_layer_input
+  i64 ple_vocab = 0;        // vocab_size_per_layer_input
   VisionConfig vision;  // multimodal wrappers: counted as params.vision, not in the total
   i64 mtp_layers = 0;  // DeepSeek-V3 multi-token-prediction layers (reported, not in the total)
 
@@ -236,6 +248,11 @@ struct ModelConfig {
   Mixer layer_mixer(i64 layer) const;     // Attention, Linear, Mamba, or None (an MLP block)
   bool layer_has_ffn(i64 layer) const;    // false: a mixer block of a block-pattern model
   bool per_layer() const { return !layer_kv_heads.empty() || !layer_ffn.empty(); }
+  // Layers differ in their attention or FFN shapes (per-layer lists, Gemma 4's global layers, KV sharing).
+  bool varies_by_layer() const { return per_layer() || global_head_dim > 0 || global_kv_heads > 0 || k_eq_v || kv_shared > 0; }
+  i64 head_dim_at(i64 layer) const { return global_head_dim > 0 && !layer_slides(layer) ? global_head_dim : head_dim; }
+  bool kv_shared_at(i64 layer) const { return kv_shared > 0 && layer >= n_layers - kv_shared; }
+  bool v_proj_at(i64 layer) const { return !(k_eq_v && !layer_slides(layer)); }  // Gemma 4: full layers read V from k_proj
   i64 kv_heads_at(i64 layer) const;  // this layer's K (0: no attention)
   i64 ffn_at(i64 layer) const;       // this layer's dense FFN width (0: no FFN)
   i64 widest_ffn() const;            // the widest dense FFN of any layer

@@ -12,7 +12,7 @@ namespace {
 
 // Sums of one layer's tensors by the cause they belong to in the gap explanation.
 struct Parts {
-  Checked attn_matrices, ffn_matrices, biases, norms, router;
+  Checked attn_matrices, ffn_matrices, biases, norms, router, embed;
   Checked all, active;
 };
 
@@ -26,6 +26,7 @@ Parts layer_parts(const LayerKind& k, i64 top_k) {
     if (t.role == Role::Norm) p.norms += n;
     else if (t.role == Role::Bias) p.biases += n;
     else if (t.group == Group::Router) p.router += n;
+    else if (t.group == Group::Embedding) p.embed += n;  // Gemma 4's per-layer input gate and projection
     else if (t.group == Group::Attention) p.attn_matrices += n;
     else p.ffn_matrices += n;
   }
@@ -96,6 +97,11 @@ std::string attention_why(const ModelConfig& c) {
     s += std::string(s.empty() ? "" : "; ") + (c.block_ffn ? "the mixer of each layer: " : "one block per layer: ") + kinds +
          " and " + n(attn) + " attention layers, where the estimate assumes attention in every layer";
   }
+  if (c.global_head_dim > 0 || c.global_kv_heads > 0 || c.k_eq_v)
+    s += std::string(s.empty() ? "" : "; ") + "full-attention layers: head size " + n(c.head_dim_at(c.n_layers - 1)) +
+         ", " + n(c.kv_heads_at(c.n_layers - 1)) + " KV heads" + (c.k_eq_v ? ", no v_proj (V from k_proj)" : "");
+  if (c.kv_shared > 0)
+    s += std::string(s.empty() ? "" : "; ") + "the last " + n(c.kv_shared) + " layers share an earlier layer's K and V: no k_proj or v_proj";
   if (!c.layer_kv_heads.empty()) {
     i64 attn = 0;
     for (i64 k : c.layer_kv_heads) attn += k > 0 ? 1 : 0;
@@ -173,6 +179,7 @@ Result<ParamReport> count_params(const ModelConfig& c, const Inventory& inv) {
     biases += p.biases * L;
     norms += p.norms * L;
     router += p.router * L;
+    embed += p.embed * L;
     r.kinds.push_back({k.label, L, p.all.value(), p.active.value()});
   }
   for (const LayerKind& k : inv.mtp) mtp += layer_parts(k, c.moe.top_k).all;
@@ -227,6 +234,10 @@ Result<ParamReport> count_params(const ModelConfig& c, const Inventory& inv) {
     if (c.embed_proj_dim > 0 && c.embed_proj_dim != d)
       why += std::string(why.empty() ? "" : "; ") + "embeddings of width " + n(c.embed_proj_dim) +
              " with project_in/out to d = " + n(d);
+    if (c.ple_dim > 0)
+      why += std::string(why.empty() ? "" : "; ") + "per-layer input embeddings: a " + n(c.ple_vocab) + "×" +
+             n(c.n_layers * c.ple_dim) + " table (" + n(c.ple_dim) + " per layer), its d×" + n(c.n_layers * c.ple_dim) +
+             " projection, and in each layer a d×" + n(c.ple_dim) + " gate and a " + n(c.ple_dim) + "×d projection";
     item("positions / embedding", embed.value() - r.approx_embedding, why);
   }
   item("biases", biases.value(), "bias vectors on the projections that have them");

@@ -62,16 +62,17 @@ std::optional<i64> gpu_share(const ModelConfig& c, const Tensor& t, i64 total, S
       t.role == Role::PosEmbed || t.role == Role::EmbedProj || r == Role::MlaQA || r == Role::MlaKVA)
     return total;  // replicated (vLLM ReplicatedLinear for MLA down-projections and the router)
   if (vector && !(t.role == Role::Bias && column_parallel(r))) return total;  // row-parallel biases
-  if (!c.mla.enabled && (r == Role::AttnK || r == Role::AttnV) && c.n_kv_heads > 0) {
-    const i64 held = kv_heads_per_gpu(c.n_kv_heads, s.tp);  // K/tp heads, or 1 replicated head when tp > K
-    auto v = mul(total / c.n_kv_heads, held);
+  const i64 K = t.kv_heads > 0 ? t.kv_heads : c.n_kv_heads;  // this layer's K (Gemma 4 full layers)
+  if (!c.mla.enabled && (r == Role::AttnK || r == Role::AttnV) && K > 0) {
+    const i64 held = kv_heads_per_gpu(K, s.tp);  // K/tp heads, or 1 replicated head when tp > K
+    auto v = mul(total / K, held);
     return v;
   }
   return ceil_div(total, s.tp);
 }
 
 bool on_first_stage(const Tensor& t) {
-  if (t.role == Role::Embed || t.role == Role::PosEmbed) return true;
+  if (t.role == Role::Embed || t.role == Role::PosEmbed || t.role == Role::LayerEmbed) return true;
   if (t.role == Role::EmbedProj) return t.name.find("project_out") == std::string::npos;
   if (t.role == Role::Norm) return t.name.find("embed") != std::string::npos;  // BLOOM's embedding norm
   return false;

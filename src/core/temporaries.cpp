@@ -63,14 +63,16 @@ Result<Temporaries> layer_temporaries(const ModelConfig& c, const CacheShape& ca
     if (m.has_indexer())  // ref: vLLM sparse-attention indexer: q (H_I · d_I), fp32 logits per key, top-k indices
       kv += tokens * m.index_heads * m.index_dim * e + tokens * p.context * 4 + tokens * std::min(p.context, m.index_topk) * 4;
   } else {
-    q = tokens * H * c.head_dim * e * (c.attn_out_gate ? 2 : 1);  // Qwen3-Next: q and its gate
-    kv = tokens * kv_heads_per_gpu(cache.heads, tp) * (cache.k_dim + cache.v_dim) * e;  // this chunk's k and v
-    out = tokens * H * c.head_dim * e;
+    // This layer's head size (Gemma 4's full layers differ); a shared layer computes no k or v.
+    q = tokens * H * cache.k_dim * e * (c.attn_out_gate ? 2 : 1);  // Qwen3-Next: q and its gate
+    if (cache.kind != AttnKind::Shared)
+      kv = tokens * kv_heads_per_gpu(cache.heads, tp) * (cache.k_dim + cache.v_dim) * e;  // this chunk's k and v
+    out = tokens * H * cache.v_dim * e;
   }
   // Eager attention materializes scores S and probabilities P, b·H·c·T each.
   const Checked scores = tokens * H * p.context * e * 2;
   Temporaries t;
-  if (keeps_tokens(cache.kind)) attention = hidden * 2 + q + kv + (p.flash ? out : scores) + mamba2;
+  if (attends(cache.kind)) attention = hidden * 2 + q + kv + (p.flash ? out : scores) + mamba2;
   const i64 width_mult = c.ffn_kind == FfnKind::Gated ? 3 : 2;  // gate, up, act·up | up, act
   Checked ffn;
   if (!moe_layer) {

@@ -33,11 +33,14 @@ double attention_flops(const ModelConfig& c, const LayerPlan& plan, i64 past, i6
   std::vector<double> per_cache;
   // A sparse-attention layer (DeepSeek-V3.2) attends at most index_topk keys; its indexer scores all.
   const double topk = static_cast<double>(c.mla.index_topk);
+  // Each cache's (query, key) pairs weighted by its q·k and p·v widths (Gemma 4's full layers have
+  // their own head size; MLA's latent is not the head size).
   for (const CacheShape& s : plan.caches)
-    per_cache.push_back(!keeps_tokens(s.kind)            ? 0.0
-                        : s.kind == AttnKind::MlaIndexer ? sum_capped(a, b, topk)
-                        : s.kind == AttnKind::Chunked    ? sum_chunked(a, b, static_cast<double>(s.window))
-                                                         : sum_capped(a, b, static_cast<double>(s.window)));
+    per_cache.push_back((!attends(s.kind)                ? 0.0
+                         : s.kind == AttnKind::MlaIndexer ? sum_capped(a, b, topk)
+                         : s.kind == AttnKind::Chunked    ? sum_chunked(a, b, static_cast<double>(s.window))
+                                                          : sum_capped(a, b, static_cast<double>(s.window))) *
+                        (is_mla(s.kind) ? dqk + dv : static_cast<double>(s.k_dim + s.v_dim)));
   double pairs = 0;  // summed layer by layer: the same bits whatever the plan's grouping
   i64 linear_layers = 0, indexer_layers = 0, mamba_layers = 0, mamba1_layers = 0;
   for (const PlannedLayer& l : plan.layers) {
@@ -49,7 +52,7 @@ double attention_flops(const ModelConfig& c, const LayerPlan& plan, i64 past, i6
     mamba1_layers += k == AttnKind::Mamba1 ? 1 : 0;
   }
   // ref: QKᵀ 2·dqk and P·V 2·dv FLOPs per head per (query, key) pair.
-  double flops = pairs * 2.0 * static_cast<double>(c.n_heads) * (dqk + dv);
+  double flops = pairs * 2.0 * static_cast<double>(c.n_heads);
   if (indexer_layers > 0)  // ref: the indexer's logits q·k per head per (query, key) pair, 2·H_I·d_I FLOPs
     flops += static_cast<double>(indexer_layers) * sum_capped(a, b, 0) * 2.0 * static_cast<double>(c.mla.index_heads) *
              static_cast<double>(c.mla.index_dim);
@@ -81,7 +84,7 @@ i64 matmul_params_active(const ModelConfig& c, const Inventory& inv) {
   Checked n;
   for (const Tensor& t : inv.global) {
     if (!(t.rows > 1 && t.cols > 1)) continue;
-    if (t.role == Role::PosEmbed) continue;
+    if (t.role == Role::PosEmbed || t.role == Role::LayerEmbed) continue;  // lookups
     if (t.role == Role::Embed && !c.tie_embeddings) continue;  // a lookup, not a matmul
     n += t.numel();  // a tied embedding is the head's matmul
   }
@@ -117,7 +120,7 @@ Result<Throughput> throughput(const ModelConfig& c, const Inventory& inv, const 
     const Tensor& t = tensor_of(inv, row);
     double bytes = static_cast<double>(row.bytes);
     if (t.routed) bytes *= r.experts_touched / E;
-    else if ((t.role == Role::Embed && !c.tie_embeddings) || t.role == Role::PosEmbed)
+    else if ((t.role == Role::Embed && !c.tie_embeddings) || t.role == Role::PosEmbed || t.role == Role::LayerEmbed)
       bytes *= std::min(1.0, b / static_cast<double>(std::max<i64>(1, stored_dims(t).n_rows)));
     weight_bytes += bytes;
   }

@@ -96,7 +96,7 @@ Result<TrainingMemory> training_memory(const ModelConfig& cfg, const Inventory& 
   struct Kind {
     Mixer mixer;
     bool ffn, moe;
-    i64 kv, width;  // NAS models: this layer's K and FFN width (else the model's)
+    i64 kv, width, hd;  // this layer's K, FFN width and head size (NAS models, Gemma 4; else the model's)
     LayerActivations act, full;
   };
   std::vector<Kind> kinds;
@@ -104,24 +104,27 @@ Result<TrainingMemory> training_memory(const ModelConfig& cfg, const Inventory& 
   for (i64 l = 0; l < cfg.n_layers; ++l) {
     const Mixer mx = cfg.layer_mixer(l);
     const bool f = cfg.layer_has_ffn(l), mo = plan.is_moe(l);
-    const i64 kv = cfg.kv_heads_at(l), width = cfg.ffn_at(l);
+    const i64 kv = cfg.kv_heads_at(l), width = cfg.ffn_at(l), hd = cfg.head_dim_at(l);
     size_t k = 0;
     while (k < kinds.size() && !(kinds[k].mixer == mx && kinds[k].ffn == f && kinds[k].moe == mo && kinds[k].kv == kv &&
-                                 kinds[k].width == width))
+                                 kinds[k].width == width && kinds[k].hd == hd))
       ++k;
     if (k == kinds.size()) {
       LayerActivations act = mo ? moe_act : *dense_act, fl = mo ? moe_full : *dense_full;
-      if (mx != Mixer::Attention || (!cfg.block_pattern.empty() && !cfg.block_ffn) || cfg.per_layer()) {
-        ModelConfig lc = cfg;  // this layer's shape
+      if (mx != Mixer::Attention || (!cfg.block_pattern.empty() && !cfg.block_ffn) || cfg.varies_by_layer()) {
+        // This layer's shape. A KV-shared layer (Gemma 4) is counted with the k and v a layer of its
+        // shape would keep: an upper bound, as it reads them from an earlier layer.
+        ModelConfig lc = cfg;
         if (kv > 0) lc.n_kv_heads = kv;
         if (width > 0) lc.d_ff = width;
+        lc.head_dim = hd;
         auto a = layer_activations(lc, ap, mx, f, mo), b = layer_activations(lc, full, mx, f, mo);
         if (!a) return a.issues();
         if (!b) return b.issues();
         act = *a;
         fl = *b;
       }
-      kinds.push_back({mx, f, mo, kv, width, act, fl});
+      kinds.push_back({mx, f, mo, kv, width, hd, act, fl});
     }
     kind_of[static_cast<size_t>(l)] = static_cast<int>(k);
   }

@@ -46,6 +46,9 @@ std::optional<Issue> unsupported(const ModelConfig& c) {
   add(!c.block_pattern.empty(), "Mamba-2 mixers and per-layer block patterns (bp)");
   add(c.norm_qk && c.norm_qk_full, "full-width q/k norms (nqkf)");
   add(c.per_layer(), "per-layer KV heads and FFN widths (lkv, lff)");
+  add(c.global_head_dim > 0 || c.global_kv_heads > 0 || c.k_eq_v, "Gemma 4's full-attention layer shapes (ghd, gkv, keqv)");
+  add(c.kv_shared > 0, "KV-shared layers (kvs)");
+  add(c.ple_dim > 0, "per-layer input embeddings (ple)");
   if (what.empty()) return std::nullopt;
   return Issue{"model_type", "the reference block does not run " + what +
                                  " yet; the estimate covers this model, the measured block does not"};

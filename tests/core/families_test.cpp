@@ -1089,6 +1089,70 @@ TEST_CASE("Llama 3.3 Nemotron Super 49B counts 49,867,145,216: per-layer KV head
   CHECK(short_list.issues()[0].field == "block_configs");
 }
 
+TEST_CASE("Gemma 4 E4B counts 7,463,013,376: per-layer embeddings, 18 KV-shared layers that keep no cache of their own",
+          "[core][params][anchor][plan]") {
+  // ref: a public count of the text model, "matching HuggingFace": "# E4B: 7,463,013,376 params".
+  const ModelConfig c = preset("gemma-4-e4b").config;
+  const ParamReport r = llmsize::test::param_report(c);
+  CHECK(r.total == 7'463'013'376);
+  // By hand, modeling_gemma4.py: embed v·d; PLE table 262,144 · L·256, its projection d · L·256 and norm 256;
+  // final norm; per layer four norms, the PLE gate d·256, projection 256·d and norm d, SwiGLU 3·d·f; attention
+  // q and o d·H·hd, q_norm hd, and on the first 24 layers k, v d·K·hd and k_norm hd; hd = 512 on full layers.
+  const i64 d = 2560, L = 42, H = 8, K = 2, f = 10240, v = 262144, P = 256;
+  const i64 global = v * d + v * L * P + d * L * P + P + d;
+  const i64 layer = 4 * d + 2 * d * P + d + 3 * d * f;
+  auto attn = [&](i64 hd, bool own) { return 2 * d * H * hd + hd + (own ? 2 * d * K * hd + hd : 0); };
+  CHECK(r.total == global + L * layer + 20 * attn(256, true) + 4 * attn(512, true) + 15 * attn(256, false) + 3 * attn(512, false));
+  // KV only in the 24 layers before the shared ones: 20 sliding (K · 256) and 4 full (K · 512).
+  const LayerPlan p = plan_of(c);
+  CHECK(p.kv_bytes_per_token() == (20 * 2 * K * 256 + 4 * 2 * K * 512) * 2);
+  CHECK(p.kv_bytes_per_token() == 57'344);
+  CHECK(p.kv_cache_bytes(131072, 1).value() == (20 * 2 * K * 256 * i64{512} + 4 * 2 * K * 512 * i64{131072}) * 2);
+  for (i64 l = 24; l < L; ++l) {
+    INFO(l);
+    CHECK(p.cache_of(l).kind == AttnKind::Shared);
+  }
+  CHECK(p.cache_of(23).kind == AttnKind::Full);
+  CHECK(p.cache_of(23).k_dim == 512);
+  // E2B (35 layers, the last 20 shared and double-wide): a text decoder of 4,628,569,344 in public notes
+  // ("The text decoder has 4,628,569,344 parameters"), 18,880,512 less than its checkpoint stores: the
+  // shared layers' k_proj, v_proj and k_norm, which the model no longer builds.
+  ModelConfig e2b = c;
+  e2b.d_model = 1536;
+  e2b.n_layers = 35;
+  e2b.d_ff = 6144;
+  e2b.n_kv_heads = 1;
+  e2b.kv_shared = 20;
+  e2b.double_wide = true;
+  e2b.sliding_pattern = 5;
+  CHECK(total_of(e2b) == 4'628'569'344);
+  CHECK(plan_of(e2b).kv_bytes_per_token() == 18'432);
+}
+
+TEST_CASE("Gemma 4 31B counts 30,697,345,280: full layers with 4 KV heads of 512 and no v_proj", "[core][params][anchor][plan]") {
+  // ref: a public analysis of the checkpoint: "Packed private W is exactly 30,697,345,280 scalars".
+  const ModelConfig c = preset("gemma-4-31b").config;
+  CHECK(total_of(c) == 30'697'345'280);
+  // By hand: sliding layers q, o d·32·256, k, v d·16·256, q/k norms 256; full layers q, o d·32·512, k
+  // d·4·512 and no v_proj (attention_k_eq_v), q/k norms 512; four norms and 3·d·f per layer; tied head.
+  const i64 d = 5376, f = 21504, v = 262144;
+  const i64 sliding = 2 * d * 32 * 256 + 2 * d * 16 * 256 + 512, full = 2 * d * 32 * 512 + d * 4 * 512 + 1024;
+  CHECK(total_of(c) == v * d + d + 60 * (4 * d + 3 * d * f) + 50 * sliding + 10 * full);
+  // The cache still stores V for the full layers (the same shape as K): 50 · 2 · 16 · 256 + 10 · 2 · 4 · 512.
+  CHECK(plan_of(c).kv_bytes_per_token() == (50 * 2 * 16 * 256 + 10 * 2 * 4 * 512) * 2);
+  // Refused by name: the MoE variant, a last layer that slides, and the newer per_layer_config spelling.
+  const std::string moe = R"({"model_type": "gemma4_text", "hidden_size": 64, "num_hidden_layers": 6, "num_attention_heads": 4,
+    "num_key_value_heads": 2, "intermediate_size": 128, "enable_moe_block": true})";
+  const auto m = import_hf_config(moe);
+  REQUIRE_FALSE(m.ok());
+  CHECK(m.issues()[0].field == "enable_moe_block");
+  const std::string odd = R"({"model_type": "gemma4_text", "hidden_size": 64, "num_hidden_layers": 7, "num_attention_heads": 4,
+    "num_key_value_heads": 2, "intermediate_size": 128})";
+  const auto o = import_hf_config(odd);
+  REQUIRE_FALSE(o.ok());
+  CHECK(o.issues()[0].field == "layer_types");
+}
+
 TEST_CASE("LFM2 1.2B counts 1,170,340,608: 10 short-convolution and 6 attention layers, each with a SwiGLU MLP",
           "[core][params][anchor][plan]") {
   // ref: the LFM2 model card's table: "| **Parameters** | 354,483,968 | 742,489,344 | 1,170,340,608 |
