@@ -6,6 +6,7 @@
 // Usage: estimate_bench [rounds]   (default 15)
 //        estimate_bench --once PRESET inference|training|scaling N   (N calls or N Scaling tabs,
 //        untimed: for instruction counts under callgrind, see scripts/bench_estimate.sh)
+//        estimate_bench --all [rounds]   (every preset's estimate() and training estimate, slowest first)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -87,6 +88,30 @@ int main(int argc, char** argv) {
     if (what == "scaling") time_scaling(p.value().config, w, n);
     else time_estimate(p.value().config, w, n);
     return 0;
+  }
+  if (argc >= 2 && std::string(argv[1]) == "--all") {  // every preset, slowest inference estimate first
+    const int rounds = argc > 2 ? std::max(1, std::atoi(argv[2])) : 7;
+    auto all = load_presets();
+    if (!all) return 2;
+    struct Row {
+      std::string id;
+      double inf, train;
+    };
+    std::vector<Row> rows;
+    for (const auto& p : all.value()) {
+      Workload inf, train;
+      train.mode = Mode::Training;
+      std::vector<double> a, b;
+      for (int r = 0; r < rounds; ++r) {
+        a.push_back(time_estimate(p.config, inf, 100));
+        b.push_back(time_estimate(p.config, train, 100));
+      }
+      rows.push_back({p.id, median(a), median(b)});
+    }
+    std::sort(rows.begin(), rows.end(), [](const Row& x, const Row& y) { return x.inf > y.inf; });
+    std::printf("%-30s %14s %14s\n", "preset", "estimate µs", "training µs");
+    for (const Row& r : rows) std::printf("%-30s %14.2f %14.2f\n", r.id.c_str(), r.inf, r.train);
+    return g_sink == 42 ? 1 : 0;
   }
   const int rounds = argc > 1 ? std::max(1, std::atoi(argv[1])) : 15;
   const char* ids[] = {"deepseek-v3", "qwen3-next-80b-a3b", "gpt-oss-120b", "llama-3.1-405b", "mixtral-8x7b", "gemma-2-27b", "llama-3-8b"};
