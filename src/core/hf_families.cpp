@@ -118,6 +118,16 @@ void nemotron_h_blocks(Reader& r, ModelConfig& c, std::string_view /*model_type*
   m.proj_bias = r.boolean({"use_bias"}, false);
 }
 
+// Nemotron-H's experts ('E' blocks; ref: modeling_nemotron_h.py NemotronHMoE): relu² routed experts of
+// moe_intermediate_size and one shared expert of moe_shared_expert_intermediate_size (the class does not
+// multiply it by n_shared_experts). A pattern without 'E' uses no expert: the keys change nothing.
+// LatentMoE (moe_latent_size, Nemotron 3 Super) is refused by name.
+void nemotron_h_experts(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
+  if (const json* v = r.find({"moe_latent_size"}, nullptr, nullptr); v && !v->is_null())
+    r.issues.push_back({r.prefix() + "moe_latent_size", "latent MoE projections are not supported yet (only null)"});
+  if (c.block_pattern.find('E') == std::string::npos) c.moe = MoeConfig{};
+}
+
 // Granite-4.0-H (configuration_granitemoehybrid.py, modeling_granitemoehybrid.py): every layer is
 // a Mamba-2 mixer (BambaMixer) or attention, named by layer_types (or layers_block_type), then the
 // MoE (routed experts + shared_mlp) or, with no experts, shared_mlp alone; fused gate‖up matrices;
@@ -557,7 +567,11 @@ const std::vector<FamilyRow>& family_rows() {
        .positions_default = 4096,  // ref: NemotronHConfig
        .ffn = {.keys = {"intermediate_size"}, .absent = {.fixed = 21504}, .kind = FfnKind::Classic},
        .act = {.keys = {"mlp_hidden_act"}, .name_default = "relu2", .unknown = Activation::Relu2},
-       .pos = PosKind::None, .rotary = kNoRotary, .hook = nemotron_h_blocks, .head_dim_default = 128},
+       .pos = PosKind::None, .rotary = kNoRotary, .hook = nemotron_h_blocks, .finish = nemotron_h_experts,
+       .head_dim_default = 128,
+       .moe = {.experts = {"n_routed_experts", "num_local_experts"}, .zero_means_dense = true,  // no class defaults
+               .shared = SharedExpert::Width,
+               .shared_keys = {"moe_shared_expert_intermediate_size"}}},
       {.family = Family::GraniteMoeHybrid, .model_types = {"granitemoehybrid"},
        .ffn = {.keys = {"shared_intermediate_size"}, .absent = {.fixed = 1024}},  // dense layers: shared_mlp alone
        .hook = granite_layers,

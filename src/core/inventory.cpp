@@ -196,6 +196,10 @@ Names names_for(const ModelConfig& c) {
               .final_norm = "backbone.norm_f"};
       n.q = "mixer.q_proj"; n.k = "mixer.k_proj"; n.v = "mixer.v_proj"; n.o = "mixer.o_proj";
       n.up = "mixer.up_proj"; n.down = "mixer.down_proj"; n.linear = "mixer";
+      // ref: modeling_nemotron_h.py NemotronHMoE: gate (router), experts.{e}.up_proj/down_proj (relu², not
+      // gated), shared_experts.up_proj/down_proj; its e_score_correction_bias is a buffer in every
+      // implementation, and the published totals leave it out.
+      n.router = "mixer.gate"; n.expert = "mixer.experts.{e}"; n.shared = "mixer.shared_experts";
       return n;
     }
     case Family::Llama4:  // ref: modeling_llama4.py Llama4TextMoe (router, 3-D experts, shared_expert), Llama4TextMLP
@@ -423,6 +427,33 @@ void add_short_conv(const ModelConfig& c, const Names& n, Builder& b) {
   b.linear((x + ".out_proj").c_str(), A, Role::LinOut, d, d, c.short_conv_bias);
 }
 
+// A MoE block: the router (and its correction bias), the routed experts, the shared expert.
+void add_moe(const ModelConfig& c, const Names& n, Builder& b) {
+  const i64 d = c.d_model;
+  const auto& m = c.moe;
+  b.linear(n.router, Group::Router, Role::Router, d, m.num_experts, m.router_bias);
+  if (m.router_correction_bias) {
+    if (*n.correction) b.add(n.correction, "", Group::Router, Role::RouterBias, 1, m.num_experts);
+    else b.add(n.router, ".e_score_correction_bias", Group::Router, Role::RouterBias, 1, m.num_experts);
+  }
+  const std::string eg = sub(n.expert, n.e_gate), eu = sub(n.expert, n.e_up), ed = sub(n.expert, n.e_down);
+  if (*n.e_gate_up && c.ffn_kind == FfnKind::Gated) {
+    const std::string egu = sub(n.expert, n.e_gate_up);
+    b.linear(egu.c_str(), Group::Ffn, Role::FfnGateUp, d, 2 * m.expert_ffn, m.expert_bias, m.num_experts, true,
+             n.e_weight, n.e_bias);
+    b.linear(ed.c_str(), Group::Ffn, Role::FfnDown, m.expert_ffn, d, m.expert_bias, m.num_experts, true, n.e_weight,
+             n.e_bias);
+  } else {
+    add_mlp(c, b, eg.c_str(), eu.c_str(), ed.c_str(), "", m.expert_ffn, m.expert_bias, m.num_experts, true);
+  }
+  if (m.shared_ffn > 0) {
+    const std::string sg = sub(n.shared, "gate_proj"), su = sub(n.shared, "up_proj"),
+                      sd = *n.shared_gate_up ? sub(n.shared, "output_linear") : sub(n.shared, "down_proj");
+    add_mlp(c, b, sg.c_str(), su.c_str(), sd.c_str(), n.shared_gate_up, m.shared_ffn, false);
+  }
+  if (m.shared_gate) b.linear(n.shared_gate, Group::Router, Role::SharedGate, d, 1, false);
+}
+
 void add_layer(const ModelConfig& c, const Names& n, bool moe, bool linear, Builder& b, i64 layer = -1) {
   const i64 d = c.d_model;
   if (!c.block_pattern.empty() && !c.block_ffn) {  // one norm, then one block: a Mamba-2 mixer, attention or an MLP
@@ -430,7 +461,10 @@ void add_layer(const ModelConfig& c, const Names& n, bool moe, bool linear, Buil
     switch (c.layer_mixer(layer)) {
       case Mixer::Mamba: add_mamba(c, n, b); break;
       case Mixer::Attention: add_attention(c, n, b); break;
-      default: add_mlp(c, b, n.gate, n.up, n.down, n.gate_up, c.d_ff, c.bias_ffn); break;
+      default:
+        if (c.layer_is_moe(layer)) add_moe(c, n, b);  // ref: modeling_nemotron_h.py NemotronHMoE
+        else add_mlp(c, b, n.gate, n.up, n.down, n.gate_up, c.d_ff, c.bias_ffn);
+        break;
     }
     return;
   }
@@ -473,28 +507,7 @@ void add_layer(const ModelConfig& c, const Names& n, bool moe, bool linear, Buil
     add_mlp(c, b, n.gate, n.up, n.down, n.gate_up, layer >= 0 ? c.ffn_at(layer) : c.d_ff, c.bias_ffn);
     return;
   }
-  const auto& m = c.moe;
-  b.linear(n.router, Group::Router, Role::Router, d, m.num_experts, m.router_bias);
-  if (m.router_correction_bias) {
-    if (*n.correction) b.add(n.correction, "", Group::Router, Role::RouterBias, 1, m.num_experts);
-    else b.add(n.router, ".e_score_correction_bias", Group::Router, Role::RouterBias, 1, m.num_experts);
-  }
-  const std::string eg = sub(n.expert, n.e_gate), eu = sub(n.expert, n.e_up), ed = sub(n.expert, n.e_down);
-  if (*n.e_gate_up && c.ffn_kind == FfnKind::Gated) {
-    const std::string egu = sub(n.expert, n.e_gate_up);
-    b.linear(egu.c_str(), Group::Ffn, Role::FfnGateUp, d, 2 * m.expert_ffn, m.expert_bias, m.num_experts, true,
-             n.e_weight, n.e_bias);
-    b.linear(ed.c_str(), Group::Ffn, Role::FfnDown, m.expert_ffn, d, m.expert_bias, m.num_experts, true, n.e_weight,
-             n.e_bias);
-  } else {
-    add_mlp(c, b, eg.c_str(), eu.c_str(), ed.c_str(), "", m.expert_ffn, m.expert_bias, m.num_experts, true);
-  }
-  if (m.shared_ffn > 0) {
-    const std::string sg = sub(n.shared, "gate_proj"), su = sub(n.shared, "up_proj"),
-                      sd = *n.shared_gate_up ? sub(n.shared, "output_linear") : sub(n.shared, "down_proj");
-    add_mlp(c, b, sg.c_str(), su.c_str(), sd.c_str(), n.shared_gate_up, m.shared_ffn, false);
-  }
-  if (m.shared_gate) b.linear(n.shared_gate, Group::Router, Role::SharedGate, d, 1, false);
+  add_moe(c, n, b);
 }
 
 // The vision tower and projector (see VisionConfig), named as the wrappers' checkpoints name
@@ -682,7 +695,7 @@ Result<Inventory> build_inventory(const ModelConfig& c) {
                                        std::pair{Mixer::Attention, "attention"}, std::pair{Mixer::None, "mlp"}})
       for (int moe = 0; moe < 2; ++moe) {
         LayerKind kind;
-        kind.label = std::string(label) + (c.block_ffn ? (moe ? " moe" : " dense") : "");
+        kind.label = c.block_ffn ? std::string(label) + (moe ? " moe" : " dense") : moe ? std::string("moe") : std::string(label);
         kind.is_moe = moe;
         for (i64 i = 0; i < c.n_layers; ++i)
           if (c.layer_mixer(i) == mixer && c.layer_is_moe(i) == static_cast<bool>(moe)) kind.layers.push_back(i);

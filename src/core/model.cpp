@@ -9,8 +9,14 @@
 
 namespace llmsize::core {
 
+namespace {
+char block_at(const std::string& p, i64 layer);
+}
+
 bool ModelConfig::layer_is_moe(i64 layer) const {
-  if (!is_moe() || layer < moe.first_dense) return false;
+  if (!is_moe()) return false;
+  if (!block_pattern.empty() && !block_ffn) return block_at(block_pattern, layer) == 'E';  // Nemotron-H MoE blocks
+  if (layer < moe.first_dense) return false;
   if (std::find(moe.dense_layers.begin(), moe.dense_layers.end(), layer) != moe.dense_layers.end())
     return false;
   return moe.freq > 0 && layer % moe.freq == moe.phase;
@@ -62,7 +68,7 @@ Mixer ModelConfig::layer_mixer(i64 layer) const {
 
 bool ModelConfig::layer_has_ffn(i64 layer) const {
   if (!layer_ffn.empty()) return ffn_at(layer) > 0;
-  return block_pattern.empty() || block_ffn || block_at(block_pattern, layer) == '-';
+  return block_pattern.empty() || block_ffn || block_at(block_pattern, layer) == '-' || block_at(block_pattern, layer) == 'E';
 }
 
 namespace {
@@ -313,15 +319,17 @@ std::vector<Issue> validate(const ModelConfig& c) {
                                                     "), got " + std::to_string(c.block_pattern.size())});
     bool mamba = false, mamba1 = false;
     for (char b : c.block_pattern) {
-      if (b == 'E') {
-        out.push_back({"hybrid_override_pattern", "MoE blocks ('E') are not supported yet (only 'M', '*' and '-')"});
+      if (b == 'E' && !c.is_moe()) {
+        out.push_back({"hybrid_override_pattern", "MoE blocks ('E') need n_routed_experts of at least 1"});
         break;
       }
-      if (b != 'M' && b != '*' && (b != '-' || c.block_ffn) && ((b != 'C' && b != 'S' && b != 'P') || !c.block_ffn)) {
+      if (b != 'M' && b != '*' && ((b != '-' && b != 'E') || c.block_ffn) &&
+          ((b != 'C' && b != 'S' && b != 'P') || !c.block_ffn)) {
         out.push_back({"hybrid_override_pattern", c.block_ffn ? "must use only 'M' (Mamba-2), 'S' (Mamba-1), 'C' (short "
                                                                 "convolution), 'P' (attention beside Mamba-2) and '*' "
                                                                 "(attention): every layer also has the FFN"
-                                                              : "must use only 'M' (Mamba-2), '*' (attention) and '-' (MLP)"});
+                                                              : "must use only 'M' (Mamba-2), '*' (attention), '-' (MLP) "
+                                                                "and 'E' (MoE)"});
         break;
       }
       mamba = mamba || b == 'M' || b == 'P';
@@ -332,7 +340,8 @@ std::vector<Issue> validate(const ModelConfig& c) {
         break;
       }
     }
-    if (c.is_moe() && !c.block_ffn) out.push_back({"num_experts", "MoE with a block pattern is not supported (0 only)"});
+    if (c.is_moe() && !c.block_ffn && c.block_pattern.find('E') == std::string::npos)
+      out.push_back({"num_experts", "experts without 'E' blocks in the pattern hold no layer (0 only)"});
     if (c.linear.enabled()) out.push_back({"full_attention_interval", "linear attention with a block pattern is not supported"});
     if (c.mla.enabled) out.push_back({"hybrid_override_pattern", "MLA with a block pattern is not supported"});
     lim("conv_L_cache", c.short_conv);

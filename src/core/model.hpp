@@ -208,7 +208,7 @@ struct ModelConfig {
   MlaConfig mla;
   LinearAttnConfig linear;
   // Nemotron-H hybrid_override_pattern: one character per layer, 'M' a Mamba-2 mixer, '*'
-  // attention, '-' an MLP; each block has one norm before it. Empty: attention and FFN per layer.
+  // attention, '-' an MLP, 'E' a mixture of experts; each block has one norm before it. Empty: attention and FFN per layer.
   // With block_ffn (Granite-4.0-H, LFM2 layer_types), every layer is its mixer ('M', '*', or 'C' an
   // LFM2 short convolution) and the FFN; Jamba's layers are 'S' (a Mamba-1 mixer) or '*', each
   // with its FFN; Falcon-H1's are 'P', attention and a Mamba-2 mixer side by side, then the FFN.

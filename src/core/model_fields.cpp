@@ -123,18 +123,18 @@ ModelField per_layer_list(std::string_view key, std::string_view canonical, std:
   return row;
 }
 
-// hybrid_override_pattern: one character per layer, 'M', '*', '-', 'C', 'S' or 'P' (see ModelConfig::block_pattern).
+// hybrid_override_pattern: one character per layer, 'M', '*', '-', 'E', 'C', 'S' or 'P' (see ModelConfig::block_pattern).
 ModelField block_pattern() {
   FieldSpec f = spec("bp", "hybrid_override_pattern", "block pattern",
-                     "one block per layer, M Mamba-2, * attention, - MLP, C short convolution, S Mamba-1, P attention beside Mamba-2 (empty: attention + FFN per layer)");
+                     "one block per layer, M Mamba-2, * attention, - MLP, E MoE, C short convolution, S Mamba-1, P attention beside Mamba-2 (empty: attention + FFN per layer)");
   f.kind = FieldKind::Text;
   f.max_int = find_limit("num_hidden_layers")->max;
-  static constexpr std::string_view kBlocks[] = {"M", "*", "-", "C", "S", "P"};
+  static constexpr std::string_view kBlocks[] = {"M", "*", "-", "E", "C", "S", "P"};
   f.choices = kBlocks;
   ModelField row{f};
   row.get_text = [](const FieldSpec&, const M& c) { return c.block_pattern; };
   row.set_text = [](const FieldSpec& s, M& c, std::string_view t) -> std::optional<Issue> {
-    if (static_cast<i64>(t.size()) > s.max_int || t.find_first_not_of("M*-CSP") != std::string_view::npos)
+    if (static_cast<i64>(t.size()) > s.max_int || t.find_first_not_of("M*-ECSP") != std::string_view::npos)
       return Issue{std::string(s.key), "must be " + allowed_text(s)};
     c.block_pattern = std::string(t);
     return std::nullopt;

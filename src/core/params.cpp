@@ -132,8 +132,8 @@ std::string ffn_why(const ModelConfig& c, i64 moe_layers) {
   }
   if (!c.block_pattern.empty() && !c.block_ffn) {  // with block_ffn every layer has its FFN
     i64 mlp = 0;
-    for (char b : c.block_pattern) mlp += b == '-' ? 1 : 0;
-    s += "; only " + n(mlp) + " of " + n(c.n_layers) + " layers are MLP blocks";
+    for (char b : c.block_pattern) mlp += b == '-' || b == 'E' ? 1 : 0;
+    s += "; only " + n(mlp) + " of " + n(c.n_layers) + " layers are FFN blocks";
   }
   if (moe_layers > 0) {
     const auto& m = c.moe;

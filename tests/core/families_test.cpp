@@ -1153,6 +1153,45 @@ TEST_CASE("Gemma 4 31B counts 30,697,345,280: full layers with 4 KV heads of 512
   CHECK(o.issues()[0].field == "layer_types");
 }
 
+TEST_CASE("Nemotron 3 Nano 30B-A3B counts 31,577,937,344 (3,580,073,408 active): 23 Mamba-2, 6 attention and 23 MoE blocks",
+          "[core][params][anchor][plan]") {
+  // ref: the checkpoint's index, quoted in a public note: "The HF index reports total_parameters=31,577,937,344,
+  //   total_size=63,155,886,464"; the technical report: "Nemotron 3 Nano totals 31.6B parameters out of which
+  //   only 3.2B are activated per forward pass (3.6B including embeddings)".
+  const ModelConfig c = preset("nemotron-3-nano-30b-a3b").config;
+  const ParamReport r = llmsize::test::param_report(c);
+  CHECK(r.total == 31'577'937'344);
+  CHECK(r.active == 3'580'073'408);
+  // By hand, modeling_nemotron_h.py: each block one RMSNorm; Mamba-2 in_proj d·(2·di + 2·G·N + nh), conv1d
+  // 4·conv_dim + conv_dim, dt_bias, A_log, D, gated norm di, out_proj di·d (di = 64 · 64); attention q, o d·32·128,
+  // k, v d·2·128; NemotronHMoE: router d·E, 128 relu² experts up and down of 1,856, one shared expert of 3,712
+  // (its e_score_correction_bias is a buffer: the index total leaves out 23 · 128 values, stored in fp32:
+  // 63,155,886,464 = 2 · 31,577,937,344 + 4 · 2,944).
+  const i64 d = 2688, di = 4096, N = 128, G = 8, nh = 64, E = 128, fe = 1856, fs = 3712, v = 131072;
+  const i64 conv = di + 2 * G * N;
+  const i64 mamba = d + d * (di + conv + nh) + 5 * conv + 3 * nh + di + di * d;
+  const i64 attn = d + 2 * d * 32 * 128 + 2 * d * 2 * 128;
+  const i64 moe = d + d * E + E * 2 * d * fe + 2 * d * fs;
+  CHECK(r.total == 2 * v * d + d + 23 * mamba + 6 * attn + 23 * moe);
+  CHECK(63'155'886'464 == 2 * r.total + 4 * 23 * E);
+  const LayerPlan p = plan_of(c);
+  CHECK(p.kv_bytes_per_token() == 6 * 2 * 2 * 128 * 2);
+  CHECK(p.layers[1].ffn == FfnPlan::Moe);
+  CHECK(p.cache_of(1).kind == AttnKind::None);
+  CHECK(p.layers[0].ffn == FfnPlan::None);
+  // Nemotron 3 Super's latent MoE is refused by name; experts without 'E' blocks change nothing.
+  std::string base = R"({"model_type": "nemotron_h", "hidden_size": 64, "num_hidden_layers": 3, "num_attention_heads": 4,
+    "num_key_value_heads": 2, "head_dim": 16, "mamba_num_heads": 4, "mamba_head_dim": 16, "n_groups": 2,
+    "ssm_state_size": 8, "intermediate_size": 96, "n_routed_experts": 4, "num_experts_per_tok": 2, "moe_intermediate_size": 32,
+    "moe_shared_expert_intermediate_size": 48, "vocab_size": 100)";
+  const auto latent = import_hf_config(base + R"(, "hybrid_override_pattern": "ME*", "moe_latent_size": 16})");
+  REQUIRE_FALSE(latent.ok());
+  CHECK(latent.issues()[0].field == "moe_latent_size");
+  const auto none = import_hf_config(base + R"(, "hybrid_override_pattern": "M-*"})");
+  REQUIRE(none.ok());
+  CHECK_FALSE(none->config.is_moe());
+}
+
 TEST_CASE("LFM2 1.2B counts 1,170,340,608: 10 short-convolution and 6 attention layers, each with a SwiGLU MLP",
           "[core][params][anchor][plan]") {
   // ref: the LFM2 model card's table: "| **Parameters** | 354,483,968 | 742,489,344 | 1,170,340,608 |

@@ -54,7 +54,7 @@ TEST_CASE("the reference refuses, by name, exactly the presets whose layer kinds
                                          "granite-4.0-h-small", "lfm2-1.2b", "minimax-m2",
                                          "qwen3.5-397b-a17b", "qwen3.5-0.8b", "jamba-1.5-mini",
                                          "falcon-h1-0.5b", "llama-3.3-nemotron-super-49b",
-                                         "gemma-4-e4b", "gemma-4-31b"};
+                                         "gemma-4-e4b", "gemma-4-31b", "nemotron-3-nano-30b-a3b"};
   auto all = core::load_presets();
   REQUIRE(all.ok());
   for (const auto& p : all.value()) {
