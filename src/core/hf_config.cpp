@@ -293,6 +293,8 @@ struct Wrapper {
   const char* text_default;  // text_config's model_type when it gives none
   const char* vision_type;
   const char* vision_alias;  // an older spelling the wrapper's config class also accepts, or nullptr
+  const char* text_alias;    // text_config's own model_type when it names the text_default family otherwise
+  bool flat_text;            // without text_config, the text model's keys sit at the top level
   VisionKind kind;
   ProjectorKind projector;
   VisionConfig absent;    // vision_config absent: the wrapper's default tower
@@ -301,27 +303,33 @@ struct Wrapper {
 const Wrapper* find_wrapper(const std::string& model_type) {
   static const Wrapper rows[] = {
       // ref: LlavaConfig: a CLIP ViT-L/14 at 336 px when vision_config is None; CLIPVisionConfig defaults.
-      {"llava", "llama", "clip_vision_model", nullptr, VisionKind::Clip, ProjectorKind::Mlp2,
+      {"llava", "llama", "clip_vision_model", nullptr, nullptr, false, VisionKind::Clip, ProjectorKind::Mlp2,
        {VisionKind::Clip, 24, 1024, 4096, 16, 14, 336, 3, ProjectorKind::Mlp2, true},
        {VisionKind::Clip, 12, 768, 3072, 12, 32, 224, 3, ProjectorKind::Mlp2, true}},
       // ref: Gemma3Config: SiglipVisionConfig() when vision_config is None; SiglipVisionConfig defaults.
-      {"gemma3", "gemma3_text", "siglip_vision_model", nullptr, VisionKind::Siglip, ProjectorKind::Gemma3,
+      {"gemma3", "gemma3_text", "siglip_vision_model", nullptr, nullptr, false, VisionKind::Siglip, ProjectorKind::Gemma3,
        {VisionKind::Siglip, 12, 768, 3072, 12, 16, 224, 3, ProjectorKind::Gemma3, false},
        {VisionKind::Siglip, 12, 768, 3072, 12, 16, 224, 3, ProjectorKind::Gemma3, false}},
       // ref: Llama4Config: Llama4VisionConfig() when vision_config is None (hidden 768, 34 layers,
       // 16 heads, intermediate 5632, 448 px, patch 14, projector dims 4096).
-      {"llama4", "llama4_text", "llama4_vision_model", nullptr, VisionKind::Llama4, ProjectorKind::Llama4,
+      {"llama4", "llama4_text", "llama4_vision_model", nullptr, nullptr, false, VisionKind::Llama4, ProjectorKind::Llama4,
        {VisionKind::Llama4, 34, 768, 5632, 16, 14, 448, 3, ProjectorKind::Llama4, false, 4096},
        {VisionKind::Llama4, 34, 768, 5632, 16, 14, 448, 3, ProjectorKind::Llama4, false, 4096}},
       // ref: Qwen3_5Config, Qwen3_5MoeConfig: Qwen3_5VisionConfig() when vision_config is None (depth 27,
       // hidden 1152, intermediate 4304, 16 heads, patch 16, 3 channels, temporal patch 2, merge 2, 2,304
       // positions); an old checkpoint's vision model_type "qwen3_5" / "qwen3_5_moe" is accepted, as the class does.
-      {"qwen3_5", "qwen3_5_text", "qwen3_5_vision", "qwen3_5", VisionKind::Qwen35, ProjectorKind::Qwen35,
+      {"qwen3_5", "qwen3_5_text", "qwen3_5_vision", "qwen3_5", nullptr, false, VisionKind::Qwen35, ProjectorKind::Qwen35,
        {VisionKind::Qwen35, 27, 1152, 4304, 16, 16, 0, 3, ProjectorKind::Qwen35, true, 0, 2, 2, 2304},
        {VisionKind::Qwen35, 27, 1152, 4304, 16, 16, 0, 3, ProjectorKind::Qwen35, true, 0, 2, 2, 2304}},
-      {"qwen3_5_moe", "qwen3_5_moe_text", "qwen3_5_moe_vision", "qwen3_5_moe", VisionKind::Qwen35, ProjectorKind::Qwen35,
+      {"qwen3_5_moe", "qwen3_5_moe_text", "qwen3_5_moe_vision", "qwen3_5_moe", nullptr, false, VisionKind::Qwen35, ProjectorKind::Qwen35,
        {VisionKind::Qwen35, 27, 1152, 4304, 16, 16, 0, 3, ProjectorKind::Qwen35, true, 0, 2, 2, 2304},
        {VisionKind::Qwen35, 27, 1152, 4304, 16, 16, 0, 3, ProjectorKind::Qwen35, true, 0, 2, 2, 2304}},
+      // ref: Qwen2_5_VLConfig (a Qwen2 text model, at the top level in the configs the checkpoints shipped
+      // with, in text_config as qwen2_5_vl_text since); Qwen2_5_VLVisionConfig defaults (depth 32, hidden
+      // 3584, intermediate 3420, 16 heads, patch 14, 3 channels, temporal patch 2, merge 2).
+      {"qwen2_5_vl", "qwen2", "qwen2_5_vl", nullptr, "qwen2_5_vl_text", true, VisionKind::Qwen25, ProjectorKind::Qwen25,
+       {VisionKind::Qwen25, 32, 3584, 3420, 16, 14, 0, 3, ProjectorKind::Qwen25, true, 0, 2, 2, 0},
+       {VisionKind::Qwen25, 32, 3584, 3420, 16, 14, 0, 3, ProjectorKind::Qwen25, true, 0, 2, 2, 0}},
   };
   for (const auto& w : rows)
     if (model_type == w.type) return &w;
@@ -350,14 +358,15 @@ void read_vision(const json& top, const Wrapper& w, std::vector<Issue>& issues, 
     v.ffn = r.integer("vision_config.intermediate_size", {"intermediate_size"}, d.ffn);
     v.heads = r.integer("vision_config.num_attention_heads", {"num_attention_heads", "num_heads"}, d.heads);
     v.patch = r.integer("vision_config.patch_size", {"patch_size"}, d.patch);
-    v.channels = r.integer("vision_config.num_channels", {"num_channels", "in_channels"}, d.channels);
-    if (w.kind == VisionKind::Qwen35) {
+    v.channels = r.integer("vision_config.num_channels", {"num_channels", "in_channels", "in_chans"}, d.channels);
+    if (w.kind == VisionKind::Qwen35 || w.kind == VisionKind::Qwen25) {
       // ref: Qwen3_5VisionConfig. The merger's linear_fc2 maps into out_hidden_size, which the language
       // model adds to its embeddings: it must be hidden_size. Qwen3.5 builds no DeepStack mergers, so a
       // non-empty deepstack_visual_indexes names a tower (Qwen3-VL's) this reading does not count.
       v.temporal_patch = r.integer("vision_config.temporal_patch_size", {"temporal_patch_size"}, d.temporal_patch);
       v.merge = r.integer("vision_config.spatial_merge_size", {"spatial_merge_size"}, d.merge);
-      v.positions = r.integer("vision_config.num_position_embeddings", {"num_position_embeddings"}, d.positions);
+      if (w.kind == VisionKind::Qwen35)
+        v.positions = r.integer("vision_config.num_position_embeddings", {"num_position_embeddings"}, d.positions);
       if (const i64 out = r.integer("out_hidden_size", {"out_hidden_size"}, 3584); out != d_model)
         r.issues.push_back({"vision_config.out_hidden_size", "must equal the language model's hidden_size (" +
                                                                  std::to_string(d_model) + "), got " + std::to_string(out)});
@@ -430,7 +439,7 @@ Result<ImportedConfig> import_hf_config(std::string_view text, const ImportOptio
     for (const char* tower : {"vision_config", "audio_config"})
       if (auto v = obj->find(tower); v != obj->end() && !v->is_null())
         return Issue{tower, "the " + std::string(tower).substr(0, std::string(tower).find('_')) + " encoder of model_type \"" +
-                                model_type.substr(0, 40) + "\" is not counted yet (only llava, gemma3, llama4, qwen3_5 and qwen3_5_moe wrappers); "
+                                model_type.substr(0, 40) + "\" is not counted yet (only llava, gemma3, llama4, qwen2_5_vl, qwen3_5 and qwen3_5_moe wrappers); "
                                 "import its text model's config (text_config) on its own"};
   if (auto tc = obj->find("text_config"); tc != obj->end() && !tc->is_null()) {
     if (!tc->is_object()) return Issue{"text_config", "must be an object, got " + json_util::type_name(*tc)};
@@ -438,6 +447,9 @@ Result<ImportedConfig> import_hf_config(std::string_view text, const ImportOptio
     prefix = "text_config.";
     if (auto mt = obj->find("model_type"); mt != obj->end() && mt->is_string()) model_type = mt->get<std::string>();
     else if (wrapper) model_type = wrapper->text_default;
+    if (wrapper && wrapper->text_alias && model_type == wrapper->text_alias) model_type = wrapper->text_default;
+  } else if (wrapper && wrapper->flat_text) {
+    model_type = wrapper->text_default;  // the text model's keys at the top level, beside vision_config
   } else if (wrapper) {
     return Issue{"text_config", "is required for model_type \"" + model_type + "\" (the language model's config)"};
   }

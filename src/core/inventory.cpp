@@ -540,9 +540,35 @@ void add_qwen35_vision(const ModelConfig& c, Inventory& inv, bool& overflow) {
   overflow |= g.overflow || l.overflow;
 }
 
+// Qwen2.5-VL's tower (ref: modeling_qwen2_5_vl.py Qwen2_5_VisionPatchEmbed (Conv3d without bias),
+// Qwen2_5_VLVisionBlock (norm1, norm2 RMSNorms; attn.qkv, attn.proj with biases; Qwen2_5_VLMLP
+// gate_proj, up_proj, down_proj with biases), Qwen2_5_VLPatchMerger (ln_q RMSNorm over h, mlp.0
+// over the merge² patches joined, mlp.2 into d)), all under visual.
+void add_qwen25_vision(const ModelConfig& c, Inventory& inv, bool& overflow) {
+  const auto& v = c.vision;
+  const i64 h = v.hidden, f = v.ffn, d = c.d_model, joined = h * v.merge * v.merge;
+  Builder g{&inv.vision, kOwnGroup, "visual"};
+  g.add("patch_embed.proj", ".weight", Group::Embedding, Role::EmbedProj, v.channels * v.temporal_patch * v.patch * v.patch, h);
+  g.norm(c, "merger.ln_q", h, Group::Norm, true);
+  g.linear("merger.mlp.0", Group::Ffn, Role::FfnUp, joined, joined, true);
+  g.linear("merger.mlp.2", Group::Ffn, Role::FfnDown, joined, d, true);
+  inv.vision_layer.label = "vision";
+  for (i64 i = 0; i < v.layers; ++i) inv.vision_layer.layers.push_back(i);
+  Builder l{&inv.vision_layer.tensors, kOwnGroup, "visual.blocks.{i}"};
+  l.norm(c, "norm1", h, Group::Norm, true);
+  l.norm(c, "norm2", h, Group::Norm, true);
+  l.linear("attn.qkv", Group::Attention, Role::AttnQKV, h, 3 * h, true);
+  l.linear("attn.proj", Group::Attention, Role::AttnO, h, h, true);
+  l.linear("mlp.gate_proj", Group::Ffn, Role::FfnGate, h, f, true);
+  l.linear("mlp.up_proj", Group::Ffn, Role::FfnUp, h, f, true);
+  l.linear("mlp.down_proj", Group::Ffn, Role::FfnDown, f, h, true);
+  overflow |= g.overflow || l.overflow;
+}
+
 void add_vision(const ModelConfig& c, Inventory& inv, bool& overflow) {
   const auto& v = c.vision;
   if (v.kind == VisionKind::Qwen35) return add_qwen35_vision(c, inv, overflow);
+  if (v.kind == VisionKind::Qwen25) return add_qwen25_vision(c, inv, overflow);
   const i64 h = v.hidden, f = v.ffn, d = c.d_model;
   const bool clip = v.kind == VisionKind::Clip, llama4 = v.kind == VisionKind::Llama4;
   ModelConfig ln = c;  // vision norms are LayerNorms with biases

@@ -372,10 +372,10 @@ std::vector<Issue> validate(const ModelConfig& c) {
     lim("vision_config.intermediate_size", v.ffn);
     lim("vision_config.num_attention_heads", v.heads);
     lim("vision_config.patch_size", v.patch);
-    if (v.kind == VisionKind::Qwen35) {  // positions are a table of num_position_embeddings, not image / patch squared
+    if (v.kind == VisionKind::Qwen35 || v.kind == VisionKind::Qwen25) {  // no image size: patches of any image
       lim("vision_config.temporal_patch_size", v.temporal_patch);
       lim("vision_config.spatial_merge_size", v.merge);
-      lim("vision_config.num_position_embeddings", v.positions);
+      if (v.kind == VisionKind::Qwen35) lim("vision_config.num_position_embeddings", v.positions);
     } else {
       lim("vision_config.image_size", v.image);
     }
@@ -389,8 +389,10 @@ std::vector<Issue> validate(const ModelConfig& c) {
     if (v.kind == VisionKind::Llama4) {
       lim("vision_config.projector_input_dim", v.adapter_dim);
     }
-    if ((v.kind == VisionKind::Qwen35) != (v.projector == ProjectorKind::Qwen35))
-      out.push_back({"vision_config", "the qwen3_5 tower and the qwen3_5_merger projector go together"});
+    if ((v.kind == VisionKind::Qwen35) != (v.projector == ProjectorKind::Qwen35) ||
+        (v.kind == VisionKind::Qwen25) != (v.projector == ProjectorKind::Qwen25))
+      out.push_back({"vision_config", "the qwen3_5 and qwen2_5_vl towers go with their own mergers (qwen3_5_merger, "
+                                      "qwen2_5_vl_merger)"});
     if (v.projector == ProjectorKind::None)
       out.push_back({"vision_config", "a vision tower needs a projector into the language model (mlp2, gemma3, llama4 or qwen3_5_merger)"});
   }

@@ -40,12 +40,13 @@ enum class NormKind : std::uint8_t { LayerNorm, LayerNormNoBias, RmsNorm };
 inline constexpr std::string_view kNormKindNames[] = {"layernorm", "layernorm_nobias", "rmsnorm"};
 // A multimodal wrapper's vision encoder (counted apart from the language model) and the
 // projector that maps its features into the language model's width.
-enum class VisionKind : std::uint8_t { None, Clip, Siglip, Llama4, Qwen35 };
-inline constexpr std::string_view kVisionKindNames[] = {"none", "clip", "siglip", "llama4", "qwen3_5"};
-enum class ProjectorKind : std::uint8_t { None, Mlp2, Gemma3, Llama4, Qwen35 };
-inline constexpr std::string_view kProjectorKindNames[] = {"none", "mlp2", "gemma3", "llama4", "qwen3_5_merger"};
-static_assert(std::size(kVisionKindNames) == static_cast<size_t>(VisionKind::Qwen35) + 1);
-static_assert(std::size(kProjectorKindNames) == static_cast<size_t>(ProjectorKind::Qwen35) + 1);
+enum class VisionKind : std::uint8_t { None, Clip, Siglip, Llama4, Qwen35, Qwen25 };
+inline constexpr std::string_view kVisionKindNames[] = {"none", "clip", "siglip", "llama4", "qwen3_5", "qwen2_5_vl"};
+enum class ProjectorKind : std::uint8_t { None, Mlp2, Gemma3, Llama4, Qwen35, Qwen25 };
+inline constexpr std::string_view kProjectorKindNames[] = {"none", "mlp2", "gemma3", "llama4", "qwen3_5_merger",
+                                                           "qwen2_5_vl_merger"};
+static_assert(std::size(kVisionKindNames) == static_cast<size_t>(VisionKind::Qwen25) + 1);
+static_assert(std::size(kProjectorKindNames) == static_cast<size_t>(ProjectorKind::Qwen25) + 1);
 static_assert(std::size(kFamilyNames) == static_cast<size_t>(Family::Custom) + 1);
 static_assert(std::size(kFfnKindNames) == static_cast<size_t>(FfnKind::Gated) + 1);
 static_assert(std::size(kActivationNames) == static_cast<size_t>(Activation::Relu2) + 1);
@@ -115,6 +116,9 @@ struct LinearAttnConfig {
 // Qwen3.5 (modeling_qwen3_5.py Qwen3_5VisionModel): a Conv3d patch embedding with bias over
 // temporal_patch frames, num_position_embeddings learned positions (interpolated to the image),
 // blocks with a fused qkv, and the merger: a LayerNorm, then two linears over merge² patches.
+// Qwen2.5-VL (modeling_qwen2_5_vl.py Qwen2_5_VisionTransformerPretrainedModel): the same patches
+// without a bias or learned positions (2-D rotary), RMSNorms, a gated SiLU MLP with biases, and
+// the merger's RMSNorm (ln_q) before its two linears.
 struct VisionConfig {
   VisionKind kind = VisionKind::None;
   i64 layers = 0, hidden = 0, ffn = 0, heads = 0, patch = 0, image = 0, channels = 3;

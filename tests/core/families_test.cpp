@@ -135,7 +135,7 @@ TEST_CASE("Multimodal wrappers: gemma3 and llava towers are read; others and unk
        "vision_config.vision_use_head"},
       {R"({"model_type":"gemma3","text_config":)" + gemma3_text("") + R"(,"vision_config":{"patch_size":14,"image_size":900,"vision_use_head":false}})",
        "vision_config.image_size"},
-      {R"({"model_type":"qwen2_5_vl","text_config":)" + gemma3_text("") + R"(,"vision_config":{"depth":32}})", "vision_config"},
+      {R"({"model_type":"qwen3_vl","text_config":)" + gemma3_text("") + R"(,"vision_config":{"depth":32}})", "vision_config"},
       {R"({"model_type":"gemma3","vision_config":{"vision_use_head":false}})", "text_config"},
   };
   for (const auto& [cfg, field] : bad) {
@@ -1190,6 +1190,33 @@ TEST_CASE("Nemotron 3 Nano 30B-A3B counts 31,577,937,344 (3,580,073,408 active):
   const auto none = import_hf_config(base + R"(, "hybrid_override_pattern": "M-*"})");
   REQUIRE(none.ok());
   CHECK_FALSE(none->config.is_moe());
+}
+
+TEST_CASE("Qwen2.5-VL 7B: 7,615,616,512 in the language model and 676,550,144 in its vision tower", "[core][params][anchor]") {
+  // ref: a public fine-tuning script's printed counts: "总可训练参数 (冻结前): 8292166656 / 视觉模块 (visual) 总参数:
+  //   676550144 / 总可训练参数 (冻结后): 7615616512" (all parameters; the vision module; after freezing it).
+  const ModelConfig c = preset("qwen2.5-vl-7b").config;
+  const ParamReport r = llmsize::test::param_report(c);
+  CHECK(r.total == 7'615'616'512);
+  CHECK(r.vision == 676'550'144);
+  CHECK(r.total + r.vision == 8'292'166'656);
+  // The tower by hand (modeling_qwen2_5_vl.py): Conv3d 3·2·14·14·h without bias; 32 blocks of two RMSNorms,
+  // qkv and proj with biases, a gated MLP with biases; the merger's RMSNorm h, mlp.0 4h·4h + 4h, mlp.2 4h·d + d.
+  const i64 h = 1280, f = 3420, d = 3584;
+  const i64 block = 2 * h + (3 * h * h + 3 * h) + (h * h + h) + 2 * (h * f + f) + (f * h + h);
+  CHECK(r.vision == 3 * 2 * 14 * 14 * h + 32 * block + h + (16 * h * h + 4 * h) + (4 * h * d + d));
+  // The text model is Qwen2.5-7B's (Qwen2: biases on q, k, v), the same count as its own preset.
+  CHECK(r.total == total_of(preset("qwen2.5-7b").config));
+  // The configs the checkpoints shipped with keep the text model at the top level, beside vision_config.
+  const std::string flat = R"({"model_type": "qwen2_5_vl", "hidden_size": 3584, "intermediate_size": 18944, "num_hidden_layers": 28,
+    "num_attention_heads": 28, "num_key_value_heads": 4, "vocab_size": 152064, "tie_word_embeddings": false,
+    "vision_config": {"depth": 32, "hidden_size": 1280, "intermediate_size": 3420, "num_heads": 16, "in_chans": 3,
+    "out_hidden_size": 3584, "patch_size": 14, "spatial_merge_size": 2, "temporal_patch_size": 2}})";
+  const auto f2 = import_hf_config(flat);
+  REQUIRE(f2.ok());
+  const ParamReport rf = llmsize::test::param_report(f2->config);
+  CHECK(rf.total == r.total);
+  CHECK(rf.vision == r.vision);
 }
 
 TEST_CASE("LFM2 1.2B counts 1,170,340,608: 10 short-convolution and 6 attention layers, each with a SwiGLU MLP",
