@@ -257,7 +257,8 @@ bool changes_memory(std::string_view key) {
       "layer_types", "window", "pattern", "interval", "period", "offset", "chunk", "expert", "moe", "mamba", "ssm",
       "linear_", "conv", "state", "lora_rank", "nope", "rope_head", "v_head_dim", "nextn", "mtp", "index_", "sink",
       "rope_layers", "kv_heads", "key_value", "head_dim", "vision", "audio", "hybrid", "attn_layer", "shared",
-      "dense", "sparse", "global", "local", "kv_", "cross", "encoder", "num_layers", "layers_block"};
+      "dense", "sparse", "global", "local", "kv_", "cross", "encoder", "num_layers", "layers_block", "per_layer",
+      "block_config", "latent", "attn_type", "parallel"};
   for (std::string_view m : kMarks)
     if (key.find(m) != std::string_view::npos) return true;
   return false;

@@ -369,7 +369,9 @@ TEST_CASE("The generic reading refuses keys that change memory and lists the oth
   }
   for (const char* key : {R"("full_attention_interval":4)", R"("attention_chunk_size":8192)", R"("mamba_d_state":128)",
                           R"("layer_types":["full_attention"])", R"("hybrid_override_pattern":"M-M*")",
-                          R"("index_topk":2048)", R"("max_window_layers":28)"}) {
+                          R"("index_topk":2048)", R"("max_window_layers":28)", R"("per_layer_config":{"5":{"head_dim":512}})",
+                          R"("block_configs":[{}])", R"("moe_latent_size":1024)", R"("attn_type_list":[0,1])",
+                          R"("num_kv_shared_layers":20)", R"("global_head_dim":512)"}) {
     INFO(key);
     auto r = import_hf_config(base + "," + key + "}", generic);
     REQUIRE_FALSE(r.ok());
