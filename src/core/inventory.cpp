@@ -513,62 +513,41 @@ void add_layer(const ModelConfig& c, const Names& n, bool moe, bool linear, Buil
 // The vision tower and projector (see VisionConfig), named as the wrappers' checkpoints name
 // them (LlavaForConditionalGeneration, Gemma3ForConditionalGeneration: vision_tower.vision_model.*,
 // multi_modal_projector.*). Vision tensors carry the roles of their language-model twins.
-// Qwen3.5's tower (ref: modeling_qwen3_5.py Qwen3_5VisionPatchEmbed (Conv3d with bias),
-// pos_embed, Qwen3_5VisionBlock (norm1, norm2 LayerNorms; attn.qkv, attn.proj; mlp.linear_fc1,
-// linear_fc2, all with biases), Qwen3_5VisionPatchMerger (norm over h, linear_fc1 over the merge²
-// patches joined, linear_fc2 into d), all under model.visual.
-void add_qwen35_vision(const ModelConfig& c, Inventory& inv, bool& overflow) {
+// Qwen's towers, under model.visual (Qwen3.5) or visual (Qwen2.5-VL): Conv3d patches over
+// temporal_patch frames, blocks of two norms, a fused qkv and proj with biases and an MLP with
+// biases, then the merger: a norm over h and two linears over the merge² patches joined, into d.
+// ref: modeling_qwen3_5.py Qwen3_5VisionPatchEmbed (with bias), pos_embed, Qwen3_5VisionBlock
+// (LayerNorms; mlp.linear_fc1/fc2), Qwen3_5VisionPatchMerger (norm, linear_fc1, linear_fc2);
+// modeling_qwen2_5_vl.py Qwen2_5_VisionPatchEmbed (no bias, no learned positions), Qwen2_5_VLVisionBlock
+// (RMSNorms; gated mlp.gate_proj/up_proj/down_proj), Qwen2_5_VLPatchMerger (ln_q RMSNorm, mlp.0, mlp.2).
+void add_qwen_vision(const ModelConfig& c, Inventory& inv, bool& overflow) {
   const auto& v = c.vision;
+  const bool q35 = v.kind == VisionKind::Qwen35;
   const i64 h = v.hidden, f = v.ffn, d = c.d_model, joined = h * v.merge * v.merge;
   ModelConfig ln = c;
-  ln.norm = NormKind::LayerNorm;
-  Builder g{&inv.vision, kOwnGroup, "model.visual"};
-  g.linear("patch_embed.proj", Group::Embedding, Role::EmbedProj, v.channels * v.temporal_patch * v.patch * v.patch, h, true);
-  g.add("pos_embed", ".weight", Group::Embedding, Role::PosEmbed, v.positions, h);
-  g.norm(ln, "merger.norm", h);
-  g.linear("merger.linear_fc1", Group::Ffn, Role::FfnUp, joined, joined, true);
-  g.linear("merger.linear_fc2", Group::Ffn, Role::FfnDown, joined, d, true);
+  ln.norm = q35 ? NormKind::LayerNorm : NormKind::RmsNorm;
+  Builder g{&inv.vision, kOwnGroup, q35 ? "model.visual" : "visual"};
+  g.linear("patch_embed.proj", Group::Embedding, Role::EmbedProj, v.channels * v.temporal_patch * v.patch * v.patch, h, q35);
+  if (q35) g.add("pos_embed", ".weight", Group::Embedding, Role::PosEmbed, v.positions, h);
+  g.norm(ln, q35 ? "merger.norm" : "merger.ln_q", h);
+  g.linear(q35 ? "merger.linear_fc1" : "merger.mlp.0", Group::Ffn, Role::FfnUp, joined, joined, true);
+  g.linear(q35 ? "merger.linear_fc2" : "merger.mlp.2", Group::Ffn, Role::FfnDown, joined, d, true);
   inv.vision_layer.label = "vision";
   for (i64 i = 0; i < v.layers; ++i) inv.vision_layer.layers.push_back(i);
-  Builder l{&inv.vision_layer.tensors, kOwnGroup, "model.visual.blocks.{i}"};
+  Builder l{&inv.vision_layer.tensors, kOwnGroup, q35 ? "model.visual.blocks.{i}" : "visual.blocks.{i}"};
   l.norm(ln, "norm1", h);
   l.norm(ln, "norm2", h);
   l.linear("attn.qkv", Group::Attention, Role::AttnQKV, h, 3 * h, true);
   l.linear("attn.proj", Group::Attention, Role::AttnO, h, h, true);
-  l.linear("mlp.linear_fc1", Group::Ffn, Role::FfnUp, h, f, true);
-  l.linear("mlp.linear_fc2", Group::Ffn, Role::FfnDown, f, h, true);
-  overflow |= g.overflow || l.overflow;
-}
-
-// Qwen2.5-VL's tower (ref: modeling_qwen2_5_vl.py Qwen2_5_VisionPatchEmbed (Conv3d without bias),
-// Qwen2_5_VLVisionBlock (norm1, norm2 RMSNorms; attn.qkv, attn.proj with biases; Qwen2_5_VLMLP
-// gate_proj, up_proj, down_proj with biases), Qwen2_5_VLPatchMerger (ln_q RMSNorm over h, mlp.0
-// over the merge² patches joined, mlp.2 into d)), all under visual.
-void add_qwen25_vision(const ModelConfig& c, Inventory& inv, bool& overflow) {
-  const auto& v = c.vision;
-  const i64 h = v.hidden, f = v.ffn, d = c.d_model, joined = h * v.merge * v.merge;
-  Builder g{&inv.vision, kOwnGroup, "visual"};
-  g.add("patch_embed.proj", ".weight", Group::Embedding, Role::EmbedProj, v.channels * v.temporal_patch * v.patch * v.patch, h);
-  g.norm(c, "merger.ln_q", h, Group::Norm, true);
-  g.linear("merger.mlp.0", Group::Ffn, Role::FfnUp, joined, joined, true);
-  g.linear("merger.mlp.2", Group::Ffn, Role::FfnDown, joined, d, true);
-  inv.vision_layer.label = "vision";
-  for (i64 i = 0; i < v.layers; ++i) inv.vision_layer.layers.push_back(i);
-  Builder l{&inv.vision_layer.tensors, kOwnGroup, "visual.blocks.{i}"};
-  l.norm(c, "norm1", h, Group::Norm, true);
-  l.norm(c, "norm2", h, Group::Norm, true);
-  l.linear("attn.qkv", Group::Attention, Role::AttnQKV, h, 3 * h, true);
-  l.linear("attn.proj", Group::Attention, Role::AttnO, h, h, true);
-  l.linear("mlp.gate_proj", Group::Ffn, Role::FfnGate, h, f, true);
-  l.linear("mlp.up_proj", Group::Ffn, Role::FfnUp, h, f, true);
-  l.linear("mlp.down_proj", Group::Ffn, Role::FfnDown, f, h, true);
+  if (!q35) l.linear("mlp.gate_proj", Group::Ffn, Role::FfnGate, h, f, true);
+  l.linear(q35 ? "mlp.linear_fc1" : "mlp.up_proj", Group::Ffn, Role::FfnUp, h, f, true);
+  l.linear(q35 ? "mlp.linear_fc2" : "mlp.down_proj", Group::Ffn, Role::FfnDown, f, h, true);
   overflow |= g.overflow || l.overflow;
 }
 
 void add_vision(const ModelConfig& c, Inventory& inv, bool& overflow) {
   const auto& v = c.vision;
-  if (v.kind == VisionKind::Qwen35) return add_qwen35_vision(c, inv, overflow);
-  if (v.kind == VisionKind::Qwen25) return add_qwen25_vision(c, inv, overflow);
+  if (v.kind == VisionKind::Qwen35 || v.kind == VisionKind::Qwen25) return add_qwen_vision(c, inv, overflow);
   const i64 h = v.hidden, f = v.ffn, d = c.d_model;
   const bool clip = v.kind == VisionKind::Clip, llama4 = v.kind == VisionKind::Llama4;
   ModelConfig ln = c;  // vision norms are LayerNorms with biases
