@@ -1221,6 +1221,20 @@ TEST_CASE("Qwen2.5-VL 7B: 7,615,616,512 in the language model and 676,550,144 in
   CHECK(rf.vision == r.vision);
 }
 
+TEST_CASE("Phi-4 (phi3) and Mistral Small 3.1 (mistral) keep working: 14,659,507,200 and 23,572,403,200",
+          "[core][params][anchor]") {
+  // ref: NVIDIA NeMo customizer docs: "microsoft/phi-4@1.0".num_parameters 14659507200; the Hub's safetensors
+  //   count of unsloth/Mistral-Small-24B-Instruct-2501: "23,572,403,200 (23.6B)".
+  const i64 d = 5120;
+  // Phi-4: fused qkv d·(d + 2·10·128), o d·d, fused gate_up d·2·17,920, down, two norms; untied head.
+  CHECK(total_of(preset("phi-4").config) ==
+        2 * 100352 * d + d + 40 * (d * (d + 2 * 1280) + d * d + d * 2 * 17920 + 17920 * d + 2 * d));
+  // Mistral Small: q d·32·128, k, v d·8·128, o 32·128·d (H·hd = 4,096 ≠ d), SwiGLU 3·d·32,768, two norms.
+  CHECK(total_of(preset("mistral-small-24b").config) ==
+        2 * 131072 * d + d + 40 * (2 * d * 4096 + 2 * d * 1024 + 3 * d * 32768 + 2 * d));
+  CHECK(preset("mistral-small-24b").config.sliding_window == 0);  // sliding_window null
+}
+
 TEST_CASE("LFM2 1.2B counts 1,170,340,608: 10 short-convolution and 6 attention layers, each with a SwiGLU MLP",
           "[core][params][anchor][plan]") {
   // ref: the LFM2 model card's table: "| **Parameters** | 354,483,968 | 742,489,344 | 1,170,340,608 |
