@@ -83,6 +83,19 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
   plot::stacked_bar("mem_bar", segs, to_display(cap, u), cap_label.c_str(), fmt_bytes_plain, 34 * app.scale);
   mark("memory.bar");
 
+  if (e.llamacpp && !training) {  // runtime llamacpp: the lines llama-server prints for this model and flags
+    section("What llama.cpp will print");
+    const core::LlamaCppMemory& l = *e.llamacpp;
+    ImGui::TextDisabled("%s", (std::string(core::kLlamaCppVersion) + " · n_ctx " + core::with_commas(l.n_ctx) + " · " +
+                               core::with_commas(l.n_seq) + " slots" + (l.unified ? ", unified" : "") + " · n_ubatch " +
+                               core::with_commas(l.n_ubatch))
+                                  .c_str());
+    ImGui::PushFont(app.fonts.small);
+    for (const auto& line : core::llamacpp_log(l, s.work.kv_dtype)) ImGui::TextUnformatted(line.c_str());
+    ImGui::PopFont();
+    mark("memory.llamacpp");
+  }
+
   section("Every figure, with its formula");
   ImGui::TextDisabled("Open a row to see how it is computed.");
   explanation_rows(ex, mf.section, s.work.mode, u);

@@ -78,6 +78,11 @@ Result<Estimate> estimate(const PreparedModel& m, const Workload& w) {
   e.inference = std::move(inf).value();
   e.training = std::move(tr).value();
   e.throughput = std::move(th).value();
+  if (w.runtime == Runtime::LlamaCpp && w.mode == Mode::Inference) {
+    // What llama-server would allocate; where it would refuse the flags, a note names them.
+    if (auto lm = llamacpp_memory(cfg, **plan, w)) e.llamacpp = std::move(lm).value();
+    else e.notes.push_back(lm.issues().front());
+  }
   // A context beyond the trained positions: impossible with a learned position table,
   // possible but out of distribution with rotary embeddings (needs RoPE scaling).
   if (w.seq > cfg.max_positions) {

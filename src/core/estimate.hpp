@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "engine_llamacpp.hpp"
 #include "throughput.hpp"
 
 namespace llmsize::core {
@@ -22,6 +23,8 @@ struct Estimate {
   InferenceMemory inference;
   TrainingMemory training;
   Throughput throughput;
+  // The runtime's own accounting, where it is modelled (runtime llamacpp: its KV cache and state).
+  std::optional<LlamaCppMemory> llamacpp;
   // Valid but worth saying: e.g. a context beyond the model's trained positions. The figures
   // are still computed for the workload as given. Issues name the workload key.
   std::vector<Issue> notes;

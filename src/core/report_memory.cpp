@@ -89,6 +89,18 @@ json estimate_object(const ModelConfig& cfg, const Workload& w, const Estimate& 
                 {"max_sequences", m.max_sequences},
                 {"inference_min_gpus", m.min_gpus},
                 {"training_min_gpus", t.min_gpus}};
+  if (e.llamacpp) {  // runtime llamacpp: what llama-server allocates and prints
+    const LlamaCppMemory& l = *e.llamacpp;
+    json caches = json::array();
+    for (const auto& c : l.caches)
+      caches.push_back({{"swa", c.swa}, {"cells", c.cells}, {"layers", c.layers}, {"k_bytes", c.k_bytes}, {"v_bytes", c.v_bytes}});
+    out["engine"] = {{"name", "llama.cpp"}, {"version", std::string(kLlamaCppVersion)}, {"n_ctx", l.n_ctx},
+                     {"n_ctx_seq", l.n_ctx_seq}, {"n_seq", l.n_seq}, {"n_stream", l.n_stream}, {"n_ubatch", l.n_ubatch},
+                     {"kv_unified", l.unified}, {"kv_cells", l.caches.empty() ? 0 : l.caches.front().cells},
+                     {"swa_cells", l.iswa ? l.caches.back().cells : 0}, {"kv_bytes", l.kv_bytes()}, {"caches", caches},
+                     {"recurrent_cells", l.rs_cells}, {"recurrent_bytes", l.r_bytes + l.s_bytes},
+                     {"log_lines", llamacpp_log(l, w.kv_dtype)}};
+  }
   const Throughput& p = e.throughput;
   out["throughput"] = {{"decode_tokens_per_s_per_seq", p.decode_tokens_per_s_per_seq},
                        {"prefill_flops", p.prefill_flops},
@@ -183,6 +195,11 @@ std::string estimate_text(const ModelConfig& cfg, const Workload& w, const Estim
     o += "  " + pad_right("usable", 30) + b(t.capacity_bytes) + "  " + (t.fits ? "fits" : "does NOT fit") + "\n";
     o += "  trainable parameters " + n(t.trainable_params) + " · min GPUs " +
          (t.min_gpus > 0 ? n(t.min_gpus) : std::string("none fit")) + "\n";
+  }
+  if (e.llamacpp && w.mode == Mode::Inference) {
+    o += "\nWhat llama.cpp will print (" + std::string(kLlamaCppVersion) + "; n_ctx " + n(e.llamacpp->n_ctx) + ", " +
+         n(e.llamacpp->n_seq) + " slots" + (e.llamacpp->unified ? ", unified" : "") + ", n_ubatch " + n(e.llamacpp->n_ubatch) + ")\n";
+    for (const auto& line : llamacpp_log(*e.llamacpp, w.kv_dtype)) o += "  " + line + "\n";
   }
   o += "\nThroughput bounds\n";
   o += "  decode ≤ " + rate(p.decode_tokens_per_s) + " tokens/s (" + rate(p.decode_tokens_per_s_per_seq) +

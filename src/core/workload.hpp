@@ -124,6 +124,11 @@ struct Workload {
   Runtime runtime = Runtime::PyTorch;
   i64 reserve_mib = -1;          // runtime reserve per GPU in MiB; -1 = the profile's default
   double gpu_mem_util = 0.9;     // vLLM gpu_memory_utilization: share of GPU memory vLLM may use
+  // llama.cpp (llama-server) flags, each the engine's default.
+  i64 n_ubatch = 512;            // -ub: physical batch
+  i64 parallel = 0;              // -np: server slots; 0 = auto (4 slots sharing one unified cache)
+  bool kv_unified = false;       // -kvu: one cache stream shared by the slots
+  bool swa_full = false;         // --swa-full: sliding-window layers keep n_ctx cells
 
   // Training.
   Optimizer optimizer = Optimizer::AdamW;
