@@ -123,6 +123,17 @@ Result<LlamaCppMemory> llamacpp_memory(const ModelConfig& c, const LayerPlan& pl
       ++recurrent_layers;
     }
   }
+  // ref: llama_model::create_memory filters the nextn (MTP) layers out of the cache only for
+  // step35, hy_v3, glm_dsa, mimo2 and deepseek32: glm4moe's GGUF keeps its nextn layer, and
+  // llama_kv_cache's loop over n_layer_all gives it K and V like a trunk layer.
+  if (c.family == Family::Glm4Moe && c.mtp_layers > 0 && !plan.layers.empty()) {
+    const CacheShape& s = plan.caches[static_cast<size_t>(plan.layers.front().cache)];
+    const auto k = kv_row_bytes(t, s.heads * s.k_dim), v = kv_row_bytes(t, w.flash_attention ? s.heads * s.v_dim : v_max);
+    if (!k || !v) return memory_overflow();
+    k_base += Checked(base.cells) * m.n_stream * *k * c.mtp_layers;
+    v_base += Checked(base.cells) * m.n_stream * *v * c.mtp_layers;
+    base.layers += c.mtp_layers;
+  }
   if (!k_base.ok() || !v_base.ok() || !k_swa.ok() || !v_swa.ok() || !r_sum.ok() || !s_sum.ok()) return memory_overflow();
   base.k_bytes = k_base.value();
   base.v_bytes = v_base.value();

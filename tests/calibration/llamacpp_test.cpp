@@ -116,6 +116,16 @@ TEST_CASE("llama.cpp: Qwen3.5's recurrent state, f32, one cell per slot, its lin
         "llama_memory_recurrent: size =   50.25 MiB (     1 cells,  32 layers,  1 seqs  0 rs_seq), R (f32):    2.25 MiB, S (f32):   48.00 MiB");
 }
 
+TEST_CASE("llama.cpp: GLM-4.5's nextn layer keeps K and V beside its 46 trunk layers", "[llamacpp]") {
+  // No published log at hand: by create_memory's filters (only step35, hy_v3, glm_dsa, mimo2 and
+  // deepseek32 leave nextn layers out), GLM-4.5-Air's cache holds 47 layers of 8 KV heads of 128.
+  const auto g = lines(preset("glm-4.5-air").config, {{"seq", "4096"}, {"np", "1"}, {"kvt", "fp16"}});
+  REQUIRE(g.size() == 1);
+  CHECK(g[0] ==
+        "llama_kv_cache: size =  752.00 MiB (  4096 cells,  47 layers,  1/1 seqs), K (f16):  376.00 MiB, V (f16):  376.00 MiB");
+  CHECK(47 * 4096 * 8 * 128 * 2 == 376 * 1024 * 1024);
+}
+
 TEST_CASE("llama.cpp: flags it would refuse, and caches not modelled yet, are named", "[calibration][llamacpp]") {
   Workload w = with({{"kvt", "fp8"}});
   w.runtime = Runtime::LlamaCpp;
