@@ -120,16 +120,16 @@ const std::vector<FieldLimit>& field_limits() {
       {"chunk_size", 1, kMaxTokens, kZeroOff},
       {"conv_L_cache", 0, 1024},
       {"mamba_expand", 1, 64, kZeroOff},
+      {"mamba_d_state", 1, 65536, kZeroOff},
+      {"mamba_d_conv", 1, 1024, kZeroOff},
+      {"mamba_dt_rank", 1, kMaxDim, kZeroOff},
       {"num_key_value_heads_per_layer", 0, 65536, false, kNotInConfig},  // 0: a layer without attention
+      {"intermediate_size_per_layer", 0, kMaxWidth, false, kNotInConfig},  // 0: a layer without FFN
       {"global_head_dim", 0, 65536},
       {"num_global_key_value_heads", 0, 65536},
       {"num_kv_shared_layers", 0, 10000},
       {"hidden_size_per_layer_input", 0, kMaxDim},
       {"vocab_size_per_layer_input", 1, kMaxWidth, kZeroOff},
-      {"intermediate_size_per_layer", 0, kMaxWidth, false, kNotInConfig},  // 0: a layer without FFN
-      {"mamba_d_state", 1, 65536, kZeroOff},
-      {"mamba_d_conv", 1, 1024, kZeroOff},
-      {"mamba_dt_rank", 1, kMaxDim, kZeroOff},
       {"vision_config.num_hidden_layers", 1, 1000, kZeroOff},
       {"vision_config.hidden_size", 1, 65536, kZeroOff},
       {"vision_config.intermediate_size", 1, 1048576, kZeroOff},
