@@ -87,7 +87,7 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
     section("What llama.cpp will print");
     const core::LlamaCppMemory& l = *e.llamacpp;
     ImGui::TextDisabled("%s", (std::string(core::kLlamaCppVersion) + " · n_ctx " + core::with_commas(l.n_ctx) + " · " +
-                               core::with_commas(l.n_seq) + " slots" + (l.unified ? ", unified" : "") + " · n_ubatch " +
+                               core::with_commas(l.n_seq) + (l.n_seq == 1 ? " slot" : " slots") + (l.unified ? ", unified" : "") + " · n_ubatch " +
                                core::with_commas(l.n_ubatch))
                                   .c_str());
     ImGui::PushFont(app.fonts.small);

@@ -198,7 +198,7 @@ std::string estimate_text(const ModelConfig& cfg, const Workload& w, const Estim
   }
   if (e.llamacpp && w.mode == Mode::Inference) {
     o += "\nWhat llama.cpp will print (" + std::string(kLlamaCppVersion) + "; n_ctx " + n(e.llamacpp->n_ctx) + ", " +
-         n(e.llamacpp->n_seq) + " slots" + (e.llamacpp->unified ? ", unified" : "") + ", n_ubatch " + n(e.llamacpp->n_ubatch) + ")\n";
+         n(e.llamacpp->n_seq) + (e.llamacpp->n_seq == 1 ? " slot" : " slots") + (e.llamacpp->unified ? ", unified" : "") + ", n_ubatch " + n(e.llamacpp->n_ubatch) + ")\n";
     for (const auto& line : llamacpp_log(*e.llamacpp, w.kv_dtype)) o += "  " + line + "\n";
   }
   o += "\nThroughput bounds\n";

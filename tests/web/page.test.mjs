@@ -203,3 +203,19 @@ test('the embed example page shows the calculator in an iframe', async () => {
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('with the llama.cpp runtime the Memory tab shows the lines llama-server prints', async () => {
+  // gpt-oss-20b, -c 131072, one slot, f16 cache: the published SWA cache line (768 cells, 18.00 MiB).
+  const { page, context, problems } = await openPage({
+    hash: '#v=1&preset=gpt-oss-20b&rt=llamacpp&kvt=fp16&seq=131072&np=1&ui.tab=memory' });
+  await frames(page, 3);
+  const f = await figures(page);
+  assert.equal(f.engine.name, 'llama.cpp');
+  assert.equal(f.engine.swa_cells, 768);
+  assert.equal(f.engine.log_lines[3],
+    'llama_kv_cache: size =   18.00 MiB (   768 cells,  12 layers,  1/1 seqs), K (f16):    9.00 MiB, V (f16):    9.00 MiB');
+  assert.ok(await page.evaluate(() => Module.widgetRect('memory.llamacpp') !== null), 'the panel is on screen');
+  await page.screenshot({ path: `${ARTIFACTS}/web-llamacpp.png` });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
