@@ -95,6 +95,18 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
     ImGui::PopFont();
     mark("memory.llamacpp");
   }
+  if (e.vllm && !training) {  // runtime vllm: the lines vllm serve prints for this model and flags
+    section("What vLLM will print");
+    const core::VllmMemory& v = *e.vllm;
+    ImGui::TextDisabled("%s", (std::string(core::kVllmVersion) + " · max_model_len " + core::with_commas(v.max_model_len) +
+                               " · max_num_batched_tokens " + core::with_commas(v.max_num_batched_tokens) + " · max_num_seqs " +
+                               core::with_commas(v.max_num_seqs) + " · block_size " + core::with_commas(v.block_size))
+                                  .c_str());
+    ImGui::PushFont(app.fonts.small);
+    for (const auto& line : core::vllm_log(v)) ImGui::TextWrapped("%s", line.c_str());
+    ImGui::PopFont();
+    mark("memory.vllm");
+  }
 
   section("Every figure, with its formula");
   ImGui::TextDisabled("Open a row to see how it is computed.");

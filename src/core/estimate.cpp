@@ -83,6 +83,11 @@ Result<Estimate> estimate(const PreparedModel& m, const Workload& w) {
     if (auto lm = llamacpp_memory(cfg, **plan, w)) e.llamacpp = std::move(lm).value();
     else e.notes.push_back(lm.issues().front());
   }
+  if (w.runtime == Runtime::Vllm && w.mode == Mode::Inference) {
+    // What vllm serve would budget, profile and allocate; where it is not modelled, a note says why.
+    if (auto vm = vllm_memory(cfg, **plan, e.inference, w, *gpu)) e.vllm = std::move(vm).value();
+    else e.notes.push_back(vm.issues().front());
+  }
   // A context beyond the trained positions: impossible with a learned position table,
   // possible but out of distribution with rotary embeddings (needs RoPE scaling).
   if (w.seq > cfg.max_positions) {

@@ -49,8 +49,18 @@ Result<Gpu> parse_gpu(const json_util::json& j, const std::string& what) {
   real("fp8_tflops", g.fp8_tflops, 0, 1e6, true);
   real("usable_fraction", g.usable_fraction, 0.01, 1.0, false);
   if (auto it = j.find("unified"); it != j.end() && it->is_boolean()) g.unified = it->get<bool>();
+  double cuda_total = 0;
+  real("cuda_total_bytes", cuda_total, 0, 1e15, false);
+  if (cuda_total > 0) text("cuda_total_source", g.cuda_total_source, true);
+  double sms = 0;
+  real("sm_count", sms, 0, 1e5, false);
+  real("cuda_cc", g.cuda_cc, 0, 100, false);
+  g.sm_count = static_cast<i64>(sms);
   if (!issues.empty()) return issues;
+  g.cuda_total_bytes = static_cast<i64>(cuda_total);
   g.memory_bytes = static_cast<i64>(std::llround(gib * 1073741824.0));  // binary: GiB × 2^30
+  if (g.cuda_total_bytes > g.memory_bytes || static_cast<double>(g.cuda_total_bytes) != cuda_total)
+    return Issue{what + ".cuda_total_bytes", "must be a whole number of bytes, at most memory_gib × 2^30"};
   return g;
 }
 }  // namespace

@@ -23,6 +23,14 @@ struct Gpu {
   bool unified = false;         // memory shared with the CPU
   std::string source;           // vendor data sheet the numbers come from
   std::string note;             // caveats (e.g. how the usable fraction is set)
+  // The total the CUDA driver reports (cudaMemGetInfo, torch.cuda.mem_get_info, deviceQuery's
+  // "Total amount of global memory"): what engines multiply by their memory fraction. Less than
+  // memory_bytes (the driver reserves some); 0 = not published for this card. It varies by a few
+  // MiB between driver versions; the source names the one recorded.
+  i64 cuda_total_bytes = 0;
+  std::string cuda_total_source;
+  i64 sm_count = 0;        // streaming multiprocessors (deviceQuery "Multiprocessors"); 0 = not recorded
+  double cuda_cc = 0;      // CUDA compute capability (9.0 = Hopper); 0 = not recorded
 
   i64 usable_bytes() const;     // memory_bytes × usable_fraction
 };

@@ -101,6 +101,25 @@ json estimate_object(const ModelConfig& cfg, const Workload& w, const Estimate& 
                      {"recurrent_cells", l.rs_cells}, {"recurrent_bytes", l.r_bytes + l.s_bytes},
                      {"log_lines", llamacpp_log(l, w.kv_dtype)}};
   }
+  if (e.vllm) {  // runtime vllm: what vllm serve budgets, profiles, allocates and prints
+    const VllmMemory& v = *e.vllm;
+    json kv_groups = json::array();
+    for (const auto& g : v.groups)
+      kv_groups.push_back({{"kind", std::string(to_string(g.kind))}, {"window", g.window}, {"layers", g.layers},
+                        {"block_size", g.block_size}, {"page_bytes", g.page_bytes}, {"max_request_bytes", g.max_request_bytes}});
+    out["engine"] = {{"name", "vllm"}, {"version", std::string(kVllmVersion)}, {"max_model_len", v.max_model_len},
+                     {"max_num_batched_tokens", v.max_num_batched_tokens}, {"max_num_seqs", v.max_num_seqs},
+                     {"block_size", v.block_size}, {"total_bytes", v.total_bytes}, {"budget_bytes", v.budget_bytes},
+                     {"weights_bytes", v.weights_bytes}, {"rope_cache_bytes", v.rope_bytes},
+                     {"activation_peak_bytes", v.activation_peak_bytes}, {"forward_peak_bytes", v.forward_peak_bytes},
+                     {"sampler_peak_bytes", v.sampler_peak_bytes}, {"workspace_bytes", v.workspace_bytes},
+                     {"non_torch_bytes", v.non_torch_bytes}, {"non_kv_bytes", v.non_kv_bytes},
+                     {"kv_available_bytes", v.kv_available_bytes}, {"groups", kv_groups}, {"group_size", v.group_size},
+                     {"padding_layers", v.padding_layers}, {"num_blocks", v.num_blocks}, {"kv_tokens", v.kv_tokens},
+                     {"blocks_per_request", v.blocks_per_request}, {"max_concurrency", v.max_concurrency},
+                     {"needed_bytes", v.needed_bytes}, {"estimated_max_model_len", v.estimated_max_model_len},
+                     {"starts", v.error.empty()}, {"log_lines", vllm_log(v)}};
+  }
   const Throughput& p = e.throughput;
   out["throughput"] = {{"decode_tokens_per_s_per_seq", p.decode_tokens_per_s_per_seq},
                        {"prefill_flops", p.prefill_flops},
@@ -200,6 +219,16 @@ std::string estimate_text(const ModelConfig& cfg, const Workload& w, const Estim
     o += "\nWhat llama.cpp will print (" + std::string(kLlamaCppVersion) + "; n_ctx " + n(e.llamacpp->n_ctx) + ", " +
          n(e.llamacpp->n_seq) + (e.llamacpp->n_seq == 1 ? " slot" : " slots") + (e.llamacpp->unified ? ", unified" : "") + ", n_ubatch " + n(e.llamacpp->n_ubatch) + ")\n";
     for (const auto& line : llamacpp_log(*e.llamacpp, w.kv_dtype)) o += "  " + line + "\n";
+  }
+  if (e.vllm && w.mode == Mode::Inference) {
+    const VllmMemory& v = *e.vllm;
+    o += "\nWhat vLLM will print (" + std::string(kVllmVersion) + "; max_model_len " + n(v.max_model_len) +
+         ", max_num_batched_tokens " + n(v.max_num_batched_tokens) + ", max_num_seqs " + n(v.max_num_seqs) + ", block_size " +
+         n(v.block_size) + ")\n";
+    for (const auto& line : vllm_log(v)) o += "  " + line + "\n";
+    if (v.hybrid())
+      o += "  (" + n(static_cast<i64>(v.groups.size())) + " KV cache groups: the tokens line counts blocks per group, not "
+           "the tokens of full-length requests; the concurrency line is the capacity)\n";
   }
   o += "\nThroughput bounds\n";
   o += "  decode ≤ " + rate(p.decode_tokens_per_s) + " tokens/s (" + rate(p.decode_tokens_per_s_per_seq) +

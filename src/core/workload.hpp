@@ -124,6 +124,11 @@ struct Workload {
   Runtime runtime = Runtime::PyTorch;
   i64 reserve_mib = -1;          // runtime reserve per GPU in MiB; -1 = the profile's default
   double gpu_mem_util = 0.9;     // vLLM gpu_memory_utilization: share of GPU memory vLLM may use
+  // vLLM (vllm serve) flags; 0 = vLLM's default for the GPU (engine_vllm.hpp).
+  i64 max_num_batched_tokens = 0;  // tokens of one scheduler step (the profiled dummy forward)
+  i64 max_num_seqs = 0;            // sequences of one step (the profiled dummy sampler batch)
+  i64 block_size = 16;             // tokens per KV cache block
+  i64 kv_cache_memory = 0;         // --kv-cache-memory: KV cache bytes per GPU instead of profiling; 0 = profile
   // llama.cpp (llama-server) flags, each the engine's default.
   i64 n_ubatch = 512;            // -ub: physical batch
   i64 parallel = 0;              // -np: server slots; 0 = auto (4 slots sharing one unified cache)

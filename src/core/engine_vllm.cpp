@@ -1,0 +1,319 @@
+// vLLM's start-up memory accounting (see engine_vllm.hpp).
+#include "engine_vllm.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "format.hpp"
+
+namespace llmsize::core {
+
+namespace {
+
+constexpr i64 kGiB = i64{1} << 30;
+
+// Memory that grows outside PyTorch's allocator during profiling ("non-torch forward increase
+// memory"): cuBLAS/cuDNN handles, kernels loaded and, above one GPU, NCCL and the custom
+// all-reduce buffers. vLLM measures it (memory_profiling: cudaMemGetInfo minus
+// torch.cuda.memory_reserved); nothing in its code sizes it, so these are the published
+// measurements on H100 with vLLM 0.19 (tests/calibration/vllm_test.cpp): on one GPU 0.25 GiB
+// (four models) to 0.27 GiB; at TP 2 2.07–2.11 GiB per GPU; at TP 4 2.17 GiB.
+constexpr i64 kNonTorchOneGpu = kGiB / 4;
+constexpr i64 kNonTorchTp2 = 2244091576;  // 2.09 GiB: the published runs at TP 2 print 2.07, 2.09, 2.11
+constexpr i64 kNonTorchTp4 = 2330019512;  // 2.17 GiB: one published run at TP 4 (larger degrees: not measured)
+
+struct Spec {
+  AttnKind kind = AttnKind::Full;
+  i64 window = 0, block = 0, page = 0;
+  bool operator==(const Spec&) const = default;
+};
+
+// KVCacheSpec.max_memory_usage_bytes (v1/kv_cache_interface.py) for one layer and one request.
+i64 max_memory(const Spec& s, i64 max_model_len, i64 mbt) {
+  switch (s.kind) {
+    case AttnKind::Sliding:  // SlidingWindowSpec: the window and one scheduler step, plus a block
+      return (ceil_div(std::min(s.window - 1 + mbt, max_model_len), s.block) + 1) * s.page;
+    case AttnKind::Chunked:  // ChunkedLocalAttentionSpec: one chunk and one scheduler step
+      return ceil_div(std::min(s.window + mbt, max_model_len), s.block) * s.page;
+    default:  // FullAttentionSpec, MLAAttentionSpec
+      return ceil_div(max_model_len, s.block) * s.page;
+  }
+}
+
+// PyTorch's caching allocator (c10/cuda/CUDACachingAllocator.cpp): a request is rounded to 512
+// B; above 10 MiB it takes a fresh segment rounded to 2 MiB, split only when more than 1 MiB
+// (kSmallSize) is left, so an unsplit tail counts as allocated.
+i64 allocated(i64 bytes) {
+  constexpr i64 kMiB = i64{1} << 20;
+  const i64 r = ceil_div(bytes, 512) * 512;
+  if (r <= 10 * kMiB) return r;
+  const i64 segment = ceil_div(r, 2 * kMiB) * 2 * kMiB;
+  return segment - r > kMiB ? r : segment;
+}
+
+// The peak of PyTorch's allocated memory in profile_run (v1/worker/gpu_model_runner.py), above
+// what was allocated before it: _dummy_run(T = max_num_batched_tokens) with no attention
+// metadata (attention returns its zeroed output), then _dummy_sampler_run on R = min(max_num_seqs,
+// T) rows, while profile_run still holds the T hidden states. Checked against the three
+// published 0.19 profiles to the printed 0.01 GiB (tests/calibration/vllm_test.cpp).
+struct Peak {
+  i64 forward = 0, sampler = 0, workspace = 0;
+};
+Peak profile_peak(const ModelConfig& c, const Workload& w, const Gpu& gpu, i64 t, i64 r) {
+  constexpr i64 kMiB = i64{1} << 20;
+  const i64 d = dtype_bytes(w.dtype), tp = w.tp, h = c.d_model, v = c.vocab;
+  Peak p;
+  // _dummy_sampler_run: compute_logits on rand_like(last hidden states) gives [R, V padded to
+  // 64] in the model dtype (all-gathered whole on every rank); Sampler.forward makes an fp32
+  // copy (none for an fp32 model), the top-k/top-p filter of 0.19 is a Triton kernel (R ≥ 8)
+  // with a cached [min(SMs, R), V] fp32 buffer (ops/topk_topp_triton.py), then the softmax
+  // probabilities and random_sample's exponential noise q = empty_like(probs), both fp32.
+  // Below 8 rows apply_top_k_top_p_pytorch sorts instead (fp32 values and int64 indices).
+  const i64 v_pad = ceil_div(v, 64) * 64;
+  i64 sampler = allocated(t * h * d) + 2 * allocated(r * h * d);
+  if (d != 4) sampler += allocated(r * v_pad * d);
+  sampler += (d != 4 ? 3 : 2) * allocated(r * v * 4);
+  sampler += r >= 8 ? allocated(std::min(gpu.sm_count, r) * v * 4) : allocated(r * v * 4) + allocated(r * v * 8);
+  // The forward's widest moment in a dense layer: residual and normed input beside the wider
+  // of qkv and gate_up with its activation output.
+  const i64 qkv = (kv_heads_per_gpu(c.n_heads, tp) + 2 * kv_heads_per_gpu(c.n_kv_heads, tp)) * c.head_dim;
+  const i64 ffn = std::max(c.d_ff, c.moe.shared_ffn) / tp;
+  p.forward = t * d * (2 * h + std::max(qkv, 3 * ffn));
+  if (c.is_moe() && w.weights != WeightFormat::Mxfp4 && w.weights != WeightFormat::Mxfp4Moe) {
+    // The modular Triton MoE kernel's workspaces, kept by the worker's WorkspaceManager
+    // (fused_moe/modular_kernel.py _allocate_buffers, TritonExperts.workspace_shapes):
+    // max((M, k, max(I, H)), (M, H)) and (M, k, max(2I, H)) in the model dtype, M = T, I the
+    // expert width on this rank. gpt-oss's MXFP4 path on Hopper allocates per call: its
+    // published profile matches with no workspace (inferred from the anchor, not the code).
+    const i64 i = c.moe.expert_ffn / tp, k = c.moe.top_k;
+    p.workspace = d * (std::max(t * k * std::max(i, h), t * h) + t * k * std::max(2 * i, h));
+  }
+  // cuBLAS takes its workspace from the caching allocator on the first GEMM and keeps it:
+  // 32 MiB on Hopper and Blackwell, else 4096 KiB × 2 + 16 KiB × 8 (PyTorch's default
+  // CUBLAS_WORKSPACE_CONFIG ":4096:2:16:8").
+  const i64 cublas = gpu.cuda_cc >= 9.0 ? 32 * kMiB : 8 * kMiB + 128 * 1024;
+  p.workspace += cublas;
+  p.sampler = sampler;
+  return p;
+}
+
+}  // namespace
+
+std::string vllm_gib(i64 bytes) {
+  // Python's round(x, 2) rounds the exact binary value half to even, as printf's %.2f does; str()
+  // then drops trailing zeros, keeping one decimal.
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.2f", static_cast<double>(bytes) / static_cast<double>(kGiB));
+  std::string s(buf);
+  while (s.size() > 1 && s.back() == '0' && s[s.size() - 2] != '.') s.pop_back();
+  return s;
+}
+
+Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, const InferenceMemory& inf, const Workload& w,
+                               const Gpu& gpu) {
+  if (w.pp > 1) return Issue{"pp", "vLLM's accounting per pipeline stage is not modelled yet (tensor parallel only)"};
+  if (gpu.cuda_total_bytes <= 0 || gpu.sm_count <= 0)
+    return Issue{"gpu", "the memory CUDA reports as total (and the SM count) for " + gpu.name +
+                            " are not in the catalog, and vLLM's budget is a share of that total"};
+  const KvDtype t = plan.kv_dtype;
+  if (t == KvDtype::Q8_0 || t == KvDtype::Q4_0)
+    return Issue{"kvt", "vLLM's --kv-cache-dtype is auto (the model dtype), fp8 (e4m3/e5m2) or bfloat16; q8_0 and q4_0 are "
+                        "llama.cpp cache types"};
+  VllmMemory m;
+  m.total_bytes = gpu.cuda_total_bytes;
+  m.max_model_len = w.seq;
+  m.block_size = w.block_size;
+  // ref: engine/arg_utils.py, EngineArgs.get_batch_defaults: for `vllm serve` on a GPU of at
+  // least 70 GiB that is not an A100, 8192 batched tokens and 1024 sequences; else 2048 and 256.
+  const bool large = m.total_bytes >= 70 * kGiB && gpu.id.rfind("a100", 0) != 0;
+  m.max_num_batched_tokens = w.max_num_batched_tokens > 0 ? w.max_num_batched_tokens : (large ? 8192 : 2048);
+  m.max_num_seqs = w.max_num_seqs > 0 ? w.max_num_seqs : (large ? 1024 : 256);
+  if (m.max_num_batched_tokens < m.max_num_seqs)  // ref: SchedulerConfig.verify_max_model_len
+    return Issue{"mbt", "vLLM needs max_num_batched_tokens (" + with_commas(m.max_num_batched_tokens) +
+                            ") ≥ max_num_seqs (" + with_commas(m.max_num_seqs) + ")"};
+  if (w.seq > c.max_positions)  // ref: config/model.py, _get_and_verify_max_len
+    return Issue{"seq", "vLLM refuses a max_model_len (" + with_commas(w.seq) + ") above the model's " +
+                            with_commas(c.max_positions) + " positions (max_position_embeddings)"};
+
+  // ref: v1/worker/utils.py, request_memory: math.ceil(total_memory × gpu_memory_utilization).
+  m.budget_bytes = static_cast<i64>(std::ceil(static_cast<double>(m.total_bytes) * w.gpu_mem_util));
+  // ref: gpu_model_runner.py, load_model: "Model loading took" is the allocator's growth while
+  // loading: the weights as stored, and the rotary embedding's cos_sin_cache buffer
+  // (rotary_embedding/base.py: max_position × rotary_dim in the model dtype, one per model:
+  // get_rope caches the module).
+  if (c.pos == PosKind::Rotary) {
+    const i64 rot = c.mla.enabled ? c.mla.qk_rope_dim
+                                  : static_cast<i64>(static_cast<double>(c.head_dim) * c.rotary_fraction);
+    m.rope_bytes = c.max_positions * rot * dtype_bytes(w.dtype);
+  }
+  m.weights_bytes = inf.weights_bytes + inf.vision_weights_bytes + m.rope_bytes;
+  const Peak peak = profile_peak(c, w, gpu, m.max_num_batched_tokens, std::min(m.max_num_seqs, m.max_num_batched_tokens));
+  m.forward_peak_bytes = peak.forward;
+  m.sampler_peak_bytes = peak.sampler;
+  m.workspace_bytes = peak.workspace;
+  m.activation_peak_bytes = peak.workspace + std::max(peak.forward, peak.sampler);
+  m.non_torch_bytes = w.tp == 1 ? kNonTorchOneGpu : w.tp == 2 ? kNonTorchTp2 : kNonTorchTp4;
+  // ref: gpu_worker.py, determine_available_memory (0.19: the CUDA graph estimate is not
+  // subtracted; the graphs are captured afterwards, outside the budget).
+  m.non_kv_bytes = m.weights_bytes + m.activation_peak_bytes + m.non_torch_bytes;
+  m.kv_available_bytes = m.budget_bytes - m.non_kv_bytes;
+  // --kv-cache-memory: profile_run still runs, its result is not used.
+  m.kv_memory_given = w.kv_cache_memory > 0;
+  if (m.kv_memory_given) m.kv_available_bytes = w.kv_cache_memory;
+
+  // ref: gpu_model_runner.py, get_kv_cache_spec: one spec per attention layer; layers that
+  // reuse another layer's cache (kv_sharing_target_layer_name) and layers without attention
+  // get none. AttentionSpec.page_size_bytes: block_size × heads × (k + v head size) × dtype on
+  // this rank; MLAAttentionSpec: block_size × (kv_lora_rank + rope dim) × dtype.
+  std::vector<Spec> specs;
+  for (const PlannedLayer& l : plan.layers) {
+    const CacheShape& s = plan.caches[static_cast<size_t>(l.cache)];
+    if (has_state(s.kind))
+      return Issue{"rt", "vLLM's cache for recurrent layers (MambaSpec pages padded to the attention page) is not modelled yet"};
+    if (s.kind == AttnKind::MlaIndexer)
+      return Issue{"rt", "vLLM's cache for DeepSeek-V3.2's indexer keys is not modelled yet"};
+    if (!keeps_tokens(s.kind)) continue;
+    Spec sp{s.kind == AttnKind::MlaLatent ? AttnKind::MlaLatent : s.kind, s.window, w.block_size, 0};
+    const Checked page = Checked(w.block_size) * s.bytes_per_token_gpu;
+    if (!page.ok()) return memory_overflow("bs");
+    sp.page = page.value();
+    specs.push_back(sp);
+  }
+  if (specs.empty()) return Issue{"rt", "this model keeps no KV cache in vLLM (no attention layers)"};
+
+  // ref: kv_cache_utils.py, check_enough_kv_cache_memory and estimate_max_model_len.
+  auto needed = [&](i64 len) {
+    Checked sum;
+    for (const Spec& s : specs) sum += Checked(max_memory(s, len, m.max_num_batched_tokens));
+    return sum;
+  };
+  const Checked need = needed(m.max_model_len);
+  if (!need.ok()) return memory_overflow("seq");
+  m.needed_bytes = need.value();
+  if (m.kv_available_bytes <= 0) {
+    m.error = "ValueError: No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when "
+              "initializing the engine.";
+    return m;
+  }
+  if (m.needed_bytes > m.kv_available_bytes) {
+    i64 lo = 0, hi = m.max_model_len;  // the longest length whose KV fits
+    while (lo < hi) {
+      const i64 mid = lo + (hi - lo + 1) / 2;
+      if (needed(mid).value() <= m.kv_available_bytes) lo = mid;
+      else hi = mid - 1;
+    }
+    m.estimated_max_model_len = lo;
+    m.error = "ValueError: To serve at least one request with the models's max seq len (" + std::to_string(m.max_model_len) +
+              "), (" + vllm_gib(m.needed_bytes) + " GiB KV cache is needed, which is larger than the available KV cache memory (" +
+              vllm_gib(m.kv_available_bytes) + " GiB). " +
+              (lo > 0 ? "Based on the available memory, the estimated maximum model length is " + std::to_string(lo) + ". " : "") +
+              "Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.";
+    return m;
+  }
+
+  // ref: kv_cache_utils.py, get_kv_cache_groups.
+  const auto same = [&](const Spec& s) { return s == specs.front(); };
+  const auto same_type = [&](const Spec& s) { return s.kind == specs.front().kind && s.window == specs.front().window; };
+  i64 min_block = w.block_size;
+  if (std::all_of(specs.begin(), specs.end(), same)) {
+    // One spec for every layer: one group; each layer its own tensor of num_blocks pages.
+    const Spec& s = specs.front();
+    m.groups.push_back({s.kind, s.window, static_cast<i64>(specs.size()), s.block, s.page, max_memory(s, w.seq, m.max_num_batched_tokens)});
+    m.group_size = static_cast<i64>(specs.size());
+  } else if (std::all_of(specs.begin(), specs.end(), same_type)) {
+    // UniformTypeKVCacheSpecs: one group whose block spans every layer's page.
+    VllmGroup g{specs.front().kind, specs.front().window, static_cast<i64>(specs.size()), w.block_size, 0, 0};
+    for (const Spec& s : specs) {
+      g.page_bytes += s.page;
+      g.max_request_bytes += max_memory(s, w.seq, m.max_num_batched_tokens);
+    }
+    m.groups.push_back(g);
+    m.uniform_type = true;
+    m.group_size = 1;
+  } else {
+    // unify_kv_cache_spec_page_size: smaller pages take a larger block_size to match the largest.
+    i64 max_page = 0;
+    for (const Spec& s : specs) max_page = std::max(max_page, s.page);
+    for (Spec& s : specs) {
+      if (max_page % s.page != 0)
+        return Issue{"rt", "vLLM cannot unify this model's page sizes (" + with_commas(s.page) + " B does not divide " +
+                               with_commas(max_page) + " B: NotImplementedError in unify_kv_cache_spec_page_size)"};
+      s.block *= max_page / s.page;
+      s.page = max_page;
+      min_block = std::min(min_block, s.block);
+    }
+    // _get_kv_cache_groups_uniform_page_size: layers by spec (first appearance), split into
+    // groups of group_size layers (the smallest count, or the largest when it is under 1.5×
+    // the smallest), padded; layers[i::num_groups] go to the i-th group of a spec.
+    std::vector<std::pair<Spec, i64>> kinds;
+    for (const Spec& s : specs) {
+      auto it = std::find_if(kinds.begin(), kinds.end(), [&](const auto& k) { return k.first == s; });
+      if (it == kinds.end()) kinds.emplace_back(s, 1);
+      else ++it->second;
+    }
+    i64 lo = kinds.front().second, hi = lo;
+    for (const auto& k : kinds) {
+      lo = std::min(lo, k.second);
+      hi = std::max(hi, k.second);
+    }
+    m.group_size = 2 * hi < 3 * lo ? hi : lo;
+    for (const auto& [s, n] : kinds) {
+      const i64 groups = ceil_div(n, m.group_size);
+      if (n % m.group_size != 0) {
+        m.padding_layers += m.group_size - n % m.group_size;
+        m.padding.push_back({m.group_size - n % m.group_size, n});
+      }
+      for (i64 i = 0; i < groups; ++i)
+        m.groups.push_back({s.kind, s.window, ceil_div(n - i, groups), s.block, s.page, max_memory(s, w.seq, m.max_num_batched_tokens)});
+    }
+  }
+
+  // ref: get_kv_cache_config_from_groups / get_num_blocks: available // page // group_size
+  // (a uniform-type group: available // its summed page).
+  const i64 page = m.groups.front().page_bytes;
+  m.num_blocks = m.kv_available_bytes / page / m.group_size;
+  // ref: _report_kv_cache_config (0.19): num_blocks // len(groups) × the smallest block_size;
+  // get_max_concurrency_for_kv_cache_config: num_blocks / cdiv(Σ_groups max_memory, page).
+  m.kv_tokens = m.num_blocks / static_cast<i64>(m.groups.size()) * min_block;
+  Checked per_request;
+  for (const VllmGroup& g : m.groups) per_request += Checked(g.max_request_bytes);
+  if (!per_request.ok()) return memory_overflow("seq");
+  m.blocks_per_request = ceil_div(per_request.value(), page);
+  m.max_concurrency = static_cast<double>(m.num_blocks) / static_cast<double>(m.blocks_per_request);
+  return m;
+}
+
+std::vector<std::string> vllm_log(const VllmMemory& m) {
+  std::vector<std::string> out;
+  char buf[160];
+  // ref: gpu_model_runner.py, load_model ("… and %.6f seconds": the time is left out).
+  out.push_back("Model loading took " + vllm_gib(m.weights_bytes) + " GiB memory and … seconds");
+  if (m.kv_memory_given) {  // ref: gpu_worker.py, determine_available_memory with kv_cache_memory_bytes
+    out.push_back("… reserved " + vllm_gib(m.kv_available_bytes) +
+                  " GiB memory for KV Cache as specified by kv_cache_memory_bytes config and skipped memory profiling. …");
+  } else {
+    // ref: utils/mem_utils.py, MemoryProfilingResult.__repr__ (0.19, a DEBUG line) and gpu_worker.py.
+    out.push_back("Memory profiling takes … seconds. Total non KV cache memory: " + vllm_gib(m.non_kv_bytes) +
+                  "GiB; torch peak memory increase: " + vllm_gib(m.activation_peak_bytes) +
+                  "GiB; non-torch forward increase memory: " + vllm_gib(m.non_torch_bytes) +
+                  "GiB; weights memory: " + vllm_gib(m.weights_bytes) + "GiB.");
+    out.push_back("Available KV cache memory: " + vllm_gib(m.kv_available_bytes) + " GiB");
+  }
+  if (!m.error.empty()) {
+    out.push_back(m.error);
+    return out;
+  }
+  for (const auto& [pad, layers] : m.padding) {  // ref: _get_kv_cache_groups_uniform_page_size's warning
+    std::snprintf(buf, sizeof buf, "Add %lld padding layers, may waste at most %.2f%% KV cache memory", static_cast<long long>(pad),
+                  static_cast<double>(pad) / static_cast<double>(layers) * 100);
+    out.emplace_back(buf);
+  }
+  out.push_back("GPU KV cache size: " + with_commas(m.kv_tokens) + " tokens");
+  std::snprintf(buf, sizeof buf, "Maximum concurrency for %s tokens per request: %.2fx", with_commas(m.max_model_len).c_str(),
+                m.max_concurrency);
+  out.emplace_back(buf);
+  return out;
+}
+
+}  // namespace llmsize::core

@@ -1,0 +1,79 @@
+// vLLM's own memory accounting at start-up (issue 11, second step): the budget, what the
+// profiling run finds, the KV cache memory left, its blocks and groups, and the lines
+// `vllm serve` prints. Follows vLLM 0.19 (V1 engine): v1/worker/gpu_worker.py
+// (determine_available_memory), v1/worker/utils.py (request_memory), utils/mem_utils.py
+// (memory_profiling), v1/worker/gpu_model_runner.py (load_model, profile_run,
+// _dummy_sampler_run), v1/core/kv_cache_utils.py (get_kv_cache_groups,
+// get_kv_cache_config_from_groups, _report_kv_cache_config, check_enough_kv_cache_memory),
+// v1/kv_cache_interface.py (page sizes, max_memory_usage_bytes) and engine/arg_utils.py (the
+// per-GPU defaults). One GPU of the workload (tensor parallel ranks are alike); pipeline
+// parallel is a later step.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "gpus.hpp"
+#include "inference_memory.hpp"
+#include "layer_plan.hpp"
+
+namespace llmsize::core {
+
+inline constexpr std::string_view kVllmVersion = "vLLM 0.19 (V1 engine)";
+
+// One KV cache group: layers of one attention type sharing a block table.
+struct VllmGroup {
+  AttnKind kind = AttnKind::Full;  // Full, Sliding, Chunked or MlaLatent
+  i64 window = 0;                  // sliding window or attention chunk in tokens; 0 = every token
+  i64 layers = 0;                  // model layers in the group (padding not counted)
+  i64 block_size = 0;              // tokens per block (raised where page sizes were unified)
+  i64 page_bytes = 0;              // one block of the group's spec on one GPU (uniform-type: summed over its layers)
+  i64 max_request_bytes = 0;       // spec.max_memory_usage_bytes: one request of max_model_len
+};
+
+struct VllmMemory {
+  // Inputs as vLLM resolves them.
+  i64 max_model_len = 0, max_num_batched_tokens = 0, max_num_seqs = 0, block_size = 0;
+  i64 total_bytes = 0;   // total GPU memory as CUDA reports it
+  i64 budget_bytes = 0;  // requested_memory = ceil(total × gpu_memory_utilization)
+  // The profiling run (per GPU).
+  i64 weights_bytes = 0;           // "Model loading took": the weights and the rotary cos/sin cache
+  i64 rope_bytes = 0;              // of which the rotary cache
+  i64 forward_peak_bytes = 0;      // live tensors at the peak of the dummy forward
+  i64 sampler_peak_bytes = 0;      // live tensors at the peak of the dummy sampler run
+  i64 workspace_bytes = 0;         // buffers the forward leaves allocated (cuBLAS, MoE workspaces)
+  i64 activation_peak_bytes = 0;   // "torch peak memory increase": workspace + max(forward, sampler)
+  i64 non_torch_bytes = 0;         // "non-torch forward increase memory"
+  i64 non_kv_bytes = 0;            // weights + torch peak + non-torch
+  i64 kv_available_bytes = 0;      // "Available KV cache memory" (may be ≤ 0: vLLM refuses to start)
+  bool kv_memory_given = false;    // --kv-cache-memory replaced the profiled figure
+  // The KV cache.
+  std::vector<VllmGroup> groups;
+  bool uniform_type = false;  // one group whose layers differ in page size (UniformTypeKVCacheSpecs)
+  i64 group_size = 0;         // layers per group: tensors, each shared by one layer of every group
+  i64 padding_layers = 0;     // "Add %d padding layers", over all attention types
+  std::vector<std::pair<i64, i64>> padding;  // per type that needs it: padding layers, the type's layers
+  i64 num_blocks = 0;
+  i64 kv_tokens = 0;          // "GPU KV cache size: N tokens"
+  i64 blocks_per_request = 0; // blocks one request of max_model_len takes over all groups
+  double max_concurrency = 0; // "Maximum concurrency for L tokens per request"
+  i64 needed_bytes = 0;       // KV one request of max_model_len needs (check_enough_kv_cache_memory)
+  i64 estimated_max_model_len = 0;  // when it does not fit: the longest that does
+  std::string error;          // vLLM's own error when it refuses to start (empty: it starts)
+  bool hybrid() const { return groups.size() > 1; }
+};
+
+// vLLM's accounting for `cfg` on one GPU of `w` (gpu_mem_util, max_num_batched_tokens,
+// max_num_seqs, block_size, kv_dtype, tp, seq = max_model_len). `inf` is the estimate's
+// inference memory (its weights per GPU). Fails, naming the field, where vLLM would refuse the
+// flags or where its accounting for this model is not modelled (recurrent layers, the
+// DeepSeek-V3.2 indexer, pipeline stages, a GPU whose CUDA total is not in the catalog).
+Result<VllmMemory> vllm_memory(const ModelConfig& cfg, const LayerPlan& plan, const InferenceMemory& inf,
+                               const Workload& w, const Gpu& gpu);
+
+// The lines vLLM prints for that memory, as it formats them (GiB as Python's str(round(x, 2))).
+std::vector<std::string> vllm_log(const VllmMemory& m);
+
+// vLLM's format_gib: str(round(bytes / 2^30, 2)) — "58.11", "58.1", "15.0".
+std::string vllm_gib(i64 bytes);
+
+}  // namespace llmsize::core

@@ -1,0 +1,333 @@
+// Calibration against published vLLM start-up logs (issue 11): the budget, the profiling run,
+// the KV cache memory left and the blocks, tokens and concurrency vLLM 0.19 prints, term by term.
+//
+// Source of the eleven 0.19 runs: llm-d-incubation/llm-d-planner, accuracy/results/v0.19.0/logs/ at
+// commit d3121e059da88662db39a926a3ead964be97359b ("Add logs", 2026-04-22; removed again by a later
+// commit). One H100 80GB per rank ("Free memory on device (78.68/79.19 GiB)"), `vllm serve` with
+// max_model_len 8192, gpu_memory_utilization 0.95 (gpt-oss: the 0.90 default), prefix caching off,
+// "Defaulting max_num_batched_tokens to 8192 / max_num_seqs to 1024 for OPENAI_API_SERVER usage
+// context", block size 16. Lines are quoted as logged (TP runs: rank 0).
+//
+// What each case asserts (the issue's rules): weights within 1%, the torch peak to the 0.01 GiB
+// vLLM prints, the tokens and concurrency lines exactly when vLLM's own block count is given
+// (--kv-cache-memory of exactly those blocks: the groups, padding and rounding), and the end-to-end
+// capacity within 5% (dense) or 10% (MoE). A term that misses says by how much and why, and
+// the test pins that error so a change in it is seen.
+#include <cmath>
+
+#include "core/estimate.hpp"
+#include "core/hf_config.hpp"
+#include "test_util.hpp"
+
+using namespace llmsize::core;
+using llmsize::test::preset;
+using llmsize::test::with;
+
+namespace {
+
+constexpr double kGiB = 1073741824.0;
+
+// vLLM's figures for a model and a workload given as link keys (runtime vllm, H100 SXM, 8192).
+VllmMemory vllm(const ModelConfig& c, std::initializer_list<std::pair<const char*, const char*>> kv) {
+  Workload w = with(kv);
+  w.runtime = Runtime::Vllm;
+  w.gpu = "h100-sxm";
+  w.seq = 8192;
+  const auto e = estimate(c, w);
+  INFO(join(e.issues()));
+  REQUIRE(e.ok());
+  INFO((e.value().notes.empty() ? std::string() : e.value().notes.front().message));
+  REQUIRE(e.value().vllm.has_value());
+  return *e.value().vllm;
+}
+
+// What a run logged, per term.
+struct Logged {
+  double weights_gib, peak_gib, non_torch_gib, available_gib;
+  i64 tokens;
+  const char* concurrency;  // "%.2f"
+  i64 blocks;               // "num_gpu_blocks is: N"
+};
+
+double gib(i64 b) { return static_cast<double>(b) / kGiB; }
+double rel(double ours, double theirs) { return ours / theirs - 1.0; }
+std::string two(double x) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.2f", x);
+  return b;
+}
+
+// The tokens and concurrency lines from vLLM's own block count: --kv-cache-memory of exactly
+// num_blocks blocks gives back num_blocks, the tokens line and the concurrency line as logged.
+void check_blocks(const ModelConfig& c, std::initializer_list<std::pair<const char*, const char*>> kv, const VllmMemory& m,
+                  const Logged& log) {
+  const i64 block_bytes = m.groups.front().page_bytes * m.group_size;
+  Workload w = with(kv);
+  REQUIRE_FALSE(find_field("kvmem")->set(w, std::to_string(log.blocks * block_bytes)));
+  w.runtime = Runtime::Vllm;
+  w.gpu = "h100-sxm";
+  w.seq = 8192;
+  const auto e = estimate(c, w);
+  REQUIRE(e.ok());
+  REQUIRE(e.value().vllm.has_value());
+  const VllmMemory& g = *e.value().vllm;
+  CHECK(g.num_blocks == log.blocks);
+  CHECK(g.kv_tokens == log.tokens);
+  CHECK(two(g.max_concurrency) == log.concurrency);
+}
+
+}  // namespace
+
+TEST_CASE("vLLM: GiB as Python's str(round(x, 2))", "[calibration][vllm]") {
+  CHECK(vllm_gib(62396416000) == "58.11");   // 58.1112…
+  CHECK(vllm_gib(61740154880) == "57.5");    // 57.5001…: str() drops the trailing zero
+  CHECK(vllm_gib(16106127360) == "15.0");
+  CHECK(vllm_gib(0) == "0.0");
+  CHECK(vllm_gib(-2297807503) == "-2.14");  // a negative KV budget (vLLM then refuses to start)
+}
+
+TEST_CASE("vLLM 0.19: Llama-3.1-8B on one H100, bf16 and fp8 KV", "[calibration][vllm]") {
+  // meta-llama-llama-3-1-8b---h100-80gb--tp1pp1dp1--8192.log:
+  //   Model loading took 14.99 GiB memory and 14.429680 seconds
+  //   Memory profiling takes 17.96 seconds. Total non KV cache memory: 17.12GiB; torch peak memory increase: 1.89GiB;
+  //     non-torch forward increase memory: 0.25GiB; weights memory: 14.99GiB.
+  //   Available KV cache memory: 58.11 GiB
+  //   GPU KV cache size: 476,016 tokens
+  //   Maximum concurrency for 8,192 tokens per request: 58.11x
+  //   … num_gpu_blocks is: 29751
+  const ModelConfig c = preset("llama-3.1-8b").config;
+  const Logged log{14.99, 1.89, 0.25, 58.11, 476016, "58.11", 29751};
+  const VllmMemory m = vllm(c, {{"util", "0.95"}});
+  CHECK(m.budget_bytes == 80777700967);  // ceil(0.95 × 85,029,158,912): "(0.95, 75.23 GiB)"
+  CHECK(vllm_gib(m.weights_bytes) == "14.99");  // 8,030,261,248 × 2 B + the 32 MiB rotary cache (131072 × 128 × 2 B)
+  CHECK(vllm_gib(m.activation_peak_bytes) == "1.89");  // the sampler's [1024, 128256] logits and their fp32 copies
+  CHECK(vllm_gib(m.non_torch_bytes) == "0.25");
+  // "17.12" and "58.11" in the log: the measured non-torch growth was a little under 0.25 GiB
+  // (0.245–0.2465 GiB by the printed totals); llmsize takes 0.25, 4 blocks (8 MiB) fewer.
+  CHECK(vllm_gib(m.non_kv_bytes) == "17.13");
+  CHECK(m.num_blocks == log.blocks - 2);
+  CHECK(std::abs(rel(static_cast<double>(m.kv_tokens), static_cast<double>(log.tokens))) < 1e-4);
+  check_blocks(c, {{"util", "0.95"}}, m, log);
+  // kv_cache_dtype fp8 (…--8192-dtbf16-kvfp8.log): the same 58.11 GiB holds twice the tokens.
+  //   GPU KV cache size: 952,032 tokens / Maximum concurrency for 8,192 tokens per request: 116.21x / num_gpu_blocks is: 59502
+  const VllmMemory f = vllm(c, {{"util", "0.95"}, {"kvt", "fp8"}});
+  CHECK(f.groups.front().page_bytes * 2 == m.groups.front().page_bytes);
+  check_blocks(c, {{"util", "0.95"}, {"kvt", "fp8"}}, f, {14.99, 1.89, 0.25, 58.11, 952032, "116.21", 59502});
+}
+
+TEST_CASE("vLLM 0.19: Qwen3-8B reproduced line for line", "[calibration][vllm]") {
+  // qwen-qwen3-8b--h100-80gb--tp1pp1dp1--8192.log:
+  //   Model loading took 15.27 GiB memory and 15.294531 seconds
+  //   Memory profiling takes 23.00 seconds. Total non KV cache memory: 17.73GiB; torch peak memory increase: 2.21GiB;
+  //     non-torch forward increase memory: 0.25GiB; weights memory: 15.27GiB.
+  //   Available KV cache memory: 57.5 GiB
+  //   GPU KV cache size: 418,688 tokens
+  //   Maximum concurrency for 8,192 tokens per request: 51.11x
+  const ModelConfig c = preset("qwen3-8b").config;
+  const VllmMemory m = vllm(c, {{"util", "0.95"}});
+  CHECK(vllm_log(m) == std::vector<std::string>{
+                           "Model loading took 15.27 GiB memory and … seconds",
+                           "Memory profiling takes … seconds. Total non KV cache memory: 17.73GiB; torch peak memory increase: "
+                           "2.21GiB; non-torch forward increase memory: 0.25GiB; weights memory: 15.27GiB.",
+                           "Available KV cache memory: 57.5 GiB",
+                           "GPU KV cache size: 418,688 tokens",
+                           "Maximum concurrency for 8,192 tokens per request: 51.11x"});
+  CHECK(m.num_blocks == 26168);  // num_gpu_blocks is: 26168
+}
+
+TEST_CASE("vLLM 0.19: dense models at TP 2 (Llama-3.3-70B W8A8, Qwen2.5-72B)", "[calibration][vllm]") {
+  // redhatai-llama-3-3-70b-i--h100-80gb--tp2pp1dp1--8192.log (compressed-tensors W8A8, int8 weights with
+  // per-channel scales; Llama-3.3-70B has Llama-3.1-70B's shapes):
+  //   Model loading took 33.88 GiB memory and 20.060388 seconds
+  //   Memory profiling takes 43.50 seconds. Total non KV cache memory: 37.95GiB; torch peak memory increase: 1.96GiB;
+  //     non-torch forward increase memory: 2.11GiB; weights memory: 33.88GiB.
+  //   Available KV cache memory: 37.28 GiB
+  //   GPU KV cache size: 244,304 tokens / Maximum concurrency for 8,192 tokens per request: 29.82x / num_gpu_blocks is: 15269
+  {
+    const ModelConfig c = preset("llama-3.1-70b").config;
+    const std::initializer_list<std::pair<const char*, const char*>> kv{{"util", "0.95"}, {"tp", "2"}, {"gpus", "2"}, {"w", "int8"}};
+    const Logged log{33.88, 1.96, 2.11, 37.28, 244304, "29.82", 15269};
+    const VllmMemory m = vllm(c, kv);
+    CHECK(vllm_gib(m.weights_bytes) == "33.88");
+    // Torch peak 1.966 GiB ("1.97"): 0.006 GiB over the log, which measured 1.955–1.965.
+    CHECK(std::abs(gib(m.activation_peak_bytes) - log.peak_gib) < 0.01);
+    // Non-torch memory at TP 2 is a measured constant (2.09 GiB; this run 2.11).
+    CHECK(std::abs(gib(m.non_torch_bytes) - log.non_torch_gib) < 0.03);
+    CHECK(std::abs(rel(static_cast<double>(m.kv_tokens), static_cast<double>(log.tokens))) < 0.05);
+    check_blocks(c, kv, m, log);
+  }
+  // qwen-qwen2-5-72b-instruc--h100-80gb--tp2pp1dp1--8192.log (bf16; config.json of Qwen/Qwen2.5-72B-Instruct):
+  //   Model loading took 67.8 GiB memory and 101.493961 seconds
+  //   Memory profiling takes 35.86 seconds. Total non KV cache memory: 72.19GiB; torch peak memory increase: 2.29GiB;
+  //     non-torch forward increase memory: 2.09GiB; weights memory: 67.8GiB.
+  //   Available KV cache memory: 3.04 GiB
+  //   GPU KV cache size: 19,920 tokens / Maximum concurrency for 8,192 tokens per request: 2.43x / num_gpu_blocks is: 1245
+  {
+    const ModelConfig c = llmsize::test::import_file("calibration/configs/qwen2.5-72b-instruct.json");
+    const std::initializer_list<std::pair<const char*, const char*>> kv{{"util", "0.95"}, {"tp", "2"}, {"gpus", "2"}};
+    const Logged log{67.8, 2.29, 2.09, 3.04, 19920, "2.43", 1245};
+    const VllmMemory m = vllm(c, kv);
+    // Weights 67.72 GiB, 0.08 GiB (0.12%) under the log: not traced (load-time buffers of this model).
+    CHECK(std::abs(rel(gib(m.weights_bytes), log.weights_gib)) < 0.01);
+    CHECK(vllm_gib(m.activation_peak_bytes) == "2.29");
+    CHECK(vllm_gib(m.non_torch_bytes) == "2.09");
+    // With 3 GiB left for the KV cache, the 0.08 GiB of weights is 2.7% of the capacity.
+    CHECK(std::abs(rel(static_cast<double>(m.kv_tokens), static_cast<double>(log.tokens))) < 0.05);
+    check_blocks(c, kv, m, log);
+  }
+}
+
+TEST_CASE("vLLM 0.19: MoE models (Qwen3-30B-A3B, gpt-oss-20b at TP 2, DeepSeek-V2-Lite's MLA)", "[calibration][vllm]") {
+  // qwen-qwen3-30b-a3b--h100-80gb--tp1pp1dp1--8192.log:
+  //   Model loading took 56.88 GiB memory and 56.260796 seconds
+  //   Memory profiling takes 25.66 seconds. Total non KV cache memory: 59.82GiB; torch peak memory increase: 2.68GiB;
+  //     non-torch forward increase memory: 0.27GiB; weights memory: 56.88GiB.
+  //   Available KV cache memory: 15.41 GiB
+  //   GPU KV cache size: 168,288 tokens / Maximum concurrency for 8,192 tokens per request: 20.54x / num_gpu_blocks is: 10518
+  {
+    const ModelConfig c = preset("qwen3-30b-a3b").config;
+    const Logged log{56.88, 2.68, 0.27, 15.41, 168288, "20.54", 10518};
+    const VllmMemory m = vllm(c, {{"util", "0.95"}});
+    CHECK(vllm_gib(m.weights_bytes) == "56.88");
+    // The fused-MoE workspace (0.5 GiB) stays allocated through the sampler run: without it, 2.17.
+    CHECK(m.workspace_bytes == 512 * 1048576 + 32 * 1048576);
+    CHECK(vllm_gib(m.activation_peak_bytes) == "2.68");
+    // This run's non-torch growth was 0.27 GiB, llmsize's constant 0.25: 11 blocks (0.1%) more.
+    CHECK(m.num_blocks - log.blocks == 11);
+    CHECK(std::abs(rel(static_cast<double>(m.kv_tokens), static_cast<double>(log.tokens))) < 0.10);
+    check_blocks(c, {{"util", "0.95"}}, m, log);
+  }
+  // openai-gpt-oss-20b--h100-80gb--tp2pp1dp1--8192.log (MXFP4 experts, gpu_memory_utilization 0.90):
+  //   Model loading took 7.01 GiB memory and 12.429379 seconds
+  //   Memory profiling takes 5.39 seconds. Total non KV cache memory: 11.95GiB; torch peak memory increase: 2.87GiB;
+  //     non-torch forward increase memory: 2.07GiB; weights memory: 7.01GiB.
+  //   Available KV cache memory: 59.32 GiB
+  //   GPU KV cache size: 2,591,776 tokens / Maximum concurrency for 8,192 tokens per request: 316.07x / num_gpu_blocks is: 323972
+  {
+    const ModelConfig c = preset("gpt-oss-20b").config;
+    const std::initializer_list<std::pair<const char*, const char*>> kv{{"tp", "2"}, {"gpus", "2"}, {"w", "mxfp4_moe"}};
+    const Logged log{7.01, 2.87, 2.07, 59.32, 2591776, "316.07", 323972};
+    const VllmMemory m = vllm(c, kv);
+    // Two KV cache groups of 12 layers (sliding 128, full): the tokens line is blocks / 2 × 16,
+    // and a request takes 512 full + 513 sliding blocks (min(127 + 8192, 8192) tokens, plus one).
+    REQUIRE(m.groups.size() == 2);
+    CHECK(m.group_size == 12);
+    CHECK(m.blocks_per_request == 1025);
+    CHECK(vllm_gib(m.activation_peak_bytes) == "2.87");
+    // MISS, weights: 5.65 GiB per GPU from the checkpoint's MXFP4 bytes, 19% under the log. vLLM's
+    // MXFP4 MoE kernels on Hopper re-lay and pad the expert matrices at load; that layout is not
+    // modelled. It costs 1.36 GiB of the 59 GiB KV budget: +2.2% capacity.
+    CHECK(rel(gib(m.weights_bytes), log.weights_gib) == Approx(-0.194).margin(0.005));
+    CHECK(rel(static_cast<double>(m.kv_tokens), static_cast<double>(log.tokens)) == Approx(0.0225).margin(0.003));
+    check_blocks(c, kv, m, log);
+  }
+  // deepseek-ai-deepseek-v2---h100-80gb--tp1pp1dp1--8192.log (DeepSeek-V2-Lite-Chat, MLA):
+  //   Model loading took 29.43 GiB memory and 28.446389 seconds
+  //   Memory profiling takes 22.62 seconds. Total non KV cache memory: 31.62GiB; torch peak memory increase: 1.93GiB;
+  //     non-torch forward increase memory: 0.26GiB; weights memory: 29.43GiB.
+  //   Available KV cache memory: 43.61 GiB
+  //   GPU KV cache size: 1,505,552 tokens / Maximum concurrency for 8,192 tokens per request: 183.78x / num_gpu_blocks is: 94097
+  {
+    const ModelConfig c = preset("deepseek-v2-lite").config;
+    const Logged log{29.43, 1.93, 0.26, 43.61, 1505552, "183.78", 94097};
+    const VllmMemory m = vllm(c, {{"util", "0.95"}});
+    CHECK(m.groups.front().page_bytes == 16 * 576 * 2);  // MLAAttentionSpec: 16 tokens × (512 + 64) × 2 B, one "head"
+    // Weights 29.28 GiB, 0.15 GiB (0.5%) under the log: not traced (MLA's load-time weight copies are a candidate).
+    CHECK(std::abs(rel(gib(m.weights_bytes), log.weights_gib)) < 0.01);
+    CHECK(vllm_gib(m.activation_peak_bytes) == "1.93");
+    CHECK(std::abs(rel(static_cast<double>(m.kv_tokens), static_cast<double>(log.tokens))) < 0.10);
+    check_blocks(c, {{"util", "0.95"}}, m, log);
+  }
+}
+
+TEST_CASE("vLLM 0.19: multimodal checkpoints served from their text configs", "[calibration][vllm]") {
+  // These three runs load a vision tower and profile its encoder; llmsize's presets are the text
+  // models. The KV cache groups and block arithmetic are exact; weights and the torch peak miss by
+  // the tower, which the misses below pin.
+  // google-gemma-3-27b-it--h100-80gb--tp1pp1dp1--8192.log:
+  //   Model loading took 51.45 GiB memory and 122.713348 seconds
+  //   Memory profiling takes 35.21 seconds. Total non KV cache memory: 55.7GiB; torch peak memory increase: 3.99GiB;
+  //     non-torch forward increase memory: 0.26GiB; weights memory: 51.45GiB.
+  //   Available KV cache memory: 19.53 GiB
+  //   Add 8 padding layers, may waste at most 15.38% KV cache memory
+  //   GPU KV cache size: 36,560 tokens / Maximum concurrency for 8,192 tokens per request: 4.46x / num_gpu_blocks is: 15997
+  {
+    const ModelConfig c = preset("gemma-3-27b").config;
+    const Logged log{51.45, 3.99, 0.26, 19.53, 36560, "4.46", 15997};
+    const VllmMemory m = vllm(c, {{"util", "0.95"}});
+    // 52 sliding layers in 6 groups of 10 (8 padding layers), 10 full layers in one: 7 groups.
+    CHECK(m.groups.size() == 7);
+    CHECK(m.group_size == 10);
+    CHECK(m.padding_layers == 8);
+    const auto lines = vllm_log(m);
+    CHECK(std::find(lines.begin(), lines.end(), "Add 8 padding layers, may waste at most 15.38% KV cache memory") != lines.end());
+    CHECK(std::abs(rel(gib(m.weights_bytes), log.weights_gib)) < 0.01);  // the 0.4B SigLIP tower: −0.63%
+    CHECK(gib(m.activation_peak_bytes) - log.peak_gib == Approx(-0.226).margin(0.01));  // MISS: the encoder's profile
+    CHECK(std::abs(rel(static_cast<double>(m.kv_tokens), static_cast<double>(log.tokens))) < 0.05);
+    check_blocks(c, {{"util", "0.95"}}, m, log);
+  }
+  // mistralai-mistral-small---h100-80gb--tp1pp1dp1--8192.log (Mistral-Small-3.1-24B-Instruct-2503):
+  //   Model loading took 44.76 GiB memory and 45.831509 seconds
+  //   Memory profiling takes 21.11 seconds. Total non KV cache memory: 47.04GiB; torch peak memory increase: 2.03GiB;
+  //     non-torch forward increase memory: 0.25GiB; weights memory: 44.76GiB.
+  //   Available KV cache memory: 28.19 GiB
+  //   GPU KV cache size: 184,752 tokens / Maximum concurrency for 8,192 tokens per request: 22.55x / num_gpu_blocks is: 11547
+  {
+    const ModelConfig c = preset("mistral-small-24b").config;
+    const Logged log{44.76, 2.03, 0.25, 28.19, 184752, "22.55", 11547};
+    const VllmMemory m = vllm(c, {{"util", "0.95"}});
+    // MISS, weights: −1.84%, the Pixtral vision tower and projector (0.82 GiB) the text preset lacks.
+    CHECK(rel(gib(m.weights_bytes), log.weights_gib) == Approx(-0.0184).margin(0.001));
+    CHECK(rel(static_cast<double>(m.kv_tokens), static_cast<double>(log.tokens)) == Approx(0.032).margin(0.003));
+    check_blocks(c, {{"util", "0.95"}}, m, log);
+  }
+  // meta-llama-llama-4-scout--h100-80gb--tp4pp1dp1--8192.log (TP 4):
+  //   Model loading took 53.12 GiB memory and 934.140592 seconds
+  //   Memory profiling takes 40.70 seconds. Total non KV cache memory: 58.48GiB; torch peak memory increase: 3.19GiB;
+  //     non-torch forward increase memory: 2.17GiB; weights memory: 53.12GiB.
+  //   Available KV cache memory: 16.75 GiB
+  //   GPU KV cache size: 365,968 tokens / Maximum concurrency for 8,192 tokens per request: 44.68x / num_gpu_blocks is: 91495
+  {
+    const ModelConfig c = preset("llama-4-scout").config;
+    const std::initializer_list<std::pair<const char*, const char*>> kv{{"util", "0.95"}, {"tp", "4"}, {"gpus", "4"}};
+    const Logged log{53.12, 3.19, 2.17, 16.75, 365968, "44.68", 91495};
+    const VllmMemory m = vllm(c, kv);
+    // 36 chunked-attention layers (chunks of 8192) in 3 groups and 12 full ones: 4 groups.
+    CHECK(m.groups.size() == 4);
+    CHECK(vllm_gib(m.non_torch_bytes) == "2.17");
+    // MISS, weights: 50.66 GiB per GPU, 4.6% under the log (2.46 GiB): the vision tower, replicated on
+    // every rank, accounts for part; the rest is not traced. With 16.75 GiB of KV budget this
+    // puts the capacity 15% over the log, beyond the 10% the issue allows for MoE models.
+    CHECK(rel(gib(m.weights_bytes), log.weights_gib) == Approx(-0.0463).margin(0.002));
+    CHECK(rel(static_cast<double>(m.kv_tokens), static_cast<double>(log.tokens)) == Approx(0.153).margin(0.01));
+    check_blocks(c, kv, m, log);
+  }
+}
+
+TEST_CASE("vLLM 0.19: refusals and the engine's own errors", "[calibration][vllm]") {
+  const ModelConfig llama = preset("llama-3.1-8b").config;
+  auto note_of = [](const ModelConfig& c, std::initializer_list<std::pair<const char*, const char*>> kv) {
+    Workload w = with(kv);
+    w.runtime = Runtime::Vllm;
+    const auto e = estimate(c, w);
+    REQUIRE(e.ok());
+    CHECK_FALSE(e.value().vllm.has_value());
+    REQUIRE_FALSE(e.value().notes.empty());
+    return e.value().notes.front();
+  };
+  CHECK(note_of(llama, {{"gpu", "l40s"}}).field == "gpu");  // no CUDA total recorded for the L40S
+  CHECK(note_of(llama, {{"kvt", "q8_0"}}).field == "kvt");
+  CHECK(note_of(llama, {{"pp", "2"}, {"gpus", "2"}}).field == "pp");
+  CHECK(note_of(llama, {{"mbt", "2048"}, {"mns", "4096"}}).field == "mbt");  // fewer batched tokens than sequences
+  CHECK(note_of(preset("qwen3-next-80b-a3b").config, {}).field == "rt");   // recurrent layers
+  CHECK(note_of(preset("deepseek-v3.2").config, {{"gpus", "8"}, {"tp", "8"}}).field == "rt");  // the indexer cache
+  // The model and the context do not fit: vLLM's own ValueError, with its estimated maximum length.
+  const VllmMemory m = vllm(preset("llama-3.1-70b").config, {{"util", "0.95"}});
+  CHECK(m.kv_available_bytes < 0);
+  CHECK(m.error.rfind("ValueError: No available memory for the cache blocks.", 0) == 0);
+  const VllmMemory s = vllm(preset("qwen3-30b-a3b").config, {{"util", "0.76"}});  // 0.37 GiB left, 0.75 GiB needed
+  REQUIRE_FALSE(s.error.empty());
+  CHECK(s.error.find("To serve at least one request with the models's max seq len (8192)") != std::string::npos);
+  CHECK(s.estimated_max_model_len > 0);
+  CHECK(s.estimated_max_model_len < 8192);
+}
