@@ -106,6 +106,25 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
     for (const auto& line : core::vllm_log(v)) ImGui::TextWrapped("%s", line.c_str());
     ImGui::PopFont();
     mark("memory.vllm");
+    if (ImGui::TreeNode("vllm_terms", "How vLLM arrives at these numbers")) {
+      if (ImGui::BeginTable("vllm_terms_table", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+        for (const auto& t : core::vllm_terms(v, s.work, e.gpu)) {
+          ImGui::TableNextRow();
+          ImGui::TableNextColumn();
+          ImGui::Selectable(t.label.c_str(), false, ImGuiSelectableFlags_SpanAllColumns);
+          if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n\n%s", t.formula.c_str(), t.source.c_str());
+          ImGui::TableNextColumn();
+          const std::string value = t.bytes ? core::format_bytes(static_cast<core::i64>(t.value), u)
+                                            : t.key == "max_concurrency" ? core::fixed(t.value, 2) + "x"
+                                                                         : core::with_commas(static_cast<core::i64>(t.value));
+          ImGui::TextUnformatted(value.c_str());
+          ImGui::TableNextColumn();
+          ImGui::TextDisabled("%s", t.bound.c_str());
+        }
+        ImGui::EndTable();
+      }
+      ImGui::TreePop();
+    }
   }
 
   section("Every figure, with its formula");

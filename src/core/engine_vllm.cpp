@@ -191,18 +191,25 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
   const Checked need = needed(m.max_model_len);
   if (!need.ok()) return memory_overflow("seq");
   m.needed_bytes = need.value();
+  // The longest length one request fits (the search of estimate_max_model_len, up to the model's positions).
+  auto longest = [&](i64 hi) {
+    i64 lo = 0;
+    while (lo < hi) {
+      const i64 mid = lo + (hi - lo + 1) / 2;
+      const Checked n = needed(mid);
+      if (n.ok() && n.value() <= m.kv_available_bytes) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
+  m.max_model_len_fit = m.kv_available_bytes > 0 ? longest(c.max_positions) : 0;
   if (m.kv_available_bytes <= 0) {
     m.error = "ValueError: No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when "
               "initializing the engine.";
     return m;
   }
   if (m.needed_bytes > m.kv_available_bytes) {
-    i64 lo = 0, hi = m.max_model_len;  // the longest length whose KV fits
-    while (lo < hi) {
-      const i64 mid = lo + (hi - lo + 1) / 2;
-      if (needed(mid).value() <= m.kv_available_bytes) lo = mid;
-      else hi = mid - 1;
-    }
+    const i64 lo = longest(m.max_model_len);
     m.estimated_max_model_len = lo;
     m.error = "ValueError: To serve at least one request with the models's max seq len (" + std::to_string(m.max_model_len) +
               "), (" + vllm_gib(m.needed_bytes) + " GiB KV cache is needed, which is larger than the available KV cache memory (" +
@@ -284,17 +291,64 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
   return m;
 }
 
+std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const Gpu& gpu) {
+  const auto b = [](i64 v) { return with_commas(v); };
+  const std::string src = "vLLM 0.19 ";
+  std::vector<EngineTerm> t;
+  t.push_back({"total_bytes", "GPU total (as CUDA reports it)", static_cast<double>(m.total_bytes), true, "exact",
+               "cudaMemGetInfo total of " + gpu.name + " = " + b(m.total_bytes), gpu.cuda_total_source});
+  t.push_back({"budget_bytes", "Budget", static_cast<double>(m.budget_bytes), true, "exact",
+               "⌈total × gpu_memory_utilization⌉ = ⌈" + b(m.total_bytes) + " × " + fixed(w.gpu_mem_util, 4) + "⌉ = " + b(m.budget_bytes),
+               src + "v1/worker/utils.py, request_memory"});
+  t.push_back({"weights_bytes", "Model loading took", static_cast<double>(m.weights_bytes), true, "exact",
+               "weights on this GPU + rotary cos_sin_cache (max_position × rotary_dim × dtype) = " + b(m.weights_bytes - m.rope_bytes) +
+                   " + " + b(m.rope_bytes) + " = " + b(m.weights_bytes),
+               src + "v1/worker/gpu_model_runner.py, load_model; rotary_embedding/base.py"});
+  t.push_back({"activation_peak_bytes", "torch peak memory increase", static_cast<double>(m.activation_peak_bytes), true, "estimate",
+               "workspaces (cuBLAS, fused-MoE) + max(dummy forward, dummy sampler) = " + b(m.workspace_bytes) + " + max(" +
+                   b(m.forward_peak_bytes) + ", " + b(m.sampler_peak_bytes) + ") = " + b(m.activation_peak_bytes) +
+                   "; the sampler holds [" + b(std::min(m.max_num_seqs, m.max_num_batched_tokens)) +
+                   ", vocab] logits, their fp32 copy, probabilities, exponential noise and the Triton top-k buffer",
+               src + "gpu_model_runner.py, profile_run and _dummy_sampler_run; v1/sample/sampler.py; "
+                     "ops/topk_topp_triton.py; fused_moe/modular_kernel.py"});
+  t.push_back({"non_torch_bytes", "non-torch forward increase memory", static_cast<double>(m.non_torch_bytes), true, "estimate",
+               "measured constant for tp " + b(w.tp) + " = " + b(m.non_torch_bytes),
+               "published vLLM 0.19 start-ups on H100 (tests/calibration/vllm_test.cpp); utils/mem_utils.py measures it"});
+  t.push_back({"kv_available_bytes", "Available KV cache memory", static_cast<double>(m.kv_available_bytes), true, "estimate",
+               m.kv_memory_given ? "--kv-cache-memory = " + b(m.kv_available_bytes)
+                                 : "budget − (weights + torch peak + non-torch) = " + b(m.budget_bytes) + " − " + b(m.non_kv_bytes) +
+                                       " = " + b(m.kv_available_bytes),
+               src + "v1/worker/gpu_worker.py, determine_available_memory"});
+  if (!m.groups.empty()) {
+    const VllmGroup& g = m.groups.front();
+    t.push_back({"num_blocks", "KV cache blocks", static_cast<double>(m.num_blocks), false, "exact",
+                 "⌊available / page / layers per group⌋ = ⌊" + b(m.kv_available_bytes) + " / " + b(g.page_bytes) + " / " +
+                     b(m.group_size) + "⌋ = " + b(m.num_blocks) + " (" + b(static_cast<i64>(m.groups.size())) + " group" +
+                     (m.groups.size() == 1 ? "" : "s") + ")",
+                 src + "v1/core/kv_cache_utils.py, get_kv_cache_groups and get_kv_cache_config_from_groups"});
+    t.push_back({"kv_tokens", "GPU KV cache size", static_cast<double>(m.kv_tokens), false, "exact",
+                 "⌊blocks / groups⌋ × block_size = ⌊" + b(m.num_blocks) + " / " + b(static_cast<i64>(m.groups.size())) + "⌋ × " +
+                     b(m.kv_tokens / std::max<i64>(1, m.num_blocks / static_cast<i64>(m.groups.size()))) + " = " + b(m.kv_tokens),
+                 src + "kv_cache_utils.py, _report_kv_cache_config"});
+    t.push_back({"max_concurrency", "Maximum concurrency", m.max_concurrency, false, "exact",
+                 "blocks / blocks one request of max_model_len takes over all groups = " + b(m.num_blocks) + " / " +
+                     b(m.blocks_per_request) + " = " + fixed(m.max_concurrency, 2),
+                 src + "kv_cache_utils.py, get_max_concurrency_for_kv_cache_config"});
+  }
+  return t;
+}
+
 std::vector<std::string> vllm_log(const VllmMemory& m) {
   std::vector<std::string> out;
   char buf[160];
   // ref: gpu_model_runner.py, load_model ("… and %.6f seconds": the time is left out).
-  out.push_back("Model loading took " + vllm_gib(m.weights_bytes) + " GiB memory and … seconds");
+  out.push_back("Model loading took " + vllm_gib(m.weights_bytes) + " GiB memory and ... seconds");
   if (m.kv_memory_given) {  // ref: gpu_worker.py, determine_available_memory with kv_cache_memory_bytes
-    out.push_back("… reserved " + vllm_gib(m.kv_available_bytes) +
-                  " GiB memory for KV Cache as specified by kv_cache_memory_bytes config and skipped memory profiling. …");
+    out.push_back("... reserved " + vllm_gib(m.kv_available_bytes) +
+                  " GiB memory for KV Cache as specified by kv_cache_memory_bytes config and skipped memory profiling. ...");
   } else {
     // ref: utils/mem_utils.py, MemoryProfilingResult.__repr__ (0.19, a DEBUG line) and gpu_worker.py.
-    out.push_back("Memory profiling takes … seconds. Total non KV cache memory: " + vllm_gib(m.non_kv_bytes) +
+    out.push_back("Memory profiling takes ... seconds. Total non KV cache memory: " + vllm_gib(m.non_kv_bytes) +
                   "GiB; torch peak memory increase: " + vllm_gib(m.activation_peak_bytes) +
                   "GiB; non-torch forward increase memory: " + vllm_gib(m.non_torch_bytes) +
                   "GiB; weights memory: " + vllm_gib(m.weights_bytes) + "GiB.");

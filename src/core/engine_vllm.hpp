@@ -57,7 +57,8 @@ struct VllmMemory {
   i64 blocks_per_request = 0; // blocks one request of max_model_len takes over all groups
   double max_concurrency = 0; // "Maximum concurrency for L tokens per request"
   i64 needed_bytes = 0;       // KV one request of max_model_len needs (check_enough_kv_cache_memory)
-  i64 estimated_max_model_len = 0;  // when it does not fit: the longest that does
+  i64 estimated_max_model_len = 0;  // when it does not fit: the longest that does (in vLLM's error)
+  i64 max_model_len_fit = 0;  // the longest max_model_len one request fits at this budget (≤ max positions)
   std::string error;          // vLLM's own error when it refuses to start (empty: it starts)
   bool hybrid() const { return groups.size() > 1; }
 };
@@ -72,6 +73,19 @@ Result<VllmMemory> vllm_memory(const ModelConfig& cfg, const LayerPlan& plan, co
 
 // The lines vLLM prints for that memory, as it formats them (GiB as Python's str(round(x, 2))).
 std::vector<std::string> vllm_log(const VllmMemory& m);
+
+// Every term of the accounting with its formula (values substituted) and the vLLM file and
+// function it follows, in the order vLLM computes them.
+struct EngineTerm {
+  std::string key;      // "budget_bytes"
+  std::string label;    // "Budget"
+  double value = 0;
+  bool bytes = true;    // bytes, or a count (blocks, tokens, concurrency)
+  std::string bound;    // "exact", "estimate"
+  std::string formula;  // symbols = values = result
+  std::string source;   // the engine file and function
+};
+std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const Gpu& gpu);
 
 // vLLM's format_gib: str(round(bytes / 2^30, 2)) — "58.11", "58.1", "15.0".
 std::string vllm_gib(i64 bytes);

@@ -2,6 +2,8 @@
 // (see estimate.hpp). Explanations are built by explain() in explain.cpp.
 #include "estimate.hpp"
 
+#include <cmath>
+
 #include "placement.hpp"
 
 namespace llmsize::core {
@@ -85,8 +87,19 @@ Result<Estimate> estimate(const PreparedModel& m, const Workload& w) {
   }
   if (w.runtime == Runtime::Vllm && w.mode == Mode::Inference) {
     // What vllm serve would budget, profile and allocate; where it is not modelled, a note says why.
-    if (auto vm = vllm_memory(cfg, **plan, e.inference, w, *gpu)) e.vllm = std::move(vm).value();
-    else e.notes.push_back(vm.issues().front());
+    if (auto vm = vllm_memory(cfg, **plan, e.inference, w, *gpu)) {
+      // The fit becomes vLLM's: its budget, whether it starts and serves `batch` requests of
+      // max_model_len, its concurrency, the longest max_model_len that fits one request.
+      const VllmMemory& v = *(e.vllm = std::move(vm).value());
+      InferenceMemory& m = e.inference;
+      m.capacity_bytes = v.budget_bytes;
+      m.fits = v.error.empty() && v.max_concurrency >= static_cast<double>(w.batch);
+      m.max_sequences = v.error.empty() ? static_cast<i64>(std::floor(v.max_concurrency)) : 0;
+      m.max_context = v.max_model_len_fit;
+      m.max_context_is_model_limit = v.max_model_len_fit == cfg.max_positions;
+    } else {
+      e.notes.push_back(vm.issues().front());
+    }
   }
   // A context beyond the trained positions: impossible with a learned position table,
   // possible but out of distribution with rotary embeddings (needs RoPE scaling).

@@ -378,6 +378,10 @@ const Figure kFigures[] = {
     {"inference.capacity_bytes", "Usable GPU memory", Unit::Bytes, Inf, [](E e) -> V { return e.inference.capacity_bytes; },
      capacity_bound,
      [](C, W w, E e) -> D {
+       if (e.vllm)
+         return {"vLLM's budget ⌈CUDA total × gpu_memory_utilization⌉ = ⌈" + n(e.vllm->total_bytes) + " × " + real(w.gpu_mem_util) +
+                     "⌉ = " + n(e.vllm->budget_bytes),
+                 std::string(kVllmVersion) + ", v1/worker/utils.py request_memory; total: " + e.gpu.cuda_total_source};
        return {n(e.gpu.memory_bytes) + " × usable fraction " + real(e.gpu.usable_fraction) +
                    (w.runtime == Runtime::Vllm ? " × gpu_memory_utilization " + real(w.gpu_mem_util) : std::string()),
                e.gpu.source};
@@ -385,6 +389,10 @@ const Figure kFigures[] = {
     {"inference.max_context", "Max context that fits", Unit::Tokens, Inf, [](E e) -> V { return e.inference.max_context; }, Upper,
      [](C, W w, E e) -> D {
        const InferenceMemory& m = e.inference;
+       if (e.vllm)
+         return {"largest max_model_len whose one request's KV fits vLLM's available KV memory (" + n(e.vllm->kv_available_bytes) +
+                     ") = " + n(m.max_context) + (m.max_context_is_model_limit ? " (the model's max_position_embeddings)" : ""),
+                 std::string(kVllmVersion) + ", v1/core/kv_cache_utils.py estimate_max_model_len"};
        return {"largest s with total(s) ≤ capacity at b = " + n(w.batch) + " = " + n(m.max_context) +
                    (m.max_context_is_model_limit ? " (the model's max_position_embeddings)" : ""),
                "binary search over the same memory model; an upper bound because the memory is a lower bound"};
@@ -392,6 +400,10 @@ const Figure kFigures[] = {
     {"inference.max_sequences", "Max concurrent sequences", Unit::Count, Inf, [](E e) -> V { return e.inference.max_sequences; },
      Upper,
      [](C, W, E e) -> D {
+       if (e.vllm)
+         return {"⌊vLLM's maximum concurrency⌋ = ⌊blocks / blocks per request⌋ = ⌊" + n(e.vllm->num_blocks) + " / " +
+                     n(e.vllm->blocks_per_request) + "⌋ = " + n(e.inference.max_sequences),
+                 std::string(kVllmVersion) + ", v1/core/kv_cache_utils.py get_max_concurrency_for_kv_cache_config"};
        return {"⌊(capacity − weights − reserve − one prefill's temporaries) / KV per sequence⌋ = " + n(e.inference.max_sequences),
                "vLLM-style scheduling: chunked prefill of one sequence at a time, all KV caches resident"};
      }},

@@ -118,7 +118,13 @@ json estimate_object(const ModelConfig& cfg, const Workload& w, const Estimate& 
                      {"padding_layers", v.padding_layers}, {"num_blocks", v.num_blocks}, {"kv_tokens", v.kv_tokens},
                      {"blocks_per_request", v.blocks_per_request}, {"max_concurrency", v.max_concurrency},
                      {"needed_bytes", v.needed_bytes}, {"estimated_max_model_len", v.estimated_max_model_len},
-                     {"starts", v.error.empty()}, {"log_lines", vllm_log(v)}};
+                     {"max_model_len_fit", v.max_model_len_fit}, {"starts", v.error.empty()}, {"error", v.error},
+                     {"log_lines", vllm_log(v)}};
+    json terms = json::array();
+    for (const auto& t : vllm_terms(v, w, e.gpu))
+      terms.push_back({{"key", t.key}, {"label", t.label}, {"value", t.value}, {"bound", t.bound}, {"formula", t.formula},
+                       {"source", t.source}});
+    out["engine"]["terms"] = terms;
   }
   const Throughput& p = e.throughput;
   out["throughput"] = {{"decode_tokens_per_s_per_seq", p.decode_tokens_per_s_per_seq},

@@ -126,8 +126,8 @@ TEST_CASE("vLLM 0.19: Qwen3-8B reproduced line for line", "[calibration][vllm]")
   const ModelConfig c = preset("qwen3-8b").config;
   const VllmMemory m = vllm(c, {{"util", "0.95"}});
   CHECK(vllm_log(m) == std::vector<std::string>{
-                           "Model loading took 15.27 GiB memory and … seconds",
-                           "Memory profiling takes … seconds. Total non KV cache memory: 17.73GiB; torch peak memory increase: "
+                           "Model loading took 15.27 GiB memory and ... seconds",
+                           "Memory profiling takes ... seconds. Total non KV cache memory: 17.73GiB; torch peak memory increase: "
                            "2.21GiB; non-torch forward increase memory: 0.25GiB; weights memory: 15.27GiB.",
                            "Available KV cache memory: 57.5 GiB",
                            "GPU KV cache size: 418,688 tokens",

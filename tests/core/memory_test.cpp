@@ -3,6 +3,8 @@
 // placement and overflow handling.
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 #include "core/estimate.hpp"
 #include "test_util.hpp"
 
@@ -134,8 +136,12 @@ TEST_CASE("Inference total is weights + KV + temporaries + reserve, in three pha
   CHECK(m.decode.peak < m.prefill.peak);
   // The editable reserve replaces the profile's.
   CHECK(run(c, with({{"reserve", "0"}})).inference.overhead_bytes == 0);
+  // Under vLLM the capacity is its budget: a share of the total CUDA reports where the catalog
+  // records it (engine_vllm.hpp), else of the memory as sold.
   CHECK(run(c, with({{"rt", "vllm"}})).inference.capacity_bytes ==
-        static_cast<i64>(static_cast<double>(find_gpu("h100-sxm")->memory_bytes) * 0.9));
+        static_cast<i64>(std::ceil(static_cast<double>(find_gpu("h100-sxm")->cuda_total_bytes) * 0.9)));
+  CHECK(run(c, with({{"rt", "vllm"}, {"gpu", "l40s"}})).inference.capacity_bytes ==
+        static_cast<i64>(static_cast<double>(find_gpu("l40s")->memory_bytes) * 0.9));
 }
 
 TEST_CASE("Unified memory counts only the share the GPU may wire", "[core][fit]") {

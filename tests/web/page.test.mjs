@@ -204,6 +204,25 @@ test('the embed example page shows the calculator in an iframe', async () => {
   await context.close();
 });
 
+test('with the vLLM runtime the Memory tab shows the lines vllm serve prints', async () => {
+  // Qwen3-8B on one H100, util 0.95, max_model_len 8192: the published vLLM 0.19 start-up
+  // (tests/calibration/vllm_test.cpp) reproduced line for line.
+  const { page, context, problems } = await openPage({
+    hash: '#v=1&preset=qwen3-8b&rt=vllm&util=0.95&seq=8192&ui.tab=memory' });
+  await frames(page, 3);
+  const f = await figures(page);
+  assert.equal(f.engine.name, 'vllm');
+  assert.equal(f.engine.kv_tokens, 418688);
+  assert.equal(f.engine.log_lines[2], 'Available KV cache memory: 57.5 GiB');
+  assert.equal(f.engine.log_lines[4], 'Maximum concurrency for 8,192 tokens per request: 51.11x');
+  assert.equal(f.fit.max_sequences, 51, 'the fit is vLLM\'s concurrency');
+  assert.ok(f.engine.terms.every((t) => t.formula.length > 0 && t.source.length > 0), 'every term has its formula and source');
+  assert.ok(await page.evaluate(() => Module.widgetRect('memory.vllm') !== null), 'the panel is on screen');
+  await page.screenshot({ path: `${ARTIFACTS}/web-vllm.png` });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('with the llama.cpp runtime the Memory tab shows the lines llama-server prints', async () => {
   // gpt-oss-20b, -c 131072, one slot, f16 cache: the published SWA cache line (768 cells, 18.00 MiB).
   const { page, context, problems } = await openPage({
