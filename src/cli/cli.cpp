@@ -7,8 +7,10 @@
 #include <fstream>
 #include <map>
 
+#include "core/engine_log.hpp"
 #include "core/estimate.hpp"
 #include "core/format.hpp"
+#include "core/json_util.hpp"
 #include "core/hf_config.hpp"
 #include "core/model_source.hpp"
 #include "core/limits.hpp"
@@ -28,6 +30,8 @@ const char* kUsage =
     "  llmsize estimate (--preset NAME | --config PATH) [--json] [--explain] [--generic]\n"
     "  llmsize presets [--json]\n"
     "  llmsize limits                 (the bounds of every input, as Markdown)\n"
+    "  llmsize check-log FILE (--preset NAME | --config PATH) [workload flags] [--json]\n"
+    "                                 (a vLLM or llama.cpp start-up log beside llmsize's profile of that run)\n"
     "  llmsize demo (--preset NAME | --config PATH) [--prompt N] [--tokens N] [--budget-mib N] [--json]\n"
     "  llmsize --help | --version\n"
     "\n"
@@ -57,6 +61,7 @@ struct Args {
   core::Workload workload;  // every flag of core::workload_fields()
   bool gib = false;          // sizes in GiB instead of GB
   std::string command;
+  std::optional<std::string> file;  // check-log FILE
   std::optional<std::string> preset, config;
   bool json = false, explain = false, generic = false;
   std::map<std::string, std::string> demo_settings;  // demo flags, parsed by demo_cmd
@@ -136,6 +141,69 @@ Output estimate_cmd(const Args& args, const FileReader& read_file) {
   }
   return o;
 }
+// check-log FILE: the engine's start-up figures beside llmsize's for the same settings.
+Output check_log_cmd(const Args& args, const FileReader& read_file) {
+  if (!args.file) return fail("check-log needs the log's path", "llmsize check-log vllm.log --preset llama-3.1-8b");
+  std::string error;
+  const auto text = read_file(*args.file, error);
+  if (!text) return fail("check-log: " + error);
+  auto log = parse_engine_log(*text);
+  if (!log) return fail_issues(log.issues());
+  if (args.preset.has_value() == args.config.has_value())
+    return fail("check-log needs exactly one of --preset NAME or --config PATH",
+                log->model.empty() ? "the model the log ran" : "the log ran " + log->model);
+  Output err;
+  auto model = load_model_flag(args.preset, args.config, args.generic, read_file, err);
+  if (!model) return err;
+  auto check = check_log(*log, model->config, args.workload);
+  if (!check) return fail_issues(with_flags(check.issues()));
+  const LogCheck& c = *check;
+  Output o;
+  if (args.json) {
+    json_util::json j;
+    j["engine"] = std::string(to_string(c.log.engine));
+    j["version"] = c.log.version;
+    j["model"] = c.log.model;
+    j["settings"] = json_util::json::object();
+    for (const auto& [k, v] : c.log.settings) j["settings"][k] = v;
+    j["rows"] = json_util::json::array();
+    for (const auto& r : c.rows)
+      j["rows"].push_back({{"key", r.key}, {"label", r.label}, {"logged", r.logged}, {"llmsize", r.ours},
+                           {"logged_value", r.logged_value}, {"llmsize_value", r.ours_value}, {"rel_diff", r.rel_diff},
+                           {"same_text", r.same_text}});
+    j["lines"] = c.lines;
+    j["notes"] = c.notes;
+    o.out = j.dump(2) + "\n";
+    return o;
+  }
+  o.out = "A " + std::string(to_string(c.log.engine)) + (c.log.version.empty() ? "" : " " + c.log.version) +
+          " start-up log" + (c.log.model.empty() ? "" : " of " + c.log.model) + ", beside llmsize's profile of " +
+          model->config.name + "\n";
+  std::string settings;
+  for (const auto& [k, v] : c.log.settings) settings += (settings.empty() ? "" : ", ") + k + " " + v;
+  if (!settings.empty()) o.out += "  settings read from the log: " + settings + "\n";
+  for (const auto& n : c.notes) o.out += "  note: " + n + "\n";
+  o.out += "\n";
+  if (c.log.engine == LogEngine::Vllm) {
+    o.out += "  figure                          the log          llmsize          difference\n";
+    for (const auto& r : c.rows) {
+      std::string line = "  " + r.label;
+      line.resize(std::max<size_t>(line.size() + 1, 34), ' ');
+      line += r.logged;
+      line.resize(std::max<size_t>(line.size() + 1, 51), ' ');
+      line += r.ours;
+      line.resize(std::max<size_t>(line.size() + 1, 68), ' ');
+      line += r.same_text ? "same" : (r.rel_diff >= 0 ? "+" : "") + fixed(r.rel_diff * 100, 2) + "%";
+      o.out += line + "\n";
+    }
+  } else {
+    for (const auto& r : c.rows)
+      o.out += "  " + std::string(r.same_text ? "same" : "DIFFERS") + "\n    log:     " + r.logged + "\n    llmsize: " + r.ours + "\n";
+  }
+  o.out += "\nWhat llmsize prints for this run:\n";
+  for (const auto& l : c.lines) o.out += "  " + l + "\n";
+  return o;
+}
 }  // namespace
 
 Output run(const std::vector<std::string>& a, const FileReader& read_file) {
@@ -165,6 +233,7 @@ Output run(const std::vector<std::string>& a, const FileReader& read_file) {
     }
     else if (s.rfind("--", 0) == 0) return fail("unknown option " + s);
     else if (args.command.empty()) args.command = s;
+    else if (args.command == "check-log" && !args.file) args.file = s;
     else return fail("unexpected argument \"" + s + "\"");
   }
   if (args.command == "demo") {  // workload flags describe an estimate, not the demo block
@@ -177,8 +246,9 @@ Output run(const std::vector<std::string>& a, const FileReader& read_file) {
   if (args.command == "estimate") return estimate_cmd(args, read_file);
   if (args.command == "presets") return presets_cmd(args);
   if (args.command == "limits") return {limits_markdown(), "", 0};
+  if (args.command == "check-log") return check_log_cmd(args, read_file);
   if (args.command.empty()) return fail("no command given", "try `llmsize estimate --preset llama-3-8b`");
-  return fail("unknown command \"" + args.command + "\"", "commands: estimate, presets, demo, limits");
+  return fail("unknown command \"" + args.command + "\"", "commands: estimate, presets, demo, limits, check-log");
 }
 
 std::optional<core::LoadedModel> load_model_flag(const std::optional<std::string>& preset,

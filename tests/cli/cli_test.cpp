@@ -73,3 +73,25 @@ TEST_CASE("presets lists every preset, as text or JSON", "[cli]") {
   CHECK_THAT(j.out, Catch::Contains("\"id\": \"llama-2-7b\""));
   CHECK_THAT(j.out, Catch::Contains("\"total\": 6738415616"));
 }
+
+TEST_CASE("check-log sets a published start-up log beside llmsize's profile", "[cli]") {
+  const std::string log = "fuzz/corpus/engine_log/vllm-0.19-llama-3.1-8b.log";
+  const auto o = cli({"check-log", log, "--preset", "llama-3.1-8b"});
+  REQUIRE(o.status == 0);
+  CHECK_THAT(o.out, Catch::Contains("A vLLM 0.19.0 start-up log of meta-llama/Llama-3.1-8B-Instruct"));
+  CHECK_THAT(o.out, Catch::Contains("settings read from the log: seq 8192, util 0.95"));
+  CHECK_THAT(o.out, Catch::Contains("Model loading took              14.99 GiB        14.99 GiB        same"));
+  CHECK_THAT(o.out, Catch::Contains("GPU KV cache size (tokens)      476,016          475,984          -0.01%"));
+  const auto j = cli({"check-log", log, "--preset", "llama-3.1-8b", "--json"});
+  REQUIRE(j.status == 0);
+  CHECK_THAT(j.out, Catch::Contains("\"engine\": \"vLLM\""));
+  CHECK_THAT(j.out, Catch::Contains("\"same_text\": true"));
+  // Without a model the error names the one the log ran; without a file, the path is asked for.
+  const auto m = cli({"check-log", log});
+  CHECK(m.status == 2);
+  CHECK_THAT(m.err, Catch::Contains("the log ran meta-llama/Llama-3.1-8B-Instruct"));
+  CHECK(cli({"check-log", "--preset", "llama-3.1-8b"}).status == 2);
+  const auto bad = cli({"check-log", "core/configs/phi-1_5.json", "--preset", "llama-3.1-8b"});
+  CHECK(bad.status == 2);
+  CHECK_THAT(bad.err, Catch::Contains("log: holds no start-up line"));
+}

@@ -1,0 +1,357 @@
+// Start-up logs of vLLM and llama.cpp read and set beside llmsize's engine profiles (see engine_log.hpp).
+#include "engine_log.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+#include "format.hpp"
+
+namespace llmsize::core {
+
+namespace {
+
+constexpr double kGiBd = 1073741824.0;
+constexpr double kMiBd = 1048576.0;
+
+bool digit(char c) { return c >= '0' && c <= '9'; }
+
+// A number at the start of `s` (spaces skipped): digits with optional thousands commas and one
+// decimal part, at most 32 characters. Its text goes to `text`. nullopt when there is none.
+std::optional<double> leading_number(std::string_view s, std::string* text = nullptr) {
+  size_t i = 0;
+  while (i < s.size() && s[i] == ' ') ++i;
+  const size_t start = i;
+  bool neg = false;
+  if (i < s.size() && s[i] == '-') {
+    neg = true;
+    ++i;
+  }
+  double v = 0;
+  int digits = 0;
+  for (; i < s.size() && i - start < 32 && (digit(s[i]) || (s[i] == ',' && digits > 0)); ++i)
+    if (s[i] != ',') {
+      v = v * 10 + (s[i] - '0');
+      ++digits;
+    }
+  if (digits == 0) return std::nullopt;
+  if (i + 1 < s.size() && s[i] == '.' && digit(s[i + 1])) {
+    double scale = 0.1;
+    for (++i; i < s.size() && i - start < 32 && digit(s[i]); ++i, scale /= 10) v += (s[i] - '0') * scale;
+  }
+  if (text) *text = std::string(s.substr(start, i - start));
+  return neg ? -v : v;
+}
+
+// The number right after `marker` in `line`.
+std::optional<double> after(std::string_view line, std::string_view marker, std::string* text = nullptr) {
+  const size_t at = line.find(marker);
+  if (at == std::string_view::npos) return std::nullopt;
+  return leading_number(line.substr(at + marker.size()), text);
+}
+
+// A version after `marker`: digits, dots and the characters of a suffix ("0.19.0", "0.11.0+582e4e37.nv25.11").
+std::optional<std::string> version_after(std::string_view line, std::string_view marker) {
+  const size_t at = line.find(marker);
+  if (at == std::string_view::npos) return std::nullopt;
+  std::string_view v = line.substr(at + marker.size());
+  size_t n = 0;
+  while (n < v.size() && n < 48 && v[n] != ' ' && v[n] != '\r' && v[n] != '\t') ++n;
+  if (n == 0 || !digit(v.front())) return std::nullopt;
+  return std::string(v.substr(0, n));
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\r' || s.back() == '\t')) s.remove_suffix(1);
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  return s;
+}
+
+// `key = value` of llama.cpp's llama_context / print_info lines: the value after '='.
+std::optional<std::string_view> setting(std::string_view line, std::string_view prefix, std::string_view key) {
+  const size_t at = line.find(prefix);
+  if (at == std::string_view::npos) return std::nullopt;
+  std::string_view rest = trim(line.substr(at + prefix.size()));
+  if (rest.substr(0, key.size()) != key) return std::nullopt;
+  rest = trim(rest.substr(key.size()));
+  if (rest.empty() || rest.front() != '=') return std::nullopt;
+  return trim(rest.substr(1));
+}
+
+struct Reader {
+  EngineLog log;
+  int vllm = 0, llamacpp = 0, sglang = 0;  // recognised lines per engine
+
+  void set(const std::string& key, const std::string& value) {
+    for (auto& [k, v] : log.settings)
+      if (k == key) {
+        v = value;
+        return;
+      }
+    log.settings.emplace_back(key, value);
+  }
+  bool has_setting(std::string_view key) const {
+    for (const auto& [k, v] : log.settings)
+      if (k == key) return true;
+    return false;
+  }
+  void figure(const std::string& key, double value, std::string_view line) {
+    if (log.find(key)) return;  // the first occurrence: rank 0
+    log.figures.push_back({key, value, std::string(trim(line))});
+  }
+
+  // vLLM's `non-default args: {'model': '…', 'max_model_len': 8192, …}` (a Python dict repr).
+  void vllm_args(std::string_view line) {
+    size_t at = line.find("non-default args: {");
+    if (at == std::string_view::npos) return;
+    std::string_view d = line.substr(at + 19);
+    while (!d.empty() && d.front() != '}') {
+      if (d.front() != '\'') {
+        d.remove_prefix(1);
+        continue;
+      }
+      const size_t close = d.find('\'', 1);
+      if (close == std::string_view::npos) return;
+      const std::string_view key = d.substr(1, close - 1);
+      d.remove_prefix(close + 1);
+      d = trim(d);
+      if (d.empty() || d.front() != ':') continue;
+      d = trim(d.substr(1));
+      std::string_view value;
+      if (!d.empty() && d.front() == '\'') {
+        const size_t end = d.find('\'', 1);
+        if (end == std::string_view::npos) return;
+        value = d.substr(1, end - 1);
+        d.remove_prefix(end + 1);
+      } else {
+        size_t end = 0;
+        while (end < d.size() && d[end] != ',' && d[end] != '}') ++end;
+        value = trim(d.substr(0, end));
+        d.remove_prefix(end);
+      }
+      const std::string v(value);
+      if (key == "model") log.model = v;
+      else if (key == "max_model_len") set("seq", v);
+      else if (key == "gpu_memory_utilization") set("util", v);
+      else if (key == "tensor_parallel_size") set("tp", v);
+      else if (key == "pipeline_parallel_size") set("pp", v);
+      else if (key == "max_num_seqs") set("mns", v);
+      else if (key == "max_num_batched_tokens") set("mbt", v);
+      else if (key == "block_size") set("bs", v);
+      else if (key == "kv_cache_memory_bytes") set("kvmem", v);
+      else if (key == "dtype") set("dtype", v == "bfloat16" ? "bf16" : v == "float16" || v == "half" ? "fp16" : v == "float32" ? "fp32" : v);
+      else if (key == "kv_cache_dtype") {
+        if (v.rfind("fp8", 0) == 0) set("kvt", "fp8");
+        else if (v == "bfloat16") set("kvt", "bf16");
+        else if (v == "float16") set("kvt", "fp16");
+        else if (v != "auto") set("kvt", v);  // refused by the field with its allowed values
+      }
+    }
+  }
+
+  void line(std::string_view l) {
+    // ---- vLLM ----
+    if (l.find("non-default args: {") != std::string_view::npos) {
+      vllm_args(l);
+      ++vllm;
+    }
+    std::string text;
+    if (auto v = version_after(l, "vLLM API server version ")) log.version = *v, ++vllm;
+    else if (l.find("[entrypoints/") != std::string_view::npos && l.find(" version ") != std::string_view::npos && log.version.empty())
+      if (auto v2 = version_after(l.substr(l.rfind(" version ")), " version ")) log.version = *v2;
+    if (auto v = after(l, "Defaulting max_num_batched_tokens to ")) set("mbt", std::to_string(static_cast<i64>(*v)));
+    if (auto v = after(l, "Defaulting max_num_seqs to ")) set("mns", std::to_string(static_cast<i64>(*v)));
+    if (auto v = after(l, "Chunked prefill is enabled with max_num_batched_tokens=")) set("mbt", std::to_string(static_cast<i64>(*v)));
+    if (auto v = after(l, "Model loading took ")) figure("weights_bytes", *v * kGiBd, l), ++vllm;
+    else if (auto v2 = after(l, "Loading model weights took ")) figure("weights_bytes", *v2 * kGiBd, l), ++vllm;
+    if (auto v = after(l, "Total non KV cache memory: ")) figure("non_kv_bytes", *v * kGiBd, l);
+    if (auto v = after(l, "torch peak memory increase: ")) figure("activation_peak_bytes", *v * kGiBd, l);
+    if (auto v = after(l, "non-torch forward increase memory: ")) figure("non_torch_bytes", *v * kGiBd, l);
+    if (auto v = after(l, "Available KV cache memory: ")) figure("kv_available_bytes", *v * kGiBd, l), ++vllm;
+    if (auto v = after(l, "GPU KV cache size: ")) figure("kv_tokens", *v, l), ++vllm;
+    if (auto v = after(l, "Maximum concurrency for ")) {
+      const size_t x = l.find("tokens per request: ");
+      if (x != std::string_view::npos)
+        if (auto c = leading_number(l.substr(x + 20))) {
+          figure("max_concurrency", *c, l);
+          if (!has_setting("seq")) set("seq", std::to_string(static_cast<i64>(*v)));
+          ++vllm;
+        }
+    }
+    if (auto v = after(l, "num_gpu_blocks is: ")) figure("num_blocks", *v, l);
+    else if (auto v2 = after(l, "# GPU blocks: ")) figure("num_blocks", *v2, l);
+    if (const size_t at = l.find("Free memory on device"); at != std::string_view::npos) {
+      const size_t slash = l.find('/', at);
+      if (slash != std::string_view::npos)
+        if (auto t = leading_number(l.substr(slash + 1))) figure("total_bytes", *t * kGiBd, l);
+    }
+    if (auto v = after(l, "Desired GPU memory utilization is (", &text)) {
+      if (!has_setting("util")) set("util", text);
+      const size_t comma = l.find(", ", l.find("Desired GPU memory utilization is ("));
+      if (comma != std::string_view::npos)
+        if (auto b = leading_number(l.substr(comma + 2))) figure("budget_bytes", *b * kGiBd, l);
+    }
+    // ---- llama.cpp ----
+    for (std::string_view marker : {"llama_kv_cache_iswa: creating", "llama_kv_cache: size =", "llama_memory_recurrent: size ="})
+      if (const size_t at = l.find(marker); at != std::string_view::npos) {
+        log.kv_lines.emplace_back(trim(l.substr(at)));
+        ++llamacpp;
+        if (const size_t k = l.find("K ("); k != std::string_view::npos && !has_setting("kvt")) {
+          const std::string_view type = l.substr(k + 3, l.find(')', k) - (k + 3));
+          set("kvt", type == "f16" ? "fp16" : type == "f32" ? "fp32" : std::string(type));
+        }
+      }
+    if (auto v = setting(l, "llama_context:", "n_ctx")) {
+      if (auto n = leading_number(*v)) set("seq", std::to_string(static_cast<i64>(*n))), ++llamacpp;
+    }
+    if (auto v = setting(l, "llama_context:", "n_ubatch"))
+      if (auto n = leading_number(*v)) set("ub", std::to_string(static_cast<i64>(*n)));
+    if (auto v = setting(l, "llama_context:", "n_seq_max"))
+      if (auto n = leading_number(*v)) set("np", std::to_string(static_cast<i64>(*n)));
+    if (auto v = setting(l, "llama_context:", "kv_unified")) set("kvu", *v == "true" ? "1" : "0");
+    if (auto v = setting(l, "llama_context:", "flash_attn"))
+      set("flash", *v == "disabled" || *v == "0" || *v == "false" ? "0" : "1");
+    if (auto v = setting(l, "print_info:", "general.name")) log.model = std::string(*v);
+    if (l.rfind("build: ", 0) == 0)
+      if (auto b = leading_number(l.substr(7), &text)) log.version = "b" + text;
+    // ---- SGLang ----
+    if (l.find("KV Cache is allocated. #tokens: ") != std::string_view::npos) ++sglang;
+  }
+};
+
+std::string gib_text(double bytes) { return vllm_gib(static_cast<i64>(std::llround(bytes))); }
+
+}  // namespace
+
+std::string_view to_string(LogEngine e) {
+  switch (e) {
+    case LogEngine::Vllm: return "vLLM";
+    case LogEngine::LlamaCpp: return "llama.cpp";
+    case LogEngine::SGLang: return "SGLang";
+  }
+  return "vLLM";
+}
+
+const LogFigure* EngineLog::find(std::string_view key) const {
+  for (const auto& f : figures)
+    if (f.key == key) return &f;
+  return nullptr;
+}
+
+Result<EngineLog> parse_engine_log(std::string_view text) {
+  if (text.size() > kMaxLogBytes)
+    return Issue{"log", "is " + with_commas(static_cast<i64>(text.size())) + " bytes; at most " +
+                            with_commas(static_cast<i64>(kMaxLogBytes)) + " (the start-up part of a log is enough)"};
+  Reader r;
+  while (!text.empty()) {
+    const size_t nl = text.find('\n');
+    const std::string_view line = text.substr(0, nl);
+    if (line.size() <= kMaxLogLine) r.line(line);
+    if (nl == std::string_view::npos) break;
+    text.remove_prefix(nl + 1);
+  }
+  if (r.vllm == 0 && r.llamacpp == 0 && r.sglang == 0)
+    return Issue{"log", "holds no start-up line of vLLM (\"Available KV cache memory:\", \"GPU KV cache size:\"), llama.cpp "
+                        "(\"llama_kv_cache: size =\") or SGLang (\"KV Cache is allocated. #tokens:\")"};
+  if (r.sglang > r.vllm && r.sglang > r.llamacpp) r.log.engine = LogEngine::SGLang;
+  else r.log.engine = r.llamacpp > r.vllm ? LogEngine::LlamaCpp : LogEngine::Vllm;
+  if (r.log.engine == LogEngine::LlamaCpp) {  // the vLLM keys read from a llama.cpp log would be noise
+    std::erase_if(r.log.settings, [](const auto& s) { return s.first == "util" || s.first == "mbt" || s.first == "mns"; });
+  }
+  return std::move(r.log);
+}
+
+Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workload w) {
+  if (log.engine == LogEngine::SGLang)
+    return Issue{"log", "SGLang's accounting is not modelled yet (vLLM and llama.cpp logs can be checked)"};
+  LogCheck out;
+  out.log = log;
+  for (const auto& [key, value] : log.settings) {
+    const WorkloadField* f = find_field(key);
+    if (!f) continue;
+    if (auto issue = f->set(w, value)) return Issue{key, "from the log (" + value + "): " + issue->message};
+  }
+  w.mode = Mode::Inference;
+  w.runtime = log.engine == LogEngine::Vllm ? Runtime::Vllm : Runtime::LlamaCpp;
+  if (w.tp * w.pp > w.gpus) w.gpus = w.tp * w.pp;
+  // vLLM prints the GPU's total: pick the catalog card CUDA reports it for, if the chosen one differs.
+  if (const LogFigure* total = log.find("total_bytes"); total && log.engine == LogEngine::Vllm) {
+    const Gpu* chosen = find_gpu(w.gpu);
+    const std::string printed = gib_text(total->value);
+    if (!chosen || chosen->cuda_total_bytes == 0 || vllm_gib(chosen->cuda_total_bytes) != printed) {
+      const Gpu* match = nullptr;
+      for (const Gpu& g : gpu_catalog())
+        if (g.cuda_total_bytes > 0 && vllm_gib(g.cuda_total_bytes) == printed) match = &g;
+      if (match) {
+        out.notes.push_back("the log's GPU total (" + printed + " GiB) is " + match->name + "'s; using it");
+        w.gpu = match->id;
+      } else {
+        out.notes.push_back("no GPU in the catalog has the log's total (" + printed + " GiB); using " +
+                            (chosen ? chosen->name : w.gpu));
+      }
+    }
+  }
+  if (log.engine == LogEngine::Vllm && !log.version.empty() && log.version.rfind("0.19", 0) != 0)
+    out.notes.push_back("llmsize follows " + std::string(kVllmVersion) + "; this log is from vLLM " + log.version +
+                        " (line formats and defaults may differ)");
+  out.workload = w;
+  auto e = estimate(cfg, w);
+  if (!e) return e.issues();
+  if (log.engine == LogEngine::Vllm) {
+    if (!e->vllm) return e->notes.empty() ? Issue{"rt", "vLLM's accounting is not available for this workload"} : e->notes.front();
+    const VllmMemory& m = *e->vllm;
+    out.lines = vllm_log(m);
+    struct Term {
+      const char* key;
+      const char* label;
+      double ours;
+      int kind;  // 0 GiB, 1 count with commas, 2 "%.2f"
+    };
+    const Term terms[] = {
+        {"total_bytes", "GPU total", static_cast<double>(m.total_bytes), 0},
+        {"budget_bytes", "Budget", static_cast<double>(m.budget_bytes), 0},
+        {"weights_bytes", "Model loading took", static_cast<double>(m.weights_bytes), 0},
+        {"activation_peak_bytes", "torch peak memory increase", static_cast<double>(m.activation_peak_bytes), 0},
+        {"non_torch_bytes", "non-torch forward increase", static_cast<double>(m.non_torch_bytes), 0},
+        {"non_kv_bytes", "Total non KV cache memory", static_cast<double>(m.non_kv_bytes), 0},
+        {"kv_available_bytes", "Available KV cache memory", static_cast<double>(m.kv_available_bytes), 0},
+        {"num_blocks", "KV cache blocks", static_cast<double>(m.num_blocks), 1},
+        {"kv_tokens", "GPU KV cache size (tokens)", static_cast<double>(m.kv_tokens), 1},
+        {"max_concurrency", "Maximum concurrency", m.max_concurrency, 2},
+    };
+    for (const Term& t : terms) {
+      const LogFigure* f = log.find(t.key);
+      if (!f) continue;
+      LogCheckRow row{t.key, t.label, "", "", f->value, t.ours, 0, false};
+      auto fmt = [&](double v) {
+        if (t.kind == 0) return gib_text(v) + " GiB";
+        if (t.kind == 1) return with_commas(static_cast<i64>(std::llround(v)));
+        return fixed(v, 2) + "x";
+      };
+      row.logged = fmt(f->value);
+      row.ours = fmt(t.ours);
+      row.same_text = row.logged == row.ours;
+      row.rel_diff = f->value != 0 ? t.ours / f->value - 1.0 : (t.ours == 0 ? 0 : 1);
+      out.rows.push_back(row);
+    }
+  } else {
+    if (!e->llamacpp) return e->notes.empty() ? Issue{"rt", "llama.cpp's accounting is not available for this workload"} : e->notes.front();
+    out.lines = llamacpp_log(*e->llamacpp, w.kv_dtype);
+    // Line by line: llama.cpp prints its caches in a fixed order (non-SWA, then SWA, then recurrent).
+    for (size_t i = 0; i < log.kv_lines.size(); ++i) {
+      LogCheckRow row;
+      row.key = "kv_line_" + std::to_string(i);
+      row.label = "line " + std::to_string(i + 1);
+      row.logged = log.kv_lines[i];
+      row.ours = i < out.lines.size() ? out.lines[i] : std::string("(none)");
+      row.same_text = row.logged == row.ours;
+      const auto size = [](const std::string& s) { return after(s, "size = ").value_or(0) * kMiBd; };
+      row.logged_value = size(row.logged);
+      row.ours_value = size(row.ours);
+      row.rel_diff = row.logged_value != 0 ? row.ours_value / row.logged_value - 1.0 : 0;
+      out.rows.push_back(row);
+    }
+  }
+  return out;
+}
+
+}  // namespace llmsize::core

@@ -1,0 +1,132 @@
+// check-log (issue 11): published start-up logs read back, their settings applied, and every
+// figure set beside llmsize's engine profile; hostile logs refused by name. The logs are the
+// fuzz corpus's (tests/fuzz/corpus/engine_log/), each a verbatim excerpt of a published run:
+//   vllm-0.19-llama-3.1-8b.log — llm-d-incubation/llm-d-planner@d3121e0, accuracy/results/v0.19.0/logs/
+//       meta-llama-llama-3-1-8b---h100-80gb--tp1pp1dp1--8192.log
+//   vllm-0.10.2-qwen3-235b-tp8.log — "Hosting Qwen3-235B-A22B-Instruct-2507-FP8 on 8xL40S" (a public write-up)
+//   llamacpp-gpt-oss-120b-np2.log — ollama/ollama issue #16480 (llama-server -c 262144 -np 2 -ub 1024)
+//   llamacpp-qwen2.5-7b.log — a public Ollama server transcript (Qwen2.5-Coder-7B-Instruct Q4_K_M, n_ctx 4096)
+#include "core/engine_log.hpp"
+#include "test_util.hpp"
+
+using namespace llmsize::core;
+using llmsize::test::preset;
+using llmsize::test::read_text;
+
+namespace {
+
+EngineLog parsed(const std::string& file) {
+  auto log = parse_engine_log(read_text("fuzz/corpus/engine_log/" + file));
+  INFO(file << ": " << join(log.issues()));
+  REQUIRE(log.ok());
+  return log.value();
+}
+
+const LogCheckRow& row(const LogCheck& c, std::string_view key) {
+  for (const auto& r : c.rows)
+    if (r.key == key) return r;
+  FAIL("no row " << key);
+  return c.rows.front();
+}
+
+}  // namespace
+
+TEST_CASE("check-log: a vLLM 0.19 start-up, its settings and every figure", "[calibration][checklog]") {
+  const EngineLog log = parsed("vllm-0.19-llama-3.1-8b.log");
+  CHECK(log.engine == LogEngine::Vllm);
+  CHECK(log.version == "0.19.0");
+  CHECK(log.model == "meta-llama/Llama-3.1-8B-Instruct");
+  // From "non-default args: {…, 'max_model_len': 8192, 'gpu_memory_utilization': 0.95, …}".
+  CHECK(log.settings == std::vector<std::pair<std::string, std::string>>{{"seq", "8192"}, {"util", "0.95"}});
+  CHECK(log.find("kv_tokens")->value == 476016);
+  CHECK(log.find("max_concurrency")->value == Approx(58.11));
+  CHECK(log.find("num_blocks")->value == 29751);
+  CHECK(log.find("total_bytes")->value == Approx(79.19 * 1073741824.0));
+
+  auto c = check_log(log, preset("llama-3.1-8b").config, Workload{});
+  INFO(join(c.issues()));
+  REQUIRE(c.ok());
+  CHECK(c->workload.seq == 8192);
+  CHECK(c->workload.gpu_mem_util == 0.95);
+  CHECK(c->workload.runtime == Runtime::Vllm);
+  CHECK(c->notes.empty());  // the default GPU is the log's (79.19 GiB), and 0.19 is the profile's version
+  for (const char* same : {"total_bytes", "budget_bytes", "weights_bytes", "activation_peak_bytes", "non_torch_bytes"}) {
+    INFO(same);
+    CHECK(row(*c, same).same_text);
+  }
+  CHECK(row(*c, "kv_tokens").logged == "476,016");
+  CHECK(row(*c, "kv_tokens").ours == "475,984");  // 0.25 GiB of non-torch memory where this run measured a little less
+  CHECK(std::abs(row(*c, "kv_tokens").rel_diff) < 1e-4);
+  // The log's GPU total picks the card: asked for an A10, the check runs on the H100 the log names.
+  Workload a10;
+  a10.gpu = "a10";
+  auto moved = check_log(log, preset("llama-3.1-8b").config, a10);
+  REQUIRE(moved.ok());
+  CHECK(moved->workload.gpu == "h100-sxm");
+  REQUIRE(moved->notes.size() == 1);
+  CHECK(moved->notes.front().find("79.19 GiB") != std::string::npos);
+}
+
+TEST_CASE("check-log: an older vLLM log names its version and its rank-0 figures", "[calibration][checklog]") {
+  const EngineLog log = parsed("vllm-0.10.2-qwen3-235b-tp8.log");
+  CHECK(log.version == "0.10.2");
+  CHECK(log.model == "Qwen/Qwen3-235B-A22B-Instruct-2507-FP8");
+  // 'max_model_len': 32768, 'tensor_parallel_size': 8; "Chunked prefill is enabled with max_num_batched_tokens=2048.";
+  // "Desired GPU memory utilization is (0.9, 39.98 GiB)".
+  CHECK(log.settings == std::vector<std::pair<std::string, std::string>>{
+                            {"seq", "32768"}, {"tp", "8"}, {"mbt", "2048"}, {"util", "0.9"}});
+  CHECK(log.find("kv_tokens")->value == 238208);  // the first of the eight ranks' lines
+  CHECK(log.find("weights_bytes")->value == Approx(27.7183 * 1073741824.0));
+  // 44.42 GiB: no catalog card has that CUDA total (the L40S's is not recorded), so the check cannot run on it.
+  CHECK(log.find("total_bytes")->value == Approx(44.42 * 1073741824.0));
+}
+
+TEST_CASE("check-log: llama.cpp's KV cache lines reproduced from the settings it prints", "[calibration][checklog]") {
+  // -c 262144 -np 2 -ub 1024 --flash-attn on, kv_unified false: two streams of 131,072 cells,
+  // and an SWA cache of pad(128 + 1024, 256) = 1,280 cells.
+  const EngineLog log = parsed("llamacpp-gpt-oss-120b-np2.log");
+  CHECK(log.engine == LogEngine::LlamaCpp);
+  CHECK(log.settings == std::vector<std::pair<std::string, std::string>>{
+                            {"np", "2"}, {"seq", "262144"}, {"ub", "1024"}, {"flash", "1"}, {"kvu", "0"}, {"kvt", "fp16"}});
+  auto c = check_log(log, preset("gpt-oss-120b").config, Workload{});
+  INFO(join(c.issues()));
+  REQUIRE(c.ok());
+  REQUIRE(c->rows.size() == 3);  // the excerpt ends before the SWA cache's size line
+  for (const auto& r : c->rows) CHECK(r.same_text);
+  CHECK(c->rows[1].logged ==
+        "llama_kv_cache: size = 9216.00 MiB (131072 cells,  18 layers,  2/2 seqs), K (f16): 4608.00 MiB, V (f16): 4608.00 MiB");
+
+  const EngineLog qwen = parsed("llamacpp-qwen2.5-7b.log");
+  CHECK(qwen.model == "Qwen2.5 Coder 7B Instruct");
+  auto q = check_log(qwen, preset("qwen2.5-7b").config, Workload{});
+  REQUIRE(q.ok());
+  REQUIRE(q->rows.size() == 1);
+  CHECK(q->rows[0].same_text);
+  CHECK(q->rows[0].logged_value == 224.0 * 1048576.0);
+}
+
+TEST_CASE("check-log: hostile and foreign logs get a named error", "[calibration][checklog][validation]") {
+  CHECK(parse_engine_log("").issues().front().field == "log");
+  CHECK(parse_engine_log("hello\nworld\n").issues().front().field == "log");
+  CHECK(parse_engine_log(std::string(kMaxLogBytes + 1, 'x')).issues().front().message.find("at most") != std::string::npos);
+  // An over-long line is skipped, not read.
+  std::string long_line(kMaxLogLine + 10, 'a');
+  long_line += "GPU KV cache size: 5 tokens";
+  CHECK_FALSE(parse_engine_log(long_line).ok());
+  // Numbers are bounded and a setting out of range names its field.
+  auto big = parse_engine_log("INFO non-default args: {'max_model_len': 99999999999999999999999999999999999}\n"
+                              "INFO GPU KV cache size: 1 tokens\n");
+  REQUIRE(big.ok());
+  auto c = check_log(*big, preset("qwen2.5-0.5b").config, Workload{});
+  REQUIRE_FALSE(c.ok());
+  CHECK(c.issues().front().field == "seq");
+  // A dict that never closes, quotes that never end, a NUL byte: parsed as far as it goes.
+  CHECK(parse_engine_log(std::string("non-default args: {'model': 'x\0y', 'tensor_parallel_size': ", 62) +
+                         "\nAvailable KV cache memory: 1.5 GiB\n")
+            .ok());
+  // An SGLang log is recognised, and refused by name until its profile exists.
+  auto sg = parse_engine_log("[2025-10-07] KV Cache is allocated. #tokens: 975424, KV size: 43.67 GB\n");
+  REQUIRE(sg.ok());
+  CHECK(sg->engine == LogEngine::SGLang);
+  CHECK(check_log(*sg, preset("qwen2.5-0.5b").config, Workload{}).issues().front().field == "log");
+}
