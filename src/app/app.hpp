@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "app/demo.hpp"
+#include "core/engine_log.hpp"
 #include "core/estimate.hpp"
 #include "app/state.hpp"
 #include "app/theme.hpp"
@@ -52,6 +53,9 @@ struct App {
   std::string preset_filter;
   std::string paste_buffer;  // the "paste a config.json" box
   std::string path_buffer;   // native: path of a config.json to open
+  std::string log_buffer;    // the "check a start-up log" box
+  std::optional<core::EngineLog> log;  // the log last checked (parsed once; compared every frame)
+  std::string log_error;     // why the pasted log was refused
   std::string copied_note;   // "Copied link" feedback
   double copied_at = -1;
   DemoUi demo;

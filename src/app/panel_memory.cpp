@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
 #include "app/figures.hpp"
 #include "app/panels.hpp"
 #include "app/plot.hpp"
@@ -28,6 +31,63 @@ std::string fmt_tokens(double v) {
 std::string fmt_int(double v) { return core::fixed(v, 0); }
 
 double to_display(core::i64 bytes, core::ByteUnit u) { return core::to_unit(bytes, u); }
+
+// "Check a start-up log": a pasted vLLM or llama.cpp log, its settings applied to this model, each
+// of the engine's figures beside llmsize's (core::check_log, as `llmsize check-log`).
+void draw_log_check(App& app) {
+  AppState& s = app.state;
+  const bool open = ImGui::TreeNode("Check a start-up log (vLLM, llama.cpp)");
+  mark("memory.log_check");
+  if (!open) return;
+  ImGui::TextDisabled("Paste the lines your engine printed at start-up; nothing leaves this page.");
+  ImGui::InputTextMultiline("##log", &app.log_buffer, ImVec2(-FLT_MIN, ImGui::GetTextLineHeight() * 6));
+  mark("memory.log_input");
+  if (ImGui::Button("Check against this model") && !app.log_buffer.empty()) {
+    auto log = core::parse_engine_log(app.log_buffer);
+    app.log.reset();
+    app.log_error.clear();
+    if (log) app.log = std::move(log).value();
+    else app.log_error = core::join(log.issues());
+  }
+  mark("memory.log_button");
+  if (!app.log_error.empty()) ImGui::TextColored(error_colour(), "%s", app.log_error.c_str());
+  if (app.log) {
+    auto c = core::check_log(*app.log, s.cfg, s.work);
+    if (!c) {
+      ImGui::TextColored(error_colour(), "%s", core::join(c.issues()).c_str());
+    } else {
+      std::string settings;
+      for (const auto& [k, v] : c->log.settings) settings += (settings.empty() ? "" : ", ") + k + " " + v;
+      ImGui::TextWrapped("%s", (std::string(core::to_string(c->log.engine)) + (c->log.version.empty() ? "" : " " + c->log.version) +
+                                (c->log.model.empty() ? "" : " · " + c->log.model) + (settings.empty() ? "" : " · " + settings))
+                                   .c_str());
+      for (const auto& n : c->notes) ImGui::TextDisabled("%s", n.c_str());
+      if (ImGui::BeginTable("log_rows", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+        ImGui::TableSetupColumn("figure");
+        ImGui::TableSetupColumn("the log");
+        ImGui::TableSetupColumn("llmsize");
+        ImGui::TableSetupColumn("difference");
+        ImGui::TableHeadersRow();
+        for (const auto& r : c->rows) {
+          ImGui::TableNextRow();
+          ImGui::TableNextColumn();
+          ImGui::TextUnformatted(r.label.c_str());
+          ImGui::TableNextColumn();
+          ImGui::TextWrapped("%s", r.logged.c_str());
+          ImGui::TableNextColumn();
+          ImGui::TextWrapped("%s", r.ours.c_str());
+          ImGui::TableNextColumn();
+          if (r.same_text) ImGui::TextColored(ok_colour(), "same");
+          else ImGui::TextUnformatted(((r.rel_diff >= 0 ? "+" : "") + core::fixed(r.rel_diff * 100, 2) + "%").c_str());
+        }
+        ImGui::EndTable();
+      }
+      mark("memory.log_rows");
+      if (ImGui::Button("Use the log's settings")) s.work = c->workload;
+    }
+  }
+  ImGui::TreePop();
+}
 
 core::i64 bytes_of(const core::Figure* f, const core::Estimate& e) { return f->value(e).whole; }
 
@@ -126,6 +186,8 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
       ImGui::TreePop();
     }
   }
+
+  if (!training) draw_log_check(app);
 
   section("Every figure, with its formula");
   ImGui::TextDisabled("Open a row to see how it is computed.");

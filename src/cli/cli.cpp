@@ -10,7 +10,6 @@
 #include "core/engine_log.hpp"
 #include "core/estimate.hpp"
 #include "core/format.hpp"
-#include "core/json_util.hpp"
 #include "core/hf_config.hpp"
 #include "core/model_source.hpp"
 #include "core/limits.hpp"
@@ -160,20 +159,7 @@ Output check_log_cmd(const Args& args, const FileReader& read_file) {
   const LogCheck& c = *check;
   Output o;
   if (args.json) {
-    json_util::json j;
-    j["engine"] = std::string(to_string(c.log.engine));
-    j["version"] = c.log.version;
-    j["model"] = c.log.model;
-    j["settings"] = json_util::json::object();
-    for (const auto& [k, v] : c.log.settings) j["settings"][k] = v;
-    j["rows"] = json_util::json::array();
-    for (const auto& r : c.rows)
-      j["rows"].push_back({{"key", r.key}, {"label", r.label}, {"logged", r.logged}, {"llmsize", r.ours},
-                           {"logged_value", r.logged_value}, {"llmsize_value", r.ours_value}, {"rel_diff", r.rel_diff},
-                           {"same_text", r.same_text}});
-    j["lines"] = c.lines;
-    j["notes"] = c.notes;
-    o.out = j.dump(2) + "\n";
+    o.out = check_log_json(c) + "\n";
     return o;
   }
   o.out = "A " + std::string(to_string(c.log.engine)) + (c.log.version.empty() ? "" : " " + c.log.version) +

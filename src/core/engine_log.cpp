@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "format.hpp"
+#include "json_util.hpp"
 
 namespace llmsize::core {
 
@@ -352,6 +353,23 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
     }
   }
   return out;
+}
+
+std::string check_log_json(const LogCheck& c) {
+  json_util::json j;
+  j["engine"] = std::string(to_string(c.log.engine));
+  j["version"] = c.log.version;
+  j["model"] = c.log.model;
+  j["settings"] = json_util::json::object();
+  for (const auto& [k, v] : c.log.settings) j["settings"][k] = v;
+  j["rows"] = json_util::json::array();
+  for (const auto& r : c.rows)
+    j["rows"].push_back({{"key", r.key}, {"label", r.label}, {"logged", r.logged}, {"llmsize", r.ours},
+                         {"logged_value", r.logged_value}, {"llmsize_value", r.ours_value}, {"rel_diff", r.rel_diff},
+                         {"same_text", r.same_text}});
+  j["lines"] = c.lines;
+  j["notes"] = c.notes;
+  return j.dump(2);
 }
 
 }  // namespace llmsize::core

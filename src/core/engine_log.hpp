@@ -64,4 +64,8 @@ struct LogCheck {
 // profile refuses the model (the estimate's note).
 Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workload w);
 
+// The comparison as JSON text: {engine, version, model, settings{}, rows[], lines[], notes[]} —
+// what `llmsize check-log --json` prints and the JS API's checkLog returns.
+std::string check_log_json(const LogCheck& c);
+
 }  // namespace llmsize::core

@@ -125,3 +125,35 @@ test('the mouse wheel scrolls a panel by a few lines per notch, in the direction
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('a vLLM start-up log pasted into the Memory tab is checked against the model', async () => {
+  // The published vLLM 0.19 start-up of Llama-3.1-8B (tests/fuzz/corpus/engine_log/): pasted into the
+  // box it is typed there (not imported as a config); the check reads its settings and sets each
+  // figure beside llmsize's. The JS API's checkLog gives the same comparison.
+  const LOG = fs.readFileSync('tests/fuzz/corpus/engine_log/vllm-0.19-llama-3.1-8b.log', 'utf8');
+  const { page, context, problems } = await openPage({ hash: '#v=1&preset=llama-3.1-8b&ui.tab=memory', height: 1400 });
+  await clickWidget(page, 'memory.log_check');
+  await clickWidget(page, 'memory.log_input');
+  await page.evaluate((text) => {
+    const dt = new DataTransfer();
+    dt.setData('text/plain', text);
+    document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+  }, LOG);
+  await frames(page, 3);
+  assert.equal((await figures(page)).model.name, 'Llama 3.1 8B', 'the log was typed into the box, not imported');
+  await clickWidget(page, 'memory.log_button');
+  assert.ok(await page.evaluate(() => Module.widgetRect('memory.log_rows') !== null), 'the comparison is drawn');
+  await screenshot(page, 'web-check-log.png');
+  const c = await page.evaluate((text) => Module.checkLog(text, { preset: 'llama-3.1-8b' }, {}), LOG);
+  assert.equal(c.engine, 'vLLM');
+  assert.equal(c.version, '0.19.0');
+  assert.deepEqual(c.settings, { seq: '8192', util: '0.95' });
+  const row = (k) => c.rows.find((r) => r.key === k);
+  assert.equal(row('weights_bytes').same_text, true);
+  assert.equal(row('kv_tokens').logged, '476,016');
+  assert.ok(Math.abs(row('kv_tokens').rel_diff) < 1e-4);
+  const bad = await page.evaluate(() => Module.checkLog('not a log', { preset: 'llama-3.1-8b' }, {}));
+  assert.equal(bad.issues[0].field, 'log');
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -8,6 +8,7 @@
 
 #include <string>
 
+#include "core/engine_log.hpp"
 #include "core/model_fields.hpp"
 #include "core/model_source.hpp"
 #include "core/report.hpp"
@@ -96,6 +97,19 @@ val js_estimate(val model, val workload) {
   return parse_json(core::estimate_report(cfg.value(), w.value()));
 }
 
+// A start-up log (text) checked against a model under a workload: the comparison, or {issues}.
+val js_check_log(std::string text, val model, val workload) {
+  auto log = core::parse_engine_log(text);
+  if (!log) return issues_val(log.issues());
+  auto cfg = model_from(model);
+  if (!cfg) return issues_val(cfg.issues());
+  auto w = workload_from(workload);
+  if (!w) return issues_val(w.issues());
+  auto c = core::check_log(log.value(), cfg.value(), w.value());
+  if (!c) return issues_val(c.issues());
+  return parse_json(core::check_log_json(c.value()));
+}
+
 core::Result<core::ShareState> state_from(const val& model, const val& workload) {
   core::ShareState st;
   auto cfg = model_from(model, &st.preset);
@@ -147,6 +161,7 @@ std::string js_version() { return LLMSIZE_VERSION; }
 EMSCRIPTEN_BINDINGS(llmsize_api) {
   emscripten::function("presets", &js_presets);
   emscripten::function("estimate", &js_estimate);
+  emscripten::function("checkLog", &js_check_log);
   emscripten::function("encodeLink", &js_encode_link);
   emscripten::function("decodeLink", &js_decode_link);
   emscripten::function("cliCommand", &js_cli_command);
