@@ -77,7 +77,8 @@ TEST_CASE("check-log: an older vLLM log names its version and its rank-0 figures
                             {"seq", "32768"}, {"tp", "8"}, {"mbt", "2048"}, {"util", "0.9"}});
   CHECK(log.find("kv_tokens")->value == 238208);  // the first of the eight ranks' lines
   CHECK(log.find("weights_bytes")->value == Approx(27.7183 * 1073741824.0));
-  // 44.42 GiB: no catalog card has that CUDA total (the L40S's is not recorded), so the check cannot run on it.
+  // 44.42 GiB: no catalog card has that CUDA total (the catalog's L40S, under another driver with ECC on,
+  // reports 44.52 GiB), so a check would say so and run on the card asked for.
   CHECK(log.find("total_bytes")->value == Approx(44.42 * 1073741824.0));
 }
 
