@@ -32,6 +32,29 @@ std::string fmt_int(double v) { return core::fixed(v, 0); }
 
 double to_display(core::i64 bytes, core::ByteUnit u) { return core::to_unit(bytes, u); }
 
+// An engine's terms, each opening to its formula and source on hover.
+void draw_terms(const std::vector<core::EngineTerm>& terms, core::ByteUnit u, const char* id, const char* title) {
+  if (!ImGui::TreeNode(id, "%s", title)) return;
+  if (ImGui::BeginTable(id, 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+    for (const auto& t : terms) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::Selectable(t.label.c_str(), false, ImGuiSelectableFlags_SpanAllColumns);
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n\n%s", t.formula.c_str(), t.source.c_str());
+      ImGui::TableNextColumn();
+      const std::string value = t.bytes ? core::format_bytes(static_cast<core::i64>(t.value), u)
+                                : t.key == "max_concurrency" ? core::fixed(t.value, 2) + "x"
+                                : t.key == "mem_fraction_static" ? core::fixed(t.value, 3)
+                                                                  : core::with_commas(static_cast<core::i64>(t.value));
+      ImGui::TextUnformatted(value.c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextDisabled("%s", t.bound.c_str());
+    }
+    ImGui::EndTable();
+  }
+  ImGui::TreePop();
+}
+
 // "Check a start-up log": a pasted vLLM or llama.cpp log, its settings applied to this model, each
 // of the engine's figures beside llmsize's (core::check_log, as `llmsize check-log`).
 void draw_log_check(App& app) {
@@ -166,27 +189,21 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
     for (const auto& line : core::vllm_log(v)) ImGui::TextWrapped("%s", line.c_str());
     ImGui::PopFont();
     mark("memory.vllm");
-    if (ImGui::TreeNode("vllm_terms", "How vLLM arrives at these numbers")) {
-      if (ImGui::BeginTable("vllm_terms_table", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
-        for (const auto& t : core::vllm_terms(v, s.work, e.gpu)) {
-          ImGui::TableNextRow();
-          ImGui::TableNextColumn();
-          ImGui::Selectable(t.label.c_str(), false, ImGuiSelectableFlags_SpanAllColumns);
-          if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n\n%s", t.formula.c_str(), t.source.c_str());
-          ImGui::TableNextColumn();
-          const std::string value = t.bytes ? core::format_bytes(static_cast<core::i64>(t.value), u)
-                                            : t.key == "max_concurrency" ? core::fixed(t.value, 2) + "x"
-                                                                         : core::with_commas(static_cast<core::i64>(t.value));
-          ImGui::TextUnformatted(value.c_str());
-          ImGui::TableNextColumn();
-          ImGui::TextDisabled("%s", t.bound.c_str());
-        }
-        ImGui::EndTable();
-      }
-      ImGui::TreePop();
-    }
+    draw_terms(core::vllm_terms(v, s.work, e.gpu), u, "vllm_terms", "How vLLM arrives at these numbers");
   }
 
+  if (e.sglang && !training) {  // runtime sglang: the lines sglang.launch_server prints for this model and flags
+    section("What SGLang will print");
+    const core::SglangMemory& g = *e.sglang;
+    ImGui::TextDisabled("%s", (std::string(core::kSglangVersion) + " · mem_fraction_static " + core::fixed(g.mem_fraction_static, 3) +
+                               (g.mfs_default ? " (its default)" : "") + " · context_len " + core::with_commas(g.context_len))
+                                  .c_str());
+    ImGui::PushFont(app.fonts.small);
+    for (const auto& line : core::sglang_log(g)) ImGui::TextWrapped("%s", line.c_str());
+    ImGui::PopFont();
+    mark("memory.sglang");
+    draw_terms(core::sglang_terms(g, s.work, e.gpu), u, "sglang_terms", "How SGLang arrives at these numbers");
+  }
   if (!training) draw_log_check(app);
 
   section("Every figure, with its formula");

@@ -164,13 +164,13 @@ Output check_log_cmd(const Args& args, const FileReader& read_file) {
   }
   o.out = "A " + std::string(to_string(c.log.engine)) + (c.log.version.empty() ? "" : " " + c.log.version) +
           " start-up log" + (c.log.model.empty() ? "" : " of " + c.log.model) + ", beside llmsize's profile of " +
-          model->config.name + "\n";
+          (model->config.name.empty() ? std::string("the given config") : model->config.name) + "\n";
   std::string settings;
   for (const auto& [k, v] : c.log.settings) settings += (settings.empty() ? "" : ", ") + k + " " + v;
   if (!settings.empty()) o.out += "  settings read from the log: " + settings + "\n";
   for (const auto& n : c.notes) o.out += "  note: " + n + "\n";
   o.out += "\n";
-  if (c.log.engine == LogEngine::Vllm) {
+  if (c.log.engine != LogEngine::LlamaCpp) {
     o.out += "  figure                          the log          llmsize          difference\n";
     for (const auto& r : c.rows) {
       std::string line = "  " + r.label;

@@ -61,6 +61,16 @@ std::optional<std::string> version_after(std::string_view line, std::string_view
   return std::string(v.substr(0, n));
 }
 
+// The number after `key` where the key starts a word (", tp_size=4" but not "attn_tp_size=4").
+std::optional<double> after_key(std::string_view line, std::string_view key, std::string* text = nullptr) {
+  for (size_t at = line.find(key); at != std::string_view::npos; at = line.find(key, at + 1)) {
+    const char before = at > 0 ? line[at - 1] : ' ';
+    if ((before >= 'a' && before <= 'z') || (before >= 'A' && before <= 'Z') || digit(before) || before == '_') continue;
+    return leading_number(line.substr(at + key.size()), text);
+  }
+  return std::nullopt;
+}
+
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.back() == ' ' || s.back() == '\r' || s.back() == '\t')) s.remove_suffix(1);
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -215,7 +225,33 @@ struct Reader {
     if (l.rfind("build: ", 0) == 0)
       if (auto b = leading_number(l.substr(7), &text)) log.version = "b" + text;
     // ---- SGLang ----
-    if (l.find("KV Cache is allocated. #tokens: ") != std::string_view::npos) ++sglang;
+    if (auto v = after(l, "Load weight begin. avail mem=")) figure("pre_bytes", *v * kGiBd, l), ++sglang;
+    if (l.find("Load weight end.") != std::string_view::npos) {
+      if (auto v = after(l, "avail mem=")) figure("post_bytes", *v * kGiBd, l), ++sglang;
+      if (auto v = after(l, "mem usage=")) figure("weights_bytes", *v * kGiBd, l);
+    }
+    if (l.find("KV Cache is allocated.") != std::string_view::npos) {
+      ++sglang;
+      if (auto v = after(l, "#tokens: ")) figure("kv_tokens", *v, l);
+      if (l.find("KV size: ") != std::string_view::npos) {
+        if (auto v = after(l, "KV size: ")) figure("k_bytes", *v * kGiBd, l);
+      } else {
+        if (auto v = after(l, "K size: ")) figure("k_bytes", *v * kGiBd, l);
+        if (auto v = after(l, "V size: ")) figure("v_bytes", *v * kGiBd, l);
+      }
+    }
+    if (auto v = after_key(l, "max_total_num_tokens=")) figure("kv_tokens", *v, l), ++sglang;
+    if (auto v = after_key(l, "max_running_requests=")) figure("max_running_requests", *v, l);
+    if (auto v = after_key(l, "context_len=")) set("seq", std::to_string(static_cast<i64>(*v)));
+    if (auto v = after_key(l, "chunked_prefill_size=")) set("cps", std::to_string(static_cast<i64>(*v)));
+    if (auto v = after_key(l, "mem_fraction_static=", &text)) set("mfs", text);
+    else if (auto v2 = after(l, "--mem-fraction-static ", &text)) set("mfs", text);
+    if (auto v = after_key(l, "tp_size=")) set("tp", std::to_string(static_cast<i64>(*v)));
+    else if (l.find("launch_server") != std::string_view::npos) {
+      for (std::string_view flag : {"--tp ", "--tp-size ", "--tensor-parallel-size "})
+        if (auto v2 = after(l, flag)) set("tp", std::to_string(static_cast<i64>(*v2)));
+    }
+    if (l.find("kv_cache_dtype='fp8") != std::string_view::npos) set("kvt", "fp8");
   }
 };
 
@@ -255,15 +291,13 @@ Result<EngineLog> parse_engine_log(std::string_view text) {
                         "(\"llama_kv_cache: size =\") or SGLang (\"KV Cache is allocated. #tokens:\")"};
   if (r.sglang > r.vllm && r.sglang > r.llamacpp) r.log.engine = LogEngine::SGLang;
   else r.log.engine = r.llamacpp > r.vllm ? LogEngine::LlamaCpp : LogEngine::Vllm;
-  if (r.log.engine == LogEngine::LlamaCpp) {  // the vLLM keys read from a llama.cpp log would be noise
+  if (r.log.engine != LogEngine::Vllm) {  // the vLLM keys read from another engine's log would be noise
     std::erase_if(r.log.settings, [](const auto& s) { return s.first == "util" || s.first == "mbt" || s.first == "mns"; });
   }
   return std::move(r.log);
 }
 
 Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workload w) {
-  if (log.engine == LogEngine::SGLang)
-    return Issue{"log", "SGLang's accounting is not modelled yet (vLLM and llama.cpp logs can be checked)"};
   LogCheck out;
   out.log = log;
   for (const auto& [key, value] : log.settings) {
@@ -272,7 +306,7 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
     if (auto issue = f->set(w, value)) return Issue{key, "from the log (" + value + "): " + issue->message};
   }
   w.mode = Mode::Inference;
-  w.runtime = log.engine == LogEngine::Vllm ? Runtime::Vllm : Runtime::LlamaCpp;
+  w.runtime = log.engine == LogEngine::Vllm ? Runtime::Vllm : log.engine == LogEngine::SGLang ? Runtime::Sglang : Runtime::LlamaCpp;
   if (w.tp * w.pp > w.gpus) w.gpus = w.tp * w.pp;
   // vLLM prints the GPU's total: pick the catalog card CUDA reports it for, if the chosen one differs.
   if (const LogFigure* total = log.find("total_bytes"); total && log.engine == LogEngine::Vllm) {
@@ -333,6 +367,47 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
       row.same_text = row.logged == row.ours;
       row.rel_diff = f->value != 0 ? t.ours / f->value - 1.0 : (t.ours == 0 ? 0 : 1);
       out.rows.push_back(row);
+    }
+  } else if (log.engine == LogEngine::SGLang) {
+    if (!e->sglang) return e->notes.empty() ? Issue{"rt", "SGLang's accounting is not available for this workload"} : e->notes.front();
+    // The free memory before and after the load as the log prints it: the pool from those inputs.
+    SglangMemory m = *e->sglang;
+    const LogFigure* pre = log.find("pre_bytes");
+    const LogFigure* post = log.find("post_bytes");
+    const LogFigure* usage = log.find("weights_bytes");
+    if (post && (pre || usage)) {
+      const double post_gib = post->value / kGiBd, pre_gib = pre ? pre->value / kGiBd : post_gib + usage->value / kGiBd;
+      auto measured = sglang_memory(cfg, e->plan, e->inference, w, e->gpu, std::make_pair(pre_gib, post_gib));
+      if (!measured) return measured.issues();
+      m = *measured;
+      out.notes.push_back("the pool is sized from the log's free memory before (" + fixed(pre_gib, 2) + " GiB) and after (" +
+                          fixed(post_gib, 2) + " GiB) the weights load");
+    }
+    out.lines = sglang_log(m);
+    auto row_of = [&](const char* key, const char* label, double ours, bool gib) {
+      const LogFigure* f = log.find(key);
+      if (!f) return;
+      LogCheckRow row{key, label, "", "", f->value, ours, 0, false};
+      auto fmt = [&](double v) { return gib ? fixed(v / kGiBd, 2) + " GB" : with_commas(static_cast<i64>(std::llround(v))); };
+      row.logged = fmt(f->value);
+      row.ours = fmt(ours);
+      row.same_text = row.logged == row.ours;
+      row.rel_diff = f->value != 0 ? ours / f->value - 1.0 : (ours == 0 ? 0 : 1);
+      out.rows.push_back(row);
+    };
+    if (!m.measured) {
+      row_of("pre_bytes", "Free before the load", m.pre_gib * kGiBd, true);
+      row_of("post_bytes", "Free after the load", m.post_gib * kGiBd, true);
+    }
+    row_of("weights_bytes", "Load weight mem usage", static_cast<double>(m.weights_bytes), true);
+    row_of("kv_tokens", "#tokens", static_cast<double>(m.max_total_tokens), false);
+    // The pool's tensors at the log's own #tokens: the cell and padding, exactly.
+    if (const LogFigure* n = log.find("kv_tokens"); n && n->value >= 0 && n->value <= 1e13) {
+      auto at = sglang_with_tokens(m, static_cast<i64>(n->value), "log");
+      if (!at) return at.issues();
+      row_of("k_bytes", m.mla ? "KV size at the log's #tokens" : "K size at the log's #tokens", static_cast<double>(at->k_bytes), true);
+      row_of("v_bytes", "V size at the log's #tokens", static_cast<double>(at->v_bytes), true);
+      row_of("max_running_requests", "max_running_requests", static_cast<double>(at->max_running_requests), false);
     }
   } else {
     if (!e->llamacpp) return e->notes.empty() ? Issue{"rt", "llama.cpp's accounting is not available for this workload"} : e->notes.front();

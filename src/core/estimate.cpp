@@ -91,14 +91,28 @@ Result<Estimate> estimate(const PreparedModel& m, const Workload& w) {
       // The fit becomes vLLM's: its budget, whether it starts and serves `batch` requests of
       // max_model_len, its concurrency, the longest max_model_len that fits one request.
       const VllmMemory& v = *(e.vllm = std::move(vm).value());
-      InferenceMemory& m = e.inference;
-      m.capacity_bytes = v.budget_bytes;
-      m.fits = v.error.empty() && v.max_concurrency >= static_cast<double>(w.batch);
-      m.max_sequences = v.error.empty() ? static_cast<i64>(std::floor(v.max_concurrency)) : 0;
-      m.max_context = v.max_model_len_fit;
-      m.max_context_is_model_limit = v.max_model_len_fit == cfg.max_positions;
+      InferenceMemory& fit = e.inference;
+      fit.capacity_bytes = v.budget_bytes;
+      fit.fits = v.error.empty() && v.max_concurrency >= static_cast<double>(w.batch);
+      fit.max_sequences = v.error.empty() ? static_cast<i64>(std::floor(v.max_concurrency)) : 0;
+      fit.max_context = v.max_model_len_fit;
+      fit.max_context_is_model_limit = v.max_model_len_fit == cfg.max_positions;
     } else {
       e.notes.push_back(vm.issues().front());
+    }
+  }
+  if (w.runtime == Runtime::Sglang && w.mode == Mode::Inference) {
+    if (auto sm = sglang_memory(cfg, **plan, e.inference, w, *gpu)) {
+      // The fit becomes SGLang's: its static budget and its token pool (sequences of --context-length).
+      const SglangMemory& g = *(e.sglang = std::move(sm).value());
+      InferenceMemory& fit = e.inference;
+      fit.capacity_bytes = static_cast<i64>(g.pre_gib * g.mem_fraction_static * 1073741824.0);
+      fit.fits = g.error.empty() && g.max_total_tokens >= w.seq * w.batch;
+      fit.max_sequences = g.error.empty() ? g.max_total_tokens / w.seq : 0;
+      fit.max_context = std::min(g.max_total_tokens, cfg.max_positions);
+      fit.max_context_is_model_limit = fit.max_context == cfg.max_positions;
+    } else {
+      e.notes.push_back(sm.issues().front());
     }
   }
   // A context beyond the trained positions: impossible with a learned position table,

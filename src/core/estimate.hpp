@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine_llamacpp.hpp"
+#include "engine_sglang.hpp"
 #include "engine_vllm.hpp"
 #include "throughput.hpp"
 
@@ -27,6 +28,7 @@ struct Estimate {
   // The runtime's own accounting, where it is modelled (runtime llamacpp: its KV cache and state).
   std::optional<LlamaCppMemory> llamacpp;
   std::optional<VllmMemory> vllm;  // runtime vllm: its budget, profile, KV blocks and lines
+  std::optional<SglangMemory> sglang;  // runtime sglang: its free memory, mem_fraction_static, token pool and lines
   // Valid but worth saying: e.g. a context beyond the model's trained positions. The figures
   // are still computed for the workload as given. Issues name the workload key.
   std::vector<Issue> notes;

@@ -36,9 +36,8 @@ std::optional<Issue> read_int(const FieldSpec& f, std::string_view text, i64& ou
 
 std::optional<Issue> read_real(const FieldSpec& f, std::string_view text, double& out) {
   auto v = parse_real(text);
-  if (!v || !(*v > f.min_real && *v <= f.max_real))
-    return Issue{std::string(f.key), "must be a number in (" + format_real(f.min_real) + ", " + format_real(f.max_real) +
-                                         "], got " + quoted(text)};
+  if (!v || !((*v > f.min_real && *v <= f.max_real) || (f.zero_is_default && *v == 0)))
+    return Issue{std::string(f.key), "must be " + allowed_text(f) + ", got " + quoted(text)};
   out = *v;
   return std::nullopt;
 }
@@ -90,7 +89,9 @@ std::string flags_text(const FieldSpec& f, std::uint32_t bits) {
 std::string allowed_text(const FieldSpec& f) {
   switch (f.kind) {
     case FieldKind::Int: return "an integer in " + int_range(f.min_int, f.max_int);
-    case FieldKind::Real: return "a number in (" + format_real(f.min_real) + ", " + format_real(f.max_real) + "]";
+    case FieldKind::Real:
+      return std::string(f.zero_is_default ? "0 (the default) or " : "") + "a number in (" + format_real(f.min_real) + ", " +
+             format_real(f.max_real) + "]";
     case FieldKind::Bool: return "0 or 1";
     case FieldKind::Enum: return "one of " + join_names(f.choices);
     case FieldKind::Flags: return "\"all\" or a comma-separated subset of " + join_names(f.choices);

@@ -39,6 +39,7 @@ struct FieldSpec {
   FieldScope scope = FieldScope::Both;
   i64 min_int = 0, max_int = 0;       // Int, IntList: inclusive
   double min_real = 0, max_real = 0;  // Real: (min_real, max_real], the minimum excluded
+  bool zero_is_default = false;       // Real: 0 is also accepted, meaning "the engine's default"
   Names choices{};                    // Enum, Flags; Bool: "0", "1"
 };
 

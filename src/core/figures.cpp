@@ -378,6 +378,10 @@ const Figure kFigures[] = {
     {"inference.capacity_bytes", "Usable GPU memory", Unit::Bytes, Inf, [](E e) -> V { return e.inference.capacity_bytes; },
      capacity_bound,
      [](C, W w, E e) -> D {
+       if (e.sglang)
+         return {"SGLang's static budget: free memory before the load × mem_fraction_static = " + real(e.sglang->pre_gib) +
+                     " GiB × " + real(e.sglang->mem_fraction_static),
+                 std::string(kSglangVersion) + ", model_runner.py profile_max_num_token"};
        if (e.vllm)
          return {"vLLM's budget ⌈CUDA total × gpu_memory_utilization⌉ = ⌈" + n(e.vllm->total_bytes) + " × " + real(w.gpu_mem_util) +
                      "⌉ = " + n(e.vllm->budget_bytes),
@@ -389,6 +393,10 @@ const Figure kFigures[] = {
     {"inference.max_context", "Max context that fits", Unit::Tokens, Inf, [](E e) -> V { return e.inference.max_context; }, Upper,
      [](C, W w, E e) -> D {
        const InferenceMemory& m = e.inference;
+       if (e.sglang)
+         return {"SGLang's token pool (" + n(e.sglang->max_total_tokens) + " tokens), at most the model's positions = " +
+                     n(m.max_context),
+                 std::string(kSglangVersion) + ", model_runner.py profile_max_num_token"};
        if (e.vllm)
          return {"largest max_model_len whose one request's KV fits vLLM's available KV memory (" + n(e.vllm->kv_available_bytes) +
                      ") = " + n(m.max_context) + (m.max_context_is_model_limit ? " (the model's max_position_embeddings)" : ""),
@@ -400,6 +408,10 @@ const Figure kFigures[] = {
     {"inference.max_sequences", "Max concurrent sequences", Unit::Count, Inf, [](E e) -> V { return e.inference.max_sequences; },
      Upper,
      [](C, W, E e) -> D {
+       if (e.sglang)
+         return {"⌊SGLang's token pool / context length⌋ = ⌊" + n(e.sglang->max_total_tokens) + " / " + n(e.sglang->context_len) +
+                     "⌋ = " + n(e.inference.max_sequences),
+                 std::string(kSglangVersion) + ", the token pool every running request's KV shares"};
        if (e.vllm)
          return {"⌊vLLM's maximum concurrency⌋ = ⌊blocks / blocks per request⌋ = ⌊" + n(e.vllm->num_blocks) + " / " +
                      n(e.vllm->blocks_per_request) + "⌋ = " + n(e.inference.max_sequences),

@@ -52,6 +52,10 @@ Result<Gpu> parse_gpu(const json_util::json& j, const std::string& what) {
   double cuda_total = 0;
   real("cuda_total_bytes", cuda_total, 0, 1e15, false);
   if (cuda_total > 0) text("cuda_total_source", g.cuda_total_source, true);
+  double smi = 0;
+  real("smi_total_mib", smi, 0, 1e9, false);
+  if (smi > 0) text("smi_total_source", g.smi_total_source, true);
+  g.smi_total_mib = static_cast<i64>(smi);
   double sms = 0;
   real("sm_count", sms, 0, 1e5, false);
   real("cuda_cc", g.cuda_cc, 0, 100, false);

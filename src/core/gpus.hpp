@@ -29,6 +29,8 @@ struct Gpu {
   // MiB between driver versions; the source names the one recorded.
   i64 cuda_total_bytes = 0;
   std::string cuda_total_source;
+  i64 smi_total_mib = 0;   // nvidia-smi's memory.total (MiB), which SGLang's defaults read; 0 = not recorded
+  std::string smi_total_source;
   i64 sm_count = 0;        // streaming multiprocessors (deviceQuery "Multiprocessors"); 0 = not recorded
   double cuda_cc = 0;      // CUDA compute capability (9.0 = Hopper); 0 = not recorded
 

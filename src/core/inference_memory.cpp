@@ -203,6 +203,7 @@ i64 runtime_reserve_default(Runtime r) {
     case Runtime::PyTorch: return 1024 * kMiB;  // CUDA context + cuBLAS workspace + allocator slack
     case Runtime::Vllm: return 1536 * kMiB;     // + CUDA graphs, counted inside gpu_memory_utilization
     case Runtime::LlamaCpp: return 512 * kMiB;  // CUDA context; its compute buffer is the temporaries
+    case Runtime::Sglang: return 1536 * kMiB;   // CUDA context, CUDA graphs, request pool (engine_sglang.hpp models it)
     case Runtime::None: return 0;
   }
   return 0;

@@ -121,9 +121,25 @@ json estimate_object(const ModelConfig& cfg, const Workload& w, const Estimate& 
                      {"max_model_len_fit", v.max_model_len_fit}, {"starts", v.error.empty()}, {"error", v.error},
                      {"log_lines", vllm_log(v)}};
     json terms = json::array();
-    for (const auto& t : vllm_terms(v, w, e.gpu))
-      terms.push_back({{"key", t.key}, {"label", t.label}, {"value", t.value}, {"bound", t.bound}, {"formula", t.formula},
-                       {"source", t.source}});
+    for (const auto& term : vllm_terms(v, w, e.gpu))
+      terms.push_back({{"key", term.key}, {"label", term.label}, {"value", term.value}, {"bound", term.bound},
+                       {"formula", term.formula}, {"source", term.source}});
+    out["engine"]["terms"] = terms;
+  }
+  if (e.sglang) {  // runtime sglang: its free memory, mem_fraction_static, token pool and lines
+    const SglangMemory& g = *e.sglang;
+    out["engine"] = {{"name", "sglang"}, {"version", std::string(kSglangVersion)}, {"smi_total_mib", g.smi_total_mib},
+                     {"mem_fraction_static", g.mem_fraction_static}, {"mem_fraction_static_default", g.mfs_default},
+                     {"chunked_prefill_size", g.chunked_prefill_size}, {"cuda_graph_max_bs", g.cuda_graph_max_bs},
+                     {"pre_load_free_gib", g.pre_gib}, {"post_load_free_gib", g.post_gib}, {"weights_bytes", g.weights_bytes},
+                     {"pool_budget_gib", g.rest_gib}, {"cell_bytes", g.cell_bytes}, {"page_size", g.page_size},
+                     {"kv_tokens", g.max_total_tokens}, {"k_bytes", g.k_bytes}, {"v_bytes", g.v_bytes},
+                     {"kv_bytes", g.k_bytes + g.v_bytes}, {"max_running_requests", g.max_running_requests},
+                     {"starts", g.error.empty()}, {"error", g.error}, {"log_lines", sglang_log(g)}};
+    json terms = json::array();
+    for (const auto& term : sglang_terms(g, w, e.gpu))
+      terms.push_back({{"key", term.key}, {"label", term.label}, {"value", term.value}, {"bound", term.bound},
+                       {"formula", term.formula}, {"source", term.source}});
     out["engine"]["terms"] = terms;
   }
   const Throughput& p = e.throughput;
@@ -235,6 +251,12 @@ std::string estimate_text(const ModelConfig& cfg, const Workload& w, const Estim
     if (v.hybrid())
       o += "  (" + n(static_cast<i64>(v.groups.size())) + " KV cache groups: the tokens line counts blocks per group, not "
            "the tokens of full-length requests; the concurrency line is the capacity)\n";
+  }
+  if (e.sglang && w.mode == Mode::Inference) {
+    const SglangMemory& g = *e.sglang;
+    o += "\nWhat SGLang will print (" + std::string(kSglangVersion) + "; mem_fraction_static " + fixed(g.mem_fraction_static, 3) +
+         (g.mfs_default ? " (its default)" : "") + ", context_len " + n(g.context_len) + ")\n";
+    for (const auto& line : sglang_log(g)) o += "  " + line + "\n";
   }
   o += "\nThroughput bounds\n";
   o += "  decode ≤ " + rate(p.decode_tokens_per_s) + " tokens/s (" + rate(p.decode_tokens_per_s_per_seq) +

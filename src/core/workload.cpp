@@ -112,7 +112,7 @@ std::vector<WorkloadField> build_fields() {
                     kLogitsModeNames, AT(logits)),
       enum_field<W>(
           spec("rt", "--runtime", "Runtime",
-               "runtime reserve profile: PyTorch/Transformers, vLLM (within gpu_memory_utilization), llama.cpp, none",
+               "runtime profile: PyTorch/Transformers, vLLM, llama.cpp (llama-server), SGLang, none",
                Inference),
           kRuntimeNames, AT(runtime)),
       int_row(spec("reserve", "--reserve-mib", "Runtime reserve (MiB)",
@@ -132,6 +132,22 @@ std::vector<WorkloadField> build_fields() {
       int_row(spec("kvmem", "--kv-cache-memory", "vLLM KV cache bytes",
                    "vLLM --kv-cache-memory: KV cache bytes per GPU, used instead of profiling; 0 = profile", Inference),
               0, i64{1} << 50, AT(kv_cache_memory)),
+      [] {
+        auto f = real_row(spec("mfs", "--mem-fraction-static", "SGLang mem_fraction_static",
+                               "SGLang --mem-fraction-static: share of the free memory for weights and the KV pool; 0 = "
+                               "SGLang's default for the GPU",
+                               Inference),
+                          0.0, 1.0, AT(mem_fraction_static));
+        f.zero_is_default = true;
+        return f;
+      }(),
+      int_row(spec("cps", "--chunked-prefill-size", "SGLang chunked prefill",
+                   "SGLang --chunked-prefill-size: tokens per prefill chunk; 0 = SGLang's default for the GPU", Inference),
+              0, kMaxTokens, AT(chunked_prefill_size)),
+      int_row(spec("cgbs", "--cuda-graph-max-bs", "SGLang CUDA graph batch",
+                   "SGLang --cuda-graph-max-bs: largest batch captured in a CUDA graph; 0 = SGLang's default for the GPU",
+                   Inference),
+              0, 1 << 16, AT(cuda_graph_max_bs)),
       int_row(spec("ub", "--n-ubatch", "llama.cpp ubatch", "llama.cpp -ub: tokens per physical batch (the SWA cache adds them)",
                    Inference),
               1, 1 << 20, AT(n_ubatch)),

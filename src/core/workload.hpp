@@ -60,8 +60,8 @@ enum class KvDtype : std::uint8_t { BF16, F16, F32, Fp8, Q8_0, Q4_0 };
 inline constexpr std::string_view kKvDtypeNames[] = {"bf16", "fp16", "fp32", "fp8", "q8_0", "q4_0"};
 enum class LogitsMode : std::uint8_t { Last, All };  // inference: fp32 logits for the last position or all
 inline constexpr std::string_view kLogitsModeNames[] = {"last", "all"};
-enum class Runtime : std::uint8_t { PyTorch, Vllm, LlamaCpp, None };  // runtime reserve profile
-inline constexpr std::string_view kRuntimeNames[] = {"pytorch", "vllm", "llamacpp", "none"};
+enum class Runtime : std::uint8_t { PyTorch, Vllm, LlamaCpp, Sglang, None };  // runtime reserve profile
+inline constexpr std::string_view kRuntimeNames[] = {"pytorch", "vllm", "llamacpp", "sglang", "none"};
 enum class ComputeDtype : std::uint8_t { BF16, F16, F32 };  // activations; unquantized weights in inference
 inline constexpr std::string_view kComputeDtypeNames[] = {"bf16", "fp16", "fp32"};
 
@@ -129,6 +129,10 @@ struct Workload {
   i64 max_num_seqs = 0;            // sequences of one step (the profiled dummy sampler batch)
   i64 block_size = 16;             // tokens per KV cache block
   i64 kv_cache_memory = 0;         // --kv-cache-memory: KV cache bytes per GPU instead of profiling; 0 = profile
+  // SGLang (sglang.launch_server) flags; 0 = SGLang's default for the GPU (engine_sglang.hpp).
+  double mem_fraction_static = 0;  // share of the free memory for weights and the KV pool
+  i64 chunked_prefill_size = 0;
+  i64 cuda_graph_max_bs = 0;
   // llama.cpp (llama-server) flags, each the engine's default.
   i64 n_ubatch = 512;            // -ub: physical batch
   i64 parallel = 0;              // -np: server slots; 0 = auto (4 slots sharing one unified cache)

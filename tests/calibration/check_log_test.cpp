@@ -125,9 +125,16 @@ TEST_CASE("check-log: hostile and foreign logs get a named error", "[calibration
   CHECK(parse_engine_log(std::string("non-default args: {'model': 'x\0y', 'tensor_parallel_size': ", 62) +
                          "\nAvailable KV cache memory: 1.5 GiB\n")
             .ok());
-  // An SGLang log is recognised, and refused by name until its profile exists.
+  // An SGLang log is recognised; a #tokens beyond any GPU is refused by name, not cast.
   auto sg = parse_engine_log("[2025-10-07] KV Cache is allocated. #tokens: 975424, KV size: 43.67 GB\n");
   REQUIRE(sg.ok());
   CHECK(sg->engine == LogEngine::SGLang);
-  CHECK(check_log(*sg, preset("qwen2.5-0.5b").config, Workload{}).issues().front().field == "log");
+  auto sgc = check_log(*sg, preset("qwen2.5-0.5b").config, Workload{});
+  REQUIRE(sgc.ok());
+  CHECK(sgc->rows.front().key == "kv_tokens");
+  auto huge = parse_engine_log("KV Cache is allocated. #tokens: 99999999999999999999999, K size: 1.00 GB, V size: 1.00 GB\n");
+  REQUIRE(huge.ok());
+  auto hc = check_log(*huge, preset("qwen2.5-0.5b").config, Workload{});
+  REQUIRE(hc.ok());
+  for (const auto& r : hc->rows) CHECK(r.key != "k_bytes");  // no pool is sized from it
 }

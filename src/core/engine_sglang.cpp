@@ -1,0 +1,221 @@
+// SGLang's start-up memory accounting (see engine_sglang.hpp).
+#include "engine_sglang.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "format.hpp"
+
+namespace llmsize::core {
+
+namespace {
+
+constexpr double kGiBd = 1073741824.0;
+
+// Memory taken before the weights load: the CUDA context, library handles and the
+// communicators' buffers. Nothing sizes it in code; the published start-ups put it at 0.3–0.6 GiB
+// on one card or four PCIe cards (GPU total minus "Load weight begin. avail mem": H100 0.38 and
+// 0.60 GiB, 4 × L4 0.32 GiB, 4 × RTX 4090 0.56 GiB; vLLM's "Free memory on device (78.68/79.19
+// GiB)" 0.51 GiB), so 0.51 GiB, an estimate either way of about 0.2 GiB (more on a card that also
+// drives a display; NVLink systems at TP ≥ 2 add their all-reduce buffers).
+constexpr i64 kContextBytes = 547608576;  // 0.51 GiB
+
+// server_args.py (PR #10975): chunked_prefill_size and cuda_graph_max_bs by nvidia-smi's total.
+void bucket_defaults(i64 gpu_mib, i64 tp, i64& cps, i64& cgbs) {
+  const bool small_tp = tp < 4;
+  if (gpu_mib < 20 * 1024) cps = 2048, cgbs = 8;
+  else if (gpu_mib < 35 * 1024) cps = 2048, cgbs = small_tp ? 24 : 80;
+  else if (gpu_mib < 60 * 1024) cps = 4096, cgbs = small_tp ? 32 : 160;
+  else if (gpu_mib < 160 * 1024) cps = 8192, cgbs = small_tp ? 256 : 512;
+  else cps = 16384, cgbs = 512;
+}
+
+// Families whose sliding-window layers SGLang sizes as full ones (server_args sets
+// disable_hybrid_swa_memory for GptOss and Gemma2/3): one pool over every layer.
+bool swa_as_full(Family f) { return f == Family::Gemma2 || f == Family::Gemma3 || f == Family::GptOss; }
+
+std::string gb(double gib) { return fixed(gib, 2); }
+
+}  // namespace
+
+Result<SglangMemory> sglang_memory(const ModelConfig& c, const LayerPlan& plan, const InferenceMemory& inf, const Workload& w,
+                                   const Gpu& gpu, std::optional<std::pair<double, double>> pre_post_gib) {
+  if (w.pp > 1) return Issue{"pp", "SGLang's accounting per pipeline stage is not modelled yet (tensor parallel only)"};
+  const KvDtype t = plan.kv_dtype;
+  if (t == KvDtype::Q8_0 || t == KvDtype::Q4_0)
+    return Issue{"kvt", "SGLang's --kv-cache-dtype is auto (the model dtype), fp8_e4m3, fp8_e5m2 or bf16; q8_0 and q4_0 are "
+                        "llama.cpp cache types"};
+  SglangMemory m;
+  m.context_len = w.seq;
+  if (w.seq > c.max_positions)  // ref: model_config.py: a longer context_length is refused unless an env override
+    return Issue{"seq", "SGLang refuses a --context-length (" + with_commas(w.seq) + ") above the model's " +
+                            with_commas(c.max_positions) + " positions"};
+  m.smi_total_mib = gpu.smi_total_mib;
+  // ref: server_args.py: the defaults read nvidia-smi's total.
+  i64 cps = 0, cgbs = 0;
+  if (m.smi_total_mib > 0) bucket_defaults(m.smi_total_mib, w.tp, cps, cgbs);
+  m.chunked_prefill_size = w.chunked_prefill_size > 0 ? w.chunked_prefill_size : cps;
+  m.cuda_graph_max_bs = w.cuda_graph_max_bs > 0 ? w.cuda_graph_max_bs : cgbs;
+  if (w.mem_fraction_static > 0) {
+    m.mem_fraction_static = w.mem_fraction_static;
+  } else {
+    if (m.smi_total_mib == 0 || m.chunked_prefill_size == 0)
+      return Issue{"mfs", "SGLang's default mem_fraction_static reads nvidia-smi's total for " + gpu.name +
+                              ", which the catalog does not record; give --mem-fraction-static"};
+    // ref: server_args.py, the mem_fraction_static heuristic (PR #10975): MiB reserved for
+    // activations, CUDA graphs and communication, at least 10 GiB on cards above 60 GiB.
+    double reserved = 512 + static_cast<double>(std::max<i64>(m.chunked_prefill_size, 2048)) * 1.5 +
+                      static_cast<double>(m.cuda_graph_max_bs) * 2 + static_cast<double>(w.tp * w.pp) / 8 * 1024;
+    if (m.smi_total_mib > 60 * 1024) reserved = std::max(reserved, 10240.0);
+    m.reserved_mib = static_cast<i64>(reserved);
+    const double gpu_mem = static_cast<double>(m.smi_total_mib);
+    m.mem_fraction_static = std::round((gpu_mem - reserved) / gpu_mem * 1000) / 1000;
+    m.mfs_default = true;
+  }
+
+  // ref: memory_pool.py and model_runner.py get_cell_size_per_token: K and V of this rank's
+  // heads per attention layer; MLA one latent (kv_lora_rank + rope dim) per layer, whole on
+  // every rank; DeepSeek-V3.2 (NSA) adds the indexer's 128 fp8 key bytes and a 4-byte scale per
+  // layer, its latent kept as 512 fp8 + 4 scales per 128 + 64 bf16 rope = 656 bytes when fp8,
+  // and pages of 64 tokens.
+  bool sliding = false, full = false;
+  i64 k_row = 0, v_row = 0;  // bytes of one token over the layers: K, V (MLA: the latent in k_row)
+  for (const PlannedLayer& l : plan.layers) {
+    const CacheShape& s = plan.caches[static_cast<size_t>(l.cache)];
+    if (has_state(s.kind))
+      return Issue{"rt", "SGLang's state pool for recurrent layers (handle_max_mamba_cache) is not modelled yet"};
+    if (s.kind == AttnKind::Chunked) return Issue{"rt", "SGLang's pool for Llama 4's chunked attention is not modelled yet"};
+    if (s.kind == AttnKind::Shared) return Issue{"rt", "SGLang's pools for KV-shared layers (Gemma 4) are not modelled yet"};
+    if (!keeps_tokens(s.kind)) continue;
+    (s.kind == AttnKind::Sliding ? sliding : full) = true;
+    ++m.layers;
+    if (is_mla(s.kind)) {
+      m.mla = true;
+      if (s.kind == AttnKind::MlaIndexer) {
+        m.page_size = 64;
+        m.indexer_bytes = 128 + 4;
+        k_row += t == KvDtype::Fp8 ? 512 + 512 / 128 * 4 + 64 * 2 : s.k_dim * static_cast<i64>(kv_row_bytes(t, 1).value_or(2));
+      } else {
+        k_row += s.bytes_per_token_gpu;
+      }
+    } else {
+      const i64 per_value = kv_row_bytes(t, 1).value_or(2);
+      k_row += s.heads_gpu * s.k_dim * per_value;
+      v_row += s.heads_gpu * s.v_dim * per_value;
+    }
+  }
+  if (m.layers == 0) return Issue{"rt", "this model keeps no KV cache in SGLang (no attention layers)"};
+  if (sliding && full && !swa_as_full(c.family))
+    return Issue{"rt", "SGLang's hybrid sliding-window pool (swa_full_tokens_ratio) is not modelled yet"};
+  m.cell_bytes = k_row + v_row + m.indexer_bytes * m.layers;
+
+  // ref: model_runner.py: free memory (GiB) before the load, and after it.
+  if (c.pos == PosKind::Rotary) {  // the rotary cos_sin_cache, kept in fp32: max_position × rotary_dim × 4
+    const i64 rot = c.mla.enabled ? c.mla.qk_rope_dim : static_cast<i64>(static_cast<double>(c.head_dim) * c.rotary_fraction);
+    m.weights_bytes += c.max_positions * rot * 4;
+  }
+  m.weights_bytes += inf.weights_bytes + inf.vision_weights_bytes;
+  if (pre_post_gib) {
+    m.pre_gib = pre_post_gib->first;
+    m.post_gib = pre_post_gib->second;
+    m.measured = true;
+  } else {
+    if (gpu.cuda_total_bytes <= 0)
+      return Issue{"gpu", "the memory CUDA reports as total for " + gpu.name +
+                              " is not in the catalog, and SGLang sizes its pool from the free memory"};
+    m.context_bytes = kContextBytes;
+    m.pre_gib = static_cast<double>(gpu.cuda_total_bytes - m.context_bytes) / kGiBd;
+    m.post_gib = m.pre_gib - static_cast<double>(m.weights_bytes) / kGiBd;
+  }
+  // ref: model_runner.py profile_max_num_token and init_memory_pool.
+  m.rest_gib = m.post_gib - m.pre_gib * (1 - m.mem_fraction_static);
+  const double rest_bytes = std::floor(m.rest_gib * kGiBd);
+  const i64 tokens = rest_bytes > 0 ? static_cast<i64>(rest_bytes) / m.cell_bytes : 0;
+  m.max_total_tokens = tokens / m.page_size * m.page_size;
+  if (m.max_total_tokens <= 0) {
+    m.error = "RuntimeError: Not enough memory. Please try to increase --mem-fraction-static.";
+    return m;
+  }
+  m.k_row_bytes = k_row;
+  m.v_row_bytes = v_row;
+  return sglang_with_tokens(m, m.max_total_tokens);
+}
+
+Result<SglangMemory> sglang_with_tokens(const SglangMemory& in, i64 tokens, const std::string& field) {
+  if (tokens < 0) return Issue{field, "a token pool cannot be negative"};
+  SglangMemory m = in;
+  m.max_total_tokens = tokens;
+  // ref: memory_pool.py: the pool's tensors hold size + page_size rows (slot 0 padded); the
+  // NSA indexer's buffer whole pages of them.
+  const Checked rows = Checked(tokens) + m.page_size;
+  const Checked k = rows * m.k_row_bytes + Checked((tokens + m.page_size + 1) / m.page_size) * m.page_size * m.indexer_bytes * m.layers;
+  const Checked v = rows * m.v_row_bytes;
+  if (!k.ok() || !v.ok()) return memory_overflow(field);
+  m.k_bytes = k.value();
+  m.v_bytes = v.value();
+  // ref: init_memory_pool (max_num_reqs) and tp_worker (max_running_requests).
+  const i64 reqs = std::min<i64>(
+      std::max<i64>(static_cast<i64>(static_cast<double>(tokens) / static_cast<double>(m.context_len) * 512), 2048), 4096);
+  m.max_running_requests = std::min(tokens / 2, reqs);
+  return m;
+}
+
+std::vector<std::string> sglang_log(const SglangMemory& m) {
+  std::vector<std::string> out;
+  // ref: model_runner.py load_model: "Load weight end. type=…, dtype=…, avail mem=%.2f GB, mem usage=%.2f GB."
+  out.push_back("Load weight end. ..., avail mem=" + gb(m.post_gib) + " GB, mem usage=" +
+                gb(m.measured ? m.pre_gib - m.post_gib : static_cast<double>(m.weights_bytes) / kGiBd) + " GB.");
+  if (!m.error.empty()) {
+    out.push_back(m.error);
+    return out;
+  }
+  // ref: memory_pool.py, MHATokenToKVPool / MLATokenToKVPool _create_buffers.
+  if (m.mla)
+    out.push_back("KV Cache is allocated. #tokens: " + std::to_string(m.max_total_tokens) +
+                  ", KV size: " + gb(static_cast<double>(m.k_bytes) / kGiBd) + " GB");
+  else
+    out.push_back("KV Cache is allocated. #tokens: " + std::to_string(m.max_total_tokens) +
+                  ", K size: " + gb(static_cast<double>(m.k_bytes) / kGiBd) +
+                  " GB, V size: " + gb(static_cast<double>(m.v_bytes) / kGiBd) + " GB");
+  // ref: scheduler.py, the line after the CUDA graphs are captured (its free memory left out).
+  out.push_back("max_total_num_tokens=" + std::to_string(m.max_total_tokens) +
+                (m.chunked_prefill_size > 0 ? ", chunked_prefill_size=" + std::to_string(m.chunked_prefill_size) : "") +
+                ", max_prefill_tokens=16384, max_running_requests=" + std::to_string(m.max_running_requests) +
+                ", context_len=" + std::to_string(m.context_len) + ", available_gpu_mem=... GB");
+  return out;
+}
+
+std::vector<EngineTerm> sglang_terms(const SglangMemory& m, const Workload& w, const Gpu& gpu) {
+  const auto b = [](i64 v) { return with_commas(v); };
+  const std::string src = std::string(kSglangVersion) + ", ";
+  std::vector<EngineTerm> t;
+  t.push_back({"pre_bytes", "Free before the weights load", m.pre_gib * kGiBd, true, m.measured ? "exact" : "estimate",
+               m.measured ? "the log's \"Load weight begin. avail mem\" (or end + mem usage) = " + fixed(m.pre_gib, 2) + " GiB"
+                          : "CUDA total − context and communication buffers = " + b(gpu.cuda_total_bytes) + " − " +
+                                b(m.context_bytes),
+               src + "model_runner.py init_torch_distributed; utils get_available_gpu_memory"});
+  t.push_back({"mem_fraction_static", "mem_fraction_static", m.mem_fraction_static, false, "exact",
+               m.mfs_default ? "round((nvidia-smi total − reserve) / total, 3), reserve = max(512 + 1.5 × max(" +
+                                   b(m.chunked_prefill_size) + ", 2048) + 2 × " + b(m.cuda_graph_max_bs) + " + " +
+                                   b(w.tp * w.pp) + "/8 × 1024, 10240 above 60 GiB) = " + b(m.reserved_mib) + " MiB of " +
+                                   b(m.smi_total_mib) + " MiB → " + fixed(m.mem_fraction_static, 3)
+                             : "--mem-fraction-static = " + fixed(m.mem_fraction_static, 3),
+               src + "server_args.py (PR #10975's heuristic)"});
+  t.push_back({"weights_bytes", "Load weight mem usage", static_cast<double>(m.weights_bytes), true, "exact",
+               "weights on this GPU + the fp32 rotary cache = " + b(m.weights_bytes), src + "model_runner.py load_model"});
+  t.push_back({"rest_bytes", "Memory for the token pool", m.rest_gib * kGiBd, true, m.measured ? "exact" : "estimate",
+               "free after load − free before × (1 − mem_fraction_static) = " + fixed(m.post_gib, 3) + " − " + fixed(m.pre_gib, 3) +
+                   " × " + fixed(1 - m.mem_fraction_static, 3) + " = " + fixed(m.rest_gib, 3) + " GiB",
+               src + "model_runner.py profile_max_num_token"});
+  t.push_back({"cell_bytes", "KV bytes per token (this GPU)", static_cast<double>(m.cell_bytes), true, "exact",
+               std::string(m.mla ? "latent" : "K and V") + " of " + b(m.layers) + " layers" +
+                   (m.indexer_bytes > 0 ? " + the indexer's 132 B per layer" : "") + " = " + b(m.cell_bytes),
+               src + "model_runner.py get_cell_size_per_token"});
+  t.push_back({"kv_tokens", "#tokens", static_cast<double>(m.max_total_tokens), false, m.measured ? "exact" : "estimate",
+               "⌊⌊rest × 2^30⌋ / cell⌋, to a multiple of page " + b(m.page_size) + " = " + b(m.max_total_tokens),
+               src + "model_runner.py profile_max_num_token, init_memory_pool"});
+  return t;
+}
+
+}  // namespace llmsize::core

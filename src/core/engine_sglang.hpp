@@ -1,0 +1,68 @@
+// SGLang's own memory accounting at start-up (issue 11, third step): the free memory before and
+// after the weights load, mem_fraction_static and its default, the token pool it sizes from them
+// and the lines sglang.launch_server prints. Follows SGLang 0.5 of late 2025:
+// srt/model_executor/model_runner.py (init_torch_distributed, load_model,
+// profile_max_num_token, init_memory_pool), srt/server_args.py (the mem_fraction_static
+// heuristic of PR #10975 and the per-GPU chunked_prefill_size / cuda_graph_max_bs),
+// srt/mem_cache/memory_pool.py (MHATokenToKVPool, MLATokenToKVPool, the NSA indexer keys and
+// their log lines) and srt/utils get_available_gpu_memory. One GPU of the workload.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine_vllm.hpp"
+
+namespace llmsize::core {
+
+inline constexpr std::string_view kSglangVersion = "SGLang 0.5 (late 2025)";
+
+struct SglangMemory {
+  // Inputs as SGLang resolves them.
+  i64 smi_total_mib = 0;       // nvidia-smi memory.total: what the defaults read (0: not in the catalog)
+  i64 chunked_prefill_size = 0, cuda_graph_max_bs = 0;
+  double mem_fraction_static = 0;
+  bool mfs_default = false;    // the heuristic chose it
+  i64 reserved_mib = 0;        // the heuristic's reserve (when it chose mfs)
+  i64 context_len = 0;
+  i64 page_size = 1;
+  // Memory (one GPU).
+  double pre_gib = 0;          // free before the weights load ("Load weight begin. avail mem")
+  double post_gib = 0;         // free after it ("Load weight end. avail mem")
+  bool measured = false;       // pre and post came from a log, not from the catalog's total
+  i64 context_bytes = 0;       // CUDA context and communication buffers before the load (estimated)
+  i64 weights_bytes = 0;       // "mem usage": the weights and the fp32 rotary cache
+  double rest_gib = 0;         // post − pre × (1 − mem_fraction_static)
+  // The token pool.
+  i64 cell_bytes = 0;          // KV bytes of one token over this GPU's layers
+  bool mla = false;            // one latent per token ("KV size" line)
+  i64 indexer_bytes = 0;       // NSA: the indexer's key and scale bytes of one token, per layer
+  i64 layers = 0;              // layers in the pool
+  i64 max_total_tokens = 0;    // "#tokens": the pool size (page-rounded)
+  i64 k_row_bytes = 0, v_row_bytes = 0;  // one token over the layers: K and V (MLA: the latent in K)
+  i64 k_bytes = 0, v_bytes = 0;  // the pool's tensors (N + page rows); MLA: k_bytes holds the KV and indexer keys
+  i64 max_running_requests = 0;
+  std::string error;           // SGLang's own refusal (no memory left for the pool)
+};
+
+// SGLang's accounting for `cfg` under `w` (mem_fraction_static, chunked_prefill_size,
+// cuda_graph_max_bs, kv_dtype, tp, seq = --context-length). `inf` is the estimate's inference
+// memory (its weights per GPU). `pre_post_gib`: the free memory before and after the load as a
+// log prints it; without it both come from the catalog's CUDA total. Fails, naming the field,
+// where SGLang's pool for this model is not modelled (recurrent layers, hybrid sliding-window
+// pools, Llama 4's chunked attention) or the card's totals are not in the catalog.
+Result<SglangMemory> sglang_memory(const ModelConfig& cfg, const LayerPlan& plan, const InferenceMemory& inf,
+                                   const Workload& w, const Gpu& gpu,
+                                   std::optional<std::pair<double, double>> pre_post_gib = std::nullopt);
+
+// The same memory with a pool of `tokens` (a log's #tokens): its K and V bytes and request count.
+// Fails (Issue naming `field`) when the pool's bytes overflow.
+Result<SglangMemory> sglang_with_tokens(const SglangMemory& m, i64 tokens, const std::string& field = "seq");
+
+// The lines SGLang prints for that memory ("GB" is GiB, two decimals).
+std::vector<std::string> sglang_log(const SglangMemory& m);
+
+// Every term with its formula and source, in the order SGLang computes them.
+std::vector<EngineTerm> sglang_terms(const SglangMemory& m, const Workload& w, const Gpu& gpu);
+
+}  // namespace llmsize::core
