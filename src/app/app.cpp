@@ -145,7 +145,7 @@ core::Result<core::Estimate> estimate(App& app, const core::Workload& w) {
     app.prepared = std::move(m).value();
   }
   // Invalid input reports as estimate(cfg, w) does (both inputs' issues at once).
-  if (!core::validate(w).empty() || !core::find_gpu(w.gpu)) return core::estimate(app.state.cfg, w);
+  if (!core::validate(w).empty() || !core::gpu_of(w)) return core::estimate(app.state.cfg, w);
   return core::estimate(*app.prepared, w);
 }
 

@@ -49,7 +49,7 @@ Result<Estimate> estimate(const ModelConfig& cfg, const Workload& w) {
   std::vector<Issue> issues = validate(cfg);
   for (auto& i : validate(w)) issues.push_back(std::move(i));
   if (!issues.empty()) return issues;
-  if (!find_gpu(w.gpu)) return Issue{"gpu", "unknown GPU \"" + w.gpu + "\""};
+  if (auto g = gpu_of(w); !g) return g.issues();
   if (auto p = placement::check_parallel(cfg, w); !p.empty()) return p;
   auto m = prepare(cfg);
   if (!m) return m.issues();
@@ -59,8 +59,9 @@ Result<Estimate> estimate(const ModelConfig& cfg, const Workload& w) {
 Result<Estimate> estimate(const PreparedModel& m, const Workload& w) {
   const ModelConfig& cfg = m.cfg;
   if (auto issues = validate(w); !issues.empty()) return issues;
-  const Gpu* gpu = find_gpu(w.gpu);
-  if (!gpu) return Issue{"gpu", "unknown GPU \"" + w.gpu + "\""};
+  const auto the_gpu = gpu_of(w);
+  if (!the_gpu) return the_gpu.issues();
+  const Gpu* gpu = &the_gpu.value();
   if (auto p = placement::check_parallel(cfg, w); !p.empty()) return p;
   const Inventory& inv = *m.inventory;
   auto plan = m.plan_for(w);

@@ -1,6 +1,9 @@
 // The workload field table, strict text get/set and validate() (see workload.hpp).
 #include "workload.hpp"
 
+#include <cmath>
+
+#include "format.hpp"
 #include "gpus.hpp"
 
 namespace llmsize::core {
@@ -39,6 +42,7 @@ WorkloadField gpu_row(FieldSpec s) {
   static const std::vector<std::string_view> ids = [] {
     std::vector<std::string_view> v;
     for (const auto& g : gpu_catalog()) v.push_back(g.id);
+    v.push_back(kCustomGpu);
     return v;
   }();
   WorkloadField row{s};
@@ -73,6 +77,28 @@ std::vector<WorkloadField> build_fields() {
                          "a fused attention kernel that never stores the b·H·s² score matrix", Both),
                     AT(flash_attention)),
       gpu_row(spec("gpu", "--gpu", "GPU", "the accelerator, from the GPU catalog", Both)),
+      [] {
+        auto f = real_row(spec("gmem", "--gpu-mem-gib", "GPU memory (GiB)",
+                               "a custom GPU's memory in GiB, or the chosen card's replaced; 0 = the catalog's", Both),
+                          0.0, 1 << 20, AT(gpu_mem_gib));
+        f.zero_is_default = true;
+        return f;
+      }(),
+      [] {
+        auto f = real_row(spec("gbw", "--gpu-bw-gbs", "GPU bandwidth (GB/s)",
+                               "a custom GPU's memory bandwidth in GB/s, or the chosen card's replaced; 0 = the catalog's",
+                               Both),
+                          0.0, 1e6, AT(gpu_bw_gbs));
+        f.zero_is_default = true;
+        return f;
+      }(),
+      [] {
+        auto f = real_row(spec("gtf", "--gpu-tflops", "GPU TFLOPS (bf16)",
+                               "a custom GPU's dense bf16 TFLOPS, or the chosen card's replaced; 0 = the catalog's", Both),
+                          0.0, 1e6, AT(gpu_tflops));
+        f.zero_is_default = true;
+        return f;
+      }(),
       int_row(spec("gpus", "--gpus", "GPUs", "GPUs in total; data-parallel replicas = gpus / (tp · pp)", Both), 1,
               1 << 20, AT(gpus)),
       int_row(spec("tp", "--tp", "Tensor parallel", "GPUs that split every layer's heads and FFN width", Both), 1,
@@ -237,6 +263,10 @@ std::vector<Issue> validate(const Workload& w) {
     out.push_back({"exp", "must divide dp × tp = " + std::to_string(dp_tp) + " (dp = gpus / (tp × pp)), got " +
                               std::to_string(w.ep)});
   if (w.qlora && w.lora_rank == 0) out.push_back({"lora", "QLoRA needs a LoRA rank of at least 1, got 0"});
+  if (w.gpu == kCustomGpu && w.gpu_mem_gib == 0)
+    out.push_back({"gmem", "a custom GPU needs its memory (--gpu-mem-gib), a number in (0, 1048576]"});
+  if (w.gpu == kCustomGpu && w.gpu_bw_gbs == 0)
+    out.push_back({"gbw", "a custom GPU needs its memory bandwidth (--gpu-bw-gbs), a number in (0, 1000000]"});
   if (w.lora_targets == 0 || w.lora_targets > kLoraAll)
     out.push_back({"lt", "must name at least one of " + join_names(kLoraTargetNames, ",")});
   return out;
@@ -256,5 +286,52 @@ std::string_view to_string(GradDtype g) { return name_at(kGradDtypeNames, static
 std::string_view to_string(Sharding s) { return name_at(kShardingNames, static_cast<size_t>(s)); }
 std::string_view to_string(Recompute r) { return name_at(kRecomputeNames, static_cast<size_t>(r)); }
 i64 dtype_bytes(ComputeDtype d) { return d == ComputeDtype::F32 ? 4 : 2; }
+
+namespace {
+std::string plain(double v) {  // 48 → "48", 1.5 → "1.5", 989.4 → "989.4"
+  std::string t = fixed(v, 2);
+  while (t.back() == '0') t.pop_back();
+  if (t.back() == '.') t.pop_back();
+  return t;
+}
+}  // namespace
+
+Result<Gpu> gpu_of(const Workload& w) {
+  Gpu g;
+  if (w.gpu == kCustomGpu) {
+    g.id = std::string(kCustomGpu);
+    g.name = "Custom GPU";
+    g.vendor = "custom";
+    g.source = "given: --gpu-mem-gib, --gpu-bw-gbs, --gpu-tflops";
+  } else if (const Gpu* c = find_gpu(w.gpu)) {
+    g = *c;
+  } else {
+    return Issue{"gpu", "unknown GPU \"" + w.gpu + "\""};
+  }
+  std::string changed;
+  if (w.gpu_mem_gib > 0) {
+    g.memory_bytes = static_cast<i64>(std::llround(w.gpu_mem_gib * 1073741824.0));
+    // The driver's totals are those of the card as sold: unknown for other memory.
+    g.cuda_total_bytes = 0;
+    g.smi_total_mib = 0;
+    changed += ", " + plain(w.gpu_mem_gib) + " GiB";
+  }
+  if (w.gpu_bw_gbs > 0) {
+    g.bandwidth_gbs = w.gpu_bw_gbs;
+    changed += ", " + plain(w.gpu_bw_gbs) + " GB/s";
+  }
+  if (w.gpu_tflops > 0) {
+    g.bf16_tflops = w.gpu_tflops;
+    g.fp8_tflops = 0;  // not given: no fp8 rate is assumed
+    changed += ", " + plain(w.gpu_tflops) + " TFLOPS";
+  }
+  if (!changed.empty() && w.gpu != kCustomGpu) {
+    g.name += " (given: " + changed.substr(2) + ")";
+    g.source += "; replaced by the workload: " + changed.substr(2);
+  } else if (w.gpu == kCustomGpu && !changed.empty()) {
+    g.name += " (" + changed.substr(2) + ")";
+  }
+  return g;
+}
 
 }  // namespace llmsize::core

@@ -17,6 +17,7 @@
 #include "checked.hpp"
 #include "issue.hpp"
 #include "field.hpp"
+#include "gpus.hpp"
 #include "model.hpp"  // kMaxTokens
 
 namespace llmsize::core {
@@ -109,7 +110,11 @@ struct Workload {
   i64 batch = 1;       // b: concurrent sequences (inference) or micro-batch per GPU (training)
   ComputeDtype dtype = ComputeDtype::BF16;
   bool flash_attention = true;
-  std::string gpu = "h100-sxm";  // id in the GPU catalog (gpus.hpp)
+  std::string gpu = "h100-sxm";  // id in the GPU catalog (gpus.hpp), or "custom" (the three fields below)
+  // A custom GPU, or a catalog card's numbers replaced; 0 = the catalog's.
+  double gpu_mem_gib = 0;   // memory in GiB (a custom card's is also its CUDA total: unknown, so engines ask)
+  double gpu_bw_gbs = 0;    // memory bandwidth, 1e9 bytes/s
+  double gpu_tflops = 0;    // dense bf16 tensor throughput, 1e12 FLOP/s
   i64 gpus = 1;        // GPUs in total = dp · tp · pp (dp is derived)
   i64 tp = 1, pp = 1, ep = 1;
   double utilization = 0.4;  // fraction of peak FLOP/s reached (prefill, training time)
@@ -163,6 +168,12 @@ using WorkloadField = Field<Workload>;
 const std::vector<WorkloadField>& workload_fields();
 const WorkloadField* find_field(std::string_view key);        // by key
 const WorkloadField* find_field_by_flag(std::string_view flag);  // by "--flag"
+
+// The id of a GPU given by its numbers rather than picked from the catalog.
+inline constexpr std::string_view kCustomGpu = "custom";
+// The workload's GPU: the catalog card (or the custom one), with the numbers the workload
+// replaces. Fails (Issue naming "gpu") for an id the catalog lacks.
+Result<Gpu> gpu_of(const Workload& w);
 
 // Cross-field checks of the workload alone (model-independent): dp integral, ep dividing
 // dp·tp, QLoRA needing a LoRA rank, … Issues name field keys.

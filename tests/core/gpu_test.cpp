@@ -9,6 +9,8 @@
 using namespace llmsize::core;
 using llmsize::test::plan_of;
 using llmsize::test::preset;
+using llmsize::test::run;
+using llmsize::test::with;
 
 TEST_CASE("The GPU catalog loads and holds every required accelerator with a source", "[core][gpu]") {
   auto all = load_gpus();
@@ -71,7 +73,8 @@ TEST_CASE("Workload fields: unique keys and flags, round trips, strict parsing",
     if (f.kind == FieldKind::Enum)
       for (auto c : f.choices) CHECK_FALSE(f.set(w, c));
   }
-  CHECK(find_field("gpu")->choices.size() == gpu_catalog().size());
+  CHECK(find_field("gpu")->choices.size() == gpu_catalog().size() + 1);  // the catalog, and "custom"
+  CHECK(find_field("gpu")->choices.back() == kCustomGpu);
   struct Bad {
     const char* key;
     const char* text;
@@ -139,4 +142,37 @@ TEST_CASE("Chinchilla-optimal tokens are about 20 per parameter", "[core][throug
   // Attention FLOPs: a causal square of s queries has s(s+1)/2 pairs per layer.
   const ModelConfig c = preset("llama-3-8b").config;
   CHECK(attention_flops(c, plan_of(c), 0, 4) == Approx(32.0 * 10 * 2 * 32 * (128 + 128)));
+}
+
+TEST_CASE("A custom GPU, or a catalog card with its numbers replaced", "[core][gpu]") {
+  const ModelConfig c = preset("llama-3.1-8b").config;
+  // 48 GiB, 960 GB/s, 150 TFLOPS: memory, the decode bound and the prefill time follow the given numbers.
+  const Estimate e = run(c, with({{"gpu", "custom"}, {"gmem", "48"}, {"gbw", "960"}, {"gtf", "150"}}));
+  CHECK(e.gpu.name == "Custom GPU (48 GiB, 960 GB/s, 150 TFLOPS)");
+  CHECK(e.gpu.memory_bytes == 48 * (i64{1} << 30));
+  CHECK(e.inference.capacity_bytes == 48 * (i64{1} << 30));
+  CHECK(e.gpu.bandwidth_gbs == 960);
+  CHECK(e.throughput.peak_tflops == 150);
+  const Estimate h = run(c, with({{"gpu", "rtx-4090"}}));
+  // Same bandwidth as the card it replaces, so the decode bound scales with it exactly.
+  const Estimate same_bw = run(c, with({{"gpu", "custom"}, {"gmem", "24"}, {"gbw", "1008"}}));
+  CHECK(same_bw.throughput.decode_tokens_per_s == Approx(h.throughput.decode_tokens_per_s));
+  CHECK(same_bw.throughput.peak_tflops == 0);  // no TFLOPS given: times are n/a, not guessed
+  // A catalog card with more memory: its name says so, and the driver's totals are dropped
+  // (engines that need them refuse by name).
+  const Estimate big = run(c, with({{"gpu", "h100-sxm"}, {"gmem", "96"}, {"rt", "vllm"}}));
+  CHECK(big.gpu.name == "NVIDIA H100 SXM 80GB (given: 96 GiB)");
+  CHECK(big.gpu.cuda_total_bytes == 0);
+  CHECK_FALSE(big.vllm.has_value());
+  REQUIRE_FALSE(big.notes.empty());
+  CHECK(big.notes.front().field == "gpu");
+  // A custom GPU needs its memory and bandwidth; values out of range name their field.
+  auto issues = validate(with({{"gpu", "custom"}}));
+  REQUIRE(issues.size() == 2);
+  CHECK(issues[0].field == "gmem");
+  CHECK(issues[1].field == "gbw");
+  Workload w;
+  CHECK(find_field("gmem")->set(w, "-1")->field == "gmem");
+  CHECK(find_field("gbw")->set(w, "1e9")->field == "gbw");
+  CHECK_FALSE(find_field("gtf")->set(w, "0"));
 }
