@@ -290,6 +290,11 @@ const Figure kFigures[] = {
     {"inference.kv_cache_bytes", "KV cache", Unit::Bytes, Inf, [](E e) -> V { return e.inference.kv_cache_bytes; }, Lower,
      [](C, W w, E e) -> D {
        const InferenceMemory& m = e.inference;
+       if (e.llamacpp && w.tp == 1 && w.pp == 1)
+         return {"llama-server's cache for -c seq × batch = " + n(w.seq * w.batch) + ": " + n(e.llamacpp->n_ctx) + " cells" +
+                     (e.llamacpp->iswa ? " and an SWA cache of " + n(e.llamacpp->caches.back().cells) : std::string()) + " = " +
+                     n(m.kv_cache_bytes),
+                 std::string(kLlamaCppVersion) + ", llama_kv_cache (engine_llamacpp.hpp)"};
        std::string kvc = kv_cache_text(e.plan, stage_range(static_cast<i64>(e.plan.layers.size()), w.pp, m.stage), w);
        const CacheShape* first = e.plan.caches.empty() ? nullptr : &e.plan.caches.front();
        if (first && !is_mla(first->kind) && w.tp > 1)

@@ -4,6 +4,8 @@
 // temporaries.cpp).
 #include "inference_memory.hpp"
 
+#include "engine_llamacpp.hpp"
+
 #include <algorithm>
 
 namespace llmsize::core {
@@ -88,8 +90,19 @@ struct Model {
       a.weights = weights.stage(cfg, w.pp, st);
       a.vision = st == 0 ? vision : 0;
       a.kv_token = plan.kv_bytes_per_token_gpu(r);
-      const Checked kv = plan.kv_cache_bytes_gpu(r, s, b);
-      const Checked state = Checked(plan.state_bytes_gpu(r)) * b;
+      Checked kv = plan.kv_cache_bytes_gpu(r, s, b);
+      Checked state = Checked(plan.state_bytes_gpu(r)) * b;
+      // Under llama.cpp on one device the cache is what llama-server allocates for -c s·b
+      // (engine_llamacpp.hpp: n_ctx padding, slots and streams, the SWA cache's cells, f32
+      // recurrent cells); a model it keeps differently (the DSA cache) keeps the plan's figures.
+      if (w.runtime == Runtime::LlamaCpp && w.tp == 1 && w.pp == 1 && (Checked(s) * b).ok()) {
+        Workload x = w;
+        x.seq = s * b;
+        if (auto lm = llamacpp_memory(cfg, plan, x)) {
+          kv = Checked(lm->kv_bytes());
+          state = Checked(lm->r_bytes + lm->s_bytes);
+        }
+      }
       const Checked indexer = plan.indexer_cache_bytes_gpu(r, s, b);
       a.prefill = of_stage(attn_pre, attn_pre.front(), moe_pre, r, last);
       a.decode_temps = of_stage(attn_dec, attn_dec.front(), moe_dec, r, last);

@@ -145,3 +145,24 @@ TEST_CASE("llama.cpp: flags it would refuse, and caches not modelled yet, are na
   REQUIRE(e.ok());
   CHECK(e.value().notes.back().field == "rt");
 }
+
+TEST_CASE("llama.cpp: the runtime's KV cache figure is llama-server's allocation", "[calibration][llamacpp]") {
+  // gpt-oss-20b, -c 131072, one slot, f16: 3072.00 + 18.00 MiB (the published lines above), not
+  // 131,072 tokens in every layer: the fit, phases and max context use the engine's cells.
+  Workload w = with({{"seq", "131072"}, {"np", "1"}, {"kvt", "fp16"}});
+  w.runtime = Runtime::LlamaCpp;
+  const auto e = estimate(preset("gpt-oss-20b").config, w);
+  REQUIRE(e.ok());
+  REQUIRE(e->llamacpp.has_value());
+  CHECK(e->inference.kv_cache_bytes == i64{3072 + 18} * 1048576);
+  CHECK(e->inference.kv_cache_bytes == e->llamacpp->kv_bytes());
+  // n_ctx padded to 256: a context of 1000 holds 1024 cells.
+  Workload small = with({{"seq", "1000"}, {"np", "1"}, {"kvt", "fp16"}});
+  small.runtime = Runtime::LlamaCpp;
+  const auto q = estimate(preset("qwen2.5-7b").config, small);
+  REQUIRE(q.ok());
+  CHECK(q->inference.kv_cache_bytes == 1024 * 28 * 2 * 4 * 128 * 2);
+  // Another runtime keeps the per-token formula.
+  CHECK(estimate(preset("qwen2.5-7b").config, with({{"seq", "1000"}, {"kvt", "fp16"}}))->inference.kv_cache_bytes ==
+        1000 * 28 * 2 * 4 * 128 * 2);
+}
