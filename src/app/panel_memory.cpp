@@ -174,6 +174,8 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
                                core::with_commas(l.n_ubatch))
                                   .c_str());
     ImGui::PushFont(app.fonts.small);
+    if (e.llamacpp_devices)
+      for (const auto& line : core::llamacpp_buffer_log(*e.llamacpp_devices)) ImGui::TextUnformatted(line.c_str());
     for (const auto& line : core::llamacpp_log(l, s.work.kv_dtype)) ImGui::TextUnformatted(line.c_str());
     ImGui::PopFont();
     mark("memory.llamacpp");

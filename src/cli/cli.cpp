@@ -184,7 +184,8 @@ Output check_log_cmd(const Args& args, const FileReader& read_file) {
     }
   } else {
     for (const auto& r : c.rows)
-      o.out += "  " + std::string(r.same_text ? "same" : "DIFFERS") + "\n    log:     " + r.logged + "\n    llmsize: " + r.ours + "\n";
+      o.out += "  " + r.label + ": " + std::string(r.same_text ? "same" : "DIFFERS") + "\n    log:     " + r.logged +
+               "\n    llmsize: " + r.ours + "\n";
   }
   o.out += "\nWhat llmsize prints for this run:\n";
   for (const auto& l : c.lines) o.out += "  " + l + "\n";

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "field.hpp"
+#include "quant.hpp"
 
 namespace llmsize::core {
 
@@ -103,6 +104,7 @@ Result<LlamaCppMemory> llamacpp_memory(const ModelConfig& c, const LayerPlan& pl
   m.rs_cells = std::max<i64>(1, m.n_seq);  // ref: create_memory: recurrent cells = max(1, n_seq_max)
   for (const PlannedLayer& l : plan.layers) {
     const CacheShape& s = plan.caches[static_cast<size_t>(l.cache)];
+    Checked layer;  // this layer's K, V and state
     if (s.kind == AttnKind::MlaIndexer)
       return Issue{"rt", "llama.cpp keeps DeepSeek-V3.2's keys in its DSA cache (llama_kv_cache_dsa), not modelled yet"};
     if (keeps_tokens(s.kind)) {
@@ -114,14 +116,18 @@ Result<LlamaCppMemory> llamacpp_memory(const ModelConfig& c, const LayerPlan& pl
       const Checked cells = Checked(cache.cells) * m.n_stream;
       (in_swa ? k_swa : k_base) += cells * *k;
       (in_swa ? v_swa : v_base) += cells * *v;
+      layer += cells * (*k + *v);
       ++cache.layers;
     }
     if (has_state(s.kind)) {
       const Recurrent rs = recurrent_widths(c, s.kind);
       r_sum += Checked(rs.r) * 4 * m.rs_cells;
       s_sum += Checked(rs.s) * 4 * m.rs_cells;
+      layer += Checked(rs.r + rs.s) * 4 * m.rs_cells;
       ++recurrent_layers;
     }
+    if (!layer.ok()) return memory_overflow();
+    m.layer_bytes.push_back(layer.value());
   }
   // ref: llama_model::create_memory filters the nextn (MTP) layers out of the cache only for
   // step35, hy_v3, glm_dsa, mimo2 and deepseek32: glm4moe's GGUF keeps its nextn layer, and
@@ -133,6 +139,9 @@ Result<LlamaCppMemory> llamacpp_memory(const ModelConfig& c, const LayerPlan& pl
     k_base += Checked(base.cells) * m.n_stream * *k * c.mtp_layers;
     v_base += Checked(base.cells) * m.n_stream * *v * c.mtp_layers;
     base.layers += c.mtp_layers;
+    const Checked one = Checked(base.cells) * m.n_stream * (*k + *v);
+    if (!one.ok()) return memory_overflow();
+    for (i64 i = 0; i < c.mtp_layers; ++i) m.layer_bytes.push_back(one.value());
   }
   if (!k_base.ok() || !v_base.ok() || !k_swa.ok() || !v_swa.ok() || !r_sum.ok() || !s_sum.ok()) return memory_overflow();
   base.k_bytes = k_base.value();
@@ -150,6 +159,78 @@ Result<LlamaCppMemory> llamacpp_memory(const ModelConfig& c, const LayerPlan& pl
     m.rs_cells = 0;
   }
   return m;
+}
+
+Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& inv, const LlamaCppMemory& m,
+                                         const Workload& w, const Gpu& gpu) {
+  if (w.tp > 1 || w.pp > 1)
+    return Issue{"tp", "llama.cpp splits layers over devices (--tensor-split), which is not modelled yet; use tp 1 and pp 1"};
+  LlamaCppBuffers b;
+  b.device = gpu.vendor == "AMD" ? "ROCm0" : gpu.vendor == "Apple" ? "Metal" : "CUDA0";
+  b.n_layer = c.n_layers;
+  // ref: llama_model::load_tensors: i_gpu_start, act_gpu_layers and get_layer_buft_list.
+  const i64 ngl = w.n_gpu_layers < 0 ? c.n_layers + 1 : w.n_gpu_layers;
+  const i64 i_gpu_start = std::max<i64>(c.n_layers - ngl, 0);
+  const i64 act = std::min(ngl, c.n_layers + 1);
+  auto on_gpu = [&](i64 il) { return il >= i_gpu_start && il - i_gpu_start < act; };
+  b.offloaded = act;
+  b.output_on_gpu = on_gpu(c.n_layers);
+  auto bytes_of = [&](const Tensor& t, i64 layer) -> std::optional<i64> {
+    auto one = storage_bytes(storage_for(c, w, t, layer), stored_dims(t));
+    return one ? mul(*one, t.copies) : std::nullopt;
+  };
+  Checked gpu_bytes, cpu_bytes;
+  for (const Tensor& t : inv.global) {
+    auto bytes = bytes_of(t, -1);
+    if (!bytes) return memory_overflow();
+    // The token embedding is the input layer (always the CPU); the position table too; the rest
+    // of the globals (final norm, head) is the output layer.
+    const bool input = t.role == Role::Embed || t.role == Role::PosEmbed || t.role == Role::EmbedProj || t.role == Role::LayerEmbed;
+    if (input) {
+      cpu_bytes += Checked(*bytes);
+      // A tied head: llama.cpp duplicates token_embd as the output tensor on the output layer's device.
+      if (c.tie_embeddings && t.role == Role::Embed && b.output_on_gpu) gpu_bytes += Checked(*bytes);
+    } else {
+      (b.output_on_gpu ? gpu_bytes : cpu_bytes) += Checked(*bytes);
+    }
+  }
+  for (const LayerKind& k : inv.kinds)
+    for (const i64 il : k.layers)
+      for (const Tensor& t : k.tensors) {
+        auto bytes = bytes_of(t, il);
+        if (!bytes) return memory_overflow();
+        // --n-cpu-moe N: "blk\.(0…N−1)\.ffn_(up|down|gate)_exps" buffers override to the CPU.
+        const bool expert_on_cpu = t.routed && il < w.n_cpu_moe;
+        (on_gpu(il) && !expert_on_cpu ? gpu_bytes : cpu_bytes) += Checked(*bytes);
+      }
+  for (size_t il = 0; il < m.layer_bytes.size(); ++il) {
+    // The nextn layers follow the trunk (il ≥ n_layer): they go with the output layer.
+    const bool gpu_layer = static_cast<i64>(il) < c.n_layers ? on_gpu(static_cast<i64>(il)) : b.output_on_gpu;
+    (gpu_layer ? b.gpu_cache_bytes : b.cpu_cache_bytes) += m.layer_bytes[il];
+  }
+  if (!gpu_bytes.ok() || !cpu_bytes.ok()) return memory_overflow();
+  b.gpu_model_bytes = gpu_bytes.value();
+  b.cpu_mapped_bytes = cpu_bytes.value();
+  return b;
+}
+
+std::vector<std::string> llamacpp_buffer_log(const LlamaCppBuffers& b) {
+  std::vector<std::string> out;
+  char buf[160];
+  auto mib = [](i64 v) { return static_cast<double>(v) / 1048576.0; };
+  // ref: llama_model::load_tensors's LLAMA_LOG_INFO lines.
+  std::snprintf(buf, sizeof buf, "load_tensors: offloaded %lld/%lld layers to GPU", static_cast<long long>(b.offloaded),
+                static_cast<long long>(b.n_layer + 1));
+  out.emplace_back(buf);
+  std::snprintf(buf, sizeof buf, "load_tensors: %12s model buffer size = %8.2f MiB", "CPU_Mapped", mib(b.cpu_mapped_bytes));
+  out.emplace_back(buf);
+  // A discrete GPU's buffer holds its tensors (copied, aligned); Metal maps the file range from
+  // its first tensor to its last, which depends on the GGUF's tensor order: not printed.
+  if (b.offloaded > 0 && b.device != "Metal") {
+    std::snprintf(buf, sizeof buf, "load_tensors: %12s model buffer size = %8.2f MiB", b.device.c_str(), mib(b.gpu_model_bytes));
+    out.emplace_back(buf);
+  }
+  return out;
 }
 
 std::vector<std::string> llamacpp_log(const LlamaCppMemory& m, KvDtype t) {

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "gpus.hpp"
+#include "inventory.hpp"
 #include "layer_plan.hpp"
 
 namespace llmsize::core {
@@ -31,9 +33,30 @@ struct LlamaCppMemory {
   std::vector<LlamaCppCache> caches;  // the non-SWA cache, then the SWA cache (iswa); none for a recurrent-only model
   bool recurrent = false;             // a llama_memory_recurrent (recurrent or hybrid models)
   i64 rs_cells = 0, rs_layers = 0, r_bytes = 0, s_bytes = 0;  // rs_layers: n_layer(), as llama.cpp prints it
+  std::vector<i64> layer_bytes;       // KV and recurrent state of each layer (the nextn layer last), for the device split
   i64 kv_bytes() const;
   i64 total_bytes() const { return kv_bytes() + r_bytes + s_bytes; }
 };
+
+// Where llama.cpp puts the weights and the cache (llama_model::load_tensors, b10573): layers
+// i_gpu_start = n_layer − ngl … on the GPU, the output layer too when ngl > n_layer; the token
+// embedding always on the CPU (read through mmap: "CPU_Mapped"); a tied head is duplicated on
+// the output layer's device; --n-cpu-moe keeps the first N layers' expert tensors on the CPU;
+// each layer's cache on its layer's device (offload_kqv).
+struct LlamaCppBuffers {
+  std::string device;           // "CUDA0", "ROCm0", "Metal" (the GPU's backend buffer name)
+  i64 n_layer = 0;              // repeating layers
+  i64 offloaded = 0;            // of n_layer + 1 (the output layer counts)
+  bool output_on_gpu = false;
+  i64 gpu_model_bytes = 0;      // "<device> model buffer size"
+  i64 cpu_mapped_bytes = 0;     // "CPU_Mapped model buffer size"
+  i64 gpu_cache_bytes = 0;      // KV and recurrent state on the GPU
+  i64 cpu_cache_bytes = 0;      // on the CPU
+};
+Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& cfg, const Inventory& inv, const LlamaCppMemory& m,
+                                         const Workload& w, const Gpu& gpu);
+// load_tensors' lines for those buffers.
+std::vector<std::string> llamacpp_buffer_log(const LlamaCppBuffers& b);
 
 // The memory llama-server allocates for `cfg` under `w` (seq = n_ctx, the llama.cpp flags of the
 // workload, kv_dtype as -ctk/-ctv). `plan` is the model's plan at w's KV dtype (whole-model

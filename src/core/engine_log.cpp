@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <tuple>
 
 #include "format.hpp"
 #include "json_util.hpp"
@@ -222,6 +223,27 @@ struct Reader {
     if (auto v = setting(l, "llama_context:", "flash_attn"))
       set("flash", *v == "disabled" || *v == "0" || *v == "false" ? "0" : "1");
     if (auto v = setting(l, "print_info:", "general.name")) log.model = std::string(*v);
+    // print_info: file type = Q4_K - Medium (llama_model_ftype_name) → the weights format.
+    if (auto v = setting(l, "print_info:", "file type")) {
+      static constexpr std::pair<std::string_view, std::string_view> kTypes[] = {
+          {"Q4_K - Medium", "q4_k_m"}, {"Q4_K - Small", "q4_k_s"}, {"Q5_K - Medium", "q5_k_m"}, {"Q5_K - Small", "q5_k_s"},
+          {"Q6_K", "q6_k"},           {"Q8_0", "q8_0"},          {"Q4_0", "q4_0"},           {"Q5_0", "q5_0"},
+          {"Q3_K - Large", "q3_k_l"}, {"Q3_K - Medium", "q3_k_m"}, {"Q3_K - Small", "q3_k_s"}, {"Q2_K - Medium", "q2_k"},
+          {"IQ4_XS - 4.25 bpw", "iq4_xs"}, {"MXFP4 MoE", "mxfp4_moe"}, {"BF16", "bf16"},       {"F16", "fp16"},
+          {"all F32", "fp32"}};
+      for (const auto& [name, key] : kTypes)
+        if (*v == name) set("w", std::string(key));
+    }
+    if (const size_t at = l.find("load_tensors: offloaded "); at != std::string_view::npos)
+      if (auto n = leading_number(l.substr(at + 24))) set("ngl", std::to_string(static_cast<i64>(*n))), ++llamacpp;
+    if (const size_t at = l.find(" model buffer size = "); at != std::string_view::npos && l.find("load_tensors:") != std::string_view::npos) {
+      if (auto v = leading_number(l.substr(at + 21))) {
+        const bool mapped_cpu = l.find("CPU_Mapped") != std::string_view::npos;
+        const bool gpu = l.find("CUDA0") != std::string_view::npos || l.find("ROCm0") != std::string_view::npos;
+        if (mapped_cpu) figure("cpu_mapped_bytes", *v * kMiBd, l);
+        else if (gpu) figure("gpu_model_bytes", *v * kMiBd, l);
+      }
+    }
     if (l.rfind("build: ", 0) == 0)
       if (auto b = leading_number(l.substr(7), &text)) log.version = "b" + text;
     // ---- SGLang ----
@@ -412,13 +434,30 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
   } else {
     if (!e->llamacpp) return e->notes.empty() ? Issue{"rt", "llama.cpp's accounting is not available for this workload"} : e->notes.front();
     out.lines = llamacpp_log(*e->llamacpp, w.kv_dtype);
+    if (e->llamacpp_devices) {  // the model buffers: the weights as the file stores them, split by device
+      const LlamaCppBuffers& d = *e->llamacpp_devices;
+      for (const auto& [key, label, ours] : {std::tuple<const char*, const char*, i64>{"cpu_mapped_bytes", "CPU_Mapped model buffer", d.cpu_mapped_bytes},
+                                             {"gpu_model_bytes", "GPU model buffer", d.gpu_model_bytes}}) {
+        const LogFigure* f = log.find(key);
+        if (!f) continue;
+        LogCheckRow row{key, label, "", "", f->value, static_cast<double>(ours), 0, false};
+        row.logged = fixed(f->value / kMiBd, 2) + " MiB";
+        row.ours = fixed(static_cast<double>(ours) / kMiBd, 2) + " MiB";
+        row.same_text = row.logged == row.ours;
+        row.rel_diff = f->value != 0 ? static_cast<double>(ours) / f->value - 1.0 : 0;
+        out.rows.push_back(row);
+      }
+      const auto load = llamacpp_buffer_log(d);
+      out.lines.insert(out.lines.begin(), load.begin(), load.end());
+    }
     // Line by line: llama.cpp prints its caches in a fixed order (non-SWA, then SWA, then recurrent).
+    const size_t skip = e->llamacpp_devices ? llamacpp_buffer_log(*e->llamacpp_devices).size() : 0;
     for (size_t i = 0; i < log.kv_lines.size(); ++i) {
       LogCheckRow row;
       row.key = "kv_line_" + std::to_string(i);
       row.label = "line " + std::to_string(i + 1);
       row.logged = log.kv_lines[i];
-      row.ours = i < out.lines.size() ? out.lines[i] : std::string("(none)");
+      row.ours = skip + i < out.lines.size() ? out.lines[skip + i] : std::string("(none)");
       row.same_text = row.logged == row.ours;
       const auto size = [](const std::string& s) { return after(s, "size = ").value_or(0) * kMiBd; };
       row.logged_value = size(row.logged);

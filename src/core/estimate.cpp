@@ -83,8 +83,12 @@ Result<Estimate> estimate(const PreparedModel& m, const Workload& w) {
   e.throughput = std::move(th).value();
   if (w.runtime == Runtime::LlamaCpp && w.mode == Mode::Inference) {
     // What llama-server would allocate; where it would refuse the flags, a note names them.
-    if (auto lm = llamacpp_memory(cfg, **plan, w)) e.llamacpp = std::move(lm).value();
-    else e.notes.push_back(lm.issues().front());
+    if (auto lm = llamacpp_memory(cfg, **plan, w)) {
+      e.llamacpp = std::move(lm).value();
+      if (auto dev = llamacpp_buffers(cfg, inv, *e.llamacpp, w, *gpu)) e.llamacpp_devices = std::move(dev).value();
+    } else {
+      e.notes.push_back(lm.issues().front());
+    }
   }
   if (w.runtime == Runtime::Vllm && w.mode == Mode::Inference) {
     // What vllm serve would budget, profile and allocate; where it is not modelled, a note says why.

@@ -27,6 +27,7 @@ struct Estimate {
   Throughput throughput;
   // The runtime's own accounting, where it is modelled (runtime llamacpp: its KV cache and state).
   std::optional<LlamaCppMemory> llamacpp;
+  std::optional<LlamaCppBuffers> llamacpp_devices;  // runtime llamacpp: its model buffers and cache per device
   std::optional<VllmMemory> vllm;  // runtime vllm: its budget, profile, KV blocks and lines
   std::optional<SglangMemory> sglang;  // runtime sglang: its free memory, mem_fraction_static, token pool and lines
   // Valid but worth saying: e.g. a context beyond the model's trained positions. The figures

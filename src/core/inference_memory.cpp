@@ -31,6 +31,8 @@ struct Model {
   i64 overhead = 0;
   i64 vision = 0;  // per GPU, on the first pipeline stage
   mutable std::vector<Temporaries> attn_pre, attn_dec;  // scratch of at(): per cache shape
+  const Inventory* inv = nullptr;  // for llama.cpp's device split
+  const Gpu* gpu = nullptr;
 
   // Temporaries of the layers of `r`: attention of the largest cache shape the stage holds,
   // the FFN part of the FFN kinds it holds, the logits only on the last stage.
@@ -95,12 +97,20 @@ struct Model {
       // Under llama.cpp on one device the cache is what llama-server allocates for -c s·b
       // (engine_llamacpp.hpp: n_ctx padding, slots and streams, the SWA cache's cells, f32
       // recurrent cells); a model it keeps differently (the DSA cache) keeps the plan's figures.
+      // Its weights on the GPU are its model buffer: the offloaded layers (-ngl) and the output
+      // layer, not the token embedding (mapped on the CPU), and only the GPU's layers' cache.
       if (w.runtime == Runtime::LlamaCpp && w.tp == 1 && w.pp == 1 && (Checked(s) * b).ok()) {
         Workload x = w;
         x.seq = s * b;
         if (auto lm = llamacpp_memory(cfg, plan, x)) {
           kv = Checked(lm->kv_bytes());
           state = Checked(lm->r_bytes + lm->s_bytes);
+          if (inv && gpu)
+            if (auto dev = llamacpp_buffers(cfg, *inv, *lm, x, *gpu)) {
+              a.weights = dev->gpu_model_bytes;
+              kv = Checked(dev->gpu_cache_bytes);
+              state = Checked(0);
+            }
         }
       }
       const Checked indexer = plan.indexer_cache_bytes_gpu(r, s, b);
@@ -140,7 +150,7 @@ Result<InferenceMemory> inference_memory(const ModelConfig& cfg, const Inventory
   m.overhead_bytes = m.reserve_bytes + m.comm_bytes;  // ≤ 2^44 + 2^28
   auto vision = vision_weights(inv, w);
   if (!vision) return vision.issues();
-  const Model model{cfg, plan, w, std::move(*table), m.overhead_bytes, vision->bytes_gpu, {}, {}};
+  const Model model{cfg, plan, w, std::move(*table), m.overhead_bytes, vision->bytes_gpu, {}, {}, &inv, &gpu};
 
   auto a = model.at(w.seq, w.batch);
   if (!a) return memory_overflow();

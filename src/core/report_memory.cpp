@@ -100,6 +100,17 @@ json estimate_object(const ModelConfig& cfg, const Workload& w, const Estimate& 
                      {"swa_cells", l.iswa ? l.caches.back().cells : 0}, {"kv_bytes", l.kv_bytes()}, {"caches", caches},
                      {"recurrent_cells", l.rs_cells}, {"recurrent_bytes", l.r_bytes + l.s_bytes},
                      {"log_lines", llamacpp_log(l, w.kv_dtype)}};
+    if (e.llamacpp_devices) {
+      const LlamaCppBuffers& d = *e.llamacpp_devices;
+      out["engine"]["device"] = d.device;
+      out["engine"]["offloaded_layers"] = d.offloaded;
+      out["engine"]["output_on_gpu"] = d.output_on_gpu;
+      out["engine"]["gpu_model_bytes"] = d.gpu_model_bytes;
+      out["engine"]["cpu_mapped_bytes"] = d.cpu_mapped_bytes;
+      out["engine"]["gpu_cache_bytes"] = d.gpu_cache_bytes;
+      out["engine"]["cpu_cache_bytes"] = d.cpu_cache_bytes;
+      out["engine"]["load_lines"] = llamacpp_buffer_log(d);
+    }
   }
   if (e.vllm) {  // runtime vllm: what vllm serve budgets, profiles, allocates and prints
     const VllmMemory& v = *e.vllm;
@@ -240,7 +251,11 @@ std::string estimate_text(const ModelConfig& cfg, const Workload& w, const Estim
   if (e.llamacpp && w.mode == Mode::Inference) {
     o += "\nWhat llama.cpp will print (" + std::string(kLlamaCppVersion) + "; n_ctx " + n(e.llamacpp->n_ctx) + ", " +
          n(e.llamacpp->n_seq) + (e.llamacpp->n_seq == 1 ? " slot" : " slots") + (e.llamacpp->unified ? ", unified" : "") + ", n_ubatch " + n(e.llamacpp->n_ubatch) + ")\n";
+    if (e.llamacpp_devices)
+      for (const auto& line : llamacpp_buffer_log(*e.llamacpp_devices)) o += "  " + line + "\n";
     for (const auto& line : llamacpp_log(*e.llamacpp, w.kv_dtype)) o += "  " + line + "\n";
+    if (e.llamacpp_devices && e.llamacpp_devices->cpu_cache_bytes > 0)
+      o += "  (the cache of the layers left on the CPU: " + format_bytes(e.llamacpp_devices->cpu_cache_bytes, unit) + ")\n";
   }
   if (e.vllm && w.mode == Mode::Inference) {
     const VllmMemory& v = *e.vllm;

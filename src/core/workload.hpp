@@ -143,6 +143,8 @@ struct Workload {
   i64 parallel = 0;              // -np: server slots; 0 = auto (4 slots sharing one unified cache)
   bool kv_unified = false;       // -kvu: one cache stream shared by the slots
   bool swa_full = false;         // --swa-full: sliding-window layers keep n_ctx cells
+  i64 n_gpu_layers = -1;         // -ngl: layers (and, past n_layer, the output layer) on the GPU; -1 = all
+  i64 n_cpu_moe = 0;             // --n-cpu-moe: the expert tensors of the first N layers stay on the CPU
 
   // Training.
   Optimizer optimizer = Optimizer::AdamW;

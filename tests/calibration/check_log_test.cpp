@@ -99,11 +99,15 @@ TEST_CASE("check-log: llama.cpp's KV cache lines reproduced from the settings it
 
   const EngineLog qwen = parsed("llamacpp-qwen2.5-7b.log");
   CHECK(qwen.model == "Qwen2.5 Coder 7B Instruct");
+  // "print_info: file type   = Q4_K - Medium" and "offloaded 29/29 layers" set the weights and -ngl.
+  CHECK(qwen.settings.front() == std::pair<std::string, std::string>{"w", "q4_k_m"});
   auto q = check_log(qwen, preset("qwen2.5-7b").config, Workload{});
   REQUIRE(q.ok());
-  REQUIRE(q->rows.size() == 1);
-  CHECK(q->rows[0].same_text);
-  CHECK(q->rows[0].logged_value == 224.0 * 1048576.0);
+  REQUIRE(q->rows.size() == 3);  // the two model buffers, then the cache line
+  for (const auto& r : q->rows) CHECK(r.same_text);
+  CHECK(q->rows[0].logged == "292.36 MiB");
+  CHECK(q->rows[1].logged == "4168.09 MiB");
+  CHECK(q->rows[2].logged_value == 224.0 * 1048576.0);
 }
 
 TEST_CASE("check-log: hostile and foreign logs get a named error", "[calibration][checklog][validation]") {

@@ -166,3 +166,58 @@ TEST_CASE("llama.cpp: the runtime's KV cache figure is llama-server's allocation
   CHECK(estimate(preset("qwen2.5-7b").config, with({{"seq", "1000"}, {"kvt", "fp16"}}))->inference.kv_cache_bytes ==
         1000 * 28 * 2 * 4 * 128 * 2);
 }
+
+TEST_CASE("llama.cpp: model buffers per device, -ngl and --n-cpu-moe", "[calibration][llamacpp]") {
+  // Qwen2.5-Coder-7B-Instruct Q4_K_M, all 29 layers on an RTX 3060 (a public Ollama transcript):
+  //   load_tensors:   CPU_Mapped model buffer size =   292.36 MiB
+  //   load_tensors:        CUDA0 model buffer size =  4168.09 MiB
+  // The token embedding stays mapped on the CPU; everything else, the output layer included, is on the GPU.
+  Workload w = with({{"w", "q4_k_m"}, {"seq", "4096"}, {"np", "1"}, {"kvt", "fp16"}, {"gpu", "rtx-3090"}});
+  w.runtime = Runtime::LlamaCpp;
+  const auto e = estimate(preset("qwen2.5-7b").config, w);
+  REQUIRE(e.ok());
+  REQUIRE(e->llamacpp_devices.has_value());
+  CHECK(llamacpp_buffer_log(*e->llamacpp_devices) ==
+        std::vector<std::string>{"load_tensors: offloaded 29/29 layers to GPU",
+                                 "load_tensors:   CPU_Mapped model buffer size =   292.36 MiB",
+                                 "load_tensors:        CUDA0 model buffer size =  4168.09 MiB"});
+  CHECK(e->inference.weights_bytes == e->llamacpp_devices->gpu_model_bytes);  // the GPU holds its buffer, not the embedding
+  // Qwen3-4B Q4_K_M (tied embeddings), llama-server -ngl 99 -c 8192 (a public log, 2026-10-08):
+  //   load_tensors:   CPU_Mapped model buffer size =   304.28 MiB
+  //   load_tensors:        CUDA0 model buffer size =  2375.91 MiB
+  // The tied head is token_embd duplicated on the output layer's device.
+  Workload t = with({{"w", "q4_k_m"}, {"seq", "8192"}, {"kvt", "fp16"}});
+  t.runtime = Runtime::LlamaCpp;
+  const auto q = estimate(llmsize::test::import_file("calibration/configs/qwen3-4b.json"), t);
+  REQUIRE(q.ok());
+  REQUIRE(q->llamacpp_devices.has_value());
+  CHECK(llamacpp_buffer_log(*q->llamacpp_devices)[1] == "load_tensors:   CPU_Mapped model buffer size =   304.28 MiB");
+  CHECK(llamacpp_buffer_log(*q->llamacpp_devices)[2] == "load_tensors:        CUDA0 model buffer size =  2375.91 MiB");
+  // -ngl 10: layers 18…27 on the GPU, the output layer and the rest on the CPU; the cache follows its layers.
+  Workload part = w;
+  part.n_gpu_layers = 10;
+  const auto p = estimate(preset("qwen2.5-7b").config, part);
+  REQUIRE(p.ok());
+  const LlamaCppBuffers& d = *p->llamacpp_devices;
+  CHECK(d.offloaded == 10);
+  CHECK_FALSE(d.output_on_gpu);
+  CHECK(d.gpu_model_bytes + d.cpu_mapped_bytes == e->llamacpp_devices->gpu_model_bytes + e->llamacpp_devices->cpu_mapped_bytes);
+  CHECK(d.gpu_cache_bytes == 10 * 4096 * 2 * 4 * 128 * 2);
+  CHECK(d.cpu_cache_bytes == 18 * 4096 * 2 * 4 * 128 * 2);
+  CHECK(p->inference.kv_cache_bytes == d.gpu_cache_bytes);
+  // -ngl 0: nothing on the GPU.
+  part.n_gpu_layers = 0;
+  CHECK(estimate(preset("qwen2.5-7b").config, part)->llamacpp_devices->gpu_model_bytes == 0);
+  // --n-cpu-moe 8 keeps the first 8 layers' experts on the CPU: 8/48 of Qwen3-30B-A3B's expert bytes move.
+  Workload moe = with({{"w", "q8_0"}, {"seq", "4096"}, {"np", "1"}, {"kvt", "fp16"}});
+  moe.runtime = Runtime::LlamaCpp;
+  const auto all = estimate(preset("qwen3-30b-a3b").config, moe);
+  moe.n_cpu_moe = 8;
+  const auto some = estimate(preset("qwen3-30b-a3b").config, moe);
+  REQUIRE(all.ok());
+  REQUIRE(some.ok());
+  const i64 moved = all->llamacpp_devices->gpu_model_bytes - some->llamacpp_devices->gpu_model_bytes;
+  CHECK(moved == some->llamacpp_devices->cpu_mapped_bytes - all->llamacpp_devices->cpu_mapped_bytes);
+  // 8 layers × 128 experts × 3 matrices of 2048 × 768, q8_0 (34 bytes per 32 values).
+  CHECK(moved == i64{8} * 128 * 3 * 2048 * 768 / 32 * 34);
+}
