@@ -93,6 +93,15 @@ std::vector<WorkloadField> build_fields() {
         return f;
       }(),
       [] {
+        auto f = real_row(spec("wired", "--wired-limit-gib", "GPU wired limit (GiB)",
+                               "unified memory (Apple): the memory the GPU may wire, as set with sysctl iogpu.wired_limit_mb; "
+                               "0 = the default share",
+                               Both),
+                          0.0, 1 << 20, AT(wired_limit_gib));
+        f.zero_is_default = true;
+        return f;
+      }(),
+      [] {
         auto f = real_row(spec("gtf", "--gpu-tflops", "GPU TFLOPS (bf16)",
                                "a custom GPU's dense bf16 TFLOPS, or the chosen card's replaced; 0 = the catalog's", Both),
                           0.0, 1e6, AT(gpu_tflops));
@@ -325,6 +334,15 @@ Result<Gpu> gpu_of(const Workload& w) {
   if (w.gpu_bw_gbs > 0) {
     g.bandwidth_gbs = w.gpu_bw_gbs;
     changed += ", " + plain(w.gpu_bw_gbs) + " GB/s";
+  }
+  if (w.wired_limit_gib > 0) {
+    if (!g.unified)
+      return Issue{"wired", "only a unified-memory GPU (Apple) has a wired limit; " + g.name + " has its own memory"};
+    const double bytes = w.wired_limit_gib * 1073741824.0;
+    if (bytes > static_cast<double>(g.memory_bytes))
+      return Issue{"wired", "must be at most the memory, " + plain(static_cast<double>(g.memory_bytes) / 1073741824.0) + " GiB"};
+    g.usable_fraction = bytes / static_cast<double>(g.memory_bytes);
+    changed += ", wired limit " + plain(w.wired_limit_gib) + " GiB";
   }
   if (w.gpu_tflops > 0) {
     g.bf16_tflops = w.gpu_tflops;

@@ -115,6 +115,7 @@ struct Workload {
   double gpu_mem_gib = 0;   // memory in GiB (a custom card's is also its CUDA total: unknown, so engines ask)
   double gpu_bw_gbs = 0;    // memory bandwidth, 1e9 bytes/s
   double gpu_tflops = 0;    // dense bf16 tensor throughput, 1e12 FLOP/s
+  double wired_limit_gib = 0;  // unified memory (Apple): the GPU's wired limit (sysctl iogpu.wired_limit_mb); 0 = default
   i64 gpus = 1;        // GPUs in total = dp · tp · pp (dp is derived)
   i64 tp = 1, pp = 1, ep = 1;
   double utilization = 0.4;  // fraction of peak FLOP/s reached (prefill, training time)

@@ -176,3 +176,20 @@ TEST_CASE("A custom GPU, or a catalog card with its numbers replaced", "[core][g
   CHECK(find_field("gbw")->set(w, "1e9")->field == "gbw");
   CHECK_FALSE(find_field("gtf")->set(w, "0"));
 }
+
+TEST_CASE("Apple's GPU wired limit is a setting", "[core][gpu]") {
+  const ModelConfig c = preset("llama-3.1-70b").config;
+  // The default is 75% of 128 GiB (96 GiB); sysctl iogpu.wired_limit_mb=120000 lets the GPU wire 117.2 GiB.
+  const Estimate def = run(c, with({{"gpu", "m4-max-128gb"}}));
+  CHECK(def.inference.capacity_bytes == 96 * (i64{1} << 30));
+  const Estimate raised = run(c, with({{"gpu", "m4-max-128gb"}, {"wired", "117.1875"}}));
+  CHECK(raised.inference.capacity_bytes == 120000 * (i64{1} << 20));
+  CHECK(raised.gpu.name == "Apple M4 Max 128GB (40-core GPU) (given: wired limit 117.19 GiB)");
+  // Not above the memory, and only on unified memory.
+  auto over = gpu_of(with({{"gpu", "m4-max-128gb"}, {"wired", "200"}}));
+  REQUIRE_FALSE(over.ok());
+  CHECK(over.issues().front().field == "wired");
+  auto discrete = gpu_of(with({{"gpu", "h100-sxm"}, {"wired", "60"}}));
+  REQUIRE_FALSE(discrete.ok());
+  CHECK(discrete.issues().front().field == "wired");
+}
