@@ -112,8 +112,7 @@ Result<SglangMemory> sglang_memory(const ModelConfig& c, const LayerPlan& plan, 
 
   // ref: model_runner.py: free memory (GiB) before the load, and after it.
   if (c.pos == PosKind::Rotary) {  // the rotary cos_sin_cache, kept in fp32: max_position × rotary_dim × 4
-    const i64 rot = c.mla.enabled ? c.mla.qk_rope_dim : static_cast<i64>(static_cast<double>(c.head_dim) * c.rotary_fraction);
-    m.weights_bytes += c.max_positions * rot * 4;
+    m.weights_bytes += c.max_positions * c.rotary_dim() * 4;
   }
   m.weights_bytes += inf.weights_bytes + inf.vision_weights_bytes;
   if (pre_post_gib) {

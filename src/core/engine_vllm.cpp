@@ -143,9 +143,7 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
   // (rotary_embedding/base.py: max_position × rotary_dim in the model dtype, one per model:
   // get_rope caches the module).
   if (c.pos == PosKind::Rotary) {
-    const i64 rot = c.mla.enabled ? c.mla.qk_rope_dim
-                                  : static_cast<i64>(static_cast<double>(c.head_dim) * c.rotary_fraction);
-    m.rope_bytes = c.max_positions * rot * dtype_bytes(w.dtype);
+    m.rope_bytes = c.max_positions * c.rotary_dim() * dtype_bytes(w.dtype);
   }
   m.weights_bytes = inf.weights_bytes + inf.vision_weights_bytes + m.rope_bytes;
   const Peak peak = profile_peak(c, w, gpu, m.max_num_batched_tokens, std::min(m.max_num_seqs, m.max_num_batched_tokens));

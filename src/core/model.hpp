@@ -261,6 +261,10 @@ struct ModelConfig {
   i64 ffn_at(i64 layer) const;       // this layer's dense FFN width (0: no FFN)
   i64 widest_ffn() const;            // the widest dense FFN of any layer
   i64 mamba1_inner() const { return mamba1.expand * d_model; }  // d_inner of a Mamba-1 mixer
+  // Values per head that rotary embeddings turn (partial rotary; MLA's rope part).
+  i64 rotary_dim() const {
+    return mla.enabled ? mla.qk_rope_dim : static_cast<i64>(static_cast<double>(head_dim) * rotary_fraction);
+  }
   i64 q_head_dim() const { return mla.enabled ? mla.qk_nope_dim + mla.qk_rope_dim : head_dim; }
   i64 v_head_dim() const { return mla.enabled ? mla.v_head_dim : head_dim; }
 };

@@ -36,6 +36,12 @@ WorkloadField real_row(FieldSpec s, double lo, double hi, Ref ref) {
   s.max_real = hi;
   return real_field<W>(s, ref);
 }
+// A real in (lo, hi], or 0 for the engine's or the catalog's own value.
+template <class Ref>
+WorkloadField real_or_default_row(FieldSpec s, double lo, double hi, Ref ref) {
+  s.zero_is_default = true;
+  return real_row(s, lo, hi, ref);
+}
 
 // The GPU is stored by its catalog id (a string), so its choices are the catalog's ids.
 WorkloadField gpu_row(FieldSpec s) {
@@ -77,37 +83,21 @@ std::vector<WorkloadField> build_fields() {
                          "a fused attention kernel that never stores the b·H·s² score matrix", Both),
                     AT(flash_attention)),
       gpu_row(spec("gpu", "--gpu", "GPU", "the accelerator, from the GPU catalog", Both)),
-      [] {
-        auto f = real_row(spec("gmem", "--gpu-mem-gib", "GPU memory (GiB)",
+      real_or_default_row(spec("gmem", "--gpu-mem-gib", "GPU memory (GiB)",
                                "a custom GPU's memory in GiB, or the chosen card's replaced; 0 = the catalog's", Both),
-                          0.0, 1 << 20, AT(gpu_mem_gib));
-        f.zero_is_default = true;
-        return f;
-      }(),
-      [] {
-        auto f = real_row(spec("gbw", "--gpu-bw-gbs", "GPU bandwidth (GB/s)",
+                          0.0, 1 << 20, AT(gpu_mem_gib)),
+      real_or_default_row(spec("gbw", "--gpu-bw-gbs", "GPU bandwidth (GB/s)",
                                "a custom GPU's memory bandwidth in GB/s, or the chosen card's replaced; 0 = the catalog's",
                                Both),
-                          0.0, 1e6, AT(gpu_bw_gbs));
-        f.zero_is_default = true;
-        return f;
-      }(),
-      [] {
-        auto f = real_row(spec("wired", "--wired-limit-gib", "GPU wired limit (GiB)",
+                          0.0, 1e6, AT(gpu_bw_gbs)),
+      real_or_default_row(spec("wired", "--wired-limit-gib", "GPU wired limit (GiB)",
                                "unified memory (Apple): the memory the GPU may wire, as set with sysctl iogpu.wired_limit_mb; "
                                "0 = the default share",
                                Both),
-                          0.0, 1 << 20, AT(wired_limit_gib));
-        f.zero_is_default = true;
-        return f;
-      }(),
-      [] {
-        auto f = real_row(spec("gtf", "--gpu-tflops", "GPU TFLOPS (bf16)",
+                          0.0, 1 << 20, AT(wired_limit_gib)),
+      real_or_default_row(spec("gtf", "--gpu-tflops", "GPU TFLOPS (bf16)",
                                "a custom GPU's dense bf16 TFLOPS, or the chosen card's replaced; 0 = the catalog's", Both),
-                          0.0, 1e6, AT(gpu_tflops));
-        f.zero_is_default = true;
-        return f;
-      }(),
+                          0.0, 1e6, AT(gpu_tflops)),
       int_row(spec("gpus", "--gpus", "GPUs", "GPUs in total; data-parallel replicas = gpus / (tp · pp)", Both), 1,
               1 << 20, AT(gpus)),
       int_row(spec("tp", "--tp", "Tensor parallel", "GPUs that split every layer's heads and FFN width", Both), 1,
@@ -167,15 +157,11 @@ std::vector<WorkloadField> build_fields() {
       int_row(spec("kvmem", "--kv-cache-memory", "vLLM KV cache bytes",
                    "vLLM --kv-cache-memory: KV cache bytes per GPU, used instead of profiling; 0 = profile", Inference),
               0, i64{1} << 50, AT(kv_cache_memory)),
-      [] {
-        auto f = real_row(spec("mfs", "--mem-fraction-static", "SGLang mem_fraction_static",
+      real_or_default_row(spec("mfs", "--mem-fraction-static", "SGLang mem_fraction_static",
                                "SGLang --mem-fraction-static: share of the free memory for weights and the KV pool; 0 = "
                                "SGLang's default for the GPU",
                                Inference),
-                          0.0, 1.0, AT(mem_fraction_static));
-        f.zero_is_default = true;
-        return f;
-      }(),
+                          0.0, 1.0, AT(mem_fraction_static)),
       int_row(spec("cps", "--chunked-prefill-size", "SGLang chunked prefill",
                    "SGLang --chunked-prefill-size: tokens per prefill chunk; 0 = SGLang's default for the GPU", Inference),
               0, kMaxTokens, AT(chunked_prefill_size)),
