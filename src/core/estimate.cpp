@@ -43,13 +43,27 @@ Result<const LayerPlan*> PreparedModel::plan_for(const Workload& w) const {
   return &plans.back().second;
 }
 
+namespace {
+// The workload's GPU: the catalog's entry itself when the workload takes it as it is (no copy:
+// estimate() runs every frame), else the custom or amended card, kept in `own`.
+Result<const Gpu*> the_gpu(const Workload& w, std::optional<Gpu>& own) {
+  if (w.gpu_mem_gib == 0 && w.gpu_bw_gbs == 0 && w.gpu_tflops == 0 && w.wired_limit_gib == 0)
+    if (const Gpu* g = find_gpu(w.gpu)) return g;
+  auto g = gpu_of(w);
+  if (!g) return g.issues();
+  own = std::move(g).value();
+  return &*own;
+}
+}  // namespace
+
 Result<Estimate> estimate(const ModelConfig& cfg, const Workload& w) {
   // Both inputs' issues at once, then the workload's fit to the model, then what only building
   // the model finds (sizes that overflow): the order a user fixes them in.
   std::vector<Issue> issues = validate(cfg);
   for (auto& i : validate(w)) issues.push_back(std::move(i));
   if (!issues.empty()) return issues;
-  if (auto g = gpu_of(w); !g) return g.issues();
+  std::optional<Gpu> own;
+  if (auto g = the_gpu(w, own); !g) return g.issues();
   if (auto p = placement::check_parallel(cfg, w); !p.empty()) return p;
   auto m = prepare(cfg);
   if (!m) return m.issues();
@@ -59,9 +73,10 @@ Result<Estimate> estimate(const ModelConfig& cfg, const Workload& w) {
 Result<Estimate> estimate(const PreparedModel& m, const Workload& w) {
   const ModelConfig& cfg = m.cfg;
   if (auto issues = validate(w); !issues.empty()) return issues;
-  const auto the_gpu = gpu_of(w);
-  if (!the_gpu) return the_gpu.issues();
-  const Gpu* gpu = &the_gpu.value();
+  std::optional<Gpu> own;
+  const auto found = the_gpu(w, own);
+  if (!found) return found.issues();
+  const Gpu* gpu = found.value();
   if (auto p = placement::check_parallel(cfg, w); !p.empty()) return p;
   const Inventory& inv = *m.inventory;
   auto plan = m.plan_for(w);
