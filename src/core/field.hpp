@@ -47,6 +47,10 @@ template <class T>
 struct Field : FieldSpec {
   std::string (*get_text)(const FieldSpec&, const T&) = nullptr;
   std::optional<Issue> (*set_text)(const FieldSpec&, T&, std::string_view) = nullptr;
+  // Whether the stored value is one `set` would accept, without text (validate() runs every
+  // estimate); null where only the text round trip can tell. A false goes on to the round trip,
+  // which words the Issue.
+  bool (*in_range)(const FieldSpec&, const T&) = nullptr;
 
   // Canonical text of the current value.
   std::string get(const T& obj) const { return get_text(*this, obj); }
@@ -98,7 +102,8 @@ Field<T> int_field(FieldSpec s, Ref) {
             if (auto issue = read_int(f, t, v)) return issue;
             Ref{}(o) = v;
             return std::nullopt;
-          }};
+          },
+          [](const FieldSpec& f, const T& o) { return Ref{}(o) >= f.min_int && Ref{}(o) <= f.max_int; }};
 }
 
 template <class T, class Ref>
@@ -110,6 +115,10 @@ Field<T> real_field(FieldSpec s, Ref) {
             if (auto issue = read_real(f, t, v)) return issue;
             Ref{}(o) = v;
             return std::nullopt;
+          },
+          [](const FieldSpec& f, const T& o) {
+            const double v = Ref{}(o);
+            return (v > f.min_real && v <= f.max_real) || (f.zero_is_default && v == 0);
           }};
 }
 
@@ -123,7 +132,8 @@ Field<T> bool_field(FieldSpec s, Ref) {
             if (auto issue = read_bool(f, t, v)) return issue;
             Ref{}(o) = v;
             return std::nullopt;
-          }};
+          },
+          [](const FieldSpec&, const T&) { return true; }};
 }
 
 // An enum stored as itself; `names` is the enum's name table, in enum order.
@@ -138,7 +148,8 @@ Field<T> enum_field(FieldSpec s, Names names, Ref) {
             using E = std::remove_cvref_t<decltype(Ref{}(o))>;
             Ref{}(o) = static_cast<E>(i);
             return std::nullopt;
-          }};
+          },
+          [](const FieldSpec& f, const T& o) { return static_cast<size_t>(Ref{}(o)) < f.choices.size(); }};
 }
 
 // A bit set: bit i is names[i].

@@ -251,7 +251,8 @@ std::vector<Issue> validate(const Workload& w) {
   // the value it read back (or nothing on error), so one scratch copy serves every field.
   Workload scratch = w;
   for (const auto& f : workload_fields())
-    if (auto issue = f.set(scratch, f.get(w))) out.push_back(*issue);
+    if (!f.in_range || !f.in_range(f, w))
+      if (auto issue = f.set(scratch, f.get(w))) out.push_back(*issue);
   if (!out.empty()) return out;
   const i64 tp_pp = w.tp * w.pp;  // both ≤ 65536 and 10000: no overflow
   if (w.gpus % tp_pp != 0) {
