@@ -41,11 +41,8 @@ std::string gb(double gib) { return fixed(gib, 2); }
 
 Result<SglangMemory> sglang_memory(const ModelConfig& c, const LayerPlan& plan, const InferenceMemory& inf, const Workload& w,
                                    const Gpu& gpu, std::optional<std::pair<double, double>> pre_post_gib) {
-  if (w.pp > 1) return Issue{"pp", "SGLang's accounting per pipeline stage is not modelled yet (tensor parallel only)"};
+  if (auto refused = paged_engine_refusal("SGLang", w, plan.kv_dtype)) return *refused;
   const KvDtype t = plan.kv_dtype;
-  if (t == KvDtype::Q8_0 || t == KvDtype::Q4_0)
-    return Issue{"kvt", "SGLang's --kv-cache-dtype is auto (the model dtype), fp8_e4m3, fp8_e5m2 or bf16; q8_0 and q4_0 are "
-                        "llama.cpp cache types"};
   SglangMemory m;
   m.context_len = w.seq;
   if (w.seq > c.max_positions)  // ref: model_config.py: a longer context_length is refused unless an env override

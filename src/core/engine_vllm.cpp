@@ -100,6 +100,15 @@ Peak profile_peak(const ModelConfig& c, const Workload& w, const Gpu& gpu, i64 t
 
 }  // namespace
 
+std::optional<Issue> paged_engine_refusal(std::string_view engine, const Workload& w, KvDtype t) {
+  const std::string e(engine);
+  if (w.pp > 1) return Issue{"pp", e + "'s accounting per pipeline stage is not modelled yet (tensor parallel only)"};
+  if (t == KvDtype::Q8_0 || t == KvDtype::Q4_0)
+    return Issue{"kvt", e + "'s --kv-cache-dtype is auto (the model dtype), an fp8 type or bfloat16; q8_0 and q4_0 are "
+                            "llama.cpp cache types"};
+  return std::nullopt;
+}
+
 std::string vllm_gib(i64 bytes) {
   // Python's round(x, 2) rounds the exact binary value half to even, as printf's %.2f does; str()
   // then drops trailing zeros, keeping one decimal.
@@ -112,14 +121,10 @@ std::string vllm_gib(i64 bytes) {
 
 Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, const InferenceMemory& inf, const Workload& w,
                                const Gpu& gpu) {
-  if (w.pp > 1) return Issue{"pp", "vLLM's accounting per pipeline stage is not modelled yet (tensor parallel only)"};
+  if (auto refused = paged_engine_refusal("vLLM", w, plan.kv_dtype)) return *refused;
   if (gpu.cuda_total_bytes <= 0 || gpu.sm_count <= 0)
     return Issue{"gpu", "the memory CUDA reports as total (and the SM count) for " + gpu.name +
                             " are not in the catalog, and vLLM's budget is a share of that total"};
-  const KvDtype t = plan.kv_dtype;
-  if (t == KvDtype::Q8_0 || t == KvDtype::Q4_0)
-    return Issue{"kvt", "vLLM's --kv-cache-dtype is auto (the model dtype), fp8 (e4m3/e5m2) or bfloat16; q8_0 and q4_0 are "
-                        "llama.cpp cache types"};
   VllmMemory m;
   m.total_bytes = gpu.cuda_total_bytes;
   m.max_model_len = w.seq;

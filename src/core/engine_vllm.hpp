@@ -87,6 +87,10 @@ struct EngineTerm {
 };
 std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const Gpu& gpu);
 
+// What vLLM and SGLang both refuse, named: pipeline stages (not modelled yet) and llama.cpp's
+// cache types (q8_0, q4_0), which neither engine has.
+std::optional<Issue> paged_engine_refusal(std::string_view engine, const Workload& w, KvDtype t);
+
 // vLLM's format_gib: str(round(bytes / 2^30, 2)) — "58.11", "58.1", "15.0".
 std::string vllm_gib(i64 bytes);
 

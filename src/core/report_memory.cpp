@@ -14,6 +14,15 @@ namespace llmsize::core {
 namespace {
 using json_util::json;
 
+// An engine's terms as JSON rows: key, label, value, bound, formula, source.
+json terms_json(const std::vector<EngineTerm>& terms) {
+  json out = json::array();
+  for (const auto& t : terms)
+    out.push_back({{"key", t.key}, {"label", t.label}, {"value", t.value}, {"bound", t.bound}, {"formula", t.formula},
+                   {"source", t.source}});
+  return out;
+}
+
 std::string pad_left(const std::string& s, size_t w) { return s.size() >= w ? s : std::string(w - s.size(), ' ') + s; }
 std::string pad_right(const std::string& s, size_t w) { return s.size() >= w ? s : s + std::string(w - s.size(), ' '); }
 std::string n(i64 v) { return with_commas(v); }
@@ -131,11 +140,7 @@ json estimate_object(const ModelConfig& cfg, const Workload& w, const Estimate& 
                      {"needed_bytes", v.needed_bytes}, {"estimated_max_model_len", v.estimated_max_model_len},
                      {"max_model_len_fit", v.max_model_len_fit}, {"starts", v.error.empty()}, {"error", v.error},
                      {"log_lines", vllm_log(v)}};
-    json terms = json::array();
-    for (const auto& term : vllm_terms(v, w, e.gpu))
-      terms.push_back({{"key", term.key}, {"label", term.label}, {"value", term.value}, {"bound", term.bound},
-                       {"formula", term.formula}, {"source", term.source}});
-    out["engine"]["terms"] = terms;
+    out["engine"]["terms"] = terms_json(vllm_terms(v, w, e.gpu));
   }
   if (e.sglang) {  // runtime sglang: its free memory, mem_fraction_static, token pool and lines
     const SglangMemory& g = *e.sglang;
@@ -147,11 +152,7 @@ json estimate_object(const ModelConfig& cfg, const Workload& w, const Estimate& 
                      {"kv_tokens", g.max_total_tokens}, {"k_bytes", g.k_bytes}, {"v_bytes", g.v_bytes},
                      {"kv_bytes", g.k_bytes + g.v_bytes}, {"max_running_requests", g.max_running_requests},
                      {"starts", g.error.empty()}, {"error", g.error}, {"log_lines", sglang_log(g)}};
-    json terms = json::array();
-    for (const auto& term : sglang_terms(g, w, e.gpu))
-      terms.push_back({{"key", term.key}, {"label", term.label}, {"value", term.value}, {"bound", term.bound},
-                       {"formula", term.formula}, {"source", term.source}});
-    out["engine"]["terms"] = terms;
+    out["engine"]["terms"] = terms_json(sglang_terms(g, w, e.gpu));
   }
   const Throughput& p = e.throughput;
   out["throughput"] = {{"decode_tokens_per_s_per_seq", p.decode_tokens_per_s_per_seq},
