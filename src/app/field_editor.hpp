@@ -42,9 +42,10 @@ inline std::string field_names(const core::WorkloadField& f) {
 inline std::string field_names(const ref::DemoField& f) { return "CLI flag " + std::string(f.flag); }
 // The workload's GPU ids show as the catalog's names.
 inline std::string choice_label(const core::FieldSpec& f, std::string_view v) {
-  if (f.key == "gpu")
+  if (f.key == "gpu") {
     if (const core::Gpu* g = core::find_gpu(v)) return g->name;
     if (v == core::kCustomGpu) return "Custom GPU (memory, bandwidth, TFLOPS below)";
+  }
   return std::string(v);
 }
 
