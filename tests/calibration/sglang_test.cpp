@@ -90,8 +90,8 @@ TEST_CASE("SGLang: the token pool from the logged free memory, within the log's 
   for (const Case& k : cases) {
     INFO(k.file);
     const LogCheck c = checked(k.file, k.config, k.flags);
-    CHECK(row(c, "kv_tokens").logged_value == k.logged);
-    CHECK(row(c, "kv_tokens").ours_value == k.ours);
+    CHECK(row(c, "kv_tokens").logged_value == static_cast<double>(k.logged));
+    CHECK(row(c, "kv_tokens").ours_value == static_cast<double>(k.ours));
     CHECK(std::abs(k.ours - k.logged) <= 60);
     // The K and V sizes at the log's own #tokens: the cell and the page padding, to the printed 0.01 GB.
     CHECK(row(c, "k_bytes").same_text);
