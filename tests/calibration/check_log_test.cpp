@@ -126,9 +126,8 @@ TEST_CASE("check-log: hostile and foreign logs get a named error", "[calibration
   REQUIRE_FALSE(c.ok());
   CHECK(c.issues().front().field == "seq");
   // A dict that never closes, quotes that never end, a NUL byte: parsed as far as it goes.
-  CHECK(parse_engine_log(std::string("non-default args: {'model': 'x\0y', 'tensor_parallel_size': ", 62) +
-                         "\nAvailable KV cache memory: 1.5 GiB\n")
-            .ok());
+  static constexpr char kOpen[] = "non-default args: {'model': 'x\0y', 'tensor_parallel_size': ";
+  CHECK(parse_engine_log(std::string(kOpen, sizeof kOpen - 1) + "\nAvailable KV cache memory: 1.5 GiB\n").ok());
   // An SGLang log is recognised; a #tokens beyond any GPU is refused by name, not cast.
   auto sg = parse_engine_log("[2025-10-07] KV Cache is allocated. #tokens: 975424, KV size: 43.67 GB\n");
   REQUIRE(sg.ok());
