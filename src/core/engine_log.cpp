@@ -44,6 +44,13 @@ std::optional<double> leading_number(std::string_view s, std::string* text = nul
   return neg ? -v : v;
 }
 
+// A whole number read from a log as a setting's text; one beyond int64 becomes a text the field
+// refuses by name (never a cast out of range).
+std::string whole(double v) {
+  if (!(v > -9.2e18 && v < 9.2e18)) return "9223372036854775808";
+  return std::to_string(static_cast<i64>(v));
+}
+
 // The number right after `marker` in `line`.
 std::optional<double> after(std::string_view line, std::string_view marker, std::string* text = nullptr) {
   const size_t at = line.find(marker);
@@ -170,9 +177,9 @@ struct Reader {
     if (auto v = version_after(l, "vLLM API server version ")) log.version = *v, ++vllm;
     else if (l.find("[entrypoints/") != std::string_view::npos && l.find(" version ") != std::string_view::npos && log.version.empty())
       if (auto v2 = version_after(l.substr(l.rfind(" version ")), " version ")) log.version = *v2;
-    if (auto v = after(l, "Defaulting max_num_batched_tokens to ")) set("mbt", std::to_string(static_cast<i64>(*v)));
-    if (auto v = after(l, "Defaulting max_num_seqs to ")) set("mns", std::to_string(static_cast<i64>(*v)));
-    if (auto v = after(l, "Chunked prefill is enabled with max_num_batched_tokens=")) set("mbt", std::to_string(static_cast<i64>(*v)));
+    if (auto v = after(l, "Defaulting max_num_batched_tokens to ")) set("mbt", whole(*v));
+    if (auto v = after(l, "Defaulting max_num_seqs to ")) set("mns", whole(*v));
+    if (auto v = after(l, "Chunked prefill is enabled with max_num_batched_tokens=")) set("mbt", whole(*v));
     if (auto v = after(l, "Model loading took ")) figure("weights_bytes", *v * kGiBd, l), ++vllm;
     else if (auto v2 = after(l, "Loading model weights took ")) figure("weights_bytes", *v2 * kGiBd, l), ++vllm;
     if (auto v = after(l, "Total non KV cache memory: ")) figure("non_kv_bytes", *v * kGiBd, l);
@@ -185,7 +192,7 @@ struct Reader {
       if (x != std::string_view::npos)
         if (auto c = leading_number(l.substr(x + 20))) {
           figure("max_concurrency", *c, l);
-          if (!has_setting("seq")) set("seq", std::to_string(static_cast<i64>(*v)));
+          if (!has_setting("seq")) set("seq", whole(*v));
           ++vllm;
         }
     }
@@ -213,12 +220,12 @@ struct Reader {
         }
       }
     if (auto v = setting(l, "llama_context:", "n_ctx")) {
-      if (auto n = leading_number(*v)) set("seq", std::to_string(static_cast<i64>(*n))), ++llamacpp;
+      if (auto n = leading_number(*v)) set("seq", whole(*n)), ++llamacpp;
     }
     if (auto v = setting(l, "llama_context:", "n_ubatch"))
-      if (auto n = leading_number(*v)) set("ub", std::to_string(static_cast<i64>(*n)));
+      if (auto n = leading_number(*v)) set("ub", whole(*n));
     if (auto v = setting(l, "llama_context:", "n_seq_max"))
-      if (auto n = leading_number(*v)) set("np", std::to_string(static_cast<i64>(*n)));
+      if (auto n = leading_number(*v)) set("np", whole(*n));
     if (auto v = setting(l, "llama_context:", "kv_unified")) set("kvu", *v == "true" ? "1" : "0");
     if (auto v = setting(l, "llama_context:", "flash_attn"))
       set("flash", *v == "disabled" || *v == "0" || *v == "false" ? "0" : "1");
@@ -235,7 +242,7 @@ struct Reader {
         if (*v == name) set("w", std::string(key));
     }
     if (const size_t at = l.find("load_tensors: offloaded "); at != std::string_view::npos)
-      if (auto n = leading_number(l.substr(at + 24))) set("ngl", std::to_string(static_cast<i64>(*n))), ++llamacpp;
+      if (auto n = leading_number(l.substr(at + 24))) set("ngl", whole(*n)), ++llamacpp;
     if (const size_t at = l.find(" model buffer size = "); at != std::string_view::npos && l.find("load_tensors:") != std::string_view::npos) {
       if (auto v = leading_number(l.substr(at + 21))) {
         const bool mapped_cpu = l.find("CPU_Mapped") != std::string_view::npos;
@@ -264,14 +271,14 @@ struct Reader {
     }
     if (auto v = after_key(l, "max_total_num_tokens=")) figure("kv_tokens", *v, l), ++sglang;
     if (auto v = after_key(l, "max_running_requests=")) figure("max_running_requests", *v, l);
-    if (auto v = after_key(l, "context_len=")) set("seq", std::to_string(static_cast<i64>(*v)));
-    if (auto v = after_key(l, "chunked_prefill_size=")) set("cps", std::to_string(static_cast<i64>(*v)));
+    if (auto v = after_key(l, "context_len=")) set("seq", whole(*v));
+    if (auto v = after_key(l, "chunked_prefill_size=")) set("cps", whole(*v));
     if (auto v = after_key(l, "mem_fraction_static=", &text)) set("mfs", text);
     else if (auto v2 = after(l, "--mem-fraction-static ", &text)) set("mfs", text);
-    if (auto v = after_key(l, "tp_size=")) set("tp", std::to_string(static_cast<i64>(*v)));
+    if (auto v = after_key(l, "tp_size=")) set("tp", whole(*v));
     else if (l.find("launch_server") != std::string_view::npos) {
       for (std::string_view flag : {"--tp ", "--tp-size ", "--tensor-parallel-size "})
-        if (auto v2 = after(l, flag)) set("tp", std::to_string(static_cast<i64>(*v2)));
+        if (auto v2 = after(l, flag)) set("tp", whole(*v2));
     }
     if (l.find("kv_cache_dtype='fp8") != std::string_view::npos) set("kvt", "fp8");
   }
@@ -399,6 +406,9 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
     const LogFigure* usage = log.find("weights_bytes");
     if (post && (pre || usage)) {
       const double post_gib = post->value / kGiBd, pre_gib = pre ? pre->value / kGiBd : post_gib + usage->value / kGiBd;
+      if (!(post_gib >= 0 && post_gib <= 1e6 && pre_gib >= 0 && pre_gib <= 1e6))
+        return Issue{"log", "the free memory it prints (" + fixed(pre_gib, 2) + " and " + fixed(post_gib, 2) +
+                                " GB) is outside [0, 1000000] GiB"};
       auto measured = sglang_memory(cfg, e->plan, e->inference, w, e->gpu, std::make_pair(pre_gib, post_gib));
       if (!measured) return measured.issues();
       m = *measured;

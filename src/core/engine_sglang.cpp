@@ -127,6 +127,7 @@ Result<SglangMemory> sglang_memory(const ModelConfig& c, const LayerPlan& plan, 
   // ref: model_runner.py profile_max_num_token and init_memory_pool.
   m.rest_gib = m.post_gib - m.pre_gib * (1 - m.mem_fraction_static);
   const double rest_bytes = std::floor(m.rest_gib * kGiBd);
+  if (!(rest_bytes < 9.2e18)) return Issue{"mfs", "the memory for the token pool is beyond what int64 bytes can hold"};
   const i64 tokens = rest_bytes > 0 ? static_cast<i64>(rest_bytes) / m.cell_bytes : 0;
   m.max_total_tokens = tokens / m.page_size * m.page_size;
   if (m.max_total_tokens <= 0) {

@@ -128,6 +128,19 @@ TEST_CASE("check-log: hostile and foreign logs get a named error", "[calibration
   // A dict that never closes, quotes that never end, a NUL byte: parsed as far as it goes.
   static constexpr char kOpen[] = "non-default args: {'model': 'x\0y', 'tensor_parallel_size': ";
   CHECK(parse_engine_log(std::string(kOpen, sizeof kOpen - 1) + "\nAvailable KV cache memory: 1.5 GiB\n").ok());
+  // Numbers beyond int64 become settings the fields refuse by name, never a cast out of range.
+  auto far = parse_engine_log("Defaulting max_num_seqs to 1e400\nDefaulting max_num_batched_tokens to "
+                              "99999999999999999999999999\nGPU KV cache size: 1 tokens\n");
+  REQUIRE(far.ok());
+  auto fc = check_log(*far, preset("qwen2.5-0.5b").config, Workload{});
+  REQUIRE_FALSE(fc.ok());
+  CHECK(fc.issues().front().field == "mbt");
+  auto free_mem = parse_engine_log("Load weight begin. avail mem=99999999999 GB\nLoad weight end. type=X, avail mem=1.00 GB, "
+                                   "mem usage=1.00 GB.\nKV Cache is allocated. #tokens: 5, K size: 1.00 GB, V size: 1.00 GB\n");
+  REQUIRE(free_mem.ok());
+  auto fm = check_log(*free_mem, preset("qwen2.5-0.5b").config, Workload{});
+  REQUIRE_FALSE(fm.ok());
+  CHECK(fm.issues().front().field == "log");
   // An SGLang log is recognised; a #tokens beyond any GPU is refused by name, not cast.
   auto sg = parse_engine_log("[2025-10-07] KV Cache is allocated. #tokens: 975424, KV size: 43.67 GB\n");
   REQUIRE(sg.ok());
