@@ -176,8 +176,10 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
     ImGui::PushFont(app.fonts.small);
     if (e.llamacpp_devices)
       for (const auto& line : core::llamacpp_buffer_log(*e.llamacpp_devices)) ImGui::TextUnformatted(line.c_str());
-    for (const auto& line : core::llamacpp_log(l, s.work.kv_dtype)) ImGui::TextUnformatted(line.c_str());
+    for (const auto& line : core::llamacpp_log(l, s.work.kv_dtype, e.llamacpp_devices ? &*e.llamacpp_devices : nullptr)) ImGui::TextUnformatted(line.c_str());
     ImGui::PopFont();
+    if (e.llamacpp_devices)
+      for (const auto& note : core::llamacpp_buffer_notes(*e.llamacpp_devices, u)) ImGui::TextDisabled("%s", note.c_str());
     mark("memory.llamacpp");
   }
   if (e.vllm && !training) {  // runtime vllm: the lines vllm serve prints for this model and flags

@@ -105,6 +105,8 @@ Result<LlamaCppMemory> llamacpp_memory(const ModelConfig& c, const LayerPlan& pl
   for (const PlannedLayer& l : plan.layers) {
     const CacheShape& s = plan.caches[static_cast<size_t>(l.cache)];
     Checked layer;  // this layer's K, V and state
+    int cache_index = -1;
+    i64 kv_of_layer = 0;
     if (s.kind == AttnKind::MlaIndexer)
       return Issue{"rt", "llama.cpp keeps DeepSeek-V3.2's keys in its DSA cache (llama_kv_cache_dsa), not modelled yet"};
     if (keeps_tokens(s.kind)) {
@@ -117,6 +119,10 @@ Result<LlamaCppMemory> llamacpp_memory(const ModelConfig& c, const LayerPlan& pl
       (in_swa ? k_swa : k_base) += cells * *k;
       (in_swa ? v_swa : v_base) += cells * *v;
       layer += cells * (*k + *v);
+      const Checked kv_layer = cells * (*k + *v);
+      if (!kv_layer.ok()) return memory_overflow();
+      kv_of_layer = kv_layer.value();
+      cache_index = in_swa ? 1 : 0;
       ++cache.layers;
     }
     if (has_state(s.kind)) {
@@ -128,6 +134,8 @@ Result<LlamaCppMemory> llamacpp_memory(const ModelConfig& c, const LayerPlan& pl
     }
     if (!layer.ok()) return memory_overflow();
     m.layer_bytes.push_back(layer.value());
+    m.layer_kv.push_back(kv_of_layer);
+    m.layer_cache.push_back(cache_index);
   }
   // ref: llama_model::create_memory filters the nextn (MTP) layers out of the cache only for
   // step35, hy_v3, glm_dsa, mimo2 and deepseek32: glm4moe's GGUF keeps its nextn layer, and
@@ -141,7 +149,11 @@ Result<LlamaCppMemory> llamacpp_memory(const ModelConfig& c, const LayerPlan& pl
     base.layers += c.mtp_layers;
     const Checked one = Checked(base.cells) * m.n_stream * (*k + *v);
     if (!one.ok()) return memory_overflow();
-    for (i64 i = 0; i < c.mtp_layers; ++i) m.layer_bytes.push_back(one.value());
+    for (i64 i = 0; i < c.mtp_layers; ++i) {
+      m.layer_bytes.push_back(one.value());
+      m.layer_kv.push_back(one.value());
+      m.layer_cache.push_back(0);
+    }
   }
   if (!k_base.ok() || !v_base.ok() || !k_swa.ok() || !v_swa.ok() || !r_sum.ok() || !s_sum.ok()) return memory_overflow();
   base.k_bytes = k_base.value();
@@ -161,25 +173,72 @@ Result<LlamaCppMemory> llamacpp_memory(const ModelConfig& c, const LayerPlan& pl
   return m;
 }
 
+i64 LlamaCppBuffers::gpu_model_bytes() const {
+  i64 sum = 0;
+  for (const auto& d : devices) sum += d.model_bytes;
+  return sum;
+}
+i64 LlamaCppBuffers::gpu_cache_bytes() const {
+  i64 sum = 0;
+  for (const auto& d : devices) sum += d.cache_bytes;
+  return sum;
+}
+
 Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& inv, const LlamaCppMemory& m,
                                          const Workload& w, const Gpu& gpu) {
-  if (w.tp > 1 || w.pp > 1)
-    return Issue{"tp", "llama.cpp splits layers over devices (--tensor-split), which is not modelled yet; use tp 1 and pp 1"};
+  if (w.tp > 1)
+    return Issue{"tp", "llama.cpp splits rows over devices only with --split-mode row, which is not modelled; its "
+                       "default splits layers: use pp (one stage per device) and tp 1"};
+  const bool metal = gpu.vendor == "Apple";
+  if (metal && w.pp > 1) return Issue{"pp", "llama.cpp sees one Metal device; pp must be 1"};
   LlamaCppBuffers b;
-  b.device = gpu.vendor == "AMD" ? "ROCm0" : gpu.vendor == "Apple" ? "Metal" : "CUDA0";
-  b.n_layer = c.n_layers;
-  // ref: llama_model::load_tensors: i_gpu_start, act_gpu_layers and get_layer_buft_list.
-  const i64 ngl = w.n_gpu_layers < 0 ? c.n_layers + 1 : w.n_gpu_layers;
-  const i64 i_gpu_start = std::max<i64>(c.n_layers - ngl, 0);
-  const i64 act = std::min(ngl, c.n_layers + 1);
-  auto on_gpu = [&](i64 il) { return il >= i_gpu_start && il - i_gpu_start < act; };
+  const std::string backend = gpu.vendor == "AMD" ? "ROCm" : metal ? "Metal" : "CUDA";
+  // ref: load_tensors: n_layer_all = the trunk and the nextn layers the GGUF keeps (the cache's layers).
+  const i64 n_layer_all = static_cast<i64>(m.layer_bytes.size());
+  b.n_layer = n_layer_all;
+  b.ngl = w.n_gpu_layers < 0 ? n_layer_all + 1 : w.n_gpu_layers;
+  // ref: load_tensors: the split points: each share summed in order, then divided by the sum,
+  // in float; all zero (or none given) = by each device's free memory, equal on identical cards.
+  const i64 n_dev = w.pp;
+  std::vector<float> splits(static_cast<size_t>(n_dev), 1.0f);
+  b.even_split = std::all_of(w.tensor_split.begin(), w.tensor_split.end(), [](double x) { return static_cast<float>(x) == 0.0f; });
+  if (!b.even_split)
+    for (i64 i = 0; i < n_dev; ++i) splits[static_cast<size_t>(i)] = static_cast<float>(w.tensor_split[static_cast<size_t>(i)]);
+  float split_sum = 0.0f;
+  for (float& x : splits) x = (split_sum += x);
+  for (float& x : splits) x /= split_sum;
+  b.splits = splits;
+  const i64 i_gpu_start = std::max<i64>(n_layer_all + 1 - b.ngl, 0);
+  const i64 act = std::min(b.ngl, n_layer_all + 1);
+  // The device of layer il (il = n_layer_all: the output layer), or -1 for the CPU.
+  auto device_of = [&](i64 il) -> i64 {
+    if (il < i_gpu_start || il - i_gpu_start >= act) return -1;
+    const float at = static_cast<float>(il - i_gpu_start) / static_cast<float>(act);
+    const i64 d = std::upper_bound(splits.begin(), splits.end(), at) - splits.begin();
+    return std::min(d, n_dev - 1);
+  };
   b.offloaded = act;
-  b.output_on_gpu = on_gpu(c.n_layers);
+  for (i64 i = 0; i < n_dev; ++i)
+    b.devices.push_back({metal ? backend : backend + std::to_string(i), 0, 0, false, 0, 0});
+  const i64 out_dev = device_of(n_layer_all);
+  b.output_on_gpu = out_dev >= 0;
+  if (b.output_on_gpu) b.devices[static_cast<size_t>(out_dev)].output = true;
+  for (i64 il = 0; il < n_layer_all; ++il)
+    if (const i64 d = device_of(il); d >= 0) {
+      LlamaCppDevice& dev = b.devices[static_cast<size_t>(d)];
+      if (dev.count == 0) dev.first = il;
+      ++dev.count;
+    }
   auto bytes_of = [&](const Tensor& t, i64 layer) -> std::optional<i64> {
     auto one = storage_bytes(storage_for(c, w, t, layer), stored_dims(t));
     return one ? mul(*one, t.copies) : std::nullopt;
   };
-  Checked gpu_bytes, cpu_bytes;
+  std::vector<Checked> dev_bytes(static_cast<size_t>(n_dev));
+  Checked cpu_bytes;
+  auto place = [&](i64 d, i64 bytes) {
+    (d >= 0 ? dev_bytes[static_cast<size_t>(d)] : cpu_bytes) += Checked(bytes);
+    b.cpu_span |= d < 0 && bytes > 0;
+  };
   for (const Tensor& t : inv.global) {
     auto bytes = bytes_of(t, -1);
     if (!bytes) return memory_overflow();
@@ -189,9 +248,9 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
     if (input) {
       cpu_bytes += Checked(*bytes);
       // A tied head: llama.cpp duplicates token_embd as the output tensor on the output layer's device.
-      if (c.tie_embeddings && t.role == Role::Embed && b.output_on_gpu) gpu_bytes += Checked(*bytes);
+      if (c.tie_embeddings && t.role == Role::Embed && b.output_on_gpu) place(out_dev, *bytes);
     } else {
-      (b.output_on_gpu ? gpu_bytes : cpu_bytes) += Checked(*bytes);
+      place(out_dev, *bytes);
     }
   }
   for (const LayerKind& k : inv.kinds)
@@ -201,16 +260,26 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
         if (!bytes) return memory_overflow();
         // --n-cpu-moe N: "blk\.(0…N−1)\.ffn_(up|down|gate)_exps" buffers override to the CPU.
         const bool expert_on_cpu = t.routed && il < w.n_cpu_moe;
-        (on_gpu(il) && !expert_on_cpu ? gpu_bytes : cpu_bytes) += Checked(*bytes);
+        place(expert_on_cpu ? -1 : device_of(il), *bytes);
       }
-  for (size_t il = 0; il < m.layer_bytes.size(); ++il) {
-    // The nextn layers follow the trunk (il ≥ n_layer): they go with the output layer.
-    const bool gpu_layer = static_cast<i64>(il) < c.n_layers ? on_gpu(static_cast<i64>(il)) : b.output_on_gpu;
-    (gpu_layer ? b.gpu_cache_bytes : b.cpu_cache_bytes) += m.layer_bytes[il];
+  for (i64 il = 0; il < n_layer_all; ++il) {
+    const i64 d = device_of(il);
+    b.layer_device.push_back(static_cast<int>(d));
+    (d >= 0 ? b.devices[static_cast<size_t>(d)].cache_bytes : b.cpu_cache_bytes) += m.layer_bytes[static_cast<size_t>(il)];
   }
-  if (!gpu_bytes.ok() || !cpu_bytes.ok()) return memory_overflow();
-  b.gpu_model_bytes = gpu_bytes.value();
+  if (!cpu_bytes.ok()) return memory_overflow();
+  for (i64 i = 0; i < n_dev; ++i) {
+    if (!dev_bytes[static_cast<size_t>(i)].ok()) return memory_overflow();
+    b.devices[static_cast<size_t>(i)].model_bytes = dev_bytes[static_cast<size_t>(i)].value();
+  }
   b.cpu_mapped_bytes = cpu_bytes.value();
+  // ref: llama_context::output_reserve(n_seq_max): logits of n_vocab floats for max(n_outputs,
+  // n_seq_max) rows (no embeddings rows: llama-server runs without --embeddings), in the host
+  // buffer type of the output layer's device (CUDA_Host, ROCm_Host), else the CPU's (Metal has none).
+  b.output_buffer = b.output_on_gpu && !metal ? backend + "_Host" : "CPU";
+  const Checked out_bytes = Checked(c.vocab) * m.n_seq * 4;
+  if (!out_bytes.ok()) return memory_overflow();
+  b.output_buffer_bytes = out_bytes.value();
   return b;
 }
 
@@ -218,27 +287,79 @@ std::vector<std::string> llamacpp_buffer_log(const LlamaCppBuffers& b) {
   std::vector<std::string> out;
   char buf[160];
   auto mib = [](i64 v) { return static_cast<double>(v) / 1048576.0; };
-  // ref: llama_model::load_tensors's LLAMA_LOG_INFO lines.
+  // ref: llama_model_base::load_tensors's LLAMA_LOG_INFO lines (it counts min(ngl, n_layer_all)
+  // layers, the output layer first, whatever the split).
+  const i64 n_gpu = std::min(b.ngl, b.n_layer);
+  if (n_gpu > 0) out.emplace_back("load_tensors: offloading output layer to GPU");
+  std::snprintf(buf, sizeof buf, "load_tensors: offloading %lld repeating layers to GPU",
+                static_cast<long long>(n_gpu > 0 ? n_gpu - 1 : n_gpu));
+  out.emplace_back(buf);
   std::snprintf(buf, sizeof buf, "load_tensors: offloaded %lld/%lld layers to GPU", static_cast<long long>(b.offloaded),
                 static_cast<long long>(b.n_layer + 1));
   out.emplace_back(buf);
-  std::snprintf(buf, sizeof buf, "load_tensors: %12s model buffer size = %8.2f MiB", "CPU_Mapped", mib(b.cpu_mapped_bytes));
-  out.emplace_back(buf);
-  // A discrete GPU's buffer holds its tensors (copied, aligned); Metal maps the file range from
-  // its first tensor to its last, which depends on the GGUF's tensor order: not printed.
-  if (b.offloaded > 0 && b.device != "Metal") {
-    std::snprintf(buf, sizeof buf, "load_tensors: %12s model buffer size = %8.2f MiB", b.device.c_str(), mib(b.gpu_model_bytes));
+  if (!b.cpu_span) {
+    std::snprintf(buf, sizeof buf, "load_tensors: %12s model buffer size = %8.2f MiB", "CPU_Mapped", mib(b.cpu_mapped_bytes));
     out.emplace_back(buf);
   }
+  // A discrete GPU's buffer holds its tensors (copied, aligned); Metal maps the file range from
+  // its first tensor to its last, which depends on the GGUF's tensor order: not printed. A device
+  // without tensors has no buffer.
+  for (const LlamaCppDevice& d : b.devices)
+    if ((d.count > 0 || d.output) && d.name != "Metal") {
+      std::snprintf(buf, sizeof buf, "load_tensors: %12s model buffer size = %8.2f MiB", d.name.c_str(), mib(d.model_bytes));
+      out.emplace_back(buf);
+    }
+  // ref: llama_context::llama_context's "output buffer size" line.
+  std::snprintf(buf, sizeof buf, "llama_context: %10s  output buffer size = %8.2f MiB", b.output_buffer.c_str(),
+                mib(b.output_buffer_bytes));
+  out.emplace_back(buf);
   return out;
 }
 
-std::vector<std::string> llamacpp_log(const LlamaCppMemory& m, KvDtype t) {
+std::vector<std::string> llamacpp_buffer_notes(const LlamaCppBuffers& b, ByteUnit unit) {
+  std::vector<std::string> out;
+  auto n = [](i64 v) { return std::to_string(v); };
+  if (b.devices.size() > 1)
+    for (const LlamaCppDevice& d : b.devices)
+      out.push_back(d.name + ": " + (d.count > 0 ? "layers " + n(d.first) + " to " + n(d.first + d.count - 1) : std::string("no layers")) +
+                    (d.output ? " and the output layer" : "") + ", model " + format_bytes(d.model_bytes, unit) + ", cache " +
+                    format_bytes(d.cache_bytes, unit));
+  if (b.cpu_span)
+    out.push_back("tensors on the CPU: " + format_bytes(b.cpu_mapped_bytes, unit) +
+                  "; llama.cpp's CPU line is the file span from the first to the last of them (the GGUF's tensor order), "
+                  "or a CPU_REPACK buffer for types its CPU kernels repack: not printed");
+  if (b.cpu_cache_bytes > 0) out.push_back("the cache of the layers left on the CPU: " + format_bytes(b.cpu_cache_bytes, unit));
+  out.emplace_back("compute buffers: not modelled (ggml's graph allocator; the temporaries stand for them)");
+  return out;
+}
+
+std::vector<std::string> llamacpp_log(const LlamaCppMemory& m, KvDtype t, const LlamaCppBuffers* b) {
   std::vector<std::string> out;
   const char* type = ggml_name(t);
   if (!type) return out;
   char buf[256];
-  auto mib = [](i64 b) { return static_cast<float>(b) / (1024.0f * 1024.0f); };
+  auto mib = [](i64 v) { return static_cast<float>(v) / (1024.0f * 1024.0f); };
+  // ref: llama_kv_cache::llama_kv_cache and llama_memory_recurrent: one buffer per buffer type
+  // holding layers, in the order of their names (ggml_backend_buft_comparator: strcmp), each
+  // printed as "%10s KV buffer size = %8.2f MiB" ("RS" for the recurrent state).
+  auto buffers = [&](const char* who, const char* what, auto bytes_of_layer) {
+    if (!b || b->layer_device.size() != m.layer_bytes.size()) return;
+    std::vector<std::pair<std::string, i64>> by_name;
+    for (size_t il = 0; il < m.layer_bytes.size(); ++il) {
+      const i64 bytes = bytes_of_layer(il);
+      if (bytes <= 0) continue;
+      const int d = b->layer_device[il];
+      const std::string name = d < 0 ? std::string("CPU") : b->devices[static_cast<size_t>(d)].name;
+      auto it = std::find_if(by_name.begin(), by_name.end(), [&](const auto& p) { return p.first == name; });
+      if (it == by_name.end()) by_name.emplace_back(name, bytes);
+      else it->second += bytes;
+    }
+    std::sort(by_name.begin(), by_name.end());
+    for (const auto& [name, bytes] : by_name) {
+      std::snprintf(buf, sizeof buf, "%s: %10s %s buffer size = %8.2f MiB", who, name.c_str(), what, static_cast<double>(bytes) / 1048576.0);
+      out.emplace_back(buf);
+    }
+  };
   // ref: llama_kv_cache::llama_kv_cache's LLAMA_LOG_INFO and llama_kv_cache_iswa's "creating" lines.
   for (const LlamaCppCache& c : m.caches) {
     if (m.iswa) {
@@ -246,6 +367,8 @@ std::vector<std::string> llamacpp_log(const LlamaCppMemory& m, KvDtype t) {
                     c.swa ? "    SWA" : "non-SWA", static_cast<long long>(c.cells));
       out.emplace_back(buf);
     }
+    const int ci = c.swa ? 1 : 0;
+    buffers("llama_kv_cache", "KV", [&](size_t il) { return m.layer_cache[il] == ci ? m.layer_kv[il] : i64{0}; });
     std::snprintf(buf, sizeof buf,
                   "llama_kv_cache: size = %7.2f MiB (%6lld cells, %3lld layers, %2lld/%lld seqs), K (%s): %7.2f MiB, V (%s): %7.2f MiB",
                   static_cast<double>(mib(c.k_bytes + c.v_bytes)), static_cast<long long>(c.cells),
@@ -254,6 +377,7 @@ std::vector<std::string> llamacpp_log(const LlamaCppMemory& m, KvDtype t) {
     out.emplace_back(buf);
   }
   if (m.recurrent) {  // ref: llama_memory_recurrent::llama_memory_recurrent's LLAMA_LOG_INFO (n_rs_seq 0)
+    buffers("llama_memory_recurrent", "RS", [&](size_t il) { return m.layer_bytes[il] - m.layer_kv[il]; });
     std::snprintf(buf, sizeof buf,
                   "llama_memory_recurrent: size = %7.2f MiB (%6lld cells, %3lld layers, %2lld seqs %2d rs_seq), R (f32): %7.2f MiB, "
                   "S (f32): %7.2f MiB",

@@ -3,12 +3,14 @@
 // at start-up. Follows ggml-org/llama.cpp master b10573 (2026-08): llama_context::llama_context
 // (n_ctx padding, streams), llama_model::create_memory (which cache per architecture),
 // llama_kv_cache_iswa (the SWA cache's cells), llama_kv_cache and llama_memory_recurrent (tensor
-// sizes and their log lines). Whole model, as llama.cpp sizes it before splitting layers over
-// devices; the compute buffer and partial offload are later steps of the issue.
+// sizes and their log lines), llama_model_base::load_tensors (layers over devices) and
+// llama_context::output_reserve. Not modelled: the compute buffers (ggml_gallocr's peak over the
+// graph, which changes with the build), --split-mode row.
 #pragma once
 #include <string>
 #include <vector>
 
+#include "format.hpp"
 #include "gpus.hpp"
 #include "inventory.hpp"
 #include "layer_plan.hpp"
@@ -34,29 +36,54 @@ struct LlamaCppMemory {
   bool recurrent = false;             // a llama_memory_recurrent (recurrent or hybrid models)
   i64 rs_cells = 0, rs_layers = 0, r_bytes = 0, s_bytes = 0;  // rs_layers: n_layer(), as llama.cpp prints it
   std::vector<i64> layer_bytes;       // KV and recurrent state of each layer (the nextn layer last), for the device split
+  std::vector<i64> layer_kv;          // of which K and V
+  std::vector<int> layer_cache;       // the cache (index in `caches`) holding the layer's K and V, −1 for none
   i64 kv_bytes() const;
   i64 total_bytes() const { return kv_bytes() + r_bytes + s_bytes; }
 };
 
-// Where llama.cpp puts the weights and the cache (llama_model::load_tensors, b10573): layers
-// i_gpu_start = n_layer − ngl … on the GPU, the output layer too when ngl > n_layer; the token
-// embedding always on the CPU (read through mmap: "CPU_Mapped"); a tied head is duplicated on
-// the output layer's device; --n-cpu-moe keeps the first N layers' expert tensors on the CPU;
-// each layer's cache on its layer's device (offload_kqv).
+// Where llama.cpp puts the weights and the cache (llama_model_base::load_tensors, b10573): of
+// the n_layer_all repeating layers (the trunk and the nextn layers the GGUF keeps) and the output
+// layer, the last ngl go to the GPUs (i_gpu_start = n_layer_all + 1 − ngl); each of those goes to
+// the device whose cumulative --tensor-split share first exceeds (il − i_gpu_start) / ngl; the
+// token embedding always stays on the CPU (read through mmap: "CPU_Mapped"); a tied head is
+// token_embd duplicated on the output layer's device; --n-cpu-moe keeps the first N layers'
+// expert tensors on the CPU; each layer's cache on its layer's device (offload_kqv).
+struct LlamaCppDevice {
+  std::string name;         // "CUDA0", "CUDA1", "ROCm0", "Metal": the backend buffer's name
+  i64 first = 0, count = 0; // its repeating layers, [first, first + count) of n_layer_all
+  bool output = false;      // holds the output layer (final norm, head)
+  i64 model_bytes = 0;      // "<name> model buffer size"
+  i64 cache_bytes = 0;      // KV and recurrent state of its layers
+};
 struct LlamaCppBuffers {
-  std::string device;           // "CUDA0", "ROCm0", "Metal" (the GPU's backend buffer name)
-  i64 n_layer = 0;              // repeating layers
+  i64 n_layer = 0;              // n_layer_all: repeating layers, nextn layers included
+  i64 ngl = 0;                  // -ngl as llama.cpp reads it (-1: n_layer_all + 1)
   i64 offloaded = 0;            // of n_layer + 1 (the output layer counts)
   bool output_on_gpu = false;
-  i64 gpu_model_bytes = 0;      // "<device> model buffer size"
-  i64 cpu_mapped_bytes = 0;     // "CPU_Mapped model buffer size"
-  i64 gpu_cache_bytes = 0;      // KV and recurrent state on the GPU
-  i64 cpu_cache_bytes = 0;      // on the CPU
+  bool even_split = true;       // no --tensor-split: shares by free memory, taken as equal on identical cards
+  std::vector<float> splits;    // cumulative normalized shares, llama.cpp's split points (float, as it computes them)
+  std::vector<LlamaCppDevice> devices;  // one per GPU (pipeline stage)
+  std::vector<int> layer_device;  // per repeating layer: the index in `devices`, −1 for the CPU
+  i64 cpu_mapped_bytes = 0;     // the tensors on the CPU: "CPU_Mapped model buffer size" when that is the token embedding alone
+  bool cpu_span = false;        // other tensors on the CPU too (-ngl, --n-cpu-moe): llama.cpp's CPU line is then the mapped
+                                // file span from their first to their last (GGUF tensor order), or a CPU_REPACK buffer
+  i64 cpu_cache_bytes = 0;      // cache of the layers left on the CPU
+  std::string output_buffer;    // "CUDA_Host", "ROCm_Host" or "CPU": the host buffer of the output layer's device
+  i64 output_buffer_bytes = 0;  // llama_context::output_reserve(n_seq_max): the logits of n_seq_max rows, f32
+  i64 gpu_model_bytes() const;  // over the devices
+  i64 gpu_cache_bytes() const;
 };
+// The buffers for `w` on w.pp devices of `gpu` (llama.cpp's default --split-mode layer: a device
+// per pipeline stage, w.tensor_split their shares). Fails, naming the field, for tensor
+// parallelism (--split-mode row is not modelled) and for more than one Metal device.
 Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& cfg, const Inventory& inv, const LlamaCppMemory& m,
                                          const Workload& w, const Gpu& gpu);
-// load_tensors' lines for those buffers.
+// load_tensors' and the output buffer's lines for those buffers.
 std::vector<std::string> llamacpp_buffer_log(const LlamaCppBuffers& b);
+// What those lines leave out, in words: each device's layers and bytes (several devices), the
+// cache left on the CPU, the compute buffers not modelled. For the CLI's text and the UI.
+std::vector<std::string> llamacpp_buffer_notes(const LlamaCppBuffers& b, ByteUnit unit);
 
 // The memory llama-server allocates for `cfg` under `w` (seq = n_ctx, the llama.cpp flags of the
 // workload, kv_dtype as -ctk/-ctv). `plan` is the model's plan at w's KV dtype (whole-model
@@ -64,7 +91,8 @@ std::vector<std::string> llamacpp_buffer_log(const LlamaCppBuffers& b);
 // its memory for this model is not modelled (DeepSeek-V3.2's DSA cache).
 Result<LlamaCppMemory> llamacpp_memory(const ModelConfig& cfg, const LayerPlan& plan, const Workload& w);
 
-// The lines llama.cpp prints for that memory, as it formats them.
-std::vector<std::string> llamacpp_log(const LlamaCppMemory& m, KvDtype t);
+// The lines llama.cpp prints for that memory, as it formats them; with `b`, each cache's buffer
+// per device first ("CPU", "CUDA0", … in name order, as llama_kv_cache's ctx_map sorts them).
+std::vector<std::string> llamacpp_log(const LlamaCppMemory& m, KvDtype t, const LlamaCppBuffers* b = nullptr);
 
 }  // namespace llmsize::core

@@ -99,6 +99,8 @@ std::optional<std::string_view> setting(std::string_view line, std::string_view 
 struct Reader {
   EngineLog log;
   int vllm = 0, llamacpp = 0, sglang = 0;  // recognised lines per engine
+  int devices = 0;                         // llama.cpp's "using device" lines
+  int kv_caches = 0;                       // llama.cpp's iswa "creating" lines so far
 
   void set(const std::string& key, const std::string& value) {
     for (auto& [k, v] : log.settings)
@@ -210,14 +212,30 @@ struct Reader {
         if (auto b = leading_number(l.substr(comma + 2))) figure("budget_bytes", *b * kGiBd, l);
     }
     // ---- llama.cpp ----
+    if (l.find("llama_kv_cache_iswa: creating") != std::string_view::npos) ++kv_caches;
+    // "llama_kv_cache:      CUDA1 KV buffer size =  1152.00 MiB": per cache (counted by the iswa
+    // lines before it) and device.
+    // (Builds of mid-2025 print the same line as "llama_kv_cache_unified:".)
+    const size_t unified = l.find("llama_kv_cache_unified:");
+    const size_t tag = unified != std::string_view::npos ? unified : l.find("llama_kv_cache:");
+    const size_t tag_end = tag + (unified != std::string_view::npos ? 23 : 15);
+    if (const size_t at = l.find(" KV buffer size = "); tag != std::string_view::npos && at != std::string_view::npos && at > tag_end) {
+      const std::string_view name = trim(l.substr(tag_end, at - tag_end));
+      if (auto v = leading_number(l.substr(at + 18)); v && !name.empty() && name.size() <= 32)
+        figure("kv_buffer:" + std::to_string(kv_caches) + ":" + std::string(name), *v * kMiBd, l);
+    }
     for (std::string_view marker : {"llama_kv_cache_iswa: creating", "llama_kv_cache: size =", "llama_memory_recurrent: size ="})
       if (const size_t at = l.find(marker); at != std::string_view::npos) {
         log.kv_lines.emplace_back(trim(l.substr(at)));
         ++llamacpp;
-        if (const size_t k = l.find("K ("); k != std::string_view::npos && !has_setting("kvt")) {
-          const std::string_view type = l.substr(k + 3, l.find(')', k) - (k + 3));
-          set("kvt", type == "f16" ? "fp16" : type == "f32" ? "fp32" : std::string(type));
-        }
+      }
+    // The cache's type from its size line, in any build's wording ("llama_kv_cache: size = …",
+    // "llama_kv_cache_unified: size = …", "… KV self size = …"): "K (f16)".
+    if (l.find("llama_kv_cache") != std::string_view::npos && l.find(" size = ") != std::string_view::npos &&
+        l.find(" buffer size = ") == std::string_view::npos)
+      if (const size_t k = l.find("K ("); k != std::string_view::npos && !has_setting("kvt")) {
+        const std::string_view type = l.substr(k + 3, l.find(')', k) - (k + 3));
+        set("kvt", type == "f16" ? "fp16" : type == "f32" ? "fp32" : std::string(type));
       }
     if (auto v = setting(l, "llama_context:", "n_ctx")) {
       if (auto n = leading_number(*v)) set("seq", whole(*n)), ++llamacpp;
@@ -243,13 +261,19 @@ struct Reader {
     }
     if (const size_t at = l.find("load_tensors: offloaded "); at != std::string_view::npos)
       if (auto n = leading_number(l.substr(at + 24))) set("ngl", whole(*n)), ++llamacpp;
+    // "load_tensors:        CUDA1 model buffer size =  3105.20 MiB": one figure per buffer, by name.
     if (const size_t at = l.find(" model buffer size = "); at != std::string_view::npos && l.find("load_tensors:") != std::string_view::npos) {
-      if (auto v = leading_number(l.substr(at + 21))) {
-        const bool mapped_cpu = l.find("CPU_Mapped") != std::string_view::npos;
-        const bool gpu = l.find("CUDA0") != std::string_view::npos || l.find("ROCm0") != std::string_view::npos;
-        if (mapped_cpu) figure("cpu_mapped_bytes", *v * kMiBd, l);
-        else if (gpu) figure("gpu_model_bytes", *v * kMiBd, l);
-      }
+      const size_t tag = l.find("load_tensors:");
+      const std::string_view name = trim(l.substr(tag + 13, at > tag + 13 ? at - tag - 13 : 0));
+      if (auto v = leading_number(l.substr(at + 21)); v && !name.empty() && name.size() <= 32)
+        figure("model_buffer:" + std::string(name), *v * kMiBd, l);
+    }
+    if (const size_t at = l.find("  output buffer size = "); at != std::string_view::npos && l.find("llama_context:") != std::string_view::npos)
+      if (auto v = leading_number(l.substr(at + 23))) figure("output_buffer_bytes", *v * kMiBd, l);
+    // "llama_model_load_from_file_impl: using device CUDA1 (…)": llama.cpp's devices, one stage each here.
+    if (l.find("llama_model_load_from_file_impl: using device ") != std::string_view::npos) {
+      set("pp", std::to_string(++devices));
+      set("gpus", std::to_string(devices));
     }
     if (l.rfind("build: ", 0) == 0)
       if (auto b = leading_number(l.substr(7), &text)) log.version = "b" + text;
@@ -443,11 +467,27 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
     }
   } else {
     if (!e->llamacpp) return e->notes.empty() ? Issue{"rt", "llama.cpp's accounting is not available for this workload"} : e->notes.front();
-    out.lines = llamacpp_log(*e->llamacpp, w.kv_dtype);
+    out.lines = llamacpp_log(*e->llamacpp, w.kv_dtype, e->llamacpp_devices ? &*e->llamacpp_devices : nullptr);
     if (e->llamacpp_devices) {  // the model buffers: the weights as the file stores them, split by device
       const LlamaCppBuffers& d = *e->llamacpp_devices;
-      for (const auto& [key, label, ours] : {std::tuple<const char*, const char*, i64>{"cpu_mapped_bytes", "CPU_Mapped model buffer", d.cpu_mapped_bytes},
-                                             {"gpu_model_bytes", "GPU model buffer", d.gpu_model_bytes}}) {
+      std::vector<std::tuple<std::string, std::string, i64>> buffers;
+      if (!d.cpu_span) buffers.emplace_back("model_buffer:CPU_Mapped", "CPU_Mapped model buffer", d.cpu_mapped_bytes);
+      for (const LlamaCppDevice& dv : d.devices) buffers.emplace_back("model_buffer:" + dv.name, dv.name + " model buffer", dv.model_bytes);
+      buffers.emplace_back("output_buffer_bytes", "output buffer", d.output_buffer_bytes);
+      // Each cache's buffer per device, as our lines give them: "kv_buffer:<cache>:<name>", the
+      // cache counted as the parser does (0 without an SWA cache, else 1 and 2 as created).
+      int cache = e->llamacpp->iswa ? 0 : -1;
+      for (const std::string& l : out.lines) {
+        if (l.find("llama_kv_cache_iswa: creating") == 0) ++cache;
+        const size_t at = l.find(" KV buffer size = ");
+        if (at == std::string::npos || l.find("llama_kv_cache:") != 0) continue;
+        const std::string name(trim(std::string_view(l).substr(15, at - 15)));
+        if (auto v = after(l, "KV buffer size = "))
+          buffers.emplace_back("kv_buffer:" + std::to_string(std::max(cache, 0)) + ":" + name,
+                               name + " KV buffer" + (e->llamacpp->iswa ? cache == 1 ? " (non-SWA)" : " (SWA)" : ""),
+                               static_cast<i64>(std::llround(*v * kMiBd)));
+      }
+      for (const auto& [key, label, ours] : buffers) {
         const LogFigure* f = log.find(key);
         if (!f) continue;
         LogCheckRow row{key, label, "", "", f->value, static_cast<double>(ours), 0, false};
@@ -460,14 +500,18 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
       const auto load = llamacpp_buffer_log(d);
       out.lines.insert(out.lines.begin(), load.begin(), load.end());
     }
-    // Line by line: llama.cpp prints its caches in a fixed order (non-SWA, then SWA, then recurrent).
-    const size_t skip = e->llamacpp_devices ? llamacpp_buffer_log(*e->llamacpp_devices).size() : 0;
+    // Line by line: llama.cpp prints its caches in a fixed order (non-SWA, then SWA, then
+    // recurrent); their per-device buffer lines are compared as figures above.
+    std::vector<std::string> ours_kv;
+    for (const std::string& l : out.lines)
+      for (std::string_view marker : {"llama_kv_cache_iswa: creating", "llama_kv_cache: size =", "llama_memory_recurrent: size ="})
+        if (l.find(marker) == 0) ours_kv.push_back(l);
     for (size_t i = 0; i < log.kv_lines.size(); ++i) {
       LogCheckRow row;
       row.key = "kv_line_" + std::to_string(i);
       row.label = "line " + std::to_string(i + 1);
       row.logged = log.kv_lines[i];
-      row.ours = skip + i < out.lines.size() ? out.lines[skip + i] : std::string("(none)");
+      row.ours = i < ours_kv.size() ? ours_kv[i] : std::string("(none)");
       row.same_text = row.logged == row.ours;
       const auto size = [](const std::string& s) { return after(s, "size = ").value_or(0) * kMiBd; };
       row.logged_value = size(row.logged);

@@ -67,6 +67,15 @@ std::pair<std::string, std::string> format_rule(const Workload& w) {
 }
 
 std::string layout(const Workload& w, const Estimate& e, i64 stage, i64 layers) {
+  if (e.llamacpp_devices && stage < static_cast<i64>(e.llamacpp_devices->devices.size())) {
+    const LlamaCppDevice& d = e.llamacpp_devices->devices[static_cast<size_t>(stage)];
+    std::string s = "this GPU: " + d.name + ", device " + n(stage + 1) + " of " + n(w.pp) + ", llama.cpp's model buffer of " +
+                    (d.count > 0 ? "layers " + n(d.first) + " to " + n(d.first + d.count - 1) : std::string("no layers")) +
+                    (d.output ? " and the output layer" : "") + " (-ngl " + n(e.llamacpp_devices->ngl) + ", " +
+                    (e.llamacpp_devices->even_split ? std::string("equal shares") : "--tensor-split " + find_field("ts")->get(w)) +
+                    "); the token embedding stays mapped on the CPU";
+    return s;
+  }
   std::string s = "this GPU: pipeline stage " + n(stage + 1) + " of " + n(w.pp) + " (" + n(layers) + " layers)";
   if (w.tp > 1) s += ", tensor parallel " + n(w.tp) + " (heads and FFN width split; norms and router replicated)";
   if (w.ep > 1) s += ", expert parallel " + n(w.ep) + " (whole experts split)";
@@ -290,12 +299,17 @@ const Figure kFigures[] = {
     {"inference.kv_cache_bytes", "KV cache", Unit::Bytes, Inf, [](E e) -> V { return e.inference.kv_cache_bytes; }, Lower,
      [](C, W w, E e) -> D {
        const InferenceMemory& m = e.inference;
+       if (e.llamacpp && e.llamacpp_devices && w.pp > 1)
+         return {"llama-server's cache of the " + n(m.stage_layers) + " layers on " +
+                     e.llamacpp_devices->devices[static_cast<size_t>(m.stage)].name + " (the most loaded device), for -c seq × batch = " +
+                     n(w.seq * w.batch) + " = " + n(m.kv_cache_bytes),
+                 std::string(kLlamaCppVersion) + ", llama_kv_cache and load_tensors' layer split (engine_llamacpp.hpp)"};
        if (e.llamacpp && w.tp == 1 && w.pp == 1)
          return {"llama-server's cache for -c seq × batch = " + n(w.seq * w.batch) + ": " + n(e.llamacpp->n_ctx) + " cells" +
                      (e.llamacpp->iswa ? " and an SWA cache of " + n(e.llamacpp->caches.back().cells) : std::string()) + " = " +
                      n(m.kv_cache_bytes),
                  std::string(kLlamaCppVersion) + ", llama_kv_cache (engine_llamacpp.hpp)"};
-       std::string kvc = kv_cache_text(e.plan, stage_range(static_cast<i64>(e.plan.layers.size()), w.pp, m.stage), w);
+       std::string kvc = kv_cache_text(e.plan, StageRange{m.stage_first, m.stage_layers}, w);
        const CacheShape* first = e.plan.caches.empty() ? nullptr : &e.plan.caches.front();
        if (first && !is_mla(first->kind) && w.tp > 1)
          kvc += "; K heads per GPU = " + n(first->heads_gpu) + (w.tp > first->heads ? " (replicated: tp > K)" : " (K / tp)");
@@ -318,7 +332,7 @@ const Figure kFigures[] = {
      [](C c, W w, E e) -> D {
        if (!c.mla.has_indexer()) return {"no sparse-attention indexer = 0", "a model without DeepSeek Sparse Attention"};
        const InferenceMemory& m = e.inference;
-       const StageRange r = stage_range(static_cast<i64>(e.plan.layers.size()), w.pp, m.stage);
+       const StageRange r = StageRange{m.stage_first, m.stage_layers};
        i64 layers = 0, per_layer = 0;
        for (size_t k = 0; k < e.plan.caches.size(); ++k)
          if (e.plan.caches[k].index_bytes_per_token > 0) {
@@ -344,7 +358,7 @@ const Figure kFigures[] = {
     {"inference.state_bytes", "Recurrent state", Unit::Bytes, Inf, [](E e) -> V { return e.inference.state_bytes; }, Lower,
      [](C c, W w, E e) -> D {
        const InferenceMemory& m = e.inference;
-       return {state_text(c, e.plan, stage_range(static_cast<i64>(e.plan.layers.size()), w.pp, m.stage), w, true),
+       return {state_text(c, e.plan, StageRange{m.stage_first, m.stage_layers}, w, true),
                "one state per sequence; vLLM splits the value heads over tensor-parallel GPUs"};
      }},
     {"inference.activation_bytes", "Temporaries (prefill peak)", Unit::Bytes, Inf,

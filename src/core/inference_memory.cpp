@@ -18,7 +18,7 @@ constexpr i64 kMiB = i64{1} << 20;
 struct At {
   i64 total = 0;   // prefill peak
   i64 decode = 0;
-  i64 stage = 0, layers = 0;
+  i64 stage = 0, first = 0, layers = 0;
   i64 weights = 0, vision = 0, kv = 0, kv_token = 0, state = 0, indexer = 0;
   Temporaries prefill, decode_temps;
 };
@@ -82,36 +82,47 @@ struct Model {
     const TempParams dec{b, 1, s, e, w.flash_attention, w.tp, w.ep, 1};
     Temporaries moe_pre, moe_dec;
     if (!temporaries(pre, attn_pre, moe_pre) || !temporaries(dec, attn_dec, moe_dec)) return std::nullopt;
+    // Under llama.cpp the cache is what llama-server allocates for -c s·b (engine_llamacpp.hpp:
+    // n_ctx padding, slots and streams, the SWA cache's cells, f32 recurrent cells); a model it
+    // keeps differently (the DSA cache) keeps the plan's figures. Each pipeline stage is one of
+    // its devices (--split-mode layer): the layers --tensor-split gives it, its model buffer (not
+    // the token embedding, mapped on the CPU) and its layers' cache.
+    std::optional<LlamaCppMemory> lm;
+    std::optional<LlamaCppBuffers> dev;
+    if (w.runtime == Runtime::LlamaCpp && w.tp == 1 && (Checked(s) * b).ok()) {
+      Workload x = w;
+      x.seq = s * b;
+      if (auto m = llamacpp_memory(cfg, plan, x)) {
+        lm = std::move(m).value();
+        if (inv && gpu)
+          if (auto d = llamacpp_buffers(cfg, *inv, *lm, x, *gpu)) dev = std::move(d).value();
+      }
+    }
     std::optional<At> best;
     for (i64 st = 0; st < w.pp; ++st) {
-      const StageRange r = stage_range(cfg.n_layers, w.pp, st);
-      const bool last = st == w.pp - 1;
+      StageRange r = stage_range(cfg.n_layers, w.pp, st);
+      bool last = st == w.pp - 1;
+      const LlamaCppDevice* device = dev ? &dev->devices[static_cast<size_t>(st)] : nullptr;
+      if (device) {  // the trunk layers of the device (the nextn layers follow them)
+        r = {std::min(device->first, cfg.n_layers), std::max<i64>(0, std::min(device->first + device->count, cfg.n_layers) -
+                                                                       std::min(device->first, cfg.n_layers))};
+        last = device->output;
+      }
       At a;
       a.stage = st;
+      a.first = r.first;
       a.layers = r.count;
-      a.weights = weights.stage(cfg, w.pp, st);
+      a.weights = device ? device->model_bytes : weights.stage(cfg, w.pp, st);
       a.vision = st == 0 ? vision : 0;
       a.kv_token = plan.kv_bytes_per_token_gpu(r);
       Checked kv = plan.kv_cache_bytes_gpu(r, s, b);
       Checked state = Checked(plan.state_bytes_gpu(r)) * b;
-      // Under llama.cpp on one device the cache is what llama-server allocates for -c s·b
-      // (engine_llamacpp.hpp: n_ctx padding, slots and streams, the SWA cache's cells, f32
-      // recurrent cells); a model it keeps differently (the DSA cache) keeps the plan's figures.
-      // Its weights on the GPU are its model buffer: the offloaded layers (-ngl) and the output
-      // layer, not the token embedding (mapped on the CPU), and only the GPU's layers' cache.
-      if (w.runtime == Runtime::LlamaCpp && w.tp == 1 && w.pp == 1 && (Checked(s) * b).ok()) {
-        Workload x = w;
-        x.seq = s * b;
-        if (auto lm = llamacpp_memory(cfg, plan, x)) {
-          kv = Checked(lm->kv_bytes());
-          state = Checked(lm->r_bytes + lm->s_bytes);
-          if (inv && gpu)
-            if (auto dev = llamacpp_buffers(cfg, *inv, *lm, x, *gpu)) {
-              a.weights = dev->gpu_model_bytes;
-              kv = Checked(dev->gpu_cache_bytes);
-              state = Checked(0);
-            }
-        }
+      if (device) {
+        kv = Checked(device->cache_bytes);  // KV and recurrent state
+        state = Checked(0);
+      } else if (lm && w.pp == 1) {
+        kv = Checked(lm->kv_bytes());
+        state = Checked(lm->r_bytes + lm->s_bytes);
       }
       const Checked indexer = plan.indexer_cache_bytes_gpu(r, s, b);
       a.prefill = of_stage(attn_pre, attn_pre.front(), moe_pre, r, last);
@@ -156,6 +167,7 @@ Result<InferenceMemory> inference_memory(const ModelConfig& cfg, const Inventory
   if (!a) return memory_overflow();
   m.chunk = w.prefill_chunk > 0 ? std::min(w.prefill_chunk, w.seq) : w.seq;
   m.stage = a->stage;
+  m.stage_first = a->first;
   m.stage_layers = a->layers;
   m.weights_bytes = a->weights;
   m.vision_weights_bytes = a->vision;

@@ -39,7 +39,7 @@ struct InferenceMemory {
   i64 after_load_bytes = 0;        // weights + overhead
   i64 prefill_peak_bytes = 0;      // + KV of the full context + state + prefill temporaries
   i64 decode_bytes = 0;            // + KV of the full context + state + decode temporaries
-  i64 stage = 0, stage_layers = 0;
+  i64 stage = 0, stage_first = 0, stage_layers = 0;  // its layers: [stage_first, + stage_layers)
   // Fit on the workload's GPU.
   i64 capacity_bytes = 0;          // usable per GPU (× gpu_mem_util under vLLM)
   bool fits = false;

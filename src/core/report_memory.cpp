@@ -108,16 +108,23 @@ json estimate_object(const ModelConfig& cfg, const Workload& w, const Estimate& 
                      {"kv_unified", l.unified}, {"kv_cells", l.caches.empty() ? 0 : l.caches.front().cells},
                      {"swa_cells", l.iswa ? l.caches.back().cells : 0}, {"kv_bytes", l.kv_bytes()}, {"caches", caches},
                      {"recurrent_cells", l.rs_cells}, {"recurrent_bytes", l.r_bytes + l.s_bytes},
-                     {"log_lines", llamacpp_log(l, w.kv_dtype)}};
+                     {"log_lines", llamacpp_log(l, w.kv_dtype, e.llamacpp_devices ? &*e.llamacpp_devices : nullptr)}};
     if (e.llamacpp_devices) {
       const LlamaCppBuffers& d = *e.llamacpp_devices;
-      out["engine"]["device"] = d.device;
+      json devices = json::array();
+      for (const auto& dv : d.devices)
+        devices.push_back({{"name", dv.name}, {"first_layer", dv.first}, {"layers", dv.count}, {"output_layer", dv.output},
+                           {"model_bytes", dv.model_bytes}, {"cache_bytes", dv.cache_bytes}});
+      out["engine"]["devices"] = devices;
       out["engine"]["offloaded_layers"] = d.offloaded;
       out["engine"]["output_on_gpu"] = d.output_on_gpu;
-      out["engine"]["gpu_model_bytes"] = d.gpu_model_bytes;
+      out["engine"]["gpu_model_bytes"] = d.gpu_model_bytes();
       out["engine"]["cpu_mapped_bytes"] = d.cpu_mapped_bytes;
-      out["engine"]["gpu_cache_bytes"] = d.gpu_cache_bytes;
+      out["engine"]["gpu_cache_bytes"] = d.gpu_cache_bytes();
       out["engine"]["cpu_cache_bytes"] = d.cpu_cache_bytes;
+      out["engine"]["output_buffer"] = d.output_buffer;
+      out["engine"]["output_buffer_bytes"] = d.output_buffer_bytes;
+      out["engine"]["compute_buffer_bytes"] = nullptr;  // not modelled: ggml_gallocr's peak over the build's graph
       out["engine"]["load_lines"] = llamacpp_buffer_log(d);
     }
   }
@@ -254,9 +261,9 @@ std::string estimate_text(const ModelConfig& cfg, const Workload& w, const Estim
          n(e.llamacpp->n_seq) + (e.llamacpp->n_seq == 1 ? " slot" : " slots") + (e.llamacpp->unified ? ", unified" : "") + ", n_ubatch " + n(e.llamacpp->n_ubatch) + ")\n";
     if (e.llamacpp_devices)
       for (const auto& line : llamacpp_buffer_log(*e.llamacpp_devices)) o += "  " + line + "\n";
-    for (const auto& line : llamacpp_log(*e.llamacpp, w.kv_dtype)) o += "  " + line + "\n";
-    if (e.llamacpp_devices && e.llamacpp_devices->cpu_cache_bytes > 0)
-      o += "  (the cache of the layers left on the CPU: " + format_bytes(e.llamacpp_devices->cpu_cache_bytes, unit) + ")\n";
+    for (const auto& line : llamacpp_log(*e.llamacpp, w.kv_dtype, e.llamacpp_devices ? &*e.llamacpp_devices : nullptr)) o += "  " + line + "\n";
+    if (e.llamacpp_devices)
+      for (const auto& note : llamacpp_buffer_notes(*e.llamacpp_devices, unit)) o += "  (" + note + ")\n";
   }
   if (e.vllm && w.mode == Mode::Inference) {
     const VllmMemory& v = *e.vllm;

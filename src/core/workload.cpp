@@ -64,6 +64,41 @@ WorkloadField gpu_row(FieldSpec s) {
   return row;
 }
 
+// llama.cpp's -ts: one share per device, comma separated, none negative; empty = by free memory.
+WorkloadField tensor_split_row(FieldSpec s) {
+  s.kind = FieldKind::RealList;
+  s.min_real = 0;
+  s.max_real = 1e6;
+  s.max_int = 16;  // LLAMA_MAX_DEVICES
+  WorkloadField row{s};
+  row.get_text = [](const FieldSpec&, const W& w) {
+    std::string t;
+    for (double v : w.tensor_split) t += (t.empty() ? "" : ",") + format_real(v);
+    return t;
+  };
+  row.set_text = [](const FieldSpec& f, W& w, std::string_view t) -> std::optional<Issue> {
+    std::vector<double> out;
+    for (bool more = !t.empty(); more;) {
+      const size_t comma = t.find(',');
+      auto v = parse_real(t.substr(0, comma));
+      if (!v || *v < f.min_real || *v > f.max_real || static_cast<i64>(out.size()) >= f.max_int)
+        return Issue{std::string(f.key), "must be " + allowed_text(f)};
+      out.push_back(*v);
+      more = comma != std::string_view::npos;
+      if (more) t.remove_prefix(comma + 1);  // "3," leaves an empty share: refused above on the next turn
+    }
+    w.tensor_split = std::move(out);
+    return std::nullopt;
+  };
+  row.in_range = [](const FieldSpec& f, const W& w) {
+    if (static_cast<i64>(w.tensor_split.size()) > f.max_int) return false;
+    for (double v : w.tensor_split)
+      if (!(v >= f.min_real && v <= f.max_real)) return false;
+    return true;
+  };
+  return row;
+}
+
 constexpr auto Both = FieldScope::Both, Inference = FieldScope::Inference, Training = FieldScope::Training;
 
 std::vector<WorkloadField> build_fields() {
@@ -187,6 +222,10 @@ std::vector<WorkloadField> build_fields() {
       bool_field<W>(spec("swaf", "--swa-full", "llama.cpp full SWA cache",
                          "llama.cpp --swa-full: sliding-window layers keep n_ctx cells", Inference),
                     AT(swa_full)),
+      tensor_split_row(spec("ts", "--tensor-split", "llama.cpp tensor split",
+                            "llama.cpp -ts: each device's share of the layers, one per pipeline stage (pp); empty = by "
+                            "free memory, equal on identical cards",
+                            Inference)),
 
       enum_field<W>(spec("opt", "--optimizer", "Optimizer",
                          "AdamW, 8-bit AdamW, SGD, SGD with momentum, Adafactor or Lion", Training),
@@ -264,6 +303,9 @@ std::vector<Issue> validate(const Workload& w) {
   if (dp_tp % w.ep != 0)
     out.push_back({"exp", "must divide dp × tp = " + std::to_string(dp_tp) + " (dp = gpus / (tp × pp)), got " +
                               std::to_string(w.ep)});
+  if (!w.tensor_split.empty() && static_cast<i64>(w.tensor_split.size()) != w.pp)
+    out.push_back({"ts", "gives " + std::to_string(w.tensor_split.size()) + " shares for " + std::to_string(w.pp) +
+                             " devices (pp, llama.cpp's layer split); give one per device"});
   if (w.qlora && w.lora_rank == 0) out.push_back({"lora", "QLoRA needs a LoRA rank of at least 1, got 0"});
   if (w.gpu == kCustomGpu && w.gpu_mem_gib == 0)
     out.push_back({"gmem", "a custom GPU needs its memory (--gpu-mem-gib), a number in (0, 1048576]"});

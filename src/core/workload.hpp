@@ -146,6 +146,7 @@ struct Workload {
   bool swa_full = false;         // --swa-full: sliding-window layers keep n_ctx cells
   i64 n_gpu_layers = -1;         // -ngl: layers (and, past n_layer, the output layer) on the GPU; -1 = all
   i64 n_cpu_moe = 0;             // --n-cpu-moe: the expert tensors of the first N layers stay on the CPU
+  std::vector<double> tensor_split;  // -ts: each device's share of the layers (a device per pipeline stage); empty = by free memory
 
   // Training.
   Optimizer optimizer = Optimizer::AdamW;

@@ -6,6 +6,8 @@
 //   vllm-0.10.2-qwen3-235b-tp8.log — "Hosting Qwen3-235B-A22B-Instruct-2507-FP8 on 8xL40S" (a public write-up)
 //   llamacpp-gpt-oss-120b-np2.log — ollama/ollama issue #16480 (llama-server -c 262144 -np 2 -ub 1024)
 //   llamacpp-qwen2.5-7b.log — a public Ollama server transcript (Qwen2.5-Coder-7B-Instruct Q4_K_M, n_ctx 4096)
+//   llamacpp-qwen3-30b-a3b-2gpu.log — ik_llama.cpp issue thread, comment by mtcl of 2025-06-10 (mainline
+//       llama-cli build 5622 on an RTX 4090 + RTX 5090, -ngl 99 -ot ".ffn_.*_exps.=CPU", --ctx-size 16384)
 #include "core/engine_log.hpp"
 #include "test_util.hpp"
 
@@ -92,9 +94,10 @@ TEST_CASE("check-log: llama.cpp's KV cache lines reproduced from the settings it
   auto c = check_log(log, preset("gpt-oss-120b").config, Workload{});
   INFO(join(c.issues()));
   REQUIRE(c.ok());
-  REQUIRE(c->rows.size() == 3);  // the excerpt ends before the SWA cache's size line
+  REQUIRE(c->rows.size() == 4);  // the output buffer, then the cache lines (the excerpt ends before the SWA cache's size line)
   for (const auto& r : c->rows) CHECK(r.same_text);
-  CHECK(c->rows[1].logged ==
+  CHECK(c->rows[0].label == "output buffer");  // 201088 logits × 2 slots × 4 B = 1.53 MiB
+  CHECK(c->rows[2].logged ==
         "llama_kv_cache: size = 9216.00 MiB (131072 cells,  18 layers,  2/2 seqs), K (f16): 4608.00 MiB, V (f16): 4608.00 MiB");
 
   const EngineLog qwen = parsed("llamacpp-qwen2.5-7b.log");
@@ -103,11 +106,44 @@ TEST_CASE("check-log: llama.cpp's KV cache lines reproduced from the settings it
   CHECK(qwen.settings.front() == std::pair<std::string, std::string>{"w", "q4_k_m"});
   auto q = check_log(qwen, preset("qwen2.5-7b").config, Workload{});
   REQUIRE(q.ok());
-  REQUIRE(q->rows.size() == 3);  // the two model buffers, then the cache line
-  for (const auto& r : q->rows) CHECK(r.same_text);
+  REQUIRE(q->rows.size() == 5);  // the two model buffers, the output buffer, the KV buffer, then the cache line
   CHECK(q->rows[0].logged == "292.36 MiB");
   CHECK(q->rows[1].logged == "4168.09 MiB");
-  CHECK(q->rows[2].logged_value == 224.0 * 1048576.0);
+  CHECK(q->rows[3].label == "CUDA0 KV buffer");
+  CHECK(q->rows[3].logged == "224.00 MiB");
+  CHECK(q->rows[4].logged_value == 224.0 * 1048576.0);
+  for (size_t i : {0, 1, 3, 4}) CHECK(q->rows[i].same_text);
+  // Ollama's runner also reserves an embeddings row (3584 floats): 0.59 MiB where llama-server's is 0.58.
+  CHECK(q->rows[2].logged == "0.59 MiB");
+  CHECK(q->rows[2].ours == "0.58 MiB");
+}
+
+TEST_CASE("check-log: llama.cpp on two GPUs, each device's buffers", "[calibration][checklog][llamacpp]") {
+  // Two devices ("using device CUDA0 … CUDA1") become two stages; llama.cpp split the layers by
+  // the free memory it printed (9862 and 31518 MiB), which the user gives as --tensor-split, and
+  // -ot ".ffn_.*_exps.=CPU" is --n-cpu-moe 48.
+  const EngineLog log = parsed("llamacpp-qwen3-30b-a3b-2gpu.log");
+  CHECK(log.version == "b5622");
+  Workload w;
+  REQUIRE_FALSE(find_field("ts")->set(w, "9862,31518").has_value());
+  w.n_cpu_moe = 48;
+  auto c = check_log(log, preset("qwen3-30b-a3b").config, w);
+  INFO(join(c.issues()));
+  REQUIRE(c.ok());
+  //   load_tensors:        CUDA0 model buffer size =   135.76 MiB
+  //   load_tensors:        CUDA1 model buffer size =   648.66 MiB
+  //   llama_context:  CUDA_Host  output buffer size =     0.58 MiB
+  //   llama_kv_cache_unified:      CUDA0 KV buffer size =   384.00 MiB
+  //   llama_kv_cache_unified:      CUDA1 KV buffer size =  1152.00 MiB
+  for (const char* key : {"model_buffer:CUDA0", "model_buffer:CUDA1", "output_buffer_bytes", "kv_buffer:0:CUDA0", "kv_buffer:0:CUDA1"}) {
+    INFO(key);
+    CHECK(row(*c, key).same_text);
+  }
+  CHECK(row(*c, "model_buffer:CUDA1").logged == "648.66 MiB");
+  CHECK(row(*c, "kv_buffer:0:CUDA0").logged == "384.00 MiB");  // layers 0…11: 11/49 < 9862/41380 ≤ 12/49
+  // The CPU line (17447.91 MiB) is the file span from the first to the last expert tensor, the
+  // GPU tensors between them included: it depends on the GGUF's tensor order, so no row.
+  for (const auto& r : c->rows) CHECK(r.key != "model_buffer:CPU_Mapped");
 }
 
 TEST_CASE("check-log: hostile and foreign logs get a named error", "[calibration][checklog][validation]") {

@@ -2,6 +2,8 @@
 // state lines llama-server prints, reproduced character for character from the model's config and
 // the run's flags. Each case keeps the lines as published and where they were found (public logs
 // found by exact-string search; the index names no repository, so the note says what the log is).
+#include <algorithm>
+
 #include "core/estimate.hpp"
 #include "core/hf_config.hpp"
 #include "test_util.hpp"
@@ -177,37 +179,66 @@ TEST_CASE("llama.cpp: model buffers per device, -ngl and --n-cpu-moe", "[calibra
   const auto e = estimate(preset("qwen2.5-7b").config, w);
   REQUIRE(e.ok());
   REQUIRE(e->llamacpp_devices.has_value());
+  // The same transcript's output buffer line reads 0.59 MiB: (152064 logits + 3584 embeddings) × 4 B,
+  // Ollama's runner asks for embeddings too; llama-server does not, so llmsize prints 0.58 MiB.
+  //   llama_context:  CUDA_Host  output buffer size =     0.59 MiB
   CHECK(llamacpp_buffer_log(*e->llamacpp_devices) ==
-        std::vector<std::string>{"load_tensors: offloaded 29/29 layers to GPU",
+        std::vector<std::string>{"load_tensors: offloading output layer to GPU",
+                                 "load_tensors: offloading 27 repeating layers to GPU",
+                                 "load_tensors: offloaded 29/29 layers to GPU",
                                  "load_tensors:   CPU_Mapped model buffer size =   292.36 MiB",
-                                 "load_tensors:        CUDA0 model buffer size =  4168.09 MiB"});
-  CHECK(e->inference.weights_bytes == e->llamacpp_devices->gpu_model_bytes);  // the GPU holds its buffer, not the embedding
+                                 "load_tensors:        CUDA0 model buffer size =  4168.09 MiB",
+                                 "llama_context:  CUDA_Host  output buffer size =     0.58 MiB"});
+  CHECK(e->llamacpp_devices->output_buffer_bytes + 3584 * 4 == 622592);  // 0.59 MiB with Ollama's embeddings rows
+  CHECK(e->inference.weights_bytes == e->llamacpp_devices->gpu_model_bytes());  // the GPU holds its buffer, not the embedding
   // Qwen3-4B Q4_K_M (tied embeddings), llama-server -ngl 99 -c 8192 (a public log, 2026-10-08):
+  //   load_tensors: offloading output layer to GPU
+  //   load_tensors: offloading 35 repeating layers to GPU
+  //   load_tensors: offloaded 37/37 layers to GPU
   //   load_tensors:   CPU_Mapped model buffer size =   304.28 MiB
   //   load_tensors:        CUDA0 model buffer size =  2375.91 MiB
-  // The tied head is token_embd duplicated on the output layer's device.
-  Workload t = with({{"w", "q4_k_m"}, {"seq", "8192"}, {"kvt", "fp16"}});
+  //   llama_context:  CUDA_Host  output buffer size =     2.32 MiB
+  // The tied head is token_embd duplicated on the output layer's device; the output buffer holds
+  // the logits of the 4 default slots (151936 × 4 × 4 B). llama.cpp counts min(ngl, 36) layers
+  // and prints 35 "repeating" ones after the output layer, though all 36 are on the GPU.
+  Workload t = with({{"w", "q4_k_m"}, {"seq", "8192"}, {"kvt", "fp16"}, {"ngl", "99"}});
   t.runtime = Runtime::LlamaCpp;
   const auto q = estimate(llmsize::test::import_file("calibration/configs/qwen3-4b.json"), t);
   REQUIRE(q.ok());
   REQUIRE(q->llamacpp_devices.has_value());
-  CHECK(llamacpp_buffer_log(*q->llamacpp_devices)[1] == "load_tensors:   CPU_Mapped model buffer size =   304.28 MiB");
-  CHECK(llamacpp_buffer_log(*q->llamacpp_devices)[2] == "load_tensors:        CUDA0 model buffer size =  2375.91 MiB");
-  // -ngl 10: layers 18…27 on the GPU, the output layer and the rest on the CPU; the cache follows its layers.
+  CHECK(llamacpp_buffer_log(*q->llamacpp_devices) ==
+        std::vector<std::string>{"load_tensors: offloading output layer to GPU",
+                                 "load_tensors: offloading 35 repeating layers to GPU",
+                                 "load_tensors: offloaded 37/37 layers to GPU",
+                                 "load_tensors:   CPU_Mapped model buffer size =   304.28 MiB",
+                                 "load_tensors:        CUDA0 model buffer size =  2375.91 MiB",
+                                 "llama_context:  CUDA_Host  output buffer size =     2.32 MiB"});
+  // -ngl 10 (llama_model_base::load_tensors: i_gpu_start = n_layer + 1 − ngl = 19): the output
+  // layer and layers 19…27 on the GPU, layers 0…18 on the CPU; the cache follows its layers.
   Workload part = w;
   part.n_gpu_layers = 10;
   const auto p = estimate(preset("qwen2.5-7b").config, part);
   REQUIRE(p.ok());
   const LlamaCppBuffers& d = *p->llamacpp_devices;
   CHECK(d.offloaded == 10);
-  CHECK_FALSE(d.output_on_gpu);
-  CHECK(d.gpu_model_bytes + d.cpu_mapped_bytes == e->llamacpp_devices->gpu_model_bytes + e->llamacpp_devices->cpu_mapped_bytes);
-  CHECK(d.gpu_cache_bytes == 10 * 4096 * 2 * 4 * 128 * 2);
-  CHECK(d.cpu_cache_bytes == 18 * 4096 * 2 * 4 * 128 * 2);
-  CHECK(p->inference.kv_cache_bytes == d.gpu_cache_bytes);
-  // -ngl 0: nothing on the GPU.
+  CHECK(d.output_on_gpu);
+  CHECK(d.devices.at(0).first == 19);
+  CHECK(d.devices.at(0).count == 9);
+  CHECK(d.gpu_model_bytes() + d.cpu_mapped_bytes == e->llamacpp_devices->gpu_model_bytes() + e->llamacpp_devices->cpu_mapped_bytes);
+  CHECK(d.gpu_cache_bytes() == 9 * 4096 * 2 * 4 * 128 * 2);
+  CHECK(d.cpu_cache_bytes == 19 * 4096 * 2 * 4 * 128 * 2);
+  CHECK(p->inference.kv_cache_bytes == d.gpu_cache_bytes());
+  CHECK(llamacpp_buffer_log(d).at(1) == "load_tensors: offloading 9 repeating layers to GPU");
+  // -ngl 1: only the output layer; -ngl 0: nothing on the GPU, and the output buffer in plain CPU memory.
+  part.n_gpu_layers = 1;
+  const auto one = estimate(preset("qwen2.5-7b").config, part);
+  CHECK(one->llamacpp_devices->output_on_gpu);
+  CHECK(one->llamacpp_devices->devices.at(0).count == 0);
   part.n_gpu_layers = 0;
-  CHECK(estimate(preset("qwen2.5-7b").config, part)->llamacpp_devices->gpu_model_bytes == 0);
+  const auto none = estimate(preset("qwen2.5-7b").config, part);
+  CHECK(none->llamacpp_devices->gpu_model_bytes() == 0);
+  CHECK(none->llamacpp_devices->output_buffer == "CPU");
+  CHECK(llamacpp_buffer_log(*none->llamacpp_devices).front() == "load_tensors: offloading 0 repeating layers to GPU");
   // --n-cpu-moe 8 keeps the first 8 layers' experts on the CPU: 8/48 of Qwen3-30B-A3B's expert bytes move.
   Workload moe = with({{"w", "q8_0"}, {"seq", "4096"}, {"np", "1"}, {"kvt", "fp16"}});
   moe.runtime = Runtime::LlamaCpp;
@@ -216,8 +247,93 @@ TEST_CASE("llama.cpp: model buffers per device, -ngl and --n-cpu-moe", "[calibra
   const auto some = estimate(preset("qwen3-30b-a3b").config, moe);
   REQUIRE(all.ok());
   REQUIRE(some.ok());
-  const i64 moved = all->llamacpp_devices->gpu_model_bytes - some->llamacpp_devices->gpu_model_bytes;
+  const i64 moved = all->llamacpp_devices->gpu_model_bytes() - some->llamacpp_devices->gpu_model_bytes();
   CHECK(moved == some->llamacpp_devices->cpu_mapped_bytes - all->llamacpp_devices->cpu_mapped_bytes);
   // 8 layers × 128 experts × 3 matrices of 2048 × 768, q8_0 (34 bytes per 32 values).
   CHECK(moved == i64{8} * 128 * 3 * 2048 * 768 / 32 * 34);
 }
+
+TEST_CASE("llama.cpp: layers over several devices, --tensor-split", "[calibration][llamacpp]") {
+  // Qwen2.5-7B (28 layers + the output layer = 29 to place) on two cards. Without a split,
+  // llama.cpp shares by free memory, equal on identical idle cards: split points 0.5 and 1, so
+  // layers 0…14 (14/29 < 0.5) on CUDA0 and 15…27 with the output layer on CUDA1.
+  Workload w = with({{"w", "q4_k_m"}, {"seq", "4096"}, {"np", "1"}, {"kvt", "fp16"}, {"pp", "2"}, {"gpus", "2"}});
+  w.runtime = Runtime::LlamaCpp;
+  const auto e = estimate(preset("qwen2.5-7b").config, w);
+  REQUIRE(e.ok());
+  const LlamaCppBuffers& d = *e->llamacpp_devices;
+  REQUIRE(d.devices.size() == 2);
+  CHECK(d.devices[0].name == "CUDA0");
+  CHECK(d.devices[0].first == 0);
+  CHECK(d.devices[0].count == 15);
+  CHECK(d.devices[1].first == 15);
+  CHECK(d.devices[1].count == 13);
+  CHECK(d.devices[1].output);
+  const i64 per_layer = 4096 * 2 * 4 * 128 * 2;  // cells × K and V × 4 KV heads × 128 × f16
+  CHECK(d.devices[0].cache_bytes == 15 * per_layer);
+  CHECK(d.devices[1].cache_bytes == 13 * per_layer);
+  // One device's buffers are the single device's, split: nothing lost, nothing counted twice.
+  Workload one = w;
+  one.pp = one.gpus = 1;
+  const auto s = estimate(preset("qwen2.5-7b").config, one);
+  REQUIRE(s.ok());
+  CHECK(d.gpu_model_bytes() == s->llamacpp_devices->gpu_model_bytes());
+  CHECK(d.cpu_mapped_bytes == s->llamacpp_devices->cpu_mapped_bytes);
+  // The per-GPU figures are the most loaded device's: CUDA0's 15 layers' cache or CUDA1's 13 and the head.
+  CHECK((e->inference.stage == 0 || e->inference.stage == 1));
+  CHECK(e->inference.weights_bytes == d.devices[static_cast<size_t>(e->inference.stage)].model_bytes);
+  CHECK(e->inference.kv_cache_bytes == d.devices[static_cast<size_t>(e->inference.stage)].cache_bytes);
+  // The KV buffer lines, per device, before the cache's size line (llama_kv_cache's ctx_map order).
+  const auto lines = llamacpp_log(*e->llamacpp, KvDtype::F16, &d);
+  REQUIRE(lines.size() == 3);
+  CHECK(lines[0] == "llama_kv_cache:      CUDA0 KV buffer size =   120.00 MiB");
+  CHECK(lines[1] == "llama_kv_cache:      CUDA1 KV buffer size =   104.00 MiB");
+
+  // -ts 3,1: split points 0.75 and 1: layers 0…21 (21/29 < 0.75 ≤ 22/29) on CUDA0.
+  REQUIRE_FALSE(find_field("ts")->set(w, "3,1").has_value());
+  const auto t = estimate(preset("qwen2.5-7b").config, w);
+  REQUIRE(t.ok());
+  CHECK(t->llamacpp_devices->devices[0].count == 22);
+  CHECK(t->llamacpp_devices->devices[1].count == 6);
+  // -ts 0,1: everything on the second device; the first has no buffer and prints no line.
+  REQUIRE_FALSE(find_field("ts")->set(w, "0,1").has_value());
+  const auto z = estimate(preset("qwen2.5-7b").config, w);
+  REQUIRE(z.ok());
+  CHECK(z->llamacpp_devices->devices[0].count == 0);
+  CHECK(z->llamacpp_devices->devices[0].model_bytes == 0);
+  for (const auto& line : llamacpp_buffer_log(*z->llamacpp_devices)) CHECK(line.find("CUDA0") == std::string::npos);
+
+  // Qwen3-30B-A3B Q4_K_M, -ngl 99, experts on the CPU, RTX 4090 (9862 MiB free) + RTX 5090 (31518 MiB
+  // free), mainline build 5622 (ik_llama.cpp issue thread, comment by mtcl of 2025-06-10):
+  //   load_tensors:        CUDA0 model buffer size =   135.76 MiB
+  //   load_tensors:        CUDA1 model buffer size =   648.66 MiB
+  //   llama_context:  CUDA_Host  output buffer size =     0.58 MiB
+  //   llama_kv_cache_unified:      CUDA0 KV buffer size =   384.00 MiB
+  //   llama_kv_cache_unified:      CUDA1 KV buffer size =  1152.00 MiB
+  Workload q = with({{"w", "q4_k_m"}, {"seq", "16384"}, {"np", "1"}, {"kvt", "fp16"}, {"flash", "0"}, {"ncmoe", "48"},
+                     {"pp", "2"}, {"gpus", "2"}, {"ts", "9862,31518"}, {"ngl", "99"}});
+  q.runtime = Runtime::LlamaCpp;
+  const auto m = estimate(preset("qwen3-30b-a3b").config, q);
+  REQUIRE(m.ok());
+  const auto buffers = llamacpp_buffer_log(*m->llamacpp_devices);
+  CHECK(std::find(buffers.begin(), buffers.end(), "load_tensors:        CUDA0 model buffer size =   135.76 MiB") != buffers.end());
+  CHECK(std::find(buffers.begin(), buffers.end(), "load_tensors:        CUDA1 model buffer size =   648.66 MiB") != buffers.end());
+  CHECK(buffers.back() == "llama_context:  CUDA_Host  output buffer size =     0.58 MiB");
+  const auto kv = llamacpp_log(*m->llamacpp, KvDtype::F16, &*m->llamacpp_devices);
+  CHECK(kv.at(0) == "llama_kv_cache:      CUDA0 KV buffer size =   384.00 MiB");
+  CHECK(kv.at(1) == "llama_kv_cache:      CUDA1 KV buffer size =  1152.00 MiB");
+  // The experts on the CPU make its line a file span (17447.91 MiB there): not printed.
+  CHECK(m->llamacpp_devices->cpu_span);
+  for (const auto& line : buffers) CHECK(line.find("CPU_Mapped") == std::string::npos);
+
+  // A share list that does not match the devices is refused by name.
+  Workload bad = w;
+  bad.tensor_split = {1, 2, 3};
+  const auto r = estimate(preset("qwen2.5-7b").config, bad);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.issues().front().field == "ts");
+  CHECK(find_field("ts")->set(bad, "3,").has_value());
+  CHECK(find_field("ts")->set(bad, "-1,2").has_value());
+  CHECK(find_field("ts")->set(bad, "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17").has_value());
+}
+

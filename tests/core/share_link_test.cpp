@@ -98,6 +98,10 @@ TEST_CASE("random valid states round-trip exactly", "[core][link][property]") {
           v = format_real(f.min_real + (f.max_real - f.min_real) * (0.01 + 0.99 * static_cast<double>(rng() % 1000) / 1000.0));
           break;
         case FieldKind::Bool: v = rng() % 2 ? "1" : "0"; break;
+        case FieldKind::RealList:  // as many shares as pipeline stages, or none
+          for (i64 i = 0; i < s.workload.pp && rng() % 2; ++i)
+            v += (i ? "," : "") + format_real(static_cast<double>(rng() % 100000) / 8.0);
+          break;
         default: v = std::string(f.choices[rng() % f.choices.size()]); break;
       }
       INFO(f.key << "=" << v);
