@@ -316,13 +316,16 @@ std::vector<std::string> llamacpp_buffer_log(const LlamaCppBuffers& b) {
   return out;
 }
 
+std::string llamacpp_layers_text(const LlamaCppDevice& d) {
+  return (d.count > 0 ? "layers " + std::to_string(d.first) + " to " + std::to_string(d.first + d.count - 1) : std::string("no layers")) +
+         (d.output ? " and the output layer" : "");
+}
+
 std::vector<std::string> llamacpp_buffer_notes(const LlamaCppBuffers& b, ByteUnit unit) {
   std::vector<std::string> out;
-  auto n = [](i64 v) { return std::to_string(v); };
   if (b.devices.size() > 1)
     for (const LlamaCppDevice& d : b.devices)
-      out.push_back(d.name + ": " + (d.count > 0 ? "layers " + n(d.first) + " to " + n(d.first + d.count - 1) : std::string("no layers")) +
-                    (d.output ? " and the output layer" : "") + ", model " + format_bytes(d.model_bytes, unit) + ", cache " +
+      out.push_back(d.name + ": " + llamacpp_layers_text(d) + ", model " + format_bytes(d.model_bytes, unit) + ", cache " +
                     format_bytes(d.cache_bytes, unit));
   if (b.cpu_span)
     out.push_back("tensors on the CPU: " + format_bytes(b.cpu_mapped_bytes, unit) +

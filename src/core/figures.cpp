@@ -70,8 +70,7 @@ std::string layout(const Workload& w, const Estimate& e, i64 stage, i64 layers) 
   if (e.llamacpp_devices && stage < static_cast<i64>(e.llamacpp_devices->devices.size())) {
     const LlamaCppDevice& d = e.llamacpp_devices->devices[static_cast<size_t>(stage)];
     std::string s = "this GPU: " + d.name + ", device " + n(stage + 1) + " of " + n(w.pp) + ", llama.cpp's model buffer of " +
-                    (d.count > 0 ? "layers " + n(d.first) + " to " + n(d.first + d.count - 1) : std::string("no layers")) +
-                    (d.output ? " and the output layer" : "") + " (-ngl " + n(e.llamacpp_devices->ngl) + ", " +
+                    llamacpp_layers_text(d) + " (-ngl " + n(e.llamacpp_devices->ngl) + ", " +
                     (e.llamacpp_devices->even_split ? std::string("equal shares") : "--tensor-split " + find_field("ts")->get(w)) +
                     "); the token embedding stays mapped on the CPU";
     return s;
