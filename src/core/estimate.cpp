@@ -101,6 +101,7 @@ Result<Estimate> estimate(const PreparedModel& m, const Workload& w) {
     if (auto lm = llamacpp_memory(cfg, **plan, w)) {
       e.llamacpp = std::move(lm).value();
       if (auto dev = llamacpp_buffers(cfg, inv, *e.llamacpp, w, *gpu)) e.llamacpp_devices = std::move(dev).value();
+      else e.notes.push_back(dev.issues().front());  // tensor parallelism, several Metal devices: said, not guessed
     } else {
       e.notes.push_back(lm.issues().front());
     }

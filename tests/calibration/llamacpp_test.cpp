@@ -326,6 +326,15 @@ TEST_CASE("llama.cpp: layers over several devices, --tensor-split", "[calibratio
   CHECK(m->llamacpp_devices->cpu_span);
   for (const auto& line : buffers) CHECK(line.find("CPU_Mapped") == std::string::npos);
 
+  // One Metal device only, and no row split: said as a note naming the field, the devices left out.
+  Workload mac = w;
+  mac.tensor_split.clear();
+  mac.gpu = "m4-max-128gb";
+  const auto a = estimate(preset("qwen2.5-7b").config, mac);
+  REQUIRE(a.ok());
+  CHECK_FALSE(a->llamacpp_devices.has_value());
+  REQUIRE_FALSE(a->notes.empty());
+  CHECK(a->notes.back().field == "pp");
   // A share list that does not match the devices is refused by name.
   Workload bad = w;
   bad.tensor_split = {1, 2, 3};
