@@ -231,7 +231,10 @@ test('with the llama.cpp runtime the Memory tab shows the lines llama-server pri
   const f = await figures(page);
   assert.equal(f.engine.name, 'llama.cpp');
   assert.equal(f.engine.swa_cells, 768);
-  assert.equal(f.engine.log_lines[3],
+  // Each cache: its "creating" line, its buffer on the device, its size line.
+  assert.equal(f.engine.log_lines[3], 'llama_kv_cache_iswa: creating     SWA KV cache, size = 768 cells');
+  assert.equal(f.engine.log_lines[4], 'llama_kv_cache:      CUDA0 KV buffer size =    18.00 MiB');
+  assert.equal(f.engine.log_lines[5],
     'llama_kv_cache: size =   18.00 MiB (   768 cells,  12 layers,  1/1 seqs), K (f16):    9.00 MiB, V (f16):    9.00 MiB');
   assert.ok(await page.evaluate(() => Module.widgetRect('memory.llamacpp') !== null), 'the panel is on screen');
   await page.screenshot({ path: `${ARTIFACTS}/web-llamacpp.png` });
