@@ -38,6 +38,7 @@ void draw_gpu_table(App& app, const core::Estimate& e) {
     core::Workload w = s.work;
     if (gpu_field->set(w, g.id)) continue;
     w.gpu_mem_gib = w.gpu_bw_gbs = w.gpu_tflops = w.wired_limit_gib = 0;  // each card as the catalog has it
+    w.devices.clear();                                                    // on every device
     auto r = estimate(app, w);
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
@@ -45,6 +46,7 @@ void draw_gpu_table(App& app, const core::Estimate& e) {
     if (ImGui::Selectable(g.name.c_str(), selected, ImGuiSelectableFlags_SpanAllColumns)) {
       gpu_field->set(s.work, g.id);
       s.work.gpu_mem_gib = s.work.gpu_bw_gbs = s.work.gpu_tflops = s.work.wired_limit_gib = 0;
+      s.work.devices.clear();
     }
     mark(("gpu:" + g.id).c_str());
     if (ImGui::IsItemHovered() && !g.note.empty()) ImGui::SetTooltip("%s", g.note.c_str());

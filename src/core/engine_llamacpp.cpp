@@ -189,10 +189,12 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
   if (w.tp > 1)
     return Issue{"tp", "llama.cpp splits rows over devices only with --split-mode row, which is not modelled; its "
                        "default splits layers: use pp (one stage per device) and tp 1"};
-  const bool metal = gpu.vendor == "Apple";
+  const Gpu* first = w.devices.empty() ? &gpu : find_gpu(w.devices.front());  // the backend of the devices
+  const std::string vendor = first ? first->vendor : gpu.vendor;
+  const bool metal = vendor == "Apple";
   if (metal && w.pp > 1) return Issue{"pp", "llama.cpp sees one Metal device; pp must be 1"};
   LlamaCppBuffers b;
-  const std::string backend = gpu.vendor == "AMD" ? "ROCm" : metal ? "Metal" : "CUDA";
+  const std::string backend = vendor == "AMD" ? "ROCm" : metal ? "Metal" : "CUDA";
   // ref: load_tensors: n_layer_all = the trunk and the nextn layers the GGUF keeps (the cache's layers).
   const i64 n_layer_all = static_cast<i64>(m.layer_bytes.size());
   b.n_layer = n_layer_all;

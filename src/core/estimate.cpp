@@ -88,7 +88,28 @@ Result<Estimate> estimate(const PreparedModel& m, const Workload& w) {
   if (!inf) return inf.issues();
   auto tr = training_memory(cfg, inv, **plan, w, *gpu);
   if (!tr) return tr.issues();
-  auto th = throughput(cfg, inv, **plan, m.params, w, *gpu, inf->weights);
+  // Different cards per llama.cpp device: the fit is the least roomy device's, shown on its card;
+  // decode and prefill bounds take the fastest card (layers run one device after another, so
+  // no device reads or computes faster than that: still an upper bound on the rate).
+  const Gpu* rate_gpu = gpu;
+  std::optional<Gpu> fastest;
+  if (!w.devices.empty()) {
+    auto binding = stage_gpu(w, inf->stage);
+    if (!binding) return binding.issues();
+    e.gpu = std::move(binding).value();
+    for (i64 st = 0; st < w.pp; ++st)
+      if (auto g = stage_gpu(w, st)) {
+        if (!fastest) {
+          fastest = std::move(g).value();
+          continue;
+        }
+        fastest->bandwidth_gbs = std::max(fastest->bandwidth_gbs, g->bandwidth_gbs);
+        fastest->bf16_tflops = std::max(fastest->bf16_tflops, g->bf16_tflops);
+        fastest->fp8_tflops = std::max(fastest->fp8_tflops, g->fp8_tflops);
+      }
+    if (fastest) rate_gpu = &*fastest;
+  }
+  auto th = throughput(cfg, inv, **plan, m.params, w, *rate_gpu, inf->weights);
   if (!th) return th.issues();
   e.inventory = m.inventory;
   e.params = m.params;

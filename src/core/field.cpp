@@ -96,6 +96,8 @@ std::string allowed_text(const FieldSpec& f) {
     case FieldKind::Enum: return "one of " + join_names(f.choices);
     case FieldKind::Flags: return "\"all\" or a comma-separated subset of " + join_names(f.choices);
     case FieldKind::IntList: return "comma-separated integers in " + int_range(f.min_int, f.max_int);
+    case FieldKind::EnumList:
+      return "up to " + std::to_string(f.max_int) + " comma-separated values, each one of " + join_names(f.choices) + " (or empty)";
     case FieldKind::RealList:
       return "up to " + std::to_string(f.max_int) + " comma-separated numbers in [" + format_real(f.min_real) + ", " +
              format_real(f.max_real) + "] (or empty)";

@@ -21,7 +21,8 @@ namespace llmsize::core {
 
 // Flags: a ','-joined subset of `choices` (the LoRA targets). IntList, RealList: ','-joined
 // integers or numbers (RealList: each in [min_real, max_real], at most max_int of them).
-enum class FieldKind : std::uint8_t { Int, Bool, Enum, Real, IntList, Flags, Text, RealList };  // Text: characters of `choices`
+// EnumList: a ','-joined sequence of `choices`, repeats allowed, at most max_int.
+enum class FieldKind : std::uint8_t { Int, Bool, Enum, Real, IntList, Flags, Text, RealList, EnumList };  // Text: characters of `choices`
 // The workload mode a field belongs to; model and demo fields are all Both.
 enum class FieldScope : std::uint8_t { Both, Inference, Training };
 

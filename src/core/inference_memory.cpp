@@ -19,6 +19,7 @@ struct At {
   i64 total = 0;   // prefill peak
   i64 decode = 0;
   i64 stage = 0, first = 0, layers = 0;
+  i64 capacity = 0;  // of this stage's GPU
   i64 weights = 0, vision = 0, kv = 0, kv_token = 0, state = 0, indexer = 0;
   Temporaries prefill, decode_temps;
 };
@@ -33,6 +34,7 @@ struct Model {
   mutable std::vector<Temporaries> attn_pre, attn_dec;  // scratch of at(): per cache shape
   const Inventory* inv = nullptr;  // for llama.cpp's device split
   const Gpu* gpu = nullptr;
+  std::vector<i64> capacity;  // usable bytes of each stage's GPU
 
   // Temporaries of the layers of `r`: attention of the largest cache shape the stage holds,
   // the FFN part of the FFN kinds it holds, the logits only on the last stage.
@@ -110,6 +112,7 @@ struct Model {
       }
       At a;
       a.stage = st;
+      a.capacity = capacity[static_cast<size_t>(st)];
       a.first = r.first;
       a.layers = r.count;
       a.weights = device ? device->model_bytes : weights.stage(cfg, w.pp, st);
@@ -135,7 +138,8 @@ struct Model {
       a.indexer = indexer.value();
       a.total = total.value();
       a.decode = decode.value();
-      if (!best || a.total > best->total) best = a;
+      // The stage with the least room left: the most loaded one on identical cards.
+      if (!best || a.total - a.capacity > best->total - best->capacity) best = a;
     }
     return best;
   }
@@ -161,7 +165,20 @@ Result<InferenceMemory> inference_memory(const ModelConfig& cfg, const Inventory
   m.overhead_bytes = m.reserve_bytes + m.comm_bytes;  // ≤ 2^44 + 2^28
   auto vision = vision_weights(inv, w);
   if (!vision) return vision.issues();
-  const Model model{cfg, plan, w, std::move(*table), m.overhead_bytes, vision->bytes_gpu, {}, {}, &inv, &gpu};
+  // Fit. vLLM may use gpu_memory_utilization of each GPU; unified memory its usable fraction;
+  // llama.cpp's devices each their own card's (--devices).
+  auto usable = [&](const Gpu& g) {
+    double cap = static_cast<double>(g.usable_bytes());
+    if (w.runtime == Runtime::Vllm) cap *= w.gpu_mem_util;
+    return static_cast<i64>(cap);
+  };
+  std::vector<i64> caps(static_cast<size_t>(w.pp), usable(gpu));
+  for (size_t st = 0; st < w.devices.size() && st < caps.size(); ++st) {
+    auto card = stage_gpu(w, static_cast<i64>(st));
+    if (!card) return card.issues();
+    caps[st] = usable(*card);
+  }
+  const Model model{cfg, plan, w, std::move(*table), m.overhead_bytes, vision->bytes_gpu, {}, {}, &inv, &gpu, std::move(caps)};
 
   auto a = model.at(w.seq, w.batch);
   if (!a) return memory_overflow();
@@ -186,14 +203,11 @@ Result<InferenceMemory> inference_memory(const ModelConfig& cfg, const Inventory
   m.decode_bytes = a->decode;
   m.total_bytes = std::max(a->total, a->decode);
 
-  // Fit. vLLM may use gpu_memory_utilization of each GPU; unified memory its usable fraction.
-  double cap = static_cast<double>(gpu.usable_bytes());
-  if (w.runtime == Runtime::Vllm) cap *= w.gpu_mem_util;
-  m.capacity_bytes = static_cast<i64>(cap);
+  m.capacity_bytes = a->capacity;
   m.fits = m.total_bytes <= m.capacity_bytes;
   auto fits_at = [&](i64 s) {
     auto r = model.at(s, w.batch);
-    return r && std::max(r->total, r->decode) <= m.capacity_bytes;
+    return r && std::max(r->total, r->decode) <= r->capacity;
   };
   const i64 hi_limit = cfg.max_positions;
   if (fits_at(hi_limit)) {
@@ -211,7 +225,7 @@ Result<InferenceMemory> inference_memory(const ModelConfig& cfg, const Inventory
   // (chunked prefill, as vLLM schedules), every sequence's KV and recurrent state resident.
   if (auto one = model.at(w.seq, 1); one && one->kv + one->state + one->indexer > 0) {
     const i64 per_seq = one->kv + one->state + one->indexer;
-    const i64 avail = m.capacity_bytes - (one->total - per_seq);
+    const i64 avail = one->capacity - (one->total - per_seq);
     m.max_sequences = avail > 0 ? avail / per_seq : 0;
   }
   // Minimum GPUs: an ideal split of weights, KV, state and temporaries; reserve on every GPU.

@@ -215,7 +215,9 @@ std::string estimate_text(const ModelConfig& cfg, const Workload& w, const Estim
   const InferenceMemory& m = e.inference;
   const TrainingMemory& t = e.training;
   const Throughput& p = e.throughput;
-  const std::string gpus = e.gpu.name + " × " + n(w.gpus) + (w.gpus > 1 ? " (dp " + n(e.dp) + ", tp " + n(w.tp) + ", pp " + n(w.pp) + (w.ep > 1 ? ", ep " + n(w.ep) : "") + ")" : "");
+  std::string gpus = e.gpu.name + " × " + n(w.gpus) + (w.gpus > 1 ? " (dp " + n(e.dp) + ", tp " + n(w.tp) + ", pp " + n(w.pp) + (w.ep > 1 ? ", ep " + n(w.ep) : "") + ")" : "");
+  if (!w.devices.empty())  // llama.cpp's devices, different cards: the figures are the least roomy one's
+    gpus = find_field("devs")->get(w) + " (llama.cpp devices; shown: stage " + n(e.inference.stage + 1) + ", " + e.gpu.name + ", the least room left)";
   std::string o;
   const bool est = w.reserve_mib < 0 && w.runtime != Runtime::None;
   if (w.mode == Mode::Inference) {

@@ -99,6 +99,46 @@ WorkloadField tensor_split_row(FieldSpec s) {
   return row;
 }
 
+// llama.cpp's devices when the cards differ: one catalog id per device (no custom card: a
+// device list names cards whose numbers the catalog has).
+WorkloadField devices_row(FieldSpec s) {
+  static const std::vector<std::string_view> ids = [] {
+    std::vector<std::string_view> v;
+    for (const auto& g : gpu_catalog()) v.push_back(g.id);
+    return v;
+  }();
+  s.kind = FieldKind::EnumList;
+  s.choices = ids;
+  s.max_int = 16;  // LLAMA_MAX_DEVICES
+  WorkloadField row{s};
+  row.get_text = [](const FieldSpec&, const W& w) {
+    std::string t;
+    for (const auto& d : w.devices) t += (t.empty() ? "" : ",") + d;
+    return t;
+  };
+  row.set_text = [](const FieldSpec& f, W& w, std::string_view t) -> std::optional<Issue> {
+    std::vector<std::string> out;
+    for (bool more = !t.empty(); more;) {
+      const size_t comma = t.find(',');
+      size_t i = 0;
+      if (read_choice(f, t.substr(0, comma), i) || static_cast<i64>(out.size()) >= f.max_int)
+        return Issue{std::string(f.key), "must be " + allowed_text(f)};
+      out.emplace_back(f.choices[i]);
+      more = comma != std::string_view::npos;
+      if (more) t.remove_prefix(comma + 1);
+    }
+    w.devices = std::move(out);
+    return std::nullopt;
+  };
+  row.in_range = [](const FieldSpec& f, const W& w) {
+    if (static_cast<i64>(w.devices.size()) > f.max_int) return false;
+    for (const auto& d : w.devices)
+      if (!index_of(f.choices, d)) return false;
+    return true;
+  };
+  return row;
+}
+
 constexpr auto Both = FieldScope::Both, Inference = FieldScope::Inference, Training = FieldScope::Training;
 
 std::vector<WorkloadField> build_fields() {
@@ -226,6 +266,10 @@ std::vector<WorkloadField> build_fields() {
                             "llama.cpp -ts: each device's share of the layers, one per pipeline stage (pp); empty = by "
                             "free memory, equal on identical cards",
                             Inference)),
+      devices_row(spec("devs", "--devices", "llama.cpp devices",
+                       "llama.cpp's devices when the cards differ: a GPU id per pipeline stage (pp), e.g. rtx-4090,rtx-3060-12gb; "
+                       "empty = the GPU above for each",
+                       Inference)),
 
       enum_field<W>(spec("opt", "--optimizer", "Optimizer",
                          "AdamW, 8-bit AdamW, SGD, SGD with momentum, Adafactor or Lion", Training),
@@ -303,6 +347,19 @@ std::vector<Issue> validate(const Workload& w) {
   if (dp_tp % w.ep != 0)
     out.push_back({"exp", "must divide dp × tp = " + std::to_string(dp_tp) + " (dp = gpus / (tp × pp)), got " +
                               std::to_string(w.ep)});
+  if (!w.devices.empty()) {
+    if (static_cast<i64>(w.devices.size()) != w.pp)
+      out.push_back({"devs", "lists " + std::to_string(w.devices.size()) + " devices for " + std::to_string(w.pp) +
+                                 " pipeline stages (pp, llama.cpp's layer split); give one per stage"});
+    if (w.runtime != Runtime::LlamaCpp)
+      out.push_back({"devs", "different cards per device are modelled for llama.cpp's layer split only (--runtime llamacpp)"});
+    const Gpu* first = find_gpu(w.devices.front());
+    for (const auto& d : w.devices)
+      if (const Gpu* g = find_gpu(d); g && first && g->vendor != first->vendor) {
+        out.push_back({"devs", "mixes " + first->vendor + " and " + g->vendor + " cards: one llama.cpp backend drives them here"});
+        break;
+      }
+  }
   if (!w.tensor_split.empty() && static_cast<i64>(w.tensor_split.size()) != w.pp)
     out.push_back({"ts", "gives " + std::to_string(w.tensor_split.size()) + " shares for " + std::to_string(w.pp) +
                              " devices (pp, llama.cpp's layer split); give one per device"});
@@ -339,6 +396,14 @@ std::string plain(double v) {  // 48 → "48", 1.5 → "1.5", 989.4 → "989.4"
   return t;
 }
 }  // namespace
+
+Result<Gpu> stage_gpu(const Workload& w, i64 stage) {
+  if (w.devices.empty()) return gpu_of(w);
+  if (stage < 0 || stage >= static_cast<i64>(w.devices.size())) return Issue{"devs", "has no device for stage " + std::to_string(stage + 1)};
+  const Gpu* g = find_gpu(w.devices[static_cast<size_t>(stage)]);
+  if (!g) return Issue{"devs", "unknown GPU \"" + w.devices[static_cast<size_t>(stage)] + "\""};
+  return *g;
+}
 
 Result<Gpu> gpu_of(const Workload& w) {
   Gpu g;

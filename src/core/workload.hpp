@@ -147,6 +147,7 @@ struct Workload {
   i64 n_gpu_layers = -1;         // -ngl: layers (and, past n_layer, the output layer) on the GPU; -1 = all
   i64 n_cpu_moe = 0;             // --n-cpu-moe: the expert tensors of the first N layers stay on the CPU
   std::vector<double> tensor_split;  // -ts: each device's share of the layers (a device per pipeline stage); empty = by free memory
+  std::vector<std::string> devices;  // llama.cpp's devices when the cards differ: a catalog id per pipeline stage; empty = `gpu` for each
 
   // Training.
   Optimizer optimizer = Optimizer::AdamW;
@@ -178,6 +179,9 @@ inline constexpr std::string_view kCustomGpu = "custom";
 // The workload's GPU: the catalog card (or the custom one), with the numbers the workload
 // replaces. Fails (Issue naming "gpu") for an id the catalog lacks.
 Result<Gpu> gpu_of(const Workload& w);
+
+// The card of pipeline stage `stage`: the devices list's where one is given, else the workload's GPU.
+Result<Gpu> stage_gpu(const Workload& w, i64 stage);
 
 // Cross-field checks of the workload alone (model-independent): dp integral, ep dividing
 // dp·tp, QLoRA needing a LoRA rank, … Issues name field keys.

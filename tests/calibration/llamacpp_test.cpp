@@ -346,3 +346,45 @@ TEST_CASE("llama.cpp: layers over several devices, --tensor-split", "[calibratio
   CHECK(find_field("ts")->set(bad, "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17").has_value());
 }
 
+TEST_CASE("llama.cpp: different cards per device, the fit of each on its own card", "[calibration][llamacpp]") {
+  // An RTX 4090 (24 GB) and an RTX 3060 (12 GB), -ts 2,1: CUDA0 holds layers 0…19, CUDA1 layers
+  // 20…27 and the output layer. Each device fits on its own card; the figures shown are the device
+  // with the least room left, on its card.
+  Workload w = with({{"w", "q4_k_m"}, {"seq", "32768"}, {"np", "1"}, {"kvt", "fp16"}, {"pp", "2"}, {"gpus", "2"},
+                     {"ts", "2,1"}, {"devs", "rtx-4090,rtx-3060-12gb"}});
+  w.runtime = Runtime::LlamaCpp;
+  const auto e = estimate(preset("qwen2.5-7b").config, w);
+  INFO(join(e.issues()));
+  REQUIRE(e.ok());
+  const LlamaCppBuffers& d = *e->llamacpp_devices;
+  CHECK(d.devices[0].count == 20);
+  CHECK(d.devices[1].count == 8);
+  // CUDA1's 8 layers, head and temporaries on 12 GB leave less room than CUDA0's 20 layers on 24 GB.
+  CHECK(e->inference.stage == 1);
+  CHECK(e->gpu.id == "rtx-3060-12gb");
+  CHECK(e->inference.capacity_bytes == find_gpu("rtx-3060-12gb")->usable_bytes());
+  CHECK(e->inference.weights_bytes == d.devices[1].model_bytes);
+  CHECK(e->inference.kv_cache_bytes == d.devices[1].cache_bytes);
+  CHECK(e->inference.fits);
+  // The same split on two 3060s leaves the first device (20 layers) the least room: the cards matter.
+  Workload same = w;
+  same.devices = {"rtx-3060-12gb", "rtx-3060-12gb"};
+  const auto s2 = estimate(preset("qwen2.5-7b").config, same);
+  REQUIRE(s2.ok());
+  CHECK(s2->inference.stage == 0);
+  // Refused by name: a list of the wrong length, another runtime, cards of two vendors, an unknown id.
+  Workload bad = w;
+  bad.devices = {"rtx-4090"};
+  CHECK(estimate(preset("qwen2.5-7b").config, bad).issues().front().field == "devs");
+  bad = w;
+  bad.runtime = Runtime::Vllm;
+  CHECK(estimate(preset("qwen2.5-7b").config, bad).issues().front().field == "devs");
+  bad = w;
+  bad.devices = {"rtx-4090", "mi300x"};
+  CHECK(estimate(preset("qwen2.5-7b").config, bad).issues().front().field == "devs");
+  CHECK(find_field("devs")->set(bad, "rtx-4090,nonesuch").has_value());
+  CHECK(find_field("devs")->set(bad, "rtx-4090,").has_value());
+  CHECK_FALSE(find_field("devs")->set(bad, "").has_value());
+  CHECK(bad.devices.empty());
+}
+
