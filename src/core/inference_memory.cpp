@@ -138,8 +138,10 @@ struct Model {
       a.indexer = indexer.value();
       a.total = total.value();
       a.decode = decode.value();
-      // The stage with the least room left: the most loaded one on identical cards.
-      if (!best || a.total - a.capacity > best->total - best->capacity) best = a;
+      // The stage with the least room left (the most loaded one on identical cards): where it
+      // fits, every stage does.
+      auto short_of = [](const At& x) { return std::max(x.total, x.decode) - x.capacity; };
+      if (!best || short_of(a) > short_of(*best)) best = a;
     }
     return best;
   }
