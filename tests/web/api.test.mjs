@@ -36,6 +36,12 @@ test('the API module runs under node with the same numbers', async () => {
   const hf = api.estimate({ model_type: 'llama', hidden_size: 4096, intermediate_size: 11008, num_attention_heads: 32,
     num_hidden_layers: 32, vocab_size: 32000, max_position_embeddings: 4096 }, {});
   assert.equal(hf.params.total, 6738415616);
+  // llama.cpp over two different cards, split 2:1: each device's layers and buffers come back.
+  const two = api.estimate({ preset: 'qwen2.5-7b' },
+    { rt: 'llamacpp', w: 'q4_k_m', pp: 2, gpus: 2, ts: '2,1', devs: 'rtx-4090,rtx-3060-12gb', seq: 32768 });
+  assert.deepEqual(two.engine.devices.map((d) => [d.name, d.layers, d.output_layer]), [['CUDA0', 20, false], ['CUDA1', 8, true]]);
+  const wrong = api.estimate({ preset: 'qwen2.5-7b' }, { rt: 'llamacpp', pp: 2, gpus: 2, devs: 'rtx-4090' });
+  assert.equal(wrong.issues[0].field, 'devs');
 });
 
 test('the JS API gives the same report as the CLI for the same state', async () => {
