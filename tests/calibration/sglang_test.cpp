@@ -167,8 +167,8 @@ TEST_CASE("SGLang: defaults by card, refusals, and the estimate without a log", 
     REQUIRE_FALSE(r->notes.empty());
     return r->notes.front().field;
   };
-  CHECK(note(preset("llama-3.1-8b").config, {{"gpu", "b200"}}) == "mfs");  // no nvidia-smi total recorded
-  CHECK(note(preset("llama-3.1-8b").config, {{"gpu", "b200"}, {"mfs", "0.9"}}) == "gpu");  // nor a CUDA total
+  CHECK(note(preset("llama-3.1-8b").config, {{"gpu", "b300"}}) == "mfs");  // no nvidia-smi total recorded
+  CHECK(note(preset("llama-3.1-8b").config, {{"gpu", "b300"}, {"mfs", "0.9"}}) == "gpu");  // nor a CUDA total
   CHECK(note(preset("qwen3-next-80b-a3b").config, {}) == "rt");
   CHECK(note(preset("llama-4-scout").config, {{"tp", "8"}, {"gpus", "8"}}) == "rt");
   CHECK(note(preset("llama-3.1-8b").config, {{"kvt", "q4_0"}}) == "kvt");

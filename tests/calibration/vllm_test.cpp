@@ -315,7 +315,7 @@ TEST_CASE("vLLM 0.19: refusals and the engine's own errors", "[calibration][vllm
     REQUIRE_FALSE(e.value().notes.empty());
     return e.value().notes.front();
   };
-  CHECK(note_of(llama, {{"gpu", "b200"}}).field == "gpu");  // no exact CUDA total published for the B200
+  CHECK(note_of(llama, {{"gpu", "b300"}}).field == "gpu");  // no exact CUDA total recorded for the B300
   CHECK(note_of(llama, {{"kvt", "q8_0"}}).field == "kvt");
   CHECK(note_of(llama, {{"pp", "2"}, {"gpus", "2"}}).field == "pp");
   CHECK(note_of(llama, {{"mbt", "2048"}, {"mns", "4096"}}).field == "mbt");  // fewer batched tokens than sequences
