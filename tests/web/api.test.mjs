@@ -41,7 +41,7 @@ test('the API module runs under node with the same numbers', async () => {
     { rt: 'llamacpp', w: 'q4_k_m', pp: 2, gpus: 2, ts: '2,1', devs: 'rtx-4090,rtx-3060-12gb', seq: 32768 });
   assert.deepEqual(two.engine.devices.map((d) => [d.name, d.layers, d.output_layer]), [['CUDA0', 20, false], ['CUDA1', 8, true]]);
   const wrong = api.estimate({ preset: 'qwen2.5-7b' }, { rt: 'llamacpp', pp: 2, gpus: 2, devs: 'rtx-4090' });
-  assert.equal(wrong.issues[0].field, 'devs');
+  assert.match(wrong.issues, /^devs: lists 1 devices for 2 pipeline stages/);
 });
 
 test('the JS API gives the same report as the CLI for the same state', async () => {
