@@ -9,6 +9,7 @@
 
 #include "core/engine_log.hpp"
 #include "core/estimate.hpp"
+#include "core/gguf.hpp"
 #include "core/format.hpp"
 #include "core/hf_config.hpp"
 #include "core/model_source.hpp"
@@ -31,6 +32,7 @@ const char* kUsage =
     "  llmsize limits                 (the bounds of every input, as Markdown)\n"
     "  llmsize check-log FILE (--preset NAME | --config PATH) [workload flags] [--json]\n"
     "                                 (a vLLM or llama.cpp start-up log beside llmsize's profile of that run)\n"
+    "  llmsize gguf FILE [--json]     (a GGUF model file's header: metadata, tensors, bytes per type)\n"
     "  llmsize demo (--preset NAME | --config PATH) [--prompt N] [--tokens N] [--budget-mib N] [--json]\n"
     "  llmsize --help | --version\n"
     "\n"
@@ -60,7 +62,7 @@ struct Args {
   core::Workload workload;  // every flag of core::workload_fields()
   bool gib = false;          // sizes in GiB instead of GB
   std::string command;
-  std::optional<std::string> file;  // check-log FILE
+  std::optional<std::string> file;  // check-log FILE, gguf FILE
   std::optional<std::string> preset, config;
   bool json = false, explain = false, generic = false;
   std::map<std::string, std::string> demo_settings;  // demo flags, parsed by demo_cmd
@@ -191,9 +193,32 @@ Output check_log_cmd(const Args& args, const FileReader& read_file) {
   for (const auto& l : c.lines) o.out += "  " + l + "\n";
   return o;
 }
+// gguf FILE: the header of a GGUF file, read from its first bytes only (more while it continues).
+Output gguf_cmd(const Args& args, const PrefixReader& read_prefix) {
+  if (!args.file) return fail("gguf needs the file's path", "llmsize gguf model.gguf");
+  i64 want = i64{4} << 20;
+  for (;;) {
+    i64 size = 0;
+    std::string error;
+    const auto head = read_prefix(*args.file, want, size, error);
+    if (!head) return fail("gguf: " + error);
+    if (size == 0) return fail("gguf: \"" + *args.file + "\" is empty");
+    i64 more = 0;
+    auto h = read_gguf_header(*head, size, &more);
+    if (h) {
+      Output o;
+      o.out = args.json ? gguf_json(*h) + "\n" : gguf_text(*h, *args.file);
+      return o;
+    }
+    // The header continues: read at least what it needs, doubling, up to the reader's bound.
+    const i64 read = static_cast<i64>(head->size());
+    if (more <= read || read >= size || want >= kGgufMaxHeaderBytes) return fail_issues(h.issues());
+    want = std::min(std::max(more, 2 * want), kGgufMaxHeaderBytes);
+  }
+}
 }  // namespace
 
-Output run(const std::vector<std::string>& a, const FileReader& read_file) {
+Output run(const std::vector<std::string>& a, const FileReader& read_file, const PrefixReader& read_prefix) {
   if (a.empty()) return fail("no command given", "try `llmsize estimate --preset llama-3-8b`");
   Args args;
   Output err;
@@ -220,7 +245,7 @@ Output run(const std::vector<std::string>& a, const FileReader& read_file) {
     }
     else if (s.rfind("--", 0) == 0) return fail("unknown option " + s);
     else if (args.command.empty()) args.command = s;
-    else if (args.command == "check-log" && !args.file) args.file = s;
+    else if ((args.command == "check-log" || args.command == "gguf") && !args.file) args.file = s;
     else return fail("unexpected argument \"" + s + "\"");
   }
   if (args.command == "demo") {  // workload flags describe an estimate, not the demo block
@@ -234,8 +259,9 @@ Output run(const std::vector<std::string>& a, const FileReader& read_file) {
   if (args.command == "presets") return presets_cmd(args);
   if (args.command == "limits") return {limits_markdown(), "", 0};
   if (args.command == "check-log") return check_log_cmd(args, read_file);
+  if (args.command == "gguf") return gguf_cmd(args, read_prefix);
   if (args.command.empty()) return fail("no command given", "try `llmsize estimate --preset llama-3-8b`");
-  return fail("unknown command \"" + args.command + "\"", "commands: estimate, presets, demo, limits, check-log");
+  return fail("unknown command \"" + args.command + "\"", "commands: estimate, presets, demo, limits, check-log, gguf");
 }
 
 std::optional<core::LoadedModel> load_model_flag(const std::optional<std::string>& preset,
@@ -281,6 +307,38 @@ std::optional<std::string> read_file_limited(const std::string& path, std::strin
   const bool bad = std::ferror(f);
   if (f != stdin) std::fclose(f);
   if (bad) {
+    error = "cannot read \"" + path + "\"";
+    return std::nullopt;
+  }
+  return data;
+}
+
+std::optional<std::string> read_file_prefix(const std::string& path, std::int64_t max_bytes, std::int64_t& file_bytes,
+                                            std::string& error) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) {
+    error = "cannot open \"" + path + "\"";
+    return std::nullopt;
+  }
+  // The whole size from the end; then only the first max_bytes are read.
+  if (fseeko(f, 0, SEEK_END) != 0) {
+    std::fclose(f);
+    error = "cannot tell the size of \"" + path + "\"";
+    return std::nullopt;
+  }
+  const auto end = static_cast<std::int64_t>(ftello(f));  // off_t: 64 bits natively
+  std::rewind(f);
+  if (end < 0) {
+    std::fclose(f);
+    error = "cannot tell the size of \"" + path + "\"";
+    return std::nullopt;
+  }
+  file_bytes = end;
+  std::string data(static_cast<size_t>(std::min<std::int64_t>(std::max<std::int64_t>(max_bytes, 0), file_bytes)), '\0');
+  const size_t n = data.empty() ? 0 : std::fread(data.data(), 1, data.size(), f);
+  const bool bad = std::ferror(f);
+  std::fclose(f);
+  if (bad || n != data.size()) {
     error = "cannot read \"" + path + "\"";
     return std::nullopt;
   }

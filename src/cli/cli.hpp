@@ -2,6 +2,7 @@
 // tests drive it without spawning processes; main.cpp only wires stdin/stdout and files.
 // Exit status: 0 success, 2 bad input (usage, flag value, config), 1 internal error.
 #pragma once
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -20,7 +21,15 @@ struct Output {
   int status = 0;
 };
 
-Output run(const std::vector<std::string>& args, const FileReader& read_file);
+// Reads up to `max_bytes` from the start of a file and its whole size (`llmsize gguf`: a model
+// file is read only as far as its header).
+using PrefixReader = std::function<std::optional<std::string>(const std::string& path, std::int64_t max_bytes,
+                                                              std::int64_t& file_bytes, std::string& error)>;
+std::optional<std::string> read_file_prefix(const std::string& path, std::int64_t max_bytes, std::int64_t& file_bytes,
+                                            std::string& error);
+
+Output run(const std::vector<std::string>& args, const FileReader& read_file,
+           const PrefixReader& read_prefix = read_file_prefix);
 
 // The model of `--preset NAME` or `--config PATH` (the caller checks that exactly one is
 // given; `generic`: --generic) through core::load_model, the one loader. On failure nullopt,

@@ -1,6 +1,7 @@
 // Generated documentation of input limits (see limits.hpp).
 #include "limits.hpp"
 
+#include "gguf.hpp"
 #include "hf_config.hpp"
 #include "model_fields.hpp"
 #include "share_link.hpp"
@@ -24,7 +25,14 @@ std::string limits_markdown() {
   o += "| share link | " + std::to_string(kMaxShareLinkBytes) + " characters; each key once; UTF-8 percent-encoding |\n";
   o += "| share link `name` | 120 bytes of UTF-8 without control characters |\n";
   o += "| share link `ui.*` | key up to 32, value up to " + std::to_string(kMaxUiValueBytes) +
-       " printable ASCII characters |\n\n";
+       " printable ASCII characters |\n";
+  o += "| GGUF header | read from the file's first bytes, at most " + std::to_string(kGgufMaxHeaderBytes) + " bytes; versions 2 and 3, "
+       "little-endian |\n";
+  o += "| GGUF counts | " + std::to_string(kGgufMaxTensors) + " tensors, " + std::to_string(kGgufMaxKeys) + " keys, strings of " +
+       std::to_string(kGgufMaxString) + " bytes, arrays of " + std::to_string(kGgufMaxArray) + " elements nested " +
+       std::to_string(kGgufMaxNesting) + " deep; each checked against the bytes left first |\n";
+  o += "| GGUF tensors | names under " + std::to_string(kGgufMaxName) + " bytes, 1 to " + std::to_string(kGgufMaxDims) +
+       " dimensions, a ggml type defined today, rows of whole blocks, offsets aligned and inside the file, each name once |\n\n";
   o += "## config.json fields\n\n";
   o += "Read under any of their spellings (`n_embd`, `hidden_size`, `d_model`, …).\n\n";
   o += "| field | allowed |\n|---|---|\n";

@@ -95,3 +95,47 @@ TEST_CASE("check-log sets a published start-up log beside llmsize's profile", "[
   CHECK(bad.status == 2);
   CHECK_THAT(bad.err, Catch::Contains("log: holds no start-up line"));
 }
+
+TEST_CASE("gguf FILE reads a model file's header only, and more of it while it continues", "[cli][gguf]") {
+  // A GGUF of 1 GiB whose header holds a 6 MiB chat template and one f16 tensor of 2^29 values:
+  // the first 4 MiB read ends inside the template, the second read (at least what it needs) holds it.
+  std::string head = "GGUF";
+  auto u32 = [&](std::uint32_t v) { for (int k = 0; k < 4; ++k) head.push_back(static_cast<char>(v >> (8 * k))); };
+  auto u64 = [&](std::uint64_t v) { for (int k = 0; k < 8; ++k) head.push_back(static_cast<char>(v >> (8 * k))); };
+  auto str = [&](std::string_view s) { u64(s.size()), head.append(s); };
+  u32(3), u64(1), u64(2);
+  str("general.architecture"), u32(8), str("llama");
+  str("tokenizer.chat_template"), u32(8), str(std::string(6 << 20, 'x'));
+  str("w"), u32(1), u64(std::uint64_t{1} << 29), u32(1), u64(0);
+  const std::int64_t file_bytes = (std::int64_t{1} << 30) + (std::int64_t{8} << 20);
+  std::vector<std::int64_t> reads;
+  auto reader = [&](const std::string& path, std::int64_t max_bytes, std::int64_t& size, std::string& error) -> std::optional<std::string> {
+    if (path != "model.gguf") {
+      error = "cannot open \"" + path + "\"";
+      return std::nullopt;
+    }
+    reads.push_back(max_bytes);
+    size = file_bytes;
+    return head.substr(0, static_cast<size_t>(std::min<std::int64_t>(max_bytes, static_cast<std::int64_t>(head.size()))));
+  };
+  const auto no_files = [](const std::string&, std::string& e) -> std::optional<std::string> { e = "no"; return std::nullopt; };
+  const auto o = run({"gguf", "model.gguf"}, no_files, reader);
+  INFO(o.err);
+  REQUIRE(o.status == 0);
+  CHECK(reads.size() == 2);
+  CHECK(reads[1] >= static_cast<std::int64_t>(6 << 20));
+  CHECK(reads[1] < file_bytes / 64);  // the header, never the whole model
+  CHECK_THAT(o.out, Catch::Contains("architecture llama"));
+  CHECK_THAT(o.out, Catch::Contains("536,870,912"));  // parameters
+  const auto j = run({"gguf", "model.gguf", "--json"}, no_files, reader);
+  REQUIRE(j.status == 0);
+  CHECK_THAT(j.out, Catch::Contains("\"weights_bytes\":1073741824"));
+  CHECK_THAT(j.out, Catch::Contains("\"tokenizer.chat_template\":\"xxxx"));
+  // A missing file, a missing path, a file that is not GGUF: one named line, status 2.
+  CHECK(run({"gguf", "other.gguf"}, no_files, reader).status == 2);
+  CHECK_THAT(run({"gguf"}, no_files, reader).err, Catch::Contains("gguf needs the file's path"));
+  head = "not a model";
+  const auto bad = run({"gguf", "model.gguf"}, no_files, reader);
+  CHECK(bad.status == 2);
+  CHECK_THAT(bad.err, Catch::Contains("gguf: not a GGUF file"));
+}

@@ -1,0 +1,390 @@
+// GGUF header reader (see gguf.hpp).
+#include "gguf.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "format.hpp"
+#include "json_util.hpp"
+
+namespace llmsize::core {
+
+namespace {
+
+// ggml.c type_traits (blck_size, type_size) with ggml-common.h's block structs, llama.cpp b10573.
+constexpr GgmlType kTypes[] = {
+    {0, "f32", 1, 4},         {1, "f16", 1, 2},         {2, "q4_0", 32, 18},     {3, "q4_1", 32, 20},
+    {6, "q5_0", 32, 22},      {7, "q5_1", 32, 24},      {8, "q8_0", 32, 34},     {9, "q8_1", 32, 36},
+    {10, "q2_K", 256, 84},    {11, "q3_K", 256, 110},   {12, "q4_K", 256, 144},  {13, "q5_K", 256, 176},
+    {14, "q6_K", 256, 210},   {15, "q8_K", 256, 292},   {16, "iq2_xxs", 256, 66}, {17, "iq2_xs", 256, 74},
+    {18, "iq3_xxs", 256, 98}, {19, "iq1_s", 256, 50},   {20, "iq4_nl", 32, 18},  {21, "iq3_s", 256, 110},
+    {22, "iq2_s", 256, 82},   {23, "iq4_xs", 256, 136}, {24, "i8", 1, 1},        {25, "i16", 1, 2},
+    {26, "i32", 1, 4},        {27, "i64", 1, 8},        {28, "f64", 1, 8},       {29, "iq1_m", 256, 56},
+    {30, "bf16", 1, 2},       {34, "tq1_0", 256, 54},   {35, "tq2_0", 256, 66},  {39, "mxfp4", 32, 17},
+    {40, "nvfp4", 64, 36},    {41, "q1_0", 128, 18},    {42, "q2_0", 64, 18},
+};
+
+constexpr std::string_view kKindNames[] = {"u8", "i8", "u16", "i16", "u32", "i32", "f32", "bool", "string", "array", "u64", "i64", "f64"};
+
+// Bytes of one scalar of kind k; 0 for string and array (variable).
+i64 scalar_bytes(GgufKind k) {
+  switch (k) {
+    case GgufKind::U8: case GgufKind::I8: case GgufKind::Bool: return 1;
+    case GgufKind::U16: case GgufKind::I16: return 2;
+    case GgufKind::U32: case GgufKind::I32: case GgufKind::F32: return 4;
+    case GgufKind::U64: case GgufKind::I64: case GgufKind::F64: return 8;
+    case GgufKind::String: case GgufKind::Array: return 0;
+  }
+  return 0;
+}
+
+bool is_integer_kind(GgufKind k) {
+  return k != GgufKind::F32 && k != GgufKind::F64 && k != GgufKind::String && k != GgufKind::Array;
+}
+
+// A little-endian cursor over the bytes read so far. A read past them records how many bytes
+// the header needs at least (`need`) and fails; a malformed field fails with a message.
+struct Cursor {
+  std::string_view head;
+  i64 file_bytes = 0;
+  i64 pos = 0;
+  i64 need = 0;            // > 0: ran out of `head` here
+  std::string error;       // set: malformed
+
+  bool fail(std::string m) {
+    if (error.empty() && need == 0) error = std::move(m);
+    return false;
+  }
+  bool have(i64 n) {
+    if (!error.empty() || need > 0) return false;
+    if (n <= static_cast<i64>(head.size()) - pos) return true;
+    const i64 want = pos + n;  // pos ≤ head size ≤ 2^28, n checked ≤ 2^27·… by callers
+    if (file_bytes > 0 && want > file_bytes)
+      return fail("the header runs past the end of the " + with_commas(file_bytes) + "-byte file at byte " + with_commas(pos));
+    if (want > kGgufMaxHeaderBytes)
+      return fail("the header would run past " + with_commas(kGgufMaxHeaderBytes) + " bytes (the most read as a header)");
+    need = want;
+    return false;
+  }
+  template <class T>
+  bool raw(T& out) {
+    if (!have(sizeof(T))) return false;
+    std::uint8_t b[sizeof(T)];
+    std::memcpy(b, head.data() + pos, sizeof(T));
+    std::uint64_t v = 0;
+    for (size_t k = 0; k < sizeof(T); ++k) v |= static_cast<std::uint64_t>(b[k]) << (8 * k);
+    if constexpr (sizeof(T) == 8) out = static_cast<T>(v);
+    else out = static_cast<T>(static_cast<std::uint64_t>(v));
+    pos += static_cast<i64>(sizeof(T));
+    return true;
+  }
+  // A u64 count or length within [0, limit] (GGUF stores them unsigned).
+  bool count(i64& out, i64 limit, const std::string& what) {
+    std::uint64_t v = 0;
+    if (!raw(v)) return false;
+    if (v > static_cast<std::uint64_t>(limit))
+      return fail(what + ": " + std::to_string(v) + " is beyond the " + with_commas(limit) + " read here");
+    out = static_cast<i64>(v);
+    return true;
+  }
+  bool string(std::string& out, i64 limit, const std::string& what) {
+    i64 n = 0;
+    if (!count(n, limit, what + " length") || !have(n)) return false;
+    out.assign(head.data() + pos, static_cast<size_t>(n));
+    pos += n;
+    return true;
+  }
+  bool skip_string(const std::string& what) {
+    i64 n = 0;
+    if (!count(n, kGgufMaxString, what + " length") || !have(n)) return false;
+    pos += n;
+    return true;
+  }
+};
+
+bool read_kind(Cursor& c, GgufKind& k, const std::string& what) {
+  std::uint32_t t = 0;
+  if (!c.raw(t)) return false;
+  if (t > static_cast<std::uint32_t>(GgufKind::F64))
+    return c.fail(what + ": value type " + std::to_string(t) + " is not a GGUF type (0 to 12)");
+  k = static_cast<GgufKind>(t);
+  return true;
+}
+
+// One scalar of kind k into v (integers into v.i, floats into v.f, strings into v.s).
+bool read_scalar(Cursor& c, GgufKind k, GgufValue& v, const std::string& what, bool keep_string) {
+  switch (k) {
+    case GgufKind::U8: { std::uint8_t x = 0; if (!c.raw(x)) return false; v.i = x; return true; }
+    case GgufKind::I8: { std::uint8_t x = 0; if (!c.raw(x)) return false; v.i = static_cast<std::int8_t>(x); return true; }
+    case GgufKind::Bool: {
+      std::uint8_t x = 0;
+      if (!c.raw(x)) return false;
+      if (x > 1) return c.fail(what + ": a bool must be 0 or 1, got " + std::to_string(x));
+      v.i = x;
+      return true;
+    }
+    case GgufKind::U16: { std::uint16_t x = 0; if (!c.raw(x)) return false; v.i = x; return true; }
+    case GgufKind::I16: { std::uint16_t x = 0; if (!c.raw(x)) return false; v.i = static_cast<std::int16_t>(x); return true; }
+    case GgufKind::U32: { std::uint32_t x = 0; if (!c.raw(x)) return false; v.i = x; return true; }
+    case GgufKind::I32: { std::uint32_t x = 0; if (!c.raw(x)) return false; v.i = static_cast<std::int32_t>(x); return true; }
+    case GgufKind::U64: {
+      std::uint64_t x = 0;
+      if (!c.raw(x)) return false;
+      if (x > static_cast<std::uint64_t>(INT64_MAX)) return c.fail(what + ": " + std::to_string(x) + " is beyond int64");
+      v.i = static_cast<i64>(x);
+      return true;
+    }
+    case GgufKind::I64: { std::uint64_t x = 0; if (!c.raw(x)) return false; v.i = static_cast<i64>(x); return true; }
+    case GgufKind::F32: {
+      std::uint32_t x = 0;
+      if (!c.raw(x)) return false;
+      float f = 0;
+      std::memcpy(&f, &x, 4);
+      v.f = f;
+      return true;
+    }
+    case GgufKind::F64: {
+      std::uint64_t x = 0;
+      if (!c.raw(x)) return false;
+      std::memcpy(&v.f, &x, 8);
+      return true;
+    }
+    case GgufKind::String: return keep_string ? c.string(v.s, kGgufMaxString, what) : c.skip_string(what);
+    case GgufKind::Array: return c.fail(what + ": an array where a scalar belongs");
+  }
+  return false;
+}
+
+bool read_value(Cursor& c, GgufKind k, GgufValue& v, const std::string& what, i64 depth) {
+  v.kind = k;
+  if (k != GgufKind::Array) return read_scalar(c, k, v, what, true);
+  if (depth >= kGgufMaxNesting) return c.fail(what + ": arrays nested deeper than " + std::to_string(kGgufMaxNesting));
+  if (!read_kind(c, v.elem, what) || !c.count(v.count, kGgufMaxArray, what + " array length")) return false;
+  // Fixed-size elements: the whole array must be in the file before anything is kept of it.
+  if (const i64 each = scalar_bytes(v.elem); each > 0) {
+    if (!c.have(v.count * each)) return false;  // ≤ 2^27 · 8
+    if (is_integer_kind(v.elem) && v.count <= kGgufKeptInts) {
+      v.ints.reserve(static_cast<size_t>(v.count));
+      for (i64 n = 0; n < v.count; ++n) {
+        GgufValue e;
+        if (!read_scalar(c, v.elem, e, what, false)) return false;
+        v.ints.push_back(e.i);
+      }
+    } else {
+      c.pos += v.count * each;
+    }
+    return true;
+  }
+  for (i64 n = 0; n < v.count; ++n) {  // strings or arrays: each at least 8 bytes, so bounded by the file
+    GgufValue e;
+    if (v.elem == GgufKind::String ? !c.skip_string(what) : !read_value(c, GgufKind::Array, e, what, depth + 1)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::span<const GgmlType> ggml_types() { return kTypes; }
+
+const GgmlType* ggml_type(std::uint32_t id) {
+  for (const GgmlType& t : kTypes)
+    if (t.id == id) return &t;
+  return nullptr;
+}
+
+std::string_view to_string(GgufKind k) { return kKindNames[static_cast<size_t>(k)]; }
+
+bool GgufValue::is_integer() const { return is_integer_kind(kind); }
+
+const GgufValue* GgufHeader::find(std::string_view key) const {
+  for (const auto& [k, v] : kv)
+    if (k == key) return &v;
+  return nullptr;
+}
+
+std::string GgufHeader::string_of(std::string_view key) const {
+  const GgufValue* v = find(key);
+  return v && v->kind == GgufKind::String ? v->s : std::string();
+}
+
+i64 GgufHeader::tensor_bytes() const {
+  i64 sum = 0;
+  for (const auto& t : tensors) sum += t.bytes;  // each ≤ the file, checked on reading
+  return sum;
+}
+
+i64 GgufHeader::elements() const {
+  Checked sum;
+  for (const auto& t : tensors) sum += Checked(t.elements);
+  return sum.ok() ? sum.value() : -1;
+}
+
+Result<GgufHeader> read_gguf_header(std::string_view head, i64 file_bytes, i64* more) {
+  if (more) *more = 0;
+  auto issue = [](std::string m) { return Issue{"gguf", std::move(m)}; };
+  if (file_bytes < 0) return issue("a file size cannot be negative");
+  Cursor c;
+  c.head = head.substr(0, static_cast<size_t>(std::min<i64>(static_cast<i64>(head.size()), kGgufMaxHeaderBytes)));
+  c.file_bytes = file_bytes;
+  GgufHeader h;
+  h.file_bytes = file_bytes;
+  auto stop = [&]() -> Result<GgufHeader> {
+    if (!c.error.empty()) return issue(c.error);
+    if (more) *more = c.need;
+    return issue("the header continues past the first " + with_commas(static_cast<i64>(head.size())) + " bytes read (" +
+                 with_commas(c.need) + " needed so far)");
+  };
+  // ref: gguf_init_from_file_impl: magic, version, tensor and key counts.
+  if (!c.have(4)) return stop();
+  if (head.substr(0, 4) != "GGUF") return issue("not a GGUF file: it does not begin with the magic \"GGUF\"");
+  c.pos = 4;
+  std::uint32_t version = 0;
+  if (!c.raw(version)) return stop();
+  if (version == 1) return issue("GGUF version 1 is not read (llama.cpp refuses it too); versions 2 and 3 are");
+  if ((version & 0xFFFF) == 0 && version != 0)
+    return issue("a big-endian GGUF file (version " + std::to_string(version >> 24) + " byte-swapped): only little-endian files are read");
+  if (version < 2 || version > 3) return issue("GGUF version " + std::to_string(version) + " is not one of 2, 3");
+  h.version = version;
+  i64 n_tensors = 0, n_kv = 0;
+  if (!c.count(n_tensors, kGgufMaxTensors, "tensor count") || !c.count(n_kv, kGgufMaxKeys, "metadata key count")) return stop();
+  // Every key/value takes at least 8 + 4 + 1 bytes and every tensor info 8 + 4 + 8 + 4 + 8: a
+  // count the rest of the file cannot hold is refused before anything is sized by it.
+  if (file_bytes > 0 && (n_kv * 13 + n_tensors * 32 > file_bytes - c.pos))
+    return issue("the file's " + with_commas(file_bytes) + " bytes cannot hold " + with_commas(n_kv) + " keys and " +
+                 with_commas(n_tensors) + " tensors");
+  h.kv.reserve(static_cast<size_t>(std::min<i64>(n_kv, 4096)));
+  for (i64 k = 0; k < n_kv; ++k) {
+    std::string key;
+    if (!c.string(key, 65535, "key " + std::to_string(k))) return stop();
+    GgufKind kind{};
+    if (!read_kind(c, kind, key)) return stop();
+    GgufValue v;
+    if (!read_value(c, kind, v, key, 0)) return stop();
+    if (h.find(key)) return issue("the key \"" + key + "\" appears twice");
+    h.kv.emplace_back(std::move(key), std::move(v));
+  }
+  // ref: gguf.cpp: general.alignment, a power of two (GGUF_DEFAULT_ALIGNMENT 32 without it).
+  if (const GgufValue* a = h.find("general.alignment")) {
+    if (a->kind != GgufKind::U32) return issue("general.alignment must be a u32, got a " + std::string(to_string(a->kind)));
+    if (a->i == 0 || (a->i & (a->i - 1)) != 0) return issue("general.alignment must be a power of two, got " + std::to_string(a->i));
+    h.alignment = a->i;
+  }
+  h.tensors.reserve(static_cast<size_t>(std::min<i64>(n_tensors, 65536)));
+  for (i64 t = 0; t < n_tensors; ++t) {
+    GgufTensor info;
+    const std::string what = "tensor " + std::to_string(t);
+    if (!c.string(info.name, kGgufMaxName - 1, what + " name")) return stop();
+    std::uint32_t n_dims = 0;
+    if (!c.raw(n_dims)) return stop();
+    if (n_dims < 1 || n_dims > kGgufMaxDims)
+      return issue("tensor \"" + info.name + "\" has " + std::to_string(n_dims) + " dimensions; ggml allows 1 to 4");
+    Checked elements(1);
+    for (std::uint32_t d = 0; d < n_dims; ++d) {
+      i64 ne = 0;
+      if (!c.count(ne, INT64_MAX, "tensor \"" + info.name + "\" dimension " + std::to_string(d))) return stop();
+      info.ne.push_back(ne);
+      elements *= Checked(ne);
+    }
+    std::uint32_t type = 0;
+    std::uint64_t offset = 0;
+    if (!c.raw(type) || !c.raw(offset)) return stop();
+    info.type = ggml_type(type);
+    if (!info.type)
+      return issue("tensor \"" + info.name + "\" has ggml type " + std::to_string(type) +
+                   ", which is not one ggml defines today (removed or unknown)");
+    if (!elements.ok()) return issue("tensor \"" + info.name + "\" has more elements than int64 holds");
+    info.elements = elements.value();
+    // ref: gguf.cpp: the row (ne[0]) is whole blocks of the type.
+    if (info.ne[0] % info.type->block != 0)
+      return issue("tensor \"" + info.name + "\" rows of " + std::to_string(info.ne[0]) + " values are not whole " +
+                   std::string(info.type->name) + " blocks of " + std::to_string(info.type->block));
+    const Checked bytes = Checked(info.elements / info.type->block) * info.type->bytes;
+    if (!bytes.ok()) return issue("tensor \"" + info.name + "\" has more bytes than int64 holds");
+    info.bytes = bytes.value();
+    if (offset > static_cast<std::uint64_t>(INT64_MAX) || offset % static_cast<std::uint64_t>(h.alignment) != 0)
+      return issue("tensor \"" + info.name + "\" data offset " + std::to_string(offset) + " is not a multiple of the alignment " +
+                   std::to_string(h.alignment));
+    info.offset = static_cast<i64>(offset);
+    for (const auto& other : h.tensors)
+      if (other.name == info.name) return issue("the tensor name \"" + info.name + "\" appears twice");
+    h.tensors.push_back(std::move(info));
+  }
+  h.data_offset = ceil_div(c.pos, h.alignment) * h.alignment;
+  // ref: gguf.cpp: every tensor's data lies within the file.
+  if (file_bytes > 0)
+    for (const auto& t : h.tensors)
+      if (t.offset > file_bytes - h.data_offset || t.bytes > file_bytes - h.data_offset - t.offset)
+        return issue("tensor \"" + t.name + "\" (" + with_commas(t.bytes) + " bytes at " + with_commas(t.offset) +
+                     ") lies beyond the end of the " + with_commas(file_bytes) + "-byte file");
+  return h;
+}
+
+std::vector<GgufTypeCount> gguf_type_counts(const GgufHeader& h) {
+  std::vector<GgufTypeCount> out;
+  for (const GgmlType& t : kTypes) {
+    GgufTypeCount n{&t, 0, 0, 0};
+    for (const auto& x : h.tensors)
+      if (x.type == &t) {
+        ++n.tensors;
+        n.elements += x.elements;
+        n.bytes += x.bytes;
+      }
+    if (n.tensors > 0) out.push_back(n);
+  }
+  return out;
+}
+
+std::string gguf_text(const GgufHeader& h, std::string_view path) {
+  std::string o = std::string(path) + ": GGUF v" + std::to_string(h.version);
+  const std::string arch = h.string_of("general.architecture"), name = h.string_of("general.name");
+  if (!arch.empty()) o += ", architecture " + arch;
+  if (!name.empty()) o += ", \"" + name + "\"";
+  o += "\n  header " + with_commas(h.data_offset) + " bytes" +
+       (h.file_bytes > 0 ? " of " + with_commas(h.file_bytes) + " (" + format_bytes(h.file_bytes, ByteUnit::GB) + ")" : std::string()) +
+       "; " + with_commas(static_cast<i64>(h.kv.size())) + " metadata keys, " + with_commas(static_cast<i64>(h.tensors.size())) +
+       " tensors, alignment " + std::to_string(h.alignment) + "\n";
+  o += "  parameters " + with_commas(h.elements()) + " · tensor bytes " + with_commas(h.tensor_bytes()) + " (" +
+       format_bytes(h.tensor_bytes(), ByteUnit::GB) + ", " +
+       (h.elements() > 0 ? fixed(8.0 * static_cast<double>(h.tensor_bytes()) / static_cast<double>(h.elements()), 2) : std::string("0")) +
+       " bits per parameter)\n";
+  o += "  type        tensors          parameters            bytes\n";
+  for (const auto& n : gguf_type_counts(h)) {
+    std::string line = "  " + std::string(n.type->name);
+    line.resize(12, ' ');
+    std::string a = with_commas(n.tensors), b = with_commas(n.elements), cc = with_commas(n.bytes);
+    line += std::string(a.size() < 7 ? 7 - a.size() : 0, ' ') + a + std::string(b.size() < 20 ? 20 - b.size() : 0, ' ') + b +
+            std::string(cc.size() < 17 ? 17 - cc.size() : 0, ' ') + cc;
+    o += line + "\n";
+  }
+  return o;
+}
+
+std::string gguf_json(const GgufHeader& h) {
+  using json_util::json;
+  json j;
+  j["format"] = "gguf";
+  j["version"] = h.version;
+  j["architecture"] = h.string_of("general.architecture");
+  j["name"] = h.string_of("general.name");
+  j["header_bytes"] = h.data_offset;
+  j["file_bytes"] = h.file_bytes;
+  j["alignment"] = h.alignment;
+  j["tensors"] = static_cast<i64>(h.tensors.size());
+  j["params"] = h.elements();
+  j["weights_bytes"] = h.tensor_bytes();
+  j["types"] = json::object();
+  for (const auto& n : gguf_type_counts(h))
+    j["types"][std::string(n.type->name)] = {{"tensors", n.tensors}, {"params", n.elements}, {"bytes", n.bytes}};
+  // Scalar metadata as read (strings, numbers, bools); arrays by their length and element type.
+  j["metadata"] = json::object();
+  for (const auto& [k, v] : h.kv) {
+    if (v.kind == GgufKind::String) j["metadata"][k] = v.s.size() <= 256 ? v.s : v.s.substr(0, 256) + "…";
+    else if (v.kind == GgufKind::Bool) j["metadata"][k] = v.i != 0;
+    else if (v.kind == GgufKind::F32 || v.kind == GgufKind::F64) j["metadata"][k] = v.f;
+    else if (v.kind == GgufKind::Array) j["metadata"][k] = {{"array", std::string(to_string(v.elem))}, {"length", v.count}};
+    else j["metadata"][k] = v.i;
+  }
+  return j.dump();
+}
+
+}  // namespace llmsize::core

@@ -1,0 +1,101 @@
+// GGUF model files (issue 12, first step): the header — the metadata key/values and the tensor
+// table — read from the first bytes of a file, with the bytes of every tensor from ggml's block
+// table. Follows ggml/docs/gguf.md and ggml/src/gguf.cpp (gguf_init_from_file_impl) of llama.cpp
+// b10573; the blocks are ggml.c's type_traits over ggml-common.h's block structs.
+//
+// Hostile files: every count is checked against the bytes left before anything is sized by it,
+// strings and arrays are bounded, nesting is bounded, sizes are multiplied with overflow checks;
+// an unknown or removed ggml type, a misaligned or out-of-file tensor, a repeated name or key is
+// a named error. Nothing is read past `head`.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "checked.hpp"
+#include "issue.hpp"
+
+namespace llmsize::core {
+
+// One ggml tensor type: `block` values stored in `bytes` (plain types are blocks of 1).
+struct GgmlType {
+  std::uint32_t id = 0;
+  std::string_view name;  // ggml_type_name: "f32", "q4_K", "iq2_xxs", "mxfp4", …
+  i64 block = 1;
+  i64 bytes = 0;
+};
+// Every type a GGUF file may hold today (ids 4, 5 and 31–33, 36–38 were removed from ggml).
+std::span<const GgmlType> ggml_types();
+const GgmlType* ggml_type(std::uint32_t id);  // null for a removed or unknown id
+
+// The metadata value types of the GGUF spec (gguf_type).
+enum class GgufKind : std::uint8_t { U8, I8, U16, I16, U32, I32, F32, Bool, String, Array, U64, I64, F64 };
+std::string_view to_string(GgufKind k);  // "u32", "string", "array", …
+
+struct GgufValue {
+  GgufKind kind = GgufKind::U8;
+  GgufKind elem = GgufKind::U8;  // arrays: the elements' kind
+  i64 count = 0;                 // arrays: elements
+  i64 i = 0;                     // integers and bool (a u64 beyond int64 is refused)
+  double f = 0;                  // f32, f64
+  std::string s;                 // strings
+  std::vector<i64> ints;         // arrays of integers or bools, kept whole up to kGgufKeptInts elements
+  bool is_integer() const;       // an integer or bool scalar
+};
+
+struct GgufTensor {
+  std::string name;
+  std::vector<i64> ne;           // ggml order: ne[0] is the contiguous dimension
+  const GgmlType* type = nullptr;
+  i64 offset = 0;                // from the start of the data section
+  i64 elements = 0;
+  i64 bytes = 0;                 // elements / block × block bytes
+};
+
+struct GgufHeader {
+  std::uint32_t version = 0;
+  i64 alignment = 32;            // general.alignment, else GGUF_DEFAULT_ALIGNMENT
+  i64 data_offset = 0;           // where the tensor data starts: the header's bytes, padded
+  i64 file_bytes = 0;            // the whole file, as the caller gave it (0: unknown)
+  std::vector<std::pair<std::string, GgufValue>> kv;
+  std::vector<GgufTensor> tensors;
+
+  const GgufValue* find(std::string_view key) const;
+  std::string string_of(std::string_view key) const;  // "" when absent or not a string
+  i64 tensor_bytes() const;      // Σ tensor bytes
+  i64 elements() const;          // Σ tensor elements: the parameters as stored
+};
+
+inline constexpr i64 kGgufMaxHeaderBytes = i64{256} << 20;  // the most of a file read as header
+inline constexpr i64 kGgufMaxTensors = i64{1} << 20;
+inline constexpr i64 kGgufMaxKeys = i64{1} << 16;
+inline constexpr i64 kGgufMaxString = i64{1} << 24;         // a chat template is ~10⁵ bytes
+inline constexpr i64 kGgufMaxArray = i64{1} << 27;          // tokenizer arrays: ~10⁵–10⁶ entries
+inline constexpr i64 kGgufMaxName = 64;                     // GGML_MAX_NAME, with its NUL
+inline constexpr i64 kGgufMaxDims = 4;                      // GGML_MAX_DIMS
+inline constexpr i64 kGgufMaxNesting = 8;                   // arrays of arrays
+inline constexpr i64 kGgufKeptInts = i64{1} << 16;
+
+// Reads the header from `head`, the first bytes of a file of `file_bytes` bytes (0: unknown).
+// Fails with Issues naming "gguf" and what is wrong (the key or tensor, the allowed range). When
+// `head` ends inside the header and the file is longer, it fails and sets `*more` (if given) to
+// the bytes to read before trying again (at least the header read so far plus what is pending).
+Result<GgufHeader> read_gguf_header(std::string_view head, i64 file_bytes, i64* more = nullptr);
+
+// Tensors per ggml type, in type id order: how the file stores its parameters.
+struct GgufTypeCount {
+  const GgmlType* type = nullptr;
+  i64 tensors = 0, elements = 0, bytes = 0;
+};
+std::vector<GgufTypeCount> gguf_type_counts(const GgufHeader& h);
+
+// The header in words (the CLI's `llmsize gguf FILE`) and as JSON
+// (file.{format, version, header_bytes, file_bytes, tensors, params, weights_bytes, types{}, metadata{}}).
+std::string gguf_text(const GgufHeader& h, std::string_view path);
+std::string gguf_json(const GgufHeader& h);
+
+}  // namespace llmsize::core
