@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "checked.hpp"
+#include "hf_config.hpp"
 #include "issue.hpp"
 
 namespace llmsize::core {
@@ -97,5 +98,10 @@ std::vector<GgufTypeCount> gguf_type_counts(const GgufHeader& h);
 // (file.{format, version, header_bytes, file_bytes, tensors, params, weights_bytes, types{}, metadata{}}).
 std::string gguf_text(const GgufHeader& h, std::string_view path);
 std::string gguf_json(const GgufHeader& h);
+
+// The model the metadata describes (general.architecture and its <arch>.* keys), read through
+// the Hugging Face importer: the architectures of gguf_config.cpp's table; any other is an Issue
+// naming general.architecture. Issues name the GGUF key a value came from.
+Result<ImportedConfig> gguf_config(const GgufHeader& h);
 
 }  // namespace llmsize::core

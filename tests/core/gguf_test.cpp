@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "core/gguf.hpp"
+#include "core/params.hpp"
 #include "core/quant.hpp"
 #include "test_util.hpp"
 
@@ -209,4 +210,112 @@ TEST_CASE("GGUF: hostile headers are refused by name", "[core][gguf][validation]
   long_name.header(3, 1, 0);
   long_name.tensor(std::string(64, 'x'), {8}, 0, 0);
   refused(long_name.b, "name length");
+}
+
+namespace {
+
+// The metadata of a GGUF file as convert_hf_to_gguf.py writes it: the <arch>.* keys, the
+// tokenizer's token list (its length only matters here), and output.weight unless tied.
+struct Meta {
+  std::string arch;
+  std::vector<std::pair<std::string, std::uint32_t>> ints;  // <arch>.<key> u32
+  std::uint64_t tokens = 0;
+  bool head = true;
+};
+std::string gguf_of(const Meta& m) {
+  Gguf g;
+  g.header(3, m.head ? 1 : 0, 2 + m.ints.size());
+  g.key_str("general.architecture", m.arch);
+  for (const auto& [k, v] : m.ints) g.key_u32(m.arch + "." + k, v);
+  g.str("tokenizer.ggml.tokens"), g.u32(9), g.u32(8), g.u64(m.tokens);
+  for (std::uint64_t t = 0; t < m.tokens; ++t) g.str("t");
+  if (m.head) g.tensor("output.weight", {256, 1}, 0, 0);
+  return g.b;
+}
+i64 params_of(const std::string& file) {
+  auto h = read_gguf_header(file, 0);
+  REQUIRE(h.ok());
+  auto c = gguf_config(*h);
+  INFO(join(c.issues()));
+  REQUIRE(c.ok());
+  auto p = count_params(c->config);
+  REQUIRE(p.ok());
+  return p->total;
+}
+
+}  // namespace
+
+TEST_CASE("GGUF: the metadata read as the model it describes", "[core][gguf]") {
+  // Qwen3-30B-A3B Q4_K_M (unsloth), as llama.cpp's loader dumped it (ik_llama.cpp issue thread,
+  // comment by mtcl of 2025-06-10):
+  //   qwen3moe.block_count u32 = 48 · qwen3moe.context_length u32 = 40960 · qwen3moe.embedding_length u32 = 2048
+  //   qwen3moe.feed_forward_length u32 = 6144 · qwen3moe.attention.head_count u32 = 32
+  //   qwen3moe.attention.head_count_kv u32 = 4 · qwen3moe.expert_used_count u32 = 8
+  //   qwen3moe.attention.key_length u32 = 128 · qwen3moe.attention.value_length u32 = 128
+  //   qwen3moe.expert_count u32 = 128 · qwen3moe.expert_feed_forward_length u32 = 768
+  //   tokenizer.ggml.tokens arr[str,151936] · print_info: model params = 30.53 B
+  const Meta qwen{"qwen3moe",
+                  {{"block_count", 48}, {"context_length", 40960}, {"embedding_length", 2048}, {"feed_forward_length", 6144},
+                   {"attention.head_count", 32}, {"attention.head_count_kv", 4}, {"expert_used_count", 8},
+                   {"attention.key_length", 128}, {"attention.value_length", 128}, {"expert_count", 128},
+                   {"expert_feed_forward_length", 768}},
+                  151936};
+  const i64 q = params_of(gguf_of(qwen));
+  CHECK(q == count_params(llmsize::test::preset("qwen3-30b-a3b").config)->total);
+  CHECK(q / 10000000 == 3053);  // 30.53 B
+  // The same keys of other architectures, from their checkpoints' config.json values: the
+  // parameters are those of the Hugging Face model.
+  const Meta llama{"llama",
+                   {{"block_count", 32}, {"context_length", 131072}, {"embedding_length", 4096}, {"feed_forward_length", 14336},
+                    {"attention.head_count", 32}, {"attention.head_count_kv", 8}, {"attention.key_length", 128}},
+                   128256};
+  CHECK(params_of(gguf_of(llama)) == count_params(llmsize::test::preset("llama-3.1-8b").config)->total);
+  Meta mixtral{"llama",
+               {{"block_count", 32}, {"context_length", 32768}, {"embedding_length", 4096}, {"feed_forward_length", 14336},
+                {"attention.head_count", 32}, {"attention.head_count_kv", 8}, {"expert_count", 8}, {"expert_used_count", 2}},
+               32000};
+  CHECK(params_of(gguf_of(mixtral)) == count_params(llmsize::test::preset("mixtral-8x7b").config)->total);
+  const Meta oss{"gpt-oss",
+                 {{"block_count", 24}, {"context_length", 131072}, {"embedding_length", 2880}, {"feed_forward_length", 2880},
+                  {"attention.head_count", 64}, {"attention.head_count_kv", 8}, {"attention.key_length", 64},
+                  {"attention.value_length", 64}, {"expert_count", 32}, {"expert_used_count", 4}, {"attention.sliding_window", 128}},
+                 201088};
+  CHECK(params_of(gguf_of(oss)) == count_params(llmsize::test::preset("gpt-oss-20b").config)->total);
+  const Meta qwen25{"qwen2",
+                    {{"block_count", 28}, {"context_length", 131072}, {"embedding_length", 3584}, {"feed_forward_length", 18944},
+                     {"attention.head_count", 28}, {"attention.head_count_kv", 4}},
+                    152064};
+  CHECK(params_of(gguf_of(qwen25)) == count_params(llmsize::test::preset("qwen2.5-7b").config)->total);
+  // Gemma 3 ties its head: no output.weight.
+  Meta gemma{"gemma3",
+             {{"block_count", 26}, {"context_length", 32768}, {"embedding_length", 1152}, {"feed_forward_length", 6912},
+              {"attention.head_count", 4}, {"attention.head_count_kv", 1}, {"attention.key_length", 256},
+              {"attention.sliding_window", 512}},
+             262144, false};
+  CHECK(params_of(gguf_of(gemma)) == count_params(llmsize::test::preset("gemma-3-1b").config)->total);
+}
+
+TEST_CASE("GGUF: metadata that cannot be read as a model is refused by its key", "[core][gguf][validation]") {
+  auto issue_of = [](const std::string& file) {
+    auto h = read_gguf_header(file, 0);
+    REQUIRE(h.ok());
+    auto c = gguf_config(*h);
+    REQUIRE_FALSE(c.ok());
+    return c.issues().front();
+  };
+  Meta m{"mamba", {{"block_count", 2}}, 4};
+  CHECK(issue_of(gguf_of(m)).field == "general.architecture");
+  CHECK(issue_of(gguf_of(m)).message.find("qwen3moe") != std::string::npos);  // says which are read
+  // A head count of 0 reaches the importer and comes back under the GGUF key.
+  m = {"qwen3", {{"block_count", 2}, {"embedding_length", 64}, {"attention.head_count", 0}, {"feed_forward_length", 64}}, 4};
+  CHECK(issue_of(gguf_of(m)).field == "qwen3.attention.head_count");
+  // Per-layer head counts that differ (an i32 array) are named, not averaged.
+  Gguf g;
+  g.header(3, 0, 3);
+  g.key_str("general.architecture", "llama");
+  g.key_u32("llama.block_count", 2);
+  g.str("llama.attention.head_count_kv"), g.u32(9), g.u32(5), g.u64(2), g.u32(4), g.u32(8);
+  CHECK(issue_of(g.b).field == "llama.attention.head_count_kv");
+  g.header(3, 0, 0);
+  CHECK(issue_of(g.b).field == "general.architecture");
 }
