@@ -2,6 +2,7 @@
 // parsed strictly: a bad value is an error naming the flag and its allowed range.
 #include "cli.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <fstream>
@@ -12,6 +13,7 @@
 #include "core/gguf.hpp"
 #include "core/format.hpp"
 #include "core/hf_config.hpp"
+#include "core/json_util.hpp"
 #include "core/model_source.hpp"
 #include "core/limits.hpp"
 #include "core/params.hpp"
@@ -27,7 +29,7 @@ const char* kUsage =
     "llmsize — parameters and memory of decoder-only Transformers\n"
     "\n"
     "Usage:\n"
-    "  llmsize estimate (--preset NAME | --config PATH) [--json] [--explain] [--generic]\n"
+    "  llmsize estimate (--preset NAME | --config PATH | --gguf FILE) [--json] [--explain] [--generic]\n"
     "  llmsize presets [--json]\n"
     "  llmsize limits                 (the bounds of every input, as Markdown)\n"
     "  llmsize check-log FILE (--preset NAME | --config PATH) [workload flags] [--json]\n"
@@ -39,6 +41,8 @@ const char* kUsage =
     "Options:\n"
     "  --preset NAME   a built-in model (see `llmsize presets`)\n"
     "  --config PATH   a Hugging Face config.json ('-' reads standard input)\n"
+    "  --gguf FILE     a GGUF model file: the model from its metadata, the weight format from its file type\n"
+    "                  (unless --weights is given), and its real bytes beside the estimate\n"
     "  --generic       read an unsupported model_type as a LLaMA-like decoder\n"
     "  --json          print one JSON object instead of tables\n"
     "  --explain       also print every tensor and the derivation of the estimate\n";
@@ -63,7 +67,8 @@ struct Args {
   bool gib = false;          // sizes in GiB instead of GB
   std::string command;
   std::optional<std::string> file;  // check-log FILE, gguf FILE
-  std::optional<std::string> preset, config;
+  std::optional<std::string> preset, config, gguf;
+  std::vector<std::string> given;  // workload keys set by a flag
   bool json = false, explain = false, generic = false;
   std::map<std::string, std::string> demo_settings;  // demo flags, parsed by demo_cmd
 };
@@ -115,30 +120,102 @@ Output presets_cmd(const Args& args) {
   return o;
 }
 
-Output estimate_cmd(const Args& args, const FileReader& read_file) {
-  if (args.preset.has_value() == args.config.has_value())
-    return fail("estimate needs exactly one of --preset NAME or --config PATH");
+// A GGUF file's header, read from its first bytes only (more while it continues).
+std::optional<GgufHeader> load_gguf(const std::string& path, const PrefixReader& read_prefix, Output& err) {
+  i64 want = i64{4} << 20;
+  for (;;) {
+    i64 size = 0;
+    std::string error;
+    const auto head = read_prefix(path, want, size, error);
+    if (!head) {
+      err = fail("gguf: " + error);
+      return std::nullopt;
+    }
+    if (size == 0) {
+      err = fail("gguf: \"" + path + "\" is empty");
+      return std::nullopt;
+    }
+    i64 more = 0;
+    auto h = read_gguf_header(*head, size, &more);
+    if (h) return std::move(h).value();
+    // The header continues: read at least what it needs, doubling, up to the reader's bound.
+    const i64 read = static_cast<i64>(head->size());
+    if (more <= read || read >= size || want >= kGgufMaxHeaderBytes) {
+      err = fail_issues(h.issues());
+      return std::nullopt;
+    }
+    want = std::min(std::max(more, 2 * want), kGgufMaxHeaderBytes);
+  }
+}
+
+// The file's bytes beside the estimate's weights for its format (the whole model, one copy).
+std::string gguf_beside_text(const GgufHeader& h, const std::string& path, const Workload& w, const Estimate& e, ByteUnit unit) {
+  const i64 file = h.tensor_bytes(), est = e.inference.weights.total_bytes;
+  const double diff = est > 0 ? static_cast<double>(file) / static_cast<double>(est) - 1.0 : 0.0;
+  std::string o = "From the file (" + gguf_file_type_name(h) + ")\n";
+  o += "  tensor bytes in the file     " + format_bytes(file, unit) + " (" + with_commas(file) + ")\n";
+  o += "  estimated for " + std::string(to_string(w.weights));
+  o.resize(std::max<size_t>(o.size() + 1, o.rfind('\n') + 32), ' ');
+  o += format_bytes(est, unit) + " (" + with_commas(est) + "); the file holds " + (diff >= 0 ? "+" : "") + fixed(diff * 100, 2) +
+       "%\n";
+  const std::string table = gguf_text(h, path);
+  o += table.substr(table.find('\n') + 1);
+  return o;
+}
+std::string with_gguf_json(const std::string& estimate, const GgufHeader& h, const Estimate& e) {
+  auto j = json_util::json::parse(estimate, nullptr, false);
+  auto f = json_util::json::parse(gguf_json(h), nullptr, false);
+  if (j.is_discarded() || f.is_discarded()) return estimate;
+  f["file_type"] = gguf_file_type_name(h);
+  f["estimated_weights_bytes"] = e.inference.weights.total_bytes;
+  j["file"] = f;
+  return j.dump(2, ' ', false, json_util::json::error_handler_t::replace);
+}
+
+Output estimate_cmd(const Args& args, const FileReader& read_file, const PrefixReader& read_prefix) {
+  if (args.preset.has_value() + args.config.has_value() + args.gguf.has_value() != 1)
+    return fail("estimate needs exactly one of --preset NAME, --config PATH or --gguf FILE");
   Output err;
-  auto model = load_model_flag(args.preset, args.config, args.generic, read_file, err);
-  if (!model) return err;
+  std::optional<LoadedModel> model;
+  std::optional<GgufHeader> file;
+  Workload w = args.workload;
+  std::vector<std::string> file_notes;
+  if (args.gguf) {  // the model from the file's metadata, its weight format from its file type
+    if (!(file = load_gguf(*args.gguf, read_prefix, err))) return err;
+    auto c = gguf_config(*file);
+    if (!c) return fail_issues(c.issues());
+    model = LoadedModel{c->config, "", c->notes};
+    const bool weights_given = std::find(args.given.begin(), args.given.end(), "w") != args.given.end();
+    if (auto f = gguf_weight_format(*file); f && !weights_given) w.weights = *f;
+    else if (!weights_given)
+      file_notes.push_back("the file's type (" + gguf_file_type_name(*file) + ") has no estimated mix here; the estimate "
+                           "takes --weights " + std::string(to_string(w.weights)) + ", the file's bytes stand beside it");
+  } else {
+    model = load_model_flag(args.preset, args.config, args.generic, read_file, err);
+    if (!model) return err;
+  }
   const ModelConfig& cfg = model->config;
-  const std::vector<std::string>& notes = model->notes;
+  std::vector<std::string> notes = model->notes;
+  notes.insert(notes.end(), file_notes.begin(), file_notes.end());
   auto inv = build_inventory(cfg);
   if (!inv) return fail_issues(inv.issues());
   auto params = count_params(cfg, *inv);
   if (!params) return fail_issues(params.issues());
-  auto est = estimate(cfg, args.workload);
+  auto est = estimate(cfg, w);
   if (!est) return fail_issues(with_flags(est.issues()));
   const ByteUnit unit = args.gib ? ByteUnit::GiB : ByteUnit::GB;
   Output o;
   for (const auto& n : notes) o.err += "llmsize: note: " + n + "\n";
   for (const auto& n : est->notes) o.err += "llmsize: note: " + with_flags({n})[0].field + ": " + n.message + "\n";
   if (args.json) {
-    o.out = estimate_json(cfg, args.workload, *est, args.explain) + "\n";
+    o.out = estimate_json(cfg, w, *est, args.explain);
+    if (file) o.out = with_gguf_json(o.out, *file, *est);
+    o.out += "\n";
   } else {
-    o.out = params_text(cfg, *params) + estimate_text(cfg, args.workload, *est, unit);
+    o.out = params_text(cfg, *params) + estimate_text(cfg, w, *est, unit);
+    if (file) o.out += "\n" + gguf_beside_text(*file, *args.gguf, w, *est, unit);
     if (args.explain)
-      o.out += "\n" + inventory_text(cfg, *inv, *params) + estimate_explain_text(cfg, args.workload, *est, unit);
+      o.out += "\n" + inventory_text(cfg, *inv, *params) + estimate_explain_text(cfg, w, *est, unit);
   }
   return o;
 }
@@ -193,28 +270,14 @@ Output check_log_cmd(const Args& args, const FileReader& read_file) {
   for (const auto& l : c.lines) o.out += "  " + l + "\n";
   return o;
 }
-// gguf FILE: the header of a GGUF file, read from its first bytes only (more while it continues).
+// gguf FILE: the header of a GGUF file.
 Output gguf_cmd(const Args& args, const PrefixReader& read_prefix) {
   if (!args.file) return fail("gguf needs the file's path", "llmsize gguf model.gguf");
-  i64 want = i64{4} << 20;
-  for (;;) {
-    i64 size = 0;
-    std::string error;
-    const auto head = read_prefix(*args.file, want, size, error);
-    if (!head) return fail("gguf: " + error);
-    if (size == 0) return fail("gguf: \"" + *args.file + "\" is empty");
-    i64 more = 0;
-    auto h = read_gguf_header(*head, size, &more);
-    if (h) {
-      Output o;
-      o.out = args.json ? gguf_json(*h) + "\n" : gguf_text(*h, *args.file);
-      return o;
-    }
-    // The header continues: read at least what it needs, doubling, up to the reader's bound.
-    const i64 read = static_cast<i64>(head->size());
-    if (more <= read || read >= size || want >= kGgufMaxHeaderBytes) return fail_issues(h.issues());
-    want = std::min(std::max(more, 2 * want), kGgufMaxHeaderBytes);
-  }
+  Output o;
+  auto h = load_gguf(*args.file, read_prefix, o);
+  if (!h) return o;
+  o.out = args.json ? gguf_json(*h) + "\n" : gguf_text(*h, *args.file);
+  return o;
 }
 }  // namespace
 
@@ -233,11 +296,13 @@ Output run(const std::vector<std::string>& a, const FileReader& read_file, const
       if (s.find('=') != std::string::npos) v = s.substr(s.find('=') + 1);
       else if (!(v = take_value(a, i, err))) return err;
       if (auto issue = f->set(args.workload, *v)) return fail(std::string(f->flag) + ": " + issue->message);
+      args.given.emplace_back(f->key);
     }
     else if (s == "--explain") args.explain = true;
     else if (s == "--generic") args.generic = true;
     else if (s == "--preset") { auto v = take_value(a, i, err); if (!v) return err; args.preset = v; }
     else if (s == "--config") { auto v = take_value(a, i, err); if (!v) return err; args.config = v; }
+    else if (s == "--gguf") { auto v = take_value(a, i, err); if (!v) return err; args.gguf = v; }
     else if (is_demo_flag(s)) {
       auto v = take_value(a, i, err);
       if (!v) return err;
@@ -255,7 +320,7 @@ Output run(const std::vector<std::string>& a, const FileReader& read_file, const
     return demo_cmd({args.preset, args.config, args.generic, args.json, args.demo_settings}, read_file);
   }
   if (!args.demo_settings.empty()) return fail(demo_flag_list(" and ") + " are options of `llmsize demo`");
-  if (args.command == "estimate") return estimate_cmd(args, read_file);
+  if (args.command == "estimate") return estimate_cmd(args, read_file, read_prefix);
   if (args.command == "presets") return presets_cmd(args);
   if (args.command == "limits") return {limits_markdown(), "", 0};
   if (args.command == "check-log") return check_log_cmd(args, read_file);

@@ -186,6 +186,13 @@ bool read_value(Cursor& c, GgufKind k, GgufValue& v, const std::string& what, i6
 
 std::span<const GgmlType> ggml_types() { return kTypes; }
 
+std::string gguf_printable(std::string_view s) {
+  std::string out(s.substr(0, 256));
+  for (char& ch : out)
+    if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7F) ch = '?';
+  return out;
+}
+
 const GgmlType* ggml_type(std::uint32_t id) {
   for (const GgmlType& t : kTypes)
     if (t.id == id) return &t;
@@ -257,10 +264,10 @@ Result<GgufHeader> read_gguf_header(std::string_view head, i64 file_bytes, i64* 
     std::string key;
     if (!c.string(key, 65535, "key " + std::to_string(k))) return stop();
     GgufKind kind{};
-    if (!read_kind(c, kind, key)) return stop();
+    if (!read_kind(c, kind, gguf_printable(key))) return stop();
     GgufValue v;
-    if (!read_value(c, kind, v, key, 0)) return stop();
-    if (h.find(key)) return issue("the key \"" + key + "\" appears twice");
+    if (!read_value(c, kind, v, gguf_printable(key), 0)) return stop();
+    if (h.find(key)) return issue("the key \"" + gguf_printable(key) + "\" appears twice");
     h.kv.emplace_back(std::move(key), std::move(v));
   }
   // ref: gguf.cpp: general.alignment, a power of two (GGUF_DEFAULT_ALIGNMENT 32 without it).
@@ -277,11 +284,11 @@ Result<GgufHeader> read_gguf_header(std::string_view head, i64 file_bytes, i64* 
     std::uint32_t n_dims = 0;
     if (!c.raw(n_dims)) return stop();
     if (n_dims < 1 || n_dims > kGgufMaxDims)
-      return issue("tensor \"" + info.name + "\" has " + std::to_string(n_dims) + " dimensions; ggml allows 1 to 4");
+      return issue("tensor \"" + gguf_printable(info.name) + "\" has " + std::to_string(n_dims) + " dimensions; ggml allows 1 to 4");
     Checked elements(1);
     for (std::uint32_t d = 0; d < n_dims; ++d) {
       i64 ne = 0;
-      if (!c.count(ne, INT64_MAX, "tensor \"" + info.name + "\" dimension " + std::to_string(d))) return stop();
+      if (!c.count(ne, INT64_MAX, "tensor \"" + gguf_printable(info.name) + "\" dimension " + std::to_string(d))) return stop();
       info.ne.push_back(ne);
       elements *= Checked(ne);
     }
@@ -290,23 +297,23 @@ Result<GgufHeader> read_gguf_header(std::string_view head, i64 file_bytes, i64* 
     if (!c.raw(type) || !c.raw(offset)) return stop();
     info.type = ggml_type(type);
     if (!info.type)
-      return issue("tensor \"" + info.name + "\" has ggml type " + std::to_string(type) +
+      return issue("tensor \"" + gguf_printable(info.name) + "\" has ggml type " + std::to_string(type) +
                    ", which is not one ggml defines today (removed or unknown)");
-    if (!elements.ok()) return issue("tensor \"" + info.name + "\" has more elements than int64 holds");
+    if (!elements.ok()) return issue("tensor \"" + gguf_printable(info.name) + "\" has more elements than int64 holds");
     info.elements = elements.value();
     // ref: gguf.cpp: the row (ne[0]) is whole blocks of the type.
     if (info.ne[0] % info.type->block != 0)
-      return issue("tensor \"" + info.name + "\" rows of " + std::to_string(info.ne[0]) + " values are not whole " +
+      return issue("tensor \"" + gguf_printable(info.name) + "\" rows of " + std::to_string(info.ne[0]) + " values are not whole " +
                    std::string(info.type->name) + " blocks of " + std::to_string(info.type->block));
     const Checked bytes = Checked(info.elements / info.type->block) * info.type->bytes;
-    if (!bytes.ok()) return issue("tensor \"" + info.name + "\" has more bytes than int64 holds");
+    if (!bytes.ok()) return issue("tensor \"" + gguf_printable(info.name) + "\" has more bytes than int64 holds");
     info.bytes = bytes.value();
     if (offset > static_cast<std::uint64_t>(INT64_MAX) || offset % static_cast<std::uint64_t>(h.alignment) != 0)
-      return issue("tensor \"" + info.name + "\" data offset " + std::to_string(offset) + " is not a multiple of the alignment " +
+      return issue("tensor \"" + gguf_printable(info.name) + "\" data offset " + std::to_string(offset) + " is not a multiple of the alignment " +
                    std::to_string(h.alignment));
     info.offset = static_cast<i64>(offset);
     for (const auto& other : h.tensors)
-      if (other.name == info.name) return issue("the tensor name \"" + info.name + "\" appears twice");
+      if (other.name == info.name) return issue("the tensor name \"" + gguf_printable(info.name) + "\" appears twice");
     h.tensors.push_back(std::move(info));
   }
   h.data_offset = ceil_div(c.pos, h.alignment) * h.alignment;
@@ -314,7 +321,7 @@ Result<GgufHeader> read_gguf_header(std::string_view head, i64 file_bytes, i64* 
   if (file_bytes > 0)
     for (const auto& t : h.tensors)
       if (t.offset > file_bytes - h.data_offset || t.bytes > file_bytes - h.data_offset - t.offset)
-        return issue("tensor \"" + t.name + "\" (" + with_commas(t.bytes) + " bytes at " + with_commas(t.offset) +
+        return issue("tensor \"" + gguf_printable(t.name) + "\" (" + with_commas(t.bytes) + " bytes at " + with_commas(t.offset) +
                      ") lies beyond the end of the " + with_commas(file_bytes) + "-byte file");
   return h;
 }
@@ -337,8 +344,8 @@ std::vector<GgufTypeCount> gguf_type_counts(const GgufHeader& h) {
 std::string gguf_text(const GgufHeader& h, std::string_view path) {
   std::string o = std::string(path) + ": GGUF v" + std::to_string(h.version);
   const std::string arch = h.string_of("general.architecture"), name = h.string_of("general.name");
-  if (!arch.empty()) o += ", architecture " + arch;
-  if (!name.empty()) o += ", \"" + name + "\"";
+  if (!arch.empty()) o += ", architecture " + gguf_printable(arch);
+  if (!name.empty()) o += ", \"" + gguf_printable(name) + "\"";
   o += "\n  header " + with_commas(h.data_offset) + " bytes" +
        (h.file_bytes > 0 ? " of " + with_commas(h.file_bytes) + " (" + format_bytes(h.file_bytes, ByteUnit::GB) + ")" : std::string()) +
        "; " + with_commas(static_cast<i64>(h.kv.size())) + " metadata keys, " + with_commas(static_cast<i64>(h.tensors.size())) +
@@ -384,7 +391,8 @@ std::string gguf_json(const GgufHeader& h) {
     else if (v.kind == GgufKind::Array) j["metadata"][k] = {{"array", std::string(to_string(v.elem))}, {"length", v.count}};
     else j["metadata"][k] = v.i;
   }
-  return j.dump();
+  // Keys and strings are the file's bytes: invalid UTF-8 is replaced, never a failure.
+  return j.dump(-1, ' ', false, json_util::json::error_handler_t::replace);
 }
 
 }  // namespace llmsize::core

@@ -19,6 +19,7 @@
 #include "checked.hpp"
 #include "hf_config.hpp"
 #include "issue.hpp"
+#include "workload.hpp"
 
 namespace llmsize::core {
 
@@ -32,6 +33,10 @@ struct GgmlType {
 // Every type a GGUF file may hold today (ids 4, 5 and 31–33, 36–38 were removed from ggml).
 std::span<const GgmlType> ggml_types();
 const GgmlType* ggml_type(std::uint32_t id);  // null for a removed or unknown id
+
+// A name or string from a file as it may be printed: at most 256 bytes, control bytes (terminal
+// escapes) as '?'.
+std::string gguf_printable(std::string_view s);
 
 // The metadata value types of the GGUF spec (gguf_type).
 enum class GgufKind : std::uint8_t { U8, I8, U16, I16, U32, I32, F32, Bool, String, Array, U64, I64, F64 };
@@ -98,6 +103,12 @@ std::vector<GgufTypeCount> gguf_type_counts(const GgufHeader& h);
 // (file.{format, version, header_bytes, file_bytes, tensors, params, weights_bytes, types{}, metadata{}}).
 std::string gguf_text(const GgufHeader& h, std::string_view path);
 std::string gguf_json(const GgufHeader& h);
+
+// general.file_type (llama_ftype, llama.h) by its llama.cpp name ("Q4_K - Medium"), and the weight
+// format that models the same per-tensor mix, where one does (nullopt: IQ2_XXS and the other
+// types llmsize does not mix; the file's own bytes still stand).
+std::string gguf_file_type_name(const GgufHeader& h);
+std::optional<WeightFormat> gguf_weight_format(const GgufHeader& h);
 
 // The model the metadata describes (general.architecture and its <arch>.* keys), read through
 // the Hugging Face importer: the architectures of gguf_config.cpp's table; any other is an Issue

@@ -45,7 +45,54 @@ constexpr std::pair<std::string_view, std::string_view> kKeys[] = {
     {"attention.sliding_window", "sliding_window"},
 };
 
+// llama.h enum llama_ftype (b10573) with llama_model_ftype_name's words, and the weight format
+// of the same mix (llama-quant.cpp's rules, quant.hpp) where llmsize has one.
+struct FileType {
+  std::uint32_t id;
+  std::string_view name;
+  std::optional<WeightFormat> format;
+};
+constexpr FileType kFileTypes[] = {
+    {0, "all F32", WeightFormat::F32},           {1, "F16", WeightFormat::F16},
+    {2, "Q4_0", WeightFormat::Q4_0},              {3, "Q4_1", std::nullopt},
+    {7, "Q8_0", WeightFormat::Q8_0},              {8, "Q5_0", WeightFormat::Q5_0},
+    {9, "Q5_1", std::nullopt},                    {10, "Q2_K - Medium", WeightFormat::Q2_K},
+    {11, "Q3_K - Small", WeightFormat::Q3_K_S},   {12, "Q3_K - Medium", WeightFormat::Q3_K_M},
+    {13, "Q3_K - Large", WeightFormat::Q3_K_L},   {14, "Q4_K - Small", WeightFormat::Q4_K_S},
+    {15, "Q4_K - Medium", WeightFormat::Q4_K_M},  {16, "Q5_K - Small", WeightFormat::Q5_K_S},
+    {17, "Q5_K - Medium", WeightFormat::Q5_K_M},  {18, "Q6_K", WeightFormat::Q6_K},
+    {19, "IQ2_XXS - 2.0625 bpw", std::nullopt},   {20, "IQ2_XS - 2.3125 bpw", std::nullopt},
+    {21, "Q2_K - Small", std::nullopt},           {22, "IQ3_XS - 3.3 bpw", std::nullopt},
+    {23, "IQ3_XXS - 3.0625 bpw", std::nullopt},   {24, "IQ1_S - 1.5625 bpw", std::nullopt},
+    {25, "IQ4_NL - 4.5 bpw", std::nullopt},       {26, "IQ3_S - 3.4375 bpw", std::nullopt},
+    {27, "IQ3_S mix - 3.66 bpw", std::nullopt},   {28, "IQ2_S - 2.5 bpw", std::nullopt},
+    {29, "IQ2_M - 2.7 bpw", std::nullopt},        {30, "IQ4_XS - 4.25 bpw", WeightFormat::IQ4_XS},
+    {31, "IQ1_M - 1.75 bpw", std::nullopt},       {32, "BF16", WeightFormat::BF16},
+    {36, "TQ1_0 - 1.69 bpw ternary", std::nullopt}, {37, "TQ2_0 - 2.06 bpw ternary", std::nullopt},
+    {38, "MXFP4 MoE", WeightFormat::Mxfp4Moe},    {39, "NVFP4", std::nullopt},
+    {40, "Q1_0", std::nullopt},                   {41, "Q2_0", std::nullopt},
+};
+
+const FileType* file_type_of(const GgufHeader& h) {
+  const GgufValue* v = h.find("general.file_type");
+  if (!v || !v->is_integer()) return nullptr;
+  for (const FileType& t : kFileTypes)
+    if (static_cast<i64>(t.id) == v->i) return &t;
+  return nullptr;
+}
+
 }  // namespace
+
+std::string gguf_file_type_name(const GgufHeader& h) {
+  if (const FileType* t = file_type_of(h)) return std::string(t->name);
+  const GgufValue* v = h.find("general.file_type");
+  return v && v->is_integer() ? "file type " + std::to_string(v->i) : std::string();
+}
+
+std::optional<WeightFormat> gguf_weight_format(const GgufHeader& h) {
+  const FileType* t = file_type_of(h);
+  return t ? t->format : std::nullopt;
+}
 
 Result<ImportedConfig> gguf_config(const GgufHeader& h) {
   const std::string arch = h.string_of("general.architecture");
@@ -56,7 +103,7 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
   if (!row) {
     std::string known;
     for (const GgufArch& a : kArchs) known += (known.empty() ? "" : ", ") + std::string(a.arch);
-    return Issue{"general.architecture", "\"" + arch + "\" is not read from GGUF metadata yet; read are " + known};
+    return Issue{"general.architecture", "\"" + gguf_printable(arch) + "\" is not read from GGUF metadata yet; read are " + known};
   }
   using json_util::json;
   json j = json::object();
@@ -114,7 +161,10 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
     return named;
   }
   ImportedConfig out = std::move(imported).value();
-  out.config.name = h.string_of("general.name");
+  // The name as a share link carries it (at most 120 bytes): printable ASCII, others as '?'.
+  out.config.name = gguf_printable(h.string_of("general.name")).substr(0, 120);
+  for (char& ch : out.config.name)
+    if (static_cast<unsigned char>(ch) >= 0x80) ch = '?';
   if (out.config.name.empty()) out.config.name = arch + " (GGUF)";
   return out;
 }

@@ -139,3 +139,49 @@ TEST_CASE("gguf FILE reads a model file's header only, and more of it while it c
   CHECK(bad.status == 2);
   CHECK_THAT(bad.err, Catch::Contains("gguf: not a GGUF file"));
 }
+
+TEST_CASE("estimate --gguf takes the model and the weight format from the file", "[cli][gguf]") {
+  // Qwen2.5-7B's metadata as convert_hf_to_gguf.py writes it, general.file_type 15 (Q4_K_M), and
+  // its output.weight in q6_K (llama.cpp's Q4_K_M keeps the head in Q6_K).
+  std::string head = "GGUF";
+  auto u32 = [&](std::uint32_t v) { for (int k = 0; k < 4; ++k) head.push_back(static_cast<char>(v >> (8 * k))); };
+  auto u64 = [&](std::uint64_t v) { for (int k = 0; k < 8; ++k) head.push_back(static_cast<char>(v >> (8 * k))); };
+  auto str = [&](std::string_view s) { u64(s.size()), head.append(s); };
+  const std::pair<const char*, std::uint32_t> keys[] = {
+      {"qwen2.block_count", 28},           {"qwen2.context_length", 32768}, {"qwen2.embedding_length", 3584},
+      {"qwen2.feed_forward_length", 18944}, {"qwen2.attention.head_count", 28}, {"qwen2.attention.head_count_kv", 4},
+      {"general.file_type", 15}};
+  u32(3), u64(1), u64(std::size(keys) + 2);
+  str("general.architecture"), u32(8), str("qwen2");
+  for (const auto& [k, v] : keys) str(k), u32(4), u32(v);
+  str("tokenizer.ggml.tokens"), u32(9), u32(8), u64(152064);
+  for (int t = 0; t < 152064; ++t) str("t");
+  str("output.weight"), u32(2), u64(3584), u64(152064), u32(14), u64(0);
+  const std::int64_t file_bytes = static_cast<std::int64_t>(head.size()) + 64 + std::int64_t{3584} * 152064 / 256 * 210;
+  auto reader = [&](const std::string&, std::int64_t max_bytes, std::int64_t& size, std::string&) -> std::optional<std::string> {
+    size = file_bytes;
+    return head.substr(0, static_cast<size_t>(std::min<std::int64_t>(max_bytes, static_cast<std::int64_t>(head.size()))));
+  };
+  const auto no_files = [](const std::string&, std::string& e) -> std::optional<std::string> { e = "no"; return std::nullopt; };
+  const auto o = run({"estimate", "--gguf", "qwen.gguf", "--json"}, no_files, reader);
+  INFO(o.err);
+  REQUIRE(o.status == 0);
+  CHECK_THAT(o.out, Catch::Contains("\"total\": 7615616512"));            // Qwen2.5-7B's parameters
+  CHECK_THAT(o.out, Catch::Contains("\"file_type\": \"Q4_K - Medium\""));
+  // A Q4_K_M Qwen2.5-7B holds 4.36 GiB ("print_info: file size = 4.36 GiB (4.91 BPW)", a public
+  // Ollama transcript): the estimate for the file's type, beside the file's own tensors.
+  CHECK_THAT(o.out, Catch::Contains("\"estimated_weights_bytes\": 4677120000"));
+  CHECK_THAT(o.out, Catch::Contains("\"weights_bytes\": 447068160"));
+  // --weights given wins over the file type.
+  const auto q8 = run({"estimate", "--gguf", "qwen.gguf", "--weights", "q8_0"}, no_files, reader);
+  REQUIRE(q8.status == 0);
+  CHECK_THAT(q8.out, Catch::Contains("estimated for q8_0"));
+  // Exactly one model source.
+  CHECK_THAT(run({"estimate", "--gguf", "qwen.gguf", "--preset", "gpt2"}, no_files, reader).err,
+             Catch::Contains("exactly one of --preset NAME, --config PATH or --gguf FILE"));
+  // An architecture not read yet is named.
+  head.replace(head.find("qwen2"), 5, "mamba");
+  const auto bad = run({"estimate", "--gguf", "qwen.gguf"}, no_files, reader);
+  CHECK(bad.status == 2);
+  CHECK_THAT(bad.err, Catch::Contains("general.architecture"));
+}
