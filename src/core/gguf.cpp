@@ -3,8 +3,10 @@
 
 #include <algorithm>
 #include <cstring>
+#include <unordered_set>
 
 #include "format.hpp"
+#include "text_value.hpp"
 #include "json_util.hpp"
 
 namespace llmsize::core {
@@ -37,6 +39,10 @@ i64 scalar_bytes(GgufKind k) {
   }
   return 0;
 }
+
+// Sums of a hostile file's sizes saturate at int64's largest (a header read without its file's
+// size bounds nothing); a saturated figure stays visibly absurd, never wraps.
+i64 sat_add(i64 a, i64 b) { return a > INT64_MAX - b ? INT64_MAX : a + b; }
 
 bool is_integer_kind(GgufKind k) {
   return k != GgufKind::F32 && k != GgufKind::F64 && k != GgufKind::String && k != GgufKind::Array;
@@ -216,14 +222,14 @@ std::string GgufHeader::string_of(std::string_view key) const {
 
 i64 GgufHeader::tensor_bytes() const {
   i64 sum = 0;
-  for (const auto& t : tensors) sum += t.bytes;  // each ≤ the file, checked on reading
+  for (const auto& t : tensors) sum = sat_add(sum, t.bytes);
   return sum;
 }
 
 i64 GgufHeader::elements() const {
-  Checked sum;
-  for (const auto& t : tensors) sum += Checked(t.elements);
-  return sum.ok() ? sum.value() : -1;
+  i64 sum = 0;
+  for (const auto& t : tensors) sum = sat_add(sum, t.elements);
+  return sum;
 }
 
 Result<GgufHeader> read_gguf_header(std::string_view head, i64 file_bytes, i64* more) {
@@ -260,6 +266,7 @@ Result<GgufHeader> read_gguf_header(std::string_view head, i64 file_bytes, i64* 
     return issue("the file's " + with_commas(file_bytes) + " bytes cannot hold " + with_commas(n_kv) + " keys and " +
                  with_commas(n_tensors) + " tensors");
   h.kv.reserve(static_cast<size_t>(std::min<i64>(n_kv, 4096)));
+  std::unordered_set<std::string> keys, names;  // repeats are refused in linear time
   for (i64 k = 0; k < n_kv; ++k) {
     std::string key;
     if (!c.string(key, 65535, "key " + std::to_string(k))) return stop();
@@ -267,7 +274,7 @@ Result<GgufHeader> read_gguf_header(std::string_view head, i64 file_bytes, i64* 
     if (!read_kind(c, kind, gguf_printable(key))) return stop();
     GgufValue v;
     if (!read_value(c, kind, v, gguf_printable(key), 0)) return stop();
-    if (h.find(key)) return issue("the key \"" + gguf_printable(key) + "\" appears twice");
+    if (!keys.insert(key).second) return issue("the key \"" + gguf_printable(key) + "\" appears twice");
     h.kv.emplace_back(std::move(key), std::move(v));
   }
   // ref: gguf.cpp: general.alignment, a power of two (GGUF_DEFAULT_ALIGNMENT 32 without it).
@@ -312,8 +319,7 @@ Result<GgufHeader> read_gguf_header(std::string_view head, i64 file_bytes, i64* 
       return issue("tensor \"" + gguf_printable(info.name) + "\" data offset " + std::to_string(offset) + " is not a multiple of the alignment " +
                    std::to_string(h.alignment));
     info.offset = static_cast<i64>(offset);
-    for (const auto& other : h.tensors)
-      if (other.name == info.name) return issue("the tensor name \"" + gguf_printable(info.name) + "\" appears twice");
+    if (!names.insert(info.name).second) return issue("the tensor name \"" + gguf_printable(info.name) + "\" appears twice");
     h.tensors.push_back(std::move(info));
   }
   h.data_offset = ceil_div(c.pos, h.alignment) * h.alignment;
@@ -326,6 +332,48 @@ Result<GgufHeader> read_gguf_header(std::string_view head, i64 file_bytes, i64* 
   return h;
 }
 
+GgufGroups gguf_groups(const GgufHeader& h) {
+  GgufGroups g;
+  const std::string arch = h.string_of("general.architecture");
+  i64 blocks = -1, nextn = 0;
+  if (const GgufValue* v = h.find(arch + ".block_count"); v && v->is_integer()) blocks = v->i;
+  if (const GgufValue* v = h.find(arch + ".nextn_predict_layers"); v && v->is_integer()) nextn = v->i;
+  auto starts = [](std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; };
+  for (const GgufTensor& t : h.tensors) {
+    std::string_view name = t.name;
+    std::optional<Group> group;
+    i64 block = -1;
+    if (starts(name, "blk.")) {  // blk.<N>.<tensor>
+      const size_t dot = name.find('.', 4);
+      if (dot != std::string_view::npos) {
+        const auto n = parse_int(name.substr(4, dot - 4));
+        if (n) block = *n;
+        name.remove_prefix(dot + 1);
+      }
+    }
+    if (block < 0 && (starts(name, "token_embd.") || starts(name, "pos_embd.") || starts(name, "per_layer_token_embd."))) group = Group::Embedding;
+    else if (block < 0 && starts(name, "output.")) group = Group::LmHead;
+    else if (name.find("norm") != std::string_view::npos) group = Group::Norm;
+    else if (block >= 0 && (starts(name, "ffn_gate_inp.") || starts(name, "exp_probs_b."))) group = Group::Router;
+    else if (block >= 0 && (starts(name, "attn_") || starts(name, "ssm_") || starts(name, "time_mix_") || starts(name, "shortconv.")))
+      group = Group::Attention;
+    else if (block >= 0 && starts(name, "ffn_")) group = Group::Ffn;
+    if (group && block >= 0 && blocks >= 0 && nextn > 0 && block >= blocks - nextn) group = Group::Mtp;
+    if (!group) {
+      if (g.unmatched.size() < 32) g.unmatched.push_back(gguf_printable(t.name));
+      ++g.unmatched_count;
+      g.unmatched_params = sat_add(g.unmatched_params, t.elements);
+      g.unmatched_bytes = sat_add(g.unmatched_bytes, t.bytes);
+      continue;
+    }
+    const size_t k = static_cast<size_t>(*group);
+    g.params[k] = sat_add(g.params[k], t.elements);
+    g.bytes[k] = sat_add(g.bytes[k], t.bytes);
+    if (g.first[k].empty()) g.first[k] = gguf_printable(t.name);
+  }
+  return g;
+}
+
 std::vector<GgufTypeCount> gguf_type_counts(const GgufHeader& h) {
   std::vector<GgufTypeCount> out;
   for (const GgmlType& t : kTypes) {
@@ -333,8 +381,8 @@ std::vector<GgufTypeCount> gguf_type_counts(const GgufHeader& h) {
     for (const auto& x : h.tensors)
       if (x.type == &t) {
         ++n.tensors;
-        n.elements += x.elements;
-        n.bytes += x.bytes;
+        n.elements = sat_add(n.elements, x.elements);
+        n.bytes = sat_add(n.bytes, x.bytes);
       }
     if (n.tensors > 0) out.push_back(n);
   }

@@ -8,6 +8,7 @@
 // an unknown or removed ggml type, a misaligned or out-of-file tensor, a repeated name or key is
 // a named error. Nothing is read past `head`.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -18,6 +19,7 @@
 
 #include "checked.hpp"
 #include "hf_config.hpp"
+#include "inventory.hpp"
 #include "issue.hpp"
 #include "workload.hpp"
 
@@ -98,6 +100,19 @@ struct GgufTypeCount {
   i64 tensors = 0, elements = 0, bytes = 0;
 };
 std::vector<GgufTypeCount> gguf_type_counts(const GgufHeader& h);
+
+// The tensors by the inventory's groups, from llama.cpp's tensor names (src/llama-arch.cpp
+// LLM_TENSOR_NAMES): token_embd / pos_embd / per_layer_token_embd the embedding, output the head,
+// *_norm the norms, ffn_gate_inp and exp_probs_b the router, attn_* / ssm_* / time_mix_* the
+// attention (the token mixers), ffn_* the FFN, blk.N with N ≥ block_count − nextn_predict_layers
+// the MTP layers. Names no rule knows are listed, not dropped.
+struct GgufGroups {
+  std::array<i64, kGroupCount> params{}, bytes{};
+  std::array<std::string, kGroupCount> first;  // the first tensor of each group, as the file orders them
+  std::vector<std::string> unmatched;          // at most 32 names (the count below is whole)
+  i64 unmatched_count = 0, unmatched_params = 0, unmatched_bytes = 0;
+};
+GgufGroups gguf_groups(const GgufHeader& h);
 
 // The header in words (the CLI's `llmsize gguf FILE`) and as JSON
 // (file.{format, version, header_bytes, file_bytes, tensors, params, weights_bytes, types{}, metadata{}}).

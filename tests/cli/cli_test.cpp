@@ -172,6 +172,9 @@ TEST_CASE("estimate --gguf takes the model and the weight format from the file",
   // Ollama transcript): the estimate for the file's type, beside the file's own tensors.
   CHECK_THAT(o.out, Catch::Contains("\"estimated_weights_bytes\": 4677120000"));
   CHECK_THAT(o.out, Catch::Contains("\"weights_bytes\": 447068160"));
+  // The head, group by group: the file's q6_K output.weight is the estimate's head to the byte.
+  CHECK_THAT(o.out, Catch::Contains("\"lm_head\": {\n        \"bytes\": 447068160,\n        \"estimated_bytes\": 447068160"));
+  CHECK_THAT(o.out, Catch::Contains("\"first_tensor\": \"output.weight\""));
   // --weights given wins over the file type.
   const auto q8 = run({"estimate", "--gguf", "qwen.gguf", "--weights", "q8_0"}, no_files, reader);
   REQUIRE(q8.status == 0);

@@ -319,3 +319,44 @@ TEST_CASE("GGUF: metadata that cannot be read as a model is refused by its key",
   g.header(3, 0, 0);
   CHECK(issue_of(g.b).field == "general.architecture");
 }
+
+TEST_CASE("GGUF: a file's tensors by group match the model its metadata describes", "[core][gguf]") {
+  // Qwen2.5-0.5B as convert_hf_to_gguf.py names its tensors (llama.cpp LLM_TENSOR_NAMES for
+  // qwen2), all f16: the parameters per group are the Hugging Face model's, the head tied.
+  const ModelConfig c = llmsize::test::preset("qwen2.5-0.5b").config;
+  const std::uint64_t d = static_cast<std::uint64_t>(c.d_model), kv = static_cast<std::uint64_t>(c.n_kv_heads * c.head_dim),
+                      f = static_cast<std::uint64_t>(c.d_ff), v = static_cast<std::uint64_t>(c.vocab);
+  Gguf g;
+  std::vector<std::pair<std::string, std::vector<std::uint64_t>>> tensors{{"token_embd.weight", {d, v}}, {"output_norm.weight", {d}}};
+  for (i64 l = 0; l < c.n_layers; ++l) {
+    const std::string b = "blk." + std::to_string(l) + ".";
+    for (const auto& [n, shape] : std::vector<std::pair<std::string, std::vector<std::uint64_t>>>{
+             {"attn_norm.weight", {d}},     {"attn_q.weight", {d, d}},   {"attn_q.bias", {d}},      {"attn_k.weight", {d, kv}},
+             {"attn_k.bias", {kv}},         {"attn_v.weight", {d, kv}},  {"attn_v.bias", {kv}},     {"attn_output.weight", {d, d}},
+             {"ffn_norm.weight", {d}},      {"ffn_gate.weight", {d, f}}, {"ffn_up.weight", {d, f}}, {"ffn_down.weight", {f, d}}})
+      tensors.emplace_back(b + n, shape);
+  }
+  g.header(3, tensors.size(), 1);
+  g.key_str("general.architecture", "qwen2");
+  std::uint64_t offset = 0;
+  for (const auto& [n, shape] : tensors) {
+    g.str(n);
+    g.u32(static_cast<std::uint32_t>(shape.size()));
+    std::uint64_t elements = 1;
+    for (auto x : shape) g.u64(x), elements *= x;
+    g.u32(1), g.u64(offset);
+    offset += (elements * 2 + 31) / 32 * 32;
+  }
+  auto h = read_gguf_header(g.b, 0);
+  REQUIRE(h.ok());
+  const GgufGroups groups = gguf_groups(*h);
+  const auto p = count_params(c);
+  REQUIRE(p.ok());
+  for (int k = 0; k < kGroupCount; ++k) {
+    INFO(to_string(static_cast<Group>(k)));
+    CHECK(groups.params[static_cast<size_t>(k)] == p->by_group[static_cast<size_t>(k)]);
+  }
+  CHECK(groups.unmatched_count == 0);
+  CHECK(groups.first[static_cast<size_t>(Group::Ffn)] == "blk.0.ffn_gate.weight");
+  CHECK(h->elements() == p->total);
+}
