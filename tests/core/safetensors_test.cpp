@@ -1,0 +1,157 @@
+// safetensors headers (issue 12): a checkpoint's tensors read from its header and matched to
+// the model's inventory by name, scales grouped with their weights, shard indexes, and hostile
+// headers refused by name. The files are written here as the format lays them out.
+#include <string>
+
+#include "core/inventory.hpp"
+#include "core/params.hpp"
+#include "core/safetensors.hpp"
+#include "test_util.hpp"
+
+using namespace llmsize::core;
+
+namespace {
+
+// 8-byte little-endian length, then the JSON.
+std::string file_of(const std::string& json) {
+  std::string out;
+  const std::uint64_t n = json.size();
+  for (int k = 0; k < 8; ++k) out.push_back(static_cast<char>(n >> (8 * k)));
+  return out + json;
+}
+
+struct Entry {
+  std::string name, dtype;
+  std::vector<i64> shape;
+  i64 bytes;
+};
+// A header over consecutive tensors; returns the file with its data length in `data`.
+std::string header_of(const std::vector<Entry>& entries, i64& data, const std::string& extra = "") {
+  std::string j = "{" + extra;
+  data = 0;
+  for (const auto& e : entries) {
+    if (j.size() > 1) j += ",";
+    j += "\"" + e.name + "\":{\"dtype\":\"" + e.dtype + "\",\"shape\":[";
+    for (size_t k = 0; k < e.shape.size(); ++k) j += (k ? "," : "") + std::to_string(e.shape[k]);
+    j += "],\"data_offsets\":[" + std::to_string(data) + "," + std::to_string(data + e.bytes) + "]}";
+    data += e.bytes;
+  }
+  return file_of(j + "}");
+}
+
+std::string expand(std::string name, i64 layer, i64 expert) {
+  if (auto at = name.find("{i}"); at != std::string::npos) name.replace(at, 3, std::to_string(layer));
+  if (auto at = name.find("{e}"); at != std::string::npos) name.replace(at, 3, std::to_string(expert));
+  return name;
+}
+
+// Every tensor of the model, as a bf16 checkpoint names and shapes them ([out, in]).
+std::vector<Entry> checkpoint_of(const Inventory& inv) {
+  std::vector<Entry> out;
+  auto add = [&](const Tensor& t, i64 layer) {
+    for (i64 e = 0; e < t.copies; ++e) {
+      std::vector<i64> shape = t.is_matrix() ? std::vector<i64>{t.cols, t.rows} : std::vector<i64>{t.cols};
+      out.push_back({expand(t.name, layer, e), "BF16", shape, t.numel_one() * 2});
+    }
+  };
+  for (const Tensor& t : inv.global) add(t, -1);
+  for (const LayerKind& k : inv.kinds)
+    for (i64 l : k.layers)
+      for (const Tensor& t : k.tensors) add(t, l);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("safetensors: a checkpoint's tensors by the model's groups", "[core][safetensors]") {
+  for (const char* id : {"qwen2.5-0.5b", "qwen1.5-moe-a2.7b"}) {
+    INFO(id);
+    const ModelConfig c = llmsize::test::preset(id).config;
+    const auto inv = build_inventory(c);
+    REQUIRE(inv.ok());
+    i64 data = 0;
+    const std::string file = header_of(checkpoint_of(*inv), data, "\"__metadata__\":{\"format\":\"pt\"}");
+    auto h = read_safetensors_header(file, static_cast<i64>(file.size()) + data);
+    INFO(join(h.issues()));
+    REQUIRE(h.ok());
+    CHECK(h->metadata == std::vector<std::pair<std::string, std::string>>{{"format", "pt"}});
+    const auto p = count_params(c);
+    REQUIRE(p.ok());
+    CHECK(h->tensor_bytes() == 2 * p->total);
+    const auto g = safetensors_groups({&*h}, *inv);
+    CHECK(g.unmatched_count == 0);
+    CHECK(g.differ.empty());
+    for (int k = 0; k < kGroupCount; ++k) {
+      INFO(to_string(static_cast<Group>(k)));
+      CHECK(g.bytes[static_cast<size_t>(k)] == 2 * p->by_group[static_cast<size_t>(k)]);
+    }
+  }
+}
+
+TEST_CASE("safetensors: scales count with their weight; other names are listed, shapes that differ named", "[core][safetensors]") {
+  const ModelConfig c = llmsize::test::preset("qwen2.5-0.5b").config;
+  const auto inv = build_inventory(c);
+  REQUIRE(inv.ok());
+  // An FP8 block checkpoint's q_proj (DeepSeek-V3 style): e4m3 values and fp32 128×128 block scales.
+  i64 data = 0;
+  const std::string file = header_of({{"model.layers.3.self_attn.q_proj.weight", "F8_E4M3", {896, 896}, 896 * 896},
+                                      {"model.layers.3.self_attn.q_proj.weight_scale_inv", "F32", {7, 7}, 49 * 4},
+                                      {"model.layers.3.self_attn.k_proj.weight", "BF16", {64, 896}, 64 * 896 * 2},
+                                      {"model.visual.patch_embed.weight", "BF16", {4}, 8}},
+                                     data);
+  auto h = read_safetensors_header(file, 0);
+  REQUIRE(h.ok());
+  const auto g = safetensors_groups({&*h}, *inv);
+  CHECK(g.bytes[static_cast<size_t>(Group::Attention)] == 896 * 896 + 49 * 4 + 64 * 896 * 2);
+  CHECK(g.unmatched == std::vector<std::string>{"model.visual.patch_embed.weight"});
+  // Qwen2.5-0.5B's k_proj is 896 → 128 (2 KV heads of 64): a 64-row tensor differs, by name.
+  REQUIRE(g.differ.size() == 1);
+  CHECK(g.differ[0] == "model.layers.3.self_attn.k_proj.weight: 57,344 elements, the model's 114,688");
+}
+
+TEST_CASE("safetensors: a header longer than the bytes read asks for more", "[core][safetensors]") {
+  i64 data = 0;
+  const std::string file = header_of({{"a", "F32", {4}, 16}}, data);
+  for (size_t n = 0; n < file.size(); ++n) {
+    i64 more = 0;
+    auto h = read_safetensors_header(std::string_view(file).substr(0, n), 0, &more);
+    REQUIRE_FALSE(h.ok());
+    CHECK(more > static_cast<i64>(n));
+  }
+  CHECK(read_safetensors_header(file, static_cast<i64>(file.size()) + 16).ok());
+}
+
+TEST_CASE("safetensors: hostile headers and indexes are refused by name", "[core][safetensors][validation]") {
+  auto refused = [](const std::string& file, std::string_view says, i64 size = 0) {
+    INFO(says);
+    auto h = read_safetensors_header(file, size);
+    REQUIRE_FALSE(h.ok());
+    CHECK(h.issues().front().field == "safetensors");
+    CHECK(h.issues().front().message.find(says) != std::string::npos);
+  };
+  std::string huge(8, '\xff');
+  refused(huge, "safetensors allows");
+  refused(file_of("{}"), "runs past the end", 9);
+  refused(file_of("[1]"), "must be a JSON object");
+  refused(file_of("{\"a\":{\"dtype\":\"F12\",\"shape\":[1],\"data_offsets\":[0,1]}}"), "not a safetensors dtype");
+  refused(file_of("{\"a\":{\"dtype\":\"F32\",\"shape\":4,\"data_offsets\":[0,16]}}"), "shape must be an array");
+  refused(file_of("{\"a\":{\"dtype\":\"F32\",\"shape\":[-4],\"data_offsets\":[0,16]}}"), "non-negative");
+  refused(file_of("{\"a\":{\"dtype\":\"F32\",\"shape\":[4],\"data_offsets\":[0]}}"), "data_offsets");
+  refused(file_of("{\"a\":{\"dtype\":\"F32\",\"shape\":[4],\"data_offsets\":[16,0]}}"), "begin ≤ end");
+  refused(file_of("{\"a\":{\"dtype\":\"F32\",\"shape\":[4],\"data_offsets\":[0,15]}}"), "do not take");
+  refused(file_of("{\"a\":{\"dtype\":\"F32\",\"shape\":[4294967296,4294967296],\"data_offsets\":[0,16]}}"), "int64");
+  refused(file_of("{\"a\":{\"dtype\":\"F32\",\"shape\":[4],\"data_offsets\":[16,32]}}"), "gaps or overlaps");
+  refused(file_of("{\"a\":{\"dtype\":\"F32\",\"shape\":[4],\"data_offsets\":[0,16]},\"b\":{\"dtype\":\"F32\",\"shape\":[4],\"data_offsets\":[8,24]}}"),
+          "gaps or overlaps");
+  refused(file_of("{\"a\":{\"dtype\":\"F32\",\"shape\":[4],\"data_offsets\":[0,16]}}"), "the file holds", 100);
+  refused(file_of("{\"__metadata__\":{\"x\":1}}"), "must be a string");
+  refused(file_of("{\"a\":1,\"a\":2}"), "a");  // a repeated key: the JSON reader refuses it
+  // Indexes: shards beside the index only, names as strings.
+  CHECK(read_safetensors_index("{\"weight_map\":{\"a\":\"../x.safetensors\"}}").issues().front().field == "weight_map");
+  CHECK(read_safetensors_index("{\"weight_map\":{\"a\":3}}").issues().front().field == "weight_map");
+  const auto idx = read_safetensors_index(
+      "{\"metadata\":{\"total_size\":1234},\"weight_map\":{\"a\":\"m-1.safetensors\",\"b\":\"m-2.safetensors\",\"c\":\"m-1.safetensors\"}}");
+  REQUIRE(idx.ok());
+  CHECK(idx->shards == std::vector<std::string>{"m-1.safetensors", "m-2.safetensors"});
+  CHECK(idx->total_size == 1234);
+}
