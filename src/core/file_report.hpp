@@ -1,0 +1,19 @@
+// A model file beside the estimate made from it (issue 12): the file's bytes per group and per
+// type next to the estimate's for the same weight format, as text (the CLI) and JSON (file{}).
+#pragma once
+#include <string>
+#include <string_view>
+
+#include "estimate.hpp"
+#include "format.hpp"
+#include "gguf.hpp"
+
+namespace llmsize::core {
+
+// "From the file (…)": tensor bytes vs the estimate's weights, the groups (parameters that
+// differ name the group's first tensor), names no rule matched, the per-type table.
+std::string gguf_estimate_text(const GgufHeader& h, std::string_view path, const Workload& w, const Estimate& e, ByteUnit unit);
+// The estimate's JSON with file{…, file_type, estimated_weights_bytes, by_group{}, unmatched{}} added.
+std::string with_gguf_json(const std::string& estimate_json, const GgufHeader& h, const Estimate& e);
+
+}  // namespace llmsize::core
