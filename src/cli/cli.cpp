@@ -29,12 +29,13 @@ const char* kUsage =
     "llmsize — parameters and memory of decoder-only Transformers\n"
     "\n"
     "Usage:\n"
-    "  llmsize estimate (--preset NAME | --config PATH | --gguf FILE) [--json] [--explain] [--generic]\n"
+    "  llmsize estimate (--preset NAME | --config PATH | --gguf FILE) [--safetensors PATH] [--json] [--explain]\n"
     "  llmsize presets [--json]\n"
     "  llmsize limits                 (the bounds of every input, as Markdown)\n"
     "  llmsize check-log FILE (--preset NAME | --config PATH) [workload flags] [--json]\n"
     "                                 (a vLLM or llama.cpp start-up log beside llmsize's profile of that run)\n"
     "  llmsize gguf FILE [--json]     (a GGUF model file's header: metadata, tensors, bytes per type)\n"
+    "  llmsize safetensors PATH [--json]  (a checkpoint's headers: a .safetensors file, an index or its folder)\n"
     "  llmsize demo (--preset NAME | --config PATH) [--prompt N] [--tokens N] [--budget-mib N] [--json]\n"
     "  llmsize --help | --version\n"
     "\n"
@@ -43,6 +44,8 @@ const char* kUsage =
     "  --config PATH   a Hugging Face config.json ('-' reads standard input)\n"
     "  --gguf FILE     a GGUF model file: the model from its metadata, the weight format from its file type\n"
     "                  (unless --weights is given), and its real bytes beside the estimate\n"
+    "  --safetensors PATH  a checkpoint (file, index or folder) whose bytes stand beside the estimate;\n"
+    "                  a folder's config.json is the model when no --preset or --config is given\n"
     "  --generic       read an unsupported model_type as a LLaMA-like decoder\n"
     "  --json          print one JSON object instead of tables\n"
     "  --explain       also print every tensor and the derivation of the estimate\n";
@@ -67,7 +70,7 @@ struct Args {
   bool gib = false;          // sizes in GiB instead of GB
   std::string command;
   std::optional<std::string> file;  // check-log FILE, gguf FILE
-  std::optional<std::string> preset, config, gguf;
+  std::optional<std::string> preset, config, gguf, safetensors;
   std::vector<std::string> given;  // workload keys set by a flag
   bool json = false, explain = false, generic = false;
   std::map<std::string, std::string> demo_settings;  // demo flags, parsed by demo_cmd
@@ -148,8 +151,86 @@ std::optional<GgufHeader> load_gguf(const std::string& path, const PrefixReader&
   }
 }
 
+// One safetensors file's header, read from its first bytes (the length, then the JSON).
+std::optional<SafetensorsHeader> load_safetensors_file(const std::string& path, const PrefixReader& read_prefix, Output& err) {
+  i64 want = 1 << 20;
+  for (int round = 0; round < 3; ++round) {
+    i64 size = 0;
+    std::string error;
+    const auto head = read_prefix(path, want, size, error);
+    if (!head) {
+      err = fail("safetensors: " + error);
+      return std::nullopt;
+    }
+    i64 more = 0;
+    auto h = read_safetensors_header(*head, size, &more);
+    if (h) return std::move(h).value();
+    if (more <= static_cast<i64>(head->size()) || static_cast<i64>(head->size()) >= size) {
+      err = fail_issues(h.issues());
+      return std::nullopt;
+    }
+    want = more;
+  }
+  err = fail("safetensors: \"" + path + "\" keeps growing while it is read");
+  return std::nullopt;
+}
+
+// A checkpoint: PATH/model.safetensors.index.json and its shards, PATH/model.safetensors, an
+// index file and the shards beside it, or one .safetensors file.
+std::optional<std::vector<SafetensorsHeader>> load_checkpoint(const std::string& path, const PrefixReader& read_prefix, Output& err,
+                                                              bool& folder) {
+  auto whole = [&](const std::string& p) -> std::optional<std::string> {  // a small file, whole
+    i64 size = 0;
+    std::string error;
+    auto text = read_prefix(p, i64{64} << 20, size, error);
+    if (!text || static_cast<i64>(text->size()) != size) return std::nullopt;
+    return text;
+  };
+  std::string dir, index_path;
+  folder = false;
+  if (auto t = whole(path + "/model.safetensors.index.json")) {
+    dir = path, index_path = path + "/model.safetensors.index.json", folder = true;
+  } else if (path.size() > 5 && path.compare(path.size() - 5, 5, ".json") == 0) {
+    const size_t slash = path.find_last_of('/');
+    dir = slash == std::string::npos ? "." : path.substr(0, slash), index_path = path;
+  }
+  std::vector<SafetensorsHeader> files;
+  if (!index_path.empty()) {
+    const auto text = whole(index_path);
+    if (!text) {
+      err = fail("safetensors: cannot read the index \"" + index_path + "\" (at most 64 MiB)");
+      return std::nullopt;
+    }
+    auto index = read_safetensors_index(*text);
+    if (!index) {
+      err = fail_issues(index.issues());
+      return std::nullopt;
+    }
+    for (const auto& shard : index->shards) {
+      auto h = load_safetensors_file(dir + "/" + shard, read_prefix, err);
+      if (!h) return std::nullopt;
+      files.push_back(std::move(*h));
+    }
+    return files;
+  }
+  i64 size = 0;
+  std::string error;
+  if (read_prefix(path + "/model.safetensors", 0, size, error)) {
+    folder = true;
+    auto h = load_safetensors_file(path + "/model.safetensors", read_prefix, err);
+    if (!h) return std::nullopt;
+    files.push_back(std::move(*h));
+    return files;
+  }
+  auto h = load_safetensors_file(path, read_prefix, err);
+  if (!h) return std::nullopt;
+  files.push_back(std::move(*h));
+  return files;
+}
+
 Output estimate_cmd(const Args& args, const FileReader& read_file, const PrefixReader& read_prefix) {
-  if (args.preset.has_value() + args.config.has_value() + args.gguf.has_value() != 1)
+  if (args.preset.has_value() + args.config.has_value() + args.gguf.has_value() > 1 ||
+      (args.preset.has_value() + args.config.has_value() + args.gguf.has_value() == 0 && !args.safetensors))
     return fail("estimate needs exactly one of --preset NAME, --config PATH or --gguf FILE");
   Output err;
   std::optional<LoadedModel> model;
@@ -166,10 +247,25 @@ Output estimate_cmd(const Args& args, const FileReader& read_file, const PrefixR
     else if (!weights_given)
       file_notes.push_back("the file's type (" + gguf_file_type_name(*file) + ") has no estimated mix here; the estimate "
                            "takes --weights " + std::string(to_string(w.weights)) + ", the file's bytes stand beside it");
-  } else {
+  } else if (args.preset || args.config) {
     model = load_model_flag(args.preset, args.config, args.generic, read_file, err);
     if (!model) return err;
   }
+  std::optional<std::vector<SafetensorsHeader>> checkpoint;
+  if (args.safetensors) {  // the checkpoint's bytes beside the estimate; a folder's config.json the model
+    bool folder = false;
+    if (!(checkpoint = load_checkpoint(*args.safetensors, read_prefix, err, folder))) return err;
+    if (!model) {
+      if (!folder) return fail("estimate --safetensors FILE needs --preset or --config (only a folder holds its config.json)");
+      std::string error;
+      const auto text = read_file(*args.safetensors + "/config.json", error);
+      if (!text) return fail("--safetensors: " + error, "give --preset or --config, or a folder with its config.json");
+      auto loaded = load_model(ModelSource::config(*text, args.generic));
+      if (!loaded) return fail_issues(loaded.issues());
+      model = std::move(loaded).value();
+    }
+  }
+  if (!model) return fail("estimate needs exactly one of --preset NAME, --config PATH or --gguf FILE");
   const ModelConfig& cfg = model->config;
   std::vector<std::string> notes = model->notes;
   notes.insert(notes.end(), file_notes.begin(), file_notes.end());
@@ -186,10 +282,12 @@ Output estimate_cmd(const Args& args, const FileReader& read_file, const PrefixR
   if (args.json) {
     o.out = estimate_json(cfg, w, *est, args.explain);
     if (file) o.out = with_gguf_json(o.out, *file, *est);
+    if (checkpoint) o.out = with_safetensors_json(o.out, *checkpoint, *inv, *est);
     o.out += "\n";
   } else {
     o.out = params_text(cfg, *params) + estimate_text(cfg, w, *est, unit);
     if (file) o.out += "\n" + gguf_estimate_text(*file, *args.gguf, w, *est, unit);
+    if (checkpoint) o.out += "\n" + safetensors_estimate_text(*checkpoint, *inv, w, *est, unit);
     if (args.explain)
       o.out += "\n" + inventory_text(cfg, *inv, *params) + estimate_explain_text(cfg, w, *est, unit);
   }
@@ -246,6 +344,17 @@ Output check_log_cmd(const Args& args, const FileReader& read_file) {
   for (const auto& l : c.lines) o.out += "  " + l + "\n";
   return o;
 }
+// safetensors PATH: a checkpoint's headers.
+Output safetensors_cmd(const Args& args, const PrefixReader& read_prefix) {
+  if (!args.file) return fail("safetensors needs a file, an index or a folder", "llmsize safetensors ./Qwen2.5-7B-Instruct");
+  Output o;
+  bool folder = false;
+  auto files = load_checkpoint(*args.file, read_prefix, o, folder);
+  if (!files) return o;
+  o.out = args.json ? safetensors_json(*files) + "\n" : safetensors_text(*files, *args.file);
+  return o;
+}
+
 // gguf FILE: the header of a GGUF file.
 Output gguf_cmd(const Args& args, const PrefixReader& read_prefix) {
   if (!args.file) return fail("gguf needs the file's path", "llmsize gguf model.gguf");
@@ -279,6 +388,7 @@ Output run(const std::vector<std::string>& a, const FileReader& read_file, const
     else if (s == "--preset") { auto v = take_value(a, i, err); if (!v) return err; args.preset = v; }
     else if (s == "--config") { auto v = take_value(a, i, err); if (!v) return err; args.config = v; }
     else if (s == "--gguf") { auto v = take_value(a, i, err); if (!v) return err; args.gguf = v; }
+    else if (s == "--safetensors") { auto v = take_value(a, i, err); if (!v) return err; args.safetensors = v; }
     else if (is_demo_flag(s)) {
       auto v = take_value(a, i, err);
       if (!v) return err;
@@ -286,7 +396,7 @@ Output run(const std::vector<std::string>& a, const FileReader& read_file, const
     }
     else if (s.rfind("--", 0) == 0) return fail("unknown option " + s);
     else if (args.command.empty()) args.command = s;
-    else if ((args.command == "check-log" || args.command == "gguf") && !args.file) args.file = s;
+    else if ((args.command == "check-log" || args.command == "gguf" || args.command == "safetensors") && !args.file) args.file = s;
     else return fail("unexpected argument \"" + s + "\"");
   }
   if (args.command == "demo") {  // workload flags describe an estimate, not the demo block
@@ -301,8 +411,9 @@ Output run(const std::vector<std::string>& a, const FileReader& read_file, const
   if (args.command == "limits") return {limits_markdown(), "", 0};
   if (args.command == "check-log") return check_log_cmd(args, read_file);
   if (args.command == "gguf") return gguf_cmd(args, read_prefix);
+  if (args.command == "safetensors") return safetensors_cmd(args, read_prefix);
   if (args.command.empty()) return fail("no command given", "try `llmsize estimate --preset llama-3-8b`");
-  return fail("unknown command \"" + args.command + "\"", "commands: estimate, presets, demo, limits, check-log, gguf");
+  return fail("unknown command \"" + args.command + "\"", "commands: estimate, presets, demo, limits, check-log, gguf, safetensors");
 }
 
 std::optional<core::LoadedModel> load_model_flag(const std::optional<std::string>& preset,

@@ -60,4 +60,114 @@ std::string with_gguf_json(const std::string& estimate, const GgufHeader& h, con
   return j.dump(2, ' ', false, json::error_handler_t::replace);
 }
 
+namespace {
+std::vector<const SafetensorsHeader*> pointers(const std::vector<SafetensorsHeader>& files) {
+  std::vector<const SafetensorsHeader*> out;
+  for (const auto& f : files) out.push_back(&f);
+  return out;
+}
+struct DtypeCount {
+  std::string_view name;
+  i64 tensors = 0, bytes = 0;
+};
+std::vector<DtypeCount> dtype_counts(const std::vector<SafetensorsHeader>& files) {
+  std::vector<DtypeCount> out;
+  for (const auto& f : files)
+    for (const auto& t : f.tensors) {
+      auto it = std::find_if(out.begin(), out.end(), [&](const DtypeCount& d) { return d.name == t.dtype->name; });
+      if (it == out.end()) it = out.insert(out.end(), {t.dtype->name, 0, 0});
+      ++it->tensors;
+      it->bytes += t.bytes();
+    }
+  std::sort(out.begin(), out.end(), [](const DtypeCount& a, const DtypeCount& b) { return a.bytes > b.bytes; });
+  return out;
+}
+i64 total_bytes(const std::vector<SafetensorsHeader>& files) {
+  i64 sum = 0;
+  for (const auto& f : files) sum += f.tensor_bytes();  // each ≤ its file
+  return sum;
+}
+}  // namespace
+
+std::string safetensors_text(const std::vector<SafetensorsHeader>& files, std::string_view path) {
+  i64 tensors = 0, header = 0, file = 0;
+  for (const auto& f : files) tensors += static_cast<i64>(f.tensors.size()), header += f.header_bytes, file += f.file_bytes;
+  std::string o = std::string(path) + ": safetensors, " + with_commas(static_cast<i64>(files.size())) +
+                  (files.size() == 1 ? " file" : " files") + "\n";
+  o += "  headers " + with_commas(header) + " bytes read of " + format_bytes(file, ByteUnit::GB) + "; " + with_commas(tensors) +
+       " tensors, " + with_commas(total_bytes(files)) + " bytes of data\n";
+  o += "  dtype          tensors             bytes\n";
+  for (const auto& d : dtype_counts(files)) {
+    std::string line = "  " + std::string(d.name);
+    line.resize(14, ' ');
+    const std::string a = with_commas(d.tensors), b = with_commas(d.bytes);
+    o += line + std::string(a.size() < 8 ? 8 - a.size() : 0, ' ') + a + std::string(b.size() < 18 ? 18 - b.size() : 0, ' ') + b + "\n";
+  }
+  return o;
+}
+
+std::string safetensors_json(const std::vector<SafetensorsHeader>& files) {
+  using json_util::json;
+  json j;
+  i64 tensors = 0, header = 0, file = 0;
+  for (const auto& f : files) tensors += static_cast<i64>(f.tensors.size()), header += f.header_bytes, file += f.file_bytes;
+  j["format"] = "safetensors";
+  j["files"] = static_cast<i64>(files.size());
+  j["header_bytes"] = header;
+  j["file_bytes"] = file;
+  j["tensors"] = tensors;
+  j["weights_bytes"] = total_bytes(files);
+  j["types"] = json::object();
+  for (const auto& d : dtype_counts(files)) j["types"][std::string(d.name)] = {{"tensors", d.tensors}, {"bytes", d.bytes}};
+  return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string safetensors_estimate_text(const std::vector<SafetensorsHeader>& files, const Inventory& inv, const Workload& w,
+                                      const Estimate& e, ByteUnit unit) {
+  const i64 file = total_bytes(files), est = e.inference.weights.total_bytes;
+  const double diff = est > 0 ? static_cast<double>(file) / static_cast<double>(est) - 1.0 : 0.0;
+  std::string o = "From the checkpoint\n";
+  o += "  tensor bytes in the files    " + format_bytes(file, unit) + " (" + with_commas(file) + ")\n";
+  o += "  estimated for " + std::string(to_string(w.weights));
+  o.resize(std::max<size_t>(o.size() + 1, o.rfind('\n') + 32), ' ');
+  o += format_bytes(est, unit) + " (" + with_commas(est) + "); the files hold " + (diff >= 0 ? "+" : "") + fixed(diff * 100, 2) + "%\n";
+  const SafetensorsGroups g = safetensors_groups(pointers(files), inv);
+  auto col = [](std::string s, size_t width) { return std::string(s.size() < width ? width - s.size() : 0, ' ') + s; };
+  o += "  group           bytes (files)   bytes (estimated)\n";
+  for (int k = 0; k < kGroupCount; ++k) {
+    const auto i = static_cast<size_t>(k);
+    if (g.bytes[i] == 0 && e.inference.weights.bytes_by_group[i] == 0) continue;
+    std::string line = "  " + std::string(to_string(static_cast<Group>(k)));
+    line.resize(14, ' ');
+    o += line + col(format_bytes(g.bytes[i], unit), 16) + col(format_bytes(e.inference.weights.bytes_by_group[i], unit), 20) + "\n";
+  }
+  for (const auto& d : g.differ) o += "  differs from the model: " + d + "\n";
+  if (g.unmatched_count > 0) {
+    o += "  not in the model: " + with_commas(g.unmatched_count) + " tensors, " + with_commas(g.unmatched_bytes) + " bytes:";
+    for (const auto& n : g.unmatched) o += " " + n;
+    o += g.unmatched_count > static_cast<i64>(g.unmatched.size()) ? " …\n" : "\n";
+  }
+  return o;
+}
+
+std::string with_safetensors_json(const std::string& estimate, const std::vector<SafetensorsHeader>& files, const Inventory& inv,
+                                  const Estimate& e) {
+  using json_util::json;
+  auto j = json::parse(estimate, nullptr, false);
+  auto f = json::parse(safetensors_json(files), nullptr, false);
+  if (j.is_discarded() || f.is_discarded()) return estimate;
+  const SafetensorsGroups g = safetensors_groups(pointers(files), inv);
+  f["estimated_weights_bytes"] = e.inference.weights.total_bytes;
+  f["by_group"] = json::object();
+  for (int k = 0; k < kGroupCount; ++k) {
+    const auto i = static_cast<size_t>(k);
+    f["by_group"][std::string(to_string(static_cast<Group>(k)))] = {{"bytes", g.bytes[i]},
+                                                                     {"estimated_bytes", e.inference.weights.bytes_by_group[i]}};
+  }
+  f["unmatched"] = {{"tensors", g.unmatched_count}, {"bytes", g.unmatched_bytes}, {"names", g.unmatched}};
+  f["differ"] = g.differ;
+  j["file"] = f;
+  return j.dump(2, ' ', false, json::error_handler_t::replace);
+}
+
 }  // namespace llmsize::core

@@ -7,6 +7,7 @@
 #include "estimate.hpp"
 #include "format.hpp"
 #include "gguf.hpp"
+#include "safetensors.hpp"
 
 namespace llmsize::core {
 
@@ -15,5 +16,16 @@ namespace llmsize::core {
 std::string gguf_estimate_text(const GgufHeader& h, std::string_view path, const Workload& w, const Estimate& e, ByteUnit unit);
 // The estimate's JSON with file{…, file_type, estimated_weights_bytes, by_group{}, unmatched{}} added.
 std::string with_gguf_json(const std::string& estimate_json, const GgufHeader& h, const Estimate& e);
+
+// A checkpoint's shard headers: files, tensors, bytes per dtype, and JSON
+// file{format, files, header_bytes, tensors, weights_bytes, types{}}.
+std::string safetensors_text(const std::vector<SafetensorsHeader>& files, std::string_view path);
+std::string safetensors_json(const std::vector<SafetensorsHeader>& files);
+// The checkpoint beside the estimate for the workload's weight format: bytes per group,
+// names not matched, shapes that differ; and the estimate's JSON with file{…, by_group{}, …}.
+std::string safetensors_estimate_text(const std::vector<SafetensorsHeader>& files, const Inventory& inv, const Workload& w,
+                                      const Estimate& e, ByteUnit unit);
+std::string with_safetensors_json(const std::string& estimate_json, const std::vector<SafetensorsHeader>& files,
+                                  const Inventory& inv, const Estimate& e);
 
 }  // namespace llmsize::core

@@ -3,6 +3,7 @@
 
 #include "gguf.hpp"
 #include "hf_config.hpp"
+#include "safetensors.hpp"
 #include "model_fields.hpp"
 #include "share_link.hpp"
 #include "text_value.hpp"
@@ -32,7 +33,11 @@ std::string limits_markdown() {
        std::to_string(kGgufMaxString) + " bytes, arrays of " + std::to_string(kGgufMaxArray) + " elements nested " +
        std::to_string(kGgufMaxNesting) + " deep; each checked against the bytes left first |\n";
   o += "| GGUF tensors | names under " + std::to_string(kGgufMaxName) + " bytes, 1 to " + std::to_string(kGgufMaxDims) +
-       " dimensions, a ggml type defined today, rows of whole blocks, offsets aligned and inside the file, each name once |\n\n";
+       " dimensions, a ggml type defined today, rows of whole blocks, offsets aligned and inside the file, each name once |\n";
+  o += "| safetensors header | at most " + std::to_string(kSafetensorsMaxHeader) + " bytes of JSON, " + std::to_string(kSafetensorsMaxTensors) +
+       " tensors; a dtype of the format, shapes of at most 8 sizes, each tensor's bytes exactly its elements', the tensors tiling the data "
+       "to the file's end |\n";
+  o += "| safetensors index | at most " + std::to_string(kSafetensorsMaxShards) + " shards, each a file name beside the index |\n\n";
   o += "## config.json fields\n\n";
   o += "Read under any of their spellings (`n_embd`, `hidden_size`, `d_model`, …).\n\n";
   o += "| field | allowed |\n|---|---|\n";

@@ -1,7 +1,12 @@
 // The CLI as a library: commands, JSON keys, human tables, exit codes and error lines.
 #include <catch2/catch.hpp>
 
+#include <map>
+
 #include "cli.hpp"
+#include "core/inventory.hpp"
+#include "core/model_source.hpp"
+#include "core/params.hpp"
 #include "test_util.hpp"
 
 using llmsize::cli::run;
@@ -187,4 +192,85 @@ TEST_CASE("estimate --gguf takes the model and the weight format from the file",
   const auto bad = run({"estimate", "--gguf", "qwen.gguf"}, no_files, reader);
   CHECK(bad.status == 2);
   CHECK_THAT(bad.err, Catch::Contains("general.architecture"));
+}
+
+TEST_CASE("safetensors PATH and estimate --safetensors read a checkpoint folder's headers only", "[cli][safetensors]") {
+  // Qwen3-0.6B as a two-shard bf16 checkpoint: its config.json, an index, and shards whose
+  // headers name every tensor of the model (data not held: the reader never asks for it).
+  const std::string config = llmsize::test::read_text("calibration/configs/qwen3-0.6b.json");
+  auto model = llmsize::core::load_model(llmsize::core::ModelSource::config(config));
+  REQUIRE(model.ok());
+  auto inv = llmsize::core::build_inventory(model->config);
+  REQUIRE(inv.ok());
+  std::vector<std::pair<std::string, std::int64_t>> tensors;  // name, bytes
+  std::vector<std::vector<std::int64_t>> shapes;
+  auto add = [&](const llmsize::core::Tensor& t, std::int64_t layer) {
+    std::string n = t.name;
+    if (auto at = n.find("{i}"); at != std::string::npos) n.replace(at, 3, std::to_string(layer));
+    tensors.emplace_back(n, t.numel_one() * 2);
+    shapes.push_back(t.is_matrix() ? std::vector<std::int64_t>{t.cols, t.rows} : std::vector<std::int64_t>{t.cols});
+  };
+  for (const auto& t : inv->global) add(t, -1);
+  for (const auto& k : inv->kinds)
+    for (auto l : k.layers)
+      for (const auto& t : k.tensors) add(t, l);
+  std::map<std::string, std::string> files;  // path → bytes (headers only); sizes below
+  std::map<std::string, std::int64_t> sizes;
+  std::string index = "{\"metadata\":{\"total_size\":0},\"weight_map\":{";
+  for (int shard = 0; shard < 2; ++shard) {
+    const std::string name = "model-0000" + std::to_string(shard + 1) + "-of-00002.safetensors";
+    std::string j = "{";
+    std::int64_t at = 0;
+    for (size_t i = static_cast<size_t>(shard); i < tensors.size(); i += 2) {
+      if (j.size() > 1) j += ",";
+      j += "\"" + tensors[i].first + "\":{\"dtype\":\"BF16\",\"shape\":[";
+      for (size_t d = 0; d < shapes[i].size(); ++d) j += (d ? "," : "") + std::to_string(shapes[i][d]);
+      j += "],\"data_offsets\":[" + std::to_string(at) + "," + std::to_string(at + tensors[i].second) + "]}";
+      at += tensors[i].second;
+      index += (index.back() == '{' ? "\"" : ",\"") + tensors[i].first + "\":\"" + name + "\"";
+    }
+    j += "}";
+    std::string bytes;
+    for (int k = 0; k < 8; ++k) bytes.push_back(static_cast<char>(static_cast<std::uint64_t>(j.size()) >> (8 * k)));
+    files["ckpt/" + name] = bytes + j;
+    sizes["ckpt/" + name] = static_cast<std::int64_t>(bytes.size() + j.size()) + at;
+  }
+  files["ckpt/model.safetensors.index.json"] = index + "}}";
+  sizes["ckpt/model.safetensors.index.json"] = static_cast<std::int64_t>(files["ckpt/model.safetensors.index.json"].size());
+  std::int64_t largest_read = 0;
+  auto prefix = [&](const std::string& path, std::int64_t max_bytes, std::int64_t& size, std::string& error) -> std::optional<std::string> {
+    if (!files.count(path)) {
+      error = "cannot open \"" + path + "\"";
+      return std::nullopt;
+    }
+    size = sizes[path];
+    largest_read = std::max(largest_read, std::min<std::int64_t>(max_bytes, size));
+    return files[path].substr(0, static_cast<size_t>(std::min<std::int64_t>(max_bytes, static_cast<std::int64_t>(files[path].size()))));
+  };
+  auto read = [&](const std::string& path, std::string& error) -> std::optional<std::string> {
+    if (path == "ckpt/config.json") return config;
+    error = "cannot open \"" + path + "\"";
+    return std::nullopt;
+  };
+  const auto o = run({"safetensors", "ckpt"}, read, prefix);
+  INFO(o.err);
+  REQUIRE(o.status == 0);
+  CHECK_THAT(o.out, Catch::Contains("2 files"));
+  CHECK_THAT(o.out, Catch::Contains("BF16"));
+  // The model from the folder's config.json; the checkpoint's bytes per group are the estimate's in bf16.
+  const auto e = run({"estimate", "--safetensors", "ckpt", "--json"}, read, prefix);
+  INFO(e.err);
+  REQUIRE(e.status == 0);
+  auto count = llmsize::core::count_params(model->config);
+  REQUIRE(count.ok());
+  CHECK_THAT(e.out, Catch::Contains("\"weights_bytes\": " + std::to_string(2 * count->total)));
+  CHECK_THAT(e.out, Catch::Contains("\"estimated_weights_bytes\": " + std::to_string(2 * count->total)));
+  CHECK_THAT(e.out, Catch::Contains("\"differ\": []"));
+  CHECK(largest_read < sizes["ckpt/model-00001-of-00002.safetensors"] / 100);  // headers, not the weights
+  // A shard that escapes the folder is refused; a lone file needs a model.
+  files["ckpt/model.safetensors.index.json"] = "{\"weight_map\":{\"a\":\"../x.safetensors\"}}";
+  sizes["ckpt/model.safetensors.index.json"] = static_cast<std::int64_t>(files["ckpt/model.safetensors.index.json"].size());
+  CHECK_THAT(run({"safetensors", "ckpt"}, read, prefix).err, Catch::Contains("weight_map"));
+  CHECK_THAT(run({"estimate", "--safetensors", "ckpt/model-00001-of-00002.safetensors"}, read, prefix).err,
+             Catch::Contains("needs --preset or --config"));
 }
