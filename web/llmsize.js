@@ -95,9 +95,23 @@
     document.body.classList.remove('dragging');
     const file = e.dataTransfer && e.dataTransfer.files && e.dataTransfer.files[0];
     if (!file) return;
+    if (/\.gguf$/i.test(file.name)) { readModelFile(file); return; }
     if (file.size > 4 * 1024 * 1024) { Module.importText('', file.name + ' (larger than 4 MiB)'); return; }
     file.text().then((text) => Module.importText(text, file.name));
   });
+
+  // A GGUF model file: only its header is read (File.slice of the first bytes, more while the
+  // header continues), here on this machine; the weights are never read.
+  async function readModelFile(file) {
+    let want = 4 * 1024 * 1024;
+    for (let round = 0; round < 8; ++round) {
+      const n = Math.min(want, file.size);
+      const bytes = new Uint8Array(await file.slice(0, n).arrayBuffer());
+      const more = Module.readModelFile(file.name, bytes, file.size);
+      if (!more || more <= n || n >= file.size) return;
+      want = Math.min(Math.max(more, 2 * want), 256 * 1024 * 1024);
+    }
+  }
 
   // Touch: Emscripten's GLFW does not place touches; turn them into mouse events, and
   // vertical drags that start outside a widget into wheel scrolling.

@@ -41,6 +41,28 @@ void import_text(App& app, std::string_view text, std::string_view name) {
   if (import_config(app.state, text, name)) app.state.banners.clear();
 }
 
+void open_path(App& app, const std::string& path) {
+  const bool gguf = path.size() > 5 && path.compare(path.size() - 5, 5, ".gguf") == 0;
+  std::string err;
+  if (gguf && app.hooks.read_prefix) {
+    core::i64 want = core::i64{4} << 20;
+    for (int round = 0; round < 8 && want > 0; ++round) {
+      core::i64 size = 0;
+      auto head = app.hooks.read_prefix(path, want, size, err);
+      if (!head) break;
+      const core::i64 more = import_model_file(app.state, *head, size, path);
+      if (more <= static_cast<core::i64>(head->size())) return;
+      want = std::min(std::max(more, 2 * want), core::kGgufMaxHeaderBytes);
+    }
+    if (!err.empty()) app.state.banners.push_back({"Could not open " + path + ": " + err, true, "", ""});
+    return;
+  }
+  if (!app.hooks.read_file) return;
+  auto text = app.hooks.read_file(path, err);
+  if (text) import_text(app, *text, path);
+  else app.state.banners.push_back({"Could not open " + path + ": " + err, true, "", ""});
+}
+
 std::string current_link(const App& app) { return link_of(app.state); }
 
 bool run_demo(App& app) { return demo_start(app.demo, app.state.cfg); }

@@ -5,6 +5,7 @@
 #pragma once
 #include <imgui.h>
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -33,6 +34,10 @@ struct PlatformHooks {
   std::function<void(const std::string&)> copy_text;  // to the system clipboard
   std::function<void(const std::string&)> open_url;   // web: a new tab (embed mode's "open")
   std::function<std::optional<std::string>(const std::string& path, std::string& error)> read_file;  // native only
+  // The first `max_bytes` of a file and its whole size (native only: a model file's header).
+  std::function<std::optional<std::string>(const std::string& path, std::int64_t max_bytes, std::int64_t& file_bytes,
+                                           std::string& error)>
+      read_prefix;
   HeatmapRenderer* heatmap = nullptr;
   std::string page_url;  // prefix of share links (the page's address without its fragment)
   bool web = false;
@@ -78,6 +83,9 @@ void shutdown(App& app);
 // Events from the platform.
 void open_link(App& app, std::string_view fragment);        // a share link (the URL fragment)
 void import_text(App& app, std::string_view text, std::string_view name);  // a dropped/pasted config.json
+// A path opened or dropped (native): a .gguf model file read for its header (hooks.read_prefix),
+// else a config.json (hooks.read_file); a problem becomes a banner.
+void open_path(App& app, const std::string& path);
 
 // The share link of the current state (fragment, starting with '#').
 std::string current_link(const App& app);

@@ -11,6 +11,7 @@
 #include "app/panels.hpp"
 #include "app/plot.hpp"
 #include "app/widgets.hpp"
+#include "core/file_report.hpp"
 #include "core/figures.hpp"
 
 namespace llmsize::app {
@@ -181,6 +182,26 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
     if (e.llamacpp_devices)
       for (const auto& note : core::llamacpp_buffer_notes(*e.llamacpp_devices, u)) ImGui::TextDisabled("%s", note.c_str());
     mark("memory.llamacpp");
+  }
+  if (s.model_file && !training) {  // a GGUF file read for its header: its bytes beside the estimate
+    section("From the file");
+    const core::GgufHeader& f = *s.model_file;
+    auto human = [](core::i64 b) {  // a header is megabytes, a model file gigabytes
+      const double x = static_cast<double>(b);
+      return x >= 1e9 ? core::fixed(x / 1e9, 2) + " GB" : x >= 1e6 ? core::fixed(x / 1e6, 1) + " MB" : core::with_commas(b) + " bytes";
+    };
+    ImGui::TextDisabled("%s", ("read " + human(s.model_file_read) + " of " + human(f.file_bytes) + ": the header only, on this machine")
+                                  .c_str());
+    ImGui::PushFont(app.fonts.small);
+    const std::string text = core::gguf_estimate_text(f, s.model_file_name, s.work, e, u);
+    for (size_t at = 0; at < text.size();) {
+      const size_t nl = text.find('\n', at);
+      const std::string line = text.substr(at, nl == std::string::npos ? std::string::npos : nl - at);
+      ImGui::TextUnformatted(line.c_str());
+      at = nl == std::string::npos ? text.size() : nl + 1;
+    }
+    ImGui::PopFont();
+    mark("memory.file");
   }
   if (e.vllm && !training) {  // runtime vllm: the lines vllm serve prints for this model and flags
     section("What vLLM will print");

@@ -101,20 +101,15 @@ void draw_preset_picker(App& app) {
 
 void draw_import(App& app) {
   AppState& s = app.state;
-  ImGui::TextDisabled(app.hooks.web ? "Drop a config.json on the page, or paste it (Ctrl+V) anywhere."
-                                    : "Drop a config.json on the window, or open it by path.");
+  ImGui::TextDisabled(app.hooks.web ? "Drop a config.json or a .gguf model file on the page, or paste a config (Ctrl+V) anywhere."
+                                    : "Drop a config.json or a .gguf model file on the window, or open it by path.");
   if (app.hooks.read_file) {
     ImGui::SetNextItemWidth(-ImGui::CalcTextSize("Open").x - ImGui::GetStyle().FramePadding.x * 2 -
                             ImGui::GetStyle().ItemSpacing.x);
     const bool enter = ImGui::InputTextWithHint("##path", "path/to/config.json", &app.path_buffer,
                                                 ImGuiInputTextFlags_EnterReturnsTrue);
     ImGui::SameLine();
-    if ((ImGui::Button("Open") || enter) && !app.path_buffer.empty()) {
-      std::string err;
-      auto text = app.hooks.read_file(app.path_buffer, err);
-      if (!text) s.banners.push_back({"Could not open " + app.path_buffer + ": " + err, true, "", ""});
-      else import_text(app, *text, app.path_buffer);
-    }
+    if ((ImGui::Button("Open") || enter) && !app.path_buffer.empty()) open_path(app, app.path_buffer);
   }
   if (ImGui::TreeNode("Paste a config.json")) {
     ImGui::InputTextMultiline("##paste", &app.paste_buffer, ImVec2(-FLT_MIN, ImGui::GetTextLineHeight() * 6));

@@ -37,6 +37,7 @@ bool load_preset(AppState& s, std::string_view id) {
   s.model_name = p->name;
   s.import_notes.clear();
   s.edits.clear();
+  s.model_file.reset();
   return true;
 }
 
@@ -59,7 +60,36 @@ bool import_config(AppState& s, std::string_view json_text, std::string_view nam
   s.cfg.name = s.model_name;
   s.import_notes = r->notes;
   s.edits.clear();
+  s.model_file.reset();
   return true;
+}
+
+core::i64 import_model_file(AppState& s, std::string_view head, core::i64 file_bytes, std::string_view name) {
+  const std::string who = name.empty() ? std::string("the model file") : std::string(name);
+  core::i64 more = 0;
+  auto h = core::read_gguf_header(head, file_bytes, &more);
+  if (!h) {
+    if (more > static_cast<core::i64>(head.size()) && static_cast<core::i64>(head.size()) < file_bytes) return more;
+    s.banners.push_back({"Could not read " + who + ": " + core::join(h.issues()), true, {}, {}});
+    return 0;
+  }
+  auto c = core::gguf_config(*h);
+  if (!c) {
+    s.banners.push_back({"Could not read " + who + " as a model: " + core::join(c.issues()), true, {}, {}});
+    return 0;
+  }
+  s.cfg = c->config;
+  s.preset_id.clear();
+  s.model_name = who;
+  s.cfg.name = who;
+  s.import_notes = c->notes;
+  s.edits.clear();
+  if (auto f = core::gguf_weight_format(*h)) s.work.weights = *f;
+  s.model_file = std::move(h).value();
+  s.model_file_name = who;
+  s.model_file_read = static_cast<core::i64>(head.size());
+  s.banners.clear();
+  return 0;
 }
 
 const char* tab_id(ResultTab t) {

@@ -4,10 +4,12 @@
 // here is a formula.
 #pragma once
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/gguf.hpp"
 #include "core/format.hpp"
 #include "core/model.hpp"
 #include "core/presets.hpp"
@@ -49,7 +51,17 @@ struct AppState {
   bool tab_from_link = false;   // select `tab` once (a link or a test opened it)
   std::vector<Banner> banners;  // problems with a link or an import, shown until dismissed
   std::map<std::string, FieldEdit, std::less<>> edits;  // by field key (model and workload keys are distinct)
+  // A GGUF model file the model was read from (its header only): beside the estimate in the
+  // Memory tab until another model is chosen.
+  std::optional<core::GgufHeader> model_file;
+  std::string model_file_name;
+  core::i64 model_file_read = 0;  // bytes of the file read to get its header
 };
+
+// A GGUF file's first `head` bytes (the file is `file_bytes` long): the model from its metadata,
+// the weight format from its file type, the file kept beside the estimate. Returns 0 when done
+// (read, or refused with a banner naming the problem), else the bytes to read before calling again.
+core::i64 import_model_file(AppState& s, std::string_view head, core::i64 file_bytes, std::string_view name);
 
 // Compiled-in presets, parsed once.
 const std::vector<core::Preset>& presets();

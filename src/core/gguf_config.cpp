@@ -151,6 +151,12 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
   bool head = false;
   for (const auto& t : h.tensors) head |= t.name == "output.weight";
   j["tie_word_embeddings"] = !head;
+  // The keys every architecture writes (convert_hf_to_gguf.py set_gguf_parameters), by their GGUF names.
+  for (const char* hf : {"num_hidden_layers", "hidden_size", "num_attention_heads"})
+    if (!j.contains(hf))
+      for (const auto& [suffix, key] : kKeys)
+        if (key == hf) issues.push_back({p + std::string(suffix), "is required (an integer)"});
+  if (!j.contains("vocab_size")) issues.push_back({p + "vocab_size", "is required, or the tokenizer's tokenizer.ggml.tokens"});
   if (!issues.empty()) return issues;
   auto imported = import_hf_config(j.dump());
   if (!imported) {

@@ -108,3 +108,40 @@ TEST_CASE("An unsupported model_type can be read again as a LLaMA-like decoder",
   CHECK(s.cfg.n_layers == 16);
   CHECK(s.model_name == "olmo.json");
 }
+
+TEST_CASE("A GGUF file opened or dropped: the model from its header, read as far as it goes", "[app][state][gguf]") {
+  // Qwen2.5-0.5B's metadata, general.file_type 7 (Q8_0), one tensor; a 1 GiB file.
+  std::string b = "GGUF";
+  auto u32 = [&](std::uint32_t v) { for (int k = 0; k < 4; ++k) b.push_back(static_cast<char>(v >> (8 * k))); };
+  auto u64 = [&](std::uint64_t v) { for (int k = 0; k < 8; ++k) b.push_back(static_cast<char>(v >> (8 * k))); };
+  auto str = [&](std::string_view s) { u64(s.size()), b.append(s); };
+  const std::pair<const char*, std::uint32_t> keys[] = {
+      {"qwen2.block_count", 24},          {"qwen2.context_length", 32768},     {"qwen2.embedding_length", 896},
+      {"qwen2.feed_forward_length", 4864}, {"qwen2.attention.head_count", 14}, {"qwen2.attention.head_count_kv", 2},
+      {"qwen2.vocab_size", 151936},       {"general.file_type", 7}};
+  u32(3), u64(1), u64(std::size(keys) + 1);
+  str("general.architecture"), u32(8), str("qwen2");
+  for (const auto& [k, v] : keys) str(k), u32(4), u32(v);
+  str("output_norm.weight"), u32(1), u64(896), u32(0), u64(0);
+  const core::i64 file = core::i64{1} << 30;
+  app::AppState s = app::default_state();
+  // The first 40 bytes do not hold the header: the bytes to read next, nothing changed.
+  const core::i64 more = app::import_model_file(s, std::string_view(b).substr(0, 40), file, "q.gguf");
+  CHECK(more > 40);
+  CHECK_FALSE(s.model_file.has_value());
+  CHECK(s.preset_id == "llama-3-8b");
+  CHECK(app::import_model_file(s, b, file, "q.gguf") == 0);
+  REQUIRE(s.model_file.has_value());
+  CHECK(s.model_name == "q.gguf");
+  CHECK(s.cfg.n_layers == 24);
+  CHECK(s.work.weights == core::WeightFormat::Q8_0);
+  CHECK(s.banners.empty());
+  // Another model drops the file.
+  REQUIRE(app::load_preset(s, "gpt2"));
+  CHECK_FALSE(s.model_file.has_value());
+  // A file that is not GGUF: a banner, the model as it was.
+  CHECK(app::import_model_file(s, "not a model", 11, "x.gguf") == 0);
+  REQUIRE(s.banners.size() == 1);
+  CHECK(s.banners[0].text.find("x.gguf") != std::string::npos);
+  CHECK(s.preset_id == "gpt2");
+}

@@ -44,6 +44,47 @@ test('dropping a config.json file on the page imports it; a broken one is report
   await context.close();
 });
 
+test('dropping a GGUF model file reads its header only, on this machine, and the model from it', async () => {
+  const { page, context, problems } = await openPage({ hash: '#v=1&preset=llama-3-8b&ui.tab=memory' });
+  await frames(page, 2);
+  const requests = [];
+  page.on('request', (r) => requests.push(r.url()));
+  // Qwen2.5-0.5B's metadata as convert_hf_to_gguf.py writes it, general.file_type 7 (Q8_0), one f32
+  // tensor, then 64 MiB standing in for the weights: the page must not read them.
+  const read = await page.evaluate(() => {
+    const enc = new TextEncoder();
+    const b = [];
+    const u32 = (v) => { for (let k = 0; k < 4; k++) b.push((v >>> (8 * k)) & 255); };
+    const u64 = (v) => { u32(v % 4294967296); u32(Math.floor(v / 4294967296)); };
+    const str = (s) => { const x = enc.encode(s); u64(x.length); b.push(...x); };
+    const keys = [['qwen2.block_count', 24], ['qwen2.context_length', 32768], ['qwen2.embedding_length', 896],
+      ['qwen2.feed_forward_length', 4864], ['qwen2.attention.head_count', 14], ['qwen2.attention.head_count_kv', 2],
+      ['qwen2.vocab_size', 151936], ['general.file_type', 7]];
+    b.push(...enc.encode('GGUF')); u32(3); u64(1); u64(keys.length + 1);
+    str('general.architecture'); u32(8); str('qwen2');
+    for (const [k, v] of keys) { str(k); u32(4); u32(v); }
+    str('output_norm.weight'); u32(1); u64(896); u32(0); u64(0);
+    while (b.length % 32) b.push(0);
+    const file = new File([new Uint8Array(b), new Uint8Array(896 * 4), new Uint8Array(64 << 20)], 'qwen2.5-0.5b-q8_0.gguf');
+    const dt = new DataTransfer();
+    dt.items.add(file);
+    document.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    return file.size;
+  });
+  await page.waitForFunction(() => JSON.parse(Module.figures()).model.name === 'qwen2.5-0.5b-q8_0.gguf', null, { timeout: 20000 });
+  const f = await figures(page);
+  const want = await page.evaluate(() => Module.estimate({ preset: 'qwen2.5-0.5b' }, {}).params.total);
+  assert.equal(f.params.total, want);
+  const bytesRead = await page.evaluate(() => Module.modelFileRead());
+  assert.ok(bytesRead > 0 && bytesRead < read / 8, `read ${bytesRead} of ${read} bytes`);
+  assert.deepEqual(requests, [], 'nothing was fetched or sent');
+  await frames(page, 3);
+  assert.ok(await page.evaluate(() => Module.widgetRect('memory.file') !== null), 'the file beside the estimate');
+  await screenshot(page, 'web-gguf-drop.png');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('a config.json of an unsupported family can be read as a LLaMA-like decoder', async () => {
   const { page, context, problems } = await openPage();
   await page.evaluate((t) => Module.importText(t, 'olmo-1b.json'), fs.readFileSync('tests/core/configs/olmo-1b.json', 'utf8'));

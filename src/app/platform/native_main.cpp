@@ -9,6 +9,8 @@
 #include <imgui_impl_opengl3.h>
 #include <stb/stb_image_write.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -40,6 +42,31 @@ std::optional<std::string> read_file(const std::string& path, std::string& error
     return std::nullopt;
   }
   return s;
+}
+
+// The first max_bytes of a file and its size: a model file is read only as far as its header.
+std::optional<std::string> read_prefix(const std::string& path, std::int64_t max_bytes, std::int64_t& file_bytes, std::string& error) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) {
+    error = "cannot open the file";
+    return std::nullopt;
+  }
+  const bool sized = fseeko(f, 0, SEEK_END) == 0;
+  file_bytes = sized ? static_cast<std::int64_t>(ftello(f)) : -1;
+  std::rewind(f);
+  if (file_bytes < 0) {
+    std::fclose(f);
+    error = "cannot tell the file's size";
+    return std::nullopt;
+  }
+  std::string data(static_cast<size_t>(std::min(std::max<std::int64_t>(max_bytes, 0), file_bytes)), '\0');
+  const size_t n = data.empty() ? 0 : std::fread(data.data(), 1, data.size(), f);
+  std::fclose(f);
+  if (n != data.size()) {
+    error = "cannot read the file";
+    return std::nullopt;
+  }
+  return data;
 }
 
 bool is_link(const std::string& a) { return !a.empty() && (a[0] == '#' || a.find("#v=") != std::string::npos || a.rfind("v=", 0) == 0); }
@@ -112,6 +139,7 @@ int main(int argc, char** argv) {
   app::PlatformHooks hooks;
   hooks.copy_text = [](const std::string& s) { ImGui::SetClipboardText(s.c_str()); };
   hooks.read_file = read_file;
+  hooks.read_prefix = read_prefix;
   hooks.page_url = LLMSIZE_PAGE_URL;  // the hosted page, when the build names it
   hooks.heatmap = heatmap.get();
   float xs = 1, ys = 1;
@@ -125,10 +153,7 @@ int main(int argc, char** argv) {
     if (is_link(input)) {
       app::open_link(app, input.substr(input.find('#') == std::string::npos ? 0 : input.find('#')));
     } else {
-      std::string err;
-      auto text = read_file(input, err);
-      if (text) app::import_text(app, *text, input);
-      else app.state.banners.push_back({"Could not open " + input + ": " + err, true, "", ""});
+      app::open_path(app, input);
     }
   }
 
@@ -136,12 +161,7 @@ int main(int argc, char** argv) {
   int frame = 0, demo_frames = 0;
   while (!glfwWindowShouldClose(window)) {
     glfwPollEvents();
-    for (const auto& path : g_dropped) {
-      std::string err;
-      auto text = read_file(path, err);
-      if (text) app::import_text(app, *text, path);
-      else app.state.banners.push_back({"Could not open " + path + ": " + err, true, "", ""});
-    }
+    for (const auto& path : g_dropped) app::open_path(app, path);
     g_dropped.clear();
     glfwGetWindowContentScale(window, &xs, &ys);
     if (app::set_scale(app, xs)) {

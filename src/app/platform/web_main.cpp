@@ -126,6 +126,14 @@ void hook_open_link(std::string fragment) {
   g->last_link = app::current_link(g->app);
 }
 void hook_import(std::string text, std::string name) { app::import_text(g->app, text, name); }
+// A dropped model file's first bytes (a Uint8Array of File.slice): 0 when done (read, or refused
+// with a banner), else how many bytes to read before calling again. Nothing leaves the page.
+double hook_model_file(std::string name, val bytes, double file_size) {
+  const std::vector<std::uint8_t> v = emscripten::convertJSArrayToNumberVector<std::uint8_t>(bytes);
+  const std::string head(v.begin(), v.end());
+  return static_cast<double>(app::import_model_file(g->app.state, head, static_cast<core::i64>(file_size), name));
+}
+double hook_model_file_read() { return g->app.state.model_file ? static_cast<double>(g->app.state.model_file_read) : 0.0; }
 // A paste outside a text field that looks like JSON imports it; inside one, it is typed.
 bool hook_paste(std::string text) {
   if (ImGui::GetIO().WantTextInput) {
@@ -195,6 +203,8 @@ EMSCRIPTEN_BINDINGS(llmsize_page) {
   emscripten::function("currentLink", &hook_link);
   emscripten::function("openLink", &hook_open_link);
   emscripten::function("importText", &hook_import);
+  emscripten::function("readModelFile", &hook_model_file);
+  emscripten::function("modelFileRead", &hook_model_file_read);
   emscripten::function("pasteText", &hook_paste);
   emscripten::function("widgetRect", &hook_rect);
   emscripten::function("widgetNames", &hook_rect_names);
