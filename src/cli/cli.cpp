@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <type_traits>
 
 #include "core/engine_log.hpp"
 #include "core/estimate.hpp"
@@ -123,56 +124,44 @@ Output presets_cmd(const Args& args) {
   return o;
 }
 
-// A GGUF file's header, read from its first bytes only (more while it continues).
-std::optional<GgufHeader> load_gguf(const std::string& path, const PrefixReader& read_prefix, Output& err) {
-  i64 want = i64{4} << 20;
+// A file's header read from its first bytes: `parse(head, size, &more)` asks for more while the
+// header continues; read at least that, doubling, up to `cap` bytes. `what` names the format.
+template <class Parse>
+auto read_header(const std::string& path, const PrefixReader& read_prefix, Output& err, const std::string& what, i64 cap,
+                 Parse parse) -> std::optional<std::remove_cvref_t<decltype(*parse(std::string_view(), i64{}, nullptr))>> {
+  i64 want = std::min<i64>(i64{4} << 20, cap);
   for (;;) {
     i64 size = 0;
     std::string error;
     const auto head = read_prefix(path, want, size, error);
     if (!head) {
-      err = fail("gguf: " + error);
+      err = fail(what + ": " + error);
       return std::nullopt;
     }
     if (size == 0) {
-      err = fail("gguf: \"" + path + "\" is empty");
+      err = fail(what + ": \"" + path + "\" is empty");
       return std::nullopt;
     }
     i64 more = 0;
-    auto h = read_gguf_header(*head, size, &more);
+    auto h = parse(*head, size, &more);
     if (h) return std::move(h).value();
-    // The header continues: read at least what it needs, doubling, up to the reader's bound.
     const i64 read = static_cast<i64>(head->size());
-    if (more <= read || read >= size || want >= kGgufMaxHeaderBytes) {
+    if (more <= read || read >= size || want >= cap) {
       err = fail_issues(h.issues());
       return std::nullopt;
     }
-    want = std::min(std::max(more, 2 * want), kGgufMaxHeaderBytes);
+    want = std::min(std::max(more, 2 * want), cap);
   }
 }
 
-// One safetensors file's header, read from its first bytes (the length, then the JSON).
+std::optional<GgufHeader> load_gguf(const std::string& path, const PrefixReader& read_prefix, Output& err) {
+  return read_header(path, read_prefix, err, "gguf", kGgufMaxHeaderBytes,
+                     [](std::string_view head, i64 size, i64* more) { return read_gguf_header(head, size, more); });
+}
+
 std::optional<SafetensorsHeader> load_safetensors_file(const std::string& path, const PrefixReader& read_prefix, Output& err) {
-  i64 want = 1 << 20;
-  for (int round = 0; round < 3; ++round) {
-    i64 size = 0;
-    std::string error;
-    const auto head = read_prefix(path, want, size, error);
-    if (!head) {
-      err = fail("safetensors: " + error);
-      return std::nullopt;
-    }
-    i64 more = 0;
-    auto h = read_safetensors_header(*head, size, &more);
-    if (h) return std::move(h).value();
-    if (more <= static_cast<i64>(head->size()) || static_cast<i64>(head->size()) >= size) {
-      err = fail_issues(h.issues());
-      return std::nullopt;
-    }
-    want = more;
-  }
-  err = fail("safetensors: \"" + path + "\" keeps growing while it is read");
-  return std::nullopt;
+  return read_header(path, read_prefix, err, "safetensors", 8 + kSafetensorsMaxHeader,
+                     [](std::string_view head, i64 size, i64* more) { return read_safetensors_header(head, size, more); });
 }
 
 // A checkpoint: PATH/model.safetensors.index.json and its shards, PATH/model.safetensors, an

@@ -5,6 +5,7 @@
 #include "app/state.hpp"
 #include "core/model_fields.hpp"
 #include "core/workload.hpp"
+#include "../test_util.hpp"  // the GGUF writer
 
 using namespace llmsize;
 
@@ -111,18 +112,16 @@ TEST_CASE("An unsupported model_type can be read again as a LLaMA-like decoder",
 
 TEST_CASE("A GGUF file opened or dropped: the model from its header, read as far as it goes", "[app][state][gguf]") {
   // Qwen2.5-0.5B's metadata, general.file_type 7 (Q8_0), one tensor; a 1 GiB file.
-  std::string b = "GGUF";
-  auto u32 = [&](std::uint32_t v) { for (int k = 0; k < 4; ++k) b.push_back(static_cast<char>(v >> (8 * k))); };
-  auto u64 = [&](std::uint64_t v) { for (int k = 0; k < 8; ++k) b.push_back(static_cast<char>(v >> (8 * k))); };
-  auto str = [&](std::string_view s) { u64(s.size()), b.append(s); };
+  llmsize::test::GgufWriter g;
   const std::pair<const char*, std::uint32_t> keys[] = {
       {"qwen2.block_count", 24},          {"qwen2.context_length", 32768},     {"qwen2.embedding_length", 896},
       {"qwen2.feed_forward_length", 4864}, {"qwen2.attention.head_count", 14}, {"qwen2.attention.head_count_kv", 2},
       {"qwen2.vocab_size", 151936},       {"general.file_type", 7}};
-  u32(3), u64(1), u64(std::size(keys) + 1);
-  str("general.architecture"), u32(8), str("qwen2");
-  for (const auto& [k, v] : keys) str(k), u32(4), u32(v);
-  str("output_norm.weight"), u32(1), u64(896), u32(0), u64(0);
+  g.header(3, 1, std::size(keys) + 1);
+  g.key_str("general.architecture", "qwen2");
+  for (const auto& [k, v] : keys) g.key_u32(k, v);
+  g.tensor("output_norm.weight", {896}, 0, 0);
+  const std::string b = g.b;
   const core::i64 file = core::i64{1} << 30;
   app::AppState s = app::default_state();
   // The first 40 bytes do not hold the header: the bytes to read next, nothing changed.

@@ -104,14 +104,12 @@ TEST_CASE("check-log sets a published start-up log beside llmsize's profile", "[
 TEST_CASE("gguf FILE reads a model file's header only, and more of it while it continues", "[cli][gguf]") {
   // A GGUF of 1 GiB whose header holds a 6 MiB chat template and one f16 tensor of 2^29 values:
   // the first 4 MiB read ends inside the template, the second read (at least what it needs) holds it.
-  std::string head = "GGUF";
-  auto u32 = [&](std::uint32_t v) { for (int k = 0; k < 4; ++k) head.push_back(static_cast<char>(v >> (8 * k))); };
-  auto u64 = [&](std::uint64_t v) { for (int k = 0; k < 8; ++k) head.push_back(static_cast<char>(v >> (8 * k))); };
-  auto str = [&](std::string_view s) { u64(s.size()), head.append(s); };
-  u32(3), u64(1), u64(2);
-  str("general.architecture"), u32(8), str("llama");
-  str("tokenizer.chat_template"), u32(8), str(std::string(6 << 20, 'x'));
-  str("w"), u32(1), u64(std::uint64_t{1} << 29), u32(1), u64(0);
+  llmsize::test::GgufWriter g;
+  g.header(3, 1, 2);
+  g.key_str("general.architecture", "llama");
+  g.key_str("tokenizer.chat_template", std::string(6 << 20, 'x'));
+  g.tensor("w", {std::uint64_t{1} << 29}, 1, 0);
+  std::string head = g.b;
   const std::int64_t file_bytes = (std::int64_t{1} << 30) + (std::int64_t{8} << 20);
   std::vector<std::int64_t> reads;
   auto reader = [&](const std::string& path, std::int64_t max_bytes, std::int64_t& size, std::string& error) -> std::optional<std::string> {
@@ -148,20 +146,18 @@ TEST_CASE("gguf FILE reads a model file's header only, and more of it while it c
 TEST_CASE("estimate --gguf takes the model and the weight format from the file", "[cli][gguf]") {
   // Qwen2.5-7B's metadata as convert_hf_to_gguf.py writes it, general.file_type 15 (Q4_K_M), and
   // its output.weight in q6_K (llama.cpp's Q4_K_M keeps the head in Q6_K).
-  std::string head = "GGUF";
-  auto u32 = [&](std::uint32_t v) { for (int k = 0; k < 4; ++k) head.push_back(static_cast<char>(v >> (8 * k))); };
-  auto u64 = [&](std::uint64_t v) { for (int k = 0; k < 8; ++k) head.push_back(static_cast<char>(v >> (8 * k))); };
-  auto str = [&](std::string_view s) { u64(s.size()), head.append(s); };
+  llmsize::test::GgufWriter g;
   const std::pair<const char*, std::uint32_t> keys[] = {
       {"qwen2.block_count", 28},           {"qwen2.context_length", 32768}, {"qwen2.embedding_length", 3584},
       {"qwen2.feed_forward_length", 18944}, {"qwen2.attention.head_count", 28}, {"qwen2.attention.head_count_kv", 4},
       {"general.file_type", 15}};
-  u32(3), u64(1), u64(std::size(keys) + 2);
-  str("general.architecture"), u32(8), str("qwen2");
-  for (const auto& [k, v] : keys) str(k), u32(4), u32(v);
-  str("tokenizer.ggml.tokens"), u32(9), u32(8), u64(152064);
-  for (int t = 0; t < 152064; ++t) str("t");
-  str("output.weight"), u32(2), u64(3584), u64(152064), u32(14), u64(0);
+  g.header(3, 1, std::size(keys) + 2);
+  g.key_str("general.architecture", "qwen2");
+  for (const auto& [k, v] : keys) g.key_u32(k, v);
+  g.str("tokenizer.ggml.tokens"), g.u32(9), g.u32(8), g.u64(152064);
+  for (int t = 0; t < 152064; ++t) g.str("t");
+  g.tensor("output.weight", {3584, 152064}, 14, 0);
+  std::string head = g.b;
   const std::int64_t file_bytes = static_cast<std::int64_t>(head.size()) + 64 + std::int64_t{3584} * 152064 / 256 * 210;
   auto reader = [&](const std::string&, std::int64_t max_bytes, std::int64_t& size, std::string&) -> std::optional<std::string> {
     size = file_bytes;

@@ -13,41 +13,7 @@ using namespace llmsize::core;
 
 namespace {
 
-// A little-endian GGUF writer for the tests.
-struct Gguf {
-  std::string b;
-  void u8(std::uint8_t v) { b.push_back(static_cast<char>(v)); }
-  void u32(std::uint32_t v) {
-    for (int k = 0; k < 4; ++k) u8(static_cast<std::uint8_t>(v >> (8 * k)));
-  }
-  void u64(std::uint64_t v) {
-    for (int k = 0; k < 8; ++k) u8(static_cast<std::uint8_t>(v >> (8 * k)));
-  }
-  void str(std::string_view s) {
-    u64(s.size());
-    b.append(s);
-  }
-  void f32(float f) {
-    std::uint32_t x = 0;
-    std::memcpy(&x, &f, 4);
-    u32(x);
-  }
-  void header(std::uint32_t version, std::uint64_t tensors, std::uint64_t keys) {
-    b = "GGUF";
-    u32(version);
-    u64(tensors);
-    u64(keys);
-  }
-  void key_u32(std::string_view k, std::uint32_t v) { str(k), u32(4), u32(v); }
-  void key_str(std::string_view k, std::string_view v) { str(k), u32(8), str(v); }
-  void tensor(std::string_view name, std::initializer_list<std::uint64_t> ne, std::uint32_t type, std::uint64_t offset) {
-    str(name);
-    u32(static_cast<std::uint32_t>(ne.size()));
-    for (auto n : ne) u64(n);
-    u32(type);
-    u64(offset);
-  }
-};
+using Gguf = llmsize::test::GgufWriter;
 
 // A small llama file: metadata of several types (a string array, an i32 array, a nested array,
 // an f32, a bool) and three tensors of three types.
@@ -60,7 +26,13 @@ Gguf small_llama() {
   g.str("tokenizer.ggml.tokens"), g.u32(9), g.u32(8), g.u64(3), g.str("a"), g.str("bb"), g.str("ccc");
   g.str("llama.attention.head_count_kv"), g.u32(9), g.u32(5), g.u64(2), g.u32(4), g.u32(8);
   g.str("nested"), g.u32(9), g.u32(9), g.u64(2), g.u32(0), g.u64(1), g.u8(7), g.u32(6), g.u64(0);
-  g.str("llama.rope.freq_base"), g.u32(6), g.f32(10000.0f);
+  g.str("llama.rope.freq_base"), g.u32(6);
+  {
+    const float base = 10000.0f;
+    std::uint32_t x = 0;
+    std::memcpy(&x, &base, 4);
+    g.u32(x);
+  }
   // token_embd q4_K 512 × 10; blk.0.attn_q f16 512 × 512; output_norm f32 512.
   g.tensor("token_embd.weight", {512, 10}, 12, 0);
   g.tensor("blk.0.attn_q.weight", {512, 512}, 1, 2880);
