@@ -221,6 +221,8 @@ Output estimate_cmd(const Args& args, const FileReader& read_file, const PrefixR
   if (args.preset.has_value() + args.config.has_value() + args.gguf.has_value() > 1 ||
       (args.preset.has_value() + args.config.has_value() + args.gguf.has_value() == 0 && !args.safetensors))
     return fail("estimate needs exactly one of --preset NAME, --config PATH or --gguf FILE");
+  if (args.gguf && args.safetensors)  // one file beside the estimate: file{} in the JSON is one of them
+    return fail("--gguf and --safetensors each set a model file beside the estimate; give one of them");
   Output err;
   std::optional<LoadedModel> model;
   std::optional<GgufHeader> file;

@@ -180,9 +180,11 @@ TEST_CASE("estimate --gguf takes the model and the weight format from the file",
   const auto q8 = run({"estimate", "--gguf", "qwen.gguf", "--weights", "q8_0"}, no_files, reader);
   REQUIRE(q8.status == 0);
   CHECK_THAT(q8.out, Catch::Contains("estimated for q8_0"));
-  // Exactly one model source.
+  // Exactly one model source, and one file beside the estimate.
   CHECK_THAT(run({"estimate", "--gguf", "qwen.gguf", "--preset", "gpt2"}, no_files, reader).err,
              Catch::Contains("exactly one of --preset NAME, --config PATH or --gguf FILE"));
+  CHECK_THAT(run({"estimate", "--gguf", "qwen.gguf", "--safetensors", "ckpt"}, no_files, reader).err,
+             Catch::Contains("give one of them"));
   // An architecture not read yet is named.
   head.replace(head.find("qwen2"), 5, "mamba");
   const auto bad = run({"estimate", "--gguf", "qwen.gguf"}, no_files, reader);
