@@ -57,7 +57,7 @@ if [ ! -f "$IMGUI_DIR/imgui.cpp" ]; then
 fi
 
 # npm packages (test drivers; benchmark baselines with --bench).
-if [ ! -d "$ROOT/node_modules/playwright-core" ]; then
+if [ ! -d "$ROOT/node_modules/playwright-core" ] || [ ! -d "$ROOT/node_modules/@huggingface/gguf" ]; then
   (cd "$ROOT" && npm install --no-audit --no-fund --silent)
 fi
 if [ "${1:-}" = "--bench" ]; then

@@ -352,7 +352,7 @@ Output gguf_cmd(const Args& args, const PrefixReader& read_prefix) {
   Output o;
   auto h = load_gguf(*args.file, read_prefix, o);
   if (!h) return o;
-  o.out = args.json ? gguf_json(*h) + "\n" : gguf_text(*h, *args.file);
+  o.out = args.json ? gguf_json(*h, true) + "\n" : gguf_text(*h, *args.file);
   return o;
 }
 }  // namespace

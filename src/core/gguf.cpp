@@ -414,7 +414,7 @@ std::string gguf_text(const GgufHeader& h, std::string_view path) {
   return o;
 }
 
-std::string gguf_json(const GgufHeader& h) {
+std::string gguf_json(const GgufHeader& h, bool tensor_list) {
   using json_util::json;
   json j;
   j["format"] = "gguf";
@@ -438,6 +438,12 @@ std::string gguf_json(const GgufHeader& h) {
     else if (v.kind == GgufKind::F32 || v.kind == GgufKind::F64) j["metadata"][k] = v.f;
     else if (v.kind == GgufKind::Array) j["metadata"][k] = {{"array", std::string(to_string(v.elem))}, {"length", v.count}};
     else j["metadata"][k] = v.i;
+  }
+  if (tensor_list) {  // the table as the file holds it: ne in ggml order, offsets from the data section
+    j["tensor_list"] = json::array();
+    for (const GgufTensor& t : h.tensors)
+      j["tensor_list"].push_back({{"name", t.name}, {"ne", t.ne}, {"type", std::string(t.type->name)}, {"type_id", t.type->id},
+                                  {"offset", t.offset}, {"bytes", t.bytes}});
   }
   // Keys and strings are the file's bytes: invalid UTF-8 is replaced, never a failure.
   return j.dump(-1, ' ', false, json_util::json::error_handler_t::replace);
