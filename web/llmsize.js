@@ -36,6 +36,9 @@
       // replaceState: editing does not flood the history; no hashchange event fires.
       if (link && link !== location.hash) history.replaceState(null, '', link);
     },
+    // The file picker: a hidden input, opened from the UI's click (the browser allows it while the
+    // click's activation lasts); the files go where dropped files go.
+    pickFiles() { picker.click(); },
     copyText(text) {
       if (navigator.clipboard && window.isSecureContext) {
         navigator.clipboard.writeText(text).catch(() => legacyCopy(text));
@@ -84,7 +87,7 @@
     if (text && Module.pasteText && Module.pasteText(text)) e.preventDefault();
   });
 
-  // Drag and drop of a config.json.
+  // Drag and drop of a config.json or a model file.
   let dragDepth = 0;
   document.addEventListener('dragenter', (e) => { e.preventDefault(); dragDepth++; document.body.classList.add('dragging'); });
   document.addEventListener('dragleave', () => { if (--dragDepth <= 0) { dragDepth = 0; document.body.classList.remove('dragging'); } });
@@ -93,21 +96,42 @@
     e.preventDefault();
     dragDepth = 0;
     document.body.classList.remove('dragging');
-    const file = e.dataTransfer && e.dataTransfer.files && e.dataTransfer.files[0];
-    if (!file) return;
-    if (/\.gguf$/i.test(file.name)) { readModelFile(file); return; }
-    if (file.size > 4 * 1024 * 1024) { Module.importText('', file.name + ' (larger than 4 MiB)'); return; }
-    file.text().then((text) => Module.importText(text, file.name));
+    if (e.dataTransfer && e.dataTransfer.files) openFiles(e.dataTransfer.files);
   });
+  const picker = document.createElement('input');
+  picker.type = 'file';
+  picker.id = 'llmsize-files';
+  picker.multiple = true;
+  picker.accept = '.gguf,.json';
+  picker.style.display = 'none';
+  picker.addEventListener('change', () => { openFiles(picker.files); picker.value = ''; });
+  document.body.appendChild(picker);
+
+  // Dropped or picked files, in turn: configs first, then model files (whose header then sets
+  // the model and stands beside the estimate).
+  async function openFiles(list) {
+    const files = Array.from(list || []);
+    files.sort((a, b) => /\.gguf$/i.test(a.name) - /\.gguf$/i.test(b.name));
+    for (const file of files) {
+      if (/\.gguf$/i.test(file.name)) { await readModelFile(file); continue; }
+      if (file.size > 4 * 1024 * 1024) { Module.importText('', file.name + ' (larger than 4 MiB)'); continue; }
+      Module.importText(await file.text(), file.name);
+    }
+  }
 
   // A GGUF model file: only its header is read (File.slice of the first bytes, more while the
   // header continues), here on this machine; the weights are never read.
   async function readModelFile(file) {
     let want = 4 * 1024 * 1024;
+    let head = new Uint8Array(0);
     for (let round = 0; round < 8; ++round) {
       const n = Math.min(want, file.size);
-      const bytes = new Uint8Array(await file.slice(0, n).arrayBuffer());
-      const more = Module.readModelFile(file.name, bytes, file.size);
+      // Only the bytes not read yet: reading a file through the browser costs more than parsing.
+      const next = new Uint8Array(n);
+      next.set(head);
+      next.set(new Uint8Array(await file.slice(head.length, n).arrayBuffer()), head.length);
+      head = next;
+      const more = Module.readModelFile(file.name, head, file.size);
       if (!more || more <= n || n >= file.size) return;
       want = Math.min(Math.max(more, 2 * want), 256 * 1024 * 1024);
     }

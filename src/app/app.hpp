@@ -38,6 +38,7 @@ struct PlatformHooks {
   std::function<std::optional<std::string>(const std::string& path, std::int64_t max_bytes, std::int64_t& file_bytes,
                                            std::string& error)>
       read_prefix;
+  std::function<void()> pick_files;  // web: the browser's file picker (model files and configs)
   HeatmapRenderer* heatmap = nullptr;
   std::string page_url;  // prefix of share links (the page's address without its fragment)
   bool web = false;

@@ -101,8 +101,12 @@ void draw_preset_picker(App& app) {
 
 void draw_import(App& app) {
   AppState& s = app.state;
-  ImGui::TextDisabled(app.hooks.web ? "Drop a config.json or a .gguf model file on the page, or paste a config (Ctrl+V) anywhere."
+  ImGui::TextDisabled(app.hooks.web ? "Drop a config.json or a .gguf model file on the page, pick it, or paste a config (Ctrl+V) anywhere."
                                     : "Drop a config.json or a .gguf model file on the window, or open it by path.");
+  if (app.hooks.pick_files) {  // read here, in the browser: a model file's header only, nothing uploaded
+    if (ImGui::Button("Open a file...")) app.hooks.pick_files();
+    mark("import.pick");
+  }
   if (app.hooks.read_file) {
     ImGui::SetNextItemWidth(-ImGui::CalcTextSize("Open").x - ImGui::GetStyle().FramePadding.x * 2 -
                             ImGui::GetStyle().ItemSpacing.x);

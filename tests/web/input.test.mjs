@@ -85,6 +85,37 @@ test('dropping a GGUF model file reads its header only, on this machine, and the
   await context.close();
 });
 
+test('the file picker opens a GGUF model file and a config.json, read here', async () => {
+  const { page, context, problems } = await openPage({ hash: '#v=1&preset=llama-3-8b' });
+  await frames(page, 2);
+  const requests = [];
+  page.on('request', (r) => requests.push(r.url()));
+  // Gemma 3 1B's metadata (gemma3, no output.weight: the head is tied) and a config.json of
+  // another model picked together: the config is read first, the model file then sets the model.
+  const b = [];
+  const u32 = (v) => { for (let k = 0; k < 4; k++) b.push((v >>> (8 * k)) & 255); };
+  const u64 = (v) => { u32(v % 4294967296); u32(Math.floor(v / 4294967296)); };
+  const str = (s) => { const x = Buffer.from(s, 'utf8'); u64(x.length); b.push(...x); };
+  const keys = [['gemma3.block_count', 26], ['gemma3.context_length', 32768], ['gemma3.embedding_length', 1152],
+    ['gemma3.feed_forward_length', 6912], ['gemma3.attention.head_count', 4], ['gemma3.attention.head_count_kv', 1],
+    ['gemma3.attention.key_length', 256], ['gemma3.attention.sliding_window', 512], ['gemma3.vocab_size', 262144]];
+  b.push(...Buffer.from('GGUF')); u32(3); u64(0); u64(keys.length + 1);
+  str('general.architecture'); u32(8); str('gemma3');
+  for (const [k, v] of keys) { str(k); u32(4); u32(v); }
+  const chooser = page.waitForEvent('filechooser');
+  await clickWidget(page, 'import.pick');
+  await (await chooser).setFiles([
+    { name: 'gemma-3-1b.gguf', mimeType: 'application/octet-stream', buffer: Buffer.from(b) },
+    { name: 'falcon-rw-1b.json', mimeType: 'application/json', buffer: fs.readFileSync('tests/core/configs/falcon-rw-1b.json') },
+  ]);
+  await page.waitForFunction(() => JSON.parse(Module.figures()).model.name === 'gemma-3-1b.gguf', null, { timeout: 20000 });
+  const f = await figures(page);
+  assert.equal(f.params.total, await page.evaluate(() => Module.estimate({ preset: 'gemma-3-1b' }, {}).params.total));
+  assert.deepEqual(requests, [], 'nothing was fetched or sent');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('a config.json of an unsupported family can be read as a LLaMA-like decoder', async () => {
   const { page, context, problems } = await openPage();
   await page.evaluate((t) => Module.importText(t, 'olmo-1b.json'), fs.readFileSync('tests/core/configs/olmo-1b.json', 'utf8'));

@@ -256,6 +256,7 @@ int main() {
   hooks.web = true;
   hooks.copy_text = [](const std::string& s) { glue().call<void>("copyText", s); };
   hooks.open_url = [](const std::string& u) { glue().call<void>("openUrl", u); };
+  hooks.pick_files = [] { glue().call<void>("pickFiles"); };
   hooks.heatmap = g->heatmap.get();
   hooks.page_url = glue().call<std::string>("pageUrl");
   app::init(g->app, hooks, static_cast<float>(dpr), glue().call<bool>("embed"));

@@ -1,0 +1,296 @@
+// A model file's bytes per inventory tensor and layer (see file_weights.hpp).
+#include "file_weights.hpp"
+
+#include <unordered_map>
+
+#include "format.hpp"
+
+namespace llmsize::core {
+
+std::optional<FileTensor> FileWeights::at(const Inventory& inv, const Tensor& t, i64 layer) const {
+  auto within = [&](const std::vector<Tensor>& v) { return !v.empty() && &t >= v.data() && &t < v.data() + v.size(); };
+  if (within(inv.global)) {
+    const auto i = static_cast<size_t>(&t - inv.global.data());
+    if (i < global.size()) return global[i];
+    return std::nullopt;
+  }
+  if (layer < 0 || static_cast<size_t>(layer) >= slot.size()) return std::nullopt;
+  for (size_t k = 0; k < inv.kinds.size() && k < kinds.size(); ++k)
+    if (within(inv.kinds[k].tensors)) {
+      const auto i = static_cast<size_t>(&t - inv.kinds[k].tensors.data());
+      const auto j = static_cast<size_t>(slot[static_cast<size_t>(layer)]);
+      if (i < kinds[k].size() && j < kinds[k][i].size()) return kinds[k][i][j];
+      return std::nullopt;
+    }
+  return std::nullopt;
+}
+
+namespace {
+
+constexpr std::string_view kMixed = "mixed";
+
+// The slots, and a zeroed table shaped like the inventory.
+FileWeights shaped_like(const Inventory& inv, std::string format) {
+  FileWeights f;
+  f.format = std::move(format);
+  f.global.resize(inv.global.size());
+  i64 layers = 0;
+  for (const LayerKind& k : inv.kinds)
+    for (i64 l : k.layers) layers = std::max(layers, l + 1);
+  f.slot.assign(static_cast<size_t>(layers), 0);
+  for (const LayerKind& k : inv.kinds) {
+    for (size_t j = 0; j < k.layers.size(); ++j) f.slot[static_cast<size_t>(k.layers[j])] = static_cast<i64>(j);
+    f.kinds.emplace_back(k.tensors.size(), std::vector<FileTensor>(k.layers.size()));
+  }
+  return f;
+}
+
+void add_type(FileTensor& x, std::string_view type) {
+  if (x.type.empty()) x.type = type;
+  else if (x.type != type) x.type = kMixed;
+}
+
+// Σ of everything claimed, and the unclaimed.
+Result<FileWeights> finish(FileWeights f) {
+  Checked total(f.other_bytes);
+  for (const auto& g : f.global) total += g.bytes;
+  for (const auto& k : f.kinds)
+    for (const auto& t : k)
+      for (const auto& x : t) total += x.bytes;
+  if (!total.ok()) return memory_overflow();
+  f.total_bytes = total.value();
+  return f;
+}
+
+// ---- GGUF ------------------------------------------------------------------------------------
+
+// Hugging Face name (after "model.layers.{i}." for layer tensors) → llama.cpp names (after
+// "blk.N."), each alternative a set of names whose sum is the tensor. "%e" stands for the expert.
+struct GgufName {
+  std::string_view hf;
+  std::vector<std::vector<std::string_view>> alternatives;
+};
+
+// gguf-py/gguf/tensor_mapping.py and src/llama-arch.cpp (LLM_TENSOR_NAMES) of llama.cpp b10573.
+const std::vector<GgufName>& gguf_global_names() {
+  static const std::vector<GgufName> names{
+      {"model.embed_tokens.weight", {{"token_embd.weight"}}},
+      {"model.norm.weight", {{"output_norm.weight"}}},
+      {"lm_head.weight", {{"output.weight"}}},
+  };
+  return names;
+}
+const std::vector<GgufName>& gguf_layer_names() {
+  static const std::vector<GgufName> names{
+      {"input_layernorm.weight", {{"attn_norm.weight"}}},
+      {"self_attn.q_proj.weight", {{"attn_q.weight"}, {"attn_qkv.weight"}}},
+      {"self_attn.k_proj.weight", {{"attn_k.weight"}, {"attn_qkv.weight"}}},
+      {"self_attn.v_proj.weight", {{"attn_v.weight"}, {"attn_qkv.weight"}}},
+      {"self_attn.q_proj.bias", {{"attn_q.bias"}, {"attn_qkv.bias"}}},
+      {"self_attn.k_proj.bias", {{"attn_k.bias"}, {"attn_qkv.bias"}}},
+      {"self_attn.v_proj.bias", {{"attn_v.bias"}, {"attn_qkv.bias"}}},
+      {"self_attn.o_proj.weight", {{"attn_output.weight"}}},
+      {"self_attn.o_proj.bias", {{"attn_output.bias"}}},
+      {"self_attn.q_norm.weight", {{"attn_q_norm.weight"}}},
+      {"self_attn.k_norm.weight", {{"attn_k_norm.weight"}}},
+      {"self_attn.sinks", {{"attn_sinks.weight"}}},
+      // Gemma 2/3 and gpt-oss norm after attention (ATTN_POST_NORM); Llama and Qwen's same-named
+      // norm is the FFN's input norm (FFN_NORM). Whichever the file has is the one.
+      {"post_attention_layernorm.weight", {{"post_attention_norm.weight"}, {"ffn_norm.weight"}}},
+      {"pre_feedforward_layernorm.weight", {{"ffn_norm.weight"}}},
+      {"post_feedforward_layernorm.weight", {{"post_ffw_norm.weight"}}},
+      {"mlp.gate_proj.weight", {{"ffn_gate.weight"}}},
+      {"mlp.up_proj.weight", {{"ffn_up.weight"}}},
+      {"mlp.down_proj.weight", {{"ffn_down.weight"}}},
+      {"mlp.gate.weight", {{"ffn_gate_inp.weight"}}},
+      {"mlp.experts.{e}.gate_proj.weight", {{"ffn_gate_exps.weight"}, {"ffn_gate.%e.weight"}}},
+      {"mlp.experts.{e}.up_proj.weight", {{"ffn_up_exps.weight"}, {"ffn_up.%e.weight"}}},
+      {"mlp.experts.{e}.down_proj.weight", {{"ffn_down_exps.weight"}, {"ffn_down.%e.weight"}}},
+      {"mlp.shared_expert.gate_proj.weight", {{"ffn_gate_shexp.weight"}}},
+      {"mlp.shared_expert.up_proj.weight", {{"ffn_up_shexp.weight"}}},
+      {"mlp.shared_expert.down_proj.weight", {{"ffn_down_shexp.weight"}}},
+      {"mlp.shared_expert_gate.weight", {{"ffn_gate_inp_shexp.weight"}}},
+      {"block_sparse_moe.gate.weight", {{"ffn_gate_inp.weight"}}},
+      {"block_sparse_moe.experts.{e}.w1.weight", {{"ffn_gate_exps.weight"}, {"ffn_gate.%e.weight"}}},
+      {"block_sparse_moe.experts.{e}.w3.weight", {{"ffn_up_exps.weight"}, {"ffn_up.%e.weight"}}},
+      {"block_sparse_moe.experts.{e}.w2.weight", {{"ffn_down_exps.weight"}, {"ffn_down.%e.weight"}}},
+      {"mlp.router.weight", {{"ffn_gate_inp.weight"}}},
+      {"mlp.router.bias", {{"ffn_gate_inp.bias"}}},
+      {"mlp.experts.gate_up_proj", {{"ffn_gate_exps.weight", "ffn_up_exps.weight"}}},
+      {"mlp.experts.gate_up_proj_bias", {{"ffn_gate_exps.bias", "ffn_up_exps.bias"}}},
+      {"mlp.experts.down_proj", {{"ffn_down_exps.weight"}}},
+      {"mlp.experts.down_proj_bias", {{"ffn_down_exps.bias"}}},
+  };
+  return names;
+}
+
+constexpr std::string_view kLayerPrefix = "model.layers.{i}.";
+
+const GgufName* gguf_name_of(const Tensor& t) {
+  std::string_view n = t.name;
+  const bool layer = n.substr(0, kLayerPrefix.size()) == kLayerPrefix;
+  if (layer) n.remove_prefix(kLayerPrefix.size());
+  for (const GgufName& g : layer ? gguf_layer_names() : gguf_global_names())
+    if (g.hf == n) return &g;
+  return nullptr;
+}
+
+std::string expand(std::string_view pattern, i64 layer, i64 expert) {
+  std::string out = layer >= 0 ? "blk." + std::to_string(layer) + "." : "";
+  for (size_t i = 0; i < pattern.size(); ++i) {
+    if (pattern[i] == '%' && i + 1 < pattern.size() && pattern[i + 1] == 'e') {
+      out += std::to_string(expert);
+      ++i;
+    } else {
+      out += pattern[i];
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<FileWeights> gguf_file_weights(const GgufHeader& h, const ModelConfig& cfg, const Inventory& inv) {
+  (void)cfg;
+  FileWeights f = shaped_like(inv, "gguf");
+  std::unordered_map<std::string_view, size_t> by_name;
+  by_name.reserve(h.tensors.size());
+  for (size_t i = 0; i < h.tensors.size(); ++i) by_name.emplace(h.tensors[i].name, i);
+  std::vector<bool> claimed(h.tensors.size(), false);
+  auto refuse = [](std::string message) { return Result<FileWeights>(std::vector<Issue>{{"gguf", std::move(message)}}); };
+
+  // One inventory tensor in one layer: the first alternative whose names are all in the file.
+  auto claim = [&](const Tensor& t, i64 layer, FileTensor& out) -> std::optional<std::string> {
+    const GgufName* g = gguf_name_of(t);
+    const std::string hf = tensor_name(t.name, layer);
+    if (!g) return "no llama.cpp name is known for " + hf + " (file_weights.cpp's table)";
+    for (const auto& alt : g->alternatives) {
+      std::vector<size_t> parts;
+      bool all = true;
+      for (std::string_view p : alt) {
+        const bool per_expert = p.find("%e") != std::string_view::npos;
+        for (i64 e = 0; e < (per_expert ? t.copies : 1) && all; ++e) {
+          auto it = by_name.find(expand(p, layer, e));
+          if (it == by_name.end()) all = false;
+          else parts.push_back(it->second);
+        }
+      }
+      if (!all) continue;
+      Checked bytes, elements;
+      for (size_t i : parts) {
+        bytes += h.tensors[i].bytes;
+        elements += h.tensors[i].elements;
+        add_type(out, h.tensors[i].type->name);
+      }
+      if (!bytes.ok() || !elements.ok()) return "tensor sizes overflow int64 at " + hf;
+      const std::string file_name = h.tensors[parts.front()].name;
+      if (alt.size() == 1 && (file_name.find("attn_qkv.") != std::string::npos)) {
+        // One fused tensor for q, k and v: this part's share, in elements and so in bytes.
+        const i64 fused = elements.value();
+        if (fused <= 0 || t.numel() > fused) return "the fused " + file_name + " has fewer elements than " + hf;
+        const Checked share = Checked(bytes.value()) * t.numel();
+        if (!share.ok() || share.value() % fused != 0)
+          return "the fused " + file_name + " does not split into " + hf + "'s " + with_commas(t.numel()) + " elements";
+        out.bytes += share.value() / fused;
+      } else {
+        if (elements.value() != t.numel())
+          return file_name + " holds " + with_commas(elements.value()) + " elements where the model's " + hf + " has " +
+                 with_commas(t.numel());
+        out.bytes += bytes.value();
+      }
+      for (size_t i : parts) claimed[i] = true;
+      return std::nullopt;
+    }
+    return "the file has no " + expand(g->alternatives.front().front(), layer, 0) + " for " + hf;
+  };
+
+  for (size_t i = 0; i < inv.global.size(); ++i)
+    if (auto why = claim(inv.global[i], -1, f.global[i])) return refuse(*why);
+  for (size_t k = 0; k < inv.kinds.size(); ++k)
+    for (size_t i = 0; i < inv.kinds[k].tensors.size(); ++i)
+      for (size_t j = 0; j < inv.kinds[k].layers.size(); ++j)
+        if (auto why = claim(inv.kinds[k].tensors[i], inv.kinds[k].layers[j], f.kinds[k][i][j])) return refuse(*why);
+  // Multi-token-prediction layers a file keeps (GLM-4.5's nextn blocks): outside the weights.
+  for (const LayerKind& k : inv.mtp)
+    for (const Tensor& t : k.tensors)
+      for (i64 l : k.layers) {
+        FileTensor x;
+        if (!claim(t, l, x)) f.mtp_bytes = sat_add(f.mtp_bytes, x.bytes);
+      }
+  for (size_t i = 0; i < h.tensors.size(); ++i)
+    if (!claimed[i]) {
+      ++f.other_tensors;
+      f.other_bytes = sat_add(f.other_bytes, h.tensors[i].bytes);
+      if (f.other_names.size() < 8) f.other_names.push_back(gguf_printable(h.tensors[i].name));
+    }
+  return finish(std::move(f));
+}
+
+// ---- safetensors -------------------------------------------------------------------------------
+
+Result<FileWeights> safetensors_file_weights(const std::vector<const SafetensorsHeader*>& files, const Inventory& inv) {
+  FileWeights f = shaped_like(inv, "safetensors");
+  // Per tensor and layer: whether anything was found, and the elements of its plain weights
+  // (float or 8-bit and wider: packed 4-bit weights hold fewer elements than the model's).
+  struct Seen {
+    bool any = false;
+    bool plain = false;
+    i64 elements = 0;
+    std::string first;
+  };
+  std::vector<Seen> global_seen(inv.global.size());
+  std::vector<std::vector<std::vector<Seen>>> kind_seen;
+  for (const LayerKind& k : inv.kinds) kind_seen.emplace_back(k.tensors.size(), std::vector<Seen>(k.layers.size()));
+  const SafetensorsMatcher matcher(inv);
+  for (const SafetensorsHeader* file : files)
+    for (const SafetensorsTensor& t : file->tensors) {
+      const auto m = matcher.match(t.name);
+      if (!m) {
+        ++f.other_tensors;
+        f.other_bytes = sat_add(f.other_bytes, t.bytes());
+        if (f.other_names.size() < 8) f.other_names.push_back(gguf_printable(t.name));
+        continue;
+      }
+      if (m->mtp) {
+        f.mtp_bytes = sat_add(f.mtp_bytes, t.bytes());
+        continue;
+      }
+      FileTensor* x = nullptr;
+      Seen* s = nullptr;
+      if (m->kind < 0) {
+        x = &f.global[static_cast<size_t>(m->index)];
+        s = &global_seen[static_cast<size_t>(m->index)];
+      } else {
+        const auto j = static_cast<size_t>(f.slot[static_cast<size_t>(m->layer)]);
+        x = &f.kinds[static_cast<size_t>(m->kind)][static_cast<size_t>(m->index)][j];
+        s = &kind_seen[static_cast<size_t>(m->kind)][static_cast<size_t>(m->index)][j];
+      }
+      x->bytes = sat_add(x->bytes, t.bytes());
+      s->any = true;
+      if (s->first.empty()) s->first = gguf_printable(t.name);
+      if (m->primary) {
+        add_type(*x, t.dtype->name);
+        if (t.dtype->bits >= 8) {
+          s->plain = true;
+          s->elements = sat_add(s->elements, t.elements);
+        }
+      }
+    }
+  auto check = [&](const Tensor& t, i64 layer, const Seen& s) -> std::optional<Issue> {
+    const std::string hf = tensor_name(t.name, layer, 0);
+    if (!s.any) return Issue{"safetensors", "the checkpoint has no " + hf};
+    if (s.plain && s.elements != t.numel())
+      return Issue{"safetensors", s.first + (t.copies > 1 ? " and its experts hold " : " holds ") + with_commas(s.elements) +
+                                      " elements where the model's tensor has " + with_commas(t.numel())};
+    return std::nullopt;
+  };
+  for (size_t i = 0; i < inv.global.size(); ++i)
+    if (auto issue = check(inv.global[i], -1, global_seen[i])) return std::vector<Issue>{*issue};
+  for (size_t k = 0; k < inv.kinds.size(); ++k)
+    for (size_t i = 0; i < inv.kinds[k].tensors.size(); ++i)
+      for (size_t j = 0; j < inv.kinds[k].layers.size(); ++j)
+        if (auto issue = check(inv.kinds[k].tensors[i], inv.kinds[k].layers[j], kind_seen[k][i][j])) return std::vector<Issue>{*issue};
+  return finish(std::move(f));
+}
+
+}  // namespace llmsize::core
