@@ -8,6 +8,7 @@
 #include "app/panels.hpp"
 #include "app/widgets.hpp"
 #include "core/estimate.hpp"
+#include "core/file_weights.hpp"
 #include "core/params.hpp"
 
 namespace llmsize::app {
@@ -160,11 +161,15 @@ void draw_results(App& app, const core::Result<core::Estimate>& est) {
 }  // namespace
 
 core::Result<core::Estimate> estimate(App& app, const core::Workload& w) {
-  if (!app.prepared || !(app.prepared->cfg == app.state.cfg)) {
+  if (!app.prepared || !(app.prepared->cfg == app.state.cfg) || app.prepared_file_serial != app.state.model_file_serial) {
     app.prepared.reset();
     auto m = core::prepare(app.state.cfg);
     if (!m) return core::estimate(app.state.cfg, w);  // the same issues, in the same order
     app.prepared = std::move(m).value();
+    // The model file's bytes as the weights, while its tensors match the model (an edit that
+    // changes a shape makes it a note instead).
+    if (app.state.model_file) core::attach_file(*app.prepared, *app.state.model_file);
+    app.prepared_file_serial = app.state.model_file_serial;
   }
   // Invalid input reports as estimate(cfg, w) does (both inputs' issues at once).
   if (!core::validate(w).empty() || !core::gpu_of(w)) return core::estimate(app.state.cfg, w);

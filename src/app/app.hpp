@@ -68,6 +68,7 @@ struct App {
   // The model prepared once per configuration (inventory, parameter count, per-layer plans);
   // estimate() below rebuilds it only when state.cfg changes.
   std::optional<core::PreparedModel> prepared;
+  core::i64 prepared_file_serial = -1;  // state.model_file_serial when `prepared` took its file
 };
 
 // core::estimate() of the current model under `w`, reusing the prepared model: what every

@@ -37,6 +37,7 @@ bool load_preset(AppState& s, std::string_view id) {
   s.model_name = p->name;
   s.import_notes.clear();
   s.edits.clear();
+  if (s.model_file) ++s.model_file_serial;
   s.model_file.reset();
   return true;
 }
@@ -60,6 +61,7 @@ bool import_config(AppState& s, std::string_view json_text, std::string_view nam
   s.cfg.name = s.model_name;
   s.import_notes = r->notes;
   s.edits.clear();
+  if (s.model_file) ++s.model_file_serial;
   s.model_file.reset();
   return true;
 }
@@ -86,6 +88,7 @@ core::i64 import_model_file(AppState& s, std::string_view head, core::i64 file_b
   s.edits.clear();
   if (auto f = core::gguf_weight_format(*h)) s.work.weights = *f;
   s.model_file = std::move(h).value();
+  ++s.model_file_serial;
   s.model_file_name = who;
   s.model_file_read = static_cast<core::i64>(head.size());
   s.banners.clear();

@@ -51,9 +51,11 @@ struct AppState {
   bool tab_from_link = false;   // select `tab` once (a link or a test opened it)
   std::vector<Banner> banners;  // problems with a link or an import, shown until dismissed
   std::map<std::string, FieldEdit, std::less<>> edits;  // by field key (model and workload keys are distinct)
-  // A GGUF model file the model was read from (its header only): beside the estimate in the
-  // Memory tab until another model is chosen.
+  // A GGUF model file the model was read from (its header only): its bytes are the weights (where
+  // its tensors match the model) and stand beside the estimate in the Memory tab until another
+  // model is chosen. The serial changes with every file read or dropped.
   std::optional<core::GgufHeader> model_file;
+  core::i64 model_file_serial = 0;
   std::string model_file_name;
   core::i64 model_file_read = 0;  // bytes of the file read to get its header
 };

@@ -12,6 +12,7 @@
 #include "core/engine_log.hpp"
 #include "core/estimate.hpp"
 #include "core/file_report.hpp"
+#include "core/file_weights.hpp"
 #include "core/gguf.hpp"
 #include "core/format.hpp"
 #include "core/hf_config.hpp"
@@ -264,7 +265,18 @@ Output estimate_cmd(const Args& args, const FileReader& read_file, const PrefixR
   if (!inv) return fail_issues(inv.issues());
   auto params = count_params(cfg, *inv);
   if (!params) return fail_issues(params.issues());
-  auto est = estimate(cfg, w);
+  // A model file's bytes are the weights where its tensors match the model (else a note says why).
+  Result<Estimate> est = std::vector<Issue>{};
+  if (file || checkpoint) {
+    auto prepared = prepare(cfg);
+    if (!prepared) return fail_issues(prepared.issues());
+    PreparedModel pm = std::move(prepared).value();
+    if (file) attach_file(pm, *file);
+    else attach_file(pm, *checkpoint);
+    est = estimate(pm, w);
+  } else {
+    est = estimate(cfg, w);
+  }
   if (!est) return fail_issues(with_flags(est.issues()));
   const ByteUnit unit = args.gib ? ByteUnit::GiB : ByteUnit::GB;
   Output o;

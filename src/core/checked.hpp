@@ -21,6 +21,10 @@ constexpr std::optional<i64> add(i64 a, i64 b) {
   return r;
 }
 
+// a + b for sizes a, b ≥ 0, saturating at int64's largest: sums of a hostile file's sizes (a
+// header read without its file's size bounds nothing) stay visibly absurd, never wrap.
+constexpr i64 sat_add(i64 a, i64 b) { return a > INT64_MAX - b ? INT64_MAX : a + b; }
+
 // ⌈a / b⌉ for a ≥ 0, b > 0 (sizes: heads per GPU, blocks per row); never overflows.
 constexpr i64 ceil_div(i64 a, i64 b) { return a / b + (a % b != 0 ? 1 : 0); }
 

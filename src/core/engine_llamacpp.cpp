@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "field.hpp"
+#include "file_weights.hpp"
 #include "quant.hpp"
 
 namespace llmsize::core {
@@ -185,7 +186,7 @@ i64 LlamaCppBuffers::gpu_cache_bytes() const {
 }
 
 Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& inv, const LlamaCppMemory& m,
-                                         const Workload& w, const Gpu& gpu) {
+                                         const Workload& w, const Gpu& gpu, const FileWeights* file) {
   if (w.tp > 1)
     return Issue{"tp", "llama.cpp splits rows over devices only with --split-mode row, which is not modelled; its "
                        "default splits layers: use pp (one stage per device) and tp 1"};
@@ -231,10 +232,7 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
       if (dev.count == 0) dev.first = il;
       ++dev.count;
     }
-  auto bytes_of = [&](const Tensor& t, i64 layer) -> std::optional<i64> {
-    auto one = storage_bytes(storage_for(c, w, t, layer), stored_dims(t));
-    return one ? mul(*one, t.copies) : std::nullopt;
-  };
+  auto bytes_of = [&](const Tensor& t, i64 layer) { return tensor_stored_bytes(c, w, inv, t, layer, file); };
   std::vector<Checked> dev_bytes(static_cast<size_t>(n_dev));
   Checked cpu_bytes;
   auto place = [&](i64 d, i64 bytes) {
@@ -264,6 +262,8 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
         const bool expert_on_cpu = t.routed && il < w.n_cpu_moe;
         place(expert_on_cpu ? -1 : device_of(il), *bytes);
       }
+  // A file's tensors the inventory does not name (rope_freqs): with layer 0, as load_tensors creates it.
+  if (file && file->other_bytes > 0) place(device_of(0), file->other_bytes);
   for (i64 il = 0; il < n_layer_all; ++il) {
     const i64 d = device_of(il);
     b.layer_device.push_back(static_cast<int>(d));

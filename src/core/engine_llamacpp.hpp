@@ -14,6 +14,7 @@
 #include "gpus.hpp"
 #include "inventory.hpp"
 #include "layer_plan.hpp"
+#include "weights.hpp"
 
 namespace llmsize::core {
 
@@ -77,8 +78,9 @@ struct LlamaCppBuffers {
 // The buffers for `w` on w.pp devices of `gpu` (llama.cpp's default --split-mode layer: a device
 // per pipeline stage, w.tensor_split their shares). Fails, naming the field, for tensor
 // parallelism (--split-mode row is not modelled) and for more than one Metal device.
+// With `file`, the model buffers hold a model file's bytes (file_weights.hpp).
 Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& cfg, const Inventory& inv, const LlamaCppMemory& m,
-                                         const Workload& w, const Gpu& gpu);
+                                         const Workload& w, const Gpu& gpu, const FileWeights* file = nullptr);
 // load_tensors' and the output buffer's lines for those buffers.
 std::vector<std::string> llamacpp_buffer_log(const LlamaCppBuffers& b);
 // "layers 0 to 21 and the output layer", "no layers": what a device holds, in words.

@@ -84,8 +84,14 @@ Result<Estimate> estimate(const PreparedModel& m, const Workload& w) {
   Estimate e;
   e.gpu = *gpu;
   e.dp = w.dp();
-  auto inf = inference_memory(cfg, inv, **plan, w, *gpu);
+  auto inf = inference_memory(cfg, inv, **plan, w, *gpu, m.file.get());
   if (!inf) return inf.issues();
+  if (m.file) {
+    auto f = weights_report(cfg, inv, w);
+    if (!f) return f.issues();
+    e.format_weights = std::move(f).value();
+  }
+  if (m.file_refused) e.notes.push_back(*m.file_refused);
   auto tr = training_memory(cfg, inv, **plan, w, *gpu);
   if (!tr) return tr.issues();
   // Different cards per llama.cpp device: the fit is the least roomy device's, shown on its card;
@@ -121,7 +127,7 @@ Result<Estimate> estimate(const PreparedModel& m, const Workload& w) {
     // What llama-server would allocate; where it would refuse the flags, a note names them.
     if (auto lm = llamacpp_memory(cfg, **plan, w)) {
       e.llamacpp = std::move(lm).value();
-      if (auto dev = llamacpp_buffers(cfg, inv, *e.llamacpp, w, *gpu)) e.llamacpp_devices = std::move(dev).value();
+      if (auto dev = llamacpp_buffers(cfg, inv, *e.llamacpp, w, *gpu, m.file.get())) e.llamacpp_devices = std::move(dev).value();
       else e.notes.push_back(dev.issues().front());  // tensor parallelism, several Metal devices: said, not guessed
     } else {
       e.notes.push_back(lm.issues().front());

@@ -25,6 +25,9 @@ struct Estimate {
   InferenceMemory inference;
   TrainingMemory training;
   Throughput throughput;
+  // Where a model file's bytes are the weights (PreparedModel::file): the workload format's
+  // weights, kept to set beside them ("estimated for q4_k_m").
+  std::optional<WeightsReport> format_weights;
   // The runtime's own accounting, where it is modelled (runtime llamacpp: its KV cache and state).
   std::optional<LlamaCppMemory> llamacpp;
   std::optional<LlamaCppBuffers> llamacpp_devices;  // runtime llamacpp: its model buffers and cache per device
@@ -49,6 +52,10 @@ struct PreparedModel {
     bool operator==(const PlanKey&) const = default;
   };
   mutable std::vector<std::pair<PlanKey, LayerPlan>> plans;  // a few entries, most recent last
+  // A model file's bytes per tensor (gguf_file_weights / safetensors_file_weights of this
+  // inventory): when set, the weights are the file's, not the workload format's.
+  std::shared_ptr<const FileWeights> file;
+  std::optional<Issue> file_refused;  // a file was given but its tensors do not match: why (a note of every estimate)
 
   // The plan for `w`, built on first use. Fails only on overflow (Issue naming the field).
   Result<const LayerPlan*> plan_for(const Workload& w) const;

@@ -268,8 +268,17 @@ const Figure kFigures[] = {
     {"inference.weights_bytes", "Weights", Unit::Bytes, Inf, [](E e) -> V { return e.inference.weights_bytes; }, Lower,
      [](C, W w, E e) -> D {
        const InferenceMemory& m = e.inference;
-       const auto [rule, rule_ref] = format_rule(w);
        const i64 bits100 = m.weights.params > 0 ? m.weights.total_bytes * 800 / m.weights.params : 0;
+       if (m.weights.from_file)  // a model file's bytes, its tensors matched to the inventory
+         return {"Σ over every tensor of its bytes in the model file (its type's blocks, scales with their weights)" +
+                     std::string(m.weights.other_bytes > 0 ? " + " + by(m.weights.other_bytes) + " of the file's other tensors" : "") +
+                     "; whole model " + by(m.weights.total_bytes) + " for " + n(m.weights.params) + " parameters (" +
+                     fixed(static_cast<double>(bits100) / 100.0, 2) + " bits each; " + n(m.weights.kept_params) +
+                     " kept in float; the format " + std::string(to_string(w.weights)) + " would give " +
+                     by(e.format_weights ? e.format_weights->total_bytes : 0) + "); " + layout(w, e, m.stage, m.stage_layers),
+                 "the file's header: ggml's block table (ggml.c type_traits) or the safetensors dtypes and data_offsets; "
+                 "tensor names matched as file_weights.cpp lists them; stored bytes only (runtimes add alignment padding)"};
+       const auto [rule, rule_ref] = format_rule(w);
        return {"Σ over every tensor of its stored bytes, format " + std::string(to_string(w.weights)) + ": " + rule +
                    "; whole model " + by(m.weights.total_bytes) + " for " + n(m.weights.params) + " parameters (" +
                    fixed(static_cast<double>(bits100) / 100.0, 2) + " bits each; " + n(m.weights.kept_params) +

@@ -9,8 +9,21 @@ namespace llmsize::core {
 
 // The file's bytes beside the estimate's weights for its format (the whole model, one copy),
 // group by group: parameters that differ mean the file and the model read from it disagree.
+namespace {
+// The workload format's weights: kept beside the file's where those are the estimate's weights.
+const WeightsReport& format_weights(const Estimate& e) { return e.format_weights ? *e.format_weights : e.inference.weights; }
+// Whether the file's bytes are the estimate's weights, or why not (the estimate's note).
+std::string replaced_line(const Estimate& e, std::string_view field) {
+  if (e.inference.weights.from_file) return "  these bytes are the estimate's weights (inference.weights_bytes and every figure from it)\n";
+  for (const Issue& n : e.notes)
+    if (n.field == field) return "  " + n.message + "\n";
+  return "";
+}
+}  // namespace
+
 std::string gguf_estimate_text(const GgufHeader& h, std::string_view path, const Workload& w, const Estimate& e, ByteUnit unit) {
-  const i64 file = h.tensor_bytes(), est = e.inference.weights.total_bytes;
+  const WeightsReport& fw = format_weights(e);
+  const i64 file = h.tensor_bytes(), est = fw.total_bytes;
   const double diff = est > 0 ? static_cast<double>(file) / static_cast<double>(est) - 1.0 : 0.0;
   std::string o = "From the file (" + gguf_file_type_name(h) + ")\n";
   o += "  tensor bytes in the file     " + format_bytes(file, unit) + " (" + with_commas(file) + ")\n";
@@ -18,6 +31,7 @@ std::string gguf_estimate_text(const GgufHeader& h, std::string_view path, const
   o.resize(std::max<size_t>(o.size() + 1, o.rfind('\n') + 32), ' ');
   o += format_bytes(est, unit) + " (" + with_commas(est) + "); the file holds " + (diff >= 0 ? "+" : "") + fixed(diff * 100, 2) +
        "%\n";
+  o += replaced_line(e, "gguf");
   const GgufGroups g = gguf_groups(h);
   auto col = [](std::string s, size_t width) { return std::string(s.size() < width ? width - s.size() : 0, ' ') + s; };
   o += "  group          params (file)   params (model)    bytes (file)   bytes (estimated)\n";
@@ -27,7 +41,7 @@ std::string gguf_estimate_text(const GgufHeader& h, std::string_view path, const
     std::string line = "  " + std::string(to_string(static_cast<Group>(k)));
     line.resize(14, ' ');
     line += col(with_commas(fp), 15) + col(with_commas(mp), 17) + col(format_bytes(g.bytes[static_cast<size_t>(k)], unit), 16) +
-            col(format_bytes(e.inference.weights.bytes_by_group[static_cast<size_t>(k)], unit), 20);
+            col(format_bytes(fw.bytes_by_group[static_cast<size_t>(k)], unit), 20);
     if (fp != mp) line += "  differs" + (g.first[static_cast<size_t>(k)].empty() ? std::string() : ", from " + g.first[static_cast<size_t>(k)]);
     o += line + "\n";
   }
@@ -46,14 +60,15 @@ std::string with_gguf_json(const std::string& estimate, const GgufHeader& h, con
   auto f = json::parse(gguf_json(h), nullptr, false);
   if (j.is_discarded() || f.is_discarded()) return estimate;
   f["file_type"] = gguf_file_type_name(h);
-  f["estimated_weights_bytes"] = e.inference.weights.total_bytes;
+  f["estimated_weights_bytes"] = format_weights(e).total_bytes;
+  f["replaces_estimate"] = e.inference.weights.from_file;
   const GgufGroups g = gguf_groups(h);
   f["by_group"] = json::object();
   for (int k = 0; k < kGroupCount; ++k) {
     const auto i = static_cast<size_t>(k);
     f["by_group"][std::string(to_string(static_cast<Group>(k)))] = {
         {"params", g.params[i]}, {"bytes", g.bytes[i]}, {"model_params", e.params.by_group[i]},
-        {"estimated_bytes", e.inference.weights.bytes_by_group[i]}, {"first_tensor", g.first[i]}};
+        {"estimated_bytes", format_weights(e).bytes_by_group[i]}, {"first_tensor", g.first[i]}};
   }
   f["unmatched"] = {{"tensors", g.unmatched_count}, {"params", g.unmatched_params}, {"bytes", g.unmatched_bytes}, {"names", g.unmatched}};
   j["file"] = f;
@@ -124,22 +139,24 @@ std::string safetensors_json(const std::vector<SafetensorsHeader>& files) {
 
 std::string safetensors_estimate_text(const std::vector<SafetensorsHeader>& files, const Inventory& inv, const Workload& w,
                                       const Estimate& e, ByteUnit unit) {
-  const i64 file = total_bytes(files), est = e.inference.weights.total_bytes;
+  const WeightsReport& fw = format_weights(e);
+  const i64 file = total_bytes(files), est = fw.total_bytes;
   const double diff = est > 0 ? static_cast<double>(file) / static_cast<double>(est) - 1.0 : 0.0;
   std::string o = "From the checkpoint\n";
   o += "  tensor bytes in the files    " + format_bytes(file, unit) + " (" + with_commas(file) + ")\n";
   o += "  estimated for " + std::string(to_string(w.weights));
   o.resize(std::max<size_t>(o.size() + 1, o.rfind('\n') + 32), ' ');
   o += format_bytes(est, unit) + " (" + with_commas(est) + "); the files hold " + (diff >= 0 ? "+" : "") + fixed(diff * 100, 2) + "%\n";
+  o += replaced_line(e, "safetensors");
   const SafetensorsGroups g = safetensors_groups(pointers(files), inv);
   auto col = [](std::string s, size_t width) { return std::string(s.size() < width ? width - s.size() : 0, ' ') + s; };
   o += "  group           bytes (files)   bytes (estimated)\n";
   for (int k = 0; k < kGroupCount; ++k) {
     const auto i = static_cast<size_t>(k);
-    if (g.bytes[i] == 0 && e.inference.weights.bytes_by_group[i] == 0) continue;
+    if (g.bytes[i] == 0 && fw.bytes_by_group[i] == 0) continue;
     std::string line = "  " + std::string(to_string(static_cast<Group>(k)));
     line.resize(14, ' ');
-    o += line + col(format_bytes(g.bytes[i], unit), 16) + col(format_bytes(e.inference.weights.bytes_by_group[i], unit), 20) + "\n";
+    o += line + col(format_bytes(g.bytes[i], unit), 16) + col(format_bytes(fw.bytes_by_group[i], unit), 20) + "\n";
   }
   for (const auto& d : g.differ) o += "  differs from the model: " + d + "\n";
   if (g.unmatched_count > 0) {
@@ -157,12 +174,13 @@ std::string with_safetensors_json(const std::string& estimate, const std::vector
   auto f = json::parse(safetensors_json(files), nullptr, false);
   if (j.is_discarded() || f.is_discarded()) return estimate;
   const SafetensorsGroups g = safetensors_groups(pointers(files), inv);
-  f["estimated_weights_bytes"] = e.inference.weights.total_bytes;
+  f["estimated_weights_bytes"] = format_weights(e).total_bytes;
+  f["replaces_estimate"] = e.inference.weights.from_file;
   f["by_group"] = json::object();
   for (int k = 0; k < kGroupCount; ++k) {
     const auto i = static_cast<size_t>(k);
     f["by_group"][std::string(to_string(static_cast<Group>(k)))] = {{"bytes", g.bytes[i]},
-                                                                     {"estimated_bytes", e.inference.weights.bytes_by_group[i]}};
+                                                                     {"estimated_bytes", format_weights(e).bytes_by_group[i]}};
   }
   f["unmatched"] = {{"tensors", g.unmatched_count}, {"bytes", g.unmatched_bytes}, {"names", g.unmatched}};
   f["differ"] = g.differ;

@@ -293,4 +293,23 @@ Result<FileWeights> safetensors_file_weights(const std::vector<const Safetensors
   return finish(std::move(f));
 }
 
+namespace {
+void attach(PreparedModel& m, Result<FileWeights> f, const char* field) {
+  m.file.reset();
+  m.file_refused.reset();
+  if (f) {
+    m.file = std::make_shared<const FileWeights>(std::move(f).value());
+    return;
+  }
+  m.file_refused = Issue{field, "the file's bytes stand beside the estimate, not in it: " + f.issues().front().message};
+}
+}  // namespace
+
+void attach_file(PreparedModel& m, const GgufHeader& h) { attach(m, gguf_file_weights(h, m.cfg, *m.inventory), "gguf"); }
+void attach_file(PreparedModel& m, const std::vector<SafetensorsHeader>& files) {
+  std::vector<const SafetensorsHeader*> p;
+  for (const auto& f : files) p.push_back(&f);
+  attach(m, safetensors_file_weights(p, *m.inventory), "safetensors");
+}
+
 }  // namespace llmsize::core

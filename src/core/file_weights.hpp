@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "estimate.hpp"
 #include "gguf.hpp"
 #include "inventory.hpp"
 #include "safetensors.hpp"
@@ -27,7 +28,8 @@ struct FileWeights {
   std::vector<std::vector<std::vector<FileTensor>>> kinds;  // [kind][tensor][j]: layer inv.kinds[kind].layers[j]
   std::vector<i64> slot;                                    // layer → j within its kind
   // Tensors of the file no inventory tensor claims (llama.cpp's rope_freqs, a stored tied head…):
-  // counted in the weights, with the input layer (first stage; llama.cpp: the CPU).
+  // counted in the weights, with layer 0 (the first stage; llama.cpp: layer 0's device, where
+  // llama_model_base::load_tensors creates rope_freqs, duplicated to the other layers by reference).
   i64 other_bytes = 0, other_tensors = 0;
   std::vector<std::string> other_names;  // at most 8
   i64 mtp_bytes = 0;                     // multi-token-prediction layers: outside the weights, as the inventory's mtp
@@ -51,5 +53,11 @@ Result<FileWeights> gguf_file_weights(const GgufHeader& h, const ModelConfig& cf
 // and packings with it (safetensors_match). Fails naming the first tensor the checkpoint lacks or
 // whose elements differ.
 Result<FileWeights> safetensors_file_weights(const std::vector<const SafetensorsHeader*>& files, const Inventory& inv);
+
+// A model file for a prepared model: its bytes become the weights of every estimate of `m`
+// (m.file), or, where its tensors do not match m's inventory, m.file_refused says why (field
+// "gguf" / "safetensors") and the estimates keep the workload format's weights.
+void attach_file(PreparedModel& m, const GgufHeader& h);
+void attach_file(PreparedModel& m, const std::vector<SafetensorsHeader>& files);
 
 }  // namespace llmsize::core

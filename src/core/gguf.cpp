@@ -40,10 +40,6 @@ i64 scalar_bytes(GgufKind k) {
   return 0;
 }
 
-// Sums of a hostile file's sizes saturate at int64's largest (a header read without its file's
-// size bounds nothing); a saturated figure stays visibly absurd, never wraps.
-i64 sat_add(i64 a, i64 b) { return a > INT64_MAX - b ? INT64_MAX : a + b; }
-
 bool is_integer_kind(GgufKind k) {
   return k != GgufKind::F32 && k != GgufKind::F64 && k != GgufKind::String && k != GgufKind::Array;
 }

@@ -35,6 +35,7 @@ struct Model {
   const Inventory* inv = nullptr;  // for llama.cpp's device split
   const Gpu* gpu = nullptr;
   std::vector<i64> capacity;  // usable bytes of each stage's GPU
+  const FileWeights* file = nullptr;  // a model file's bytes as the weights
 
   // Temporaries of the layers of `r`: attention of the largest cache shape the stage holds,
   // the FFN part of the FFN kinds it holds, the logits only on the last stage.
@@ -97,7 +98,7 @@ struct Model {
       if (auto m = llamacpp_memory(cfg, plan, x)) {
         lm = std::move(m).value();
         if (inv && gpu)
-          if (auto d = llamacpp_buffers(cfg, *inv, *lm, x, *gpu)) dev = std::move(d).value();
+          if (auto d = llamacpp_buffers(cfg, *inv, *lm, x, *gpu, file)) dev = std::move(d).value();
       }
     }
     std::optional<At> best;
@@ -150,17 +151,20 @@ struct Model {
 }  // namespace
 
 Result<InferenceMemory> inference_memory(const ModelConfig& cfg, const Inventory& inv, const LayerPlan& plan,
-                                         const Workload& w, const Gpu& gpu) {
+                                         const Workload& w, const Gpu& gpu, const FileWeights* file) {
   if (auto issues = placement::check_parallel(cfg, w); !issues.empty()) return issues;
   InferenceMemory m;
-  auto report = weights_report(cfg, inv, w);
+  auto report = weights_report(cfg, inv, w, file);
   if (!report) return report.issues();
   m.weights = std::move(report).value();
-  auto table = placement::build(cfg, inv, {w.tp, w.ep}, w.pp, [&](const Tensor& t, i64 layer) -> std::optional<i64> {
-    auto one = storage_bytes(storage_for(cfg, w, t, layer), stored_dims(t));
-    return one ? mul(*one, t.copies) : std::nullopt;
-  }, is_gguf(w.weights));  // only llama.cpp's mixes vary with the layer index
+  auto table = placement::build(cfg, inv, {w.tp, w.ep}, w.pp, [&](const Tensor& t, i64 layer) {
+    return tensor_stored_bytes(cfg, w, inv, t, layer, file);
+  }, file || is_gguf(w.weights));  // a file's and llama.cpp's mixes vary with the layer index
   if (!table) return memory_overflow();
+  if (m.weights.other_bytes > 0) {  // a file's tensors no inventory tensor claims: with layer 0, on the first stage
+    table->first = sat_add(table->first, m.weights.other_bytes);
+    table->replica = sat_add(table->replica, m.weights.other_bytes);
+  }
 
   m.reserve_bytes = w.reserve_mib >= 0 ? w.reserve_mib * (i64{1} << 20) : runtime_reserve_default(w.runtime);
   m.comm_bytes = comm_workspace_bytes(w.tp * w.pp);
@@ -180,7 +184,7 @@ Result<InferenceMemory> inference_memory(const ModelConfig& cfg, const Inventory
     if (!card) return card.issues();
     caps[st] = usable(*card);
   }
-  const Model model{cfg, plan, w, std::move(*table), m.overhead_bytes, vision->bytes_gpu, {}, {}, &inv, &gpu, std::move(caps)};
+  const Model model{cfg, plan, w, std::move(*table), m.overhead_bytes, vision->bytes_gpu, {}, {}, &inv, &gpu, std::move(caps), file};
 
   auto a = model.at(w.seq, w.batch);
   if (!a) return memory_overflow();

@@ -50,8 +50,9 @@ struct InferenceMemory {
   WeightsReport weights;           // whole model, per tensor
 };
 
-// `plan` is layer_plan(cfg, w.kv_dtype, w.tp).
+// `plan` is layer_plan(cfg, w.kv_dtype, w.tp). With `file`, the weights are a model file's bytes
+// (file_weights.hpp) in place of the workload format's.
 Result<InferenceMemory> inference_memory(const ModelConfig& cfg, const Inventory& inv, const LayerPlan& plan,
-                                         const Workload& w, const Gpu& gpu);
+                                         const Workload& w, const Gpu& gpu, const FileWeights* file = nullptr);
 
 }  // namespace llmsize::core

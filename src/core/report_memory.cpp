@@ -295,12 +295,16 @@ std::string estimate_text(const ModelConfig& cfg, const Workload& w, const Estim
 }
 
 std::string estimate_explain_text(const ModelConfig& cfg, const Workload& w, const Estimate& e, ByteUnit unit) {
-  std::string o = "\nWeights by tensor (" + std::string(to_string(w.weights)) + "; whole model, one replica)\n";
-  for (const auto& r : e.inference.weights.rows) {
+  const WeightsReport& wr = e.inference.weights;
+  std::string o = "\nWeights by tensor (" + (wr.from_file ? std::string("as the model file stores them") : std::string(to_string(w.weights))) +
+                  "; whole model, one replica)\n";
+  for (const auto& r : wr.rows) {
     const Tensor& t = tensor_of(*e.inventory, r);
     o += "    " + pad_right(t.name, 58) + pad_left(r.kind < 0 ? "" : n(r.layers) + " ×", 6) + " " +
-         pad_right(storage_name(r.storage), 30) + pad_left(n(r.params), 18) + pad_left(format_bytes(r.bytes, unit), 14) + "\n";
+         pad_right(r.file_type.empty() ? storage_name(r.storage) : std::string(r.file_type) + " (file)", 30) + pad_left(n(r.params), 18) +
+         pad_left(format_bytes(r.bytes, unit), 14) + "\n";
   }
+  if (wr.other_bytes > 0) o += "    " + pad_right("the file's other tensors (with layer 0)", 95) + pad_left(format_bytes(wr.other_bytes, unit), 14) + "\n";
   o += "\nDerivations (every figure: formula with values, reference, bound)\n";
   for (const auto& x : explain(cfg, w, e)) {
     o += "  " + x.label + " [" + x.key + "] — " + std::string(to_string(x.bound)) + "\n";

@@ -162,39 +162,35 @@ Result<SafetensorsIndex> read_safetensors_index(std::string_view json_text) {
   return out;
 }
 
-SafetensorsGroups safetensors_groups(const std::vector<const SafetensorsHeader*>& files, const Inventory& inv) {
-  struct Known {
-    Group group;
-    i64 elements;  // one copy
-    const LayerKind* kind;  // null for the global tensors
-  };
-  std::unordered_map<std::string, std::vector<Known>> names;
-  for (const Tensor& t : inv.global) names[t.name].push_back({t.group, t.numel_one(), nullptr});
-  for (const LayerKind& k : inv.kinds)
-    for (const Tensor& t : k.tensors) names[t.name].push_back({t.group, t.numel_one(), &k});
-  for (const LayerKind& k : inv.mtp)
-    for (const Tensor& t : k.tensors) names[t.name].push_back({Group::Mtp, t.numel_one(), &k});
+SafetensorsMatcher::SafetensorsMatcher(const Inventory& inv) : inv_(&inv) {
+  for (size_t i = 0; i < inv.global.size(); ++i) names_[inv.global[i].name].push_back({-1, static_cast<int>(i), false});
+  for (size_t k = 0; k < inv.kinds.size(); ++k)
+    for (size_t i = 0; i < inv.kinds[k].tensors.size(); ++i)
+      names_[inv.kinds[k].tensors[i].name].push_back({static_cast<int>(k), static_cast<int>(i), false});
+  for (size_t k = 0; k < inv.mtp.size(); ++k)
+    for (size_t i = 0; i < inv.mtp[k].tensors.size(); ++i)
+      names_[inv.mtp[k].tensors[i].name].push_back({static_cast<int>(k), static_cast<int>(i), true});
+}
+
+std::optional<SafetensorsMatch> SafetensorsMatcher::match(std::string_view name) const {
   // The layer and expert indices as the inventory writes them.
-  auto pattern = [](std::string_view name, i64& layer) {
-    std::string out;
-    layer = -1;
-    for (size_t p = 0; p < name.size();) {
-      bool replaced = false;
-      for (std::string_view key : {std::string_view("layers."), std::string_view("experts.")}) {
-        if (name.substr(p, key.size()) != key) continue;
-        size_t q = p + key.size();
-        while (q < name.size() && name[q] >= '0' && name[q] <= '9') ++q;
-        if (q == p + key.size() || q - p - key.size() > 9 || q >= name.size() || name[q] != '.') continue;
-        if (key == "layers.") layer = parse_int(name.substr(p + key.size(), q - p - key.size())).value_or(-1);
-        out += std::string(key) + (key == "layers." ? "{i}" : "{e}");
-        p = q;
-        replaced = true;
-        break;
-      }
-      if (!replaced) out += name[p++];
+  std::string p;
+  i64 layer = -1;
+  for (size_t at = 0; at < name.size();) {
+    bool replaced = false;
+    for (std::string_view key : {std::string_view("layers."), std::string_view("experts.")}) {
+      if (name.substr(at, key.size()) != key) continue;
+      size_t q = at + key.size();
+      while (q < name.size() && name[q] >= '0' && name[q] <= '9') ++q;
+      if (q == at + key.size() || q - at - key.size() > 9 || q >= name.size() || name[q] != '.') continue;
+      if (key == "layers.") layer = parse_int(name.substr(at + key.size(), q - at - key.size())).value_or(-1);
+      p += std::string(key) + (key == "layers." ? "{i}" : "{e}");
+      at = q;
+      replaced = true;
+      break;
     }
-    return out;
-  };
+    if (!replaced) p += name[at++];
+  }
   // Scales, zero points and packings belong to the weight they quantize.
   constexpr std::pair<std::string_view, std::string_view> kBelongs[] = {
       {".weight_scale_inv", ".weight"}, {".weight_scale", ".weight"},  {".weight_packed", ".weight"},
@@ -204,37 +200,44 @@ SafetensorsGroups safetensors_groups(const std::vector<const SafetensorsHeader*>
       {".weight.absmax", ".weight"},    {".weight.quant_map", ".weight"}, {".weight.nested_absmax", ".weight"},
       {".weight.nested_quant_map", ".weight"}, {".weight.quant_state.bitsandbytes__nf4", ".weight"},
       {".weight.quant_state.bitsandbytes__fp4", ".weight"}, {"_blocks", ""}, {"_scales", ""}};
+  bool primary = true;
+  auto found = names_.find(p);
+  if (found == names_.end())
+    for (const auto& [suffix, base] : kBelongs)
+      if (p.size() > suffix.size() && p.compare(p.size() - suffix.size(), suffix.size(), suffix) == 0) {
+        const std::string b = p.substr(0, p.size() - suffix.size()) + std::string(base);
+        if ((found = names_.find(b)) != names_.end()) {
+          primary = false;
+          break;
+        }
+      }
+  if (found == names_.end()) return std::nullopt;
+  for (const Entry& c : found->second) {
+    const LayerKind* kind = c.kind < 0 ? nullptr : &(c.mtp ? inv_->mtp : inv_->kinds)[static_cast<size_t>(c.kind)];
+    const Tensor& t = kind ? kind->tensors[static_cast<size_t>(c.index)] : inv_->global[static_cast<size_t>(c.index)];
+    if (!kind ? layer < 0 : std::find(kind->layers.begin(), kind->layers.end(), layer) != kind->layers.end())
+      return SafetensorsMatch{c.kind, c.index, c.mtp, layer, primary, c.mtp ? Group::Mtp : t.group, t.numel_one()};
+  }
+  return std::nullopt;
+}
+
+SafetensorsGroups safetensors_groups(const std::vector<const SafetensorsHeader*>& files, const Inventory& inv) {
+  const SafetensorsMatcher matcher(inv);
   SafetensorsGroups g;
   for (const SafetensorsHeader* f : files)
     for (const SafetensorsTensor& t : f->tensors) {
-      i64 layer = -1;
-      std::string p = pattern(t.name, layer);
-      bool primary = true;
-      auto found = names.find(p);
-      if (found == names.end())
-        for (const auto& [suffix, base] : kBelongs)
-          if (p.size() > suffix.size() && p.compare(p.size() - suffix.size(), suffix.size(), suffix) == 0) {
-            const std::string b = p.substr(0, p.size() - suffix.size()) + std::string(base);
-            if ((found = names.find(b)) != names.end()) {
-              primary = false;
-              break;
-            }
-          }
-      const Known* k = nullptr;
-      if (found != names.end())
-        for (const Known& c : found->second)
-          if (!c.kind ? layer < 0 : std::find(c.kind->layers.begin(), c.kind->layers.end(), layer) != c.kind->layers.end()) k = &c;
-      if (!k) {
+      const auto m = matcher.match(t.name);
+      if (!m) {
         if (g.unmatched.size() < 32) g.unmatched.push_back(printable(t.name));
         ++g.unmatched_count;
         g.unmatched_bytes += t.bytes();
         continue;
       }
       ++g.matched;
-      g.bytes[static_cast<size_t>(k->group)] += t.bytes();
+      g.bytes[static_cast<size_t>(m->group)] += t.bytes();
       // A float or plain integer tensor under the weight's own name holds the model's elements.
-      if (primary && t.dtype->bits >= 8 && t.elements != k->elements && g.differ.size() < 8)
-        g.differ.push_back(printable(t.name) + ": " + with_commas(t.elements) + " elements, the model's " + with_commas(k->elements));
+      if (m->primary && t.dtype->bits >= 8 && t.elements != m->elements_one && g.differ.size() < 8)
+        g.differ.push_back(printable(t.name) + ": " + with_commas(t.elements) + " elements, the model's " + with_commas(m->elements_one));
     }
   return g;
 }

@@ -6,7 +6,9 @@
 // the checks of read_metadata / validate).
 #pragma once
 #include <array>
+#include <optional>
 #include <string>
+#include <unordered_map>
 #include <string_view>
 #include <vector>
 
@@ -69,5 +71,30 @@ struct SafetensorsGroups {
   i64 matched = 0;
 };
 SafetensorsGroups safetensors_groups(const std::vector<const SafetensorsHeader*>& files, const Inventory& inv);
+
+// One checkpoint tensor name matched to the inventory: its tensor (kind −1: a global one; mtp:
+// inv.mtp[kind]), the layer read from the name, whether it is the weight itself (not a scale,
+// zero point or packing of it), the tensor's group and elements of one copy.
+struct SafetensorsMatch {
+  int kind = -1, index = -1;
+  bool mtp = false;
+  i64 layer = -1;
+  bool primary = true;
+  Group group = Group::Attention;
+  i64 elements_one = 0;
+};
+class SafetensorsMatcher {
+ public:
+  explicit SafetensorsMatcher(const Inventory& inv);  // keeps a reference: inv outlives the matcher
+  std::optional<SafetensorsMatch> match(std::string_view name) const;
+
+ private:
+  struct Entry {
+    int kind, index;
+    bool mtp;
+  };
+  const Inventory* inv_;
+  std::unordered_map<std::string, std::vector<Entry>> names_;
+};
 
 }  // namespace llmsize::core

@@ -10,8 +10,11 @@
 
 namespace llmsize::core {
 
+struct FileWeights;  // file_weights.hpp: a model file's bytes per tensor and layer
+
 // Tensors that share a storage type: inventory tensor `index` of layer kind `kind` (-1 =
-// global tensors) in `layers` layers (1 for globals), stored as `storage`.
+// global tensors) in `layers` layers (1 for globals), stored as `storage` — or, where a model
+// file's bytes are the weights, as the file's type `file_type` (ggml type or safetensors dtype).
 struct WeightRow {
   int kind = -1;
   int index = 0;
@@ -19,8 +22,11 @@ struct WeightRow {
   Storage storage;
   i64 params = 0;  // all copies in all `layers`
   i64 bytes = 0;
+  std::string_view file_type;  // empty unless the bytes are a model file's
 };
 struct WeightsReport {  // one replica, no parallel split, MTP excluded
+  bool from_file = false;    // the bytes are a model file's (FileWeights), not the workload format's
+  i64 other_bytes = 0;       // from_file: the file's tensors no inventory tensor claims (in total_bytes)
   i64 total_bytes = 0;
   i64 params = 0;
   std::array<i64, kGroupCount> bytes_by_group{};
@@ -28,7 +34,16 @@ struct WeightsReport {  // one replica, no parallel split, MTP excluded
   i64 kept_params = 0;       // params kept in a float dtype
   std::vector<WeightRow> rows;
 };
-Result<WeightsReport> weights_report(const ModelConfig& cfg, const Inventory& inv, const Workload& w);
+// With `file`, each tensor's bytes and type are the file's (its tensors matched to this inventory).
+Result<WeightsReport> weights_report(const ModelConfig& cfg, const Inventory& inv, const Workload& w,
+                                     const FileWeights* file = nullptr);
+
+// One inventory tensor's stored bytes, all its copies, in `layer` (-1: a global tensor): the
+// model file's where `file` is given, else the workload's format (storage_for). The one home of
+// this figure for the weights report, the per-GPU placement and llama.cpp's model buffers.
+// nullopt on overflow, or when t is not one of the file table's tensors.
+std::optional<i64> tensor_stored_bytes(const ModelConfig& cfg, const Workload& w, const Inventory& inv, const Tensor& t,
+                                       i64 layer, const FileWeights* file);
 Result<i64> weights_bytes_fp32(const Inventory& inv);  // 4 × parameters (MTP excluded)
 
 // A multimodal wrapper's vision tower and projector as runtimes load them: in the compute dtype

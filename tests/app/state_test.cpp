@@ -2,6 +2,7 @@
 // share links (round trip, bad links), the CLI command. No window: the UI draws this state.
 #include <catch2/catch.hpp>
 
+#include "app/app.hpp"
 #include "app/state.hpp"
 #include "core/model_fields.hpp"
 #include "core/workload.hpp"
@@ -143,4 +144,65 @@ TEST_CASE("A GGUF file opened or dropped: the model from its header, read as far
   REQUIRE(s.banners.size() == 1);
   CHECK(s.banners[0].text.find("x.gguf") != std::string::npos);
   CHECK(s.preset_id == "gpt2");
+}
+
+TEST_CASE("A GGUF file whose tensors are the model's: its bytes are the app's weights", "[app][state][gguf]") {
+  // Qwen2.5-0.5B with every tensor llama.cpp names for it (tied head), all f16 but one q8_0
+  // layer; then the same model in another file: the app takes the second file's bytes.
+  auto file_of = [](std::uint32_t type_of_layer_0_q) {
+    const core::ModelConfig c = llmsize::test::preset("qwen2.5-0.5b").config;
+    const std::uint64_t d = 896, kv = 128, f = 4864, v = 151936;
+    std::vector<std::tuple<std::string, std::vector<std::uint64_t>, std::uint32_t>> t{{"token_embd.weight", {d, v}, 1},
+                                                                                     {"output_norm.weight", {d}, 0}};
+    for (core::i64 l = 0; l < c.n_layers; ++l) {
+      const std::string b = "blk." + std::to_string(l) + ".";
+      for (const auto& [n, shape] : std::vector<std::pair<std::string, std::vector<std::uint64_t>>>{
+               {"attn_norm.weight", {d}}, {"attn_q.weight", {d, d}},   {"attn_q.bias", {d}},      {"attn_k.weight", {d, kv}},
+               {"attn_k.bias", {kv}},     {"attn_v.weight", {d, kv}},  {"attn_v.bias", {kv}},     {"attn_output.weight", {d, d}},
+               {"ffn_norm.weight", {d}},  {"ffn_gate.weight", {d, f}}, {"ffn_up.weight", {d, f}}, {"ffn_down.weight", {f, d}}})
+        t.emplace_back(b + n, shape, shape.size() == 1 ? 0u : (l == 0 && n == "attn_q.weight" ? type_of_layer_0_q : 1u));
+    }
+    llmsize::test::GgufWriter g;
+    const std::pair<const char*, std::uint32_t> keys[] = {
+        {"qwen2.block_count", 24},          {"qwen2.context_length", 32768},     {"qwen2.embedding_length", 896},
+        {"qwen2.feed_forward_length", 4864}, {"qwen2.attention.head_count", 14}, {"qwen2.attention.head_count_kv", 2},
+        {"qwen2.vocab_size", 151936}};
+    g.header(3, t.size(), std::size(keys) + 1);
+    g.key_str("general.architecture", "qwen2");
+    for (const auto& [k, x] : keys) g.key_u32(k, x);
+    std::uint64_t offset = 0, bytes = 0;
+    for (const auto& [n, shape, type] : t) {
+      g.str(n), g.u32(static_cast<std::uint32_t>(shape.size()));
+      std::uint64_t e = 1;
+      for (auto x : shape) g.u64(x), e *= x;
+      g.u32(type), g.u64(offset);
+      const std::uint64_t b = type == 0 ? e * 4 : type == 1 ? e * 2 : e / 32 * 34;
+      bytes += b;
+      offset += (b + 31) / 32 * 32;
+    }
+    return std::pair{g.b, static_cast<core::i64>(bytes)};
+  };
+  app::App a;
+  a.state = app::default_state();
+  const auto [f16, f16_bytes] = file_of(1);
+  REQUIRE(app::import_model_file(a.state, f16, core::i64{1} << 31, "q.gguf") == 0);
+  auto e = app::estimate(a, a.state.work);
+  REQUIRE(e.ok());
+  CHECK(e->inference.weights.from_file);
+  CHECK(e->inference.weights.total_bytes == f16_bytes);
+  // The same model from a file with one q8_0 tensor: the same config, new bytes.
+  const auto [mixed, mixed_bytes] = file_of(8);
+  REQUIRE(app::import_model_file(a.state, mixed, core::i64{1} << 31, "q2.gguf") == 0);
+  e = app::estimate(a, a.state.work);
+  REQUIRE(e.ok());
+  CHECK(e->inference.weights.total_bytes == mixed_bytes);
+  CHECK(f16_bytes - mixed_bytes == 896 * 896 * 2 - 896 * 896 / 32 * 34);
+  // Editing the model away from the file's shapes: the format's weights, and a note saying why.
+  a.state.cfg.d_ff = 4096;
+  e = app::estimate(a, a.state.work);
+  REQUIRE(e.ok());
+  CHECK_FALSE(e->inference.weights.from_file);
+  bool noted = false;
+  for (const auto& n : e->notes) noted |= n.field == "gguf";
+  CHECK(noted);
 }

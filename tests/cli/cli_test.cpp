@@ -176,6 +176,10 @@ TEST_CASE("estimate --gguf takes the model and the weight format from the file",
   // The head, group by group: the file's q6_K output.weight is the estimate's head to the byte.
   CHECK_THAT(o.out, Catch::Contains("\"lm_head\": {\n        \"bytes\": 447068160,\n        \"estimated_bytes\": 447068160"));
   CHECK_THAT(o.out, Catch::Contains("\"first_tensor\": \"output.weight\""));
+  // A file of one tensor is not the model's weights: said, by the first tensor it lacks.
+  CHECK_THAT(o.out, Catch::Contains("\"replaces_estimate\": false"));
+  CHECK_THAT(o.err, Catch::Contains("gguf: the file's bytes stand beside the estimate, not in it: the file has no "
+                                    "token_embd.weight for model.embed_tokens.weight"));
   // --weights given wins over the file type.
   const auto q8 = run({"estimate", "--gguf", "qwen.gguf", "--weights", "q8_0"}, no_files, reader);
   REQUIRE(q8.status == 0);
@@ -264,6 +268,13 @@ TEST_CASE("safetensors PATH and estimate --safetensors read a checkpoint folder'
   CHECK_THAT(e.out, Catch::Contains("\"weights_bytes\": " + std::to_string(2 * count->total)));
   CHECK_THAT(e.out, Catch::Contains("\"estimated_weights_bytes\": " + std::to_string(2 * count->total)));
   CHECK_THAT(e.out, Catch::Contains("\"differ\": []"));
+  // Every tensor of the model is there: the checkpoint's bytes are the estimate's weights.
+  CHECK_THAT(e.out, Catch::Contains("\"replaces_estimate\": true"));
+  const std::string wb = "\"weights_bytes\": " + std::to_string(2 * count->total);
+  const size_t first = e.out.find(wb);  // file.weights_bytes (keys sort: "file" before "inference") …
+  REQUIRE(first != std::string::npos);
+  CHECK(e.out.find(wb, first + 1) > e.out.find("\"inference\""));  // … and inference.weights_bytes
+  CHECK(e.out.find(wb, first + 1) != std::string::npos);
   CHECK(largest_read < sizes["ckpt/model-00001-of-00002.safetensors"] / 100);  // headers, not the weights
   // A shard that escapes the folder is refused; a lone file needs a model.
   files["ckpt/model.safetensors.index.json"] = "{\"weight_map\":{\"a\":\"../x.safetensors\"}}";

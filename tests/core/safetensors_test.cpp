@@ -3,6 +3,7 @@
 // headers refused by name. The files are written here as the format lays them out.
 #include <string>
 
+#include "core/file_weights.hpp"
 #include "core/inventory.hpp"
 #include "core/params.hpp"
 #include "core/safetensors.hpp"
@@ -154,4 +155,114 @@ TEST_CASE("safetensors: hostile headers and indexes are refused by name", "[core
   REQUIRE(idx.ok());
   CHECK(idx->shards == std::vector<std::string>{"m-1.safetensors", "m-2.safetensors"});
   CHECK(idx->total_size == 1234);
+}
+
+TEST_CASE("safetensors: a checkpoint's bytes are the weights where its tensors match the model", "[core][safetensors][file]") {
+  for (const char* id : {"qwen2.5-0.5b", "qwen1.5-moe-a2.7b"}) {
+    INFO(id);
+    const ModelConfig c = llmsize::test::preset(id).config;
+    auto m = prepare(c);
+    REQUIRE(m.ok());
+    PreparedModel pm = std::move(m).value();
+    i64 data = 0;
+    // FP8 block checkpoint (DeepSeek-V3 style): matrices in e4m3 with fp32 128×128 block scales
+    // beside them, vectors in bf16.
+    std::vector<Entry> entries;
+    i64 scales = 0;
+    for (const Entry& e : checkpoint_of(*pm.inventory)) {
+      if (e.shape.size() != 2) {
+        entries.push_back(e);
+        continue;
+      }
+      const i64 n = e.shape[0] * e.shape[1];
+      entries.push_back({e.name, "F8_E4M3", e.shape, n});
+      const i64 s = ceil_div(e.shape[0], 128) * ceil_div(e.shape[1], 128) * 4;
+      entries.push_back({e.name + "_scale_inv", "F32", {ceil_div(e.shape[0], 128), ceil_div(e.shape[1], 128)}, s});
+      scales += s;
+    }
+    const std::string file = header_of(entries, data);
+    auto h = read_safetensors_header(file, 0);
+    REQUIRE(h.ok());
+    const std::vector<SafetensorsHeader> files{*h};
+    attach_file(pm, files);
+    INFO((pm.file_refused ? pm.file_refused->message : ""));
+    REQUIRE(pm.file);
+    const auto e = estimate(pm, llmsize::test::with({{"w", "fp8"}}));
+    REQUIRE(e.ok());
+    CHECK(e->inference.weights.from_file);
+    CHECK(e->inference.weights.total_bytes == h->tensor_bytes());  // the scales included
+    CHECK(scales > 0);
+    REQUIRE(e->format_weights);
+  }
+  // A tensor missing, or of another shape, is named; the estimate keeps its own weights.
+  const ModelConfig c = llmsize::test::preset("qwen2.5-0.5b").config;
+  auto m = prepare(c);
+  REQUIRE(m.ok());
+  PreparedModel pm = std::move(m).value();
+  auto entries = checkpoint_of(*pm.inventory);
+  std::erase_if(entries, [](const Entry& e) { return e.name == "model.layers.4.mlp.up_proj.weight"; });
+  i64 data = 0;
+  std::string file = header_of(entries, data);
+  auto h = read_safetensors_header(file, 0);
+  REQUIRE(h.ok());
+  attach_file(pm, std::vector<SafetensorsHeader>{*h});
+  REQUIRE(pm.file_refused);
+  CHECK(pm.file_refused->message ==
+        "the file's bytes stand beside the estimate, not in it: the checkpoint has no model.layers.4.mlp.up_proj.weight");
+  entries = checkpoint_of(*pm.inventory);
+  for (Entry& e : entries)
+    if (e.name == "model.layers.2.self_attn.k_proj.weight") e.shape = {64, 896}, e.bytes = 64 * 896 * 2;
+  file = header_of(entries, data);
+  h = read_safetensors_header(file, 0);
+  REQUIRE(h.ok());
+  attach_file(pm, std::vector<SafetensorsHeader>{*h});
+  REQUIRE(pm.file_refused);
+  CHECK(pm.file_refused->message == "the file's bytes stand beside the estimate, not in it: model.layers.2.self_attn.k_proj.weight "
+                                    "holds 57,344 elements where the model's tensor has 114,688");
+  const auto e = estimate(pm, Workload{});
+  REQUIRE(e.ok());
+  CHECK_FALSE(e->inference.weights.from_file);
+}
+
+TEST_CASE("safetensors: gpt-oss's MXFP4 blocks and scales stand for their weights", "[core][safetensors][file]") {
+  // openai/gpt-oss-20b's checkpoint: experts as *_blocks (u8, 16 bytes per 32 values) and
+  // *_scales (u8, one per 32 values), everything else bf16.
+  const ModelConfig c = llmsize::test::preset("gpt-oss-20b").config;
+  auto m = prepare(c);
+  REQUIRE(m.ok());
+  PreparedModel pm = std::move(m).value();
+  std::vector<Entry> entries;
+  i64 packed = 0;
+  // gpt-oss keeps all experts of a layer in one tensor ([E, …]): one entry per name.
+  std::vector<Entry> whole;
+  for (const Entry& e : checkpoint_of(*pm.inventory)) {
+    if (!whole.empty() && whole.back().name == e.name) {
+      whole.back().bytes += e.bytes;
+      whole.back().shape = {whole.back().bytes / 2};  // bf16 elements of all experts
+    } else {
+      whole.push_back(e);
+    }
+  }
+  for (const Entry& e : whole) {
+    const bool expert = e.name.find("mlp.experts.") != std::string::npos && e.name.find("_bias") == std::string::npos;
+    if (!expert) {
+      entries.push_back(e);
+      continue;
+    }
+    const i64 n = e.bytes / 2, blocks = n / 32;
+    entries.push_back({e.name + "_blocks", "U8", {blocks, 16}, blocks * 16});
+    entries.push_back({e.name + "_scales", "U8", {blocks}, blocks});
+    packed += blocks * 17;
+  }
+  i64 data = 0;
+  const std::string file = header_of(entries, data);
+  auto h = read_safetensors_header(file, 0);
+  INFO(join(h.issues()));
+  REQUIRE(h.ok());
+  attach_file(pm, std::vector<SafetensorsHeader>{*h});
+  INFO((pm.file_refused ? pm.file_refused->message : ""));
+  REQUIRE(pm.file);
+  CHECK(pm.file->other_tensors == 0);
+  CHECK(pm.file->total_bytes == h->tensor_bytes());
+  CHECK(packed > 0);
 }

@@ -1,9 +1,11 @@
 // Fuzz target: GGUF headers (llmsize gguf, the page's file drop). Any bytes give a header or a
 // named issue, never a crash, a hang or an allocation sized by a count the bytes do not hold.
-// The file size is taken as the input's own (a whole file) and as unknown (a prefix).
+// The file size is taken as the input's own (a whole file) and as unknown (a prefix). A header
+// whose metadata is a model has its tensors matched to that model's (file_weights.hpp).
 #include <cstdint>
 #include <string_view>
 
+#include "core/file_weights.hpp"
 #include "core/gguf.hpp"
 #include "fuzz_check.hpp"
 
@@ -28,6 +30,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     FUZZ_CHECK(!gguf_json(*h).empty());
     FUZZ_CHECK(!gguf_text(*h, "f").empty());
+    // The model its metadata describes, and its tensors as that model's weights (or why not).
+    if (auto c = gguf_config(*h); c && c->config.n_layers <= 512) {
+      if (auto m = prepare(c->config)) {
+        PreparedModel pm = std::move(m).value();
+        attach_file(pm, *h);
+        FUZZ_CHECK(pm.file ? pm.file->total_bytes >= 0 && !pm.file_refused : pm.file_refused && pm.file_refused->field == "gguf");
+      }
+    }
   }
   return 0;
 }

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "core/file_weights.hpp"
 #include "core/presets.hpp"
 #include "core/safetensors.hpp"
 #include "fuzz_check.hpp"
@@ -27,6 +28,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     static const Inventory inv = build_inventory(find_preset("qwen2.5-0.5b").value().config).value();
     const auto g = safetensors_groups({&*h}, inv);
     FUZZ_CHECK(g.matched + g.unmatched_count == static_cast<i64>(h->tensors.size()));
+    const auto f = safetensors_file_weights({&*h}, inv);
+    if (f) FUZZ_CHECK(f->total_bytes >= 0 && f->other_tensors == g.unmatched_count);
+    else FUZZ_CHECK(f.issues().front().field == "safetensors");
   }
   auto idx = read_safetensors_index(bytes);
   if (idx) FUZZ_CHECK(idx->shards.size() <= static_cast<size_t>(kSafetensorsMaxShards));

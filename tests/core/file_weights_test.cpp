@@ -1,0 +1,256 @@
+// A model file's bytes as the weights (issue 12): GGUF tensor tables written here with the names
+// llama.cpp gives them (src/llama-arch.cpp LLM_TENSOR_NAMES; the layouts of src/models/qwen2.cpp
+// and openai-moe.cpp), matched to the inventory tensor by tensor and layer; the estimate's weights,
+// per-GPU stages and llama.cpp's model buffers then hold the file's bytes. Files that do not match
+// (a shape, a missing tensor) are refused by name and the estimate keeps the format's figures.
+#include <string>
+#include <vector>
+
+#include "core/file_weights.hpp"
+#include "core/params.hpp"
+#include "test_util.hpp"
+
+using namespace llmsize::core;
+using u64 = std::uint64_t;
+
+namespace {
+
+struct T {
+  std::string name;
+  std::vector<u64> ne;
+  std::uint32_t type;
+};
+
+// A GGUF header over `tensors` (offsets aligned to 32 bytes, in order) with the architecture key.
+GgufHeader gguf_of(const std::string& arch, const std::vector<T>& tensors) {
+  llmsize::test::GgufWriter g;
+  g.header(3, tensors.size(), 1);
+  g.key_str("general.architecture", arch);
+  u64 offset = 0;
+  for (const T& t : tensors) {
+    g.str(t.name);
+    g.u32(static_cast<std::uint32_t>(t.ne.size()));
+    u64 n = 1;
+    for (u64 x : t.ne) g.u64(x), n *= x;
+    g.u32(t.type), g.u64(offset);
+    const GgmlType* type = ggml_type(t.type);
+    REQUIRE(type != nullptr);
+    offset += (n / static_cast<u64>(type->block) * static_cast<u64>(type->bytes) + 31) / 32 * 32;
+  }
+  auto h = read_gguf_header(g.b, 0);
+  INFO(join(h.issues()));
+  REQUIRE(h.ok());
+  return std::move(h).value();
+}
+
+constexpr std::uint32_t F32 = 0, Q4_0 = 2, Q8_0 = 8, Q4_K = 12, Q6_K = 14, BF16 = 30, MXFP4 = 39;
+
+// Qwen2.5-0.5B as convert_hf_to_gguf.py names it (tied head: no output.weight): norms and biases
+// f32, the embedding q4_0, 896-wide rows q8_0 (896 is not a multiple of 256), ffn_down q6_K.
+// `edit` may change a layer's tensors.
+std::vector<T> qwen25_tensors(bool fused_qkv = false) {
+  const ModelConfig c = llmsize::test::preset("qwen2.5-0.5b").config;
+  const u64 d = static_cast<u64>(c.d_model), kv = static_cast<u64>(c.n_kv_heads * c.head_dim), f = static_cast<u64>(c.d_ff),
+            v = static_cast<u64>(c.vocab);
+  std::vector<T> t{{"token_embd.weight", {d, v}, Q4_0}, {"output_norm.weight", {d}, F32}};
+  for (i64 l = 0; l < c.n_layers; ++l) {
+    const std::string b = "blk." + std::to_string(l) + ".";
+    std::vector<T> layer{{"attn_norm.weight", {d}, F32}, {"attn_output.weight", {d, d}, Q8_0}, {"ffn_norm.weight", {d}, F32},
+                         {"ffn_gate.weight", {d, f}, Q8_0}, {"ffn_up.weight", {d, f}, Q8_0}, {"ffn_down.weight", {f, d}, Q6_K}};
+    if (fused_qkv) {
+      layer.push_back({"attn_qkv.weight", {d, d + 2 * kv}, Q8_0});
+      layer.push_back({"attn_qkv.bias", {d + 2 * kv}, F32});
+    } else {
+      for (const T& x : std::vector<T>{{"attn_q.weight", {d, d}, Q8_0}, {"attn_q.bias", {d}, F32}, {"attn_k.weight", {d, kv}, Q8_0},
+                                       {"attn_k.bias", {kv}, F32}, {"attn_v.weight", {d, kv}, Q8_0}, {"attn_v.bias", {kv}, F32}})
+        layer.push_back(x);
+    }
+    for (const T& x : layer) t.push_back({b + x.name, x.ne, x.type});
+  }
+  return t;
+}
+
+PreparedModel prepared(const ModelConfig& c) {
+  auto m = prepare(c);
+  INFO(join(m.issues()));
+  REQUIRE(m.ok());
+  return std::move(m).value();
+}
+
+Estimate estimate_of(const PreparedModel& m, const Workload& w) {
+  auto e = estimate(m, w);
+  INFO(join(e.issues()));
+  REQUIRE(e.ok());
+  return std::move(e).value();
+}
+
+const WeightRow* row_of(const Estimate& e, std::string_view name, std::string_view type) {
+  for (const WeightRow& r : e.inference.weights.rows)
+    if (tensor_of(*e.inventory, r).name == name && r.file_type == type) return &r;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("file weights: a GGUF's bytes are the weights, per tensor and layer", "[core][gguf][file]") {
+  const ModelConfig c = llmsize::test::preset("qwen2.5-0.5b").config;
+  const GgufHeader h = gguf_of("qwen2", qwen25_tensors());
+  PreparedModel m = prepared(c);
+  auto fw = gguf_file_weights(h, c, *m.inventory);
+  INFO(join(fw.issues()));
+  REQUIRE(fw.ok());
+  CHECK(fw->total_bytes == h.tensor_bytes());
+  CHECK(fw->other_tensors == 0);
+  attach_file(m, h);
+  REQUIRE(m.file);
+  CHECK_FALSE(m.file_refused);
+  const Workload w = llmsize::test::with({{"w", "q8_0"}});
+  const Estimate e = estimate_of(m, w);
+  CHECK(e.inference.weights.from_file);
+  CHECK(e.inference.weights.total_bytes == h.tensor_bytes());
+  CHECK(e.inference.weights_bytes == h.tensor_bytes());  // one GPU holds them all
+  // The format's own figure stays beside it, and is what an estimate without the file gives.
+  REQUIRE(e.format_weights);
+  CHECK(e.format_weights->total_bytes == llmsize::test::run(c, w).inference.weights.total_bytes);
+  CHECK(e.format_weights->total_bytes != h.tensor_bytes());  // q8_0 everywhere vs the file's q4_0 / q6_K mix
+  // Rows carry the file's types: every layer's down projection in q6_K.
+  const WeightRow* down = row_of(e, "model.layers.{i}.mlp.down_proj.weight", "q6_K");
+  REQUIRE(down != nullptr);
+  CHECK(down->layers == c.n_layers);
+  CHECK(down->bytes == c.n_layers * (c.d_ff * c.d_model / 256 * 210));
+  REQUIRE(row_of(e, "model.embed_tokens.weight", "q4_0") != nullptr);
+  // The parameters are the model's whatever the types.
+  CHECK(e.inference.weights.params == llmsize::test::param_report(c).total);
+
+  SECTION("a layer stored differently moves the weights by exactly its bytes") {
+    auto t = qwen25_tensors();
+    for (T& x : t)
+      if (x.name == "blk.5.attn_q.weight") x.type = Q4_0;  // 18 instead of 34 bytes per 32 values
+    const GgufHeader h5 = gguf_of("qwen2", t);
+    PreparedModel m5 = prepared(c);
+    attach_file(m5, h5);
+    const Estimate e5 = estimate_of(m5, w);
+    CHECK(e.inference.weights.total_bytes - e5.inference.weights.total_bytes == c.d_model * c.d_model / 32 * (34 - 18));
+    // That layer's q_proj has its own row (one layer of q4_0 beside 23 of q8_0).
+    const WeightRow* q4 = row_of(e5, "model.layers.{i}.self_attn.q_proj.weight", "q4_0");
+    REQUIRE(q4 != nullptr);
+    CHECK(q4->layers == 1);
+  }
+  SECTION("llama.cpp's model buffers hold the file's bytes: the embedding on the CPU, the rest on the devices") {
+    const Workload lw = llmsize::test::with({{"w", "q8_0"}, {"rt", "llamacpp"}, {"pp", "2"}, {"gpus", "2"}});
+    const Estimate el = estimate_of(m, lw);
+    REQUIRE(el.llamacpp_devices);
+    const i64 embd = h.tensors[0].bytes;  // token_embd, the input layer: always the CPU
+    CHECK(el.llamacpp_devices->cpu_mapped_bytes == embd);
+    // A tied head: llama.cpp duplicates token_embd on the output layer's device.
+    CHECK(el.llamacpp_devices->gpu_model_bytes() == h.tensor_bytes() - embd + embd);
+    // The per-GPU figure is the most loaded device's share of the file's bytes.
+    CHECK(el.inference.weights_bytes < h.tensor_bytes());
+  }
+  SECTION("pipeline stages split the file's bytes by layer") {
+    const Estimate e2 = estimate_of(m, llmsize::test::with({{"w", "q8_0"}, {"pp", "2"}, {"gpus", "2"}}));
+    // Stage 0: the embedding and layers 0–11; stage 1: layers 12–23, the final norm and the
+    // (tied) head again: the most loaded of the two, from the file's tensors.
+    i64 first = h.tensors[0].bytes, last = h.tensors[1].bytes + h.tensors[0].bytes;
+    for (const GgufTensor& t : h.tensors) {
+      if (t.name.rfind("blk.", 0) != 0) continue;
+      const i64 layer = std::stoll(t.name.substr(4));
+      (layer < 12 ? first : last) += t.bytes;
+    }
+    CHECK(e2.inference.weights_bytes == std::max(first, last));
+  }
+}
+
+TEST_CASE("file weights: one fused attn_qkv tensor is shared by q, k and v in proportion", "[core][gguf][file]") {
+  const ModelConfig c = llmsize::test::preset("qwen2.5-0.5b").config;
+  const GgufHeader split = gguf_of("qwen2", qwen25_tensors(false)), fused = gguf_of("qwen2", qwen25_tensors(true));
+  CHECK(split.tensor_bytes() == fused.tensor_bytes());  // q8_0 rows of 896: one tensor or three, the same blocks
+  PreparedModel m = prepared(c);
+  attach_file(m, fused);
+  INFO((m.file_refused ? m.file_refused->message : ""));
+  REQUIRE(m.file);
+  const Estimate e = estimate_of(m, llmsize::test::with({{"w", "q8_0"}}));
+  CHECK(e.inference.weights.total_bytes == fused.tensor_bytes());
+  const WeightRow* k = row_of(e, "model.layers.{i}.self_attn.k_proj.weight", "q8_0");
+  REQUIRE(k != nullptr);
+  CHECK(k->bytes == c.n_layers * (c.d_model * c.n_kv_heads * c.head_dim / 32 * 34));
+}
+
+TEST_CASE("file weights: a file that does not match the model is named, and the estimate keeps its own", "[core][gguf][file]") {
+  const ModelConfig c = llmsize::test::preset("qwen2.5-0.5b").config;
+  auto refused = [&](const std::vector<T>& t) {
+    PreparedModel m = prepared(c);
+    attach_file(m, gguf_of("qwen2", t));
+    REQUIRE_FALSE(m.file);
+    REQUIRE(m.file_refused);
+    CHECK(m.file_refused->field == "gguf");
+    // Every estimate says why, and its weights are the format's.
+    const Workload w = llmsize::test::with({{"w", "q8_0"}});
+    const Estimate e = estimate_of(m, w);
+    CHECK_FALSE(e.inference.weights.from_file);
+    CHECK(e.inference.weights.total_bytes == llmsize::test::run(c, w).inference.weights.total_bytes);
+    bool noted = false;
+    for (const Issue& n : e.notes) noted |= n.field == "gguf" && n.message == m.file_refused->message;
+    CHECK(noted);
+    return m.file_refused->message;
+  };
+  auto t = qwen25_tensors();
+  for (T& x : t)
+    if (x.name == "blk.3.attn_k.weight") x.ne = {896, 64};
+  CHECK(refused(t) == "the file's bytes stand beside the estimate, not in it: blk.3.attn_k.weight holds 57,344 elements "
+                      "where the model's model.layers.3.self_attn.k_proj.weight has 114,688");
+  t = qwen25_tensors();
+  std::erase_if(t, [](const T& x) { return x.name == "blk.7.ffn_up.weight"; });
+  CHECK(refused(t) == "the file's bytes stand beside the estimate, not in it: the file has no blk.7.ffn_up.weight for "
+                      "model.layers.7.mlp.up_proj.weight");
+
+  // A tensor the model does not name (llama.cpp's rope_freqs of Llama 3) counts, with layer 0.
+  t = qwen25_tensors();
+  t.push_back({"rope_freqs.weight", {32}, F32});
+  const GgufHeader h = gguf_of("qwen2", t);
+  PreparedModel m = prepared(c);
+  attach_file(m, h);
+  REQUIRE(m.file);
+  CHECK(m.file->other_tensors == 1);
+  CHECK(m.file->other_names == std::vector<std::string>{"rope_freqs.weight"});
+  const Estimate e = estimate_of(m, Workload{});
+  CHECK(e.inference.weights.total_bytes == h.tensor_bytes());
+  CHECK(e.inference.weights.other_bytes == 128);
+}
+
+TEST_CASE("file weights: gpt-oss's fused gate_up is llama.cpp's ffn_gate_exps and ffn_up_exps", "[core][gguf][file]") {
+  // gpt-oss-20b as llama.cpp's src/models/openai-moe.cpp creates its tensors: MXFP4 experts (as the
+  // checkpoint ships them), bf16 attention, f32 norms, sinks, biases and router.
+  const ModelConfig c = llmsize::test::preset("gpt-oss-20b").config;
+  const u64 d = static_cast<u64>(c.d_model), q = static_cast<u64>(c.n_heads * c.head_dim),
+            kv = static_cast<u64>(c.n_kv_heads * c.head_dim), e = static_cast<u64>(c.moe.num_experts),
+            ff = static_cast<u64>(c.moe.expert_ffn), v = static_cast<u64>(c.vocab);
+  std::vector<T> t{{"token_embd.weight", {d, v}, BF16}, {"output_norm.weight", {d}, F32}, {"output.weight", {d, v}, BF16}};
+  for (i64 l = 0; l < c.n_layers; ++l) {
+    const std::string b = "blk." + std::to_string(l) + ".";
+    for (const T& x : std::vector<T>{{"attn_norm.weight", {d}, F32},           {"post_attention_norm.weight", {d}, F32},
+                                     {"attn_q.weight", {d, q}, BF16},          {"attn_q.bias", {q}, F32},
+                                     {"attn_k.weight", {d, kv}, BF16},         {"attn_k.bias", {kv}, F32},
+                                     {"attn_v.weight", {d, kv}, BF16},         {"attn_v.bias", {kv}, F32},
+                                     {"attn_output.weight", {q, d}, BF16},     {"attn_output.bias", {d}, F32},
+                                     {"attn_sinks.weight", {static_cast<u64>(c.n_heads)}, F32},
+                                     {"ffn_gate_inp.weight", {d, e}, F32},     {"ffn_gate_inp.bias", {e}, F32},
+                                     {"ffn_gate_exps.weight", {d, ff, e}, MXFP4}, {"ffn_up_exps.weight", {d, ff, e}, MXFP4},
+                                     {"ffn_down_exps.weight", {ff, d, e}, MXFP4}, {"ffn_gate_exps.bias", {ff, e}, F32},
+                                     {"ffn_up_exps.bias", {ff, e}, F32},       {"ffn_down_exps.bias", {d, e}, F32}})
+      t.push_back({b + x.name, x.ne, x.type});
+  }
+  const GgufHeader h = gguf_of("gpt-oss", t);
+  PreparedModel m = prepared(c);
+  attach_file(m, h);
+  INFO((m.file_refused ? m.file_refused->message : ""));
+  REQUIRE(m.file);
+  CHECK(m.file->other_tensors == 0);
+  const Estimate est = estimate_of(m, llmsize::test::with({{"w", "mxfp4"}}));
+  CHECK(est.inference.weights.total_bytes == h.tensor_bytes());
+  CHECK(est.inference.weights.params == llmsize::test::param_report(c).total);
+  // gate_up_proj: ffn_gate_exps + ffn_up_exps, 17 bytes per 32 values each.
+  const WeightRow* gate_up = row_of(est, "model.layers.{i}.mlp.experts.gate_up_proj", "mxfp4");
+  REQUIRE(gate_up != nullptr);
+  CHECK(gate_up->bytes == c.n_layers * static_cast<i64>(2 * d * ff * e / 32 * 17));
+}
