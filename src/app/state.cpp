@@ -3,6 +3,7 @@
 
 #include <cstdio>
 
+#include "core/file_weights.hpp"
 #include "core/hf_config.hpp"
 #include "core/model_source.hpp"
 #include "core/report.hpp"
@@ -37,8 +38,9 @@ bool load_preset(AppState& s, std::string_view id) {
   s.model_name = p->name;
   s.import_notes.clear();
   s.edits.clear();
-  if (s.model_file) ++s.model_file_serial;
+  if (s.model_file || !s.model_file_summary.empty()) ++s.model_file_serial;
   s.model_file.reset();
+  s.model_file_summary.clear();
   return true;
 }
 
@@ -61,8 +63,9 @@ bool import_config(AppState& s, std::string_view json_text, std::string_view nam
   s.cfg.name = s.model_name;
   s.import_notes = r->notes;
   s.edits.clear();
-  if (s.model_file) ++s.model_file_serial;
+  if (s.model_file || !s.model_file_summary.empty()) ++s.model_file_serial;
   s.model_file.reset();
+  s.model_file_summary.clear();
   return true;
 }
 
@@ -89,6 +92,10 @@ core::i64 import_model_file(AppState& s, std::string_view head, core::i64 file_b
   if (auto f = core::gguf_weight_format(*h)) s.work.weights = *f;
   s.model_file = std::move(h).value();
   ++s.model_file_serial;
+  s.model_file_summary.clear();
+  if (auto m = core::prepare(s.cfg))
+    if (auto f = core::gguf_file_weights(*s.model_file, s.cfg, *m->inventory))
+      s.model_file_summary = core::file_summary(*f, *m->inventory).value_or("");
   s.model_file_name = who;
   s.model_file_read = static_cast<core::i64>(head.size());
   s.banners.clear();
@@ -106,6 +113,7 @@ core::ShareState share_state(const AppState& s) {
   st.preset = model_edited(s) ? std::string() : s.preset_id;
   st.model = s.cfg;
   st.workload = s.work;
+  st.file = s.model_file_summary;
   if (s.unit == core::ByteUnit::GiB) st.ui.emplace_back("ui.unit", "gib");
   if (s.tab != ResultTab::Params) st.ui.emplace_back("ui.tab", tab_id(s.tab));
   if (s.workload_panel) st.ui.emplace_back("ui.panel", "workload");
@@ -128,6 +136,9 @@ bool open_link(AppState& s, std::string_view fragment) {
     return false;
   }
   const core::ShareState& st = r.value();
+  s.model_file.reset();  // a link carries the file's types per tensor, not the file
+  s.model_file_summary = st.file;
+  ++s.model_file_serial;
   s.cfg = st.model;
   s.work = st.workload;
   s.preset_id = st.preset;
@@ -170,6 +181,15 @@ bool model_edited(const AppState& s) {
   return !(a == b);
 }
 
-std::string figures_json(const AppState& s) { return core::estimate_report(s.cfg, s.work); }
+std::string figures_json(const AppState& s) {
+  if (s.model_file || !s.model_file_summary.empty())  // the file's bytes as the weights, as the UI shows them
+    if (auto m = core::prepare(s.cfg)) {
+      core::PreparedModel pm = std::move(m).value();
+      if (s.model_file) core::attach_file(pm, *s.model_file);
+      else core::attach_file_summary(pm, s.model_file_summary);
+      return core::estimate_report(pm, s.work);
+    }
+  return core::estimate_report(s.cfg, s.work);
+}
 
 }  // namespace llmsize::app

@@ -55,6 +55,9 @@ struct AppState {
   // its tensors match the model) and stand beside the estimate in the Memory tab until another
   // model is chosen. The serial changes with every file read or dropped.
   std::optional<core::GgufHeader> model_file;
+  // The file's types per tensor as a share link carries them (core::file_summary): from the file
+  // read here, or from a link opened without it. Empty: no file, or one a link cannot carry.
+  std::string model_file_summary;
   core::i64 model_file_serial = 0;
   std::string model_file_name;
   core::i64 model_file_read = 0;  // bytes of the file read to get its header

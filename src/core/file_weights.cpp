@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "format.hpp"
+#include "text_value.hpp"
 
 namespace llmsize::core {
 
@@ -293,6 +294,118 @@ Result<FileWeights> safetensors_file_weights(const std::vector<const Safetensors
   return finish(std::move(f));
 }
 
+// ---- A share link's summary ---------------------------------------------------------------------
+
+namespace {
+// Bytes of `elements` values of ggml type `t`, when they are whole blocks.
+std::optional<i64> whole_blocks(const GgmlType& t, i64 elements) {
+  if (elements % t.block != 0) return std::nullopt;
+  return mul(elements / t.block, t.bytes);
+}
+const GgmlType* ggml_type_named(std::string_view name) {
+  for (const GgmlType& t : ggml_types())
+    if (t.name == name) return &t;
+  return nullptr;
+}
+}  // namespace
+
+std::optional<std::string> file_summary(const FileWeights& f, const Inventory& inv) {
+  if (f.format != "gguf" || f.global.size() != inv.global.size() || f.kinds.size() != inv.kinds.size()) return std::nullopt;
+  std::string out = "gguf~" + std::to_string(f.other_bytes) + "~" + std::to_string(f.total_bytes) + "~";
+  bool first = true;
+  // One tensor's runs; false when a layer's bytes do not follow from its type.
+  auto tensor = [&](const Tensor& t, const std::vector<FileTensor>& layers) {
+    out += first ? "" : ",";
+    first = false;
+    for (size_t j = 0; j < layers.size();) {
+      const GgmlType* type = ggml_type_named(layers[j].type);
+      if (!type || whole_blocks(*type, t.numel()) != layers[j].bytes) return false;
+      size_t n = 1;
+      while (j + n < layers.size() && layers[j + n].type == layers[j].type && layers[j + n].bytes == layers[j].bytes) ++n;
+      out += (j ? "." : "") + std::to_string(type->id) + (j == 0 && n == layers.size() ? "" : "x" + std::to_string(n));
+      j += n;
+    }
+    return true;
+  };
+  for (size_t i = 0; i < inv.global.size(); ++i)
+    if (!tensor(inv.global[i], {f.global[i]})) return std::nullopt;
+  for (size_t k = 0; k < inv.kinds.size(); ++k) {
+    if (f.kinds[k].size() != inv.kinds[k].tensors.size()) return std::nullopt;
+    for (size_t i = 0; i < inv.kinds[k].tensors.size(); ++i)
+      if (!tensor(inv.kinds[k].tensors[i], f.kinds[k][i])) return std::nullopt;
+  }
+  if (out.size() > kMaxFileSummaryBytes) return std::nullopt;
+  return out;
+}
+
+Result<FileWeights> file_weights_from_summary(std::string_view s, const Inventory& inv) {
+  auto bad = [](std::string message) { return Result<FileWeights>(std::vector<Issue>{{"file", std::move(message)}}); };
+  if (s.size() > kMaxFileSummaryBytes) return bad("is longer than " + std::to_string(kMaxFileSummaryBytes) + " characters");
+  if (s.substr(0, 5) != "gguf~") return bad("must start with \"gguf~\" (a GGUF file's types per tensor)");
+  s.remove_prefix(5);
+  const size_t tilde = s.find('~');
+  if (tilde == std::string_view::npos) return bad("must be gguf~<other bytes>~<total bytes>~<types per tensor>");
+  const auto other = parse_int(s.substr(0, tilde));
+  if (!other || *other < 0 || *other > (i64{1} << 50)) return bad("other bytes must be an integer in [0, 2^50]");
+  s.remove_prefix(tilde + 1);
+  const size_t tilde2 = s.find('~');
+  const auto total = tilde2 == std::string_view::npos ? std::nullopt : parse_int(s.substr(0, tilde2));
+  if (!total || *total < 0) return bad("must be gguf~<other bytes>~<total bytes>~<types per tensor>");
+  s.remove_prefix(tilde2 + 1);
+  FileWeights f = shaped_like(inv, "gguf");
+  f.other_bytes = *other;
+  // The tensors in order: each a list of runs over its kind's layers.
+  std::vector<std::string_view> tensors;
+  while (true) {
+    const size_t comma = s.find(',');
+    tensors.push_back(s.substr(0, comma));
+    if (comma == std::string_view::npos) break;
+    s.remove_prefix(comma + 1);
+  }
+  size_t expected = inv.global.size();
+  for (const LayerKind& k : inv.kinds) expected += k.tensors.size();
+  if (tensors.size() != expected)
+    return bad("lists " + std::to_string(tensors.size()) + " tensors; the model has " + std::to_string(expected));
+  size_t next = 0;
+  auto read = [&](const Tensor& t, std::vector<FileTensor*> layers) -> std::optional<std::string> {
+    std::string_view runs = tensors[next++];
+    size_t at = 0;
+    while (!runs.empty()) {
+      const size_t dot = runs.find('.');
+      std::string_view run = runs.substr(0, dot);
+      runs = dot == std::string_view::npos ? std::string_view() : runs.substr(dot + 1);
+      const size_t x = run.find('x');
+      const auto id = parse_int(run.substr(0, x));
+      const auto n = x == std::string_view::npos ? std::optional<i64>(static_cast<i64>(layers.size())) : parse_int(run.substr(x + 1));
+      const GgmlType* type = id && *id >= 0 && *id < 256 ? ggml_type(static_cast<std::uint32_t>(*id)) : nullptr;
+      if (!type) return "tensor " + std::to_string(next) + ": \"" + std::string(run.substr(0, 16)) + "\" is not a ggml type id";
+      if (!n || *n < 1 || *n > static_cast<i64>(layers.size() - at))
+        return "tensor " + std::to_string(next) + ": the runs must cover its " + std::to_string(layers.size()) + " layers exactly";
+      const auto bytes = whole_blocks(*type, t.numel());
+      if (!bytes) return "tensor " + std::to_string(next) + ": " + std::string(type->name) + " does not hold " + with_commas(t.numel()) +
+                         " values in whole blocks";
+      for (i64 r = 0; r < *n; ++r, ++at) *layers[at] = {*bytes, type->name};
+    }
+    if (at != layers.size())
+      return "tensor " + std::to_string(next) + ": the runs must cover its " + std::to_string(layers.size()) + " layers exactly";
+    return std::nullopt;
+  };
+  for (size_t i = 0; i < inv.global.size(); ++i)
+    if (auto why = read(inv.global[i], {&f.global[i]})) return bad(*why);
+  for (size_t k = 0; k < inv.kinds.size(); ++k)
+    for (size_t i = 0; i < inv.kinds[k].tensors.size(); ++i) {
+      std::vector<FileTensor*> layers;
+      for (auto& x : f.kinds[k][i]) layers.push_back(&x);
+      if (auto why = read(inv.kinds[k].tensors[i], layers)) return bad(*why);
+    }
+  auto done = finish(std::move(f));
+  // The file's total: the types applied to a model of other shapes (an edited config) differ.
+  if (done && done->total_bytes != *total)
+    return bad("the file held " + with_commas(*total) + " bytes; its types give " + with_commas(done->total_bytes) +
+               " for this model, whose shapes are not the file's");
+  return done;
+}
+
 namespace {
 void attach(PreparedModel& m, Result<FileWeights> f, const char* field) {
   m.file.reset();
@@ -304,6 +417,10 @@ void attach(PreparedModel& m, Result<FileWeights> f, const char* field) {
   m.file_refused = Issue{field, "the file's bytes stand beside the estimate, not in it: " + f.issues().front().message};
 }
 }  // namespace
+
+void attach_file_summary(PreparedModel& m, std::string_view summary) {
+  attach(m, file_weights_from_summary(summary, *m.inventory), "file");
+}
 
 void attach_file(PreparedModel& m, const GgufHeader& h) { attach(m, gguf_file_weights(h, m.cfg, *m.inventory), "gguf"); }
 void attach_file(PreparedModel& m, const std::vector<SafetensorsHeader>& files) {

@@ -54,10 +54,24 @@ Result<FileWeights> gguf_file_weights(const GgufHeader& h, const ModelConfig& cf
 // whose elements differ.
 Result<FileWeights> safetensors_file_weights(const std::vector<const SafetensorsHeader*>& files, const Inventory& inv);
 
+// A GGUF file's weights as a share link carries them (the key "file"): every inventory tensor's
+// ggml type per layer, run-length coded — "gguf~O~B~T,T,…" with O the bytes of the file's other
+// tensors, B its weights' total (a model whose shapes differ from the file's is refused) and each T the runs of one tensor over its kind's layers ("12" one type for all,
+// "14x2.12x2" two layers of q6_K then two of q4_K), globals first, then each kind's tensors in
+// inventory order. The bytes follow from the types (elements / block × block bytes), so this
+// holds only where each tensor's bytes are exactly that: nullopt otherwise (a tensor of two types,
+// a safetensors checkpoint), and the link then carries no file.
+std::optional<std::string> file_summary(const FileWeights& f, const Inventory& inv);
+// The weights a summary describes for `inv`; Issues name "file" and what does not fit (a type id
+// ggml does not define, runs that do not cover the layers, a tensor count that differs).
+Result<FileWeights> file_weights_from_summary(std::string_view summary, const Inventory& inv);
+inline constexpr size_t kMaxFileSummaryBytes = 4096;
+
 // A model file for a prepared model: its bytes become the weights of every estimate of `m`
 // (m.file), or, where its tensors do not match m's inventory, m.file_refused says why (field
 // "gguf" / "safetensors") and the estimates keep the workload format's weights.
 void attach_file(PreparedModel& m, const GgufHeader& h);
 void attach_file(PreparedModel& m, const std::vector<SafetensorsHeader>& files);
+void attach_file_summary(PreparedModel& m, std::string_view summary);  // a share link's "file" (field "file")
 
 }  // namespace llmsize::core

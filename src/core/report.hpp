@@ -36,6 +36,8 @@ std::string estimate_json(const ModelConfig& cfg, const Workload& w, const Estim
 // hooks read. Invalid input gives {"model", "params", "issues": "field: message; …"} (no
 // "params" when the model itself is invalid).
 std::string estimate_report(const ModelConfig& cfg, const Workload& w, bool with_explain = false);
+// The same for a prepared model (its model file's bytes as the weights where one is attached).
+std::string estimate_report(const PreparedModel& m, const Workload& w, bool with_explain = false);
 // Memory, fit and throughput tables of the workload's mode, in GB or GiB.
 std::string estimate_text(const ModelConfig& cfg, const Workload& w, const Estimate& e, ByteUnit unit);
 // Weights per tensor (storage type, bytes) and every derivation, for --explain.

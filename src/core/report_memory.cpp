@@ -196,6 +196,12 @@ std::string estimate_json(const ModelConfig& cfg, const Workload& w, const Estim
   return text_of(estimate_object(cfg, w, e, with_explain));
 }
 
+std::string estimate_report(const PreparedModel& m, const Workload& w, bool with_explain) {
+  auto est = estimate(m, w);
+  if (est) return text_of(estimate_object(m.cfg, w, est.value(), with_explain));
+  return estimate_report(m.cfg, w, with_explain);  // the issues, as for the config
+}
+
 std::string estimate_report(const ModelConfig& cfg, const Workload& w, bool with_explain) {
   auto est = estimate(cfg, w);
   if (est) return text_of(estimate_object(cfg, w, est.value(), with_explain));

@@ -3,6 +3,7 @@
 
 #include <set>
 
+#include "file_weights.hpp"
 #include "model_fields.hpp"
 #include "params.hpp"
 #include "presets.hpp"
@@ -11,7 +12,7 @@
 namespace llmsize::core {
 
 bool ShareState::operator==(const ShareState& o) const {
-  if (preset != o.preset || !(model == o.model) || ui != o.ui) return false;
+  if (preset != o.preset || !(model == o.model) || ui != o.ui || file != o.file) return false;
   for (const auto& f : workload_fields())
     if (f.get(workload) != f.get(o.workload)) return false;
   return true;
@@ -110,6 +111,7 @@ std::string encode_link(const ShareState& s) {
     const std::string v = f.get(s.workload);
     if (v != f.get(defaults)) append(out, f.key, v);
   }
+  if (!s.file.empty()) append(out, "file", s.file);
   for (const auto& [k, v] : s.ui) append(out, k, v);
   return out;
 }
@@ -180,6 +182,9 @@ Result<ShareState> decode_link(std::string_view text) {
     if (k == "name") {
       if (v.size() > 120) issues.push_back({"name", "must be at most 120 bytes"});
       else s.model.name = v;
+    } else if (k == "file") {
+      if (v.size() > kMaxFileSummaryBytes) issues.push_back({"file", "must be at most " + std::to_string(kMaxFileSummaryBytes) + " bytes"});
+      else s.file = v;
     } else if (k.rfind("ui.", 0) == 0) {
       bool ok = k.size() <= 32 && v.size() <= kMaxUiValueBytes;
       for (char c : k + v) ok = ok && c > 0x20 && c < 0x7f;
@@ -206,6 +211,12 @@ Result<ShareState> decode_link(std::string_view text) {
   }
   for (const auto& issue : validate(s.workload)) issues.push_back(issue);
   if (!issues.empty()) return issues;
+  // A model file's types per tensor: they must describe this model's tensors.
+  if (!s.file.empty()) {
+    auto inv = build_inventory(s.model);
+    if (!inv) return inv.issues();
+    if (auto f = file_weights_from_summary(s.file, *inv); !f) return f.issues();
+  }
   return s;
 }
 

@@ -24,6 +24,7 @@ struct ShareState {
   ModelConfig model;
   Workload workload;
   std::vector<std::pair<std::string, std::string>> ui;  // "ui.tab" -> "training", in order
+  std::string file;  // a GGUF file's weights (file_summary, file_weights.hpp); empty: none
   bool operator==(const ShareState&) const;
 };
 

@@ -197,6 +197,23 @@ TEST_CASE("A GGUF file whose tensors are the model's: its bytes are the app's we
   REQUIRE(e.ok());
   CHECK(e->inference.weights.total_bytes == mixed_bytes);
   CHECK(f16_bytes - mixed_bytes == 896 * 896 * 2 - 896 * 896 / 32 * 34);
+  // The share link carries the file's types per tensor: opened elsewhere (without the file),
+  // the same weights, in the UI and in the figures the page's API reports.
+  const std::string link = app::link_of(a.state);
+  CHECK(link.find("&file=gguf~0~" + std::to_string(mixed_bytes) + "~1,0,") != std::string::npos);
+  app::App b;
+  b.state = app::default_state();
+  REQUIRE(app::open_link(b.state, link));
+  CHECK_FALSE(b.state.model_file.has_value());
+  auto eb = app::estimate(b, b.state.work);
+  REQUIRE(eb.ok());
+  CHECK(eb->inference.weights.from_file);
+  CHECK(eb->inference.weights.total_bytes == mixed_bytes);
+  CHECK(app::figures_json(b.state).find("\"weights_bytes\": " + std::to_string(mixed_bytes)) != std::string::npos);
+  CHECK(app::link_of(b.state) == link);
+  // Another model drops the file from the state and from the link.
+  REQUIRE(app::load_preset(b.state, "gpt2"));
+  CHECK(app::link_of(b.state).find("file=") == std::string::npos);
   // Editing the model away from the file's shapes: the format's weights, and a note saying why.
   a.state.cfg.d_ff = 4096;
   e = app::estimate(a, a.state.work);

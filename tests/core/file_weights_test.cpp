@@ -8,6 +8,7 @@
 
 #include "core/file_weights.hpp"
 #include "core/params.hpp"
+#include "core/share_link.hpp"
 #include "test_util.hpp"
 
 using namespace llmsize::core;
@@ -253,4 +254,73 @@ TEST_CASE("file weights: gpt-oss's fused gate_up is llama.cpp's ffn_gate_exps an
   const WeightRow* gate_up = row_of(est, "model.layers.{i}.mlp.experts.gate_up_proj", "mxfp4");
   REQUIRE(gate_up != nullptr);
   CHECK(gate_up->bytes == c.n_layers * static_cast<i64>(2 * d * ff * e / 32 * 17));
+}
+
+TEST_CASE("file weights: a share link carries a GGUF's types per tensor, and its bytes come back exact", "[core][gguf][file][link]") {
+  const ModelConfig c = llmsize::test::preset("qwen2.5-0.5b").config;
+  auto t = qwen25_tensors();
+  for (T& x : t)
+    if (x.name == "blk.5.attn_q.weight" || x.name == "blk.6.attn_q.weight") x.type = Q4_0;
+  t.push_back({"rope_freqs.weight", {32}, F32});
+  const GgufHeader h = gguf_of("qwen2", t);
+  PreparedModel m = prepared(c);
+  auto fw = gguf_file_weights(h, c, *m.inventory);
+  REQUIRE(fw.ok());
+  const auto summary = file_summary(*fw, *m.inventory);
+  REQUIRE(summary);
+  // Globals (embedding q4_0, final norm f32), then layer tensors: q_proj in runs of 5 q8_0 layers,
+  // 2 of q4_0, 17 of q8_0.
+  CHECK(summary->rfind("gguf~128~" + std::to_string(h.tensor_bytes()) + "~2,0,", 0) == 0);
+  CHECK(summary->find(",8x5.2x2.8x17,") != std::string::npos);
+  auto back = file_weights_from_summary(*summary, *m.inventory);
+  INFO(join(back.issues()));
+  REQUIRE(back.ok());
+  CHECK(back->total_bytes == h.tensor_bytes());
+  CHECK(back->other_bytes == 128);
+  for (size_t k = 0; k < fw->kinds.size(); ++k)
+    for (size_t i = 0; i < fw->kinds[k].size(); ++i)
+      for (size_t j = 0; j < fw->kinds[k][i].size(); ++j) {
+        CHECK(back->kinds[k][i][j].bytes == fw->kinds[k][i][j].bytes);
+        CHECK(back->kinds[k][i][j].type == fw->kinds[k][i][j].type);
+      }
+  // Through the link codec: the state and the estimate from it.
+  ShareState s;
+  s.preset = "qwen2.5-0.5b";
+  s.model = c;
+  s.file = *summary;
+  const std::string link = encode_link(s);
+  CHECK(link.find("&file=gguf~128~") != std::string::npos);
+  auto opened = decode_link(link);
+  INFO(join(opened.issues()));
+  REQUIRE(opened.ok());
+  CHECK(*opened == s);
+  PreparedModel from_link = prepared(opened->model);
+  attach_file_summary(from_link, opened->file);
+  REQUIRE(from_link.file);
+  CHECK(estimate_of(from_link, Workload{}).inference.weights_bytes == h.tensor_bytes());
+
+  // Summaries that do not describe the model are refused by the link, under "file".
+  auto refused = [&](const std::string& f) {
+    auto r = decode_link("v=1&preset=qwen2.5-0.5b&file=" + f);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.issues().front().field == "file");
+    return r.issues().front().message;
+  };
+  CHECK_THAT(refused("ggml~0~0~1"), Catch::Contains("gguf~"));
+  CHECK_THAT(refused("gguf~0~0~1"), Catch::Contains("lists 1 tensors; the model has"));
+  std::string bad_type = *summary;
+  bad_type.replace(bad_type.find(",8x5.2x2.8x17,"), 14, ",4x5.2x2.8x17,");  // ggml type 4 was removed
+  CHECK_THAT(refused(bad_type), Catch::Contains("is not a ggml type id"));
+  std::string short_runs = *summary;
+  short_runs.replace(short_runs.find(",8x5.2x2.8x17,"), 14, ",8x5.2x2.8x16,");
+  CHECK_THAT(refused(short_runs), Catch::Contains("cover its 24 layers exactly"));
+  // The same types on a model of other shapes: the totals differ, and the link says so.
+  auto edited = decode_link("v=1&preset=qwen2.5-0.5b&ff=4096&file=" + *summary);
+  REQUIRE_FALSE(edited.ok());
+  CHECK_THAT(edited.issues().front().message, Catch::Contains("whose shapes are not the file's"));
+  // A tensor of two types (not expressible as one type's blocks) gives no summary: the link
+  // then carries no file.
+  FileWeights mixed = *fw;
+  mixed.kinds[0][0][0].type = "mixed";
+  CHECK_FALSE(file_summary(mixed, *m.inventory));
 }
