@@ -95,6 +95,18 @@ const std::vector<GgufName>& gguf_layer_names() {
       {"self_attn.q_norm.weight", {{"attn_q_norm.weight"}}},
       {"self_attn.k_norm.weight", {{"attn_k_norm.weight"}}},
       {"self_attn.sinks", {{"attn_sinks.weight"}}},
+      // MLA (src/models/deepseek2.cpp): kv_b_proj is attn_kv_b, or attn_k_b + attn_v_b in files
+      // converted since llama.cpp's MLA rework (the same values, split and transposed).
+      {"self_attn.q_a_proj.weight", {{"attn_q_a.weight"}}},
+      {"self_attn.q_a_layernorm.weight", {{"attn_q_a_norm.weight"}}},
+      {"self_attn.q_b_proj.weight", {{"attn_q_b.weight"}}},
+      {"self_attn.kv_a_proj_with_mqa.weight", {{"attn_kv_a_mqa.weight"}}},
+      {"self_attn.kv_a_layernorm.weight", {{"attn_kv_a_norm.weight"}}},
+      {"self_attn.kv_b_proj.weight", {{"attn_kv_b.weight"}, {"attn_k_b.weight", "attn_v_b.weight"}}},
+      {"mlp.gate.e_score_correction_bias", {{"exp_probs_b.bias"}}},
+      {"mlp.shared_experts.gate_proj.weight", {{"ffn_gate_shexp.weight"}}},
+      {"mlp.shared_experts.up_proj.weight", {{"ffn_up_shexp.weight"}}},
+      {"mlp.shared_experts.down_proj.weight", {{"ffn_down_shexp.weight"}}},
       // Gemma 2/3 and gpt-oss norm after attention (ATTN_POST_NORM); Llama and Qwen's same-named
       // norm is the FFN's input norm (FFN_NORM). Whichever the file has is the one.
       {"post_attention_layernorm.weight", {{"post_attention_norm.weight"}, {"ffn_norm.weight"}}},
@@ -104,20 +116,21 @@ const std::vector<GgufName>& gguf_layer_names() {
       {"mlp.up_proj.weight", {{"ffn_up.weight"}}},
       {"mlp.down_proj.weight", {{"ffn_down.weight"}}},
       {"mlp.gate.weight", {{"ffn_gate_inp.weight"}}},
-      {"mlp.experts.{e}.gate_proj.weight", {{"ffn_gate_exps.weight"}, {"ffn_gate.%e.weight"}}},
-      {"mlp.experts.{e}.up_proj.weight", {{"ffn_up_exps.weight"}, {"ffn_up.%e.weight"}}},
+      // Gate and up of all experts in one tensor (create_tensor_gate_up_exps), shared in proportion.
+      {"mlp.experts.{e}.gate_proj.weight", {{"ffn_gate_exps.weight"}, {"ffn_gate_up_exps.weight"}, {"ffn_gate.%e.weight"}}},
+      {"mlp.experts.{e}.up_proj.weight", {{"ffn_up_exps.weight"}, {"ffn_gate_up_exps.weight"}, {"ffn_up.%e.weight"}}},
       {"mlp.experts.{e}.down_proj.weight", {{"ffn_down_exps.weight"}, {"ffn_down.%e.weight"}}},
       {"mlp.shared_expert.gate_proj.weight", {{"ffn_gate_shexp.weight"}}},
       {"mlp.shared_expert.up_proj.weight", {{"ffn_up_shexp.weight"}}},
       {"mlp.shared_expert.down_proj.weight", {{"ffn_down_shexp.weight"}}},
       {"mlp.shared_expert_gate.weight", {{"ffn_gate_inp_shexp.weight"}}},
       {"block_sparse_moe.gate.weight", {{"ffn_gate_inp.weight"}}},
-      {"block_sparse_moe.experts.{e}.w1.weight", {{"ffn_gate_exps.weight"}, {"ffn_gate.%e.weight"}}},
-      {"block_sparse_moe.experts.{e}.w3.weight", {{"ffn_up_exps.weight"}, {"ffn_up.%e.weight"}}},
+      {"block_sparse_moe.experts.{e}.w1.weight", {{"ffn_gate_exps.weight"}, {"ffn_gate_up_exps.weight"}, {"ffn_gate.%e.weight"}}},
+      {"block_sparse_moe.experts.{e}.w3.weight", {{"ffn_up_exps.weight"}, {"ffn_gate_up_exps.weight"}, {"ffn_up.%e.weight"}}},
       {"block_sparse_moe.experts.{e}.w2.weight", {{"ffn_down_exps.weight"}, {"ffn_down.%e.weight"}}},
       {"mlp.router.weight", {{"ffn_gate_inp.weight"}}},
       {"mlp.router.bias", {{"ffn_gate_inp.bias"}}},
-      {"mlp.experts.gate_up_proj", {{"ffn_gate_exps.weight", "ffn_up_exps.weight"}}},
+      {"mlp.experts.gate_up_proj", {{"ffn_gate_exps.weight", "ffn_up_exps.weight"}, {"ffn_gate_up_exps.weight"}}},
       {"mlp.experts.gate_up_proj_bias", {{"ffn_gate_exps.bias", "ffn_up_exps.bias"}}},
       {"mlp.experts.down_proj", {{"ffn_down_exps.weight"}}},
       {"mlp.experts.down_proj_bias", {{"ffn_down_exps.bias"}}},
@@ -152,12 +165,12 @@ std::string expand(std::string_view pattern, i64 layer, i64 expert) {
 }  // namespace
 
 Result<FileWeights> gguf_file_weights(const GgufHeader& h, const ModelConfig& cfg, const Inventory& inv) {
-  (void)cfg;
   FileWeights f = shaped_like(inv, "gguf");
   std::unordered_map<std::string_view, size_t> by_name;
   by_name.reserve(h.tensors.size());
   for (size_t i = 0; i < h.tensors.size(); ++i) by_name.emplace(h.tensors[i].name, i);
   std::vector<bool> claimed(h.tensors.size(), false);
+  std::vector<i64> fused_share(h.tensors.size(), 0);  // a fused tensor's elements its parts claimed
   auto refuse = [](std::string message) { return Result<FileWeights>(std::vector<Issue>{{"gguf", std::move(message)}}); };
 
   // One inventory tensor in one layer: the first alternative whose names are all in the file.
@@ -185,8 +198,10 @@ Result<FileWeights> gguf_file_weights(const GgufHeader& h, const ModelConfig& cf
       }
       if (!bytes.ok() || !elements.ok()) return "tensor sizes overflow int64 at " + hf;
       const std::string file_name = h.tensors[parts.front()].name;
-      if (alt.size() == 1 && (file_name.find("attn_qkv.") != std::string::npos)) {
-        // One fused tensor for q, k and v: this part's share, in elements and so in bytes.
+      if (alt.size() == 1 && (file_name.find(".attn_qkv.") != std::string::npos || file_name.find(".ffn_gate_up_exps.") != std::string::npos)) {
+        // One fused tensor for q, k and v (or the experts' gate and up): this part's share, in
+        // elements and so in bytes; the parts must add up to the whole (checked at the end).
+        fused_share[parts.front()] += t.numel();
         const i64 fused = elements.value();
         if (fused <= 0 || t.numel() > fused) return "the fused " + file_name + " has fewer elements than " + hf;
         const Checked share = Checked(bytes.value()) * t.numel();
@@ -219,7 +234,20 @@ Result<FileWeights> gguf_file_weights(const GgufHeader& h, const ModelConfig& cf
         if (!claim(t, l, x)) f.mtp_bytes = sat_add(f.mtp_bytes, x.bytes);
       }
   for (size_t i = 0; i < h.tensors.size(); ++i)
+    if (fused_share[i] > 0 && fused_share[i] != h.tensors[i].elements)
+      return refuse(gguf_printable(h.tensors[i].name) + " holds " + with_commas(h.tensors[i].elements) + " elements where the model's " +
+                    "tensors it fuses have " + with_commas(fused_share[i]));
+  for (size_t i = 0; i < h.tensors.size(); ++i)
     if (!claimed[i]) {
+      // A block past the trunk is a multi-token-prediction layer the file keeps (nextn.*).
+      const std::string_view name = h.tensors[i].name;
+      if (name.substr(0, 4) == "blk.") {
+        const auto block = parse_int(name.substr(4, name.find('.', 4) - 4));
+        if (block && *block >= cfg.n_layers) {
+          f.mtp_bytes = sat_add(f.mtp_bytes, h.tensors[i].bytes);
+          continue;
+        }
+      }
       ++f.other_tensors;
       f.other_bytes = sat_add(f.other_bytes, h.tensors[i].bytes);
       if (f.other_names.size() < 8) f.other_names.push_back(gguf_printable(h.tensors[i].name));

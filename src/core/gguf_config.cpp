@@ -29,6 +29,25 @@ constexpr GgufArch kArchs[] = {
     {"qwen3moe", "qwen3_moe", "qwen3_moe"},
     {"gemma3", "gemma3_text", ""},
     {"gpt-oss", "gpt_oss", "gpt_oss", "num_local_experts", "intermediate_size"},
+    // DeepSeek V2/V3, R1, Kimi K2 (convert_hf_to_gguf.py DeepseekV2Model): MLA, shared experts,
+    // leading dense layers; read below (deepseek_keys). deepseek_v3 where the router is a sigmoid
+    // with a correction bias (expert_gating_func 2, exp_probs_b tensors), else deepseek_v2.
+    {"deepseek2", "deepseek_v2", "deepseek_v2", "n_routed_experts", "moe_intermediate_size"},
+    // GLM-4.5/4.6/4.7 and Air (src/models/glm4-moe.cpp): DeepSeek-style experts and MTP layers
+    // with grouped-query attention; biases and q/k norms read from the tensors the file holds.
+    {"glm4moe", "glm4_moe", "glm4_moe", "n_routed_experts", "moe_intermediate_size"},
+};
+
+// The DeepSeek-style expert keys deepseek2 and glm4moe write (llama.cpp src/models/deepseek2.cpp
+// and glm4-moe.cpp load_hparams, b10573), and deepseek2's MLA ranks.
+constexpr std::pair<std::string_view, std::string_view> kSharedExpertKeys[] = {
+    {"expert_shared_count", "n_shared_experts"},
+    {"leading_dense_block_count", "first_k_dense_replace"},
+};
+constexpr std::pair<std::string_view, std::string_view> kDeepseekKeys[] = {
+    {"attention.q_lora_rank", "q_lora_rank"},
+    {"attention.kv_lora_rank", "kv_lora_rank"},
+    {"rope.dimension_count", "qk_rope_head_dim"},
 };
 
 // <arch>.<suffix> → config.json key, for every architecture above.
@@ -129,8 +148,63 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
   const std::string p = arch + ".";
   const GgufValue* experts = h.find(p + "expert_count");
   const bool moe = experts && experts->is_integer() && experts->i > 0;
+  const bool deepseek = arch == "deepseek2", glm = arch == "glm4moe";
+  auto read = [&](const std::string& key) -> std::optional<i64> {
+    const GgufValue* v = h.find(key);
+    return v && v->is_integer() ? std::optional<i64>(v->i) : std::nullopt;
+  };
+  auto has_tensor = [&](std::string_view part) {
+    return std::any_of(h.tensors.begin(), h.tensors.end(), [&](const GgufTensor& t) { return t.name.find(part) != std::string::npos; });
+  };
   j["model_type"] = std::string(moe && !row->moe_type.empty() ? row->moe_type : row->model_type);
-  for (const auto& [suffix, hf] : kKeys) integer(p + std::string(suffix), hf);
+  for (const auto& [suffix, hf] : kKeys)
+    if (!(deepseek && (hf == "head_dim" || hf == "num_key_value_heads"))) integer(p + std::string(suffix), hf);
+  if (deepseek || glm) {
+    for (const auto& [suffix, hf] : kSharedExpertKeys) integer(p + std::string(suffix), hf);
+    // The trunk: block_count counts the multi-token-prediction layers a file keeps.
+    if (const auto n = read(p + "nextn_predict_layers"); n && *n > 0 && j.contains("num_hidden_layers")) {
+      j["num_hidden_layers"] = j["num_hidden_layers"].get<i64>() - *n;
+      j["num_nextn_predict_layers"] = *n;
+    }
+    if (const GgufValue* s = h.find(p + "expert_weights_scale"); s && (s->kind == GgufKind::F32 || s->kind == GgufKind::F64))
+      j["routed_scaling_factor"] = s->f;
+  }
+  if (glm) {
+    // Half-rotary heads: rope.dimension_count of key_length; biases on q, k, v and q/k norms
+    // where the file holds them (convert_hf_to_gguf.py writes no flag for either).
+    const auto rope = read(p + "rope.dimension_count"), k = read(p + "attention.key_length");
+    if (rope && k && *k > 0) j["partial_rotary_factor"] = static_cast<double>(*rope) / static_cast<double>(*k);
+    j["attention_bias"] = has_tensor(".attn_q.bias") || has_tensor(".attn_qkv.bias");
+    j["use_qk_norm"] = has_tensor(".attn_q_norm.");
+  }
+  if (deepseek) {
+    for (const auto& [suffix, hf] : kDeepseekKeys) integer(p + std::string(suffix), hf);
+    // MLA: the query/key head is nope + rope, the value head its own; files converted since
+    // llama.cpp's MLA rework keep them in key_length_mla / value_length_mla (key_length is then
+    // the latent's 576).
+    const auto k = read(p + "attention.key_length_mla") ? read(p + "attention.key_length_mla") : read(p + "attention.key_length");
+    const auto v = read(p + "attention.value_length_mla") ? read(p + "attention.value_length_mla") : read(p + "attention.value_length");
+    const auto rope = read(p + "rope.dimension_count");
+    if (!k || !v || !rope || *k <= *rope)
+      issues.push_back({p + "attention.key_length_mla",
+                        "MLA needs the key and value head widths (key_length[_mla] > rope.dimension_count, value_length[_mla])"});
+    else {
+      j["qk_nope_head_dim"] = *k - *rope;
+      j["v_head_dim"] = *v;
+      origin.emplace_back("qk_nope_head_dim", p + (read(p + "attention.key_length_mla") ? "attention.key_length_mla" : "attention.key_length"));
+      origin.emplace_back("v_head_dim", p + (read(p + "attention.value_length_mla") ? "attention.value_length_mla" : "attention.value_length"));
+    }
+    // Every query head has its own K and V after the up-projection (the config's count; the
+    // file's head_count_kv is 1 in the MLA layout).
+    if (j.contains("num_attention_heads")) j["num_key_value_heads"] = j["num_attention_heads"];
+    const auto gating = read(p + "expert_gating_func");
+    if (has_tensor(".exp_probs_b.") || (gating && *gating == 2)) {  // LLAMA_EXPERT_GATING_FUNC_TYPE_SIGMOID
+      j["model_type"] = "deepseek_v3";
+      j["topk_method"] = "noaux_tc";
+      j["scoring_func"] = "sigmoid";
+    }
+    if (!h.find(p + "attention.q_lora_rank")) j["q_lora_rank"] = nullptr;  // DeepSeek-V2-Lite: a plain q_proj
+  }
   if (moe) {
     integer(p + "expert_count", row->experts_key);
     if (row->expert_ffn_key != "intermediate_size" || !h.find(p + "feed_forward_length"))

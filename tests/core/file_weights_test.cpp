@@ -324,3 +324,96 @@ TEST_CASE("file weights: a share link carries a GGUF's types per tensor, and its
   mixed.kinds[0][0][0].type = "mixed";
   CHECK_FALSE(file_summary(mixed, *m.inventory));
 }
+
+TEST_CASE("file weights: DeepSeek's MLA tensors, split k_b / v_b and fused gate_up experts", "[core][gguf][file]") {
+  // DeepSeek-V2-Lite as llama.cpp's src/models/deepseek2.cpp creates it: no q_lora (attn_q), the
+  // latent kv_b split into attn_k_b {nope, kv_lora, heads} and attn_v_b {kv_lora, v, heads}, one
+  // dense leading layer, then experts with gate and up fused (ffn_gate_up_exps) and shared experts
+  // (rows of 1,408 are not whole k-quant blocks: the down projections in q8_0).
+  const ModelConfig c = llmsize::test::preset("deepseek-v2-lite").config;
+  const u64 d = static_cast<u64>(c.d_model), h = static_cast<u64>(c.n_heads), r = static_cast<u64>(c.mla.kv_lora_rank),
+            rope = static_cast<u64>(c.mla.qk_rope_dim), nope = static_cast<u64>(c.mla.qk_nope_dim),
+            vd = static_cast<u64>(c.mla.v_head_dim), e = static_cast<u64>(c.moe.num_experts),
+            fe = static_cast<u64>(c.moe.expert_ffn), fs = static_cast<u64>(c.moe.shared_ffn), f = static_cast<u64>(c.d_ff),
+            v = static_cast<u64>(c.vocab);
+  std::vector<T> t{{"token_embd.weight", {d, v}, Q4_K}, {"output_norm.weight", {d}, F32}, {"output.weight", {d, v}, Q6_K}};
+  for (i64 l = 0; l < c.n_layers; ++l) {
+    const std::string b = "blk." + std::to_string(l) + ".";
+    std::vector<T> layer{{"attn_norm.weight", {d}, F32},          {"attn_q.weight", {d, h * (nope + rope)}, Q8_0},
+                         {"attn_kv_a_mqa.weight", {d, r + rope}, Q8_0}, {"attn_kv_a_norm.weight", {r}, F32},
+                         {"attn_k_b.weight", {nope, r, h}, Q8_0},  {"attn_v_b.weight", {r, vd, h}, Q8_0},
+                         {"attn_output.weight", {h * vd, d}, Q8_0}, {"ffn_norm.weight", {d}, F32}};
+    if (l < 1) {
+      for (const T& x : std::vector<T>{{"ffn_gate.weight", {d, f}, Q8_0}, {"ffn_up.weight", {d, f}, Q8_0}, {"ffn_down.weight", {f, d}, Q8_0}})
+        layer.push_back(x);
+    } else {
+      for (const T& x : std::vector<T>{{"ffn_gate_inp.weight", {d, e}, F32},         {"ffn_gate_up_exps.weight", {d, 2 * fe, e}, Q4_K},
+                                       {"ffn_down_exps.weight", {fe, d, e}, Q8_0},    {"ffn_gate_shexp.weight", {d, fs}, Q8_0},
+                                       {"ffn_up_shexp.weight", {d, fs}, Q8_0},        {"ffn_down_shexp.weight", {fs, d}, Q8_0}})
+        layer.push_back(x);
+    }
+    for (const T& x : layer) t.push_back({b + x.name, x.ne, x.type});
+  }
+  const GgufHeader hd = gguf_of("deepseek2", t);
+  PreparedModel m = prepared(c);
+  attach_file(m, hd);
+  INFO((m.file_refused ? m.file_refused->message : ""));
+  REQUIRE(m.file);
+  CHECK(m.file->other_tensors == 0);
+  const Estimate est = estimate_of(m, llmsize::test::with({{"w", "q4_k_m"}}));
+  CHECK(est.inference.weights.total_bytes == hd.tensor_bytes());
+  CHECK(est.inference.weights.params == llmsize::test::param_report(c).total);
+  // kv_b_proj: attn_k_b + attn_v_b, r × h × (nope + v) values in q8_0.
+  i64 kvb = 0;  // over both layer kinds (the dense first layer, the MoE rest)
+  for (const WeightRow& row : est.inference.weights.rows)
+    if (tensor_of(*est.inventory, row).name == "model.layers.{i}.self_attn.kv_b_proj.weight" && row.file_type == "q8_0") kvb += row.bytes;
+  CHECK(kvb == c.n_layers * static_cast<i64>(r * h * (nope + vd) / 32 * 34));
+  // A fused tensor whose parts do not add up to it is named.
+  for (T& x : t)
+    if (x.name == "blk.3.ffn_gate_up_exps.weight") x.ne = {d, 3 * fe, e};
+  PreparedModel bad = prepared(c);
+  attach_file(bad, gguf_of("deepseek2", t));
+  REQUIRE(bad.file_refused);
+  CHECK_THAT(bad.file_refused->message, Catch::Contains("blk.3.ffn_gate_up_exps.weight holds"));
+}
+
+TEST_CASE("file weights: a file's multi-token-prediction layer stays outside the weights", "[core][gguf][file]") {
+  // GLM-4.5-Air as src/models/glm4-moe.cpp creates it: 46 trunk layers (the first dense) and the
+  // nextn layer 46 with its own eh_proj, enorm, hnorm and shared head norm.
+  const ModelConfig c = llmsize::test::preset("glm-4.5-air").config;
+  const u64 d = 4096, q = 96 * 128, kv = 8 * 128, e = 128, fe = 1408, f = 10944, v = 151552;
+  std::vector<T> t{{"token_embd.weight", {d, v}, Q8_0}, {"output_norm.weight", {d}, F32}, {"output.weight", {d, v}, Q8_0}};
+  i64 mtp = 0;
+  for (i64 l = 0; l <= 46; ++l) {
+    const std::string b = "blk." + std::to_string(l) + ".";
+    std::vector<T> layer{{"attn_norm.weight", {d}, F32},  {"attn_q.weight", {d, q}, Q8_0},  {"attn_q.bias", {q}, F32},
+                         {"attn_k.weight", {d, kv}, Q8_0}, {"attn_k.bias", {kv}, F32},      {"attn_v.weight", {d, kv}, Q8_0},
+                         {"attn_v.bias", {kv}, F32},       {"attn_output.weight", {q, d}, Q8_0}, {"post_attention_norm.weight", {d}, F32}};
+    if (l == 0) {
+      for (const T& x : std::vector<T>{{"ffn_gate.weight", {d, f}, Q8_0}, {"ffn_up.weight", {d, f}, Q8_0}, {"ffn_down.weight", {f, d}, Q8_0}})
+        layer.push_back(x);
+    } else {
+      for (const T& x : std::vector<T>{{"ffn_gate_inp.weight", {d, e}, F32},      {"exp_probs_b.bias", {e}, F32},
+                                       {"ffn_gate_exps.weight", {d, fe, e}, Q8_0}, {"ffn_up_exps.weight", {d, fe, e}, Q8_0},
+                                       {"ffn_down_exps.weight", {fe, d, e}, Q8_0}, {"ffn_gate_shexp.weight", {d, fe}, Q8_0},
+                                       {"ffn_up_shexp.weight", {d, fe}, Q8_0},     {"ffn_down_shexp.weight", {fe, d}, Q8_0}})
+        layer.push_back(x);
+    }
+    if (l == 46)
+      for (const T& x : std::vector<T>{{"nextn.eh_proj.weight", {2 * d, d}, Q8_0}, {"nextn.enorm.weight", {d}, F32},
+                                       {"nextn.hnorm.weight", {d}, F32},          {"nextn.shared_head_norm.weight", {d}, F32}})
+        layer.push_back(x);
+    for (const T& x : layer) t.push_back({b + x.name, x.ne, x.type});
+  }
+  const GgufHeader h = gguf_of("glm4moe", t);
+  for (const GgufTensor& x : h.tensors)
+    if (x.name.rfind("blk.46.", 0) == 0) mtp += x.bytes;
+  PreparedModel m = prepared(c);
+  attach_file(m, h);
+  INFO((m.file_refused ? m.file_refused->message : ""));
+  REQUIRE(m.file);
+  CHECK(m.file->mtp_bytes == mtp);
+  CHECK(m.file->other_tensors == 0);
+  CHECK(m.file->total_bytes == h.tensor_bytes() - mtp);
+  CHECK(estimate_of(m, Workload{}).inference.weights.total_bytes == h.tensor_bytes() - mtp);
+}

@@ -332,3 +332,102 @@ TEST_CASE("GGUF: a file's tensors by group match the model its metadata describe
   CHECK(groups.first[static_cast<size_t>(Group::Ffn)] == "blk.0.ffn_gate.weight");
   CHECK(h->elements() == p->total);
 }
+
+TEST_CASE("GGUF: DeepSeek V2/V3, R1 and Kimi K2 (deepseek2) read as the models they are", "[core][gguf]") {
+  // DeepSeek-V3 / R1 as llama.cpp's loader dumps them: kv 11–24 of an unsloth R1 file
+  // (ikawrakow/ik_llama.cpp PR #239: "deepseek2.block_count u32 = 61" … "deepseek2.attention.kv_lora_rank
+  // u32 = 512") and kv 14–27 of a V3 file (ggml-org/llama.cpp issue #11141:
+  // "deepseek2.leading_dense_block_count u32 = 3" … "deepseek2.expert_gating_func u32 = 2",
+  // "deepseek2.rope.dimension_count u32 = 64").
+  auto file = [](std::vector<std::pair<std::string, std::uint32_t>> ints, bool mla_layout) {
+    llmsize::test::GgufWriter g;
+    if (mla_layout)  // llama.cpp's MLA layout: the latent as key/value, the heads in *_mla
+      for (auto& [k, v] : ints) {
+        if (k == "attention.key_length") v = 576;
+        if (k == "attention.value_length") v = 512;
+        if (k == "attention.head_count_kv") v = 1;
+      }
+    if (mla_layout) ints.push_back({"attention.key_length_mla", 192}), ints.push_back({"attention.value_length_mla", 128});
+    g.header(3, 1, ints.size() + 1);
+    g.key_str("general.architecture", "deepseek2");
+    for (const auto& [k, v] : ints) g.key_u32("deepseek2." + k, v);
+    g.tensor("output.weight", {256, 1}, 0, 0);
+    return g.b;
+  };
+  const std::vector<std::pair<std::string, std::uint32_t>> v3{
+      {"block_count", 61},           {"context_length", 163840},       {"embedding_length", 7168},
+      {"feed_forward_length", 18432}, {"attention.head_count", 128},    {"attention.head_count_kv", 128},
+      {"expert_used_count", 8},      {"leading_dense_block_count", 3}, {"vocab_size", 129280},
+      {"attention.q_lora_rank", 1536}, {"attention.kv_lora_rank", 512}, {"attention.key_length", 192},
+      {"attention.value_length", 128}, {"expert_feed_forward_length", 2048}, {"expert_count", 256},
+      {"expert_shared_count", 1},    {"expert_gating_func", 2},        {"rope.dimension_count", 64}};
+  const i64 deepseek_v3 = count_params(llmsize::test::preset("deepseek-v3").config)->total;
+  CHECK(params_of(file(v3, false)) == deepseek_v3);  // 671,026,419,200: the main model (MTP apart)
+  // The MLA layout of files converted since llama.cpp's MLA rework (ggml-org/llama.cpp issue
+  // #14201: "deepseek2.attention.key_length u32 = 576", "value_length u32 = 512",
+  // "key_length_mla u32 = 192", "value_length_mla u32 = 128").
+  CHECK(params_of(file(v3, true)) == deepseek_v3);
+  // Kimi K2 (ikawrakow/ik_llama.cpp issue #1916: "deepseek2.expert_gating_func u32 = 2",
+  // "leading_dense_block_count u32 = 1", "vocab_size u32 = 163840", "expert_count u32 = 384"; its
+  // 64 heads from the checkpoint's config.json): DeepSeek-V3's tensors.
+  auto kimi = v3;
+  for (auto& [k, v] : kimi) {
+    if (k == "leading_dense_block_count") v = 1;
+    if (k == "vocab_size") v = 163840;
+    if (k == "expert_count") v = 384;
+    if (k == "attention.head_count" || k == "attention.head_count_kv") v = 64;
+  }
+  CHECK(params_of(file(kimi, true)) == count_params(llmsize::test::preset("kimi-k2").config)->total);
+  // DeepSeek-V2 (ollama/ollama issue #7548: "deepseek2.expert_count u32 = 160", "expert_shared_count
+  // u32 = 2", "expert_feed_forward_length u32 = 1536", no gating function: a softmax router, no
+  // correction bias); the other counts from its config.json.
+  const ModelConfig v2c = llmsize::test::preset("deepseek-v2").config;
+  const std::vector<std::pair<std::string, std::uint32_t>> v2{
+      {"block_count", 60},            {"context_length", 163840},       {"embedding_length", 5120},
+      {"feed_forward_length", 12288}, {"attention.head_count", 128},    {"attention.head_count_kv", 128},
+      {"expert_used_count", 6},       {"leading_dense_block_count", 1}, {"vocab_size", 102400},
+      {"attention.q_lora_rank", 1536}, {"attention.kv_lora_rank", 512}, {"attention.key_length", 192},
+      {"attention.value_length", 128}, {"expert_feed_forward_length", 1536}, {"expert_count", 160},
+      {"expert_shared_count", 2},     {"rope.dimension_count", 64}};
+  CHECK(params_of(file(v2, false)) == count_params(v2c)->total);
+  // Key widths MLA cannot be read from are named.
+  auto broken = v3;
+  std::erase_if(broken, [](const auto& kv) { return kv.first == "rope.dimension_count"; });
+  auto h = read_gguf_header(file(broken, false), 0);
+  REQUIRE(h.ok());
+  auto c = gguf_config(*h);
+  REQUIRE_FALSE(c.ok());
+  CHECK(c.issues().front().field == "deepseek2.attention.key_length_mla");
+}
+
+TEST_CASE("GGUF: GLM-4.5 (glm4moe) with its multi-token-prediction layer", "[core][gguf]") {
+  // GLM-4.5-Air's counts as ggml-org/llama.cpp PR #15026 lists them from its config.json ("hidden
+  // size: 4096", "intermediate size (FFN): 10944", "moe_intermediate_size (expert size): 1408",
+  // "n_routed_experts (conditional experts): 128", "first_k_dense_replace …: 1", "num_hidden_layers
+  // …: 46", "num_attention_heads: 96", "num_key_value_heads: 8", "head dim: 128", "partial rotary
+  // factor: 0.5"), in the keys a GLM file writes (ikawrakow/ik_llama.cpp issue #1162, GLM-4.7:
+  // "glm4moe.rope.dimension_count u32 = 64", "glm4moe.expert_shared_count u32 = 1",
+  // "glm4moe.nextn_predict_layers u32 = 1"): block_count counts the MTP layer.
+  llmsize::test::GgufWriter g;
+  const std::pair<const char*, std::uint32_t> keys[] = {
+      {"glm4moe.block_count", 47},           {"glm4moe.context_length", 131072},   {"glm4moe.embedding_length", 4096},
+      {"glm4moe.feed_forward_length", 10944}, {"glm4moe.attention.head_count", 96}, {"glm4moe.attention.head_count_kv", 8},
+      {"glm4moe.attention.key_length", 128}, {"glm4moe.rope.dimension_count", 64}, {"glm4moe.expert_count", 128},
+      {"glm4moe.expert_used_count", 8},      {"glm4moe.expert_feed_forward_length", 1408},
+      {"glm4moe.expert_shared_count", 1},    {"glm4moe.leading_dense_block_count", 1},
+      {"glm4moe.nextn_predict_layers", 1},   {"glm4moe.vocab_size", 151552},       {"glm4moe.expert_gating_func", 2}};
+  g.header(3, 2, std::size(keys) + 1);
+  g.key_str("general.architecture", "glm4moe");
+  for (const auto& [k, v] : keys) g.key_u32(k, v);
+  g.tensor("output.weight", {4096, 151552}, 1, 0);  // not tied
+  g.tensor("blk.0.attn_q.bias", {12288}, 0, 4096ull * 151552 * 2);  // biases on q, k, v; no q/k norms
+  auto h = read_gguf_header(g.b, 0);
+  REQUIRE(h.ok());
+  auto c = gguf_config(*h);
+  INFO(join(c.issues()));
+  REQUIRE(c.ok());
+  const ModelConfig air = llmsize::test::preset("glm-4.5-air").config;
+  CHECK(c->config.n_layers == 46);
+  CHECK(c->config.mtp_layers == air.mtp_layers);
+  CHECK(count_params(c->config)->total == count_params(air)->total);
+}
