@@ -46,16 +46,25 @@ void open_path(App& app, const std::string& path) {
   const bool gguf = path.size() > 5 && path.compare(path.size() - 5, 5, ".gguf") == 0;
   std::string err;
   if (gguf && app.hooks.read_prefix) {
-    core::i64 want = core::i64{4} << 20;
-    for (int round = 0; round < 8 && want > 0; ++round) {
-      core::i64 size = 0;
-      auto head = app.hooks.read_prefix(path, want, size, err);
-      if (!head) break;
-      const core::i64 more = import_model_file(app.state, *head, size, path);
-      if (more <= static_cast<core::i64>(head->size())) return;
-      want = std::min(std::max(more, 2 * want), core::kGgufMaxHeaderBytes);
-    }
-    if (!err.empty()) app.state.banners.push_back({"Could not open " + path + ": " + err, true, "", ""});
+    auto read_one = [&](const std::string& p) {
+      core::i64 want = core::i64{4} << 20;
+      for (int round = 0; round < 8 && want > 0; ++round) {
+        core::i64 size = 0;
+        auto head = app.hooks.read_prefix(p, want, size, err);
+        if (!head) break;
+        const core::i64 more = import_model_file(app.state, *head, size, p);
+        if (more <= static_cast<core::i64>(head->size())) return true;
+        want = std::min(std::max(more, 2 * want), core::kGgufMaxHeaderBytes);
+      }
+      if (!err.empty()) app.state.banners.push_back({"Could not open " + p + ": " + err, true, "", ""});
+      return false;
+    };
+    if (!read_one(path)) return;
+    // One file of a split model: the others beside it, as gguf-split names them.
+    if (!app.state.model_file_shards.empty())
+      if (const auto split = core::gguf_split(app.state.model_file_shards.back()))
+        for (const auto& p : core::gguf_shard_paths(path, split->count))
+          if (p != path && !app.state.model_file_shards.empty() && !read_one(p)) return;
     return;
   }
   if (!app.hooks.read_file) return;

@@ -41,6 +41,7 @@ bool load_preset(AppState& s, std::string_view id) {
   if (s.model_file || !s.model_file_summary.empty()) ++s.model_file_serial;
   s.model_file.reset();
   s.model_file_summary.clear();
+  s.model_file_shards.clear();
   return true;
 }
 
@@ -66,6 +67,7 @@ bool import_config(AppState& s, std::string_view json_text, std::string_view nam
   if (s.model_file || !s.model_file_summary.empty()) ++s.model_file_serial;
   s.model_file.reset();
   s.model_file_summary.clear();
+  s.model_file_shards.clear();
   return true;
 }
 
@@ -77,6 +79,32 @@ core::i64 import_model_file(AppState& s, std::string_view head, core::i64 file_b
     if (more > static_cast<core::i64>(head.size()) && static_cast<core::i64>(head.size()) < file_bytes) return more;
     s.banners.push_back({"Could not read " + who + ": " + core::join(h.issues()), true, {}, {}});
     return 0;
+  }
+  core::i64 read = static_cast<core::i64>(head.size());
+  if (const auto split = core::gguf_split(*h)) {  // one file of a split model: wait for all of them
+    auto& shards = s.model_file_shards;
+    std::erase_if(shards, [&](const core::GgufHeader& x) {
+      const auto o = core::gguf_split(x);
+      return !o || o->count != split->count || o->no == split->no;
+    });
+    if (shards.empty()) s.model_file_shards_read = 0;
+    shards.push_back(std::move(h).value());
+    s.model_file_shards_read += read;
+    if (static_cast<core::i64>(shards.size()) < split->count) {
+      std::erase_if(s.banners, [](const Banner& b) { return b.text.rfind("Read file ", 0) == 0; });
+      s.banners.push_back({"Read file " + std::to_string(shards.size()) + " of the " + std::to_string(split->count) + " of a split model (" +
+                               who + "); open or drop all of its files together.",
+                           false, {}, {}});
+      return 0;
+    }
+    auto merged = core::merge_gguf_shards(std::move(shards));
+    shards.clear();
+    read = s.model_file_shards_read;
+    if (!merged) {
+      s.banners.push_back({"Could not read the split model " + who + ": " + core::join(merged.issues()), true, {}, {}});
+      return 0;
+    }
+    h = std::move(merged).value();
   }
   auto c = core::gguf_config(*h);
   if (!c) {
@@ -97,7 +125,7 @@ core::i64 import_model_file(AppState& s, std::string_view head, core::i64 file_b
     if (auto f = core::gguf_file_weights(*s.model_file, s.cfg, *m->inventory))
       s.model_file_summary = core::file_summary(*f, *m->inventory).value_or("");
   s.model_file_name = who;
-  s.model_file_read = static_cast<core::i64>(head.size());
+  s.model_file_read = read;
   s.banners.clear();
   return 0;
 }

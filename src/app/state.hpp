@@ -59,6 +59,10 @@ struct AppState {
   // read here, or from a link opened without it. Empty: no file, or one a link cannot carry.
   std::string model_file_summary;
   core::i64 model_file_serial = 0;
+  // Shards of a split model read so far (gguf-split files: one model, several files), until all
+  // of them are: then merged into model_file. With the bytes read for them.
+  std::vector<core::GgufHeader> model_file_shards;
+  core::i64 model_file_shards_read = 0;
   std::string model_file_name;
   core::i64 model_file_read = 0;  // bytes of the file read to get its header
 };

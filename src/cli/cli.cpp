@@ -155,9 +155,41 @@ auto read_header(const std::string& path, const PrefixReader& read_prefix, Outpu
   }
 }
 
-std::optional<GgufHeader> load_gguf(const std::string& path, const PrefixReader& read_prefix, Output& err) {
+std::optional<GgufHeader> load_gguf_file(const std::string& path, const PrefixReader& read_prefix, Output& err) {
   return read_header(path, read_prefix, err, "gguf", kGgufMaxHeaderBytes,
                      [](std::string_view head, i64 size, i64* more) { return read_gguf_header(head, size, more); });
+}
+
+// A GGUF file, or every shard of the split model it is one of (the files beside it named as
+// gguf-split names them), merged.
+std::optional<GgufHeader> load_gguf(const std::string& path, const PrefixReader& read_prefix, Output& err) {
+  auto first = load_gguf_file(path, read_prefix, err);
+  if (!first) return std::nullopt;
+  const auto split = gguf_split(*first);
+  if (!split) return first;
+  const auto paths = gguf_shard_paths(path, split->count);
+  if (paths.empty()) {
+    err = fail("gguf: \"" + path + "\" is one of " + std::to_string(split->count) + " files of a split model (split.count) but is not "
+               "named <prefix>-0000k-of-" + std::string(5 - std::min<size_t>(5, std::to_string(split->count).size()), '0') +
+               std::to_string(split->count) + ".gguf, so the others cannot be found");
+    return std::nullopt;
+  }
+  std::vector<GgufHeader> shards;
+  for (const auto& p : paths) {
+    if (p == path) {
+      shards.push_back(std::move(*first));
+      continue;
+    }
+    auto h = load_gguf_file(p, read_prefix, err);
+    if (!h) return std::nullopt;
+    shards.push_back(std::move(*h));
+  }
+  auto merged = merge_gguf_shards(std::move(shards));
+  if (!merged) {
+    err = fail_issues(merged.issues());
+    return std::nullopt;
+  }
+  return std::move(merged).value();
 }
 
 std::optional<SafetensorsHeader> load_safetensors_file(const std::string& path, const PrefixReader& read_prefix, Output& err) {

@@ -2,6 +2,7 @@
 #include "gguf.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <unordered_set>
 
@@ -370,6 +371,71 @@ GgufGroups gguf_groups(const GgufHeader& h) {
   return g;
 }
 
+std::optional<GgufSplit> gguf_split(const GgufHeader& h) {
+  const GgufValue* count = h.find("split.count");
+  if (!count || !count->is_integer() || count->i <= 1) return std::nullopt;
+  GgufSplit s;
+  s.count = count->i;
+  if (const GgufValue* no = h.find("split.no"); no && no->is_integer()) s.no = no->i;
+  else s.no = -1;  // named by merge_gguf_shards
+  if (const GgufValue* t = h.find("split.tensors.count"); t && t->is_integer()) s.tensors = t->i;
+  return s;
+}
+
+std::vector<std::string> gguf_shard_paths(std::string_view path, i64 count) {
+  // ref: llama_split_path: "%s-%05d-of-%05d.gguf" (split numbers from 1).
+  constexpr std::string_view tail = ".gguf";
+  if (count < 2 || count > kGgufMaxShards || path.size() < 20 || path.substr(path.size() - tail.size()) != tail) return {};
+  const std::string_view stem = path.substr(0, path.size() - tail.size());  // …-00001-of-00003
+  const std::string_view end = stem.substr(stem.size() - 15);                // -00001-of-00003
+  auto digits = [](std::string_view x) { return x.size() == 5 && std::all_of(x.begin(), x.end(), [](char c) { return c >= '0' && c <= '9'; }); };
+  if (end[0] != '-' || end.substr(6, 4) != "-of-" || !digits(end.substr(1, 5)) || !digits(end.substr(10, 5))) return {};
+  if (parse_int(end.substr(10, 5)) != count) return {};
+  const std::string prefix(stem.substr(0, stem.size() - 15));
+  std::vector<std::string> out;
+  for (i64 k = 1; k <= count; ++k) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "-%05lld-of-%05lld.gguf", static_cast<long long>(k), static_cast<long long>(count));
+    out.push_back(prefix + buf);
+  }
+  return out;
+}
+
+Result<GgufHeader> merge_gguf_shards(std::vector<GgufHeader> shards) {
+  auto bad = [](std::string m) { return Result<GgufHeader>(std::vector<Issue>{{"gguf", std::move(m)}}); };
+  const i64 n = static_cast<i64>(shards.size());
+  if (n == 0) return bad("no shard was read");
+  if (n == 1 && !gguf_split(shards.front())) return std::move(shards.front());
+  if (n > kGgufMaxShards) return bad("more than " + std::to_string(kGgufMaxShards) + " shards");
+  std::vector<GgufHeader*> by_no(static_cast<size_t>(n), nullptr);
+  for (GgufHeader& h : shards) {
+    const auto sp = gguf_split(h);
+    if (!sp || sp->count != n)
+      return bad("split.count must be " + std::to_string(n) + " in every shard (the files given), got " +
+                 (sp ? std::to_string(sp->count) : std::string("none")));
+    if (sp->no < 0 || sp->no >= n) return bad("split.no must be in [0, " + std::to_string(n - 1) + "], got " + std::to_string(sp->no));
+    if (by_no[static_cast<size_t>(sp->no)]) return bad("split.no " + std::to_string(sp->no) + " appears in two files");
+    by_no[static_cast<size_t>(sp->no)] = &h;
+  }
+  GgufHeader out = std::move(*by_no.front());
+  const i64 expected = gguf_split(out)->tensors;
+  out.shards = n;
+  std::unordered_set<std::string> names;
+  for (const auto& t : out.tensors) names.insert(t.name);
+  for (i64 k = 1; k < n; ++k) {
+    GgufHeader& h = *by_no[static_cast<size_t>(k)];
+    out.data_offset = sat_add(out.data_offset, h.data_offset);
+    out.file_bytes = out.file_bytes > 0 && h.file_bytes > 0 ? sat_add(out.file_bytes, h.file_bytes) : 0;
+    for (auto& t : h.tensors) {
+      if (!names.insert(t.name).second) return bad("tensor \"" + gguf_printable(t.name) + "\" appears in two shards");
+      out.tensors.push_back(std::move(t));
+    }
+  }
+  if (expected >= 0 && expected != static_cast<i64>(out.tensors.size()))
+    return bad("split.tensors.count says " + std::to_string(expected) + " tensors; the shards hold " + std::to_string(out.tensors.size()));
+  return out;
+}
+
 std::vector<GgufTypeCount> gguf_type_counts(const GgufHeader& h) {
   std::vector<GgufTypeCount> out;
   for (const GgmlType& t : kTypes) {
@@ -390,7 +456,8 @@ std::string gguf_text(const GgufHeader& h, std::string_view path) {
   const std::string arch = h.string_of("general.architecture"), name = h.string_of("general.name");
   if (!arch.empty()) o += ", architecture " + gguf_printable(arch);
   if (!name.empty()) o += ", \"" + gguf_printable(name) + "\"";
-  o += "\n  header " + with_commas(h.data_offset) + " bytes" +
+  if (h.shards > 1) o += ", split in " + std::to_string(h.shards) + " files";
+  o += "\n  header" + std::string(h.shards > 1 ? "s " : " ") + with_commas(h.data_offset) + " bytes" +
        (h.file_bytes > 0 ? " of " + with_commas(h.file_bytes) + " (" + format_bytes(h.file_bytes, ByteUnit::GB) + ")" : std::string()) +
        "; " + with_commas(static_cast<i64>(h.kv.size())) + " metadata keys, " + with_commas(static_cast<i64>(h.tensors.size())) +
        " tensors, alignment " + std::to_string(h.alignment) + "\n";
@@ -418,6 +485,7 @@ std::string gguf_json(const GgufHeader& h, bool tensor_list) {
   j["architecture"] = h.string_of("general.architecture");
   j["name"] = h.string_of("general.name");
   j["header_bytes"] = h.data_offset;
+  j["shards"] = h.shards;
   j["file_bytes"] = h.file_bytes;
   j["alignment"] = h.alignment;
   j["tensors"] = static_cast<i64>(h.tensors.size());

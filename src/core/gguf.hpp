@@ -69,6 +69,8 @@ struct GgufHeader {
   i64 alignment = 32;            // general.alignment, else GGUF_DEFAULT_ALIGNMENT
   i64 data_offset = 0;           // where the tensor data starts: the header's bytes, padded
   i64 file_bytes = 0;            // the whole file, as the caller gave it (0: unknown)
+  i64 shards = 1;                // a split model merged (merge_gguf_shards): its files; data_offset and
+                                 // file_bytes are then sums, tensor offsets within each tensor's own file
   std::vector<std::pair<std::string, GgufValue>> kv;
   std::vector<GgufTensor> tensors;
 
@@ -93,6 +95,21 @@ inline constexpr i64 kGgufKeptInts = i64{1} << 16;
 // `head` ends inside the header and the file is longer, it fails and sets `*more` (if given) to
 // the bytes to read before trying again (at least the header read so far plus what is pending).
 Result<GgufHeader> read_gguf_header(std::string_view head, i64 file_bytes, i64* more = nullptr);
+
+// A model split over files by llama.cpp's gguf-split (tools/gguf-split, llama_split_path):
+// "<prefix>-00001-of-00003.gguf" …, each a GGUF of its own with split.no (u16, from 0),
+// split.count (u16) and, in each, split.tensors.count (i32, the model's whole tensor count); the
+// first holds the metadata. gguf_split reads those keys (nullopt for a file that is not a shard);
+// gguf_shard_paths names every shard beside `path` (empty when the name is not of that form or
+// does not say `count`); merge_gguf_shards checks that the shards are one model's, each once,
+// and gives one header: the first's metadata, every shard's tensors.
+struct GgufSplit {
+  i64 no = 0, count = 1, tensors = -1;
+};
+std::optional<GgufSplit> gguf_split(const GgufHeader& h);
+std::vector<std::string> gguf_shard_paths(std::string_view path, i64 count);
+Result<GgufHeader> merge_gguf_shards(std::vector<GgufHeader> shards);
+inline constexpr i64 kGgufMaxShards = 1024;
 
 // Tensors per ggml type, in type id order: how the file stores its parameters.
 struct GgufTypeCount {

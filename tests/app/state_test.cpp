@@ -223,3 +223,39 @@ TEST_CASE("A GGUF file whose tensors are the model's: its bytes are the app's we
   for (const auto& n : e->notes) noted |= n.field == "gguf";
   CHECK(noted);
 }
+
+TEST_CASE("The files of a split GGUF model, dropped together, are one model", "[app][state][gguf]") {
+  auto shard = [](int no) {
+    llmsize::test::GgufWriter g;
+    const std::pair<const char*, std::uint32_t> keys[] = {
+        {"qwen2.block_count", 24},          {"qwen2.context_length", 32768},     {"qwen2.embedding_length", 896},
+        {"qwen2.feed_forward_length", 4864}, {"qwen2.attention.head_count", 14}, {"qwen2.attention.head_count_kv", 2},
+        {"qwen2.vocab_size", 151936}};
+    g.header(3, 1, 3 + (no == 0 ? std::size(keys) + 1 : 0));
+    if (no == 0) {
+      g.key_str("general.architecture", "qwen2");
+      for (const auto& [k, v] : keys) g.key_u32(k, v);
+    }
+    g.str("split.no"), g.u32(2), g.u16(static_cast<std::uint16_t>(no));
+    g.str("split.count"), g.u32(2), g.u16(2);
+    g.str("split.tensors.count"), g.u32(5), g.u32(2);
+    g.tensor(no == 0 ? "output_norm.weight" : "token_embd.weight", {896}, 0, 0);
+    return g.b;
+  };
+  app::AppState s = app::default_state();
+  const std::string second = shard(1), first = shard(0);
+  // The second file first: nothing changes yet, a note says how many are read.
+  CHECK(app::import_model_file(s, second, core::i64{1} << 30, "m-00002-of-00002.gguf") == 0);
+  CHECK_FALSE(s.model_file.has_value());
+  CHECK(s.preset_id == "llama-3-8b");
+  REQUIRE(s.banners.size() == 1);
+  CHECK_THAT(s.banners[0].text, Catch::Contains("Read file 1 of the 2 of a split model"));
+  CHECK(app::import_model_file(s, first, core::i64{1} << 30, "m-00001-of-00002.gguf") == 0);
+  REQUIRE(s.model_file.has_value());
+  CHECK(s.model_file->shards == 2);
+  CHECK(s.model_file->tensors.size() == 2);
+  CHECK(s.cfg.n_layers == 24);
+  CHECK(s.model_file_read == static_cast<core::i64>(first.size() + second.size()));
+  CHECK(s.model_file_shards.empty());
+  CHECK(s.banners.empty());
+}

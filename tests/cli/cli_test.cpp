@@ -283,3 +283,48 @@ TEST_CASE("safetensors PATH and estimate --safetensors read a checkpoint folder'
   CHECK_THAT(run({"estimate", "--safetensors", "ckpt/model-00001-of-00002.safetensors"}, read, prefix).err,
              Catch::Contains("needs --preset or --config"));
 }
+
+TEST_CASE("gguf and estimate --gguf read every file of a split model", "[cli][gguf]") {
+  // Two files as gguf-split writes them (split.no, split.count u16; split.tensors.count i32).
+  auto shard = [](int no, std::vector<std::string> tensors) {
+    llmsize::test::GgufWriter g;
+    g.header(3, tensors.size(), no == 0 ? 4 : 3);
+    if (no == 0) g.key_str("general.architecture", "llama");
+    g.str("split.no"), g.u32(2), g.u16(static_cast<std::uint16_t>(no));
+    g.str("split.count"), g.u32(2), g.u16(2);
+    g.str("split.tensors.count"), g.u32(5), g.u32(3);
+    std::uint64_t offset = 0;
+    for (const auto& t : tensors) g.tensor(t, {1024}, 1, offset), offset += 2048;
+    return g.b;
+  };
+  std::map<std::string, std::string> files{{"m/x-00001-of-00002.gguf", shard(0, {"token_embd.weight", "output.weight"})},
+                                           {"m/x-00002-of-00002.gguf", shard(1, {"blk.0.attn_q.weight"})}};
+  auto reader = [&](const std::string& path, std::int64_t max_bytes, std::int64_t& size, std::string& error) -> std::optional<std::string> {
+    auto it = files.find(path);
+    if (it == files.end()) {
+      error = "cannot open \"" + path + "\"";
+      return std::nullopt;
+    }
+    size = static_cast<std::int64_t>(it->second.size()) + 64 + 4096;
+    return it->second.substr(0, static_cast<size_t>(std::min<std::int64_t>(max_bytes, static_cast<std::int64_t>(it->second.size()))));
+  };
+  const auto no_files = [](const std::string&, std::string& e) -> std::optional<std::string> { e = "no"; return std::nullopt; };
+  for (const char* given : {"m/x-00001-of-00002.gguf", "m/x-00002-of-00002.gguf"}) {  // either file names the model
+    const auto o = run({"gguf", given, "--json"}, no_files, reader);
+    INFO(o.err);
+    REQUIRE(o.status == 0);
+    CHECK_THAT(o.out, Catch::Contains("\"shards\":2"));
+    CHECK_THAT(o.out, Catch::Contains("\"tensors\":3"));
+    CHECK_THAT(o.out, Catch::Contains("\"architecture\":\"llama\""));
+  }
+  CHECK_THAT(run({"gguf", "m/x-00001-of-00002.gguf"}, no_files, reader).out, Catch::Contains("split in 2 files"));
+  // A file missing, or a shard not named as gguf-split names them: said, by path.
+  files.erase("m/x-00002-of-00002.gguf");
+  const auto missing = run({"gguf", "m/x-00001-of-00002.gguf"}, no_files, reader);
+  CHECK(missing.status == 2);
+  CHECK_THAT(missing.err, Catch::Contains("cannot open \"m/x-00002-of-00002.gguf\""));
+  files["m/renamed.gguf"] = shard(0, {"token_embd.weight"});
+  const auto renamed = run({"gguf", "m/renamed.gguf"}, no_files, reader);
+  CHECK(renamed.status == 2);
+  CHECK_THAT(renamed.err, Catch::Contains("is one of 2 files of a split model"));
+}

@@ -431,3 +431,62 @@ TEST_CASE("GGUF: GLM-4.5 (glm4moe) with its multi-token-prediction layer", "[cor
   CHECK(c->config.mtp_layers == air.mtp_layers);
   CHECK(count_params(c->config)->total == count_params(air)->total);
 }
+
+namespace {
+// One shard of a split model as gguf-split writes it: split.no, split.count (u16) and
+// split.tensors.count (i32), the first shard with the metadata, each with its own tensors.
+std::string shard_of(int no, int count, int total, std::vector<std::string> tensors, bool meta) {
+  Gguf g;
+  g.header(3, tensors.size(), 3 + (meta ? 1 : 0));
+  if (meta) g.key_str("general.architecture", "llama");
+  g.str("split.no"), g.u32(2), g.u16(static_cast<std::uint16_t>(no));
+  g.str("split.count"), g.u32(2), g.u16(static_cast<std::uint16_t>(count));
+  g.str("split.tensors.count"), g.u32(5), g.u32(static_cast<std::uint32_t>(total));
+  std::uint64_t offset = 0;
+  for (const auto& t : tensors) g.tensor(t, {64}, 0, offset), offset += 256;
+  return g.b;
+}
+GgufHeader header_of(const std::string& b) {
+  auto h = read_gguf_header(b, 0);
+  REQUIRE(h.ok());
+  return std::move(h).value();
+}
+}  // namespace
+
+TEST_CASE("GGUF: a model split over files is one model once every file is read", "[core][gguf][split]") {
+  // llama.cpp's gguf-split names: "<prefix>-%05d-of-%05d.gguf" (llama_split_path).
+  CHECK(gguf_shard_paths("/m/DeepSeek-R1-Q4_K_M-00002-of-00003.gguf", 3) ==
+        std::vector<std::string>{"/m/DeepSeek-R1-Q4_K_M-00001-of-00003.gguf", "/m/DeepSeek-R1-Q4_K_M-00002-of-00003.gguf",
+                                 "/m/DeepSeek-R1-Q4_K_M-00003-of-00003.gguf"});
+  CHECK(gguf_shard_paths("/m/model-00001-of-00003.gguf", 4).empty());  // the name says 3
+  CHECK(gguf_shard_paths("/m/model.gguf", 3).empty());
+  const GgufHeader a = header_of(shard_of(0, 3, 5, {"token_embd.weight", "blk.0.attn_q.weight"}, true)),
+                   b = header_of(shard_of(1, 3, 5, {"blk.0.attn_k.weight", "blk.0.attn_v.weight"}, false)),
+                   c = header_of(shard_of(2, 3, 5, {"output.weight"}, false));
+  REQUIRE(gguf_split(a));
+  CHECK(gguf_split(a)->count == 3);
+  CHECK(gguf_split(b)->no == 1);
+  CHECK_FALSE(gguf_split(header_of(shard_of(0, 1, 1, {"w"}, true))));  // split.count 1: one file
+  // In any order: the first file's metadata, every file's tensors.
+  auto m = merge_gguf_shards({c, a, b});
+  INFO(join(m.issues()));
+  REQUIRE(m.ok());
+  CHECK(m->shards == 3);
+  CHECK(m->tensors.size() == 5);
+  CHECK(m->string_of("general.architecture") == "llama");
+  CHECK(m->tensor_bytes() == 5 * 256);
+  CHECK(m->data_offset == a.data_offset + b.data_offset + c.data_offset);
+  CHECK(gguf_json(*m).find("\"shards\":3") != std::string::npos);
+  // Files that are not one model's, each once, are refused by what is wrong.
+  auto refused = [](std::vector<GgufHeader> v) {
+    auto r = merge_gguf_shards(std::move(v));
+    REQUIRE_FALSE(r.ok());
+    return r.issues().front().message;
+  };
+  CHECK_THAT(refused({a, b}), Catch::Contains("split.count must be 2"));
+  CHECK_THAT(refused({a, b, b}), Catch::Contains("split.no 1 appears in two files"));
+  CHECK_THAT(refused({a, b, header_of(shard_of(2, 3, 5, {"blk.0.attn_k.weight"}, false))}), Catch::Contains("appears in two shards"));
+  CHECK_THAT(refused({a, b, header_of(shard_of(2, 3, 5, {"output.weight", "x"}, false))}),
+             Catch::Contains("split.tensors.count says 5 tensors; the shards hold 6"));
+  CHECK_THAT(refused({a, b, header_of(shard_of(2, 4, 5, {"output.weight"}, false))}), Catch::Contains("split.count must be 3"));
+}

@@ -30,6 +30,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     FUZZ_CHECK(!gguf_json(*h).empty());
     FUZZ_CHECK(!gguf_text(*h, "f").empty());
+    // A shard of a split model: merged with copies of itself it is refused by name, never a crash.
+    if (const auto split = gguf_split(*h)) {
+      auto m = merge_gguf_shards({*h, *h});
+      FUZZ_CHECK(m || m.issues().front().field == "gguf");
+      FUZZ_CHECK(gguf_shard_paths("m-00001-of-00002.gguf", split->count).size() <= 2);
+    }
     // The model its metadata describes, and its tensors as that model's weights (or why not).
     if (auto c = gguf_config(*h); c && c->config.n_layers <= 512) {
       if (auto m = prepare(c->config)) {
