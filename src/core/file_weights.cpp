@@ -90,6 +90,7 @@ const std::vector<GgufName>& gguf_layer_names() {
       {"self_attn.q_proj.bias", {{"attn_q.bias"}, {"attn_qkv.bias"}}},
       {"self_attn.k_proj.bias", {{"attn_k.bias"}, {"attn_qkv.bias"}}},
       {"self_attn.v_proj.bias", {{"attn_v.bias"}, {"attn_qkv.bias"}}},
+      {"self_attn.qkv_proj.weight", {{"attn_qkv.weight"}}},  // Phi-3's fused q, k, v
       {"self_attn.o_proj.weight", {{"attn_output.weight"}}},
       {"self_attn.o_proj.bias", {{"attn_output.bias"}}},
       {"self_attn.q_norm.weight", {{"attn_q_norm.weight"}}},
@@ -115,6 +116,7 @@ const std::vector<GgufName>& gguf_layer_names() {
       {"mlp.gate_proj.weight", {{"ffn_gate.weight"}}},
       {"mlp.up_proj.weight", {{"ffn_up.weight"}}},
       {"mlp.down_proj.weight", {{"ffn_down.weight"}}},
+      {"mlp.gate_up_proj.weight", {{"ffn_up.weight"}}},  // Phi-3: gate and up in one ffn_up of 2 × n_ff
       {"mlp.gate.weight", {{"ffn_gate_inp.weight"}}},
       // Gate and up of all experts in one tensor (create_tensor_gate_up_exps), shared in proportion.
       {"mlp.experts.{e}.gate_proj.weight", {{"ffn_gate_exps.weight"}, {"ffn_gate_up_exps.weight"}, {"ffn_gate.%e.weight"}}},

@@ -28,6 +28,9 @@ constexpr GgufArch kArchs[] = {
     {"qwen3", "qwen3", ""},
     {"qwen3moe", "qwen3_moe", "qwen3_moe"},
     {"gemma3", "gemma3_text", ""},
+    {"gemma2", "gemma2", ""},
+    // Phi-3 (src/models/phi3.cpp): q, k, v in one attn_qkv and gate, up in one ffn_up.
+    {"phi3", "phi3", ""},
     {"gpt-oss", "gpt_oss", "gpt_oss", "num_local_experts", "intermediate_size"},
     // DeepSeek V2/V3, R1, Kimi K2 (convert_hf_to_gguf.py DeepseekV2Model): MLA, shared experts,
     // leading dense layers; read below (deepseek_keys). deepseek_v3 where the router is a sigmoid

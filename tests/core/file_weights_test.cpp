@@ -417,3 +417,22 @@ TEST_CASE("file weights: a file's multi-token-prediction layer stays outside the
   CHECK(m.file->total_bytes == h.tensor_bytes() - mtp);
   CHECK(estimate_of(m, Workload{}).inference.weights.total_bytes == h.tensor_bytes() - mtp);
 }
+
+TEST_CASE("file weights: Phi-3's fused attn_qkv and gate-and-up ffn_up", "[core][gguf][file]") {
+  // src/models/phi3.cpp: wqkv {n_embd, n_embd + 2 n_embd_gqa}, ffn_up {n_embd, 2 n_ff}.
+  const ModelConfig c = llmsize::test::preset("phi-3-mini").config;
+  const u64 d = 3072, f = 8192, v = 32064;
+  std::vector<T> t{{"token_embd.weight", {d, v}, Q4_K}, {"output_norm.weight", {d}, F32}, {"output.weight", {d, v}, Q6_K}};
+  for (i64 l = 0; l < c.n_layers; ++l)
+    for (const T& x : std::vector<T>{{"attn_norm.weight", {d}, F32},       {"attn_qkv.weight", {d, 3 * d}, Q4_K},
+                                     {"attn_output.weight", {d, d}, Q4_K}, {"ffn_norm.weight", {d}, F32},
+                                     {"ffn_up.weight", {d, 2 * f}, Q4_K},  {"ffn_down.weight", {f, d}, Q6_K}})
+      t.push_back({"blk." + std::to_string(l) + "." + x.name, x.ne, x.type});
+  const GgufHeader h = gguf_of("phi3", t);
+  PreparedModel m = prepared(c);
+  attach_file(m, h);
+  INFO((m.file_refused ? m.file_refused->message : ""));
+  REQUIRE(m.file);
+  CHECK(m.file->total_bytes == h.tensor_bytes());
+  CHECK(m.file->other_tensors == 0);
+}

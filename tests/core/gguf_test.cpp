@@ -490,3 +490,20 @@ TEST_CASE("GGUF: a model split over files is one model once every file is read",
              Catch::Contains("split.tensors.count says 5 tensors; the shards hold 6"));
   CHECK_THAT(refused({a, b, header_of(shard_of(2, 4, 5, {"output.weight"}, false))}), Catch::Contains("split.count must be 3"));
 }
+
+TEST_CASE("GGUF: Gemma 2 and Phi-3 metadata read as their models", "[core][gguf]") {
+  // The keys convert_hf_to_gguf.py writes (Gemma2Model, Phi3MiniModel) with the values of the
+  // checkpoints' config.json: Gemma 2 ties its head (no output.weight), Phi-3 does not.
+  const Meta gemma2{"gemma2",
+                    {{"block_count", 26}, {"context_length", 8192}, {"embedding_length", 2304}, {"feed_forward_length", 9216},
+                     {"attention.head_count", 8}, {"attention.head_count_kv", 4}, {"attention.key_length", 256},
+                     {"attention.value_length", 256}, {"attention.sliding_window", 4096}},
+                    256000, false};
+  CHECK(params_of(gguf_of(gemma2)) == count_params(llmsize::test::preset("gemma-2-2b").config)->total);
+  const Meta phi3{"phi3",
+                  {{"block_count", 32}, {"context_length", 4096}, {"embedding_length", 3072}, {"feed_forward_length", 8192},
+                   {"attention.head_count", 32}, {"attention.head_count_kv", 32}, {"rope.dimension_count", 96},
+                   {"attention.sliding_window", 2047}},
+                  32064};
+  CHECK(params_of(gguf_of(phi3)) == count_params(llmsize::test::preset("phi-3-mini").config)->total);
+}

@@ -116,6 +116,47 @@ test('the file picker opens a GGUF model file and a config.json, read here', asy
   await context.close();
 });
 
+test('the files of a split GGUF model dropped together are read as one model', async () => {
+  const { page, context, problems } = await openPage({ hash: '#v=1&preset=llama-3-8b&ui.tab=memory' });
+  await frames(page, 2);
+  // Two files as gguf-split writes them: split.no / split.count (u16), split.tensors.count (i32);
+  // the metadata in the first. Dropped in the wrong order, with 8 MiB standing in for the weights.
+  const sizes = await page.evaluate(() => {
+    const enc = new TextEncoder();
+    const shard = (no) => {
+      const b = [];
+      const u16 = (v) => { b.push(v & 255, (v >>> 8) & 255); };
+      const u32 = (v) => { for (let k = 0; k < 4; k++) b.push((v >>> (8 * k)) & 255); };
+      const u64 = (v) => { u32(v % 4294967296); u32(Math.floor(v / 4294967296)); };
+      const str = (s) => { const x = enc.encode(s); u64(x.length); b.push(...x); };
+      const keys = [['qwen2.block_count', 24], ['qwen2.context_length', 32768], ['qwen2.embedding_length', 896],
+        ['qwen2.feed_forward_length', 4864], ['qwen2.attention.head_count', 14], ['qwen2.attention.head_count_kv', 2],
+        ['qwen2.vocab_size', 151936]];
+      b.push(...enc.encode('GGUF')); u32(3); u64(1); u64(3 + (no === 0 ? keys.length + 1 : 0));
+      if (no === 0) { str('general.architecture'); u32(8); str('qwen2'); for (const [k, v] of keys) { str(k); u32(4); u32(v); } }
+      str('split.no'); u32(2); u16(no);
+      str('split.count'); u32(2); u16(2);
+      str('split.tensors.count'); u32(5); u32(2);
+      str(no === 0 ? 'output_norm.weight' : 'token_embd.weight'); u32(1); u64(896); u32(0); u64(0);
+      while (b.length % 32) b.push(0);
+      return new File([new Uint8Array(b), new Uint8Array(896 * 4), new Uint8Array(8 << 20)], `qwen-0000${no + 1}-of-00002.gguf`);
+    };
+    const files = [shard(1), shard(0)];
+    const dt = new DataTransfer();
+    for (const f of files) dt.items.add(f);
+    document.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    return files.map((f) => f.size);
+  });
+  await page.waitForFunction(() => JSON.parse(Module.figures()).model.name === 'qwen-00001-of-00002.gguf', null, { timeout: 20000 });
+  const f = await figures(page);
+  assert.equal(f.params.total, await page.evaluate(() => Module.estimate({ preset: 'qwen2.5-0.5b' }, {}).params.total));
+  const read = await page.evaluate(() => Module.modelFileRead());
+  assert.ok(read > 0 && read < (sizes[0] + sizes[1]) / 8, `read ${read} bytes of two files of ${sizes[0] + sizes[1]}`);
+  assert.deepEqual(await page.evaluate(() => Module.banners()), [], 'both files read: no note left');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('a config.json of an unsupported family can be read as a LLaMA-like decoder', async () => {
   const { page, context, problems } = await openPage();
   await page.evaluate((t) => Module.importText(t, 'olmo-1b.json'), fs.readFileSync('tests/core/configs/olmo-1b.json', 'utf8'));
