@@ -179,6 +179,7 @@ core::Result<core::Estimate> estimate(App& app, const core::Workload& w) {
     // changes a shape makes it a note instead).
     if (app.state.model_file) core::attach_file(*app.prepared, *app.state.model_file);
     else if (!app.state.model_file_summary.empty()) core::attach_file_summary(*app.prepared, app.state.model_file_summary);
+    app.prepared->projector_bytes = app.state.projector_bytes;
     app.prepared_file_serial = app.state.model_file_serial;
   }
   // Invalid input reports as estimate(cfg, w) does (both inputs' issues at once).

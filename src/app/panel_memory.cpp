@@ -203,6 +203,13 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
     ImGui::PopFont();
     mark("memory.file");
   }
+  if (s.projector_bytes >= 0 && !training) {  // an mmproj file: the vision encoder's bytes
+    section("Multimodal projector");
+    ImGui::TextDisabled("%s", (s.projector_name + ": " + core::format_bytes(s.projector_bytes, u) +
+                               ", the vision encoder and projector on the first GPU (vision tower in the bar above)")
+                                  .c_str());
+    mark("memory.projector");
+  }
   if (e.vllm && !training) {  // runtime vllm: the lines vllm serve prints for this model and flags
     section("What vLLM will print");
     const core::VllmMemory& v = *e.vllm;

@@ -38,10 +38,12 @@ bool load_preset(AppState& s, std::string_view id) {
   s.model_name = p->name;
   s.import_notes.clear();
   s.edits.clear();
-  if (s.model_file || !s.model_file_summary.empty()) ++s.model_file_serial;
+  if (s.model_file || !s.model_file_summary.empty() || s.projector_bytes >= 0) ++s.model_file_serial;
   s.model_file.reset();
   s.model_file_summary.clear();
   s.model_file_shards.clear();
+  s.projector_bytes = -1;
+  s.projector_name.clear();
   return true;
 }
 
@@ -64,10 +66,12 @@ bool import_config(AppState& s, std::string_view json_text, std::string_view nam
   s.cfg.name = s.model_name;
   s.import_notes = r->notes;
   s.edits.clear();
-  if (s.model_file || !s.model_file_summary.empty()) ++s.model_file_serial;
+  if (s.model_file || !s.model_file_summary.empty() || s.projector_bytes >= 0) ++s.model_file_serial;
   s.model_file.reset();
   s.model_file_summary.clear();
   s.model_file_shards.clear();
+  s.projector_bytes = -1;
+  s.projector_name.clear();
   return true;
 }
 
@@ -106,6 +110,13 @@ core::i64 import_model_file(AppState& s, std::string_view head, core::i64 file_b
     }
     h = std::move(merged).value();
   }
+  if (core::gguf_is_projector(*h)) {  // an mmproj file: the vision encoder beside the model, which stays
+    s.projector_bytes = h->tensor_bytes();
+    s.projector_name = who;
+    ++s.model_file_serial;
+    std::erase_if(s.banners, [](const Banner& b) { return b.text.rfind("Read file ", 0) == 0; });
+    return 0;
+  }
   auto c = core::gguf_config(*h);
   if (!c) {
     s.banners.push_back({"Could not read " + who + " as a model: " + core::join(c.issues()), true, {}, {}});
@@ -142,6 +153,7 @@ core::ShareState share_state(const AppState& s) {
   st.model = s.cfg;
   st.workload = s.work;
   st.file = s.model_file_summary;
+  st.projector_bytes = s.projector_bytes;
   if (s.unit == core::ByteUnit::GiB) st.ui.emplace_back("ui.unit", "gib");
   if (s.tab != ResultTab::Params) st.ui.emplace_back("ui.tab", tab_id(s.tab));
   if (s.workload_panel) st.ui.emplace_back("ui.panel", "workload");
@@ -166,6 +178,9 @@ bool open_link(AppState& s, std::string_view fragment) {
   const core::ShareState& st = r.value();
   s.model_file.reset();  // a link carries the file's types per tensor, not the file
   s.model_file_summary = st.file;
+  s.model_file_shards.clear();
+  s.projector_bytes = st.projector_bytes;
+  s.projector_name = st.projector_bytes >= 0 ? "the link's projector" : "";
   ++s.model_file_serial;
   s.cfg = st.model;
   s.work = st.workload;
@@ -210,11 +225,12 @@ bool model_edited(const AppState& s) {
 }
 
 std::string figures_json(const AppState& s) {
-  if (s.model_file || !s.model_file_summary.empty())  // the file's bytes as the weights, as the UI shows them
+  if (s.model_file || !s.model_file_summary.empty() || s.projector_bytes >= 0)  // the files' bytes, as the UI shows them
     if (auto m = core::prepare(s.cfg)) {
       core::PreparedModel pm = std::move(m).value();
       if (s.model_file) core::attach_file(pm, *s.model_file);
-      else core::attach_file_summary(pm, s.model_file_summary);
+      else if (!s.model_file_summary.empty()) core::attach_file_summary(pm, s.model_file_summary);
+      pm.projector_bytes = s.projector_bytes;
       return core::estimate_report(pm, s.work);
     }
   return core::estimate_report(s.cfg, s.work);

@@ -63,6 +63,10 @@ struct AppState {
   // of them are: then merged into model_file. With the bytes read for them.
   std::vector<core::GgufHeader> model_file_shards;
   core::i64 model_file_shards_read = 0;
+  // A multimodal projector (an mmproj file read here, or a link's "mmproj"): its bytes are the
+  // vision encoder; -1: none. Kept while model files come and go; another preset or config drops it.
+  core::i64 projector_bytes = -1;
+  std::string projector_name;
   std::string model_file_name;
   core::i64 model_file_read = 0;  // bytes of the file read to get its header
 };

@@ -31,7 +31,7 @@ const char* kUsage =
     "llmsize — parameters and memory of decoder-only Transformers\n"
     "\n"
     "Usage:\n"
-    "  llmsize estimate (--preset NAME | --config PATH | --gguf FILE) [--safetensors PATH] [--json] [--explain]\n"
+    "  llmsize estimate (--preset NAME | --config PATH | --gguf FILE) [--safetensors PATH] [--mmproj FILE] [--json] [--explain]\n"
     "  llmsize presets [--json]\n"
     "  llmsize limits                 (the bounds of every input, as Markdown)\n"
     "  llmsize check-log FILE (--preset NAME | --config PATH) [workload flags] [--json]\n"
@@ -48,6 +48,7 @@ const char* kUsage =
     "                  (unless --weights is given), and its real bytes beside the estimate\n"
     "  --safetensors PATH  a checkpoint (file, index or folder) whose bytes stand beside the estimate;\n"
     "                  a folder's config.json is the model when no --preset or --config is given\n"
+    "  --mmproj FILE   a multimodal projector (llama.cpp's mmproj-*.gguf): its bytes are the vision encoder\n"
     "  --generic       read an unsupported model_type as a LLaMA-like decoder\n"
     "  --json          print one JSON object instead of tables\n"
     "  --explain       also print every tensor and the derivation of the estimate\n";
@@ -72,7 +73,7 @@ struct Args {
   bool gib = false;          // sizes in GiB instead of GB
   std::string command;
   std::optional<std::string> file;  // check-log FILE, gguf FILE
-  std::optional<std::string> preset, config, gguf, safetensors;
+  std::optional<std::string> preset, config, gguf, safetensors, mmproj;
   std::vector<std::string> given;  // workload keys set by a flag
   bool json = false, explain = false, generic = false;
   std::map<std::string, std::string> demo_settings;  // demo flags, parsed by demo_cmd
@@ -297,14 +298,23 @@ Output estimate_cmd(const Args& args, const FileReader& read_file, const PrefixR
   if (!inv) return fail_issues(inv.issues());
   auto params = count_params(cfg, *inv);
   if (!params) return fail_issues(params.issues());
+  // A multimodal projector file: the vision encoder's bytes.
+  std::optional<GgufHeader> projector;
+  if (args.mmproj) {
+    if (!(projector = load_gguf(*args.mmproj, read_prefix, err))) return err;
+    if (!gguf_is_projector(*projector))
+      return fail("--mmproj: \"" + *args.mmproj + "\" is not a multimodal projector (general.architecture \"" +
+                  gguf_printable(projector->string_of("general.architecture")) + "\", not clip)");
+  }
   // A model file's bytes are the weights where its tensors match the model (else a note says why).
   Result<Estimate> est = std::vector<Issue>{};
-  if (file || checkpoint) {
+  if (file || checkpoint || projector) {
     auto prepared = prepare(cfg);
     if (!prepared) return fail_issues(prepared.issues());
     PreparedModel pm = std::move(prepared).value();
     if (file) attach_file(pm, *file);
-    else attach_file(pm, *checkpoint);
+    else if (checkpoint) attach_file(pm, *checkpoint);
+    if (projector) pm.projector_bytes = projector->tensor_bytes();
     est = estimate(pm, w);
   } else {
     est = estimate(cfg, w);
@@ -318,11 +328,13 @@ Output estimate_cmd(const Args& args, const FileReader& read_file, const PrefixR
     o.out = estimate_json(cfg, w, *est, args.explain);
     if (file) o.out = with_gguf_json(o.out, *file, *est);
     if (checkpoint) o.out = with_safetensors_json(o.out, *checkpoint, *inv, *est);
+    if (projector) o.out = with_projector_json(o.out, *projector, *args.mmproj);
     o.out += "\n";
   } else {
     o.out = params_text(cfg, *params) + estimate_text(cfg, w, *est, unit);
     if (file) o.out += "\n" + gguf_estimate_text(*file, *args.gguf, w, *est, unit);
     if (checkpoint) o.out += "\n" + safetensors_estimate_text(*checkpoint, *inv, w, *est, unit);
+    if (projector) o.out += "\n" + projector_text(*projector, *args.mmproj, unit);
     if (args.explain)
       o.out += "\n" + inventory_text(cfg, *inv, *params) + estimate_explain_text(cfg, w, *est, unit);
   }
@@ -424,6 +436,7 @@ Output run(const std::vector<std::string>& a, const FileReader& read_file, const
     else if (s == "--config") { auto v = take_value(a, i, err); if (!v) return err; args.config = v; }
     else if (s == "--gguf") { auto v = take_value(a, i, err); if (!v) return err; args.gguf = v; }
     else if (s == "--safetensors") { auto v = take_value(a, i, err); if (!v) return err; args.safetensors = v; }
+    else if (s == "--mmproj") { auto v = take_value(a, i, err); if (!v) return err; args.mmproj = v; }
     else if (is_demo_flag(s)) {
       auto v = take_value(a, i, err);
       if (!v) return err;

@@ -84,7 +84,8 @@ Result<Estimate> estimate(const PreparedModel& m, const Workload& w) {
   Estimate e;
   e.gpu = *gpu;
   e.dp = w.dp();
-  auto inf = inference_memory(cfg, inv, **plan, w, *gpu, m.file.get());
+  auto inf = inference_memory(cfg, inv, **plan, w, *gpu, {m.file.get(), m.projector_bytes});
+  e.projector_bytes = m.projector_bytes;
   if (!inf) return inf.issues();
   if (m.file) {
     auto f = weights_report(cfg, inv, w);

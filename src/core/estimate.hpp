@@ -28,6 +28,7 @@ struct Estimate {
   // Where a model file's bytes are the weights (PreparedModel::file): the workload format's
   // weights, kept to set beside them ("estimated for q4_k_m").
   std::optional<WeightsReport> format_weights;
+  i64 projector_bytes = -1;  // PreparedModel::projector_bytes: the vision encoder is an mmproj file's
   // The runtime's own accounting, where it is modelled (runtime llamacpp: its KV cache and state).
   std::optional<LlamaCppMemory> llamacpp;
   std::optional<LlamaCppBuffers> llamacpp_devices;  // runtime llamacpp: its model buffers and cache per device
@@ -56,6 +57,9 @@ struct PreparedModel {
   // inventory): when set, the weights are the file's, not the workload format's.
   std::shared_ptr<const FileWeights> file;
   std::optional<Issue> file_refused;  // a file was given but its tensors do not match: why (a note of every estimate)
+  // A multimodal projector file (llama.cpp's mmproj-*.gguf): its tensor bytes as the vision
+  // encoder (inference.vision_weights_bytes) in place of the config's tower; -1: none.
+  i64 projector_bytes = -1;
 
   // The plan for `w`, built on first use. Fails only on overflow (Issue naming the field).
   Result<const LayerPlan*> plan_for(const Workload& w) const;

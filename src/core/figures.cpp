@@ -288,6 +288,11 @@ const Figure kFigures[] = {
     {"inference.vision_weights_bytes", "Vision tower", Unit::Bytes, Inf,
      [](E e) -> V { return e.inference.vision_weights_bytes; }, Lower,
      [](C c, W w, E e) -> D {
+       if (e.projector_bytes >= 0)
+         return {"the multimodal projector file's tensors (vision encoder and projector, as stored) = " + by(e.projector_bytes) +
+                     ", whole on the first GPU",
+                 "its GGUF header (general.architecture clip): ggml's block table; llama.cpp's mtmd loads it as one clip "
+                 "context on the main device"};
        if (!c.vision.enabled()) return {"no vision tower = 0", "a text model"};
        return {"vision tower + projector, " + n(e.params.vision) + " parameters × " + n(dtype_bytes(w.dtype)) +
                    " bytes (" + std::string(to_string(w.dtype)) + ", unquantized), matrices / tp " + n(w.tp) +
@@ -457,6 +462,11 @@ const Figure kFigures[] = {
     {"training.vision_weights_bytes", "Vision tower (frozen)", Unit::Bytes, Train,
      [](E e) -> V { return e.training.vision_weights_bytes; }, Lower,
      [](C c, W w, E e) -> D {
+       if (e.projector_bytes >= 0)
+         return {"the multimodal projector file's tensors (vision encoder and projector, as stored) = " + by(e.projector_bytes) +
+                     ", whole on the first GPU",
+                 "its GGUF header (general.architecture clip): ggml's block table; llama.cpp's mtmd loads it as one clip "
+                 "context on the main device"};
        if (!c.vision.enabled()) return {"no vision tower = 0", "a text model"};
        const auto z = w.sharding;
        return {"frozen vision tower + projector, " + n(e.params.vision) + " parameters × " + n(dtype_bytes(w.dtype)) +

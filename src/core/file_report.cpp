@@ -188,4 +188,21 @@ std::string with_safetensors_json(const std::string& estimate, const std::vector
   return j.dump(2, ' ', false, json::error_handler_t::replace);
 }
 
+std::string projector_text(const GgufHeader& h, std::string_view path, ByteUnit unit) {
+  const std::string type = h.string_of("clip.projector_type");
+  return "Multimodal projector (" + std::string(path) + (type.empty() ? "" : ", " + gguf_printable(type)) + ")\n  " +
+         with_commas(static_cast<i64>(h.tensors.size())) + " tensors, " + format_bytes(h.tensor_bytes(), unit) + " (" +
+         with_commas(h.tensor_bytes()) + "): the vision encoder and projector, on the first GPU (inference.vision_weights_bytes)\n";
+}
+
+std::string with_projector_json(const std::string& estimate, const GgufHeader& h, std::string_view path) {
+  using json_util::json;
+  auto j = json::parse(estimate, nullptr, false);
+  if (j.is_discarded()) return estimate;
+  j["projector"] = {{"name", std::string(path)}, {"projector_type", h.string_of("clip.projector_type")},
+                    {"tensors", static_cast<i64>(h.tensors.size())}, {"bytes", h.tensor_bytes()},
+                    {"header_bytes", h.data_offset}, {"file_bytes", h.file_bytes}};
+  return j.dump(2, ' ', false, json::error_handler_t::replace);
+}
+
 }  // namespace llmsize::core

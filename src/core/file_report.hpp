@@ -28,4 +28,9 @@ std::string safetensors_estimate_text(const std::vector<SafetensorsHeader>& file
 std::string with_safetensors_json(const std::string& estimate_json, const std::vector<SafetensorsHeader>& files,
                                   const Inventory& inv, const Estimate& e);
 
+// A multimodal projector file beside the estimate: its bytes as the vision encoder, in words
+// and as JSON (projector{name, projector_type, tensors, bytes, header_bytes, file_bytes}).
+std::string projector_text(const GgufHeader& h, std::string_view path, ByteUnit unit);
+std::string with_projector_json(const std::string& estimate_json, const GgufHeader& h, std::string_view path);
+
 }  // namespace llmsize::core

@@ -143,6 +143,10 @@ std::string gguf_json(const GgufHeader& h, bool tensor_list = false);
 std::string gguf_file_type_name(const GgufHeader& h);
 std::optional<WeightFormat> gguf_weight_format(const GgufHeader& h);
 
+// A multimodal projector file (llama.cpp's mmproj-*.gguf, general.architecture "clip"): the vision
+// encoder and projector llama.cpp's mtmd loads beside the language model.
+bool gguf_is_projector(const GgufHeader& h);
+
 // The model the metadata describes (general.architecture and its <arch>.* keys), read through
 // the Hugging Face importer: the architectures of gguf_config.cpp's table; any other is an Issue
 // naming general.architecture. Issues name the GGUF key a value came from.

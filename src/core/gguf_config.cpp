@@ -116,9 +116,14 @@ std::optional<WeightFormat> gguf_weight_format(const GgufHeader& h) {
   return t ? t->format : std::nullopt;
 }
 
+bool gguf_is_projector(const GgufHeader& h) { return h.string_of("general.architecture") == "clip"; }
+
 Result<ImportedConfig> gguf_config(const GgufHeader& h) {
   const std::string arch = h.string_of("general.architecture");
   if (arch.empty()) return Issue{"general.architecture", "the GGUF file names no architecture (a string key)"};
+  if (gguf_is_projector(h))
+    return Issue{"general.architecture", "\"clip\" is a multimodal projector (an mmproj file), not a language model: give it "
+                                         "beside the model (--mmproj FILE, or open both files together)"};
   const GgufArch* row = nullptr;
   for (const GgufArch& a : kArchs)
     if (a.arch == arch) row = &a;

@@ -151,7 +151,8 @@ struct Model {
 }  // namespace
 
 Result<InferenceMemory> inference_memory(const ModelConfig& cfg, const Inventory& inv, const LayerPlan& plan,
-                                         const Workload& w, const Gpu& gpu, const FileWeights* file) {
+                                         const Workload& w, const Gpu& gpu, FileInputs files) {
+  const FileWeights* file = files.weights;
   if (auto issues = placement::check_parallel(cfg, w); !issues.empty()) return issues;
   InferenceMemory m;
   auto report = weights_report(cfg, inv, w, file);
@@ -169,8 +170,14 @@ Result<InferenceMemory> inference_memory(const ModelConfig& cfg, const Inventory
   m.reserve_bytes = w.reserve_mib >= 0 ? w.reserve_mib * (i64{1} << 20) : runtime_reserve_default(w.runtime);
   m.comm_bytes = comm_workspace_bytes(w.tp * w.pp);
   m.overhead_bytes = m.reserve_bytes + m.comm_bytes;  // ≤ 2^44 + 2^28
-  auto vision = vision_weights(inv, w);
-  if (!vision) return vision.issues();
+  auto vision_r = vision_weights(inv, w);
+  if (!vision_r) return vision_r.issues();
+  VisionWeights vision_w = std::move(vision_r).value();
+  if (files.projector_bytes >= 0) {  // an mmproj file: its bytes, whole, on the first GPU (mtmd's clip context)
+    vision_w.bytes = files.projector_bytes;
+    vision_w.bytes_gpu = files.projector_bytes;
+  }
+  const VisionWeights* vision = &vision_w;
   // Fit. vLLM may use gpu_memory_utilization of each GPU; unified memory its usable fraction;
   // llama.cpp's devices each their own card's (--devices).
   auto usable = [&](const Gpu& g) {

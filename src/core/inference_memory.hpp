@@ -50,9 +50,15 @@ struct InferenceMemory {
   WeightsReport weights;           // whole model, per tensor
 };
 
-// `plan` is layer_plan(cfg, w.kv_dtype, w.tp). With `file`, the weights are a model file's bytes
-// (file_weights.hpp) in place of the workload format's.
+// What model files bring to the estimate: a model file's bytes per tensor as the weights
+// (file_weights.hpp), a multimodal projector file's bytes (llama.cpp's mmproj) as the vision
+// encoder on the first GPU (-1: none; the config's vision tower, if any, then counts).
+struct FileInputs {
+  const FileWeights* weights = nullptr;
+  i64 projector_bytes = -1;
+};
+// `plan` is layer_plan(cfg, w.kv_dtype, w.tp).
 Result<InferenceMemory> inference_memory(const ModelConfig& cfg, const Inventory& inv, const LayerPlan& plan,
-                                         const Workload& w, const Gpu& gpu, const FileWeights* file = nullptr);
+                                         const Workload& w, const Gpu& gpu, FileInputs files = {});
 
 }  // namespace llmsize::core

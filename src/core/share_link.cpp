@@ -12,7 +12,7 @@
 namespace llmsize::core {
 
 bool ShareState::operator==(const ShareState& o) const {
-  if (preset != o.preset || !(model == o.model) || ui != o.ui || file != o.file) return false;
+  if (preset != o.preset || !(model == o.model) || ui != o.ui || file != o.file || projector_bytes != o.projector_bytes) return false;
   for (const auto& f : workload_fields())
     if (f.get(workload) != f.get(o.workload)) return false;
   return true;
@@ -112,6 +112,7 @@ std::string encode_link(const ShareState& s) {
     if (v != f.get(defaults)) append(out, f.key, v);
   }
   if (!s.file.empty()) append(out, "file", s.file);
+  if (s.projector_bytes >= 0) append(out, "mmproj", std::to_string(s.projector_bytes));
   for (const auto& [k, v] : s.ui) append(out, k, v);
   return out;
 }
@@ -182,6 +183,11 @@ Result<ShareState> decode_link(std::string_view text) {
     if (k == "name") {
       if (v.size() > 120) issues.push_back({"name", "must be at most 120 bytes"});
       else s.model.name = v;
+    } else if (k == "mmproj") {
+      const auto n = parse_int(v);
+      if (!n || *n < 0 || *n > (i64{1} << 44))
+        issues.push_back({"mmproj", "must be the projector's bytes, an integer in [0, 2^44], got \"" + v.substr(0, 40) + "\""});
+      else s.projector_bytes = *n;
     } else if (k == "file") {
       if (v.size() > kMaxFileSummaryBytes) issues.push_back({"file", "must be at most " + std::to_string(kMaxFileSummaryBytes) + " bytes"});
       else s.file = v;

@@ -25,6 +25,7 @@ struct ShareState {
   Workload workload;
   std::vector<std::pair<std::string, std::string>> ui;  // "ui.tab" -> "training", in order
   std::string file;  // a GGUF file's weights (file_summary, file_weights.hpp); empty: none
+  i64 projector_bytes = -1;  // a multimodal projector file's bytes (key "mmproj"); -1: none
   bool operator==(const ShareState&) const;
 };
 

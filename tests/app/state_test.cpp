@@ -259,3 +259,32 @@ TEST_CASE("The files of a split GGUF model, dropped together, are one model", "[
   CHECK(s.model_file_shards.empty());
   CHECK(s.banners.empty());
 }
+
+TEST_CASE("An mmproj file opened with the model is the vision encoder, in the figures and the link", "[app][state][gguf]") {
+  llmsize::test::GgufWriter g;
+  g.header(3, 1, 1);
+  g.key_str("general.architecture", "clip");
+  g.tensor("mm.0.weight", {1024, 896}, 1, 0);
+  const std::string projector = g.b;
+  app::App a;
+  a.state = app::default_state();
+  REQUIRE(app::load_preset(a.state, "qwen2.5-0.5b"));
+  CHECK(app::import_model_file(a.state, projector, 4096 + 1024 * 896 * 2, "mmproj-f16.gguf") == 0);
+  CHECK(a.state.preset_id == "qwen2.5-0.5b");  // the model stays
+  CHECK(a.state.projector_bytes == 1024 * 896 * 2);
+  auto e = app::estimate(a, a.state.work);
+  REQUIRE(e.ok());
+  CHECK(e->inference.vision_weights_bytes == 1024 * 896 * 2);
+  const std::string link = app::link_of(a.state);
+  CHECK(link.find("&mmproj=1835008") != std::string::npos);
+  app::AppState b = app::default_state();
+  REQUIRE(app::open_link(b, link));
+  CHECK(b.projector_bytes == 1024 * 896 * 2);
+  CHECK(app::figures_json(b).find("\"vision_weights_bytes\": 1835008") != std::string::npos);
+  // Another preset drops it.
+  REQUIRE(app::load_preset(a.state, "gpt2"));
+  CHECK(a.state.projector_bytes == -1);
+  e = app::estimate(a, a.state.work);
+  REQUIRE(e.ok());
+  CHECK(e->inference.vision_weights_bytes == 0);
+}

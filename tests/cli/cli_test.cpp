@@ -328,3 +328,41 @@ TEST_CASE("gguf and estimate --gguf read every file of a split model", "[cli][gg
   CHECK(renamed.status == 2);
   CHECK_THAT(renamed.err, Catch::Contains("is one of 2 files of a split model"));
 }
+
+TEST_CASE("estimate --mmproj: a multimodal projector file's bytes are the vision encoder", "[cli][gguf]") {
+  // An mmproj file as llama.cpp's convert writes it (general.architecture clip, v.* and mm.*
+  // tensors), f16.
+  llmsize::test::GgufWriter g;
+  g.header(3, 3, 2);
+  g.key_str("general.architecture", "clip");
+  g.key_str("clip.projector_type", "mlp");
+  g.tensor("v.patch_embd.weight", {14, 14, 3, 1024}, 1, 0);
+  g.tensor("v.blk.0.attn_q.weight", {1024, 1024}, 1, 1204224);
+  g.tensor("mm.0.weight", {1024, 896}, 1, 1204224 + 2097152);
+  const std::string head = g.b;
+  const std::int64_t bytes = 14 * 14 * 3 * 1024 * 2 + 1024 * 1024 * 2 + 1024 * 896 * 2;
+  auto reader = [&](const std::string& path, std::int64_t max_bytes, std::int64_t& size, std::string& error) -> std::optional<std::string> {
+    if (path != "mmproj-f16.gguf") {
+      error = "cannot open \"" + path + "\"";
+      return std::nullopt;
+    }
+    size = static_cast<std::int64_t>(head.size()) + 64 + bytes;
+    return head.substr(0, static_cast<size_t>(std::min<std::int64_t>(max_bytes, static_cast<std::int64_t>(head.size()))));
+  };
+  const auto no_files = [](const std::string&, std::string& e) -> std::optional<std::string> { e = "no"; return std::nullopt; };
+  const auto o = run({"estimate", "--preset", "qwen2.5-0.5b", "--mmproj", "mmproj-f16.gguf", "--json"}, no_files, reader);
+  INFO(o.err);
+  REQUIRE(o.status == 0);
+  CHECK_THAT(o.out, Catch::Contains("\"vision_weights_bytes\": " + std::to_string(bytes)));
+  CHECK_THAT(o.out, Catch::Contains("\"projector_type\": \"mlp\""));
+  const auto t = run({"estimate", "--preset", "qwen2.5-0.5b", "--mmproj", "mmproj-f16.gguf", "--explain"}, no_files, reader);
+  REQUIRE(t.status == 0);
+  CHECK_THAT(t.out, Catch::Contains("Multimodal projector (mmproj-f16.gguf, mlp)"));
+  CHECK_THAT(t.out, Catch::Contains("the multimodal projector file's tensors"));
+  // The projector is not a model, and a model is not a projector: both said.
+  const auto as_model = run({"estimate", "--gguf", "mmproj-f16.gguf"}, no_files, reader);
+  CHECK(as_model.status == 2);
+  CHECK_THAT(as_model.err, Catch::Contains("multimodal projector (an mmproj file)"));
+  const auto missing = run({"estimate", "--preset", "gpt2", "--mmproj", "other.gguf"}, no_files, reader);
+  CHECK(missing.status == 2);
+}

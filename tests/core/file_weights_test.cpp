@@ -436,3 +436,24 @@ TEST_CASE("file weights: Phi-3's fused attn_qkv and gate-and-up ffn_up", "[core]
   CHECK(m.file->total_bytes == h.tensor_bytes());
   CHECK(m.file->other_tensors == 0);
 }
+
+TEST_CASE("file weights: a share link carries a projector's bytes", "[core][link][file]") {
+  ShareState s;
+  s.preset = "qwen2.5-0.5b";
+  s.model = llmsize::test::preset("qwen2.5-0.5b").config;
+  s.projector_bytes = 812345678;
+  const std::string link = encode_link(s);
+  CHECK(link.find("&mmproj=812345678") != std::string::npos);
+  auto back = decode_link(link);
+  REQUIRE(back.ok());
+  CHECK(*back == s);
+  auto bad = decode_link("v=1&preset=gpt2&mmproj=-3");
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.issues().front().field == "mmproj");
+  // The estimate of a prepared model with it: the vision encoder's bytes, on the first GPU.
+  PreparedModel m = prepared(s.model);
+  m.projector_bytes = s.projector_bytes;
+  const Estimate e = estimate_of(m, Workload{});
+  CHECK(e.inference.vision_weights_bytes == 812345678);
+  CHECK(e.inference.after_load_bytes == e.inference.weights_bytes + 812345678 + e.inference.overhead_bytes);
+}
