@@ -30,6 +30,18 @@ AppState default_state() {
   return s;
 }
 
+namespace {
+// Another model chosen: the model files read for the last one (its file, shards, projector) go.
+void drop_model_files(AppState& s) {
+  if (s.model_file || !s.model_file_summary.empty() || s.projector_bytes >= 0) ++s.model_file_serial;
+  s.model_file.reset();
+  s.model_file_summary.clear();
+  s.model_file_shards.clear();
+  s.projector_bytes = -1;
+  s.projector_name.clear();
+}
+}  // namespace
+
 bool load_preset(AppState& s, std::string_view id) {
   const core::Preset* p = find_preset(id);
   if (!p) return false;
@@ -38,12 +50,7 @@ bool load_preset(AppState& s, std::string_view id) {
   s.model_name = p->name;
   s.import_notes.clear();
   s.edits.clear();
-  if (s.model_file || !s.model_file_summary.empty() || s.projector_bytes >= 0) ++s.model_file_serial;
-  s.model_file.reset();
-  s.model_file_summary.clear();
-  s.model_file_shards.clear();
-  s.projector_bytes = -1;
-  s.projector_name.clear();
+  drop_model_files(s);
   return true;
 }
 
@@ -66,12 +73,7 @@ bool import_config(AppState& s, std::string_view json_text, std::string_view nam
   s.cfg.name = s.model_name;
   s.import_notes = r->notes;
   s.edits.clear();
-  if (s.model_file || !s.model_file_summary.empty() || s.projector_bytes >= 0) ++s.model_file_serial;
-  s.model_file.reset();
-  s.model_file_summary.clear();
-  s.model_file_shards.clear();
-  s.projector_bytes = -1;
-  s.projector_name.clear();
+  drop_model_files(s);
   return true;
 }
 

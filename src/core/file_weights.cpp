@@ -199,8 +199,12 @@ Result<FileWeights> gguf_file_weights(const GgufHeader& h, const ModelConfig& cf
         add_type(out, h.tensors[i].type->name);
       }
       if (!bytes.ok() || !elements.ok()) return "tensor sizes overflow int64 at " + hf;
-      const std::string file_name = h.tensors[parts.front()].name;
-      if (alt.size() == 1 && (file_name.find(".attn_qkv.") != std::string::npos || file_name.find(".ffn_gate_up_exps.") != std::string::npos)) {
+      const std::string file_name = gguf_printable(h.tensors[parts.front()].name);
+      const bool fused = alt.size() == 1 && (file_name.find(".attn_qkv.") != std::string::npos ||
+                                             file_name.find(".ffn_gate_up_exps.") != std::string::npos);
+      for (size_t i : parts)  // a tensor stands for one of the model's (a fused one is shared, in proportion)
+        if (claimed[i] && !fused) return gguf_printable(h.tensors[i].name) + " would stand for two of the model's tensors, " + hf + " one of them";
+      if (fused) {
         // One fused tensor for q, k and v (or the experts' gate and up): this part's share, in
         // elements and so in bytes; the parts must add up to the whole (checked at the end).
         fused_share[parts.front()] += t.numel();

@@ -457,3 +457,35 @@ TEST_CASE("file weights: a share link carries a projector's bytes", "[core][link
   CHECK(e.inference.vision_weights_bytes == 812345678);
   CHECK(e.inference.after_load_bytes == e.inference.weights_bytes + 812345678 + e.inference.overhead_bytes);
 }
+
+TEST_CASE("file weights: Gemma 3's four norms per layer, and a tensor that would stand for two", "[core][gguf][file]") {
+  // src/models/gemma3.cpp: attn_norm, attn_q_norm, attn_k_norm, post_attention_norm, ffn_norm (the
+  // pre-FFN norm), post_ffw_norm; the head tied (no output.weight).
+  const ModelConfig c = llmsize::test::preset("gemma-3-1b").config;
+  const u64 d = 1152, q = 4 * 256, kv = 256, f = 6912, v = 262144;
+  auto table = [&](bool post_attention_norm_in_layer_0) {
+    std::vector<T> t{{"token_embd.weight", {d, v}, Q8_0}, {"output_norm.weight", {d}, F32}};
+    for (i64 l = 0; l < c.n_layers; ++l)
+      for (const T& x : std::vector<T>{{"attn_norm.weight", {d}, F32},      {"attn_q.weight", {d, q}, Q8_0},
+                                       {"attn_k.weight", {d, kv}, Q8_0},    {"attn_v.weight", {d, kv}, Q8_0},
+                                       {"attn_q_norm.weight", {256}, F32},  {"attn_k_norm.weight", {256}, F32},
+                                       {"attn_output.weight", {q, d}, Q8_0}, {"post_attention_norm.weight", {d}, F32},
+                                       {"ffn_norm.weight", {d}, F32},       {"ffn_gate.weight", {d, f}, Q8_0},
+                                       {"ffn_up.weight", {d, f}, Q8_0},     {"ffn_down.weight", {f, d}, Q8_0},
+                                       {"post_ffw_norm.weight", {d}, F32}})
+        if (post_attention_norm_in_layer_0 || l != 0 || x.name != "post_attention_norm.weight")
+          t.push_back({"blk." + std::to_string(l) + "." + x.name, x.ne, x.type});
+    return gguf_of("gemma3", t);
+  };
+  const GgufHeader h = table(true);
+  PreparedModel m = prepared(c);
+  attach_file(m, h);
+  INFO((m.file_refused ? m.file_refused->message : ""));
+  REQUIRE(m.file);
+  CHECK(m.file->total_bytes == h.tensor_bytes());
+  // Without layer 0's post_attention_norm its ffn_norm would count for both norms: refused.
+  PreparedModel bad = prepared(c);
+  attach_file(bad, table(false));
+  REQUIRE(bad.file_refused);
+  CHECK_THAT(bad.file_refused->message, Catch::Contains("blk.0.ffn_norm.weight would stand for two of the model's tensors"));
+}
