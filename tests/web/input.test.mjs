@@ -151,7 +151,8 @@ test('the files of a split GGUF model dropped together are read as one model', a
   const f = await figures(page);
   assert.equal(f.params.total, await page.evaluate(() => Module.estimate({ preset: 'qwen2.5-0.5b' }, {}).params.total));
   const read = await page.evaluate(() => Module.modelFileRead());
-  assert.ok(read > 0 && read < (sizes[0] + sizes[1]) / 8, `read ${read} bytes of two files of ${sizes[0] + sizes[1]}`);
+  // One first read (4 MiB) of each file holds its header: nothing more is read.
+  assert.ok(read > 0 && read <= 2 * (4 << 20) && read < sizes[0] + sizes[1], `read ${read} bytes of two files of ${sizes[0] + sizes[1]}`);
   assert.deepEqual(await page.evaluate(() => Module.banners()), [], 'both files read: no note left');
   assert.deepEqual(problems, []);
   await context.close();
