@@ -489,3 +489,26 @@ TEST_CASE("file weights: Gemma 3's four norms per layer, and a tensor that would
   REQUIRE(bad.file_refused);
   CHECK_THAT(bad.file_refused->message, Catch::Contains("blk.0.ffn_norm.weight would stand for two of the model's tensors"));
 }
+
+TEST_CASE("file weights: OLMo 2's norms after attention and after the FFN", "[core][gguf][file]") {
+  // src/models/olmo2.cpp: attn_q_norm {n_embd}, attn_k_norm {n_head_kv · head}, post_attention_norm,
+  // post_ffw_norm; no norm before attention.
+  const ModelConfig c = llmsize::test::preset("olmo-2-7b").config;
+  const u64 d = 4096, f = 11008, v = 100352;
+  std::vector<T> t{{"token_embd.weight", {d, v}, Q4_K}, {"output_norm.weight", {d}, F32}, {"output.weight", {d, v}, Q6_K}};
+  for (i64 l = 0; l < c.n_layers; ++l)
+    for (const T& x : std::vector<T>{{"attn_q.weight", {d, d}, Q4_K},        {"attn_k.weight", {d, d}, Q4_K},
+                                     {"attn_v.weight", {d, d}, Q6_K},        {"attn_output.weight", {d, d}, Q4_K},
+                                     {"attn_q_norm.weight", {d}, F32},      {"attn_k_norm.weight", {d}, F32},
+                                     {"post_attention_norm.weight", {d}, F32}, {"ffn_gate.weight", {d, f}, Q4_K},
+                                     {"ffn_up.weight", {d, f}, Q4_K},        {"ffn_down.weight", {f, d}, Q6_K},
+                                     {"post_ffw_norm.weight", {d}, F32}})
+      t.push_back({"blk." + std::to_string(l) + "." + x.name, x.ne, x.type});
+  const GgufHeader h = gguf_of("olmo2", t);
+  PreparedModel m = prepared(c);
+  attach_file(m, h);
+  INFO((m.file_refused ? m.file_refused->message : ""));
+  REQUIRE(m.file);
+  CHECK(m.file->total_bytes == h.tensor_bytes());
+  CHECK(m.file->other_tensors == 0);
+}

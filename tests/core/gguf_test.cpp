@@ -507,3 +507,12 @@ TEST_CASE("GGUF: Gemma 2 and Phi-3 metadata read as their models", "[core][gguf]
                   32064};
   CHECK(params_of(gguf_of(phi3)) == count_params(llmsize::test::preset("phi-3-mini").config)->total);
 }
+
+TEST_CASE("GGUF: OLMo 2 metadata read as its model", "[core][gguf]") {
+  // Olmo2Model's keys (convert_hf_to_gguf.py) with OLMo-2-1124-7B's config.json values.
+  const Meta olmo2{"olmo2",
+                   {{"block_count", 32}, {"context_length", 4096}, {"embedding_length", 4096}, {"feed_forward_length", 11008},
+                    {"attention.head_count", 32}, {"attention.head_count_kv", 32}},
+                   100352};
+  CHECK(params_of(gguf_of(olmo2)) == count_params(llmsize::test::preset("olmo-2-7b").config)->total);
+}
