@@ -78,6 +78,16 @@ PreparedModel prepared(const ModelConfig& c) {
   return std::move(m).value();
 }
 
+// The model prepared with the file's bytes as its weights, failing the test (with the reason)
+// where the file's tensors do not match it.
+PreparedModel with_file(const ModelConfig& c, const GgufHeader& h) {
+  PreparedModel m = prepared(c);
+  attach_file(m, h);
+  INFO((m.file_refused ? m.file_refused->message : ""));
+  REQUIRE(m.file);
+  return m;
+}
+
 Estimate estimate_of(const PreparedModel& m, const Workload& w) {
   auto e = estimate(m, w);
   INFO(join(e.issues()));
@@ -128,8 +138,7 @@ TEST_CASE("file weights: a GGUF's bytes are the weights, per tensor and layer", 
     for (T& x : t)
       if (x.name == "blk.5.attn_q.weight") x.type = Q4_0;  // 18 instead of 34 bytes per 32 values
     const GgufHeader h5 = gguf_of("qwen2", t);
-    PreparedModel m5 = prepared(c);
-    attach_file(m5, h5);
+    const PreparedModel m5 = with_file(c, h5);
     const Estimate e5 = estimate_of(m5, w);
     CHECK(e.inference.weights.total_bytes - e5.inference.weights.total_bytes == c.d_model * c.d_model / 32 * (34 - 18));
     // That layer's q_proj has its own row (one layer of q4_0 beside 23 of q8_0).
@@ -166,10 +175,7 @@ TEST_CASE("file weights: one fused attn_qkv tensor is shared by q, k and v in pr
   const ModelConfig c = llmsize::test::preset("qwen2.5-0.5b").config;
   const GgufHeader split = gguf_of("qwen2", qwen25_tensors(false)), fused = gguf_of("qwen2", qwen25_tensors(true));
   CHECK(split.tensor_bytes() == fused.tensor_bytes());  // q8_0 rows of 896: one tensor or three, the same blocks
-  PreparedModel m = prepared(c);
-  attach_file(m, fused);
-  INFO((m.file_refused ? m.file_refused->message : ""));
-  REQUIRE(m.file);
+  PreparedModel m = with_file(c, fused);
   const Estimate e = estimate_of(m, llmsize::test::with({{"w", "q8_0"}}));
   CHECK(e.inference.weights.total_bytes == fused.tensor_bytes());
   const WeightRow* k = row_of(e, "model.layers.{i}.self_attn.k_proj.weight", "q8_0");
@@ -209,9 +215,7 @@ TEST_CASE("file weights: a file that does not match the model is named, and the 
   t = qwen25_tensors();
   t.push_back({"rope_freqs.weight", {32}, F32});
   const GgufHeader h = gguf_of("qwen2", t);
-  PreparedModel m = prepared(c);
-  attach_file(m, h);
-  REQUIRE(m.file);
+  PreparedModel m = with_file(c, h);
   CHECK(m.file->other_tensors == 1);
   CHECK(m.file->other_names == std::vector<std::string>{"rope_freqs.weight"});
   const Estimate e = estimate_of(m, Workload{});
@@ -242,10 +246,7 @@ TEST_CASE("file weights: gpt-oss's fused gate_up is llama.cpp's ffn_gate_exps an
       t.push_back({b + x.name, x.ne, x.type});
   }
   const GgufHeader h = gguf_of("gpt-oss", t);
-  PreparedModel m = prepared(c);
-  attach_file(m, h);
-  INFO((m.file_refused ? m.file_refused->message : ""));
-  REQUIRE(m.file);
+  PreparedModel m = with_file(c, h);
   CHECK(m.file->other_tensors == 0);
   const Estimate est = estimate_of(m, llmsize::test::with({{"w", "mxfp4"}}));
   CHECK(est.inference.weights.total_bytes == h.tensor_bytes());
@@ -355,10 +356,7 @@ TEST_CASE("file weights: DeepSeek's MLA tensors, split k_b / v_b and fused gate_
     for (const T& x : layer) t.push_back({b + x.name, x.ne, x.type});
   }
   const GgufHeader hd = gguf_of("deepseek2", t);
-  PreparedModel m = prepared(c);
-  attach_file(m, hd);
-  INFO((m.file_refused ? m.file_refused->message : ""));
-  REQUIRE(m.file);
+  PreparedModel m = with_file(c, hd);
   CHECK(m.file->other_tensors == 0);
   const Estimate est = estimate_of(m, llmsize::test::with({{"w", "q4_k_m"}}));
   CHECK(est.inference.weights.total_bytes == hd.tensor_bytes());
@@ -408,10 +406,7 @@ TEST_CASE("file weights: a file's multi-token-prediction layer stays outside the
   const GgufHeader h = gguf_of("glm4moe", t);
   for (const GgufTensor& x : h.tensors)
     if (x.name.rfind("blk.46.", 0) == 0) mtp += x.bytes;
-  PreparedModel m = prepared(c);
-  attach_file(m, h);
-  INFO((m.file_refused ? m.file_refused->message : ""));
-  REQUIRE(m.file);
+  PreparedModel m = with_file(c, h);
   CHECK(m.file->mtp_bytes == mtp);
   CHECK(m.file->other_tensors == 0);
   CHECK(m.file->total_bytes == h.tensor_bytes() - mtp);
@@ -429,10 +424,7 @@ TEST_CASE("file weights: Phi-3's fused attn_qkv and gate-and-up ffn_up", "[core]
                                      {"ffn_up.weight", {d, 2 * f}, Q4_K},  {"ffn_down.weight", {f, d}, Q6_K}})
       t.push_back({"blk." + std::to_string(l) + "." + x.name, x.ne, x.type});
   const GgufHeader h = gguf_of("phi3", t);
-  PreparedModel m = prepared(c);
-  attach_file(m, h);
-  INFO((m.file_refused ? m.file_refused->message : ""));
-  REQUIRE(m.file);
+  PreparedModel m = with_file(c, h);
   CHECK(m.file->total_bytes == h.tensor_bytes());
   CHECK(m.file->other_tensors == 0);
 }
@@ -478,10 +470,7 @@ TEST_CASE("file weights: Gemma 3's four norms per layer, and a tensor that would
     return gguf_of("gemma3", t);
   };
   const GgufHeader h = table(true);
-  PreparedModel m = prepared(c);
-  attach_file(m, h);
-  INFO((m.file_refused ? m.file_refused->message : ""));
-  REQUIRE(m.file);
+  PreparedModel m = with_file(c, h);
   CHECK(m.file->total_bytes == h.tensor_bytes());
   // Without layer 0's post_attention_norm its ffn_norm would count for both norms: refused.
   PreparedModel bad = prepared(c);
@@ -505,10 +494,7 @@ TEST_CASE("file weights: OLMo 2's norms after attention and after the FFN", "[co
                                      {"post_ffw_norm.weight", {d}, F32}})
       t.push_back({"blk." + std::to_string(l) + "." + x.name, x.ne, x.type});
   const GgufHeader h = gguf_of("olmo2", t);
-  PreparedModel m = prepared(c);
-  attach_file(m, h);
-  INFO((m.file_refused ? m.file_refused->message : ""));
-  REQUIRE(m.file);
+  PreparedModel m = with_file(c, h);
   CHECK(m.file->total_bytes == h.tensor_bytes());
   CHECK(m.file->other_tensors == 0);
 }
