@@ -101,6 +101,8 @@ struct Reader {
   int vllm = 0, llamacpp = 0, sglang = 0;  // recognised lines per engine
   int devices = 0;                         // llama.cpp's "using device" lines
   int kv_caches = 0;                       // llama.cpp's iswa "creating" lines so far
+  bool swa_pool = false;                   // SGLang's hybrid pool: two "KV Cache is allocated" lines
+  int pool_lines = 0;                      // of them so far
 
   void set(const std::string& key, const std::string& value) {
     for (auto& [k, v] : log.settings)
@@ -283,14 +285,35 @@ struct Reader {
       if (auto v = after(l, "avail mem=")) figure("post_bytes", *v * kGiBd, l), ++sglang;
       if (auto v = after(l, "mem usage=")) figure("weights_bytes", *v * kGiBd, l);
     }
+    // The hybrid pool (swa_memory_pool.py): "Use sliding window memory pool. full_layer_tokens=F,
+    // swa_layer_tokens=W", the sliding layers' pool line, the full layers', then "SWAKVPool mem usage".
+    if (l.find("ing window memory pool.") != std::string_view::npos) {
+      ++sglang;
+      if (auto v = after_key(l, "full_layer_tokens=")) figure("kv_tokens", *v, l);
+      if (auto v = after_key(l, "swa_layer_tokens=")) figure("swa_tokens", *v, l);
+    }
+    if (auto v = after(l, "SWAKVPool mem usage: ")) {
+      ++sglang;
+      figure("kv_bytes", *v * kGiBd, l);
+      if (auto n = after(l, "swa size: ")) figure("swa_tokens", *n, l);
+      if (auto n = after(l, "full size: ")) figure("kv_tokens", *n, l);
+    }
     if (l.find("KV Cache is allocated.") != std::string_view::npos) {
       ++sglang;
-      if (auto v = after(l, "#tokens: ")) figure("kv_tokens", *v, l);
+      const std::optional<double> tokens = after(l, "#tokens: ");
+      std::string pool;  // "swa_" for the sliding layers' pool: by its size where the log gave both, else first
+      if (swa_pool) {
+        const LogFigure* w = log.find("swa_tokens");
+        const LogFigure* f = log.find("kv_tokens");
+        const bool first = ++pool_lines % 2 == 1;
+        if (w && f && w->value != f->value ? tokens && *tokens == w->value : first) pool = "swa_";
+      }
+      if (tokens) figure(pool.empty() ? "kv_tokens" : "swa_tokens", *tokens, l);
       if (l.find("KV size: ") != std::string_view::npos) {
-        if (auto v = after(l, "KV size: ")) figure("k_bytes", *v * kGiBd, l);
+        if (auto v = after(l, "KV size: ")) figure(pool + "k_bytes", *v * kGiBd, l);
       } else {
-        if (auto v = after(l, "K size: ")) figure("k_bytes", *v * kGiBd, l);
-        if (auto v = after(l, "V size: ")) figure("v_bytes", *v * kGiBd, l);
+        if (auto v = after(l, "K size: ")) figure(pool + "k_bytes", *v * kGiBd, l);
+        if (auto v = after(l, "V size: ")) figure(pool + "v_bytes", *v * kGiBd, l);
       }
     }
     if (auto v = after_key(l, "max_total_num_tokens=")) figure("kv_tokens", *v, l), ++sglang;
@@ -332,6 +355,8 @@ Result<EngineLog> parse_engine_log(std::string_view text) {
     return Issue{"log", "is " + with_commas(static_cast<i64>(text.size())) + " bytes; at most " +
                             with_commas(static_cast<i64>(kMaxLogBytes)) + " (the start-up part of a log is enough)"};
   Reader r;
+  r.swa_pool = text.find("SWAKVPool mem usage") != std::string_view::npos ||
+               text.find("ing window memory pool.") != std::string_view::npos;
   while (!text.empty()) {
     const size_t nl = text.find('\n');
     const std::string_view line = text.substr(0, nl);
@@ -456,15 +481,27 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
       row_of("post_bytes", "Free after the load", m.post_gib * kGiBd, true);
     }
     row_of("weights_bytes", "Load weight mem usage", static_cast<double>(m.weights_bytes), true);
-    row_of("kv_tokens", "#tokens", static_cast<double>(m.max_total_tokens), false);
+    row_of("kv_tokens", m.hybrid ? "full_layer_tokens" : "#tokens", static_cast<double>(m.max_total_tokens), false);
+    if (m.hybrid) row_of("swa_tokens", "swa_layer_tokens", static_cast<double>(m.swa_tokens), false);
     // The pool's tensors at the log's own #tokens: the cell and padding, exactly.
+    const LogFigure* swa = log.find("swa_tokens");
     if (const LogFigure* n = log.find("kv_tokens"); n && n->value >= 0 && n->value <= 1e13) {
-      auto at = sglang_with_tokens(m, static_cast<i64>(n->value), "log");
+      std::optional<i64> swa_tokens;
+      if (m.hybrid && swa && swa->value >= 0 && swa->value <= 1e13) swa_tokens = static_cast<i64>(swa->value);
+      auto at = sglang_with_tokens(m, static_cast<i64>(n->value), "log", swa_tokens);
       if (!at) return at.issues();
       row_of("k_bytes", m.mla ? "KV size at the log's #tokens" : "K size at the log's #tokens", static_cast<double>(at->k_bytes), true);
       row_of("v_bytes", "V size at the log's #tokens", static_cast<double>(at->v_bytes), true);
+      if (m.hybrid) {
+        row_of("swa_k_bytes", "Sliding pool's K size", static_cast<double>(at->swa_k_bytes), true);
+        row_of("swa_v_bytes", "Sliding pool's V size", static_cast<double>(at->swa_v_bytes), true);
+        row_of("kv_bytes", "SWAKVPool mem usage", static_cast<double>(at->k_bytes + at->v_bytes + at->swa_k_bytes + at->swa_v_bytes), true);
+      }
       row_of("max_running_requests", "max_running_requests", static_cast<double>(at->max_running_requests), false);
     }
+    if (swa && !m.hybrid)
+      out.notes.push_back("the log holds SGLang's hybrid sliding-window pool, which llmsize gives only Llama 4 in SGLang of late "
+                          "2025 (and not with --disable-hybrid-swa-memory): its own pool is compared with the log's full layers'");
   } else {
     if (!e->llamacpp) return e->notes.empty() ? Issue{"rt", "llama.cpp's accounting is not available for this workload"} : e->notes.front();
     out.lines = llamacpp_log(*e->llamacpp, w.kv_dtype, e->llamacpp_devices ? &*e->llamacpp_devices : nullptr);

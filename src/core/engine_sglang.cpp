@@ -31,9 +31,12 @@ void bucket_defaults(i64 gpu_mib, i64 tp, i64& cps, i64& cgbs) {
   else cps = 16384, cgbs = 512;
 }
 
-// Families whose sliding-window layers SGLang sizes as full ones (server_args sets
-// disable_hybrid_swa_memory for GptOss and Gemma2/3): one pool over every layer.
-bool swa_as_full(Family f) { return f == Family::Gemma2 || f == Family::Gemma3 || f == Family::GptOss; }
+// ref: configs/model_config.py is_hybrid_swa_model and get_hybrid_layer_ids: of the families
+// llmsize knows, only Llama 4 (Llama4ForConditionalGeneration) gets SGLang's hybrid pool, its
+// chunked layers ((i + 1) % 4 != 0) as the sliding ones. gpt-oss is in the list but server_args.py
+// sets disable_hybrid_swa_memory for it in late 2025 (and for Gemma 2/3, OLMo 2/3, EXAONE 4); every
+// other family's sliding-window layers are sized at full length in the one pool.
+bool hybrid_swa_arch(Family f) { return f == Family::Llama4; }
 
 std::string gb(double gib) { return fixed(gib, 2); }
 
@@ -76,16 +79,23 @@ Result<SglangMemory> sglang_memory(const ModelConfig& c, const LayerPlan& plan, 
   // every rank; DeepSeek-V3.2 (NSA) adds the indexer's 128 fp8 key bytes and a 4-byte scale per
   // layer, its latent kept as 512 fp8 + 4 scales per 128 + 64 bf16 rope = 656 bytes when fp8,
   // and pages of 64 tokens.
-  bool sliding = false, full = false;
+  if (c.family == Family::Gemma4)  // model_config.py: Gemma 4 joined is_hybrid_swa_model in 2026 (pool_configurator.py)
+    return Issue{"rt", "SGLang of late 2025 predates Gemma 4; the versions that run it size a hybrid pool by bytes "
+                       "(pool_configurator.py), not modelled yet"};
+  m.hybrid = hybrid_swa_arch(c.family) && !w.disable_hybrid_swa_memory;
   i64 k_row = 0, v_row = 0;  // bytes of one token over the layers: K, V (MLA: the latent in k_row)
-  for (const PlannedLayer& l : plan.layers) {
-    const CacheShape& s = plan.caches[static_cast<size_t>(l.cache)];
+  for (size_t i = 0; i < plan.layers.size(); ++i) {
+    const CacheShape& s = plan.caches[static_cast<size_t>(plan.layers[i].cache)];
     if (has_state(s.kind))
       return Issue{"rt", "SGLang's state pool for recurrent layers (handle_max_mamba_cache) is not modelled yet"};
-    if (s.kind == AttnKind::Chunked) return Issue{"rt", "SGLang's pool for Llama 4's chunked attention is not modelled yet"};
     if (s.kind == AttnKind::Shared) return Issue{"rt", "SGLang's pools for KV-shared layers (Gemma 4) are not modelled yet"};
+    if (s.kind == AttnKind::Chunked && !hybrid_swa_arch(c.family))
+      return Issue{"rt", "SGLang's pool for chunked attention outside Llama 4 is not modelled"};
+    if (m.hybrid && (s.kind == AttnKind::Chunked) != ((i + 1) % 4 != 0))
+      return Issue{"rt", "SGLang takes Llama 4's sliding layers to be all but every fourth; layer " + std::to_string(i) +
+                             " of this config " + (s.kind == AttnKind::Chunked ? "is" : "is not") +
+                             " chunked (give --disable-hybrid-swa-memory for one pool)"};
     if (!keeps_tokens(s.kind)) continue;
-    (s.kind == AttnKind::Sliding ? sliding : full) = true;
     ++m.layers;
     if (is_mla(s.kind)) {
       m.mla = true;
@@ -98,13 +108,22 @@ Result<SglangMemory> sglang_memory(const ModelConfig& c, const LayerPlan& plan, 
       }
     } else {
       const i64 per_value = kv_row_bytes(t, 1).value_or(2);
-      k_row += s.heads_gpu * s.k_dim * per_value;
-      v_row += s.heads_gpu * s.v_dim * per_value;
+      const i64 k = s.heads_gpu * s.k_dim * per_value, v = s.heads_gpu * s.v_dim * per_value;
+      k_row += k;
+      v_row += v;
+      if (m.hybrid && s.kind == AttnKind::Chunked) {
+        ++m.swa_layers;
+        m.swa_k_row_bytes += k;
+        m.swa_v_row_bytes += v;
+        m.window = s.window;
+      } else if (m.hybrid) {
+        ++m.full_layers;
+      }
     }
   }
   if (m.layers == 0) return Issue{"rt", "this model keeps no KV cache in SGLang (no attention layers)"};
-  if (sliding && full && !swa_as_full(c.family))
-    return Issue{"rt", "SGLang's hybrid sliding-window pool (swa_full_tokens_ratio) is not modelled yet"};
+  // ref: model_runner_kv_cache_mixin.py get_cell_size_per_token (late 2025): every layer's K and V
+  // in the cell, the hybrid pool's sliding layers too.
   m.cell_bytes = k_row + v_row + m.indexer_bytes * m.layers;
 
   // ref: model_runner.py: free memory (GiB) before the load, and after it.
@@ -134,15 +153,37 @@ Result<SglangMemory> sglang_memory(const ModelConfig& c, const LayerPlan& plan, 
     m.error = "RuntimeError: Not enough memory. Please try to increase --mem-fraction-static.";
     return m;
   }
-  m.k_row_bytes = k_row;
-  m.v_row_bytes = v_row;
-  return sglang_with_tokens(m, m.max_total_tokens);
+  m.k_row_bytes = k_row - m.swa_k_row_bytes;
+  m.v_row_bytes = v_row - m.swa_v_row_bytes;
+  if (!m.hybrid) return sglang_with_tokens(m, m.max_total_tokens);
+  // ref: model_runner_kv_cache_mixin.py set_num_tokens_hybrid_swa (late 2025): the profiled tokens
+  // of every layer shared so that a sliding layer keeps swa_full_tokens_ratio of a full layer's:
+  // full = int(T × layers / (ratio × sliding + full layers)), swa = int(full × ratio), each to whole
+  // pages (Python floats: the same IEEE doubles, in the same order).
+  m.swa_ratio = w.swa_full_tokens_ratio;
+  m.profiled_tokens = m.max_total_tokens;
+  const double denominator = m.swa_ratio * static_cast<double>(m.swa_layers) + static_cast<double>(m.full_layers);
+  const Checked total = Checked(m.profiled_tokens) * static_cast<i64>(plan.layers.size());
+  if (!total.ok() || denominator <= 0) return memory_overflow("swar");
+  const i64 full = static_cast<i64>(static_cast<double>(total.value()) / denominator);
+  const i64 swa = static_cast<i64>(static_cast<double>(full) * m.swa_ratio);
+  return sglang_with_tokens(m, full / m.page_size * m.page_size, "seq", swa / m.page_size * m.page_size);
 }
 
-Result<SglangMemory> sglang_with_tokens(const SglangMemory& in, i64 tokens, const std::string& field) {
-  if (tokens < 0) return Issue{field, "a token pool cannot be negative"};
+Result<SglangMemory> sglang_with_tokens(const SglangMemory& in, i64 tokens, const std::string& field,
+                                        std::optional<i64> swa_tokens) {
+  if (tokens < 0 || (swa_tokens && *swa_tokens < 0)) return Issue{field, "a token pool cannot be negative"};
   SglangMemory m = in;
   m.max_total_tokens = tokens;
+  if (m.hybrid) {  // ref: swa_memory_pool.py SWAKVPool: an MHATokenToKVPool of size_swa rows for the sliding layers
+    m.swa_tokens = swa_tokens ? *swa_tokens
+                              : static_cast<i64>(static_cast<double>(tokens) * m.swa_ratio) / m.page_size * m.page_size;
+    const Checked swa_rows = Checked(m.swa_tokens) + m.page_size;
+    const Checked sk = swa_rows * m.swa_k_row_bytes, sv = swa_rows * m.swa_v_row_bytes;
+    if (!sk.ok() || !sv.ok()) return memory_overflow(field);
+    m.swa_k_bytes = sk.value();
+    m.swa_v_bytes = sv.value();
+  }
   // ref: memory_pool.py: the pool's tensors hold size + page_size rows (slot 0 padded); the
   // NSA indexer's buffer whole pages of them.
   const Checked rows = Checked(tokens) + m.page_size;
@@ -158,6 +199,14 @@ Result<SglangMemory> sglang_with_tokens(const SglangMemory& in, i64 tokens, cons
   return m;
 }
 
+i64 sglang_max_requests(const SglangMemory& m, i64 context) {
+  if (!m.error.empty() || context <= 0) return 0;
+  const i64 full = m.max_total_tokens / context;
+  if (!m.hybrid) return full;
+  const i64 kept = m.window > 0 ? std::min(context, m.window) : context;
+  return std::min(full, m.swa_tokens / kept);
+}
+
 std::vector<std::string> sglang_log(const SglangMemory& m) {
   std::vector<std::string> out;
   // ref: model_runner.py load_model: "Load weight end. type=…, dtype=…, avail mem=%.2f GB, mem usage=%.2f GB."
@@ -167,14 +216,27 @@ std::vector<std::string> sglang_log(const SglangMemory& m) {
     out.push_back(m.error);
     return out;
   }
-  // ref: memory_pool.py, MHATokenToKVPool / MLATokenToKVPool _create_buffers.
-  if (m.mla)
+  const auto mha_line = [](i64 tokens, i64 k, i64 v) {
+    return "KV Cache is allocated. #tokens: " + std::to_string(tokens) + ", K size: " + gb(static_cast<double>(k) / kGiBd) +
+           " GB, V size: " + gb(static_cast<double>(v) / kGiBd) + " GB";
+  };
+  if (m.hybrid) {
+    // ref: model_runner_kv_cache_mixin.py set_num_tokens_hybrid_swa, then swa_memory_pool.py
+    // SWAKVPool.__init__: the sliding layers' pool is created first, each pool's own line, then the
+    // pair's (mem usage = both pools' K and V).
+    out.push_back("Use sliding window memory pool. full_layer_tokens=" + std::to_string(m.max_total_tokens) +
+                  ", swa_layer_tokens=" + std::to_string(m.swa_tokens));
+    out.push_back(mha_line(m.swa_tokens, m.swa_k_bytes, m.swa_v_bytes));
+    out.push_back(mha_line(m.max_total_tokens, m.k_bytes, m.v_bytes));
+    out.push_back("SWAKVPool mem usage: " + gb(static_cast<double>(m.swa_k_bytes + m.swa_v_bytes + m.k_bytes + m.v_bytes) / kGiBd) +
+                  " GB, swa size: " + std::to_string(m.swa_tokens) + ", full size: " + std::to_string(m.max_total_tokens));
+  } else if (m.mla) {  // ref: memory_pool.py, MHATokenToKVPool / MLATokenToKVPool _create_buffers.
+
     out.push_back("KV Cache is allocated. #tokens: " + std::to_string(m.max_total_tokens) +
                   ", KV size: " + gb(static_cast<double>(m.k_bytes) / kGiBd) + " GB");
-  else
-    out.push_back("KV Cache is allocated. #tokens: " + std::to_string(m.max_total_tokens) +
-                  ", K size: " + gb(static_cast<double>(m.k_bytes) / kGiBd) +
-                  " GB, V size: " + gb(static_cast<double>(m.v_bytes) / kGiBd) + " GB");
+  } else {
+    out.push_back(mha_line(m.max_total_tokens, m.k_bytes, m.v_bytes));
+  }
   // ref: scheduler.py, the line after the CUDA graphs are captured (its free memory left out).
   out.push_back("max_total_num_tokens=" + std::to_string(m.max_total_tokens) +
                 (m.chunked_prefill_size > 0 ? ", chunked_prefill_size=" + std::to_string(m.chunked_prefill_size) : "") +
@@ -209,9 +271,29 @@ std::vector<EngineTerm> sglang_terms(const SglangMemory& m, const Workload& w, c
                std::string(m.mla ? "latent" : "K and V") + " of " + b(m.layers) + " layers" +
                    (m.indexer_bytes > 0 ? " + the indexer's 132 B per layer" : "") + " = " + b(m.cell_bytes),
                src + "model_runner.py get_cell_size_per_token"});
-  t.push_back({"kv_tokens", "#tokens", static_cast<double>(m.max_total_tokens), false, m.measured ? "exact" : "estimate",
-               "⌊⌊rest × 2^30⌋ / cell⌋, to a multiple of page " + b(m.page_size) + " = " + b(m.max_total_tokens),
-               src + "model_runner.py profile_max_num_token, init_memory_pool"});
+  const std::string how = m.measured ? "exact" : "estimate";
+  if (!m.hybrid) {
+    t.push_back({"kv_tokens", "#tokens", static_cast<double>(m.max_total_tokens), false, how,
+                 "⌊⌊rest × 2^30⌋ / cell⌋, to a multiple of page " + b(m.page_size) + " = " + b(m.max_total_tokens),
+                 src + "model_runner.py profile_max_num_token, init_memory_pool"});
+    return t;
+  }
+  const i64 layers = m.full_layers + m.swa_layers;
+  t.push_back({"profiled_tokens", "Tokens of every layer", static_cast<double>(m.profiled_tokens), false, how,
+               "⌊⌊rest × 2^30⌋ / cell⌋, to a multiple of page " + b(m.page_size) + " = " + b(m.profiled_tokens),
+               src + "model_runner.py profile_max_num_token"});
+  t.push_back({"kv_tokens", "full_layer_tokens", static_cast<double>(m.max_total_tokens), false, how,
+               "int(" + b(m.profiled_tokens) + " × " + b(layers) + " layers / (" + fixed(m.swa_ratio, 3) + " × " + b(m.swa_layers) +
+                   " sliding + " + b(m.full_layers) + " full)), to whole pages = " + b(m.max_total_tokens),
+               src + "model_runner_kv_cache_mixin.py set_num_tokens_hybrid_swa"});
+  t.push_back({"swa_tokens", "swa_layer_tokens", static_cast<double>(m.swa_tokens), false, how,
+               "int(full × --swa-full-tokens-ratio " + fixed(m.swa_ratio, 3) + "), to whole pages = " + b(m.swa_tokens),
+               src + "model_runner_kv_cache_mixin.py set_num_tokens_hybrid_swa"});
+  t.push_back({"kv_bytes", "SWAKVPool mem usage", static_cast<double>(m.swa_k_bytes + m.swa_v_bytes + m.k_bytes + m.v_bytes), true,
+               how,
+               "(swa + page) × " + b(m.swa_k_row_bytes + m.swa_v_row_bytes) + " B + (full + page) × " +
+                   b(m.k_row_bytes + m.v_row_bytes) + " B",
+               src + "swa_memory_pool.py SWAKVPool"});
   return t;
 }
 

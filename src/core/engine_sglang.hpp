@@ -42,6 +42,16 @@ struct SglangMemory {
   i64 k_row_bytes = 0, v_row_bytes = 0;  // one token over the layers: K and V (MLA: the latent in K)
   i64 k_bytes = 0, v_bytes = 0;  // the pool's tensors (N + page rows); MLA: k_bytes holds the KV and indexer keys
   i64 max_running_requests = 0;
+  // The hybrid sliding-window pool (SWAKVPool: Llama 4's chunked layers): the fields above are the
+  // full layers' pool (max_total_tokens its size), these the sliding-window layers' pool.
+  bool hybrid = false;
+  double swa_ratio = 0;        // --swa-full-tokens-ratio
+  i64 window = 0;              // the sliding layers' window (Llama 4: attention_chunk_size)
+  i64 full_layers = 0, swa_layers = 0;
+  i64 profiled_tokens = 0;     // the plain pool's size before the split
+  i64 swa_tokens = 0;          // "swa_layer_tokens"
+  i64 swa_k_row_bytes = 0, swa_v_row_bytes = 0;
+  i64 swa_k_bytes = 0, swa_v_bytes = 0;
   std::string error;           // SGLang's own refusal (no memory left for the pool)
 };
 
@@ -49,15 +59,22 @@ struct SglangMemory {
 // cuda_graph_max_bs, kv_dtype, tp, seq = --context-length). `inf` is the estimate's inference
 // memory (its weights per GPU). `pre_post_gib`: the free memory before and after the load as a
 // log prints it; without it both come from the catalog's CUDA total. Fails, naming the field,
-// where SGLang's pool for this model is not modelled (recurrent layers, hybrid sliding-window
-// pools, Llama 4's chunked attention) or the card's totals are not in the catalog.
+// where SGLang's pool for this model is not modelled (recurrent layers, KV-shared layers) or the
+// card's totals are not in the catalog.
 Result<SglangMemory> sglang_memory(const ModelConfig& cfg, const LayerPlan& plan, const InferenceMemory& inf,
                                    const Workload& w, const Gpu& gpu,
                                    std::optional<std::pair<double, double>> pre_post_gib = std::nullopt);
 
-// The same memory with a pool of `tokens` (a log's #tokens): its K and V bytes and request count.
-// Fails (Issue naming `field`) when the pool's bytes overflow.
-Result<SglangMemory> sglang_with_tokens(const SglangMemory& m, i64 tokens, const std::string& field = "seq");
+// The same memory with a pool of `tokens` (a log's #tokens; a hybrid pool's full layers, its
+// sliding layers' `swa_tokens` or, without them, the ratio's share): its K and V bytes and request
+// count. Fails (Issue naming `field`) when the pool's bytes overflow.
+Result<SglangMemory> sglang_with_tokens(const SglangMemory& m, i64 tokens, const std::string& field = "seq",
+                                        std::optional<i64> swa_tokens = std::nullopt);
+
+// Requests of `context` tokens the pool holds at once: the full layers' tokens / context, and in a
+// hybrid pool at most the sliding layers' tokens / min(context, window) (SGLang frees the tokens
+// that leave the window).
+i64 sglang_max_requests(const SglangMemory& m, i64 context);
 
 // The lines SGLang prints for that memory ("GB" is GiB, two decimals).
 std::vector<std::string> sglang_log(const SglangMemory& m);

@@ -156,9 +156,12 @@ Result<Estimate> estimate(const PreparedModel& m, const Workload& w) {
       const SglangMemory& g = *(e.sglang = std::move(sm).value());
       InferenceMemory& fit = e.inference;
       fit.capacity_bytes = static_cast<i64>(g.pre_gib * g.mem_fraction_static * 1073741824.0);
-      fit.fits = g.error.empty() && g.max_total_tokens >= w.seq * w.batch;
-      fit.max_sequences = g.error.empty() ? g.max_total_tokens / w.seq : 0;
-      fit.max_context = std::min(g.max_total_tokens, cfg.max_positions);
+      fit.max_sequences = sglang_max_requests(g, w.seq);
+      fit.fits = fit.max_sequences >= w.batch;
+      // One request's longest context: the full layers' pool, and the sliding layers' pool where it
+      // holds less than a window.
+      const i64 longest = g.hybrid && g.swa_tokens < g.window ? std::min(g.max_total_tokens, g.swa_tokens) : g.max_total_tokens;
+      fit.max_context = std::min(longest, cfg.max_positions);
       fit.max_context_is_model_limit = fit.max_context == cfg.max_positions;
     } else {
       e.notes.push_back(sm.issues().front());

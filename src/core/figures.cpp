@@ -426,7 +426,9 @@ const Figure kFigures[] = {
      [](C, W w, E e) -> D {
        const InferenceMemory& m = e.inference;
        if (e.sglang)
-         return {"SGLang's token pool (" + n(e.sglang->max_total_tokens) + " tokens), at most the model's positions = " +
+         return {"SGLang's token pool (" + n(e.sglang->max_total_tokens) + " tokens" +
+                     (e.sglang->hybrid ? ", the full layers'; the sliding layers' " + n(e.sglang->swa_tokens) + " where under a window" : "") +
+                     "), at most the model's positions = " +
                      n(m.max_context),
                  std::string(kSglangVersion) + ", model_runner.py profile_max_num_token"};
        if (e.vllm)
@@ -440,6 +442,11 @@ const Figure kFigures[] = {
     {"inference.max_sequences", "Max concurrent sequences", Unit::Count, Inf, [](E e) -> V { return e.inference.max_sequences; },
      Upper,
      [](C, W, E e) -> D {
+       if (e.sglang && e.sglang->hybrid)
+         return {"min(⌊full layers' pool / context⌋, ⌊sliding layers' pool / min(context, window)⌋) = min(⌊" +
+                     n(e.sglang->max_total_tokens) + " / " + n(e.sglang->context_len) + "⌋, ⌊" + n(e.sglang->swa_tokens) + " / min(" +
+                     n(e.sglang->context_len) + ", " + n(e.sglang->window) + ")⌋) = " + n(e.inference.max_sequences),
+                 std::string(kSglangVersion) + ", swa_memory_pool.py SWAKVPool (the tokens that leave the window are freed)"};
        if (e.sglang)
          return {"⌊SGLang's token pool / context length⌋ = ⌊" + n(e.sglang->max_total_tokens) + " / " + n(e.sglang->context_len) +
                      "⌋ = " + n(e.inference.max_sequences),

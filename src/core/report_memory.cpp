@@ -157,8 +157,12 @@ json estimate_object(const ModelConfig& cfg, const Workload& w, const Estimate& 
                      {"pre_load_free_gib", g.pre_gib}, {"post_load_free_gib", g.post_gib}, {"weights_bytes", g.weights_bytes},
                      {"pool_budget_gib", g.rest_gib}, {"cell_bytes", g.cell_bytes}, {"page_size", g.page_size},
                      {"kv_tokens", g.max_total_tokens}, {"k_bytes", g.k_bytes}, {"v_bytes", g.v_bytes},
-                     {"kv_bytes", g.k_bytes + g.v_bytes}, {"max_running_requests", g.max_running_requests},
+                     {"kv_bytes", g.k_bytes + g.v_bytes + g.swa_k_bytes + g.swa_v_bytes}, {"max_running_requests", g.max_running_requests},
                      {"starts", g.error.empty()}, {"error", g.error}, {"log_lines", sglang_log(g)}};
+    if (g.hybrid)  // SWAKVPool: k_bytes / v_bytes above are the full layers' pool
+      out["engine"]["swa_pool"] = {{"full_layers", g.full_layers}, {"swa_layers", g.swa_layers}, {"window", g.window},
+                                   {"swa_full_tokens_ratio", g.swa_ratio}, {"profiled_tokens", g.profiled_tokens},
+                                   {"swa_tokens", g.swa_tokens}, {"swa_k_bytes", g.swa_k_bytes}, {"swa_v_bytes", g.swa_v_bytes}};
     out["engine"]["terms"] = terms_json(sglang_terms(g, w, e.gpu));
   }
   const Throughput& p = e.throughput;

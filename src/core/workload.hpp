@@ -139,6 +139,8 @@ struct Workload {
   double mem_fraction_static = 0;  // share of the free memory for weights and the KV pool
   i64 chunked_prefill_size = 0;
   i64 cuda_graph_max_bs = 0;
+  double swa_full_tokens_ratio = 0.8;      // --swa-full-tokens-ratio: SWA layers' tokens / full layers' (hybrid pool)
+  bool disable_hybrid_swa_memory = false;  // --disable-hybrid-swa-memory: one pool, every layer at full length
   // llama.cpp (llama-server) flags, each the engine's default.
   i64 n_ubatch = 512;            // -ub: physical batch
   i64 parallel = 0;              // -np: server slots; 0 = auto (4 slots sharing one unified cache)

@@ -11,6 +11,8 @@
 //   sglang-llama-3.1-8b-24gb.log — a public README, a 24 GB card, defaults of mid-2025 (0.879 at 24564 MiB)
 //   sglang-deepseek-v3.2-tp8.log — sgl-project/sglang PR #11309 (8 × B200, TP 8 with DP attention, fp8 KV)
 //   sglang-qwen3-235b-fp8-tp4.log — vllm-project/vllm issue #21348 (4 × H100, --tp 4 --mem-fraction-static 0.93)
+//   sglang-mimo-v2-flash-swa.log — sgl-project/sglang PR #15464 (2025-12-19, MiMo-V2-Flash TP 4, hybrid pool)
+//   sglang-mimo-v2-flash-ratio.log — sgl-project/sglang PR #18039 (2026-01-31, its "main branch" run, --page-size 64)
 #include "core/engine_log.hpp"
 #include "core/estimate.hpp"
 #include "test_util.hpp"
@@ -170,7 +172,7 @@ TEST_CASE("SGLang: defaults by card, refusals, and the estimate without a log", 
   CHECK(note(preset("llama-3.1-8b").config, {{"gpu", "b300"}}) == "mfs");  // no nvidia-smi total recorded
   CHECK(note(preset("llama-3.1-8b").config, {{"gpu", "b300"}, {"mfs", "0.9"}}) == "gpu");  // nor a CUDA total
   CHECK(note(preset("qwen3-next-80b-a3b").config, {}) == "rt");
-  CHECK(note(preset("llama-4-scout").config, {{"tp", "8"}, {"gpus", "8"}}) == "rt");
+  CHECK(note(preset("gemma-4-31b").config, {}) == "rt");  // later than the version followed
   CHECK(note(preset("llama-3.1-8b").config, {{"kvt", "q4_0"}}) == "kvt");
   // Too little memory: SGLang's own error.
   const auto tight = estimate(preset("llama-3.1-70b").config, with({{"rt", "sglang"}, {"w", "fp8"}}));
@@ -178,4 +180,129 @@ TEST_CASE("SGLang: defaults by card, refusals, and the estimate without a log", 
   REQUIRE(tight->sglang.has_value());
   CHECK(tight->sglang->error == "RuntimeError: Not enough memory. Please try to increase --mem-fraction-static.");
   CHECK_FALSE(tight->inference.fits);
+}
+
+TEST_CASE("SGLang: the hybrid sliding-window pool's lines, sized as published", "[calibration][sglang]") {
+  // MiMo-V2-Flash is not a family llmsize reads, so its pools' rows are given from its config
+  // (hidden 4096, 48 layers; 39 sliding with 8 KV heads, 9 full with 4; head_dim 192, v_head_dim 128;
+  // TP 4 → 2 and 1 heads per rank, bf16): the sizes of each pool's tensors from its #tokens and page.
+  SglangMemory m;
+  m.hybrid = true;
+  m.swa_ratio = 0.8;
+  m.page_size = 64;
+  m.context_len = 4096;
+  m.swa_k_row_bytes = 39 * 2 * 192 * 2;
+  m.swa_v_row_bytes = 39 * 2 * 128 * 2;
+  m.k_row_bytes = 9 * 1 * 192 * 2;
+  m.v_row_bytes = 9 * 1 * 128 * 2;
+  // PR #18039: "[2026-01-31 13:50:39 TP2] Use sliding window memory pool. full_layer_tokens=375360, swa_layer_tokens=300288"
+  //            "[2026-01-31 13:50:39 TP1] KV Cache is allocated. #tokens: 300288, K size: 8.38 GB, V size: 5.59 GB"
+  auto b = sglang_with_tokens(m, 375360);  // the sliding pool from the ratio: int(375360 × 0.8) to whole pages
+  REQUIRE(b.ok());
+  CHECK(b->swa_tokens == 300288);
+  const auto lines = sglang_log(*b);
+  REQUIRE(lines.size() >= 5);
+  CHECK(lines[1] == "Use sliding window memory pool. full_layer_tokens=375360, swa_layer_tokens=300288");
+  CHECK(lines[2] == "KV Cache is allocated. #tokens: 300288, K size: 8.38 GB, V size: 5.59 GB");
+  // PR #15464 (before the ratio was applied to MiMo: both pools 1496958 tokens, page 1):
+  //   "KV Cache is allocated. #tokens: 1496958, K size: 41.76 GB, V size: 27.84 GB"
+  //   "KV Cache is allocated. #tokens: 1496958, K size: 4.82 GB, V size: 3.21 GB"
+  //   "SWAKVPool mem usage: 77.63 GB, swa size: 1496958, full size: 1496958"
+  m.page_size = 1;
+  auto a = sglang_with_tokens(m, 1496958, "log", 1496958);
+  REQUIRE(a.ok());
+  const auto al = sglang_log(*a);
+  CHECK(al[2] == "KV Cache is allocated. #tokens: 1496958, K size: 41.76 GB, V size: 27.84 GB");
+  CHECK(al[3] == "KV Cache is allocated. #tokens: 1496958, K size: 4.82 GB, V size: 3.21 GB");
+  CHECK(al[4] == "SWAKVPool mem usage: 77.63 GB, swa size: 1496958, full size: 1496958");
+
+  // The logs read back: each pool's line to its own figures (by size where the log gives both
+  // sizes, else the sliding pool's line first).
+  for (const char* file : {"sglang-mimo-v2-flash-swa.log", "sglang-mimo-v2-flash-ratio.log"}) {
+    INFO(file);
+    auto log = parse_engine_log(read_text(std::string("fuzz/corpus/engine_log/") + file));
+    REQUIRE(log.ok());
+    CHECK(log->engine == LogEngine::SGLang);
+    REQUIRE(log->find("swa_tokens"));
+    REQUIRE(log->find("swa_k_bytes"));
+  }
+  auto ratio = parse_engine_log(read_text("fuzz/corpus/engine_log/sglang-mimo-v2-flash-ratio.log"));
+  CHECK(ratio->find("kv_tokens")->value == 375360);
+  CHECK(ratio->find("swa_tokens")->value == 300288);
+  CHECK(ratio->find("k_bytes") == nullptr);  // its full pool's line is not in the excerpt
+  auto swa = parse_engine_log(read_text("fuzz/corpus/engine_log/sglang-mimo-v2-flash-swa.log"));
+  CHECK(swa->find("swa_k_bytes")->value == Approx(41.76 * 1073741824.0));
+  CHECK(swa->find("k_bytes")->value == Approx(4.82 * 1073741824.0));
+  CHECK(swa->find("kv_bytes")->value == Approx(77.63 * 1073741824.0));
+}
+
+TEST_CASE("SGLang: Llama 4's chunked layers in the hybrid pool, as late 2025 splits it", "[calibration][sglang]") {
+  // Llama-4-Scout at TP 4 on H100: 48 layers, every fourth full, the rest chunked (8,192 tokens);
+  // 8 KV heads of 128 → 2 per rank, bf16: 512 B of K and of V per layer and token.
+  const auto e = estimate(preset("llama-4-scout").config,
+                          with({{"rt", "sglang"}, {"tp", "4"}, {"gpus", "4"}, {"seq", "8192"}, {"mfs", "0.85"}}));
+  REQUIRE(e.ok());
+  REQUIRE(e->sglang.has_value());
+  const SglangMemory& m = *e->sglang;
+  CHECK(m.hybrid);
+  CHECK(m.full_layers == 12);
+  CHECK(m.swa_layers == 36);
+  CHECK(m.window == 8192);
+  CHECK(m.cell_bytes == 48 * 1024);  // get_cell_size_per_token: every layer, the sliding ones too
+  // set_num_tokens_hybrid_swa: total_tokens = T × num_hidden_layers; full = int(total / (0.8 × 36 + 12));
+  // swa = int(full × 0.8) (page 1).
+  CHECK(m.max_total_tokens == static_cast<i64>(static_cast<double>(m.profiled_tokens * 48) / (0.8 * 36 + 12)));
+  CHECK(m.swa_tokens == static_cast<i64>(static_cast<double>(m.max_total_tokens) * 0.8));
+  CHECK(m.swa_k_bytes == (m.swa_tokens + 1) * 36 * 512);
+  CHECK(m.k_bytes == (m.max_total_tokens + 1) * 12 * 512);
+  // The split spends what the plain pool would, to a cell: (full × 12 + swa × 36) ≈ T × 48 rows.
+  CHECK(std::abs((m.max_total_tokens * 12 + m.swa_tokens * 36) - m.profiled_tokens * 48) <= 48);
+  const auto lines = sglang_log(m);
+  CHECK(lines[1].rfind("Use sliding window memory pool. full_layer_tokens=", 0) == 0);
+  CHECK(lines[4].rfind("SWAKVPool mem usage: ", 0) == 0);
+  // Requests of 8,192 tokens: the full layers' pool / 8,192 and the sliding layers' / min(8,192, chunk).
+  CHECK(e->inference.max_sequences == std::min(m.max_total_tokens / 8192, m.swa_tokens / 8192));
+  // Its own lines read back by check-log: every row the same text.
+  Workload w = with({{"tp", "4"}, {"gpus", "4"}, {"seq", "8192"}, {"mfs", "0.85"}});
+  std::string text;
+  for (const auto& l : lines) text += "[2026-01-01 00:00:00 TP0] " + l + "\n";
+  auto log = parse_engine_log(text);
+  REQUIRE(log.ok());
+  auto c = check_log(*log, preset("llama-4-scout").config, w);
+  INFO(join(c.issues()));
+  REQUIRE(c.ok());
+  // Its pools' sizes at the log's #tokens exactly; the tokens resized from the free memory the log
+  // prints to 0.01 GB, within that rounding.
+  for (const char* key : {"k_bytes", "v_bytes", "swa_k_bytes", "swa_v_bytes", "kv_bytes"}) {
+    INFO(key);
+    CHECK(row(*c, key).same_text);
+  }
+  CHECK(std::abs(row(*c, "kv_tokens").rel_diff) < 0.001);
+  CHECK(std::abs(row(*c, "swa_tokens").rel_diff) < 0.001);
+  // --disable-hybrid-swa-memory: one pool, every layer at full length (the profiled tokens).
+  const auto one = estimate(preset("llama-4-scout").config,
+                            with({{"rt", "sglang"}, {"tp", "4"}, {"gpus", "4"}, {"seq", "8192"}, {"mfs", "0.85"}, {"dhswa", "1"}}));
+  REQUIRE(one.ok());
+  REQUIRE(one->sglang.has_value());
+  CHECK_FALSE(one->sglang->hybrid);
+  CHECK(one->sglang->max_total_tokens == m.profiled_tokens);
+  // A lower ratio gives the full layers more.
+  const auto half = estimate(preset("llama-4-scout").config,
+                             with({{"rt", "sglang"}, {"tp", "4"}, {"gpus", "4"}, {"seq", "8192"}, {"mfs", "0.85"}, {"swar", "0.5"}}));
+  REQUIRE(half.ok());
+  CHECK(half->sglang->max_total_tokens > m.max_total_tokens);
+  CHECK(half->sglang->swa_tokens == static_cast<i64>(static_cast<double>(half->sglang->max_total_tokens) * 0.5));
+}
+
+TEST_CASE("SGLang: sliding-window layers outside its hybrid list are sized at full length", "[calibration][sglang]") {
+  // server_args.py disables the hybrid pool for Gemma 2/3 and (late 2025) gpt-oss; the pool holds
+  // every layer's K and V for every token.
+  for (const char* id : {"gemma-3-27b", "gpt-oss-20b", "gemma-2-9b"}) {
+    INFO(id);
+    const auto e = estimate(preset(id).config, with({{"rt", "sglang"}, {"mfs", "0.85"}}));
+    REQUIRE(e.ok());
+    REQUIRE(e->sglang.has_value());
+    CHECK_FALSE(e->sglang->hybrid);
+    CHECK(e->sglang->layers == preset(id).config.n_layers);
+  }
 }
