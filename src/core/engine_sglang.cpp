@@ -44,7 +44,8 @@ std::string gb(double gib) { return fixed(gib, 2); }
 
 Result<SglangMemory> sglang_memory(const ModelConfig& c, const LayerPlan& plan, const InferenceMemory& inf, const Workload& w,
                                    const Gpu& gpu, std::optional<std::pair<double, double>> pre_post_gib) {
-  if (auto refused = paged_engine_refusal("SGLang", w, plan.kv_dtype)) return *refused;
+  if (auto refused = paged_engine_refusal("SGLang", plan.kv_dtype)) return *refused;
+  if (w.pp > 1) return Issue{"pp", "SGLang's accounting per pipeline stage is not modelled yet (tensor parallel only)"};
   const KvDtype t = plan.kv_dtype;
   SglangMemory m;
   m.context_len = w.seq;

@@ -98,11 +98,35 @@ Peak profile_peak(const ModelConfig& c, const Workload& w, const Gpu& gpu, i64 t
   return p;
 }
 
+// ref: distributed/utils.py, get_pp_indices: ⌊L / P⌋ layers each, the L mod P left over one each
+// to stages P − 2, P − 3, … (never the last); VLLM_PP_LAYER_PARTITION is not modelled.
+std::vector<i64> pp_partition(i64 layers, i64 pp) {
+  std::vector<i64> parts(static_cast<size_t>(pp), layers / pp);
+  for (i64 i = 2; i < layers % pp + 2; ++i) ++parts[static_cast<size_t>(pp - i)];
+  return parts;
+}
+
+// Where a family's vLLM model puts its embedding, final norm and head over pipeline stages.
+// Llama: models/llama.py LlamaModel / LlamaForCausalLM (embed_tokens on the first stage and, tied,
+// the last; norm and lm_head on the last; PPMissingLayer elsewhere); Qwen2 the same (qwen2.py), and
+// Qwen3, whose Qwen3Model builds on Qwen2Model. Every stage: models/qwen3_moe.py builds
+// embed_tokens, norm and lm_head with no stage check.
+enum class PpGlobals { FirstLast, Every };
+std::optional<PpGlobals> pp_globals(const ModelConfig& c) {
+  switch (c.family) {
+    case Family::Llama:
+    case Family::Mistral:
+    case Family::Qwen2:
+    case Family::Qwen3: return PpGlobals::FirstLast;
+    case Family::Qwen3Moe: return c.tie_embeddings ? std::nullopt : std::optional(PpGlobals::Every);
+    default: return std::nullopt;
+  }
+}
+
 }  // namespace
 
-std::optional<Issue> paged_engine_refusal(std::string_view engine, const Workload& w, KvDtype t) {
+std::optional<Issue> paged_engine_refusal(std::string_view engine, KvDtype t) {
   const std::string e(engine);
-  if (w.pp > 1) return Issue{"pp", e + "'s accounting per pipeline stage is not modelled yet (tensor parallel only)"};
   if (t == KvDtype::Q8_0 || t == KvDtype::Q4_0)
     return Issue{"kvt", e + "'s --kv-cache-dtype is auto (the model dtype), an fp8 type or bfloat16; q8_0 and q4_0 are "
                             "llama.cpp cache types"};
@@ -119,9 +143,121 @@ std::string vllm_gib(i64 bytes) {
   return s;
 }
 
+namespace {
+
+// Pipeline parallel: one worker per stage, each profiled on its own layers, then every worker
+// shrunk to the fewest blocks (kv_cache_utils.py get_kv_cache_configs, with the per-worker
+// projection of PR #33698: a worker is checked against its own layers only).
+Result<VllmMemory> vllm_pipeline(const ModelConfig& c, const InferenceMemory& inf, const Workload& w, VllmMemory m,
+                                 const std::vector<Spec>& specs, const Peak& peak) {
+  const auto globals = pp_globals(c);
+  if (!globals)
+    return Issue{"pp", "vLLM's placement of the embedding and head over pipeline stages is followed for the Llama, "
+                       "Mistral, Qwen2, Qwen3 and (untied) Qwen3-MoE models only"};
+  if (inf.vision_weights_bytes > 0)
+    return Issue{"pp", "vLLM's pipeline stages of a multimodal model (where its vision tower sits) are not modelled"};
+  if (!std::all_of(specs.begin(), specs.end(), [&](const Spec& s) { return s == specs.front(); }))
+    return Issue{"pp", "vLLM's pipeline stages of a model with several KV cache groups (the groups projected onto each "
+                       "stage) are not modelled"};
+  if (static_cast<i64>(inf.layer_weights_gpu.size()) != c.n_layers || static_cast<i64>(specs.size()) != c.n_layers)
+    return Issue{"pp", "vLLM's pipeline stages are modelled where every layer keeps a KV cache"};
+  const Spec& spec = specs.front();
+  const i64 d = dtype_bytes(w.dtype);
+  const std::vector<i64> parts = pp_partition(c.n_layers, w.pp);
+  const i64 per_layer_request = max_memory(spec, m.max_model_len, m.max_num_batched_tokens);
+  i64 first = 0;
+  for (size_t r = 0; r < parts.size(); ++r) {
+    const bool is_first = r == 0, is_last = r + 1 == parts.size();
+    VllmMemory::Rank k;
+    k.first_layer = first;
+    k.layers = parts[r];
+    Checked weights = Checked(m.rope_bytes);
+    for (i64 l = first; l < first + k.layers; ++l) weights += inf.layer_weights_gpu[static_cast<size_t>(l)];
+    if (*globals == PpGlobals::Every || is_first) weights += inf.first_weights_gpu;
+    if (*globals == PpGlobals::Every || is_last) weights += inf.last_weights_gpu;
+    // ref: gpu_model_runner.py _dummy_run: a stage after the first keeps make_empty_intermediate_tensors
+    // of max_num_batched_tokens rows, hidden_states and residual, the full hidden size (not split by tp).
+    if (!is_first) k.intermediate_bytes = 2 * allocated(m.max_num_batched_tokens * c.d_model * d);
+    // ref: profile_run: only the last stage runs _dummy_sampler_run.
+    const Checked act = Checked(peak.workspace) + k.intermediate_bytes + std::max(peak.forward, is_last ? peak.sampler : 0);
+    const Checked non_kv = weights + act + m.non_torch_bytes;
+    if (!non_kv.ok()) return memory_overflow("pp");
+    k.weights_bytes = weights.value();
+    k.activation_peak_bytes = act.value();
+    k.kv_available_bytes = m.kv_memory_given ? m.kv_available_bytes : m.budget_bytes - non_kv.value();
+    k.num_blocks = k.kv_available_bytes > 0 ? k.kv_available_bytes / spec.page / k.layers : 0;
+    m.ranks.push_back(k);
+    first += k.layers;
+  }
+  // The lines a single node prints are stage 0's (its local rank 0; logger.info_once).
+  const VllmMemory::Rank& r0 = m.ranks.front();
+  m.weights_bytes = r0.weights_bytes;
+  m.forward_peak_bytes = peak.forward;
+  m.sampler_peak_bytes = 0;
+  m.workspace_bytes = peak.workspace;
+  m.activation_peak_bytes = r0.activation_peak_bytes;
+  m.non_kv_bytes = r0.weights_bytes + r0.activation_peak_bytes + m.non_torch_bytes;
+  m.kv_available_bytes = r0.kv_available_bytes;
+  m.groups.push_back({spec.kind, spec.window, r0.layers, spec.block, spec.page, per_layer_request});
+  m.group_size = r0.layers;
+  // ref: check_enough_kv_cache_memory per worker and estimate_max_model_len: the longest length
+  // every stage holds one request of.
+  m.needed_bytes = 0;
+  m.max_model_len_fit = c.max_positions;
+  for (const VllmMemory::Rank& k : m.ranks) {
+    const Checked need = Checked(per_layer_request) * k.layers;
+    if (!need.ok()) return memory_overflow("seq");
+    m.needed_bytes = std::max(m.needed_bytes, need.value());
+    i64 lo = 0, hi = c.max_positions;
+    while (lo < hi && k.kv_available_bytes > 0) {
+      const i64 mid = lo + (hi - lo + 1) / 2;
+      const Checked n = Checked(max_memory(spec, mid, m.max_num_batched_tokens)) * k.layers;
+      if (n.ok() && n.value() <= k.kv_available_bytes) lo = mid;
+      else hi = mid - 1;
+    }
+    m.max_model_len_fit = std::min(m.max_model_len_fit, k.kv_available_bytes > 0 ? lo : 0);
+  }
+  for (size_t r = 0; r < m.ranks.size(); ++r) {
+    const VllmMemory::Rank& k = m.ranks[r];
+    if (k.kv_available_bytes <= 0) {
+      m.error = "ValueError: No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when "
+                "initializing the engine.";
+      m.bottleneck_rank = static_cast<i64>(r);
+      return m;
+    }
+    const i64 need = per_layer_request * k.layers;
+    if (need > k.kv_available_bytes) {
+      i64 lo = 0, hi = m.max_model_len;
+      while (lo < hi) {
+        const i64 mid = lo + (hi - lo + 1) / 2;
+        if (max_memory(spec, mid, m.max_num_batched_tokens) * k.layers <= k.kv_available_bytes) lo = mid;
+        else hi = mid - 1;
+      }
+      m.estimated_max_model_len = lo;
+      m.error = "ValueError: To serve at least one request with the models's max seq len (" + std::to_string(m.max_model_len) +
+                "), (" + vllm_gib(need) + " GiB KV cache is needed, which is larger than the available KV cache memory (" +
+                vllm_gib(k.kv_available_bytes) + " GiB). " +
+                (lo > 0 ? "Based on the available memory, the estimated maximum model length is " + std::to_string(lo) + ". " : "") +
+                "Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.";
+      m.bottleneck_rank = static_cast<i64>(r);  // the first stage that refuses
+      return m;
+    }
+  }
+  // get_kv_cache_configs: "Change the num_blocks of each rank to the smallest among all ranks".
+  for (size_t r = 0; r < m.ranks.size(); ++r)
+    if (m.ranks[r].num_blocks < m.ranks[static_cast<size_t>(m.bottleneck_rank)].num_blocks) m.bottleneck_rank = static_cast<i64>(r);
+  m.num_blocks = m.ranks[static_cast<size_t>(m.bottleneck_rank)].num_blocks;
+  m.kv_tokens = m.num_blocks * spec.block;
+  m.blocks_per_request = ceil_div(per_layer_request, spec.page);
+  m.max_concurrency = static_cast<double>(m.num_blocks) / static_cast<double>(m.blocks_per_request);
+  return m;
+}
+
+}  // namespace
+
 Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, const InferenceMemory& inf, const Workload& w,
                                const Gpu& gpu) {
-  if (auto refused = paged_engine_refusal("vLLM", w, plan.kv_dtype)) return *refused;
+  if (auto refused = paged_engine_refusal("vLLM", plan.kv_dtype)) return *refused;
   if (gpu.cuda_total_bytes <= 0 || gpu.sm_count <= 0)
     return Issue{"gpu", "the memory CUDA reports as total (and the SM count) for " + gpu.name +
                             " are not in the catalog, and vLLM's budget is a share of that total"};
@@ -184,6 +320,7 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
     specs.push_back(sp);
   }
   if (specs.empty()) return Issue{"rt", "this model keeps no KV cache in vLLM (no attention layers)"};
+  if (w.pp > 1) return vllm_pipeline(c, inf, w, std::move(m), specs, peak);
 
   // ref: kv_cache_utils.py, check_enough_kv_cache_memory and estimate_max_model_len.
   auto needed = [&](i64 len) {
@@ -322,13 +459,32 @@ std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const
                                  : "budget − (weights + torch peak + non-torch) = " + b(m.budget_bytes) + " − " + b(m.non_kv_bytes) +
                                        " = " + b(m.kv_available_bytes),
                src + "v1/worker/gpu_worker.py, determine_available_memory"});
+  for (size_t r = 0; r < m.ranks.size(); ++r) {
+    const VllmMemory::Rank& k = m.ranks[r];
+    const std::string layers = b(k.first_layer) + "–" + b(k.first_layer + k.layers - 1);
+    t.push_back({"stage_" + std::to_string(r) + "_kv_available_bytes", "Stage " + std::to_string(r) + " (layers " + layers + ")",
+                 static_cast<double>(k.kv_available_bytes), true, "estimate",
+                 (m.kv_memory_given ? "--kv-cache-memory = " + b(k.kv_available_bytes)
+                                    : "budget − (weights " + b(k.weights_bytes) + " + torch peak " + b(k.activation_peak_bytes) +
+                                          (k.intermediate_bytes > 0 ? " (with the intermediate tensors " + b(k.intermediate_bytes) + ")" : "") +
+                                          " + non-torch " + b(m.non_torch_bytes) + ") = " + b(k.kv_available_bytes)) +
+                     "; ⌊available / page / " + b(k.layers) + " layers⌋ = " + b(k.num_blocks) + " blocks",
+                 src + "distributed/utils.py get_pp_indices; models/llama.py (embed_tokens, norm, lm_head by stage); "
+                       "gpu_model_runner.py _dummy_run (intermediate tensors), profile_run (the sampler on the last stage)"});
+  }
   if (!m.groups.empty()) {
     const VllmGroup& g = m.groups.front();
-    t.push_back({"num_blocks", "KV cache blocks", static_cast<double>(m.num_blocks), false, "exact",
-                 "⌊available / page / layers per group⌋ = ⌊" + b(m.kv_available_bytes) + " / " + b(g.page_bytes) + " / " +
-                     b(m.group_size) + "⌋ = " + b(m.num_blocks) + " (" + b(static_cast<i64>(m.groups.size())) + " group" +
-                     (m.groups.size() == 1 ? "" : "s") + ")",
-                 src + "v1/core/kv_cache_utils.py, get_kv_cache_groups and get_kv_cache_config_from_groups"});
+    if (!m.ranks.empty())
+      t.push_back({"num_blocks", "KV cache blocks", static_cast<double>(m.num_blocks), false, "exact",
+                   "the fewest of the stages' ⌊available / " + b(g.page_bytes) + " / layers⌋: stage " + b(m.bottleneck_rank) +
+                       "'s " + b(m.num_blocks),
+                   src + "v1/core/kv_cache_utils.py, get_kv_cache_configs (every worker shrunk to the smallest num_blocks)"});
+    else
+      t.push_back({"num_blocks", "KV cache blocks", static_cast<double>(m.num_blocks), false, "exact",
+                   "⌊available / page / layers per group⌋ = ⌊" + b(m.kv_available_bytes) + " / " + b(g.page_bytes) + " / " +
+                       b(m.group_size) + "⌋ = " + b(m.num_blocks) + " (" + b(static_cast<i64>(m.groups.size())) + " group" +
+                       (m.groups.size() == 1 ? "" : "s") + ")",
+                   src + "v1/core/kv_cache_utils.py, get_kv_cache_groups and get_kv_cache_config_from_groups"});
     t.push_back({"kv_tokens", "GPU KV cache size", static_cast<double>(m.kv_tokens), false, "exact",
                  "⌊blocks / groups⌋ × block_size = ⌊" + b(m.num_blocks) + " / " + b(static_cast<i64>(m.groups.size())) + "⌋ × " +
                      b(m.kv_tokens / std::max<i64>(1, m.num_blocks / static_cast<i64>(m.groups.size()))) + " = " + b(m.kv_tokens),
@@ -344,6 +500,13 @@ std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const
 std::vector<std::string> vllm_log(const VllmMemory& m) {
   std::vector<std::string> out;
   char buf[160];
+  // ref: distributed/utils.py, get_pp_indices.
+  if (m.ranks.size() > 1 && std::any_of(m.ranks.begin(), m.ranks.end(), [&](const VllmMemory::Rank& k) { return k.layers != m.ranks.front().layers; })) {
+    std::string parts;
+    for (const VllmMemory::Rank& k : m.ranks) parts += (parts.empty() ? "" : ",") + std::to_string(k.layers);
+    out.push_back("Hidden layers were unevenly partitioned: [" + parts +
+                  "]. This can be manually overridden using the VLLM_PP_LAYER_PARTITION environment variable");
+  }
   // ref: gpu_model_runner.py, load_model ("… and %.6f seconds": the time is left out).
   out.push_back("Model loading took " + vllm_gib(m.weights_bytes) + " GiB memory and ... seconds");
   if (m.kv_memory_given) {  // ref: gpu_worker.py, determine_available_memory with kv_cache_memory_bytes

@@ -60,14 +60,27 @@ struct VllmMemory {
   i64 estimated_max_model_len = 0;  // when it does not fit: the longest that does (in vLLM's error)
   i64 max_model_len_fit = 0;  // the longest max_model_len one request fits at this budget (≤ max positions)
   std::string error;          // vLLM's own error when it refuses to start (empty: it starts)
+  // Pipeline parallel (pp > 1): one worker per stage (its TP ranks alike). The figures above are
+  // stage 0's (the worker whose lines a single node prints); num_blocks is the least of the stages'.
+  struct Rank {
+    i64 first_layer = 0, layers = 0;
+    i64 weights_bytes = 0;          // its layers, the embedding on the first (and, tied, the last), the head on the last
+    i64 intermediate_bytes = 0;     // hidden states and residual received from the stage before (stages > 0)
+    i64 activation_peak_bytes = 0;  // workspace + intermediate + max(forward, the sampler on the last stage)
+    i64 kv_available_bytes = 0;
+    i64 num_blocks = 0;             // ⌊available / page / its layers⌋
+  };
+  std::vector<Rank> ranks;
+  i64 bottleneck_rank = 0;    // the stage with the fewest blocks
   bool hybrid() const { return groups.size() > 1; }
 };
 
 // vLLM's accounting for `cfg` on one GPU of `w` (gpu_mem_util, max_num_batched_tokens,
-// max_num_seqs, block_size, kv_dtype, tp, seq = max_model_len). `inf` is the estimate's
-// inference memory (its weights per GPU). Fails, naming the field, where vLLM would refuse the
-// flags or where its accounting for this model is not modelled (recurrent layers, the
-// DeepSeek-V3.2 indexer, pipeline stages, a GPU whose CUDA total is not in the catalog).
+// max_num_seqs, block_size, kv_dtype, tp, pp, seq = max_model_len). `inf` is the estimate's
+// inference memory (its weights per GPU and per layer). Fails, naming the field, where vLLM would
+// refuse the flags or where its accounting for this model is not modelled (recurrent layers, the
+// DeepSeek-V3.2 indexer, pipeline stages of families whose stage placement is not followed or of
+// several KV cache groups, a GPU whose CUDA total is not in the catalog).
 Result<VllmMemory> vllm_memory(const ModelConfig& cfg, const LayerPlan& plan, const InferenceMemory& inf,
                                const Workload& w, const Gpu& gpu);
 
@@ -87,9 +100,9 @@ struct EngineTerm {
 };
 std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const Gpu& gpu);
 
-// What vLLM and SGLang both refuse, named: pipeline stages (not modelled yet) and llama.cpp's
-// cache types (q8_0, q4_0), which neither engine has.
-std::optional<Issue> paged_engine_refusal(std::string_view engine, const Workload& w, KvDtype t);
+// What vLLM and SGLang both refuse, named: llama.cpp's cache types (q8_0, q4_0), which neither
+// engine has.
+std::optional<Issue> paged_engine_refusal(std::string_view engine, KvDtype t);
 
 // vLLM's format_gib: str(round(bytes / 2^30, 2)) — "58.11", "58.1", "15.0".
 std::string vllm_gib(i64 bytes);

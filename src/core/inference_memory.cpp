@@ -191,6 +191,10 @@ Result<InferenceMemory> inference_memory(const ModelConfig& cfg, const Inventory
     if (!card) return card.issues();
     caps[st] = usable(*card);
   }
+  m.layer_weights_gpu.resize(static_cast<size_t>(cfg.n_layers));
+  for (size_t l = 0; l < m.layer_weights_gpu.size(); ++l) m.layer_weights_gpu[l] = table->prefix[l + 1] - table->prefix[l];
+  m.first_weights_gpu = table->first;
+  m.last_weights_gpu = table->last;
   const Model model{cfg, plan, w, std::move(*table), m.overhead_bytes, vision->bytes_gpu, {}, {}, &inv, &gpu, std::move(caps), file};
 
   auto a = model.at(w.seq, w.batch);

@@ -48,6 +48,11 @@ struct InferenceMemory {
   i64 max_sequences = 0;           // concurrent sequences at this context (chunked prefill of one)
   i64 min_gpus = 0;                // ideal split of weights and KV; 0 = never fits
   WeightsReport weights;           // whole model, per tensor
+  // One GPU's weights per layer (tensor and expert parallel applied) and the globals of the first
+  // stage (embeddings) and of the last (head, final norm; a tied head repeats the embedding when
+  // pp > 1): for an engine that splits the layers its own way (vLLM's get_pp_indices).
+  std::vector<i64> layer_weights_gpu;
+  i64 first_weights_gpu = 0, last_weights_gpu = 0;
 };
 
 // What model files bring to the estimate: a model file's bytes per tensor as the weights

@@ -147,6 +147,15 @@ json estimate_object(const ModelConfig& cfg, const Workload& w, const Estimate& 
                      {"needed_bytes", v.needed_bytes}, {"estimated_max_model_len", v.estimated_max_model_len},
                      {"max_model_len_fit", v.max_model_len_fit}, {"starts", v.error.empty()}, {"error", v.error},
                      {"log_lines", vllm_log(v)}};
+    if (!v.ranks.empty()) {  // pipeline parallel: each stage's worker (the figures above are stage 0's)
+      json stages = json::array();
+      for (const VllmMemory::Rank& k : v.ranks)
+        stages.push_back({{"first_layer", k.first_layer}, {"layers", k.layers}, {"weights_bytes", k.weights_bytes},
+                          {"intermediate_bytes", k.intermediate_bytes}, {"activation_peak_bytes", k.activation_peak_bytes},
+                          {"kv_available_bytes", k.kv_available_bytes}, {"num_blocks", k.num_blocks}});
+      out["engine"]["stages"] = std::move(stages);
+      out["engine"]["bottleneck_stage"] = v.bottleneck_rank;
+    }
     out["engine"]["terms"] = terms_json(vllm_terms(v, w, e.gpu));
   }
   if (e.sglang) {  // runtime sglang: its free memory, mem_fraction_static, token pool and lines

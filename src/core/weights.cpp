@@ -88,7 +88,7 @@ Result<WeightsReport> weights_report(const ModelConfig& c, const Inventory& inv,
     params += p;
     groups[static_cast<int>(t.group)] += bytes;
     (is_float(st.type) ? kept : quantized) += p;
-    r.rows.push_back({kind, index, layers, st, p.value(), bytes.value()});
+    r.rows.push_back({kind, index, layers, st, p.value(), bytes.value(), {}});
   };
   for (size_t i = 0; i < inv.global.size() && !file; ++i)
     add(-1, static_cast<int>(i), inv.global[i], 1, storage_for(c, w, inv.global[i], -1));

@@ -317,7 +317,9 @@ TEST_CASE("vLLM 0.19: refusals and the engine's own errors", "[calibration][vllm
   };
   CHECK(note_of(llama, {{"gpu", "b300"}}).field == "gpu");  // no exact CUDA total recorded for the B300
   CHECK(note_of(llama, {{"kvt", "q8_0"}}).field == "kvt");
-  CHECK(note_of(llama, {{"pp", "2"}, {"gpus", "2"}}).field == "pp");
+  CHECK(note_of(preset("gemma-2-9b").config, {{"pp", "2"}, {"gpus", "2"}}).field == "pp");  // stage placement not followed
+  CHECK(note_of(preset("qwen2.5-vl-7b").config, {{"pp", "2"}, {"gpus", "2"}}).field == "pp");  // where the tower sits
+  CHECK(note_of(preset("gpt-oss-20b").config, {{"pp", "2"}, {"gpus", "2"}}).field == "pp");
   CHECK(note_of(llama, {{"mbt", "2048"}, {"mns", "4096"}}).field == "mbt");  // fewer batched tokens than sequences
   CHECK(note_of(preset("qwen3-next-80b-a3b").config, {}).field == "rt");   // recurrent layers
   CHECK(note_of(preset("deepseek-v3.2").config, {{"gpus", "8"}, {"tp", "8"}}).field == "rt");  // the indexer cache
@@ -330,4 +332,72 @@ TEST_CASE("vLLM 0.19: refusals and the engine's own errors", "[calibration][vllm
   CHECK(s.error.find("To serve at least one request with the models's max seq len (8192)") != std::string::npos);
   CHECK(s.estimated_max_model_len > 0);
   CHECK(s.estimated_max_model_len < 8192);
+}
+
+TEST_CASE("vLLM 0.19: pipeline stages, each worker profiled on its own layers", "[calibration][vllm]") {
+  // No published start-up with --pipeline-parallel-size prints all of its lines (the runs found
+  // either fail before the cache or print one stage's "Available KV cache memory"), so these check
+  // the rules of the code followed, term by term.
+  // get_pp_indices: ⌊32 / 3⌋ = 10 each, the 2 left over to stages 1 and 0 (P − 2, P − 3), logged.
+  const ModelConfig llama = preset("llama-3.1-8b").config;
+  const VllmMemory m = vllm(llama, {{"pp", "3"}, {"gpus", "3"}});
+  REQUIRE(m.ranks.size() == 3);
+  CHECK(m.ranks[0].layers == 11);
+  CHECK(m.ranks[1].layers == 11);
+  CHECK(m.ranks[2].layers == 10);
+  CHECK(m.ranks[2].first_layer == 22);
+  const auto lines = vllm_log(m);
+  CHECK(lines.front() == "Hidden layers were unevenly partitioned: [11,11,10]. This can be manually overridden using the "
+                         "VLLM_PP_LAYER_PARTITION environment variable");
+  // The docstring's example: 30 layers over 4 stages are [7, 8, 8, 7].
+  ModelConfig thirty = llama;
+  thirty.n_layers = 30;
+  const VllmMemory t = vllm(thirty, {{"pp", "4"}, {"gpus", "4"}});
+  REQUIRE(t.ranks.size() == 4);
+  CHECK((t.ranks[0].layers == 7 && t.ranks[1].layers == 8 && t.ranks[2].layers == 8 && t.ranks[3].layers == 7));
+
+  // Weights by stage (llama.py): the embedding on the first, norm and lm_head on the last. Llama-3.1-8B
+  // is untied: 128256 × 4096 bf16 = 1,050,673,152 B each for the embedding and the head; a layer
+  // 218,112,000 parameters (436,224,000 B); the rotary cache (131072 × 128 × 2 B) on every stage.
+  const i64 vocab = 128256LL * 4096 * 2, layer = 218112000LL * 2, rope = 131072LL * 128 * 2;
+  CHECK(m.ranks[0].weights_bytes == vocab + 11 * layer + rope);
+  CHECK(m.ranks[1].weights_bytes == 11 * layer + rope);
+  CHECK(m.ranks[2].weights_bytes == 10 * layer + 4096 * 2 + vocab + rope);
+  CHECK(m.weights_bytes == m.ranks[0].weights_bytes);  // the lines are stage 0's
+  // A tied model (Llama-3.2-1B) keeps the embedding on the last stage too, the head being that tensor.
+  const VllmMemory tied = vllm(preset("llama-3.2-1b").config, {{"pp", "2"}, {"gpus", "2"}});
+  REQUIRE(tied.ranks.size() == 2);
+  CHECK(tied.ranks[1].weights_bytes == tied.ranks[0].weights_bytes + 2048 * 2);  // + the final norm
+  // Qwen3-MoE builds embed_tokens, norm and lm_head on every stage (qwen3_moe.py has no stage check).
+  const VllmMemory moe = vllm(preset("qwen3-30b-a3b").config, {{"pp", "2"}, {"gpus", "2"}});
+  REQUIRE(moe.ranks.size() == 2);
+  CHECK(moe.ranks[0].weights_bytes == moe.ranks[1].weights_bytes);
+
+  // The profile: the intermediate tensors (hidden states and residual of 8,192 rows, the full
+  // width) on stages after the first, the sampler's dummy run on the last only.
+  CHECK(m.ranks[0].intermediate_bytes == 0);
+  CHECK(m.ranks[1].intermediate_bytes == 2 * 8192 * 4096 * 2);
+  CHECK(m.ranks[2].activation_peak_bytes > m.ranks[1].activation_peak_bytes);
+  for (const auto& k : m.ranks) {
+    CHECK(k.kv_available_bytes == m.budget_bytes - k.weights_bytes - k.activation_peak_bytes - m.non_torch_bytes);
+    CHECK(k.num_blocks == k.kv_available_bytes / (16 * 8 * 128 * 2 * 2) / k.layers);
+  }
+  // Every worker shrunk to the fewest blocks; the tokens and concurrency from them.
+  i64 fewest = m.ranks[0].num_blocks;
+  for (const auto& k : m.ranks) fewest = std::min(fewest, k.num_blocks);
+  CHECK(m.num_blocks == fewest);
+  CHECK(m.ranks[static_cast<size_t>(m.bottleneck_rank)].num_blocks == fewest);
+  CHECK(m.kv_tokens == fewest * 16);
+  CHECK(m.max_concurrency == Approx(static_cast<double>(fewest) / 512));
+  // The estimate's fit is vLLM's: sequences of max_model_len from those blocks.
+  Workload w = with({{"pp", "3"}, {"gpus", "3"}, {"seq", "8192"}, {"gpu", "h100-sxm"}});
+  w.runtime = Runtime::Vllm;
+  const auto e = estimate(llama, w);
+  REQUIRE(e.ok());
+  CHECK(e->inference.max_sequences == fewest / 512);
+  // A stage that cannot hold one request: vLLM's ValueError from that worker.
+  const VllmMemory tight = vllm(preset("llama-3.1-70b").config, {{"pp", "2"}, {"gpus", "2"}, {"util", "0.86"}});
+  REQUIRE_FALSE(tight.error.empty());
+  CHECK(tight.ranks[static_cast<size_t>(tight.bottleneck_rank)].kv_available_bytes <
+        static_cast<i64>(40) * 8192 * 8 * 128 * 2 * 2);
 }
