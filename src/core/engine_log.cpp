@@ -534,6 +534,24 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
         row.rel_diff = f->value != 0 ? static_cast<double>(ours) / f->value - 1.0 : 0;
         out.rows.push_back(row);
       }
+      // The log's buffers on devices llmsize does not have (a ROCm or Metal log checked against a
+      // CUDA card, more devices than --pp): named, not dropped.
+      std::vector<std::string> unmatched;
+      for (const LogFigure& f : log.figures) {
+        if (f.key.rfind("model_buffer:", 0) != 0 && f.key.rfind("kv_buffer:", 0) != 0) continue;
+        const bool ours = std::any_of(buffers.begin(), buffers.end(), [&](const auto& b) { return std::get<0>(b) == f.key; });
+        const std::string device = f.key.substr(f.key.rfind(':') + 1);
+        if (device.rfind("CPU", 0) == 0) continue;  // host buffers: the CPU span is said in the notes of the estimate
+        if (!ours && std::find(unmatched.begin(), unmatched.end(), device) == unmatched.end()) unmatched.push_back(device);
+      }
+      if (!unmatched.empty()) {
+        std::string ours;
+        for (const LlamaCppDevice& dv : d.devices) ours += (ours.empty() ? "" : ", ") + dv.name;
+        std::string theirs;
+        for (const std::string& u : unmatched) theirs += (theirs.empty() ? "" : ", ") + u;
+        out.notes.push_back("the log's buffers on " + theirs + " have no counterpart among llmsize's devices (" + ours +
+                            "): not compared; choose a GPU of the log's backend, or as many devices (--pp) as it used");
+      }
       const auto load = llamacpp_buffer_log(d);
       out.lines.insert(out.lines.begin(), load.begin(), load.end());
     }

@@ -8,6 +8,8 @@
 //   llamacpp-qwen2.5-7b.log — a public Ollama server transcript (Qwen2.5-Coder-7B-Instruct Q4_K_M, n_ctx 4096)
 //   llamacpp-qwen3-30b-a3b-2gpu.log — ik_llama.cpp issue thread, comment by mtcl of 2025-06-10 (mainline
 //       llama-cli build 5622 on an RTX 4090 + RTX 5090, -ngl 99 -ot ".ffn_.*_exps.=CPU", --ctx-size 16384)
+#include <algorithm>
+
 #include "core/engine_log.hpp"
 #include "test_util.hpp"
 
@@ -99,6 +101,10 @@ TEST_CASE("check-log: llama.cpp's KV cache lines reproduced from the settings it
   CHECK(c->rows[0].label == "output buffer");  // 201088 logits × 2 slots × 4 B = 1.53 MiB
   CHECK(c->rows[2].logged ==
         "llama_kv_cache: size = 9216.00 MiB (131072 cells,  18 layers,  2/2 seqs), K (f16): 4608.00 MiB, V (f16): 4608.00 MiB");
+  // Its KV buffers are on ROCm0 and the default card is CUDA's: those rows are not compared, and said so.
+  const auto rocm = std::find_if(c->notes.begin(), c->notes.end(), [](const std::string& n) { return n.find("ROCm0") != std::string::npos; });
+  REQUIRE(rocm != c->notes.end());
+  CHECK(rocm->find("no counterpart among llmsize's devices (CUDA0)") != std::string::npos);
 
   const EngineLog qwen = parsed("llamacpp-qwen2.5-7b.log");
   CHECK(qwen.model == "Qwen2.5 Coder 7B Instruct");
