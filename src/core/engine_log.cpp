@@ -191,6 +191,7 @@ struct Reader {
     if (auto v = after(l, "non-torch forward increase memory: ")) figure("non_torch_bytes", *v * kGiBd, l);
     if (auto v = after(l, "Available KV cache memory: ")) figure("kv_available_bytes", *v * kGiBd, l), ++vllm;
     if (auto v = after(l, "GPU KV cache size: ")) figure("kv_tokens", *v, l), ++vllm;
+    if (auto v = after(l, "Setting attention block size to ")) figure("attn_block_size", *v, l), ++vllm;
     if (auto v = after(l, "Maximum concurrency for ")) {
       const size_t x = l.find("tokens per request: ");
       if (x != std::string_view::npos)
@@ -427,6 +428,7 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
         {"non_torch_bytes", "non-torch forward increase", static_cast<double>(m.non_torch_bytes), 0},
         {"non_kv_bytes", "Total non KV cache memory", static_cast<double>(m.non_kv_bytes), 0},
         {"kv_available_bytes", "Available KV cache memory", static_cast<double>(m.kv_available_bytes), 0},
+        {"attn_block_size", "Attention block size", static_cast<double>(m.block_size), 1},
         {"num_blocks", "KV cache blocks", static_cast<double>(m.num_blocks), 1},
         {"kv_tokens", "GPU KV cache size (tokens)", static_cast<double>(m.kv_tokens), 1},
         {"max_concurrency", "Maximum concurrency", m.max_concurrency, 2},

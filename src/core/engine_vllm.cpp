@@ -31,6 +31,7 @@ struct Spec {
 
 // KVCacheSpec.max_memory_usage_bytes (v1/kv_cache_interface.py) for one layer and one request.
 i64 max_memory(const Spec& s, i64 max_model_len, i64 mbt) {
+  if (has_state(s.kind)) return s.page;  // MambaSpec, mamba_cache_mode "none": one (padded) page per request
   switch (s.kind) {
     case AttnKind::Sliding:  // SlidingWindowSpec: the window and one scheduler step, plus a block
       return (ceil_div(std::min(s.window - 1 + mbt, max_model_len), s.block) + 1) * s.page;
@@ -96,6 +97,50 @@ Peak profile_peak(const ModelConfig& c, const Workload& w, const Gpu& gpu, i64 t
   p.workspace += cublas;
   p.sampler = sampler;
   return p;
+}
+
+// One recurrent layer's state on one rank as vLLM 0.19 keeps it: MambaSpec.page_size_bytes before
+// padding (v1/kv_cache_interface.py), its shapes from MambaStateShapeCalculator and dtypes from
+// MambaStateDtypeCalculator (model_executor/layers/mamba/mamba_utils.py): the convolution state
+// (conv_kernel − 1 rows of the convolved channels on this rank) in the model dtype, the SSM state in
+// mamba_ssm_cache_dtype — "auto" is the model dtype, which Qwen3.5's config (mamba_ssm_dtype
+// float32) and NemotronH's model config (DEFAULT_MAMBA_SSM_CACHE_DTYPE float32) override.
+Result<i64> mamba_page(const ModelConfig& c, AttnKind kind, const Workload& w) {
+  const i64 tp = w.tp, d = dtype_bytes(w.dtype);
+  auto whole = [&](i64 x, const std::string& what) -> std::optional<Issue> {
+    if (x % tp == 0) return std::nullopt;
+    return Issue{"tp", "vLLM divides the " + what + " (" + with_commas(x) + ") by the tensor parallel size, which must divide it"};
+  };
+  if (kind == AttnKind::Linear) {  // gated_delta_net_state_shape: conv (k − 1, (2·Hk·dk + Hv·dv) / tp), SSM (Hv / tp, dv, dk)
+    if (c.family != Family::Qwen35 && c.family != Family::Qwen35Moe)
+      return Issue{"rt", "vLLM 0.19 keeps Qwen3-Next's Gated DeltaNet state in a dtype not established here (no "
+                         "mamba_ssm_dtype in its config; Qwen3.5's sets float32)"};
+    const LinearAttnConfig& a = c.linear;
+    if (auto bad = whole(a.conv_dim(), "Gated DeltaNet's convolution channels")) return *bad;
+    if (auto bad = whole(a.v_heads, "Gated DeltaNet's value heads")) return *bad;
+    const Checked page = Checked(a.conv_kernel - 1) * (a.conv_dim() / tp) * d + Checked(a.v_heads / tp) * a.v_dim * a.k_dim * 4;
+    if (!page.ok()) return memory_overflow("tp");
+    return page.value();
+  }
+  if (kind == AttnKind::Mamba) {  // mamba2_state_shape: conv (k − 1, (d_inner + 2·groups'·N) / tp), SSM (H / tp, head_dim, N)
+    i64 ssm = 0;
+    if (c.family == Family::NemotronH) ssm = 4;
+    else if (c.family == Family::GraniteMoeHybrid) ssm = d;
+    else return Issue{"rt", "vLLM's Mamba-2 state dtype for this family is not established here (followed for Nemotron-H and Granite 4.0-H)"};
+    const Mamba2Config& m = c.mamba;
+    const i64 groups = m.groups + (m.groups % tp == 0 ? 0 : tp - m.groups);  // extra_groups_for_head_shards
+    const i64 conv = m.d_inner() + 2 * groups * m.state;
+    if (auto bad = whole(conv, "Mamba-2 convolution channels")) return *bad;
+    if (auto bad = whole(m.heads, "Mamba-2 heads")) return *bad;
+    const Checked page = Checked(m.conv_kernel - 1) * (conv / tp) * d + Checked(m.heads / tp) * m.head_dim * m.state * ssm;
+    if (!page.ok()) return memory_overflow("tp");
+    return page.value();
+  }
+  return Issue{"rt", std::string("vLLM's cache for ") +
+                         (kind == AttnKind::Mamba1 ? "Mamba-1 layers (Jamba)"
+                          : kind == AttnKind::FullMamba ? "layers with attention and Mamba side by side (Falcon-H1)"
+                                                        : "short-convolution layers (LFM2)") +
+                         " is not modelled yet"};
 }
 
 // ref: distributed/utils.py, get_pp_indices: ⌊L / P⌋ layers each, the L mod P left over one each
@@ -305,16 +350,48 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
   // reuse another layer's cache (kv_sharing_target_layer_name) and layers without attention
   // get none. AttentionSpec.page_size_bytes: block_size × heads × (k + v head size) × dtype on
   // this rank; MLAAttentionSpec: block_size × (kv_lora_rank + rope dim) × dtype.
+  // Hybrid models (attention and recurrent layers): ref Platform._align_hybrid_block_size
+  // (platforms/interface.py; before PR #37467 HybridAttentionMambaModelConfig in
+  // model_executor/models/config.py, the same arithmetic): the attention block grows to a multiple
+  // of the kernel alignment whose page holds a recurrent state, B = A · ⌈M / (A · page of one
+  // token)⌉, A = max(16, --block-size) for FlashAttention on Hopper and before, and every recurrent
+  // page is padded to the attention page. Prefix caching off (mamba_cache_mode "none").
+  i64 attn_block = w.block_size, attn_1tok = 0;
+  for (const PlannedLayer& l : plan.layers) {
+    const CacheShape& s = plan.caches[static_cast<size_t>(l.cache)];
+    if (has_state(s.kind)) {
+      auto page = mamba_page(c, s.kind, w);
+      if (!page) return page.issues();
+      m.mamba_page_bytes = std::max(m.mamba_page_bytes, *page);
+    } else if (keeps_tokens(s.kind)) {
+      if (attn_1tok != 0 && attn_1tok != s.bytes_per_token_gpu)
+        return Issue{"rt", "vLLM's block alignment for a hybrid model whose attention layers differ in size is not modelled"};
+      attn_1tok = s.bytes_per_token_gpu;
+    }
+  }
+  if (m.mamba_page_bytes > 0) {
+    if (attn_1tok == 0) return Issue{"rt", "vLLM's cache for a model of recurrent layers only is not modelled yet"};
+    if (c.mla.enabled) return Issue{"rt", "vLLM's block alignment for a hybrid model with MLA (64 or 128) is not modelled"};
+    if (gpu.cuda_cc >= 10.0)
+      return Issue{"gpu", "vLLM's attention block alignment for hybrid models on Blackwell (FlashInfer's supported block "
+                          "sizes) is not established here"};
+    const i64 align = std::max<i64>(16, w.block_size);
+    attn_block = align * ceil_div(m.mamba_page_bytes, align * attn_1tok);
+    if (attn_block > m.block_size) m.attn_block_size = attn_block;  // logged only when it grows
+    m.block_size = attn_block;
+  }
   std::vector<Spec> specs;
   for (const PlannedLayer& l : plan.layers) {
     const CacheShape& s = plan.caches[static_cast<size_t>(l.cache)];
-    if (has_state(s.kind))
-      return Issue{"rt", "vLLM's cache for recurrent layers (MambaSpec pages padded to the attention page) is not modelled yet"};
     if (s.kind == AttnKind::MlaIndexer)
       return Issue{"rt", "vLLM's cache for DeepSeek-V3.2's indexer keys is not modelled yet"};
+    if (has_state(s.kind)) {  // MambaSpec: block_size max_model_len (mode "none"), the page padded
+      specs.push_back({s.kind, 0, m.max_model_len, attn_block * attn_1tok});
+      continue;
+    }
     if (!keeps_tokens(s.kind)) continue;
-    Spec sp{s.kind == AttnKind::MlaLatent ? AttnKind::MlaLatent : s.kind, s.window, w.block_size, 0};
-    const Checked page = Checked(w.block_size) * s.bytes_per_token_gpu;
+    Spec sp{s.kind == AttnKind::MlaLatent ? AttnKind::MlaLatent : s.kind, s.window, attn_block, 0};
+    const Checked page = Checked(attn_block) * s.bytes_per_token_gpu;
     if (!page.ok()) return memory_overflow("bs");
     sp.page = page.value();
     specs.push_back(sp);
@@ -362,7 +439,7 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
   // ref: kv_cache_utils.py, get_kv_cache_groups.
   const auto same = [&](const Spec& s) { return s == specs.front(); };
   const auto same_type = [&](const Spec& s) { return s.kind == specs.front().kind && s.window == specs.front().window; };
-  i64 min_block = w.block_size;
+  i64 min_block = attn_block;
   if (std::all_of(specs.begin(), specs.end(), same)) {
     // One spec for every layer: one group; each layer its own tensor of num_blocks pages.
     const Spec& s = specs.front();
@@ -459,6 +536,19 @@ std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const
                                  : "budget − (weights + torch peak + non-torch) = " + b(m.budget_bytes) + " − " + b(m.non_kv_bytes) +
                                        " = " + b(m.kv_available_bytes),
                src + "v1/worker/gpu_worker.py, determine_available_memory"});
+  if (m.mamba_page_bytes > 0 && !m.groups.empty()) {
+    const i64 page = m.groups.front().page_bytes, one = page / m.block_size;
+    t.push_back({"mamba_page_bytes", "Recurrent state page (one layer)", static_cast<double>(m.mamba_page_bytes), true, "exact",
+                 "convolution state (conv_kernel − 1 rows of this rank's channels, model dtype) + SSM state (its heads × head "
+                 "dims, mamba_ssm_cache_dtype) = " + b(m.mamba_page_bytes),
+                 src + "model_executor/layers/mamba/mamba_utils.py MambaStateShapeCalculator, MambaStateDtypeCalculator; "
+                       "v1/kv_cache_interface.py MambaSpec"});
+    t.push_back({"attn_block_size", "Attention block size", static_cast<double>(m.block_size), false, "exact",
+                 "A × ⌈state page / (A × " + b(one) + " B per token)⌉, A = max(16, --block-size) = " + b(m.block_size) +
+                     " tokens; every page " + b(page) + " B (the state's padded by " + fixed(100.0 * static_cast<double>(page - m.mamba_page_bytes) / static_cast<double>(m.mamba_page_bytes), 2) + "%)",
+                 src + "platforms/interface.py _align_hybrid_block_size (model_executor/models/config.py "
+                       "HybridAttentionMambaModelConfig before PR #37467)"});
+  }
   for (size_t r = 0; r < m.ranks.size(); ++r) {
     const VllmMemory::Rank& k = m.ranks[r];
     const std::string layers = b(k.first_layer) + "–" + b(k.first_layer + k.layers - 1);
@@ -500,6 +590,17 @@ std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const
 std::vector<std::string> vllm_log(const VllmMemory& m) {
   std::vector<std::string> out;
   char buf[160];
+  if (m.mamba_page_bytes > 0) {  // ref: platforms/interface.py _align_hybrid_block_size (config.py before PR #37467)
+    if (m.attn_block_size > 0)
+      out.push_back("Setting attention block size to " + std::to_string(m.attn_block_size) +
+                    " tokens to ensure that attention page size is >= mamba page size.");
+    const i64 page = m.groups.empty() ? 0 : m.groups.front().page_bytes;
+    if (page != m.mamba_page_bytes && page > 0) {
+      std::snprintf(buf, sizeof buf, "Padding mamba page size by %.2f%% to ensure that mamba page size and attention page size are exactly equal.",
+                    100.0 * static_cast<double>(page - m.mamba_page_bytes) / static_cast<double>(m.mamba_page_bytes));
+      out.emplace_back(buf);
+    }
+  }
   // ref: distributed/utils.py, get_pp_indices.
   if (m.ranks.size() > 1 && std::any_of(m.ranks.begin(), m.ranks.end(), [&](const VllmMemory::Rank& k) { return k.layers != m.ranks.front().layers; })) {
     std::string parts;

@@ -22,7 +22,7 @@ inline constexpr std::string_view kVllmVersion = "vLLM 0.19 (V1 engine)";
 
 // One KV cache group: layers of one attention type sharing a block table.
 struct VllmGroup {
-  AttnKind kind = AttnKind::Full;  // Full, Sliding, Chunked or MlaLatent
+  AttnKind kind = AttnKind::Full;  // Full, Sliding, Chunked, MlaLatent, or a recurrent kind (Linear, Mamba)
   i64 window = 0;                  // sliding window or attention chunk in tokens; 0 = every token
   i64 layers = 0;                  // model layers in the group (padding not counted)
   i64 block_size = 0;              // tokens per block (raised where page sizes were unified)
@@ -52,6 +52,8 @@ struct VllmMemory {
   i64 group_size = 0;         // layers per group: tensors, each shared by one layer of every group
   i64 padding_layers = 0;     // "Add %d padding layers", over all attention types
   std::vector<std::pair<i64, i64>> padding;  // per type that needs it: padding layers, the type's layers
+  i64 mamba_page_bytes = 0;   // hybrid models: one recurrent layer's state on this rank, before padding (0: none)
+  i64 attn_block_size = 0;    // hybrid models: the attention block grown to hold a state's page (0: not grown)
   i64 num_blocks = 0;
   i64 kv_tokens = 0;          // "GPU KV cache size: N tokens"
   i64 blocks_per_request = 0; // blocks one request of max_model_len takes over all groups

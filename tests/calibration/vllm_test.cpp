@@ -15,6 +15,7 @@
 // the test pins that error so a change in it is seen.
 #include <cmath>
 
+#include <algorithm>
 #include "core/estimate.hpp"
 #include "core/hf_config.hpp"
 #include "test_util.hpp"
@@ -27,12 +28,13 @@ namespace {
 
 constexpr double kGiB = 1073741824.0;
 
-// vLLM's figures for a model and a workload given as link keys (runtime vllm, H100 SXM, 8192).
+// vLLM's figures for a model and a workload given as link keys (runtime vllm, H100 SXM, 8192
+// unless the keys give "seq").
 VllmMemory vllm(const ModelConfig& c, std::initializer_list<std::pair<const char*, const char*>> kv) {
   Workload w = with(kv);
   w.runtime = Runtime::Vllm;
   w.gpu = "h100-sxm";
-  w.seq = 8192;
+  if (std::none_of(kv.begin(), kv.end(), [](const auto& p) { return std::string_view(p.first) == "seq"; })) w.seq = 8192;
   const auto e = estimate(c, w);
   INFO(join(e.issues()));
   REQUIRE(e.ok());
@@ -321,7 +323,9 @@ TEST_CASE("vLLM 0.19: refusals and the engine's own errors", "[calibration][vllm
   CHECK(note_of(preset("qwen2.5-vl-7b").config, {{"pp", "2"}, {"gpus", "2"}}).field == "pp");  // where the tower sits
   CHECK(note_of(preset("gpt-oss-20b").config, {{"pp", "2"}, {"gpus", "2"}}).field == "pp");
   CHECK(note_of(llama, {{"mbt", "2048"}, {"mns", "4096"}}).field == "mbt");  // fewer batched tokens than sequences
-  CHECK(note_of(preset("qwen3-next-80b-a3b").config, {}).field == "rt");   // recurrent layers
+  CHECK(note_of(preset("qwen3-next-80b-a3b").config, {}).field == "rt");   // its state's dtype in vLLM not established
+  CHECK(note_of(preset("jamba-1.5-mini").config, {}).field == "rt");         // Mamba-1 layers
+  CHECK(note_of(preset("qwen3.5-0.8b").config, {{"gpu", "b200"}}).field == "gpu");  // Blackwell's block alignment
   CHECK(note_of(preset("deepseek-v3.2").config, {{"gpus", "8"}, {"tp", "8"}}).field == "rt");  // the indexer cache
   // The model and the context do not fit: vLLM's own ValueError, with its estimated maximum length.
   const VllmMemory m = vllm(preset("llama-3.1-70b").config, {{"util", "0.95"}});
@@ -400,4 +404,53 @@ TEST_CASE("vLLM 0.19: pipeline stages, each worker profiled on its own layers", 
   REQUIRE_FALSE(tight.error.empty());
   CHECK(tight.ranks[static_cast<size_t>(tight.bottleneck_rank)].kv_available_bytes <
         static_cast<i64>(40) * 8192 * 8 * 128 * 2 * 2);
+}
+
+TEST_CASE("vLLM 0.19: hybrid models, the attention block grown to hold a recurrent state", "[calibration][vllm]") {
+  // vllm-project/vllm#40691 ("vLLM version: 0.19.0", H20, `vllm serve Qwen3.5-27B --max-model-len 32768
+  // --max-num-seqs 16 --max-num-batched-token 16384 --load-format dummy`):
+  //   INFO [kv_cache_utils.py:1319] GPU KV cache size: 290,864 tokens
+  //   INFO [kv_cache_utils.py:1324] Maximum concurrency for 32,768 tokens per request: 33.04x
+  // Qwen3.5-27B (its config: 64 layers, 48 Gated DeltaNet and every fourth full attention of 4 KV
+  // heads × 256; llmsize counts 26,895,998,464 language-model parameters as published): a token
+  // of a full layer 4,096 B; a DeltaNet state conv (3, 10240) bf16 + SSM (48, 128, 128) fp32 =
+  // 3,207,168 B; B = 16 · ⌈3,207,168 / (16 · 4,096)⌉ = 784 tokens, pages of 3,211,264 B. The run's
+  // free memory is not printed, so the blocks are given as --kv-cache-memory: 1,487 blocks of 16
+  // layers (4 groups) → ⌊1487 / 4⌋ × 784 tokens and 1487 / (⌈32768 / 784⌉ + 3) concurrency.
+  const ModelConfig q = llmsize::test::import_file("calibration/configs/qwen3.5-27b.json");
+  const std::string kvmem = std::to_string(1487LL * 16 * 3211264);
+  const VllmMemory m = vllm(q, {{"mns", "16"}, {"mbt", "16384"}, {"seq", "32768"}, {"kvmem", kvmem.c_str()}});
+  CHECK(m.mamba_page_bytes == 3207168);
+  CHECK(m.block_size == 784);
+  CHECK(m.groups.size() == 4);
+  CHECK(m.groups.front().page_bytes == 3211264);
+  CHECK(m.num_blocks == 1487);
+  const auto lines = vllm_log(m);
+  CHECK(lines[0] == "Setting attention block size to 784 tokens to ensure that attention page size is >= mamba page size.");
+  CHECK(lines[1] == "Padding mamba page size by 0.13% to ensure that mamba page size and attention page size are exactly equal.");
+  CHECK(lines[lines.size() - 2] == "GPU KV cache size: 290,864 tokens");
+  CHECK(lines.back() == "Maximum concurrency for 32,768 tokens per request: 33.04x");
+
+  // vllm-project/vllm#37467 (March 2026), NVIDIA-Nemotron-3-Nano-30B-A3B at TP 4:
+  //   layer_spec.block_size=16, layer_spec.page_size_bytes=8192
+  //   layer_spec.block_size=262144, layer_spec.page_size_bytes=540672
+  // (a Mamba layer's page, its block max_model_len): conv (3, 6144 / 4) bf16 + SSM (64 / 4, 64, 128)
+  // fp32 = 533,504 B, one KV head of 128 per rank → B = 1,056, 540,672 B.
+  const VllmMemory n = vllm(preset("nemotron-3-nano-30b-a3b").config, {{"tp", "4"}, {"gpus", "4"}, {"seq", "262144"}});
+  CHECK(n.mamba_page_bytes == 533504);
+  CHECK(n.block_size == 1056);
+  for (const auto& g : n.groups) {
+    CHECK(g.page_bytes == 540672);
+    if (g.kind == AttnKind::Mamba) CHECK(g.block_size == 262144);
+  }
+  // vllm-gaudi#1453: "528 is required for Granite 4.0-H (granitemoehybrid) without prefix caching
+  // (16-token FA alignment)": 8 KV heads × 128 → 4,096 B a token; Mamba-2 conv (3, 8448) + SSM
+  // (128, 64, 128), both bf16, = 2,147,840 B → 16 · ⌈32.8⌉ = 528, padded 0.69%.
+  const VllmMemory g = vllm(preset("granite-4.0-h-small").config, {});
+  CHECK(g.mamba_page_bytes == 2147840);
+  CHECK(g.block_size == 528);
+  CHECK(vllm_log(g)[1] == "Padding mamba page size by 0.69% to ensure that mamba page size and attention page size are exactly equal.");
+  // --block-size sets the alignment (Platform._align_hybrid_block_size: max(backend minimum, block_size)).
+  const VllmMemory g64 = vllm(preset("granite-4.0-h-small").config, {{"bs", "64"}});
+  CHECK(g64.block_size == 576);
 }

@@ -42,6 +42,16 @@ test('the API module runs under node with the same numbers', async () => {
   assert.deepEqual(two.engine.devices.map((d) => [d.name, d.layers, d.output_layer]), [['CUDA0', 20, false], ['CUDA1', 8, true]]);
   const wrong = api.estimate({ preset: 'qwen2.5-7b' }, { rt: 'llamacpp', pp: 2, gpus: 2, devs: 'rtx-4090' });
   assert.match(wrong.issues, /^devs: lists 1 devices for 2 pipeline stages/);
+  // vLLM over three pipeline stages: get_pp_indices' split, the fewest blocks of any stage.
+  const pp = api.estimate({ preset: 'llama-3.1-8b' }, { rt: 'vllm', pp: 3, gpus: 3, seq: 8192, gpu: 'h100-sxm' });
+  assert.deepEqual(pp.engine.stages.map((s) => s.layers), [11, 11, 10]);
+  assert.equal(pp.engine.num_blocks, Math.min(...pp.engine.stages.map((s) => s.num_blocks)));
+  assert.match(pp.engine.log_lines[0], /^Hidden layers were unevenly partitioned: \[11,11,10\]/);
+  // SGLang's hybrid pool for Llama 4's chunked layers: the sliding pool at 0.8 of the full one.
+  const scout = api.estimate({ preset: 'llama-4-scout' }, { rt: 'sglang', tp: 4, gpus: 4, seq: 8192, mfs: 0.85 });
+  assert.equal(scout.engine.swa_pool.swa_layers, 36);
+  assert.equal(scout.engine.swa_pool.swa_tokens, Math.floor(scout.engine.kv_tokens * 0.8));
+  assert.ok(scout.engine.log_lines.some((l) => l.startsWith('SWAKVPool mem usage: ')));
 });
 
 test('the JS API gives the same report as the CLI for the same state', async () => {
