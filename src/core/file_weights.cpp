@@ -96,6 +96,16 @@ const std::vector<GgufName>& gguf_layer_names() {
       {"self_attn.q_norm.weight", {{"attn_q_norm.weight"}}},
       {"self_attn.k_norm.weight", {{"attn_k_norm.weight"}}},
       {"self_attn.sinks", {{"attn_sinks.weight"}}},
+      // Qwen3.5's Gated DeltaNet (src/models/qwen35.cpp load_arch_tensors; conversion/qwen.py).
+      {"linear_attn.in_proj_qkv.weight", {{"attn_qkv.weight"}}},
+      {"linear_attn.in_proj_z.weight", {{"attn_gate.weight"}}},
+      {"linear_attn.in_proj_b.weight", {{"ssm_beta.weight"}}},
+      {"linear_attn.in_proj_a.weight", {{"ssm_alpha.weight"}}},
+      {"linear_attn.conv1d.weight", {{"ssm_conv1d.weight"}}},
+      {"linear_attn.dt_bias", {{"ssm_dt.bias"}}},
+      {"linear_attn.A_log", {{"ssm_a"}}},
+      {"linear_attn.norm.weight", {{"ssm_norm.weight"}}},
+      {"linear_attn.out_proj.weight", {{"ssm_out.weight"}}},
       // MLA (src/models/deepseek2.cpp): kv_b_proj is attn_kv_b, or attn_k_b + attn_v_b in files
       // converted since llama.cpp's MLA rework (the same values, split and transposed).
       {"self_attn.q_a_proj.weight", {{"attn_q_a.weight"}}},
@@ -143,7 +153,12 @@ const std::vector<GgufName>& gguf_layer_names() {
 constexpr std::string_view kLayerPrefix = "model.layers.{i}.";
 
 const GgufName* gguf_name_of(const Tensor& t) {
-  std::string_view n = t.name;
+  // Checkpoints that keep the text model inside a multimodal wrapper (Qwen3.5's
+  // model.language_model.*) name the same tensors one level down; llama.cpp's are the same.
+  constexpr std::string_view kWrapped = "model.language_model.";
+  std::string name = t.name;
+  if (name.rfind(kWrapped, 0) == 0) name = "model." + name.substr(kWrapped.size());
+  std::string_view n = name;
   const bool layer = n.substr(0, kLayerPrefix.size()) == kLayerPrefix;
   if (layer) n.remove_prefix(kLayerPrefix.size());
   for (const GgufName& g : layer ? gguf_layer_names() : gguf_global_names())

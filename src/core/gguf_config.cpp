@@ -40,6 +40,23 @@ constexpr GgufArch kArchs[] = {
     // GLM-4.5/4.6/4.7 and Air (src/models/glm4-moe.cpp): DeepSeek-style experts and MTP layers
     // with grouped-query attention; biases and q/k norms read from the tensors the file holds.
     {"glm4moe", "glm4_moe", "glm4_moe", "n_routed_experts", "moe_intermediate_size"},
+    // Qwen3.5 and 3.6, dense and MoE (src/models/qwen35.cpp, qwen35moe.cpp; conversion/qwen.py
+    // Qwen3NextModel.set_gguf_parameters): the Gated DeltaNet's sizes as ssm.* keys, every
+    // full_attention_interval-th layer attention, the MTP block counted in block_count; read below.
+    {"qwen35", "qwen3_5_text", ""},
+    {"qwen35moe", "qwen3_5_moe_text", "qwen3_5_moe_text"},
+};
+
+// Qwen3.5's Gated DeltaNet as convert_hf_to_gguf.py writes it (Qwen3NextModel.set_gguf_parameters):
+// ssm.conv_kernel = linear_conv_kernel_dim, ssm.state_size = linear_key_head_dim, ssm.group_count =
+// linear_num_key_heads, ssm.time_step_rank = linear_num_value_heads (ssm.inner_size = the value
+// heads × linear_value_head_dim, checked below).
+constexpr std::pair<std::string_view, std::string_view> kGatedDeltaNetKeys[] = {
+    {"ssm.conv_kernel", "linear_conv_kernel_dim"},
+    {"ssm.state_size", "linear_key_head_dim"},
+    {"ssm.group_count", "linear_num_key_heads"},
+    {"ssm.time_step_rank", "linear_num_value_heads"},
+    {"full_attention_interval", "full_attention_interval"},
 };
 
 // The DeepSeek-style expert keys deepseek2 and glm4moe write (llama.cpp src/models/deepseek2.cpp
@@ -213,6 +230,32 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
       j["scoring_func"] = "sigmoid";
     }
     if (!h.find(p + "attention.q_lora_rank")) j["q_lora_rank"] = nullptr;  // DeepSeek-V2-Lite: a plain q_proj
+  }
+  if (arch == "qwen35" || arch == "qwen35moe") {
+    for (const auto& [suffix, hf] : kGatedDeltaNetKeys) integer(p + std::string(suffix), hf);
+    // ref: qwen35.cpp load_arch_tensors: head_v_dim = head_k_dim = ssm.state_size; inner_size = value heads × head_v_dim.
+    const auto inner = read(p + "ssm.inner_size"), state = read(p + "ssm.state_size"), vheads = read(p + "ssm.time_step_rank");
+    if (!inner || !state || !vheads || *vheads <= 0 || *inner != *state * *vheads)
+      issues.push_back({p + "ssm.inner_size", "must be ssm.time_step_rank × ssm.state_size (llama.cpp's value heads × their width)"});
+    else
+      j["linear_value_head_dim"] = *state;
+    // ref: qwen35.cpp load_arch_hparams: the layers after block_count − nextn_predict_layers are the MTP block.
+    const auto n = read(p + "nextn_predict_layers");
+    j["mtp_num_hidden_layers"] = n && *n > 0 ? *n : 0;
+    if (n && *n > 0 && j.contains("num_hidden_layers")) j["num_hidden_layers"] = j["num_hidden_layers"].get<i64>() - *n;
+    // Partial rotary: rope.dimension_count of key_length (Qwen3NextModel writes head_dim × partial_rotary_factor).
+    const auto rope = read(p + "rope.dimension_count"), k = read(p + "attention.key_length");
+    if (rope && k && *k > 0) j["partial_rotary_factor"] = static_cast<double>(*rope) / static_cast<double>(*k);
+    // attention.recurrent_layers, where written, must be the interval's pattern (the one read).
+    if (const GgufValue* r = h.find(p + "attention.recurrent_layers"); r && j.contains("full_attention_interval") &&
+                                                                       j.contains("num_hidden_layers")) {
+      const i64 every = j["full_attention_interval"].get<i64>(), layers = j["num_hidden_layers"].get<i64>();
+      bool same = r->kind == GgufKind::Array && static_cast<i64>(r->ints.size()) == r->count && r->count >= layers && every > 0;
+      for (i64 i = 0; same && i < layers; ++i) same = (r->ints[static_cast<size_t>(i)] != 0) == ((i + 1) % every != 0);
+      if (!same)
+        issues.push_back({p + "attention.recurrent_layers",
+                          "a pattern other than every full_attention_interval-th layer attention is not read from GGUF yet"});
+    }
   }
   if (moe) {
     integer(p + "expert_count", row->experts_key);

@@ -498,3 +498,42 @@ TEST_CASE("file weights: OLMo 2's norms after attention and after the FFN", "[co
   CHECK(m.file->total_bytes == h.tensor_bytes());
   CHECK(m.file->other_tensors == 0);
 }
+
+TEST_CASE("file weights: Qwen3.5's Gated DeltaNet and attention layers by llama.cpp's names", "[core][gguf][file]") {
+  // src/models/qwen35.cpp load_arch_tensors: linear layers attn_qkv {d, 2·key_dim + value_dim}, attn_gate,
+  // ssm_conv1d, ssm_dt.bias, ssm_a, ssm_beta, ssm_alpha, ssm_norm {head_v_dim}, ssm_out; every fourth layer
+  // attn_q (with its gate, 2 × heads × 256), attn_k, attn_v, attn_output, attn_q_norm, attn_k_norm; each
+  // layer attn_norm, post_attention_norm and the MLP; the MTP block (blk.24) outside the weights.
+  const ModelConfig c = llmsize::test::preset("qwen3.5-0.8b").config;
+  const u64 d = 1024, f = 3584, v = 248320, key = 16 * 128, value = 16 * 128, conv = 2 * key + value;
+  std::vector<T> t{{"token_embd.weight", {d, v}, Q6_K}, {"output_norm.weight", {d}, F32}};
+  for (i64 l = 0; l < 25; ++l) {
+    const std::string b = "blk." + std::to_string(l) + ".";
+    std::vector<T> layer{{"attn_norm.weight", {d}, F32},   {"post_attention_norm.weight", {d}, F32},
+                         {"ffn_gate.weight", {d, f}, Q4_K}, {"ffn_up.weight", {d, f}, Q4_K},
+                         {"ffn_down.weight", {f, d}, Q6_K}};
+    if ((l + 1) % 4 != 0 && l < 24) {
+      for (const T& x : std::vector<T>{{"attn_qkv.weight", {d, conv}, Q8_0}, {"attn_gate.weight", {d, value}, Q4_K},
+                                       {"ssm_conv1d.weight", {4, conv}, F32}, {"ssm_dt.bias", {16}, F32},
+                                       {"ssm_a", {16}, F32},                 {"ssm_beta.weight", {d, 16}, F32},
+                                       {"ssm_alpha.weight", {d, 16}, F32},   {"ssm_norm.weight", {128}, F32},
+                                       {"ssm_out.weight", {value, d}, Q8_0}})
+        layer.push_back(x);
+    } else {
+      for (const T& x : std::vector<T>{{"attn_q.weight", {d, 2 * 8 * 256}, Q4_K}, {"attn_k.weight", {d, 2 * 256}, Q4_K},
+                                       {"attn_v.weight", {d, 2 * 256}, Q6_K},     {"attn_output.weight", {8 * 256, d}, Q4_K},
+                                       {"attn_q_norm.weight", {256}, F32},       {"attn_k_norm.weight", {256}, F32}})
+        layer.push_back(x);
+    }
+    if (l == 24) layer.push_back({"nextn.eh_proj.weight", {2 * d, d}, Q8_0});
+    for (const T& x : layer) t.push_back({b + x.name, x.ne, x.type});
+  }
+  const GgufHeader h = gguf_of("qwen35", t);
+  i64 mtp = 0;
+  for (const GgufTensor& x : h.tensors)
+    if (x.name.rfind("blk.24.", 0) == 0) mtp += x.bytes;
+  PreparedModel m = with_file(c, h);
+  CHECK(m.file->mtp_bytes == mtp);
+  CHECK(m.file->total_bytes == h.tensor_bytes() - mtp);
+  CHECK(m.file->other_tensors == 0);
+}

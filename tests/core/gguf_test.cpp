@@ -516,3 +516,48 @@ TEST_CASE("GGUF: OLMo 2 metadata read as its model", "[core][gguf]") {
                    100352};
   CHECK(params_of(gguf_of(olmo2)) == count_params(llmsize::test::preset("olmo-2-7b").config)->total);
 }
+
+TEST_CASE("GGUF: Qwen3.5 (qwen35, qwen35moe): the Gated DeltaNet from ssm.* keys, the MTP block apart", "[core][gguf]") {
+  // Qwen3NextModel.set_gguf_parameters (llama.cpp conversion/qwen.py) with the checkpoints' config.json
+  // values; block_count holds the MTP layer (_QwenMtpMixin), nextn_predict_layers names it.
+  const std::vector<std::pair<std::string, std::uint32_t>> small{
+      {"block_count", 25},           {"nextn_predict_layers", 1},   {"context_length", 262144},
+      {"embedding_length", 1024},    {"feed_forward_length", 3584}, {"attention.head_count", 8},
+      {"attention.head_count_kv", 2}, {"attention.key_length", 256}, {"attention.value_length", 256},
+      {"rope.dimension_count", 64},  {"full_attention_interval", 4}, {"ssm.conv_kernel", 4},
+      {"ssm.state_size", 128},       {"ssm.group_count", 16},       {"ssm.time_step_rank", 16},
+      {"ssm.inner_size", 2048}};
+  const i64 published = 752393024;  // Qwen3.5-0.8B's language model (the preset's quoted count)
+  CHECK(count_params(llmsize::test::preset("qwen3.5-0.8b").config)->total == published);
+  CHECK(params_of(gguf_of(Meta{"qwen35", small, 248320, false})) == published);
+  auto h = read_gguf_header(gguf_of(Meta{"qwen35", small, 248320, false}), 0);
+  REQUIRE(h.ok());
+  auto c = gguf_config(*h);
+  REQUIRE(c.ok());
+  CHECK(c->config.n_layers == 24);
+  CHECK(c->config.mtp_layers == 1);
+  CHECK(c->config.linear.full_interval == 4);
+  // A file converted without the MTP block (no nextn_predict_layers): the same trunk.
+  auto no_mtp = small;
+  no_mtp.erase(no_mtp.begin() + 1);
+  no_mtp.front().second = 24;
+  CHECK(params_of(gguf_of(Meta{"qwen35", no_mtp, 248320, false})) == published);
+  // The 397B-A17B: 512 experts of 1,024, 10 used, a shared expert of 1,024, untied.
+  const Meta moe{"qwen35moe",
+                 {{"block_count", 61}, {"nextn_predict_layers", 1}, {"context_length", 262144}, {"embedding_length", 4096},
+                  {"attention.head_count", 32}, {"attention.head_count_kv", 2}, {"attention.key_length", 256},
+                  {"attention.value_length", 256}, {"rope.dimension_count", 64}, {"full_attention_interval", 4},
+                  {"ssm.conv_kernel", 4}, {"ssm.state_size", 128}, {"ssm.group_count", 16}, {"ssm.time_step_rank", 64},
+                  {"ssm.inner_size", 8192}, {"expert_count", 512}, {"expert_used_count", 10},
+                  {"expert_feed_forward_length", 1024}, {"expert_shared_feed_forward_length", 1024}},
+                 248320};
+  CHECK(params_of(gguf_of(moe)) == 396346350336);  // "language_model 396,346,350,336" (the preset's source)
+  // ssm.inner_size must be the value heads × their width.
+  auto bad = small;
+  bad.back().second = 2000;
+  auto hb = read_gguf_header(gguf_of(Meta{"qwen35", bad, 248320, false}), 0);
+  REQUIRE(hb.ok());
+  auto cb = gguf_config(*hb);
+  REQUIRE_FALSE(cb.ok());
+  CHECK(cb.issues().front().field == "qwen35.ssm.inner_size");
+}
