@@ -43,6 +43,9 @@ constexpr GgufArch kArchs[] = {
     // Qwen3.5 and 3.6, dense and MoE (src/models/qwen35.cpp, qwen35moe.cpp; conversion/qwen.py
     // Qwen3NextModel.set_gguf_parameters): the Gated DeltaNet's sizes as ssm.* keys, every
     // full_attention_interval-th layer attention, the MTP block counted in block_count; read below.
+    // Llama 4 (src/models/llama4.cpp; conversion/llama.py Llama4Model): feed_forward_length is the
+    // dense layers' intermediate_size_mlp, expert_feed_forward_length the experts'; read below.
+    {"llama4", "llama4_text", "llama4_text", "num_local_experts", "intermediate_size"},
     {"qwen35", "qwen3_5_text", ""},
     {"qwen35moe", "qwen3_5_moe_text", "qwen3_5_moe_text"},
 };
@@ -231,6 +234,23 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
     }
     if (!h.find(p + "attention.q_lora_rank")) j["q_lora_rank"] = nullptr;  // DeepSeek-V2-Lite: a plain q_proj
   }
+  if (arch == "llama4") {
+    // Llama4Model.__init__ swaps the widths before writing them: feed_forward_length = intermediate_size_mlp.
+    if (j.contains("intermediate_size")) {
+      j["intermediate_size_mlp"] = j["intermediate_size"];
+      j.erase("intermediate_size");
+      origin.emplace_back("intermediate_size_mlp", p + "feed_forward_length");
+    }
+    integer(p + "expert_feed_forward_length", "intermediate_size");
+    integer(p + "interleave_moe_layer_step", "interleave_moe_layer_step");
+    // ref: llama4.cpp load_arch_hparams: chunked attention of 8192 tokens (its fixed n_swa) unless
+    // sliding_window is 0, every sliding_window_pattern-th layer full (default 4).
+    j.erase("sliding_window");
+    if (const auto sw = read(p + "attention.sliding_window"); sw && *sw == 0)
+      issues.push_back({p + "attention.sliding_window", "0 (no chunked attention: MobileLLM) is not read from GGUF yet"});
+    j["attention_chunk_size"] = 8192;
+    integer(p + "attention.sliding_window_pattern", "no_rope_layer_interval");
+  }
   if (arch == "qwen35" || arch == "qwen35moe") {
     for (const auto& [suffix, hf] : kGatedDeltaNetKeys) integer(p + std::string(suffix), hf);
     // ref: qwen35.cpp load_arch_tensors: head_v_dim = head_k_dim = ssm.state_size; inner_size = value heads × head_v_dim.
@@ -259,7 +279,7 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
   }
   if (moe) {
     integer(p + "expert_count", row->experts_key);
-    if (row->expert_ffn_key != "intermediate_size" || !h.find(p + "feed_forward_length"))
+    if (arch != "llama4" && (row->expert_ffn_key != "intermediate_size" || !h.find(p + "feed_forward_length")))
       integer(p + "expert_feed_forward_length", row->expert_ffn_key);
   }
   // The vocabulary: <arch>.vocab_size where written, else the tokenizer's token list.

@@ -537,3 +537,26 @@ TEST_CASE("file weights: Qwen3.5's Gated DeltaNet and attention layers by llama.
   CHECK(m.file->total_bytes == h.tensor_bytes() - mtp);
   CHECK(m.file->other_tensors == 0);
 }
+
+TEST_CASE("file weights: Llama 4's experts, shared expert and router by llama.cpp's names", "[core][gguf][file]") {
+  // src/models/llama4.cpp load_arch_tensors with Llama-4-Scout's sizes: every layer MoE (step 1):
+  // ffn_gate_inp, ffn_{gate,up,down}_exps of 16 experts of 8192 (conversion/llama.py splits the
+  // checkpoint's gate_up_proj), the shared expert's ffn_*_shexp; the rope_freqs of layer 0 counted apart.
+  const ModelConfig c = llmsize::test::preset("llama-4-scout").config;
+  const u64 d = 5120, q = 40 * 128, kv = 8 * 128, e = 16, fe = 8192, v = 202048;
+  std::vector<T> t{{"token_embd.weight", {d, v}, Q4_K}, {"output_norm.weight", {d}, F32}, {"output.weight", {d, v}, Q6_K},
+                   {"blk.0.rope_freqs.weight", {64}, F32}};
+  for (i64 l = 0; l < c.n_layers; ++l)
+    for (const T& x : std::vector<T>{{"attn_norm.weight", {d}, F32},         {"attn_q.weight", {d, q}, Q4_K},
+                                     {"attn_k.weight", {d, kv}, Q4_K},       {"attn_v.weight", {d, kv}, Q6_K},
+                                     {"attn_output.weight", {q, d}, Q4_K},   {"ffn_norm.weight", {d}, F32},
+                                     {"ffn_gate_inp.weight", {d, e}, F32},   {"ffn_gate_exps.weight", {d, fe, e}, Q4_K},
+                                     {"ffn_up_exps.weight", {d, fe, e}, Q4_K}, {"ffn_down_exps.weight", {fe, d, e}, Q6_K},
+                                     {"ffn_gate_shexp.weight", {d, fe}, Q4_K}, {"ffn_up_shexp.weight", {d, fe}, Q4_K},
+                                     {"ffn_down_shexp.weight", {fe, d}, Q6_K}})
+      t.push_back({"blk." + std::to_string(l) + "." + x.name, x.ne, x.type});
+  const GgufHeader h = gguf_of("llama4", t);
+  PreparedModel m = with_file(c, h);
+  CHECK(m.file->total_bytes == h.tensor_bytes());
+  CHECK(m.file->other_tensors == 1);  // blk.0.rope_freqs.weight, named and counted with layer 0
+}

@@ -561,3 +561,31 @@ TEST_CASE("GGUF: Qwen3.5 (qwen35, qwen35moe): the Gated DeltaNet from ssm.* keys
   REQUIRE_FALSE(cb.ok());
   CHECK(cb.issues().front().field == "qwen35.ssm.inner_size");
 }
+
+TEST_CASE("GGUF: Llama 4's dense and expert widths, chunked attention", "[core][gguf]") {
+  // Llama4Model (llama.cpp conversion/llama.py) writes intermediate_size_mlp as feed_forward_length and
+  // the experts' intermediate_size as expert_feed_forward_length; Llama-4-Scout's config.json values.
+  const Meta scout{"llama4",
+                   {{"block_count", 48}, {"context_length", 262144}, {"embedding_length", 5120},
+                    {"feed_forward_length", 16384}, {"expert_feed_forward_length", 8192}, {"expert_count", 16},
+                    {"expert_used_count", 1}, {"interleave_moe_layer_step", 1}, {"attention.head_count", 40},
+                    {"attention.head_count_kv", 8}, {"attention.key_length", 128}, {"rope.dimension_count", 128}},
+                   202048};
+  // "文本骨干为 107,769,861,120" (the preset's quoted text-backbone count)
+  CHECK(params_of(gguf_of(scout)) == 107769861120);
+  auto h = read_gguf_header(gguf_of(scout), 0);
+  REQUIRE(h.ok());
+  auto c = gguf_config(*h);
+  REQUIRE(c.ok());
+  CHECK(c->config.window_chunked);
+  CHECK(c->config.sliding_window == 8192);
+  CHECK(c->config.sliding_pattern == 4);
+  // sliding_window 0 (MobileLLM's full attention) is refused by name.
+  Meta mobile = scout;
+  mobile.ints.push_back({"attention.sliding_window", 0});
+  auto hm = read_gguf_header(gguf_of(mobile), 0);
+  REQUIRE(hm.ok());
+  auto cm = gguf_config(*hm);
+  REQUIRE_FALSE(cm.ok());
+  CHECK(cm.issues().front().field == "llama4.attention.sliding_window");
+}
