@@ -56,11 +56,11 @@ void draw_terms(const std::vector<core::EngineTerm>& terms, core::ByteUnit u, co
   ImGui::TreePop();
 }
 
-// "Check a start-up log": a pasted vLLM or llama.cpp log, its settings applied to this model, each
+// "Check a start-up log": a pasted vLLM, SGLang or llama.cpp log, its settings applied to this model, each
 // of the engine's figures beside llmsize's (core::check_log, as `llmsize check-log`).
 void draw_log_check(App& app) {
   AppState& s = app.state;
-  const bool open = ImGui::TreeNode("Check a start-up log (vLLM, llama.cpp)");
+  const bool open = ImGui::TreeNode("Check a start-up log (vLLM, SGLang, llama.cpp)");
   mark("memory.log_check");
   if (!open) return;
   ImGui::TextDisabled("Paste the lines your engine printed at start-up; nothing leaves this page.");

@@ -223,6 +223,23 @@ test('with the vLLM runtime the Memory tab shows the lines vllm serve prints', a
   await context.close();
 });
 
+test('a hybrid model under vLLM: the grown attention block and padded state pages, each term in the panel', async () => {
+  // Qwen3.5-0.8B: Gated DeltaNet states of 1 MiB-scale pages in blocks of attention tokens (vllm_test.cpp has
+  // the published Qwen3.5-27B lines).
+  const { page, context, problems } = await openPage({
+    hash: '#v=1&preset=qwen3.5-0.8b&rt=vllm&seq=32768&ui.tab=memory' });
+  await frames(page, 3);
+  const f = await figures(page);
+  assert.equal(f.engine.name, 'vllm');
+  assert.match(f.engine.log_lines[0], /^Setting attention block size to \d+ tokens to ensure that attention page size is >= mamba page size\.$/);
+  assert.match(f.engine.log_lines[1], /^Padding mamba page size by \d+\.\d\d% /);
+  assert.ok(f.engine.terms.some((t) => t.key === 'attn_block_size' && t.value === f.engine.block_size));
+  assert.ok(await page.evaluate(() => Module.widgetRect('memory.vllm') !== null), 'the panel is on screen');
+  await page.screenshot({ path: `${ARTIFACTS}/web-vllm-hybrid.png` });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('with the llama.cpp runtime the Memory tab shows the lines llama-server prints', async () => {
   // gpt-oss-20b, -c 131072, one slot, f16 cache: the published SWA cache line (768 cells, 18.00 MiB).
   const { page, context, problems } = await openPage({
