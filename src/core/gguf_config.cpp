@@ -46,6 +46,10 @@ constexpr GgufArch kArchs[] = {
     // Llama 4 (src/models/llama4.cpp; conversion/llama.py Llama4Model): feed_forward_length is the
     // dense layers' intermediate_size_mlp, expert_feed_forward_length the experts'; read below.
     {"llama4", "llama4_text", "llama4_text", "num_local_experts", "intermediate_size"},
+    // Nemotron-H and Nemotron 3 (src/models/nemotron-h.cpp, nemotron-h-moe.cpp; conversion/nemotron.py
+    // NemotronHModel): the block pattern from per-layer head_count_kv and feed_forward_length; read below.
+    {"nemotron_h", "nemotron_h", ""},
+    {"nemotron_h_moe", "nemotron_h", "nemotron_h", "n_routed_experts", "moe_intermediate_size"},
     {"qwen35", "qwen3_5_text", ""},
     {"qwen35moe", "qwen3_5_moe_text", "qwen3_5_moe_text"},
 };
@@ -186,8 +190,11 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
     return std::any_of(h.tensors.begin(), h.tensors.end(), [&](const GgufTensor& t) { return t.name.find(part) != std::string::npos; });
   };
   j["model_type"] = std::string(moe && !row->moe_type.empty() ? row->moe_type : row->model_type);
+  const bool nemotron = arch == "nemotron_h" || arch == "nemotron_h_moe";
   for (const auto& [suffix, hf] : kKeys)
-    if (!(deepseek && (hf == "head_dim" || hf == "num_key_value_heads"))) integer(p + std::string(suffix), hf);
+    if (!(deepseek && (hf == "head_dim" || hf == "num_key_value_heads")) &&
+        !(nemotron && (hf == "num_key_value_heads" || hf == "intermediate_size")))
+      integer(p + std::string(suffix), hf);
   if (deepseek || glm) {
     for (const auto& [suffix, hf] : kSharedExpertKeys) integer(p + std::string(suffix), hf);
     // The trunk: block_count counts the multi-token-prediction layers a file keeps.
@@ -233,6 +240,65 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
       j["scoring_func"] = "sigmoid";
     }
     if (!h.find(p + "attention.q_lora_rank")) j["q_lora_rank"] = nullptr;  // DeepSeek-V2-Lite: a plain q_proj
+  }
+  if (nemotron) {
+    // ref: nemotron-h.cpp load_arch_hparams: a layer is Mamba-2 iff its head_count_kv and
+    // feed_forward_length are both 0; NemotronHModel.set_gguf_parameters writes head_count_kv for the
+    // attention layers ('*') and feed_forward_length for the MLP ('-') or expert ('E') layers, the
+    // MTP block (nextn_predict_layers, both) after the trunk.
+    const GgufValue* kv = h.find(p + "attention.head_count_kv");
+    const GgufValue* ff = h.find(p + "feed_forward_length");
+    const auto blocks = read(p + "block_count");
+    const i64 nextn = read(p + "nextn_predict_layers").value_or(0);
+    auto per_layer = [&](const GgufValue* v, const std::string& key) -> const std::vector<i64>* {
+      if (v && v->kind == GgufKind::Array && static_cast<i64>(v->ints.size()) == v->count && blocks && v->count == *blocks)
+        return &v->ints;
+      issues.push_back({key, "must list a value for each of the block_count layers (0 where the layer has none)"});
+      return nullptr;
+    };
+    const auto* kvs = per_layer(kv, p + "attention.head_count_kv");
+    const auto* ffs = per_layer(ff, p + "feed_forward_length");
+    if (kvs && ffs && nextn >= 0 && nextn < *blocks) {
+      std::string pattern;
+      i64 heads_kv = 0, width = 0;
+      for (i64 i = 0; i < *blocks - nextn; ++i) {
+        const i64 a = (*kvs)[static_cast<size_t>(i)], f = (*ffs)[static_cast<size_t>(i)];
+        if (a > 0 && f > 0) {
+          issues.push_back({p + "attention.head_count_kv", "layer " + std::to_string(i) + " has both attention and a feed-forward"});
+          break;
+        }
+        pattern += a > 0 ? '*' : f > 0 ? (moe ? 'E' : '-') : 'M';
+        if (a > 0 && heads_kv != 0 && a != heads_kv)
+          issues.push_back({p + "attention.head_count_kv", "attention layers with different KV head counts are not read yet"});
+        if (f > 0 && width != 0 && f != width)
+          issues.push_back({p + "feed_forward_length", "feed-forward layers of different widths are not read yet"});
+        if (a > 0) heads_kv = a;
+        if (f > 0) width = f;
+      }
+      j["hybrid_override_pattern"] = pattern;
+      j["num_hidden_layers"] = *blocks - nextn;
+      if (heads_kv > 0) j["num_key_value_heads"] = heads_kv;
+      if (width > 0) j[moe ? "moe_intermediate_size" : "intermediate_size"] = width;
+      if (nextn > 0) j["num_nextn_predict_layers"] = nextn;
+    }
+    // The Mamba-2 mixer: ssm.time_step_rank is its head count (GraniteHybridModel), ssm.inner_size the heads × head width.
+    integer(p + "ssm.conv_kernel", "conv_kernel");
+    integer(p + "ssm.state_size", "ssm_state_size");
+    integer(p + "ssm.group_count", "n_groups");
+    integer(p + "ssm.time_step_rank", "mamba_num_heads");
+    const auto inner = read(p + "ssm.inner_size"), mheads = read(p + "ssm.time_step_rank");
+    if (!inner || !mheads || *mheads <= 0 || *inner % *mheads != 0)
+      issues.push_back({p + "ssm.inner_size", "must be a multiple of ssm.time_step_rank (the Mamba-2 heads × their width)"});
+    else
+      j["mamba_head_dim"] = *inner / *mheads;
+    if (moe) {
+      integer(p + "expert_shared_feed_forward_length", "moe_shared_expert_intermediate_size");
+      integer(p + "expert_shared_count", "n_shared_experts");
+      if (h.find(p + "moe_latent_size")) {  // LatentMoE (Nemotron 3 Super): refused by the family by name
+        j["moe_latent_size"] = read(p + "moe_latent_size").value_or(0);
+        origin.emplace_back("moe_latent_size", p + "moe_latent_size");
+      }
+    }
   }
   if (arch == "llama4") {
     // Llama4Model.__init__ swaps the widths before writing them: feed_forward_length = intermediate_size_mlp.

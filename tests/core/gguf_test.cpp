@@ -193,12 +193,17 @@ struct Meta {
   std::vector<std::pair<std::string, std::uint32_t>> ints;  // <arch>.<key> u32
   std::uint64_t tokens = 0;
   bool head = true;
+  std::vector<std::pair<std::string, std::vector<std::uint32_t>>> arrays = {};  // <arch>.<key> [u32]
 };
 std::string gguf_of(const Meta& m) {
   Gguf g;
-  g.header(3, m.head ? 1 : 0, 2 + m.ints.size());
+  g.header(3, m.head ? 1 : 0, 2 + m.ints.size() + m.arrays.size());
   g.key_str("general.architecture", m.arch);
   for (const auto& [k, v] : m.ints) g.key_u32(m.arch + "." + k, v);
+  for (const auto& [k, v] : m.arrays) {  // GGUF_TYPE_ARRAY of GGUF_TYPE_UINT32
+    g.str(m.arch + "." + k), g.u32(9), g.u32(4), g.u64(v.size());
+    for (std::uint32_t x : v) g.u32(x);
+  }
   g.str("tokenizer.ggml.tokens"), g.u32(9), g.u32(8), g.u64(m.tokens);
   for (std::uint64_t t = 0; t < m.tokens; ++t) g.str("t");
   if (m.head) g.tensor("output.weight", {256, 1}, 0, 0);
@@ -588,4 +593,41 @@ TEST_CASE("GGUF: Llama 4's dense and expert widths, chunked attention", "[core][
   auto cm = gguf_config(*hm);
   REQUIRE_FALSE(cm.ok());
   CHECK(cm.issues().front().field == "llama4.attention.sliding_window");
+}
+
+TEST_CASE("GGUF: Nemotron-H's block pattern from its per-layer head and feed-forward counts", "[core][gguf]") {
+  // NemotronHModel.set_gguf_parameters (llama.cpp conversion/nemotron.py): head_count_kv for the attention
+  // layers and feed_forward_length for the MLP ('-') or expert ('E') layers, 0 elsewhere (Mamba-2);
+  // the checkpoints' hybrid_override_pattern and sizes.
+  auto arrays = [](const std::string& pattern, std::uint32_t kv, std::uint32_t ff, char mlp) {
+    std::vector<std::uint32_t> a, f;
+    for (char ch : pattern) a.push_back(ch == '*' ? kv : 0), f.push_back(ch == mlp ? ff : 0);
+    return std::vector<std::pair<std::string, std::vector<std::uint32_t>>>{{"attention.head_count_kv", a},
+                                                                           {"feed_forward_length", f}};
+  };
+  const std::string nano9 = "M-M-M-MM-M-M-M*-M-M-M*-M-M-M-M*-M-M-M-M*-M-MM-M-M-M-M-M-";
+  const Meta dense{"nemotron_h",
+                   {{"block_count", 56}, {"context_length", 131072}, {"embedding_length", 4480}, {"attention.head_count", 40},
+                    {"attention.key_length", 128}, {"attention.value_length", 128}, {"ssm.conv_kernel", 4},
+                    {"ssm.state_size", 128}, {"ssm.group_count", 8}, {"ssm.time_step_rank", 128}, {"ssm.inner_size", 10240}},
+                   131072, true, arrays(nano9, 8, 15680, '-')};
+  CHECK(params_of(gguf_of(dense)) == count_params(llmsize::test::preset("nemotron-nano-9b-v2").config)->total);
+  CHECK(params_of(gguf_of(dense)) == 8888227328);  // the preset's published count
+  const std::string nano30 = "MEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEMEM*EMEMEMEME";
+  const Meta moe{"nemotron_h_moe",
+                 {{"block_count", 52}, {"context_length", 262144}, {"embedding_length", 2688}, {"attention.head_count", 32},
+                  {"attention.key_length", 128}, {"attention.value_length", 128}, {"ssm.conv_kernel", 4},
+                  {"ssm.state_size", 128}, {"ssm.group_count", 8}, {"ssm.time_step_rank", 64}, {"ssm.inner_size", 4096},
+                  {"expert_count", 128}, {"expert_used_count", 6}, {"expert_feed_forward_length", 1856},
+                  {"expert_shared_feed_forward_length", 3712}, {"expert_shared_count", 1}},
+                 131072, true, arrays(nano30, 2, 1856, 'E')};
+  CHECK(params_of(gguf_of(moe)) == count_params(llmsize::test::preset("nemotron-3-nano-30b-a3b").config)->total);
+  // A per-layer count that is not one per layer is refused by name.
+  Meta short_array = dense;
+  short_array.arrays.back().second.pop_back();
+  auto hs = read_gguf_header(gguf_of(short_array), 0);
+  REQUIRE(hs.ok());
+  auto cs = gguf_config(*hs);
+  REQUIRE_FALSE(cs.ok());
+  CHECK(cs.issues().front().field == "nemotron_h.feed_forward_length");
 }
