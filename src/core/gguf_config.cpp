@@ -50,6 +50,10 @@ constexpr GgufArch kArchs[] = {
     // NemotronHModel): the block pattern from per-layer head_count_kv and feed_forward_length; read below.
     {"nemotron_h", "nemotron_h", ""},
     {"nemotron_h_moe", "nemotron_h", "nemotron_h", "n_routed_experts", "moe_intermediate_size"},
+    // Granite 4.0-H (src/models/granite-hybrid.cpp; conversion/granite.py GraniteHybridModel): Mamba-2
+    // or attention by the per-layer head_count_kv, routed experts of feed_forward_length and the
+    // shared MLP of expert_shared_feed_forward_length; read below.
+    {"granitehybrid", "granitemoehybrid", "granitemoehybrid", "num_local_experts", "intermediate_size"},
     {"qwen35", "qwen3_5_text", ""},
     {"qwen35moe", "qwen3_5_moe_text", "qwen3_5_moe_text"},
 };
@@ -190,10 +194,10 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
     return std::any_of(h.tensors.begin(), h.tensors.end(), [&](const GgufTensor& t) { return t.name.find(part) != std::string::npos; });
   };
   j["model_type"] = std::string(moe && !row->moe_type.empty() ? row->moe_type : row->model_type);
-  const bool nemotron = arch == "nemotron_h" || arch == "nemotron_h_moe";
+  const bool nemotron = arch == "nemotron_h" || arch == "nemotron_h_moe", granite = arch == "granitehybrid";
   for (const auto& [suffix, hf] : kKeys)
     if (!(deepseek && (hf == "head_dim" || hf == "num_key_value_heads")) &&
-        !(nemotron && (hf == "num_key_value_heads" || hf == "intermediate_size")))
+        !(nemotron && (hf == "num_key_value_heads" || hf == "intermediate_size")) && !(granite && hf == "num_key_value_heads"))
       integer(p + std::string(suffix), hf);
   if (deepseek || glm) {
     for (const auto& [suffix, hf] : kSharedExpertKeys) integer(p + std::string(suffix), hf);
@@ -299,6 +303,39 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
         origin.emplace_back("moe_latent_size", p + "moe_latent_size");
       }
     }
+  }
+  if (granite) {
+    // GraniteHybridModel.set_gguf_parameters: head_count_kv per layer, 0 for the Mamba-2 layers; the
+    // Mamba-2 sizes as ssm.* (time_step_rank = its heads); rope only where rope.scaling.finetuned is true.
+    const GgufValue* kv = h.find(p + "attention.head_count_kv");
+    const auto blocks = read(p + "block_count");
+    if (!(kv && kv->kind == GgufKind::Array && static_cast<i64>(kv->ints.size()) == kv->count && blocks && kv->count == *blocks)) {
+      issues.push_back({p + "attention.head_count_kv", "must list a value for each of the block_count layers (0 for Mamba-2)"});
+    } else {
+      json types = json::array();
+      i64 heads_kv = 0;
+      for (i64 a : kv->ints) {
+        types.push_back(a > 0 ? "attention" : "mamba");
+        if (a > 0 && heads_kv != 0 && a != heads_kv)
+          issues.push_back({p + "attention.head_count_kv", "attention layers with different KV head counts are not read yet"});
+        if (a > 0) heads_kv = a;
+      }
+      j["layer_types"] = types;
+      if (heads_kv > 0) j["num_key_value_heads"] = heads_kv;
+    }
+    if (!moe) issues.push_back({p + "expert_count", "a Granite hybrid without experts is not read from GGUF yet"});
+    integer(p + "expert_shared_feed_forward_length", "shared_intermediate_size");
+    integer(p + "ssm.conv_kernel", "mamba_d_conv");
+    integer(p + "ssm.state_size", "mamba_d_state");
+    integer(p + "ssm.group_count", "mamba_n_groups");
+    integer(p + "ssm.time_step_rank", "mamba_n_heads");
+    const auto inner = read(p + "ssm.inner_size"), mheads = read(p + "ssm.time_step_rank"), d = read(p + "embedding_length");
+    if (!inner || !mheads || !d || *mheads <= 0 || *d <= 0 || *inner % *mheads != 0 || *inner % *d != 0)
+      issues.push_back({p + "ssm.inner_size", "must be a multiple of ssm.time_step_rank and of embedding_length"});
+    else
+      j["mamba_d_head"] = *inner / *mheads, j["mamba_expand"] = *inner / *d;
+    const GgufValue* rope = h.find(p + "rope.scaling.finetuned");
+    j["position_embedding_type"] = rope && rope->kind == GgufKind::Bool && rope->i != 0 ? "rope" : "nope";
   }
   if (arch == "llama4") {
     // Llama4Model.__init__ swaps the widths before writing them: feed_forward_length = intermediate_size_mlp.

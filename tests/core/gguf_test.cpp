@@ -631,3 +631,18 @@ TEST_CASE("GGUF: Nemotron-H's block pattern from its per-layer head and feed-for
   REQUIRE_FALSE(cs.ok());
   CHECK(cs.issues().front().field == "nemotron_h.feed_forward_length");
 }
+
+TEST_CASE("GGUF: Granite 4.0-H's Mamba-2 and attention layers from the per-layer head_count_kv", "[core][gguf]") {
+  // GraniteHybridModel.set_gguf_parameters (llama.cpp conversion/granite.py) with granite-4.0-h-small's
+  // config.json: 72 experts of 768 (feed_forward_length), 10 used, a shared MLP of 1536, tied, no rope.
+  std::vector<std::uint32_t> kv;
+  for (char ch : std::string("MMMMM*MMMMMMMMM*MMMMMMMMM*MMMMMMMMM*MMMM")) kv.push_back(ch == '*' ? 8 : 0);
+  const Meta small{"granitehybrid",
+                   {{"block_count", 40}, {"context_length", 131072}, {"embedding_length", 4096}, {"feed_forward_length", 768},
+                    {"attention.head_count", 32}, {"expert_count", 72}, {"expert_used_count", 10},
+                    {"expert_shared_feed_forward_length", 1536}, {"ssm.conv_kernel", 4}, {"ssm.state_size", 128},
+                    {"ssm.group_count", 1}, {"ssm.time_step_rank", 128}, {"ssm.inner_size", 8192}},
+                   100352, false, {{"attention.head_count_kv", kv}}};
+  CHECK(params_of(gguf_of(small)) == 32207337984);  // the preset's published count
+  CHECK(params_of(gguf_of(small)) == count_params(llmsize::test::preset("granite-4.0-h-small").config)->total);
+}
