@@ -106,6 +106,10 @@ const std::vector<GgufName>& gguf_layer_names() {
       {"linear_attn.A_log", {{"ssm_a"}}},
       {"linear_attn.norm.weight", {{"ssm_norm.weight"}}},
       {"linear_attn.out_proj.weight", {{"ssm_out.weight"}}},
+      // Qwen3-Next's fused projections (src/models/qwen3next.cpp): q‖k‖v and z as attn_qkv and attn_gate
+      // (older files: one ssm_in), b‖a as ssm_ba.
+      {"linear_attn.in_proj_qkvz.weight", {{"attn_qkv.weight", "attn_gate.weight"}, {"ssm_in.weight"}}},
+      {"linear_attn.in_proj_ba.weight", {{"ssm_ba.weight"}}},
       // MLA (src/models/deepseek2.cpp): kv_b_proj is attn_kv_b, or attn_k_b + attn_v_b in files
       // converted since llama.cpp's MLA rework (the same values, split and transposed).
       {"self_attn.q_a_proj.weight", {{"attn_q_a.weight"}}},

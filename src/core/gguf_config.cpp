@@ -54,6 +54,8 @@ constexpr GgufArch kArchs[] = {
     // or attention by the per-layer head_count_kv, routed experts of feed_forward_length and the
     // shared MLP of expert_shared_feed_forward_length; read below.
     {"granitehybrid", "granitemoehybrid", "granitemoehybrid", "num_local_experts", "intermediate_size"},
+    // Qwen3-Next (src/models/qwen3next.cpp): Qwen3.5's keys with experts in every layer.
+    {"qwen3next", "qwen3_next", "qwen3_next"},
     {"qwen35", "qwen3_5_text", ""},
     {"qwen35moe", "qwen3_5_moe_text", "qwen3_5_moe_text"},
 };
@@ -354,7 +356,7 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
     j["attention_chunk_size"] = 8192;
     integer(p + "attention.sliding_window_pattern", "no_rope_layer_interval");
   }
-  if (arch == "qwen35" || arch == "qwen35moe") {
+  if (arch == "qwen35" || arch == "qwen35moe" || arch == "qwen3next") {
     for (const auto& [suffix, hf] : kGatedDeltaNetKeys) integer(p + std::string(suffix), hf);
     // ref: qwen35.cpp load_arch_tensors: head_v_dim = head_k_dim = ssm.state_size; inner_size = value heads × head_v_dim.
     const auto inner = read(p + "ssm.inner_size"), state = read(p + "ssm.state_size"), vheads = read(p + "ssm.time_step_rank");
@@ -364,7 +366,7 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
       j["linear_value_head_dim"] = *state;
     // ref: qwen35.cpp load_arch_hparams: the layers after block_count − nextn_predict_layers are the MTP block.
     const auto n = read(p + "nextn_predict_layers");
-    j["mtp_num_hidden_layers"] = n && *n > 0 ? *n : 0;
+    j[arch == "qwen3next" ? "num_nextn_predict_layers" : "mtp_num_hidden_layers"] = n && *n > 0 ? *n : 0;
     if (n && *n > 0 && j.contains("num_hidden_layers")) j["num_hidden_layers"] = j["num_hidden_layers"].get<i64>() - *n;
     // Partial rotary: rope.dimension_count of key_length (Qwen3NextModel writes head_dim × partial_rotary_factor).
     const auto rope = read(p + "rope.dimension_count"), k = read(p + "attention.key_length");

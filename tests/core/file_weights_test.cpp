@@ -560,3 +560,34 @@ TEST_CASE("file weights: Llama 4's experts, shared expert and router by llama.cp
   CHECK(m.file->total_bytes == h.tensor_bytes());
   CHECK(m.file->other_tensors == 1);  // blk.0.rope_freqs.weight, named and counted with layer 0
 }
+
+TEST_CASE("file weights: Qwen3-Next's fused DeltaNet projections and experts by llama.cpp's names", "[core][gguf][file]") {
+  // src/models/qwen3next.cpp: in_proj_qkvz as attn_qkv {d, 2·key + value} and attn_gate {d, value}, in_proj_ba as
+  // ssm_ba {d, 2·v_heads}; experts in every layer with a gated shared expert (ffn_gate_inp_shexp {d}).
+  const ModelConfig c = llmsize::test::preset("qwen3-next-80b-a3b").config;
+  const u64 d = 2048, key = 16 * 128, value = 32 * 128, conv = 2 * key + value, e = 512, fe = 512, v = 151936;
+  std::vector<T> t{{"token_embd.weight", {d, v}, Q4_K}, {"output_norm.weight", {d}, F32}, {"output.weight", {d, v}, Q6_K}};
+  for (i64 l = 0; l < 48; ++l) {
+    std::vector<T> layer{{"attn_norm.weight", {d}, F32},          {"post_attention_norm.weight", {d}, F32},
+                         {"ffn_gate_inp.weight", {d, e}, F32},     {"ffn_gate_exps.weight", {d, fe, e}, Q4_K},
+                         {"ffn_up_exps.weight", {d, fe, e}, Q4_K}, {"ffn_down_exps.weight", {fe, d, e}, Q6_K},
+                         {"ffn_gate_inp_shexp.weight", {d}, F32},  {"ffn_gate_shexp.weight", {d, fe}, Q4_K},
+                         {"ffn_up_shexp.weight", {d, fe}, Q4_K},   {"ffn_down_shexp.weight", {fe, d}, Q6_K}};
+    if ((l + 1) % 4 != 0)
+      for (const T& x : std::vector<T>{{"attn_qkv.weight", {d, conv}, Q8_0}, {"attn_gate.weight", {d, value}, Q4_K},
+                                       {"ssm_conv1d.weight", {4, conv}, F32}, {"ssm_dt.bias", {32}, F32},
+                                       {"ssm_a", {32}, F32},                 {"ssm_ba.weight", {d, 64}, F32},
+                                       {"ssm_norm.weight", {128}, F32},      {"ssm_out.weight", {value, d}, Q8_0}})
+        layer.push_back(x);
+    else
+      for (const T& x : std::vector<T>{{"attn_q.weight", {d, 2 * 16 * 256}, Q4_K}, {"attn_k.weight", {d, 2 * 256}, Q4_K},
+                                       {"attn_v.weight", {d, 2 * 256}, Q6_K},      {"attn_output.weight", {16 * 256, d}, Q4_K},
+                                       {"attn_q_norm.weight", {256}, F32},        {"attn_k_norm.weight", {256}, F32}})
+        layer.push_back(x);
+    for (const T& x : layer) t.push_back({"blk." + std::to_string(l) + "." + x.name, x.ne, x.type});
+  }
+  const GgufHeader h = gguf_of("qwen3next", t);
+  PreparedModel m = with_file(c, h);
+  CHECK(m.file->total_bytes == h.tensor_bytes());
+  CHECK(m.file->other_tensors == 0);
+}

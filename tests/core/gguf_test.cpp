@@ -646,3 +646,16 @@ TEST_CASE("GGUF: Granite 4.0-H's Mamba-2 and attention layers from the per-layer
   CHECK(params_of(gguf_of(small)) == 32207337984);  // the preset's published count
   CHECK(params_of(gguf_of(small)) == count_params(llmsize::test::preset("granite-4.0-h-small").config)->total);
 }
+
+TEST_CASE("GGUF: Qwen3-Next (qwen3next), Qwen3.5's keys with experts in every layer", "[core][gguf]") {
+  const Meta next{"qwen3next",
+                  {{"block_count", 49}, {"nextn_predict_layers", 1}, {"context_length", 262144}, {"embedding_length", 2048},
+                   {"feed_forward_length", 5120}, {"attention.head_count", 16}, {"attention.head_count_kv", 2},
+                   {"attention.key_length", 256}, {"attention.value_length", 256}, {"rope.dimension_count", 64},
+                   {"full_attention_interval", 4}, {"ssm.conv_kernel", 4}, {"ssm.state_size", 128}, {"ssm.group_count", 16},
+                   {"ssm.time_step_rank", 32}, {"ssm.inner_size", 4096}, {"expert_count", 512}, {"expert_used_count", 10},
+                   {"expert_feed_forward_length", 512}, {"expert_shared_feed_forward_length", 512}},
+                  151936};
+  // "79,674,391,296 without it [the mtp.* layer], the n_params llama.cpp prints for this architecture"
+  CHECK(params_of(gguf_of(next)) == 79674391296);
+}
