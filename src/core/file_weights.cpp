@@ -77,6 +77,7 @@ const std::vector<GgufName>& gguf_global_names() {
   static const std::vector<GgufName> names{
       {"model.embed_tokens.weight", {{"token_embd.weight"}}},
       {"model.norm.weight", {{"output_norm.weight"}}},
+      {"model.norm.bias", {{"output_norm.bias"}}},  // LayerNorm models (StarCoder2)
       {"lm_head.weight", {{"output.weight"}}},
   };
   return names;
@@ -127,6 +128,13 @@ const std::vector<GgufName>& gguf_layer_names() {
       {"post_attention_layernorm.weight", {{"post_attention_norm.weight"}, {"ffn_norm.weight"}}},
       {"pre_feedforward_layernorm.weight", {{"ffn_norm.weight"}}},
       {"post_feedforward_layernorm.weight", {{"post_ffw_norm.weight"}}},
+      // StarCoder2 (src/models/starcoder2.cpp): LayerNorms with biases, an MLP of c_fc and c_proj.
+      {"input_layernorm.bias", {{"attn_norm.bias"}}},
+      {"post_attention_layernorm.bias", {{"ffn_norm.bias"}}},
+      {"mlp.c_fc.weight", {{"ffn_up.weight"}}},
+      {"mlp.c_fc.bias", {{"ffn_up.bias"}}},
+      {"mlp.c_proj.weight", {{"ffn_down.weight"}}},
+      {"mlp.c_proj.bias", {{"ffn_down.bias"}}},
       {"mlp.gate_proj.weight", {{"ffn_gate.weight"}}},
       {"mlp.up_proj.weight", {{"ffn_up.weight"}}},
       {"mlp.down_proj.weight", {{"ffn_down.weight"}}},

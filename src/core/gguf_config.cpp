@@ -29,7 +29,8 @@ constexpr GgufArch kArchs[] = {
     {"qwen3moe", "qwen3_moe", "qwen3_moe"},
     {"gemma3", "gemma3_text", ""},
     {"gemma2", "gemma2", ""},
-    {"olmo2", "olmo2", ""},  // OLMo 2: full-width q/k norms, norms after attention and FFN (src/models/olmo2.cpp)
+    {"olmo2", "olmo2", ""},
+    {"starcoder2", "starcoder2", ""},  // StarCoder2 (src/models/starcoder2.cpp): LayerNorms and biases, the family's own  // OLMo 2: full-width q/k norms, norms after attention and FFN (src/models/olmo2.cpp)
     // Phi-3 (src/models/phi3.cpp): q, k, v in one attn_qkv and gate, up in one ffn_up.
     {"phi3", "phi3", ""},
     {"gpt-oss", "gpt_oss", "gpt_oss", "num_local_experts", "intermediate_size"},

@@ -591,3 +591,23 @@ TEST_CASE("file weights: Qwen3-Next's fused DeltaNet projections and experts by 
   CHECK(m.file->total_bytes == h.tensor_bytes());
   CHECK(m.file->other_tensors == 0);
 }
+
+TEST_CASE("file weights: StarCoder2's LayerNorm biases and c_fc / c_proj MLP by llama.cpp's names", "[core][gguf][file]") {
+  // src/models/starcoder2.cpp: attn_norm and ffn_norm with biases, q/k/v/output with biases, ffn_up / ffn_down with biases.
+  const ModelConfig c = llmsize::test::preset("starcoder2-15b").config;
+  const u64 d = 6144, kv = 4 * 128, f = 24576, v = 49152;
+  std::vector<T> t{{"token_embd.weight", {d, v}, Q8_0}, {"output_norm.weight", {d}, F32}, {"output_norm.bias", {d}, F32},
+                   {"output.weight", {d, v}, Q6_K}};
+  for (i64 l = 0; l < c.n_layers; ++l)
+    for (const T& x : std::vector<T>{{"attn_norm.weight", {d}, F32}, {"attn_norm.bias", {d}, F32},  {"attn_q.weight", {d, d}, Q8_0},
+                                     {"attn_q.bias", {d}, F32},       {"attn_k.weight", {d, kv}, Q8_0}, {"attn_k.bias", {kv}, F32},
+                                     {"attn_v.weight", {d, kv}, Q8_0}, {"attn_v.bias", {kv}, F32},     {"attn_output.weight", {d, d}, Q8_0},
+                                     {"attn_output.bias", {d}, F32},  {"ffn_norm.weight", {d}, F32},   {"ffn_norm.bias", {d}, F32},
+                                     {"ffn_up.weight", {d, f}, Q8_0}, {"ffn_up.bias", {f}, F32},       {"ffn_down.weight", {f, d}, Q8_0},
+                                     {"ffn_down.bias", {d}, F32}})
+      t.push_back({"blk." + std::to_string(l) + "." + x.name, x.ne, x.type});
+  const GgufHeader h = gguf_of("starcoder2", t);
+  PreparedModel m = with_file(c, h);
+  CHECK(m.file->total_bytes == h.tensor_bytes());
+  CHECK(m.file->other_tensors == 0);
+}

@@ -659,3 +659,13 @@ TEST_CASE("GGUF: Qwen3-Next (qwen3next), Qwen3.5's keys with experts in every la
   // "79,674,391,296 without it [the mtp.* layer], the n_params llama.cpp prints for this architecture"
   CHECK(params_of(gguf_of(next)) == 79674391296);
 }
+
+TEST_CASE("GGUF: StarCoder2 metadata read as its model", "[core][gguf]") {
+  // StarCoder2Model's keys (convert_hf_to_gguf.py) with bigcode/starcoder2-15b's config.json values:
+  // "| Num parameters | 15,957,889,024 parameters (safetensors metadata) |" (the preset's source).
+  const Meta sc2{"starcoder2",
+                 {{"block_count", 40}, {"context_length", 16384}, {"embedding_length", 6144}, {"feed_forward_length", 24576},
+                  {"attention.head_count", 48}, {"attention.head_count_kv", 4}},
+                 49152};
+  CHECK(params_of(gguf_of(sc2)) == 15957889024);
+}
