@@ -299,6 +299,12 @@ struct Reader {
       if (auto n = after(l, "swa size: ")) figure("swa_tokens", *n, l);
       if (auto n = after(l, "full size: ")) figure("kv_tokens", *n, l);
     }
+    if (l.find("Mamba Cache is allocated.") != std::string_view::npos) {  // memory_pool.py MambaPool
+      ++sglang;
+      if (auto v = after(l, "max_mamba_cache_size: ")) figure("mamba_slots", *v, l);
+      if (auto v = after(l, "conv_state size: ")) figure("mamba_conv_bytes", *v * kGiBd, l);
+      if (auto v = after(l, "ssm_state size: ")) figure("mamba_ssm_bytes", *v * kGiBd, l);
+    }
     if (l.find("KV Cache is allocated.") != std::string_view::npos) {
       ++sglang;
       const std::optional<double> tokens = after(l, "#tokens: ");
@@ -500,6 +506,14 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
         row_of("kv_bytes", "SWAKVPool mem usage", static_cast<double>(at->k_bytes + at->v_bytes + at->swa_k_bytes + at->swa_v_bytes), true);
       }
       row_of("max_running_requests", "max_running_requests", static_cast<double>(at->max_running_requests), false);
+    }
+    if (m.mamba_layers > 0) {  // the state pool: its slots from the log's free memory, its tensors at the log's own slots
+      row_of("mamba_slots", "max_mamba_cache_size", static_cast<double>(m.mamba_slots), false);
+      if (const LogFigure* n = log.find("mamba_slots"); n && n->value >= 0 && n->value <= 1e12) {
+        const double rows = n->value + 1;
+        row_of("mamba_conv_bytes", "conv_state size at the log's slots", rows * static_cast<double>(m.mamba_conv_bytes), true);
+        row_of("mamba_ssm_bytes", "ssm_state size at the log's slots", rows * static_cast<double>(m.mamba_ssm_bytes), true);
+      }
     }
     if (swa && !m.hybrid)
       out.notes.push_back("the log holds SGLang's hybrid sliding-window pool, which llmsize gives only Llama 4 in SGLang of late "

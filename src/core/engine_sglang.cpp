@@ -40,6 +40,46 @@ bool hybrid_swa_arch(Family f) { return f == Family::Llama4; }
 
 std::string gb(double gib) { return fixed(gib, 2); }
 
+// One state layer's slot in SGLang's MambaPool: ref configs/mamba_utils.py Mamba2StateShape.create
+// (conv (conv_dim / tp, conv_kernel − 1), temporal (heads / tp, head_dim, state), n_groups raised to
+// tp where it does not divide) and Mamba2CacheParams.mamba_cache_per_req; the convolution state
+// bf16 (CONV_DTYPE), the SSM state in --mamba-ssm-dtype (float32). The families on the path:
+// Qwen3-Next and Qwen3.5 (hybrid_gdn_config: value heads as heads, key heads as groups), Nemotron-H and
+// LFM2 (mamba2_config; LFM2's short convolution keeps conv_L_cache − 1 rows of d, no SSM state).
+Result<std::pair<i64, i64>> mamba_slot(const ModelConfig& c, AttnKind kind, i64 tp) {
+  auto divide = [&](i64 x, const std::string& what) -> std::optional<Issue> {
+    if (tp > 0 && x % tp == 0) return std::nullopt;
+    return Issue{"tp", "SGLang divides the " + what + " (" + with_commas(x) + ") by the tensor parallel size, which must divide it"};
+  };
+  auto groups_for = [&](i64 g) { return g % tp == 0 ? g : g + (tp - g); };  // extra_groups_for_head_shards
+  i64 conv_dim = 0, kernel = 0, heads = 0, head_dim = 0, state = 0;
+  if (kind == AttnKind::Linear &&
+      (c.family == Family::Qwen3Next || c.family == Family::Qwen35 || c.family == Family::Qwen35Moe)) {
+    const LinearAttnConfig& a = c.linear;
+    conv_dim = a.v_heads * a.v_dim + 2 * groups_for(a.k_heads) * a.k_dim;
+    kernel = a.conv_kernel, heads = a.v_heads, head_dim = a.v_dim, state = a.k_dim;
+  } else if (kind == AttnKind::Mamba && c.family == Family::NemotronH) {
+    const Mamba2Config& m = c.mamba;
+    conv_dim = m.d_inner() + 2 * groups_for(m.groups) * m.state;
+    kernel = m.conv_kernel, heads = m.heads, head_dim = m.head_dim, state = m.state;
+  } else if (kind == AttnKind::Conv && c.family == Family::Lfm2) {
+    conv_dim = c.d_model, kernel = c.short_conv;
+  } else {
+    return Issue{"rt", std::string("SGLang's state pool for ") +
+                           (kind == AttnKind::Mamba1 ? "Mamba-1 layers (Jamba)"
+                            : kind == AttnKind::FullMamba ? "Falcon-H1's attention-and-Mamba layers"
+                                                          : "this family's recurrent layers (Granite 4.0-H's path is not established)") +
+                           " is not modelled yet"};
+  }
+  if (auto bad = divide(conv_dim, "convolution channels")) return *bad;
+  if (heads > 0)
+    if (auto bad = divide(heads, "state heads")) return *bad;
+  const Checked conv = Checked(conv_dim / tp) * (kernel - 1) * 2;
+  const Checked ssm = Checked(heads / tp) * head_dim * state * 4;
+  if (!conv.ok() || !ssm.ok()) return memory_overflow("tp");
+  return std::make_pair(conv.value(), ssm.value());
+}
+
 }  // namespace
 
 Result<SglangMemory> sglang_memory(const ModelConfig& c, const LayerPlan& plan, const InferenceMemory& inf, const Workload& w,
@@ -87,8 +127,14 @@ Result<SglangMemory> sglang_memory(const ModelConfig& c, const LayerPlan& plan, 
   i64 k_row = 0, v_row = 0;  // bytes of one token over the layers: K, V (MLA: the latent in k_row)
   for (size_t i = 0; i < plan.layers.size(); ++i) {
     const CacheShape& s = plan.caches[static_cast<size_t>(plan.layers[i].cache)];
-    if (has_state(s.kind))
-      return Issue{"rt", "SGLang's state pool for recurrent layers (handle_max_mamba_cache) is not modelled yet"};
+    if (has_state(s.kind)) {
+      auto slot = mamba_slot(c, s.kind, w.tp);
+      if (!slot) return slot.issues();
+      ++m.mamba_layers;
+      m.mamba_conv_bytes += slot->first;
+      m.mamba_ssm_bytes += slot->second;
+      continue;
+    }
     if (s.kind == AttnKind::Shared) return Issue{"rt", "SGLang's pools for KV-shared layers (Gemma 4) are not modelled yet"};
     if (s.kind == AttnKind::Chunked && !hybrid_swa_arch(c.family))
       return Issue{"rt", "SGLang's pool for chunked attention outside Llama 4 is not modelled"};
@@ -146,6 +192,17 @@ Result<SglangMemory> sglang_memory(const ModelConfig& c, const LayerPlan& plan, 
   }
   // ref: model_runner.py profile_max_num_token and init_memory_pool.
   m.rest_gib = m.post_gib - m.pre_gib * (1 - m.mem_fraction_static);
+  if (m.mamba_layers > 0) {
+    // ref: model_runner_kv_cache_mixin.py handle_max_mamba_cache: the state pool takes
+    // mamba_full_memory_ratio / (1 + ratio) of the rest (0.9 / 1.9), whole slots; the KV pool the
+    // remainder (its cell counts the full-attention layers only).
+    const double per_req = static_cast<double>(m.mamba_conv_bytes + m.mamba_ssm_bytes);
+    const double raw = m.rest_gib * 0.9 / (1 + 0.9);
+    const double slots = m.rest_gib > 0 ? std::floor(raw * kGiBd / per_req) : 0;
+    if (!(slots < 9.2e18)) return Issue{"mfs", "the memory for the state pool is beyond what int64 can count"};
+    m.mamba_slots = static_cast<i64>(slots);
+    m.rest_gib -= static_cast<double>(m.mamba_slots) * per_req / kGiBd;
+  }
   const double rest_bytes = std::floor(m.rest_gib * kGiBd);
   if (!(rest_bytes < 9.2e18)) return Issue{"mfs", "the memory for the token pool is beyond what int64 bytes can hold"};
   const i64 tokens = rest_bytes > 0 ? static_cast<i64>(rest_bytes) / m.cell_bytes : 0;
@@ -197,12 +254,15 @@ Result<SglangMemory> sglang_with_tokens(const SglangMemory& in, i64 tokens, cons
   const i64 reqs = std::min<i64>(
       std::max<i64>(static_cast<i64>(static_cast<double>(tokens) / static_cast<double>(m.context_len) * 512), 2048), 4096);
   m.max_running_requests = std::min(tokens / 2, reqs);
+  // ref: init_memory_pool (calculate_mamba_ratio): a request holds a state slot; no_buffer keeps 3 per request.
+  if (m.mamba_layers > 0) m.max_running_requests = std::min(reqs, m.mamba_slots / 3);
   return m;
 }
 
 i64 sglang_max_requests(const SglangMemory& m, i64 context) {
   if (!m.error.empty() || context <= 0) return 0;
-  const i64 full = m.max_total_tokens / context;
+  i64 full = m.max_total_tokens / context;
+  if (m.mamba_layers > 0) full = std::min(full, m.max_running_requests);  // each running request holds a state slot
   if (!m.hybrid) return full;
   const i64 kept = m.window > 0 ? std::min(context, m.window) : context;
   return std::min(full, m.swa_tokens / kept);
@@ -221,6 +281,12 @@ std::vector<std::string> sglang_log(const SglangMemory& m) {
     return "KV Cache is allocated. #tokens: " + std::to_string(tokens) + ", K size: " + gb(static_cast<double>(k) / kGiBd) +
            " GB, V size: " + gb(static_cast<double>(v) / kGiBd) + " GB";
   };
+  if (m.mamba_layers > 0) {  // ref: memory_pool.py MambaPool.__init__ (slots + 1 rows: slot 0 is padding)
+    const double rows = static_cast<double>(m.mamba_slots + 1);
+    out.push_back("Mamba Cache is allocated. max_mamba_cache_size: " + std::to_string(m.mamba_slots) +
+                  ", conv_state size: " + gb(rows * static_cast<double>(m.mamba_conv_bytes) / kGiBd) +
+                  "GB, ssm_state size: " + gb(rows * static_cast<double>(m.mamba_ssm_bytes) / kGiBd) + "GB ");
+  }
   if (m.hybrid) {
     // ref: model_runner_kv_cache_mixin.py set_num_tokens_hybrid_swa, then swa_memory_pool.py
     // SWAKVPool.__init__: the sliding layers' pool is created first, each pool's own line, then the
@@ -273,6 +339,18 @@ std::vector<EngineTerm> sglang_terms(const SglangMemory& m, const Workload& w, c
                    (m.indexer_bytes > 0 ? " + the indexer's 132 B per layer" : "") + " = " + b(m.cell_bytes),
                src + "model_runner.py get_cell_size_per_token"});
   const std::string how = m.measured ? "exact" : "estimate";
+  if (m.mamba_layers > 0) {
+    const i64 per_req = m.mamba_conv_bytes + m.mamba_ssm_bytes;
+    t.push_back({"mamba_bytes_per_request", "State slot (one request)", static_cast<double>(per_req), true, "exact",
+                 b(m.mamba_layers) + " state layers: convolution (channels / tp × (kernel − 1), bf16) " + b(m.mamba_conv_bytes) +
+                     " + SSM (heads / tp × head dim × state, fp32) " + b(m.mamba_ssm_bytes) + " = " + b(per_req),
+                 src + "configs/mamba_utils.py Mamba2CacheParams.mamba_cache_per_req (the same in the 2026 builds that run Qwen3.5)"});
+    t.push_back({"mamba_slots", "max_mamba_cache_size", static_cast<double>(m.mamba_slots), false, how,
+                 "⌊rest × 0.9 / 1.9 × 2^30 / " + b(per_req) + "⌋ = " + b(m.mamba_slots) +
+                     " slots (--mamba-full-memory-ratio 0.9); the KV pool gets the rest; at most slots / 3 = " +
+                     b(m.mamba_slots / 3) + " running requests",
+                 src + "model_runner_kv_cache_mixin.py handle_max_mamba_cache, init_memory_pool"});
+  }
   if (!m.hybrid) {
     t.push_back({"kv_tokens", "#tokens", static_cast<double>(m.max_total_tokens), false, how,
                  "⌊⌊rest × 2^30⌋ / cell⌋, to a multiple of page " + b(m.page_size) + " = " + b(m.max_total_tokens),

@@ -168,6 +168,10 @@ json estimate_object(const ModelConfig& cfg, const Workload& w, const Estimate& 
                      {"kv_tokens", g.max_total_tokens}, {"k_bytes", g.k_bytes}, {"v_bytes", g.v_bytes},
                      {"kv_bytes", g.k_bytes + g.v_bytes + g.swa_k_bytes + g.swa_v_bytes}, {"max_running_requests", g.max_running_requests},
                      {"starts", g.error.empty()}, {"error", g.error}, {"log_lines", sglang_log(g)}};
+    if (g.mamba_layers > 0)  // MambaPool: a state slot per running request
+      out["engine"]["mamba_pool"] = {{"layers", g.mamba_layers}, {"conv_bytes_per_request", g.mamba_conv_bytes},
+                                     {"ssm_bytes_per_request", g.mamba_ssm_bytes}, {"slots", g.mamba_slots},
+                                     {"bytes", (g.mamba_slots + 1) * (g.mamba_conv_bytes + g.mamba_ssm_bytes)}};
     if (g.hybrid)  // SWAKVPool: k_bytes / v_bytes above are the full layers' pool
       out["engine"]["swa_pool"] = {{"full_layers", g.full_layers}, {"swa_layers", g.swa_layers}, {"window", g.window},
                                    {"swa_full_tokens_ratio", g.swa_ratio}, {"profiled_tokens", g.profiled_tokens},

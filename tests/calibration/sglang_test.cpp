@@ -13,6 +13,9 @@
 //   sglang-qwen3-235b-fp8-tp4.log — vllm-project/vllm issue #21348 (4 × H100, --tp 4 --mem-fraction-static 0.93)
 //   sglang-mimo-v2-flash-swa.log — sgl-project/sglang PR #15464 (2025-12-19, MiMo-V2-Flash TP 4, hybrid pool)
 //   sglang-mimo-v2-flash-ratio.log — sgl-project/sglang PR #18039 (2026-01-31, its "main branch" run, --page-size 64)
+//   sglang-lfm2-700m.log — public notes (sglang 0.5.6.post2, 2025-12-29, bench_one_batch, a 16 GB card, default mfs)
+//   sglang-qwen3.5-9b-tp2.log — public notes (a main build of 2026-04-14, 2 × RTX 4090, --tp-size 2 --mem-fraction-static 0.8
+//       --context-length 262144)
 #include "core/engine_log.hpp"
 #include "core/estimate.hpp"
 #include "test_util.hpp"
@@ -171,7 +174,7 @@ TEST_CASE("SGLang: defaults by card, refusals, and the estimate without a log", 
   };
   CHECK(note(preset("llama-3.1-8b").config, {{"gpu", "b300"}}) == "mfs");  // no nvidia-smi total recorded
   CHECK(note(preset("llama-3.1-8b").config, {{"gpu", "b300"}, {"mfs", "0.9"}}) == "gpu");  // nor a CUDA total
-  CHECK(note(preset("qwen3-next-80b-a3b").config, {}) == "rt");
+  CHECK(note(preset("granite-4.0-h-small").config, {}) == "rt");  // its state path in SGLang is not established
   CHECK(note(preset("gemma-4-31b").config, {}) == "rt");  // later than the version followed
   CHECK(note(preset("llama-3.1-8b").config, {{"kvt", "q4_0"}}) == "kvt");
   // Too little memory: SGLang's own error.
@@ -305,4 +308,61 @@ TEST_CASE("SGLang: sliding-window layers outside its hybrid list are sized at fu
     CHECK_FALSE(e->sglang->hybrid);
     CHECK(e->sglang->layers == preset(id).config.n_layers);
   }
+}
+
+TEST_CASE("SGLang: hybrid models' state slots (MambaPool) beside the full layers' token pool", "[calibration][sglang]") {
+  // LFM2-700M (16 layers: 10 short convolutions of d = 1536 keeping conv_L_cache − 1 = 2 rows, 6 attention of 8 KV
+  // heads × 64), sglang 0.5.6.post2:
+  //   Load weight begin. avail mem=15.33 GB / Load weight end. … avail mem=13.81 GB, mem usage=1.52 GB.
+  //   Mamba Cache is allocated. max_mamba_cache_size: 85292, conv_state size: 4.88GB, ssm_state size: 0.00GB
+  //   KV Cache is allocated. #tokens: 473854, K size: 2.71 GB, V size: 2.71 GB
+  // handle_max_mamba_cache: 0.9 / 1.9 of the rest in whole slots of 61,440 B, the rest to 12,288 B tokens.
+  {
+    const LogCheck c = checked("sglang-lfm2-700m.log", import_file("calibration/configs/lfm2-700m.json"),
+                               {{"mfs", "0.771"}, {"gpu", "rtx-4090"}});
+    // The free memory printed to 0.01 GB moves the slots by up to ±50 and the tokens by ±300.
+    CHECK(std::abs(row(c, "mamba_slots").ours_value - 85292) <= 50);
+    CHECK(std::abs(row(c, "kv_tokens").ours_value - 473854) <= 300);
+    for (const char* key : {"mamba_conv_bytes", "mamba_ssm_bytes", "k_bytes", "v_bytes"}) {
+      INFO(key);
+      CHECK(row(c, key).same_text);  // each pool's tensors at the log's own counts, to the printed 0.01 GB
+    }
+  }
+  // Qwen3.5-9B at TP 2 (24 Gated DeltaNet layers: conv (4096, 3) bf16 + SSM (16, 128, 128) fp32 = 1,073,152 B each; 8
+  // full layers of 2 KV heads × 256 per rank): a 2026 main build that runs Qwen3.5 —
+  //   Init torch distributed ends. elapsed=1.15 s, mem usage=0.19 GB
+  //   Load weight begin. avail mem=22.93 GB
+  //   Load weight end. … avail mem=14.08 GB, mem usage=8.85 GB.
+  //   Mamba Cache is allocated. max_mamba_cache_size: 186, conv_state size: 0.10GB, ssm_state size: 4.38GB
+  //   KV Cache is allocated. #tokens: 327310, K size: 2.50 GB, V size: 2.50 GB
+  //   max_total_num_tokens=327310, …, max_running_requests=62, context_len=262144
+  const ModelConfig q = import_file("calibration/configs/qwen3.5-9b.json");
+  const LogCheck c = checked("sglang-qwen3.5-9b-tp2.log", q, {{"mfs", "0.8"}, {"tp", "2"}, {"gpus", "2"}, {"gpu", "rtx-4090"}});
+  for (const char* key : {"mamba_conv_bytes", "mamba_ssm_bytes", "k_bytes", "v_bytes", "max_running_requests"}) {
+    INFO(key);
+    CHECK(row(c, key).same_text);  // 187 × 24 × 1 MiB of SSM state, the +1 padding slot; 62 = 186 / 3
+  }
+  // MISS: one slot. From "Load weight begin" (22.93) the split gives 187 slots and 328,234 tokens; this build
+  // measures the free memory before its distributed init, 0.19 GB earlier: from 23.12 the split is the log's
+  // 186 slots and 327,316 tokens (6 over, the 0.01 GB rounding).
+  CHECK(row(c, "mamba_slots").ours_value == 187);
+  Workload w = with({{"mfs", "0.8"}, {"tp", "2"}, {"gpus", "2"}, {"gpu", "rtx-4090"}, {"seq", "262144"}});
+  w.runtime = Runtime::Sglang;
+  const auto e = estimate(q, w);
+  REQUIRE(e.ok());
+  auto early = sglang_memory(q, e->plan, e->inference, w, e->gpu, std::make_pair(22.93 + 0.19, 14.08));
+  REQUIRE(early.ok());
+  CHECK(early->mamba_slots == 186);
+  CHECK(early->max_total_tokens - 327310 == 6);
+  CHECK(early->max_running_requests == 62);
+  // The estimate's concurrency is at most the running requests the slots allow.
+  REQUIRE(e->sglang.has_value());
+  CHECK(e->inference.max_sequences <= e->sglang->mamba_slots / 3);
+  // Families whose state path in SGLang is not followed are refused by name.
+  Workload j = with({{"mfs", "0.85"}});
+  j.runtime = Runtime::Sglang;
+  const auto jamba = estimate(preset("jamba-1.5-mini").config, j);
+  REQUIRE(jamba.ok());
+  CHECK_FALSE(jamba->sglang.has_value());
+  CHECK(jamba->notes.front().field == "rt");
 }
