@@ -112,13 +112,16 @@ Result<i64> mamba_page(const ModelConfig& c, AttnKind kind, const Workload& w) {
     return Issue{"tp", "vLLM divides the " + what + " (" + with_commas(x) + ") by the tensor parallel size, which must divide it"};
   };
   if (kind == AttnKind::Linear) {  // gated_delta_net_state_shape: conv (k − 1, (2·Hk·dk + Hv·dv) / tp), SSM (Hv / tp, dv, dk)
-    if (c.family != Family::Qwen35 && c.family != Family::Qwen35Moe)
-      return Issue{"rt", "vLLM 0.19 keeps Qwen3-Next's Gated DeltaNet state in a dtype not established here (no "
-                         "mamba_ssm_dtype in its config; Qwen3.5's sets float32)"};
+    if (c.family != Family::Qwen35 && c.family != Family::Qwen35Moe && c.family != Family::Qwen3Next)
+      return Issue{"rt", "vLLM's Gated DeltaNet state is followed for Qwen3-Next and Qwen3.5"};
+    // Qwen3.5's config sets mamba_ssm_dtype float32; Qwen3-Next's has none, so its SSM state is in
+    // the model dtype (models/qwen3_next.py get_mamba_state_dtype_from_config passes the "auto"
+    // mamba_ssm_cache_dtype; older copies pass none).
+    const i64 ssm = c.family == Family::Qwen3Next ? d : 4;
     const LinearAttnConfig& a = c.linear;
     if (auto bad = whole(a.conv_dim(), "Gated DeltaNet's convolution channels")) return *bad;
     if (auto bad = whole(a.v_heads, "Gated DeltaNet's value heads")) return *bad;
-    const Checked page = Checked(a.conv_kernel - 1) * (a.conv_dim() / tp) * d + Checked(a.v_heads / tp) * a.v_dim * a.k_dim * 4;
+    const Checked page = Checked(a.conv_kernel - 1) * (a.conv_dim() / tp) * d + Checked(a.v_heads / tp) * a.v_dim * a.k_dim * ssm;
     if (!page.ok()) return memory_overflow("tp");
     return page.value();
   }

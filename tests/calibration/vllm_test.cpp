@@ -323,7 +323,6 @@ TEST_CASE("vLLM 0.19: refusals and the engine's own errors", "[calibration][vllm
   CHECK(note_of(preset("qwen2.5-vl-7b").config, {{"pp", "2"}, {"gpus", "2"}}).field == "pp");  // where the tower sits
   CHECK(note_of(preset("gpt-oss-20b").config, {{"pp", "2"}, {"gpus", "2"}}).field == "pp");
   CHECK(note_of(llama, {{"mbt", "2048"}, {"mns", "4096"}}).field == "mbt");  // fewer batched tokens than sequences
-  CHECK(note_of(preset("qwen3-next-80b-a3b").config, {}).field == "rt");   // its state's dtype in vLLM not established
   CHECK(note_of(preset("jamba-1.5-mini").config, {}).field == "rt");         // Mamba-1 layers
   CHECK(note_of(preset("qwen3.5-0.8b").config, {{"gpu", "b200"}}).field == "gpu");  // Blackwell's block alignment
   CHECK(note_of(preset("deepseek-v3.2").config, {{"gpus", "8"}, {"tp", "8"}}).field == "rt");  // the indexer cache
@@ -453,4 +452,9 @@ TEST_CASE("vLLM 0.19: hybrid models, the attention block grown to hold a recurre
   // --block-size sets the alignment (Platform._align_hybrid_block_size: max(backend minimum, block_size)).
   const VllmMemory g64 = vllm(preset("granite-4.0-h-small").config, {{"bs", "64"}});
   CHECK(g64.block_size == 576);
+  // Qwen3-Next at TP 4 keeps its SSM state in the model dtype (no mamba_ssm_dtype in its config): conv (3, 8192 / 4) +
+  // SSM (32 / 4, 128, 128), both bf16, = 274,432 B; one KV head of 256 per rank (1,024 B a token) → 16 · ⌈268 / 16⌉ = 272.
+  const VllmMemory next = vllm(preset("qwen3-next-80b-a3b").config, {{"tp", "4"}, {"gpus", "4"}});
+  CHECK(next.mamba_page_bytes == 274432);
+  CHECK(next.block_size == 272);
 }
