@@ -78,6 +78,8 @@ const std::vector<GgufName>& gguf_global_names() {
       {"model.embed_tokens.weight", {{"token_embd.weight"}}},
       {"model.norm.weight", {{"output_norm.weight"}}},
       {"model.norm.bias", {{"output_norm.bias"}}},  // LayerNorm models (StarCoder2)
+      {"backbone.embeddings.weight", {{"token_embd.weight"}}},  // Nemotron-H's backbone.*
+      {"backbone.norm_f.weight", {{"output_norm.weight"}}},
       {"lm_head.weight", {{"output.weight"}}},
   };
   return names;
@@ -128,6 +130,41 @@ const std::vector<GgufName>& gguf_layer_names() {
       {"post_attention_layernorm.weight", {{"post_attention_norm.weight"}, {"ffn_norm.weight"}}},
       {"pre_feedforward_layernorm.weight", {{"ffn_norm.weight"}}},
       {"post_feedforward_layernorm.weight", {{"post_ffw_norm.weight"}}},
+      // Nemotron-H (src/models/nemotron-h.cpp): one norm per block, its mixer Mamba-2, attention, MLP or experts.
+      {"norm.weight", {{"attn_norm.weight"}}},
+      {"mixer.in_proj.weight", {{"ssm_in.weight"}}},
+      {"mixer.conv1d.weight", {{"ssm_conv1d.weight"}}},
+      {"mixer.conv1d.bias", {{"ssm_conv1d.bias"}}},
+      {"mixer.dt_bias", {{"ssm_dt.bias"}}},
+      {"mixer.A_log", {{"ssm_a"}}},
+      {"mixer.D", {{"ssm_d"}}},
+      {"mixer.norm.weight", {{"ssm_norm.weight"}}},
+      {"mixer.out_proj.weight", {{"ssm_out.weight"}}},
+      {"mixer.q_proj.weight", {{"attn_q.weight"}}},
+      {"mixer.k_proj.weight", {{"attn_k.weight"}}},
+      {"mixer.v_proj.weight", {{"attn_v.weight"}}},
+      {"mixer.o_proj.weight", {{"attn_output.weight"}}},
+      {"mixer.up_proj.weight", {{"ffn_up.weight"}}},
+      {"mixer.down_proj.weight", {{"ffn_down.weight"}}},
+      {"mixer.gate.weight", {{"ffn_gate_inp.weight"}}},
+      {"mixer.experts.{e}.up_proj.weight", {{"ffn_up_exps.weight"}, {"ffn_up.%e.weight"}}},
+      {"mixer.experts.{e}.down_proj.weight", {{"ffn_down_exps.weight"}, {"ffn_down.%e.weight"}}},
+      {"mixer.shared_experts.up_proj.weight", {{"ffn_up_shexp.weight"}}},
+      {"mixer.shared_experts.down_proj.weight", {{"ffn_down_shexp.weight"}}},
+      // Granite 4.0-H (src/models/granite-hybrid.cpp; conversion/granite.py splits input_linear into gate and up).
+      {"mamba.in_proj.weight", {{"ssm_in.weight"}}},
+      {"mamba.conv1d.weight", {{"ssm_conv1d.weight"}}},
+      {"mamba.conv1d.bias", {{"ssm_conv1d.bias"}}},
+      {"mamba.dt_bias", {{"ssm_dt.bias"}}},
+      {"mamba.A_log", {{"ssm_a"}}},
+      {"mamba.D", {{"ssm_d"}}},
+      {"mamba.norm.weight", {{"ssm_norm.weight"}}},
+      {"mamba.out_proj.weight", {{"ssm_out.weight"}}},
+      {"block_sparse_moe.router.layer.weight", {{"ffn_gate_inp.weight"}}},
+      {"block_sparse_moe.input_linear.weight", {{"ffn_gate_exps.weight", "ffn_up_exps.weight"}}},
+      {"block_sparse_moe.output_linear.weight", {{"ffn_down_exps.weight"}}},
+      {"shared_mlp.input_linear.weight", {{"ffn_gate_shexp.weight", "ffn_up_shexp.weight"}}},
+      {"shared_mlp.output_linear.weight", {{"ffn_down_shexp.weight"}}},
       // StarCoder2 (src/models/starcoder2.cpp): LayerNorms with biases, an MLP of c_fc and c_proj.
       {"input_layernorm.bias", {{"attn_norm.bias"}}},
       {"post_attention_layernorm.bias", {{"ffn_norm.bias"}}},
@@ -177,9 +214,10 @@ constexpr std::string_view kLayerPrefix = "model.layers.{i}.";
 const GgufName* gguf_name_of(const Tensor& t) {
   // Checkpoints that keep the text model inside a multimodal wrapper (Qwen3.5's
   // model.language_model.*) name the same tensors one level down; llama.cpp's are the same.
-  constexpr std::string_view kWrapped = "model.language_model.";
+  constexpr std::string_view kWrapped = "model.language_model.", kBackbone = "backbone.layers.";
   std::string name = t.name;
   if (name.rfind(kWrapped, 0) == 0) name = "model." + name.substr(kWrapped.size());
+  if (name.rfind(kBackbone, 0) == 0) name = "model.layers." + name.substr(kBackbone.size());  // Nemotron-H
   std::string_view n = name;
   const bool layer = n.substr(0, kLayerPrefix.size()) == kLayerPrefix;
   if (layer) n.remove_prefix(kLayerPrefix.size());

@@ -611,3 +611,62 @@ TEST_CASE("file weights: StarCoder2's LayerNorm biases and c_fc / c_proj MLP by 
   CHECK(m.file->total_bytes == h.tensor_bytes());
   CHECK(m.file->other_tensors == 0);
 }
+
+TEST_CASE("file weights: Nemotron-H's and Granite 4.0-H's Mamba-2, attention and MLP blocks by llama.cpp's names", "[core][gguf][file]") {
+  // src/models/nemotron-h.cpp: a norm per block (attn_norm); Mamba-2 ssm_in, ssm_conv1d (+ bias), ssm_dt.bias, ssm_a,
+  // ssm_d, ssm_norm {d_inner / groups, groups}, ssm_out; attention attn_q/k/v/output; MLP ffn_up / ffn_down (relu²).
+  {
+    const ModelConfig c = llmsize::test::preset("nemotron-nano-9b-v2").config;
+    const u64 d = 4480, heads = 128, hd = 80, groups = 8, state = 128, inner = heads * hd, conv = inner + 2 * groups * state,
+              in = 2 * inner + 2 * groups * state + heads, q = 40 * 128, kv = 8 * 128, f = 15680, v = 131072;
+    std::vector<T> t{{"token_embd.weight", {d, v}, Q8_0}, {"output_norm.weight", {d}, F32}, {"output.weight", {d, v}, Q8_0}};
+    const std::string pattern = "M-M-M-MM-M-M-M*-M-M-M*-M-M-M-M*-M-M-M-M*-M-MM-M-M-M-M-M-";
+    for (size_t l = 0; l < pattern.size(); ++l) {
+      std::vector<T> layer{{"attn_norm.weight", {d}, F32}};
+      if (pattern[l] == 'M')
+        layer.insert(layer.end(), {{"ssm_in.weight", {d, in}, Q8_0},   {"ssm_conv1d.weight", {4, conv}, F32},
+                                   {"ssm_conv1d.bias", {conv}, F32},   {"ssm_dt.bias", {heads}, F32},
+                                   {"ssm_a", {1, heads}, F32},         {"ssm_d", {1, heads}, F32},
+                                   {"ssm_norm.weight", {inner / groups, groups}, F32}, {"ssm_out.weight", {inner, d}, Q8_0}});
+      else if (pattern[l] == '*')
+        layer.insert(layer.end(), {{"attn_q.weight", {d, q}, Q8_0}, {"attn_k.weight", {d, kv}, Q8_0},
+                                   {"attn_v.weight", {d, kv}, Q8_0}, {"attn_output.weight", {q, d}, Q8_0}});
+      else
+        layer.insert(layer.end(), {{"ffn_up.weight", {d, f}, Q8_0}, {"ffn_down.weight", {f, d}, Q8_0}});
+      for (const T& x : layer) t.push_back({"blk." + std::to_string(l) + "." + x.name, x.ne, x.type});
+    }
+    const GgufHeader h = gguf_of("nemotron_h", t);
+    PreparedModel m = with_file(c, h);
+    CHECK(m.file->total_bytes == h.tensor_bytes());
+    CHECK(m.file->other_tensors == 0);
+  }
+  // src/models/granite-hybrid.cpp with granite-4.0-h-small: the experts' fused input_linear as ffn_gate_exps + ffn_up_exps,
+  // the shared MLP's as ffn_gate_shexp + ffn_up_shexp; tied head.
+  {
+    const ModelConfig c = llmsize::test::preset("granite-4.0-h-small").config;
+    const u64 d = 4096, heads = 128, hd = 64, groups = 1, state = 128, inner = heads * hd, conv = inner + 2 * groups * state,
+              in = 2 * inner + 2 * groups * state + heads, q = 32 * 128, kv = 8 * 128, e = 72, fe = 768, fs = 1536, v = 100352;
+    std::vector<T> t{{"token_embd.weight", {d, v}, Q8_0}, {"output_norm.weight", {d}, F32}};
+    const std::string pattern = "MMMMM*MMMMMMMMM*MMMMMMMMM*MMMMMMMMM*MMMM";
+    for (size_t l = 0; l < pattern.size(); ++l) {
+      std::vector<T> layer{{"attn_norm.weight", {d}, F32},          {"ffn_norm.weight", {d}, F32},
+                           {"ffn_gate_inp.weight", {d, e}, F32},     {"ffn_gate_exps.weight", {d, fe, e}, Q4_K},
+                           {"ffn_up_exps.weight", {d, fe, e}, Q4_K}, {"ffn_down_exps.weight", {fe, d, e}, Q6_K},
+                           {"ffn_gate_shexp.weight", {d, fs}, Q4_K}, {"ffn_up_shexp.weight", {d, fs}, Q4_K},
+                           {"ffn_down_shexp.weight", {fs, d}, Q6_K}};
+      if (pattern[l] == 'M')
+        layer.insert(layer.end(), {{"ssm_in.weight", {d, in}, Q8_0},   {"ssm_conv1d.weight", {4, conv}, F32},
+                                   {"ssm_conv1d.bias", {conv}, F32},   {"ssm_dt.bias", {heads}, F32},
+                                   {"ssm_a", {1, heads}, F32},         {"ssm_d", {1, heads}, F32},
+                                   {"ssm_norm.weight", {inner / groups, groups}, F32}, {"ssm_out.weight", {inner, d}, Q8_0}});
+      else
+        layer.insert(layer.end(), {{"attn_q.weight", {d, q}, Q8_0}, {"attn_k.weight", {d, kv}, Q8_0},
+                                   {"attn_v.weight", {d, kv}, Q8_0}, {"attn_output.weight", {q, d}, Q8_0}});
+      for (const T& x : layer) t.push_back({"blk." + std::to_string(l) + "." + x.name, x.ne, x.type});
+    }
+    const GgufHeader h = gguf_of("granitehybrid", t);
+    PreparedModel m = with_file(c, h);
+    CHECK(m.file->total_bytes == h.tensor_bytes());
+    CHECK(m.file->other_tensors == 0);
+  }
+}
