@@ -102,7 +102,7 @@
   picker.type = 'file';
   picker.id = 'llmsize-files';
   picker.multiple = true;
-  picker.accept = '.gguf,.json';
+  picker.accept = '.gguf,.safetensors,.json';
   picker.style.display = 'none';
   picker.addEventListener('change', () => { openFiles(picker.files); picker.value = ''; });
   document.body.appendChild(picker);
@@ -111,16 +111,17 @@
   // the model and stands beside the estimate).
   async function openFiles(list) {
     const files = Array.from(list || []);
-    files.sort((a, b) => /\.gguf$/i.test(a.name) - /\.gguf$/i.test(b.name));
+    const model = (f) => /\.(gguf|safetensors)$/i.test(f.name);
+    files.sort((a, b) => model(a) - model(b));
     for (const file of files) {
-      if (/\.gguf$/i.test(file.name)) { await readModelFile(file); continue; }
+      if (model(file)) { await readModelFile(file); continue; }
       if (file.size > 4 * 1024 * 1024) { Module.importText('', file.name + ' (larger than 4 MiB)'); continue; }
       Module.importText(await file.text(), file.name);
     }
   }
 
-  // A GGUF model file: only its header is read (File.slice of the first bytes, more while the
-  // header continues), here on this machine; the weights are never read.
+  // A GGUF model file or a safetensors checkpoint: only its header is read (File.slice of the
+  // first bytes, more while the header continues), here on this machine; the weights are never read.
   async function readModelFile(file) {
     let want = 4 * 1024 * 1024;
     let head = new Uint8Array(0);

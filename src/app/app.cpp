@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 
 #include "app/panels.hpp"
 #include "app/widgets.hpp"
@@ -43,7 +44,8 @@ void import_text(App& app, std::string_view text, std::string_view name) {
 }
 
 void open_path(App& app, const std::string& path) {
-  const bool gguf = path.size() > 5 && path.compare(path.size() - 5, 5, ".gguf") == 0;
+  const bool gguf = (path.size() > 5 && path.compare(path.size() - 5, 5, ".gguf") == 0) ||
+                    (path.size() > 12 && path.compare(path.size() - 12, 12, ".safetensors") == 0);
   std::string err;
   if (gguf && app.hooks.read_prefix) {
     auto read_one = [&](const std::string& p) {
@@ -54,7 +56,7 @@ void open_path(App& app, const std::string& path) {
         if (!head) break;
         const core::i64 more = import_model_file(app.state, *head, size, p);
         if (more <= static_cast<core::i64>(head->size())) return true;
-        want = std::min(std::max(more, 2 * want), core::kGgufMaxHeaderBytes);
+        want = std::min(std::max(more, 2 * want), std::max(core::kGgufMaxHeaderBytes, 8 + core::kSafetensorsMaxHeader));
       }
       if (!err.empty()) app.state.banners.push_back({"Could not open " + p + ": " + err, true, "", ""});
       return false;
@@ -65,6 +67,17 @@ void open_path(App& app, const std::string& path) {
       if (const auto split = core::gguf_split(app.state.model_file_shards.back()))
         for (const auto& p : core::gguf_shard_paths(path, split->count))
           if (p != path && !app.state.model_file_shards.empty() && !read_one(p)) return;
+    // One shard of a checkpoint (…-0000k-of-0000N.safetensors): the others beside it.
+    if (!app.state.safetensors_shards.empty()) {
+      const size_t at = path.rfind("-of-");
+      const core::i64 count = at != std::string::npos && at >= 5 ? std::atoll(path.substr(at + 4, 5).c_str()) : 0;
+      for (core::i64 k = 1; k <= count && k <= core::kSafetensorsMaxShards && !app.state.safetensors_shards.empty(); ++k) {
+        char no[8];
+        std::snprintf(no, sizeof no, "%05lld", static_cast<long long>(k));
+        const std::string p = path.substr(0, at - 5) + no + path.substr(at);
+        if (p != path && !read_one(p)) return;
+      }
+    }
     return;
   }
   if (!app.hooks.read_file) return;
@@ -178,6 +191,7 @@ core::Result<core::Estimate> estimate(App& app, const core::Workload& w) {
     // The model file's bytes as the weights, while its tensors match the model (an edit that
     // changes a shape makes it a note instead).
     if (app.state.model_file) core::attach_file(*app.prepared, *app.state.model_file);
+    else if (!app.state.model_safetensors.empty()) core::attach_file(*app.prepared, app.state.model_safetensors);
     else if (!app.state.model_file_summary.empty()) core::attach_file_summary(*app.prepared, app.state.model_file_summary);
     app.prepared->projector_bytes = app.state.projector_bytes;
     app.prepared_file_serial = app.state.model_file_serial;

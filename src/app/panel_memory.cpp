@@ -203,6 +203,27 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
     ImGui::PopFont();
     mark("memory.file");
   }
+  if (!s.model_safetensors.empty() && !training && app.prepared && app.prepared->inventory) {
+    // A safetensors checkpoint read for its headers: its bytes beside the estimate.
+    section("From the checkpoint");
+    core::i64 file_bytes = 0;
+    for (const auto& f : s.model_safetensors) file_bytes += f.file_bytes;
+    ImGui::TextDisabled("%s", ("read " + core::format_bytes(s.model_file_read, u) + " of " + core::format_bytes(file_bytes, u) +
+                               " in " + std::to_string(s.model_safetensors.size()) +
+                               (s.model_safetensors.size() == 1 ? " file" : " files") +
+                               ": the headers only, on this machine; a share link does not carry them")
+                                  .c_str());
+    ImGui::PushFont(app.fonts.small);
+    const std::string text = core::safetensors_estimate_text(s.model_safetensors, *app.prepared->inventory, s.work, e, u);
+    for (size_t at = 0; at < text.size();) {
+      const size_t nl = text.find('\n', at);
+      const std::string line = text.substr(at, nl == std::string::npos ? std::string::npos : nl - at);
+      ImGui::TextUnformatted(line.c_str());
+      at = nl == std::string::npos ? text.size() : nl + 1;
+    }
+    ImGui::PopFont();
+    mark("memory.file");
+  }
   if (s.projector_bytes >= 0 && !training) {  // an mmproj file: the vision encoder's bytes
     section("Multimodal projector");
     ImGui::TextDisabled("%s", (s.projector_name + ": " + core::format_bytes(s.projector_bytes, u) +

@@ -101,8 +101,8 @@ void draw_preset_picker(App& app) {
 
 void draw_import(App& app) {
   AppState& s = app.state;
-  ImGui::TextDisabled(app.hooks.web ? "Drop a config.json or a .gguf model file on the page, pick it, or paste a config (Ctrl+V) anywhere."
-                                    : "Drop a config.json or a .gguf model file on the window, or open it by path.");
+  ImGui::TextDisabled(app.hooks.web ? "Drop a config.json, a .gguf model file or .safetensors files on the page, pick them, or paste a config (Ctrl+V) anywhere."
+                                    : "Drop a config.json, a .gguf model file or .safetensors files on the window, or open them by path.");
   if (app.hooks.pick_files) {  // read here, in the browser: a model file's header only, nothing uploaded
     if (ImGui::Button("Open a file...")) app.hooks.pick_files();
     mark("import.pick");

@@ -1,6 +1,7 @@
 // State operations (see state.hpp).
 #include "app/state.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "core/file_weights.hpp"
@@ -33,8 +34,10 @@ AppState default_state() {
 namespace {
 // Another model chosen: the model files read for the last one (its file, shards, projector) go.
 void drop_model_files(AppState& s) {
-  if (s.model_file || !s.model_file_summary.empty() || s.projector_bytes >= 0) ++s.model_file_serial;
+  if (s.model_file || !s.model_file_summary.empty() || s.projector_bytes >= 0 || !s.model_safetensors.empty()) ++s.model_file_serial;
   s.model_file.reset();
+  s.model_safetensors.clear();
+  s.safetensors_shards.clear();
   s.model_file_summary.clear();
   s.model_file_shards.clear();
   s.projector_bytes = -1;
@@ -77,7 +80,55 @@ bool import_config(AppState& s, std::string_view json_text, std::string_view nam
   return true;
 }
 
+core::i64 import_safetensors_file(AppState& s, std::string_view head, core::i64 file_bytes, std::string_view name) {
+  const std::string who = name.empty() ? std::string("the checkpoint") : std::string(name);
+  core::i64 more = 0;
+  auto h = core::read_safetensors_header(head, file_bytes, &more);
+  if (!h) {
+    if (more > static_cast<core::i64>(head.size()) && static_cast<core::i64>(head.size()) < file_bytes) return more;
+    s.banners.push_back({"Could not read " + who + ": " + core::join(h.issues()), true, {}, {}});
+    return 0;
+  }
+  // model-00002-of-00004.safetensors (transformers' shard names): wait for all four.
+  core::i64 no = 0, count = 0;
+  if (const size_t at = who.rfind("-of-"); at != std::string::npos && at >= 5) {
+    const std::string k = who.substr(at - 5, 5), n = who.substr(at + 4, 5);
+    const auto digits = [](const std::string& x) { return x.size() == 5 && x.find_first_not_of("0123456789") == std::string::npos; };
+    if (digits(k) && digits(n) && who.compare(at + 9, std::string::npos, ".safetensors") == 0) no = std::stoll(k), count = std::stoll(n);
+  }
+  ++s.model_file_serial;
+  core::i64 read = static_cast<core::i64>(head.size());
+  if (count > 1 && no >= 1 && no <= count && count <= core::kSafetensorsMaxShards) {
+    auto& shards = s.safetensors_shards;
+    if (shards.empty()) s.safetensors_shards_read = 0;
+    std::erase_if(shards, [&](const auto& x) { return x.first == no; });
+    shards.emplace_back(no, std::move(h).value());
+    s.safetensors_shards_read += read;
+    std::erase_if(s.banners, [](const Banner& b) { return b.text.rfind("Read file ", 0) == 0; });
+    if (static_cast<core::i64>(shards.size()) < count) {
+      s.banners.push_back({"Read file " + std::to_string(shards.size()) + " of the " + std::to_string(count) +
+                               " of a sharded checkpoint (" + who + "); open or drop all of its files together.",
+                           false, {}, {}});
+      return 0;
+    }
+    std::sort(shards.begin(), shards.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    s.model_safetensors.clear();
+    for (auto& [k, x] : shards) s.model_safetensors.push_back(std::move(x));
+    shards.clear();
+    read = s.safetensors_shards_read;
+  } else {
+    s.model_safetensors = {std::move(h).value()};
+  }
+  s.model_file.reset();  // one file beside the estimate: the checkpoint replaces a GGUF read before
+  s.model_file_summary.clear();
+  s.model_file_name = who;
+  s.model_file_read = read;  // the bytes read for the headers (the first megabytes of each file)
+  std::erase_if(s.banners, [](const Banner& b) { return b.text.rfind("Read file ", 0) == 0; });
+  return 0;
+}
+
 core::i64 import_model_file(AppState& s, std::string_view head, core::i64 file_bytes, std::string_view name) {
+  if (name.size() > 12 && name.substr(name.size() - 12) == ".safetensors") return import_safetensors_file(s, head, file_bytes, name);
   const std::string who = name.empty() ? std::string("the model file") : std::string(name);
   core::i64 more = 0;
   auto h = core::read_gguf_header(head, file_bytes, &more);
@@ -132,6 +183,7 @@ core::i64 import_model_file(AppState& s, std::string_view head, core::i64 file_b
   s.edits.clear();
   if (auto f = core::gguf_weight_format(*h)) s.work.weights = *f;
   s.model_file = std::move(h).value();
+  s.model_safetensors.clear();
   ++s.model_file_serial;
   s.model_file_summary.clear();
   if (auto m = core::prepare(s.cfg))
@@ -227,10 +279,11 @@ bool model_edited(const AppState& s) {
 }
 
 std::string figures_json(const AppState& s) {
-  if (s.model_file || !s.model_file_summary.empty() || s.projector_bytes >= 0)  // the files' bytes, as the UI shows them
+  if (s.model_file || !s.model_file_summary.empty() || s.projector_bytes >= 0 || !s.model_safetensors.empty())  // the files' bytes, as the UI shows them
     if (auto m = core::prepare(s.cfg)) {
       core::PreparedModel pm = std::move(m).value();
       if (s.model_file) core::attach_file(pm, *s.model_file);
+      else if (!s.model_safetensors.empty()) core::attach_file(pm, s.model_safetensors);
       else if (!s.model_file_summary.empty()) core::attach_file_summary(pm, s.model_file_summary);
       pm.projector_bytes = s.projector_bytes;
       return core::estimate_report(pm, s.work);

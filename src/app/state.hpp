@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/gguf.hpp"
+#include "core/safetensors.hpp"
 #include "core/format.hpp"
 #include "core/model.hpp"
 #include "core/presets.hpp"
@@ -69,12 +70,22 @@ struct AppState {
   std::string projector_name;
   std::string model_file_name;
   core::i64 model_file_read = 0;  // bytes of the file read to get its header
+  // A safetensors checkpoint read for its headers (one .safetensors file, or every shard of
+  // model-0000k-of-0000N.safetensors): its bytes stand beside the estimate, matched to the model
+  // (which a config.json gives: the format carries no architecture). A link does not carry it.
+  std::vector<core::SafetensorsHeader> model_safetensors;
+  std::vector<std::pair<core::i64, core::SafetensorsHeader>> safetensors_shards;  // shard number → header, until all are read
+  core::i64 safetensors_shards_read = 0;  // bytes read for them
 };
 
 // A GGUF file's first `head` bytes (the file is `file_bytes` long): the model from its metadata,
 // the weight format from its file type, the file kept beside the estimate. Returns 0 when done
 // (read, or refused with a banner naming the problem), else the bytes to read before calling again.
 core::i64 import_model_file(AppState& s, std::string_view head, core::i64 file_bytes, std::string_view name);
+
+// The same for a .safetensors file (import_model_file dispatches on the name): its header beside
+// the model; the shards of model-0000k-of-0000N.safetensors are kept until all N are read.
+core::i64 import_safetensors_file(AppState& s, std::string_view head, core::i64 file_bytes, std::string_view name);
 
 // Compiled-in presets, parsed once.
 const std::vector<core::Preset>& presets();

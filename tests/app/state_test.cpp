@@ -288,3 +288,62 @@ TEST_CASE("An mmproj file opened with the model is the vision encoder, in the fi
   REQUIRE(e.ok());
   CHECK(e->inference.vision_weights_bytes == 0);
 }
+
+TEST_CASE("A sharded safetensors checkpoint beside a config: its bytes are the app's weights", "[app][state][safetensors]") {
+  // Qwen2.5-0.5B as transformers saves it in two shards (bf16, [out, in]); the config from the preset.
+  const core::ModelConfig c = llmsize::test::preset("qwen2.5-0.5b").config;
+  const auto inv = core::build_inventory(c);
+  REQUIRE(inv.ok());
+  std::vector<std::pair<std::string, std::string>> entries;  // name → its JSON entry without offsets
+  std::vector<std::int64_t> sizes;
+  auto add = [&](const core::Tensor& t, core::i64 layer) {
+    std::string name = t.name;
+    if (auto at = name.find("{i}"); at != std::string::npos) name.replace(at, 3, std::to_string(layer));
+    const std::string shape = t.is_matrix() ? std::to_string(t.cols) + "," + std::to_string(t.rows) : std::to_string(t.cols);
+    entries.emplace_back(name, "\"dtype\":\"BF16\",\"shape\":[" + shape + "]");
+    sizes.push_back(t.numel_one() * 2);
+  };
+  for (const core::Tensor& t : inv->global) add(t, -1);
+  for (const core::LayerKind& k : inv->kinds)
+    for (core::i64 l : k.layers)
+      for (const core::Tensor& t : k.tensors) add(t, l);
+  auto shard = [&](size_t from, size_t to, core::i64& bytes) {
+    std::string j = "{";
+    core::i64 off = 0;
+    for (size_t i = from; i < to; ++i) {
+      j += (i > from ? "," : "") + ("\"" + entries[i].first + "\":{" + entries[i].second + ",\"data_offsets\":[" +
+                                    std::to_string(off) + "," + std::to_string(off + sizes[i]) + "]}");
+      off += sizes[i];
+    }
+    j += "}";
+    std::string out;
+    for (int k = 0; k < 8; ++k) out.push_back(static_cast<char>(static_cast<std::uint64_t>(j.size()) >> (8 * k)));
+    bytes = 8 + static_cast<core::i64>(j.size()) + off;
+    return out + j;
+  };
+  core::i64 b1 = 0, b2 = 0;
+  const std::string one = shard(0, entries.size() / 2, b1), two = shard(entries.size() / 2, entries.size(), b2);
+  app::App a;
+  a.state = app::default_state();
+  REQUIRE(app::load_preset(a.state, "qwen2.5-0.5b"));
+  // The first shard alone waits for the other, saying so.
+  CHECK(app::import_model_file(a.state, one, b1, "model-00001-of-00002.safetensors") == 0);
+  CHECK(a.state.model_safetensors.empty());
+  REQUIRE(a.state.banners.size() == 1);
+  CHECK(a.state.banners[0].text.rfind("Read file 1 of the 2", 0) == 0);
+  // A header longer than the bytes given asks for more.
+  CHECK(app::import_model_file(a.state, std::string_view(two).substr(0, 100), b2, "model-00002-of-00002.safetensors") > 100);
+  CHECK(app::import_model_file(a.state, two, b2, "model-00002-of-00002.safetensors") == 0);
+  REQUIRE(a.state.model_safetensors.size() == 2);
+  CHECK(a.state.banners.empty());
+  auto e = app::estimate(a, a.state.work);
+  REQUIRE(e.ok());
+  CHECK(e->inference.weights.from_file);
+  CHECK(e->inference.weights.total_bytes == count_params(c)->total * 2);
+  // The page's figures (Module.figures) take the same bytes.
+  CHECK(app::figures_json(a.state).find("\"weights_bytes\": " + std::to_string(count_params(c)->total * 2)) != std::string::npos);
+  // The link does not carry a checkpoint; another model drops it.
+  CHECK(app::link_of(a.state).find("file=") == std::string::npos);
+  REQUIRE(app::load_preset(a.state, "gpt2"));
+  CHECK(a.state.model_safetensors.empty());
+}

@@ -85,6 +85,55 @@ test('dropping a GGUF model file reads its header only, on this machine, and the
   await context.close();
 });
 
+test('a config.json and a .safetensors checkpoint dropped together: its header only is read, its bytes the weights', async () => {
+  const { page, context, problems } = await openPage({ hash: '#v=1&preset=llama-3-8b&ui.tab=memory' });
+  await frames(page, 2);
+  const requests = [];
+  page.on('request', (r) => requests.push(r.url()));
+  // A small Llama (hidden 64, 2 layers, vocabulary 200,000, untied) and its bf16 checkpoint as transformers
+  // names and shapes it ([out, in]); the checkpoint is dropped before its config: configs are read first.
+  const read = await page.evaluate(() => {
+    const config = { model_type: 'llama', hidden_size: 64, intermediate_size: 128, num_attention_heads: 4,
+      num_key_value_heads: 2, num_hidden_layers: 2, vocab_size: 200000, max_position_embeddings: 512, tie_word_embeddings: false };
+    const t = [['model.embed_tokens.weight', [200000, 64]], ['model.norm.weight', [64]], ['lm_head.weight', [200000, 64]]];
+    for (let l = 0; l < 2; l++) {
+      for (const [n, s] of [['input_layernorm.weight', [64]], ['self_attn.q_proj.weight', [64, 64]], ['self_attn.k_proj.weight', [32, 64]],
+        ['self_attn.v_proj.weight', [32, 64]], ['self_attn.o_proj.weight', [64, 64]], ['post_attention_layernorm.weight', [64]],
+        ['mlp.gate_proj.weight', [128, 64]], ['mlp.up_proj.weight', [128, 64]], ['mlp.down_proj.weight', [64, 128]]])
+        t.push([`model.layers.${l}.${n}`, s]);
+    }
+    const header = {};
+    let at = 0;
+    for (const [n, s] of t) {
+      const bytes = s.reduce((a, b) => a * b, 1) * 2;
+      header[n] = { dtype: 'BF16', shape: s, data_offsets: [at, at + bytes] };
+      at += bytes;
+    }
+    const json = new TextEncoder().encode(JSON.stringify(header));
+    const len = new Uint8Array(8);
+    new DataView(len.buffer).setUint32(0, json.length, true);
+    const file = new File([len, json, new Uint8Array(at)], 'model.safetensors');
+    const dt = new DataTransfer();
+    dt.items.add(file);
+    dt.items.add(new File([JSON.stringify(config)], 'config.json'));
+    document.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    return { size: file.size, data: at };
+  });
+  await page.waitForFunction(() => Module.modelFileRead() > 0, null, { timeout: 20000 });
+  const f = await figures(page);
+  assert.equal(f.model.name, 'config.json');
+  assert.equal(f.inference.weights_bytes, read.data, 'the checkpoint\'s bytes are the weights');
+  assert.equal(f.inference.weights_bytes, f.params.total * 2);
+  const bytesRead = await page.evaluate(() => Module.modelFileRead());
+  assert.ok(bytesRead > 0 && bytesRead < read.size / 8, `read ${bytesRead} of ${read.size} bytes`);
+  assert.deepEqual(requests, [], 'nothing was fetched or sent');
+  await frames(page, 3);
+  assert.ok(await page.evaluate(() => Module.widgetRect('memory.file') !== null), 'the checkpoint beside the estimate');
+  await screenshot(page, 'web-safetensors-drop.png');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('the file picker opens a GGUF model file and a config.json, read here', async () => {
   const { page, context, problems } = await openPage({ hash: '#v=1&preset=llama-3-8b' });
   await frames(page, 2);

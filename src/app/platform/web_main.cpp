@@ -133,7 +133,10 @@ double hook_model_file(std::string name, val bytes, double file_size) {
   const std::string head(v.begin(), v.end());
   return static_cast<double>(app::import_model_file(g->app.state, head, static_cast<core::i64>(file_size), name));
 }
-double hook_model_file_read() { return g->app.state.model_file ? static_cast<double>(g->app.state.model_file_read) : 0.0; }
+double hook_model_file_read() {
+  const auto& st = g->app.state;
+  return st.model_file || !st.model_safetensors.empty() ? static_cast<double>(st.model_file_read) : 0.0;
+}
 // A paste outside a text field that looks like JSON imports it; inside one, it is typed.
 bool hook_paste(std::string text) {
   if (ImGui::GetIO().WantTextInput) {
