@@ -34,6 +34,24 @@ std::string fmt_int(double v) { return core::fixed(v, 0); }
 double to_display(core::i64 bytes, core::ByteUnit u) { return core::to_unit(bytes, u); }
 
 // An engine's terms, each opening to its formula and source on hover.
+// A model file's size in words: a header is megabytes, a model file gigabytes.
+std::string file_size(core::i64 b) {
+  const double x = static_cast<double>(b);
+  return x >= 1e9 ? core::fixed(x / 1e9, 2) + " GB" : x >= 1e6 ? core::fixed(x / 1e6, 1) + " MB" : core::with_commas(b) + " bytes";
+}
+
+// A report's lines, in the small font (the GGUF file and the safetensors checkpoint beside the estimate).
+void draw_report(const App& app, const std::string& text) {
+  ImGui::PushFont(app.fonts.small);
+  for (size_t at = 0; at < text.size();) {
+    const size_t nl = text.find('\n', at);
+    const std::string line = text.substr(at, nl == std::string::npos ? std::string::npos : nl - at);
+    ImGui::TextUnformatted(line.c_str());
+    at = nl == std::string::npos ? text.size() : nl + 1;
+  }
+  ImGui::PopFont();
+}
+
 void draw_terms(const std::vector<core::EngineTerm>& terms, core::ByteUnit u, const char* id, const char* title) {
   if (!ImGui::TreeNode(id, "%s", title)) return;
   if (ImGui::BeginTable(id, 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
@@ -186,21 +204,10 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
   if (s.model_file && !training) {  // a GGUF file read for its header: its bytes beside the estimate
     section("From the file");
     const core::GgufHeader& f = *s.model_file;
-    auto human = [](core::i64 b) {  // a header is megabytes, a model file gigabytes
-      const double x = static_cast<double>(b);
-      return x >= 1e9 ? core::fixed(x / 1e9, 2) + " GB" : x >= 1e6 ? core::fixed(x / 1e6, 1) + " MB" : core::with_commas(b) + " bytes";
-    };
-    ImGui::TextDisabled("%s", ("read " + human(s.model_file_read) + " of " + human(f.file_bytes) + ": the header only, on this machine")
+    ImGui::TextDisabled("%s", ("read " + file_size(s.model_file_read) + " of " + file_size(f.file_bytes) +
+                               ": the header only, on this machine")
                                   .c_str());
-    ImGui::PushFont(app.fonts.small);
-    const std::string text = core::gguf_estimate_text(f, s.model_file_name, s.work, e, u);
-    for (size_t at = 0; at < text.size();) {
-      const size_t nl = text.find('\n', at);
-      const std::string line = text.substr(at, nl == std::string::npos ? std::string::npos : nl - at);
-      ImGui::TextUnformatted(line.c_str());
-      at = nl == std::string::npos ? text.size() : nl + 1;
-    }
-    ImGui::PopFont();
+    draw_report(app, core::gguf_estimate_text(f, s.model_file_name, s.work, e, u));
     mark("memory.file");
   }
   if (!s.model_safetensors.empty() && !training && app.prepared && app.prepared->inventory) {
@@ -208,20 +215,11 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
     section("From the checkpoint");
     core::i64 file_bytes = 0;
     for (const auto& f : s.model_safetensors) file_bytes += f.file_bytes;
-    ImGui::TextDisabled("%s", ("read " + core::format_bytes(s.model_file_read, u) + " of " + core::format_bytes(file_bytes, u) +
-                               " in " + std::to_string(s.model_safetensors.size()) +
-                               (s.model_safetensors.size() == 1 ? " file" : " files") +
+    ImGui::TextDisabled("%s", ("read " + file_size(s.model_file_read) + " of " + file_size(file_bytes) + " in " +
+                               std::to_string(s.model_safetensors.size()) + (s.model_safetensors.size() == 1 ? " file" : " files") +
                                ": the headers only, on this machine; a share link does not carry them")
                                   .c_str());
-    ImGui::PushFont(app.fonts.small);
-    const std::string text = core::safetensors_estimate_text(s.model_safetensors, *app.prepared->inventory, s.work, e, u);
-    for (size_t at = 0; at < text.size();) {
-      const size_t nl = text.find('\n', at);
-      const std::string line = text.substr(at, nl == std::string::npos ? std::string::npos : nl - at);
-      ImGui::TextUnformatted(line.c_str());
-      at = nl == std::string::npos ? text.size() : nl + 1;
-    }
-    ImGui::PopFont();
+    draw_report(app, core::safetensors_estimate_text(s.model_safetensors, *app.prepared->inventory, s.work, e, u));
     mark("memory.file");
   }
   if (s.projector_bytes >= 0 && !training) {  // an mmproj file: the vision encoder's bytes
