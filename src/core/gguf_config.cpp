@@ -30,7 +30,9 @@ constexpr GgufArch kArchs[] = {
     {"gemma3", "gemma3_text", ""},
     {"gemma2", "gemma2", ""},
     {"olmo2", "olmo2", ""},
-    {"starcoder2", "starcoder2", ""},  // StarCoder2 (src/models/starcoder2.cpp): LayerNorms and biases, the family's own  // OLMo 2: full-width q/k norms, norms after attention and FFN (src/models/olmo2.cpp)
+    {"starcoder2", "starcoder2", ""},
+    // LFM2 (src/models/lfm2.cpp): short convolutions where head_count_kv is 0; read below.
+    {"lfm2", "lfm2", ""},  // StarCoder2 (src/models/starcoder2.cpp): LayerNorms and biases, the family's own  // OLMo 2: full-width q/k norms, norms after attention and FFN (src/models/olmo2.cpp)
     // Phi-3 (src/models/phi3.cpp): q, k, v in one attn_qkv and gate, up in one ffn_up.
     {"phi3", "phi3", ""},
     {"gpt-oss", "gpt_oss", "gpt_oss", "num_local_experts", "intermediate_size"},
@@ -197,10 +199,11 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
     return std::any_of(h.tensors.begin(), h.tensors.end(), [&](const GgufTensor& t) { return t.name.find(part) != std::string::npos; });
   };
   j["model_type"] = std::string(moe && !row->moe_type.empty() ? row->moe_type : row->model_type);
-  const bool nemotron = arch == "nemotron_h" || arch == "nemotron_h_moe", granite = arch == "granitehybrid";
+  const bool nemotron = arch == "nemotron_h" || arch == "nemotron_h_moe", granite = arch == "granitehybrid", lfm2 = arch == "lfm2";
   for (const auto& [suffix, hf] : kKeys)
     if (!(deepseek && (hf == "head_dim" || hf == "num_key_value_heads")) &&
-        !(nemotron && (hf == "num_key_value_heads" || hf == "intermediate_size")) && !(granite && hf == "num_key_value_heads"))
+        !(nemotron && (hf == "num_key_value_heads" || hf == "intermediate_size")) &&
+        !((granite || lfm2) && hf == "num_key_value_heads"))
       integer(p + std::string(suffix), hf);
   if (deepseek || glm) {
     for (const auto& [suffix, hf] : kSharedExpertKeys) integer(p + std::string(suffix), hf);
@@ -306,6 +309,30 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
         origin.emplace_back("moe_latent_size", p + "moe_latent_size");
       }
     }
+  }
+  if (lfm2) {
+    // ref: lfm2.cpp load_arch_hparams: a layer is a short convolution iff its head_count_kv is 0;
+    // feed_forward_length is the MLP's width as built (Lfm2MLP's auto-adjusted one), shortconv.l_cache
+    // the convolution's width.
+    const GgufValue* kv = h.find(p + "attention.head_count_kv");
+    const auto blocks = read(p + "block_count");
+    if (!(kv && kv->kind == GgufKind::Array && static_cast<i64>(kv->ints.size()) == kv->count && blocks && kv->count == *blocks)) {
+      issues.push_back({p + "attention.head_count_kv", "must list a value for each of the block_count layers (0 for a convolution)"});
+    } else {
+      json types = json::array();
+      i64 heads_kv = 0;
+      for (i64 a : kv->ints) {
+        types.push_back(a > 0 ? "full_attention" : "conv");
+        if (a > 0 && heads_kv != 0 && a != heads_kv)
+          issues.push_back({p + "attention.head_count_kv", "attention layers with different KV head counts are not read yet"});
+        if (a > 0) heads_kv = a;
+      }
+      j["layer_types"] = types;
+      if (heads_kv > 0) j["num_key_value_heads"] = heads_kv;
+    }
+    integer(p + "shortconv.l_cache", "conv_L_cache");
+    j["block_auto_adjust_ff_dim"] = false;  // feed_forward_length is already the built width
+    if (moe) issues.push_back({p + "expert_count", "LFM2's experts (lfm2moe) are not read from GGUF yet"});
   }
   if (granite) {
     // GraniteHybridModel.set_gguf_parameters: head_count_kv per layer, 0 for the Mamba-2 layers; the

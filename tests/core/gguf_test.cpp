@@ -669,3 +669,16 @@ TEST_CASE("GGUF: StarCoder2 metadata read as its model", "[core][gguf]") {
                  49152};
   CHECK(params_of(gguf_of(sc2)) == 15957889024);
 }
+
+TEST_CASE("GGUF: LFM2's convolution and attention layers from the per-layer head_count_kv", "[core][gguf]") {
+  // LFM2-1.2B as llama.cpp reads it (src/models/lfm2.cpp): attention at layers 2, 5, 8, 10, 12, 14 (head_count_kv 8,
+  // else 0), feed_forward_length the MLP as built (8192: Lfm2MLP's 2/3 of block_ff_dim 12288), conv_L_cache 3, tied.
+  std::vector<std::uint32_t> kv(16, 0);
+  for (int i : {2, 5, 8, 10, 12, 14}) kv[static_cast<size_t>(i)] = 8;
+  const Meta lfm{"lfm2",
+                 {{"block_count", 16}, {"context_length", 128000}, {"embedding_length", 2048}, {"feed_forward_length", 8192},
+                  {"attention.head_count", 32}, {"shortconv.l_cache", 3}},
+                 65536, false, {{"attention.head_count_kv", kv}}};
+  CHECK(params_of(gguf_of(lfm)) == count_params(llmsize::test::preset("lfm2-1.2b").config)->total);
+  CHECK(params_of(gguf_of(lfm)) == 1170340608);  // the model card's "| **Parameters** | … | 1,170,340,608 |"
+}
