@@ -78,6 +78,7 @@ const std::vector<GgufName>& gguf_global_names() {
       {"model.embed_tokens.weight", {{"token_embd.weight"}}},
       {"model.norm.weight", {{"output_norm.weight"}}},
       {"model.norm.bias", {{"output_norm.bias"}}},  // LayerNorm models (StarCoder2)
+      {"model.embedding_norm.weight", {{"token_embd_norm.weight"}}},  // LFM2's final norm (LLM_TENSOR_OUTPUT_NORM_LFM2)
       {"backbone.embeddings.weight", {{"token_embd.weight"}}},  // Nemotron-H's backbone.*
       {"backbone.norm_f.weight", {{"output_norm.weight"}}},
       {"lm_head.weight", {{"output.weight"}}},
@@ -151,6 +152,18 @@ const std::vector<GgufName>& gguf_layer_names() {
       {"mixer.experts.{e}.down_proj.weight", {{"ffn_down_exps.weight"}, {"ffn_down.%e.weight"}}},
       {"mixer.shared_experts.up_proj.weight", {{"ffn_up_shexp.weight"}}},
       {"mixer.shared_experts.down_proj.weight", {{"ffn_down_shexp.weight"}}},
+      // LFM2 (src/models/lfm2.cpp): operator_norm before the mixer, short convolutions, q/k layernorms, w1/w3/w2.
+      {"operator_norm.weight", {{"attn_norm.weight"}}},
+      {"conv.in_proj.weight", {{"shortconv.in_proj.weight"}}},
+      {"conv.conv.weight", {{"shortconv.conv.weight"}}},
+      {"conv.out_proj.weight", {{"shortconv.out_proj.weight"}}},
+      {"self_attn.q_layernorm.weight", {{"attn_q_norm.weight"}}},
+      {"self_attn.k_layernorm.weight", {{"attn_k_norm.weight"}}},
+      {"self_attn.out_proj.weight", {{"attn_output.weight"}}},
+      {"ffn_norm.weight", {{"ffn_norm.weight"}}},
+      {"feed_forward.w1.weight", {{"ffn_gate.weight"}}},
+      {"feed_forward.w3.weight", {{"ffn_up.weight"}}},
+      {"feed_forward.w2.weight", {{"ffn_down.weight"}}},
       // Granite 4.0-H (src/models/granite-hybrid.cpp; conversion/granite.py splits input_linear into gate and up).
       {"mamba.in_proj.weight", {{"ssm_in.weight"}}},
       {"mamba.conv1d.weight", {{"ssm_conv1d.weight"}}},

@@ -670,3 +670,26 @@ TEST_CASE("file weights: Nemotron-H's and Granite 4.0-H's Mamba-2, attention and
     CHECK(m.file->other_tensors == 0);
   }
 }
+
+TEST_CASE("file weights: LFM2's short convolutions and attention layers by llama.cpp's names", "[core][gguf][file]") {
+  // src/models/lfm2.cpp with LFM2-1.2B: attn_norm (operator_norm) and ffn_norm per layer, shortconv.{in_proj, conv,
+  // out_proj} or attn_q/k/v/output with attn_q_norm / attn_k_norm, the MLP as ffn_gate/up/down, token_embd_norm, tied.
+  const ModelConfig c = llmsize::test::preset("lfm2-1.2b").config;
+  const u64 d = 2048, kv = 8 * 64, f = 8192, v = 65536;
+  std::vector<T> t{{"token_embd.weight", {d, v}, Q8_0}, {"token_embd_norm.weight", {d}, F32}};
+  for (i64 l = 0; l < 16; ++l) {
+    std::vector<T> layer{{"attn_norm.weight", {d}, F32},     {"ffn_norm.weight", {d}, F32},   {"ffn_gate.weight", {d, f}, Q8_0},
+                         {"ffn_up.weight", {d, f}, Q8_0},     {"ffn_down.weight", {f, d}, Q8_0}};
+    if (l == 2 || l == 5 || l == 8 || l == 10 || l == 12 || l == 14)
+      layer.insert(layer.end(), {{"attn_q.weight", {d, d}, Q8_0}, {"attn_k.weight", {d, kv}, Q8_0}, {"attn_v.weight", {d, kv}, Q8_0},
+                                 {"attn_output.weight", {d, d}, Q8_0}, {"attn_q_norm.weight", {64}, F32}, {"attn_k_norm.weight", {64}, F32}});
+    else
+      layer.insert(layer.end(), {{"shortconv.in_proj.weight", {d, 3 * d}, Q8_0}, {"shortconv.conv.weight", {3, d}, F32},
+                                 {"shortconv.out_proj.weight", {d, d}, Q8_0}});
+    for (const T& x : layer) t.push_back({"blk." + std::to_string(l) + "." + x.name, x.ne, x.type});
+  }
+  const GgufHeader h = gguf_of("lfm2", t);
+  PreparedModel m = with_file(c, h);
+  CHECK(m.file->total_bytes == h.tensor_bytes());
+  CHECK(m.file->other_tensors == 0);
+}
