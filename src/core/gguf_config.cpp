@@ -251,23 +251,38 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
     }
     if (!h.find(p + "attention.q_lora_rank")) j["q_lora_rank"] = nullptr;  // DeepSeek-V2-Lite: a plain q_proj
   }
+  // Per-layer arrays (the hybrid architectures below): one value for each of block_count's layers.
+  const auto blocks = read(p + "block_count");
+  auto per_layer = [&](const std::string& key, std::string_view zero) -> const std::vector<i64>* {
+    const GgufValue* v = h.find(key);
+    if (v && v->kind == GgufKind::Array && static_cast<i64>(v->ints.size()) == v->count && blocks && v->count == *blocks)
+      return &v->ints;
+    issues.push_back({key, "must list a value for each of the block_count layers (0 " + std::string(zero) + ")"});
+    return nullptr;
+  };
+  // layer_types from the per-layer head_count_kv (`attention` above 0, `other` at 0) and the one KV head count.
+  auto kv_layer_types = [&](std::string_view attention, std::string_view other, std::string_view zero) {
+    const auto* kvs = per_layer(p + "attention.head_count_kv", zero);
+    if (!kvs) return;
+    json types = json::array();
+    i64 heads_kv = 0;
+    for (i64 a : *kvs) {
+      types.push_back(a > 0 ? attention : other);
+      if (a > 0 && heads_kv != 0 && a != heads_kv)
+        issues.push_back({p + "attention.head_count_kv", "attention layers with different KV head counts are not read yet"});
+      if (a > 0) heads_kv = a;
+    }
+    j["layer_types"] = types;
+    if (heads_kv > 0) j["num_key_value_heads"] = heads_kv;
+  };
   if (nemotron) {
     // ref: nemotron-h.cpp load_arch_hparams: a layer is Mamba-2 iff its head_count_kv and
     // feed_forward_length are both 0; NemotronHModel.set_gguf_parameters writes head_count_kv for the
     // attention layers ('*') and feed_forward_length for the MLP ('-') or expert ('E') layers, the
     // MTP block (nextn_predict_layers, both) after the trunk.
-    const GgufValue* kv = h.find(p + "attention.head_count_kv");
-    const GgufValue* ff = h.find(p + "feed_forward_length");
-    const auto blocks = read(p + "block_count");
     const i64 nextn = read(p + "nextn_predict_layers").value_or(0);
-    auto per_layer = [&](const GgufValue* v, const std::string& key) -> const std::vector<i64>* {
-      if (v && v->kind == GgufKind::Array && static_cast<i64>(v->ints.size()) == v->count && blocks && v->count == *blocks)
-        return &v->ints;
-      issues.push_back({key, "must list a value for each of the block_count layers (0 where the layer has none)"});
-      return nullptr;
-    };
-    const auto* kvs = per_layer(kv, p + "attention.head_count_kv");
-    const auto* ffs = per_layer(ff, p + "feed_forward_length");
+    const auto* kvs = per_layer(p + "attention.head_count_kv", "where the layer has none");
+    const auto* ffs = per_layer(p + "feed_forward_length", "where the layer has none");
     if (kvs && ffs && nextn >= 0 && nextn < *blocks) {
       std::string pattern;
       i64 heads_kv = 0, width = 0;
@@ -314,22 +329,7 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
     // ref: lfm2.cpp load_arch_hparams: a layer is a short convolution iff its head_count_kv is 0;
     // feed_forward_length is the MLP's width as built (Lfm2MLP's auto-adjusted one), shortconv.l_cache
     // the convolution's width.
-    const GgufValue* kv = h.find(p + "attention.head_count_kv");
-    const auto blocks = read(p + "block_count");
-    if (!(kv && kv->kind == GgufKind::Array && static_cast<i64>(kv->ints.size()) == kv->count && blocks && kv->count == *blocks)) {
-      issues.push_back({p + "attention.head_count_kv", "must list a value for each of the block_count layers (0 for a convolution)"});
-    } else {
-      json types = json::array();
-      i64 heads_kv = 0;
-      for (i64 a : kv->ints) {
-        types.push_back(a > 0 ? "full_attention" : "conv");
-        if (a > 0 && heads_kv != 0 && a != heads_kv)
-          issues.push_back({p + "attention.head_count_kv", "attention layers with different KV head counts are not read yet"});
-        if (a > 0) heads_kv = a;
-      }
-      j["layer_types"] = types;
-      if (heads_kv > 0) j["num_key_value_heads"] = heads_kv;
-    }
+    kv_layer_types("full_attention", "conv", "for a convolution");
     integer(p + "shortconv.l_cache", "conv_L_cache");
     j["block_auto_adjust_ff_dim"] = false;  // feed_forward_length is already the built width
     if (moe) issues.push_back({p + "expert_count", "LFM2's experts (lfm2moe) are not read from GGUF yet"});
@@ -337,22 +337,7 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
   if (granite) {
     // GraniteHybridModel.set_gguf_parameters: head_count_kv per layer, 0 for the Mamba-2 layers; the
     // Mamba-2 sizes as ssm.* (time_step_rank = its heads); rope only where rope.scaling.finetuned is true.
-    const GgufValue* kv = h.find(p + "attention.head_count_kv");
-    const auto blocks = read(p + "block_count");
-    if (!(kv && kv->kind == GgufKind::Array && static_cast<i64>(kv->ints.size()) == kv->count && blocks && kv->count == *blocks)) {
-      issues.push_back({p + "attention.head_count_kv", "must list a value for each of the block_count layers (0 for Mamba-2)"});
-    } else {
-      json types = json::array();
-      i64 heads_kv = 0;
-      for (i64 a : kv->ints) {
-        types.push_back(a > 0 ? "attention" : "mamba");
-        if (a > 0 && heads_kv != 0 && a != heads_kv)
-          issues.push_back({p + "attention.head_count_kv", "attention layers with different KV head counts are not read yet"});
-        if (a > 0) heads_kv = a;
-      }
-      j["layer_types"] = types;
-      if (heads_kv > 0) j["num_key_value_heads"] = heads_kv;
-    }
+    kv_layer_types("attention", "mamba", "for Mamba-2");
     if (!moe) issues.push_back({p + "expert_count", "a Granite hybrid without experts is not read from GGUF yet"});
     integer(p + "expert_shared_feed_forward_length", "shared_intermediate_size");
     integer(p + "ssm.conv_kernel", "mamba_d_conv");
