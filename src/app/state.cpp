@@ -121,6 +121,9 @@ core::i64 import_safetensors_file(AppState& s, std::string_view head, core::i64 
   }
   s.model_file.reset();  // one file beside the estimate: the checkpoint replaces a GGUF read before
   s.model_file_summary.clear();
+  if (auto m = core::prepare(s.cfg))  // what a share link carries of it (bytes and dtype per tensor)
+    if (auto f = core::safetensors_file_weights(core::pointers_to(s.model_safetensors), *m->inventory))
+      s.model_file_summary = core::file_summary(*f, *m->inventory).value_or("");
   s.model_file_name = who;
   s.model_file_read = read;  // the bytes read for the headers (the first megabytes of each file)
   std::erase_if(s.banners, [](const Banner& b) { return b.text.rfind("Read file ", 0) == 0; });
@@ -230,9 +233,8 @@ bool open_link(AppState& s, std::string_view fragment) {
     return false;
   }
   const core::ShareState& st = r.value();
-  s.model_file.reset();  // a link carries the file's types per tensor, not the file
+  drop_model_files(s);  // a link carries the file's types or bytes per tensor, not the file
   s.model_file_summary = st.file;
-  s.model_file_shards.clear();
   s.projector_bytes = st.projector_bytes;
   s.projector_name = st.projector_bytes >= 0 ? "the link's projector" : "";
   ++s.model_file_serial;

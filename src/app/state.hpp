@@ -56,8 +56,9 @@ struct AppState {
   // its tensors match the model) and stand beside the estimate in the Memory tab until another
   // model is chosen. The serial changes with every file read or dropped.
   std::optional<core::GgufHeader> model_file;
-  // The file's types per tensor as a share link carries them (core::file_summary): from the file
-  // read here, or from a link opened without it. Empty: no file, or one a link cannot carry.
+  // The file's types (GGUF) or bytes and dtypes (safetensors) per tensor as a share link carries
+  // them (core::file_summary): from the file read here, or from a link opened without it. Empty:
+  // no file, or one a link cannot carry.
   std::string model_file_summary;
   core::i64 model_file_serial = 0;
   // Shards of a split model read so far (gguf-split files: one model, several files), until all

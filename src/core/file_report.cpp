@@ -76,11 +76,6 @@ std::string with_gguf_json(const std::string& estimate, const GgufHeader& h, con
 }
 
 namespace {
-std::vector<const SafetensorsHeader*> pointers(const std::vector<SafetensorsHeader>& files) {
-  std::vector<const SafetensorsHeader*> out;
-  for (const auto& f : files) out.push_back(&f);
-  return out;
-}
 struct DtypeCount {
   std::string_view name;
   i64 tensors = 0, bytes = 0;
@@ -148,7 +143,7 @@ std::string safetensors_estimate_text(const std::vector<SafetensorsHeader>& file
   o.resize(std::max<size_t>(o.size() + 1, o.rfind('\n') + 32), ' ');
   o += format_bytes(est, unit) + " (" + with_commas(est) + "); the files hold " + (diff >= 0 ? "+" : "") + fixed(diff * 100, 2) + "%\n";
   o += replaced_line(e, "safetensors");
-  const SafetensorsGroups g = safetensors_groups(pointers(files), inv);
+  const SafetensorsGroups g = safetensors_groups(pointers_to(files), inv);
   auto col = [](std::string s, size_t width) { return std::string(s.size() < width ? width - s.size() : 0, ' ') + s; };
   o += "  group           bytes (files)   bytes (estimated)\n";
   for (int k = 0; k < kGroupCount; ++k) {
@@ -173,7 +168,7 @@ std::string with_safetensors_json(const std::string& estimate, const std::vector
   auto j = json::parse(estimate, nullptr, false);
   auto f = json::parse(safetensors_json(files), nullptr, false);
   if (j.is_discarded() || f.is_discarded()) return estimate;
-  const SafetensorsGroups g = safetensors_groups(pointers(files), inv);
+  const SafetensorsGroups g = safetensors_groups(pointers_to(files), inv);
   f["estimated_weights_bytes"] = format_weights(e).total_bytes;
   f["replaces_estimate"] = e.inference.weights.from_file;
   f["by_group"] = json::object();

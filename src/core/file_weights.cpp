@@ -431,20 +431,36 @@ const GgmlType* ggml_type_named(std::string_view name) {
 }
 }  // namespace
 
+namespace {
+// One run's value in a summary: a ggml type id (a GGUF file: the bytes follow from the type), or
+// a safetensors checkpoint's bytes and its weight's dtype ("M": parts of several dtypes), the bytes
+// given because scales and zero points ride with the weight.
+std::optional<std::string> run_token(const FileWeights& f, const Tensor& t, const FileTensor& x) {
+  if (f.format == "gguf") {
+    const GgmlType* type = ggml_type_named(x.type);
+    if (!type || whole_blocks(*type, t.numel()) != x.bytes) return std::nullopt;
+    return std::to_string(type->id);
+  }
+  if (x.type != kMixed && !safetensors_dtype(x.type)) return std::nullopt;
+  return std::to_string(x.bytes) + "-" + (x.type == kMixed ? std::string("M") : std::string(x.type));
+}
+}  // namespace
+
 std::optional<std::string> file_summary(const FileWeights& f, const Inventory& inv) {
-  if (f.format != "gguf" || f.global.size() != inv.global.size() || f.kinds.size() != inv.kinds.size()) return std::nullopt;
-  std::string out = "gguf~" + std::to_string(f.other_bytes) + "~" + std::to_string(f.total_bytes) + "~";
+  if ((f.format != "gguf" && f.format != "safetensors") || f.global.size() != inv.global.size() || f.kinds.size() != inv.kinds.size())
+    return std::nullopt;
+  std::string out = (f.format == "gguf" ? "gguf~" : "st~") + std::to_string(f.other_bytes) + "~" + std::to_string(f.total_bytes) + "~";
   bool first = true;
-  // One tensor's runs; false when a layer's bytes do not follow from its type.
+  // One tensor's runs; false when a layer's value cannot be written.
   auto tensor = [&](const Tensor& t, const std::vector<FileTensor>& layers) {
     out += first ? "" : ",";
     first = false;
     for (size_t j = 0; j < layers.size();) {
-      const GgmlType* type = ggml_type_named(layers[j].type);
-      if (!type || whole_blocks(*type, t.numel()) != layers[j].bytes) return false;
+      const auto token = run_token(f, t, layers[j]);
+      if (!token) return false;
       size_t n = 1;
       while (j + n < layers.size() && layers[j + n].type == layers[j].type && layers[j + n].bytes == layers[j].bytes) ++n;
-      out += (j ? "." : "") + std::to_string(type->id) + (j == 0 && n == layers.size() ? "" : "x" + std::to_string(n));
+      out += (j ? "." : "") + *token + (j == 0 && n == layers.size() ? "" : "x" + std::to_string(n));
       j += n;
     }
     return true;
@@ -463,18 +479,21 @@ std::optional<std::string> file_summary(const FileWeights& f, const Inventory& i
 Result<FileWeights> file_weights_from_summary(std::string_view s, const Inventory& inv) {
   auto bad = [](std::string message) { return Result<FileWeights>(std::vector<Issue>{{"file", std::move(message)}}); };
   if (s.size() > kMaxFileSummaryBytes) return bad("is longer than " + std::to_string(kMaxFileSummaryBytes) + " characters");
-  if (s.substr(0, 5) != "gguf~") return bad("must start with \"gguf~\" (a GGUF file's types per tensor)");
-  s.remove_prefix(5);
+  const bool gguf = s.substr(0, 5) == "gguf~";
+  if (!gguf && s.substr(0, 3) != "st~")
+    return bad("must start with \"gguf~\" (a GGUF file's types per tensor) or \"st~\" (a safetensors checkpoint's bytes per tensor)");
+  s.remove_prefix(gguf ? 5 : 3);
+  const std::string shape = gguf ? "gguf~<other bytes>~<total bytes>~<types per tensor>" : "st~<other bytes>~<total bytes>~<bytes-dtype per tensor>";
   const size_t tilde = s.find('~');
-  if (tilde == std::string_view::npos) return bad("must be gguf~<other bytes>~<total bytes>~<types per tensor>");
+  if (tilde == std::string_view::npos) return bad("must be " + shape);
   const auto other = parse_int(s.substr(0, tilde));
   if (!other || *other < 0 || *other > (i64{1} << 50)) return bad("other bytes must be an integer in [0, 2^50]");
   s.remove_prefix(tilde + 1);
   const size_t tilde2 = s.find('~');
   const auto total = tilde2 == std::string_view::npos ? std::nullopt : parse_int(s.substr(0, tilde2));
-  if (!total || *total < 0) return bad("must be gguf~<other bytes>~<total bytes>~<types per tensor>");
+  if (!total || *total < 0) return bad("must be " + shape);
   s.remove_prefix(tilde2 + 1);
-  FileWeights f = shaped_like(inv, "gguf");
+  FileWeights f = shaped_like(inv, gguf ? "gguf" : "safetensors");
   f.other_bytes = *other;
   // The tensors in order: each a list of runs over its kind's layers.
   std::vector<std::string_view> tensors;
@@ -489,6 +508,31 @@ Result<FileWeights> file_weights_from_summary(std::string_view s, const Inventor
   if (tensors.size() != expected)
     return bad("lists " + std::to_string(tensors.size()) + " tensors; the model has " + std::to_string(expected));
   size_t next = 0;
+  // One run's value for tensor t (see run_token), or why not.
+  auto value = [&](std::string_view token, const Tensor& t) -> Result<FileTensor> {
+    const std::string which = "tensor " + std::to_string(next) + ": \"" + std::string(token.substr(0, 24)) + "\"";
+    auto no = [](std::string m) { return Result<FileTensor>(Issue{"file", std::move(m)}); };
+    if (gguf) {
+      const auto id = parse_int(token);
+      const GgmlType* type = id && *id >= 0 && *id < 256 ? ggml_type(static_cast<std::uint32_t>(*id)) : nullptr;
+      if (!type) return no(which + " is not a ggml type id");
+      const auto bytes = whole_blocks(*type, t.numel());
+      if (!bytes) return no(which + ": " + std::string(type->name) + " does not hold " + with_commas(t.numel()) + " values in whole blocks");
+      return FileTensor{*bytes, type->name};
+    }
+    const size_t dash = token.find('-');
+    const auto bytes = parse_int(token.substr(0, dash));
+    if (dash == std::string_view::npos || !bytes || *bytes < 0 || *bytes > (i64{1} << 50))
+      return no(which + " must be <bytes>-<dtype> with the bytes an integer in [0, 2^50]");
+    const std::string_view name = token.substr(dash + 1);
+    if (name == "M") return FileTensor{*bytes, kMixed};
+    const SafetensorsDtype* dtype = safetensors_dtype(name);
+    if (!dtype) return no(which + " names no safetensors dtype (F32, BF16, F8_E4M3, I32, U8, … or M for mixed)");
+    // A plain weight (8 bits or wider) holds the model's elements; packed ones fewer, scales more.
+    if (dtype->bits >= 8 && mul(t.numel(), dtype->bits / 8).value_or(i64{1} << 62) > *bytes)
+      return no(which + ": " + with_commas(*bytes) + " bytes cannot hold " + with_commas(t.numel()) + " values of " + std::string(dtype->name));
+    return FileTensor{*bytes, dtype->name};
+  };
   auto read = [&](const Tensor& t, std::vector<FileTensor*> layers) -> std::optional<std::string> {
     std::string_view runs = tensors[next++];
     size_t at = 0;
@@ -497,16 +541,12 @@ Result<FileWeights> file_weights_from_summary(std::string_view s, const Inventor
       std::string_view run = runs.substr(0, dot);
       runs = dot == std::string_view::npos ? std::string_view() : runs.substr(dot + 1);
       const size_t x = run.find('x');
-      const auto id = parse_int(run.substr(0, x));
       const auto n = x == std::string_view::npos ? std::optional<i64>(static_cast<i64>(layers.size())) : parse_int(run.substr(x + 1));
-      const GgmlType* type = id && *id >= 0 && *id < 256 ? ggml_type(static_cast<std::uint32_t>(*id)) : nullptr;
-      if (!type) return "tensor " + std::to_string(next) + ": \"" + std::string(run.substr(0, 16)) + "\" is not a ggml type id";
+      auto v = value(run.substr(0, x), t);
+      if (!v) return v.issues().front().message;
       if (!n || *n < 1 || *n > static_cast<i64>(layers.size() - at))
         return "tensor " + std::to_string(next) + ": the runs must cover its " + std::to_string(layers.size()) + " layers exactly";
-      const auto bytes = whole_blocks(*type, t.numel());
-      if (!bytes) return "tensor " + std::to_string(next) + ": " + std::string(type->name) + " does not hold " + with_commas(t.numel()) +
-                         " values in whole blocks";
-      for (i64 r = 0; r < *n; ++r, ++at) *layers[at] = {*bytes, type->name};
+      for (i64 r = 0; r < *n; ++r, ++at) *layers[at] = *v;
     }
     if (at != layers.size())
       return "tensor " + std::to_string(next) + ": the runs must cover its " + std::to_string(layers.size()) + " layers exactly";
@@ -523,8 +563,8 @@ Result<FileWeights> file_weights_from_summary(std::string_view s, const Inventor
   auto done = finish(std::move(f));
   // The file's total: the types applied to a model of other shapes (an edited config) differ.
   if (done && done->total_bytes != *total)
-    return bad("the file held " + with_commas(*total) + " bytes; its types give " + with_commas(done->total_bytes) +
-               " for this model, whose shapes are not the file's");
+    return bad("the file held " + with_commas(*total) + " bytes; its " + (gguf ? "types give " : "tensors give ") +
+               with_commas(done->total_bytes) + " for this model, whose shapes are not the file's");
   return done;
 }
 
@@ -546,9 +586,7 @@ void attach_file_summary(PreparedModel& m, std::string_view summary) {
 
 void attach_file(PreparedModel& m, const GgufHeader& h) { attach(m, gguf_file_weights(h, m.cfg, *m.inventory), "gguf"); }
 void attach_file(PreparedModel& m, const std::vector<SafetensorsHeader>& files) {
-  std::vector<const SafetensorsHeader*> p;
-  for (const auto& f : files) p.push_back(&f);
-  attach(m, safetensors_file_weights(p, *m.inventory), "safetensors");
+  attach(m, safetensors_file_weights(pointers_to(files), *m.inventory), "safetensors");
 }
 
 }  // namespace llmsize::core

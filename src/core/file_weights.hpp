@@ -54,13 +54,16 @@ Result<FileWeights> gguf_file_weights(const GgufHeader& h, const ModelConfig& cf
 // whose elements differ.
 Result<FileWeights> safetensors_file_weights(const std::vector<const SafetensorsHeader*>& files, const Inventory& inv);
 
-// A GGUF file's weights as a share link carries them (the key "file"): every inventory tensor's
-// ggml type per layer, run-length coded — "gguf~O~B~T,T,…" with O the bytes of the file's other
-// tensors, B its weights' total (a model whose shapes differ from the file's is refused) and each T the runs of one tensor over its kind's layers ("12" one type for all,
-// "14x2.12x2" two layers of q6_K then two of q4_K), globals first, then each kind's tensors in
-// inventory order. The bytes follow from the types (elements / block × block bytes), so this
-// holds only where each tensor's bytes are exactly that: nullopt otherwise (a tensor of two types,
-// a safetensors checkpoint), and the link then carries no file.
+// A model file's weights as a share link carries them (the key "file"), run-length coded over
+// each tensor's layers, globals first, then each kind's tensors in inventory order:
+// - a GGUF file: "gguf~O~B~T,T,…", each T the ggml type ids of one tensor ("12" one type for all,
+//   "14x2.12x2" two layers of q6_K then two of q4_K); the bytes follow from the types (elements /
+//   block × block bytes), so this holds only where each tensor's bytes are exactly that;
+// - a safetensors checkpoint: "st~O~B~T,T,…", each run "<bytes>-<dtype>" (the weight's dtype, "M"
+//   where its parts differ; the bytes with its scales and zero points), e.g. "58720256-F8_E4M3x61".
+// O is the bytes of the file's other tensors, B its weights' total (a model whose shapes differ
+// from the file's is refused). nullopt where a tensor cannot be written so (a GGUF tensor of two
+// types) or the summary would pass kMaxFileSummaryBytes: the link then carries no file.
 std::optional<std::string> file_summary(const FileWeights& f, const Inventory& inv);
 // The weights a summary describes for `inv`; Issues name "file" and what does not fit (a type id
 // ggml does not define, runs that do not cover the layers, a tensor count that differs).

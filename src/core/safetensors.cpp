@@ -38,6 +38,12 @@ const SafetensorsDtype* safetensors_dtype(std::string_view name) {
   return nullptr;
 }
 
+std::vector<const SafetensorsHeader*> pointers_to(const std::vector<SafetensorsHeader>& files) {
+  std::vector<const SafetensorsHeader*> out;
+  for (const auto& f : files) out.push_back(&f);
+  return out;
+}
+
 i64 SafetensorsHeader::tensor_bytes() const {
   i64 sum = 0;
   for (const auto& t : tensors) sum += t.bytes();  // contiguous and within the data: no overflow

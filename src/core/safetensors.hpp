@@ -41,6 +41,8 @@ struct SafetensorsHeader {
   std::vector<std::pair<std::string, std::string>> metadata;  // __metadata__, strings
   i64 tensor_bytes() const;
 };
+// The headers as the matchers take them (one entry per file, in order).
+std::vector<const SafetensorsHeader*> pointers_to(const std::vector<SafetensorsHeader>& files);
 
 inline constexpr i64 kSafetensorsMaxHeader = 100'000'000;  // safetensors' MAX_HEADER_SIZE
 inline constexpr i64 kSafetensorsMaxTensors = i64{1} << 20;

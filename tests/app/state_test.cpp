@@ -342,8 +342,23 @@ TEST_CASE("A sharded safetensors checkpoint beside a config: its bytes are the a
   CHECK(e->inference.weights.total_bytes == count_params(c)->total * 2);
   // The page's figures (Module.figures) take the same bytes.
   CHECK(app::figures_json(a.state).find("\"weights_bytes\": " + std::to_string(count_params(c)->total * 2)) != std::string::npos);
-  // The link does not carry a checkpoint; another model drops it.
-  CHECK(app::link_of(a.state).find("file=") == std::string::npos);
+  // The link carries the checkpoint's bytes and dtype per tensor (not the file): opened, the
+  // weights are the checkpoint's, in place of any files read before.
+  const std::string link = app::link_of(a.state);
+  CHECK(link.find("&file=st~0~" + std::to_string(count_params(c)->total * 2) + "~") != std::string::npos);
+  app::App b;
+  b.state = app::default_state();
+  REQUIRE(app::load_preset(b.state, "qwen2.5-0.5b"));
+  CHECK(app::import_model_file(b.state, one, b1, "model-00001-of-00002.safetensors") == 0);
+  CHECK(app::import_model_file(b.state, two, b2, "model-00002-of-00002.safetensors") == 0);
+  REQUIRE(app::open_link(b.state, link));
+  CHECK(b.state.model_safetensors.empty());
+  auto from_link = app::estimate(b, b.state.work);
+  REQUIRE(from_link.ok());
+  CHECK(from_link->inference.weights.from_file);
+  CHECK(from_link->inference.weights.total_bytes == count_params(c)->total * 2);
+  CHECK(app::link_of(b.state) == link);
+  // Another model drops the checkpoint.
   REQUIRE(app::load_preset(a.state, "gpt2"));
   CHECK(a.state.model_safetensors.empty());
 }

@@ -7,6 +7,7 @@
 #include "core/inventory.hpp"
 #include "core/params.hpp"
 #include "core/safetensors.hpp"
+#include "core/share_link.hpp"
 #include "test_util.hpp"
 
 using namespace llmsize::core;
@@ -265,4 +266,98 @@ TEST_CASE("safetensors: gpt-oss's MXFP4 blocks and scales stand for their weight
   CHECK(pm.file->other_tensors == 0);
   CHECK(pm.file->total_bytes == h->tensor_bytes());
   CHECK(packed > 0);
+}
+
+TEST_CASE("safetensors: a share link carries a checkpoint's bytes and dtype per tensor, and they come back exact",
+          "[core][safetensors][file][link]") {
+  const ModelConfig c = llmsize::test::preset("qwen2.5-0.5b").config;
+  auto m = prepare(c);
+  REQUIRE(m.ok());
+  PreparedModel pm = std::move(m).value();
+  // FP8 matrices with fp32 block scales, one layer's q_proj left in bf16, a tensor the model has no
+  // name for (its bytes are the "other" bytes).
+  std::vector<Entry> entries;
+  for (const Entry& e : checkpoint_of(*pm.inventory)) {
+    if (e.shape.size() != 2 || e.name == "model.layers.3.self_attn.q_proj.weight") {
+      entries.push_back(e);
+      continue;
+    }
+    entries.push_back({e.name, "F8_E4M3", e.shape, e.shape[0] * e.shape[1]});
+    entries.push_back({e.name + "_scale_inv", "F32", {ceil_div(e.shape[0], 128), ceil_div(e.shape[1], 128)},
+                       ceil_div(e.shape[0], 128) * ceil_div(e.shape[1], 128) * 4});
+  }
+  entries.push_back({"model.rotary_emb.inv_freq", "F32", {32}, 128});
+  i64 data = 0;
+  auto h = read_safetensors_header(header_of(entries, data), 0);
+  REQUIRE(h.ok());
+  const std::vector<SafetensorsHeader> files{*h};
+  auto fw = safetensors_file_weights(pointers_to(files), *pm.inventory);
+  INFO(join(fw.issues()));
+  REQUIRE(fw.ok());
+  const auto summary = file_summary(*fw, *pm.inventory);
+  REQUIRE(summary);
+  CHECK(summary->rfind("st~128~" + std::to_string(h->tensor_bytes()) + "~", 0) == 0);  // the total with the other bytes
+  // q_proj (896 × 896): 802,816 e4m3 bytes + 7 × 7 fp32 scales = 803,012 in 3 layers, bf16 in the
+  // fourth (1,605,632), then 20 more of fp8.
+  CHECK(summary->find(",803012-F8_E4M3x3.1605632-BF16x1.803012-F8_E4M3x20,") != std::string::npos);
+  auto back = file_weights_from_summary(*summary, *pm.inventory);
+  INFO(join(back.issues()));
+  REQUIRE(back.ok());
+  CHECK(back->format == "safetensors");
+  CHECK(back->total_bytes == h->tensor_bytes());
+  CHECK(back->other_bytes == 128);
+  for (size_t k = 0; k < fw->kinds.size(); ++k)
+    for (size_t i = 0; i < fw->kinds[k].size(); ++i)
+      for (size_t j = 0; j < fw->kinds[k][i].size(); ++j) {
+        CHECK(back->kinds[k][i][j].bytes == fw->kinds[k][i][j].bytes);
+        CHECK(back->kinds[k][i][j].type == fw->kinds[k][i][j].type);
+      }
+  // Through the link: the estimate's weights are the checkpoint's bytes.
+  ShareState s;
+  s.preset = "qwen2.5-0.5b";
+  s.model = c;
+  s.file = *summary;
+  auto opened = decode_link(encode_link(s));
+  INFO(join(opened.issues()));
+  REQUIRE(opened.ok());
+  CHECK(*opened == s);
+  auto from = prepare(opened->model);
+  REQUIRE(from.ok());
+  PreparedModel from_link = std::move(from).value();
+  attach_file_summary(from_link, opened->file);
+  REQUIRE(from_link.file);
+  const auto e = estimate(from_link, Workload{});
+  REQUIRE(e.ok());
+  CHECK(e->inference.weights_bytes == h->tensor_bytes());
+
+  // Summaries that cannot describe this model are refused under "file", naming what is wrong.
+  auto refused = [&](std::string f) {
+    auto r = decode_link("v=1&preset=qwen2.5-0.5b&file=" + f);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.issues().front().field == "file");
+    return r.issues().front().message;
+  };
+  const std::string q = ",803012-F8_E4M3x3.1605632-BF16x1.803012-F8_E4M3x20,";
+  auto with = [&](const std::string& runs) {
+    std::string x = *summary;
+    x.replace(x.find(q), q.size(), runs);
+    return x;
+  };
+  CHECK_THAT(refused(with(",803012-F9x3.1605632-BF16x1.803012-F8_E4M3x20,")), Catch::Contains("names no safetensors dtype"));
+  CHECK_THAT(refused(with(",803012-F8_E4M3x3.1000-BF16x1.803012-F8_E4M3x20,")),
+             Catch::Contains("1,000 bytes cannot hold 802,816 values of BF16"));
+  CHECK_THAT(refused(with(",803012F8_E4M3x3.1605632-BF16x1.803012-F8_E4M3x20,")), Catch::Contains("must be <bytes>-<dtype>"));
+  CHECK_THAT(refused(with(",803012-F8_E4M3x3.1605632-BF16x1.803012-F8_E4M3x21,")), Catch::Contains("cover its 24 layers exactly"));
+  // Bytes that change the total are caught by the total.
+  CHECK_THAT(refused(with(",803016-F8_E4M3x3.1605632-BF16x1.803012-F8_E4M3x20,")), Catch::Contains("whose shapes are not the file's"));
+  CHECK_THAT(refused("st~0~0~1"), Catch::Contains("lists 1 tensors; the model has"));
+  CHECK_THAT(refused("sf~0~0~1"), Catch::Contains("\"st~\""));
+  // A tensor whose parts differ in dtype is written "M".
+  FileWeights mixed = *fw;
+  mixed.kinds[0][0][0].type = "mixed";
+  const auto m2 = file_summary(mixed, *pm.inventory);
+  REQUIRE(m2);
+  auto mb = file_weights_from_summary(*m2, *pm.inventory);
+  REQUIRE(mb.ok());
+  CHECK(mb->kinds[0][0][0].type == "mixed");
 }
