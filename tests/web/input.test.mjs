@@ -130,8 +130,17 @@ test('a config.json and a .safetensors checkpoint dropped together: its header o
   await frames(page, 3);
   assert.ok(await page.evaluate(() => Module.widgetRect('memory.file') !== null), 'the checkpoint beside the estimate');
   await screenshot(page, 'web-safetensors-drop.png');
+  // The link carries the checkpoint's bytes per tensor (not the file): a fresh page opened from it
+  // gives the same figures without the file.
+  const link = await page.evaluate(() => Module.currentLink());
+  assert.match(link, /&file=st~0~/);
   assert.deepEqual(problems, []);
   await context.close();
+  const b = await openPage({ hash: link });
+  assert.deepEqual(await figures(b.page), f);
+  assert.deepEqual(await b.page.evaluate(() => Module.banners()), []);
+  assert.deepEqual(b.problems, []);
+  await b.context.close();
 });
 
 test('the file picker opens a GGUF model file and a config.json, read here', async () => {
