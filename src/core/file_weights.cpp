@@ -82,6 +82,27 @@ const std::vector<GgufName>& gguf_global_names() {
       {"backbone.embeddings.weight", {{"token_embd.weight"}}},  // Nemotron-H's backbone.*
       {"backbone.norm_f.weight", {{"output_norm.weight"}}},
       {"lm_head.weight", {{"output.weight"}}},
+      {"lm_head.bias", {{"output.bias"}}},  // Phi-2's biased head
+      // Phi-2, Jamba and Falcon-H1's final norm (model.final_layernorm).
+      {"model.final_layernorm.weight", {{"output_norm.weight"}}},
+      {"model.final_layernorm.bias", {{"output_norm.bias"}}},
+      // GPT-2, StarCoder (transformer.wte / wpe), Falcon and BLOOM (word_embeddings), their ln_f; GPT-NeoX's
+      // gpt_neox.* and embed_out (gguf-py tensor_mapping.py).
+      {"transformer.wte.weight", {{"token_embd.weight"}}},
+      {"transformer.wpe.weight", {{"position_embd.weight"}}},
+      {"transformer.word_embeddings.weight", {{"token_embd.weight"}}},
+      {"transformer.word_embeddings_layernorm.weight", {{"token_embd_norm.weight"}}},  // BLOOM
+      {"transformer.word_embeddings_layernorm.bias", {{"token_embd_norm.bias"}}},
+      {"transformer.ln_f.weight", {{"output_norm.weight"}}},
+      {"transformer.ln_f.bias", {{"output_norm.bias"}}},
+      {"gpt_neox.embed_in.weight", {{"token_embd.weight"}}},
+      {"gpt_neox.final_layer_norm.weight", {{"output_norm.weight"}}},
+      {"gpt_neox.final_layer_norm.bias", {{"output_norm.bias"}}},
+      {"embed_out.weight", {{"output.weight"}}},
+      // Gemma 4's per-layer embeddings (src/models/gemma4.cpp; gemma3n's tensor names).
+      {"model.embed_tokens_per_layer.weight", {{"per_layer_token_embd.weight"}}},
+      {"model.per_layer_model_projection.weight", {{"per_layer_model_proj.weight"}}},
+      {"model.per_layer_projection_norm.weight", {{"per_layer_proj_norm.weight"}}},
   };
   return names;
 }
@@ -218,6 +239,66 @@ const std::vector<GgufName>& gguf_layer_names() {
       {"mlp.experts.gate_up_proj_bias", {{"ffn_gate_exps.bias", "ffn_up_exps.bias"}}},
       {"mlp.experts.down_proj", {{"ffn_down_exps.weight"}}},
       {"mlp.experts.down_proj_bias", {{"ffn_down_exps.bias"}}},
+      // DeepSeek-V3.2's lightning indexer (src/models/deepseek32.cpp; tensor_mapping.py INDEXER_*).
+      {"self_attn.indexer.wq_b.weight", {{"indexer.attn_q_b.weight"}}},
+      {"self_attn.indexer.wk.weight", {{"indexer.attn_k.weight"}}},
+      {"self_attn.indexer.k_norm.weight", {{"indexer.k_norm.weight"}}},
+      {"self_attn.indexer.k_norm.bias", {{"indexer.k_norm.bias"}}},
+      {"self_attn.indexer.weights_proj.weight", {{"indexer.proj.weight"}}},
+      // Router correction biases under other names (FFN_EXP_PROBS_B): ERNIE 4.5's moe_statics and MiniMax-M2's.
+      {"mlp.moe_statics.e_score_correction_bias", {{"exp_probs_b.bias"}}},
+      {"block_sparse_moe.e_score_correction_bias", {{"exp_probs_b.bias"}}},
+      // Jamba (src/models/jamba.cpp) and Falcon-H1: pre_ff_layernorm is FFN_NORM; Falcon-H1's converter maps the
+      // whole key to FFN_PRE_NORM "blk.N.ffn_norm" without a suffix (falcon-h1.cpp loads tn(FFN_NORM, i)).
+      {"pre_ff_layernorm.weight", {{"ffn_norm.weight"}, {"ffn_norm"}}},
+      // Jamba's Mamba-1 mixer and its experts (the converter stacks them as ffn_*_exps).
+      {"mamba.x_proj.weight", {{"ssm_x.weight"}}},
+      {"mamba.dt_proj.weight", {{"ssm_dt.weight"}}},
+      {"mamba.dt_proj.bias", {{"ssm_dt.bias"}}},
+      {"mamba.dt_layernorm.weight", {{"ssm_dt_norm.weight"}}},
+      {"mamba.b_layernorm.weight", {{"ssm_b_norm.weight"}}},
+      {"mamba.c_layernorm.weight", {{"ssm_c_norm.weight"}}},
+      {"feed_forward.experts.{e}.gate_proj.weight", {{"ffn_gate_exps.weight"}, {"ffn_gate.%e.weight"}}},
+      {"feed_forward.experts.{e}.up_proj.weight", {{"ffn_up_exps.weight"}, {"ffn_up.%e.weight"}}},
+      {"feed_forward.experts.{e}.down_proj.weight", {{"ffn_down_exps.weight"}, {"ffn_down.%e.weight"}}},
+      // Gemma 4's per-layer embedding gate, projection and norm (src/models/gemma4.cpp).
+      {"per_layer_input_gate.weight", {{"inp_gate.weight"}}},
+      {"per_layer_projection.weight", {{"proj.weight"}}},
+      {"post_per_layer_input_norm.weight", {{"post_norm.weight"}}},
+      // GPT-2 and StarCoder (src/models/gpt2.cpp, starcoder.cpp): ln_1 / ln_2, c_attn (q‖k‖v) and c_proj.
+      {"ln_1.weight", {{"attn_norm.weight"}}},
+      {"ln_1.bias", {{"attn_norm.bias"}}},
+      {"ln_2.weight", {{"ffn_norm.weight"}}},
+      {"ln_2.bias", {{"ffn_norm.bias"}}},
+      {"attn.c_attn.weight", {{"attn_qkv.weight"}}},
+      {"attn.c_attn.bias", {{"attn_qkv.bias"}}},
+      {"attn.c_proj.weight", {{"attn_output.weight"}}},
+      {"attn.c_proj.bias", {{"attn_output.bias"}}},
+      // GPT-NeoX, Falcon and BLOOM (gptneox.cpp, falcon.cpp, bloom.cpp): query_key_value, dense,
+      // dense_h_to_4h / dense_4h_to_h; Falcon-40B's ln_attn is attn_norm_2 and its ln_mlp attn_norm.
+      {"attention.query_key_value.weight", {{"attn_qkv.weight"}}},
+      {"attention.query_key_value.bias", {{"attn_qkv.bias"}}},
+      {"attention.dense.weight", {{"attn_output.weight"}}},
+      {"attention.dense.bias", {{"attn_output.bias"}}},
+      {"self_attention.query_key_value.weight", {{"attn_qkv.weight"}}},
+      {"self_attention.query_key_value.bias", {{"attn_qkv.bias"}}},
+      {"self_attention.dense.weight", {{"attn_output.weight"}}},
+      {"self_attention.dense.bias", {{"attn_output.bias"}}},
+      {"mlp.dense_h_to_4h.weight", {{"ffn_up.weight"}}},
+      {"mlp.dense_h_to_4h.bias", {{"ffn_up.bias"}}},
+      {"mlp.dense_4h_to_h.weight", {{"ffn_down.weight"}}},
+      {"mlp.dense_4h_to_h.bias", {{"ffn_down.bias"}}},
+      {"ln_attn.weight", {{"attn_norm_2.weight"}}},
+      {"ln_attn.bias", {{"attn_norm_2.bias"}}},
+      {"ln_mlp.weight", {{"attn_norm.weight"}}},
+      {"ln_mlp.bias", {{"attn_norm.bias"}}},
+      // Phi-2 (src/models/phi2.cpp): dense, fc1 / fc2.
+      {"self_attn.dense.weight", {{"attn_output.weight"}}},
+      {"self_attn.dense.bias", {{"attn_output.bias"}}},
+      {"mlp.fc1.weight", {{"ffn_up.weight"}}},
+      {"mlp.fc1.bias", {{"ffn_up.bias"}}},
+      {"mlp.fc2.weight", {{"ffn_down.weight"}}},
+      {"mlp.fc2.bias", {{"ffn_down.bias"}}},
   };
   return names;
 }
@@ -227,10 +308,14 @@ constexpr std::string_view kLayerPrefix = "model.layers.{i}.";
 const GgufName* gguf_name_of(const Tensor& t) {
   // Checkpoints that keep the text model inside a multimodal wrapper (Qwen3.5's
   // model.language_model.*) name the same tensors one level down; llama.cpp's are the same.
-  constexpr std::string_view kWrapped = "model.language_model.", kBackbone = "backbone.layers.";
+  constexpr std::string_view kWrapped = "model.language_model.", kBackbone = "backbone.layers.", kBlocks = "transformer.h.",
+                             kNeoX = "gpt_neox.layers.";
   std::string name = t.name;
   if (name.rfind(kWrapped, 0) == 0) name = "model." + name.substr(kWrapped.size());
   if (name.rfind(kBackbone, 0) == 0) name = "model.layers." + name.substr(kBackbone.size());  // Nemotron-H
+  // GPT-2, StarCoder, Falcon, BLOOM (transformer.h.{i}.) and GPT-NeoX (gpt_neox.layers.{i}.): the same layers.
+  if (name.rfind(kBlocks, 0) == 0) name = "model.layers." + name.substr(kBlocks.size());
+  if (name.rfind(kNeoX, 0) == 0) name = "model.layers." + name.substr(kNeoX.size());
   std::string_view n = name;
   const bool layer = n.substr(0, kLayerPrefix.size()) == kLayerPrefix;
   if (layer) n.remove_prefix(kLayerPrefix.size());

@@ -348,11 +348,16 @@ GgufGroups gguf_groups(const GgufHeader& h) {
         name.remove_prefix(dot + 1);
       }
     }
-    if (block < 0 && (starts(name, "token_embd.") || starts(name, "pos_embd.") || starts(name, "per_layer_token_embd."))) group = Group::Embedding;
+    if (block < 0 && (starts(name, "token_embd.") || starts(name, "position_embd.") || starts(name, "per_layer_token_embd.") ||
+                      starts(name, "per_layer_model_proj.")))
+      group = Group::Embedding;
+    else if (block >= 0 && (starts(name, "inp_gate.") || starts(name, "proj.")))  // Gemma 4's per-layer embedding gate and projection
+      group = Group::Embedding;
     else if (block < 0 && starts(name, "output.")) group = Group::LmHead;
     else if (name.find("norm") != std::string_view::npos) group = Group::Norm;
     else if (block >= 0 && (starts(name, "ffn_gate_inp.") || starts(name, "exp_probs_b."))) group = Group::Router;
-    else if (block >= 0 && (starts(name, "attn_") || starts(name, "ssm_") || starts(name, "time_mix_") || starts(name, "shortconv.")))
+    else if (block >= 0 && (starts(name, "attn_") || starts(name, "ssm_") || starts(name, "time_mix_") || starts(name, "shortconv.") ||
+                            starts(name, "indexer.")))
       group = Group::Attention;
     else if (block >= 0 && starts(name, "ffn_")) group = Group::Ffn;
     if (group && block >= 0 && blocks >= 0 && nextn > 0 && block >= blocks - nextn) group = Group::Mtp;

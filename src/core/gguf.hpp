@@ -119,9 +119,10 @@ struct GgufTypeCount {
 std::vector<GgufTypeCount> gguf_type_counts(const GgufHeader& h);
 
 // The tensors by the inventory's groups, from llama.cpp's tensor names (src/llama-arch.cpp
-// LLM_TENSOR_NAMES): token_embd / pos_embd / per_layer_token_embd the embedding, output the head,
-// *_norm the norms, ffn_gate_inp and exp_probs_b the router, attn_* / ssm_* / time_mix_* the
-// attention (the token mixers), ffn_* the FFN, blk.N with N ≥ block_count − nextn_predict_layers
+// LLM_TENSOR_NAMES): token_embd / position_embd / per_layer_token_embd / per_layer_model_proj and
+// Gemma 4's per-layer inp_gate / proj the embedding, output the head, *_norm the norms, ffn_gate_inp
+// and exp_probs_b the router, attn_* / ssm_* / time_mix_* / shortconv.* / indexer.* the attention
+// (the token mixers), ffn_* the FFN, blk.N with N ≥ block_count − nextn_predict_layers
 // the MTP layers. Names no rule knows are listed, not dropped.
 struct GgufGroups {
   std::array<i64, kGroupCount> params{}, bytes{};

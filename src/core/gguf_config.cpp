@@ -29,10 +29,10 @@ constexpr GgufArch kArchs[] = {
     {"qwen3moe", "qwen3_moe", "qwen3_moe"},
     {"gemma3", "gemma3_text", ""},
     {"gemma2", "gemma2", ""},
-    {"olmo2", "olmo2", ""},
-    {"starcoder2", "starcoder2", ""},
+    {"olmo2", "olmo2", ""},  // OLMo 2: full-width q/k norms, norms after attention and FFN (src/models/olmo2.cpp)
+    {"starcoder2", "starcoder2", ""},  // StarCoder2 (src/models/starcoder2.cpp): LayerNorms and biases
     // LFM2 (src/models/lfm2.cpp): short convolutions where head_count_kv is 0; read below.
-    {"lfm2", "lfm2", ""},  // StarCoder2 (src/models/starcoder2.cpp): LayerNorms and biases, the family's own  // OLMo 2: full-width q/k norms, norms after attention and FFN (src/models/olmo2.cpp)
+    {"lfm2", "lfm2", ""},
     // Phi-3 (src/models/phi3.cpp): q, k, v in one attn_qkv and gate, up in one ffn_up.
     {"phi3", "phi3", ""},
     {"gpt-oss", "gpt_oss", "gpt_oss", "num_local_experts", "intermediate_size"},
@@ -61,7 +61,70 @@ constexpr GgufArch kArchs[] = {
     {"qwen3next", "qwen3_next", "qwen3_next"},
     {"qwen35", "qwen3_5_text", ""},
     {"qwen35moe", "qwen3_5_moe_text", "qwen3_5_moe_text"},
+    // SmolLM3 (src/models/smollm3.cpp; conversion/llama.py SmolLM3Model: LlamaModel's keys): every 4th
+    // layer without RoPE is fixed in llama.cpp (n_no_rope_layer_step = 4), no key; head_dim d / H.
+    {"smollm3", "smollm3", ""},
+    // Mistral Small 3.1/3.2 and Ministral 3 (conversion/mistral3.py Ministral3Model, a LlamaModel, since
+    // llama.cpp of 2026-03-17; src/models/mistral3.cpp): Llama's keys. Earlier conversions of the same
+    // checkpoints, and Mistral-Small-24B-2501's, are "llama"; both read as the same model.
+    {"mistral3", "mistral", "mixtral", "num_local_experts", "intermediate_size"},
+    // ERNIE 4.5 MoE (src/models/ernie4-5.cpp; conversion/ernie.py Ernie4_5MoeModel): read below.
+    {"ernie4_5-moe", "ernie4_5_moe", "ernie4_5_moe", "moe_num_experts", "moe_intermediate_size"},
+    // MiniMax-M2 (src/models/minimax-m2.cpp; conversion/minimax.py MiniMaxM2Model): experts as wide as
+    // feed_forward_length, rotary_dim as rope.dimension_count; read below.
+    {"minimax-m2", "minimax_m2", "minimax_m2", "num_local_experts", "intermediate_size"},
+    // Llama-Nemotron NAS (src/models/deci.cpp; conversion/deci.py DeciModel): per-layer head counts and
+    // FFN widths, written back as block_configs; read below.
+    {"deci", "nemotron-nas", ""},
+    // DeepSeek-V3.2 (src/models/deepseek32.cpp; conversion/deepseek.py DeepseekV32Model): deepseek2's
+    // keys and the lightning indexer's attention.indexer.*; read with deepseek2 below.
+    {"deepseek32", "deepseek_v32", "deepseek_v32", "n_routed_experts", "moe_intermediate_size"},
+    // Jamba (src/models/jamba.cpp; conversion/jamba.py JambaModel): Mamba-1 where head_count_kv is 0,
+    // experts where the file holds ffn_gate_inp (no expert_layer_* key), as wide as feed_forward_length.
+    {"jamba", "jamba", "jamba", "num_experts", "intermediate_size"},
+    // Falcon-H1 (src/models/falcon-h1.cpp; conversion/falcon_h1.py over mamba.py Mamba2Model): attention
+    // beside Mamba-2 in every layer; the μP multipliers folded into the weights by the converter.
+    {"falcon-h1", "falcon_h1", ""},
+    // Gemma 4 (src/models/gemma4.cpp; conversion/gemma.py Gemma4Model): per-layer sliding pattern,
+    // KV-shared layers, per-layer embeddings; key_length the full layers' head, key_length_swa the
+    // sliding layers'; read below.
+    {"gemma4", "gemma4_text", "gemma4_text"},
+    // The classic families (conversion/{gemma,phi,gptneox,falcon,starcoder,gpt2,bloom}.py; src/models/
+    // of the same names): Gemma 1 ties its head; the others are read below.
+    {"gemma", "gemma", ""},
+    {"phi2", "phi", ""},
+    {"gptneox", "gpt_neox", ""},
+    {"falcon", "falcon", ""},
+    {"starcoder", "gpt_bigcode", ""},
+    {"gpt2", "gpt2", ""},
+    {"bloom", "bloom", ""},
 };
+
+// DeepSeek-V3.2's lightning indexer (DeepseekV32Model.set_gguf_parameters; required keys of
+// deepseek32.cpp load_arch_hparams).
+constexpr std::pair<std::string_view, std::string_view> kIndexerKeys[] = {
+    {"attention.indexer.head_count", "index_n_heads"},
+    {"attention.indexer.key_length", "index_head_dim"},
+    {"attention.indexer.top_k", "index_topk"},
+};
+
+// (period, offset) such that layer i is on iff i % period == offset (Jamba's attn_layer_* and
+// expert_layer_*); nullopt when no such pair gives `on`, or no layer is on.
+std::optional<std::pair<i64, i64>> period_of(const std::vector<bool>& on) {
+  const auto n = static_cast<i64>(on.size());
+  i64 first = -1, second = -1;
+  for (i64 i = 0; i < n; ++i)
+    if (on[static_cast<size_t>(i)]) {
+      if (first < 0) first = i;
+      else if (second < 0) second = i;
+    }
+  if (first < 0) return std::nullopt;
+  const i64 period = second < 0 ? std::max(n, first + 1) : second - first;
+  if (first >= period) return std::nullopt;
+  for (i64 i = 0; i < n; ++i)
+    if (on[static_cast<size_t>(i)] != (i % period == first)) return std::nullopt;
+  return std::pair{period, first};
+}
 
 // Qwen3.5's Gated DeltaNet as convert_hf_to_gguf.py writes it (Qwen3NextModel.set_gguf_parameters):
 // ssm.conv_kernel = linear_conv_kernel_dim, ssm.state_size = linear_key_head_dim, ssm.group_count =
@@ -158,6 +221,9 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
   if (gguf_is_projector(h))
     return Issue{"general.architecture", "\"clip\" is a multimodal projector (an mmproj file), not a language model: give it "
                                          "beside the model (--mmproj FILE, or open both files together)"};
+  if (arch == "gptj")  // ref: llama-model.cpp has no LLM_ARCH_GPTJ loader; conversion/ has no GPT-J converter
+    return Issue{"general.architecture", "\"gptj\" files are neither written nor loaded by llama.cpp, so their keys are not "
+                                         "defined: give the checkpoint's config.json instead"};
   const GgufArch* row = nullptr;
   for (const GgufArch& a : kArchs)
     if (a.arch == arch) row = &a;
@@ -190,7 +256,7 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
   const std::string p = arch + ".";
   const GgufValue* experts = h.find(p + "expert_count");
   const bool moe = experts && experts->is_integer() && experts->i > 0;
-  const bool deepseek = arch == "deepseek2", glm = arch == "glm4moe";
+  const bool deepseek = arch == "deepseek2" || arch == "deepseek32", glm = arch == "glm4moe";
   auto read = [&](const std::string& key) -> std::optional<i64> {
     const GgufValue* v = h.find(key);
     return v && v->is_integer() ? std::optional<i64>(v->i) : std::nullopt;
@@ -200,10 +266,13 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
   };
   j["model_type"] = std::string(moe && !row->moe_type.empty() ? row->moe_type : row->model_type);
   const bool nemotron = arch == "nemotron_h" || arch == "nemotron_h_moe", granite = arch == "granitehybrid", lfm2 = arch == "lfm2";
+  const bool deci = arch == "deci", jamba = arch == "jamba", gemma4 = arch == "gemma4";
   for (const auto& [suffix, hf] : kKeys)
     if (!(deepseek && (hf == "head_dim" || hf == "num_key_value_heads")) &&
         !(nemotron && (hf == "num_key_value_heads" || hf == "intermediate_size")) &&
-        !((granite || lfm2) && hf == "num_key_value_heads"))
+        !((granite || lfm2 || jamba) && hf == "num_key_value_heads") &&
+        !(deci && (hf == "num_attention_heads" || hf == "num_key_value_heads" || hf == "intermediate_size")) &&
+        !(gemma4 && (hf == "head_dim" || hf == "num_key_value_heads" || hf == "intermediate_size")))
       integer(p + std::string(suffix), hf);
   if (deepseek || glm) {
     for (const auto& [suffix, hf] : kSharedExpertKeys) integer(p + std::string(suffix), hf);
@@ -245,7 +314,7 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
     if (j.contains("num_attention_heads")) j["num_key_value_heads"] = j["num_attention_heads"];
     const auto gating = read(p + "expert_gating_func");
     if (has_tensor(".exp_probs_b.") || (gating && *gating == 2)) {  // LLAMA_EXPERT_GATING_FUNC_TYPE_SIGMOID
-      j["model_type"] = "deepseek_v3";
+      j["model_type"] = arch == "deepseek32" ? "deepseek_v32" : "deepseek_v3";
       j["topk_method"] = "noaux_tc";
       j["scoring_func"] = "sigmoid";
     }
@@ -352,6 +421,295 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
     const GgufValue* rope = h.find(p + "rope.scaling.finetuned");
     j["position_embedding_type"] = rope && rope->kind == GgufKind::Bool && rope->i != 0 ? "rope" : "nope";
   }
+  if (arch == "deepseek32") {
+    // ref: deepseek32.cpp load_arch_hparams: the indexer's sizes are required keys.
+    for (const auto& [suffix, hf] : kIndexerKeys) {
+      const std::string key = p + std::string(suffix);
+      if (!read(key)) issues.push_back({key, "is required (an integer): the lightning indexer's size"});
+      else integer(key, hf);
+    }
+  }
+  if (arch == "ernie4_5-moe") {
+    // ref: conversion/ernie.py Ernie4_5MoeModel.set_gguf_parameters: moe_k, moe_layer_interval and
+    // moe_layer_start_index as expert_used_count, interleave_moe_layer_step and leading_dense_block_count;
+    // moe_num_shared_experts as expert_shared_count (files converted since 2025-07-18, llama.cpp #14746).
+    // expert_shared_feed_forward_length is intermediate_size / num_key_value_heads, not the shared MLP's
+    // width (moe_num_shared_experts × moe_intermediate_size, Ernie4_5_MoeSparseMoeBlock): read only
+    // where the count is absent (the first files, 2025-07-17), and the tensors hold the width.
+    if (!moe) issues.push_back({p + "expert_count", "is required (an integer above 0): ERNIE 4.5 MoE's experts"});
+    integer(p + "expert_used_count", "moe_k");
+    integer(p + "interleave_moe_layer_step", "moe_layer_interval");
+    integer(p + "leading_dense_block_count", "moe_layer_start_index");
+    j.erase("shared_expert_intermediate_size");
+    const auto shexp = read(p + "expert_shared_feed_forward_length"), fexp = read(p + "expert_feed_forward_length");
+    if (read(p + "expert_shared_count"))
+      integer(p + "expert_shared_count", "moe_num_shared_experts");
+    else if (!has_tensor(".ffn_up_shexp."))
+      j["moe_num_shared_experts"] = 0;  // not the class default of 2
+    else if (shexp && fexp && *fexp > 0 && *shexp % *fexp == 0)
+      j["moe_num_shared_experts"] = *shexp / *fexp;
+    else
+      issues.push_back({p + "expert_shared_count", "is required where the file has shared experts (ffn_*_shexp)"});
+    // use_bias: ernie4-5.cpp loads only an optional attn_output.bias; no released checkpoint has biases.
+    if (has_tensor(".attn_q.bias") || has_tensor(".attn_output.bias"))
+      issues.push_back({p + "attention.head_count", "ERNIE 4.5's biases (use_bias) are not read from GGUF yet"});
+  }
+  if (arch == "minimax-m2") {
+    // ref: conversion/minimax.py MiniMaxM2Model.set_gguf_parameters: rope.dimension_count = rotary_dim,
+    // expert_feed_forward_length = intermediate_size; minimax-m2.cpp sizes the experts by feed_forward_length.
+    integer(p + "rope.dimension_count", "rotary_dim");
+    const auto ff = read(p + "feed_forward_length"), fe = read(p + "expert_feed_forward_length");
+    if (ff && fe && *ff != *fe)
+      issues.push_back({p + "expert_feed_forward_length", "must equal feed_forward_length (MiniMax-M2's experts are intermediate_size wide)"});
+  }
+  if (deci) {
+    // ref: conversion/deci.py DeciModel (block_configs): per layer head_count and head_count_kv 0 where
+    // attention is no_op, head_count H with head_count_kv 0 where it is replace_with_linear, else H and
+    // H / n_heads_in_group; feed_forward_length 0 where ffn_mult is null, else int(2·ffn_mult·d / 3)
+    // rounded up to 256. deci.cpp builds no attention where head_count is 0 and no FFN where
+    // feed_forward_length is 0. Written back as block_configs with ffn_mult = 3·width / (2·d), which
+    // nas_blocks turns back into the same width (every multiple of 256 round-trips).
+    if (const GgufValue* ff = h.find(p + "feed_forward_length"); ff && ff->is_integer()) {
+      issues.push_back({p + "feed_forward_length", "one width for every layer (DeciLM-7B, model_type deci) is not read from "
+                                                    "GGUF; Llama-Nemotron NAS files list one per layer"});
+    } else {
+      const auto* heads = per_layer(p + "attention.head_count", "where the layer has no attention");
+      const auto* kvs = per_layer(p + "attention.head_count_kv", "where the layer has no attention");
+      const auto* ffs = per_layer(p + "feed_forward_length", "where the layer has no FFN");
+      const auto d = read(p + "embedding_length");
+      if (heads && kvs && ffs && d && *d > 0 && !heads->empty()) {
+        const i64 n_heads = *std::max_element(heads->begin(), heads->end());
+        json configs = json::array();
+        for (size_t i = 0; i < heads->size(); ++i) {
+          const i64 hq = (*heads)[i], kv = (*kvs)[i], width = (*ffs)[i];
+          const std::string layer = "layer " + std::to_string(i);
+          json attention = json::object(), ffn = json::object();
+          if (hq == 0 && kv == 0) {
+            attention["no_op"] = true;
+          } else if (kv == 0) {
+            issues.push_back({p + "attention.head_count_kv", layer + ": attention replaced by a linear layer (replace_with_linear) is not read yet"});
+            break;
+          } else if (hq != n_heads || kv < 0 || hq % kv != 0) {
+            issues.push_back({p + "attention.head_count", layer + ": " + std::to_string(hq) + " query heads for " + std::to_string(kv) +
+                                                              " KV heads; attention layers must share one query head count that their KV heads divide"});
+            break;
+          } else {
+            attention["n_heads_in_group"] = hq / kv;
+          }
+          if (width == 0) {
+            ffn["no_op"] = true;
+          } else if (width < 0 || width % 256 != 0) {
+            issues.push_back({p + "feed_forward_length", layer + ": must be 0 or a multiple of 256 (DeciLM's widths), got " + std::to_string(width)});
+            break;
+          } else {
+            ffn["ffn_mult"] = 1.5 * static_cast<double>(width) / static_cast<double>(*d);
+          }
+          configs.push_back(json{{"attention", attention}, {"ffn", ffn}});
+        }
+        j["block_configs"] = configs;
+        j["num_attention_heads"] = n_heads;
+        origin.emplace_back("num_attention_heads", p + "attention.head_count");
+      }
+    }
+  }
+  if (jamba) {
+    // ref: jamba.cpp load_arch_hparams: Mamba-1 iff head_count_kv is 0 (JambaModel writes num_key_value_heads
+    // where i % attn_layer_period == attn_layer_offset); load_arch_tensors: experts iff the layer holds ffn_gate_inp.
+    if (const auto* kvs = per_layer(p + "attention.head_count_kv", "for Mamba-1")) {
+      std::vector<bool> attn;
+      i64 heads_kv = 0;
+      for (i64 a : *kvs) {
+        attn.push_back(a > 0);
+        if (a > 0 && heads_kv != 0 && a != heads_kv)
+          issues.push_back({p + "attention.head_count_kv", "attention layers with different KV head counts are not read yet"});
+        if (a > 0) heads_kv = a;
+      }
+      if (const auto at = period_of(attn)) {
+        j["attn_layer_period"] = at->first, j["attn_layer_offset"] = at->second, j["num_key_value_heads"] = heads_kv;
+        origin.emplace_back("attn_layer_offset", p + "attention.head_count_kv");
+      } else {
+        issues.push_back({p + "attention.head_count_kv", "the attention layers must be every n-th from the first "
+                                                         "(attn_layer_period, attn_layer_offset); other patterns are not read"});
+      }
+    }
+    if (moe && blocks) {
+      std::vector<bool> experts;
+      for (i64 i = 0; i < *blocks; ++i) experts.push_back(has_tensor("blk." + std::to_string(i) + ".ffn_gate_inp."));
+      if (const auto at = period_of(experts)) j["expert_layer_period"] = at->first, j["expert_layer_offset"] = at->second;
+      else issues.push_back({p + "expert_count", "the expert layers (blk.N.ffn_gate_inp) must be every n-th from the first "
+                                                 "(expert_layer_period, expert_layer_offset)"});
+    }
+    // Mamba-1: ssm.inner_size = mamba_expand · embedding_length, time_step_rank = mamba_dt_rank.
+    integer(p + "ssm.conv_kernel", "mamba_d_conv");
+    integer(p + "ssm.state_size", "mamba_d_state");
+    integer(p + "ssm.time_step_rank", "mamba_dt_rank");
+    const auto inner = read(p + "ssm.inner_size"), d = read(p + "embedding_length");
+    if (!inner || !d || *d <= 0 || *inner % *d != 0)
+      issues.push_back({p + "ssm.inner_size", "must be a multiple of embedding_length (mamba_expand)"});
+    else
+      j["mamba_expand"] = *inner / *d;
+    j["mamba_conv_bias"] = has_tensor(".ssm_conv1d.bias");
+    j["mamba_proj_bias"] = has_tensor(".ssm_in.bias");
+  }
+  if (arch == "falcon-h1") {
+    // Mamba2Model.set_gguf_parameters under FalconH1Model's "mamba_" prefix: ssm.inner_size = mamba_d_ssm,
+    // ssm.time_step_rank = its heads, ssm.group_count, ssm.state_size, ssm.conv_kernel. mamba_chunk_size is
+    // not written (its default stands, a note says so; it sizes only transformers' prefill temporaries).
+    integer(p + "ssm.inner_size", "mamba_d_ssm");
+    integer(p + "ssm.time_step_rank", "mamba_n_heads");
+    integer(p + "ssm.state_size", "mamba_d_state");
+    integer(p + "ssm.group_count", "mamba_n_groups");
+    integer(p + "ssm.conv_kernel", "mamba_d_conv");
+    const auto inner = read(p + "ssm.inner_size"), heads = read(p + "ssm.time_step_rank");
+    if (!inner || !heads || *heads <= 0 || *inner % *heads != 0)
+      issues.push_back({p + "ssm.inner_size", "must be a multiple of ssm.time_step_rank (the Mamba-2 heads × their width)"});
+    else
+      j["mamba_d_head"] = *inner / *heads;
+    // ref: falcon-h1.cpp load_arch_tensors: the conv bias and the gated norm where the file holds them;
+    // in_proj / out_proj biases are refused by the family by name.
+    j["mamba_conv_bias"] = has_tensor(".ssm_conv1d.bias");
+    j["mamba_rms_norm"] = has_tensor(".ssm_norm.weight");
+    j["mamba_proj_bias"] = has_tensor(".ssm_in.bias");
+    j["projectors_bias"] = has_tensor(".ssm_out.bias");
+    for (const char* b : {".attn_q.bias", ".attn_output.bias", ".ffn_gate.bias", ".ffn_up.bias", ".ffn_down.bias"})
+      if (has_tensor(b)) {
+        issues.push_back({p + "attention.head_count", std::string("biased projections (") + (b + 1) + ") are not read from GGUF yet"});
+        break;
+      }
+  }
+  if (gemma4) {
+    // ref: conversion/gemma.py Gemma4Model.set_gguf_parameters; gemma4.cpp load_arch_hparams.
+    integer(p + "attention.key_length", "global_head_dim");
+    integer(p + "attention.key_length_swa", "head_dim");
+    if (!h.find(p + "attention.key_length_swa")) issues.push_back({p + "attention.key_length_swa", "is required (the sliding layers' head width)"});
+    integer(p + "embedding_length_per_layer_input", "hidden_size_per_layer_input");
+    if (!h.find(p + "embedding_length_per_layer_input"))
+      issues.push_back({p + "embedding_length_per_layer_input", "is required (0 without per-layer embeddings)"});
+    integer(p + "attention.shared_kv_layers", "num_kv_shared_layers");
+    const i64 shared = read(p + "attention.shared_kv_layers").value_or(0);
+    j["enable_moe_block"] = moe;  // 26B-A4B: the family refuses it by name
+    const auto* swa = per_layer(p + "attention.sliding_window_pattern", "for a full-attention layer");
+    if (swa) {
+      json types = json::array();
+      for (i64 x : *swa) types.push_back(x != 0 ? "sliding_attention" : "full_attention");
+      j["layer_types"] = types;
+    }
+    // head_count_kv: one count, or per layer (sliding: num_key_value_heads, full: num_global_key_value_heads).
+    if (const GgufValue* kv = h.find(p + "attention.head_count_kv"); kv && kv->kind == GgufKind::Array) {
+      const auto* kvs = per_layer(p + "attention.head_count_kv", "none: every Gemma 4 layer attends");
+      if (kvs && swa) {
+        i64 sliding = 0, full = 0;
+        bool one_each = true;
+        for (size_t i = 0; i < kvs->size(); ++i) {
+          i64& x = (*swa)[i] != 0 ? sliding : full;
+          one_each = one_each && (x == 0 || x == (*kvs)[i]);
+          x = (*kvs)[i];
+        }
+        if (!one_each) {
+          issues.push_back({p + "attention.head_count_kv", "sliding (or full) layers with different KV head counts are not read yet"});
+        } else {
+          j["num_key_value_heads"] = sliding > 0 ? sliding : full;
+          if (sliding > 0 && full > 0) j["num_global_key_value_heads"] = full;
+          origin.emplace_back("num_key_value_heads", p + "attention.head_count_kv");
+        }
+      }
+    } else {
+      integer(p + "attention.head_count_kv", "num_key_value_heads");
+    }
+    // attention_k_eq_v (not written): gemma4.cpp takes attn_v as optional (absent: V is K); read from the
+    // first full layer that keeps its own K (below block_count − shared_kv_layers).
+    if (swa && blocks) {
+      std::optional<bool> k_eq_v;
+      for (i64 i = 0; i < *blocks - shared && !k_eq_v; ++i)
+        if ((*swa)[static_cast<size_t>(i)] == 0) {
+          const std::string b = "blk." + std::to_string(i) + ".";
+          if (!has_tensor(b + "attn_k.weight")) {
+            issues.push_back({b + "attn_k.weight", "the file has no K projection for full layer " + std::to_string(i) +
+                                                   ": whether V is K (attention_k_eq_v) is read from its attn_v"});
+            break;
+          }
+          k_eq_v = !has_tensor(b + "attn_v.weight");
+        }
+      j["attention_k_eq_v"] = k_eq_v.value_or(false);
+      if (!k_eq_v.value_or(false) && j.contains("num_global_key_value_heads") && j["num_global_key_value_heads"] != j["num_key_value_heads"])
+        issues.push_back({p + "attention.head_count_kv", "full layers with their own KV head count and a V projection are not read "
+                                                         "(Gemma4TextConfig uses num_global_key_value_heads only under attention_k_eq_v)"});
+    }
+    // feed_forward_length: one width, or per layer with the last shared_kv_layers doubled (use_double_wide_mlp).
+    if (const GgufValue* ff = h.find(p + "feed_forward_length"); ff && ff->kind == GgufKind::Array) {
+      const auto* ffs = per_layer(p + "feed_forward_length", "none");
+      if (ffs && blocks && !ffs->empty()) {
+        const i64 f = ffs->front();
+        bool plain = true, doubled = shared > 0;
+        for (i64 i = 0; i < *blocks; ++i) {
+          const i64 x = (*ffs)[static_cast<size_t>(i)];
+          plain = plain && x == f;
+          doubled = doubled && x == (i >= *blocks - shared ? 2 * f : f);
+        }
+        if (plain || doubled) {
+          j["intermediate_size"] = f, j["use_double_wide_mlp"] = !plain;
+          origin.emplace_back("intermediate_size", p + "feed_forward_length");
+        } else {
+          issues.push_back({p + "feed_forward_length", "per-layer widths other than the KV-shared layers doubled are not read"});
+        }
+      }
+    } else {
+      integer(p + "feed_forward_length", "intermediate_size");
+    }
+  }
+  // The classic families: their converters write feed_forward_length as 4 × embedding_length (GPT-NeoX:
+  // intermediate_size) and llama.cpp's loaders hold ffn_up to it; their config classes name it their own way.
+  auto rename = [&](const std::string& from, const std::string& to) {
+    if (!j.contains(from)) return;
+    j[to] = j[from];
+    j.erase(from);
+    for (auto& o : origin)
+      if (o.first == from) o.first = to;
+  };
+  if (arch == "gpt2" || arch == "starcoder") rename("intermediate_size", "n_inner");  // GPT2Config, GPTBigCodeConfig
+  if (arch == "starcoder") {
+    // StarCoderModel.set_gguf_parameters writes head_count_kv 1 (multi_query); GPTBigCode has no other grouping.
+    const auto kv = read(p + "attention.head_count_kv"), heads = read(p + "attention.head_count");
+    if (kv && heads && *kv != 1 && *kv != *heads)
+      issues.push_back({p + "attention.head_count_kv", "must be 1 (multi-query) or attention.head_count (GPTBigCode has no "
+                                                       "grouped K/V), got " + std::to_string(*kv)});
+    j["multi_query"] = kv && *kv == 1;
+  }
+  if (arch == "falcon") {
+    // FalconModel.set_gguf_parameters: feed_forward_length 4 × hidden_size. ref: falcon.cpp load_arch_tensors:
+    // attn_norm_2 (ln_attn beside ln_mlp) only in the new decoder architecture with two norms (40B, 180B).
+    // Without it, head_count_kv 1 is the 7B's multi-query layout and more K heads the new architecture with
+    // one norm (Falcon2-11B).
+    rename("intermediate_size", "ffn_hidden_size");
+    const bool two_norms = has_tensor(".attn_norm_2.weight");
+    const i64 kv = j.value("num_key_value_heads", j.value("num_attention_heads", i64{0}));
+    j["new_decoder_architecture"] = two_norms || kv != 1;
+    if (two_norms || kv != 1) {
+      j["num_ln_in_parallel_attn"] = two_norms ? 2 : 1;
+    } else {
+      j["multi_query"] = true;
+      j["parallel_attn"] = true;
+    }
+  }
+  if (arch == "bloom") {
+    // BloomModel.set_gguf_parameters: feed_forward_length 4 × hidden_size (BloomMLP's fixed width);
+    // context_length seq_length, else hidden_size — no trained length (ALiBi has no table).
+    const auto ff = read(p + "feed_forward_length"), d = read(p + "embedding_length"), n = read(p + "context_length");
+    if (ff && d && *ff != 4 * *d)
+      issues.push_back({p + "feed_forward_length", "must be 4 × embedding_length (BLOOM's MLP), got " + std::to_string(*ff)});
+    j.erase("intermediate_size");
+    if (n && d && *n == *d) j.erase("max_position_embeddings");
+  }
+  if (arch == "gptneox" || arch == "phi2") {
+    // GPTNeoXModel: rope.dimension_count = int(rotary_pct · head); Phi2Model: int(partial_rotary_factor ·
+    // hidden) / heads. Neither writes key_length: the head is hidden / heads; absent, llama.cpp rotates all of it.
+    const auto rope = read(p + "rope.dimension_count"), d = read(p + "embedding_length"), heads = read(p + "attention.head_count");
+    if (d && heads && *heads > 0 && *d % *heads == 0 && *d / *heads > 0)
+      j["partial_rotary_factor"] = rope ? static_cast<double>(*rope) / static_cast<double>(*d / *heads) : 1.0;
+  }
+  if (arch == "gptneox")
+    if (const GgufValue* v = h.find(p + "use_parallel_residual"); v && v->kind == GgufKind::Bool)
+      j["use_parallel_residual"] = v->i != 0;
   if (arch == "llama4") {
     // Llama4Model.__init__ swaps the widths before writing them: feed_forward_length = intermediate_size_mlp.
     if (j.contains("intermediate_size")) {
@@ -408,6 +766,8 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
     j["vocab_size"] = t->count;
     origin.emplace_back("vocab_size", "tokenizer.ggml.tokens");
   }
+  // ref: gemma4.cpp load_arch_tensors: per_layer_token_embd {n_embd_per_layer · n_layer, n_vocab}.
+  if (gemma4 && j.contains("vocab_size")) j["vocab_size_per_layer_input"] = j["vocab_size"];
   if (const GgufValue* v = h.find(p + "rope.freq_base"); v && (v->kind == GgufKind::F32 || v->kind == GgufKind::F64)) j["rope_theta"] = v->f;
   if (const GgufValue* v = h.find(p + "attention.layer_norm_rms_epsilon"); v && (v->kind == GgufKind::F32 || v->kind == GgufKind::F64))
     j["rms_norm_eps"] = v->f;

@@ -4,6 +4,8 @@
 // per-GPU stages and llama.cpp's model buffers then hold the file's bytes. Files that do not match
 // (a shape, a missing tensor) are refused by name and the estimate keeps the format's figures.
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "core/file_weights.hpp"
@@ -692,4 +694,339 @@ TEST_CASE("file weights: LFM2's short convolutions and attention layers by llama
   PreparedModel m = with_file(c, h);
   CHECK(m.file->total_bytes == h.tensor_bytes());
   CHECK(m.file->other_tensors == 0);
+}
+
+TEST_CASE("file weights: Gemma's tensors by llama.cpp's names, the head tied", "[core][gguf][file]") {
+  // src/models/gemma.cpp: Llama's layout, q and o H·head = 4096 wide, output = token_embd (not stored).
+  const ModelConfig c = llmsize::test::preset("gemma-7b").config;
+  const u64 d = 3072, q = 16 * 256, f = 24576, v = 256000;
+  std::vector<T> t{{"token_embd.weight", {d, v}, Q6_K}, {"output_norm.weight", {d}, F32}};
+  for (i64 l = 0; l < c.n_layers; ++l)
+    for (const T& x : std::vector<T>{{"attn_norm.weight", {d}, F32},     {"attn_q.weight", {d, q}, Q4_K},
+                                     {"attn_k.weight", {d, q}, Q4_K},    {"attn_v.weight", {d, q}, Q6_K},
+                                     {"attn_output.weight", {q, d}, Q4_K}, {"ffn_norm.weight", {d}, F32},
+                                     {"ffn_gate.weight", {d, f}, Q4_K},  {"ffn_up.weight", {d, f}, Q4_K},
+                                     {"ffn_down.weight", {f, d}, Q6_K}})
+      t.push_back({"blk." + std::to_string(l) + "." + x.name, x.ne, x.type});
+  const GgufHeader h = gguf_of("gemma", t);
+  CHECK(h.elements() == count_params(c)->total);
+  PreparedModel m = with_file(c, h);
+  CHECK(m.file->total_bytes == h.tensor_bytes());
+  CHECK(m.file->other_tensors == 0);
+}
+
+TEST_CASE("file weights: Phi-2's split or fused q, k, v and its biased head by llama.cpp's names", "[core][gguf][file]") {
+  // src/models/phi2.cpp: create_tensor_qkv takes attn_q/k/v with biases, or one attn_qkv (files of the older
+  // transformer.h.{i}.mixer.Wqkv checkpoints); attn_output, ffn_up, ffn_down with biases; output and output.bias.
+  const ModelConfig c = llmsize::test::preset("phi-2").config;
+  const u64 d = 2560, f = 10240, v = 51200;
+  auto table = [&](bool fused) {
+    std::vector<T> t{{"token_embd.weight", {d, v}, Q4_K}, {"output_norm.weight", {d}, F32}, {"output_norm.bias", {d}, F32},
+                     {"output.weight", {d, v}, Q6_K},    {"output.bias", {v}, F32}};
+    for (i64 l = 0; l < c.n_layers; ++l) {
+      std::vector<T> x{{"attn_norm.weight", {d}, F32},     {"attn_norm.bias", {d}, F32},  {"attn_output.weight", {d, d}, Q4_K},
+                       {"attn_output.bias", {d}, F32},     {"ffn_up.weight", {d, f}, Q4_K}, {"ffn_up.bias", {f}, F32},
+                       {"ffn_down.weight", {f, d}, Q6_K},  {"ffn_down.bias", {d}, F32}};
+      if (fused) {
+        x.push_back({"attn_qkv.weight", {d, 3 * d}, Q4_K});
+        x.push_back({"attn_qkv.bias", {3 * d}, F32});
+      } else {
+        for (const char* p : {"attn_q", "attn_k", "attn_v"}) {
+          x.push_back({std::string(p) + ".weight", {d, d}, Q4_K});
+          x.push_back({std::string(p) + ".bias", {d}, F32});
+        }
+      }
+      for (const T& y : x) t.push_back({"blk." + std::to_string(l) + "." + y.name, y.ne, y.type});
+    }
+    return gguf_of("phi2", t);
+  };
+  for (bool fused : {false, true}) {
+    INFO(fused);
+    const GgufHeader h = table(fused);
+    CHECK(h.elements() == count_params(c)->total);
+    PreparedModel m = with_file(c, h);
+    CHECK(m.file->total_bytes == h.tensor_bytes());
+    CHECK(m.file->other_tensors == 0);
+  }
+}
+
+TEST_CASE("file weights: GPT-NeoX and BLOOM by llama.cpp's names (gpt_neox.layers.{i}., transformer.h.{i}.)", "[core][gguf][file]") {
+  // src/models/gptneox.cpp, bloom.cpp: LayerNorms, q‖k‖v in one attn_qkv, attn_output, ffn_up, ffn_down, all
+  // with biases; GPT-NeoX's untied output (embed_out), BLOOM's token_embd_norm and tied head.
+  auto layers = [](std::vector<T>& t, i64 n, u64 d) {
+    const u64 f = 4 * d;
+    for (i64 l = 0; l < n; ++l)
+      for (const T& x : std::vector<T>{{"attn_norm.weight", {d}, F32}, {"attn_norm.bias", {d}, F32},
+                                       {"attn_qkv.weight", {d, 3 * d}, Q4_K}, {"attn_qkv.bias", {3 * d}, F32},
+                                       {"attn_output.weight", {d, d}, Q4_K}, {"attn_output.bias", {d}, F32},
+                                       {"ffn_norm.weight", {d}, F32},  {"ffn_norm.bias", {d}, F32},
+                                       {"ffn_up.weight", {d, f}, Q4_K}, {"ffn_up.bias", {f}, F32},
+                                       {"ffn_down.weight", {f, d}, Q6_K}, {"ffn_down.bias", {d}, F32}})
+        t.push_back({"blk." + std::to_string(l) + "." + x.name, x.ne, x.type});
+  };
+  const ModelConfig pythia = llmsize::test::preset("pythia-160m").config;
+  std::vector<T> t{{"token_embd.weight", {768, 50304}, Q8_0}, {"output_norm.weight", {768}, F32},
+                   {"output_norm.bias", {768}, F32},           {"output.weight", {768, 50304}, Q6_K}};
+  layers(t, 12, 768);
+  const GgufHeader h = gguf_of("gptneox", t);
+  CHECK(h.elements() == count_params(pythia)->total);
+  PreparedModel m = with_file(pythia, h);
+  CHECK(m.file->total_bytes == h.tensor_bytes());
+  CHECK(m.file->other_tensors == 0);
+  const ModelConfig bloom = llmsize::test::preset("bloom-560m").config;
+  std::vector<T> b{{"token_embd.weight", {1024, 250880}, Q8_0}, {"token_embd_norm.weight", {1024}, F32},
+                   {"token_embd_norm.bias", {1024}, F32},        {"output_norm.weight", {1024}, F32},
+                   {"output_norm.bias", {1024}, F32}};
+  layers(b, 24, 1024);
+  const GgufHeader hb = gguf_of("bloom", b);
+  CHECK(hb.elements() == count_params(bloom)->total);
+  PreparedModel mb = with_file(bloom, hb);
+  CHECK(mb.file->total_bytes == hb.tensor_bytes());
+  CHECK(mb.file->other_tensors == 0);
+}
+
+TEST_CASE("file weights: Falcon's one-norm (7B) and two-norm (40B) layers by llama.cpp's names", "[core][gguf][file]") {
+  // src/models/falcon.cpp: attn_norm (7B input_layernorm; 40B ln_mlp) and attn_norm_2 (40B ln_attn) with biases,
+  // attn_qkv {n_embd, n_embd + 2 n_embd_gqa}, no other biases; the head tied.
+  auto table = [](i64 layers, u64 d, u64 kv, bool two_norms) {
+    const u64 f = 4 * d, v = 65024;
+    std::vector<T> t{{"token_embd.weight", {d, v}, Q8_0}, {"output_norm.weight", {d}, F32}, {"output_norm.bias", {d}, F32}};
+    for (i64 l = 0; l < layers; ++l) {
+      std::vector<T> x{{"attn_norm.weight", {d}, F32},          {"attn_norm.bias", {d}, F32},
+                       {"attn_qkv.weight", {d, d + 2 * kv}, Q8_0}, {"attn_output.weight", {d, d}, Q8_0},
+                       {"ffn_up.weight", {d, f}, Q8_0},           {"ffn_down.weight", {f, d}, Q8_0}};
+      if (two_norms) {
+        x.push_back({"attn_norm_2.weight", {d}, F32});
+        x.push_back({"attn_norm_2.bias", {d}, F32});
+      }
+      for (const T& y : x) t.push_back({"blk." + std::to_string(l) + "." + y.name, y.ne, y.type});
+    }
+    return gguf_of("falcon", t);
+  };
+  for (const auto& [preset, h] : {std::pair{"falcon-7b", table(32, 4544, 64, false)}, std::pair{"falcon-40b", table(60, 8192, 8 * 64, true)}}) {
+    INFO(preset);
+    const ModelConfig c = llmsize::test::preset(preset).config;
+    CHECK(h.elements() == count_params(c)->total);
+    PreparedModel m = with_file(c, h);
+    CHECK(m.file->total_bytes == h.tensor_bytes());
+    CHECK(m.file->other_tensors == 0);
+  }
+}
+
+TEST_CASE("file weights: GPT-2 and StarCoder by llama.cpp's names (transformer.h.{i}., position_embd)", "[core][gguf][file]") {
+  // src/models/gpt2.cpp, starcoder.cpp: token_embd, position_embd {n_embd, n_ctx_train}, LayerNorms, attn_qkv
+  // {n_embd, n_embd + 2 n_embd_gqa}, attn_output, ffn_up, ffn_down, all with biases; the head tied.
+  auto table = [](i64 layers, u64 d, u64 kv, u64 v, u64 positions) {
+    const u64 f = 4 * d;
+    std::vector<T> t{{"token_embd.weight", {d, v}, Q8_0}, {"position_embd.weight", {d, positions}, F32},
+                     {"output_norm.weight", {d}, F32},    {"output_norm.bias", {d}, F32}};
+    for (i64 l = 0; l < layers; ++l)
+      for (const T& x : std::vector<T>{{"attn_norm.weight", {d}, F32}, {"attn_norm.bias", {d}, F32},
+                                       {"attn_qkv.weight", {d, d + 2 * kv}, Q4_K}, {"attn_qkv.bias", {d + 2 * kv}, F32},
+                                       {"attn_output.weight", {d, d}, Q4_K}, {"attn_output.bias", {d}, F32},
+                                       {"ffn_norm.weight", {d}, F32},  {"ffn_norm.bias", {d}, F32},
+                                       {"ffn_up.weight", {d, f}, Q4_K}, {"ffn_up.bias", {f}, F32},
+                                       {"ffn_down.weight", {f, d}, Q6_K}, {"ffn_down.bias", {d}, F32}})
+        t.push_back({"blk." + std::to_string(l) + "." + x.name, x.ne, x.type});
+    return t;
+  };
+  for (const auto& [preset, arch, t] : {std::tuple{"gpt2", "gpt2", table(12, 768, 768, 50257, 1024)},
+                                        std::tuple{"starcoder-15b", "starcoder", table(40, 6144, 128, 49152, 8192)}}) {
+    INFO(preset);
+    const ModelConfig c = llmsize::test::preset(preset).config;
+    const GgufHeader h = gguf_of(arch, t);
+    CHECK(h.elements() == count_params(c)->total);
+    PreparedModel m = with_file(c, h);
+    CHECK(m.file->total_bytes == h.tensor_bytes());
+    CHECK(m.file->other_tensors == 0);
+  }
+}
+
+TEST_CASE("file weights: Jamba's Mamba-1, attention and expert layers by llama.cpp's names", "[core][gguf][file]") {
+  // src/models/jamba.cpp with AI21-Jamba-1.5-Mini: attn_norm and ffn_norm (pre_ff_layernorm) per layer; Mamba-1 ssm_in,
+  // ssm_conv1d (+ bias), ssm_x, ssm_dt (+ bias), ssm_dt_norm, ssm_b_norm, ssm_c_norm, ssm_a {d_state, d_inner}, ssm_d,
+  // ssm_out, or attn_q/k/v/output at layers 4, 12, 20, 28; experts (ffn_gate_inp, ffn_{gate,up,down}_exps) at odd
+  // layers, else ffn_gate/up/down; untied head.
+  const ModelConfig c = llmsize::test::preset("jamba-1.5-mini").config;
+  const u64 d = 4096, di = 8192, ds = 16, dt = 256, kv = 8 * 128, f = 14336, e = 16, v = 65536;
+  std::vector<T> t{{"token_embd.weight", {d, v}, Q8_0}, {"output_norm.weight", {d}, F32}, {"output.weight", {d, v}, Q6_K}};
+  for (i64 l = 0; l < 32; ++l) {
+    std::vector<T> layer{{"attn_norm.weight", {d}, F32}, {"ffn_norm.weight", {d}, F32}};
+    if (l % 8 == 4)
+      layer.insert(layer.end(), {{"attn_q.weight", {d, d}, Q8_0}, {"attn_k.weight", {d, kv}, Q8_0},
+                                 {"attn_v.weight", {d, kv}, Q8_0}, {"attn_output.weight", {d, d}, Q8_0}});
+    else
+      layer.insert(layer.end(), {{"ssm_in.weight", {d, 2 * di}, Q8_0},    {"ssm_conv1d.weight", {4, di}, F32},
+                                 {"ssm_conv1d.bias", {di}, F32},          {"ssm_x.weight", {di, dt + 2 * ds}, Q8_0},
+                                 {"ssm_dt_norm.weight", {dt}, F32},       {"ssm_dt.weight", {dt, di}, Q8_0},
+                                 {"ssm_dt.bias", {di}, F32},              {"ssm_b_norm.weight", {ds}, F32},
+                                 {"ssm_c_norm.weight", {ds}, F32},        {"ssm_a", {ds, di}, F32},
+                                 {"ssm_d", {di}, F32},                    {"ssm_out.weight", {di, d}, Q8_0}});
+    if (l % 2 == 1)
+      layer.insert(layer.end(), {{"ffn_gate_inp.weight", {d, e}, F32}, {"ffn_gate_exps.weight", {d, f, e}, Q4_K},
+                                 {"ffn_up_exps.weight", {d, f, e}, Q4_K}, {"ffn_down_exps.weight", {f, d, e}, Q6_K}});
+    else
+      layer.insert(layer.end(), {{"ffn_gate.weight", {d, f}, Q4_K}, {"ffn_up.weight", {d, f}, Q4_K}, {"ffn_down.weight", {f, d}, Q6_K}});
+    for (const T& x : layer) t.push_back({"blk." + std::to_string(l) + "." + x.name, x.ne, x.type});
+  }
+  const GgufHeader h = gguf_of("jamba", t);
+  CHECK(h.elements() == count_params(c)->total);  // 51,570,323,328 in 531 tensors
+  PreparedModel m = with_file(c, h);
+  CHECK(m.file->total_bytes == h.tensor_bytes());
+  CHECK(m.file->other_tensors == 0);
+}
+
+TEST_CASE("file weights: Falcon-H1's Mamba-2 and attention in every layer by llama.cpp's names", "[core][gguf][file]") {
+  // src/models/falcon-h1.cpp with Falcon-H1-0.5B: attn_norm, ffn_norm (FFN_PRE_NORM: no ".weight"), ssm_in, ssm_conv1d (+ bias),
+  // ssm_dt.bias, ssm_a / ssm_d {1, heads}, ssm_out, attn_q/k/v/output, ffn_gate/up/down; untied head; no ssm_norm (mamba_rms_norm false).
+  const ModelConfig c = llmsize::test::preset("falcon-h1-0.5b").config;
+  const u64 d = 1024, q = 8 * 64, kv = 2 * 64, f = 2048, heads = 24, inner = 1536, conv = inner + 2 * 1 * 128,
+            in = inner + conv + heads, v = 32784;
+  std::vector<T> t{{"token_embd.weight", {d, v}, Q8_0}, {"output_norm.weight", {d}, F32}, {"output.weight", {d, v}, Q8_0}};
+  for (i64 l = 0; l < 36; ++l)
+    for (const T& x : std::vector<T>{{"attn_norm.weight", {d}, F32},   {"ffn_norm", {d}, F32},
+                                     {"ssm_in.weight", {d, in}, Q8_0},  {"ssm_conv1d.weight", {4, conv}, F32},
+                                     {"ssm_conv1d.bias", {conv}, F32},  {"ssm_dt.bias", {heads}, F32},
+                                     {"ssm_a", {1, heads}, F32},        {"ssm_d", {1, heads}, F32},
+                                     {"ssm_out.weight", {inner, d}, Q8_0}, {"attn_q.weight", {d, q}, Q8_0},
+                                     {"attn_k.weight", {d, kv}, Q8_0},  {"attn_v.weight", {d, kv}, Q8_0},
+                                     {"attn_output.weight", {q, d}, Q8_0}, {"ffn_gate.weight", {d, f}, Q8_0},
+                                     {"ffn_up.weight", {d, f}, Q8_0},   {"ffn_down.weight", {f, d}, Q8_0}})
+      t.push_back({"blk." + std::to_string(l) + "." + x.name, x.ne, x.type});
+  const GgufHeader h = gguf_of("falcon-h1", t);
+  CHECK(h.elements() == count_params(c)->total);  // 521,411,104 in 579 tensors
+  PreparedModel m = with_file(c, h);
+  CHECK(m.file->total_bytes == h.tensor_bytes());
+  CHECK(m.file->other_tensors == 0);
+}
+
+TEST_CASE("file weights: Gemma 4's per-layer embeddings and head widths by llama.cpp's names", "[core][gguf][file]") {
+  // src/models/gemma4.cpp with gemma-4-E4B (as a published conversion log lists it): sliding layers' heads 256, full 512;
+  // per_layer_token_embd / per_layer_model_proj / per_layer_proj_norm, and per layer inp_gate, proj, post_norm; tied.
+  // Beside the model's tensors the file holds rope_freqs, layer_output_scale (a buffer) in every layer, and attn_k / attn_v /
+  // attn_k_norm in the 18 KV-shared layers (the checkpoint's, which transformers no longer builds): 97 other tensors.
+  const ModelConfig c = llmsize::test::preset("gemma-4-e4b").config;
+  const u64 d = 2560, f = 10240, p = 256, layers = 42, v = 262144;
+  std::vector<T> t{{"token_embd.weight", {d, v}, Q8_0},           {"output_norm.weight", {d}, F32},
+                   {"per_layer_token_embd.weight", {p * layers, v}, Q8_0}, {"per_layer_model_proj.weight", {d, p * layers}, BF16},
+                   {"per_layer_proj_norm.weight", {p}, F32},      {"rope_freqs.weight", {256}, F32}};
+  for (u64 l = 0; l < layers; ++l) {
+    const bool full = (l + 1) % 6 == 0;
+    const u64 hd = full ? 512 : 256, q = 8 * hd, kv = 2 * hd;
+    std::vector<T> layer{{"attn_norm.weight", {d}, F32},      {"attn_q.weight", {d, q}, Q8_0},     {"attn_q_norm.weight", {hd}, F32},
+                         {"attn_k.weight", {d, kv}, Q8_0},     {"attn_v.weight", {d, kv}, Q8_0},    {"attn_k_norm.weight", {hd}, F32},
+                         {"attn_output.weight", {q, d}, Q8_0}, {"post_attention_norm.weight", {d}, F32},
+                         {"ffn_norm.weight", {d}, F32},        {"ffn_gate.weight", {d, f}, Q8_0},   {"ffn_up.weight", {d, f}, Q8_0},
+                         {"ffn_down.weight", {f, d}, Q6_K},    {"post_ffw_norm.weight", {d}, F32},  {"inp_gate.weight", {d, p}, Q8_0},
+                         {"proj.weight", {p, d}, Q8_0},        {"post_norm.weight", {d}, F32},      {"layer_output_scale.weight", {1}, F32}};
+    for (const T& x : layer) t.push_back({"blk." + std::to_string(l) + "." + x.name, x.ne, x.type});
+  }
+  const GgufHeader h = gguf_of("gemma4", t);
+  PreparedModel m = with_file(c, h);
+  CHECK(m.file->total_bytes == h.tensor_bytes());
+  CHECK(m.file->other_tensors == 97);
+  CHECK(h.elements() == count_params(c)->total + 55055914);
+}
+
+TEST_CASE("file weights: DeepSeek-V3.2's lightning indexer by llama.cpp's names", "[core][gguf][file]") {
+  // src/models/deepseek32.cpp load_arch_tensors with DeepSeek-V3.2's sizes: MLA with k_b / v_b split, the indexer's
+  // attn_q_b, attn_k, k_norm (weight and bias) and proj in every layer, 3 dense layers, then 256 experts of 2,048,
+  // one shared expert and exp_probs_b.
+  const ModelConfig c = llmsize::test::preset("deepseek-v3.2").config;
+  const u64 d = 7168, h = 128, ql = 1536, r = 512, rope = 64, nope = 128, vd = 128, ih = 64, id = 128, e = 256, fe = 2048,
+            f = 18432, v = 129280;
+  std::vector<T> t{{"token_embd.weight", {d, v}, Q4_K}, {"output_norm.weight", {d}, F32}, {"output.weight", {d, v}, Q6_K}};
+  for (i64 l = 0; l < 61; ++l) {
+    std::vector<T> layer{{"attn_norm.weight", {d}, F32},        {"attn_q_a_norm.weight", {ql}, F32},
+                         {"attn_kv_a_norm.weight", {r}, F32},   {"attn_q_a.weight", {d, ql}, Q8_0},
+                         {"attn_q_b.weight", {ql, h * (nope + rope)}, Q8_0}, {"attn_kv_a_mqa.weight", {d, r + rope}, Q8_0},
+                         {"attn_k_b.weight", {nope, r, h}, Q8_0}, {"attn_v_b.weight", {r, vd, h}, Q8_0},
+                         {"attn_output.weight", {h * vd, d}, Q8_0}, {"ffn_norm.weight", {d}, F32},
+                         {"indexer.k_norm.weight", {id}, F32},   {"indexer.k_norm.bias", {id}, F32},
+                         {"indexer.proj.weight", {d, ih}, F32},  {"indexer.attn_k.weight", {d, id}, Q8_0},
+                         {"indexer.attn_q_b.weight", {ql, ih * id}, Q8_0}};
+    if (l < 3)
+      layer.insert(layer.end(), {{"ffn_gate.weight", {d, f}, Q4_K}, {"ffn_up.weight", {d, f}, Q4_K}, {"ffn_down.weight", {f, d}, Q6_K}});
+    else
+      layer.insert(layer.end(), {{"ffn_gate_inp.weight", {d, e}, F32},     {"exp_probs_b.bias", {e}, F32},
+                                 {"ffn_gate_exps.weight", {d, fe, e}, Q4_K}, {"ffn_up_exps.weight", {d, fe, e}, Q4_K},
+                                 {"ffn_down_exps.weight", {fe, d, e}, Q6_K}, {"ffn_gate_shexp.weight", {d, fe}, Q8_0},
+                                 {"ffn_up_shexp.weight", {d, fe}, Q8_0},     {"ffn_down_shexp.weight", {fe, d}, Q8_0}});
+    for (const T& x : layer) t.push_back({"blk." + std::to_string(l) + "." + x.name, x.ne, x.type});
+  }
+  const GgufHeader hd = gguf_of("deepseek32", t);
+  PreparedModel m = with_file(c, hd);
+  CHECK(m.file->total_bytes == hd.tensor_bytes());
+  CHECK(m.file->other_tensors == 0);
+}
+
+TEST_CASE("file weights: ERNIE 4.5's and MiniMax-M2's router correction biases by llama.cpp's names", "[core][gguf][file]") {
+  // src/models/ernie4-5.cpp with ERNIE-4.5-21B-A3B: layer 0 dense (12,288), then 64 experts of 1,536, two shared
+  // (ffn_*_shexp of 3,072), exp_probs_b from mlp.moe_statics.e_score_correction_bias; tied.
+  {
+    const ModelConfig c = llmsize::test::preset("ernie-4.5-21b-a3b").config;
+    const u64 d = 2560, kv = 512, f = 12288, e = 64, fe = 1536, fs = 3072, v = 103424;
+    std::vector<T> t{{"token_embd.weight", {d, v}, Q8_0}, {"output_norm.weight", {d}, F32}};
+    for (i64 l = 0; l < 28; ++l) {
+      std::vector<T> layer{{"attn_norm.weight", {d}, F32},     {"attn_q.weight", {d, d}, Q8_0}, {"attn_k.weight", {d, kv}, Q8_0},
+                           {"attn_v.weight", {d, kv}, Q8_0},    {"attn_output.weight", {d, d}, Q8_0}, {"ffn_norm.weight", {d}, F32}};
+      if (l == 0)
+        layer.insert(layer.end(), {{"ffn_gate.weight", {d, f}, Q8_0}, {"ffn_up.weight", {d, f}, Q8_0}, {"ffn_down.weight", {f, d}, Q8_0}});
+      else
+        layer.insert(layer.end(), {{"ffn_gate_inp.weight", {d, e}, F32},     {"exp_probs_b.bias", {e}, F32},
+                                   {"ffn_gate_exps.weight", {d, fe, e}, Q4_K}, {"ffn_up_exps.weight", {d, fe, e}, Q4_K},
+                                   {"ffn_down_exps.weight", {fe, d, e}, Q6_K}, {"ffn_gate_shexp.weight", {d, fs}, Q8_0},
+                                   {"ffn_up_shexp.weight", {d, fs}, Q8_0},     {"ffn_down_shexp.weight", {fs, d}, Q8_0}});
+      for (const T& x : layer) t.push_back({"blk." + std::to_string(l) + "." + x.name, x.ne, x.type});
+    }
+    const GgufHeader h = gguf_of("ernie4_5-moe", t);
+    PreparedModel m = with_file(c, h);
+    CHECK(m.file->total_bytes == h.tensor_bytes());
+    CHECK(m.file->other_tensors == 0);
+  }
+  // src/models/minimax-m2.cpp: q/k norms over all heads, 256 experts as wide as feed_forward_length, exp_probs_b
+  // from block_sparse_moe.e_score_correction_bias; untied.
+  {
+    const ModelConfig c = llmsize::test::preset("minimax-m2").config;
+    const u64 d = 3072, q = 48 * 128, kv = 8 * 128, e = 256, f = 1536, v = 200064;
+    std::vector<T> t{{"token_embd.weight", {d, v}, Q4_K}, {"output_norm.weight", {d}, F32}, {"output.weight", {d, v}, Q6_K}};
+    for (i64 l = 0; l < 62; ++l)
+      for (const T& x : std::vector<T>{{"attn_norm.weight", {d}, F32},        {"attn_q.weight", {d, q}, Q4_K},
+                                       {"attn_k.weight", {d, kv}, Q4_K},      {"attn_v.weight", {d, kv}, Q6_K},
+                                       {"attn_output.weight", {q, d}, Q4_K},  {"attn_q_norm.weight", {q}, F32},
+                                       {"attn_k_norm.weight", {kv}, F32},     {"ffn_norm.weight", {d}, F32},
+                                       {"ffn_gate_inp.weight", {d, e}, F32},  {"exp_probs_b.bias", {e}, F32},
+                                       {"ffn_gate_exps.weight", {d, f, e}, Q4_K}, {"ffn_up_exps.weight", {d, f, e}, Q4_K},
+                                       {"ffn_down_exps.weight", {f, d, e}, Q6_K}})
+        t.push_back({"blk." + std::to_string(l) + "." + x.name, x.ne, x.type});
+    const GgufHeader h = gguf_of("minimax-m2", t);
+    PreparedModel m = with_file(c, h);
+    CHECK(m.file->total_bytes == h.tensor_bytes());
+    CHECK(m.file->other_tensors == 0);
+  }
+}
+
+TEST_CASE("file weights: Llama-Nemotron NAS layers without attention or FFN by llama.cpp's names", "[core][gguf][file]") {
+  // src/models/deci.cpp with Llama-3.3-Nemotron-Super-49B: attn_norm and attn_q/k/v/output only where the layer
+  // attends (8 KV heads), ffn_norm and ffn_gate/up/down of each layer's own width, the llama3 rope_freqs apart.
+  const ModelConfig c = llmsize::test::preset("llama-3.3-nemotron-super-49b").config;
+  const u64 d = 8192, v = 128256;
+  std::vector<T> t{{"token_embd.weight", {d, v}, Q4_K}, {"output_norm.weight", {d}, F32}, {"output.weight", {d, v}, Q6_K},
+                   {"rope_freqs.weight", {64}, F32}};
+  for (i64 l = 0; l < 80; ++l) {
+    const u64 kv = static_cast<u64>(c.layer_kv_heads[static_cast<size_t>(l)] * 128),
+              f = static_cast<u64>(c.layer_ffn[static_cast<size_t>(l)]);
+    std::vector<T> layer;
+    if (kv > 0)
+      layer.insert(layer.end(), {{"attn_norm.weight", {d}, F32}, {"attn_q.weight", {d, d}, Q4_K}, {"attn_k.weight", {d, kv}, Q4_K},
+                                 {"attn_v.weight", {d, kv}, Q6_K}, {"attn_output.weight", {d, d}, Q4_K}});
+    if (f > 0)
+      layer.insert(layer.end(), {{"ffn_norm.weight", {d}, F32}, {"ffn_gate.weight", {d, f}, Q4_K}, {"ffn_up.weight", {d, f}, Q4_K},
+                                 {"ffn_down.weight", {f, d}, Q6_K}});
+    for (const T& x : layer) t.push_back({"blk." + std::to_string(l) + "." + x.name, x.ne, x.type});
+  }
+  const GgufHeader h = gguf_of("deci", t);
+  PreparedModel m = with_file(c, h);
+  CHECK(m.file->total_bytes == h.tensor_bytes());
+  CHECK(m.file->other_tensors == 1);  // rope_freqs.weight: llama.cpp's llama3 factors, not a parameter of the model
 }

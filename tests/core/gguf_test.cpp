@@ -194,19 +194,26 @@ struct Meta {
   std::uint64_t tokens = 0;
   bool head = true;
   std::vector<std::pair<std::string, std::vector<std::uint32_t>>> arrays = {};  // <arch>.<key> [u32]
+  std::vector<std::pair<std::string, std::vector<bool>>> bools = {};             // <arch>.<key> [bool]
+  std::vector<std::string> tensors = {};  // more tensors the reading looks for (f32 × 8 each)
 };
 std::string gguf_of(const Meta& m) {
   Gguf g;
-  g.header(3, m.head ? 1 : 0, 2 + m.ints.size() + m.arrays.size());
+  g.header(3, (m.head ? 1 : 0) + m.tensors.size(), 2 + m.ints.size() + m.arrays.size() + m.bools.size());
   g.key_str("general.architecture", m.arch);
   for (const auto& [k, v] : m.ints) g.key_u32(m.arch + "." + k, v);
   for (const auto& [k, v] : m.arrays) {  // GGUF_TYPE_ARRAY of GGUF_TYPE_UINT32
     g.str(m.arch + "." + k), g.u32(9), g.u32(4), g.u64(v.size());
     for (std::uint32_t x : v) g.u32(x);
   }
+  for (const auto& [k, v] : m.bools) {  // GGUF_TYPE_ARRAY of GGUF_TYPE_BOOL
+    g.str(m.arch + "." + k), g.u32(9), g.u32(7), g.u64(v.size());
+    for (bool x : v) g.b.push_back(static_cast<char>(x ? 1 : 0));
+  }
   g.str("tokenizer.ggml.tokens"), g.u32(9), g.u32(8), g.u64(m.tokens);
   for (std::uint64_t t = 0; t < m.tokens; ++t) g.str("t");
   if (m.head) g.tensor("output.weight", {256, 1}, 0, 0);
+  for (size_t i = 0; i < m.tensors.size(); ++i) g.tensor(m.tensors[i], {8}, 0, 1024 + 32 * i);
   return g.b;
 }
 i64 params_of(const std::string& file) {
@@ -681,4 +688,371 @@ TEST_CASE("GGUF: LFM2's convolution and attention layers from the per-layer head
                  65536, false, {{"attention.head_count_kv", kv}}};
   CHECK(params_of(gguf_of(lfm)) == count_params(llmsize::test::preset("lfm2-1.2b").config)->total);
   CHECK(params_of(gguf_of(lfm)) == 1170340608);  // the model card's "| **Parameters** | … | 1,170,340,608 |"
+}
+
+TEST_CASE("GGUF: SmolLM3, ERNIE 4.5 MoE, MiniMax-M2 and Mistral Small 3.1 (mistral3 or llama) read as their models", "[core][gguf]") {
+  // SmolLM3Model (conversion/llama.py: LlamaModel's keys) with HuggingFaceTB/SmolLM3-3B's config.json: no
+  // head_dim (d / H = 128), tied (no output.weight).
+  const Meta smol{"smollm3",
+                  {{"block_count", 36}, {"context_length", 65536}, {"embedding_length", 2048}, {"feed_forward_length", 11008},
+                   {"attention.head_count", 16}, {"attention.head_count_kv", 4}, {"vocab_size", 128256},
+                   {"rope.dimension_count", 128}},
+                  128256, false};
+  CHECK(params_of(gguf_of(smol)) == 3075098624);  // the preset's published count
+  CHECK(params_of(gguf_of(smol)) == count_params(llmsize::test::preset("smollm3-3b").config)->total);
+  // Ernie4_5MoeModel.set_gguf_parameters (conversion/ernie.py) with ERNIE-4.5-21B-A3B's config.json; the
+  // shared width written is intermediate_size / num_key_value_heads = 3,072 (= 2 × 1,536), tied.
+  Meta ernie{"ernie4_5-moe",
+             {{"block_count", 28}, {"context_length", 131072}, {"embedding_length", 2560}, {"feed_forward_length", 12288},
+              {"attention.head_count", 20}, {"attention.head_count_kv", 4}, {"expert_count", 64}, {"expert_used_count", 6},
+              {"interleave_moe_layer_step", 1}, {"leading_dense_block_count", 1}, {"expert_feed_forward_length", 1536},
+              {"expert_shared_count", 2}, {"expert_shared_feed_forward_length", 3072}},
+             103424, false};
+  CHECK(params_of(gguf_of(ernie)) == 21825437888);  // "total":21825437888 (the preset's source)
+  CHECK(params_of(gguf_of(ernie)) == count_params(llmsize::test::preset("ernie-4.5-21b-a3b").config)->total);
+  // The first files (2025-07-17) wrote only the shared width: the count is the width over the expert width.
+  Meta first = ernie;
+  std::erase_if(first.ints, [](const auto& kv) { return kv.first == "expert_shared_count"; });
+  first.tensors = {"blk.1.ffn_up_shexp.weight"};
+  CHECK(params_of(gguf_of(first)) == 21825437888);
+  // Without expert_shared_count and without ffn_*_shexp tensors: no shared experts (not the class's 2).
+  std::erase_if(ernie.ints, [](const auto& kv) { return kv.first.rfind("expert_shared", 0) == 0; });
+  CHECK(params_of(gguf_of(ernie)) == 21825437888 - 27LL * 3 * 2560 * 3072);
+  // MiniMax-M2 as llama.cpp's loader dumps it (ik_llama.cpp issue #1201: "minimax-m2.expert_count u32 = 256",
+  // "expert_used_count u32 = 8", "expert_gating_func u32 = 2", "attention.key_length u32 = 128",
+  // "expert_feed_forward_length u32 = 1536", "rope.dimension_count u32 = 64", "tokenizer.ggml.tokens arr[str,200064]");
+  // the other counts from its config.json.
+  Meta minimax{"minimax-m2",
+               {{"block_count", 62}, {"context_length", 196608}, {"embedding_length", 3072}, {"feed_forward_length", 1536},
+                {"attention.head_count", 48}, {"attention.head_count_kv", 8}, {"expert_count", 256},
+                {"expert_used_count", 8}, {"expert_gating_func", 2}, {"attention.key_length", 128},
+                {"attention.value_length", 128}, {"expert_feed_forward_length", 1536}, {"rope.dimension_count", 64}},
+               200064};
+  CHECK(params_of(gguf_of(minimax)) == 228689764864);  // the preset's published count
+  minimax.ints.back().second = 128;  // all of the head rotated: the rotary share is the file's
+  auto hm = read_gguf_header(gguf_of(minimax), 0);
+  REQUIRE(hm.ok());
+  auto cm = gguf_config(*hm);
+  REQUIRE(cm.ok());
+  CHECK(cm->config.rotary_fraction == 1.0);
+  // Mistral-Small-3.1-24B's text_config as Ministral3Model (conversion/mistral3.py) writes it: "mistral3" since
+  // llama.cpp of 2026-03-17, "llama" before; head_dim 128 (not 5,120 / 32).
+  Meta small{"mistral3",
+             {{"block_count", 40}, {"context_length", 131072}, {"embedding_length", 5120}, {"feed_forward_length", 32768},
+              {"attention.head_count", 32}, {"attention.head_count_kv", 8}, {"attention.key_length", 128},
+              {"attention.value_length", 128}, {"vocab_size", 131072}, {"rope.dimension_count", 128}},
+             131072};
+  CHECK(params_of(gguf_of(small)) == 23572403200);
+  CHECK(params_of(gguf_of(small)) == count_params(llmsize::test::preset("mistral-small-24b").config)->total);
+  small.arch = "llama";
+  CHECK(params_of(gguf_of(small)) == 23572403200);
+}
+
+TEST_CASE("GGUF: Llama-Nemotron NAS (deci): per-layer head counts and FFN widths, layers without either", "[core][gguf]") {
+  // DeciModel.set_gguf_parameters (conversion/deci.py) with Llama-3.3-Nemotron-Super-49B's block_configs, as
+  // ollama/ollama issue #11471's file has them: "deci.attention.head_count_kv arr[i32,80] = [8, 8, 8, 8, 8, 8, 0,
+  // 0, 8, 8, 8, 0, ...", "deci.attention.head_count arr[i32,80] = [64, 64, 64, 64, 64, 64, 0, 0, 64, 64...",
+  // "deci.feed_forward_length arr[i32,80] = [14336, 28672, 28672, 28672, 28672, 2..."; key_length 128,
+  // vocab_size 128256 (ggml-org/llama.cpp issue #14752). The rest of the arrays from the preset's block_configs.
+  const ModelConfig preset = llmsize::test::preset("llama-3.3-nemotron-super-49b").config;
+  REQUIRE(preset.layer_kv_heads.size() == 80);
+  std::vector<std::uint32_t> heads, kv, ff;
+  for (size_t i = 0; i < 80; ++i) {
+    heads.push_back(preset.layer_kv_heads[i] > 0 ? 64 : 0);
+    kv.push_back(static_cast<std::uint32_t>(preset.layer_kv_heads[i]));
+    ff.push_back(static_cast<std::uint32_t>(preset.layer_ffn[i]));
+  }
+  CHECK(std::vector<std::uint32_t>(kv.begin(), kv.begin() + 12) == std::vector<std::uint32_t>{8, 8, 8, 8, 8, 8, 0, 0, 8, 8, 8, 0});
+  CHECK(std::vector<std::uint32_t>(ff.begin(), ff.begin() + 5) == std::vector<std::uint32_t>{14336, 28672, 28672, 28672, 28672});
+  const Meta super{"deci",
+                   {{"block_count", 80}, {"context_length", 131072}, {"embedding_length", 8192}, {"attention.key_length", 128},
+                    {"attention.value_length", 128}, {"vocab_size", 128256}, {"rope.dimension_count", 128}},
+                   128256, true, {{"attention.head_count", heads}, {"attention.head_count_kv", kv}, {"feed_forward_length", ff}}};
+  CHECK(params_of(gguf_of(super)) == 49867145216);  // the preset's published count
+  auto h = read_gguf_header(gguf_of(super), 0);
+  REQUIRE(h.ok());
+  auto c = gguf_config(*h);
+  REQUIRE(c.ok());
+  CHECK(c->config.layer_kv_heads == preset.layer_kv_heads);
+  CHECK(c->config.layer_ffn == preset.layer_ffn);
+  // A linear replacement (head_count 64 with head_count_kv 0: Llama-3.1-Nemotron-51B) is refused by name, as
+  // are widths no ffn_mult gives and one width for all layers (DeciLM-7B).
+  auto refused = [](const Meta& m) {
+    auto hr = read_gguf_header(gguf_of(m), 0);
+    REQUIRE(hr.ok());
+    auto cr = gguf_config(*hr);
+    REQUIRE_FALSE(cr.ok());
+    return cr.issues().front();
+  };
+  Meta linear = super;
+  linear.arrays[0].second[6] = 64;
+  CHECK(refused(linear).field == "deci.attention.head_count_kv");
+  Meta odd = super;
+  odd.arrays[2].second[1] = 28000;
+  CHECK(refused(odd).field == "deci.feed_forward_length");
+  Meta scalar = super;
+  scalar.arrays.pop_back();
+  scalar.ints.push_back({"feed_forward_length", 28672});
+  CHECK(refused(scalar).field == "deci.feed_forward_length");
+}
+
+TEST_CASE("GGUF: DeepSeek-V3.2 (deepseek32) with its lightning indexer and MTP block", "[core][gguf]") {
+  // DeepseekV32Model.set_gguf_parameters (conversion/deepseek.py): deepseek2's keys in the MLA layout, the MTP
+  // block in block_count (61 + 1), attention.indexer.* from index_n_heads 64, index_head_dim 128, index_topk 2048.
+  Meta v32{"deepseek32",
+           {{"block_count", 62}, {"nextn_predict_layers", 1}, {"context_length", 163840}, {"embedding_length", 7168},
+            {"feed_forward_length", 18432}, {"attention.head_count", 128}, {"attention.head_count_kv", 1},
+            {"expert_used_count", 8}, {"expert_count", 256}, {"expert_shared_count", 1}, {"leading_dense_block_count", 3},
+            {"vocab_size", 129280}, {"attention.q_lora_rank", 1536}, {"attention.kv_lora_rank", 512},
+            {"attention.key_length", 576}, {"attention.value_length", 512}, {"attention.key_length_mla", 192},
+            {"attention.value_length_mla", 128}, {"expert_feed_forward_length", 2048}, {"expert_gating_func", 2},
+            {"rope.dimension_count", 64}, {"attention.indexer.head_count", 64}, {"attention.indexer.key_length", 128},
+            {"attention.indexer.top_k", 2048}},
+           129280};
+  CHECK(params_of(gguf_of(v32)) == count_params(llmsize::test::preset("deepseek-v3.2").config)->total);  // 671,877,944,064
+  auto h = read_gguf_header(gguf_of(v32), 0);
+  REQUIRE(h.ok());
+  auto c = gguf_config(*h);
+  REQUIRE(c.ok());
+  CHECK(c->config.family == Family::DeepseekV32);
+  CHECK(c->config.mtp_layers == 1);
+  CHECK(c->config.mla.index_heads == 64);
+  CHECK(c->config.mla.index_dim == 128);
+  CHECK(c->config.mla.index_topk == 2048);
+  // The indexer's sizes are required (deepseek32.cpp reads them without a default).
+  std::erase_if(v32.ints, [](const auto& kv) { return kv.first == "attention.indexer.head_count"; });
+  auto hb = read_gguf_header(gguf_of(v32), 0);
+  REQUIRE(hb.ok());
+  auto cb = gguf_config(*hb);
+  REQUIRE_FALSE(cb.ok());
+  CHECK(cb.issues().front().field == "deepseek32.attention.indexer.head_count");
+}
+
+TEST_CASE("GGUF: Jamba's Mamba-1, attention and expert layers from head_count_kv and the ffn_gate_inp tensors", "[core][gguf]") {
+  // JambaModel.set_gguf_parameters (llama.cpp conversion/jamba.py) with AI21-Jamba-1.5-Mini's config.json: head_count_kv 8 at
+  // i % 8 == 4, else 0; no expert_layer_* key: jamba.cpp gives a layer experts where the file holds its ffn_gate_inp (odd layers).
+  std::vector<std::uint32_t> kv(32, 0);
+  std::vector<std::string> tensors{"blk.0.ssm_conv1d.bias"};  // mamba_conv_bias
+  for (int i = 0; i < 32; ++i) {
+    if (i % 8 == 4) kv[static_cast<size_t>(i)] = 8;
+    if (i % 2 == 1) tensors.push_back("blk." + std::to_string(i) + ".ffn_gate_inp.weight");
+  }
+  const Meta jamba{"jamba",
+                   {{"block_count", 32}, {"context_length", 262144}, {"embedding_length", 4096}, {"feed_forward_length", 14336},
+                    {"attention.head_count", 32}, {"ssm.conv_kernel", 4}, {"ssm.inner_size", 8192}, {"ssm.state_size", 16},
+                    {"ssm.time_step_rank", 256}, {"expert_count", 16}, {"expert_used_count", 2}},
+                   65536, true, {{"attention.head_count_kv", kv}}, {}, tensors};
+  CHECK(params_of(gguf_of(jamba)) == 51570323328);  // the preset's published count
+  CHECK(params_of(gguf_of(jamba)) == count_params(llmsize::test::preset("jamba-1.5-mini").config)->total);
+  // Attention (or expert) layers that are not every n-th from the first are refused by the key.
+  auto refused = [](const Meta& m) {
+    auto h = read_gguf_header(gguf_of(m), 0);
+    REQUIRE(h.ok());
+    auto c = gguf_config(*h);
+    REQUIRE_FALSE(c.ok());
+    return c.issues().front().field;
+  };
+  Meta odd = jamba;
+  odd.arrays.front().second[13] = 8;
+  CHECK(refused(odd) == "jamba.attention.head_count_kv");
+  Meta experts = jamba;
+  experts.tensors.push_back("blk.2.ffn_gate_inp.weight");
+  CHECK(refused(experts) == "jamba.expert_count");
+}
+
+TEST_CASE("GGUF: Falcon-H1's Mamba-2 beside attention in every layer", "[core][gguf]") {
+  // FalconH1Model over Mamba2Model.set_gguf_parameters (llama.cpp conversion/falcon_h1.py, mamba.py) with
+  // Falcon-H1-0.5B's config.json: mamba_d_ssm 1536 = 24 heads × 64, 1 group, state 128, conv 4, conv bias, no gated norm.
+  const Meta falcon{"falcon-h1",
+                    {{"block_count", 36}, {"context_length", 16384}, {"embedding_length", 1024}, {"feed_forward_length", 2048},
+                     {"attention.head_count", 8}, {"attention.head_count_kv", 2}, {"attention.key_length", 64},
+                     {"attention.value_length", 64}, {"ssm.conv_kernel", 4}, {"ssm.inner_size", 1536}, {"ssm.state_size", 128},
+                     {"ssm.time_step_rank", 24}, {"ssm.group_count", 1}, {"vocab_size", 32784}},
+                    32784, true, {}, {}, {"blk.0.ssm_conv1d.bias"}};
+  CHECK(params_of(gguf_of(falcon)) == 521411104);  // the preset's published count
+  CHECK(params_of(gguf_of(falcon)) == count_params(llmsize::test::preset("falcon-h1-0.5b").config)->total);
+}
+
+TEST_CASE("GGUF: Gemma 4's sliding pattern, head widths, KV-shared layers and per-layer embeddings", "[core][gguf]") {
+  // Gemma4Model.set_gguf_parameters (llama.cpp conversion/gemma.py): key_length the full layers' head (global_head_dim 512),
+  // key_length_swa the sliding layers' (256), sliding_window_pattern per layer (every 6th full), shared_kv_layers,
+  // embedding_length_per_layer_input; V is K on full layers where the file has no attn_v (attention_k_eq_v).
+  auto pattern = [](int layers) {
+    std::vector<bool> swa;
+    for (int i = 0; i < layers; ++i) swa.push_back((i + 1) % 6 != 0);
+    return swa;
+  };
+  // gemma-4-E4B: one KV head count (num_global_key_value_heads null), 18 KV-shared layers, 256-wide per-layer embeddings.
+  const Meta e4b{"gemma4",
+                 {{"block_count", 42}, {"context_length", 131072}, {"embedding_length", 2560}, {"feed_forward_length", 10240},
+                  {"attention.head_count", 8}, {"attention.head_count_kv", 2}, {"attention.key_length", 512},
+                  {"attention.value_length", 512}, {"attention.key_length_swa", 256}, {"attention.value_length_swa", 256},
+                  {"attention.sliding_window", 512}, {"attention.shared_kv_layers", 18}, {"embedding_length_per_layer_input", 256}},
+                 262144, false, {}, {{"attention.sliding_window_pattern", pattern(42)}},
+                 {"blk.5.attn_k.weight", "blk.5.attn_v.weight"}};
+  CHECK(params_of(gguf_of(e4b)) == 7463013376);  // the preset's published count
+  CHECK(params_of(gguf_of(e4b)) == count_params(llmsize::test::preset("gemma-4-e4b").config)->total);
+  // gemma-4-31B: head_count_kv per layer (16 sliding, 4 full), no attn_v on full layers (V is K), no per-layer embeddings.
+  std::vector<std::uint32_t> kv;
+  for (bool s : pattern(60)) kv.push_back(s ? 16 : 4);
+  const Meta big{"gemma4",
+                 {{"block_count", 60}, {"context_length", 262144}, {"embedding_length", 5376}, {"feed_forward_length", 21504},
+                  {"attention.head_count", 32}, {"attention.key_length", 512}, {"attention.value_length", 512},
+                  {"attention.key_length_swa", 256}, {"attention.value_length_swa", 256}, {"attention.sliding_window", 1024},
+                  {"attention.shared_kv_layers", 0}, {"embedding_length_per_layer_input", 0}},
+                 262144, false, {{"attention.head_count_kv", kv}}, {{"attention.sliding_window_pattern", pattern(60)}},
+                 {"blk.5.attn_k.weight"}};
+  CHECK(params_of(gguf_of(big)) == 30697345280);  // the preset's published count
+  CHECK(params_of(gguf_of(big)) == count_params(llmsize::test::preset("gemma-4-31b").config)->total);
+  // use_double_wide_mlp: feed_forward_length per layer, the KV-shared layers 2×.
+  Meta wide = e4b;
+  std::erase_if(wide.ints, [](const auto& x) { return x.first == "feed_forward_length"; });
+  std::vector<std::uint32_t> ff(42, 10240);
+  for (size_t i = 24; i < 42; ++i) ff[i] = 20480;
+  wide.arrays.push_back({"feed_forward_length", ff});
+  ModelConfig doubled = llmsize::test::preset("gemma-4-e4b").config;
+  doubled.double_wide = true;
+  CHECK(params_of(gguf_of(wide)) == count_params(doubled)->total);
+  // Without the first full layer's attn_k, whether V is K is refused by the tensor's name.
+  Meta bare = e4b;
+  bare.tensors.clear();
+  auto h = read_gguf_header(gguf_of(bare), 0);
+  REQUIRE(h.ok());
+  auto c = gguf_config(*h);
+  REQUIRE_FALSE(c.ok());
+  CHECK(c.issues().front().field == "blk.5.attn_k.weight");
+}
+
+TEST_CASE("GGUF: Gemma, Phi-2, GPT-NeoX, GPT-2, StarCoder and BLOOM metadata read as their models", "[core][gguf]") {
+  // The keys each converter writes (llama.cpp conversion/gemma.py GemmaModel, phi.py Phi2Model, gptneox.py,
+  // gpt2.py, starcoder.py, bloom.py set_gguf_parameters) with the checkpoints' config.json values.
+  auto total = [](const char* preset) { return count_params(llmsize::test::preset(preset).config)->total; };
+  const Meta gemma{"gemma",
+                   {{"block_count", 28}, {"context_length", 8192}, {"embedding_length", 3072}, {"feed_forward_length", 24576},
+                    {"attention.head_count", 16}, {"attention.head_count_kv", 16}, {"attention.key_length", 256},
+                    {"attention.value_length", 256}},
+                   256000, false};  // GemmaModel drops lm_head: tied
+  CHECK(params_of(gguf_of(gemma)) == 8537680896);
+  CHECK(params_of(gguf_of(gemma)) == total("gemma-7b"));
+  // Phi-2: feed_forward_length 4 × n_embd, rope.dimension_count int(0.4 · 2560) / 32 = 32 of an 80-wide head.
+  const Meta phi2{"phi2",
+                  {{"block_count", 32}, {"context_length", 2048}, {"embedding_length", 2560}, {"feed_forward_length", 10240},
+                   {"attention.head_count", 32}, {"attention.head_count_kv", 32}, {"rope.dimension_count", 32}},
+                  51200};
+  CHECK(params_of(gguf_of(phi2)) == 2779683840);
+  CHECK(params_of(gguf_of(phi2)) == total("phi-2"));
+  auto h = read_gguf_header(gguf_of(phi2), 0);
+  REQUIRE(h.ok());
+  auto c = gguf_config(*h);
+  REQUIRE(c.ok());
+  CHECK(c->config.rotary_fraction == Approx(0.4));
+  CHECK(c->config.bias_lm_head);
+  // GPT-NeoX: no head_count_kv (K = H), rope.dimension_count int(0.25 · head).
+  const Meta pythia{"gptneox",
+                    {{"block_count", 12}, {"context_length", 2048}, {"embedding_length", 768}, {"feed_forward_length", 3072},
+                     {"rope.dimension_count", 16}, {"attention.head_count", 12}},
+                    50304};
+  CHECK(params_of(gguf_of(pythia)) == 162322944);
+  CHECK(params_of(gguf_of(pythia)) == total("pythia-160m"));
+  const Meta neox{"gptneox",
+                  {{"block_count", 44}, {"context_length", 2048}, {"embedding_length", 6144}, {"feed_forward_length", 24576},
+                   {"rope.dimension_count", 24}, {"attention.head_count", 64}},
+                  50432};
+  CHECK(params_of(gguf_of(neox)) == 20554567680);
+  CHECK(params_of(gguf_of(neox)) == total("gpt-neox-20b"));
+  // GPT-2: context_length n_ctx (the learned position rows), feed_forward_length 4 × n_embd, no head_count_kv; tied.
+  const Meta gpt2{"gpt2",
+                  {{"block_count", 12}, {"context_length", 1024}, {"embedding_length", 768}, {"feed_forward_length", 3072},
+                   {"attention.head_count", 12}},
+                  50257, false};
+  CHECK(params_of(gguf_of(gpt2)) == 124439808);
+  CHECK(params_of(gguf_of(gpt2)) == total("gpt2"));
+  // StarCoder: head_count_kv 1 (multi_query), context_length n_positions 8192.
+  const Meta starcoder{"starcoder",
+                       {{"block_count", 40}, {"context_length", 8192}, {"embedding_length", 6144}, {"feed_forward_length", 24576},
+                        {"attention.head_count", 48}, {"attention.head_count_kv", 1}},
+                       49152, false};
+  CHECK(params_of(gguf_of(starcoder)) == 15517456384);
+  CHECK(params_of(gguf_of(starcoder)) == total("starcoder-15b"));
+  // BLOOM: context_length falls back to hidden_size (1024) without seq_length — not read as a trained length.
+  const Meta bloom{"bloom",
+                   {{"block_count", 24}, {"context_length", 1024}, {"embedding_length", 1024}, {"feed_forward_length", 4096},
+                    {"attention.head_count", 16}, {"attention.head_count_kv", 16}},
+                   250880, false};
+  CHECK(params_of(gguf_of(bloom)) == 559214592);
+  CHECK(params_of(gguf_of(bloom)) == total("bloom-560m"));
+  auto hb = read_gguf_header(gguf_of(bloom), 0);
+  REQUIRE(hb.ok());
+  auto cb = gguf_config(*hb);
+  REQUIRE(cb.ok());
+  CHECK(cb->config.max_positions == llmsize::test::preset("bloom-560m").config.max_positions);  // 2048
+}
+
+TEST_CASE("GGUF: Falcon's layout from its tensors and head_count_kv", "[core][gguf]") {
+  // FalconModel.set_gguf_parameters: context_length 2048, feed_forward_length 4 × hidden_size, head_count_kv
+  // num_kv_heads (else 1). src/models/falcon.cpp: attn_norm_2 only where ln_attn and ln_mlp both exist.
+  const Meta f7{"falcon",
+                {{"block_count", 32}, {"context_length", 2048}, {"embedding_length", 4544}, {"feed_forward_length", 18176},
+                 {"attention.head_count", 71}, {"attention.head_count_kv", 1}},
+                65024, false};
+  CHECK(params_of(gguf_of(f7)) == 6921720704);
+  CHECK(params_of(gguf_of(f7)) == count_params(llmsize::test::preset("falcon-7b").config)->total);
+  Meta f40{"falcon",
+           {{"block_count", 60}, {"context_length", 2048}, {"embedding_length", 8192}, {"feed_forward_length", 32768},
+            {"attention.head_count", 128}, {"attention.head_count_kv", 8}},
+           65024, false, {}, {}, {"blk.0.attn_norm_2.weight"}};
+  CHECK(params_of(gguf_of(f40)) == 41303293952);
+  CHECK(params_of(gguf_of(f40)) == count_params(llmsize::test::preset("falcon-40b").config)->total);
+  auto h = read_gguf_header(gguf_of(f40), 0);
+  REQUIRE(h.ok());
+  auto c = gguf_config(*h);
+  REQUIRE(c.ok());
+  CHECK(c->config.n_kv_heads == 8);
+  CHECK(c->config.parallel_block);
+  CHECK(c->config.norm_ffn_input);  // ln_mlp beside ln_attn
+  // Without attn_norm_2 and with 8 K heads: the new architecture with one norm (Falcon2-11B).
+  f40.tensors.clear();
+  auto h1 = read_gguf_header(gguf_of(f40), 0);
+  REQUIRE(h1.ok());
+  auto c1 = gguf_config(*h1);
+  REQUIRE(c1.ok());
+  CHECK(c1->config.n_kv_heads == 8);
+  CHECK_FALSE(c1->config.norm_ffn_input);
+  // An old file with the tied head stored again (output.weight): untied, the head counted.
+  Meta f7_head = f7;
+  f7_head.head = true;
+  CHECK(params_of(gguf_of(f7_head)) == 6921720704 + 65024LL * 4544);
+}
+
+TEST_CASE("GGUF: metadata of the newly read architectures that cannot be read is refused by its key", "[core][gguf][validation]") {
+  auto issue_of = [](const Meta& m) {
+    auto h = read_gguf_header(gguf_of(m), 0);
+    REQUIRE(h.ok());
+    auto c = gguf_config(*h);
+    REQUIRE_FALSE(c.ok());
+    return c.issues().front();
+  };
+  // llama.cpp neither writes nor loads gptj; LFM2's experts (lfm2moe) are not a family read here.
+  CHECK(issue_of(Meta{"gptj", {{"block_count", 28}}, 4}).field == "general.architecture");
+  CHECK(issue_of(Meta{"lfm2moe", {{"block_count", 24}}, 4}).field == "general.architecture");
+  // GPTBigCode has no grouped K/V.
+  CHECK(issue_of(Meta{"starcoder",
+                      {{"block_count", 2}, {"embedding_length", 64}, {"feed_forward_length", 256}, {"attention.head_count", 8},
+                       {"attention.head_count_kv", 2}},
+                      4, false})
+            .field == "starcoder.attention.head_count_kv");
+  // BLOOM's MLP is 4 × d.
+  CHECK(issue_of(Meta{"bloom",
+                      {{"block_count", 2}, {"embedding_length", 64}, {"feed_forward_length", 200}, {"attention.head_count", 8}},
+                      4, false})
+            .field == "bloom.feed_forward_length");
+  // MiniMax-M2's experts are feed_forward_length wide.
+  CHECK(issue_of(Meta{"minimax-m2",
+                      {{"block_count", 2}, {"embedding_length", 64}, {"feed_forward_length", 128}, {"attention.head_count", 8},
+                       {"expert_count", 4}, {"expert_feed_forward_length", 96}},
+                      4})
+            .field == "minimax-m2.expert_feed_forward_length");
+  // ERNIE 4.5 MoE without experts.
+  CHECK(issue_of(Meta{"ernie4_5-moe", {{"block_count", 2}, {"embedding_length", 64}, {"attention.head_count", 8}}, 4})
+            .field == "ernie4_5-moe.expert_count");
 }
