@@ -100,7 +100,11 @@ Result<LlamaCppMemory> llamacpp_memory(const ModelConfig& c, const LayerPlan& pl
   for (const CacheShape& s : plan.caches)
     if (keeps_tokens(s.kind)) v_max = std::max(v_max, s.heads * s.v_dim);
   LlamaCppCache base{false, m.n_ctx_seq, 0, 0, 0}, swa{true, swa_cells, 0, 0, 0};
-  Checked k_base, v_base, k_swa, v_swa, r_sum, s_sum;
+  // ref: llama_model::create_memory (LLM_ARCH_DEEPSEEK32) and llama_kv_cache_dsa::llama_kv_cache_dsa:
+  // the MLA cache of the trunk layers, then a second llama_kv_cache of the same cells for the
+  // indexer's keys: hparams_lid with one KV head of indexer_head_size, still MLA (no V), in type_k.
+  LlamaCppCache index{false, m.n_ctx_seq, 0, 0, 0, true};
+  Checked k_base, v_base, k_swa, v_swa, k_index, r_sum, s_sum;
   i64 recurrent_layers = 0;
   m.rs_cells = std::max<i64>(1, m.n_seq);  // ref: create_memory: recurrent cells = max(1, n_seq_max)
   for (const PlannedLayer& l : plan.layers) {
@@ -108,8 +112,21 @@ Result<LlamaCppMemory> llamacpp_memory(const ModelConfig& c, const LayerPlan& pl
     Checked layer;  // this layer's K, V and state
     int cache_index = -1;
     i64 kv_of_layer = 0;
-    if (s.kind == AttnKind::MlaIndexer)
-      return Issue{"rt", "llama.cpp keeps DeepSeek-V3.2's keys in its DSA cache (llama_kv_cache_dsa), not modelled yet"};
+    i64 index_of_layer = 0;  // the indexer's keys of this layer (DSA)
+    if (s.kind == AttnKind::MlaIndexer) {
+      if (c.family != Family::DeepseekV32)
+        return Issue{"rt", "llama.cpp's indexer cache is modelled for DeepSeek-V3.2 (llama_kv_cache_dsa) only"};
+      const auto k = kv_row_bytes(t, c.mla.index_dim);
+      if (!k) return memory_overflow();
+      const Checked bytes = Checked(index.cells) * m.n_stream * *k;
+      if (!bytes.ok()) return memory_overflow();
+      k_index += bytes;
+      layer += bytes;
+      index_of_layer = bytes.value();
+      ++index.layers;
+      m.dsa = true;
+    }
+    m.layer_indexer.push_back(index_of_layer);
     if (keeps_tokens(s.kind)) {
       const bool in_swa = m.iswa && (s.kind == AttnKind::Sliding || s.kind == AttnKind::Chunked);
       LlamaCppCache& cache = in_swa ? swa : base;
@@ -120,7 +137,7 @@ Result<LlamaCppMemory> llamacpp_memory(const ModelConfig& c, const LayerPlan& pl
       (in_swa ? k_swa : k_base) += cells * *k;
       (in_swa ? v_swa : v_base) += cells * *v;
       layer += cells * (*k + *v);
-      const Checked kv_layer = cells * (*k + *v);
+      const Checked kv_layer = cells * (*k + *v) + index_of_layer;
       if (!kv_layer.ok()) return memory_overflow();
       kv_of_layer = kv_layer.value();
       cache_index = in_swa ? 1 : 0;
@@ -156,13 +173,18 @@ Result<LlamaCppMemory> llamacpp_memory(const ModelConfig& c, const LayerPlan& pl
       m.layer_cache.push_back(0);
     }
   }
-  if (!k_base.ok() || !v_base.ok() || !k_swa.ok() || !v_swa.ok() || !r_sum.ok() || !s_sum.ok()) return memory_overflow();
+  if (!k_base.ok() || !v_base.ok() || !k_swa.ok() || !v_swa.ok() || !k_index.ok() || !r_sum.ok() || !s_sum.ok()) return memory_overflow();
   base.k_bytes = k_base.value();
   base.v_bytes = v_base.value();
   swa.k_bytes = k_swa.value();
   swa.v_bytes = v_swa.value();
+  index.k_bytes = k_index.value();
+  if (m.dsa && m.iswa) return Issue{"rt", "a DSA cache beside sliding-window layers is not a llama.cpp cache"};
+  if (m.dsa) m.layer_indexer.resize(m.layer_bytes.size(), 0);  // the nextn layers: none
+  else m.layer_indexer.clear();
   if (base.layers > 0 || m.iswa) m.caches.push_back(base);
   if (m.iswa) m.caches.push_back(swa);
+  if (m.dsa) m.caches.push_back(index);
   m.recurrent = recurrent_layers > 0;
   if (m.recurrent) {
     m.rs_layers = c.n_layers;  // ref: llama_memory_recurrent prints hparams.n_layer(), not the recurrent layers
@@ -372,8 +394,15 @@ std::vector<std::string> llamacpp_log(const LlamaCppMemory& m, KvDtype t, const 
                     c.swa ? "    SWA" : "non-SWA", static_cast<long long>(c.cells));
       out.emplace_back(buf);
     }
+    if (m.dsa) {  // ref: llama_kv_cache_dsa::llama_kv_cache_dsa's two LLAMA_LOG_INFO lines
+      std::snprintf(buf, sizeof buf, "llama_kv_cache_dsa: creating %s KV cache, size = %lld cells", c.indexer ? "indexer" : "main",
+                    static_cast<long long>(c.cells));
+      out.emplace_back(buf);
+    }
     const int ci = c.swa ? 1 : 0;
-    buffers("llama_kv_cache", "KV", [&](size_t il) { return m.layer_cache[il] == ci ? m.layer_kv[il] : i64{0}; });
+    const auto index_of = [&](size_t il) { return il < m.layer_indexer.size() ? m.layer_indexer[il] : i64{0}; };
+    if (c.indexer) buffers("llama_kv_cache", "KV", index_of);
+    else buffers("llama_kv_cache", "KV", [&](size_t il) { return m.layer_cache[il] == ci ? m.layer_kv[il] - index_of(il) : i64{0}; });
     std::snprintf(buf, sizeof buf,
                   "llama_kv_cache: size = %7.2f MiB (%6lld cells, %3lld layers, %2lld/%lld seqs), K (%s): %7.2f MiB, V (%s): %7.2f MiB",
                   static_cast<double>(mib(c.k_bytes + c.v_bytes)), static_cast<long long>(c.cells),

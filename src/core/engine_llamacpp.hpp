@@ -24,6 +24,7 @@ inline constexpr std::string_view kLlamaCppVersion = "llama.cpp b10573 (master o
 struct LlamaCppCache {
   bool swa = false;  // the SWA half of an iswa cache
   i64 cells = 0, layers = 0, k_bytes = 0, v_bytes = 0;
+  bool indexer = false;  // the indexer-key half of a DSA cache (DeepSeek-V3.2's lightning indexer)
 };
 
 struct LlamaCppMemory {
@@ -33,11 +34,13 @@ struct LlamaCppMemory {
   i64 n_stream = 0;   // 1 when unified, else n_seq
   i64 n_ubatch = 0;
   bool unified = false, iswa = false;
-  std::vector<LlamaCppCache> caches;  // the non-SWA cache, then the SWA cache (iswa); none for a recurrent-only model
+  bool dsa = false;  // llama_kv_cache_dsa: the MLA cache, then one of the indexer's keys (DeepSeek-V3.2)
+  std::vector<LlamaCppCache> caches;  // the non-SWA cache, then the SWA cache (iswa) or the indexer's (dsa); none for a recurrent-only model
   bool recurrent = false;             // a llama_memory_recurrent (recurrent or hybrid models)
   i64 rs_cells = 0, rs_layers = 0, r_bytes = 0, s_bytes = 0;  // rs_layers: n_layer(), as llama.cpp prints it
   std::vector<i64> layer_bytes;       // KV and recurrent state of each layer (the nextn layer last), for the device split
   std::vector<i64> layer_kv;          // of which K and V
+  std::vector<i64> layer_indexer;     // of which the indexer's keys (dsa; else empty)
   std::vector<int> layer_cache;       // the cache (index in `caches`) holding the layer's K and V, −1 for none
   i64 kv_bytes() const;
   i64 total_bytes() const { return kv_bytes() + r_bytes + s_bytes; }

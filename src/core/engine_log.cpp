@@ -100,7 +100,7 @@ struct Reader {
   EngineLog log;
   int vllm = 0, llamacpp = 0, sglang = 0;  // recognised lines per engine
   int devices = 0;                         // llama.cpp's "using device" lines
-  int kv_caches = 0;                       // llama.cpp's iswa "creating" lines so far
+  int kv_caches = 0;                       // llama.cpp's iswa or dsa "creating" lines so far
   bool swa_pool = false;                   // SGLang's hybrid pool: two "KV Cache is allocated" lines
   int pool_lines = 0;                      // of them so far
 
@@ -215,7 +215,8 @@ struct Reader {
         if (auto b = leading_number(l.substr(comma + 2))) figure("budget_bytes", *b * kGiBd, l);
     }
     // ---- llama.cpp ----
-    if (l.find("llama_kv_cache_iswa: creating") != std::string_view::npos) ++kv_caches;
+    if (l.find("llama_kv_cache_iswa: creating") != std::string_view::npos || l.find("llama_kv_cache_dsa: creating") != std::string_view::npos)
+      ++kv_caches;
     // "llama_kv_cache:      CUDA1 KV buffer size =  1152.00 MiB": per cache (counted by the iswa
     // lines before it) and device.
     // (Builds of mid-2025 print the same line as "llama_kv_cache_unified:".)
@@ -227,7 +228,8 @@ struct Reader {
       if (auto v = leading_number(l.substr(at + 18)); v && !name.empty() && name.size() <= 32)
         figure("kv_buffer:" + std::to_string(kv_caches) + ":" + std::string(name), *v * kMiBd, l);
     }
-    for (std::string_view marker : {"llama_kv_cache_iswa: creating", "llama_kv_cache: size =", "llama_memory_recurrent: size ="})
+    for (std::string_view marker : {"llama_kv_cache_iswa: creating", "llama_kv_cache_dsa: creating", "llama_kv_cache: size =",
+                                    "llama_memory_recurrent: size ="})
       if (const size_t at = l.find(marker); at != std::string_view::npos) {
         log.kv_lines.emplace_back(trim(l.substr(at)));
         ++llamacpp;
@@ -529,15 +531,19 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
       buffers.emplace_back("output_buffer_bytes", "output buffer", d.output_buffer_bytes);
       // Each cache's buffer per device, as our lines give them: "kv_buffer:<cache>:<name>", the
       // cache counted as the parser does (0 without an SWA cache, else 1 and 2 as created).
-      int cache = e->llamacpp->iswa ? 0 : -1;
+      const bool two = e->llamacpp->iswa || e->llamacpp->dsa;
+      int cache = two ? 0 : -1;
       for (const std::string& l : out.lines) {
-        if (l.find("llama_kv_cache_iswa: creating") == 0) ++cache;
+        if (l.find("llama_kv_cache_iswa: creating") == 0 || l.find("llama_kv_cache_dsa: creating") == 0) ++cache;
         const size_t at = l.find(" KV buffer size = ");
         if (at == std::string::npos || l.find("llama_kv_cache:") != 0) continue;
         const std::string name(trim(std::string_view(l).substr(15, at - 15)));
         if (auto v = after(l, "KV buffer size = "))
           buffers.emplace_back("kv_buffer:" + std::to_string(std::max(cache, 0)) + ":" + name,
-                               name + " KV buffer" + (e->llamacpp->iswa ? cache == 1 ? " (non-SWA)" : " (SWA)" : ""),
+                               name + " KV buffer" +
+                                   (e->llamacpp->iswa  ? cache == 1 ? " (non-SWA)" : " (SWA)"
+                                    : e->llamacpp->dsa ? cache == 1 ? " (MLA)" : " (indexer keys)"
+                                                       : ""),
                                static_cast<i64>(std::llround(*v * kMiBd)));
       }
       for (const auto& [key, label, ours] : buffers) {
@@ -575,7 +581,8 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
     // recurrent); their per-device buffer lines are compared as figures above.
     std::vector<std::string> ours_kv;
     for (const std::string& l : out.lines)
-      for (std::string_view marker : {"llama_kv_cache_iswa: creating", "llama_kv_cache: size =", "llama_memory_recurrent: size ="})
+      for (std::string_view marker : {"llama_kv_cache_iswa: creating", "llama_kv_cache_dsa: creating", "llama_kv_cache: size =",
+                                      "llama_memory_recurrent: size ="})
         if (l.find(marker) == 0) ours_kv.push_back(l);
     for (size_t i = 0; i < log.kv_lines.size(); ++i) {
       LogCheckRow row;

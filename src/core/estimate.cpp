@@ -125,10 +125,16 @@ Result<Estimate> estimate(const PreparedModel& m, const Workload& w) {
   e.training = std::move(tr).value();
   e.throughput = std::move(th).value();
   if (w.runtime == Runtime::LlamaCpp && w.mode == Mode::Inference) {
-    // What llama-server would allocate; where it would refuse the flags, a note names them.
-    if (auto lm = llamacpp_memory(cfg, **plan, w)) {
+    // What llama-server would allocate for -c seq · batch (the slots share n_ctx, as the inference
+    // figures take it); where it would refuse the flags, a note names them.
+    Workload x = w;
+    const Checked n_ctx = Checked(w.seq) * w.batch;
+    x.seq = n_ctx.value();
+    if (!n_ctx.ok()) {
+      e.notes.push_back(Issue{"batch", "seq · batch (llama-server's -c) overflows int64"});
+    } else if (auto lm = llamacpp_memory(cfg, **plan, x)) {
       e.llamacpp = std::move(lm).value();
-      if (auto dev = llamacpp_buffers(cfg, inv, *e.llamacpp, w, *gpu, m.file.get())) e.llamacpp_devices = std::move(dev).value();
+      if (auto dev = llamacpp_buffers(cfg, inv, *e.llamacpp, x, *gpu, m.file.get())) e.llamacpp_devices = std::move(dev).value();
       else e.notes.push_back(dev.issues().front());  // tensor parallelism, several Metal devices: said, not guessed
     } else {
       e.notes.push_back(lm.issues().front());

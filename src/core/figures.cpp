@@ -319,7 +319,8 @@ const Figure kFigures[] = {
                  std::string(kLlamaCppVersion) + ", llama_kv_cache and load_tensors' layer split (engine_llamacpp.hpp)"};
        if (e.llamacpp && w.tp == 1 && w.pp == 1)
          return {"llama-server's cache for -c seq × batch = " + n(w.seq * w.batch) + ": " + n(e.llamacpp->n_ctx) + " cells" +
-                     (e.llamacpp->iswa ? " and an SWA cache of " + n(e.llamacpp->caches.back().cells) : std::string()) + " = " +
+                     (e.llamacpp->iswa ? " and an SWA cache of " + n(e.llamacpp->caches.back().cells) : std::string()) +
+                     (e.llamacpp->dsa ? " (the MLA latent, and the indexer's keys in a second cache of as many cells)" : std::string()) + " = " +
                      n(m.kv_cache_bytes),
                  std::string(kLlamaCppVersion) + ", llama_kv_cache (engine_llamacpp.hpp)"};
        std::string kvc = kv_cache_text(e.plan, StageRange{m.stage_first, m.stage_layers}, w);
@@ -344,6 +345,10 @@ const Figure kFigures[] = {
      [](E e) -> V { return e.inference.indexer_cache_bytes; }, Lower,
      [](C c, W w, E e) -> D {
        if (!c.mla.has_indexer()) return {"no sparse-attention indexer = 0", "a model without DeepSeek Sparse Attention"};
+       if (e.llamacpp && e.llamacpp->dsa)
+         return {"0 here: llama.cpp keeps the indexer's keys in the KV cache (a second cache of one " + n(c.mla.index_dim) +
+                     "-wide key per token and layer, in the cache type)",
+                 std::string(kLlamaCppVersion) + ", llama_kv_cache_dsa"};
        const InferenceMemory& m = e.inference;
        const StageRange r = StageRange{m.stage_first, m.stage_layers};
        i64 layers = 0, per_layer = 0;

@@ -86,8 +86,9 @@ struct Model {
     Temporaries moe_pre, moe_dec;
     if (!temporaries(pre, attn_pre, moe_pre) || !temporaries(dec, attn_dec, moe_dec)) return std::nullopt;
     // Under llama.cpp the cache is what llama-server allocates for -c s·b (engine_llamacpp.hpp:
-    // n_ctx padding, slots and streams, the SWA cache's cells, f32 recurrent cells); a model it
-    // keeps differently (the DSA cache) keeps the plan's figures. Each pipeline stage is one of
+    // n_ctx padding, slots and streams, the SWA cache's cells, f32 recurrent cells, DeepSeek-V3.2's
+    // indexer keys in type_k within its DSA cache); a model it does not keep (refused) keeps the
+    // plan's figures. Each pipeline stage is one of
     // its devices (--split-mode layer): the layers --tensor-split gives it, its model buffer (not
     // the token embedding, mapped on the CPU) and its layers' cache.
     std::optional<LlamaCppMemory> lm;
@@ -128,7 +129,8 @@ struct Model {
         kv = Checked(lm->kv_bytes());
         state = Checked(lm->r_bytes + lm->s_bytes);
       }
-      const Checked indexer = plan.indexer_cache_bytes_gpu(r, s, b);
+      // llama.cpp's DSA cache holds the indexer's keys (in kv above).
+      const Checked indexer = lm && lm->dsa && (device || w.pp == 1) ? Checked(0) : plan.indexer_cache_bytes_gpu(r, s, b);
       a.prefill = of_stage(attn_pre, attn_pre.front(), moe_pre, r, last);
       a.decode_temps = of_stage(attn_dec, attn_dec.front(), moe_dec, r, last);
       const Checked base = Checked(a.weights) + a.vision + overhead + kv + state + indexer;

@@ -102,7 +102,8 @@ json estimate_object(const ModelConfig& cfg, const Workload& w, const Estimate& 
     const LlamaCppMemory& l = *e.llamacpp;
     json caches = json::array();
     for (const auto& c : l.caches)
-      caches.push_back({{"swa", c.swa}, {"cells", c.cells}, {"layers", c.layers}, {"k_bytes", c.k_bytes}, {"v_bytes", c.v_bytes}});
+      caches.push_back({{"swa", c.swa}, {"indexer", c.indexer}, {"cells", c.cells}, {"layers", c.layers}, {"k_bytes", c.k_bytes},
+                        {"v_bytes", c.v_bytes}});
     out["engine"] = {{"name", "llama.cpp"}, {"version", std::string(kLlamaCppVersion)}, {"n_ctx", l.n_ctx},
                      {"n_ctx_seq", l.n_ctx_seq}, {"n_seq", l.n_seq}, {"n_stream", l.n_stream}, {"n_ubatch", l.n_ubatch},
                      {"kv_unified", l.unified}, {"kv_cells", l.caches.empty() ? 0 : l.caches.front().cells},

@@ -141,11 +141,36 @@ TEST_CASE("llama.cpp: flags it would refuse, and caches not modelled yet, are na
   e = estimate(preset("llama-3-8b").config, w);
   REQUIRE(e.ok());
   CHECK(e.value().notes.back().field == "flash");
-  w = with({{"kvt", "fp16"}});
+}
+
+TEST_CASE("llama.cpp: DeepSeek-V3.2's DSA cache, the MLA latent and the indexer's keys in two caches", "[calibration][llamacpp]") {
+  // llama_model::create_memory (LLM_ARCH_DEEPSEEK32) builds a llama_kv_cache_dsa: the MLA cache of the 61
+  // trunk layers (K = kv_lora_rank + rope = 576 wide, no V), then "creating indexer KV cache" of the same
+  // cells, one 128-wide key head per layer (hparams_lid, still MLA: no V), both in -ctk's type. A public
+  // run of that cache on a one-layer model printed, right after the indexer's "creating" line:
+  //   llama_kv_cache: size = 0.50 MiB (512 cells, 1 layers, 4/4 seqs), K (f16): 0.50 MiB, V (f16): 0.00 MiB
+  // — 512 cells · 4 streams · 256 B: the indexer key is 128 f16 per token.
+  const auto dsa = lines(preset("deepseek-v3.2").config, {{"seq", "4096"}, {"np", "1"}, {"kvt", "fp16"}});
+  CHECK(dsa == std::vector<std::string>{
+                   "llama_kv_cache_dsa: creating main KV cache, size = 4096 cells",
+                   "llama_kv_cache: size =  274.50 MiB (  4096 cells,  61 layers,  1/1 seqs), K (f16):  274.50 MiB, V (f16):    0.00 MiB",
+                   "llama_kv_cache_dsa: creating indexer KV cache, size = 4096 cells",
+                   "llama_kv_cache: size =   61.00 MiB (  4096 cells,  61 layers,  1/1 seqs), K (f16):   61.00 MiB, V (f16):    0.00 MiB"});
+  // The same one-layer arithmetic: four unified-off slots of 512 cells each hold 4 · 512 · 256 B = 0.50 MiB per layer.
+  const auto four = lines(preset("deepseek-v3.2").config, {{"seq", "2048"}, {"np", "4"}, {"kvt", "fp16"}});
+  REQUIRE(four.size() == 4);
+  CHECK(four[3] == "llama_kv_cache: size =   30.50 MiB (   512 cells,  61 layers,  4/4 seqs), K (f16):   30.50 MiB, V (f16):    0.00 MiB");
+  // q8_0 (-ctk q8_0 -fa on): 34 bytes per 32 values in both caches; the estimate's KV is the two caches, with
+  // no separate indexer figure beside them.
+  Workload w = with({{"seq", "4096"}, {"np", "1"}, {"kvt", "q8_0"}});
   w.runtime = Runtime::LlamaCpp;
-  e = estimate(preset("deepseek-v3.2").config, w);
+  const auto e = estimate(preset("deepseek-v3.2").config, w);
   REQUIRE(e.ok());
-  CHECK(e.value().notes.back().field == "rt");
+  REQUIRE(e->llamacpp);
+  CHECK(e->llamacpp->dsa);
+  CHECK(e->llamacpp->kv_bytes() == 4096LL * 61 * (576 / 32 * 34 + 128 / 32 * 34));
+  CHECK(e->inference.kv_cache_bytes == e->llamacpp->kv_bytes());
+  CHECK(e->inference.indexer_cache_bytes == 0);
 }
 
 TEST_CASE("llama.cpp: the runtime's KV cache figure is llama-server's allocation", "[calibration][llamacpp]") {
@@ -167,6 +192,17 @@ TEST_CASE("llama.cpp: the runtime's KV cache figure is llama-server's allocation
   // Another runtime keeps the per-token formula.
   CHECK(estimate(preset("qwen2.5-7b").config, with({{"seq", "1000"}, {"kvt", "fp16"}}))->inference.kv_cache_bytes ==
         1000 * 28 * 2 * 4 * 128 * 2);
+  // batch sequences of seq tokens: -c seq · batch, shared by the slots; the printed lines and the
+  // figures are the same cache.
+  Workload four = with({{"seq", "4096"}, {"batch", "4"}, {"np", "4"}, {"kvt", "fp16"}});
+  four.runtime = Runtime::LlamaCpp;
+  const auto f = estimate(preset("qwen2.5-7b").config, four);
+  REQUIRE(f.ok());
+  REQUIRE(f->llamacpp.has_value());
+  CHECK(f->llamacpp->n_ctx == 16384);
+  CHECK(f->inference.kv_cache_bytes == f->llamacpp->kv_bytes());
+  CHECK(llamacpp_log(*f->llamacpp, four.kv_dtype).back() ==
+        "llama_kv_cache: size =  896.00 MiB (  4096 cells,  28 layers,  4/4 seqs), K (f16):  448.00 MiB, V (f16):  448.00 MiB");
 }
 
 TEST_CASE("llama.cpp: model buffers per device, -ngl and --n-cpu-moe", "[calibration][llamacpp]") {
