@@ -38,6 +38,25 @@ void draw_share_panel(App& app) {
   }
   mark("share.copy_cli");
 
+  section("Launch command");
+  // The chosen engine's command line with the flags this estimate assumed (core::launch_command).
+  if (auto launch = launch_of(app.state)) {
+    std::string text = launch->text();
+    ImGui::TextDisabled("%s", ("Start " + launch->version + " as this estimate assumes:").c_str());
+    ImGui::InputTextMultiline("##launch", &text, ImVec2(-FLT_MIN, ImGui::GetTextLineHeight() * 3.5f), ImGuiInputTextFlags_ReadOnly);
+    mark("share.launch");
+    for (const std::string& n : launch->notes) ImGui::TextWrapped("%s", n.c_str());
+    if (ImGui::Button("Copy launch command")) {
+      if (app.hooks.copy_text) app.hooks.copy_text(text);
+      app.copied_note = "Launch command copied";
+      app.copied_at = ImGui::GetTime();
+    }
+    mark("share.copy_launch");
+  } else {
+    ImGui::TextWrapped("%s", ("No launch command: " + core::join(launch.issues()) + ".").c_str());
+    mark("share.launch_refused");
+  }
+
   if (!app.hooks.web) return;
   section("Embed in a page");
   std::string embed = "<iframe src=\"" + app.hooks.page_url + (app.hooks.page_url.find('?') == std::string::npos ? "?" : "&") +

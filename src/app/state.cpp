@@ -219,6 +219,12 @@ core::ShareState share_state(const AppState& s) {
 
 std::string link_of(const AppState& s) { return "#" + core::encode_link(share_state(s)); }
 std::string cli_of(const AppState& s) { return core::cli_command(share_state(s)); }
+core::Result<core::LaunchCommand> launch_of(const AppState& s) {
+  std::string id;
+  if (s.work.runtime == core::Runtime::LlamaCpp && s.model_file) id = s.model_file_name;
+  else if (!model_edited(s)) id = core::preset_model_id(s.preset_id, s.work.runtime);
+  return core::launch_command(s.cfg, s.work, id);
+}
 
 bool open_link(AppState& s, std::string_view fragment) {
   auto r = core::decode_link(fragment);

@@ -12,6 +12,7 @@
 #include "core/gguf.hpp"
 #include "core/safetensors.hpp"
 #include "core/format.hpp"
+#include "core/launch.hpp"
 #include "core/model.hpp"
 #include "core/presets.hpp"
 #include "core/share_link.hpp"
@@ -110,6 +111,9 @@ bool model_edited(const AppState& s);
 core::ShareState share_state(const AppState& s);
 std::string link_of(const AppState& s);       // "#v=1&…"
 std::string cli_of(const AppState& s);        // "llmsize estimate --preset … --seq …"
+// The chosen engine's launch command (core::launch_command), naming the GGUF file read for
+// llama-server, or the preset's repository for vLLM and SGLang.
+core::Result<core::LaunchCommand> launch_of(const AppState& s);
 
 // Opens a share link. A bad link leaves the default state and a banner naming every problem.
 bool open_link(AppState& s, std::string_view fragment);

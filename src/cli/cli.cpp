@@ -16,6 +16,7 @@
 #include "core/gguf.hpp"
 #include "core/format.hpp"
 #include "core/hf_config.hpp"
+#include "core/launch.hpp"
 #include "core/model_source.hpp"
 #include "core/limits.hpp"
 #include "core/params.hpp"
@@ -39,6 +40,8 @@ const char* kUsage =
     "  llmsize gguf FILE [--json]     (a GGUF model file's header: metadata, tensors, bytes per type)\n"
     "  llmsize safetensors PATH [--json]  (a checkpoint's headers: a .safetensors file, an index or its folder)\n"
     "  llmsize demo (--preset NAME | --config PATH) [--prompt N] [--tokens N] [--budget-mib N] [--json]\n"
+    "  llmsize export (--preset NAME | --config PATH | --gguf FILE) --runtime vllm|sglang|llamacpp [--model-id ID]\n"
+    "                 [workload flags] [--json]  (the engine's launch command with the flags the estimate assumed)\n"
     "  llmsize --help | --version\n"
     "\n"
     "Options:\n"
@@ -50,6 +53,8 @@ const char* kUsage =
     "                  a folder's config.json is the model when no --preset or --config is given\n"
     "  --mmproj FILE   a multimodal projector (llama.cpp's mmproj-*.gguf): its bytes are the vision encoder\n"
     "  --generic       read an unsupported model_type as a LLaMA-like decoder\n"
+    "  --model-id ID   export: the model as the command names it (a Hugging Face id or path; default: the\n"
+    "                  preset's repository, the --gguf path, else MODEL)\n"
     "  --json          print one JSON object instead of tables\n"
     "  --explain       also print every tensor and the derivation of the estimate\n";
 // After the demo's flags (demo_flags_usage(), from ref::demo_fields()).
@@ -73,7 +78,7 @@ struct Args {
   bool gib = false;          // sizes in GiB instead of GB
   std::string command;
   std::optional<std::string> file;  // check-log FILE, gguf FILE
-  std::optional<std::string> preset, config, gguf, safetensors, mmproj;
+  std::optional<std::string> preset, config, gguf, safetensors, mmproj, model_id;
   std::vector<std::string> given;  // workload keys set by a flag
   bool json = false, explain = false, generic = false;
   std::map<std::string, std::string> demo_settings;  // demo flags, parsed by demo_cmd
@@ -411,6 +416,43 @@ Output gguf_cmd(const Args& args, const PrefixReader& read_prefix) {
   o.out = args.json ? gguf_json(*h, true) + "\n" : gguf_text(*h, *args.file);
   return o;
 }
+// export: the engine's launch command for the model and the workload flags.
+Output export_cmd(const Args& args, const FileReader& read_file, const PrefixReader& read_prefix) {
+  if (args.preset.has_value() + args.config.has_value() + args.gguf.has_value() != 1)
+    return fail("export needs exactly one of --preset NAME, --config PATH or --gguf FILE",
+                "llmsize export --preset llama-3.1-8b --runtime vllm --seq 8192");
+  Output err;
+  Workload w = args.workload;
+  std::optional<LoadedModel> model;
+  std::string model_id = args.model_id.value_or("");
+  if (args.gguf) {  // the model from the file's metadata, its weight format from its file type; the file is -m
+    auto file = load_gguf(*args.gguf, read_prefix, err);
+    if (!file) return err;
+    auto c = gguf_config(*file);
+    if (!c) return fail_issues(c.issues());
+    model = LoadedModel{c->config, "", c->notes};
+    const bool weights_given = std::find(args.given.begin(), args.given.end(), "w") != args.given.end();
+    if (auto f = gguf_weight_format(*file); f && !weights_given) w.weights = *f;
+    if (!args.model_id) model_id = *args.gguf;
+  } else {
+    model = load_model_flag(args.preset, args.config, args.generic, read_file, err);
+    if (!model) return err;
+    if (!args.model_id && args.preset) model_id = preset_model_id(*args.preset, w.runtime);
+  }
+  auto c = launch_command(model->config, w, model_id);
+  if (!c) return fail_issues(with_flags(c.issues()));
+  Output o;
+  if (args.json) {
+    o.out = launch_json(*c) + "\n";
+    return o;
+  }
+  o.out = c->text() + "\n";
+  o.err.clear();
+  std::string notes = "# " + c->version + "\n";
+  for (const std::string& n : c->notes) notes += "# " + n + "\n";
+  o.out += notes;
+  return o;
+}
 }  // namespace
 
 Output run(const std::vector<std::string>& a, const FileReader& read_file, const PrefixReader& read_prefix) {
@@ -437,6 +479,7 @@ Output run(const std::vector<std::string>& a, const FileReader& read_file, const
     else if (s == "--gguf") { auto v = take_value(a, i, err); if (!v) return err; args.gguf = v; }
     else if (s == "--safetensors") { auto v = take_value(a, i, err); if (!v) return err; args.safetensors = v; }
     else if (s == "--mmproj") { auto v = take_value(a, i, err); if (!v) return err; args.mmproj = v; }
+    else if (s == "--model-id") { auto v = take_value(a, i, err); if (!v) return err; args.model_id = v; }
     else if (is_demo_flag(s)) {
       auto v = take_value(a, i, err);
       if (!v) return err;
@@ -454,14 +497,16 @@ Output run(const std::vector<std::string>& a, const FileReader& read_file, const
     return demo_cmd({args.preset, args.config, args.generic, args.json, args.demo_settings}, read_file);
   }
   if (!args.demo_settings.empty()) return fail(demo_flag_list(" and ") + " are options of `llmsize demo`");
+  if (args.model_id && args.command != "export") return fail("--model-id is an option of `llmsize export`");
   if (args.command == "estimate") return estimate_cmd(args, read_file, read_prefix);
   if (args.command == "presets") return presets_cmd(args);
   if (args.command == "limits") return {limits_markdown(), "", 0};
   if (args.command == "check-log") return check_log_cmd(args, read_file);
   if (args.command == "gguf") return gguf_cmd(args, read_prefix);
   if (args.command == "safetensors") return safetensors_cmd(args, read_prefix);
+  if (args.command == "export") return export_cmd(args, read_file, read_prefix);
   if (args.command.empty()) return fail("no command given", "try `llmsize estimate --preset llama-3-8b`");
-  return fail("unknown command \"" + args.command + "\"", "commands: estimate, presets, demo, limits, check-log, gguf, safetensors");
+  return fail("unknown command \"" + args.command + "\"", "commands: estimate, presets, demo, limits, check-log, gguf, safetensors, export");
 }
 
 std::optional<core::LoadedModel> load_model_flag(const std::optional<std::string>& preset,

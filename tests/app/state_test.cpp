@@ -362,3 +362,20 @@ TEST_CASE("A sharded safetensors checkpoint beside a config: its bytes are the a
   REQUIRE(app::load_preset(a.state, "gpt2"));
   CHECK(a.state.model_safetensors.empty());
 }
+
+TEST_CASE("The Share panel's launch command: the preset's repository, MODEL once the model is edited", "[app][state][export]") {
+  app::AppState s = app::default_state();
+  REQUIRE(app::load_preset(s, "llama-3.1-8b"));
+  s.work.runtime = core::Runtime::Vllm;
+  s.work.seq = 8192;
+  auto c = app::launch_of(s);
+  REQUIRE(c.ok());
+  CHECK(c->text() == "vllm serve meta-llama/Llama-3.1-8B --max-model-len 8192 --dtype bfloat16 --gpu-memory-utilization 0.9");
+  // The same command the core gives for the link's state.
+  const core::ShareState st = app::share_state(s);
+  CHECK(core::launch_command(st.model, st.workload, core::preset_model_id(st.preset, st.workload.runtime))->text() == c->text());
+  s.cfg.d_ff = 16384;  // no longer the preset's checkpoint
+  CHECK(app::launch_of(s)->text().rfind("vllm serve MODEL ", 0) == 0);
+  s.work.runtime = core::Runtime::PyTorch;  // no engine: refused, the reason shown
+  CHECK_FALSE(app::launch_of(s).ok());
+}

@@ -366,3 +366,29 @@ TEST_CASE("estimate --mmproj: a multimodal projector file's bytes are the vision
   const auto missing = run({"estimate", "--preset", "gpt2", "--mmproj", "other.gguf"}, no_files, reader);
   CHECK(missing.status == 2);
 }
+
+TEST_CASE("export prints the engine's launch command, its notes as comments, or JSON; refusals exit 2 naming the flag", "[cli][export]") {
+  // A preset's command names the repository its config comes from.
+  auto o = cli({"export", "--preset", "llama-3.1-8b", "--runtime", "vllm", "--seq", "8192", "--gpu-mem-util", "0.95"});
+  REQUIRE(o.status == 0);
+  CHECK(o.out.rfind("vllm serve meta-llama/Llama-3.1-8B --max-model-len 8192 --dtype bfloat16 --gpu-memory-utilization 0.95\n# vLLM 0.19", 0) ==
+        0);
+  o = cli({"export", "--preset", "llama-3.1-8b", "--runtime", "llamacpp", "--model-id", "Llama-3.1-8B-Q4_K_M.gguf", "--json"});
+  REQUIRE(o.status == 0);
+  CHECK_THAT(o.out, Catch::Contains("\"command\": \"llama-server -m Llama-3.1-8B-Q4_K_M.gguf -c 4096 -ngl all -ctk bf16 -ctv bf16 -fa on\""));
+  CHECK_THAT(o.out, Catch::Contains("\"field\": \"kvt\""));
+  // A config.json has no id: MODEL, said in a note.
+  o = cli({"export", "--config", "core/configs/phi-1_5.json", "--runtime", "sglang"});
+  REQUIRE(o.status == 0);
+  CHECK_THAT(o.out, Catch::Contains("--model-path MODEL "));
+  CHECK_THAT(o.out, Catch::Contains("# MODEL stands for the model"));
+  // Refusals name the CLI flag.
+  o = cli({"export", "--preset", "llama-3.1-8b", "--runtime", "llamacpp", "--kv-dtype", "fp8"});
+  CHECK(o.status == 2);
+  CHECK_THAT(o.err, Catch::Contains("--kv-dtype: fp8 is not a llama.cpp cache type"));
+  o = cli({"export", "--preset", "llama-3.1-8b"});
+  CHECK(o.status == 2);
+  CHECK_THAT(o.err, Catch::Contains("--runtime: choose an engine"));
+  CHECK(cli({"export", "--runtime", "vllm"}).status == 2);
+  CHECK_THAT(cli({"estimate", "--preset", "gpt2", "--model-id", "x"}).err, Catch::Contains("--model-id is an option of `llmsize export`"));
+}

@@ -67,6 +67,14 @@ test('the JS API gives the same report as the CLI for the same state', async () 
   const args = cmd.split(/\s+/).slice(1).concat(['--json']);
   const fromCli = JSON.parse(execFileSync('node', ['--no-experimental-fetch', cli, ...args], { encoding: 'utf8' }));
   assert.deepEqual(fromApi, fromCli);
+  // The launch command: the same as `llmsize export` prints for the same state.
+  const launch = api.launchCommand({ preset: 'mixtral-8x7b' }, { rt: 'vllm', seq: 8192, tp: 2, gpus: 2 }, null);
+  assert.equal(launch.command, 'vllm serve mistralai/Mixtral-8x7B-v0.1 --max-model-len 8192 --dtype bfloat16 ' +
+    '--gpu-memory-utilization 0.9 --tensor-parallel-size 2');
+  const exported = JSON.parse(execFileSync('node', ['--no-experimental-fetch', cli, 'export', '--preset', 'mixtral-8x7b', '--runtime', 'vllm',
+    '--seq', '8192', '--tp', '2', '--gpus', '2', '--json'], { encoding: 'utf8' }));
+  assert.deepEqual(launch, exported);
+  assert.equal(api.launchCommand({ preset: 'mixtral-8x7b' }, { rt: 'llamacpp', kvt: 'fp8' }, null).issues[0].field, 'kvt');
   const link = api.encodeLink({ preset: 'mixtral-8x7b' }, { seq: 8192, batch: 4, w: 'q4_k_m' });
   assert.deepEqual(api.decodeLink(link).workload, { seq: '8192', batch: '4', w: 'q4_k_m' });
 });

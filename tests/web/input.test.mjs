@@ -288,6 +288,18 @@ test('Copy link puts the page address with the state on the clipboard', async ()
   await context.close();
 });
 
+test('the Share tab copies the chosen engine\'s launch command, the one the JS API and the CLI give', async () => {
+  const { page, context, problems } = await openPage({ clipboard: true, hash: '#v=1&preset=llama-3.1-8b&rt=vllm&seq=8192&util=0.95&ui.tab=share' });
+  await frames(page, 3);
+  assert.ok(await page.evaluate(() => Module.widgetRect('share.launch') !== null), 'the launch command is shown');
+  await clickWidget(page, 'share.copy_launch');
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  assert.equal(copied, 'vllm serve meta-llama/Llama-3.1-8B --max-model-len 8192 --dtype bfloat16 --gpu-memory-utilization 0.95');
+  await screenshot(page, 'web-share-launch.png');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('following a link into an open page switches to its state', async () => {
   const { page, context, problems } = await openPage();
   await page.evaluate(() => { location.hash = '#v=1&preset=gemma-2-9b&batch=8'; });

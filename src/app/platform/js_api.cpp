@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/engine_log.hpp"
+#include "core/launch.hpp"
 #include "core/model_fields.hpp"
 #include "core/model_source.hpp"
 #include "core/report.hpp"
@@ -133,6 +134,19 @@ val js_cli_command(val model, val workload) {
   return val(core::cli_command(st.value()));
 }
 
+// The engine's launch command for a model and workload (rt: vllm, sglang or llamacpp): its JSON
+// (core::launch_json), or {issues}. `model_id` names the model in the command; empty or absent:
+// the preset's repository for vLLM and SGLang, else MODEL.
+val js_launch_command(val model, val workload, val model_id) {
+  auto st = state_from(model, workload);
+  if (!st) return issues_val(st.issues());
+  const std::string id = is_nothing(model_id) ? core::preset_model_id(st->preset, st->workload.runtime)
+                                              : val::global("String")(model_id).as<std::string>();
+  auto c = core::launch_command(st->model, st->workload, id);
+  if (!c) return issues_val(c.issues());
+  return parse_json(core::launch_json(c.value()));
+}
+
 val js_decode_link(std::string fragment) {
   auto r = core::decode_link(fragment);
   if (!r) return issues_val(r.issues());
@@ -165,5 +179,6 @@ EMSCRIPTEN_BINDINGS(llmsize_api) {
   emscripten::function("encodeLink", &js_encode_link);
   emscripten::function("decodeLink", &js_decode_link);
   emscripten::function("cliCommand", &js_cli_command);
+  emscripten::function("launchCommand", &js_launch_command);
   emscripten::function("version", &js_version);
 }

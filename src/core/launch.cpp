@@ -1,0 +1,267 @@
+// The launch command of a configuration (see launch.hpp).
+#include "launch.hpp"
+
+#include "engine_llamacpp.hpp"
+#include "engine_sglang.hpp"
+#include "engine_vllm.hpp"
+#include "format.hpp"
+#include "json_util.hpp"
+#include "presets.hpp"
+#include "text_value.hpp"
+
+namespace llmsize::core {
+
+namespace {
+
+// vLLM's and SGLang's --dtype names (ModelDType: auto, half, float16, bfloat16, float, float32).
+std::string_view torch_dtype(ComputeDtype d) {
+  switch (d) {
+    case ComputeDtype::BF16: return "bfloat16";
+    case ComputeDtype::F16: return "float16";
+    case ComputeDtype::F32: return "float32";
+  }
+  return "bfloat16";
+}
+
+// The KV dtype that is the model's own (--kv-cache-dtype auto) for this --dtype.
+KvDtype same_as(ComputeDtype d) {
+  switch (d) {
+    case ComputeDtype::BF16: return KvDtype::BF16;
+    case ComputeDtype::F16: return KvDtype::F16;
+    case ComputeDtype::F32: return KvDtype::F32;
+  }
+  return KvDtype::BF16;
+}
+
+std::string name_of(KvDtype t) { return std::string(kKvDtypeNames[static_cast<size_t>(t)]); }
+std::string name_of(WeightFormat f) { return std::string(kWeightFormatNames[static_cast<size_t>(f)]); }
+
+// The weight format as vLLM or SGLang receive it: a flag for quantizing an unquantized checkpoint
+// on the fly, nothing where the checkpoint's quantization_config says it, a refusal otherwise.
+std::optional<Issue> weights_flag(LaunchCommand& c, const Workload& w, std::string_view engine) {
+  const std::string f = name_of(w.weights);
+  switch (w.weights) {
+    case WeightFormat::F32:
+    case WeightFormat::BF16:
+    case WeightFormat::F16: {
+      // Unquantized weights are held in --dtype.
+      const bool same = (w.weights == WeightFormat::BF16 && w.dtype == ComputeDtype::BF16) ||
+                        (w.weights == WeightFormat::F16 && w.dtype == ComputeDtype::F16) ||
+                        (w.weights == WeightFormat::F32 && w.dtype == ComputeDtype::F32);
+      if (!same)
+        return Issue{"w", std::string(engine) + " holds unquantized weights in --dtype " + std::string(torch_dtype(w.dtype)) +
+                              ": set the weights to the same dtype (" + f + " was asked)"};
+      return std::nullopt;
+    }
+    case WeightFormat::Fp8:  // on the fly: fp8 (e4m3) with a scale per tensor
+      c.flags.push_back({"--quantization", "fp8", "w"});
+      c.notes.push_back("--quantization fp8 quantizes an unquantized checkpoint as it loads; a checkpoint already in FP8 needs no flag");
+      return std::nullopt;
+    case WeightFormat::Nf4:  // bitsandbytes 4-bit as it loads
+      c.flags.push_back({"--quantization", "bitsandbytes", "w"});
+      return std::nullopt;
+    case WeightFormat::Fp8Block:
+    case WeightFormat::Int8:
+    case WeightFormat::GptqInt4:
+    case WeightFormat::GptqInt3:
+    case WeightFormat::GptqInt8:
+    case WeightFormat::AwqInt4:
+    case WeightFormat::Mxfp4:
+      c.notes.push_back("weights " + f + ": MODEL must be a checkpoint quantized so; " + std::string(engine) +
+                        " reads the method from its quantization_config (no flag)");
+      return std::nullopt;
+    case WeightFormat::Nf4Dq:
+      return Issue{"w", std::string(engine) + " has no flag for bitsandbytes' double quantization (nf4-dq) as it loads"};
+    default:
+      return Issue{"w", "a GGUF file type (" + f + ") is llama.cpp's: choose the llamacpp runtime to export it"};
+  }
+}
+
+Result<LaunchCommand> vllm_command(const Workload& w, std::string_view model) {
+  LaunchCommand c;
+  c.engine = "vllm";
+  c.version = std::string(kVllmVersion);
+  c.program = {"vllm", "serve", model.empty() ? std::string("MODEL") : std::string(model)};
+  c.flags.push_back({"--max-model-len", std::to_string(w.seq), "seq"});
+  c.flags.push_back({"--dtype", std::string(torch_dtype(w.dtype)), "dtype"});
+  c.flags.push_back({"--gpu-memory-utilization", format_real(w.gpu_mem_util), "util"});
+  if (w.tp > 1) c.flags.push_back({"--tensor-parallel-size", std::to_string(w.tp), "tp"});
+  if (w.pp > 1) c.flags.push_back({"--pipeline-parallel-size", std::to_string(w.pp), "pp"});
+  if (w.dp() > 1) c.flags.push_back({"--data-parallel-size", std::to_string(w.dp()), "gpus"});
+  // ref: FusedMoEParallelConfig.make: with --enable-expert-parallel the experts are split over all
+  // of dp · tp; there is no size.
+  if (w.ep > 1) {
+    if (w.ep != w.dp() * w.tp)
+      return Issue{"exp", "vLLM's expert parallelism (--enable-expert-parallel) spans dp · tp = " + std::to_string(w.dp() * w.tp) +
+                             " GPUs; it has no other size"};
+    c.flags.push_back({"--enable-expert-parallel", "", "exp"});
+  }
+  // ref: vllm/config/cache.py CacheDType: auto (the model dtype), fp8 (= fp8_e4m3), …
+  if (w.kv_dtype == KvDtype::Fp8) c.flags.push_back({"--kv-cache-dtype", "fp8", "kvt"});
+  else if (w.kv_dtype != same_as(w.dtype))
+    return Issue{"kvt", "vLLM's KV cache is the model dtype (--kv-cache-dtype auto, here " + std::string(torch_dtype(w.dtype)) +
+                            ") or fp8; " + name_of(w.kv_dtype) + " is not one of its cache dtypes"};
+  if (w.kv_cache_memory > 0) c.flags.push_back({"--kv-cache-memory-bytes", std::to_string(w.kv_cache_memory), "kvmem"});
+  if (w.max_num_batched_tokens > 0) c.flags.push_back({"--max-num-batched-tokens", std::to_string(w.max_num_batched_tokens), "mbt"});
+  if (w.max_num_seqs > 0) c.flags.push_back({"--max-num-seqs", std::to_string(w.max_num_seqs), "mns"});
+  // 16 is vLLM's default (DEFAULT_BLOCK_SIZE), which it may change per backend and for hybrid
+  // models as the profile does; only another size is passed.
+  if (w.block_size != 16) c.flags.push_back({"--block-size", std::to_string(w.block_size), "bs"});
+  if (auto issue = weights_flag(c, w, "vLLM")) return *issue;
+  c.notes.push_back("batch " + std::to_string(w.batch) + " is the load sent to the server, not a flag (--max-num-seqs caps it)");
+  return c;
+}
+
+Result<LaunchCommand> sglang_command(const Workload& w, std::string_view model) {
+  LaunchCommand c;
+  c.engine = "sglang";
+  c.version = std::string(kSglangVersion);
+  c.program = {"python", "-m", "sglang.launch_server"};
+  c.flags.push_back({"--model-path", model.empty() ? std::string("MODEL") : std::string(model), "model"});
+  c.flags.push_back({"--context-length", std::to_string(w.seq), "seq"});
+  c.flags.push_back({"--dtype", std::string(torch_dtype(w.dtype)), "dtype"});
+  if (w.pp > 1) return Issue{"pp", "SGLang's pipeline parallelism is not modelled, so it is not exported"};
+  if (w.tp > 1) c.flags.push_back({"--tp-size", std::to_string(w.tp), "tp"});
+  if (w.dp() > 1) c.flags.push_back({"--dp-size", std::to_string(w.dp()), "gpus"});
+  if (w.ep > 1) {
+    c.flags.push_back({"--ep-size", std::to_string(w.ep), "exp"});
+    c.notes.push_back("--ep-size: SGLang checks it against tp and dp when it starts (rules not modelled here)");
+  }
+  // ref: server_args.py --kv-cache-dtype choices: auto (the model dtype), fp8_e5m2, fp8_e4m3, bf16, bfloat16, fp4_e2m1.
+  if (w.kv_dtype == KvDtype::Fp8) c.flags.push_back({"--kv-cache-dtype", "fp8_e4m3", "kvt"});
+  else if (w.kv_dtype == KvDtype::BF16 && w.dtype != ComputeDtype::BF16) c.flags.push_back({"--kv-cache-dtype", "bf16", "kvt"});
+  else if (w.kv_dtype != same_as(w.dtype))
+    return Issue{"kvt", "SGLang's KV cache is the model dtype (auto), bf16 or fp8; " + name_of(w.kv_dtype) + " with --dtype " +
+                            std::string(torch_dtype(w.dtype)) + " is not one of them"};
+  if (w.mem_fraction_static > 0) c.flags.push_back({"--mem-fraction-static", format_real(w.mem_fraction_static), "mfs"});
+  if (w.chunked_prefill_size > 0) c.flags.push_back({"--chunked-prefill-size", std::to_string(w.chunked_prefill_size), "cps"});
+  if (w.cuda_graph_max_bs > 0) c.flags.push_back({"--cuda-graph-max-bs", std::to_string(w.cuda_graph_max_bs), "cgbs"});
+  if (w.swa_full_tokens_ratio != 0.8) c.flags.push_back({"--swa-full-tokens-ratio", format_real(w.swa_full_tokens_ratio), "swar"});
+  if (w.disable_hybrid_swa_memory) c.flags.push_back({"--disable-hybrid-swa-memory", "", "dhswa"});
+  if (auto issue = weights_flag(c, w, "SGLang")) return *issue;
+  c.notes.push_back("batch " + std::to_string(w.batch) + " is the load sent to the server, not a flag");
+  return c;
+}
+
+Result<LaunchCommand> llamacpp_command(const ModelConfig& cfg, const Workload& w, std::string_view model) {
+  LaunchCommand c;
+  c.engine = "llama-server";
+  c.version = std::string(kLlamaCppVersion);
+  c.program = {"llama-server"};
+  c.flags.push_back({"-m", model.empty() ? std::string("MODEL.gguf") : std::string(model), "model"});
+  if (w.tp > 1) return Issue{"tp", "llama.cpp's row split (-sm row) is not modelled, so it is not exported; use pp"};
+  if (w.ep > 1) return Issue{"exp", "llama.cpp has no expert parallelism"};
+  // -c is the context the slots share: seq tokens for each of batch sequences (as the estimate takes it).
+  const Checked n_ctx = Checked(w.seq) * w.batch;
+  if (!n_ctx.ok()) return Issue{"batch", "seq · batch (-c) overflows int64"};
+  c.flags.push_back({"-c", std::to_string(n_ctx.value()), "seq"});
+  if (w.parallel > 0) c.flags.push_back({"-np", std::to_string(w.parallel), "np"});  // 0: auto, which -np 0 is not
+  if (w.kv_unified) c.flags.push_back({"-kvu", "", "kvu"});
+  // ref: common/arg.cpp -ngl: "auto", "all" or N; -1 is auto (fit may lower it), so all is spelled out.
+  c.flags.push_back({"-ngl", w.n_gpu_layers < 0 ? std::string("all") : std::to_string(w.n_gpu_layers), "ngl"});
+  // ref: common/arg.cpp kv_cache_types; the default is f16, so both are always given.
+  const std::string_view type = w.kv_dtype == KvDtype::BF16   ? "bf16"
+                                : w.kv_dtype == KvDtype::F16  ? "f16"
+                                : w.kv_dtype == KvDtype::F32  ? "f32"
+                                : w.kv_dtype == KvDtype::Q8_0 ? "q8_0"
+                                : w.kv_dtype == KvDtype::Q4_0 ? "q4_0"
+                                                              : "";
+  if (type.empty()) return Issue{"kvt", "fp8 is not a llama.cpp cache type (f32, f16, bf16, q8_0, q4_0)"};
+  if ((w.kv_dtype == KvDtype::Q8_0 || w.kv_dtype == KvDtype::Q4_0) && !w.flash_attention)
+    return Issue{"flash", "llama.cpp needs flash attention for a quantized V cache"};
+  c.flags.push_back({"-ctk", std::string(type), "kvt"});
+  c.flags.push_back({"-ctv", std::string(type), "kvt"});
+  c.flags.push_back({"-fa", w.flash_attention ? "on" : "off", "flash"});
+  if (w.n_ubatch != 512) c.flags.push_back({"-ub", std::to_string(w.n_ubatch), "ub"});
+  if (w.n_cpu_moe > 0) c.flags.push_back({"--n-cpu-moe", std::to_string(w.n_cpu_moe), "ncmoe"});
+  if (w.swa_full) c.flags.push_back({"--swa-full", "", "swaf"});
+  if (!w.tensor_split.empty()) {
+    std::string ts;
+    for (double x : w.tensor_split) ts += (ts.empty() ? "" : ",") + format_real(x);
+    c.flags.push_back({"-ts", ts, "ts"});
+  }
+  if (w.pp > 1)
+    c.notes.push_back("pp " + std::to_string(w.pp) + ": llama-server splits the layers over the GPUs it sees (" + std::to_string(w.pp) +
+                      " visible, e.g. CUDA_VISIBLE_DEVICES); there is no count flag");
+  if (is_gguf(w.weights) || model.empty())
+    c.notes.push_back("the weights are the GGUF file's own types (" + name_of(w.weights) + " assumed); the activations' dtype has no flag");
+  else
+    c.notes.push_back("the weights are the GGUF file's own types; the activations' dtype has no flag");
+  (void)cfg;
+  return c;
+}
+
+bool plain_word(std::string_view s) {
+  if (s.empty()) return false;
+  for (char ch : s)
+    if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '-' || ch == '_' || ch == '.' ||
+          ch == '/' || ch == ',' || ch == ':' || ch == '='))
+      return false;
+  return true;
+}
+std::string shell_word(std::string_view s) {
+  if (plain_word(s)) return std::string(s);
+  std::string out = "'";
+  for (char ch : s) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return out + "'";
+}
+
+}  // namespace
+
+std::string LaunchCommand::text() const {
+  std::string out;
+  for (const std::string& p : program) out += (out.empty() ? "" : " ") + shell_word(p);
+  for (const LaunchFlag& f : flags) {
+    out += " " + f.flag;
+    if (!f.value.empty()) out += " " + shell_word(f.value);
+  }
+  return out;
+}
+
+Result<LaunchCommand> launch_command(const ModelConfig& cfg, const Workload& w, std::string_view model) {
+  if (auto issues = validate(w); !issues.empty()) return issues;
+  if (w.mode != Mode::Inference)
+    return Issue{"mode", "a launch command is exported for inference; training configurations are not exported yet"};
+  Result<LaunchCommand> c = Issue{"rt", "choose an engine (vllm, sglang or llamacpp) to export its launch command; " +
+                                            std::string(kRuntimeNames[static_cast<size_t>(w.runtime)]) + " has none"};
+  if (w.runtime == Runtime::Vllm) c = vllm_command(w, model);
+  if (w.runtime == Runtime::Sglang) c = sglang_command(w, model);
+  if (w.runtime == Runtime::LlamaCpp) c = llamacpp_command(cfg, w, model);
+  if (!c || !model.empty()) return c;
+  LaunchCommand out = std::move(c).value();
+  out.notes.insert(out.notes.begin(), std::string(w.runtime == Runtime::LlamaCpp ? "MODEL.gguf" : "MODEL") + " stands for the model: its " +
+                                          (w.runtime == Runtime::LlamaCpp ? "GGUF file" : "Hugging Face id or local path"));
+  return out;
+}
+
+std::string hub_repo_of(std::string_view source) {
+  constexpr std::string_view kHub = "Hugging Face Hub: ";
+  if (source.substr(0, kHub.size()) != kHub) return {};
+  source.remove_prefix(kHub.size());
+  const size_t end = source.find_first_of(", ");
+  const std::string_view repo = source.substr(0, end);
+  const size_t slash = repo.find('/');
+  if (slash == std::string_view::npos || slash == 0 || slash + 1 == repo.size() || !plain_word(repo)) return {};
+  return std::string(repo);
+}
+
+std::string preset_model_id(std::string_view preset, Runtime rt) {
+  if (rt == Runtime::LlamaCpp || preset.empty()) return {};
+  auto p = find_preset(preset);
+  return p ? hub_repo_of(p->source) : std::string();
+}
+
+std::string launch_json(const LaunchCommand& c) {
+  using json_util::json;
+  json j;
+  j["engine"] = c.engine;
+  j["version"] = c.version;
+  j["command"] = c.text();
+  j["program"] = c.program;
+  j["flags"] = json::array();
+  for (const LaunchFlag& f : c.flags) j["flags"].push_back({{"flag", f.flag}, {"value", f.value}, {"field", f.field}});
+  j["notes"] = c.notes;
+  return j.dump(2, ' ', false, json::error_handler_t::replace);
+}
+
+}  // namespace llmsize::core

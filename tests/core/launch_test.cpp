@@ -1,0 +1,132 @@
+// The launch command of a configuration (issue 14, Export): each engine's flags as its own
+// argument parser spells them, each from a workload field the estimate used, and a refusal naming
+// the field where the engine has no way to say what the estimate assumed.
+#include <algorithm>
+#include <string>
+
+#include "core/launch.hpp"
+#include "core/presets.hpp"
+#include "test_util.hpp"
+
+using namespace llmsize::core;
+using llmsize::test::preset;
+using llmsize::test::with;
+
+namespace {
+
+Workload on(Runtime rt, std::initializer_list<std::pair<const char*, const char*>> kv) {
+  Workload w = with(kv);
+  w.runtime = rt;
+  return w;
+}
+LaunchCommand command(const char* id, const Workload& w, std::string_view model = "") {
+  auto c = launch_command(preset(id).config, w, model);
+  INFO(join(c.issues()));
+  REQUIRE(c.ok());
+  return std::move(c).value();
+}
+Issue refused(const char* id, const Workload& w) {
+  auto c = launch_command(preset(id).config, w, "");
+  REQUIRE_FALSE(c.ok());
+  return c.issues().front();
+}
+
+}  // namespace
+
+TEST_CASE("export: vLLM's, SGLang's and llama-server's command lines for one configuration", "[core][export]") {
+  // vllm serve: max_model_len, --dtype and --gpu-memory-utilization always (the estimate's inputs,
+  // whatever vLLM's defaults are), the rest where they differ from vLLM's defaults.
+  CHECK(command("llama-3.1-8b", on(Runtime::Vllm, {{"seq", "8192"}, {"util", "0.95"}}), "meta-llama/Llama-3.1-8B-Instruct").text() ==
+        "vllm serve meta-llama/Llama-3.1-8B-Instruct --max-model-len 8192 --dtype bfloat16 --gpu-memory-utilization 0.95");
+  CHECK(command("qwen3-30b-a3b", on(Runtime::Vllm, {{"gpus", "8"}, {"tp", "4"}, {"exp", "8"}, {"kvt", "fp8"}, {"mns", "128"},
+                                                    {"mbt", "4096"}, {"bs", "32"}, {"kvmem", "21474836480"}}))
+            .text() ==
+        "vllm serve MODEL --max-model-len 4096 --dtype bfloat16 --gpu-memory-utilization 0.9 --tensor-parallel-size 4 "
+        "--data-parallel-size 2 --enable-expert-parallel --kv-cache-dtype fp8 --kv-cache-memory-bytes 21474836480 "
+        "--max-num-batched-tokens 4096 --max-num-seqs 128 --block-size 32");
+  // python -m sglang.launch_server: fp8 is fp8_e4m3 there; the hybrid pool's flags as given.
+  CHECK(command("llama-4-scout", on(Runtime::Sglang, {{"seq", "65536"}, {"tp", "4"}, {"gpus", "4"}, {"kvt", "fp8"}, {"mfs", "0.85"},
+                                                      {"swar", "0.5"}, {"cps", "8192"}}),
+                "meta-llama/Llama-4-Scout-17B-16E-Instruct")
+            .text() ==
+        "python -m sglang.launch_server --model-path meta-llama/Llama-4-Scout-17B-16E-Instruct --context-length 65536 --dtype bfloat16 "
+        "--tp-size 4 --kv-cache-dtype fp8_e4m3 --mem-fraction-static 0.85 --chunked-prefill-size 8192 --swa-full-tokens-ratio 0.5");
+  // llama-server: -c is seq · batch (the slots share it), -ngl all (-1 is "auto" in b10573), both cache types
+  // always (its default is f16), -fa on|off, the rest where they differ from its defaults.
+  CHECK(command("qwen3-30b-a3b", on(Runtime::LlamaCpp, {{"seq", "8192"}, {"batch", "2"}, {"np", "2"}, {"kvt", "q8_0"},
+                                                        {"ub", "1024"}, {"ncmoe", "12"}, {"pp", "2"}, {"gpus", "2"}, {"ts", "3,1"}}),
+                "Qwen3-30B-A3B-Q4_K_M.gguf")
+            .text() ==
+        "llama-server -m Qwen3-30B-A3B-Q4_K_M.gguf -c 16384 -np 2 -ngl all -ctk q8_0 -ctv q8_0 -fa on -ub 1024 --n-cpu-moe 12 -ts 3,1");
+  const LaunchCommand lc = command("gpt-oss-20b", on(Runtime::LlamaCpp, {{"ngl", "10"}, {"swaf", "1"}, {"kvt", "fp16"}, {"flash", "0"}}));
+  CHECK(lc.text() == "llama-server -m MODEL.gguf -c 4096 -ngl 10 -ctk f16 -ctv f16 -fa off --swa-full");
+  CHECK(lc.notes.front().find("MODEL.gguf stands for the model") == 0);
+  // A word the shell would split is quoted.
+  CHECK(command("llama-3.1-8b", on(Runtime::LlamaCpp, {}), "my models/llama 8b.gguf").text().rfind("llama-server -m 'my models/llama 8b.gguf' ", 0) == 0);
+}
+
+TEST_CASE("export: every flag comes from a workload field the estimate used; nothing else is added", "[core][export]") {
+  std::vector<std::string> keys{"model"};
+  for (const auto& f : workload_fields()) keys.emplace_back(f.key);
+  for (Runtime rt : {Runtime::Vllm, Runtime::Sglang, Runtime::LlamaCpp})
+    for (const auto& kv : std::vector<std::vector<std::pair<const char*, const char*>>>{
+             {}, {{"seq", "32768"}, {"kvt", "fp8"}}, {{"gpus", "8"}, {"tp", "8"}}, {{"w", "gptq-int4"}}, {{"w", "nf4"}}}) {
+      Workload w;
+      for (const auto& [k, v] : kv)
+        for (const auto& f : workload_fields())
+          if (f.key == k) REQUIRE_FALSE(f.set(w, v));
+      w.runtime = rt;
+      auto c = launch_command(preset("llama-3.1-8b").config, w, "");
+      if (!c) continue;  // a refusal, checked below
+      for (const LaunchFlag& f : c->flags) {
+        INFO(c->text() << " · " << f.flag);
+        CHECK(std::find(keys.begin(), keys.end(), f.field) != keys.end());
+        // The values the estimate took, as given.
+        if (f.field == "seq" && rt != Runtime::LlamaCpp) CHECK(f.value == std::to_string(w.seq));
+        if (f.field == "tp") CHECK(f.value == std::to_string(w.tp));
+      }
+      // A pre-quantized checkpoint gets no flag: the engine reads its quantization_config.
+      if (w.weights == WeightFormat::GptqInt4 && rt != Runtime::LlamaCpp)
+        CHECK(std::none_of(c->flags.begin(), c->flags.end(), [](const LaunchFlag& f) { return f.flag == "--quantization"; }));
+    }
+}
+
+TEST_CASE("export: values an engine cannot take are refused by the field", "[core][export][validation]") {
+  // vLLM's cache is the model dtype (auto) or fp8; its expert parallelism spans dp · tp.
+  CHECK(refused("llama-3.1-8b", on(Runtime::Vllm, {{"kvt", "fp16"}})).field == "kvt");
+  CHECK(refused("llama-3.1-8b", on(Runtime::Vllm, {{"kvt", "q8_0"}})).field == "kvt");
+  CHECK(refused("qwen3-30b-a3b", on(Runtime::Vllm, {{"gpus", "8"}, {"tp", "8"}, {"exp", "4"}})).field == "exp");
+  // Unquantized weights are held in --dtype; GGUF file types are llama.cpp's; nf4 with double quantization has no flag.
+  CHECK(refused("llama-3.1-8b", on(Runtime::Vllm, {{"w", "fp32"}})).field == "w");
+  CHECK(refused("llama-3.1-8b", on(Runtime::Sglang, {{"w", "q4_k_m"}})).field == "w");
+  CHECK(refused("llama-3.1-8b", on(Runtime::Vllm, {{"w", "nf4-dq"}})).field == "w");
+  // SGLang: bf16, fp8 or the model's own; pipeline parallelism is not modelled.
+  CHECK(refused("llama-3.1-8b", on(Runtime::Sglang, {{"kvt", "fp32"}})).field == "kvt");
+  CHECK(refused("llama-3.1-8b", on(Runtime::Sglang, {{"gpus", "2"}, {"pp", "2"}})).field == "pp");
+  // llama.cpp: no fp8 cache, no quantized V without flash attention, no row split, no expert parallelism.
+  CHECK(refused("llama-3.1-8b", on(Runtime::LlamaCpp, {{"kvt", "fp8"}})).field == "kvt");
+  CHECK(refused("llama-3.1-8b", on(Runtime::LlamaCpp, {{"kvt", "q4_0"}, {"flash", "0"}})).field == "flash");
+  CHECK(refused("llama-3.1-8b", on(Runtime::LlamaCpp, {{"gpus", "2"}, {"tp", "2"}})).field == "tp");
+  // No engine, training, and a workload that is itself invalid.
+  CHECK(refused("llama-3.1-8b", with({})).field == "rt");
+  CHECK(refused("llama-3.1-8b", on(Runtime::Vllm, {{"mode", "training"}})).field == "mode");
+  Workload bad = on(Runtime::Vllm, {});
+  bad.seq = 0;
+  CHECK(refused("llama-3.1-8b", bad).field == "seq");
+  // The SGLang and vLLM fields of other engines never appear: llama-server takes none of them.
+  const LaunchCommand l = command("llama-3.1-8b", on(Runtime::LlamaCpp, {{"util", "0.5"}, {"mns", "64"}, {"mfs", "0.7"}}));
+  CHECK(l.text() == "llama-server -m MODEL.gguf -c 4096 -ngl all -ctk bf16 -ctv bf16 -fa on");
+}
+
+TEST_CASE("export: the Hugging Face repository of each preset's source", "[core][export]") {
+  CHECK(hub_repo_of("Hugging Face Hub: meta-llama/Llama-3.1-8B, config.json") == "meta-llama/Llama-3.1-8B");
+  CHECK(hub_repo_of("Hugging Face Hub: baidu/ERNIE-4.5-21B-A3B-PT (and -Thinking, the same architecture)") == "baidu/ERNIE-4.5-21B-A3B-PT");
+  CHECK(hub_repo_of("Brown et al. 2020, 'Language Models are Few-Shot Learners'").empty());
+  CHECK(hub_repo_of("Hugging Face Hub: not-a-repo, config.json").empty());
+  auto all = load_presets();
+  REQUIRE(all.ok());
+  int with_repo = 0;
+  for (const Preset& p : *all)
+    if (!hub_repo_of(p.source).empty()) ++with_repo;
+  CHECK(with_repo >= 60);
+}
