@@ -44,6 +44,17 @@ void draw_share_panel(App& app) {
     std::string text = launch->text();
     ImGui::TextDisabled("%s", ("Start " + launch->version + " as this estimate assumes:").c_str());
     ImGui::InputTextMultiline("##launch", &text, ImVec2(-FLT_MIN, ImGui::GetTextLineHeight() * 3.5f), ImGuiInputTextFlags_ReadOnly);
+    if (!launch->config_name.empty()) {  // training: the configuration file the command reads
+      std::string file = launch->config_text;
+      ImGui::TextDisabled("%s", (launch->config_name + ":").c_str());
+      ImGui::InputTextMultiline("##launch_config", &file, ImVec2(-FLT_MIN, ImGui::GetTextLineHeight() * 9.0f), ImGuiInputTextFlags_ReadOnly);
+      mark("share.launch_config");
+      if (ImGui::Button("Copy configuration")) {
+        if (app.hooks.copy_text) app.hooks.copy_text(file);
+        app.copied_note = "Configuration copied";
+        app.copied_at = ImGui::GetTime();
+      }
+    }
     mark("share.launch");
     for (const std::string& n : launch->notes) ImGui::TextWrapped("%s", n.c_str());
     if (ImGui::Button("Copy launch command")) {

@@ -41,7 +41,8 @@ const char* kUsage =
     "  llmsize safetensors PATH [--json]  (a checkpoint's headers: a .safetensors file, an index or its folder)\n"
     "  llmsize demo (--preset NAME | --config PATH) [--prompt N] [--tokens N] [--budget-mib N] [--json]\n"
     "  llmsize export (--preset NAME | --config PATH | --gguf FILE) --runtime vllm|sglang|llamacpp [--model-id ID]\n"
-    "                 [workload flags] [--json]  (the engine's launch command with the flags the estimate assumed)\n"
+    "                 [workload flags] [--json]  (the engine's launch command with the flags the estimate assumed;\n"
+    "                 with --mode training, DeepSpeed's or Accelerate FSDP's configuration file)\n"
     "  llmsize --help | --version\n"
     "\n"
     "Options:\n"
@@ -447,7 +448,7 @@ Output export_cmd(const Args& args, const FileReader& read_file, const PrefixRea
     return o;
   }
   o.out = c->text() + "\n";
-  o.err.clear();
+  if (!c->config_name.empty()) o.out += "# " + c->config_name + ":\n" + c->config_text;
   std::string notes = "# " + c->version + "\n";
   for (const std::string& n : c->notes) notes += "# " + n + "\n";
   o.out += notes;

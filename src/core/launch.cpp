@@ -191,6 +191,87 @@ Result<LaunchCommand> llamacpp_command(const ModelConfig& cfg, const Workload& w
   return c;
 }
 
+// Training: the data-parallel recipes whose configuration holds what the estimate assumed.
+std::optional<Issue> training_limits(const Workload& w, std::string_view who) {
+  if (w.tp > 1 || w.pp > 1)
+    return Issue{w.tp > 1 ? "tp" : "pp", std::string(who) + " shards over data parallel only; tensor and pipeline parallelism "
+                                                           "(Megatron) are not exported"};
+  if (w.precision == Precision::Pure)
+    return Issue{"prec", std::string(who) + "'s 16-bit training keeps fp32 master weights (mixed); pure 16-bit is not its setting"};
+  if (w.precision == Precision::Fp32 && w.dtype != ComputeDtype::F32)
+    return Issue{"prec", "fp32 weights with 16-bit autocast is not a setting of " + std::string(who) + "'s configuration"};
+  if (w.recompute == Recompute::Selective)
+    return Issue{"rc", "selective recomputation (the attention core only) is Megatron's; " + std::string(who) + " recomputes whole layers"};
+  return std::nullopt;
+}
+
+void training_notes(LaunchCommand& c, const Workload& w) {
+  c.notes.push_back("train.py stands for the training script (a Hugging Face Trainer: its optimizer, " +
+                    std::string(kOptimizerNames[static_cast<size_t>(w.optimizer)]) + " here, is set there)");
+  if (w.lora_rank > 0)
+    c.notes.push_back("LoRA r = " + std::to_string(w.lora_rank) + (w.qlora ? " on a 4-bit (QLoRA) base" : "") +
+                      ": PEFT's LoraConfig in the script, not this file");
+}
+
+Result<LaunchCommand> deepspeed_config(const Workload& w) {
+  if (w.sharding == Sharding::Fsdp) return Issue{"zero", "fsdp is PyTorch's FSDP: its Accelerate configuration, not DeepSpeed's"};
+  if (auto issue = training_limits(w, "DeepSpeed")) return *issue;
+  LaunchCommand c;
+  c.engine = "deepspeed";
+  c.version = "DeepSpeed ZeRO configuration";
+  c.program = {"deepspeed", "--num_gpus", std::to_string(w.gpus), "train.py", "--deepspeed", "ds_config.json"};
+  c.config_name = "ds_config.json";
+  using json_util::json;
+  json j = json::object();
+  j["train_micro_batch_size_per_gpu"] = w.batch;
+  c.flags.push_back({"train_micro_batch_size_per_gpu", std::to_string(w.batch), "batch"});
+  j["gradient_accumulation_steps"] = w.grad_accum;
+  c.flags.push_back({"gradient_accumulation_steps", std::to_string(w.grad_accum), "accum"});
+  if (w.precision == Precision::Mixed && w.dtype != ComputeDtype::F32) {
+    const char* key = w.dtype == ComputeDtype::BF16 ? "bf16" : "fp16";
+    j[key] = {{"enabled", true}};
+    c.flags.push_back({std::string(key) + ".enabled", "true", "prec"});
+  }
+  const int stage = static_cast<int>(w.sharding);  // None, Zero1, Zero2, Zero3
+  j["zero_optimization"] = {{"stage", stage}};
+  c.flags.push_back({"zero_optimization.stage", std::to_string(stage), "zero"});
+  c.config_text = j.dump(2) + "\n";
+  if (w.recompute == Recompute::Full) c.notes.push_back("recompute full: the Trainer's --gradient_checkpointing (not a DeepSpeed key)");
+  training_notes(c, w);
+  return c;
+}
+
+Result<LaunchCommand> fsdp_config(const Workload& w) {
+  if (auto issue = training_limits(w, "FSDP")) return *issue;
+  LaunchCommand c;
+  c.engine = "accelerate";
+  c.version = "Accelerate FSDP configuration";
+  c.program = {"accelerate", "launch", "--config_file", "fsdp_config.yaml", "train.py"};
+  c.config_name = "fsdp_config.yaml";
+  // FULL_SHARD: parameters, gradients and optimizer states sharded (the estimate's fsdp = ZeRO-3).
+  const std::string mp = w.precision == Precision::Mixed && w.dtype != ComputeDtype::F32
+                             ? (w.dtype == ComputeDtype::BF16 ? "bf16" : "fp16")
+                             : "'no'";
+  c.config_text = "compute_environment: LOCAL_MACHINE\n"
+                  "distributed_type: FSDP\n"
+                  "mixed_precision: " + mp + "\n"
+                  "num_machines: 1\n"
+                  "num_processes: " + std::to_string(w.gpus) + "\n"
+                  "fsdp_config:\n"
+                  "  fsdp_sharding_strategy: FULL_SHARD\n"
+                  "  fsdp_offload_params: false\n"
+                  "  fsdp_auto_wrap_policy: TRANSFORMER_BASED_WRAP\n"
+                  "  fsdp_activation_checkpointing: " + std::string(w.recompute == Recompute::Full ? "true" : "false") + "\n";
+  c.flags.push_back({"mixed_precision", mp, "prec"});
+  c.flags.push_back({"num_processes", std::to_string(w.gpus), "gpus"});
+  c.flags.push_back({"fsdp_sharding_strategy", "FULL_SHARD", "zero"});
+  c.flags.push_back({"fsdp_activation_checkpointing", w.recompute == Recompute::Full ? "true" : "false", "rc"});
+  c.notes.push_back("micro-batch " + std::to_string(w.batch) + " and " + std::to_string(w.grad_accum) +
+                    " accumulation steps: the Trainer's per_device_train_batch_size and gradient_accumulation_steps");
+  training_notes(c, w);
+  return c;
+}
+
 bool plain_word(std::string_view s) {
   if (s.empty()) return false;
   for (char ch : s)
@@ -211,6 +292,7 @@ std::string shell_word(std::string_view s) {
 std::string LaunchCommand::text() const {
   std::string out;
   for (const std::string& p : program) out += (out.empty() ? "" : " ") + shell_word(p);
+  if (!config_name.empty()) return out;  // training: the keys are in the file the command names
   for (const LaunchFlag& f : flags) {
     out += " " + f.flag;
     if (!f.value.empty()) out += " " + shell_word(f.value);
@@ -220,8 +302,7 @@ std::string LaunchCommand::text() const {
 
 Result<LaunchCommand> launch_command(const ModelConfig& cfg, const Workload& w, std::string_view model) {
   if (auto issues = validate(w); !issues.empty()) return issues;
-  if (w.mode != Mode::Inference)
-    return Issue{"mode", "a launch command is exported for inference; training configurations are not exported yet"};
+  if (w.mode == Mode::Training) return w.sharding == Sharding::Fsdp ? fsdp_config(w) : deepspeed_config(w);
   Result<LaunchCommand> c = Issue{"rt", "choose an engine (vllm, sglang or llamacpp) to export its launch command; " +
                                             std::string(kRuntimeNames[static_cast<size_t>(w.runtime)]) + " has none"};
   if (w.runtime == Runtime::Vllm) c = vllm_command(w, model);
@@ -261,6 +342,7 @@ std::string launch_json(const LaunchCommand& c) {
   j["flags"] = json::array();
   for (const LaunchFlag& f : c.flags) j["flags"].push_back({{"flag", f.flag}, {"value", f.value}, {"field", f.field}});
   j["notes"] = c.notes;
+  if (!c.config_name.empty()) j["config"] = {{"name", c.config_name}, {"text", c.config_text}};
   return j.dump(2, ' ', false, json::error_handler_t::replace);
 }
 

@@ -1,7 +1,9 @@
 // The launch command that matches a configuration (issue 14, "Export"): the engine's own command
 // line with the flags the estimate assumed — vllm serve (vLLM 0.19), python -m
 // sglang.launch_server (SGLang 0.5 of late 2025) or llama-server (llama.cpp b10573), the versions
-// the runtime profiles follow. Each flag comes from one workload field (its key is kept beside
+// the runtime profiles follow; for training, a DeepSpeed configuration (--zero 0-3: ZeRO stage,
+// micro-batch, accumulation, bf16/fp16) or an Accelerate FSDP one (--zero fsdp: FULL_SHARD,
+// mixed precision, processes, activation checkpointing) with the command that reads it. Each flag comes from one workload field (its key is kept beside
 // it); a field the engine has no flag for is said in a note, and a value the engine cannot take
 // (fp8 KV in llama.cpp, a 16-bit KV cache other than vLLM's model dtype, expert parallelism
 // other than vLLM's on/off over dp·tp, …) is refused with an Issue naming the field. Flag
@@ -26,12 +28,15 @@ struct LaunchFlag {
 };
 
 struct LaunchCommand {
-  std::string engine;   // "vllm", "sglang", "llama-server"
+  std::string engine;   // "vllm", "sglang", "llama-server"; training: "deepspeed", "accelerate"
   std::string version;  // the version whose flags these are
   std::vector<std::string> program;  // the words before the flags: {"vllm", "serve", MODEL}
   std::vector<LaunchFlag> flags;
   std::vector<std::string> notes;    // fields without a flag, and what MODEL stands for
-  std::string text() const;          // one shell line (words quoted where they need it)
+  // Training: the configuration file the command reads (ds_config.json, fsdp_config.yaml), its
+  // text, and the workload field of each of its keys (flags holds them as key = value).
+  std::string config_name, config_text;
+  std::string text() const;          // one shell line (words quoted where they need it); training: the program only
 };
 
 // The model as the command names it: a Hugging Face repository id for vLLM and SGLang (the

@@ -391,4 +391,12 @@ TEST_CASE("export prints the engine's launch command, its notes as comments, or 
   CHECK_THAT(o.err, Catch::Contains("--runtime: choose an engine"));
   CHECK(cli({"export", "--runtime", "vllm"}).status == 2);
   CHECK_THAT(cli({"estimate", "--preset", "gpt2", "--model-id", "x"}).err, Catch::Contains("--model-id is an option of `llmsize export`"));
+  // Training: the command and the configuration file it reads.
+  o = cli({"export", "--preset", "gpt2", "--mode", "training", "--zero", "2", "--gpus", "2"});
+  REQUIRE(o.status == 0);
+  CHECK(o.out.rfind("deepspeed --num_gpus 2 train.py --deepspeed ds_config.json\n# ds_config.json:\n{\n", 0) == 0);
+  CHECK_THAT(o.out, Catch::Contains("\"stage\": 2"));
+  o = cli({"export", "--preset", "gpt2", "--mode", "training", "--zero", "fsdp", "--json"});
+  REQUIRE(o.status == 0);
+  CHECK_THAT(o.out, Catch::Contains("\"name\": \"fsdp_config.yaml\""));
 }

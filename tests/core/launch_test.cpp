@@ -109,7 +109,6 @@ TEST_CASE("export: values an engine cannot take are refused by the field", "[cor
   CHECK(refused("llama-3.1-8b", on(Runtime::LlamaCpp, {{"gpus", "2"}, {"tp", "2"}})).field == "tp");
   // No engine, training, and a workload that is itself invalid.
   CHECK(refused("llama-3.1-8b", with({})).field == "rt");
-  CHECK(refused("llama-3.1-8b", on(Runtime::Vllm, {{"mode", "training"}})).field == "mode");
   Workload bad = on(Runtime::Vllm, {});
   bad.seq = 0;
   CHECK(refused("llama-3.1-8b", bad).field == "seq");
@@ -129,4 +128,26 @@ TEST_CASE("export: the Hugging Face repository of each preset's source", "[core]
   for (const Preset& p : *all)
     if (!hub_repo_of(p.source).empty()) ++with_repo;
   CHECK(with_repo >= 60);
+}
+
+TEST_CASE("export: training as a DeepSpeed or an Accelerate FSDP configuration, keys from the workload", "[core][export]") {
+  // --zero 0-3: DeepSpeed's ds_config.json (micro-batch, accumulation, bf16 with fp32 master weights, the stage).
+  const LaunchCommand ds = command("llama-3.1-8b", with({{"mode", "training"}, {"gpus", "8"}, {"zero", "3"}, {"batch", "2"}, {"accum", "4"}}));
+  CHECK(ds.text() == "deepspeed --num_gpus 8 train.py --deepspeed ds_config.json");
+  CHECK(ds.config_name == "ds_config.json");
+  CHECK(ds.config_text ==
+        "{\n  \"bf16\": {\n    \"enabled\": true\n  },\n  \"gradient_accumulation_steps\": 4,\n"
+        "  \"train_micro_batch_size_per_gpu\": 2,\n  \"zero_optimization\": {\n    \"stage\": 3\n  }\n}\n");
+  CHECK(command("llama-3.1-8b", with({{"mode", "training"}, {"dtype", "fp16"}, {"zero", "1"}})).config_text.find("\"fp16\"") !=
+        std::string::npos);
+  // --zero fsdp: Accelerate's FSDP configuration (FULL_SHARD), activation checkpointing from --recompute full.
+  const LaunchCommand fsdp = command("llama-3.1-8b", with({{"mode", "training"}, {"gpus", "4"}, {"zero", "fsdp"}, {"rc", "full"}}));
+  CHECK(fsdp.text() == "accelerate launch --config_file fsdp_config.yaml train.py");
+  CHECK(fsdp.config_text.find("distributed_type: FSDP\nmixed_precision: bf16\nnum_machines: 1\nnum_processes: 4\n") != std::string::npos);
+  CHECK(fsdp.config_text.find("fsdp_sharding_strategy: FULL_SHARD\n") != std::string::npos);
+  CHECK(fsdp.config_text.find("fsdp_activation_checkpointing: true\n") != std::string::npos);
+  // What their configurations cannot hold is refused by the field.
+  CHECK(refused("llama-3.1-8b", with({{"mode", "training"}, {"gpus", "8"}, {"tp", "8"}})).field == "tp");
+  CHECK(refused("llama-3.1-8b", with({{"mode", "training"}, {"prec", "pure"}})).field == "prec");
+  CHECK(refused("llama-3.1-8b", with({{"mode", "training"}, {"rc", "selective"}})).field == "rc");
 }
