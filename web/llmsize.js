@@ -29,6 +29,18 @@
       return location.origin + location.pathname + (qs ? '?' + qs : '');
     },
     openUrl(url) { window.open(url, '_blank', 'noopener'); },
+    // A file made here from the figures, saved by the browser (a blob: URL; nothing is sent).
+    download(name, mime, text) {
+      const url = URL.createObjectURL(new Blob([text], { type: mime }));
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = name;
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 1000);
+      canvas.focus();
+    },
     // The fragment as it is: the core's codec decodes (and checks) its percent-escapes.
     fragment() { return location.hash || ''; },
     embed() { return params.has('embed') && params.get('embed') !== '0'; },

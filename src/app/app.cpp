@@ -185,15 +185,11 @@ void draw_results(App& app, const core::Result<core::Estimate>& est) {
 core::Result<core::Estimate> estimate(App& app, const core::Workload& w) {
   if (!app.prepared || !(app.prepared->cfg == app.state.cfg) || app.prepared_file_serial != app.state.model_file_serial) {
     app.prepared.reset();
-    auto m = core::prepare(app.state.cfg);
-    if (!m) return core::estimate(app.state.cfg, w);  // the same issues, in the same order
-    app.prepared = std::move(m).value();
     // The model file's bytes as the weights, while its tensors match the model (an edit that
     // changes a shape makes it a note instead).
-    if (app.state.model_file) core::attach_file(*app.prepared, *app.state.model_file);
-    else if (!app.state.model_safetensors.empty()) core::attach_file(*app.prepared, app.state.model_safetensors);
-    else if (!app.state.model_file_summary.empty()) core::attach_file_summary(*app.prepared, app.state.model_file_summary);
-    app.prepared->projector_bytes = app.state.projector_bytes;
+    auto m = prepared_of(app.state);
+    if (!m) return core::estimate(app.state.cfg, w);  // the same issues, in the same order
+    app.prepared = std::move(m).value();
     app.prepared_file_serial = app.state.model_file_serial;
   }
   // Invalid input reports as estimate(cfg, w) does (both inputs' issues at once).

@@ -33,6 +33,8 @@ struct HeatmapRenderer {
 struct PlatformHooks {
   std::function<void(const std::string&)> copy_text;  // to the system clipboard
   std::function<void(const std::string&)> open_url;   // web: a new tab (embed mode's "open")
+  // web: the browser saves `text` as a file named `name` (made here, nothing sent anywhere)
+  std::function<void(const std::string& name, const std::string& mime, const std::string& text)> download;
   std::function<std::optional<std::string>(const std::string& path, std::string& error)> read_file;  // native only
   // The first `max_bytes` of a file and its whole size (native only: a model file's header).
   std::function<std::optional<std::string>(const std::string& path, std::int64_t max_bytes, std::int64_t& file_bytes,

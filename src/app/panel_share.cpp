@@ -68,6 +68,16 @@ void draw_share_panel(App& app) {
     mark("share.launch_refused");
   }
 
+  if (app.hooks.download) {
+    section("Download the figures");
+    ImGui::TextDisabled("Every figure of this estimate with its formula, source and bound, made here:");
+    if (ImGui::Button("JSON")) app.hooks.download("llmsize-figures.json", "application/json", figures_json(app.state, true));
+    mark("share.download_json");
+    ImGui::SameLine();
+    if (ImGui::Button("CSV")) app.hooks.download("llmsize-figures.csv", "text/csv", figures_csv(app.state));
+    mark("share.download_csv");
+  }
+
   if (!app.hooks.web) return;
   section("Embed in a page");
   std::string embed = "<iframe src=\"" + app.hooks.page_url + (app.hooks.page_url.find('?') == std::string::npos ? "?" : "&") +

@@ -286,17 +286,32 @@ bool model_edited(const AppState& s) {
   return !(a == b);
 }
 
-std::string figures_json(const AppState& s) {
+core::Result<core::PreparedModel> prepared_of(const AppState& s) {
+  auto m = core::prepare(s.cfg);
+  if (!m) return m.issues();
+  core::PreparedModel pm = std::move(m).value();
+  if (s.model_file) core::attach_file(pm, *s.model_file);
+  else if (!s.model_safetensors.empty()) core::attach_file(pm, s.model_safetensors);
+  else if (!s.model_file_summary.empty()) core::attach_file_summary(pm, s.model_file_summary);
+  pm.projector_bytes = s.projector_bytes;
+  return pm;
+}
+
+std::string figures_csv(const AppState& s) {
+  auto pm = prepared_of(s);
+  auto e = pm ? core::estimate(*pm, s.work) : core::Result<core::Estimate>(pm.issues());
+  if (!e) {
+    std::string text;
+    for (char ch : core::join(e.issues())) text += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+    return "issue\r\n\"" + text + "\"\r\n";
+  }
+  return core::estimate_csv(s.cfg, s.work, *e);
+}
+
+std::string figures_json(const AppState& s, bool with_explain) {
   if (s.model_file || !s.model_file_summary.empty() || s.projector_bytes >= 0 || !s.model_safetensors.empty())  // the files' bytes, as the UI shows them
-    if (auto m = core::prepare(s.cfg)) {
-      core::PreparedModel pm = std::move(m).value();
-      if (s.model_file) core::attach_file(pm, *s.model_file);
-      else if (!s.model_safetensors.empty()) core::attach_file(pm, s.model_safetensors);
-      else if (!s.model_file_summary.empty()) core::attach_file_summary(pm, s.model_file_summary);
-      pm.projector_bytes = s.projector_bytes;
-      return core::estimate_report(pm, s.work);
-    }
-  return core::estimate_report(s.cfg, s.work);
+    if (auto pm = prepared_of(s)) return core::estimate_report(*pm, s.work, with_explain);
+  return core::estimate_report(s.cfg, s.work, with_explain);
 }
 
 }  // namespace llmsize::app

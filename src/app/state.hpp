@@ -11,6 +11,7 @@
 
 #include "core/gguf.hpp"
 #include "core/safetensors.hpp"
+#include "core/estimate.hpp"
 #include "core/format.hpp"
 #include "core/launch.hpp"
 #include "core/model.hpp"
@@ -114,12 +115,18 @@ std::string cli_of(const AppState& s);        // "llmsize estimate --preset … 
 // The chosen engine's launch command (core::launch_command), naming the GGUF file read for
 // llama-server, or the preset's repository for vLLM and SGLang.
 core::Result<core::LaunchCommand> launch_of(const AppState& s);
+// The figures as the page's test hooks and the download read them (core::estimate_report), and
+// as CSV (core::estimate_csv; the issues' JSON when the state has none), with the files' bytes.
+std::string figures_csv(const AppState& s);
+// The model prepared with the files read for it attached (their bytes the weights where its
+// tensors match), as the app, the figures and the download estimate it.
+core::Result<core::PreparedModel> prepared_of(const AppState& s);
 
 // Opens a share link. A bad link leaves the default state and a banner naming every problem.
 bool open_link(AppState& s, std::string_view fragment);
 
 // The figures of the current state as JSON: core::estimate_report(), the CLI's --json
-// report (the page's and the desktop app's test hooks read it).
-std::string figures_json(const AppState& s);
+// report (the page's and the desktop app's test hooks read it; with_explain: every derivation).
+std::string figures_json(const AppState& s, bool with_explain = false);
 
 }  // namespace llmsize::app

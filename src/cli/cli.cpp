@@ -32,7 +32,7 @@ const char* kUsage =
     "llmsize — parameters and memory of decoder-only Transformers\n"
     "\n"
     "Usage:\n"
-    "  llmsize estimate (--preset NAME | --config PATH | --gguf FILE) [--safetensors PATH] [--mmproj FILE] [--json] [--explain]\n"
+    "  llmsize estimate (--preset NAME | --config PATH | --gguf FILE) [--safetensors PATH] [--mmproj FILE] [--json | --csv] [--explain]\n"
     "  llmsize presets [--json]\n"
     "  llmsize limits                 (the bounds of every input, as Markdown)\n"
     "  llmsize check-log FILE (--preset NAME | --config PATH) [workload flags] [--json]\n"
@@ -57,6 +57,7 @@ const char* kUsage =
     "  --model-id ID   export: the model as the command names it (a Hugging Face id or path; default: the\n"
     "                  preset's repository, the --gguf path, else MODEL)\n"
     "  --json          print one JSON object instead of tables\n"
+    "  --csv           estimate: every figure of the mode as CSV (key, label, unit, bound, value, formula, reference)\n"
     "  --explain       also print every tensor and the derivation of the estimate\n";
 // After the demo's flags (demo_flags_usage(), from ref::demo_fields()).
 const char* kUsageEnd =
@@ -81,7 +82,7 @@ struct Args {
   std::optional<std::string> file;  // check-log FILE, gguf FILE
   std::optional<std::string> preset, config, gguf, safetensors, mmproj, model_id;
   std::vector<std::string> given;  // workload keys set by a flag
-  bool json = false, explain = false, generic = false;
+  bool json = false, explain = false, generic = false, csv = false;
   std::map<std::string, std::string> demo_settings;  // demo flags, parsed by demo_cmd
 };
 
@@ -330,6 +331,11 @@ Output estimate_cmd(const Args& args, const FileReader& read_file, const PrefixR
   Output o;
   for (const auto& n : notes) o.err += "llmsize: note: " + n + "\n";
   for (const auto& n : est->notes) o.err += "llmsize: note: " + with_flags({n})[0].field + ": " + n.message + "\n";
+  if (args.csv) {
+    if (args.json || args.explain) return fail("--csv prints the figures alone: without --json or --explain");
+    o.out = estimate_csv(cfg, w, *est);
+    return o;
+  }
   if (args.json) {
     o.out = estimate_json(cfg, w, *est, args.explain);
     if (file) o.out = with_gguf_json(o.out, *file, *est);
@@ -474,6 +480,7 @@ Output run(const std::vector<std::string>& a, const FileReader& read_file, const
       args.given.emplace_back(f->key);
     }
     else if (s == "--explain") args.explain = true;
+    else if (s == "--csv") args.csv = true;
     else if (s == "--generic") args.generic = true;
     else if (s == "--preset") { auto v = take_value(a, i, err); if (!v) return err; args.preset = v; }
     else if (s == "--config") { auto v = take_value(a, i, err); if (!v) return err; args.config = v; }
@@ -493,12 +500,13 @@ Output run(const std::vector<std::string>& a, const FileReader& read_file, const
   }
   if (args.command == "demo") {  // workload flags describe an estimate, not the demo block
     for (const auto& s : a)
-      if (s == "--explain" || s == "--gib" || (s.rfind("--", 0) == 0 && find_field_by_flag(s.substr(0, s.find('=')))))
+      if (s == "--explain" || s == "--gib" || s == "--csv" || (s.rfind("--", 0) == 0 && find_field_by_flag(s.substr(0, s.find('=')))))
         return fail(s.substr(0, s.find('=')) + " is not a demo option", "demo takes " + demo_flag_list(", ") + ", --json");
     return demo_cmd({args.preset, args.config, args.generic, args.json, args.demo_settings}, read_file);
   }
   if (!args.demo_settings.empty()) return fail(demo_flag_list(" and ") + " are options of `llmsize demo`");
   if (args.model_id && args.command != "export") return fail("--model-id is an option of `llmsize export`");
+  if (args.csv && args.command != "estimate") return fail("--csv is an option of `llmsize estimate`");
   if (args.command == "estimate") return estimate_cmd(args, read_file, read_prefix);
   if (args.command == "presets") return presets_cmd(args);
   if (args.command == "limits") return {limits_markdown(), "", 0};

@@ -38,6 +38,10 @@ std::string estimate_json(const ModelConfig& cfg, const Workload& w, const Estim
 std::string estimate_report(const ModelConfig& cfg, const Workload& w, bool with_explain = false);
 // The same for a prepared model (its model file's bytes as the weights where one is attached).
 std::string estimate_report(const PreparedModel& m, const Workload& w, bool with_explain = false);
+// Every figure of the workload's mode as CSV (RFC 4180, one header row): key, label, unit,
+// bound, value (whole numbers exact), formula with its values, reference — the rows of
+// explain(), for a spreadsheet.
+std::string estimate_csv(const ModelConfig& cfg, const Workload& w, const Estimate& e);
 // Memory, fit and throughput tables of the workload's mode, in GB or GiB.
 std::string estimate_text(const ModelConfig& cfg, const Workload& w, const Estimate& e, ByteUnit unit);
 // Weights per tensor (storage type, bytes) and every derivation, for --explain.

@@ -8,6 +8,7 @@
 #include "json_util.hpp"
 #include "report.hpp"
 #include "report_json.hpp"
+#include "text_value.hpp"
 
 namespace llmsize::core {
 
@@ -316,6 +317,27 @@ std::string estimate_text(const ModelConfig& cfg, const Workload& w, const Estim
        short_count(p.train_tokens) + " tokens" + (w.train_tokens == 0 ? " (Chinchilla-optimal 20·P)" : "") + " ≈ " +
        duration(p.train_seconds) + "\n";
   return o;
+}
+
+std::string estimate_csv(const ModelConfig& cfg, const Workload& w, const Estimate& e) {
+  // A field in double quotes where it holds a comma, a quote or a line break (quotes doubled).
+  auto field = [](std::string_view s) {
+    if (s.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(s);
+    std::string out = "\"";
+    for (char ch : s) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+    return out + "\"";
+  };
+  static constexpr std::string_view kUnits[] = {"bytes", "count", "tokens", "tokens/s", "seconds", "flop"};
+  std::string out = "key,label,unit,bound,value,formula,reference\r\n";
+  for (const Explanation& x : explain(cfg, w, e)) {
+    const Figure* f = find_figure(x.key);
+    if (!f || (f->mode && *f->mode != w.mode)) continue;  // the other mode's figures
+    const FigureValue v = f->value(e);
+    out += field(x.key) + "," + field(x.label) + "," + std::string(kUnits[static_cast<size_t>(x.unit)]) + "," +
+           std::string(to_string(x.bound)) + "," + (v.integral ? std::to_string(v.whole) : format_real(v.real)) + "," +
+           field(x.formula) + "," + field(x.reference) + "\r\n";
+  }
+  return out;
 }
 
 std::string estimate_explain_text(const ModelConfig& cfg, const Workload& w, const Estimate& e, ByteUnit unit) {

@@ -400,3 +400,14 @@ TEST_CASE("export prints the engine's launch command, its notes as comments, or 
   REQUIRE(o.status == 0);
   CHECK_THAT(o.out, Catch::Contains("\"name\": \"fsdp_config.yaml\""));
 }
+
+TEST_CASE("estimate --csv prints every figure of the mode as CSV; with --json it is refused", "[cli][export]") {
+  auto o = cli({"estimate", "--preset", "llama-3-8b", "--csv"});
+  REQUIRE(o.status == 0);
+  CHECK(o.out.rfind("key,label,unit,bound,value,formula,reference\r\n", 0) == 0);
+  CHECK_THAT(o.out, Catch::Contains("\r\nparams.total,Parameters,count,exact,8030261248,"));
+  o = cli({"estimate", "--preset", "llama-3-8b", "--csv", "--json"});
+  CHECK(o.status == 2);
+  CHECK_THAT(o.err, Catch::Contains("--csv prints the figures alone"));
+  CHECK(cli({"presets", "--csv"}).status == 2);
+}

@@ -91,3 +91,46 @@ TEST_CASE("an invalid workload reports the parameters and the issues", "[core][f
   CHECK_THAT(j["issues"].get<std::string>(), Catch::Contains("tp"));
   CHECK_FALSE(j.contains("inference"));
 }
+
+TEST_CASE("The figures as CSV: one row per figure of the mode, whole numbers exact, fields quoted per RFC 4180", "[core][figures][export]") {
+  // A small RFC 4180 reader: rows of fields, quotes doubled inside quoted fields.
+  auto parse = [](const std::string& text) {
+    std::vector<std::vector<std::string>> rows(1, std::vector<std::string>(1));
+    bool quoted = false;
+    for (size_t i = 0; i < text.size(); ++i) {
+      const char ch = text[i];
+      if (quoted) {
+        if (ch == '"' && i + 1 < text.size() && text[i + 1] == '"') rows.back().back() += '"', ++i;
+        else if (ch == '"') quoted = false;
+        else rows.back().back() += ch;
+      } else if (ch == '"') quoted = true;
+      else if (ch == ',') rows.back().emplace_back();
+      else if (ch == '\r' && i + 1 < text.size() && text[i + 1] == '\n') rows.emplace_back(1), ++i;
+      else rows.back().back() += ch;
+    }
+    rows.pop_back();  // after the last CRLF
+    return rows;
+  };
+  for (const char* mode : {"inference", "training"}) {
+    INFO(mode);
+    const ModelConfig c = llmsize::test::preset("kimi-k2").config;
+    const Workload w = llmsize::test::with({{"mode", mode}, {"gpus", "64"}, {"tp", "8"}, {"zero", mode == std::string("training") ? "3" : "0"}});
+    const auto e = estimate(c, w);
+    REQUIRE(e.ok());
+    const auto rows = parse(estimate_csv(c, w, *e));
+    REQUIRE(rows.size() > 10);
+    CHECK(rows.front() == std::vector<std::string>{"key", "label", "unit", "bound", "value", "formula", "reference"});
+    size_t expected = 0;
+    for (const Figure& f : figures()) expected += !f.mode || *f.mode == w.mode;
+    CHECK(rows.size() == expected + 1);
+    for (const auto& r : rows) CHECK(r.size() == 7);
+    // Whole numbers are the integers of the JSON report, not doubles: Kimi K2's 1,026,408,232,448 parameters.
+    const auto total = std::find_if(rows.begin(), rows.end(), [](const auto& r) { return r[0] == "params.total"; });
+    REQUIRE(total != rows.end());
+    CHECK((*total)[4] == std::to_string(e->params.total));
+    CHECK((*total)[2] == "count");
+    CHECK((*total)[3] == "exact");
+    // Formulas hold commas; they come back whole.
+    CHECK(std::any_of(rows.begin(), rows.end(), [](const auto& r) { return r[5].find(',') != std::string::npos; }));
+  }
+}

@@ -300,6 +300,29 @@ test('the Share tab copies the chosen engine\'s launch command, the one the JS A
   await context.close();
 });
 
+test('the Share tab downloads the figures as JSON (with every derivation) and as CSV, made in the page', async () => {
+  const { page, context, problems } = await openPage({ hash: '#v=1&preset=llama-3-8b&seq=8192&batch=4&ui.tab=share' });
+  await frames(page, 3);
+  const save = async (widget) => {
+    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 15000 }), clickWidget(page, widget)]);
+    return { name: download.suggestedFilename(), text: fs.readFileSync(await download.path(), 'utf8') };
+  };
+  const f = await figures(page);
+  const json = await save('share.download_json');
+  assert.equal(json.name, 'llmsize-figures.json');
+  const j = JSON.parse(json.text);
+  assert.equal(j.params.total, f.params.total);
+  assert.equal(j.inference.kv_cache_bytes, 4294967296, 'the KV cache of 4 × 8192 tokens');
+  assert.ok(j.explain.length > 10 && j.explain.every((x) => x.formula.length > 0), 'every derivation');
+  const csv = await save('share.download_csv');
+  assert.equal(csv.name, 'llmsize-figures.csv');
+  assert.ok(csv.text.startsWith('key,label,unit,bound,value,formula,reference\r\n'));
+  assert.ok(csv.text.includes('\r\ninference.kv_cache_bytes,KV cache,bytes,'), 'the KV cache row');
+  assert.ok(csv.text.includes(',4294967296,'), 'its whole value');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('following a link into an open page switches to its state', async () => {
   const { page, context, problems } = await openPage();
   await page.evaluate(() => { location.hash = '#v=1&preset=gemma-2-9b&batch=8'; });

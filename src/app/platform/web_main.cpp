@@ -259,6 +259,9 @@ int main() {
   hooks.web = true;
   hooks.copy_text = [](const std::string& s) { glue().call<void>("copyText", s); };
   hooks.open_url = [](const std::string& u) { glue().call<void>("openUrl", u); };
+  hooks.download = [](const std::string& name, const std::string& mime, const std::string& text) {
+    glue().call<void>("download", name, mime, text);
+  };
   hooks.pick_files = [] { glue().call<void>("pickFiles"); };
   hooks.heatmap = g->heatmap.get();
   hooks.page_url = glue().call<std::string>("pageUrl");
