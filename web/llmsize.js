@@ -31,6 +31,7 @@
     openUrl(url) { window.open(url, '_blank', 'noopener'); },
     // A file made here from the figures, saved by the browser (a blob: URL; nothing is sent).
     download(name, mime, text) {
+      if (mime === 'image/png') { downloadPng(name, text); return; }
       const url = URL.createObjectURL(new Blob([text], { type: mime }));
       const a = document.createElement('a');
       a.href = url;
@@ -66,6 +67,32 @@
     fail,
     mark(name) { performance.mark('llmsize:' + name); },
   };
+
+  // A PNG of an SVG document: drawn on a canvas at twice its size, then saved.
+  function downloadPng(name, svg) {
+    const img = new Image();
+    const src = URL.createObjectURL(new Blob([svg], { type: 'image/svg+xml' }));
+    img.onload = () => {
+      const c = document.createElement('canvas');
+      c.width = img.width * 2;
+      c.height = img.height * 2;
+      const g = c.getContext('2d');
+      g.scale(2, 2);
+      g.drawImage(img, 0, 0);
+      URL.revokeObjectURL(src);
+      c.toBlob((png) => {
+        const url = URL.createObjectURL(png);
+        const a = document.createElement('a');
+        a.href = url;
+        a.download = name;
+        document.body.appendChild(a);
+        a.click();
+        a.remove();
+        setTimeout(() => URL.revokeObjectURL(url), 1000);
+      }, 'image/png');
+    };
+    img.src = src;
+  }
 
   function legacyCopy(text) {
     const ta = document.createElement('textarea');

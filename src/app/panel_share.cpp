@@ -76,6 +76,13 @@ void draw_share_panel(App& app) {
     ImGui::SameLine();
     if (ImGui::Button("CSV")) app.hooks.download("llmsize-figures.csv", "text/csv", figures_csv(app.state));
     mark("share.download_csv");
+    ImGui::TextDisabled("The memory chart, for documents:");
+    if (ImGui::Button("SVG")) app.hooks.download("llmsize-memory.svg", "image/svg+xml", chart_svg(app.state));
+    mark("share.download_svg");
+    ImGui::SameLine();
+    // The page rasterises the same SVG (image/png: the hook draws it on a canvas at twice its size).
+    if (ImGui::Button("PNG")) app.hooks.download("llmsize-memory.png", "image/png", chart_svg(app.state));
+    mark("share.download_png");
   }
 
   if (!app.hooks.web) return;

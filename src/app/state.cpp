@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "core/chart.hpp"
 #include "core/file_weights.hpp"
 #include "core/hf_config.hpp"
 #include "core/model_source.hpp"
@@ -306,6 +307,13 @@ std::string figures_csv(const AppState& s) {
     return "issue\r\n\"" + text + "\"\r\n";
   }
   return core::estimate_csv(s.cfg, s.work, *e);
+}
+
+std::string chart_svg(const AppState& s) {
+  auto pm = prepared_of(s);
+  auto e = pm ? core::estimate(*pm, s.work) : core::Result<core::Estimate>(pm.issues());
+  if (!e) return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"720\" height=\"40\"><text x=\"10\" y=\"25\">no estimate</text></svg>\n";
+  return core::memory_chart_svg(s.cfg, s.work, *e, s.unit);
 }
 
 std::string figures_json(const AppState& s, bool with_explain) {

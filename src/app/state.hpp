@@ -118,6 +118,8 @@ core::Result<core::LaunchCommand> launch_of(const AppState& s);
 // The figures as the page's test hooks and the download read them (core::estimate_report), and
 // as CSV (core::estimate_csv; the issues' JSON when the state has none), with the files' bytes.
 std::string figures_csv(const AppState& s);
+// The memory chart of the current state as SVG (core::memory_chart_svg, in the state's unit).
+std::string chart_svg(const AppState& s);
 // The model prepared with the files read for it attached (their bytes the weights where its
 // tensors match), as the app, the figures and the download estimate it.
 core::Result<core::PreparedModel> prepared_of(const AppState& s);

@@ -1,6 +1,8 @@
 // Palette, styles and fonts (see theme.hpp).
 #include "app/theme.hpp"
 
+#include "core/chart.hpp"
+
 #include "app/assets.hpp"
 
 namespace llmsize::app {
@@ -8,16 +10,9 @@ namespace llmsize::app {
 namespace {
 bool g_dark = true;
 
-// ref: Okabe & Ito 2008, Color Universal Design, sRGB values of the palette.
-constexpr ImU32 kOkabeIto[kPaletteSize] = {
-    IM_COL32(0, 114, 178, 255),    // blue
-    IM_COL32(230, 159, 0, 255),    // orange
-    IM_COL32(0, 158, 115, 255),    // bluish green
-    IM_COL32(213, 94, 0, 255),     // vermillion
-    IM_COL32(86, 180, 233, 255),   // sky blue
-    IM_COL32(204, 121, 167, 255),  // reddish purple
-    IM_COL32(240, 228, 66, 255),   // yellow
-};
+// The series palette (Okabe & Ito 2008), as the core's charts use it.
+constexpr ImU32 colour(core::Rgb c) { return IM_COL32(c.r, c.g, c.b, 255); }
+static_assert(core::kSeriesPaletteSize == kPaletteSize);
 
 ImVec4 rgb(float r, float g, float b, float a = 1.f) { return ImVec4(r / 255.f, g / 255.f, b / 255.f, a); }
 }  // namespace
@@ -26,7 +21,7 @@ ImU32 series_colour(int i) {
   const int k = ((i % kPaletteSize) + kPaletteSize) % kPaletteSize;
   // Okabe-Ito yellow has too little contrast on a white background: grey in the light theme.
   if (k == 6 && !g_dark) return IM_COL32(110, 110, 110, 255);
-  return kOkabeIto[k];
+  return colour(core::kSeriesPalette[k]);
 }
 ImVec4 series_colour_v(int i) { return ImGui::ColorConvertU32ToFloat4(series_colour(i)); }
 

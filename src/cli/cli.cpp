@@ -9,6 +9,7 @@
 #include <map>
 #include <type_traits>
 
+#include "core/chart.hpp"
 #include "core/engine_log.hpp"
 #include "core/estimate.hpp"
 #include "core/file_report.hpp"
@@ -32,7 +33,7 @@ const char* kUsage =
     "llmsize — parameters and memory of decoder-only Transformers\n"
     "\n"
     "Usage:\n"
-    "  llmsize estimate (--preset NAME | --config PATH | --gguf FILE) [--safetensors PATH] [--mmproj FILE] [--json | --csv] [--explain]\n"
+    "  llmsize estimate (--preset NAME | --config PATH | --gguf FILE) [--safetensors PATH] [--mmproj FILE] [--json | --csv | --svg] [--explain]\n"
     "  llmsize presets [--json]\n"
     "  llmsize limits                 (the bounds of every input, as Markdown)\n"
     "  llmsize check-log FILE (--preset NAME | --config PATH) [workload flags] [--json]\n"
@@ -58,6 +59,7 @@ const char* kUsage =
     "                  preset's repository, the --gguf path, else MODEL)\n"
     "  --json          print one JSON object instead of tables\n"
     "  --csv           estimate: every figure of the mode as CSV (key, label, unit, bound, value, formula, reference)\n"
+    "  --svg           estimate: the memory chart (where the memory of the most loaded GPU goes) as SVG\n"
     "  --explain       also print every tensor and the derivation of the estimate\n";
 // After the demo's flags (demo_flags_usage(), from ref::demo_fields()).
 const char* kUsageEnd =
@@ -82,7 +84,7 @@ struct Args {
   std::optional<std::string> file;  // check-log FILE, gguf FILE
   std::optional<std::string> preset, config, gguf, safetensors, mmproj, model_id;
   std::vector<std::string> given;  // workload keys set by a flag
-  bool json = false, explain = false, generic = false, csv = false;
+  bool json = false, explain = false, generic = false, csv = false, svg = false;
   std::map<std::string, std::string> demo_settings;  // demo flags, parsed by demo_cmd
 };
 
@@ -331,9 +333,10 @@ Output estimate_cmd(const Args& args, const FileReader& read_file, const PrefixR
   Output o;
   for (const auto& n : notes) o.err += "llmsize: note: " + n + "\n";
   for (const auto& n : est->notes) o.err += "llmsize: note: " + with_flags({n})[0].field + ": " + n.message + "\n";
-  if (args.csv) {
-    if (args.json || args.explain) return fail("--csv prints the figures alone: without --json or --explain");
-    o.out = estimate_csv(cfg, w, *est);
+  if (args.csv || args.svg) {
+    if (args.json || args.explain || (args.csv && args.svg))
+      return fail(std::string(args.csv ? "--csv" : "--svg") + " prints the figures or the chart alone: one of --json, --csv, --svg, without --explain");
+    o.out = args.csv ? estimate_csv(cfg, w, *est) : memory_chart_svg(cfg, w, *est, unit);
     return o;
   }
   if (args.json) {
@@ -481,6 +484,7 @@ Output run(const std::vector<std::string>& a, const FileReader& read_file, const
     }
     else if (s == "--explain") args.explain = true;
     else if (s == "--csv") args.csv = true;
+    else if (s == "--svg") args.svg = true;
     else if (s == "--generic") args.generic = true;
     else if (s == "--preset") { auto v = take_value(a, i, err); if (!v) return err; args.preset = v; }
     else if (s == "--config") { auto v = take_value(a, i, err); if (!v) return err; args.config = v; }
@@ -500,13 +504,13 @@ Output run(const std::vector<std::string>& a, const FileReader& read_file, const
   }
   if (args.command == "demo") {  // workload flags describe an estimate, not the demo block
     for (const auto& s : a)
-      if (s == "--explain" || s == "--gib" || s == "--csv" || (s.rfind("--", 0) == 0 && find_field_by_flag(s.substr(0, s.find('=')))))
+      if (s == "--explain" || s == "--gib" || s == "--csv" || s == "--svg" || (s.rfind("--", 0) == 0 && find_field_by_flag(s.substr(0, s.find('=')))))
         return fail(s.substr(0, s.find('=')) + " is not a demo option", "demo takes " + demo_flag_list(", ") + ", --json");
     return demo_cmd({args.preset, args.config, args.generic, args.json, args.demo_settings}, read_file);
   }
   if (!args.demo_settings.empty()) return fail(demo_flag_list(" and ") + " are options of `llmsize demo`");
   if (args.model_id && args.command != "export") return fail("--model-id is an option of `llmsize export`");
-  if (args.csv && args.command != "estimate") return fail("--csv is an option of `llmsize estimate`");
+  if ((args.csv || args.svg) && args.command != "estimate") return fail(std::string(args.csv ? "--csv" : "--svg") + " is an option of `llmsize estimate`");
   if (args.command == "estimate") return estimate_cmd(args, read_file, read_prefix);
   if (args.command == "presets") return presets_cmd(args);
   if (args.command == "limits") return {limits_markdown(), "", 0};

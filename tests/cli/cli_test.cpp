@@ -408,6 +408,11 @@ TEST_CASE("estimate --csv prints every figure of the mode as CSV; with --json it
   CHECK_THAT(o.out, Catch::Contains("\r\nparams.total,Parameters,count,exact,8030261248,"));
   o = cli({"estimate", "--preset", "llama-3-8b", "--csv", "--json"});
   CHECK(o.status == 2);
-  CHECK_THAT(o.err, Catch::Contains("--csv prints the figures alone"));
+  CHECK_THAT(o.err, Catch::Contains("--csv prints the figures or the chart alone"));
   CHECK(cli({"presets", "--csv"}).status == 2);
+  o = cli({"estimate", "--preset", "llama-3-8b", "--svg", "--gib"});
+  REQUIRE(o.status == 0);
+  CHECK(o.out.rfind("<svg xmlns=", 0) == 0);
+  CHECK_THAT(o.out, Catch::Contains(" GiB"));
+  CHECK(cli({"estimate", "--preset", "llama-3-8b", "--svg", "--csv"}).status == 2);
 }

@@ -3,6 +3,7 @@
 // modes; and each mode's headline figures are rows of the table.
 #include <nlohmann/json.hpp>
 
+#include "core/chart.hpp"
 #include "core/figures.hpp"
 #include "core/report.hpp"
 #include "test_util.hpp"
@@ -133,4 +134,30 @@ TEST_CASE("The figures as CSV: one row per figure of the mode, whole numbers exa
     // Formulas hold commas; they come back whole.
     CHECK(std::any_of(rows.begin(), rows.end(), [](const auto& r) { return r[5].find(',') != std::string::npos; }));
   }
+}
+
+TEST_CASE("The memory chart as SVG: the mode's parts in order, the usable memory marked, the model's name escaped", "[core][figures][export]") {
+  ModelConfig c = llmsize::test::preset("llama-3-8b").config;
+  c.name = "a <b> & \"c\"";
+  const Workload w = llmsize::test::with({{"seq", "8192"}, {"batch", "4"}});
+  const auto e = estimate(c, w);
+  REQUIRE(e.ok());
+  const std::string svg = memory_chart_svg(c, w, *e, ByteUnit::GB);
+  CHECK(svg.rfind("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"720\" ", 0) == 0);
+  CHECK(svg.find("</svg>\n") == svg.size() - 7);
+  CHECK(svg.find("a &lt;b&gt; &amp; &quot;c&quot; · inference") != std::string::npos);
+  CHECK(svg.find("<b>") == std::string::npos);
+  // Every part of the mode in the legend, bottom to top, each in its palette colour and size.
+  const ModeFigures& mf = mode_figures(Mode::Inference);
+  size_t at = 0;
+  for (size_t i = 0; i < mf.parts.size(); ++i) {
+    const std::string legend = ">" + std::string(mf.parts[i].legend) + "</text>";
+    const size_t found = svg.find(legend, at);
+    INFO(legend);
+    REQUIRE(found != std::string::npos);
+    at = found;
+  }
+  CHECK(svg.find("<title>KV cache: " + format_bytes(e->inference.kv_cache_bytes, ByteUnit::GB) + "</title>") != std::string::npos);
+  CHECK(svg.find("fill=\"#0072b2\"") != std::string::npos);  // the palette's first colour, as the UI's
+  CHECK(svg.find("usable " + format_bytes(mf.capacity(*e), ByteUnit::GB)) != std::string::npos);
 }

@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { setUp, tearDown, openPage, frames, clickWidget, widgetCentre, figures, screenshot } from './harness.mjs';
+import { setUp, tearDown, openPage, frames, clickWidget, widgetCentre, figures, screenshot, ARTIFACTS } from './harness.mjs';
 
 before(setUp);
 after(tearDown);
@@ -319,6 +319,17 @@ test('the Share tab downloads the figures as JSON (with every derivation) and as
   assert.ok(csv.text.startsWith('key,label,unit,bound,value,formula,reference\r\n'));
   assert.ok(csv.text.includes('\r\ninference.kv_cache_bytes,KV cache,bytes,'), 'the KV cache row');
   assert.ok(csv.text.includes(',4294967296,'), 'its whole value');
+  // The memory chart: the core's SVG, and the page's PNG of it (twice its size).
+  const svg = await save('share.download_svg');
+  assert.equal(svg.name, 'llmsize-memory.svg');
+  assert.ok(svg.text.startsWith('<svg xmlns="http://www.w3.org/2000/svg" width="720" '));
+  assert.ok(svg.text.includes('>KV cache</text>'));
+  const [pngDownload] = await Promise.all([page.waitForEvent('download', { timeout: 15000 }), clickWidget(page, 'share.download_png')]);
+  assert.equal(pngDownload.suggestedFilename(), 'llmsize-memory.png');
+  const png = fs.readFileSync(await pngDownload.path());
+  assert.deepEqual([...png.subarray(0, 8)], [137, 80, 78, 71, 13, 10, 26, 10], 'a PNG signature');
+  assert.equal(png.readUInt32BE(16), 1440, 'twice the SVG\'s 720 px width');
+  fs.writeFileSync(`${ARTIFACTS}/web-memory-chart.png`, png);
   assert.deepEqual(problems, []);
   await context.close();
 });
