@@ -29,18 +29,10 @@
       return location.origin + location.pathname + (qs ? '?' + qs : '');
     },
     openUrl(url) { window.open(url, '_blank', 'noopener'); },
-    // A file made here from the figures, saved by the browser (a blob: URL; nothing is sent).
+    // A file made here from the figures (image/png: the SVG text rasterised), saved by the browser.
     download(name, mime, text) {
-      if (mime === 'image/png') { downloadPng(name, text); return; }
-      const url = URL.createObjectURL(new Blob([text], { type: mime }));
-      const a = document.createElement('a');
-      a.href = url;
-      a.download = name;
-      document.body.appendChild(a);
-      a.click();
-      a.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 1000);
-      canvas.focus();
+      if (mime === 'image/png') downloadPng(name, text);
+      else saveBlob(name, new Blob([text], { type: mime }));
     },
     // The fragment as it is: the core's codec decodes (and checks) its percent-escapes.
     fragment() { return location.hash || ''; },
@@ -80,18 +72,22 @@
       g.scale(2, 2);
       g.drawImage(img, 0, 0);
       URL.revokeObjectURL(src);
-      c.toBlob((png) => {
-        const url = URL.createObjectURL(png);
-        const a = document.createElement('a');
-        a.href = url;
-        a.download = name;
-        document.body.appendChild(a);
-        a.click();
-        a.remove();
-        setTimeout(() => URL.revokeObjectURL(url), 1000);
-      }, 'image/png');
+      c.toBlob((png) => saveBlob(name, png), 'image/png');
     };
     img.src = src;
+  }
+
+  // The browser saves a blob made here as a file (a blob: URL; nothing is sent).
+  function saveBlob(name, blob) {
+    const url = URL.createObjectURL(blob);
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = name;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+    canvas.focus();
   }
 
   function legacyCopy(text) {

@@ -43,7 +43,11 @@ export async function openPage({ file = '', query = '', hash = '', width = 1280,
   page.on('console', (m) => { if (m.type() === 'error') problems.push('console: ' + m.text()); });
   page.on('pageerror', (e) => problems.push('page error: ' + e.message));
   page.on('requestfailed', (r) => problems.push('request failed: ' + r.url()));
-  page.on('request', (r) => { if (!r.url().startsWith(baseUrl()) && !r.url().startsWith('data:')) problems.push('external request: ' + r.url()); });
+  // blob: URLs of the page's own origin are made in the page (a download, the chart drawn for its PNG).
+  page.on('request', (r) => {
+    const u = r.url();
+    if (!u.startsWith(baseUrl()) && !u.startsWith('data:') && !u.startsWith('blob:' + baseUrl())) problems.push('external request: ' + u);
+  });
   page.on('response', (r) => responses.push(r));
   const t0 = Date.now();
   await page.goto(baseUrl() + file + query + hash);
