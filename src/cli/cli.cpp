@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "core/chart.hpp"
+#include "core/compare.hpp"
 #include "core/engine_log.hpp"
 #include "core/estimate.hpp"
 #include "core/file_report.hpp"
@@ -41,6 +42,8 @@ const char* kUsage =
     "  llmsize gguf FILE [--json]     (a GGUF model file's header: metadata, tensors, bytes per type)\n"
     "  llmsize safetensors PATH [--json]  (a checkpoint's headers: a .safetensors file, an index or its folder)\n"
     "  llmsize demo (--preset NAME | --config PATH) [--prompt N] [--tokens N] [--budget-mib N] [--json]\n"
+    "  llmsize compare [LINK] [--case LINK]... [--json] [--gib]\n"
+    "                 (2 to 4 configurations side by side: a comparison link, or one share link per --case)\n"
     "  llmsize export (--preset NAME | --config PATH | --gguf FILE) --runtime vllm|sglang|llamacpp [--model-id ID]\n"
     "                 [workload flags] [--json]  (the engine's launch command with the flags the estimate assumed;\n"
     "                 with --mode training, DeepSpeed's or Accelerate FSDP's configuration file)\n"
@@ -83,6 +86,7 @@ struct Args {
   std::string command;
   std::optional<std::string> file;  // check-log FILE, gguf FILE
   std::optional<std::string> preset, config, gguf, safetensors, mmproj, model_id;
+  std::vector<std::string> cases;  // compare: --case LINK, in order
   std::vector<std::string> given;  // workload keys set by a flag
   bool json = false, explain = false, generic = false, csv = false, svg = false;
   std::map<std::string, std::string> demo_settings;  // demo flags, parsed by demo_cmd
@@ -426,6 +430,34 @@ Output gguf_cmd(const Args& args, const PrefixReader& read_prefix) {
   o.out = args.json ? gguf_json(*h, true) + "\n" : gguf_text(*h, *args.file);
   return o;
 }
+// compare: 2 to 4 states side by side, from a comparison link and/or one link per --case.
+Output compare_cmd(const Args& args) {
+  if (!args.given.empty() || args.preset || args.config || args.gguf)
+    return fail("compare takes its cases from links (the model and workload of each in its link)",
+                "llmsize compare --case '#v=1&preset=llama-3-8b' --case '#v=1&preset=llama-3-8b&w=q4_k_m'");
+  std::vector<ShareState> cases;
+  if (args.file) {
+    auto r = decode_compare_link(*args.file);
+    if (!r) return fail_issues(r.issues());
+    cases = std::move(r).value();
+  }
+  for (size_t k = 0; k < args.cases.size(); ++k) {
+    auto r = decode_link(args.cases[k]);
+    if (!r) {
+      std::vector<Issue> named = r.issues();
+      for (Issue& i : named) i.field = "--case " + std::to_string(k + 1) + ": " + i.field;
+      return fail_issues(named);
+    }
+    cases.push_back(std::move(r).value());
+  }
+  if (cases.size() < 2 || cases.size() > static_cast<size_t>(kMaxCompareCases))
+    return fail("compare needs 2 to " + std::to_string(kMaxCompareCases) + " cases, got " + std::to_string(cases.size()));
+  const Comparison c = compare(cases);
+  Output o;
+  o.out = args.json ? compare_json(c) + "\n" : compare_text(c, args.gib ? ByteUnit::GiB : ByteUnit::GB);
+  return o;
+}
+
 // export: the engine's launch command for the model and the workload flags.
 Output export_cmd(const Args& args, const FileReader& read_file, const PrefixReader& read_prefix) {
   if (args.preset.has_value() + args.config.has_value() + args.gguf.has_value() != 1)
@@ -492,6 +524,7 @@ Output run(const std::vector<std::string>& a, const FileReader& read_file, const
     else if (s == "--safetensors") { auto v = take_value(a, i, err); if (!v) return err; args.safetensors = v; }
     else if (s == "--mmproj") { auto v = take_value(a, i, err); if (!v) return err; args.mmproj = v; }
     else if (s == "--model-id") { auto v = take_value(a, i, err); if (!v) return err; args.model_id = v; }
+    else if (s == "--case") { auto v = take_value(a, i, err); if (!v) return err; args.cases.push_back(*v); }
     else if (is_demo_flag(s)) {
       auto v = take_value(a, i, err);
       if (!v) return err;
@@ -499,7 +532,9 @@ Output run(const std::vector<std::string>& a, const FileReader& read_file, const
     }
     else if (s.rfind("--", 0) == 0) return fail("unknown option " + s);
     else if (args.command.empty()) args.command = s;
-    else if ((args.command == "check-log" || args.command == "gguf" || args.command == "safetensors") && !args.file) args.file = s;
+    else if ((args.command == "check-log" || args.command == "gguf" || args.command == "safetensors" || args.command == "compare") &&
+             !args.file)
+      args.file = s;
     else return fail("unexpected argument \"" + s + "\"");
   }
   if (args.command == "demo") {  // workload flags describe an estimate, not the demo block
@@ -510,6 +545,7 @@ Output run(const std::vector<std::string>& a, const FileReader& read_file, const
   }
   if (!args.demo_settings.empty()) return fail(demo_flag_list(" and ") + " are options of `llmsize demo`");
   if (args.model_id && args.command != "export") return fail("--model-id is an option of `llmsize export`");
+  if (!args.cases.empty() && args.command != "compare") return fail("--case is an option of `llmsize compare`");
   if ((args.csv || args.svg) && args.command != "estimate") return fail(std::string(args.csv ? "--csv" : "--svg") + " is an option of `llmsize estimate`");
   if (args.command == "estimate") return estimate_cmd(args, read_file, read_prefix);
   if (args.command == "presets") return presets_cmd(args);
@@ -518,8 +554,9 @@ Output run(const std::vector<std::string>& a, const FileReader& read_file, const
   if (args.command == "gguf") return gguf_cmd(args, read_prefix);
   if (args.command == "safetensors") return safetensors_cmd(args, read_prefix);
   if (args.command == "export") return export_cmd(args, read_file, read_prefix);
+  if (args.command == "compare") return compare_cmd(args);
   if (args.command.empty()) return fail("no command given", "try `llmsize estimate --preset llama-3-8b`");
-  return fail("unknown command \"" + args.command + "\"", "commands: estimate, presets, demo, limits, check-log, gguf, safetensors, export");
+  return fail("unknown command \"" + args.command + "\"", "commands: estimate, presets, demo, limits, check-log, gguf, safetensors, export, compare");
 }
 
 std::optional<core::LoadedModel> load_model_flag(const std::optional<std::string>& preset,

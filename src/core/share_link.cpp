@@ -1,6 +1,7 @@
 // Share-link encoding and strict decoding (see share_link.hpp).
 #include "share_link.hpp"
 
+#include <algorithm>
 #include <set>
 
 #include "file_weights.hpp"
@@ -224,6 +225,62 @@ Result<ShareState> decode_link(std::string_view text) {
     if (auto f = file_weights_from_summary(s.file, *inv); !f) return f.issues();
   }
   return s;
+}
+
+std::string encode_compare_link(const std::vector<ShareState>& cases) {
+  if (cases.empty()) return "v=" + std::to_string(kShareLinkVersion);
+  std::string out = encode_link(cases.front());
+  for (size_t k = 1; k < cases.size(); ++k) append(out, "c" + std::to_string(k + 1), encode_link(cases[k]));
+  return out;
+}
+
+Result<std::vector<ShareState>> decode_compare_link(std::string_view text) {
+  if (!text.empty() && text.front() == '#') text.remove_prefix(1);
+  if (text.size() > kMaxShareLinkBytes * kMaxCompareCases)
+    return Issue{"link", "is " + std::to_string(text.size()) + " characters long; a comparison's limit is " +
+                             std::to_string(kMaxShareLinkBytes * kMaxCompareCases)};
+  // The further cases' keys out of the first case's link.
+  std::string first;
+  std::vector<std::pair<int, std::string>> others;  // case number, its link
+  std::vector<Issue> issues;
+  for (std::string_view rest = text; !rest.empty();) {
+    const size_t amp = rest.find('&');
+    const std::string_view item = rest.substr(0, amp);
+    rest = amp == std::string_view::npos ? std::string_view() : rest.substr(amp + 1);
+    const size_t eq = item.find('=');
+    const std::string_view key = item.substr(0, eq);
+    if (key.size() == 2 && key[0] == 'c' && key[1] >= '2' && key[1] <= '0' + kMaxCompareCases) {
+      auto link = pct_decode(eq == std::string_view::npos ? std::string_view() : item.substr(eq + 1));
+      const int k = key[1] - '0';
+      if (!link || link->empty()) issues.push_back({std::string(key), "must be a case's link, percent-encoded"});
+      else if (std::any_of(others.begin(), others.end(), [&](const auto& o) { return o.first == k; }))
+        issues.push_back({std::string(key), "appears more than once"});
+      else others.emplace_back(k, std::move(*link));
+    } else if (!item.empty()) {
+      first += (first.empty() ? "" : "&") + std::string(item);
+    }
+  }
+  std::sort(others.begin(), others.end());
+  for (size_t i = 0; i < others.size(); ++i)
+    if (others[i].first != static_cast<int>(i) + 2)
+      issues.push_back({"c" + std::to_string(i + 2), "is missing: the cases are numbered c2, c3, … without gaps"});
+  if (!issues.empty()) return issues;
+  std::vector<ShareState> cases;
+  auto one = [&](std::string_view link, const std::string& prefix) {
+    auto r = decode_link(link);
+    if (!r) {
+      for (Issue i : r.issues()) {
+        i.field = prefix + i.field;
+        issues.push_back(std::move(i));
+      }
+      return;
+    }
+    cases.push_back(std::move(r).value());
+  };
+  one(first, "");
+  for (const auto& [k, link] : others) one(link, "c" + std::to_string(k) + ".");
+  if (!issues.empty()) return issues;
+  return cases;
 }
 
 std::string cli_command(const ShareState& s) {

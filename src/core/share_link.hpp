@@ -37,6 +37,15 @@ std::string encode_link(const ShareState& s);
 // whole link is valid, including validate() of the model and workload.
 Result<ShareState> decode_link(std::string_view fragment);
 
+// A comparison of up to kMaxCompareCases states in one link: the first case is the link
+// itself (its usual keys, so the link is that case's v=1 link plus the others), each further
+// case k under the key "c<k>" (c2, c3, c4) whose value is that case's whole link, percent-
+// encoded. A case's link cannot hold another comparison (its c-keys are unknown keys there).
+// Issues of case k name its keys as "c<k>.<key>".
+inline constexpr int kMaxCompareCases = 4;
+std::string encode_compare_link(const std::vector<ShareState>& cases);
+Result<std::vector<ShareState>> decode_compare_link(std::string_view fragment);
+
 // The same state as a CLI command line ("llmsize estimate --preset … --seq 8192 …");
 // custom models are only expressible through a config file, which the command names.
 std::string cli_command(const ShareState& s);

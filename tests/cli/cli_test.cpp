@@ -416,3 +416,17 @@ TEST_CASE("estimate --csv prints every figure of the mode as CSV; with --json it
   CHECK_THAT(o.out, Catch::Contains(" GiB"));
   CHECK(cli({"estimate", "--preset", "llama-3-8b", "--svg", "--csv"}).status == 2);
 }
+
+TEST_CASE("compare prints 2 to 4 cases side by side from a comparison link or --case links", "[cli][compare]") {
+  auto o = cli({"compare", "--case", "#v=1&preset=llama-3-8b", "--case", "#v=1&preset=llama-3-8b&w=q4_k_m"});
+  REQUIRE(o.status == 0);
+  CHECK(o.out.rfind("Comparison of 2 cases\n  1  Llama 3 8B\n  2  Llama 3 8B (w q4_k_m)\n", 0) == 0);
+  CHECK_THAT(o.out, Catch::Contains("* Weights "));
+  o = cli({"compare", "v=1&preset=gpt2&c2=v%3D1%26preset%3Dgpt2-medium", "--json"});
+  REQUIRE(o.status == 0);
+  CHECK_THAT(o.out, Catch::Contains("\"title\": \"GPT-2 Medium (355M)\""));
+  CHECK_THAT(cli({"compare", "--case", "#v=1&preset=gpt2"}).err, Catch::Contains("compare needs 2 to 4 cases, got 1"));
+  CHECK_THAT(cli({"compare", "--case", "#v=1&preset=gpt2", "--case", "#v=1&seq=0"}).err, Catch::Contains("--case 2: seq"));
+  CHECK(cli({"compare", "--case", "#v=1&preset=gpt2", "--case", "#v=1&preset=gpt2", "--seq", "8"}).status == 2);
+  CHECK_THAT(cli({"estimate", "--preset", "gpt2", "--case", "x"}).err, Catch::Contains("--case is an option of `llmsize compare`"));
+}

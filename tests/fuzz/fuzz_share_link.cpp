@@ -11,6 +11,14 @@ using namespace llmsize::core;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
+  // The same text as a comparison link: its cases re-encode to a link decoding to the same cases.
+  if (auto cmp = decode_compare_link(text); cmp) {
+    FUZZ_CHECK(!cmp->empty() && cmp->size() <= static_cast<size_t>(kMaxCompareCases));
+    auto again = decode_compare_link(encode_compare_link(*cmp));
+    FUZZ_CHECK(again.ok() && again.value() == cmp.value());
+  } else {
+    for (const auto& i : cmp.issues()) FUZZ_CHECK(!i.field.empty() && !i.message.empty());
+  }
   auto r = decode_link(text);
   if (!r) {
     FUZZ_CHECK(!r.issues().empty());
