@@ -23,19 +23,6 @@ bool llamacpp_slides(Family f) {
          f == Family::Llama4 || f == Family::Olmo2 || f == Family::Lfm2;
 }
 
-// ggml type names of the cache types (ggml_type_name); fp8 is not one.
-const char* ggml_name(KvDtype t) {
-  switch (t) {
-    case KvDtype::BF16: return "bf16";
-    case KvDtype::F16: return "f16";
-    case KvDtype::F32: return "f32";
-    case KvDtype::Q8_0: return "q8_0";
-    case KvDtype::Q4_0: return "q4_0";
-    case KvDtype::Fp8: return nullptr;
-  }
-  return nullptr;
-}
-
 // llama_hparams::n_embd_r() and n_embd_s() of one recurrent layer (src/llama-hparams.cpp): the
 // conv state keeps d_conv − 1 inputs (LFM2: L_cache − 1), the SSM / DeltaNet state d_state ×
 // d_inner; both are f32 tensors (create_memory passes GGML_TYPE_F32 for r and s).
@@ -55,6 +42,18 @@ Recurrent recurrent_widths(const ModelConfig& c, AttnKind k) {
 
 }  // namespace
 
+const char* llamacpp_cache_type(KvDtype t) {
+  switch (t) {
+    case KvDtype::BF16: return "bf16";
+    case KvDtype::F16: return "f16";
+    case KvDtype::F32: return "f32";
+    case KvDtype::Q8_0: return "q8_0";
+    case KvDtype::Q4_0: return "q4_0";
+    case KvDtype::Fp8: return nullptr;
+  }
+  return nullptr;
+}
+
 i64 LlamaCppMemory::kv_bytes() const {
   i64 sum = 0;
   for (const auto& c : caches) sum += c.k_bytes + c.v_bytes;
@@ -63,7 +62,7 @@ i64 LlamaCppMemory::kv_bytes() const {
 
 Result<LlamaCppMemory> llamacpp_memory(const ModelConfig& c, const LayerPlan& plan, const Workload& w) {
   const KvDtype t = plan.kv_dtype;
-  if (!ggml_name(t)) return Issue{"kvt", "fp8 is not a llama.cpp cache type (f32, fp16, bf16, q8_0, q4_0)"};
+  if (!llamacpp_cache_type(t)) return Issue{"kvt", "fp8 is not a llama.cpp cache type (f32, fp16, bf16, q8_0, q4_0)"};
   if ((t == KvDtype::Q8_0 || t == KvDtype::Q4_0) && !w.flash_attention)
     return Issue{"flash", "llama.cpp needs flash attention for a quantized V cache (llama_init_from_model refuses it)"};
   LlamaCppMemory m;
@@ -362,7 +361,7 @@ std::vector<std::string> llamacpp_buffer_notes(const LlamaCppBuffers& b, ByteUni
 
 std::vector<std::string> llamacpp_log(const LlamaCppMemory& m, KvDtype t, const LlamaCppBuffers* b) {
   std::vector<std::string> out;
-  const char* type = ggml_name(t);
+  const char* type = llamacpp_cache_type(t);
   if (!type) return out;
   char buf[256];
   auto mib = [](i64 v) { return static_cast<float>(v) / (1024.0f * 1024.0f); };

@@ -21,6 +21,9 @@ namespace llmsize::core {
 inline constexpr std::string_view kLlamaCppVersion = "llama.cpp b10573 (master of 2026-08-22)";
 
 // One llama_kv_cache: its cells (per stream), the layers holding tensors, K and V bytes.
+// ggml's name of a cache type (ggml_type_name, as -ctk/-ctv take it); null for fp8, which is not one.
+const char* llamacpp_cache_type(KvDtype t);
+
 struct LlamaCppCache {
   bool swa = false;  // the SWA half of an iswa cache
   i64 cells = 0, layers = 0, k_bytes = 0, v_bytes = 0;

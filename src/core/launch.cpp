@@ -33,8 +33,8 @@ KvDtype same_as(ComputeDtype d) {
   return KvDtype::BF16;
 }
 
-std::string name_of(KvDtype t) { return std::string(kKvDtypeNames[static_cast<size_t>(t)]); }
-std::string name_of(WeightFormat f) { return std::string(kWeightFormatNames[static_cast<size_t>(f)]); }
+std::string name_of(KvDtype t) { return std::string(to_string(t)); }
+std::string name_of(WeightFormat f) { return std::string(to_string(f)); }
 
 // The weight format as vLLM or SGLang receive it: a flag for quantizing an unquantized checkpoint
 // on the fly, nothing where the checkpoint's quantization_config says it, a refusal otherwise.
@@ -160,13 +160,8 @@ Result<LaunchCommand> llamacpp_command(const ModelConfig& cfg, const Workload& w
   // ref: common/arg.cpp -ngl: "auto", "all" or N; -1 is auto (fit may lower it), so all is spelled out.
   c.flags.push_back({"-ngl", w.n_gpu_layers < 0 ? std::string("all") : std::to_string(w.n_gpu_layers), "ngl"});
   // ref: common/arg.cpp kv_cache_types; the default is f16, so both are always given.
-  const std::string_view type = w.kv_dtype == KvDtype::BF16   ? "bf16"
-                                : w.kv_dtype == KvDtype::F16  ? "f16"
-                                : w.kv_dtype == KvDtype::F32  ? "f32"
-                                : w.kv_dtype == KvDtype::Q8_0 ? "q8_0"
-                                : w.kv_dtype == KvDtype::Q4_0 ? "q4_0"
-                                                              : "";
-  if (type.empty()) return Issue{"kvt", "fp8 is not a llama.cpp cache type (f32, f16, bf16, q8_0, q4_0)"};
+  const char* type = llamacpp_cache_type(w.kv_dtype);
+  if (!type) return Issue{"kvt", "fp8 is not a llama.cpp cache type (f32, f16, bf16, q8_0, q4_0)"};
   if ((w.kv_dtype == KvDtype::Q8_0 || w.kv_dtype == KvDtype::Q4_0) && !w.flash_attention)
     return Issue{"flash", "llama.cpp needs flash attention for a quantized V cache"};
   c.flags.push_back({"-ctk", std::string(type), "kvt"});
@@ -207,7 +202,7 @@ std::optional<Issue> training_limits(const Workload& w, std::string_view who) {
 
 void training_notes(LaunchCommand& c, const Workload& w) {
   c.notes.push_back("train.py stands for the training script (a Hugging Face Trainer: its optimizer, " +
-                    std::string(kOptimizerNames[static_cast<size_t>(w.optimizer)]) + " here, is set there)");
+                    std::string(to_string(w.optimizer)) + " here, is set there)");
   if (w.lora_rank > 0)
     c.notes.push_back("LoRA r = " + std::to_string(w.lora_rank) + (w.qlora ? " on a 4-bit (QLoRA) base" : "") +
                       ": PEFT's LoraConfig in the script, not this file");
@@ -304,7 +299,7 @@ Result<LaunchCommand> launch_command(const ModelConfig& cfg, const Workload& w, 
   if (auto issues = validate(w); !issues.empty()) return issues;
   if (w.mode == Mode::Training) return w.sharding == Sharding::Fsdp ? fsdp_config(w) : deepspeed_config(w);
   Result<LaunchCommand> c = Issue{"rt", "choose an engine (vllm, sglang or llamacpp) to export its launch command; " +
-                                            std::string(kRuntimeNames[static_cast<size_t>(w.runtime)]) + " has none"};
+                                            std::string(to_string(w.runtime)) + " has none"};
   if (w.runtime == Runtime::Vllm) c = vllm_command(w, model);
   if (w.runtime == Runtime::Sglang) c = sglang_command(w, model);
   if (w.runtime == Runtime::LlamaCpp) c = llamacpp_command(cfg, w, model);
