@@ -81,15 +81,30 @@ bool import_config(AppState& s, std::string_view json_text, std::string_view nam
   return true;
 }
 
+namespace {
+// A model file's header from its first bytes, read by `read` (the GGUF or safetensors reader):
+// the header; or nothing, with `more` the bytes to read where the header continues past them,
+// else a banner naming what is wrong (`more` 0).
+template <class Header, class Read>
+std::optional<Header> header_of(AppState& s, std::string_view head, core::i64 file_bytes, const std::string& who, core::i64& more,
+                                Read read) {
+  more = 0;
+  core::i64 need = 0;
+  auto h = read(head, file_bytes, &need);
+  if (h) return std::move(h).value();
+  if (need > static_cast<core::i64>(head.size()) && static_cast<core::i64>(head.size()) < file_bytes) more = need;
+  else s.banners.push_back({"Could not read " + who + ": " + core::join(h.issues()), true, {}, {}});
+  return std::nullopt;
+}
+}  // namespace
+
 core::i64 import_safetensors_file(AppState& s, std::string_view head, core::i64 file_bytes, std::string_view name) {
   const std::string who = name.empty() ? std::string("the checkpoint") : std::string(name);
   core::i64 more = 0;
-  auto h = core::read_safetensors_header(head, file_bytes, &more);
-  if (!h) {
-    if (more > static_cast<core::i64>(head.size()) && static_cast<core::i64>(head.size()) < file_bytes) return more;
-    s.banners.push_back({"Could not read " + who + ": " + core::join(h.issues()), true, {}, {}});
-    return 0;
-  }
+  auto h = header_of<core::SafetensorsHeader>(s, head, file_bytes, who, more, [](std::string_view b, core::i64 n, core::i64* m) {
+    return core::read_safetensors_header(b, n, m);
+  });
+  if (!h) return more;
   // model-00002-of-00004.safetensors (transformers' shard names): wait for all four.
   core::i64 no = 0, count = 0;
   if (const size_t at = who.rfind("-of-"); at != std::string::npos && at >= 5) {
@@ -135,12 +150,10 @@ core::i64 import_model_file(AppState& s, std::string_view head, core::i64 file_b
   if (name.size() > 12 && name.substr(name.size() - 12) == ".safetensors") return import_safetensors_file(s, head, file_bytes, name);
   const std::string who = name.empty() ? std::string("the model file") : std::string(name);
   core::i64 more = 0;
-  auto h = core::read_gguf_header(head, file_bytes, &more);
-  if (!h) {
-    if (more > static_cast<core::i64>(head.size()) && static_cast<core::i64>(head.size()) < file_bytes) return more;
-    s.banners.push_back({"Could not read " + who + ": " + core::join(h.issues()), true, {}, {}});
-    return 0;
-  }
+  auto h = header_of<core::GgufHeader>(s, head, file_bytes, who, more, [](std::string_view b, core::i64 n, core::i64* m) {
+    return core::read_gguf_header(b, n, m);
+  });
+  if (!h) return more;
   core::i64 read = static_cast<core::i64>(head.size());
   if (const auto split = core::gguf_split(*h)) {  // one file of a split model: wait for all of them
     auto& shards = s.model_file_shards;

@@ -11,6 +11,7 @@
 #include "core/file_weights.hpp"
 #include "core/params.hpp"
 #include "core/share_link.hpp"
+#include "file_weights_check.hpp"
 #include "test_util.hpp"
 
 using namespace llmsize::core;
@@ -280,12 +281,7 @@ TEST_CASE("file weights: a share link carries a GGUF's types per tensor, and its
   REQUIRE(back.ok());
   CHECK(back->total_bytes == h.tensor_bytes());
   CHECK(back->other_bytes == 128);
-  for (size_t k = 0; k < fw->kinds.size(); ++k)
-    for (size_t i = 0; i < fw->kinds[k].size(); ++i)
-      for (size_t j = 0; j < fw->kinds[k][i].size(); ++j) {
-        CHECK(back->kinds[k][i][j].bytes == fw->kinds[k][i][j].bytes);
-        CHECK(back->kinds[k][i][j].type == fw->kinds[k][i][j].type);
-      }
+  check_same_layers(*back, *fw);
   // Through the link codec: the state and the estimate from it.
   ShareState s;
   s.preset = "qwen2.5-0.5b";

@@ -8,6 +8,7 @@
 #include "core/params.hpp"
 #include "core/safetensors.hpp"
 #include "core/share_link.hpp"
+#include "file_weights_check.hpp"
 #include "test_util.hpp"
 
 using namespace llmsize::core;
@@ -306,12 +307,7 @@ TEST_CASE("safetensors: a share link carries a checkpoint's bytes and dtype per 
   CHECK(back->format == "safetensors");
   CHECK(back->total_bytes == h->tensor_bytes());
   CHECK(back->other_bytes == 128);
-  for (size_t k = 0; k < fw->kinds.size(); ++k)
-    for (size_t i = 0; i < fw->kinds[k].size(); ++i)
-      for (size_t j = 0; j < fw->kinds[k][i].size(); ++j) {
-        CHECK(back->kinds[k][i][j].bytes == fw->kinds[k][i][j].bytes);
-        CHECK(back->kinds[k][i][j].type == fw->kinds[k][i][j].type);
-      }
+  check_same_layers(*back, *fw);
   // Through the link: the estimate's weights are the checkpoint's bytes.
   ShareState s;
   s.preset = "qwen2.5-0.5b";
