@@ -8,6 +8,7 @@
 
 #include "app/panels.hpp"
 #include "app/widgets.hpp"
+#include "core/compare.hpp"
 #include "core/estimate.hpp"
 #include "core/file_weights.hpp"
 #include "core/params.hpp"
@@ -172,6 +173,13 @@ void draw_results(App& app, const core::Result<core::Estimate>& est) {
       ImGui::EndChild();
       ImGui::EndTabItem();
     }
+    // Compare: in an embedded page only when its link holds a comparison.
+    if ((!s.embed || !s.compare.empty()) && tab(app, "Compare", ResultTab::Compare)) {
+      ImGui::BeginChild("compare_scroll");
+      draw_compare_results(app, e);
+      ImGui::EndChild();
+      ImGui::EndTabItem();
+    }
     if (!s.embed && tab(app, "Share", ResultTab::Share)) {
       draw_share_panel(app);
       ImGui::EndTabItem();
@@ -195,6 +203,26 @@ core::Result<core::Estimate> estimate(App& app, const core::Workload& w) {
   // Invalid input reports as estimate(cfg, w) does (both inputs' issues at once).
   if (!core::validate(w).empty() || !core::gpu_of(w)) return core::estimate(app.state.cfg, w);
   return core::estimate(*app.prepared, w);
+}
+
+core::Result<core::Estimate> estimate_case(App& app, size_t number, const core::Workload& w) {
+  if (number <= 1) return estimate(app, w);
+  const std::vector<core::ShareState>& cases = app.state.compare;
+  if (number - 2 >= cases.size()) return core::Issue{"case", "no case " + std::to_string(number) + " in the comparison"};
+  auto& models = app.case_models;
+  models.resize(cases.size());
+  App::CaseModel& m = models[number - 2];
+  if ((!m.model && m.issues.empty()) || !(m.state == cases[number - 2])) {
+    m.state = cases[number - 2];
+    m.model.reset();
+    m.issues.clear();
+    auto pm = core::prepare_case(m.state);
+    if (pm) m.model = std::move(pm).value();
+    else m.issues = pm.issues();
+  }
+  if (!m.model) return m.issues;
+  if (!core::validate(w).empty() || !core::gpu_of(w)) return core::estimate(m.state.model, w);
+  return core::estimate(*m.model, w);
 }
 
 void frame(App& app) {

@@ -71,11 +71,21 @@ struct App {
   // estimate() below rebuilds it only when state.cfg changes.
   std::optional<core::PreparedModel> prepared;
   core::i64 prepared_file_serial = -1;  // state.model_file_serial when `prepared` took its file
+  // The comparison's further cases prepared (core::prepare_case), rebuilt when a case changes.
+  struct CaseModel {
+    core::ShareState state;
+    std::optional<core::PreparedModel> model;
+    std::vector<core::Issue> issues;
+  };
+  std::vector<CaseModel> case_models;
 };
 
 // core::estimate() of the current model under `w`, reusing the prepared model: what every
 // figure of a frame (the GPU table and the Scaling tab's curves included) is computed from.
 core::Result<core::Estimate> estimate(App& app, const core::Workload& w);
+// The same for case `number` of the comparison (1: the current model, as estimate() above; 2…:
+// state.compare's, each prepared once) under `w`.
+core::Result<core::Estimate> estimate_case(App& app, size_t number, const core::Workload& w);
 
 void init(App& app, PlatformHooks hooks, float scale, bool embed);
 // Rebuilds fonts and style for a new UI scale; true when the font atlas changed (the

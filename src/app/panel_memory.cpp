@@ -1,6 +1,7 @@
 // Results › Memory (stacked bar by component on the chosen GPU, headline figures, every
 // figure expandable to its formula) and Results › Scaling (memory per GPU against context
-// length and batch, with GPU capacity lines). Each point of a curve is one estimate() call.
+// length and batch, with GPU capacity lines), and Results › Compare (the same figures, bars and
+// curves for up to four configurations at once). Each point of a curve is one estimate() call.
 #include <algorithm>
 #include <cmath>
 
@@ -11,6 +12,7 @@
 #include "app/panels.hpp"
 #include "app/plot.hpp"
 #include "app/widgets.hpp"
+#include "core/compare.hpp"
 #include "core/file_report.hpp"
 #include "core/figures.hpp"
 
@@ -339,6 +341,159 @@ void draw_scaling_results(App& app, const core::Estimate& e) {
     }
     mark("plot.batch");
   }
+}
+
+// Results › Compare: case 1 (the configuration the inputs edit) and the cases added beside it —
+// core::compare's rows in columns, differences highlighted, the memory bars on one scale and the
+// memory-against-context curves overlaid. Every value is an estimate() of its case.
+void draw_compare_results(App& app, const core::Estimate& first) {
+  AppState& s = app.state;
+  const core::ByteUnit u = s.unit;
+  g_unit = u;
+  const float sc = app.scale;
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextDisabled("Up to %d configurations side by side. Column 1 is the one the inputs edit; a column added keeps "
+                      "the configuration it was added with. For example bf16 against q4_k_m of one model, one model on "
+                      "two GPU setups, or two models at one workload.",
+                      core::kMaxCompareCases);
+  ImGui::PopTextWrapPos();
+  const bool full = s.compare.size() + 1 >= static_cast<size_t>(core::kMaxCompareCases);
+  if (full) ImGui::BeginDisabled();
+  if (ImGui::Button("Add this configuration")) add_compare_case(s);
+  if (full) ImGui::EndDisabled();
+  mark("compare.add");
+  if (s.compare.empty()) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("Add it, then change the model, workload, GPU or engine in the inputs: column 1 follows the "
+                        "change, the added column stays as it was.");
+    ImGui::PopTextWrapPos();
+    return;
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Copy comparison link")) copy_link(app);
+  mark("compare.copy_link");
+  ImGui::SameLine();
+  if (ImGui::Button("Clear")) {
+    s.compare.clear();
+    return;
+  }
+  mark("compare.clear");
+
+  // Every case estimated; a case's buttons act after the table (the table reads the cases).
+  const std::vector<core::ShareState> cases = compare_cases(s);
+  const size_t n = cases.size();
+  std::vector<core::Result<core::Estimate>> est;
+  est.emplace_back(first);
+  for (size_t k = 2; k <= n; ++k) est.push_back(estimate_case(app, k, cases[k - 1].workload));
+  const core::Comparison c = core::compare(cases, est);
+  size_t edit = 0, remove = 0;
+
+  section("Figures");
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingStretchProp;
+  if (ImGui::BeginTable("compare_rows", static_cast<int>(n) + 1, flags)) {
+    ImGui::TableSetupColumn("figure", ImGuiTableColumnFlags_WidthStretch, 1.2f);
+    for (size_t k = 0; k < n; ++k) ImGui::TableSetupColumn(std::to_string(k + 1).c_str(), ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+    ImGui::TableNextColumn();
+    ImGui::TextDisabled("case");
+    for (size_t k = 0; k < n; ++k) {
+      ImGui::TableNextColumn();
+      ImGui::PushID(static_cast<int>(k));
+      ImGui::TextColored(series_colour_v(static_cast<int>(k)), "%zu%s", k + 1, k == 0 ? "  (in the inputs)" : "");
+      ImGui::TextWrapped("%s", c.titles[k].c_str());
+      for (const auto& is : c.issues[k]) error_text("no estimate: " + core::to_string(is));
+      if (k > 0) {
+        if (ImGui::SmallButton("Edit")) edit = k + 1;
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Edit this case in the inputs; column 1 takes its place here");
+        mark(("compare.edit." + std::to_string(k + 1)).c_str());
+        ImGui::SameLine();
+        if (ImGui::SmallButton("Remove")) remove = k + 1;
+        mark(("compare.remove." + std::to_string(k + 1)).c_str());
+      }
+      ImGui::PopID();
+    }
+    ImVec4 hi = series_colour_v(6);
+    hi.w = theme_is_dark() ? 0.16f : 0.28f;
+    for (const core::CompareRow& r : c.rows) {
+      if (!core::row_present(r)) continue;
+      ImGui::TableNextRow();
+      if (r.differs) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, ImGui::GetColorU32(hi));
+      ImGui::TableNextColumn();
+      ImGui::TextWrapped("%s%s", r.differs ? "* " : "", r.label.c_str());
+      for (size_t k = 0; k < n; ++k) {
+        ImGui::TableNextColumn();
+        ImGui::TextWrapped("%s", core::compare_cell(r, k, u).c_str());
+      }
+    }
+    ImGui::EndTable();
+  }
+  mark("compare.table");
+  ImGui::TextDisabled("* the cases differ (highlighted); (±%%) against case 1");
+
+  // The memory of each case's most loaded GPU, every bar on the scale of the largest.
+  section("Where the memory goes, on one scale");
+  double top = 0;
+  for (size_t k = 0; k < n; ++k) {
+    if (!est[k]) continue;
+    const core::ModeFigures& mf = core::mode_figures(cases[k].workload.mode);
+    top = std::max({top, to_display(bytes_of(mf.total, *est[k]), u), to_display(mf.capacity(*est[k]), u)});
+  }
+  for (size_t k = 0; k < n; ++k) {
+    ImGui::TextColored(series_colour_v(static_cast<int>(k)), "%zu", k + 1);
+    ImGui::SameLine();
+    if (!est[k]) {
+      ImGui::TextDisabled("no estimate");
+      continue;
+    }
+    const core::Estimate& e = *est[k];
+    const core::ModeFigures& mf = core::mode_figures(cases[k].workload.mode);
+    ImGui::TextUnformatted((core::format_bytes(bytes_of(mf.total, e), u) + " per GPU on " + e.gpu.name +
+                            (mf.fits(e) ? ", fits" : ", does not fit"))
+                               .c_str());
+    std::vector<plot::Segment> segs;
+    int ci = 0;
+    for (const auto& part : mf.parts) segs.push_back({std::string(part.legend), to_display(bytes_of(part.figure, e), u), series_colour(ci++), ""});
+    const std::string cap_label = e.gpu.name + " " + core::format_bytes(mf.capacity(e), u);
+    plot::stacked_bar(("compare_bar" + std::to_string(k)).c_str(), segs, to_display(mf.capacity(e), u), cap_label.c_str(),
+                      fmt_bytes_plain, 22 * sc, top * 1.02);
+  }
+  mark("compare.bars");
+
+  // Memory against context length, one curve per case, with each case's GPU capacity.
+  section("Memory per GPU against context length");
+  core::i64 longest = 0;
+  for (const auto& cs : cases) longest = std::max({longest, cs.model.max_positions * 2, cs.workload.seq * 2});
+  longest = std::min<core::i64>(longest, 1 << 22);
+  const float h = std::max(220.0f * sc, ImGui::GetContentRegionAvail().y - 40 * sc);
+  if (plot::begin_plot("compare_ctx", ImVec2(-1, h), "context (sequence) length, tokens", core::unit_label(u), plot::kLogX)) {
+    plot::setup_format(fmt_tokens, fmt_bytes_axis);
+    std::vector<std::string> gpus_shown;
+    for (size_t k = 0; k < n; ++k) {
+      if (!est[k]) continue;
+      const core::ModeFigures& mf = core::mode_figures(cases[k].workload.mode);
+      std::vector<double> xs, ys;
+      for (core::i64 len = 128; len <= longest; len *= 2) {
+        core::Workload w = cases[k].workload;
+        w.seq = len;
+        auto r = estimate_case(app, k + 1, w);
+        if (!r) continue;
+        xs.push_back(static_cast<double>(len));
+        ys.push_back(to_display(bytes_of(mf.total, *r), u));
+      }
+      const std::string name = cases[k].model.name.empty() ? std::string("custom model") : cases[k].model.name;
+      plot::plot_line((std::to_string(k + 1) + " " + name).c_str(), xs, ys, series_colour(static_cast<int>(k)));
+      const std::string gpu = est[k]->gpu.name + " (usable)";
+      if (std::find(gpus_shown.begin(), gpus_shown.end(), gpu) == gpus_shown.end()) {
+        gpus_shown.push_back(gpu);
+        plot::plot_hline(gpu.c_str(), to_display(mf.capacity(*est[k]), u), ImGui::GetColorU32(ImGuiCol_Text), 1.6);
+      }
+    }
+    plot::end_plot();
+  }
+  mark("compare.curves");
+
+  if (edit) edit_compare_case(s, edit);
+  if (remove) remove_compare_case(s, remove);
 }
 
 }  // namespace llmsize::app

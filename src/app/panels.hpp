@@ -17,6 +17,8 @@ void draw_share_panel(App& app);
 void draw_workload_panel(App& app, const std::vector<core::Issue>& issues);
 void draw_memory_results(App& app, const core::Estimate& e, const std::vector<core::Explanation>& ex);
 void draw_scaling_results(App& app, const core::Estimate& e);
+// `first`: the current configuration's estimate (case 1).
+void draw_compare_results(App& app, const core::Estimate& first);
 void draw_gpu_table(App& app, const core::Estimate& e);
 void draw_throughput_results(App& app, const core::Estimate& e, const std::vector<core::Explanation>& ex);
 void copy_link(App& app);

@@ -249,7 +249,7 @@ void end_plot() {
 }
 
 int stacked_bar(const char* id, const std::vector<Segment>& segs, double capacity, const char* capacity_label,
-                Formatter fmt, float height) {
+                Formatter fmt, float height, double scale_to) {
   ImGui::PushID(id);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float s = ImGui::GetFontSize() / 15.f;
@@ -259,7 +259,7 @@ int stacked_bar(const char* id, const std::vector<Segment>& segs, double capacit
   const bool hovered = ImGui::IsItemHovered();
   double total = 0;
   for (const auto& sg : segs) total += std::max(0.0, sg.value);
-  const double scale_max = std::max(total, capacity) * 1.02;
+  const double scale_max = scale_to > 0 ? scale_to : std::max(total, capacity) * 1.02;
   const float bar_w = w;
   int hovered_seg = -1;
   float x = p.x;

@@ -32,8 +32,10 @@ struct Segment {
   std::string tooltip;  // shown on hover (the figure's explanation)
 };
 // One horizontal bar split into segments, with a legend below it; `capacity` > 0 draws a
-// marker at that value (a GPU's memory). Returns the index of the hovered segment or -1.
+// marker at that value (a GPU's memory). `scale_max` > 0 is the value at the bar's right end
+// (bars compared on one scale); else the larger of the total and the capacity. Returns the index
+// of the hovered segment or -1.
 int stacked_bar(const char* id, const std::vector<Segment>& segs, double capacity, const char* capacity_label,
-                Formatter fmt, float height);
+                Formatter fmt, float height, double scale_max = 0);
 
 }  // namespace llmsize::app::plot

@@ -213,10 +213,12 @@ core::i64 import_model_file(AppState& s, std::string_view head, core::i64 file_b
 }
 
 const char* tab_id(ResultTab t) {
-  static const char* ids[kResultTabCount] = {"params", "memory", "scaling", "gpus", "throughput", "demo", "share"};
+  static const char* ids[kResultTabCount] = {"params", "memory", "scaling", "gpus", "throughput", "demo", "share", "compare"};
   const int i = static_cast<int>(t);
   return i >= 0 && i < kResultTabCount ? ids[i] : "params";
 }
+
+ResultTab default_tab(const AppState& s) { return s.compare.empty() ? ResultTab::Params : ResultTab::Compare; }
 
 core::ShareState share_state(const AppState& s) {
   core::ShareState st;
@@ -226,13 +228,43 @@ core::ShareState share_state(const AppState& s) {
   st.file = s.model_file_summary;
   st.projector_bytes = s.projector_bytes;
   if (s.unit == core::ByteUnit::GiB) st.ui.emplace_back("ui.unit", "gib");
-  if (s.tab != ResultTab::Params) st.ui.emplace_back("ui.tab", tab_id(s.tab));
+  if (s.tab != default_tab(s)) st.ui.emplace_back("ui.tab", tab_id(s.tab));
   if (s.workload_panel) st.ui.emplace_back("ui.panel", "workload");
   return st;
 }
 
-std::string link_of(const AppState& s) { return "#" + core::encode_link(share_state(s)); }
-std::string cli_of(const AppState& s) { return core::cli_command(share_state(s)); }
+std::vector<core::ShareState> compare_cases(const AppState& s) {
+  std::vector<core::ShareState> cases{share_state(s)};
+  cases.front().ui.clear();
+  cases.insert(cases.end(), s.compare.begin(), s.compare.end());
+  return cases;
+}
+
+bool add_compare_case(AppState& s) {
+  if (s.compare.size() + 1 >= static_cast<size_t>(core::kMaxCompareCases)) return false;
+  s.compare.push_back(compare_cases(s).front());
+  return true;
+}
+
+bool remove_compare_case(AppState& s, size_t number) {
+  if (number < 2 || number - 2 >= s.compare.size()) return false;
+  s.compare.erase(s.compare.begin() + static_cast<std::ptrdiff_t>(number - 2));
+  return true;
+}
+
+std::string link_of(const AppState& s) {
+  if (s.compare.empty()) return "#" + core::encode_link(share_state(s));
+  std::vector<core::ShareState> cases = compare_cases(s);
+  cases.front() = share_state(s);  // case 1 keeps the view settings: the link opens this view
+  return "#" + core::encode_compare_link(cases);
+}
+
+std::string cli_of(const AppState& s) {
+  // Links hold only [A-Za-z0-9] and "-._~,=&%" (core::encode_link escapes the rest): safe in single quotes.
+  if (!s.compare.empty()) return "llmsize compare '#" + core::encode_compare_link(compare_cases(s)) + "'";
+  return core::cli_command(share_state(s));
+}
+
 core::Result<core::LaunchCommand> launch_of(const AppState& s) {
   std::string id;
   if (s.work.runtime == core::Runtime::LlamaCpp && s.model_file) id = s.model_file_name;
@@ -240,19 +272,9 @@ core::Result<core::LaunchCommand> launch_of(const AppState& s) {
   return core::launch_command(s.cfg, s.work, id);
 }
 
-bool open_link(AppState& s, std::string_view fragment) {
-  auto r = core::decode_link(fragment);
-  if (!r) {
-    AppState fresh = default_state();
-    fresh.dark = s.dark;
-    fresh.embed = s.embed;
-    fresh.banners.push_back({"This link could not be opened, so the calculator shows its default state. " +
-                                 core::join(r.issues(), "; ") + ".",
-                             true, "", ""});
-    s = std::move(fresh);
-    return false;
-  }
-  const core::ShareState& st = r.value();
+namespace {
+// A link's model, workload and files into the state (its view settings are the caller's).
+void apply_share_state(AppState& s, const core::ShareState& st) {
   drop_model_files(s);  // a link carries the file's types or bytes per tensor, not the file
   s.model_file_summary = st.file;
   s.projector_bytes = st.projector_bytes;
@@ -265,11 +287,39 @@ bool open_link(AppState& s, std::string_view fragment) {
   s.edits.clear();
   const core::Preset* p = find_preset(st.preset);
   s.model_name = p ? p->name : (st.model.name.empty() ? std::string("Custom model") : st.model.name);
+}
+}  // namespace
+
+bool edit_compare_case(AppState& s, size_t number) {
+  if (number < 2 || number - 2 >= s.compare.size()) return false;
+  core::ShareState next = std::move(s.compare[number - 2]);
+  s.compare[number - 2] = compare_cases(s).front();
+  apply_share_state(s, next);
+  return true;
+}
+
+bool open_link(AppState& s, std::string_view fragment) {
+  // A comparison's link or a plain one (a comparison of one case).
+  auto r = core::decode_compare_link(fragment);
+  if (!r) {
+    AppState fresh = default_state();
+    fresh.dark = s.dark;
+    fresh.embed = s.embed;
+    fresh.banners.push_back({"This link could not be opened, so the calculator shows its default state. " +
+                                 core::join(r.issues(), "; ") + ".",
+                             true, "", ""});
+    s = std::move(fresh);
+    return false;
+  }
+  const core::ShareState& st = r->front();
+  apply_share_state(s, st);
+  s.compare.assign(r->begin() + 1, r->end());
   s.unit = core::ByteUnit::GB;
-  s.tab = ResultTab::Params;
+  s.tab = default_tab(s);
   s.workload_panel = false;
   s.banners.clear();
-  // View settings: the codec passes "ui.*" through; unknown ones are named, not ignored.
+  // View settings: the codec passes "ui.*" through; unknown ones are named, not ignored. They
+  // belong to case 1 (the view); a further case's are named too.
   std::string unknown;
   for (const auto& [k, v] : st.ui) {
     bool known = true;
@@ -284,6 +334,11 @@ bool open_link(AppState& s, std::string_view fragment) {
         }
     } else known = false;
     if (!known) unknown += (unknown.empty() ? "" : ", ") + k + "=\"" + v + "\"";
+  }
+  for (size_t c = 0; c < s.compare.size(); ++c) {
+    for (const auto& [k, v] : s.compare[c].ui)
+      unknown += (unknown.empty() ? "" : ", ") + ("c" + std::to_string(c + 2) + ".") + k + "=\"" + v + "\"";
+    s.compare[c].ui.clear();
   }
   if (!unknown.empty())
     s.banners.push_back({"This link's view setting " + unknown + " is not known; the default view is shown.", false,

@@ -35,9 +35,9 @@ struct FieldEdit {
   std::string error;
 };
 
-// Result tabs, in display order; the share link names them ("ui.tab").
-enum class ResultTab : int { Params, Memory, Scaling, Gpus, Throughput, Demo, Share };
-inline constexpr int kResultTabCount = 7;
+// Result tabs; the share link names them ("ui.tab"). Compare is drawn before Share.
+enum class ResultTab : int { Params, Memory, Scaling, Gpus, Throughput, Demo, Share, Compare };
+inline constexpr int kResultTabCount = 8;
 const char* tab_id(ResultTab t);  // "params", "memory", …
 
 struct AppState {
@@ -79,6 +79,10 @@ struct AppState {
   std::vector<core::SafetensorsHeader> model_safetensors;
   std::vector<std::pair<core::i64, core::SafetensorsHeader>> safetensors_shards;  // shard number → header, until all are read
   core::i64 safetensors_shards_read = 0;  // bytes read for them
+  // A comparison (core::compare): cases 2… as they were when added (their links' states, without
+  // view settings); case 1 is the configuration above, which the inputs keep editing. Empty: none.
+  // A link carries them (core::encode_compare_link); another preset or config keeps them.
+  std::vector<core::ShareState> compare;
 };
 
 // A GGUF file's first `head` bytes (the file is `file_bytes` long): the model from its metadata,
@@ -124,7 +128,20 @@ std::string chart_svg(const AppState& s);
 // tensors match), as the app, the figures and the download estimate it.
 core::Result<core::PreparedModel> prepared_of(const AppState& s);
 
-// Opens a share link. A bad link leaves the default state and a banner naming every problem.
+// Compare. Every case of the comparison, case 1 (the state) first, without view settings.
+std::vector<core::ShareState> compare_cases(const AppState& s);
+// Adds a copy of the current configuration as the last case; false (nothing changes) when the
+// comparison already has core::kMaxCompareCases cases.
+bool add_compare_case(AppState& s);
+// Drops case `number` (2…); false when there is no such case.
+bool remove_compare_case(AppState& s, size_t number);
+// Case `number` (2…) becomes the one the inputs edit, and the current configuration takes its
+// place in the comparison; false when there is no such case.
+bool edit_compare_case(AppState& s, size_t number);
+// The tab a state opens on when its link names none: Compare for a comparison, else Parameters.
+ResultTab default_tab(const AppState& s);
+
+// Opens a share link (a comparison's too). A bad link leaves the default state and a banner naming every problem.
 bool open_link(AppState& s, std::string_view fragment);
 
 // The figures of the current state as JSON: core::estimate_report(), the CLI's --json

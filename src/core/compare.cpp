@@ -11,18 +11,19 @@
 namespace llmsize::core {
 
 namespace {
+constexpr std::string_view kFits = "fit.fits";
+}  // namespace
 
-Result<Estimate> estimate_of(const ShareState& s) {
+Result<PreparedModel> prepare_case(const ShareState& s) {
   auto m = prepare(s.model);
   if (!m) return m.issues();
   PreparedModel pm = std::move(m).value();
   if (!s.file.empty()) attach_file_summary(pm, s.file);
   pm.projector_bytes = s.projector_bytes;
-  return estimate(pm, s.workload);
+  return pm;
 }
 
-// The model's name and the workload fields that differ from the defaults ("seq 8192, w q4_k_m").
-std::string title_of(const ShareState& s) {
+std::string case_title(const ShareState& s) {
   const std::string name = s.model.name.empty() ? std::string("Custom model") : s.model.name;
   const Workload defaults;
   std::string diff;
@@ -33,7 +34,7 @@ std::string title_of(const ShareState& s) {
   return diff.empty() ? name : name + " (" + diff + ")";
 }
 
-constexpr std::string_view kFits = "fit.fits";
+namespace {
 
 std::string shown(const CompareRow& r, std::optional<double> v, ByteUnit unit) {
   if (!v) return "–";
@@ -58,13 +59,23 @@ std::optional<double> relative(const CompareRow& r, size_t k) {
 }  // namespace
 
 Comparison compare(const std::vector<ShareState>& cases) {
-  Comparison c;
-  std::vector<std::optional<Estimate>> estimates;
+  std::vector<Result<Estimate>> estimates;
   for (const ShareState& s : cases) {
-    c.titles.push_back(title_of(s));
-    auto e = estimate_of(s);
-    c.issues.push_back(e ? std::vector<Issue>{} : e.issues());
-    estimates.push_back(e ? std::optional<Estimate>(std::move(e).value()) : std::nullopt);
+    auto pm = prepare_case(s);
+    estimates.push_back(pm ? estimate(*pm, s.workload) : Result<Estimate>(pm.issues()));
+  }
+  return compare(cases, estimates);
+}
+
+Comparison compare(const std::vector<ShareState>& cases, const std::vector<Result<Estimate>>& results) {
+  Comparison c;
+  std::vector<const Estimate*> estimates;
+  for (size_t k = 0; k < cases.size(); ++k) {
+    c.titles.push_back(case_title(cases[k]));
+    const bool ok = k < results.size() && results[k];
+    c.issues.push_back(ok ? std::vector<Issue>{} : k < results.size() ? results[k].issues()
+                                                                       : std::vector<Issue>{{"case", "was not estimated"}});
+    estimates.push_back(ok ? &*results[k] : nullptr);
   }
   // A figure's row: each case's value where the figure belongs to the case's mode.
   auto row_of = [&](const Figure& f) {
@@ -106,6 +117,17 @@ Comparison compare(const std::vector<ShareState>& cases) {
   return c;
 }
 
+bool row_present(const CompareRow& r) {
+  return std::any_of(r.values.begin(), r.values.end(), [&](const auto& v) { return v && (*v != 0 || r.key.rfind(kFits, 0) == 0); });
+}
+
+std::string compare_cell(const CompareRow& r, size_t k, ByteUnit unit) {
+  if (k >= r.values.size()) return "–";
+  std::string cell = shown(r, r.values[k], unit);
+  if (auto d = relative(r, k); d && *d != 0) cell += " (" + std::string(*d > 0 ? "+" : "") + fixed(*d * 100, 1) + "%)";
+  return cell;
+}
+
 std::string compare_text(const Comparison& c, ByteUnit unit) {
   std::string o = "Comparison of " + std::to_string(c.titles.size()) + " cases\n";
   for (size_t k = 0; k < c.titles.size(); ++k) {
@@ -122,14 +144,11 @@ std::string compare_text(const Comparison& c, ByteUnit unit) {
   }
   o += head + "\n";
   for (const CompareRow& r : c.rows) {
-    // Rows no case has (another mode's, or a part none of them holds: no vision tower anywhere).
-    if (std::all_of(r.values.begin(), r.values.end(), [&](const auto& v) { return !v || (*v == 0 && r.key.rfind(kFits, 0) != 0); }))
-      continue;
+    if (!row_present(r)) continue;
     std::string line = (r.differs ? "* " : "  ") + r.label;
     line.resize(std::max(line.size() + 1, kLabel + 2), ' ');
     for (size_t k = 0; k < r.values.size(); ++k) {
-      std::string cell = shown(r, r.values[k], unit);
-      if (auto d = relative(r, k); d && *d != 0) cell += " (" + std::string(*d > 0 ? "+" : "") + fixed(*d * 100, 1) + "%)";
+      std::string cell = compare_cell(r, k, unit);
       cell.insert(0, kColumn > cell.size() ? kColumn - cell.size() : 0, ' ');
       line += cell;
     }

@@ -28,8 +28,26 @@ struct Comparison {
   std::vector<CompareRow> rows;
 };
 
-// Every case estimated (a model file summary's bytes and a projector's as the link carries them).
+// A case's model prepared as its link describes it: the model file summary's bytes as the weights
+// (where its tensors match the model) and a projector's bytes, as the link carries them.
+Result<PreparedModel> prepare_case(const ShareState& s);
+
+// Every case estimated (prepare_case, then estimate under the case's workload).
 Comparison compare(const std::vector<ShareState>& cases);
+// The same from estimates made by the caller (the app: case 1 with the files read there, the
+// others from prepared models it keeps); one estimate (or its issues) per case.
+Comparison compare(const std::vector<ShareState>& cases, const std::vector<Result<Estimate>>& estimates);
+
+// Whether any case has the row's figure (rows of another mode, or of a part no case holds —
+// no vision tower anywhere — are left out of the table).
+bool row_present(const CompareRow& r);
+// Case k's value as the table shows it ("16.1 GB", "yes", "–"), with its difference from case 1
+// ("(+12.5%)") where there is one.
+std::string compare_cell(const CompareRow& r, size_t k, ByteUnit unit);
+// The case's title as the table heads its column: the model and the workload fields that differ
+// from the defaults ("Llama 3 8B (seq 8192, w q4_k_m)").
+std::string case_title(const ShareState& s);
+
 std::string compare_text(const Comparison& c, ByteUnit unit);
 std::string compare_json(const Comparison& c);
 

@@ -57,4 +57,12 @@ grep -q '"heat_positions": 0' "$art/desktop-demo.json" && fail "no attention hea
 n=$(colours "$art/desktop-demo.png"); [ "$n" -gt 200 ] || fail "demo screenshot looks blank ($n colours)"
 passed=$((passed + 1))
 
+# 6. A comparison link (as `llmsize compare` reads it) opens on the Compare tab and comes back unchanged.
+link='#v=1&preset=llama-3-8b&c2=v%3D1%26preset%3Dllama-3-8b%26w%3Dq4_k_m&c3=v%3D1%26preset%3Dqwen2.5-7b%26gpu%3Drtx-4090'
+run "$link" --frames 6 --size 1400x960 --screenshot "$art/desktop-compare.png" --figures "$art/desktop-compare.json" > /dev/null
+grep -qF "\"link\": \"$link\"" "$art/desktop-compare.json" || fail "comparison link did not round-trip: $(head -c 300 "$art/desktop-compare.json")"
+grep -q '"banners": 0' "$art/desktop-compare.json" || fail "the comparison link produced a message"
+n=$(colours "$art/desktop-compare.png"); [ "$n" -gt 200 ] || fail "compare screenshot looks blank ($n colours)"
+passed=$((passed + 1))
+
 echo "desktop: $passed passed, 0 failed"

@@ -4,6 +4,7 @@
 
 #include "app/app.hpp"
 #include "app/state.hpp"
+#include "core/compare.hpp"
 #include "core/model_fields.hpp"
 #include "core/workload.hpp"
 #include "../test_util.hpp"  // the GGUF writer
@@ -378,4 +379,104 @@ TEST_CASE("The Share panel's launch command: the preset's repository, MODEL once
   CHECK(app::launch_of(s)->text().rfind("vllm serve MODEL ", 0) == 0);
   s.work.runtime = core::Runtime::PyTorch;  // no engine: refused, the reason shown
   CHECK_FALSE(app::launch_of(s).ok());
+}
+
+TEST_CASE("A comparison: cases added beside the edited one travel in the link and open as they were", "[app][compare][link]") {
+  app::AppState a = app::default_state();
+  CHECK(app::default_tab(a) == app::ResultTab::Params);
+  REQUIRE(app::add_compare_case(a));  // case 2: Llama 3 8B, the default workload
+  set_work(a, "w", "q4_k_m");         // case 1 follows the inputs
+  REQUIRE(app::load_preset(a, "qwen2.5-7b"));
+  REQUIRE(a.compare.size() == 1);     // another model keeps the comparison
+  CHECK(a.compare[0].preset == "llama-3-8b");
+  CHECK(a.compare[0].ui.empty());
+  a.tab = app::ResultTab::Compare;
+  const std::string link = app::link_of(a);
+  CHECK_THAT(link, Catch::Contains("&c2=v%3D1%26preset%3Dllama-3-8b"));
+  CHECK_THAT(link, !Catch::Contains("ui.tab"));  // a comparison opens on Compare
+
+  // The link is the core's comparison link: the CLI reads the same cases.
+  auto cases = core::decode_compare_link(link);
+  REQUIRE(cases);
+  REQUIRE(cases->size() == 2);
+  CHECK(cases->at(1) == a.compare[0]);
+
+  app::AppState b = app::default_state();
+  REQUIRE(app::open_link(b, link));
+  CHECK(b.banners.empty());
+  CHECK(b.preset_id == "qwen2.5-7b");
+  CHECK(b.work.weights == a.work.weights);
+  CHECK(b.compare == a.compare);
+  CHECK(b.tab == app::ResultTab::Compare);
+  CHECK(app::link_of(b) == link);
+  b.tab = app::ResultTab::Memory;  // another tab is named in the link, and read back
+  const std::string memory_link = app::link_of(b);
+  CHECK_THAT(memory_link, Catch::Contains("ui.tab=memory"));
+  app::AppState c = app::default_state();
+  REQUIRE(app::open_link(c, memory_link));
+  CHECK(c.tab == app::ResultTab::Memory);
+
+  // The Share panel's command is the CLI's comparison, quoted for a shell.
+  const std::string cli = app::cli_of(b);
+  REQUIRE(cli.rfind("llmsize compare '#v=1", 0) == 0);
+  REQUIRE(cli.back() == '\'');
+  auto from_cli = core::decode_compare_link(cli.substr(17, cli.size() - 18));
+  REQUIRE(from_cli);
+  CHECK(*from_cli == app::compare_cases(b));
+
+  // A plain link ends the comparison: a link is the whole state.
+  REQUIRE(app::open_link(b, "#v=1&preset=gpt2"));
+  CHECK(b.compare.empty());
+  CHECK(b.tab == app::ResultTab::Params);
+}
+
+TEST_CASE("A comparison holds at most four cases; one can be edited in turn or removed", "[app][compare]") {
+  app::AppState s = app::default_state();
+  set_work(s, "seq", "1024");
+  REQUIRE(app::add_compare_case(s));
+  set_work(s, "seq", "2048");
+  REQUIRE(app::add_compare_case(s));
+  set_work(s, "seq", "4096");
+  REQUIRE(app::add_compare_case(s));
+  set_work(s, "seq", "8192");
+  CHECK_FALSE(app::add_compare_case(s));  // case 1 and three more: core::kMaxCompareCases
+  REQUIRE(s.compare.size() == 3);
+  CHECK(app::compare_cases(s).size() == static_cast<size_t>(core::kMaxCompareCases));
+
+  // Editing case 3 (seq 2048): it comes into the inputs, the edited one (8192) takes its column.
+  REQUIRE(app::edit_compare_case(s, 3));
+  CHECK(s.work.seq == 2048);
+  CHECK(s.compare[1].workload.seq == 8192);
+  CHECK(s.compare[0].workload.seq == 1024);
+  CHECK_FALSE(app::edit_compare_case(s, 1));
+  CHECK_FALSE(app::edit_compare_case(s, 5));
+  CHECK_FALSE(app::remove_compare_case(s, 5));
+  REQUIRE(app::remove_compare_case(s, 2));
+  REQUIRE(s.compare.size() == 2);
+  CHECK(s.compare[0].workload.seq == 8192);
+
+  // The app estimates each case as the core's comparison does.
+  app::App app;
+  app.state = s;
+  const core::Comparison want = core::compare(app::compare_cases(s));
+  std::vector<core::Result<core::Estimate>> est;
+  for (size_t k = 1; k <= app.state.compare.size() + 1; ++k) est.push_back(app::estimate_case(app, k, app::compare_cases(s)[k - 1].workload));
+  const core::Comparison got = core::compare(app::compare_cases(s), est);
+  CHECK(core::compare_json(got) == core::compare_json(want));
+  CHECK_FALSE(app::estimate_case(app, 4, s.work));  // no case 4
+}
+
+TEST_CASE("A comparison link with a bad case opens the default state and names the case's key", "[app][compare][link]") {
+  app::AppState s = app::default_state();
+  CHECK_FALSE(app::open_link(s, "#v=1&preset=gpt2&c2=v%3D1%26preset%3Dgpt2%26seq%3D0"));
+  CHECK(s.compare.empty());
+  REQUIRE(s.banners.size() == 1);
+  CHECK_THAT(s.banners[0].text, Catch::Contains("c2.seq"));
+  CHECK_FALSE(app::open_link(s, "#v=1&preset=gpt2&c3=v%3D1"));
+  CHECK_THAT(s.banners[0].text, Catch::Contains("c2"));
+  // A further case's view setting is named (it belongs to case 1's link).
+  REQUIRE(app::open_link(s, "#v=1&preset=gpt2&c2=v%3D1%26preset%3Dgpt2%26ui.tab%3Dmemory"));
+  REQUIRE(s.banners.size() == 1);
+  CHECK_THAT(s.banners[0].text, Catch::Contains("c2.ui.tab"));
+  CHECK(s.compare[0].ui.empty());
 }

@@ -75,6 +75,17 @@ test('the JS API gives the same report as the CLI for the same state', async () 
     '--seq', '8192', '--tp', '2', '--gpus', '2', '--json'], { encoding: 'utf8' }));
   assert.deepEqual(launch, exported);
   assert.equal(api.launchCommand({ preset: 'mixtral-8x7b' }, { rt: 'llamacpp', kvt: 'fp8' }, null).issues[0].field, 'kvt');
+  // A comparison: the same as `llmsize compare --json` prints for its link, from the link or from the cases.
+  const cases = [{ model: { preset: 'llama-3-8b' }, workload: {} }, { model: { preset: 'llama-3-8b' }, workload: { w: 'q4_k_m' } }];
+  const compared = api.compare(cases);
+  assert.equal(compared.link, '#v=1&preset=llama-3-8b&c2=v%3D1%26preset%3Dllama-3-8b%26w%3Dq4_k_m');
+  const comparedCli = JSON.parse(execFileSync('node', ['--no-experimental-fetch', cli, 'compare', compared.link, '--json'], { encoding: 'utf8' }));
+  assert.deepEqual({ ...compared, link: undefined }, { ...comparedCli, link: undefined });
+  assert.deepEqual(api.compare(compared.link), compared);
+  assert.ok(compared.rows.find((r) => r.key === 'inference.weights_bytes').differs);
+  assert.equal(api.compare([cases[0], { model: { preset: 'llama-3-8b' }, workload: { seq: 0 } }]).issues[0].field, 'cases[1].seq');
+  assert.equal(api.compare('#v=1&preset=gpt2&c3=v%3D1').issues[0].field, 'c2');
+  assert.equal(api.compare([cases[0]]).issues[0].field, 'cases');
   const link = api.encodeLink({ preset: 'mixtral-8x7b' }, { seq: 8192, batch: 4, w: 'q4_k_m' });
   assert.deepEqual(api.decodeLink(link).workload, { seq: '8192', batch: '4', w: 'q4_k_m' });
 });

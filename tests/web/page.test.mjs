@@ -77,6 +77,40 @@ test('a share link opened in a fresh page restores identical figures', async () 
   await b.context.close();
 });
 
+test('a comparison link opens on the Compare tab; a case added or removed is in the link', async () => {
+  // The link `llmsize compare` reads: Llama 3 8B in bf16 and q4_k_m, Qwen2.5 7B on an RTX 4090.
+  const link = '#v=1&preset=llama-3-8b&c2=v%3D1%26preset%3Dllama-3-8b%26w%3Dq4_k_m&c3=v%3D1%26preset%3Dqwen2.5-7b%26gpu%3Drtx-4090';
+  const { page, context, problems } = await openPage({ hash: link, height: 1000 });
+  await frames(page, 3);
+  const names = await page.evaluate(() => Module.widgetNames());
+  for (const n of ['compare.table', 'compare.bars', 'compare.edit.3', 'compare.remove.2'])
+    assert.ok(names.includes(n), `${n} is drawn`);
+  assert.equal(await page.evaluate(() => Module.currentLink()), link);
+  assert.deepEqual(await page.evaluate(() => Module.banners()), []);
+  const stats = await screenshot(page, 'web-compare.png');
+  assert.ok(stats.distinctColours > 200 && stats.nonBackground > 0.2, JSON.stringify(stats));
+
+  // A fourth case: a copy of case 1; then the Add button is disabled (four is the most).
+  await clickWidget(page, 'compare.add');
+  await frames(page, 2);
+  const four = await page.evaluate(() => Module.currentLink());
+  assert.equal(four, link + '&c4=v%3D1%26preset%3Dllama-3-8b');
+  assert.equal(await page.evaluate(() => location.hash), four, 'the URL fragment follows the comparison');
+  await clickWidget(page, 'compare.add');
+  await frames(page, 2);
+  assert.equal(await page.evaluate(() => Module.currentLink()), four);
+  // Case 3 into the inputs: Qwen2.5 7B is the model; case 1 takes its column.
+  await clickWidget(page, 'compare.edit.3');
+  await frames(page, 2);
+  assert.equal((await figures(page)).model.name, 'Qwen2.5 7B');
+  assert.match(await page.evaluate(() => Module.currentLink()), /^#v=1&preset=qwen2.5-7b&gpu=rtx-4090&c2=.*&c3=v%3D1%26preset%3Dllama-3-8b&c4=/);
+  await clickWidget(page, 'compare.remove.2');
+  await frames(page, 2);
+  assert.doesNotMatch(await page.evaluate(() => Module.currentLink()), /q4_k_m|c4=/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('a bad link opens the default state with a message naming what was wrong', async () => {
   const def = await openPage();
   const defaults = await figures(def.page);

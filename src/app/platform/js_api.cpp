@@ -8,6 +8,7 @@
 
 #include <string>
 
+#include "core/compare.hpp"
 #include "core/engine_log.hpp"
 #include "core/launch.hpp"
 #include "core/model_fields.hpp"
@@ -168,6 +169,42 @@ val js_decode_link(std::string fragment) {
   return out;
 }
 
+// Configurations side by side (core::compare): `cases` is a comparison link ("#v=1&…&c2=…") or an
+// array of 2 to 4 {model, workload} objects. Returns `llmsize compare --json`'s object with the
+// comparison's link added, or {issues}.
+val js_compare(val cases) {
+  std::vector<core::ShareState> states;
+  if (cases.isString()) {
+    auto r = core::decode_compare_link(cases.as<std::string>());
+    if (!r) return issues_val(r.issues());
+    states = std::move(r).value();
+  } else if (cases.isArray()) {
+    const size_t n = cases["length"].as<size_t>();
+    if (n > static_cast<size_t>(core::kMaxCompareCases)) return issues_val({{"cases", "has " + std::to_string(n) + " entries; at most " + std::to_string(core::kMaxCompareCases)}});
+    std::vector<core::Issue> issues;
+    for (size_t k = 0; k < n; ++k) {
+      const val c = cases[k];
+      auto st = is_nothing(c) ? core::Result<core::ShareState>(core::Issue{"model", "missing"}) : state_from(c["model"], c["workload"]);
+      if (!st) {
+        for (core::Issue i : st.issues()) {
+          i.field = "cases[" + std::to_string(k) + "]." + i.field;
+          issues.push_back(std::move(i));
+        }
+      } else {
+        states.push_back(std::move(st).value());
+      }
+    }
+    if (!issues.empty()) return issues_val(issues);
+  } else {
+    return issues_val({{"cases", "must be a comparison link or an array of {model, workload}"}});
+  }
+  for (auto& st : states) st.ui.clear();
+  if (states.size() < 2) return issues_val({{"cases", "a comparison needs 2 to " + std::to_string(core::kMaxCompareCases) + " cases, got " + std::to_string(states.size())}});
+  val out = parse_json(core::compare_json(core::compare(states)));
+  out.set("link", "#" + core::encode_compare_link(states));
+  return out;
+}
+
 std::string js_version() { return LLMSIZE_VERSION; }
 
 }  // namespace
@@ -180,5 +217,6 @@ EMSCRIPTEN_BINDINGS(llmsize_api) {
   emscripten::function("decodeLink", &js_decode_link);
   emscripten::function("cliCommand", &js_cli_command);
   emscripten::function("launchCommand", &js_launch_command);
+  emscripten::function("compare", &js_compare);
   emscripten::function("version", &js_version);
 }

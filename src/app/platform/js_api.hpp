@@ -8,6 +8,8 @@
 //   encodeLink(model, workload)     → "#v=1&…"
 //   decodeLink("#v=1&…")            → {model: {preset} or {L, d, …}, workload: {changed keys}, ui}
 //   cliCommand(model, workload)     → "llmsize estimate --preset … --seq …"
+//   compare(link | [{model, workload}, …]) → `llmsize compare --json` (cases, rows with values,
+//                                     vs_first, differs) and the comparison's link
 //   version()                       → "0.1.0"
 // Failures come back as {issues: [{field, message}, …]}, never as exceptions.
 #pragma once
