@@ -268,8 +268,8 @@ struct Reader {
       if (auto n = leading_number(l.substr(at + 24))) set("ngl", whole(*n)), ++llamacpp;
     // "load_tensors:        CUDA1 model buffer size =  3105.20 MiB": one figure per buffer, by name.
     if (const size_t at = l.find(" model buffer size = "); at != std::string_view::npos && l.find("load_tensors:") != std::string_view::npos) {
-      const size_t tag = l.find("load_tensors:");
-      const std::string_view name = trim(l.substr(tag + 13, at > tag + 13 ? at - tag - 13 : 0));
+      const size_t lt = l.find("load_tensors:");
+      const std::string_view name = trim(l.substr(lt + 13, at > lt + 13 ? at - lt - 13 : 0));
       if (auto v = leading_number(l.substr(at + 21)); v && !name.empty() && name.size() <= 32)
         figure("model_buffer:" + std::string(name), *v * kMiBd, l);
     }

@@ -381,12 +381,12 @@ Result<FileWeights> gguf_file_weights(const GgufHeader& h, const ModelConfig& cf
         // One fused tensor for q, k and v (or the experts' gate and up): this part's share, in
         // elements and so in bytes; the parts must add up to the whole (checked at the end).
         fused_share[parts.front()] += t.numel();
-        const i64 fused = elements.value();
-        if (fused <= 0 || t.numel() > fused) return "the fused " + file_name + " has fewer elements than " + hf;
+        const i64 whole = elements.value();
+        if (whole <= 0 || t.numel() > whole) return "the fused " + file_name + " has fewer elements than " + hf;
         const Checked share = Checked(bytes.value()) * t.numel();
-        if (!share.ok() || share.value() % fused != 0)
+        if (!share.ok() || share.value() % whole != 0)
           return "the fused " + file_name + " does not split into " + hf + "'s " + with_commas(t.numel()) + " elements";
-        out.bytes += share.value() / fused;
+        out.bytes += share.value() / whole;
       } else {
         if (elements.value() != t.numel())
           return file_name + " holds " + with_commas(elements.value()) + " elements where the model's " + hf + " has " +
