@@ -425,7 +425,11 @@ const std::vector<std::string_view>& supported_model_types() {
 Result<ImportedConfig> import_hf_config(std::string_view text, const ImportOptions& opt) {
   auto parsed = json_util::parse(text, "config.json", kMaxConfigBytes, kMaxConfigDepth);
   if (!parsed) return parsed.issues();
-  const json* obj = &parsed.value();
+  return hf::import_object(parsed.value(), opt);
+}
+
+Result<ImportedConfig> hf::import_object(const json& config, const ImportOptions& opt) {
+  const json* obj = &config;
   if (!obj->is_object()) return Issue{"config.json", "must be a JSON object, got " + json_util::type_name(*obj)};
   std::string prefix;
   std::string model_type;

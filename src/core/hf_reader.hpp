@@ -1,7 +1,8 @@
 // Private to the config.json importer (hf_config.cpp, hf_families.cpp): typed reads of one
 // config object that remember which spelling supplied each canonical field, so issues name
 // what the user wrote. A JSON null counts as absent (DeepSeek writes "q_lora_rank": null).
-// It knows no family; hf_families.hpp says which keys each family reads.
+// It knows no family; hf_families.hpp says which keys each family reads. import_object is
+// import_hf_config of a parsed config (the presets hold theirs inside a larger document).
 #pragma once
 #include <array>
 #include <cassert>
@@ -12,11 +13,15 @@
 #include <string>
 #include <vector>
 
+#include "hf_config.hpp"
 #include "json_util.hpp"
 
 namespace llmsize::core::hf {
 
 using json_util::json;
+
+// import_hf_config() of a config object already parsed (with its limits).
+Result<ImportedConfig> import_object(const json& config, const ImportOptions& opt = {});
 
 // The spellings of one field, most common first. Fixed capacity so that table rows can hold
 // them by value (an initializer_list member would dangle once the row is copied).

@@ -2,6 +2,7 @@
 #include "presets.hpp"
 
 #include "embedded.hpp"
+#include "hf_reader.hpp"
 #include "json_util.hpp"
 
 namespace llmsize::core {
@@ -24,8 +25,7 @@ Result<Preset> parse_preset(const EmbeddedFile& f) {
   auto cfg = j.find("config");
   if (p.id.empty() || p.name.empty() || cfg == j.end() || !cfg->is_object())
     return Issue{what, "needs \"id\", \"name\" and a \"config\" object"};
-  p.config_json = cfg->dump(2);
-  auto imported = import_hf_config(p.config_json);
+  auto imported = hf::import_object(*cfg);  // read where it lies in the preset's document
   if (!imported) {
     std::vector<Issue> issues = imported.issues();
     for (auto& i : issues) i.field = what + ": " + i.field;

@@ -13,7 +13,6 @@ struct Preset {
   std::string id;      // "llama-3-8b"
   std::string name;    // "Meta Llama 3 8B"
   std::string source;  // where the config comes from
-  std::string config_json;  // the Hugging Face config, as JSON text
   ModelConfig config;
   // Published parameter counts, where a primary source states them exactly (0 = none).
   i64 published_total = 0;
