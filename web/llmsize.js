@@ -224,6 +224,23 @@
   let relaxed = false;
   try { relaxed = params.get('simd') !== '128' && WebAssembly.validate(RELAXED_PROBE); } catch (e) { relaxed = false; }
   window.llmsizeModule = relaxed ? 'llmsize_app_relaxed.js' : 'llmsize_app.js';
+  // The module's code is fetched and compiled from here, while its loader script downloads and
+  // runs (the loader would only ask for it once it has run): Emscripten's instantiateWasm hook
+  // then instantiates the compiled module. A server without application/wasm gets the bytes compiled.
+  const wasmFile = window.llmsizeModule.replace(/\.js$/, '.wasm');
+  const bytes = () => fetch(wasmFile).then((r) => {
+    if (!r.ok) throw new Error('HTTP ' + r.status);
+    return r.arrayBuffer();
+  }).then((b) => WebAssembly.compile(b));
+  const compiled = WebAssembly.compileStreaming
+    ? WebAssembly.compileStreaming(fetch(wasmFile)).catch(bytes)
+    : bytes();
+  compiled.catch(() => { /* reported when the loader asks for it */ });
+  Module.instantiateWasm = (imports, receive) => {
+    compiled.then((m) => WebAssembly.instantiate(m, imports).then((instance) => receive(instance, m)))
+      .catch((e) => fail('Could not load ' + wasmFile + ': ' + e.message));
+    return {};  // asynchronous: Emscripten waits for receive()
+  };
   const app = document.createElement('script');
   app.src = window.llmsizeModule;
   app.async = true;

@@ -89,11 +89,14 @@ void sync_canvas_size() {
 void main_loop() {
   const double t0 = emscripten_get_now();
   sync_canvas_size();
-  ImGui_ImplOpenGL3_NewFrame();
+  const bool first = g->frames == 0;  // its steps are marked (performance.mark): the time to the first frame
+  ImGui_ImplOpenGL3_NewFrame();  // the first creates the shaders and uploads the font atlas
+  if (first) glue().call<void>("mark", std::string("frame0.gl_objects"));
   ImGui_ImplGlfw_NewFrame();
   ImGui::NewFrame();
   release_held_keys();
   app::frame(g->app);
+  if (first) glue().call<void>("mark", std::string("frame0.ui"));
   ImGui::Render();
   glViewport(0, 0, g->width, g->height);
   const ImVec4 c = app::clear_colour();
@@ -102,6 +105,7 @@ void main_loop() {
   const double t_gl = emscripten_get_now();
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   g->render_ms[g->frame_next] = emscripten_get_now() - t_gl;
+  if (first) glue().call<void>("mark", std::string("frame0.drawn"));
 
   const std::string link = app::current_link(g->app);
   if (link != g->last_link) {
@@ -254,7 +258,9 @@ int main() {
   io.SetClipboardTextFn = set_clipboard;
   io.GetClipboardTextFn = get_clipboard;
 
+  glue().call<void>("mark", std::string("gl_init"));
   g->heatmap = std::make_unique<platform::GlHeatmap>();
+  glue().call<void>("mark", std::string("heatmap"));
   app::PlatformHooks hooks;
   hooks.web = true;
   hooks.copy_text = [](const std::string& s) { glue().call<void>("copyText", s); };
