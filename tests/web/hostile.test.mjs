@@ -59,6 +59,13 @@ test('malicious share links show a message, change nothing else, and the page ke
     ['#v=999&preset=gpt2', /newer/],
     ['#v=1&' + 'x=1&'.repeat(3000), /limit/],
     ['#v=1&preset=gpt2&ui.tab=%22%3E%3Cscript%3E', /ui\.tab/],
+    // Comparison links: each case's link is checked as a link, its keys named under c<k>.
+    ['#v=1&preset=gpt2&c2=v%3D1%26preset%3D%253Cscript%253E', /c2\.preset/],
+    ['#v=1&preset=gpt2&c3=v%3D1%26preset%3Dgpt2', /c2: is missing/],
+    ['#v=1&preset=gpt2&c2=v%3D1&c2=v%3D1', /more than once/],
+    ['#v=1&preset=gpt2&c2=%', /c2/],
+    ['#v=1&preset=gpt2&c2=v%3D1%26preset%3Dgpt2%26c2%3Dv%253D1', /c2\.c2/],
+    ['#v=1&preset=gpt2&c2=' + 'v%3D1%26seq%3D8'.repeat(2500), /limit/],
   ];
   for (const [hash, says] of hostile) {
     await page.evaluate((h) => { location.hash = h; }, hash);

@@ -159,6 +159,18 @@ test('embed mode renders a compact calculator without chrome', async () => {
   await context.close();
 });
 
+test('embed mode shows a comparison link on its Compare tab', async () => {
+  const link = '#v=1&preset=llama-3-8b&c2=v%3D1%26preset%3Dllama-3-8b%26w%3Dq4_k_m';
+  const { page, context, problems } = await openPage({ query: '?embed=1', hash: link, width: 760, height: 520 });
+  await frames(page, 3);
+  const names = await page.evaluate(() => Module.widgetNames());
+  assert.ok(names.includes('tab.compare') && names.includes('compare.table'), 'the comparison is shown');
+  assert.ok(!names.includes('tab.share') && !names.includes('copy_link'), 'still no chrome in embed mode');
+  assert.equal(await page.evaluate(() => Module.currentLink()), link);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('the light theme renders', async () => {
   const { page, context, problems } = await openPage();
   await clickWidget(page, 'theme');
