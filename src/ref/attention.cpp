@@ -1,5 +1,5 @@
 // Attention ops of a decoder layer (see block.hpp): multi-head / grouped-query / multi-query
-// attention with RoPE or ALiBi and optional sliding windows, and DeepSeek's multi-head latent
+// attention with RoPE or ALiBi, optional sliding windows and attention sinks (gpt-oss), and DeepSeek's multi-head latent
 // attention (MLA) over the compressed (kv_lora + rope) cache. Causal; one query row at a
 // time, so scores never exceed H × context floats (a row-wise, "flash"-like schedule).
 #include <algorithm>
@@ -66,6 +66,7 @@ void add_mha_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const float*
   float* attn = dec.ws.attn;
   float* scores = dec.ws.scores.data();
   const i64 ctx = dec.opt.context, cap = kv.cap, wk = kv.width_k;
+  const float* sinks = L.sinks;
   float* kc = kv.k.data();
   float* vc = kv.v.data();
   Decoder* D = &dec;
@@ -86,7 +87,8 @@ void add_mha_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const float*
         sc[j] = dot(q, kc + (s * cap + pj % cap) * wk + g * hd, hd) * scale;
         if (alibi) sc[j] -= slope * static_cast<float>(pos - pj);
       }
-      softmax(sc, T);
+      if (sinks) softmax_with_sink(sc, T, sinks[h]);
+      else softmax(sc, T);
       float* o = attn + r * (H * hd) + h * hd;
       std::fill_n(o, hd, 0.0f);
       for (i64 j = 0; j < T; ++j) axpy(sc[j], vc + (s * cap + (lo + j) % cap) * wk + g * hd, o, hd);

@@ -64,7 +64,7 @@ struct LayerBinder {
       case Role::FfnGate: return t.routed ? &L.e_gate : router_seen ? &L.s_gate : &L.gate;
       case Role::FfnUp: return t.routed ? &L.e_up : router_seen ? &L.s_up : &L.up;
       case Role::FfnDown: return t.routed ? &L.e_down : router_seen ? &L.s_down : &L.down;
-      case Role::FfnGateUp: return router_seen ? nullptr : &L.gate_up;
+      case Role::FfnGateUp: return t.routed ? &L.e_gate_up : router_seen ? nullptr : &L.gate_up;
       default: return nullptr;
     }
   }
@@ -91,6 +91,11 @@ struct LayerBinder {
       last_lin->b = p;
       return std::nullopt;
     }
+    if (t.role == Role::AttnSink) {  // ref: modeling_gpt_oss.py GptOssAttention.sinks, one per head
+      if (L.sinks || t.numel() != c.n_heads) return unexpected(w, "a second sink, or not one per head");
+      L.sinks = p;
+      return std::nullopt;
+    }
     if (t.role == Role::RouterBias) {
       L.router_correction = p;
       return std::nullopt;
@@ -108,7 +113,7 @@ struct LayerBinder {
     const bool attn = c.mla.enabled ? (L.kv_a && L.kv_b && (L.q || (L.q_a && L.q_b)))
                                     : (L.qkv || (L.q && L.k && L.v));
     if (!attn || !L.o || !L.attn_norm) return unexpected(any, "layer lacks attention tensors");
-    const bool ffn = L.moe ? (L.router && L.e_up && L.e_down) : ((L.up || L.gate_up) && L.down);
+    const bool ffn = L.moe ? (L.router && (L.e_up || L.e_gate_up) && L.e_down) : ((L.up || L.gate_up) && L.down);
     if (!ffn) return unexpected(any, "layer lacks FFN tensors");
     return std::nullopt;
   }

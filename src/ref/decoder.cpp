@@ -36,10 +36,8 @@ std::optional<Issue> unsupported(const ModelConfig& c) {
   auto add = [&](bool on, const char* kind) {
     if (on) what += std::string(what.empty() ? "" : ", ") + kind;
   };
-  add(c.attn_sinks, "attention sinks (sink)");
   add(c.attn_out_gate, "the gated attention output (og)");
   add(c.linear.enabled(), "Gated DeltaNet linear attention (full_attention_interval)");
-  add(c.is_moe() && c.moe.expert_bias, "biased experts (eb)");
   add(!c.norm_pre, "post-sublayer norms without pre norms (npre)");
   add(c.mla.has_indexer(), "the lightning indexer of sparse attention (ixh)");
   add(c.sliding_window > 0 && c.window_chunked, "chunked attention (chk)");

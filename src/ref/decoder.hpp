@@ -49,6 +49,7 @@ struct LayerW {
   i64 index = 0;     // layer index in the model
   bool moe = false;      // the plan's FFN kind
   i64 window = 0;       // the plan's window: keys attended per query (0 = every past key)
+  const float* sinks = nullptr;  // H logits (gpt-oss): one more logit per head in the softmax, with no value
   NormW attn_norm, ffn_norm, post_attn_norm, post_ffn_norm, q_norm, k_norm;
   Lin q, k, v, qkv, o;                  // qkv when the checkpoint fuses them: [q | k | v] columns
   Lin q_a, q_b, kv_a, kv_b;             // MLA; q is the plain projection when q_lora_rank = 0
@@ -57,6 +58,7 @@ struct LayerW {
   Lin router;
   const float* router_correction = nullptr;  // E floats (DeepSeek-V3 selection bias)
   Lin e_gate, e_up, e_down;             // routed experts, copies = E
+  Lin e_gate_up;                        // routed experts' fused gate and up (gpt-oss: columns interleaved)
   Lin s_gate, s_up, s_down;             // always-active shared experts
   Lin shared_gate;                      // d × 1 sigmoid gate on the shared experts
 };

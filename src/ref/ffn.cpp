@@ -4,6 +4,8 @@
 // (ref: Fedus et al. 2021; Jiang et al. 2024 for Mixtral's renormalised softmax weights;
 // DeepSeek-AI 2024, V3 report eq. 13–16, for sigmoid scores with a selection-only bias),
 // rows are grouped per expert, and always-active shared experts are added.
+// gpt-oss's experts (biased, fused gate and up interleaved, clamped SwiGLU with alpha 1.702) and its
+// biased router (softmax over the chosen logits, which the renormalised softmax is).
 // Omitted on purpose: DeepSeek's group-limited routing and routed_scaling_factor, capacity
 // limits and token dropping; the reference routes every token to exactly top_k experts.
 #include <algorithm>
@@ -41,6 +43,10 @@ void add_mlp_ops(Decoder& dec, const LayerW& L, const std::string& label, const 
     add_op(p, gemm_op(dec, lname(L, label + ".up"), max_rows, rows, in, d, w.up, w.copy, gated ? h + f : h, ldh));
   }
   const core::Activation act = c.act;
+  // gpt-oss's experts: gate and up interleaved in the fused matrix, and their own clamped
+  // activation (ref: modeling_gpt_oss.py GptOssExperts: gate_up[..., ::2], gate_up[..., 1::2]).
+  const bool oss = c.family == core::Family::GptOss;
+  const bool interleaved = oss && w.gate_up;
   Op a;
   a.name = lname(L, label + ".act");
   a.units = max_rows;
@@ -49,7 +55,11 @@ void add_mlp_ops(Decoder& dec, const LayerW& L, const std::string& label, const 
     e = std::min(e, rows());
     for (i64 r = b; r < e; ++r) {
       float* g = h + r * ldh;
-      if (gated)
+      if (interleaved)  // in place: step j reads 2j and 2j + 1, never below j
+        for (i64 j = 0; j < f; ++j) g[j] = gpt_oss_glu(g[2 * j], g[2 * j + 1]);
+      else if (gated && oss)
+        for (i64 j = 0; j < f; ++j) g[j] = gpt_oss_glu(g[j], g[f + j]);
+      else if (gated)
         for (i64 j = 0; j < f; ++j) g[j] = activate(act, g[j]) * g[f + j];
       else
         for (i64 j = 0; j < f; ++j) g[j] = activate(act, g[j]);
@@ -120,7 +130,7 @@ void add_moe_ops(Decoder& dec, const LayerW& L, i64 n, const float* in, float* o
       for (i64 i = off[e]; i < off[e + 1]; ++i)
         std::memcpy(xg + (i - off[e]) * d, in + (order[i] / k) * d, static_cast<size_t>(d) * 4);
     }));
-    add_mlp_ops(dec, L, label, Mlp{L.e_gate, L.e_up, Lin{}, L.e_down, e}, M, rows, xg, hg, yg, p);
+    add_mlp_ops(dec, L, label, Mlp{L.e_gate, L.e_up, L.e_gate_up, L.e_down, e}, M, rows, xg, hg, yg, p);
     add_op(p, rows_op(lname(L, label + ".scatter"), 1, static_cast<double>(M * d), [=](i64) {
       for (i64 i = off[e]; i < off[e + 1]; ++i)
         axpy(selw[order[i]], yg + (i - off[e]) * d, out + (order[i] / k) * d, d);

@@ -88,6 +88,24 @@ void softmax(float* x, i64 n) {
   for (i64 i = 0; i < n; ++i) x[i] *= inv;
 }
 
+void softmax_with_sink(float* x, i64 n, float sink) {
+  float mx = sink;
+  for (i64 i = 0; i < n; ++i) mx = std::max(mx, x[i]);
+  double sum = std::exp(static_cast<double>(sink - mx));
+  for (i64 i = 0; i < n; ++i) {
+    x[i] = std::exp(x[i] - mx);
+    sum += x[i];
+  }
+  const float inv = static_cast<float>(1.0 / sum);
+  for (i64 i = 0; i < n; ++i) x[i] *= inv;
+}
+
+float gpt_oss_glu(float g, float u) {
+  g = std::min(g, kGptOssLimit);
+  u = std::clamp(u, -kGptOssLimit, kGptOssLimit);
+  return (u + 1.0f) * g / (1.0f + std::exp(-kGptOssAlpha * g));
+}
+
 float dot(const float* a, const float* b, i64 n) {
   // Eight independent partial sums: vectorisable without -ffast-math, same order everywhere.
   float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};

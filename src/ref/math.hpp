@@ -30,6 +30,15 @@ float alibi_slope(i64 h, i64 H);
 
 // In-place softmax over n floats (max-subtracted, double-accumulated sum).
 void softmax(float* x, i64 n);
+// The same with one more logit, `sink`, that takes its share of the mass and has no output of its
+// own: the n probabilities sum to less than 1 (ref: modeling_gpt_oss.py eager_attention_forward,
+// the sinks concatenated to the scores, softmax, the sinks' column dropped).
+void softmax_with_sink(float* x, i64 n, float sink);
+// gpt-oss's expert activation of a gate g and an up u (ref: modeling_gpt_oss.py GptOssExperts:
+// alpha 1.702, limit = GptOssConfig.swiglu_limit 7.0): g clamped above, u on both sides,
+// (u + 1) · g · sigmoid(alpha · g).
+inline constexpr float kGptOssAlpha = 1.702f, kGptOssLimit = 7.0f;
+float gpt_oss_glu(float g, float u);
 
 float dot(const float* a, const float* b, i64 n);
 void axpy(float a, const float* x, float* y, i64 n);  // y += a·x

@@ -9,8 +9,11 @@
 // index, mask, norm or position changes the output by O(1), far above the tolerance.
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 #include "naive.hpp"
 #include "ref/forward.hpp"
+#include "ref/math.hpp"
 #include "test_util.hpp"
 #include "tiny.hpp"
 
@@ -133,4 +136,24 @@ TEST_CASE("calls beyond the context or the chunk size are refused", "[ref][block
   CHECK(over.issues()[0].field == "context");
   ref::reset_cache(*dec);
   CHECK(ref::hidden_program(*dec, 2).ok());
+}
+
+TEST_CASE("gpt-oss's activation clamps the gate above and the up both ways; a sink takes its share of the softmax", "[ref][block]") {
+  // modeling_gpt_oss.py GptOssExperts: gate.clamp(max=7), up.clamp(-7, 7), (up + 1) · gate · sigmoid(1.702 · gate).
+  auto want = [](double g, double u) {
+    g = std::min(g, 7.0), u = std::max(-7.0, std::min(u, 7.0));
+    return (u + 1) * g / (1 + std::exp(-1.702 * g));
+  };
+  for (auto [g, u] : std::vector<std::pair<float, float>>{{0.5f, -0.25f}, {9.0f, 2.0f}, {-12.0f, 30.0f}, {3.0f, -11.0f}, {7.5f, 7.5f}})
+    CHECK(ref::gpt_oss_glu(g, u) == Approx(want(g, u)).epsilon(1e-6));
+  CHECK(ref::gpt_oss_glu(100.0f, 100.0f) == ref::gpt_oss_glu(7.0f, 7.0f));  // both clamped
+  // The sink's exp joins the denominator: three scores and a sink of equal value share the mass in quarters.
+  float x[3] = {0.5f, 0.5f, 0.5f};
+  ref::softmax_with_sink(x, 3, 0.5f);
+  for (float p : x) CHECK(p == Approx(0.25f));
+  float y[2] = {1.0f, 2.0f}, z[2] = {1.0f, 2.0f};
+  ref::softmax_with_sink(y, 2, -1e30f);  // a sink far below: the plain softmax
+  ref::softmax(z, 2);
+  CHECK(y[0] == Approx(z[0]));
+  CHECK(y[1] == Approx(z[1]));
 }

@@ -39,7 +39,7 @@ W find(const ref::Decoder& dec, i64 layer, const std::vector<const char*>& parts
 W find_role(const ref::Decoder& dec, i64 layer, Role role, bool routed, bool shared, bool bias = false) {
   for (const auto& w : dec.weights)
     if (w.layer == layer && (bias ? w.spec.of : w.spec.role) == role && w.spec.routed == routed &&
-        has(w.spec.name, "shared_expert") == shared && is_bias(w.spec.name) == bias && w.spec.role != Role::Norm)
+        has(w.spec.name, "shared_expert") == shared && (w.spec.role == Role::Bias) == bias && w.spec.role != Role::Norm)
       return W{w.buf.data(), w.spec.rows, w.spec.cols};
   return W{};
 }
@@ -103,8 +103,10 @@ double slope(i64 h, i64 H) {  // ALiBi, Press et al. 2022
 Vec slice(const Vec& v, i64 off, i64 n) { return Vec(v.begin() + off, v.begin() + off + n); }
 
 // Causal attention of one sequence: q (T, H, dq), k (T, KH, dq), v (T, KH, dv) → (T, H·dv).
+// `sinks` (H logits, gpt-oss): a score per head beside the keys' that takes part in the softmax
+// and has no value.
 std::vector<Vec> attend(const ModelConfig& c, bool slides, const std::vector<Vec>& q, const std::vector<Vec>& k,
-                        const std::vector<Vec>& v, i64 H, i64 KH, i64 dq, i64 dv) {
+                        const std::vector<Vec>& v, i64 H, i64 KH, i64 dq, i64 dv, const W& sinks) {
   const i64 T = static_cast<i64>(q.size());
   std::vector<Vec> out(static_cast<size_t>(T), Vec(static_cast<size_t>(H * dv), 0.0));
   for (i64 i = 0; i < T; ++i)
@@ -118,8 +120,9 @@ std::vector<Vec> attend(const ModelConfig& c, bool slides, const std::vector<Vec
         s[j] = dotp / std::sqrt(static_cast<double>(dq));
         if (c.pos == core::PosKind::Alibi) s[j] -= slope(h, H) * static_cast<double>(i - j);
       }
-      const double mx = *std::max_element(s.begin(), s.end());
-      double sum = 0;
+      const double sink = sinks ? sinks.p[h] : -INFINITY;
+      const double mx = std::max(sink, *std::max_element(s.begin(), s.end()));
+      double sum = sinks ? std::exp(sink - mx) : 0.0;
       for (double& e : s) sum += (e = std::exp(e - mx));
       for (i64 j = 0; j <= i; ++j)
         for (i64 e = 0; e < dv; ++e) out[i][h * dv + e] += s[j] / sum * v[j][g * dv + e];
@@ -188,7 +191,7 @@ std::vector<Vec> attention(const ref::Decoder& dec, i64 L, const std::vector<Vec
       }
     }
   }
-  const auto o = attend(c, c.layer_slides(L), q, k, v, H, KH, dq, dv);
+  const auto o = attend(c, c.layer_slides(L), q, k, v, H, KH, dq, dv, find_role(dec, L, Role::AttnSink, false, false));
   std::vector<Vec> out(T);
   const W ow = find_role(dec, L, Role::AttnO, false, false), ob = find_role(dec, L, Role::AttnO, false, false, true);
   for (i64 t = 0; t < T; ++t) out[t] = lin(o[t], ow, ob);
@@ -202,14 +205,25 @@ Vec mlp(const ref::Decoder& dec, i64 L, const Vec& x, bool routed, bool shared, 
   Vec hmid;
   if (c.ffn_kind == core::FfnKind::Gated) {
     Vec g, u;
-    if (W gu = get(Role::FfnGateUp)) {
+    const bool oss = c.family == core::Family::GptOss;
+    if (W gu = get(Role::FfnGateUp); gu && oss) {  // gpt-oss: gate_up[..., ::2], gate_up[..., 1::2]
+      const Vec both = lin(x, gu, get(Role::FfnGateUp, true), copy);
+      for (i64 j = 0; j < gu.cols / 2; ++j) g.push_back(both[2 * j]), u.push_back(both[2 * j + 1]);
+    } else if (gu) {
       const Vec both = lin(x, gu, get(Role::FfnGateUp, true), copy);
       g = slice(both, 0, gu.cols / 2), u = slice(both, gu.cols / 2, gu.cols / 2);
     } else {
       g = lin(x, get(Role::FfnGate), get(Role::FfnGate, true), copy);
       u = lin(x, get(Role::FfnUp), get(Role::FfnUp, true), copy);
     }
-    for (size_t i = 0; i < g.size(); ++i) g[i] = act(c.act, g[i]) * u[i];
+    for (size_t i = 0; i < g.size(); ++i) {
+      if (oss) {  // modeling_gpt_oss.py GptOssExperts: clamp, then (up + 1) · gate · sigmoid(1.702 · gate)
+        const double gc = std::min(g[i], 7.0), uc = std::clamp(u[i], -7.0, 7.0);
+        g[i] = (uc + 1) * gc / (1 + std::exp(-1.702 * gc));
+      } else {
+        g[i] = act(c.act, g[i]) * u[i];
+      }
+    }
     hmid = g;
   } else {
     hmid = lin(x, get(Role::FfnUp), get(Role::FfnUp, true), copy);
