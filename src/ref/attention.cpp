@@ -47,9 +47,12 @@ void add_mha_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const float*
   if (L.q_norm) {
     const core::NormKind kind = c.norm;
     const NormW qn = L.q_norm, kn = L.k_norm;
+    // Per head (Qwen3, Gemma 3), or once over every head's width before the heads split
+    // (OLMo-2, MiniMax-M2: ref modeling_olmo2.py Olmo2Attention, q_norm over H·hd, k_norm over K·hd).
+    const i64 qw = c.norm_qk_full ? H * hd : hd, kw = c.norm_qk_full ? K * hd : hd;
     add_op(p, rows_op(lname(L, "q/k norm"), M, 5.0 * static_cast<double>(W), [=](i64 r) {
-      for (i64 h = 0; h < H; ++h) norm_vec(kind, qn, qkv + r * W + h * hd, qkv + r * W + h * hd, hd);
-      for (i64 h = 0; h < K; ++h) norm_vec(kind, kn, qkv + r * W + ko + h * hd, qkv + r * W + ko + h * hd, hd);
+      for (i64 h = 0; h < H * hd; h += qw) norm_vec(kind, qn, qkv + r * W + h, qkv + r * W + h, qw);
+      for (i64 h = 0; h < K * hd; h += kw) norm_vec(kind, kn, qkv + r * W + ko + h, qkv + r * W + ko + h, kw);
     }));
   }
   const i64 rot = c.pos == core::PosKind::Rotary ? rotary_dims(c) : 0;

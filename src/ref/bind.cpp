@@ -36,9 +36,10 @@ struct LayerBinder {
 
   NormW* next_norm() {
     if (!attn_started) {
-      NormW* slots[4] = {&L.attn_norm, nullptr, nullptr, nullptr};
-      int n = 1;
-      if (c.norm_ffn_input) slots[n++] = &L.ffn_norm;
+      NormW* slots[4] = {nullptr, nullptr, nullptr, nullptr};
+      int n = 0;
+      if (c.norm_pre) slots[n++] = &L.attn_norm;  // OLMo-2 has only the post norms
+      if (c.norm_pre && c.norm_ffn_input) slots[n++] = &L.ffn_norm;
       if (c.norm_sandwich) slots[n++] = &L.post_attn_norm, slots[n++] = &L.post_ffn_norm;
       return own_norms < n ? slots[own_norms++] : nullptr;
     }
@@ -112,7 +113,7 @@ struct LayerBinder {
   std::optional<Issue> check(const WeightTensor& any) const {
     const bool attn = c.mla.enabled ? (L.kv_a && L.kv_b && (L.q || (L.q_a && L.q_b)))
                                     : (L.qkv || (L.q && L.k && L.v));
-    if (!attn || !L.o || !L.attn_norm) return unexpected(any, "layer lacks attention tensors");
+    if (!attn || !L.o || (c.norm_pre && !L.attn_norm)) return unexpected(any, "layer lacks attention tensors");
     const bool ffn = L.moe ? (L.router && (L.e_up || L.e_gate_up) && L.e_down) : ((L.up || L.gate_up) && L.down);
     if (!ffn) return unexpected(any, "layer lacks FFN tensors");
     return std::nullopt;

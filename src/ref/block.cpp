@@ -2,6 +2,7 @@
 //   sequential  x += attn(norm1(x));            x += ffn(norm2(x))
 //   parallel    x += attn(norm1(x)) + ffn(norm2(x) or norm1(x))   (GPT-J, NeoX, Falcon, Phi)
 //   sandwich    x += post1(attn(norm1(x)));     x += post2(ffn(norm2(x)))   (Gemma-2)
+//   post only   x += post1(attn(x));            x += post2(ffn(x))          (OLMo-2)
 #include "block.hpp"
 
 #include "math.hpp"
@@ -26,8 +27,10 @@ void add_layer_ops(Decoder& dec, size_t li, i64 n, Program& p) {
   const double norm_cost = 6.0 * static_cast<double>(d);
   const NormW n1 = L.attn_norm, n2 = L.ffn_norm, post1 = L.post_attn_norm, post2 = L.post_ffn_norm;
 
-  add_op(p, rows_op(lname(L, "attention norm"), M, norm_cost,
-                    [=](i64 r) { norm_vec(kind, n1, x + r * d, xn + r * d, d); }));
+  if (n1)
+    add_op(p, rows_op(lname(L, "attention norm"), M, norm_cost,
+                      [=](i64 r) { norm_vec(kind, n1, x + r * d, xn + r * d, d); }));
+  const float* attn_in = n1 ? xn : x;  // OLMo-2: attention reads the residual stream itself
   float* ffn_in = xn;
   if (c.parallel_block && n2) {
     float* xn2 = dec.ws.xn2.data();
@@ -35,7 +38,7 @@ void add_layer_ops(Decoder& dec, size_t li, i64 n, Program& p) {
                       [=](i64 r) { norm_vec(kind, n2, x + r * d, xn2 + r * d, d); }));
     ffn_in = xn2;
   }
-  add_attention_ops(dec, L, dec.kv[li], n, xn, ao, p);
+  add_attention_ops(dec, L, dec.kv[li], n, attn_in, ao, p);
   if (post1)
     add_op(p, rows_op(lname(L, "post-attention norm"), M, norm_cost,
                       [=](i64 r) { norm_vec(kind, post1, ao + r * d, ao + r * d, d); }));

@@ -38,11 +38,9 @@ std::optional<Issue> unsupported(const ModelConfig& c) {
   };
   add(c.attn_out_gate, "the gated attention output (og)");
   add(c.linear.enabled(), "Gated DeltaNet linear attention (full_attention_interval)");
-  add(!c.norm_pre, "post-sublayer norms without pre norms (npre)");
   add(c.mla.has_indexer(), "the lightning indexer of sparse attention (ixh)");
   add(c.sliding_window > 0 && c.window_chunked, "chunked attention (chk)");
   add(!c.block_pattern.empty(), "Mamba-2 mixers and per-layer block patterns (bp)");
-  add(c.norm_qk && c.norm_qk_full, "full-width q/k norms (nqkf)");
   add(c.per_layer(), "per-layer KV heads and FFN widths (lkv, lff)");
   add(c.global_head_dim > 0 || c.global_kv_heads > 0 || c.k_eq_v, "Gemma 4's full-attention layer shapes (ghd, gkv, keqv)");
   add(c.kv_shared > 0, "KV-shared layers (kvs)");

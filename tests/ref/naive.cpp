@@ -174,13 +174,18 @@ std::vector<Vec> attention(const ref::Decoder& dec, i64 L, const std::vector<Vec
       if (c.norm_qk) {
         const W qw = find(dec, L, {"q_norm", "q_layernorm"}), qb = find(dec, L, {"q_norm", "q_layernorm"}, true);
         const W kw = find(dec, L, {"k_norm", "k_layernorm"}), kb = find(dec, L, {"k_norm", "k_layernorm"}, true);
-        for (i64 h = 0; h < H; ++h) {
-          const Vec y = norm(c, slice(q[t], h * dq, dq), qw, qb);
-          std::copy(y.begin(), y.end(), q[t].begin() + h * dq);
-        }
-        for (i64 h = 0; h < KH; ++h) {
-          const Vec y = norm(c, slice(k[t], h * dq, dq), kw, kb);
-          std::copy(y.begin(), y.end(), k[t].begin() + h * dq);
+        if (c.norm_qk_full) {  // modeling_olmo2.py: q_norm(q_proj(x)), k_norm(k_proj(x)) before the heads split
+          q[t] = norm(c, q[t], qw, qb);
+          k[t] = norm(c, k[t], kw, kb);
+        } else {
+          for (i64 h = 0; h < H; ++h) {
+            const Vec y = norm(c, slice(q[t], h * dq, dq), qw, qb);
+            std::copy(y.begin(), y.end(), q[t].begin() + h * dq);
+          }
+          for (i64 h = 0; h < KH; ++h) {
+            const Vec y = norm(c, slice(k[t], h * dq, dq), kw, kb);
+            std::copy(y.begin(), y.end(), k[t].begin() + h * dq);
+          }
         }
       }
       if (c.pos == core::PosKind::Rotary) {
@@ -284,7 +289,7 @@ void layer(const ref::Decoder& dec, i64 L, std::vector<Vec>& x) {
   const W pa = c.norm_sandwich ? nw({"post_attention_layernorm"}, false) : W{};
   const W pf = c.norm_sandwich ? nw({"post_feedforward_layernorm"}, false) : W{};
   std::vector<Vec> xn(T);
-  for (i64 t = 0; t < T; ++t) xn[t] = norm(c, x[t], a_w, a_b);
+  for (i64 t = 0; t < T; ++t) xn[t] = c.norm_pre ? norm(c, x[t], a_w, a_b) : x[t];  // OLMo-2: no pre norm
   std::vector<Vec> a = attention(dec, L, xn);
   for (i64 t = 0; t < T; ++t) {
     if (pa) a[t] = norm(c, a[t], pa, W{});
