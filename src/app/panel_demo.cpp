@@ -88,7 +88,9 @@ void draw_demo_panel(App& app) {
     for (const auto& is : plan.issues()) error_text(core::to_string(is));
   } else {
     const auto& p = plan.value();
-    ImGui::Text("Block: layer %lld%s, %s; allocates %s.", static_cast<long long>(p.layer), p.moe ? " (MoE)" : "",
+    const bool linear = p.model.layer_is_linear(p.layer);
+    ImGui::Text("Block: layer %lld%s%s, %s; allocates %s.", static_cast<long long>(p.layer),
+                linear ? " (Gated DeltaNet)" : "", p.moe ? " (MoE)" : "",
                 p.scaled ? "scaled to fit the budget" : "at its real dimensions",
                 format_bytes_auto(p.bytes, s.unit).c_str());
     if (p.scaled) {
@@ -96,6 +98,8 @@ void draw_demo_panel(App& app) {
       ImGui::TextColored(error_colour(), "Scaled: %s. Times and bytes are for this smaller block.", p.scaling.c_str());
       ImGui::PopTextWrapPos();
     }
+    if (linear)
+      ImGui::TextDisabled("A linear-attention layer attends through its recurrent state: no attention map to draw.");
   }
 
   if (!d.running) {
@@ -170,7 +174,9 @@ void draw_demo_panel(App& app) {
       ImGui::TableHeadersRow();
       memory_row("weights", m.weights_measured, m.weights_estimated, s.unit);
       memory_row("KV cache", m.kv_measured, m.kv_estimated, s.unit);
-      memory_row("attention temporaries", m.attention_measured, m.attention_estimated, s.unit);
+      if (m.state_measured || m.state_estimated) memory_row("recurrent state", m.state_measured, m.state_estimated, s.unit);
+      if (m.attention_estimated) memory_row("attention temporaries", m.attention_measured, m.attention_estimated, s.unit);
+      if (m.linear_estimated) memory_row("linear-attention temporaries", m.linear_measured, m.linear_estimated, s.unit);
       memory_row("FFN temporaries", m.ffn_measured, m.ffn_estimated, s.unit);
       if (m.logits_measured || m.logits_estimated) memory_row("logits", m.logits_measured, m.logits_estimated, s.unit);
       memory_row("all activations", m.activations_measured, m.activations_estimated, s.unit);

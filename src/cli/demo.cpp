@@ -112,8 +112,10 @@ std::string text_report(const ref::DemoPlan& p, const DemoResults& r, const ref:
   };
   row("weights", m.weights_measured, m.weights_estimated);
   row("KV cache", m.kv_measured, m.kv_estimated);
+  if (m.state_measured > 0 || m.state_estimated > 0) row("recurrent state", m.state_measured, m.state_estimated);
   row("activations (peak of the phases)", m.activations_measured, m.activations_estimated);
-  row("  attention phase live set", m.attention_measured, m.attention_estimated);
+  if (m.attention_estimated > 0) row("  attention phase live set", m.attention_measured, m.attention_estimated);
+  if (m.linear_estimated > 0) row("  linear-attention phase live set", m.linear_measured, m.linear_estimated);
   row("  FFN phase live set", m.ffn_measured, m.ffn_estimated);
   row("scratch (heat map copy, …)", m.scratch_measured, -1);
   row("peak", m.peak_measured, m.peak_estimated);
@@ -151,9 +153,11 @@ std::string json_report(const ref::DemoPlan& p, const DemoResults& r, const ref:
   };
   o += ", \"memory\": {\"batch\": " + std::to_string(m.batch) + ", \"context\": " + std::to_string(m.context) +
        ", \"chunk\": " + std::to_string(m.chunk) + ", \"weights\": " + pair(m.weights_measured, m.weights_estimated) +
-       ", \"kv_cache\": " + pair(m.kv_measured, m.kv_estimated) + ", \"activations\": " +
+       ", \"kv_cache\": " + pair(m.kv_measured, m.kv_estimated) +
+       ", \"recurrent_state\": " + pair(m.state_measured, m.state_estimated) + ", \"activations\": " +
        pair(m.activations_measured, m.activations_estimated) + ", \"attention_phase\": " +
        pair(m.attention_measured, m.attention_estimated) + ", \"ffn_phase\": " + pair(m.ffn_measured, m.ffn_estimated) +
+       ", \"linear_attention_phase\": " + pair(m.linear_measured, m.linear_estimated) +
        ", \"scratch_measured\": " + std::to_string(m.scratch_measured) + ", \"peak\": " +
        pair(m.peak_measured, m.peak_estimated) + ", \"notes\": [";
   for (size_t i = 0; i < m.notes.size(); ++i) o += (i ? ", " : "") + esc(m.notes[i]);

@@ -20,6 +20,7 @@ std::string_view to_string(Mem m) {
     case Mem::KvCache: return "kv_cache";
     case Mem::Activations: return "activations";
     case Mem::Scratch: return "scratch";
+    case Mem::State: return "recurrent_state";
   }
   return "?";
 }

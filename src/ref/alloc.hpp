@@ -12,9 +12,11 @@ namespace llmsize::ref {
 
 using i64 = std::int64_t;
 
-enum class Mem : std::uint8_t { Weights, KvCache, Activations, Scratch };
-inline constexpr int kMemCount = 4;
-std::string_view to_string(Mem m);  // "weights", "kv_cache", "activations", "scratch"
+// State: the recurrent state of linear-attention layers (Gated DeltaNet's convolution window
+// and per-head state matrices), fixed per sequence, kept beside the KV cache.
+enum class Mem : std::uint8_t { Weights, KvCache, Activations, Scratch, State };
+inline constexpr int kMemCount = 5;
+std::string_view to_string(Mem m);  // "weights", "kv_cache", "activations", "scratch", "recurrent_state"
 
 struct MemStats {
   std::array<i64, kMemCount> live{};  // bytes allocated now, per category

@@ -34,7 +34,11 @@ void add_mha_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const float*
                  Program& p) {
   const core::ModelConfig& c = dec.cfg;
   const i64 M = dec.opt.batch * n, d = c.d_model, H = c.n_heads, K = c.n_kv_heads, hd = c.head_dim;
-  const i64 W = (H + 2 * K) * hd, ko = H * hd, vo = H * hd + K * hd;
+  // With an output gate (Qwen3-Next, Qwen3.5: modeling_qwen3_next.py Qwen3NextAttention.forward,
+  // q_proj(x).view(..., H, 2·hd) chunked in two) each head's query is followed by its gate.
+  const bool og = c.attn_out_gate;
+  const i64 qs = og ? 2 * hd : hd;  // stride between heads' queries
+  const i64 W = H * qs + 2 * K * hd, ko = H * qs, vo = ko + K * hd;
   float* qkv = dec.ws.qkv;
   if (L.qkv) {
     add_op(p, gemm_op(dec, lname(L, "qkv"), M, in, d, L.qkv, qkv, W));
@@ -51,7 +55,10 @@ void add_mha_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const float*
     // (OLMo-2, MiniMax-M2: ref modeling_olmo2.py Olmo2Attention, q_norm over H·hd, k_norm over K·hd).
     const i64 qw = c.norm_qk_full ? H * hd : hd, kw = c.norm_qk_full ? K * hd : hd;
     add_op(p, rows_op(lname(L, "q/k norm"), M, 5.0 * static_cast<double>(W), [=](i64 r) {
-      for (i64 h = 0; h < H * hd; h += qw) norm_vec(kind, qn, qkv + r * W + h, qkv + r * W + h, qw);
+      if (qw == hd)
+        for (i64 h = 0; h < H; ++h) norm_vec(kind, qn, qkv + r * W + h * qs, qkv + r * W + h * qs, hd);
+      else
+        norm_vec(kind, qn, qkv + r * W, qkv + r * W, qw);
       for (i64 h = 0; h < K * hd; h += kw) norm_vec(kind, kn, qkv + r * W + ko + h, qkv + r * W + ko + h, kw);
     }));
   }
@@ -60,7 +67,8 @@ void add_mha_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const float*
     const double theta = c.rope_theta;
     add_op(p, rows_op(lname(L, "rope"), M, 4.0 * static_cast<double>((H + K) * rot), [=](i64 r) {
       const i64 pos = pos0 + r % n;
-      for (i64 h = 0; h < H + K; ++h) rope_vec(qkv + r * W + h * hd, rot, pos, theta);
+      for (i64 h = 0; h < H; ++h) rope_vec(qkv + r * W + h * qs, rot, pos, theta);
+      for (i64 h = 0; h < K; ++h) rope_vec(qkv + r * W + ko + h * hd, rot, pos, theta);
     }));
   }
   const bool alibi = c.pos == core::PosKind::Alibi;
@@ -82,7 +90,7 @@ void add_mha_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const float*
     const i64 lo = window > 0 ? std::max<i64>(0, pos - window + 1) : 0, T = pos - lo + 1;
     for (i64 h = 0; h < H; ++h) {
       const i64 g = h / (H / K);
-      const float* q = qkv + r * W + h * hd;
+      const float* q = qkv + r * W + h * qs;
       float* sc = scores + h * ctx;
       const float slope = alibi ? alibi_slope(h, H) : 0.0f;
       for (i64 j = 0; j < T; ++j) {
@@ -95,6 +103,8 @@ void add_mha_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const float*
       float* o = attn + r * (H * hd) + h * hd;
       std::fill_n(o, hd, 0.0f);
       for (i64 j = 0; j < T; ++j) axpy(sc[j], vc + (s * cap + (lo + j) % cap) * wk + g * hd, o, hd);
+      if (og)  // attn_output * sigmoid(gate)
+        for (i64 e = 0; e < hd; ++e) o[e] /= 1.0f + std::exp(-q[hd + e]);
     }
     D->stats.flops += 4.0 * static_cast<double>(H * hd * T);
     D->stats.kv_bytes_read += 8.0 * static_cast<double>(T * wk);
@@ -204,7 +214,8 @@ void add_mla_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const float*
 
 void add_attention_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const float* in,
                        float* out, Program& p) {
-  if (dec.cfg.mla.enabled) add_mla_ops(dec, L, kv, n, in, out, p);
+  if (L.linear) add_linear_ops(dec, L, kv, n, in, out, p);
+  else if (dec.cfg.mla.enabled) add_mla_ops(dec, L, kv, n, in, out, p);
   else add_mha_ops(dec, L, kv, n, in, out, p);
 }
 

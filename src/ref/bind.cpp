@@ -43,6 +43,7 @@ struct LayerBinder {
       if (c.norm_sandwich) slots[n++] = &L.post_attn_norm, slots[n++] = &L.post_ffn_norm;
       return own_norms < n ? slots[own_norms++] : nullptr;
     }
+    if (L.linear) return L.lin_norm.w ? nullptr : &L.lin_norm;  // linear_attn.norm (Qwen3NextRMSNormGated)
     if (last_role == Role::MlaQA) return &L.q_a_norm;
     if (last_role == Role::MlaKVA) return &L.kv_a_norm;
     if (c.norm_qk && !c.mla.enabled && qk_norms < 2) return qk_norms++ == 0 ? &L.q_norm : &L.k_norm;
@@ -66,6 +67,11 @@ struct LayerBinder {
       case Role::FfnUp: return t.routed ? &L.e_up : router_seen ? &L.s_up : &L.up;
       case Role::FfnDown: return t.routed ? &L.e_down : router_seen ? &L.s_down : &L.down;
       case Role::FfnGateUp: return t.routed ? &L.e_gate_up : router_seen ? nullptr : &L.gate_up;
+      // Gated DeltaNet: the fused q‖k‖v‖z and b‖a (Qwen3-Next), or qkv, z, b, a in that order (Qwen3.5).
+      case Role::LinQKVZ:
+        return t.cols == 2 * c.linear.key_dim() + 2 * c.linear.value_dim() ? &L.lin_qkvz : L.lin_qkv ? &L.lin_z : &L.lin_qkv;
+      case Role::LinBA: return t.cols == 2 * c.linear.v_heads ? &L.lin_ba : L.lin_b ? &L.lin_a : &L.lin_b;
+      case Role::LinOut: return &L.lin_out;
       default: return nullptr;
     }
   }
@@ -97,6 +103,14 @@ struct LayerBinder {
       L.sinks = p;
       return std::nullopt;
     }
+    if (t.role == Role::LinConv || t.role == Role::LinDtBias || t.role == Role::LinALog) {
+      const float** slot = t.role == Role::LinConv ? &L.conv : t.role == Role::LinDtBias ? &L.dt_bias : &L.a_log;
+      const i64 want = t.role == Role::LinConv ? c.linear.conv_kernel * c.linear.conv_dim() : c.linear.v_heads;
+      if (!L.linear || *slot || t.numel() != want) return unexpected(w, "a Gated DeltaNet tensor outside a linear layer, twice, or of another size");
+      *slot = p;
+      attn_started = true;
+      return std::nullopt;
+    }
     if (t.role == Role::RouterBias) {
       L.router_correction = p;
       return std::nullopt;
@@ -111,9 +125,11 @@ struct LayerBinder {
   }
 
   std::optional<Issue> check(const WeightTensor& any) const {
-    const bool attn = c.mla.enabled ? (L.kv_a && L.kv_b && (L.q || (L.q_a && L.q_b)))
+    const bool linear = ((L.lin_qkvz && L.lin_ba) || (L.lin_qkv && L.lin_z && L.lin_b && L.lin_a)) && L.conv &&
+                        L.dt_bias && L.a_log && L.lin_norm && L.lin_out;
+    const bool attn = L.linear ? linear : c.mla.enabled ? (L.kv_a && L.kv_b && (L.q || (L.q_a && L.q_b)))
                                     : (L.qkv || (L.q && L.k && L.v));
-    if (!attn || !L.o || (c.norm_pre && !L.attn_norm)) return unexpected(any, "layer lacks attention tensors");
+    if (!attn || (!L.linear && !L.o) || (c.norm_pre && !L.attn_norm)) return unexpected(any, "layer lacks attention tensors");
     const bool ffn = L.moe ? (L.router && (L.e_up || L.e_gate_up) && L.e_down) : ((L.up || L.gate_up) && L.down);
     if (!ffn) return unexpected(any, "layer lacks FFN tensors");
     return std::nullopt;
@@ -159,6 +175,7 @@ std::optional<Issue> bind_weights(Decoder& dec, i64 first, i64 count) {
     L.index = first + k;
     L.moe = dec.plan.is_moe(L.index);
     L.window = dec.plan.window(L.index);
+    L.linear = dec.plan.cache_of(L.index).kind == core::AttnKind::Linear;
     LayerBinder b{c, L};
     const size_t start = i;
     for (; i < dec.weights.size() && dec.weights[i].layer == L.index; ++i)

@@ -12,6 +12,13 @@ namespace llmsize::ref {
 void add_attention_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const float* in,
                        float* out, Program& p);
 
+// Gated DeltaNet of a linear-attention layer L (linear_attn.cpp): projections, the causal
+// depthwise convolution through its window of the last conv_kernel inputs, the gated delta rule
+// over each value head's k_dim × v_dim state, the gated RMSNorm and out_proj. Decode and prefill
+// both update the state token by token.
+void add_linear_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const float* in, float* out,
+                    Program& p);
+
 // FFN of layer L: classic or gated dense MLP, or routed top-k experts plus shared experts.
 void add_ffn_ops(Decoder& dec, const LayerW& L, i64 n, const float* in, float* out, Program& p);
 

@@ -29,6 +29,12 @@ struct Span {
   i64 first = 0, count = 0;
 };
 
+// The layer kinds among the built layers: they size the workspace's phases.
+struct Built {
+  bool dense = false, moe = false;  // FFN kinds
+  bool attn = false, linear = false;  // attention layers (any cache but Linear), Gated DeltaNet layers
+};
+
 }  // namespace
 
 std::optional<Issue> unsupported(const ModelConfig& c) {
@@ -36,8 +42,6 @@ std::optional<Issue> unsupported(const ModelConfig& c) {
   auto add = [&](bool on, const char* kind) {
     if (on) what += std::string(what.empty() ? "" : ", ") + kind;
   };
-  add(c.attn_out_gate, "the gated attention output (og)");
-  add(c.linear.enabled(), "Gated DeltaNet linear attention (full_attention_interval)");
   add(c.mla.has_indexer(), "the lightning indexer of sparse attention (ixh)");
   add(c.sliding_window > 0 && c.window_chunked, "chunked attention (chk)");
   add(!c.block_pattern.empty(), "Mamba-2 mixers and per-layer block patterns (bp)");
@@ -83,19 +87,35 @@ struct Request {
 };
 
 // The views of one arena phase, in order; `view(ptr, floats)` is called for each (ptr null
-// while planning). Attention (A), FFN (F) and head (H) phases share the arena.
-enum Phase { kAttention, kFfn, kHead, kPhases };
+// while planning). Attention (A), FFN (F), head (H) and linear-attention (L) phases share the
+// arena. The o-projection output `ao` comes first in both the attention and the linear phase,
+// at the same offset: the block reads it after either.
+enum Phase { kAttention, kFfn, kHead, kLinear, kPhases };
 template <class View>
-void arena_views(const ModelConfig& c, const DecoderOptions& o, bool any_dense, bool any_moe, Workspace* w,
-                 View view) {
+void arena_views(const ModelConfig& c, const DecoderOptions& o, const Built& built, Workspace* w, View view) {
   const Checked M = Checked(o.batch) * o.max_tokens;
   const i64 d = c.d_model, H = c.n_heads;
   const i64 gated = c.ffn_kind == core::FfnKind::Gated ? 2 : 1;
+  const bool any_dense = built.dense, any_moe = built.moe;
   auto f = [&](float* Workspace::*field) { return w ? &(w->*field) : nullptr; };
   auto iv = [&](std::int32_t* Workspace::*field) {
     return w ? reinterpret_cast<float**>(&(w->*field)) : nullptr;
   };
-  if (c.mla.enabled) {
+  if (built.linear) {
+    const auto& a = c.linear;
+    if (!c.parallel_block) view(kLinear, f(&Workspace::ao), M * d);
+    view(kLinear, f(&Workspace::lin_p), M * (2 * a.key_dim() + 2 * a.value_dim()));
+    view(kLinear, f(&Workspace::lin_ba), M * (2 * a.v_heads));
+    view(kLinear, f(&Workspace::lin_c), M * a.conv_dim());
+    view(kLinear, f(&Workspace::lin_o), M * a.value_dim());
+    if (o.max_tokens > 1) {  // the chunked prefill (linear_attn.cpp chunk_rule); decode needs neither
+      view(kLinear, f(&Workspace::lin_vn), M * a.value_dim());
+      view(kLinear, f(&Workspace::lin_tri), M * a.v_heads * 64);
+    }
+  }
+  if (!built.attn) {
+  } else if (c.mla.enabled) {
+    if (!c.parallel_block) view(kAttention, f(&Workspace::ao), M * d);
     const auto& m = c.mla;
     view(kAttention, f(&Workspace::qkv), M * H * (m.qk_nope_dim + m.qk_rope_dim));
     view(kAttention, f(&Workspace::mla_cq), M * m.q_lora_rank);
@@ -103,10 +123,11 @@ void arena_views(const ModelConfig& c, const DecoderOptions& o, bool any_dense, 
     view(kAttention, f(&Workspace::mla_qlat), M * H * m.kv_lora_rank);
     view(kAttention, f(&Workspace::mla_olat), M * H * m.kv_lora_rank);
   } else {
-    view(kAttention, f(&Workspace::qkv), M * (H + 2 * c.n_kv_heads) * c.head_dim);
+    if (!c.parallel_block) view(kAttention, f(&Workspace::ao), M * d);
+    // Qwen3-Next's q_proj yields each head's query and output gate side by side.
+    view(kAttention, f(&Workspace::qkv), M * (H * (c.attn_out_gate ? 2 : 1) + 2 * c.n_kv_heads) * c.head_dim);
   }
-  view(kAttention, f(&Workspace::attn), M * H * c.v_head_dim());
-  if (!c.parallel_block) view(kAttention, f(&Workspace::ao), M * d);
+  if (built.attn) view(kAttention, f(&Workspace::attn), M * H * c.v_head_dim());
   view(kFfn, f(&Workspace::fo), M * d);
   i64 f_max = any_dense ? c.d_ff : 0;
   if (any_moe) f_max = std::max(f_max, c.moe.shared_ffn);
@@ -134,8 +155,8 @@ void arena_views(const ModelConfig& c, const DecoderOptions& o, bool any_dense, 
 i64 round16(i64 n) { return (n + 15) / 16 * 16; }
 
 // The workspace buffers for M = b·max_tokens rows, sized for the layer kinds that are built.
-void plan_workspace(const ModelConfig& c, const DecoderOptions& o, bool any_dense, bool any_moe,
-                    Workspace* w, std::vector<Request>& out) {
+void plan_workspace(const ModelConfig& c, const DecoderOptions& o, const Built& built, Workspace* w,
+                    std::vector<Request>& out) {
   auto add = [&](Buffer Workspace::*field, Mem cat, Checked n) {
     out.push_back({w ? &(w->*field) : nullptr, cat, n.ok() ? n.value() : -1});
   };
@@ -149,8 +170,8 @@ void plan_workspace(const ModelConfig& c, const DecoderOptions& o, bool any_dens
   if (c.parallel_block) add(&Workspace::ao_keep, A, M * d);
   add(&Workspace::scores, A, Checked(H) * o.context);
   if (o.globals) add(&Workspace::tokens, A, M);
-  Checked phase[kPhases] = {Checked(0), Checked(0), Checked(0)};
-  arena_views(c, o, any_dense, any_moe, nullptr,
+  Checked phase[kPhases] = {Checked(0), Checked(0), Checked(0), Checked(0)};
+  arena_views(c, o, built, nullptr,
               [&](int ph, float**, Checked n) { phase[ph] += n.ok() ? Checked(round16(n.value())) : n; });
   Checked arena = phase[kAttention];
   for (const Checked& ph : phase) {
@@ -159,13 +180,13 @@ void plan_workspace(const ModelConfig& c, const DecoderOptions& o, bool any_dens
   }
   add(&Workspace::arena, A, arena);
   add(&Workspace::heat, Mem::Scratch, Checked(H) * o.context);
-  if (c.mla.enabled) add(&Workspace::mla_wt, Mem::Scratch, Checked(c.mla.qk_nope_dim) * c.mla.kv_lora_rank);
+  if (c.mla.enabled && built.attn) add(&Workspace::mla_wt, Mem::Scratch, Checked(c.mla.qk_nope_dim) * c.mla.kv_lora_rank);
 }
 
 // Points the phase views into the allocated arena.
-void carve_workspace(const ModelConfig& c, const DecoderOptions& o, bool any_dense, bool any_moe, Workspace& w) {
-  i64 offset[kPhases] = {0, 0, 0};
-  arena_views(c, o, any_dense, any_moe, &w, [&](int ph, float** v, Checked n) {
+void carve_workspace(const ModelConfig& c, const DecoderOptions& o, const Built& built, Workspace& w) {
+  i64 offset[kPhases] = {0, 0, 0, 0};
+  arena_views(c, o, built, &w, [&](int ph, float** v, Checked n) {
     *v = n.value() > 0 ? w.arena.data() + offset[ph] : nullptr;
     offset[ph] += round16(n.value());
   });
@@ -177,7 +198,7 @@ void carve_workspace(const ModelConfig& c, const DecoderOptions& o, bool any_den
 // null `dec` only the sizes are produced.
 core::Result<std::vector<Request>> plan(const ModelConfig& c, const core::Inventory& inv, const core::LayerPlan& lp,
                                         const DecoderOptions& o, const Span& span, Decoder* dec,
-                                        bool* kinds = nullptr) {
+                                        Built* kinds = nullptr) {
   std::vector<Request> out;
   auto weight = [&](const core::Tensor& t, i64 layer) {
     if (dec) dec->weights.push_back({t, layer, Buffer{}});
@@ -185,11 +206,12 @@ core::Result<std::vector<Request>> plan(const ModelConfig& c, const core::Invent
   };
   if (o.globals)
     for (const auto& t : inv.global) weight(t, -1);
-  bool any_dense = false, any_moe = false;
+  Built built;
   for (i64 i = span.first; i < span.first + span.count; ++i) {
     const core::LayerKind* k = kind_of(inv, i);
     if (!k) return Issue{"num_hidden_layers", "layer " + std::to_string(i) + " is in no layer kind"};
-    (k->is_moe ? any_moe : any_dense) = true;
+    (k->is_moe ? built.moe : built.dense) = true;
+    (lp.cache_of(i).kind == core::AttnKind::Linear ? built.linear : built.attn) = true;
     for (const auto& t : k->tensors) weight(t, i);
   }
   if (dec) {  // weights vector is final: point the requests at its buffers
@@ -202,14 +224,27 @@ core::Result<std::vector<Request>> plan(const ModelConfig& c, const core::Invent
     const i64 cap = cs.tokens_kept(o.context);
     const i64 wk = cs.heads * cs.k_dim, wv = cs.heads * cs.v_dim;
     KvCache* kv = dec ? &dec->kv[static_cast<size_t>(i)] : nullptr;
+    if (cs.kind == core::AttnKind::Linear) {
+      // ref: layer_plan.cpp linear_state_bytes, at 4-byte activations: the conv window and the
+      // per-head state matrices; their bytes are the plan's state_bytes for every sequence.
+      const auto& a = c.linear;
+      const Checked conv = Checked(o.batch) * a.conv_kernel * a.conv_dim();
+      const Checked ssm = Checked(o.batch) * a.v_heads * a.k_dim * a.v_dim;
+      if (!conv.ok() || !ssm.ok()) return Issue{"batch", "recurrent state size overflows 64-bit integers"};
+      out.push_back({kv ? &kv->conv : nullptr, Mem::State, conv.value()});
+      out.push_back({kv ? &kv->ssm : nullptr, Mem::State, ssm.value()});
+      continue;
+    }
+    if (!core::keeps_tokens(cs.kind))
+      return Issue{"model_type", "layer " + std::to_string(layer) + ": the reference block has no cache for this layer kind"};
     if (kv) kv->cap = cap, kv->width_k = wk, kv->width_v = wv;
     const Checked per_seq = Checked(o.batch) * cap;
     out.push_back({kv ? &kv->k : nullptr, Mem::KvCache, (per_seq * wk).value()});
     if (wv > 0) out.push_back({kv ? &kv->v : nullptr, Mem::KvCache, (per_seq * wv).value()});
     if (!(per_seq * wk).ok()) return Issue{"context", "KV cache size overflows 64-bit integers"};
   }
-  plan_workspace(c, o, any_dense, any_moe, dec ? &dec->ws : nullptr, out);
-  if (kinds) kinds[0] = any_dense, kinds[1] = any_moe;
+  plan_workspace(c, o, built, dec ? &dec->ws : nullptr, out);
+  if (kinds) *kinds = built;
   Checked total(0);
   for (const auto& r : out) {
     if (r.elems < 0) return Issue{"context", "workspace size overflows 64-bit integers"};
@@ -285,7 +320,7 @@ core::Result<DecoderPlan> plan_decoder(const ModelConfig& cfg, const DecoderOpti
   if (auto issues = check_options(cfg, o, span); !issues.empty()) return issues;
   auto inv = core::build_inventory(cfg);
   if (!inv) return inv.issues();
-  auto lp = core::layer_plan(cfg, core::KvDtype::F32);
+  auto lp = core::layer_plan(cfg, core::KvDtype::F32, 1, 4);  // fp32 KV and recurrent state
   if (!lp) return lp.issues();
   auto reqs = plan(cfg, *inv, *lp, o, span, nullptr);
   if (!reqs) return reqs.issues();
@@ -309,11 +344,11 @@ core::Result<std::unique_ptr<Decoder>> build_decoder(const ModelConfig& cfg,
   if (!inv) return inv.issues();
   dec->cfg = cfg;
   dec->inv = std::move(inv.value());
-  auto lp = core::layer_plan(cfg, core::KvDtype::F32);
+  auto lp = core::layer_plan(cfg, core::KvDtype::F32, 1, 4);  // fp32 KV and recurrent state
   if (!lp) return lp.issues();
   dec->plan = std::move(lp.value());
-  bool kinds[2] = {false, false};
-  auto reqs = plan(cfg, dec->inv, dec->plan, dec->opt, span, dec.get(), kinds);
+  Built kinds;
+  auto reqs = plan(cfg, dec->inv, dec->plan, dec->opt, span, dec.get(), &kinds);
   if (!reqs) return reqs.issues();
   for (const auto& r : *reqs) {
     *r.target = Buffer::make(dec->mem, r.cat, r.elems);
@@ -321,7 +356,7 @@ core::Result<std::unique_ptr<Decoder>> build_decoder(const ModelConfig& cfg,
       return Issue{"budget", "out of memory allocating " + std::to_string(r.elems * 4) + " bytes of " +
                                  std::string(to_string(r.cat))};
   }
-  carve_workspace(cfg, dec->opt, kinds[0], kinds[1], dec->ws);
+  carve_workspace(cfg, dec->opt, kinds, dec->ws);
   if (auto issue = bind_weights(*dec, span.first, span.count)) return *issue;
   if (!dec->opt.defer_init) init_weights(*dec, i64{1} << 62);
   return dec;

@@ -61,6 +61,14 @@ struct LayerW {
   Lin e_gate_up;                        // routed experts' fused gate and up (gpt-oss: columns interleaved)
   Lin s_gate, s_up, s_down;             // always-active shared experts
   Lin shared_gate;                      // d × 1 sigmoid gate on the shared experts
+  // Gated DeltaNet (a linear-attention layer, core::AttnKind::Linear). Qwen3-Next fuses
+  // q‖k‖v‖z (grouped per key head) and b‖a; Qwen3.5 keeps qkv, z, b and a apart.
+  bool linear = false;
+  Lin lin_qkvz, lin_ba, lin_qkv, lin_z, lin_b, lin_a, lin_out;
+  const float* conv = nullptr;     // (conv_kernel, conv_dim): tap j of channel c at [j·conv_dim + c]
+  const float* dt_bias = nullptr;  // Hv
+  const float* a_log = nullptr;    // Hv
+  NormW lin_norm;                  // the gated RMSNorm over one value head (v_dim)
 };
 
 struct GlobalW {
@@ -82,9 +90,13 @@ struct WeightTensor {
 // the core's plan: width_k = heads·k_dim, width_v = heads·v_dim (MLA: one latent row of
 // kv_lora + rope in k and nothing in v), cap = tokens_kept(context); sliding layers keep those
 // slots as a ring (position p lives in slot p mod cap).
+// A linear-attention layer keeps no rows (cap = 0) but a recurrent state per sequence, as the
+// core's plan counts it (layer_plan.cpp linear_state_bytes): the convolution's last conv_kernel
+// inputs (b, conv_kernel, conv_dim) and one k_dim × v_dim matrix per value head (b, Hv, dk, dv).
 struct KvCache {
   Buffer k, v;  // (b, cap, width_k), (b, cap, width_v)
   i64 cap = 0, width_k = 0, width_v = 0;
+  Buffer conv, ssm;  // linear layers only
 };
 
 // Activations for one call of up to M = b·max_tokens rows. Buffers alive for the whole
@@ -107,6 +119,13 @@ struct Workspace {
   float* mla_olat = nullptr; // (M, H·kv_lora) attention output in latent space
   float* attn = nullptr;     // (M, H·v_hd) attention output before o
   float* ao = nullptr;       // (M, d) o-projection output (ao_keep for parallel blocks)
+  // Linear-attention phase views (Gated DeltaNet; ao is shared with the attention phase).
+  float* lin_p = nullptr;    // (M, 2·key_dim + 2·value_dim) projections q‖k‖v‖z (checkpoint order)
+  float* lin_ba = nullptr;   // (M, 2·Hv) b‖a (checkpoint order)
+  float* lin_c = nullptr;    // (M, conv_dim) convolution output q‖k‖v, then normed q and k
+  float* lin_o = nullptr;    // (M, value_dim) the recurrence's output, then gated and normed
+  float* lin_vn = nullptr;   // (M, value_dim) a prefill chunk's new values v' (max_tokens > 1)
+  float* lin_tri = nullptr;  // (M, Hv, 64) a prefill chunk's triangular matrix, one row per token and head
   // FFN phase views.
   float* fo = nullptr;       // (M, d) FFN output
   float* h = nullptr;        // (M, 2·f) [gate | up] of the dense FFN or the shared experts
@@ -126,7 +145,7 @@ struct Workspace {
   Buffer heat;     // (H, context) probabilities of the last query (heat map)
   Buffer mla_wt;   // (nope, kv_lora) one head's key up-projection, transposed
   // Bytes of the arena each phase uses (attention, FFN, head), for the memory report.
-  std::array<i64, 3> phase_bytes{};
+  std::array<i64, 4> phase_bytes{};  // attention, FFN, head, linear attention
 };
 
 struct DecoderStats {

@@ -52,6 +52,10 @@ ModelConfig narrower(const ModelConfig& c, i64 w) {
     s.moe.expert_ffn = div(c.moe.expert_ffn);
     if (c.moe.shared_ffn > 0) s.moe.shared_ffn = div(c.moe.shared_ffn);
   }
+  if (c.linear.enabled()) {  // Gated DeltaNet: fewer key heads, the same value heads per key head
+    s.linear.k_heads = div(c.linear.k_heads);
+    s.linear.v_heads = s.linear.k_heads * (c.linear.v_heads / c.linear.k_heads);
+  }
   if (c.mla.enabled) {
     if (c.mla.q_lora_rank > 0) s.mla.q_lora_rank = div(c.mla.q_lora_rank);
     s.mla.kv_lora_rank = div(c.mla.kv_lora_rank);
@@ -117,6 +121,8 @@ core::Result<DemoPlan> plan_demo(const ModelConfig& model, const DemoSettings& s
     text = "d " + arrow(real.d_model, block.d_model) + ", " + std::to_string(p.width_divisor) +
            "× narrower (heads " + arrow(real.n_heads, block.n_heads);
     if (!real.mla.enabled && real.n_kv_heads != real.n_heads) text += ", KV heads " + arrow(real.n_kv_heads, block.n_kv_heads);
+    if (real.linear.enabled() && real.linear.v_heads != block.linear.v_heads)
+      text += ", linear value heads " + arrow(real.linear.v_heads, block.linear.v_heads);
     if (p.moe) text += ", expert FFN " + arrow(real.moe.expert_ffn, block.moe.expert_ffn);
     else text += ", FFN " + arrow(real.d_ff, block.d_ff);
     text += "; head_dim " + std::to_string(real.mla.enabled ? real.q_head_dim() : real.head_dim) + " kept)";

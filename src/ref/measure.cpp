@@ -60,6 +60,11 @@ core::Result<MemoryComparison> compare_memory(const Decoder& dec) {
   const core::Checked kv = dec.plan.kv_cache_bytes(dec.opt.context, dec.opt.batch);
   if (!kv.ok()) return core::memory_overflow("context");
   m.kv_estimated = kv.value();
+  // Recurrent state: the plan's bytes per sequence (built at 4-byte activations) × batch.
+  m.state_measured = st[Mem::State];
+  const core::Checked state = core::Checked(dec.plan.state_bytes_per_sequence()) * dec.opt.batch;
+  if (!state.ok()) return core::memory_overflow("batch");
+  m.state_estimated = state.value();
 
   // Activations of one layer, per phase.
   core::TempParams tp;
@@ -69,38 +74,46 @@ core::Result<MemoryComparison> compare_memory(const Decoder& dec) {
   tp.dtype_bytes = 4;
   tp.flash = true;  // the decoder attends one query row at a time: no b·H·c·T score matrix
   tp.logits_positions = 1;
-  bool any_dense = false, any_moe = false;
-  for (const auto& L : dec.layers) (L.moe ? any_moe : any_dense) = true;
+  bool any_dense = false, any_moe = false, any_linear = false;
+  for (const auto& L : dec.layers) {
+    (L.moe ? any_moe : any_dense) = true;
+    any_linear = any_linear || L.linear;
+  }
   for (int moe = 0; moe < 2; ++moe) {
     if (!(moe ? any_moe : any_dense)) continue;
     for (const core::CacheShape& cache : dec.plan.caches) {  // every cache shape of the plan
       auto t = core::layer_temporaries(c, cache, tp, moe == 1);
       if (!t) return t.issues();
-      m.attention_estimated = std::max(m.attention_estimated, t->attention);
+      i64& mixer = cache.kind == core::AttnKind::Linear ? m.linear_estimated : m.attention_estimated;
+      mixer = std::max(mixer, t->attention);
       m.ffn_estimated = std::max(m.ffn_estimated, t->ffn);
       if (dec.opt.globals) m.logits_estimated = t->logits;
     }
   }
-  m.activations_estimated = std::max({m.attention_estimated, m.ffn_estimated, m.logits_estimated});
+  m.activations_estimated = std::max({m.attention_estimated, m.ffn_estimated, m.logits_estimated, m.linear_estimated});
   m.activations_measured = st[Mem::Activations];
   const i64 persistent = m.activations_measured - dec.ws.arena.bytes();
   m.attention_measured = persistent + dec.ws.phase_bytes[0];
   m.ffn_measured = persistent + dec.ws.phase_bytes[1];
   if (dec.opt.globals) m.logits_measured = persistent + dec.ws.phase_bytes[2];
+  if (any_linear) m.linear_measured = persistent + dec.ws.phase_bytes[3];
   m.scratch_measured = st[Mem::Scratch];
   m.peak_measured = st.peak_total;
-  m.peak_estimated = m.weights_estimated + m.kv_estimated + m.activations_estimated;
+  m.peak_estimated = m.weights_estimated + m.kv_estimated + m.state_estimated + m.activations_estimated;
 
   // Why the figures differ: what this decoder holds that the estimate does not, and back.
   const i64 M = dec.opt.batch * dec.opt.max_tokens, d = c.d_model, H = c.n_heads;
   auto& n = m.notes;
-  n.push_back(m.weights_measured == m.weights_estimated && m.kv_measured == m.kv_estimated
-                  ? "weights and KV cache: allocated tensor by tensor from the core's inventory and KV rows; equal to the byte"
-                  : "weights or KV cache differ from the estimate: a bug (they are built from the same lists)");
+  n.push_back(m.weights_measured == m.weights_estimated && m.kv_measured == m.kv_estimated &&
+                      m.state_measured == m.state_estimated
+                  ? "weights, KV cache and recurrent state: allocated tensor by tensor from the core's inventory, KV rows "
+                    "and state shapes; equal to the byte"
+                  : "weights, KV cache or recurrent state differ from the estimate: a bug (they are built from the same lists)");
   n.push_back("activations: one arena holds the attention, FFN and head phases in turn (they are never alive together), "
               "beside the buffers alive for a whole call (hidden states x, normed x, score rows); measured = " +
               bytes_text(m.activations_measured));
-  n.push_back("attention phase: + the o-projection output, its own (b·n × d) buffer before the residual add (" +
+  if (m.attention_estimated > 0)
+    n.push_back("attention phase: + the o-projection output, its own (b·n × d) buffer before the residual add (" +
               bytes_text(4 * M * d) + "); + one score row per head for the query being attended (H × context, " +
               bytes_text(4 * H * dec.opt.context) + ") instead of a flash kernel's output tile" +
               (c.mla.enabled ? "; MLA runs absorbed: queries and outputs live in the latent space (2 × b·n × H × kv_lora), "
@@ -112,6 +125,19 @@ core::Result<MemoryComparison> compare_memory(const Decoder& dec) {
                          "scores and int32 routing tables), where the estimate follows vLLM's fused kernel with "
                          "b·n·top_k expanded rows"
                        : ""));
+  if (any_linear) {
+    const auto& a = c.linear;
+    n.push_back("recurrent state (Gated DeltaNet layers): per sequence the convolution's last " + std::to_string(a.conv_kernel) +
+                " inputs of q‖k‖v (" + std::to_string(a.conv_dim()) + " channels) and one " + std::to_string(a.k_dim) +
+                " × " + std::to_string(a.v_dim) + " state per value head (" + std::to_string(a.v_heads) +
+                "), fp32 here; measured = " + bytes_text(m.state_measured));
+    n.push_back("linear-attention phase: the projections q‖k‖v‖z and b‖a, the convolution's output and the recurrence's "
+                "output (b·n rows each), the out_proj output (b·n × d) and, for a prefill, a chunk's new values v' and "
+                "64-wide triangular matrix; the reference runs 64-token chunks and updates the state in place after each, "
+                "where the estimate follows fla's chunked kernel, which keeps every chunk's state "
+                "(b·⌈n/64⌉·Hv·k_dim·v_dim): measured = " +
+                bytes_text(m.linear_measured) + ", estimated = " + bytes_text(m.linear_estimated));
+  }
   n.push_back("scratch, not in the estimate: the heat map's copy of the last attention probabilities" +
               std::string(c.mla.enabled ? " and one head's transposed key up-projection (MLA)" : "") + " = " +
               bytes_text(m.scratch_measured));

@@ -1,6 +1,6 @@
 // Measured next to estimated: the bytes a Decoder allocated through its counting allocator,
 // beside the core's prediction for the same model, fp32, batch, context and prefill chunk
-// (core: the layer plan's KV bytes, weights_report, layer_temporaries). The estimates are the
+// (core: the layer plan's KV and recurrent-state bytes, weights_report, layer_temporaries). The estimates are the
 // core's own functions, never re-derived here; `notes` explain each difference.
 #pragma once
 #include <string>
@@ -15,16 +15,20 @@ struct MemoryComparison {
   // Equal to the byte by construction (same inventory, same KV rows).
   i64 weights_measured = 0, weights_estimated = 0;
   i64 kv_measured = 0, kv_estimated = 0;
+  // Recurrent state of linear-attention layers (conv window and per-head matrices), all sequences.
+  i64 state_measured = 0, state_estimated = 0;
   // Live activations of one layer while its attention / its FFN runs (persistent buffers
   // plus that phase's share of the arena) against core::layer_temporaries, flash attention.
   i64 attention_measured = 0, attention_estimated = 0;
   i64 ffn_measured = 0, ffn_estimated = 0;
+  // The same while a linear-attention (Gated DeltaNet) layer runs; 0 without such layers.
+  i64 linear_measured = 0, linear_estimated = 0;
   i64 logits_measured = 0, logits_estimated = 0;  // head phase (decoders with globals only)
   i64 activations_measured = 0;   // every activation byte allocated (persistent + arena)
   i64 activations_estimated = 0;  // the core's peak over the phases
   i64 scratch_measured = 0;       // heat-map copy, MLA transposed key block: not in the model
   i64 peak_measured = 0;          // highest total the counter saw
-  i64 peak_estimated = 0;         // weights + KV + activations
+  i64 peak_estimated = 0;         // weights + KV + recurrent state + activations
   std::vector<std::string> notes;
 
   double activation_ratio() const;  // measured / estimated

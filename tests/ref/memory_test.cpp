@@ -1,7 +1,8 @@
 // Measured bytes (counting allocator) against the core's estimate for the same model, fp32,
 // batch, context and prefill chunk: weights and KV cache equal to the byte; activations and
 // the peak within the tolerances below, for tiny versions of every preset and real-size
-// layers of small presets. What the planner predicts is what the decoder allocates.
+// layers of small presets and of Gated DeltaNet layers. What the planner predicts is what the
+// decoder allocates.
 //
 // Tolerances (measured / estimated) and why they are not 1. The decoder writes act(gate)·up
 // over gate where the estimate keeps eager PyTorch's three b·n × f buffers (−b·n·f), keeps
@@ -52,12 +53,15 @@ TEST_CASE("tiny presets: weights and KV equal to the byte, activations within to
       const auto m = compare(test::tiny(p.config), {.batch = 2, .context = 24, .max_tokens = 16, .globals = globals});
       CHECK(m.weights_measured == m.weights_estimated);
       CHECK(m.kv_measured == m.kv_estimated);
+      CHECK(m.state_measured == m.state_estimated);
+      CHECK((m.state_measured > 0) == p.config.linear.enabled());
       CHECK(m.kv_measured > 0);
       INFO("attention " << m.attention_measured << " vs " << m.attention_estimated << ", ffn " << m.ffn_measured
                         << " vs " << m.ffn_estimated);
       CHECK(m.activation_ratio() >= 0.8);
       CHECK(m.activation_ratio() <= 1.5);
-      CHECK(m.peak_measured == m.weights_measured + m.kv_measured + m.activations_measured + m.scratch_measured);
+      CHECK(m.peak_measured ==
+            m.weights_measured + m.kv_measured + m.state_measured + m.activations_measured + m.scratch_measured);
       CHECK(m.notes.size() >= 5);
     }
   }
@@ -83,6 +87,38 @@ TEST_CASE("real-size layers: attention above, FFN below the estimate, the peak w
     CHECK(m.activation_ratio() <= 0.95);
     CHECK(m.peak_ratio() >= 0.95);
     CHECK(m.peak_ratio() <= 1.0);
+  }
+}
+
+TEST_CASE("a real-size Gated DeltaNet layer: recurrent state to the byte, temporaries within the band", "[ref][memory][linear]") {
+  // One linear-attention layer of each layout at real width, a 128-token prefill chunk. The state
+  // is the plan's linear_state_bytes at fp32, exactly. The phase measured against the estimate:
+  // the reference keeps the persistent rows (x, normed x, one score row per head) and the
+  // out_proj output beside the projections, the convolution's output, the recurrence's output,
+  // a chunk's new values and triangular matrix; the estimate (fla's chunked kernel) also counts
+  // every chunk's state, which the reference updates in place.
+  for (const char* id : {"qwen3-next-80b-a3b", "qwen3.5-0.8b"}) {
+    INFO(id);
+    core::ModelConfig c = test::preset(id).config;
+    c.n_layers = 1;  // layer 0 is linear (full_attention_interval 4)
+    c.moe = core::MoeConfig{};
+    const auto m = compare(c, {.batch = 1, .context = 256, .max_tokens = 128, .globals = false, .defer_init = true});
+    CHECK(m.state_measured == m.state_estimated);
+    const auto& a = c.linear;
+    CHECK(m.state_measured == 4 * (a.conv_kernel * a.conv_dim() + a.v_heads * a.k_dim * a.v_dim));
+    CHECK(m.kv_measured == 0);
+    CHECK(m.attention_estimated == 0);  // no attention layer
+    // Without the estimate's chunk states (b·⌈128/64⌉·Hv·dk·dv·4 bytes: 4 MiB for Qwen3-Next's 32
+    // value heads, 2 MiB for Qwen3.5-0.8B's 16) the two agree within 6%.
+    const core::i64 chunk_states = 2 * a.v_heads * a.k_dim * a.v_dim * 4;
+    const double without = static_cast<double>(m.linear_measured) / static_cast<double>(m.linear_estimated - chunk_states);
+    INFO("without the chunk states " << without);
+    CHECK(without >= 0.95);
+    CHECK(without <= 1.1);
+    const double lin = static_cast<double>(m.linear_measured) / static_cast<double>(m.linear_estimated);
+    INFO("linear " << m.linear_measured << " vs " << m.linear_estimated << " = " << lin);
+    CHECK(lin >= 0.8);  // observed 0.858 (Qwen3-Next), 0.881 (Qwen3.5-0.8B)
+    CHECK(lin <= 1.0);
   }
 }
 

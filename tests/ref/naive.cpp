@@ -133,7 +133,7 @@ std::vector<Vec> attend(const ModelConfig& c, bool slides, const std::vector<Vec
 std::vector<Vec> attention(const ref::Decoder& dec, i64 L, const std::vector<Vec>& xn) {
   const ModelConfig& c = dec.cfg;
   const i64 T = static_cast<i64>(xn.size()), H = c.n_heads;
-  std::vector<Vec> q(T), k(T), v(T);
+  std::vector<Vec> q(T), k(T), v(T), gate;
   i64 KH = c.n_kv_heads, dq = c.head_dim, dv = c.head_dim;
   if (c.mla.enabled) {
     const auto& m = c.mla;
@@ -162,6 +162,7 @@ std::vector<Vec> attention(const ref::Decoder& dec, i64 L, const std::vector<Vec
     }
   } else {
     const W qkv = find_role(dec, L, Role::AttnQKV, false, false);
+    gate.resize(static_cast<size_t>(T));
     for (i64 t = 0; t < T; ++t) {
       if (qkv) {
         const Vec all = lin(xn[t], qkv, find_role(dec, L, Role::AttnQKV, false, false, true));
@@ -170,6 +171,14 @@ std::vector<Vec> attention(const ref::Decoder& dec, i64 L, const std::vector<Vec
         q[t] = lin(xn[t], find_role(dec, L, Role::AttnQ, false, false), find_role(dec, L, Role::AttnQ, false, false, true));
         k[t] = lin(xn[t], find_role(dec, L, Role::AttnK, false, false), find_role(dec, L, Role::AttnK, false, false, true));
         v[t] = lin(xn[t], find_role(dec, L, Role::AttnV, false, false), find_role(dec, L, Role::AttnV, false, false, true));
+      }
+      if (c.attn_out_gate) {  // modeling_qwen3_next.py: q_proj(x).view(..., H, 2·hd), chunk(2): query, gate
+        Vec qq;
+        for (i64 h = 0; h < H; ++h) {
+          qq.insert(qq.end(), q[t].begin() + h * 2 * dq, q[t].begin() + h * 2 * dq + dq);
+          gate[t].insert(gate[t].end(), q[t].begin() + h * 2 * dq + dq, q[t].begin() + (h + 1) * 2 * dq);
+        }
+        q[t] = qq;
       }
       if (c.norm_qk) {
         const W qw = find(dec, L, {"q_norm", "q_layernorm"}), qb = find(dec, L, {"q_norm", "q_layernorm"}, true);
@@ -196,11 +205,99 @@ std::vector<Vec> attention(const ref::Decoder& dec, i64 L, const std::vector<Vec
       }
     }
   }
-  const auto o = attend(c, c.layer_slides(L), q, k, v, H, KH, dq, dv, find_role(dec, L, Role::AttnSink, false, false));
+  auto o = attend(c, c.layer_slides(L), q, k, v, H, KH, dq, dv, find_role(dec, L, Role::AttnSink, false, false));
+  if (c.attn_out_gate)  // attn_output * torch.sigmoid(gate)
+    for (i64 t = 0; t < T; ++t)
+      for (size_t e = 0; e < o[t].size(); ++e) o[t][e] *= 1 / (1 + std::exp(-gate[t][e]));
   std::vector<Vec> out(T);
   const W ow = find_role(dec, L, Role::AttnO, false, false), ob = find_role(dec, L, Role::AttnO, false, false, true);
   for (i64 t = 0; t < T; ++t) out[t] = lin(o[t], ow, ob);
   return out;
+}
+
+// Gated DeltaNet over one sequence, as modeling_qwen3_next.py Qwen3NextGatedDeltaNet.forward
+// with torch_recurrent_gated_delta_rule (Qwen3.5: modeling_qwen3_5.py, four projections).
+std::vector<Vec> linear_attention(const ref::Decoder& dec, i64 L, const std::vector<Vec>& xn) {
+  const ModelConfig& c = dec.cfg;
+  const auto& a = c.linear;
+  const i64 T = static_cast<i64>(xn.size()), Hk = a.k_heads, Hv = a.v_heads, dk = a.k_dim, dv = a.v_dim;
+  const i64 rep = Hv / Hk, kd = a.key_dim(), CD = a.conv_dim(), K = a.conv_kernel;
+  const W qkvz = find(dec, L, {"in_proj_qkvz"}), ba = find(dec, L, {"in_proj_ba"});
+  std::vector<Vec> mixed(T), z(T), bb(T), aa(T);
+  for (i64 t = 0; t < T; ++t) {
+    if (qkvz) {  // fix_query_key_value_ordering: view (Hk, 2·dk + 2·rep·dv) and (Hk, 2·rep), then split
+      const Vec p = lin(xn[t], qkvz), q2 = lin(xn[t], ba);
+      const i64 gw = 2 * dk + 2 * rep * dv;
+      Vec qs, ks, vs;
+      for (i64 g = 0; g < Hk; ++g) {
+        const i64 o = g * gw;
+        qs.insert(qs.end(), p.begin() + o, p.begin() + o + dk);
+        ks.insert(ks.end(), p.begin() + o + dk, p.begin() + o + 2 * dk);
+        vs.insert(vs.end(), p.begin() + o + 2 * dk, p.begin() + o + 2 * dk + rep * dv);
+        z[t].insert(z[t].end(), p.begin() + o + 2 * dk + rep * dv, p.begin() + o + gw);
+        bb[t].insert(bb[t].end(), q2.begin() + g * 2 * rep, q2.begin() + g * 2 * rep + rep);
+        aa[t].insert(aa[t].end(), q2.begin() + g * 2 * rep + rep, q2.begin() + (g + 1) * 2 * rep);
+      }
+      mixed[t] = qs;
+      mixed[t].insert(mixed[t].end(), ks.begin(), ks.end());
+      mixed[t].insert(mixed[t].end(), vs.begin(), vs.end());
+    } else {
+      mixed[t] = lin(xn[t], find(dec, L, {"in_proj_qkv."}));
+      z[t] = lin(xn[t], find(dec, L, {"in_proj_z"}));
+      bb[t] = lin(xn[t], find(dec, L, {"in_proj_b."}));
+      aa[t] = lin(xn[t], find(dec, L, {"in_proj_a."}));
+    }
+  }
+  // F.silu(conv1d(mixed)[..., :T]) with padding K − 1, weight[j][ch] the j-th tap of channel ch.
+  const W conv = find(dec, L, {"conv1d"});
+  std::vector<Vec> cv(T, Vec(static_cast<size_t>(CD), 0.0));
+  for (i64 t = 0; t < T; ++t)
+    for (i64 ch = 0; ch < CD; ++ch) {
+      double y = 0;
+      for (i64 j = 0; j < K; ++j)
+        if (const i64 src = t - (K - 1) + j; src >= 0) y += conv.p[j * CD + ch] * mixed[src][ch];
+      cv[t][ch] = act(core::Activation::Silu, y);
+    }
+  const W dt = find(dec, L, {"dt_bias"}), alog = find(dec, L, {"A_log"});
+  const W nw = find(dec, L, {"linear_attn.norm"}), out = find(dec, L, {"out_proj"});
+  std::vector<Vec> S(static_cast<size_t>(Hv), Vec(static_cast<size_t>(dk * dv), 0.0));
+  std::vector<Vec> res(T);
+  for (i64 t = 0; t < T; ++t) {
+    Vec o;
+    for (i64 h = 0; h < Hv; ++h) {
+      const i64 g = h / rep;  // repeat_interleave(rep, dim=2)
+      auto l2 = [&](i64 off) {
+        Vec x = slice(cv[t], off, dk);
+        double ss = 0;
+        for (double e : x) ss += e * e;
+        for (double& e : x) e /= std::sqrt(ss + 1e-6);
+        return x;
+      };
+      Vec q = l2(g * dk), k = l2(kd + g * dk);
+      for (double& e : q) e /= std::sqrt(static_cast<double>(dk));
+      const Vec v = slice(cv[t], 2 * kd + h * dv, dv);
+      const double beta = 1 / (1 + std::exp(-bb[t][h]));
+      const double gt = -std::exp(static_cast<double>(alog.p[h])) * std::log1p(std::exp(aa[t][h] + dt.p[h]));
+      Vec& st = S[h];
+      for (double& e : st) e *= std::exp(gt);
+      Vec delta(static_cast<size_t>(dv));
+      for (i64 e = 0; e < dv; ++e) {
+        double mem = 0;
+        for (i64 i = 0; i < dk; ++i) mem += st[i * dv + e] * k[i];
+        delta[e] = (v[e] - mem) * beta;
+      }
+      for (i64 i = 0; i < dk; ++i)
+        for (i64 e = 0; e < dv; ++e) st[i * dv + e] += k[i] * delta[e];
+      Vec oh(static_cast<size_t>(dv), 0.0);
+      for (i64 e = 0; e < dv; ++e)
+        for (i64 i = 0; i < dk; ++i) oh[e] += st[i * dv + e] * q[i];
+      oh = norm(c, oh, nw, W{}, true);  // Qwen3NextRMSNormGated: norm, weight, then · silu(z)
+      for (i64 e = 0; e < dv; ++e) oh[e] *= act(core::Activation::Silu, z[t][h * dv + e]);
+      o.insert(o.end(), oh.begin(), oh.end());
+    }
+    res[t] = lin(o, out);
+  }
+  return res;
 }
 
 // Dense MLP (copy of an expert stack, or the shared expert).
@@ -290,7 +387,7 @@ void layer(const ref::Decoder& dec, i64 L, std::vector<Vec>& x) {
   const W pf = c.norm_sandwich ? nw({"post_feedforward_layernorm"}, false) : W{};
   std::vector<Vec> xn(T);
   for (i64 t = 0; t < T; ++t) xn[t] = c.norm_pre ? norm(c, x[t], a_w, a_b) : x[t];  // OLMo-2: no pre norm
-  std::vector<Vec> a = attention(dec, L, xn);
+  std::vector<Vec> a = c.layer_is_linear(L) ? linear_attention(dec, L, xn) : attention(dec, L, xn);
   for (i64 t = 0; t < T; ++t) {
     if (pa) a[t] = norm(c, a[t], pa, W{});
     if (c.parallel_block) {

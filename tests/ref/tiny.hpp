@@ -40,6 +40,15 @@ inline core::ModelConfig tiny(core::ModelConfig c) {
     c.layer_kv_heads = {c.n_kv_heads, 0};
     c.layer_ffn = {96, 48};
   }
+  if (c.linear.enabled()) {  // Gated DeltaNet: layer 0 linear, layer 1 full attention; v_dim ≠ k_dim
+    auto& a = c.linear;
+    const i64 ratio = std::min<i64>(a.v_heads / a.k_heads, 3);
+    a.full_interval = 2;
+    a.k_heads = 2;
+    a.v_heads = 2 * ratio;
+    a.k_dim = 16;
+    a.v_dim = 12;
+  }
   if (c.mla.enabled) {
     auto& m = c.mla;
     m.q_lora_rank = m.q_lora_rank > 0 ? 48 : 0;
