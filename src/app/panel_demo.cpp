@@ -88,9 +88,14 @@ void draw_demo_panel(App& app) {
     for (const auto& is : plan.issues()) error_text(core::to_string(is));
   } else {
     const auto& p = plan.value();
-    const bool linear = p.model.layer_is_linear(p.layer);
-    ImGui::Text("Block: layer %lld%s%s, %s; allocates %s.", static_cast<long long>(p.layer),
-                linear ? " (Gated DeltaNet)" : "", p.moe ? " (MoE)" : "",
+    bool linear = false;
+    std::string layers = p.layers.size() > 1 ? "layers" : "layer";
+    for (size_t i = 0; i < p.layers.size(); ++i) {
+      layers += (i ? ", " : " ") + std::to_string(p.layers[i]);
+      if (p.model.layer_is_linear(p.layers[i])) linear = true, layers += " (Gated DeltaNet)";
+    }
+    if (p.layers.size() > 1) layers += ", one per attention kind";
+    ImGui::Text("Block: %s%s, %s; allocates %s.", layers.c_str(), p.moe ? " (MoE)" : "",
                 p.scaled ? "scaled to fit the budget" : "at its real dimensions",
                 format_bytes_auto(p.bytes, s.unit).c_str());
     if (p.scaled) {
@@ -98,7 +103,7 @@ void draw_demo_panel(App& app) {
       ImGui::TextColored(error_colour(), "Scaled: %s. Times and bytes are for this smaller block.", p.scaling.c_str());
       ImGui::PopTextWrapPos();
     }
-    if (linear)
+    if (linear && p.layers.size() == 1)
       ImGui::TextDisabled("A linear-attention layer attends through its recurrent state: no attention map to draw.");
   }
 
@@ -181,6 +186,12 @@ void draw_demo_panel(App& app) {
       if (m.logits_measured || m.logits_estimated) memory_row("logits", m.logits_measured, m.logits_estimated, s.unit);
       memory_row("all activations", m.activations_measured, m.activations_estimated, s.unit);
       memory_row("peak", m.peak_measured, m.peak_estimated, s.unit);
+      if (m.by_kind.size() > 1)
+        for (const auto& k : m.by_kind) {
+          if (k.kv_estimated || k.kv_measured) memory_row(("KV cache · " + k.kind).c_str(), k.kv_measured, k.kv_estimated, s.unit);
+          if (k.state_estimated || k.state_measured)
+            memory_row(("recurrent state · " + k.kind).c_str(), k.state_measured, k.state_estimated, s.unit);
+        }
       ImGui::EndTable();
     }
     if (!m.notes.empty() && ImGui::TreeNode("Why measured and estimated differ")) {

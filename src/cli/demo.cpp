@@ -86,11 +86,19 @@ std::string heat_text(const ref::HeatMap& h) {
   return out;
 }
 
+// "layer 3", or "layers 0, 3 (one per attention kind)".
+std::string layers_text(const ref::DemoPlan& p) {
+  if (p.layers.size() < 2) return "layer " + std::to_string(p.layer);
+  std::string s = "layers";
+  for (size_t i = 0; i < p.layers.size(); ++i) s += (i ? ", " : " ") + std::to_string(p.layers[i]);
+  return s + " (one per attention kind)";
+}
+
 std::string text_report(const ref::DemoPlan& p, const DemoResults& r, const ref::DemoSettings& s,
                         const ref::HeatMap& heat) {
   std::string o;
   o += "demo block of " + (p.model.name.empty() ? std::string(family_id(p.model.family)) : p.model.name) +
-       ": layer " + std::to_string(p.layer) + (p.moe ? " (MoE)" : "") + ", " + p.scaling + "\n";
+       ": " + layers_text(p) + (p.moe ? ", MoE" : "") + ", " + p.scaling + "\n";
   o += "  block: " + block_summary(p.block, p.moe) + "\n";
   o += "  fp32, batch 1, prompt " + std::to_string(s.prompt) + " tokens, then " + std::to_string(s.tokens) +
        " decoded; GEMM kernel " + r.kernel + " (" + r.isa + "), one thread\n\n";
@@ -119,6 +127,20 @@ std::string text_report(const ref::DemoPlan& p, const DemoResults& r, const ref:
   row("  FFN phase live set", m.ffn_measured, m.ffn_estimated);
   row("scratch (heat map copy, …)", m.scratch_measured, -1);
   row("peak", m.peak_measured, m.peak_estimated);
+  if (m.by_kind.size() > 1 || (!m.by_kind.empty() && m.by_kind[0].state_estimated > 0)) {
+    o += "  by attention kind                     measured      estimated\n";
+    for (const auto& k : m.by_kind) {
+      std::string what = k.kind + " (model layer";
+      for (size_t i = 0; i < k.layers.size(); ++i) {
+        const auto l = static_cast<size_t>(k.layers[i]);
+        what += std::string(i ? ", " : " ") + std::to_string(l < p.layers.size() ? p.layers[l] : k.layers[i]);
+      }
+      what += ")";
+      o += "  " + what + "\n";
+      if (k.kv_estimated > 0 || k.kv_measured > 0) row("  KV cache", k.kv_measured, k.kv_estimated);
+      if (k.state_estimated > 0 || k.state_measured > 0) row("  recurrent state", k.state_measured, k.state_estimated);
+    }
+  }
   o += "  peak " + gib(m.peak_measured) + " measured vs " + gib(m.peak_estimated) + " estimated (×" +
        core::fixed(m.peak_ratio(), 3) + "); activations ×" + core::fixed(m.activation_ratio(), 3) + "\n";
   for (const auto& n : m.notes) o += "  - " + n + "\n";
@@ -133,7 +155,10 @@ std::string json_report(const ref::DemoPlan& p, const DemoResults& r, const ref:
   o += "\"model\": " + esc(p.model.name) + ", \"family\": " + esc(std::string(family_id(p.model.family)));
   o += ", \"settings\": {\"prompt\": " + std::to_string(s.prompt) + ", \"tokens\": " + std::to_string(s.tokens) +
        ", \"budget_bytes\": " + std::to_string(s.budget_bytes) + ", \"batch\": 1, \"dtype\": \"fp32\"}";
-  o += ", \"block\": {\"layer\": " + std::to_string(p.layer) + ", \"moe\": " + (p.moe ? "true" : "false") +
+  std::string model_layers;
+  for (size_t i = 0; i < p.layers.size(); ++i) model_layers += (i ? ", " : "") + std::to_string(p.layers[i]);
+  o += ", \"block\": {\"layer\": " + std::to_string(p.layer) + ", \"layers\": " + std::to_string(p.block.n_layers) +
+       ", \"model_layers\": [" + model_layers + "], \"moe\": " + (p.moe ? "true" : "false") +
        ", \"scaled\": " + (p.scaled ? "true" : "false") + ", \"scaling\": " + esc(p.scaling) +
        ", \"width_divisor\": " + std::to_string(p.width_divisor) + ", \"experts_model\": " +
        std::to_string(p.experts_model) + ", \"experts_block\": " + std::to_string(p.experts_block) +
@@ -159,7 +184,21 @@ std::string json_report(const ref::DemoPlan& p, const DemoResults& r, const ref:
        pair(m.attention_measured, m.attention_estimated) + ", \"ffn_phase\": " + pair(m.ffn_measured, m.ffn_estimated) +
        ", \"linear_attention_phase\": " + pair(m.linear_measured, m.linear_estimated) +
        ", \"scratch_measured\": " + std::to_string(m.scratch_measured) + ", \"peak\": " +
-       pair(m.peak_measured, m.peak_estimated) + ", \"notes\": [";
+       pair(m.peak_measured, m.peak_estimated) + ", \"by_kind\": [";
+  for (size_t i = 0; i < m.by_kind.size(); ++i) {
+    const auto& k = m.by_kind[i];
+    std::string layers, mls;
+    for (size_t j = 0; j < k.layers.size(); ++j) {
+      const auto l = static_cast<size_t>(k.layers[j]);
+      layers += (j ? ", " : "") + std::to_string(k.layers[j]);
+      mls += (j ? ", " : "") + std::to_string(l < p.layers.size() ? p.layers[l] : k.layers[j]);
+    }
+    o += std::string(i ? ", " : "") + "{\"kind\": " + esc(k.kind) + ", \"block_layers\": [" + layers +
+         "], \"model_layers\": [" + mls + "], \"kv_measured\": " + std::to_string(k.kv_measured) +
+         ", \"kv_estimated\": " + std::to_string(k.kv_estimated) + ", \"state_measured\": " +
+         std::to_string(k.state_measured) + ", \"state_estimated\": " + std::to_string(k.state_estimated) + "}";
+  }
+  o += "], \"notes\": [";
   for (size_t i = 0; i < m.notes.size(); ++i) o += (i ? ", " : "") + esc(m.notes[i]);
   o += "]}";
   o += ", \"heat_map\": {\"layer\": " + std::to_string(heat.layer) + ", \"query_pos\": " +

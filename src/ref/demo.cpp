@@ -68,11 +68,14 @@ Flops model_flops(const core::ModelConfig& c, i64 prompt, i64 past) {
   return {2.0 * p + core::attention_flops(c, *plan, 0, prompt) / static_cast<double>(prompt),
           2.0 * p + core::attention_flops(c, *plan, past, 1)};
 }
+// The block's layers only (the decoder has no embeddings or head): each layer kind's active
+// parameters per layer × its layers, norms included (< 0.1%).
 Flops block_flops(const core::ModelConfig& block, i64 prompt, i64 past) {
   auto counts = core::count_params(block);
   auto plan = core::layer_plan(block, core::KvDtype::F32);
   if (!counts || counts->kinds.empty() || !plan) return {};
-  const double p = static_cast<double>(counts->kinds[0].active_per_layer);  // norms included: < 0.1%
+  double p = 0;
+  for (const auto& k : counts->kinds) p += static_cast<double>(k.active_per_layer) * static_cast<double>(k.layers);
   return {2.0 * p + core::attention_flops(block, *plan, 0, prompt) / static_cast<double>(prompt),
           2.0 * p + core::attention_flops(block, *plan, past, 1)};
 }
@@ -206,7 +209,8 @@ const DemoResults& demo_results(const Demo& d) { return d.res; }
 const DemoPlan& demo_plan(const Demo& d) { return d.plan; }
 HeatMap demo_heat_map(const Demo& d) {
   HeatMap h = d.dec->heat;
-  if (h.layer >= 0) h.layer = d.plan.layer;  // the block stands for this layer of the model
+  if (h.layer >= 0 && h.layer < static_cast<i64>(d.plan.layers.size()))
+    h.layer = d.plan.layers[static_cast<size_t>(h.layer)];  // the model layer that block layer stands for
   return h;
 }
 const Decoder& demo_decoder(const Demo& d) { return *d.dec; }

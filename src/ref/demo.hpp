@@ -38,8 +38,9 @@ std::vector<core::Issue> validate(const DemoSettings& s);
 
 struct DemoPlan {
   core::ModelConfig model;  // the whole model, as given
-  core::ModelConfig block;  // the one-layer config that runs (real or scaled)
-  i64 layer = 0;            // the model layer it stands for
+  core::ModelConfig block;  // the config that runs (real or scaled): one layer of each attention kind
+  i64 layer = 0;            // the model layer whose FFN kind every block layer has
+  std::vector<i64> layers;  // the model layer each block layer stands for (one per attention kind)
   bool moe = false;         // a routed-expert layer
   bool scaled = false;
   i64 width_divisor = 1;    // 1: real widths

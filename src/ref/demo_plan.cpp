@@ -1,9 +1,13 @@
-// Choosing the demo block (see demo.hpp): the model's most common layer kind as a one-layer
-// config; if the block does not fit the budget, routed experts are dropped first (top_k and
+// Choosing the demo block (see demo.hpp): one layer of each attention kind of the model (sliding
+// and full, Gated DeltaNet and full: a compacted config whose plan has exactly the model's cache
+// shapes, one layer each), else the model's most common layer kind as a one-layer config, every
+// layer with the FFN kind the model mostly has. If the block does not fit the budget, routed
+// experts are dropped first (top_k and
 // the expert width stay, so a token's work is unchanged), then every width is divided by
 // 2, 3, 4, … (hidden size, heads, KV heads, FFN and expert widths, MLA ranks; head_dim kept)
 // until it fits. Sizes come from plan_decoder, i.e. exactly what the block will allocate.
 #include <algorithm>
+#include <optional>
 
 #include "demo.hpp"
 
@@ -35,6 +39,45 @@ ModelConfig one_layer(const ModelConfig& m, const core::LayerPlan& plan, i64 lay
   }
   b.sliding_window = plan.window(layer);  // 0: a layer that keeps every token
   b.sliding_pattern = 1;
+  return b;
+}
+
+// A cache shape without its layer count: what makes two layers the same attention kind.
+core::CacheShape shape_of(const core::LayerPlan& plan, i64 layer) {
+  core::CacheShape s = plan.cache_of(layer);
+  s.layers = 0;
+  return s;
+}
+
+// One layer of each distinct cache shape of `m`, in the order of `m`'s first layers of each, all
+// with the FFN of model layer `ffn_layer`: the sliding pattern becomes 2 (a sliding layer, then a
+// full one), Gated DeltaNet's interval 2 (a linear layer, then a full one). `layers` gets the model
+// layer each block layer stands for. nullopt when the model has one shape, or when the compacted
+// plan does not hold exactly the model's shapes (a pattern this does not know how to compact).
+std::optional<ModelConfig> one_of_each(const ModelConfig& m, const core::LayerPlan& plan, i64 ffn_layer,
+                                       std::vector<i64>& layers) {
+  std::vector<core::CacheShape> shapes;
+  std::vector<i64> first;
+  for (i64 l = 0; l < m.n_layers; ++l) {
+    const core::CacheShape s = shape_of(plan, l);
+    if (std::find(shapes.begin(), shapes.end(), s) == shapes.end()) shapes.push_back(s), first.push_back(l);
+  }
+  if (shapes.size() < 2) return std::nullopt;
+  ModelConfig b = one_layer(m, plan, ffn_layer);
+  b.n_layers = static_cast<i64>(shapes.size());
+  b.sliding_window = m.sliding_window;
+  b.sliding_pattern = m.sliding_pattern > 1 ? 2 : m.sliding_pattern;
+  if (m.linear.enabled()) b.linear.full_interval = 2;
+  if (!core::validate(b).empty()) return std::nullopt;
+  auto bp = core::layer_plan(b, core::KvDtype::F32);
+  if (!bp) return std::nullopt;
+  layers.clear();
+  for (i64 l = 0; l < b.n_layers; ++l) {
+    const auto it = std::find(shapes.begin(), shapes.end(), shape_of(*bp, l));
+    if (it == shapes.end() || std::find(layers.begin(), layers.end(), first[static_cast<size_t>(it - shapes.begin())]) != layers.end())
+      return std::nullopt;
+    layers.push_back(first[static_cast<size_t>(it - shapes.begin())]);
+  }
   return b;
 }
 
@@ -83,7 +126,9 @@ core::Result<DemoPlan> plan_demo(const ModelConfig& model, const DemoSettings& s
   if (model.is_moe())  // the routed kind: in MoE models it is the common one
     while (p.layer + 1 < model.n_layers && !lp->is_moe(p.layer)) ++p.layer;
   p.moe = lp->is_moe(p.layer);
-  const ModelConfig real = one_layer(model, *lp, p.layer);
+  const auto each = one_of_each(model, *lp, p.layer, p.layers);
+  if (!each) p.layers = {p.layer};
+  const ModelConfig real = each ? *each : one_layer(model, *lp, p.layer);
   const DecoderOptions opt{.batch = 1, .context = s.prompt + s.tokens, .max_tokens = s.chunk(), .globals = false};
   auto bytes = [&](const ModelConfig& c) -> i64 {
     auto plan = plan_decoder(c, opt);

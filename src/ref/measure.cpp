@@ -66,6 +66,28 @@ core::Result<MemoryComparison> compare_memory(const Decoder& dec) {
   if (!state.ok()) return core::memory_overflow("batch");
   m.state_estimated = state.value();
 
+  // Per attention kind: the buffers of its layers beside the plan's bytes per token × tokens kept
+  // (the window cap) × batch, and its state per sequence × batch.
+  for (size_t ci = 0; ci < dec.plan.caches.size(); ++ci) {
+    const core::CacheShape& cs = dec.plan.caches[ci];
+    KindMemory k;
+    k.kind = std::string(core::to_string(cs.kind));
+    if (cs.kind == core::AttnKind::Sliding) k.kind += " " + std::to_string(cs.window);
+    for (size_t l = 0; l < dec.kv.size(); ++l) {
+      if (dec.plan.layers[l].cache != static_cast<int>(ci)) continue;
+      const KvCache& cache = dec.kv[l];
+      k.layers.push_back(static_cast<i64>(l));
+      k.kv_measured += cache.k.bytes() + cache.v.bytes();
+      k.state_measured += cache.conv.bytes() + cache.ssm.bytes();
+    }
+    const core::Checked n = core::Checked(static_cast<i64>(k.layers.size())) * dec.opt.batch;
+    const core::Checked kve = n * cs.bytes_per_token * cs.tokens_kept(dec.opt.context), ste = n * cs.state_bytes;
+    if (!kve.ok() || !ste.ok()) return core::memory_overflow("context");
+    k.kv_estimated = kve.value();
+    k.state_estimated = ste.value();
+    m.by_kind.push_back(std::move(k));
+  }
+
   // Activations of one layer, per phase.
   core::TempParams tp;
   tp.batch = dec.opt.batch;

@@ -10,6 +10,14 @@
 
 namespace llmsize::ref {
 
+// The cache of one attention kind (one cache shape of the plan) over the layers that have it.
+struct KindMemory {
+  std::string kind;         // core::to_string(AttnKind), with the window of a sliding cache ("sliding 128")
+  std::vector<i64> layers;  // the decoder's layers of this kind
+  i64 kv_measured = 0, kv_estimated = 0;        // K/V rows (latent rows for MLA)
+  i64 state_measured = 0, state_estimated = 0;  // recurrent state (linear attention)
+};
+
 struct MemoryComparison {
   i64 batch = 0, context = 0, chunk = 0;  // the workload both sides describe
   // Equal to the byte by construction (same inventory, same KV rows).
@@ -29,6 +37,7 @@ struct MemoryComparison {
   i64 scratch_measured = 0;       // heat-map copy, MLA transposed key block: not in the model
   i64 peak_measured = 0;          // highest total the counter saw
   i64 peak_estimated = 0;         // weights + KV + recurrent state + activations
+  std::vector<KindMemory> by_kind;  // one row per cache shape of the plan, in order of first layer
   std::vector<std::string> notes;
 
   double activation_ratio() const;  // measured / estimated

@@ -36,6 +36,19 @@ TEST_CASE("demo --json prints one object with measured and estimated bytes", "[r
   CHECK(o.out.find("\"scaling\": \"d 4096→") != std::string::npos);
   CHECK(o.out.find("\"decode_ms_per_token\": ") != std::string::npos);
   CHECK(o.out.find("\"heat_map\": {\"layer\": 0, \"query_pos\": 9") != std::string::npos);
+  CHECK(o.out.find("\"by_kind\": [{\"kind\": \"full\", \"block_layers\": [0], \"model_layers\": [0], \"kv_measured\": ") !=
+        std::string::npos);
+}
+
+TEST_CASE("demo --json of a hybrid names one row per attention kind, with the model layer each stands for", "[ref][cli]") {
+  const Output o = run({"demo", "--preset", "qwen3-next-80b-a3b", "--prompt", "8", "--tokens", "2", "--budget-mib", "64", "--json"});
+  INFO(o.err);
+  REQUIRE(o.status == 0);
+  CHECK(o.out.find("\"model_layers\": [0, 3]") != std::string::npos);
+  CHECK(o.out.find("{\"kind\": \"linear\", \"block_layers\": [0], \"model_layers\": [0], \"kv_measured\": 0, "
+                   "\"kv_estimated\": 0, \"state_measured\": ") != std::string::npos);
+  CHECK(o.out.find("{\"kind\": \"full\", \"block_layers\": [1], \"model_layers\": [3]") != std::string::npos);
+  CHECK(o.out.find("\"heat_map\": {\"layer\": 3,") != std::string::npos);  // the full layer attended last
 }
 
 TEST_CASE("demo flags are validated strictly", "[ref][cli]") {

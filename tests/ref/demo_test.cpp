@@ -23,7 +23,7 @@ ref::DemoPlan plan(const std::string& id, core::i64 budget_mib, core::i64 prompt
   INFO(id << ": " << core::join(p.issues()));
   REQUIRE(p.ok());
   CHECK(p->bytes <= s.budget_bytes);
-  CHECK(p->block.n_layers == 1);
+  CHECK(p->block.n_layers == static_cast<core::i64>(p->layers.size()));
   return p.value();
 }
 }  // namespace
@@ -64,6 +64,71 @@ TEST_CASE("a block over the budget is scaled, and the scaling is said plainly", 
     CHECK(p.experts_block < p.experts_model);
     CHECK(p.scaling.rfind("experts 60→", 0) == 0);
   }
+}
+
+TEST_CASE("the block holds one layer of each attention kind of the model", "[ref][demo]") {
+  struct Case {
+    const char* id;
+    std::vector<core::i64> layers;  // the model layer each block layer stands for
+  };
+  for (const Case& c : {Case{"llama-3-8b", {0}}, Case{"deepseek-v3", {3}}, Case{"gpt-oss-20b", {0, 1}},
+                        Case{"gemma-3-1b", {0, 5}}, Case{"gemma-2-2b", {0, 1}}, Case{"qwen3-next-80b-a3b", {0, 3}},
+                        Case{"qwen3.5-0.8b", {0, 3}}}) {
+    INFO(c.id);
+    const auto model = test::preset(c.id).config;
+    const auto p = plan(c.id, 4096);
+    CHECK(p.layers == c.layers);
+    auto mp = core::layer_plan(model, core::KvDtype::F32);
+    auto bp = core::layer_plan(p.block, core::KvDtype::F32);
+    REQUIRE(mp.ok());
+    REQUIRE(bp.ok());
+    for (size_t i = 0; i < p.layers.size(); ++i) {  // the same attention kind and window, layer for layer
+      CHECK(bp->cache_of(static_cast<core::i64>(i)).kind == mp->cache_of(p.layers[i]).kind);
+      CHECK(bp->window(static_cast<core::i64>(i)) == mp->window(p.layers[i]));
+      CHECK(bp->is_moe(static_cast<core::i64>(i)) == p.moe);
+    }
+  }
+}
+
+TEST_CASE("a hybrid block reports its KV cache and recurrent state per attention kind, to the byte", "[ref][demo]") {
+  for (const char* id : {"qwen3-next-80b-a3b", "gpt-oss-20b"}) {
+    INFO(id);
+    ref::DemoSettings s;
+    s.prompt = 40;
+    s.tokens = 3;
+    s.seed = 2;
+    auto demo = ref::create_demo(test::tiny(test::preset(id).config), s);
+    INFO(core::join(demo.issues()));
+    REQUIRE(demo.ok());
+    int steps = 0;
+    while (ref::demo_step(**demo, 5.0).phase != ref::DemoPhase::Done && steps < 1000000) ++steps;
+    const auto& m = ref::demo_results(**demo).memory;
+    REQUIRE(m.by_kind.size() == 2);
+    for (const auto& k : m.by_kind) {
+      INFO(k.kind);
+      CHECK(k.layers.size() == 1);
+      CHECK(k.kv_measured == k.kv_estimated);
+      CHECK(k.state_measured == k.state_estimated);
+      CHECK(k.kv_measured + k.state_measured > 0);
+    }
+    core::i64 kv = 0, state = 0;
+    for (const auto& k : m.by_kind) kv += k.kv_measured, state += k.state_measured;
+    CHECK(kv == m.kv_measured);
+    CHECK(state == m.state_measured);
+  }
+  // Qwen3-Next: a Gated DeltaNet layer (state, no rows) and a full-attention layer (rows, no state).
+  ref::DemoSettings s;
+  s.prompt = 40;
+  s.tokens = 3;
+  auto demo = ref::create_demo(test::tiny(test::preset("qwen3-next-80b-a3b").config), s);
+  INFO(core::join(demo.issues()));
+  REQUIRE(demo.ok());
+  const auto& m = ref::demo_results(**demo).memory;
+  CHECK(m.by_kind[0].kind == "linear");
+  CHECK(m.by_kind[0].kv_measured == 0);
+  CHECK(m.by_kind[0].state_measured > 0);
+  CHECK(m.by_kind[1].kind == "full");
+  CHECK(m.by_kind[1].state_measured == 0);
 }
 
 TEST_CASE("demo settings are set from text through their field table", "[ref][demo]") {

@@ -237,6 +237,32 @@ test('the demo block runs to completion with progress and draws the heat map', a
   await context.close();
 });
 
+test('a hybrid model\'s demo runs one Gated DeltaNet and one full-attention layer, its state to the byte', async () => {
+  const { page, context, problems } = await openPage({ hash: '#v=1&preset=qwen3.5-0.8b' });
+  await clickWidget(page, 'tab.demo');
+  await clickWidget(page, 'demo.run');
+  const t0 = Date.now();
+  let st;
+  for (;;) {
+    st = JSON.parse(await page.evaluate(() => Module.demoState()));
+    if (st.done || st.error || Date.now() - t0 > 240000) break;
+    await page.waitForTimeout(200);
+  }
+  assert.equal(st.error, false);
+  assert.equal(st.done, true, `demo stuck at ${JSON.stringify(st)}`);
+  assert.equal(st.block_layers, 2);
+  assert.ok(st.state_measured > 0);
+  assert.equal(st.state_measured, st.state_estimated);
+  assert.ok(st.heat_positions > 0, 'the full-attention layer draws its heat map');
+  record('demo_hybrid_wall_ms', Date.now() - t0);
+  const r = await page.evaluate(() => Module.widgetRect('demo.progress'));
+  await page.mouse.move(r.x + r.w / 2, r.y + r.h / 2);
+  await page.mouse.wheel(0, 600);  // scroll to the memory table
+  await screenshot(page, 'web-demo-hybrid.png');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('?simd=128 loads the SIMD128 build, which computes the same figures', async () => {
   const a = await openPage({ hash: '#v=1&preset=deepseek-v3&w=q4_k_m' });
   const b = await openPage({ query: '?simd=128', hash: '#v=1&preset=deepseek-v3&w=q4_k_m' });
