@@ -182,6 +182,7 @@ void draw_demo_panel(App& app) {
       if (m.state_measured || m.state_estimated) memory_row("recurrent state", m.state_measured, m.state_estimated, s.unit);
       if (m.attention_estimated) memory_row("attention temporaries", m.attention_measured, m.attention_estimated, s.unit);
       if (m.linear_estimated) memory_row("linear-attention temporaries", m.linear_measured, m.linear_estimated, s.unit);
+      if (m.mamba_estimated) memory_row("Mamba-2 temporaries", m.mamba_measured, m.mamba_estimated, s.unit);
       memory_row("FFN temporaries", m.ffn_measured, m.ffn_estimated, s.unit);
       if (m.logits_measured || m.logits_estimated) memory_row("logits", m.logits_measured, m.logits_estimated, s.unit);
       memory_row("all activations", m.activations_measured, m.activations_estimated, s.unit);

@@ -124,6 +124,7 @@ std::string text_report(const ref::DemoPlan& p, const DemoResults& r, const ref:
   row("activations (peak of the phases)", m.activations_measured, m.activations_estimated);
   if (m.attention_estimated > 0) row("  attention phase live set", m.attention_measured, m.attention_estimated);
   if (m.linear_estimated > 0) row("  linear-attention phase live set", m.linear_measured, m.linear_estimated);
+  if (m.mamba_estimated > 0) row("  Mamba-2 phase live set", m.mamba_measured, m.mamba_estimated);
   row("  FFN phase live set", m.ffn_measured, m.ffn_estimated);
   row("scratch (heat map copy, …)", m.scratch_measured, -1);
   row("peak", m.peak_measured, m.peak_estimated);
@@ -139,6 +140,7 @@ std::string text_report(const ref::DemoPlan& p, const DemoResults& r, const ref:
       o += "  " + what + "\n";
       if (k.kv_estimated > 0 || k.kv_measured > 0) row("  KV cache", k.kv_measured, k.kv_estimated);
       if (k.state_estimated > 0 || k.state_measured > 0) row("  recurrent state", k.state_measured, k.state_estimated);
+      if (k.kv_estimated + k.kv_measured + k.state_estimated + k.state_measured == 0) o += "    (an MLP block: no cache)\n";
     }
   }
   o += "  peak " + gib(m.peak_measured) + " measured vs " + gib(m.peak_estimated) + " estimated (×" +
@@ -183,6 +185,7 @@ std::string json_report(const ref::DemoPlan& p, const DemoResults& r, const ref:
        pair(m.activations_measured, m.activations_estimated) + ", \"attention_phase\": " +
        pair(m.attention_measured, m.attention_estimated) + ", \"ffn_phase\": " + pair(m.ffn_measured, m.ffn_estimated) +
        ", \"linear_attention_phase\": " + pair(m.linear_measured, m.linear_estimated) +
+       ", \"mamba_phase\": " + pair(m.mamba_measured, m.mamba_estimated) +
        ", \"scratch_measured\": " + std::to_string(m.scratch_measured) + ", \"peak\": " +
        pair(m.peak_measured, m.peak_estimated) + ", \"by_kind\": [";
   for (size_t i = 0; i < m.by_kind.size(); ++i) {

@@ -35,6 +35,7 @@ struct LayerBinder {
   int own_norms = 0, qk_norms = 0;
 
   NormW* next_norm() {
+    if (L.single && !attn_started) return own_norms++ == 0 ? &L.attn_norm : nullptr;  // NemotronHBlock.norm
     if (!attn_started) {
       NormW* slots[4] = {nullptr, nullptr, nullptr, nullptr};
       int n = 0;
@@ -43,7 +44,7 @@ struct LayerBinder {
       if (c.norm_sandwich) slots[n++] = &L.post_attn_norm, slots[n++] = &L.post_ffn_norm;
       return own_norms < n ? slots[own_norms++] : nullptr;
     }
-    if (L.linear) return L.lin_norm.w ? nullptr : &L.lin_norm;  // linear_attn.norm (Qwen3NextRMSNormGated)
+    if (L.linear || L.mamba) return L.lin_norm.w ? nullptr : &L.lin_norm;  // the mixer's gated norm
     if (last_role == Role::MlaQA) return &L.q_a_norm;
     if (last_role == Role::MlaKVA) return &L.kv_a_norm;
     if (c.norm_qk && !c.mla.enabled && qk_norms < 2) return qk_norms++ == 0 ? &L.q_norm : &L.k_norm;
@@ -72,6 +73,7 @@ struct LayerBinder {
         return t.cols == 2 * c.linear.key_dim() + 2 * c.linear.value_dim() ? &L.lin_qkvz : L.lin_qkv ? &L.lin_z : &L.lin_qkv;
       case Role::LinBA: return t.cols == 2 * c.linear.v_heads ? &L.lin_ba : L.lin_b ? &L.lin_a : &L.lin_b;
       case Role::LinOut: return &L.lin_out;
+      case Role::MambaIn: return &L.mamba_in;
       default: return nullptr;
     }
   }
@@ -92,7 +94,7 @@ struct LayerBinder {
       last_norm = slot;
       return std::nullopt;
     }
-    if (t.role == Role::Bias) {
+    if (t.role == Role::Bias && t.of != Role::LinConv) {
       if (!last_lin || t.of != last_role || last_lin->b || t.cols != last_lin->dout)
         return unexpected(w, "a bias that does not follow its weight");
       last_lin->b = p;
@@ -103,10 +105,22 @@ struct LayerBinder {
       L.sinks = p;
       return std::nullopt;
     }
+    if (t.role == Role::Bias && t.of == Role::LinConv) {  // Mamba-2's conv1d.bias
+      if (!L.mamba || !L.conv || L.conv_bias || t.numel() != c.mamba.conv_dim()) return unexpected(w, "a convolution bias without its weight");
+      L.conv_bias = p;
+      return std::nullopt;
+    }
+    if (t.role == Role::MambaD) {
+      if (!L.mamba || L.mamba_d || t.numel() != c.mamba.heads) return unexpected(w, "a second D, or not one per head");
+      L.mamba_d = p;
+      return std::nullopt;
+    }
     if (t.role == Role::LinConv || t.role == Role::LinDtBias || t.role == Role::LinALog) {
       const float** slot = t.role == Role::LinConv ? &L.conv : t.role == Role::LinDtBias ? &L.dt_bias : &L.a_log;
-      const i64 want = t.role == Role::LinConv ? c.linear.conv_kernel * c.linear.conv_dim() : c.linear.v_heads;
-      if (!L.linear || *slot || t.numel() != want) return unexpected(w, "a Gated DeltaNet tensor outside a linear layer, twice, or of another size");
+      const i64 want = L.mamba ? (t.role == Role::LinConv ? c.mamba.conv_kernel * c.mamba.conv_dim() : c.mamba.heads)
+                               : (t.role == Role::LinConv ? c.linear.conv_kernel * c.linear.conv_dim() : c.linear.v_heads);
+      if (!(L.linear || L.mamba) || *slot || t.numel() != want)
+        return unexpected(w, "a recurrent mixer's tensor outside its layer, twice, or of another size");
       *slot = p;
       attn_started = true;
       return std::nullopt;
@@ -127,9 +141,17 @@ struct LayerBinder {
   std::optional<Issue> check(const WeightTensor& any) const {
     const bool linear = ((L.lin_qkvz && L.lin_ba) || (L.lin_qkv && L.lin_z && L.lin_b && L.lin_a)) && L.conv &&
                         L.dt_bias && L.a_log && L.lin_norm && L.lin_out;
+    const bool mamba = L.mamba_in && L.conv && L.dt_bias && L.a_log && L.mamba_d && L.lin_out &&
+                       (L.lin_norm || !c.mamba.gated_norm) && (L.conv_bias || !c.mamba.conv_bias);
+    if (L.single && (L.mamba || L.mlp_only)) {
+      const bool ok = L.mamba ? mamba : ((L.up || L.gate_up) && L.down);
+      if (!ok || !L.attn_norm) return unexpected(any, L.mamba ? "layer lacks Mamba-2 tensors" : "layer lacks MLP tensors");
+      return std::nullopt;
+    }
     const bool attn = L.linear ? linear : c.mla.enabled ? (L.kv_a && L.kv_b && (L.q || (L.q_a && L.q_b)))
                                     : (L.qkv || (L.q && L.k && L.v));
     if (!attn || (!L.linear && !L.o) || (c.norm_pre && !L.attn_norm)) return unexpected(any, "layer lacks attention tensors");
+    if (L.single) return std::nullopt;  // an attention block alone
     const bool ffn = L.moe ? (L.router && (L.e_up || L.e_gate_up) && L.e_down) : ((L.up || L.gate_up) && L.down);
     if (!ffn) return unexpected(any, "layer lacks FFN tensors");
     return std::nullopt;
@@ -176,6 +198,9 @@ std::optional<Issue> bind_weights(Decoder& dec, i64 first, i64 count) {
     L.moe = dec.plan.is_moe(L.index);
     L.window = dec.plan.window(L.index);
     L.linear = dec.plan.cache_of(L.index).kind == core::AttnKind::Linear;
+    L.single = !c.block_pattern.empty() && !c.block_ffn;
+    L.mamba = c.layer_mixer(L.index) == core::Mixer::Mamba;
+    L.mlp_only = L.single && c.layer_mixer(L.index) == core::Mixer::None;
     LayerBinder b{c, L};
     const size_t start = i;
     for (; i < dec.weights.size() && dec.weights[i].layer == L.index; ++i)

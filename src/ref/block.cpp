@@ -3,6 +3,7 @@
 //   parallel    x += attn(norm1(x)) + ffn(norm2(x) or norm1(x))   (GPT-J, NeoX, Falcon, Phi)
 //   sandwich    x += post1(attn(norm1(x)));     x += post2(ffn(norm2(x)))   (Gemma-2)
 //   post only   x += post1(attn(x));            x += post2(ffn(x))          (OLMo-2)
+//   one block   x += block(norm(x)), block = Mamba-2, attention or MLP    (Nemotron-H)
 #include "block.hpp"
 
 #include "math.hpp"
@@ -26,6 +27,17 @@ void add_layer_ops(Decoder& dec, size_t li, i64 n, Program& p) {
   float* fo = dec.ws.fo;
   const double norm_cost = 6.0 * static_cast<double>(d);
   const NormW n1 = L.attn_norm, n2 = L.ffn_norm, post1 = L.post_attn_norm, post2 = L.post_ffn_norm;
+  if (L.single) {  // ref: modeling_nemotron_h.py NemotronHBlock: residual + mixer(norm(x))
+    add_op(p, rows_op(lname(L, "norm"), M, norm_cost, [=](i64 r) { norm_vec(kind, n1, x + r * d, xn + r * d, d); }));
+    float* y = L.mlp_only ? fo : ao;
+    if (L.mlp_only) add_ffn_ops(dec, L, n, xn, y, p);
+    else if (L.mamba) add_mamba_ops(dec, L, dec.kv[li], n, xn, y, p);
+    else add_attention_ops(dec, L, dec.kv[li], n, xn, y, p);
+    add_op(p, rows_op(lname(L, "residual"), M, static_cast<double>(d), [=](i64 r) {
+      for (i64 j = 0; j < d; ++j) x[r * d + j] += y[r * d + j];
+    }));
+    return;
+  }
 
   if (n1)
     add_op(p, rows_op(lname(L, "attention norm"), M, norm_cost,

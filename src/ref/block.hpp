@@ -19,6 +19,11 @@ void add_attention_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const 
 void add_linear_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const float* in, float* out,
                     Program& p);
 
+// Mamba-2 mixer of a block-pattern layer L (mamba.cpp): in_proj, the convolution through its
+// window, the SSD scan in chunks of chunk_size over each head's state, the gated group norm and
+// out_proj.
+void add_mamba_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const float* in, float* out, Program& p);
+
 // FFN of layer L: classic or gated dense MLP, or routed top-k experts plus shared experts.
 void add_ffn_ops(Decoder& dec, const LayerW& L, i64 n, const float* in, float* out, Program& p);
 

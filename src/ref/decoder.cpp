@@ -32,7 +32,8 @@ struct Span {
 // The layer kinds among the built layers: they size the workspace's phases.
 struct Built {
   bool dense = false, moe = false;  // FFN kinds
-  bool attn = false, linear = false;  // attention layers (any cache but Linear), Gated DeltaNet layers
+  bool attn = false, linear = false;  // attention layers (caches that keep tokens), Gated DeltaNet layers
+  bool mamba = false;                 // Mamba-2 layers
 };
 
 }  // namespace
@@ -44,7 +45,12 @@ std::optional<Issue> unsupported(const ModelConfig& c) {
   };
   add(c.mla.has_indexer(), "the lightning indexer of sparse attention (ixh)");
   add(c.sliding_window > 0 && c.window_chunked, "chunked attention (chk)");
-  add(!c.block_pattern.empty(), "Mamba-2 mixers and per-layer block patterns (bp)");
+  add(c.block_ffn, "a mixer and an FFN in one layer of a block pattern (bp with layer_types: Granite-4.0-H, LFM2)");
+  add(c.block_pattern.find('E') != std::string::npos, "MoE blocks in a block pattern (bp 'E': Nemotron 3)");
+  add(c.block_pattern.find('S') != std::string::npos || c.mamba1.enabled(), "Mamba-1 mixers (Jamba)");
+  add(c.block_pattern.find('P') != std::string::npos || (c.mamba.enabled() && c.block_pattern.empty()),
+      "Mamba-2 beside attention in one layer (Falcon-H1)");
+  add(c.block_pattern.find('C') != std::string::npos || c.short_conv > 0, "short convolutions (LFM2)");
   add(c.per_layer(), "per-layer KV heads and FFN widths (lkv, lff)");
   add(c.global_head_dim > 0 || c.global_kv_heads > 0 || c.k_eq_v, "Gemma 4's full-attention layer shapes (ghd, gkv, keqv)");
   add(c.kv_shared > 0, "KV-shared layers (kvs)");
@@ -90,7 +96,7 @@ struct Request {
 // while planning). Attention (A), FFN (F), head (H) and linear-attention (L) phases share the
 // arena. The o-projection output `ao` comes first in both the attention and the linear phase,
 // at the same offset: the block reads it after either.
-enum Phase { kAttention, kFfn, kHead, kLinear, kPhases };
+enum Phase { kAttention, kFfn, kHead, kLinear, kMamba, kPhases };
 template <class View>
 void arena_views(const ModelConfig& c, const DecoderOptions& o, const Built& built, Workspace* w, View view) {
   const Checked M = Checked(o.batch) * o.max_tokens;
@@ -112,6 +118,14 @@ void arena_views(const ModelConfig& c, const DecoderOptions& o, const Built& bui
       view(kLinear, f(&Workspace::lin_vn), M * a.value_dim());
       view(kLinear, f(&Workspace::lin_tri), M * a.v_heads * 64);
     }
+  }
+  if (built.mamba) {
+    const auto& m = c.mamba;
+    if (!c.parallel_block) view(kMamba, f(&Workspace::ao), M * d);
+    view(kMamba, f(&Workspace::mam_p), M * m.in_proj());
+    view(kMamba, f(&Workspace::mam_c), M * m.conv_dim());
+    view(kMamba, f(&Workspace::mam_y), M * m.d_inner());
+    view(kMamba, f(&Workspace::mam_g), M * m.heads);
   }
   if (!built.attn) {
   } else if (c.mla.enabled) {
@@ -170,7 +184,7 @@ void plan_workspace(const ModelConfig& c, const DecoderOptions& o, const Built& 
   if (c.parallel_block) add(&Workspace::ao_keep, A, M * d);
   add(&Workspace::scores, A, Checked(H) * o.context);
   if (o.globals) add(&Workspace::tokens, A, M);
-  Checked phase[kPhases] = {Checked(0), Checked(0), Checked(0), Checked(0)};
+  Checked phase[kPhases] = {Checked(0), Checked(0), Checked(0), Checked(0), Checked(0)};
   arena_views(c, o, built, nullptr,
               [&](int ph, float**, Checked n) { phase[ph] += n.ok() ? Checked(round16(n.value())) : n; });
   Checked arena = phase[kAttention];
@@ -185,7 +199,7 @@ void plan_workspace(const ModelConfig& c, const DecoderOptions& o, const Built& 
 
 // Points the phase views into the allocated arena.
 void carve_workspace(const ModelConfig& c, const DecoderOptions& o, const Built& built, Workspace& w) {
-  i64 offset[kPhases] = {0, 0, 0, 0};
+  i64 offset[kPhases] = {0, 0, 0, 0, 0};
   arena_views(c, o, built, &w, [&](int ph, float** v, Checked n) {
     *v = n.value() > 0 ? w.arena.data() + offset[ph] : nullptr;
     offset[ph] += round16(n.value());
@@ -210,8 +224,11 @@ core::Result<std::vector<Request>> plan(const ModelConfig& c, const core::Invent
   for (i64 i = span.first; i < span.first + span.count; ++i) {
     const core::LayerKind* k = kind_of(inv, i);
     if (!k) return Issue{"num_hidden_layers", "layer " + std::to_string(i) + " is in no layer kind"};
-    (k->is_moe ? built.moe : built.dense) = true;
-    (lp.cache_of(i).kind == core::AttnKind::Linear ? built.linear : built.attn) = true;
+    if (c.layer_has_ffn(i)) (k->is_moe ? built.moe : built.dense) = true;
+    const core::AttnKind ak = lp.cache_of(i).kind;
+    if (ak == core::AttnKind::Linear) built.linear = true;
+    else if (ak == core::AttnKind::Mamba) built.mamba = true;
+    else if (core::keeps_tokens(ak)) built.attn = true;
     for (const auto& t : k->tensors) weight(t, i);
   }
   if (dec) {  // weights vector is final: point the requests at its buffers
@@ -235,6 +252,18 @@ core::Result<std::vector<Request>> plan(const ModelConfig& c, const core::Invent
       out.push_back({kv ? &kv->ssm : nullptr, Mem::State, ssm.value()});
       continue;
     }
+    if (cs.kind == core::AttnKind::Mamba) {
+      // ref: layer_plan.cpp mamba_state_bytes at 4-byte activations, tp = 1: the conv window
+      // (conv_dim × conv_kernel) and the SSM state (heads × head_dim × state) per sequence.
+      const auto& m = c.mamba;
+      const Checked conv = Checked(o.batch) * m.conv_kernel * m.conv_dim();
+      const Checked ssm = Checked(o.batch) * m.heads * m.head_dim * m.state;
+      if (!conv.ok() || !ssm.ok()) return Issue{"batch", "recurrent state size overflows 64-bit integers"};
+      out.push_back({kv ? &kv->conv : nullptr, Mem::State, conv.value()});
+      out.push_back({kv ? &kv->ssm : nullptr, Mem::State, ssm.value()});
+      continue;
+    }
+    if (cs.kind == core::AttnKind::None) continue;  // an MLP block: no cache
     if (!core::keeps_tokens(cs.kind))
       return Issue{"model_type", "layer " + std::to_string(layer) + ": the reference block has no cache for this layer kind"};
     if (kv) kv->cap = cap, kv->width_k = wk, kv->width_v = wv;

@@ -66,9 +66,15 @@ struct LayerW {
   bool linear = false;
   Lin lin_qkvz, lin_ba, lin_qkv, lin_z, lin_b, lin_a, lin_out;
   const float* conv = nullptr;     // (conv_kernel, conv_dim): tap j of channel c at [j·conv_dim + c]
-  const float* dt_bias = nullptr;  // Hv
-  const float* a_log = nullptr;    // Hv
-  NormW lin_norm;                  // the gated RMSNorm over one value head (v_dim)
+  const float* dt_bias = nullptr;  // Hv (Mamba-2: heads)
+  const float* a_log = nullptr;    // Hv (Mamba-2: heads)
+  NormW lin_norm;                  // the gated RMSNorm over one value head (v_dim; Mamba-2: d_inner in groups)
+  // Block-pattern layers (Nemotron-H: one norm, then one block): `single` marks them; the block
+  // is a Mamba-2 mixer (`mamba`), attention, or an MLP alone (`mlp_only`).
+  bool single = false, mamba = false, mlp_only = false;
+  Lin mamba_in;                    // d → z‖xBC‖dt (d_inner + conv_dim + heads); lin_out is out_proj
+  const float* conv_bias = nullptr;  // conv_dim
+  const float* mamba_d = nullptr;    // heads: the skip connection D
 };
 
 struct GlobalW {
@@ -126,6 +132,11 @@ struct Workspace {
   float* lin_o = nullptr;    // (M, value_dim) the recurrence's output, then gated and normed
   float* lin_vn = nullptr;   // (M, value_dim) a prefill chunk's new values v' (max_tokens > 1)
   float* lin_tri = nullptr;  // (M, Hv, 64) a prefill chunk's triangular matrix, one row per token and head
+  // Mamba-2 phase views (ao shared with the attention phase).
+  float* mam_p = nullptr;    // (M, d_inner + conv_dim + heads) in_proj: z‖xBC‖dt
+  float* mam_c = nullptr;    // (M, conv_dim) the convolution's output x‖B‖C
+  float* mam_y = nullptr;    // (M, d_inner) the scan's output, then gated and normed
+  float* mam_g = nullptr;    // (M, heads) the cumulative log decay within a chunk
   // FFN phase views.
   float* fo = nullptr;       // (M, d) FFN output
   float* h = nullptr;        // (M, 2·f) [gate | up] of the dense FFN or the shared experts
@@ -145,7 +156,7 @@ struct Workspace {
   Buffer heat;     // (H, context) probabilities of the last query (heat map)
   Buffer mla_wt;   // (nope, kv_lora) one head's key up-projection, transposed
   // Bytes of the arena each phase uses (attention, FFN, head), for the memory report.
-  std::array<i64, 4> phase_bytes{};  // attention, FFN, head, linear attention
+  std::array<i64, 5> phase_bytes{};  // attention, FFN, head, linear attention, Mamba-2
 };
 
 struct DecoderStats {

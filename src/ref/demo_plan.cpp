@@ -68,6 +68,11 @@ std::optional<ModelConfig> one_of_each(const ModelConfig& m, const core::LayerPl
   b.sliding_window = m.sliding_window;
   b.sliding_pattern = m.sliding_pattern > 1 ? 2 : m.sliding_pattern;
   if (m.linear.enabled()) b.linear.full_interval = 2;
+  if (!m.block_pattern.empty()) {  // Nemotron-H: each block kind once, in the model's order
+    b.block_pattern.clear();
+    for (char ch : m.block_pattern)
+      if (b.block_pattern.find(ch) == std::string::npos) b.block_pattern += ch;
+  }
   if (!core::validate(b).empty()) return std::nullopt;
   auto bp = core::layer_plan(b, core::KvDtype::F32);
   if (!bp) return std::nullopt;
@@ -94,6 +99,10 @@ ModelConfig narrower(const ModelConfig& c, i64 w) {
   if (c.is_moe()) {
     s.moe.expert_ffn = div(c.moe.expert_ffn);
     if (c.moe.shared_ffn > 0) s.moe.shared_ffn = div(c.moe.shared_ffn);
+  }
+  if (c.mamba.enabled()) {  // Mamba-2: fewer heads, still a multiple of the groups
+    const i64 g = c.mamba.groups;
+    s.mamba.heads = std::max(g, div(c.mamba.heads) / g * g);
   }
   if (c.linear.enabled()) {  // Gated DeltaNet: fewer key heads, the same value heads per key head
     s.linear.k_heads = div(c.linear.k_heads);
@@ -166,6 +175,8 @@ core::Result<DemoPlan> plan_demo(const ModelConfig& model, const DemoSettings& s
     text = "d " + arrow(real.d_model, block.d_model) + ", " + std::to_string(p.width_divisor) +
            "× narrower (heads " + arrow(real.n_heads, block.n_heads);
     if (!real.mla.enabled && real.n_kv_heads != real.n_heads) text += ", KV heads " + arrow(real.n_kv_heads, block.n_kv_heads);
+    if (real.mamba.enabled() && real.mamba.heads != block.mamba.heads)
+      text += ", Mamba heads " + arrow(real.mamba.heads, block.mamba.heads);
     if (real.linear.enabled() && real.linear.v_heads != block.linear.v_heads)
       text += ", linear value heads " + arrow(real.linear.v_heads, block.linear.v_heads);
     if (p.moe) text += ", expert FFN " + arrow(real.moe.expert_ffn, block.moe.expert_ffn);

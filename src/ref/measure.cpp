@@ -96,29 +96,34 @@ core::Result<MemoryComparison> compare_memory(const Decoder& dec) {
   tp.dtype_bytes = 4;
   tp.flash = true;  // the decoder attends one query row at a time: no b·H·c·T score matrix
   tp.logits_positions = 1;
-  bool any_dense = false, any_moe = false, any_linear = false;
+  bool any_dense = false, any_moe = false, any_linear = false, any_mamba = false;
   for (const auto& L : dec.layers) {
     (L.moe ? any_moe : any_dense) = true;
     any_linear = any_linear || L.linear;
+    any_mamba = any_mamba || L.mamba;
   }
   for (int moe = 0; moe < 2; ++moe) {
     if (!(moe ? any_moe : any_dense)) continue;
     for (const core::CacheShape& cache : dec.plan.caches) {  // every cache shape of the plan
       auto t = core::layer_temporaries(c, cache, tp, moe == 1);
       if (!t) return t.issues();
-      i64& mixer = cache.kind == core::AttnKind::Linear ? m.linear_estimated : m.attention_estimated;
+      i64& mixer = cache.kind == core::AttnKind::Linear  ? m.linear_estimated
+                   : cache.kind == core::AttnKind::Mamba ? m.mamba_estimated
+                                                         : m.attention_estimated;
       mixer = std::max(mixer, t->attention);
       m.ffn_estimated = std::max(m.ffn_estimated, t->ffn);
       if (dec.opt.globals) m.logits_estimated = t->logits;
     }
   }
-  m.activations_estimated = std::max({m.attention_estimated, m.ffn_estimated, m.logits_estimated, m.linear_estimated});
+  m.activations_estimated =
+      std::max({m.attention_estimated, m.ffn_estimated, m.logits_estimated, m.linear_estimated, m.mamba_estimated});
   m.activations_measured = st[Mem::Activations];
   const i64 persistent = m.activations_measured - dec.ws.arena.bytes();
   m.attention_measured = persistent + dec.ws.phase_bytes[0];
   m.ffn_measured = persistent + dec.ws.phase_bytes[1];
   if (dec.opt.globals) m.logits_measured = persistent + dec.ws.phase_bytes[2];
   if (any_linear) m.linear_measured = persistent + dec.ws.phase_bytes[3];
+  if (any_mamba) m.mamba_measured = persistent + dec.ws.phase_bytes[4];
   m.scratch_measured = st[Mem::Scratch];
   m.peak_measured = st.peak_total;
   m.peak_estimated = m.weights_estimated + m.kv_estimated + m.state_estimated + m.activations_estimated;
@@ -159,6 +164,16 @@ core::Result<MemoryComparison> compare_memory(const Decoder& dec) {
                 "where the estimate follows fla's chunked kernel, which keeps every chunk's state "
                 "(b·⌈n/64⌉·Hv·k_dim·v_dim): measured = " +
                 bytes_text(m.linear_measured) + ", estimated = " + bytes_text(m.linear_estimated));
+  }
+  if (any_mamba) {
+    const auto& a = c.mamba;
+    n.push_back("recurrent state (Mamba-2 layers): per sequence the convolution's last " + std::to_string(a.conv_kernel) +
+                " inputs of x‖B‖C (" + std::to_string(a.conv_dim()) + " channels) and one " + std::to_string(a.head_dim) +
+                " × " + std::to_string(a.state) + " state per head (" + std::to_string(a.heads) + "), fp32 here");
+    n.push_back("Mamba-2 phase: in_proj's z‖xBC‖dt, the convolution's output, the scan's output and its cumulative decays "
+                "(b·n rows each) + the out_proj output (b·n × d); the reference updates the state in place after each "
+                "chunk, where the estimate follows mamba_chunk_scan_combined, which keeps every chunk's state: measured = " +
+                bytes_text(m.mamba_measured) + ", estimated = " + bytes_text(m.mamba_estimated));
   }
   n.push_back("scratch, not in the estimate: the heat map's copy of the last attention probabilities" +
               std::string(c.mla.enabled ? " and one head's transposed key up-projection (MLA)" : "") + " = " +

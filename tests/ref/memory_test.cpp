@@ -54,7 +54,7 @@ TEST_CASE("tiny presets: weights and KV equal to the byte, activations within to
       CHECK(m.weights_measured == m.weights_estimated);
       CHECK(m.kv_measured == m.kv_estimated);
       CHECK(m.state_measured == m.state_estimated);
-      CHECK((m.state_measured > 0) == p.config.linear.enabled());
+      CHECK((m.state_measured > 0) == (p.config.linear.enabled() || p.config.mamba.enabled()));
       CHECK(m.kv_measured > 0);
       INFO("attention " << m.attention_measured << " vs " << m.attention_estimated << ", ffn " << m.ffn_measured
                         << " vs " << m.ffn_estimated);
@@ -120,6 +120,30 @@ TEST_CASE("a real-size Gated DeltaNet layer: recurrent state to the byte, tempor
     CHECK(lin >= 0.8);  // observed 0.858 (Qwen3-Next), 0.881 (Qwen3.5-0.8B)
     CHECK(lin <= 1.0);
   }
+}
+
+TEST_CASE("a real-size Mamba-2 layer: recurrent state to the byte, temporaries within the band", "[ref][memory][mamba]") {
+  // Nemotron-Nano-9B-v2's first layer (a Mamba-2 block: 128 heads of 80 × 128 state, 8 groups), a
+  // 128-token prefill chunk. The estimate follows mamba_chunk_scan_combined, which keeps each
+  // chunk's state (b·⌈c/chunk⌉·heads·head_dim·state, one chunk here); the reference updates the
+  // state in place, and keeps the persistent rows and one cumulative decay per row and head.
+  core::ModelConfig c = test::preset("nemotron-nano-9b-v2").config;
+  c.n_layers = 1;  // 'M'
+  c.block_pattern = "M";
+  const auto m = compare(c, {.batch = 1, .context = 256, .max_tokens = 128, .globals = false, .defer_init = true});
+  const auto& a = c.mamba;
+  CHECK(m.state_measured == m.state_estimated);
+  CHECK(m.state_measured == 4 * (a.conv_kernel * a.conv_dim() + a.heads * a.head_dim * a.state));
+  CHECK(m.kv_measured == 0);
+  const double ratio = static_cast<double>(m.mamba_measured) / static_cast<double>(m.mamba_estimated);
+  const core::i64 chunk_states = a.heads * a.head_dim * a.state * 4;
+  const double without = static_cast<double>(m.mamba_measured) / static_cast<double>(m.mamba_estimated - chunk_states);
+  INFO("mamba " << m.mamba_measured << " vs " << m.mamba_estimated << " = " << ratio << ", without the chunk states "
+                << without);
+  CHECK(ratio >= 0.8);
+  CHECK(ratio <= 1.0);
+  CHECK(without >= 0.95);
+  CHECK(without <= 1.15);
 }
 
 TEST_CASE("a decoder holding part of the layers is refused by the comparison", "[ref][memory]") {

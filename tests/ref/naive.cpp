@@ -300,6 +300,67 @@ std::vector<Vec> linear_attention(const ref::Decoder& dec, i64 L, const std::vec
   return res;
 }
 
+// A weight of layer L by the end of its inventory name ("backbone.layers.{i}.norm.weight": pass
+// "}.norm.weight", which "mixer.norm.weight" does not end with).
+W exact(const ref::Decoder& dec, i64 layer, const std::string& tail) {
+  for (const auto& w : dec.weights)
+    if (w.layer == layer && w.spec.name.size() >= tail.size() &&
+        w.spec.name.compare(w.spec.name.size() - tail.size(), tail.size(), tail) == 0)
+      return W{w.buf.data(), w.spec.rows, w.spec.cols};
+  return W{};
+}
+
+// Mamba-2 over one sequence, as modeling_nemotron_h.py NemotronHMamba2Mixer.torch_forward's decode
+// branch applied token by token (the recurrence itself, no chunks).
+std::vector<Vec> mamba(const ref::Decoder& dec, i64 L, const std::vector<Vec>& xn) {
+  const auto& m = dec.cfg.mamba;
+  const i64 T = static_cast<i64>(xn.size()), H = m.heads, P = m.head_dim, N = m.state, G = m.groups;
+  const i64 di = m.d_inner(), CD = m.conv_dim(), K = m.conv_kernel;
+  const W in = exact(dec, L, "mixer.in_proj.weight"), in_b = exact(dec, L, "mixer.in_proj.bias");
+  const W conv = exact(dec, L, "mixer.conv1d.weight"), conv_b = exact(dec, L, "mixer.conv1d.bias");
+  const W dtb = exact(dec, L, "mixer.dt_bias"), alog = exact(dec, L, "mixer.A_log"), D = exact(dec, L, "mixer.D");
+  const W nw = exact(dec, L, "mixer.norm.weight");
+  const W out = exact(dec, L, "mixer.out_proj.weight"), out_b = exact(dec, L, "mixer.out_proj.bias");
+  std::vector<Vec> proj(T);
+  for (i64 t = 0; t < T; ++t) proj[t] = lin(xn[t], in, in_b);
+  std::vector<Vec> S(static_cast<size_t>(H), Vec(static_cast<size_t>(P * N), 0.0));  // [p][n], as the HF cache
+  std::vector<Vec> res(T);
+  for (i64 t = 0; t < T; ++t) {
+    Vec xbc(static_cast<size_t>(CD));
+    for (i64 ch = 0; ch < CD; ++ch) {
+      double y = conv_b ? conv_b.p[ch] : 0.0;
+      for (i64 j = 0; j < K; ++j)
+        if (const i64 src = t - (K - 1) + j; src >= 0) y += conv.p[j * CD + ch] * proj[src][di + ch];
+      xbc[ch] = act(core::Activation::Silu, y);
+    }
+    Vec y(static_cast<size_t>(di));
+    for (i64 h = 0; h < H; ++h) {
+      const i64 g = h / (H / G);
+      const double dt = std::max(std::log1p(std::exp(proj[t][di + CD + h] + dtb.p[h])), 0.001);
+      const double dA = std::exp(dt * -std::exp(static_cast<double>(alog.p[h])));
+      for (i64 p = 0; p < P; ++p) {
+        double acc = 0;
+        for (i64 n = 0; n < N; ++n) {
+          double& s = S[h][p * N + n];
+          s = s * dA + dt * xbc[di + g * N + n] * xbc[h * P + p];
+          acc += s * xbc[di + G * N + g * N + n];
+        }
+        y[h * P + p] = acc + D.p[h] * xbc[h * P + p];
+      }
+    }
+    if (nw) {  // rmsnorm_fn(norm_before_gate=False): y·silu(z), then RMS per group of d_inner/G, weight
+      for (i64 j = 0; j < di; ++j) y[j] *= act(core::Activation::Silu, proj[t][j]);
+      const i64 gs = di / G;
+      for (i64 k = 0; k < G; ++k) {
+        const Vec part = norm(dec.cfg, slice(y, k * gs, gs), W{nw.p + k * gs, 1, gs}, W{}, true);
+        std::copy(part.begin(), part.end(), y.begin() + k * gs);
+      }
+    }
+    res[t] = lin(y, out, out_b);
+  }
+  return res;
+}
+
 // Dense MLP (copy of an expert stack, or the shared expert).
 Vec mlp(const ref::Decoder& dec, i64 L, const Vec& x, bool routed, bool shared, i64 copy) {
   const ModelConfig& c = dec.cfg;
@@ -376,6 +437,19 @@ Vec ffn(const ref::Decoder& dec, i64 L, const Vec& x) {
 void layer(const ref::Decoder& dec, i64 L, std::vector<Vec>& x) {
   const ModelConfig& c = dec.cfg;
   const i64 T = static_cast<i64>(x.size());
+  if (!c.block_pattern.empty() && !c.block_ffn) {  // NemotronHBlock: x + mixer(norm(x)), the mixer one of three
+    const W nw = exact(dec, L, "}.norm.weight");
+    std::vector<Vec> xn(T);
+    for (i64 t = 0; t < T; ++t) xn[t] = norm(c, x[t], nw, W{});
+    const core::Mixer mx = c.layer_mixer(L);
+    std::vector<Vec> y(T);
+    if (mx == core::Mixer::Mamba) y = mamba(dec, L, xn);
+    else if (mx == core::Mixer::Attention) y = attention(dec, L, xn);
+    else for (i64 t = 0; t < T; ++t) y[t] = ffn(dec, L, xn[t]);
+    for (i64 t = 0; t < T; ++t)
+      for (size_t j = 0; j < x[t].size(); ++j) x[t][j] += y[t][j];
+    return;
+  }
   const char* n1[] = {"input_layernorm", "ln_1", "self_attn_layer_norm", "ln_attn"};
   auto nw = [&](const std::vector<const char*>& names, bool bias) { return find(dec, L, names, bias); };
   const W a_w = nw({n1[0], n1[1], n1[2], n1[3]}, false), a_b = nw({n1[0], n1[1], n1[2], n1[3]}, true);
@@ -446,8 +520,9 @@ std::vector<double> naive_logits(const ref::Decoder& dec, const std::vector<std:
     }
     for (const auto& L : dec.layers) layer(dec, L.index, x);
     Vec h = x[T - 1];
-    const W fw = find(dec, -1, {"ln_f", "model.norm", "final_layer_norm", "final_layernorm"});
-    if (c.norm_final) h = norm(c, h, fw, find(dec, -1, {"ln_f", "model.norm", "final_layer_norm", "final_layernorm"}, true));
+    const W fw = find(dec, -1, {"ln_f", "model.norm", "final_layer_norm", "final_layernorm", "norm_f"});
+    if (c.norm_final)
+      h = norm(c, h, fw, find(dec, -1, {"ln_f", "model.norm", "final_layer_norm", "final_layernorm", "norm_f"}, true));
     if (proj_out) h = lin(h, proj_out);
     const W head = find_role(dec, -1, Role::LmHead, false, false);
     const W hb = find_role(dec, -1, Role::LmHead, false, false, true);

@@ -4,6 +4,7 @@
 // made small enough to run the naive reference in milliseconds.
 #pragma once
 #include <algorithm>
+#include <string>
 
 #include "core/model.hpp"
 
@@ -39,6 +40,21 @@ inline core::ModelConfig tiny(core::ModelConfig c) {
   if (c.per_layer()) {  // NAS: one layer with attention and a wide FFN, one with neither attention nor a wide FFN
     c.layer_kv_heads = {c.n_kv_heads, 0};
     c.layer_ffn = {96, 48};
+  }
+  if (!c.block_pattern.empty() && !c.block_ffn) {  // Nemotron-H: one layer of each block kind, in the model's order
+    std::string kinds;
+    for (char ch : c.block_pattern)
+      if (kinds.find(ch) == std::string::npos) kinds += ch;
+    c.block_pattern = kinds;
+    c.n_layers = static_cast<i64>(kinds.size());
+  }
+  if (c.mamba.enabled()) {  // Mamba-2: two groups of two heads; 4-token chunks, so a prefill crosses chunks
+    auto& m = c.mamba;
+    m.heads = 4;
+    m.head_dim = 8;
+    m.state = 6;
+    m.groups = 2;
+    m.chunk = 4;
   }
   if (c.linear.enabled()) {  // Gated DeltaNet: layer 0 linear, layer 1 full attention; v_dim ≠ k_dim
     auto& a = c.linear;

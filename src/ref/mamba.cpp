@@ -1,0 +1,136 @@
+// Mamba-2 ops of a block-pattern layer (see block.hpp), following modeling_nemotron_h.py
+// NemotronHMamba2Mixer.torch_forward:
+//   z‖xBC‖dt = in_proj(x)
+//   x‖B‖C    = silu(causal depthwise conv over the last conv_kernel inputs of xBC, + bias)
+//   dt       = max(softplus(dt + dt_bias), time_step_min);  A = −exp(A_log)       (per head)
+//   S_h ← exp(dt·A) S_h + dt · B_g ⊗ x_h;   y_h = S_h C_g + D_h x_h   (head h reads group g = h / (heads/groups))
+//   y = rmsnorm per group of d_inner/groups (y ⊙ silu(z)) ⊙ w;  out = out_proj(y)
+// The state (conv window, and S_h as state × head_dim per head) lives in the layer's KvCache. A
+// call runs the scan in chunks of the config's chunk_size (the SSD form of the same recurrence,
+// Dao & Gu 2024 §6: within a chunk the outputs are a masked product C·Bᵀ with decays, and the
+// state enters and leaves through S); decode is a chunk of one token.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "block.hpp"
+#include "math.hpp"
+#include "ref/kernels/gemm.hpp"
+
+namespace llmsize::ref {
+
+namespace {
+
+std::string lname(const LayerW& L, const char* what) {
+  return "layer " + std::to_string(L.index) + " · " + what;
+}
+
+inline float softplus(float x) { return x > 20.0f ? x : std::log1p(std::exp(x)); }  // torch's threshold 20
+// ref: NemotronHConfig time_step_min = 0.001 (configuration_nemotron_h.py), the clamp of torch_forward.
+constexpr float kTimeStepMin = 0.001f;
+
+}  // namespace
+
+void add_mamba_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const float* in, float* out, Program& p) {
+  const core::ModelConfig& c = dec.cfg;
+  const auto& m = c.mamba;
+  const i64 b = dec.opt.batch, M = b * n, d = c.d_model;
+  const i64 H = m.heads, P = m.head_dim, N = m.state, G = m.groups, di = m.d_inner();
+  const i64 CD = m.conv_dim(), Kc = m.conv_kernel, IW = m.in_proj(), chunk = std::max<i64>(1, m.chunk);
+  float* Pj = dec.ws.mam_p;
+  float* Cv = dec.ws.mam_c;
+  float* Y = dec.ws.mam_y;
+  float* Gc = dec.ws.mam_g;
+  add_op(p, gemm_op(dec, lname(L, "in_proj"), M, in, d, L.mamba_in, Pj, IW));
+  const i64 pos0 = dec.pos;
+  float* win = kv.conv.data();
+  const float* wconv = L.conv;
+  const float* bconv = L.conv_bias;
+  add_op(p, rows_op(lname(L, "conv1d"), b, 2.0 * static_cast<double>(n * Kc * CD), [=](i64 s) {
+    float* st = win + s * Kc * CD;
+    if (pos0 == 0) std::fill_n(st, Kc * CD, 0.0f);
+    for (i64 t = 0; t < n; ++t) {
+      const i64 r = s * n + t;
+      std::memmove(st, st + CD, static_cast<size_t>((Kc - 1) * CD) * 4);
+      std::memcpy(st + (Kc - 1) * CD, Pj + r * IW + di, static_cast<size_t>(CD) * 4);
+      float* y = Cv + r * CD;
+      for (i64 ch = 0; ch < CD; ++ch) y[ch] = bconv ? bconv[ch] : 0.0f;
+      for (i64 j = 0; j < Kc; ++j)
+        for (i64 ch = 0; ch < CD; ++ch) y[ch] += wconv[j * CD + ch] * st[j * CD + ch];
+      for (i64 ch = 0; ch < CD; ++ch) y[ch] /= 1.0f + std::exp(-y[ch]);  // silu
+    }
+  }));
+  // dt = max(softplus(dt + dt_bias), time_step_min), written over the projection's dt.
+  const float* dt_bias = L.dt_bias;
+  add_op(p, rows_op(lname(L, "dt"), M, 4.0 * static_cast<double>(H), [=](i64 r) {
+    float* dt = Pj + r * IW + di + CD;
+    for (i64 h = 0; h < H; ++h) dt[h] = std::max(softplus(dt[h] + dt_bias[h]), kTimeStepMin);
+  }));
+  // The scan, one (sequence, head) per unit, chunk by chunk; S is state × head_dim, row n of it
+  // the n-th state dimension.
+  float* S = kv.ssm.data();
+  const float* a_log = L.a_log;
+  const float* Dskip = L.mamba_d;
+  DecoderStats* stats = &dec.stats;
+  Op scan;
+  scan.name = lname(L, "ssd scan");
+  scan.units = b * H;
+  scan.cost_per_unit = 4.0 * static_cast<double>(n * N * P);
+  scan.run = [=](i64 u0, i64 u1) {
+    for (i64 u = u0; u < u1; ++u) {
+      const i64 s = u / H, h = u % H, g = h / (H / G);
+      float* st = S + u * N * P;
+      if (pos0 == 0) std::fill_n(st, N * P, 0.0f);
+      const float A = -std::exp(a_log[h]);
+      for (i64 t0 = 0; t0 < n; t0 += chunk) {
+        const i64 Cn = std::min(chunk, n - t0), r0 = s * n + t0;
+        auto row = [&](i64 t) { return r0 + t; };
+        auto dt = [&](i64 t) { return Pj[row(t) * IW + di + CD + h]; };
+        auto x = [&](i64 t) { return Cv + row(t) * CD + h * P; };
+        auto Bv = [&](i64 t) { return Cv + row(t) * CD + di + g * N; };
+        auto Cq = [&](i64 t) { return Cv + row(t) * CD + di + G * N + g * N; };
+        float* gsum = Gc + h;  // G_t = Σ_{u≤t} dt_u·A at Gc[row(t)·H + h]
+        float acc = 0.0f;
+        for (i64 t = 0; t < Cn; ++t) acc += dt(t) * A, gsum[row(t) * H] = acc;
+        auto gcum = [&](i64 t) { return gsum[row(t) * H]; };
+        // y_t = e^{G_t} Sᵀ-side: Σ_n C_t[n] S[n][:], for the chunk's rows at once (a GEMM).
+        sgemm_strided(static_cast<int>(Cn), static_cast<int>(P), static_cast<int>(N), Cq(0), static_cast<int>(CD), st,
+                      static_cast<int>(P), Y + row(0) * di + h * P, static_cast<int>(di));
+        for (i64 t = 0; t < Cn; ++t) {
+          float* yt = Y + row(t) * di + h * P;
+          const float e = std::exp(gcum(t));
+          for (i64 j = 0; j < P; ++j) yt[j] = yt[j] * e + Dskip[h] * x(t)[j];
+          for (i64 v = 0; v <= t; ++v)
+            axpy(dot(Cq(t), Bv(v), N) * std::exp(gcum(t) - gcum(v)) * dt(v), x(v), yt, P);
+        }
+        const float glast = gcum(Cn - 1), elast = std::exp(glast);
+        for (i64 i = 0; i < N * P; ++i) st[i] *= elast;
+        for (i64 v = 0; v < Cn; ++v) {
+          const float w = std::exp(glast - gcum(v)) * dt(v);
+          const float* bv = Bv(v);
+          for (i64 k = 0; k < N; ++k) axpy(w * bv[k], x(v), st + k * P, P);
+        }
+      }
+    }
+    stats->flops += 4.0 * static_cast<double>((u1 - u0) * n * N * P);
+    stats->kv_bytes_read += 8.0 * static_cast<double>((u1 - u0) * N * P);  // the state read and written per call
+  };
+  add_op(p, std::move(scan));
+  // rmsnorm_fn(y, z, group_size = d_inner / groups, norm_before_gate = False): gate, then norm per group.
+  const NormW nw = L.lin_norm;
+  const bool gated = static_cast<bool>(nw);
+  add_op(p, rows_op(lname(L, "gated norm"), M, 8.0 * static_cast<double>(di), [=](i64 r) {
+    float* y = Y + r * di;
+    if (!gated) return;
+    const float* z = Pj + r * IW;
+    for (i64 j = 0; j < di; ++j) y[j] *= z[j] / (1.0f + std::exp(-z[j]));
+    const i64 gs = di / G;
+    for (i64 k = 0; k < G; ++k) {
+      const NormW part{nw.w + k * gs, nullptr, gs};
+      norm_vec(core::NormKind::RmsNorm, part, y + k * gs, y + k * gs, gs);
+    }
+  }));
+  add_op(p, gemm_op(dec, lname(L, "out_proj"), M, Y, di, L.lin_out, out, d));
+}
+
+}  // namespace llmsize::ref
