@@ -125,6 +125,7 @@ std::string text_report(const ref::DemoPlan& p, const DemoResults& r, const ref:
   if (m.attention_estimated > 0) row("  attention phase live set", m.attention_measured, m.attention_estimated);
   if (m.linear_estimated > 0) row("  linear-attention phase live set", m.linear_measured, m.linear_estimated);
   if (m.mamba_estimated > 0) row("  Mamba-2 phase live set", m.mamba_measured, m.mamba_estimated);
+  if (m.conv_estimated > 0) row("  short-convolution phase live set", m.conv_measured, m.conv_estimated);
   row("  FFN phase live set", m.ffn_measured, m.ffn_estimated);
   row("scratch (heat map copy, …)", m.scratch_measured, -1);
   row("peak", m.peak_measured, m.peak_estimated);
@@ -186,6 +187,7 @@ std::string json_report(const ref::DemoPlan& p, const DemoResults& r, const ref:
        pair(m.attention_measured, m.attention_estimated) + ", \"ffn_phase\": " + pair(m.ffn_measured, m.ffn_estimated) +
        ", \"linear_attention_phase\": " + pair(m.linear_measured, m.linear_estimated) +
        ", \"mamba_phase\": " + pair(m.mamba_measured, m.mamba_estimated) +
+       ", \"short_conv_phase\": " + pair(m.conv_measured, m.conv_estimated) +
        ", \"scratch_measured\": " + std::to_string(m.scratch_measured) + ", \"peak\": " +
        pair(m.peak_measured, m.peak_estimated) + ", \"by_kind\": [";
   for (size_t i = 0; i < m.by_kind.size(); ++i) {

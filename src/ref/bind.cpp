@@ -70,6 +70,7 @@ struct LayerBinder {
       case Role::FfnGateUp: return t.routed ? &L.e_gate_up : router_seen ? nullptr : &L.gate_up;
       // Gated DeltaNet: the fused q‖k‖v‖z and b‖a (Qwen3-Next), or qkv, z, b, a in that order (Qwen3.5).
       case Role::LinQKVZ:
+        if (L.short_conv) return &L.sc_in;
         return t.cols == 2 * c.linear.key_dim() + 2 * c.linear.value_dim() ? &L.lin_qkvz : L.lin_qkv ? &L.lin_z : &L.lin_qkv;
       case Role::LinBA: return t.cols == 2 * c.linear.v_heads ? &L.lin_ba : L.lin_b ? &L.lin_a : &L.lin_b;
       case Role::LinOut: return &L.lin_out;
@@ -106,7 +107,9 @@ struct LayerBinder {
       return std::nullopt;
     }
     if (t.role == Role::Bias && t.of == Role::LinConv) {  // Mamba-2's conv1d.bias
-      if (!L.mamba || !L.conv || L.conv_bias || t.numel() != c.mamba.conv_dim()) return unexpected(w, "a convolution bias without its weight");
+      const i64 want = L.mamba ? c.mamba.conv_dim() : c.d_model;
+      if (!(L.mamba || L.short_conv) || !L.conv || L.conv_bias || t.numel() != want)
+        return unexpected(w, "a convolution bias without its weight");
       L.conv_bias = p;
       return std::nullopt;
     }
@@ -117,9 +120,10 @@ struct LayerBinder {
     }
     if (t.role == Role::LinConv || t.role == Role::LinDtBias || t.role == Role::LinALog) {
       const float** slot = t.role == Role::LinConv ? &L.conv : t.role == Role::LinDtBias ? &L.dt_bias : &L.a_log;
-      const i64 want = L.mamba ? (t.role == Role::LinConv ? c.mamba.conv_kernel * c.mamba.conv_dim() : c.mamba.heads)
-                               : (t.role == Role::LinConv ? c.linear.conv_kernel * c.linear.conv_dim() : c.linear.v_heads);
-      if (!(L.linear || L.mamba) || *slot || t.numel() != want)
+      const i64 want = L.short_conv ? (t.role == Role::LinConv ? c.short_conv * c.d_model : -1)
+                       : L.mamba    ? (t.role == Role::LinConv ? c.mamba.conv_kernel * c.mamba.conv_dim() : c.mamba.heads)
+                                    : (t.role == Role::LinConv ? c.linear.conv_kernel * c.linear.conv_dim() : c.linear.v_heads);
+      if (!(L.linear || L.mamba || L.short_conv) || *slot || t.numel() != want)
         return unexpected(w, "a recurrent mixer's tensor outside its layer, twice, or of another size");
       *slot = p;
       attn_started = true;
@@ -148,9 +152,10 @@ struct LayerBinder {
       if (!ok || !L.attn_norm) return unexpected(any, L.mamba ? "layer lacks Mamba-2 tensors" : "layer lacks MLP tensors");
       return std::nullopt;
     }
-    const bool attn = L.linear ? linear : c.mla.enabled ? (L.kv_a && L.kv_b && (L.q || (L.q_a && L.q_b)))
+    const bool short_conv = L.sc_in && L.conv && L.lin_out && (L.conv_bias || !c.short_conv_bias);
+    const bool attn = L.short_conv ? short_conv : L.mamba ? mamba : L.linear ? linear : c.mla.enabled ? (L.kv_a && L.kv_b && (L.q || (L.q_a && L.q_b)))
                                     : (L.qkv || (L.q && L.k && L.v));
-    if (!attn || (!L.linear && !L.o) || (c.norm_pre && !L.attn_norm)) return unexpected(any, "layer lacks attention tensors");
+    if (!attn || (!L.linear && !L.mamba && !L.short_conv && !L.o) || (c.norm_pre && !L.attn_norm)) return unexpected(any, "layer lacks attention tensors");
     if (L.single) return std::nullopt;  // an attention block alone
     const bool ffn = L.moe ? (L.router && (L.e_up || L.e_gate_up) && L.e_down) : ((L.up || L.gate_up) && L.down);
     if (!ffn) return unexpected(any, "layer lacks FFN tensors");
@@ -201,6 +206,7 @@ std::optional<Issue> bind_weights(Decoder& dec, i64 first, i64 count) {
     L.single = !c.block_pattern.empty() && !c.block_ffn;
     L.mamba = c.layer_mixer(L.index) == core::Mixer::Mamba;
     L.mlp_only = L.single && c.layer_mixer(L.index) == core::Mixer::None;
+    L.short_conv = c.layer_mixer(L.index) == core::Mixer::ShortConv;
     LayerBinder b{c, L};
     const size_t start = i;
     for (; i < dec.weights.size() && dec.weights[i].layer == L.index; ++i)

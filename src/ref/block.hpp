@@ -24,6 +24,10 @@ void add_linear_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const flo
 // out_proj.
 void add_mamba_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const float* in, float* out, Program& p);
 
+// LFM2's short convolution as the mixer of layer L (short_conv.cpp): in_proj's B‖C‖x, the causal
+// depthwise convolution of B·x through its window of the last short_conv inputs, C · conv, out_proj.
+void add_short_conv_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const float* in, float* out, Program& p);
+
 // FFN of layer L: classic or gated dense MLP, or routed top-k experts plus shared experts.
 void add_ffn_ops(Decoder& dec, const LayerW& L, i64 n, const float* in, float* out, Program& p);
 

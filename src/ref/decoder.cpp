@@ -33,7 +33,7 @@ struct Span {
 struct Built {
   bool dense = false, moe = false;  // FFN kinds
   bool attn = false, linear = false;  // attention layers (caches that keep tokens), Gated DeltaNet layers
-  bool mamba = false;                 // Mamba-2 layers
+  bool mamba = false, conv = false;   // Mamba-2 layers, short-convolution layers (LFM2)
 };
 
 }  // namespace
@@ -45,12 +45,12 @@ std::optional<Issue> unsupported(const ModelConfig& c) {
   };
   add(c.mla.has_indexer(), "the lightning indexer of sparse attention (ixh)");
   add(c.sliding_window > 0 && c.window_chunked, "chunked attention (chk)");
-  add(c.block_ffn, "a mixer and an FFN in one layer of a block pattern (bp with layer_types: Granite-4.0-H, LFM2)");
+  add(c.block_ffn && c.block_pattern.find('M') != std::string::npos,
+      "a Mamba-2 mixer and an FFN in one layer (Granite-4.0-H's mixers, with its embedding, residual, attention and logits multipliers)");
   add(c.block_pattern.find('E') != std::string::npos, "MoE blocks in a block pattern (bp 'E': Nemotron 3)");
   add(c.block_pattern.find('S') != std::string::npos || c.mamba1.enabled(), "Mamba-1 mixers (Jamba)");
   add(c.block_pattern.find('P') != std::string::npos || (c.mamba.enabled() && c.block_pattern.empty()),
       "Mamba-2 beside attention in one layer (Falcon-H1)");
-  add(c.block_pattern.find('C') != std::string::npos || c.short_conv > 0, "short convolutions (LFM2)");
   add(c.per_layer(), "per-layer KV heads and FFN widths (lkv, lff)");
   add(c.global_head_dim > 0 || c.global_kv_heads > 0 || c.k_eq_v, "Gemma 4's full-attention layer shapes (ghd, gkv, keqv)");
   add(c.kv_shared > 0, "KV-shared layers (kvs)");
@@ -96,7 +96,7 @@ struct Request {
 // while planning). Attention (A), FFN (F), head (H) and linear-attention (L) phases share the
 // arena. The o-projection output `ao` comes first in both the attention and the linear phase,
 // at the same offset: the block reads it after either.
-enum Phase { kAttention, kFfn, kHead, kLinear, kMamba, kPhases };
+enum Phase { kAttention, kFfn, kHead, kLinear, kMamba, kConv, kPhases };
 template <class View>
 void arena_views(const ModelConfig& c, const DecoderOptions& o, const Built& built, Workspace* w, View view) {
   const Checked M = Checked(o.batch) * o.max_tokens;
@@ -126,6 +126,11 @@ void arena_views(const ModelConfig& c, const DecoderOptions& o, const Built& bui
     view(kMamba, f(&Workspace::mam_c), M * m.conv_dim());
     view(kMamba, f(&Workspace::mam_y), M * m.d_inner());
     view(kMamba, f(&Workspace::mam_g), M * m.heads);
+  }
+  if (built.conv) {
+    if (!c.parallel_block) view(kConv, f(&Workspace::ao), M * d);
+    view(kConv, f(&Workspace::sc_p), M * 3 * d);
+    view(kConv, f(&Workspace::sc_y), M * d);
   }
   if (!built.attn) {
   } else if (c.mla.enabled) {
@@ -184,7 +189,7 @@ void plan_workspace(const ModelConfig& c, const DecoderOptions& o, const Built& 
   if (c.parallel_block) add(&Workspace::ao_keep, A, M * d);
   add(&Workspace::scores, A, Checked(H) * o.context);
   if (o.globals) add(&Workspace::tokens, A, M);
-  Checked phase[kPhases] = {Checked(0), Checked(0), Checked(0), Checked(0), Checked(0)};
+  Checked phase[kPhases] = {Checked(0), Checked(0), Checked(0), Checked(0), Checked(0), Checked(0)};
   arena_views(c, o, built, nullptr,
               [&](int ph, float**, Checked n) { phase[ph] += n.ok() ? Checked(round16(n.value())) : n; });
   Checked arena = phase[kAttention];
@@ -199,7 +204,7 @@ void plan_workspace(const ModelConfig& c, const DecoderOptions& o, const Built& 
 
 // Points the phase views into the allocated arena.
 void carve_workspace(const ModelConfig& c, const DecoderOptions& o, const Built& built, Workspace& w) {
-  i64 offset[kPhases] = {0, 0, 0, 0, 0};
+  i64 offset[kPhases] = {0, 0, 0, 0, 0, 0};
   arena_views(c, o, built, &w, [&](int ph, float** v, Checked n) {
     *v = n.value() > 0 ? w.arena.data() + offset[ph] : nullptr;
     offset[ph] += round16(n.value());
@@ -228,6 +233,7 @@ core::Result<std::vector<Request>> plan(const ModelConfig& c, const core::Invent
     const core::AttnKind ak = lp.cache_of(i).kind;
     if (ak == core::AttnKind::Linear) built.linear = true;
     else if (ak == core::AttnKind::Mamba) built.mamba = true;
+    else if (ak == core::AttnKind::Conv) built.conv = true;
     else if (core::keeps_tokens(ak)) built.attn = true;
     for (const auto& t : k->tensors) weight(t, i);
   }
@@ -261,6 +267,13 @@ core::Result<std::vector<Request>> plan(const ModelConfig& c, const core::Invent
       if (!conv.ok() || !ssm.ok()) return Issue{"batch", "recurrent state size overflows 64-bit integers"};
       out.push_back({kv ? &kv->conv : nullptr, Mem::State, conv.value()});
       out.push_back({kv ? &kv->ssm : nullptr, Mem::State, ssm.value()});
+      continue;
+    }
+    if (cs.kind == core::AttnKind::Conv) {
+      // ref: layer_plan.cpp (Lfm2HybridConvCache): the last short_conv inputs B·x of d channels per sequence.
+      const Checked conv = Checked(o.batch) * c.short_conv * c.d_model;
+      if (!conv.ok()) return Issue{"batch", "recurrent state size overflows 64-bit integers"};
+      out.push_back({kv ? &kv->conv : nullptr, Mem::State, conv.value()});
       continue;
     }
     if (cs.kind == core::AttnKind::None) continue;  // an MLP block: no cache

@@ -72,6 +72,8 @@ struct LayerW {
   // Block-pattern layers (Nemotron-H: one norm, then one block): `single` marks them; the block
   // is a Mamba-2 mixer (`mamba`), attention, or an MLP alone (`mlp_only`).
   bool single = false, mamba = false, mlp_only = false;
+  bool short_conv = false;         // LFM2's short convolution as the layer's mixer (in_proj is sc_in)
+  Lin sc_in;                       // d → B‖C‖x (3·d)
   Lin mamba_in;                    // d → z‖xBC‖dt (d_inner + conv_dim + heads); lin_out is out_proj
   const float* conv_bias = nullptr;  // conv_dim
   const float* mamba_d = nullptr;    // heads: the skip connection D
@@ -137,6 +139,9 @@ struct Workspace {
   float* mam_c = nullptr;    // (M, conv_dim) the convolution's output x‖B‖C
   float* mam_y = nullptr;    // (M, d_inner) the scan's output, then gated and normed
   float* mam_g = nullptr;    // (M, heads) the cumulative log decay within a chunk
+  // Short-convolution phase views (LFM2; ao shared).
+  float* sc_p = nullptr;     // (M, 3·d) in_proj: B‖C‖x
+  float* sc_y = nullptr;     // (M, d) C · conv(B·x)
   // FFN phase views.
   float* fo = nullptr;       // (M, d) FFN output
   float* h = nullptr;        // (M, 2·f) [gate | up] of the dense FFN or the shared experts
@@ -156,7 +161,7 @@ struct Workspace {
   Buffer heat;     // (H, context) probabilities of the last query (heat map)
   Buffer mla_wt;   // (nope, kv_lora) one head's key up-projection, transposed
   // Bytes of the arena each phase uses (attention, FFN, head), for the memory report.
-  std::array<i64, 5> phase_bytes{};  // attention, FFN, head, linear attention, Mamba-2
+  std::array<i64, 6> phase_bytes{};  // attention, FFN, head, linear attention, Mamba-2, short convolution
 };
 
 struct DecoderStats {

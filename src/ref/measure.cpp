@@ -96,11 +96,12 @@ core::Result<MemoryComparison> compare_memory(const Decoder& dec) {
   tp.dtype_bytes = 4;
   tp.flash = true;  // the decoder attends one query row at a time: no b·H·c·T score matrix
   tp.logits_positions = 1;
-  bool any_dense = false, any_moe = false, any_linear = false, any_mamba = false;
+  bool any_dense = false, any_moe = false, any_linear = false, any_mamba = false, any_conv = false;
   for (const auto& L : dec.layers) {
     (L.moe ? any_moe : any_dense) = true;
     any_linear = any_linear || L.linear;
     any_mamba = any_mamba || L.mamba;
+    any_conv = any_conv || L.short_conv;
   }
   for (int moe = 0; moe < 2; ++moe) {
     if (!(moe ? any_moe : any_dense)) continue;
@@ -109,14 +110,15 @@ core::Result<MemoryComparison> compare_memory(const Decoder& dec) {
       if (!t) return t.issues();
       i64& mixer = cache.kind == core::AttnKind::Linear  ? m.linear_estimated
                    : cache.kind == core::AttnKind::Mamba ? m.mamba_estimated
+                   : cache.kind == core::AttnKind::Conv  ? m.conv_estimated
                                                          : m.attention_estimated;
       mixer = std::max(mixer, t->attention);
       m.ffn_estimated = std::max(m.ffn_estimated, t->ffn);
       if (dec.opt.globals) m.logits_estimated = t->logits;
     }
   }
-  m.activations_estimated =
-      std::max({m.attention_estimated, m.ffn_estimated, m.logits_estimated, m.linear_estimated, m.mamba_estimated});
+  m.activations_estimated = std::max({m.attention_estimated, m.ffn_estimated, m.logits_estimated, m.linear_estimated,
+                                      m.mamba_estimated, m.conv_estimated});
   m.activations_measured = st[Mem::Activations];
   const i64 persistent = m.activations_measured - dec.ws.arena.bytes();
   m.attention_measured = persistent + dec.ws.phase_bytes[0];
@@ -124,6 +126,7 @@ core::Result<MemoryComparison> compare_memory(const Decoder& dec) {
   if (dec.opt.globals) m.logits_measured = persistent + dec.ws.phase_bytes[2];
   if (any_linear) m.linear_measured = persistent + dec.ws.phase_bytes[3];
   if (any_mamba) m.mamba_measured = persistent + dec.ws.phase_bytes[4];
+  if (any_conv) m.conv_measured = persistent + dec.ws.phase_bytes[5];
   m.scratch_measured = st[Mem::Scratch];
   m.peak_measured = st.peak_total;
   m.peak_estimated = m.weights_estimated + m.kv_estimated + m.state_estimated + m.activations_estimated;
@@ -175,6 +178,11 @@ core::Result<MemoryComparison> compare_memory(const Decoder& dec) {
                 "chunk, where the estimate follows mamba_chunk_scan_combined, which keeps every chunk's state: measured = " +
                 bytes_text(m.mamba_measured) + ", estimated = " + bytes_text(m.mamba_estimated));
   }
+  if (any_conv)
+    n.push_back("short convolutions (LFM2): the state is the last " + std::to_string(c.short_conv) + " values of B·x (" +
+                std::to_string(c.d_model) + " channels) per sequence; the phase holds in_proj's B‖C‖x and C·conv (b·n rows) + "
+                "the out_proj output, where the estimate also counts B·x and the convolution's output as their own "
+                "buffers: measured = " + bytes_text(m.conv_measured) + ", estimated = " + bytes_text(m.conv_estimated));
   n.push_back("scratch, not in the estimate: the heat map's copy of the last attention probabilities" +
               std::string(c.mla.enabled ? " and one head's transposed key up-projection (MLA)" : "") + " = " +
               bytes_text(m.scratch_measured));

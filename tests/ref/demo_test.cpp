@@ -73,7 +73,8 @@ TEST_CASE("the block holds one layer of each attention kind of the model", "[ref
   };
   for (const Case& c : {Case{"llama-3-8b", {0}}, Case{"deepseek-v3", {3}}, Case{"gpt-oss-20b", {0, 1}},
                         Case{"gemma-3-1b", {0, 5}}, Case{"gemma-2-2b", {0, 1}}, Case{"qwen3-next-80b-a3b", {0, 3}},
-                        Case{"qwen3.5-0.8b", {0, 3}}, Case{"nemotron-nano-9b-v2", {0, 1, 14}}}) {
+                        Case{"qwen3.5-0.8b", {0, 3}}, Case{"nemotron-nano-9b-v2", {0, 1, 14}},
+                        Case{"lfm2-1.2b", {0, 2}}}) {
     INFO(c.id);
     const auto model = test::preset(c.id).config;
     const auto p = plan(c.id, 4096);

@@ -361,6 +361,28 @@ std::vector<Vec> mamba(const ref::Decoder& dec, i64 L, const std::vector<Vec>& x
   return res;
 }
 
+// LFM2's short convolution over one sequence (modeling_lfm2.py Lfm2ShortConv.slow_forward):
+// B, C, x = in_proj(h).chunk(3); y = C · conv(B · x)[..., :T] with padding L − 1; out_proj(y).
+std::vector<Vec> short_conv(const ref::Decoder& dec, i64 L, const std::vector<Vec>& xn) {
+  const i64 T = static_cast<i64>(xn.size()), d = dec.cfg.d_model, K = dec.cfg.short_conv;
+  const W in = exact(dec, L, ".conv.in_proj.weight"), in_b = exact(dec, L, ".conv.in_proj.bias");
+  const W w = exact(dec, L, ".conv.conv.weight"), wb = exact(dec, L, ".conv.conv.bias");
+  const W out = exact(dec, L, ".conv.out_proj.weight"), out_b = exact(dec, L, ".conv.out_proj.bias");
+  std::vector<Vec> bcx(T), res(T);
+  for (i64 t = 0; t < T; ++t) bcx[t] = lin(xn[t], in, in_b);
+  for (i64 t = 0; t < T; ++t) {
+    Vec y(static_cast<size_t>(d));
+    for (i64 ch = 0; ch < d; ++ch) {
+      double acc = wb ? wb.p[ch] : 0.0;
+      for (i64 j = 0; j < K; ++j)
+        if (const i64 src = t - (K - 1) + j; src >= 0) acc += w.p[j * d + ch] * bcx[src][ch] * bcx[src][2 * d + ch];
+      y[ch] = bcx[t][d + ch] * acc;
+    }
+    res[t] = lin(y, out, out_b);
+  }
+  return res;
+}
+
 // Dense MLP (copy of an expert stack, or the shared expert).
 Vec mlp(const ref::Decoder& dec, i64 L, const Vec& x, bool routed, bool shared, i64 copy) {
   const ModelConfig& c = dec.cfg;
@@ -450,18 +472,20 @@ void layer(const ref::Decoder& dec, i64 L, std::vector<Vec>& x) {
       for (size_t j = 0; j < x[t].size(); ++j) x[t][j] += y[t][j];
     return;
   }
-  const char* n1[] = {"input_layernorm", "ln_1", "self_attn_layer_norm", "ln_attn"};
+  const std::vector<const char*> n1 = {"input_layernorm", "ln_1", "self_attn_layer_norm", "ln_attn", "operator_norm"};
   auto nw = [&](const std::vector<const char*>& names, bool bias) { return find(dec, L, names, bias); };
-  const W a_w = nw({n1[0], n1[1], n1[2], n1[3]}, false), a_b = nw({n1[0], n1[1], n1[2], n1[3]}, true);
+  const W a_w = nw(n1, false), a_b = nw(n1, true);
   const std::vector<const char*> n2 = c.norm_sandwich
       ? std::vector<const char*>{"pre_feedforward_layernorm"}
-      : std::vector<const char*>{"post_attention_layernorm", "ln_2", "final_layer_norm", "ln_mlp"};
+      : std::vector<const char*>{"post_attention_layernorm", "ln_2", "final_layer_norm", "ln_mlp", "ffn_norm"};
   const W f_w = c.norm_ffn_input ? nw(n2, false) : W{}, f_b = c.norm_ffn_input ? nw(n2, true) : W{};
   const W pa = c.norm_sandwich ? nw({"post_attention_layernorm"}, false) : W{};
   const W pf = c.norm_sandwich ? nw({"post_feedforward_layernorm"}, false) : W{};
   std::vector<Vec> xn(T);
   for (i64 t = 0; t < T; ++t) xn[t] = c.norm_pre ? norm(c, x[t], a_w, a_b) : x[t];  // OLMo-2: no pre norm
-  std::vector<Vec> a = c.layer_is_linear(L) ? linear_attention(dec, L, xn) : attention(dec, L, xn);
+  std::vector<Vec> a = c.layer_mixer(L) == core::Mixer::ShortConv ? short_conv(dec, L, xn)
+                       : c.layer_is_linear(L)                       ? linear_attention(dec, L, xn)
+                                                                    : attention(dec, L, xn);
   for (i64 t = 0; t < T; ++t) {
     if (pa) a[t] = norm(c, a[t], pa, W{});
     if (c.parallel_block) {
@@ -520,9 +544,9 @@ std::vector<double> naive_logits(const ref::Decoder& dec, const std::vector<std:
     }
     for (const auto& L : dec.layers) layer(dec, L.index, x);
     Vec h = x[T - 1];
-    const W fw = find(dec, -1, {"ln_f", "model.norm", "final_layer_norm", "final_layernorm", "norm_f"});
-    if (c.norm_final)
-      h = norm(c, h, fw, find(dec, -1, {"ln_f", "model.norm", "final_layer_norm", "final_layernorm", "norm_f"}, true));
+    const std::vector<const char*> finals = {"ln_f", "model.norm", "final_layer_norm", "final_layernorm", "norm_f",
+                                             "embedding_norm"};  // LFM2: model.embedding_norm is the final norm
+    if (c.norm_final) h = norm(c, h, find(dec, -1, finals), find(dec, -1, finals, true));
     if (proj_out) h = lin(h, proj_out);
     const W head = find_role(dec, -1, Role::LmHead, false, false);
     const W hb = find_role(dec, -1, Role::LmHead, false, false, true);

@@ -41,7 +41,7 @@ inline core::ModelConfig tiny(core::ModelConfig c) {
     c.layer_kv_heads = {c.n_kv_heads, 0};
     c.layer_ffn = {96, 48};
   }
-  if (!c.block_pattern.empty() && !c.block_ffn) {  // Nemotron-H: one layer of each block kind, in the model's order
+  if (!c.block_pattern.empty()) {  // Nemotron-H, LFM2: one layer of each block kind, in the model's order
     std::string kinds;
     for (char ch : c.block_pattern)
       if (kinds.find(ch) == std::string::npos) kinds += ch;
