@@ -1,4 +1,4 @@
-// Small multi-layer models produce the same logits natively and in WASM: both builds compare
+// Small multi-layer models, two of them hybrids, produce the same logits natively and in WASM: both builds compare
 // against one file of recorded values, tests/ref/golden_logits.txt (model id, index, value).
 // Tolerance: max |a − golden| ≤ 1e-5 × RMS(golden). The builds use different GEMM kernels
 // (AVX-512/AVX2 FMA natively, SIMD128 mul+add in WASM) and different libm (glibc, musl), so
@@ -45,7 +45,14 @@ std::vector<std::pair<std::string, core::ModelConfig>> models() {
   ds.n_layers = 3;
   auto gpt2 = test::tiny(test::preset("gpt2").config);
   gpt2.n_layers = 3;
-  return {{"llama-3-8b", llama}, {"deepseek-v3", ds}, {"gpt2", gpt2}};
+  // Hybrids: Nemotron-H's Mamba-2 (4-token chunks, so the prefill crosses two), MLP and attention
+  // blocks; Qwen3-Next's Gated DeltaNet and gated full attention, twice, over MoE FFNs.
+  auto nemo = test::tiny(test::preset("nemotron-nano-9b-v2").config);
+  auto next = test::tiny(test::preset("qwen3-next-80b-a3b").config);
+  next.n_layers = 4;
+  next.moe.first_dense = 0;
+  return {{"llama-3-8b", llama}, {"deepseek-v3", ds}, {"gpt2", gpt2}, {"nemotron-nano-9b-v2", nemo},
+          {"qwen3-next-80b-a3b", next}};
 }
 
 }  // namespace
