@@ -247,35 +247,24 @@ core::Result<std::vector<Request>> plan(const ModelConfig& c, const core::Invent
     const i64 cap = cs.tokens_kept(o.context);
     const i64 wk = cs.heads * cs.k_dim, wv = cs.heads * cs.v_dim;
     KvCache* kv = dec ? &dec->kv[static_cast<size_t>(i)] : nullptr;
+    // A recurrent layer's state per sequence, as the plan counts it at 4-byte activations (tp = 1):
+    // the convolution's window (taps × channels) and the state matrices (0 for a short convolution).
+    // ref: layer_plan.cpp linear_state_bytes (Gated DeltaNet: v_heads × k_dim × v_dim),
+    // mamba_state_bytes (Mamba-2: heads × head_dim × state), Lfm2HybridConvCache (d × conv_L_cache).
+    Checked conv(0), ssm(0);
     if (cs.kind == core::AttnKind::Linear) {
-      // ref: layer_plan.cpp linear_state_bytes, at 4-byte activations: the conv window and the
-      // per-head state matrices; their bytes are the plan's state_bytes for every sequence.
       const auto& a = c.linear;
-      const Checked conv = Checked(o.batch) * a.conv_kernel * a.conv_dim();
-      const Checked ssm = Checked(o.batch) * a.v_heads * a.k_dim * a.v_dim;
-      if (!conv.ok() || !ssm.ok()) return Issue{"batch", "recurrent state size overflows 64-bit integers"};
-      out.push_back({kv ? &kv->conv : nullptr, Mem::State, conv.value()});
-      out.push_back({kv ? &kv->ssm : nullptr, Mem::State, ssm.value()});
-      continue;
-    }
-    if (cs.kind == core::AttnKind::Mamba) {
-      // ref: layer_plan.cpp mamba_state_bytes at 4-byte activations, tp = 1: the conv window
-      // (conv_dim × conv_kernel) and the SSM state (heads × head_dim × state) per sequence.
+      conv = Checked(o.batch) * a.conv_kernel * a.conv_dim(), ssm = Checked(o.batch) * a.v_heads * a.k_dim * a.v_dim;
+    } else if (cs.kind == core::AttnKind::Mamba) {
       const auto& m = c.mamba;
-      const Checked conv = Checked(o.batch) * m.conv_kernel * m.conv_dim();
-      const Checked ssm = Checked(o.batch) * m.heads * m.head_dim * m.state;
-      if (!conv.ok() || !ssm.ok()) return Issue{"batch", "recurrent state size overflows 64-bit integers"};
-      out.push_back({kv ? &kv->conv : nullptr, Mem::State, conv.value()});
-      out.push_back({kv ? &kv->ssm : nullptr, Mem::State, ssm.value()});
-      continue;
+      conv = Checked(o.batch) * m.conv_kernel * m.conv_dim(), ssm = Checked(o.batch) * m.heads * m.head_dim * m.state;
+    } else if (cs.kind == core::AttnKind::Conv) {
+      conv = Checked(o.batch) * c.short_conv * c.d_model;
     }
-    if (cs.kind == core::AttnKind::Conv) {
-      // ref: layer_plan.cpp (Lfm2HybridConvCache): the last short_conv inputs B·x of d channels per sequence.
-      const Checked conv = Checked(o.batch) * c.short_conv * c.d_model;
-      if (!conv.ok()) return Issue{"batch", "recurrent state size overflows 64-bit integers"};
-      out.push_back({kv ? &kv->conv : nullptr, Mem::State, conv.value()});
-      continue;
-    }
+    if (!conv.ok() || !ssm.ok()) return Issue{"batch", "recurrent state size overflows 64-bit integers"};
+    if (conv.value() > 0) out.push_back({kv ? &kv->conv : nullptr, Mem::State, conv.value()});
+    if (ssm.value() > 0) out.push_back({kv ? &kv->ssm : nullptr, Mem::State, ssm.value()});
+    if (core::is_stateful(cs.kind)) continue;
     if (cs.kind == core::AttnKind::None) continue;  // an MLP block: no cache
     if (!core::keeps_tokens(cs.kind))
       return Issue{"model_type", "layer " + std::to_string(layer) + ": the reference block has no cache for this layer kind"};

@@ -26,7 +26,6 @@ std::string lname(const LayerW& L, const char* what) {
 }
 
 inline float sigmoid(float x) { return 1.0f / (1.0f + std::exp(-x)); }
-inline float softplus(float x) { return x > 20.0f ? x : std::log1p(std::exp(x)); }  // torch's threshold 20
 
 // x / sqrt(Σx² + 1e-6) in place (ref: modeling_qwen3_next.py l2norm, as fla's kernels).
 void l2norm_vec(float* x, i64 n) {
@@ -166,13 +165,10 @@ void add_linear_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const flo
     if (pos0 == 0) std::fill_n(st, Kc * CD, 0.0f);
     for (i64 t = 0; t < n; ++t) {
       const i64 r = s * n + t;
-      std::memmove(st, st + CD, static_cast<size_t>((Kc - 1) * CD) * 4);
-      float* newest = st + (Kc - 1) * CD;
+      float* newest = conv_push(st, Kc, CD);
       for (i64 ch = 0; ch < CD; ++ch) newest[ch] = P[r * PW + lay.col(ch)];
       float* y = C + r * CD;
-      std::fill_n(y, CD, 0.0f);
-      for (i64 j = 0; j < Kc; ++j)
-        for (i64 ch = 0; ch < CD; ++ch) y[ch] += wconv[j * CD + ch] * st[j * CD + ch];
+      conv_apply(st, Kc, CD, wconv, nullptr, y);
       for (i64 ch = 0; ch < CD; ++ch) y[ch] /= 1.0f + std::exp(-y[ch]);  // silu
     }
   }));

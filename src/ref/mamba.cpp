@@ -25,7 +25,6 @@ std::string lname(const LayerW& L, const char* what) {
   return "layer " + std::to_string(L.index) + " · " + what;
 }
 
-inline float softplus(float x) { return x > 20.0f ? x : std::log1p(std::exp(x)); }  // torch's threshold 20
 // ref: NemotronHConfig time_step_min = 0.001 (configuration_nemotron_h.py), the clamp of torch_forward.
 constexpr float kTimeStepMin = 0.001f;
 
@@ -51,12 +50,9 @@ void add_mamba_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const floa
     if (pos0 == 0) std::fill_n(st, Kc * CD, 0.0f);
     for (i64 t = 0; t < n; ++t) {
       const i64 r = s * n + t;
-      std::memmove(st, st + CD, static_cast<size_t>((Kc - 1) * CD) * 4);
-      std::memcpy(st + (Kc - 1) * CD, Pj + r * IW + di, static_cast<size_t>(CD) * 4);
+      std::memcpy(conv_push(st, Kc, CD), Pj + r * IW + di, static_cast<size_t>(CD) * 4);
       float* y = Cv + r * CD;
-      for (i64 ch = 0; ch < CD; ++ch) y[ch] = bconv ? bconv[ch] : 0.0f;
-      for (i64 j = 0; j < Kc; ++j)
-        for (i64 ch = 0; ch < CD; ++ch) y[ch] += wconv[j * CD + ch] * st[j * CD + ch];
+      conv_apply(st, Kc, CD, wconv, bconv, y);
       for (i64 ch = 0; ch < CD; ++ch) y[ch] /= 1.0f + std::exp(-y[ch]);  // silu
     }
   }));

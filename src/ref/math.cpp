@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 namespace llmsize::ref {
 
@@ -104,6 +105,17 @@ float gpt_oss_glu(float g, float u) {
   g = std::min(g, kGptOssLimit);
   u = std::clamp(u, -kGptOssLimit, kGptOssLimit);
   return (u + 1.0f) * g / (1.0f + std::exp(-kGptOssAlpha * g));
+}
+
+float* conv_push(float* window, i64 taps, i64 channels) {
+  std::memmove(window, window + channels, static_cast<size_t>((taps - 1) * channels) * sizeof(float));
+  return window + (taps - 1) * channels;
+}
+
+void conv_apply(const float* window, i64 taps, i64 channels, const float* w, const float* bias, float* y) {
+  for (i64 ch = 0; ch < channels; ++ch) y[ch] = bias ? bias[ch] : 0.0f;
+  for (i64 j = 0; j < taps; ++j)
+    for (i64 ch = 0; ch < channels; ++ch) y[ch] += w[j * channels + ch] * window[j * channels + ch];
 }
 
 float dot(const float* a, const float* b, i64 n) {

@@ -2,6 +2,7 @@
 // position embedding, ALiBi slopes, softmax, dot products. Plain loops over contiguous
 // floats (the compiler vectorises them); sums that set a scale are accumulated in double.
 #pragma once
+#include <cmath>
 #include <cstdint>
 
 #include "core/model.hpp"
@@ -39,6 +40,17 @@ void softmax_with_sink(float* x, i64 n, float sink);
 // (u + 1) · g · sigmoid(alpha · g).
 inline constexpr float kGptOssAlpha = 1.702f, kGptOssLimit = 7.0f;
 float gpt_oss_glu(float g, float u);
+
+// A causal depthwise convolution's window: `taps` rows of `channels` values, oldest first (zeros
+// before the first input). conv_push shifts it by one row and returns the newest row for the
+// caller to fill; conv_apply writes y[ch] = bias[ch] + Σ_j w[j·channels + ch] · window[j][ch], so
+// tap taps − 1 multiplies the newest input (torch's Conv1d with padding taps − 1, truncated; ref:
+// modeling_qwen3_next.py torch_causal_conv1d_update, Lfm2ShortConv, NemotronHMamba2Mixer).
+float* conv_push(float* window, i64 taps, i64 channels);
+void conv_apply(const float* window, i64 taps, i64 channels, const float* w, const float* bias, float* y);
+
+// log(1 + exp(x)), linear above torch's threshold 20 (F.softplus).
+inline float softplus(float x) { return x > 20.0f ? x : std::log1p(std::exp(x)); }
 
 float dot(const float* a, const float* b, i64 n);
 void axpy(float a, const float* x, float* y, i64 n);  // y += a·x

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "block.hpp"
+#include "math.hpp"
 
 namespace llmsize::ref {
 
@@ -29,13 +30,10 @@ void add_short_conv_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const
       const float* B = P + r * 3 * d;
       const float* C = B + d;
       const float* x = B + 2 * d;
-      std::memmove(st, st + d, static_cast<size_t>((Kc - 1) * d) * 4);
-      float* newest = st + (Kc - 1) * d;
+      float* newest = conv_push(st, Kc, d);
       for (i64 ch = 0; ch < d; ++ch) newest[ch] = B[ch] * x[ch];
       float* y = Y + r * d;
-      for (i64 ch = 0; ch < d; ++ch) y[ch] = bias ? bias[ch] : 0.0f;
-      for (i64 j = 0; j < Kc; ++j)
-        for (i64 ch = 0; ch < d; ++ch) y[ch] += w[j * d + ch] * st[j * d + ch];
+      conv_apply(st, Kc, d, w, bias, y);
       for (i64 ch = 0; ch < d; ++ch) y[ch] *= C[ch];
     }
   }));
