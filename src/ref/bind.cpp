@@ -68,7 +68,8 @@ struct LayerBinder {
       case Role::FfnUp: return t.routed ? &L.e_up : router_seen ? &L.s_up : &L.up;
       case Role::FfnDown: return t.routed ? &L.e_down : router_seen ? &L.s_down : &L.down;
       case Role::FfnGateUp: return t.routed ? &L.e_gate_up : router_seen ? nullptr : &L.gate_up;
-      // Gated DeltaNet: the fused q‖k‖v‖z and b‖a (Qwen3-Next), or qkv, z, b, a in that order (Qwen3.5).
+      // Gated DeltaNet: the fused q‖k‖v‖z and b‖a (Qwen3-Next), or qkv, z, b, a in that order
+      // (Qwen3.5); LFM2's short convolution: its in_proj B‖C‖x.
       case Role::LinQKVZ:
         if (L.short_conv) return &L.sc_in;
         return t.cols == 2 * c.linear.key_dim() + 2 * c.linear.value_dim() ? &L.lin_qkvz : L.lin_qkv ? &L.lin_z : &L.lin_qkv;
@@ -153,9 +154,13 @@ struct LayerBinder {
       return std::nullopt;
     }
     const bool short_conv = L.sc_in && L.conv && L.lin_out && (L.conv_bias || !c.short_conv_bias);
-    const bool attn = L.short_conv ? short_conv : L.mamba ? mamba : L.linear ? linear : c.mla.enabled ? (L.kv_a && L.kv_b && (L.q || (L.q_a && L.q_b)))
-                                    : (L.qkv || (L.q && L.k && L.v));
-    if (!attn || (!L.linear && !L.mamba && !L.short_conv && !L.o) || (c.norm_pre && !L.attn_norm)) return unexpected(any, "layer lacks attention tensors");
+    const bool recurrent = L.linear || L.mamba || L.short_conv;  // mixers with out_proj, not o
+    const bool attn = L.short_conv    ? short_conv
+                      : L.mamba       ? mamba
+                      : L.linear      ? linear
+                      : c.mla.enabled ? (L.kv_a && L.kv_b && (L.q || (L.q_a && L.q_b)))
+                                      : (L.qkv || (L.q && L.k && L.v));
+    if (!attn || (!recurrent && !L.o) || (c.norm_pre && !L.attn_norm)) return unexpected(any, "layer lacks attention tensors");
     if (L.single) return std::nullopt;  // an attention block alone
     const bool ffn = L.moe ? (L.router && (L.e_up || L.e_gate_up) && L.e_down) : ((L.up || L.gate_up) && L.down);
     if (!ffn) return unexpected(any, "layer lacks FFN tensors");

@@ -93,9 +93,9 @@ struct Request {
 };
 
 // The views of one arena phase, in order; `view(ptr, floats)` is called for each (ptr null
-// while planning). Attention (A), FFN (F), head (H) and linear-attention (L) phases share the
-// arena. The o-projection output `ao` comes first in both the attention and the linear phase,
-// at the same offset: the block reads it after either.
+// while planning). The attention, FFN and head phases and those of the recurrent mixers (Gated
+// DeltaNet, Mamba-2, short convolution) share the arena. The mixer's output `ao` comes first in
+// the attention phase and in every mixer's phase, at offset 0: the block reads it after any of them.
 enum Phase { kAttention, kFfn, kHead, kLinear, kMamba, kConv, kPhases };
 template <class View>
 void arena_views(const ModelConfig& c, const DecoderOptions& o, const Built& built, Workspace* w, View view) {
@@ -132,8 +132,7 @@ void arena_views(const ModelConfig& c, const DecoderOptions& o, const Built& bui
     view(kConv, f(&Workspace::sc_p), M * 3 * d);
     view(kConv, f(&Workspace::sc_y), M * d);
   }
-  if (!built.attn) {
-  } else if (c.mla.enabled) {
+  if (built.attn && c.mla.enabled) {
     if (!c.parallel_block) view(kAttention, f(&Workspace::ao), M * d);
     const auto& m = c.mla;
     view(kAttention, f(&Workspace::qkv), M * H * (m.qk_nope_dim + m.qk_rope_dim));
@@ -141,7 +140,7 @@ void arena_views(const ModelConfig& c, const DecoderOptions& o, const Built& bui
     view(kAttention, f(&Workspace::mla_kv), M * (m.kv_lora_rank + m.qk_rope_dim));
     view(kAttention, f(&Workspace::mla_qlat), M * H * m.kv_lora_rank);
     view(kAttention, f(&Workspace::mla_olat), M * H * m.kv_lora_rank);
-  } else {
+  } else if (built.attn) {
     if (!c.parallel_block) view(kAttention, f(&Workspace::ao), M * d);
     // Qwen3-Next's q_proj yields each head's query and output gate side by side.
     view(kAttention, f(&Workspace::qkv), M * (H * (c.attn_out_gate ? 2 : 1) + 2 * c.n_kv_heads) * c.head_dim);
