@@ -49,21 +49,23 @@ std::string demo_state_json(const DemoUi& d) {
   char buf[512];
   const bool done = d.demo && d.progress.phase == ref::DemoPhase::Done;
   // The block's layers (one per attention kind) and its recurrent state, measured and estimated.
-  long long layers = 0, state_measured = 0, state_estimated = 0;
+  long long layers = 0, state_measured = 0, state_estimated = 0, index_measured = 0, index_estimated = 0;
   if (d.demo) {
     layers = static_cast<long long>(ref::demo_plan(*d.demo).layers.size());
     const auto& m = ref::demo_results(*d.demo).memory;
     state_measured = m.state_measured, state_estimated = m.state_estimated;
+    index_measured = m.indexer_measured, index_estimated = m.indexer_estimated;
   }
   std::snprintf(buf, sizeof buf,
                 "{\"running\": %s, \"phase\": \"%.*s\", \"fraction\": %.6f, \"prefilled\": %lld, \"decoded\": %lld, "
                 "\"done\": %s, \"heat_positions\": %lld, \"error\": %s, \"isa\": \"%s\", \"block_layers\": %lld, "
-                "\"state_measured\": %lld, \"state_estimated\": %lld}",
+                "\"state_measured\": %lld, \"state_estimated\": %lld, \"indexer_measured\": %lld, "
+                "\"indexer_estimated\": %lld}",
                 d.running ? "true" : "false", static_cast<int>(ref::to_string(d.progress.phase).size()),
                 ref::to_string(d.progress.phase).data(), d.progress.fraction,
                 static_cast<long long>(d.progress.prefilled), static_cast<long long>(d.progress.decoded),
                 done ? "true" : "false", d.heat_positions, d.error.empty() ? "false" : "true", ref::active_kernel().isa,
-                layers, state_measured, state_estimated);
+                layers, state_measured, state_estimated, index_measured, index_estimated);
   return buf;
 }
 

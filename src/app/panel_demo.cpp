@@ -180,6 +180,7 @@ void draw_demo_panel(App& app) {
       memory_row("weights", m.weights_measured, m.weights_estimated, s.unit);
       memory_row("KV cache", m.kv_measured, m.kv_estimated, s.unit);
       if (m.state_measured || m.state_estimated) memory_row("recurrent state", m.state_measured, m.state_estimated, s.unit);
+      if (m.indexer_measured || m.indexer_estimated) memory_row("indexer keys", m.indexer_measured, m.indexer_estimated, s.unit);
       if (m.attention_estimated) memory_row("attention temporaries", m.attention_measured, m.attention_estimated, s.unit);
       if (m.linear_estimated) memory_row("linear-attention temporaries", m.linear_measured, m.linear_estimated, s.unit);
       if (m.mamba_estimated) memory_row("Mamba-2 temporaries", m.mamba_measured, m.mamba_estimated, s.unit);

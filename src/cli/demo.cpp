@@ -54,6 +54,9 @@ std::string block_summary(const core::ModelConfig& b, bool moe) {
   if (!b.mla.enabled && b.n_kv_heads != b.n_heads) s += " (" + std::to_string(b.n_kv_heads) + " KV)";
   s += " · hd " + std::to_string(b.mla.enabled ? b.q_head_dim() : b.head_dim);
   if (b.mla.enabled) s += " · MLA kv_lora " + std::to_string(b.mla.kv_lora_rank);
+  if (b.mla.has_indexer())
+    s += " · indexer " + std::to_string(b.mla.index_heads) + " × " + std::to_string(b.mla.index_dim) + ", top-" +
+         std::to_string(b.mla.index_topk) + " keys (all of them up to " + std::to_string(b.mla.index_topk) + " positions)";
   if (moe) s += " · " + std::to_string(b.moe.num_experts) + " experts (top-" + std::to_string(b.moe.top_k) + ") × FFN " +
                 std::to_string(b.moe.expert_ffn);
   else s += " · FFN " + std::to_string(b.d_ff) + " " + std::string(to_string(b.ffn_kind));
@@ -121,6 +124,7 @@ std::string text_report(const ref::DemoPlan& p, const DemoResults& r, const ref:
   row("weights", m.weights_measured, m.weights_estimated);
   row("KV cache", m.kv_measured, m.kv_estimated);
   if (m.state_measured > 0 || m.state_estimated > 0) row("recurrent state", m.state_measured, m.state_estimated);
+  if (m.indexer_measured > 0 || m.indexer_estimated > 0) row("indexer keys", m.indexer_measured, m.indexer_estimated);
   row("activations (peak of the phases)", m.activations_measured, m.activations_estimated);
   if (m.attention_estimated > 0) row("  attention phase live set", m.attention_measured, m.attention_estimated);
   if (m.linear_estimated > 0) row("  linear-attention phase live set", m.linear_measured, m.linear_estimated);
@@ -141,6 +145,7 @@ std::string text_report(const ref::DemoPlan& p, const DemoResults& r, const ref:
       o += "  " + what + "\n";
       if (k.kv_estimated > 0 || k.kv_measured > 0) row("  KV cache", k.kv_measured, k.kv_estimated);
       if (k.state_estimated > 0 || k.state_measured > 0) row("  recurrent state", k.state_measured, k.state_estimated);
+      if (k.index_estimated > 0 || k.index_measured > 0) row("  indexer keys", k.index_measured, k.index_estimated);
       if (k.kv_estimated + k.kv_measured + k.state_estimated + k.state_measured == 0) o += "    (an MLP block: no cache)\n";
     }
   }
@@ -182,7 +187,8 @@ std::string json_report(const ref::DemoPlan& p, const DemoResults& r, const ref:
   o += ", \"memory\": {\"batch\": " + std::to_string(m.batch) + ", \"context\": " + std::to_string(m.context) +
        ", \"chunk\": " + std::to_string(m.chunk) + ", \"weights\": " + pair(m.weights_measured, m.weights_estimated) +
        ", \"kv_cache\": " + pair(m.kv_measured, m.kv_estimated) +
-       ", \"recurrent_state\": " + pair(m.state_measured, m.state_estimated) + ", \"activations\": " +
+       ", \"recurrent_state\": " + pair(m.state_measured, m.state_estimated) +
+       ", \"indexer_cache\": " + pair(m.indexer_measured, m.indexer_estimated) + ", \"activations\": " +
        pair(m.activations_measured, m.activations_estimated) + ", \"attention_phase\": " +
        pair(m.attention_measured, m.attention_estimated) + ", \"ffn_phase\": " + pair(m.ffn_measured, m.ffn_estimated) +
        ", \"linear_attention_phase\": " + pair(m.linear_measured, m.linear_estimated) +
@@ -201,7 +207,9 @@ std::string json_report(const ref::DemoPlan& p, const DemoResults& r, const ref:
     o += std::string(i ? ", " : "") + "{\"kind\": " + esc(k.kind) + ", \"block_layers\": [" + layers +
          "], \"model_layers\": [" + mls + "], \"kv_measured\": " + std::to_string(k.kv_measured) +
          ", \"kv_estimated\": " + std::to_string(k.kv_estimated) + ", \"state_measured\": " +
-         std::to_string(k.state_measured) + ", \"state_estimated\": " + std::to_string(k.state_estimated) + "}";
+         std::to_string(k.state_measured) + ", \"state_estimated\": " + std::to_string(k.state_estimated) +
+         ", \"index_measured\": " + std::to_string(k.index_measured) + ", \"index_estimated\": " +
+         std::to_string(k.index_estimated) + "}";
   }
   o += "], \"notes\": [";
   for (size_t i = 0; i < m.notes.size(); ++i) o += (i ? ", " : "") + esc(m.notes[i]);

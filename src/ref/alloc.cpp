@@ -21,6 +21,7 @@ std::string_view to_string(Mem m) {
     case Mem::Activations: return "activations";
     case Mem::Scratch: return "scratch";
     case Mem::State: return "recurrent_state";
+    case Mem::Indexer: return "indexer_cache";
   }
   return "?";
 }

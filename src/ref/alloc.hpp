@@ -13,10 +13,12 @@ namespace llmsize::ref {
 using i64 = std::int64_t;
 
 // State: the recurrent state of linear-attention layers (Gated DeltaNet's convolution window
-// and per-head state matrices), fixed per sequence, kept beside the KV cache.
-enum class Mem : std::uint8_t { Weights, KvCache, Activations, Scratch, State };
-inline constexpr int kMemCount = 5;
-std::string_view to_string(Mem m);  // "weights", "kv_cache", "activations", "scratch", "recurrent_state"
+// and per-head state matrices), fixed per sequence, kept beside the KV cache. Indexer: the keys
+// of DeepSeek-V3.2's lightning indexer, one fp8 row and its scales per cached token.
+enum class Mem : std::uint8_t { Weights, KvCache, Activations, Scratch, State, Indexer };
+inline constexpr int kMemCount = 6;
+// "weights", "kv_cache", "activations", "scratch", "recurrent_state", "indexer_cache"
+std::string_view to_string(Mem m);
 
 struct MemStats {
   std::array<i64, kMemCount> live{};  // bytes allocated now, per category

@@ -1,6 +1,7 @@
 // Attention ops of a decoder layer (see block.hpp): multi-head / grouped-query / multi-query
 // attention with RoPE or ALiBi, optional sliding windows and attention sinks (gpt-oss), and DeepSeek's multi-head latent
-// attention (MLA) over the compressed (kv_lora + rope) cache. Causal; one query row at a
+// attention (MLA) over the compressed (kv_lora + rope) cache, with DeepSeek-V3.2's lightning indexer
+// choosing the keys each query attends (DeepSeek Sparse Attention). Causal; one query row at a
 // time, so scores never exceed H × context floats (a row-wise, "flash"-like schedule).
 #include <algorithm>
 #include <cmath>
@@ -19,11 +20,19 @@ std::string lname(const LayerW& L, const char* what) {
 }
 
 // Copies the attention probabilities of the query at position p (heads × visible) into
-// the heat map, positions before `lo` (outside a sliding window) as zeros.
-void record_heat(Decoder& dec, const LayerW& L, const float* scores, i64 ld, i64 H, i64 lo, i64 p) {
+// the heat map, positions before `lo` (outside a sliding window) as zeros. With `js` (a sparse
+// attention's cnt selected positions), probability j belongs to position js[j] and every other
+// position is zero.
+void record_heat(Decoder& dec, const LayerW& L, const float* scores, i64 ld, i64 H, i64 lo, i64 p,
+                 const std::int32_t* js = nullptr, i64 cnt = 0) {
   float* heat = dec.ws.heat.data();
   const i64 P = p + 1;
   for (i64 h = 0; h < H; ++h) {
+    if (js) {
+      std::fill_n(heat + h * P, P, 0.0f);
+      for (i64 j = 0; j < cnt; ++j) heat[h * P + js[j]] = scores[h * ld + j];
+      continue;
+    }
     std::fill_n(heat + h * P, lo, 0.0f);
     std::copy_n(scores + h * ld, P - lo, heat + h * P + lo);
   }
@@ -113,6 +122,90 @@ void add_mha_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const float*
   add_op(p, gemm_op(dec, lname(L, "o"), M, attn, H * hd, L.o, out, d));
 }
 
+// DeepSeek-V3.2's lightning indexer (DeepSeek Sparse Attention), as inference/model.py
+// Indexer.forward and kernel.py fp8_index: queries wq_b(q latent) in index_n_heads heads and one key
+// k_norm(wk(x)) per token, each with the non-interleaved rope on its first qk_rope_head_dim values,
+// Hadamard-rotated and quantized to fp8 e4m3 in blocks of 128 with power-of-two scales; the key's
+// codes and scales are what the cache keeps (KvCache::idx). The score of key j for a query is
+// I(j) = Σ_h w_h · relu(q_h · k_j) with w = weights_proj(x) · index_n_heads^-½ · index_head_dim^-½
+// (the reference folds q's and k's scales outside the relu, equal since scales are positive).
+// Each query then attends only the min(index_topk, visible) keys of highest score; ties go to the
+// earlier position (torch.topk leaves their order unspecified). Writes idx_sel, one row per query.
+void add_indexer_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const float* in, Program& p) {
+  const core::ModelConfig& c = dec.cfg;
+  const auto& m = c.mla;
+  const i64 M = dec.opt.batch * n, d = c.d_model, HI = m.index_heads, dI = m.index_dim, rope = m.qk_rope_dim;
+  float* q = dec.ws.idx_q;
+  float* k = dec.ws.idx_k;
+  float* w = dec.ws.idx_w;
+  add_op(p, gemm_op(dec, lname(L, "indexer q"), M, dec.ws.mla_cq, m.q_lora_rank, L.idx_q, q, HI * dI));
+  add_op(p, gemm_op(dec, lname(L, "indexer k"), M, in, d, L.idx_k, k, dI));
+  add_op(p, gemm_op(dec, lname(L, "indexer weights"), M, in, d, L.idx_w, w, HI));
+  const i64 pos0 = dec.pos, cap = kv.cap, row = kv.idx_row;
+  std::uint8_t* cache = reinterpret_cast<std::uint8_t*>(kv.idx.data());
+  const NormW kn = L.idx_k_norm;
+  const double theta = c.rope_theta;
+  const float wscale = static_cast<float>(1.0 / std::sqrt(static_cast<double>(HI * dI)));
+  add_op(p, rows_op(lname(L, "indexer q/k"), M, 8.0 * static_cast<double>((HI + 1) * dI), [=](i64 r) {
+    const i64 s = r / n, pos = pos0 + r % n;
+    float* kr = k + r * dI;
+    norm_vec(core::NormKind::LayerNorm, kn, kr, kr, dI);
+    rope_vec(kr, rope, pos, theta);  // "rope in indexer is not interleaved": pairs (i, i + rope/2)
+    hadamard_vec(kr, dI);
+    std::uint8_t* slot = cache + (s * cap + pos % cap) * row;
+    fp8_quantize(kr, dI, slot, reinterpret_cast<float*>(slot + dI));
+    std::uint8_t codes[kFp8Block];
+    for (i64 h = 0; h < HI; ++h) {
+      float* qh = q + (r * HI + h) * dI;
+      rope_vec(qh, rope, pos, theta);
+      hadamard_vec(qh, dI);
+      for (i64 b0 = 0; b0 < dI; b0 += kFp8Block) {  // q as its fp8 codes times their scale (exact)
+        const i64 len = std::min(kFp8Block, dI - b0);
+        float scale = 0;
+        fp8_quantize(qh + b0, len, codes, &scale);
+        for (i64 i = 0; i < len; ++i) qh[b0 + i] = fp8_e4m3_decode(codes[i]) * scale;
+      }
+      w[r * HI + h] *= wscale;
+    }
+  }));
+  const i64 ctx = dec.opt.context, kmax = std::min(ctx, m.index_topk);
+  float* score = dec.ws.idx_s;
+  std::int32_t* sel = dec.ws.idx_sel;
+  DecoderStats* stats = &dec.stats;
+  add_op(p, rows_op(lname(L, "indexer scores + top-k"), M, 2.0 * static_cast<double>(HI * dI * (pos0 + n)), [=](i64 r) {
+    const i64 s = r / n, T = pos0 + r % n + 1;
+    float* kd = k + r * dI;  // this row's key is in the cache now: its buffer holds each key decoded
+    float* sr = score + r * ctx;
+    const float* qr = q + r * HI * dI;
+    const float* wr = w + r * HI;
+    for (i64 j = 0; j < T; ++j) {
+      const std::uint8_t* slot = cache + (s * cap + j % cap) * row;
+      const float* ks = reinterpret_cast<const float*>(slot + dI);
+      for (i64 i = 0; i < dI; ++i) kd[i] = fp8_e4m3_decode(slot[i]) * ks[i / kFp8Block];
+      float acc = 0.0f;
+      for (i64 h = 0; h < HI; ++h) acc += wr[h] * std::max(0.0f, dot(qr + h * dI, kd, dI));
+      sr[j] = acc;
+    }
+    stats->flops += 2.0 * static_cast<double>(T * HI * dI);
+    stats->kv_bytes_read += static_cast<double>(T * row);
+    // The K best keys by (score, earlier position): a heap whose front is the worst kept.
+    std::int32_t* out = sel + r * kmax;
+    const i64 K = std::min(kmax, T);
+    for (i64 j = 0; j < K; ++j) out[j] = static_cast<std::int32_t>(j);
+    if (K < T) {
+      auto better = [sr](std::int32_t a, std::int32_t b) { return sr[a] > sr[b] || (sr[a] == sr[b] && a < b); };
+      std::make_heap(out, out + K, better);
+      for (i64 j = K; j < T; ++j) {
+        if (!better(static_cast<std::int32_t>(j), out[0])) continue;
+        std::pop_heap(out, out + K, better);
+        out[K - 1] = static_cast<std::int32_t>(j);
+        std::push_heap(out, out + K, better);
+      }
+      std::sort(out, out + K);
+    }
+  }));
+}
+
 void add_mla_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const float* in, float* out,
                  Program& p) {
   const core::ModelConfig& c = dec.cfg;
@@ -164,8 +257,12 @@ void add_mla_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const float*
     }
   };
   add_op(p, std::move(absorb));
+  if (m.has_indexer()) add_indexer_ops(dec, L, kv, n, in, p);
   const float scale = 1.0f / std::sqrt(static_cast<float>(nope + rope));  // ref: DeepSeek-V2 report, eq. 17
   const i64 ctx = dec.opt.context, cap = kv.cap, window = L.window;
+  // With the indexer each query attends its selected keys only (index_mask: -inf elsewhere).
+  const std::int32_t* sel = m.has_indexer() ? dec.ws.idx_sel : nullptr;
+  const i64 kmax = std::min(ctx, m.index_topk);
   float* cache = kv.k.data();
   float* scores = dec.ws.scores.data();
   Decoder* D = &dec;
@@ -173,23 +270,26 @@ void add_mla_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const float*
   add_op(p, rows_op(lname(L, "latent attention"), M, 4.0 * static_cast<double>(H * lw * (pos0 + n)), [=](i64 r) {
     const i64 s = r / n, t = r % n, pos = pos0 + t;
     std::memcpy(cache + (s * cap + pos % cap) * lw, lat + r * lw, static_cast<size_t>(lw) * 4);
-    const i64 lo = window > 0 ? std::max<i64>(0, pos - window + 1) : 0, T = pos - lo + 1;
+    const i64 lo = window > 0 ? std::max<i64>(0, pos - window + 1) : 0;
+    const std::int32_t* js = sel ? sel + r * kmax : nullptr;  // the indexer's keys, ascending
+    const i64 T = js ? std::min(kmax, pos + 1) : pos - lo + 1;
+    auto key = [&](i64 j) { return cache + (s * cap + (js ? js[j] : lo + j) % cap) * lw; };
     for (i64 h = 0; h < H; ++h) {
       const float* ql = qlat + r * H * lora + h * lora;
       const float* qpe = q + r * qw + h * (nope + rope) + nope;
       float* sc = scores + h * ctx;
       for (i64 j = 0; j < T; ++j) {
-        const float* row = cache + (s * cap + (lo + j) % cap) * lw;
+        const float* row = key(j);
         sc[j] = (dot(ql, row, lora) + dot(qpe, row + lora, rope)) * scale;
       }
       softmax(sc, T);
       float* o = olat + r * H * lora + h * lora;
       std::fill_n(o, lora, 0.0f);
-      for (i64 j = 0; j < T; ++j) axpy(sc[j], cache + (s * cap + (lo + j) % cap) * lw, o, lora);
+      for (i64 j = 0; j < T; ++j) axpy(sc[j], key(j), o, lora);
     }
     D->stats.flops += 2.0 * static_cast<double>(H * T * (2 * lora + rope));
     D->stats.kv_bytes_read += 4.0 * static_cast<double>(T * lw);
-    if (s == 0 && t == n - 1) record_heat(*D, *LP, scores, ctx, H, lo, pos);
+    if (s == 0 && t == n - 1) record_heat(*D, *LP, scores, ctx, H, lo, pos, js, T);
   }));
   // Values: attn[:, h] = olat[:, h] · W_kvb[:, value cols of h]   (M × vhd per head).
   float* attn = dec.ws.attn;

@@ -47,6 +47,7 @@ struct LayerBinder {
     if (L.linear || L.mamba) return L.lin_norm.w ? nullptr : &L.lin_norm;  // the mixer's gated norm
     if (last_role == Role::MlaQA) return &L.q_a_norm;
     if (last_role == Role::MlaKVA) return &L.kv_a_norm;
+    if (last_role == Role::IdxK) return &L.idx_k_norm;  // the indexer's k_norm follows wk
     if (c.norm_qk && !c.mla.enabled && qk_norms < 2) return qk_norms++ == 0 ? &L.q_norm : &L.k_norm;
     return nullptr;
   }
@@ -62,6 +63,9 @@ struct LayerBinder {
       case Role::MlaQB: return &L.q_b;
       case Role::MlaKVA: return &L.kv_a;
       case Role::MlaKVB: return &L.kv_b;
+      case Role::IdxQ: return &L.idx_q;
+      case Role::IdxK: return &L.idx_k;
+      case Role::IdxWeights: return &L.idx_w;
       case Role::Router: router_seen = true; return &L.router;
       case Role::SharedGate: return &L.shared_gate;
       case Role::FfnGate: return t.routed ? &L.e_gate : router_seen ? &L.s_gate : &L.gate;
@@ -161,6 +165,8 @@ struct LayerBinder {
                       : c.mla.enabled ? (L.kv_a && L.kv_b && (L.q || (L.q_a && L.q_b)))
                                       : (L.qkv || (L.q && L.k && L.v));
     if (!attn || (!recurrent && !L.o) || (c.norm_pre && !L.attn_norm)) return unexpected(any, "layer lacks attention tensors");
+    if (c.mla.has_indexer() && !(L.idx_q && L.idx_k && L.idx_w && L.idx_k_norm.w && L.idx_k_norm.b && L.q_a))
+      return unexpected(any, "layer lacks the indexer's tensors (wq_b, wk, k_norm with bias, weights_proj)");
     if (L.single) return std::nullopt;  // an attention block alone
     const bool ffn = L.moe ? (L.router && (L.e_up || L.e_gate_up) && L.e_down) : ((L.up || L.gate_up) && L.down);
     if (!ffn) return unexpected(any, "layer lacks FFN tensors");

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "bind.hpp"
+#include "math.hpp"
 
 namespace llmsize::ref {
 
@@ -43,7 +44,6 @@ std::optional<Issue> unsupported(const ModelConfig& c) {
   auto add = [&](bool on, const char* kind) {
     if (on) what += std::string(what.empty() ? "" : ", ") + kind;
   };
-  add(c.mla.has_indexer(), "the lightning indexer of sparse attention (ixh)");
   add(c.sliding_window > 0 && c.window_chunked, "chunked attention (chk)");
   add(c.block_ffn && c.block_pattern.find('M') != std::string::npos,
       "a Mamba-2 mixer and an FFN in one layer (Granite-4.0-H's mixers, with its embedding, residual, attention and logits multipliers)");
@@ -72,6 +72,14 @@ std::vector<Issue> check_options(const ModelConfig& c, const DecoderOptions& o, 
     out.push_back({"max_tokens", range_msg(0, std::max<i64>(0, o.context), o.max_tokens)});
   if (o.first_layer < 0 || o.first_layer >= c.n_layers)
     out.push_back({"first_layer", range_msg(0, c.n_layers - 1, o.first_layer)});
+  // The indexer's Hadamard rotation needs a power of two; its rope covers the key's first
+  // qk_rope_head_dim values (ref: DeepSeek-V3.2 inference/model.py Indexer.forward).
+  if (const auto& m = c.mla; m.has_indexer()) {
+    const bool pow2 = m.index_dim > 0 && (m.index_dim & (m.index_dim - 1)) == 0;
+    if (!pow2 || m.index_dim < std::max<i64>(4, m.qk_rope_dim))
+      out.push_back({"index_head_dim", "the reference block needs a power of two ≥ max(4, qk_rope_head_dim = " +
+                                           std::to_string(m.qk_rope_dim) + "), got " + std::to_string(m.index_dim)});
+  }
   span.first = o.first_layer;
   span.count = o.n_layers < 0 ? c.n_layers - o.first_layer : o.n_layers;
   if (out.empty() && (span.count < 0 || span.first + span.count > c.n_layers))
@@ -140,6 +148,13 @@ void arena_views(const ModelConfig& c, const DecoderOptions& o, const Built& bui
     view(kAttention, f(&Workspace::mla_kv), M * (m.kv_lora_rank + m.qk_rope_dim));
     view(kAttention, f(&Workspace::mla_qlat), M * H * m.kv_lora_rank);
     view(kAttention, f(&Workspace::mla_olat), M * H * m.kv_lora_rank);
+    if (m.has_indexer()) {  // the indexer (attention.cpp add_indexer_ops)
+      view(kAttention, f(&Workspace::idx_q), M * m.index_heads * m.index_dim);
+      view(kAttention, f(&Workspace::idx_k), M * m.index_dim);
+      view(kAttention, f(&Workspace::idx_w), M * m.index_heads);
+      view(kAttention, f(&Workspace::idx_s), M * o.context);
+      view(kAttention, iv(&Workspace::idx_sel), M * std::min(o.context, m.index_topk));
+    }
   } else if (built.attn) {
     if (!c.parallel_block) view(kAttention, f(&Workspace::ao), M * d);
     // Qwen3-Next's q_proj yields each head's query and output gate side by side.
@@ -272,6 +287,15 @@ core::Result<std::vector<Request>> plan(const ModelConfig& c, const core::Invent
     out.push_back({kv ? &kv->k : nullptr, Mem::KvCache, (per_seq * wk).value()});
     if (wv > 0) out.push_back({kv ? &kv->v : nullptr, Mem::KvCache, (per_seq * wv).value()});
     if (!(per_seq * wk).ok()) return Issue{"context", "KV cache size overflows 64-bit integers"};
+    if (cs.index_bytes_per_token > 0) {
+      // The indexer's keys: index_head_dim fp8 codes and one fp32 scale per 128 of them per token
+      // (attention.cpp add_indexer_ops writes this layout); a multiple of 4 bytes (check_options).
+      const i64 row = c.mla.index_dim + 4 * ((c.mla.index_dim + kFp8Block - 1) / kFp8Block);
+      const Checked bytes = per_seq * row;
+      if (!bytes.ok()) return Issue{"context", "indexer cache size overflows 64-bit integers"};
+      if (kv) kv->idx_row = row;
+      out.push_back({kv ? &kv->idx : nullptr, Mem::Indexer, bytes.value() / 4});
+    }
   }
   plan_workspace(c, o, built, dec ? &dec->ws : nullptr, out);
   if (kinds) *kinds = built;

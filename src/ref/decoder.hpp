@@ -54,6 +54,8 @@ struct LayerW {
   Lin q, k, v, qkv, o;                  // qkv when the checkpoint fuses them: [q | k | v] columns
   Lin q_a, q_b, kv_a, kv_b;             // MLA; q is the plain projection when q_lora_rank = 0
   NormW q_a_norm, kv_a_norm;
+  Lin idx_q, idx_k, idx_w;              // DeepSeek-V3.2's indexer: wq_b (q latent), wk, weights_proj
+  NormW idx_k_norm;                     // its k_norm, a LayerNorm with bias
   Lin gate, up, gate_up, down;          // dense FFN; gate_up columns [gate | up]
   Lin router;
   const float* router_correction = nullptr;  // E floats (DeepSeek-V3 selection bias)
@@ -101,10 +103,15 @@ struct WeightTensor {
 // A linear-attention layer keeps no rows (cap = 0) but a recurrent state per sequence, as the
 // core's plan counts it (layer_plan.cpp linear_state_bytes): the convolution's last conv_kernel
 // inputs (b, conv_kernel, conv_dim) and one k_dim × v_dim matrix per value head (b, Hv, dk, dv).
+// An MLA layer with DeepSeek-V3.2's lightning indexer also keeps one indexer key per token in
+// `idx`, [b][cap][idx_row bytes]: the key's index_head_dim fp8 e4m3 codes, then its fp32 scales,
+// one per 128 values (layer_plan.cpp index_bytes_per_token).
 struct KvCache {
   Buffer k, v;  // (b, cap, width_k), (b, cap, width_v)
   i64 cap = 0, width_k = 0, width_v = 0;
   Buffer conv, ssm;  // linear layers only
+  Buffer idx;        // indexer keys (MLA with an indexer only)
+  i64 idx_row = 0;   // bytes per token in idx
 };
 
 // Activations for one call of up to M = b·max_tokens rows. Buffers alive for the whole
@@ -125,6 +132,11 @@ struct Workspace {
   float* mla_kv = nullptr;   // (M, kv_lora + rope) latent rows before caching
   float* mla_qlat = nullptr; // (M, H·kv_lora) absorbed queries
   float* mla_olat = nullptr; // (M, H·kv_lora) attention output in latent space
+  float* idx_q = nullptr;    // (M, H_I·d_I) indexer queries: rotated, Hadamard-transformed, fp8-rounded
+  float* idx_k = nullptr;    // (M, d_I) indexer keys before they are quantized into the cache; then a decoded key
+  float* idx_w = nullptr;    // (M, H_I) per-head weights of the index score
+  float* idx_s = nullptr;    // (M, context) fp32 index scores of every visible key
+  std::int32_t* idx_sel = nullptr;  // (M, min(context, index_topk)) the keys each query attends
   float* attn = nullptr;     // (M, H·v_hd) attention output before o
   float* ao = nullptr;       // (M, d) o-projection output (ao_keep for parallel blocks)
   // Linear-attention phase views (Gated DeltaNet; ao is shared with the attention phase).

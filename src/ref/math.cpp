@@ -118,6 +118,56 @@ void conv_apply(const float* window, i64 taps, i64 channels, const float* w, con
     for (i64 ch = 0; ch < channels; ++ch) y[ch] += w[j * channels + ch] * window[j * channels + ch];
 }
 
+void hadamard_vec(float* x, i64 n) {
+  for (i64 h = 1; h < n; h *= 2)  // butterflies over pairs (j, j + h) within blocks of 2h
+    for (i64 i = 0; i < n; i += 2 * h)
+      for (i64 j = i; j < i + h; ++j) {
+        const float a = x[j], b = x[j + h];
+        x[j] = a + b;
+        x[j + h] = a - b;
+      }
+  const float s = static_cast<float>(1.0 / std::sqrt(static_cast<double>(n)));
+  for (i64 i = 0; i < n; ++i) x[i] *= s;
+}
+
+std::uint8_t fp8_e4m3_encode(float x) {
+  const std::uint8_t sign = std::signbit(x) ? 0x80 : 0x00;
+  const float a = std::min(std::fabs(x), 448.0f);
+  // Normal codes have exponent e in [-6, 8] and a step of 2^(e - 3); below 2^-6 the subnormal
+  // step 2^-9. nearbyint rounds half to even in the default rounding mode; a carry into the next
+  // binade is still exact (it is that binade's first code).
+  int e = 0;
+  std::frexp(a, &e);  // a = m · 2^e, m in [0.5, 1): the binade's exponent is e - 1
+  const int be = std::max(e - 1, -6);
+  const float step = std::ldexp(1.0f, be - 3);
+  const float r = std::nearbyint(a / step) * step;
+  if (r == 0.0f) return sign;
+  std::frexp(r, &e);
+  if (e - 1 < -6) return static_cast<std::uint8_t>(sign | static_cast<int>(r / std::ldexp(1.0f, -9)));  // subnormal
+  const int m = static_cast<int>(r / std::ldexp(1.0f, e - 1) * 8.0f) - 8;  // 0..7
+  return static_cast<std::uint8_t>(sign | ((e - 1 + 7) << 3) | m);
+}
+
+float fp8_e4m3_decode(std::uint8_t code) {
+  const int ex = (code >> 3) & 0xF, m = code & 7;
+  const float v = ex == 0 ? std::ldexp(static_cast<float>(m), -9) : std::ldexp(1.0f + static_cast<float>(m) / 8.0f, ex - 7);
+  return (code & 0x80) ? -v : v;
+}
+
+void fp8_quantize(const float* x, i64 n, std::uint8_t* codes, float* scales) {
+  for (i64 b0 = 0, blk = 0; b0 < n; b0 += kFp8Block, ++blk) {
+    const i64 b1 = std::min(n, b0 + kFp8Block);
+    float amax = 1e-4f;
+    for (i64 i = b0; i < b1; ++i) amax = std::max(amax, std::fabs(x[i]));
+    // fast_round_scale: 2^(exponent of amax/448, plus one when its mantissa is not zero).
+    int e = 0;
+    const float f = std::frexp(amax * (1.0f / 448.0f), &e);  // f in [0.5, 1)
+    const float s = std::ldexp(1.0f, f == 0.5f ? e - 1 : e);
+    scales[blk] = s;
+    for (i64 i = b0; i < b1; ++i) codes[i] = fp8_e4m3_encode(std::clamp(x[i] / s, -448.0f, 448.0f));
+  }
+}
+
 float dot(const float* a, const float* b, i64 n) {
   // Eight independent partial sums: vectorisable without -ffast-math, same order everywhere.
   float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};

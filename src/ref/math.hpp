@@ -52,6 +52,23 @@ void conv_apply(const float* window, i64 taps, i64 channels, const float* w, con
 // log(1 + exp(x)), linear above torch's threshold 20 (F.softplus).
 inline float softplus(float x) { return x > 20.0f ? x : std::log1p(std::exp(x)); }
 
+// The orthonormal Walsh–Hadamard transform of n floats in place (n a power of two), Sylvester's
+// order: y = H_n·x / sqrt(n). ref: DeepSeek-V3.2 inference/model.py rotate_activation
+// (fast_hadamard_transform's hadamard_transform with scale = n^-0.5).
+void hadamard_vec(float* x, i64 n);
+
+// fp8 e4m3fn (OCP FP8: 1 sign, 4 exponent bits biased by 7, 3 mantissa bits; no infinities;
+// largest 448, smallest subnormal 2^-9): x (|x| ≤ 448) rounded to the nearest code, ties to even.
+std::uint8_t fp8_e4m3_encode(float x);
+float fp8_e4m3_decode(std::uint8_t code);
+// Block-wise quantization of n floats in blocks of kFp8Block (the last may be shorter), each block
+// scaled by a power of two s = 2^ceil(log2(max(amax, 1e-4) / 448)) and clamped to ±448, as
+// DeepSeek-V3.2's act_quant does with scale_fmt "ue8m0" (inference/kernel.py act_quant_kernel,
+// round_scale; the checkpoint's quantization_config declares scale_fmt ue8m0): codes[i] =
+// e4m3(x[i] / s), scales[block] = s, so x[i] ≈ decode(codes[i]) · s.
+inline constexpr i64 kFp8Block = 128;
+void fp8_quantize(const float* x, i64 n, std::uint8_t* codes, float* scales);
+
 float dot(const float* a, const float* b, i64 n);
 void axpy(float a, const float* x, float* y, i64 n);  // y += a·x
 

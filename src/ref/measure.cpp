@@ -65,6 +65,11 @@ core::Result<MemoryComparison> compare_memory(const Decoder& dec) {
   const core::Checked state = core::Checked(dec.plan.state_bytes_per_sequence()) * dec.opt.batch;
   if (!state.ok()) return core::memory_overflow("batch");
   m.state_estimated = state.value();
+  // Indexer keys: the plan's bytes per token (fp8 row + scales) × layers × context × batch.
+  m.indexer_measured = st[Mem::Indexer];
+  const core::Checked idx = dec.plan.indexer_cache_bytes_gpu(dec.plan.all(), dec.opt.context, dec.opt.batch);
+  if (!idx.ok()) return core::memory_overflow("context");
+  m.indexer_estimated = idx.value();
 
   // Per attention kind: the buffers of its layers beside the plan's bytes per token × tokens kept
   // (the window cap) × batch, and its state per sequence × batch.
@@ -79,12 +84,15 @@ core::Result<MemoryComparison> compare_memory(const Decoder& dec) {
       k.layers.push_back(static_cast<i64>(l));
       k.kv_measured += cache.k.bytes() + cache.v.bytes();
       k.state_measured += cache.conv.bytes() + cache.ssm.bytes();
+      k.index_measured += cache.idx.bytes();
     }
     const core::Checked n = core::Checked(static_cast<i64>(k.layers.size())) * dec.opt.batch;
-    const core::Checked kve = n * cs.bytes_per_token * cs.tokens_kept(dec.opt.context), ste = n * cs.state_bytes;
-    if (!kve.ok() || !ste.ok()) return core::memory_overflow("context");
+    const i64 kept = cs.tokens_kept(dec.opt.context);
+    const core::Checked kve = n * cs.bytes_per_token * kept, ste = n * cs.state_bytes, ixe = n * cs.index_bytes_per_token * kept;
+    if (!kve.ok() || !ste.ok() || !ixe.ok()) return core::memory_overflow("context");
     k.kv_estimated = kve.value();
     k.state_estimated = ste.value();
+    k.index_estimated = ixe.value();
     m.by_kind.push_back(std::move(k));
   }
 
@@ -129,16 +137,17 @@ core::Result<MemoryComparison> compare_memory(const Decoder& dec) {
   if (any_conv) m.conv_measured = persistent + dec.ws.phase_bytes[5];
   m.scratch_measured = st[Mem::Scratch];
   m.peak_measured = st.peak_total;
-  m.peak_estimated = m.weights_estimated + m.kv_estimated + m.state_estimated + m.activations_estimated;
+  m.peak_estimated = m.weights_estimated + m.kv_estimated + m.state_estimated + m.indexer_estimated + m.activations_estimated;
 
   // Why the figures differ: what this decoder holds that the estimate does not, and back.
   const i64 M = dec.opt.batch * dec.opt.max_tokens, d = c.d_model, H = c.n_heads;
   auto& n = m.notes;
   n.push_back(m.weights_measured == m.weights_estimated && m.kv_measured == m.kv_estimated &&
-                      m.state_measured == m.state_estimated
-                  ? "weights, KV cache and recurrent state: allocated tensor by tensor from the core's inventory, KV rows "
-                    "and state shapes; equal to the byte"
-                  : "weights, KV cache or recurrent state differ from the estimate: a bug (they are built from the same lists)");
+                      m.state_measured == m.state_estimated && m.indexer_measured == m.indexer_estimated
+                  ? "weights, KV cache, recurrent state and indexer keys: allocated tensor by tensor from the core's inventory, "
+                    "KV rows and state shapes; equal to the byte"
+                  : "weights, KV cache, recurrent state or indexer keys differ from the estimate: a bug (they are built from the "
+                    "same lists)");
   n.push_back("activations: one arena holds the attention, FFN and head phases in turn (they are never alive together), "
               "beside the buffers alive for a whole call (hidden states x, normed x, score rows); measured = " +
               bytes_text(m.activations_measured));
@@ -149,6 +158,16 @@ core::Result<MemoryComparison> compare_memory(const Decoder& dec) {
               (c.mla.enabled ? "; MLA runs absorbed: queries and outputs live in the latent space (2 × b·n × H × kv_lora), "
                                "keys and values are never expanded per head"
                              : ""));
+  if (c.mla.has_indexer()) {
+    const auto& a = c.mla;
+    n.push_back("indexer keys (DeepSeek Sparse Attention): per token and layer " + std::to_string(a.index_dim) +
+                " fp8 e4m3 codes and one fp32 scale per 128 of them (" + std::to_string((a.index_dim + 127) / 128) +
+                "), written by the indexer and read back for every query's scores; measured = " +
+                bytes_text(m.indexer_measured));
+    n.push_back("indexer phase: its queries (b·n × index_n_heads × index_head_dim), the fp32 score of every visible key and "
+                "the int32 top-" + std::to_string(a.index_topk) + " selection per query, as the estimate counts them, + the "
+                "key being quantized and the per-head weights (b·n × (index_head_dim + index_n_heads)), which it does not");
+  }
   n.push_back(std::string("FFN phase: act(gate)·up is written over gate (the estimate counts a third b·n × f buffer); "
                           "+ the FFN output (b·n × d) before the residual add") +
               (any_moe ? "; MoE: experts run one at a time over their gathered rows (at most b·n rows, fp32 router "

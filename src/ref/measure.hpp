@@ -16,6 +16,7 @@ struct KindMemory {
   std::vector<i64> layers;  // the decoder's layers of this kind
   i64 kv_measured = 0, kv_estimated = 0;        // K/V rows (latent rows for MLA)
   i64 state_measured = 0, state_estimated = 0;  // recurrent state (linear attention)
+  i64 index_measured = 0, index_estimated = 0;  // the lightning indexer's keys (DeepSeek-V3.2)
 };
 
 struct MemoryComparison {
@@ -25,6 +26,8 @@ struct MemoryComparison {
   i64 kv_measured = 0, kv_estimated = 0;
   // Recurrent state of linear-attention layers (conv window and per-head matrices), all sequences.
   i64 state_measured = 0, state_estimated = 0;
+  // The lightning indexer's key cache (DeepSeek-V3.2): fp8 codes and fp32 scales per token, all layers.
+  i64 indexer_measured = 0, indexer_estimated = 0;
   // Live activations of one layer while its attention / its FFN runs (persistent buffers
   // plus that phase's share of the arena) against core::layer_temporaries, flash attention.
   i64 attention_measured = 0, attention_estimated = 0;
@@ -38,7 +41,7 @@ struct MemoryComparison {
   i64 activations_estimated = 0;  // the core's peak over the phases
   i64 scratch_measured = 0;       // heat-map copy, MLA transposed key block: not in the model
   i64 peak_measured = 0;          // highest total the counter saw
-  i64 peak_estimated = 0;         // weights + KV + recurrent state + activations
+  i64 peak_estimated = 0;         // weights + KV + recurrent state + indexer keys + activations
   std::vector<KindMemory> by_kind;  // one row per cache shape of the plan, in order of first layer
   std::vector<std::string> notes;
 

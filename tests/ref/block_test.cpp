@@ -183,3 +183,73 @@ TEST_CASE("Gated DeltaNet: a prefill of several 64-token chunks, then decode, ma
     CHECK(err < kTol);
   }
 }
+
+TEST_CASE("fp8 e4m3 codes, ue8m0 block scales and the Hadamard rotation of the indexer", "[ref][block][indexer]") {
+  // OCP FP8 e4m3fn: 448 is the largest code (0x7E; 0x7F is NaN), 2^-9 the smallest subnormal.
+  CHECK(ref::fp8_e4m3_encode(448.0f) == 0x7E);
+  CHECK(ref::fp8_e4m3_encode(1.0f) == 0x38);
+  CHECK(ref::fp8_e4m3_encode(-3.5f) == 0xC6);
+  CHECK(ref::fp8_e4m3_encode(0x1p-9f) == 0x01);
+  CHECK(ref::fp8_e4m3_encode(0x1p-11f) == 0x00);  // below half the smallest subnormal: zero
+  CHECK(ref::fp8_e4m3_decode(ref::fp8_e4m3_encode(1.0625f)) == 1.0f);    // a tie goes to the even mantissa
+  CHECK(ref::fp8_e4m3_decode(ref::fp8_e4m3_encode(1.1875f)) == 1.25f);
+  CHECK(ref::fp8_e4m3_decode(ref::fp8_e4m3_encode(1.07f)) == 1.125f);
+  for (int code = 0; code < 256; ++code) {  // every code but the NaNs decodes and encodes back to itself
+    if ((code & 0x7F) == 0x7F) continue;
+    const float v = ref::fp8_e4m3_decode(static_cast<std::uint8_t>(code));
+    if (v == 0.0f) continue;  // ±0
+    CHECK(ref::fp8_e4m3_encode(v) == code);
+  }
+  // Blocks of 128 with a power-of-two scale ≥ amax / 448: every value within half a step of its code.
+  const auto x = random_floats(200, 9);
+  std::vector<std::uint8_t> codes(200);
+  float scales[2] = {0, 0};
+  ref::fp8_quantize(x.data(), 200, codes.data(), scales);
+  for (int b = 0; b < 2; ++b) {
+    float amax = 0;
+    for (int i = b * 128; i < std::min(200, b * 128 + 128); ++i) amax = std::max(amax, std::fabs(x[i]));
+    CHECK(scales[b] >= amax / 448.0f);
+    CHECK(scales[b] < 2 * amax / 448.0f);
+    CHECK(std::exp2(std::round(std::log2(scales[b]))) == scales[b]);
+  }
+  for (int i = 0; i < 200; ++i) {
+    const float v = x[i] / scales[i / 128], q = ref::fp8_e4m3_decode(codes[i]);
+    CHECK(std::fabs(q - v) <= std::exp2(std::floor(std::log2(std::fabs(v)))) / 16 + 1e-9);
+  }
+  // The rotation is Sylvester's Hadamard matrix over sqrt(n): orthonormal, its own inverse.
+  auto h = random_floats(16, 4);
+  const auto h0 = h;
+  ref::hadamard_vec(h.data(), 16);
+  for (int i = 0; i < 16; ++i) {
+    double want = 0;
+    for (int j = 0; j < 16; ++j) want += (__builtin_popcount(i & j) % 2 ? -1.0 : 1.0) * h0[j] / 4.0;
+    CHECK(h[i] == Approx(want).margin(1e-6));
+  }
+  ref::hadamard_vec(h.data(), 16);
+  for (int i = 0; i < 16; ++i) CHECK(h[i] == Approx(h0[i]).margin(1e-6));
+}
+
+TEST_CASE("DeepSeek-V3.2's queries attend only the keys the indexer selects", "[ref][block][indexer]") {
+  // index_topk 5 of the tiny config: once a query sees more than five keys, each head's
+  // probabilities in the heat map are non-zero on exactly five positions, the same for every head.
+  const auto cfg = test::tiny(test::preset("deepseek-v3.2").config);
+  REQUIRE(cfg.mla.index_topk == 5);
+  auto dec = build(cfg, {.batch = 1, .context = 12, .max_tokens = 12, .globals = false, .seed = 2});
+  const auto x = random_floats(12 * cfg.d_model, 3);
+  for (int64_t n : {3, 9}) {
+    REQUIRE(ref::forward_hidden(*dec, std::vector<float>(x.begin() + (dec->pos) * cfg.d_model,
+                                                         x.begin() + (dec->pos + n) * cfg.d_model), n).ok());
+    const auto& hm = dec->heat;
+    REQUIRE(hm.positions == dec->pos);
+    std::vector<int64_t> first;
+    for (int64_t h = 0; h < hm.heads; ++h) {
+      std::vector<int64_t> nz;
+      for (int64_t j = 0; j < hm.positions; ++j)
+        if (hm.probs[h * hm.positions + j] > 0) nz.push_back(j);
+      CHECK(static_cast<int64_t>(nz.size()) == std::min<int64_t>(5, hm.positions));
+      if (h == 0) first = nz;
+      CHECK(nz == first);
+    }
+  }
+  CHECK(dec->mem.stats()[ref::Mem::Indexer] == 12 * (16 + 4) * cfg.n_layers);  // 16 fp8 codes + one fp32 scale per token
+}

@@ -51,6 +51,19 @@ TEST_CASE("demo --json of a hybrid names one row per attention kind, with the mo
   CHECK(o.out.find("\"heat_map\": {\"layer\": 3,") != std::string::npos);  // the full layer attended last
 }
 
+TEST_CASE("demo --json of DeepSeek-V3.2 measures the indexer's keys beside the estimate", "[ref][cli][indexer]") {
+  const Output o = run({"demo", "--preset", "deepseek-v3.2", "--prompt", "8", "--tokens", "2", "--budget-mib", "64", "--json"});
+  INFO(o.err);
+  REQUIRE(o.status == 0);
+  // 10 positions × (128 fp8 codes + one fp32 scale) = 1,320 bytes: the indexer keeps its real width when the block narrows.
+  CHECK(o.out.find("\"indexer_cache\": {\"measured\": 1320, \"estimated\": 1320}") != std::string::npos);
+  CHECK(o.out.find("\"index_measured\": 1320, \"index_estimated\": 1320}") != std::string::npos);
+  const Output t = run({"demo", "--preset", "deepseek-v3.2", "--prompt", "8", "--tokens", "2", "--budget-mib", "64"});
+  REQUIRE(t.status == 0);
+  CHECK(t.out.find("indexer 64 × 128, top-2048 keys") != std::string::npos);
+  CHECK(t.out.find("  indexer keys                                 1,320          1,320") != std::string::npos);
+}
+
 TEST_CASE("demo flags are validated strictly", "[ref][cli]") {
   struct Case {
     std::vector<std::string> args;

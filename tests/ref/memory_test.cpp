@@ -55,13 +55,15 @@ TEST_CASE("tiny presets: weights and KV equal to the byte, activations within to
       CHECK(m.kv_measured == m.kv_estimated);
       CHECK(m.state_measured == m.state_estimated);
       CHECK((m.state_measured > 0) == (p.config.linear.enabled() || p.config.mamba.enabled() || p.config.short_conv > 0));
+      CHECK(m.indexer_measured == m.indexer_estimated);
+      CHECK((m.indexer_measured > 0) == p.config.mla.has_indexer());
       CHECK(m.kv_measured > 0);
       INFO("attention " << m.attention_measured << " vs " << m.attention_estimated << ", ffn " << m.ffn_measured
                         << " vs " << m.ffn_estimated);
       CHECK(m.activation_ratio() >= 0.8);
       CHECK(m.activation_ratio() <= 1.5);
-      CHECK(m.peak_measured ==
-            m.weights_measured + m.kv_measured + m.state_measured + m.activations_measured + m.scratch_measured);
+      CHECK(m.peak_measured == m.weights_measured + m.kv_measured + m.state_measured + m.indexer_measured +
+                                   m.activations_measured + m.scratch_measured);
       CHECK(m.notes.size() >= 5);
     }
   }
@@ -88,6 +90,35 @@ TEST_CASE("real-size layers: attention above, FFN below the estimate, the peak w
     CHECK(m.peak_ratio() >= 0.95);
     CHECK(m.peak_ratio() <= 1.0);
   }
+}
+
+TEST_CASE("a real-size DeepSeek-V3.2 attention layer: indexer keys to the byte, temporaries within the band", "[ref][memory][indexer]") {
+  // The real MLA ranks and indexer (64 heads of 128, top-2048) at d_model 7168, with 8 attention
+  // heads instead of 128 and a narrow dense FFN so the test allocates ~200 MB (the indexer's
+  // figures do not depend on either). 4096 positions, a 128-token prefill chunk. Per token the
+  // cache holds the 512 + 64 latent floats and the indexer key: 128 fp8 codes and one fp32 scale,
+  // 132 bytes (DeepSeek-V3.2 inference/model.py Indexer k_cache and k_scale_cache).
+  core::ModelConfig c = test::preset("deepseek-v3.2").config;
+  REQUIRE(c.mla.index_dim == 128);
+  c.n_layers = 1;  // a dense layer (first_k_dense_replace 3)
+  c.n_heads = c.n_kv_heads = 8;
+  c.d_ff = 256;
+  const auto m = compare(c, {.batch = 1, .context = 4096, .max_tokens = 128, .globals = false, .defer_init = true});
+  CHECK(m.indexer_measured == m.indexer_estimated);
+  CHECK(m.indexer_measured == 4096 * 132);
+  CHECK(m.kv_measured == m.kv_estimated);
+  CHECK(m.kv_measured == 4096 * 576 * 4);
+  // The attention phase beside the estimate: both hold the indexer's queries (128 × 64 × 128),
+  // the fp32 scores of every visible key (128 × 4096) and the top-2048 selection; the reference
+  // adds the o-projection output, one score row per head and the key being quantized, and runs
+  // MLA absorbed (latent queries and outputs, 2 × 128 × 8 × 512) where the estimate expands k and
+  // v per head, and keeps the q latent (128 × 1536), which the estimate leaves out. The band is the
+  // real-size layers' above; observed 1.43 (25,165,824 B against 17,596,416 B): the o-projection
+  // output alone is 128 × 7168 floats, 3.7 MB.
+  const double att = static_cast<double>(m.attention_measured) / static_cast<double>(m.attention_estimated);
+  INFO("attention " << m.attention_measured << " vs " << m.attention_estimated << " = " << att);
+  CHECK(att >= 1.1);
+  CHECK(att <= 1.6);
 }
 
 TEST_CASE("a real-size Gated DeltaNet layer: recurrent state to the byte, temporaries within the band", "[ref][memory][linear]") {

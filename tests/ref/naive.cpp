@@ -104,9 +104,11 @@ Vec slice(const Vec& v, i64 off, i64 n) { return Vec(v.begin() + off, v.begin() 
 
 // Causal attention of one sequence: q (T, H, dq), k (T, KH, dq), v (T, KH, dv) → (T, H·dv).
 // `sinks` (H logits, gpt-oss): a score per head beside the keys' that takes part in the softmax
-// and has no value.
+// and has no value. `allow` (T × T, sparse attention): query i attends key j only where allow[i][j].
+using Mask = std::vector<std::vector<bool>>;
 std::vector<Vec> attend(const ModelConfig& c, bool slides, const std::vector<Vec>& q, const std::vector<Vec>& k,
-                        const std::vector<Vec>& v, i64 H, i64 KH, i64 dq, i64 dv, const W& sinks) {
+                        const std::vector<Vec>& v, i64 H, i64 KH, i64 dq, i64 dv, const W& sinks,
+                        const Mask* allow = nullptr) {
   const i64 T = static_cast<i64>(q.size());
   std::vector<Vec> out(static_cast<size_t>(T), Vec(static_cast<size_t>(H * dv), 0.0));
   for (i64 i = 0; i < T; ++i)
@@ -115,6 +117,7 @@ std::vector<Vec> attend(const ModelConfig& c, bool slides, const std::vector<Vec
       Vec s(static_cast<size_t>(i + 1), -INFINITY);
       for (i64 j = 0; j <= i; ++j) {
         if (slides && i - j >= c.sliding_window) continue;
+        if (allow && !(*allow)[i][j]) continue;
         double dotp = 0;
         for (i64 e = 0; e < dq; ++e) dotp += q[i][h * dq + e] * k[j][g * dq + e];
         s[j] = dotp / std::sqrt(static_cast<double>(dq));
@@ -130,10 +133,81 @@ std::vector<Vec> attend(const ModelConfig& c, bool slides, const std::vector<Vec
   return out;
 }
 
+// A value rounded to fp8 e4m3 (3 mantissa bits, smallest normal 2^-6, subnormal step 2^-9,
+// largest 448), ties to even; v already within ±448.
+double e4m3(double v) {
+  const double a = std::fabs(v);
+  const double step = a >= std::ldexp(1.0, -6) ? std::ldexp(1.0, static_cast<int>(std::floor(std::log2(a))) - 3) : std::ldexp(1.0, -9);
+  return std::copysign(std::nearbyint(a / step) * step, v);
+}
+
+// DeepSeek-V3.2's lightning indexer over one sequence (inference/model.py Indexer.forward and
+// kernel.py act_quant / fp8_index): which keys each query attends.
+Mask indexer(const ref::Decoder& dec, i64 L, const std::vector<Vec>& xn, const std::vector<Vec>& cq) {
+  const ModelConfig& c = dec.cfg;
+  const auto& m = c.mla;
+  const i64 T = static_cast<i64>(xn.size()), HI = m.index_heads, dI = m.index_dim;
+  // The orthonormal Hadamard matrix in Sylvester's order: H[i][j] = (-1)^popcount(i & j) / sqrt(n).
+  auto hadamard = [&](const Vec& x, i64 off) {
+    Vec y(static_cast<size_t>(dI), 0.0);
+    for (i64 i = 0; i < dI; ++i)
+      for (i64 j = 0; j < dI; ++j) y[i] += (__builtin_popcountll(static_cast<unsigned long long>(i & j)) % 2 ? -1.0 : 1.0) * x[off + j];
+    for (double& e : y) e /= std::sqrt(static_cast<double>(dI));
+    return y;
+  };
+  // Blocks of 128 scaled by 2^ceil(log2(max(amax, 1e-4) / 448)) ("ue8m0"), rounded to e4m3, scaled back.
+  auto fp8 = [&](Vec x) {
+    for (i64 b0 = 0; b0 < dI; b0 += 128) {
+      const i64 b1 = std::min(dI, b0 + 128);
+      double amax = 1e-4;
+      for (i64 i = b0; i < b1; ++i) amax = std::max(amax, std::fabs(x[i]));
+      const double sc = std::ldexp(1.0, static_cast<int>(std::ceil(std::log2(amax / 448.0))));
+      for (i64 i = b0; i < b1; ++i) x[i] = e4m3(std::max(-448.0, std::min(448.0, x[i] / sc))) * sc;
+    }
+    return x;
+  };
+  const W wq = find(dec, L, {"indexer.wq_b"}), wk = find(dec, L, {"indexer.wk"}), wp = find(dec, L, {"indexer.weights_proj"});
+  const W nw = find(dec, L, {"indexer.k_norm"}), nb = find(dec, L, {"indexer.k_norm"}, true);
+  std::vector<std::vector<Vec>> q(static_cast<size_t>(T));
+  std::vector<Vec> k(static_cast<size_t>(T)), w(static_cast<size_t>(T));
+  for (i64 t = 0; t < T; ++t) {
+    Vec kk = lin(xn[t], wk);
+    double mean = 0, var = 0;  // the LayerNorm k_norm
+    for (double e : kk) mean += e / static_cast<double>(dI);
+    for (double e : kk) var += (e - mean) * (e - mean) / static_cast<double>(dI);
+    for (i64 i = 0; i < dI; ++i) kk[i] = (kk[i] - mean) / std::sqrt(var + 1e-5) * nw.p[i] + nb.p[i];
+    rope(kk, 0, m.qk_rope_dim, t, c.rope_theta);  // not interleaved, on the first qk_rope_head_dim values
+    k[t] = fp8(hadamard(kk, 0));
+    Vec qq = lin(cq[t], wq);
+    for (i64 h = 0; h < HI; ++h) {
+      rope(qq, h * dI, m.qk_rope_dim, t, c.rope_theta);
+      q[t].push_back(fp8(hadamard(qq, h * dI)));
+    }
+    w[t] = lin(xn[t], wp);
+    for (double& e : w[t]) e /= std::sqrt(static_cast<double>(HI * dI));
+  }
+  Mask allow(static_cast<size_t>(T), std::vector<bool>(static_cast<size_t>(T), false));
+  for (i64 i = 0; i < T; ++i) {
+    std::vector<std::pair<double, i64>> sc;  // (−score, position): ascending = best first, earlier on ties
+    for (i64 j = 0; j <= i; ++j) {
+      double s = 0;
+      for (i64 h = 0; h < HI; ++h) {
+        double qk = 0;
+        for (i64 e = 0; e < dI; ++e) qk += q[i][h][e] * k[j][e];
+        s += w[i][h] * std::max(0.0, qk);
+      }
+      sc.emplace_back(-s, j);
+    }
+    std::sort(sc.begin(), sc.end());
+    for (i64 r = 0; r < std::min(m.index_topk, i + 1); ++r) allow[i][sc[r].second] = true;
+  }
+  return allow;
+}
+
 std::vector<Vec> attention(const ref::Decoder& dec, i64 L, const std::vector<Vec>& xn) {
   const ModelConfig& c = dec.cfg;
   const i64 T = static_cast<i64>(xn.size()), H = c.n_heads;
-  std::vector<Vec> q(T), k(T), v(T), gate;
+  std::vector<Vec> q(T), k(T), v(T), gate, cqs(T);
   i64 KH = c.n_kv_heads, dq = c.head_dim, dv = c.head_dim;
   if (c.mla.enabled) {
     const auto& m = c.mla;
@@ -142,7 +216,8 @@ std::vector<Vec> attention(const ref::Decoder& dec, i64 L, const std::vector<Vec
     for (i64 t = 0; t < T; ++t) {
       if (m.q_lora_rank > 0) {
         Vec cq = lin(xn[t], find_role(dec, L, Role::MlaQA, false, false));
-        q[t] = lin(norm(c, cq, find(dec, L, {"q_a_layernorm"}), W{}, true), find_role(dec, L, Role::MlaQB, false, false));
+        cqs[t] = norm(c, cq, find(dec, L, {"q_a_layernorm"}), W{}, true);
+        q[t] = lin(cqs[t], find_role(dec, L, Role::MlaQB, false, false));
       } else {
         q[t] = lin(xn[t], find_role(dec, L, Role::AttnQ, false, false));
       }
@@ -205,7 +280,10 @@ std::vector<Vec> attention(const ref::Decoder& dec, i64 L, const std::vector<Vec
       }
     }
   }
-  auto o = attend(c, c.layer_slides(L), q, k, v, H, KH, dq, dv, find_role(dec, L, Role::AttnSink, false, false));
+  Mask allow;
+  if (c.mla.has_indexer()) allow = indexer(dec, L, xn, cqs);
+  auto o = attend(c, c.layer_slides(L), q, k, v, H, KH, dq, dv, find_role(dec, L, Role::AttnSink, false, false),
+                  allow.empty() ? nullptr : &allow);
   if (c.attn_out_gate)  // attn_output * torch.sigmoid(gate)
     for (i64 t = 0; t < T; ++t)
       for (size_t e = 0; e < o[t].size(); ++e) o[t][e] *= 1 / (1 + std::exp(-gate[t][e]));

@@ -72,6 +72,11 @@ inline core::ModelConfig tiny(core::ModelConfig c) {
     m.qk_nope_dim = 16;
     m.qk_rope_dim = 8;
     m.v_head_dim = 16;
+    if (m.has_indexer()) {  // DeepSeek-V3.2: four indexer heads of 16; 5 keys per query, fewer than a test's positions
+      m.index_heads = 4;
+      m.index_dim = 16;
+      m.index_topk = 5;
+    }
     c.n_kv_heads = c.n_heads;
   }
   return c;
