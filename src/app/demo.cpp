@@ -1,6 +1,8 @@
 // Demo scheduling (see demo.hpp).
 #include "app/demo.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "core/issue.hpp"
@@ -13,6 +15,10 @@ bool demo_start(DemoUi& d, const core::ModelConfig& model) {
   d.heat.clear();
   d.heat_heads = d.heat_positions = 0;
   d.heat_query = -1;
+  d.state_norms.clear();
+  d.state_mean.clear();
+  d.state_layer = -1;
+  d.state_heads = d.state_shown = d.state_positions = 0;
   d.error.clear();
   auto r = ref::create_demo(model, d.settings);
   if (!r) {
@@ -37,6 +43,23 @@ void demo_tick(DemoUi& d) {
     d.heat_query = h.query_pos;
     d.heat_dirty = true;
   }
+  const ref::StateTrace t = ref::demo_state_trace(*d.demo);
+  if (t.layer >= 0 && t.heads > 0 && t.positions != d.state_positions) {
+    d.state_layer = t.layer;
+    d.state_mamba = t.mamba;
+    d.state_heads = t.heads;
+    d.state_shown = std::min<long long>(t.heads, DemoUi::kTraceHeads);
+    d.state_positions = t.positions;
+    d.state_norms.assign(static_cast<size_t>(t.positions * d.state_shown), 0.0f);
+    d.state_mean.assign(static_cast<size_t>(t.positions), 0.0f);
+    for (long long p = 0; p < t.positions; ++p) {
+      double sum = 0.0;
+      for (long long h = 0; h < t.heads; ++h) sum += t.norms[p * t.heads + h];  // NaN stays NaN
+      d.state_mean[static_cast<size_t>(p)] = static_cast<float>(sum / static_cast<double>(t.heads));
+      for (long long h = 0; h < d.state_shown; ++h)
+        d.state_norms[static_cast<size_t>(p * d.state_shown + h)] = t.norms[p * t.heads + h];
+    }
+  }
   if (d.progress.phase == ref::DemoPhase::Done) d.running = false;
 }
 
@@ -46,10 +69,12 @@ void demo_cancel(DemoUi& d) {
 }
 
 std::string demo_state_json(const DemoUi& d) {
-  char buf[512];
+  char buf[768];
   const bool done = d.demo && d.progress.phase == ref::DemoPhase::Done;
   // The block's layers (one per attention kind) and its recurrent state, measured and estimated.
   long long layers = 0, state_measured = 0, state_estimated = 0, index_measured = 0, index_estimated = 0;
+  long long trace_points = 0;
+  for (float v : d.state_mean) trace_points += std::isfinite(v) ? 1 : 0;
   if (d.demo) {
     layers = static_cast<long long>(ref::demo_plan(*d.demo).layers.size());
     const auto& m = ref::demo_results(*d.demo).memory;
@@ -60,12 +85,12 @@ std::string demo_state_json(const DemoUi& d) {
                 "{\"running\": %s, \"phase\": \"%.*s\", \"fraction\": %.6f, \"prefilled\": %lld, \"decoded\": %lld, "
                 "\"done\": %s, \"heat_positions\": %lld, \"error\": %s, \"isa\": \"%s\", \"block_layers\": %lld, "
                 "\"state_measured\": %lld, \"state_estimated\": %lld, \"indexer_measured\": %lld, "
-                "\"indexer_estimated\": %lld}",
+                "\"indexer_estimated\": %lld, \"state_trace_layer\": %lld, \"state_trace_points\": %lld}",
                 d.running ? "true" : "false", static_cast<int>(ref::to_string(d.progress.phase).size()),
                 ref::to_string(d.progress.phase).data(), d.progress.fraction,
                 static_cast<long long>(d.progress.prefilled), static_cast<long long>(d.progress.decoded),
                 done ? "true" : "false", d.heat_positions, d.error.empty() ? "false" : "true", ref::active_kernel().isa,
-                layers, state_measured, state_estimated, index_measured, index_estimated);
+                layers, state_measured, state_estimated, index_measured, index_estimated, d.state_layer, trace_points);
   return buf;
 }
 

@@ -22,6 +22,13 @@ struct DemoUi {
   long long heat_heads = 0, heat_positions = 0, heat_query = -1;
   bool heat_dirty = false;
   void* heat_texture = nullptr;      // ImTextureID from the platform renderer
+  // The block's first recurrent layer (ref::StateTrace): ‖S‖ of its first kTraceHeads heads and the
+  // mean over all its heads, per position, NaN where the state was not materialized.
+  static constexpr long long kTraceHeads = 16;
+  std::vector<float> state_norms;    // (positions, state_shown)
+  std::vector<float> state_mean;     // (positions)
+  long long state_layer = -1, state_heads = 0, state_shown = 0, state_positions = 0;
+  bool state_mamba = false;
   double step_budget_ms = 8.0;       // per frame
 };
 
@@ -30,7 +37,8 @@ bool demo_start(DemoUi& d, const core::ModelConfig& model);
 // One frame's share of work; no-op when not running.
 void demo_tick(DemoUi& d);
 void demo_cancel(DemoUi& d);
-// {"running", "phase", "fraction", "prefilled", "decoded", "done", "error"} for the test hooks.
+// {"running", "phase", "fraction", "prefilled", "decoded", "done", "error", "block_layers", the
+// recurrent state and indexer bytes, "state_trace_layer", "state_trace_points"} for the test hooks.
 std::string demo_state_json(const DemoUi& d);
 
 }  // namespace llmsize::app

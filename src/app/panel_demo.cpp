@@ -1,8 +1,10 @@
 // Results › Demo: runs one real decoder block of the model (or a scaled one when it would
 // not fit the memory budget, said plainly) with a progress bar, then shows measured time,
-// GFLOP/s and memory measured beside the estimator's figure, and the attention heat map
-// (drawn by the platform with shaders/heatmap.*).
+// GFLOP/s and memory measured beside the estimator's figure, the attention heat map (drawn by
+// the platform with shaders/heatmap.*) and, for a recurrent layer, its state's norm over positions.
 #include <algorithm>
+#include <cmath>
+#include <vector>
 
 #include "app/field_editor.hpp"
 #include "app/figures.hpp"
@@ -57,6 +59,65 @@ void draw_heat_map(App& app, DemoUi& d) {
                       "largest probability, %.4f (yellow), square-root scale. Seeded random weights: the pattern "
                       "shows the mechanics, not a trained model's attention.",
                       d.heat_heads, d.heat_positions, d.heat_query, static_cast<double>(pmax));
+  ImGui::PopTextWrapPos();
+}
+
+// The recurrent state's norm over positions, where a heat map has nothing to show: one thin line per
+// head (the first DemoUi::kTraceHeads), the mean over every head thick, through the positions where
+// the state was materialized (each prefill chunk's end, then every decoded token).
+void draw_state_trace(App& app, const DemoUi& d) {
+  if (d.state_layer < 0 || d.state_positions == 0) return;
+  float vmax = 0.0f;
+  for (float v : d.state_norms) vmax = std::isfinite(v) ? std::max(vmax, v) : vmax;
+  for (float v : d.state_mean) vmax = std::isfinite(v) ? std::max(vmax, v) : vmax;
+  if (vmax <= 0.0f) return;  // nothing recorded yet
+  section("Recurrent state: its norm over positions (one line per head)");
+  const float w = ImGui::GetContentRegionAvail().x, h = 160.0f * app.scale, pad = 6.0f * app.scale;
+  const ImVec2 a = ImGui::GetCursorScreenPos();
+  ImGui::InvisibleButton("##state_trace", ImVec2(w, h));
+  mark("demo.state_trace");
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->AddRectFilled(a, ImVec2(a.x + w, a.y + h), ImGui::GetColorU32(ImGuiCol_FrameBg));
+  const auto P = static_cast<float>(d.state_positions);
+  auto at = [&](long long p, float v) {
+    return ImVec2(a.x + (static_cast<float>(p) + 0.5f) / P * w, a.y + h - pad - v / vmax * (h - 2 * pad));
+  };
+  std::vector<ImVec2> pts;
+  auto line = [&](auto value, ImU32 col, float thick) {
+    pts.clear();
+    for (long long p = 0; p < d.state_positions; ++p)
+      if (const float v = value(p); std::isfinite(v)) pts.push_back(at(p, v));
+    if (pts.size() == 1) dl->AddCircleFilled(pts[0], thick + 1.5f, col);
+    else if (pts.size() > 1) dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), col, 0, thick);
+  };
+  for (long long hd = 0; hd < d.state_shown; ++hd)
+    line([&](long long p) { return d.state_norms[static_cast<size_t>(p * d.state_shown + hd)]; },
+         ImColor::HSV(static_cast<float>(hd) / static_cast<float>(d.state_shown), 0.55f, 0.85f, 0.8f), 1.0f * app.scale);
+  line([&](long long p) { return d.state_mean[static_cast<size_t>(p)]; }, ImGui::GetColorU32(ImGuiCol_Text), 2.5f * app.scale);
+  long long points = 0;
+  for (float v : d.state_mean) points += std::isfinite(v) ? 1 : 0;
+  if (ImGui::IsItemHovered()) {  // the recorded position nearest the mouse
+    const float mx = ImGui::GetIO().MousePos.x;
+    long long best = -1;
+    for (long long p = 0; p < d.state_positions; ++p)
+      if (std::isfinite(d.state_mean[static_cast<size_t>(p)]) && (best < 0 || std::fabs(at(p, 0).x - mx) < std::fabs(at(best, 0).x - mx)))
+        best = p;
+    if (best >= 0) {
+      float hmax = 0.0f;
+      for (long long hd = 0; hd < d.state_shown; ++hd) hmax = std::max(hmax, d.state_norms[static_cast<size_t>(best * d.state_shown + hd)]);
+      ImGui::SetTooltip("position %lld: mean ||S|| %.4g over %lld heads; largest of heads 0-%lld %.4g", best,
+                        static_cast<double>(d.state_mean[static_cast<size_t>(best)]), d.state_heads, d.state_shown - 1,
+                        static_cast<double>(hmax));
+    }
+  }
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextDisabled("Layer %lld (%s), sequence 0: the Frobenius norm ||S|| of each head's recurrent state after each "
+                      "position where it exists (%lld points: each prefill chunk's end, then every decoded token), over "
+                      "%lld positions; the first %lld of %lld heads as thin lines, their mean over all heads thick; "
+                      "0 at the bottom, %.4g at the top. An attention layer's cache grows with the context; this state "
+                      "keeps its size and only its values change.",
+                      d.state_layer, d.state_mamba ? "Mamba-2" : "Gated DeltaNet", points, d.state_positions,
+                      d.state_shown, d.state_heads, static_cast<double>(vmax));
   ImGui::PopTextWrapPos();
 }
 
@@ -205,6 +266,7 @@ void draw_demo_panel(App& app) {
     }
   }
   draw_heat_map(app, d);
+  draw_state_trace(app, d);
 }
 
 }  // namespace llmsize::app

@@ -97,8 +97,42 @@ std::string layers_text(const ref::DemoPlan& p) {
   return s + " (one per attention kind)";
 }
 
+// The state trace's recorded positions: (position, mean over heads, largest head).
+struct TracePoint {
+  i64 pos;
+  double mean, max;
+};
+std::vector<TracePoint> trace_points(const ref::StateTrace& t) {
+  std::vector<TracePoint> out;
+  for (i64 p = 0; t.norms && p < t.positions; ++p) {
+    if (!std::isfinite(t.norms[p * t.heads])) continue;
+    TracePoint q{p, 0.0, 0.0};
+    for (i64 h = 0; h < t.heads; ++h) {
+      q.mean += t.norms[p * t.heads + h] / static_cast<double>(t.heads);
+      q.max = std::max(q.max, static_cast<double>(t.norms[p * t.heads + h]));
+    }
+    out.push_back(q);
+  }
+  return out;
+}
+
+std::string trace_text(const ref::StateTrace& t) {
+  const auto pts = trace_points(t);
+  if (t.layer < 0 || pts.empty()) return "";
+  std::string o = "recurrent state of layer " + std::to_string(t.layer) + " (" + (t.mamba ? "Mamba-2" : "Gated DeltaNet") +
+                  ", sequence 0): ||S|| (Frobenius) of each of " + std::to_string(t.heads) +
+                  " heads where the state exists (each prefill chunk's end, then every decoded token)\n";
+  for (size_t i = 0; i < pts.size(); ++i) {
+    if (pts.size() > 12 && i == 4) o += "  …\n";
+    if (pts.size() > 12 && i >= 4 && i + 8 < pts.size()) continue;
+    o += "  position " + rpad(std::to_string(pts[i].pos), 6) + ": mean " + core::fixed(pts[i].mean, 4) + ", largest head " +
+         core::fixed(pts[i].max, 4) + "\n";
+  }
+  return o;
+}
+
 std::string text_report(const ref::DemoPlan& p, const DemoResults& r, const ref::DemoSettings& s,
-                        const ref::HeatMap& heat) {
+                        const ref::HeatMap& heat, const ref::StateTrace& trace) {
   std::string o;
   o += "demo block of " + (p.model.name.empty() ? std::string(family_id(p.model.family)) : p.model.name) +
        ": " + layers_text(p) + (p.moe ? ", MoE" : "") + ", " + p.scaling + "\n";
@@ -153,11 +187,12 @@ std::string text_report(const ref::DemoPlan& p, const DemoResults& r, const ref:
        core::fixed(m.peak_ratio(), 3) + "); activations ×" + core::fixed(m.activation_ratio(), 3) + "\n";
   for (const auto& n : m.notes) o += "  - " + n + "\n";
   o += "\n" + heat_text(heat);
+  if (const std::string tr = trace_text(trace); !tr.empty()) o += "\n" + tr;
   return o;
 }
 
 std::string json_report(const ref::DemoPlan& p, const DemoResults& r, const ref::DemoSettings& s,
-                        const ref::HeatMap& heat) {
+                        const ref::HeatMap& heat, const ref::StateTrace& trace) {
   const ref::MemoryComparison& m = r.memory;
   std::string o = "{";
   o += "\"model\": " + esc(p.model.name) + ", \"family\": " + esc(std::string(family_id(p.model.family)));
@@ -217,6 +252,19 @@ std::string json_report(const ref::DemoPlan& p, const DemoResults& r, const ref:
   o += ", \"heat_map\": {\"layer\": " + std::to_string(heat.layer) + ", \"query_pos\": " +
        std::to_string(heat.query_pos) + ", \"heads\": " + std::to_string(heat.heads) + ", \"positions\": " +
        std::to_string(heat.positions) + "}";
+  o += ", \"state_trace\": ";
+  if (trace.layer < 0) {
+    o += "null";
+  } else {
+    o += "{\"layer\": " + std::to_string(trace.layer) + ", \"kind\": " + esc(trace.mamba ? "mamba" : "linear") +
+         ", \"heads\": " + std::to_string(trace.heads) + ", \"positions\": " + std::to_string(trace.positions) +
+         ", \"points\": [";
+    const auto pts = trace_points(trace);
+    for (size_t i = 0; i < pts.size(); ++i)
+      o += std::string(i ? ", " : "") + "{\"position\": " + std::to_string(pts[i].pos) + ", \"mean\": " + num(pts[i].mean) +
+           ", \"max\": " + num(pts[i].max) + "}";
+    o += "]}";
+  }
   return o + "}\n";
 }
 
@@ -254,7 +302,9 @@ Output demo_cmd(const DemoFlags& f, const FileReader& read_file) {
   }
   const auto& r = ref::demo_results(**demo);
   const auto& p = ref::demo_plan(**demo);
-  o.out = f.json ? json_report(p, r, s, ref::demo_heat_map(**demo)) : text_report(p, r, s, ref::demo_heat_map(**demo));
+  const ref::StateTrace trace = ref::demo_state_trace(**demo);
+  o.out = f.json ? json_report(p, r, s, ref::demo_heat_map(**demo), trace)
+                 : text_report(p, r, s, ref::demo_heat_map(**demo), trace);
   return o;
 }
 

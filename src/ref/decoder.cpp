@@ -214,6 +214,8 @@ void plan_workspace(const ModelConfig& c, const DecoderOptions& o, const Built& 
   add(&Workspace::arena, A, arena);
   add(&Workspace::heat, Mem::Scratch, Checked(H) * o.context);
   if (c.mla.enabled && built.attn) add(&Workspace::mla_wt, Mem::Scratch, Checked(c.mla.qk_nope_dim) * c.mla.kv_lora_rank);
+  const i64 th = std::max(built.linear ? c.linear.v_heads : 0, built.mamba ? c.mamba.heads : 0);
+  if (th > 0) add(&Workspace::state_norm, Mem::Scratch, Checked(th) * o.context);
 }
 
 // Points the phase views into the allocated arena.
@@ -412,6 +414,12 @@ core::Result<std::unique_ptr<Decoder>> build_decoder(const ModelConfig& cfg,
   }
   carve_workspace(cfg, dec->opt, kinds, dec->ws);
   if (auto issue = bind_weights(*dec, span.first, span.count)) return *issue;
+  for (const LayerW& L : dec->layers)
+    if (trace_heads(*dec, L) > 0) {
+      dec->trace_layer = L.index;
+      break;
+    }
+  std::fill_n(dec->ws.state_norm.data(), dec->ws.state_norm.size(), std::nanf(""));
   if (!dec->opt.defer_init) init_weights(*dec, i64{1} << 62);
   return dec;
 }
@@ -452,6 +460,28 @@ i64 allocated_params(const Decoder& dec, core::Group group) {
   for (const auto& w : dec.weights)
     if (w.spec.group == group) n += w.buf.size();
   return n;
+}
+
+i64 trace_heads(const Decoder& dec, const LayerW& L) {
+  return L.linear ? dec.cfg.linear.v_heads : L.mamba ? dec.cfg.mamba.heads : 0;
+}
+
+StateTrace state_trace(const Decoder& dec) {
+  StateTrace t;
+  if (dec.trace_layer < 0) return t;
+  t.layer = dec.trace_layer;
+  for (const LayerW& L : dec.layers)
+    if (L.index == dec.trace_layer) t.heads = trace_heads(dec, L), t.mamba = L.mamba;
+  t.positions = dec.pos;
+  t.norms = dec.ws.state_norm.data();
+  return t;
+}
+
+void record_state_norm(Decoder& dec, const LayerW& L, i64 h, i64 pos, const float* S, i64 n) {
+  if (L.index != dec.trace_layer || pos >= dec.opt.context) return;
+  double ss = 0.0;
+  for (i64 i = 0; i < n; ++i) ss += static_cast<double>(S[i]) * S[i];
+  dec.ws.state_norm[pos * trace_heads(dec, L) + h] = static_cast<float>(std::sqrt(ss));
 }
 
 const WeightTensor* find_weight(const Decoder& dec, const std::string& name) {

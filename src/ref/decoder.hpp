@@ -172,6 +172,7 @@ struct Workspace {
   // Scratch (not activations of the model).
   Buffer heat;     // (H, context) probabilities of the last query (heat map)
   Buffer mla_wt;   // (nope, kv_lora) one head's key up-projection, transposed
+  Buffer state_norm;  // (context, heads) the state trace (StateTrace), recurrent layers only
   // Bytes of the arena each phase uses (attention, FFN, head), for the memory report.
   std::array<i64, 6> phase_bytes{};  // attention, FFN, head, linear attention, Mamba-2, short convolution
 };
@@ -189,6 +190,17 @@ struct HeatMap {
   const float* probs = nullptr;
 };
 
+// The recurrent state's Frobenius norm per head over positions, for the first Gated DeltaNet or
+// Mamba-2 layer built, sequence 0: norms[p·heads + h] is ‖S_h‖ after position p's update, NaN
+// where the state was not materialized (inside a prefill chunk, which updates it once at the end).
+struct StateTrace {
+  i64 layer = -1;  // model layer traced, -1 when no recurrent layer is built
+  bool mamba = false;  // a Mamba-2 layer (else Gated DeltaNet)
+  i64 heads = 0;
+  i64 positions = 0;  // positions the trace covers (the cache's length)
+  const float* norms = nullptr;  // (context, heads)
+};
+
 struct Decoder {
   core::ModelConfig cfg;
   core::Inventory inv;
@@ -203,10 +215,18 @@ struct Decoder {
   i64 pos = 0;                 // positions already in the cache (same for every sequence)
   DecoderStats stats;
   HeatMap heat;
+  i64 trace_layer = -1;  // StateTrace::layer; state_trace() reads ws.state_norm
   i64 init_tensor = 0, init_elem = 0;  // init_weights() cursor
 
   i64 rows_max() const { return opt.batch * opt.max_tokens; }
 };
+
+// The state trace of the decoder's first recurrent layer (StateTrace), positions = dec.pos.
+StateTrace state_trace(const Decoder& dec);
+// The heads a recurrent layer's trace has: Gated DeltaNet's value heads, Mamba-2's heads; 0 otherwise.
+i64 trace_heads(const Decoder& dec, const LayerW& L);
+// Records ‖S‖ (dk·dv floats) for head h at position pos when L is the traced layer.
+void record_state_norm(Decoder& dec, const LayerW& L, i64 h, i64 pos, const float* S, i64 n);
 
 // The layer kinds of `cfg` the reference block cannot run yet, as one Issue naming them (and
 // the model field that turns each on), or nullopt when it runs every layer of the model.

@@ -213,6 +213,11 @@ HeatMap demo_heat_map(const Demo& d) {
     h.layer = d.plan.layers[static_cast<size_t>(h.layer)];  // the model layer that block layer stands for
   return h;
 }
+StateTrace demo_state_trace(const Demo& d) {
+  StateTrace t = state_trace(*d.dec);
+  if (t.layer >= 0 && t.layer < static_cast<i64>(d.plan.layers.size())) t.layer = d.plan.layers[static_cast<size_t>(t.layer)];
+  return t;
+}
 const Decoder& demo_decoder(const Demo& d) { return *d.dec; }
 
 void demo_inputs(std::uint64_t seed, i64 pos, i64 n, i64 d, float* x) {

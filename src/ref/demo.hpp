@@ -96,6 +96,9 @@ const DemoResults& demo_results(const Demo& demo);
 const DemoPlan& demo_plan(const Demo& demo);
 // Attention probabilities of the last query (heads × positions), valid until the next step.
 HeatMap demo_heat_map(const Demo& demo);
+// The block's first recurrent layer's state norm per head over positions (layer: the model's), or
+// layer −1 when the block has none.
+StateTrace demo_state_trace(const Demo& demo);
 // The block itself (read-only: stats, cache position, workspace).
 const Decoder& demo_decoder(const Demo& demo);
 

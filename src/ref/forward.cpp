@@ -2,6 +2,7 @@
 #include "forward.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "block.hpp"
 #include "math.hpp"
@@ -151,6 +152,9 @@ core::Result<std::vector<float>> forward_tokens(Decoder& dec, const std::vector<
   return std::vector<float>(dec.ws.logits, dec.ws.logits + dec.opt.batch * v);
 }
 
-void reset_cache(Decoder& dec) { dec.pos = 0; }
+void reset_cache(Decoder& dec) {
+  dec.pos = 0;
+  std::fill_n(dec.ws.state_norm.data(), dec.ws.state_norm.size(), std::nanf(""));  // a new sequence's trace
+}
 
 }  // namespace llmsize::ref

@@ -78,8 +78,10 @@ constexpr i64 kChunk = 64;  // ref: torch_chunk_gated_delta_rule chunk_size = 64
 //   v'_t = Σ_{u≤t} T[t][u] β_u (v_u − e^{G_u} Sᵀk_u)        (= value − k_cumdecay·S of the reference)
 //   o_t  = e^{G_t} Sᵀq_t + Σ_{u≤t} (q_t·k_u) e^{G_t−G_u} v'_u
 //   S   ← e^{G_last} S + Σ_t e^{G_last−G_t} k_t ⊗ v'_t
-// Sᵀk and Sᵀq of a chunk are GEMMs with the project's kernels.
-void chunk_rule(const HeadRows& h, float* S, i64 n, i64 dk, i64 dv) {
+// Sᵀk and Sᵀq of a chunk are GEMMs with the project's kernels. after(t) runs once S holds the
+// state after token t (the last of each chunk).
+template <class After>
+void chunk_rule(const HeadRows& h, float* S, i64 n, i64 dk, i64 dv, After after) {
   for (i64 t0 = 0; t0 < n; t0 += kChunk) {
     const i64 C = std::min(kChunk, n - t0);
     auto gcum = [&](i64 t) { return h.g[(t0 + t) * h.ldba]; };  // G_t, once the loop below has run
@@ -126,6 +128,7 @@ void chunk_rule(const HeadRows& h, float* S, i64 n, i64 dk, i64 dv) {
       const float* kt = k + t * h.ldc;
       for (i64 i = 0; i < dk; ++i) axpy(w * kt[i], vn + t * h.ldo, S + i * dv, dv);
     }
+    after(t0 + C - 1);
   }
 }
 
@@ -195,6 +198,8 @@ void add_linear_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const flo
   float* tri = dec.ws.lin_tri;
   float* VN = dec.ws.lin_vn;
   DecoderStats* stats = &dec.stats;
+  Decoder* D = &dec;
+  const LayerW* LP = &L;
   Op rule;
   rule.name = lname(L, "gated delta rule");
   rule.units = b * Hv;
@@ -209,7 +214,9 @@ void add_linear_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const flo
         const HeadRows h{C + r0 * CD + g * dk, C + r0 * CD + kd + g * dk, C + r0 * CD + 2 * kd + j * dv,
                          O + r0 * vd + j * dv, BA + r0 * 2 * Hv + lay.b_col(j), BA + r0 * 2 * Hv + lay.a_col(j),
                          tri + (r0 * Hv + j) * kChunk, VN + r0 * vd + j * dv, CD, vd, 2 * Hv, Hv * kChunk};
-        chunk_rule(h, st, n, dk, dv);
+        chunk_rule(h, st, n, dk, dv, [&](i64 t) {
+          if (s == 0) record_state_norm(*D, *LP, j, pos0 + t, st, dk * dv);
+        });
         continue;
       }
       const float* q = C + r0 * CD + g * dk;
@@ -234,6 +241,7 @@ void add_linear_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const flo
         o[e] += qk * v[e];
       }
       for (i64 i = 0; i < dk; ++i) axpy(k[i], v, st + i * dv, dv);
+      if (s == 0) record_state_norm(*D, *LP, j, pos0, st, dk * dv);
     }
     stats->flops += 6.0 * static_cast<double>((u1 - u0) * n * dk * dv);
     stats->kv_bytes_read += 16.0 * static_cast<double>((u1 - u0) * n * dk * dv);  // S read and written twice per token

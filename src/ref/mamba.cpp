@@ -68,6 +68,8 @@ void add_mamba_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const floa
   const float* a_log = L.a_log;
   const float* Dskip = L.mamba_d;
   DecoderStats* stats = &dec.stats;
+  Decoder* D = &dec;
+  const LayerW* LP = &L;
   Op scan;
   scan.name = lname(L, "ssd scan");
   scan.units = b * H;
@@ -106,6 +108,7 @@ void add_mamba_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const floa
           const float* bv = Bv(v);
           for (i64 k = 0; k < N; ++k) axpy(w * bv[k], x(v), st + k * P, P);
         }
+        if (s == 0) record_state_norm(*D, *LP, h, pos0 + t0 + Cn - 1, st, N * P);
       }
     }
     stats->flops += 4.0 * static_cast<double>((u1 - u0) * n * N * P);

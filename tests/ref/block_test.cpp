@@ -253,3 +253,51 @@ TEST_CASE("DeepSeek-V3.2's queries attend only the keys the indexer selects", "[
   }
   CHECK(dec->mem.stats()[ref::Mem::Indexer] == 12 * (16 + 4) * cfg.n_layers);  // 16 fp8 codes + one fp32 scale per token
 }
+
+TEST_CASE("the state trace holds ‖S‖ per head at each prefill chunk's end and after each decoded token", "[ref][block][linear][mamba]") {
+  // Gated DeltaNet (64-token chunks) and Mamba-2 (the tiny config's 4-token chunks): the trace of
+  // sequence 0 is finite exactly where the state was materialized, and equals the Frobenius norm of
+  // the state in the cache after the last call.
+  struct Case {
+    const char* id;
+    int64_t prefill;
+    std::vector<int64_t> finite;
+  };
+  for (const Case& k : {Case{"qwen3.5-0.8b", 150, {63, 127, 149, 150, 151, 152}},
+                        Case{"nemotron-nano-9b-v2", 10, {3, 7, 9, 10, 11, 12}}}) {
+    INFO(k.id);
+    const core::ModelConfig cfg = test::tiny(test::preset(k.id).config);
+    const int64_t b = 2, T = k.prefill + 3, d = cfg.d_model;
+    auto dec = build(cfg, {.batch = b, .context = T, .max_tokens = k.prefill, .globals = false, .seed = 4});
+    const auto x = random_floats(b * T * d, 6);
+    int64_t p0 = 0;
+    for (int64_t n : {k.prefill, int64_t{1}, int64_t{1}, int64_t{1}}) {
+      REQUIRE(ref::forward_hidden(*dec, rows(x, b, T, d, p0, n), n).ok());
+      p0 += n;
+    }
+    const ref::StateTrace t = ref::state_trace(*dec);
+    REQUIRE(t.layer >= 0);
+    const ref::LayerW& L = dec->layers[static_cast<size_t>(t.layer)];
+    REQUIRE((L.linear || L.mamba));
+    CHECK(t.heads == (L.linear ? cfg.linear.v_heads : cfg.mamba.heads));
+    CHECK(t.positions == T);
+    std::vector<int64_t> finite;
+    for (int64_t p = 0; p < t.positions; ++p) {
+      int64_t n_finite = 0;  // every head recorded at a position, or none
+      for (int64_t h = 0; h < t.heads; ++h) n_finite += std::isfinite(t.norms[p * t.heads + h]) ? 1 : 0;
+      CHECK((n_finite == 0 || n_finite == t.heads));
+      if (n_finite > 0) finite.push_back(p);
+    }
+    CHECK(finite == k.finite);
+    const int64_t per_head = L.linear ? cfg.linear.k_dim * cfg.linear.v_dim : cfg.mamba.state * cfg.mamba.head_dim;
+    const float* S = dec->kv[static_cast<size_t>(t.layer)].ssm.data();  // sequence 0 first
+    for (int64_t h = 0; h < t.heads; ++h) {
+      double ss = 0;
+      for (int64_t i = 0; i < per_head; ++i) ss += double(S[h * per_head + i]) * S[h * per_head + i];
+      CHECK(t.norms[(T - 1) * t.heads + h] == Approx(std::sqrt(ss)).epsilon(1e-6));
+      CHECK(t.norms[(T - 1) * t.heads + h] > 0);
+    }
+    ref::reset_cache(*dec);
+    CHECK(std::isnan(ref::state_trace(*dec).norms[(T - 1) * t.heads]));
+  }
+}

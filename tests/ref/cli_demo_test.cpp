@@ -38,6 +38,7 @@ TEST_CASE("demo --json prints one object with measured and estimated bytes", "[r
   CHECK(o.out.find("\"heat_map\": {\"layer\": 0, \"query_pos\": 9") != std::string::npos);
   CHECK(o.out.find("\"by_kind\": [{\"kind\": \"full\", \"block_layers\": [0], \"model_layers\": [0], \"kv_measured\": ") !=
         std::string::npos);
+  CHECK(o.out.find("\"state_trace\": null}") != std::string::npos);  // no recurrent layer
 }
 
 TEST_CASE("demo --json of a hybrid names one row per attention kind, with the model layer each stands for", "[ref][cli]") {
@@ -49,6 +50,18 @@ TEST_CASE("demo --json of a hybrid names one row per attention kind, with the mo
                    "\"kv_estimated\": 0, \"state_measured\": ") != std::string::npos);
   CHECK(o.out.find("{\"kind\": \"full\", \"block_layers\": [1], \"model_layers\": [3]") != std::string::npos);
   CHECK(o.out.find("\"heat_map\": {\"layer\": 3,") != std::string::npos);  // the full layer attended last
+  // The linear layer's state norm: after the 8-token prefill (one chunk), then after each decoded token.
+  const auto at = o.out.find("\"state_trace\": {\"layer\": 0, \"kind\": \"linear\", \"heads\": 8, \"positions\": 10, \"points\": [");
+  REQUIRE(at != std::string::npos);
+  const std::string pts = o.out.substr(at);
+  CHECK(pts.find("{\"position\": 7, \"mean\": ") != std::string::npos);
+  CHECK(pts.find("{\"position\": 8, \"mean\": ") != std::string::npos);
+  CHECK(pts.find("{\"position\": 9, \"mean\": ") != std::string::npos);
+  CHECK(pts.find("{\"position\": 6,") == std::string::npos);  // inside the prefill chunk: no state
+  const Output t = run({"demo", "--preset", "qwen3-next-80b-a3b", "--prompt", "8", "--tokens", "2", "--budget-mib", "64"});
+  REQUIRE(t.status == 0);
+  CHECK(t.out.find("recurrent state of layer 0 (Gated DeltaNet, sequence 0): ||S|| (Frobenius) of each of 8 heads") != std::string::npos);
+  CHECK(t.out.find("  position      9: mean ") != std::string::npos);
 }
 
 TEST_CASE("demo --json of DeepSeek-V3.2 measures the indexer's keys beside the estimate", "[ref][cli][indexer]") {

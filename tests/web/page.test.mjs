@@ -254,11 +254,21 @@ test('a hybrid model\'s demo runs one Gated DeltaNet and one full-attention laye
   assert.ok(st.state_measured > 0);
   assert.equal(st.state_measured, st.state_estimated);
   assert.ok(st.heat_positions > 0, 'the full-attention layer draws its heat map');
+  // The DeltaNet layer's state norm: after each 64-token chunk of the 128-token prompt, then each of 32 tokens.
+  assert.equal(st.state_trace_layer, 0);
+  assert.equal(st.state_trace_points, 2 + 32);
   record('demo_hybrid_wall_ms', Date.now() - t0);
   const r = await page.evaluate(() => Module.widgetRect('demo.progress'));
   await page.mouse.move(r.x + r.w / 2, r.y + r.h / 2);
   await page.mouse.wheel(0, 600);  // scroll to the memory table
   await screenshot(page, 'web-demo-hybrid.png');
+  await page.mouse.wheel(0, 3000);  // to the bottom: the heat map, then the state's norm
+  await frames(page, 3);
+  const tr = await page.evaluate(() => Module.widgetRect('demo.state_trace'));
+  assert.ok(tr !== null, 'the state trace is drawn');
+  await page.mouse.move(tr.x + tr.w * 0.9, tr.y + tr.h / 2);  // its tooltip names a position
+  await frames(page, 3);
+  await screenshot(page, 'web-demo-state-trace.png');
   assert.deepEqual(problems, []);
   await context.close();
 });
