@@ -4,6 +4,7 @@
 // the platform with shaders/heatmap.*) and, for a recurrent layer, its state's norm over positions.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <vector>
 
 #include "app/field_editor.hpp"
@@ -94,6 +95,13 @@ void draw_state_trace(App& app, const DemoUi& d) {
     line([&](long long p) { return d.state_norms[static_cast<size_t>(p * d.state_shown + hd)]; },
          ImColor::HSV(static_cast<float>(hd) / static_cast<float>(d.state_shown), 0.55f, 0.85f, 0.8f), 1.0f * app.scale);
   line([&](long long p) { return d.state_mean[static_cast<size_t>(p)]; }, ImGui::GetColorU32(ImGuiCol_Text), 2.5f * app.scale);
+  const ImU32 label = ImGui::GetColorU32(ImGuiCol_TextDisabled);  // axes: the top value, the first and last position
+  char txt[48];
+  std::snprintf(txt, sizeof txt, "%.3g", static_cast<double>(vmax));
+  dl->AddText(ImVec2(a.x + pad, a.y + pad), label, txt);
+  dl->AddText(ImVec2(a.x + pad, a.y + h - pad - ImGui::GetTextLineHeight()), label, "position 0");
+  std::snprintf(txt, sizeof txt, "%lld", d.state_positions - 1);
+  dl->AddText(ImVec2(a.x + w - pad - ImGui::CalcTextSize(txt).x, a.y + h - pad - ImGui::GetTextLineHeight()), label, txt);
   long long points = 0;
   for (float v : d.state_mean) points += std::isfinite(v) ? 1 : 0;
   if (ImGui::IsItemHovered()) {  // the recorded position nearest the mouse
