@@ -54,6 +54,9 @@ std::string block_summary(const core::ModelConfig& b, bool moe) {
   if (!b.mla.enabled && b.n_kv_heads != b.n_heads) s += " (" + std::to_string(b.n_kv_heads) + " KV)";
   s += " · hd " + std::to_string(b.mla.enabled ? b.q_head_dim() : b.head_dim);
   if (b.mla.enabled) s += " · MLA kv_lora " + std::to_string(b.mla.kv_lora_rank);
+  if (b.window_chunked && b.sliding_window > 0)
+    s += " · chunked layers attend within chunks of " + std::to_string(b.sliding_window) +
+         " positions (one chunk holds every key of a shorter context), full layers without RoPE";
   if (b.mla.has_indexer())
     s += " · indexer " + std::to_string(b.mla.index_heads) + " × " + std::to_string(b.mla.index_dim) + ", top-" +
          std::to_string(b.mla.index_topk) + " keys (all of them up to " + std::to_string(b.mla.index_topk) + " positions)";

@@ -86,6 +86,22 @@ void llama4_layers(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
     else
       c.sliding_pattern = n;
   }
+  // For the reference transformer (model.hpp): adjacent rotary pairs, NoPE full layers with the
+  // temperature tuning of their queries (Llama4TextConfig defaults: floor_scale 8192, attn_scale 0.1;
+  // Scout's config writes attn_temperature_tuning as 4, which Python reads as true), the weightless
+  // q/k norm of use_qk_norm (default true; Maverick: false), and inputs scaled by the router.
+  c.rope_interleaved = true;
+  c.nope_full = true;
+  c.qk_l2norm = r.boolean({"use_qk_norm"}, true);
+  bool tuning = true;
+  if (const json* v = r.find({"attn_temperature_tuning"}, nullptr, &key)) {
+    if (v->is_boolean()) tuning = v->get<bool>();
+    else if (v->is_number()) tuning = v->get<double>() != 0.0;
+    else r.issues.push_back({key, "must be true, false or a number, got " + json_util::type_name(*v)});
+  }
+  c.attn_floor_scale = tuning ? r.number("floor_scale", {"floor_scale"}, 8192.0) : 0.0;
+  c.attn_temp_scale = tuning ? r.number("attn_scale", {"attn_scale"}, 0.1) : 0.0;
+  c.moe.scale_input = true;
   // ref: Llama4TextConfig: moe_layers = range(step − 1, L, step) unless given.
   if (c.is_moe()) {
     const std::vector<i64> listed = r.int_list("moe_layers", "moe_layers");

@@ -156,6 +156,8 @@ const std::vector<RealLimit>& real_limits() {
   static const std::vector<RealLimit> limits = {
       {"partial_rotary_factor", 0.0, 1.0},
       {"rope_theta", 0.0, 1e12},
+      {"floor_scale", 0.0, 1e12},
+      {"attn_scale", -1e6, 1e6},
   };
   return limits;
 }
@@ -401,6 +403,13 @@ std::vector<Issue> validate(const ModelConfig& c) {
     out.push_back({"partial_rotary_factor", "must be in (" + format_real(rot.min) + ", " + format_real(rot.max) + "]"});
   if (!(std::isfinite(c.rope_theta) && c.rope_theta > 0.0))
     out.push_back({"rope_theta", "must be a positive finite number"});
+  // Llama 4's temperature tuning (reference transformer): floor_scale 0 turns it off.
+  for (const auto& [name, v] : {std::pair{"floor_scale", c.attn_floor_scale}, std::pair{"attn_scale", c.attn_temp_scale}}) {
+    const RealLimit& l = *find_real_limit(name);
+    if (!(std::isfinite(v) && ((v > l.min && v <= l.max) || v == 0.0)))
+      out.push_back({name, "must be 0 (off) or a number in (" + format_real(l.min) + ", " + format_real(l.max) + "], got " +
+                               format_real(v)});
+  }
   lim("position_offset", c.pos_offset);
   return out;
 }

@@ -66,6 +66,10 @@ struct MoeConfig {
   bool router_bias = false;             // bias on the router Linear
   bool router_correction_bias = false;  // DeepSeek-V3 e_score_correction_bias, E params
   bool expert_bias = false;             // biases on every routed expert's matrices (gpt-oss)
+  // Llama 4 (modeling_llama4.py Llama4Router, Llama4TextMoe): top_k of the raw router logits, and
+  // each chosen logit's sigmoid scales that expert's input; expert outputs are summed as they are.
+  // Reference transformer only (the counts do not depend on it).
+  bool scale_input = false;
   std::vector<i64> dense_layers;        // explicit dense layers (Qwen mlp_only_layers)
   bool operator==(const MoeConfig&) const = default;
 };
@@ -186,6 +190,17 @@ struct ModelConfig {
   i64 pos_offset = 0;            // extra learned position rows (OPT keeps 2)
   NormKind norm = NormKind::RmsNorm;
   double rope_theta = 10000.0;   // informative (reference transformer)
+  // Also for the reference transformer only, from Llama 4 (modeling_llama4.py Llama4TextAttention):
+  // rotary pairs are adjacent values (2i, 2i + 1: apply_rotary_emb's view_as_complex) instead of
+  // (i, i + rot/2); with nope_full, layers without a window use no RoPE (no_rope_layers 0) and, when
+  // attn_floor_scale > 0, scale their queries by log1p(floor((pos + 1) / attn_floor_scale)) ·
+  // attn_temp_scale + 1 (attn_temperature_tuning); qk_l2norm: layers with RoPE divide q and k, per
+  // head and after RoPE, by their root mean square, with no weight (use_qk_norm: Llama4TextL2Norm).
+  bool rope_interleaved = false;
+  bool nope_full = false;
+  bool qk_l2norm = false;
+  double attn_floor_scale = 0.0;
+  double attn_temp_scale = 0.0;
 
   // Per-layer structure.
   bool parallel_block = false;    // attention and FFN read the same input (GPT-J, NeoX, Falcon, Phi)

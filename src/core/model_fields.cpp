@@ -144,6 +144,15 @@ ModelField block_pattern() {
 
 // rope_theta's message writes its bound as "1e12" where allowed_text (LIMITS.md) writes
 // "1e+12"; it is kept as it always read.
+// Llama 4's query temperature (reference block only): 0 turns it off, so 0 is allowed beside the range.
+template <class Ref>
+ModelField temperature(std::string_view key, std::string_view canonical, std::string_view label, std::string_view help,
+                       Ref ref) {
+  ModelField row = limited_real(key, canonical, label, help, ref);
+  row.zero_is_default = true;
+  return row;
+}
+
 ModelField rope_theta() {
   ModelField row = limited_real("theta", "rope_theta", "RoPE base", "rotary base frequency theta", AT(rope_theta));
   row.set_text = [](const FieldSpec& f, M& c, std::string_view t) -> std::optional<Issue> {
@@ -178,6 +187,15 @@ std::vector<ModelField> build_fields() {
       limited_real("rot", "partial_rotary_factor", "rotary fraction", "fraction of head dims rotated (partial RoPE)",
                    AT(rotary_fraction)),
       rope_theta(),
+      flag("ropei", "adjacent RoPE pairs", "rotary pairs are dims 2i and 2i+1 (Llama 4; reference block only)",
+           AT(rope_interleaved)),
+      flag("nopef", "NoPE full layers", "layers without a window use no RoPE (Llama 4; reference block only)", AT(nope_full)),
+      flag("qkl2", "q/k L2 norms", "weightless per-head RMS norm of q and k after RoPE (Llama 4; reference block only)",
+           AT(qk_l2norm)),
+      temperature("tfs", "floor_scale", "temperature floor", "NoPE queries scaled by log1p(floor((pos+1)/floor))·scale+1; 0: off (Llama 4; reference block only)",
+                   AT(attn_floor_scale)),
+      temperature("tsc", "attn_scale", "temperature scale", "the scale of that query temperature (Llama 4; reference block only)",
+                   AT(attn_temp_scale)),
       limited("po", "position_offset", "position offset", "extra learned position rows (OPT: 2)", AT(pos_offset)),
       choice("norm", "norm", "normalization", kNormKindNames, AT(norm)),
       flag("par", "parallel block", "attention and FFN read the same input", AT(parallel_block)),
@@ -220,6 +238,8 @@ std::vector<ModelField> build_fields() {
       flag("rb", "router bias", "bias on the router", AT(moe.router_bias)),
       flag("rcb", "correction bias", "router correction bias (DeepSeek-V3)", AT(moe.router_correction_bias)),
       flag("eb", "expert biases", "biases on every routed expert's matrices (gpt-oss)", AT(moe.expert_bias)),
+      flag("msi", "router scales inputs", "the chosen logits' sigmoid scales the experts' inputs (Llama 4; reference block only)",
+           AT(moe.scale_input)),
       dense_layers(),
       flag("mla", "MLA", "multi-head latent attention (DeepSeek)", AT(mla.enabled)),
       limited("qlr", "q_lora_rank", "q LoRA rank", "MLA query bottleneck (0: none)", AT(mla.q_lora_rank)),

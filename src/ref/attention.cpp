@@ -71,17 +71,44 @@ void add_mha_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const float*
       for (i64 h = 0; h < K * hd; h += kw) norm_vec(kind, kn, qkv + r * W + ko + h, qkv + r * W + ko + h, kw);
     }));
   }
-  const i64 rot = c.pos == core::PosKind::Rotary ? rotary_dims(c) : 0;
+  // Llama 4: full layers have no RoPE (nope_full); RoPE layers then divide q and k per head by
+  // their RMS (qk_l2norm, Llama4TextL2Norm, after RoPE), NoPE layers scale q by the temperature of
+  // their position (attn_temperature_tuning). ref: modeling_llama4.py Llama4TextAttention.forward.
+  const bool nope = c.nope_full && L.window == 0;
+  const i64 rot = c.pos == core::PosKind::Rotary && !nope ? rotary_dims(c) : 0;
   if (rot > 0) {
     const double theta = c.rope_theta;
+    const bool inter = c.rope_interleaved;
     add_op(p, rows_op(lname(L, "rope"), M, 4.0 * static_cast<double>((H + K) * rot), [=](i64 r) {
       const i64 pos = pos0 + r % n;
-      for (i64 h = 0; h < H; ++h) rope_vec(qkv + r * W + h * qs, rot, pos, theta);
-      for (i64 h = 0; h < K; ++h) rope_vec(qkv + r * W + ko + h * hd, rot, pos, theta);
+      for (i64 h = 0; h < H; ++h) rope_any(inter, qkv + r * W + h * qs, rot, pos, theta);
+      for (i64 h = 0; h < K; ++h) rope_any(inter, qkv + r * W + ko + h * hd, rot, pos, theta);
+    }));
+  }
+  if (c.qk_l2norm && !nope) {
+    add_op(p, rows_op(lname(L, "q/k l2 norm"), M, 3.0 * static_cast<double>((H + K) * hd), [=](i64 r) {
+      auto l2 = [hd](float* x) {
+        double ss = 0.0;
+        for (i64 e = 0; e < hd; ++e) ss += static_cast<double>(x[e]) * x[e];
+        const float inv = static_cast<float>(1.0 / std::sqrt(ss / static_cast<double>(hd) + kNormEps));
+        for (i64 e = 0; e < hd; ++e) x[e] *= inv;
+      };
+      for (i64 h = 0; h < H; ++h) l2(qkv + r * W + h * qs);
+      for (i64 h = 0; h < K; ++h) l2(qkv + r * W + ko + h * hd);
+    }));
+  }
+  if (nope && c.attn_floor_scale > 0.0) {
+    const double fs = c.attn_floor_scale, as = c.attn_temp_scale;
+    add_op(p, rows_op(lname(L, "query temperature"), M, static_cast<double>(H * hd), [=](i64 r) {
+      const double pos = static_cast<double>(pos0 + r % n);
+      const float t = static_cast<float>(std::log1p(std::floor((pos + 1.0) / fs)) * as + 1.0);
+      for (i64 h = 0; h < H; ++h)
+        for (i64 e = 0; e < hd; ++e) qkv[r * W + h * qs + e] *= t;
     }));
   }
   const bool alibi = c.pos == core::PosKind::Alibi;
   const i64 window = L.window;
+  const bool chunked = L.chunked;
   const float scale = 1.0f / std::sqrt(static_cast<float>(hd));  // ref: Vaswani et al. 2017, eq. 1
   float* attn = dec.ws.attn;
   float* scores = dec.ws.scores.data();
@@ -96,7 +123,9 @@ void add_mha_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const float*
     const i64 slot = (s * cap + pos % cap) * wk;
     std::memcpy(kc + slot, qkv + r * W + ko, static_cast<size_t>(wk) * 4);
     std::memcpy(vc + slot, qkv + r * W + vo, static_cast<size_t>(wk) * 4);
-    const i64 lo = window > 0 ? std::max<i64>(0, pos - window + 1) : 0, T = pos - lo + 1;
+    // A sliding window keeps the last `window` keys; a chunk (Llama 4's chunked causal mask) the
+    // keys from the start of the query's chunk of `window` positions.
+    const i64 lo = window == 0 ? 0 : chunked ? pos - pos % window : std::max<i64>(0, pos - window + 1), T = pos - lo + 1;
     for (i64 h = 0; h < H; ++h) {
       const i64 g = h / (H / K);
       const float* q = qkv + r * W + h * qs;

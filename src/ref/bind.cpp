@@ -213,6 +213,7 @@ std::optional<Issue> bind_weights(Decoder& dec, i64 first, i64 count) {
     L.index = first + k;
     L.moe = dec.plan.is_moe(L.index);
     L.window = dec.plan.window(L.index);
+    L.chunked = dec.plan.cache_of(L.index).kind == core::AttnKind::Chunked;
     L.linear = dec.plan.cache_of(L.index).kind == core::AttnKind::Linear;
     L.single = !c.block_pattern.empty() && !c.block_ffn;
     L.mamba = c.layer_mixer(L.index) == core::Mixer::Mamba;

@@ -44,7 +44,6 @@ std::optional<Issue> unsupported(const ModelConfig& c) {
   auto add = [&](bool on, const char* kind) {
     if (on) what += std::string(what.empty() ? "" : ", ") + kind;
   };
-  add(c.sliding_window > 0 && c.window_chunked, "chunked attention (chk)");
   add(c.block_ffn && c.block_pattern.find('M') != std::string::npos,
       "a Mamba-2 mixer and an FFN in one layer (Granite-4.0-H's mixers, with its embedding, residual, attention and logits multipliers)");
   add(c.block_pattern.find('E') != std::string::npos, "MoE blocks in a block pattern (bp 'E': Nemotron 3)");

@@ -49,6 +49,7 @@ struct LayerW {
   i64 index = 0;     // layer index in the model
   bool moe = false;      // the plan's FFN kind
   i64 window = 0;       // the plan's window: keys attended per query (0 = every past key)
+  bool chunked = false; // the window is a fixed chunk (Llama 4): keys from the chunk's start, pos − pos mod window
   const float* sinks = nullptr;  // H logits (gpt-oss): one more logit per head in the softmax, with no value
   NormW attn_norm, ffn_norm, post_attn_norm, post_ffn_norm, q_norm, k_norm;
   Lin q, k, v, qkv, o;                  // qkv when the checkpoint fuses them: [q | k | v] columns

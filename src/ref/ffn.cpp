@@ -5,7 +5,9 @@
 // DeepSeek-AI 2024, V3 report eq. 13–16, for sigmoid scores with a selection-only bias),
 // rows are grouped per expert, and always-active shared experts are added.
 // gpt-oss's experts (biased, fused gate and up interleaved, clamped SwiGLU with alpha 1.702) and its
-// biased router (softmax over the chosen logits, which the renormalised softmax is).
+// biased router (softmax over the chosen logits, which the renormalised softmax is); Llama 4's
+// router (modeling_llama4.py Llama4Router: top-k of the logits, their sigmoid scaling the chosen
+// experts' inputs, outputs summed unweighted).
 // Omitted on purpose: DeepSeek's group-limited routing and routed_scaling_factor, capacity
 // limits and token dropping; the reference routes every token to exactly top_k experts.
 #include <algorithm>
@@ -97,12 +99,18 @@ void add_moe_ops(Decoder& dec, const LayerW& L, i64 n, const float* in, float* o
   std::int32_t* order = ws.order;
   std::int32_t* off = ws.offsets;
   const float* corr = L.router_correction;
+  const bool scale_in = c.moe.scale_input;
   Op route;
   route.name = lname(L, "route");
   route.cost_per_unit = static_cast<double>(M * E * (k + 4));
   route.run = [=](i64, i64) {
     for (i64 r = 0; r < M; ++r) {
       float* s = logits + r * E;
+      if (scale_in) {  // Llama4Router: top-k of the logits, then the sigmoid of each chosen one (no renormalization)
+        top_k(s, nullptr, E, k, sel + r * k);
+        for (i64 i = 0; i < k; ++i) selw[r * k + i] = sigmoid(s[sel[r * k + i]]);
+        continue;
+      }
       if (corr) for (i64 e = 0; e < E; ++e) s[e] = sigmoid(s[e]);
       else softmax(s, E);
       top_k(s, corr, E, k, sel + r * k);
@@ -127,13 +135,17 @@ void add_moe_ops(Decoder& dec, const LayerW& L, i64 n, const float* in, float* o
     const std::string label = "expert " + std::to_string(e);
     auto rows = [=] { return static_cast<i64>(off[e + 1] - off[e]); };
     add_op(p, rows_op(lname(L, label + ".gather"), 1, static_cast<double>(M * d), [=](i64) {
-      for (i64 i = off[e]; i < off[e + 1]; ++i)
-        std::memcpy(xg + (i - off[e]) * d, in + (order[i] / k) * d, static_cast<size_t>(d) * 4);
+      for (i64 i = off[e]; i < off[e + 1]; ++i) {
+        float* row = xg + (i - off[e]) * d;
+        std::memcpy(row, in + (order[i] / k) * d, static_cast<size_t>(d) * 4);
+        if (scale_in)  // Llama4TextMoe: routed_in = hidden_states · router_scores
+          for (i64 j = 0; j < d; ++j) row[j] *= selw[order[i]];
+      }
     }));
     add_mlp_ops(dec, L, label, Mlp{L.e_gate, L.e_up, L.e_gate_up, L.e_down, e}, M, rows, xg, hg, yg, p);
     add_op(p, rows_op(lname(L, label + ".scatter"), 1, static_cast<double>(M * d), [=](i64) {
       for (i64 i = off[e]; i < off[e + 1]; ++i)
-        axpy(selw[order[i]], yg + (i - off[e]) * d, out + (order[i] / k) * d, d);
+        axpy(scale_in ? 1.0f : selw[order[i]], yg + (i - off[e]) * d, out + (order[i] / k) * d, d);
     }));
   }
   if (!L.s_down) return;

@@ -63,6 +63,17 @@ void rope_vec(float* v, i64 rot, i64 pos, double theta) {
   }
 }
 
+void rope_vec_interleaved(float* v, i64 rot, i64 pos, double theta) {
+  for (i64 i = 0; i < rot / 2; ++i) {
+    const double freq = std::pow(theta, -2.0 * static_cast<double>(i) / static_cast<double>(rot));
+    const double angle = static_cast<double>(pos) * freq;
+    const float c = static_cast<float>(std::cos(angle)), s = static_cast<float>(std::sin(angle));
+    const float a = v[2 * i], b = v[2 * i + 1];
+    v[2 * i] = a * c - b * s;
+    v[2 * i + 1] = b * c + a * s;
+  }
+}
+
 i64 rotary_dims(const core::ModelConfig& c) {
   if (c.mla.enabled) return c.mla.qk_rope_dim & ~i64{1};
   const i64 rot = static_cast<i64>(static_cast<double>(c.head_dim) * c.rotary_fraction);

@@ -22,6 +22,13 @@ float activate(core::Activation a, float x);
 // Rotates the first `rot` dims of v by position `pos`, pairing dims i and i + rot/2
 // (GPT-NeoX "rotate_half" layout), frequencies theta^(-2i/rot). ref: Su et al. 2021 (RoFormer).
 void rope_vec(float* v, i64 rot, i64 pos, double theta);
+// The same rotation pairing adjacent dims 2i and 2i + 1 (Llama 4: modeling_llama4.py apply_rotary_emb,
+// view_as_complex over the last dim reshaped (-1, 2)); rope_vec's for the model's rope_interleaved.
+void rope_vec_interleaved(float* v, i64 rot, i64 pos, double theta);
+inline void rope_any(bool interleaved, float* v, i64 rot, i64 pos, double theta) {
+  if (interleaved) rope_vec_interleaved(v, rot, pos, theta);
+  else rope_vec(v, rot, pos, theta);
+}
 // Rotary dims of a head: floor(hd · fraction), made even (ref: GPT-NeoX rotary_ndims).
 i64 rotary_dims(const core::ModelConfig& c);
 

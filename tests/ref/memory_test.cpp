@@ -11,7 +11,9 @@
 // runs MoE experts one at a time over at most b·n gathered rows (the estimate sizes vLLM's
 // fused b·n·top_k rows) and MLA in the absorbed form (latent queries and outputs, no
 // per-head K/V). So the attention phase comes out above the estimate and the FFN phase below.
-// - tiny presets, chunk 16: activations within [0.8, 1.5] (observed 0.88–1.43);
+// - tiny presets, chunk 16: activations within [0.8, 1.6] (observed 0.88–1.43, and 1.54 for Llama 4
+//   Scout: with top-1 routing the estimate's fused-MoE rows (b·n·top_k × (3·f_e + d)) are smallest,
+//   while the reference's gathered rows, the expert's output and the FFN output stay b·n × d each);
 // - real-size layers, prefill chunk 128: attention phase [1.1, 1.6] (observed 1.18–1.35),
 //   FFN phase and activations [0.65, 0.95] (observed 0.71–0.91, lower where f/d is larger),
 //   the whole peak within [0.95, 1.0] (observed 0.969–0.991: weights dominate);
@@ -61,7 +63,7 @@ TEST_CASE("tiny presets: weights and KV equal to the byte, activations within to
       INFO("attention " << m.attention_measured << " vs " << m.attention_estimated << ", ffn " << m.ffn_measured
                         << " vs " << m.ffn_estimated);
       CHECK(m.activation_ratio() >= 0.8);
-      CHECK(m.activation_ratio() <= 1.5);
+      CHECK(m.activation_ratio() <= 1.6);
       CHECK(m.peak_measured == m.weights_measured + m.kv_measured + m.state_measured + m.indexer_measured +
                                    m.activations_measured + m.scratch_measured);
       CHECK(m.notes.size() >= 5);

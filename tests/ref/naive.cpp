@@ -116,7 +116,8 @@ std::vector<Vec> attend(const ModelConfig& c, bool slides, const std::vector<Vec
       const i64 g = h / (H / KH);
       Vec s(static_cast<size_t>(i + 1), -INFINITY);
       for (i64 j = 0; j <= i; ++j) {
-        if (slides && i - j >= c.sliding_window) continue;
+        if (slides && !c.window_chunked && i - j >= c.sliding_window) continue;
+        if (slides && c.window_chunked && j < i - i % c.sliding_window) continue;  // Llama 4's chunked causal mask
         if (allow && !(*allow)[i][j]) continue;
         double dotp = 0;
         for (i64 e = 0; e < dq; ++e) dotp += q[i][h * dq + e] * k[j][g * dq + e];
@@ -272,12 +273,36 @@ std::vector<Vec> attention(const ref::Decoder& dec, i64 L, const std::vector<Vec
           }
         }
       }
-      if (c.pos == core::PosKind::Rotary) {
+      // Llama 4 (modeling_llama4.py Llama4TextAttention.forward): layers without a window have no RoPE
+      // and scale q by log1p(floor((t + 1) / floor_scale)) · attn_scale + 1; layers with RoPE (adjacent
+      // pairs) then divide q and k by their RMS per head.
+      const bool nope = c.nope_full && !c.layer_slides(L);
+      if (c.pos == core::PosKind::Rotary && !nope) {
         i64 rot = static_cast<i64>(static_cast<double>(dq) * c.rotary_fraction);
         rot -= rot % 2;
-        for (i64 h = 0; h < H; ++h) rope(q[t], h * dq, rot, t, c.rope_theta);
-        for (i64 h = 0; h < KH; ++h) rope(k[t], h * dq, rot, t, c.rope_theta);
+        auto rot_any = [&](Vec& v, i64 off) {
+          if (!c.rope_interleaved) return rope(v, off, rot, t, c.rope_theta);
+          for (i64 i = 0; i < rot / 2; ++i) {
+            const double ang = static_cast<double>(t) * std::pow(c.rope_theta, -2.0 * static_cast<double>(i) / static_cast<double>(rot));
+            const double a = v[off + 2 * i], b = v[off + 2 * i + 1];
+            v[off + 2 * i] = a * std::cos(ang) - b * std::sin(ang);
+            v[off + 2 * i + 1] = a * std::sin(ang) + b * std::cos(ang);
+          }
+        };
+        for (i64 h = 0; h < H; ++h) rot_any(q[t], h * dq);
+        for (i64 h = 0; h < KH; ++h) rot_any(k[t], h * dq);
       }
+      auto l2 = [&](Vec& v, i64 off) {
+        double ms = 0;
+        for (i64 e = 0; e < dq; ++e) ms += v[off + e] * v[off + e] / static_cast<double>(dq);
+        for (i64 e = 0; e < dq; ++e) v[off + e] /= std::sqrt(ms + 1e-5);
+      };
+      if (c.qk_l2norm && !nope) {
+        for (i64 h = 0; h < H; ++h) l2(q[t], h * dq);
+        for (i64 h = 0; h < KH; ++h) l2(k[t], h * dq);
+      }
+      if (nope && c.attn_floor_scale > 0)
+        for (double& e : q[t]) e *= std::log1p(std::floor((static_cast<double>(t) + 1) / c.attn_floor_scale)) * c.attn_temp_scale + 1;
     }
   }
   Mask allow;
@@ -517,6 +542,14 @@ Vec ffn(const ref::Decoder& dec, i64 L, const Vec& x) {
   for (i64 i = 0; i < k; ++i) wsum += s[idx[i]];
   Vec out(x.size(), 0.0);
   for (i64 i = 0; i < k; ++i) {
+    if (c.moe.scale_input) {  // modeling_llama4.py Llama4TextMoe: experts(x · sigmoid(chosen logit)), summed
+      const double logit = lin(x, find_role(dec, L, Role::Router, false, false))[idx[i]];
+      Vec xs = x;
+      for (double& e : xs) e /= 1 + std::exp(-logit);
+      const Vec y = mlp(dec, L, xs, true, false, idx[i]);
+      for (size_t j = 0; j < x.size(); ++j) out[j] += y[j];
+      continue;
+    }
     const Vec y = mlp(dec, L, x, true, false, idx[i]);
     for (size_t j = 0; j < x.size(); ++j) out[j] += s[idx[i]] / wsum * y[j];
   }
