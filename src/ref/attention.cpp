@@ -42,7 +42,7 @@ void record_heat(Decoder& dec, const LayerW& L, const float* scores, i64 ld, i64
 void add_mha_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const float* in, float* out,
                  Program& p) {
   const core::ModelConfig& c = dec.cfg;
-  const i64 M = dec.opt.batch * n, d = c.d_model, H = c.n_heads, K = c.n_kv_heads, hd = c.head_dim;
+  const i64 M = dec.opt.batch * n, d = c.d_model, H = c.n_heads, K = L.kv_heads, hd = c.head_dim;
   // With an output gate (Qwen3-Next, Qwen3.5: modeling_qwen3_next.py Qwen3NextAttention.forward,
   // q_proj(x).view(..., H, 2·hd) chunked in two) each head's query is followed by its gate.
   const bool og = c.attn_out_gate;

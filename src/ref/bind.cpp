@@ -36,6 +36,9 @@ struct LayerBinder {
 
   NormW* next_norm() {
     if (L.single && !attn_started) return own_norms++ == 0 ? &L.attn_norm : nullptr;  // NemotronHBlock.norm
+    if (c.per_layer() && (L.no_attn || attn_started))  // DeciLM: the FFN's norm follows the attention's tensors
+      return L.ffn_norm.w || L.no_ffn ? nullptr : &L.ffn_norm;
+    if (c.per_layer()) return L.attn_norm.w ? nullptr : &L.attn_norm;
     if (!attn_started) {
       NormW* slots[4] = {nullptr, nullptr, nullptr, nullptr};
       int n = 0;
@@ -158,6 +161,11 @@ struct LayerBinder {
       return std::nullopt;
     }
     const bool short_conv = L.sc_in && L.conv && L.lin_out && (L.conv_bias || !c.short_conv_bias);
+    if (L.no_attn && L.no_ffn) return unexpected(any, "a layer with neither attention nor FFN");
+    if (L.no_attn) {  // a NAS layer: its FFN alone
+      if (!((L.up || L.gate_up) && L.down && L.ffn_norm)) return unexpected(any, "layer lacks FFN tensors");
+      return std::nullopt;
+    }
     const bool recurrent = L.linear || L.mamba || L.short_conv;  // mixers with out_proj, not o
     const bool attn = L.short_conv    ? short_conv
                       : L.mamba       ? mamba
@@ -167,7 +175,7 @@ struct LayerBinder {
     if (!attn || (!recurrent && !L.o) || (c.norm_pre && !L.attn_norm)) return unexpected(any, "layer lacks attention tensors");
     if (c.mla.has_indexer() && !(L.idx_q && L.idx_k && L.idx_w && L.idx_k_norm.w && L.idx_k_norm.b && L.q_a))
       return unexpected(any, "layer lacks the indexer's tensors (wq_b, wk, k_norm with bias, weights_proj)");
-    if (L.single) return std::nullopt;  // an attention block alone
+    if (L.single || L.no_ffn) return std::nullopt;  // an attention block alone
     const bool ffn = L.moe ? (L.router && (L.e_up || L.e_gate_up) && L.e_down) : ((L.up || L.gate_up) && L.down);
     if (!ffn) return unexpected(any, "layer lacks FFN tensors");
     return std::nullopt;
@@ -214,6 +222,9 @@ std::optional<Issue> bind_weights(Decoder& dec, i64 first, i64 count) {
     L.moe = dec.plan.is_moe(L.index);
     L.window = dec.plan.window(L.index);
     L.chunked = dec.plan.cache_of(L.index).kind == core::AttnKind::Chunked;
+    L.kv_heads = c.kv_heads_at(L.index);
+    L.no_attn = c.per_layer() && L.kv_heads == 0;
+    L.no_ffn = c.per_layer() && !c.layer_has_ffn(L.index);
     L.linear = dec.plan.cache_of(L.index).kind == core::AttnKind::Linear;
     L.single = !c.block_pattern.empty() && !c.block_ffn;
     L.mamba = c.layer_mixer(L.index) == core::Mixer::Mamba;

@@ -4,6 +4,7 @@
 //   sandwich    x += post1(attn(norm1(x)));     x += post2(ffn(norm2(x)))   (Gemma-2)
 //   post only   x += post1(attn(x));            x += post2(ffn(x))          (OLMo-2)
 //   one block   x += block(norm(x)), block = Mamba-2, attention or MLP    (Nemotron-H)
+//   NAS         sequential, with either block absent (no_op: no norm, no residual branch; DeciLM)
 #include "block.hpp"
 
 #include "math.hpp"
@@ -39,6 +40,14 @@ void add_layer_ops(Decoder& dec, size_t li, i64 n, Program& p) {
     return;
   }
 
+  if (L.no_attn) {  // ref: vLLM nemotron_nas.py DeciLMDecoderLayer: x += ffn(norm(x)) alone
+    add_op(p, rows_op(lname(L, "ffn norm"), M, norm_cost, [=](i64 r) { norm_vec(kind, n2, x + r * d, xn + r * d, d); }));
+    add_ffn_ops(dec, L, n, xn, fo, p);
+    add_op(p, rows_op(lname(L, "residual"), M, static_cast<double>(d), [=](i64 r) {
+      for (i64 j = 0; j < d; ++j) x[r * d + j] += fo[r * d + j];
+    }));
+    return;
+  }
   if (n1)
     add_op(p, rows_op(lname(L, "attention norm"), M, norm_cost,
                       [=](i64 r) { norm_vec(kind, n1, x + r * d, xn + r * d, d); }));
@@ -62,6 +71,7 @@ void add_layer_ops(Decoder& dec, size_t li, i64 n, Program& p) {
       else for (i64 j = 0; j < d; ++j) xn[r * d + j] = x[r * d + j];
     }));
   }
+  if (L.no_ffn) return;  // a NAS layer: its attention alone, already added to x
   add_ffn_ops(dec, L, n, ffn_in, fo, p);
   if (post2)
     add_op(p, rows_op(lname(L, "post-ffn norm"), M, norm_cost,

@@ -50,9 +50,10 @@ std::optional<Issue> unsupported(const ModelConfig& c) {
   add(c.block_pattern.find('S') != std::string::npos || c.mamba1.enabled(), "Mamba-1 mixers (Jamba)");
   add(c.block_pattern.find('P') != std::string::npos || (c.mamba.enabled() && c.block_pattern.empty()),
       "Mamba-2 beside attention in one layer (Falcon-H1)");
-  add(c.per_layer(), "per-layer KV heads and FFN widths (lkv, lff)");
   add(c.global_head_dim > 0 || c.global_kv_heads > 0 || c.k_eq_v, "Gemma 4's full-attention layer shapes (ghd, gkv, keqv)");
   add(c.kv_shared > 0, "KV-shared layers (kvs)");
+  add(c.per_layer() && (c.parallel_block || c.norm_sandwich || !c.norm_pre || !c.block_pattern.empty()),
+      "per-layer shapes (lkv, lff) outside DeciLM's sequential pre-norm layers");
   add(c.ple_dim > 0, "per-layer input embeddings (ple)");
   if (what.empty()) return std::nullopt;
   return Issue{"model_type", "the reference block does not run " + what +
@@ -156,12 +157,15 @@ void arena_views(const ModelConfig& c, const DecoderOptions& o, const Built& bui
     }
   } else if (built.attn) {
     if (!c.parallel_block) view(kAttention, f(&Workspace::ao), M * d);
-    // Qwen3-Next's q_proj yields each head's query and output gate side by side.
-    view(kAttention, f(&Workspace::qkv), M * (H * (c.attn_out_gate ? 2 : 1) + 2 * c.n_kv_heads) * c.head_dim);
+    // Qwen3-Next's q_proj yields each head's query and output gate side by side; NAS layers have
+    // their own KV heads (the most of any layer).
+    i64 kv_max = c.n_kv_heads;
+    for (i64 l = 0; l < c.n_layers && c.per_layer(); ++l) kv_max = l == 0 ? c.kv_heads_at(l) : std::max(kv_max, c.kv_heads_at(l));
+    view(kAttention, f(&Workspace::qkv), M * (H * (c.attn_out_gate ? 2 : 1) + 2 * kv_max) * c.head_dim);
   }
   if (built.attn) view(kAttention, f(&Workspace::attn), M * H * c.v_head_dim());
   view(kFfn, f(&Workspace::fo), M * d);
-  i64 f_max = any_dense ? c.d_ff : 0;
+  i64 f_max = any_dense ? c.widest_ffn() : 0;
   if (any_moe) f_max = std::max(f_max, c.moe.shared_ffn);
   view(kFfn, f(&Workspace::h), M * gated * f_max);
   if (any_moe) {

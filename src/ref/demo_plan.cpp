@@ -5,7 +5,8 @@
 // experts are dropped first (top_k and
 // the expert width stay, so a token's work is unchanged), then every width is divided by
 // 2, 3, 4, … (hidden size, heads, KV heads, FFN and expert widths, MLA ranks; head_dim kept)
-// until it fits. Sizes come from plan_decoder, i.e. exactly what the block will allocate.
+// until it fits (NAS models: each layer's KV heads and FFN width too). Sizes come from
+// plan_decoder, i.e. exactly what the block will allocate.
 #include <algorithm>
 #include <optional>
 
@@ -39,6 +40,10 @@ ModelConfig one_layer(const ModelConfig& m, const core::LayerPlan& plan, i64 lay
   }
   b.sliding_window = plan.window(layer);  // 0: a layer that keeps every token
   b.sliding_pattern = 1;
+  if (m.per_layer()) {  // NAS: that layer's KV heads and FFN width
+    b.layer_kv_heads = {m.kv_heads_at(layer)};
+    b.layer_ffn = {m.ffn_at(layer)};
+  }
   return b;
 }
 
@@ -68,6 +73,11 @@ std::optional<ModelConfig> one_of_each(const ModelConfig& m, const core::LayerPl
   b.sliding_window = m.sliding_window;
   b.sliding_pattern = m.sliding_pattern > 1 ? 2 : m.sliding_pattern;
   if (m.linear.enabled()) b.linear.full_interval = 2;
+  if (m.per_layer()) {  // NAS: each block layer keeps the KV heads and FFN width of the model layer it stands for
+    b.layer_kv_heads.clear();
+    b.layer_ffn.clear();
+    for (i64 l : first) b.layer_kv_heads.push_back(m.kv_heads_at(l)), b.layer_ffn.push_back(m.ffn_at(l));
+  }
   if (!m.block_pattern.empty()) {  // Nemotron-H: each block kind once, in the model's order
     b.block_pattern.clear();
     for (char ch : m.block_pattern)
@@ -112,6 +122,13 @@ ModelConfig narrower(const ModelConfig& c, i64 w) {
     if (c.mla.q_lora_rank > 0) s.mla.q_lora_rank = div(c.mla.q_lora_rank);
     s.mla.kv_lora_rank = div(c.mla.kv_lora_rank);
   }
+  for (i64& kv : s.layer_kv_heads)  // NAS: 0 (no attention) stays 0; others divide the narrower heads
+    if (kv > 0) {
+      kv = std::min(div(kv), s.n_heads);
+      while (s.n_heads % kv != 0) --kv;
+    }
+  for (i64& f : s.layer_ffn)
+    if (f > 0) f = div(f);
   return s;
 }
 
@@ -148,6 +165,7 @@ core::Result<DemoPlan> plan_demo(const ModelConfig& model, const DemoSettings& s
     return b >= 0 && b <= s.budget_bytes;
   };
 
+  if (auto whole = plan_decoder(real, opt); !whole) return whole.issues();  // refusals are not a budget matter
   ModelConfig block = real;
   p.experts_model = p.experts_block = p.moe ? real.moe.num_experts : 0;
   if (p.moe && !fits(block)) {  // fewer routed experts, each still real-sized

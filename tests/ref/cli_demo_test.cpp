@@ -77,6 +77,16 @@ TEST_CASE("demo --json of DeepSeek-V3.2 measures the indexer's keys beside the e
   CHECK(t.out.find("  indexer keys                                 1,320          1,320") != std::string::npos);
 }
 
+TEST_CASE("demo of a NAS model runs a layer with attention and a layer whose attention is no_op", "[ref][cli]") {
+  // Llama-3.3-Nemotron-Super-49B (DeciLM block_configs): layer 0 has attention and an FFN; layer 6 the FFN alone.
+  const Output o = run({"demo", "--preset", "llama-3.3-nemotron-super-49b", "--prompt", "8", "--tokens", "2", "--budget-mib", "64", "--json"});
+  INFO(o.err);
+  REQUIRE(o.status == 0);
+  CHECK(o.out.find("\"model_layers\": [0, 6]") != std::string::npos);
+  CHECK(o.out.find("{\"kind\": \"none\", \"block_layers\": [1], \"model_layers\": [6], \"kv_measured\": 0, \"kv_estimated\": 0") !=
+        std::string::npos);
+}
+
 TEST_CASE("demo flags are validated strictly", "[ref][cli]") {
   struct Case {
     std::vector<std::string> args;

@@ -209,7 +209,7 @@ std::vector<Vec> attention(const ref::Decoder& dec, i64 L, const std::vector<Vec
   const ModelConfig& c = dec.cfg;
   const i64 T = static_cast<i64>(xn.size()), H = c.n_heads;
   std::vector<Vec> q(T), k(T), v(T), gate, cqs(T);
-  i64 KH = c.n_kv_heads, dq = c.head_dim, dv = c.head_dim;
+  i64 KH = c.per_layer() ? c.kv_heads_at(L) : c.n_kv_heads, dq = c.head_dim, dv = c.head_dim;
   if (c.mla.enabled) {
     const auto& m = c.mla;
     KH = H, dq = m.qk_nope_dim + m.qk_rope_dim, dv = m.v_head_dim;
@@ -593,6 +593,20 @@ void layer(const ref::Decoder& dec, i64 L, std::vector<Vec>& x) {
   const W pa = c.norm_sandwich ? nw({"post_attention_layernorm"}, false) : W{};
   const W pf = c.norm_sandwich ? nw({"post_feedforward_layernorm"}, false) : W{};
   std::vector<Vec> xn(T);
+  if (c.per_layer()) {  // DeciLMDecoderLayer: x += attn(norm(x)) unless no_op, then x += ffn(norm(x)) unless no_op
+    if (c.kv_heads_at(L) > 0) {
+      for (i64 t = 0; t < T; ++t) xn[t] = norm(c, x[t], a_w, a_b);
+      const std::vector<Vec> a = attention(dec, L, xn);
+      for (i64 t = 0; t < T; ++t)
+        for (size_t j = 0; j < x[t].size(); ++j) x[t][j] += a[t][j];
+    }
+    if (c.ffn_at(L) > 0)
+      for (i64 t = 0; t < T; ++t) {
+        const Vec f = ffn(dec, L, norm(c, x[t], f_w, f_b));
+        for (size_t j = 0; j < x[t].size(); ++j) x[t][j] += f[j];
+      }
+    return;
+  }
   for (i64 t = 0; t < T; ++t) xn[t] = c.norm_pre ? norm(c, x[t], a_w, a_b) : x[t];  // OLMo-2: no pre norm
   std::vector<Vec> a = c.layer_mixer(L) == core::Mixer::ShortConv ? short_conv(dec, L, xn)
                        : c.layer_is_linear(L)                       ? linear_attention(dec, L, xn)

@@ -41,9 +41,10 @@ inline core::ModelConfig tiny(core::ModelConfig c) {
   } else {
     c.n_layers = 2;
   }
-  if (c.per_layer()) {  // NAS: one layer with attention and a wide FFN, one with neither attention nor a wide FFN
-    c.layer_kv_heads = {c.n_kv_heads, 0};
-    c.layer_ffn = {96, 48};
+  if (c.per_layer()) {  // NAS: attention (K heads) and a wide FFN; an FFN alone (no_op attention); attention of one KV head alone
+    c.n_layers = 3;
+    c.layer_kv_heads = {c.n_kv_heads, 0, 1};
+    c.layer_ffn = {96, 48, 0};
   }
   if (!c.block_pattern.empty()) {  // Nemotron-H, LFM2: one layer of each block kind, in the model's order
     std::string kinds;
