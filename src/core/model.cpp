@@ -158,6 +158,7 @@ const std::vector<RealLimit>& real_limits() {
       {"rope_theta", 0.0, 1e12},
       {"floor_scale", 0.0, 1e12},
       {"attn_scale", -1e6, 1e6},
+      {"routed_scaling_factor", 0.0, 1e6},
   };
   return limits;
 }
@@ -410,6 +411,10 @@ std::vector<Issue> validate(const ModelConfig& c) {
       out.push_back({name, "must be 0 (off) or a number in (" + format_real(l.min) + ", " + format_real(l.max) + "], got " +
                                format_real(v)});
   }
+  if (const RealLimit& l = *find_real_limit("routed_scaling_factor");
+      !(std::isfinite(c.moe.routed_scale) && c.moe.routed_scale > l.min && c.moe.routed_scale <= l.max))
+    out.push_back({"routed_scaling_factor", "must be a number in (" + format_real(l.min) + ", " + format_real(l.max) +
+                                                "], got " + format_real(c.moe.routed_scale)});
   lim("position_offset", c.pos_offset);
   return out;
 }

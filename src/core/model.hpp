@@ -70,6 +70,11 @@ struct MoeConfig {
   // each chosen logit's sigmoid scales that expert's input; expert outputs are summed as they are.
   // Reference transformer only (the counts do not depend on it).
   bool scale_input = false;
+  // The router's weights, for the reference transformer too: whether the top_k weights are
+  // renormalized to sum to 1 (norm_topk_prob; Qwen2-MoE, OLMoE and DeepSeek-V2 write false), and the
+  // factor on them after that (routed_scaling_factor: DeepSeek-V3 2.5).
+  bool norm_topk = true;
+  double routed_scale = 1.0;
   std::vector<i64> dense_layers;        // explicit dense layers (Qwen mlp_only_layers)
   bool operator==(const MoeConfig&) const = default;
 };

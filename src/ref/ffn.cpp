@@ -8,8 +8,9 @@
 // biased router (softmax over the chosen logits, which the renormalised softmax is); Llama 4's
 // router (modeling_llama4.py Llama4Router: top-k of the logits, their sigmoid scaling the chosen
 // experts' inputs, outputs summed unweighted).
-// Omitted on purpose: DeepSeek's group-limited routing and routed_scaling_factor, capacity
-// limits and token dropping; the reference routes every token to exactly top_k experts.
+// The top-k weights are renormalized unless norm_topk_prob is false, then multiplied by
+// routed_scaling_factor. Omitted on purpose: DeepSeek's group-limited routing, capacity limits and
+// token dropping; the reference routes every token to exactly top_k experts.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -99,7 +100,8 @@ void add_moe_ops(Decoder& dec, const LayerW& L, i64 n, const float* in, float* o
   std::int32_t* order = ws.order;
   std::int32_t* off = ws.offsets;
   const float* corr = L.router_correction;
-  const bool scale_in = c.moe.scale_input;
+  const bool scale_in = c.moe.scale_input, norm = c.moe.norm_topk;
+  const double rscale = c.moe.routed_scale;
   Op route;
   route.name = lname(L, "route");
   route.cost_per_unit = static_cast<double>(M * E * (k + 4));
@@ -116,7 +118,8 @@ void add_moe_ops(Decoder& dec, const LayerW& L, i64 n, const float* in, float* o
       top_k(s, corr, E, k, sel + r * k);
       double sum = 0;
       for (i64 i = 0; i < k; ++i) sum += s[sel[r * k + i]];
-      for (i64 i = 0; i < k; ++i) selw[r * k + i] = static_cast<float>(s[sel[r * k + i]] / sum);
+      if (!norm) sum = 1.0;  // norm_topk_prob false: the scores as they are
+      for (i64 i = 0; i < k; ++i) selw[r * k + i] = static_cast<float>(s[sel[r * k + i]] / sum * rscale);
     }
     // Counting sort of the (row, slot) entries by expert, rows in order within an expert.
     std::fill_n(off, E + 1, 0);

@@ -551,7 +551,8 @@ Vec ffn(const ref::Decoder& dec, i64 L, const Vec& x) {
       continue;
     }
     const Vec y = mlp(dec, L, x, true, false, idx[i]);
-    for (size_t j = 0; j < x.size(); ++j) out[j] += s[idx[i]] / wsum * y[j];
+    const double w = s[idx[i]] / (c.moe.norm_topk ? wsum : 1.0) * c.moe.routed_scale;  // norm_topk_prob, routed_scaling_factor
+    for (size_t j = 0; j < x.size(); ++j) out[j] += w * y[j];
   }
   if (find_role(dec, L, Role::FfnDown, false, true)) {  // mlp.shared_expert(s).*
     Vec y = mlp(dec, L, x, false, true, 0);
