@@ -156,7 +156,9 @@ struct LayerBinder {
     const bool mamba = L.mamba_in && L.conv && L.dt_bias && L.a_log && L.mamba_d && L.lin_out &&
                        (L.lin_norm || !c.mamba.gated_norm) && (L.conv_bias || !c.mamba.conv_bias);
     if (L.single && (L.mamba || L.mlp_only)) {
-      const bool ok = L.mamba ? mamba : ((L.up || L.gate_up) && L.down);
+      // An MLP block, or an MoE block (Nemotron 3's 'E': router, routed and shared experts).
+      const bool mlp = L.moe ? L.router && (L.e_up || L.e_gate_up) && L.e_down : (L.up || L.gate_up) && L.down;
+      const bool ok = L.mamba ? mamba : mlp;
       if (!ok || !L.attn_norm) return unexpected(any, L.mamba ? "layer lacks Mamba-2 tensors" : "layer lacks MLP tensors");
       return std::nullopt;
     }

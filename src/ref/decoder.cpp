@@ -46,7 +46,6 @@ std::optional<Issue> unsupported(const ModelConfig& c) {
   };
   add(c.block_ffn && c.block_pattern.find('M') != std::string::npos,
       "a Mamba-2 mixer and an FFN in one layer (Granite-4.0-H's mixers, with its embedding, residual, attention and logits multipliers)");
-  add(c.block_pattern.find('E') != std::string::npos, "MoE blocks in a block pattern (bp 'E': Nemotron 3)");
   add(c.block_pattern.find('S') != std::string::npos || c.mamba1.enabled(), "Mamba-1 mixers (Jamba)");
   add(c.block_pattern.find('P') != std::string::npos || (c.mamba.enabled() && c.block_pattern.empty()),
       "Mamba-2 beside attention in one layer (Falcon-H1)");

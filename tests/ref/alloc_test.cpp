@@ -51,7 +51,7 @@ TEST_CASE("the reference refuses, by name, exactly the presets whose layer kinds
   const std::set<std::string> refused = {
                                          "granite-4.0-h-small", "jamba-1.5-mini",
                                          "falcon-h1-0.5b",
-                                         "gemma-4-e4b", "gemma-4-31b", "nemotron-3-nano-30b-a3b"};
+                                         "gemma-4-e4b", "gemma-4-31b"};
   auto all = core::load_presets();
   REQUIRE(all.ok());
   for (const auto& p : all.value()) {
