@@ -132,6 +132,8 @@ void nemotron_h_blocks(Reader& r, ModelConfig& c, std::string_view /*model_type*
   m.chunk = r.integer("chunk_size", {"chunk_size"}, 128);
   m.conv_bias = r.boolean({"use_conv_bias"}, true);
   m.proj_bias = r.boolean({"use_bias"}, false);
+  // ref: NemotronHMamba2Mixer.torch_forward: dt = torch.clamp(dt, self.time_step_min) (reference transformer).
+  m.dt_floor = r.number("time_step_min", {"time_step_min"}, 0.001);
 }
 
 // Nemotron-H's experts ('E' blocks; ref: modeling_nemotron_h.py NemotronHMoE): relu² routed experts of
@@ -150,6 +152,7 @@ void nemotron_h_experts(Reader& r, ModelConfig& c, std::string_view /*model_type
 // positions "nope" (none) or rotary.
 void granite_layers(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
   const size_t issues = r.issues.size();
+  std::string key;
   const auto pattern = layer_kinds(r, c.n_layers, {"layer_types", "layers_block_type"}, {{"mamba", 'M'}, {"attention", '*'}});
   if (!pattern) {
     if (r.issues.size() == issues)  // absent, not refused
@@ -174,6 +177,18 @@ void granite_layers(Reader& r, ModelConfig& c, std::string_view /*model_type*/) 
   m.chunk = r.integer("chunk_size", {"mamba_chunk_size"}, 256);
   m.conv_bias = r.boolean({"mamba_conv_bias"}, true);
   m.proj_bias = r.boolean({"mamba_proj_bias"}, false);
+  // For the reference transformer: BambaMixer clamps dt at time_step_limit[0] (default (0.0, inf));
+  // GraniteMoeHybridModel / GraniteMoeHybridDecoderLayer / GraniteMoeSharedAttention /
+  // GraniteMoeHybridForCausalLM scale the embeddings, each block's output, the attention scores and
+  // the logits (GraniteMoeHybridConfig defaults 1.0 each).
+  if (const json* v = r.find({"time_step_limit"}, nullptr, &key)) {
+    if (v->is_array() && !v->empty() && (*v)[0].is_number()) m.dt_floor = (*v)[0].get<double>();
+    else r.issues.push_back({key, "must be a list of two numbers, got " + json_util::type_name(*v)});
+  }
+  c.embed_mult = r.number("embedding_multiplier", {"embedding_multiplier"}, 1.0);
+  c.residual_mult = r.number("residual_multiplier", {"residual_multiplier"}, 1.0);
+  c.attn_mult = r.number("attention_multiplier", {"attention_multiplier"}, 1.0);
+  c.logits_div = r.number("logits_scaling", {"logits_scaling"}, 1.0);
   // ref: BambaMixer: intermediate_size = mamba_expand · hidden_size must equal heads · head_dim.
   if (const i64 expand = r.integer("mamba_expand", {"mamba_expand"}, 2); expand * c.d_model != m.heads * m.head_dim)
     r.issues.push_back({r.prefix() + "mamba_d_head", "mamba_n_heads · mamba_d_head (" + std::to_string(m.heads * m.head_dim) +

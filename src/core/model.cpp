@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 #include "field.hpp"
 #include "text_value.hpp"
@@ -159,6 +160,11 @@ const std::vector<RealLimit>& real_limits() {
       {"floor_scale", 0.0, 1e12},
       {"attn_scale", -1e6, 1e6},
       {"routed_scaling_factor", 0.0, 1e6},
+      {"embedding_multiplier", 0.0, 1e6},
+      {"residual_multiplier", 0.0, 1e6},
+      {"attention_multiplier", 0.0, 1e6},
+      {"logits_scaling", 0.0, 1e6},
+      {"time_step_min", 0.0, 1e3},
   };
   return limits;
 }
@@ -411,10 +417,17 @@ std::vector<Issue> validate(const ModelConfig& c) {
       out.push_back({name, "must be 0 (off) or a number in (" + format_real(l.min) + ", " + format_real(l.max) + "], got " +
                                format_real(v)});
   }
-  if (const RealLimit& l = *find_real_limit("routed_scaling_factor");
-      !(std::isfinite(c.moe.routed_scale) && c.moe.routed_scale > l.min && c.moe.routed_scale <= l.max))
-    out.push_back({"routed_scaling_factor", "must be a number in (" + format_real(l.min) + ", " + format_real(l.max) +
-                                                "], got " + format_real(c.moe.routed_scale)});
+  // Reference-transformer factors: each in its row's (min, max]; where 0 means "off" or "the default", 0 too.
+  const std::tuple<const char*, double, bool> factors[] = {
+      {"routed_scaling_factor", c.moe.routed_scale, false}, {"embedding_multiplier", c.embed_mult, false},
+      {"residual_multiplier", c.residual_mult, false},      {"attention_multiplier", c.attn_mult, true},
+      {"logits_scaling", c.logits_div, false},              {"time_step_min", c.mamba.dt_floor, true}};
+  for (const auto& [name, v, zero_ok] : factors) {
+    const RealLimit& l = *find_real_limit(name);
+    if (!(std::isfinite(v) && ((v > l.min && v <= l.max) || (zero_ok && v == 0.0))))
+      out.push_back({name, "must be " + std::string(zero_ok ? "0 or " : "") + "a number in (" + format_real(l.min) + ", " +
+                               format_real(l.max) + "], got " + format_real(v)});
+  }
   lim("position_offset", c.pos_offset);
   return out;
 }

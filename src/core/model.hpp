@@ -150,6 +150,9 @@ struct Mamba2Config {
   bool proj_bias = false;  // use_bias: biases on in_proj and out_proj
   bool gated_norm = true;  // the gated RMSNorm before out_proj (Falcon-H1: only when mamba_rms_norm)
   i64 chunk = 128;         // chunk_size of the chunked scan (temporaries only)
+  // dt = max(softplus(dt + dt_bias), dt_floor) (reference transformer only): Nemotron-H clamps at
+  // time_step_min (0.001), Bamba and Granite-4.0-H at time_step_limit[0] (0: no clamp).
+  double dt_floor = 0.0;
   bool operator==(const Mamba2Config&) const = default;
 
   bool enabled() const { return heads > 0; }
@@ -203,6 +206,10 @@ struct ModelConfig {
   // head and after RoPE, by their root mean square, with no weight (use_qk_norm: Llama4TextL2Norm).
   bool rope_interleaved = false;
   bool nope_full = false;
+  // Granite (modeling_granitemoehybrid.py, GraniteMoeShared*): the embeddings × embedding_multiplier,
+  // each block's output × residual_multiplier before the residual add, attention scores ×
+  // attention_multiplier instead of 1/sqrt(head_dim) (0: that default), logits ÷ logits_scaling.
+  double embed_mult = 1.0, residual_mult = 1.0, attn_mult = 0.0, logits_div = 1.0;
   bool qk_l2norm = false;
   double attn_floor_scale = 0.0;
   double attn_temp_scale = 0.0;

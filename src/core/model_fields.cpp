@@ -142,17 +142,18 @@ ModelField block_pattern() {
   return row;
 }
 
-// rope_theta's message writes its bound as "1e12" where allowed_text (LIMITS.md) writes
-// "1e+12"; it is kept as it always read.
-// Llama 4's query temperature (reference block only): 0 turns it off, so 0 is allowed beside the range.
+// A real field where 0 also means "off" or "the default" (Llama 4's temperature, Granite's attention
+// multiplier, the Mamba-2 dt floor), allowed beside its row's range.
 template <class Ref>
-ModelField temperature(std::string_view key, std::string_view canonical, std::string_view label, std::string_view help,
+ModelField zero_or_real(std::string_view key, std::string_view canonical, std::string_view label, std::string_view help,
                        Ref ref) {
   ModelField row = limited_real(key, canonical, label, help, ref);
   row.zero_is_default = true;
   return row;
 }
 
+// rope_theta's message writes its bound as "1e12" where allowed_text (LIMITS.md) writes
+// "1e+12"; it is kept as it always read.
 ModelField rope_theta() {
   ModelField row = limited_real("theta", "rope_theta", "RoPE base", "rotary base frequency theta", AT(rope_theta));
   row.set_text = [](const FieldSpec& f, M& c, std::string_view t) -> std::optional<Issue> {
@@ -192,9 +193,9 @@ std::vector<ModelField> build_fields() {
       flag("nopef", "NoPE full layers", "layers without a window use no RoPE (Llama 4; reference block only)", AT(nope_full)),
       flag("qkl2", "q/k L2 norms", "weightless per-head RMS norm of q and k after RoPE (Llama 4; reference block only)",
            AT(qk_l2norm)),
-      temperature("tfs", "floor_scale", "temperature floor", "NoPE queries scaled by log1p(floor((pos+1)/floor))·scale+1; 0: off (Llama 4; reference block only)",
+      zero_or_real("tfs", "floor_scale", "temperature floor", "NoPE queries scaled by log1p(floor((pos+1)/floor))·scale+1; 0: off (Llama 4; reference block only)",
                    AT(attn_floor_scale)),
-      temperature("tsc", "attn_scale", "temperature scale", "the scale of that query temperature (Llama 4; reference block only)",
+      zero_or_real("tsc", "attn_scale", "temperature scale", "the scale of that query temperature (Llama 4; reference block only)",
                    AT(attn_temp_scale)),
       limited("po", "position_offset", "position offset", "extra learned position rows (OPT: 2)", AT(pos_offset)),
       choice("norm", "norm", "normalization", kNormKindNames, AT(norm)),
@@ -238,6 +239,14 @@ std::vector<ModelField> build_fields() {
       flag("rb", "router bias", "bias on the router", AT(moe.router_bias)),
       flag("rcb", "correction bias", "router correction bias (DeepSeek-V3)", AT(moe.router_correction_bias)),
       flag("eb", "expert biases", "biases on every routed expert's matrices (gpt-oss)", AT(moe.expert_bias)),
+      limited_real("emul", "embedding_multiplier", "embedding multiplier", "the embeddings are scaled by it (Granite; reference block only)",
+                   AT(embed_mult)),
+      limited_real("rmul", "residual_multiplier", "residual multiplier", "each block's output is scaled by it before the residual add (Granite; reference block only)",
+                   AT(residual_mult)),
+      zero_or_real("amul", "attention_multiplier", "attention multiplier", "the attention scores' scale instead of 1/sqrt(head_dim); 0: that (Granite; reference block only)",
+                  AT(attn_mult)),
+      limited_real("lsc", "logits_scaling", "logits divisor", "the logits are divided by it (Granite; reference block only)",
+                   AT(logits_div)),
       flag("ntk", "renormalized top-k", "the chosen experts' weights are divided by their sum (norm_topk_prob)",
            AT(moe.norm_topk)),
       limited_real("rsf", "routed_scaling_factor", "routed scale", "factor on the routed experts' weights (DeepSeek-V3: 2.5)",
@@ -319,6 +328,8 @@ std::vector<ModelField> build_fields() {
       limited("mck", "conv_kernel", "Mamba conv", "Mamba-2 convolution width", AT(mamba.conv_kernel)),
       limited("mch", "chunk_size", "scan chunk", "Mamba-2 chunked scan length", AT(mamba.chunk)),
       flag("mcb", "conv bias", "a bias on the Mamba-2 convolution", AT(mamba.conv_bias)),
+      zero_or_real("mdt", "time_step_min", "dt floor", "Mamba-2 time steps are at least this (Nemotron-H 0.001; 0: no floor; reference block only)",
+                  AT(mamba.dt_floor)),
       flag("mgn", "gated norm", "the gated RMSNorm before the Mamba-2 out_proj (Falcon-H1: mamba_rms_norm)",
            AT(mamba.gated_norm)),
       flag("mpb", "Mamba proj bias", "biases on in_proj and out_proj", AT(mamba.proj_bias)),

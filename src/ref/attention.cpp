@@ -109,7 +109,8 @@ void add_mha_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const float*
   const bool alibi = c.pos == core::PosKind::Alibi;
   const i64 window = L.window;
   const bool chunked = L.chunked;
-  const float scale = 1.0f / std::sqrt(static_cast<float>(hd));  // ref: Vaswani et al. 2017, eq. 1
+  // ref: Vaswani et al. 2017, eq. 1; Granite: attention_multiplier (GraniteMoeSharedAttention.scaling).
+  const float scale = c.attn_mult > 0.0 ? static_cast<float>(c.attn_mult) : 1.0f / std::sqrt(static_cast<float>(hd));
   float* attn = dec.ws.attn;
   float* scores = dec.ws.scores.data();
   const i64 ctx = dec.opt.context, cap = kv.cap, wk = kv.width_k;

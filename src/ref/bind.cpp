@@ -74,7 +74,7 @@ struct LayerBinder {
       case Role::FfnGate: return t.routed ? &L.e_gate : router_seen ? &L.s_gate : &L.gate;
       case Role::FfnUp: return t.routed ? &L.e_up : router_seen ? &L.s_up : &L.up;
       case Role::FfnDown: return t.routed ? &L.e_down : router_seen ? &L.s_down : &L.down;
-      case Role::FfnGateUp: return t.routed ? &L.e_gate_up : router_seen ? nullptr : &L.gate_up;
+      case Role::FfnGateUp: return t.routed ? &L.e_gate_up : router_seen ? &L.s_gate_up : &L.gate_up;
       // Gated DeltaNet: the fused q‖k‖v‖z and b‖a (Qwen3-Next), or qkv, z, b, a in that order
       // (Qwen3.5); LFM2's short convolution: its in_proj B‖C‖x.
       case Role::LinQKVZ:
@@ -179,6 +179,7 @@ struct LayerBinder {
       return unexpected(any, "layer lacks the indexer's tensors (wq_b, wk, k_norm with bias, weights_proj)");
     if (L.single || L.no_ffn) return std::nullopt;  // an attention block alone
     const bool ffn = L.moe ? (L.router && (L.e_up || L.e_gate_up) && L.e_down) : ((L.up || L.gate_up) && L.down);
+    if (L.s_down && !(L.s_up || L.s_gate_up)) return unexpected(any, "shared experts without their up (or fused gate_up) matrix");
     if (!ffn) return unexpected(any, "layer lacks FFN tensors");
     return std::nullopt;
   }

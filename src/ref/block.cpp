@@ -28,6 +28,8 @@ void add_layer_ops(Decoder& dec, size_t li, i64 n, Program& p) {
   float* fo = dec.ws.fo;
   const double norm_cost = 6.0 * static_cast<double>(d);
   const NormW n1 = L.attn_norm, n2 = L.ffn_norm, post1 = L.post_attn_norm, post2 = L.post_ffn_norm;
+  // Granite: each block's output × residual_multiplier before it joins the residual stream (1 elsewhere).
+  const float rm = static_cast<float>(c.residual_mult);
   if (L.single) {  // ref: modeling_nemotron_h.py NemotronHBlock: residual + mixer(norm(x))
     add_op(p, rows_op(lname(L, "norm"), M, norm_cost, [=](i64 r) { norm_vec(kind, n1, x + r * d, xn + r * d, d); }));
     float* y = L.mlp_only ? fo : ao;
@@ -35,7 +37,7 @@ void add_layer_ops(Decoder& dec, size_t li, i64 n, Program& p) {
     else if (L.mamba) add_mamba_ops(dec, L, dec.kv[li], n, xn, y, p);
     else add_attention_ops(dec, L, dec.kv[li], n, xn, y, p);
     add_op(p, rows_op(lname(L, "residual"), M, static_cast<double>(d), [=](i64 r) {
-      for (i64 j = 0; j < d; ++j) x[r * d + j] += y[r * d + j];
+      for (i64 j = 0; j < d; ++j) x[r * d + j] += rm * y[r * d + j];
     }));
     return;
   }
@@ -44,7 +46,7 @@ void add_layer_ops(Decoder& dec, size_t li, i64 n, Program& p) {
     add_op(p, rows_op(lname(L, "ffn norm"), M, norm_cost, [=](i64 r) { norm_vec(kind, n2, x + r * d, xn + r * d, d); }));
     add_ffn_ops(dec, L, n, xn, fo, p);
     add_op(p, rows_op(lname(L, "residual"), M, static_cast<double>(d), [=](i64 r) {
-      for (i64 j = 0; j < d; ++j) x[r * d + j] += fo[r * d + j];
+      for (i64 j = 0; j < d; ++j) x[r * d + j] += rm * fo[r * d + j];
     }));
     return;
   }
@@ -66,7 +68,7 @@ void add_layer_ops(Decoder& dec, size_t li, i64 n, Program& p) {
   if (!c.parallel_block) {
     // Residual add, then the FFN's input norm (a copy when the config has none).
     add_op(p, rows_op(lname(L, "residual + ffn norm"), M, norm_cost, [=](i64 r) {
-      for (i64 j = 0; j < d; ++j) x[r * d + j] += ao[r * d + j];
+      for (i64 j = 0; j < d; ++j) x[r * d + j] += rm * ao[r * d + j];
       if (n2) norm_vec(kind, n2, x + r * d, xn + r * d, d);
       else for (i64 j = 0; j < d; ++j) xn[r * d + j] = x[r * d + j];
     }));
@@ -78,7 +80,7 @@ void add_layer_ops(Decoder& dec, size_t li, i64 n, Program& p) {
                       [=](i64 r) { norm_vec(kind, post2, fo + r * d, fo + r * d, d); }));
   const bool parallel = c.parallel_block;
   add_op(p, rows_op(lname(L, "residual"), M, 2.0 * static_cast<double>(d), [=](i64 r) {
-    for (i64 j = 0; j < d; ++j) x[r * d + j] += parallel ? ao[r * d + j] + fo[r * d + j] : fo[r * d + j];
+    for (i64 j = 0; j < d; ++j) x[r * d + j] += rm * (parallel ? ao[r * d + j] + fo[r * d + j] : fo[r * d + j]);
   }));
 }
 

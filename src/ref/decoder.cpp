@@ -44,8 +44,6 @@ std::optional<Issue> unsupported(const ModelConfig& c) {
   auto add = [&](bool on, const char* kind) {
     if (on) what += std::string(what.empty() ? "" : ", ") + kind;
   };
-  add(c.block_ffn && c.block_pattern.find('M') != std::string::npos,
-      "a Mamba-2 mixer and an FFN in one layer (Granite-4.0-H's mixers, with its embedding, residual, attention and logits multipliers)");
   add(c.block_pattern.find('S') != std::string::npos || c.mamba1.enabled(), "Mamba-1 mixers (Jamba)");
   add(c.block_pattern.find('P') != std::string::npos || (c.mamba.enabled() && c.block_pattern.empty()),
       "Mamba-2 beside attention in one layer (Falcon-H1)");

@@ -65,6 +65,7 @@ struct LayerW {
   Lin e_gate, e_up, e_down;             // routed experts, copies = E
   Lin e_gate_up;                        // routed experts' fused gate and up (gpt-oss: columns interleaved)
   Lin s_gate, s_up, s_down;             // always-active shared experts
+  Lin s_gate_up;                        // their fused [gate | up] (Granite's shared_mlp.input_linear)
   Lin shared_gate;                      // d × 1 sigmoid gate on the shared experts
   // Gated DeltaNet (a linear-attention layer, core::AttnKind::Linear). Qwen3-Next fuses
   // q‖k‖v‖z (grouped per key head) and b‖a; Qwen3.5 keeps qkv, z, b and a apart.

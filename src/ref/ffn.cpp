@@ -152,7 +152,7 @@ void add_moe_ops(Decoder& dec, const LayerW& L, i64 n, const float* in, float* o
     }));
   }
   if (!L.s_down) return;
-  add_mlp_ops(dec, L, "shared", Mlp{L.s_gate, L.s_up, Lin{}, L.s_down, 0}, M, [M] { return M; }, in,
+  add_mlp_ops(dec, L, "shared", Mlp{L.s_gate, L.s_up, L.s_gate_up, L.s_down, 0}, M, [M] { return M; }, in,
               ws.h, yg, p);
   const float* sg = L.shared_gate.w;  // Qwen2-MoE: sigmoid(x · w_g) scales the shared expert
   add_op(p, rows_op(lname(L, "shared.add"), M, 3.0 * static_cast<double>(d), [=](i64 r) {

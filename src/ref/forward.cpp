@@ -18,6 +18,15 @@ void add_advance(Decoder& dec, i64 n, Program& p) {
   add_op(p, rows_op("advance", 1, 1.0, [=](i64) { D->pos += n; }));
 }
 
+// Granite: logits ÷ logits_scaling (GraniteMoeHybridForCausalLM.forward); nothing for other models.
+void add_logits_scale(const core::ModelConfig& c, i64 b, i64 v, float* logits, Program& p) {
+  if (c.logits_div == 1.0) return;
+  const float div = static_cast<float>(c.logits_div);
+  add_op(p, rows_op("logits / logits_scaling", b, static_cast<double>(v), [=](i64 s) {
+    for (i64 t = 0; t < v; ++t) logits[s * v + t] /= div;
+  }));
+}
+
 void add_embedding_ops(Decoder& dec, i64 n, Program& p) {
   const core::ModelConfig& c = dec.cfg;
   const GlobalW& g = dec.g;
@@ -27,8 +36,11 @@ void add_embedding_ops(Decoder& dec, i64 n, Program& p) {
   float* x = dec.ws.x.data();
   float* e_out = g.proj_in ? dec.ws.xn.data() : x;  // OPT: embeddings are de wide, then projected
   const float* embed = g.embed;
+  const float em = static_cast<float>(c.embed_mult);  // Granite: inputs_embeds · embedding_multiplier
   add_op(p, rows_op("embedding", M, static_cast<double>(de), [=](i64 r) {
     std::copy_n(embed + static_cast<i64>(tok[r]) * de, de, e_out + r * de);
+    if (em != 1.0f)
+      for (i64 j = 0; j < de; ++j) e_out[r * de + j] *= em;
   }));
   if (g.proj_in) add_op(p, gemm_op(dec, "project_in", M, e_out, de, g.proj_in, x, d));
   if (g.pos) {
@@ -71,6 +83,7 @@ void add_head_ops(Decoder& dec, i64 n, Program& p) {
     Lin head = g.head;
     head.b = g.head_bias;
     add_op(p, gemm_op(dec, "lm_head", b, head_in, de, head, logits, v));
+    add_logits_scale(c, b, v, logits, p);
     return;
   }
   // Tied head: logits = h · Eᵀ, one dot product per vocabulary row, in blocks of rows.
@@ -91,6 +104,7 @@ void add_head_ops(Decoder& dec, i64 n, Program& p) {
     stats->weight_bytes_read += 4.0 * static_cast<double>(rows * de);
   };
   add_op(p, std::move(op));
+  add_logits_scale(c, b, v, logits, p);
 }
 
 }  // namespace

@@ -1,8 +1,9 @@
 // Mamba-2 ops of a block-pattern layer (see block.hpp), following modeling_nemotron_h.py
-// NemotronHMamba2Mixer.torch_forward:
+// NemotronHMamba2Mixer.torch_forward (and modeling_bamba.py BambaMixer.torch_forward, Granite-4.0-H's
+// mixer: the same maths with its own dt floor):
 //   z‖xBC‖dt = in_proj(x)
 //   x‖B‖C    = silu(causal depthwise conv over the last conv_kernel inputs of xBC, + bias)
-//   dt       = max(softplus(dt + dt_bias), time_step_min);  A = −exp(A_log)       (per head)
+//   dt       = max(softplus(dt + dt_bias), dt_floor);  A = −exp(A_log)            (per head)
 //   S_h ← exp(dt·A) S_h + dt · B_g ⊗ x_h;   y_h = S_h C_g + D_h x_h   (head h reads group g = h / (heads/groups))
 //   y = rmsnorm per group of d_inner/groups (y ⊙ silu(z)) ⊙ w;  out = out_proj(y)
 // The state (conv window, and S_h as state × head_dim per head) lives in the layer's KvCache. A
@@ -25,8 +26,6 @@ std::string lname(const LayerW& L, const char* what) {
   return "layer " + std::to_string(L.index) + " · " + what;
 }
 
-// ref: NemotronHConfig time_step_min = 0.001 (configuration_nemotron_h.py), the clamp of torch_forward.
-constexpr float kTimeStepMin = 0.001f;
 
 }  // namespace
 
@@ -58,9 +57,12 @@ void add_mamba_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const floa
   }));
   // dt = max(softplus(dt + dt_bias), time_step_min), written over the projection's dt.
   const float* dt_bias = L.dt_bias;
+  // The floor: NemotronHConfig time_step_min = 0.001 (torch_forward's clamp); BambaMixer (Granite) clamps
+  // at time_step_limit[0] = 0, i.e. not at all (core: Mamba2Config::dt_floor).
+  const float dt_floor = static_cast<float>(c.mamba.dt_floor);
   add_op(p, rows_op(lname(L, "dt"), M, 4.0 * static_cast<double>(H), [=](i64 r) {
     float* dt = Pj + r * IW + di + CD;
-    for (i64 h = 0; h < H; ++h) dt[h] = std::max(softplus(dt[h] + dt_bias[h]), kTimeStepMin);
+    for (i64 h = 0; h < H; ++h) dt[h] = std::max(softplus(dt[h] + dt_bias[h]), dt_floor);
   }));
   // The scan, one (sequence, head) per unit, chunk by chunk; S is state × head_dim, row n of it
   // the n-th state dimension.

@@ -24,13 +24,15 @@ struct W {  // a weight: rows × cols (x·W), or a vector (rows = 1)
 
 bool has(const std::string& s, const char* part) { return s.find(part) != std::string::npos; }
 bool is_bias(const std::string& s) { return s.size() > 5 && s.substr(s.size() - 5) == ".bias"; }
+// Always-active experts: shared_expert(s) (Qwen2-MoE, DeepSeek, …) or Granite's shared_mlp.
+bool is_shared(const std::string& s) { return has(s, "shared_expert") || has(s, "shared_mlp"); }
 
 // Looks a tensor up among layer `layer`'s weights (-1: globals) by name parts.
 W find(const ref::Decoder& dec, i64 layer, const std::vector<const char*>& parts, bool bias = false,
        bool shared = false) {
   for (const auto& w : dec.weights) {
     if (w.layer != layer || is_bias(w.spec.name) != bias) continue;
-    if (has(w.spec.name, "shared_expert") != shared) continue;
+    if (is_shared(w.spec.name) != shared) continue;
     for (const char* part : parts)
       if (has(w.spec.name, part)) return W{w.buf.data(), w.spec.rows, w.spec.cols};
   }
@@ -39,7 +41,7 @@ W find(const ref::Decoder& dec, i64 layer, const std::vector<const char*>& parts
 W find_role(const ref::Decoder& dec, i64 layer, Role role, bool routed, bool shared, bool bias = false) {
   for (const auto& w : dec.weights)
     if (w.layer == layer && (bias ? w.spec.of : w.spec.role) == role && w.spec.routed == routed &&
-        has(w.spec.name, "shared_expert") == shared && (w.spec.role == Role::Bias) == bias && w.spec.role != Role::Norm)
+        is_shared(w.spec.name) == shared && (w.spec.role == Role::Bias) == bias && w.spec.role != Role::Norm)
       return W{w.buf.data(), w.spec.rows, w.spec.cols};
   return W{};
 }
@@ -121,7 +123,7 @@ std::vector<Vec> attend(const ModelConfig& c, bool slides, const std::vector<Vec
         if (allow && !(*allow)[i][j]) continue;
         double dotp = 0;
         for (i64 e = 0; e < dq; ++e) dotp += q[i][h * dq + e] * k[j][g * dq + e];
-        s[j] = dotp / std::sqrt(static_cast<double>(dq));
+        s[j] = dotp * (c.attn_mult > 0 ? c.attn_mult : 1 / std::sqrt(static_cast<double>(dq)));  // Granite: attention_multiplier
         if (c.pos == core::PosKind::Alibi) s[j] -= slope(h, H) * static_cast<double>(i - j);
       }
       const double sink = sinks ? sinks.p[h] : -INFINITY;
@@ -419,11 +421,16 @@ std::vector<Vec> mamba(const ref::Decoder& dec, i64 L, const std::vector<Vec>& x
   const auto& m = dec.cfg.mamba;
   const i64 T = static_cast<i64>(xn.size()), H = m.heads, P = m.head_dim, N = m.state, G = m.groups;
   const i64 di = m.d_inner(), CD = m.conv_dim(), K = m.conv_kernel;
-  const W in = exact(dec, L, "mixer.in_proj.weight"), in_b = exact(dec, L, "mixer.in_proj.bias");
-  const W conv = exact(dec, L, "mixer.conv1d.weight"), conv_b = exact(dec, L, "mixer.conv1d.bias");
-  const W dtb = exact(dec, L, "mixer.dt_bias"), alog = exact(dec, L, "mixer.A_log"), D = exact(dec, L, "mixer.D");
-  const W nw = exact(dec, L, "mixer.norm.weight");
-  const W out = exact(dec, L, "mixer.out_proj.weight"), out_b = exact(dec, L, "mixer.out_proj.bias");
+  // Nemotron-H names the mixer `mixer`, Granite-4.0-H `mamba`.
+  auto ex = [&](const std::string& tail) {
+    const W w = exact(dec, L, ".mixer." + tail);
+    return w ? w : exact(dec, L, ".mamba." + tail);
+  };
+  const W in = ex("in_proj.weight"), in_b = ex("in_proj.bias");
+  const W conv = ex("conv1d.weight"), conv_b = ex("conv1d.bias");
+  const W dtb = ex("dt_bias"), alog = ex("A_log"), D = ex("D");
+  const W nw = ex("norm.weight");
+  const W out = ex("out_proj.weight"), out_b = ex("out_proj.bias");
   std::vector<Vec> proj(T);
   for (i64 t = 0; t < T; ++t) proj[t] = lin(xn[t], in, in_b);
   std::vector<Vec> S(static_cast<size_t>(H), Vec(static_cast<size_t>(P * N), 0.0));  // [p][n], as the HF cache
@@ -439,7 +446,7 @@ std::vector<Vec> mamba(const ref::Decoder& dec, i64 L, const std::vector<Vec>& x
     Vec y(static_cast<size_t>(di));
     for (i64 h = 0; h < H; ++h) {
       const i64 g = h / (H / G);
-      const double dt = std::max(std::log1p(std::exp(proj[t][di + CD + h] + dtb.p[h])), 0.001);
+      const double dt = std::max(std::log1p(std::exp(proj[t][di + CD + h] + dtb.p[h])), dec.cfg.mamba.dt_floor);
       const double dA = std::exp(dt * -std::exp(static_cast<double>(alog.p[h])));
       for (i64 p = 0; p < P; ++p) {
         double acc = 0;
@@ -522,7 +529,8 @@ Vec mlp(const ref::Decoder& dec, i64 L, const Vec& x, bool routed, bool shared, 
 
 Vec ffn(const ref::Decoder& dec, i64 L, const Vec& x) {
   const ModelConfig& c = dec.cfg;
-  if (!c.layer_is_moe(L)) return mlp(dec, L, x, false, false, 0);
+  if (!c.layer_is_moe(L))  // Granite without experts: shared_mlp is the layer's FFN
+    return mlp(dec, L, x, false, !find_role(dec, L, Role::FfnDown, false, false), 0);
   const i64 E = c.moe.num_experts, k = c.moe.top_k;
   Vec s = lin(x, find_role(dec, L, Role::Router, false, false), find_role(dec, L, Role::Router, false, false, true));
   const W corr = find_role(dec, L, Role::RouterBias, false, false);
@@ -581,7 +589,7 @@ void layer(const ref::Decoder& dec, i64 L, std::vector<Vec>& x) {
     else if (mx == core::Mixer::Attention) y = attention(dec, L, xn);
     else for (i64 t = 0; t < T; ++t) y[t] = ffn(dec, L, xn[t]);
     for (i64 t = 0; t < T; ++t)
-      for (size_t j = 0; j < x[t].size(); ++j) x[t][j] += y[t][j];
+      for (size_t j = 0; j < x[t].size(); ++j) x[t][j] += c.residual_mult * y[t][j];
     return;
   }
   const std::vector<const char*> n1 = {"input_layernorm", "ln_1", "self_attn_layer_norm", "ln_attn", "operator_norm"};
@@ -610,19 +618,21 @@ void layer(const ref::Decoder& dec, i64 L, std::vector<Vec>& x) {
   }
   for (i64 t = 0; t < T; ++t) xn[t] = c.norm_pre ? norm(c, x[t], a_w, a_b) : x[t];  // OLMo-2: no pre norm
   std::vector<Vec> a = c.layer_mixer(L) == core::Mixer::ShortConv ? short_conv(dec, L, xn)
+                       : c.layer_mixer(L) == core::Mixer::Mamba     ? mamba(dec, L, xn)  // Granite-4.0-H
                        : c.layer_is_linear(L)                       ? linear_attention(dec, L, xn)
                                                                     : attention(dec, L, xn);
   for (i64 t = 0; t < T; ++t) {
     if (pa) a[t] = norm(c, a[t], pa, W{});
     if (c.parallel_block) {
       const Vec f = ffn(dec, L, f_w ? norm(c, x[t], f_w, f_b) : xn[t]);
-      for (size_t j = 0; j < x[t].size(); ++j) x[t][j] += a[t][j] + f[j];
+      for (size_t j = 0; j < x[t].size(); ++j) x[t][j] += c.residual_mult * (a[t][j] + f[j]);
       continue;
     }
-    for (size_t j = 0; j < x[t].size(); ++j) x[t][j] += a[t][j];
+    // Granite: residual + block output · residual_multiplier (1 elsewhere)
+    for (size_t j = 0; j < x[t].size(); ++j) x[t][j] += c.residual_mult * a[t][j];
     Vec f = ffn(dec, L, f_w ? norm(c, x[t], f_w, f_b) : x[t]);
     if (pf) f = norm(c, f, pf, W{});
-    for (size_t j = 0; j < x[t].size(); ++j) x[t][j] += f[j];
+    for (size_t j = 0; j < x[t].size(); ++j) x[t][j] += c.residual_mult * f[j];
   }
 }
 
@@ -662,6 +672,7 @@ std::vector<double> naive_logits(const ref::Decoder& dec, const std::vector<std:
     std::vector<Vec> x(T);
     for (i64 t = 0; t < T; ++t) {
       Vec e(embed.p + tokens[s * T + t] * de, embed.p + (tokens[s * T + t] + 1) * de);
+      for (double& v : e) v *= c.embed_mult;  // Granite: inputs_embeds · embedding_multiplier
       x[t] = proj_in ? lin(e, proj_in) : e;
       if (pos)
         for (i64 j = 0; j < d; ++j) x[t][j] += pos.p[(t + c.pos_offset) * d + j];
@@ -680,7 +691,7 @@ std::vector<double> naive_logits(const ref::Decoder& dec, const std::vector<std:
     for (i64 v = 0; v < c.vocab; ++v) {
       double z = hb ? hb.p[v] : 0.0;
       for (i64 j = 0; j < de; ++j) z += h[j] * (head ? head.p[j * c.vocab + v] : embed.p[v * de + j]);
-      logits[v] = z;
+      logits[v] = z / c.logits_div;  // Granite: logits / logits_scaling
     }
     out.insert(out.end(), logits.begin(), logits.end());
   }
