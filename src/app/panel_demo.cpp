@@ -252,7 +252,7 @@ void draw_demo_panel(App& app) {
       if (m.indexer_measured || m.indexer_estimated) memory_row("indexer keys", m.indexer_measured, m.indexer_estimated, s.unit);
       if (m.attention_estimated) memory_row("attention temporaries", m.attention_measured, m.attention_estimated, s.unit);
       if (m.linear_estimated) memory_row("linear-attention temporaries", m.linear_measured, m.linear_estimated, s.unit);
-      if (m.mamba_estimated) memory_row("Mamba-2 temporaries", m.mamba_measured, m.mamba_estimated, s.unit);
+      if (m.mamba_estimated) memory_row("Mamba temporaries", m.mamba_measured, m.mamba_estimated, s.unit);
       if (m.conv_estimated) memory_row("short-convolution temporaries", m.conv_measured, m.conv_estimated, s.unit);
       memory_row("FFN temporaries", m.ffn_measured, m.ffn_estimated, s.unit);
       if (m.logits_measured || m.logits_estimated) memory_row("logits", m.logits_measured, m.logits_estimated, s.unit);

@@ -165,7 +165,7 @@ std::string text_report(const ref::DemoPlan& p, const DemoResults& r, const ref:
   row("activations (peak of the phases)", m.activations_measured, m.activations_estimated);
   if (m.attention_estimated > 0) row("  attention phase live set", m.attention_measured, m.attention_estimated);
   if (m.linear_estimated > 0) row("  linear-attention phase live set", m.linear_measured, m.linear_estimated);
-  if (m.mamba_estimated > 0) row("  Mamba-2 phase live set", m.mamba_measured, m.mamba_estimated);
+  if (m.mamba_estimated > 0) row("  Mamba phase live set", m.mamba_measured, m.mamba_estimated);
   if (m.conv_estimated > 0) row("  short-convolution phase live set", m.conv_measured, m.conv_estimated);
   row("  FFN phase live set", m.ffn_measured, m.ffn_estimated);
   row("scratch (heat map copy, …)", m.scratch_measured, -1);

@@ -209,9 +209,9 @@ void read_moe(const FamilyRow& f, Reader& r, ModelConfig& c, const std::string& 
   m.expert_bias = rule.expert_bias;
   // ref: modeling_qwen2_moe.py (if self.norm_topk_prob: routing_weights /= sum), modeling_deepseek_v3.py
   // DeepseekV3TopkRouter / modeling_nemotron_h.py (normalized if norm_topk_prob, then
-  // · routed_scaling_factor); absent, the families here renormalize (Mixtral, gpt-oss's softmax over
-  // the chosen logits) and scale by 1.
-  m.norm_topk = r.boolean({"norm_topk_prob"}, true);
+  // · routed_scaling_factor); absent, the family's rule says (Mixtral and gpt-oss renormalize, Jamba
+  // does not) and the scale is 1.
+  m.norm_topk = r.boolean({"norm_topk_prob"}, rule.norm_topk_default);
   m.routed_scale = r.number("routed_scaling_factor", {"routed_scaling_factor"}, 1.0);
 }
 

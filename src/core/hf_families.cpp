@@ -647,8 +647,9 @@ const std::vector<FamilyRow>& family_rows() {
        .positions_default = 262144, .vocab_default = 65536,  // ref: JambaConfig
        .ffn = {.absent = {.fixed = 14336}}, .pos = PosKind::None, .rotary = kNoRotary, .bias = {.attn = {nullptr, false}},
        .hook = jamba_layers, .finish = jamba_experts,
+       // ref: modeling_jamba.py JambaSparseMoeBlock: softmax over every expert, top-k, no renormalization.
        .moe = {.experts = {"num_experts"}, .experts_default = 16, .zero_means_dense = true, .top_k_default = 2,
-               .expert_ffn = {}, .expert_ffn_default = kDenseWidth}},
+               .expert_ffn = {}, .expert_ffn_default = kDenseWidth, .norm_topk_default = false}},
       // Falcon-H1 (modeling_falcon_h1.py FalconH1DecoderLayer): attention ‖ Mamba-2, then a SwiGLU MLP.
       {.family = Family::FalconH1, .model_types = {"falcon_h1"},
        .positions_default = 8192, .vocab_default = 128000,  // ref: FalconH1Config

@@ -54,6 +54,7 @@ struct MoeRule {
   const char* dense_list = nullptr;  // Qwen mlp_only_layers
   bool router_bias = false;   // gpt-oss: the router Linear has a bias
   bool expert_bias = false;   // gpt-oss: every routed expert's matrices have biases
+  bool norm_topk_default = true;  // norm_topk_prob when absent; Jamba: false (softmax, then top-k, no renormalization)
 };
 
 // Gated DeltaNet layers (Qwen3-Next): linear_* sizes, and which layers are linear, from

@@ -346,6 +346,7 @@ void add_attention_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const 
                        float* out, Program& p) {
   if (L.linear) add_linear_ops(dec, L, kv, n, in, out, p);
   else if (L.mamba) add_mamba_ops(dec, L, kv, n, in, out, p);
+  else if (L.mamba1) add_mamba1_ops(dec, L, kv, n, in, out, p);
   else if (L.short_conv) add_short_conv_ops(dec, L, kv, n, in, out, p);
   else if (dec.cfg.mla.enabled) add_mla_ops(dec, L, kv, n, in, out, p);
   else add_mha_ops(dec, L, kv, n, in, out, p);

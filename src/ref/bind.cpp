@@ -48,6 +48,8 @@ struct LayerBinder {
       return own_norms < n ? slots[own_norms++] : nullptr;
     }
     if (L.linear || L.mamba) return L.lin_norm.w ? nullptr : &L.lin_norm;  // the mixer's gated norm
+    if (L.mamba1)  // JambaMambaMixer's dt_layernorm, b_layernorm, c_layernorm, in that order
+      return !L.m1_dt_norm.w ? &L.m1_dt_norm : !L.m1_b_norm.w ? &L.m1_b_norm : !L.m1_c_norm.w ? &L.m1_c_norm : nullptr;
     if (last_role == Role::MlaQA) return &L.q_a_norm;
     if (last_role == Role::MlaKVA) return &L.kv_a_norm;
     if (last_role == Role::IdxK) return &L.idx_k_norm;  // the indexer's k_norm follows wk
@@ -82,7 +84,7 @@ struct LayerBinder {
         return t.cols == 2 * c.linear.key_dim() + 2 * c.linear.value_dim() ? &L.lin_qkvz : L.lin_qkv ? &L.lin_z : &L.lin_qkv;
       case Role::LinBA: return t.cols == 2 * c.linear.v_heads ? &L.lin_ba : L.lin_b ? &L.lin_a : &L.lin_b;
       case Role::LinOut: return &L.lin_out;
-      case Role::MambaIn: return &L.mamba_in;
+      case Role::MambaIn: return L.mamba1 && L.mamba_in ? &L.m1_x : &L.mamba_in;  // Mamba-1: in_proj, then x_proj
       default: return nullptr;
     }
   }
@@ -115,23 +117,35 @@ struct LayerBinder {
       return std::nullopt;
     }
     if (t.role == Role::Bias && t.of == Role::LinConv) {  // Mamba-2's conv1d.bias
-      const i64 want = L.mamba ? c.mamba.conv_dim() : c.d_model;
-      if (!(L.mamba || L.short_conv) || !L.conv || L.conv_bias || t.numel() != want)
+      const i64 want = L.mamba ? c.mamba.conv_dim() : L.mamba1 ? c.mamba1_inner() : c.d_model;
+      if (!(L.mamba || L.mamba1 || L.short_conv) || !L.conv || L.conv_bias || t.numel() != want)
         return unexpected(w, "a convolution bias without its weight");
       L.conv_bias = p;
       return std::nullopt;
     }
     if (t.role == Role::MambaD) {
-      if (!L.mamba || L.mamba_d || t.numel() != c.mamba.heads) return unexpected(w, "a second D, or not one per head");
+      const i64 want = L.mamba1 ? c.mamba1_inner() : c.mamba.heads;  // Mamba-1: one per channel
+      if (!(L.mamba || L.mamba1) || L.mamba_d || t.numel() != want) return unexpected(w, "a second D, or not one per head");
       L.mamba_d = p;
+      return std::nullopt;
+    }
+    if (L.mamba1 && t.role == Role::LinDtBias) {  // Mamba-1's dt_proj: a matrix with its bias
+      if (L.m1_dt || t.rows != c.mamba1.dt_rank || t.cols != c.mamba1_inner())
+        return unexpected(w, "a second dt_proj, or of another size");
+      set(L.m1_dt, w);
+      last_lin = &L.m1_dt;
+      last_role = t.role;
+      attn_started = true;
       return std::nullopt;
     }
     if (t.role == Role::LinConv || t.role == Role::LinDtBias || t.role == Role::LinALog) {
       const float** slot = t.role == Role::LinConv ? &L.conv : t.role == Role::LinDtBias ? &L.dt_bias : &L.a_log;
       const i64 want = L.short_conv ? (t.role == Role::LinConv ? c.short_conv * c.d_model : -1)
                        : L.mamba    ? (t.role == Role::LinConv ? c.mamba.conv_kernel * c.mamba.conv_dim() : c.mamba.heads)
+                       : L.mamba1   ? (t.role == Role::LinConv ? c.mamba1.conv_kernel * c.mamba1_inner()
+                                                               : c.mamba1_inner() * c.mamba1.state)  // A_log
                                     : (t.role == Role::LinConv ? c.linear.conv_kernel * c.linear.conv_dim() : c.linear.v_heads);
-      if (!(L.linear || L.mamba || L.short_conv) || *slot || t.numel() != want)
+      if (!(L.linear || L.mamba || L.mamba1 || L.short_conv) || *slot || t.numel() != want)
         return unexpected(w, "a recurrent mixer's tensor outside its layer, twice, or of another size");
       *slot = p;
       attn_started = true;
@@ -168,8 +182,12 @@ struct LayerBinder {
       if (!((L.up || L.gate_up) && L.down && L.ffn_norm)) return unexpected(any, "layer lacks FFN tensors");
       return std::nullopt;
     }
-    const bool recurrent = L.linear || L.mamba || L.short_conv;  // mixers with out_proj, not o
-    const bool attn = L.short_conv    ? short_conv
+    const bool mamba1 = L.mamba_in && L.m1_x && L.m1_dt && L.m1_dt.b && L.conv && L.a_log && L.mamba_d && L.lin_out &&
+                        (L.conv_bias || !c.mamba1.conv_bias) &&
+                        (!c.mamba1.inner_norms || (L.m1_dt_norm && L.m1_b_norm && L.m1_c_norm));
+    const bool recurrent = L.linear || L.mamba || L.mamba1 || L.short_conv;  // mixers with out_proj, not o
+    const bool attn = L.mamba1        ? mamba1
+                      : L.short_conv  ? short_conv
                       : L.mamba       ? mamba
                       : L.linear      ? linear
                       : c.mla.enabled ? (L.kv_a && L.kv_b && (L.q || (L.q_a && L.q_b)))
@@ -233,6 +251,7 @@ std::optional<Issue> bind_weights(Decoder& dec, i64 first, i64 count) {
     L.mamba = c.layer_mixer(L.index) == core::Mixer::Mamba;
     L.mlp_only = L.single && c.layer_mixer(L.index) == core::Mixer::None;
     L.short_conv = c.layer_mixer(L.index) == core::Mixer::ShortConv;
+    L.mamba1 = c.layer_mixer(L.index) == core::Mixer::Mamba1;
     LayerBinder b{c, L};
     const size_t start = i;
     for (; i < dec.weights.size() && dec.weights[i].layer == L.index; ++i)

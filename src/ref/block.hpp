@@ -26,6 +26,8 @@ void add_mamba_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const floa
 
 // LFM2's short convolution as the mixer of layer L (short_conv.cpp): in_proj's B‖C‖x, the causal
 // depthwise convolution of B·x through its window of the last short_conv inputs, C · conv, out_proj.
+// Mamba-1 (Jamba's JambaMambaMixer, a selective scan per channel; mamba1.cpp).
+void add_mamba1_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const float* in, float* out, Program& p);
 void add_short_conv_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const float* in, float* out, Program& p);
 
 // FFN of layer L: classic or gated dense MLP, or routed top-k experts plus shared experts.

@@ -35,6 +35,7 @@ struct Built {
   bool dense = false, moe = false;  // FFN kinds
   bool attn = false, linear = false;  // attention layers (caches that keep tokens), Gated DeltaNet layers
   bool mamba = false, conv = false;   // Mamba-2 layers, short-convolution layers (LFM2)
+  bool mamba1 = false;                // Mamba-1 layers (Jamba)
 };
 
 }  // namespace
@@ -44,7 +45,6 @@ std::optional<Issue> unsupported(const ModelConfig& c) {
   auto add = [&](bool on, const char* kind) {
     if (on) what += std::string(what.empty() ? "" : ", ") + kind;
   };
-  add(c.block_pattern.find('S') != std::string::npos || c.mamba1.enabled(), "Mamba-1 mixers (Jamba)");
   add(c.block_pattern.find('P') != std::string::npos || (c.mamba.enabled() && c.block_pattern.empty()),
       "Mamba-2 beside attention in one layer (Falcon-H1)");
   add(c.global_head_dim > 0 || c.global_kv_heads > 0 || c.k_eq_v, "Gemma 4's full-attention layer shapes (ghd, gkv, keqv)");
@@ -131,6 +131,16 @@ void arena_views(const ModelConfig& c, const DecoderOptions& o, const Built& bui
     view(kMamba, f(&Workspace::mam_c), M * m.conv_dim());
     view(kMamba, f(&Workspace::mam_y), M * m.d_inner());
     view(kMamba, f(&Workspace::mam_g), M * m.heads);
+  }
+  if (built.mamba1) {  // in the Mamba-2 phase: a model has one kind or the other
+    const auto& m = c.mamba1;
+    const i64 di = c.mamba1_inner();
+    if (!c.parallel_block && !built.mamba) view(kMamba, f(&Workspace::ao), M * d);
+    view(kMamba, f(&Workspace::m1_p), M * 2 * di);
+    view(kMamba, f(&Workspace::m1_c), M * di);
+    view(kMamba, f(&Workspace::m1_s), M * (m.dt_rank + 2 * m.state));
+    view(kMamba, f(&Workspace::m1_dt), M * di);
+    view(kMamba, f(&Workspace::m1_y), M * di);
   }
   if (built.conv) {
     if (!c.parallel_block) view(kConv, f(&Workspace::ao), M * d);
@@ -249,6 +259,7 @@ core::Result<std::vector<Request>> plan(const ModelConfig& c, const core::Invent
     const core::AttnKind ak = lp.cache_of(i).kind;
     if (ak == core::AttnKind::Linear) built.linear = true;
     else if (ak == core::AttnKind::Mamba) built.mamba = true;
+    else if (ak == core::AttnKind::Mamba1) built.mamba1 = true;
     else if (ak == core::AttnKind::Conv) built.conv = true;
     else if (core::keeps_tokens(ak)) built.attn = true;
     for (const auto& t : k->tensors) weight(t, i);
@@ -274,6 +285,9 @@ core::Result<std::vector<Request>> plan(const ModelConfig& c, const core::Invent
     } else if (cs.kind == core::AttnKind::Mamba) {
       const auto& m = c.mamba;
       conv = Checked(o.batch) * m.conv_kernel * m.conv_dim(), ssm = Checked(o.batch) * m.heads * m.head_dim * m.state;
+    } else if (cs.kind == core::AttnKind::Mamba1) {  // ref: layer_plan.cpp: d_inner × (d_conv + d_state)
+      const i64 di = c.mamba1_inner();
+      conv = Checked(o.batch) * c.mamba1.conv_kernel * di, ssm = Checked(o.batch) * di * c.mamba1.state;
     } else if (cs.kind == core::AttnKind::Conv) {
       conv = Checked(o.batch) * c.short_conv * c.d_model;
     }

@@ -83,6 +83,12 @@ struct LayerW {
   Lin mamba_in;                    // d → z‖xBC‖dt (d_inner + conv_dim + heads); lin_out is out_proj
   const float* conv_bias = nullptr;  // conv_dim
   const float* mamba_d = nullptr;    // heads: the skip connection D
+  // Mamba-1 (Jamba's JambaMambaMixer): in_proj is mamba_in (d → x‖gate), conv and conv_bias over
+  // d_inner channels, x_proj d_inner → dt_rank‖B‖C, dt_proj dt_rank → d_inner with bias, a_log
+  // (d_inner, state), mamba_d (d_inner), the RMSNorms of dt, B and C, and lin_out.
+  bool mamba1 = false;
+  Lin m1_x, m1_dt;
+  NormW m1_dt_norm, m1_b_norm, m1_c_norm;
 };
 
 struct GlobalW {
@@ -155,6 +161,12 @@ struct Workspace {
   float* mam_c = nullptr;    // (M, conv_dim) the convolution's output x‖B‖C
   float* mam_y = nullptr;    // (M, d_inner) the scan's output, then gated and normed
   float* mam_g = nullptr;    // (M, heads) the cumulative log decay within a chunk
+  // Mamba-1 views, in the Mamba-2 phase (a model has one kind or the other).
+  float* m1_p = nullptr;     // (M, 2·d_inner) in_proj: x‖gate
+  float* m1_c = nullptr;     // (M, d_inner) the convolution's output x
+  float* m1_s = nullptr;     // (M, dt_rank + 2·state) x_proj: dt‖B‖C, normed in place
+  float* m1_dt = nullptr;    // (M, d_inner) softplus(dt_proj(dt))
+  float* m1_y = nullptr;     // (M, d_inner) the scan's output, gated
   // Short-convolution phase views (LFM2; ao shared).
   float* sc_p = nullptr;     // (M, 3·d) in_proj: B‖C‖x
   float* sc_y = nullptr;     // (M, d) C · conv(B·x)

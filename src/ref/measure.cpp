@@ -108,7 +108,7 @@ core::Result<MemoryComparison> compare_memory(const Decoder& dec) {
   for (const auto& L : dec.layers) {
     (L.moe ? any_moe : any_dense) = true;
     any_linear = any_linear || L.linear;
-    any_mamba = any_mamba || L.mamba;
+    any_mamba = any_mamba || L.mamba || L.mamba1;
     any_conv = any_conv || L.short_conv;
   }
   for (int moe = 0; moe < 2; ++moe) {
@@ -116,8 +116,8 @@ core::Result<MemoryComparison> compare_memory(const Decoder& dec) {
     for (const core::CacheShape& cache : dec.plan.caches) {  // every cache shape of the plan
       auto t = core::layer_temporaries(c, cache, tp, moe == 1);
       if (!t) return t.issues();
-      i64& mixer = cache.kind == core::AttnKind::Linear  ? m.linear_estimated
-                   : cache.kind == core::AttnKind::Mamba ? m.mamba_estimated
+      i64& mixer = cache.kind == core::AttnKind::Linear                                          ? m.linear_estimated
+                   : cache.kind == core::AttnKind::Mamba || cache.kind == core::AttnKind::Mamba1 ? m.mamba_estimated
                    : cache.kind == core::AttnKind::Conv  ? m.conv_estimated
                                                          : m.attention_estimated;
       mixer = std::max(mixer, t->attention);
@@ -187,7 +187,16 @@ core::Result<MemoryComparison> compare_memory(const Decoder& dec) {
                 "(b·⌈n/64⌉·Hv·k_dim·v_dim): measured = " +
                 bytes_text(m.linear_measured) + ", estimated = " + bytes_text(m.linear_estimated));
   }
-  if (any_mamba) {
+  if (any_mamba && c.mamba1.enabled()) {
+    const auto& a = c.mamba1;
+    n.push_back("recurrent state (Mamba-1 layers): per sequence the convolution's last " + std::to_string(a.conv_kernel) +
+                " inputs and one " + std::to_string(a.state) + "-value state per channel (" +
+                std::to_string(c.mamba1_inner()) + " channels), fp32 here");
+    n.push_back("Mamba-1 phase: in_proj's x‖gate, the convolution's output, x_proj's dt‖B‖C, the time steps and the "
+                "scan's output (b·n rows each) + the out_proj output (b·n × d); the scan updates the state in place token "
+                "by token: measured = " + bytes_text(m.mamba_measured) + ", estimated = " + bytes_text(m.mamba_estimated));
+  }
+  if (any_mamba && c.mamba.enabled()) {
     const auto& a = c.mamba;
     n.push_back("recurrent state (Mamba-2 layers): per sequence the convolution's last " + std::to_string(a.conv_kernel) +
                 " inputs of x‖B‖C (" + std::to_string(a.conv_dim()) + " channels) and one " + std::to_string(a.head_dim) +

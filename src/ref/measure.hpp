@@ -34,7 +34,7 @@ struct MemoryComparison {
   i64 ffn_measured = 0, ffn_estimated = 0;
   // The same while a linear-attention (Gated DeltaNet) layer runs; 0 without such layers.
   i64 linear_measured = 0, linear_estimated = 0;
-  i64 mamba_measured = 0, mamba_estimated = 0;  // the same for a Mamba-2 layer
+  i64 mamba_measured = 0, mamba_estimated = 0;  // the same for a Mamba-2 or Mamba-1 layer
   i64 conv_measured = 0, conv_estimated = 0;    // and for a short-convolution layer (LFM2)
   i64 logits_measured = 0, logits_estimated = 0;  // head phase (decoders with globals only)
   i64 activations_measured = 0;   // every activation byte allocated (persistent + arena)

@@ -56,7 +56,8 @@ TEST_CASE("tiny presets: weights and KV equal to the byte, activations within to
       CHECK(m.weights_measured == m.weights_estimated);
       CHECK(m.kv_measured == m.kv_estimated);
       CHECK(m.state_measured == m.state_estimated);
-      CHECK((m.state_measured > 0) == (p.config.linear.enabled() || p.config.mamba.enabled() || p.config.short_conv > 0));
+      CHECK((m.state_measured > 0) == (p.config.linear.enabled() || p.config.mamba.enabled() || p.config.mamba1.enabled() ||
+                                       p.config.short_conv > 0));
       CHECK(m.indexer_measured == m.indexer_estimated);
       CHECK((m.indexer_measured > 0) == p.config.mla.has_indexer());
       CHECK(m.kv_measured > 0);

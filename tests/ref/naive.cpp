@@ -415,17 +415,61 @@ W exact(const ref::Decoder& dec, i64 layer, const std::string& tail) {
   return W{};
 }
 
+// A Mamba mixer's tensor by the end of its name: Nemotron-H names the mixer `mixer`, Granite-4.0-H
+// and Jamba `mamba`.
+W mixer_tensor(const ref::Decoder& dec, i64 L, const std::string& tail) {
+  const W w = exact(dec, L, ".mixer." + tail);
+  return w ? w : exact(dec, L, ".mamba." + tail);
+}
+
+// Mamba-1 over one sequence, as modeling_jamba.py JambaMambaMixer.slow_forward, token by token.
+std::vector<Vec> mamba1(const ref::Decoder& dec, i64 L, const std::vector<Vec>& xn) {
+  const ModelConfig& c = dec.cfg;
+  const auto& m = c.mamba1;
+  const i64 T = static_cast<i64>(xn.size()), di = c.mamba1_inner(), N = m.state, R = m.dt_rank, K = m.conv_kernel;
+  auto ex = [&](const char* tail) { return mixer_tensor(dec, L, tail); };
+  const W in = ex("in_proj.weight"), in_b = ex("in_proj.bias"), conv = ex("conv1d.weight"), conv_b = ex("conv1d.bias");
+  const W xp = ex("x_proj.weight"), dtw = ex("dt_proj.weight"), dtb = ex("dt_proj.bias");
+  const W alog = ex("A_log"), D = ex("D"), out = ex("out_proj.weight"), out_b = ex("out_proj.bias");
+  const W nd = ex("dt_layernorm.weight"), nb = ex("b_layernorm.weight"), nc = ex("c_layernorm.weight");
+  std::vector<Vec> proj(T);
+  for (i64 t = 0; t < T; ++t) proj[t] = lin(xn[t], in, in_b);  // x ‖ gate
+  Vec S(static_cast<size_t>(di * N), 0.0);
+  std::vector<Vec> res(T);
+  for (i64 t = 0; t < T; ++t) {
+    Vec x(static_cast<size_t>(di));
+    for (i64 i = 0; i < di; ++i) {
+      double y = conv_b ? conv_b.p[i] : 0.0;
+      for (i64 j = 0; j < K; ++j)
+        if (const i64 src = t - (K - 1) + j; src >= 0) y += conv.p[j * di + i] * proj[src][i];
+      x[i] = act(core::Activation::Silu, y);
+    }
+    const Vec sp = lin(x, xp);
+    Vec dt = slice(sp, 0, R), B = slice(sp, R, N), C = slice(sp, R + N, N);
+    if (nd) dt = norm(c, dt, nd, W{}, true), B = norm(c, B, nb, W{}, true), C = norm(c, C, nc, W{}, true);
+    Vec delta = lin(dt, dtw, dtb);
+    for (double& v : delta) v = std::log1p(std::exp(v));  // softplus
+    Vec y(static_cast<size_t>(di), 0.0);
+    for (i64 i = 0; i < di; ++i) {
+      for (i64 k = 0; k < N; ++k) {
+        double& h = S[i * N + k];
+        h = std::exp(-std::exp(alog.p[i * N + k]) * delta[i]) * h + delta[i] * B[k] * x[i];
+        y[i] += h * C[k];
+      }
+      y[i] = (y[i] + D.p[i] * x[i]) * act(core::Activation::Silu, proj[t][di + i]);
+    }
+    res[t] = lin(y, out, out_b);
+  }
+  return res;
+}
+
 // Mamba-2 over one sequence, as modeling_nemotron_h.py NemotronHMamba2Mixer.torch_forward's decode
 // branch applied token by token (the recurrence itself, no chunks).
 std::vector<Vec> mamba(const ref::Decoder& dec, i64 L, const std::vector<Vec>& xn) {
   const auto& m = dec.cfg.mamba;
   const i64 T = static_cast<i64>(xn.size()), H = m.heads, P = m.head_dim, N = m.state, G = m.groups;
   const i64 di = m.d_inner(), CD = m.conv_dim(), K = m.conv_kernel;
-  // Nemotron-H names the mixer `mixer`, Granite-4.0-H `mamba`.
-  auto ex = [&](const std::string& tail) {
-    const W w = exact(dec, L, ".mixer." + tail);
-    return w ? w : exact(dec, L, ".mamba." + tail);
-  };
+  auto ex = [&](const char* tail) { return mixer_tensor(dec, L, tail); };
   const W in = ex("in_proj.weight"), in_b = ex("in_proj.bias");
   const W conv = ex("conv1d.weight"), conv_b = ex("conv1d.bias");
   const W dtb = ex("dt_bias"), alog = ex("A_log"), D = ex("D");
@@ -597,7 +641,8 @@ void layer(const ref::Decoder& dec, i64 L, std::vector<Vec>& x) {
   const W a_w = nw(n1, false), a_b = nw(n1, true);
   const std::vector<const char*> n2 = c.norm_sandwich
       ? std::vector<const char*>{"pre_feedforward_layernorm"}
-      : std::vector<const char*>{"post_attention_layernorm", "ln_2", "final_layer_norm", "ln_mlp", "ffn_norm"};
+      : std::vector<const char*>{"post_attention_layernorm", "ln_2", "final_layer_norm", "ln_mlp", "ffn_norm",
+                                  "pre_ff_layernorm"};  // Jamba
   const W f_w = c.norm_ffn_input ? nw(n2, false) : W{}, f_b = c.norm_ffn_input ? nw(n2, true) : W{};
   const W pa = c.norm_sandwich ? nw({"post_attention_layernorm"}, false) : W{};
   const W pf = c.norm_sandwich ? nw({"post_feedforward_layernorm"}, false) : W{};
@@ -619,6 +664,7 @@ void layer(const ref::Decoder& dec, i64 L, std::vector<Vec>& x) {
   for (i64 t = 0; t < T; ++t) xn[t] = c.norm_pre ? norm(c, x[t], a_w, a_b) : x[t];  // OLMo-2: no pre norm
   std::vector<Vec> a = c.layer_mixer(L) == core::Mixer::ShortConv ? short_conv(dec, L, xn)
                        : c.layer_mixer(L) == core::Mixer::Mamba     ? mamba(dec, L, xn)  // Granite-4.0-H
+                       : c.layer_mixer(L) == core::Mixer::Mamba1    ? mamba1(dec, L, xn)  // Jamba
                        : c.layer_is_linear(L)                       ? linear_attention(dec, L, xn)
                                                                     : attention(dec, L, xn);
   for (i64 t = 0; t < T; ++t) {

@@ -61,6 +61,11 @@ inline core::ModelConfig tiny(core::ModelConfig c) {
     m.groups = 2;
     m.chunk = 4;
   }
+  if (c.mamba1.enabled()) {  // Mamba-1 (Jamba): d_inner 2·64, a 6-value state per channel, dt rank 8
+    c.mamba1.expand = 2;
+    c.mamba1.state = 6;
+    c.mamba1.dt_rank = 8;
+  }
   if (c.linear.enabled()) {  // Gated DeltaNet: layer 0 linear, layer 1 full attention; v_dim ≠ k_dim
     auto& a = c.linear;
     const i64 ratio = std::min<i64>(a.v_heads / a.k_heads, 3);
