@@ -19,6 +19,14 @@ void add_attention_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const 
 void add_linear_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const float* in, float* out,
                     Program& p);
 
+// The causal depthwise convolution of a recurrent mixer, then silu, over a call's b·n rows, one
+// sequence per unit (mamba.cpp): each sequence's window of the last `taps` inputs (in `windows`,
+// taps × channels per sequence, zeroed when the call starts at position 0) shifts by one row per
+// token, fill(row, newest) writes that token's input into the newest row, and out gets
+// silu(conv_apply(window)) in rows of `channels`. Gated DeltaNet, Mamba-2 and Mamba-1 use it.
+Op conv_silu_op(std::string name, i64 b, i64 n, i64 taps, i64 channels, i64 pos0, float* windows, const float* w,
+                const float* bias, std::function<void(i64 row, float* newest)> fill, float* out);
+
 // Mamba-2 mixer of a block-pattern layer L (mamba.cpp): in_proj, the convolution through its
 // window, the SSD scan in chunks of chunk_size over each head's state, the gated group norm and
 // out_proj.

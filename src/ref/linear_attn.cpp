@@ -161,20 +161,11 @@ void add_linear_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const flo
   const i64 pos0 = dec.pos;
   // The convolution, one sequence per unit: its window of the last Kc inputs (zeros before the
   // first token) shifts by one row per token; tap Kc − 1 multiplies the newest input.
-  float* win = kv.conv.data();
-  const float* wconv = L.conv;
-  add_op(p, rows_op(lname(L, "conv1d"), b, 2.0 * static_cast<double>(n * Kc * CD), [=](i64 s) {
-    float* st = win + s * Kc * CD;
-    if (pos0 == 0) std::fill_n(st, Kc * CD, 0.0f);
-    for (i64 t = 0; t < n; ++t) {
-      const i64 r = s * n + t;
-      float* newest = conv_push(st, Kc, CD);
-      for (i64 ch = 0; ch < CD; ++ch) newest[ch] = P[r * PW + lay.col(ch)];
-      float* y = C + r * CD;
-      conv_apply(st, Kc, CD, wconv, nullptr, y);
-      for (i64 ch = 0; ch < CD; ++ch) y[ch] /= 1.0f + std::exp(-y[ch]);  // silu
-    }
-  }));
+  add_op(p, conv_silu_op(lname(L, "conv1d"), b, n, Kc, CD, pos0, kv.conv.data(), L.conv, nullptr,
+                         [=](i64 r, float* newest) {
+                           for (i64 ch = 0; ch < CD; ++ch) newest[ch] = P[r * PW + lay.col(ch)];
+                         },
+                         C));
   const i64 Hk = a.k_heads;
   const float qscale = 1.0f / std::sqrt(static_cast<float>(dk));
   add_op(p, rows_op(lname(L, "q/k l2norm"), M, 6.0 * static_cast<double>(kd), [=](i64 r) {

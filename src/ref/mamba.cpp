@@ -29,6 +29,21 @@ std::string lname(const LayerW& L, const char* what) {
 
 }  // namespace
 
+Op conv_silu_op(std::string name, i64 b, i64 n, i64 taps, i64 channels, i64 pos0, float* windows, const float* w,
+                const float* bias, std::function<void(i64 row, float* newest)> fill, float* out) {
+  return rows_op(std::move(name), b, 2.0 * static_cast<double>(n * taps * channels), [=](i64 s) {
+    float* st = windows + s * taps * channels;
+    if (pos0 == 0) std::fill_n(st, taps * channels, 0.0f);
+    for (i64 t = 0; t < n; ++t) {
+      const i64 r = s * n + t;
+      fill(r, conv_push(st, taps, channels));
+      float* y = out + r * channels;
+      conv_apply(st, taps, channels, w, bias, y);
+      for (i64 ch = 0; ch < channels; ++ch) y[ch] /= 1.0f + std::exp(-y[ch]);  // silu
+    }
+  });
+}
+
 void add_mamba_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const float* in, float* out, Program& p) {
   const core::ModelConfig& c = dec.cfg;
   const auto& m = c.mamba;
@@ -41,20 +56,9 @@ void add_mamba_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const floa
   float* Gc = dec.ws.mam_g;
   add_op(p, gemm_op(dec, lname(L, "in_proj"), M, in, d, L.mamba_in, Pj, IW));
   const i64 pos0 = dec.pos;
-  float* win = kv.conv.data();
-  const float* wconv = L.conv;
-  const float* bconv = L.conv_bias;
-  add_op(p, rows_op(lname(L, "conv1d"), b, 2.0 * static_cast<double>(n * Kc * CD), [=](i64 s) {
-    float* st = win + s * Kc * CD;
-    if (pos0 == 0) std::fill_n(st, Kc * CD, 0.0f);
-    for (i64 t = 0; t < n; ++t) {
-      const i64 r = s * n + t;
-      std::memcpy(conv_push(st, Kc, CD), Pj + r * IW + di, static_cast<size_t>(CD) * 4);
-      float* y = Cv + r * CD;
-      conv_apply(st, Kc, CD, wconv, bconv, y);
-      for (i64 ch = 0; ch < CD; ++ch) y[ch] /= 1.0f + std::exp(-y[ch]);  // silu
-    }
-  }));
+  add_op(p, conv_silu_op(lname(L, "conv1d"), b, n, Kc, CD, pos0, kv.conv.data(), L.conv, L.conv_bias,
+                         [=](i64 r, float* newest) { std::memcpy(newest, Pj + r * IW + di, static_cast<size_t>(CD) * 4); },
+                         Cv));
   // dt = max(softplus(dt + dt_bias), time_step_min), written over the projection's dt.
   const float* dt_bias = L.dt_bias;
   // The floor: NemotronHConfig time_step_min = 0.001 (torch_forward's clamp); BambaMixer (Granite) clamps

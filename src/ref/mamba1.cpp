@@ -36,20 +36,9 @@ void add_mamba1_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const flo
   float* Y = dec.ws.m1_y;
   add_op(p, gemm_op(dec, lname(L, "in_proj"), M, in, d, L.mamba_in, Pj, 2 * di));
   const i64 pos0 = dec.pos;
-  float* win = kv.conv.data();
-  const float* wconv = L.conv;
-  const float* bconv = L.conv_bias;
-  add_op(p, rows_op(lname(L, "conv1d"), b, 2.0 * static_cast<double>(n * Kc * di), [=](i64 s) {
-    float* st = win + s * Kc * di;
-    if (pos0 == 0) std::fill_n(st, Kc * di, 0.0f);
-    for (i64 t = 0; t < n; ++t) {
-      const i64 r = s * n + t;
-      std::memcpy(conv_push(st, Kc, di), Pj + r * 2 * di, static_cast<size_t>(di) * 4);
-      float* x = X + r * di;
-      conv_apply(st, Kc, di, wconv, bconv, x);
-      for (i64 i = 0; i < di; ++i) x[i] = silu(x[i]);
-    }
-  }));
+  add_op(p, conv_silu_op(lname(L, "conv1d"), b, n, Kc, di, pos0, kv.conv.data(), L.conv, L.conv_bias,
+                         [=](i64 r, float* newest) { std::memcpy(newest, Pj + r * 2 * di, static_cast<size_t>(di) * 4); },
+                         X));
   add_op(p, gemm_op(dec, lname(L, "x_proj"), M, X, di, L.m1_x, Sp, SW));
   const NormW nd = L.m1_dt_norm, nb = L.m1_b_norm, nc = L.m1_c_norm;
   if (nd) {
