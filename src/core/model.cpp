@@ -410,15 +410,10 @@ std::vector<Issue> validate(const ModelConfig& c) {
     out.push_back({"partial_rotary_factor", "must be in (" + format_real(rot.min) + ", " + format_real(rot.max) + "]"});
   if (!(std::isfinite(c.rope_theta) && c.rope_theta > 0.0))
     out.push_back({"rope_theta", "must be a positive finite number"});
-  // Llama 4's temperature tuning (reference transformer): floor_scale 0 turns it off.
-  for (const auto& [name, v] : {std::pair{"floor_scale", c.attn_floor_scale}, std::pair{"attn_scale", c.attn_temp_scale}}) {
-    const RealLimit& l = *find_real_limit(name);
-    if (!(std::isfinite(v) && ((v > l.min && v <= l.max) || v == 0.0)))
-      out.push_back({name, "must be 0 (off) or a number in (" + format_real(l.min) + ", " + format_real(l.max) + "], got " +
-                               format_real(v)});
-  }
-  // Reference-transformer factors: each in its row's (min, max]; where 0 means "off" or "the default", 0 too.
+  // Reference-transformer factors: each in its row's (min, max]; where 0 means "off" or "the default", 0 too
+  // (Llama 4's temperature: floor_scale 0 turns it off).
   const std::tuple<const char*, double, bool> factors[] = {
+      {"floor_scale", c.attn_floor_scale, true},            {"attn_scale", c.attn_temp_scale, true},
       {"routed_scaling_factor", c.moe.routed_scale, false}, {"embedding_multiplier", c.embed_mult, false},
       {"residual_multiplier", c.residual_mult, false},      {"attention_multiplier", c.attn_mult, true},
       {"logits_scaling", c.logits_div, false},              {"time_step_min", c.mamba.dt_floor, true}};
