@@ -4,6 +4,8 @@
 #include "hf_families.hpp"
 
 #include <algorithm>
+#include <array>
+#include <span>
 
 namespace llmsize::core::hf {
 
@@ -146,6 +148,16 @@ void nemotron_h_experts(Reader& r, ModelConfig& c, std::string_view /*model_type
   if (c.block_pattern.find('E') == std::string::npos) c.moe = MoeConfig{};
 }
 
+// The dt floor of a Mamba-2 mixer that clamps dt to time_step_limit (BambaMixer, FalconH1Mixer
+// torch_forward: torch.clamp(dt, *time_step_limit), default (0.0, inf)): its lower bound.
+void read_dt_floor(Reader& r, Mamba2Config& m) {
+  std::string key;
+  if (const json* v = r.find({"time_step_limit"}, nullptr, &key)) {
+    if (v->is_array() && !v->empty() && (*v)[0].is_number()) m.dt_floor = (*v)[0].get<double>();
+    else r.issues.push_back({key, "must be a list of two numbers, got " + json_util::type_name(*v)});
+  }
+}
+
 // Granite-4.0-H (configuration_granitemoehybrid.py, modeling_granitemoehybrid.py): every layer is
 // a Mamba-2 mixer (BambaMixer) or attention, named by layer_types (or layers_block_type), then the
 // MoE (routed experts + shared_mlp) or, with no experts, shared_mlp alone; fused gate‖up matrices;
@@ -181,10 +193,7 @@ void granite_layers(Reader& r, ModelConfig& c, std::string_view /*model_type*/) 
   // GraniteMoeHybridModel / GraniteMoeHybridDecoderLayer / GraniteMoeSharedAttention /
   // GraniteMoeHybridForCausalLM scale the embeddings, each block's output, the attention scores and
   // the logits (GraniteMoeHybridConfig defaults 1.0 each).
-  if (const json* v = r.find({"time_step_limit"}, nullptr, &key)) {
-    if (v->is_array() && !v->empty() && (*v)[0].is_number()) m.dt_floor = (*v)[0].get<double>();
-    else r.issues.push_back({key, "must be a list of two numbers, got " + json_util::type_name(*v)});
-  }
+  read_dt_floor(r, m);
   c.embed_mult = r.number("embedding_multiplier", {"embedding_multiplier"}, 1.0);
   c.residual_mult = r.number("residual_multiplier", {"residual_multiplier"}, 1.0);
   c.attn_mult = r.number("attention_multiplier", {"attention_multiplier"}, 1.0);
@@ -356,6 +365,33 @@ void falcon_h1_layers(Reader& r, ModelConfig& c, std::string_view /*model_type*/
   m.chunk = r.integer("chunk_size", {"mamba_chunk_size"}, 256);
   m.conv_bias = r.boolean({"mamba_conv_bias"}, true);
   m.gated_norm = r.boolean({"mamba_rms_norm"}, false);
+  m.norm_before_gate = r.boolean({"mamba_norm_before_gate"}, true);  // FalconH1Config default
+  read_dt_floor(r, m);
+  // μP multipliers (FalconH1Config: 1.0 each; null ssm_multipliers / mlp_multipliers: all 1.0).
+  auto& u = c.mup;
+  c.embed_mult = r.number("embedding_multiplier", {"embedding_multiplier"}, 1.0);
+  u.attn_in = r.number("attention_in_multiplier", {"attention_in_multiplier"}, 1.0);
+  u.key = r.number("key_multiplier", {"key_multiplier"}, 1.0);
+  u.attn_out = r.number("attention_out_multiplier", {"attention_out_multiplier"}, 1.0);
+  u.ssm_in = r.number("ssm_in_multiplier", {"ssm_in_multiplier"}, 1.0);
+  u.ssm_out = r.number("ssm_out_multiplier", {"ssm_out_multiplier"}, 1.0);
+  u.lm_head = r.number("lm_head_multiplier", {"lm_head_multiplier"}, 1.0);
+  auto numbers = [&](const char* name, std::span<double> out) {
+    std::string at;
+    const json* v = r.find({name}, name, &at);
+    if (!v || v->is_null()) return;
+    const bool ok = v->is_array() && v->size() == out.size() &&
+                    std::all_of(v->begin(), v->end(), [](const json& e) { return e.is_number(); });
+    if (!ok) {
+      r.issues.push_back({at, "must be null or a list of " + std::to_string(out.size()) + " numbers"});
+      return;
+    }
+    for (size_t i = 0; i < out.size(); ++i) out[i] = (*v)[i].get<double>();
+  };
+  numbers("ssm_multipliers", u.ssm);
+  std::array<double, 2> mlp{1.0, 1.0};
+  numbers("mlp_multipliers", mlp);
+  u.mlp_gate = mlp[0], u.mlp_down = mlp[1];
 }
 
 // Llama-Nemotron NAS models (DeciLM, model_type nemotron-nas; ref: vLLM nemotron_nas.py

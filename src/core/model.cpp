@@ -165,6 +165,20 @@ const std::vector<RealLimit>& real_limits() {
       {"attention_multiplier", 0.0, 1e6},
       {"logits_scaling", 0.0, 1e6},
       {"time_step_min", 0.0, 1e3},
+      // Falcon-H1's μP multipliers (MupConfig)
+      {"attention_in_multiplier", 0.0, 1e6},
+      {"key_multiplier", 0.0, 1e6},
+      {"attention_out_multiplier", 0.0, 1e6},
+      {"ssm_in_multiplier", 0.0, 1e6},
+      {"ssm_out_multiplier", 0.0, 1e6},
+      {"ssm_multipliers[0]", 0.0, 1e6},
+      {"ssm_multipliers[1]", 0.0, 1e6},
+      {"ssm_multipliers[2]", 0.0, 1e6},
+      {"ssm_multipliers[3]", 0.0, 1e6},
+      {"ssm_multipliers[4]", 0.0, 1e6},
+      {"mlp_multipliers[0]", 0.0, 1e6},
+      {"mlp_multipliers[1]", 0.0, 1e6},
+      {"lm_head_multiplier", 0.0, 1e6},
   };
   return limits;
 }
@@ -416,7 +430,14 @@ std::vector<Issue> validate(const ModelConfig& c) {
       {"floor_scale", c.attn_floor_scale, true},            {"attn_scale", c.attn_temp_scale, true},
       {"routed_scaling_factor", c.moe.routed_scale, false}, {"embedding_multiplier", c.embed_mult, false},
       {"residual_multiplier", c.residual_mult, false},      {"attention_multiplier", c.attn_mult, true},
-      {"logits_scaling", c.logits_div, false},              {"time_step_min", c.mamba.dt_floor, true}};
+      {"logits_scaling", c.logits_div, false},              {"time_step_min", c.mamba.dt_floor, true},
+      {"attention_in_multiplier", c.mup.attn_in, false},    {"key_multiplier", c.mup.key, false},
+      {"attention_out_multiplier", c.mup.attn_out, false},  {"ssm_in_multiplier", c.mup.ssm_in, false},
+      {"ssm_out_multiplier", c.mup.ssm_out, false},         {"ssm_multipliers[0]", c.mup.ssm[0], false},
+      {"ssm_multipliers[1]", c.mup.ssm[1], false},          {"ssm_multipliers[2]", c.mup.ssm[2], false},
+      {"ssm_multipliers[3]", c.mup.ssm[3], false},          {"ssm_multipliers[4]", c.mup.ssm[4], false},
+      {"mlp_multipliers[0]", c.mup.mlp_gate, false},        {"mlp_multipliers[1]", c.mup.mlp_down, false},
+      {"lm_head_multiplier", c.mup.lm_head, false}};
   for (const auto& [name, v, zero_ok] : factors) {
     const RealLimit& l = *find_real_limit(name);
     if (!(std::isfinite(v) && ((v > l.min && v <= l.max) || (zero_ok && v == 0.0))))

@@ -5,6 +5,7 @@
 // Symbols used across the core: L layers, d hidden size, H query heads, K key/value heads,
 // hd head dim, v vocab, f FFN width, E routed experts, s sequence length, b batch.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <iterator>
 #include <optional>
@@ -153,6 +154,10 @@ struct Mamba2Config {
   // dt = max(softplus(dt + dt_bias), dt_floor) (reference transformer only): Nemotron-H clamps at
   // time_step_min (0.001), Bamba and Granite-4.0-H at time_step_limit[0] (0: no clamp).
   double dt_floor = 0.0;
+  // The gated norm normalizes y, then multiplies by silu(z) (Falcon-H1's mamba_norm_before_gate:
+  // FalconH1RMSNormGated); false: y · silu(z), then the norm (rmsnorm_fn's norm_before_gate=False,
+  // Nemotron-H and Bamba). Reference transformer only.
+  bool norm_before_gate = false;
   bool operator==(const Mamba2Config&) const = default;
 
   bool enabled() const { return heads > 0; }
@@ -173,6 +178,20 @@ struct Mamba1Config {
   bool operator==(const Mamba1Config&) const = default;
 
   bool enabled() const { return expand > 0; }
+};
+
+// Falcon-H1's μP multipliers (modeling_falcon_h1.py; reference transformer only; 1 = none): the
+// attention's input (attention_in_multiplier), its keys after k_proj (key_multiplier) and its output
+// (attention_out_multiplier); the Mamba-2 mixer's input (ssm_in_multiplier), in_proj's z, x, B, C
+// and dt parts (ssm_multipliers: compute_mup_vector) and its output (ssm_out_multiplier); the MLP's
+// gate before the activation and its down_proj output (mlp_multipliers); the logits
+// (lm_head_multiplier). The embeddings' multiplier is ModelConfig::embed_mult.
+struct MupConfig {
+  double attn_in = 1.0, key = 1.0, attn_out = 1.0;
+  double ssm_in = 1.0, ssm_out = 1.0;
+  std::array<double, 5> ssm{1.0, 1.0, 1.0, 1.0, 1.0};
+  double mlp_gate = 1.0, mlp_down = 1.0, lm_head = 1.0;
+  bool operator==(const MupConfig&) const = default;
 };
 
 // What one layer holds. A block-pattern model (Nemotron-H) has one block per layer: a mixer or
@@ -249,6 +268,7 @@ struct ModelConfig {
   bool short_conv_bias = false;  // LFM2 conv_bias: biases on in_proj, the convolution and out_proj
   Mamba2Config mamba;
   Mamba1Config mamba1;
+  MupConfig mup;
   // Per-layer shapes of a heterogeneous (NAS) model, one entry per layer (DeciLM block_configs:
   // Llama-Nemotron Super and Ultra); empty: every layer has n_kv_heads and d_ff. An entry of 0 in
   // layer_kv_heads: no attention block in that layer (no norm, no cache); 0 in layer_ffn: no FFN.

@@ -15,7 +15,7 @@ Result<Temporaries> layer_temporaries(const ModelConfig& c, const CacheShape& ca
   Checked attention;
   // ref: vLLM mamba_mixer2.py MambaMixer2 and mamba_chunk_scan_combined: in_proj's z‖xBC‖dt, the
   // convolution's x‖B‖C, the chunk states (b·⌈c/chunk⌉·heads·head_dim·state, fp32) and y; decode
-  // (c = 1) updates the state in place. Falcon-H1 holds them beside its attention's.
+  // (c = 1) updates the state in place.
   Checked mamba2;
   if (cache.kind == AttnKind::Mamba || cache.kind == AttnKind::FullMamba) {
     const auto& m = c.mamba;
@@ -72,7 +72,15 @@ Result<Temporaries> layer_temporaries(const ModelConfig& c, const CacheShape& ca
   // Eager attention materializes scores S and probabilities P, b·H·c·T each.
   const Checked scores = tokens * H * p.context * e * 2;
   Temporaries t;
-  if (attends(cache.kind)) attention = hidden * 2 + q + kv + (p.flash ? out : scores) + mamba2;
+  if (attends(cache.kind)) attention = hidden * 2 + q + kv + (p.flash ? out : scores);
+  if (cache.kind == AttnKind::FullMamba) {
+    // Falcon-H1 (ref: vLLM falcon_h1.py FalconH1ParallelHybrid.forward): attention, then the Mamba-2
+    // mixer, each on its own copy of the normed input times its multiplier (b·c·d); the attention's
+    // output stays alive while the mixer runs. The larger branch is the peak.
+    const Checked attn_branch = attention + hidden, mamba_branch = hidden * 4 + mamba2;
+    attention = !attn_branch.ok() || !mamba_branch.ok() ? attn_branch + mamba_branch
+                : attn_branch.value() >= mamba_branch.value() ? attn_branch : mamba_branch;
+  }
   const i64 width_mult = c.ffn_kind == FfnKind::Gated ? 3 : 2;  // gate, up, act·up | up, act
   Checked ffn;
   if (!moe_layer) {

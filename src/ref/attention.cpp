@@ -57,6 +57,12 @@ void add_mha_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const float*
     add_op(p, gemm_op(dec, lname(L, "v"), M, in, d, L.v, qkv + vo, W));
   }
   const i64 pos0 = dec.pos;
+  if (c.mup.key != 1.0) {  // Falcon-H1: k_proj(x) · key_multiplier (FalconH1Attention.forward)
+    const float km = static_cast<float>(c.mup.key);
+    add_op(p, rows_op(lname(L, "key multiplier"), M, static_cast<double>(K * hd), [=](i64 r) {
+      for (i64 e = 0; e < K * hd; ++e) qkv[r * W + ko + e] *= km;
+    }));
+  }
   if (L.q_norm) {
     const core::NormKind kind = c.norm;
     const NormW qn = L.q_norm, kn = L.k_norm;
@@ -345,7 +351,7 @@ void add_mla_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const float*
 void add_attention_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const float* in,
                        float* out, Program& p) {
   if (L.linear) add_linear_ops(dec, L, kv, n, in, out, p);
-  else if (L.mamba) add_mamba_ops(dec, L, kv, n, in, out, p);
+  else if (L.mamba && !L.attn_mamba) add_mamba_ops(dec, L, kv, n, in, out, p);  // Falcon-H1: block.cpp runs both
   else if (L.mamba1) add_mamba1_ops(dec, L, kv, n, in, out, p);
   else if (L.short_conv) add_short_conv_ops(dec, L, kv, n, in, out, p);
   else if (dec.cfg.mla.enabled) add_mla_ops(dec, L, kv, n, in, out, p);

@@ -188,7 +188,7 @@ struct LayerBinder {
     const bool recurrent = L.linear || L.mamba || L.mamba1 || L.short_conv;  // mixers with out_proj, not o
     const bool attn = L.mamba1        ? mamba1
                       : L.short_conv  ? short_conv
-                      : L.mamba       ? mamba
+                      : L.mamba       ? mamba && (!L.attn_mamba || ((L.qkv || (L.q && L.k && L.v)) && L.o))
                       : L.linear      ? linear
                       : c.mla.enabled ? (L.kv_a && L.kv_b && (L.q || (L.q_a && L.q_b)))
                                       : (L.qkv || (L.q && L.k && L.v));
@@ -248,7 +248,8 @@ std::optional<Issue> bind_weights(Decoder& dec, i64 first, i64 count) {
     L.no_ffn = c.per_layer() && !c.layer_has_ffn(L.index);
     L.linear = dec.plan.cache_of(L.index).kind == core::AttnKind::Linear;
     L.single = !c.block_pattern.empty() && !c.block_ffn;
-    L.mamba = c.layer_mixer(L.index) == core::Mixer::Mamba;
+    L.attn_mamba = c.layer_mixer(L.index) == core::Mixer::AttentionMamba;
+    L.mamba = c.layer_mixer(L.index) == core::Mixer::Mamba || L.attn_mamba;
     L.mlp_only = L.single && c.layer_mixer(L.index) == core::Mixer::None;
     L.short_conv = c.layer_mixer(L.index) == core::Mixer::ShortConv;
     L.mamba1 = c.layer_mixer(L.index) == core::Mixer::Mamba1;

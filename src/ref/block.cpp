@@ -5,6 +5,7 @@
 //   post only   x += post1(attn(x));            x += post2(ffn(x))          (OLMo-2)
 //   one block   x += block(norm(x)), block = Mamba-2, attention or MLP    (Nemotron-H)
 //   NAS         sequential, with either block absent (no_op: no norm, no residual branch; DeciLM)
+//   side by side x += so·mamba(norm1(x)) + ao·attn(ai·norm1(x));  x += ffn(norm2(x))   (Falcon-H1)
 #include "block.hpp"
 
 #include "math.hpp"
@@ -14,6 +15,30 @@ namespace llmsize::ref {
 namespace {
 std::string lname(const LayerW& L, const char* what) {
   return "layer " + std::to_string(L.index) + " · " + what;
+}
+
+// Falcon-H1 (modeling_falcon_h1.py FalconH1DecoderLayer.forward): the Mamba-2 mixer and attention
+// read the same normed rows xn, and their outputs add up:
+//   ao = ssm_out_multiplier · mamba(xn) + attention_out_multiplier · attn(attention_in_multiplier · xn)
+// (the mixer applies ssm_in_multiplier and ssm_out_multiplier itself: mamba.cpp). The mixer runs
+// first into ao, which is the first view of both arena phases and so outlives the attention's
+// buffers; attention writes ao2. xn is scaled in place: the FFN's norm rewrites it afterwards.
+void add_attn_mamba_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, float* xn, float* ao, Program& p) {
+  const core::ModelConfig& c = dec.cfg;
+  const i64 M = dec.opt.batch * n, d = c.d_model;
+  add_mamba_ops(dec, L, kv, n, xn, ao, p);
+  if (c.mup.attn_in != 1.0) {
+    const float ai = static_cast<float>(c.mup.attn_in);
+    add_op(p, rows_op(lname(L, "attention input multiplier"), M, static_cast<double>(d), [=](i64 r) {
+      for (i64 j = 0; j < d; ++j) xn[r * d + j] *= ai;
+    }));
+  }
+  float* ao2 = dec.ws.ao2;
+  add_attention_ops(dec, L, kv, n, xn, ao2, p);
+  const float am = static_cast<float>(c.mup.attn_out);
+  add_op(p, rows_op(lname(L, "mamba + attention"), M, 2.0 * static_cast<double>(d), [=](i64 r) {
+    for (i64 j = 0; j < d; ++j) ao[r * d + j] += am * ao2[r * d + j];
+  }));
 }
 }  // namespace
 
@@ -61,7 +86,8 @@ void add_layer_ops(Decoder& dec, size_t li, i64 n, Program& p) {
                       [=](i64 r) { norm_vec(kind, n2, x + r * d, xn2 + r * d, d); }));
     ffn_in = xn2;
   }
-  add_attention_ops(dec, L, dec.kv[li], n, attn_in, ao, p);
+  if (L.attn_mamba) add_attn_mamba_ops(dec, L, dec.kv[li], n, xn, ao, p);
+  else add_attention_ops(dec, L, dec.kv[li], n, attn_in, ao, p);
   if (post1)
     add_op(p, rows_op(lname(L, "post-attention norm"), M, norm_cost,
                       [=](i64 r) { norm_vec(kind, post1, ao + r * d, ao + r * d, d); }));

@@ -36,6 +36,7 @@ struct Built {
   bool attn = false, linear = false;  // attention layers (caches that keep tokens), Gated DeltaNet layers
   bool mamba = false, conv = false;   // Mamba-2 layers, short-convolution layers (LFM2)
   bool mamba1 = false;                // Mamba-1 layers (Jamba)
+  bool attn_mamba = false;            // attention beside a Mamba-2 mixer in one layer (Falcon-H1)
 };
 
 }  // namespace
@@ -45,8 +46,7 @@ std::optional<Issue> unsupported(const ModelConfig& c) {
   auto add = [&](bool on, const char* kind) {
     if (on) what += std::string(what.empty() ? "" : ", ") + kind;
   };
-  add(c.block_pattern.find('P') != std::string::npos || (c.mamba.enabled() && c.block_pattern.empty()),
-      "Mamba-2 beside attention in one layer (Falcon-H1)");
+  add(c.mamba.enabled() && c.block_pattern.empty(), "a Mamba-2 mixer without a block pattern");
   add(c.global_head_dim > 0 || c.global_kv_heads > 0 || c.k_eq_v, "Gemma 4's full-attention layer shapes (ghd, gkv, keqv)");
   add(c.kv_shared > 0, "KV-shared layers (kvs)");
   add(c.per_layer() && (c.parallel_block || c.norm_sandwich || !c.norm_pre || !c.block_pattern.empty()),
@@ -164,6 +164,7 @@ void arena_views(const ModelConfig& c, const DecoderOptions& o, const Built& bui
     }
   } else if (built.attn) {
     if (!c.parallel_block) view(kAttention, f(&Workspace::ao), M * d);
+    if (built.attn_mamba) view(kAttention, f(&Workspace::ao2), M * d);  // ao holds the Mamba-2 output meanwhile
     // Qwen3-Next's q_proj yields each head's query and output gate side by side; NAS layers have
     // their own KV heads (the most of any layer).
     i64 kv_max = c.n_kv_heads;
@@ -262,6 +263,7 @@ core::Result<std::vector<Request>> plan(const ModelConfig& c, const core::Invent
     else if (ak == core::AttnKind::Mamba1) built.mamba1 = true;
     else if (ak == core::AttnKind::Conv) built.conv = true;
     else if (core::keeps_tokens(ak)) built.attn = true;
+    if (ak == core::AttnKind::FullMamba) built.mamba = built.attn_mamba = true;  // Falcon-H1: attention and Mamba-2
     for (const auto& t : k->tensors) weight(t, i);
   }
   if (dec) {  // weights vector is final: point the requests at its buffers
@@ -282,7 +284,7 @@ core::Result<std::vector<Request>> plan(const ModelConfig& c, const core::Invent
     if (cs.kind == core::AttnKind::Linear) {
       const auto& a = c.linear;
       conv = Checked(o.batch) * a.conv_kernel * a.conv_dim(), ssm = Checked(o.batch) * a.v_heads * a.k_dim * a.v_dim;
-    } else if (cs.kind == core::AttnKind::Mamba) {
+    } else if (cs.kind == core::AttnKind::Mamba || cs.kind == core::AttnKind::FullMamba) {  // FullMamba: K/V too, below
       const auto& m = c.mamba;
       conv = Checked(o.batch) * m.conv_kernel * m.conv_dim(), ssm = Checked(o.batch) * m.heads * m.head_dim * m.state;
     } else if (cs.kind == core::AttnKind::Mamba1) {  // ref: layer_plan.cpp: d_inner × (d_conv + d_state)

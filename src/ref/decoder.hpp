@@ -78,6 +78,9 @@ struct LayerW {
   // Block-pattern layers (Nemotron-H: one norm, then one block): `single` marks them; the block
   // is a Mamba-2 mixer (`mamba`), attention, or an MLP alone (`mlp_only`).
   bool single = false, mamba = false, mlp_only = false;
+  // Falcon-H1 ('P' layers): attention and a Mamba-2 mixer side by side on one normed input; `mamba`
+  // is set too, and the block runs both (block.cpp add_attn_mamba_ops).
+  bool attn_mamba = false;
   bool short_conv = false;         // LFM2's short convolution as the layer's mixer (in_proj is sc_in)
   Lin sc_in;                       // d → B‖C‖x (3·d)
   Lin mamba_in;                    // d → z‖xBC‖dt (d_inner + conv_dim + heads); lin_out is out_proj
@@ -149,6 +152,7 @@ struct Workspace {
   std::int32_t* idx_sel = nullptr;  // (M, min(context, index_topk)) the keys each query attends
   float* attn = nullptr;     // (M, H·v_hd) attention output before o
   float* ao = nullptr;       // (M, d) o-projection output (ao_keep for parallel blocks)
+  float* ao2 = nullptr;      // (M, d) Falcon-H1: the attention's output, while the Mamba-2 mixer's waits in ao
   // Linear-attention phase views (Gated DeltaNet; ao is shared with the attention phase).
   float* lin_p = nullptr;    // (M, 2·key_dim + 2·value_dim) projections q‖k‖v‖z (checkpoint order)
   float* lin_ba = nullptr;   // (M, 2·Hv) b‖a (checkpoint order)

@@ -44,6 +44,10 @@ ModelConfig one_layer(const ModelConfig& m, const core::LayerPlan& plan, i64 lay
     b.layer_kv_heads = {m.kv_heads_at(layer)};
     b.layer_ffn = {m.ffn_at(layer)};
   }
+  // A block-pattern model of one kind (Falcon-H1: every layer 'P'): that layer's block
+  // (validate() holds the pattern to one character per layer).
+  if (!m.block_pattern.empty() && layer >= 0 && layer < static_cast<i64>(m.block_pattern.size()))
+    b.block_pattern = m.block_pattern.substr(static_cast<size_t>(layer), 1);
   return b;
 }
 

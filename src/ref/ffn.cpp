@@ -31,6 +31,7 @@ std::string lname(const LayerW& L, const std::string& what) {
 struct Mlp {
   Lin gate, up, gate_up, down;
   i64 copy = 0;
+  float gate_mult = 1.0f, down_mult = 1.0f;  // Falcon-H1's mlp_multipliers (FalconH1MLP.forward)
 };
 
 void add_mlp_ops(Decoder& dec, const LayerW& L, const std::string& label, const Mlp& w, i64 max_rows,
@@ -50,6 +51,7 @@ void add_mlp_ops(Decoder& dec, const LayerW& L, const std::string& label, const 
   // activation (ref: modeling_gpt_oss.py GptOssExperts: gate_up[..., ::2], gate_up[..., 1::2]).
   const bool oss = c.family == core::Family::GptOss;
   const bool interleaved = oss && w.gate_up;
+  const float gm = w.gate_mult;
   Op a;
   a.name = lname(L, label + ".act");
   a.units = max_rows;
@@ -63,13 +65,20 @@ void add_mlp_ops(Decoder& dec, const LayerW& L, const std::string& label, const 
       else if (gated && oss)
         for (i64 j = 0; j < f; ++j) g[j] = gpt_oss_glu(g[j], g[f + j]);
       else if (gated)
-        for (i64 j = 0; j < f; ++j) g[j] = activate(act, g[j]) * g[f + j];
+        for (i64 j = 0; j < f; ++j) g[j] = activate(act, g[j] * gm) * g[f + j];
       else
         for (i64 j = 0; j < f; ++j) g[j] = activate(act, g[j]);
     }
   };
   add_op(p, std::move(a));
   add_op(p, gemm_op(dec, lname(L, label + ".down"), max_rows, rows, h, ldh, w.down, w.copy, out, d));
+  if (w.down_mult != 1.0f) {
+    const float dm = w.down_mult;
+    add_op(p, rows_op(lname(L, label + ".down multiplier"), max_rows, static_cast<double>(d), [=](i64 r) {
+      if (r >= rows()) return;
+      for (i64 j = 0; j < d; ++j) out[r * d + j] *= dm;
+    }));
+  }
 }
 
 float sigmoid(float x) { return 1.0f / (1.0f + std::exp(-x)); }
@@ -166,8 +175,10 @@ void add_moe_ops(Decoder& dec, const LayerW& L, i64 n, const float* in, float* o
 void add_ffn_ops(Decoder& dec, const LayerW& L, i64 n, const float* in, float* out, Program& p) {
   if (L.moe) return add_moe_ops(dec, L, n, in, out, p);
   const i64 M = dec.opt.batch * n;
-  add_mlp_ops(dec, L, "ffn", Mlp{L.gate, L.up, L.gate_up, L.down, 0}, M, [M] { return M; }, in,
-              dec.ws.h, out, p);
+  const auto& u = dec.cfg.mup;  // Falcon-H1: the dense MLP's gate and down multipliers
+  add_mlp_ops(dec, L, "ffn",
+              Mlp{L.gate, L.up, L.gate_up, L.down, 0, static_cast<float>(u.mlp_gate), static_cast<float>(u.mlp_down)}, M,
+              [M] { return M; }, in, dec.ws.h, out, p);
 }
 
 }  // namespace llmsize::ref

@@ -18,12 +18,13 @@ void add_advance(Decoder& dec, i64 n, Program& p) {
   add_op(p, rows_op("advance", 1, 1.0, [=](i64) { D->pos += n; }));
 }
 
-// Granite: logits ÷ logits_scaling (GraniteMoeHybridForCausalLM.forward); nothing for other models.
+// Granite: logits ÷ logits_scaling (GraniteMoeHybridForCausalLM.forward); Falcon-H1: logits ×
+// lm_head_multiplier (FalconH1ForCausalLM.forward); nothing for other models.
 void add_logits_scale(const core::ModelConfig& c, i64 b, i64 v, float* logits, Program& p) {
-  if (c.logits_div == 1.0) return;
-  const float div = static_cast<float>(c.logits_div);
-  add_op(p, rows_op("logits / logits_scaling", b, static_cast<double>(v), [=](i64 s) {
-    for (i64 t = 0; t < v; ++t) logits[s * v + t] /= div;
+  if (c.logits_div == 1.0 && c.mup.lm_head == 1.0) return;
+  const float f = static_cast<float>(c.mup.lm_head / c.logits_div);
+  add_op(p, rows_op("logits scale", b, static_cast<double>(v), [=](i64 s) {
+    for (i64 t = 0; t < v; ++t) logits[s * v + t] *= f;
   }));
 }
 

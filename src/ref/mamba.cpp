@@ -6,10 +6,13 @@
 //   dt       = max(softplus(dt + dt_bias), dt_floor);  A = −exp(A_log)            (per head)
 //   S_h ← exp(dt·A) S_h + dt · B_g ⊗ x_h;   y_h = S_h C_g + D_h x_h   (head h reads group g = h / (heads/groups))
 //   y = rmsnorm per group of d_inner/groups (y ⊙ silu(z)) ⊙ w;  out = out_proj(y)
+// Falcon-H1's mixer (modeling_falcon_h1.py FalconH1Mixer.torch_forward) adds its μP multipliers on
+// in_proj's parts and the output, and its gated norm is optional and may normalize before gating.
 // The state (conv window, and S_h as state × head_dim per head) lives in the layer's KvCache. A
 // call runs the scan in chunks of the config's chunk_size (the SSD form of the same recurrence,
 // Dao & Gu 2024 §6: within a chunk the outputs are a masked product C·Bᵀ with decays, and the
 // state enters and leaves through S); decode is a chunk of one token.
+#include <array>
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -55,6 +58,19 @@ void add_mamba_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const floa
   float* Y = dec.ws.mam_y;
   float* Gc = dec.ws.mam_g;
   add_op(p, gemm_op(dec, lname(L, "in_proj"), M, in, d, L.mamba_in, Pj, IW));
+  // Falcon-H1's μP multipliers on in_proj(x · ssm_in_multiplier): z, x, B, C and dt each by their
+  // ssm_multipliers entry (FalconH1Mixer.torch_forward, compute_mup_vector). in_proj has no bias
+  // there (mamba_proj_bias is refused), so the input's multiplier joins each part's.
+  if (const auto& u = c.mup; u.ssm_in != 1.0 || u.ssm != std::array<double, 5>{1.0, 1.0, 1.0, 1.0, 1.0}) {
+    const i64 GN = G * N, ends[5] = {di, 2 * di, 2 * di + GN, 2 * di + 2 * GN, IW};
+    std::array<float, 5> f{};
+    for (size_t k = 0; k < 5; ++k) f[k] = static_cast<float>(u.ssm[k] * u.ssm_in);
+    add_op(p, rows_op(lname(L, "in_proj multipliers"), M, static_cast<double>(IW), [=](i64 r) {
+      float* row = Pj + r * IW;
+      for (i64 k = 0, j = 0; k < 5; ++k)
+        for (; j < ends[k]; ++j) row[j] *= f[static_cast<size_t>(k)];
+    }));
+  }
   const i64 pos0 = dec.pos;
   add_op(p, conv_silu_op(lname(L, "conv1d"), b, n, Kc, CD, pos0, kv.conv.data(), L.conv, L.conv_bias,
                          [=](i64 r, float* newest) { std::memcpy(newest, Pj + r * IW + di, static_cast<size_t>(CD) * 4); },
@@ -121,21 +137,33 @@ void add_mamba_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const floa
     stats->kv_bytes_read += 8.0 * static_cast<double>((u1 - u0) * N * P);  // the state read and written per call
   };
   add_op(p, std::move(scan));
-  // rmsnorm_fn(y, z, group_size = d_inner / groups, norm_before_gate = False): gate, then norm per group.
+  // rmsnorm_fn(y, z, group_size = d_inner / groups, norm_before_gate = False): gate, then norm per
+  // group; Falcon-H1's FalconH1RMSNormGated with norm_before_gate: norm, then gate; without its norm
+  // (mamba_rms_norm false) y · silu(z) alone.
   const NormW nw = L.lin_norm;
-  const bool gated = static_cast<bool>(nw);
-  add_op(p, rows_op(lname(L, "gated norm"), M, 8.0 * static_cast<double>(di), [=](i64 r) {
+  const bool before = c.mamba.norm_before_gate;
+  add_op(p, rows_op(lname(L, nw ? "gated norm" : "gate"), M, 8.0 * static_cast<double>(di), [=](i64 r) {
     float* y = Y + r * di;
-    if (!gated) return;
     const float* z = Pj + r * IW;
-    for (i64 j = 0; j < di; ++j) y[j] *= z[j] / (1.0f + std::exp(-z[j]));
+    auto gate = [&] {
+      for (i64 j = 0; j < di; ++j) y[j] *= z[j] / (1.0f + std::exp(-z[j]));
+    };
+    if (!before || !nw) gate();
+    if (!nw) return;
     const i64 gs = di / G;
     for (i64 k = 0; k < G; ++k) {
       const NormW part{nw.w + k * gs, nullptr, gs};
       norm_vec(core::NormKind::RmsNorm, part, y + k * gs, y + k * gs, gs);
     }
+    if (before) gate();
   }));
   add_op(p, gemm_op(dec, lname(L, "out_proj"), M, Y, di, L.lin_out, out, d));
+  if (c.mup.ssm_out != 1.0) {  // Falcon-H1: mamba(x) · ssm_out_multiplier (FalconH1DecoderLayer.forward)
+    const float so = static_cast<float>(c.mup.ssm_out);
+    add_op(p, rows_op(lname(L, "output multiplier"), M, static_cast<double>(d), [=](i64 r) {
+      for (i64 j = 0; j < d; ++j) out[r * d + j] *= so;
+    }));
+  }
 }
 
 }  // namespace llmsize::ref

@@ -105,10 +105,12 @@ core::Result<MemoryComparison> compare_memory(const Decoder& dec) {
   tp.flash = true;  // the decoder attends one query row at a time: no b·H·c·T score matrix
   tp.logits_positions = 1;
   bool any_dense = false, any_moe = false, any_linear = false, any_mamba = false, any_conv = false;
+  bool any_beside = false;  // Falcon-H1: attention and Mamba-2 in one layer, measured and estimated as its attention phase
   for (const auto& L : dec.layers) {
     (L.moe ? any_moe : any_dense) = true;
     any_linear = any_linear || L.linear;
-    any_mamba = any_mamba || L.mamba || L.mamba1;
+    any_mamba = any_mamba || (L.mamba && !L.attn_mamba) || L.mamba1;
+    any_beside = any_beside || L.attn_mamba;
     any_conv = any_conv || L.short_conv;
   }
   for (int moe = 0; moe < 2; ++moe) {
@@ -129,7 +131,8 @@ core::Result<MemoryComparison> compare_memory(const Decoder& dec) {
                                       m.mamba_estimated, m.conv_estimated});
   m.activations_measured = st[Mem::Activations];
   const i64 persistent = m.activations_measured - dec.ws.arena.bytes();
-  m.attention_measured = persistent + dec.ws.phase_bytes[0];
+  // A Falcon-H1 layer runs its Mamba-2 phase, then its attention phase: its mixer's peak is the larger.
+  m.attention_measured = persistent + (any_beside ? std::max(dec.ws.phase_bytes[0], dec.ws.phase_bytes[4]) : dec.ws.phase_bytes[0]);
   m.ffn_measured = persistent + dec.ws.phase_bytes[1];
   if (dec.opt.globals) m.logits_measured = persistent + dec.ws.phase_bytes[2];
   if (any_linear) m.linear_measured = persistent + dec.ws.phase_bytes[3];
@@ -196,11 +199,20 @@ core::Result<MemoryComparison> compare_memory(const Decoder& dec) {
                 "scan's output (b·n rows each) + the out_proj output (b·n × d); the scan updates the state in place token "
                 "by token: measured = " + bytes_text(m.mamba_measured) + ", estimated = " + bytes_text(m.mamba_estimated));
   }
-  if (any_mamba && c.mamba.enabled()) {
+  if ((any_mamba || any_beside) && c.mamba.enabled()) {
     const auto& a = c.mamba;
     n.push_back("recurrent state (Mamba-2 layers): per sequence the convolution's last " + std::to_string(a.conv_kernel) +
                 " inputs of x‖B‖C (" + std::to_string(a.conv_dim()) + " channels) and one " + std::to_string(a.head_dim) +
                 " × " + std::to_string(a.state) + " state per head (" + std::to_string(a.heads) + "), fp32 here");
+  }
+  if (any_beside)
+    n.push_back("attention beside Mamba-2 (Falcon-H1): the mixer runs first, then attention; the mixer's output (b·n × d) "
+                "waits in the first buffer of both phases, the attention writes its own, and the measured phase is the larger "
+                "of the two: measured = " + bytes_text(m.attention_measured) + ". The estimate follows vLLM's "
+                "FalconH1ParallelHybrid, attention first: the larger branch, each with its own multiplied copy of the input "
+                "(b·n × d), which the reference scales in place (attention) or folds into in_proj's multipliers (Mamba-2), and "
+                "mamba_chunk_scan_combined's state per chunk, where the reference updates the state in place: estimated = " + bytes_text(m.attention_estimated));
+  if (any_mamba && c.mamba.enabled()) {
     n.push_back("Mamba-2 phase: in_proj's z‖xBC‖dt, the convolution's output, the scan's output and its cumulative decays "
                 "(b·n rows each) + the out_proj output (b·n × d); the reference updates the state in place after each "
                 "chunk, where the estimate follows mamba_chunk_scan_combined, which keeps every chunk's state: measured = " +

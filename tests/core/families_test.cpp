@@ -995,6 +995,44 @@ TEST_CASE("Falcon-H1 0.5B counts 521,411,104: attention beside a Mamba-2 mixer i
   CHECK(p.state_bytes_per_sequence() == 14'671'872);
 }
 
+TEST_CASE("Falcon-H1's μP multipliers and gated-norm order are read from its config, and bad lists are refused by name",
+          "[core][import]") {
+  // The 0.5B preset's config.json: "key_multiplier": 0.39062499999999994, "ssm_multipliers": [0.3535533905932738,
+  // 0.25, 0.3535533905932738, 0.5, 0.3535533905932738], "mlp_multipliers": [0.8838834764831844, 0.5859375],
+  // "lm_head_multiplier": 0.0390625, "mamba_norm_before_gate": false (the reference block applies them).
+  const ModelConfig c = preset("falcon-h1-0.5b").config;
+  CHECK(c.mup.key == 0.39062499999999994);
+  CHECK(c.mup.attn_in == 1.0);
+  CHECK(c.mup.attn_out == 0.9375);
+  CHECK(c.mup.ssm_in == 1.25);
+  CHECK(c.mup.ssm_out == 0.23570226039551587);
+  CHECK(c.mup.ssm == std::array<double, 5>{0.3535533905932738, 0.25, 0.3535533905932738, 0.5, 0.3535533905932738});
+  CHECK(c.mup.mlp_gate == 0.8838834764831844);
+  CHECK(c.mup.mlp_down == 0.5859375);
+  CHECK(c.mup.lm_head == 0.0390625);
+  CHECK(c.embed_mult == 5.656854249492381);
+  CHECK_FALSE(c.mamba.norm_before_gate);
+  CHECK(c.mamba.dt_floor == 0.0);
+  // FalconH1Config's defaults: 1.0 each, null lists of ones, mamba_norm_before_gate true.
+  const std::string base = R"({"model_type": "falcon_h1", "hidden_size": 256, "num_hidden_layers": 2, "num_attention_heads": 4,
+      "num_key_value_heads": 2, "intermediate_size": 512, "vocab_size": 1000, "mamba_n_heads": 8, "mamba_d_ssm": 512,
+      "mamba_d_state": 16)";
+  const auto plain = import_hf_config(base + R"(, "ssm_multipliers": null})");
+  REQUIRE(plain.ok());
+  CHECK(plain->config.mup == MupConfig{});
+  CHECK(plain->config.mamba.norm_before_gate);
+  for (const char* bad : {R"(, "ssm_multipliers": [1, 2]})", R"(, "mlp_multipliers": [1, "x"]})", R"(, "mlp_multipliers": 2})"}) {
+    INFO(bad);
+    const auto r = import_hf_config(base + bad);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.issues()[0].message.find("must be null or a list of") != std::string::npos);
+    CHECK(r.issues()[0].field.find("_multipliers") != std::string::npos);
+  }
+  const auto neg = import_hf_config(base + R"(, "key_multiplier": -1})");
+  REQUIRE_FALSE(neg.ok());
+  CHECK(neg.issues()[0].field == "key_multiplier");
+}
+
 TEST_CASE("Falcon-H1 1.5B and 7B match their published counts; mamba_d_ssm and mamba_d_head follow FalconH1Config",
           "[core][params][anchor][import]") {
   // ref: a public script pinned to the 1.5B checkpoint: "sum(p.numel() for p in model.parameters()) == 1554863488";

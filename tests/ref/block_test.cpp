@@ -33,6 +33,16 @@ std::vector<std::pair<std::string, core::ModelConfig>> tiny_configs() {
     if (!ref::unsupported(p.config)) out.emplace_back(p.id, test::tiny(p.config));  // others: alloc_test
   for (const char* f : {"falcon-rw-1b.json", "opt-350m.json", "phi-1_5.json"})
     out.emplace_back(f, test::tiny(test::import_file(std::string("../core/configs/") + f)));
+  // Falcon-H1 with its mixer's gated RMSNorm (mamba_rms_norm), normalizing before the gate
+  // (mamba_norm_before_gate, FalconH1RMSNormGated), which the 0.5B preset turns off, and an
+  // attention_in_multiplier other than the 0.5B's 1.0.
+  for (const auto& p : all.value())
+    if (p.id == "falcon-h1-0.5b") {
+      core::ModelConfig c = test::tiny(p.config);
+      c.mamba.gated_norm = c.mamba.norm_before_gate = true;
+      c.mup.attn_in = 1.5;
+      out.emplace_back("falcon-h1 with its gated norm before the gate", c);
+    }
   return out;
 }
 

@@ -180,6 +180,38 @@ TEST_CASE("a real-size Mamba-2 layer: recurrent state to the byte, temporaries w
   CHECK(without <= 1.15);
 }
 
+TEST_CASE("a real-size Falcon-H1 layer: KV and Mamba-2 state to the byte, its two branches within the band", "[ref][memory][mamba]") {
+  // Falcon-H1-0.5B's layer: attention (8 heads of 64, 2 KV heads) beside a Mamba-2 mixer (24 heads
+  // of 64 × 128 state), a 128-token prefill chunk. The estimate (vLLM FalconH1ParallelHybrid) is the
+  // larger branch, each holding its own multiplied copy of the normed input and, on the mixer's side,
+  // the attention's output and mamba_chunk_scan_combined's chunk state; the reference scales in place,
+  // folds ssm_in_multiplier into in_proj's, and runs the mixer first, the attention's output after.
+  core::ModelConfig c = test::preset("falcon-h1-0.5b").config;
+  c.n_layers = 1;
+  c.block_pattern = "P";
+  const core::i64 ctx = 256, n = 128;
+  const auto m = compare(c, {.batch = 1, .context = ctx, .max_tokens = n, .globals = false, .defer_init = true});
+  const auto& a = c.mamba;
+  CHECK(m.state_measured == m.state_estimated);
+  CHECK(m.state_measured == 4 * (a.conv_kernel * a.conv_dim() + a.heads * a.head_dim * a.state));
+  CHECK(m.kv_measured == m.kv_estimated);
+  CHECK(m.kv_measured == 4 * 2 * ctx * c.n_kv_heads * c.head_dim);
+  CHECK(m.mamba_measured == 0);  // no Mamba-2 phase of its own: the layer's mixer peak is its attention phase
+  const core::i64 copies = 2 * 4 * n * c.d_model, chunk_state = 4 * a.heads * a.head_dim * a.state;
+  const double ratio = static_cast<double>(m.attention_measured) / static_cast<double>(m.attention_estimated);
+  const double without =
+      static_cast<double>(m.attention_measured) / static_cast<double>(m.attention_estimated - copies - chunk_state);
+  INFO("attention + mamba " << m.attention_measured << " vs " << m.attention_estimated << " = " << ratio
+                            << ", without the two copies and the chunk state " << without);
+  CHECK(ratio >= 0.75);
+  CHECK(ratio <= 1.0);
+  CHECK(without >= 0.95);
+  CHECK(without <= 1.15);
+  bool noted = false;
+  for (const auto& note : m.notes) noted = noted || note.find("attention beside Mamba-2 (Falcon-H1)") != std::string::npos;
+  CHECK(noted);
+}
+
 TEST_CASE("a decoder holding part of the layers is refused by the comparison", "[ref][memory]") {
   const auto c = test::tiny(test::preset("llama-3-8b").config);
   auto dec = ref::build_decoder(c, {.batch = 1, .context = 4, .globals = false, .n_layers = 1});

@@ -250,6 +250,7 @@ std::vector<Vec> attention(const ref::Decoder& dec, i64 L, const std::vector<Vec
         k[t] = lin(xn[t], find_role(dec, L, Role::AttnK, false, false), find_role(dec, L, Role::AttnK, false, false, true));
         v[t] = lin(xn[t], find_role(dec, L, Role::AttnV, false, false), find_role(dec, L, Role::AttnV, false, false, true));
       }
+      for (double& e : k[t]) e *= c.mup.key;  // modeling_falcon_h1.py FalconH1Attention: k_proj(x) · key_multiplier
       if (c.attn_out_gate) {  // modeling_qwen3_next.py: q_proj(x).view(..., H, 2·hd), chunk(2): query, gate
         Vec qq;
         for (i64 h = 0; h < H; ++h) {
@@ -475,8 +476,19 @@ std::vector<Vec> mamba(const ref::Decoder& dec, i64 L, const std::vector<Vec>& x
   const W dtb = ex("dt_bias"), alog = ex("A_log"), D = ex("D");
   const W nw = ex("norm.weight");
   const W out = ex("out_proj.weight"), out_b = ex("out_proj.bias");
+  // modeling_falcon_h1.py FalconH1Mixer.torch_forward: in_proj(x · ssm_in_multiplier) · mup_vector, whose
+  // parts z, x, B, C, dt carry ssm_multipliers[0..4] (compute_mup_vector); 1 for other models.
+  const auto& u = dec.cfg.mup;
   std::vector<Vec> proj(T);
-  for (i64 t = 0; t < T; ++t) proj[t] = lin(xn[t], in, in_b);
+  for (i64 t = 0; t < T; ++t) {
+    Vec xs = xn[t];
+    for (double& e : xs) e *= u.ssm_in;
+    proj[t] = lin(xs, in, in_b);
+    for (i64 j = 0; j < di + CD + H; ++j) {
+      const i64 part = j < di ? 0 : j < 2 * di ? 1 : j < 2 * di + G * N ? 2 : j < 2 * di + 2 * G * N ? 3 : 4;
+      proj[t][j] *= u.ssm[part];
+    }
+  }
   std::vector<Vec> S(static_cast<size_t>(H), Vec(static_cast<size_t>(P * N), 0.0));  // [p][n], as the HF cache
   std::vector<Vec> res(T);
   for (i64 t = 0; t < T; ++t) {
@@ -502,15 +514,22 @@ std::vector<Vec> mamba(const ref::Decoder& dec, i64 L, const std::vector<Vec>& x
         y[h * P + p] = acc + D.p[h] * xbc[h * P + p];
       }
     }
-    if (nw) {  // rmsnorm_fn(norm_before_gate=False): y·silu(z), then RMS per group of d_inner/G, weight
+    // rmsnorm_fn(norm_before_gate=False): y·silu(z), then RMS per group of d_inner/G, weight;
+    // FalconH1RMSNormGated(norm_before_gate=True): the norm, then ·silu(z); no norm: y·silu(z).
+    const bool before = dec.cfg.mamba.norm_before_gate && nw;
+    if (!before)
       for (i64 j = 0; j < di; ++j) y[j] *= act(core::Activation::Silu, proj[t][j]);
+    if (nw) {
       const i64 gs = di / G;
       for (i64 k = 0; k < G; ++k) {
         const Vec part = norm(dec.cfg, slice(y, k * gs, gs), W{nw.p + k * gs, 1, gs}, W{}, true);
         std::copy(part.begin(), part.end(), y.begin() + k * gs);
       }
     }
+    if (before)
+      for (i64 j = 0; j < di; ++j) y[j] *= act(core::Activation::Silu, proj[t][j]);
     res[t] = lin(y, out, out_b);
+    for (double& e : res[t]) e *= u.ssm_out;  // FalconH1DecoderLayer: mamba(...) · ssm_out_multiplier
   }
   return res;
 }
@@ -538,7 +557,7 @@ std::vector<Vec> short_conv(const ref::Decoder& dec, i64 L, const std::vector<Ve
 }
 
 // Dense MLP (copy of an expert stack, or the shared expert).
-Vec mlp(const ref::Decoder& dec, i64 L, const Vec& x, bool routed, bool shared, i64 copy) {
+Vec mlp(const ref::Decoder& dec, i64 L, const Vec& x, bool routed, bool shared, i64 copy, double gate_mult = 1.0) {
   const ModelConfig& c = dec.cfg;
   auto get = [&](Role r, bool bias = false) { return find_role(dec, L, r, routed, shared, bias); };
   Vec hmid;
@@ -560,7 +579,7 @@ Vec mlp(const ref::Decoder& dec, i64 L, const Vec& x, bool routed, bool shared, 
         const double gc = std::min(g[i], 7.0), uc = std::clamp(u[i], -7.0, 7.0);
         g[i] = (uc + 1) * gc / (1 + std::exp(-1.702 * gc));
       } else {
-        g[i] = act(c.act, g[i]) * u[i];
+        g[i] = act(c.act, g[i] * gate_mult) * u[i];  // FalconH1MLP: act(gate · mlp_multipliers[0])
       }
     }
     hmid = g;
@@ -573,8 +592,11 @@ Vec mlp(const ref::Decoder& dec, i64 L, const Vec& x, bool routed, bool shared, 
 
 Vec ffn(const ref::Decoder& dec, i64 L, const Vec& x) {
   const ModelConfig& c = dec.cfg;
-  if (!c.layer_is_moe(L))  // Granite without experts: shared_mlp is the layer's FFN
-    return mlp(dec, L, x, false, !find_role(dec, L, Role::FfnDown, false, false), 0);
+  if (!c.layer_is_moe(L)) {  // Granite without experts: shared_mlp is the layer's FFN
+    Vec y = mlp(dec, L, x, false, !find_role(dec, L, Role::FfnDown, false, false), 0, c.mup.mlp_gate);
+    for (double& e : y) e *= c.mup.mlp_down;  // FalconH1MLP: down_proj(...) · mlp_multipliers[1]
+    return y;
+  }
   const i64 E = c.moe.num_experts, k = c.moe.top_k;
   Vec s = lin(x, find_role(dec, L, Role::Router, false, false), find_role(dec, L, Role::Router, false, false, true));
   const W corr = find_role(dec, L, Role::RouterBias, false, false);
@@ -662,7 +684,18 @@ void layer(const ref::Decoder& dec, i64 L, std::vector<Vec>& x) {
     return;
   }
   for (i64 t = 0; t < T; ++t) xn[t] = c.norm_pre ? norm(c, x[t], a_w, a_b) : x[t];  // OLMo-2: no pre norm
-  std::vector<Vec> a = c.layer_mixer(L) == core::Mixer::ShortConv ? short_conv(dec, L, xn)
+  std::vector<Vec> a;
+  if (c.layer_mixer(L) == core::Mixer::AttentionMamba) {
+    // modeling_falcon_h1.py FalconH1DecoderLayer.forward: mamba(xn) · ssm_out (inside mamba()) plus
+    // self_attn(xn · attention_in_multiplier) · attention_out_multiplier.
+    const std::vector<Vec> m = mamba(dec, L, xn);
+    std::vector<Vec> xa = xn;
+    for (auto& row : xa)
+      for (double& e : row) e *= c.mup.attn_in;
+    a = attention(dec, L, xa);
+    for (i64 t = 0; t < T; ++t)
+      for (size_t j = 0; j < a[t].size(); ++j) a[t][j] = m[t][j] + c.mup.attn_out * a[t][j];
+  } else a = c.layer_mixer(L) == core::Mixer::ShortConv ? short_conv(dec, L, xn)
                        : c.layer_mixer(L) == core::Mixer::Mamba     ? mamba(dec, L, xn)  // Granite-4.0-H
                        : c.layer_mixer(L) == core::Mixer::Mamba1    ? mamba1(dec, L, xn)  // Jamba
                        : c.layer_is_linear(L)                       ? linear_attention(dec, L, xn)
@@ -737,7 +770,7 @@ std::vector<double> naive_logits(const ref::Decoder& dec, const std::vector<std:
     for (i64 v = 0; v < c.vocab; ++v) {
       double z = hb ? hb.p[v] : 0.0;
       for (i64 j = 0; j < de; ++j) z += h[j] * (head ? head.p[j * c.vocab + v] : embed.p[v * de + j]);
-      logits[v] = z / c.logits_div;  // Granite: logits / logits_scaling
+      logits[v] = z / c.logits_div * c.mup.lm_head;  // Granite: logits / logits_scaling; Falcon-H1: · lm_head_multiplier
     }
     out.insert(out.end(), logits.begin(), logits.end());
   }
