@@ -476,6 +476,10 @@ void gemma4_layers(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
     r.issues.push_back({r.prefix() + "per_layer_config", "is not read yet; give global_head_dim and "
                                                          "num_global_key_value_heads (transformers 5.14 spelling)"});
   c.k_eq_v = r.boolean({"attention_k_eq_v"}, false);
+  // For the reference block: Gemma4TextAttention's scaling is 1.0 (q and k are RMS-normalized per
+  // head), and v_norm normalizes each value head without a weight.
+  c.attn_mult = 1.0;
+  c.norm_v = true;
   c.global_head_dim = r.integer("global_head_dim", {"global_head_dim"}, 512);
   if (c.global_head_dim == c.head_dim) c.global_head_dim = 0;
   std::string key;

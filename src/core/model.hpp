@@ -239,6 +239,7 @@ struct ModelConfig {
   bool norm_sandwich = false;     // extra norms after attention and after the FFN (Gemma-2)
   bool norm_qk = false;           // per-head norms on q and k (Qwen3 RMSNorm, Phi LayerNorm)
   bool norm_qk_full = false;      // the q/k norms span every head's width, H·hd and K·hd (OLMo-2)
+  bool norm_v = false;            // a weightless RMSNorm on each value head (Gemma 4's v_norm; reference block only)
   bool norm_pre = true;           // norms before attention and FFN (false: OLMo-2 normalizes only their outputs)
   bool attn_sinks = false;        // a learned logit per head in the softmax (gpt-oss sinks, H params)
   bool attn_out_gate = false;     // q_proj also yields a sigmoid gate on the attention output (Qwen3-Next)

@@ -204,6 +204,8 @@ std::vector<ModelField> build_fields() {
       flag("ns", "sandwich norms", "norms after attention and FFN (Gemma-2)", AT(norm_sandwich)),
       flag("nqk", "q/k norms", "per-head norms on q and k (Qwen3)", AT(norm_qk)),
       flag("nqkf", "full-width q/k norms", "the q/k norms span all heads (OLMo-2)", AT(norm_qk_full)),
+      flag("nv", "value norm", "each value head is RMS-normalized, without a weight (Gemma 4's v_norm; reference block only)",
+           AT(norm_v)),
       flag("npre", "pre norms", "norms before attention and FFN (OLMo-2 has only the post norms)", AT(norm_pre)),
       flag("sink", "attention sinks", "a learned softmax logit per head (gpt-oss)", AT(attn_sinks)),
       flag("og", "output gate", "q_proj also gives a sigmoid gate on the attention output (Qwen3-Next)",

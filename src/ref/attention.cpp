@@ -42,7 +42,7 @@ void record_heat(Decoder& dec, const LayerW& L, const float* scores, i64 ld, i64
 void add_mha_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const float* in, float* out,
                  Program& p) {
   const core::ModelConfig& c = dec.cfg;
-  const i64 M = dec.opt.batch * n, d = c.d_model, H = c.n_heads, K = L.kv_heads, hd = c.head_dim;
+  const i64 M = dec.opt.batch * n, d = c.d_model, H = c.n_heads, K = L.kv_heads, hd = L.head_dim;
   // With an output gate (Qwen3-Next, Qwen3.5: modeling_qwen3_next.py Qwen3NextAttention.forward,
   // q_proj(x).view(..., H, 2·hd) chunked in two) each head's query is followed by its gate.
   const bool og = c.attn_out_gate;
@@ -54,13 +54,22 @@ void add_mha_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const float*
   } else {
     add_op(p, gemm_op(dec, lname(L, "q"), M, in, d, L.q, qkv, W));
     add_op(p, gemm_op(dec, lname(L, "k"), M, in, d, L.k, qkv + ko, W));
-    add_op(p, gemm_op(dec, lname(L, "v"), M, in, d, L.v, qkv + vo, W));
+    if (L.k_is_v)  // Gemma 4's attention_k_eq_v: value_states = k_proj's output, before k_norm and RoPE
+      add_op(p, rows_op(lname(L, "v = k"), M, static_cast<double>(K * hd),
+                        [=](i64 r) { std::memcpy(qkv + r * W + vo, qkv + r * W + ko, static_cast<size_t>(K * hd) * 4); }));
+    else
+      add_op(p, gemm_op(dec, lname(L, "v"), M, in, d, L.v, qkv + vo, W));
   }
   const i64 pos0 = dec.pos;
   if (c.mup.key != 1.0) {  // Falcon-H1: k_proj(x) · key_multiplier (FalconH1Attention.forward)
     const float km = static_cast<float>(c.mup.key);
     add_op(p, rows_op(lname(L, "key multiplier"), M, static_cast<double>(K * hd), [=](i64 r) {
       for (i64 e = 0; e < K * hd; ++e) qkv[r * W + ko + e] *= km;
+    }));
+  }
+  if (c.norm_v) {  // Gemma 4 (Gemma4TextAttention.v_norm): RMS per value head, no weight
+    add_op(p, rows_op(lname(L, "v norm"), M, 3.0 * static_cast<double>(K * hd), [=](i64 r) {
+      for (i64 h = 0; h < K; ++h) rms_unit(qkv + r * W + vo + h * hd, hd);
     }));
   }
   if (L.q_norm) {
@@ -81,7 +90,7 @@ void add_mha_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const float*
   // their RMS (qk_l2norm, Llama4TextL2Norm, after RoPE), NoPE layers scale q by the temperature of
   // their position (attn_temperature_tuning). ref: modeling_llama4.py Llama4TextAttention.forward.
   const bool nope = c.nope_full && L.window == 0;
-  const i64 rot = c.pos == core::PosKind::Rotary && !nope ? rotary_dims(c) : 0;
+  const i64 rot = c.pos == core::PosKind::Rotary && !nope ? rotary_dims(c, hd) : 0;
   if (rot > 0) {
     const double theta = c.rope_theta;
     const bool inter = c.rope_interleaved;
@@ -93,14 +102,8 @@ void add_mha_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const float*
   }
   if (c.qk_l2norm && !nope) {
     add_op(p, rows_op(lname(L, "q/k l2 norm"), M, 3.0 * static_cast<double>((H + K) * hd), [=](i64 r) {
-      auto l2 = [hd](float* x) {
-        double ss = 0.0;
-        for (i64 e = 0; e < hd; ++e) ss += static_cast<double>(x[e]) * x[e];
-        const float inv = static_cast<float>(1.0 / std::sqrt(ss / static_cast<double>(hd) + kNormEps));
-        for (i64 e = 0; e < hd; ++e) x[e] *= inv;
-      };
-      for (i64 h = 0; h < H; ++h) l2(qkv + r * W + h * qs);
-      for (i64 h = 0; h < K; ++h) l2(qkv + r * W + ko + h * hd);
+      for (i64 h = 0; h < H; ++h) rms_unit(qkv + r * W + h * qs, hd);
+      for (i64 h = 0; h < K; ++h) rms_unit(qkv + r * W + ko + h * hd, hd);
     }));
   }
   if (nope && c.attn_floor_scale > 0.0) {

@@ -191,7 +191,7 @@ struct LayerBinder {
                       : L.mamba       ? mamba && (!L.attn_mamba || ((L.qkv || (L.q && L.k && L.v)) && L.o))
                       : L.linear      ? linear
                       : c.mla.enabled ? (L.kv_a && L.kv_b && (L.q || (L.q_a && L.q_b)))
-                                      : (L.qkv || (L.q && L.k && L.v));
+                                      : (L.qkv || (L.q && L.k && (L.v || L.k_is_v)));
     if (!attn || (!recurrent && !L.o) || (c.norm_pre && !L.attn_norm)) return unexpected(any, "layer lacks attention tensors");
     if (c.mla.has_indexer() && !(L.idx_q && L.idx_k && L.idx_w && L.idx_k_norm.w && L.idx_k_norm.b && L.q_a))
       return unexpected(any, "layer lacks the indexer's tensors (wq_b, wk, k_norm with bias, weights_proj)");
@@ -244,6 +244,8 @@ std::optional<Issue> bind_weights(Decoder& dec, i64 first, i64 count) {
     L.window = dec.plan.window(L.index);
     L.chunked = dec.plan.cache_of(L.index).kind == core::AttnKind::Chunked;
     L.kv_heads = c.kv_heads_at(L.index);
+    L.head_dim = c.head_dim_at(L.index);
+    L.k_is_v = !c.v_proj_at(L.index);
     L.no_attn = c.per_layer() && L.kv_heads == 0;
     L.no_ffn = c.per_layer() && !c.layer_has_ffn(L.index);
     L.linear = dec.plan.cache_of(L.index).kind == core::AttnKind::Linear;

@@ -47,7 +47,6 @@ std::optional<Issue> unsupported(const ModelConfig& c) {
     if (on) what += std::string(what.empty() ? "" : ", ") + kind;
   };
   add(c.mamba.enabled() && c.block_pattern.empty(), "a Mamba-2 mixer without a block pattern");
-  add(c.global_head_dim > 0 || c.global_kv_heads > 0 || c.k_eq_v, "Gemma 4's full-attention layer shapes (ghd, gkv, keqv)");
   add(c.kv_shared > 0, "KV-shared layers (kvs)");
   add(c.per_layer() && (c.parallel_block || c.norm_sandwich || !c.norm_pre || !c.block_pattern.empty()),
       "per-layer shapes (lkv, lff) outside DeciLM's sequential pre-norm layers");
@@ -165,13 +164,16 @@ void arena_views(const ModelConfig& c, const DecoderOptions& o, const Built& bui
   } else if (built.attn) {
     if (!c.parallel_block) view(kAttention, f(&Workspace::ao), M * d);
     if (built.attn_mamba) view(kAttention, f(&Workspace::ao2), M * d);  // ao holds the Mamba-2 output meanwhile
-    // Qwen3-Next's q_proj yields each head's query and output gate side by side; NAS layers have
-    // their own KV heads (the most of any layer).
-    i64 kv_max = c.n_kv_heads;
-    for (i64 l = 0; l < c.n_layers && c.per_layer(); ++l) kv_max = l == 0 ? c.kv_heads_at(l) : std::max(kv_max, c.kv_heads_at(l));
-    view(kAttention, f(&Workspace::qkv), M * (H * (c.attn_out_gate ? 2 : 1) + 2 * kv_max) * c.head_dim);
+    // The widest layer's q‖k‖v rows: Qwen3-Next's q_proj yields each head's query and output gate
+    // side by side; NAS layers have their own KV heads, Gemma 4's full layers their own head size and K.
+    i64 width = 0;
+    for (i64 l = 0; l < c.n_layers; ++l)
+      width = std::max(width, (H * (c.attn_out_gate ? 2 : 1) + 2 * c.kv_heads_at(l)) * c.head_dim_at(l));
+    view(kAttention, f(&Workspace::qkv), M * width);
   }
-  if (built.attn) view(kAttention, f(&Workspace::attn), M * H * c.v_head_dim());
+  i64 v_hd = c.v_head_dim();  // the widest layer's value heads (Gemma 4's full layers)
+  for (i64 l = 0; l < c.n_layers && !c.mla.enabled; ++l) v_hd = std::max(v_hd, c.head_dim_at(l));
+  if (built.attn) view(kAttention, f(&Workspace::attn), M * H * v_hd);
   view(kFfn, f(&Workspace::fo), M * d);
   i64 f_max = any_dense ? c.widest_ffn() : 0;
   if (any_moe) f_max = std::max(f_max, c.moe.shared_ffn);

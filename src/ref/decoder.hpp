@@ -50,7 +50,9 @@ struct LayerW {
   bool moe = false;      // the plan's FFN kind
   i64 window = 0;       // the plan's window: keys attended per query (0 = every past key)
   bool chunked = false; // the window is a fixed chunk (Llama 4): keys from the chunk's start, pos − pos mod window
-  i64 kv_heads = 0;     // this layer's KV heads (per-layer in NAS models: DeciLM block_configs)
+  i64 kv_heads = 0;     // this layer's KV heads (per-layer in NAS models: DeciLM block_configs; Gemma 4's full layers)
+  i64 head_dim = 0;     // this layer's head size (Gemma 4's full layers: global_head_dim)
+  bool k_is_v = false;  // no v_proj: the values are k_proj's output before k_norm and RoPE (Gemma 4's attention_k_eq_v)
   bool no_attn = false, no_ffn = false;  // a NAS layer whose attention or FFN is no_op: no norm, no block
   const float* sinks = nullptr;  // H logits (gpt-oss): one more logit per head in the softmax, with no value
   NormW attn_norm, ffn_norm, post_attn_norm, post_ffn_norm, q_norm, k_norm;

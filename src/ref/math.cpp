@@ -74,10 +74,19 @@ void rope_vec_interleaved(float* v, i64 rot, i64 pos, double theta) {
   }
 }
 
-i64 rotary_dims(const core::ModelConfig& c) {
+i64 rotary_dims(const core::ModelConfig& c) { return rotary_dims(c, c.head_dim); }
+
+void rms_unit(float* x, i64 n) {
+  double ss = 0.0;
+  for (i64 e = 0; e < n; ++e) ss += static_cast<double>(x[e]) * x[e];
+  const float inv = static_cast<float>(1.0 / std::sqrt(ss / static_cast<double>(n) + kNormEps));
+  for (i64 e = 0; e < n; ++e) x[e] *= inv;
+}
+
+i64 rotary_dims(const core::ModelConfig& c, i64 hd) {
   if (c.mla.enabled) return c.mla.qk_rope_dim & ~i64{1};
-  const i64 rot = static_cast<i64>(static_cast<double>(c.head_dim) * c.rotary_fraction);
-  return std::clamp<i64>(rot, 0, c.head_dim) & ~i64{1};
+  const i64 rot = static_cast<i64>(static_cast<double>(hd) * c.rotary_fraction);
+  return std::clamp<i64>(rot, 0, hd) & ~i64{1};
 }
 
 float alibi_slope(i64 h, i64 H) {

@@ -31,6 +31,10 @@ inline void rope_any(bool interleaved, float* v, i64 rot, i64 pos, double theta)
 }
 // Rotary dims of a head: floor(hd · fraction), made even (ref: GPT-NeoX rotary_ndims).
 i64 rotary_dims(const core::ModelConfig& c);
+// x ← x / sqrt(mean(x²) + eps) over n values, without a weight (Llama4TextL2Norm; Gemma 4's v_norm).
+void rms_unit(float* x, i64 n);
+// The same for a layer whose heads are hd wide (Gemma 4's full layers).
+i64 rotary_dims(const core::ModelConfig& c, i64 hd);
 
 // ALiBi slope of head h of H. ref: Press et al. 2022, "Train Short, Test Long", and
 // Hugging Face BLOOM build_alibi_tensor for head counts that are not powers of two.

@@ -104,6 +104,13 @@ double slope(i64 h, i64 H) {  // ALiBi, Press et al. 2022
 
 Vec slice(const Vec& v, i64 off, i64 n) { return Vec(v.begin() + off, v.begin() + off + n); }
 
+// v[off, off + n) divided by its root mean square, no weight (Llama4TextL2Norm, Gemma 4's v_norm).
+void rms_unit(Vec& v, i64 off, i64 n) {
+  double ms = 0;
+  for (i64 e = 0; e < n; ++e) ms += v[off + e] * v[off + e] / static_cast<double>(n);
+  for (i64 e = 0; e < n; ++e) v[off + e] /= std::sqrt(ms + 1e-5);
+}
+
 // Causal attention of one sequence: q (T, H, dq), k (T, KH, dq), v (T, KH, dv) → (T, H·dv).
 // `sinks` (H logits, gpt-oss): a score per head beside the keys' that takes part in the softmax
 // and has no value. `allow` (T × T, sparse attention): query i attends key j only where allow[i][j].
@@ -211,7 +218,8 @@ std::vector<Vec> attention(const ref::Decoder& dec, i64 L, const std::vector<Vec
   const ModelConfig& c = dec.cfg;
   const i64 T = static_cast<i64>(xn.size()), H = c.n_heads;
   std::vector<Vec> q(T), k(T), v(T), gate, cqs(T);
-  i64 KH = c.per_layer() ? c.kv_heads_at(L) : c.n_kv_heads, dq = c.head_dim, dv = c.head_dim;
+  // This layer's K and head size (NAS block_configs; Gemma 4's full layers: num_global_key_value_heads, global_head_dim).
+  i64 KH = c.kv_heads_at(L), dq = c.head_dim_at(L), dv = c.head_dim_at(L);
   if (c.mla.enabled) {
     const auto& m = c.mla;
     KH = H, dq = m.qk_nope_dim + m.qk_rope_dim, dv = m.v_head_dim;
@@ -248,8 +256,12 @@ std::vector<Vec> attention(const ref::Decoder& dec, i64 L, const std::vector<Vec
       } else {
         q[t] = lin(xn[t], find_role(dec, L, Role::AttnQ, false, false), find_role(dec, L, Role::AttnQ, false, false, true));
         k[t] = lin(xn[t], find_role(dec, L, Role::AttnK, false, false), find_role(dec, L, Role::AttnK, false, false, true));
-        v[t] = lin(xn[t], find_role(dec, L, Role::AttnV, false, false), find_role(dec, L, Role::AttnV, false, false, true));
+        // modeling_gemma4.py Gemma4TextAttention: without v_proj (attention_k_eq_v) value_states = k_proj(x)
+        v[t] = c.v_proj_at(L) ? lin(xn[t], find_role(dec, L, Role::AttnV, false, false), find_role(dec, L, Role::AttnV, false, false, true))
+                              : k[t];
       }
+      if (c.norm_v)  // Gemma 4's v_norm: RMS per value head, no weight
+        for (i64 h = 0; h < KH; ++h) rms_unit(v[t], h * dv, dv);
       for (double& e : k[t]) e *= c.mup.key;  // modeling_falcon_h1.py FalconH1Attention: k_proj(x) · key_multiplier
       if (c.attn_out_gate) {  // modeling_qwen3_next.py: q_proj(x).view(..., H, 2·hd), chunk(2): query, gate
         Vec qq;
@@ -295,11 +307,7 @@ std::vector<Vec> attention(const ref::Decoder& dec, i64 L, const std::vector<Vec
         for (i64 h = 0; h < H; ++h) rot_any(q[t], h * dq);
         for (i64 h = 0; h < KH; ++h) rot_any(k[t], h * dq);
       }
-      auto l2 = [&](Vec& v, i64 off) {
-        double ms = 0;
-        for (i64 e = 0; e < dq; ++e) ms += v[off + e] * v[off + e] / static_cast<double>(dq);
-        for (i64 e = 0; e < dq; ++e) v[off + e] /= std::sqrt(ms + 1e-5);
-      };
+      auto l2 = [&](Vec& v, i64 off) { rms_unit(v, off, dq); };
       if (c.qk_l2norm && !nope) {
         for (i64 h = 0; h < H; ++h) l2(q[t], h * dq);
         for (i64 h = 0; h < KH; ++h) l2(k[t], h * dq);

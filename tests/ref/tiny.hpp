@@ -26,6 +26,13 @@ inline core::ModelConfig tiny(core::ModelConfig c) {
   // within a test's positions (floor_scale 4 instead of 8192).
   if (c.window_chunked) c.sliding_pattern = std::min<i64>(c.sliding_pattern, 2);
   if (c.attn_floor_scale > 0) c.attn_floor_scale = 4;
+  // Gemma 4: of the two layers, a sliding one and a full one with its own head size (24) and, under
+  // attention_k_eq_v, its own KV heads (1) and no v_proj.
+  if (c.global_head_dim > 0 || c.global_kv_heads > 0 || c.k_eq_v) {
+    c.sliding_pattern = 2;
+    if (c.global_head_dim > 0) c.global_head_dim = 24;
+    if (c.global_kv_heads > 0) c.global_kv_heads = 1;
+  }
   c.mtp_layers = std::min<i64>(c.mtp_layers, 1);
   if (c.is_moe()) {
     auto& m = c.moe;
