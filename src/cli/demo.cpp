@@ -183,7 +183,9 @@ std::string text_report(const ref::DemoPlan& p, const DemoResults& r, const ref:
       if (k.kv_estimated > 0 || k.kv_measured > 0) row("  KV cache", k.kv_measured, k.kv_estimated);
       if (k.state_estimated > 0 || k.state_measured > 0) row("  recurrent state", k.state_measured, k.state_estimated);
       if (k.index_estimated > 0 || k.index_measured > 0) row("  indexer keys", k.index_measured, k.index_estimated);
-      if (k.kv_estimated + k.kv_measured + k.state_estimated + k.state_measured == 0) o += "    (a feed-forward block, MLP or MoE: no cache)\n";
+      if (k.kv_estimated + k.kv_measured + k.state_estimated + k.state_measured == 0)
+        o += k.kind.rfind("shared", 0) == 0 ? "    (attends over an earlier layer's cache: none of its own)\n"
+                                            : "    (a feed-forward block, MLP or MoE: no cache)\n";
     }
   }
   o += "  peak " + gib(m.peak_measured) + " measured vs " + gib(m.peak_estimated) + " estimated (×" +

@@ -48,9 +48,14 @@ void add_mha_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const float*
   const bool og = c.attn_out_gate;
   const i64 qs = og ? 2 * hd : hd;  // stride between heads' queries
   const i64 W = H * qs + 2 * K * hd, ko = H * qs, vo = ko + K * hd;
+  // A KV-shared layer (Gemma 4) computes queries only and attends over its source layer's cache (kv).
+  const bool shared = L.kv_from >= 0;
+  const i64 Kown = shared ? 0 : K;  // the KV heads this layer computes
   float* qkv = dec.ws.qkv;
   if (L.qkv) {
     add_op(p, gemm_op(dec, lname(L, "qkv"), M, in, d, L.qkv, qkv, W));
+  } else if (shared) {
+    add_op(p, gemm_op(dec, lname(L, "q"), M, in, d, L.q, qkv, W));
   } else {
     add_op(p, gemm_op(dec, lname(L, "q"), M, in, d, L.q, qkv, W));
     add_op(p, gemm_op(dec, lname(L, "k"), M, in, d, L.k, qkv + ko, W));
@@ -63,11 +68,11 @@ void add_mha_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const float*
   const i64 pos0 = dec.pos;
   if (c.mup.key != 1.0) {  // Falcon-H1: k_proj(x) · key_multiplier (FalconH1Attention.forward)
     const float km = static_cast<float>(c.mup.key);
-    add_op(p, rows_op(lname(L, "key multiplier"), M, static_cast<double>(K * hd), [=](i64 r) {
-      for (i64 e = 0; e < K * hd; ++e) qkv[r * W + ko + e] *= km;
+    add_op(p, rows_op(lname(L, "key multiplier"), M, static_cast<double>(Kown * hd), [=](i64 r) {
+      for (i64 e = 0; e < Kown * hd; ++e) qkv[r * W + ko + e] *= km;
     }));
   }
-  if (c.norm_v) {  // Gemma 4 (Gemma4TextAttention.v_norm): RMS per value head, no weight
+  if (c.norm_v && !shared) {  // Gemma 4 (Gemma4TextAttention.v_norm): RMS per value head, no weight
     add_op(p, rows_op(lname(L, "v norm"), M, 3.0 * static_cast<double>(K * hd), [=](i64 r) {
       for (i64 h = 0; h < K; ++h) rms_unit(qkv + r * W + vo + h * hd, hd);
     }));
@@ -83,7 +88,7 @@ void add_mha_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const float*
         for (i64 h = 0; h < H; ++h) norm_vec(kind, qn, qkv + r * W + h * qs, qkv + r * W + h * qs, hd);
       else
         norm_vec(kind, qn, qkv + r * W, qkv + r * W, qw);
-      for (i64 h = 0; h < K * hd; h += kw) norm_vec(kind, kn, qkv + r * W + ko + h, qkv + r * W + ko + h, kw);
+      for (i64 h = 0; h < Kown * hd; h += kw) norm_vec(kind, kn, qkv + r * W + ko + h, qkv + r * W + ko + h, kw);
     }));
   }
   // Llama 4: full layers have no RoPE (nope_full); RoPE layers then divide q and k per head by
@@ -94,16 +99,16 @@ void add_mha_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const float*
   if (rot > 0) {
     const double theta = c.rope_theta;
     const bool inter = c.rope_interleaved;
-    add_op(p, rows_op(lname(L, "rope"), M, 4.0 * static_cast<double>((H + K) * rot), [=](i64 r) {
+    add_op(p, rows_op(lname(L, "rope"), M, 4.0 * static_cast<double>((H + Kown) * rot), [=](i64 r) {
       const i64 pos = pos0 + r % n;
       for (i64 h = 0; h < H; ++h) rope_any(inter, qkv + r * W + h * qs, rot, pos, theta);
-      for (i64 h = 0; h < K; ++h) rope_any(inter, qkv + r * W + ko + h * hd, rot, pos, theta);
+      for (i64 h = 0; h < Kown; ++h) rope_any(inter, qkv + r * W + ko + h * hd, rot, pos, theta);
     }));
   }
   if (c.qk_l2norm && !nope) {
     add_op(p, rows_op(lname(L, "q/k l2 norm"), M, 3.0 * static_cast<double>((H + K) * hd), [=](i64 r) {
       for (i64 h = 0; h < H; ++h) rms_unit(qkv + r * W + h * qs, hd);
-      for (i64 h = 0; h < K; ++h) rms_unit(qkv + r * W + ko + h * hd, hd);
+      for (i64 h = 0; h < Kown; ++h) rms_unit(qkv + r * W + ko + h * hd, hd);
     }));
   }
   if (nope && c.attn_floor_scale > 0.0) {
@@ -128,11 +133,34 @@ void add_mha_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const float*
   float* vc = kv.v.data();
   Decoder* D = &dec;
   const LayerW* LP = &L;
+  // Gemma 4: the sliding source of KV-shared layers keeps the keys and values of the call's window
+  // (Workspace::shared_win, row p − base for position p), and its shared sliding layers read them
+  // there (ref: modeling_gemma4.py Gemma4TextAttention, shared_kv_states: the full-length states of
+  // the forward pass, not the sliding cache).
+  const bool keeps = L.window_source, reads = shared && window > 0;
+  float* win = keeps || reads ? dec.ws.shared_win.data() : nullptr;
+  const i64 wrows = dec.ws.shared_rows, base = std::max<i64>(0, pos0 - window + 1);
+  if (keeps)
+    add_op(p, rows_op(lname(L, "window for the shared layers"), dec.opt.batch, 2.0 * static_cast<double>(window * wk),
+                      [=](i64 s) {
+                        for (i64 q = base; q < pos0; ++q) {
+                          std::memcpy(win + (s * wrows + q - base) * 2 * wk, kc + (s * cap + q % cap) * wk, static_cast<size_t>(wk) * 4);
+                          std::memcpy(win + (s * wrows + q - base) * 2 * wk + wk, vc + (s * cap + q % cap) * wk, static_cast<size_t>(wk) * 4);
+                        }
+                      }));
+  auto krow = [=](i64 s, i64 q) -> const float* { return reads ? win + (s * wrows + q - base) * 2 * wk : kc + (s * cap + q % cap) * wk; };
+  auto vrow = [=](i64 s, i64 q) -> const float* { return reads ? win + (s * wrows + q - base) * 2 * wk + wk : vc + (s * cap + q % cap) * wk; };
   add_op(p, rows_op(lname(L, "attention"), M, 4.0 * static_cast<double>(H * hd * (pos0 + n)), [=](i64 r) {
     const i64 s = r / n, t = r % n, pos = pos0 + t;
     const i64 slot = (s * cap + pos % cap) * wk;
-    std::memcpy(kc + slot, qkv + r * W + ko, static_cast<size_t>(wk) * 4);
-    std::memcpy(vc + slot, qkv + r * W + vo, static_cast<size_t>(wk) * 4);
+    if (!shared) {  // a shared layer's source wrote position pos earlier in this call
+      std::memcpy(kc + slot, qkv + r * W + ko, static_cast<size_t>(wk) * 4);
+      std::memcpy(vc + slot, qkv + r * W + vo, static_cast<size_t>(wk) * 4);
+    }
+    if (keeps) {
+      std::memcpy(win + (s * wrows + pos - base) * 2 * wk, qkv + r * W + ko, static_cast<size_t>(wk) * 4);
+      std::memcpy(win + (s * wrows + pos - base) * 2 * wk + wk, qkv + r * W + vo, static_cast<size_t>(wk) * 4);
+    }
     // A sliding window keeps the last `window` keys; a chunk (Llama 4's chunked causal mask) the
     // keys from the start of the query's chunk of `window` positions.
     const i64 lo = window == 0 ? 0 : chunked ? pos - pos % window : std::max<i64>(0, pos - window + 1), T = pos - lo + 1;
@@ -143,14 +171,14 @@ void add_mha_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, const float*
       const float slope = alibi ? alibi_slope(h, H) : 0.0f;
       for (i64 j = 0; j < T; ++j) {
         const i64 pj = lo + j;
-        sc[j] = dot(q, kc + (s * cap + pj % cap) * wk + g * hd, hd) * scale;
+        sc[j] = dot(q, krow(s, pj) + g * hd, hd) * scale;
         if (alibi) sc[j] -= slope * static_cast<float>(pos - pj);
       }
       if (sinks) softmax_with_sink(sc, T, sinks[h]);
       else softmax(sc, T);
       float* o = attn + r * (H * hd) + h * hd;
       std::fill_n(o, hd, 0.0f);
-      for (i64 j = 0; j < T; ++j) axpy(sc[j], vc + (s * cap + (lo + j) % cap) * wk + g * hd, o, hd);
+      for (i64 j = 0; j < T; ++j) axpy(sc[j], vrow(s, lo + j) + g * hd, o, hd);
       if (og)  // attn_output * sigmoid(gate)
         for (i64 e = 0; e < hd; ++e) o[e] /= 1.0f + std::exp(-q[hd + e]);
     }

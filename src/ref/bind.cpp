@@ -47,6 +47,7 @@ struct LayerBinder {
       if (c.norm_sandwich) slots[n++] = &L.post_attn_norm, slots[n++] = &L.post_ffn_norm;
       return own_norms < n ? slots[own_norms++] : nullptr;
     }
+    if (last_role == Role::EmbedProj) return L.ple_norm.w ? nullptr : &L.ple_norm;  // Gemma 4: post_per_layer_input_norm
     if (L.linear || L.mamba) return L.lin_norm.w ? nullptr : &L.lin_norm;  // the mixer's gated norm
     if (L.mamba1)  // JambaMambaMixer's dt_layernorm, b_layernorm, c_layernorm, in that order
       return !L.m1_dt_norm.w ? &L.m1_dt_norm : !L.m1_b_norm.w ? &L.m1_b_norm : !L.m1_c_norm.w ? &L.m1_c_norm : nullptr;
@@ -85,6 +86,7 @@ struct LayerBinder {
       case Role::LinBA: return t.cols == 2 * c.linear.v_heads ? &L.lin_ba : L.lin_b ? &L.lin_a : &L.lin_b;
       case Role::LinOut: return &L.lin_out;
       case Role::MambaIn: return L.mamba1 && L.mamba_in ? &L.m1_x : &L.mamba_in;  // Mamba-1: in_proj, then x_proj
+      case Role::EmbedProj: return L.ple_gate ? &L.ple_proj : &L.ple_gate;  // Gemma 4: per_layer_input_gate, then per_layer_projection
       default: return nullptr;
     }
   }
@@ -191,10 +193,12 @@ struct LayerBinder {
                       : L.mamba       ? mamba && (!L.attn_mamba || ((L.qkv || (L.q && L.k && L.v)) && L.o))
                       : L.linear      ? linear
                       : c.mla.enabled ? (L.kv_a && L.kv_b && (L.q || (L.q_a && L.q_b)))
-                                      : (L.qkv || (L.q && L.k && (L.v || L.k_is_v)));
+                                      : (L.qkv || (L.q && ((L.k && (L.v || L.k_is_v)) || c.kv_shared_at(L.index))));
     if (!attn || (!recurrent && !L.o) || (c.norm_pre && !L.attn_norm)) return unexpected(any, "layer lacks attention tensors");
     if (c.mla.has_indexer() && !(L.idx_q && L.idx_k && L.idx_w && L.idx_k_norm.w && L.idx_k_norm.b && L.q_a))
       return unexpected(any, "layer lacks the indexer's tensors (wq_b, wk, k_norm with bias, weights_proj)");
+    if (c.ple_dim > 0 && !(L.ple_gate && L.ple_proj && L.ple_norm))
+      return unexpected(any, "layer lacks its per-layer input's gate, projection or norm");
     if (L.single || L.no_ffn) return std::nullopt;  // an attention block alone
     const bool ffn = L.moe ? (L.router && (L.e_up || L.e_gate_up) && L.e_down) : ((L.up || L.gate_up) && L.down);
     if (L.s_down && !(L.s_up || L.s_gate_up)) return unexpected(any, "shared experts without their up (or fused gate_up) matrix");
@@ -208,8 +212,12 @@ std::optional<Issue> bind_global(Decoder& dec, const WeightTensor& w, NormW*& la
   const float* p = w.buf.data();
   switch (w.spec.role) {
     case Role::Embed: g.embed = p; return std::nullopt;
+    case Role::LayerEmbed: g.ple_embed = p; return std::nullopt;  // Gemma 4: embed_tokens_per_layer
     case Role::PosEmbed: g.pos = p; return std::nullopt;
-    case Role::EmbedProj: set(g.proj_in ? g.proj_out : g.proj_in, w); return std::nullopt;
+    case Role::EmbedProj:
+      if (w.spec.name.find("per_layer_model_projection") != std::string::npos) set(g.ple_proj, w);
+      else set(g.proj_in ? g.proj_out : g.proj_in, w);
+      return std::nullopt;
     case Role::LmHead: set(g.head, w); return std::nullopt;
     case Role::Bias: g.head_bias = p; return std::nullopt;
     case Role::Norm:
@@ -217,7 +225,9 @@ std::optional<Issue> bind_global(Decoder& dec, const WeightTensor& w, NormW*& la
         if (!last_norm) return unexpected(w, "norm bias without its weight");
         last_norm->b = p;
       } else {
-        last_norm = dec.cfg.norm_embed && !g.embed_norm ? &g.embed_norm : &g.final_norm;
+        last_norm = w.spec.name.find("per_layer_projection_norm") != std::string::npos ? &g.ple_norm
+                    : dec.cfg.norm_embed && !g.embed_norm                             ? &g.embed_norm
+                                                                                      : &g.final_norm;
         if (last_norm->w) return unexpected(w, "a third global norm");
         last_norm->w = p;
         last_norm->n = w.spec.cols;
@@ -243,6 +253,7 @@ std::optional<Issue> bind_weights(Decoder& dec, i64 first, i64 count) {
     L.moe = dec.plan.is_moe(L.index);
     L.window = dec.plan.window(L.index);
     L.chunked = dec.plan.cache_of(L.index).kind == core::AttnKind::Chunked;
+    L.ple_slot = k;
     L.kv_heads = c.kv_heads_at(L.index);
     L.head_dim = c.head_dim_at(L.index);
     L.k_is_v = !c.v_proj_at(L.index);
@@ -260,6 +271,17 @@ std::optional<Issue> bind_weights(Decoder& dec, i64 first, i64 count) {
     for (; i < dec.weights.size() && dec.weights[i].layer == L.index; ++i)
       if (auto issue = b.take(dec.weights[i])) return issue;
     if (i == start) return Issue{"num_hidden_layers", "layer " + std::to_string(L.index) + " has no tensors"};
+    if (c.kv_shared_at(L.index)) {
+      // ref: modeling_gemma4.py Gemma4TextAttention: store_full_length_kv marks the last layer of each
+      // kind before the first shared one; a shared layer reads shared_kv_states[its kind].
+      i64 src = c.n_layers - c.kv_shared - 1;
+      while (src >= 0 && c.layer_slides(src) != c.layer_slides(L.index)) --src;
+      if (src < first)
+        return Issue{"first_layer", "layer " + std::to_string(L.index) + " attends over the KV cache of layer " +
+                                        std::to_string(src) + " (num_kv_shared_layers), which this block does not hold"};
+      L.kv_from = src - first;
+      if (L.window > 0) dec.layers[static_cast<size_t>(L.kv_from)].window_source = true;
+    }
     if (auto issue = b.check(dec.weights[start])) return issue;
   }
   return std::nullopt;

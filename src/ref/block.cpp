@@ -6,6 +6,7 @@
 //   one block   x += block(norm(x)), block = Mamba-2, attention or MLP    (Nemotron-H)
 //   NAS         sequential, with either block absent (no_op: no norm, no residual branch; DeciLM)
 //   side by side x += so·mamba(norm1(x)) + ao·attn(ai·norm1(x));  x += ffn(norm2(x))   (Falcon-H1)
+//   then, with a per-layer input u (Gemma 4): x += norm(proj(act(gate(x)) · u))
 #include "block.hpp"
 
 #include "math.hpp"
@@ -38,6 +39,28 @@ void add_attn_mamba_ops(Decoder& dec, const LayerW& L, KvCache& kv, i64 n, float
   const float am = static_cast<float>(c.mup.attn_out);
   add_op(p, rows_op(lname(L, "mamba + attention"), M, 2.0 * static_cast<double>(d), [=](i64 r) {
     for (i64 j = 0; j < d; ++j) ao[r * d + j] += am * ao2[r * d + j];
+  }));
+}
+// Gemma 4's per-layer input (modeling_gemma4.py Gemma4TextDecoderLayer.forward, after the FFN's
+// residual add): x += norm(per_layer_projection(act(per_layer_input_gate(x)) · per_layer_input)).
+void add_ple_ops(Decoder& dec, const LayerW& L, i64 n, Program& p) {
+  const core::ModelConfig& c = dec.cfg;
+  const i64 M = dec.opt.batch * n, d = c.d_model, P = c.ple_dim, stride = static_cast<i64>(dec.layers.size()) * P;
+  float* x = dec.ws.x.data();
+  float* g = dec.ws.ple_g;
+  float* y = dec.ws.fo;
+  const float* in = dec.ws.ple_in.data() + L.ple_slot * P;
+  add_op(p, gemm_op(dec, lname(L, "per-layer input gate"), M, x, d, L.ple_gate, g, P));
+  const core::Activation act = c.act;
+  add_op(p, rows_op(lname(L, "per-layer input"), M, 8.0 * static_cast<double>(P), [=](i64 r) {
+    for (i64 j = 0; j < P; ++j) g[r * P + j] = activate(act, g[r * P + j]) * in[r * stride + j];
+  }));
+  add_op(p, gemm_op(dec, lname(L, "per-layer projection"), M, g, P, L.ple_proj, y, d));
+  const NormW nw = L.ple_norm;
+  const core::NormKind kind = c.norm;
+  add_op(p, rows_op(lname(L, "per-layer norm + residual"), M, 7.0 * static_cast<double>(d), [=](i64 r) {
+    norm_vec(kind, nw, y + r * d, y + r * d, d);
+    for (i64 j = 0; j < d; ++j) x[r * d + j] += y[r * d + j];
   }));
 }
 }  // namespace
@@ -87,7 +110,7 @@ void add_layer_ops(Decoder& dec, size_t li, i64 n, Program& p) {
     ffn_in = xn2;
   }
   if (L.attn_mamba) add_attn_mamba_ops(dec, L, dec.kv[li], n, xn, ao, p);
-  else add_attention_ops(dec, L, dec.kv[li], n, attn_in, ao, p);
+  else add_attention_ops(dec, L, dec.kv[L.kv_from >= 0 ? static_cast<size_t>(L.kv_from) : li], n, attn_in, ao, p);
   if (post1)
     add_op(p, rows_op(lname(L, "post-attention norm"), M, norm_cost,
                       [=](i64 r) { norm_vec(kind, post1, ao + r * d, ao + r * d, d); }));
@@ -108,6 +131,7 @@ void add_layer_ops(Decoder& dec, size_t li, i64 n, Program& p) {
   add_op(p, rows_op(lname(L, "residual"), M, 2.0 * static_cast<double>(d), [=](i64 r) {
     for (i64 j = 0; j < d; ++j) x[r * d + j] += rm * (parallel ? ao[r * d + j] + fo[r * d + j] : fo[r * d + j]);
   }));
+  if (L.ple_gate) add_ple_ops(dec, L, n, p);
 }
 
 }  // namespace llmsize::ref

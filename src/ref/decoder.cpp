@@ -37,6 +37,9 @@ struct Built {
   bool mamba = false, conv = false;   // Mamba-2 layers, short-convolution layers (LFM2)
   bool mamba1 = false;                // Mamba-1 layers (Jamba)
   bool attn_mamba = false;            // attention beside a Mamba-2 mixer in one layer (Falcon-H1)
+  i64 shared_win_width = 0;           // 2·K·hd of a KV-shared sliding layer's source (Gemma 4), 0: none built
+  i64 shared_window = 0;              // its window W
+  i64 layers = 0;                     // layers built
 };
 
 }  // namespace
@@ -47,10 +50,8 @@ std::optional<Issue> unsupported(const ModelConfig& c) {
     if (on) what += std::string(what.empty() ? "" : ", ") + kind;
   };
   add(c.mamba.enabled() && c.block_pattern.empty(), "a Mamba-2 mixer without a block pattern");
-  add(c.kv_shared > 0, "KV-shared layers (kvs)");
   add(c.per_layer() && (c.parallel_block || c.norm_sandwich || !c.norm_pre || !c.block_pattern.empty()),
       "per-layer shapes (lkv, lff) outside DeciLM's sequential pre-norm layers");
-  add(c.ple_dim > 0, "per-layer input embeddings (ple)");
   if (what.empty()) return std::nullopt;
   return Issue{"model_type", "the reference block does not run " + what +
                                  " yet; the estimate covers this model, the measured block does not"};
@@ -175,6 +176,7 @@ void arena_views(const ModelConfig& c, const DecoderOptions& o, const Built& bui
   for (i64 l = 0; l < c.n_layers && !c.mla.enabled; ++l) v_hd = std::max(v_hd, c.head_dim_at(l));
   if (built.attn) view(kAttention, f(&Workspace::attn), M * H * v_hd);
   view(kFfn, f(&Workspace::fo), M * d);
+  if (c.ple_dim > 0) view(kFfn, f(&Workspace::ple_g), M * c.ple_dim);  // after the FFN, in its phase
   i64 f_max = any_dense ? c.widest_ffn() : 0;
   if (any_moe) f_max = std::max(f_max, c.moe.shared_ffn);
   view(kFfn, f(&Workspace::h), M * gated * f_max);
@@ -216,6 +218,10 @@ void plan_workspace(const ModelConfig& c, const DecoderOptions& o, const Built& 
   if (c.parallel_block) add(&Workspace::ao_keep, A, M * d);
   add(&Workspace::scores, A, Checked(H) * o.context);
   if (o.globals) add(&Workspace::tokens, A, M);
+  if (c.ple_dim > 0) {
+    add(&Workspace::ple_in, A, M * built.layers * c.ple_dim);
+    if (o.globals) add(&Workspace::ple_ctx, A, M * c.n_layers * c.ple_dim);
+  }
   Checked phase[kPhases] = {Checked(0), Checked(0), Checked(0), Checked(0), Checked(0), Checked(0)};
   arena_views(c, o, built, nullptr,
               [&](int ph, float**, Checked n) { phase[ph] += n.ok() ? Checked(round16(n.value())) : n; });
@@ -225,6 +231,11 @@ void plan_workspace(const ModelConfig& c, const DecoderOptions& o, const Built& 
     else if (arena.ok() && ph.value() > arena.value()) arena = ph;
   }
   add(&Workspace::arena, A, arena);
+  if (built.shared_win_width > 0) {
+    const i64 rows = std::min(o.context, built.shared_window - 1 + o.max_tokens);
+    if (w) w->shared_rows = rows;
+    add(&Workspace::shared_win, A, Checked(o.batch) * rows * built.shared_win_width);
+  }
   add(&Workspace::heat, Mem::Scratch, Checked(H) * o.context);
   if (c.mla.enabled && built.attn) add(&Workspace::mla_wt, Mem::Scratch, Checked(c.mla.qk_nope_dim) * c.mla.kv_lora_rank);
   const i64 th = std::max(built.linear ? c.linear.v_heads : 0, built.mamba ? c.mamba.heads : 0);
@@ -255,6 +266,7 @@ core::Result<std::vector<Request>> plan(const ModelConfig& c, const core::Invent
   if (o.globals)
     for (const auto& t : inv.global) weight(t, -1);
   Built built;
+  built.layers = span.count;
   for (i64 i = span.first; i < span.first + span.count; ++i) {
     const core::LayerKind* k = kind_of(inv, i);
     if (!k) return Issue{"num_hidden_layers", "layer " + std::to_string(i) + " is in no layer kind"};
@@ -264,8 +276,10 @@ core::Result<std::vector<Request>> plan(const ModelConfig& c, const core::Invent
     else if (ak == core::AttnKind::Mamba) built.mamba = true;
     else if (ak == core::AttnKind::Mamba1) built.mamba1 = true;
     else if (ak == core::AttnKind::Conv) built.conv = true;
-    else if (core::keeps_tokens(ak)) built.attn = true;
+    else if (core::attends(ak)) built.attn = true;  // Shared: a Gemma 4 layer attending another layer's cache
     if (ak == core::AttnKind::FullMamba) built.mamba = built.attn_mamba = true;  // Falcon-H1: attention and Mamba-2
+    if (ak == core::AttnKind::Shared && lp.window(i) > 0)
+      built.shared_win_width = 2 * c.kv_heads_at(i) * c.head_dim_at(i), built.shared_window = lp.window(i);
     for (const auto& t : k->tensors) weight(t, i);
   }
   if (dec) {  // weights vector is final: point the requests at its buffers
@@ -299,7 +313,7 @@ core::Result<std::vector<Request>> plan(const ModelConfig& c, const core::Invent
     if (conv.value() > 0) out.push_back({kv ? &kv->conv : nullptr, Mem::State, conv.value()});
     if (ssm.value() > 0) out.push_back({kv ? &kv->ssm : nullptr, Mem::State, ssm.value()});
     if (core::is_stateful(cs.kind)) continue;
-    if (cs.kind == core::AttnKind::None) continue;  // an MLP block: no cache
+    if (cs.kind == core::AttnKind::None || cs.kind == core::AttnKind::Shared) continue;  // an MLP block, a KV-shared layer: no cache
     if (!core::keeps_tokens(cs.kind))
       return Issue{"model_type", "layer " + std::to_string(layer) + ": the reference block has no cache for this layer kind"};
     if (kv) kv->cap = cap, kv->width_k = wk, kv->width_v = wv;

@@ -53,6 +53,12 @@ struct LayerW {
   i64 kv_heads = 0;     // this layer's KV heads (per-layer in NAS models: DeciLM block_configs; Gemma 4's full layers)
   i64 head_dim = 0;     // this layer's head size (Gemma 4's full layers: global_head_dim)
   bool k_is_v = false;  // no v_proj: the values are k_proj's output before k_norm and RoPE (Gemma 4's attention_k_eq_v)
+  // A KV-shared layer (Gemma 4's last num_kv_shared_layers): no k or v, no cache of its own; it attends
+  // over the cache of Decoder::layers[kv_from], the last earlier layer of its kind. -1 elsewhere.
+  i64 kv_from = -1;
+  // The sliding layer whose keys and values KV-shared sliding layers read: it also keeps those of
+  // the call's window in Workspace::shared_win (HF keeps them as shared_kv_states, full length).
+  bool window_source = false;
   bool no_attn = false, no_ffn = false;  // a NAS layer whose attention or FFN is no_op: no norm, no block
   const float* sinks = nullptr;  // H logits (gpt-oss): one more logit per head in the softmax, with no value
   NormW attn_norm, ffn_norm, post_attn_norm, post_ffn_norm, q_norm, k_norm;
@@ -94,6 +100,11 @@ struct LayerW {
   bool mamba1 = false;
   Lin m1_x, m1_dt;
   NormW m1_dt_norm, m1_b_norm, m1_c_norm;
+  // Gemma 4's per-layer input (PLE): per_layer_input_gate d → ple, per_layer_projection ple → d,
+  // post_per_layer_input_norm; ple_slot is this layer's place among the built layers' inputs.
+  Lin ple_gate, ple_proj;
+  NormW ple_norm;
+  i64 ple_slot = 0;
 };
 
 struct GlobalW {
@@ -103,6 +114,11 @@ struct GlobalW {
   NormW embed_norm, final_norm;
   Lin head;                      // (de, v); null when tied to embed
   const float* head_bias = nullptr;
+  // Gemma 4's per-layer embeddings: embed_tokens_per_layer (ple_vocab, L·ple), per_layer_model_projection
+  // (d, L·ple) and per_layer_projection_norm (ple).
+  const float* ple_embed = nullptr;
+  Lin ple_proj;
+  NormW ple_norm;
 };
 
 struct WeightTensor {
@@ -140,7 +156,17 @@ struct Workspace {
   Buffer ao_keep;  // (M, d) parallel blocks: attention output kept through the FFN
   Buffer scores;   // (H, context) probabilities of the query being attended
   Buffer tokens;   // (M) int32 token ids (globals only)
+  // Gemma 4: (M, built layers, ple) the built layers' per-layer inputs, from the tokens (globals) or
+  // given beside the hidden states (HF's per_layer_inputs); ple_ctx (M, L·ple) the embeddings'
+  // per_layer_model_projection (globals only).
+  Buffer ple_in, ple_ctx;
   Buffer arena;    // max over the phases below
+  // Gemma 4: (b, shared_rows, 2·K·hd) keys ‖ values of the sliding source layer at positions
+  // [max(0, pos − W + 1), pos + n) of the call (pos = the call's first position), one row per
+  // position, for its KV-shared sliding layers: its own ring of W slots has lost the call's
+  // earliest positions by the time they run. shared_rows = min(context, W − 1 + max_tokens).
+  Buffer shared_win;
+  i64 shared_rows = 0;
   // Attention phase views.
   float* qkv = nullptr;      // (M, (H + 2K)·hd); MLA: (M, H·(nope + rope)) queries
   float* mla_cq = nullptr;   // (M, q_lora)
@@ -177,7 +203,8 @@ struct Workspace {
   float* sc_p = nullptr;     // (M, 3·d) in_proj: B‖C‖x
   float* sc_y = nullptr;     // (M, d) C · conv(B·x)
   // FFN phase views.
-  float* fo = nullptr;       // (M, d) FFN output
+  float* fo = nullptr;       // (M, d) FFN output, then the per-layer input's projection (Gemma 4)
+  float* ple_g = nullptr;    // (M, ple) Gemma 4: act(per_layer_input_gate(x)) · per-layer input
   float* h = nullptr;        // (M, 2·f) [gate | up] of the dense FFN or the shared experts
   float* router = nullptr;   // (M, E) router logits, then scores
   std::int32_t* sel = nullptr;   // (M, top_k) chosen experts

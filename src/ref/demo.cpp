@@ -43,6 +43,8 @@ double ms_since(Clock::time_point t0) {
 
 void start_call(Demo& d, i64 n) {
   demo_inputs(d.dec->opt.seed, d.dec->pos, n, d.dec->cfg.d_model, d.dec->ws.x.data());
+  if (const i64 ple = static_cast<i64>(d.dec->layers.size()) * d.dec->cfg.ple_dim; ple > 0)  // Gemma 4's per-layer inputs
+    demo_inputs(d.dec->opt.seed + 1, d.dec->pos, n, ple, d.dec->ws.ple_in.data());
   auto p = hidden_program(*d.dec, n);  // sizes were checked when the block was planned
   d.prog = p.ok() ? std::move(p.value()) : Program{};
   d.call_tokens = n;

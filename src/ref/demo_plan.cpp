@@ -48,6 +48,7 @@ ModelConfig one_layer(const ModelConfig& m, const core::LayerPlan& plan, i64 lay
   // (validate() holds the pattern to one character per layer).
   if (!m.block_pattern.empty() && layer >= 0 && layer < static_cast<i64>(m.block_pattern.size()))
     b.block_pattern = m.block_pattern.substr(static_cast<size_t>(layer), 1);
+  b.kv_shared = 0;  // one layer keeps its own cache (a KV-shared layer needs its source: one_of_each)
   return b;
 }
 
@@ -82,6 +83,10 @@ std::optional<ModelConfig> one_of_each(const ModelConfig& m, const core::LayerPl
     b.layer_ffn.clear();
     for (i64 l : first) b.layer_kv_heads.push_back(m.kv_heads_at(l)), b.layer_ffn.push_back(m.ffn_at(l));
   }
+  // Gemma 4: the KV-shared kinds come last in the model, and so in the block: that many trailing
+  // layers share (each reads the block's earlier layer of its kind, as in the model).
+  if (m.kv_shared > 0)
+    b.kv_shared = std::count_if(shapes.begin(), shapes.end(), [](const core::CacheShape& s) { return s.kind == core::AttnKind::Shared; });
   if (!m.block_pattern.empty()) {  // Nemotron-H: each block kind once, in the model's order
     b.block_pattern.clear();
     for (char ch : m.block_pattern)

@@ -28,6 +28,36 @@ void add_logits_scale(const core::ModelConfig& c, i64 b, i64 v, float* logits, P
   }));
 }
 
+// Gemma 4's per-layer inputs of the built layers from the embeddings e and the tokens
+// (modeling_gemma4.py Gemma4TextModel.get_per_layer_inputs, project_per_layer_inputs):
+//   u_l = (norm(per_layer_model_projection(e)_l · d^-½) + embed_tokens_per_layer[token]_l · ple^½) · 2^-½
+void add_ple_input_ops(Decoder& dec, i64 n, const float* e, Program& p) {
+  const core::ModelConfig& c = dec.cfg;
+  const GlobalW& g = dec.g;
+  const i64 M = dec.opt.batch * n, d = c.d_model, P = c.ple_dim, all = c.n_layers * P;
+  const i64 built = static_cast<i64>(dec.layers.size()), first = dec.layers.empty() ? 0 : dec.layers[0].index;
+  float* ctx = dec.ws.ple_ctx.data();
+  float* out = dec.ws.ple_in.data();
+  add_op(p, gemm_op(dec, "per-layer model projection", M, e, d, g.ple_proj, ctx, all));
+  const std::int32_t* tok = dec.ws.tokens.ints();
+  const float* table = g.ple_embed;
+  const NormW nw = g.ple_norm;
+  const core::NormKind kind = c.norm;
+  const float in_scale = static_cast<float>(1.0 / std::sqrt(static_cast<double>(d)));
+  const float table_scale = static_cast<float>(std::sqrt(static_cast<double>(P)));
+  const float mix = static_cast<float>(1.0 / std::sqrt(2.0));
+  add_op(p, rows_op("per-layer inputs", M, 10.0 * static_cast<double>(built * P), [=](i64 r) {
+    for (i64 k = 0; k < built; ++k) {
+      float* u = out + (r * built + k) * P;
+      const float* v = ctx + r * all + (first + k) * P;
+      for (i64 j = 0; j < P; ++j) u[j] = v[j] * in_scale;
+      norm_vec(kind, nw, u, u, P);
+      const float* row = table + static_cast<i64>(tok[r]) * all + (first + k) * P;
+      for (i64 j = 0; j < P; ++j) u[j] = (u[j] + row[j] * table_scale) * mix;
+    }
+  }));
+}
+
 void add_embedding_ops(Decoder& dec, i64 n, Program& p) {
   const core::ModelConfig& c = dec.cfg;
   const GlobalW& g = dec.g;
@@ -51,6 +81,7 @@ void add_embedding_ops(Decoder& dec, i64 n, Program& p) {
       axpy(1.0f, pos_table + (pos0 + r % n) * d, x + r * d, d);
     }));
   }
+  if (g.ple_proj) add_ple_input_ops(dec, n, x, p);
   if (g.embed_norm) {
     const NormW en = g.embed_norm;
     const core::NormKind kind = c.norm;
@@ -142,13 +173,19 @@ core::Result<Program> tokens_program(Decoder& dec, i64 n) {
   return p;
 }
 
-core::Result<std::vector<float>> forward_hidden(Decoder& dec, const std::vector<float>& x, i64 n) {
+core::Result<std::vector<float>> forward_hidden(Decoder& dec, const std::vector<float>& x, i64 n,
+                                                const std::vector<float>& per_layer) {
   const i64 rows = dec.opt.batch * n, d = dec.cfg.d_model;
   if (static_cast<i64>(x.size()) != rows * d)
     return Issue{"x", "expected " + std::to_string(rows * d) + " floats (b·n × d)"};
+  const i64 ple = rows * static_cast<i64>(dec.layers.size()) * dec.cfg.ple_dim;
+  if (static_cast<i64>(per_layer.size()) != ple)
+    return Issue{"per_layer_inputs", "expected " + std::to_string(ple) +
+                                         " floats (b·n × built layers × hidden_size_per_layer_input; 0 without per-layer inputs)"};
   auto prog = hidden_program(dec, n);
   if (!prog) return prog.issues();
   std::copy(x.begin(), x.end(), dec.ws.x.data());
+  std::copy(per_layer.begin(), per_layer.end(), dec.ws.ple_in.data());
   run_all(prog.value());
   return std::vector<float>(dec.ws.x.data(), dec.ws.x.data() + rows * d);
 }

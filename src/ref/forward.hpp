@@ -21,7 +21,9 @@ core::Result<Program> hidden_program(Decoder& dec, i64 n);
 core::Result<Program> tokens_program(Decoder& dec, i64 n);
 
 // Whole-call wrappers. x: (b·n, d) → (b·n, d); tokens: (b, n) → logits (b, v).
-core::Result<std::vector<float>> forward_hidden(Decoder& dec, const std::vector<float>& x, i64 n);
+// per_layer: (b·n, built layers, ple_dim) per-layer inputs (Gemma 4; HF's per_layer_inputs), empty otherwise.
+core::Result<std::vector<float>> forward_hidden(Decoder& dec, const std::vector<float>& x, i64 n,
+                                                const std::vector<float>& per_layer = {});
 core::Result<std::vector<float>> forward_tokens(Decoder& dec, const std::vector<std::int32_t>& tokens, i64 n);
 
 // Forgets every cached position (the next call starts at position 0).

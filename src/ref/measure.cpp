@@ -78,6 +78,7 @@ core::Result<MemoryComparison> compare_memory(const Decoder& dec) {
     KindMemory k;
     k.kind = std::string(core::to_string(cs.kind));
     if (cs.kind == core::AttnKind::Sliding) k.kind += " " + std::to_string(cs.window);
+    if (cs.kind == core::AttnKind::Shared) k.kind += cs.window > 0 ? " sliding " + std::to_string(cs.window) : " full";
     for (size_t l = 0; l < dec.kv.size(); ++l) {
       if (dec.plan.layers[l].cache != static_cast<int>(ci)) continue;
       const KvCache& cache = dec.kv[l];
@@ -223,6 +224,17 @@ core::Result<MemoryComparison> compare_memory(const Decoder& dec) {
                 std::to_string(c.d_model) + " channels) per sequence; the phase holds in_proj's B‖C‖x and C·conv (b·n rows) + "
                 "the out_proj output, where the estimate also counts B·x and the convolution's output as their own "
                 "buffers: measured = " + bytes_text(m.conv_measured) + ", estimated = " + bytes_text(m.conv_estimated));
+  if (const i64 w = dec.ws.shared_win.bytes(); w > 0)
+    n.push_back("KV-shared layers (Gemma 4): no keys or values of their own; a shared sliding layer reads those of its source "
+                "layer for the call's window (HF's shared_kv_states: the forward pass's full-length states), kept for the "
+                "whole call, b × min(context, window − 1 + n) × 2·K·hd = " + bytes_text(w) + ", which the estimate does not count");
+  if (const i64 u = dec.ws.ple_in.bytes() + dec.ws.ple_ctx.bytes(); u > 0)
+    n.push_back("per-layer inputs (Gemma 4): b·n × layers built × hidden_size_per_layer_input, kept for the whole call" +
+                std::string(dec.ws.ple_ctx.bytes() > 0 ? ", and with the embeddings their projection for every layer of the model "
+                                                         "(b·n × num_hidden_layers × hidden_size_per_layer_input)"
+                                                       : "") +
+                " = " + bytes_text(u) + ", which the estimate does not count; each layer's gate output (b·n × "
+                "hidden_size_per_layer_input) lives in its FFN phase");
   n.push_back("scratch, not in the estimate: the heat map's copy of the last attention probabilities" +
               std::string(c.mla.enabled ? " and one head's transposed key up-projection (MLA)" : "") + " = " +
               bytes_text(m.scratch_measured));

@@ -33,6 +33,14 @@ std::vector<std::pair<std::string, core::ModelConfig>> tiny_configs() {
     if (!ref::unsupported(p.config)) out.emplace_back(p.id, test::tiny(p.config));  // others: alloc_test
   for (const char* f : {"falcon-rw-1b.json", "opt-350m.json", "phi-1_5.json"})
     out.emplace_back(f, test::tiny(test::import_file(std::string("../core/configs/") + f)));
+  // Gemma 4 E4B's KV-shared layers with use_double_wide_mlp, without its per-layer embeddings.
+  for (const auto& p : all.value())
+    if (p.id == "gemma-4-e4b") {
+      core::ModelConfig c = test::tiny(p.config);
+      c.ple_dim = c.ple_vocab = 0;
+      c.double_wide = true;
+      out.emplace_back("gemma-4-e4b: KV-shared layers with double-wide MLPs, no per-layer embeddings", c);
+    }
   // Falcon-H1 with its mixer's gated RMSNorm (mamba_rms_norm), normalizing before the gate
   // (mamba_norm_before_gate, FalconH1RMSNormGated), which the 0.5B preset turns off, and an
   // attention_in_multiplier other than the 0.5B's 1.0.
@@ -69,12 +77,13 @@ TEST_CASE("every family's layers match the naive model through prefill, decode a
   for (const auto& [id, cfg] : tiny_configs()) {
     INFO(id);
     auto dec = build(cfg, {.batch = b, .context = T, .max_tokens = 8, .globals = false, .seed = 7});
-    const int64_t d = cfg.d_model;
+    const int64_t d = cfg.d_model, ple = static_cast<int64_t>(dec->layers.size()) * cfg.ple_dim;
     const auto x = random_floats(b * T * d, 11);
+    const auto u = random_floats(b * T * ple, 13);  // Gemma 4's per-layer inputs (none elsewhere)
     std::vector<float> got(static_cast<size_t>(b * T * d));
     int64_t p0 = 0;
     for (int64_t n : calls) {
-      auto y = ref::forward_hidden(*dec, rows(x, b, T, d, p0, n), n);
+      auto y = ref::forward_hidden(*dec, rows(x, b, T, d, p0, n), n, rows(u, b, T, ple, p0, n));
       INFO(core::join(y.issues()));
       REQUIRE(y.ok());
       for (int64_t s = 0; s < b; ++s)
@@ -82,7 +91,7 @@ TEST_CASE("every family's layers match the naive model through prefill, decode a
       p0 += n;
     }
     REQUIRE(dec->pos == T);
-    const double err = max_rel_error(got, test::naive_layers(*dec, x, T));
+    const double err = max_rel_error(got, test::naive_layers(*dec, x, T, u));
     INFO("max error / rms = " << err);
     CHECK(err < kTol);
   }
@@ -111,6 +120,24 @@ TEST_CASE("every family's logits match the naive model, embeddings to head", "[r
       CHECK(err < kTol);
     }
   }
+}
+
+TEST_CASE("Gemma 4: a block starting past layer 0 takes its own layers' slices of the per-layer inputs", "[ref][block]") {
+  // embed_tokens_per_layer and per_layer_model_projection hold every layer's slice side by side
+  // (num_hidden_layers · hidden_size_per_layer_input columns); layers 2 and 3 read slices 2 and 3.
+  core::ModelConfig cfg = test::tiny(test::preset("gemma-4-e4b").config);
+  cfg.kv_shared = 0;  // four layers of their own: sliding, full, sliding, full
+  const int64_t b = 2, T = 7;
+  auto dec = build(cfg, {.batch = b, .context = T, .max_tokens = 7, .first_layer = 2, .n_layers = 2, .seed = 9});
+  REQUIRE(dec->layers.size() == 2);
+  REQUIRE(dec->layers[0].index == 2);
+  std::vector<int32_t> tok(static_cast<size_t>(b * T));
+  for (size_t i = 0; i < tok.size(); ++i) tok[i] = static_cast<int32_t>((i * 53 + 2) % cfg.vocab);
+  auto logits = ref::forward_tokens(*dec, tok, T);
+  REQUIRE(logits.ok());
+  const double err = max_rel_error(logits.value(), test::naive_logits(*dec, tok, T));
+  INFO("max error / rms = " << err);
+  CHECK(err < kTol);
 }
 
 TEST_CASE("a program run one unit at a time gives the same bits as run whole", "[ref][program]") {

@@ -3,6 +3,8 @@
 // map filled in, settings refused with the field and range named. No timing assertions.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <map>
+#include <string>
 
 #include "ref/demo.hpp"
 #include "ref/forward.hpp"
@@ -74,7 +76,8 @@ TEST_CASE("the block holds one layer of each attention kind of the model", "[ref
   for (const Case& c : {Case{"llama-3-8b", {0}}, Case{"deepseek-v3", {3}}, Case{"gpt-oss-20b", {0, 1}},
                         Case{"gemma-3-1b", {0, 5}}, Case{"gemma-2-2b", {0, 1}}, Case{"qwen3-next-80b-a3b", {0, 3}},
                         Case{"qwen3.5-0.8b", {0, 3}}, Case{"nemotron-nano-9b-v2", {0, 1, 14}},
-                        Case{"lfm2-1.2b", {0, 2}}}) {
+                        Case{"lfm2-1.2b", {0, 2}}, Case{"falcon-h1-0.5b", {0}}, Case{"gemma-4-31b", {0, 5}},
+                        Case{"gemma-4-e4b", {0, 5, 24, 29}}}) {
     INFO(c.id);
     const auto model = test::preset(c.id).config;
     const auto p = plan(c.id, 4096);
@@ -92,7 +95,11 @@ TEST_CASE("the block holds one layer of each attention kind of the model", "[ref
 }
 
 TEST_CASE("a hybrid block reports its KV cache and recurrent state per attention kind, to the byte", "[ref][demo]") {
-  for (const char* id : {"qwen3-next-80b-a3b", "gpt-oss-20b"}) {
+  // Falcon-H1: one kind holding both K/V and a Mamba-2 state; Gemma 4 E4B: sliding, full, and the
+  // two KV-shared kinds, which hold nothing of their own.
+  const std::map<std::string, size_t> kinds = {
+      {"qwen3-next-80b-a3b", 2}, {"gpt-oss-20b", 2}, {"falcon-h1-0.5b", 1}, {"gemma-4-e4b", 4}};
+  for (const auto& [id, count] : kinds) {
     INFO(id);
     ref::DemoSettings s;
     s.prompt = 40;
@@ -104,13 +111,13 @@ TEST_CASE("a hybrid block reports its KV cache and recurrent state per attention
     int steps = 0;
     while (ref::demo_step(**demo, 5.0).phase != ref::DemoPhase::Done && steps < 1000000) ++steps;
     const auto& m = ref::demo_results(**demo).memory;
-    REQUIRE(m.by_kind.size() == 2);
+    REQUIRE(m.by_kind.size() == count);
     for (const auto& k : m.by_kind) {
       INFO(k.kind);
       CHECK(k.layers.size() == 1);
       CHECK(k.kv_measured == k.kv_estimated);
       CHECK(k.state_measured == k.state_estimated);
-      CHECK(k.kv_measured + k.state_measured > 0);
+      CHECK((k.kv_measured + k.state_measured > 0) == (k.kind.rfind("shared", 0) != 0));
     }
     core::i64 kv = 0, state = 0;
     for (const auto& k : m.by_kind) kv += k.kv_measured, state += k.state_measured;

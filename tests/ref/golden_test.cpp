@@ -1,4 +1,4 @@
-// Small multi-layer models, two of them hybrids, produce the same logits natively and in WASM: both builds compare
+// Small multi-layer models, four of them hybrids, produce the same logits natively and in WASM: both builds compare
 // against one file of recorded values, tests/ref/golden_logits.txt (model id, index, value).
 // Tolerance: max |a − golden| ≤ 1e-5 × RMS(golden). The builds use different GEMM kernels
 // (AVX-512/AVX2 FMA natively, SIMD128 mul+add in WASM) and different libm (glibc, musl), so
@@ -51,8 +51,14 @@ std::vector<std::pair<std::string, core::ModelConfig>> models() {
   auto next = test::tiny(test::preset("qwen3-next-80b-a3b").config);
   next.n_layers = 4;
   next.moe.first_dense = 0;
+  // Falcon-H1: two layers of attention beside Mamba-2 with the μP multipliers; Gemma 4 E4B: sliding,
+  // full (its own head size), then a KV-shared layer of each, with per-layer inputs.
+  auto falcon = test::tiny(test::preset("falcon-h1-0.5b").config);
+  falcon.n_layers = 2;
+  falcon.block_pattern = "PP";
+  auto gemma4 = test::tiny(test::preset("gemma-4-e4b").config);
   return {{"llama-3-8b", llama}, {"deepseek-v3", ds}, {"gpt2", gpt2}, {"nemotron-nano-9b-v2", nemo},
-          {"qwen3-next-80b-a3b", next}};
+          {"qwen3-next-80b-a3b", next}, {"falcon-h1-0.5b", falcon}, {"gemma-4-e4b", gemma4}};
 }
 
 }  // namespace

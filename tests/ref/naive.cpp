@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <string>
+#include <tuple>
 
 namespace llmsize::test {
 
@@ -103,6 +105,10 @@ double slope(i64 h, i64 H) {  // ALiBi, Press et al. 2022
 }
 
 Vec slice(const Vec& v, i64 off, i64 n) { return Vec(v.begin() + off, v.begin() + off + n); }
+
+// Each attention layer's keys and values (after their norms and RoPE) for the sequence being run,
+// which the KV-shared layers of Gemma 4 read; naive_layers and naive_logits clear it per sequence.
+std::map<i64, std::pair<std::vector<Vec>, std::vector<Vec>>> g_kv;
 
 // v[off, off + n) divided by its root mean square, no weight (Llama4TextL2Norm, Gemma 4's v_norm).
 void rms_unit(Vec& v, i64 off, i64 n) {
@@ -249,8 +255,14 @@ std::vector<Vec> attention(const ref::Decoder& dec, i64 L, const std::vector<Vec
   } else {
     const W qkv = find_role(dec, L, Role::AttnQKV, false, false);
     gate.resize(static_cast<size_t>(T));
+    // modeling_gemma4.py: a KV-shared layer computes its queries only (KO = 0 heads of keys and values)
+    // and reads the keys and values its source layer stored (shared_kv_states), after the loop.
+    const bool shared = c.kv_shared_at(L);
+    const i64 KO = shared ? 0 : KH;
     for (i64 t = 0; t < T; ++t) {
-      if (qkv) {
+      if (shared) {
+        q[t] = lin(xn[t], find_role(dec, L, Role::AttnQ, false, false), find_role(dec, L, Role::AttnQ, false, false, true));
+      } else if (qkv) {
         const Vec all = lin(xn[t], qkv, find_role(dec, L, Role::AttnQKV, false, false, true));
         q[t] = slice(all, 0, H * dq), k[t] = slice(all, H * dq, KH * dq), v[t] = slice(all, (H + KH) * dq, KH * dq);
       } else {
@@ -261,7 +273,7 @@ std::vector<Vec> attention(const ref::Decoder& dec, i64 L, const std::vector<Vec
                               : k[t];
       }
       if (c.norm_v)  // Gemma 4's v_norm: RMS per value head, no weight
-        for (i64 h = 0; h < KH; ++h) rms_unit(v[t], h * dv, dv);
+        for (i64 h = 0; h < KO; ++h) rms_unit(v[t], h * dv, dv);
       for (double& e : k[t]) e *= c.mup.key;  // modeling_falcon_h1.py FalconH1Attention: k_proj(x) · key_multiplier
       if (c.attn_out_gate) {  // modeling_qwen3_next.py: q_proj(x).view(..., H, 2·hd), chunk(2): query, gate
         Vec qq;
@@ -276,13 +288,13 @@ std::vector<Vec> attention(const ref::Decoder& dec, i64 L, const std::vector<Vec
         const W kw = find(dec, L, {"k_norm", "k_layernorm"}), kb = find(dec, L, {"k_norm", "k_layernorm"}, true);
         if (c.norm_qk_full) {  // modeling_olmo2.py: q_norm(q_proj(x)), k_norm(k_proj(x)) before the heads split
           q[t] = norm(c, q[t], qw, qb);
-          k[t] = norm(c, k[t], kw, kb);
+          if (!shared) k[t] = norm(c, k[t], kw, kb);
         } else {
           for (i64 h = 0; h < H; ++h) {
             const Vec y = norm(c, slice(q[t], h * dq, dq), qw, qb);
             std::copy(y.begin(), y.end(), q[t].begin() + h * dq);
           }
-          for (i64 h = 0; h < KH; ++h) {
+          for (i64 h = 0; h < KO; ++h) {
             const Vec y = norm(c, slice(k[t], h * dq, dq), kw, kb);
             std::copy(y.begin(), y.end(), k[t].begin() + h * dq);
           }
@@ -305,15 +317,22 @@ std::vector<Vec> attention(const ref::Decoder& dec, i64 L, const std::vector<Vec
           }
         };
         for (i64 h = 0; h < H; ++h) rot_any(q[t], h * dq);
-        for (i64 h = 0; h < KH; ++h) rot_any(k[t], h * dq);
+        for (i64 h = 0; h < KO; ++h) rot_any(k[t], h * dq);
       }
       auto l2 = [&](Vec& v, i64 off) { rms_unit(v, off, dq); };
       if (c.qk_l2norm && !nope) {
         for (i64 h = 0; h < H; ++h) l2(q[t], h * dq);
-        for (i64 h = 0; h < KH; ++h) l2(k[t], h * dq);
+        for (i64 h = 0; h < KO; ++h) l2(k[t], h * dq);
       }
       if (nope && c.attn_floor_scale > 0)
         for (double& e : q[t]) e *= std::log1p(std::floor((static_cast<double>(t) + 1) / c.attn_floor_scale)) * c.attn_temp_scale + 1;
+    }
+    if (shared) {  // store_full_length_kv: the last layer of this kind before the first shared one
+      i64 src = c.n_layers - c.kv_shared - 1;
+      while (src >= 0 && c.layer_slides(src) != c.layer_slides(L)) --src;
+      std::tie(k, v) = g_kv.at(src);
+    } else {
+      g_kv[L] = {k, v};
     }
   }
   Mask allow;
@@ -649,8 +668,8 @@ Vec ffn(const ref::Decoder& dec, i64 L, const Vec& x) {
   return out;
 }
 
-// One layer over one sequence (T rows of d).
-void layer(const ref::Decoder& dec, i64 L, std::vector<Vec>& x) {
+// One layer over one sequence (T rows of d); pli: Gemma 4's per-layer input of each row, or null.
+void layer(const ref::Decoder& dec, i64 L, std::vector<Vec>& x, const std::vector<Vec>* pli = nullptr) {
   const ModelConfig& c = dec.cfg;
   const i64 T = static_cast<i64>(x.size());
   if (!c.block_pattern.empty() && !c.block_ffn) {  // NemotronHBlock: x + mixer(norm(x)), the mixer one of three
@@ -720,7 +739,24 @@ void layer(const ref::Decoder& dec, i64 L, std::vector<Vec>& x) {
     Vec f = ffn(dec, L, f_w ? norm(c, x[t], f_w, f_b) : x[t]);
     if (pf) f = norm(c, f, pf, W{});
     for (size_t j = 0; j < x[t].size(); ++j) x[t][j] += c.residual_mult * f[j];
+    if (pli) {  // modeling_gemma4.py Gemma4TextDecoderLayer: x + post_per_layer_input_norm(projection(act(gate(x)) · u))
+      Vec g = lin(x[t], exact(dec, L, ".per_layer_input_gate.weight"));
+      for (size_t j = 0; j < g.size(); ++j) g[j] = act(c.act, g[j]) * (*pli)[t][j];
+      const Vec y = norm(c, lin(g, exact(dec, L, ".per_layer_projection.weight")), exact(dec, L, ".post_per_layer_input_norm.weight"), W{});
+      for (size_t j = 0; j < x[t].size(); ++j) x[t][j] += y[j];
+    }
   }
+}
+
+// Gemma 4's per-layer inputs of layer L for one sequence from (b, T, built layers, ple) floats.
+std::vector<Vec> ple_rows(const ref::Decoder& dec, const std::vector<float>& ple, i64 s, i64 T, size_t slot) {
+  const i64 P = dec.cfg.ple_dim, n = static_cast<i64>(dec.layers.size());
+  std::vector<Vec> out(T);
+  for (i64 t = 0; t < T; ++t) {
+    const float* row = ple.data() + ((s * T + t) * n + static_cast<i64>(slot)) * P;
+    out[t] = Vec(row, row + P);
+  }
+  return out;
 }
 
 std::vector<std::vector<Vec>> to_seqs(const std::vector<float>& x, i64 b, i64 T, i64 d) {
@@ -733,11 +769,17 @@ std::vector<std::vector<Vec>> to_seqs(const std::vector<float>& x, i64 b, i64 T,
 
 }  // namespace
 
-std::vector<double> naive_layers(const ref::Decoder& dec, const std::vector<float>& x, i64 T) {
+std::vector<double> naive_layers(const ref::Decoder& dec, const std::vector<float>& x, i64 T,
+                                 const std::vector<float>& per_layer) {
   const i64 b = dec.opt.batch, d = dec.cfg.d_model;
   auto seqs = to_seqs(x, b, T, d);
-  for (auto& seq : seqs)
-    for (const auto& L : dec.layers) layer(dec, L.index, seq);
+  for (i64 s = 0; s < b; ++s) {
+    g_kv.clear();
+    for (size_t k = 0; k < dec.layers.size(); ++k) {
+      const std::vector<Vec> pli = dec.cfg.ple_dim > 0 ? ple_rows(dec, per_layer, s, T, k) : std::vector<Vec>{};
+      layer(dec, dec.layers[k].index, seqs[s], dec.cfg.ple_dim > 0 ? &pli : nullptr);
+    }
+  }
   Vec out;
   for (const auto& seq : seqs)
     for (const auto& row : seq) out.insert(out.end(), row.begin(), row.end());
@@ -751,7 +793,7 @@ std::vector<double> naive_logits(const ref::Decoder& dec, const std::vector<std:
   const W pos = find_role(dec, -1, Role::PosEmbed, false, false);
   W proj_in, proj_out;
   for (const auto& w : dec.weights)
-    if (w.layer < 0 && w.spec.role == Role::EmbedProj)
+    if (w.layer < 0 && w.spec.role == Role::EmbedProj && !has(w.spec.name, "per_layer"))  // OPT's; not Gemma 4's PLE
       (has(w.spec.name, "project_in") ? proj_in : proj_out) = W{w.buf.data(), w.spec.rows, w.spec.cols};
   const i64 de = embed.cols;
   Vec out;
@@ -766,7 +808,28 @@ std::vector<double> naive_logits(const ref::Decoder& dec, const std::vector<std:
       if (c.norm_embed)
         x[t] = norm(c, x[t], find(dec, -1, {"word_embeddings_layernorm"}), find(dec, -1, {"word_embeddings_layernorm"}, true));
     }
-    for (const auto& L : dec.layers) layer(dec, L.index, x);
+    // Gemma 4 (Gemma4TextModel.get_per_layer_inputs, project_per_layer_inputs): per layer l,
+    // u_l = (norm(per_layer_model_projection(e)_l / sqrt(d)) + embed_tokens_per_layer[token]_l · sqrt(ple)) / sqrt(2).
+    const i64 P = c.ple_dim;
+    std::vector<std::vector<Vec>> pli(dec.layers.size(), std::vector<Vec>(T));
+    if (P > 0) {
+      const W table = find_role(dec, -1, Role::LayerEmbed, false, false);
+      const W mp = exact(dec, -1, "per_layer_model_projection.weight"), pn = exact(dec, -1, "per_layer_projection_norm.weight");
+      for (i64 t = 0; t < T; ++t) {
+        Vec ctx = lin(x[t], mp);
+        for (size_t k = 0; k < dec.layers.size(); ++k) {
+          const i64 l = dec.layers[k].index;
+          Vec u = slice(ctx, l * P, P);
+          for (double& e : u) e /= std::sqrt(static_cast<double>(d));
+          u = norm(c, u, pn, W{});
+          for (i64 j = 0; j < P; ++j)
+            u[j] = (u[j] + table.p[tokens[s * T + t] * table.cols + l * P + j] * std::sqrt(static_cast<double>(P))) / std::sqrt(2.0);
+          pli[k][t] = u;
+        }
+      }
+    }
+    g_kv.clear();
+    for (size_t k = 0; k < dec.layers.size(); ++k) layer(dec, dec.layers[k].index, x, P > 0 ? &pli[k] : nullptr);
     Vec h = x[T - 1];
     const std::vector<const char*> finals = {"ln_f", "model.norm", "final_layer_norm", "final_layernorm", "norm_f",
                                              "embedding_norm"};  // LFM2: model.embedding_norm is the final norm
@@ -799,8 +862,11 @@ double max_rel_error(const std::vector<float>& a, const std::vector<double>& ref
   double ss = 0, worst = 0;
   for (double r : ref) ss += r * r;
   const double rms = std::sqrt(ss / static_cast<double>(std::max<size_t>(1, ref.size())));
-  for (size_t i = 0; i < ref.size() && i < a.size(); ++i) worst = std::max(worst, std::abs(a[i] - ref[i]));
-  if (a.size() != ref.size()) return INFINITY;
+  for (size_t i = 0; i < ref.size() && i < a.size(); ++i) {
+    if (!std::isfinite(a[i]) || !std::isfinite(ref[i])) return INFINITY;  // a NaN compares false: never let it pass
+    worst = std::max(worst, std::abs(a[i] - ref[i]));
+  }
+  if (a.size() != ref.size() || !std::isfinite(rms)) return INFINITY;
   return worst / std::max(rms, 1e-30);
 }
 

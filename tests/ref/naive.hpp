@@ -11,7 +11,9 @@
 namespace llmsize::test {
 
 // Hidden states (b, T, d) at positions 0..T-1 through every layer the decoder built.
-std::vector<double> naive_layers(const ref::Decoder& dec, const std::vector<float>& x, std::int64_t T);
+// per_layer: Gemma 4's per-layer inputs (b, T, built layers, ple_dim), empty for other models.
+std::vector<double> naive_layers(const ref::Decoder& dec, const std::vector<float>& x, std::int64_t T,
+                                 const std::vector<float>& per_layer = {});
 
 // Token ids (b, T) through embeddings, layers, final norm and head: logits (b, v) of the
 // last position of each sequence.

@@ -48,6 +48,14 @@ inline core::ModelConfig tiny(core::ModelConfig c) {
   } else {
     c.n_layers = 2;
   }
+  if (c.ple_dim > 0) {  // Gemma 4's per-layer inputs: 8 per layer, a table row per token
+    c.ple_dim = 8;
+    c.ple_vocab = c.vocab;
+  }
+  if (c.kv_shared > 0) {  // Gemma 4: sliding, full, then a shared sliding layer and a shared full one
+    c.n_layers = 4;
+    c.kv_shared = 2;
+  }
   if (c.per_layer()) {  // NAS: attention (K heads) and a wide FFN; an FFN alone (no_op attention); attention of one KV head alone
     c.n_layers = 3;
     c.layer_kv_heads = {c.n_kv_heads, 0, 1};
