@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <span>
+#include <utility>
 
 namespace llmsize::core::hf {
 
@@ -369,13 +370,11 @@ void falcon_h1_layers(Reader& r, ModelConfig& c, std::string_view /*model_type*/
   read_dt_floor(r, m);
   // μP multipliers (FalconH1Config: 1.0 each; null ssm_multipliers / mlp_multipliers: all 1.0).
   auto& u = c.mup;
-  c.embed_mult = r.number("embedding_multiplier", {"embedding_multiplier"}, 1.0);
-  u.attn_in = r.number("attention_in_multiplier", {"attention_in_multiplier"}, 1.0);
-  u.key = r.number("key_multiplier", {"key_multiplier"}, 1.0);
-  u.attn_out = r.number("attention_out_multiplier", {"attention_out_multiplier"}, 1.0);
-  u.ssm_in = r.number("ssm_in_multiplier", {"ssm_in_multiplier"}, 1.0);
-  u.ssm_out = r.number("ssm_out_multiplier", {"ssm_out_multiplier"}, 1.0);
-  u.lm_head = r.number("lm_head_multiplier", {"lm_head_multiplier"}, 1.0);
+  const std::pair<const char*, double*> scalars[] = {
+      {"embedding_multiplier", &c.embed_mult}, {"attention_in_multiplier", &u.attn_in}, {"key_multiplier", &u.key},
+      {"attention_out_multiplier", &u.attn_out}, {"ssm_in_multiplier", &u.ssm_in}, {"ssm_out_multiplier", &u.ssm_out},
+      {"lm_head_multiplier", &u.lm_head}};
+  for (const auto& [key, value] : scalars) *value = r.number(key, {key}, 1.0);
   auto numbers = [&](const char* name, std::span<double> out) {
     std::string at;
     const json* v = r.find({name}, name, &at);

@@ -1,6 +1,6 @@
 // Small multi-layer models, four of them hybrids, produce the same logits natively and in WASM: both builds compare
 // against one file of recorded values, tests/ref/golden_logits.txt (model id, index, value).
-// Tolerance: max |a − golden| ≤ 1e-5 × RMS(golden). The builds use different GEMM kernels
+// Tolerance: max |a − golden| ≤ 1e-5 × RMS(golden) (Gemma 4: 3e-5, see below). The builds use different GEMM kernels
 // (AVX-512/AVX2 FMA natively, SIMD128 mul+add in WASM) and different libm (glibc, musl), so
 // bits differ in the last place (observed ~1e-7 relative); a changed weight, op or order
 // of ops moves the logits by O(1).
@@ -98,6 +98,9 @@ TEST_CASE("small multi-layer models reproduce the recorded logits", "[ref][golde
     REQUIRE(got.size() == 3 * static_cast<size_t>(cfg.vocab));
     const double err = test::max_rel_error(got, golden[id]);
     INFO("max error / rms = " << err);
-    CHECK(err < 1e-5);
+    // Gemma 4 scales its scores by 1.0 over unit-RMS queries and keys (the scores span about
+    // ±4·sqrt(head_dim)), so exp() magnifies last-place differences: natively its fp32 logits sit
+    // 1.1e-5 from the double-precision twin (block_test), and the WASM build 1.2e-5 from the native one.
+    CHECK(err < (id == "gemma-4-e4b" ? 3e-5 : 1e-5));
   }
 }

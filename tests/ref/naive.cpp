@@ -87,6 +87,19 @@ double act(core::Activation a, double x) {
   return x;
 }
 
+// silu of the causal depthwise convolution (padding K − 1, + bias) at row t over channels
+// [off, off + C) of rows[0..t]; tap j of channel ch at conv[j·C + ch].
+Vec conv_silu(const std::vector<Vec>& rows, i64 t, i64 K, i64 C, i64 off, const W& conv, const W& bias) {
+  Vec y(static_cast<size_t>(C));
+  for (i64 ch = 0; ch < C; ++ch) {
+    double acc = bias ? bias.p[ch] : 0.0;
+    for (i64 j = 0; j < K; ++j)
+      if (const i64 src = t - (K - 1) + j; src >= 0) acc += conv.p[j * C + ch] * rows[src][off + ch];
+    y[ch] = act(core::Activation::Silu, acc);
+  }
+  return y;
+}
+
 // Rotary embedding of dims [0, rot) of v[off..], pairs (i, i + rot/2).
 void rope(Vec& v, i64 off, i64 rot, i64 pos, double theta) {
   for (i64 i = 0; i < rot / 2; ++i) {
@@ -384,13 +397,7 @@ std::vector<Vec> linear_attention(const ref::Decoder& dec, i64 L, const std::vec
   // F.silu(conv1d(mixed)[..., :T]) with padding K − 1, weight[j][ch] the j-th tap of channel ch.
   const W conv = find(dec, L, {"conv1d"});
   std::vector<Vec> cv(T, Vec(static_cast<size_t>(CD), 0.0));
-  for (i64 t = 0; t < T; ++t)
-    for (i64 ch = 0; ch < CD; ++ch) {
-      double y = 0;
-      for (i64 j = 0; j < K; ++j)
-        if (const i64 src = t - (K - 1) + j; src >= 0) y += conv.p[j * CD + ch] * mixed[src][ch];
-      cv[t][ch] = act(core::Activation::Silu, y);
-    }
+  for (i64 t = 0; t < T; ++t) cv[t] = conv_silu(mixed, t, K, CD, 0, conv, W{});
   const W dt = find(dec, L, {"dt_bias"}), alog = find(dec, L, {"A_log"});
   const W nw = find(dec, L, {"linear_attn.norm"}), out = find(dec, L, {"out_proj"});
   std::vector<Vec> S(static_cast<size_t>(Hv), Vec(static_cast<size_t>(dk * dv), 0.0));
@@ -465,13 +472,7 @@ std::vector<Vec> mamba1(const ref::Decoder& dec, i64 L, const std::vector<Vec>& 
   Vec S(static_cast<size_t>(di * N), 0.0);
   std::vector<Vec> res(T);
   for (i64 t = 0; t < T; ++t) {
-    Vec x(static_cast<size_t>(di));
-    for (i64 i = 0; i < di; ++i) {
-      double y = conv_b ? conv_b.p[i] : 0.0;
-      for (i64 j = 0; j < K; ++j)
-        if (const i64 src = t - (K - 1) + j; src >= 0) y += conv.p[j * di + i] * proj[src][i];
-      x[i] = act(core::Activation::Silu, y);
-    }
+    const Vec x = conv_silu(proj, t, K, di, 0, conv, conv_b);
     const Vec sp = lin(x, xp);
     Vec dt = slice(sp, 0, R), B = slice(sp, R, N), C = slice(sp, R + N, N);
     if (nd) dt = norm(c, dt, nd, W{}, true), B = norm(c, B, nb, W{}, true), C = norm(c, C, nc, W{}, true);
@@ -519,13 +520,7 @@ std::vector<Vec> mamba(const ref::Decoder& dec, i64 L, const std::vector<Vec>& x
   std::vector<Vec> S(static_cast<size_t>(H), Vec(static_cast<size_t>(P * N), 0.0));  // [p][n], as the HF cache
   std::vector<Vec> res(T);
   for (i64 t = 0; t < T; ++t) {
-    Vec xbc(static_cast<size_t>(CD));
-    for (i64 ch = 0; ch < CD; ++ch) {
-      double y = conv_b ? conv_b.p[ch] : 0.0;
-      for (i64 j = 0; j < K; ++j)
-        if (const i64 src = t - (K - 1) + j; src >= 0) y += conv.p[j * CD + ch] * proj[src][di + ch];
-      xbc[ch] = act(core::Activation::Silu, y);
-    }
+    const Vec xbc = conv_silu(proj, t, K, CD, di, conv, conv_b);
     Vec y(static_cast<size_t>(di));
     for (i64 h = 0; h < H; ++h) {
       const i64 g = h / (H / G);
