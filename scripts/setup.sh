@@ -17,6 +17,7 @@ PKGS=(
   catch2 nlohmann-json3-dev        # tests, JSON
   libimgui-dev libglfw3-dev libgl-dev libgl1-mesa-dri   # native UI
   libstb-dev fonts-roboto-unhinted  # desktop screenshots (stb_image_write), the UI font
+  fonts-noto-cjk python3-fonttools  # the Chinese interface's glyphs, cut at build time
   chromium xvfb xauth imagemagick  # browser and desktop tests
   g++-aarch64-linux-gnu qemu-user  # NEON kernel tests
   libopenblas-dev                  # benchmark baseline

@@ -1,8 +1,8 @@
 // llmsize page glue: the only web-specific JavaScript. It configures the Emscripten module,
 // loads the app module (relaxed-SIMD or SIMD128 build, see the end), and gives the C++ side (src/app/platform/web_main.cpp) what only the
 // browser has: the canvas size and devicePixelRatio, the URL fragment (share links), the
-// embed flag, the clipboard, file drops, pastes, and touch input. No framework, no fetches
-// other than the page's own files.
+// embed flag, the browser's language, the clipboard, file drops, pastes, and touch input. No
+// framework, no fetches other than the page's own files.
 (function () {
   'use strict';
   const canvas = document.getElementById('canvas');
@@ -37,6 +37,17 @@
     // The fragment as it is: the core's codec decodes (and checks) its percent-escapes.
     fragment() { return location.hash || ''; },
     embed() { return params.has('embed') && params.get('embed') !== '0'; },
+    // The browser's language: the interface's when the link names none ("zh-CN" → Chinese).
+    language() { return navigator.language || ''; },
+    // The Chinese glyphs (built from the string table), fetched once, when Chinese is chosen:
+    // the English page never loads them.
+    loadCjkFont() {
+      fetch('llmsize-zh.otf').then((r) => {
+        if (!r.ok) throw new Error('HTTP ' + r.status);
+        return r.arrayBuffer();
+      }).then((b) => Module.setCjkFont(new Uint8Array(b)))
+        .catch((e) => Module.cjkFontFailed('llmsize-zh.otf: ' + e.message));
+    },
     setFragment(link) {
       // replaceState: editing does not flood the history; no hashchange event fires.
       if (link && link !== location.hash) history.replaceState(null, '', link);

@@ -29,12 +29,15 @@ void init(App& app, PlatformHooks hooks, float scale, bool embed) {
 
 bool set_scale(App& app, float scale) {
   scale = std::clamp(scale, 0.5f, 4.0f);
-  if (scale == app.scale) return false;
+  const bool cjk = app.state.lang == core::Lang::Zh && has_cjk_font();
+  if (scale == app.scale && cjk == app.fonts.cjk) return false;
   app.scale = scale;
-  app.fonts = build_fonts(scale);
+  app.fonts = build_fonts(scale, cjk);
   apply_style(app.state.dark, scale);
   return true;
 }
+
+core::Lang shown_lang(const App& app) { return app.fonts.cjk ? core::Lang::Zh : core::Lang::En; }
 
 void shutdown(App& app) { app = App{}; }
 
@@ -59,7 +62,7 @@ void open_path(App& app, const std::string& path) {
         if (more <= static_cast<core::i64>(head->size())) return true;
         want = std::min(std::max(more, 2 * want), std::max(core::kGgufMaxHeaderBytes, 8 + core::kSafetensorsMaxHeader));
       }
-      if (!err.empty()) app.state.banners.push_back({"Could not open " + p + ": " + err, true, "", ""});
+      if (!err.empty()) app.state.banners.push_back({fmt(T(Str::banner_could_not_open), p.c_str(), err.c_str()), true, "", ""});
       return false;
     };
     if (!read_one(path)) return;
@@ -84,7 +87,7 @@ void open_path(App& app, const std::string& path) {
   if (!app.hooks.read_file) return;
   auto text = app.hooks.read_file(path, err);
   if (text) import_text(app, *text, path);
-  else app.state.banners.push_back({"Could not open " + path + ": " + err, true, "", ""});
+  else app.state.banners.push_back({fmt(T(Str::banner_could_not_open), path.c_str(), err.c_str()), true, "", ""});
 }
 
 std::string current_link(const App& app) { return link_of(app.state); }
@@ -106,9 +109,9 @@ std::string frame_stats_json(const App& app) {
 namespace {
 
 // One result tab; `select` forces it open once (a link named it).
-bool tab(App& app, const char* label, ResultTab t) {
+bool tab(App& app, Str label, ResultTab t) {
   const bool select = app.state.tab_from_link && app.state.tab == t;
-  const bool open = ImGui::BeginTabItem(label, nullptr, select ? ImGuiTabItemFlags_SetSelected : 0);
+  const bool open = ImGui::BeginTabItem(TL(label, tab_id(t)), nullptr, select ? ImGuiTabItemFlags_SetSelected : 0);
   mark((std::string("tab.") + tab_id(t)).c_str());
   if (open && !app.state.tab_from_link) app.state.tab = t;
   return open;
@@ -119,19 +122,18 @@ void draw_results(App& app, const core::Result<core::Estimate>& est) {
   if (!est) {
     // The parameters need only the model: show them when the workload is what fails.
     auto params = core::count_params(s.cfg);
-    section("Nothing to estimate until these are fixed");
+    section(T(Str::results_blocked));
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("The fields are marked in the Model and Workload panels; every figure comes back as soon as "
-                        "the inputs are consistent.");
+    ImGui::TextDisabled("%s", T(Str::results_blocked_detail));
     ImGui::PopTextWrapPos();
     for (const auto& is : est.issues()) error_text(core::to_string(is));
-    if (!s.preset_id.empty() && ImGui::Button("Reset the model to its preset")) {
+    if (!s.preset_id.empty() && ImGui::Button(TL(Str::reset_model_to_preset, "reset_preset"))) {
       load_preset(app.state, std::string(s.preset_id));
       return;
     }
     mark("reset_preset");
     if (!params) return;
-    section("Parameters (the model alone)");
+    section(T(Str::params_model_alone));
     ImGui::BeginChild("params_scroll");
     draw_params_results(app, params.value());
     ImGui::EndChild();
@@ -139,48 +141,48 @@ void draw_results(App& app, const core::Result<core::Estimate>& est) {
   }
   const core::Estimate& e = est.value();
   if (ImGui::BeginTabBar("results", ImGuiTabBarFlags_FittingPolicyScroll)) {
-    if (tab(app, "Parameters", ResultTab::Params)) {
+    if (tab(app, Str::tab_params, ResultTab::Params)) {
       ImGui::BeginChild("params_scroll");
       draw_params_results(app, e.params, &e.plan);
       ImGui::EndChild();
       ImGui::EndTabItem();
     }
-    if (tab(app, "Memory", ResultTab::Memory)) {
+    if (tab(app, Str::tab_memory, ResultTab::Memory)) {
       ImGui::BeginChild("memory_scroll");
       draw_memory_results(app, e, core::explain(s.cfg, s.work, e));
       ImGui::EndChild();
       ImGui::EndTabItem();
     }
-    if (tab(app, "Scaling", ResultTab::Scaling)) {
+    if (tab(app, Str::tab_scaling, ResultTab::Scaling)) {
       ImGui::BeginChild("scaling_scroll");
       draw_scaling_results(app, e);
       ImGui::EndChild();
       ImGui::EndTabItem();
     }
-    if (tab(app, "GPUs", ResultTab::Gpus)) {
+    if (tab(app, Str::tab_gpus, ResultTab::Gpus)) {
       draw_gpu_table(app, e);
       ImGui::EndTabItem();
     }
-    if (tab(app, "Throughput", ResultTab::Throughput)) {
+    if (tab(app, Str::tab_throughput, ResultTab::Throughput)) {
       ImGui::BeginChild("tp_scroll");
       draw_throughput_results(app, e, core::explain(s.cfg, s.work, e));
       ImGui::EndChild();
       ImGui::EndTabItem();
     }
-    if (!s.embed && tab(app, "Demo", ResultTab::Demo)) {
+    if (!s.embed && tab(app, Str::tab_demo, ResultTab::Demo)) {
       ImGui::BeginChild("demo_scroll");
       draw_demo_panel(app);
       ImGui::EndChild();
       ImGui::EndTabItem();
     }
     // Compare: in an embedded page only when its link holds a comparison.
-    if ((!s.embed || !s.compare.empty()) && tab(app, "Compare", ResultTab::Compare)) {
+    if ((!s.embed || !s.compare.empty()) && tab(app, Str::tab_compare, ResultTab::Compare)) {
       ImGui::BeginChild("compare_scroll");
       draw_compare_results(app, e);
       ImGui::EndChild();
       ImGui::EndTabItem();
     }
-    if (!s.embed && tab(app, "Share", ResultTab::Share)) {
+    if (!s.embed && tab(app, Str::tab_share, ResultTab::Share)) {
       draw_share_panel(app);
       ImGui::EndTabItem();
     }
@@ -232,6 +234,13 @@ void frame(App& app) {
   const auto t0 = std::chrono::steady_clock::now();
   clear_marks();
   if (theme_is_dark() != app.state.dark) apply_style(app.state.dark, app.scale);
+  // Chinese shows once its glyphs are in the atlas (set_scale, before the frame, builds it):
+  // until the page has fetched them, English, never boxes.
+  if (app.state.lang == core::Lang::Zh && !has_cjk_font() && !app.cjk_requested && app.hooks.request_cjk_font) {
+    app.cjk_requested = true;
+    app.hooks.request_cjk_font();
+  }
+  set_ui_lang(shown_lang(app));
 
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(vp->WorkPos);
@@ -252,7 +261,7 @@ void frame(App& app) {
   const bool narrow = ImGui::GetContentRegionAvail().x < 820 * s;
   if (app.state.embed && app.hooks.open_url) {
     // Embedded in a documentation page: one quiet way out to the full calculator.
-    const char* open_label = "Open the full calculator";
+    const char* open_label = TL(Str::open_full_calculator, "embed_open");
     ImGui::SetCursorPosX(ImGui::GetWindowContentRegionMax().x - ImGui::CalcTextSize(open_label).x -
                          ImGui::GetStyle().FramePadding.x * 2);
     if (ImGui::SmallButton(open_label)) app.hooks.open_url(app.hooks.page_url + current_link(app));
@@ -260,17 +269,16 @@ void frame(App& app) {
   }
   if (app.state.embed || narrow) {
     // One column: the model picker folds away above the results.
-    if (ImGui::CollapsingHeader(("Model: " + app.state.model_name).c_str(),
+    if (ImGui::CollapsingHeader((fmt(T(Str::header_model), app.state.model_name.c_str()) + "###model").c_str(),
                                 app.state.embed ? 0 : ImGuiTreeNodeFlags_DefaultOpen)) {
       ImGui::BeginChild("model_col", ImVec2(0, ImGui::GetContentRegionAvail().y * 0.45f), true);
       draw_model_panel(app);
       ImGui::EndChild();
     }
     mark("header.model");
-    const std::string work_title = std::string("Workload: ") +
-                                   (app.state.work.mode == core::Mode::Training ? "training, " : "inference, ") +
-                                   std::to_string(app.state.work.seq) + " tokens, batch " +
-                                   std::to_string(app.state.work.batch);
+    const std::string work_title =
+        fmt(T(app.state.work.mode == core::Mode::Training ? Str::header_workload_training : Str::header_workload_inference),
+            static_cast<long long>(app.state.work.seq), static_cast<long long>(app.state.work.batch));
     if (ImGui::CollapsingHeader((work_title + "###workload").c_str())) {
       ImGui::BeginChild("work_col", ImVec2(0, ImGui::GetContentRegionAvail().y * 0.45f), true);
       draw_workload_panel(app, work_issues);
@@ -284,7 +292,7 @@ void frame(App& app) {
     if (ImGui::BeginTabBar("inputs")) {
       // A link may name the panel: select it once, then follow the user's clicks.
       const bool pick = app.state.tab_from_link;
-      if (ImGui::BeginTabItem("Model", nullptr, pick && !app.state.workload_panel ? ImGuiTabItemFlags_SetSelected : 0)) {
+      if (ImGui::BeginTabItem(TL(Str::tab_model, "model"), nullptr, pick && !app.state.workload_panel ? ImGuiTabItemFlags_SetSelected : 0)) {
         if (!pick) app.state.workload_panel = false;
         ImGui::BeginChild("model_scroll");
         draw_model_panel(app);
@@ -292,7 +300,7 @@ void frame(App& app) {
         ImGui::EndTabItem();
       }
       mark("tab.model");
-      if (ImGui::BeginTabItem("Workload", nullptr, pick && app.state.workload_panel ? ImGuiTabItemFlags_SetSelected : 0)) {
+      if (ImGui::BeginTabItem(TL(Str::tab_workload, "workload"), nullptr, pick && app.state.workload_panel ? ImGuiTabItemFlags_SetSelected : 0)) {
         if (!pick) app.state.workload_panel = true;
         ImGui::BeginChild("work_scroll");
         draw_workload_panel(app, work_issues);

@@ -41,6 +41,9 @@ struct PlatformHooks {
                                            std::string& error)>
       read_prefix;
   std::function<void()> pick_files;  // web: the browser's file picker (model files and configs)
+  // web: fetch the Chinese glyphs (llmsize-zh.otf), handed back through set_cjk_font(); asked
+  // once, when Chinese is first chosen. Natively the app compiles them in.
+  std::function<void()> request_cjk_font;
   HeatmapRenderer* heatmap = nullptr;
   std::string page_url;  // prefix of share links (the page's address without its fragment)
   bool web = false;
@@ -67,6 +70,7 @@ struct App {
   std::string copied_note;   // "Copied link" feedback
   double copied_at = -1;
   DemoUi demo;
+  bool cjk_requested = false;  // hooks.request_cjk_font was called
   // The model prepared once per configuration (inventory, parameter count, per-layer plans);
   // estimate() below rebuilds it only when state.cfg changes.
   std::optional<core::PreparedModel> prepared;
@@ -88,9 +92,12 @@ core::Result<core::Estimate> estimate(App& app, const core::Workload& w);
 core::Result<core::Estimate> estimate_case(App& app, size_t number, const core::Workload& w);
 
 void init(App& app, PlatformHooks hooks, float scale, bool embed);
-// Rebuilds fonts and style for a new UI scale; true when the font atlas changed (the
-// platform then re-uploads the atlas texture).
+// Rebuilds fonts and style for a new UI scale, or for the language chosen (Chinese merges the
+// Chinese table's glyphs in, once set_cjk_font has them); true when the font atlas changed
+// (the platform then re-uploads the atlas texture). Platforms call it before every frame.
 bool set_scale(App& app, float scale);
+// The language the interface is drawn in: the state's, as far as the atlas can show it.
+core::Lang shown_lang(const App& app);
 void frame(App& app);
 void shutdown(App& app);
 

@@ -34,17 +34,28 @@ std::string field_allowed(const core::Field<T>& f) {
 inline std::string field_allowed(const core::ModelField&) { return {}; }
 // The names a field goes by outside the UI, for its tooltip.
 inline std::string field_names(const core::ModelField& f) {
-  return "link key \"" + std::string(f.key) + "\", " + std::string(f.canonical);
+  return fmt(T(Str::field_link_key), std::string(f.key).c_str(), std::string(f.canonical).c_str());
 }
 inline std::string field_names(const core::WorkloadField& f) {
-  return "link key \"" + std::string(f.key) + "\", " + std::string(f.flag);
+  return fmt(T(Str::field_link_key), std::string(f.key).c_str(), std::string(f.flag).c_str());
 }
-inline std::string field_names(const ref::DemoField& f) { return "CLI flag " + std::string(f.flag); }
+inline std::string field_names(const ref::DemoField& f) { return fmt(T(Str::field_cli_flag), std::string(f.flag).c_str()); }
+// The field table's name in the string tables (core::field_text).
+inline std::string_view field_table(const core::ModelField&) { return "model"; }
+inline std::string_view field_table(const core::WorkloadField&) { return "workload"; }
+inline std::string_view field_table(const ref::DemoField&) { return "demo"; }
+// The label and help in the interface's language: the row's own (English) where the language
+// has none.
+template <class Field>
+core::FieldText field_words(const Field& f) {
+  if (const core::FieldText* t = core::field_text(field_table(f), f.key, ui_lang())) return *t;
+  return {field_table(f), f.key, f.label, f.help};
+}
 // The workload's GPU ids show as the catalog's names.
 inline std::string choice_label(const core::FieldSpec& f, std::string_view v) {
   if (f.key == "gpu") {
     if (const core::Gpu* g = core::find_gpu(v)) return g->name;
-    if (v == core::kCustomGpu) return "Custom GPU (memory, bandwidth, TFLOPS below)";
+    if (v == core::kCustomGpu) return T(Str::field_custom_gpu);
   }
   return std::string(v);
 }
@@ -57,11 +68,12 @@ bool edit_field_row(const Field& f, Obj& obj, FieldEdit& e, const std::vector<co
   ImGui::TableNextRow();
   ImGui::TableSetColumnIndex(0);
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted(f.label.data(), f.label.data() + f.label.size());
+  const core::FieldText words = field_words(f);
+  ImGui::TextUnformatted(words.label.data(), words.label.data() + words.label.size());
   if (ImGui::IsItemHovered()) {
     ImGui::BeginTooltip();
     ImGui::PushTextWrapPos(ImGui::GetFontSize() * 24.0f);
-    ImGui::TextUnformatted(f.help.data(), f.help.data() + f.help.size());
+    ImGui::TextUnformatted(words.help.data(), words.help.data() + words.help.size());
     const std::string allowed = field_allowed(f);
     if (!allowed.empty()) ImGui::TextDisabled("%s", allowed.c_str());
     ImGui::TextDisabled("%s", field_names(f).c_str());

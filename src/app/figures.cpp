@@ -27,9 +27,9 @@ std::string format_value(double v, core::Unit unit, core::ByteUnit bytes_unit) {
     case core::Unit::Count: return core::with_commas(static_cast<std::int64_t>(std::llround(v)));
     case core::Unit::Tokens: {
       const auto n = static_cast<std::int64_t>(std::llround(v));
-      return (n < 1000000 ? core::with_commas(n) : core::short_count(n)) + " tokens";
+      return fmt(T(Str::unit_tokens), (n < 1000000 ? core::with_commas(n) : core::short_count(n)).c_str());
     }
-    case core::Unit::TokensPerSecond: return core::fixed(v, v < 100 ? 1 : 0) + " tokens/s";
+    case core::Unit::TokensPerSecond: return fmt(T(Str::unit_tokens_per_s), core::fixed(v, v < 100 ? 1 : 0).c_str());
     case core::Unit::Seconds: return core::format_duration(v);
     case core::Unit::Flops: {
       const char* p[] = {"", "K", "M", "G", "T", "P", "E", "Z"};
@@ -52,10 +52,9 @@ const core::Explanation* find_explanation(const std::vector<core::Explanation>& 
 
 void explanation_row(const core::Explanation& e, core::ByteUnit unit) {
   std::string body = e.formula;
-  if (!e.reference.empty()) body += "\nref: " + e.reference;
-  const std::string_view b = core::to_string(e.bound);
-  const std::string tag(b);
-  explained_value(e.key.c_str(), e.label, format_value(e.value, e.unit, unit), body,
+  if (!e.reference.empty()) body += "\n" + fmt(T(Str::fig_ref), e.reference.c_str());
+  const std::string tag(bound_text(e.bound));
+  explained_value(e.key.c_str(), std::string(figure_label(e.key, e.label)), format_value(e.value, e.unit, unit), body,
                   e.bound == core::Bound::Exact ? nullptr : tag.c_str());
 }
 
@@ -73,8 +72,8 @@ std::string explanation_tooltip(const std::vector<core::Explanation>& ex, std::s
   const core::Explanation* e = find_explanation(ex, key);
   if (!e) return {};
   std::string t = e->formula;
-  if (!e->reference.empty()) t += "\nref: " + e->reference;
-  return t + "\n(" + std::string(core::to_string(e->bound)) + ")";
+  if (!e->reference.empty()) t += "\n" + fmt(T(Str::fig_ref), e->reference.c_str());
+  return t + "\n(" + std::string(bound_text(e->bound)) + ")";
 }
 
 }  // namespace llmsize::app

@@ -26,12 +26,12 @@ void memory_row(const char* what, core::i64 measured, core::i64 estimated, core:
   ImGui::TableNextColumn();
   ImGui::TextUnformatted(format_bytes_auto(estimated, u).c_str());
   ImGui::TableNextColumn();
-  if (measured == estimated) ImGui::TextColored(ok_colour(), "equal");
+  if (measured == estimated) ImGui::TextColored(ok_colour(), "%s", T(Str::demo_equal));
 }
 
 void draw_heat_map(App& app, DemoUi& d) {
   if (d.heat.empty()) return;
-  section("Attention of the last query token (heads x key positions)");
+  section(T(Str::demo_heat_title));
   const float w = ImGui::GetContentRegionAvail().x;
   const float h = std::clamp(static_cast<float>(d.heat_heads) * 14.0f * app.scale, 120.0f * app.scale, 320.0f * app.scale);
   const int tw = std::max(1, static_cast<int>(w)), th = std::max(1, static_cast<int>(h));
@@ -42,7 +42,7 @@ void draw_heat_map(App& app, DemoUi& d) {
     d.heat_dirty = false;
   }
   if (!d.heat_texture) {
-    ImGui::TextDisabled("(no GPU renderer for the heat map)");
+    ImGui::TextDisabled("%s", T(Str::demo_no_renderer));
     return;
   }
   ImGui::Image(d.heat_texture, ImVec2(w, h));
@@ -52,13 +52,11 @@ void draw_heat_map(App& app, DemoUi& d) {
     const auto pos = static_cast<long long>((m.x - a.x) / w * static_cast<float>(d.heat_positions));
     const auto head = static_cast<long long>((m.y - a.y) / h * static_cast<float>(d.heat_heads));
     if (pos >= 0 && pos < d.heat_positions && head >= 0 && head < d.heat_heads)
-      ImGui::SetTooltip("head %lld, key position %lld: p = %.4f", head, pos,
+      ImGui::SetTooltip(T(Str::demo_heat_tip), head, pos,
                         static_cast<double>(d.heat[static_cast<size_t>(head * d.heat_positions + pos)]));
   }
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled("%lld heads x %lld key positions, query at position %lld. Colour: viridis from 0 (dark) to the "
-                      "largest probability, %.4f (yellow), square-root scale. Seeded random weights: the pattern "
-                      "shows the mechanics, not a trained model's attention.",
+  ImGui::TextDisabled(T(Str::demo_heat_caption),
                       d.heat_heads, d.heat_positions, d.heat_query, static_cast<double>(pmax));
   ImGui::PopTextWrapPos();
 }
@@ -72,7 +70,7 @@ void draw_state_trace(App& app, const DemoUi& d) {
   for (float v : d.state_norms) vmax = std::isfinite(v) ? std::max(vmax, v) : vmax;
   for (float v : d.state_mean) vmax = std::isfinite(v) ? std::max(vmax, v) : vmax;
   if (vmax <= 0.0f) return;  // nothing recorded yet
-  section("Recurrent state: its norm over positions (one line per head)");
+  section(T(Str::demo_state_title));
   const float w = ImGui::GetContentRegionAvail().x, h = 160.0f * app.scale, pad = 6.0f * app.scale;
   const ImVec2 a = ImGui::GetCursorScreenPos();
   ImGui::InvisibleButton("##state_trace", ImVec2(w, h));
@@ -99,7 +97,7 @@ void draw_state_trace(App& app, const DemoUi& d) {
   char txt[48];
   std::snprintf(txt, sizeof txt, "%.3g", static_cast<double>(vmax));
   dl->AddText(ImVec2(a.x + pad, a.y + pad), label, txt);
-  dl->AddText(ImVec2(a.x + pad, a.y + h - pad - ImGui::GetTextLineHeight()), label, "position 0");
+  dl->AddText(ImVec2(a.x + pad, a.y + h - pad - ImGui::GetTextLineHeight()), label, T(Str::demo_position0));
   std::snprintf(txt, sizeof txt, "%lld", d.state_positions - 1);
   dl->AddText(ImVec2(a.x + w - pad - ImGui::CalcTextSize(txt).x, a.y + h - pad - ImGui::GetTextLineHeight()), label, txt);
   long long points = 0;
@@ -113,17 +111,13 @@ void draw_state_trace(App& app, const DemoUi& d) {
     if (best >= 0) {
       float hmax = 0.0f;
       for (long long hd = 0; hd < d.state_shown; ++hd) hmax = std::max(hmax, d.state_norms[static_cast<size_t>(best * d.state_shown + hd)]);
-      ImGui::SetTooltip("position %lld: mean ||S|| %.4g over %lld heads; largest of heads 0-%lld %.4g", best,
+      ImGui::SetTooltip(T(Str::demo_state_tip), best,
                         static_cast<double>(d.state_mean[static_cast<size_t>(best)]), d.state_heads, d.state_shown - 1,
                         static_cast<double>(hmax));
     }
   }
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled("Layer %lld (%s), sequence 0: the Frobenius norm ||S|| of each head's recurrent state after each "
-                      "position where it exists (%lld points: each prefill chunk's end, then every decoded token), over "
-                      "%lld positions; the first %lld of %lld heads as thin lines, their mean over all heads thick; "
-                      "0 at the bottom, %.4g at the top. An attention layer's cache grows with the context; this state "
-                      "keeps its size and only its values change.",
+  ImGui::TextDisabled(T(Str::demo_state_caption),
                       d.state_layer, d.state_mamba ? "Mamba-2" : "Gated DeltaNet", points, d.state_positions,
                       d.state_shown, d.state_heads, static_cast<double>(vmax));
   ImGui::PopTextWrapPos();
@@ -135,9 +129,7 @@ void draw_demo_panel(App& app) {
   DemoUi& d = app.demo;
   const AppState& s = app.state;
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled("Runs one decoder block of this model on this machine's CPU (fp32, the project's own GEMM "
-                      "kernels): fills seeded weights, prefills a prompt, decodes tokens. Work is sliced across "
-                      "frames, so the page stays responsive.");
+  ImGui::TextDisabled("%s", T(Str::demo_intro));
   ImGui::PopTextWrapPos();
 
   if (ImGui::BeginTable("demo_settings", 2, ImGuiTableFlags_SizingStretchProp)) {
@@ -158,34 +150,34 @@ void draw_demo_panel(App& app) {
   } else {
     const auto& p = plan.value();
     bool linear = false;
-    std::string layers = p.layers.size() > 1 ? "layers" : "layer";
+    std::string layers = T(p.layers.size() > 1 ? Str::demo_layers : Str::demo_layer);
     for (size_t i = 0; i < p.layers.size(); ++i) {
       layers += (i ? ", " : " ") + std::to_string(p.layers[i]);
       if (p.model.layer_is_linear(p.layers[i])) linear = true, layers += " (Gated DeltaNet)";
     }
-    if (p.layers.size() > 1) layers += ", one per attention kind";
-    ImGui::Text("Block: %s%s, %s; allocates %s.", layers.c_str(), p.moe ? " (MoE)" : "",
-                p.scaled ? "scaled to fit the budget" : "at its real dimensions",
+    if (p.layers.size() > 1) layers += T(Str::demo_one_per_kind);
+    ImGui::Text(T(Str::demo_block), layers.c_str(), p.moe ? " (MoE)" : "",
+                T(p.scaled ? Str::demo_scaled_to_fit : Str::demo_real_dims),
                 format_bytes_auto(p.bytes, s.unit).c_str());
     if (p.scaled) {
       ImGui::PushTextWrapPos(0.0f);
-      ImGui::TextColored(error_colour(), "Scaled: %s. Times and bytes are for this smaller block.", p.scaling.c_str());
+      ImGui::TextColored(error_colour(), T(Str::demo_scaled), p.scaling.c_str());
       ImGui::PopTextWrapPos();
     }
     if (linear && p.layers.size() == 1)
-      ImGui::TextDisabled("A linear-attention layer attends through its recurrent state: no attention map to draw.");
+      ImGui::TextDisabled("%s", T(Str::demo_linear_no_map));
   }
 
   if (!d.running) {
     ImGui::BeginDisabled(!plan);
     ImGui::PushStyleColor(ImGuiCol_Button, series_colour_v(0));
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 1, 1, 1));
-    if (ImGui::Button("Run demo block")) demo_start(d, s.cfg);
+    if (ImGui::Button(TL(Str::demo_run, "run"))) demo_start(d, s.cfg);
     ImGui::PopStyleColor(2);
     mark("demo.run");
     ImGui::EndDisabled();
   } else {
-    if (ImGui::Button("Cancel")) demo_cancel(d);
+    if (ImGui::Button(TL(Str::demo_cancel, "cancel"))) demo_cancel(d);
     mark("demo.cancel");
   }
   if (!d.error.empty()) error_text(d.error);
@@ -196,19 +188,19 @@ void draw_demo_panel(App& app) {
   std::snprintf(overlay, sizeof overlay, "%s  %.0f%%", std::string(ref::to_string(pr.phase)).c_str(), pr.fraction * 100.0);
   ImGui::ProgressBar(static_cast<float>(pr.fraction), ImVec2(-FLT_MIN, 0), overlay);
   mark("demo.progress");
-  ImGui::TextDisabled("prompt %lld / %lld, decoded %lld / %lld%s%s", static_cast<long long>(pr.prefilled),
+  ImGui::TextDisabled(T(Str::demo_progress), static_cast<long long>(pr.prefilled),
                       static_cast<long long>(d.settings.prompt), static_cast<long long>(pr.decoded),
-                      static_cast<long long>(d.settings.tokens), pr.op.empty() ? "" : ", now: ", pr.op.c_str());
+                      static_cast<long long>(d.settings.tokens), pr.op.empty() ? "" : T(Str::demo_now), pr.op.c_str());
 
   const ref::DemoResults& r = ref::demo_results(*d.demo);
   if (r.prefill_done || r.decode_done) {
-    section("Measured");
+    section(T(Str::demo_measured));
     if (ImGui::BeginTable("demo_times", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame)) {
-      ImGui::TableSetupColumn("phase");
-      ImGui::TableSetupColumn("time in the block");
-      ImGui::TableSetupColumn("per token");
+      ImGui::TableSetupColumn(T(Str::demo_col_phase));
+      ImGui::TableSetupColumn(T(Str::demo_col_time));
+      ImGui::TableSetupColumn(T(Str::demo_col_per_token));
       ImGui::TableSetupColumn("GFLOP/s");
-      ImGui::TableSetupColumn("GB/s read");
+      ImGui::TableSetupColumn(T(Str::demo_col_read));
       ImGui::TableHeadersRow();
       auto row = [](const char* name, double ms, double per, double gflops, double gbps) {
         ImGui::TableNextRow();
@@ -224,14 +216,14 @@ void draw_demo_panel(App& app) {
         if (gbps > 0) ImGui::Text("%.2f", gbps);
         else ImGui::TextDisabled("-");
       };
-      if (r.prefill_done) row("prefill", r.prefill_ms, r.prefill_ms_per_token, r.prefill_gflops, 0);
-      if (r.decode_done) row("decode", r.decode_ms, r.decode_ms_per_token, r.decode_gflops, r.decode_gbps);
+      if (r.prefill_done) row(T(Str::demo_prefill), r.prefill_ms, r.prefill_ms_per_token, r.prefill_gflops, 0);
+      if (r.decode_done) row(T(Str::demo_decode), r.decode_ms, r.decode_ms_per_token, r.decode_gflops, r.decode_gbps);
       ImGui::EndTable();
     }
-    ImGui::TextDisabled("GEMM kernel: %s (%s)", r.kernel.c_str(), r.isa.c_str());
+    ImGui::TextDisabled(T(Str::demo_kernel), r.kernel.c_str(), r.isa.c_str());
     if (r.decode_done && r.model_decode_ms_per_token > 0) {
       ImGui::PushTextWrapPos(0.0f);
-      ImGui::Text("The whole model on this CPU, extrapolated by FLOPs: prefill %s per token, decode %s per token.",
+      ImGui::Text(T(Str::demo_whole_model),
                   core::format_duration(r.model_prefill_ms_per_token / 1e3).c_str(),
                   core::format_duration(r.model_decode_ms_per_token / 1e3).c_str());
       ImGui::PopTextWrapPos();
@@ -239,34 +231,35 @@ void draw_demo_panel(App& app) {
   }
   const ref::MemoryComparison& m = r.memory;
   if (m.peak_measured > 0) {
-    section("Memory: measured by the counting allocator, beside the estimator");
+    section(T(Str::demo_memory));
     if (ImGui::BeginTable("demo_mem", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame)) {
-      ImGui::TableSetupColumn("one block, fp32");
-      ImGui::TableSetupColumn("measured");
-      ImGui::TableSetupColumn("estimated");
+      ImGui::TableSetupColumn(T(Str::demo_col_block));
+      ImGui::TableSetupColumn(T(Str::demo_col_measured));
+      ImGui::TableSetupColumn(T(Str::demo_col_estimated));
       ImGui::TableSetupColumn("");
       ImGui::TableHeadersRow();
-      memory_row("weights", m.weights_measured, m.weights_estimated, s.unit);
-      memory_row("KV cache", m.kv_measured, m.kv_estimated, s.unit);
-      if (m.state_measured || m.state_estimated) memory_row("recurrent state", m.state_measured, m.state_estimated, s.unit);
-      if (m.indexer_measured || m.indexer_estimated) memory_row("indexer keys", m.indexer_measured, m.indexer_estimated, s.unit);
-      if (m.attention_estimated) memory_row("attention temporaries", m.attention_measured, m.attention_estimated, s.unit);
-      if (m.linear_estimated) memory_row("linear-attention temporaries", m.linear_measured, m.linear_estimated, s.unit);
-      if (m.mamba_estimated) memory_row("Mamba temporaries", m.mamba_measured, m.mamba_estimated, s.unit);
-      if (m.conv_estimated) memory_row("short-convolution temporaries", m.conv_measured, m.conv_estimated, s.unit);
-      memory_row("FFN temporaries", m.ffn_measured, m.ffn_estimated, s.unit);
-      if (m.logits_measured || m.logits_estimated) memory_row("logits", m.logits_measured, m.logits_estimated, s.unit);
-      memory_row("all activations", m.activations_measured, m.activations_estimated, s.unit);
-      memory_row("peak", m.peak_measured, m.peak_estimated, s.unit);
+      memory_row(T(Str::demo_weights), m.weights_measured, m.weights_estimated, s.unit);
+      memory_row(T(Str::demo_kv), m.kv_measured, m.kv_estimated, s.unit);
+      if (m.state_measured || m.state_estimated) memory_row(T(Str::demo_state), m.state_measured, m.state_estimated, s.unit);
+      if (m.indexer_measured || m.indexer_estimated) memory_row(T(Str::demo_indexer), m.indexer_measured, m.indexer_estimated, s.unit);
+      if (m.attention_estimated) memory_row(T(Str::demo_attn_tmp), m.attention_measured, m.attention_estimated, s.unit);
+      if (m.linear_estimated) memory_row(T(Str::demo_linear_tmp), m.linear_measured, m.linear_estimated, s.unit);
+      if (m.mamba_estimated) memory_row(T(Str::demo_mamba_tmp), m.mamba_measured, m.mamba_estimated, s.unit);
+      if (m.conv_estimated) memory_row(T(Str::demo_conv_tmp), m.conv_measured, m.conv_estimated, s.unit);
+      memory_row(T(Str::demo_ffn_tmp), m.ffn_measured, m.ffn_estimated, s.unit);
+      if (m.logits_measured || m.logits_estimated) memory_row(T(Str::demo_logits), m.logits_measured, m.logits_estimated, s.unit);
+      memory_row(T(Str::demo_activations), m.activations_measured, m.activations_estimated, s.unit);
+      memory_row(T(Str::demo_peak), m.peak_measured, m.peak_estimated, s.unit);
       if (m.by_kind.size() > 1)
         for (const auto& k : m.by_kind) {
-          if (k.kv_estimated || k.kv_measured) memory_row(("KV cache · " + k.kind).c_str(), k.kv_measured, k.kv_estimated, s.unit);
+          if (k.kv_estimated || k.kv_measured)
+            memory_row(fmt("%s · %s", T(Str::demo_kv), k.kind.c_str()).c_str(), k.kv_measured, k.kv_estimated, s.unit);
           if (k.state_estimated || k.state_measured)
-            memory_row(("recurrent state · " + k.kind).c_str(), k.state_measured, k.state_estimated, s.unit);
+            memory_row(fmt("%s · %s", T(Str::demo_state), k.kind.c_str()).c_str(), k.state_measured, k.state_estimated, s.unit);
         }
       ImGui::EndTable();
     }
-    if (!m.notes.empty() && ImGui::TreeNode("Why measured and estimated differ")) {
+    if (!m.notes.empty() && ImGui::TreeNode("why_differ", "%s", T(Str::demo_why_differ))) {
       ImGui::PushTextWrapPos(0.0f);
       for (const auto& n : m.notes) ImGui::BulletText("%s", n.c_str());
       ImGui::PopTextWrapPos();

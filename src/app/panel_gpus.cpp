@@ -16,9 +16,7 @@ void draw_gpu_table(App& app, const core::Estimate& e) {
   const bool training = s.work.mode == core::Mode::Training;
   const core::ModeFigures& mf = core::mode_figures(s.work.mode);
   const core::ByteUnit u = s.unit;
-  ImGui::TextDisabled("The current model and workload on each GPU of the catalog (%lld GPU%s, tp %lld, pp %lld). "
-                      "Click a row to choose that GPU.",
-                      static_cast<long long>(s.work.gpus), s.work.gpus > 1 ? "s" : "",
+  ImGui::TextDisabled(T(s.work.gpus > 1 ? Str::gpus_intro_many : Str::gpus_intro_one), static_cast<long long>(s.work.gpus),
                       static_cast<long long>(s.work.tp), static_cast<long long>(s.work.pp));
   const core::WorkloadField* gpu_field = core::find_field("gpu");
   if (!gpu_field) return;
@@ -26,12 +24,12 @@ void draw_gpu_table(App& app, const core::Estimate& e) {
                                 ImGuiTableFlags_BordersInnerH;
   if (!ImGui::BeginTable("gpus", 6, flags, ImVec2(0, ImGui::GetContentRegionAvail().y))) return;
   ImGui::TableSetupScrollFreeze(0, 1);
-  ImGui::TableSetupColumn("GPU", ImGuiTableColumnFlags_WidthStretch, 0.34f);
-  ImGui::TableSetupColumn("memory", ImGuiTableColumnFlags_WidthStretch, 0.12f);
-  ImGui::TableSetupColumn("needed per GPU", ImGuiTableColumnFlags_WidthStretch, 0.15f);
-  ImGui::TableSetupColumn("fits", ImGuiTableColumnFlags_WidthStretch, 0.09f);
-  ImGui::TableSetupColumn("GPUs needed", ImGuiTableColumnFlags_WidthStretch, 0.12f);
-  ImGui::TableSetupColumn(training ? "training time (bound)" : "decode tokens/s (bound)", ImGuiTableColumnFlags_WidthStretch,
+  ImGui::TableSetupColumn(T(Str::gpus_col_gpu), ImGuiTableColumnFlags_WidthStretch, 0.34f);
+  ImGui::TableSetupColumn(T(Str::gpus_col_memory), ImGuiTableColumnFlags_WidthStretch, 0.12f);
+  ImGui::TableSetupColumn(T(Str::gpus_col_needed), ImGuiTableColumnFlags_WidthStretch, 0.15f);
+  ImGui::TableSetupColumn(T(Str::gpus_col_fits), ImGuiTableColumnFlags_WidthStretch, 0.09f);
+  ImGui::TableSetupColumn(T(Str::gpus_col_count), ImGuiTableColumnFlags_WidthStretch, 0.12f);
+  ImGui::TableSetupColumn(T(training ? Str::gpus_col_train_time : Str::gpus_col_decode), ImGuiTableColumnFlags_WidthStretch,
                           0.18f);
   ImGui::TableHeadersRow();
   for (const auto& g : core::gpu_catalog()) {
@@ -64,8 +62,8 @@ void draw_gpu_table(App& app, const core::Estimate& e) {
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(core::format_bytes(need, u).c_str());
     ImGui::TableNextColumn();
-    if (fits) ImGui::TextColored(ok_colour(), "yes");
-    else ImGui::TextColored(error_colour(), "no");
+    if (fits) ImGui::TextColored(ok_colour(), "%s", T(Str::yes));
+    else ImGui::TextColored(error_colour(), "%s", T(Str::no));
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(min_gpus > 0 ? std::to_string(min_gpus).c_str() : "-");
     ImGui::TableNextColumn();
@@ -76,10 +74,10 @@ void draw_gpu_table(App& app, const core::Estimate& e) {
 }
 
 // "PREFILL (ESTIMATE)": the caption carries the bound the core gives the figure.
-static std::string caption(const std::vector<core::Explanation>& ex, const char* key, const char* what) {
-  std::string c = what;
+static std::string caption(const std::vector<core::Explanation>& ex, const char* key, Str what) {
+  std::string c = T(what);
   if (const core::Explanation* x = find_explanation(ex, key)) {
-    std::string b(core::to_string(x->bound));
+    std::string b(bound_text(x->bound));
     for (char& ch : b) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
     c += " (" + b + ")";
   }
@@ -92,27 +90,25 @@ void draw_throughput_results(App& app, const core::Estimate& e, const std::vecto
   const float col = 210 * app.scale;
   const auto& t = e.throughput;
   if (training) {
-    big_number(app.fonts, caption(ex, "throughput.step_seconds", "STEP TIME").c_str(),
-               core::format_duration(t.step_seconds), core::short_count(t.tokens_per_step) + " tokens per step", col);
+    big_number(app.fonts, caption(ex, "throughput.step_seconds", Str::tp_step_time).c_str(),
+               core::format_duration(t.step_seconds), fmt(T(Str::tp_tokens_per_step), core::short_count(t.tokens_per_step).c_str()), col);
     flow_same_line(col);
-    big_number(app.fonts, caption(ex, "throughput.train_seconds", "TRAINING TIME").c_str(),
-               core::format_duration(t.train_seconds), core::short_count(t.train_tokens) + " tokens", col);
+    big_number(app.fonts, caption(ex, "throughput.train_seconds", Str::tp_train_time).c_str(),
+               core::format_duration(t.train_seconds), fmt(T(Str::tp_tokens), core::short_count(t.train_tokens).c_str()), col);
     flow_same_line(col);
-    big_number(app.fonts, "CHINCHILLA-OPTIMAL DATA", core::short_count(t.chinchilla_tokens), "tokens, about 20 per parameter",
-               col);
+    big_number(app.fonts, T(Str::tp_chinchilla), core::short_count(t.chinchilla_tokens), T(Str::tp_chinchilla_detail), col);
   } else {
-    big_number(app.fonts, caption(ex, "throughput.decode_tokens_per_s", "DECODE").c_str(),
-               format_value(t.decode_tokens_per_s, core::Unit::TokensPerSecond, s.unit),
-               "all sequences, memory-bandwidth roofline", col * 1.2f);
+    big_number(app.fonts, caption(ex, "throughput.decode_tokens_per_s", Str::tp_decode).c_str(),
+               format_value(t.decode_tokens_per_s, core::Unit::TokensPerSecond, s.unit), T(Str::tp_decode_detail), col * 1.2f);
     flow_same_line(col);
-    big_number(app.fonts, "PER SEQUENCE", format_value(t.decode_tokens_per_s_per_seq, core::Unit::TokensPerSecond, s.unit),
-               "upper bound", col);
+    big_number(app.fonts, T(Str::tp_per_seq), format_value(t.decode_tokens_per_s_per_seq, core::Unit::TokensPerSecond, s.unit),
+               T(Str::tp_upper_bound), col);
     flow_same_line(col);
-    big_number(app.fonts, caption(ex, "throughput.prefill_seconds", "PREFILL").c_str(), core::format_duration(t.prefill_seconds),
-               "whole prompt at the set utilization", col);
+    big_number(app.fonts, caption(ex, "throughput.prefill_seconds", Str::tp_prefill).c_str(), core::format_duration(t.prefill_seconds),
+               T(Str::tp_prefill_detail), col);
   }
   mark("figure.throughput");
-  section("Every figure, with its formula");
+  section(T(Str::mem_every_figure));
   // Decode and prefill figures in inference, the training ones in training.
   explanation_rows(ex, "throughput", s.work.mode, s.unit);
 }

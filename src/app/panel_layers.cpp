@@ -15,25 +15,25 @@ namespace {
 using core::i64;
 
 std::string kept_text(const core::CacheShape& s) {
-  if (core::is_stateful(s.kind)) return "none: a fixed state";
-  if (s.kind == core::AttnKind::FullMamba) return "every token, and a fixed state";
-  if (s.kind == core::AttnKind::Shared) return "none: reads an earlier layer's K and V";
-  if (s.kind == core::AttnKind::None) return "none (an MLP block)";
-  if (s.index_bytes_per_token > 0) return "every token, and its indexer key";
-  return s.window > 0 ? "last " + core::with_commas(s.window) + " tokens" : std::string("every token");
+  if (core::is_stateful(s.kind)) return T(Str::plan_kept_state);
+  if (s.kind == core::AttnKind::FullMamba) return T(Str::plan_kept_all_state);
+  if (s.kind == core::AttnKind::Shared) return T(Str::plan_kept_shared);
+  if (s.kind == core::AttnKind::None) return T(Str::plan_kept_mlp);
+  if (s.index_bytes_per_token > 0) return T(Str::plan_kept_indexer);
+  return s.window > 0 ? fmt(T(Str::plan_kept_window), core::with_commas(s.window).c_str()) : std::string(T(Str::plan_kept_all));
 }
 
 std::string heads_text(const core::CacheShape& s) {
-  if (core::is_mla(s.kind)) return "1 latent (every GPU)";
+  if (core::is_mla(s.kind)) return T(Str::plan_heads_latent);
   if (s.kind == core::AttnKind::None) return "-";
   if (core::is_stateful(s.kind)) {  // heads of the recurrent state
-    std::string t = core::with_commas(s.heads_gpu) + " value";
-    if (s.heads_gpu != s.heads) t += " of " + core::with_commas(s.heads);
-    return t;
+    if (s.heads_gpu != s.heads)
+      return fmt(T(Str::plan_heads_value_of), core::with_commas(s.heads_gpu).c_str(), core::with_commas(s.heads).c_str());
+    return fmt(T(Str::plan_heads_value), core::with_commas(s.heads_gpu).c_str());
   }
-  std::string t = core::with_commas(s.heads_gpu);
-  if (s.heads_gpu != s.heads) t += " of " + core::with_commas(s.heads);
-  return t;
+  if (s.heads_gpu != s.heads)
+    return fmt(T(Str::plan_heads_of), core::with_commas(s.heads_gpu).c_str(), core::with_commas(s.heads).c_str());
+  return core::with_commas(s.heads_gpu);
 }
 
 // One cell per layer, coloured by its cache shape; MoE layers carry a bar along the bottom.
@@ -55,9 +55,10 @@ void layer_strip(const core::LayerPlan& plan) {
     const i64 l = std::min<i64>(n - 1, static_cast<i64>((ImGui::GetMousePos().x - o.x) / cell));
     const auto& L = plan.layers[static_cast<size_t>(std::max<i64>(0, l))];
     const core::CacheShape& s = plan.caches[static_cast<size_t>(L.cache)];
-    ImGui::SetTooltip("layer %lld: %s mixer (%s), %s FFN", static_cast<long long>(l),
-                      std::string(core::to_string(s.kind)).c_str(), kept_text(s).c_str(),
-                      L.ffn == core::FfnPlan::Moe ? "MoE" : L.ffn == core::FfnPlan::None ? "no" : "dense");
+    ImGui::SetTooltip(T(Str::plan_layer_tip), static_cast<long long>(l), std::string(core::to_string(s.kind)).c_str(),
+                      kept_text(s).c_str(),
+                      T(L.ffn == core::FfnPlan::Moe ? Str::plan_ffn_moe : L.ffn == core::FfnPlan::None ? Str::plan_ffn_none
+                                                                                                       : Str::plan_ffn_dense));
   }
   mark("plan.strip");
 }
@@ -65,22 +66,21 @@ void layer_strip(const core::LayerPlan& plan) {
 }  // namespace
 
 void draw_layer_plan(const core::LayerPlan& plan) {
-  section("Layer plan: what each layer keeps per token");
+  section(T(Str::plan_title));
   layer_strip(plan);
   const i64 moe = plan.moe_in(plan.all());
-  ImGui::TextDisabled("%lld layers: %lld with a dense FFN, %lld with MoE (marked along the bottom); bytes per token "
-                      "at KV dtype %s on one GPU of tensor parallel %lld%s",
+  ImGui::TextDisabled(T(Str::plan_summary),
                       static_cast<long long>(plan.layers.size()), static_cast<long long>(plan.layers.size()) - moe,
                       static_cast<long long>(moe), std::string(core::to_string(plan.kv_dtype)).c_str(),
                       static_cast<long long>(plan.tp),
-                      plan.state_bytes_per_sequence() > 0 ? "; linear layers keep a fixed state per sequence" : "");
+                      plan.state_bytes_per_sequence() > 0 ? T(Str::plan_summary_state) : "");
   if (ImGui::BeginTable("plan", 6, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
-    ImGui::TableSetupColumn("attention cache", ImGuiTableColumnFlags_WidthStretch, 0.22f);
-    ImGui::TableSetupColumn("layers", ImGuiTableColumnFlags_WidthStretch, 0.08f);
-    ImGui::TableSetupColumn("tokens kept", ImGuiTableColumnFlags_WidthStretch, 0.18f);
-    ImGui::TableSetupColumn("KV heads per GPU", ImGuiTableColumnFlags_WidthStretch, 0.18f);
-    ImGui::TableSetupColumn("K / V head dims", ImGuiTableColumnFlags_WidthStretch, 0.14f);
-    ImGui::TableSetupColumn("bytes / token / layer", ImGuiTableColumnFlags_WidthStretch, 0.2f);
+    ImGui::TableSetupColumn(T(Str::plan_col_cache), ImGuiTableColumnFlags_WidthStretch, 0.22f);
+    ImGui::TableSetupColumn(T(Str::col_layers), ImGuiTableColumnFlags_WidthStretch, 0.08f);
+    ImGui::TableSetupColumn(T(Str::plan_col_kept), ImGuiTableColumnFlags_WidthStretch, 0.18f);
+    ImGui::TableSetupColumn(T(Str::plan_col_heads), ImGuiTableColumnFlags_WidthStretch, 0.18f);
+    ImGui::TableSetupColumn(T(Str::plan_col_dims), ImGuiTableColumnFlags_WidthStretch, 0.14f);
+    ImGui::TableSetupColumn(T(Str::plan_col_bytes), ImGuiTableColumnFlags_WidthStretch, 0.2f);
     // A linear-attention row shows its state per sequence instead (constant in context).
     ImGui::TableHeadersRow();
     for (size_t k = 0; k < plan.caches.size(); ++k) {
@@ -101,13 +101,15 @@ void draw_layer_plan(const core::LayerPlan& plan) {
       ImGui::TextUnformatted((core::with_commas(s.k_dim) + " / " + core::with_commas(s.v_dim)).c_str());
       ImGui::TableNextColumn();
       if (core::is_stateful(s.kind))
-        ImGui::TextUnformatted(("state " + core::with_commas(s.state_bytes_gpu) + " / sequence").c_str());
+        ImGui::TextUnformatted(fmt(T(Str::plan_bytes_state), core::with_commas(s.state_bytes_gpu).c_str()).c_str());
       else if (s.kind == core::AttnKind::FullMamba)
-        ImGui::TextUnformatted((core::with_commas(s.bytes_per_token_gpu) + " + state " + core::with_commas(s.state_bytes_gpu) +
-                                " / sequence").c_str());
+        ImGui::TextUnformatted(fmt(T(Str::plan_bytes_token_state), core::with_commas(s.bytes_per_token_gpu).c_str(),
+                                   core::with_commas(s.state_bytes_gpu).c_str())
+                                   .c_str());
       else if (s.index_bytes_per_token > 0)
-        ImGui::TextUnformatted((core::with_commas(s.bytes_per_token_gpu) + " + indexer " +
-                                core::with_commas(s.index_bytes_per_token)).c_str());
+        ImGui::TextUnformatted(fmt(T(Str::plan_bytes_indexer), core::with_commas(s.bytes_per_token_gpu).c_str(),
+                                   core::with_commas(s.index_bytes_per_token).c_str())
+                                   .c_str());
       else
         ImGui::TextUnformatted(core::with_commas(s.bytes_per_token_gpu).c_str());
     }

@@ -9,6 +9,7 @@
 #include <imgui_stdlib.h>
 
 #include "app/figures.hpp"
+#include "app/field_editor.hpp"
 #include "app/panels.hpp"
 #include "app/plot.hpp"
 #include "app/widgets.hpp"
@@ -80,13 +81,13 @@ void draw_terms(const std::vector<core::EngineTerm>& terms, core::ByteUnit u, co
 // of the engine's figures beside llmsize's (core::check_log, as `llmsize check-log`).
 void draw_log_check(App& app) {
   AppState& s = app.state;
-  const bool open = ImGui::TreeNode("Check a start-up log (vLLM, SGLang, llama.cpp)");
+  const bool open = ImGui::TreeNode("log_check", "%s", T(Str::log_check));
   mark("memory.log_check");
   if (!open) return;
-  ImGui::TextDisabled("Paste the lines your engine printed at start-up; nothing leaves this page.");
+  ImGui::TextDisabled("%s", T(Str::log_paste_hint));
   ImGui::InputTextMultiline("##log", &app.log_buffer, ImVec2(-FLT_MIN, ImGui::GetTextLineHeight() * 6));
   mark("memory.log_input");
-  if (ImGui::Button("Check against this model") && !app.log_buffer.empty()) {
+  if (ImGui::Button(TL(Str::log_check_button, "check")) && !app.log_buffer.empty()) {
     auto log = core::parse_engine_log(app.log_buffer);
     app.log.reset();
     app.log_error.clear();
@@ -107,10 +108,10 @@ void draw_log_check(App& app) {
                                    .c_str());
       for (const auto& n : c->notes) ImGui::TextDisabled("%s", n.c_str());
       if (ImGui::BeginTable("log_rows", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
-        ImGui::TableSetupColumn("figure");
-        ImGui::TableSetupColumn("the log");
+        ImGui::TableSetupColumn(T(Str::col_figure));
+        ImGui::TableSetupColumn(T(Str::log_col_log));
         ImGui::TableSetupColumn("llmsize");
-        ImGui::TableSetupColumn("difference");
+        ImGui::TableSetupColumn(T(Str::log_col_difference));
         ImGui::TableHeadersRow();
         for (const auto& r : c->rows) {
           ImGui::TableNextRow();
@@ -121,13 +122,13 @@ void draw_log_check(App& app) {
           ImGui::TableNextColumn();
           ImGui::TextWrapped("%s", r.ours.c_str());
           ImGui::TableNextColumn();
-          if (r.same_text) ImGui::TextColored(ok_colour(), "same");
+          if (r.same_text) ImGui::TextColored(ok_colour(), "%s", T(Str::log_same));
           else ImGui::TextUnformatted(((r.rel_diff >= 0 ? "+" : "") + core::fixed(r.rel_diff * 100, 2) + "%").c_str());
         }
         ImGui::EndTable();
       }
       mark("memory.log_rows");
-      if (ImGui::Button("Use the log's settings")) s.work = c->workload;
+      if (ImGui::Button(TL(Str::log_use_settings, "use"))) s.work = c->workload;
     }
   }
   ImGui::TreePop();
@@ -151,47 +152,49 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
 
   for (const auto& n : e.notes) {  // valid but worth saying, e.g. a context beyond the trained positions
     const core::WorkloadField* f = core::find_field(n.field);
-    const std::string text = (f ? std::string(f->label) : n.field) + " " + n.message + ".";
+    const std::string text = (f ? std::string(field_words(*f).label) : n.field) + " " + n.message + ".";
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextColored(error_colour(), "%s", text.c_str());
     ImGui::PopTextWrapPos();
   }
 
   const core::Explanation* total_ex = find_explanation(ex, mf.total->key);
-  const std::string bound = total_ex ? std::string(core::to_string(total_ex->bound)) : std::string();
-  big_number(app.fonts, training ? "TRAINING, PER GPU" : "INFERENCE, PER GPU (PREFILL PEAK)",
-             core::format_bytes(total, u), bound + (bound.empty() ? "" : "; ") + "runtimes add fragmentation",
+  const std::string bound = total_ex ? std::string(bound_text(total_ex->bound)) : std::string();
+  big_number(app.fonts, T(training ? Str::mem_training_per_gpu : Str::mem_inference_per_gpu),
+             core::format_bytes(total, u),
+             bound.empty() ? std::string(T(Str::mem_fragmentation)) : fmt(T(Str::mem_bound_fragmentation), bound.c_str()),
              col * 1.2f);
   mark("figure.memory");
   flow_same_line(col * 1.2f);
   const ImVec4 fit_colour = fits ? ok_colour() : error_colour();
-  big_number(app.fonts, ("ON " + e.gpu.name).c_str(), fits ? "fits" : "does not fit",
-             "usable " + core::format_bytes(cap, u) + " per GPU", col * 1.2f, &fit_colour);
+  big_number(app.fonts, fmt(T(Str::mem_on_gpu), e.gpu.name.c_str()).c_str(), T(fits ? Str::mem_fits : Str::mem_no_fit),
+             fmt(T(Str::mem_usable_per_gpu), core::format_bytes(cap, u).c_str()), col * 1.2f, &fit_colour);
   flow_same_line(col * 0.75f);
-  big_number(app.fonts, "GPUS NEEDED", min_gpus > 0 ? std::to_string(min_gpus) : "-",
-             "ideal split, this GPU", col * 0.75f);
+  big_number(app.fonts, T(Str::mem_gpus_needed), min_gpus > 0 ? std::to_string(min_gpus) : "-", T(Str::mem_ideal_split),
+             col * 0.75f);
   if (mf.max_context) {
     const core::i64 max_context = mf.max_context->value(e).whole;
     flow_same_line(col);
-    big_number(app.fonts, "MAX CONTEXT AT THIS BATCH", max_context > 0 ? core::with_commas(max_context) : "none",
-               e.inference.max_context_is_model_limit ? "model's trained limit" : "tokens per sequence", col);
+    big_number(app.fonts, T(Str::mem_max_context), max_context > 0 ? core::with_commas(max_context) : T(Str::mem_none),
+               T(e.inference.max_context_is_model_limit ? Str::mem_trained_limit : Str::mem_tokens_per_seq), col);
   }
 
-  section("Where the memory goes (most loaded GPU)");
+  section(T(Str::mem_where));
   std::vector<plot::Segment> segs;
   int ci = 0;
   for (const auto& part : mf.parts)
-    segs.push_back({std::string(part.legend), to_display(bytes_of(part.figure, e), u), series_colour(ci++),
+    segs.push_back({std::string(legend_label(part.figure->key, part.legend)), to_display(bytes_of(part.figure, e), u), series_colour(ci++),
                     explanation_tooltip(ex, part.figure->key)});
   const std::string cap_label = e.gpu.name + " " + core::format_bytes(cap, u);
   plot::stacked_bar("mem_bar", segs, to_display(cap, u), cap_label.c_str(), fmt_bytes_plain, 34 * app.scale);
   mark("memory.bar");
 
   if (e.llamacpp && !training) {  // runtime llamacpp: the lines llama-server prints for this model and flags
-    section("What llama.cpp will print");
+    section(fmt(T(Str::mem_engine_prints), "llama.cpp").c_str());
     const core::LlamaCppMemory& l = *e.llamacpp;
     ImGui::TextDisabled("%s", (std::string(core::kLlamaCppVersion) + " · n_ctx " + core::with_commas(l.n_ctx) + " · " +
-                               core::with_commas(l.n_seq) + (l.n_seq == 1 ? " slot" : " slots") + (l.unified ? ", unified" : "") + " · n_ubatch " +
+                               fmt(T(l.n_seq == 1 ? Str::mem_llamacpp_slot : Str::mem_llamacpp_slots), core::with_commas(l.n_seq).c_str()) +
+                               (l.unified ? T(Str::mem_llamacpp_unified) : "") + " · n_ubatch " +
                                core::with_commas(l.n_ubatch))
                                   .c_str());
     ImGui::PushFont(app.fonts.small);
@@ -204,35 +207,30 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
     mark("memory.llamacpp");
   }
   if (s.model_file && !training) {  // a GGUF file read for its header: its bytes beside the estimate
-    section("From the file");
+    section(T(Str::mem_from_file));
     const core::GgufHeader& f = *s.model_file;
-    ImGui::TextDisabled("%s", ("read " + file_size(s.model_file_read) + " of " + file_size(f.file_bytes) +
-                               ": the header only, on this machine")
-                                  .c_str());
+    ImGui::TextDisabled(T(Str::mem_file_read), file_size(s.model_file_read).c_str(), file_size(f.file_bytes).c_str());
     draw_report(app, core::gguf_estimate_text(f, s.model_file_name, s.work, e, u));
     mark("memory.file");
   }
   if (!s.model_safetensors.empty() && !training && app.prepared && app.prepared->inventory) {
     // A safetensors checkpoint read for its headers: its bytes beside the estimate.
-    section("From the checkpoint");
+    section(T(Str::mem_from_checkpoint));
     core::i64 file_bytes = 0;
     for (const auto& f : s.model_safetensors) file_bytes += f.file_bytes;
-    ImGui::TextDisabled("%s", ("read " + file_size(s.model_file_read) + " of " + file_size(file_bytes) + " in " +
-                               std::to_string(s.model_safetensors.size()) + (s.model_safetensors.size() == 1 ? " file" : " files") +
-                               ": the headers only, on this machine; a share link does not carry them")
-                                  .c_str());
+    ImGui::TextDisabled(T(s.model_safetensors.size() == 1 ? Str::mem_checkpoint_read_one : Str::mem_checkpoint_read),
+                        file_size(s.model_file_read).c_str(), file_size(file_bytes).c_str(),
+                        static_cast<int>(s.model_safetensors.size()));
     draw_report(app, core::safetensors_estimate_text(s.model_safetensors, *app.prepared->inventory, s.work, e, u));
     mark("memory.file");
   }
   if (s.projector_bytes >= 0 && !training) {  // an mmproj file: the vision encoder's bytes
-    section("Multimodal projector");
-    ImGui::TextDisabled("%s", (s.projector_name + ": " + core::format_bytes(s.projector_bytes, u) +
-                               ", the vision encoder and projector on the first GPU (vision tower in the bar above)")
-                                  .c_str());
+    section(T(Str::mem_projector));
+    ImGui::TextDisabled(T(Str::mem_projector_text), s.projector_name.c_str(), core::format_bytes(s.projector_bytes, u).c_str());
     mark("memory.projector");
   }
   if (e.vllm && !training) {  // runtime vllm: the lines vllm serve prints for this model and flags
-    section("What vLLM will print");
+    section(fmt(T(Str::mem_engine_prints), "vLLM").c_str());
     const core::VllmMemory& v = *e.vllm;
     ImGui::TextDisabled("%s", (std::string(core::kVllmVersion) + " · max_model_len " + core::with_commas(v.max_model_len) +
                                " · max_num_batched_tokens " + core::with_commas(v.max_num_batched_tokens) + " · max_num_seqs " +
@@ -242,25 +240,25 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
     for (const auto& line : core::vllm_log(v)) ImGui::TextWrapped("%s", line.c_str());
     ImGui::PopFont();
     mark("memory.vllm");
-    draw_terms(core::vllm_terms(v, s.work, e.gpu), u, "vllm_terms", "How vLLM arrives at these numbers");
+    draw_terms(core::vllm_terms(v, s.work, e.gpu), u, "vllm_terms", fmt(T(Str::mem_engine_terms), "vLLM").c_str());
   }
 
   if (e.sglang && !training) {  // runtime sglang: the lines sglang.launch_server prints for this model and flags
-    section("What SGLang will print");
+    section(fmt(T(Str::mem_engine_prints), "SGLang").c_str());
     const core::SglangMemory& g = *e.sglang;
     ImGui::TextDisabled("%s", (std::string(core::kSglangVersion) + " · mem_fraction_static " + core::fixed(g.mem_fraction_static, 3) +
-                               (g.mfs_default ? " (its default)" : "") + " · context_len " + core::with_commas(g.context_len))
+                               (g.mfs_default ? T(Str::mem_its_default) : "") + " · context_len " + core::with_commas(g.context_len))
                                   .c_str());
     ImGui::PushFont(app.fonts.small);
     for (const auto& line : core::sglang_log(g)) ImGui::TextWrapped("%s", line.c_str());
     ImGui::PopFont();
     mark("memory.sglang");
-    draw_terms(core::sglang_terms(g, s.work, e.gpu), u, "sglang_terms", "How SGLang arrives at these numbers");
+    draw_terms(core::sglang_terms(g, s.work, e.gpu), u, "sglang_terms", fmt(T(Str::mem_engine_terms), "SGLang").c_str());
   }
   if (!training) draw_log_check(app);
 
-  section("Every figure, with its formula");
-  ImGui::TextDisabled("Open a row to see how it is computed.");
+  section(T(Str::mem_every_figure));
+  ImGui::TextDisabled("%s", T(Str::mem_open_row));
   explanation_rows(ex, mf.section, s.work.mode, u);
 }
 
@@ -274,12 +272,12 @@ void draw_scaling_results(App& app, const core::Estimate& e) {
   auto part_of = [&](const core::Estimate& x) { return bytes_of(mf.growth, x); };
   std::string part_label;  // the growth figure's legend in the stacked bar
   for (const auto& part : mf.parts)
-    if (part.figure == mf.growth) part_label = part.legend;
+    if (part.figure == mf.growth) part_label = legend_label(part.figure->key, part.legend);
 
   // Capacity lines: the chosen GPU and the catalog's other memory sizes, largest few.
   auto capacity_lines = [&]() {
     const double own = to_display(mf.capacity(e), u);
-    plot::plot_hline((e.gpu.name + " (usable)").c_str(), own, ImGui::GetColorU32(ImGuiCol_Text), 1.6);
+    plot::plot_hline(fmt(T(Str::plot_usable), e.gpu.name.c_str()).c_str(), own, ImGui::GetColorU32(ImGuiCol_Text), 1.6);
     std::vector<core::i64> seen = {e.gpu.memory_bytes};
     int shown = 0;
     for (const auto& g : core::gpu_catalog()) {
@@ -294,7 +292,7 @@ void draw_scaling_results(App& app, const core::Estimate& e) {
   const float h = std::max(220.0f * app.scale, (ImGui::GetContentRegionAvail().y - 80 * app.scale) / 2);
   // Memory against context length (powers of two up to twice the trained context).
   {
-    section(training ? "Memory per GPU against sequence length" : "Memory per GPU against context length");
+    section(T(training ? Str::scale_vs_seq : Str::scale_vs_context));
     std::vector<double> xs, total, part;
     const core::i64 top = std::min<core::i64>(1 << 22, std::max<core::i64>(s.cfg.max_positions * 2, s.work.seq * 2));
     for (core::i64 n = 128; n <= top; n *= 2) {
@@ -306,12 +304,12 @@ void draw_scaling_results(App& app, const core::Estimate& e) {
       total.push_back(to_display(total_of(r.value()), u));
       part.push_back(to_display(part_of(r.value()), u));
     }
-    if (plot::begin_plot("ctx", ImVec2(-1, h), training ? "sequence length (tokens)" : "context length (tokens)",
+    if (plot::begin_plot("ctx", ImVec2(-1, h), T(training ? Str::scale_axis_seq : Str::scale_axis_context),
                          core::unit_label(u), plot::kLogX)) {
       plot::setup_format(fmt_tokens, fmt_bytes_axis);
-      plot::plot_line("total per GPU", xs, total, series_colour(0));
+      plot::plot_line(T(Str::plot_total_per_gpu), xs, total, series_colour(0));
       plot::plot_line(part_label.c_str(), xs, part, series_colour(1));
-      plot::plot_vline("current", static_cast<double>(s.work.seq), text_weak());
+      plot::plot_vline(T(Str::plot_current), static_cast<double>(s.work.seq), text_weak());
       capacity_lines();
       plot::end_plot();
     }
@@ -319,7 +317,7 @@ void draw_scaling_results(App& app, const core::Estimate& e) {
   }
   // Memory against batch.
   {
-    section(training ? "Memory per GPU against micro-batch" : "Memory per GPU against batch (concurrent sequences)");
+    section(T(training ? Str::scale_vs_microbatch : Str::scale_vs_batch));
     std::vector<double> xs, total, part;
     const core::i64 top = std::max<core::i64>(64, s.work.batch * 4);
     for (core::i64 b = 1; b <= std::min<core::i64>(top, 4096); b *= 2) {
@@ -331,11 +329,12 @@ void draw_scaling_results(App& app, const core::Estimate& e) {
       total.push_back(to_display(total_of(r.value()), u));
       part.push_back(to_display(part_of(r.value()), u));
     }
-    if (plot::begin_plot("batch", ImVec2(-1, h), training ? "micro-batch" : "batch", core::unit_label(u), plot::kLogX)) {
+    if (plot::begin_plot("batch", ImVec2(-1, h), T(training ? Str::scale_axis_microbatch : Str::scale_axis_batch),
+                         core::unit_label(u), plot::kLogX)) {
       plot::setup_format(fmt_int, fmt_bytes_axis);
-      plot::plot_line("total per GPU", xs, total, series_colour(0));
+      plot::plot_line(T(Str::plot_total_per_gpu), xs, total, series_colour(0));
       plot::plot_line(part_label.c_str(), xs, part, series_colour(1));
-      plot::plot_vline("current", static_cast<double>(s.work.batch), text_weak());
+      plot::plot_vline(T(Str::plot_current), static_cast<double>(s.work.batch), text_weak());
       capacity_lines();
       plot::end_plot();
     }
@@ -352,28 +351,24 @@ void draw_compare_results(App& app, const core::Estimate& first) {
   g_unit = u;
   const float sc = app.scale;
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled("Up to %d configurations side by side. Column 1 is the one the inputs edit; a column added keeps "
-                      "the configuration it was added with. For example bf16 against q4_k_m of one model, one model on "
-                      "two GPU setups, or two models at one workload.",
-                      core::kMaxCompareCases);
+  ImGui::TextDisabled(T(Str::cmp_intro), core::kMaxCompareCases);
   ImGui::PopTextWrapPos();
   const bool full = s.compare.size() + 1 >= static_cast<size_t>(core::kMaxCompareCases);
   if (full) ImGui::BeginDisabled();
-  if (ImGui::Button("Add this configuration")) add_compare_case(s);
+  if (ImGui::Button(TL(Str::cmp_add, "add"))) add_compare_case(s);
   if (full) ImGui::EndDisabled();
   mark("compare.add");
   if (s.compare.empty()) {
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("Add it, then change the model, workload, GPU or engine in the inputs: column 1 follows the "
-                        "change, the added column stays as it was.");
+    ImGui::TextDisabled("%s", T(Str::cmp_add_hint));
     ImGui::PopTextWrapPos();
     return;
   }
   ImGui::SameLine();
-  if (ImGui::Button("Copy comparison link")) copy_link(app);
+  if (ImGui::Button(TL(Str::cmp_copy_link, "copy"))) copy_link(app);
   mark("compare.copy_link");
   ImGui::SameLine();
-  if (ImGui::Button("Clear")) {
+  if (ImGui::Button(TL(Str::cmp_clear, "clear"))) {
     s.compare.clear();
     return;
   }
@@ -388,26 +383,26 @@ void draw_compare_results(App& app, const core::Estimate& first) {
   const core::Comparison c = core::compare(cases, est);
   size_t edit = 0, remove = 0;
 
-  section("Figures");
+  section(T(Str::cmp_figures));
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingStretchProp;
   if (ImGui::BeginTable("compare_rows", static_cast<int>(n) + 1, flags)) {
-    ImGui::TableSetupColumn("figure", ImGuiTableColumnFlags_WidthStretch, 1.2f);
+    ImGui::TableSetupColumn(T(Str::col_figure), ImGuiTableColumnFlags_WidthStretch, 1.2f);
     for (size_t k = 0; k < n; ++k) ImGui::TableSetupColumn(std::to_string(k + 1).c_str(), ImGuiTableColumnFlags_WidthStretch, 1.0f);
     ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
     ImGui::TableNextColumn();
-    ImGui::TextDisabled("case");
+    ImGui::TextDisabled("%s", T(Str::cmp_case));
     for (size_t k = 0; k < n; ++k) {
       ImGui::TableNextColumn();
       ImGui::PushID(static_cast<int>(k));
-      ImGui::TextColored(series_colour_v(static_cast<int>(k)), "%zu%s", k + 1, k == 0 ? "  (in the inputs)" : "");
+      ImGui::TextColored(series_colour_v(static_cast<int>(k)), "%d%s", static_cast<int>(k + 1), k == 0 ? T(Str::cmp_in_inputs) : "");
       ImGui::TextWrapped("%s", c.titles[k].c_str());
-      for (const auto& is : c.issues[k]) error_text("no estimate: " + core::to_string(is));
+      for (const auto& is : c.issues[k]) error_text(fmt(T(Str::cmp_no_estimate_why), core::to_string(is).c_str()));
       if (k > 0) {
-        if (ImGui::SmallButton("Edit")) edit = k + 1;
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Edit this case in the inputs; column 1 takes its place here");
+        if (ImGui::SmallButton(TL(Str::cmp_edit, "edit"))) edit = k + 1;
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", T(Str::cmp_edit_tip));
         mark(("compare.edit." + std::to_string(k + 1)).c_str());
         ImGui::SameLine();
-        if (ImGui::SmallButton("Remove")) remove = k + 1;
+        if (ImGui::SmallButton(TL(Str::cmp_remove, "remove"))) remove = k + 1;
         mark(("compare.remove." + std::to_string(k + 1)).c_str());
       }
       ImGui::PopID();
@@ -428,10 +423,10 @@ void draw_compare_results(App& app, const core::Estimate& first) {
     ImGui::EndTable();
   }
   mark("compare.table");
-  ImGui::TextDisabled("* the cases differ (highlighted); (±%%) against case 1");
+  ImGui::TextDisabled("%s", T(Str::cmp_legend));
 
   // The memory of each case's most loaded GPU, every bar on the scale of the largest.
-  section("Where the memory goes, on one scale");
+  section(T(Str::cmp_bars));
   double top = 0;
   for (size_t k = 0; k < n; ++k) {
     if (!est[k]) continue;
@@ -442,17 +437,19 @@ void draw_compare_results(App& app, const core::Estimate& first) {
     ImGui::TextColored(series_colour_v(static_cast<int>(k)), "%zu", k + 1);
     ImGui::SameLine();
     if (!est[k]) {
-      ImGui::TextDisabled("no estimate");
+      ImGui::TextDisabled("%s", T(Str::cmp_no_estimate));
       continue;
     }
     const core::Estimate& e = *est[k];
     const core::ModeFigures& mf = core::mode_figures(cases[k].workload.mode);
-    ImGui::TextUnformatted((core::format_bytes(bytes_of(mf.total, e), u) + " per GPU on " + e.gpu.name +
-                            (mf.fits(e) ? ", fits" : ", does not fit"))
+    ImGui::TextUnformatted(fmt(T(mf.fits(e) ? Str::cmp_bar_fits : Str::cmp_bar_no_fit),
+                               core::format_bytes(bytes_of(mf.total, e), u).c_str(), e.gpu.name.c_str())
                                .c_str());
     std::vector<plot::Segment> segs;
     int ci = 0;
-    for (const auto& part : mf.parts) segs.push_back({std::string(part.legend), to_display(bytes_of(part.figure, e), u), series_colour(ci++), ""});
+    for (const auto& part : mf.parts)
+      segs.push_back({std::string(legend_label(part.figure->key, part.legend)), to_display(bytes_of(part.figure, e), u),
+                      series_colour(ci++), ""});
     const std::string cap_label = e.gpu.name + " " + core::format_bytes(mf.capacity(e), u);
     plot::stacked_bar(("compare_bar" + std::to_string(k)).c_str(), segs, to_display(mf.capacity(e), u), cap_label.c_str(),
                       fmt_bytes_plain, 22 * sc, top * 1.02);
@@ -460,12 +457,12 @@ void draw_compare_results(App& app, const core::Estimate& first) {
   mark("compare.bars");
 
   // Memory against context length, one curve per case, with each case's GPU capacity.
-  section("Memory per GPU against context length");
+  section(T(Str::scale_vs_context));
   core::i64 longest = 0;
   for (const auto& cs : cases) longest = std::max({longest, cs.model.max_positions * 2, cs.workload.seq * 2});
   longest = std::min<core::i64>(longest, 1 << 22);
   const float h = std::max(220.0f * sc, ImGui::GetContentRegionAvail().y - 40 * sc);
-  if (plot::begin_plot("compare_ctx", ImVec2(-1, h), "context (sequence) length, tokens", core::unit_label(u), plot::kLogX)) {
+  if (plot::begin_plot("compare_ctx", ImVec2(-1, h), T(Str::cmp_axis_context), core::unit_label(u), plot::kLogX)) {
     plot::setup_format(fmt_tokens, fmt_bytes_axis);
     std::vector<std::string> gpus_shown;
     for (size_t k = 0; k < n; ++k) {
@@ -480,9 +477,9 @@ void draw_compare_results(App& app, const core::Estimate& first) {
         xs.push_back(static_cast<double>(len));
         ys.push_back(to_display(bytes_of(mf.total, *r), u));
       }
-      const std::string name = cases[k].model.name.empty() ? std::string("custom model") : cases[k].model.name;
+      const std::string name = cases[k].model.name.empty() ? std::string(T(Str::cmp_custom_model)) : cases[k].model.name;
       plot::plot_line((std::to_string(k + 1) + " " + name).c_str(), xs, ys, series_colour(static_cast<int>(k)));
-      const std::string gpu = est[k]->gpu.name + " (usable)";
+      const std::string gpu = fmt(T(Str::plot_usable), est[k]->gpu.name.c_str());
       if (std::find(gpus_shown.begin(), gpus_shown.end(), gpu) == gpus_shown.end()) {
         gpus_shown.push_back(gpu);
         plot::plot_hline(gpu.c_str(), to_display(mf.capacity(*est[k]), u), ImGui::GetColorU32(ImGuiCol_Text), 1.6);

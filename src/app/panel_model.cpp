@@ -22,25 +22,25 @@ bool contains_ci(std::string_view hay, std::string_view needle) {
 }
 
 // Presentation only: which model fields sit under which heading. Fields not listed here
-// land under "More", so a field added to the core table always appears.
+// land under More, so a field added to the core table always appears.
 struct FieldGroup {
-  const char* title;
+  Str title;
   std::vector<std::string_view> keys;
   bool open;
 };
 const std::vector<FieldGroup>& field_groups() {
   static const std::vector<FieldGroup> g = {
-      {"Shape", {"fam", "L", "d", "H", "KV", "hd", "ff", "ffk", "act", "V", "P"}, true},
-      {"Mixture of experts", {"E", "topk", "fe", "S", "fs", "sg", "fd", "mf", "mp", "rb", "rcb", "eb", "dl"}, false},
-      {"Latent attention (MLA) and MTP", {"mla", "qlr", "kvlr", "nope", "rope", "vhd", "mtp"}, false},
-      {"Positions and sliding window", {"pos", "rot", "po", "sw", "swp", "chk"}, false},
-      {"Vision tower", {"vis", "vL", "vd", "vff", "vH", "vp", "vimg", "vch", "vpj", "vpb", "vad", "vtp", "vmg", "vpos"}, false},
-      {"Hybrid layers and attention extras", {"fai", "lkh", "lvh", "lkd", "lvd", "lck", "sink", "og", "ixh", "ixd", "ixk", "bp", "bpf", "scv", "scb", "mnh",
+      {Str::grp_shape, {"fam", "L", "d", "H", "KV", "hd", "ff", "ffk", "act", "V", "P"}, true},
+      {Str::grp_moe, {"E", "topk", "fe", "S", "fs", "sg", "fd", "mf", "mp", "rb", "rcb", "eb", "dl"}, false},
+      {Str::grp_mla, {"mla", "qlr", "kvlr", "nope", "rope", "vhd", "mtp"}, false},
+      {Str::grp_positions, {"pos", "rot", "po", "sw", "swp", "chk"}, false},
+      {Str::grp_vision, {"vis", "vL", "vd", "vff", "vH", "vp", "vimg", "vch", "vpj", "vpb", "vad", "vtp", "vmg", "vpos"}, false},
+      {Str::grp_hybrid, {"fai", "lkh", "lvh", "lkd", "lvd", "lck", "sink", "og", "ixh", "ixd", "ixk", "bp", "bpf", "scv", "scb", "mnh",
                                                    "mhd", "mst", "mng", "mck", "mch", "mcb", "mpb", "mgn", "sex", "sst", "sck", "sdr",
                                                    "scnb", "spb", "snm", "lkv", "lff", "ghd", "gkv", "keqv", "kvs", "dwm", "ple",
                                                    "plev"}, false},
-      {"Norms", {"norm", "par", "nf", "ns", "nqk", "nqkf", "npre", "ne", "nfin"}, false},
-      {"Biases, tying, naming", {"bqkv", "bo", "bff", "bh", "tie", "ep", "fqkv", "fgu"}, false},
+      {Str::grp_norms, {"norm", "par", "nf", "ns", "nqk", "nqkf", "npre", "ne", "nfin"}, false},
+      {Str::grp_biases, {"bqkv", "bo", "bff", "bh", "tie", "ep", "fqkv", "fgu"}, false},
   };
   return g;
 }
@@ -49,7 +49,7 @@ void draw_preset_picker(App& app) {
   AppState& s = app.state;
   const auto& all = presets();
   ImGui::SetNextItemWidth(-FLT_MIN);
-  const std::string hint = "Search " + std::to_string(all.size()) + " presets (name, family)";
+  const std::string hint = fmt(T(Str::preset_search), static_cast<int>(all.size()));
   ImGui::InputTextWithHint("##search", hint.c_str(), &app.preset_filter);
   mark("preset.search");
   const float rows = s.embed ? 5.5f : 9.5f;
@@ -79,9 +79,9 @@ void draw_preset_picker(App& app) {
           ImGui::BeginTooltip();
           ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28);
           ImGui::TextUnformatted(core::architecture_summary(p.config).c_str());
-          if (!p.source.empty()) ImGui::TextDisabled("config: %s", p.source.c_str());
+          if (!p.source.empty()) ImGui::TextDisabled(T(Str::preset_tip_config), p.source.c_str());
           if (p.published_total > 0)
-            ImGui::TextDisabled("published: %s parameters (%s)", core::with_commas(p.published_total).c_str(),
+            ImGui::TextDisabled(T(Str::preset_tip_published), core::with_commas(p.published_total).c_str(),
                                 p.published_source.c_str());
           ImGui::PopTextWrapPos();
           ImGui::EndTooltip();
@@ -94,35 +94,35 @@ void draw_preset_picker(App& app) {
         ImGui::TextDisabled("%s", right.c_str());
       }
     }
-    if (shown.empty()) ImGui::TextDisabled("No preset matches \"%s\".", app.preset_filter.c_str());
+    if (shown.empty()) ImGui::TextDisabled(T(Str::preset_none), app.preset_filter.c_str());
     ImGui::EndListBox();
   }
 }
 
 void draw_import(App& app) {
   AppState& s = app.state;
-  ImGui::TextDisabled(app.hooks.web ? "Drop a config.json, a .gguf model file or .safetensors files on the page, pick them, or paste a config (Ctrl+V) anywhere."
-                                    : "Drop a config.json, a .gguf model file or .safetensors files on the window, or open them by path.");
+  ImGui::TextDisabled("%s", T(app.hooks.web ? Str::import_hint_web : Str::import_hint_native));
   if (app.hooks.pick_files) {  // read here, in the browser: a model file's header only, nothing uploaded
-    if (ImGui::Button("Open a file...")) app.hooks.pick_files();
+    if (ImGui::Button(TL(Str::import_pick, "pick"))) app.hooks.pick_files();
     mark("import.pick");
   }
   if (app.hooks.read_file) {
-    ImGui::SetNextItemWidth(-ImGui::CalcTextSize("Open").x - ImGui::GetStyle().FramePadding.x * 2 -
+    ImGui::SetNextItemWidth(-ImGui::CalcTextSize(T(Str::import_open)).x - ImGui::GetStyle().FramePadding.x * 2 -
                             ImGui::GetStyle().ItemSpacing.x);
     const bool enter = ImGui::InputTextWithHint("##path", "path/to/config.json", &app.path_buffer,
                                                 ImGuiInputTextFlags_EnterReturnsTrue);
     ImGui::SameLine();
-    if ((ImGui::Button("Open") || enter) && !app.path_buffer.empty()) open_path(app, app.path_buffer);
+    if ((ImGui::Button(TL(Str::import_open, "open")) || enter) && !app.path_buffer.empty()) open_path(app, app.path_buffer);
   }
-  if (ImGui::TreeNode("Paste a config.json")) {
+  if (ImGui::TreeNode("paste", "%s", T(Str::import_paste))) {
     ImGui::InputTextMultiline("##paste", &app.paste_buffer, ImVec2(-FLT_MIN, ImGui::GetTextLineHeight() * 6));
     mark("import.paste");
-    if (ImGui::Button("Import pasted config") && !app.paste_buffer.empty()) import_text(app, app.paste_buffer, "pasted config");
+    if (ImGui::Button(TL(Str::import_paste_button, "import")) && !app.paste_buffer.empty())
+      import_text(app, app.paste_buffer, "pasted config");
     mark("import.button");
     ImGui::TreePop();
   }
-  if (!s.import_notes.empty() && ImGui::TreeNode("import_notes", "Importer assumptions (%zu)", s.import_notes.size())) {
+  if (!s.import_notes.empty() && ImGui::TreeNode("import_notes", T(Str::import_notes), static_cast<int>(s.import_notes.size()))) {
     ImGui::PushTextWrapPos(0.0f);
     for (const auto& n : s.import_notes) ImGui::BulletText("%s", n.c_str());
     ImGui::PopTextWrapPos();
@@ -135,7 +135,7 @@ void draw_dimensions(App& app) {
   const std::vector<core::Issue> issues = core::validate(s.cfg);
   const auto& fields = core::model_fields();
   std::vector<bool> placed(fields.size(), false);
-  auto draw_group = [&](const char* title, const std::vector<size_t>& idx, bool open) {
+  auto draw_group = [&](Str title, const std::vector<size_t>& idx, bool open) {
     if (idx.empty()) return;
     bool has_issue = false;
     for (size_t i : idx)
@@ -143,8 +143,9 @@ void draw_dimensions(App& app) {
         has_issue |= field_named(fields[i], is.field);
     for (size_t i : idx) has_issue |= !s.edits[std::string(fields[i].key)].error.empty();
     if (has_issue) ImGui::SetNextItemOpen(true);
-    if (!ImGui::CollapsingHeader(title, open ? ImGuiTreeNodeFlags_DefaultOpen : 0)) return;
-    if (ImGui::BeginTable(title, 2, ImGuiTableFlags_SizingStretchProp)) {
+    const std::string id = std::string(core::key_name(title));
+    if (!ImGui::CollapsingHeader(TL(title, id.c_str()), open ? ImGuiTreeNodeFlags_DefaultOpen : 0)) return;
+    if (ImGui::BeginTable(id.c_str(), 2, ImGuiTableFlags_SizingStretchProp)) {
       ImGui::TableSetupColumn("label", ImGuiTableColumnFlags_WidthStretch, 0.45f);
       ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch, 0.55f);
       for (size_t i : idx) {
@@ -168,7 +169,7 @@ void draw_dimensions(App& app) {
   std::vector<size_t> rest;
   for (size_t i = 0; i < fields.size(); ++i)
     if (!placed[i]) rest.push_back(i);
-  draw_group("More", rest, false);
+  draw_group(Str::grp_more, rest, false);
 
   // Issues that name no field of the table (cross-field checks).
   for (const auto& is : issues) {
@@ -182,18 +183,18 @@ void draw_dimensions(App& app) {
 
 void draw_model_panel(App& app) {
   AppState& s = app.state;
-  section("Preset");
+  section(T(Str::model_preset));
   draw_preset_picker(app);
   if (!s.embed) {
-    section("Import");
+    section(T(Str::model_import));
     draw_import(app);
   }
-  section("Dimensions");
+  section(T(Str::model_dimensions));
   if (model_edited(s)) {
-    ImGui::TextDisabled(s.preset_id.empty() ? "Custom model (imported or edited)." : "Edited from the preset.");
+    ImGui::TextDisabled("%s", T(s.preset_id.empty() ? Str::model_custom : Str::model_edited));
     if (!s.preset_id.empty()) {
       ImGui::SameLine();
-      if (ImGui::SmallButton("Reset to preset")) load_preset(s, std::string(s.preset_id));
+      if (ImGui::SmallButton(TL(Str::model_reset, "reset"))) load_preset(s, std::string(s.preset_id));
     }
   }
   draw_dimensions(app);

@@ -23,9 +23,9 @@ std::string shape_text(const core::Tensor& t) {
 
 void tensor_table(const char* id, const std::vector<core::Tensor>& ts, i64 layer) {
   if (!ImGui::BeginTable(id, 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) return;
-  ImGui::TableSetupColumn("tensor", ImGuiTableColumnFlags_WidthStretch, 0.55f);
-  ImGui::TableSetupColumn("shape", ImGuiTableColumnFlags_WidthStretch, 0.28f);
-  ImGui::TableSetupColumn("params", ImGuiTableColumnFlags_WidthStretch, 0.17f);
+  ImGui::TableSetupColumn(T(Str::col_tensor), ImGuiTableColumnFlags_WidthStretch, 0.55f);
+  ImGui::TableSetupColumn(T(Str::col_shape), ImGuiTableColumnFlags_WidthStretch, 0.28f);
+  ImGui::TableSetupColumn(T(Str::col_params_short), ImGuiTableColumnFlags_WidthStretch, 0.17f);
   ImGui::TableHeadersRow();
   for (const auto& t : ts) {
     ImGui::TableNextRow();
@@ -47,24 +47,24 @@ void draw_params_results(App& app, const core::ParamReport& p, const core::Layer
   ImGui::TextDisabled("%s", core::architecture_summary(s.cfg).c_str());
   ImGui::Spacing();
   const float col = 190 * s1;
-  big_number(app.fonts, "PARAMETERS (EXACT)", core::short_count(p.total), core::with_commas(p.total), col);
+  big_number(app.fonts, T(Str::params_exact), core::short_count(p.total), core::with_commas(p.total), col);
   mark("figure.total");
   if (s.cfg.is_moe()) {
     flow_same_line(col);
-    big_number(app.fonts, "ACTIVE PER TOKEN", core::short_count(p.active), core::with_commas(p.active), col);
+    big_number(app.fonts, T(Str::params_active), core::short_count(p.active), core::with_commas(p.active), col);
   }
   flow_same_line(col);
-  big_number(app.fonts, "12·L·d² + v·d", core::short_count(p.approx_12nd2_vd), "classic estimate", col);
+  big_number(app.fonts, "12·L·d² + v·d", core::short_count(p.approx_12nd2_vd), T(Str::params_classic), col);
   if (p.mtp > 0) {
     flow_same_line(col);
-    big_number(app.fonts, "MTP LAYERS (NOT IN TOTAL)", core::short_count(p.mtp), core::with_commas(p.mtp), col);
+    big_number(app.fonts, T(Str::params_mtp), core::short_count(p.mtp), core::with_commas(p.mtp), col);
   }
 
-  section("By module");
+  section(T(Str::params_by_module));
   if (ImGui::BeginTable("by_group", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
-    ImGui::TableSetupColumn("module", ImGuiTableColumnFlags_WidthStretch, 0.25f);
-    ImGui::TableSetupColumn("parameters", ImGuiTableColumnFlags_WidthStretch, 0.30f);
-    ImGui::TableSetupColumn("share of total", ImGuiTableColumnFlags_WidthStretch, 0.45f);
+    ImGui::TableSetupColumn(T(Str::col_module), ImGuiTableColumnFlags_WidthStretch, 0.25f);
+    ImGui::TableSetupColumn(T(Str::col_parameters), ImGuiTableColumnFlags_WidthStretch, 0.30f);
+    ImGui::TableSetupColumn(T(Str::col_share), ImGuiTableColumnFlags_WidthStretch, 0.45f);
     ImGui::TableHeadersRow();
     for (int g = 0; g < core::kGroupCount; ++g) {
       const auto grp = static_cast<core::Group>(g);
@@ -85,12 +85,12 @@ void draw_params_results(App& app, const core::ParamReport& p, const core::Layer
     ImGui::EndTable();
   }
 
-  section("Per layer");
+  section(T(Str::params_per_layer));
   if (ImGui::BeginTable("kinds", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame)) {
-    ImGui::TableSetupColumn("layer kind");
-    ImGui::TableSetupColumn("layers");
-    ImGui::TableSetupColumn("params per layer");
-    ImGui::TableSetupColumn("active per layer");
+    ImGui::TableSetupColumn(T(Str::col_layer_kind));
+    ImGui::TableSetupColumn(T(Str::col_layers));
+    ImGui::TableSetupColumn(T(Str::col_params_per_layer));
+    ImGui::TableSetupColumn(T(Str::col_active_per_layer));
     ImGui::TableHeadersRow();
     for (const auto& k : p.kinds) {
       ImGui::TableNextRow();
@@ -107,20 +107,17 @@ void draw_params_results(App& app, const core::ParamReport& p, const core::Layer
   }
   if (plan) draw_layer_plan(*plan);
 
-  section("Exact count against 12·L·d² + v·d");
-  explained_value("approx_att", "attention, 4·L·d²", core::with_commas(p.approx_attention),
-                  "Four d x d projections (q, k, v, o) per layer, as in Kaplan et al. 2020.");
-  explained_value("approx_ffn", "FFN, 8·L·d²", core::with_commas(p.approx_ffn),
-                  "Two d x 4d matrices per layer (classic MLP with a 4x expansion).");
-  explained_value("approx_emb", "embedding, v·d", core::with_commas(p.approx_embedding),
-                  "One token-embedding table, the head tied to it; no biases, norms or positions.");
+  section(T(Str::params_exact_vs_classic));
+  explained_value("approx_att", T(Str::params_approx_att), core::with_commas(p.approx_attention), T(Str::params_approx_att_why));
+  explained_value("approx_ffn", T(Str::params_approx_ffn), core::with_commas(p.approx_ffn), T(Str::params_approx_ffn_why));
+  explained_value("approx_emb", T(Str::params_approx_emb), core::with_commas(p.approx_embedding), T(Str::params_approx_emb_why));
   explained_value("approx_sum", "12·L·d² + v·d", core::with_commas(p.approx_12nd2_vd), "");
-  explained_value("exact", "exact (from the tensor inventory)", core::with_commas(p.total), "");
+  explained_value("exact", T(Str::params_exact_inventory), core::with_commas(p.total), "");
   ImGui::Spacing();
   if (!p.gap.empty() && ImGui::BeginTable("gap", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
-    ImGui::TableSetupColumn("why they differ", ImGuiTableColumnFlags_WidthStretch, 0.22f);
-    ImGui::TableSetupColumn("exact - classic", ImGuiTableColumnFlags_WidthStretch, 0.2f);
-    ImGui::TableSetupColumn("explanation", ImGuiTableColumnFlags_WidthStretch, 0.58f);
+    ImGui::TableSetupColumn(T(Str::col_why_differ), ImGuiTableColumnFlags_WidthStretch, 0.22f);
+    ImGui::TableSetupColumn(T(Str::col_exact_minus_classic), ImGuiTableColumnFlags_WidthStretch, 0.2f);
+    ImGui::TableSetupColumn(T(Str::col_explanation), ImGuiTableColumnFlags_WidthStretch, 0.58f);
     ImGui::TableHeadersRow();
     for (const auto& g : p.gap) {
       ImGui::TableNextRow();
@@ -136,21 +133,21 @@ void draw_params_results(App& app, const core::ParamReport& p, const core::Layer
     ImGui::EndTable();
   }
 
-  section("Tensor inventory");
+  section(T(Str::params_inventory));
   auto inv = core::build_inventory(s.cfg);
   if (!inv) return;
-  if (ImGui::TreeNode("Outside the layers")) {
+  if (ImGui::TreeNode("outside", "%s", T(Str::params_outside_layers))) {
     tensor_table("global", inv->global, -1);
     ImGui::TreePop();
   }
   for (const auto& k : inv->kinds) {
-    if (ImGui::TreeNode(k.label.c_str(), "%s layers (%zu), one layer", k.label.c_str(), k.layers.size())) {
+    if (ImGui::TreeNode(k.label.c_str(), T(Str::params_kind_layers), k.label.c_str(), static_cast<int>(k.layers.size()))) {
       tensor_table(k.label.c_str(), k.tensors, k.layers.empty() ? 0 : k.layers.front());
       ImGui::TreePop();
     }
   }
   for (const auto& k : inv->mtp) {
-    if (ImGui::TreeNode(("mtp" + k.label).c_str(), "%s (%zu), not in the total", k.label.c_str(), k.layers.size())) {
+    if (ImGui::TreeNode(("mtp" + k.label).c_str(), T(Str::params_mtp_kind), k.label.c_str(), static_cast<int>(k.layers.size()))) {
       tensor_table(("mtp" + k.label).c_str(), k.tensors, k.layers.empty() ? 0 : k.layers.front());
       ImGui::TreePop();
     }

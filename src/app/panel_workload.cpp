@@ -13,22 +13,22 @@ void draw_workload_panel(App& app, const std::vector<core::Issue>& issues) {
   const bool training = s.work.mode == core::Mode::Training;
 
   // The mode as two large buttons: it decides which fields matter.
-  section("Mode");
+  section(T(Str::work_mode));
   const float w = (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) / 2;
   for (int i = 0; i < 2; ++i) {
     const bool on = (i == 1) == training;
     if (i) ImGui::SameLine();
     if (on) ImGui::PushStyleColor(ImGuiCol_Button, series_colour_v(0));
     if (on) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 1, 1, 1));
-    if (ImGui::Button(i ? "Training" : "Inference", ImVec2(w, 0)) && !on)
+    if (ImGui::Button(TL(i ? Str::work_training : Str::work_inference, i ? "training" : "inference"), ImVec2(w, 0)) && !on)
       if (const core::WorkloadField* f = core::find_field("mode")) f->set(s.work, i ? "training" : "inference");
     if (on) ImGui::PopStyleColor(2);
     mark(i ? "mode.training" : "mode.inference");
   }
 
-  auto group = [&](const char* title, core::FieldScope scope) {
-    section(title);
-    if (!ImGui::BeginTable(title, 2, ImGuiTableFlags_SizingStretchProp)) return;
+  auto group = [&](Str title, core::FieldScope scope) {
+    section(T(title));
+    if (!ImGui::BeginTable(std::string(core::key_name(title)).c_str(), 2, ImGuiTableFlags_SizingStretchProp)) return;
     ImGui::TableSetupColumn("label", ImGuiTableColumnFlags_WidthStretch, 0.45f);
     ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch, 0.55f);
     for (const auto& f : fields) {
@@ -38,9 +38,9 @@ void draw_workload_panel(App& app, const std::vector<core::Issue>& issues) {
     }
     ImGui::EndTable();
   };
-  group("Hardware and batch", core::FieldScope::Both);
-  if (training) group("Training", core::FieldScope::Training);
-  else group("Inference", core::FieldScope::Inference);
+  group(Str::work_hardware, core::FieldScope::Both);
+  if (training) group(Str::work_training, core::FieldScope::Training);
+  else group(Str::work_inference, core::FieldScope::Inference);
 
   // Issues that name no workload field (cross-field checks of the model and workload).
   for (const auto& is : issues) {

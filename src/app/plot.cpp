@@ -8,6 +8,7 @@
 #include <imgui_internal.h>
 
 #include "app/theme.hpp"
+#include "app/widgets.hpp"
 
 namespace llmsize::app::plot {
 
@@ -214,7 +215,7 @@ void end_plot() {
     };
     for (const auto& l : g.lines) row(l.label, l.colour, false);
     if (!off_chart.empty()) {
-      std::string t = "above the chart: ";
+      std::string t = T(Str::plot_above);
       for (size_t i = 0; i < off_chart.size(); ++i) t += (i ? ", " : "") + off_chart[i];
       dl->AddText(small, fs, ImVec2(x, y), weak, t.c_str());
     }

@@ -230,6 +230,7 @@ core::ShareState share_state(const AppState& s) {
   if (s.unit == core::ByteUnit::GiB) st.ui.emplace_back("ui.unit", "gib");
   if (s.tab != default_tab(s)) st.ui.emplace_back("ui.tab", tab_id(s.tab));
   if (s.workload_panel) st.ui.emplace_back("ui.panel", "workload");
+  if (s.lang != core::Lang::En) st.ui.emplace_back("lang", std::string(core::lang_code(s.lang)));
   return st;
 }
 
@@ -305,6 +306,7 @@ bool open_link(AppState& s, std::string_view fragment) {
     AppState fresh = default_state();
     fresh.dark = s.dark;
     fresh.embed = s.embed;
+    fresh.lang = s.lang;
     fresh.banners.push_back({"This link could not be opened, so the calculator shows its default state. " +
                                  core::join(r.issues(), "; ") + ".",
                              true, "", ""});
@@ -324,6 +326,7 @@ bool open_link(AppState& s, std::string_view fragment) {
   for (const auto& [k, v] : st.ui) {
     bool known = true;
     if (k == "ui.panel" && (v == "workload" || v == "model")) s.workload_panel = v == "workload";
+    else if (k == "lang" && core::lang_of_code(v)) s.lang = *core::lang_of_code(v);
     else if (k == "ui.unit" && (v == "gib" || v == "gb")) s.unit = v == "gib" ? core::ByteUnit::GiB : core::ByteUnit::GB;
     else if (k == "ui.tab") {
       known = false;

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/lang.hpp"
 #include "core/gguf.hpp"
 #include "core/safetensors.hpp"
 #include "core/estimate.hpp"
@@ -49,6 +50,9 @@ struct AppState {
   core::ByteUnit unit = core::ByteUnit::GB;
   bool dark = true;
   bool embed = false;
+  // The interface language: the link's "lang", else the system's or the browser's, else
+  // English; the top bar switches it.
+  core::Lang lang = core::Lang::En;
   ResultTab tab = ResultTab::Params;
   bool workload_panel = false;  // the input column shows Workload instead of Model
   bool tab_from_link = false;   // select `tab` once (a link or a test opened it)

@@ -1,9 +1,11 @@
 // Palette, styles and fonts (see theme.hpp).
 #include "app/theme.hpp"
 
-#include "core/chart.hpp"
+#include <imgui_internal.h>  // ImTextCharFromUtf8
 
 #include "app/assets.hpp"
+#include "core/chart.hpp"
+#include "core/lang.hpp"
 
 namespace llmsize::app {
 
@@ -25,23 +27,61 @@ ImU32 series_colour(int i) {
 }
 ImVec4 series_colour_v(int i) { return ImGui::ColorConvertU32ToFloat4(series_colour(i)); }
 
-Fonts build_fonts(float scale) {
+namespace {
+std::string g_cjk;  // the Chinese table's glyphs (OpenType bytes), once given
+constexpr float kCjkSizeRatio = 1.448f / 1.17f;  // see build_fonts
+}
+
+void set_cjk_font(std::string bytes) { g_cjk = std::move(bytes); }
+bool has_cjk_font() { return !g_cjk.empty(); }
+
+Fonts build_fonts(float scale, bool cjk) {
   ImGuiIO& io = ImGui::GetIO();
   io.Fonts->Clear();
   Fonts f;
+  f.cjk = cjk && has_cjk_font();
   const auto ttf = font_ttf();
+  const auto sw = cjk_switch_otf();
   ImFontConfig cfg;
   cfg.FontDataOwnedByAtlas = false;  // the bytes are compiled in
   cfg.OversampleH = 2;
   cfg.OversampleV = 1;
+  // The CJK glyphs to rasterise: the switch's, or every character of the Chinese table
+  // (ImGui keeps a pointer to the ranges until the atlas is built).
+  static ImVector<ImWchar> switch_ranges, zh_ranges;
+  auto ranges = [](ImVector<ImWchar>& out, core::Lang lang) {
+    if (!out.empty()) return;
+    ImFontGlyphRangesBuilder b;
+    b.AddText(core::all_text(lang).c_str());
+    b.BuildRanges(&out);
+  };
+  if (!sw.empty()) ranges(switch_ranges, core::Lang::En);
+  ranges(zh_ranges, core::Lang::Zh);
+  ImFontConfig merge;
+  merge.FontDataOwnedByAtlas = false;
+  merge.MergeMode = true;
+  merge.OversampleH = 1;  // CJK glyphs are wide: no horizontal oversampling needed for crisp strokes
+  merge.OversampleV = 1;
   auto add = [&](float px) {
+    ImFont* font;
     if (ttf.empty()) {
       ImFontConfig c;
       c.SizePixels = 13.f * scale;
-      return io.Fonts->AddFontDefault(&c);
+      font = io.Fonts->AddFontDefault(&c);
+    } else {
+      font = io.Fonts->AddFontFromMemoryTTF(const_cast<char*>(ttf.data()), static_cast<int>(ttf.size()), px * scale,
+                                            &cfg, io.Fonts->GetGlyphRangesDefault());
     }
-    return io.Fonts->AddFontFromMemoryTTF(const_cast<char*>(ttf.data()), static_cast<int>(ttf.size()),
-                                          px * scale, &cfg, io.Fonts->GetGlyphRangesDefault());
+    // Merged glyphs a font already has are skipped (ImGui keeps the first): Latin stays Roboto.
+    // ImGui sizes a font by its ascent − descent: 1.448 em for Noto Sans CJK, 1.17 for Roboto,
+    // so at the same pixel size a CJK character would be 0.8 of Roboto's em. Scaled up to match.
+    const float cjk_px = px * scale * kCjkSizeRatio;
+    if (f.cjk)
+      io.Fonts->AddFontFromMemoryTTF(g_cjk.data(), static_cast<int>(g_cjk.size()), cjk_px, &merge, zh_ranges.Data);
+    else if (!sw.empty())
+      io.Fonts->AddFontFromMemoryTTF(const_cast<char*>(sw.data()), static_cast<int>(sw.size()), cjk_px, &merge,
+                                     switch_ranges.Data);
+    return font;
   };
   f.body = add(15.f);
   f.big = add(26.f);
@@ -49,6 +89,23 @@ Fonts build_fonts(float scale) {
   io.FontDefault = f.body;
   io.Fonts->Build();
   return f;
+}
+
+std::u32string missing_glyphs(std::string_view text) {
+  std::u32string out;
+  const ImFont* font = ImGui::GetIO().FontDefault;
+  if (!font) return out;
+  const char* p = text.data();
+  const char* end = p + text.size();
+  while (p < end) {
+    unsigned int c = 0;
+    const int n = ImTextCharFromUtf8(&c, p, end);
+    if (n <= 0) break;
+    p += n;
+    if (c >= 0x20 && !font->FindGlyphNoFallback(static_cast<ImWchar>(c)) && out.find(static_cast<char32_t>(c)) == std::u32string::npos)
+      out += static_cast<char32_t>(c);
+  }
+  return out;
 }
 
 void apply_style(bool dark, float scale) {

@@ -4,6 +4,9 @@
 #pragma once
 #include <imgui.h>
 
+#include <string>
+#include <string_view>
+
 namespace llmsize::app {
 
 // Okabe & Ito (2008), "Color Universal Design": eight colours distinguishable under the
@@ -16,10 +19,22 @@ struct Fonts {
   ImFont* body = nullptr;   // 15 px × scale
   ImFont* big = nullptr;    // 26 px × scale, headline numbers
   ImFont* small = nullptr;  // 13 px × scale, axis ticks and footnotes
+  bool cjk = false;         // the Chinese table's glyphs are merged into each
 };
 
-// Rebuilds the font atlas for `scale` (the caller re-uploads the atlas texture).
-Fonts build_fonts(float scale);
+// The Chinese table's glyphs (an OpenType subset, scripts/cjk_subset.py): compiled into the
+// desktop app, fetched by the page when Chinese is chosen. Kept for later atlas builds.
+void set_cjk_font(std::string bytes);
+bool has_cjk_font();
+
+// Rebuilds the font atlas for `scale` (the caller re-uploads the atlas texture): the Latin
+// UI font with the language switch's CJK glyphs merged in, and with `cjk` (and a font given to
+// set_cjk_font) every character of the Chinese table.
+Fonts build_fonts(float scale, bool cjk = false);
+
+// Code points of `text` (UTF-8) the atlas's body font has no glyph for (browser and app tests:
+// nothing of the string table may render as a box).
+std::u32string missing_glyphs(std::string_view text);
 
 // Applies the dark or light style, sized for `scale`.
 void apply_style(bool dark, float scale);

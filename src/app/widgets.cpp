@@ -1,12 +1,63 @@
 // UI building blocks (see widgets.hpp).
 #include "app/widgets.hpp"
 
+#include <array>
+#include <cstdarg>
+#include <cstdio>
+
 #include "app/theme.hpp"
 
 namespace llmsize::app {
 
 namespace {
 std::map<std::string, MarkedRect> g_marks;
+core::Lang g_lang = core::Lang::En;
+}
+
+void set_ui_lang(core::Lang lang) { g_lang = lang; }
+core::Lang ui_lang() { return g_lang; }
+
+const char* TL(Str key, const char* id) {
+  // ImGui hashes and copies a label when it is passed: a few buffers in turn are enough.
+  static std::array<std::string, 8> ring;
+  static size_t next = 0;
+  std::string& b = ring[next++ % ring.size()];
+  b = T(key);
+  b += "###";
+  b += id;
+  return b.c_str();
+}
+
+std::string_view figure_label(std::string_view key, std::string_view english) {
+  const core::FieldText* t = core::field_text("figure", key, g_lang);
+  return t ? t->label : english;
+}
+std::string_view legend_label(std::string_view key, std::string_view english) {
+  const core::FieldText* t = core::field_text("legend", key, g_lang);
+  return t ? t->label : english;
+}
+
+const char* bound_text(core::Bound b) {
+  switch (b) {
+    case core::Bound::Exact: return T(Str::bound_exact);
+    case core::Bound::Lower: return T(Str::bound_lower);
+    case core::Bound::Upper: return T(Str::bound_upper);
+    case core::Bound::Estimate: return T(Str::bound_estimate);
+  }
+  return T(Str::bound_estimate);
+}
+
+std::string fmt(const char* format, ...) {
+  va_list a;
+  va_start(a, format);
+  va_list b;
+  va_copy(b, a);
+  const int n = std::vsnprintf(nullptr, 0, format, a);
+  va_end(a);
+  std::string out(n > 0 ? static_cast<size_t>(n) : 0, '\0');
+  if (n > 0) std::vsnprintf(out.data(), out.size() + 1, format, b);
+  va_end(b);
+  return out;
 }
 
 void mark(const char* name) {

@@ -7,7 +7,29 @@
 #include <map>
 #include <string>
 
+#include "core/estimate.hpp"
+#include "core/lang.hpp"
+
 namespace llmsize::app {
+
+using core::Str;
+
+// The interface language of the frame being drawn (app::frame sets it from the state, as far
+// as the fonts can show it) and its texts: T(key) from the string table, TL(key, id) as an
+// ImGui label "text###id" whose id is the same in every language (a tab stays selected, a
+// header stays open, when the language changes).
+void set_ui_lang(core::Lang lang);
+core::Lang ui_lang();
+inline const char* T(Str key) { return core::tr(key, ui_lang()); }
+const char* TL(Str key, const char* id);
+// A figure's label and a memory bar's legend (by the figure's key) in the interface's
+// language: English (the row's own) where the language has none.
+std::string_view figure_label(std::string_view key, std::string_view english);
+std::string_view legend_label(std::string_view key, std::string_view english);
+// A figure's bound ("exact", "lower bound", …) in the interface's language.
+const char* bound_text(core::Bound b);
+// printf into a string: a table text with its placeholders filled.
+std::string fmt(const char* format, ...) IM_FMTARGS(1);
 
 struct Fonts;
 

@@ -192,7 +192,7 @@ Result<ShareState> decode_link(std::string_view text) {
     } else if (k == "file") {
       if (v.size() > kMaxFileSummaryBytes) issues.push_back({"file", "must be at most " + std::to_string(kMaxFileSummaryBytes) + " bytes"});
       else s.file = v;
-    } else if (k.rfind("ui.", 0) == 0) {
+    } else if (k.rfind("ui.", 0) == 0 || k == "lang") {  // view settings (lang: the interface language)
       bool ok = k.size() <= 32 && v.size() <= kMaxUiValueBytes;
       for (char c : k + v) ok = ok && c > 0x20 && c < 0x7f;
       if (!ok) issues.push_back({k.substr(0, 32), "must be short printable ASCII"});

@@ -23,7 +23,8 @@ struct ShareState {
   std::string preset;  // preset id; empty: a custom model carried in full
   ModelConfig model;
   Workload workload;
-  std::vector<std::pair<std::string, std::string>> ui;  // "ui.tab" -> "training", in order
+  // View settings, in order: "ui.tab" -> "training", and "lang" -> "zh" (the interface language).
+  std::vector<std::pair<std::string, std::string>> ui;
   std::string file;  // a GGUF file's weights (file_summary, file_weights.hpp); empty: none
   i64 projector_bytes = -1;  // a multimodal projector file's bytes (key "mmproj"); -1: none
   bool operator==(const ShareState&) const;

@@ -65,4 +65,18 @@ grep -q '"banners": 0' "$art/desktop-compare.json" || fail "the comparison link 
 n=$(colours "$art/desktop-compare.png"); [ "$n" -gt 200 ] || fail "compare screenshot looks blank ($n colours)"
 passed=$((passed + 1))
 
+# 7. Chinese: --lang zh, or a Chinese locale, draws the interface in Chinese with a glyph for every
+#    character of the string tables; a link's lang=en wins over the locale; a bad --lang is refused.
+run '#v=1&preset=qwen3.5-0.8b&ui.tab=memory' --lang zh --frames 6 --screenshot "$art/desktop-zh.png" \
+  --figures "$art/desktop-zh.json" > /dev/null
+grep -q '"language": "zh", "missing_glyphs": 0' "$art/desktop-zh.json" || fail "--lang zh: $(grep -o '"language.*' "$art/desktop-zh.json")"
+n=$(colours "$art/desktop-zh.png"); [ "$n" -gt 200 ] || fail "Chinese screenshot looks blank ($n colours)"
+LANG=zh_CN.UTF-8 LC_ALL= run --frames 3 --figures "$art/desktop-zh-locale.json" > /dev/null
+grep -q '"language": "zh"' "$art/desktop-zh-locale.json" || fail "LANG=zh_CN.UTF-8 did not open in Chinese"
+LANG=zh_CN.UTF-8 LC_ALL= run '#v=1&preset=llama-3-8b&lang=en' --frames 3 --figures "$art/desktop-en-link.json" > /dev/null
+grep -q '"language": "en"' "$art/desktop-en-link.json" || fail "a link's lang=en did not win over the locale"
+if run --lang fr --frames 1 > "$art/desktop-bad-lang.log" 2>&1; then fail "--lang fr was accepted"; fi
+grep -q 'en or zh' "$art/desktop-bad-lang.log" || fail "--lang fr: $(cat "$art/desktop-bad-lang.log")"
+passed=$((passed + 1))
+
 echo "desktop: $passed passed, 0 failed"

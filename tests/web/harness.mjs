@@ -32,9 +32,12 @@ export const baseUrl = () => `http://127.0.0.1:${server.port}/`;
 // Opens `file` (default index.html) with `query` and `hash`; collects console errors, page
 // errors, failed requests and any request that leaves 127.0.0.1.
 // `init`: a function run in the page before any of its scripts (page.addInitScript).
+// `locale`: the browser's language (navigator.language), e.g. 'zh-CN'. `block`: file names whose
+// requests fail (a host that lacks them).
 export async function openPage({ file = '', query = '', hash = '', width = 1280, height = 800, dpr = 1, waitFirstFrame = true,
-  touch = false, clipboard = false, init = null } = {}) {
-  const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: dpr, hasTouch: touch });
+  touch = false, clipboard = false, init = null, locale = 'en-US', block = [] } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: dpr, hasTouch: touch, locale });
+  for (const name of block) await context.route('**/' + name, (r) => r.fulfill({ status: 404, body: 'not here' }));
   if (clipboard) await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl() });
   const page = await context.newPage();
   if (init) await page.addInitScript(init);

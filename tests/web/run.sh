@@ -11,7 +11,7 @@ rm -f "$LLMSIZE_ARTIFACTS/web-metrics.json"
 node tests/web/transfer_size.mjs "$LLMSIZE_WEB_DIR"
 # One file at a time (one browser at a time on 2 cores; works with Node 18's runner too).
 status=0
-for f in tests/web/page.test.mjs tests/web/input.test.mjs tests/web/api.test.mjs tests/web/hostile.test.mjs; do
+for f in tests/web/page.test.mjs tests/web/input.test.mjs tests/web/api.test.mjs tests/web/hostile.test.mjs tests/web/lang.test.mjs; do
   node --test "$f" || status=1
 done
 exit $status

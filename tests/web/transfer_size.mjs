@@ -24,10 +24,19 @@ for (const f of files) {
 }
 for (const r of rows) console.log(`${r.file.padEnd(20)} ${String(r.bytes).padStart(9)} B  gzip ${String(r.gzip).padStart(9)} B`);
 console.log(`${'page total'.padEnd(20)} ${String(raw).padStart(9)} B  gzip ${String(gz).padStart(9)} B  (budget ${BUDGET} B)`);
+// The Chinese page adds its glyphs (fetched only when Chinese is chosen): at most 1.5 MB gzip more.
+const ZH_BUDGET = 1.5e6;
+const zhFont = fs.readFileSync(path.join(dir, 'llmsize-zh.otf'));
+const zhGz = zlib.gzipSync(zhFont, { level: 9 }).length;
+console.log(`${'llmsize-zh.otf'.padEnd(20)} ${String(zhFont.length).padStart(9)} B  gzip ${String(zhGz).padStart(9)} B  (Chinese only; budget ${ZH_BUDGET} B)`);
 const dirOut = process.env.LLMSIZE_ARTIFACTS || 'artifacts';
 fs.mkdirSync(dirOut, { recursive: true });
-fs.writeFileSync(path.join(dirOut, 'transfer-size.json'), JSON.stringify({ files: rows, raw, gzip: gz, budget: BUDGET }, null, 2) + '\n');
+fs.writeFileSync(path.join(dirOut, 'transfer-size.json'), JSON.stringify({ files: rows, raw, gzip: gz, budget: BUDGET, zh_font: { bytes: zhFont.length, gzip: zhGz, budget: ZH_BUDGET } }, null, 2) + '\n');
 if (gz > BUDGET) {
   console.error(`transfer size ${gz} B is over the ${BUDGET} B budget`);
+  process.exit(1);
+}
+if (zhGz > ZH_BUDGET) {
+  console.error(`the Chinese glyphs, ${zhGz} B, are over their ${ZH_BUDGET} B budget`);
   process.exit(1);
 }

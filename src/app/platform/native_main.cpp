@@ -12,14 +12,18 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <memory>
 #include <sstream>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "app/app.hpp"
+#include "app/assets.hpp"
+#include "core/lang.hpp"
 #include "core/hf_config.hpp"
 #include "gl.hpp"
 #include "gl_heatmap.hpp"
@@ -92,6 +96,16 @@ int main(int argc, char** argv) {
   std::string input, screenshot, figures_out;
   int frames = 0, width = 1360, height = 860;
   bool embed = false, light = false, demo = false;
+  // The interface language: --lang, else the locale (LC_ALL, LC_MESSAGES, LANG, as POSIX
+  // orders them), else English. A link's "lang" overrides both.
+  std::optional<core::Lang> lang;
+  for (const char* var : {"LC_ALL", "LC_MESSAGES", "LANG"}) {
+    const char* v = std::getenv(var);
+    if (v && *v) {
+      lang = core::lang_of_locale(v);
+      break;
+    }
+  }
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : std::string(); };
@@ -101,9 +115,17 @@ int main(int argc, char** argv) {
     else if (a == "--embed") embed = true;
     else if (a == "--demo") demo = true;
     else if (a == "--light") light = true;
+    else if (a == "--lang") {
+      const std::string v = next();
+      lang = core::lang_of_code(v);
+      if (!lang) {
+        std::fprintf(stderr, "llmsize-app: --lang must be en or zh, got \"%s\"\n", v.c_str());
+        return 2;
+      }
+    }
     else if (a == "--size") std::sscanf(next().c_str(), "%dx%d", &width, &height);
     else if (a == "--help" || a == "-h") {
-      std::printf("usage: llmsize-app [config.json | '#v=1&...'] [--embed] [--light] [--size WxH]\n"
+      std::printf("usage: llmsize-app [config.json | '#v=1&...'] [--embed] [--light] [--lang en|zh] [--size WxH]\n"
                   "                   [--frames N] [--screenshot out.png] [--figures out.json] [--demo]\n");
       return 0;
     } else input = a;
@@ -146,8 +168,10 @@ int main(int argc, char** argv) {
   glfwGetWindowContentScale(window, &xs, &ys);
   app::App app;
   app.state.dark = !light;
+  app::set_cjk_font(std::string(app::cjk_font_otf()));
   app::init(app, hooks, xs, embed);
   if (light) app.state.dark = false;
+  app.state.lang = lang.value_or(core::Lang::En);
 
   if (!input.empty()) {
     if (is_link(input)) {
@@ -196,7 +220,9 @@ int main(int argc, char** argv) {
     std::ofstream f(figures_out);
     f << "{\"link\": \"" << app::current_link(app) << "\", \"figures\": " << app::figures_json(app.state)
       << ", \"frame_stats\": " << app::frame_stats_json(app) << ", \"banners\": " << app.state.banners.size()
-      << ", \"demo\": " << app::demo_state_json(app.demo) << ", \"demo_frames\": " << demo_frames << "}\n";
+      << ", \"demo\": " << app::demo_state_json(app.demo) << ", \"demo_frames\": " << demo_frames
+      << ", \"language\": \"" << core::lang_code(app::shown_lang(app)) << "\", \"missing_glyphs\": "
+      << app::missing_glyphs(core::all_text(app::shown_lang(app))).size() << "}\n";
   }
   std::printf("llmsize-app: %d frames, %s\n", frame, app::frame_stats_json(app).c_str());
   app::shutdown(app);

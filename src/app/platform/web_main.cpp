@@ -15,10 +15,12 @@
 #include <vector>
 #include <cmath>
 #include <memory>
+#include <cstdio>
 #include <string>
 
 #include "app/app.hpp"
 #include "app/widgets.hpp"
+#include "core/lang.hpp"
 #include "gl.hpp"
 #include "gl_heatmap.hpp"
 
@@ -201,6 +203,29 @@ std::string hook_frame_stats() {
   return buf;
 }
 void hook_set_theme(bool dark) { g->app.state.dark = dark; }
+// The Chinese glyphs arrived (web/llmsize.js loadCjkFont): the next frame's set_scale builds them in.
+void hook_set_cjk_font(std::string bytes) { app::set_cjk_font(std::move(bytes)); }
+void hook_cjk_font_failed(std::string why) {
+  g->app.state.banners.push_back({app::fmt(app::T(core::Str::banner_cjk_failed), why.c_str()), true, "", ""});
+  g->app.state.lang = core::Lang::En;  // the switch names Chinese again, and may ask once more
+  g->app.cjk_requested = false;
+}
+// Test hooks: the language chosen and shown ("zh": Chinese, with its glyphs in the atlas), and
+// the code points of the shown language's table the atlas has no glyph for (U+XXXX, spaced).
+std::string hook_language() { return std::string(core::lang_code(app::shown_lang(g->app))); }
+void hook_set_language(std::string code) {
+  if (auto l = core::lang_of_code(code)) g->app.state.lang = *l;
+}
+std::string hook_missing_glyphs() {
+  const std::string all = core::all_text(app::shown_lang(g->app));
+  std::string out;
+  char b[16];
+  for (char32_t c : app::missing_glyphs(all)) {
+    std::snprintf(b, sizeof b, "%sU+%04X", out.empty() ? "" : " ", static_cast<unsigned>(c));
+    out += b;
+  }
+  return out;
+}
 std::string hook_demo_state() { return app::demo_state_json(g->app.demo); }
 
 }  // namespace
@@ -218,6 +243,11 @@ EMSCRIPTEN_BINDINGS(llmsize_page) {
   emscripten::function("banners", &hook_banners);
   emscripten::function("frameStats", &hook_frame_stats);
   emscripten::function("setDarkTheme", &hook_set_theme);
+  emscripten::function("setCjkFont", &hook_set_cjk_font);
+  emscripten::function("cjkFontFailed", &hook_cjk_font_failed);
+  emscripten::function("language", &hook_language);
+  emscripten::function("setLanguage", &hook_set_language);
+  emscripten::function("missingGlyphs", &hook_missing_glyphs);
   emscripten::function("demoState", &hook_demo_state);
 }
 
@@ -269,9 +299,11 @@ int main() {
     glue().call<void>("download", name, mime, text);
   };
   hooks.pick_files = [] { glue().call<void>("pickFiles"); };
+  hooks.request_cjk_font = [] { glue().call<void>("loadCjkFont"); };
   hooks.heatmap = g->heatmap.get();
   hooks.page_url = glue().call<std::string>("pageUrl");
   app::init(g->app, hooks, static_cast<float>(dpr), glue().call<bool>("embed"));
+  g->app.state.lang = core::lang_of_locale(glue().call<std::string>("language")).value_or(core::Lang::En);
   // The page shares the browser's memory and frame with everything else: a smaller block
   // budget than the desktop's, and ~8 ms of demo work per frame.
   g->app.demo.settings.budget_bytes = std::int64_t{256} << 20;

@@ -1,0 +1,103 @@
+// The string tables (core/lang.hpp, src/core/lang/*.inc): every key in both languages, once,
+// with the same printf placeholders in the same order; the language codes of links, flags and
+// locales.
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/lang.hpp"
+#include "test_util.hpp"
+
+using namespace llmsize::core;
+
+namespace {
+
+// The printf conversions of `s` in order ("%s", "%lld", "%.2f"; "%%" is text).
+std::vector<std::string> placeholders(const std::string& s) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != '%') continue;
+    if (i + 1 < s.size() && s[i + 1] == '%') {
+      ++i;
+      continue;
+    }
+    size_t j = i + 1;
+    while (j < s.size() && std::string("-+ #0123456789.*").find(s[j]) != std::string::npos) ++j;
+    while (j < s.size() && std::string("hlLqjzt").find(s[j]) != std::string::npos) ++j;
+    // A '%' that starts no conversion would print garbage where the text is a format: "%%".
+    const bool conversion = j < s.size() && std::string("diouxXeEfgGcsp").find(s[j]) != std::string::npos;
+    out.push_back(conversion ? s.substr(i, j + 1 - i) : "bad '%' at " + std::to_string(i));
+    i = j;
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("lang: every key has a row in each language, once", "[lang]") {
+  REQUIRE(kStrCount > 0);
+  for (Lang l : kLangs) {
+    INFO(lang_code(l));
+    CHECK(row_count(l) == kStrCount);  // a repeated row would leave another key without one
+    for (int i = 0; i < kStrCount; ++i) {
+      const Str k = static_cast<Str>(i);
+      INFO(key_name(k));
+      REQUIRE(tr_row(k, l) != nullptr);
+      CHECK(std::string(tr_row(k, l)).size() > 0);
+    }
+  }
+  std::set<std::string_view> names;
+  for (int i = 0; i < kStrCount; ++i) CHECK(names.insert(key_name(static_cast<Str>(i))).second);
+}
+
+TEST_CASE("lang: both languages take the same placeholders in the same order", "[lang]") {
+  CHECK(placeholders("%s of %lld at %.2f%% (%5d)") == std::vector<std::string>{"%s", "%lld", "%.2f", "%5d"});
+  CHECK(placeholders("(±%)") == std::vector<std::string>{"bad '%' at 3"});
+  for (int i = 0; i < kStrCount; ++i) {
+    const Str k = static_cast<Str>(i);
+    INFO(key_name(k) << ": \"" << tr(k, Lang::En) << "\" / \"" << tr(k, Lang::Zh) << "\"");
+    const auto en = placeholders(tr(k, Lang::En));
+    CHECK(en == placeholders(tr(k, Lang::Zh)));
+    for (const auto& p : en) CHECK(p.rfind("bad", 0) != 0);
+  }
+}
+
+TEST_CASE("lang: the Chinese table is Chinese", "[lang]") {
+  // A row copied from English and left untranslated would pass the tests above: each Chinese
+  // row holds a CJK character, or no English word (a name, a unit: "GPU", "GiB", "%s").
+  for (int i = 0; i < kStrCount; ++i) {
+    const Str k = static_cast<Str>(i);
+    const std::string zh = tr(k, Lang::Zh);
+    bool cjk = false, word = false;
+    int lower_run = 0;
+    for (size_t j = 0; j < zh.size(); ++j) {
+      const auto c = static_cast<unsigned char>(zh[j]);
+      cjk = cjk || (c >= 0xE2 && c <= 0xEF);  // the lead byte of U+2000–U+FFFF: CJK and its punctuation
+      lower_run = (c >= 'a' && c <= 'z') ? lower_run + 1 : 0;
+      word = word || lower_run >= 3;
+    }
+    INFO(key_name(k) << ": \"" << zh << "\"");
+    if (k == Str::top_lang_other_en) continue;  // the switch back names English in English
+    CHECK((cjk || !word));
+  }
+}
+
+TEST_CASE("lang: codes and locales", "[lang]") {
+  CHECK(lang_of_code("zh") == Lang::Zh);
+  CHECK(lang_of_code("en") == Lang::En);
+  CHECK_FALSE(lang_of_code("zh-CN"));
+  CHECK_FALSE(lang_of_code(""));
+  CHECK_FALSE(lang_of_code("ZH"));
+  CHECK(lang_code(Lang::Zh) == "zh");
+  CHECK(lang_of_locale("zh-CN") == Lang::Zh);
+  CHECK(lang_of_locale("zh_CN.UTF-8") == Lang::Zh);
+  CHECK(lang_of_locale("zh-Hans-SG") == Lang::Zh);
+  CHECK(lang_of_locale("zh") == Lang::Zh);
+  CHECK(lang_of_locale("en-US") == Lang::En);
+  CHECK(lang_of_locale("C.UTF-8") == Lang::En);
+  CHECK(lang_of_locale("zu") == Lang::En);
+  CHECK(lang_of_locale("zhx") == Lang::En);
+  CHECK_FALSE(lang_of_locale(""));
+  CHECK(tr(Str::tab_memory, Lang::En) == std::string("Memory"));
+  CHECK(tr(Str::tab_memory, Lang::Zh) == std::string("内存"));
+}
