@@ -1,6 +1,8 @@
 // State operations (see state.hpp).
 #include "app/state.hpp"
 
+#include "app/widgets.hpp"
+
 #include <algorithm>
 #include <cstdio>
 
@@ -61,8 +63,9 @@ bool load_preset(AppState& s, std::string_view id) {
 bool import_config(AppState& s, std::string_view json_text, std::string_view name, bool generic) {
   auto r = core::load_model(core::ModelSource::config(json_text, generic));
   if (!r) {
-    Banner b{"Could not import " + std::string(name.empty() ? "the config" : name) + ": " + core::join(r.issues()), true,
-             {}, {}};
+    Banner b{fmt(T(Str::banner_import_failed), name.empty() ? T(Str::name_the_config) : std::string(name).c_str(),
+                 core::join(r.issues()).c_str()),
+             true, {}, {}};
     for (const auto& is : r.issues())
       if (std::string_view(is.field).ends_with("model_type") && !generic && json_text.size() <= core::kMaxConfigBytes) {
         b.retry_text = std::string(json_text);
@@ -73,7 +76,7 @@ bool import_config(AppState& s, std::string_view json_text, std::string_view nam
   }
   s.cfg = r->config;
   s.preset_id.clear();
-  s.model_name = name.empty() ? std::string("imported config") : std::string(name);
+  s.model_name = name.empty() ? std::string(T(Str::name_imported_config)) : std::string(name);
   s.cfg.name = s.model_name;
   s.import_notes = r->notes;
   s.edits.clear();
@@ -93,13 +96,13 @@ std::optional<Header> header_of(AppState& s, std::string_view head, core::i64 fi
   auto h = read(head, file_bytes, &need);
   if (h) return std::move(h).value();
   if (need > static_cast<core::i64>(head.size()) && static_cast<core::i64>(head.size()) < file_bytes) more = need;
-  else s.banners.push_back({"Could not read " + who + ": " + core::join(h.issues()), true, {}, {}});
+  else s.banners.push_back({fmt(T(Str::banner_read_failed), who.c_str(), core::join(h.issues()).c_str()), true, {}, {}});
   return std::nullopt;
 }
 }  // namespace
 
 core::i64 import_safetensors_file(AppState& s, std::string_view head, core::i64 file_bytes, std::string_view name) {
-  const std::string who = name.empty() ? std::string("the checkpoint") : std::string(name);
+  const std::string who = name.empty() ? std::string(T(Str::name_the_checkpoint)) : std::string(name);
   core::i64 more = 0;
   auto h = header_of<core::SafetensorsHeader>(s, head, file_bytes, who, more, [](std::string_view b, core::i64 n, core::i64* m) {
     return core::read_safetensors_header(b, n, m);
@@ -120,11 +123,11 @@ core::i64 import_safetensors_file(AppState& s, std::string_view head, core::i64 
     std::erase_if(shards, [&](const auto& x) { return x.first == no; });
     shards.emplace_back(no, std::move(h).value());
     s.safetensors_shards_read += read;
-    std::erase_if(s.banners, [](const Banner& b) { return b.text.rfind("Read file ", 0) == 0; });
+    std::erase_if(s.banners, [](const Banner& b) { return b.progress; });
     if (static_cast<core::i64>(shards.size()) < count) {
-      s.banners.push_back({"Read file " + std::to_string(shards.size()) + " of the " + std::to_string(count) +
-                               " of a sharded checkpoint (" + who + "); open or drop all of its files together.",
-                           false, {}, {}});
+      s.banners.push_back({fmt(T(Str::banner_shards_read), static_cast<long long>(shards.size()), static_cast<long long>(count),
+                               who.c_str()),
+                           false, {}, {}, true});
       return 0;
     }
     std::sort(shards.begin(), shards.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -142,13 +145,13 @@ core::i64 import_safetensors_file(AppState& s, std::string_view head, core::i64 
       s.model_file_summary = core::file_summary(*f, *m->inventory).value_or("");
   s.model_file_name = who;
   s.model_file_read = read;  // the bytes read for the headers (the first megabytes of each file)
-  std::erase_if(s.banners, [](const Banner& b) { return b.text.rfind("Read file ", 0) == 0; });
+  std::erase_if(s.banners, [](const Banner& b) { return b.progress; });
   return 0;
 }
 
 core::i64 import_model_file(AppState& s, std::string_view head, core::i64 file_bytes, std::string_view name) {
   if (name.size() > 12 && name.substr(name.size() - 12) == ".safetensors") return import_safetensors_file(s, head, file_bytes, name);
-  const std::string who = name.empty() ? std::string("the model file") : std::string(name);
+  const std::string who = name.empty() ? std::string(T(Str::name_the_model_file)) : std::string(name);
   core::i64 more = 0;
   auto h = header_of<core::GgufHeader>(s, head, file_bytes, who, more, [](std::string_view b, core::i64 n, core::i64* m) {
     return core::read_gguf_header(b, n, m);
@@ -165,17 +168,17 @@ core::i64 import_model_file(AppState& s, std::string_view head, core::i64 file_b
     shards.push_back(std::move(h).value());
     s.model_file_shards_read += read;
     if (static_cast<core::i64>(shards.size()) < split->count) {
-      std::erase_if(s.banners, [](const Banner& b) { return b.text.rfind("Read file ", 0) == 0; });
-      s.banners.push_back({"Read file " + std::to_string(shards.size()) + " of the " + std::to_string(split->count) + " of a split model (" +
-                               who + "); open or drop all of its files together.",
-                           false, {}, {}});
+      std::erase_if(s.banners, [](const Banner& b) { return b.progress; });
+      s.banners.push_back({fmt(T(Str::banner_split_read), static_cast<long long>(shards.size()),
+                               static_cast<long long>(split->count), who.c_str()),
+                           false, {}, {}, true});
       return 0;
     }
     auto merged = core::merge_gguf_shards(std::move(shards));
     shards.clear();
     read = s.model_file_shards_read;
     if (!merged) {
-      s.banners.push_back({"Could not read the split model " + who + ": " + core::join(merged.issues()), true, {}, {}});
+      s.banners.push_back({fmt(T(Str::banner_split_failed), who.c_str(), core::join(merged.issues()).c_str()), true, {}, {}});
       return 0;
     }
     h = std::move(merged).value();
@@ -184,12 +187,12 @@ core::i64 import_model_file(AppState& s, std::string_view head, core::i64 file_b
     s.projector_bytes = h->tensor_bytes();
     s.projector_name = who;
     ++s.model_file_serial;
-    std::erase_if(s.banners, [](const Banner& b) { return b.text.rfind("Read file ", 0) == 0; });
+    std::erase_if(s.banners, [](const Banner& b) { return b.progress; });
     return 0;
   }
   auto c = core::gguf_config(*h);
   if (!c) {
-    s.banners.push_back({"Could not read " + who + " as a model: " + core::join(c.issues()), true, {}, {}});
+    s.banners.push_back({fmt(T(Str::banner_not_a_model), who.c_str(), core::join(c.issues()).c_str()), true, {}, {}});
     return 0;
   }
   s.cfg = c->config;
@@ -279,7 +282,7 @@ void apply_share_state(AppState& s, const core::ShareState& st) {
   drop_model_files(s);  // a link carries the file's types or bytes per tensor, not the file
   s.model_file_summary = st.file;
   s.projector_bytes = st.projector_bytes;
-  s.projector_name = st.projector_bytes >= 0 ? "the link's projector" : "";
+  s.projector_name = st.projector_bytes >= 0 ? T(Str::name_link_projector) : "";
   ++s.model_file_serial;
   s.cfg = st.model;
   s.work = st.workload;
@@ -287,7 +290,7 @@ void apply_share_state(AppState& s, const core::ShareState& st) {
   s.import_notes.clear();
   s.edits.clear();
   const core::Preset* p = find_preset(st.preset);
-  s.model_name = p ? p->name : (st.model.name.empty() ? std::string("Custom model") : st.model.name);
+  s.model_name = p ? p->name : (st.model.name.empty() ? std::string(T(Str::name_custom_model)) : st.model.name);
 }
 }  // namespace
 
@@ -307,9 +310,7 @@ bool open_link(AppState& s, std::string_view fragment) {
     fresh.dark = s.dark;
     fresh.embed = s.embed;
     fresh.lang = s.lang;
-    fresh.banners.push_back({"This link could not be opened, so the calculator shows its default state. " +
-                                 core::join(r.issues(), "; ") + ".",
-                             true, "", ""});
+    fresh.banners.push_back({fmt(T(Str::banner_bad_link), core::join(r.issues(), "; ").c_str()), true, "", ""});
     s = std::move(fresh);
     return false;
   }
@@ -344,8 +345,7 @@ bool open_link(AppState& s, std::string_view fragment) {
     s.compare[c].ui.clear();
   }
   if (!unknown.empty())
-    s.banners.push_back({"This link's view setting " + unknown + " is not known; the default view is shown.", false,
-                         "", ""});
+    s.banners.push_back({fmt(T(Str::banner_unknown_view), unknown.c_str()), false, "", ""});
   s.tab_from_link = true;
   return true;
 }

@@ -28,6 +28,8 @@ struct Banner {
   // An unsupported model_type: the config's text, offered again with the generic
   // LLaMA-like reading (core::ImportOptions::generic_fallback) when the user asks.
   std::string retry_text, retry_name;
+  // "Read file k of n" of a split model or a sharded checkpoint: replaced as the files arrive.
+  bool progress = false;
 };
 
 // Text being typed into one field, kept while it does not parse, with the reason.
