@@ -62,7 +62,7 @@ void open_path(App& app, const std::string& path) {
         if (more <= static_cast<core::i64>(head->size())) return true;
         want = std::min(std::max(more, 2 * want), std::max(core::kGgufMaxHeaderBytes, 8 + core::kSafetensorsMaxHeader));
       }
-      if (!err.empty()) app.state.banners.push_back({fmt(T(Str::banner_could_not_open), p.c_str(), err.c_str()), true, "", ""});
+      if (!err.empty()) app.state.banners.push_back({printf_text(T(Str::banner_could_not_open), p.c_str(), err.c_str()), true, "", ""});
       return false;
     };
     if (!read_one(path)) return;
@@ -87,7 +87,7 @@ void open_path(App& app, const std::string& path) {
   if (!app.hooks.read_file) return;
   auto text = app.hooks.read_file(path, err);
   if (text) import_text(app, *text, path);
-  else app.state.banners.push_back({fmt(T(Str::banner_could_not_open), path.c_str(), err.c_str()), true, "", ""});
+  else app.state.banners.push_back({printf_text(T(Str::banner_could_not_open), path.c_str(), err.c_str()), true, "", ""});
 }
 
 std::string current_link(const App& app) { return link_of(app.state); }
@@ -269,7 +269,7 @@ void frame(App& app) {
   }
   if (app.state.embed || narrow) {
     // One column: the model picker folds away above the results.
-    if (ImGui::CollapsingHeader((fmt(T(Str::header_model), app.state.model_name.c_str()) + "###model").c_str(),
+    if (ImGui::CollapsingHeader((printf_text(T(Str::header_model), app.state.model_name.c_str()) + "###model").c_str(),
                                 app.state.embed ? 0 : ImGuiTreeNodeFlags_DefaultOpen)) {
       ImGui::BeginChild("model_col", ImVec2(0, ImGui::GetContentRegionAvail().y * 0.45f), true);
       draw_model_panel(app);
@@ -277,7 +277,7 @@ void frame(App& app) {
     }
     mark("header.model");
     const std::string work_title =
-        fmt(T(app.state.work.mode == core::Mode::Training ? Str::header_workload_training : Str::header_workload_inference),
+        printf_text(T(app.state.work.mode == core::Mode::Training ? Str::header_workload_training : Str::header_workload_inference),
             static_cast<long long>(app.state.work.seq), static_cast<long long>(app.state.work.batch));
     if (ImGui::CollapsingHeader((work_title + "###workload").c_str())) {
       ImGui::BeginChild("work_col", ImVec2(0, ImGui::GetContentRegionAvail().y * 0.45f), true);

@@ -34,12 +34,12 @@ std::string field_allowed(const core::Field<T>& f) {
 inline std::string field_allowed(const core::ModelField&) { return {}; }
 // The names a field goes by outside the UI, for its tooltip.
 inline std::string field_names(const core::ModelField& f) {
-  return fmt(T(Str::field_link_key), std::string(f.key).c_str(), std::string(f.canonical).c_str());
+  return printf_text(T(Str::field_link_key), std::string(f.key).c_str(), std::string(f.canonical).c_str());
 }
 inline std::string field_names(const core::WorkloadField& f) {
-  return fmt(T(Str::field_link_key), std::string(f.key).c_str(), std::string(f.flag).c_str());
+  return printf_text(T(Str::field_link_key), std::string(f.key).c_str(), std::string(f.flag).c_str());
 }
-inline std::string field_names(const ref::DemoField& f) { return fmt(T(Str::field_cli_flag), std::string(f.flag).c_str()); }
+inline std::string field_names(const ref::DemoField& f) { return printf_text(T(Str::field_cli_flag), std::string(f.flag).c_str()); }
 // The field table's name in the string tables (core::field_text).
 inline std::string_view field_table(const core::ModelField&) { return "model"; }
 inline std::string_view field_table(const core::WorkloadField&) { return "workload"; }

@@ -27,9 +27,9 @@ std::string format_value(double v, core::Unit unit, core::ByteUnit bytes_unit) {
     case core::Unit::Count: return core::with_commas(static_cast<std::int64_t>(std::llround(v)));
     case core::Unit::Tokens: {
       const auto n = static_cast<std::int64_t>(std::llround(v));
-      return fmt(T(Str::unit_tokens), (n < 1000000 ? core::with_commas(n) : core::short_count(n)).c_str());
+      return printf_text(T(Str::unit_tokens), (n < 1000000 ? core::with_commas(n) : core::short_count(n)).c_str());
     }
-    case core::Unit::TokensPerSecond: return fmt(T(Str::unit_tokens_per_s), core::fixed(v, v < 100 ? 1 : 0).c_str());
+    case core::Unit::TokensPerSecond: return printf_text(T(Str::unit_tokens_per_s), core::fixed(v, v < 100 ? 1 : 0).c_str());
     case core::Unit::Seconds: return core::format_duration(v);
     case core::Unit::Flops: {
       const char* p[] = {"", "K", "M", "G", "T", "P", "E", "Z"};
@@ -52,9 +52,9 @@ const core::Explanation* find_explanation(const std::vector<core::Explanation>& 
 
 void explanation_row(const core::Explanation& e, core::ByteUnit unit) {
   std::string body = e.formula;
-  if (!e.reference.empty()) body += "\n" + fmt(T(Str::fig_ref), e.reference.c_str());
+  if (!e.reference.empty()) body += "\n" + printf_text(T(Str::fig_ref), e.reference.c_str());
   const std::string tag(bound_text(e.bound));
-  explained_value(e.key.c_str(), std::string(figure_label(e.key, e.label)), format_value(e.value, e.unit, unit), body,
+  explained_value(e.key.c_str(), std::string(tr_name("figure", e.key, e.label)), format_value(e.value, e.unit, unit), body,
                   e.bound == core::Bound::Exact ? nullptr : tag.c_str());
 }
 
@@ -72,7 +72,7 @@ std::string explanation_tooltip(const std::vector<core::Explanation>& ex, std::s
   const core::Explanation* e = find_explanation(ex, key);
   if (!e) return {};
   std::string t = e->formula;
-  if (!e->reference.empty()) t += "\n" + fmt(T(Str::fig_ref), e->reference.c_str());
+  if (!e->reference.empty()) t += "\n" + printf_text(T(Str::fig_ref), e->reference.c_str());
   return t + "\n(" + std::string(bound_text(e->bound)) + ")";
 }
 

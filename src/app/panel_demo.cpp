@@ -253,9 +253,9 @@ void draw_demo_panel(App& app) {
       if (m.by_kind.size() > 1)
         for (const auto& k : m.by_kind) {
           if (k.kv_estimated || k.kv_measured)
-            memory_row(fmt("%s · %s", T(Str::demo_kv), k.kind.c_str()).c_str(), k.kv_measured, k.kv_estimated, s.unit);
+            memory_row(printf_text("%s · %s", T(Str::demo_kv), k.kind.c_str()).c_str(), k.kv_measured, k.kv_estimated, s.unit);
           if (k.state_estimated || k.state_measured)
-            memory_row(fmt("%s · %s", T(Str::demo_state), k.kind.c_str()).c_str(), k.state_measured, k.state_estimated, s.unit);
+            memory_row(printf_text("%s · %s", T(Str::demo_state), k.kind.c_str()).c_str(), k.state_measured, k.state_estimated, s.unit);
         }
       ImGui::EndTable();
     }

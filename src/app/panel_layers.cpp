@@ -20,7 +20,7 @@ std::string kept_text(const core::CacheShape& s) {
   if (s.kind == core::AttnKind::Shared) return T(Str::plan_kept_shared);
   if (s.kind == core::AttnKind::None) return T(Str::plan_kept_mlp);
   if (s.index_bytes_per_token > 0) return T(Str::plan_kept_indexer);
-  return s.window > 0 ? fmt(T(Str::plan_kept_window), core::with_commas(s.window).c_str()) : std::string(T(Str::plan_kept_all));
+  return s.window > 0 ? printf_text(T(Str::plan_kept_window), core::with_commas(s.window).c_str()) : std::string(T(Str::plan_kept_all));
 }
 
 std::string heads_text(const core::CacheShape& s) {
@@ -28,11 +28,11 @@ std::string heads_text(const core::CacheShape& s) {
   if (s.kind == core::AttnKind::None) return "-";
   if (core::is_stateful(s.kind)) {  // heads of the recurrent state
     if (s.heads_gpu != s.heads)
-      return fmt(T(Str::plan_heads_value_of), core::with_commas(s.heads_gpu).c_str(), core::with_commas(s.heads).c_str());
-    return fmt(T(Str::plan_heads_value), core::with_commas(s.heads_gpu).c_str());
+      return printf_text(T(Str::plan_heads_value_of), core::with_commas(s.heads_gpu).c_str(), core::with_commas(s.heads).c_str());
+    return printf_text(T(Str::plan_heads_value), core::with_commas(s.heads_gpu).c_str());
   }
   if (s.heads_gpu != s.heads)
-    return fmt(T(Str::plan_heads_of), core::with_commas(s.heads_gpu).c_str(), core::with_commas(s.heads).c_str());
+    return printf_text(T(Str::plan_heads_of), core::with_commas(s.heads_gpu).c_str(), core::with_commas(s.heads).c_str());
   return core::with_commas(s.heads_gpu);
 }
 
@@ -55,7 +55,7 @@ void layer_strip(const core::LayerPlan& plan) {
     const i64 l = std::min<i64>(n - 1, static_cast<i64>((ImGui::GetMousePos().x - o.x) / cell));
     const auto& L = plan.layers[static_cast<size_t>(std::max<i64>(0, l))];
     const core::CacheShape& s = plan.caches[static_cast<size_t>(L.cache)];
-    ImGui::SetTooltip(T(Str::plan_layer_tip), static_cast<long long>(l), std::string(core::to_string(s.kind)).c_str(),
+    ImGui::SetTooltip(T(Str::plan_layer_tip), static_cast<long long>(l), std::string(tr_name("attn", core::to_string(s.kind))).c_str(),
                       kept_text(s).c_str(),
                       T(L.ffn == core::FfnPlan::Moe ? Str::plan_ffn_moe : L.ffn == core::FfnPlan::None ? Str::plan_ffn_none
                                                                                                        : Str::plan_ffn_dense));
@@ -90,7 +90,7 @@ void draw_layer_plan(const core::LayerPlan& plan) {
       ImGui::ColorButton(("##kind" + std::to_string(k)).c_str(), series_colour_v(static_cast<int>(k)),
                          ImGuiColorEditFlags_NoTooltip, ImVec2(ImGui::GetTextLineHeight(), ImGui::GetTextLineHeight()));
       ImGui::SameLine();
-      ImGui::TextUnformatted(std::string(core::to_string(s.kind)).c_str());
+      ImGui::TextUnformatted(std::string(tr_name("attn", core::to_string(s.kind))).c_str());
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(core::with_commas(s.layers).c_str());
       ImGui::TableNextColumn();
@@ -101,13 +101,13 @@ void draw_layer_plan(const core::LayerPlan& plan) {
       ImGui::TextUnformatted((core::with_commas(s.k_dim) + " / " + core::with_commas(s.v_dim)).c_str());
       ImGui::TableNextColumn();
       if (core::is_stateful(s.kind))
-        ImGui::TextUnformatted(fmt(T(Str::plan_bytes_state), core::with_commas(s.state_bytes_gpu).c_str()).c_str());
+        ImGui::TextUnformatted(printf_text(T(Str::plan_bytes_state), core::with_commas(s.state_bytes_gpu).c_str()).c_str());
       else if (s.kind == core::AttnKind::FullMamba)
-        ImGui::TextUnformatted(fmt(T(Str::plan_bytes_token_state), core::with_commas(s.bytes_per_token_gpu).c_str(),
+        ImGui::TextUnformatted(printf_text(T(Str::plan_bytes_token_state), core::with_commas(s.bytes_per_token_gpu).c_str(),
                                    core::with_commas(s.state_bytes_gpu).c_str())
                                    .c_str());
       else if (s.index_bytes_per_token > 0)
-        ImGui::TextUnformatted(fmt(T(Str::plan_bytes_indexer), core::with_commas(s.bytes_per_token_gpu).c_str(),
+        ImGui::TextUnformatted(printf_text(T(Str::plan_bytes_indexer), core::with_commas(s.bytes_per_token_gpu).c_str(),
                                    core::with_commas(s.index_bytes_per_token).c_str())
                                    .c_str());
       else

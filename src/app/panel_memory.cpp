@@ -162,13 +162,13 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
   const std::string bound = total_ex ? std::string(bound_text(total_ex->bound)) : std::string();
   big_number(app.fonts, T(training ? Str::mem_training_per_gpu : Str::mem_inference_per_gpu),
              core::format_bytes(total, u),
-             bound.empty() ? std::string(T(Str::mem_fragmentation)) : fmt(T(Str::mem_bound_fragmentation), bound.c_str()),
+             bound.empty() ? std::string(T(Str::mem_fragmentation)) : printf_text(T(Str::mem_bound_fragmentation), bound.c_str()),
              col * 1.2f);
   mark("figure.memory");
   flow_same_line(col * 1.2f);
   const ImVec4 fit_colour = fits ? ok_colour() : error_colour();
-  big_number(app.fonts, fmt(T(Str::mem_on_gpu), e.gpu.name.c_str()).c_str(), T(fits ? Str::mem_fits : Str::mem_no_fit),
-             fmt(T(Str::mem_usable_per_gpu), core::format_bytes(cap, u).c_str()), col * 1.2f, &fit_colour);
+  big_number(app.fonts, printf_text(T(Str::mem_on_gpu), e.gpu.name.c_str()).c_str(), T(fits ? Str::mem_fits : Str::mem_no_fit),
+             printf_text(T(Str::mem_usable_per_gpu), core::format_bytes(cap, u).c_str()), col * 1.2f, &fit_colour);
   flow_same_line(col * 0.75f);
   big_number(app.fonts, T(Str::mem_gpus_needed), min_gpus > 0 ? std::to_string(min_gpus) : "-", T(Str::mem_ideal_split),
              col * 0.75f);
@@ -183,17 +183,17 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
   std::vector<plot::Segment> segs;
   int ci = 0;
   for (const auto& part : mf.parts)
-    segs.push_back({std::string(legend_label(part.figure->key, part.legend)), to_display(bytes_of(part.figure, e), u), series_colour(ci++),
+    segs.push_back({std::string(tr_name("legend", part.figure->key, part.legend)), to_display(bytes_of(part.figure, e), u), series_colour(ci++),
                     explanation_tooltip(ex, part.figure->key)});
   const std::string cap_label = e.gpu.name + " " + core::format_bytes(cap, u);
   plot::stacked_bar("mem_bar", segs, to_display(cap, u), cap_label.c_str(), fmt_bytes_plain, 34 * app.scale);
   mark("memory.bar");
 
   if (e.llamacpp && !training) {  // runtime llamacpp: the lines llama-server prints for this model and flags
-    section(fmt(T(Str::mem_engine_prints), "llama.cpp").c_str());
+    section(printf_text(T(Str::mem_engine_prints), "llama.cpp").c_str());
     const core::LlamaCppMemory& l = *e.llamacpp;
     ImGui::TextDisabled("%s", (std::string(core::kLlamaCppVersion) + " · n_ctx " + core::with_commas(l.n_ctx) + " · " +
-                               fmt(T(l.n_seq == 1 ? Str::mem_llamacpp_slot : Str::mem_llamacpp_slots), core::with_commas(l.n_seq).c_str()) +
+                               printf_text(T(l.n_seq == 1 ? Str::mem_llamacpp_slot : Str::mem_llamacpp_slots), core::with_commas(l.n_seq).c_str()) +
                                (l.unified ? T(Str::mem_llamacpp_unified) : "") + " · n_ubatch " +
                                core::with_commas(l.n_ubatch))
                                   .c_str());
@@ -230,7 +230,7 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
     mark("memory.projector");
   }
   if (e.vllm && !training) {  // runtime vllm: the lines vllm serve prints for this model and flags
-    section(fmt(T(Str::mem_engine_prints), "vLLM").c_str());
+    section(printf_text(T(Str::mem_engine_prints), "vLLM").c_str());
     const core::VllmMemory& v = *e.vllm;
     ImGui::TextDisabled("%s", (std::string(core::kVllmVersion) + " · max_model_len " + core::with_commas(v.max_model_len) +
                                " · max_num_batched_tokens " + core::with_commas(v.max_num_batched_tokens) + " · max_num_seqs " +
@@ -240,11 +240,11 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
     for (const auto& line : core::vllm_log(v)) ImGui::TextWrapped("%s", line.c_str());
     ImGui::PopFont();
     mark("memory.vllm");
-    draw_terms(core::vllm_terms(v, s.work, e.gpu), u, "vllm_terms", fmt(T(Str::mem_engine_terms), "vLLM").c_str());
+    draw_terms(core::vllm_terms(v, s.work, e.gpu), u, "vllm_terms", printf_text(T(Str::mem_engine_terms), "vLLM").c_str());
   }
 
   if (e.sglang && !training) {  // runtime sglang: the lines sglang.launch_server prints for this model and flags
-    section(fmt(T(Str::mem_engine_prints), "SGLang").c_str());
+    section(printf_text(T(Str::mem_engine_prints), "SGLang").c_str());
     const core::SglangMemory& g = *e.sglang;
     ImGui::TextDisabled("%s", (std::string(core::kSglangVersion) + " · mem_fraction_static " + core::fixed(g.mem_fraction_static, 3) +
                                (g.mfs_default ? T(Str::mem_its_default) : "") + " · context_len " + core::with_commas(g.context_len))
@@ -253,7 +253,7 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
     for (const auto& line : core::sglang_log(g)) ImGui::TextWrapped("%s", line.c_str());
     ImGui::PopFont();
     mark("memory.sglang");
-    draw_terms(core::sglang_terms(g, s.work, e.gpu), u, "sglang_terms", fmt(T(Str::mem_engine_terms), "SGLang").c_str());
+    draw_terms(core::sglang_terms(g, s.work, e.gpu), u, "sglang_terms", printf_text(T(Str::mem_engine_terms), "SGLang").c_str());
   }
   if (!training) draw_log_check(app);
 
@@ -272,12 +272,12 @@ void draw_scaling_results(App& app, const core::Estimate& e) {
   auto part_of = [&](const core::Estimate& x) { return bytes_of(mf.growth, x); };
   std::string part_label;  // the growth figure's legend in the stacked bar
   for (const auto& part : mf.parts)
-    if (part.figure == mf.growth) part_label = legend_label(part.figure->key, part.legend);
+    if (part.figure == mf.growth) part_label = tr_name("legend", part.figure->key, part.legend);
 
   // Capacity lines: the chosen GPU and the catalog's other memory sizes, largest few.
   auto capacity_lines = [&]() {
     const double own = to_display(mf.capacity(e), u);
-    plot::plot_hline(fmt(T(Str::plot_usable), e.gpu.name.c_str()).c_str(), own, ImGui::GetColorU32(ImGuiCol_Text), 1.6);
+    plot::plot_hline(printf_text(T(Str::plot_usable), e.gpu.name.c_str()).c_str(), own, ImGui::GetColorU32(ImGuiCol_Text), 1.6);
     std::vector<core::i64> seen = {e.gpu.memory_bytes};
     int shown = 0;
     for (const auto& g : core::gpu_catalog()) {
@@ -396,7 +396,7 @@ void draw_compare_results(App& app, const core::Estimate& first) {
       ImGui::PushID(static_cast<int>(k));
       ImGui::TextColored(series_colour_v(static_cast<int>(k)), "%d%s", static_cast<int>(k + 1), k == 0 ? T(Str::cmp_in_inputs) : "");
       ImGui::TextWrapped("%s", c.titles[k].c_str());
-      for (const auto& is : c.issues[k]) error_text(fmt(T(Str::cmp_no_estimate_why), core::to_string(is).c_str()));
+      for (const auto& is : c.issues[k]) error_text(printf_text(T(Str::cmp_no_estimate_why), core::to_string(is).c_str()));
       if (k > 0) {
         if (ImGui::SmallButton(TL(Str::cmp_edit, "edit"))) edit = k + 1;
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", T(Str::cmp_edit_tip));
@@ -442,13 +442,13 @@ void draw_compare_results(App& app, const core::Estimate& first) {
     }
     const core::Estimate& e = *est[k];
     const core::ModeFigures& mf = core::mode_figures(cases[k].workload.mode);
-    ImGui::TextUnformatted(fmt(T(mf.fits(e) ? Str::cmp_bar_fits : Str::cmp_bar_no_fit),
+    ImGui::TextUnformatted(printf_text(T(mf.fits(e) ? Str::cmp_bar_fits : Str::cmp_bar_no_fit),
                                core::format_bytes(bytes_of(mf.total, e), u).c_str(), e.gpu.name.c_str())
                                .c_str());
     std::vector<plot::Segment> segs;
     int ci = 0;
     for (const auto& part : mf.parts)
-      segs.push_back({std::string(legend_label(part.figure->key, part.legend)), to_display(bytes_of(part.figure, e), u),
+      segs.push_back({std::string(tr_name("legend", part.figure->key, part.legend)), to_display(bytes_of(part.figure, e), u),
                       series_colour(ci++), ""});
     const std::string cap_label = e.gpu.name + " " + core::format_bytes(mf.capacity(e), u);
     plot::stacked_bar(("compare_bar" + std::to_string(k)).c_str(), segs, to_display(mf.capacity(e), u), cap_label.c_str(),
@@ -479,7 +479,7 @@ void draw_compare_results(App& app, const core::Estimate& first) {
       }
       const std::string name = cases[k].model.name.empty() ? std::string(T(Str::cmp_custom_model)) : cases[k].model.name;
       plot::plot_line((std::to_string(k + 1) + " " + name).c_str(), xs, ys, series_colour(static_cast<int>(k)));
-      const std::string gpu = fmt(T(Str::plot_usable), est[k]->gpu.name.c_str());
+      const std::string gpu = printf_text(T(Str::plot_usable), est[k]->gpu.name.c_str());
       if (std::find(gpus_shown.begin(), gpus_shown.end(), gpu) == gpus_shown.end()) {
         gpus_shown.push_back(gpu);
         plot::plot_hline(gpu.c_str(), to_display(mf.capacity(*est[k]), u), ImGui::GetColorU32(ImGuiCol_Text), 1.6);

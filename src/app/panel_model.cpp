@@ -49,7 +49,7 @@ void draw_preset_picker(App& app) {
   AppState& s = app.state;
   const auto& all = presets();
   ImGui::SetNextItemWidth(-FLT_MIN);
-  const std::string hint = fmt(T(Str::preset_search), static_cast<int>(all.size()));
+  const std::string hint = printf_text(T(Str::preset_search), static_cast<int>(all.size()));
   ImGui::InputTextWithHint("##search", hint.c_str(), &app.preset_filter);
   mark("preset.search");
   const float rows = s.embed ? 5.5f : 9.5f;
@@ -78,7 +78,7 @@ void draw_preset_picker(App& app) {
         if (ImGui::IsItemHovered()) {
           ImGui::BeginTooltip();
           ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28);
-          ImGui::TextUnformatted(core::architecture_summary(p.config).c_str());
+          ImGui::TextUnformatted(core::architecture_summary(p.config, ui_lang()).c_str());
           if (!p.source.empty()) ImGui::TextDisabled(T(Str::preset_tip_config), p.source.c_str());
           if (p.published_total > 0)
             ImGui::TextDisabled(T(Str::preset_tip_published), core::with_commas(p.published_total).c_str(),

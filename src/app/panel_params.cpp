@@ -44,7 +44,7 @@ void tensor_table(const char* id, const std::vector<core::Tensor>& ts, i64 layer
 void draw_params_results(App& app, const core::ParamReport& p, const core::LayerPlan* plan) {
   const AppState& s = app.state;
   const float s1 = app.scale;
-  ImGui::TextDisabled("%s", core::architecture_summary(s.cfg).c_str());
+  ImGui::TextDisabled("%s", core::architecture_summary(s.cfg, ui_lang()).c_str());
   ImGui::Spacing();
   const float col = 190 * s1;
   big_number(app.fonts, T(Str::params_exact), core::short_count(p.total), core::with_commas(p.total), col);
@@ -73,7 +73,7 @@ void draw_params_results(App& app, const core::ParamReport& p, const core::Layer
       if (v == 0) continue;
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(std::string(core::to_string(grp)).c_str());
+      ImGui::TextUnformatted(std::string(tr_name("group", core::to_string(grp))).c_str());
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(core::with_commas(v).c_str());
       ImGui::TableNextColumn();

@@ -63,7 +63,7 @@ bool load_preset(AppState& s, std::string_view id) {
 bool import_config(AppState& s, std::string_view json_text, std::string_view name, bool generic) {
   auto r = core::load_model(core::ModelSource::config(json_text, generic));
   if (!r) {
-    Banner b{fmt(T(Str::banner_import_failed), name.empty() ? T(Str::name_the_config) : std::string(name).c_str(),
+    Banner b{printf_text(T(Str::banner_import_failed), name.empty() ? T(Str::name_the_config) : std::string(name).c_str(),
                  core::join(r.issues()).c_str()),
              true, {}, {}};
     for (const auto& is : r.issues())
@@ -96,7 +96,7 @@ std::optional<Header> header_of(AppState& s, std::string_view head, core::i64 fi
   auto h = read(head, file_bytes, &need);
   if (h) return std::move(h).value();
   if (need > static_cast<core::i64>(head.size()) && static_cast<core::i64>(head.size()) < file_bytes) more = need;
-  else s.banners.push_back({fmt(T(Str::banner_read_failed), who.c_str(), core::join(h.issues()).c_str()), true, {}, {}});
+  else s.banners.push_back({printf_text(T(Str::banner_read_failed), who.c_str(), core::join(h.issues()).c_str()), true, {}, {}});
   return std::nullopt;
 }
 }  // namespace
@@ -125,7 +125,7 @@ core::i64 import_safetensors_file(AppState& s, std::string_view head, core::i64 
     s.safetensors_shards_read += read;
     std::erase_if(s.banners, [](const Banner& b) { return b.progress; });
     if (static_cast<core::i64>(shards.size()) < count) {
-      s.banners.push_back({fmt(T(Str::banner_shards_read), static_cast<long long>(shards.size()), static_cast<long long>(count),
+      s.banners.push_back({printf_text(T(Str::banner_shards_read), static_cast<long long>(shards.size()), static_cast<long long>(count),
                                who.c_str()),
                            false, {}, {}, true});
       return 0;
@@ -169,7 +169,7 @@ core::i64 import_model_file(AppState& s, std::string_view head, core::i64 file_b
     s.model_file_shards_read += read;
     if (static_cast<core::i64>(shards.size()) < split->count) {
       std::erase_if(s.banners, [](const Banner& b) { return b.progress; });
-      s.banners.push_back({fmt(T(Str::banner_split_read), static_cast<long long>(shards.size()),
+      s.banners.push_back({printf_text(T(Str::banner_split_read), static_cast<long long>(shards.size()),
                                static_cast<long long>(split->count), who.c_str()),
                            false, {}, {}, true});
       return 0;
@@ -178,7 +178,7 @@ core::i64 import_model_file(AppState& s, std::string_view head, core::i64 file_b
     shards.clear();
     read = s.model_file_shards_read;
     if (!merged) {
-      s.banners.push_back({fmt(T(Str::banner_split_failed), who.c_str(), core::join(merged.issues()).c_str()), true, {}, {}});
+      s.banners.push_back({printf_text(T(Str::banner_split_failed), who.c_str(), core::join(merged.issues()).c_str()), true, {}, {}});
       return 0;
     }
     h = std::move(merged).value();
@@ -192,7 +192,7 @@ core::i64 import_model_file(AppState& s, std::string_view head, core::i64 file_b
   }
   auto c = core::gguf_config(*h);
   if (!c) {
-    s.banners.push_back({fmt(T(Str::banner_not_a_model), who.c_str(), core::join(c.issues()).c_str()), true, {}, {}});
+    s.banners.push_back({printf_text(T(Str::banner_not_a_model), who.c_str(), core::join(c.issues()).c_str()), true, {}, {}});
     return 0;
   }
   s.cfg = c->config;
@@ -310,7 +310,7 @@ bool open_link(AppState& s, std::string_view fragment) {
     fresh.dark = s.dark;
     fresh.embed = s.embed;
     fresh.lang = s.lang;
-    fresh.banners.push_back({fmt(T(Str::banner_bad_link), core::join(r.issues(), "; ").c_str()), true, "", ""});
+    fresh.banners.push_back({printf_text(T(Str::banner_bad_link), core::join(r.issues(), "; ").c_str()), true, "", ""});
     s = std::move(fresh);
     return false;
   }
@@ -345,7 +345,7 @@ bool open_link(AppState& s, std::string_view fragment) {
     s.compare[c].ui.clear();
   }
   if (!unknown.empty())
-    s.banners.push_back({fmt(T(Str::banner_unknown_view), unknown.c_str()), false, "", ""});
+    s.banners.push_back({printf_text(T(Str::banner_unknown_view), unknown.c_str()), false, "", ""});
   s.tab_from_link = true;
   return true;
 }

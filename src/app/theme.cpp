@@ -56,7 +56,7 @@ Fonts build_fonts(float scale, bool cjk) {
     b.BuildRanges(&out);
   };
   if (!sw.empty()) ranges(switch_ranges, core::Lang::En);
-  ranges(zh_ranges, core::Lang::Zh);
+  if (f.cjk) ranges(zh_ranges, core::Lang::Zh);  // not on the English page's start-up
   ImFontConfig merge;
   merge.FontDataOwnedByAtlas = false;
   merge.MergeMode = true;

@@ -2,8 +2,6 @@
 #include "app/widgets.hpp"
 
 #include <array>
-#include <cstdarg>
-#include <cstdio>
 
 #include "app/theme.hpp"
 
@@ -28,12 +26,8 @@ const char* TL(Str key, const char* id) {
   return b.c_str();
 }
 
-std::string_view figure_label(std::string_view key, std::string_view english) {
-  const core::FieldText* t = core::field_text("figure", key, g_lang);
-  return t ? t->label : english;
-}
-std::string_view legend_label(std::string_view key, std::string_view english) {
-  const core::FieldText* t = core::field_text("legend", key, g_lang);
+std::string_view tr_name(std::string_view table, std::string_view key, std::string_view english) {
+  const core::FieldText* t = core::field_text(table, key, g_lang);
   return t ? t->label : english;
 }
 
@@ -47,18 +41,6 @@ const char* bound_text(core::Bound b) {
   return T(Str::bound_estimate);
 }
 
-std::string fmt(const char* format, ...) {
-  va_list a;
-  va_start(a, format);
-  va_list b;
-  va_copy(b, a);
-  const int n = std::vsnprintf(nullptr, 0, format, a);
-  va_end(a);
-  std::string out(n > 0 ? static_cast<size_t>(n) : 0, '\0');
-  if (n > 0) std::vsnprintf(out.data(), out.size() + 1, format, b);
-  va_end(b);
-  return out;
-}
 
 void mark(const char* name) {
   if (!ImGui::IsItemVisible()) return;  // scrolled out of view: not clickable

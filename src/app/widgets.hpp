@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/estimate.hpp"
+#include "core/format.hpp"
 #include "core/lang.hpp"
 
 namespace llmsize::app {
@@ -22,14 +23,15 @@ void set_ui_lang(core::Lang lang);
 core::Lang ui_lang();
 inline const char* T(Str key) { return core::tr(key, ui_lang()); }
 const char* TL(Str key, const char* id);
-// A figure's label and a memory bar's legend (by the figure's key) in the interface's
-// language: English (the row's own) where the language has none.
-std::string_view figure_label(std::string_view key, std::string_view english);
-std::string_view legend_label(std::string_view key, std::string_view english);
+// A name from a core table in the interface's language: a figure's label ("figure", by its
+// key), a memory bar's legend ("legend", by its figure's key), a module ("group") or an
+// attention kind ("attn", by their English names); `english` (the row's own) where the
+// language has none.
+std::string_view tr_name(std::string_view table, std::string_view key, std::string_view english);
+inline std::string_view tr_name(std::string_view table, std::string_view english) { return tr_name(table, english, english); }
 // A figure's bound ("exact", "lower bound", …) in the interface's language.
 const char* bound_text(core::Bound b);
-// printf into a string: a table text with its placeholders filled.
-std::string fmt(const char* format, ...) IM_FMTARGS(1);
+using core::printf_text;  // printf into a string: a table text with its placeholders filled
 
 struct Fonts;
 

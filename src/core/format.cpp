@@ -2,6 +2,7 @@
 #include "format.hpp"
 
 #include <cmath>
+#include <cstdarg>
 #include <cstdio>
 
 namespace llmsize::core {
@@ -18,6 +19,19 @@ std::string with_commas(std::int64_t v) {
     if ((n - 1 - i) % 3 == 0 && i + 1 < n) out += ',';
   }
   return neg ? "-" + out : out;
+}
+
+std::string printf_text(const char* format, ...) {
+  va_list a;
+  va_start(a, format);
+  va_list b;
+  va_copy(b, a);
+  const int n = std::vsnprintf(nullptr, 0, format, a);
+  va_end(a);
+  std::string out(n > 0 ? static_cast<size_t>(n) : 0, '\0');
+  if (n > 0) std::vsnprintf(out.data(), out.size() + 1, format, b);
+  va_end(b);
+  return out;
 }
 
 std::string fixed(double v, int decimals) {

@@ -15,5 +15,7 @@ double to_unit(std::int64_t bytes, ByteUnit unit);    // bytes / 1e9 or / 2^30
 const char* unit_label(ByteUnit unit);                // "GB" or "GiB"
 std::string fixed(double v, int decimals);            // locale-independent "%.*f"
 std::string format_duration(double seconds);          // "850.0 ms", "12.4 s", "3.0 h", "241.9 days"; "n/a" if not > 0
+// printf into a string: a string table's text (core/lang.hpp) with its placeholders filled.
+std::string printf_text(const char* format, ...) __attribute__((format(printf, 1, 2)));
 
 }  // namespace llmsize::core

@@ -36,9 +36,9 @@ std::string_view key_name(Str key);  // "top_subtitle"
 
 // The label and help of an input field, or the label of a figure, in a language other than
 // English. English ones are in their rows (model_fields(), workload_fields(), ref::demo_fields(),
-// figures(), mode_figures()' parts), their one home; each other language has a row per field
-// and figure in its table (lang/zh_fields.inc), by the table's name ("model", "workload",
-// "demo"; "figure", "legend") and the key.
+// figures(), mode_figures()' parts, the module and attention-kind names), their one home; each
+// other language has a row per field and name in its table (lang/zh_fields.inc), by the
+// table's name ("model", "workload", "demo"; "figure", "legend", "group", "attn") and the key.
 struct FieldText {
   std::string_view table, key, label, help;
 };

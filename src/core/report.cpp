@@ -1,6 +1,8 @@
 // Text and JSON reports (see report.hpp).
 #include "report.hpp"
 
+#include "lang.hpp"
+
 #include <algorithm>
 #include <cstdio>
 
@@ -96,22 +98,25 @@ std::string presets_json(const std::vector<Preset>& presets) {
   return out.dump(2, ' ', false, json::error_handler_t::replace);
 }
 
-std::string architecture_summary(const ModelConfig& c) {
-  std::string s = std::string(family_id(c.family)) + " · " + with_commas(c.n_layers) + " layers · d " +
-                  with_commas(c.d_model) + " · ";
-  if (c.mla.enabled) s += with_commas(c.n_heads) + " heads (MLA, kv_lora " + with_commas(c.mla.kv_lora_rank) + ")";
-  else if (c.n_kv_heads == c.n_heads) s += with_commas(c.n_heads) + " heads";
-  else s += with_commas(c.n_heads) + " heads (" + with_commas(c.n_kv_heads) + " KV)";
-  if (!c.mla.enabled) s += " · head_dim " + with_commas(c.head_dim);
+std::string architecture_summary(const ModelConfig& c, Lang lang) {
+  auto t = [lang](Str k) { return tr(k, lang); };
+  const std::string sep = t(Str::arch_sep);
+  std::string s = std::string(family_id(c.family)) + sep + printf_text(t(Str::arch_layers), with_commas(c.n_layers).c_str()) + sep +
+                  "d " + with_commas(c.d_model) + sep;
+  if (c.mla.enabled) s += printf_text(t(Str::arch_heads_mla), with_commas(c.n_heads).c_str(), with_commas(c.mla.kv_lora_rank).c_str());
+  else if (c.n_kv_heads == c.n_heads) s += printf_text(t(Str::arch_heads), with_commas(c.n_heads).c_str());
+  else s += printf_text(t(Str::arch_heads_kv), with_commas(c.n_heads).c_str(), with_commas(c.n_kv_heads).c_str());
+  if (!c.mla.enabled) s += sep + "head_dim " + with_commas(c.head_dim);
   if (c.d_ff > 0)  // 0: experts in every layer (Qwen3.5 MoE configs give no dense width)
-    s += std::string(" · ") + (c.ffn_kind == FfnKind::Gated ? "gated" : "classic") + " FFN " + with_commas(c.d_ff);
-  if (c.is_moe())
-    s += " · MoE " + with_commas(c.moe.num_experts) + "×" + with_commas(c.moe.expert_ffn) + " top-" +
-         with_commas(c.moe.top_k) + (c.moe.shared_ffn ? " +shared " + with_commas(c.moe.shared_ffn) : "");
-  s += " · vocab " + with_commas(c.vocab) + (c.tie_embeddings ? " (tied)" : " (untied)");
+    s += sep + printf_text(t(c.ffn_kind == FfnKind::Gated ? Str::arch_ffn_gated : Str::arch_ffn_classic), with_commas(c.d_ff).c_str());
+  if (c.is_moe()) {
+    s += sep + "MoE " + with_commas(c.moe.num_experts) + "×" + with_commas(c.moe.expert_ffn) + " top-" + with_commas(c.moe.top_k);
+    if (c.moe.shared_ffn) s += printf_text(t(Str::arch_shared), with_commas(c.moe.shared_ffn).c_str());
+  }
+  s += sep + printf_text(t(c.tie_embeddings ? Str::arch_vocab_tied : Str::arch_vocab_untied), with_commas(c.vocab).c_str());
   if (c.vision.enabled())
-    s += " · vision " + std::string(to_string(c.vision.kind)) + " " + with_commas(c.vision.layers) + "×" +
-         with_commas(c.vision.hidden);
+    s += sep + printf_text(t(Str::arch_vision), std::string(to_string(c.vision.kind)).c_str(), with_commas(c.vision.layers).c_str(),
+                   with_commas(c.vision.hidden).c_str());
   return s;
 }
 

@@ -5,6 +5,7 @@
 
 #include "estimate.hpp"
 #include "format.hpp"
+#include "lang.hpp"
 #include "params.hpp"
 #include "presets.hpp"
 
@@ -23,7 +24,8 @@ std::string inventory_text(const ModelConfig& cfg, const Inventory& inv, const P
 std::string presets_json(const std::vector<Preset>& presets);
 
 // One-line architecture summary: "llama · 32 layers · d 4096 · 32 heads (8 KV) · …".
-std::string architecture_summary(const ModelConfig& cfg);
+// In `lang` (the UI passes the one it shows; the CLI and reports English).
+std::string architecture_summary(const ModelConfig& cfg, Lang lang = Lang::En);
 
 // Full estimate (report_memory.cpp): params_json's keys plus "workload" (field key → text),
 // "gpu", "parallel", "inference", "training" (bytes per GPU, integers), "fit", "throughput",

@@ -14,6 +14,8 @@
 #include "app/theme.hpp"
 #include "app/widgets.hpp"
 #include "core/figures.hpp"
+#include "core/inventory.hpp"
+#include "core/layer_plan.hpp"
 #include "core/lang.hpp"
 #include "core/model_fields.hpp"
 #include "core/workload.hpp"
@@ -134,7 +136,19 @@ TEST_CASE("Every input field has its Chinese label and help, once", "[app][lang]
       CHECK_FALSE(t->label.empty());
       ++named;
     }
-  // No row for a field or figure that does not exist, none twice.
+  // Every module's and attention kind's name, by its English name.
+  for (int g = 0; g < core::kGroupCount; ++g) {
+    const std::string_view name = core::to_string(static_cast<core::Group>(g));
+    INFO("group " << name);
+    CHECK(core::field_text("group", name, core::Lang::Zh) != nullptr);
+    ++named;
+  }
+  for (const std::string_view name : core::kAttnKindNames) {
+    INFO("attention kind " << name);
+    CHECK(core::field_text("attn", name, core::Lang::Zh) != nullptr);
+    ++named;
+  }
+  // No row for a field, figure or name that does not exist, none twice.
   CHECK(core::field_texts(core::Lang::Zh).size() == fields + named);
   CHECK(core::field_texts(core::Lang::En).empty());
   CHECK(core::field_text("workload", "seq", core::Lang::En) == nullptr);

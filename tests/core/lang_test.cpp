@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/lang.hpp"
+#include "core/report.hpp"
 #include "test_util.hpp"
 
 using namespace llmsize::core;
@@ -100,4 +101,12 @@ TEST_CASE("lang: codes and locales", "[lang]") {
   CHECK_FALSE(lang_of_locale(""));
   CHECK(tr(Str::tab_memory, Lang::En) == std::string("Memory"));
   CHECK(tr(Str::tab_memory, Lang::Zh) == std::string("内存"));
+}
+
+TEST_CASE("lang: the architecture summary in each language", "[lang]") {
+  const ModelConfig c = llmsize::test::preset("llama-3-8b").config;
+  CHECK(architecture_summary(c) ==
+        "llama · 32 layers · d 4,096 · 32 heads (8 KV) · head_dim 128 · gated FFN 14,336 · vocab 128,256 (untied)");
+  CHECK(architecture_summary(c, Lang::Zh) ==
+        "llama · 32 层 · d 4,096 · 32 个头（8 个 KV 头） · head_dim 128 · 门控 FFN 14,336 · 词表 128,256（独立输出头）");
 }
