@@ -48,13 +48,16 @@ Fonts build_fonts(float scale, bool cjk) {
   cfg.OversampleV = 1;
   // The CJK glyphs to rasterise: the switch's, or every character of the Chinese table
   // (ImGui keeps a pointer to the ranges until the atlas is built).
-  static ImVector<ImWchar> switch_ranges, zh_ranges;
-  auto ranges = [](ImVector<ImWchar>& out, core::Lang lang) {
+  static ImVector<ImWchar> latin_ranges, switch_ranges, zh_ranges;
+  auto ranges = [](ImVector<ImWchar>& out, core::Lang lang, const ImWchar* base = nullptr) {
     if (!out.empty()) return;
     ImFontGlyphRangesBuilder b;
+    if (base) b.AddRanges(base);
     b.AddText(core::all_text(lang).c_str());
     b.BuildRanges(&out);
   };
+  // Latin-1 and the English table's other characters (≤, ≈) from the Latin font, where it has them.
+  ranges(latin_ranges, core::Lang::En, io.Fonts->GetGlyphRangesDefault());
   if (!sw.empty()) ranges(switch_ranges, core::Lang::En);
   if (f.cjk) ranges(zh_ranges, core::Lang::Zh);  // not on the English page's start-up
   ImFontConfig merge;
@@ -70,7 +73,7 @@ Fonts build_fonts(float scale, bool cjk) {
       font = io.Fonts->AddFontDefault(&c);
     } else {
       font = io.Fonts->AddFontFromMemoryTTF(const_cast<char*>(ttf.data()), static_cast<int>(ttf.size()), px * scale,
-                                            &cfg, io.Fonts->GetGlyphRangesDefault());
+                                            &cfg, latin_ranges.Data);
     }
     // Merged glyphs a font already has are skipped (ImGui keeps the first): Latin stays Roboto.
     // ImGui sizes a font by its ascent − descent: 1.448 em for Noto Sans CJK, 1.17 for Roboto,

@@ -31,15 +31,7 @@ std::string_view tr_name(std::string_view table, std::string_view key, std::stri
   return t ? t->label : english;
 }
 
-const char* bound_text(core::Bound b) {
-  switch (b) {
-    case core::Bound::Exact: return T(Str::bound_exact);
-    case core::Bound::Lower: return T(Str::bound_lower);
-    case core::Bound::Upper: return T(Str::bound_upper);
-    case core::Bound::Estimate: return T(Str::bound_estimate);
-  }
-  return T(Str::bound_estimate);
-}
+const char* bound_text(core::Bound b) { return core::bound_text(b, ui_lang()); }
 
 
 void mark(const char* name) {

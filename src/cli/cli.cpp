@@ -63,7 +63,9 @@ const char* kUsage =
     "  --json          print one JSON object instead of tables\n"
     "  --csv           estimate: every figure of the mode as CSV (key, label, unit, bound, value, formula, reference)\n"
     "  --svg           estimate: the memory chart (where the memory of the most loaded GPU goes) as SVG\n"
-    "  --explain       also print every tensor and the derivation of the estimate\n";
+    "  --explain       also print every tensor and the derivation of the estimate\n"
+    "  --lang en|zh    estimate's tables in English or Simplified Chinese (default: the locale's, LC_ALL,\n"
+    "                  LC_MESSAGES or LANG, else English); JSON, CSV and the engines' own lines stay as they are\n";
 // After the demo's flags (demo_flags_usage(), from ref::demo_fields()).
 const char* kUsageEnd =
     "\n"
@@ -89,6 +91,8 @@ struct Args {
   std::vector<std::string> cases;  // compare: --case LINK, in order
   std::vector<std::string> given;  // workload keys set by a flag
   bool json = false, explain = false, generic = false, csv = false, svg = false;
+  core::Lang lang = core::Lang::En;  // the text views' language (--lang, else the locale's)
+  bool lang_given = false;
   std::map<std::string, std::string> demo_settings;  // demo flags, parsed by demo_cmd
 };
 
@@ -350,12 +354,12 @@ Output estimate_cmd(const Args& args, const FileReader& read_file, const PrefixR
     if (projector) o.out = with_projector_json(o.out, *projector, *args.mmproj);
     o.out += "\n";
   } else {
-    o.out = params_text(cfg, *params) + estimate_text(cfg, w, *est, unit);
+    o.out = params_text(cfg, *params, args.lang) + estimate_text(cfg, w, *est, unit, args.lang);
     if (file) o.out += "\n" + gguf_estimate_text(*file, *args.gguf, w, *est, unit);
     if (checkpoint) o.out += "\n" + safetensors_estimate_text(*checkpoint, *inv, w, *est, unit);
     if (projector) o.out += "\n" + projector_text(*projector, *args.mmproj, unit);
     if (args.explain)
-      o.out += "\n" + inventory_text(cfg, *inv, *params) + estimate_explain_text(cfg, w, *est, unit);
+      o.out += "\n" + inventory_text(cfg, *inv, *params, args.lang) + estimate_explain_text(cfg, w, *est, unit, args.lang);
   }
   return o;
 }
@@ -497,9 +501,10 @@ Output export_cmd(const Args& args, const FileReader& read_file, const PrefixRea
 }
 }  // namespace
 
-Output run(const std::vector<std::string>& a, const FileReader& read_file, const PrefixReader& read_prefix) {
+Output run(const std::vector<std::string>& a, const FileReader& read_file, const PrefixReader& read_prefix, core::Lang lang) {
   if (a.empty()) return fail("no command given", "try `llmsize estimate --preset llama-3-8b`");
   Args args;
+  args.lang = lang;
   Output err;
   for (size_t i = 0; i < a.size(); ++i) {
     const std::string& s = a[i];
@@ -515,6 +520,15 @@ Output run(const std::vector<std::string>& a, const FileReader& read_file, const
       args.given.emplace_back(f->key);
     }
     else if (s == "--explain") args.explain = true;
+    else if (s == "--lang" || s.rfind("--lang=", 0) == 0) {
+      std::optional<std::string> v;
+      if (s.size() > 6) v = s.substr(7);
+      else if (!(v = take_value(a, i, err))) return err;
+      const auto l = lang_of_code(*v);
+      if (!l) return fail("--lang must be en or zh, got \"" + *v + "\"");
+      args.lang = *l;
+      args.lang_given = true;
+    }
     else if (s == "--csv") args.csv = true;
     else if (s == "--svg") args.svg = true;
     else if (s == "--generic") args.generic = true;
@@ -539,7 +553,7 @@ Output run(const std::vector<std::string>& a, const FileReader& read_file, const
   }
   if (args.command == "demo") {  // workload flags describe an estimate, not the demo block
     for (const auto& s : a)
-      if (s == "--explain" || s == "--gib" || s == "--csv" || s == "--svg" || (s.rfind("--", 0) == 0 && find_field_by_flag(s.substr(0, s.find('=')))))
+      if (s == "--explain" || s == "--gib" || s == "--csv" || s == "--svg" || s == "--lang" || s.rfind("--lang=", 0) == 0 || (s.rfind("--", 0) == 0 && find_field_by_flag(s.substr(0, s.find('=')))))
         return fail(s.substr(0, s.find('=')) + " is not a demo option", "demo takes " + demo_flag_list(", ") + ", --json");
     return demo_cmd({args.preset, args.config, args.generic, args.json, args.demo_settings}, read_file);
   }
@@ -547,6 +561,8 @@ Output run(const std::vector<std::string>& a, const FileReader& read_file, const
   if (args.model_id && args.command != "export") return fail("--model-id is an option of `llmsize export`");
   if (!args.cases.empty() && args.command != "compare") return fail("--case is an option of `llmsize compare`");
   if ((args.csv || args.svg) && args.command != "estimate") return fail(std::string(args.csv ? "--csv" : "--svg") + " is an option of `llmsize estimate`");
+  if (args.lang_given && args.command != "estimate")
+    return fail("--lang is an option of `llmsize estimate` (its tables; the other commands print English)");
   if (args.command == "estimate") return estimate_cmd(args, read_file, read_prefix);
   if (args.command == "presets") return presets_cmd(args);
   if (args.command == "limits") return {limits_markdown(), "", 0};

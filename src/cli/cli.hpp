@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/lang.hpp"
 #include "core/model_source.hpp"
 
 namespace llmsize::cli {
@@ -28,8 +29,9 @@ using PrefixReader = std::function<std::optional<std::string>(const std::string&
 std::optional<std::string> read_file_prefix(const std::string& path, std::int64_t max_bytes, std::int64_t& file_bytes,
                                             std::string& error);
 
+// `lang`: the text views' language when no --lang is given (main.cpp: the locale's).
 Output run(const std::vector<std::string>& args, const FileReader& read_file,
-           const PrefixReader& read_prefix = read_file_prefix);
+           const PrefixReader& read_prefix = read_file_prefix, core::Lang lang = core::Lang::En);
 
 // The model of `--preset NAME` or `--config PATH` (the caller checks that exactly one is
 // given; `generic`: --generic) through core::load_model, the one loader. On failure nullopt,

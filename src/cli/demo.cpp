@@ -40,14 +40,6 @@ std::string num(double v) {
   return buf;
 }
 std::string gib(i64 b) { return core::format_bytes(b, core::ByteUnit::GiB, 3); }
-std::string pad(std::string s, size_t n) {
-  if (s.size() < n) s.append(n - s.size(), ' ');
-  return s;
-}
-std::string rpad(std::string s, size_t n) {
-  if (s.size() < n) s.insert(0, n - s.size(), ' ');
-  return s;
-}
 
 std::string block_summary(const core::ModelConfig& b, bool moe) {
   std::string s = "d " + std::to_string(b.d_model) + " · " + std::to_string(b.n_heads) + (b.n_heads == 1 ? " head" : " heads");
@@ -79,7 +71,7 @@ std::string heat_text(const ref::HeatMap& h) {
   for (i64 r = 0; r < rows; ++r)
     for (i64 p = 0; p < h.positions; ++p) row_max[r] = std::max(row_max[r], static_cast<double>(h.probs[r * h.positions + p]));
   for (i64 r = 0; r < rows; ++r) {
-    out += "  h" + rpad(std::to_string(r), 3) + " |";
+    out += "  h" + core::pad_left(std::to_string(r), 3) + " |";
     for (i64 c = 0; c < cols; ++c) {
       const i64 p0 = c * h.positions / cols, p1 = std::max(p0 + 1, (c + 1) * h.positions / cols);
       float m = 0;
@@ -128,7 +120,7 @@ std::string trace_text(const ref::StateTrace& t) {
   for (size_t i = 0; i < pts.size(); ++i) {
     if (pts.size() > 12 && i == 4) o += "  …\n";
     if (pts.size() > 12 && i >= 4 && i + 8 < pts.size()) continue;
-    o += "  position " + rpad(std::to_string(pts[i].pos), 6) + ": mean " + core::fixed(pts[i].mean, 4) + ", largest head " +
+    o += "  position " + core::pad_left(std::to_string(pts[i].pos), 6) + ": mean " + core::fixed(pts[i].mean, 4) + ", largest head " +
          core::fixed(pts[i].max, 4) + "\n";
   }
   return o;
@@ -143,11 +135,11 @@ std::string text_report(const ref::DemoPlan& p, const DemoResults& r, const ref:
   o += "  fp32, batch 1, prompt " + std::to_string(s.prompt) + " tokens, then " + std::to_string(s.tokens) +
        " decoded; GEMM kernel " + r.kernel + " (" + r.isa + "), one thread\n\n";
   o += "  phase     time (ms)   ms/token   GFLOP/s\n";
-  o += "  weights " + rpad(core::fixed(r.init_ms, 1), 11) + "  (seeded fill)\n";
-  o += "  prefill " + rpad(core::fixed(r.prefill_ms, 1), 11) + rpad(core::fixed(r.prefill_ms_per_token, 3), 11) +
-       rpad(core::fixed(r.prefill_gflops, 1), 10) + "\n";
-  o += "  decode  " + rpad(core::fixed(r.decode_ms, 1), 11) + rpad(core::fixed(r.decode_ms_per_token, 3), 11) +
-       rpad(core::fixed(r.decode_gflops, 1), 10) + "   (" + core::fixed(r.decode_gbps, 1) + " GB/s of weights + KV)\n\n";
+  o += "  weights " + core::pad_left(core::fixed(r.init_ms, 1), 11) + "  (seeded fill)\n";
+  o += "  prefill " + core::pad_left(core::fixed(r.prefill_ms, 1), 11) + core::pad_left(core::fixed(r.prefill_ms_per_token, 3), 11) +
+       core::pad_left(core::fixed(r.prefill_gflops, 1), 10) + "\n";
+  o += "  decode  " + core::pad_left(core::fixed(r.decode_ms, 1), 11) + core::pad_left(core::fixed(r.decode_ms_per_token, 3), 11) +
+       core::pad_left(core::fixed(r.decode_gflops, 1), 10) + "   (" + core::fixed(r.decode_gbps, 1) + " GB/s of weights + KV)\n\n";
   o += "  whole model on this CPU, per token (block time × model/block FLOPs per token, ×" +
        core::fixed(r.model_flops_ratio_decode, 1) + "): prefill " + core::fixed(r.model_prefill_ms_per_token, 1) +
        " ms, decode " + core::fixed(r.model_decode_ms_per_token, 1) + " ms (" +
@@ -156,7 +148,7 @@ std::string text_report(const ref::DemoPlan& p, const DemoResults& r, const ref:
   o += "  memory (fp32, batch " + std::to_string(m.batch) + ", context " + std::to_string(m.context) + ", chunk " +
        std::to_string(m.chunk) + ")   measured      estimated\n";
   auto row = [&](const char* what, i64 a, i64 e) {
-    o += "  " + pad(what, 36) + rpad(core::with_commas(a), 14) + rpad(e >= 0 ? core::with_commas(e) : "-", 15) + "\n";
+    o += "  " + core::pad_right(what, 36) + core::pad_left(core::with_commas(a), 14) + core::pad_left(e >= 0 ? core::with_commas(e) : "-", 15) + "\n";
   };
   row("weights", m.weights_measured, m.weights_estimated);
   row("KV cache", m.kv_measured, m.kv_estimated);

@@ -8,15 +8,17 @@
 
 namespace llmsize::core {
 
-std::string_view to_string(Bound b) {
+const char* bound_text(Bound b, Lang lang) {
   switch (b) {
-    case Bound::Exact: return "exact";
-    case Bound::Lower: return "lower bound";
-    case Bound::Upper: return "upper bound";
-    case Bound::Estimate: return "estimate";
+    case Bound::Exact: return tr(Str::bound_exact, lang);
+    case Bound::Lower: return tr(Str::bound_lower, lang);
+    case Bound::Upper: return tr(Str::bound_upper, lang);
+    case Bound::Estimate: return tr(Str::bound_estimate, lang);
   }
-  return "estimate";
+  return tr(Str::bound_estimate, lang);
 }
+
+std::string_view to_string(Bound b) { return bound_text(b, Lang::En); }
 
 Result<PreparedModel> prepare(const ModelConfig& cfg) {
   if (auto issues = validate(cfg); !issues.empty()) return issues;

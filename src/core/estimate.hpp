@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "lang.hpp"
+
 #include "engine_llamacpp.hpp"
 #include "engine_sglang.hpp"
 #include "engine_vllm.hpp"
@@ -79,6 +81,7 @@ enum class Bound : std::uint8_t {
   Estimate,  // a modelled or typical value that may be off either way
 };
 std::string_view to_string(Bound b);  // "exact", "lower bound", "upper bound", "estimate"
+const char* bound_text(Bound b, Lang lang);  // the same in a language (the string table's bound_* rows)
 
 enum class Unit : std::uint8_t { Bytes, Count, Tokens, TokensPerSecond, Seconds, Flops };
 

@@ -34,6 +34,33 @@ std::string printf_text(const char* format, ...) {
   return out;
 }
 
+std::size_t display_width(std::string_view s) {
+  std::size_t cols = 0;
+  for (std::size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    const std::size_t len = c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+    char32_t cp = len == 1 ? c : c & (0xFF >> (len + 1));
+    for (std::size_t k = 1; k < len && i + k < s.size(); ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+    i += len;
+    if (cp >= 0x300 && cp < 0x370) continue;  // combining diacritical marks
+    const bool wide = (cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0xA4CF && cp != 0x303F) ||
+                      (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0xFE30 && cp <= 0xFE4F) ||
+                      (cp >= 0xFF00 && cp <= 0xFF60) || (cp >= 0xFFE0 && cp <= 0xFFE6) || (cp >= 0x20000 && cp <= 0x3FFFD);
+    cols += wide ? 2 : 1;
+  }
+  return cols;
+}
+
+std::string pad_left(const std::string& s, std::size_t columns) {
+  const std::size_t w = display_width(s);
+  return w >= columns ? s : std::string(columns - w, ' ') + s;
+}
+
+std::string pad_right(const std::string& s, std::size_t columns) {
+  const std::size_t w = display_width(s);
+  return w >= columns ? s : s + std::string(columns - w, ' ');
+}
+
 std::string fixed(double v, int decimals) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", decimals, v);

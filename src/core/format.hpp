@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace llmsize::core {
 
@@ -17,5 +18,11 @@ std::string fixed(double v, int decimals);            // locale-independent "%.*
 std::string format_duration(double seconds);          // "850.0 ms", "12.4 s", "3.0 h", "241.9 days"; "n/a" if not > 0
 // printf into a string: a string table's text (core/lang.hpp) with its placeholders filled.
 std::string printf_text(const char* format, ...) __attribute__((format(printf, 1, 2)));
+// Columns a UTF-8 text takes in a terminal: 2 for East Asian wide characters (CJK ideographs,
+// kana, Hangul, full-width forms and punctuation), 0 for combining marks, 1 for the rest.
+std::size_t display_width(std::string_view utf8);
+// The text padded with spaces to `columns` display columns (left: spaces first); unchanged when wider.
+std::string pad_left(const std::string& s, std::size_t columns);
+std::string pad_right(const std::string& s, std::size_t columns);
 
 }  // namespace llmsize::core

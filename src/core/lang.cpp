@@ -99,4 +99,10 @@ std::optional<Lang> lang_of_locale(std::string_view locale) {
   return zh ? Lang::Zh : Lang::En;
 }
 
+std::optional<Lang> lang_of_environment() {
+  for (const char* var : {"LC_ALL", "LC_MESSAGES", "LANG"})
+    if (const char* v = std::getenv(var); v && *v) return lang_of_locale(v);
+  return std::nullopt;
+}
+
 }  // namespace llmsize::core

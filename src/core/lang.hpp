@@ -59,5 +59,8 @@ std::optional<Lang> lang_of_code(std::string_view code);
 // "zh-Hans-SG", "en-US", "C.UTF-8"): Chinese for any "zh", else English; nullopt for an empty
 // string.
 std::optional<Lang> lang_of_locale(std::string_view locale);
+// The language of the process's locale: the first set of LC_ALL, LC_MESSAGES and LANG (as POSIX
+// orders them); nullopt when none is set.
+std::optional<Lang> lang_of_environment();
 
 }  // namespace llmsize::core

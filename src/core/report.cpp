@@ -48,8 +48,6 @@ json model_json(const ModelConfig& c) {
   return m;
 }
 
-std::string pad_left(const std::string& s, size_t w) { return s.size() >= w ? s : std::string(w - s.size(), ' ') + s; }
-std::string pad_right(const std::string& s, size_t w) { return s.size() >= w ? s : s + std::string(w - s.size(), ' '); }
 std::string pct(i64 part, i64 whole) {
   return whole > 0 ? fixed(100.0 * static_cast<double>(part) / static_cast<double>(whole), 1) + "%" : "";
 }
@@ -120,42 +118,45 @@ std::string architecture_summary(const ModelConfig& c, Lang lang) {
   return s;
 }
 
-std::string params_text(const ModelConfig& c, const ParamReport& p) {
+std::string params_text(const ModelConfig& c, const ParamReport& p, Lang lang) {
+  auto t = [lang](Str k) { return std::string(tr(k, lang)); };
   std::string o;
-  o += (c.name.empty() ? std::string("custom model") : c.name) + "\n  " + architecture_summary(c) + "\n\n";
-  o += pad_right("Parameters", 22) + pad_left("exact", 20) + pad_left("share", 9) + "\n";
+  o += (c.name.empty() ? t(Str::rep_custom_model) : c.name) + "\n  " + architecture_summary(c, lang) + "\n\n";
+  o += pad_right(t(Str::rep_params_heading), 22) + pad_left(t(Str::rep_exact), 20) + pad_left(t(Str::rep_share), 9) + "\n";
   for (int g = 0; g < kGroupCount; ++g) {
     const auto grp = static_cast<Group>(g);
     if (grp == Group::Mtp) continue;
-    o += "  " + pad_right(std::string(to_string(grp)), 20) + pad_left(with_commas(p.by_group[g]), 20) +
-         pad_left(pct(p.by_group[g], p.total), 9) + "\n";
+    const FieldText* name = field_text("group", to_string(grp), lang);
+    o += "  " + pad_right(name ? std::string(name->label) : std::string(to_string(grp)), 20) +
+         pad_left(with_commas(p.by_group[g]), 20) + pad_left(pct(p.by_group[g], p.total), 9) + "\n";
   }
-  o += "  " + pad_right("total", 20) + pad_left(with_commas(p.total), 20) + "   (" + short_count(p.total) + ")\n";
+  o += "  " + pad_right(t(Str::rep_total), 20) + pad_left(with_commas(p.total), 20) + "   (" + short_count(p.total) + ")\n";
   if (c.is_moe())
-    o += "  " + pad_right("active per token", 20) + pad_left(with_commas(p.active), 20) + "   (" +
+    o += "  " + pad_right(t(Str::rep_active_per_token), 20) + pad_left(with_commas(p.active), 20) + "   (" +
          short_count(p.active) + ", " + pct(p.active, p.total) + ")\n";
   if (p.vision > 0)
-    o += "  " + pad_right("vision (not in total)", 20) + pad_left(with_commas(p.vision), 20) + "   (with the language model " +
-         with_commas(p.total + p.vision) + ")\n";
+    o += "  " + pad_right(t(Str::rep_vision_not_in_total), 20) + pad_left(with_commas(p.vision), 20) + "   " +
+         printf_text(tr(Str::rep_with_language_model, lang), with_commas(p.total + p.vision).c_str()) + "\n";
   if (p.mtp > 0)
-    o += "  " + pad_right("MTP (not in total)", 20) + pad_left(with_commas(p.mtp), 20) + "   (total with MTP " +
-         with_commas(p.total + p.mtp) + ")\n";
-  o += "\nLayers\n";
+    o += "  " + pad_right(t(Str::rep_mtp_not_in_total), 20) + pad_left(with_commas(p.mtp), 20) + "   " +
+         printf_text(tr(Str::rep_total_with_mtp, lang), with_commas(p.total + p.mtp).c_str()) + "\n";
+  o += "\n" + t(Str::rep_layers) + "\n";
   for (const auto& k : p.kinds) {
     o += "  " + pad_right(k.label, 8) + pad_left(with_commas(k.layers), 5) + " × " +
          pad_left(with_commas(k.params_per_layer), 16);
-    if (k.active_per_layer != k.params_per_layer) o += "   (active " + with_commas(k.active_per_layer) + ")";
+    if (k.active_per_layer != k.params_per_layer)
+      o += "   " + printf_text(tr(Str::rep_active_n, lang), with_commas(k.active_per_layer).c_str());
     o += "\n";
   }
   const i64 diff = p.total - p.approx_12nd2_vd;
-  o += "\nClassic estimate 12·L·d² + v·d = " + with_commas(p.approx_12nd2_vd) + "  (exact is " +
-       signed_commas(diff) + ", " + (diff >= 0 ? "+" : "") + pct(diff, p.approx_12nd2_vd) + ")\n";
+  o += "\n" + printf_text(tr(Str::rep_classic, lang), with_commas(p.approx_12nd2_vd).c_str(), signed_commas(diff).c_str(),
+                          ((diff >= 0 ? "+" : "") + pct(diff, p.approx_12nd2_vd)).c_str()) + "\n";
   for (const auto& g : p.gap)
     o += "  " + pad_right(g.cause, 22) + pad_left(signed_commas(g.delta), 18) + "  " + g.why + "\n";
   return o;
 }
 
-std::string inventory_text(const ModelConfig& c, const Inventory& inv, const ParamReport& p) {
+std::string inventory_text(const ModelConfig& c, const Inventory& inv, const ParamReport& p, Lang lang) {
   std::string o;
   auto row = [&](const Tensor& t, i64 times) {
     std::string shape = t.rows > 1 ? with_commas(t.rows) + " × " + with_commas(t.cols) : with_commas(t.cols);
@@ -163,28 +164,29 @@ std::string inventory_text(const ModelConfig& c, const Inventory& inv, const Par
     o += "    " + pad_right(t.name, 58) + " " + pad_right(std::string(to_string(t.group)), 10) + " " +
          pad_left(shape, 28) + pad_left(with_commas(t.numel() * times), 20) + "\n";
   };
-  o += "Tensor inventory (shapes are d_in × d_out; {i} = layer, {e} = expert)\n";
-  o += "  global\n";
+  o += std::string(tr(Str::rep_inventory_heading, lang)) + "\n";
+  o += "  " + std::string(tr(Str::rep_inventory_global, lang)) + "\n";
   for (const auto& t : inv.global) row(t, 1);
   auto kinds = [&](const std::vector<LayerKind>& ks) {
     for (const auto& k : ks) {
       std::string idx = k.layers.size() == 1 ? std::to_string(k.layers[0])
                                               : std::to_string(k.layers.front()) + "…" + std::to_string(k.layers.back());
-      o += "  " + k.label + " layers (" + with_commas(static_cast<i64>(k.layers.size())) + ": " + idx +
-           "), counts for all of them\n";
+      o += "  " + printf_text(tr(Str::rep_inventory_kind, lang), k.label.c_str(),
+                              with_commas(static_cast<i64>(k.layers.size())).c_str(), idx.c_str()) + "\n";
       for (const auto& t : k.tensors) row(t, static_cast<i64>(k.layers.size()));
     }
   };
   kinds(inv.kinds);
   if (!inv.mtp.empty()) {
-    o += "  multi-token prediction (reported separately, not in the total)\n";
+    o += "  " + std::string(tr(Str::rep_inventory_mtp, lang)) + "\n";
     kinds(inv.mtp);
   }
-  o += "\nDerivation of the classic estimate: L = " + with_commas(c.n_layers) + ", d = " + with_commas(c.d_model) +
-       ", v = " + with_commas(c.vocab) + "\n  12·L·d² = 12 × " + with_commas(c.n_layers) + " × " +
-       with_commas(c.d_model) + "² = " + with_commas(p.approx_attention + p.approx_ffn) + "  (attention 4·L·d² = " +
-       with_commas(p.approx_attention) + ", FFN 8·L·d² = " + with_commas(p.approx_ffn) + ")\n  v·d = " +
-       with_commas(p.approx_embedding) + "\n  sum = " + with_commas(p.approx_12nd2_vd) + "\n";
+  o += "\n" + printf_text(tr(Str::rep_classic_derivation, lang), with_commas(c.n_layers).c_str(), with_commas(c.d_model).c_str(),
+                          with_commas(c.vocab).c_str()) +
+       "\n  12·L·d² = 12 × " + with_commas(c.n_layers) + " × " + with_commas(c.d_model) + "² = " +
+       with_commas(p.approx_attention + p.approx_ffn) + "  " +
+       printf_text(tr(Str::rep_classic_terms, lang), with_commas(p.approx_attention).c_str(), with_commas(p.approx_ffn).c_str()) +
+       "\n  v·d = " + with_commas(p.approx_embedding) + "\n  " + tr(Str::rep_sum, lang) + " = " + with_commas(p.approx_12nd2_vd) + "\n";
   return o;
 }
 

@@ -14,11 +14,13 @@ namespace llmsize::core {
 // One JSON object: {"model": {...}, "params": {...}} with integer counts.
 std::string params_json(const ModelConfig& cfg, const ParamReport& p);
 
-// Aligned text tables with thousands separators.
-std::string params_text(const ModelConfig& cfg, const ParamReport& p);
+// Aligned text tables with thousands separators. The text views take the language of their
+// headings and labels (the CLI's --lang); tensor names, formulas, references, the gap's causes
+// and the engines' own lines stay as written.
+std::string params_text(const ModelConfig& cfg, const ParamReport& p, Lang lang = Lang::En);
 
 // The derivation: every tensor with its shape and count, per layer kind, and the gap.
-std::string inventory_text(const ModelConfig& cfg, const Inventory& inv, const ParamReport& p);
+std::string inventory_text(const ModelConfig& cfg, const Inventory& inv, const ParamReport& p, Lang lang = Lang::En);
 
 // [{"id", "name", "family", "total", "active"}, …] for `llmsize presets --json` and the JS API.
 std::string presets_json(const std::vector<Preset>& presets);
@@ -45,8 +47,11 @@ std::string estimate_report(const PreparedModel& m, const Workload& w, bool with
 // explain(), for a spreadsheet.
 std::string estimate_csv(const ModelConfig& cfg, const Workload& w, const Estimate& e);
 // Memory, fit and throughput tables of the workload's mode, in GB or GiB.
-std::string estimate_text(const ModelConfig& cfg, const Workload& w, const Estimate& e, ByteUnit unit);
+std::string estimate_text(const ModelConfig& cfg, const Workload& w, const Estimate& e, ByteUnit unit,
+                          Lang lang = Lang::En);
 // Weights per tensor (storage type, bytes) and every derivation, for --explain.
-std::string estimate_explain_text(const ModelConfig& cfg, const Workload& w, const Estimate& e, ByteUnit unit);
+// Figure labels and bounds in `lang`.
+std::string estimate_explain_text(const ModelConfig& cfg, const Workload& w, const Estimate& e, ByteUnit unit,
+                                  Lang lang = Lang::En);
 
 }  // namespace llmsize::core

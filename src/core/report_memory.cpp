@@ -24,8 +24,6 @@ json terms_json(const std::vector<EngineTerm>& terms) {
   return out;
 }
 
-std::string pad_left(const std::string& s, size_t w) { return s.size() >= w ? s : std::string(w - s.size(), ' ') + s; }
-std::string pad_right(const std::string& s, size_t w) { return s.size() >= w ? s : s + std::string(w - s.size(), ' '); }
 std::string n(i64 v) { return with_commas(v); }
 
 std::string rate(double v) { return v >= 100 ? fixed(v, 0) : v >= 10 ? fixed(v, 1) : fixed(v, 2); }
@@ -231,91 +229,106 @@ std::string estimate_report(const ModelConfig& cfg, const Workload& w, bool with
   return text_of(out);
 }
 
-std::string estimate_text(const ModelConfig& cfg, const Workload& w, const Estimate& e, ByteUnit unit) {
+std::string estimate_text(const ModelConfig& cfg, const Workload& w, const Estimate& e, ByteUnit unit, Lang lang) {
   (void)cfg;
+  auto t = [lang](Str k) { return std::string(tr(k, lang)); };
+  auto fig = [lang](const char* key) {  // a figure's label in the language (figures.hpp, lang/zh_fields.inc)
+    if (const FieldText* f = field_text("figure", key, lang)) return std::string(f->label);
+    const Figure* f = find_figure(key);
+    return f ? std::string(f->label) : std::string(key);
+  };
   auto b = [&](i64 v) { return pad_left(format_bytes(v, unit), 12); };
-  auto row = [&](const std::string& label, i64 v, const char* note = "") {
-    return "  " + pad_right(label, 30) + b(v) + (*note ? std::string("  ") + note : std::string()) + "\n";
+  auto row = [&](const std::string& label, i64 v, const std::string& note = {}) {
+    return "  " + pad_right(label, 30) + b(v) + (note.empty() ? std::string() : "  " + note) + "\n";
   };
   const InferenceMemory& m = e.inference;
-  const TrainingMemory& t = e.training;
+  const TrainingMemory& tm = e.training;
   const Throughput& p = e.throughput;
   std::string gpus = e.gpu.name + " × " + n(w.gpus) + (w.gpus > 1 ? " (dp " + n(e.dp) + ", tp " + n(w.tp) + ", pp " + n(w.pp) + (w.ep > 1 ? ", ep " + n(w.ep) : "") + ")" : "");
   if (!w.devices.empty())  // llama.cpp's devices, different cards: the figures are the least roomy one's
-    gpus = find_field("devs")->get(w) + " (llama.cpp devices; shown: stage " + n(e.inference.stage + 1) + ", " + e.gpu.name + ", the least room left)";
+    gpus = printf_text(tr(Str::rep_llamacpp_devices, lang), find_field("devs")->get(w).c_str(), n(e.inference.stage + 1).c_str(),
+                       e.gpu.name.c_str());
   std::string o;
   const bool est = w.reserve_mib < 0 && w.runtime != Runtime::None;
+  const std::string est_note = est ? std::string(bound_text(Bound::Estimate, lang)) : std::string();
+  const std::string fit = t(Str::rep_fits), no_fit = t(Str::rep_does_not_fit), none_fit = t(Str::rep_none_fit);
   if (w.mode == Mode::Inference) {
-    o += "\nInference on " + gpus + ", per GPU (" + unit_label(unit) + ")\n";
-    o += "  weights " + std::string(to_string(w.weights)) + ", KV " + std::string(to_string(w.kv_dtype)) + ", context " +
-         n(w.seq) + ", batch " + n(w.batch) + ", runtime " + std::string(to_string(w.runtime)) + "\n";
-    o += row("weights", m.weights_bytes);
-    if (m.vision_weights_bytes > 0) o += row("vision tower", m.vision_weights_bytes);
-    o += row("KV cache (" + n(m.kv_bytes_per_token) + " B/token)", m.kv_cache_bytes);
+    o += "\n" + printf_text(tr(Str::rep_inference_on, lang), gpus.c_str(), unit_label(unit)) + "\n";
+    o += "  " + printf_text(tr(Str::rep_inference_settings, lang), std::string(to_string(w.weights)).c_str(),
+                            std::string(to_string(w.kv_dtype)).c_str(), n(w.seq).c_str(), n(w.batch).c_str(),
+                            std::string(to_string(w.runtime)).c_str()) + "\n";
+    o += row(fig("inference.weights_bytes"), m.weights_bytes);
+    if (m.vision_weights_bytes > 0) o += row(fig("inference.vision_weights_bytes"), m.vision_weights_bytes);
+    o += row(printf_text(tr(Str::rep_kv_per_token, lang), n(m.kv_bytes_per_token).c_str()), m.kv_cache_bytes);
     if (m.indexer_bytes_per_token > 0)
-      o += row("indexer (" + n(m.indexer_bytes_per_token) + " B/token)", m.indexer_cache_bytes);
+      o += row(printf_text(tr(Str::rep_indexer_per_token, lang), n(m.indexer_bytes_per_token).c_str()), m.indexer_cache_bytes);
     if (m.state_bytes_per_sequence > 0)
-      o += row("state (" + n(m.state_bytes_per_sequence) + " B/seq)", m.state_bytes);
-    o += row("temporaries (prefill peak)", m.activation_bytes);
-    o += row("runtime reserve", m.overhead_bytes, est ? "estimate" : "");
-    o += row("total", m.total_bytes, "lower bound unless marked");
-    o += "  " + pad_right("usable", 30) + b(m.capacity_bytes) + "  " + (m.fits ? "fits" : "does NOT fit") + "\n";
-    o += "  phases: after load " + format_bytes(m.after_load_bytes, unit) + " · prefill peak " +
-         format_bytes(m.prefill_peak_bytes, unit) + " · decode " + format_bytes(m.decode_bytes, unit) + "\n";
-    o += "  max context " + n(m.max_context) + (m.max_context_is_model_limit ? " (model limit)" : "") +
-         " · max sequences at this context " + n(m.max_sequences) + " · min GPUs " +
-         (m.min_gpus > 0 ? n(m.min_gpus) : std::string("none fit")) + "\n";
+      o += row(printf_text(tr(Str::rep_state_per_seq, lang), n(m.state_bytes_per_sequence).c_str()), m.state_bytes);
+    o += row(fig("inference.activation_bytes"), m.activation_bytes);
+    o += row(fig("inference.overhead_bytes"), m.overhead_bytes, est_note);
+    o += row(t(Str::rep_total), m.total_bytes, t(Str::rep_lower_unless_marked));
+    o += "  " + pad_right(t(Str::rep_usable), 30) + b(m.capacity_bytes) + "  " + (m.fits ? fit : no_fit) + "\n";
+    o += "  " + printf_text(tr(Str::rep_phases, lang), format_bytes(m.after_load_bytes, unit).c_str(),
+                            format_bytes(m.prefill_peak_bytes, unit).c_str(), format_bytes(m.decode_bytes, unit).c_str()) + "\n";
+    o += "  " + printf_text(tr(Str::rep_max_context, lang), n(m.max_context).c_str(),
+                            m.max_context_is_model_limit ? tr(Str::rep_model_limit, lang) : "", n(m.max_sequences).c_str(),
+                            (m.min_gpus > 0 ? n(m.min_gpus) : none_fit).c_str()) + "\n";
   } else {
-    o += "\nTraining on " + gpus + ", per GPU (" + unit_label(unit) + ")\n";
-    o += "  " + std::string(to_string(w.optimizer)) + ", precision " + std::string(to_string(w.precision)) + ", ZeRO " +
-         std::string(to_string(w.sharding)) + ", recompute " + std::string(to_string(w.recompute)) + ", seq " + n(w.seq) +
-         ", micro-batch " + n(w.batch) + ", accumulation " + n(w.grad_accum) +
-         (w.lora_rank > 0 ? ", LoRA r " + n(w.lora_rank) + (w.qlora ? " (QLoRA)" : "") : std::string()) + "\n";
-    o += row("weights", t.weights_bytes);
-    if (t.vision_weights_bytes > 0) o += row("vision tower (frozen)", t.vision_weights_bytes);
-    o += row("gradients", t.gradients_bytes);
-    o += row("optimizer states", t.optimizer_bytes);
-    o += row("fp32 master weights", t.master_weights_bytes);
-    o += row("activations (" + n(t.inflight) + " in flight)", t.activation_bytes);
-    o += row("reserve and buffers", t.overhead_bytes, est ? "estimate" : "");
-    o += row("total", t.total_bytes, "lower bound unless marked");
-    o += "  " + pad_right("usable", 30) + b(t.capacity_bytes) + "  " + (t.fits ? "fits" : "does NOT fit") + "\n";
-    o += "  trainable parameters " + n(t.trainable_params) + " · min GPUs " +
-         (t.min_gpus > 0 ? n(t.min_gpus) : std::string("none fit")) + "\n";
+    o += "\n" + printf_text(tr(Str::rep_training_on, lang), gpus.c_str(), unit_label(unit)) + "\n";
+    o += "  " + printf_text(tr(Str::rep_training_settings, lang), std::string(to_string(w.optimizer)).c_str(),
+                            std::string(to_string(w.precision)).c_str(), std::string(to_string(w.sharding)).c_str(),
+                            std::string(to_string(w.recompute)).c_str(), n(w.seq).c_str(), n(w.batch).c_str(), n(w.grad_accum).c_str()) +
+         (w.lora_rank > 0 ? printf_text(tr(Str::rep_lora, lang), n(w.lora_rank).c_str()) + (w.qlora ? t(Str::rep_qlora) : std::string())
+                          : std::string()) + "\n";
+    o += row(fig("training.weights_bytes"), tm.weights_bytes);
+    if (tm.vision_weights_bytes > 0) o += row(fig("training.vision_weights_bytes"), tm.vision_weights_bytes);
+    o += row(fig("training.gradients_bytes"), tm.gradients_bytes);
+    o += row(fig("training.optimizer_bytes"), tm.optimizer_bytes);
+    o += row(fig("training.master_weights_bytes"), tm.master_weights_bytes);
+    o += row(printf_text(tr(Str::rep_activations_in_flight, lang), n(tm.inflight).c_str()), tm.activation_bytes);
+    o += row(fig("training.overhead_bytes"), tm.overhead_bytes, est_note);
+    o += row(t(Str::rep_total), tm.total_bytes, t(Str::rep_lower_unless_marked));
+    o += "  " + pad_right(t(Str::rep_usable), 30) + b(tm.capacity_bytes) + "  " + (tm.fits ? fit : no_fit) + "\n";
+    o += "  " + printf_text(tr(Str::rep_trainable_min_gpus, lang), n(tm.trainable_params).c_str(),
+                            (tm.min_gpus > 0 ? n(tm.min_gpus) : none_fit).c_str()) + "\n";
   }
+  auto prints = [&](const char* engine, std::string_view version, const std::string& settings) {
+    return "\n" + printf_text(tr(Str::mem_engine_prints, lang), engine) + " (" + std::string(version) + "; " + settings + ")\n";
+  };
   if (e.llamacpp && w.mode == Mode::Inference) {
-    o += "\nWhat llama.cpp will print (" + std::string(kLlamaCppVersion) + "; n_ctx " + n(e.llamacpp->n_ctx) + ", " +
-         n(e.llamacpp->n_seq) + (e.llamacpp->n_seq == 1 ? " slot" : " slots") + (e.llamacpp->unified ? ", unified" : "") + ", n_ubatch " + n(e.llamacpp->n_ubatch) + ")\n";
+    const LlamaCppMemory& l = *e.llamacpp;
+    o += prints("llama.cpp", kLlamaCppVersion,
+                "n_ctx " + n(l.n_ctx) + ", " + (l.n_seq == 1 ? t(Str::rep_one_slot) : printf_text(tr(Str::rep_slots, lang), n(l.n_seq).c_str())) +
+                    (l.unified ? ", unified" : "") + ", n_ubatch " + n(l.n_ubatch));
     if (e.llamacpp_devices)
       for (const auto& line : llamacpp_buffer_log(*e.llamacpp_devices)) o += "  " + line + "\n";
-    for (const auto& line : llamacpp_log(*e.llamacpp, w.kv_dtype, e.llamacpp_devices ? &*e.llamacpp_devices : nullptr)) o += "  " + line + "\n";
+    for (const auto& line : llamacpp_log(l, w.kv_dtype, e.llamacpp_devices ? &*e.llamacpp_devices : nullptr)) o += "  " + line + "\n";
     if (e.llamacpp_devices)
       for (const auto& note : llamacpp_buffer_notes(*e.llamacpp_devices, unit)) o += "  (" + note + ")\n";
   }
   if (e.vllm && w.mode == Mode::Inference) {
     const VllmMemory& v = *e.vllm;
-    o += "\nWhat vLLM will print (" + std::string(kVllmVersion) + "; max_model_len " + n(v.max_model_len) +
-         ", max_num_batched_tokens " + n(v.max_num_batched_tokens) + ", max_num_seqs " + n(v.max_num_seqs) + ", block_size " +
-         n(v.block_size) + ")\n";
+    o += prints("vLLM", kVllmVersion,
+                "max_model_len " + n(v.max_model_len) + ", max_num_batched_tokens " + n(v.max_num_batched_tokens) +
+                    ", max_num_seqs " + n(v.max_num_seqs) + ", block_size " + n(v.block_size));
     for (const auto& line : vllm_log(v)) o += "  " + line + "\n";
-    if (v.hybrid())
-      o += "  (" + n(static_cast<i64>(v.groups.size())) + " KV cache groups: the tokens line counts blocks per group, not "
-           "the tokens of full-length requests; the concurrency line is the capacity)\n";
+    if (v.hybrid()) o += "  " + printf_text(tr(Str::rep_vllm_groups, lang), n(static_cast<i64>(v.groups.size())).c_str()) + "\n";
   }
   if (e.sglang && w.mode == Mode::Inference) {
     const SglangMemory& g = *e.sglang;
-    o += "\nWhat SGLang will print (" + std::string(kSglangVersion) + "; mem_fraction_static " + fixed(g.mem_fraction_static, 3) +
-         (g.mfs_default ? " (its default)" : "") + ", context_len " + n(g.context_len) + ")\n";
+    o += prints("SGLang", kSglangVersion,
+                "mem_fraction_static " + fixed(g.mem_fraction_static, 3) + (g.mfs_default ? t(Str::rep_its_default) : std::string()) +
+                    ", context_len " + n(g.context_len));
     for (const auto& line : sglang_log(g)) o += "  " + line + "\n";
   }
-  o += "\nThroughput bounds\n";
-  o += "  decode ≤ " + rate(p.decode_tokens_per_s) + " tokens/s (" + rate(p.decode_tokens_per_s_per_seq) +
-       " per sequence; " + format_bytes(p.decode_bytes_per_step, unit) + " read per step)\n";
-  o += "  prefill of " + n(w.batch) + " × " + n(w.seq) + " tokens ≈ " + duration(p.prefill_seconds) + " at " + fixed(w.utilization * 100, 0) +
-       "% of " + rate(p.peak_tflops) + " TFLOPS\n";
-  o += "  training step (" + n(p.tokens_per_step) + " tokens) ≈ " + duration(p.step_seconds) + "; " +
-       short_count(p.train_tokens) + " tokens" + (w.train_tokens == 0 ? " (Chinchilla-optimal 20·P)" : "") + " ≈ " +
-       duration(p.train_seconds) + "\n";
+  o += "\n" + t(Str::rep_throughput_heading) + "\n";
+  o += "  " + printf_text(tr(Str::rep_decode_rate, lang), rate(p.decode_tokens_per_s).c_str(), rate(p.decode_tokens_per_s_per_seq).c_str(),
+                          format_bytes(p.decode_bytes_per_step, unit).c_str()) + "\n";
+  o += "  " + printf_text(tr(Str::rep_prefill_time, lang), n(w.batch).c_str(), n(w.seq).c_str(), duration(p.prefill_seconds).c_str(),
+                          fixed(w.utilization * 100, 0).c_str(), rate(p.peak_tflops).c_str()) + "\n";
+  o += "  " + printf_text(tr(Str::rep_training_time, lang), n(p.tokens_per_step).c_str(), duration(p.step_seconds).c_str(),
+                          short_count(p.train_tokens).c_str(), w.train_tokens == 0 ? tr(Str::rep_chinchilla, lang) : "",
+                          duration(p.train_seconds).c_str()) + "\n";
   return o;
 }
 
@@ -340,22 +353,23 @@ std::string estimate_csv(const ModelConfig& cfg, const Workload& w, const Estima
   return out;
 }
 
-std::string estimate_explain_text(const ModelConfig& cfg, const Workload& w, const Estimate& e, ByteUnit unit) {
+std::string estimate_explain_text(const ModelConfig& cfg, const Workload& w, const Estimate& e, ByteUnit unit, Lang lang) {
   const WeightsReport& wr = e.inference.weights;
-  std::string o = "\nWeights by tensor (" + (wr.from_file ? std::string("as the model file stores them") : std::string(to_string(w.weights))) +
-                  "; whole model, one replica)\n";
+  const std::string stored = wr.from_file ? std::string(tr(Str::rep_as_file_stores, lang)) : std::string(to_string(w.weights));
+  std::string o = "\n" + printf_text(tr(Str::rep_weights_by_tensor, lang), stored.c_str()) + "\n";
   for (const auto& r : wr.rows) {
     const Tensor& t = tensor_of(*e.inventory, r);
     o += "    " + pad_right(t.name, 58) + pad_left(r.kind < 0 ? "" : n(r.layers) + " ×", 6) + " " +
          pad_right(r.file_type.empty() ? storage_name(r.storage) : std::string(r.file_type) + " (file)", 30) + pad_left(n(r.params), 18) +
          pad_left(format_bytes(r.bytes, unit), 14) + "\n";
   }
-  if (wr.other_bytes > 0) o += "    " + pad_right("the file's other tensors (with layer 0)", 95) + pad_left(format_bytes(wr.other_bytes, unit), 14) + "\n";
-  o += "\nDerivations (every figure: formula with values, reference, bound)\n";
+  if (wr.other_bytes > 0) o += "    " + pad_right(tr(Str::rep_other_tensors, lang), 95) + pad_left(format_bytes(wr.other_bytes, unit), 14) + "\n";
+  o += "\n" + std::string(tr(Str::rep_derivations, lang)) + "\n";
   for (const auto& x : explain(cfg, w, e)) {
-    o += "  " + x.label + " [" + x.key + "] — " + std::string(to_string(x.bound)) + "\n";
+    const FieldText* label = field_text("figure", x.key, lang);
+    o += "  " + (label ? std::string(label->label) : x.label) + " [" + x.key + "] — " + bound_text(x.bound, lang) + "\n";
     o += "      " + x.formula + "\n";
-    o += "      ref: " + x.reference + "\n";
+    o += "      " + std::string(tr(Str::rep_ref, lang)) + " " + x.reference + "\n";
   }
   return o;
 }

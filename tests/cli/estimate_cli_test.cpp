@@ -2,17 +2,23 @@
 // text tables, --explain derivations, and one-line errors naming the flag and its range.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "cli.hpp"
+#include "core/format.hpp"
 #include "core/workload.hpp"
 
 using llmsize::cli::run;
 
 namespace {
-llmsize::cli::Output cli(std::vector<std::string> args) {
-  return run(args, [](const std::string&, std::string& err) -> std::optional<std::string> {
-    err = "no files in this test";
-    return std::nullopt;
-  });
+llmsize::cli::Output cli(std::vector<std::string> args, llmsize::core::Lang locale = llmsize::core::Lang::En) {
+  return run(
+      args,
+      [](const std::string&, std::string& err) -> std::optional<std::string> {
+        err = "no files in this test";
+        return std::nullopt;
+      },
+      llmsize::cli::read_file_prefix, locale);
 }
 }  // namespace
 
@@ -41,7 +47,7 @@ TEST_CASE("estimate prints the memory table of the chosen mode, in GB or GiB", "
   CHECK_THAT(gib.out, Catch::Contains(" GiB"));
   const auto tr = cli({"estimate", "--preset", "llama-2-7b", "--mode", "training", "--zero", "3", "--gpus", "8"});
   REQUIRE(tr.status == 0);
-  CHECK_THAT(tr.out, Catch::Contains("optimizer states"));
+  CHECK_THAT(tr.out, Catch::Contains("Optimizer states"));
   CHECK_THAT(tr.out, Catch::Contains("fp32 master weights"));
 }
 
@@ -89,4 +95,51 @@ TEST_CASE("Every workload flag is accepted, and bad values name the flag and ran
   CHECK(cli({"estimate", "--preset", "gpt2", "--seq=512", "--json"}).out ==
         cli({"estimate", "--preset", "gpt2", "--seq", "512", "--json"}).out);
   CHECK_THAT(cli({"estimate", "--preset", "gpt2", "--seq=0"}).err, Catch::Contains("--seq: must be an integer"));
+}
+
+TEST_CASE("estimate --lang zh prints the tables in Chinese, aligned; the locale is the default", "[cli][memory][lang]") {
+  using llmsize::core::Lang;
+  const auto zh = cli({"estimate", "--preset", "llama-3.1-8b", "--lang", "zh"});
+  REQUIRE(zh.status == 0);
+  for (const char* s : {"参数", "总计", "经典估算 12·L·d² + v·d", "推理：NVIDIA H100 SXM 80GB × 1，每 GPU（GB）",
+                        "KV 缓存（131,072 B/token）", "权重", "运行时预留", "可用", "放得下", "阶段：加载后", "吞吐量上界",
+                        "解码 ≤ ", "注意力", "词表"})
+    CHECK_THAT(zh.out, Catch::Contains(s));
+  for (const char* s : {"Parameters", "Inference on", "usable", "Throughput bounds", "phases:", "max context", "custom model"})
+    CHECK_THAT(zh.out, !Catch::Contains(s));
+  // The memory rows' byte figures end in one column although their labels are Chinese (2 columns a character).
+  std::vector<size_t> ends;
+  size_t at = zh.out.find("推理：");
+  REQUIRE(at != std::string::npos);
+  const size_t phases = zh.out.find("  阶段：", at);  // the line after the table
+  REQUIRE(phases != std::string::npos);
+  for (size_t line = zh.out.find('\n', at) + 1; line < phases;) {
+    const size_t end = zh.out.find('\n', line);
+    const std::string row = zh.out.substr(line, end - line);
+    if (const size_t gb = row.find(" GB"); gb != std::string::npos) ends.push_back(llmsize::core::display_width(row.substr(0, gb)));
+    line = end + 1;
+  }
+  REQUIRE(ends.size() >= 5);
+  CHECK(std::count(ends.begin(), ends.end(), ends.front()) == static_cast<long>(ends.size()));
+
+  // The locale's language is the default; --lang overrides it; the JSON is the same in both.
+  CHECK(cli({"estimate", "--preset", "llama-3.1-8b"}, Lang::Zh).out == zh.out);
+  CHECK(cli({"estimate", "--preset", "llama-3.1-8b", "--lang=en"}, Lang::Zh).out == cli({"estimate", "--preset", "llama-3.1-8b"}).out);
+  CHECK(cli({"estimate", "--preset", "llama-3.1-8b", "--json", "--lang", "zh"}).out ==
+        cli({"estimate", "--preset", "llama-3.1-8b", "--json"}).out);
+
+  const auto tr = cli({"estimate", "--preset", "llama-2-7b", "--mode", "training", "--lang", "zh", "--explain"});
+  REQUIRE(tr.status == 0);
+  for (const char* s : {"训练：", "优化器状态", "fp32 主权重", "梯度", "张量清单", "按张量列出的权重", "推导（", "来源：", "精确值"})
+    CHECK_THAT(tr.out, Catch::Contains(s));
+
+  // A language it does not have, a missing value, a command whose text is English: refused, naming the flag.
+  const auto bad = cli({"estimate", "--preset", "gpt2", "--lang", "fr"});
+  CHECK(bad.status == 2);
+  CHECK_THAT(bad.err, Catch::Contains("--lang must be en or zh, got \"fr\""));
+  CHECK(cli({"estimate", "--preset", "gpt2", "--lang"}).status == 2);
+  const auto other = cli({"presets", "--lang", "zh"});
+  CHECK(other.status == 2);
+  CHECK_THAT(other.err, Catch::Contains("--lang is an option of `llmsize estimate`"));
+  CHECK(cli({"demo", "--preset", "gpt2", "--lang", "zh"}).status == 2);
 }

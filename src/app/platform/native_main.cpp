@@ -98,14 +98,7 @@ int main(int argc, char** argv) {
   bool embed = false, light = false, demo = false;
   // The interface language: --lang, else the locale (LC_ALL, LC_MESSAGES, LANG, as POSIX
   // orders them), else English. A link's "lang" overrides both.
-  std::optional<core::Lang> lang;
-  for (const char* var : {"LC_ALL", "LC_MESSAGES", "LANG"}) {
-    const char* v = std::getenv(var);
-    if (v && *v) {
-      lang = core::lang_of_locale(v);
-      break;
-    }
-  }
+  std::optional<core::Lang> lang = core::lang_of_environment();
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : std::string(); };
