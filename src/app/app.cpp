@@ -62,7 +62,10 @@ void open_path(App& app, const std::string& path) {
         if (more <= static_cast<core::i64>(head->size())) return true;
         want = std::min(std::max(more, 2 * want), std::max(core::kGgufMaxHeaderBytes, 8 + core::kSafetensorsMaxHeader));
       }
-      if (!err.empty()) app.state.banners.push_back({printf_text(T(Str::banner_could_not_open), p.c_str(), err.c_str()), true, "", ""});
+      if (!err.empty())
+        app.state.banners.push_back(make_banner([p, err](core::Lang l) {
+          return printf_text(core::tr(Str::banner_could_not_open, l), p.c_str(), err.c_str());
+        }, true));
       return false;
     };
     if (!read_one(path)) return;
@@ -87,7 +90,10 @@ void open_path(App& app, const std::string& path) {
   if (!app.hooks.read_file) return;
   auto text = app.hooks.read_file(path, err);
   if (text) import_text(app, *text, path);
-  else app.state.banners.push_back({printf_text(T(Str::banner_could_not_open), path.c_str(), err.c_str()), true, "", ""});
+  else
+    app.state.banners.push_back(make_banner([path, err](core::Lang l) {
+      return printf_text(core::tr(Str::banner_could_not_open, l), path.c_str(), err.c_str());
+    }, true));
 }
 
 std::string current_link(const App& app) { return link_of(app.state); }
@@ -126,7 +132,7 @@ void draw_results(App& app, const core::Result<core::Estimate>& est) {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("%s", T(Str::results_blocked_detail));
     ImGui::PopTextWrapPos();
-    for (const auto& is : est.issues()) error_text(core::to_string(is));
+    for (const auto& is : est.issues()) error_text(core::to_string(is, ui_lang()));
     if (!s.preset_id.empty() && ImGui::Button(TL(Str::reset_model_to_preset, "reset_preset"))) {
       load_preset(app.state, std::string(s.preset_id));
       return;

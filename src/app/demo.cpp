@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "app/widgets.hpp"
 #include "core/issue.hpp"
 #include "ref/kernels/gemm.hpp"
 
@@ -22,7 +23,7 @@ bool demo_start(DemoUi& d, const core::ModelConfig& model) {
   d.error.clear();
   auto r = ref::create_demo(model, d.settings);
   if (!r) {
-    d.error = core::join(r.issues());
+    d.error = core::join(r.issues(), "; ", ui_lang());
     d.running = false;
     return false;
   }

@@ -29,7 +29,7 @@ inline bool field_named(const core::FieldSpec& f, std::string_view name) {
 // validate() accepts, so the model's tooltips do not show them.
 template <class T>
 std::string field_allowed(const core::Field<T>& f) {
-  return core::allowed_text(f);
+  return core::allowed_text(f, ui_lang());
 }
 inline std::string field_allowed(const core::ModelField&) { return {}; }
 // The names a field goes by outside the UI, for its tooltip.
@@ -112,7 +112,7 @@ bool edit_field_row(const Field& f, Obj& obj, FieldEdit& e, const std::vector<co
       }
       if (toggled) {
         auto issue = f.set(obj, next);
-        e.error = issue ? issue->message : std::string();
+        e.error = issue ? core::message_in(*issue, ui_lang()) : std::string();
         changed = !issue;
       }
       break;
@@ -122,7 +122,7 @@ bool edit_field_row(const Field& f, Obj& obj, FieldEdit& e, const std::vector<co
       if (e.error.empty() && ImGui::GetActiveID() != ImGui::GetID("##v")) e.text = current;
       if (ImGui::InputText("##v", &e.text)) {
         auto issue = f.set(obj, e.text);
-        e.error = issue ? issue->message : std::string();
+        e.error = issue ? core::message_in(*issue, ui_lang()) : std::string();
         changed = !issue;
       }
       break;
@@ -130,7 +130,7 @@ bool edit_field_row(const Field& f, Obj& obj, FieldEdit& e, const std::vector<co
   }
   if (!e.error.empty()) error_text(e.error);
   for (const auto& is : issues)
-    if (field_named(f, is.field)) error_text(is.message);
+    if (field_named(f, is.field)) error_text(core::message_in(is, ui_lang()));
   ImGui::PopID();
   return changed;
 }

@@ -146,7 +146,7 @@ void draw_demo_panel(App& app) {
   // The plan is validated every frame: settings out of range show here, not when running.
   auto plan = ref::plan_demo(s.cfg, d.settings);
   if (!plan) {
-    for (const auto& is : plan.issues()) error_text(core::to_string(is));
+    for (const auto& is : plan.issues()) error_text(core::to_string(is, ui_lang()));
   } else {
     const auto& p = plan.value();
     bool linear = false;

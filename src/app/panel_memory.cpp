@@ -92,14 +92,14 @@ void draw_log_check(App& app) {
     app.log.reset();
     app.log_error.clear();
     if (log) app.log = std::move(log).value();
-    else app.log_error = core::join(log.issues());
+    else app.log_error = core::join(log.issues(), "; ", ui_lang());
   }
   mark("memory.log_button");
   if (!app.log_error.empty()) ImGui::TextColored(error_colour(), "%s", app.log_error.c_str());
   if (app.log) {
     auto c = core::check_log(*app.log, s.cfg, s.work);
     if (!c) {
-      ImGui::TextColored(error_colour(), "%s", core::join(c.issues()).c_str());
+      ImGui::TextColored(error_colour(), "%s", core::join(c.issues(), "; ", ui_lang()).c_str());
     } else {
       std::string settings;
       for (const auto& [k, v] : c->log.settings) settings += (settings.empty() ? "" : ", ") + k + " " + v;
@@ -152,7 +152,7 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
 
   for (const auto& n : e.notes) {  // valid but worth saying, e.g. a context beyond the trained positions
     const core::WorkloadField* f = core::find_field(n.field);
-    const std::string text = (f ? std::string(field_words(*f).label) : n.field) + " " + n.message + ".";
+    const std::string text = (f ? std::string(field_words(*f).label) : n.field) + " " + core::message_in(n, ui_lang()) + ".";
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextColored(error_colour(), "%s", text.c_str());
     ImGui::PopTextWrapPos();
@@ -396,7 +396,7 @@ void draw_compare_results(App& app, const core::Estimate& first) {
       ImGui::PushID(static_cast<int>(k));
       ImGui::TextColored(series_colour_v(static_cast<int>(k)), "%d%s", static_cast<int>(k + 1), k == 0 ? T(Str::cmp_in_inputs) : "");
       ImGui::TextWrapped("%s", c.titles[k].c_str());
-      for (const auto& is : c.issues[k]) error_text(printf_text(T(Str::cmp_no_estimate_why), core::to_string(is).c_str()));
+      for (const auto& is : c.issues[k]) error_text(printf_text(T(Str::cmp_no_estimate_why), core::to_string(is, ui_lang()).c_str()));
       if (k > 0) {
         if (ImGui::SmallButton(TL(Str::cmp_edit, "edit"))) edit = k + 1;
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", T(Str::cmp_edit_tip));

@@ -175,7 +175,7 @@ void draw_dimensions(App& app) {
   for (const auto& is : issues) {
     bool known = false;
     for (const auto& f : fields) known |= field_named(f, is.field);
-    if (!known) error_text(core::to_string(is));
+    if (!known) error_text(core::to_string(is, ui_lang()));
   }
 }
 

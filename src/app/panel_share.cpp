@@ -64,7 +64,7 @@ void draw_share_panel(App& app) {
     }
     mark("share.copy_launch");
   } else {
-    ImGui::TextWrapped(T(Str::share_no_launch), core::join(launch.issues()).c_str());
+    ImGui::TextWrapped(T(Str::share_no_launch), core::join(launch.issues(), "; ", ui_lang()).c_str());
     mark("share.launch_refused");
   }
 

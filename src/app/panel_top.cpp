@@ -87,11 +87,12 @@ void draw_banners(App& app) {
     ImGui::PushStyleColor(ImGuiCol_ChildBg, ImVec4(col.x, col.y, col.z, 0.14f));
     ImGui::PushStyleColor(ImGuiCol_Border, col);
     const float wrap = ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 6;
-    const ImVec2 ts = ImGui::CalcTextSize(banners[i].text.c_str(), nullptr, false, wrap);
+    const std::string text = banner_text(banners[i], ui_lang());
+    const ImVec2 ts = ImGui::CalcTextSize(text.c_str(), nullptr, false, wrap);
     ImGui::BeginChild("banner", ImVec2(0, ts.y + ImGui::GetStyle().WindowPadding.y * 2 + 2), true,
                       ImGuiWindowFlags_NoScrollbar);
     ImGui::PushTextWrapPos(wrap);
-    ImGui::TextUnformatted(banners[i].text.c_str());
+    ImGui::TextUnformatted(text.c_str());
     ImGui::PopTextWrapPos();
     mark("banner");
     const char* retry = T(Str::banner_retry_llama);

@@ -47,7 +47,7 @@ void draw_workload_panel(App& app, const std::vector<core::Issue>& issues) {
     bool known = false;
     for (const auto& f : fields) known |= field_named(f, is.field);
     for (const auto& f : core::model_fields()) known |= field_named(f, is.field);
-    if (!known) error_text(core::to_string(is));
+    if (!known) error_text(core::to_string(is, ui_lang()));
   }
 }
 

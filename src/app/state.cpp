@@ -28,6 +28,17 @@ const core::Preset* find_preset(std::string_view id) {
   return nullptr;
 }
 
+Banner make_banner(std::function<std::string(core::Lang)> text_in, bool error, bool progress) {
+  Banner b;
+  b.text = text_in(ui_lang());
+  b.error = error;
+  b.progress = progress;
+  b.text_in = std::move(text_in);
+  return b;
+}
+
+std::string banner_text(const Banner& b, core::Lang lang) { return b.text_in ? b.text_in(lang) : b.text; }
+
 AppState default_state() {
   AppState s;
   if (!load_preset(s, "llama-3-8b") && !presets().empty()) load_preset(s, presets().front().id);
@@ -63,9 +74,12 @@ bool load_preset(AppState& s, std::string_view id) {
 bool import_config(AppState& s, std::string_view json_text, std::string_view name, bool generic) {
   auto r = core::load_model(core::ModelSource::config(json_text, generic));
   if (!r) {
-    Banner b{printf_text(T(Str::banner_import_failed), name.empty() ? T(Str::name_the_config) : std::string(name).c_str(),
-                 core::join(r.issues()).c_str()),
-             true, {}, {}};
+    Banner b = make_banner(
+        [n = std::string(name), is = r.issues()](core::Lang l) {
+          return printf_text(core::tr(Str::banner_import_failed, l), n.empty() ? core::tr(Str::name_the_config, l) : n.c_str(),
+                             core::join(is, "; ", l).c_str());
+        },
+        true);
     for (const auto& is : r.issues())
       if (std::string_view(is.field).ends_with("model_type") && !generic && json_text.size() <= core::kMaxConfigBytes) {
         b.retry_text = std::string(json_text);
@@ -96,7 +110,9 @@ std::optional<Header> header_of(AppState& s, std::string_view head, core::i64 fi
   auto h = read(head, file_bytes, &need);
   if (h) return std::move(h).value();
   if (need > static_cast<core::i64>(head.size()) && static_cast<core::i64>(head.size()) < file_bytes) more = need;
-  else s.banners.push_back({printf_text(T(Str::banner_read_failed), who.c_str(), core::join(h.issues()).c_str()), true, {}, {}});
+  else s.banners.push_back(make_banner([who = std::string(who), is = h.issues()](core::Lang l) {
+    return printf_text(core::tr(Str::banner_read_failed, l), who.c_str(), core::join(is, "; ", l).c_str());
+  }, true));
   return std::nullopt;
 }
 }  // namespace
@@ -125,9 +141,11 @@ core::i64 import_safetensors_file(AppState& s, std::string_view head, core::i64 
     s.safetensors_shards_read += read;
     std::erase_if(s.banners, [](const Banner& b) { return b.progress; });
     if (static_cast<core::i64>(shards.size()) < count) {
-      s.banners.push_back({printf_text(T(Str::banner_shards_read), static_cast<long long>(shards.size()), static_cast<long long>(count),
-                               who.c_str()),
-                           false, {}, {}, true});
+      s.banners.push_back(make_banner(
+          [n = static_cast<long long>(shards.size()), of = static_cast<long long>(count), who = std::string(who)](core::Lang l) {
+            return printf_text(core::tr(Str::banner_shards_read, l), n, of, who.c_str());
+          },
+          false, true));
       return 0;
     }
     std::sort(shards.begin(), shards.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -169,16 +187,20 @@ core::i64 import_model_file(AppState& s, std::string_view head, core::i64 file_b
     s.model_file_shards_read += read;
     if (static_cast<core::i64>(shards.size()) < split->count) {
       std::erase_if(s.banners, [](const Banner& b) { return b.progress; });
-      s.banners.push_back({printf_text(T(Str::banner_split_read), static_cast<long long>(shards.size()),
-                               static_cast<long long>(split->count), who.c_str()),
-                           false, {}, {}, true});
+      s.banners.push_back(make_banner(
+          [n = static_cast<long long>(shards.size()), of = static_cast<long long>(split->count), who = std::string(who)](core::Lang l) {
+            return printf_text(core::tr(Str::banner_split_read, l), n, of, who.c_str());
+          },
+          false, true));
       return 0;
     }
     auto merged = core::merge_gguf_shards(std::move(shards));
     shards.clear();
     read = s.model_file_shards_read;
     if (!merged) {
-      s.banners.push_back({printf_text(T(Str::banner_split_failed), who.c_str(), core::join(merged.issues()).c_str()), true, {}, {}});
+      s.banners.push_back(make_banner([who = std::string(who), is = merged.issues()](core::Lang l) {
+        return printf_text(core::tr(Str::banner_split_failed, l), who.c_str(), core::join(is, "; ", l).c_str());
+      }, true));
       return 0;
     }
     h = std::move(merged).value();
@@ -192,7 +214,9 @@ core::i64 import_model_file(AppState& s, std::string_view head, core::i64 file_b
   }
   auto c = core::gguf_config(*h);
   if (!c) {
-    s.banners.push_back({printf_text(T(Str::banner_not_a_model), who.c_str(), core::join(c.issues()).c_str()), true, {}, {}});
+    s.banners.push_back(make_banner([who = std::string(who), is = c.issues()](core::Lang l) {
+      return printf_text(core::tr(Str::banner_not_a_model, l), who.c_str(), core::join(is, "; ", l).c_str());
+    }, true));
     return 0;
   }
   s.cfg = c->config;
@@ -310,7 +334,9 @@ bool open_link(AppState& s, std::string_view fragment) {
     fresh.dark = s.dark;
     fresh.embed = s.embed;
     fresh.lang = s.lang;
-    fresh.banners.push_back({printf_text(T(Str::banner_bad_link), core::join(r.issues(), "; ").c_str()), true, "", ""});
+    fresh.banners.push_back(make_banner([is = r.issues()](core::Lang l) {
+      return printf_text(core::tr(Str::banner_bad_link, l), core::join(is, "; ", l).c_str());
+    }, true));
     s = std::move(fresh);
     return false;
   }
@@ -345,7 +371,8 @@ bool open_link(AppState& s, std::string_view fragment) {
     s.compare[c].ui.clear();
   }
   if (!unknown.empty())
-    s.banners.push_back({printf_text(T(Str::banner_unknown_view), unknown.c_str()), false, "", ""});
+    s.banners.push_back(make_banner([unknown](core::Lang l) { return printf_text(core::tr(Str::banner_unknown_view, l), unknown.c_str()); },
+                                    false));
   s.tab_from_link = true;
   return true;
 }

@@ -3,6 +3,7 @@
 // drive them without a window. Every figure is computed by the core from this state; nothing
 // here is a formula.
 #pragma once
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -23,14 +24,20 @@
 namespace llmsize::app {
 
 struct Banner {
-  std::string text;
+  std::string text;  // in the language shown when it was made
   bool error = true;
   // An unsupported model_type: the config's text, offered again with the generic
   // LLaMA-like reading (core::ImportOptions::generic_fallback) when the user asks.
   std::string retry_text, retry_name;
   // "Read file k of n" of a split model or a sharded checkpoint: replaced as the files arrive.
   bool progress = false;
+  // The text in any language, so that the banner follows a language switch; null: `text` as it is.
+  std::function<std::string(core::Lang)> text_in{};
 };
+// A banner whose text is `text_in` in the language shown now, and in the one shown later.
+Banner make_banner(std::function<std::string(core::Lang)> text_in, bool error, bool progress = false);
+// The banner's text in `lang`.
+std::string banner_text(const Banner& b, core::Lang lang);
 
 // Text being typed into one field, kept while it does not parse, with the reason.
 struct FieldEdit {

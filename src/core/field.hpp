@@ -85,7 +85,9 @@ std::optional<Issue> read_flags(const FieldSpec& f, std::string_view text, std::
 std::string flags_text(const FieldSpec& f, std::uint32_t bits);  // "q,v", or "all"
 
 // "an integer in [1, 10000]", "one of bf16, fp16", … for docs, help and messages.
-std::string allowed_text(const FieldSpec& f);
+std::string allowed_text(const FieldSpec& f, Lang lang = Lang::En);
+// "must be <allowed_text>" for field `f`, in every language.
+Issue must_be(const FieldSpec& f);
 // A stored integer against [lo, hi]: "must be an integer in [lo, hi], got v", or nullopt.
 std::optional<Issue> check_range(std::string_view field, i64 lo, i64 hi, i64 value);
 // Position of `name` in `names`, or nullopt; and the reverse, "" when out of range.

@@ -3,23 +3,31 @@
 
 namespace llmsize::core {
 
-std::string to_string(const Issue& issue) {
-  if (issue.field.empty()) return issue.message;
-  return issue.field + ": " + issue.message;
+Issue issue(std::string field, std::function<std::string(Lang)> text) {
+  std::string english = text(Lang::En);
+  return Issue{std::move(field), std::move(english), std::move(text)};
 }
 
-std::string join(const std::vector<Issue>& issues, const char* sep) {
+std::string message_in(const Issue& issue, Lang lang) {
+  return issue.text && lang != Lang::En ? issue.text(lang) : issue.message;
+}
+
+std::string to_string(const Issue& issue, Lang lang) {
+  if (issue.field.empty()) return message_in(issue, lang);
+  return issue.field + ": " + message_in(issue, lang);
+}
+
+std::string join(const std::vector<Issue>& issues, const char* sep, Lang lang) {
   std::string out;
   for (const auto& i : issues) {
     if (!out.empty()) out += sep;
-    out += to_string(i);
+    out += to_string(i, lang);
   }
   return out;
 }
 
 Issue memory_overflow(std::string field) {
-  return Issue{std::move(field), "the memory of this model and workload overflows 64-bit byte counts; reduce seq, "
-                                 "batch or the model size"};
+  return issue(std::move(field), [](Lang l) { return std::string(tr(Str::issue_memory_overflow, l)); });
 }
 
 }  // namespace llmsize::core

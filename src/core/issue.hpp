@@ -2,21 +2,32 @@
 // return a Result<T> holding either a value or a list of Issue{field, message}.
 // `field` names what the user typed (a config.json key, a CLI flag, a link key).
 #pragma once
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "lang.hpp"
 
 namespace llmsize::core {
 
 struct Issue {
   std::string field;    // e.g. "num_key_value_heads", "--seq", "kv"
   std::string message;  // one sentence with the allowed range, e.g. "must be in [1, 1048576], got 0"
+  // The message in any language, from the string tables (core/lang.hpp): set by issue(), which
+  // makes `message` its English. Empty for a message that exists in English only.
+  std::function<std::string(Lang)> text{};
 };
 
+// An issue whose message is `text` in each language (its English is the message).
+Issue issue(std::string field, std::function<std::string(Lang)> text);
+// The message in `lang`: the issue's text where it has one, else its English message.
+std::string message_in(const Issue& issue, Lang lang);
+
 // "field: message" on one line, as the CLI prints it.
-std::string to_string(const Issue& issue);
-std::string join(const std::vector<Issue>& issues, const char* sep = "; ");
+std::string to_string(const Issue& issue, Lang lang = Lang::En);
+std::string join(const std::vector<Issue>& issues, const char* sep = "; ", Lang lang = Lang::En);
 // The one message for inference memory that does not fit 64-bit byte counts, naming `field`.
 Issue memory_overflow(std::string field = "seq");
 

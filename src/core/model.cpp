@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "field.hpp"
+#include "format.hpp"
 #include "text_value.hpp"
 
 namespace llmsize::core {
@@ -193,6 +194,13 @@ static std::string range_text(i64 lo, i64 hi) {
   return "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
 }
 
+// "<field> must divide <other> (n), got v" and the like: a relation to another key, in every language.
+static Issue relation_issue(std::string field, Str text, const char* other, i64 n, i64 got) {
+  return issue(std::move(field), [text, other, n, got](Lang l) {
+    return printf_text(tr(text, l), other, std::to_string(n).c_str(), std::to_string(got).c_str());
+  });
+}
+
 std::optional<Issue> check_limit(std::string_view field, i64 value) {
   const FieldLimit* l = find_limit(field);
   if (!l) return std::nullopt;
@@ -218,13 +226,9 @@ std::vector<Issue> validate(const ModelConfig& c) {
     lim("head_dim", c.head_dim);
     if (c.n_kv_heads >= 1 && c.n_heads >= 1 && c.n_kv_heads <= 65536) {
       if (c.n_kv_heads > c.n_heads)
-        out.push_back({"num_key_value_heads", "must be at most num_attention_heads (" +
-                                                  std::to_string(c.n_heads) + "), got " +
-                                                  std::to_string(c.n_kv_heads)});
+        out.push_back(relation_issue("num_key_value_heads", Str::issue_at_most, "num_attention_heads", c.n_heads, c.n_kv_heads));
       else if (c.n_heads % c.n_kv_heads != 0)
-        out.push_back({"num_key_value_heads", "must divide num_attention_heads (" +
-                                                  std::to_string(c.n_heads) + "), got " +
-                                                  std::to_string(c.n_kv_heads)});
+        out.push_back(relation_issue("num_key_value_heads", Str::issue_must_divide, "num_attention_heads", c.n_heads, c.n_kv_heads));
     }
   } else {
     lim("q_lora_rank", c.mla.q_lora_rank);
@@ -251,8 +255,8 @@ std::vector<Issue> validate(const ModelConfig& c) {
   lim("hidden_size_per_layer_input", c.ple_dim);
   if (c.ple_dim > 0) lim("vocab_size_per_layer_input", c.ple_vocab);
   if (c.global_kv_heads > 0 && c.n_heads % c.global_kv_heads != 0)
-    out.push_back({"num_global_key_value_heads", "must divide num_attention_heads (" + std::to_string(c.n_heads) + "), got " +
-                                                     std::to_string(c.global_kv_heads)});
+    out.push_back(relation_issue("num_global_key_value_heads", Str::issue_must_divide, "num_attention_heads", c.n_heads,
+                                 c.global_kv_heads));
   if (c.kv_shared >= c.n_layers && c.kv_shared > 0)
     out.push_back({"num_kv_shared_layers", "must be below num_hidden_layers (" + std::to_string(c.n_layers) +
                                                "): the shared layers read an earlier layer's cache"});
@@ -276,8 +280,9 @@ std::vector<Issue> validate(const ModelConfig& c) {
     auto per_layer = [&](std::string_view field, const std::vector<i64>& v, bool heads) {
       if (v.empty()) return;
       if (static_cast<i64>(v.size()) != c.n_layers) {
-        out.push_back({std::string(field), "must have one entry per layer (" + std::to_string(c.n_layers) + "), got " +
-                                               std::to_string(v.size())});
+        out.push_back(issue(std::string(field), [n = c.n_layers, got = v.size()](Lang l) {
+          return printf_text(tr(Str::issue_one_per_layer, l), std::to_string(n).c_str(), std::to_string(got).c_str());
+        }));
         return;
       }
       for (i64 x : v) {
@@ -332,8 +337,7 @@ std::vector<Issue> validate(const ModelConfig& c) {
     lim("linear_conv_kernel_dim", a.conv_kernel);
     // ref: Qwen3NextGatedDeltaNet: each key head serves v_heads / k_heads value heads.
     if (a.k_heads >= 1 && a.v_heads >= 1 && a.v_heads % a.k_heads != 0)
-      out.push_back({"linear_num_value_heads", "must be a multiple of linear_num_key_heads (" +
-                                                   std::to_string(a.k_heads) + "), got " + std::to_string(a.v_heads)});
+      out.push_back(relation_issue("linear_num_value_heads", Str::issue_multiple_of, "linear_num_key_heads", a.k_heads, a.v_heads));
     if (c.mla.enabled) out.push_back({"full_attention_interval", "linear layers with MLA are not supported (0 only)"});
   }
   if (!c.block_pattern.empty()) {
@@ -377,8 +381,7 @@ std::vector<Issue> validate(const ModelConfig& c) {
       lim("conv_kernel", m.conv_kernel);
       lim("chunk_size", m.chunk);
       if (m.groups >= 1 && m.heads >= 1 && m.heads % m.groups != 0)
-        out.push_back({"n_groups", "must divide mamba_num_heads (" + std::to_string(m.heads) + "), got " +
-                                       std::to_string(m.groups)});
+        out.push_back(relation_issue("n_groups", Str::issue_must_divide, "mamba_num_heads", m.heads, m.groups));
     }
     if (mamba1) {
       const auto& m = c.mamba1;
@@ -404,11 +407,10 @@ std::vector<Issue> validate(const ModelConfig& c) {
     }
     lim("vision_config.num_channels", v.channels);
     if (v.patch >= 1 && v.image >= 1 && v.image % v.patch != 0)
-      out.push_back({"vision_config.image_size", "must be a multiple of vision_config.patch_size (" +
-                                                     std::to_string(v.patch) + "), got " + std::to_string(v.image)});
+      out.push_back(relation_issue("vision_config.image_size", Str::issue_multiple_of, "vision_config.patch_size", v.patch, v.image));
     if (v.heads >= 1 && v.hidden >= 1 && v.hidden % v.heads != 0)
-      out.push_back({"vision_config.num_attention_heads", "must divide vision_config.hidden_size (" +
-                                                              std::to_string(v.hidden) + "), got " + std::to_string(v.heads)});
+      out.push_back(relation_issue("vision_config.num_attention_heads", Str::issue_must_divide, "vision_config.hidden_size", v.hidden,
+                                   v.heads));
     if (v.kind == VisionKind::Llama4) {
       lim("vision_config.projector_input_dim", v.adapter_dim);
     }
@@ -441,8 +443,10 @@ std::vector<Issue> validate(const ModelConfig& c) {
   for (const auto& [name, v, zero_ok] : factors) {
     const RealLimit& l = *find_real_limit(name);
     if (!(std::isfinite(v) && ((v > l.min && v <= l.max) || (zero_ok && v == 0.0))))
-      out.push_back({name, "must be " + std::string(zero_ok ? "0 or " : "") + "a number in (" + format_real(l.min) + ", " +
-                               format_real(l.max) + "], got " + format_real(v)});
+      out.push_back(issue(name, [lo = format_real(l.min), hi = format_real(l.max), got = format_real(v), zero_ok](Lang lang) {
+        const std::string range = printf_text(tr(zero_ok ? Str::allow_real_or_zero_plain : Str::allow_real, lang), lo.c_str(), hi.c_str());
+        return printf_text(tr(Str::issue_must_be_got, lang), range.c_str(), got.c_str());
+      }));
   }
   lim("position_offset", c.pos_offset);
   return out;

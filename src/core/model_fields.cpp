@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "format.hpp"
+
 namespace llmsize::core {
 
 namespace {
@@ -77,8 +79,9 @@ ModelField dense_layers() {
       const size_t comma = t.find(',');
       auto v = parse_int(t.substr(0, comma));
       if (!v || *v < f.min_int || *v > f.max_int || out.size() > static_cast<size_t>(f.max_int))
-        return Issue{std::string(f.key), "must be comma-separated layer indices in [" + std::to_string(f.min_int) +
-                                             ", " + std::to_string(f.max_int) + "]"};
+        return issue(std::string(f.key), [lo = f.min_int, hi = f.max_int](Lang l) {
+          return printf_text(tr(Str::issue_layer_indices, l), std::to_string(lo).c_str(), std::to_string(hi).c_str());
+        });
       out.push_back(*v);
       if (comma == std::string_view::npos) break;
       t.remove_prefix(comma + 1);
@@ -111,8 +114,9 @@ ModelField per_layer_list(std::string_view key, std::string_view canonical, std:
       const size_t comma = t.find(',');
       auto v = parse_int(t.substr(0, comma));
       if (!v || *v < s.min_int || *v > s.max_int || static_cast<i64>(out.size()) >= max_layers)
-        return Issue{std::string(s.key), "must be comma-separated values in [" + std::to_string(s.min_int) + ", " +
-                                             std::to_string(s.max_int) + "], one per layer"};
+        return issue(std::string(s.key), [lo = s.min_int, hi = s.max_int](Lang l) {
+          return printf_text(tr(Str::issue_per_layer_values, l), std::to_string(lo).c_str(), std::to_string(hi).c_str());
+        });
       out.push_back(*v);
       if (comma == std::string_view::npos) break;
       t.remove_prefix(comma + 1);
@@ -135,7 +139,7 @@ ModelField block_pattern() {
   row.get_text = [](const FieldSpec&, const M& c) { return c.block_pattern; };
   row.set_text = [](const FieldSpec& s, M& c, std::string_view t) -> std::optional<Issue> {
     if (static_cast<i64>(t.size()) > s.max_int || t.find_first_not_of("M*-ECSP") != std::string_view::npos)
-      return Issue{std::string(s.key), "must be " + allowed_text(s)};
+      return must_be(s);
     c.block_pattern = std::string(t);
     return std::nullopt;
   };
@@ -161,8 +165,10 @@ ModelField rope_theta() {
     if (read_real(f, t, v)) {
       std::string hi = format_real(f.max_real);
       std::erase(hi, '+');
-      return Issue{std::string(f.key), "must be a number in (" + format_real(f.min_real) + ", " + hi + "], got \"" +
-                                           std::string(t.substr(0, 40)) + "\""};
+      return issue(std::string(f.key), [lo = format_real(f.min_real), hi, got = "\"" + std::string(t.substr(0, 40)) + "\""](Lang l) {
+        const std::string range = printf_text(tr(Str::allow_real, l), lo.c_str(), hi.c_str());
+        return printf_text(tr(Str::issue_must_be_got, l), range.c_str(), got.c_str());
+      });
     }
     c.rope_theta = v;
     return std::nullopt;

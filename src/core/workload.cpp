@@ -82,7 +82,7 @@ WorkloadField tensor_split_row(FieldSpec s) {
       const size_t comma = t.find(',');
       auto v = parse_real(t.substr(0, comma));
       if (!v || *v < f.min_real || *v > f.max_real || static_cast<i64>(out.size()) >= f.max_int)
-        return Issue{std::string(f.key), "must be " + allowed_text(f)};
+        return must_be(f);
       out.push_back(*v);
       more = comma != std::string_view::npos;
       if (more) t.remove_prefix(comma + 1);  // "3," leaves an empty share: refused above on the next turn
@@ -122,7 +122,7 @@ WorkloadField devices_row(FieldSpec s) {
       const size_t comma = t.find(',');
       size_t i = 0;
       if (read_choice(f, t.substr(0, comma), i) || static_cast<i64>(out.size()) >= f.max_int)
-        return Issue{std::string(f.key), "must be " + allowed_text(f)};
+        return must_be(f);
       out.emplace_back(f.choices[i]);
       more = comma != std::string_view::npos;
       if (more) t.remove_prefix(comma + 1);
@@ -347,37 +347,43 @@ std::vector<Issue> validate(const Workload& w) {
   if (!out.empty()) return out;
   const i64 tp_pp = w.tp * w.pp;  // both ≤ 65536 and 10000: no overflow
   if (w.gpus % tp_pp != 0) {
-    out.push_back({"gpus", "must be a multiple of tp × pp = " + std::to_string(tp_pp) + ", got " +
-                               std::to_string(w.gpus)});
+    out.push_back(issue("gpus", [tp_pp, gpus = w.gpus](Lang l) {
+      return printf_text(tr(Str::issue_gpus_multiple, l), std::to_string(tp_pp).c_str(), std::to_string(gpus).c_str());
+    }));
     return out;
   }
   const i64 dp_tp = w.dp() * w.tp;
   if (dp_tp % w.ep != 0)
-    out.push_back({"exp", "must divide dp × tp = " + std::to_string(dp_tp) + " (dp = gpus / (tp × pp)), got " +
-                              std::to_string(w.ep)});
+    out.push_back(issue("exp", [dp_tp, ep = w.ep](Lang l) {
+      return printf_text(tr(Str::issue_ep_divide, l), std::to_string(dp_tp).c_str(), std::to_string(ep).c_str());
+    }));
   if (!w.devices.empty()) {
     if (static_cast<i64>(w.devices.size()) != w.pp)
-      out.push_back({"devs", "lists " + std::to_string(w.devices.size()) + " devices for " + std::to_string(w.pp) +
-                                 " pipeline stages (pp, llama.cpp's layer split); give one per stage"});
+      out.push_back(issue("devs", [n = w.devices.size(), pp = w.pp](Lang l) {
+        return printf_text(tr(Str::issue_devs_count, l), std::to_string(n).c_str(), std::to_string(pp).c_str());
+      }));
     if (w.runtime != Runtime::LlamaCpp)
-      out.push_back({"devs", "different cards per device are modelled for llama.cpp's layer split only (--runtime llamacpp)"});
+      out.push_back(issue("devs", [](Lang l) { return std::string(tr(Str::issue_devs_llamacpp, l)); }));
     const Gpu* first = find_gpu(w.devices.front());
     for (const auto& d : w.devices)
       if (const Gpu* g = find_gpu(d); g && first && g->vendor != first->vendor) {
-        out.push_back({"devs", "mixes " + first->vendor + " and " + g->vendor + " cards: one llama.cpp backend drives them here"});
+        out.push_back(issue("devs", [a = first->vendor, b = g->vendor](Lang l) {
+          return printf_text(tr(Str::issue_devs_vendors, l), a.c_str(), b.c_str());
+        }));
         break;
       }
   }
   if (!w.tensor_split.empty() && static_cast<i64>(w.tensor_split.size()) != w.pp)
-    out.push_back({"ts", "gives " + std::to_string(w.tensor_split.size()) + " shares for " + std::to_string(w.pp) +
-                             " devices (pp, llama.cpp's layer split); give one per device"});
-  if (w.qlora && w.lora_rank == 0) out.push_back({"lora", "QLoRA needs a LoRA rank of at least 1, got 0"});
+    out.push_back(issue("ts", [n = w.tensor_split.size(), pp = w.pp](Lang l) {
+      return printf_text(tr(Str::issue_ts_count, l), std::to_string(n).c_str(), std::to_string(pp).c_str());
+    }));
+  if (w.qlora && w.lora_rank == 0) out.push_back(issue("lora", [](Lang l) { return std::string(tr(Str::issue_qlora_rank, l)); }));
   if (w.gpu == kCustomGpu && w.gpu_mem_gib == 0)
-    out.push_back({"gmem", "a custom GPU needs its memory (--gpu-mem-gib), a number in (0, 1048576]"});
+    out.push_back(issue("gmem", [](Lang l) { return std::string(tr(Str::issue_custom_mem, l)); }));
   if (w.gpu == kCustomGpu && w.gpu_bw_gbs == 0)
-    out.push_back({"gbw", "a custom GPU needs its memory bandwidth (--gpu-bw-gbs), a number in (0, 1000000]"});
+    out.push_back(issue("gbw", [](Lang l) { return std::string(tr(Str::issue_custom_bw, l)); }));
   if (w.lora_targets == 0 || w.lora_targets > kLoraAll)
-    out.push_back({"lt", "must name at least one of " + join_names(kLoraTargetNames, ",")});
+    out.push_back(issue("lt", [](Lang l) { return printf_text(tr(Str::issue_lora_targets, l), join_names(kLoraTargetNames, ",").c_str()); }));
   return out;
 }
 

@@ -65,6 +65,18 @@ TEST_CASE("A link carries the interface language; English links stay as they wer
   CHECK(t.lang == core::Lang::En);
   REQUIRE(t.banners.size() == 1);
   CHECK(t.banners.front().text.find("lang=\"fr\"") != std::string::npos);
+  // A banner made while English was shown reads in Chinese once Chinese is shown (the desktop app
+  // and the page open the start-up link before the first frame sets the language).
+  const std::string zh_banner = app::banner_text(t.banners.front(), core::Lang::Zh);
+  CHECK(zh_banner != t.banners.front().text);
+  CHECK(zh_banner.find("lang=\"fr\"") != std::string::npos);
+  CHECK(zh_banner.find("\xE9") != std::string::npos);  // a CJK character's lead byte (U+9000…U+9FFF)
+  // A bad link's issues too: "gpus must be a multiple of tp × pp" in Chinese.
+  REQUIRE_FALSE(app::open_link(t, en + "&gpus=3&tp=2"));
+  REQUIRE(t.banners.size() == 1);
+  const std::string bad = app::banner_text(t.banners.front(), core::Lang::Zh);
+  CHECK(bad.find("tp × pp = 2 的倍数") != std::string::npos);
+  CHECK(app::banner_text(t.banners.front(), core::Lang::En).find("must be a multiple of tp × pp = 2") != std::string::npos);
 }
 
 TEST_CASE("The font atlas has a glyph for every character of each language's table", "[app][lang][font]") {

@@ -5,8 +5,11 @@
 #include <string>
 #include <vector>
 
+#include "core/issue.hpp"
 #include "core/lang.hpp"
+#include "core/model_fields.hpp"
 #include "core/report.hpp"
+#include "core/workload.hpp"
 #include "test_util.hpp"
 
 using namespace llmsize::core;
@@ -109,4 +112,62 @@ TEST_CASE("lang: the architecture summary in each language", "[lang]") {
         "llama · 32 layers · d 4,096 · 32 heads (8 KV) · head_dim 128 · gated FFN 14,336 · vocab 128,256 (untied)");
   CHECK(architecture_summary(c, Lang::Zh) ==
         "llama · 32 层 · d 4,096 · 32 个头（8 个 KV 头） · head_dim 128 · 门控 FFN 14,336 · 词表 128,256（独立输出头）");
+}
+
+namespace {
+bool has_cjk(const std::string& s) {  // a UTF-8 lead byte of U+3000…U+9FFF or the full-width forms
+  for (unsigned char c : s)
+    if (c >= 0xE3 && c <= 0xEF) return true;
+  return false;
+}
+}  // namespace
+
+TEST_CASE("lang: input errors read in each language, the English one is the message", "[lang]") {
+  // Every workload field given a value it refuses, every model field too: the message names the
+  // allowed values in Chinese, and its English is the Issue's message (CLI, JSON, links).
+  int checked = 0;
+  for (const auto& f : workload_fields()) {
+    Workload w;
+    const auto is = f.set(w, "\x01bad");
+    REQUIRE(is.has_value());
+    INFO(f.key << ": " << is->message << " / " << message_in(*is, Lang::Zh));
+    CHECK(message_in(*is, Lang::En) == is->message);
+    CHECK(has_cjk(message_in(*is, Lang::Zh)));
+    CHECK(has_cjk(allowed_text(f, Lang::Zh)));
+    CHECK(allowed_text(f, Lang::En) == allowed_text(f));
+    ++checked;
+  }
+  for (const auto& f : model_fields()) {
+    ModelConfig c;
+    if (auto is = f.set(c, "\x01bad")) {
+      INFO(f.key << ": " << is->message);
+      CHECK(has_cjk(message_in(*is, Lang::Zh)));
+      CHECK(message_in(*is, Lang::En) == is->message);
+      ++checked;
+    }
+  }
+  CHECK(checked > 150);
+  // The cross-field checks of a workload.
+  const std::vector<std::vector<std::pair<const char*, const char*>>> bad = {
+      {{"gpus", "3"}, {"tp", "2"}},
+      {{"gpus", "4"}, {"exp", "3"}},
+      {{"qlora", "1"}},
+      {{"gpu", "custom"}},
+      {{"rt", "llamacpp"}, {"pp", "2"}, {"gpus", "2"}, {"devs", "h100-sxm"}},
+      {{"rt", "vllm"}, {"devs", "h100-sxm"}},
+      {{"rt", "llamacpp"}, {"pp", "2"}, {"gpus", "2"}, {"ts", "1,2,3"}},
+  };
+  for (const auto& kv : bad) {
+    Workload w;
+    for (const auto& [k, v] : kv) REQUIRE_FALSE(find_field(k)->set(w, v));
+    const auto issues = validate(w);
+    REQUIRE_FALSE(issues.empty());
+    for (const auto& is : issues) {
+      INFO(to_string(is) << " / " << to_string(is, Lang::Zh));
+      CHECK(has_cjk(to_string(is, Lang::Zh)));
+      CHECK(to_string(is, Lang::En) == to_string(is));
+    }
+  }
+  CHECK(has_cjk(message_in(memory_overflow(), Lang::Zh)));
+  CHECK(join({memory_overflow("seq"), memory_overflow("batch")}, " | ", Lang::Zh).find(" | batch: ") != std::string::npos);
 }

@@ -206,7 +206,9 @@ void hook_set_theme(bool dark) { g->app.state.dark = dark; }
 // The Chinese glyphs arrived (web/llmsize.js loadCjkFont): the next frame's set_scale builds them in.
 void hook_set_cjk_font(std::string bytes) { app::set_cjk_font(std::move(bytes)); }
 void hook_cjk_font_failed(std::string why) {
-  g->app.state.banners.push_back({app::printf_text(app::T(core::Str::banner_cjk_failed), why.c_str()), true, "", ""});
+  g->app.state.banners.push_back(app::make_banner([why](core::Lang l) {
+    return app::printf_text(core::tr(core::Str::banner_cjk_failed, l), why.c_str());
+  }, true));
   g->app.state.lang = core::Lang::En;  // the switch names Chinese again, and may ask once more
   g->app.cjk_requested = false;
 }
