@@ -443,8 +443,8 @@ std::vector<Issue> validate(const ModelConfig& c) {
   for (const auto& [name, v, zero_ok] : factors) {
     const RealLimit& l = *find_real_limit(name);
     if (!(std::isfinite(v) && ((v > l.min && v <= l.max) || (zero_ok && v == 0.0))))
-      out.push_back(issue(name, [lo = format_real(l.min), hi = format_real(l.max), got = format_real(v), zero_ok](Lang lang) {
-        const std::string range = printf_text(tr(zero_ok ? Str::allow_real_or_zero_plain : Str::allow_real, lang), lo.c_str(), hi.c_str());
+      out.push_back(issue(name, [lo = format_real(l.min), hi = format_real(l.max), got = format_real(v), zero = zero_ok](Lang lang) {
+        const std::string range = printf_text(tr(zero ? Str::allow_real_or_zero_plain : Str::allow_real, lang), lo.c_str(), hi.c_str());
         return printf_text(tr(Str::issue_must_be_got, lang), range.c_str(), got.c_str());
       }));
   }
