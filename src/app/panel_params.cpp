@@ -119,7 +119,8 @@ void draw_params_results(App& app, const core::ParamReport& p, const core::Layer
     ImGui::TableSetupColumn(T(Str::col_exact_minus_classic), ImGuiTableColumnFlags_WidthStretch, 0.2f);
     ImGui::TableSetupColumn(T(Str::col_explanation), ImGuiTableColumnFlags_WidthStretch, 0.58f);
     ImGui::TableHeadersRow();
-    for (const auto& g : p.gap) {
+    for (const auto& item : p.gap) {
+      const core::GapItem g = core::gap_words(s.cfg, p, item, ui_lang());
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(g.cause.c_str());

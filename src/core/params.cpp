@@ -41,35 +41,35 @@ std::string ratio(i64 num, i64 den) {
   return buf;
 }
 
-std::string attention_why(const ModelConfig& c) {
+// A row of the string tables filled: the gap's texts in `lang`.
+template <class... A>
+std::string fill(Lang lang, Str row, const A&... args) {
+  return printf_text(tr(row, lang), std::string(args).c_str()...);
+}
+
+std::string attention_why(const ModelConfig& c, Lang lang) {
   const i64 d = c.d_model, H = c.n_heads;
+  const std::string sep = tr(Str::gap_sep, lang);
+  auto add = [&](std::string& s, const std::string& part) { s += (s.empty() ? "" : sep) + part; };
   if (c.mla.enabled) {
     const auto& m = c.mla;
-    std::string q = m.q_lora_rank > 0 ? "q through a rank-" + n(m.q_lora_rank) + " bottleneck"
-                                      : "q as d×H·(nope+rope) = " + n(d) + "×" + n(H * (m.qk_nope_dim + m.qk_rope_dim));
-    return "multi-head latent attention: " + q + ", k and v through a rank-" + n(m.kv_lora_rank) +
-           " latent (+" + n(m.qk_rope_dim) + " rope dims), o is H·v_hd×d = " + n(H * m.v_head_dim) +
-           "×" + n(d) + ", instead of four d×d matrices per layer";
+    const std::string q = m.q_lora_rank > 0 ? fill(lang, Str::gap_mla_q_bottleneck, n(m.q_lora_rank))
+                                            : fill(lang, Str::gap_mla_q_full, n(d), n(H * (m.qk_nope_dim + m.qk_rope_dim)));
+    return fill(lang, Str::gap_mla, q, n(m.kv_lora_rank), n(m.qk_rope_dim), n(H * m.v_head_dim), n(d));
   }
   std::string s;
   const i64 K = c.n_kv_heads, hd = c.head_dim;
-  if (K == 1) s = "multi-query attention (1 KV head for " + n(H) + " query heads): k and v are d×hd = " + n(d) + "×" + n(hd);
-  else if (K < H) s = "grouped-query attention (" + n(K) + " KV heads for " + n(H) + " query heads): k and v are d×K·hd = " + n(d) + "×" + n(K * hd);
-  if (H * hd != d) {
-    if (!s.empty()) s += "; ";
-    s += "H·hd = " + n(H) + "·" + n(hd) + " = " + n(H * hd) + " differs from d = " + n(d) +
-         ", so q and o are " + n(d) + "×" + n(H * hd);
-  }
-  if (c.attn_out_gate) s += std::string(s.empty() ? "" : "; ") + "q_proj also yields the output gate (2·H·hd columns)";
-  if (c.attn_sinks) s += std::string(s.empty() ? "" : "; ") + "one sink logit per head";
+  if (K == 1) s = fill(lang, Str::gap_mqa, n(H), n(d), n(hd));
+  else if (K < H) s = fill(lang, Str::gap_gqa, n(K), n(H), n(d), n(K * hd));
+  if (H * hd != d) add(s, fill(lang, Str::gap_hhd, n(H), n(hd), n(H * hd), n(d), n(d), n(H * hd)));
+  if (c.attn_out_gate) add(s, tr(Str::gap_out_gate, lang));
+  if (c.attn_sinks) add(s, tr(Str::gap_sinks, lang));
   if (c.linear.enabled()) {
     const auto& a = c.linear;
     i64 lin = 0;
     for (i64 l = 0; l < c.n_layers; ++l) lin += c.layer_is_linear(l) ? 1 : 0;
-    s += std::string(s.empty() ? "" : "; ") + n(lin) + " of " + n(c.n_layers) +
-         " layers are Gated DeltaNet linear attention: q‖k‖v‖z projections d×" + n(2 * a.key_dim() + 2 * a.value_dim()) +
-         ", b‖a projections d×" + n(2 * a.v_heads) + ", out_proj " + n(a.value_dim()) + "×d, a width-" + n(a.conv_kernel) +
-         " convolution over " + n(a.conv_dim()) + " channels";
+    add(s, fill(lang, Str::gap_linear, n(lin), n(c.n_layers), n(2 * a.key_dim() + 2 * a.value_dim()), n(2 * a.v_heads),
+                n(a.value_dim()), n(a.conv_kernel), n(a.conv_dim())));
   }
   if (!c.block_pattern.empty()) {
     i64 mamba = 0, conv = 0, attn = 0, mamba1 = 0, beside = 0;
@@ -81,45 +81,34 @@ std::string attention_why(const ModelConfig& c) {
       beside += b == 'P' ? 1 : 0;
     }
     const auto& m = c.mamba;
+    const std::string list_sep = tr(Str::gap_list_sep, lang);
     std::string kinds;
-    if (mamba > 0)
-      kinds += n(mamba) + " Mamba-2 mixers (in_proj d×" + n(m.in_proj()) + ", out_proj " + n(m.d_inner()) + "×d, a width-" +
-               n(m.conv_kernel) + " convolution over " + n(m.conv_dim()) + " channels)";
-    if (beside > 0)
-      kinds = n(beside) + " attention layers each beside a Mamba-2 mixer (in_proj d×" + n(m.in_proj()) + ", out_proj " +
-              n(m.d_inner()) + "×d)";
-    if (mamba1 > 0)
-      kinds += std::string(kinds.empty() ? "" : ", ") + n(mamba1) + " Mamba-1 mixers (in_proj d×" + n(2 * c.mamba1_inner()) +
-               ", x_proj, dt_proj, out_proj " + n(c.mamba1_inner()) + "×d)";
-    if (conv > 0)
-      kinds += std::string(kinds.empty() ? "" : ", ") + n(conv) + " short convolutions (in_proj d×3d, a width-" +
-               n(c.short_conv) + " depthwise convolution, out_proj d×d)";
-    s += std::string(s.empty() ? "" : "; ") + (c.block_ffn ? "the mixer of each layer: " : "one block per layer: ") + kinds +
-         " and " + n(attn) + " attention layers, where the estimate assumes attention in every layer";
+    auto list = [&](const std::string& part) { kinds += (kinds.empty() ? "" : list_sep) + part; };
+    if (mamba > 0) kinds = fill(lang, Str::gap_mamba2, n(mamba), n(m.in_proj()), n(m.d_inner()), n(m.conv_kernel), n(m.conv_dim()));
+    if (beside > 0) kinds = fill(lang, Str::gap_beside, n(beside), n(m.in_proj()), n(m.d_inner()));
+    if (mamba1 > 0) list(fill(lang, Str::gap_mamba1, n(mamba1), n(2 * c.mamba1_inner()), n(c.mamba1_inner())));
+    if (conv > 0) list(fill(lang, Str::gap_short_conv, n(conv), n(c.short_conv)));
+    add(s, fill(lang, c.block_ffn ? Str::gap_mixer_each : Str::gap_block_each, kinds, n(attn)));
   }
   if (c.global_head_dim > 0 || c.global_kv_heads > 0 || c.k_eq_v)
-    s += std::string(s.empty() ? "" : "; ") + "full-attention layers: head size " + n(c.head_dim_at(c.n_layers - 1)) +
-         ", " + n(c.kv_heads_at(c.n_layers - 1)) + " KV heads" + (c.k_eq_v ? ", no v_proj (V from k_proj)" : "");
-  if (c.kv_shared > 0)
-    s += std::string(s.empty() ? "" : "; ") + "the last " + n(c.kv_shared) + " layers share an earlier layer's K and V: no k_proj or v_proj";
+    add(s, fill(lang, Str::gap_global, n(c.head_dim_at(c.n_layers - 1)), n(c.kv_heads_at(c.n_layers - 1)),
+                std::string(c.k_eq_v ? tr(Str::gap_k_eq_v, lang) : "")));
+  if (c.kv_shared > 0) add(s, fill(lang, Str::gap_kv_shared, n(c.kv_shared)));
   if (!c.layer_kv_heads.empty()) {
     i64 attn = 0;
     for (i64 k : c.layer_kv_heads) attn += k > 0 ? 1 : 0;
-    s += std::string(s.empty() ? "" : "; ") + "per-layer shapes: " + n(attn) + " of " + n(c.n_layers) +
-         " layers have attention, each with its own KV heads, the others none";
+    add(s, fill(lang, Str::gap_per_layer_shapes, n(attn), n(c.n_layers)));
   }
-  if (s.empty()) return "four d×d matrices per layer, exactly as the estimate assumes";
-  return s + ", instead of d×d each";
+  if (s.empty()) return tr(Str::gap_attn_exact, lang);
+  return fill(lang, Str::gap_instead, s);
 }
 
-std::string ffn_why(const ModelConfig& c, i64 moe_layers) {
+std::string ffn_why(const ModelConfig& c, i64 moe_layers, Lang lang) {
   const i64 d = c.d_model;
-  std::string s;
-  if (c.ffn_kind == FfnKind::Gated)
-    s = "gated FFN (" + std::string(c.act == Activation::Silu ? "SwiGLU" : "GeGLU") +
-        "): three d×f matrices with f = " + n(c.d_ff) + " (" + ratio(c.d_ff, d) + "·d)";
-  else
-    s = "classic FFN: two d×f matrices with f = " + n(c.d_ff) + " (" + ratio(c.d_ff, d) + "·d)";
+  const std::string sep = tr(Str::gap_sep, lang);
+  std::string s = c.ffn_kind == FfnKind::Gated
+                      ? fill(lang, Str::gap_gated, std::string(c.act == Activation::Silu ? "SwiGLU" : "GeGLU"), n(c.d_ff), ratio(c.d_ff, d))
+                      : fill(lang, Str::gap_classic_ffn, n(c.d_ff), ratio(c.d_ff, d));
   if (!c.layer_ffn.empty()) {
     i64 with = 0, low = c.widest_ffn();
     for (i64 f : c.layer_ffn)
@@ -127,25 +116,75 @@ std::string ffn_why(const ModelConfig& c, i64 moe_layers) {
         ++with;
         low = std::min(low, f);
       }
-    s += "; per-layer widths: " + n(with) + " of " + n(c.n_layers) + " layers have an FFN, f from " + n(low) + " to " +
-         n(c.widest_ffn());
+    s += sep + fill(lang, Str::gap_ffn_widths, n(with), n(c.n_layers), n(low), n(c.widest_ffn()));
   }
   if (!c.block_pattern.empty() && !c.block_ffn) {  // with block_ffn every layer has its FFN
     i64 mlp = 0;
     for (char b : c.block_pattern) mlp += b == '-' || b == 'E' ? 1 : 0;
-    s += "; only " + n(mlp) + " of " + n(c.n_layers) + " layers are FFN blocks";
+    s += sep + fill(lang, Str::gap_ffn_blocks, n(mlp), n(c.n_layers));
   }
   if (moe_layers > 0) {
     const auto& m = c.moe;
-    s += "; " + n(moe_layers) + " of " + n(c.n_layers) + " layers are MoE with " + n(m.num_experts) +
-         " routed experts of width " + n(m.expert_ffn);
-    if (m.shared_ffn > 0) s += " plus a shared MLP of width " + n(m.shared_ffn);
-    s += ", all stored (" + n(m.top_k) + " active per token)";
+    s += sep + fill(lang, Str::gap_moe, n(moe_layers), n(c.n_layers), n(m.num_experts), n(m.expert_ffn));
+    if (m.shared_ffn > 0) s += fill(lang, Str::gap_moe_shared, n(m.shared_ffn));
+    s += fill(lang, Str::gap_moe_stored, n(m.top_k));
   }
-  return s + ", where the estimate assumes two d×4d matrices (8·d²)";
+  return fill(lang, Str::gap_ffn_assumes, s);
 }
 
 }  // namespace
+
+GapItem gap_words(const ModelConfig& c, const ParamReport& r, const GapItem& g, Lang lang) {
+  GapItem out = g;
+  auto cause = [&](Str row) { return std::string(tr(row, lang)); };
+  switch (g.kind) {
+    case GapCause::Attention:
+      out.cause = cause(c.mla.enabled                                ? Str::gap_cause_mla
+                        : c.n_kv_heads == 1 && c.n_heads > 1         ? Str::gap_cause_mqa
+                        : c.n_kv_heads < c.n_heads                   ? Str::gap_cause_gqa
+                                                                     : Str::gap_cause_attn_shape);
+      out.why = attention_why(c, lang);
+      break;
+    case GapCause::Ffn:
+      out.cause = cause(c.is_moe() ? Str::gap_cause_moe_ffn : c.ffn_kind == FfnKind::Gated ? Str::gap_cause_gated_ffn : Str::gap_cause_ffn_width);
+      out.why = ffn_why(c, r.moe_layers, lang);
+      break;
+    case GapCause::Head:
+      out.cause = cause(Str::gap_cause_head);
+      out.why = c.tie_embeddings ? fill(lang, Str::gap_head_tied_bias, n(c.vocab))
+                                 : fill(lang, Str::gap_head_untied, n(c.vocab), n(c.embed_proj_dim > 0 ? c.embed_proj_dim : c.d_model),
+                                        std::string(c.bias_lm_head ? tr(Str::gap_with_bias, lang) : ""));
+      break;
+    case GapCause::Embedding: {
+      out.cause = cause(Str::gap_cause_embedding);
+      const std::string sep = tr(Str::gap_sep, lang);
+      std::string why;
+      auto add = [&](const std::string& part) { why += (why.empty() ? "" : sep) + part; };
+      if (c.pos == PosKind::Learned) add(fill(lang, Str::gap_learned_pos, n(c.max_positions + c.pos_offset), n(c.d_model)));
+      if (c.embed_proj_dim > 0 && c.embed_proj_dim != c.d_model) add(fill(lang, Str::gap_embed_proj, n(c.embed_proj_dim), n(c.d_model)));
+      if (c.ple_dim > 0)
+        add(fill(lang, Str::gap_ple, n(c.ple_vocab), n(c.n_layers * c.ple_dim), n(c.ple_dim), n(c.n_layers * c.ple_dim), n(c.ple_dim),
+                 n(c.ple_dim)));
+      out.why = why;
+      break;
+    }
+    case GapCause::Biases:
+      out.cause = cause(Str::gap_cause_biases);
+      out.why = tr(Str::gap_biases, lang);
+      break;
+    case GapCause::Norms:
+      out.cause = cause(Str::gap_cause_norms);
+      out.why = fill(lang, c.norm_final ? Str::gap_norms_final : Str::gap_norms_no_final,
+                     std::string(tr(c.norm == NormKind::LayerNorm ? Str::gap_norm_ln : Str::gap_norm_weights, lang)));
+      break;
+    case GapCause::Router:
+      out.cause = cause(Str::gap_cause_router);
+      out.why = fill(lang, Str::gap_router, std::string(c.moe.router_correction_bias ? tr(Str::gap_router_bias, lang) : ""),
+                     std::string(c.moe.shared_gate ? tr(Str::gap_router_shared_gate, lang) : ""));
+      break;
+  }
+  return out;
+}
 
 Result<ParamReport> count_params(const ModelConfig& c, const Inventory& inv) {
   ParamReport r;
@@ -212,40 +251,24 @@ Result<ParamReport> count_params(const ModelConfig& c, const Inventory& inv) {
   r.approx_12nd2_vd = approx.value();
 
   // The gap, cause by cause; each delta is exact, and together they sum to total − approx.
-  auto item = [&](std::string cause, i64 delta, std::string why) {
-    if (delta != 0) r.gap.push_back({std::move(cause), delta, std::move(why)});
-  };
-  const char* attn_label = c.mla.enabled ? "MLA attention"
-                           : c.n_kv_heads == 1 && c.n_heads > 1 ? "MQA attention"
-                           : c.n_kv_heads < c.n_heads ? "GQA attention"
-                                                      : "attention shape";
-  item(attn_label, attn.value() - r.approx_attention, attention_why(c));
-  item(c.is_moe() ? "MoE FFN" : c.ffn_kind == FfnKind::Gated ? "gated FFN" : "FFN width",
-       ffn.value() - r.approx_ffn, ffn_why(c, moe_layers));
-  item("untied LM head", head.value(),
-       c.tie_embeddings ? "the head is tied to the embedding but has its own bias (" + n(c.vocab) + ")"
-                        : "the output head is a separate v×d matrix (" + n(c.vocab) + "×" +
-                              n(c.embed_proj_dim > 0 ? c.embed_proj_dim : d) + ")" +
-                              (c.bias_lm_head ? " with a bias" : ""));
-  {
-    std::string why;
-    if (c.pos == PosKind::Learned)
-      why = "learned position table of " + n(c.max_positions + c.pos_offset) + "×" + n(d);
-    if (c.embed_proj_dim > 0 && c.embed_proj_dim != d)
-      why += std::string(why.empty() ? "" : "; ") + "embeddings of width " + n(c.embed_proj_dim) +
-             " with project_in/out to d = " + n(d);
-    if (c.ple_dim > 0)
-      why += std::string(why.empty() ? "" : "; ") + "per-layer input embeddings: a " + n(c.ple_vocab) + "×" +
-             n(c.n_layers * c.ple_dim) + " table (" + n(c.ple_dim) + " per layer), its d×" + n(c.n_layers * c.ple_dim) +
-             " projection, and in each layer a d×" + n(c.ple_dim) + " gate and a " + n(c.ple_dim) + "×d projection";
-    item("positions / embedding", embed.value() - r.approx_embedding, why);
-  }
-  item("biases", biases.value(), "bias vectors on the projections that have them");
-  item("norms", norms.value(),
-       std::string(c.norm == NormKind::LayerNorm ? "LayerNorm weight and bias" : "norm weights") +
-           (c.norm_final ? " in every layer and at the end" : " in every layer (no final norm)"));
-  item("router", router.value(), "MoE router matrices d×E" + std::string(c.moe.router_correction_bias ? " and correction biases" : "") +
-                                     std::string(c.moe.shared_gate ? " and the shared-expert gate" : ""));
+  r.moe_layers = moe_layers;
+  const std::array<std::pair<GapCause, i64>, 7> deltas = {{
+      {GapCause::Attention, attn.value() - r.approx_attention},
+      {GapCause::Ffn, ffn.value() - r.approx_ffn},
+      {GapCause::Head, head.value()},
+      {GapCause::Embedding, embed.value() - r.approx_embedding},
+      {GapCause::Biases, biases.value()},
+      {GapCause::Norms, norms.value()},
+      {GapCause::Router, router.value()},
+  }};
+  for (const auto& [kind, delta] : deltas)
+    if (delta != 0) {
+      GapItem g{"", delta, "", kind};
+      const GapItem words = gap_words(c, r, g, Lang::En);
+      g.cause = words.cause;
+      g.why = words.why;
+      r.gap.push_back(std::move(g));
+    }
   return r;
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "inventory.hpp"
+#include "lang.hpp"
 
 namespace llmsize::core {
 
@@ -18,10 +19,12 @@ struct LayerKindCount {
 
 // One reason why the exact count differs from 12·L·d² + v·d. The deltas sum exactly to
 // total − approx_12nd2_vd.
+enum class GapCause : std::uint8_t { Attention, Ffn, Head, Embedding, Biases, Norms, Router };
 struct GapItem {
-  std::string cause;  // short label: "gated FFN", "GQA", "untied LM head", …
+  std::string cause;  // short label: "gated FFN", "GQA", "untied LM head", … (English)
   i64 delta = 0;      // exact − classic, for the part of the model this cause concerns
-  std::string why;    // one sentence with the numbers substituted
+  std::string why;    // one sentence with the numbers substituted (English)
+  GapCause kind = GapCause::Attention;
 };
 
 struct ParamReport {
@@ -40,11 +43,15 @@ struct ParamReport {
   i64 approx_ffn = 0;        // 8·L·d²
   i64 approx_embedding = 0;  // v·d
   std::vector<GapItem> gap;
+  i64 moe_layers = 0;  // layers with routed experts
 
   i64 group(Group g) const { return by_group[static_cast<int>(g)]; }
 };
 
 Result<ParamReport> count_params(const ModelConfig& cfg, const Inventory& inv);
+
+// Gap item `g` of `report` (of `cfg`) with its cause and why in `lang` (the string tables).
+GapItem gap_words(const ModelConfig& cfg, const ParamReport& report, const GapItem& g, Lang lang);
 
 // Convenience: validate, build the inventory and count.
 Result<ParamReport> count_params(const ModelConfig& cfg);

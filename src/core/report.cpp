@@ -151,8 +151,10 @@ std::string params_text(const ModelConfig& c, const ParamReport& p, Lang lang) {
   const i64 diff = p.total - p.approx_12nd2_vd;
   o += "\n" + printf_text(tr(Str::rep_classic, lang), with_commas(p.approx_12nd2_vd).c_str(), signed_commas(diff).c_str(),
                           ((diff >= 0 ? "+" : "") + pct(diff, p.approx_12nd2_vd)).c_str()) + "\n";
-  for (const auto& g : p.gap)
+  for (const auto& item : p.gap) {
+    const GapItem g = gap_words(c, p, item, lang);
     o += "  " + pad_right(g.cause, 22) + pad_left(signed_commas(g.delta), 18) + "  " + g.why + "\n";
+  }
   return o;
 }
 

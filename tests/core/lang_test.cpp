@@ -8,6 +8,8 @@
 #include "core/issue.hpp"
 #include "core/lang.hpp"
 #include "core/model_fields.hpp"
+#include "core/params.hpp"
+#include "core/presets.hpp"
 #include "core/report.hpp"
 #include "core/workload.hpp"
 #include "test_util.hpp"
@@ -128,7 +130,7 @@ TEST_CASE("lang: input errors read in each language, the English one is the mess
   int checked = 0;
   for (const auto& f : workload_fields()) {
     Workload w;
-    const auto is = f.set(w, "\x01bad");
+    const auto is = f.set(w, "\x01" "bad");
     REQUIRE(is.has_value());
     INFO(f.key << ": " << is->message << " / " << message_in(*is, Lang::Zh));
     CHECK(message_in(*is, Lang::En) == is->message);
@@ -139,7 +141,7 @@ TEST_CASE("lang: input errors read in each language, the English one is the mess
   }
   for (const auto& f : model_fields()) {
     ModelConfig c;
-    if (auto is = f.set(c, "\x01bad")) {
+    if (auto is = f.set(c, "\x01" "bad")) {
       INFO(f.key << ": " << is->message);
       CHECK(has_cjk(message_in(*is, Lang::Zh)));
       CHECK(message_in(*is, Lang::En) == is->message);
@@ -170,4 +172,27 @@ TEST_CASE("lang: input errors read in each language, the English one is the mess
   }
   CHECK(has_cjk(message_in(memory_overflow(), Lang::Zh)));
   CHECK(join({memory_overflow("seq"), memory_overflow("batch")}, " | ", Lang::Zh).find(" | batch: ") != std::string::npos);
+}
+
+TEST_CASE("lang: the gap to 12·L·d² + v·d is explained in each language, the English from the same rows", "[lang]") {
+  const auto all = load_presets();
+  REQUIRE(all.ok());
+  int items = 0;
+  for (const auto& p : all.value()) {
+    const auto r = count_params(p.config);
+    REQUIRE(r.ok());
+    for (const auto& g : r.value().gap) {
+      INFO(p.id << ": " << g.cause << " — " << g.why);
+      const GapItem en = gap_words(p.config, r.value(), g, Lang::En);
+      CHECK(en.cause == g.cause);
+      CHECK(en.why == g.why);
+      CHECK(en.delta == g.delta);
+      const GapItem zh = gap_words(p.config, r.value(), g, Lang::Zh);
+      CHECK((has_cjk(zh.cause) || zh.cause == "MoE FFN"));
+      CHECK((g.why.empty() || has_cjk(zh.why)));
+      CHECK(zh.delta == g.delta);
+      ++items;
+    }
+  }
+  CHECK(items > 200);
 }
