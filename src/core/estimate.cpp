@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "format.hpp"
 #include "placement.hpp"
 
 namespace llmsize::core {
@@ -133,7 +134,7 @@ Result<Estimate> estimate(const PreparedModel& m, const Workload& w) {
     const Checked n_ctx = Checked(w.seq) * w.batch;
     x.seq = n_ctx.value();
     if (!n_ctx.ok()) {
-      e.notes.push_back(Issue{"batch", "seq · batch (llama-server's -c) overflows int64"});
+      e.notes.push_back(issue("batch", [](Lang l) { return std::string(core::tr(Str::note_llamacpp_ctx_overflow, l)); }));
     } else if (auto lm = llamacpp_memory(cfg, **plan, x)) {
       e.llamacpp = std::move(lm).value();
       if (auto dev = llamacpp_buffers(cfg, inv, *e.llamacpp, x, *gpu, m.file.get())) e.llamacpp_devices = std::move(dev).value();
@@ -178,13 +179,8 @@ Result<Estimate> estimate(const PreparedModel& m, const Workload& w) {
   // A context beyond the trained positions: impossible with a learned position table,
   // possible but out of distribution with rotary embeddings (needs RoPE scaling).
   if (w.seq > cfg.max_positions) {
-    const std::string n = std::to_string(cfg.max_positions);
-    if (cfg.pos == PosKind::Learned)
-      e.notes.push_back({"seq", "is longer than the " + n + " rows of this model's learned position table, so the "
-                                "model cannot run it; the memory shown is for the context as given"});
-    else
-      e.notes.push_back({"seq", "exceeds the trained context of " + n + " tokens (max_position_embeddings); " +
-                                    "running it needs RoPE scaling or ALiBi extrapolation, and quality may drop"});
+    const Str row = cfg.pos == PosKind::Learned ? Str::note_seq_learned : Str::note_seq_trained;
+    e.notes.push_back(issue("seq", [row, n = std::to_string(cfg.max_positions)](Lang l) { return printf_text(core::tr(row, l), n.c_str()); }));
   }
   return e;
 }

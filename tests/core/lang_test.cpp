@@ -3,6 +3,7 @@
 // locales.
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "core/issue.hpp"
@@ -195,4 +196,20 @@ TEST_CASE("lang: the gap to 12·L·d² + v·d is explained in each language, the
     }
   }
   CHECK(items > 200);
+}
+
+TEST_CASE("lang: the estimate's notes read in each language", "[lang]") {
+  for (const auto& [id, seq, english] :
+       {std::tuple{"llama-3-8b", "16384", "exceeds the trained context of 8192 tokens (max_position_embeddings)"},
+        std::tuple{"gpt2", "2048", "is longer than the 1024 rows of this model's learned position table"}}) {
+    Workload w;
+    REQUIRE_FALSE(find_field("seq")->set(w, seq));
+    const auto e = estimate(llmsize::test::preset(id).config, w);
+    REQUIRE(e.ok());
+    REQUIRE_FALSE(e.value().notes.empty());
+    const Issue& note = e.value().notes.back();
+    CHECK(note.field == "seq");
+    CHECK(note.message.find(english) == 0);
+    CHECK(has_cjk(message_in(note, Lang::Zh)));
+  }
 }
