@@ -30,14 +30,17 @@ const core::Preset* find_preset(std::string_view id) {
 
 Banner make_banner(std::function<std::string(core::Lang)> text_in, bool error, bool progress) {
   Banner b;
-  b.text = text_in(ui_lang());
+  b.text_lang = ui_lang();
+  b.text = text_in(b.text_lang);
   b.error = error;
   b.progress = progress;
   b.text_in = std::move(text_in);
   return b;
 }
 
-std::string banner_text(const Banner& b, core::Lang lang) { return b.text_in ? b.text_in(lang) : b.text; }
+std::string banner_text(const Banner& b, core::Lang lang) {
+  return b.text_in && lang != b.text_lang ? b.text_in(lang) : b.text;  // made once, in the language it is shown in
+}
 
 AppState default_state() {
   AppState s;

@@ -33,6 +33,7 @@ struct Banner {
   bool progress = false;
   // The text in any language, so that the banner follows a language switch; null: `text` as it is.
   std::function<std::string(core::Lang)> text_in{};
+  core::Lang text_lang = core::Lang::En;  // the language of `text`
 };
 // A banner whose text is `text_in` in the language shown now, and in the one shown later.
 Banner make_banner(std::function<std::string(core::Lang)> text_in, bool error, bool progress = false);

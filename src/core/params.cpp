@@ -134,7 +134,10 @@ std::string ffn_why(const ModelConfig& c, i64 moe_layers, Lang lang) {
 
 }  // namespace
 
-GapItem gap_words(const ModelConfig& c, const ParamReport& r, const GapItem& g, Lang lang) {
+namespace {
+
+// The cause and why of `g` in `lang`, built from the string tables.
+GapItem build_gap_words(const ModelConfig& c, const ParamReport& r, const GapItem& g, Lang lang) {
   GapItem out = g;
   auto cause = [&](Str row) { return std::string(tr(row, lang)); };
   switch (g.kind) {
@@ -184,6 +187,12 @@ GapItem gap_words(const ModelConfig& c, const ParamReport& r, const GapItem& g, 
       break;
   }
   return out;
+}
+
+}  // namespace
+
+GapItem gap_words(const ModelConfig& c, const ParamReport& r, const GapItem& g, Lang lang) {
+  return lang == Lang::En ? g : build_gap_words(c, r, g, lang);  // count_params made the English
 }
 
 Result<ParamReport> count_params(const ModelConfig& c, const Inventory& inv) {
@@ -264,7 +273,7 @@ Result<ParamReport> count_params(const ModelConfig& c, const Inventory& inv) {
   for (const auto& [kind, delta] : deltas)
     if (delta != 0) {
       GapItem g{"", delta, "", kind};
-      const GapItem words = gap_words(c, r, g, Lang::En);
+      const GapItem words = build_gap_words(c, r, g, Lang::En);
       g.cause = words.cause;
       g.why = words.why;
       r.gap.push_back(std::move(g));

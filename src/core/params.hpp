@@ -50,7 +50,8 @@ struct ParamReport {
 
 Result<ParamReport> count_params(const ModelConfig& cfg, const Inventory& inv);
 
-// Gap item `g` of `report` (of `cfg`) with its cause and why in `lang` (the string tables).
+// Gap item `g` of `report` (of `cfg`) with its cause and why in `lang` (the string tables; the
+// English ones are the item's own, which count_params built from the same rows).
 GapItem gap_words(const ModelConfig& cfg, const ParamReport& report, const GapItem& g, Lang lang);
 
 // Convenience: validate, build the inventory and count.

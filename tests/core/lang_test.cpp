@@ -175,7 +175,7 @@ TEST_CASE("lang: input errors read in each language, the English one is the mess
   CHECK(join({memory_overflow("seq"), memory_overflow("batch")}, " | ", Lang::Zh).find(" | batch: ") != std::string::npos);
 }
 
-TEST_CASE("lang: the gap to 12·L·d² + v·d is explained in each language, the English from the same rows", "[lang]") {
+TEST_CASE("lang: the gap to 12·L·d² + v·d is explained in each language", "[lang]") {
   const auto all = load_presets();
   REQUIRE(all.ok());
   int items = 0;
@@ -184,10 +184,6 @@ TEST_CASE("lang: the gap to 12·L·d² + v·d is explained in each language, the
     REQUIRE(r.ok());
     for (const auto& g : r.value().gap) {
       INFO(p.id << ": " << g.cause << " — " << g.why);
-      const GapItem en = gap_words(p.config, r.value(), g, Lang::En);
-      CHECK(en.cause == g.cause);
-      CHECK(en.why == g.why);
-      CHECK(en.delta == g.delta);
       const GapItem zh = gap_words(p.config, r.value(), g, Lang::Zh);
       CHECK((has_cjk(zh.cause) || zh.cause == "MoE FFN"));
       CHECK((g.why.empty() || has_cjk(zh.why)));
