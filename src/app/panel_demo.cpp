@@ -207,9 +207,9 @@ void draw_demo_panel(App& app) {
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(name);
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(core::format_duration(ms / 1e3).c_str());
+        ImGui::TextUnformatted(core::format_duration(ms / 1e3, ui_lang()).c_str());
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(core::format_duration(per / 1e3).c_str());
+        ImGui::TextUnformatted(core::format_duration(per / 1e3, ui_lang()).c_str());
         ImGui::TableNextColumn();
         ImGui::Text("%.1f", gflops);
         ImGui::TableNextColumn();
@@ -224,8 +224,8 @@ void draw_demo_panel(App& app) {
     if (r.decode_done && r.model_decode_ms_per_token > 0) {
       ImGui::PushTextWrapPos(0.0f);
       ImGui::Text(T(Str::demo_whole_model),
-                  core::format_duration(r.model_prefill_ms_per_token / 1e3).c_str(),
-                  core::format_duration(r.model_decode_ms_per_token / 1e3).c_str());
+                  core::format_duration(r.model_prefill_ms_per_token / 1e3, ui_lang()).c_str(),
+                  core::format_duration(r.model_decode_ms_per_token / 1e3, ui_lang()).c_str());
       ImGui::PopTextWrapPos();
     }
   }

@@ -91,10 +91,10 @@ void draw_throughput_results(App& app, const core::Estimate& e, const std::vecto
   const auto& t = e.throughput;
   if (training) {
     big_number(app.fonts, caption(ex, "throughput.step_seconds", Str::tp_step_time).c_str(),
-               core::format_duration(t.step_seconds), printf_text(T(Str::tp_tokens_per_step), core::short_count(t.tokens_per_step).c_str()), col);
+               core::format_duration(t.step_seconds, ui_lang()), printf_text(T(Str::tp_tokens_per_step), core::short_count(t.tokens_per_step).c_str()), col);
     flow_same_line(col);
     big_number(app.fonts, caption(ex, "throughput.train_seconds", Str::tp_train_time).c_str(),
-               core::format_duration(t.train_seconds), printf_text(T(Str::tp_tokens), core::short_count(t.train_tokens).c_str()), col);
+               core::format_duration(t.train_seconds, ui_lang()), printf_text(T(Str::tp_tokens), core::short_count(t.train_tokens).c_str()), col);
     flow_same_line(col);
     big_number(app.fonts, T(Str::tp_chinchilla), core::short_count(t.chinchilla_tokens), T(Str::tp_chinchilla_detail), col);
   } else {
@@ -104,7 +104,7 @@ void draw_throughput_results(App& app, const core::Estimate& e, const std::vecto
     big_number(app.fonts, T(Str::tp_per_seq), format_value(t.decode_tokens_per_s_per_seq, core::Unit::TokensPerSecond, s.unit),
                T(Str::tp_upper_bound), col);
     flow_same_line(col);
-    big_number(app.fonts, caption(ex, "throughput.prefill_seconds", Str::tp_prefill).c_str(), core::format_duration(t.prefill_seconds),
+    big_number(app.fonts, caption(ex, "throughput.prefill_seconds", Str::tp_prefill).c_str(), core::format_duration(t.prefill_seconds, ui_lang()),
                T(Str::tp_prefill_detail), col);
   }
   mark("figure.throughput");

@@ -95,7 +95,7 @@ void draw_params_results(App& app, const core::ParamReport& p, const core::Layer
     for (const auto& k : p.kinds) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(k.label.c_str());
+      ImGui::TextUnformatted(core::kind_text(k, ui_lang()).c_str());
       ImGui::TableNextColumn();
       ImGui::Text("%lld", static_cast<long long>(k.layers));
       ImGui::TableNextColumn();
@@ -142,13 +142,13 @@ void draw_params_results(App& app, const core::ParamReport& p, const core::Layer
     ImGui::TreePop();
   }
   for (const auto& k : inv->kinds) {
-    if (ImGui::TreeNode(k.label.c_str(), T(Str::params_kind_layers), k.label.c_str(), static_cast<int>(k.layers.size()))) {
+    if (ImGui::TreeNode(k.label.c_str(), T(Str::params_kind_layers), core::kind_text(k, ui_lang()).c_str(), static_cast<int>(k.layers.size()))) {
       tensor_table(k.label.c_str(), k.tensors, k.layers.empty() ? 0 : k.layers.front());
       ImGui::TreePop();
     }
   }
   for (const auto& k : inv->mtp) {
-    if (ImGui::TreeNode(("mtp" + k.label).c_str(), T(Str::params_mtp_kind), k.label.c_str(), static_cast<int>(k.layers.size()))) {
+    if (ImGui::TreeNode(("mtp" + k.label).c_str(), T(Str::params_mtp_kind), core::kind_text(k, ui_lang()).c_str(), static_cast<int>(k.layers.size()))) {
       tensor_table(("mtp" + k.label).c_str(), k.tensors, k.layers.empty() ? 0 : k.layers.front());
       ImGui::TreePop();
     }

@@ -107,7 +107,7 @@ Result<LayerActivations> layer_activations(const ModelConfig& c, const ActParams
       set(a.lora, sb * p.lora_rank * mats * e);
     }
   }
-  if (!total.ok()) return Issue{"seq", "activations overflow 64-bit byte counts; reduce seq or batch"};
+  if (!total.ok()) return issue_row("seq", Str::issue_activations_overflow);
   a.total = total.value();
   return a;
 }
@@ -178,7 +178,7 @@ Result<LayerActivations> layer_activations(const ModelConfig& c, const ActParams
   Checked total = Checked(a.layer_input) + a.norm_inputs + a.attn_input + a.qk + a.v + a.qk_norm + a.mla_latent +
                   a.linear_attn + a.scores + a.attn_dropout + a.softmax_stats + a.attn_out_input + a.ffn_input +
                   a.ffn_hidden + a.moe_routing + a.dropout_masks + a.sandwich_norms + a.lora;
-  if (!total.ok()) return Issue{"seq", "activations overflow 64-bit byte counts; reduce seq or batch"};
+  if (!total.ok()) return issue_row("seq", Str::issue_activations_overflow);
   a.total = total.value();
   return a;
 }

@@ -62,9 +62,9 @@ i64 LlamaCppMemory::kv_bytes() const {
 
 Result<LlamaCppMemory> llamacpp_memory(const ModelConfig& c, const LayerPlan& plan, const Workload& w) {
   const KvDtype t = plan.kv_dtype;
-  if (!llamacpp_cache_type(t)) return Issue{"kvt", "fp8 is not a llama.cpp cache type (f32, fp16, bf16, q8_0, q4_0)"};
+  if (!llamacpp_cache_type(t)) return issue_row("kvt", Str::eng_llamacpp_fp8);
   if ((t == KvDtype::Q8_0 || t == KvDtype::Q4_0) && !w.flash_attention)
-    return Issue{"flash", "llama.cpp needs flash attention for a quantized V cache (llama_init_from_model refuses it)"};
+    return issue_row("flash", Str::eng_llamacpp_quant_v);
   LlamaCppMemory m;
   // ref: llama_context::llama_context: n_batch (2048 by default) and n_ubatch are clamped by the
   // unpadded n_ctx, then n_ctx = GGML_PAD(n_ctx, 256); split in n_seq_max streams unless unified,
@@ -79,7 +79,7 @@ Result<LlamaCppMemory> llamacpp_memory(const ModelConfig& c, const LayerPlan& pl
     m.n_stream = 1;
   } else {
     m.n_ctx_seq = pad(m.n_ctx / m.n_seq, 256);
-    if (m.n_ctx_seq == 0) return Issue{"seq", "n_ctx / n_seq_max rounds to 0 cells per slot"};
+    if (m.n_ctx_seq == 0) return issue_row("seq", Str::eng_llamacpp_zero_cells);
     m.n_ctx = m.n_ctx_seq * m.n_seq;
     m.n_stream = m.n_seq;
   }
@@ -114,7 +114,7 @@ Result<LlamaCppMemory> llamacpp_memory(const ModelConfig& c, const LayerPlan& pl
     i64 index_of_layer = 0;  // the indexer's keys of this layer (DSA)
     if (s.kind == AttnKind::MlaIndexer) {
       if (c.family != Family::DeepseekV32)
-        return Issue{"rt", "llama.cpp's indexer cache is modelled for DeepSeek-V3.2 (llama_kv_cache_dsa) only"};
+        return issue_row("rt", Str::eng_llamacpp_dsa_only);
       const auto k = kv_row_bytes(t, c.mla.index_dim);
       if (!k) return memory_overflow();
       const Checked bytes = Checked(index.cells) * m.n_stream * *k;
@@ -178,7 +178,7 @@ Result<LlamaCppMemory> llamacpp_memory(const ModelConfig& c, const LayerPlan& pl
   swa.k_bytes = k_swa.value();
   swa.v_bytes = v_swa.value();
   index.k_bytes = k_index.value();
-  if (m.dsa && m.iswa) return Issue{"rt", "a DSA cache beside sliding-window layers is not a llama.cpp cache"};
+  if (m.dsa && m.iswa) return issue_row("rt", Str::eng_llamacpp_dsa_swa);
   if (m.dsa) m.layer_indexer.resize(m.layer_bytes.size(), 0);  // the nextn layers: none
   else m.layer_indexer.clear();
   if (base.layers > 0 || m.iswa) m.caches.push_back(base);
@@ -209,12 +209,11 @@ i64 LlamaCppBuffers::gpu_cache_bytes() const {
 Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& inv, const LlamaCppMemory& m,
                                          const Workload& w, const Gpu& gpu, const FileWeights* file) {
   if (w.tp > 1)
-    return Issue{"tp", "llama.cpp splits rows over devices only with --split-mode row, which is not modelled; its "
-                       "default splits layers: use pp (one stage per device) and tp 1"};
+    return issue_row("tp", Str::eng_llamacpp_tp);
   const Gpu* first = w.devices.empty() ? &gpu : find_gpu(w.devices.front());  // the backend of the devices
   const std::string vendor = first ? first->vendor : gpu.vendor;
   const bool metal = vendor == "Apple";
-  if (metal && w.pp > 1) return Issue{"pp", "llama.cpp sees one Metal device; pp must be 1"};
+  if (metal && w.pp > 1) return issue_row("pp", Str::eng_llamacpp_metal_pp);
   LlamaCppBuffers b;
   const std::string backend = vendor == "AMD" ? "ROCm" : metal ? "Metal" : "CUDA";
   // ref: load_tensors: n_layer_all = the trunk and the nextn layers the GGUF keeps (the cache's layers).

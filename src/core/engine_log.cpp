@@ -361,8 +361,7 @@ const LogFigure* EngineLog::find(std::string_view key) const {
 
 Result<EngineLog> parse_engine_log(std::string_view text) {
   if (text.size() > kMaxLogBytes)
-    return Issue{"log", "is " + with_commas(static_cast<i64>(text.size())) + " bytes; at most " +
-                            with_commas(static_cast<i64>(kMaxLogBytes)) + " (the start-up part of a log is enough)"};
+    return issue_row("log", Str::log_too_big, with_commas(static_cast<i64>(text.size())), with_commas(static_cast<i64>(kMaxLogBytes)));
   Reader r;
   r.swa_pool = text.find("SWAKVPool mem usage") != std::string_view::npos ||
                text.find("ing window memory pool.") != std::string_view::npos;
@@ -374,8 +373,7 @@ Result<EngineLog> parse_engine_log(std::string_view text) {
     text.remove_prefix(nl + 1);
   }
   if (r.vllm == 0 && r.llamacpp == 0 && r.sglang == 0)
-    return Issue{"log", "holds no start-up line of vLLM (\"Available KV cache memory:\", \"GPU KV cache size:\"), llama.cpp "
-                        "(\"llama_kv_cache: size =\") or SGLang (\"KV Cache is allocated. #tokens:\")"};
+    return issue_row("log", Str::log_no_lines);
   if (r.sglang > r.vllm && r.sglang > r.llamacpp) r.log.engine = LogEngine::SGLang;
   else r.log.engine = r.llamacpp > r.vllm ? LogEngine::LlamaCpp : LogEngine::Vllm;
   if (r.log.engine != LogEngine::Vllm) {  // the vLLM keys read from another engine's log would be noise
@@ -390,7 +388,8 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
   for (const auto& [key, value] : log.settings) {
     const WorkloadField* f = find_field(key);
     if (!f) continue;
-    if (auto issue = f->set(w, value)) return Issue{key, "from the log (" + value + "): " + issue->message};
+    if (auto bad = f->set(w, value))
+      return issue(key, [v = value, inner = *bad](Lang l) { return printf_text(tr(Str::log_from, l), v.c_str(), message_in(inner, l).c_str()); });
   }
   w.mode = Mode::Inference;
   w.runtime = log.engine == LogEngine::Vllm ? Runtime::Vllm : log.engine == LogEngine::SGLang ? Runtime::Sglang : Runtime::LlamaCpp;
@@ -419,7 +418,7 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
   auto e = estimate(cfg, w);
   if (!e) return e.issues();
   if (log.engine == LogEngine::Vllm) {
-    if (!e->vllm) return e->notes.empty() ? Issue{"rt", "vLLM's accounting is not available for this workload"} : e->notes.front();
+    if (!e->vllm) return e->notes.empty() ? issue_row("rt", Str::log_not_available, "vLLM") : e->notes.front();
     const VllmMemory& m = *e->vllm;
     out.lines = vllm_log(m);
     struct Term {
@@ -457,7 +456,7 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
       out.rows.push_back(row);
     }
   } else if (log.engine == LogEngine::SGLang) {
-    if (!e->sglang) return e->notes.empty() ? Issue{"rt", "SGLang's accounting is not available for this workload"} : e->notes.front();
+    if (!e->sglang) return e->notes.empty() ? issue_row("rt", Str::log_not_available, "SGLang") : e->notes.front();
     // The free memory before and after the load as the log prints it: the pool from those inputs.
     SglangMemory m = *e->sglang;
     const LogFigure* pre = log.find("pre_bytes");
@@ -466,8 +465,7 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
     if (post && (pre || usage)) {
       const double post_gib = post->value / kGiBd, pre_gib = pre ? pre->value / kGiBd : post_gib + usage->value / kGiBd;
       if (!(post_gib >= 0 && post_gib <= 1e6 && pre_gib >= 0 && pre_gib <= 1e6))
-        return Issue{"log", "the free memory it prints (" + fixed(pre_gib, 2) + " and " + fixed(post_gib, 2) +
-                                " GB) is outside [0, 1000000] GiB"};
+        return issue_row("log", Str::log_free_range, fixed(pre_gib, 2), fixed(post_gib, 2));
       auto measured = sglang_memory(cfg, e->plan, e->inference, w, e->gpu, std::make_pair(pre_gib, post_gib));
       if (!measured) return measured.issues();
       m = *measured;
@@ -521,7 +519,7 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
       out.notes.push_back("the log holds SGLang's hybrid sliding-window pool, which llmsize gives only Llama 4 in SGLang of late "
                           "2025 (and not with --disable-hybrid-swa-memory): its own pool is compared with the log's full layers'");
   } else {
-    if (!e->llamacpp) return e->notes.empty() ? Issue{"rt", "llama.cpp's accounting is not available for this workload"} : e->notes.front();
+    if (!e->llamacpp) return e->notes.empty() ? issue_row("rt", Str::log_not_available, "llama.cpp") : e->notes.front();
     out.lines = llamacpp_log(*e->llamacpp, w.kv_dtype, e->llamacpp_devices ? &*e->llamacpp_devices : nullptr);
     if (e->llamacpp_devices) {  // the model buffers: the weights as the file stores them, split by device
       const LlamaCppBuffers& d = *e->llamacpp_devices;

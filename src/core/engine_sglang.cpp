@@ -47,9 +47,9 @@ std::string gb(double gib) { return fixed(gib, 2); }
 // Qwen3-Next and Qwen3.5 (hybrid_gdn_config: value heads as heads, key heads as groups), Nemotron-H and
 // LFM2 (mamba2_config; LFM2's short convolution keeps conv_L_cache − 1 rows of d, no SSM state).
 Result<std::pair<i64, i64>> mamba_slot(const ModelConfig& c, AttnKind kind, i64 tp) {
-  auto divide = [&](i64 x, const std::string& what) -> std::optional<Issue> {
+  auto divide = [&](i64 x, Str what) -> std::optional<Issue> {
     if (tp > 0 && x % tp == 0) return std::nullopt;
-    return Issue{"tp", "SGLang divides the " + what + " (" + with_commas(x) + ") by the tensor parallel size, which must divide it"};
+    return issue_row("tp", Str::eng_sglang_divide, what, with_commas(x));
   };
   auto groups_for = [&](i64 g) { return g % tp == 0 ? g : g + (tp - g); };  // extra_groups_for_head_shards
   i64 conv_dim = 0, kernel = 0, heads = 0, head_dim = 0, state = 0;
@@ -65,15 +65,14 @@ Result<std::pair<i64, i64>> mamba_slot(const ModelConfig& c, AttnKind kind, i64 
   } else if (kind == AttnKind::Conv && c.family == Family::Lfm2) {
     conv_dim = c.d_model, kernel = c.short_conv;
   } else {
-    return Issue{"rt", std::string("SGLang's state pool for ") +
-                           (kind == AttnKind::Mamba1 ? "Mamba-1 layers (Jamba)"
-                            : kind == AttnKind::FullMamba ? "Falcon-H1's attention-and-Mamba layers"
-                                                          : "this family's recurrent layers (Granite 4.0-H's path is not established)") +
-                           " is not modelled yet"};
+    return issue_row("rt", Str::eng_sglang_state_pool,
+                     kind == AttnKind::Mamba1      ? Str::eng_what_mamba1
+                     : kind == AttnKind::FullMamba ? Str::eng_what_sglang_falcon_h1
+                                                   : Str::eng_what_sglang_other);
   }
-  if (auto bad = divide(conv_dim, "convolution channels")) return *bad;
+  if (auto bad = divide(conv_dim, Str::eng_what_conv)) return *bad;
   if (heads > 0)
-    if (auto bad = divide(heads, "state heads")) return *bad;
+    if (auto bad = divide(heads, Str::eng_what_state_heads)) return *bad;
   const Checked conv = Checked(conv_dim / tp) * (kernel - 1) * 2;
   const Checked ssm = Checked(heads / tp) * head_dim * state * 4;
   if (!conv.ok() || !ssm.ok()) return memory_overflow("tp");
@@ -85,13 +84,12 @@ Result<std::pair<i64, i64>> mamba_slot(const ModelConfig& c, AttnKind kind, i64 
 Result<SglangMemory> sglang_memory(const ModelConfig& c, const LayerPlan& plan, const InferenceMemory& inf, const Workload& w,
                                    const Gpu& gpu, std::optional<std::pair<double, double>> pre_post_gib) {
   if (auto refused = paged_engine_refusal("SGLang", plan.kv_dtype)) return *refused;
-  if (w.pp > 1) return Issue{"pp", "SGLang's accounting per pipeline stage is not modelled yet (tensor parallel only)"};
+  if (w.pp > 1) return issue_row("pp", Str::eng_sglang_pp);
   const KvDtype t = plan.kv_dtype;
   SglangMemory m;
   m.context_len = w.seq;
   if (w.seq > c.max_positions)  // ref: model_config.py: a longer context_length is refused unless an env override
-    return Issue{"seq", "SGLang refuses a --context-length (" + with_commas(w.seq) + ") above the model's " +
-                            with_commas(c.max_positions) + " positions"};
+    return issue_row("seq", Str::eng_sglang_context, with_commas(w.seq), with_commas(c.max_positions));
   m.smi_total_mib = gpu.smi_total_mib;
   // ref: server_args.py: the defaults read nvidia-smi's total.
   i64 cps = 0, cgbs = 0;
@@ -102,8 +100,7 @@ Result<SglangMemory> sglang_memory(const ModelConfig& c, const LayerPlan& plan, 
     m.mem_fraction_static = w.mem_fraction_static;
   } else {
     if (m.smi_total_mib == 0 || m.chunked_prefill_size == 0)
-      return Issue{"mfs", "SGLang's default mem_fraction_static reads nvidia-smi's total for " + gpu.name +
-                              ", which the catalog does not record; give --mem-fraction-static"};
+      return issue_row("mfs", Str::eng_sglang_smi, gpu.name);
     // ref: server_args.py, the mem_fraction_static heuristic (PR #10975): MiB reserved for
     // activations, CUDA graphs and communication, at least 10 GiB on cards above 60 GiB.
     double reserved = 512 + static_cast<double>(std::max<i64>(m.chunked_prefill_size, 2048)) * 1.5 +
@@ -121,8 +118,7 @@ Result<SglangMemory> sglang_memory(const ModelConfig& c, const LayerPlan& plan, 
   // layer, its latent kept as 512 fp8 + 4 scales per 128 + 64 bf16 rope = 656 bytes when fp8,
   // and pages of 64 tokens.
   if (c.family == Family::Gemma4)  // model_config.py: Gemma 4 joined is_hybrid_swa_model in 2026 (pool_configurator.py)
-    return Issue{"rt", "SGLang of late 2025 predates Gemma 4; the versions that run it size a hybrid pool by bytes "
-                       "(pool_configurator.py), not modelled yet"};
+    return issue_row("rt", Str::eng_sglang_gemma4);
   m.hybrid = hybrid_swa_arch(c.family) && !w.disable_hybrid_swa_memory;
   i64 k_row = 0, v_row = 0;  // bytes of one token over the layers: K, V (MLA: the latent in k_row)
   for (size_t i = 0; i < plan.layers.size(); ++i) {
@@ -135,13 +131,12 @@ Result<SglangMemory> sglang_memory(const ModelConfig& c, const LayerPlan& plan, 
       m.mamba_ssm_bytes += slot->second;
       continue;
     }
-    if (s.kind == AttnKind::Shared) return Issue{"rt", "SGLang's pools for KV-shared layers (Gemma 4) are not modelled yet"};
+    if (s.kind == AttnKind::Shared) return issue_row("rt", Str::eng_sglang_shared);
     if (s.kind == AttnKind::Chunked && !hybrid_swa_arch(c.family))
-      return Issue{"rt", "SGLang's pool for chunked attention outside Llama 4 is not modelled"};
+      return issue_row("rt", Str::eng_sglang_chunked);
     if (m.hybrid && (s.kind == AttnKind::Chunked) != ((i + 1) % 4 != 0))
-      return Issue{"rt", "SGLang takes Llama 4's sliding layers to be all but every fourth; layer " + std::to_string(i) +
-                             " of this config " + (s.kind == AttnKind::Chunked ? "is" : "is not") +
-                             " chunked (give --disable-hybrid-swa-memory for one pool)"};
+      return issue_row("rt", s.kind == AttnKind::Chunked ? Str::eng_sglang_llama4_is : Str::eng_sglang_llama4_is_not,
+                       std::to_string(i));
     if (!keeps_tokens(s.kind)) continue;
     ++m.layers;
     if (is_mla(s.kind)) {
@@ -168,7 +163,7 @@ Result<SglangMemory> sglang_memory(const ModelConfig& c, const LayerPlan& plan, 
       }
     }
   }
-  if (m.layers == 0) return Issue{"rt", "this model keeps no KV cache in SGLang (no attention layers)"};
+  if (m.layers == 0) return issue_row("rt", Str::eng_sglang_no_kv);
   // ref: model_runner_kv_cache_mixin.py get_cell_size_per_token (late 2025): every layer's K and V
   // in the cell, the hybrid pool's sliding layers too.
   m.cell_bytes = k_row + v_row + m.indexer_bytes * m.layers;
@@ -184,8 +179,7 @@ Result<SglangMemory> sglang_memory(const ModelConfig& c, const LayerPlan& plan, 
     m.measured = true;
   } else {
     if (gpu.cuda_total_bytes <= 0)
-      return Issue{"gpu", "the memory CUDA reports as total for " + gpu.name +
-                              " is not in the catalog, and SGLang sizes its pool from the free memory"};
+      return issue_row("gpu", Str::eng_sglang_gpu_total, gpu.name);
     m.context_bytes = kContextBytes;
     m.pre_gib = static_cast<double>(gpu.cuda_total_bytes - m.context_bytes) / kGiBd;
     m.post_gib = m.pre_gib - static_cast<double>(m.weights_bytes) / kGiBd;
@@ -199,12 +193,12 @@ Result<SglangMemory> sglang_memory(const ModelConfig& c, const LayerPlan& plan, 
     const double per_req = static_cast<double>(m.mamba_conv_bytes + m.mamba_ssm_bytes);
     const double raw = m.rest_gib * 0.9 / (1 + 0.9);
     const double slots = m.rest_gib > 0 ? std::floor(raw * kGiBd / per_req) : 0;
-    if (!(slots < 9.2e18)) return Issue{"mfs", "the memory for the state pool is beyond what int64 can count"};
+    if (!(slots < 9.2e18)) return issue_row("mfs", Str::eng_sglang_state_overflow);
     m.mamba_slots = static_cast<i64>(slots);
     m.rest_gib -= static_cast<double>(m.mamba_slots) * per_req / kGiBd;
   }
   const double rest_bytes = std::floor(m.rest_gib * kGiBd);
-  if (!(rest_bytes < 9.2e18)) return Issue{"mfs", "the memory for the token pool is beyond what int64 bytes can hold"};
+  if (!(rest_bytes < 9.2e18)) return issue_row("mfs", Str::eng_sglang_token_overflow);
   const i64 tokens = rest_bytes > 0 ? static_cast<i64>(rest_bytes) / m.cell_bytes : 0;
   m.max_total_tokens = tokens / m.page_size * m.page_size;
   if (m.max_total_tokens <= 0) {
@@ -230,7 +224,7 @@ Result<SglangMemory> sglang_memory(const ModelConfig& c, const LayerPlan& plan, 
 
 Result<SglangMemory> sglang_with_tokens(const SglangMemory& in, i64 tokens, const std::string& field,
                                         std::optional<i64> swa_tokens) {
-  if (tokens < 0 || (swa_tokens && *swa_tokens < 0)) return Issue{field, "a token pool cannot be negative"};
+  if (tokens < 0 || (swa_tokens && *swa_tokens < 0)) return issue_row(field, Str::eng_sglang_negative);
   SglangMemory m = in;
   m.max_total_tokens = tokens;
   if (m.hybrid) {  // ref: swa_memory_pool.py SWAKVPool: an MHATokenToKVPool of size_swa rows for the sliding layers

@@ -107,20 +107,20 @@ Peak profile_peak(const ModelConfig& c, const Workload& w, const Gpu& gpu, i64 t
 // float32) and NemotronH's model config (DEFAULT_MAMBA_SSM_CACHE_DTYPE float32) override.
 Result<i64> mamba_page(const ModelConfig& c, AttnKind kind, const Workload& w) {
   const i64 tp = w.tp, d = dtype_bytes(w.dtype);
-  auto whole = [&](i64 x, const std::string& what) -> std::optional<Issue> {
+  auto whole = [&](i64 x, Str what) -> std::optional<Issue> {
     if (x % tp == 0) return std::nullopt;
-    return Issue{"tp", "vLLM divides the " + what + " (" + with_commas(x) + ") by the tensor parallel size, which must divide it"};
+    return issue_row("tp", Str::eng_vllm_divide, what, with_commas(x));
   };
   if (kind == AttnKind::Linear) {  // gated_delta_net_state_shape: conv (k − 1, (2·Hk·dk + Hv·dv) / tp), SSM (Hv / tp, dv, dk)
     if (c.family != Family::Qwen35 && c.family != Family::Qwen35Moe && c.family != Family::Qwen3Next)
-      return Issue{"rt", "vLLM's Gated DeltaNet state is followed for Qwen3-Next and Qwen3.5"};
+      return issue_row("rt", Str::eng_vllm_gdn_family);
     // Qwen3.5's config sets mamba_ssm_dtype float32; Qwen3-Next's has none, so its SSM state is in
     // the model dtype (models/qwen3_next.py get_mamba_state_dtype_from_config passes the "auto"
     // mamba_ssm_cache_dtype; older copies pass none).
     const i64 ssm = c.family == Family::Qwen3Next ? d : 4;
     const LinearAttnConfig& a = c.linear;
-    if (auto bad = whole(a.conv_dim(), "Gated DeltaNet's convolution channels")) return *bad;
-    if (auto bad = whole(a.v_heads, "Gated DeltaNet's value heads")) return *bad;
+    if (auto bad = whole(a.conv_dim(), Str::eng_what_gdn_conv)) return *bad;
+    if (auto bad = whole(a.v_heads, Str::eng_what_gdn_heads)) return *bad;
     const Checked page = Checked(a.conv_kernel - 1) * (a.conv_dim() / tp) * d + Checked(a.v_heads / tp) * a.v_dim * a.k_dim * ssm;
     if (!page.ok()) return memory_overflow("tp");
     return page.value();
@@ -129,21 +129,20 @@ Result<i64> mamba_page(const ModelConfig& c, AttnKind kind, const Workload& w) {
     i64 ssm = 0;
     if (c.family == Family::NemotronH) ssm = 4;
     else if (c.family == Family::GraniteMoeHybrid) ssm = d;
-    else return Issue{"rt", "vLLM's Mamba-2 state dtype for this family is not established here (followed for Nemotron-H and Granite 4.0-H)"};
+    else return issue_row("rt", Str::eng_vllm_m2_dtype);
     const Mamba2Config& m = c.mamba;
     const i64 groups = m.groups + (m.groups % tp == 0 ? 0 : tp - m.groups);  // extra_groups_for_head_shards
     const i64 conv = m.d_inner() + 2 * groups * m.state;
-    if (auto bad = whole(conv, "Mamba-2 convolution channels")) return *bad;
-    if (auto bad = whole(m.heads, "Mamba-2 heads")) return *bad;
+    if (auto bad = whole(conv, Str::eng_what_m2_conv)) return *bad;
+    if (auto bad = whole(m.heads, Str::eng_what_m2_heads)) return *bad;
     const Checked page = Checked(m.conv_kernel - 1) * (conv / tp) * d + Checked(m.heads / tp) * m.head_dim * m.state * ssm;
     if (!page.ok()) return memory_overflow("tp");
     return page.value();
   }
-  return Issue{"rt", std::string("vLLM's cache for ") +
-                         (kind == AttnKind::Mamba1 ? "Mamba-1 layers (Jamba)"
-                          : kind == AttnKind::FullMamba ? "layers with attention and Mamba side by side (Falcon-H1)"
-                                                        : "short-convolution layers (LFM2)") +
-                         " is not modelled yet"};
+  return issue_row("rt", Str::eng_vllm_cache_for,
+                   kind == AttnKind::Mamba1      ? Str::eng_what_mamba1
+                   : kind == AttnKind::FullMamba ? Str::eng_what_vllm_falcon_h1
+                                                 : Str::eng_what_lfm2);
 }
 
 // ref: distributed/utils.py, get_pp_indices: ⌊L / P⌋ layers each, the L mod P left over one each
@@ -174,10 +173,7 @@ std::optional<PpGlobals> pp_globals(const ModelConfig& c) {
 }  // namespace
 
 std::optional<Issue> paged_engine_refusal(std::string_view engine, KvDtype t) {
-  const std::string e(engine);
-  if (t == KvDtype::Q8_0 || t == KvDtype::Q4_0)
-    return Issue{"kvt", e + "'s --kv-cache-dtype is auto (the model dtype), an fp8 type or bfloat16; q8_0 and q4_0 are "
-                            "llama.cpp cache types"};
+  if (t == KvDtype::Q8_0 || t == KvDtype::Q4_0) return issue_row("kvt", Str::eng_paged_kvt, std::string(engine));
   return std::nullopt;
 }
 
@@ -200,15 +196,13 @@ Result<VllmMemory> vllm_pipeline(const ModelConfig& c, const InferenceMemory& in
                                  const std::vector<Spec>& specs, const Peak& peak) {
   const auto globals = pp_globals(c);
   if (!globals)
-    return Issue{"pp", "vLLM's placement of the embedding and head over pipeline stages is followed for the Llama, "
-                       "Mistral, Qwen2, Qwen3 and (untied) Qwen3-MoE models only"};
+    return issue_row("pp", Str::eng_vllm_pp_globals);
   if (inf.vision_weights_bytes > 0)
-    return Issue{"pp", "vLLM's pipeline stages of a multimodal model (where its vision tower sits) are not modelled"};
+    return issue_row("pp", Str::eng_vllm_pp_vision);
   if (!std::all_of(specs.begin(), specs.end(), [&](const Spec& s) { return s == specs.front(); }))
-    return Issue{"pp", "vLLM's pipeline stages of a model with several KV cache groups (the groups projected onto each "
-                       "stage) are not modelled"};
+    return issue_row("pp", Str::eng_vllm_pp_groups);
   if (static_cast<i64>(inf.layer_weights_gpu.size()) != c.n_layers || static_cast<i64>(specs.size()) != c.n_layers)
-    return Issue{"pp", "vLLM's pipeline stages are modelled where every layer keeps a KV cache"};
+    return issue_row("pp", Str::eng_vllm_pp_layers);
   const Spec& spec = specs.front();
   const i64 d = dtype_bytes(w.dtype);
   const std::vector<i64> parts = pp_partition(c.n_layers, w.pp);
@@ -307,8 +301,7 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
                                const Gpu& gpu) {
   if (auto refused = paged_engine_refusal("vLLM", plan.kv_dtype)) return *refused;
   if (gpu.cuda_total_bytes <= 0 || gpu.sm_count <= 0)
-    return Issue{"gpu", "the memory CUDA reports as total (and the SM count) for " + gpu.name +
-                            " are not in the catalog, and vLLM's budget is a share of that total"};
+    return issue_row("gpu", Str::eng_vllm_gpu_total, gpu.name);
   VllmMemory m;
   m.total_bytes = gpu.cuda_total_bytes;
   m.max_model_len = w.seq;
@@ -319,11 +312,9 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
   m.max_num_batched_tokens = w.max_num_batched_tokens > 0 ? w.max_num_batched_tokens : (large ? 8192 : 2048);
   m.max_num_seqs = w.max_num_seqs > 0 ? w.max_num_seqs : (large ? 1024 : 256);
   if (m.max_num_batched_tokens < m.max_num_seqs)  // ref: SchedulerConfig.verify_max_model_len
-    return Issue{"mbt", "vLLM needs max_num_batched_tokens (" + with_commas(m.max_num_batched_tokens) +
-                            ") ≥ max_num_seqs (" + with_commas(m.max_num_seqs) + ")"};
+    return issue_row("mbt", Str::eng_vllm_mbt, with_commas(m.max_num_batched_tokens), with_commas(m.max_num_seqs));
   if (w.seq > c.max_positions)  // ref: config/model.py, _get_and_verify_max_len
-    return Issue{"seq", "vLLM refuses a max_model_len (" + with_commas(w.seq) + ") above the model's " +
-                            with_commas(c.max_positions) + " positions (max_position_embeddings)"};
+    return issue_row("seq", Str::eng_vllm_seq, with_commas(w.seq), with_commas(c.max_positions));
 
   // ref: v1/worker/utils.py, request_memory: math.ceil(total_memory × gpu_memory_utilization).
   m.budget_bytes = static_cast<i64>(std::ceil(static_cast<double>(m.total_bytes) * w.gpu_mem_util));
@@ -368,16 +359,15 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
       m.mamba_page_bytes = std::max(m.mamba_page_bytes, *page);
     } else if (keeps_tokens(s.kind)) {
       if (attn_1tok != 0 && attn_1tok != s.bytes_per_token_gpu)
-        return Issue{"rt", "vLLM's block alignment for a hybrid model whose attention layers differ in size is not modelled"};
+        return issue_row("rt", Str::eng_vllm_hybrid_sizes);
       attn_1tok = s.bytes_per_token_gpu;
     }
   }
   if (m.mamba_page_bytes > 0) {
-    if (attn_1tok == 0) return Issue{"rt", "vLLM's cache for a model of recurrent layers only is not modelled yet"};
-    if (c.mla.enabled) return Issue{"rt", "vLLM's block alignment for a hybrid model with MLA (64 or 128) is not modelled"};
+    if (attn_1tok == 0) return issue_row("rt", Str::eng_vllm_recurrent_only);
+    if (c.mla.enabled) return issue_row("rt", Str::eng_vllm_hybrid_mla);
     if (gpu.cuda_cc >= 10.0)
-      return Issue{"gpu", "vLLM's attention block alignment for hybrid models on Blackwell (FlashInfer's supported block "
-                          "sizes) is not established here"};
+      return issue_row("gpu", Str::eng_vllm_blackwell);
     const i64 align = std::max<i64>(16, w.block_size);
     attn_block = align * ceil_div(m.mamba_page_bytes, align * attn_1tok);
     if (attn_block > m.block_size) m.attn_block_size = attn_block;  // logged only when it grows
@@ -387,7 +377,7 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
   for (const PlannedLayer& l : plan.layers) {
     const CacheShape& s = plan.caches[static_cast<size_t>(l.cache)];
     if (s.kind == AttnKind::MlaIndexer)
-      return Issue{"rt", "vLLM's cache for DeepSeek-V3.2's indexer keys is not modelled yet"};
+      return issue_row("rt", Str::eng_vllm_indexer);
     if (has_state(s.kind)) {  // MambaSpec: block_size max_model_len (mode "none"), the page padded
       specs.push_back({s.kind, 0, m.max_model_len, attn_block * attn_1tok});
       continue;
@@ -399,7 +389,7 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
     sp.page = page.value();
     specs.push_back(sp);
   }
-  if (specs.empty()) return Issue{"rt", "this model keeps no KV cache in vLLM (no attention layers)"};
+  if (specs.empty()) return issue_row("rt", Str::eng_vllm_no_kv);
   if (w.pp > 1) return vllm_pipeline(c, inf, w, std::move(m), specs, peak);
 
   // ref: kv_cache_utils.py, check_enough_kv_cache_memory and estimate_max_model_len.
@@ -464,8 +454,7 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
     for (const Spec& s : specs) max_page = std::max(max_page, s.page);
     for (Spec& s : specs) {
       if (max_page % s.page != 0)
-        return Issue{"rt", "vLLM cannot unify this model's page sizes (" + with_commas(s.page) + " B does not divide " +
-                               with_commas(max_page) + " B: NotImplementedError in unify_kv_cache_spec_page_size)"};
+        return issue_row("rt", Str::eng_vllm_unify, with_commas(s.page), with_commas(max_page));
       s.block *= max_page / s.page;
       s.page = max_page;
       min_block = std::min(min_block, s.block);

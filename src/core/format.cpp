@@ -80,14 +80,14 @@ std::string short_count(std::int64_t v) {
   return fixed(x, ax >= 100 ? 0 : ax >= 10 ? 1 : 2) + suffix;
 }
 
-std::string format_duration(double s) {
+std::string format_duration(double s, Lang lang) {
   if (!std::isfinite(s) || s <= 0) return "n/a";
   if (s < 1) return fixed(s * 1e3, s < 0.01 ? 2 : 1) + " ms";
   if (s < 120) return fixed(s, 1) + " s";
   if (s < 7200) return fixed(s / 60, 1) + " min";
   if (s < 2 * 86400) return fixed(s / 3600, 1) + " h";
-  if (s < 2 * 365 * 86400) return fixed(s / 86400, 1) + " days";
-  return fixed(s / (365.25 * 86400), 1) + " years";
+  if (s < 2 * 365 * 86400) return printf_text(tr(Str::unit_days, lang), fixed(s / 86400, 1).c_str());
+  return printf_text(tr(Str::unit_years, lang), fixed(s / (365.25 * 86400), 1).c_str());
 }
 
 double to_unit(std::int64_t bytes, ByteUnit unit) {

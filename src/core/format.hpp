@@ -5,6 +5,8 @@
 #include <string>
 #include <string_view>
 
+#include "lang.hpp"
+
 namespace llmsize::core {
 
 enum class ByteUnit : std::uint8_t { GB, GiB };
@@ -15,7 +17,8 @@ std::string format_bytes(std::int64_t bytes, ByteUnit unit, int decimals = 2);  
 double to_unit(std::int64_t bytes, ByteUnit unit);    // bytes / 1e9 or / 2^30
 const char* unit_label(ByteUnit unit);                // "GB" or "GiB"
 std::string fixed(double v, int decimals);            // locale-independent "%.*f"
-std::string format_duration(double seconds);          // "850.0 ms", "12.4 s", "3.0 h", "241.9 days"; "n/a" if not > 0
+// "850.0 ms", "12.4 s", "3.0 h", "241.9 days" ("241.9 天"); "n/a" if not > 0
+std::string format_duration(double seconds, Lang lang = Lang::En);
 // printf into a string: a string table's text (core/lang.hpp) with its placeholders filled.
 std::string printf_text(const char* format, ...) __attribute__((format(printf, 1, 2)));
 // Columns a UTF-8 text takes in a terminal: 2 for East Asian wide characters (CJK ideographs,

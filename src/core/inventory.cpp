@@ -532,7 +532,8 @@ void add_qwen_vision(const ModelConfig& c, Inventory& inv, bool& overflow) {
   g.norm(ln, q35 ? "merger.norm" : "merger.ln_q", h);
   g.linear(q35 ? "merger.linear_fc1" : "merger.mlp.0", Group::Ffn, Role::FfnUp, joined, joined, true);
   g.linear(q35 ? "merger.linear_fc2" : "merger.mlp.2", Group::Ffn, Role::FfnDown, joined, d, true);
-  inv.vision_layer.label = "vision";
+  inv.vision_layer.words = [](Lang l) { return std::string(tr(Str::kind_vision, l)); };
+  inv.vision_layer.label = inv.vision_layer.words(Lang::En);
   for (i64 i = 0; i < v.layers; ++i) inv.vision_layer.layers.push_back(i);
   Builder l{&inv.vision_layer.tensors, kOwnGroup, q35 ? "model.visual.blocks.{i}" : "visual.blocks.{i}"};
   l.norm(ln, "norm1", h);
@@ -585,7 +586,8 @@ void add_vision(const ModelConfig& c, Inventory& inv, bool& overflow) {
   } else if (v.projector == ProjectorKind::Llama4) {  // ref: modeling_llama4.py Llama4MultiModalProjector
     p.linear("linear_1", Group::Ffn, Role::FfnUp, v.adapter_dim, d, false);
   }
-  inv.vision_layer.label = "vision";
+  inv.vision_layer.words = [](Lang l) { return std::string(tr(Str::kind_vision, l)); };
+  inv.vision_layer.label = inv.vision_layer.words(Lang::En);
   for (i64 i = 0; i < v.layers; ++i) inv.vision_layer.layers.push_back(i);
   Builder l{&inv.vision_layer.tensors, kOwnGroup,
             llama4 ? "vision_model.model.layers.{i}" : "vision_tower.vision_model.encoder.layers.{i}"};
@@ -694,13 +696,17 @@ Result<Inventory> build_inventory(const ModelConfig& c) {
   // a block-pattern model's Mamba-2, attention and MLP blocks.
   bool overflow = g.overflow;
   if (!c.block_pattern.empty())
-    for (const auto& [mixer, label] : {std::pair{Mixer::Mamba, "mamba"}, std::pair{Mixer::Mamba1, "mamba1"},
-                                       std::pair{Mixer::AttentionMamba, "attention + mamba"},
-                                       std::pair{Mixer::ShortConv, "conv"},
-                                       std::pair{Mixer::Attention, "attention"}, std::pair{Mixer::None, "mlp"}})
+    for (const auto& [mixer, row] : {std::pair{Mixer::Mamba, Str::kind_mamba}, std::pair{Mixer::Mamba1, Str::kind_mamba1},
+                                     std::pair{Mixer::AttentionMamba, Str::kind_attention_mamba},
+                                     std::pair{Mixer::ShortConv, Str::kind_conv},
+                                     std::pair{Mixer::Attention, Str::kind_attention}, std::pair{Mixer::None, Str::kind_mlp}})
       for (int moe = 0; moe < 2; ++moe) {
         LayerKind kind;
-        kind.label = c.block_ffn ? std::string(label) + (moe ? " moe" : " dense") : moe ? std::string("moe") : std::string(label);
+        kind.words = [mixer_row = row, block_ffn = c.block_ffn, moe](Lang l) {
+          if (!block_ffn) return std::string(tr(moe ? Str::kind_moe : mixer_row, l));
+          return printf_text(tr(moe ? Str::kind_x_moe : Str::kind_x_dense, l), tr(mixer_row, l));
+        };
+        kind.label = kind.words(Lang::En);
         kind.is_moe = moe;
         for (i64 i = 0; i < c.n_layers; ++i)
           if (c.layer_mixer(i) == mixer && c.layer_is_moe(i) == static_cast<bool>(moe)) kind.layers.push_back(i);
@@ -724,10 +730,15 @@ Result<Inventory> build_inventory(const ModelConfig& c) {
       if (k == shapes.size()) {
         shapes.push_back(s);
         LayerKind kind;
-        const std::string what = c.sliding_window > 0 ? (s.slides ? "sliding " : "full ") : "attention ";
-        kind.label = (s.kv > 0 ? what + std::to_string(s.kv) + " KV" : std::string("no attention")) +
-                     (s.hd != c.head_dim ? " × " + std::to_string(s.hd) : std::string()) + (s.shared ? ", shared KV" : "") +
-                     (s.ffn > 0 ? ", FFN " + std::to_string(s.ffn) : std::string(", no FFN"));
+        const Str what = c.sliding_window > 0 ? (s.slides ? Str::kind_sliding_kv : Str::kind_full_kv) : Str::kind_attention_kv;
+        kind.words = [s, what, hd = c.head_dim](Lang l) {
+          std::string out = s.kv > 0 ? printf_text(tr(what, l), std::to_string(s.kv).c_str()) : std::string(tr(Str::kind_no_attention, l));
+          if (s.hd != hd) out += " × " + std::to_string(s.hd);
+          if (s.shared) out += tr(Str::kind_shared_kv, l);
+          out += s.ffn > 0 ? printf_text(tr(Str::kind_ffn, l), std::to_string(s.ffn).c_str()) : std::string(tr(Str::kind_no_ffn, l));
+          return out;
+        };
+        kind.label = kind.words(Lang::En);
         inv.kinds.push_back(std::move(kind));
       }
       inv.kinds[k].layers.push_back(i);
@@ -741,7 +752,11 @@ Result<Inventory> build_inventory(const ModelConfig& c) {
   for (int linear = 0; linear < (c.block_pattern.empty() && !c.varies_by_layer() ? 2 : 0); ++linear)
     for (int moe = 0; moe < 2; ++moe) {
       LayerKind kind;
-      kind.label = std::string(linear ? "linear " : "") + (moe ? "moe" : "dense");
+      kind.words = [linear, moe](Lang l) {
+        const char* ffn = tr(moe ? Str::kind_moe : Str::kind_dense, l);
+        return linear ? printf_text(tr(Str::kind_linear, l), ffn) : std::string(ffn);
+      };
+      kind.label = kind.words(Lang::En);
       kind.is_moe = moe;
       for (i64 i = 0; i < c.n_layers; ++i)
         if (c.layer_is_moe(i) == static_cast<bool>(moe) && c.layer_is_linear(i) == static_cast<bool>(linear))
@@ -760,7 +775,8 @@ Result<Inventory> build_inventory(const ModelConfig& c) {
   if (qwen_mtp)
     for (i64 j = 0; j < c.mtp_layers; ++j) {
       LayerKind kind;
-      kind.label = "mtp";
+      kind.words = [](Lang l) { return std::string(tr(Str::kind_mtp, l)); };
+      kind.label = kind.words(Lang::En);
       kind.layers.push_back(c.n_layers + j);
       kind.is_moe = c.is_moe();
       Builder mb{&kind.tensors, Group::Mtp, ""};
@@ -780,7 +796,8 @@ Result<Inventory> build_inventory(const ModelConfig& c) {
   for (i64 j = 0; j < (qwen_mtp ? 0 : c.mtp_layers); ++j) {
     const i64 idx = c.n_layers + j;
     LayerKind kind;
-    kind.label = "mtp";
+    kind.words = [](Lang l) { return std::string(tr(Str::kind_mtp, l)); };
+      kind.label = kind.words(Lang::En);
     kind.layers.push_back(idx);
     kind.is_moe = c.layer_is_moe(idx);
     const std::string prefix = tensor_name(n.layer, idx);

@@ -9,6 +9,7 @@
 // multi-token-prediction layers listed separately (Inventory::mtp) and not in the total.
 #pragma once
 #include <array>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -54,11 +55,18 @@ struct Tensor {
 
 // Layers that share one structure (dense or MoE FFN, softmax or linear attention; the MTP layers).
 struct LayerKind {
-  std::string label;        // "dense", "moe", "linear dense", "linear moe", "mtp"
+  std::string label;        // "dense", "moe", "linear dense", "linear moe", "mtp": English, and the kind's id
+  std::function<std::string(Lang)> words{};  // the label in any language, from the string tables (label = words(En))
   std::vector<i64> layers;  // layer indices in this kind
   std::vector<Tensor> tensors;  // tensors of ONE layer of this kind
   bool is_moe = false;
 };
+
+// A layer kind's label (LayerKind, LayerKindCount) in `lang`: its words, else the English label.
+template <class Kind>
+std::string kind_text(const Kind& k, Lang lang) {
+  return lang == Lang::En || !k.words ? k.label : k.words(lang);
+}
 
 struct Inventory {
   std::vector<Tensor> global;   // embeddings, norms and head outside the layers

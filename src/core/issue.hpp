@@ -2,12 +2,15 @@
 // return a Result<T> holding either a value or a list of Issue{field, message}.
 // `field` names what the user typed (a config.json key, a CLI flag, a link key).
 #pragma once
+#include <array>
 #include <functional>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
+#include "format.hpp"
 #include "lang.hpp"
 
 namespace llmsize::core {
@@ -22,6 +25,25 @@ struct Issue {
 
 // An issue whose message is `text` in each language (its English is the message).
 Issue issue(std::string field, std::function<std::string(Lang)> text);
+// One value of a row's %s placeholder: a text the same in every language (a number, a name), or
+// a row of the string table, in the issue's language.
+struct RowArg {
+  RowArg(std::string s) : text(std::move(s)) {}  // NOLINT: implicit by design
+  RowArg(const char* s) : text(s) {}              // NOLINT
+  RowArg(Str r) : row(r) {}                       // NOLINT
+  std::string in(Lang l) const { return row ? std::string(tr(*row, l)) : text; }
+  std::string text;
+  std::optional<Str> row;
+};
+// An issue whose message is the row `text` with its %s placeholders filled by `args` in order, in
+// each language. A row without arguments is its text as it stands.
+template <class... A>
+Issue issue_row(std::string field, Str text, A&&... args) {
+  return issue(std::move(field), [text, a = std::array<RowArg, sizeof...(A)>{RowArg(std::forward<A>(args))...}](Lang l) {
+    if constexpr (sizeof...(A) == 0) return (void)a, std::string(tr(text, l));
+    else return std::apply([&](const auto&... x) { return printf_text(tr(text, l), x.in(l).c_str()...); }, a);
+  });
+}
 // The message in `lang`: the issue's text where it has one, else its English message.
 std::string message_in(const Issue& issue, Lang lang);
 

@@ -49,8 +49,7 @@ std::optional<Issue> weights_flag(LaunchCommand& c, const Workload& w, std::stri
                         (w.weights == WeightFormat::F16 && w.dtype == ComputeDtype::F16) ||
                         (w.weights == WeightFormat::F32 && w.dtype == ComputeDtype::F32);
       if (!same)
-        return Issue{"w", std::string(engine) + " holds unquantized weights in --dtype " + std::string(torch_dtype(w.dtype)) +
-                              ": set the weights to the same dtype (" + f + " was asked)"};
+        return issue_row("w", Str::exp_dtype, std::string(engine), std::string(torch_dtype(w.dtype)), f);
       return std::nullopt;
     }
     case WeightFormat::Fp8:  // on the fly: fp8 (e4m3) with a scale per tensor
@@ -71,9 +70,9 @@ std::optional<Issue> weights_flag(LaunchCommand& c, const Workload& w, std::stri
                         " reads the method from its quantization_config (no flag)");
       return std::nullopt;
     case WeightFormat::Nf4Dq:
-      return Issue{"w", std::string(engine) + " has no flag for bitsandbytes' double quantization (nf4-dq) as it loads"};
+      return issue_row("w", Str::exp_nf4dq, std::string(engine));
     default:
-      return Issue{"w", "a GGUF file type (" + f + ") is llama.cpp's: choose the llamacpp runtime to export it"};
+      return issue_row("w", Str::exp_gguf_type, f);
   }
 }
 
@@ -92,15 +91,13 @@ Result<LaunchCommand> vllm_command(const Workload& w, std::string_view model) {
   // of dp · tp; there is no size.
   if (w.ep > 1) {
     if (w.ep != w.dp() * w.tp)
-      return Issue{"exp", "vLLM's expert parallelism (--enable-expert-parallel) spans dp · tp = " + std::to_string(w.dp() * w.tp) +
-                             " GPUs; it has no other size"};
+      return issue_row("exp", Str::exp_vllm_ep, std::to_string(w.dp() * w.tp));
     c.flags.push_back({"--enable-expert-parallel", "", "exp"});
   }
   // ref: vllm/config/cache.py CacheDType: auto (the model dtype), fp8 (= fp8_e4m3), …
   if (w.kv_dtype == KvDtype::Fp8) c.flags.push_back({"--kv-cache-dtype", "fp8", "kvt"});
   else if (w.kv_dtype != same_as(w.dtype))
-    return Issue{"kvt", "vLLM's KV cache is the model dtype (--kv-cache-dtype auto, here " + std::string(torch_dtype(w.dtype)) +
-                            ") or fp8; " + name_of(w.kv_dtype) + " is not one of its cache dtypes"};
+    return issue_row("kvt", Str::exp_vllm_kvt, std::string(torch_dtype(w.dtype)), name_of(w.kv_dtype));
   if (w.kv_cache_memory > 0) c.flags.push_back({"--kv-cache-memory-bytes", std::to_string(w.kv_cache_memory), "kvmem"});
   if (w.max_num_batched_tokens > 0) c.flags.push_back({"--max-num-batched-tokens", std::to_string(w.max_num_batched_tokens), "mbt"});
   if (w.max_num_seqs > 0) c.flags.push_back({"--max-num-seqs", std::to_string(w.max_num_seqs), "mns"});
@@ -120,7 +117,7 @@ Result<LaunchCommand> sglang_command(const Workload& w, std::string_view model) 
   c.flags.push_back({"--model-path", model.empty() ? std::string("MODEL") : std::string(model), "model"});
   c.flags.push_back({"--context-length", std::to_string(w.seq), "seq"});
   c.flags.push_back({"--dtype", std::string(torch_dtype(w.dtype)), "dtype"});
-  if (w.pp > 1) return Issue{"pp", "SGLang's pipeline parallelism is not modelled, so it is not exported"};
+  if (w.pp > 1) return issue_row("pp", Str::exp_sglang_pp);
   if (w.tp > 1) c.flags.push_back({"--tp-size", std::to_string(w.tp), "tp"});
   if (w.dp() > 1) c.flags.push_back({"--dp-size", std::to_string(w.dp()), "gpus"});
   if (w.ep > 1) {
@@ -131,8 +128,7 @@ Result<LaunchCommand> sglang_command(const Workload& w, std::string_view model) 
   if (w.kv_dtype == KvDtype::Fp8) c.flags.push_back({"--kv-cache-dtype", "fp8_e4m3", "kvt"});
   else if (w.kv_dtype == KvDtype::BF16 && w.dtype != ComputeDtype::BF16) c.flags.push_back({"--kv-cache-dtype", "bf16", "kvt"});
   else if (w.kv_dtype != same_as(w.dtype))
-    return Issue{"kvt", "SGLang's KV cache is the model dtype (auto), bf16 or fp8; " + name_of(w.kv_dtype) + " with --dtype " +
-                            std::string(torch_dtype(w.dtype)) + " is not one of them"};
+    return issue_row("kvt", Str::exp_sglang_kvt, name_of(w.kv_dtype), std::string(torch_dtype(w.dtype)));
   if (w.mem_fraction_static > 0) c.flags.push_back({"--mem-fraction-static", format_real(w.mem_fraction_static), "mfs"});
   if (w.chunked_prefill_size > 0) c.flags.push_back({"--chunked-prefill-size", std::to_string(w.chunked_prefill_size), "cps"});
   if (w.cuda_graph_max_bs > 0) c.flags.push_back({"--cuda-graph-max-bs", std::to_string(w.cuda_graph_max_bs), "cgbs"});
@@ -149,11 +145,11 @@ Result<LaunchCommand> llamacpp_command(const ModelConfig& cfg, const Workload& w
   c.version = std::string(kLlamaCppVersion);
   c.program = {"llama-server"};
   c.flags.push_back({"-m", model.empty() ? std::string("MODEL.gguf") : std::string(model), "model"});
-  if (w.tp > 1) return Issue{"tp", "llama.cpp's row split (-sm row) is not modelled, so it is not exported; use pp"};
-  if (w.ep > 1) return Issue{"exp", "llama.cpp has no expert parallelism"};
+  if (w.tp > 1) return issue_row("tp", Str::exp_llamacpp_tp);
+  if (w.ep > 1) return issue_row("exp", Str::exp_llamacpp_ep);
   // -c is the context the slots share: seq tokens for each of batch sequences (as the estimate takes it).
   const Checked n_ctx = Checked(w.seq) * w.batch;
-  if (!n_ctx.ok()) return Issue{"batch", "seq · batch (-c) overflows int64"};
+  if (!n_ctx.ok()) return issue_row("batch", Str::exp_llamacpp_ctx);
   c.flags.push_back({"-c", std::to_string(n_ctx.value()), "seq"});
   if (w.parallel > 0) c.flags.push_back({"-np", std::to_string(w.parallel), "np"});  // 0: auto, which -np 0 is not
   if (w.kv_unified) c.flags.push_back({"-kvu", "", "kvu"});
@@ -161,9 +157,9 @@ Result<LaunchCommand> llamacpp_command(const ModelConfig& cfg, const Workload& w
   c.flags.push_back({"-ngl", w.n_gpu_layers < 0 ? std::string("all") : std::to_string(w.n_gpu_layers), "ngl"});
   // ref: common/arg.cpp kv_cache_types; the default is f16, so both are always given.
   const char* type = llamacpp_cache_type(w.kv_dtype);
-  if (!type) return Issue{"kvt", "fp8 is not a llama.cpp cache type (f32, f16, bf16, q8_0, q4_0)"};
+  if (!type) return issue_row("kvt", Str::exp_llamacpp_fp8);
   if ((w.kv_dtype == KvDtype::Q8_0 || w.kv_dtype == KvDtype::Q4_0) && !w.flash_attention)
-    return Issue{"flash", "llama.cpp needs flash attention for a quantized V cache"};
+    return issue_row("flash", Str::exp_llamacpp_quant_v);
   c.flags.push_back({"-ctk", std::string(type), "kvt"});
   c.flags.push_back({"-ctv", std::string(type), "kvt"});
   c.flags.push_back({"-fa", w.flash_attention ? "on" : "off", "flash"});
@@ -189,14 +185,13 @@ Result<LaunchCommand> llamacpp_command(const ModelConfig& cfg, const Workload& w
 // Training: the data-parallel recipes whose configuration holds what the estimate assumed.
 std::optional<Issue> training_limits(const Workload& w, std::string_view who) {
   if (w.tp > 1 || w.pp > 1)
-    return Issue{w.tp > 1 ? "tp" : "pp", std::string(who) + " shards over data parallel only; tensor and pipeline parallelism "
-                                                           "(Megatron) are not exported"};
+    return issue_row(w.tp > 1 ? "tp" : "pp", Str::exp_train_tp_pp, std::string(who));
   if (w.precision == Precision::Pure)
-    return Issue{"prec", std::string(who) + "'s 16-bit training keeps fp32 master weights (mixed); pure 16-bit is not its setting"};
+    return issue_row("prec", Str::exp_train_pure, std::string(who));
   if (w.precision == Precision::Fp32 && w.dtype != ComputeDtype::F32)
-    return Issue{"prec", "fp32 weights with 16-bit autocast is not a setting of " + std::string(who) + "'s configuration"};
+    return issue_row("prec", Str::exp_train_fp32, std::string(who));
   if (w.recompute == Recompute::Selective)
-    return Issue{"rc", "selective recomputation (the attention core only) is Megatron's; " + std::string(who) + " recomputes whole layers"};
+    return issue_row("rc", Str::exp_train_selective, std::string(who));
   return std::nullopt;
 }
 
@@ -209,7 +204,7 @@ void training_notes(LaunchCommand& c, const Workload& w) {
 }
 
 Result<LaunchCommand> deepspeed_config(const Workload& w) {
-  if (w.sharding == Sharding::Fsdp) return Issue{"zero", "fsdp is PyTorch's FSDP: its Accelerate configuration, not DeepSpeed's"};
+  if (w.sharding == Sharding::Fsdp) return issue_row("zero", Str::exp_fsdp_not_ds);
   if (auto issue = training_limits(w, "DeepSpeed")) return *issue;
   LaunchCommand c;
   c.engine = "deepspeed";
@@ -298,8 +293,7 @@ std::string LaunchCommand::text() const {
 Result<LaunchCommand> launch_command(const ModelConfig& cfg, const Workload& w, std::string_view model) {
   if (auto issues = validate(w); !issues.empty()) return issues;
   if (w.mode == Mode::Training) return w.sharding == Sharding::Fsdp ? fsdp_config(w) : deepspeed_config(w);
-  Result<LaunchCommand> c = Issue{"rt", "choose an engine (vllm, sglang or llamacpp) to export its launch command; " +
-                                            std::string(to_string(w.runtime)) + " has none"};
+  Result<LaunchCommand> c = issue_row("rt", Str::exp_no_engine, std::string(to_string(w.runtime)));
   if (w.runtime == Runtime::Vllm) c = vllm_command(w, model);
   if (w.runtime == Runtime::Sglang) c = sglang_command(w, model);
   if (w.runtime == Runtime::LlamaCpp) c = llamacpp_command(cfg, w, model);

@@ -228,7 +228,7 @@ Result<ParamReport> count_params(const ModelConfig& c, const Inventory& inv) {
     norms += p.norms * L;
     router += p.router * L;
     embed += p.embed * L;
-    r.kinds.push_back({k.label, L, p.all.value(), p.active.value()});
+    r.kinds.push_back({k.label, k.words, L, p.all.value(), p.active.value()});
   }
   for (const LayerKind& k : inv.mtp) mtp += layer_parts(k, c.moe.top_k).all;
   Checked vision;

@@ -12,6 +12,7 @@ namespace llmsize::core {
 
 struct LayerKindCount {
   std::string label;  // "dense", "moe"
+  std::function<std::string(Lang)> words{};  // the label in a language (LayerKind::words)
   i64 layers = 0;
   i64 params_per_layer = 0;
   i64 active_per_layer = 0;  // dense parts + top_k routed experts + shared experts

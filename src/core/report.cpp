@@ -141,8 +141,10 @@ std::string params_text(const ModelConfig& c, const ParamReport& p, Lang lang) {
     o += "  " + pad_right(t(Str::rep_mtp_not_in_total), 20) + pad_left(with_commas(p.mtp), 20) + "   " +
          printf_text(tr(Str::rep_total_with_mtp, lang), with_commas(p.total + p.mtp).c_str()) + "\n";
   o += "\n" + t(Str::rep_layers) + "\n";
+  std::size_t kind_width = 8;  // the widest kind's label, in display columns
+  for (const auto& k : p.kinds) kind_width = std::max(kind_width, display_width(kind_text(k, lang)));
   for (const auto& k : p.kinds) {
-    o += "  " + pad_right(k.label, 8) + pad_left(with_commas(k.layers), 5) + " × " +
+    o += "  " + pad_right(kind_text(k, lang), kind_width) + pad_left(with_commas(k.layers), 5) + " × " +
          pad_left(with_commas(k.params_per_layer), 16);
     if (k.active_per_layer != k.params_per_layer)
       o += "   " + printf_text(tr(Str::rep_active_n, lang), with_commas(k.active_per_layer).c_str());
@@ -173,7 +175,7 @@ std::string inventory_text(const ModelConfig& c, const Inventory& inv, const Par
     for (const auto& k : ks) {
       std::string idx = k.layers.size() == 1 ? std::to_string(k.layers[0])
                                               : std::to_string(k.layers.front()) + "…" + std::to_string(k.layers.back());
-      o += "  " + printf_text(tr(Str::rep_inventory_kind, lang), k.label.c_str(),
+      o += "  " + printf_text(tr(Str::rep_inventory_kind, lang), kind_text(k, lang).c_str(),
                               with_commas(static_cast<i64>(k.layers.size())).c_str(), idx.c_str()) + "\n";
       for (const auto& t : k.tensors) row(t, static_cast<i64>(k.layers.size()));
     }

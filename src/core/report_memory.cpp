@@ -27,7 +27,7 @@ json terms_json(const std::vector<EngineTerm>& terms) {
 std::string n(i64 v) { return with_commas(v); }
 
 std::string rate(double v) { return v >= 100 ? fixed(v, 0) : v >= 10 ? fixed(v, 1) : fixed(v, 2); }
-std::string duration(double s) { return s > 0 ? format_duration(s) : "n/a (no TFLOPS figure for this GPU)"; }
+std::string duration(double s, Lang lang) { return s > 0 ? format_duration(s, lang) : tr(Str::rep_no_tflops, lang); }
 }  // namespace
 
 namespace {
@@ -324,11 +324,11 @@ std::string estimate_text(const ModelConfig& cfg, const Workload& w, const Estim
   o += "\n" + t(Str::rep_throughput_heading) + "\n";
   o += "  " + printf_text(tr(Str::rep_decode_rate, lang), rate(p.decode_tokens_per_s).c_str(), rate(p.decode_tokens_per_s_per_seq).c_str(),
                           format_bytes(p.decode_bytes_per_step, unit).c_str()) + "\n";
-  o += "  " + printf_text(tr(Str::rep_prefill_time, lang), n(w.batch).c_str(), n(w.seq).c_str(), duration(p.prefill_seconds).c_str(),
+  o += "  " + printf_text(tr(Str::rep_prefill_time, lang), n(w.batch).c_str(), n(w.seq).c_str(), duration(p.prefill_seconds, lang).c_str(),
                           fixed(w.utilization * 100, 0).c_str(), rate(p.peak_tflops).c_str()) + "\n";
-  o += "  " + printf_text(tr(Str::rep_training_time, lang), n(p.tokens_per_step).c_str(), duration(p.step_seconds).c_str(),
+  o += "  " + printf_text(tr(Str::rep_training_time, lang), n(p.tokens_per_step).c_str(), duration(p.step_seconds, lang).c_str(),
                           short_count(p.train_tokens).c_str(), w.train_tokens == 0 ? tr(Str::rep_chinchilla, lang) : "",
-                          duration(p.train_seconds).c_str()) + "\n";
+                          duration(p.train_seconds, lang).c_str()) + "\n";
   return o;
 }
 

@@ -121,8 +121,7 @@ std::string encode_link(const ShareState& s) {
 Result<ShareState> decode_link(std::string_view text) {
   if (!text.empty() && text.front() == '#') text.remove_prefix(1);
   if (text.size() > kMaxShareLinkBytes)
-    return Issue{"link", "is " + std::to_string(text.size()) + " characters long; the limit is " +
-                             std::to_string(kMaxShareLinkBytes)};
+    return issue_row("link", Str::issue_link_long, std::to_string(text.size()), std::to_string(kMaxShareLinkBytes));
   // Split into decoded pairs first; refuse broken encoding, empty and repeated keys.
   std::vector<Issue> issues;
   std::vector<std::pair<std::string, std::string>> pairs;
@@ -237,8 +236,7 @@ std::string encode_compare_link(const std::vector<ShareState>& cases) {
 Result<std::vector<ShareState>> decode_compare_link(std::string_view text) {
   if (!text.empty() && text.front() == '#') text.remove_prefix(1);
   if (text.size() > kMaxShareLinkBytes * kMaxCompareCases)
-    return Issue{"link", "is " + std::to_string(text.size()) + " characters long; a comparison's limit is " +
-                             std::to_string(kMaxShareLinkBytes * kMaxCompareCases)};
+    return issue_row("link", Str::issue_compare_link_long, std::to_string(text.size()), std::to_string(kMaxShareLinkBytes * kMaxCompareCases));
   // The further cases' keys out of the first case's link.
   std::string first;
   std::vector<std::pair<int, std::string>> others;  // case number, its link

@@ -12,7 +12,7 @@ namespace llmsize::core {
 namespace {
 
 Issue overflow() {
-  return Issue{"seq", "training memory overflows 64-bit byte counts; reduce seq, batch or the model size"};
+  return issue_row("seq", Str::issue_training_overflow);
 }
 
 // Per-stage sums of one quantity, split into non-expert (sharded by ZeRO over dp) and

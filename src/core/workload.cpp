@@ -413,9 +413,9 @@ std::string plain(double v) {  // 48 → "48", 1.5 → "1.5", 989.4 → "989.4"
 
 Result<Gpu> stage_gpu(const Workload& w, i64 stage) {
   if (w.devices.empty()) return gpu_of(w);
-  if (stage < 0 || stage >= static_cast<i64>(w.devices.size())) return Issue{"devs", "has no device for stage " + std::to_string(stage + 1)};
+  if (stage < 0 || stage >= static_cast<i64>(w.devices.size())) return issue_row("devs", Str::issue_no_stage_device, std::to_string(stage + 1));
   const Gpu* g = find_gpu(w.devices[static_cast<size_t>(stage)]);
-  if (!g) return Issue{"devs", "unknown GPU \"" + w.devices[static_cast<size_t>(stage)] + "\""};
+  if (!g) return issue_row("devs", Str::issue_unknown_gpu, w.devices[static_cast<size_t>(stage)]);
   return *g;
 }
 
@@ -429,7 +429,7 @@ Result<Gpu> gpu_of(const Workload& w) {
   } else if (const Gpu* c = find_gpu(w.gpu)) {
     g = *c;
   } else {
-    return Issue{"gpu", "unknown GPU \"" + w.gpu + "\""};
+    return issue_row("gpu", Str::issue_unknown_gpu, w.gpu);
   }
   std::string changed;
   if (w.gpu_mem_gib > 0) {
@@ -445,10 +445,10 @@ Result<Gpu> gpu_of(const Workload& w) {
   }
   if (w.wired_limit_gib > 0) {
     if (!g.unified)
-      return Issue{"wired", "only a unified-memory GPU (Apple) has a wired limit; " + g.name + " has its own memory"};
+      return issue_row("wired", Str::issue_wired_not_unified, g.name);
     const double bytes = w.wired_limit_gib * 1073741824.0;
     if (bytes > static_cast<double>(g.memory_bytes))
-      return Issue{"wired", "must be at most the memory, " + plain(static_cast<double>(g.memory_bytes) / 1073741824.0) + " GiB"};
+      return issue_row("wired", Str::issue_wired_at_most, plain(static_cast<double>(g.memory_bytes) / 1073741824.0));
     g.usable_fraction = bytes / static_cast<double>(g.memory_bytes);
     changed += ", wired limit " + plain(w.wired_limit_gib) + " GiB";
   }

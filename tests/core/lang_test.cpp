@@ -6,7 +6,10 @@
 #include <tuple>
 #include <vector>
 
+#include "core/engine_log.hpp"
+#include "core/estimate.hpp"
 #include "core/issue.hpp"
+#include "core/launch.hpp"
 #include "core/lang.hpp"
 #include "core/model_fields.hpp"
 #include "core/params.hpp"
@@ -208,4 +211,81 @@ TEST_CASE("lang: the estimate's notes read in each language", "[lang]") {
     CHECK(note.message.find(english) == 0);
     CHECK(has_cjk(message_in(note, Lang::Zh)));
   }
+}
+
+TEST_CASE("lang: the engines' refusals read in each language", "[lang]") {
+  // What vLLM, SGLang or llama.cpp would refuse, or what is not modelled, is a note of the
+  // estimate: each one in Chinese, its English the message the CLI and JSON carry.
+  struct Case {
+    const char* preset;
+    std::vector<std::pair<const char*, const char*>> set;
+    const char* field;
+    const char* english;
+  };
+  const std::vector<Case> cases = {
+      {"llama-3-8b", {{"rt", "llamacpp"}, {"kvt", "fp8"}}, "kvt", "fp8 is not a llama.cpp cache type"},
+      {"llama-3-8b", {{"rt", "llamacpp"}, {"gpus", "2"}, {"tp", "2"}}, "tp", "llama.cpp splits rows over devices only with"},
+      {"llama-3-8b", {{"rt", "sglang"}, {"gpus", "2"}, {"pp", "2"}}, "pp", "SGLang's accounting per pipeline stage"},
+      {"llama-3-8b", {{"rt", "sglang"}, {"seq", "16384"}}, "seq", "SGLang refuses a --context-length (16,384) above the model's 8,192 positions"},
+      {"llama-3-8b", {{"rt", "vllm"}, {"seq", "16384"}}, "seq", "vLLM refuses a max_model_len (16,384) above the model's 8,192 positions"},
+      {"jamba-1.5-mini", {{"rt", "vllm"}}, "rt", "vLLM's cache for Mamba-1 layers (Jamba) is not modelled yet"},
+      {"lfm2-1.2b", {{"rt", "vllm"}}, "rt", "vLLM's cache for short-convolution layers (LFM2) is not modelled yet"},
+      {"falcon-h1-0.5b", {{"rt", "sglang"}}, "rt", "SGLang's state pool for Falcon-H1's attention-and-Mamba layers is not modelled yet"},
+      {"deepseek-v3.2", {{"rt", "vllm"}, {"gpus", "8"}, {"tp", "8"}}, "rt", "vLLM's cache for DeepSeek-V3.2's indexer keys"},
+  };
+  for (const Case& k : cases) {
+    Workload w;
+    for (const auto& [key, value] : k.set) REQUIRE_FALSE(find_field(key)->set(w, value));
+    const auto e = estimate(llmsize::test::preset(k.preset).config, w);
+    REQUIRE(e.ok());
+    const Issue* note = nullptr;
+    for (const Issue& n : e.value().notes)
+      if (n.message.find(k.english) == 0) note = &n;
+    INFO(k.preset << ": " << join(e.value().notes));
+    REQUIRE(note);
+    CHECK(note->field == k.field);
+    INFO(message_in(*note, Lang::Zh));
+    CHECK(has_cjk(message_in(*note, Lang::Zh)));
+    CHECK(message_in(*note, Lang::Zh).find("%") == std::string::npos);
+  }
+  // A log that is not one: named in each language.
+  const auto none = parse_engine_log("hello");
+  REQUIRE_FALSE(none.ok());
+  CHECK(none.issues().front().message.find("holds no start-up line of vLLM") == 0);
+  CHECK(has_cjk(message_in(none.issues().front(), Lang::Zh)));
+  // A row's placeholder filled by another row follows the language (issue_row with a Str).
+  const Issue both = issue_row("tp", Str::eng_vllm_divide, Str::eng_what_m2_heads, "3");
+  CHECK(both.message == "vLLM divides the Mamba-2 heads (3) by the tensor parallel size, which must divide it");
+  CHECK(message_in(both, Lang::Zh).find("Mamba-2 头数（3）") != std::string::npos);
+}
+
+TEST_CASE("lang: layer kinds, durations and export refusals read in each language", "[lang]") {
+  const auto all = load_presets();
+  REQUIRE(all.ok());
+  int kinds = 0;
+  for (const auto& p : all.value()) {
+    const auto r = count_params(p.config);
+    REQUIRE(r.ok());
+    for (const auto& k : r.value().kinds) {
+      INFO(p.id << ": " << k.label << " / " << kind_text(k, Lang::Zh));
+      REQUIRE(k.words);
+      CHECK(k.words(Lang::En) == k.label);  // the English label is the words' (JSON, the kinds' ids)
+      CHECK(kind_text(k, Lang::En) == k.label);
+      CHECK(kind_text(k, Lang::Zh) != k.label);
+      ++kinds;
+    }
+  }
+  CHECK(kinds >= 100);
+  CHECK(format_duration(3 * 86400.0) == "3.0 days");
+  CHECK(format_duration(3 * 86400.0, Lang::Zh) == "3.0 天");
+  CHECK(format_duration(3 * 365.25 * 86400, Lang::Zh) == "3.0 年");
+  CHECK(format_duration(90.0, Lang::Zh) == "90.0 s");
+  // What an engine's command line cannot say.
+  Workload w;
+  REQUIRE_FALSE(find_field("rt")->set(w, "llamacpp"));
+  REQUIRE_FALSE(find_field("kvt")->set(w, "fp8"));
+  const auto c = launch_command(llmsize::test::preset("llama-3-8b").config, w, "m");
+  REQUIRE_FALSE(c.ok());
+  CHECK(c.issues().front().message == "fp8 is not a llama.cpp cache type (f32, f16, bf16, q8_0, q4_0)");
+  CHECK(join(c.issues(), "; ", Lang::Zh) == "kvt: fp8 不是 llama.cpp 的缓存类型（f32、f16、bf16、q8_0、q4_0）");
 }
