@@ -189,6 +189,34 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
   plot::stacked_bar("mem_bar", segs, to_display(cap, u), cap_label.c_str(), fmt_bytes_plain, 34 * app.scale);
   mark("memory.bar");
 
+  if (training && e.training.recipe) {  // --recipe: the live tensors at the recipe's own peak
+    const core::RecipePeak& r = *e.training.recipe;
+    section(T(Str::mem_recipe_peak));
+    ImGui::TextDisabled("%s", r.version.c_str());
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(printf_text(T(Str::mem_recipe_allocated), core::format_bytes(r.peak_allocated_bytes, u).c_str(),
+                                       T(core::recipe_phase_row(r.phase)))
+                               .c_str());
+    ImGui::PopTextWrapPos();
+    std::vector<plot::Segment> live;
+    int li = 0;
+    for (const core::RecipePart& p : r.parts)
+      live.push_back({T(p.label), to_display(p.bytes, u), series_colour(li++), p.formula + "\n\n" + p.source});
+    plot::stacked_bar("recipe_bar", live, 0, "", fmt_bytes_plain, 28 * app.scale);
+    if (ImGui::BeginTable("recipe_parts", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+      for (const core::RecipePart& p : r.parts) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::Selectable(T(p.label), false, ImGuiSelectableFlags_SpanAllColumns);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n\n%s", p.formula.c_str(), p.source.c_str());
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(core::format_bytes(p.bytes, u).c_str());
+      }
+      ImGui::EndTable();
+    }
+    mark("memory.recipe");
+  }
+
   if (e.llamacpp && !training) {  // runtime llamacpp: the lines llama-server prints for this model and flags
     section(printf_text(T(Str::mem_engine_prints), "llama.cpp").c_str());
     const core::LlamaCppMemory& l = *e.llamacpp;

@@ -244,6 +244,21 @@ std::string phase_text(const InferenceMemory& m, i64 temps, const char* phase = 
   return names + " = " + values;
 }
 
+// A recipe's peak (training_recipe.hpp) as a sum of its parts: "label bytes + …", with the phase.
+std::string recipe_parts_text(const RecipePeak& p) {
+  std::string out;
+  for (const RecipePart& part : p.parts)
+    out += (out.empty() ? "" : " + ") + std::string(tr(part.label, Lang::En)) + " " + with_commas(part.bytes);
+  return out + " = " + with_commas(p.peak_allocated_bytes) + " bytes at its peak: " + tr(recipe_phase_row(p.phase), Lang::En);
+}
+// The derivation of a training figure the recipe replaces: its part of the recipe's peak.
+std::optional<Derivation> recipe_derivation(const Estimate& e, const char* what) {
+  if (!e.training.recipe) return std::nullopt;
+  const RecipePeak& p = *e.training.recipe;
+  return Derivation{std::string(what) + " at " + p.version + "'s peak; " + recipe_parts_text(p),
+                    p.version + ": each part's code in llmsize --explain (training.recipe.parts)"};
+}
+
 using C = const ModelConfig&;
 using W = const Workload&;
 using E = const Estimate&;
@@ -488,6 +503,7 @@ const Figure kFigures[] = {
      }},
     {"training.weights_bytes", "Weights", Unit::Bytes, Train, [](E e) -> V { return e.training.weights_bytes; }, Lower,
      [](C, W w, E e) -> D {
+       if (auto r = recipe_derivation(e, "the base as stored + the LoRA adapters")) return *r;
        const TrainingMemory& m = e.training;
        const StateBytes sb = state_bytes(w);
        const bool lora = w.lora_rank > 0;
@@ -500,6 +516,7 @@ const Figure kFigures[] = {
      }},
     {"training.gradients_bytes", "Gradients", Unit::Bytes, Train, [](E e) -> V { return e.training.gradients_bytes; }, Lower,
      [](C, W w, E e) -> D {
+       if (auto r = recipe_derivation(e, "no gradient exists yet")) return *r;
        const TrainingMemory& m = e.training;
        const StateBytes sb = state_bytes(w);
        const auto z = w.sharding;
@@ -510,6 +527,7 @@ const Figure kFigures[] = {
     {"training.master_weights_bytes", "fp32 master weights", Unit::Bytes, Train,
      [](E e) -> V { return e.training.master_weights_bytes; }, Lower,
      [](C, W w, E e) -> D {
+       if (auto r = recipe_derivation(e, "no master copy (bf16-true)")) return *r;
        const TrainingMemory& m = e.training;
        const StateBytes sb = state_bytes(w);
        const auto z = w.sharding;
@@ -518,7 +536,8 @@ const Figure kFigures[] = {
                "Micikevicius et al. 2018, mixed precision training: fp32 master copy"};
      }},
     {"training.optimizer_bytes", "Optimizer states", Unit::Bytes, Train, [](E e) -> V { return e.training.optimizer_bytes; }, Lower,
-     [](C, W w, E) -> D {
+     [](C, W w, E e) -> D {
+       if (auto r = recipe_derivation(e, "no optimizer state exists yet (created at the first step)")) return *r;
        const auto z = w.sharding;
        return {"per trainable tensor: " + optimizer_rule(w) + (z != Sharding::None ? ", / dp" : "") + (w.qlora ? "; paged to CPU only under memory pressure" : ""),
                w.optimizer == Optimizer::AdamW8bit ? "Dettmers et al. 2022 (8-bit optimizers); bitsandbytes Optimizer2State blocksize 256, min_8bit_size 4096"
@@ -527,6 +546,7 @@ const Figure kFigures[] = {
      }},
     {"training.activation_bytes", "Activations", Unit::Bytes, Train, [](E e) -> V { return e.training.activation_bytes; }, Lower,
      [](C c, W w, E e) -> D {
+       if (auto r = recipe_derivation(e, "the tensors saved for backward + the logits and loss")) return *r;
        const TrainingMemory& m = e.training;
        const LayerActivations& a = m.layer;
        std::string parts = "per dense layer " + n(a.total) + " = norm inputs " + n(a.norm_inputs) + " + qkv input " + n(a.attn_input) +
@@ -550,6 +570,9 @@ const Figure kFigures[] = {
      reserve_bound,
      [](C, W, E e) -> D {
        const TrainingMemory& m = e.training;
+       if (m.recipe)
+         return {"reserve " + n(m.reserve_bytes) + " + RoPE cache and cuBLAS workspace " + n(m.recipe->fixed_bytes),
+                 "PyTorch CUDA context and allocator; " + m.recipe->version};
        return {"reserve " + n(m.reserve_bytes) + " + NCCL workspace " + n(m.comm_bytes) + " + gathered layers (ZeRO-3/FSDP, 2 layers) " +
                    n(m.gathered_bytes) + " + QLoRA bf16 compute copy " + n(m.dequant_bytes),
                "PyTorch CUDA context and allocator; FSDP prefetch of the next unit"};
@@ -557,6 +580,15 @@ const Figure kFigures[] = {
     {"training.total_bytes", "Training total per GPU", Unit::Bytes, Train, [](E e) -> V { return e.training.total_bytes; },
      reserve_bound,
      [](C, W, E) -> D { return {"weights + gradients + master + optimizer + activations + reserve", "most loaded GPU"}; }},
+    {"training.peak_allocated_bytes", "Peak allocated (max_memory_allocated)", Unit::Bytes, Train,
+     [](E e) -> V { return e.training.peak_allocated_bytes; },
+     [](W w, E e) { return e.training.recipe ? Bound::Estimate : reserve_bound(w, e); },
+     [](C, W, E e) -> D {
+       const TrainingMemory& m = e.training;
+       if (m.recipe) return {recipe_parts_text(*m.recipe), m.recipe->version + "; torch.cuda.max_memory_allocated() counts each tensor rounded up to 512 B"};
+       return {"total − reserve = " + n(m.total_bytes) + " − " + n(m.reserve_bytes) + " = " + n(m.peak_allocated_bytes),
+               "what the caching allocator hands out (max_memory_allocated): the CUDA context and cached free blocks are the reserve"};
+     }},
     {"training.trainable_params", "Trainable parameters", Unit::Count, Train, [](E e) -> V { return e.training.trainable_params; },
      Exact,
      [](C, W w, E e) -> D {

@@ -88,6 +88,21 @@ json estimate_object(const ModelConfig& cfg, const Workload& w, const Estimate& 
                      {"lora_params", t.lora_params},
                      {"stage", t.stage},
                      {"stage_layers", t.stage_layers}};
+  out["training"]["recipe"] = {{"name", std::string(to_string(w.recipe))}};
+  if (t.recipe) {  // the recipe's own peak: its phase and live tensors by group, largest first
+    json parts = json::array();
+    for (const RecipePart& p : t.recipe->parts)
+      parts.push_back({{"label", tr(p.label, Lang::En)}, {"bytes", p.bytes}, {"formula", p.formula}, {"source", p.source}});
+    out["training"]["recipe"] = {{"name", std::string(to_string(t.recipe->recipe))},
+                                 {"version", t.recipe->version},
+                                 {"phase", tr(recipe_phase_row(t.recipe->phase), Lang::En)},
+                                 {"weights_bytes", t.recipe->weights_bytes},
+                                 {"adapter_bytes", t.recipe->adapter_bytes},
+                                 {"saved_bytes", t.recipe->saved_bytes},
+                                 {"head_bytes", t.recipe->head_bytes},
+                                 {"fixed_bytes", t.recipe->fixed_bytes},
+                                 {"parts", parts}};
+  }
   out["fit"] = {{"capacity_bytes", m.capacity_bytes},
                 {"training_capacity_bytes", t.capacity_bytes},
                 {"inference_fits", m.fits},
@@ -291,6 +306,13 @@ std::string estimate_text(const ModelConfig& cfg, const Workload& w, const Estim
     o += "  " + pad_right(t(Str::rep_usable), 30) + b(tm.capacity_bytes) + "  " + (tm.fits ? fit : no_fit) + "\n";
     o += "  " + printf_text(tr(Str::rep_trainable_min_gpus, lang), n(tm.trainable_params).c_str(),
                             (tm.min_gpus > 0 ? n(tm.min_gpus) : none_fit).c_str()) + "\n";
+    if (tm.recipe) {  // the recipe's live tensors at its peak, largest first
+      const RecipePeak& r = *tm.recipe;
+      o += "\n" + printf_text(tr(Str::rep_recipe_heading, lang), std::string(to_string(r.recipe)).c_str()) + " (" + r.version + ")\n";
+      o += "  " + printf_text(tr(Str::rep_recipe_phase, lang), tr(recipe_phase_row(r.phase), lang)) + "\n";
+      for (const RecipePart& part : r.parts) o += row(tr(part.label, lang), part.bytes);
+      o += row(fig("training.peak_allocated_bytes"), tm.peak_allocated_bytes);
+    }
   }
   auto prints = [&](const char* engine, std::string_view version, const std::string& settings) {
     return "\n" + printf_text(tr(Str::mem_engine_prints, lang), engine) + " (" + std::string(version) + "; " + settings + ")\n";

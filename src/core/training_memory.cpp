@@ -233,6 +233,25 @@ Result<TrainingMemory> training_memory(const ModelConfig& cfg, const Inventory& 
   m.layer = *dense_act;
   m.layer_moe = moe_act;
   m.capacity_bytes = gpu.usable_bytes();
+  m.peak_allocated_bytes = m.total_bytes - m.reserve_bytes;
+  if (w.mode == Mode::Training && w.recipe != Recipe::Formula) {
+    // The recipe's own allocations replace the papers' breakdown: at its peak (iteration 0) no
+    // gradient or optimizer state exists yet; what is live is the base, the adapters, the saved
+    // activations and the loss region, and the fixed buffers, with the reserve on top.
+    auto rp = recipe_peak(cfg, w, gpu);
+    if (!rp) return rp.issues();
+    const Checked total = Checked(rp->peak_allocated_bytes) + m.reserve_bytes;
+    if (!total.ok()) return overflow();
+    m.weights_bytes = rp->weights_bytes + rp->adapter_bytes;
+    m.vision_weights_bytes = m.gradients_bytes = m.master_weights_bytes = m.optimizer_bytes = 0;
+    m.activation_bytes = rp->saved_bytes + rp->head_bytes;
+    m.logits_bytes = rp->head_bytes;
+    m.recompute_bytes = m.gathered_bytes = m.dequant_bytes = m.comm_bytes = 0;
+    m.overhead_bytes = m.reserve_bytes + rp->fixed_bytes;
+    m.total_bytes = total.value();
+    m.peak_allocated_bytes = rp->peak_allocated_bytes;
+    m.recipe = std::move(rp).value();
+  }
   m.fits = m.total_bytes <= m.capacity_bytes;
   // Minimum GPUs: an ideal split of the model states and one micro-batch's activations over
   // n GPUs, the reserve and communication workspace on each.

@@ -7,6 +7,7 @@
 #include "activations.hpp"
 #include "inference_memory.hpp"
 #include "model_states.hpp"
+#include "training_recipe.hpp"
 
 namespace llmsize::core {
 
@@ -21,6 +22,10 @@ struct TrainingMemory {
   i64 activation_bytes = 0;      // layers × in-flight micro-batches + embedding/logits extras
   i64 overhead_bytes = 0;        // reserve + comm + ZeRO-3 gathered layers + QLoRA dequant copy
   i64 total_bytes = 0;
+  // What torch.cuda.max_memory_allocated() would report: the total without the reserve (the CUDA
+  // context and what the caching allocator holds unused). A recipe's (w.recipe) is its code's peak.
+  i64 peak_allocated_bytes = 0;
+  std::optional<RecipePeak> recipe;  // the recipe's peak, tensor group by group (not for `formula`)
   i64 reserve_bytes = 0, comm_bytes = 0, gathered_bytes = 0, dequant_bytes = 0;
   i64 logits_bytes = 0;          // fp32 logits for the loss, b·s·v/t (last stage)
   i64 recompute_bytes = 0;       // full recompute: one layer's activations rebuilt in backward

@@ -293,6 +293,11 @@ std::vector<WorkloadField> build_fields() {
       enum_field<W>(spec("gdt", "--grad-dtype", "Gradient dtype", "dtype of the gradients; auto = the weights' dtype",
                          Training),
                     kGradDtypeNames, AT(grad_dtype)),
+      enum_field<W>(spec("recipe", "--recipe", "Recipe",
+                         "formula: the papers' model of training memory; litgpt: LitGPT's finetune/lora.py as its code "
+                         "allocates (commit 8641822, PyTorch 2.1; one GPU, LoRA on q and v, bf16-true or bitsandbytes NF4)",
+                         Training),
+                    kRecipeNames, AT(recipe)),
       int_row(spec("accum", "--grad-accum", "Gradient accumulation", "micro-batches per optimizer step", Training), 1,
               1 << 20, AT(grad_accum)),
       enum_field<W>(spec("zero", "--zero", "ZeRO / FSDP",
@@ -400,6 +405,7 @@ std::string_view to_string(Precision p) { return name_at(kPrecisionNames, static
 std::string_view to_string(GradDtype g) { return name_at(kGradDtypeNames, static_cast<size_t>(g)); }
 std::string_view to_string(Sharding s) { return name_at(kShardingNames, static_cast<size_t>(s)); }
 std::string_view to_string(Recompute r) { return name_at(kRecomputeNames, static_cast<size_t>(r)); }
+std::string_view to_string(Recipe r) { return name_at(kRecipeNames, static_cast<size_t>(r)); }
 i64 dtype_bytes(ComputeDtype d) { return d == ComputeDtype::F32 ? 4 : 2; }
 
 namespace {

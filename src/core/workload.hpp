@@ -80,6 +80,10 @@ enum class Sharding : std::uint8_t { None, Zero1, Zero2, Zero3, Fsdp };  // Fsdp
 inline constexpr std::string_view kShardingNames[] = {"0", "1", "2", "3", "fsdp"};  // ZeRO stage, or fsdp
 enum class Recompute : std::uint8_t { None, Selective, Full };
 inline constexpr std::string_view kRecomputeNames[] = {"none", "selective", "full"};
+// Whose allocations the training estimate follows: the papers' formulas, or a recipe's code as
+// it runs (training_recipe.hpp).
+enum class Recipe : std::uint8_t { Formula, LitGpt };
+inline constexpr std::string_view kRecipeNames[] = {"formula", "litgpt"};
 
 // LoRA target modules, by role (q also covers MLA q_a/q_b, k covers kv_a, v covers kv_b;
 // a fused qkv is adapted when any of q,k,v is chosen, a fused gate_up when gate or up is).
@@ -102,6 +106,7 @@ static_assert(std::size(kPrecisionNames) == static_cast<size_t>(Precision::Fp32)
 static_assert(std::size(kGradDtypeNames) == static_cast<size_t>(GradDtype::F16) + 1);
 static_assert(std::size(kShardingNames) == static_cast<size_t>(Sharding::Fsdp) + 1);
 static_assert(std::size(kRecomputeNames) == static_cast<size_t>(Recompute::Full) + 1);
+static_assert(std::size(kRecipeNames) == static_cast<size_t>(Recipe::LitGpt) + 1);
 
 struct Workload {
   Mode mode = Mode::Inference;
@@ -152,6 +157,7 @@ struct Workload {
   std::vector<std::string> devices;  // llama.cpp's devices when the cards differ: a catalog id per pipeline stage; empty = `gpu` for each
 
   // Training.
+  Recipe recipe = Recipe::Formula;
   Optimizer optimizer = Optimizer::AdamW;
   StateDtype opt_state = StateDtype::F32;
   Precision precision = Precision::Mixed;
@@ -198,6 +204,7 @@ std::string_view to_string(LogitsMode l);
 std::string_view to_string(Runtime r);
 std::string_view to_string(ComputeDtype d);
 std::string_view to_string(Optimizer o);
+std::string_view to_string(Recipe r);
 std::string_view to_string(StateDtype d);
 std::string_view to_string(Precision p);
 std::string_view to_string(GradDtype g);

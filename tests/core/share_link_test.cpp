@@ -81,7 +81,7 @@ TEST_CASE("random valid states round-trip exactly", "[core][link][property]") {
   int round_trips = 0;
   // Presets whose layers are listed one by one (block patterns, per-layer shapes) turn invalid when
   // the layer count is drawn anew: enough iterations to keep over 100 valid states.
-  for (int iter = 0; iter < 600; ++iter) {
+  for (int iter = 0; iter < 800; ++iter) {
     const auto& p = all.value()[rng() % all->size()];
     ShareState s = preset_state(p.id);
     if (rng() % 4 == 0) s.preset.clear();

@@ -1,0 +1,55 @@
+// Training memory as a recipe's code allocates it: the peak that torch.cuda.max_memory_allocated()
+// reports, tensor by tensor, at the moment it happens. The `formula` recipe is the papers' model
+// (training_memory.hpp); each other recipe follows one version of its code, and refuses, with the
+// reason named, what that code path does not cover.
+//
+// litgpt: LitGPT finetune/lora.py at commit 8641822b (Oct 2023), Lightning Fabric 71aed751 (its
+// pin), PyTorch 2.1.0, bitsandbytes 0.41.1: precision bf16-true, LoRA on the query and value of a
+// multi-head model, optionally `--quantize bnb.nf4 / bnb.nf4-dq`, one GPU with flash attention
+// (sm80 or newer). The script forces the longest sample (seq) into its first micro-batch (batch),
+// and the peak falls in that iteration, before any LoRA gradient or optimizer state exists.
+#pragma once
+#include <vector>
+
+#include "gpus.hpp"
+#include "model.hpp"
+#include "workload.hpp"
+
+namespace llmsize::core {
+
+// When the peak happens.
+enum class RecipePhase : std::uint8_t { CrossEntropyBackward, LmHeadBackward, EndOfForward, ConvertOutput };
+
+// One group of live tensors at the peak: `bytes` as the caching allocator counts them (each
+// tensor rounded up to 512 B), `formula` its sizes in symbols, `source` the code that holds it.
+struct RecipePart {
+  Str label;
+  i64 bytes = 0;
+  std::string formula;
+  std::string source;
+};
+
+struct RecipePeak {
+  Recipe recipe = Recipe::LitGpt;
+  std::string version;         // the code followed, e.g. "LitGPT 8641822 finetune/lora.py · PyTorch 2.1.0 · …"
+  RecipePhase phase = RecipePhase::CrossEntropyBackward;
+  i64 peak_allocated_bytes = 0;  // comparable with torch.cuda.max_memory_allocated()
+  i64 weights_bytes = 0;         // the frozen base as the recipe stores it
+  i64 adapter_bytes = 0;         // LoRA A and B
+  i64 saved_bytes = 0;           // tensors autograd keeps for backward at the end of forward
+  i64 head_bytes = 0;            // the logits and loss region in the peak's phase
+  i64 fixed_bytes = 0;           // the RoPE cache and the cuBLAS workspace
+  std::vector<RecipePart> parts; // the peak's live tensors by group, largest first; they sum to the peak
+};
+
+// The string-table row that says when the peak happens.
+Str recipe_phase_row(RecipePhase phase);
+
+// The peak of `w.recipe` (not Formula) for this model on this GPU, or the reason it is not modelled.
+Result<RecipePeak> recipe_peak(const ModelConfig& cfg, const Workload& w, const Gpu& gpu);
+
+// The caching allocator's size of one tensor: a multiple of 512 bytes, at least 512
+// (c10/cuda/CUDACachingAllocator.cpp round_size, kMinBlockSize).
+i64 allocator_round(i64 bytes);
+
+}  // namespace llmsize::core
