@@ -56,7 +56,7 @@ void draw_share_panel(App& app) {
       }
     }
     mark("share.launch");
-    for (const std::string& n : launch->notes) ImGui::TextWrapped("%s", n.c_str());
+    for (const core::Issue& n : launch->notes) ImGui::TextWrapped("%s", core::message_in(n, ui_lang()).c_str());
     if (ImGui::Button(TL(Str::share_copy_launch, "copy_launch"))) {
       if (app.hooks.copy_text) app.hooks.copy_text(text);
       app.copied_note = T(Str::share_launch_copied);

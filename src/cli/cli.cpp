@@ -495,7 +495,7 @@ Output export_cmd(const Args& args, const FileReader& read_file, const PrefixRea
   o.out = c->text() + "\n";
   if (!c->config_name.empty()) o.out += "# " + c->config_name + ":\n" + c->config_text;
   std::string notes = "# " + c->version + "\n";
-  for (const std::string& n : c->notes) notes += "# " + n + "\n";
+  for (const Issue& n : c->notes) notes += "# " + n.message + "\n";
   o.out += notes;
   return o;
 }

@@ -54,7 +54,7 @@ std::optional<Issue> weights_flag(LaunchCommand& c, const Workload& w, std::stri
     }
     case WeightFormat::Fp8:  // on the fly: fp8 (e4m3) with a scale per tensor
       c.flags.push_back({"--quantization", "fp8", "w"});
-      c.notes.push_back("--quantization fp8 quantizes an unquantized checkpoint as it loads; a checkpoint already in FP8 needs no flag");
+      c.notes.push_back(issue_row("w", Str::launch_note_fp8));
       return std::nullopt;
     case WeightFormat::Nf4:  // bitsandbytes 4-bit as it loads
       c.flags.push_back({"--quantization", "bitsandbytes", "w"});
@@ -66,8 +66,7 @@ std::optional<Issue> weights_flag(LaunchCommand& c, const Workload& w, std::stri
     case WeightFormat::GptqInt8:
     case WeightFormat::AwqInt4:
     case WeightFormat::Mxfp4:
-      c.notes.push_back("weights " + f + ": MODEL must be a checkpoint quantized so; " + std::string(engine) +
-                        " reads the method from its quantization_config (no flag)");
+      c.notes.push_back(issue_row("w", Str::launch_note_checkpoint, f, std::string(engine)));
       return std::nullopt;
     case WeightFormat::Nf4Dq:
       return issue_row("w", Str::exp_nf4dq, std::string(engine));
@@ -105,7 +104,7 @@ Result<LaunchCommand> vllm_command(const Workload& w, std::string_view model) {
   // models as the profile does; only another size is passed.
   if (w.block_size != 16) c.flags.push_back({"--block-size", std::to_string(w.block_size), "bs"});
   if (auto issue = weights_flag(c, w, "vLLM")) return *issue;
-  c.notes.push_back("batch " + std::to_string(w.batch) + " is the load sent to the server, not a flag (--max-num-seqs caps it)");
+  c.notes.push_back(issue_row("batch", Str::launch_note_batch_vllm, std::to_string(w.batch)));
   return c;
 }
 
@@ -122,7 +121,7 @@ Result<LaunchCommand> sglang_command(const Workload& w, std::string_view model) 
   if (w.dp() > 1) c.flags.push_back({"--dp-size", std::to_string(w.dp()), "gpus"});
   if (w.ep > 1) {
     c.flags.push_back({"--ep-size", std::to_string(w.ep), "exp"});
-    c.notes.push_back("--ep-size: SGLang checks it against tp and dp when it starts (rules not modelled here)");
+    c.notes.push_back(issue_row("exp", Str::launch_note_ep_sglang));
   }
   // ref: server_args.py --kv-cache-dtype choices: auto (the model dtype), fp8_e5m2, fp8_e4m3, bf16, bfloat16, fp4_e2m1.
   if (w.kv_dtype == KvDtype::Fp8) c.flags.push_back({"--kv-cache-dtype", "fp8_e4m3", "kvt"});
@@ -135,7 +134,7 @@ Result<LaunchCommand> sglang_command(const Workload& w, std::string_view model) 
   if (w.swa_full_tokens_ratio != 0.8) c.flags.push_back({"--swa-full-tokens-ratio", format_real(w.swa_full_tokens_ratio), "swar"});
   if (w.disable_hybrid_swa_memory) c.flags.push_back({"--disable-hybrid-swa-memory", "", "dhswa"});
   if (auto issue = weights_flag(c, w, "SGLang")) return *issue;
-  c.notes.push_back("batch " + std::to_string(w.batch) + " is the load sent to the server, not a flag");
+  c.notes.push_back(issue_row("batch", Str::launch_note_batch, std::to_string(w.batch)));
   return c;
 }
 
@@ -172,12 +171,11 @@ Result<LaunchCommand> llamacpp_command(const ModelConfig& cfg, const Workload& w
     c.flags.push_back({"-ts", ts, "ts"});
   }
   if (w.pp > 1)
-    c.notes.push_back("pp " + std::to_string(w.pp) + ": llama-server splits the layers over the GPUs it sees (" + std::to_string(w.pp) +
-                      " visible, e.g. CUDA_VISIBLE_DEVICES); there is no count flag");
+    c.notes.push_back(issue_row("pp", Str::launch_note_pp, std::to_string(w.pp), std::to_string(w.pp)));
   if (is_gguf(w.weights) || model.empty())
-    c.notes.push_back("the weights are the GGUF file's own types (" + name_of(w.weights) + " assumed); the activations' dtype has no flag");
+    c.notes.push_back(issue_row("w", Str::launch_note_gguf_assumed, name_of(w.weights)));
   else
-    c.notes.push_back("the weights are the GGUF file's own types; the activations' dtype has no flag");
+    c.notes.push_back(issue_row("w", Str::launch_note_gguf));
   (void)cfg;
   return c;
 }
@@ -196,11 +194,9 @@ std::optional<Issue> training_limits(const Workload& w, std::string_view who) {
 }
 
 void training_notes(LaunchCommand& c, const Workload& w) {
-  c.notes.push_back("train.py stands for the training script (a Hugging Face Trainer: its optimizer, " +
-                    std::string(to_string(w.optimizer)) + " here, is set there)");
+  c.notes.push_back(issue_row("opt", Str::launch_note_train_py, std::string(to_string(w.optimizer))));
   if (w.lora_rank > 0)
-    c.notes.push_back("LoRA r = " + std::to_string(w.lora_rank) + (w.qlora ? " on a 4-bit (QLoRA) base" : "") +
-                      ": PEFT's LoraConfig in the script, not this file");
+    c.notes.push_back(issue_row("lora", w.qlora ? Str::launch_note_qlora : Str::launch_note_lora, std::to_string(w.lora_rank)));
 }
 
 Result<LaunchCommand> deepspeed_config(const Workload& w) {
@@ -226,7 +222,7 @@ Result<LaunchCommand> deepspeed_config(const Workload& w) {
   j["zero_optimization"] = {{"stage", stage}};
   c.flags.push_back({"zero_optimization.stage", std::to_string(stage), "zero"});
   c.config_text = j.dump(2) + "\n";
-  if (w.recompute == Recompute::Full) c.notes.push_back("recompute full: the Trainer's --gradient_checkpointing (not a DeepSpeed key)");
+  if (w.recompute == Recompute::Full) c.notes.push_back(issue_row("rc", Str::launch_note_recompute));
   training_notes(c, w);
   return c;
 }
@@ -256,8 +252,7 @@ Result<LaunchCommand> fsdp_config(const Workload& w) {
   c.flags.push_back({"num_processes", std::to_string(w.gpus), "gpus"});
   c.flags.push_back({"fsdp_sharding_strategy", "FULL_SHARD", "zero"});
   c.flags.push_back({"fsdp_activation_checkpointing", w.recompute == Recompute::Full ? "true" : "false", "rc"});
-  c.notes.push_back("micro-batch " + std::to_string(w.batch) + " and " + std::to_string(w.grad_accum) +
-                    " accumulation steps: the Trainer's per_device_train_batch_size and gradient_accumulation_steps");
+  c.notes.push_back(issue_row("batch", Str::launch_note_accum, std::to_string(w.batch), std::to_string(w.grad_accum)));
   training_notes(c, w);
   return c;
 }
@@ -299,8 +294,7 @@ Result<LaunchCommand> launch_command(const ModelConfig& cfg, const Workload& w, 
   if (w.runtime == Runtime::LlamaCpp) c = llamacpp_command(cfg, w, model);
   if (!c || !model.empty()) return c;
   LaunchCommand out = std::move(c).value();
-  out.notes.insert(out.notes.begin(), std::string(w.runtime == Runtime::LlamaCpp ? "MODEL.gguf" : "MODEL") + " stands for the model: its " +
-                                          (w.runtime == Runtime::LlamaCpp ? "GGUF file" : "Hugging Face id or local path"));
+  out.notes.insert(out.notes.begin(), issue_row("model", w.runtime == Runtime::LlamaCpp ? Str::launch_note_model_gguf : Str::launch_note_model));
   return out;
 }
 
@@ -330,7 +324,8 @@ std::string launch_json(const LaunchCommand& c) {
   j["program"] = c.program;
   j["flags"] = json::array();
   for (const LaunchFlag& f : c.flags) j["flags"].push_back({{"flag", f.flag}, {"value", f.value}, {"field", f.field}});
-  j["notes"] = c.notes;
+  j["notes"] = json::array();
+  for (const Issue& n : c.notes) j["notes"].push_back(n.message);
   if (!c.config_name.empty()) j["config"] = {{"name", c.config_name}, {"text", c.config_text}};
   return j.dump(2, ' ', false, json::error_handler_t::replace);
 }

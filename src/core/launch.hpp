@@ -32,7 +32,7 @@ struct LaunchCommand {
   std::string version;  // the version whose flags these are
   std::vector<std::string> program;  // the words before the flags: {"vllm", "serve", MODEL}
   std::vector<LaunchFlag> flags;
-  std::vector<std::string> notes;    // fields without a flag, and what MODEL stands for
+  std::vector<Issue> notes;          // fields without a flag, and what MODEL stands for (field: the workload key)
   // Training: the configuration file the command reads (ds_config.json, fsdp_config.yaml), its
   // text, and the workload field of each of its keys (flags holds them as key = value).
   std::string config_name, config_text;

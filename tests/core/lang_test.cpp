@@ -288,4 +288,17 @@ TEST_CASE("lang: layer kinds, durations and export refusals read in each languag
   REQUIRE_FALSE(c.ok());
   CHECK(c.issues().front().message == "fp8 is not a llama.cpp cache type (f32, f16, bf16, q8_0, q4_0)");
   CHECK(join(c.issues(), "; ", Lang::Zh) == "kvt: fp8 不是 llama.cpp 的缓存类型（f32、f16、bf16、q8_0、q4_0）");
+  // And the notes beside a command it can say: the flags it has not, and what MODEL stands for.
+  for (const char* rt : {"vllm", "sglang", "llamacpp"}) {
+    Workload v;
+    REQUIRE_FALSE(find_field("rt")->set(v, rt));
+    const auto ok = launch_command(llmsize::test::preset("llama-3-8b").config, v, "");
+    REQUIRE(ok.ok());
+    REQUIRE(ok.value().notes.size() >= 2);
+    for (const Issue& n : ok.value().notes) {
+      INFO(rt << ": " << n.message << " / " << message_in(n, Lang::Zh));
+      CHECK(has_cjk(message_in(n, Lang::Zh)));
+      CHECK(message_in(n, Lang::En) == n.message);
+    }
+  }
 }

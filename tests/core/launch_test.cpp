@@ -60,7 +60,7 @@ TEST_CASE("export: vLLM's, SGLang's and llama-server's command lines for one con
         "llama-server -m Qwen3-30B-A3B-Q4_K_M.gguf -c 16384 -np 2 -ngl all -ctk q8_0 -ctv q8_0 -fa on -ub 1024 --n-cpu-moe 12 -ts 3,1");
   const LaunchCommand lc = command("gpt-oss-20b", on(Runtime::LlamaCpp, {{"ngl", "10"}, {"swaf", "1"}, {"kvt", "fp16"}, {"flash", "0"}}));
   CHECK(lc.text() == "llama-server -m MODEL.gguf -c 4096 -ngl 10 -ctk f16 -ctv f16 -fa off --swa-full");
-  CHECK(lc.notes.front().find("MODEL.gguf stands for the model") == 0);
+  CHECK(lc.notes.front().message.find("MODEL.gguf stands for the model") == 0);
   // A word the shell would split is quoted.
   CHECK(command("llama-3.1-8b", on(Runtime::LlamaCpp, {}), "my models/llama 8b.gguf").text().rfind("llama-server -m 'my models/llama 8b.gguf' ", 0) == 0);
 }
