@@ -132,8 +132,8 @@ Result<RecipePeak> recipe_peak(const ModelConfig& c, const Workload& w, const Gp
 
   // --- Tensors autograd saves for backward, per block (ℓ ≥ 1: the block input requires grad,
   // through the adapters of the blocks before it; block 0's does not).
-  std::array<Checked, 8> saved{};  // indexed as the parts below
   enum { kLoraBranch, kAttention, kNorms, kMeanBug, kMlp, kBnbInputs, kIds, kCount };
+  std::array<Checked, kCount> saved{};  // by the parts below
   for (i64 l = 0; l < L; ++l) {
     const bool g = l >= 1;
     // lora.py: lora_dropout(x) keeps its bool mask (native_dropout) where x needs a gradient; mm with
