@@ -218,3 +218,72 @@ TEST_CASE("Splitting a GEMM into row and column blocks (M >= 2 each) changes no 
     }
   }
 }
+
+namespace {
+
+// Stores an M×K (or K×N) operand as its transpose, row stride ld.
+std::vector<float> transposed(const std::vector<float>& m, int rows, int cols, int ld) {
+  std::vector<float> t(std::size_t(cols) * std::size_t(ld), 777.0f);
+  for (int i = 0; i < rows; ++i)
+    for (int j = 0; j < cols; ++j) t[std::size_t(j) * ld + i] = m[std::size_t(i) * cols + j];
+  return t;
+}
+
+// op(A)·op(B) through sgemm_op_with, each operand plain or stored transposed, C overwritten or
+// accumulated onto a known C0, against the naive product of the plain operands.
+void check_op(const k::GemmKernel& kr, bool ta, bool tb, bool acc, int M, int N, int K, int pad) {
+  const auto A = random_matrix(M, K, 11u + std::uint32_t(M));
+  const auto B = random_matrix(K, N, 13u + std::uint32_t(N));
+  const auto C0 = random_matrix(M, N, 17u);
+  const int lda = (ta ? M : K) + pad, ldb = (tb ? K : N) + pad;
+  std::vector<float> As = ta ? transposed(A, M, K, lda) : std::vector<float>(std::size_t(M) * lda, 777.0f);
+  std::vector<float> Bs = tb ? transposed(B, K, N, ldb) : std::vector<float>(std::size_t(K) * ldb, 777.0f);
+  if (!ta)
+    for (int i = 0; i < M; ++i) std::copy_n(A.data() + std::size_t(i) * K, K, As.data() + std::size_t(i) * lda);
+  if (!tb)
+    for (int i = 0; i < K; ++i) std::copy_n(B.data() + std::size_t(i) * N, N, Bs.data() + std::size_t(i) * ldb);
+  std::vector<float> C = acc ? C0 : std::vector<float>(std::size_t(M) * N, 12345.0f);
+  k::sgemm_op_with(kr, ta, tb, M, N, K, As.data(), lda, Bs.data(), ldb, C.data(), N, acc);
+  if (acc)
+    for (std::size_t i = 0; i < C.size(); ++i) C[i] -= C0[i];  // the product alone, up to one rounding of C0
+  INFO(kr.name << " ta=" << ta << " tb=" << tb << " acc=" << acc << " M=" << M << " N=" << N << " K=" << K
+               << " pad=" << pad);
+  if (!acc) {
+    CHECK(count_mismatches(M, N, K, A.data(), K, B.data(), N, C.data(), N) == 0);
+    return;
+  }
+  std::vector<float> ref(std::size_t(M) * N);
+  k::sgemm_naive(M, N, K, A.data(), K, B.data(), N, ref.data(), N);
+  int bad = 0;
+  for (std::size_t i = 0; i < ref.size(); ++i)  // |C0| < 1: the subtraction costs at most 2^-23 absolute
+    bad += !(std::fabs(double(C[i]) - double(ref[i])) <= 1e-5 * (1.0 + std::fabs(double(ref[i]))) * K);
+  CHECK(bad == 0);
+}
+
+}  // namespace
+
+TEST_CASE("sgemm_op: transposed A and B, and accumulation, match the reference on every kernel", "[kernels]") {
+  for (const k::GemmKernel* kr : supported_kernels()) {
+    for (int ta = 0; ta < 2; ++ta)
+      for (int tb = 0; tb < 2; ++tb)
+        for (int acc = 0; acc < 2; ++acc) {
+          for (int M : {1, 2, kr->mr + 1})
+            for (int N : {1, kr->nr - 1, 2 * kr->nr + 5})
+              for (int K : {1, 5, 33}) check_op(*kr, ta, tb, acc, M, N, K, 0);
+          check_op(*kr, ta, tb, acc, 2 * kr->mr + 1, 2 * kr->nr + 3, 33, 7);  // strided operands
+          check_op(*kr, ta, tb, acc, kr->mc + kr->mr + 1, kr->nr + 3, kr->kc + 7, 0);  // MC and KC edges
+        }
+    check_op(*kr, true, true, false, 5, kr->nc + kr->nr + 3, 9, 0);  // an NC edge
+  }
+}
+
+TEST_CASE("sgemm_op: K = 0 zeroes C unless it accumulates; empty M or N touch nothing", "[kernels]") {
+  std::vector<float> C(6, 3.0f);
+  llmsize::ref::sgemm_op(llmsize::ref::Op::T, llmsize::ref::Op::N, 2, 3, 0, nullptr, 2, nullptr, 3, C.data(), 3, true);
+  CHECK(C == std::vector<float>(6, 3.0f));
+  llmsize::ref::sgemm_op(llmsize::ref::Op::T, llmsize::ref::Op::N, 2, 3, 0, nullptr, 2, nullptr, 3, C.data(), 3);
+  CHECK(C == std::vector<float>(6, 0.0f));
+  std::vector<float> D(4, 5.0f);
+  llmsize::ref::sgemm_op(llmsize::ref::Op::N, llmsize::ref::Op::T, 0, 4, 3, nullptr, 3, nullptr, 3, D.data(), 4);
+  CHECK(D == std::vector<float>(4, 5.0f));
+}

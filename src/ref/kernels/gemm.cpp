@@ -56,7 +56,7 @@ class Scratch {
   std::unique_ptr<float[], Free> buf_;
   std::size_t size_ = 0;
 };
-thread_local Scratch g_b_scratch, g_tail_scratch;
+thread_local Scratch g_b_scratch, g_tail_scratch, g_a_scratch;
 
 // Where the macro-kernel reads B: packed panels (kc×NR each, ldb = NR) or B in place.
 struct BView {
@@ -128,6 +128,56 @@ void gemm_blocked(const GemmKernel& kr, int M, int N, int K, const float* A, int
   }
 }
 
+// Bᵀ stored N×K (row stride ldb) → ceil(nc/NR) panels of kc×NR, as pack_b lays out B(kc×nc):
+// panel p, row k, column j holds Bt[(p·NR + j)·ldb + k], zero past nc. Plain loops: it runs once
+// per B block, like pack_b, and reads each row of Bt contiguously.
+void pack_b_transposed(int nr, int kc, int nc, const float* Bt, int ldb, float* Bp) {
+  for (int j0 = 0; j0 < nc; j0 += nr) {
+    float* panel = Bp + std::ptrdiff_t(j0) * kc;
+    for (int j = 0; j < nr; ++j) {
+      if (j0 + j >= nc) {
+        for (int k = 0; k < kc; ++k) panel[std::ptrdiff_t(k) * nr + j] = 0.0f;
+        continue;
+      }
+      const float* row = Bt + std::ptrdiff_t(j0 + j) * ldb;
+      for (int k = 0; k < kc; ++k) panel[std::ptrdiff_t(k) * nr + j] = row[k];
+    }
+  }
+}
+
+// The loop nest of gemm_blocked with either operand transposed and C optionally accumulated:
+// the mc×kc block of Aᵀ is copied row-major into scratch once per (ic, pc) and then read in
+// place like A; B's block is always packed (from Bᵀ by pack_b_transposed).
+void gemm_blocked_op(const GemmKernel& kr, bool ta, bool tb, int M, int N, int K, const float* A, int lda,
+                     const float* B, int ldb, float* C, int ldc, bool accumulate) {
+  const int KC = std::min(kr.kc, K), MC = kr.mc, NC = kr.nc;
+  float* Bbuf = g_b_scratch.get(std::size_t(KC) * std::size_t(round_up(std::min(N, NC), kr.nr)));
+  float* Abuf = ta ? g_a_scratch.get(std::size_t(std::min(M, MC)) * std::size_t(KC)) : nullptr;
+  for (int ic = 0; ic < M; ic += MC) {
+    const int mc = std::min(MC, M - ic);
+    for (int pc = 0; pc < K; pc += KC) {
+      const int kc = std::min(KC, K - pc);
+      const float* a = A + std::ptrdiff_t(ic) * lda + pc;
+      int a_ld = lda;
+      if (ta) {  // op(A)(i, k) = A[(pc + k)·lda + ic + i]
+        for (int k = 0; k < kc; ++k) {
+          const float* src = A + std::ptrdiff_t(pc + k) * lda + ic;
+          for (int i = 0; i < mc; ++i) Abuf[std::ptrdiff_t(i) * kc + k] = src[i];
+        }
+        a = Abuf;
+        a_ld = kc;
+      }
+      for (int jc = 0; jc < N; jc += NC) {
+        const int nc = std::min(NC, N - jc);
+        if (tb) pack_b_transposed(kr.nr, kc, nc, B + std::ptrdiff_t(jc) * ldb + pc, ldb, Bbuf);
+        else kr.pack_b(kc, nc, B + std::ptrdiff_t(pc) * ldb + jc, ldb, Bbuf);
+        macro_kernel(kr, mc, nc, kc, a, a_ld, {Bbuf, kr.nr, true, nullptr}, C + std::ptrdiff_t(ic) * ldc + jc, ldc,
+                     accumulate || pc > 0);
+      }
+    }
+  }
+}
+
 void zero_c(int M, int N, float* C, int ldc) {
   for (int i = 0; i < M; ++i) std::fill_n(C + std::ptrdiff_t(i) * ldc, N, 0.0f);
 }
@@ -141,6 +191,18 @@ void sgemm_with(const GemmKernel& kr, int M, int N, int K, const float* A, int l
   if (K == 0) return zero_c(M, N, C, ldc);
   if (M == 1) return kr.gemv(K, N, A, B, ldb, C);
   gemm_blocked(kr, M, N, K, A, lda, B, ldb, nullptr, C, ldc, b_path);
+}
+
+void sgemm_op_with(const GemmKernel& kr, bool ta, bool tb, int M, int N, int K, const float* A, int lda,
+                   const float* B, int ldb, float* C, int ldc, bool accumulate) {
+  assert(M >= 0 && N >= 0 && K >= 0 && lda >= (ta ? M : K) && ldb >= (tb ? K : N) && ldc >= N);
+  if (M == 0 || N == 0) return;
+  if (K == 0) {
+    if (!accumulate) zero_c(M, N, C, ldc);
+    return;
+  }
+  if (!ta && !tb && !accumulate) return sgemm_with(kr, M, N, K, A, lda, B, ldb, C, ldc, BPath::automatic);
+  gemm_blocked_op(kr, ta, tb, M, N, K, A, lda, B, ldb, C, ldc, accumulate);
 }
 
 PackedB pack_b_with(const GemmKernel& kr, int K, int N, const float* B, int ldb) {
@@ -166,6 +228,11 @@ void sgemm(int M, int N, int K, const float* A, const float* B, float* C) {
 void sgemm_strided(int M, int N, int K, const float* A, int lda, const float* B, int ldb,
                    float* C, int ldc) {
   kernels::sgemm_with(kernels::active(), M, N, K, A, lda, B, ldb, C, ldc);
+}
+
+void sgemm_op(Op a, Op b, int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
+              bool accumulate) {
+  kernels::sgemm_op_with(kernels::active(), a == Op::T, b == Op::T, M, N, K, A, lda, B, ldb, C, ldc, accumulate);
 }
 
 PackedB pack_b(int K, int N, const float* B, int ldb) {
