@@ -29,6 +29,52 @@ void memory_row(const char* what, core::i64 measured, core::i64 estimated, core:
   if (measured == estimated) ImGui::TextColored(ok_colour(), "%s", T(Str::demo_equal));
 }
 
+// The training step's counters beside the core's figures (ref/train.hpp), once it has run.
+void draw_train(const DemoUi& d, const AppState& s) {
+  const ref::DemoResults& r = ref::demo_results(*d.demo);
+  for (const auto& is : r.train_issues) error_text(printf_text(T(Str::demo_train_failed), core::to_string(is, ui_lang()).c_str()));
+  if (!r.train) return;
+  const ref::TrainMemory& m = r.train->memory;
+  const ref::TrainSettings t = d.settings.train();
+  section(printf_text(T(Str::demo_train_title), static_cast<long long>(r.train_layer)).c_str());
+  const std::string how = t.lora_rank > 0 ? printf_text(T(Str::demo_train_lora), static_cast<long long>(t.lora_rank),
+                                                        core::flags_text(*ref::find_demo_field("lora_targets"), t.lora_targets).c_str())
+                                          : std::string(T(Str::demo_train_full));
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::Text(T(Str::demo_train_setup), static_cast<long long>(t.micro_batch), static_cast<long long>(t.seq), how.c_str(),
+              std::string(core::to_string(t.recompute)).c_str(), core::format_duration(r.train->ms / 1e3, ui_lang()).c_str(),
+              r.train->loss_before, r.train->loss_after);
+  ImGui::PopTextWrapPos();
+  if (ImGui::BeginTable("demo_train", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame)) {
+    ImGui::TableSetupColumn(T(Str::demo_col_block));
+    ImGui::TableSetupColumn(T(Str::demo_col_measured));
+    ImGui::TableSetupColumn(T(Str::demo_col_estimated));
+    ImGui::TableSetupColumn("");
+    ImGui::TableHeadersRow();
+    memory_row(T(Str::demo_weights), m.weights_measured, m.weights_estimated, s.unit);
+    if (m.adapters_measured || m.adapters_estimated) memory_row(T(Str::demo_train_adapters), m.adapters_measured, m.adapters_estimated, s.unit);
+    memory_row(T(Str::demo_train_saved), m.saved_measured, m.saved_estimated, s.unit);
+    if (m.recompute_measured || m.recompute_estimated)
+      memory_row(T(Str::demo_train_rebuilt), m.recompute_measured, m.recompute_estimated, s.unit);
+    memory_row(T(Str::demo_train_grads), m.gradients_measured, m.gradients_estimated, s.unit);
+    memory_row(T(Str::demo_train_optimizer), m.optimizer_measured, m.optimizer_estimated, s.unit);
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(T(Str::demo_train_working));
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(format_bytes_auto(m.working_measured, s.unit).c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextDisabled("-");
+    ImGui::TableNextColumn();
+    memory_row(T(Str::demo_train_peak), m.peak_measured, m.formula_total, s.unit);
+    ImGui::EndTable();
+  }
+  mark("demo.train");
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextDisabled("%s", T(Str::demo_train_notes));
+  ImGui::PopTextWrapPos();
+}
+
 void draw_heat_map(App& app, DemoUi& d) {
   if (d.heat.empty()) return;
   section(T(Str::demo_heat_title));
@@ -266,6 +312,7 @@ void draw_demo_panel(App& app) {
       ImGui::TreePop();
     }
   }
+  draw_train(d, s);
   draw_heat_map(app, d);
   draw_state_trace(app, d);
 }

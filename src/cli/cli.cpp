@@ -41,7 +41,7 @@ const char* kUsage =
     "                                 (a vLLM or llama.cpp start-up log beside llmsize's profile of that run)\n"
     "  llmsize gguf FILE [--json]     (a GGUF model file's header: metadata, tensors, bytes per type)\n"
     "  llmsize safetensors PATH [--json]  (a checkpoint's headers: a .safetensors file, an index or its folder)\n"
-    "  llmsize demo (--preset NAME | --config PATH) [--prompt N] [--tokens N] [--budget-mib N] [--json]\n"
+    "  llmsize demo (--preset NAME | --config PATH) [--prompt N] [--tokens N] [--budget-mib N] [--train-seq N …] [--json]\n"
     "  llmsize compare [LINK] [--case LINK]... [--json] [--gib]\n"
     "                 (2 to 4 configurations side by side: a comparison link, or one share link per --case)\n"
     "  llmsize export (--preset NAME | --config PATH | --gguf FILE) --runtime vllm|sglang|llamacpp [--model-id ID]\n"

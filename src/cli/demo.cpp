@@ -1,4 +1,5 @@
-// `llmsize demo` (see demo.hpp): strict flag parsing, the run, and its report. The model
+// `llmsize demo` (see demo.hpp): strict flag parsing, the run (and the training step when
+// --train-seq is given), and its report. The model
 // comes from load_model_flag (cli.hpp), the loader `estimate` uses too.
 #include "demo.hpp"
 
@@ -126,6 +127,37 @@ std::string trace_text(const ref::StateTrace& t) {
   return o;
 }
 
+// The training step beside the core's figures (ref/train.hpp), or nothing when none ran.
+std::string train_text(const DemoResults& r, const ref::DemoSettings& s) {
+  if (!r.train) return "";
+  const ref::TrainMemory& m = r.train->memory;
+  const ref::TrainSettings t = s.train();
+  std::string o = "\n  training step of model layer " + std::to_string(r.train_layer) + " (fp32, " +
+                  std::to_string(t.micro_batch) + " × " + std::to_string(t.seq) + " tokens, " +
+                  (t.lora_rank > 0 ? "LoRA r " + std::to_string(t.lora_rank) + " on " +
+                                         core::flags_text(*ref::find_demo_field("lora_targets"), t.lora_targets)
+                                   : std::string("every tensor trained")) +
+                  ", AdamW, recompute " + std::string(core::to_string(t.recompute)) + "): " +
+                  core::fixed(r.train->ms, 1) + " ms for forward, backward and step\n";
+  o += "  " + core::pad_right("", 36) + core::pad_left("measured", 14) + core::pad_left("estimated", 15) + "\n";
+  auto row = [&](const char* what, i64 a, i64 e) {
+    o += "  " + core::pad_right(what, 36) + core::pad_left(core::with_commas(a), 14) +
+         core::pad_left(e >= 0 ? core::with_commas(e) : "-", 15) + "\n";
+  };
+  row("weights (the layer)", m.weights_measured, m.weights_estimated);
+  if (m.adapters_estimated > 0 || m.adapters_measured > 0) row("LoRA adapters", m.adapters_measured, m.adapters_estimated);
+  row("saved for backward (end of forward)", m.saved_measured, m.saved_estimated);
+  if (m.recompute_estimated > 0 || m.recompute_measured > 0)
+    row("  rebuilt in backward (recompute)", m.recompute_measured, m.recompute_estimated);
+  row("gradients", m.gradients_measured, m.gradients_estimated);
+  row("optimizer states (AdamW m, v)", m.optimizer_measured, m.optimizer_estimated);
+  row("backward's working buffers", m.working_measured, -1);
+  row("peak / the formula's total", m.peak_measured, m.formula_total);
+  o += "  loss " + num(r.train->loss_before) + " → " + num(r.train->loss_after) + " after one AdamW step\n";
+  for (const auto& n : r.train->notes) o += "  - " + n + "\n";
+  return o;
+}
+
 std::string text_report(const ref::DemoPlan& p, const DemoResults& r, const ref::DemoSettings& s,
                         const ref::HeatMap& heat, const ref::StateTrace& trace) {
   std::string o;
@@ -183,6 +215,7 @@ std::string text_report(const ref::DemoPlan& p, const DemoResults& r, const ref:
   o += "  peak " + gib(m.peak_measured) + " measured vs " + gib(m.peak_estimated) + " estimated (×" +
        core::fixed(m.peak_ratio(), 3) + "); activations ×" + core::fixed(m.activation_ratio(), 3) + "\n";
   for (const auto& n : m.notes) o += "  - " + n + "\n";
+  o += train_text(r, s);
   o += "\n" + heat_text(heat);
   if (const std::string tr = trace_text(trace); !tr.empty()) o += "\n" + tr;
   return o;
@@ -246,6 +279,30 @@ std::string json_report(const ref::DemoPlan& p, const DemoResults& r, const ref:
   o += "], \"notes\": [";
   for (size_t i = 0; i < m.notes.size(); ++i) o += (i ? ", " : "") + esc(m.notes[i]);
   o += "]}";
+  o += ", \"train\": ";
+  if (!r.train) {
+    o += "null";
+  } else {
+    const ref::TrainMemory& t = r.train->memory;
+    const ref::TrainSettings ts = s.train();
+    o += "{\"layer\": " + std::to_string(r.train_layer) + ", \"seq\": " + std::to_string(ts.seq) +
+         ", \"micro_batch\": " + std::to_string(ts.micro_batch) + ", \"lora_rank\": " + std::to_string(ts.lora_rank) +
+         ", \"lora_targets\": " + esc(core::flags_text(*ref::find_demo_field("lora_targets"), ts.lora_targets)) +
+         ", \"recompute\": " + esc(std::string(core::to_string(ts.recompute))) + ", \"ms\": " + num(r.train->ms) +
+         ", \"loss_before\": " + num(r.train->loss_before) + ", \"loss_after\": " + num(r.train->loss_after) +
+         ", \"trainable_params\": " + std::to_string(t.trainable_params) +
+         ", \"weights\": " + pair(t.weights_measured, t.weights_estimated) +
+         ", \"adapters\": " + pair(t.adapters_measured, t.adapters_estimated) +
+         ", \"saved\": " + pair(t.saved_measured, t.saved_estimated) +
+         ", \"recompute_rebuilt\": " + pair(t.recompute_measured, t.recompute_estimated) +
+         ", \"gradients\": " + pair(t.gradients_measured, t.gradients_estimated) +
+         ", \"optimizer\": " + pair(t.optimizer_measured, t.optimizer_estimated) +
+         ", \"working_measured\": " + std::to_string(t.working_measured) +
+         ", \"peak_measured\": " + std::to_string(t.peak_measured) + ", \"formula_total\": " +
+         std::to_string(t.formula_total) + ", \"notes\": [";
+    for (size_t i = 0; i < r.train->notes.size(); ++i) o += (i ? ", " : "") + esc(r.train->notes[i]);
+    o += "]}";
+  }
   o += ", \"heat_map\": {\"layer\": " + std::to_string(heat.layer) + ", \"query_pos\": " +
        std::to_string(heat.query_pos) + ", \"heads\": " + std::to_string(heat.heads) + ", \"positions\": " +
        std::to_string(heat.positions) + "}";
@@ -299,6 +356,11 @@ Output demo_cmd(const DemoFlags& f, const FileReader& read_file) {
   }
   const auto& r = ref::demo_results(**demo);
   const auto& p = ref::demo_plan(**demo);
+  if (!r.train_issues.empty()) {  // the step could not start (the system refused its memory)
+    Output bad{"", o.err, 2};
+    for (const auto& i : r.train_issues) bad.err += "llmsize: training step: " + i.field + ": " + i.message + "\n";
+    return bad;
+  }
   const ref::StateTrace trace = ref::demo_state_trace(**demo);
   o.out = f.json ? json_report(p, r, s, ref::demo_heat_map(**demo), trace)
                  : text_report(p, r, s, ref::demo_heat_map(**demo), trace);
@@ -322,10 +384,12 @@ std::string demo_flags_usage() {
   const ref::DemoSettings defaults;
   for (const auto& f : ref::demo_fields()) {
     if (f.flag.empty()) continue;
-    std::string head = "  " + std::string(f.flag) + " N";
+    const bool is_int = f.kind == core::FieldKind::Int;
+    std::string head = "  " + std::string(f.flag) + (is_int ? " N" : f.kind == core::FieldKind::Flags ? " LIST" : " NAME");
     head.resize(std::max<size_t>(head.size() + 1, 18), ' ');
-    o += head + "demo: " + std::string(f.help) + " (" + std::to_string(f.min_int) + "-" + std::to_string(f.max_int) +
-         ", default " + f.get(defaults) + ")\n";
+    o += head + "demo: " + std::string(f.help) + " (" +
+         (is_int ? std::to_string(f.min_int) + "-" + std::to_string(f.max_int) : core::allowed_text(f)) + ", default " +
+         f.get(defaults) + ")\n";
   }
   return o;
 }

@@ -183,4 +183,8 @@ Result<LayerActivations> layer_activations(const ModelConfig& c, const ActParams
   return a;
 }
 
+i64 recompute_rebuilt_bytes(const LayerActivations& none, const LayerActivations& full) {
+  return std::max<i64>(0, none.total - full.layer_input);
+}
+
 }  // namespace llmsize::core

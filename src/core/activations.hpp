@@ -56,4 +56,10 @@ Result<LayerActivations> layer_activations(const ModelConfig& cfg, const ActPara
 Result<LayerActivations> layer_activations(const ModelConfig& cfg, const ActParams& p, Mixer mixer, bool has_ffn,
                                            bool moe_layer);
 
+// Full recomputation rebuilds a layer's forward in backward around the input it kept: the
+// bytes the rebuilt forward adds are its activations without recomputation (`none`) less that
+// input (`full`.layer_input), which the first norm reads as it is (torch.utils.checkpoint and
+// Megatron's checkpointed layers hand the saved input to the rebuilt forward; no copy).
+i64 recompute_rebuilt_bytes(const LayerActivations& none, const LayerActivations& full);
+
 }  // namespace llmsize::core

@@ -188,7 +188,7 @@ Result<TrainingMemory> training_memory(const ModelConfig& cfg, const Inventory& 
     i64 recompute = 0;
     if (w.recompute == Recompute::Full)
       for (size_t k = 0; k < kinds.size(); ++k)
-        if (n[k] > 0) recompute = std::max(recompute, kinds[k].full.total);
+        if (n[k] > 0) recompute = std::max(recompute, recompute_rebuilt_bytes(kinds[k].full, kinds[k].act));
     act += recompute;
     // ZeRO-3/FSDP all-gather a layer's weights before use and prefetch the next one.
     i64 gathered = 0, dequant = 0;

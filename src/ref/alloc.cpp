@@ -22,6 +22,10 @@ std::string_view to_string(Mem m) {
     case Mem::Scratch: return "scratch";
     case Mem::State: return "recurrent_state";
     case Mem::Indexer: return "indexer_cache";
+    case Mem::Adapters: return "adapters";
+    case Mem::Saved: return "saved";
+    case Mem::Gradients: return "gradients";
+    case Mem::Optimizer: return "optimizer_states";
   }
   return "?";
 }

@@ -15,9 +15,12 @@ using i64 = std::int64_t;
 // State: the recurrent state of linear-attention layers (Gated DeltaNet's convolution window
 // and per-head state matrices), fixed per sequence, kept beside the KV cache. Indexer: the keys
 // of DeepSeek-V3.2's lightning indexer, one fp8 row and its scales per cached token.
-enum class Mem : std::uint8_t { Weights, KvCache, Activations, Scratch, State, Indexer };
-inline constexpr int kMemCount = 6;
-// "weights", "kv_cache", "activations", "scratch", "recurrent_state", "indexer_cache"
+// The training step (train.hpp) adds: Adapters (LoRA A and B), Saved (tensors kept for
+// backward), Gradients, Optimizer (AdamW's m and v); its working buffers are Activations.
+enum class Mem : std::uint8_t { Weights, KvCache, Activations, Scratch, State, Indexer, Adapters, Saved, Gradients, Optimizer };
+inline constexpr int kMemCount = 10;
+// "weights", "kv_cache", "activations", "scratch", "recurrent_state", "indexer_cache", "adapters",
+// "saved", "gradients", "optimizer_states"
 std::string_view to_string(Mem m);
 
 struct MemStats {

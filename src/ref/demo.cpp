@@ -29,6 +29,8 @@ struct Demo {
   double block_flops_prefill = 0, block_flops_decode = 0;  // core FLOPs per token, one block
   double model_flops_prefill = 0, model_flops_decode = 0;  // core FLOPs per token, whole model
   double work_init = 0, work_prefill = 0, work_decode = 0;  // progress weights (expected ms)
+  std::unique_ptr<TrainStep> train;       // the Train phase's step, made when the phase starts
+  int train_stages = 0;                   // advance() calls done
 };
 
 void DemoDeleter::operator()(Demo* d) const { delete d; }
@@ -111,6 +113,7 @@ std::string_view to_string(DemoPhase p) {
     case DemoPhase::Init: return "filling weights";
     case DemoPhase::Prefill: return "prefill";
     case DemoPhase::Decode: return "decode";
+    case DemoPhase::Train: return "training step";
     case DemoPhase::Done: return "done";
   }
   return "?";
@@ -151,6 +154,29 @@ DemoProgress demo_step(Demo& d, double budget_ms) {
   auto out_of_time = [&] { return ms_since(start) >= budget_ms; };
   while (d.phase != DemoPhase::Done) {
     const Clock::time_point t0 = Clock::now();
+    if (d.phase == DemoPhase::Train) {
+      // One stage per pass (the first forward, backward, AdamW, the second forward): each runs
+      // whole, so a frame holding one lasts as long as that stage of the block.
+      if (!d.train) {
+        auto made = TrainStep::create(d.plan.block, d.plan.train_layer, d.settings.train());
+        if (!made) {
+          d.res.train_issues = made.issues();
+          d.phase = DemoPhase::Done;
+          continue;
+        }
+        d.train = std::move(made.value());
+        d.res.train_layer = d.plan.layers[static_cast<size_t>(d.plan.train_layer)];
+      } else {
+        ++d.train_stages;
+        if (d.train->advance()) {
+          d.res.train = d.train->result();
+          d.train.reset();  // its memory goes back now
+          d.phase = DemoPhase::Done;
+        }
+      }
+      if (out_of_time()) break;
+      continue;
+    }
     if (d.phase == DemoPhase::Init) {
       bool filled = false;
       do filled = init_weights(*d.dec, kInitChunk);
@@ -172,7 +198,7 @@ DemoProgress demo_step(Demo& d, double budget_ms) {
         }
       } else if (++d.decoded == d.settings.tokens) {
         finish_decode(d);
-        d.phase = DemoPhase::Done;
+        d.phase = d.settings.train_seq > 0 ? DemoPhase::Train : DemoPhase::Done;
       } else {
         start_call(d, 1);
       }
@@ -198,12 +224,16 @@ DemoProgress demo_progress(const Demo& d) {
     case DemoPhase::Decode:
       p.phase_fraction = dec = (static_cast<double>(d.decoded) + d.prog.fraction()) / static_cast<double>(d.settings.tokens);
       break;
+    case DemoPhase::Train: p.phase_fraction = static_cast<double>(d.train_stages) / 4.0, dec = 1.0; break;
     case DemoPhase::Done: p.phase_fraction = dec = 1.0; break;
   }
   const double total = d.work_init + d.work_prefill + d.work_decode;
   p.fraction = total > 0 ? (init * d.work_init + pre * d.work_prefill + dec * d.work_decode) / total : 0;
   if (d.phase == DemoPhase::Done) p.fraction = 1.0;
-  p.op = d.phase == DemoPhase::Init ? "filling weights" : d.phase == DemoPhase::Done ? "done" : d.prog.current();
+  p.op = d.phase == DemoPhase::Init    ? "filling weights"
+         : d.phase == DemoPhase::Train ? "training step, stage " + std::to_string(d.train_stages + 1) + " of 4"
+         : d.phase == DemoPhase::Done  ? "done"
+                                       : d.prog.current();
   return p;
 }
 
@@ -221,6 +251,17 @@ StateTrace demo_state_trace(const Demo& d) {
   return t;
 }
 const Decoder& demo_decoder(const Demo& d) { return *d.dec; }
+
+TrainSettings DemoSettings::train() const {
+  TrainSettings t;
+  t.seq = train_seq;
+  t.micro_batch = train_batch;
+  t.lora_rank = train_lora_rank;
+  t.lora_targets = train_lora_targets;
+  t.recompute = train_recompute;
+  t.seed = seed;
+  return t;
+}
 
 void demo_inputs(std::uint64_t seed, i64 pos, i64 n, i64 d, float* x) {
   for (i64 t = 0; t < n; ++t) {

@@ -12,6 +12,7 @@
 
 #include "core/field.hpp"
 #include "measure.hpp"
+#include "train.hpp"
 
 namespace llmsize::ref {
 
@@ -22,8 +23,15 @@ struct DemoSettings {
   i64 budget_bytes = i64{1} << 30;  // memory the block may use (default 1 GiB; set in MiB)
   i64 prefill_chunk = 512;       // prompt tokens per forward call (chunked prefill)
   std::uint64_t seed = 1;
+  // After the decode, one measured training step of a block layer (train.hpp) when train_seq > 0.
+  i64 train_seq = 0;
+  i64 train_batch = 1;
+  i64 train_lora_rank = 8;  // 0: every tensor of the layer trained
+  std::uint32_t train_lora_targets = core::kLoraQ | core::kLoraV;
+  core::Recompute train_recompute = core::Recompute::None;
 
   i64 chunk() const { return prefill_chunk < prompt ? prefill_chunk : prompt; }
+  TrainSettings train() const;
 };
 
 // The settings as a field table (core/field.hpp), in display order: key (Issue::field), CLI
@@ -46,14 +54,16 @@ struct DemoPlan {
   i64 width_divisor = 1;    // 1: real widths
   i64 experts_model = 0, experts_block = 0;  // routed experts allocated (0: dense)
   std::string scaling;      // "real dimensions" or e.g. "d 7168→1792, 4× narrower; experts 256→16"
+  i64 train_layer = -1;     // the block layer the training step runs (train_seq > 0), else -1
   i64 bytes = 0;            // what the block allocates (weights + KV + activations + scratch)
 };
 
-// Validates the settings and picks the block. Issues name "prompt", "tokens", "budget".
+// Validates the settings and picks the block. Issues name "prompt", "tokens", "budget", and for a
+// training step "train_seq", "train_batch", "lora_rank", "lora_targets" or the model field it lacks.
 core::Result<DemoPlan> plan_demo(const core::ModelConfig& model, const DemoSettings& s);
 
-enum class DemoPhase : std::uint8_t { Init, Prefill, Decode, Done };
-std::string_view to_string(DemoPhase p);  // "filling weights", "prefill", "decode", "done"
+enum class DemoPhase : std::uint8_t { Init, Prefill, Decode, Train, Done };
+std::string_view to_string(DemoPhase p);  // "filling weights", "prefill", "decode", "training step", "done"
 
 struct DemoProgress {
   DemoPhase phase = DemoPhase::Init;
@@ -76,6 +86,10 @@ struct DemoResults {
   double model_prefill_ms_per_token = 0, model_decode_ms_per_token = 0;
   double model_flops_ratio_prefill = 0, model_flops_ratio_decode = 0;
   MemoryComparison memory;  // after the block is built
+  // The training step (train_seq > 0) once it has run, of model layer train_layer; or why it could not.
+  std::optional<TrainResult> train;
+  i64 train_layer = -1;
+  std::vector<core::Issue> train_issues;
   std::string kernel, isa;  // GEMM kernel that ran
 };
 

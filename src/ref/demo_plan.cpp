@@ -216,6 +216,17 @@ core::Result<DemoPlan> plan_demo(const ModelConfig& model, const DemoSettings& s
             " per token kept)";
   }
   p.scaling = p.scaled ? text : "real dimensions";
+  if (s.train_seq > 0) {  // the first block layer the training step models, or the first layer's refusal
+    std::optional<Issue> first;
+    for (i64 l = 0; l < p.block.n_layers && p.train_layer < 0; ++l) {
+      auto why = train_unsupported(p.block, l);
+      if (!why && p.block.varies_by_layer())
+        why = Issue{"model_type", "the training step does not model per-layer shapes yet (block_configs, Gemma 4's global layers)"};
+      if (!why) p.train_layer = l;
+      else if (!first) first = why;
+    }
+    if (p.train_layer < 0) return *first;
+  }
   return p;
 }
 

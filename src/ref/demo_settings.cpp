@@ -51,6 +51,26 @@ std::vector<DemoField> build_fields() {
       core::int_field<DemoSettings>(spec("prefill_chunk", "", "prefill chunk",
                                          "prompt tokens per forward call (chunked prefill)", 1, kPromptMax),
                                     [](auto& s) -> auto& { return s.prefill_chunk; }),
+      // The training step's ranges are train.cpp's (TrainStep::create checks them too).
+      core::int_field<DemoSettings>(spec("train_seq", "--train-seq", "training step tokens",
+                                         "tokens per sequence of one measured training step of a block layer "
+                                         "(forward, backward, AdamW) after the decode; 0 = none",
+                                         0, kPromptMax),
+                                    [](auto& s) -> auto& { return s.train_seq; }),
+      core::int_field<DemoSettings>(spec("train_batch", "--train-batch", "training micro-batch",
+                                         "sequences in the training step", 1, 64),
+                                    [](auto& s) -> auto& { return s.train_batch; }),
+      core::int_field<DemoSettings>(spec("lora_rank", "--train-lora-rank", "training LoRA rank",
+                                         "rank of the step's LoRA adapters; 0 = every tensor of the layer trained", 0, 4096),
+                                    [](auto& s) -> auto& { return s.train_lora_rank; }),
+      core::flags_field<DemoSettings>(spec("lora_targets", "--train-lora-targets", "training LoRA targets",
+                                           "matrices the step adapts: all, or a subset of q,k,v,o,gate,up,down", 0, 0),
+                                      core::kLoraTargetNames, [](auto& s) -> auto& { return s.train_lora_targets; }),
+      core::enum_field<DemoSettings>(spec("recompute", "--train-recompute", "training recomputation",
+                                          "none, selective (nothing more is dropped with flash attention) or "
+                                          "full (only the layer input kept; the forward rebuilt in backward)",
+                                          0, 0),
+                                     core::kRecomputeNames, [](auto& s) -> auto& { return s.train_recompute; }),
   };
 }
 
@@ -73,6 +93,11 @@ std::vector<Issue> validate(const DemoSettings& s) {
   in_range("prompt", s.prompt);
   in_range("tokens", s.tokens);
   in_range("prefill_chunk", s.prefill_chunk);
+  in_range("train_seq", s.train_seq);
+  in_range("train_batch", s.train_batch);
+  in_range("lora_rank", s.train_lora_rank);
+  if (s.train_lora_targets == 0 || s.train_lora_targets > core::kLoraAll)
+    bad.push_back({"lora_targets", "must name at least one of q, k, v, o, gate, up, down"});
   // The budget to the byte, against its row's MiB range.
   const DemoField& b = *find_demo_field("budget");
   if (s.budget_bytes < b.min_int * kMiB || s.budget_bytes > b.max_int * kMiB)

@@ -51,6 +51,29 @@ float activate(core::Activation a, float x) {
   return x;
 }
 
+float activate_grad(core::Activation a, float x) {
+  switch (a) {
+    case core::Activation::Gelu: {  // Φ(x) + x·φ(x)
+      const float cdf = 0.5f * (1.0f + std::erf(x * 0.70710678118654752f));
+      return cdf + x * 0.39894228040143268f * std::exp(-0.5f * x * x);
+    }
+    case core::Activation::GeluTanh: {
+      const float u = 0.79788456080286536f * (x + 0.044715f * x * x * x);
+      const float t = std::tanh(u);
+      return 0.5f * (1.0f + t) + 0.5f * x * (1.0f - t * t) * 0.79788456080286536f * (1.0f + 3.0f * 0.044715f * x * x);
+    }
+    case core::Activation::Relu:
+      return x > 0.0f ? 1.0f : 0.0f;
+    case core::Activation::Silu: {  // σ(x)·(1 + x·(1 − σ(x)))
+      const float sg = 1.0f / (1.0f + std::exp(-x));
+      return sg * (1.0f + x * (1.0f - sg));
+    }
+    case core::Activation::Relu2:
+      return x > 0.0f ? 2.0f * x : 0.0f;
+  }
+  return 1.0f;
+}
+
 void rope_vec(float* v, i64 rot, i64 pos, double theta) {
   const i64 half = rot / 2;
   for (i64 i = 0; i < half; ++i) {

@@ -18,6 +18,8 @@ void norm_vec(core::NormKind kind, const NormW& w, const float* x, float* y, i64
 void rms_vec(const float* w, const float* x, float* y, i64 n);
 
 float activate(core::Activation a, float x);
+// d activate(a, x) / dx (the training step's backward).
+float activate_grad(core::Activation a, float x);
 
 // Rotates the first `rot` dims of v by position `pos`, pairing dims i and i + rot/2
 // (GPT-NeoX "rotate_half" layout), frequencies theta^(-2i/rot). ref: Su et al. 2021 (RoFormer).

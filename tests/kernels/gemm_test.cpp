@@ -279,11 +279,11 @@ TEST_CASE("sgemm_op: transposed A and B, and accumulation, match the reference o
 
 TEST_CASE("sgemm_op: K = 0 zeroes C unless it accumulates; empty M or N touch nothing", "[kernels]") {
   std::vector<float> C(6, 3.0f);
-  llmsize::ref::sgemm_op(llmsize::ref::Op::T, llmsize::ref::Op::N, 2, 3, 0, nullptr, 2, nullptr, 3, C.data(), 3, true);
+  llmsize::ref::sgemm_op(llmsize::ref::Trans::T, llmsize::ref::Trans::N, 2, 3, 0, nullptr, 2, nullptr, 3, C.data(), 3, true);
   CHECK(C == std::vector<float>(6, 3.0f));
-  llmsize::ref::sgemm_op(llmsize::ref::Op::T, llmsize::ref::Op::N, 2, 3, 0, nullptr, 2, nullptr, 3, C.data(), 3);
+  llmsize::ref::sgemm_op(llmsize::ref::Trans::T, llmsize::ref::Trans::N, 2, 3, 0, nullptr, 2, nullptr, 3, C.data(), 3);
   CHECK(C == std::vector<float>(6, 0.0f));
   std::vector<float> D(4, 5.0f);
-  llmsize::ref::sgemm_op(llmsize::ref::Op::N, llmsize::ref::Op::T, 0, 4, 3, nullptr, 3, nullptr, 3, D.data(), 4);
+  llmsize::ref::sgemm_op(llmsize::ref::Trans::N, llmsize::ref::Trans::T, 0, 4, 3, nullptr, 3, nullptr, 3, D.data(), 4);
   CHECK(D == std::vector<float>(4, 5.0f));
 }

@@ -105,6 +105,11 @@ TEST_CASE("demo flags are validated strictly", "[ref][cli]") {
       {{"demo"}, "demo needs exactly one of --preset NAME or --config PATH"},
       {{"demo", "--preset", "nope"}, "nope"},
       {{"estimate", "--preset", "gpt2", "--prompt", "5"}, "options of `llmsize demo`"},
+      {{"demo", "--preset", "gpt2", "--train-seq", "-1"}, "--train-seq must be an integer in [0, 8192], got \"-1\""},
+      {{"demo", "--preset", "gpt2", "--train-seq", "4", "--train-lora-targets", "q,x"}, "--train-lora-targets must be"},
+      {{"demo", "--preset", "gpt2", "--train-seq", "4", "--train-recompute", "some"}, "--train-recompute must be"},
+      {{"demo", "--preset", "mixtral-8x7b", "--budget-mib", "64", "--train-seq", "4"},
+       "the training step does not model a mixture-of-experts FFN (num_experts) in layer 0"},
   };
   for (const auto& c : cases) {
     INFO(c.args.back());
@@ -113,4 +118,29 @@ TEST_CASE("demo flags are validated strictly", "[ref][cli]") {
     CHECK(o.out.empty());
     CHECK(o.err.find(c.message) != std::string::npos);
   }
+}
+
+TEST_CASE("demo --train-seq runs a training step of the block and sets its counters beside the core's", "[ref][cli][train]") {
+  const Output o = run({"demo", "--preset", "gpt2", "--prompt", "8", "--tokens", "2", "--train-seq", "16", "--json"});
+  INFO(o.err);
+  REQUIRE(o.status == 0);
+  CHECK(o.out.find("\"train\": {\"layer\": 0, \"seq\": 16, \"micro_batch\": 1, \"lora_rank\": 8, \"lora_targets\": \"q,v\"") !=
+        std::string::npos);
+  // GPT-2's layer at s = 16, b = 1, fp32 (d 768, 12 heads of 64, FFN 3072 classic, fused qkv adapted once), by hand from
+  // Korthikanti et al.'s components: norm inputs 2·sbh·4 = 98,304; attention input 49,152; q and k 98,304; v 49,152;
+  // logsumexp s·H·4 = 768; attention output 49,152; FFN input 49,152; GELU input and output 2·s·f·4 = 393,216;
+  // LoRA x·A s·r·4 = 512: 787,712 bytes.
+  CHECK(o.out.find("\"saved\": {\"measured\": 787712, \"estimated\": 787712}") != std::string::npos);
+  // Adapters on the fused qkv (768 → 2304) at r 8: 8·(768 + 2304) = 24,576 parameters; gradients 4 B each, AdamW 8 B.
+  CHECK(o.out.find("\"adapters\": {\"measured\": 98304, \"estimated\": 98304}") != std::string::npos);
+  CHECK(o.out.find("\"gradients\": {\"measured\": 98304, \"estimated\": 98304}") != std::string::npos);
+  CHECK(o.out.find("\"optimizer\": {\"measured\": 196608, \"estimated\": 196608}") != std::string::npos);
+  const Output t = run({"demo", "--preset", "gpt2", "--prompt", "8", "--tokens", "2", "--train-seq", "16", "--train-lora-rank",
+                        "0", "--train-recompute", "full"});
+  INFO(t.err);
+  REQUIRE(t.status == 0);
+  CHECK(t.out.find("training step of model layer 0 (fp32, 1 × 16 tokens, every tensor trained, AdamW, recompute full)") !=
+        std::string::npos);
+  CHECK(t.out.find("  saved for backward (end of forward)         49,152         49,152") != std::string::npos);  // the input alone
+  CHECK(t.out.find("    rebuilt in backward (recompute)          738,048        738,048") != std::string::npos);
 }

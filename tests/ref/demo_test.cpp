@@ -267,3 +267,40 @@ TEST_CASE("a real-size block under a time budget runs to the end", "[ref][demo]"
   CHECK(r.model_decode_ms_per_token > r.decode_ms_per_token);  // 24 layers and a head
   CHECK(std::isfinite(r.decode_gbps));
 }
+
+TEST_CASE("the demo's training step runs after the decode, one stage per step, beside the core", "[ref][demo][train]") {
+  ref::DemoSettings s;
+  s.prompt = 6;
+  s.tokens = 2;
+  s.train_seq = 10;
+  s.train_batch = 2;
+  s.train_lora_rank = 4;
+  auto demo = ref::create_demo(test::tiny(test::preset("llama-3-8b").config), s);
+  INFO(core::join(demo.issues()));
+  REQUIRE(demo.ok());
+  CHECK(ref::demo_plan(**demo).train_layer == 0);
+  int train_steps = 0, steps = 0;
+  ref::DemoProgress pr;
+  do {
+    pr = ref::demo_step(**demo, 0.0);
+    train_steps += pr.phase == ref::DemoPhase::Train;
+  } while (pr.phase != ref::DemoPhase::Done && ++steps < 1000000);
+  // The call that ends the decode enters the phase; then one call each makes the step, runs the first
+  // forward, backward and AdamW; the call running the second forward ends it.
+  CHECK(train_steps == 5);
+  const auto& r = ref::demo_results(**demo);
+  REQUIRE(r.train.has_value());
+  CHECK(r.train_issues.empty());
+  CHECK(r.train_layer == 0);
+  const ref::TrainMemory& m = r.train->memory;
+  CHECK(m.saved_measured == m.saved_estimated);
+  CHECK(m.adapters_measured == m.adapters_estimated);
+  CHECK(m.gradients_measured == m.gradients_estimated);
+  CHECK(m.optimizer_measured == m.optimizer_estimated);
+  CHECK(r.train->loss_after < r.train->loss_before);
+  // A model whose block has no layer the step models is refused when planned, naming why.
+  ref::DemoSettings moe = s;
+  auto refused = ref::plan_demo(test::tiny(test::preset("mixtral-8x7b").config), moe);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.issues().front().field == "model_type");
+}

@@ -230,9 +230,9 @@ void sgemm_strided(int M, int N, int K, const float* A, int lda, const float* B,
   kernels::sgemm_with(kernels::active(), M, N, K, A, lda, B, ldb, C, ldc);
 }
 
-void sgemm_op(Op a, Op b, int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
+void sgemm_op(Trans a, Trans b, int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
               bool accumulate) {
-  kernels::sgemm_op_with(kernels::active(), a == Op::T, b == Op::T, M, N, K, A, lda, B, ldb, C, ldc, accumulate);
+  kernels::sgemm_op_with(kernels::active(), a == Trans::T, b == Trans::T, M, N, K, A, lda, B, ldb, C, ldc, accumulate);
 }
 
 PackedB pack_b(int K, int N, const float* B, int ldb) {

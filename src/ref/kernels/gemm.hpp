@@ -22,12 +22,12 @@ void sgemm_strided(int M, int N, int K, const float* A, int lda, const float* B,
                    float* C, int ldc);
 
 // C(M×N, ldc) = op(A)·op(B), or C += op(A)·op(B) with `accumulate`: op(A) is M×K, stored as A
-// (M×K, lda ≥ K) or, with Op::T, as its transpose (K×M, lda ≥ M); op(B) is K×N, stored as B
+// (M×K, lda ≥ K) or, with Trans::T, as its transpose (K×M, lda ≥ M); op(B) is K×N, stored as B
 // (K×N, ldb ≥ N) or as its transpose (N×K, ldb ≥ K). Backward passes use it: dX = dY·Wᵀ is
-// (N, T), dW = Xᵀ·dY is (T, N). The same micro-kernels; a transposed A block is copied once per
+// (N, T), dW = Xᵀ·dY is (T, N) (Trans::). The same micro-kernels; a transposed A block is copied once per
 // A block, a transposed B is packed from its rows.
-enum class Op : bool { N, T };
-void sgemm_op(Op a, Op b, int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
+enum class Trans : bool { N, T };
+void sgemm_op(Trans a, Trans b, int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
               bool accumulate = false);
 
 // B packed once into the active kernel's panel layout, as a model does with its weights.

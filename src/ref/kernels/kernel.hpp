@@ -66,7 +66,7 @@ enum class BPath { automatic, packed, in_place };
 void sgemm_with(const GemmKernel& kernel, int M, int N, int K, const float* A, int lda,
                 const float* B, int ldb, float* C, int ldc, BPath b_path = BPath::automatic);
 PackedB pack_b_with(const GemmKernel& kernel, int K, int N, const float* B, int ldb);
-// gemm.hpp's sgemm_op with an explicit kernel: ta, tb transpose A and B as Op::T does.
+// gemm.hpp's sgemm_op with an explicit kernel: ta, tb transpose A and B as Trans::T does.
 void sgemm_op_with(const GemmKernel& kernel, bool ta, bool tb, int M, int N, int K, const float* A, int lda,
                    const float* B, int ldb, float* C, int ldc, bool accumulate);
 // Kernel declarations, one per ISA file.
