@@ -70,28 +70,38 @@ void demo_cancel(DemoUi& d) {
 }
 
 std::string demo_state_json(const DemoUi& d) {
-  char buf[768];
+  char buf[1024];
   const bool done = d.demo && d.progress.phase == ref::DemoPhase::Done;
   // The block's layers (one per attention kind) and its recurrent state, measured and estimated.
   long long layers = 0, state_measured = 0, state_estimated = 0, index_measured = 0, index_estimated = 0;
   long long trace_points = 0;
+  long long train_saved_m = 0, train_saved_e = 0, train_opt_m = 0, train_opt_e = 0;
+  bool train_lowered = false;
   for (float v : d.state_mean) trace_points += std::isfinite(v) ? 1 : 0;
   if (d.demo) {
     layers = static_cast<long long>(ref::demo_plan(*d.demo).layers.size());
     const auto& m = ref::demo_results(*d.demo).memory;
     state_measured = m.state_measured, state_estimated = m.state_estimated;
     index_measured = m.indexer_measured, index_estimated = m.indexer_estimated;
+    if (const auto& t = ref::demo_results(*d.demo).train) {  // the training step, once it has run
+      train_saved_m = t->memory.saved_measured, train_saved_e = t->memory.saved_estimated;
+      train_opt_m = t->memory.optimizer_measured, train_opt_e = t->memory.optimizer_estimated;
+      train_lowered = t->loss_after < t->loss_before;
+    }
   }
   std::snprintf(buf, sizeof buf,
                 "{\"running\": %s, \"phase\": \"%.*s\", \"fraction\": %.6f, \"prefilled\": %lld, \"decoded\": %lld, "
                 "\"done\": %s, \"heat_positions\": %lld, \"error\": %s, \"isa\": \"%s\", \"block_layers\": %lld, "
                 "\"state_measured\": %lld, \"state_estimated\": %lld, \"indexer_measured\": %lld, "
-                "\"indexer_estimated\": %lld, \"state_trace_layer\": %lld, \"state_trace_points\": %lld}",
+                "\"indexer_estimated\": %lld, \"state_trace_layer\": %lld, \"state_trace_points\": %lld, "
+                "\"train_saved_measured\": %lld, \"train_saved_estimated\": %lld, \"train_optimizer_measured\": %lld, "
+                "\"train_optimizer_estimated\": %lld, \"train_loss_lowered\": %s}",
                 d.running ? "true" : "false", static_cast<int>(ref::to_string(d.progress.phase).size()),
                 ref::to_string(d.progress.phase).data(), d.progress.fraction,
                 static_cast<long long>(d.progress.prefilled), static_cast<long long>(d.progress.decoded),
                 done ? "true" : "false", d.heat_positions, d.error.empty() ? "false" : "true", ref::active_kernel().isa,
-                layers, state_measured, state_estimated, index_measured, index_estimated, d.state_layer, trace_points);
+                layers, state_measured, state_estimated, index_measured, index_estimated, d.state_layer, trace_points,
+                train_saved_m, train_saved_e, train_opt_m, train_opt_e, train_lowered ? "true" : "false");
   return buf;
 }
 

@@ -104,3 +104,16 @@ export function record(key, value) {
   fs.writeFileSync(file, JSON.stringify(all, null, 2) + '\n');
   console.log(`# ${key}: ${JSON.stringify(value)}`);
 }
+
+// Ctrl+A held across frames, and the next keys typed only after it took effect: ImGui 1.86
+// reads key state once a frame (a press and release between two frames is not seen), and within
+// one frame it inserts queued characters before it handles shortcuts, so a character arriving
+// with the Ctrl+A would be typed and then selected (CI saw "32" become "2" that way).
+export async function selectAll(page) {
+  await page.keyboard.down('Control');
+  await page.keyboard.down('a');
+  await frames(page, 2);
+  await page.keyboard.up('a');
+  await page.keyboard.up('Control');
+  await frames(page, 2);
+}

@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { setUp, tearDown, openPage, frames, clickWidget, widgetCentre, figures, screenshot, ARTIFACTS } from './harness.mjs';
+import { setUp, tearDown, openPage, frames, clickWidget, widgetCentre, figures, screenshot, selectAll, ARTIFACTS } from './harness.mjs';
 
 before(setUp);
 after(tearDown);
@@ -230,18 +230,6 @@ test('a config.json of an unsupported family can be read as a LLaMA-like decoder
   await context.close();
 });
 
-// Ctrl+A held across frames, and the next keys typed only after it took effect: ImGui 1.86
-// reads key state once a frame (a press and release between two frames is not seen), and within
-// one frame it inserts queued characters before it handles shortcuts, so a character arriving
-// with the Ctrl+A would be typed and then selected (CI saw "32" become "2" that way).
-async function selectAll(page) {
-  await page.keyboard.down('Control');
-  await page.keyboard.down('a');
-  await frames(page, 2);
-  await page.keyboard.up('a');
-  await page.keyboard.up('Control');
-  await frames(page, 2);
-}
 
 test('typing a value that breaks the model shows the reason inline and keeps the page alive', async () => {
   const { page, context, problems } = await openPage();

@@ -3,7 +3,7 @@
 // measurements go to artifacts/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { setUp, tearDown, openPage, frames, clickWidget, figures, screenshot, record, ARTIFACTS } from './harness.mjs';
+import { setUp, tearDown, openPage, frames, clickWidget, figures, screenshot, record, selectAll, ARTIFACTS } from './harness.mjs';
 
 before(setUp);
 after(tearDown);
@@ -233,6 +233,42 @@ test('the demo block runs to completion with progress and draws the heat map', a
   const stats = await screenshot(page, 'web-demo.png');
   assert.ok(stats.distinctColours > 200);
   assert.ok(await page.evaluate(() => Module.widgetRect('demo.heatmap') !== null), 'the heat map is drawn');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('the demo\'s training step runs after the decode and sets its counters beside the estimate', async () => {
+  const { page, context, problems } = await openPage({ hash: '#v=1&preset=qwen2.5-0.5b' });
+  await clickWidget(page, 'tab.demo');
+  for (const [field, value] of [['demo.prompt', '16'], ['demo.tokens', '2'], ['demo.train_seq', '24']]) {
+    await clickWidget(page, field);
+    await selectAll(page);
+    await page.keyboard.type(value);
+    await page.keyboard.press('Enter');
+    await frames(page, 2);
+  }
+  await clickWidget(page, 'demo.run');
+  const t0 = Date.now();
+  let st;
+  for (;;) {
+    st = JSON.parse(await page.evaluate(() => Module.demoState()));
+    if (st.done || st.error || Date.now() - t0 > 180000) break;
+    await page.waitForTimeout(100);
+  }
+  assert.equal(st.error, false);
+  assert.equal(st.done, true, `demo stuck at ${JSON.stringify(st)}`);
+  // Qwen2.5-0.5B's layer 0 at 24 tokens, fp32, LoRA r 8 on q and v: the saved set and AdamW's states to the byte.
+  assert.ok(st.train_saved_measured > 0);
+  assert.equal(st.train_saved_measured, st.train_saved_estimated);
+  assert.equal(st.train_optimizer_measured, st.train_optimizer_estimated);
+  assert.equal(st.train_loss_lowered, true);
+  record('demo_train_wall_ms', Date.now() - t0);
+  const r = await page.evaluate(() => Module.widgetRect('demo.progress'));
+  await page.mouse.move(r.x + r.w / 2, r.y + r.h / 2);
+  await page.mouse.wheel(0, 900);  // down to the training step's table
+  await frames(page, 3);
+  assert.ok(await page.evaluate(() => Module.widgetRect('demo.train') !== null), 'the training step\'s table is drawn');
+  await screenshot(page, 'web-demo-train.png');
   assert.deepEqual(problems, []);
   await context.close();
 });
