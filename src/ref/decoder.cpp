@@ -45,16 +45,17 @@ struct Built {
 }  // namespace
 
 std::optional<Issue> unsupported(const ModelConfig& c) {
-  std::string what;
-  auto add = [&](bool on, const char* kind) {
-    if (on) what += std::string(what.empty() ? "" : ", ") + kind;
-  };
-  add(c.mamba.enabled() && c.block_pattern.empty(), "a Mamba-2 mixer without a block pattern");
-  add(c.per_layer() && (c.parallel_block || c.norm_sandwich || !c.norm_pre || !c.block_pattern.empty()),
-      "per-layer shapes (lkv, lff) outside DeciLM's sequential pre-norm layers");
-  if (what.empty()) return std::nullopt;
-  return Issue{"model_type", "the reference block does not run " + what +
-                                 " yet; the estimate covers this model, the measured block does not"};
+  using core::Str;
+  std::vector<Str> kinds;
+  if (c.mamba.enabled() && c.block_pattern.empty()) kinds.push_back(Str::ref_kind_mamba_no_pattern);
+  if (c.per_layer() && (c.parallel_block || c.norm_sandwich || !c.norm_pre || !c.block_pattern.empty()))
+    kinds.push_back(Str::ref_kind_per_layer_blocks);
+  if (kinds.empty()) return std::nullopt;
+  return core::issue("model_type", [kinds](core::Lang l) {
+    std::string list;
+    for (size_t i = 0; i < kinds.size(); ++i) list += (i ? core::tr(Str::ref_list_sep, l) : "") + std::string(core::tr(kinds[i], l));
+    return core::printf_text(core::tr(Str::ref_unsupported, l), list.c_str());
+  });
 }
 
 namespace {

@@ -148,8 +148,8 @@ std::string arrow(i64 from, i64 to) { return std::to_string(from) + "→" + std:
 core::Result<DemoPlan> plan_demo(const ModelConfig& model, const DemoSettings& s) {
   std::vector<Issue> bad = validate(s);
   if (bad.empty() && s.prompt + s.tokens > model.max_positions)
-    bad.push_back({"prompt", "prompt + tokens must be at most the model's context (max_position_embeddings = " +
-                                 std::to_string(model.max_positions) + "), got " + std::to_string(s.prompt + s.tokens)});
+    bad.push_back(core::issue_row("prompt", core::Str::ref_demo_context, std::to_string(model.max_positions),
+                                  std::to_string(s.prompt + s.tokens)));
   if (auto issues = core::validate(model); !issues.empty()) bad.insert(bad.end(), issues.begin(), issues.end());
   if (!bad.empty()) return bad;
 
@@ -189,9 +189,8 @@ core::Result<DemoPlan> plan_demo(const ModelConfig& model, const DemoSettings& s
   const ModelConfig wide = block;
   while (!fits(block)) {
     if (++p.width_divisor > kMaxDivisor)
-      return Issue{"budget", "even a " + std::to_string(kMaxDivisor) + "× narrower block needs " +
-                                 std::to_string(bytes(narrower(wide, kMaxDivisor)) / kMiB + 1) +
-                                 " MiB; raise the budget or shorten the prompt"};
+      return core::issue_row("budget", core::Str::ref_demo_narrower, std::to_string(kMaxDivisor),
+                             std::to_string(bytes(narrower(wide, kMaxDivisor)) / kMiB + 1));
     block = narrower(wide, p.width_divisor);
   }
   p.block = block;
@@ -220,8 +219,6 @@ core::Result<DemoPlan> plan_demo(const ModelConfig& model, const DemoSettings& s
     std::optional<Issue> first;
     for (i64 l = 0; l < p.block.n_layers && p.train_layer < 0; ++l) {
       auto why = train_unsupported(p.block, l);
-      if (!why && p.block.varies_by_layer())
-        why = Issue{"model_type", "the training step does not model per-layer shapes yet (block_configs, Gemma 4's global layers)"};
       if (!why) p.train_layer = l;
       else if (!first) first = why;
     }

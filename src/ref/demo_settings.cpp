@@ -97,12 +97,12 @@ std::vector<Issue> validate(const DemoSettings& s) {
   in_range("train_batch", s.train_batch);
   in_range("lora_rank", s.train_lora_rank);
   if (s.train_lora_targets == 0 || s.train_lora_targets > core::kLoraAll)
-    bad.push_back({"lora_targets", "must name at least one of q, k, v, o, gate, up, down"});
+    bad.push_back(core::issue_row("lora_targets", core::Str::ref_lora_targets_empty));
   // The budget to the byte, against its row's MiB range.
   const DemoField& b = *find_demo_field("budget");
   if (s.budget_bytes < b.min_int * kMiB || s.budget_bytes > b.max_int * kMiB)
-    bad.push_back({"budget", "must be in [" + std::to_string(b.min_int) + ", " + std::to_string(b.max_int) +
-                                 "] MiB, got " + std::to_string(s.budget_bytes / kMiB) + " MiB"});
+    bad.push_back(core::issue_row("budget", core::Str::ref_demo_budget_range, std::to_string(b.min_int),
+                                  std::to_string(b.max_int), std::to_string(s.budget_bytes / kMiB)));
   return bad;
 }
 

@@ -20,6 +20,8 @@
 #include <unordered_map>
 
 #include "core/activations.hpp"
+#include "core/field.hpp"
+#include "core/format.hpp"
 #include "core/model_states.hpp"
 #include "core/weights.hpp"
 #include "decoder.hpp"
@@ -97,30 +99,35 @@ void norm_backward(core::NormKind kind, const NormW& w, const float* x, const fl
 }  // namespace
 
 std::optional<Issue> train_unsupported(const ModelConfig& c, i64 layer) {
-  if (layer < 0 || layer >= c.n_layers)
-    return Issue{"layer", "must be in [0, " + std::to_string(c.n_layers - 1) + "], got " + std::to_string(layer)};
-  std::vector<std::pair<bool, const char*>> no = {
-      {c.layer_mixer(layer) != core::Mixer::Attention, "a mixer other than softmax attention (layer_types)"},
-      {c.mla.enabled, "multi-head latent attention (kv_lora_rank)"},
-      {c.layer_is_moe(layer), "a mixture-of-experts FFN (num_experts)"},
-      {!c.layer_has_ffn(layer) || c.kv_heads_at(layer) == 0 || c.ffn_at(layer) == 0, "a layer without attention or FFN"},
-      {c.parallel_block, "parallel attention and FFN (parallel_block)"},
-      {!c.norm_pre || c.norm_sandwich, "norms other than one before attention and one before the FFN"},
-      {c.norm_qk || c.norm_v || c.qk_l2norm, "q/k/v norms"},
-      {c.attn_sinks, "attention sinks"},
-      {c.attn_out_gate, "an attention output gate"},
-      {c.nope_full || c.attn_floor_scale > 0.0, "NoPE layers with temperature tuning"},
-      {c.k_eq_v || c.kv_shared_at(layer), "values from k_proj or a shared KV cache"},
-      {c.ple_dim > 0, "per-layer inputs"},
-      {!(c.mup == core::MupConfig{}) || c.residual_mult != 1.0, "muP or residual multipliers"},
-      {c.family == core::Family::GptOss, "gpt-oss's clamped SwiGLU"},
+  if (layer < 0 || layer >= c.n_layers) return core::check_range("layer", 0, c.n_layers - 1, layer);
+  using core::Str;
+  const std::pair<bool, Str> no[] = {
+      {c.layer_mixer(layer) != core::Mixer::Attention, Str::ref_train_kind_mixer},
+      {c.mla.enabled, Str::ref_train_kind_mla},
+      {c.layer_is_moe(layer), Str::ref_train_kind_moe},
+      {!c.layer_has_ffn(layer) || c.kv_heads_at(layer) == 0 || c.ffn_at(layer) == 0, Str::ref_train_kind_partial},
+      {c.parallel_block, Str::ref_train_kind_parallel},
+      {!c.norm_pre || c.norm_sandwich, Str::ref_train_kind_norms},
+      {c.norm_qk || c.norm_v || c.qk_l2norm, Str::ref_train_kind_qkv_norm},
+      {c.attn_sinks, Str::ref_train_kind_sinks},
+      {c.attn_out_gate, Str::ref_train_kind_gate},
+      {c.nope_full || c.attn_floor_scale > 0.0, Str::ref_train_kind_nope},
+      {c.k_eq_v || c.kv_shared_at(layer), Str::ref_train_kind_kv_share},
+      {c.ple_dim > 0, Str::ref_train_kind_ple},
+      {!(c.mup == core::MupConfig{}) || c.residual_mult != 1.0, Str::ref_train_kind_mup},
+      {c.family == core::Family::GptOss, Str::ref_train_kind_gpt_oss},
+      // the core's activations follow the model-wide K and FFN width (training_memory.cpp sizes such layers itself)
+      {c.varies_by_layer(), Str::ref_train_kind_per_layer},
   };
-  std::string what;
+  std::vector<Str> kinds;
   for (const auto& [on, kind] : no)
-    if (on) what += std::string(what.empty() ? "" : ", ") + kind;
-  if (what.empty()) return std::nullopt;
-  return Issue{"model_type", "the training step does not model " + what + " in layer " + std::to_string(layer) +
-                                 " yet; the estimate covers it, the measured step does not"};
+    if (on) kinds.push_back(kind);
+  if (kinds.empty()) return std::nullopt;
+  return core::issue("model_type", [kinds, layer](core::Lang l) {
+    std::string list;
+    for (size_t i = 0; i < kinds.size(); ++i) list += (i ? core::tr(Str::ref_list_sep, l) : "") + std::string(core::tr(kinds[i], l));
+    return core::printf_text(core::tr(Str::ref_train_unsupported, l), list.c_str(), std::to_string(layer).c_str());
+  });
 }
 
 namespace {
@@ -456,15 +463,14 @@ core::Inventory one_layer(const core::Inventory& inv, i64 layer) {
 std::vector<Issue> check_settings(const TrainSettings& s) {
   std::vector<Issue> bad;
   auto range = [&](const char* field, i64 lo, i64 hi, i64 v) {
-    if (v < lo || v > hi)
-      bad.push_back({field, "must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got " + std::to_string(v)});
+    if (auto i = core::check_range(field, lo, hi, v)) bad.push_back(*i);
   };
   range("train_seq", 1, kMaxSeq, s.seq);
   range("train_batch", 1, kMaxBatch, s.micro_batch);
   range("lora_rank", 0, kMaxRank, s.lora_rank);
   if (s.lora_rank > 0 && (s.lora_targets == 0 || s.lora_targets > core::kLoraAll))
-    bad.push_back({"lora_targets", "must name at least one of q, k, v, o, gate, up, down"});
-  if (!(s.lr > 0.0 && s.lr <= 1.0)) bad.push_back({"lr", "must be in (0, 1], got " + std::to_string(s.lr)});
+    bad.push_back(core::issue_row("lora_targets", core::Str::ref_lora_targets_empty));
+  if (!(s.lr > 0.0 && s.lr <= 1.0)) bad.push_back(core::issue_row("lr", core::Str::ref_train_lr, core::format_real(s.lr)));
   return bad;
 }
 
@@ -534,8 +540,6 @@ std::vector<TrainStep::Tensor> TrainStep::trainable() {
 core::Result<std::unique_ptr<TrainStep>> TrainStep::create(const ModelConfig& cfg, i64 layer, const TrainSettings& s) {
   if (auto bad = check_settings(s); !bad.empty()) return bad;
   if (auto u = train_unsupported(cfg, layer)) return *u;
-  if (cfg.varies_by_layer())
-    return Issue{"model_type", "the training step does not model per-layer shapes yet (block_configs, Gemma 4's global layers)"};
   DecoderOptions o;
   o.batch = 1;
   o.context = 1;
@@ -582,8 +586,7 @@ core::Result<std::unique_ptr<TrainStep>> TrainStep::create(const ModelConfig& cf
   if (void* probe = ::operator new(static_cast<std::size_t>(std::min<i64>(bound.value(), i64{1} << 40)), std::nothrow)) {
     ::operator delete(probe);
   } else {
-    return Issue{"train_seq", "the step needs up to " + std::to_string(bound.value()) +
-                                  " bytes and the system refused them; reduce train_seq, train_batch or lora_rank"};
+    return core::issue_row("train_seq", core::Str::ref_train_memory, core::with_commas(bound.value()));
   }
 
   auto unit = [&](const char* name, const Lin& lin, core::Role role) {

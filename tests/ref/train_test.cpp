@@ -8,6 +8,7 @@
 
 #include "core/presets.hpp"
 #include "ref/decoder.hpp"
+#include "ref/demo.hpp"
 #include "ref/train.hpp"
 #include "test_util.hpp"
 #include "tiny.hpp"
@@ -192,4 +193,41 @@ TEST_CASE("train step: refusals name the field", "[ref][train]") {
   CHECK(field_of(llama, {}, 2) == "layer");
   CHECK(field_of(test::tiny(preset_config("mixtral-8x7b")), {}, 0) == "model_type");
   CHECK(field_of(test::tiny(preset_config("deepseek-v3")), {}, 0) == "model_type");
+}
+
+TEST_CASE("train step and demo plan: refusals read in each language, the English one is the message", "[ref][train][lang]") {
+  auto cjk = [](const std::string& s) {
+    for (size_t i = 0; i + 2 < s.size(); ++i)
+      if (static_cast<unsigned char>(s[i]) >= 0xE3 && static_cast<unsigned char>(s[i]) <= 0xE9) return true;
+    return false;
+  };
+  std::vector<core::Issue> issues;
+  auto add = [&](auto r) {
+    REQUIRE_FALSE(r.ok());
+    issues.insert(issues.end(), r.issues().begin(), r.issues().end());
+  };
+  const core::ModelConfig mixtral = test::tiny(preset_config("mixtral-8x7b"));
+  add(ref::run_train_step(mixtral, 0, {}));
+  ref::TrainSettings s;
+  s.lora_targets = 0;
+  s.lr = 2;
+  add(ref::run_train_step(test::tiny(preset_config("llama-3-8b")), 0, s));
+  ref::DemoSettings d;
+  d.train_seq = 8;
+  add(ref::plan_demo(mixtral, d));
+  d = {};
+  d.prompt = 8000;
+  d.tokens = 4000;
+  add(ref::plan_demo(preset_config("gpt2"), d));
+  d = {};
+  d.train_lora_targets = 0;
+  d.budget_bytes = 3;
+  add(ref::plan_demo(preset_config("gpt2"), d));
+  REQUIRE(issues.size() >= 6);
+  for (const auto& is : issues) {
+    INFO(is.field << ": " << is.message);
+    CHECK(core::message_in(is, core::Lang::En) == is.message);
+    CHECK(cjk(core::message_in(is, core::Lang::Zh)));
+  }
+  CHECK(core::message_in(issues.front(), core::Lang::Zh).find("混合专家") != std::string::npos);
 }
