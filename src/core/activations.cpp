@@ -77,7 +77,13 @@ Result<LayerActivations> layer_activations(const ModelConfig& c, const ActParams
       const auto& m = c.moe;
       const i64 fe = p.ep > 1 ? m.expert_ffn : ceil_div(m.expert_ffn, t);
       set(a.ffn_hidden, sb * m.top_k * fe * mult * e + sb * ceil_div(m.shared_ffn, t) * mult * e);
-      set(a.moe_routing, rep(sb * m.num_experts * 4) + sb * m.top_k * c.d_model * e);
+      // The fp32 router probabilities; each routed entry's dispatched input (its experts' weight
+      // gradients) and its expert's output, kept by the weighted combine for the router's gradient
+      // (ref: Megatron-LM moe_utils.py unpermute, permuted_tokens * permuted_probs; HF modeling_mixtral.py
+      // MixtralSparseMoeBlock, expert_layer(current_state) * routing_weights); with Qwen2-MoE's shared
+      // gate, sigmoid(x·w_g) and the shared output it scales (modeling_qwen2_moe.py Qwen2MoeSparseMoeBlock).
+      const Checked gate = m.shared_gate && m.shared_ffn > 0 ? sb * (c.d_model + 1) * e : Checked(0);
+      set(a.moe_routing, rep(sb * m.num_experts * 4) + sb * m.top_k * c.d_model * e * 2 + gate);
     }
     if (p.dropout) set(a.dropout_masks, rep(sbh * 2));  // 1-byte masks after attention and FFN
     if (c.norm_sandwich) set(a.sandwich_norms, rep(sbh * e * 2));

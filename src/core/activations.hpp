@@ -42,7 +42,7 @@ struct LayerActivations {
   i64 attn_out_input = 0; // input of the output projection
   i64 ffn_input = 0;      // normed input of the FFN
   i64 ffn_hidden = 0;     // classic: act input + act output (2·f); gated: gate‖up + product (3·f)
-  i64 moe_routing = 0;    // fp32 router probabilities b·s·E and the dispatched copies b·s·k·d
+  i64 moe_routing = 0;    // fp32 router probabilities b·s·E, the dispatched inputs and the expert outputs 2·b·s·k·d (+ a shared gate's b·s·(d + 1))
   i64 dropout_masks = 0;  // residual dropout masks after attention and FFN (1 byte each)
   i64 sandwich_norms = 0; // Gemma-2 post-attention/post-FFN norm inputs
   i64 lora = 0;           // x·A intermediates, r per adapted matrix

@@ -47,10 +47,15 @@ constexpr i64 kMaxSeq = 8192, kMaxBatch = 64, kMaxRank = 4096;
 // LoRA adapter when its role is targeted.
 struct Unit {
   std::string name;
-  Lin lin;
+  Lin lin;      // lin.copies experts stacked (one for a plain matrix)
   bool lora = false;
-  Buffer A, B;  // din × r, r × dout (Mem::Adapters)
-  Buffer t;     // (alpha/r)·x·A, M × r, kept for backward
+  Buffer A, B;  // per copy din × r and r × dout, copies stacked (Mem::Adapters)
+  Buffer t;     // (alpha/r)·x·A of every row the unit saw (M, or M·top_k routed entries) × r, kept for backward
+};
+
+// The matrices of one MLP (dense, one routed expert, or the shared experts): unit indices, -1 absent.
+struct Mlp {
+  int gate = -1, up = -1, gate_up = -1, down = -1;
 };
 
 struct Param {
@@ -104,7 +109,8 @@ std::optional<Issue> train_unsupported(const ModelConfig& c, i64 layer) {
   const std::pair<bool, Str> no[] = {
       {c.layer_mixer(layer) != core::Mixer::Attention, Str::ref_train_kind_mixer},
       {c.mla.enabled, Str::ref_train_kind_mla},
-      {c.layer_is_moe(layer), Str::ref_train_kind_moe},
+      {c.layer_is_moe(layer) && (c.moe.scale_input || c.moe.expert_bias || c.ffn_kind != core::FfnKind::Gated),
+       Str::ref_train_kind_moe},
       {!c.layer_has_ffn(layer) || c.kv_heads_at(layer) == 0 || c.ffn_at(layer) == 0, Str::ref_train_kind_partial},
       {c.parallel_block, Str::ref_train_kind_parallel},
       {!c.norm_pre || c.norm_sandwich, Str::ref_train_kind_norms},
@@ -148,12 +154,23 @@ struct TrainStep::Impl {
   bool gated = true, chunked = false, alibi = false;
   float scale = 1.0f;
   std::vector<Unit> units;
-  int uq = -1, uk = -1, uv = -1, uqkv = -1, uo = -1, ug = -1, uu = -1, ugu = -1, ud = -1;
+  int uq = -1, uk = -1, uv = -1, uqkv = -1, uo = -1;
+  Mlp dense, expert, shared;  // expert: the routed experts' stacked matrices; shared: the always-active experts
+  bool moe = false, sigmoid_router = false, norm_topk = true;
+  i64 E = 0, top_k = 0, fe = 0, fs = 0;  // experts, chosen per token, routed and shared widths
+  double routed_scale = 1.0;
   std::vector<Param> params;
   std::unordered_map<const float*, size_t> param_of;
   Buffer x0;   // the layer input (Saved: norm1's input)
   Buffer G;    // dL/dy (Activations: what the next layer hands back)
-  Buffer n1, qkv, O, lse, h1, n2, hid, prod;  // kept for backward
+  Buffer n1, qkv, O, lse, h1, n2, hid, prod;  // kept for backward (hid, prod: the dense FFN's)
+  // MoE, kept: the router's probabilities (sigmoid scores with a correction bias) M × E fp32, each routed
+  // entry's gathered input, gate‖up, product and output (M·k rows in expert order), the shared experts'
+  // gate‖up and product, and with a shared gate its sigmoid and the shared output it scales.
+  Buffer probs, xg, hg, pg, yg, hs, ps, ys, sg;
+  // Routing, rebuilt from probs when needed (not kept): chosen experts, their weights, entries by expert.
+  std::vector<std::int32_t> sel, order, off;
+  std::vector<float> selw;
   Buffer dx0;  // dL/dx after backward
   i64 steps = 0;
   bool kept = false;  // the last forward kept its tensors
@@ -185,38 +202,266 @@ struct TrainStep::Impl {
     return out;
   }
 
-  // y (ld ldy) = x·W + b (+ (alpha/r)·(x·A)·B), x (M × din, ld ldx).
-  void linear(Unit& u, const float* x, i64 ldx, float* y, i64 ldy, Mem keep) {
+  void begin_t(Unit& u, i64 rows, Mem keep) {
+    if (u.lora) u.t = make(keep, rows * r);
+  }
+  Unit none_;  // absent unit (index -1): no adapter, nothing to begin
+  Unit& units_at(int i) { return i >= 0 ? units[static_cast<size_t>(i)] : none_; }
+
+  // Rows [row0, row0 + rows) of the unit's input: y (ld ldy) = x·W + b (+ (alpha/r)·(x·A)·B) with
+  // copy `copy` of the stacked matrices; x and y point at the first of those rows.
+  void linear(Unit& u, i64 copy, i64 row0, i64 rows, const float* x, i64 ldx, float* y, i64 ldy) {
     const Lin& w = u.lin;
-    gemm(Trans::N, Trans::N, M, w.dout, w.din, x, ldx, w.w, w.dout, y, ldy);
+    gemm(Trans::N, Trans::N, rows, w.dout, w.din, x, ldx, w.w + copy * w.din * w.dout, w.dout, y, ldy);
     if (w.b)
-      for (i64 row = 0; row < M; ++row)
-        for (i64 j = 0; j < w.dout; ++j) y[row * ldy + j] += w.b[j];
+      for (i64 row = 0; row < rows; ++row)
+        for (i64 j = 0; j < w.dout; ++j) y[row * ldy + j] += w.b[copy * w.dout + j];
     if (!u.lora) return;
-    u.t = make(keep, M * r);
-    gemm(Trans::N, Trans::N, M, r, w.din, x, ldx, u.A.data(), r, u.t.data(), r);
-    for (i64 i = 0; i < M * r; ++i) u.t[i] *= kLoraScale;
-    gemm(Trans::N, Trans::N, M, w.dout, r, u.t.data(), r, u.B.data(), w.dout, y, ldy, true);
-    if (keep != Mem::Saved) u.t = Buffer{};  // a forward that keeps nothing (under full recomputation)
+    float* t = u.t.data() + row0 * r;
+    gemm(Trans::N, Trans::N, rows, r, w.din, x, ldx, u.A.data() + copy * w.din * r, r, t, r);
+    for (i64 i = 0; i < rows * r; ++i) t[i] *= kLoraScale;
+    gemm(Trans::N, Trans::N, rows, w.dout, r, t, r, u.B.data() + copy * r * w.dout, w.dout, y, ldy, true);
   }
 
-  // dx (+)= dy·Wᵀ (+ LoRA's), and the gradients of W, b, A, B that are trained; frees u.t.
-  void linear_backward(Unit& u, const float* x, i64 ldx, const float* dy, i64 lddy, float* dx, i64 lddx, bool acc) {
+  // The same rows backward: dx (+)= dy·Wᵀ (+ LoRA's), and the gradients of the trained W, b, A, B of that copy.
+  void linear_backward(Unit& u, i64 copy, i64 row0, i64 rows, const float* x, i64 ldx, const float* dy, i64 lddy,
+                       float* dx, i64 lddx, bool acc) {
     const Lin& w = u.lin;
-    gemm(Trans::N, Trans::T, M, w.din, w.dout, dy, lddy, w.w, w.dout, dx, lddx, acc);
-    if (float* gw = grad_of(w.w)) gemm(Trans::T, Trans::N, w.din, w.dout, M, x, ldx, dy, lddy, gw, w.dout);
+    const float* Wc = w.w + copy * w.din * w.dout;
+    gemm(Trans::N, Trans::T, rows, w.din, w.dout, dy, lddy, Wc, w.dout, dx, lddx, acc);
+    if (float* gw = grad_of(w.w))
+      gemm(Trans::T, Trans::N, w.din, w.dout, rows, x, ldx, dy, lddy, gw + copy * w.din * w.dout, w.dout);
     if (w.b)
       if (float* gb = grad_of(w.b))
-        for (i64 row = 0; row < M; ++row)
-          for (i64 j = 0; j < w.dout; ++j) gb[j] += dy[row * lddy + j];
+        for (i64 row = 0; row < rows; ++row)
+          for (i64 j = 0; j < w.dout; ++j) gb[copy * w.dout + j] += dy[row * lddy + j];
     if (!u.lora) return;
-    gemm(Trans::T, Trans::N, r, w.dout, M, u.t.data(), r, dy, lddy, grad_of(u.B.data()), w.dout);
-    Buffer dt = make(Mem::Activations, M * r);  // (alpha/r)·dy·Bᵀ = ∂L/∂(x·A)
-    gemm(Trans::N, Trans::T, M, r, w.dout, dy, lddy, u.B.data(), w.dout, dt.data(), r);
-    for (i64 i = 0; i < M * r; ++i) dt[i] *= kLoraScale;
-    gemm(Trans::T, Trans::N, w.din, r, M, x, ldx, dt.data(), r, grad_of(u.A.data()), r);
-    gemm(Trans::N, Trans::T, M, w.din, r, dt.data(), r, u.A.data(), r, dx, lddx, true);
-    u.t = Buffer{};
+    const float* t = u.t.data() + row0 * r;
+    const float* A = u.A.data() + copy * w.din * r;
+    const float* B = u.B.data() + copy * r * w.dout;
+    gemm(Trans::T, Trans::N, r, w.dout, rows, t, r, dy, lddy, grad_of(u.B.data()) + copy * r * w.dout, w.dout);
+    Buffer dt = make(Mem::Activations, rows * r);  // (alpha/r)·dy·Bᵀ = ∂L/∂(x·A)
+    gemm(Trans::N, Trans::T, rows, r, w.dout, dy, lddy, B, w.dout, dt.data(), r);
+    for (i64 i = 0; i < rows * r; ++i) dt[i] *= kLoraScale;
+    gemm(Trans::T, Trans::N, w.din, r, rows, x, ldx, dt.data(), r, grad_of(u.A.data()) + copy * w.din * r, r);
+    gemm(Trans::N, Trans::T, rows, w.din, r, dt.data(), r, A, r, dx, lddx, true);
+  }
+
+  i64 width(const Mlp& m) const { return units[m.down].lin.din; }
+  void begin_mlp(const Mlp& m, i64 rows, Mem keep) {
+    for (int i : {m.gate, m.up, m.gate_up, m.down})
+      if (i >= 0) begin_t(units[i], rows, keep);
+  }
+  void end_mlp(const Mlp& m) {
+    for (int i : {m.gate, m.up, m.gate_up, m.down})
+      if (i >= 0) units[i].t = Buffer{};
+  }
+
+  // rows of x (ld d) through an MLP: hid (ld 2f gated, f classic) gets gate‖up, prod act(gate)·up, y the output.
+  void mlp(const Mlp& m, i64 copy, i64 row0, i64 rows, const float* x, float* hid_, float* prod_, float* y) {
+    const core::Activation act = dec->cfg.act;
+    const i64 fw = width(m), ldh = gated ? 2 * fw : fw;
+    if (m.gate_up >= 0) {
+      linear(units[m.gate_up], copy, row0, rows, x, d, hid_, ldh);
+    } else {
+      if (gated) linear(units[m.gate], copy, row0, rows, x, d, hid_, ldh);
+      linear(units[m.up], copy, row0, rows, x, d, hid_ + (gated ? fw : 0), ldh);
+    }
+    for (i64 row = 0; row < rows; ++row) {
+      const float* hr = hid_ + row * ldh;
+      float* pr = prod_ + row * fw;
+      for (i64 j = 0; j < fw; ++j) pr[j] = gated ? activate(act, hr[j]) * hr[fw + j] : activate(act, hr[j]);
+    }
+    linear(units[m.down], copy, row0, rows, prod_, fw, y, d);
+  }
+
+  // Its backward from dy: dx (+)= ∂L/∂x (acc), gradients of the copy's trained matrices.
+  void mlp_backward(const Mlp& m, i64 copy, i64 row0, i64 rows, const float* x, const float* hid_, const float* prod_,
+                    const float* dy, float* dx, bool acc) {
+    const core::Activation act = dec->cfg.act;
+    const i64 fw = width(m), ldh = gated ? 2 * fw : fw;
+    Buffer dprod = make(Mem::Activations, rows * fw);
+    linear_backward(units[m.down], copy, row0, rows, prod_, fw, dy, d, dprod.data(), fw, false);
+    Buffer dhid = make(Mem::Activations, rows * ldh);
+    for (i64 row = 0; row < rows; ++row) {
+      const float* hr = hid_ + row * ldh;
+      const float* dp = dprod.data() + row * fw;
+      float* dh = dhid.data() + row * ldh;
+      for (i64 j = 0; j < fw; ++j) {
+        if (gated) {
+          dh[j] = dp[j] * hr[fw + j] * activate_grad(act, hr[j]);
+          dh[fw + j] = dp[j] * activate(act, hr[j]);
+        } else {
+          dh[j] = dp[j] * activate_grad(act, hr[j]);
+        }
+      }
+    }
+    dprod = Buffer{};
+    if (m.gate_up >= 0) {
+      linear_backward(units[m.gate_up], copy, row0, rows, x, d, dhid.data(), ldh, dx, d, acc);
+    } else {
+      if (gated) linear_backward(units[m.gate], copy, row0, rows, x, d, dhid.data(), ldh, dx, d, acc);
+      linear_backward(units[m.up], copy, row0, rows, x, d, dhid.data() + (gated ? fw : 0), ldh, dx, d, gated || acc);
+    }
+  }
+
+  // The routing of every row from the kept probabilities (ffn.cpp add_moe_ops): top_k of the
+  // probabilities (+ the correction bias, for the choice only), their weights renormalized unless
+  // norm_topk_prob is false, times routed_scaling_factor; entries (row·k + slot) grouped by expert.
+  void route() {
+    const float* corr = L->router_correction;
+    sel.assign(static_cast<size_t>(M * top_k), 0);
+    selw.assign(static_cast<size_t>(M * top_k), 0.0f);
+    for (i64 row = 0; row < M; ++row) {
+      const float* p = probs.data() + row * E;
+      std::int32_t* sr = sel.data() + row * top_k;
+      for (i64 i = 0; i < top_k; ++i) {
+        i64 best = -1;
+        float best_v = 0;
+        for (i64 e = 0; e < E; ++e) {
+          if (std::find(sr, sr + i, static_cast<std::int32_t>(e)) != sr + i) continue;
+          const float v = corr ? p[e] + corr[e] : p[e];
+          if (best < 0 || v > best_v) best = e, best_v = v;
+        }
+        sr[i] = static_cast<std::int32_t>(best);
+      }
+      double sum = 0;
+      for (i64 i = 0; i < top_k; ++i) sum += p[sr[i]];
+      if (!norm_topk) sum = 1.0;
+      for (i64 i = 0; i < top_k; ++i) selw[row * top_k + i] = static_cast<float>(p[sr[i]] / sum * routed_scale);
+    }
+    off.assign(static_cast<size_t>(E + 1), 0);
+    for (std::int32_t e : sel) ++off[e + 1];
+    for (i64 e = 0; e < E; ++e) off[e + 1] += off[e];
+    order.assign(sel.size(), 0);
+    std::vector<std::int32_t> next(off.begin(), off.end() - 1);
+    for (size_t i = 0; i < sel.size(); ++i) order[next[sel[i]]++] = static_cast<std::int32_t>(i);
+  }
+
+  // The MoE FFN on n2 into y (M × d, overwritten); saved tensors in `km`.
+  void moe_forward(float* y, Mem km) {
+    const Lin& R = L->router;
+    Buffer logits = make(Mem::Activations, M * E);
+    gemm(Trans::N, Trans::N, M, E, d, n2.data(), d, R.w, E, logits.data(), E);
+    probs = make(km, M * E);
+    for (i64 row = 0; row < M; ++row) {
+      float* lr = logits.data() + row * E;
+      if (R.b)
+        for (i64 e = 0; e < E; ++e) lr[e] += R.b[e];
+      if (sigmoid_router)
+        for (i64 e = 0; e < E; ++e) lr[e] = 1.0f / (1.0f + std::exp(-lr[e]));
+      else
+        softmax(lr, E);
+      std::memcpy(probs.data() + row * E, lr, static_cast<size_t>(E) * 4);
+    }
+    logits = Buffer{};
+    route();
+    const i64 N = M * top_k, ldh = 2 * fe;
+    xg = make(km, N * d);
+    hg = make(km, N * ldh);
+    pg = make(km, N * fe);
+    yg = make(km, N * d);
+    for (i64 i = 0; i < N; ++i) std::memcpy(xg.data() + i * d, n2.data() + (order[i] / top_k) * d, static_cast<size_t>(d) * 4);
+    begin_mlp(expert, N, km);
+    for (i64 e = 0; e < E; ++e) {
+      const i64 r0 = off[e], rows = off[e + 1] - off[e];
+      if (rows > 0) mlp(expert, e, r0, rows, xg.data() + r0 * d, hg.data() + r0 * ldh, pg.data() + r0 * fe, yg.data() + r0 * d);
+    }
+    std::fill_n(y, M * d, 0.0f);
+    for (i64 i = 0; i < N; ++i) axpy(selw[order[i]], yg.data() + i * d, y + (order[i] / top_k) * d, d);
+    if (km != Mem::Saved) {
+      end_mlp(expert);
+      probs = Buffer{}, xg = Buffer{}, hg = Buffer{}, pg = Buffer{}, yg = Buffer{};
+    }
+    if (shared.down < 0) return;
+    hs = make(km, M * 2 * fs);
+    ps = make(km, M * fs);
+    const bool gate = static_cast<bool>(L->shared_gate);
+    ys = make(gate ? km : Mem::Activations, M * d);
+    begin_mlp(shared, M, km);
+    mlp(shared, 0, 0, M, n2.data(), hs.data(), ps.data(), ys.data());
+    if (gate) {  // Qwen2-MoE: sigmoid(x·w_g) scales the shared experts' output (ffn.cpp add_moe_ops)
+      sg = make(km, M);
+      for (i64 row = 0; row < M; ++row) sg[row] = 1.0f / (1.0f + std::exp(-dot(n2.data() + row * d, L->shared_gate.w, d)));
+    }
+    for (i64 row = 0; row < M; ++row) axpy(gate ? sg[row] : 1.0f, ys.data() + row * d, y + row * d, d);
+    if (km != Mem::Saved) end_mlp(shared), hs = Buffer{}, ps = Buffer{}, sg = Buffer{};
+    if (!gate || km != Mem::Saved) ys = Buffer{};  // kept only for the gate's backward
+  }
+
+  // Its backward from dy: dn2 += ∂L/∂n2, gradients of the router, the experts and the shared gate.
+  void moe_backward(const float* dy, float* dn2) {
+    route();  // rebuilt from the kept probabilities
+    const i64 N = M * top_k, ldh = 2 * fe;
+    if (shared.down >= 0) {
+      const bool gate = static_cast<bool>(L->shared_gate);
+      Buffer dys;
+      const float* dshared = dy;
+      if (gate) {
+        dys = make(Mem::Activations, M * d);
+        float* gw = grad_of(L->shared_gate.w);
+        for (i64 row = 0; row < M; ++row) {
+          const float g = sg[row];
+          const float dpre = dot(dy + row * d, ys.data() + row * d, d) * g * (1.0f - g);
+          for (i64 j = 0; j < d; ++j) dys[row * d + j] = g * dy[row * d + j];
+          axpy(dpre, L->shared_gate.w, dn2 + row * d, d);
+          if (gw) axpy(dpre, n2.data() + row * d, gw, d);
+        }
+        dshared = dys.data();
+        ys = Buffer{}, sg = Buffer{};
+      }
+      mlp_backward(shared, 0, 0, M, n2.data(), hs.data(), ps.data(), dshared, dn2, true);
+      end_mlp(shared);
+      hs = Buffer{}, ps = Buffer{};
+    }
+    // The weighted combine: each entry's output gradient is w·dy, each weight's is its output · dy.
+    Buffer dyg = make(Mem::Activations, N * d);
+    std::vector<float> dw(static_cast<size_t>(N), 0.0f);
+    for (i64 i = 0; i < N; ++i) {
+      const float* dr = dy + (order[i] / top_k) * d;
+      for (i64 j = 0; j < d; ++j) dyg[i * d + j] = selw[order[i]] * dr[j];
+      dw[order[i]] = dot(dr, yg.data() + i * d, d);
+    }
+    yg = Buffer{};
+    Buffer dxg = make(Mem::Activations, N * d);
+    for (i64 e = 0; e < E; ++e) {
+      const i64 r0 = off[e], rows = off[e + 1] - off[e];
+      mlp_backward(expert, e, r0, rows, xg.data() + r0 * d, hg.data() + r0 * ldh, pg.data() + r0 * fe,
+                   dyg.data() + r0 * d, dxg.data() + r0 * d, false);
+    }
+    end_mlp(expert);
+    dyg = Buffer{}, xg = Buffer{}, hg = Buffer{}, pg = Buffer{};
+    for (i64 i = 0; i < N; ++i) axpy(1.0f, dxg.data() + i * d, dn2 + (order[i] / top_k) * d, d);
+    dxg = Buffer{};
+    // The router: ∂L/∂p of the chosen experts through the (renormalized, scaled) weights, then
+    // through softmax (p ⊙ (dp − Σ dp·p)) or the sigmoid (p·(1 − p)).
+    Buffer dlogits = make(Mem::Activations, M * E);
+    std::fill_n(dlogits.data(), M * E, 0.0f);
+    for (i64 row = 0; row < M; ++row) {
+      const float* p = probs.data() + row * E;
+      float* dl = dlogits.data() + row * E;
+      const std::int32_t* sr = sel.data() + row * top_k;
+      double S = 0, dot_wp = 0;
+      for (i64 i = 0; i < top_k; ++i) S += p[sr[i]], dot_wp += static_cast<double>(dw[row * top_k + i]) * p[sr[i]];
+      for (i64 i = 0; i < top_k; ++i) {
+        const double g = dw[row * top_k + i];
+        dl[sr[i]] += static_cast<float>(norm_topk ? routed_scale * (g / S - dot_wp / (S * S)) : routed_scale * g);
+      }
+      if (sigmoid_router) {
+        for (i64 e = 0; e < E; ++e) dl[e] *= p[e] * (1.0f - p[e]);
+      } else {
+        double sdp = 0;
+        for (i64 e = 0; e < E; ++e) sdp += static_cast<double>(dl[e]) * p[e];
+        for (i64 e = 0; e < E; ++e) dl[e] = p[e] * (dl[e] - static_cast<float>(sdp));
+      }
+    }
+    probs = Buffer{};
+    const Lin& R = L->router;
+    gemm(Trans::N, Trans::T, M, d, E, dlogits.data(), E, R.w, E, dn2, d, true);
+    if (float* gr = grad_of(R.w)) gemm(Trans::T, Trans::N, d, E, M, n2.data(), d, dlogits.data(), E, gr, E);
+    if (R.b)
+      if (float* gb = grad_of(R.b))
+        for (i64 row = 0; row < M; ++row) axpy(1.0f, dlogits.data() + row * E, gb, E);
   }
 
   i64 lo_of(i64 t) const {
@@ -297,12 +542,13 @@ struct TrainStep::Impl {
     n1 = make(km, M * d);
     for (i64 row = 0; row < M; ++row) norm_vec(c.norm, L->attn_norm, x0.data() + row * d, n1.data() + row * d, d);
     qkv = make(km, M * W);
+    for (int u : {uqkv, uq, uk, uv, uo}) begin_t(units_at(u), M, km);
     if (uqkv >= 0) {
-      linear(units[uqkv], n1.data(), d, qkv.data(), W, km);
+      linear(units[uqkv], 0, 0, M, n1.data(), d, qkv.data(), W);
     } else {
-      linear(units[uq], n1.data(), d, qkv.data(), W, km);
-      linear(units[uk], n1.data(), d, qkv.data() + H * hd, W, km);
-      linear(units[uv], n1.data(), d, qkv.data() + (H + K) * hd, W, km);
+      linear(units[uq], 0, 0, M, n1.data(), d, qkv.data(), W);
+      linear(units[uk], 0, 0, M, n1.data(), d, qkv.data() + H * hd, W);
+      linear(units[uv], 0, 0, M, n1.data(), d, qkv.data() + (H + K) * hd, W);
     }
     if (!keep) n1 = Buffer{};
     rope(qkv.data(), 1);
@@ -311,31 +557,28 @@ struct TrainStep::Impl {
     attention();
     if (!keep) qkv = Buffer{}, lse = Buffer{};
     h1 = make(km, M * d);
-    linear(units[uo], O.data(), H * hd, h1.data(), d, km);
-    if (!keep) O = Buffer{};
+    linear(units[uo], 0, 0, M, O.data(), H * hd, h1.data(), d);
+    if (!keep) {
+      O = Buffer{};
+      for (int u : {uqkv, uq, uk, uv, uo})
+        if (u >= 0) units[u].t = Buffer{};
+    }
     for (i64 i = 0; i < M * d; ++i) h1[i] += x0[i];
     n2 = make(km, M * d);
     for (i64 row = 0; row < M; ++row) norm_vec(c.norm, L->ffn_norm, h1.data() + row * d, n2.data() + row * d, d);
-    const i64 ldh = gated ? 2 * f : f;
-    hid = make(km, M * ldh);
-    if (ugu >= 0) {
-      linear(units[ugu], n2.data(), d, hid.data(), ldh, km);
+    Buffer y = make(Mem::Activations, M * d);
+    if (moe) {
+      moe_forward(y.data(), km);
     } else {
-      if (gated) linear(units[ug], n2.data(), d, hid.data(), ldh, km);
-      linear(units[uu], n2.data(), d, hid.data() + (gated ? f : 0), ldh, km);
+      hid = make(km, M * (gated ? 2 * f : f));
+      prod = make(km, M * f);
+      begin_mlp(dense, M, km);
+      mlp(dense, 0, 0, M, n2.data(), hid.data(), prod.data(), y.data());
+      if (!keep) end_mlp(dense), hid = Buffer{}, prod = Buffer{};
     }
     if (!keep) n2 = Buffer{};
-    prod = make(km, M * f);
-    for (i64 row = 0; row < M; ++row) {
-      const float* hr = hid.data() + row * ldh;
-      float* pr = prod.data() + row * f;
-      for (i64 j = 0; j < f; ++j) pr[j] = gated ? activate(c.act, hr[j]) * hr[f + j] : activate(c.act, hr[j]);
-    }
-    if (!keep) hid = Buffer{};
-    Buffer y = make(Mem::Activations, M * d);
-    linear(units[ud], prod.data(), f, y.data(), d, km);
     for (i64 i = 0; i < M * d; ++i) y[i] += h1[i];
-    if (!keep) prod = Buffer{}, h1 = Buffer{};
+    if (!keep) h1 = Buffer{};
     double loss = 0.0;
     for (i64 i = 0; i < M * d; ++i) loss += static_cast<double>(y[i]) * G[i];
     return loss;
@@ -349,35 +592,15 @@ struct TrainStep::Impl {
       rebuilt_saved = mem.stats()[Mem::Saved] - x0.bytes();
     }
     const float* dy = G.data();
-    const i64 ldh = gated ? 2 * f : f;
-    // FFN
-    Buffer dprod = make(Mem::Activations, M * f);
-    linear_backward(units[ud], prod.data(), f, dy, d, dprod.data(), f, false);
-    prod = Buffer{};
-    Buffer dhid = make(Mem::Activations, M * ldh);
-    for (i64 row = 0; row < M; ++row) {
-      const float* hr = hid.data() + row * ldh;
-      const float* dp = dprod.data() + row * f;
-      float* dh = dhid.data() + row * ldh;
-      for (i64 j = 0; j < f; ++j) {
-        if (gated) {
-          dh[j] = dp[j] * hr[f + j] * activate_grad(c.act, hr[j]);
-          dh[f + j] = dp[j] * activate(c.act, hr[j]);
-        } else {
-          dh[j] = dp[j] * activate_grad(c.act, hr[j]);
-        }
-      }
-    }
-    dprod = Buffer{};
-    hid = Buffer{};
     Buffer dn2 = make(Mem::Activations, M * d);
-    if (ugu >= 0) {
-      linear_backward(units[ugu], n2.data(), d, dhid.data(), ldh, dn2.data(), d, false);
+    if (moe) {
+      std::fill_n(dn2.data(), M * d, 0.0f);
+      moe_backward(dy, dn2.data());
     } else {
-      if (gated) linear_backward(units[ug], n2.data(), d, dhid.data(), ldh, dn2.data(), d, false);
-      linear_backward(units[uu], n2.data(), d, dhid.data() + (gated ? f : 0), ldh, dn2.data(), d, gated);
+      mlp_backward(dense, 0, 0, M, n2.data(), hid.data(), prod.data(), dy, dn2.data(), false);
+      end_mlp(dense);
+      hid = Buffer{}, prod = Buffer{};
     }
-    dhid = Buffer{};
     n2 = Buffer{};
     Buffer dh1 = make(Mem::Activations, M * d);
     std::memcpy(dh1.data(), dy, static_cast<size_t>(M * d) * 4);
@@ -391,7 +614,8 @@ struct TrainStep::Impl {
     h1 = Buffer{};
     // Attention
     Buffer dO = make(Mem::Activations, M * H * hd);
-    linear_backward(units[uo], O.data(), H * hd, dh1.data(), d, dO.data(), H * hd, false);
+    linear_backward(units[uo], 0, 0, M, O.data(), H * hd, dh1.data(), d, dO.data(), H * hd, false);
+    units[uo].t = Buffer{};
     Buffer dqkv = make(Mem::Activations, M * W);
     std::fill_n(dqkv.data(), M * W, 0.0f);
     attention_backward(dO.data(), dqkv.data());
@@ -400,12 +624,14 @@ struct TrainStep::Impl {
     rope(dqkv.data(), -1);  // the transpose of a rotation is the rotation back
     Buffer dn1 = make(Mem::Activations, M * d);
     if (uqkv >= 0) {
-      linear_backward(units[uqkv], n1.data(), d, dqkv.data(), W, dn1.data(), d, false);
+      linear_backward(units[uqkv], 0, 0, M, n1.data(), d, dqkv.data(), W, dn1.data(), d, false);
     } else {
-      linear_backward(units[uq], n1.data(), d, dqkv.data(), W, dn1.data(), d, false);
-      linear_backward(units[uk], n1.data(), d, dqkv.data() + H * hd, W, dn1.data(), d, true);
-      linear_backward(units[uv], n1.data(), d, dqkv.data() + (H + K) * hd, W, dn1.data(), d, true);
+      linear_backward(units[uq], 0, 0, M, n1.data(), d, dqkv.data(), W, dn1.data(), d, false);
+      linear_backward(units[uk], 0, 0, M, n1.data(), d, dqkv.data() + H * hd, W, dn1.data(), d, true);
+      linear_backward(units[uv], 0, 0, M, n1.data(), d, dqkv.data() + (H + K) * hd, W, dn1.data(), d, true);
     }
+    for (int u : {uqkv, uq, uk, uv})
+      if (u >= 0) units[u].t = Buffer{};
     dqkv = Buffer{};
     n1 = Buffer{};
     dx0 = Buffer{};
@@ -506,12 +732,13 @@ core::Result<Estimate> estimate(const Decoder& dec, i64 layer, const TrainSettin
   ap.recompute = s.recompute;
   ap.lora_rank = s.lora_rank;
   ap.lora_targets = s.lora_targets;
-  auto act = core::layer_activations(dec.cfg, ap, core::Mixer::Attention, true, false);
+  const bool moe = dec.cfg.layer_is_moe(layer);
+  auto act = core::layer_activations(dec.cfg, ap, core::Mixer::Attention, true, moe);
   if (!act) return act.issues();
   e.saved = act->total;
   if (s.recompute == core::Recompute::Full) {
     ap.recompute = core::Recompute::None;
-    auto none = core::layer_activations(dec.cfg, ap, core::Mixer::Attention, true, false);
+    auto none = core::layer_activations(dec.cfg, ap, core::Mixer::Attention, true, moe);
     if (!none) return none.issues();
     e.recompute = core::recompute_rebuilt_bytes(*none, *act);
   }
@@ -564,7 +791,8 @@ core::Result<std::unique_ptr<TrainStep>> TrainStep::create(const ModelConfig& cf
   I.K = L.kv_heads;
   I.hd = L.head_dim;
   I.W = (I.H + 2 * I.K) * I.hd;
-  I.f = L.down.din;
+  I.moe = L.moe;
+  I.f = L.moe ? 0 : L.down.din;
   I.r = s.lora_rank;
   I.window = L.window;
   I.chunked = L.chunked;
@@ -578,7 +806,9 @@ core::Result<std::unique_ptr<TrainStep>> TrainStep::create(const ModelConfig& cf
   auto est = estimate(*I.dec, layer, s);
   if (!est) return est.issues();
   I.estimate = *est;
-  const core::Checked working = core::Checked(I.M) * (3 * I.f + 2 * I.W + 4 * I.d + I.H * I.hd + I.r + 1) * 4;
+  const core::Checked working = core::Checked(I.M) * (3 * I.f + 2 * I.W + 4 * I.d + I.H * I.hd + I.r + 1) * 4 +
+                                core::Checked(I.M) * (c.moe.top_k * (2 * I.d + 3 * c.moe.expert_ffn) + 2 * c.moe.num_experts +
+                                                      3 * c.moe.shared_ffn) * 4;
   const core::Checked bound = core::Checked(est->adapters) + est->saved + est->recompute +
                               core::Checked(I.M) * (I.d * 4 + I.W + I.H * I.hd + I.H + 3 * I.f + 8 * I.r) * 4 +
                               est->grads + est->optimizer + working;
@@ -605,13 +835,34 @@ core::Result<std::unique_ptr<TrainStep>> TrainStep::create(const ModelConfig& cf
     I.uv = unit("v", L.v, core::Role::AttnV);
   }
   I.uo = unit("o", L.o, core::Role::AttnO);
-  if (I.gated && L.gate_up) {
-    I.ugu = unit("gate_up", L.gate_up, core::Role::FfnGateUp);
+  auto mlp_units = [&](const char* prefix, const Lin& gate, const Lin& up, const Lin& gate_up, const Lin& down) {
+    Mlp m;
+    const std::string p = prefix;
+    if (I.gated && gate_up) {
+      m.gate_up = unit((p + "gate_up").c_str(), gate_up, core::Role::FfnGateUp);
+    } else {
+      if (I.gated) m.gate = unit((p + "gate").c_str(), gate, core::Role::FfnGate);
+      m.up = unit((p + "up").c_str(), up, core::Role::FfnUp);
+    }
+    m.down = unit((p + "down").c_str(), down, core::Role::FfnDown);
+    return m;
+  };
+  if (I.moe) {
+    const core::MoeConfig& mc = c.moe;
+    I.E = mc.num_experts;
+    I.top_k = mc.top_k;
+    I.norm_topk = mc.norm_topk;
+    I.routed_scale = mc.routed_scale;
+    I.sigmoid_router = L.router_correction != nullptr;
+    I.expert = mlp_units("experts.", L.e_gate, L.e_up, L.e_gate_up, L.e_down);
+    I.fe = L.e_down.din;
+    if (L.s_down) {
+      I.shared = mlp_units("shared.", L.s_gate, L.s_up, L.s_gate_up, L.s_down);
+      I.fs = L.s_down.din;
+    }
   } else {
-    if (I.gated) I.ug = unit("gate", L.gate, core::Role::FfnGate);
-    I.uu = unit("up", L.up, core::Role::FfnUp);
+    I.dense = mlp_units("", L.gate, L.up, L.gate_up, L.down);
   }
-  I.ud = unit("down", L.down, core::Role::FfnDown);
 
   // Trainable tensors: LoRA's A (uniform in ±1/√d_in, PEFT's kaiming_uniform(a=√5) bound) and B
   // (zeros), or every tensor of the layer.
@@ -623,8 +874,8 @@ core::Result<std::unique_ptr<TrainStep>> TrainStep::create(const ModelConfig& cf
   if (s.lora_rank > 0) {
     for (Unit& u : I.units) {
       if (!u.lora) continue;
-      u.A = I.make(Mem::Adapters, u.lin.din * I.r);
-      u.B = I.make(Mem::Adapters, I.r * u.lin.dout);
+      u.A = I.make(Mem::Adapters, u.lin.copies * u.lin.din * I.r);
+      u.B = I.make(Mem::Adapters, u.lin.copies * I.r * u.lin.dout);
       const float bound_a = 1.0f / std::sqrt(static_cast<float>(u.lin.din));
       for (i64 i = 0; i < u.A.size(); ++i) u.A[i] = uniform() * bound_a;
       std::fill_n(u.B.data(), u.B.size(), 0.0f);

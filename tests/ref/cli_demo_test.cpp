@@ -108,8 +108,9 @@ TEST_CASE("demo flags are validated strictly", "[ref][cli]") {
       {{"demo", "--preset", "gpt2", "--train-seq", "-1"}, "--train-seq must be an integer in [0, 8192], got \"-1\""},
       {{"demo", "--preset", "gpt2", "--train-seq", "4", "--train-lora-targets", "q,x"}, "--train-lora-targets must be"},
       {{"demo", "--preset", "gpt2", "--train-seq", "4", "--train-recompute", "some"}, "--train-recompute must be"},
-      {{"demo", "--preset", "mixtral-8x7b", "--budget-mib", "64", "--train-seq", "4"},
-       "the training step does not model a mixture-of-experts FFN (num_experts) in layer 0"},
+      {{"demo", "--preset", "gpt-oss-20b", "--budget-mib", "64", "--train-seq", "4"},
+       "the training step does not model a mixture-of-experts FFN with input-scaling routing, expert biases or ungated "
+       "experts, attention sinks, gpt-oss's clamped SwiGLU in layer 0"},
   };
   for (const auto& c : cases) {
     INFO(c.args.back());

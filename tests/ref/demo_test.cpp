@@ -300,7 +300,7 @@ TEST_CASE("the demo's training step runs after the decode, one stage per step, b
   CHECK(r.train->loss_after < r.train->loss_before);
   // A model whose block has no layer the step models is refused when planned, naming why.
   ref::DemoSettings moe = s;
-  auto refused = ref::plan_demo(test::tiny(test::preset("mixtral-8x7b").config), moe);
+  auto refused = ref::plan_demo(test::tiny(test::preset("gpt-oss-20b").config), moe);
   REQUIRE_FALSE(refused.ok());
   CHECK(refused.issues().front().field == "model_type");
 }

@@ -56,16 +56,22 @@ void check_gradients(const core::ModelConfig& cfg, const ref::TrainSettings& s) 
     return l;
   };
   constexpr float h = 1e-2f;
-  int checked = 0, bad = 0;
+  int checked = 0, bad = 0, kinks = 0;
   auto check = [&](const std::string& what, float* p, float analytic) {
     const float v = *p;
     const double num = (loss_at(p, v + h) - loss_at(p, v - h)) / (2.0 * h);
     const double err = std::fabs(num - analytic);
     ++checked;
-    if (!(err <= 2e-2 * std::fabs(num) + 2e-3)) {
-      ++bad;
-      UNSCOPED_INFO(what << ": numeric " << num << ", analytic " << analytic);
+    if (err <= 2e-2 * std::fabs(num) + 2e-3) return;
+    // A token whose top-k choice flips within ±h makes L jump: no derivative exists there. The
+    // half step then disagrees with the whole one; such elements are counted, not compared.
+    const double half = (loss_at(p, v + h / 2) - loss_at(p, v - h / 2)) / static_cast<double>(h);
+    if (std::fabs(half - num) > 0.25 * std::fabs(num) + 1e-2) {
+      ++kinks;
+      return;
     }
+    ++bad;
+    UNSCOPED_INFO(what << ": numeric " << num << ", analytic " << analytic);
   };
   for (size_t ti = 0; ti < tensors.size(); ++ti) {
     const auto& t = tensors[ti];
@@ -74,9 +80,10 @@ void check_gradients(const core::ModelConfig& cfg, const ref::TrainSettings& s) 
   }
   float* x = step.input();
   for (size_t i = 0; i < dx.size(); i += dx.size() / 7) check("input[" + std::to_string(i) + "]", x + i, dx[i]);
-  INFO(checked << " elements checked");
+  INFO(checked << " elements checked, " << kinks << " at a routing flip");
   CHECK(bad == 0);
   CHECK(checked > 20);
+  CHECK(kinks * 10 <= checked);
 }
 
 }  // namespace
@@ -87,6 +94,7 @@ TEST_CASE("train step: gradients match finite differences", "[ref][train]") {
     core::i64 rank;
     std::uint32_t targets;
     core::Recompute recompute;
+    std::uint64_t seed = 1;
   };
   // Llama (GQA, RoPE, RMSNorm, SwiGLU), GPT-2 (LayerNorm with biases, biased projections, fused
   // qkv, GELU MLP), Phi-3 (fused qkv and gate_up), Mistral (sliding window), BLOOM (ALiBi).
@@ -99,6 +107,12 @@ TEST_CASE("train step: gradients match finite differences", "[ref][train]") {
       {"phi-3-mini", 4, core::kLoraAll, core::Recompute::None},
       {"mistral-7b", 0, 0, core::Recompute::None},
       {"bloom-560m", 2, core::kLoraQ | core::kLoraO | core::kLoraDown, core::Recompute::None},
+      // MoE: softmax top-2 renormalized (Mixtral), softmax without renormalization plus a gated shared
+      // expert (Qwen1.5-MoE)
+      {"mixtral-8x7b", 0, 0, core::Recompute::None},
+      {"mixtral-8x7b", 3, core::kLoraAll, core::Recompute::Full, 3},  // seed 1 puts a token within h of a routing flip
+      {"qwen1.5-moe-a2.7b", 0, 0, core::Recompute::None},
+      {"qwen1.5-moe-a2.7b", 2, core::kLoraGate | core::kLoraDown, core::Recompute::None},
   };
   for (const Case& c : cases) {
     ref::TrainSettings s;
@@ -107,6 +121,7 @@ TEST_CASE("train step: gradients match finite differences", "[ref][train]") {
     s.lora_rank = c.rank;
     s.lora_targets = c.targets;
     s.recompute = c.recompute;
+    s.seed = c.seed;
     INFO(c.preset << " rank " << c.rank << " recompute " << core::to_string(c.recompute));
     check_gradients(test::tiny(preset_config(c.preset)), s);
   }
@@ -191,7 +206,7 @@ TEST_CASE("train step: refusals name the field", "[ref][train]") {
   s.lr = 0;
   CHECK(field_of(llama, s) == "lr");
   CHECK(field_of(llama, {}, 2) == "layer");
-  CHECK(field_of(test::tiny(preset_config("mixtral-8x7b")), {}, 0) == "model_type");
+  CHECK(field_of(test::tiny(preset_config("llama-4-scout")), {}, 0) == "model_type");
   CHECK(field_of(test::tiny(preset_config("deepseek-v3")), {}, 0) == "model_type");
 }
 
@@ -206,15 +221,15 @@ TEST_CASE("train step and demo plan: refusals read in each language, the English
     REQUIRE_FALSE(r.ok());
     issues.insert(issues.end(), r.issues().begin(), r.issues().end());
   };
-  const core::ModelConfig mixtral = test::tiny(preset_config("mixtral-8x7b"));
-  add(ref::run_train_step(mixtral, 0, {}));
+  const core::ModelConfig scout = test::tiny(preset_config("llama-4-scout"));  // input-scaling routing, NoPE layers
+  add(ref::run_train_step(scout, 0, {}));
   ref::TrainSettings s;
   s.lora_targets = 0;
   s.lr = 2;
   add(ref::run_train_step(test::tiny(preset_config("llama-3-8b")), 0, s));
   ref::DemoSettings d;
   d.train_seq = 8;
-  add(ref::plan_demo(mixtral, d));
+  add(ref::plan_demo(scout, d));
   d = {};
   d.prompt = 8000;
   d.tokens = 4000;
