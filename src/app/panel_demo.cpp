@@ -17,6 +17,17 @@ namespace llmsize::app {
 
 namespace {
 
+// A measured-beside-estimated table: the block's column, measured, estimated, and "equal" marks.
+bool begin_memory_table(const char* id) {
+  if (!ImGui::BeginTable(id, 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame)) return false;
+  ImGui::TableSetupColumn(T(Str::demo_col_block));
+  ImGui::TableSetupColumn(T(Str::demo_col_measured));
+  ImGui::TableSetupColumn(T(Str::demo_col_estimated));
+  ImGui::TableSetupColumn("");
+  ImGui::TableHeadersRow();
+  return true;
+}
+
 void memory_row(const char* what, core::i64 measured, core::i64 estimated, core::ByteUnit u) {
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
@@ -45,12 +56,7 @@ void draw_train(const DemoUi& d, const AppState& s) {
               std::string(core::to_string(t.recompute)).c_str(), core::format_duration(r.train->ms / 1e3, ui_lang()).c_str(),
               r.train->loss_before, r.train->loss_after);
   ImGui::PopTextWrapPos();
-  if (ImGui::BeginTable("demo_train", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame)) {
-    ImGui::TableSetupColumn(T(Str::demo_col_block));
-    ImGui::TableSetupColumn(T(Str::demo_col_measured));
-    ImGui::TableSetupColumn(T(Str::demo_col_estimated));
-    ImGui::TableSetupColumn("");
-    ImGui::TableHeadersRow();
+  if (begin_memory_table("demo_train")) {
     memory_row(T(Str::demo_weights), m.weights_measured, m.weights_estimated, s.unit);
     if (m.adapters_measured || m.adapters_estimated) memory_row(T(Str::demo_train_adapters), m.adapters_measured, m.adapters_estimated, s.unit);
     memory_row(T(Str::demo_train_saved), m.saved_measured, m.saved_estimated, s.unit);
@@ -278,12 +284,7 @@ void draw_demo_panel(App& app) {
   const ref::MemoryComparison& m = r.memory;
   if (m.peak_measured > 0) {
     section(T(Str::demo_memory));
-    if (ImGui::BeginTable("demo_mem", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame)) {
-      ImGui::TableSetupColumn(T(Str::demo_col_block));
-      ImGui::TableSetupColumn(T(Str::demo_col_measured));
-      ImGui::TableSetupColumn(T(Str::demo_col_estimated));
-      ImGui::TableSetupColumn("");
-      ImGui::TableHeadersRow();
+    if (begin_memory_table("demo_mem")) {
       memory_row(T(Str::demo_weights), m.weights_measured, m.weights_estimated, s.unit);
       memory_row(T(Str::demo_kv), m.kv_measured, m.kv_estimated, s.unit);
       if (m.state_measured || m.state_estimated) memory_row(T(Str::demo_state), m.state_measured, m.state_estimated, s.unit);

@@ -83,21 +83,6 @@ void add_mlp_ops(Decoder& dec, const LayerW& L, const std::string& label, const 
 
 float sigmoid(float x) { return 1.0f / (1.0f + std::exp(-x)); }
 
-// Top-k of `score` (+ `bias` for the choice only), ties to the lower index; writes the
-// chosen experts to sel[0..k).
-void top_k(const float* score, const float* bias, i64 E, i64 k, std::int32_t* sel) {
-  for (i64 i = 0; i < k; ++i) {
-    i64 best = -1;
-    float best_v = 0;
-    for (i64 e = 0; e < E; ++e) {
-      if (std::find(sel, sel + i, static_cast<std::int32_t>(e)) != sel + i) continue;
-      const float v = bias ? score[e] + bias[e] : score[e];
-      if (best < 0 || v > best_v) best = e, best_v = v;
-    }
-    sel[i] = static_cast<std::int32_t>(best);
-  }
-}
-
 void add_moe_ops(Decoder& dec, const LayerW& L, i64 n, const float* in, float* out, Program& p) {
   const core::ModelConfig& c = dec.cfg;
   const i64 M = dec.opt.batch * n, d = c.d_model, E = c.moe.num_experts, k = c.moe.top_k;

@@ -211,6 +211,19 @@ void fp8_quantize(const float* x, i64 n, std::uint8_t* codes, float* scales) {
   }
 }
 
+void top_k(const float* score, const float* bias, i64 E, i64 k, std::int32_t* sel) {
+  for (i64 i = 0; i < k; ++i) {
+    i64 best = -1;
+    float best_v = 0;
+    for (i64 e = 0; e < E; ++e) {
+      if (std::find(sel, sel + i, static_cast<std::int32_t>(e)) != sel + i) continue;
+      const float v = bias ? score[e] + bias[e] : score[e];
+      if (best < 0 || v > best_v) best = e, best_v = v;
+    }
+    sel[i] = static_cast<std::int32_t>(best);
+  }
+}
+
 float dot(const float* a, const float* b, i64 n) {
   // Eight independent partial sums: vectorisable without -ffast-math, same order everywhere.
   float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};

@@ -82,6 +82,10 @@ float fp8_e4m3_decode(std::uint8_t code);
 inline constexpr i64 kFp8Block = 128;
 void fp8_quantize(const float* x, i64 n, std::uint8_t* codes, float* scales);
 
+// The k largest of `score` (+ `bias` for the choice only), ties to the lower index, into sel[0..k)
+// (the MoE routers of ffn.cpp and the training step).
+void top_k(const float* score, const float* bias, i64 E, i64 k, std::int32_t* sel);
+
 float dot(const float* a, const float* b, i64 n);
 void axpy(float a, const float* x, float* y, i64 n);  // y += a·x
 

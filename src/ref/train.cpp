@@ -315,16 +315,7 @@ struct TrainStep::Impl {
     for (i64 row = 0; row < M; ++row) {
       const float* p = probs.data() + row * E;
       std::int32_t* sr = sel.data() + row * top_k;
-      for (i64 i = 0; i < top_k; ++i) {
-        i64 best = -1;
-        float best_v = 0;
-        for (i64 e = 0; e < E; ++e) {
-          if (std::find(sr, sr + i, static_cast<std::int32_t>(e)) != sr + i) continue;
-          const float v = corr ? p[e] + corr[e] : p[e];
-          if (best < 0 || v > best_v) best = e, best_v = v;
-        }
-        sr[i] = static_cast<std::int32_t>(best);
-      }
+      ref::top_k(p, corr, E, top_k, sr);  // math.hpp's, as ffn.cpp routes
       double sum = 0;
       for (i64 i = 0; i < top_k; ++i) sum += p[sr[i]];
       if (!norm_topk) sum = 1.0;
