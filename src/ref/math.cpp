@@ -7,7 +7,7 @@
 
 namespace llmsize::ref {
 
-void norm_vec(core::NormKind kind, const NormW& w, const float* x, float* y, i64 n) {
+NormStats norm_stats(core::NormKind kind, const float* x, i64 n) {
   double mean = 0.0;
   if (kind != core::NormKind::RmsNorm) {
     for (i64 i = 0; i < n; ++i) mean += x[i];
@@ -19,7 +19,12 @@ void norm_vec(core::NormKind kind, const NormW& w, const float* x, float* y, i64
     const float c = x[i] - m;
     ss += static_cast<double>(c) * c;
   }
-  const float inv = static_cast<float>(1.0 / std::sqrt(ss / static_cast<double>(n) + kNormEps));
+  return {m, 1.0 / std::sqrt(ss / static_cast<double>(n) + kNormEps)};
+}
+
+void norm_vec(core::NormKind kind, const NormW& w, const float* x, float* y, i64 n) {
+  const NormStats st = norm_stats(kind, x, n);
+  const float m = st.mean, inv = static_cast<float>(st.inv);
   for (i64 i = 0; i < n; ++i) {
     const float v = (x[i] - m) * inv * w.w[i];
     y[i] = w.b ? v + w.b[i] : v;

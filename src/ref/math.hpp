@@ -12,6 +12,13 @@ namespace llmsize::ref {
 
 inline constexpr float kNormEps = 1e-5f;  // ref: default layer_norm_eps / rms_norm_eps of most configs
 
+// A norm's statistics over n floats: the mean μ (0 for RMSNorm) and 1/sqrt(mean((x − μ)²) + eps),
+// sums in double; norm_vec and the training step's backward both read them.
+struct NormStats {
+  float mean;
+  double inv;
+};
+NormStats norm_stats(core::NormKind kind, const float* x, i64 n);
 // y = norm(x) ⊙ w (+ b) over n floats; x and y may alias. LayerNorm subtracts the mean.
 void norm_vec(core::NormKind kind, const NormW& w, const float* x, float* y, i64 n);
 // RMSNorm without a learned scale (the naive test uses it too).

@@ -73,18 +73,12 @@ void gemm(Trans ta, Trans tb, i64 M, i64 N, i64 K, const float* A, i64 lda, cons
 
 // Backward of y = norm(x)·w (+ b) over n values: dx += ∂L/∂x, gw += dy·x̂, gb += dy (when given).
 // RMSNorm: x̂ = x·r, dx = r·(dx̂ − x̂·mean(dx̂·x̂)); LayerNorm also subtracts mean(dx̂), with
-// dx̂ = dy·w; r = 1/sqrt(mean((x − μ)²) + eps) as norm_vec computes it.
+// dx̂ = dy·w; μ and r = 1/sqrt(mean((x − μ)²) + eps) from norm_stats, as norm_vec's.
 void norm_backward(core::NormKind kind, const NormW& w, const float* x, const float* dy, float* dx, float* gw,
                    float* gb, i64 n) {
-  double mean = 0.0;
-  if (kind != core::NormKind::RmsNorm) {
-    for (i64 i = 0; i < n; ++i) mean += x[i];
-    mean /= static_cast<double>(n);
-  }
-  const float mu = static_cast<float>(mean);
-  double ss = 0.0;
-  for (i64 i = 0; i < n; ++i) ss += static_cast<double>(x[i] - mu) * (x[i] - mu);
-  const double r = 1.0 / std::sqrt(ss / static_cast<double>(n) + kNormEps);
+  const NormStats st = norm_stats(kind, x, n);
+  const float mu = st.mean;
+  const double r = st.inv;
   double s_dxh = 0.0, s_dxh_xh = 0.0;
   for (i64 i = 0; i < n; ++i) {
     const double xh = (x[i] - mu) * r, dxh = static_cast<double>(dy[i]) * w.w[i];
