@@ -199,8 +199,6 @@ struct TrainStep::Impl {
   void begin_t(Unit& u, i64 rows, Mem keep) {
     if (u.lora) u.t = make(keep, rows * r);
   }
-  Unit none_;  // absent unit (index -1): no adapter, nothing to begin
-  Unit& units_at(int i) { return i >= 0 ? units[static_cast<size_t>(i)] : none_; }
 
   // Rows [row0, row0 + rows) of the unit's input: y (ld ldy) = x·W + b (+ (alpha/r)·(x·A)·B) with
   // copy `copy` of the stacked matrices; x and y point at the first of those rows.
@@ -527,7 +525,8 @@ struct TrainStep::Impl {
     n1 = make(km, M * d);
     for (i64 row = 0; row < M; ++row) norm_vec(c.norm, L->attn_norm, x0.data() + row * d, n1.data() + row * d, d);
     qkv = make(km, M * W);
-    for (int u : {uqkv, uq, uk, uv, uo}) begin_t(units_at(u), M, km);
+    for (int u : {uqkv, uq, uk, uv, uo})
+      if (u >= 0) begin_t(units[u], M, km);
     if (uqkv >= 0) {
       linear(units[uqkv], 0, 0, M, n1.data(), d, qkv.data(), W);
     } else {
