@@ -294,7 +294,8 @@ std::string estimate_text(const ModelConfig& cfg, const Workload& w, const Estim
                             std::string(to_string(w.precision)).c_str(), std::string(to_string(w.sharding)).c_str(),
                             std::string(to_string(w.recompute)).c_str(), n(w.seq).c_str(), n(w.batch).c_str(), n(w.grad_accum).c_str()) +
          (w.lora_rank > 0 ? printf_text(tr(Str::rep_lora, lang), n(w.lora_rank).c_str()) + (w.qlora ? t(Str::rep_qlora) : std::string())
-                          : std::string()) + "\n";
+                          : std::string()) +
+         (w.adapter != Adapter::None ? printf_text(tr(Str::rep_adapter, lang), std::string(to_string(w.adapter)).c_str()) : std::string()) + "\n";
     o += row(fig("training.weights_bytes"), tm.weights_bytes);
     if (tm.vision_weights_bytes > 0) o += row(fig("training.vision_weights_bytes"), tm.vision_weights_bytes);
     o += row(fig("training.gradients_bytes"), tm.gradients_bytes);

@@ -37,6 +37,8 @@ std::optional<Split2> tables(const ModelConfig& c, const Inventory& inv, const W
 Result<TrainingMemory> training_memory(const ModelConfig& cfg, const Inventory& inv, const LayerPlan& plan,
                                        const Workload& w, const Gpu& gpu) {
   if (auto issues = placement::check_parallel(cfg, w); !issues.empty()) return issues;
+  if (w.mode == Mode::Training && w.adapter != Adapter::None && w.recipe == Recipe::Formula)
+    return std::vector<Issue>{issue_row("adapter", Str::recipe_formula_adapter)};
   TrainingMemory m;
   const i64 dp = std::max<i64>(1, w.dp());
   const i64 edp = w.ep > 1 ? std::max<i64>(1, dp * w.tp / w.ep) : dp;  // replicas of each expert shard
@@ -250,6 +252,8 @@ Result<TrainingMemory> training_memory(const ModelConfig& cfg, const Inventory& 
     m.overhead_bytes = m.reserve_bytes + rp->fixed_bytes;
     m.total_bytes = total.value();
     m.peak_allocated_bytes = rp->peak_allocated_bytes;
+    m.trainable_params = rp->trainable_params;
+    if (w.adapter != Adapter::None) m.lora_params = 0;
     m.recipe = std::move(rp).value();
   }
   m.fits = m.total_bytes <= m.capacity_bytes;
@@ -270,6 +274,8 @@ Result<TrainingMemory> training_memory(const ModelConfig& cfg, const Inventory& 
       m.min_gpus = room > 0 ? ceil_div(need.value(), room) : 0;
     }
   }
+  // A recipe is modelled on one GPU (its multi-GPU strategies are refused): one, or none fits.
+  if (m.recipe) m.min_gpus = m.fits ? 1 : 0;
   return m;
 }
 

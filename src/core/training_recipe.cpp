@@ -1,13 +1,15 @@
-// recipe_peak(): the LitGPT LoRA recipe's peak allocation, tensor by tensor (training_recipe.hpp).
+// recipe_peak(): the LitGPT LoRA and LLaMA-Adapter recipes' peak allocation, tensor by tensor
+// (training_recipe.hpp).
 //
-// Followed: Lightning-AI/litgpt 8641822b3249bb94f068c254aa5d13decbc9f0a0 finetune/lora.py,
-// lit_gpt/{lora,model,utils,rmsnorm}.py; Lightning 71aed751 fabric/wrappers.py, plugins/precision/
+// Followed: Lightning-AI/litgpt 8641822b3249bb94f068c254aa5d13decbc9f0a0 finetune/{lora,adapter,
+// adapter_v2}.py, lit_gpt/{lora,adapter,adapter_v2,model,utils,rmsnorm}.py; Lightning 71aed751 fabric/wrappers.py, plugins/precision/
 // {half,bitsandbytes}.py; bitsandbytes 0.41.1 functional.py, autograd/_functions.py; PyTorch 2.1.0
 // tools/autograd/derivatives.yaml with gen_variable_type.py's rule that an input is saved only when
 // the operand whose gradient needs it requires grad (so a frozen Linear never keeps its input),
 // flash attention's saved tensors (flash_api.cpp) and the caching allocator's 512-byte rounding.
-// Checked against the 17 single-GPU LoRA and QLoRA rows of litgpt tutorials/resource-tables.md
-// (tests/calibration/training/litgpt_test.cpp).
+// PyTorch 2.1.0's sdp_utils.cpp (which kernel scaled_dot_product_attention takes) and
+// attention.cpp _scaled_dot_product_attention_math. Checked against the single-GPU LoRA, QLoRA and
+// Adapter rows of litgpt tutorials/resource-tables.md (tests/calibration/training/litgpt_test.cpp).
 #include "training_recipe.hpp"
 
 #include <algorithm>
@@ -31,8 +33,8 @@ i64 allocator_round(i64 bytes) { return bytes <= 0 ? 0 : std::max<i64>(512, ceil
 
 namespace {
 
-constexpr const char* kLitGptVersion =
-    "LitGPT 8641822 finetune/lora.py · Lightning 71aed751 · PyTorch 2.1.0 · bitsandbytes 0.41.1";
+// lit_gpt/adapter.py Config: adapter_prompt_length = 10, adapter_start_layer = 2.
+constexpr i64 kPrompt = 10, kAdapterStart = 2;
 constexpr i64 kChunk = 128;  // finetune/lora.py: model(input_ids, lm_head_chunk_size=128); chunked_cross_entropy follows
 // CublasHandlePool.cpp getNewWorkspace: allocated through the caching allocator (counted);
 // the default CUBLAS_WORKSPACE_CONFIG ":4096:2:16:8" = 4096 KiB · 2 + 16 KiB · 8.
@@ -58,17 +60,26 @@ std::optional<Issue> litgpt_scope(const ModelConfig& c, const Workload& w, const
       c.head_dim * c.n_heads != c.d_model || c.tie_embeddings || c.norm_qk || c.vision.kind != VisionKind::None)
     return refuse(Str::recipe_litgpt_shape);
   if (w.gpus != 1 || w.tp != 1 || w.pp != 1 || w.ep != 1) return refuse(Str::recipe_litgpt_one_gpu);
-  if (w.lora_rank <= 0) return refuse(Str::recipe_litgpt_lora);
-  if (w.lora_targets != (kLoraQ | kLoraV)) return refuse(Str::recipe_litgpt_targets);
+  if (w.lora_rank <= 0 && w.adapter == Adapter::None) return refuse(Str::recipe_litgpt_lora);
+  if (w.adapter == Adapter::None && w.lora_targets != (kLoraQ | kLoraV)) return refuse(Str::recipe_litgpt_targets);
+  if (w.adapter != Adapter::None && c.n_layers <= kAdapterStart)
+    return refuse(Str::recipe_litgpt_adapter_layers, std::to_string(c.n_layers));
   if (w.precision != Precision::Pure || w.dtype != ComputeDtype::BF16) return refuse(Str::recipe_litgpt_precision);
   if (w.recompute != Recompute::None) return refuse(Str::recipe_litgpt_recompute);
   if (w.qlora || w.weights == WeightFormat::Nf4Dq) quant = Quant::Nf4Dq;
   else if (w.weights == WeightFormat::Nf4) quant = Quant::Nf4;
   else if (w.weights == WeightFormat::BF16) quant = Quant::None;
   else return refuse(Str::recipe_litgpt_weights, std::string(to_string(w.weights)));
-  // scaled_dot_product_attention(is_causal=True) without a mask takes flash attention 2 on sm80+
-  // for bf16 and head sizes up to 256; other kernels save other tensors.
-  if (gpu.cuda_cc < 8.0 || c.head_dim > 256) return refuse(Str::recipe_litgpt_flash, gpu.name);
+  // scaled_dot_product_attention(is_causal=True) without a mask takes flash attention for bf16 on
+  // sm80 to sm90 (sdp_utils.cpp use_flash_attention). PyTorch 2.1 (the LoRA rows): FlashAttention 1,
+  // head sizes ≤ 128 and a multiple of 8 (check_head_dim_size), on sm86 to sm89 in training only ≤ 64
+  // (check_requires_grad_and_head_dim_gt64_and_sm_ge86_lt90). PyTorch 2.2 (the adapter rows):
+  // FlashAttention 2, ≤ 256, on sm86 to sm89 in training ≤ 192. Other kernels save other tensors.
+  const double cc = gpu.cuda_cc;
+  const bool torch22 = w.adapter != Adapter::None;
+  const i64 hd_max = torch22 ? 256 : 128, hd_max_sm86 = torch22 ? 192 : 64;
+  if (cc < 8.0 || cc > 9.0 || c.head_dim > hd_max || c.head_dim % 8 != 0 || (cc >= 8.6 && cc < 9.0 && c.head_dim > hd_max_sm86))
+    return refuse(Str::recipe_litgpt_flash, gpu.name);
   return std::nullopt;
 }
 
@@ -82,15 +93,26 @@ Result<RecipePeak> recipe_peak(const ModelConfig& c, const Workload& w, const Gp
   const auto counted = count_params(c);
   if (!counted) return counted.issues();
 
+  const bool lora = w.adapter == Adapter::None, v2 = w.adapter == Adapter::V2;
   RecipePeak p;
   p.recipe = Recipe::LitGpt;
-  p.version = kLitGptVersion;
-  const i64 C = c.d_model, I = c.d_ff, L = c.n_layers, nh = c.n_heads, V = c.vocab, r = w.lora_rank, T = w.seq, B = w.batch;
+  // The LoRA rows of resource-tables.md ran commit 8641822 on PyTorch 2.1.0, as the file states.
+  // Its adapter rows came with #694 (0f021f3a, the first commit whose adapter scripts take
+  // --quantize), whose RMSNorm computes in fp32, on PyTorch 2.2: since #668 (94eba0b5, "Drop
+  // flash-attn 2 in favor of PyTorch 2.2") the README installed the 2.2 nightly for flash
+  // attention 2, and the rows match only without 2.1's mean-backward copy that 2.2 dropped.
+  const bool torch22 = !lora;
+  p.version = lora ? "LitGPT 8641822 finetune/lora.py · Lightning 71aed751 · PyTorch 2.1.0 · bitsandbytes 0.41.1"
+                   : std::string("LitGPT 0f021f3a finetune/") + (v2 ? "adapter_v2.py" : "adapter.py") +
+                         " · Lightning 6dfa5cca · PyTorch 2.2 · bitsandbytes 0.41.1";
+  const i64 C = c.d_model, I = c.d_ff, L = c.n_layers, nh = c.n_heads, hs = c.head_dim, V = c.vocab, r = w.lora_rank,
+            T = w.seq, B = w.batch, aT = kPrompt;
   const bool quantized = quant != Quant::None, llama = arch == Arch::Llama, shared_norm = arch == Arch::Phi;
   const Checked N = Checked(B) * T;
   const std::string src_lora = "lit_gpt/lora.py LoRAQKVLinear.forward, zero_pad";
+  const std::string src_adapter = "lit_gpt/adapter.py CausalSelfAttention" + std::string(v2 ? ", adapter_v2.py AdapterV2Linear" : "");
 
-  // --- The frozen base and the adapters (finetune/lora.py: fabric.init_module under bf16-true;
+  // --- The frozen base and the adapters (finetune/*.py: fabric.init_module under bf16-true;
   // BitsandbytesPrecision swaps every nn.Linear, lm_head included, for a 4-bit one).
   std::vector<std::pair<i64, i64>> linears;  // (in, out) of each nn.Linear of the GPT, as LitGPT builds it
   for (i64 l = 0; l < L; ++l) {
@@ -127,59 +149,126 @@ Result<RecipePeak> recipe_peak(const ModelConfig& c, const Workload& w, const Gp
                       std::string(quant == Quant::Nf4 ? "nf4, absmax fp32 per 64" : "nf4-dq, absmax uint8 per 64 + fp32 per 256 blocks") +
                       ") + " + with_commas(total - linear_params.value()) + " other parameters × 2 B";
   }
-  // LoRAQKVLinear: lora_A (2r, C) and lora_B (2C, r) for query and value, in the bf16 default dtype.
-  const Checked adapters = Checked(L) * 4 * r * C * 2;
-
-  // --- Tensors autograd saves for backward, per block (ℓ ≥ 1: the block input requires grad,
-  // through the adapters of the blocks before it; block 0's does not).
-  enum { kLoraBranch, kAttention, kNorms, kMeanBug, kMlp, kBnbInputs, kIds, kCount };
-  std::array<Checked, kCount> saved{};  // by the parts below
-  for (i64 l = 0; l < L; ++l) {
-    const bool g = l >= 1;
-    // lora.py: lora_dropout(x) keeps its bool mask (native_dropout) where x needs a gradient; mm with
-    // lora_A (requires grad) keeps the dropout output; conv1d keeps after_A; zero_pad's index_copy keeps
-    // its source (a reshaped copy, 2C wide) and the int64 index rebuilt each forward.
-    if (g) saved[kLoraBranch] += R(N * C);
-    saved[kLoraBranch] += R(N * C * 2) + R(N * 2 * r * 2) + R(N * 2 * C * 2) + R(Checked(8) * 2 * C);
-    // model.py CausalSelfAttention: v is a view of qkv, so flash attention's saved v keeps all of it;
-    // q and k are new tensors (RoPE and cat); the output and the fp32 logsumexp (B, nh, T).
-    saved[kAttention] += R(N * 3 * C * 2) + R(N * C * 2) * 2 + R(N * C * 2) + R(N * nh * 4);
-    if (!llama) {
-      // LayerNorm (native_layer_norm keeps its input, mean and rstd in fp32); parallel residual;
-      // GptNeoxMLP's gelu keeps its input. Block 0's norm and MLP see no gradient.
-      if (g) {
-        saved[kNorms] += R(N * C * 2) + R(N * 4) * 2 * (shared_norm ? 1 : 2);
-        saved[kMlp] += R(N * I * 2);
+  Checked adapters;
+  Checked trainable;
+  std::string adapters_formula;
+  if (lora) {
+    // LoRAQKVLinear: lora_A (2r, C) and lora_B (2C, r) for query and value, in the bf16 default dtype.
+    adapters = Checked(L) * 4 * r * C * 2;
+    trainable = Checked(L) * 4 * r * C;
+    adapters_formula = "L · 4 · r · C · 2 B (lora_A 2r × C, lora_B 2C × r)";
+  } else {
+    // adapter.py CausalSelfAttention, blocks ≥ adapter_start_layer: adapter_wte (10, C) and
+    // gating_factor (1, 1, nh, 1) in bf16; and the prompt's qkv (1, 10, 3C), which
+    // scaled_dot_product_attention computes once and keeps in adapter_kv_cache. finetune/adapter.py
+    // first runs validate() under no_grad, which fills that cache, and nothing clears it: training
+    // reuses the cached, gradient-free prompt keys and values.
+    const i64 adapted = L - kAdapterStart;
+    adapters = (R(Checked(aT) * C * 2) + R(Checked(nh) * 2) + R(Checked(aT) * 3 * C * 2)) * adapted;
+    trainable = Checked(adapted) * (aT * C + nh);
+    adapters_formula = "(L - 2) · (prompt 2·10·C + gate 2·nh + cached prompt qkv 2·10·3C) bytes";
+    if (v2) {
+      // adapter_v2.py AdapterV2Linear: adapter_bias and adapter_scale (out,) beside every Linear,
+      // lm_head included; adapter_filter also trains norm_1, norm_2 and ln_f (weights, LayerNorm's biases).
+      for (const auto& [in, out] : linears) {
+        adapters += R(Checked(out) * 2) * 2;
+        trainable += Checked(out) * 2;
       }
-    } else {
-      // rmsnorm.py: x * rsqrt(mean(x·x) + eps) keeps x and the rsqrt; PyTorch 2.1's mean.dim
-      // backward also keeps its input x·x (pytorch#109876, fixed after 2.1 by #109935).
-      if (g) {
-        saved[kNorms] += R(N * C * 2) + R(N * 2);
-        saved[kMeanBug] += R(N * C * 2);
-      }
-      saved[kNorms] += R(N * C * 2) + R(N * 2);
-      saved[kMeanBug] += R(N * C * 2);
-      // LLaMAMLP: silu keeps x_fc_1; the product keeps silu(x_fc_1) and x_fc_2.
-      saved[kMlp] += R(N * I * 2) * 3;
-    }
-    // bitsandbytes MatMul4Bit.forward keeps its input whenever it needs a gradient: the qkv Linear's
-    // (n_1, ℓ ≥ 1), the projection's (the SDPA output's reshape copy), the MLP's (n_2 where not
-    // shared, and the proj input).
-    if (quantized) {
-      if (g) saved[kBnbInputs] += R(N * C * 2);
-      saved[kBnbInputs] += R(N * C * 2);
-      const bool mlp_grad = llama || g;
-      if (mlp_grad) {
-        if (!shared_norm) saved[kBnbInputs] += R(N * C * 2);
-        saved[kBnbInputs] += R(N * I * 2);
-      }
+      trainable += Checked(L * (shared_norm ? 1 : 2) + 1) * (llama ? C : 2 * C);
+      adapters_formula += " + adapter_bias, adapter_scale 2 · 2·out per Linear";
     }
   }
+
+  // --- Tensors autograd saves for backward. What a block saves depends on which of its tensors
+  // need a gradient: its input does once anything before it trains (LoRA: from block 1;
+  // LLaMA-Adapter: from block 3, after the first gate; v2: from block 0, through the trained norms
+  // and Linear scales), and PyTorch saves an operand only for a gradient it computes
+  // (gen_variable_type.py), so a frozen Linear never keeps its input.
+  enum { kLoraBranch, kAttention, kPrefix, kNorms, kMeanBug, kMlp, kV2Out, kBnbInputs, kIds, kCount };
+  std::array<Checked, kCount> saved{};  // by the parts below
+  const Checked NC2 = R(N * C * 2), NI2 = R(N * I * 2);
+  // rmsnorm.py: x * rsqrt(mean(x·x) + eps) keeps x and the rsqrt where x needs a gradient, and
+  // PyTorch 2.1's mean.dim backward also keeps its input x·x (pytorch#109876, fixed in 2.2 by
+  // #109935); a trained weight (v2) keeps x_normed for its own gradient. At 8641822 these are bf16;
+  // at 0f021f3a the norm first takes x.float() and casts its output back, so they are fp32.
+  const i64 rms_b = lora ? 2 : 4;
+  const Checked rms_x = R(N * C * rms_b);
+  auto rms = [&](bool in_grad) {
+    if (in_grad) {
+      saved[kNorms] += rms_x + R(N * rms_b);
+      if (!torch22) saved[kMeanBug] += rms_x;
+    }
+    if (v2) saved[kNorms] += rms_x;
+  };
+  const Checked ln_stats = R(N * 4) * 2;  // native_layer_norm keeps its input, mean and rstd (fp32)
+  bool x_grad = false;                    // the embedding is frozen
+  for (i64 l = 0; l < L; ++l) {
+    const bool prefix = !lora && l >= kAdapterStart;
+    const bool n1_grad = x_grad || v2;
+    // The norms. A parallel block (GPT-NeoX, Phi) feeds x to norm_1 and norm_2: one input, kept once.
+    if (llama) rms(x_grad);
+    else if (n1_grad) saved[kNorms] += NC2 + ln_stats * (shared_norm ? 1 : 2);
+    const bool qkv_grad = n1_grad || lora || v2;
+    if (lora) {
+      // lora.py: lora_dropout(x) keeps its bool mask (native_dropout) where x needs a gradient; mm with
+      // lora_A (requires grad) keeps the dropout output; conv1d keeps after_A; zero_pad's index_copy keeps
+      // its source (a reshaped copy, 2C wide) and the int64 index rebuilt each forward.
+      if (n1_grad) saved[kLoraBranch] += R(N * C);
+      saved[kLoraBranch] += R(N * C * 2) + R(N * 2 * r * 2) + R(N * 2 * C * 2) + R(Checked(8) * 2 * C);
+    }
+    // bitsandbytes MatMul4Bit.forward keeps its input whenever that needs a gradient
+    // (ctx.tensors = (A, B) if any(ctx.needs_input_grad[:2])).
+    if (quantized && n1_grad) saved[kBnbInputs] += NC2;
+    // adapter_v2.py AdapterV2Linear: adapter_scale * (linear(x) + adapter_bias) keeps the sum.
+    if (v2) saved[kV2Out] += R(N * 3 * C * 2);
+    // model.py CausalSelfAttention: v is a view of qkv, so flash attention's saved v keeps all of it;
+    // q and k are new tensors (RoPE and cat); the output and the fp32 logsumexp (B, nh, T).
+    if (qkv_grad) saved[kAttention] += R(N * 3 * C * 2) + NC2 * 2 + NC2 + R(N * nh * 4);
+    if (prefix) {
+      // adapter.py: y + gating_factor * sdpa(q, ak, av, amask); the gate's product keeps the output
+      // ay. The boolean mask rules out flash attention. With one sequence, PyTorch 2.2 takes the
+      // memory-efficient kernel, which (where q needs a gradient) also keeps its fp32 logsumexp,
+      // padded to 32 queries, and the mask as a bf16 bias padded to 16 columns (sdp_utils_cpp.h
+      // preprocess_mask, pad_bias). A batch of several sequences against the prompt's one fails
+      // its equal-batch check and runs _scaled_dot_product_attention_math: the softmax keeps its
+      // result (B, nh, T, 10), bmm the scaled key and a per-sequence copy of av.
+      saved[kPrefix] += NC2;
+      if (qkv_grad) {
+        if (B == 1)
+          saved[kPrefix] += R(Checked(nh) * ceil_div(T, 32) * 32 * 4) + R(Checked(T) * 16 * 2);
+        else
+          saved[kPrefix] += R(N * nh * aT * 2) + R(Checked(B) * nh * aT * hs * 2) * 2;
+      }
+    }
+    const bool attn_grad = qkv_grad || prefix;
+    if (v2) saved[kV2Out] += NC2;                          // proj's sum
+    if (quantized && attn_grad) saved[kBnbInputs] += NC2;  // proj's input, the attention output's reshape copy
+    const bool proj_grad = attn_grad || v2;
+    bool fc_grad = false;
+    if (llama) {
+      const bool h_grad = x_grad || proj_grad;  // norm_2 sees x + attention
+      rms(h_grad);
+      const bool n2_grad = h_grad || v2;
+      fc_grad = n2_grad;
+      if (quantized && n2_grad) saved[kBnbInputs] += NC2;
+      // LLaMAMLP: silu keeps x_fc_1; the product keeps silu(x_fc_1) and x_fc_2.
+      if (fc_grad) saved[kMlp] += NI2 * 3;
+      if (v2) saved[kV2Out] += NI2 * 2 + NC2;
+      if (quantized && fc_grad) saved[kBnbInputs] += NI2;
+    } else {
+      const bool n2_grad = n1_grad;  // parallel residual: norm_2 sees the block input
+      fc_grad = n2_grad || v2;
+      if (quantized && n2_grad && !shared_norm) saved[kBnbInputs] += NC2;
+      if (fc_grad) saved[kMlp] += NI2;  // GptNeoxMLP's gelu keeps its input
+      if (v2) saved[kV2Out] += NI2 + NC2;
+      if (quantized && fc_grad) saved[kBnbInputs] += NI2;
+    }
+    x_grad = x_grad || proj_grad || fc_grad;
+  }
   // ln_f keeps the last block's output (and its statistics); the 4-bit lm_head keeps ln_f's output.
-  saved[kNorms] += R(N * C * 2) + (llama ? R(N * 2) : R(N * 4) * 2);
-  if (llama) saved[kMeanBug] += R(N * C * 2);
-  if (quantized) saved[kBnbInputs] += R(N * C * 2);
+  if (llama) rms(true);
+  else saved[kNorms] += NC2 + ln_stats;
+  if (quantized) saved[kBnbInputs] += NC2;
   saved[kIds] += R(N * 8) * 2;  // input_ids and targets (int64)
 
   // --- The logits and the loss (utils.py chunked_cross_entropy over 128-token chunks). Fabric's
@@ -199,6 +288,8 @@ Result<RecipePeak> recipe_peak(const ModelConfig& c, const Workload& w, const Gp
     widest = std::max(widest, n_loss);
   }
   small += R(Checked(B) * loss_tokens * 4);
+  // v2's lm_head is an AdapterV2Linear too: each chunk's sum before the scale is kept.
+  if (v2) saved[kV2Out] += logits_bf16;
   // Backward of one loss chunk: nll_loss_backward's zeros_like and _log_softmax_backward_data's output.
   const Checked chunk_grads = R(Checked(B) * widest * V * 4) * 2;
   struct Phase {
@@ -216,7 +307,10 @@ Result<RecipePeak> recipe_peak(const ModelConfig& c, const Workload& w, const Gp
     // weight and its bf16 copy (nf4-dq: and the dequantized fp32 absmax), and one chunk's grad.
     const Checked n = Checked(V) * C;
     dequant = R(n * 2) * 2 + (quant == Quant::Nf4Dq ? R(Checked(n.ok() ? ceil_div(n.value(), 64) : 0) * 4) : Checked());
-    phases.push_back({RecipePhase::LmHeadBackward, logits_fp32 + logits_bf16 + dequant + R(Checked(B) * kChunk * C * 2)});
+    // v2: the scale's backward first makes the chunk's gradient before the scale, a bf16 chunk.
+    const Checked v2_grad = v2 ? R(Checked(B) * std::min(kChunk, T) * V * 2) : Checked();
+    phases.push_back({RecipePhase::LmHeadBackward, logits_fp32 + logits_bf16 + dequant + R(Checked(B) * kChunk * C * 2) + v2_grad});
+    dequant += v2_grad;
   }
   const Phase* top = &phases.front();
   for (const Phase& ph : phases)
@@ -235,6 +329,8 @@ Result<RecipePeak> recipe_peak(const ModelConfig& c, const Workload& w, const Gp
   p.phase = top->phase;
   p.weights_bytes = weights.value();
   p.adapter_bytes = adapters.value();
+  if (!trainable.ok()) return memory_overflow("seq");
+  p.trainable_params = trainable.value();
   p.saved_bytes = saved_total.value();
   p.head_bytes = top->bytes.value();
   p.fixed_bytes = fixed.value();
@@ -245,26 +341,39 @@ Result<RecipePeak> recipe_peak(const ModelConfig& c, const Workload& w, const Gp
     if (bytes.value() > 0) p.parts.push_back({label, bytes.value(), std::move(formula), std::move(source)});
   };
   part(Str::recipe_part_weights, weights, weights_formula, "fabric init_module (bf16-true); bitsandbytes.py _NF4Linear / _NF4DQLinear");
-  part(Str::recipe_part_adapters, adapters, "L · 4 · r · C · 2 B (lora_A 2r × C, lora_B 2C × r)", src_lora);
+  part(lora ? Str::recipe_part_adapters : Str::recipe_part_adapter_params, adapters, adapters_formula, lora ? src_lora : src_adapter);
   part(Str::recipe_part_attention, saved[kAttention], "per block: qkv 6·N·C + q, k 4·N·C + output 2·N·C + logsumexp 4·nh·N bytes; " + n_s,
        "model.py CausalSelfAttention.scaled_dot_product_attention (flash: saves q, k, v, out, logsumexp)");
   part(Str::recipe_part_lora_branch, saved[kLoraBranch],
-       "per block: mask N·C (blocks ≥ 1), dropout output 2·N·C, after_A 4·r·N, zero_pad source 4·N·C, index 16·C bytes", src_lora);
-  part(Str::recipe_part_mlp, saved[kMlp], llama ? "per block: x_fc_1, x_fc_2, silu(x_fc_1): 3 · 2·N·I bytes" : "per block ≥ 1: gelu input 2·N·I bytes",
+       "per block: mask N·C (where its input needs a gradient), dropout output 2·N·C, after_A 4·r·N, zero_pad source 4·N·C, index 16·C bytes", src_lora);
+  part(Str::recipe_part_mlp, saved[kMlp], llama ? "per block: x_fc_1, x_fc_2, silu(x_fc_1): 3 · 2·N·I bytes" : "per block whose MLP input needs a gradient: gelu input 2·N·I bytes",
        llama ? "model.py LLaMAMLP.forward" : "model.py GptNeoxMLP.forward");
   part(Str::recipe_part_norms, saved[kNorms],
-       llama ? "per norm: input 2·N·C + rsqrt 2·N bytes; ln_f" : "per block ≥ 1: input 2·N·C + mean, rstd 8·N bytes per LayerNorm; ln_f",
+       std::string(llama ? (lora ? "per norm whose input needs a gradient: input 2·N·C + rsqrt 2·N bytes; ln_f"
+                                : "per norm whose input needs a gradient: input 4·N·C + rsqrt 4·N bytes (fp32); ln_f")
+                         : "per block whose input needs a gradient: input 2·N·C + mean, rstd 8·N bytes per LayerNorm; ln_f") +
+           (v2 && llama ? "; v2, every RMSNorm: x_normed 4·N·C" : ""),
        llama ? "rmsnorm.py RMSNorm.forward" : "torch native_layer_norm (saves input, mean, rstd)");
-  part(Str::recipe_part_mean_bug, saved[kMeanBug], "per RMSNorm: x·x 2·N·C bytes",
+  part(Str::recipe_part_mean_bug, saved[kMeanBug], lora ? "per RMSNorm: x·x 2·N·C bytes" : "per RMSNorm: x·x 4·N·C bytes (fp32)",
        "PyTorch 2.1 MeanBackward1 saves self (pytorch/pytorch#109876; fixed by #109935 after 2.1)");
   part(Str::recipe_part_bnb_inputs, saved[kBnbInputs], "per block: the 4-bit Linears' inputs 2·N·C each and the MLP projection's 2·N·I; lm_head's",
        "bitsandbytes autograd/_functions.py MatMul4Bit.forward (ctx.tensors = (A, B))");
-  part(Str::recipe_part_ids, saved[kIds], "input_ids, targets: 2 · 8·N bytes", "finetune/lora.py get_batch");
+  part(Str::recipe_part_prefix, saved[kPrefix],
+       B == 1 ? "per block from the third: output 2·N·C; where q needs a gradient, logsumexp 4·nh·32·ceil(seq/32) and the mask bias 32·seq bytes"
+              : "per block from the third: output 2·N·C; where q needs a gradient, softmax 2·N·nh·10, the scaled key and av 2 · 2·batch·nh·10·hs bytes",
+       std::string("lit_gpt/adapter.py CausalSelfAttention.scaled_dot_product_attention; PyTorch 2.2 ") +
+           (B == 1 ? "_scaled_dot_product_efficient_attention" : "_scaled_dot_product_attention_math (the batches differ: no fused kernel)"));
+  part(Str::recipe_part_v2_outputs, saved[kV2Out],
+       "per Linear: linear(x) + adapter_bias, 2·N·out bytes (qkv 3C, proj C, MLP " + std::string(llama ? "2 × I and C" : "I and C") +
+           "); lm_head Σ chunks 2·batch·n·V",
+       "lit_gpt/adapter_v2.py AdapterV2Linear.forward: adapter_scale * (...) keeps its right operand");
+  part(Str::recipe_part_ids, saved[kIds], "input_ids, targets: 2 · 8·N bytes", "finetune/*.py get_batch");
   part(Str::recipe_part_logits, logits_fp32, "Σ chunks 4·batch·n·V (fp32: Fabric's convert_output), V = " + with_commas(V),
        "lightning fabric/wrappers.py _FabricModule.forward; precision half.py convert_output");
   if (top->phase == RecipePhase::LmHeadBackward) {
     part(Str::recipe_part_chunk_grads, logits_bf16, "Σ chunks 2·batch·n·V (bf16 gradients of every chunk)", "autograd ToCopyBackward");
-    part(Str::recipe_part_dequant, dequant + R(Checked(B) * kChunk * C * 2), "fp16 and bf16 copies of lm_head, 2 · 2·V·C bytes, and one chunk's grad",
+    part(Str::recipe_part_dequant, dequant + R(Checked(B) * kChunk * C * 2),
+         std::string("fp16 and bf16 copies of lm_head, 2 · 2·V·C bytes, and one chunk's grad") + (v2 ? "; v2: one chunk's gradient before the scale, 2·batch·128·V" : ""),
          "bitsandbytes functional.py dequantize_4bit; _functions.py MatMul4Bit.backward");
   } else if (top->phase != RecipePhase::ConvertOutput) {
     part(Str::recipe_part_log_softmax, log_softmax + small, "Σ loss chunks 4·batch·n·V (fp32 log_softmax) + the per-chunk losses",

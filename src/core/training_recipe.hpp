@@ -3,11 +3,12 @@
 // (training_memory.hpp); each other recipe follows one version of its code, and refuses, with the
 // reason named, what that code path does not cover.
 //
-// litgpt: LitGPT finetune/lora.py at commit 8641822b (Oct 2023), Lightning Fabric 71aed751 (its
-// pin), PyTorch 2.1.0, bitsandbytes 0.41.1: precision bf16-true, LoRA on the query and value of a
-// multi-head model, optionally `--quantize bnb.nf4 / bnb.nf4-dq`, one GPU with flash attention
-// (sm80 or newer). The script forces the longest sample (seq) into its first micro-batch (batch),
-// and the peak falls in that iteration, before any LoRA gradient or optimizer state exists.
+// litgpt: LitGPT finetune/lora.py, adapter.py and adapter_v2.py at commit 8641822b (Oct 2023),
+// Lightning Fabric 71aed751 (its pin), PyTorch 2.1.0, bitsandbytes 0.41.1: precision bf16-true,
+// LoRA on the query and value or LLaMA-Adapter (v1, v2) of a multi-head model, optionally
+// `--quantize bnb.nf4 / bnb.nf4-dq`, one GPU with flash attention (sm80 or newer). The scripts force
+// the longest sample (seq) into the first micro-batch (batch), and the peak falls in that
+// iteration, before any adapter gradient or optimizer state exists.
 #pragma once
 #include <vector>
 
@@ -35,7 +36,8 @@ struct RecipePeak {
   RecipePhase phase = RecipePhase::CrossEntropyBackward;
   i64 peak_allocated_bytes = 0;  // comparable with torch.cuda.max_memory_allocated()
   i64 weights_bytes = 0;         // the frozen base as the recipe stores it
-  i64 adapter_bytes = 0;         // LoRA A and B
+  i64 adapter_bytes = 0;         // LoRA A and B, or LLaMA-Adapter's parameters and cached prompt K/V
+  i64 trainable_params = 0;      // what the script's "Number of trainable parameters" prints
   i64 saved_bytes = 0;           // tensors autograd keeps for backward at the end of forward
   i64 head_bytes = 0;            // the logits and loss region in the peak's phase
   i64 fixed_bytes = 0;           // the RoPE cache and the cuBLAS workspace

@@ -294,8 +294,9 @@ std::vector<WorkloadField> build_fields() {
                          Training),
                     kGradDtypeNames, AT(grad_dtype)),
       enum_field<W>(spec("recipe", "--recipe", "Recipe",
-                         "formula: the papers' model of training memory; litgpt: LitGPT's finetune/lora.py as its code "
-                         "allocates (commit 8641822, PyTorch 2.1; one GPU, LoRA on q and v, bf16-true or bitsandbytes NF4)",
+                         "formula: the papers' model of training memory; litgpt: LitGPT's finetune/lora.py, adapter.py and "
+                         "adapter_v2.py as their code allocates (commit 8641822, PyTorch 2.1; one GPU, LoRA on q and v or "
+                         "LLaMA-Adapter, bf16-true or bitsandbytes NF4)",
                          Training),
                     kRecipeNames, AT(recipe)),
       int_row(spec("accum", "--grad-accum", "Gradient accumulation", "micro-batches per optimizer step", Training), 1,
@@ -321,6 +322,12 @@ std::vector<WorkloadField> build_fields() {
       bool_field<W>(spec("qlora", "--qlora", "QLoRA",
                          "frozen base in NF4 with double quantization, bf16 compute copies, paged optimizer", Training),
                     AT(qlora)),
+      enum_field<W>(spec("adapter", "--adapter", "LLaMA-Adapter",
+                         "instead of LoRA: a learned 10-token prompt with a zero-init gate in the attention of every "
+                         "layer from the third; v2 also trains a bias and scale per Linear and the norms "
+                         "(LitGPT finetune/adapter.py, adapter_v2.py; --recipe litgpt)",
+                         Training),
+                    kAdapterNames, AT(adapter)),
       int_row(spec("tokens", "--train-tokens", "Training tokens", "tokens to train on; 0 = Chinchilla-optimal 20·P",
                    Training),
               0, i64{1} << 53, AT(train_tokens)),
@@ -382,6 +389,8 @@ std::vector<Issue> validate(const Workload& w) {
     out.push_back(issue("ts", [n = w.tensor_split.size(), pp = w.pp](Lang l) {
       return printf_text(tr(Str::issue_ts_count, l), std::to_string(n).c_str(), std::to_string(pp).c_str());
     }));
+  if (w.adapter != Adapter::None && w.lora_rank > 0)
+    out.push_back(issue("adapter", [](Lang l) { return std::string(tr(Str::issue_adapter_lora, l)); }));
   if (w.qlora && w.lora_rank == 0) out.push_back(issue("lora", [](Lang l) { return std::string(tr(Str::issue_qlora_rank, l)); }));
   if (w.gpu == kCustomGpu && w.gpu_mem_gib == 0)
     out.push_back(issue("gmem", [](Lang l) { return std::string(tr(Str::issue_custom_mem, l)); }));
@@ -406,6 +415,7 @@ std::string_view to_string(GradDtype g) { return name_at(kGradDtypeNames, static
 std::string_view to_string(Sharding s) { return name_at(kShardingNames, static_cast<size_t>(s)); }
 std::string_view to_string(Recompute r) { return name_at(kRecomputeNames, static_cast<size_t>(r)); }
 std::string_view to_string(Recipe r) { return name_at(kRecipeNames, static_cast<size_t>(r)); }
+std::string_view to_string(Adapter a) { return name_at(kAdapterNames, static_cast<size_t>(a)); }
 i64 dtype_bytes(ComputeDtype d) { return d == ComputeDtype::F32 ? 4 : 2; }
 
 namespace {

@@ -84,6 +84,10 @@ inline constexpr std::string_view kRecomputeNames[] = {"none", "selective", "ful
 // it runs (training_recipe.hpp).
 enum class Recipe : std::uint8_t { Formula, LitGpt };
 inline constexpr std::string_view kRecipeNames[] = {"formula", "litgpt"};
+// LLaMA-Adapter (Zhang et al. 2023, arXiv:2303.16199) and its v2 (Gao et al. 2023, arXiv:2304.15010)
+// as LitGPT implements them (lit_gpt/adapter.py, adapter_v2.py): a method beside LoRA, not with it.
+enum class Adapter : std::uint8_t { None, V1, V2 };
+inline constexpr std::string_view kAdapterNames[] = {"none", "llama-adapter", "llama-adapter-v2"};
 
 // LoRA target modules, by role (q also covers MLA q_a/q_b, k covers kv_a, v covers kv_b;
 // a fused qkv is adapted when any of q,k,v is chosen, a fused gate_up when gate or up is).
@@ -107,6 +111,7 @@ static_assert(std::size(kGradDtypeNames) == static_cast<size_t>(GradDtype::F16) 
 static_assert(std::size(kShardingNames) == static_cast<size_t>(Sharding::Fsdp) + 1);
 static_assert(std::size(kRecomputeNames) == static_cast<size_t>(Recompute::Full) + 1);
 static_assert(std::size(kRecipeNames) == static_cast<size_t>(Recipe::LitGpt) + 1);
+static_assert(std::size(kAdapterNames) == static_cast<size_t>(Adapter::V2) + 1);
 
 struct Workload {
   Mode mode = Mode::Inference;
@@ -170,6 +175,7 @@ struct Workload {
   i64 lora_rank = 0;             // 0 = full fine-tuning / pre-training
   std::uint32_t lora_targets = kLoraAll;
   bool qlora = false;            // frozen base in NF4 + double quantization, paged optimizer
+  Adapter adapter = Adapter::None;  // LLaMA-Adapter instead of LoRA (--recipe litgpt)
   i64 train_tokens = 0;          // tokens to train on; 0 = Chinchilla-optimal (20·P)
 
   i64 dp() const { return tp > 0 && pp > 0 ? gpus / (tp * pp) : 0; }
@@ -205,6 +211,7 @@ std::string_view to_string(Runtime r);
 std::string_view to_string(ComputeDtype d);
 std::string_view to_string(Optimizer o);
 std::string_view to_string(Recipe r);
+std::string_view to_string(Adapter a);
 std::string_view to_string(StateDtype d);
 std::string_view to_string(Precision p);
 std::string_view to_string(GradDtype g);

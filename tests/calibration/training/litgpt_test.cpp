@@ -22,7 +22,7 @@
 // n_layer 16, n_head 32, vocab padded to 50688, rotary_percentage 0.25, parallel residual). The
 // table's own trainable-parameter column checks the adapters: 24 · 4 · 8 · 2048 = 1,572,864.
 //
-// The issue's tolerance for a single-GPU recipe is 5% of the reported peak; every row is within
+// The issue's tolerance for a single-GPU recipe is 5% of the reported peak; every LoRA row is within
 // 0.5% (the model undershoots by 0.0–0.41%: the caching allocator's unsplit block remainders, up
 // to 1 MiB a block, are not modelled), and the test holds them to 1% so a change is seen.
 #include <cmath>
@@ -43,6 +43,7 @@ struct Row {
   const char* quant;   // the base weights: bf16, nf4 (bnb.nf4), nf4-dq (bnb.nf4-dq)
   i64 micro_batch, seq, trainable;
   double measured_gb;
+  const char* adapter = "none";  // none (finetune/lora.py), llama-adapter (adapter.py), llama-adapter-v2 (adapter_v2.py)
 };
 
 const Row kRows[] = {
@@ -65,6 +66,38 @@ const Row kRows[] = {
     {"| 13 B  | Llama 2        | bnb.nf4-dq   | 1               | 6,553,600            | 22.55 GB    | 6.55 min           |", "llama-2-13b", "nf4-dq", 1, 1304, 6553600, 22.55},
 };
 
+// "## Finetuning with Adapter on 1 GPU": "The following experiments were conducted on 1xA100 with a
+// minibatch size of 128 using the `litgpt finetune_adapter` command." and, for the second table,
+// "The same config, but using the `litgpt finetune_adapter_v2` command." These rows came with
+// Lightning-AI/litgpt#694 (0f021f3a, "Support quantization with adapter v1 and v2 finetuning",
+// merged 2024-01-18: before it, the adapter scripts took no --quantize), so they ran that
+// commit's scripts, not 8641822's; the file's environment lines stayed as they were. The
+// trainable-parameter column checks the adapters: (32 − 2) · (10 · 4096 + 32) = 1,229,760 for
+// Llama 2 7B, and v2 adds a bias and a scale per Linear and the norms' weights.
+//
+// How these rows were used: the model was written from 0f021f3a's code before any row was
+// compared. The six StableLM rows (LayerNorm) then came out within 0.4% as written. The six
+// Llama 2 rows came out 1.24–1.38 GB (6%) over, which is exactly the fp32 x·x that PyTorch 2.1's
+// mean backward keeps per RMSNorm (1,281,884,160 B for v1) and 2.2 no longer keeps (#109935).
+// The file's environment lines predate these rows, and since #668 (94eba0b5, "Drop flash-attn 2
+// in favor of PyTorch 2.2", 2023-10-24) LitGPT's README installed the 2.2 nightly for flash
+// attention 2, so the adapter scripts are modelled on PyTorch 2.2; with it every row is within
+// 0.46%. The v2 rows were not used to fit anything.
+const Row kAdapterRows[] = {
+    {"| 3 B  | StableLM Alpha | None         | 1               | 573,888              | 9.10 GB     | 0.74 min           |", "stablelm-base-alpha-3b", "bf16", 1, 1034, 573888, 9.10, "llama-adapter"},
+    {"| 3 B  | StableLM Alpha | bnb.nf4      | 1               | 573,888              | 5.65 GB     | 1.38 min           |", "stablelm-base-alpha-3b", "nf4", 1, 1034, 573888, 5.65, "llama-adapter"},
+    {"| 3 B  | StableLM Alpha | bnb.nf4-dq   | 1               | 573,888              | 5.48 GB     | 1.46 min           |", "stablelm-base-alpha-3b", "nf4-dq", 1, 1034, 573888, 5.48, "llama-adapter"},
+    {"| 7 B  | Llama 2        | None         | 1               | 1,229,760            | 19.98 GB    | 1.50 min           |", "llama-2-7b", "bf16", 1, 1304, 1229760, 19.98, "llama-adapter"},
+    {"| 7 B  | Llama 2        | bnb.nf4      | 1               | 1,229,760            | 12.68 GB    | 2.93 min           |", "llama-2-7b", "nf4", 1, 1304, 1229760, 12.68, "llama-adapter"},
+    {"| 7 B  | Llama 2        | bnb.nf4-dq   | 1               | 1,229,760            | 12.38 GB    | 3.00 min           |", "llama-2-7b", "nf4-dq", 1, 1304, 1229760, 12.38, "llama-adapter"},
+    {"| 3 B  | StableLM Alpha | None         | 1               | 2,125,248            | 10.71 GB    | 0.87 min           |", "stablelm-base-alpha-3b", "bf16", 1, 1034, 2125248, 10.71, "llama-adapter-v2"},
+    {"| 3 B  | StableLM Alpha | bnb.nf4      | 1               | 2,125,248            | 7.41 GB     | 1.59 min           |", "stablelm-base-alpha-3b", "nf4", 1, 1034, 2125248, 7.41, "llama-adapter-v2"},
+    {"| 3 B  | StableLM Alpha | bnb.nf4-dq   | 1               | 2,125,248            | 7.25 GB     | 1.62 min           |", "stablelm-base-alpha-3b", "nf4-dq", 1, 1034, 2125248, 7.25, "llama-adapter-v2"},
+    {"| 7 B  | Llama 2        | None         | 1               | 4,279,744            | 25.51 GB    | 1.81 min           |", "llama-2-7b", "bf16", 1, 1304, 4279744, 25.51, "llama-adapter-v2"},
+    {"| 7 B  | Llama 2        | bnb.nf4      | 1               | 4,279,744            | 18.30 GB    | 3.23 min           |", "llama-2-7b", "nf4", 1, 1304, 4279744, 18.30, "llama-adapter-v2"},
+    {"| 7 B  | Llama 2        | bnb.nf4-dq   | 1               | 4,279,744            | 17.98 GB    | 3.32 min           |", "llama-2-7b", "nf4-dq", 1, 1304, 4279744, 17.98, "llama-adapter-v2"},
+};
+
 ModelConfig model_of(const Row& r) {
   const std::string id = r.model;
   if (id.rfind("llama", 0) == 0) return preset(id).config;
@@ -75,6 +108,10 @@ ModelConfig model_of(const Row& r) {
 Workload workload_of(const Row& r) {
   Workload w = llmsize::test::with({{"mode", "training"}, {"recipe", "litgpt"}, {"gpu", "a100-40gb"}, {"prec", "pure"},
                                     {"dtype", "bf16"}, {"lora", "8"}, {"lt", "q,v"}, {"w", r.quant}});
+  if (std::string(r.adapter) != "none") {
+    w.lora_rank = 0;
+    REQUIRE_FALSE(find_field("adapter")->set(w, r.adapter));
+  }
   w.batch = r.micro_batch;
   w.seq = r.seq;
   return w;
@@ -110,6 +147,123 @@ TEST_CASE("litgpt recipe: the 17 single-GPU LoRA and QLoRA peaks of resource-tab
   CHECK(worst < 0.005);
 }
 
+TEST_CASE("litgpt recipe: the table's out-of-memory rows need more than the A100's 40 GB", "[calibration][training]") {
+  // Allocated memory beyond the card's whole capacity cannot run; the rows below it (38.12 GB for
+  // Llama 2 13B at micro-batch 1) did. Falcon 40B's rows (multi-query attention) are outside the
+  // recipe's scope.
+  const Row oom[] = {
+      {"| 7 B   | Llama 2        | None         | 4               | 4,194,304            | OOM         | -                  |", "llama-2-7b", "bf16", 4, 1304, 4194304, 0},
+      {"| 13 B  | Llama 2        | None         | 2               | 6,553,600            | OOM         | -                  |", "llama-2-13b", "bf16", 2, 1304, 6553600, 0},
+      {"| 13 B  | Llama 2        | None         | 4               | 6,553,600            | OOM         | -                  |", "llama-2-13b", "bf16", 4, 1304, 6553600, 0},
+  };
+  for (const Row& r : oom) {
+    INFO(r.quoted);
+    const Workload w = workload_of(r);
+    const auto e = estimate(model_of(r), w);
+    REQUIRE(e.ok());
+    const Gpu& gpu = *gpu_of(w);
+    INFO("predicted " << e.value().training.peak_allocated_bytes << " B allocated, the card holds " << gpu.memory_bytes << " B");
+    CHECK(e.value().training.peak_allocated_bytes > gpu.memory_bytes);
+    CHECK_FALSE(e.value().training.fits);
+  }
+}
+
+TEST_CASE("litgpt recipe: the 12 single-GPU LLaMA-Adapter and Adapter v2 peaks of resource-tables.md", "[calibration][training]") {
+  double worst = 0;
+  for (const Row& r : kAdapterRows) {
+    INFO(r.quoted);
+    const ModelConfig c = model_of(r);
+    const Workload w = workload_of(r);
+    const auto e = estimate(c, w);
+    INFO(join(e.issues()));
+    REQUIRE(e.ok());
+    CHECK(e.value().training.trainable_params == r.trainable);  // the table's own column
+    REQUIRE(e.value().training.recipe.has_value());
+    const RecipePeak& p = *e.value().training.recipe;
+    const double gb = static_cast<double>(p.peak_allocated_bytes) / 1e9;
+    const double err = (gb - r.measured_gb) / r.measured_gb;
+    INFO(r.adapter << " " << r.model << " " << r.quant << ": predicted " << gb << " GB, measured " << r.measured_gb << " GB, error " << 100 * err << "%");
+    std::string parts;
+    for (const RecipePart& part : p.parts) parts += std::string(tr(part.label, Lang::En)) + " " + std::to_string(part.bytes) + "; ";
+    INFO(parts);
+    CHECK(std::fabs(err) <= 0.01);
+    i64 sum = 0;
+    for (const RecipePart& part : p.parts) sum += part.bytes;
+    CHECK(sum == p.peak_allocated_bytes);
+    worst = std::max(worst, std::fabs(err));
+  }
+  CHECK(worst < 0.005);
+}
+
+TEST_CASE("litgpt recipe: LLaMA-Adapter is a method of its own, modelled by the litgpt recipe only", "[training]") {
+  Row r{"", "llama-2-7b", "bf16", 1, 1304, 0, 0, "llama-adapter"};
+  const ModelConfig llama = preset("llama-2-7b").config;
+  {  // not on top of LoRA
+    Workload w = workload_of(r);
+    w.lora_rank = 8;
+    const auto e = estimate(llama, w);
+    REQUIRE_FALSE(e.ok());
+    CHECK(e.issues().front().field == "adapter");
+    CHECK(e.issues().front().message.find("--lora-rank 0") != std::string::npos);
+    CHECK(message_in(e.issues().front(), Lang::Zh).find("--lora-rank 0") != std::string::npos);
+  }
+  {  // the papers' formula does not model it
+    Workload w = workload_of(r);
+    w.recipe = Recipe::Formula;
+    const auto e = estimate(llama, w);
+    REQUIRE_FALSE(e.ok());
+    CHECK(e.issues().front().field == "adapter");
+    CHECK(e.issues().front().message.find("--recipe litgpt") != std::string::npos);
+  }
+  {  // inference ignores the training-only choice
+    Workload w = workload_of(r);
+    w.recipe = Recipe::Formula;
+    w.mode = Mode::Inference;
+    CHECK(estimate(llama, w).ok());
+  }
+  {  // a model of two layers has no adapted layer
+    ModelConfig two = llama;
+    two.n_layers = 2;
+    const auto e = estimate(two, workload_of(r));
+    REQUIRE_FALSE(e.ok());
+    CHECK(e.issues().front().field == "recipe");
+    CHECK(e.issues().front().message.find("adapter_start_layer") != std::string::npos);
+  }
+  {  // PyTorch 2.2's flash attention 2 takes head_dim 256 on an H100, 2.1's (the LoRA script's) does not
+    ModelConfig wide = llama;
+    wide.n_heads = 16;
+    wide.n_kv_heads = 16;
+    wide.head_dim = 256;
+    Workload w = workload_of(r);
+    REQUIRE_FALSE(find_field("gpu")->set(w, "h100-sxm"));
+    CHECK(estimate(wide, w).ok());
+    Row lora_row{"", "llama-2-7b", "bf16", 1, 1304, 0, 0};
+    Workload l = workload_of(lora_row);
+    REQUIRE_FALSE(find_field("gpu")->set(l, "h100-sxm"));
+    const auto e = estimate(wide, l);
+    REQUIRE_FALSE(e.ok());
+    CHECK(e.issues().front().message.find("flash attention") != std::string::npos);
+  }
+  {  // several sequences: the prompt attention falls back to the math kernel, which keeps its softmax
+    Workload w1 = workload_of(r), w2 = w1;
+    w2.batch = 2;
+    const auto a = recipe_peak(llama, w1, *gpu_of(w1)), b = recipe_peak(llama, w2, *gpu_of(w2));
+    REQUIRE(a.ok());
+    REQUIRE(b.ok());
+    auto prefix = [](const RecipePeak& p) {
+      for (const RecipePart& part : p.parts)
+        if (part.label == Str::recipe_part_prefix) return part;
+      return RecipePart{};
+    };
+    CHECK(prefix(*a).source.find("efficient_attention") != std::string::npos);
+    CHECK(prefix(*b).source.find("math") != std::string::npos);
+    // 29 blocks keep the softmax (2 · 1304 · 32 · 10 · 2 B) and 30 keep the output (2 · 2 · 1304 · 4096 B).
+    const i64 n = 2 * 1304;
+    CHECK(prefix(*b).bytes == 30 * allocator_round(n * 4096 * 2) +
+                                  29 * (allocator_round(n * 32 * 10 * 2) + 2 * allocator_round(2 * 32 * 10 * 128 * 2)));
+  }
+}
+
 TEST_CASE("litgpt recipe: a second sequence costs what the micro-batch slope of the table says", "[calibration][training]") {
   // Measured slopes (GB per extra sequence), ±0.01 / Δmbs from the table's rounding: phi-1.5
   // (6.76 − 4.82) = 1.94 and (10.68 − 6.76) / 2 = 1.96; StableLM (12.10 − 9.69) = 2.41 and (16.92 −
@@ -139,7 +293,7 @@ TEST_CASE("litgpt recipe: what the script does not do is refused, named", "[trai
   };
   for (const Case& k : {Case{"lt", "q,k,v", "adapts the query and value"}, Case{"prec", "mixed", "bf16-true"},
                         Case{"rc", "full", "recomputes nothing"}, Case{"w", "int8", "is not one"},
-                        Case{"gpu", "v100-32gb", "flash attention"}, Case{"lora", "0", "needs a LoRA rank"}}) {
+                        Case{"gpu", "v100-32gb", "flash attention"}, Case{"lora", "0", "needs a fine-tuning method"}}) {
     Workload w = workload_of(r);
     REQUIRE_FALSE(find_field(k.key)->set(w, k.value));
     const auto e = estimate(llama, w);
