@@ -54,6 +54,7 @@ Fonts build_fonts(float scale, bool cjk) {
     ImFontGlyphRangesBuilder b;
     if (base) b.AddRanges(base);
     b.AddText(core::all_text(lang).c_str());
+    if (lang == core::Lang::En) b.AddText(core::kFormulaSymbols);  // formulas are English
     b.BuildRanges(&out);
   };
   // Latin-1 and the English table's other characters (≤, ≈) from the Latin font, where it has them.

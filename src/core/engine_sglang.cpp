@@ -319,7 +319,7 @@ std::vector<EngineTerm> sglang_terms(const SglangMemory& m, const Workload& w, c
                m.mfs_default ? "round((nvidia-smi total − reserve) / total, 3), reserve = max(512 + 1.5 × max(" +
                                    b(m.chunked_prefill_size) + ", 2048) + 2 × " + b(m.cuda_graph_max_bs) + " + " +
                                    b(w.tp * w.pp) + "/8 × 1024, 10240 above 60 GiB) = " + b(m.reserved_mib) + " MiB of " +
-                                   b(m.smi_total_mib) + " MiB → " + fixed(m.mem_fraction_static, 3)
+                                   b(m.smi_total_mib) + " MiB -> " + fixed(m.mem_fraction_static, 3)
                              : "--mem-fraction-static = " + fixed(m.mem_fraction_static, 3),
                src + "server_args.py (PR #10975's heuristic)"});
   t.push_back({"weights_bytes", "Load weight mem usage", static_cast<double>(m.weights_bytes), true, "exact",
@@ -340,20 +340,20 @@ std::vector<EngineTerm> sglang_terms(const SglangMemory& m, const Workload& w, c
                      " + SSM (heads / tp × head dim × state, fp32) " + b(m.mamba_ssm_bytes) + " = " + b(per_req),
                  src + "configs/mamba_utils.py Mamba2CacheParams.mamba_cache_per_req (the same in the 2026 builds that run Qwen3.5)"});
     t.push_back({"mamba_slots", "max_mamba_cache_size", static_cast<double>(m.mamba_slots), false, how,
-                 "⌊rest × 0.9 / 1.9 × 2^30 / " + b(per_req) + "⌋ = " + b(m.mamba_slots) +
+                 "floor(rest × 0.9 / 1.9 × 2^30 / " + b(per_req) + ") = " + b(m.mamba_slots) +
                      " slots (--mamba-full-memory-ratio 0.9); the KV pool gets the rest; at most slots / 3 = " +
                      b(m.mamba_slots / 3) + " running requests",
                  src + "model_runner_kv_cache_mixin.py handle_max_mamba_cache, init_memory_pool"});
   }
   if (!m.hybrid) {
     t.push_back({"kv_tokens", "#tokens", static_cast<double>(m.max_total_tokens), false, how,
-                 "⌊⌊rest × 2^30⌋ / cell⌋, to a multiple of page " + b(m.page_size) + " = " + b(m.max_total_tokens),
+                 "floor(floor(rest × 2^30) / cell), to a multiple of page " + b(m.page_size) + " = " + b(m.max_total_tokens),
                  src + "model_runner.py profile_max_num_token, init_memory_pool"});
     return t;
   }
   const i64 layers = m.full_layers + m.swa_layers;
   t.push_back({"profiled_tokens", "Tokens of every layer", static_cast<double>(m.profiled_tokens), false, how,
-               "⌊⌊rest × 2^30⌋ / cell⌋, to a multiple of page " + b(m.page_size) + " = " + b(m.profiled_tokens),
+               "floor(floor(rest × 2^30) / cell), to a multiple of page " + b(m.page_size) + " = " + b(m.profiled_tokens),
                src + "model_runner.py profile_max_num_token"});
   t.push_back({"kv_tokens", "full_layer_tokens", static_cast<double>(m.max_total_tokens), false, how,
                "int(" + b(m.profiled_tokens) + " × " + b(layers) + " layers / (" + fixed(m.swa_ratio, 3) + " × " + b(m.swa_layers) +

@@ -507,7 +507,7 @@ std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const
   t.push_back({"total_bytes", "GPU total (as CUDA reports it)", static_cast<double>(m.total_bytes), true, "exact",
                "cudaMemGetInfo total of " + gpu.name + " = " + b(m.total_bytes), gpu.cuda_total_source});
   t.push_back({"budget_bytes", "Budget", static_cast<double>(m.budget_bytes), true, "exact",
-               "⌈total × gpu_memory_utilization⌉ = ⌈" + b(m.total_bytes) + " × " + fixed(w.gpu_mem_util, 4) + "⌉ = " + b(m.budget_bytes),
+               "ceil(total × gpu_memory_utilization) = ceil(" + b(m.total_bytes) + " × " + fixed(w.gpu_mem_util, 4) + ") = " + b(m.budget_bytes),
                src + "v1/worker/utils.py, request_memory"});
   t.push_back({"weights_bytes", "Model loading took", static_cast<double>(m.weights_bytes), true, "exact",
                "weights on this GPU + rotary cos_sin_cache (max_position × rotary_dim × dtype) = " + b(m.weights_bytes - m.rope_bytes) +
@@ -536,7 +536,7 @@ std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const
                  src + "model_executor/layers/mamba/mamba_utils.py MambaStateShapeCalculator, MambaStateDtypeCalculator; "
                        "v1/kv_cache_interface.py MambaSpec"});
     t.push_back({"attn_block_size", "Attention block size", static_cast<double>(m.block_size), false, "exact",
-                 "A × ⌈state page / (A × " + b(one) + " B per token)⌉, A = max(16, --block-size) = " + b(m.block_size) +
+                 "A × ceil(state page / (A × " + b(one) + " B per token)), A = max(16, --block-size) = " + b(m.block_size) +
                      " tokens; every page " + b(page) + " B (the state's padded by " + fixed(100.0 * static_cast<double>(page - m.mamba_page_bytes) / static_cast<double>(m.mamba_page_bytes), 2) + "%)",
                  src + "platforms/interface.py _align_hybrid_block_size (model_executor/models/config.py "
                        "HybridAttentionMambaModelConfig before PR #37467)"});
@@ -550,7 +550,7 @@ std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const
                                     : "budget − (weights " + b(k.weights_bytes) + " + torch peak " + b(k.activation_peak_bytes) +
                                           (k.intermediate_bytes > 0 ? " (with the intermediate tensors " + b(k.intermediate_bytes) + ")" : "") +
                                           " + non-torch " + b(m.non_torch_bytes) + ") = " + b(k.kv_available_bytes)) +
-                     "; ⌊available / page / " + b(k.layers) + " layers⌋ = " + b(k.num_blocks) + " blocks",
+                     "; floor(available / page / " + b(k.layers) + " layers) = " + b(k.num_blocks) + " blocks",
                  src + "distributed/utils.py get_pp_indices; models/llama.py (embed_tokens, norm, lm_head by stage); "
                        "gpu_model_runner.py _dummy_run (intermediate tensors), profile_run (the sampler on the last stage)"});
   }
@@ -558,17 +558,17 @@ std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const
     const VllmGroup& g = m.groups.front();
     if (!m.ranks.empty())
       t.push_back({"num_blocks", "KV cache blocks", static_cast<double>(m.num_blocks), false, "exact",
-                   "the fewest of the stages' ⌊available / " + b(g.page_bytes) + " / layers⌋: stage " + b(m.bottleneck_rank) +
+                   "the fewest of the stages' floor(available / " + b(g.page_bytes) + " / layers): stage " + b(m.bottleneck_rank) +
                        "'s " + b(m.num_blocks),
                    src + "v1/core/kv_cache_utils.py, get_kv_cache_configs (every worker shrunk to the smallest num_blocks)"});
     else
       t.push_back({"num_blocks", "KV cache blocks", static_cast<double>(m.num_blocks), false, "exact",
-                   "⌊available / page / layers per group⌋ = ⌊" + b(m.kv_available_bytes) + " / " + b(g.page_bytes) + " / " +
-                       b(m.group_size) + "⌋ = " + b(m.num_blocks) + " (" + b(static_cast<i64>(m.groups.size())) + " group" +
+                   "floor(available / page / layers per group) = floor(" + b(m.kv_available_bytes) + " / " + b(g.page_bytes) + " / " +
+                       b(m.group_size) + ") = " + b(m.num_blocks) + " (" + b(static_cast<i64>(m.groups.size())) + " group" +
                        (m.groups.size() == 1 ? "" : "s") + ")",
                    src + "v1/core/kv_cache_utils.py, get_kv_cache_groups and get_kv_cache_config_from_groups"});
     t.push_back({"kv_tokens", "GPU KV cache size", static_cast<double>(m.kv_tokens), false, "exact",
-                 "⌊blocks / groups⌋ × block_size = ⌊" + b(m.num_blocks) + " / " + b(static_cast<i64>(m.groups.size())) + "⌋ × " +
+                 "floor(blocks / groups) × block_size = floor(" + b(m.num_blocks) + " / " + b(static_cast<i64>(m.groups.size())) + ") × " +
                      b(m.kv_tokens / std::max<i64>(1, m.num_blocks / static_cast<i64>(m.groups.size()))) + " = " + b(m.kv_tokens),
                  src + "kv_cache_utils.py, _report_kv_cache_config"});
     t.push_back({"max_concurrency", "Maximum concurrency", m.max_concurrency, false, "exact",

@@ -41,20 +41,20 @@ std::pair<std::string, std::string> format_rule(const Workload& w) {
     case F::BF16: case F::F16: return {"2 bytes per parameter", "16-bit floats"};
     case F::Fp8: return {"layer matrices: n + 4 (e4m3 values + one fp32 scale per tensor)", "per-tensor fp8 checkpoints (weight_scale)"};
     case F::Fp8Block:
-      return {"layer matrices: n + 4·⌈in/128⌉·⌈out/128⌉ (e4m3 + fp32 scale per 128×128 block)",
+      return {"layer matrices: n + 4·ceil(in/128)·ceil(out/128) (e4m3 + fp32 scale per 128×128 block)",
               "DeepSeek-V3 checkpoint, weight_scale_inv with weight_block_size [128, 128]"};
     case F::Int8: return {"nn.Linear: n + 4·out (int8 + fp32 scale per output row)", "bitsandbytes Int8Params (CB, SCB)"};
     case F::GptqInt4: case F::GptqInt3: case F::GptqInt8:
-      return {"layer matrices: 4·⌈in·bits/32⌉·out (qweight) + 4·⌈in/g⌉·⌈out·bits/32⌉ (qzeros) + 2·⌈in/g⌉·out (fp16 "
+      return {"layer matrices: 4·ceil(in·bits/32)·out (qweight) + 4·ceil(in/g)·ceil(out·bits/32) (qzeros) + 2·ceil(in/g)·out (fp16 "
               "scales) + 4·in (g_idx), g = " + g,
               "AutoGPTQ QuantLinear packed layout"};
     case F::AwqInt4:
-      return {"layer matrices: 4·in·⌈out·bits/32⌉ (qweight) + 4·⌈in/g⌉·⌈out·bits/32⌉ (qzeros) + 2·⌈in/g⌉·out (fp16 "
+      return {"layer matrices: 4·in·ceil(out·bits/32) (qweight) + 4·ceil(in/g)·ceil(out·bits/32) (qzeros) + 2·ceil(in/g)·out (fp16 "
               "scales), g = " + g,
               "AutoAWQ WQLinear_GEMM packed layout"};
-    case F::Nf4: return {"nn.Linear: ⌈n/2⌉ + 4·⌈n/64⌉ (4-bit codes + fp32 absmax per 64)", "bitsandbytes Params4bit, blocksize 64"};
+    case F::Nf4: return {"nn.Linear: ceil(n/2) + 4·ceil(n/64) (4-bit codes + fp32 absmax per 64)", "bitsandbytes Params4bit, blocksize 64"};
     case F::Nf4Dq:
-      return {"nn.Linear: ⌈n/2⌉ + ⌈n/64⌉ + 4·⌈n/64/256⌉ (8-bit absmax, fp32 scale per 256 absmax) ≈ 4.127 bits",
+      return {"nn.Linear: ceil(n/2) + ceil(n/64) + 4·ceil(n/64/256) (8-bit absmax, fp32 scale per 256 absmax) ≈ 4.127 bits",
               "Dettmers et al. 2023, QLoRA §3 double quantization; bitsandbytes compress_statistics"};
     case F::Mxfp4: return {"layer matrices: 17 bytes per 32 values (e2m1 + e8m0 scale) = 4.25 bits", "OCP Microscaling Formats (MX) v1.0"};
     default:
@@ -439,8 +439,8 @@ const Figure kFigures[] = {
                      " GiB × " + real(e.sglang->mem_fraction_static),
                  std::string(kSglangVersion) + ", model_runner.py profile_max_num_token"};
        if (e.vllm)
-         return {"vLLM's budget ⌈CUDA total × gpu_memory_utilization⌉ = ⌈" + n(e.vllm->total_bytes) + " × " + real(w.gpu_mem_util) +
-                     "⌉ = " + n(e.vllm->budget_bytes),
+         return {"vLLM's budget ceil(CUDA total × gpu_memory_utilization) = ceil(" + n(e.vllm->total_bytes) + " × " + real(w.gpu_mem_util) +
+                     ") = " + n(e.vllm->budget_bytes),
                  std::string(kVllmVersion) + ", v1/worker/utils.py request_memory; total: " + e.gpu.cuda_total_source};
        return {n(e.gpu.memory_bytes) + " × usable fraction " + real(e.gpu.usable_fraction) +
                    (w.runtime == Runtime::Vllm ? " × gpu_memory_utilization " + real(w.gpu_mem_util) : std::string()),
@@ -467,25 +467,25 @@ const Figure kFigures[] = {
      Upper,
      [](C, W, E e) -> D {
        if (e.sglang && e.sglang->hybrid)
-         return {"min(⌊full layers' pool / context⌋, ⌊sliding layers' pool / min(context, window)⌋) = min(⌊" +
-                     n(e.sglang->max_total_tokens) + " / " + n(e.sglang->context_len) + "⌋, ⌊" + n(e.sglang->swa_tokens) + " / min(" +
-                     n(e.sglang->context_len) + ", " + n(e.sglang->window) + ")⌋) = " + n(e.inference.max_sequences),
+         return {"min(floor(full layers' pool / context), floor(sliding layers' pool / min(context, window))) = min(floor(" +
+                     n(e.sglang->max_total_tokens) + " / " + n(e.sglang->context_len) + "), floor(" + n(e.sglang->swa_tokens) + " / min(" +
+                     n(e.sglang->context_len) + ", " + n(e.sglang->window) + "))) = " + n(e.inference.max_sequences),
                  std::string(kSglangVersion) + ", swa_memory_pool.py SWAKVPool (the tokens that leave the window are freed)"};
        if (e.sglang)
-         return {"⌊SGLang's token pool / context length⌋ = ⌊" + n(e.sglang->max_total_tokens) + " / " + n(e.sglang->context_len) +
-                     "⌋ = " + n(e.inference.max_sequences),
+         return {"floor(SGLang's token pool / context length) = floor(" + n(e.sglang->max_total_tokens) + " / " + n(e.sglang->context_len) +
+                     ") = " + n(e.inference.max_sequences),
                  std::string(kSglangVersion) + ", the token pool every running request's KV shares"};
        if (e.vllm)
-         return {"⌊vLLM's maximum concurrency⌋ = ⌊blocks / blocks per request⌋ = ⌊" + n(e.vllm->num_blocks) + " / " +
-                     n(e.vllm->blocks_per_request) + "⌋ = " + n(e.inference.max_sequences),
+         return {"floor(vLLM's maximum concurrency) = floor(blocks / blocks per request) = floor(" + n(e.vllm->num_blocks) + " / " +
+                     n(e.vllm->blocks_per_request) + ") = " + n(e.inference.max_sequences),
                  std::string(kVllmVersion) + ", v1/core/kv_cache_utils.py get_max_concurrency_for_kv_cache_config"};
-       return {"⌊(capacity − weights − reserve − one prefill's temporaries) / KV per sequence⌋ = " + n(e.inference.max_sequences),
+       return {"floor((capacity − weights − reserve − one prefill's temporaries) / KV per sequence) = " + n(e.inference.max_sequences),
                "vLLM-style scheduling: chunked prefill of one sequence at a time, all KV caches resident"};
      }},
     {"inference.min_gpus", "Minimum GPUs", Unit::Count, Inf, [](E e) -> V { return e.inference.min_gpus; }, Lower,
      [](C, W, E e) -> D {
        const InferenceMemory& m = e.inference;
-       return {"⌈(weights + KV + temporaries) / (capacity − reserve − comm)⌉ = " + n(m.min_gpus) + (m.min_gpus == 0 ? " (never fits)" : ""),
+       return {"ceil((weights + KV + temporaries) / (capacity − reserve − comm)) = " + n(m.min_gpus) + (m.min_gpus == 0 ? " (never fits)" : ""),
                "an ideal split of everything but the per-GPU reserve"};
      }},
 
@@ -604,7 +604,7 @@ const Figure kFigures[] = {
      }},
     {"training.min_gpus", "Minimum GPUs", Unit::Count, Train, [](E e) -> V { return e.training.min_gpus; }, Lower,
      [](C, W, E e) -> D {
-       return {"⌈(model states + one micro-batch's activations) / (capacity − reserve − comm)⌉ = " + n(e.training.min_gpus),
+       return {"ceil((model states + one micro-batch's activations) / (capacity − reserve − comm)) = " + n(e.training.min_gpus),
                "an ideal split (ZeRO-3 with tensor/pipeline parallel)"};
      }},
 

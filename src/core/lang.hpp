@@ -50,6 +50,11 @@ std::span<const FieldText> field_texts(Lang lang);
 // Every text of the language (its rows, then its field labels and help) joined: what its font
 // must cover.
 std::string all_text(Lang lang);
+// Symbols the formulas and references use beyond Latin-1 and the English table (Σ for sums, −,
+// ≈, √, –, …): the UI's Latin font (Roboto) draws each, and its atlas takes them (app/theme.cpp).
+// A formula uses nothing else (tests/core/figures_test.cpp): a character outside the atlas draws
+// as "?". Roboto has no ceiling or floor brackets: formulas write ceil( ) and floor( ).
+inline constexpr const char* kFormulaSymbols = "Σ−≈√–…";
 
 // "en", "zh": the code links (lang=), the CLI (--lang) and the page use.
 std::string_view lang_code(Lang lang);

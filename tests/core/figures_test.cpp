@@ -3,8 +3,14 @@
 // modes; and each mode's headline figures are rows of the table.
 #include <nlohmann/json.hpp>
 
+#include <set>
+
 #include "core/chart.hpp"
+#include "core/engine_sglang.hpp"
+#include "core/engine_vllm.hpp"
 #include "core/figures.hpp"
+#include "core/gpus.hpp"
+#include "core/lang.hpp"
 #include "core/report.hpp"
 #include "test_util.hpp"
 
@@ -166,4 +172,86 @@ TEST_CASE("The memory chart as SVG: the mode's parts in order, the usable memory
   CHECK(svg.find("<title>KV cache: " + format_bytes(e->inference.kv_cache_bytes, ByteUnit::GB) + "</title>") != std::string::npos);
   CHECK(svg.find("fill=\"#0072b2\"") != std::string::npos);  // the palette's first colour, as the UI's
   CHECK(svg.find("usable " + format_bytes(mf.capacity(*e), ByteUnit::GB)) != std::string::npos);
+}
+
+namespace {
+
+// The code points of a UTF-8 text (the program's own strings: valid UTF-8).
+std::vector<char32_t> code_points(std::string_view s) {
+  std::vector<char32_t> out;
+  for (size_t i = 0; i < s.size();) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    const int n = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+    char32_t cp = n == 1 ? b : b & (0xFF >> (n + 1));
+    for (int k = 1; k < n && i + k < s.size(); ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+    out.push_back(cp);
+    i += static_cast<size_t>(n);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("every formula and reference draws in the UI's Latin font: Latin-1, the English table's characters or kFormulaSymbols", "[core][figures][lang]") {
+  std::set<char32_t> atlas;
+  for (char32_t c : code_points(all_text(Lang::En) + kFormulaSymbols)) atlas.insert(c);
+  CHECK(code_points("Σ−≈√").size() == 4);  // the decoder itself
+  std::set<std::string> bad;
+  auto check = [&](const std::string& text, const std::string& where) {
+    for (char32_t c : code_points(text))
+      if (c >= 0x100 && !atlas.count(c)) bad.insert(where + ": U+" + std::to_string(static_cast<unsigned>(c)) + " in \"" + text + "\"");
+  };
+  auto all = load_presets();
+  REQUIRE(all.ok());
+  // Each mode's defaults, every weight format's figures, the engines' terms and a recipe's parts.
+  const std::vector<std::vector<std::pair<std::string, std::string>>> workloads = {
+      {},
+      {{"mode", "training"}},
+      {{"mode", "training"}, {"lora", "16"}, {"qlora", "1"}, {"zero", "3"}, {"gpus", "8"}, {"rc", "selective"}},
+      {{"w", "q4_k_m"}, {"kvt", "q8_0"}, {"rt", "llamacpp"}},
+      {{"w", "gptq-int4"}, {"rt", "vllm"}},
+      {{"w", "fp8-block"}, {"rt", "sglang"}},
+      {{"w", "awq-int4"}},
+      {{"w", "nf4-dq"}},
+      {{"w", "mxfp4"}},
+  };
+  for (const auto& p : all.value())
+    for (const auto& kv : workloads) {
+      Workload w;
+      bool set_ok = true;
+      for (const auto& [key, value] : kv) set_ok = set_ok && !find_field(key)->set(w, value);
+      REQUIRE(set_ok);
+      const auto e = estimate(p.config, w);
+      if (!e.ok()) continue;  // a workload a model refuses (its issues are tested elsewhere)
+      for (const Explanation& x : explain(p.config, w, e.value())) {
+        check(x.formula, p.id + " " + x.key + " formula");
+        check(x.reference, p.id + " " + x.key + " reference");
+      }
+      const auto gpu = gpu_of(w);  // by value
+      REQUIRE(gpu);
+      if (e.value().vllm)
+        for (const EngineTerm& t : vllm_terms(*e.value().vllm, w, *gpu)) check(t.formula + t.source, p.id + " vllm " + t.key);
+      if (e.value().sglang)
+        for (const EngineTerm& t : sglang_terms(*e.value().sglang, w, *gpu)) check(t.formula + t.source, p.id + " sglang " + t.key);
+    }
+  for (const char* adapter : {"none", "llama-adapter-v2"})
+    for (const char* weights : {"bf16", "nf4-dq"}) {
+      Workload w = llmsize::test::with({{"mode", "training"}, {"recipe", "litgpt"}, {"gpu", "a100-40gb"}, {"prec", "pure"},
+                                        {"dtype", "bf16"}, {"lora", "8"}, {"lt", "q,v"}, {"w", weights}});
+      if (std::string(adapter) != "none") {
+        w.lora_rank = 0;
+        REQUIRE_FALSE(find_field("adapter")->set(w, adapter));
+      }
+      for (i64 batch : {1, 2}) {
+        w.batch = batch;
+        const auto e = estimate(llmsize::test::preset("llama-2-7b").config, w);
+        REQUIRE(e.ok());
+        REQUIRE(e.value().training.recipe);
+        for (const RecipePart& part : e.value().training.recipe->parts) check(part.formula + part.source, std::string("litgpt ") + adapter);
+      }
+    }
+  std::string all_bad;
+  for (const std::string& b : bad) all_bad += b + "\n";
+  INFO(all_bad);
+  CHECK(bad.empty());
 }
