@@ -61,7 +61,7 @@ void draw_terms(const std::vector<core::EngineTerm>& terms, core::ByteUnit u, co
     for (const auto& t : terms) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      ImGui::Selectable(t.label.c_str(), false, ImGuiSelectableFlags_SpanAllColumns);
+      ImGui::Selectable(core::term_label(t, ui_lang()).c_str(), false, ImGuiSelectableFlags_SpanAllColumns);
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n\n%s", t.formula.c_str(), t.source.c_str());
       ImGui::TableNextColumn();
       const std::string value = t.bytes ? core::format_bytes(static_cast<core::i64>(t.value), u)
@@ -70,7 +70,7 @@ void draw_terms(const std::vector<core::EngineTerm>& terms, core::ByteUnit u, co
                                                                   : core::with_commas(static_cast<core::i64>(t.value));
       ImGui::TextUnformatted(value.c_str());
       ImGui::TableNextColumn();
-      ImGui::TextDisabled("%s", t.bound.c_str());
+      ImGui::TextDisabled("%s", t.bound == "exact" ? T(Str::bound_exact) : t.bound == "estimate" ? T(Str::bound_estimate) : t.bound.c_str());
     }
     ImGui::EndTable();
   }

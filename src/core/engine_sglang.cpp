@@ -310,7 +310,7 @@ std::vector<EngineTerm> sglang_terms(const SglangMemory& m, const Workload& w, c
   const auto b = [](i64 v) { return with_commas(v); };
   const std::string src = std::string(kSglangVersion) + ", ";
   std::vector<EngineTerm> t;
-  t.push_back({"pre_bytes", "Free before the weights load", m.pre_gib * kGiBd, true, m.measured ? "exact" : "estimate",
+  t.push_back({"pre_bytes", "", m.pre_gib * kGiBd, true, m.measured ? "exact" : "estimate",
                m.measured ? "the log's \"Load weight begin. avail mem\" (or end + mem usage) = " + fixed(m.pre_gib, 2) + " GiB"
                           : "CUDA total − context and communication buffers = " + b(gpu.cuda_total_bytes) + " − " +
                                 b(m.context_bytes),
@@ -324,18 +324,18 @@ std::vector<EngineTerm> sglang_terms(const SglangMemory& m, const Workload& w, c
                src + "server_args.py (PR #10975's heuristic)"});
   t.push_back({"weights_bytes", "Load weight mem usage", static_cast<double>(m.weights_bytes), true, "exact",
                "weights on this GPU + the fp32 rotary cache = " + b(m.weights_bytes), src + "model_runner.py load_model"});
-  t.push_back({"rest_bytes", "Memory for the token pool", m.rest_gib * kGiBd, true, m.measured ? "exact" : "estimate",
+  t.push_back({"rest_bytes", "", m.rest_gib * kGiBd, true, m.measured ? "exact" : "estimate",
                "free after load − free before × (1 − mem_fraction_static) = " + fixed(m.post_gib, 3) + " − " + fixed(m.pre_gib, 3) +
                    " × " + fixed(1 - m.mem_fraction_static, 3) + " = " + fixed(m.rest_gib, 3) + " GiB",
                src + "model_runner.py profile_max_num_token"});
-  t.push_back({"cell_bytes", "KV bytes per token (this GPU)", static_cast<double>(m.cell_bytes), true, "exact",
+  t.push_back({"cell_bytes", "", static_cast<double>(m.cell_bytes), true, "exact",
                std::string(m.mla ? "latent" : "K and V") + " of " + b(m.layers) + " layers" +
                    (m.indexer_bytes > 0 ? " + the indexer's 132 B per layer" : "") + " = " + b(m.cell_bytes),
                src + "model_runner.py get_cell_size_per_token"});
   const std::string how = m.measured ? "exact" : "estimate";
   if (m.mamba_layers > 0) {
     const i64 per_req = m.mamba_conv_bytes + m.mamba_ssm_bytes;
-    t.push_back({"mamba_bytes_per_request", "State slot (one request)", static_cast<double>(per_req), true, "exact",
+    t.push_back({"mamba_bytes_per_request", "", static_cast<double>(per_req), true, "exact",
                  b(m.mamba_layers) + " state layers: convolution (channels / tp × (kernel − 1), bf16) " + b(m.mamba_conv_bytes) +
                      " + SSM (heads / tp × head dim × state, fp32) " + b(m.mamba_ssm_bytes) + " = " + b(per_req),
                  src + "configs/mamba_utils.py Mamba2CacheParams.mamba_cache_per_req (the same in the 2026 builds that run Qwen3.5)"});
@@ -349,10 +349,11 @@ std::vector<EngineTerm> sglang_terms(const SglangMemory& m, const Workload& w, c
     t.push_back({"kv_tokens", "#tokens", static_cast<double>(m.max_total_tokens), false, how,
                  "floor(floor(rest × 2^30) / cell), to a multiple of page " + b(m.page_size) + " = " + b(m.max_total_tokens),
                  src + "model_runner.py profile_max_num_token, init_memory_pool"});
+    label_terms(t);
     return t;
   }
   const i64 layers = m.full_layers + m.swa_layers;
-  t.push_back({"profiled_tokens", "Tokens of every layer", static_cast<double>(m.profiled_tokens), false, how,
+  t.push_back({"profiled_tokens", "", static_cast<double>(m.profiled_tokens), false, how,
                "floor(floor(rest × 2^30) / cell), to a multiple of page " + b(m.page_size) + " = " + b(m.profiled_tokens),
                src + "model_runner.py profile_max_num_token"});
   t.push_back({"kv_tokens", "full_layer_tokens", static_cast<double>(m.max_total_tokens), false, how,
@@ -367,6 +368,7 @@ std::vector<EngineTerm> sglang_terms(const SglangMemory& m, const Workload& w, c
                "(swa + page) × " + b(m.swa_k_row_bytes + m.swa_v_row_bytes) + " B + (full + page) × " +
                    b(m.k_row_bytes + m.v_row_bytes) + " B",
                src + "swa_memory_pool.py SWAKVPool"});
+  label_terms(t);
   return t;
 }
 

@@ -504,9 +504,9 @@ std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const
   const auto b = [](i64 v) { return with_commas(v); };
   const std::string src = "vLLM 0.19 ";
   std::vector<EngineTerm> t;
-  t.push_back({"total_bytes", "GPU total (as CUDA reports it)", static_cast<double>(m.total_bytes), true, "exact",
+  t.push_back({"total_bytes", "", static_cast<double>(m.total_bytes), true, "exact",
                "cudaMemGetInfo total of " + gpu.name + " = " + b(m.total_bytes), gpu.cuda_total_source});
-  t.push_back({"budget_bytes", "Budget", static_cast<double>(m.budget_bytes), true, "exact",
+  t.push_back({"budget_bytes", "", static_cast<double>(m.budget_bytes), true, "exact",
                "ceil(total × gpu_memory_utilization) = ceil(" + b(m.total_bytes) + " × " + fixed(w.gpu_mem_util, 4) + ") = " + b(m.budget_bytes),
                src + "v1/worker/utils.py, request_memory"});
   t.push_back({"weights_bytes", "Model loading took", static_cast<double>(m.weights_bytes), true, "exact",
@@ -530,12 +530,12 @@ std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const
                src + "v1/worker/gpu_worker.py, determine_available_memory"});
   if (m.mamba_page_bytes > 0 && !m.groups.empty()) {
     const i64 page = m.groups.front().page_bytes, one = page / m.block_size;
-    t.push_back({"mamba_page_bytes", "Recurrent state page (one layer)", static_cast<double>(m.mamba_page_bytes), true, "exact",
+    t.push_back({"mamba_page_bytes", "", static_cast<double>(m.mamba_page_bytes), true, "exact",
                  "convolution state (conv_kernel − 1 rows of this rank's channels, model dtype) + SSM state (its heads × head "
                  "dims, mamba_ssm_cache_dtype) = " + b(m.mamba_page_bytes),
                  src + "model_executor/layers/mamba/mamba_utils.py MambaStateShapeCalculator, MambaStateDtypeCalculator; "
                        "v1/kv_cache_interface.py MambaSpec"});
-    t.push_back({"attn_block_size", "Attention block size", static_cast<double>(m.block_size), false, "exact",
+    t.push_back({"attn_block_size", "", static_cast<double>(m.block_size), false, "exact",
                  "A × ceil(state page / (A × " + b(one) + " B per token)), A = max(16, --block-size) = " + b(m.block_size) +
                      " tokens; every page " + b(page) + " B (the state's padded by " + fixed(100.0 * static_cast<double>(page - m.mamba_page_bytes) / static_cast<double>(m.mamba_page_bytes), 2) + "%)",
                  src + "platforms/interface.py _align_hybrid_block_size (model_executor/models/config.py "
@@ -544,7 +544,7 @@ std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const
   for (size_t r = 0; r < m.ranks.size(); ++r) {
     const VllmMemory::Rank& k = m.ranks[r];
     const std::string layers = b(k.first_layer) + "–" + b(k.first_layer + k.layers - 1);
-    t.push_back({"stage_" + std::to_string(r) + "_kv_available_bytes", "Stage " + std::to_string(r) + " (layers " + layers + ")",
+    t.push_back({"stage_" + std::to_string(r) + "_kv_available_bytes", "",
                  static_cast<double>(k.kv_available_bytes), true, "estimate",
                  (m.kv_memory_given ? "--kv-cache-memory = " + b(k.kv_available_bytes)
                                     : "budget − (weights " + b(k.weights_bytes) + " + torch peak " + b(k.activation_peak_bytes) +
@@ -553,16 +553,17 @@ std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const
                      "; floor(available / page / " + b(k.layers) + " layers) = " + b(k.num_blocks) + " blocks",
                  src + "distributed/utils.py get_pp_indices; models/llama.py (embed_tokens, norm, lm_head by stage); "
                        "gpu_model_runner.py _dummy_run (intermediate tensors), profile_run (the sampler on the last stage)"});
+    t.back().row_args = {std::to_string(r), layers};
   }
   if (!m.groups.empty()) {
     const VllmGroup& g = m.groups.front();
     if (!m.ranks.empty())
-      t.push_back({"num_blocks", "KV cache blocks", static_cast<double>(m.num_blocks), false, "exact",
+      t.push_back({"num_blocks", "", static_cast<double>(m.num_blocks), false, "exact",
                    "the fewest of the stages' floor(available / " + b(g.page_bytes) + " / layers): stage " + b(m.bottleneck_rank) +
                        "'s " + b(m.num_blocks),
                    src + "v1/core/kv_cache_utils.py, get_kv_cache_configs (every worker shrunk to the smallest num_blocks)"});
     else
-      t.push_back({"num_blocks", "KV cache blocks", static_cast<double>(m.num_blocks), false, "exact",
+      t.push_back({"num_blocks", "", static_cast<double>(m.num_blocks), false, "exact",
                    "floor(available / page / layers per group) = floor(" + b(m.kv_available_bytes) + " / " + b(g.page_bytes) + " / " +
                        b(m.group_size) + ") = " + b(m.num_blocks) + " (" + b(static_cast<i64>(m.groups.size())) + " group" +
                        (m.groups.size() == 1 ? "" : "s") + ")",
@@ -576,7 +577,35 @@ std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const
                      b(m.blocks_per_request) + " = " + fixed(m.max_concurrency, 2),
                  src + "kv_cache_utils.py, get_max_concurrency_for_kv_cache_config"});
   }
+  label_terms(t);
   return t;
+}
+
+// The described terms' rows, by key (a stage's key is stage_<r>_kv_available_bytes).
+void label_terms(std::vector<EngineTerm>& terms) {
+  static constexpr std::pair<std::string_view, Str> kRows[] = {
+      {"total_bytes", Str::term_total},       {"budget_bytes", Str::term_budget},
+      {"mamba_page_bytes", Str::term_mamba_page}, {"attn_block_size", Str::term_attn_block},
+      {"num_blocks", Str::term_num_blocks},   {"pre_bytes", Str::term_pre},
+      {"rest_bytes", Str::term_rest},         {"cell_bytes", Str::term_cell},
+      {"mamba_bytes_per_request", Str::term_state_slot}, {"profiled_tokens", Str::term_profiled},
+  };
+  for (EngineTerm& t : terms) {
+    if (t.key.rfind("stage_", 0) == 0) t.row = Str::term_stage;
+    for (const auto& [key, row] : kRows)
+      if (t.key == key) t.row = row;
+    if (t.row) t.label = term_label(t, Lang::En);
+  }
+}
+
+std::string term_label(const EngineTerm& t, Lang lang) {
+  if (!t.row) return t.label;
+  const char* f = tr(*t.row, lang);
+  switch (t.row_args.size()) {
+    case 0: return f;
+    case 1: return printf_text(f, t.row_args[0].c_str());
+    default: return printf_text(f, t.row_args[0].c_str(), t.row_args[1].c_str());
+  }
 }
 
 std::vector<std::string> vllm_log(const VllmMemory& m) {

@@ -9,6 +9,7 @@
 // per-GPU defaults). One GPU of the workload (tensor parallel ranks are alike); pipeline
 // parallel is a later step.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -99,7 +100,15 @@ struct EngineTerm {
   std::string bound;    // "exact", "estimate"
   std::string formula;  // symbols = values = result
   std::string source;   // the engine file and function
+  // The label's row of the string table, with its %s values; none where the label is the
+  // engine's own word in its log ("Model loading took", "#tokens"), shown as the engine prints it.
+  std::optional<Str> row{};
+  std::vector<std::string> row_args{};
 };
+// The term's label in `lang` (its English is `label`, which the JSON report carries).
+std::string term_label(const EngineTerm& t, Lang lang);
+// Names each described term's row by its key and sets its English label (vllm_terms and sglang_terms).
+void label_terms(std::vector<EngineTerm>& terms);
 std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const Gpu& gpu);
 
 // What vLLM and SGLang both refuse, named: llama.cpp's cache types (q8_0, q4_0), which neither

@@ -153,7 +153,7 @@ Result<SafetensorsIndex> read_safetensors_index(std::string_view json_text) {
     if (const auto t = m->find("total_size"); t != m->end() && t->is_number_unsigned() && t->get<std::uint64_t>() <= static_cast<std::uint64_t>(INT64_MAX))
       out.total_size = static_cast<i64>(t->get<std::uint64_t>());
   const auto w = j.find("weight_map");
-  if (w == j.end() || !w->is_object()) return Issue{"weight_map", "must be an object of tensor name → shard file"};
+  if (w == j.end() || !w->is_object()) return Issue{"weight_map", "must be an object mapping each tensor name to its shard file"};
   std::unordered_set<std::string> seen;
   for (auto it = w->begin(); it != w->end(); ++it) {
     if (!it.value().is_string()) return Issue{"weight_map", "\"" + printable(it.key()) + "\" must name its shard as a string"};

@@ -53,7 +53,7 @@ struct DemoPlan {
   bool scaled = false;
   i64 width_divisor = 1;    // 1: real widths
   i64 experts_model = 0, experts_block = 0;  // routed experts allocated (0: dense)
-  std::string scaling;      // "real dimensions" or e.g. "d 7168→1792, 4× narrower; experts 256→16"
+  std::string scaling;      // "real dimensions" or e.g. "d 7168->1792, 4× narrower; experts 256->16"
   i64 train_layer = -1;     // the block layer the training step runs (train_seq > 0), else -1
   i64 bytes = 0;            // what the block allocates (weights + KV + activations + scratch)
 };

@@ -141,7 +141,7 @@ ModelConfig narrower(const ModelConfig& c, i64 w) {
   return s;
 }
 
-std::string arrow(i64 from, i64 to) { return std::to_string(from) + "→" + std::to_string(to); }
+std::string arrow(i64 from, i64 to) { return std::to_string(from) + "->" + std::to_string(to); }  // the UI font has no →
 
 }  // namespace
 

@@ -7,6 +7,9 @@
 #include <vector>
 
 #include "core/engine_log.hpp"
+#include "core/engine_sglang.hpp"
+#include "core/engine_vllm.hpp"
+#include "core/gpus.hpp"
 #include "core/estimate.hpp"
 #include "core/issue.hpp"
 #include "core/launch.hpp"
@@ -257,6 +260,41 @@ TEST_CASE("lang: the engines' refusals read in each language", "[lang]") {
   const Issue both = issue_row("tp", Str::eng_vllm_divide, Str::eng_what_m2_heads, "3");
   CHECK(both.message == "vLLM divides the Mamba-2 heads (3) by the tensor parallel size, which must divide it");
   CHECK(message_in(both, Lang::Zh).find("Mamba-2 头数（3）") != std::string::npos);
+}
+
+TEST_CASE("lang: the engines' accounting terms read in each language; the engines' own log words stay as printed", "[lang]") {
+  auto all = load_presets();
+  REQUIRE(all.ok());
+  std::set<Str> seen;
+  for (const auto& p : all.value())
+    for (const auto& set : std::vector<std::vector<std::pair<const char*, const char*>>>{
+             {{"rt", "vllm"}}, {{"rt", "sglang"}}, {{"rt", "vllm"}, {"gpus", "2"}, {"pp", "2"}}}) {
+      Workload w;
+      for (const auto& [key, value] : set) REQUIRE_FALSE(find_field(key)->set(w, value));
+      const auto e = estimate(p.config, w);
+      if (!e.ok()) continue;
+      const auto gpu = gpu_of(w);
+      REQUIRE(gpu);
+      std::vector<EngineTerm> terms;
+      if (e.value().vllm) terms = vllm_terms(*e.value().vllm, w, *gpu);
+      if (e.value().sglang) terms = sglang_terms(*e.value().sglang, w, *gpu);
+      for (const EngineTerm& t : terms) {
+        INFO(p.id << " " << t.key << ": " << t.label << " / " << term_label(t, Lang::Zh));
+        CHECK(!t.label.empty());
+        CHECK(term_label(t, Lang::En) == t.label);
+        if (t.row) {
+          seen.insert(*t.row);
+          CHECK(has_cjk(term_label(t, Lang::Zh)));
+          CHECK(term_label(t, Lang::Zh).find('%') == std::string::npos);
+        } else {
+          CHECK(term_label(t, Lang::Zh) == t.label);  // "Model loading took", "#tokens": the log's words
+        }
+      }
+    }
+  CHECK(seen.size() == 11);  // every described term's row appears somewhere
+  const EngineTerm stage{"stage_1_kv_available_bytes", "", 0, true, "estimate", "", "", Str::term_stage, {"1", "16–31"}};
+  CHECK(term_label(stage, Lang::En) == "Stage 1 (layers 16–31)");
+  CHECK(term_label(stage, Lang::Zh) == "第 1 级（第 16–31 层）");
 }
 
 TEST_CASE("lang: layer kinds, durations and export refusals read in each language", "[lang]") {

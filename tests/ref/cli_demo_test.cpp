@@ -33,7 +33,7 @@ TEST_CASE("demo --json prints one object with measured and estimated bytes", "[r
   REQUIRE(o.status == 0);
   CHECK(o.out.front() == '{');
   CHECK(o.out.find("\"scaled\": true") != std::string::npos);
-  CHECK(o.out.find("\"scaling\": \"d 4096→") != std::string::npos);
+  CHECK(o.out.find("\"scaling\": \"d 4096->") != std::string::npos);
   CHECK(o.out.find("\"decode_ms_per_token\": ") != std::string::npos);
   CHECK(o.out.find("\"heat_map\": {\"layer\": 0, \"query_pos\": 9") != std::string::npos);
   CHECK(o.out.find("\"by_kind\": [{\"kind\": \"full\", \"block_layers\": [0], \"model_layers\": [0], \"kv_measured\": ") !=

@@ -46,7 +46,7 @@ TEST_CASE("a block over the budget is scaled, and the scaling is said plainly", 
     CHECK(p.width_divisor >= 2);
     CHECK(p.block.head_dim == 128);
     CHECK(p.block.n_heads % p.block.n_kv_heads == 0);
-    CHECK(p.scaling.find("d 4096→" + std::to_string(p.block.d_model)) == 0);
+    CHECK(p.scaling.find("d 4096->" + std::to_string(p.block.d_model)) == 0);
     CHECK(p.scaling.find(std::to_string(p.width_divisor) + "× narrower") != std::string::npos);
   }
   SECTION("MoE + MLA: fewer experts first, top-k kept, then narrower") {
@@ -57,14 +57,14 @@ TEST_CASE("a block over the budget is scaled, and the scaling is said plainly", 
     CHECK(p.experts_block == 16);  // 2 × top-8
     CHECK(p.block.moe.top_k == 8);
     CHECK(p.width_divisor > 1);
-    CHECK(p.scaling.find("experts 256→16 (top-8 per token kept)") != std::string::npos);
+    CHECK(p.scaling.find("experts 256->16 (top-8 per token kept)") != std::string::npos);
     CHECK(p.block.mla.qk_rope_dim == 64);
   }
   SECTION("fewer experts alone can be enough") {
     const auto p = plan("qwen1.5-moe-a2.7b", 1024);
     CHECK(p.width_divisor == 1);
     CHECK(p.experts_block < p.experts_model);
-    CHECK(p.scaling.rfind("experts 60→", 0) == 0);
+    CHECK(p.scaling.rfind("experts 60->", 0) == 0);
   }
 }
 
