@@ -106,7 +106,7 @@ void draw_log_check(App& app) {
       ImGui::TextWrapped("%s", (std::string(core::to_string(c->log.engine)) + (c->log.version.empty() ? "" : " " + c->log.version) +
                                 (c->log.model.empty() ? "" : " · " + c->log.model) + (settings.empty() ? "" : " · " + settings))
                                    .c_str());
-      for (const auto& n : c->notes) ImGui::TextDisabled("%s", n.c_str());
+      for (const auto& n : c->notes) ImGui::TextDisabled("%s", core::message_in(n, ui_lang()).c_str());
       if (ImGui::BeginTable("log_rows", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
         ImGui::TableSetupColumn(T(Str::col_figure));
         ImGui::TableSetupColumn(T(Str::log_col_log));
@@ -116,7 +116,7 @@ void draw_log_check(App& app) {
         for (const auto& r : c->rows) {
           ImGui::TableNextRow();
           ImGui::TableNextColumn();
-          ImGui::TextUnformatted(r.label.c_str());
+          ImGui::TextUnformatted(r.label_in(ui_lang()).c_str());
           ImGui::TableNextColumn();
           ImGui::TextWrapped("%s", r.logged.c_str());
           ImGui::TableNextColumn();

@@ -391,7 +391,7 @@ Output check_log_cmd(const Args& args, const FileReader& read_file) {
   std::string settings;
   for (const auto& [k, v] : c.log.settings) settings += (settings.empty() ? "" : ", ") + k + " " + v;
   if (!settings.empty()) o.out += "  settings read from the log: " + settings + "\n";
-  for (const auto& n : c.notes) o.out += "  note: " + n + "\n";
+  for (const auto& n : c.notes) o.out += "  note: " + n.message + "\n";
   o.out += "\n";
   if (c.log.engine != LogEngine::LlamaCpp) {
     o.out += "  figure                          the log          llmsize          difference\n";

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <tuple>
+#include <variant>
 
 #include "format.hpp"
 #include "json_util.hpp"
@@ -403,17 +404,15 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
       for (const Gpu& g : gpu_catalog())
         if (g.cuda_total_bytes > 0 && vllm_gib(g.cuda_total_bytes) == printed) match = &g;
       if (match) {
-        out.notes.push_back("the log's GPU total (" + printed + " GiB) is " + match->name + "'s; using it");
+        out.notes.push_back(issue_row("log", Str::log_note_gpu_match, printed, match->name));
         w.gpu = match->id;
       } else {
-        out.notes.push_back("no GPU in the catalog has the log's total (" + printed + " GiB); using " +
-                            (chosen ? chosen->name : w.gpu));
+        out.notes.push_back(issue_row("log", Str::log_note_gpu_none, printed, chosen ? chosen->name : w.gpu));
       }
     }
   }
   if (log.engine == LogEngine::Vllm && !log.version.empty() && log.version.rfind("0.19", 0) != 0)
-    out.notes.push_back("llmsize follows " + std::string(kVllmVersion) + "; this log is from vLLM " + log.version +
-                        " (line formats and defaults may differ)");
+    out.notes.push_back(issue_row("log", Str::log_note_version, std::string(kVllmVersion), log.version));
   out.workload = w;
   auto e = estimate(cfg, w);
   if (!e) return e.issues();
@@ -423,27 +422,28 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
     out.lines = vllm_log(m);
     struct Term {
       const char* key;
-      const char* label;
+      const char* label;  // the log's own words; empty where `row` describes the figure
       double ours;
       int kind;  // 0 GiB, 1 count with commas, 2 "%.2f"
+      std::optional<Str> row = std::nullopt;
     };
     const Term terms[] = {
-        {"total_bytes", "GPU total", static_cast<double>(m.total_bytes), 0},
-        {"budget_bytes", "Budget", static_cast<double>(m.budget_bytes), 0},
+        {"total_bytes", "", static_cast<double>(m.total_bytes), 0, Str::term_total},
+        {"budget_bytes", "", static_cast<double>(m.budget_bytes), 0, Str::term_budget},
         {"weights_bytes", "Model loading took", static_cast<double>(m.weights_bytes), 0},
         {"activation_peak_bytes", "torch peak memory increase", static_cast<double>(m.activation_peak_bytes), 0},
         {"non_torch_bytes", "non-torch forward increase", static_cast<double>(m.non_torch_bytes), 0},
         {"non_kv_bytes", "Total non KV cache memory", static_cast<double>(m.non_kv_bytes), 0},
         {"kv_available_bytes", "Available KV cache memory", static_cast<double>(m.kv_available_bytes), 0},
-        {"attn_block_size", "Attention block size", static_cast<double>(m.block_size), 1},
-        {"num_blocks", "KV cache blocks", static_cast<double>(m.num_blocks), 1},
+        {"attn_block_size", "", static_cast<double>(m.block_size), 1, Str::term_attn_block},
+        {"num_blocks", "", static_cast<double>(m.num_blocks), 1, Str::term_num_blocks},
         {"kv_tokens", "GPU KV cache size (tokens)", static_cast<double>(m.kv_tokens), 1},
         {"max_concurrency", "Maximum concurrency", m.max_concurrency, 2},
     };
     for (const Term& t : terms) {
       const LogFigure* f = log.find(t.key);
       if (!f) continue;
-      LogCheckRow row{t.key, t.label, "", "", f->value, t.ours, 0, false};
+      LogCheckRow row{t.key, t.row ? tr(*t.row, Lang::En) : t.label, t.row, {}, "", "", f->value, t.ours, 0, false};
       auto fmt = [&](double v) {
         if (t.kind == 0) return gib_text(v) + " GiB";
         if (t.kind == 1) return with_commas(static_cast<i64>(std::llround(v)));
@@ -469,14 +469,16 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
       auto measured = sglang_memory(cfg, e->plan, e->inference, w, e->gpu, std::make_pair(pre_gib, post_gib));
       if (!measured) return measured.issues();
       m = *measured;
-      out.notes.push_back("the pool is sized from the log's free memory before (" + fixed(pre_gib, 2) + " GiB) and after (" +
-                          fixed(post_gib, 2) + " GiB) the weights load");
+      out.notes.push_back(issue_row("log", Str::log_note_free, fixed(pre_gib, 2), fixed(post_gib, 2)));
     }
     out.lines = sglang_log(m);
-    auto row_of = [&](const char* key, const char* label, double ours, bool gib) {
+    // label: the log's own words, or a row of the string table that describes the figure.
+    auto row_of = [&](const char* key, std::variant<const char*, Str> label, double ours, bool gib) {
       const LogFigure* f = log.find(key);
       if (!f) return;
-      LogCheckRow row{key, label, "", "", f->value, ours, 0, false};
+      const Str* described = std::get_if<Str>(&label);
+      LogCheckRow row{key, described ? tr(*described, Lang::En) : std::get<const char*>(label),
+                      described ? std::optional<Str>(*described) : std::nullopt, {}, "", "", f->value, ours, 0, false};
       auto fmt = [&](double v) { return gib ? fixed(v / kGiBd, 2) + " GB" : with_commas(static_cast<i64>(std::llround(v))); };
       row.logged = fmt(f->value);
       row.ours = fmt(ours);
@@ -485,8 +487,8 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
       out.rows.push_back(row);
     };
     if (!m.measured) {
-      row_of("pre_bytes", "Free before the load", m.pre_gib * kGiBd, true);
-      row_of("post_bytes", "Free after the load", m.post_gib * kGiBd, true);
+      row_of("pre_bytes", Str::term_pre, m.pre_gib * kGiBd, true);
+      row_of("post_bytes", Str::log_row_post, m.post_gib * kGiBd, true);
     }
     row_of("weights_bytes", "Load weight mem usage", static_cast<double>(m.weights_bytes), true);
     row_of("kv_tokens", m.hybrid ? "full_layer_tokens" : "#tokens", static_cast<double>(m.max_total_tokens), false);
@@ -498,11 +500,11 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
       if (m.hybrid && swa && swa->value >= 0 && swa->value <= 1e13) swa_tokens = static_cast<i64>(swa->value);
       auto at = sglang_with_tokens(m, static_cast<i64>(n->value), "log", swa_tokens);
       if (!at) return at.issues();
-      row_of("k_bytes", m.mla ? "KV size at the log's #tokens" : "K size at the log's #tokens", static_cast<double>(at->k_bytes), true);
-      row_of("v_bytes", "V size at the log's #tokens", static_cast<double>(at->v_bytes), true);
+      row_of("k_bytes", m.mla ? Str::log_row_kv_at : Str::log_row_k_at, static_cast<double>(at->k_bytes), true);
+      row_of("v_bytes", Str::log_row_v_at, static_cast<double>(at->v_bytes), true);
       if (m.hybrid) {
-        row_of("swa_k_bytes", "Sliding pool's K size", static_cast<double>(at->swa_k_bytes), true);
-        row_of("swa_v_bytes", "Sliding pool's V size", static_cast<double>(at->swa_v_bytes), true);
+        row_of("swa_k_bytes", Str::log_row_swa_k, static_cast<double>(at->swa_k_bytes), true);
+        row_of("swa_v_bytes", Str::log_row_swa_v, static_cast<double>(at->swa_v_bytes), true);
         row_of("kv_bytes", "SWAKVPool mem usage", static_cast<double>(at->k_bytes + at->v_bytes + at->swa_k_bytes + at->swa_v_bytes), true);
       }
       row_of("max_running_requests", "max_running_requests", static_cast<double>(at->max_running_requests), false);
@@ -511,13 +513,12 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
       row_of("mamba_slots", "max_mamba_cache_size", static_cast<double>(m.mamba_slots), false);
       if (const LogFigure* n = log.find("mamba_slots"); n && n->value >= 0 && n->value <= 1e12) {
         const double rows = n->value + 1;
-        row_of("mamba_conv_bytes", "conv_state size at the log's slots", rows * static_cast<double>(m.mamba_conv_bytes), true);
-        row_of("mamba_ssm_bytes", "ssm_state size at the log's slots", rows * static_cast<double>(m.mamba_ssm_bytes), true);
+        row_of("mamba_conv_bytes", Str::log_row_conv_at, rows * static_cast<double>(m.mamba_conv_bytes), true);
+        row_of("mamba_ssm_bytes", Str::log_row_ssm_at, rows * static_cast<double>(m.mamba_ssm_bytes), true);
       }
     }
     if (swa && !m.hybrid)
-      out.notes.push_back("the log holds SGLang's hybrid sliding-window pool, which llmsize gives only Llama 4 in SGLang of late "
-                          "2025 (and not with --disable-hybrid-swa-memory): its own pool is compared with the log's full layers'");
+      out.notes.push_back(issue_row("log", Str::log_note_hybrid));
   } else {
     if (!e->llamacpp) return e->notes.empty() ? issue_row("rt", Str::log_not_available, "llama.cpp") : e->notes.front();
     out.lines = llamacpp_log(*e->llamacpp, w.kv_dtype, e->llamacpp_devices ? &*e->llamacpp_devices : nullptr);
@@ -547,7 +548,7 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
       for (const auto& [key, label, ours] : buffers) {
         const LogFigure* f = log.find(key);
         if (!f) continue;
-        LogCheckRow row{key, label, "", "", f->value, static_cast<double>(ours), 0, false};
+        LogCheckRow row{key, label, std::nullopt, {}, "", "", f->value, static_cast<double>(ours), 0, false};  // llama.cpp's words
         row.logged = fixed(f->value / kMiBd, 2) + " MiB";
         row.ours = fixed(static_cast<double>(ours) / kMiBd, 2) + " MiB";
         row.same_text = row.logged == row.ours;
@@ -569,8 +570,7 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
         for (const LlamaCppDevice& dv : d.devices) ours += (ours.empty() ? "" : ", ") + dv.name;
         std::string theirs;
         for (const std::string& u : unmatched) theirs += (theirs.empty() ? "" : ", ") + u;
-        out.notes.push_back("the log's buffers on " + theirs + " have no counterpart among llmsize's devices (" + ours +
-                            "): not compared; choose a GPU of the log's backend, or as many devices (--pp) as it used");
+        out.notes.push_back(issue_row("log", Str::log_note_devices, theirs, ours));
       }
       const auto load = llamacpp_buffer_log(d);
       out.lines.insert(out.lines.begin(), load.begin(), load.end());
@@ -585,7 +585,9 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
     for (size_t i = 0; i < log.kv_lines.size(); ++i) {
       LogCheckRow row;
       row.key = "kv_line_" + std::to_string(i);
-      row.label = "line " + std::to_string(i + 1);
+      row.row = Str::log_row_line;
+      row.row_args = {std::to_string(i + 1)};
+      row.label = row.label_in(Lang::En);
       row.logged = log.kv_lines[i];
       row.ours = i < ours_kv.size() ? ours_kv[i] : std::string("(none)");
       row.same_text = row.logged == row.ours;
@@ -612,7 +614,8 @@ std::string check_log_json(const LogCheck& c) {
                          {"logged_value", r.logged_value}, {"llmsize_value", r.ours_value}, {"rel_diff", r.rel_diff},
                          {"same_text", r.same_text}});
   j["lines"] = c.lines;
-  j["notes"] = c.notes;
+  j["notes"] = json_util::json::array();
+  for (const Issue& n : c.notes) j["notes"].push_back(n.message);
   return j.dump(2);
 }
 

@@ -5,6 +5,7 @@
 // size is bounded, lines are scanned once each without regular expressions, numbers are parsed
 // by hand and range-checked, and anything unrecognised is skipped, not guessed.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,7 +45,10 @@ Result<EngineLog> parse_engine_log(std::string_view text);
 
 // One row of the comparison: the engine's figure, llmsize's, and their relative difference.
 struct LogCheckRow {
-  std::string key, label;
+  std::string key, label;    // label: English (the JSON's); the engine's own word where row is none
+  std::optional<Str> row{};  // the label's row of the string table, with its values
+  std::vector<RowArg> row_args{};
+  std::string label_in(Lang lang) const { return row ? row_text(*row, row_args, lang) : label; }
   std::string logged, ours;  // as the engine formats the figure
   double logged_value = 0, ours_value = 0;
   double rel_diff = 0;       // ours / logged − 1 (0 when both are 0)
@@ -56,7 +60,7 @@ struct LogCheck {
   Workload workload;               // the caller's, with the log's settings applied
   std::vector<LogCheckRow> rows;
   std::vector<std::string> lines;  // what llmsize prints for that workload
-  std::vector<std::string> notes;  // e.g. the log's engine version differs from the profile's
+  std::vector<Issue> notes;        // field "log": e.g. the log's engine version differs from the profile's
 };
 
 // Runs the engine profile for `cfg` under `w` with the log's settings and compares. Fails

@@ -598,15 +598,7 @@ void label_terms(std::vector<EngineTerm>& terms) {
   }
 }
 
-std::string term_label(const EngineTerm& t, Lang lang) {
-  if (!t.row) return t.label;
-  const char* f = tr(*t.row, lang);
-  switch (t.row_args.size()) {
-    case 0: return f;
-    case 1: return printf_text(f, t.row_args[0].c_str());
-    default: return printf_text(f, t.row_args[0].c_str(), t.row_args[1].c_str());
-  }
-}
+std::string term_label(const EngineTerm& t, Lang lang) { return t.row ? row_text(*t.row, t.row_args, lang) : t.label; }
 
 std::vector<std::string> vllm_log(const VllmMemory& m) {
   std::vector<std::string> out;

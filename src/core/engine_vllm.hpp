@@ -103,7 +103,7 @@ struct EngineTerm {
   // The label's row of the string table, with its %s values; none where the label is the
   // engine's own word in its log ("Model loading took", "#tokens"), shown as the engine prints it.
   std::optional<Str> row{};
-  std::vector<std::string> row_args{};
+  std::vector<RowArg> row_args{};
 };
 // The term's label in `lang` (its English is `label`, which the JSON report carries).
 std::string term_label(const EngineTerm& t, Lang lang);

@@ -8,6 +8,20 @@ Issue issue(std::string field, std::function<std::string(Lang)> text) {
   return Issue{std::move(field), std::move(english), std::move(text)};
 }
 
+std::string row_text(Str row, const std::vector<RowArg>& args, Lang lang) {
+  const char* f = tr(row, lang);
+  std::vector<std::string> a;
+  for (const RowArg& x : args) a.push_back(x.in(lang));
+  a.resize(4);
+  switch (args.size()) {
+    case 0: return f;
+    case 1: return printf_text(f, a[0].c_str());
+    case 2: return printf_text(f, a[0].c_str(), a[1].c_str());
+    case 3: return printf_text(f, a[0].c_str(), a[1].c_str(), a[2].c_str());
+    default: return printf_text(f, a[0].c_str(), a[1].c_str(), a[2].c_str(), a[3].c_str());
+  }
+}
+
 std::string message_in(const Issue& issue, Lang lang) {
   return issue.text && lang != Lang::En ? issue.text(lang) : issue.message;
 }

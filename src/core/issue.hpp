@@ -44,6 +44,9 @@ Issue issue_row(std::string field, Str text, A&&... args) {
     else return std::apply([&](const auto&... x) { return printf_text(tr(text, l), x.in(l).c_str()...); }, a);
   });
 }
+// A row of the string table with its %s values (up to four) in `lang`; more values than that
+// are not filled.
+std::string row_text(Str row, const std::vector<RowArg>& args, Lang lang);
 // The message in `lang`: the issue's text where it has one, else its English message.
 std::string message_in(const Issue& issue, Lang lang);
 

@@ -68,7 +68,12 @@ TEST_CASE("check-log: a vLLM 0.19 start-up, its settings and every figure", "[ca
   REQUIRE(moved.ok());
   CHECK(moved->workload.gpu == "h100-sxm");
   REQUIRE(moved->notes.size() == 1);
-  CHECK(moved->notes.front().find("79.19 GiB") != std::string::npos);
+  CHECK(moved->notes.front().message.find("79.19 GiB") != std::string::npos);
+  CHECK(message_in(moved->notes.front(), Lang::Zh).find("日志中的 GPU 总显存（79.19 GiB）属于 NVIDIA H100") == 0);
+  // Described figures read in each language; the log's own words ("Model loading took") stay.
+  CHECK(row(*c, "total_bytes").label == "GPU total (as CUDA reports it)");
+  CHECK(row(*c, "total_bytes").label_in(Lang::Zh) == "GPU 总显存（CUDA 报告的值）");
+  CHECK(row(*c, "weights_bytes").label_in(Lang::Zh) == "Model loading took");
 }
 
 TEST_CASE("check-log: an older vLLM log names its version and its rank-0 figures", "[calibration][checklog]") {
@@ -102,9 +107,14 @@ TEST_CASE("check-log: llama.cpp's KV cache lines reproduced from the settings it
   CHECK(c->rows[2].logged ==
         "llama_kv_cache: size = 9216.00 MiB (131072 cells,  18 layers,  2/2 seqs), K (f16): 4608.00 MiB, V (f16): 4608.00 MiB");
   // Its KV buffers are on ROCm0 and the default card is CUDA's: those rows are not compared, and said so.
-  const auto rocm = std::find_if(c->notes.begin(), c->notes.end(), [](const std::string& n) { return n.find("ROCm0") != std::string::npos; });
+  const auto rocm = std::find_if(c->notes.begin(), c->notes.end(), [](const Issue& n) { return n.message.find("ROCm0") != std::string::npos; });
   REQUIRE(rocm != c->notes.end());
-  CHECK(rocm->find("no counterpart among llmsize's devices (CUDA0)") != std::string::npos);
+  CHECK(rocm->message.find("no counterpart among llmsize's devices (CUDA0)") != std::string::npos);
+  CHECK(message_in(*rocm, Lang::Zh).find("日志中 ROCm0 上的缓冲区在 llmsize 的设备（CUDA0）中没有对应") == 0);
+  // The cache lines are numbered rows in each language; the buffers keep llama.cpp's own words.
+  CHECK(c->rows[2].label == "line 2");
+  CHECK(c->rows[2].label_in(Lang::Zh) == "第 2 行");
+  CHECK(c->rows[0].label_in(Lang::Zh) == "output buffer");
 
   const EngineLog qwen = parsed("llamacpp-qwen2.5-7b.log");
   CHECK(qwen.model == "Qwen2.5 Coder 7B Instruct");
