@@ -124,7 +124,7 @@ void draw_import(App& app) {
   }
   if (!s.import_notes.empty() && ImGui::TreeNode("import_notes", T(Str::import_notes), static_cast<int>(s.import_notes.size()))) {
     ImGui::PushTextWrapPos(0.0f);
-    for (const auto& n : s.import_notes) ImGui::BulletText("%s", n.c_str());
+    for (const auto& n : s.import_notes) ImGui::BulletText("%s", core::message_in(n, ui_lang()).c_str());
     ImGui::PopTextWrapPos();
     ImGui::TreePop();
   }

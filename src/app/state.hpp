@@ -56,7 +56,7 @@ struct AppState {
   core::Workload work;
   std::string preset_id;     // preset the model started from; "" for an imported config
   std::string model_name;    // preset name or imported file name
-  std::vector<std::string> import_notes;  // assumptions the importer made
+  std::vector<core::Issue> import_notes;  // assumptions the importer made
   core::ByteUnit unit = core::ByteUnit::GB;
   bool dark = true;
   bool embed = false;

@@ -278,7 +278,7 @@ Output estimate_cmd(const Args& args, const FileReader& read_file, const PrefixR
   std::optional<LoadedModel> model;
   std::optional<GgufHeader> file;
   Workload w = args.workload;
-  std::vector<std::string> file_notes;
+  std::vector<Issue> file_notes;
   if (args.gguf) {  // the model from the file's metadata, its weight format from its file type
     if (!(file = load_gguf(*args.gguf, read_prefix, err))) return err;
     auto c = gguf_config(*file);
@@ -287,8 +287,8 @@ Output estimate_cmd(const Args& args, const FileReader& read_file, const PrefixR
     const bool weights_given = std::find(args.given.begin(), args.given.end(), "w") != args.given.end();
     if (auto f = gguf_weight_format(*file); f && !weights_given) w.weights = *f;
     else if (!weights_given)
-      file_notes.push_back("the file's type (" + gguf_file_type_name(*file) + ") has no estimated mix here; the estimate "
-                           "takes --weights " + std::string(to_string(w.weights)) + ", the file's bytes stand beside it");
+      file_notes.push_back(Issue{"gguf", "the file's type (" + gguf_file_type_name(*file) + ") has no estimated mix here; the estimate "
+                                         "takes --weights " + std::string(to_string(w.weights)) + ", the file's bytes stand beside it"});
   } else if (args.preset || args.config) {
     model = load_model_flag(args.preset, args.config, args.generic, read_file, err);
     if (!model) return err;
@@ -309,7 +309,7 @@ Output estimate_cmd(const Args& args, const FileReader& read_file, const PrefixR
   }
   if (!model) return fail("estimate needs exactly one of --preset NAME, --config PATH or --gguf FILE");
   const ModelConfig& cfg = model->config;
-  std::vector<std::string> notes = model->notes;
+  std::vector<Issue> notes = model->notes;
   notes.insert(notes.end(), file_notes.begin(), file_notes.end());
   auto inv = build_inventory(cfg);
   if (!inv) return fail_issues(inv.issues());
@@ -339,7 +339,7 @@ Output estimate_cmd(const Args& args, const FileReader& read_file, const PrefixR
   if (!est) return fail_issues(with_flags(est.issues()));
   const ByteUnit unit = args.gib ? ByteUnit::GiB : ByteUnit::GB;
   Output o;
-  for (const auto& n : notes) o.err += "llmsize: note: " + n + "\n";
+  for (const auto& n : notes) o.err += "llmsize: note: " + n.message + "\n";
   for (const auto& n : est->notes) o.err += "llmsize: note: " + with_flags({n})[0].field + ": " + n.message + "\n";
   if (args.csv || args.svg) {
     if (args.json || args.explain || (args.csv && args.svg))

@@ -341,7 +341,7 @@ Output demo_cmd(const DemoFlags& f, const FileReader& read_file) {
   if (!model) return err;
   const core::ModelConfig& cfg = model->config;
   Output o;
-  for (const auto& n : model->notes) o.err += "llmsize: note: " + n + "\n";
+  for (const auto& n : model->notes) o.err += "llmsize: note: " + n.message + "\n";
   auto demo = ref::create_demo(cfg, s);
   if (!demo) {
     Output bad{"", o.err, 2};

@@ -43,10 +43,10 @@ void read_shape(const FamilyRow& f, Reader& r, ModelConfig& c) {
 
   auto p = r.opt_int("max_position_embeddings",
                      {"max_position_embeddings", "n_positions", "n_ctx", "seq_length", "max_sequence_length"});
-  if (!p) r.notes.push_back("max_position_embeddings absent: assumed " + std::to_string(f.positions_default));
+  if (!p) r.notes.push_back(issue_row("max_position_embeddings", Str::import_note_positions, std::to_string(f.positions_default)));
   c.max_positions = p.value_or(f.positions_default);
   if (f.note_tie_default && !r.has("tie_word_embeddings"))
-    r.notes.push_back("tie_word_embeddings absent: assumed false (untied head)");
+    r.notes.push_back(issue_row("tie_word_embeddings", Str::import_note_tie));
 }
 
 void read_block(const FamilyRow& f, Reader& r, ModelConfig& c) {
@@ -85,7 +85,7 @@ void read_head_dim(Reader& r, ModelConfig& c, i64 class_default) {
   }
   if (class_default > 0) {
     c.head_dim = class_default;
-    r.notes.push_back("head_dim absent: the class default " + std::to_string(class_default) + " is used");
+    r.notes.push_back(issue_row("head_dim", Str::import_note_head_dim, std::to_string(class_default)));
     return;
   }
   if (c.n_heads > 0 && c.d_model > 0) {
@@ -288,8 +288,8 @@ void check_generic(Reader& r) {
   if (quiet.empty()) return;
   std::string list;
   for (size_t i = 0; i < quiet.size() && i < 24; ++i) list += (i ? ", " : "") + quiet[i].substr(0, 60);
-  if (quiet.size() > 24) list += ", … (" + std::to_string(quiet.size() - 24) + " more)";
-  r.notes.push_back("keys not read by the generic reading: " + list);
+  if (quiet.size() > 24) list += ", … (+" + std::to_string(quiet.size() - 24) + ")";
+  r.notes.push_back(issue_row("config", Str::import_note_unread, list));
 }
 
 // Multimodal wrappers whose vision tower the core counts, with the class defaults of their
@@ -474,7 +474,7 @@ Result<ImportedConfig> hf::import_object(const json& config, const ImportOptions
       return Issue{prefix + "model_type",
                    (model_type.empty() ? std::string("is missing") : "\"" + model_type + "\" is not supported") +
                        "; supported: " + list + " (or choose the generic LLaMA-like reading)"};
-    r.notes.push_back("model_type \"" + model_type + "\" is read as a generic LLaMA-like decoder");
+    r.notes.push_back(issue_row("model_type", Str::import_note_generic, model_type));
     row = &hf::generic_row();
   }
   ModelConfig c;

@@ -17,7 +17,7 @@ struct ImportOptions {
 
 struct ImportedConfig {
   ModelConfig config;
-  std::vector<std::string> notes;  // assumptions made (absent keys given defaults, fallback used)
+  std::vector<Issue> notes;  // assumptions made (absent keys given defaults, fallback used), named by key
 };
 
 // Maximum accepted config size and nesting depth (documented limits for untrusted input).

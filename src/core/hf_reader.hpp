@@ -138,7 +138,7 @@ class Reader {
   }
 
   std::vector<Issue> issues;
-  std::vector<std::string> notes;
+  std::vector<Issue> notes;  // named by the config key they concern, in each language
 
  private:
   const json& obj_;

@@ -23,7 +23,7 @@ struct ModelSource {
 struct LoadedModel {
   ModelConfig config;
   std::string preset;               // the preset id; "" for a config
-  std::vector<std::string> notes;   // assumptions the importer made (absent keys, generic reading)
+  std::vector<Issue> notes;         // assumptions the importer made (absent keys, generic reading)
 };
 
 // Issues: an unknown preset names the field "preset" ("unknown preset \"x\"; available: a, b, …");

@@ -345,8 +345,8 @@ TEST_CASE("The generic reading refuses keys that change memory and lists the oth
     auto r = import_hf_config(base + R"(,"rms_norm_eps":1e-6,"initializer_range":0.02})", generic);
     REQUIRE(r.ok());
     bool listed = false;
-    for (const auto& n : r->notes) listed |= n.find("not read") != std::string::npos && n.find("rms_norm_eps") != std::string::npos &&
-                                            n.find("initializer_range") != std::string::npos;
+    for (const auto& n : r->notes) listed |= n.message.find("not read") != std::string::npos && n.message.find("rms_norm_eps") != std::string::npos &&
+                                            n.message.find("initializer_range") != std::string::npos;
     CHECK(listed);
   }
   SECTION("a memory-looking key that is off (null, false, 0, empty) is only listed") {
@@ -354,7 +354,7 @@ TEST_CASE("The generic reading refuses keys that change memory and lists the oth
                                      R"("layer_types":[]})", generic);
     REQUIRE(r.ok());
     bool listed = false;
-    for (const auto& n : r->notes) listed |= n.find("add_cross_attention") != std::string::npos;
+    for (const auto& n : r->notes) listed |= n.message.find("add_cross_attention") != std::string::npos;
     CHECK(listed);
   }
   SECTION("gpt-oss read generically would lose its layer kinds: refused by name") {

@@ -131,7 +131,9 @@ TEST_CASE("absent keys become notes, not silent guesses", "[core][import]") {
       R"({"model_type":"llama","hidden_size":64,"num_hidden_layers":2,"num_attention_heads":4,"intermediate_size":128,"vocab_size":100})");
   REQUIRE(r.ok());
   REQUIRE_FALSE(r->notes.empty());
-  CHECK_THAT(r->notes[0], Catch::Contains("max_position_embeddings"));
+  CHECK(r->notes[0].field == "max_position_embeddings");
+  CHECK_THAT(r->notes[0].message, Catch::Contains("max_position_embeddings absent: assumed"));
+  CHECK_THAT(message_in(r->notes[0], Lang::Zh), Catch::Contains("缺少 max_position_embeddings：假定为"));
 }
 
 namespace {
