@@ -237,12 +237,13 @@ void draw_demo_panel(App& app) {
 
   const auto& pr = d.progress;
   char overlay[160];
-  std::snprintf(overlay, sizeof overlay, "%s  %.0f%%", std::string(ref::to_string(pr.phase)).c_str(), pr.fraction * 100.0);
+  std::snprintf(overlay, sizeof overlay, "%s  %.0f%%", T(ref::phase_row(pr.phase)), pr.fraction * 100.0);
   ImGui::ProgressBar(static_cast<float>(pr.fraction), ImVec2(-FLT_MIN, 0), overlay);
   mark("demo.progress");
   ImGui::TextDisabled(T(Str::demo_progress), static_cast<long long>(pr.prefilled),
                       static_cast<long long>(d.settings.prompt), static_cast<long long>(pr.decoded),
-                      static_cast<long long>(d.settings.tokens), pr.op.empty() ? "" : T(Str::demo_now), pr.op.c_str());
+                      static_cast<long long>(d.settings.tokens), pr.op.empty() ? "" : T(Str::demo_now),
+                      ref::progress_op(pr, ui_lang()).c_str());
 
   const ref::DemoResults& r = ref::demo_results(*d.demo);
   if (r.prefill_done || r.decode_done) {
@@ -308,7 +309,7 @@ void draw_demo_panel(App& app) {
     }
     if (!m.notes.empty() && ImGui::TreeNode("why_differ", "%s", T(Str::demo_why_differ))) {
       ImGui::PushTextWrapPos(0.0f);
-      for (const auto& n : m.notes) ImGui::BulletText("%s", n.c_str());
+      for (const auto& n : m.notes) ImGui::BulletText("%s", core::message_in(n, ui_lang()).c_str());
       ImGui::PopTextWrapPos();
       ImGui::TreePop();
     }

@@ -154,7 +154,7 @@ std::string train_text(const DemoResults& r, const ref::DemoSettings& s) {
   row("backward's working buffers", m.working_measured, -1);
   row("peak / the formula's total", m.peak_measured, m.formula_total);
   o += "  loss " + num(r.train->loss_before) + " → " + num(r.train->loss_after) + " after one AdamW step\n";
-  for (const auto& n : r.train->notes) o += "  - " + n + "\n";
+  for (const auto& n : r.train->notes) o += "  - " + n.message + "\n";
   return o;
 }
 
@@ -214,7 +214,7 @@ std::string text_report(const ref::DemoPlan& p, const DemoResults& r, const ref:
   }
   o += "  peak " + gib(m.peak_measured) + " measured vs " + gib(m.peak_estimated) + " estimated (×" +
        core::fixed(m.peak_ratio(), 3) + "); activations ×" + core::fixed(m.activation_ratio(), 3) + "\n";
-  for (const auto& n : m.notes) o += "  - " + n + "\n";
+  for (const auto& n : m.notes) o += "  - " + n.message + "\n";
   o += train_text(r, s);
   o += "\n" + heat_text(heat);
   if (const std::string tr = trace_text(trace); !tr.empty()) o += "\n" + tr;
@@ -277,7 +277,7 @@ std::string json_report(const ref::DemoPlan& p, const DemoResults& r, const ref:
          std::to_string(k.index_estimated) + "}";
   }
   o += "], \"notes\": [";
-  for (size_t i = 0; i < m.notes.size(); ++i) o += (i ? ", " : "") + esc(m.notes[i]);
+  for (size_t i = 0; i < m.notes.size(); ++i) o += (i ? ", " : "") + esc(m.notes[i].message);
   o += "]}";
   o += ", \"train\": ";
   if (!r.train) {
@@ -300,7 +300,7 @@ std::string json_report(const ref::DemoPlan& p, const DemoResults& r, const ref:
          ", \"working_measured\": " + std::to_string(t.working_measured) +
          ", \"peak_measured\": " + std::to_string(t.peak_measured) + ", \"formula_total\": " +
          std::to_string(t.formula_total) + ", \"notes\": [";
-    for (size_t i = 0; i < r.train->notes.size(); ++i) o += (i ? ", " : "") + esc(r.train->notes[i]);
+    for (size_t i = 0; i < r.train->notes.size(); ++i) o += (i ? ", " : "") + esc(r.train->notes[i].message);
     o += "]}";
   }
   o += ", \"heat_map\": {\"layer\": " + std::to_string(heat.layer) + ", \"query_pos\": " +

@@ -108,15 +108,23 @@ void finish_decode(Demo& d) {
 
 }  // namespace
 
-std::string_view to_string(DemoPhase p) {
+core::Str phase_row(DemoPhase p) {
   switch (p) {
-    case DemoPhase::Init: return "filling weights";
-    case DemoPhase::Prefill: return "prefill";
-    case DemoPhase::Decode: return "decode";
-    case DemoPhase::Train: return "training step";
-    case DemoPhase::Done: return "done";
+    case DemoPhase::Init: return core::Str::demo_phase_init;
+    case DemoPhase::Prefill: return core::Str::demo_phase_prefill;
+    case DemoPhase::Decode: return core::Str::demo_phase_decode;
+    case DemoPhase::Train: return core::Str::demo_phase_train;
+    case DemoPhase::Done: return core::Str::demo_phase_done;
   }
-  return "?";
+  return core::Str::demo_phase_done;
+}
+
+std::string_view to_string(DemoPhase p) { return core::tr(phase_row(p), core::Lang::En); }
+
+std::string progress_op(const DemoProgress& p, core::Lang lang) {
+  if (p.phase == DemoPhase::Train) return core::printf_text(core::tr(core::Str::demo_phase_train_stage, lang), p.train_stage);
+  if (p.phase == DemoPhase::Init || p.phase == DemoPhase::Done) return core::tr(phase_row(p.phase), lang);
+  return p.op;
 }
 
 core::Result<DemoPtr> create_demo(const core::ModelConfig& model, const DemoSettings& s) {
@@ -230,10 +238,9 @@ DemoProgress demo_progress(const Demo& d) {
   const double total = d.work_init + d.work_prefill + d.work_decode;
   p.fraction = total > 0 ? (init * d.work_init + pre * d.work_prefill + dec * d.work_decode) / total : 0;
   if (d.phase == DemoPhase::Done) p.fraction = 1.0;
-  p.op = d.phase == DemoPhase::Init    ? "filling weights"
-         : d.phase == DemoPhase::Train ? "training step, stage " + std::to_string(d.train_stages + 1) + " of 4"
-         : d.phase == DemoPhase::Done  ? "done"
-                                       : d.prog.current();
+  p.train_stage = d.phase == DemoPhase::Train ? static_cast<int>(d.train_stages) + 1 : 0;
+  p.op = d.phase == DemoPhase::Prefill || d.phase == DemoPhase::Decode ? d.prog.current() : std::string();
+  p.op = progress_op(p, core::Lang::En);
   return p;
 }
 

@@ -64,6 +64,7 @@ core::Result<DemoPlan> plan_demo(const core::ModelConfig& model, const DemoSetti
 
 enum class DemoPhase : std::uint8_t { Init, Prefill, Decode, Train, Done };
 std::string_view to_string(DemoPhase p);  // "filling weights", "prefill", "decode", "training step", "done"
+core::Str phase_row(DemoPhase p);         // the phase's row of the string table
 
 struct DemoProgress {
   DemoPhase phase = DemoPhase::Init;
@@ -71,8 +72,11 @@ struct DemoProgress {
   double phase_fraction = 0;  // current phase, 0..1
   i64 prefilled = 0;          // prompt tokens through the block (0 or prompt)
   i64 decoded = 0;            // tokens decoded so far
-  std::string op;             // the op running now ("layer 0 · ffn.up")
+  std::string op;             // the op running now ("layer 0 · ffn.up"), in English
+  int train_stage = 0;        // the training step's stage, 1 to 4 (phase Train)
 };
+// What runs now in `lang`: the op's name while prefilling or decoding (tensor names), else the phase.
+std::string progress_op(const DemoProgress& p, core::Lang lang);
 
 struct DemoResults {
   bool prefill_done = false, decode_done = false;

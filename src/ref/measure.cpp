@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "core/format.hpp"
+#include "core/issue.hpp"
 #include "core/temporaries.hpp"
 #include "core/weights.hpp"
 
@@ -146,100 +147,55 @@ core::Result<MemoryComparison> compare_memory(const Decoder& dec) {
   // Why the figures differ: what this decoder holds that the estimate does not, and back.
   const i64 M = dec.opt.batch * dec.opt.max_tokens, d = c.d_model, H = c.n_heads;
   auto& n = m.notes;
-  n.push_back(m.weights_measured == m.weights_estimated && m.kv_measured == m.kv_estimated &&
-                      m.state_measured == m.state_estimated && m.indexer_measured == m.indexer_estimated
-                  ? "weights, KV cache, recurrent state and indexer keys: allocated tensor by tensor from the core's inventory, "
-                    "KV rows and state shapes; equal to the byte"
-                  : "weights, KV cache, recurrent state or indexer keys differ from the estimate: a bug (they are built from the "
-                    "same lists)");
-  n.push_back("activations: one arena holds the attention, FFN and head phases in turn (they are never alive together), "
-              "beside the buffers alive for a whole call (hidden states x, normed x, score rows); measured = " +
-              bytes_text(m.activations_measured));
+  using core::issue_row;
+  using core::Str;
+  const std::string bt_act = bytes_text(m.activations_measured);
+  n.push_back(issue_row("demo", m.weights_measured == m.weights_estimated && m.kv_measured == m.kv_estimated &&
+                                        m.state_measured == m.state_estimated && m.indexer_measured == m.indexer_estimated
+                                    ? Str::demo_note_tables_equal
+                                    : Str::demo_note_tables_differ));
+  n.push_back(issue_row("demo", Str::demo_note_activations, bt_act));
   if (m.attention_estimated > 0)
-    n.push_back("attention phase: + the o-projection output, its own (b·n × d) buffer before the residual add (" +
-              bytes_text(4 * M * d) + "); + one score row per head for the query being attended (H × context, " +
-              bytes_text(4 * H * dec.opt.context) + ") instead of a flash kernel's output tile" +
-              (c.mla.enabled ? "; MLA runs absorbed: queries and outputs live in the latent space (2 × b·n × H × kv_lora), "
-                               "keys and values are never expanded per head"
-                             : ""));
+    n.push_back(issue_row("demo", Str::demo_note_attention, bytes_text(4 * M * d), bytes_text(4 * H * dec.opt.context),
+                          c.mla.enabled ? core::RowArg(Str::demo_note_mla_absorbed) : core::RowArg("")));
   if (c.mla.has_indexer()) {
     const auto& a = c.mla;
-    n.push_back("indexer keys (DeepSeek Sparse Attention): per token and layer " + std::to_string(a.index_dim) +
-                " fp8 e4m3 codes and one fp32 scale per 128 of them (" + std::to_string((a.index_dim + 127) / 128) +
-                "), written by the indexer and read back for every query's scores; measured = " +
-                bytes_text(m.indexer_measured));
-    n.push_back("indexer phase: its queries (b·n × index_n_heads × index_head_dim), the fp32 score of every visible key and "
-                "the int32 top-" + std::to_string(a.index_topk) + " selection per query, as the estimate counts them, + the "
-                "key being quantized and the per-head weights (b·n × (index_head_dim + index_n_heads)), which it does not");
+    n.push_back(issue_row("demo", Str::demo_note_indexer_keys, std::to_string(a.index_dim), std::to_string((a.index_dim + 127) / 128),
+                          bytes_text(m.indexer_measured)));
+    n.push_back(issue_row("demo", Str::demo_note_indexer_phase, std::to_string(a.index_topk)));
   }
-  n.push_back(std::string("FFN phase: act(gate)·up is written over gate (the estimate counts a third b·n × f buffer); "
-                          "+ the FFN output (b·n × d) before the residual add") +
-              (any_moe ? "; MoE: experts run one at a time over their gathered rows (at most b·n rows, fp32 router "
-                         "scores and int32 routing tables), where the estimate follows vLLM's fused kernel with "
-                         "b·n·top_k expanded rows"
-                       : ""));
+  n.push_back(issue_row("demo", Str::demo_note_ffn, any_moe ? core::RowArg(Str::demo_note_ffn_moe) : core::RowArg("")));
   if (any_linear) {
     const auto& a = c.linear;
-    n.push_back("recurrent state (Gated DeltaNet layers): per sequence the convolution's last " + std::to_string(a.conv_kernel) +
-                " inputs of q‖k‖v (" + std::to_string(a.conv_dim()) + " channels) and one " + std::to_string(a.k_dim) +
-                " × " + std::to_string(a.v_dim) + " state per value head (" + std::to_string(a.v_heads) +
-                "), fp32 here; measured = " + bytes_text(m.state_measured));
-    n.push_back("linear-attention phase: the projections q‖k‖v‖z and b‖a, the convolution's output and the recurrence's "
-                "output (b·n rows each), the out_proj output (b·n × d) and, for a prefill, a chunk's new values v' and "
-                "64-wide triangular matrix; the reference runs 64-token chunks and updates the state in place after each, "
-                "where the estimate follows fla's chunked kernel, which keeps every chunk's state "
-                "(b·⌈n/64⌉·Hv·k_dim·v_dim): measured = " +
-                bytes_text(m.linear_measured) + ", estimated = " + bytes_text(m.linear_estimated));
+    n.push_back(issue_row("demo", Str::demo_note_linear_state, std::to_string(a.conv_kernel), std::to_string(a.conv_dim()),
+                          std::to_string(a.k_dim), std::to_string(a.v_dim), std::to_string(a.v_heads), bytes_text(m.state_measured)));
+    n.push_back(issue_row("demo", Str::demo_note_linear_phase, bytes_text(m.linear_measured), bytes_text(m.linear_estimated)));
   }
   if (any_mamba && c.mamba1.enabled()) {
     const auto& a = c.mamba1;
-    n.push_back("recurrent state (Mamba-1 layers): per sequence the convolution's last " + std::to_string(a.conv_kernel) +
-                " inputs and one " + std::to_string(a.state) + "-value state per channel (" +
-                std::to_string(c.mamba1_inner()) + " channels), fp32 here");
-    n.push_back("Mamba-1 phase: in_proj's x‖gate, the convolution's output, x_proj's dt‖B‖C, the time steps and the "
-                "scan's output (b·n rows each) + the out_proj output (b·n × d); the scan updates the state in place token "
-                "by token: measured = " + bytes_text(m.mamba_measured) + ", estimated = " + bytes_text(m.mamba_estimated));
+    n.push_back(issue_row("demo", Str::demo_note_mamba1_state, std::to_string(a.conv_kernel), std::to_string(a.state),
+                          std::to_string(c.mamba1_inner())));
+    n.push_back(issue_row("demo", Str::demo_note_mamba1_phase, bytes_text(m.mamba_measured), bytes_text(m.mamba_estimated)));
   }
   if ((any_mamba || any_beside) && c.mamba.enabled()) {
     const auto& a = c.mamba;
-    n.push_back("recurrent state (Mamba-2 layers): per sequence the convolution's last " + std::to_string(a.conv_kernel) +
-                " inputs of x‖B‖C (" + std::to_string(a.conv_dim()) + " channels) and one " + std::to_string(a.head_dim) +
-                " × " + std::to_string(a.state) + " state per head (" + std::to_string(a.heads) + "), fp32 here");
+    n.push_back(issue_row("demo", Str::demo_note_mamba2_state, std::to_string(a.conv_kernel), std::to_string(a.conv_dim()),
+                          std::to_string(a.head_dim), std::to_string(a.state), std::to_string(a.heads)));
   }
   if (any_beside)
-    n.push_back("attention beside Mamba-2 (Falcon-H1): the mixer runs first, then attention; the mixer's output (b·n × d) "
-                "waits in the first buffer of both phases, the attention writes its own, and the measured phase is the larger "
-                "of the two: measured = " + bytes_text(m.attention_measured) + ". The estimate follows vLLM's "
-                "FalconH1ParallelHybrid, attention first: the larger branch, each with its own multiplied copy of the input "
-                "(b·n × d), which the reference scales in place (attention) or folds into in_proj's multipliers (Mamba-2), and "
-                "mamba_chunk_scan_combined's state per chunk, where the reference updates the state in place: estimated = " + bytes_text(m.attention_estimated));
-  if (any_mamba && c.mamba.enabled()) {
-    n.push_back("Mamba-2 phase: in_proj's z‖xBC‖dt, the convolution's output, the scan's output and its cumulative decays "
-                "(b·n rows each) + the out_proj output (b·n × d); the reference updates the state in place after each "
-                "chunk, where the estimate follows mamba_chunk_scan_combined, which keeps every chunk's state: measured = " +
-                bytes_text(m.mamba_measured) + ", estimated = " + bytes_text(m.mamba_estimated));
-  }
+    n.push_back(issue_row("demo", Str::demo_note_beside, bytes_text(m.attention_measured), bytes_text(m.attention_estimated)));
+  if (any_mamba && c.mamba.enabled())
+    n.push_back(issue_row("demo", Str::demo_note_mamba2_phase, bytes_text(m.mamba_measured), bytes_text(m.mamba_estimated)));
   if (any_conv)
-    n.push_back("short convolutions (LFM2): the state is the last " + std::to_string(c.short_conv) + " values of B·x (" +
-                std::to_string(c.d_model) + " channels) per sequence; the phase holds in_proj's B‖C‖x and C·conv (b·n rows) + "
-                "the out_proj output, where the estimate also counts B·x and the convolution's output as their own "
-                "buffers: measured = " + bytes_text(m.conv_measured) + ", estimated = " + bytes_text(m.conv_estimated));
-  if (const i64 w = dec.ws.shared_win.bytes(); w > 0)
-    n.push_back("KV-shared layers (Gemma 4): no keys or values of their own; a shared sliding layer reads those of its source "
-                "layer for the call's window (HF's shared_kv_states: the forward pass's full-length states), kept for the "
-                "whole call, b × min(context, window − 1 + n) × 2·K·hd = " + bytes_text(w) + ", which the estimate does not count");
+    n.push_back(issue_row("demo", Str::demo_note_conv, std::to_string(c.short_conv), std::to_string(c.d_model),
+                          bytes_text(m.conv_measured), bytes_text(m.conv_estimated)));
+  if (const i64 w = dec.ws.shared_win.bytes(); w > 0) n.push_back(issue_row("demo", Str::demo_note_kv_shared, bytes_text(w)));
   if (const i64 u = dec.ws.ple_in.bytes() + dec.ws.ple_ctx.bytes(); u > 0)
-    n.push_back("per-layer inputs (Gemma 4): b·n × layers built × hidden_size_per_layer_input, kept for the whole call" +
-                std::string(dec.ws.ple_ctx.bytes() > 0 ? ", and with the embeddings their projection for every layer of the model "
-                                                         "(b·n × num_hidden_layers × hidden_size_per_layer_input)"
-                                                       : "") +
-                " = " + bytes_text(u) + ", which the estimate does not count; each layer's gate output (b·n × "
-                "hidden_size_per_layer_input) lives in its FFN phase");
-  n.push_back("scratch, not in the estimate: the heat map's copy of the last attention probabilities" +
-              std::string(c.mla.enabled ? " and one head's transposed key up-projection (MLA)" : "") + " = " +
-              bytes_text(m.scratch_measured));
-  n.push_back("not counted on either side: the GEMM library's per-thread packing buffers (a few MiB, reused) "
-              "and the C++ heap's own bookkeeping");
+    n.push_back(issue_row("demo", Str::demo_note_ple,
+                          dec.ws.ple_ctx.bytes() > 0 ? core::RowArg(Str::demo_note_ple_ctx) : core::RowArg(""), bytes_text(u)));
+  n.push_back(issue_row("demo", Str::demo_note_scratch, c.mla.enabled ? core::RowArg(Str::demo_note_scratch_mla) : core::RowArg(""),
+                        bytes_text(m.scratch_measured)));
+  n.push_back(issue_row("demo", Str::demo_note_uncounted));
   return m;
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/issue.hpp"
 #include "decoder.hpp"
 
 namespace llmsize::ref {
@@ -43,7 +44,7 @@ struct MemoryComparison {
   i64 peak_measured = 0;          // highest total the counter saw
   i64 peak_estimated = 0;         // weights + KV + recurrent state + indexer keys + activations
   std::vector<KindMemory> by_kind;  // one row per cache shape of the plan, in order of first layer
-  std::vector<std::string> notes;
+  std::vector<core::Issue> notes;  // field "demo", in each language
 
   double activation_ratio() const;  // measured / estimated
   double peak_ratio() const;

@@ -917,10 +917,7 @@ bool TrainStep::advance() {
       m.peak_measured = m.weights_measured + st.peak_total;
       m.formula_total = e.weights + e.adapters + e.saved + e.recompute + e.grads + e.optimizer;
       m.working_measured = I.working_peak;
-      r.notes = {"The layer input stays allocated between the two forwards (the step feeds the same input twice); it is "
-                 "counted in saved, as the first norm's input.",
-                 "Working buffers (dY and dX of the node running, the FFN's d(gate, up), one query row's scores) are not "
-                 "in the paper model; the formula's total holds every state and the whole saved set at once."};
+      r.notes = {core::issue_row("demo", core::Str::demo_note_train_input), core::issue_row("demo", core::Str::demo_note_train_working)};
       break;
     }
     default:

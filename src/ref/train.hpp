@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "alloc.hpp"
+#include "core/issue.hpp"
 #include "core/workload.hpp"
 
 namespace llmsize::ref {
@@ -58,7 +59,7 @@ struct TrainResult {
   TrainMemory memory;
   double loss_before = 0, loss_after = 0;  // L at the first and at the second forward (after one AdamW step)
   double ms = 0;                           // the first forward, backward and AdamW step
-  std::vector<std::string> notes;
+  std::vector<core::Issue> notes;  // field "demo", in each language
 };
 
 // A step one can drive piece by piece (the tests' finite differences); run_train_step does it all.

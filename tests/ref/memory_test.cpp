@@ -68,6 +68,12 @@ TEST_CASE("tiny presets: weights and KV equal to the byte, activations within to
       CHECK(m.peak_measured == m.weights_measured + m.kv_measured + m.state_measured + m.indexer_measured +
                                    m.activations_measured + m.scratch_measured);
       CHECK(m.notes.size() >= 5);
+      for (const auto& note : m.notes) {  // each in both languages, every placeholder filled
+        CHECK(note.field == "demo");
+        CHECK(core::message_in(note, core::Lang::Zh) != note.message);
+        CHECK(note.message.find('%') == std::string::npos);
+        CHECK(core::message_in(note, core::Lang::Zh).find('%') == std::string::npos);
+      }
     }
   }
 }
@@ -208,7 +214,11 @@ TEST_CASE("a real-size Falcon-H1 layer: KV and Mamba-2 state to the byte, its tw
   CHECK(without >= 0.95);
   CHECK(without <= 1.15);
   bool noted = false;
-  for (const auto& note : m.notes) noted = noted || note.find("attention beside Mamba-2 (Falcon-H1)") != std::string::npos;
+  for (const auto& note : m.notes) {
+    const bool here = note.message.find("attention beside Mamba-2 (Falcon-H1)") == 0;
+    noted = noted || here;
+    if (here) CHECK(core::message_in(note, core::Lang::Zh).find("与 Mamba-2 并列的注意力（Falcon-H1）") == 0);
+  }
   CHECK(noted);
 }
 
