@@ -385,32 +385,32 @@ Output check_log_cmd(const Args& args, const FileReader& read_file) {
     o.out = check_log_json(c) + "\n";
     return o;
   }
-  o.out = "A " + std::string(to_string(c.log.engine)) + (c.log.version.empty() ? "" : " " + c.log.version) +
-          " start-up log" + (c.log.model.empty() ? "" : " of " + c.log.model) + ", beside llmsize's profile of " +
-          (model->config.name.empty() ? std::string("the given config") : model->config.name) + "\n";
+  // The text view in --lang (the rows' labels and notes are rows of the string table; the
+  // engines' own words and lines stay as they print them).
+  const Lang l = args.lang;
+  const std::string engine = std::string(to_string(c.log.engine)) + (c.log.version.empty() ? "" : " " + c.log.version);
+  const std::string ours_name = model->config.name.empty() ? std::string(tr(Str::clog_given_config, l)) : model->config.name;
+  o.out = (c.log.model.empty() ? printf_text(tr(Str::clog_header, l), engine.c_str(), ours_name.c_str())
+                               : printf_text(tr(Str::clog_header_model, l), engine.c_str(), c.log.model.c_str(), ours_name.c_str())) +
+          "\n";
   std::string settings;
   for (const auto& [k, v] : c.log.settings) settings += (settings.empty() ? "" : ", ") + k + " " + v;
-  if (!settings.empty()) o.out += "  settings read from the log: " + settings + "\n";
-  for (const auto& n : c.notes) o.out += "  note: " + n.message + "\n";
+  if (!settings.empty()) o.out += "  " + printf_text(tr(Str::clog_settings, l), settings.c_str()) + "\n";
+  for (const auto& n : c.notes) o.out += "  " + printf_text(tr(Str::clog_note, l), message_in(n, l).c_str()) + "\n";
   o.out += "\n";
+  auto cell = [](const std::string& s, size_t width) { return pad_right(s, std::max(width, display_width(s) + 1)); };
   if (c.log.engine != LogEngine::LlamaCpp) {
-    o.out += "  figure                          the log          llmsize          difference\n";
-    for (const auto& r : c.rows) {
-      std::string line = "  " + r.label;
-      line.resize(std::max<size_t>(line.size() + 1, 34), ' ');
-      line += r.logged;
-      line.resize(std::max<size_t>(line.size() + 1, 51), ' ');
-      line += r.ours;
-      line.resize(std::max<size_t>(line.size() + 1, 68), ' ');
-      line += r.same_text ? "same" : (r.rel_diff >= 0 ? "+" : "") + fixed(r.rel_diff * 100, 2) + "%";
-      o.out += line + "\n";
-    }
+    o.out += "  " + cell(tr(Str::col_figure, l), 32) + cell(tr(Str::log_col_log, l), 17) + cell("llmsize", 17) +
+             tr(Str::log_col_difference, l) + "\n";
+    for (const auto& r : c.rows)
+      o.out += "  " + cell(r.label_in(l), 32) + cell(r.logged, 17) + cell(r.ours, 17) +
+               (r.same_text ? std::string(tr(Str::log_same, l)) : (r.rel_diff >= 0 ? "+" : "") + fixed(r.rel_diff * 100, 2) + "%") + "\n";
   } else {
     for (const auto& r : c.rows)
-      o.out += "  " + r.label + ": " + std::string(r.same_text ? "same" : "DIFFERS") + "\n    log:     " + r.logged +
-               "\n    llmsize: " + r.ours + "\n";
+      o.out += "  " + r.label_in(l) + ": " + tr(r.same_text ? Str::log_same : Str::clog_differs, l) + "\n    " +
+               cell(tr(Str::clog_log_label, l), 9) + r.logged + "\n    " + cell("llmsize:", 9) + r.ours + "\n";
   }
-  o.out += "\nWhat llmsize prints for this run:\n";
+  o.out += "\n" + std::string(tr(Str::clog_prints, l)) + "\n";
   for (const auto& l : c.lines) o.out += "  " + l + "\n";
   return o;
 }
@@ -561,8 +561,8 @@ Output run(const std::vector<std::string>& a, const FileReader& read_file, const
   if (args.model_id && args.command != "export") return fail("--model-id is an option of `llmsize export`");
   if (!args.cases.empty() && args.command != "compare") return fail("--case is an option of `llmsize compare`");
   if ((args.csv || args.svg) && args.command != "estimate") return fail(std::string(args.csv ? "--csv" : "--svg") + " is an option of `llmsize estimate`");
-  if (args.lang_given && args.command != "estimate")
-    return fail("--lang is an option of `llmsize estimate` (its tables; the other commands print English)");
+  if (args.lang_given && args.command != "estimate" && args.command != "check-log")
+    return fail("--lang is an option of `llmsize estimate` and `llmsize check-log` (their text views; the other commands print English)");
   if (args.command == "estimate") return estimate_cmd(args, read_file, read_prefix);
   if (args.command == "presets") return presets_cmd(args);
   if (args.command == "limits") return {limits_markdown(), "", 0};

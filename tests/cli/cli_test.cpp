@@ -87,6 +87,13 @@ TEST_CASE("check-log sets a published start-up log beside llmsize's profile", "[
   CHECK_THAT(o.out, Catch::Contains("settings read from the log: seq 8192, util 0.95"));
   CHECK_THAT(o.out, Catch::Contains("Model loading took              14.99 GiB        14.99 GiB        same"));
   CHECK_THAT(o.out, Catch::Contains("GPU KV cache size (tokens)      476,016          475,984          -0.01%"));
+  // --lang zh: the view in Chinese, its columns aligned by display width; the log's own words stay.
+  const auto zh = cli({"check-log", log, "--preset", "llama-3.1-8b", "--lang", "zh"});
+  REQUIRE(zh.status == 0);
+  CHECK_THAT(zh.out, Catch::Contains("vLLM 0.19.0 启动日志（meta-llama/Llama-3.1-8B-Instruct）"));
+  CHECK_THAT(zh.out, Catch::Contains("从日志读取的设置：seq 8192, util 0.95"));
+  CHECK_THAT(zh.out, Catch::Contains("Model loading took              14.99 GiB        14.99 GiB        相同"));
+  CHECK_THAT(zh.out, Catch::Contains("  预算                            "));  // 4 columns wide, padded to 32
   const auto j = cli({"check-log", log, "--preset", "llama-3.1-8b", "--json"});
   REQUIRE(j.status == 0);
   CHECK_THAT(j.out, Catch::Contains("\"engine\": \"vLLM\""));

@@ -140,6 +140,6 @@ TEST_CASE("estimate --lang zh prints the tables in Chinese, aligned; the locale 
   CHECK(cli({"estimate", "--preset", "gpt2", "--lang"}).status == 2);
   const auto other = cli({"presets", "--lang", "zh"});
   CHECK(other.status == 2);
-  CHECK_THAT(other.err, Catch::Contains("--lang is an option of `llmsize estimate`"));
+  CHECK_THAT(other.err, Catch::Contains("--lang is an option of `llmsize estimate` and `llmsize check-log`"));
   CHECK(cli({"demo", "--preset", "gpt2", "--lang", "zh"}).status == 2);
 }
