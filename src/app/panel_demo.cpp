@@ -77,6 +77,7 @@ void draw_train(const DemoUi& d, const AppState& s) {
   }
   mark("demo.train");
   ImGui::PushTextWrapPos(0.0f);
+  for (const auto& n : r.train->notes) ImGui::TextDisabled("%s", core::message_in(n, ui_lang()).c_str());
   ImGui::TextDisabled("%s", T(Str::demo_train_notes));
   ImGui::PopTextWrapPos();
 }
