@@ -117,33 +117,37 @@ Workload workload_of(const Row& r) {
   return w;
 }
 
+// One published row: the table's trainable-parameter column exact, the peak within 1%, its
+// parts summing to it byte for byte, and the phase iteration 0's backward of the loss (bf16) or
+// of the 4-bit lm_head (bnb). Returns the relative error.
+double check_row(const Row& r) {
+  INFO(r.quoted);
+  const auto e = estimate(model_of(r), workload_of(r));
+  INFO(join(e.issues()));
+  REQUIRE(e.ok());
+  CHECK(e.value().training.trainable_params == r.trainable);
+  REQUIRE(e.value().training.recipe.has_value());
+  const RecipePeak& p = *e.value().training.recipe;
+  const double gb = static_cast<double>(p.peak_allocated_bytes) / 1e9;
+  const double err = (gb - r.measured_gb) / r.measured_gb;
+  std::string parts;
+  for (const RecipePart& part : p.parts) parts += std::string(tr(part.label, Lang::En)) + " " + std::to_string(part.bytes) + "; ";
+  INFO(r.adapter << " " << r.model << " " << r.quant << ": predicted " << gb << " GB, measured " << r.measured_gb
+                 << " GB, error " << 100 * err << "%; " << parts);
+  CHECK(std::fabs(err) <= 0.01);
+  CHECK(e.value().training.peak_allocated_bytes == p.peak_allocated_bytes);
+  i64 sum = 0;
+  for (const RecipePart& part : p.parts) sum += part.bytes;
+  CHECK(sum == p.peak_allocated_bytes);
+  CHECK(p.phase == (std::string(r.quant) == "bf16" ? RecipePhase::CrossEntropyBackward : RecipePhase::LmHeadBackward));
+  return std::fabs(err);
+}
+
 }  // namespace
 
 TEST_CASE("litgpt recipe: the 17 single-GPU LoRA and QLoRA peaks of resource-tables.md", "[calibration][training]") {
   double worst = 0;
-  for (const Row& r : kRows) {
-    INFO(r.quoted);
-    const ModelConfig c = model_of(r);
-    const Workload w = workload_of(r);
-    const auto e = estimate(c, w);
-    INFO(join(e.issues()));
-    REQUIRE(e.ok());
-    CHECK(e.value().training.trainable_params == r.trainable);  // LoRA on q and v, r = 8: the table's own column
-    REQUIRE(e.value().training.recipe.has_value());
-    const RecipePeak& p = *e.value().training.recipe;
-    const double gb = static_cast<double>(p.peak_allocated_bytes) / 1e9;
-    const double err = (gb - r.measured_gb) / r.measured_gb;
-    INFO("predicted " << gb << " GB, measured " << r.measured_gb << " GB, error " << 100 * err << "%");
-    CHECK(std::fabs(err) <= 0.01);
-    CHECK(e.value().training.peak_allocated_bytes == p.peak_allocated_bytes);
-    // The parts are the peak, byte for byte, and the phase is iteration 0's backward of the loss
-    // (bf16) or of the 4-bit lm_head (bnb).
-    i64 sum = 0;
-    for (const RecipePart& part : p.parts) sum += part.bytes;
-    CHECK(sum == p.peak_allocated_bytes);
-    CHECK(p.phase == (std::string(r.quant) == "bf16" ? RecipePhase::CrossEntropyBackward : RecipePhase::LmHeadBackward));
-    worst = std::max(worst, std::fabs(err));
-  }
+  for (const Row& r : kRows) worst = std::max(worst, check_row(r));
   CHECK(worst < 0.005);
 }
 
@@ -171,28 +175,7 @@ TEST_CASE("litgpt recipe: the table's out-of-memory rows need more than the A100
 
 TEST_CASE("litgpt recipe: the 12 single-GPU LLaMA-Adapter and Adapter v2 peaks of resource-tables.md", "[calibration][training]") {
   double worst = 0;
-  for (const Row& r : kAdapterRows) {
-    INFO(r.quoted);
-    const ModelConfig c = model_of(r);
-    const Workload w = workload_of(r);
-    const auto e = estimate(c, w);
-    INFO(join(e.issues()));
-    REQUIRE(e.ok());
-    CHECK(e.value().training.trainable_params == r.trainable);  // the table's own column
-    REQUIRE(e.value().training.recipe.has_value());
-    const RecipePeak& p = *e.value().training.recipe;
-    const double gb = static_cast<double>(p.peak_allocated_bytes) / 1e9;
-    const double err = (gb - r.measured_gb) / r.measured_gb;
-    INFO(r.adapter << " " << r.model << " " << r.quant << ": predicted " << gb << " GB, measured " << r.measured_gb << " GB, error " << 100 * err << "%");
-    std::string parts;
-    for (const RecipePart& part : p.parts) parts += std::string(tr(part.label, Lang::En)) + " " + std::to_string(part.bytes) + "; ";
-    INFO(parts);
-    CHECK(std::fabs(err) <= 0.01);
-    i64 sum = 0;
-    for (const RecipePart& part : p.parts) sum += part.bytes;
-    CHECK(sum == p.peak_allocated_bytes);
-    worst = std::max(worst, std::fabs(err));
-  }
+  for (const Row& r : kAdapterRows) worst = std::max(worst, check_row(r));
   CHECK(worst < 0.005);
 }
 
