@@ -253,7 +253,6 @@ Result<TrainingMemory> training_memory(const ModelConfig& cfg, const Inventory& 
     m.total_bytes = total.value();
     m.peak_allocated_bytes = rp->peak_allocated_bytes;
     m.trainable_params = rp->trainable_params;
-    if (w.adapter != Adapter::None) m.lora_params = 0;
     m.recipe = std::move(rp).value();
   }
   m.fits = m.total_bytes <= m.capacity_bytes;

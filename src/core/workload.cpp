@@ -295,8 +295,8 @@ std::vector<WorkloadField> build_fields() {
                     kGradDtypeNames, AT(grad_dtype)),
       enum_field<W>(spec("recipe", "--recipe", "Recipe",
                          "formula: the papers' model of training memory; litgpt: LitGPT's finetune/lora.py, adapter.py and "
-                         "adapter_v2.py as their code allocates (commit 8641822, PyTorch 2.1; one GPU, LoRA on q and v or "
-                         "LLaMA-Adapter, bf16-true or bitsandbytes NF4)",
+                         "adapter_v2.py as their code allocates (LoRA: commit 8641822, PyTorch 2.1; the adapters: 0f021f3a, "
+                         "PyTorch 2.2; one GPU, LoRA on q and v or LLaMA-Adapter, bf16-true or bitsandbytes NF4)",
                          Training),
                     kRecipeNames, AT(recipe)),
       int_row(spec("accum", "--grad-accum", "Gradient accumulation", "micro-batches per optimizer step", Training), 1,
