@@ -422,28 +422,28 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
     out.lines = vllm_log(m);
     struct Term {
       const char* key;
-      const char* label;  // the log's own words; empty where `row` describes the figure
+      const char* label;  // the log's own words; empty where term_row(key) describes the figure
       double ours;
       int kind;  // 0 GiB, 1 count with commas, 2 "%.2f"
-      std::optional<Str> row = std::nullopt;
     };
     const Term terms[] = {
-        {"total_bytes", "", static_cast<double>(m.total_bytes), 0, Str::term_total},
-        {"budget_bytes", "", static_cast<double>(m.budget_bytes), 0, Str::term_budget},
+        {"total_bytes", "", static_cast<double>(m.total_bytes), 0},
+        {"budget_bytes", "", static_cast<double>(m.budget_bytes), 0},
         {"weights_bytes", "Model loading took", static_cast<double>(m.weights_bytes), 0},
         {"activation_peak_bytes", "torch peak memory increase", static_cast<double>(m.activation_peak_bytes), 0},
         {"non_torch_bytes", "non-torch forward increase", static_cast<double>(m.non_torch_bytes), 0},
         {"non_kv_bytes", "Total non KV cache memory", static_cast<double>(m.non_kv_bytes), 0},
         {"kv_available_bytes", "Available KV cache memory", static_cast<double>(m.kv_available_bytes), 0},
-        {"attn_block_size", "", static_cast<double>(m.block_size), 1, Str::term_attn_block},
-        {"num_blocks", "", static_cast<double>(m.num_blocks), 1, Str::term_num_blocks},
+        {"attn_block_size", "", static_cast<double>(m.block_size), 1},
+        {"num_blocks", "", static_cast<double>(m.num_blocks), 1},
         {"kv_tokens", "GPU KV cache size (tokens)", static_cast<double>(m.kv_tokens), 1},
         {"max_concurrency", "Maximum concurrency", m.max_concurrency, 2},
     };
     for (const Term& t : terms) {
       const LogFigure* f = log.find(t.key);
       if (!f) continue;
-      LogCheckRow row{t.key, t.row ? tr(*t.row, Lang::En) : t.label, t.row, {}, "", "", f->value, t.ours, 0, false};
+      const std::optional<Str> described = term_row(t.key);
+      LogCheckRow row{t.key, described ? tr(*described, Lang::En) : t.label, described, {}, "", "", f->value, t.ours, 0, false};
       auto fmt = [&](double v) {
         if (t.kind == 0) return gib_text(v) + " GiB";
         if (t.kind == 1) return with_commas(static_cast<i64>(std::llround(v)));

@@ -582,7 +582,7 @@ std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const
 }
 
 // The described terms' rows, by key (a stage's key is stage_<r>_kv_available_bytes).
-void label_terms(std::vector<EngineTerm>& terms) {
+std::optional<Str> term_row(std::string_view key) {
   static constexpr std::pair<std::string_view, Str> kRows[] = {
       {"total_bytes", Str::term_total},       {"budget_bytes", Str::term_budget},
       {"mamba_page_bytes", Str::term_mamba_page}, {"attn_block_size", Str::term_attn_block},
@@ -590,10 +590,15 @@ void label_terms(std::vector<EngineTerm>& terms) {
       {"rest_bytes", Str::term_rest},         {"cell_bytes", Str::term_cell},
       {"mamba_bytes_per_request", Str::term_state_slot}, {"profiled_tokens", Str::term_profiled},
   };
+  if (key.rfind("stage_", 0) == 0) return Str::term_stage;
+  for (const auto& [k, row] : kRows)
+    if (key == k) return row;
+  return std::nullopt;
+}
+
+void label_terms(std::vector<EngineTerm>& terms) {
   for (EngineTerm& t : terms) {
-    if (t.key.rfind("stage_", 0) == 0) t.row = Str::term_stage;
-    for (const auto& [key, row] : kRows)
-      if (t.key == key) t.row = row;
+    t.row = term_row(t.key);
     if (t.row) t.label = term_label(t, Lang::En);
   }
 }

@@ -107,6 +107,9 @@ struct EngineTerm {
 };
 // The term's label in `lang` (its English is `label`, which the JSON report carries).
 std::string term_label(const EngineTerm& t, Lang lang);
+// The row of the string table that describes the term (or a check-log figure) of this key; none
+// for the engines' own log words.
+std::optional<Str> term_row(std::string_view key);
 // Names each described term's row by its key and sets its English label (vllm_terms and sglang_terms).
 void label_terms(std::vector<EngineTerm>& terms);
 std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const Gpu& gpu);
