@@ -25,15 +25,17 @@ struct Issue {
 
 // An issue whose message is `text` in each language (its English is the message).
 Issue issue(std::string field, std::function<std::string(Lang)> text);
-// One value of a row's %s placeholder: a text the same in every language (a number, a name), or
-// a row of the string table, in the issue's language.
+// One value of a row's %s placeholder: a text the same in every language (a number, a name), a
+// row of the string table, or a text made in the issue's language (row_arg: a row with values).
 struct RowArg {
   RowArg(std::string s) : text(std::move(s)) {}  // NOLINT: implicit by design
   RowArg(const char* s) : text(s) {}              // NOLINT
   RowArg(Str r) : row(r) {}                       // NOLINT
-  std::string in(Lang l) const { return row ? std::string(tr(*row, l)) : text; }
+  RowArg(std::function<std::string(Lang)> f) : fn(std::move(f)) {}  // NOLINT
+  std::string in(Lang l) const { return fn ? fn(l) : row ? std::string(tr(*row, l)) : text; }
   std::string text;
   std::optional<Str> row;
+  std::function<std::string(Lang)> fn;
 };
 // An issue whose message is the row `text` with its %s placeholders filled by `args` in order, in
 // each language. A row without arguments is its text as it stands.
@@ -47,6 +49,14 @@ Issue issue_row(std::string field, Str text, A&&... args) {
 // A row of the string table with its %s values (up to four) in `lang`; more values than that
 // are not filled.
 std::string row_text(Str row, const std::vector<RowArg>& args, Lang lang);
+// A row with its values as the value of another row's placeholder: "key 3 length" is
+// row_arg(Str::rd_what_length, row_arg(Str::rd_what_key, "3")).
+template <class... A>
+RowArg row_arg(Str row, A&&... args) {
+  return RowArg([row, v = std::vector<RowArg>{RowArg(std::forward<A>(args))...}](Lang l) { return row_text(row, v, l); });
+}
+// An issue whose message is a row with values given as a list (the values a message names vary).
+Issue issue_args(std::string field, Str row, std::vector<RowArg> args);
 // The message in `lang`: the issue's text where it has one, else its English message.
 std::string message_in(const Issue& issue, Lang lang);
 

@@ -54,10 +54,9 @@ struct ErrorSax : nlohmann::json_sax<json> {
 
 Result<json> parse(std::string_view text, const std::string& what, size_t max_bytes, int max_depth) {
   if (text.size() > max_bytes)
-    return Issue{what, "is " + std::to_string(text.size()) + " bytes; the limit is " +
-                           std::to_string(max_bytes) + " bytes"};
+    return issue_row(what, Str::rd_json_size, with_commas(static_cast<i64>(text.size())), with_commas(static_cast<i64>(max_bytes)));
   if (nesting_depth(text) > max_depth)
-    return Issue{what, "nests deeper than " + std::to_string(max_depth) + " levels"};
+    return issue_row(what, Str::rd_json_depth, std::to_string(max_depth));
 
   // Duplicate keys are refused: a config with two different "hidden_size" values is ambiguous.
   std::vector<std::set<std::string>> keys;
@@ -75,31 +74,34 @@ Result<json> parse(std::string_view text, const std::string& what, size_t max_by
   if (doc.is_discarded()) {
     ErrorSax sax;
     json::sax_parse(text.begin(), text.end(), &sax);
-    return Issue{what, "is not valid JSON: " + (sax.message.empty() ? std::string("syntax error") : sax.message)};
+    if (sax.message.empty()) return issue_row(what, Str::rd_json_invalid, Str::rd_json_syntax);
+    return issue_row(what, Str::rd_json_invalid, sax.message);  // the parser's own words
   }
-  if (!duplicate.empty()) return Issue{what, "has the key \"" + duplicate + "\" twice"};
+  if (!duplicate.empty()) return issue_row(what, Str::rd_json_duplicate, duplicate);
   return doc;
 }
 
-std::string type_name(const json& v) {
+Str type_row(const json& v) {
   switch (v.type()) {
-    case json::value_t::null: return "null";
-    case json::value_t::object: return "an object";
-    case json::value_t::array: return "an array";
-    case json::value_t::string: return "a string";
-    case json::value_t::boolean: return "a boolean";
+    case json::value_t::null: return Str::rd_type_null;
+    case json::value_t::object: return Str::rd_type_object;
+    case json::value_t::array: return Str::rd_type_array;
+    case json::value_t::string: return Str::rd_type_string;
+    case json::value_t::boolean: return Str::rd_type_boolean;
     case json::value_t::number_integer:
-    case json::value_t::number_unsigned: return "an integer";
-    case json::value_t::number_float: return "a number";
-    default: return "an unsupported value";
+    case json::value_t::number_unsigned: return Str::rd_type_integer;
+    case json::value_t::number_float: return Str::rd_type_number;
+    default: return Str::rd_type_other;
   }
 }
+
+std::string type_name(const json& v) { return tr(type_row(v), Lang::En); }
 
 std::optional<i64> to_int(const json& v, const std::string& key, std::vector<Issue>& issues) {
   if (v.is_number_unsigned()) {
     const auto u = v.get<json::number_unsigned_t>();
     if (u > static_cast<std::uint64_t>(std::numeric_limits<i64>::max())) {
-      issues.push_back({key, "is too large for a 64-bit integer"});
+      issues.push_back(issue_row(key, Str::rd_json_int_big));
       return std::nullopt;
     }
     return static_cast<i64>(u);
@@ -108,10 +110,10 @@ std::optional<i64> to_int(const json& v, const std::string& key, std::vector<Iss
   if (v.is_number_float()) {
     const double x = v.get<double>();
     if (std::isfinite(x) && x == std::floor(x) && std::fabs(x) < 9.0e15) return static_cast<i64>(x);
-    issues.push_back({key, "must be an integer, got " + v.dump()});
+    issues.push_back(issue_row(key, Str::rd_json_int, v.dump()));
     return std::nullopt;
   }
-  issues.push_back({key, "must be an integer, got " + type_name(v)});
+  issues.push_back(issue_row(key, Str::rd_json_int, type_row(v)));
   return std::nullopt;
 }
 
@@ -120,7 +122,8 @@ std::optional<double> to_double(const json& v, const std::string& key, std::vect
     const double x = v.get<double>();
     if (std::isfinite(x)) return x;
   }
-  issues.push_back({key, "must be a finite number, got " + (v.is_number() ? v.dump() : type_name(v))});
+  if (v.is_number()) issues.push_back(issue_row(key, Str::rd_json_finite, v.dump()));
+  else issues.push_back(issue_row(key, Str::rd_json_finite, type_row(v)));
   return std::nullopt;
 }
 

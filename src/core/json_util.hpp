@@ -18,7 +18,8 @@ using json = nlohmann::json;
 Result<json> parse(std::string_view text, const std::string& what, size_t max_bytes, int max_depth);
 
 // Type name for messages: "a string", "an array", …
-std::string type_name(const json& v);
+std::string type_name(const json& v);  // "an object": its row's English
+Str type_row(const json& v);          // the row naming the value's type, for a message in any language
 
 // Integer read from an integer or an integral float; Issue (naming `key`) otherwise.
 std::optional<i64> to_int(const json& v, const std::string& key, std::vector<Issue>& issues);
