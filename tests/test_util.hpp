@@ -25,6 +25,20 @@ inline std::string read_text(const std::string& rel) {
   return ss.str();
 }
 
+// An issue read in both languages: its English text is its message; its Chinese is another text,
+// with CJK characters in it (a UTF-8 lead byte of U+3000…U+FFFF).
+inline void check_in_both(const core::Issue& is) {
+  INFO(is.field << ": " << is.message);
+  REQUIRE(static_cast<bool>(is.text));
+  CHECK(core::message_in(is, core::Lang::En) == is.message);
+  const std::string zh = core::message_in(is, core::Lang::Zh);
+  INFO(zh);
+  CHECK(zh != is.message);
+  bool cjk = false;
+  for (unsigned char c : zh) cjk = cjk || (c >= 0xE3 && c <= 0xEF);
+  CHECK(cjk);
+}
+
 inline core::Preset preset(const std::string& id) {
   auto p = core::find_preset(id);
   INFO(id << ": " << (p ? "" : core::join(p.issues())));

@@ -346,13 +346,14 @@ Result<FileWeights> gguf_file_weights(const GgufHeader& h, const ModelConfig& cf
   for (size_t i = 0; i < h.tensors.size(); ++i) by_name.emplace(h.tensors[i].name, i);
   std::vector<bool> claimed(h.tensors.size(), false);
   std::vector<i64> fused_share(h.tensors.size(), 0);  // a fused tensor's elements its parts claimed
-  auto refuse = [](std::string message) { return Result<FileWeights>(std::vector<Issue>{{"gguf", std::move(message)}}); };
+  auto refuse = [](Issue why) { return Result<FileWeights>(std::vector<Issue>{std::move(why)}); };
+  auto no = [](Str row, auto&&... args) -> std::optional<Issue> { return issue_row("gguf", row, std::forward<decltype(args)>(args)...); };
 
   // One inventory tensor in one layer: the first alternative whose names are all in the file.
-  auto claim = [&](const Tensor& t, i64 layer, FileTensor& out) -> std::optional<std::string> {
+  auto claim = [&](const Tensor& t, i64 layer, FileTensor& out) -> std::optional<Issue> {
     const GgufName* g = gguf_name_of(t);
     const std::string hf = tensor_name(t.name, layer);
-    if (!g) return "no llama.cpp name is known for " + hf + " (file_weights.cpp's table)";
+    if (!g) return no(Str::rd_fw_no_name, hf);
     for (const auto& alt : g->alternatives) {
       std::vector<size_t> parts;
       bool all = true;
@@ -371,32 +372,31 @@ Result<FileWeights> gguf_file_weights(const GgufHeader& h, const ModelConfig& cf
         elements += h.tensors[i].elements;
         add_type(out, h.tensors[i].type->name);
       }
-      if (!bytes.ok() || !elements.ok()) return "tensor sizes overflow int64 at " + hf;
+      if (!bytes.ok() || !elements.ok()) return no(Str::rd_fw_overflow, hf);
       const std::string file_name = gguf_printable(h.tensors[parts.front()].name);
       const bool fused = alt.size() == 1 && (file_name.find(".attn_qkv.") != std::string::npos ||
                                              file_name.find(".ffn_gate_up_exps.") != std::string::npos);
       for (size_t i : parts)  // a tensor stands for one of the model's (a fused one is shared, in proportion)
-        if (claimed[i] && !fused) return gguf_printable(h.tensors[i].name) + " would stand for two of the model's tensors, " + hf + " one of them";
+        if (claimed[i] && !fused) return no(Str::rd_fw_claimed_twice, gguf_printable(h.tensors[i].name), hf);
       if (fused) {
         // One fused tensor for q, k and v (or the experts' gate and up): this part's share, in
         // elements and so in bytes; the parts must add up to the whole (checked at the end).
         fused_share[parts.front()] += t.numel();
         const i64 whole = elements.value();
-        if (whole <= 0 || t.numel() > whole) return "the fused " + file_name + " has fewer elements than " + hf;
+        if (whole <= 0 || t.numel() > whole) return no(Str::rd_fw_fused_fewer, file_name, hf);
         const Checked share = Checked(bytes.value()) * t.numel();
         if (!share.ok() || share.value() % whole != 0)
-          return "the fused " + file_name + " does not split into " + hf + "'s " + with_commas(t.numel()) + " elements";
+          return no(Str::rd_fw_fused_split, file_name, hf, with_commas(t.numel()));
         out.bytes += share.value() / whole;
       } else {
         if (elements.value() != t.numel())
-          return file_name + " holds " + with_commas(elements.value()) + " elements where the model's " + hf + " has " +
-                 with_commas(t.numel());
+          return no(Str::rd_fw_elements, file_name, with_commas(elements.value()), hf, with_commas(t.numel()));
         out.bytes += bytes.value();
       }
       for (size_t i : parts) claimed[i] = true;
       return std::nullopt;
     }
-    return "the file has no " + expand(g->alternatives.front().front(), layer, 0) + " for " + hf;
+    return no(Str::rd_fw_missing, expand(g->alternatives.front().front(), layer, 0), hf);
   };
 
   for (size_t i = 0; i < inv.global.size(); ++i)
@@ -414,8 +414,8 @@ Result<FileWeights> gguf_file_weights(const GgufHeader& h, const ModelConfig& cf
       }
   for (size_t i = 0; i < h.tensors.size(); ++i)
     if (fused_share[i] > 0 && fused_share[i] != h.tensors[i].elements)
-      return refuse(gguf_printable(h.tensors[i].name) + " holds " + with_commas(h.tensors[i].elements) + " elements where the model's " +
-                    "tensors it fuses have " + with_commas(fused_share[i]));
+      return refuse(issue_row("gguf", Str::rd_fw_fused_total, gguf_printable(h.tensors[i].name), with_commas(h.tensors[i].elements),
+                              with_commas(fused_share[i])));
   for (size_t i = 0; i < h.tensors.size(); ++i)
     if (!claimed[i]) {
       // A block past the trunk is a multi-token-prediction layer the file keeps (nextn.*).
@@ -486,10 +486,10 @@ Result<FileWeights> safetensors_file_weights(const std::vector<const Safetensors
     }
   auto check = [&](const Tensor& t, i64 layer, const Seen& s) -> std::optional<Issue> {
     const std::string hf = tensor_name(t.name, layer, 0);
-    if (!s.any) return Issue{"safetensors", "the checkpoint has no " + hf};
+    if (!s.any) return issue_row("safetensors", Str::rd_fw_st_missing, hf);
     if (s.plain && s.elements != t.numel())
-      return Issue{"safetensors", s.first + (t.copies > 1 ? " and its experts hold " : " holds ") + with_commas(s.elements) +
-                                      " elements where the model's tensor has " + with_commas(t.numel())};
+      return issue_row("safetensors", t.copies > 1 ? Str::rd_fw_st_experts : Str::rd_fw_st_elements, s.first, with_commas(s.elements),
+                       with_commas(t.numel()));
     return std::nullopt;
   };
   for (size_t i = 0; i < inv.global.size(); ++i)
@@ -562,21 +562,21 @@ std::optional<std::string> file_summary(const FileWeights& f, const Inventory& i
 }
 
 Result<FileWeights> file_weights_from_summary(std::string_view s, const Inventory& inv) {
-  auto bad = [](std::string message) { return Result<FileWeights>(std::vector<Issue>{{"file", std::move(message)}}); };
-  if (s.size() > kMaxFileSummaryBytes) return bad("is longer than " + std::to_string(kMaxFileSummaryBytes) + " characters");
+  auto bad = [](Issue why) { return Result<FileWeights>(std::vector<Issue>{std::move(why)}); };
+  auto row = [](Str r, auto&&... args) { return issue_row("file", r, std::forward<decltype(args)>(args)...); };
+  if (s.size() > kMaxFileSummaryBytes) return bad(row(Str::rd_sum_long, std::to_string(kMaxFileSummaryBytes)));
   const bool gguf = s.substr(0, 5) == "gguf~";
-  if (!gguf && s.substr(0, 3) != "st~")
-    return bad("must start with \"gguf~\" (a GGUF file's types per tensor) or \"st~\" (a safetensors checkpoint's bytes per tensor)");
+  if (!gguf && s.substr(0, 3) != "st~") return bad(row(Str::rd_sum_start));
   s.remove_prefix(gguf ? 5 : 3);
-  const std::string shape = gguf ? "gguf~<other bytes>~<total bytes>~<types per tensor>" : "st~<other bytes>~<total bytes>~<bytes-dtype per tensor>";
+  const Str shape = gguf ? Str::rd_sum_shape_gguf : Str::rd_sum_shape_st;
   const size_t tilde = s.find('~');
-  if (tilde == std::string_view::npos) return bad("must be " + shape);
+  if (tilde == std::string_view::npos) return bad(row(shape));
   const auto other = parse_int(s.substr(0, tilde));
-  if (!other || *other < 0 || *other > (i64{1} << 50)) return bad("other bytes must be an integer in [0, 2^50]");
+  if (!other || *other < 0 || *other > (i64{1} << 50)) return bad(row(Str::rd_sum_other));
   s.remove_prefix(tilde + 1);
   const size_t tilde2 = s.find('~');
   const auto total = tilde2 == std::string_view::npos ? std::nullopt : parse_int(s.substr(0, tilde2));
-  if (!total || *total < 0) return bad("must be " + shape);
+  if (!total || *total < 0) return bad(row(shape));
   s.remove_prefix(tilde2 + 1);
   FileWeights f = shaped_like(inv, gguf ? "gguf" : "safetensors");
   f.other_bytes = *other;
@@ -591,34 +591,34 @@ Result<FileWeights> file_weights_from_summary(std::string_view s, const Inventor
   size_t expected = inv.global.size();
   for (const LayerKind& k : inv.kinds) expected += k.tensors.size();
   if (tensors.size() != expected)
-    return bad("lists " + std::to_string(tensors.size()) + " tensors; the model has " + std::to_string(expected));
+    return bad(row(Str::rd_sum_count, std::to_string(tensors.size()), std::to_string(expected)));
   size_t next = 0;
   // One run's value for tensor t (see run_token), or why not.
   auto value = [&](std::string_view token, const Tensor& t) -> Result<FileTensor> {
-    const std::string which = "tensor " + std::to_string(next) + ": \"" + std::string(token.substr(0, 24)) + "\"";
-    auto no = [](std::string m) { return Result<FileTensor>(Issue{"file", std::move(m)}); };
+    const RowArg which = row_arg(Str::rd_sum_which, std::to_string(next), std::string(token.substr(0, 24)));
+    auto no = [](Issue why) { return Result<FileTensor>(std::move(why)); };
     if (gguf) {
       const auto id = parse_int(token);
       const GgmlType* type = id && *id >= 0 && *id < 256 ? ggml_type(static_cast<std::uint32_t>(*id)) : nullptr;
-      if (!type) return no(which + " is not a ggml type id");
+      if (!type) return no(row(Str::rd_sum_type_id, which));
       const auto bytes = whole_blocks(*type, t.numel());
-      if (!bytes) return no(which + ": " + std::string(type->name) + " does not hold " + with_commas(t.numel()) + " values in whole blocks");
+      if (!bytes) return no(row(Str::rd_sum_blocks, which, std::string(type->name), with_commas(t.numel())));
       return FileTensor{*bytes, type->name};
     }
     const size_t dash = token.find('-');
     const auto bytes = parse_int(token.substr(0, dash));
     if (dash == std::string_view::npos || !bytes || *bytes < 0 || *bytes > (i64{1} << 50))
-      return no(which + " must be <bytes>-<dtype> with the bytes an integer in [0, 2^50]");
+      return no(row(Str::rd_sum_bytes_dtype, which));
     const std::string_view name = token.substr(dash + 1);
     if (name == "M") return FileTensor{*bytes, kMixed};
     const SafetensorsDtype* dtype = safetensors_dtype(name);
-    if (!dtype) return no(which + " names no safetensors dtype (F32, BF16, F8_E4M3, I32, U8, … or M for mixed)");
+    if (!dtype) return no(row(Str::rd_sum_dtype, which));
     // A plain weight (8 bits or wider) holds the model's elements; packed ones fewer, scales more.
     if (dtype->bits >= 8 && mul(t.numel(), dtype->bits / 8).value_or(i64{1} << 62) > *bytes)
-      return no(which + ": " + with_commas(*bytes) + " bytes cannot hold " + with_commas(t.numel()) + " values of " + std::string(dtype->name));
+      return no(row(Str::rd_sum_hold, which, with_commas(*bytes), with_commas(t.numel()), std::string(dtype->name)));
     return FileTensor{*bytes, dtype->name};
   };
-  auto read = [&](const Tensor& t, std::vector<FileTensor*> layers) -> std::optional<std::string> {
+  auto read = [&](const Tensor& t, std::vector<FileTensor*> layers) -> std::optional<Issue> {
     std::string_view runs = tensors[next++];
     size_t at = 0;
     while (!runs.empty()) {
@@ -628,13 +628,12 @@ Result<FileWeights> file_weights_from_summary(std::string_view s, const Inventor
       const size_t x = run.find('x');
       const auto n = x == std::string_view::npos ? std::optional<i64>(static_cast<i64>(layers.size())) : parse_int(run.substr(x + 1));
       auto v = value(run.substr(0, x), t);
-      if (!v) return v.issues().front().message;
+      if (!v) return v.issues().front();
       if (!n || *n < 1 || *n > static_cast<i64>(layers.size() - at))
-        return "tensor " + std::to_string(next) + ": the runs must cover its " + std::to_string(layers.size()) + " layers exactly";
+        return row(Str::rd_sum_runs, std::to_string(next), std::to_string(layers.size()));
       for (i64 r = 0; r < *n; ++r, ++at) *layers[at] = *v;
     }
-    if (at != layers.size())
-      return "tensor " + std::to_string(next) + ": the runs must cover its " + std::to_string(layers.size()) + " layers exactly";
+    if (at != layers.size()) return row(Str::rd_sum_runs, std::to_string(next), std::to_string(layers.size()));
     return std::nullopt;
   };
   for (size_t i = 0; i < inv.global.size(); ++i)
@@ -648,8 +647,7 @@ Result<FileWeights> file_weights_from_summary(std::string_view s, const Inventor
   auto done = finish(std::move(f));
   // The file's total: the types applied to a model of other shapes (an edited config) differ.
   if (done && done->total_bytes != *total)
-    return bad("the file held " + with_commas(*total) + " bytes; its " + (gguf ? "types give " : "tensors give ") +
-               with_commas(done->total_bytes) + " for this model, whose shapes are not the file's");
+    return bad(row(gguf ? Str::rd_sum_total_types : Str::rd_sum_total_tensors, with_commas(*total), with_commas(done->total_bytes)));
   return done;
 }
 
@@ -661,7 +659,7 @@ void attach(PreparedModel& m, Result<FileWeights> f, const char* field) {
     m.file = std::make_shared<const FileWeights>(std::move(f).value());
     return;
   }
-  m.file_refused = Issue{field, "the file's bytes stand beside the estimate, not in it: " + f.issues().front().message};
+  m.file_refused = issue(field, [why = f.issues().front()](Lang l) { return row_text(Str::rd_fw_beside, {message_in(why, l)}, l); });
 }
 }  // namespace
 

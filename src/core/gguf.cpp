@@ -52,20 +52,19 @@ struct Cursor {
   i64 file_bytes = 0;
   i64 pos = 0;
   i64 need = 0;            // > 0: ran out of `head` here
-  std::string error;       // set: malformed
+  std::optional<Issue> error;  // set: malformed
 
-  bool fail(std::string m) {
-    if (error.empty() && need == 0) error = std::move(m);
+  bool fail(Issue m) {
+    if (!error && need == 0) error = std::move(m);
     return false;
   }
   bool have(i64 n) {
-    if (!error.empty() || need > 0) return false;
+    if (error || need > 0) return false;
     if (n <= static_cast<i64>(head.size()) - pos) return true;
     const i64 want = pos + n;  // pos ≤ head size ≤ 2^28, n checked ≤ 2^27·… by callers
     if (file_bytes > 0 && want > file_bytes)
-      return fail("the header runs past the end of the " + with_commas(file_bytes) + "-byte file at byte " + with_commas(pos));
-    if (want > kGgufMaxHeaderBytes)
-      return fail("the header would run past " + with_commas(kGgufMaxHeaderBytes) + " bytes (the most read as a header)");
+      return fail(issue_row("gguf", Str::rd_gguf_past_end, with_commas(file_bytes), with_commas(pos)));
+    if (want > kGgufMaxHeaderBytes) return fail(issue_row("gguf", Str::rd_gguf_past_limit, with_commas(kGgufMaxHeaderBytes)));
     need = want;
     return false;
   }
@@ -82,47 +81,46 @@ struct Cursor {
     return true;
   }
   // A u64 count or length within [0, limit] (GGUF stores them unsigned).
-  bool count(i64& out, i64 limit, const std::string& what) {
+  bool count(i64& out, i64 limit, const RowArg& what) {
     std::uint64_t v = 0;
     if (!raw(v)) return false;
     if (v > static_cast<std::uint64_t>(limit))
-      return fail(what + ": " + std::to_string(v) + " is beyond the " + with_commas(limit) + " read here");
+      return fail(issue_row("gguf", Str::rd_gguf_beyond, what, std::to_string(v), with_commas(limit)));
     out = static_cast<i64>(v);
     return true;
   }
-  bool string(std::string& out, i64 limit, const std::string& what) {
+  bool string(std::string& out, i64 limit, const RowArg& what) {
     i64 n = 0;
-    if (!count(n, limit, what + " length") || !have(n)) return false;
+    if (!count(n, limit, row_arg(Str::rd_gguf_what_length, what)) || !have(n)) return false;
     out.assign(head.data() + pos, static_cast<size_t>(n));
     pos += n;
     return true;
   }
-  bool skip_string(const std::string& what) {
+  bool skip_string(const RowArg& what) {
     i64 n = 0;
-    if (!count(n, kGgufMaxString, what + " length") || !have(n)) return false;
+    if (!count(n, kGgufMaxString, row_arg(Str::rd_gguf_what_length, what)) || !have(n)) return false;
     pos += n;
     return true;
   }
 };
 
-bool read_kind(Cursor& c, GgufKind& k, const std::string& what) {
+bool read_kind(Cursor& c, GgufKind& k, const RowArg& what) {
   std::uint32_t t = 0;
   if (!c.raw(t)) return false;
-  if (t > static_cast<std::uint32_t>(GgufKind::F64))
-    return c.fail(what + ": value type " + std::to_string(t) + " is not a GGUF type (0 to 12)");
+  if (t > static_cast<std::uint32_t>(GgufKind::F64)) return c.fail(issue_row("gguf", Str::rd_gguf_value_type, what, std::to_string(t)));
   k = static_cast<GgufKind>(t);
   return true;
 }
 
 // One scalar of kind k into v (integers into v.i, floats into v.f, strings into v.s).
-bool read_scalar(Cursor& c, GgufKind k, GgufValue& v, const std::string& what, bool keep_string) {
+bool read_scalar(Cursor& c, GgufKind k, GgufValue& v, const RowArg& what, bool keep_string) {
   switch (k) {
     case GgufKind::U8: { std::uint8_t x = 0; if (!c.raw(x)) return false; v.i = x; return true; }
     case GgufKind::I8: { std::uint8_t x = 0; if (!c.raw(x)) return false; v.i = static_cast<std::int8_t>(x); return true; }
     case GgufKind::Bool: {
       std::uint8_t x = 0;
       if (!c.raw(x)) return false;
-      if (x > 1) return c.fail(what + ": a bool must be 0 or 1, got " + std::to_string(x));
+      if (x > 1) return c.fail(issue_row("gguf", Str::rd_gguf_bool, what, std::to_string(x)));
       v.i = x;
       return true;
     }
@@ -133,7 +131,7 @@ bool read_scalar(Cursor& c, GgufKind k, GgufValue& v, const std::string& what, b
     case GgufKind::U64: {
       std::uint64_t x = 0;
       if (!c.raw(x)) return false;
-      if (x > static_cast<std::uint64_t>(INT64_MAX)) return c.fail(what + ": " + std::to_string(x) + " is beyond int64");
+      if (x > static_cast<std::uint64_t>(INT64_MAX)) return c.fail(issue_row("gguf", Str::rd_gguf_int64, what, std::to_string(x)));
       v.i = static_cast<i64>(x);
       return true;
     }
@@ -153,16 +151,16 @@ bool read_scalar(Cursor& c, GgufKind k, GgufValue& v, const std::string& what, b
       return true;
     }
     case GgufKind::String: return keep_string ? c.string(v.s, kGgufMaxString, what) : c.skip_string(what);
-    case GgufKind::Array: return c.fail(what + ": an array where a scalar belongs");
+    case GgufKind::Array: return c.fail(issue_row("gguf", Str::rd_gguf_array_scalar, what));
   }
   return false;
 }
 
-bool read_value(Cursor& c, GgufKind k, GgufValue& v, const std::string& what, i64 depth) {
+bool read_value(Cursor& c, GgufKind k, GgufValue& v, const RowArg& what, i64 depth) {
   v.kind = k;
   if (k != GgufKind::Array) return read_scalar(c, k, v, what, true);
-  if (depth >= kGgufMaxNesting) return c.fail(what + ": arrays nested deeper than " + std::to_string(kGgufMaxNesting));
-  if (!read_kind(c, v.elem, what) || !c.count(v.count, kGgufMaxArray, what + " array length")) return false;
+  if (depth >= kGgufMaxNesting) return c.fail(issue_row("gguf", Str::rd_gguf_nested, what, std::to_string(kGgufMaxNesting)));
+  if (!read_kind(c, v.elem, what) || !c.count(v.count, kGgufMaxArray, row_arg(Str::rd_gguf_what_array_length, what))) return false;
   // Fixed-size elements: the whole array must be in the file before anything is kept of it.
   if (const i64 each = scalar_bytes(v.elem); each > 0) {
     if (!c.have(v.count * each)) return false;  // ≤ 2^27 · 8
@@ -231,68 +229,66 @@ i64 GgufHeader::elements() const {
 
 Result<GgufHeader> read_gguf_header(std::string_view head, i64 file_bytes, i64* more) {
   if (more) *more = 0;
-  auto issue = [](std::string m) { return Issue{"gguf", std::move(m)}; };
-  if (file_bytes < 0) return issue("a file size cannot be negative");
+  auto bad = [](Str row, auto&&... args) { return issue_row("gguf", row, std::forward<decltype(args)>(args)...); };
+  if (file_bytes < 0) return bad(Str::rd_negative_size);
   Cursor c;
   c.head = head.substr(0, static_cast<size_t>(std::min<i64>(static_cast<i64>(head.size()), kGgufMaxHeaderBytes)));
   c.file_bytes = file_bytes;
   GgufHeader h;
   h.file_bytes = file_bytes;
   auto stop = [&]() -> Result<GgufHeader> {
-    if (!c.error.empty()) return issue(c.error);
+    if (c.error) return *c.error;
     if (more) *more = c.need;
-    return issue("the header continues past the first " + with_commas(static_cast<i64>(head.size())) + " bytes read (" +
-                 with_commas(c.need) + " needed so far)");
+    return bad(Str::rd_gguf_continues, with_commas(static_cast<i64>(head.size())), with_commas(c.need));
   };
   // ref: gguf_init_from_file_impl: magic, version, tensor and key counts.
   if (!c.have(4)) return stop();
-  if (head.substr(0, 4) != "GGUF") return issue("not a GGUF file: it does not begin with the magic \"GGUF\"");
+  if (head.substr(0, 4) != "GGUF") return bad(Str::rd_gguf_magic);
   c.pos = 4;
   std::uint32_t version = 0;
   if (!c.raw(version)) return stop();
-  if (version == 1) return issue("GGUF version 1 is not read (llama.cpp refuses it too); versions 2 and 3 are");
-  if ((version & 0xFFFF) == 0 && version != 0)
-    return issue("a big-endian GGUF file (version " + std::to_string(version >> 24) + " byte-swapped): only little-endian files are read");
-  if (version < 2 || version > 3) return issue("GGUF version " + std::to_string(version) + " is not one of 2, 3");
+  if (version == 1) return bad(Str::rd_gguf_v1);
+  if ((version & 0xFFFF) == 0 && version != 0) return bad(Str::rd_gguf_big_endian, std::to_string(version >> 24));
+  if (version < 2 || version > 3) return bad(Str::rd_gguf_version, std::to_string(version));
   h.version = version;
   i64 n_tensors = 0, n_kv = 0;
-  if (!c.count(n_tensors, kGgufMaxTensors, "tensor count") || !c.count(n_kv, kGgufMaxKeys, "metadata key count")) return stop();
+  if (!c.count(n_tensors, kGgufMaxTensors, Str::rd_gguf_what_tensor_count) || !c.count(n_kv, kGgufMaxKeys, Str::rd_gguf_what_key_count))
+    return stop();
   // Every key/value takes at least 8 + 4 + 1 bytes and every tensor info 8 + 4 + 8 + 4 + 8: a
   // count the rest of the file cannot hold is refused before anything is sized by it.
   if (file_bytes > 0 && (n_kv * 13 + n_tensors * 32 > file_bytes - c.pos))
-    return issue("the file's " + with_commas(file_bytes) + " bytes cannot hold " + with_commas(n_kv) + " keys and " +
-                 with_commas(n_tensors) + " tensors");
+    return bad(Str::rd_gguf_counts, with_commas(file_bytes), with_commas(n_kv), with_commas(n_tensors));
   h.kv.reserve(static_cast<size_t>(std::min<i64>(n_kv, 4096)));
   std::unordered_set<std::string> keys, names;  // repeats are refused in linear time
   for (i64 k = 0; k < n_kv; ++k) {
     std::string key;
-    if (!c.string(key, 65535, "key " + std::to_string(k))) return stop();
+    if (!c.string(key, 65535, row_arg(Str::rd_gguf_what_key, std::to_string(k)))) return stop();
     GgufKind kind{};
-    if (!read_kind(c, kind, gguf_printable(key))) return stop();
+    const RowArg name(gguf_printable(key));
+    if (!read_kind(c, kind, name)) return stop();
     GgufValue v;
-    if (!read_value(c, kind, v, gguf_printable(key), 0)) return stop();
-    if (!keys.insert(key).second) return issue("the key \"" + gguf_printable(key) + "\" appears twice");
+    if (!read_value(c, kind, v, name, 0)) return stop();
+    if (!keys.insert(key).second) return bad(Str::rd_gguf_key_twice, gguf_printable(key));
     h.kv.emplace_back(std::move(key), std::move(v));
   }
   // ref: gguf.cpp: general.alignment, a power of two (GGUF_DEFAULT_ALIGNMENT 32 without it).
   if (const GgufValue* a = h.find("general.alignment")) {
-    if (a->kind != GgufKind::U32) return issue("general.alignment must be a u32, got a " + std::string(to_string(a->kind)));
-    if (a->i == 0 || (a->i & (a->i - 1)) != 0) return issue("general.alignment must be a power of two, got " + std::to_string(a->i));
+    if (a->kind != GgufKind::U32) return bad(Str::rd_gguf_alignment_type, std::string(to_string(a->kind)));
+    if (a->i == 0 || (a->i & (a->i - 1)) != 0) return bad(Str::rd_gguf_alignment_pow2, std::to_string(a->i));
     h.alignment = a->i;
   }
   h.tensors.reserve(static_cast<size_t>(std::min<i64>(n_tensors, 65536)));
   for (i64 t = 0; t < n_tensors; ++t) {
     GgufTensor info;
-    const std::string what = "tensor " + std::to_string(t);
-    if (!c.string(info.name, kGgufMaxName - 1, what + " name")) return stop();
+    if (!c.string(info.name, kGgufMaxName - 1, row_arg(Str::rd_gguf_what_tensor_name, std::to_string(t)))) return stop();
     std::uint32_t n_dims = 0;
     if (!c.raw(n_dims)) return stop();
-    if (n_dims < 1 || n_dims > kGgufMaxDims)
-      return issue("tensor \"" + gguf_printable(info.name) + "\" has " + std::to_string(n_dims) + " dimensions; ggml allows 1 to 4");
+    const std::string name = gguf_printable(info.name);
+    if (n_dims < 1 || n_dims > kGgufMaxDims) return bad(Str::rd_gguf_dims, name, std::to_string(n_dims));
     Checked elements(1);
     for (std::uint32_t d = 0; d < n_dims; ++d) {
       i64 ne = 0;
-      if (!c.count(ne, INT64_MAX, "tensor \"" + gguf_printable(info.name) + "\" dimension " + std::to_string(d))) return stop();
+      if (!c.count(ne, INT64_MAX, row_arg(Str::rd_gguf_what_dimension, name, std::to_string(d)))) return stop();
       info.ne.push_back(ne);
       elements *= Checked(ne);
     }
@@ -300,23 +296,19 @@ Result<GgufHeader> read_gguf_header(std::string_view head, i64 file_bytes, i64* 
     std::uint64_t offset = 0;
     if (!c.raw(type) || !c.raw(offset)) return stop();
     info.type = ggml_type(type);
-    if (!info.type)
-      return issue("tensor \"" + gguf_printable(info.name) + "\" has ggml type " + std::to_string(type) +
-                   ", which is not one ggml defines today (removed or unknown)");
-    if (!elements.ok()) return issue("tensor \"" + gguf_printable(info.name) + "\" has more elements than int64 holds");
+    if (!info.type) return bad(Str::rd_gguf_type, name, std::to_string(type));
+    if (!elements.ok()) return bad(Str::rd_gguf_elements, name);
     info.elements = elements.value();
     // ref: gguf.cpp: the row (ne[0]) is whole blocks of the type.
     if (info.ne[0] % info.type->block != 0)
-      return issue("tensor \"" + gguf_printable(info.name) + "\" rows of " + std::to_string(info.ne[0]) + " values are not whole " +
-                   std::string(info.type->name) + " blocks of " + std::to_string(info.type->block));
+      return bad(Str::rd_gguf_blocks, name, std::to_string(info.ne[0]), std::string(info.type->name), std::to_string(info.type->block));
     const Checked bytes = Checked(info.elements / info.type->block) * info.type->bytes;
-    if (!bytes.ok()) return issue("tensor \"" + gguf_printable(info.name) + "\" has more bytes than int64 holds");
+    if (!bytes.ok()) return bad(Str::rd_gguf_bytes, name);
     info.bytes = bytes.value();
     if (offset > static_cast<std::uint64_t>(INT64_MAX) || offset % static_cast<std::uint64_t>(h.alignment) != 0)
-      return issue("tensor \"" + gguf_printable(info.name) + "\" data offset " + std::to_string(offset) + " is not a multiple of the alignment " +
-                   std::to_string(h.alignment));
+      return bad(Str::rd_gguf_offset, name, std::to_string(offset), std::to_string(h.alignment));
     info.offset = static_cast<i64>(offset);
-    if (!names.insert(info.name).second) return issue("the tensor name \"" + gguf_printable(info.name) + "\" appears twice");
+    if (!names.insert(info.name).second) return bad(Str::rd_gguf_name_twice, name);
     h.tensors.push_back(std::move(info));
   }
   h.data_offset = ceil_div(c.pos, h.alignment) * h.alignment;
@@ -324,8 +316,7 @@ Result<GgufHeader> read_gguf_header(std::string_view head, i64 file_bytes, i64* 
   if (file_bytes > 0)
     for (const auto& t : h.tensors)
       if (t.offset > file_bytes - h.data_offset || t.bytes > file_bytes - h.data_offset - t.offset)
-        return issue("tensor \"" + gguf_printable(t.name) + "\" (" + with_commas(t.bytes) + " bytes at " + with_commas(t.offset) +
-                     ") lies beyond the end of the " + with_commas(file_bytes) + "-byte file");
+        return bad(Str::rd_gguf_beyond_file, gguf_printable(t.name), with_commas(t.bytes), with_commas(t.offset), with_commas(file_bytes));
   return h;
 }
 
@@ -407,19 +398,19 @@ std::vector<std::string> gguf_shard_paths(std::string_view path, i64 count) {
 }
 
 Result<GgufHeader> merge_gguf_shards(std::vector<GgufHeader> shards) {
-  auto bad = [](std::string m) { return Result<GgufHeader>(std::vector<Issue>{{"gguf", std::move(m)}}); };
+  auto bad = [](Str row, auto&&... args) { return Result<GgufHeader>(issue_row("gguf", row, std::forward<decltype(args)>(args)...)); };
   const i64 n = static_cast<i64>(shards.size());
-  if (n == 0) return bad("no shard was read");
+  if (n == 0) return bad(Str::rd_shards_none);
   if (n == 1 && !gguf_split(shards.front())) return std::move(shards.front());
-  if (n > kGgufMaxShards) return bad("more than " + std::to_string(kGgufMaxShards) + " shards");
+  if (n > kGgufMaxShards) return bad(Str::rd_shards_many, std::to_string(kGgufMaxShards));
   std::vector<GgufHeader*> by_no(static_cast<size_t>(n), nullptr);
   for (GgufHeader& h : shards) {
     const auto sp = gguf_split(h);
     if (!sp || sp->count != n)
-      return bad("split.count must be " + std::to_string(n) + " in every shard (the files given), got " +
-                 (sp ? std::to_string(sp->count) : std::string("none")));
-    if (sp->no < 0 || sp->no >= n) return bad("split.no must be in [0, " + std::to_string(n - 1) + "], got " + std::to_string(sp->no));
-    if (by_no[static_cast<size_t>(sp->no)]) return bad("split.no " + std::to_string(sp->no) + " appears in two files");
+      return sp ? bad(Str::rd_split_count, std::to_string(n), std::to_string(sp->count))
+                : bad(Str::rd_split_count, std::to_string(n), Str::rd_none);
+    if (sp->no < 0 || sp->no >= n) return bad(Str::rd_split_no, std::to_string(n - 1), std::to_string(sp->no));
+    if (by_no[static_cast<size_t>(sp->no)]) return bad(Str::rd_split_no_twice, std::to_string(sp->no));
     by_no[static_cast<size_t>(sp->no)] = &h;
   }
   GgufHeader out = std::move(*by_no.front());
@@ -432,12 +423,12 @@ Result<GgufHeader> merge_gguf_shards(std::vector<GgufHeader> shards) {
     out.data_offset = sat_add(out.data_offset, h.data_offset);
     out.file_bytes = out.file_bytes > 0 && h.file_bytes > 0 ? sat_add(out.file_bytes, h.file_bytes) : 0;
     for (auto& t : h.tensors) {
-      if (!names.insert(t.name).second) return bad("tensor \"" + gguf_printable(t.name) + "\" appears in two shards");
+      if (!names.insert(t.name).second) return bad(Str::rd_shards_tensor_twice, gguf_printable(t.name));
       out.tensors.push_back(std::move(t));
     }
   }
   if (expected >= 0 && expected != static_cast<i64>(out.tensors.size()))
-    return bad("split.tensors.count says " + std::to_string(expected) + " tensors; the shards hold " + std::to_string(out.tensors.size()));
+    return bad(Str::rd_split_tensors, std::to_string(expected), std::to_string(out.tensors.size()));
   return out;
 }
 

@@ -20,7 +20,10 @@ constexpr SafetensorsDtype kDtypes[] = {
     {"U32", 32},     {"F32", 32},     {"C64", 64},    {"F64", 64},    {"I64", 64},  {"U64", 64},
 };
 
-Issue st(std::string m) { return Issue{"safetensors", std::move(m)}; }
+template <class... A>
+Issue st(Str row, A&&... args) {
+  return issue_row("safetensors", row, std::forward<A>(args)...);
+}
 
 // A name from the file as it may be printed: at most 200 bytes, control bytes as '?'.
 std::string printable(std::string_view s) {
@@ -52,79 +55,79 @@ i64 SafetensorsHeader::tensor_bytes() const {
 
 Result<SafetensorsHeader> read_safetensors_header(std::string_view head, i64 file_bytes, i64* more) {
   if (more) *more = 0;
-  if (file_bytes < 0) return st("a file size cannot be negative");
+  if (file_bytes < 0) return st(Str::rd_negative_size);
   if (head.size() < 8) {
-    if (file_bytes > 0 && file_bytes < 8) return st("the file holds " + std::to_string(file_bytes) + " bytes, fewer than the 8 of the header's length");
+    if (file_bytes > 0 && file_bytes < 8) return st(Str::rd_st_short, std::to_string(file_bytes));
     if (more) *more = 8;
-    return st("the header's length continues past the " + std::to_string(head.size()) + " bytes read");
+    return st(Str::rd_st_length_continues, std::to_string(head.size()));
   }
   std::uint64_t n = 0;
   for (int k = 0; k < 8; ++k) n |= static_cast<std::uint64_t>(static_cast<unsigned char>(head[static_cast<size_t>(k)])) << (8 * k);
   // ref: tensor.rs read_metadata: the header is at most MAX_HEADER_SIZE and inside the file.
   if (n > static_cast<std::uint64_t>(kSafetensorsMaxHeader))
-    return st("the header's length " + std::to_string(n) + " is beyond the " + with_commas(kSafetensorsMaxHeader) + " bytes safetensors allows");
+    return st(Str::rd_st_length_limit, std::to_string(n), with_commas(kSafetensorsMaxHeader));
   SafetensorsHeader h;
   h.header_bytes = 8 + static_cast<i64>(n);
   h.file_bytes = file_bytes;
   if (file_bytes > 0 && h.header_bytes > file_bytes)
-    return st("the header's length " + with_commas(static_cast<i64>(n)) + " runs past the end of the " + with_commas(file_bytes) + "-byte file");
+    return st(Str::rd_st_length_past_end, with_commas(static_cast<i64>(n)), with_commas(file_bytes));
   if (static_cast<i64>(head.size()) < h.header_bytes) {
     if (more) *more = h.header_bytes;
-    return st("the header continues past the first " + with_commas(static_cast<i64>(head.size())) + " bytes read (" +
-              with_commas(h.header_bytes) + " needed)");
+    return st(Str::rd_st_continues, with_commas(static_cast<i64>(head.size())), with_commas(h.header_bytes));
   }
   auto doc = json_util::parse(head.substr(8, static_cast<size_t>(n)), "the safetensors header", static_cast<size_t>(n) + 1, 16);
   if (!doc) {
     std::vector<Issue> issues = doc.issues();
-    for (auto& i : issues) i = st(i.field.empty() ? i.message : i.field + ": " + i.message);
+    // "the safetensors header: is not valid JSON: …", the JSON reader's message in the language.
+    for (auto& i : issues)
+      i = issue("safetensors", [m = i](Lang l) { return row_text(Str::rd_st_header, {message_in(m, l)}, l); });
     return issues;
   }
   const auto& j = *doc;
-  if (!j.is_object()) return st("the header must be a JSON object, got " + json_util::type_name(j));
-  if (static_cast<i64>(j.size()) > kSafetensorsMaxTensors) return st("more than " + with_commas(kSafetensorsMaxTensors) + " tensors");
+  if (!j.is_object()) return st(Str::rd_st_not_object, json_util::type_row(j));
+  if (static_cast<i64>(j.size()) > kSafetensorsMaxTensors) return st(Str::rd_st_many, with_commas(kSafetensorsMaxTensors));
   for (auto it = j.begin(); it != j.end(); ++it) {
     const std::string& name = it.key();
     const auto& v = it.value();
     if (name == "__metadata__") {
-      if (!v.is_object()) return st("__metadata__ must be an object of strings");
+      if (!v.is_object()) return st(Str::rd_st_metadata);
       for (auto m = v.begin(); m != v.end(); ++m) {
-        if (!m.value().is_string()) return st("__metadata__." + printable(m.key()) + " must be a string, got " + json_util::type_name(m.value()));
+        if (!m.value().is_string()) return st(Str::rd_st_metadata_value, printable(m.key()), json_util::type_row(m.value()));
         h.metadata.emplace_back(m.key(), m.value().get<std::string>());
       }
       continue;
     }
-    const std::string who = "tensor \"" + printable(name) + "\"";
-    if (!v.is_object()) return st(who + " must be an object with dtype, shape and data_offsets");
+    const std::string who = printable(name);
+    if (!v.is_object()) return st(Str::rd_st_tensor_object, who);
     SafetensorsTensor t;
     t.name = name;
     const auto dt = v.find("dtype");
-    if (dt == v.end() || !dt->is_string()) return st(who + ": dtype must be a string");
+    if (dt == v.end() || !dt->is_string()) return st(Str::rd_st_dtype_string, who);
     t.dtype = safetensors_dtype(dt->get<std::string>());
-    if (!t.dtype) return st(who + ": dtype \"" + printable(dt->get<std::string>()) + "\" is not a safetensors dtype");
+    if (!t.dtype) return st(Str::rd_st_dtype, who, printable(dt->get<std::string>()));
     const auto shape = v.find("shape");
-    if (shape == v.end() || !shape->is_array() || shape->size() > 8) return st(who + ": shape must be an array of at most 8 sizes");
+    if (shape == v.end() || !shape->is_array() || shape->size() > 8) return st(Str::rd_st_shape, who);
     Checked elements(1);
     for (const auto& d : *shape) {
-      if (!d.is_number_unsigned()) return st(who + ": every size in shape must be a non-negative integer");
+      if (!d.is_number_unsigned()) return st(Str::rd_st_shape_size, who);
       const auto x = d.get<std::uint64_t>();
-      if (x > static_cast<std::uint64_t>(INT64_MAX)) return st(who + ": a size beyond int64");
+      if (x > static_cast<std::uint64_t>(INT64_MAX)) return st(Str::rd_st_shape_int64, who);
       t.shape.push_back(static_cast<i64>(x));
       elements *= Checked(static_cast<i64>(x));
     }
     const auto off = v.find("data_offsets");
     if (off == v.end() || !off->is_array() || off->size() != 2 || !(*off)[0].is_number_unsigned() || !(*off)[1].is_number_unsigned())
-      return st(who + ": data_offsets must be two non-negative integers [begin, end]");
+      return st(Str::rd_st_offsets, who);
     const auto b = (*off)[0].get<std::uint64_t>(), e = (*off)[1].get<std::uint64_t>();
-    if (b > e || e > static_cast<std::uint64_t>(INT64_MAX)) return st(who + ": data_offsets must have begin ≤ end");
+    if (b > e || e > static_cast<std::uint64_t>(INT64_MAX)) return st(Str::rd_st_offsets_order, who);
     t.begin = static_cast<i64>(b);
     t.end = static_cast<i64>(e);
     const Checked bits = elements * t.dtype->bits;
-    if (!elements.ok() || !bits.ok()) return st(who + ": more elements than int64 holds");
+    if (!elements.ok() || !bits.ok()) return st(Str::rd_st_elements, who);
     t.elements = elements.value();
     // ref: tensor.rs validate: the bytes are exactly the elements' (TensorInvalidInfo).
     if (bits.value() % 8 != 0 || bits.value() / 8 != t.bytes())
-      return st(who + ": " + with_commas(t.elements) + " " + std::string(t.dtype->name) + " elements do not take the " +
-                with_commas(t.bytes()) + " bytes its data_offsets give");
+      return st(Str::rd_st_bytes, who, with_commas(t.elements), std::string(t.dtype->name), with_commas(t.bytes()));
     h.tensors.push_back(std::move(t));
   }
   // ref: tensor.rs validate: the tensors tile the data from 0 without gap or overlap, to its end.
@@ -134,12 +137,11 @@ Result<SafetensorsHeader> read_safetensors_header(std::string_view head, i64 fil
   i64 at = 0;
   for (const auto* t : order) {
     if (t->begin != at)
-      return st("tensor \"" + printable(t->name) + "\" starts at " + with_commas(t->begin) + " where the data so far ends at " +
-                with_commas(at) + " (tensors must tile the data without gaps or overlaps)");
+      return st(Str::rd_st_tile, printable(t->name), with_commas(t->begin), with_commas(at));
     at = t->end;
   }
   if (file_bytes > 0 && at != file_bytes - h.header_bytes)
-    return st("the tensors cover " + with_commas(at) + " bytes of data, the file holds " + with_commas(file_bytes - h.header_bytes));
+    return st(Str::rd_st_cover, with_commas(at), with_commas(file_bytes - h.header_bytes));
   return h;
 }
 
@@ -147,23 +149,23 @@ Result<SafetensorsIndex> read_safetensors_index(std::string_view json_text) {
   auto doc = json_util::parse(json_text, "model.safetensors.index.json", 64u << 20, 16);
   if (!doc) return doc.issues();
   const auto& j = *doc;
-  if (!j.is_object()) return Issue{"weight_map", "the index must be a JSON object"};
+  if (!j.is_object()) return issue_row("weight_map", Str::rd_index_object);
   SafetensorsIndex out;
   if (const auto m = j.find("metadata"); m != j.end() && m->is_object())
     if (const auto t = m->find("total_size"); t != m->end() && t->is_number_unsigned() && t->get<std::uint64_t>() <= static_cast<std::uint64_t>(INT64_MAX))
       out.total_size = static_cast<i64>(t->get<std::uint64_t>());
   const auto w = j.find("weight_map");
-  if (w == j.end() || !w->is_object()) return Issue{"weight_map", "must be an object mapping each tensor name to its shard file"};
+  if (w == j.end() || !w->is_object()) return issue_row("weight_map", Str::rd_index_map);
   std::unordered_set<std::string> seen;
   for (auto it = w->begin(); it != w->end(); ++it) {
-    if (!it.value().is_string()) return Issue{"weight_map", "\"" + printable(it.key()) + "\" must name its shard as a string"};
+    if (!it.value().is_string()) return issue_row("weight_map", Str::rd_index_shard_string, printable(it.key()));
     const std::string shard = it.value().get<std::string>();
     // A shard is a file beside the index: no directories, no way out of it.
     if (shard.empty() || shard.find('/') != std::string::npos || shard.find('\\') != std::string::npos || shard == "." || shard == "..")
-      return Issue{"weight_map", "shard \"" + printable(shard) + "\" must be a file name beside the index"};
+      return issue_row("weight_map", Str::rd_index_shard_name, printable(shard));
     if (seen.insert(shard).second) out.shards.push_back(shard);
     if (static_cast<i64>(out.shards.size()) > kSafetensorsMaxShards)
-      return Issue{"weight_map", "names more than " + std::to_string(kSafetensorsMaxShards) + " shards"};
+      return issue_row("weight_map", Str::rd_index_shards, std::to_string(kSafetensorsMaxShards));
   }
   return out;
 }

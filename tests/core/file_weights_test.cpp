@@ -202,6 +202,7 @@ TEST_CASE("file weights: a file that does not match the model is named, and the 
     bool noted = false;
     for (const Issue& n : e.notes) noted |= n.field == "gguf" && n.message == m.file_refused->message;
     CHECK(noted);
+    llmsize::test::check_in_both(*m.file_refused);  // in each language, the file's reason too
     return m.file_refused->message;
   };
   auto t = qwen25_tensors();
@@ -303,6 +304,7 @@ TEST_CASE("file weights: a share link carries a GGUF's types per tensor, and its
     auto r = decode_link("v=1&preset=qwen2.5-0.5b&file=" + f);
     REQUIRE_FALSE(r.ok());
     CHECK(r.issues().front().field == "file");
+    llmsize::test::check_in_both(r.issues().front());
     return r.issues().front().message;
   };
   CHECK_THAT(refused("ggml~0~0~1"), Catch::Contains("gguf~"));
@@ -317,6 +319,7 @@ TEST_CASE("file weights: a share link carries a GGUF's types per tensor, and its
   auto edited = decode_link("v=1&preset=qwen2.5-0.5b&ff=4096&file=" + *summary);
   REQUIRE_FALSE(edited.ok());
   CHECK_THAT(edited.issues().front().message, Catch::Contains("whose shapes are not the file's"));
+  llmsize::test::check_in_both(edited.issues().front());
   // A tensor of two types (not expressible as one type's blocks) gives no summary: the link
   // then carries no file.
   FileWeights mixed = *fw;

@@ -116,6 +116,7 @@ TEST_CASE("GGUF: hostile headers are refused by name", "[core][gguf][validation]
     REQUIRE_FALSE(h.ok());
     CHECK(h.issues().front().field == "gguf");
     CHECK(h.issues().front().message.find(says) != std::string::npos);
+    llmsize::test::check_in_both(h.issues().front());  // the message in each language
   };
   refused("GGML0000", "magic");
   Gguf g;

@@ -131,6 +131,7 @@ TEST_CASE("safetensors: hostile headers and indexes are refused by name", "[core
     REQUIRE_FALSE(h.ok());
     CHECK(h.issues().front().field == "safetensors");
     CHECK(h.issues().front().message.find(says) != std::string::npos);
+    llmsize::test::check_in_both(h.issues().front());  // the message in each language
   };
   std::string huge(8, '\xff');
   refused(huge, "safetensors allows");
@@ -150,8 +151,12 @@ TEST_CASE("safetensors: hostile headers and indexes are refused by name", "[core
   refused(file_of("{\"__metadata__\":{\"x\":1}}"), "must be a string");
   refused(file_of("{\"a\":1,\"a\":2}"), "a");  // a repeated key: the JSON reader refuses it
   // Indexes: shards beside the index only, names as strings.
-  CHECK(read_safetensors_index("{\"weight_map\":{\"a\":\"../x.safetensors\"}}").issues().front().field == "weight_map");
-  CHECK(read_safetensors_index("{\"weight_map\":{\"a\":3}}").issues().front().field == "weight_map");
+  for (const char* bad : {"{\"weight_map\":{\"a\":\"../x.safetensors\"}}", "{\"weight_map\":{\"a\":3}}", "[]", "{\"weight_map\":1}"}) {
+    const auto is = read_safetensors_index(bad).issues();
+    REQUIRE(is.size() == 1);
+    CHECK(is.front().field == "weight_map");
+    llmsize::test::check_in_both(is.front());
+  }
   const auto idx = read_safetensors_index(
       "{\"metadata\":{\"total_size\":1234},\"weight_map\":{\"a\":\"m-1.safetensors\",\"b\":\"m-2.safetensors\",\"c\":\"m-1.safetensors\"}}");
   REQUIRE(idx.ok());
