@@ -217,20 +217,18 @@ bool gguf_is_projector(const GgufHeader& h) { return h.string_of("general.archit
 
 Result<ImportedConfig> gguf_config(const GgufHeader& h) {
   const std::string arch = h.string_of("general.architecture");
-  if (arch.empty()) return Issue{"general.architecture", "the GGUF file names no architecture (a string key)"};
+  if (arch.empty()) return issue_row("general.architecture", Str::imp_gguf_no_arch);
   if (gguf_is_projector(h))
-    return Issue{"general.architecture", "\"clip\" is a multimodal projector (an mmproj file), not a language model: give it "
-                                         "beside the model (--mmproj FILE, or open both files together)"};
+    return issue_row("general.architecture", Str::imp_gguf_clip);
   if (arch == "gptj")  // ref: llama-model.cpp has no LLM_ARCH_GPTJ loader; conversion/ has no GPT-J converter
-    return Issue{"general.architecture", "\"gptj\" files are neither written nor loaded by llama.cpp, so their keys are not "
-                                         "defined: give the checkpoint's config.json instead"};
+    return issue_row("general.architecture", Str::imp_gguf_gptj);
   const GgufArch* row = nullptr;
   for (const GgufArch& a : kArchs)
     if (a.arch == arch) row = &a;
   if (!row) {
     std::string known;
     for (const GgufArch& a : kArchs) known += (known.empty() ? "" : ", ") + std::string(a.arch);
-    return Issue{"general.architecture", "\"" + gguf_printable(arch) + "\" is not read from GGUF metadata yet; read are " + known};
+    return issue_row("general.architecture", Str::imp_gguf_arch_unread, gguf_printable(arch), known);
   }
   using json_util::json;
   json j = json::object();
@@ -246,8 +244,8 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
         std::all_of(v->ints.begin(), v->ints.end(), [&](i64 e) { return e == v->ints.front(); }))
       x = v->ints.front();
     if (!x) {
-      issues.push_back({key, v->kind == GgufKind::Array ? "per-layer values that differ are not read from GGUF yet"
-                                                       : "must be an integer, got a " + std::string(to_string(v->kind))});
+      issues.push_back(v->kind == GgufKind::Array ? issue_row(key, Str::imp_gguf_values_differ)
+                                                  : issue_row(key, Str::imp_gguf_not_integer, std::string(to_string(v->kind))));
       return;
     }
     j[std::string(hf)] = *x;
@@ -301,8 +299,7 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
     const auto v = read(p + "attention.value_length_mla") ? read(p + "attention.value_length_mla") : read(p + "attention.value_length");
     const auto rope = read(p + "rope.dimension_count");
     if (!k || !v || !rope || *k <= *rope)
-      issues.push_back({p + "attention.key_length_mla",
-                        "MLA needs the key and value head widths (key_length[_mla] > rope.dimension_count, value_length[_mla])"});
+      issues.push_back(issue_row(p + "attention.key_length_mla", Str::imp_gguf_mla_widths));
     else {
       j["qk_nope_head_dim"] = *k - *rope;
       j["v_head_dim"] = *v;
@@ -322,15 +319,16 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
   }
   // Per-layer arrays (the hybrid architectures below): one value for each of block_count's layers.
   const auto blocks = read(p + "block_count");
-  auto per_layer = [&](const std::string& key, std::string_view zero) -> const std::vector<i64>* {
+  // `zero`: what a 0 in the array means (a row: "where the layer has none").
+  auto per_layer = [&](const std::string& key, Str zero) -> const std::vector<i64>* {
     const GgufValue* v = h.find(key);
     if (v && v->kind == GgufKind::Array && static_cast<i64>(v->ints.size()) == v->count && blocks && v->count == *blocks)
       return &v->ints;
-    issues.push_back({key, "must list a value for each of the block_count layers (0 " + std::string(zero) + ")"});
+    issues.push_back(issue_row(key, Str::imp_gguf_per_layer, zero));
     return nullptr;
   };
   // layer_types from the per-layer head_count_kv (`attention` above 0, `other` at 0) and the one KV head count.
-  auto kv_layer_types = [&](std::string_view attention, std::string_view other, std::string_view zero) {
+  auto kv_layer_types = [&](std::string_view attention, std::string_view other, Str zero) {
     const auto* kvs = per_layer(p + "attention.head_count_kv", zero);
     if (!kvs) return;
     json types = json::array();
@@ -338,7 +336,7 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
     for (i64 a : *kvs) {
       types.push_back(a > 0 ? attention : other);
       if (a > 0 && heads_kv != 0 && a != heads_kv)
-        issues.push_back({p + "attention.head_count_kv", "attention layers with different KV head counts are not read yet"});
+        issues.push_back(issue_row(p + "attention.head_count_kv", Str::imp_gguf_kv_heads_differ));
       if (a > 0) heads_kv = a;
     }
     j["layer_types"] = types;
@@ -350,22 +348,22 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
     // attention layers ('*') and feed_forward_length for the MLP ('-') or expert ('E') layers, the
     // MTP block (nextn_predict_layers, both) after the trunk.
     const i64 nextn = read(p + "nextn_predict_layers").value_or(0);
-    const auto* kvs = per_layer(p + "attention.head_count_kv", "where the layer has none");
-    const auto* ffs = per_layer(p + "feed_forward_length", "where the layer has none");
+    const auto* kvs = per_layer(p + "attention.head_count_kv", Str::imp_gguf_zero_no_value);
+    const auto* ffs = per_layer(p + "feed_forward_length", Str::imp_gguf_zero_no_value);
     if (kvs && ffs && nextn >= 0 && nextn < *blocks) {
       std::string pattern;
       i64 heads_kv = 0, width = 0;
       for (i64 i = 0; i < *blocks - nextn; ++i) {
         const i64 a = (*kvs)[static_cast<size_t>(i)], f = (*ffs)[static_cast<size_t>(i)];
         if (a > 0 && f > 0) {
-          issues.push_back({p + "attention.head_count_kv", "layer " + std::to_string(i) + " has both attention and a feed-forward"});
+          issues.push_back(issue_row(p + "attention.head_count_kv", Str::imp_gguf_layer_both, std::to_string(i)));
           break;
         }
         pattern += a > 0 ? '*' : f > 0 ? (moe ? 'E' : '-') : 'M';
         if (a > 0 && heads_kv != 0 && a != heads_kv)
-          issues.push_back({p + "attention.head_count_kv", "attention layers with different KV head counts are not read yet"});
+          issues.push_back(issue_row(p + "attention.head_count_kv", Str::imp_gguf_kv_heads_differ));
         if (f > 0 && width != 0 && f != width)
-          issues.push_back({p + "feed_forward_length", "feed-forward layers of different widths are not read yet"});
+          issues.push_back(issue_row(p + "feed_forward_length", Str::imp_gguf_ffn_widths_differ));
         if (a > 0) heads_kv = a;
         if (f > 0) width = f;
       }
@@ -382,7 +380,7 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
     integer(p + "ssm.time_step_rank", "mamba_num_heads");
     const auto inner = read(p + "ssm.inner_size"), mheads = read(p + "ssm.time_step_rank");
     if (!inner || !mheads || *mheads <= 0 || *inner % *mheads != 0)
-      issues.push_back({p + "ssm.inner_size", "must be a multiple of ssm.time_step_rank (the Mamba-2 heads × their width)"});
+      issues.push_back(issue_row(p + "ssm.inner_size", Str::imp_gguf_mamba2_inner));
     else
       j["mamba_head_dim"] = *inner / *mheads;
     if (moe) {
@@ -398,16 +396,16 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
     // ref: lfm2.cpp load_arch_hparams: a layer is a short convolution iff its head_count_kv is 0;
     // feed_forward_length is the MLP's width as built (Lfm2MLP's auto-adjusted one), shortconv.l_cache
     // the convolution's width.
-    kv_layer_types("full_attention", "conv", "for a convolution");
+    kv_layer_types("full_attention", "conv", Str::imp_gguf_zero_conv);
     integer(p + "shortconv.l_cache", "conv_L_cache");
     j["block_auto_adjust_ff_dim"] = false;  // feed_forward_length is already the built width
-    if (moe) issues.push_back({p + "expert_count", "LFM2's experts (lfm2moe) are not read from GGUF yet"});
+    if (moe) issues.push_back(issue_row(p + "expert_count", Str::imp_gguf_lfm2_experts));
   }
   if (granite) {
     // GraniteHybridModel.set_gguf_parameters: head_count_kv per layer, 0 for the Mamba-2 layers; the
     // Mamba-2 sizes as ssm.* (time_step_rank = its heads); rope only where rope.scaling.finetuned is true.
-    kv_layer_types("attention", "mamba", "for Mamba-2");
-    if (!moe) issues.push_back({p + "expert_count", "a Granite hybrid without experts is not read from GGUF yet"});
+    kv_layer_types("attention", "mamba", Str::imp_gguf_zero_mamba2);
+    if (!moe) issues.push_back(issue_row(p + "expert_count", Str::imp_gguf_granite_dense));
     integer(p + "expert_shared_feed_forward_length", "shared_intermediate_size");
     integer(p + "ssm.conv_kernel", "mamba_d_conv");
     integer(p + "ssm.state_size", "mamba_d_state");
@@ -415,7 +413,7 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
     integer(p + "ssm.time_step_rank", "mamba_n_heads");
     const auto inner = read(p + "ssm.inner_size"), mheads = read(p + "ssm.time_step_rank"), d = read(p + "embedding_length");
     if (!inner || !mheads || !d || *mheads <= 0 || *d <= 0 || *inner % *mheads != 0 || *inner % *d != 0)
-      issues.push_back({p + "ssm.inner_size", "must be a multiple of ssm.time_step_rank and of embedding_length"});
+      issues.push_back(issue_row(p + "ssm.inner_size", Str::imp_gguf_granite_inner));
     else
       j["mamba_d_head"] = *inner / *mheads, j["mamba_expand"] = *inner / *d;
     const GgufValue* rope = h.find(p + "rope.scaling.finetuned");
@@ -425,7 +423,7 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
     // ref: deepseek32.cpp load_arch_hparams: the indexer's sizes are required keys.
     for (const auto& [suffix, hf] : kIndexerKeys) {
       const std::string key = p + std::string(suffix);
-      if (!read(key)) issues.push_back({key, "is required (an integer): the lightning indexer's size"});
+      if (!read(key)) issues.push_back(issue_row(key, Str::imp_gguf_indexer));
       else integer(key, hf);
     }
   }
@@ -436,7 +434,7 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
     // expert_shared_feed_forward_length is intermediate_size / num_key_value_heads, not the shared MLP's
     // width (moe_num_shared_experts × moe_intermediate_size, Ernie4_5_MoeSparseMoeBlock): read only
     // where the count is absent (the first files, 2025-07-17), and the tensors hold the width.
-    if (!moe) issues.push_back({p + "expert_count", "is required (an integer above 0): ERNIE 4.5 MoE's experts"});
+    if (!moe) issues.push_back(issue_row(p + "expert_count", Str::imp_gguf_ernie_experts));
     integer(p + "expert_used_count", "moe_k");
     integer(p + "interleave_moe_layer_step", "moe_layer_interval");
     integer(p + "leading_dense_block_count", "moe_layer_start_index");
@@ -449,10 +447,10 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
     else if (shexp && fexp && *fexp > 0 && *shexp % *fexp == 0)
       j["moe_num_shared_experts"] = *shexp / *fexp;
     else
-      issues.push_back({p + "expert_shared_count", "is required where the file has shared experts (ffn_*_shexp)"});
+      issues.push_back(issue_row(p + "expert_shared_count", Str::imp_gguf_ernie_shared));
     // use_bias: ernie4-5.cpp loads only an optional attn_output.bias; no released checkpoint has biases.
     if (has_tensor(".attn_q.bias") || has_tensor(".attn_output.bias"))
-      issues.push_back({p + "attention.head_count", "ERNIE 4.5's biases (use_bias) are not read from GGUF yet"});
+      issues.push_back(issue_row(p + "attention.head_count", Str::imp_gguf_ernie_bias));
   }
   if (arch == "minimax-m2") {
     // ref: conversion/minimax.py MiniMaxM2Model.set_gguf_parameters: rope.dimension_count = rotary_dim,
@@ -460,7 +458,7 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
     integer(p + "rope.dimension_count", "rotary_dim");
     const auto ff = read(p + "feed_forward_length"), fe = read(p + "expert_feed_forward_length");
     if (ff && fe && *ff != *fe)
-      issues.push_back({p + "expert_feed_forward_length", "must equal feed_forward_length (MiniMax-M2's experts are intermediate_size wide)"});
+      issues.push_back(issue_row(p + "expert_feed_forward_length", Str::imp_gguf_minimax_ffn));
   }
   if (deci) {
     // ref: conversion/deci.py DeciModel (block_configs): per layer head_count and head_count_kv 0 where
@@ -470,28 +468,26 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
     // feed_forward_length is 0. Written back as block_configs with ffn_mult = 3·width / (2·d), which
     // nas_blocks turns back into the same width (every multiple of 256 round-trips).
     if (const GgufValue* ff = h.find(p + "feed_forward_length"); ff && ff->is_integer()) {
-      issues.push_back({p + "feed_forward_length", "one width for every layer (DeciLM-7B, model_type deci) is not read from "
-                                                    "GGUF; Llama-Nemotron NAS files list one per layer"});
+      issues.push_back(issue_row(p + "feed_forward_length", Str::imp_gguf_deci_one_width));
     } else {
-      const auto* heads = per_layer(p + "attention.head_count", "where the layer has no attention");
-      const auto* kvs = per_layer(p + "attention.head_count_kv", "where the layer has no attention");
-      const auto* ffs = per_layer(p + "feed_forward_length", "where the layer has no FFN");
+      const auto* heads = per_layer(p + "attention.head_count", Str::imp_gguf_zero_no_attention);
+      const auto* kvs = per_layer(p + "attention.head_count_kv", Str::imp_gguf_zero_no_attention);
+      const auto* ffs = per_layer(p + "feed_forward_length", Str::imp_gguf_zero_no_ffn);
       const auto d = read(p + "embedding_length");
       if (heads && kvs && ffs && d && *d > 0 && !heads->empty()) {
         const i64 n_heads = *std::max_element(heads->begin(), heads->end());
         json configs = json::array();
         for (size_t i = 0; i < heads->size(); ++i) {
           const i64 hq = (*heads)[i], kv = (*kvs)[i], width = (*ffs)[i];
-          const std::string layer = "layer " + std::to_string(i);
+          const RowArg layer = row_arg(Str::imp_layer_n, std::to_string(i));
           json attention = json::object(), ffn = json::object();
           if (hq == 0 && kv == 0) {
             attention["no_op"] = true;
           } else if (kv == 0) {
-            issues.push_back({p + "attention.head_count_kv", layer + ": attention replaced by a linear layer (replace_with_linear) is not read yet"});
+            issues.push_back(issue_row(p + "attention.head_count_kv", Str::imp_gguf_deci_linear, layer));
             break;
           } else if (hq != n_heads || kv < 0 || hq % kv != 0) {
-            issues.push_back({p + "attention.head_count", layer + ": " + std::to_string(hq) + " query heads for " + std::to_string(kv) +
-                                                              " KV heads; attention layers must share one query head count that their KV heads divide"});
+            issues.push_back(issue_row(p + "attention.head_count", Str::imp_gguf_deci_heads, layer, std::to_string(hq), std::to_string(kv)));
             break;
           } else {
             attention["n_heads_in_group"] = hq / kv;
@@ -499,7 +495,7 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
           if (width == 0) {
             ffn["no_op"] = true;
           } else if (width < 0 || width % 256 != 0) {
-            issues.push_back({p + "feed_forward_length", layer + ": must be 0 or a multiple of 256 (DeciLM's widths), got " + std::to_string(width)});
+            issues.push_back(issue_row(p + "feed_forward_length", Str::imp_gguf_deci_ffn, layer, std::to_string(width)));
             break;
           } else {
             ffn["ffn_mult"] = 1.5 * static_cast<double>(width) / static_cast<double>(*d);
@@ -515,29 +511,27 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
   if (jamba) {
     // ref: jamba.cpp load_arch_hparams: Mamba-1 iff head_count_kv is 0 (JambaModel writes num_key_value_heads
     // where i % attn_layer_period == attn_layer_offset); load_arch_tensors: experts iff the layer holds ffn_gate_inp.
-    if (const auto* kvs = per_layer(p + "attention.head_count_kv", "for Mamba-1")) {
+    if (const auto* kvs = per_layer(p + "attention.head_count_kv", Str::imp_gguf_zero_mamba1)) {
       std::vector<bool> attn;
       i64 heads_kv = 0;
       for (i64 a : *kvs) {
         attn.push_back(a > 0);
         if (a > 0 && heads_kv != 0 && a != heads_kv)
-          issues.push_back({p + "attention.head_count_kv", "attention layers with different KV head counts are not read yet"});
+          issues.push_back(issue_row(p + "attention.head_count_kv", Str::imp_gguf_kv_heads_differ));
         if (a > 0) heads_kv = a;
       }
       if (const auto at = period_of(attn)) {
         j["attn_layer_period"] = at->first, j["attn_layer_offset"] = at->second, j["num_key_value_heads"] = heads_kv;
         origin.emplace_back("attn_layer_offset", p + "attention.head_count_kv");
       } else {
-        issues.push_back({p + "attention.head_count_kv", "the attention layers must be every n-th from the first "
-                                                         "(attn_layer_period, attn_layer_offset); other patterns are not read"});
+        issues.push_back(issue_row(p + "attention.head_count_kv", Str::imp_gguf_jamba_attn));
       }
     }
     if (moe && blocks) {
       std::vector<bool> experts;
       for (i64 i = 0; i < *blocks; ++i) experts.push_back(has_tensor("blk." + std::to_string(i) + ".ffn_gate_inp."));
       if (const auto at = period_of(experts)) j["expert_layer_period"] = at->first, j["expert_layer_offset"] = at->second;
-      else issues.push_back({p + "expert_count", "the expert layers (blk.N.ffn_gate_inp) must be every n-th from the first "
-                                                 "(expert_layer_period, expert_layer_offset)"});
+      else issues.push_back(issue_row(p + "expert_count", Str::imp_gguf_jamba_experts));
     }
     // Mamba-1: ssm.inner_size = mamba_expand · embedding_length, time_step_rank = mamba_dt_rank.
     integer(p + "ssm.conv_kernel", "mamba_d_conv");
@@ -545,7 +539,7 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
     integer(p + "ssm.time_step_rank", "mamba_dt_rank");
     const auto inner = read(p + "ssm.inner_size"), d = read(p + "embedding_length");
     if (!inner || !d || *d <= 0 || *inner % *d != 0)
-      issues.push_back({p + "ssm.inner_size", "must be a multiple of embedding_length (mamba_expand)"});
+      issues.push_back(issue_row(p + "ssm.inner_size", Str::imp_gguf_mamba1_inner));
     else
       j["mamba_expand"] = *inner / *d;
     j["mamba_conv_bias"] = has_tensor(".ssm_conv1d.bias");
@@ -562,7 +556,7 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
     integer(p + "ssm.conv_kernel", "mamba_d_conv");
     const auto inner = read(p + "ssm.inner_size"), heads = read(p + "ssm.time_step_rank");
     if (!inner || !heads || *heads <= 0 || *inner % *heads != 0)
-      issues.push_back({p + "ssm.inner_size", "must be a multiple of ssm.time_step_rank (the Mamba-2 heads × their width)"});
+      issues.push_back(issue_row(p + "ssm.inner_size", Str::imp_gguf_mamba2_inner));
     else
       j["mamba_d_head"] = *inner / *heads;
     // ref: falcon-h1.cpp load_arch_tensors: the conv bias and the gated norm where the file holds them;
@@ -573,7 +567,7 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
     j["projectors_bias"] = has_tensor(".ssm_out.bias");
     for (const char* b : {".attn_q.bias", ".attn_output.bias", ".ffn_gate.bias", ".ffn_up.bias", ".ffn_down.bias"})
       if (has_tensor(b)) {
-        issues.push_back({p + "attention.head_count", std::string("biased projections (") + (b + 1) + ") are not read from GGUF yet"});
+        issues.push_back(issue_row(p + "attention.head_count", Str::imp_gguf_biased_proj, b + 1));
         break;
       }
   }
@@ -581,14 +575,14 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
     // ref: conversion/gemma.py Gemma4Model.set_gguf_parameters; gemma4.cpp load_arch_hparams.
     integer(p + "attention.key_length", "global_head_dim");
     integer(p + "attention.key_length_swa", "head_dim");
-    if (!h.find(p + "attention.key_length_swa")) issues.push_back({p + "attention.key_length_swa", "is required (the sliding layers' head width)"});
+    if (!h.find(p + "attention.key_length_swa")) issues.push_back(issue_row(p + "attention.key_length_swa", Str::imp_gguf_gemma4_swa));
     integer(p + "embedding_length_per_layer_input", "hidden_size_per_layer_input");
     if (!h.find(p + "embedding_length_per_layer_input"))
-      issues.push_back({p + "embedding_length_per_layer_input", "is required (0 without per-layer embeddings)"});
+      issues.push_back(issue_row(p + "embedding_length_per_layer_input", Str::imp_gguf_gemma4_ple));
     integer(p + "attention.shared_kv_layers", "num_kv_shared_layers");
     const i64 shared = read(p + "attention.shared_kv_layers").value_or(0);
     j["enable_moe_block"] = moe;  // 26B-A4B: the family refuses it by name
-    const auto* swa = per_layer(p + "attention.sliding_window_pattern", "for a full-attention layer");
+    const auto* swa = per_layer(p + "attention.sliding_window_pattern", Str::imp_gguf_zero_full);
     if (swa) {
       json types = json::array();
       for (i64 x : *swa) types.push_back(x != 0 ? "sliding_attention" : "full_attention");
@@ -596,7 +590,7 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
     }
     // head_count_kv: one count, or per layer (sliding: num_key_value_heads, full: num_global_key_value_heads).
     if (const GgufValue* kv = h.find(p + "attention.head_count_kv"); kv && kv->kind == GgufKind::Array) {
-      const auto* kvs = per_layer(p + "attention.head_count_kv", "none: every Gemma 4 layer attends");
+      const auto* kvs = per_layer(p + "attention.head_count_kv", Str::imp_gguf_zero_gemma4);
       if (kvs && swa) {
         i64 sliding = 0, full = 0;
         bool one_each = true;
@@ -606,7 +600,7 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
           x = (*kvs)[i];
         }
         if (!one_each) {
-          issues.push_back({p + "attention.head_count_kv", "sliding (or full) layers with different KV head counts are not read yet"});
+          issues.push_back(issue_row(p + "attention.head_count_kv", Str::imp_gguf_gemma4_kv_differ));
         } else {
           j["num_key_value_heads"] = sliding > 0 ? sliding : full;
           if (sliding > 0 && full > 0) j["num_global_key_value_heads"] = full;
@@ -624,20 +618,18 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
         if ((*swa)[static_cast<size_t>(i)] == 0) {
           const std::string b = "blk." + std::to_string(i) + ".";
           if (!has_tensor(b + "attn_k.weight")) {
-            issues.push_back({b + "attn_k.weight", "the file has no K projection for full layer " + std::to_string(i) +
-                                                   ": whether V is K (attention_k_eq_v) is read from its attn_v"});
+            issues.push_back(issue_row(b + "attn_k.weight", Str::imp_gguf_gemma4_no_k, std::to_string(i)));
             break;
           }
           k_eq_v = !has_tensor(b + "attn_v.weight");
         }
       j["attention_k_eq_v"] = k_eq_v.value_or(false);
       if (!k_eq_v.value_or(false) && j.contains("num_global_key_value_heads") && j["num_global_key_value_heads"] != j["num_key_value_heads"])
-        issues.push_back({p + "attention.head_count_kv", "full layers with their own KV head count and a V projection are not read "
-                                                         "(Gemma4TextConfig uses num_global_key_value_heads only under attention_k_eq_v)"});
+        issues.push_back(issue_row(p + "attention.head_count_kv", Str::imp_gguf_gemma4_global_kv));
     }
     // feed_forward_length: one width, or per layer with the last shared_kv_layers doubled (use_double_wide_mlp).
     if (const GgufValue* ff = h.find(p + "feed_forward_length"); ff && ff->kind == GgufKind::Array) {
-      const auto* ffs = per_layer(p + "feed_forward_length", "none");
+      const auto* ffs = per_layer(p + "feed_forward_length", Str::imp_gguf_zero_none);
       if (ffs && blocks && !ffs->empty()) {
         const i64 f = ffs->front();
         bool plain = true, doubled = shared > 0;
@@ -650,7 +642,7 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
           j["intermediate_size"] = f, j["use_double_wide_mlp"] = !plain;
           origin.emplace_back("intermediate_size", p + "feed_forward_length");
         } else {
-          issues.push_back({p + "feed_forward_length", "per-layer widths other than the KV-shared layers doubled are not read"});
+          issues.push_back(issue_row(p + "feed_forward_length", Str::imp_gguf_gemma4_ffn));
         }
       }
     } else {
@@ -671,8 +663,7 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
     // StarCoderModel.set_gguf_parameters writes head_count_kv 1 (multi_query); GPTBigCode has no other grouping.
     const auto kv = read(p + "attention.head_count_kv"), heads = read(p + "attention.head_count");
     if (kv && heads && *kv != 1 && *kv != *heads)
-      issues.push_back({p + "attention.head_count_kv", "must be 1 (multi-query) or attention.head_count (GPTBigCode has no "
-                                                       "grouped K/V), got " + std::to_string(*kv)});
+      issues.push_back(issue_row(p + "attention.head_count_kv", Str::imp_gguf_starcoder_kv, std::to_string(*kv)));
     j["multi_query"] = kv && *kv == 1;
   }
   if (arch == "falcon") {
@@ -696,7 +687,7 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
     // context_length seq_length, else hidden_size — no trained length (ALiBi has no table).
     const auto ff = read(p + "feed_forward_length"), d = read(p + "embedding_length"), n = read(p + "context_length");
     if (ff && d && *ff != 4 * *d)
-      issues.push_back({p + "feed_forward_length", "must be 4 × embedding_length (BLOOM's MLP), got " + std::to_string(*ff)});
+      issues.push_back(issue_row(p + "feed_forward_length", Str::imp_gguf_bloom_ffn, std::to_string(*ff)));
     j.erase("intermediate_size");
     if (n && d && *n == *d) j.erase("max_position_embeddings");
   }
@@ -723,7 +714,7 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
     // sliding_window is 0, every sliding_window_pattern-th layer full (default 4).
     j.erase("sliding_window");
     if (const auto sw = read(p + "attention.sliding_window"); sw && *sw == 0)
-      issues.push_back({p + "attention.sliding_window", "0 (no chunked attention: MobileLLM) is not read from GGUF yet"});
+      issues.push_back(issue_row(p + "attention.sliding_window", Str::imp_gguf_llama4_no_chunk));
     j["attention_chunk_size"] = 8192;
     integer(p + "attention.sliding_window_pattern", "no_rope_layer_interval");
   }
@@ -732,7 +723,7 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
     // ref: qwen35.cpp load_arch_tensors: head_v_dim = head_k_dim = ssm.state_size; inner_size = value heads × head_v_dim.
     const auto inner = read(p + "ssm.inner_size"), state = read(p + "ssm.state_size"), vheads = read(p + "ssm.time_step_rank");
     if (!inner || !state || !vheads || *vheads <= 0 || *inner != *state * *vheads)
-      issues.push_back({p + "ssm.inner_size", "must be ssm.time_step_rank × ssm.state_size (llama.cpp's value heads × their width)"});
+      issues.push_back(issue_row(p + "ssm.inner_size", Str::imp_gguf_qwen35_inner));
     else
       j["linear_value_head_dim"] = *state;
     // ref: qwen35.cpp load_arch_hparams: the layers after block_count − nextn_predict_layers are the MTP block.
@@ -749,8 +740,7 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
       bool same = r->kind == GgufKind::Array && static_cast<i64>(r->ints.size()) == r->count && r->count >= layers && every > 0;
       for (i64 i = 0; same && i < layers; ++i) same = (r->ints[static_cast<size_t>(i)] != 0) == ((i + 1) % every != 0);
       if (!same)
-        issues.push_back({p + "attention.recurrent_layers",
-                          "a pattern other than every full_attention_interval-th layer attention is not read from GGUF yet"});
+        issues.push_back(issue_row(p + "attention.recurrent_layers", Str::imp_gguf_recurrent_layers));
     }
   }
   if (moe) {
@@ -779,8 +769,8 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
   for (const char* hf : {"num_hidden_layers", "hidden_size", "num_attention_heads"})
     if (!j.contains(hf))
       for (const auto& [suffix, key] : kKeys)
-        if (key == hf) issues.push_back({p + std::string(suffix), "is required (an integer)"});
-  if (!j.contains("vocab_size")) issues.push_back({p + "vocab_size", "is required, or the tokenizer's tokenizer.ggml.tokens"});
+        if (key == hf) issues.push_back(issue_row(p + std::string(suffix), Str::imp_required_int));
+  if (!j.contains("vocab_size")) issues.push_back(issue_row(p + "vocab_size", Str::imp_gguf_vocab_required));
   if (!issues.empty()) return issues;
   auto imported = import_hf_config(j.dump());
   if (!imported) {

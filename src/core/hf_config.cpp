@@ -90,9 +90,8 @@ void read_head_dim(Reader& r, ModelConfig& c, i64 class_default) {
   }
   if (c.n_heads > 0 && c.d_model > 0) {
     if (c.d_model % c.n_heads != 0) {
-      r.issues.push_back({r.key_for("num_attention_heads"),
-                          "must divide hidden_size (" + std::to_string(c.d_model) +
-                              ") when head_dim is not given, got " + std::to_string(c.n_heads)});
+      r.issues.push_back(issue_row(r.key_for("num_attention_heads"), Str::imp_hf_head_dim_divide, std::to_string(c.d_model),
+                                   std::to_string(c.n_heads)));
     }
     c.head_dim = c.d_model / c.n_heads;
   }
@@ -145,9 +144,7 @@ std::optional<i64> layer_types_pattern(Reader& r, const ModelConfig& c, const ch
   const i64 n = first_full == full.end() ? 1 : (first_full - full.begin()) + 1;
   for (size_t i = 0; i < full.size(); ++i)
     if (full[i] != (n > 1 && (static_cast<i64>(i) + 1) % n == 0)) {
-      r.issues.push_back({r.key_for("layer_types"), "this mix of " + std::string(other) +
-                                   " and full layers is not supported: only every layer " + std::string(other) +
-                                   ", or every n-th layer full (layer i full iff (i + 1) % n == 0)"});
+      r.issues.push_back(issue_row(r.key_for("layer_types"), Str::imp_hf_layer_types_mix, other, other));
       return std::nullopt;
     }
   return n;
@@ -177,9 +174,7 @@ void read_moe(const FamilyRow& f, Reader& r, ModelConfig& c, const std::string& 
   if (m.num_experts < 1) {
     // A MoE class with no experts is a typo, not a dense model (that is another model_type).
     if (given && !rule.zero_means_dense)
-      r.issues.push_back({r.key_for("num_experts"), "must be at least 1 for model_type \"" + model_type +
-                                                        "\" (a mixture of experts), got " +
-                                                        std::to_string(m.num_experts)});
+      r.issues.push_back(issue_row(r.key_for("num_experts"), Str::imp_hf_experts_min, model_type, std::to_string(m.num_experts)));
     return;
   }
   m.top_k = r.integer("num_experts_per_tok", rule.top_k, rule.top_k_default);
@@ -225,8 +220,7 @@ void read_linear(const hf::LinearRule& rule, Reader& r, ModelConfig& c) {
     // A model whose every layer is linear keeps no KV cache at all: not a Qwen3-Next; refused
     // rather than read as a pattern that would give it one.
     if (*n == 1)
-      r.issues.push_back({r.prefix() + "layer_types", "every layer \"linear_attention\" is not supported (every "
-                                                       "n-th layer must be \"full_attention\")"});
+      r.issues.push_back(issue_row(r.prefix() + "layer_types", Str::imp_hf_all_linear));
     a.full_interval = *n;
   }
   if (a.full_interval == 1) a.full_interval = 0;  // every layer full: no linear layers
@@ -280,8 +274,7 @@ void check_generic(Reader& r) {
   std::vector<std::string> quiet;
   for (const std::string& k : r.unread()) {
     if (changes_memory(k) && !is_off(r.object().at(k)))
-      r.issues.push_back({r.prefix() + k, "is not read by the generic LLaMA-like reading and may change the layers, "
-                                          "their caches or the experts; this model_type is not supported"});
+      r.issues.push_back(issue_row(r.prefix() + k, Str::imp_hf_generic_unread));
     else
       quiet.push_back(k);
   }
@@ -348,14 +341,13 @@ void read_vision(const json& top, const Wrapper& w, std::vector<Issue>& issues, 
   if (it == top.end() || it->is_null()) {
     v = w.absent;
   } else if (!it->is_object()) {
-    issues.push_back({"vision_config", "must be an object, got " + json_util::type_name(*it)});
+    issues.push_back(issue_row("vision_config", Str::imp_must_be_object, json_util::type_row(*it)));
     return;
   } else {
     Reader r(*it, "vision_config.");
     const std::string type = r.str({"model_type"}, w.vision_type);
     if (type != w.vision_type && !(w.vision_alias && type == w.vision_alias)) {
-      issues.push_back({"vision_config.model_type", "\"" + type.substr(0, 40) + "\" is not supported for model_type \"" +
-                                                        w.type + "\" (only \"" + w.vision_type + "\")"});
+      issues.push_back(issue_row("vision_config.model_type", Str::imp_hf_vision_type, type.substr(0, 40), w.type, w.vision_type));
       return;
     }
     const VisionConfig& d = w.defaults;
@@ -375,10 +367,9 @@ void read_vision(const json& top, const Wrapper& w, std::vector<Issue>& issues, 
       if (w.kind == VisionKind::Qwen35)
         v.positions = r.integer("vision_config.num_position_embeddings", {"num_position_embeddings"}, d.positions);
       if (const i64 out = r.integer("out_hidden_size", {"out_hidden_size"}, 3584); out != d_model)
-        r.issues.push_back({"vision_config.out_hidden_size", "must equal the language model's hidden_size (" +
-                                                                 std::to_string(d_model) + "), got " + std::to_string(out)});
+        r.issues.push_back(issue_row("vision_config.out_hidden_size", Str::imp_hf_out_hidden, std::to_string(d_model), std::to_string(out)));
       if (const json* ds = r.find({"deepstack_visual_indexes"}, nullptr, nullptr); ds && !(ds->is_array() && ds->empty()))
-        r.issues.push_back({"vision_config.deepstack_visual_indexes", "DeepStack mergers are not counted (only an empty list)"});
+        r.issues.push_back(issue_row("vision_config.deepstack_visual_indexes", Str::imp_hf_deepstack));
     } else {
       v.image = r.integer("vision_config.image_size", {"image_size"}, d.image);
     }
@@ -389,22 +380,22 @@ void read_vision(const json& top, const Wrapper& w, std::vector<Issue>& issues, 
       v.adapter_dim = r.integer("vision_config.projector_input_dim", {"projector_input_dim"}, d.adapter_dim);
       for (const char* k : {"projector_output_dim", "vision_output_dim"})
         if (const i64 x = r.integer(k, {k}, v.adapter_dim); x != v.adapter_dim)
-          r.issues.push_back({std::string("vision_config.") + k, "must equal vision_config.projector_input_dim (" +
-                                                                     std::to_string(v.adapter_dim) + "), got " + std::to_string(x)});
+          r.issues.push_back(issue_row(std::string("vision_config.") + k, Str::imp_hf_projector_dim, std::to_string(v.adapter_dim),
+                                       std::to_string(x)));
       if (r.boolean({"multi_modal_projector_bias"}, false))
-        r.issues.push_back({"vision_config.multi_modal_projector_bias", "true is not supported (only false)"});
+        r.issues.push_back(issue_row("vision_config.multi_modal_projector_bias", Str::imp_true_only_false));
     }
     // ref: SiglipVisionConfig vision_use_head (default true) adds a pooling head that Gemma 3's
     // checkpoints do not have; a tower with one is refused rather than miscounted.
     if (w.kind == VisionKind::Siglip && r.boolean({"vision_use_head"}, true))
-      r.issues.push_back({"vision_config.vision_use_head", "true is not supported (only false: no pooling head)"});
+      r.issues.push_back(issue_row("vision_config.vision_use_head", Str::imp_hf_pooling_head));
     for (auto& i : r.issues) issues.push_back(std::move(i));
   }
   if (w.projector == ProjectorKind::Mlp2) {  // ref: LlavaConfig multimodal_projector_bias
     auto b = top.find("multimodal_projector_bias");
     if (b != top.end() && !b->is_null()) {
       if (b->is_boolean()) v.projector_bias = b->get<bool>();
-      else issues.push_back({"multimodal_projector_bias", "must be true or false, got " + json_util::type_name(*b)});
+      else issues.push_back(issue_row("multimodal_projector_bias", Str::imp_must_be_bool, json_util::type_row(*b)));
     }
   }
 }
@@ -436,12 +427,12 @@ Result<ImportedConfig> import_hf_config(std::string_view text, const ImportOptio
 
 Result<ImportedConfig> hf::import_object(const json& config, const ImportOptions& opt) {
   const json* obj = &config;
-  if (!obj->is_object()) return Issue{"config.json", "must be a JSON object, got " + json_util::type_name(*obj)};
+  if (!obj->is_object()) return issue_row("config.json", Str::imp_hf_json_object, json_util::type_row(*obj));
   std::string prefix;
   std::string model_type;
   if (auto mt = obj->find("model_type"); mt != obj->end() && mt->is_string()) model_type = mt->get<std::string>();
   else if (mt != obj->end() && !mt->is_null())
-    return Issue{"model_type", "must be a string, got " + json_util::type_name(*mt)};
+    return issue_row("model_type", Str::imp_hf_must_be_string, json_util::type_row(*mt));
   // A multimodal wrapper: its vision tower is read when the core counts that kind, else refused by
   // name rather than left out.
   const Wrapper* wrapper = find_wrapper(model_type);
@@ -449,11 +440,11 @@ Result<ImportedConfig> hf::import_object(const json& config, const ImportOptions
   if (!wrapper)
     for (const char* tower : {"vision_config", "audio_config"})
       if (auto v = obj->find(tower); v != obj->end() && !v->is_null())
-        return Issue{tower, "the " + std::string(tower).substr(0, std::string(tower).find('_')) + " encoder of model_type \"" +
-                                model_type.substr(0, 40) + "\" is not counted yet (only llava, gemma3, llama4, qwen2_5_vl, qwen3_5 and qwen3_5_moe wrappers); "
-                                "import its text model's config (text_config) on its own"};
+        return issue_row(tower, Str::imp_hf_encoder,
+                         std::string_view(tower) == "vision_config" ? Str::imp_hf_encoder_vision : Str::imp_hf_encoder_audio,
+                         model_type.substr(0, 40));
   if (auto tc = obj->find("text_config"); tc != obj->end() && !tc->is_null()) {
-    if (!tc->is_object()) return Issue{"text_config", "must be an object, got " + json_util::type_name(*tc)};
+    if (!tc->is_object()) return issue_row("text_config", Str::imp_must_be_object, json_util::type_row(*tc));
     obj = &*tc;
     prefix = "text_config.";
     if (auto mt = obj->find("model_type"); mt != obj->end() && mt->is_string()) model_type = mt->get<std::string>();
@@ -462,7 +453,7 @@ Result<ImportedConfig> hf::import_object(const json& config, const ImportOptions
   } else if (wrapper && wrapper->flat_text) {
     model_type = wrapper->text_default;  // the text model's keys at the top level, beside vision_config
   } else if (wrapper) {
-    return Issue{"text_config", "is required for model_type \"" + model_type + "\" (the language model's config)"};
+    return issue_row("text_config", Str::imp_hf_text_config_required, model_type);
   }
 
   Reader r(*obj, prefix);
@@ -471,9 +462,8 @@ Result<ImportedConfig> hf::import_object(const json& config, const ImportOptions
     std::string list;
     for (auto t : supported_model_types()) list += std::string(list.empty() ? "" : ", ") + std::string(t);
     if (!opt.generic_fallback)
-      return Issue{prefix + "model_type",
-                   (model_type.empty() ? std::string("is missing") : "\"" + model_type + "\" is not supported") +
-                       "; supported: " + list + " (or choose the generic LLaMA-like reading)"};
+      return model_type.empty() ? issue_row(prefix + "model_type", Str::imp_hf_model_type_missing, list)
+                                : issue_row(prefix + "model_type", Str::imp_hf_model_type_unsupported, model_type, list);
     r.notes.push_back(issue_row("model_type", Str::import_note_generic, model_type));
     row = &hf::generic_row();
   }
@@ -485,9 +475,9 @@ Result<ImportedConfig> hf::import_object(const json& config, const ImportOptions
     // the head of the model it builds; two that disagree are refused rather than one picked.
     if (auto t = top->find("tie_word_embeddings"); t != top->end() && !t->is_null()) {
       if (!t->is_boolean())
-        r.issues.push_back({"tie_word_embeddings", "must be true or false, got " + json_util::type_name(*t)});
+        r.issues.push_back(issue_row("tie_word_embeddings", Str::imp_must_be_bool, json_util::type_row(*t)));
       else if (obj->contains("tie_word_embeddings") && (*obj)["tie_word_embeddings"] != *t)
-        r.issues.push_back({"tie_word_embeddings", "differs from text_config.tie_word_embeddings: which head the model has is unclear"});
+        r.issues.push_back(issue_row("tie_word_embeddings", Str::imp_hf_tie_differs));
       else
         c.tie_embeddings = t->get<bool>();
     }

@@ -32,7 +32,7 @@ void falcon_layout(Reader& r, ModelConfig& c, std::string_view model_type) {
 // for pre-norm models that keep it; norms without affine weights are not modelled.
 void opt_projection_and_norms(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
   if (!r.boolean({"layer_norm_elementwise_affine"}, true))
-    r.issues.push_back({r.prefix() + "layer_norm_elementwise_affine", "false is not supported (only true)"});
+    r.issues.push_back(issue_row(r.prefix() + "layer_norm_elementwise_affine", Str::imp_fam_false_only_true));
   const i64 proj = r.integer("word_embed_proj_dim", {"word_embed_proj_dim"}, c.d_model);
   c.embed_proj_dim = proj == c.d_model ? 0 : proj;
   c.norm_final = r.boolean({"do_layer_norm_before"}, true) && !r.boolean({"_remove_final_layer_norm"}, false);
@@ -47,9 +47,9 @@ void openai_gpt_block(Reader& r, ModelConfig& c, std::string_view /*model_type*/
   if (afn == "gelu") c.act = Activation::GeluTanh;
   else if (afn == "relu") c.act = Activation::Relu;
   else if (afn == "silu" || afn == "swish") c.act = Activation::Silu;
-  else r.issues.push_back({r.prefix() + "afn", "\"" + afn.substr(0, 40) + "\" is not one of gelu, relu, silu, swish"});
+  else r.issues.push_back(issue_row(r.prefix() + "afn", Str::imp_fam_afn, afn.substr(0, 40)));
   if (const i64 n = r.integer("n_special", {"n_special"}, 0); n != 0)
-    r.issues.push_back({r.key_for("n_special"), "special-token rows are not modelled (only 0), got " + std::to_string(n)});
+    r.issues.push_back(issue_row(r.key_for("n_special"), Str::imp_fam_n_special, std::to_string(n)));
 }
 
 // OLMo-2 (modeling_olmo2.py Olmo2DecoderLayer): RMSNorms on the outputs of attention and MLP
@@ -82,8 +82,7 @@ void llama4_layers(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
     for (size_t i = 0; ok && i < v->size(); ++i)
       ok = ((*v)[i].get<i64>() == 0) == (n > 0 && (static_cast<i64>(i) + 1) % n == 0);
     if (!ok)
-      r.issues.push_back({key, "must list 0 or 1 for each of the " + std::to_string(c.n_layers) +
-                                   " layers, with every n-th layer 0 (full attention): other mixes are not supported"});
+      r.issues.push_back(issue_row(key, Str::imp_fam_no_rope_layers, std::to_string(c.n_layers)));
     else if (n == 0)
       c.sliding_pattern = 1;  // every layer chunked
     else
@@ -100,7 +99,7 @@ void llama4_layers(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
   if (const json* v = r.find({"attn_temperature_tuning"}, nullptr, &key)) {
     if (v->is_boolean()) tuning = v->get<bool>();
     else if (v->is_number()) tuning = v->get<double>() != 0.0;
-    else r.issues.push_back({key, "must be true, false or a number, got " + json_util::type_name(*v)});
+    else r.issues.push_back(issue_row(key, Str::imp_fam_bool_or_number, json_util::type_row(*v)));
   }
   c.attn_floor_scale = tuning ? r.number("floor_scale", {"floor_scale"}, 8192.0) : 0.0;
   c.attn_temp_scale = tuning ? r.number("attn_scale", {"attn_scale"}, 0.1) : 0.0;
@@ -114,8 +113,7 @@ void llama4_layers(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
       for (i64 l = c.moe.phase; l < c.n_layers; l += c.moe.freq) expect.push_back(l);
       same = listed == expect;
       if (!same)
-        r.issues.push_back({r.prefix() + "moe_layers", "must be every interleave_moe_layer_step-th layer (" +
-                                                           std::to_string(c.moe.freq) + "), other lists are not supported"});
+        r.issues.push_back(issue_row(r.prefix() + "moe_layers", Str::imp_fam_moe_layers, std::to_string(c.moe.freq)));
     }
   }
 }
@@ -145,7 +143,7 @@ void nemotron_h_blocks(Reader& r, ModelConfig& c, std::string_view /*model_type*
 // LatentMoE (moe_latent_size, Nemotron 3 Super) is refused by name.
 void nemotron_h_experts(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
   if (const json* v = r.find({"moe_latent_size"}, nullptr, nullptr); v && !v->is_null())
-    r.issues.push_back({r.prefix() + "moe_latent_size", "latent MoE projections are not supported yet (only null)"});
+    r.issues.push_back(issue_row(r.prefix() + "moe_latent_size", Str::imp_fam_latent_moe));
   if (c.block_pattern.find('E') == std::string::npos) c.moe = MoeConfig{};
 }
 
@@ -155,7 +153,7 @@ void read_dt_floor(Reader& r, Mamba2Config& m) {
   std::string key;
   if (const json* v = r.find({"time_step_limit"}, nullptr, &key)) {
     if (v->is_array() && !v->empty() && (*v)[0].is_number()) m.dt_floor = (*v)[0].get<double>();
-    else r.issues.push_back({key, "must be a list of two numbers, got " + json_util::type_name(*v)});
+    else r.issues.push_back(issue_row(key, Str::imp_fam_two_numbers, json_util::type_row(*v)));
   }
 }
 
@@ -169,8 +167,7 @@ void granite_layers(Reader& r, ModelConfig& c, std::string_view /*model_type*/) 
   const auto pattern = layer_kinds(r, c.n_layers, {"layer_types", "layers_block_type"}, {{"mamba", 'M'}, {"attention", '*'}});
   if (!pattern) {
     if (r.issues.size() == issues)  // absent, not refused
-      r.issues.push_back({r.prefix() + "layer_types", "is required: \"mamba\" or \"attention\" for each of the " +
-                                                         std::to_string(c.n_layers) + " layers"});
+      r.issues.push_back(issue_row(r.prefix() + "layer_types", Str::imp_fam_granite_layer_types, std::to_string(c.n_layers)));
     return;
   }
   c.block_pattern = *pattern;
@@ -179,7 +176,7 @@ void granite_layers(Reader& r, ModelConfig& c, std::string_view /*model_type*/) 
   const std::string pos = r.str({"position_embedding_type"}, "nope");
   if (pos == "nope") c.pos = PosKind::None;
   else if (pos != "rope")
-    r.issues.push_back({r.prefix() + "position_embedding_type", "\"" + pos.substr(0, 40) + "\" is not one of nope, rope"});
+    r.issues.push_back(issue_row(r.prefix() + "position_embedding_type", Str::imp_fam_pos_type, pos.substr(0, 40)));
   // ref: GraniteMoeHybridConfig defaults
   auto& m = c.mamba;
   m.heads = r.integer("mamba_num_heads", {"mamba_n_heads"}, 128);
@@ -201,9 +198,8 @@ void granite_layers(Reader& r, ModelConfig& c, std::string_view /*model_type*/) 
   c.logits_div = r.number("logits_scaling", {"logits_scaling"}, 1.0);
   // ref: BambaMixer: intermediate_size = mamba_expand · hidden_size must equal heads · head_dim.
   if (const i64 expand = r.integer("mamba_expand", {"mamba_expand"}, 2); expand * c.d_model != m.heads * m.head_dim)
-    r.issues.push_back({r.prefix() + "mamba_d_head", "mamba_n_heads · mamba_d_head (" + std::to_string(m.heads * m.head_dim) +
-                                                         ") must equal mamba_expand · hidden_size (" +
-                                                         std::to_string(expand * c.d_model) + ")"});
+    r.issues.push_back(issue_row(r.prefix() + "mamba_d_head", Str::imp_fam_mamba_expand, std::to_string(m.heads * m.head_dim),
+                                 std::to_string(expand * c.d_model)));
 }
 
 // GPTBigCode (StarCoder, SantaCoder): multi_query (default true) keeps one K/V head.
@@ -223,13 +219,13 @@ void lfm2_layers(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
   } else {
     const std::vector<i64> full = r.int_list("full_attn_idxs", "full_attn_idxs");
     if (!r.has("full_attn_idxs")) {
-      r.issues.push_back({r.prefix() + "layer_types", "is required (or full_attn_idxs): which layers are attention"});
+      r.issues.push_back(issue_row(r.prefix() + "layer_types", Str::imp_fam_lfm2_layer_types));
       return;
     }
     for (i64 i : full) {
       if (i < 0 || i >= c.n_layers) {
-        r.issues.push_back({r.prefix() + "full_attn_idxs", "layer indices must be in [0, " + std::to_string(c.n_layers - 1) +
-                                                               "], got " + std::to_string(i)});
+        r.issues.push_back(issue_row(r.prefix() + "full_attn_idxs", Str::imp_fam_attn_idx, std::to_string(c.n_layers - 1),
+                                     std::to_string(i)));
         return;
       }
       pattern[static_cast<size_t>(i)] = '*';
@@ -248,7 +244,7 @@ void lfm2_layers(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
     f = static_cast<i64>(mult * static_cast<double>(f));
     const i64 multiple = r.integer("block_multiple_of", {"block_multiple_of"}, 256);
     if (multiple < 1 || multiple > 65536)
-      r.issues.push_back({r.prefix() + "block_multiple_of", "must be an integer in [1, 65536], got " + std::to_string(multiple)});
+      r.issues.push_back(issue_row(r.prefix() + "block_multiple_of", Str::imp_fam_multiple_of, std::to_string(multiple)));
     else
       f = ceil_div(f, multiple) * multiple;
   }
@@ -267,8 +263,8 @@ void ernie_moe(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
   const i64 end = r.integer("moe_layer_end_index", {"moe_layer_end_index"}, -1);
   if (end == -1) return;
   if (end < c.moe.first_dense || end >= c.n_layers) {
-    r.issues.push_back({r.prefix() + "moe_layer_end_index", "must be -1 (the last layer) or in [moe_layer_start_index, " +
-                                                                std::to_string(c.n_layers - 1) + "], got " + std::to_string(end)});
+    r.issues.push_back(issue_row(r.prefix() + "moe_layer_end_index", Str::imp_fam_moe_end, std::to_string(c.n_layers - 1),
+                                 std::to_string(end)));
     return;
   }
   for (i64 l = end + 1; l < c.n_layers; ++l) c.moe.dense_layers.push_back(l);
@@ -284,8 +280,7 @@ void minimax_layers(Reader& r, ModelConfig& c, std::string_view /*model_type*/) 
   if (!r.has("attn_type_list")) return;
   if (static_cast<i64>(kinds.size()) != c.n_layers ||
       std::any_of(kinds.begin(), kinds.end(), [](i64 k) { return k != 1; }))
-    r.issues.push_back({r.prefix() + "attn_type_list", "must list 1 (softmax attention) for each of the " +
-                                                           std::to_string(c.n_layers) + " layers: other kinds are not supported"});
+    r.issues.push_back(issue_row(r.prefix() + "attn_type_list", Str::imp_fam_attn_type_list, std::to_string(c.n_layers)));
 }
 
 // Jamba (configuration_jamba.py, modeling_jamba.py): layer i is attention iff i % attn_layer_period
@@ -295,8 +290,7 @@ void jamba_layers(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
   const i64 period = r.integer("attn_layer_period", {"attn_layer_period"}, 8);  // ref: JambaConfig
   const i64 offset = r.integer("attn_layer_offset", {"attn_layer_offset"}, 4);
   if (period < 1 || offset < 0 || offset >= period) {
-    r.issues.push_back({r.prefix() + "attn_layer_offset", "must be in [0, attn_layer_period − 1] with attn_layer_period >= 1, got " +
-                                                             std::to_string(offset) + " and " + std::to_string(period)});
+    r.issues.push_back(issue_row(r.prefix() + "attn_layer_offset", Str::imp_fam_attn_offset, std::to_string(offset), std::to_string(period)));
     return;
   }
   std::string pattern(static_cast<size_t>(std::clamp<i64>(c.n_layers, 0, 10000)), 'S');
@@ -329,8 +323,8 @@ void jamba_experts(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
   c.moe.freq = r.integer("expert_layer_period", {"expert_layer_period"}, 2);  // ref: JambaConfig
   c.moe.phase = r.integer("expert_layer_offset", {"expert_layer_offset"}, 1);
   if (c.moe.phase < 0 || c.moe.phase >= c.moe.freq)
-    r.issues.push_back({r.prefix() + "expert_layer_offset", "must be in [0, expert_layer_period − 1] (" +
-                                                                std::to_string(c.moe.freq - 1) + "), got " + std::to_string(c.moe.phase)});
+    r.issues.push_back(issue_row(r.prefix() + "expert_layer_offset", Str::imp_fam_expert_offset, std::to_string(c.moe.freq - 1),
+                                 std::to_string(c.moe.phase)));
 }
 
 // Falcon-H1 (configuration_falcon_h1.py, modeling_falcon_h1.py): every layer runs attention and a
@@ -342,10 +336,10 @@ void falcon_h1_layers(Reader& r, ModelConfig& c, std::string_view /*model_type*/
   c.block_pattern.assign(static_cast<size_t>(std::clamp<i64>(c.n_layers, 0, 10000)), 'P');
   c.block_ffn = true;
   if (const json* v = r.find({"attn_layer_indices"}, nullptr, nullptr); v && !v->is_null())
-    r.issues.push_back({r.prefix() + "attn_layer_indices", "only null is supported (attention in every layer)"});
+    r.issues.push_back(issue_row(r.prefix() + "attn_layer_indices", Str::imp_fam_attn_indices));
   for (const char* k : {"mamba_proj_bias", "projectors_bias"})
     if (r.boolean({k}, false))
-      r.issues.push_back({r.prefix() + k, "true is not supported (only false): which projections it biases is not modelled"});
+      r.issues.push_back(issue_row(r.prefix() + k, Str::imp_fam_proj_bias));
   auto& m = c.mamba;
   const i64 expand = r.integer("mamba_expand", {"mamba_expand"}, 2);  // ref: FalconH1Config defaults
   i64 d_ssm = 1024;
@@ -358,8 +352,8 @@ void falcon_h1_layers(Reader& r, ModelConfig& c, std::string_view /*model_type*/
   else
     m.head_dim = m.heads > 0 ? d_ssm / m.heads : 0;
   if (m.heads * m.head_dim != d_ssm)
-    r.issues.push_back({r.prefix() + "mamba_d_head", "mamba_n_heads · mamba_d_head (" + std::to_string(m.heads * m.head_dim) +
-                                                         ") must equal the mixer's width mamba_d_ssm (" + std::to_string(d_ssm) + ")"});
+    r.issues.push_back(issue_row(r.prefix() + "mamba_d_head", Str::imp_fam_mamba_d_ssm, std::to_string(m.heads * m.head_dim),
+                                 std::to_string(d_ssm)));
   m.state = r.integer("ssm_state_size", {"mamba_d_state"}, 256);
   m.groups = r.integer("n_groups", {"mamba_n_groups"}, 1);
   m.conv_kernel = r.integer("conv_kernel", {"mamba_d_conv"}, 4);
@@ -382,7 +376,7 @@ void falcon_h1_layers(Reader& r, ModelConfig& c, std::string_view /*model_type*/
     const bool ok = v->is_array() && v->size() == out.size() &&
                     std::all_of(v->begin(), v->end(), [](const json& e) { return e.is_number(); });
     if (!ok) {
-      r.issues.push_back({at, "must be null or a list of " + std::to_string(out.size()) + " numbers"});
+      r.issues.push_back(issue_row(at, Str::imp_fam_numbers, std::to_string(out.size())));
       return;
     }
     for (size_t i = 0; i < out.size(); ++i) out[i] = (*v)[i].get<double>();
@@ -402,7 +396,7 @@ void nas_blocks(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
   std::string key;
   const json* blocks = r.find({"block_configs"}, "block_configs", &key);
   if (!blocks || !blocks->is_array() || static_cast<i64>(blocks->size()) != c.n_layers) {
-    r.issues.push_back({r.prefix() + "block_configs", "must list one block per layer (" + std::to_string(c.n_layers) + ")"});
+    r.issues.push_back(issue_row(r.prefix() + "block_configs", Str::imp_fam_block_configs, std::to_string(c.n_layers)));
     return;
   }
   std::vector<i64> kv, ffn;
@@ -412,7 +406,7 @@ void nas_blocks(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
     const json* attn = b.is_object() && b.contains("attention") ? &b["attention"] : nullptr;
     const json* mlp = b.is_object() && b.contains("ffn") ? &b["ffn"] : nullptr;
     if (!attn || !attn->is_object() || !mlp || !mlp->is_object()) {
-      r.issues.push_back({at, "must be an object with \"attention\" and \"ffn\" objects"});
+      r.issues.push_back(issue_row(at, Str::imp_fam_block_object));
       return;
     }
     auto on = [](const json& o, const char* k) { return o.contains(k) && o[k].is_boolean() && o[k].get<bool>(); };
@@ -420,12 +414,12 @@ void nas_blocks(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
     for (const char* k : {"replace_with_linear", "sparsify", "num_sink_tokens", "window_length", "unshifted_sink",
                           "use_prefill_window_in_sink_attention"})
       if (set(*attn, k)) {
-        r.issues.push_back({at + ".attention." + k, "is not supported (only null or false)"});
+        r.issues.push_back(issue_row(at + ".attention." + k, Str::imp_fam_null_or_false));
         return;
       }
     for (const char* k : {"replace_with_linear", "sparsify"})
       if (set(*mlp, k)) {
-        r.issues.push_back({at + ".ffn." + k, "is not supported (only null or false)"});
+        r.issues.push_back(issue_row(at + ".ffn." + k, Str::imp_fam_null_or_false));
         return;
       }
     if (on(*attn, "no_op")) {
@@ -434,9 +428,10 @@ void nas_blocks(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
       const json* g = attn->contains("n_heads_in_group") ? &(*attn)["n_heads_in_group"] : nullptr;
       const auto group = g ? json_util::to_int(*g, at + ".attention.n_heads_in_group", r.issues) : std::nullopt;
       if (!group || *group < 1 || c.n_heads % *group != 0) {
-        if (group) r.issues.push_back({at + ".attention.n_heads_in_group", "must divide num_attention_heads (" +
-                                                                               std::to_string(c.n_heads) + ")"});
-        else if (!g) r.issues.push_back({at + ".attention.n_heads_in_group", "is required unless no_op"});
+        if (group)
+          r.issues.push_back(issue_row(at + ".attention.n_heads_in_group", Str::imp_fam_heads_in_group, std::to_string(c.n_heads)));
+        else if (!g)
+          r.issues.push_back(issue_row(at + ".attention.n_heads_in_group", Str::imp_fam_group_required));
         return;
       }
       kv.push_back(c.n_heads / *group);
@@ -446,7 +441,7 @@ void nas_blocks(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
     } else {
       const json* m = mlp->contains("ffn_mult") ? &(*mlp)["ffn_mult"] : nullptr;
       if (!m || !m->is_number() || !(m->get<double>() > 0) || m->get<double>() > 1024) {
-        r.issues.push_back({at + ".ffn.ffn_mult", "must be a number in (0, 1024] unless no_op"});
+        r.issues.push_back(issue_row(at + ".ffn.ffn_mult", Str::imp_fam_ffn_mult));
         return;
       }
       const auto width = static_cast<i64>(2.0 * m->get<double>() * static_cast<double>(c.d_model) / 3.0);
@@ -469,11 +464,9 @@ void nas_blocks(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
 // per_layer_config spelling are refused by name.
 void gemma4_layers(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
   if (r.boolean({"enable_moe_block"}, false))
-    r.issues.push_back({r.prefix() + "enable_moe_block", "true is not supported yet (Gemma 4's MoE layers keep a dense MLP "
-                                                         "beside the experts; only false)"});
+    r.issues.push_back(issue_row(r.prefix() + "enable_moe_block", Str::imp_fam_gemma4_moe));
   if (const json* v = r.find({"per_layer_config"}, nullptr, nullptr); v && !(v->is_null() || (v->is_object() && v->empty())))
-    r.issues.push_back({r.prefix() + "per_layer_config", "is not read yet; give global_head_dim and "
-                                                         "num_global_key_value_heads (transformers 5.14 spelling)"});
+    r.issues.push_back(issue_row(r.prefix() + "per_layer_config", Str::imp_fam_per_layer_config));
   c.k_eq_v = r.boolean({"attention_k_eq_v"}, false);
   // For the reference block: Gemma4TextAttention's scaling is 1.0 (q and k are RMS-normalized per
   // head), and v_norm normalizes each value head without a weight.
@@ -491,8 +484,7 @@ void gemma4_layers(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
   c.ple_vocab = c.ple_dim > 0 ? r.integer("vocab_size_per_layer_input", {"vocab_size_per_layer_input"}, 262144) : 0;
   if (r.str({"use_bidirectional_attention"}, "") == "all") c.sliding_window = c.sliding_window / 2 + 1;
   if (c.sliding_window > 0 && c.layer_slides(c.n_layers - 1))
-    r.issues.push_back({r.prefix() + "layer_types", "the last layer must be full attention (Gemma4TextConfig forces it); "
-                                                    "this layer pattern would change"});
+    r.issues.push_back(issue_row(r.prefix() + "layer_types", Str::imp_fam_gemma4_last));
 }
 
 // Shared pieces of rows. Numbers in rows are the class defaults of transformers'
