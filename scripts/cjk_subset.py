@@ -2,7 +2,7 @@
 """Builds the CJK fonts of the interface from a Debian font (fonts-noto-cjk), at build time.
 
   cjk_subset.py --font NotoSansCJK-Regular.ttc --family "Noto Sans CJK SC" \
-                --strings src/core/lang/zh.inc --strings src/core/lang/zh_fields.inc --out zh.otf \
+                --strings src/core/lang/zh.inc --strings src/core/lang/zh_fields.inc [--strings …] --out zh.otf \
                 --switch-strings src/core/lang/en.inc --switch-out switch.otf
 
 --out holds every non-ASCII character of the Chinese tables (ASCII comes from the UI's

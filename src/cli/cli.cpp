@@ -553,9 +553,9 @@ Output run(const std::vector<std::string>& a, const FileReader& read_file, const
   }
   if (args.command == "demo") {  // workload flags describe an estimate, not the demo block
     for (const auto& s : a)
-      if (s == "--explain" || s == "--gib" || s == "--csv" || s == "--svg" || s == "--lang" || s.rfind("--lang=", 0) == 0 || (s.rfind("--", 0) == 0 && find_field_by_flag(s.substr(0, s.find('=')))))
+      if (s == "--explain" || s == "--gib" || s == "--csv" || s == "--svg" || (s.rfind("--", 0) == 0 && find_field_by_flag(s.substr(0, s.find('=')))))
         return fail(s.substr(0, s.find('=')) + " is not a demo option", "demo takes " + demo_flag_list(", ") + ", --json");
-    return demo_cmd({args.preset, args.config, args.generic, args.json, args.demo_settings}, read_file);
+    return demo_cmd({args.preset, args.config, args.generic, args.json, args.demo_settings, args.lang}, read_file);
   }
   if (!args.demo_settings.empty()) return fail(demo_flag_list(" and ") + " are options of `llmsize demo`");
   if (args.model_id && args.command != "export") return fail("--model-id is an option of `llmsize export`");

@@ -16,6 +16,7 @@ struct DemoFlags {
   std::optional<std::string> preset, config;        // exactly one
   bool generic = false, json = false;
   std::map<std::string, std::string> settings;  // raw values by flag ("--prompt" -> "16"), the last one given
+  core::Lang lang = core::Lang::En;             // the text view's and the errors' language (--lang, else the locale's)
 };
 
 Output demo_cmd(const DemoFlags& flags, const FileReader& read_file);
