@@ -408,7 +408,7 @@ void draw_compare_results(App& app, const core::Estimate& first) {
   std::vector<core::Result<core::Estimate>> est;
   est.emplace_back(first);
   for (size_t k = 2; k <= n; ++k) est.push_back(estimate_case(app, k, cases[k - 1].workload));
-  const core::Comparison c = core::compare(cases, est);
+  const core::Comparison c = core::compare(cases, est, ui_lang());
   size_t edit = 0, remove = 0;
 
   section(T(Str::cmp_figures));
@@ -442,10 +442,10 @@ void draw_compare_results(App& app, const core::Estimate& first) {
       ImGui::TableNextRow();
       if (r.differs) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, ImGui::GetColorU32(hi));
       ImGui::TableNextColumn();
-      ImGui::TextWrapped("%s%s", r.differs ? "* " : "", r.label.c_str());
+      ImGui::TextWrapped("%s%s", r.differs ? "* " : "", core::compare_label(r, ui_lang()).c_str());
       for (size_t k = 0; k < n; ++k) {
         ImGui::TableNextColumn();
-        ImGui::TextWrapped("%s", core::compare_cell(r, k, u).c_str());
+        ImGui::TextWrapped("%s", core::compare_cell(r, k, u, ui_lang()).c_str());
       }
     }
     ImGui::EndTable();

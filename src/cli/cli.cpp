@@ -30,55 +30,13 @@ namespace llmsize::cli {
 namespace {
 using namespace llmsize::core;
 
-const char* kUsage =
-    "llmsize — parameters and memory of decoder-only Transformers\n"
-    "\n"
-    "Usage:\n"
-    "  llmsize estimate (--preset NAME | --config PATH | --gguf FILE) [--safetensors PATH] [--mmproj FILE] [--json | --csv | --svg] [--explain]\n"
-    "  llmsize presets [--json]\n"
-    "  llmsize limits                 (the bounds of every input, as Markdown)\n"
-    "  llmsize check-log FILE (--preset NAME | --config PATH) [workload flags] [--json]\n"
-    "                                 (a vLLM or llama.cpp start-up log beside llmsize's profile of that run)\n"
-    "  llmsize gguf FILE [--json]     (a GGUF model file's header: metadata, tensors, bytes per type)\n"
-    "  llmsize safetensors PATH [--json]  (a checkpoint's headers: a .safetensors file, an index or its folder)\n"
-    "  llmsize demo (--preset NAME | --config PATH) [--prompt N] [--tokens N] [--budget-mib N] [--train-seq N …] [--json]\n"
-    "  llmsize compare [LINK] [--case LINK]... [--json] [--gib]\n"
-    "                 (2 to 4 configurations side by side: a comparison link, or one share link per --case)\n"
-    "  llmsize export (--preset NAME | --config PATH | --gguf FILE) --runtime vllm|sglang|llamacpp [--model-id ID]\n"
-    "                 [workload flags] [--json]  (the engine's launch command with the flags the estimate assumed;\n"
-    "                 with --mode training, DeepSpeed's or Accelerate FSDP's configuration file)\n"
-    "  llmsize --help | --version\n"
-    "\n"
-    "Options:\n"
-    "  --preset NAME   a built-in model (see `llmsize presets`)\n"
-    "  --config PATH   a Hugging Face config.json ('-' reads standard input)\n"
-    "  --gguf FILE     a GGUF model file: the model from its metadata, the weight format from its file type\n"
-    "                  (unless --weights is given), and its real bytes beside the estimate\n"
-    "  --safetensors PATH  a checkpoint (file, index or folder) whose bytes stand beside the estimate;\n"
-    "                  a folder's config.json is the model when no --preset or --config is given\n"
-    "  --mmproj FILE   a multimodal projector (llama.cpp's mmproj-*.gguf): its bytes are the vision encoder\n"
-    "  --generic       read an unsupported model_type as a LLaMA-like decoder\n"
-    "  --model-id ID   export: the model as the command names it (a Hugging Face id or path; default: the\n"
-    "                  preset's repository, the --gguf path, else MODEL)\n"
-    "  --json          print one JSON object instead of tables\n"
-    "  --csv           estimate: every figure of the mode as CSV (key, label, unit, bound, value, formula, reference)\n"
-    "  --svg           estimate: the memory chart (where the memory of the most loaded GPU goes) as SVG\n"
-    "  --explain       also print every tensor and the derivation of the estimate\n"
-    "  --lang en|zh    estimate's tables in English or Simplified Chinese (default: the locale's, LC_ALL,\n"
-    "                  LC_MESSAGES or LANG, else English); JSON, CSV and the engines' own lines stay as they are\n";
-// After the demo's flags (demo_flags_usage(), from ref::demo_fields()).
-const char* kUsageEnd =
-    "\n"
-    "Counting convention: the learnable parameters of the Hugging Face *ForCausalLM model\n"
-    "(a tied head counted once; buffers and quantization scales excluded; multi-token-\n"
-    "prediction layers reported separately).\n";
-
-Output fail(std::string msg, std::string hint = "see `llmsize --help`") {
-  return {"", "llmsize: " + msg + " (" + hint + ")\n", 2};
+// An error line in `l`: a row with its values, then a hint (a row, or an example command).
+Output fail(Lang l, Str row, std::vector<RowArg> values = {}, RowArg hint = Str::cli_hint_help) {
+  return {"", "llmsize: " + printf_text(tr(Str::cli_error, l), row_text(row, values, l).c_str(), hint.in(l).c_str()) + "\n", 2};
 }
-Output fail_issues(const std::vector<Issue>& issues) {
+Output fail_issues(const std::vector<Issue>& issues, Lang l) {
   Output o{"", "", 2};
-  for (const auto& i : issues) o.err += "llmsize: " + to_string(i) + "\n";
+  for (const auto& i : issues) o.err += "llmsize: " + to_string(i, l) + "\n";
   return o;
 }
 
@@ -92,19 +50,20 @@ struct Args {
   std::vector<std::string> given;  // workload keys set by a flag
   bool json = false, explain = false, generic = false, csv = false, svg = false;
   core::Lang lang = core::Lang::En;  // the text views' language (--lang, else the locale's)
-  bool lang_given = false;
   std::map<std::string, std::string> demo_settings;  // demo flags, parsed by demo_cmd
 };
 
-// The workload flags, generated from core::workload_fields().
-std::string workload_usage() {
-  std::string o = "\nWorkload flags of `estimate` (memory, fit and throughput):\n";
+// The workload flags, generated from core::workload_fields(), their help in `l`.
+std::string workload_usage(Lang l) {
+  std::string o = "\n" + std::string(tr(Str::cli_usage_workload, l)) + "\n";
   for (const auto& f : workload_fields()) {
     std::string head = "  " + std::string(f.flag) + " " + std::string(f.key == "gpu" ? "ID" : "V");
     head.resize(std::max<size_t>(head.size() + 1, 24), ' ');
-    o += head + std::string(f.help) + "; " + allowed_text(f) + ", default " + f.get(Workload{}) + "\n";
+    const FieldText* zh = field_text("workload", f.key, l);
+    o += head + printf_text(tr(Str::cli_usage_field, l), zh ? std::string(zh->help).c_str() : std::string(f.help).c_str(),
+                            allowed_text(f, l).c_str(), f.get(Workload{}).c_str()) + "\n";
   }
-  o += "  --gib                 print sizes in GiB (2^30) instead of GB (10^9)\n";
+  o += "  --gib                 " + std::string(tr(Str::cli_usage_gib, l)) + "\n";
   return o;
 }
 
@@ -115,10 +74,10 @@ std::vector<Issue> with_flags(std::vector<Issue> issues) {
   return issues;
 }
 
-std::optional<std::string> take_value(const std::vector<std::string>& a, size_t& i, Output& err) {
+std::optional<std::string> take_value(const std::vector<std::string>& a, size_t& i, Output& err, Lang l) {
   const std::string& flag = a[i];
   if (i + 1 >= a.size() || (a[i + 1].size() > 1 && a[i + 1].rfind("--", 0) == 0)) {
-    err = fail(flag + " needs a value");
+    err = fail(l, Str::cli_needs_value, {flag});
     return std::nullopt;
   }
   return a[++i];
@@ -126,7 +85,7 @@ std::optional<std::string> take_value(const std::vector<std::string>& a, size_t&
 
 Output presets_cmd(const Args& args) {
   auto all = load_presets();
-  if (!all) return fail_issues(all.issues());
+  if (!all) return fail_issues(all.issues(), args.lang);
   Output o;
   if (args.json) {
     o.out = presets_json(*all) + "\n";
@@ -147,18 +106,18 @@ Output presets_cmd(const Args& args) {
 // header continues; read at least that, doubling, up to `cap` bytes. `what` names the format.
 template <class Parse>
 auto read_header(const std::string& path, const PrefixReader& read_prefix, Output& err, const std::string& what, i64 cap,
-                 Parse parse) -> std::optional<std::remove_cvref_t<decltype(*parse(std::string_view(), i64{}, nullptr))>> {
+                 Lang l, Parse parse) -> std::optional<std::remove_cvref_t<decltype(*parse(std::string_view(), i64{}, nullptr))>> {
   i64 want = std::min<i64>(i64{4} << 20, cap);
   for (;;) {
     i64 size = 0;
     std::string error;
     const auto head = read_prefix(path, want, size, error);
     if (!head) {
-      err = fail(what + ": " + error);
+      err = fail(l, Str::cli_what_error, {what, error});
       return std::nullopt;
     }
     if (size == 0) {
-      err = fail(what + ": \"" + path + "\" is empty");
+      err = fail(l, Str::cli_file_empty, {what, path});
       return std::nullopt;
     }
     i64 more = 0;
@@ -166,30 +125,30 @@ auto read_header(const std::string& path, const PrefixReader& read_prefix, Outpu
     if (h) return std::move(h).value();
     const i64 read = static_cast<i64>(head->size());
     if (more <= read || read >= size || want >= cap) {
-      err = fail_issues(h.issues());
+      err = fail_issues(h.issues(), l);
       return std::nullopt;
     }
     want = std::min(std::max(more, 2 * want), cap);
   }
 }
 
-std::optional<GgufHeader> load_gguf_file(const std::string& path, const PrefixReader& read_prefix, Output& err) {
-  return read_header(path, read_prefix, err, "gguf", kGgufMaxHeaderBytes,
+std::optional<GgufHeader> load_gguf_file(const std::string& path, const PrefixReader& read_prefix, Output& err, Lang l) {
+  return read_header(path, read_prefix, err, "gguf", kGgufMaxHeaderBytes, l,
                      [](std::string_view head, i64 size, i64* more) { return read_gguf_header(head, size, more); });
 }
 
 // A GGUF file, or every shard of the split model it is one of (the files beside it named as
 // gguf-split names them), merged.
-std::optional<GgufHeader> load_gguf(const std::string& path, const PrefixReader& read_prefix, Output& err) {
-  auto first = load_gguf_file(path, read_prefix, err);
+std::optional<GgufHeader> load_gguf(const std::string& path, const PrefixReader& read_prefix, Output& err, Lang l) {
+  auto first = load_gguf_file(path, read_prefix, err, l);
   if (!first) return std::nullopt;
   const auto split = gguf_split(*first);
   if (!split) return first;
   const auto paths = gguf_shard_paths(path, split->count);
   if (paths.empty()) {
-    err = fail("gguf: \"" + path + "\" is one of " + std::to_string(split->count) + " files of a split model (split.count) but is not "
-               "named <prefix>-0000k-of-" + std::string(5 - std::min<size_t>(5, std::to_string(split->count).size()), '0') +
-               std::to_string(split->count) + ".gguf, so the others cannot be found");
+    err = fail(l, Str::cli_split_name,
+               {path, std::to_string(split->count),
+                std::string(5 - std::min<size_t>(5, std::to_string(split->count).size()), '0') + std::to_string(split->count)});
     return std::nullopt;
   }
   std::vector<GgufHeader> shards;
@@ -198,27 +157,27 @@ std::optional<GgufHeader> load_gguf(const std::string& path, const PrefixReader&
       shards.push_back(std::move(*first));
       continue;
     }
-    auto h = load_gguf_file(p, read_prefix, err);
+    auto h = load_gguf_file(p, read_prefix, err, l);
     if (!h) return std::nullopt;
     shards.push_back(std::move(*h));
   }
   auto merged = merge_gguf_shards(std::move(shards));
   if (!merged) {
-    err = fail_issues(merged.issues());
+    err = fail_issues(merged.issues(), l);
     return std::nullopt;
   }
   return std::move(merged).value();
 }
 
-std::optional<SafetensorsHeader> load_safetensors_file(const std::string& path, const PrefixReader& read_prefix, Output& err) {
-  return read_header(path, read_prefix, err, "safetensors", 8 + kSafetensorsMaxHeader,
+std::optional<SafetensorsHeader> load_safetensors_file(const std::string& path, const PrefixReader& read_prefix, Output& err, Lang l) {
+  return read_header(path, read_prefix, err, "safetensors", 8 + kSafetensorsMaxHeader, l,
                      [](std::string_view head, i64 size, i64* more) { return read_safetensors_header(head, size, more); });
 }
 
 // A checkpoint: PATH/model.safetensors.index.json and its shards, PATH/model.safetensors, an
 // index file and the shards beside it, or one .safetensors file.
 std::optional<std::vector<SafetensorsHeader>> load_checkpoint(const std::string& path, const PrefixReader& read_prefix, Output& err,
-                                                              bool& folder) {
+                                                              bool& folder, Lang l) {
   auto whole = [&](const std::string& p) -> std::optional<std::string> {  // a small file, whole
     i64 size = 0;
     std::string error;
@@ -238,16 +197,16 @@ std::optional<std::vector<SafetensorsHeader>> load_checkpoint(const std::string&
   if (!index_path.empty()) {
     const auto text = whole(index_path);
     if (!text) {
-      err = fail("safetensors: cannot read the index \"" + index_path + "\" (at most 64 MiB)");
+      err = fail(l, Str::cli_index_read, {index_path});
       return std::nullopt;
     }
     auto index = read_safetensors_index(*text);
     if (!index) {
-      err = fail_issues(index.issues());
+      err = fail_issues(index.issues(), l);
       return std::nullopt;
     }
     for (const auto& shard : index->shards) {
-      auto h = load_safetensors_file(dir + "/" + shard, read_prefix, err);
+      auto h = load_safetensors_file(dir + "/" + shard, read_prefix, err, l);
       if (!h) return std::nullopt;
       files.push_back(std::move(*h));
     }
@@ -257,12 +216,12 @@ std::optional<std::vector<SafetensorsHeader>> load_checkpoint(const std::string&
   std::string error;
   if (read_prefix(path + "/model.safetensors", 0, size, error)) {
     folder = true;
-    auto h = load_safetensors_file(path + "/model.safetensors", read_prefix, err);
+    auto h = load_safetensors_file(path + "/model.safetensors", read_prefix, err, l);
     if (!h) return std::nullopt;
     files.push_back(std::move(*h));
     return files;
   }
-  auto h = load_safetensors_file(path, read_prefix, err);
+  auto h = load_safetensors_file(path, read_prefix, err, l);
   if (!h) return std::nullopt;
   files.push_back(std::move(*h));
   return files;
@@ -271,63 +230,61 @@ std::optional<std::vector<SafetensorsHeader>> load_checkpoint(const std::string&
 Output estimate_cmd(const Args& args, const FileReader& read_file, const PrefixReader& read_prefix) {
   if (args.preset.has_value() + args.config.has_value() + args.gguf.has_value() > 1 ||
       (args.preset.has_value() + args.config.has_value() + args.gguf.has_value() == 0 && !args.safetensors))
-    return fail("estimate needs exactly one of --preset NAME, --config PATH or --gguf FILE");
+    return fail(args.lang, Str::cli_estimate_one);
   if (args.gguf && args.safetensors)  // one file beside the estimate: file{} in the JSON is one of them
-    return fail("--gguf and --safetensors each set a model file beside the estimate; give one of them");
+    return fail(args.lang, Str::cli_gguf_and_st);
   Output err;
   std::optional<LoadedModel> model;
   std::optional<GgufHeader> file;
   Workload w = args.workload;
   std::vector<Issue> file_notes;
   if (args.gguf) {  // the model from the file's metadata, its weight format from its file type
-    if (!(file = load_gguf(*args.gguf, read_prefix, err))) return err;
+    if (!(file = load_gguf(*args.gguf, read_prefix, err, args.lang))) return err;
     auto c = gguf_config(*file);
-    if (!c) return fail_issues(c.issues());
+    if (!c) return fail_issues(c.issues(), args.lang);
     model = LoadedModel{c->config, "", c->notes};
     const bool weights_given = std::find(args.given.begin(), args.given.end(), "w") != args.given.end();
     if (auto f = gguf_weight_format(*file); f && !weights_given) w.weights = *f;
     else if (!weights_given)
-      file_notes.push_back(Issue{"gguf", "the file's type (" + gguf_file_type_name(*file) + ") has no estimated mix here; the estimate "
-                                         "takes --weights " + std::string(to_string(w.weights)) + ", the file's bytes stand beside it"});
+      file_notes.push_back(issue_row("gguf", Str::cli_note_file_type, gguf_file_type_name(*file), std::string(to_string(w.weights))));
   } else if (args.preset || args.config) {
-    model = load_model_flag(args.preset, args.config, args.generic, read_file, err);
+    model = load_model_flag(args.preset, args.config, args.generic, read_file, err, args.lang);
     if (!model) return err;
   }
   std::optional<std::vector<SafetensorsHeader>> checkpoint;
   if (args.safetensors) {  // the checkpoint's bytes beside the estimate; a folder's config.json the model
     bool folder = false;
-    if (!(checkpoint = load_checkpoint(*args.safetensors, read_prefix, err, folder))) return err;
+    if (!(checkpoint = load_checkpoint(*args.safetensors, read_prefix, err, folder, args.lang))) return err;
     if (!model) {
-      if (!folder) return fail("estimate --safetensors FILE needs --preset or --config (only a folder holds its config.json)");
+      if (!folder) return fail(args.lang, Str::cli_st_needs_model);
       std::string error;
       const auto text = read_file(*args.safetensors + "/config.json", error);
-      if (!text) return fail("--safetensors: " + error, "give --preset or --config, or a folder with its config.json");
+      if (!text) return fail(args.lang, Str::cli_what_error, {"--safetensors", error}, Str::cli_hint_st_model);
       auto loaded = load_model(ModelSource::config(*text, args.generic));
-      if (!loaded) return fail_issues(loaded.issues());
+      if (!loaded) return fail_issues(loaded.issues(), args.lang);
       model = std::move(loaded).value();
     }
   }
-  if (!model) return fail("estimate needs exactly one of --preset NAME, --config PATH or --gguf FILE");
+  if (!model) return fail(args.lang, Str::cli_estimate_one);
   const ModelConfig& cfg = model->config;
   std::vector<Issue> notes = model->notes;
   notes.insert(notes.end(), file_notes.begin(), file_notes.end());
   auto inv = build_inventory(cfg);
-  if (!inv) return fail_issues(inv.issues());
+  if (!inv) return fail_issues(inv.issues(), args.lang);
   auto params = count_params(cfg, *inv);
-  if (!params) return fail_issues(params.issues());
+  if (!params) return fail_issues(params.issues(), args.lang);
   // A multimodal projector file: the vision encoder's bytes.
   std::optional<GgufHeader> projector;
   if (args.mmproj) {
-    if (!(projector = load_gguf(*args.mmproj, read_prefix, err))) return err;
+    if (!(projector = load_gguf(*args.mmproj, read_prefix, err, args.lang))) return err;
     if (!gguf_is_projector(*projector))
-      return fail("--mmproj: \"" + *args.mmproj + "\" is not a multimodal projector (general.architecture \"" +
-                  gguf_printable(projector->string_of("general.architecture")) + "\", not clip)");
+      return fail(args.lang, Str::cli_mmproj_not, {*args.mmproj, gguf_printable(projector->string_of("general.architecture"))});
   }
   // A model file's bytes are the weights where its tensors match the model (else a note says why).
   Result<Estimate> est = std::vector<Issue>{};
   if (file || checkpoint || projector) {
     auto prepared = prepare(cfg);
-    if (!prepared) return fail_issues(prepared.issues());
+    if (!prepared) return fail_issues(prepared.issues(), args.lang);
     PreparedModel pm = std::move(prepared).value();
     if (file) attach_file(pm, *file);
     else if (checkpoint) attach_file(pm, *checkpoint);
@@ -336,14 +293,15 @@ Output estimate_cmd(const Args& args, const FileReader& read_file, const PrefixR
   } else {
     est = estimate(cfg, w);
   }
-  if (!est) return fail_issues(with_flags(est.issues()));
+  if (!est) return fail_issues(with_flags(est.issues()), args.lang);
   const ByteUnit unit = args.gib ? ByteUnit::GiB : ByteUnit::GB;
   Output o;
-  for (const auto& n : notes) o.err += "llmsize: note: " + n.message + "\n";
-  for (const auto& n : est->notes) o.err += "llmsize: note: " + with_flags({n})[0].field + ": " + n.message + "\n";
+  const Lang l = args.lang;
+  for (const auto& n : notes) o.err += "llmsize: " + printf_text(tr(Str::cli_note, l), message_in(n, l).c_str()) + "\n";
+  for (const auto& n : est->notes)
+    o.err += "llmsize: " + printf_text(tr(Str::cli_note, l), to_string(with_flags({n})[0], l).c_str()) + "\n";
   if (args.csv || args.svg) {
-    if (args.json || args.explain || (args.csv && args.svg))
-      return fail(std::string(args.csv ? "--csv" : "--svg") + " prints the figures or the chart alone: one of --json, --csv, --svg, without --explain");
+    if (args.json || args.explain || (args.csv && args.svg)) return fail(l, Str::cli_csv_svg_alone, {args.csv ? "--csv" : "--svg"});
     o.out = args.csv ? estimate_csv(cfg, w, *est) : memory_chart_svg(cfg, w, *est, unit);
     return o;
   }
@@ -355,9 +313,9 @@ Output estimate_cmd(const Args& args, const FileReader& read_file, const PrefixR
     o.out += "\n";
   } else {
     o.out = params_text(cfg, *params, args.lang) + estimate_text(cfg, w, *est, unit, args.lang);
-    if (file) o.out += "\n" + gguf_estimate_text(*file, *args.gguf, w, *est, unit);
-    if (checkpoint) o.out += "\n" + safetensors_estimate_text(*checkpoint, *inv, w, *est, unit);
-    if (projector) o.out += "\n" + projector_text(*projector, *args.mmproj, unit);
+    if (file) o.out += "\n" + gguf_estimate_text(*file, *args.gguf, w, *est, unit, l);
+    if (checkpoint) o.out += "\n" + safetensors_estimate_text(*checkpoint, *inv, w, *est, unit, l);
+    if (projector) o.out += "\n" + projector_text(*projector, *args.mmproj, unit, l);
     if (args.explain)
       o.out += "\n" + inventory_text(cfg, *inv, *params, args.lang) + estimate_explain_text(cfg, w, *est, unit, args.lang);
   }
@@ -365,20 +323,20 @@ Output estimate_cmd(const Args& args, const FileReader& read_file, const PrefixR
 }
 // check-log FILE: the engine's start-up figures beside llmsize's for the same settings.
 Output check_log_cmd(const Args& args, const FileReader& read_file) {
-  if (!args.file) return fail("check-log needs the log's path", "llmsize check-log vllm.log --preset llama-3.1-8b");
+  if (!args.file) return fail(args.lang, Str::cli_checklog_path, {}, "llmsize check-log vllm.log --preset llama-3.1-8b");
   std::string error;
   const auto text = read_file(*args.file, error);
-  if (!text) return fail("check-log: " + error);
+  if (!text) return fail(args.lang, Str::cli_what_error, {"check-log", error});
   auto log = parse_engine_log(*text);
-  if (!log) return fail_issues(log.issues());
+  if (!log) return fail_issues(log.issues(), args.lang);
   if (args.preset.has_value() == args.config.has_value())
-    return fail("check-log needs exactly one of --preset NAME or --config PATH",
-                log->model.empty() ? "the model the log ran" : "the log ran " + log->model);
+    return fail(args.lang, Str::cli_checklog_model, {},
+                log->model.empty() ? RowArg(Str::cli_hint_log_model) : row_arg(Str::cli_hint_log_ran, log->model));
   Output err;
-  auto model = load_model_flag(args.preset, args.config, args.generic, read_file, err);
+  auto model = load_model_flag(args.preset, args.config, args.generic, read_file, err, args.lang);
   if (!model) return err;
   auto check = check_log(*log, model->config, args.workload);
-  if (!check) return fail_issues(with_flags(check.issues()));
+  if (!check) return fail_issues(with_flags(check.issues()), args.lang);
   const LogCheck& c = *check;
   Output o;
   if (args.json) {
@@ -416,33 +374,33 @@ Output check_log_cmd(const Args& args, const FileReader& read_file) {
 }
 // safetensors PATH: a checkpoint's headers.
 Output safetensors_cmd(const Args& args, const PrefixReader& read_prefix) {
-  if (!args.file) return fail("safetensors needs a file, an index or a folder", "llmsize safetensors ./Qwen2.5-7B-Instruct");
+  if (!args.file) return fail(args.lang, Str::cli_st_path, {}, "llmsize safetensors ./Qwen2.5-7B-Instruct");
   Output o;
   bool folder = false;
-  auto files = load_checkpoint(*args.file, read_prefix, o, folder);
+  auto files = load_checkpoint(*args.file, read_prefix, o, folder, args.lang);
   if (!files) return o;
-  o.out = args.json ? safetensors_json(*files) + "\n" : safetensors_text(*files, *args.file);
+  o.out = args.json ? safetensors_json(*files) + "\n" : safetensors_text(*files, *args.file, args.lang);
   return o;
 }
 
 // gguf FILE: the header of a GGUF file.
 Output gguf_cmd(const Args& args, const PrefixReader& read_prefix) {
-  if (!args.file) return fail("gguf needs the file's path", "llmsize gguf model.gguf");
+  if (!args.file) return fail(args.lang, Str::cli_gguf_path, {}, "llmsize gguf model.gguf");
   Output o;
-  auto h = load_gguf(*args.file, read_prefix, o);
+  auto h = load_gguf(*args.file, read_prefix, o, args.lang);
   if (!h) return o;
-  o.out = args.json ? gguf_json(*h, true) + "\n" : gguf_text(*h, *args.file);
+  o.out = args.json ? gguf_json(*h, true) + "\n" : gguf_text(*h, *args.file, args.lang);
   return o;
 }
 // compare: 2 to 4 states side by side, from a comparison link and/or one link per --case.
 Output compare_cmd(const Args& args) {
   if (!args.given.empty() || args.preset || args.config || args.gguf)
-    return fail("compare takes its cases from links (the model and workload of each in its link)",
+    return fail(args.lang, Str::cli_compare_links, {},
                 "llmsize compare --case '#v=1&preset=llama-3-8b' --case '#v=1&preset=llama-3-8b&w=q4_k_m'");
   std::vector<ShareState> cases;
   if (args.file) {
     auto r = decode_compare_link(*args.file);
-    if (!r) return fail_issues(r.issues());
+    if (!r) return fail_issues(r.issues(), args.lang);
     cases = std::move(r).value();
   }
   for (size_t k = 0; k < args.cases.size(); ++k) {
@@ -450,43 +408,42 @@ Output compare_cmd(const Args& args) {
     if (!r) {
       std::vector<Issue> named = r.issues();
       for (Issue& i : named) i.field = "--case " + std::to_string(k + 1) + ": " + i.field;
-      return fail_issues(named);
+      return fail_issues(named, args.lang);
     }
     cases.push_back(std::move(r).value());
   }
   if (cases.size() < 2 || cases.size() > static_cast<size_t>(kMaxCompareCases))
-    return fail("compare needs 2 to " + std::to_string(kMaxCompareCases) + " cases, got " + std::to_string(cases.size()));
+    return fail(args.lang, Str::cli_compare_count, {std::to_string(kMaxCompareCases), std::to_string(cases.size())});
   const Comparison c = compare(cases);
   Output o;
-  o.out = args.json ? compare_json(c) + "\n" : compare_text(c, args.gib ? ByteUnit::GiB : ByteUnit::GB);
+  o.out = args.json ? compare_json(c) + "\n" : compare_text(c, args.gib ? ByteUnit::GiB : ByteUnit::GB, args.lang);
   return o;
 }
 
 // export: the engine's launch command for the model and the workload flags.
 Output export_cmd(const Args& args, const FileReader& read_file, const PrefixReader& read_prefix) {
   if (args.preset.has_value() + args.config.has_value() + args.gguf.has_value() != 1)
-    return fail("export needs exactly one of --preset NAME, --config PATH or --gguf FILE",
-                "llmsize export --preset llama-3.1-8b --runtime vllm --seq 8192");
+    return fail(args.lang, Str::cli_export_one, {}, "llmsize export --preset llama-3.1-8b --runtime vllm --seq 8192");
   Output err;
   Workload w = args.workload;
   std::optional<LoadedModel> model;
   std::string model_id = args.model_id.value_or("");
   if (args.gguf) {  // the model from the file's metadata, its weight format from its file type; the file is -m
-    auto file = load_gguf(*args.gguf, read_prefix, err);
+    auto file = load_gguf(*args.gguf, read_prefix, err, args.lang);
     if (!file) return err;
     auto c = gguf_config(*file);
-    if (!c) return fail_issues(c.issues());
+    if (!c) return fail_issues(c.issues(), args.lang);
     model = LoadedModel{c->config, "", c->notes};
     const bool weights_given = std::find(args.given.begin(), args.given.end(), "w") != args.given.end();
     if (auto f = gguf_weight_format(*file); f && !weights_given) w.weights = *f;
     if (!args.model_id) model_id = *args.gguf;
   } else {
-    model = load_model_flag(args.preset, args.config, args.generic, read_file, err);
+    model = load_model_flag(args.preset, args.config, args.generic, read_file, err, args.lang);
     if (!model) return err;
     if (!args.model_id && args.preset) model_id = preset_model_id(*args.preset, w.runtime);
   }
   auto c = launch_command(model->config, w, model_id);
-  if (!c) return fail_issues(with_flags(c.issues()));
+  if (!c) return fail_issues(with_flags(c.issues()), args.lang);
   Output o;
   if (args.json) {
     o.out = launch_json(*c) + "\n";
@@ -495,95 +452,104 @@ Output export_cmd(const Args& args, const FileReader& read_file, const PrefixRea
   o.out = c->text() + "\n";
   if (!c->config_name.empty()) o.out += "# " + c->config_name + ":\n" + c->config_text;
   std::string notes = "# " + c->version + "\n";
-  for (const Issue& n : c->notes) notes += "# " + n.message + "\n";
+  for (const Issue& n : c->notes) notes += "# " + message_in(n, args.lang) + "\n";
   o.out += notes;
   return o;
 }
 }  // namespace
 
+std::optional<core::Lang> lang_of_args(const std::vector<std::string>& a) {
+  std::optional<core::Lang> out;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i].rfind("--lang=", 0) == 0) out = lang_of_code(a[i].substr(7));
+    else if (a[i] == "--lang" && i + 1 < a.size()) out = lang_of_code(a[i + 1]);
+  }
+  return out;
+}
+
 Output run(const std::vector<std::string>& a, const FileReader& read_file, const PrefixReader& read_prefix, core::Lang lang) {
-  if (a.empty()) return fail("no command given", "try `llmsize estimate --preset llama-3-8b`");
   Args args;
-  args.lang = lang;
+  // Every message in the language the command line asks for, even one about a flag before --lang.
+  args.lang = lang_of_args(a).value_or(lang);
+  const Lang l = args.lang;
+  if (a.empty()) return fail(l, Str::cli_no_command, {}, Str::cli_hint_try);
   Output err;
   for (size_t i = 0; i < a.size(); ++i) {
     const std::string& s = a[i];
-    if (s == "--help" || s == "-h") return {kUsage + demo_flags_usage() + kUsageEnd + workload_usage(), "", 0};
+    if (s == "--help" || s == "-h")
+      return {std::string(tr(Str::cli_usage, l)) + demo_flags_usage() + tr(Str::cli_usage_end, l) + workload_usage(l), "", 0};
     if (s == "--version") return {"llmsize 0.1.0\n", "", 0};
     if (s == "--json") args.json = true;
     else if (s == "--gib") args.gib = true;
     else if (const WorkloadField* f = find_field_by_flag(s.substr(0, s.find('=')))) {
       std::optional<std::string> v;  // "--flag value" or "--flag=value"
       if (s.find('=') != std::string::npos) v = s.substr(s.find('=') + 1);
-      else if (!(v = take_value(a, i, err))) return err;
-      if (auto issue = f->set(args.workload, *v)) return fail(std::string(f->flag) + ": " + issue->message);
+      else if (!(v = take_value(a, i, err, l))) return err;
+      if (auto issue = f->set(args.workload, *v))
+        return fail(l, Str::cli_what_error, {std::string(f->flag), RowArg([is = *issue](Lang x) { return message_in(is, x); })});
       args.given.emplace_back(f->key);
     }
     else if (s == "--explain") args.explain = true;
     else if (s == "--lang" || s.rfind("--lang=", 0) == 0) {
       std::optional<std::string> v;
       if (s.size() > 6) v = s.substr(7);
-      else if (!(v = take_value(a, i, err))) return err;
-      const auto l = lang_of_code(*v);
-      if (!l) return fail("--lang must be en or zh, got \"" + *v + "\"");
-      args.lang = *l;
-      args.lang_given = true;
+      else if (!(v = take_value(a, i, err, l))) return err;
+      if (!lang_of_code(*v)) return fail(l, Str::cli_lang_bad, {*v});
     }
     else if (s == "--csv") args.csv = true;
     else if (s == "--svg") args.svg = true;
     else if (s == "--generic") args.generic = true;
-    else if (s == "--preset") { auto v = take_value(a, i, err); if (!v) return err; args.preset = v; }
-    else if (s == "--config") { auto v = take_value(a, i, err); if (!v) return err; args.config = v; }
-    else if (s == "--gguf") { auto v = take_value(a, i, err); if (!v) return err; args.gguf = v; }
-    else if (s == "--safetensors") { auto v = take_value(a, i, err); if (!v) return err; args.safetensors = v; }
-    else if (s == "--mmproj") { auto v = take_value(a, i, err); if (!v) return err; args.mmproj = v; }
-    else if (s == "--model-id") { auto v = take_value(a, i, err); if (!v) return err; args.model_id = v; }
-    else if (s == "--case") { auto v = take_value(a, i, err); if (!v) return err; args.cases.push_back(*v); }
+    else if (s == "--preset") { auto v = take_value(a, i, err, l); if (!v) return err; args.preset = v; }
+    else if (s == "--config") { auto v = take_value(a, i, err, l); if (!v) return err; args.config = v; }
+    else if (s == "--gguf") { auto v = take_value(a, i, err, l); if (!v) return err; args.gguf = v; }
+    else if (s == "--safetensors") { auto v = take_value(a, i, err, l); if (!v) return err; args.safetensors = v; }
+    else if (s == "--mmproj") { auto v = take_value(a, i, err, l); if (!v) return err; args.mmproj = v; }
+    else if (s == "--model-id") { auto v = take_value(a, i, err, l); if (!v) return err; args.model_id = v; }
+    else if (s == "--case") { auto v = take_value(a, i, err, l); if (!v) return err; args.cases.push_back(*v); }
     else if (is_demo_flag(s)) {
-      auto v = take_value(a, i, err);
+      auto v = take_value(a, i, err, l);
       if (!v) return err;
       args.demo_settings[s] = *v;
     }
-    else if (s.rfind("--", 0) == 0) return fail("unknown option " + s);
+    else if (s.rfind("--", 0) == 0) return fail(l, Str::cli_unknown_option, {s});
     else if (args.command.empty()) args.command = s;
     else if ((args.command == "check-log" || args.command == "gguf" || args.command == "safetensors" || args.command == "compare") &&
              !args.file)
       args.file = s;
-    else return fail("unexpected argument \"" + s + "\"");
+    else return fail(l, Str::cli_unexpected, {s});
   }
   if (args.command == "demo") {  // workload flags describe an estimate, not the demo block
     for (const auto& s : a)
       if (s == "--explain" || s == "--gib" || s == "--csv" || s == "--svg" || (s.rfind("--", 0) == 0 && find_field_by_flag(s.substr(0, s.find('=')))))
-        return fail(s.substr(0, s.find('=')) + " is not a demo option", "demo takes " + demo_flag_list(", ") + ", --json");
+        return fail(l, Str::cli_not_demo_option, {s.substr(0, s.find('='))}, row_arg(Str::cli_hint_demo_takes, demo_flag_list(", ")));
     return demo_cmd({args.preset, args.config, args.generic, args.json, args.demo_settings, args.lang}, read_file);
   }
-  if (!args.demo_settings.empty()) return fail(demo_flag_list(" and ") + " are options of `llmsize demo`");
-  if (args.model_id && args.command != "export") return fail("--model-id is an option of `llmsize export`");
-  if (!args.cases.empty() && args.command != "compare") return fail("--case is an option of `llmsize compare`");
-  if ((args.csv || args.svg) && args.command != "estimate") return fail(std::string(args.csv ? "--csv" : "--svg") + " is an option of `llmsize estimate`");
-  if (args.lang_given && args.command != "estimate" && args.command != "check-log")
-    return fail("--lang is an option of `llmsize estimate` and `llmsize check-log` (their text views; the other commands print English)");
+  if (!args.demo_settings.empty()) return fail(l, Str::cli_demo_options, {demo_flag_list(tr(Str::cli_and, l))});
+  if (args.model_id && args.command != "export") return fail(l, Str::cli_option_of, {"--model-id", "export"});
+  if (!args.cases.empty() && args.command != "compare") return fail(l, Str::cli_option_of, {"--case", "compare"});
+  if ((args.csv || args.svg) && args.command != "estimate") return fail(l, Str::cli_option_of, {args.csv ? "--csv" : "--svg", "estimate"});
   if (args.command == "estimate") return estimate_cmd(args, read_file, read_prefix);
   if (args.command == "presets") return presets_cmd(args);
-  if (args.command == "limits") return {limits_markdown(), "", 0};
+  if (args.command == "limits") return {limits_markdown(l), "", 0};
   if (args.command == "check-log") return check_log_cmd(args, read_file);
   if (args.command == "gguf") return gguf_cmd(args, read_prefix);
   if (args.command == "safetensors") return safetensors_cmd(args, read_prefix);
   if (args.command == "export") return export_cmd(args, read_file, read_prefix);
   if (args.command == "compare") return compare_cmd(args);
-  if (args.command.empty()) return fail("no command given", "try `llmsize estimate --preset llama-3-8b`");
-  return fail("unknown command \"" + args.command + "\"", "commands: estimate, presets, demo, limits, check-log, gguf, safetensors, export, compare");
+  if (args.command.empty()) return fail(l, Str::cli_no_command, {}, Str::cli_hint_try);
+  return fail(l, Str::cli_unknown_command, {args.command},
+              row_arg(Str::cli_hint_commands, "estimate, presets, demo, limits, check-log, gguf, safetensors, export, compare"));
 }
 
 std::optional<core::LoadedModel> load_model_flag(const std::optional<std::string>& preset,
                                                  const std::optional<std::string>& config, bool generic,
-                                                 const FileReader& read_file, Output& err) {
+                                                 const FileReader& read_file, Output& err, core::Lang lang) {
   std::optional<std::string> text;  // the config's text, kept alive for the source
   if (config) {
     std::string error;
     text = read_file(*config, error);
     if (!text) {
-      err = fail("--config: " + error, "give the path of a config.json");
+      err = fail(lang, Str::cli_what_error, {"--config", error}, Str::cli_hint_config);
       return std::nullopt;
     }
   }
@@ -592,16 +558,20 @@ std::optional<core::LoadedModel> load_model_flag(const std::optional<std::string
     std::vector<Issue> issues = model.issues();
     for (auto& i : issues)
       if (preset && i.field == "preset") i.field = "--preset";  // the user typed the flag
-    err = fail_issues(issues);
+    err = fail_issues(issues, lang);
     return std::nullopt;
   }
   return std::move(model).value();
 }
 
 std::optional<std::string> read_file_limited(const std::string& path, std::string& error) {
+  return read_file_limited_in(path, error, Lang::En);
+}
+
+std::optional<std::string> read_file_limited_in(const std::string& path, std::string& error, core::Lang lang) {
   std::FILE* f = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
   if (!f) {
-    error = "cannot open \"" + path + "\"";
+    error = printf_text(tr(Str::cli_cannot_open, lang), path.c_str());
     return std::nullopt;
   }
   std::string data;
@@ -611,14 +581,14 @@ std::optional<std::string> read_file_limited(const std::string& path, std::strin
     data.append(buf, n);
     if (data.size() > kMaxConfigBytes) {
       if (f != stdin) std::fclose(f);
-      error = "\"" + path + "\" is larger than " + std::to_string(kMaxConfigBytes) + " bytes";
+      error = printf_text(tr(Str::cli_too_large, lang), path.c_str(), with_commas(static_cast<i64>(kMaxConfigBytes)).c_str());
       return std::nullopt;
     }
   }
   const bool bad = std::ferror(f);
   if (f != stdin) std::fclose(f);
   if (bad) {
-    error = "cannot read \"" + path + "\"";
+    error = printf_text(tr(Str::cli_cannot_read, lang), path.c_str());
     return std::nullopt;
   }
   return data;
@@ -626,22 +596,27 @@ std::optional<std::string> read_file_limited(const std::string& path, std::strin
 
 std::optional<std::string> read_file_prefix(const std::string& path, std::int64_t max_bytes, std::int64_t& file_bytes,
                                             std::string& error) {
+  return read_file_prefix_in(path, max_bytes, file_bytes, error, Lang::En);
+}
+
+std::optional<std::string> read_file_prefix_in(const std::string& path, std::int64_t max_bytes, std::int64_t& file_bytes,
+                                               std::string& error, core::Lang lang) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (!f) {
-    error = "cannot open \"" + path + "\"";
+    error = printf_text(tr(Str::cli_cannot_open, lang), path.c_str());
     return std::nullopt;
   }
   // The whole size from the end; then only the first max_bytes are read.
   if (fseeko(f, 0, SEEK_END) != 0) {
     std::fclose(f);
-    error = "cannot tell the size of \"" + path + "\"";
+    error = printf_text(tr(Str::cli_cannot_size, lang), path.c_str());
     return std::nullopt;
   }
   const auto end = static_cast<std::int64_t>(ftello(f));  // off_t: 64 bits natively
   std::rewind(f);
   if (end < 0) {
     std::fclose(f);
-    error = "cannot tell the size of \"" + path + "\"";
+    error = printf_text(tr(Str::cli_cannot_size, lang), path.c_str());
     return std::nullopt;
   }
   file_bytes = end;
@@ -650,7 +625,7 @@ std::optional<std::string> read_file_prefix(const std::string& path, std::int64_
   const bool bad = std::ferror(f);
   std::fclose(f);
   if (bad || n != data.size()) {
-    error = "cannot read \"" + path + "\"";
+    error = printf_text(tr(Str::cli_cannot_read, lang), path.c_str());
     return std::nullopt;
   }
   return data;

@@ -28,8 +28,15 @@ using PrefixReader = std::function<std::optional<std::string>(const std::string&
                                                               std::int64_t& file_bytes, std::string& error)>;
 std::optional<std::string> read_file_prefix(const std::string& path, std::int64_t max_bytes, std::int64_t& file_bytes,
                                             std::string& error);
+// The same with `error` in `lang`.
+std::optional<std::string> read_file_prefix_in(const std::string& path, std::int64_t max_bytes, std::int64_t& file_bytes,
+                                               std::string& error, core::Lang lang);
 
-// `lang`: the text views' language when no --lang is given (main.cpp: the locale's).
+// The language an argument list asks for with --lang (its last valid one), if any.
+std::optional<core::Lang> lang_of_args(const std::vector<std::string>& args);
+
+// `lang`: the language of the text views and messages when no --lang is given (main.cpp: the
+// locale's); JSON, CSV and the engines' own lines are the same in every language.
 Output run(const std::vector<std::string>& args, const FileReader& read_file,
            const PrefixReader& read_prefix = read_file_prefix, core::Lang lang = core::Lang::En);
 
@@ -38,9 +45,11 @@ Output run(const std::vector<std::string>& args, const FileReader& read_file,
 // and `err` holds the lines the CLI prints (exit status 2).
 std::optional<core::LoadedModel> load_model_flag(const std::optional<std::string>& preset,
                                                  const std::optional<std::string>& config, bool generic,
-                                                 const FileReader& read_file, Output& err);
+                                                 const FileReader& read_file, Output& err, core::Lang lang = core::Lang::En);
 
 // Reads a whole file with a size limit (the default FileReader of the executable).
 std::optional<std::string> read_file_limited(const std::string& path, std::string& error);
+// The same with `error` in `lang`.
+std::optional<std::string> read_file_limited_in(const std::string& path, std::string& error, core::Lang lang);
 
 }  // namespace llmsize::cli

@@ -23,8 +23,8 @@ Result<PreparedModel> prepare_case(const ShareState& s) {
   return pm;
 }
 
-std::string case_title(const ShareState& s) {
-  const std::string name = s.model.name.empty() ? std::string("Custom model") : s.model.name;
+std::string case_title(const ShareState& s, Lang l) {
+  const std::string name = s.model.name.empty() ? std::string(tr(Str::cmp_title_custom, l)) : s.model.name;
   const Workload defaults;
   std::string diff;
   for (const auto& f : workload_fields()) {
@@ -36,9 +36,9 @@ std::string case_title(const ShareState& s) {
 
 namespace {
 
-std::string shown(const CompareRow& r, std::optional<double> v, ByteUnit unit) {
+std::string shown(const CompareRow& r, std::optional<double> v, ByteUnit unit, Lang l) {
   if (!v) return "–";
-  if (r.key.rfind(kFits, 0) == 0) return *v != 0 ? "yes" : "no";
+  if (r.key.rfind(kFits, 0) == 0) return tr(*v != 0 ? Str::cmp_yes : Str::cmp_no, l);
   switch (r.unit) {
     case Unit::Bytes: return format_bytes(static_cast<i64>(*v), unit);
     case Unit::Count:
@@ -58,23 +58,23 @@ std::optional<double> relative(const CompareRow& r, size_t k) {
 
 }  // namespace
 
-Comparison compare(const std::vector<ShareState>& cases) {
+Comparison compare(const std::vector<ShareState>& cases, Lang l) {
   std::vector<Result<Estimate>> estimates;
   for (const ShareState& s : cases) {
     auto pm = prepare_case(s);
     estimates.push_back(pm ? estimate(*pm, s.workload) : Result<Estimate>(pm.issues()));
   }
-  return compare(cases, estimates);
+  return compare(cases, estimates, l);
 }
 
-Comparison compare(const std::vector<ShareState>& cases, const std::vector<Result<Estimate>>& results) {
+Comparison compare(const std::vector<ShareState>& cases, const std::vector<Result<Estimate>>& results, Lang l) {
   Comparison c;
   std::vector<const Estimate*> estimates;
   for (size_t k = 0; k < cases.size(); ++k) {
-    c.titles.push_back(case_title(cases[k]));
+    c.titles.push_back(case_title(cases[k], l));
     const bool ok = k < results.size() && results[k];
     c.issues.push_back(ok ? std::vector<Issue>{} : k < results.size() ? results[k].issues()
-                                                                       : std::vector<Issue>{{"case", "was not estimated"}});
+                                                                       : std::vector<Issue>{issue_row("case", Str::cmp_not_estimated)});
     estimates.push_back(ok ? &*results[k] : nullptr);
   }
   // A figure's row: each case's value where the figure belongs to the case's mode.
@@ -121,18 +121,25 @@ bool row_present(const CompareRow& r) {
   return std::any_of(r.values.begin(), r.values.end(), [&](const auto& v) { return v && (*v != 0 || r.key.rfind(kFits, 0) == 0); });
 }
 
-std::string compare_cell(const CompareRow& r, size_t k, ByteUnit unit) {
+std::string compare_label(const CompareRow& r, Lang l) {
+  if (r.key == "params.active") return tr(Str::cmp_row_active, l);
+  if (r.key.rfind(kFits, 0) == 0) return tr(Str::cmp_row_fits, l);
+  const FieldText* t = field_text("figure", r.key, l);
+  return t ? std::string(t->label) : r.label;
+}
+
+std::string compare_cell(const CompareRow& r, size_t k, ByteUnit unit, Lang l) {
   if (k >= r.values.size()) return "–";
-  std::string cell = shown(r, r.values[k], unit);
+  std::string cell = shown(r, r.values[k], unit, l);
   if (auto d = relative(r, k); d && *d != 0) cell += " (" + std::string(*d > 0 ? "+" : "") + fixed(*d * 100, 1) + "%)";
   return cell;
 }
 
-std::string compare_text(const Comparison& c, ByteUnit unit) {
-  std::string o = "Comparison of " + std::to_string(c.titles.size()) + " cases\n";
+std::string compare_text(const Comparison& c, ByteUnit unit, Lang l) {
+  std::string o = printf_text(tr(Str::cmp_text_heading, l), std::to_string(c.titles.size()).c_str()) + "\n";
   for (size_t k = 0; k < c.titles.size(); ++k) {
     o += "  " + std::to_string(k + 1) + "  " + c.titles[k] + "\n";
-    for (const Issue& i : c.issues[k]) o += "     no estimate: " + to_string(i) + "\n";
+    for (const Issue& i : c.issues[k]) o += "     " + printf_text(tr(Str::cmp_no_estimate_why, l), to_string(i, l).c_str()) + "\n";
   }
   o += "\n";
   constexpr size_t kLabel = 30, kColumn = 24;
@@ -145,16 +152,15 @@ std::string compare_text(const Comparison& c, ByteUnit unit) {
   o += head + "\n";
   for (const CompareRow& r : c.rows) {
     if (!row_present(r)) continue;
-    std::string line = (r.differs ? "* " : "  ") + r.label;
-    line.resize(std::max(line.size() + 1, kLabel + 2), ' ');
+    std::string line = (r.differs ? "* " : "  ") + compare_label(r, l);
+    line = pad_right(line, std::max(display_width(line) + 1, kLabel + 2));
     for (size_t k = 0; k < r.values.size(); ++k) {
-      std::string cell = compare_cell(r, k, unit);
-      cell.insert(0, kColumn > cell.size() ? kColumn - cell.size() : 0, ' ');
-      line += cell;
+      const std::string cell = compare_cell(r, k, unit, l);
+      line += pad_left(cell, std::max(kColumn, display_width(cell)));
     }
     o += line + "\n";
   }
-  o += "\n* the cases differ; (±%) against case 1\n";
+  o += "\n" + printf_text(tr(Str::cmp_text_footer, l), "±%") + "\n";
   return o;
 }
 

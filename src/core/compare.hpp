@@ -33,22 +33,24 @@ struct Comparison {
 Result<PreparedModel> prepare_case(const ShareState& s);
 
 // Every case estimated (prepare_case, then estimate under the case's workload).
-Comparison compare(const std::vector<ShareState>& cases);
+Comparison compare(const std::vector<ShareState>& cases, Lang lang = Lang::En);
 // The same from estimates made by the caller (the app: case 1 with the files read there, the
 // others from prepared models it keeps); one estimate (or its issues) per case.
-Comparison compare(const std::vector<ShareState>& cases, const std::vector<Result<Estimate>>& estimates);
+Comparison compare(const std::vector<ShareState>& cases, const std::vector<Result<Estimate>>& estimates, Lang lang = Lang::En);
 
 // Whether any case has the row's figure (rows of another mode, or of a part no case holds —
 // no vision tower anywhere — are left out of the table).
 bool row_present(const CompareRow& r);
 // Case k's value as the table shows it ("16.1 GB", "yes", "–"), with its difference from case 1
 // ("(+12.5%)") where there is one.
-std::string compare_cell(const CompareRow& r, size_t k, ByteUnit unit);
+std::string compare_cell(const CompareRow& r, size_t k, ByteUnit unit, Lang lang = Lang::En);
+// The row's label in the language (the figure's, lang/zh_fields.inc; `label` stays the JSON's English).
+std::string compare_label(const CompareRow& r, Lang lang);
 // The case's title as the table heads its column: the model and the workload fields that differ
 // from the defaults ("Llama 3 8B (seq 8192, w q4_k_m)").
-std::string case_title(const ShareState& s);
+std::string case_title(const ShareState& s, Lang lang = Lang::En);
 
-std::string compare_text(const Comparison& c, ByteUnit unit);
+std::string compare_text(const Comparison& c, ByteUnit unit, Lang lang = Lang::En);
 std::string compare_json(const Comparison& c);
 
 }  // namespace llmsize::core

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "format.hpp"
 #include "json_util.hpp"
 
 namespace llmsize::core {
@@ -13,44 +14,58 @@ namespace {
 // The workload format's weights: kept beside the file's where those are the estimate's weights.
 const WeightsReport& format_weights(const Estimate& e) { return e.format_weights ? *e.format_weights : e.inference.weights; }
 // Whether the file's bytes are the estimate's weights, or why not (the estimate's note).
-std::string replaced_line(const Estimate& e, std::string_view field) {
-  if (e.inference.weights.from_file) return "  these bytes are the estimate's weights (inference.weights_bytes and every figure from it)\n";
+std::string replaced_line(const Estimate& e, std::string_view field, Lang l) {
+  if (e.inference.weights.from_file) return "  " + std::string(tr(Str::cli_file_replaces, l)) + "\n";
   for (const Issue& n : e.notes)
-    if (n.field == field) return "  " + n.message + "\n";
+    if (n.field == field) return "  " + message_in(n, l) + "\n";
   return "";
+}
+// A group's name in the language (lang/zh_fields.inc, "group").
+std::string group_name(int k, Lang l) {
+  const std::string_view key = to_string(static_cast<Group>(k));
+  const FieldText* t = field_text("group", key, l);
+  return std::string(t ? t->label : key);
+}
+// The header row of a table, its columns aligned to the widths of the English one.
+std::string col(std::string s, size_t width) { return std::string(display_width(s) < width ? width - display_width(s) : 0, ' ') + s; }
+// "  estimated for q4_k_m      1.23 GB (…); the file holds +0.12%" with the label padded to 32 columns.
+std::string estimated_line(const Workload& w, i64 est, double diff, ByteUnit unit, Str holds, Lang l) {
+  const std::string label = "  " + printf_text(tr(Str::cli_file_estimated_for, l), std::string(to_string(w.weights)).c_str());
+  const std::string pct = (diff >= 0 ? "+" : "") + fixed(diff * 100, 2) + "%";
+  return pad_right(label, std::max<size_t>(display_width(label) + 1, 32)) + format_bytes(est, unit) + " (" + with_commas(est) + ")" +
+         printf_text(tr(holds, l), pct.c_str()) + "\n";
 }
 }  // namespace
 
-std::string gguf_estimate_text(const GgufHeader& h, std::string_view path, const Workload& w, const Estimate& e, ByteUnit unit) {
+std::string gguf_estimate_text(const GgufHeader& h, std::string_view path, const Workload& w, const Estimate& e, ByteUnit unit, Lang l) {
   const WeightsReport& fw = format_weights(e);
   const i64 file = h.tensor_bytes(), est = fw.total_bytes;
   const double diff = est > 0 ? static_cast<double>(file) / static_cast<double>(est) - 1.0 : 0.0;
-  std::string o = "From the file (" + gguf_file_type_name(h) + ")\n";
-  o += "  tensor bytes in the file     " + format_bytes(file, unit) + " (" + with_commas(file) + ")\n";
-  o += "  estimated for " + std::string(to_string(w.weights));
-  o.resize(std::max<size_t>(o.size() + 1, o.rfind('\n') + 32), ' ');
-  o += format_bytes(est, unit) + " (" + with_commas(est) + "); the file holds " + (diff >= 0 ? "+" : "") + fixed(diff * 100, 2) +
-       "%\n";
-  o += replaced_line(e, "gguf");
+  std::string o = printf_text(tr(Str::cli_file_from_file, l), gguf_file_type_name(h).c_str()) + "\n";
+  const std::string in_file = "  " + std::string(tr(Str::cli_file_bytes_in_file, l));
+  o += pad_right(in_file, std::max<size_t>(display_width(in_file) + 1, 31)) + format_bytes(file, unit) + " (" + with_commas(file) + ")\n";
+  o += estimated_line(w, est, diff, unit, Str::cli_file_holds, l);
+  o += replaced_line(e, "gguf", l);
   const GgufGroups g = gguf_groups(h);
-  auto col = [](std::string s, size_t width) { return std::string(s.size() < width ? width - s.size() : 0, ' ') + s; };
-  o += "  group          params (file)   params (model)    bytes (file)   bytes (estimated)\n";
+  o += "  " + pad_right(tr(Str::cli_col_group, l), 12) + col(tr(Str::cli_col_params_file, l), 16) + col(tr(Str::cli_col_params_model, l), 17) +
+       col(tr(Str::cli_col_bytes_file, l), 16) + col(tr(Str::cli_col_bytes_estimated, l), 20) + "\n";
   for (int k = 0; k < kGroupCount; ++k) {
     const i64 fp = g.params[static_cast<size_t>(k)], mp = e.params.by_group[static_cast<size_t>(k)];
     if (fp == 0 && mp == 0) continue;
-    std::string line = "  " + std::string(to_string(static_cast<Group>(k)));
-    line.resize(14, ' ');
+    std::string line = pad_right("  " + group_name(k, l), 14);
     line += col(with_commas(fp), 15) + col(with_commas(mp), 17) + col(format_bytes(g.bytes[static_cast<size_t>(k)], unit), 16) +
             col(format_bytes(fw.bytes_by_group[static_cast<size_t>(k)], unit), 20);
-    if (fp != mp) line += "  differs" + (g.first[static_cast<size_t>(k)].empty() ? std::string() : ", from " + g.first[static_cast<size_t>(k)]);
+    if (fp != mp)
+      line += "  " + (g.first[static_cast<size_t>(k)].empty() ? std::string(tr(Str::cli_file_differs, l))
+                                                               : printf_text(tr(Str::cli_file_differs_from, l), g.first[static_cast<size_t>(k)].c_str()));
     o += line + "\n";
   }
   if (g.unmatched_count > 0) {
-    o += "  not matched to a group: " + with_commas(g.unmatched_count) + " tensors, " + with_commas(g.unmatched_params) + " parameters:";
+    o += "  " + printf_text(tr(Str::cli_file_unmatched, l), with_commas(g.unmatched_count).c_str(), with_commas(g.unmatched_params).c_str());
     for (const auto& n : g.unmatched) o += " " + n;
     o += g.unmatched_count > static_cast<i64>(g.unmatched.size()) ? " …\n" : "\n";
   }
-  const std::string table = gguf_text(h, path);
+  const std::string table = gguf_text(h, path, l);
   o += table.substr(table.find('\n') + 1);
   return o;
 }
@@ -99,14 +114,15 @@ i64 total_bytes(const std::vector<SafetensorsHeader>& files) {
 }
 }  // namespace
 
-std::string safetensors_text(const std::vector<SafetensorsHeader>& files, std::string_view path) {
+std::string safetensors_text(const std::vector<SafetensorsHeader>& files, std::string_view path, Lang l) {
   i64 tensors = 0, header = 0, file = 0;
   for (const auto& f : files) tensors += static_cast<i64>(f.tensors.size()), header += f.header_bytes, file += f.file_bytes;
-  std::string o = std::string(path) + ": safetensors, " + with_commas(static_cast<i64>(files.size())) +
-                  (files.size() == 1 ? " file" : " files") + "\n";
-  o += "  headers " + with_commas(header) + " bytes read of " + format_bytes(file, ByteUnit::GB) + "; " + with_commas(tensors) +
-       " tensors, " + with_commas(total_bytes(files)) + " bytes of data\n";
-  o += "  dtype          tensors             bytes\n";
+  std::string o = std::string(path) + ": " +
+                  printf_text(tr(files.size() == 1 ? Str::cli_st_one_file : Str::cli_st_files, l), with_commas(static_cast<i64>(files.size())).c_str()) +
+                  "\n";
+  o += "  " + printf_text(tr(Str::cli_st_headers, l), with_commas(header).c_str(), format_bytes(file, ByteUnit::GB).c_str(),
+                          with_commas(tensors).c_str(), with_commas(total_bytes(files)).c_str()) + "\n";
+  o += "  " + pad_right("dtype", 12) + col(tr(Str::cli_col_tensors, l), 10) + col(tr(Str::cli_col_bytes, l), 18) + "\n";
   for (const auto& d : dtype_counts(files)) {
     std::string line = "  " + std::string(d.name);
     line.resize(14, ' ');
@@ -133,29 +149,26 @@ std::string safetensors_json(const std::vector<SafetensorsHeader>& files) {
 }
 
 std::string safetensors_estimate_text(const std::vector<SafetensorsHeader>& files, const Inventory& inv, const Workload& w,
-                                      const Estimate& e, ByteUnit unit) {
+                                      const Estimate& e, ByteUnit unit, Lang l) {
   const WeightsReport& fw = format_weights(e);
   const i64 file = total_bytes(files), est = fw.total_bytes;
   const double diff = est > 0 ? static_cast<double>(file) / static_cast<double>(est) - 1.0 : 0.0;
-  std::string o = "From the checkpoint\n";
-  o += "  tensor bytes in the files    " + format_bytes(file, unit) + " (" + with_commas(file) + ")\n";
-  o += "  estimated for " + std::string(to_string(w.weights));
-  o.resize(std::max<size_t>(o.size() + 1, o.rfind('\n') + 32), ' ');
-  o += format_bytes(est, unit) + " (" + with_commas(est) + "); the files hold " + (diff >= 0 ? "+" : "") + fixed(diff * 100, 2) + "%\n";
-  o += replaced_line(e, "safetensors");
+  std::string o = std::string(tr(Str::cli_file_from_checkpoint, l)) + "\n";
+  const std::string in_files = "  " + std::string(tr(Str::cli_file_bytes_in_files, l));
+  o += pad_right(in_files, std::max<size_t>(display_width(in_files) + 1, 31)) + format_bytes(file, unit) + " (" + with_commas(file) + ")\n";
+  o += estimated_line(w, est, diff, unit, Str::cli_files_hold, l);
+  o += replaced_line(e, "safetensors", l);
   const SafetensorsGroups g = safetensors_groups(pointers_to(files), inv);
-  auto col = [](std::string s, size_t width) { return std::string(s.size() < width ? width - s.size() : 0, ' ') + s; };
-  o += "  group           bytes (files)   bytes (estimated)\n";
+  o += "  " + pad_right(tr(Str::cli_col_group, l), 12) + col(tr(Str::cli_col_bytes_files, l), 17) + col(tr(Str::cli_col_bytes_estimated, l), 20) +
+       "\n";
   for (int k = 0; k < kGroupCount; ++k) {
     const auto i = static_cast<size_t>(k);
     if (g.bytes[i] == 0 && fw.bytes_by_group[i] == 0) continue;
-    std::string line = "  " + std::string(to_string(static_cast<Group>(k)));
-    line.resize(14, ' ');
-    o += line + col(format_bytes(g.bytes[i], unit), 16) + col(format_bytes(fw.bytes_by_group[i], unit), 20) + "\n";
+    o += pad_right("  " + group_name(k, l), 14) + col(format_bytes(g.bytes[i], unit), 16) + col(format_bytes(fw.bytes_by_group[i], unit), 20) + "\n";
   }
-  for (const auto& d : g.differ) o += "  differs from the model: " + d + "\n";
+  for (const auto& d : g.differ) o += "  " + printf_text(tr(Str::cli_file_differs_model, l), d.c_str()) + "\n";
   if (g.unmatched_count > 0) {
-    o += "  not in the model: " + with_commas(g.unmatched_count) + " tensors, " + with_commas(g.unmatched_bytes) + " bytes:";
+    o += "  " + printf_text(tr(Str::cli_file_not_in_model, l), with_commas(g.unmatched_count).c_str(), with_commas(g.unmatched_bytes).c_str());
     for (const auto& n : g.unmatched) o += " " + n;
     o += g.unmatched_count > static_cast<i64>(g.unmatched.size()) ? " …\n" : "\n";
   }
@@ -183,11 +196,13 @@ std::string with_safetensors_json(const std::string& estimate, const std::vector
   return j.dump(2, ' ', false, json::error_handler_t::replace);
 }
 
-std::string projector_text(const GgufHeader& h, std::string_view path, ByteUnit unit) {
+std::string projector_text(const GgufHeader& h, std::string_view path, ByteUnit unit, Lang l) {
   const std::string type = h.string_of("clip.projector_type");
-  return "Multimodal projector (" + std::string(path) + (type.empty() ? "" : ", " + gguf_printable(type)) + ")\n  " +
-         with_commas(static_cast<i64>(h.tensors.size())) + " tensors, " + format_bytes(h.tensor_bytes(), unit) + " (" +
-         with_commas(h.tensor_bytes()) + "): the vision encoder and projector, on the first GPU (inference.vision_weights_bytes)\n";
+  const std::string what = std::string(path) + (type.empty() ? "" : ", " + gguf_printable(type));
+  return printf_text(tr(Str::cli_projector, l), what.c_str()) + "\n  " +
+         printf_text(tr(Str::cli_projector_bytes, l), with_commas(static_cast<i64>(h.tensors.size())).c_str(),
+                     format_bytes(h.tensor_bytes(), unit).c_str(), with_commas(h.tensor_bytes()).c_str()) +
+         "\n";
 }
 
 std::string with_projector_json(const std::string& estimate, const GgufHeader& h, std::string_view path) {

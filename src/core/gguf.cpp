@@ -447,21 +447,27 @@ std::vector<GgufTypeCount> gguf_type_counts(const GgufHeader& h) {
   return out;
 }
 
-std::string gguf_text(const GgufHeader& h, std::string_view path) {
+std::string gguf_text(const GgufHeader& h, std::string_view path, Lang l) {
   std::string o = std::string(path) + ": GGUF v" + std::to_string(h.version);
   const std::string arch = h.string_of("general.architecture"), name = h.string_of("general.name");
-  if (!arch.empty()) o += ", architecture " + gguf_printable(arch);
+  if (!arch.empty()) o += printf_text(tr(Str::cli_gguf_arch, l), gguf_printable(arch).c_str());
   if (!name.empty()) o += ", \"" + gguf_printable(name) + "\"";
-  if (h.shards > 1) o += ", split in " + std::to_string(h.shards) + " files";
-  o += "\n  header" + std::string(h.shards > 1 ? "s " : " ") + with_commas(h.data_offset) + " bytes" +
-       (h.file_bytes > 0 ? " of " + with_commas(h.file_bytes) + " (" + format_bytes(h.file_bytes, ByteUnit::GB) + ")" : std::string()) +
-       "; " + with_commas(static_cast<i64>(h.kv.size())) + " metadata keys, " + with_commas(static_cast<i64>(h.tensors.size())) +
-       " tensors, alignment " + std::to_string(h.alignment) + "\n";
-  o += "  parameters " + with_commas(h.elements()) + " · tensor bytes " + with_commas(h.tensor_bytes()) + " (" +
-       format_bytes(h.tensor_bytes(), ByteUnit::GB) + ", " +
-       (h.elements() > 0 ? fixed(8.0 * static_cast<double>(h.tensor_bytes()) / static_cast<double>(h.elements()), 2) : std::string("0")) +
-       " bits per parameter)\n";
-  o += "  type        tensors          parameters            bytes\n";
+  if (h.shards > 1) o += printf_text(tr(Str::cli_gguf_split, l), std::to_string(h.shards).c_str());
+  const std::string of_file =
+      h.file_bytes > 0 ? printf_text(tr(Str::cli_gguf_of_file, l), with_commas(h.file_bytes).c_str(), format_bytes(h.file_bytes, ByteUnit::GB).c_str())
+                       : std::string();
+  o += "\n  " + printf_text(tr(h.shards > 1 ? Str::cli_gguf_headers : Str::cli_gguf_header, l), with_commas(h.data_offset).c_str(), of_file.c_str(),
+                           with_commas(static_cast<i64>(h.kv.size())).c_str(), with_commas(static_cast<i64>(h.tensors.size())).c_str(),
+                           std::to_string(h.alignment).c_str()) +
+       "\n";
+  const std::string bits =
+      h.elements() > 0 ? fixed(8.0 * static_cast<double>(h.tensor_bytes()) / static_cast<double>(h.elements()), 2) : std::string("0");
+  o += "  " + printf_text(tr(Str::cli_gguf_params, l), with_commas(h.elements()).c_str(), with_commas(h.tensor_bytes()).c_str(),
+                          format_bytes(h.tensor_bytes(), ByteUnit::GB).c_str(), bits.c_str()) +
+       "\n";
+  auto right = [](const std::string& x, size_t width) { return std::string(display_width(x) < width ? width - display_width(x) : 0, ' ') + x; };
+  o += "  " + pad_right(tr(Str::cli_col_type, l), 10) + right(tr(Str::cli_col_tensors, l), 9) + right(tr(Str::cli_col_parameters, l), 20) +
+       right(tr(Str::cli_col_bytes, l), 17) + "\n";
   for (const auto& n : gguf_type_counts(h)) {
     std::string line = "  " + std::string(n.type->name);
     line.resize(12, ' ');

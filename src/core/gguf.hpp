@@ -135,7 +135,7 @@ GgufGroups gguf_groups(const GgufHeader& h);
 // The header in words (the CLI's `llmsize gguf FILE`) and as JSON
 // (file.{format, version, header_bytes, file_bytes, tensors, params, weights_bytes, types{}, metadata{}},
 // and with `tensor_list` every tensor's {name, ne, type, type_id, offset, bytes}).
-std::string gguf_text(const GgufHeader& h, std::string_view path);
+std::string gguf_text(const GgufHeader& h, std::string_view path, Lang lang = Lang::En);
 std::string gguf_json(const GgufHeader& h, bool tensor_list = false);
 
 // general.file_type (llama_ftype, llama.h) by its llama.cpp name ("Q4_K - Medium"), and the weight

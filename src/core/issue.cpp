@@ -32,7 +32,7 @@ std::string message_in(const Issue& issue, Lang lang) {
 
 std::string to_string(const Issue& issue, Lang lang) {
   if (issue.field.empty()) return message_in(issue, lang);
-  return issue.field + ": " + message_in(issue, lang);
+  return printf_text(tr(Str::cli_what_error, lang), issue.field.c_str(), message_in(issue, lang).c_str());  // "field: message"
 }
 
 std::string join(const std::vector<Issue>& issues, const char* sep, Lang lang) {

@@ -5,8 +5,11 @@
 #pragma once
 #include <string>
 
+#include "lang.hpp"
+
 namespace llmsize::core {
 
-std::string limits_markdown();
+// In English (docs/LIMITS.md) or another language (`llmsize limits --lang zh`).
+std::string limits_markdown(Lang lang = Lang::En);
 
 }  // namespace llmsize::core

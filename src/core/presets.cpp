@@ -72,7 +72,7 @@ Result<Preset> find_preset(std::string_view id) {
     }
     ids += (ids.empty() ? "" : ", ") + std::string(file_id);
   }
-  return Issue{"--preset", "unknown preset \"" + std::string(id.substr(0, 60)) + "\"; available: " + ids};
+  return issue_row("--preset", Str::cli_unknown_preset, std::string(id.substr(0, 60)), ids);
 }
 
 }  // namespace llmsize::core

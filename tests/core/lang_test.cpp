@@ -178,7 +178,7 @@ TEST_CASE("lang: input errors read in each language, the English one is the mess
     }
   }
   CHECK(has_cjk(message_in(memory_overflow(), Lang::Zh)));
-  CHECK(join({memory_overflow("seq"), memory_overflow("batch")}, " | ", Lang::Zh).find(" | batch: ") != std::string::npos);
+  CHECK(join({memory_overflow("seq"), memory_overflow("batch")}, " | ", Lang::Zh).find(" | batch：") != std::string::npos);
 }
 
 TEST_CASE("lang: the gap to 12·L·d² + v·d is explained in each language", "[lang]") {
@@ -325,7 +325,7 @@ TEST_CASE("lang: layer kinds, durations and export refusals read in each languag
   const auto c = launch_command(llmsize::test::preset("llama-3-8b").config, w, "m");
   REQUIRE_FALSE(c.ok());
   CHECK(c.issues().front().message == "fp8 is not a llama.cpp cache type (f32, f16, bf16, q8_0, q4_0)");
-  CHECK(join(c.issues(), "; ", Lang::Zh) == "kvt: fp8 不是 llama.cpp 的缓存类型（f32、f16、bf16、q8_0、q4_0）");
+  CHECK(join(c.issues(), "; ", Lang::Zh) == "kvt：fp8 不是 llama.cpp 的缓存类型（f32、f16、bf16、q8_0、q4_0）");
   // And the notes beside a command it can say: the flags it has not, and what MODEL stands for.
   for (const char* rt : {"vllm", "sglang", "llamacpp"}) {
     Workload v;
