@@ -36,6 +36,20 @@ test('the page loads without console errors and draws its first frame (time to f
   // Generous bound: SwiftShader on a shared 2-core machine; the measured value is reported.
   assert.ok(firstFrameMs < 5000, `first frame after ${firstFrameMs} ms`);
   await context.close();
+  // Issue 14's measure: four loads, each in a fresh browser context (an empty cache, as a first
+  // visit), the time to the first frame of each and their median and largest.
+  const loads = [Math.round(firstFrameMs)];
+  for (let k = 1; k < 4; ++k) {
+    const again = await openPage();
+    loads.push(Math.round(await again.page.evaluate(() => window.llmsizeFirstFrameMs)));
+    assert.deepEqual(again.problems, []);
+    await again.context.close();
+  }
+  const sorted = [...loads].sort((a, b) => a - b);
+  record('first_frame_ms_four_loads', loads);
+  record('first_frame_ms_median_of_four', Math.round((sorted[1] + sorted[2]) / 2));
+  record('first_frame_ms_largest_of_four', sorted[3]);
+  assert.ok(sorted[3] < 5000, `first frames ${loads.join(', ')} ms`);
 });
 
 test('the canvas follows devicePixelRatio and the window size', async () => {
