@@ -1,6 +1,8 @@
 // `llmsize demo` (see demo.hpp): strict flag parsing, the run (and the training step when
 // --train-seq is given), and its report. The model
-// comes from load_model_flag (cli.hpp), the loader `estimate` uses too.
+// comes from load_model_flag (cli.hpp), the loader `estimate` uses too. The text view and the
+// errors are rows of the string table (core/lang/en_cli_demo.inc and the page's demo_ rows) in
+// DemoFlags::lang; the JSON is the same in every language.
 #include "demo.hpp"
 
 #include <algorithm>
@@ -8,6 +10,9 @@
 #include <cstdio>
 
 #include "core/format.hpp"
+#include "core/issue.hpp"
+#include "core/lang.hpp"
+#include "core/layer_plan.hpp"
 #include "core/report.hpp"
 #include "ref/demo.hpp"
 
@@ -16,10 +21,15 @@ namespace llmsize::cli {
 namespace {
 
 using core::i64;
+using core::Lang;
+using core::printf_text;
+using core::Str;
+using core::tr;
 using ref::DemoResults;
 
-Output usage_error(const std::string& msg) {
-  return {"", "llmsize: " + msg + " (see `llmsize --help`)\n", 2};
+// "llmsize: <msg> (see `llmsize --help`)", the message already in `l`.
+Output usage_error(const std::string& msg, Lang l) {
+  return {"", "llmsize: " + printf_text(tr(Str::cdemo_see_help, l), msg.c_str()) + "\n", 2};
 }
 
 std::string esc(const std::string& s) {
@@ -42,32 +52,91 @@ std::string num(double v) {
 }
 std::string gib(i64 b) { return core::format_bytes(b, core::ByteUnit::GiB, 3); }
 
-std::string block_summary(const core::ModelConfig& b, bool moe) {
-  std::string s = "d " + std::to_string(b.d_model) + " · " + std::to_string(b.n_heads) + (b.n_heads == 1 ? " head" : " heads");
-  if (!b.mla.enabled && b.n_kv_heads != b.n_heads) s += " (" + std::to_string(b.n_kv_heads) + " KV)";
+// "0, 3" in English, "0、3" in Chinese: model layer numbers.
+std::string layer_list(const std::vector<i64>& layers, Lang l) {
+  std::string s;
+  for (size_t i = 0; i < layers.size(); ++i) s += (i ? tr(Str::ref_list_sep, l) : "") + std::to_string(layers[i]);
+  return s;
+}
+
+// An attention kind as the memory comparison names it ("sliding 512", "shared full", "mla + indexer"),
+// each kind's name in `l` (the "attn" labels of the field table), its numbers as they are.
+std::string kind_text(const std::string& kind, Lang l) {
+  if (l == Lang::En) return kind;
+  std::string out;
+  std::string_view rest = kind;
+  while (!rest.empty()) {
+    std::string_view name;  // the longest kind name the rest starts with, as a whole word
+    for (std::string_view n : core::kAttnKindNames)
+      if (n.size() > name.size() && rest.substr(0, n.size()) == n && (rest.size() == n.size() || rest[n.size()] == ' ')) name = n;
+    const size_t len = !name.empty() ? name.size() : std::min(rest.find(' '), rest.size());
+    const core::FieldText* t = name.empty() ? nullptr : core::field_text("attn", name, l);
+    out += (out.empty() ? "" : " ") + (t ? std::string(t->label) : std::string(rest.substr(0, len)));
+    rest.remove_prefix(len);
+    if (!rest.empty()) rest.remove_prefix(1);
+  }
+  return out;
+}
+
+std::string arrow(i64 from, i64 to) { return std::to_string(from) + "->" + std::to_string(to); }
+
+// How the block was scaled to fit the budget, in `l`: the text ref::plan_demo writes into
+// DemoPlan::scaling (the JSON's), from the model's widths and the block's.
+std::string scaling_text(const ref::DemoPlan& p, Lang l) {
+  if (!p.scaled) return tr(Str::cdemo_real_dims, l);
+  const core::ModelConfig &real = p.model, &block = p.block;
+  std::string text;
+  if (p.width_divisor > 1) {
+    std::string more;
+    if (!real.mla.enabled && real.n_kv_heads != real.n_heads)
+      more += printf_text(tr(Str::cdemo_scaled_kv, l), arrow(real.n_kv_heads, block.n_kv_heads).c_str());
+    if (real.mamba.enabled() && real.mamba.heads != block.mamba.heads)
+      more += printf_text(tr(Str::cdemo_scaled_mamba, l), arrow(real.mamba.heads, block.mamba.heads).c_str());
+    if (real.linear.enabled() && real.linear.v_heads != block.linear.v_heads)
+      more += printf_text(tr(Str::cdemo_scaled_linear, l), arrow(real.linear.v_heads, block.linear.v_heads).c_str());
+    more += p.moe ? printf_text(tr(Str::cdemo_scaled_expert_ffn, l), arrow(real.moe.expert_ffn, block.moe.expert_ffn).c_str())
+                  : printf_text(tr(Str::cdemo_scaled_ffn, l), arrow(real.d_ff, block.d_ff).c_str());
+    text = printf_text(tr(Str::cdemo_scaled_width, l), arrow(real.d_model, block.d_model).c_str(),
+                       static_cast<long long>(p.width_divisor), arrow(real.n_heads, block.n_heads).c_str(), more.c_str(),
+                       static_cast<long long>(real.mla.enabled ? real.q_head_dim() : real.head_dim));
+  }
+  if (p.experts_block != p.experts_model)
+    text += printf_text(tr(text.empty() ? Str::cdemo_scaled_experts : Str::cdemo_scaled_and_experts, l),
+                        arrow(p.experts_model, p.experts_block).c_str(), static_cast<long long>(real.moe.top_k));
+  return text;
+}
+
+std::string block_summary(const core::ModelConfig& b, bool moe, Lang l) {
+  const std::string heads = std::to_string(b.n_heads), kv = std::to_string(b.n_kv_heads);
+  std::string s = "d " + std::to_string(b.d_model) + " · ";
+  if (!b.mla.enabled && b.n_kv_heads != b.n_heads) s += printf_text(tr(Str::arch_heads_kv, l), heads.c_str(), kv.c_str());
+  else s += b.n_heads == 1 ? std::string(tr(Str::cdemo_one_head, l)) : printf_text(tr(Str::arch_heads, l), heads.c_str());
   s += " · hd " + std::to_string(b.mla.enabled ? b.q_head_dim() : b.head_dim);
   if (b.mla.enabled) s += " · MLA kv_lora " + std::to_string(b.mla.kv_lora_rank);
   if (b.window_chunked && b.sliding_window > 0)
-    s += " · chunked layers attend within chunks of " + std::to_string(b.sliding_window) +
-         " positions (one chunk holds every key of a shorter context), full layers without RoPE";
+    s += " · " + printf_text(tr(Str::cdemo_block_chunked, l), static_cast<long long>(b.sliding_window));
   if (b.mla.has_indexer())
-    s += " · indexer " + std::to_string(b.mla.index_heads) + " × " + std::to_string(b.mla.index_dim) + ", top-" +
-         std::to_string(b.mla.index_topk) + " keys (all of them up to " + std::to_string(b.mla.index_topk) + " positions)";
-  if (moe) s += " · " + std::to_string(b.moe.num_experts) + " experts (top-" + std::to_string(b.moe.top_k) + ") × FFN " +
-                std::to_string(b.moe.expert_ffn);
-  else s += " · FFN " + std::to_string(b.d_ff) + " " + std::string(to_string(b.ffn_kind));
+    s += " · " + printf_text(tr(Str::cdemo_block_indexer, l), static_cast<long long>(b.mla.index_heads),
+                             static_cast<long long>(b.mla.index_dim), static_cast<long long>(b.mla.index_topk),
+                             static_cast<long long>(b.mla.index_topk));
+  if (moe)
+    s += " · " + printf_text(tr(Str::cdemo_block_experts, l), static_cast<long long>(b.moe.num_experts),
+                             static_cast<long long>(b.moe.top_k), static_cast<long long>(b.moe.expert_ffn));
+  else
+    s += " · " + printf_text(tr(b.ffn_kind == core::FfnKind::Gated ? Str::cdemo_block_ffn_gated : Str::cdemo_block_ffn_classic, l),
+                             static_cast<long long>(b.d_ff));
   return s;
 }
 
 // The heat map as text: up to 16 heads (rows) × 64 position buckets (max within a bucket).
-std::string heat_text(const ref::HeatMap& h) {
+std::string heat_text(const ref::HeatMap& h, Lang l) {
   if (h.probs == nullptr || h.heads == 0) return "";
   const char* shades = " .:-=+*#%@";
   const i64 cols = std::min<i64>(64, h.positions), rows = std::min<i64>(16, h.heads);
-  std::string out = "attention of the last decoded token (layer " + std::to_string(h.layer) + ", position " +
-                    std::to_string(h.query_pos) + "): " + std::to_string(h.heads) + " heads × " +
-                    std::to_string(h.positions) + " positions" + (rows < h.heads ? ", first 16 heads" : "") +
-                    ", darker = more weight (relative to the head's largest)\n";
+  std::string out = printf_text(tr(rows < h.heads ? Str::cdemo_heat_first16 : Str::cdemo_heat, l), static_cast<long long>(h.layer),
+                                static_cast<long long>(h.query_pos), static_cast<long long>(h.heads),
+                                static_cast<long long>(h.positions)) +
+                    "\n";
   std::vector<double> row_max(static_cast<size_t>(rows), 1e-30);  // shades relative to each head's largest weight
   for (i64 r = 0; r < rows; ++r)
     for (i64 p = 0; p < h.positions; ++p) row_max[r] = std::max(row_max[r], static_cast<double>(h.probs[r * h.positions + p]));
@@ -86,11 +155,9 @@ std::string heat_text(const ref::HeatMap& h) {
 }
 
 // "layer 3", or "layers 0, 3 (one per attention kind)".
-std::string layers_text(const ref::DemoPlan& p) {
-  if (p.layers.size() < 2) return "layer " + std::to_string(p.layer);
-  std::string s = "layers";
-  for (size_t i = 0; i < p.layers.size(); ++i) s += (i ? ", " : " ") + std::to_string(p.layers[i]);
-  return s + " (one per attention kind)";
+std::string layers_text(const ref::DemoPlan& p, Lang l) {
+  if (p.layers.size() < 2) return printf_text(tr(Str::cdemo_layer, l), static_cast<long long>(p.layer));
+  return printf_text(tr(Str::cdemo_layers, l), layer_list(p.layers, l).c_str());
 }
 
 // The state trace's recorded positions: (position, mean over heads, largest head).
@@ -112,112 +179,132 @@ std::vector<TracePoint> trace_points(const ref::StateTrace& t) {
   return out;
 }
 
-std::string trace_text(const ref::StateTrace& t) {
+std::string trace_text(const ref::StateTrace& t, Lang l) {
   const auto pts = trace_points(t);
   if (t.layer < 0 || pts.empty()) return "";
-  std::string o = "recurrent state of layer " + std::to_string(t.layer) + " (" + (t.mamba ? "Mamba-2" : "Gated DeltaNet") +
-                  ", sequence 0): ||S|| (Frobenius) of each of " + std::to_string(t.heads) +
-                  " heads where the state exists (each prefill chunk's end, then every decoded token)\n";
+  std::string o = printf_text(tr(Str::cdemo_trace, l), static_cast<long long>(t.layer), t.mamba ? "Mamba-2" : "Gated DeltaNet",
+                              static_cast<long long>(t.heads)) +
+                  "\n";
   for (size_t i = 0; i < pts.size(); ++i) {
     if (pts.size() > 12 && i == 4) o += "  …\n";
     if (pts.size() > 12 && i >= 4 && i + 8 < pts.size()) continue;
-    o += "  position " + core::pad_left(std::to_string(pts[i].pos), 6) + ": mean " + core::fixed(pts[i].mean, 4) + ", largest head " +
-         core::fixed(pts[i].max, 4) + "\n";
+    o += "  " + printf_text(tr(Str::cdemo_trace_point, l), core::pad_left(std::to_string(pts[i].pos), 6).c_str(),
+                            core::fixed(pts[i].mean, 4).c_str(), core::fixed(pts[i].max, 4).c_str()) +
+         "\n";
   }
   return o;
 }
 
+// A row of a measured-versus-estimated table: the label in 36 columns, then the two counts
+// right-aligned in 14 and 15 ("-" for no estimate). Widths are display columns.
+std::string memory_row(const std::string& what, i64 a, i64 e) {
+  return "  " + core::pad_right(what, 36) + core::pad_left(core::with_commas(a), 14) +
+         core::pad_left(e >= 0 ? core::with_commas(e) : "-", 15) + "\n";
+}
+
 // The training step beside the core's figures (ref/train.hpp), or nothing when none ran.
-std::string train_text(const DemoResults& r, const ref::DemoSettings& s) {
+std::string train_text(const DemoResults& r, const ref::DemoSettings& s, Lang l) {
   if (!r.train) return "";
   const ref::TrainMemory& m = r.train->memory;
   const ref::TrainSettings t = s.train();
-  std::string o = "\n  training step of model layer " + std::to_string(r.train_layer) + " (fp32, " +
-                  std::to_string(t.micro_batch) + " × " + std::to_string(t.seq) + " tokens, " +
-                  (t.lora_rank > 0 ? "LoRA r " + std::to_string(t.lora_rank) + " on " +
-                                         core::flags_text(*ref::find_demo_field("lora_targets"), t.lora_targets)
-                                   : std::string("every tensor trained")) +
-                  ", AdamW, recompute " + std::string(core::to_string(t.recompute)) + "): " +
-                  core::fixed(r.train->ms, 1) + " ms for forward, backward and step\n";
-  o += "  " + core::pad_right("", 36) + core::pad_left("measured", 14) + core::pad_left("estimated", 15) + "\n";
-  auto row = [&](const char* what, i64 a, i64 e) {
-    o += "  " + core::pad_right(what, 36) + core::pad_left(core::with_commas(a), 14) +
-         core::pad_left(e >= 0 ? core::with_commas(e) : "-", 15) + "\n";
-  };
-  row("weights (the layer)", m.weights_measured, m.weights_estimated);
-  if (m.adapters_estimated > 0 || m.adapters_measured > 0) row("LoRA adapters", m.adapters_measured, m.adapters_estimated);
-  row("saved for backward (end of forward)", m.saved_measured, m.saved_estimated);
+  const std::string trained =
+      t.lora_rank > 0 ? printf_text(tr(Str::demo_train_lora, l), static_cast<long long>(t.lora_rank),
+                                    core::flags_text(*ref::find_demo_field("lora_targets"), t.lora_targets).c_str())
+                      : std::string(tr(Str::cdemo_train_full, l));
+  std::string o = "\n  " +
+                  printf_text(tr(Str::cdemo_train_title, l), static_cast<long long>(r.train_layer),
+                              static_cast<long long>(t.micro_batch), static_cast<long long>(t.seq), trained.c_str(),
+                              std::string(core::to_string(t.recompute)).c_str(), core::fixed(r.train->ms, 1).c_str()) +
+                  "\n";
+  o += "  " + core::pad_right("", 36) + core::pad_left(tr(Str::demo_col_measured, l), 14) +
+       core::pad_left(tr(Str::demo_col_estimated, l), 15) + "\n";
+  auto row = [&](Str what, i64 a, i64 e, const char* indent = "") { o += memory_row(indent + std::string(tr(what, l)), a, e); };
+  row(Str::cdemo_train_weights, m.weights_measured, m.weights_estimated);
+  if (m.adapters_estimated > 0 || m.adapters_measured > 0) row(Str::demo_train_adapters, m.adapters_measured, m.adapters_estimated);
+  row(Str::demo_train_saved, m.saved_measured, m.saved_estimated);
   if (m.recompute_estimated > 0 || m.recompute_measured > 0)
-    row("  rebuilt in backward (recompute)", m.recompute_measured, m.recompute_estimated);
-  row("gradients", m.gradients_measured, m.gradients_estimated);
-  row("optimizer states (AdamW m, v)", m.optimizer_measured, m.optimizer_estimated);
-  row("backward's working buffers", m.working_measured, -1);
-  row("peak / the formula's total", m.peak_measured, m.formula_total);
-  o += "  loss " + num(r.train->loss_before) + " → " + num(r.train->loss_after) + " after one AdamW step\n";
-  for (const auto& n : r.train->notes) o += "  - " + n.message + "\n";
+    row(Str::cdemo_train_rebuilt, m.recompute_measured, m.recompute_estimated, "  ");
+  row(Str::demo_train_grads, m.gradients_measured, m.gradients_estimated);
+  row(Str::demo_train_optimizer, m.optimizer_measured, m.optimizer_estimated);
+  row(Str::demo_train_working, m.working_measured, -1);
+  row(Str::demo_train_peak, m.peak_measured, m.formula_total);
+  o += "  " + printf_text(tr(Str::cdemo_train_loss, l), num(r.train->loss_before).c_str(), num(r.train->loss_after).c_str()) + "\n";
+  for (const auto& n : r.train->notes) o += "  - " + core::message_in(n, l) + "\n";
   return o;
 }
 
 std::string text_report(const ref::DemoPlan& p, const DemoResults& r, const ref::DemoSettings& s,
-                        const ref::HeatMap& heat, const ref::StateTrace& trace) {
+                        const ref::HeatMap& heat, const ref::StateTrace& trace, Lang l) {
   std::string o;
-  o += "demo block of " + (p.model.name.empty() ? std::string(family_id(p.model.family)) : p.model.name) +
-       ": " + layers_text(p) + (p.moe ? ", MoE" : "") + ", " + p.scaling + "\n";
-  o += "  block: " + block_summary(p.block, p.moe) + "\n";
-  o += "  fp32, batch 1, prompt " + std::to_string(s.prompt) + " tokens, then " + std::to_string(s.tokens) +
-       " decoded; GEMM kernel " + r.kernel + " (" + r.isa + "), one thread\n\n";
-  o += "  phase     time (ms)   ms/token   GFLOP/s\n";
-  o += "  weights " + core::pad_left(core::fixed(r.init_ms, 1), 11) + "  (seeded fill)\n";
-  o += "  prefill " + core::pad_left(core::fixed(r.prefill_ms, 1), 11) + core::pad_left(core::fixed(r.prefill_ms_per_token, 3), 11) +
-       core::pad_left(core::fixed(r.prefill_gflops, 1), 10) + "\n";
-  o += "  decode  " + core::pad_left(core::fixed(r.decode_ms, 1), 11) + core::pad_left(core::fixed(r.decode_ms_per_token, 3), 11) +
-       core::pad_left(core::fixed(r.decode_gflops, 1), 10) + "   (" + core::fixed(r.decode_gbps, 1) + " GB/s of weights + KV)\n\n";
-  o += "  whole model on this CPU, per token (block time × model/block FLOPs per token, ×" +
-       core::fixed(r.model_flops_ratio_decode, 1) + "): prefill " + core::fixed(r.model_prefill_ms_per_token, 1) +
-       " ms, decode " + core::fixed(r.model_decode_ms_per_token, 1) + " ms (" +
-       core::fixed(r.model_decode_ms_per_token > 0 ? 1000.0 / r.model_decode_ms_per_token : 0.0, 2) + " tokens/s)\n\n";
+  const std::string name = p.model.name.empty() ? std::string(family_id(p.model.family)) : p.model.name;
+  o += printf_text(tr(p.moe ? Str::cdemo_title_moe : Str::cdemo_title, l), name.c_str(), layers_text(p, l).c_str(),
+                   scaling_text(p, l).c_str()) +
+       "\n";
+  o += "  " + printf_text(tr(Str::cdemo_block, l), block_summary(p.block, p.moe, l).c_str()) + "\n";
+  o += "  " + printf_text(tr(Str::cdemo_setup, l), static_cast<long long>(s.prompt), static_cast<long long>(s.tokens),
+                          r.kernel.c_str(), r.isa.c_str()) +
+       "\n\n";
+  // The phases: the label in 8 columns, then time, time per token and GFLOP/s right-aligned in 11, 11 and 10.
+  auto phase = [&](Str what) { return "  " + core::pad_right(tr(what, l), 8); };
+  o += phase(Str::demo_col_phase) + core::pad_left(tr(Str::cdemo_col_time, l), 11) + core::pad_left("ms/token", 11) +
+       core::pad_left("GFLOP/s", 10) + "\n";
+  o += phase(Str::demo_weights) + core::pad_left(core::fixed(r.init_ms, 1), 11) + "  " + tr(Str::cdemo_seeded_fill, l) + "\n";
+  o += phase(Str::demo_prefill) + core::pad_left(core::fixed(r.prefill_ms, 1), 11) +
+       core::pad_left(core::fixed(r.prefill_ms_per_token, 3), 11) + core::pad_left(core::fixed(r.prefill_gflops, 1), 10) + "\n";
+  o += phase(Str::demo_decode) + core::pad_left(core::fixed(r.decode_ms, 1), 11) +
+       core::pad_left(core::fixed(r.decode_ms_per_token, 3), 11) + core::pad_left(core::fixed(r.decode_gflops, 1), 10) + "   " +
+       printf_text(tr(Str::cdemo_decode_read, l), core::fixed(r.decode_gbps, 1).c_str()) + "\n\n";
+  o += "  " +
+       printf_text(tr(Str::cdemo_whole_model, l), core::fixed(r.model_flops_ratio_decode, 1).c_str(),
+                   core::fixed(r.model_prefill_ms_per_token, 1).c_str(), core::fixed(r.model_decode_ms_per_token, 1).c_str(),
+                   core::fixed(r.model_decode_ms_per_token > 0 ? 1000.0 / r.model_decode_ms_per_token : 0.0, 2).c_str()) +
+       "\n\n";
   const ref::MemoryComparison& m = r.memory;
-  o += "  memory (fp32, batch " + std::to_string(m.batch) + ", context " + std::to_string(m.context) + ", chunk " +
-       std::to_string(m.chunk) + ")   measured      estimated\n";
-  auto row = [&](const char* what, i64 a, i64 e) {
-    o += "  " + core::pad_right(what, 36) + core::pad_left(core::with_commas(a), 14) + core::pad_left(e >= 0 ? core::with_commas(e) : "-", 15) + "\n";
-  };
-  row("weights", m.weights_measured, m.weights_estimated);
-  row("KV cache", m.kv_measured, m.kv_estimated);
-  if (m.state_measured > 0 || m.state_estimated > 0) row("recurrent state", m.state_measured, m.state_estimated);
-  if (m.indexer_measured > 0 || m.indexer_estimated > 0) row("indexer keys", m.indexer_measured, m.indexer_estimated);
-  row("activations (peak of the phases)", m.activations_measured, m.activations_estimated);
-  if (m.attention_estimated > 0) row("  attention phase live set", m.attention_measured, m.attention_estimated);
-  if (m.linear_estimated > 0) row("  linear-attention phase live set", m.linear_measured, m.linear_estimated);
-  if (m.mamba_estimated > 0) row("  Mamba phase live set", m.mamba_measured, m.mamba_estimated);
-  if (m.conv_estimated > 0) row("  short-convolution phase live set", m.conv_measured, m.conv_estimated);
-  row("  FFN phase live set", m.ffn_measured, m.ffn_estimated);
-  row("scratch (heat map copy, …)", m.scratch_measured, -1);
-  row("peak", m.peak_measured, m.peak_estimated);
+  // The column heads end where the counts end (column 52 and 67), at least 3 columns after the
+  // title: English's title is always wider, so its heads follow it ("…, chunk 8)   measured      estimated").
+  const std::string measured = tr(Str::demo_col_measured, l), estimated = tr(Str::demo_col_estimated, l);
+  const std::string title = printf_text(tr(Str::cdemo_memory, l), static_cast<long long>(m.batch),
+                                        static_cast<long long>(m.context), static_cast<long long>(m.chunk));
+  const size_t title_w = core::display_width(title);
+  o += "  " + title + core::pad_left(measured, std::max(3 + core::display_width(measured), title_w < 50 ? 50 - title_w : 0)) +
+       core::pad_left(estimated, 15) + "\n";
+  auto row = [&](Str what, i64 a, i64 e, const char* indent = "") { o += memory_row(indent + std::string(tr(what, l)), a, e); };
+  row(Str::demo_weights, m.weights_measured, m.weights_estimated);
+  row(Str::demo_kv, m.kv_measured, m.kv_estimated);
+  if (m.state_measured > 0 || m.state_estimated > 0) row(Str::demo_state, m.state_measured, m.state_estimated);
+  if (m.indexer_measured > 0 || m.indexer_estimated > 0) row(Str::demo_indexer, m.indexer_measured, m.indexer_estimated);
+  row(Str::cdemo_activations, m.activations_measured, m.activations_estimated);
+  if (m.attention_estimated > 0) row(Str::cdemo_attn_live, m.attention_measured, m.attention_estimated, "  ");
+  if (m.linear_estimated > 0) row(Str::cdemo_linear_live, m.linear_measured, m.linear_estimated, "  ");
+  if (m.mamba_estimated > 0) row(Str::cdemo_mamba_live, m.mamba_measured, m.mamba_estimated, "  ");
+  if (m.conv_estimated > 0) row(Str::cdemo_conv_live, m.conv_measured, m.conv_estimated, "  ");
+  row(Str::cdemo_ffn_live, m.ffn_measured, m.ffn_estimated, "  ");
+  row(Str::cdemo_scratch, m.scratch_measured, -1);
+  row(Str::demo_peak, m.peak_measured, m.peak_estimated);
   if (m.by_kind.size() > 1 || (!m.by_kind.empty() && m.by_kind[0].state_estimated > 0)) {
-    o += "  by attention kind                     measured      estimated\n";
+    o += "  " + core::pad_right(tr(Str::cdemo_by_kind, l), 38) + core::pad_left(measured, 8) + core::pad_left(estimated, 15) + "\n";
     for (const auto& k : m.by_kind) {
-      std::string what = k.kind + " (model layer";
-      for (size_t i = 0; i < k.layers.size(); ++i) {
-        const auto l = static_cast<size_t>(k.layers[i]);
-        what += std::string(i ? ", " : " ") + std::to_string(l < p.layers.size() ? p.layers[l] : k.layers[i]);
+      std::vector<i64> model_layers;
+      for (i64 bl : k.layers) {
+        const auto i = static_cast<size_t>(bl);
+        model_layers.push_back(i < p.layers.size() ? p.layers[i] : bl);
       }
-      what += ")";
-      o += "  " + what + "\n";
-      if (k.kv_estimated > 0 || k.kv_measured > 0) row("  KV cache", k.kv_measured, k.kv_estimated);
-      if (k.state_estimated > 0 || k.state_measured > 0) row("  recurrent state", k.state_measured, k.state_estimated);
-      if (k.index_estimated > 0 || k.index_measured > 0) row("  indexer keys", k.index_measured, k.index_estimated);
+      o += "  " + printf_text(tr(Str::cdemo_kind_layers, l), kind_text(k.kind, l).c_str(), layer_list(model_layers, l).c_str()) + "\n";
+      if (k.kv_estimated > 0 || k.kv_measured > 0) row(Str::demo_kv, k.kv_measured, k.kv_estimated, "  ");
+      if (k.state_estimated > 0 || k.state_measured > 0) row(Str::demo_state, k.state_measured, k.state_estimated, "  ");
+      if (k.index_estimated > 0 || k.index_measured > 0) row(Str::demo_indexer, k.index_measured, k.index_estimated, "  ");
       if (k.kv_estimated + k.kv_measured + k.state_estimated + k.state_measured == 0)
-        o += k.kind.rfind("shared", 0) == 0 ? "    (attends over an earlier layer's cache: none of its own)\n"
-                                            : "    (a feed-forward block, MLP or MoE: no cache)\n";
+        o += "    " + std::string(tr(k.kind.rfind("shared", 0) == 0 ? Str::cdemo_kind_shared : Str::cdemo_kind_no_cache, l)) + "\n";
     }
   }
-  o += "  peak " + gib(m.peak_measured) + " measured vs " + gib(m.peak_estimated) + " estimated (×" +
-       core::fixed(m.peak_ratio(), 3) + "); activations ×" + core::fixed(m.activation_ratio(), 3) + "\n";
-  for (const auto& n : m.notes) o += "  - " + n.message + "\n";
-  o += train_text(r, s);
-  o += "\n" + heat_text(heat);
-  if (const std::string tr = trace_text(trace); !tr.empty()) o += "\n" + tr;
+  o += "  " +
+       printf_text(tr(Str::cdemo_peak, l), gib(m.peak_measured).c_str(), gib(m.peak_estimated).c_str(),
+                   core::fixed(m.peak_ratio(), 3).c_str(), core::fixed(m.activation_ratio(), 3).c_str()) +
+       "\n";
+  for (const auto& n : m.notes) o += "  - " + core::message_in(n, l) + "\n";
+  o += train_text(r, s, l);
+  o += "\n" + heat_text(heat, l);
+  if (const std::string t = trace_text(trace, l); !t.empty()) o += "\n" + t;
   return o;
 }
 
@@ -325,15 +412,17 @@ std::string json_report(const ref::DemoPlan& p, const DemoResults& r, const ref:
 }  // namespace
 
 Output demo_cmd(const DemoFlags& f, const FileReader& read_file) {
-  if (f.preset.has_value() == f.config.has_value())
-    return usage_error("demo needs exactly one of --preset NAME or --config PATH");
+  const Lang l = f.lang;
+  if (f.preset.has_value() == f.config.has_value()) return usage_error(tr(Str::cdemo_need_model, l), l);
   ref::DemoSettings s;  // the defaults, then each flag given, in the table's order
   for (const auto& field : ref::demo_fields()) {
     auto given = field.flag.empty() ? f.settings.end() : f.settings.find(std::string(field.flag));
     if (given == f.settings.end()) continue;
     if (field.set(s, given->second))
-      return usage_error(std::string(field.flag) + " must be " + core::allowed_text(field) + ", got \"" +
-                         given->second + "\"");
+      return usage_error(std::string(field.flag) + " " +
+                             printf_text(tr(Str::issue_must_be_got, l), core::allowed_text(field, l).c_str(),
+                                         ("\"" + given->second + "\"").c_str()),
+                         l);
   }
 
   Output err;
@@ -341,14 +430,14 @@ Output demo_cmd(const DemoFlags& f, const FileReader& read_file) {
   if (!model) return err;
   const core::ModelConfig& cfg = model->config;
   Output o;
-  for (const auto& n : model->notes) o.err += "llmsize: note: " + n.message + "\n";
+  for (const auto& n : model->notes) o.err += "llmsize: " + printf_text(tr(Str::clog_note, l), core::message_in(n, l).c_str()) + "\n";
   auto demo = ref::create_demo(cfg, s);
   if (!demo) {
     Output bad{"", o.err, 2};
     for (const auto& i : demo.issues()) {
       const ref::DemoField* df = ref::find_demo_field(i.field);
       const std::string flag = df && !df->flag.empty() ? std::string(df->flag) : i.field;
-      bad.err += "llmsize: " + flag + ": " + i.message + "\n";
+      bad.err += "llmsize: " + flag + ": " + core::message_in(i, l) + "\n";
     }
     return bad;
   }
@@ -358,12 +447,13 @@ Output demo_cmd(const DemoFlags& f, const FileReader& read_file) {
   const auto& p = ref::demo_plan(**demo);
   if (!r.train_issues.empty()) {  // the step could not start (the system refused its memory)
     Output bad{"", o.err, 2};
-    for (const auto& i : r.train_issues) bad.err += "llmsize: training step: " + i.field + ": " + i.message + "\n";
+    for (const auto& i : r.train_issues)
+      bad.err += "llmsize: " + printf_text(tr(Str::cdemo_train_issue, l), i.field.c_str(), core::message_in(i, l).c_str()) + "\n";
     return bad;
   }
   const ref::StateTrace trace = ref::demo_state_trace(**demo);
   o.out = f.json ? json_report(p, r, s, ref::demo_heat_map(**demo), trace)
-                 : text_report(p, r, s, ref::demo_heat_map(**demo), trace);
+                 : text_report(p, r, s, ref::demo_heat_map(**demo), trace, l);
   return o;
 }
 

@@ -1,9 +1,12 @@
 // The CLI as a library: commands, JSON keys, human tables, exit codes and error lines.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <map>
 
 #include "cli.hpp"
+#include "core/format.hpp"
 #include "core/inventory.hpp"
 #include "core/model_source.hpp"
 #include "core/params.hpp"
@@ -436,4 +439,131 @@ TEST_CASE("compare prints 2 to 4 cases side by side from a comparison link or --
   CHECK_THAT(cli({"compare", "--case", "#v=1&preset=gpt2", "--case", "#v=1&seq=0"}).err, Catch::Contains("--case 2: seq"));
   CHECK(cli({"compare", "--case", "#v=1&preset=gpt2", "--case", "#v=1&preset=gpt2", "--seq", "8"}).status == 2);
   CHECK_THAT(cli({"estimate", "--preset", "gpt2", "--case", "x"}).err, Catch::Contains("--case is an option of `llmsize compare`"));
+}
+
+namespace {
+// The numbers of a line (digit runs, with their inner ',' and '.'), sorted: a translation may
+// reorder them, never change them.
+std::vector<std::string> numbers_of(const std::string& line) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < line.size(); ++i) {
+    if (!std::isdigit(static_cast<unsigned char>(line[i]))) continue;
+    size_t j = i;
+    while (j < line.size() && (std::isdigit(static_cast<unsigned char>(line[j])) ||
+                               ((line[j] == ',' || line[j] == '.') && j + 1 < line.size() &&
+                                std::isdigit(static_cast<unsigned char>(line[j + 1])))))
+      ++j;
+    out.push_back(line.substr(i, j - i));
+    i = j;
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  size_t at = 0;
+  for (size_t nl; (nl = text.find('\n', at)) != std::string::npos; at = nl + 1) out.push_back(text.substr(at, nl - at));
+  return out;
+}
+// The JSON without its timings (the phases' times, the whole-model extrapolation, the training step's ms).
+std::string without_timings(std::string json) {
+  for (const char* key : {"\"timing\": {", "\"model_estimate\": {"}) {
+    const size_t at = json.find(key);
+    if (at != std::string::npos) json.erase(at, json.find('}', at) + 1 - at);
+  }
+  if (const size_t at = json.find("\"ms\": "); at != std::string::npos) json.erase(at, json.find(',', at) - at);
+  return json;
+}
+}  // namespace
+
+TEST_CASE("demo --lang zh prints its text view and errors in Chinese, with the English run's numbers and JSON", "[cli][demo][lang]") {
+  const std::vector<std::vector<std::string>> runs = {
+      {"demo", "--preset", "gpt2", "--prompt", "8", "--tokens", "2", "--train-seq", "16"},  // the training step
+      {"demo", "--preset", "qwen3-next-80b-a3b", "--prompt", "8", "--tokens", "2", "--budget-mib", "64"},  // scaled; recurrent state
+  };
+  for (const auto& args : runs) {
+    INFO(args[2]);
+    auto zh_args = args;
+    zh_args.insert(zh_args.end(), {"--lang", "zh"});
+    const auto en = cli(args), zh = cli(zh_args), en_flag = cli([&] {
+      auto a = args;
+      a.insert(a.end(), {"--lang", "en"});
+      return a;
+    }());
+    REQUIRE(en.status == 0);
+    REQUIRE(zh.status == 0);
+    REQUIRE(en_flag.status == 0);
+    CHECK(lines_of(en_flag.out).size() == lines_of(en.out).size());
+    CHECK_THAT(en.out, Catch::Contains("peak") && Catch::Contains(" measured vs ") && Catch::Contains("activations (peak of the phases)"));
+    // Chinese labels, and none of the English ones left.
+    for (const char* s : {"的演示块：", "块：d ", "阶段", "用时（ms）", "（固定种子填充）", "整个模型在此 CPU 上", "实测", "估算",
+                          "激活（各阶段的峰值）", "注意力阶段存活集", "FFN 阶段存活集", "临时区（热力图副本等）", "峰值：实测 ",
+                          "最后一个解码 token 的注意力（第 "})
+      CHECK_THAT(zh.out, Catch::Contains(s));
+    for (const char* s : {"demo block of", "block: ", "phase", "time (ms)", "seeded fill", "whole model", "measured", "estimated",
+                          "weights", "KV cache", "activations", "live set", "scratch", "peak", "attention of the last",
+                          "recurrent state", "training step", "real dimensions", "narrower", "heads", "layer", "position",
+                          "tokens", "decoded", "one thread"})
+      CHECK_THAT(zh.out, !Catch::Contains(s));
+    // The same lines in the same order, with the same numbers; only the timings differ from run to run.
+    const auto el = lines_of(en.out), zl = lines_of(zh.out);
+    REQUIRE(el.size() == zl.size());
+    for (size_t i = 0; i < el.size(); ++i) {
+      const std::string& e = el[i];
+      if (e.rfind("  weights ", 0) == 0 || e.rfind("  prefill ", 0) == 0 || e.rfind("  decode ", 0) == 0 ||
+          e.find("whole model on this CPU") != std::string::npos || e.find("training step of model layer") != std::string::npos)
+        continue;
+      INFO(e << "\n" << zl[i]);
+      CHECK(numbers_of(e) == numbers_of(zl[i]));
+      if (e.rfind("  h ", 0) == 0) CHECK(e == zl[i]);  // the heat map's rows
+    }
+    // --json is the same in every language.
+    auto en_json = args, zh_json = zh_args;
+    en_json.push_back("--json");
+    zh_json.push_back("--json");
+    const auto ej = cli(en_json), zj = cli(zh_json);
+    REQUIRE(ej.status == 0);
+    REQUIRE(zj.status == 0);
+    CHECK(without_timings(ej.out) == without_timings(zj.out));
+    CHECK(ej.out.find("\"timing\": {") != std::string::npos);
+    // The block's scaling as the text prints it is the plan's (the JSON's "scaling").
+    const size_t s = ej.out.find("\"scaling\": \"");
+    REQUIRE(s != std::string::npos);
+    const std::string scaling = ej.out.substr(s + 12, ej.out.find('"', s + 12) - (s + 12));
+    CHECK(el.front().size() > scaling.size());
+    CHECK(el.front().substr(el.front().size() - scaling.size()) == scaling);
+  }
+  const auto zh = cli({"demo", "--preset", "gpt2", "--prompt", "8", "--tokens", "2", "--train-seq", "16", "--lang", "zh"});
+  for (const char* s : {"模型第 0 层的训练步（fp32，1 × 16 个 token，LoRA 秩 8，作用于 q,v，AdamW，重计算 none）：前向、反向与更新共 ",
+                        "\n  权重（该层）                            28,351,488     28,351,488\n",
+                        "\n  为反向保存（前向结束时）                   787,712        787,712\n", "\n  损失 ", "（一步 AdamW 之后）\n"})
+    CHECK_THAT(zh.out, Catch::Contains(s));
+  const auto hybrid = cli({"demo", "--preset", "qwen3-next-80b-a3b", "--prompt", "8", "--tokens", "2", "--budget-mib", "64", "--lang", "zh"});
+  for (const char* s : {"第 0、3 层（每种注意力各一层），MoE，d 2048->512，缩窄 4 倍（头 16->4，KV 头 2->1，",
+                        "\n  循环状态                                   557,056        557,056\n",
+                        "\n  线性注意力（模型第 0 层）\n    循环状态 ", "\n  全注意力（模型第 3 层）\n    KV 缓存 ",
+                        "\n第 0 层的循环状态（Gated DeltaNet，序列 0）：8 个头各自的 ||S||", "\n  位置      9：平均 "})
+    CHECK_THAT(hybrid.out, Catch::Contains(s));
+  // The memory table's column heads end where its counts end (display columns: a CJK character is two).
+  const auto hl = lines_of(hybrid.out);
+  const auto head = std::find_if(hl.begin(), hl.end(), [](const std::string& l) { return l.rfind("  内存（", 0) == 0; });
+  REQUIRE(head != hl.end());
+  CHECK(llmsize::core::display_width(*head) == llmsize::core::display_width(*(head + 1)));
+
+  // Errors: the flag's range and the usage hint in Chinese, exit status 2; English as before.
+  auto bad = cli({"demo", "--preset", "gpt2", "--prompt", "0", "--lang", "zh"});
+  CHECK(bad.status == 2);
+  CHECK(bad.out.empty());
+  CHECK(bad.err == "llmsize: --prompt 必须是 [1, 8192] 内的整数，实际为 \"0\"（见 `llmsize --help`）\n");
+  bad = cli({"demo", "--preset", "gpt2", "--train-seq", "4", "--train-recompute", "some", "--lang", "zh"});
+  CHECK(bad.status == 2);
+  CHECK(bad.err == "llmsize: --train-recompute 必须是 none, selective, full 之一，实际为 \"some\"（见 `llmsize --help`）\n");
+  bad = cli({"demo", "--lang", "zh"});
+  CHECK(bad.status == 2);
+  CHECK_THAT(bad.err, Catch::Contains("demo 需要且只能给出 --preset NAME 或 --config PATH 之一（见 `llmsize --help`）"));
+  bad = cli({"demo", "--preset", "gpt2", "--prompt", "1024", "--lang", "zh"});  // the core's issue, in the language
+  CHECK(bad.status == 2);
+  CHECK_THAT(bad.err, Catch::Contains("llmsize: --prompt: prompt + tokens 不得超过模型的上下文"));
+  bad = cli({"demo", "--preset", "gpt2", "--prompt", "0"});
+  CHECK(bad.err == "llmsize: --prompt must be an integer in [1, 8192], got \"0\" (see `llmsize --help`)\n");
 }
