@@ -214,7 +214,7 @@ void draw_demo_panel(App& app) {
                 format_bytes_auto(p.bytes, s.unit).c_str());
     if (p.scaled) {
       ImGui::PushTextWrapPos(0.0f);
-      ImGui::TextColored(error_colour(), T(Str::demo_scaled), p.scaling.c_str());
+      ImGui::TextColored(error_colour(), T(Str::demo_scaled), ref::scaling_text(p, ui_lang()).c_str());
       ImGui::PopTextWrapPos();
     }
     if (linear && p.layers.size() == 1)

@@ -477,7 +477,7 @@ Output run(const std::vector<std::string>& a, const FileReader& read_file, const
   for (size_t i = 0; i < a.size(); ++i) {
     const std::string& s = a[i];
     if (s == "--help" || s == "-h")
-      return {std::string(tr(Str::cli_usage, l)) + demo_flags_usage() + tr(Str::cli_usage_end, l) + workload_usage(l), "", 0};
+      return {std::string(tr(Str::cli_usage, l)) + demo_flags_usage(l) + tr(Str::cli_usage_end, l) + workload_usage(l), "", 0};
     if (s == "--version") return {"llmsize 0.1.0\n", "", 0};
     if (s == "--json") args.json = true;
     else if (s == "--gib") args.gib = true;

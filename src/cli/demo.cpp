@@ -78,34 +78,6 @@ std::string kind_text(const std::string& kind, Lang l) {
   return out;
 }
 
-std::string arrow(i64 from, i64 to) { return std::to_string(from) + "->" + std::to_string(to); }
-
-// How the block was scaled to fit the budget, in `l`: the text ref::plan_demo writes into
-// DemoPlan::scaling (the JSON's), from the model's widths and the block's.
-std::string scaling_text(const ref::DemoPlan& p, Lang l) {
-  if (!p.scaled) return tr(Str::cdemo_real_dims, l);
-  const core::ModelConfig &real = p.model, &block = p.block;
-  std::string text;
-  if (p.width_divisor > 1) {
-    std::string more;
-    if (!real.mla.enabled && real.n_kv_heads != real.n_heads)
-      more += printf_text(tr(Str::cdemo_scaled_kv, l), arrow(real.n_kv_heads, block.n_kv_heads).c_str());
-    if (real.mamba.enabled() && real.mamba.heads != block.mamba.heads)
-      more += printf_text(tr(Str::cdemo_scaled_mamba, l), arrow(real.mamba.heads, block.mamba.heads).c_str());
-    if (real.linear.enabled() && real.linear.v_heads != block.linear.v_heads)
-      more += printf_text(tr(Str::cdemo_scaled_linear, l), arrow(real.linear.v_heads, block.linear.v_heads).c_str());
-    more += p.moe ? printf_text(tr(Str::cdemo_scaled_expert_ffn, l), arrow(real.moe.expert_ffn, block.moe.expert_ffn).c_str())
-                  : printf_text(tr(Str::cdemo_scaled_ffn, l), arrow(real.d_ff, block.d_ff).c_str());
-    text = printf_text(tr(Str::cdemo_scaled_width, l), arrow(real.d_model, block.d_model).c_str(),
-                       static_cast<long long>(p.width_divisor), arrow(real.n_heads, block.n_heads).c_str(), more.c_str(),
-                       static_cast<long long>(real.mla.enabled ? real.q_head_dim() : real.head_dim));
-  }
-  if (p.experts_block != p.experts_model)
-    text += printf_text(tr(text.empty() ? Str::cdemo_scaled_experts : Str::cdemo_scaled_and_experts, l),
-                        arrow(p.experts_model, p.experts_block).c_str(), static_cast<long long>(real.moe.top_k));
-  return text;
-}
-
 std::string block_summary(const core::ModelConfig& b, bool moe, Lang l) {
   const std::string heads = std::to_string(b.n_heads), kv = std::to_string(b.n_kv_heads);
   std::string s = "d " + std::to_string(b.d_model) + " · ";
@@ -238,7 +210,7 @@ std::string text_report(const ref::DemoPlan& p, const DemoResults& r, const ref:
   std::string o;
   const std::string name = p.model.name.empty() ? std::string(family_id(p.model.family)) : p.model.name;
   o += printf_text(tr(p.moe ? Str::cdemo_title_moe : Str::cdemo_title, l), name.c_str(), layers_text(p, l).c_str(),
-                   scaling_text(p, l).c_str()) +
+                   ref::scaling_text(p, l).c_str()) +
        "\n";
   o += "  " + printf_text(tr(Str::cdemo_block, l), block_summary(p.block, p.moe, l).c_str()) + "\n";
   o += "  " + printf_text(tr(Str::cdemo_setup, l), static_cast<long long>(s.prompt), static_cast<long long>(s.tokens),
@@ -469,7 +441,7 @@ std::string demo_flag_list(std::string_view last_sep) {
   return o;
 }
 
-std::string demo_flags_usage() {
+std::string demo_flags_usage(Lang l) {
   std::string o;
   const ref::DemoSettings defaults;
   for (const auto& f : ref::demo_fields()) {
@@ -477,9 +449,11 @@ std::string demo_flags_usage() {
     const bool is_int = f.kind == core::FieldKind::Int;
     std::string head = "  " + std::string(f.flag) + (is_int ? " N" : f.kind == core::FieldKind::Flags ? " LIST" : " NAME");
     head.resize(std::max<size_t>(head.size() + 1, 18), ' ');
-    o += head + "demo: " + std::string(f.help) + " (" +
-         (is_int ? std::to_string(f.min_int) + "-" + std::to_string(f.max_int) : core::allowed_text(f)) + ", default " +
-         f.get(defaults) + ")\n";
+    const core::FieldText* t = core::field_text("demo", f.key, l);  // the help in the language (lang/zh_fields.inc)
+    const std::string range = is_int ? std::to_string(f.min_int) + "-" + std::to_string(f.max_int) : core::allowed_text(f, l);
+    o += head + printf_text(tr(Str::cdemo_usage_flag, l), std::string(t ? t->help : f.help).c_str(), range.c_str(),
+                            f.get(defaults).c_str()) +
+         "\n";
   }
   return o;
 }

@@ -24,6 +24,6 @@ Output demo_cmd(const DemoFlags& flags, const FileReader& read_file);
 // The settings' flags, all from ref::demo_fields().
 bool is_demo_flag(std::string_view arg);
 std::string demo_flag_list(std::string_view last_sep);  // "--prompt, --tokens" + last_sep + "--budget-mib"
-std::string demo_flags_usage();  // their lines of `llmsize --help`, with range and default
+std::string demo_flags_usage(core::Lang lang = core::Lang::En);  // their lines of `llmsize --help`, with range and default
 
 }  // namespace llmsize::cli

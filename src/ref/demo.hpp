@@ -61,6 +61,9 @@ struct DemoPlan {
 // Validates the settings and picks the block. Issues name "prompt", "tokens", "budget", and for a
 // training step "train_seq", "train_batch", "lora_rank", "lora_targets" or the model field it lacks.
 core::Result<DemoPlan> plan_demo(const core::ModelConfig& model, const DemoSettings& s);
+// How the block was scaled to fit the budget, in `lang` ("real dimensions", "d 7168->1792, 4×
+// narrower (…)"): DemoPlan::scaling is its English (the JSON's); the CLI and the page show it in theirs.
+std::string scaling_text(const DemoPlan& p, core::Lang lang);
 
 enum class DemoPhase : std::uint8_t { Init, Prefill, Decode, Train, Done };
 std::string_view to_string(DemoPhase p);  // "filling weights", "prefill", "decode", "training step", "done"

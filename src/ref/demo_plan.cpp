@@ -142,8 +142,34 @@ ModelConfig narrower(const ModelConfig& c, i64 w) {
 }
 
 std::string arrow(i64 from, i64 to) { return std::to_string(from) + "->" + std::to_string(to); }  // the UI font has no →
-
 }  // namespace
+
+std::string scaling_text(const DemoPlan& p, core::Lang l) {
+  using core::printf_text;
+  using core::Str;
+  using core::tr;
+  if (!p.scaled) return tr(Str::cdemo_real_dims, l);
+  const ModelConfig &real = p.model, &block = p.block;
+  std::string text;
+  if (p.width_divisor > 1) {
+    std::string more;
+    if (!real.mla.enabled && real.n_kv_heads != real.n_heads)
+      more += printf_text(tr(Str::cdemo_scaled_kv, l), arrow(real.n_kv_heads, block.n_kv_heads).c_str());
+    if (real.mamba.enabled() && real.mamba.heads != block.mamba.heads)
+      more += printf_text(tr(Str::cdemo_scaled_mamba, l), arrow(real.mamba.heads, block.mamba.heads).c_str());
+    if (real.linear.enabled() && real.linear.v_heads != block.linear.v_heads)
+      more += printf_text(tr(Str::cdemo_scaled_linear, l), arrow(real.linear.v_heads, block.linear.v_heads).c_str());
+    more += p.moe ? printf_text(tr(Str::cdemo_scaled_expert_ffn, l), arrow(real.moe.expert_ffn, block.moe.expert_ffn).c_str())
+                  : printf_text(tr(Str::cdemo_scaled_ffn, l), arrow(real.d_ff, block.d_ff).c_str());
+    text = printf_text(tr(Str::cdemo_scaled_width, l), arrow(real.d_model, block.d_model).c_str(),
+                       static_cast<long long>(p.width_divisor), arrow(real.n_heads, block.n_heads).c_str(), more.c_str(),
+                       static_cast<long long>(real.mla.enabled ? real.q_head_dim() : real.head_dim));
+  }
+  if (p.experts_block != p.experts_model)
+    text += printf_text(tr(text.empty() ? Str::cdemo_scaled_experts : Str::cdemo_scaled_and_experts, l),
+                        arrow(p.experts_model, p.experts_block).c_str(), static_cast<long long>(real.moe.top_k));
+  return text;
+}
 
 core::Result<DemoPlan> plan_demo(const ModelConfig& model, const DemoSettings& s) {
   std::vector<Issue> bad = validate(s);
@@ -196,25 +222,7 @@ core::Result<DemoPlan> plan_demo(const ModelConfig& model, const DemoSettings& s
   p.block = block;
   p.bytes = bytes(block);
   p.scaled = p.width_divisor > 1 || p.experts_block != p.experts_model;
-  std::string text;
-  if (p.width_divisor > 1) {
-    text = "d " + arrow(real.d_model, block.d_model) + ", " + std::to_string(p.width_divisor) +
-           "× narrower (heads " + arrow(real.n_heads, block.n_heads);
-    if (!real.mla.enabled && real.n_kv_heads != real.n_heads) text += ", KV heads " + arrow(real.n_kv_heads, block.n_kv_heads);
-    if (real.mamba.enabled() && real.mamba.heads != block.mamba.heads)
-      text += ", Mamba heads " + arrow(real.mamba.heads, block.mamba.heads);
-    if (real.linear.enabled() && real.linear.v_heads != block.linear.v_heads)
-      text += ", linear value heads " + arrow(real.linear.v_heads, block.linear.v_heads);
-    if (p.moe) text += ", expert FFN " + arrow(real.moe.expert_ffn, block.moe.expert_ffn);
-    else text += ", FFN " + arrow(real.d_ff, block.d_ff);
-    text += "; head_dim " + std::to_string(real.mla.enabled ? real.q_head_dim() : real.head_dim) + " kept)";
-  }
-  if (p.experts_block != p.experts_model) {
-    if (!text.empty()) text += "; ";
-    text += "experts " + arrow(p.experts_model, p.experts_block) + " (top-" + std::to_string(real.moe.top_k) +
-            " per token kept)";
-  }
-  p.scaling = p.scaled ? text : "real dimensions";
+  p.scaling = scaling_text(p, core::Lang::En);
   if (s.train_seq > 0) {  // the first block layer the training step models, or the first layer's refusal
     std::optional<Issue> first;
     for (i64 l = 0; l < p.block.n_layers && p.train_layer < 0; ++l) {
