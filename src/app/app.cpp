@@ -155,7 +155,7 @@ void draw_results(App& app, const core::Result<core::Estimate>& est) {
     }
     if (tab(app, Str::tab_memory, ResultTab::Memory)) {
       ImGui::BeginChild("memory_scroll");
-      draw_memory_results(app, e, core::explain(s.cfg, s.work, e));
+      draw_memory_results(app, e, core::explain(s.cfg, s.work, e, ui_lang()));
       ImGui::EndChild();
       ImGui::EndTabItem();
     }
@@ -171,7 +171,7 @@ void draw_results(App& app, const core::Result<core::Estimate>& est) {
     }
     if (tab(app, Str::tab_throughput, ResultTab::Throughput)) {
       ImGui::BeginChild("tp_scroll");
-      draw_throughput_results(app, e, core::explain(s.cfg, s.work, e));
+      draw_throughput_results(app, e, core::explain(s.cfg, s.work, e, ui_lang()));
       ImGui::EndChild();
       ImGui::EndTabItem();
     }

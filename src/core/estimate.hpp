@@ -96,7 +96,8 @@ struct Explanation {
 };
 
 // Every figure of `e` (the rows of figures(), in order) with its derivation (builds
-// strings; call when shown). Defined in figures.cpp.
-std::vector<Explanation> explain(const ModelConfig& cfg, const Workload& w, const Estimate& e);
+// strings; call when shown). Defined in figures.cpp. The formulas' and references' words are in
+// `lang`; machine output (the JSON report, the CSV) keeps English.
+std::vector<Explanation> explain(const ModelConfig& cfg, const Workload& w, const Estimate& e, Lang lang = Lang::En);
 
 }  // namespace llmsize::core

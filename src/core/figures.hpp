@@ -39,7 +39,8 @@ struct Figure {
   std::optional<Mode> mode;  // the workload mode it belongs to; nullopt: both (params.total)
   FigureValue (*value)(const Estimate& e) = nullptr;
   Bound (*bound)(const Workload& w, const Estimate& e) = nullptr;
-  Derivation (*derive)(const ModelConfig& c, const Workload& w, const Estimate& e) = nullptr;  // builds strings
+  // Builds strings: the words in `lang` (the string table's fx_ rows), symbols, numbers and code names as they are.
+  Derivation (*derive)(const ModelConfig& c, const Workload& w, const Estimate& e, Lang lang) = nullptr;
 };
 
 // Every figure, in display order (parameters, inference, training, throughput).

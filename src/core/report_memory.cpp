@@ -388,7 +388,7 @@ std::string estimate_explain_text(const ModelConfig& cfg, const Workload& w, con
   }
   if (wr.other_bytes > 0) o += "    " + pad_right(tr(Str::rep_other_tensors, lang), 95) + pad_left(format_bytes(wr.other_bytes, unit), 14) + "\n";
   o += "\n" + std::string(tr(Str::rep_derivations, lang)) + "\n";
-  for (const auto& x : explain(cfg, w, e)) {
+  for (const auto& x : explain(cfg, w, e, lang)) {
     const FieldText* label = field_text("figure", x.key, lang);
     o += "  " + (label ? std::string(label->label) : x.label) + " [" + x.key + "] — " + bound_text(x.bound, lang) + "\n";
     o += "      " + x.formula + "\n";

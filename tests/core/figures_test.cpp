@@ -3,6 +3,7 @@
 // modes; and each mode's headline figures are rows of the table.
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <set>
 
 #include "core/chart.hpp"
@@ -254,4 +255,80 @@ TEST_CASE("every formula and reference draws in the UI's Latin font: Latin-1, th
   for (const std::string& b : bad) all_bad += b + "\n";
   INFO(all_bad);
   CHECK(bad.empty());
+}
+
+
+TEST_CASE("every derivation in each language: English is the default call's, Chinese has Chinese words and the same numbers", "[core][figures][lang]") {
+  // A CJK ideograph or full-width punctuation (U+3000…U+9FFF, U+FF00…U+FFEF).
+  auto has_cjk = [](const std::string& s) {
+    for (char32_t c : code_points(s))
+      if ((c >= 0x3000 && c <= 0x9FFF) || (c >= 0xFF00 && c <= 0xFFEF)) return true;
+    return false;
+  };
+  auto numbers = [](const std::string& s) {  // the runs of digits, sorted (word order may differ)
+    std::vector<std::string> out;
+    std::string run;
+    for (char c : s + " ") {
+      if (c >= '0' && c <= '9') run += c;
+      else if (!run.empty()) out.push_back(run), run.clear();
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  // A reference may stay English where it is only a citation, code or file names, or the GPU's source.
+  auto citation_only = [](const std::string& key, const std::string& ref) {
+    for (const char* mark : {"et al.", "Stern 2018", ".py", ".hpp", "llama_kv_cache", "IEEE", "bitsandbytes", "OCP "})
+      if (ref.find(mark) != std::string::npos) return true;
+    return key == "inference.capacity_bytes";  // the GPU's datasheet
+  };
+  auto all = load_presets();
+  REQUIRE(all.ok());
+  const std::vector<std::vector<std::pair<std::string, std::string>>> workloads = {
+      {},
+      {{"mode", "training"}},
+      {{"mode", "training"}, {"lora", "16"}, {"qlora", "1"}, {"zero", "3"}, {"gpus", "8"}, {"rc", "selective"}},
+      {{"w", "q4_k_m"}, {"kvt", "q8_0"}, {"rt", "llamacpp"}},
+      {{"w", "gptq-int4"}, {"rt", "vllm"}},
+      {{"w", "fp8-block"}, {"rt", "sglang"}},
+      {{"w", "awq-int4"}},
+      {{"w", "nf4-dq"}},
+      {{"w", "mxfp4"}},
+      {{"mode", "training"}, {"lora", "8"}, {"opt", "adafactor"}, {"zero", "fsdp"}, {"gpus", "4"}, {"rc", "full"}},
+      {{"w", "q4_k_m"}, {"rt", "llamacpp"}, {"pp", "2"}, {"gpus", "2"}},
+  };
+  std::set<std::string> english;  // Chinese derivations left without a Chinese word
+  size_t checked = 0;
+  for (const auto& p : all.value())
+    for (const auto& kv : workloads) {
+      Workload w;
+      bool set_ok = true;
+      for (const auto& [key, value] : kv) set_ok = set_ok && !find_field(key)->set(w, value);
+      REQUIRE(set_ok);
+      const auto e = estimate(p.config, w);
+      if (!e.ok()) continue;
+      const auto def = explain(p.config, w, e.value());
+      const auto en = explain(p.config, w, e.value(), Lang::En);
+      const auto zh = explain(p.config, w, e.value(), Lang::Zh);
+      REQUIRE(en.size() == def.size());
+      REQUIRE(zh.size() == def.size());
+      for (size_t i = 0; i < def.size(); ++i) {
+        INFO(p.id << " " << def[i].key << "\n  " << def[i].formula << "\n  " << zh[i].formula << "\n  " << def[i].reference << "\n  "
+                  << zh[i].reference);
+        CHECK(en[i].formula == def[i].formula);
+        CHECK(en[i].reference == def[i].reference);
+        CHECK(zh[i].key == def[i].key);
+        CHECK(numbers(zh[i].formula) == numbers(def[i].formula));
+        if (!has_cjk(zh[i].formula) && zh[i].formula != def[i].formula) english.insert(def[i].key + " formula: " + zh[i].formula);
+        if (!has_cjk(zh[i].formula) && zh[i].formula == def[i].formula && def[i].key != "throughput.chinchilla_tokens")
+          english.insert(def[i].key + " formula: " + zh[i].formula);  // only the Chinchilla formula has no word
+        if (!has_cjk(zh[i].reference) && (zh[i].reference != def[i].reference || !citation_only(def[i].key, def[i].reference)))
+          english.insert(def[i].key + " reference: " + zh[i].reference);
+        ++checked;
+      }
+    }
+  CHECK(checked > 10000);
+  std::string list;
+  for (const std::string& s : english) list += s + "\n";
+  INFO(list);
+  CHECK(english.empty());
 }
