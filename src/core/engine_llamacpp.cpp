@@ -338,9 +338,10 @@ std::vector<std::string> llamacpp_buffer_log(const LlamaCppBuffers& b) {
   return out;
 }
 
-std::string llamacpp_layers_text(const LlamaCppDevice& d) {
-  return (d.count > 0 ? "layers " + std::to_string(d.first) + " to " + std::to_string(d.first + d.count - 1) : std::string("no layers")) +
-         (d.output ? " and the output layer" : "");
+std::string llamacpp_layers_text(const LlamaCppDevice& d, Lang l) {
+  return (d.count > 0 ? printf_text(tr(Str::fx_ll_layers, l), std::to_string(d.first).c_str(), std::to_string(d.first + d.count - 1).c_str())
+                      : std::string(tr(Str::fx_ll_no_layers, l))) +
+         (d.output ? tr(Str::fx_ll_output, l) : "");
 }
 
 std::vector<std::string> llamacpp_buffer_notes(const LlamaCppBuffers& b, ByteUnit unit) {

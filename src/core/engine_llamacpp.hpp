@@ -90,7 +90,7 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& cfg, const Inventory
 // load_tensors' and the output buffer's lines for those buffers.
 std::vector<std::string> llamacpp_buffer_log(const LlamaCppBuffers& b);
 // "layers 0 to 21 and the output layer", "no layers": what a device holds, in words.
-std::string llamacpp_layers_text(const LlamaCppDevice& d);
+std::string llamacpp_layers_text(const LlamaCppDevice& d, Lang lang = Lang::En);  // "layers 0 to 15 and the output layer"
 // What those lines leave out, in words: each device's layers and bytes (several devices), the
 // cache left on the CPU, the compute buffers not modelled. For the CLI's text and the UI.
 std::vector<std::string> llamacpp_buffer_notes(const LlamaCppBuffers& b, ByteUnit unit);

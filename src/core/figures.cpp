@@ -59,17 +59,10 @@ std::pair<std::string, std::string> format_rule(const Workload& w, Lang l) {
   }
 }
 
-// llamacpp_layers_text (engine_llamacpp.cpp) in a language.
-std::string llamacpp_layers(const LlamaCppDevice& d, Lang l) {
-  return (d.count > 0 ? tx(l, Str::fx_ll_layers, std::to_string(d.first), std::to_string(d.first + d.count - 1))
-                      : tx(l, Str::fx_ll_no_layers)) +
-         (d.output ? tx(l, Str::fx_ll_output) : std::string());
-}
-
 std::string layout(const Workload& w, const Estimate& e, i64 stage, i64 layers, Lang l) {
   if (e.llamacpp_devices && stage < static_cast<i64>(e.llamacpp_devices->devices.size())) {
     const LlamaCppDevice& d = e.llamacpp_devices->devices[static_cast<size_t>(stage)];
-    return tx(l, Str::fx_layout_llamacpp, d.name, n(stage + 1), n(w.pp), llamacpp_layers(d, l), n(e.llamacpp_devices->ngl),
+    return tx(l, Str::fx_layout_llamacpp, d.name, n(stage + 1), n(w.pp), llamacpp_layers_text(d, l), n(e.llamacpp_devices->ngl),
               e.llamacpp_devices->even_split ? tx(l, Str::fx_equal_shares) : "--tensor-split " + find_field("ts")->get(w));
   }
   std::string s = tx(l, Str::fx_layout_stage, n(stage + 1), n(w.pp), n(layers));
