@@ -200,15 +200,18 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
     ImGui::PopTextWrapPos();
     std::vector<plot::Segment> live;
     int li = 0;
+    auto formula_and_source = [](const core::RecipePart& p) {  // in the page's language
+      return core::recipe_part_formula(p, ui_lang()) + "\n\n" + core::recipe_part_source(p, ui_lang());
+    };
     for (const core::RecipePart& p : r.parts)
-      live.push_back({T(p.label), to_display(p.bytes, u), series_colour(li++), p.formula + "\n\n" + p.source});
+      live.push_back({T(p.label), to_display(p.bytes, u), series_colour(li++), formula_and_source(p)});
     plot::stacked_bar("recipe_bar", live, 0, "", fmt_bytes_plain, 28 * app.scale);
     if (ImGui::BeginTable("recipe_parts", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
       for (const core::RecipePart& p : r.parts) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
         ImGui::Selectable(T(p.label), false, ImGuiSelectableFlags_SpanAllColumns);
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n\n%s", p.formula.c_str(), p.source.c_str());
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", formula_and_source(p).c_str());
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(core::format_bytes(p.bytes, u).c_str());
       }

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <array>
 
+#include "issue.hpp"
 #include "params.hpp"
 
 namespace llmsize::core {
@@ -27,6 +28,13 @@ Str recipe_phase_row(RecipePhase phase) {
     case RecipePhase::ConvertOutput: return Str::recipe_phase_convert_output;
   }
   return Str::recipe_phase_ce_backward;
+}
+
+std::string recipe_part_formula(const RecipePart& part, Lang lang) {
+  return lang == Lang::En || !part.formula_in ? part.formula : part.formula_in(lang);
+}
+std::string recipe_part_source(const RecipePart& part, Lang lang) {
+  return lang == Lang::En || !part.source_in ? part.source : part.source_in(lang);
 }
 
 i64 allocator_round(i64 bytes) { return bytes <= 0 ? 0 : std::max<i64>(512, ceil_div(bytes, 512) * 512); }
@@ -127,10 +135,10 @@ Result<RecipePeak> recipe_peak(const ModelConfig& c, const Workload& w, const Gp
   const i64 total = counted->total;
   if (!linear_params.ok() || linear_params.value() > total) return refuse(Str::recipe_litgpt_shape).value();
   Checked weights;
-  std::string weights_formula;
+  RowArg weights_formula("");  // the parts' texts in any language (rows of lang/en_recipe_formulas.inc)
   if (!quantized) {
     weights = Checked(total) * 2;  // half.py HalfPrecision.convert_module: module.to(bfloat16)
-    weights_formula = "2 B × " + with_commas(total) + " parameters";
+    weights_formula = row_arg(Str::rfx_weights_bf16, with_commas(total));
   } else {
     // bitsandbytes functional.py quantize_4bit (blocksize 64): the packed 4-bit weight, the NF4
     // code; absmax fp32 per 64 values, or (compress_statistics, nf4-dq) absmax as uint8 with an
@@ -145,13 +153,12 @@ Result<RecipePeak> recipe_peak(const ModelConfig& c, const Workload& w, const Gp
     }
     if (quant == Quant::Nf4Dq) weights += R(Checked(256 * 4));  // the shared dynamic 8-bit code map
     weights += Checked(total - linear_params.value()) * 2;      // embedding, norms, biases stay bf16
-    weights_formula = with_commas(static_cast<i64>(linears.size())) + " Linear layers in 4-bit (" +
-                      std::string(quant == Quant::Nf4 ? "nf4, absmax fp32 per 64" : "nf4-dq, absmax uint8 per 64 + fp32 per 256 blocks") +
-                      ") + " + with_commas(total - linear_params.value()) + " other parameters × 2 B";
+    weights_formula = row_arg(Str::rfx_weights_4bit, with_commas(static_cast<i64>(linears.size())),
+                              quant == Quant::Nf4 ? Str::rfx_absmax_nf4 : Str::rfx_absmax_nf4_dq, with_commas(total - linear_params.value()));
   }
   Checked adapters;
   Checked trainable;
-  std::string adapters_formula;
+  RowArg adapters_formula("");
   if (lora) {
     // LoRAQKVLinear: lora_A (2r, C) and lora_B (2C, r) for query and value, in the bf16 default dtype.
     adapters = Checked(L) * 4 * r * C * 2;
@@ -166,7 +173,7 @@ Result<RecipePeak> recipe_peak(const ModelConfig& c, const Workload& w, const Gp
     const i64 adapted = L - kAdapterStart;
     adapters = (R(Checked(aT) * C * 2) + R(Checked(nh) * 2) + R(Checked(aT) * 3 * C * 2)) * adapted;
     trainable = Checked(adapted) * (aT * C + nh);
-    adapters_formula = "(L - 2) · (prompt 2·10·C + gate 2·nh + cached prompt qkv 2·10·3C) bytes";
+    adapters_formula = Str::rfx_adapter_params;
     if (v2) {
       // adapter_v2.py AdapterV2Linear: adapter_bias and adapter_scale (out,) beside every Linear,
       // lm_head included; adapter_filter also trains norm_1, norm_2 and ln_f (weights, LayerNorm's biases).
@@ -175,7 +182,7 @@ Result<RecipePeak> recipe_peak(const ModelConfig& c, const Workload& w, const Gp
         trainable += Checked(out) * 2;
       }
       trainable += Checked(L * (shared_norm ? 1 : 2) + 1) * (llama ? C : 2 * C);
-      adapters_formula += " + adapter_bias, adapter_scale 2 · 2·out per Linear";
+      adapters_formula = row_arg(Str::rfx_adapter_params_v2, adapters_formula);
     }
   }
 
@@ -337,55 +344,48 @@ Result<RecipePeak> recipe_peak(const ModelConfig& c, const Workload& w, const Gp
   p.peak_allocated_bytes = peak.value();
 
   const std::string n_s = "N = batch × seq = " + with_commas(N.value());
-  auto part = [&](Str label, Checked bytes, std::string formula, std::string source) {
-    if (bytes.value() > 0) p.parts.push_back({label, bytes.value(), std::move(formula), std::move(source)});
+  // A part whose formula and source are rows (or, where they have no words, texts the same in
+  // every language); its English strings are the rows' English.
+  auto part = [&](Str label, Checked bytes, const RowArg& formula, const RowArg& source) {
+    if (bytes.value() <= 0) return;
+    RecipePart x{label, bytes.value(), formula.in(Lang::En), source.in(Lang::En)};
+    if (formula.row || formula.fn) x.formula_in = [formula](Lang l) { return formula.in(l); };
+    if (source.row || source.fn) x.source_in = [source](Lang l) { return source.in(l); };
+    p.parts.push_back(std::move(x));
   };
   part(Str::recipe_part_weights, weights, weights_formula, "fabric init_module (bf16-true); bitsandbytes.py _NF4Linear / _NF4DQLinear");
   part(lora ? Str::recipe_part_adapters : Str::recipe_part_adapter_params, adapters, adapters_formula, lora ? src_lora : src_adapter);
-  part(Str::recipe_part_attention, saved[kAttention], "per block: qkv 6·N·C + q, k 4·N·C + output 2·N·C + logsumexp 4·nh·N bytes; " + n_s,
-       "model.py CausalSelfAttention.scaled_dot_product_attention (flash: saves q, k, v, out, logsumexp)");
-  part(Str::recipe_part_lora_branch, saved[kLoraBranch],
-       "per block: mask N·C (where its input needs a gradient), dropout output 2·N·C, after_A 4·r·N, zero_pad source 4·N·C, index 16·C bytes", src_lora);
-  part(Str::recipe_part_mlp, saved[kMlp], llama ? "per block: x_fc_1, x_fc_2, silu(x_fc_1): 3 · 2·N·I bytes" : "per block whose MLP input needs a gradient: gelu input 2·N·I bytes",
+  part(Str::recipe_part_attention, saved[kAttention], row_arg(Str::rfx_attention, n_s), Str::rfx_src_attention);
+  part(Str::recipe_part_lora_branch, saved[kLoraBranch], Str::rfx_lora_branch, src_lora);
+  part(Str::recipe_part_mlp, saved[kMlp], llama ? Str::rfx_mlp_llama : Str::rfx_mlp_neox,
        llama ? "model.py LLaMAMLP.forward" : "model.py GptNeoxMLP.forward");
-  part(Str::recipe_part_norms, saved[kNorms],
-       std::string(llama ? (lora ? "per norm whose input needs a gradient: input 2·N·C + rsqrt 2·N bytes; ln_f"
-                                : "per norm whose input needs a gradient: input 4·N·C + rsqrt 4·N bytes (fp32); ln_f")
-                         : "per block whose input needs a gradient: input 2·N·C + mean, rstd 8·N bytes per LayerNorm; ln_f") +
-           (v2 && llama ? "; v2, every RMSNorm: x_normed 4·N·C" : ""),
-       llama ? "rmsnorm.py RMSNorm.forward" : "torch native_layer_norm (saves input, mean, rstd)");
-  part(Str::recipe_part_mean_bug, saved[kMeanBug], lora ? "per RMSNorm: x·x 2·N·C bytes" : "per RMSNorm: x·x 4·N·C bytes (fp32)",
-       "PyTorch 2.1 MeanBackward1 saves self (pytorch/pytorch#109876; fixed by #109935 after 2.1)");
-  part(Str::recipe_part_bnb_inputs, saved[kBnbInputs], "per block: the 4-bit Linears' inputs 2·N·C each and the MLP projection's 2·N·I; lm_head's",
+  RowArg norms = llama ? (lora ? Str::rfx_norms_rms_bf16 : Str::rfx_norms_rms_fp32) : Str::rfx_norms_ln;
+  if (v2 && llama) norms = row_arg(Str::rfx_norms_v2, norms);
+  part(Str::recipe_part_norms, saved[kNorms], norms, llama ? RowArg("rmsnorm.py RMSNorm.forward") : RowArg(Str::rfx_src_layer_norm));
+  part(Str::recipe_part_mean_bug, saved[kMeanBug], lora ? Str::rfx_mean_bug_bf16 : Str::rfx_mean_bug_fp32, Str::rfx_src_mean_bug);
+  part(Str::recipe_part_bnb_inputs, saved[kBnbInputs], Str::rfx_bnb_inputs,
        "bitsandbytes autograd/_functions.py MatMul4Bit.forward (ctx.tensors = (A, B))");
-  part(Str::recipe_part_prefix, saved[kPrefix],
-       B == 1 ? "per block from the third: output 2·N·C; where q needs a gradient, logsumexp 4·nh·32·ceil(seq/32) and the mask bias 32·seq bytes"
-              : "per block from the third: output 2·N·C; where q needs a gradient, softmax 2·N·nh·10, the scaled key and av 2 · 2·batch·nh·10·hs bytes",
-       std::string("lit_gpt/adapter.py CausalSelfAttention.scaled_dot_product_attention; PyTorch 2.2 ") +
-           (B == 1 ? "_scaled_dot_product_efficient_attention" : "_scaled_dot_product_attention_math (the batches differ: no fused kernel)"));
-  part(Str::recipe_part_v2_outputs, saved[kV2Out],
-       "per Linear: linear(x) + adapter_bias, 2·N·out bytes (qkv 3C, proj C, MLP " + std::string(llama ? "2 × I and C" : "I and C") +
-           "); lm_head Σ chunks 2·batch·n·V",
-       "lit_gpt/adapter_v2.py AdapterV2Linear.forward: adapter_scale * (...) keeps its right operand");
-  part(Str::recipe_part_ids, saved[kIds], "input_ids, targets: 2 · 8·N bytes", "finetune/*.py get_batch");
-  part(Str::recipe_part_logits, logits_fp32, "Σ chunks 4·batch·n·V (fp32: Fabric's convert_output), V = " + with_commas(V),
+  const std::string src_prefix = "lit_gpt/adapter.py CausalSelfAttention.scaled_dot_product_attention; PyTorch 2.2 ";
+  part(Str::recipe_part_prefix, saved[kPrefix], B == 1 ? Str::rfx_prefix_one : Str::rfx_prefix_many,
+       B == 1 ? RowArg(src_prefix + "_scaled_dot_product_efficient_attention") : row_arg(Str::rfx_src_prefix_math, src_prefix));
+  part(Str::recipe_part_v2_outputs, saved[kV2Out], row_arg(Str::rfx_v2_outputs, llama ? Str::rfx_v2_mlp_llama : Str::rfx_v2_mlp_neox),
+       Str::rfx_src_v2_outputs);
+  part(Str::recipe_part_ids, saved[kIds], Str::rfx_ids, "finetune/*.py get_batch");
+  part(Str::recipe_part_logits, logits_fp32, row_arg(Str::rfx_logits, with_commas(V)),
        "lightning fabric/wrappers.py _FabricModule.forward; precision half.py convert_output");
   if (top->phase == RecipePhase::LmHeadBackward) {
-    part(Str::recipe_part_chunk_grads, logits_bf16, "Σ chunks 2·batch·n·V (bf16 gradients of every chunk)", "autograd ToCopyBackward");
-    part(Str::recipe_part_dequant, dequant + R(Checked(B) * kChunk * C * 2),
-         std::string("fp16 and bf16 copies of lm_head, 2 · 2·V·C bytes, and one chunk's grad") + (v2 ? "; v2: one chunk's gradient before the scale, 2·batch·128·V" : ""),
+    part(Str::recipe_part_chunk_grads, logits_bf16, Str::rfx_chunk_grads_bf16, "autograd ToCopyBackward");
+    part(Str::recipe_part_dequant, dequant + R(Checked(B) * kChunk * C * 2), v2 ? row_arg(Str::rfx_dequant_v2, Str::rfx_dequant) : RowArg(Str::rfx_dequant),
          "bitsandbytes functional.py dequantize_4bit; _functions.py MatMul4Bit.backward");
   } else if (top->phase != RecipePhase::ConvertOutput) {
-    part(Str::recipe_part_log_softmax, log_softmax + small, "Σ loss chunks 4·batch·n·V (fp32 log_softmax) + the per-chunk losses",
-         "lit_gpt/utils.py chunked_cross_entropy; torch _log_softmax saves its result");
+    part(Str::recipe_part_log_softmax, log_softmax + small, Str::rfx_log_softmax, Str::rfx_src_log_softmax);
     if (top->phase == RecipePhase::CrossEntropyBackward)
-      part(Str::recipe_part_chunk_grads, chunk_grads, "2 · 4·batch·" + with_commas(widest) + "·V: one chunk's nll_loss and log_softmax gradients",
+      part(Str::recipe_part_chunk_grads, chunk_grads, row_arg(Str::rfx_chunk_grads_ce, with_commas(widest)),
            "torch nll_loss_backward, _log_softmax_backward_data");
   } else {
-    part(Str::recipe_part_chunk_grads, logits_bf16, "Σ chunks 2·batch·n·V (the bf16 logits being converted)", "fabric wrappers.py");
+    part(Str::recipe_part_chunk_grads, logits_bf16, Str::rfx_chunk_grads_convert, "fabric wrappers.py");
   }
-  part(Str::recipe_part_fixed, fixed, "cos, sin 2 · 4·seq·" + with_commas(rope) + " + cuBLAS workspace " + with_commas(kCublasWorkspace) + " bytes",
-       "model.py GPT.max_seq_length setter (fp32); ATen CublasHandlePool.cpp getNewWorkspace");
+  part(Str::recipe_part_fixed, fixed, row_arg(Str::rfx_fixed, with_commas(rope), with_commas(kCublasWorkspace)), Str::rfx_src_fixed);
   std::stable_sort(p.parts.begin(), p.parts.end(), [](const RecipePart& a, const RecipePart& b) { return a.bytes > b.bytes; });
   return p;
 }

@@ -10,9 +10,12 @@
 // the longest sample (seq) into the first micro-batch (batch), and the peak falls in that
 // iteration, before any adapter gradient or optimizer state exists.
 #pragma once
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "gpus.hpp"
+#include "lang.hpp"
 #include "model.hpp"
 #include "workload.hpp"
 
@@ -23,12 +26,22 @@ enum class RecipePhase : std::uint8_t { CrossEntropyBackward, LmHeadBackward, En
 
 // One group of live tensors at the peak: `bytes` as the caching allocator counts them (each
 // tensor rounded up to 512 B), `formula` its sizes in symbols, `source` the code that holds it.
+// `formula` and `source` are English (the JSON report's); `formula_in` and `source_in` are the
+// same texts in any language, from the string tables (lang/en_recipe_formulas.inc), which make
+// the English ones too. Empty for a text that has no words to translate.
 struct RecipePart {
   Str label;
   i64 bytes = 0;
   std::string formula;
   std::string source;
+  std::function<std::string(Lang)> formula_in{};
+  std::function<std::string(Lang)> source_in{};
 };
+
+// A part's formula and source in `lang`: the English strings for Lang::En or where the part has
+// no text in other languages.
+std::string recipe_part_formula(const RecipePart& part, Lang lang);
+std::string recipe_part_source(const RecipePart& part, Lang lang);
 
 struct RecipePeak {
   Recipe recipe = Recipe::LitGpt;
