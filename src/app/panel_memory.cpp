@@ -271,7 +271,7 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
     for (const auto& line : core::vllm_log(v)) ImGui::TextWrapped("%s", line.c_str());
     ImGui::PopFont();
     mark("memory.vllm");
-    draw_terms(core::vllm_terms(v, s.work, e.gpu), u, "vllm_terms", printf_text(T(Str::mem_engine_terms), "vLLM").c_str());
+    draw_terms(core::vllm_terms(v, s.work, e.gpu, ui_lang()), u, "vllm_terms", printf_text(T(Str::mem_engine_terms), "vLLM").c_str());
   }
 
   if (e.sglang && !training) {  // runtime sglang: the lines sglang.launch_server prints for this model and flags
@@ -284,7 +284,7 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
     for (const auto& line : core::sglang_log(g)) ImGui::TextWrapped("%s", line.c_str());
     ImGui::PopFont();
     mark("memory.sglang");
-    draw_terms(core::sglang_terms(g, s.work, e.gpu), u, "sglang_terms", printf_text(T(Str::mem_engine_terms), "SGLang").c_str());
+    draw_terms(core::sglang_terms(g, s.work, e.gpu, ui_lang()), u, "sglang_terms", printf_text(T(Str::mem_engine_terms), "SGLang").c_str());
   }
   if (!training) draw_log_check(app);
 

@@ -306,67 +306,60 @@ std::vector<std::string> sglang_log(const SglangMemory& m) {
   return out;
 }
 
-std::vector<EngineTerm> sglang_terms(const SglangMemory& m, const Workload& w, const Gpu& gpu) {
+std::vector<EngineTerm> sglang_terms(const SglangMemory& m, const Workload& w, const Gpu& gpu, Lang lang) {
   const auto b = [](i64 v) { return with_commas(v); };
+  const auto tx = [lang](Str k, const auto&... a) {
+    if constexpr (sizeof...(a) == 0) return std::string(tr(k, lang));
+    else return printf_text(tr(k, lang), std::string(a).c_str()...);
+  };
   const std::string src = std::string(kSglangVersion) + ", ";
   std::vector<EngineTerm> t;
   t.push_back({"pre_bytes", "", m.pre_gib * kGiBd, true, m.measured ? "exact" : "estimate",
-               m.measured ? "the log's \"Load weight begin. avail mem\" (or end + mem usage) = " + fixed(m.pre_gib, 2) + " GiB"
-                          : "CUDA total − context and communication buffers = " + b(gpu.cuda_total_bytes) + " − " +
-                                b(m.context_bytes),
+               m.measured ? tx(Str::efx_sg_pre_log, fixed(m.pre_gib, 2)) : tx(Str::efx_sg_pre, b(gpu.cuda_total_bytes), b(m.context_bytes)),
                src + "model_runner.py init_torch_distributed; utils get_available_gpu_memory"});
   t.push_back({"mem_fraction_static", "mem_fraction_static", m.mem_fraction_static, false, "exact",
-               m.mfs_default ? "round((nvidia-smi total − reserve) / total, 3), reserve = max(512 + 1.5 × max(" +
-                                   b(m.chunked_prefill_size) + ", 2048) + 2 × " + b(m.cuda_graph_max_bs) + " + " +
-                                   b(w.tp * w.pp) + "/8 × 1024, 10240 above 60 GiB) = " + b(m.reserved_mib) + " MiB of " +
-                                   b(m.smi_total_mib) + " MiB -> " + fixed(m.mem_fraction_static, 3)
+               m.mfs_default ? tx(Str::efx_sg_mfs, b(m.chunked_prefill_size), b(m.cuda_graph_max_bs), b(w.tp * w.pp), b(m.reserved_mib),
+                                  b(m.smi_total_mib), fixed(m.mem_fraction_static, 3))
                              : "--mem-fraction-static = " + fixed(m.mem_fraction_static, 3),
-               src + "server_args.py (PR #10975's heuristic)"});
+               src + tx(Str::efx_sg_mfs_src)});
   t.push_back({"weights_bytes", "Load weight mem usage", static_cast<double>(m.weights_bytes), true, "exact",
-               "weights on this GPU + the fp32 rotary cache = " + b(m.weights_bytes), src + "model_runner.py load_model"});
+               tx(Str::efx_sg_weights, b(m.weights_bytes)), src + "model_runner.py load_model"});
   t.push_back({"rest_bytes", "", m.rest_gib * kGiBd, true, m.measured ? "exact" : "estimate",
-               "free after load − free before × (1 − mem_fraction_static) = " + fixed(m.post_gib, 3) + " − " + fixed(m.pre_gib, 3) +
-                   " × " + fixed(1 - m.mem_fraction_static, 3) + " = " + fixed(m.rest_gib, 3) + " GiB",
+               tx(Str::efx_sg_rest, fixed(m.post_gib, 3), fixed(m.pre_gib, 3), fixed(1 - m.mem_fraction_static, 3), fixed(m.rest_gib, 3)),
                src + "model_runner.py profile_max_num_token"});
   t.push_back({"cell_bytes", "", static_cast<double>(m.cell_bytes), true, "exact",
-               std::string(m.mla ? "latent" : "K and V") + " of " + b(m.layers) + " layers" +
-                   (m.indexer_bytes > 0 ? " + the indexer's 132 B per layer" : "") + " = " + b(m.cell_bytes),
+               tx(m.mla ? Str::efx_sg_cell_latent : Str::efx_sg_cell_kv, b(m.layers),
+                  m.indexer_bytes > 0 ? tx(Str::efx_sg_cell_indexer) : "", b(m.cell_bytes)),
                src + "model_runner.py get_cell_size_per_token"});
   const std::string how = m.measured ? "exact" : "estimate";
   if (m.mamba_layers > 0) {
     const i64 per_req = m.mamba_conv_bytes + m.mamba_ssm_bytes;
     t.push_back({"mamba_bytes_per_request", "", static_cast<double>(per_req), true, "exact",
-                 b(m.mamba_layers) + " state layers: convolution (channels / tp × (kernel − 1), bf16) " + b(m.mamba_conv_bytes) +
-                     " + SSM (heads / tp × head dim × state, fp32) " + b(m.mamba_ssm_bytes) + " = " + b(per_req),
-                 src + "configs/mamba_utils.py Mamba2CacheParams.mamba_cache_per_req (the same in the 2026 builds that run Qwen3.5)"});
+                 tx(Str::efx_sg_state, b(m.mamba_layers), b(m.mamba_conv_bytes), b(m.mamba_ssm_bytes), b(per_req)),
+                 src + tx(Str::efx_sg_state_src)});
     t.push_back({"mamba_slots", "max_mamba_cache_size", static_cast<double>(m.mamba_slots), false, how,
-                 "floor(rest × 0.9 / 1.9 × 2^30 / " + b(per_req) + ") = " + b(m.mamba_slots) +
-                     " slots (--mamba-full-memory-ratio 0.9); the KV pool gets the rest; at most slots / 3 = " +
-                     b(m.mamba_slots / 3) + " running requests",
+                 tx(Str::efx_sg_slots, b(per_req), b(m.mamba_slots), b(m.mamba_slots / 3)),
                  src + "model_runner_kv_cache_mixin.py handle_max_mamba_cache, init_memory_pool"});
   }
   if (!m.hybrid) {
     t.push_back({"kv_tokens", "#tokens", static_cast<double>(m.max_total_tokens), false, how,
-                 "floor(floor(rest × 2^30) / cell), to a multiple of page " + b(m.page_size) + " = " + b(m.max_total_tokens),
+                 tx(Str::efx_sg_tokens, b(m.page_size), b(m.max_total_tokens)),
                  src + "model_runner.py profile_max_num_token, init_memory_pool"});
     label_terms(t);
     return t;
   }
   const i64 layers = m.full_layers + m.swa_layers;
   t.push_back({"profiled_tokens", "", static_cast<double>(m.profiled_tokens), false, how,
-               "floor(floor(rest × 2^30) / cell), to a multiple of page " + b(m.page_size) + " = " + b(m.profiled_tokens),
-               src + "model_runner.py profile_max_num_token"});
+               tx(Str::efx_sg_tokens, b(m.page_size), b(m.profiled_tokens)), src + "model_runner.py profile_max_num_token"});
   t.push_back({"kv_tokens", "full_layer_tokens", static_cast<double>(m.max_total_tokens), false, how,
-               "int(" + b(m.profiled_tokens) + " × " + b(layers) + " layers / (" + fixed(m.swa_ratio, 3) + " × " + b(m.swa_layers) +
-                   " sliding + " + b(m.full_layers) + " full)), to whole pages = " + b(m.max_total_tokens),
+               tx(Str::efx_sg_full_tokens, b(m.profiled_tokens), b(layers), fixed(m.swa_ratio, 3), b(m.swa_layers), b(m.full_layers),
+                  b(m.max_total_tokens)),
                src + "model_runner_kv_cache_mixin.py set_num_tokens_hybrid_swa"});
   t.push_back({"swa_tokens", "swa_layer_tokens", static_cast<double>(m.swa_tokens), false, how,
-               "int(full × --swa-full-tokens-ratio " + fixed(m.swa_ratio, 3) + "), to whole pages = " + b(m.swa_tokens),
+               tx(Str::efx_sg_swa_tokens, fixed(m.swa_ratio, 3), b(m.swa_tokens)),
                src + "model_runner_kv_cache_mixin.py set_num_tokens_hybrid_swa"});
   t.push_back({"kv_bytes", "SWAKVPool mem usage", static_cast<double>(m.swa_k_bytes + m.swa_v_bytes + m.k_bytes + m.v_bytes), true,
-               how,
-               "(swa + page) × " + b(m.swa_k_row_bytes + m.swa_v_row_bytes) + " B + (full + page) × " +
-                   b(m.k_row_bytes + m.v_row_bytes) + " B",
+               how, tx(Str::efx_sg_swa_bytes, b(m.swa_k_row_bytes + m.swa_v_row_bytes), b(m.k_row_bytes + m.v_row_bytes)),
                src + "swa_memory_pool.py SWAKVPool"});
   label_terms(t);
   return t;

@@ -83,7 +83,7 @@ i64 sglang_max_requests(const SglangMemory& m, i64 context);
 // The lines SGLang prints for that memory ("GB" is GiB, two decimals).
 std::vector<std::string> sglang_log(const SglangMemory& m);
 
-// Every term with its formula and source, in the order SGLang computes them.
-std::vector<EngineTerm> sglang_terms(const SglangMemory& m, const Workload& w, const Gpu& gpu);
+// Every term with its formula and source (their words in `lang`), in the order SGLang computes them.
+std::vector<EngineTerm> sglang_terms(const SglangMemory& m, const Workload& w, const Gpu& gpu, Lang lang = Lang::En);
 
 }  // namespace llmsize::core

@@ -500,46 +500,42 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
   return m;
 }
 
-std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const Gpu& gpu) {
+std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const Gpu& gpu, Lang lang) {
   const auto b = [](i64 v) { return with_commas(v); };
+  const auto tx = [lang](Str k, const auto&... a) {
+    if constexpr (sizeof...(a) == 0) return std::string(tr(k, lang));
+    else return printf_text(tr(k, lang), std::string(a).c_str()...);
+  };
   const std::string src = "vLLM 0.19 ";
   std::vector<EngineTerm> t;
-  t.push_back({"total_bytes", "", static_cast<double>(m.total_bytes), true, "exact",
-               "cudaMemGetInfo total of " + gpu.name + " = " + b(m.total_bytes), gpu.cuda_total_source});
+  t.push_back({"total_bytes", "", static_cast<double>(m.total_bytes), true, "exact", tx(Str::efx_vllm_total, gpu.name, b(m.total_bytes)),
+               gpu.cuda_total_source});
   t.push_back({"budget_bytes", "", static_cast<double>(m.budget_bytes), true, "exact",
-               "ceil(total × gpu_memory_utilization) = ceil(" + b(m.total_bytes) + " × " + fixed(w.gpu_mem_util, 4) + ") = " + b(m.budget_bytes),
+               tx(Str::efx_vllm_budget, b(m.total_bytes), fixed(w.gpu_mem_util, 4), b(m.budget_bytes)),
                src + "v1/worker/utils.py, request_memory"});
   t.push_back({"weights_bytes", "Model loading took", static_cast<double>(m.weights_bytes), true, "exact",
-               "weights on this GPU + rotary cos_sin_cache (max_position × rotary_dim × dtype) = " + b(m.weights_bytes - m.rope_bytes) +
-                   " + " + b(m.rope_bytes) + " = " + b(m.weights_bytes),
+               tx(Str::efx_vllm_weights, b(m.weights_bytes - m.rope_bytes), b(m.rope_bytes), b(m.weights_bytes)),
                src + "v1/worker/gpu_model_runner.py, load_model; rotary_embedding/base.py"});
   t.push_back({"activation_peak_bytes", "torch peak memory increase", static_cast<double>(m.activation_peak_bytes), true, "estimate",
-               "workspaces (cuBLAS, fused-MoE) + max(dummy forward, dummy sampler) = " + b(m.workspace_bytes) + " + max(" +
-                   b(m.forward_peak_bytes) + ", " + b(m.sampler_peak_bytes) + ") = " + b(m.activation_peak_bytes) +
-                   "; the sampler holds [" + b(std::min(m.max_num_seqs, m.max_num_batched_tokens)) +
-                   ", vocab] logits, their fp32 copy, probabilities, exponential noise and the Triton top-k buffer",
-               src + "gpu_model_runner.py, profile_run and _dummy_sampler_run; v1/sample/sampler.py; "
-                     "ops/topk_topp_triton.py; fused_moe/modular_kernel.py"});
+               tx(Str::efx_vllm_peak, b(m.workspace_bytes), b(m.forward_peak_bytes), b(m.sampler_peak_bytes), b(m.activation_peak_bytes),
+                  b(std::min(m.max_num_seqs, m.max_num_batched_tokens))),
+               src + tx(Str::efx_vllm_peak_src)});
   t.push_back({"non_torch_bytes", "non-torch forward increase memory", static_cast<double>(m.non_torch_bytes), true, "estimate",
-               "measured constant for tp " + b(w.tp) + " = " + b(m.non_torch_bytes),
-               "published vLLM 0.19 start-ups on H100 (tests/calibration/vllm_test.cpp); utils/mem_utils.py measures it"});
+               tx(Str::efx_vllm_non_torch, b(w.tp), b(m.non_torch_bytes)), tx(Str::efx_vllm_non_torch_src)});
   t.push_back({"kv_available_bytes", "Available KV cache memory", static_cast<double>(m.kv_available_bytes), true, "estimate",
                m.kv_memory_given ? "--kv-cache-memory = " + b(m.kv_available_bytes)
-                                 : "budget − (weights + torch peak + non-torch) = " + b(m.budget_bytes) + " − " + b(m.non_kv_bytes) +
-                                       " = " + b(m.kv_available_bytes),
+                                 : tx(Str::efx_vllm_available, b(m.budget_bytes), b(m.non_kv_bytes), b(m.kv_available_bytes)),
                src + "v1/worker/gpu_worker.py, determine_available_memory"});
   if (m.mamba_page_bytes > 0 && !m.groups.empty()) {
     const i64 page = m.groups.front().page_bytes, one = page / m.block_size;
     t.push_back({"mamba_page_bytes", "", static_cast<double>(m.mamba_page_bytes), true, "exact",
-                 "convolution state (conv_kernel − 1 rows of this rank's channels, model dtype) + SSM state (its heads × head "
-                 "dims, mamba_ssm_cache_dtype) = " + b(m.mamba_page_bytes),
+                 tx(Str::efx_vllm_mamba_page, b(m.mamba_page_bytes)),
                  src + "model_executor/layers/mamba/mamba_utils.py MambaStateShapeCalculator, MambaStateDtypeCalculator; "
                        "v1/kv_cache_interface.py MambaSpec"});
     t.push_back({"attn_block_size", "", static_cast<double>(m.block_size), false, "exact",
-                 "A × ceil(state page / (A × " + b(one) + " B per token)), A = max(16, --block-size) = " + b(m.block_size) +
-                     " tokens; every page " + b(page) + " B (the state's padded by " + fixed(100.0 * static_cast<double>(page - m.mamba_page_bytes) / static_cast<double>(m.mamba_page_bytes), 2) + "%)",
-                 src + "platforms/interface.py _align_hybrid_block_size (model_executor/models/config.py "
-                       "HybridAttentionMambaModelConfig before PR #37467)"});
+                 tx(Str::efx_vllm_attn_block, b(one), b(m.block_size), b(page),
+                    fixed(100.0 * static_cast<double>(page - m.mamba_page_bytes) / static_cast<double>(m.mamba_page_bytes), 2)),
+                 src + tx(Str::efx_vllm_attn_block_src)});
   }
   for (size_t r = 0; r < m.ranks.size(); ++r) {
     const VllmMemory::Rank& k = m.ranks[r];
@@ -547,34 +543,31 @@ std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const
     t.push_back({"stage_" + std::to_string(r) + "_kv_available_bytes", "",
                  static_cast<double>(k.kv_available_bytes), true, "estimate",
                  (m.kv_memory_given ? "--kv-cache-memory = " + b(k.kv_available_bytes)
-                                    : "budget − (weights " + b(k.weights_bytes) + " + torch peak " + b(k.activation_peak_bytes) +
-                                          (k.intermediate_bytes > 0 ? " (with the intermediate tensors " + b(k.intermediate_bytes) + ")" : "") +
-                                          " + non-torch " + b(m.non_torch_bytes) + ") = " + b(k.kv_available_bytes)) +
-                     "; floor(available / page / " + b(k.layers) + " layers) = " + b(k.num_blocks) + " blocks",
-                 src + "distributed/utils.py get_pp_indices; models/llama.py (embed_tokens, norm, lm_head by stage); "
-                       "gpu_model_runner.py _dummy_run (intermediate tensors), profile_run (the sampler on the last stage)"});
+                                    : tx(Str::efx_vllm_stage_available, b(k.weights_bytes), b(k.activation_peak_bytes),
+                                         k.intermediate_bytes > 0 ? tx(Str::efx_vllm_stage_intermediate, b(k.intermediate_bytes)) : "",
+                                         b(m.non_torch_bytes), b(k.kv_available_bytes))) +
+                     tx(Str::efx_vllm_stage_blocks, b(k.layers), b(k.num_blocks)),
+                 src + tx(Str::efx_vllm_stage_src)});
     t.back().row_args = {std::to_string(r), layers};
   }
   if (!m.groups.empty()) {
     const VllmGroup& g = m.groups.front();
+    const i64 groups = static_cast<i64>(m.groups.size());
     if (!m.ranks.empty())
       t.push_back({"num_blocks", "", static_cast<double>(m.num_blocks), false, "exact",
-                   "the fewest of the stages' floor(available / " + b(g.page_bytes) + " / layers): stage " + b(m.bottleneck_rank) +
-                       "'s " + b(m.num_blocks),
-                   src + "v1/core/kv_cache_utils.py, get_kv_cache_configs (every worker shrunk to the smallest num_blocks)"});
+                   tx(Str::efx_vllm_blocks_stages, b(g.page_bytes), b(m.bottleneck_rank), b(m.num_blocks)),
+                   src + tx(Str::efx_vllm_blocks_stages_src)});
     else
       t.push_back({"num_blocks", "", static_cast<double>(m.num_blocks), false, "exact",
-                   "floor(available / page / layers per group) = floor(" + b(m.kv_available_bytes) + " / " + b(g.page_bytes) + " / " +
-                       b(m.group_size) + ") = " + b(m.num_blocks) + " (" + b(static_cast<i64>(m.groups.size())) + " group" +
-                       (m.groups.size() == 1 ? "" : "s") + ")",
-                   src + "v1/core/kv_cache_utils.py, get_kv_cache_groups and get_kv_cache_config_from_groups"});
+                   tx(groups == 1 ? Str::efx_vllm_blocks_group : Str::efx_vllm_blocks_groups, b(m.kv_available_bytes), b(g.page_bytes),
+                      b(m.group_size), b(m.num_blocks), b(groups)),
+                   src + tx(Str::efx_vllm_blocks_src)});
     t.push_back({"kv_tokens", "GPU KV cache size", static_cast<double>(m.kv_tokens), false, "exact",
-                 "floor(blocks / groups) × block_size = floor(" + b(m.num_blocks) + " / " + b(static_cast<i64>(m.groups.size())) + ") × " +
-                     b(m.kv_tokens / std::max<i64>(1, m.num_blocks / static_cast<i64>(m.groups.size()))) + " = " + b(m.kv_tokens),
+                 tx(Str::efx_vllm_tokens, b(m.num_blocks), b(groups), b(m.kv_tokens / std::max<i64>(1, m.num_blocks / groups)),
+                    b(m.kv_tokens)),
                  src + "kv_cache_utils.py, _report_kv_cache_config"});
     t.push_back({"max_concurrency", "Maximum concurrency", m.max_concurrency, false, "exact",
-                 "blocks / blocks one request of max_model_len takes over all groups = " + b(m.num_blocks) + " / " +
-                     b(m.blocks_per_request) + " = " + fixed(m.max_concurrency, 2),
+                 tx(Str::efx_vllm_concurrency, b(m.num_blocks), b(m.blocks_per_request), fixed(m.max_concurrency, 2)),
                  src + "kv_cache_utils.py, get_max_concurrency_for_kv_cache_config"});
   }
   label_terms(t);

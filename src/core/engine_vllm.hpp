@@ -112,7 +112,9 @@ std::string term_label(const EngineTerm& t, Lang lang);
 std::optional<Str> term_row(std::string_view key);
 // Names each described term's row by its key and sets its English label (vllm_terms and sglang_terms).
 void label_terms(std::vector<EngineTerm>& terms);
-std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const Gpu& gpu);
+// The formulas' and sources' words are in `lang` (the JSON report's are English); symbols, numbers,
+// code and file names, the engine's own log words and versions are the same in every language.
+std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const Gpu& gpu, Lang lang = Lang::En);
 
 // What vLLM and SGLang both refuse, named: llama.cpp's cache types (q8_0, q4_0), which neither
 // engine has.

@@ -332,3 +332,115 @@ TEST_CASE("every derivation in each language: English is the default call's, Chi
   INFO(list);
   CHECK(english.empty());
 }
+
+TEST_CASE("the engines' terms in each language: English is the default call's, Chinese has Chinese words and the same numbers", "[core][figures][lang]") {
+  auto has_cjk = [](const std::string& s) {
+    for (char32_t c : code_points(s))
+      if ((c >= 0x3000 && c <= 0x9FFF) || (c >= 0xFF00 && c <= 0xFFEF)) return true;
+    return false;
+  };
+  auto numbers = [](const std::string& s) {  // the runs of digits, sorted (word order may differ)
+    std::vector<std::string> out;
+    std::string run;
+    for (char c : s + " ") {
+      if (c >= '0' && c <= '9') run += c;
+      else if (!run.empty()) out.push_back(run), run.clear();
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  // Whether English text has a word: a run of three or more lowercase letters standing alone (not
+  // part of a code name, a file, a flag or a version: those hold _ . / - or digits, or capitals).
+  // The engines' versions ("SGLang 0.5 (late 2025)") and the module name "utils" are not words.
+  auto has_words = [](std::string s) {
+    for (std::string_view v : {kVllmVersion, kSglangVersion, std::string_view("vLLM 0.19")})
+      for (size_t at; (at = s.find(v)) != std::string::npos;) s.erase(at, v.size());
+    std::string token;
+    for (char c : s + " ") {
+      const bool part = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+                        c == '/' || c == '-' || c == '#' || c == '^';
+      if (part) {
+        token += c;
+        continue;
+      }
+      while (!token.empty() && (token.back() == '.' || token.back() == '-')) token.pop_back();
+      const bool word = token.size() >= 3 && token != "utils" &&
+                        std::all_of(token.begin(), token.end(), [](char x) { return x >= 'a' && x <= 'z'; });
+      if (word) return true;
+      token.clear();
+    }
+    return false;
+  };
+  CHECK(has_words("floor(blocks / groups) × block_size"));
+  CHECK_FALSE(has_words("SGLang 0.5 (late 2025), model_runner.py init_torch_distributed; utils get_available_gpu_memory"));
+  CHECK_FALSE(has_words("--kv-cache-memory = 8,000,000,000"));
+  auto all = load_presets();
+  REQUIRE(all.ok());
+  const std::vector<std::vector<std::pair<std::string, std::string>>> workloads = {
+      {{"rt", "vllm"}},
+      {{"rt", "sglang"}},
+      {{"rt", "vllm"}, {"gpus", "4"}, {"tp", "4"}, {"kvt", "fp8"}},
+      {{"rt", "vllm"}, {"gpus", "2"}, {"pp", "2"}},
+      {{"rt", "vllm"}, {"gpus", "2"}, {"pp", "2"}, {"kvmem", "8000000000"}},
+      {{"rt", "sglang"}, {"gpus", "2"}, {"tp", "2"}, {"mfs", "0.85"}},
+      {{"rt", "sglang"}, {"swar", "0.5"}, {"gpu", "rtx-4090"}, {"seq", "8192"}},
+  };
+  std::set<std::string> english, keys;
+  size_t checked = 0;
+  for (const auto& p : all.value())
+    for (const auto& kv : workloads) {
+      Workload w;
+      bool set_ok = true;
+      for (const auto& [key, value] : kv) set_ok = set_ok && !find_field(key)->set(w, value);
+      REQUIRE(set_ok);
+      const auto e = estimate(p.config, w);
+      if (!e.ok()) continue;
+      const auto gpu = gpu_of(w);
+      REQUIRE(gpu);
+      std::vector<std::vector<EngineTerm>> def(1), en(1), zh(1);
+      if (e.value().vllm) {
+        def[0] = vllm_terms(*e.value().vllm, w, *gpu);
+        en[0] = vllm_terms(*e.value().vllm, w, *gpu, Lang::En);
+        zh[0] = vllm_terms(*e.value().vllm, w, *gpu, Lang::Zh);
+      }
+      if (e.value().sglang) {
+        def[0] = sglang_terms(*e.value().sglang, w, *gpu);
+        en[0] = sglang_terms(*e.value().sglang, w, *gpu, Lang::En);
+        zh[0] = sglang_terms(*e.value().sglang, w, *gpu, Lang::Zh);
+        // The free memory read from a start-up log (its own formula).
+        const auto m = sglang_memory(p.config, e.value().plan, e.value().inference, w, e.value().gpu, std::make_pair(70.5, 40.25));
+        if (m.ok()) {
+          def.push_back(sglang_terms(m.value(), w, *gpu));
+          en.push_back(sglang_terms(m.value(), w, *gpu, Lang::En));
+          zh.push_back(sglang_terms(m.value(), w, *gpu, Lang::Zh));
+        }
+      }
+      for (size_t s = 0; s < def.size(); ++s) {
+        REQUIRE(en[s].size() == def[s].size());
+        REQUIRE(zh[s].size() == def[s].size());
+        for (size_t i = 0; i < def[s].size(); ++i) {
+          const EngineTerm &d = def[s][i], &z = zh[s][i];
+          INFO(p.id << " " << d.key << "\n  " << d.formula << "\n  " << z.formula << "\n  " << d.source << "\n  " << z.source);
+          CHECK(en[s][i].formula == d.formula);
+          CHECK(en[s][i].source == d.source);
+          CHECK(z.key == d.key);
+          CHECK(z.value == d.value);
+          CHECK(numbers(z.formula) == numbers(d.formula));
+          CHECK(numbers(z.source) == numbers(d.source));
+          if (has_words(d.formula) && !has_cjk(z.formula)) english.insert(d.key + " formula: " + z.formula);
+          // The GPU's total comes from the catalog's source, an English citation.
+          if (has_words(d.source) && !has_cjk(z.source) && d.source != gpu->cuda_total_source)
+            english.insert(d.key + " source: " + z.source);
+          if (!has_words(d.formula)) CHECK(z.formula == d.formula);  // "--kv-cache-memory = …": nothing to translate
+          keys.insert(d.key.rfind("stage_", 0) == 0 ? "stage" : d.key);
+          ++checked;
+        }
+      }
+    }
+  CHECK(checked > 2000);
+  CHECK(keys.size() == 21);  // every term of both engines appears
+  std::string list;
+  for (const std::string& s : english) list += s + "\n";
+  INFO(list);
+  CHECK(english.empty());
+}
