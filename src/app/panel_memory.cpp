@@ -234,7 +234,7 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
     for (const auto& line : core::llamacpp_log(l, s.work.kv_dtype, e.llamacpp_devices ? &*e.llamacpp_devices : nullptr)) ImGui::TextUnformatted(line.c_str());
     ImGui::PopFont();
     if (e.llamacpp_devices)
-      for (const auto& note : core::llamacpp_buffer_notes(*e.llamacpp_devices, u)) ImGui::TextDisabled("%s", note.c_str());
+      for (const auto& note : core::llamacpp_buffer_notes(*e.llamacpp_devices, u, ui_lang())) ImGui::TextDisabled("%s", note.c_str());
     mark("memory.llamacpp");
   }
   if (s.model_file && !training) {  // a GGUF file read for its header: its bytes beside the estimate

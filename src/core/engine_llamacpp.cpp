@@ -344,18 +344,15 @@ std::string llamacpp_layers_text(const LlamaCppDevice& d, Lang l) {
          (d.output ? tr(Str::fx_ll_output, l) : "");
 }
 
-std::vector<std::string> llamacpp_buffer_notes(const LlamaCppBuffers& b, ByteUnit unit) {
+std::vector<std::string> llamacpp_buffer_notes(const LlamaCppBuffers& b, ByteUnit unit, Lang l) {
   std::vector<std::string> out;
   if (b.devices.size() > 1)
     for (const LlamaCppDevice& d : b.devices)
-      out.push_back(d.name + ": " + llamacpp_layers_text(d) + ", model " + format_bytes(d.model_bytes, unit) + ", cache " +
-                    format_bytes(d.cache_bytes, unit));
-  if (b.cpu_span)
-    out.push_back("tensors on the CPU: " + format_bytes(b.cpu_mapped_bytes, unit) +
-                  "; llama.cpp's CPU line is the file span from the first to the last of them (the GGUF's tensor order), "
-                  "or a CPU_REPACK buffer for types its CPU kernels repack: not printed");
-  if (b.cpu_cache_bytes > 0) out.push_back("the cache of the layers left on the CPU: " + format_bytes(b.cpu_cache_bytes, unit));
-  out.emplace_back("compute buffers: not modelled (ggml's graph allocator; the temporaries stand for them)");
+      out.push_back(row_text(Str::efx_ll_device, {d.name, llamacpp_layers_text(d, l), format_bytes(d.model_bytes, unit),
+                                                  format_bytes(d.cache_bytes, unit)}, l));
+  if (b.cpu_span) out.push_back(row_text(Str::efx_ll_cpu_span, {format_bytes(b.cpu_mapped_bytes, unit)}, l));
+  if (b.cpu_cache_bytes > 0) out.push_back(row_text(Str::efx_ll_cpu_cache, {format_bytes(b.cpu_cache_bytes, unit)}, l));
+  out.emplace_back(tr(Str::efx_ll_compute, l));
   return out;
 }
 

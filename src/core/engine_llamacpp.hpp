@@ -93,7 +93,7 @@ std::vector<std::string> llamacpp_buffer_log(const LlamaCppBuffers& b);
 std::string llamacpp_layers_text(const LlamaCppDevice& d, Lang lang = Lang::En);  // "layers 0 to 15 and the output layer"
 // What those lines leave out, in words: each device's layers and bytes (several devices), the
 // cache left on the CPU, the compute buffers not modelled. For the CLI's text and the UI.
-std::vector<std::string> llamacpp_buffer_notes(const LlamaCppBuffers& b, ByteUnit unit);
+std::vector<std::string> llamacpp_buffer_notes(const LlamaCppBuffers& b, ByteUnit unit, Lang lang = Lang::En);
 
 // The memory llama-server allocates for `cfg` under `w` (seq = n_ctx, the llama.cpp flags of the
 // workload, kv_dtype as -ctk/-ctv). `plan` is the model's plan at w's KV dtype (whole-model
