@@ -814,8 +814,7 @@ Result<Inventory> build_inventory(const ModelConfig& c) {
   }
   if (c.vision.enabled()) add_vision(c, inv, overflow);
   if (overflow)
-    return Issue{"hidden_size", "tensor sizes overflow 64-bit integers; reduce hidden_size, "
-                                "intermediate_size, vocab_size or num_experts"};
+    return issue_row("hidden_size", Str::issue_tensors_overflow);
   return inv;
 }
 

@@ -64,7 +64,7 @@ std::optional<i64> mamba_state_bytes(const Mamba2Config& m, i64 tp, i64 act_byte
 }  // namespace
 
 Result<LayerPlan> layer_plan(const ModelConfig& c, KvDtype t, i64 tp, i64 act_bytes) {
-  if (tp < 1) return Issue{"tp", "must be at least 1"};
+  if (tp < 1) return issue_row("tp", Str::issue_at_least_one);
   LayerPlan p;
   p.kv_dtype = t;
   p.tp = tp;

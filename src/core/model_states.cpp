@@ -32,7 +32,7 @@ StateBytes state_bytes(const Workload& w) {
 }
 
 Result<ModelStates> model_states(i64 params, const Workload& w, i64 dp) {
-  if (dp < 1) return Issue{"gpus", "data-parallel degree must be at least 1"};
+  if (dp < 1) return issue_row("gpus", Str::issue_dp_min);
   const StateBytes b = state_bytes(w);
   const auto z = w.sharding;
   const bool opt = z != Sharding::None, grads = z == Sharding::Zero2 || z == Sharding::Zero3 || z == Sharding::Fsdp,
@@ -43,7 +43,7 @@ Result<ModelStates> model_states(i64 params, const Workload& w, i64 dp) {
     return sharded ? ceil_div(*v, dp) : *v;
   };
   auto wt = part(b.weights, weights), gr = part(b.grads, grads), ms = part(b.master, opt), op = part(b.optimizer, opt);
-  if (!wt || !gr || !ms || !op) return Issue{"hidden_size", "model states overflow 64-bit byte counts"};
+  if (!wt || !gr || !ms || !op) return issue_row("hidden_size", Str::issue_states_overflow);
   return ModelStates{*wt, *gr, *ms, *op};
 }
 
@@ -91,7 +91,7 @@ Result<i64> lora_params(const Inventory& inv, i64 rank, std::uint32_t targets) {
       if (t.rows > 1 && t.cols > 1 && lora_targets_role(targets, t.role))
         // ref: Hu et al. 2021 "LoRA": A (r × d_in) and B (d_out × r) per adapted matrix.
         n += Checked(rank) * (t.rows + t.cols) * t.copies * static_cast<i64>(k.layers.size());
-  if (!n.ok()) return Issue{"lora", "adapter parameters overflow 64-bit counts"};
+  if (!n.ok()) return issue_row("lora", Str::issue_adapters_overflow);
   return n.value();
 }
 

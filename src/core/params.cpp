@@ -244,9 +244,7 @@ Result<ParamReport> count_params(const ModelConfig& c, const Inventory& inv) {
             ffn.ok() && biases.ok() && norms.ok() && router.ok();
   for (const auto& gsum : groups) ok = ok && gsum.ok();
   if (!ok)
-    return Issue{"num_hidden_layers",
-                 "the parameter count overflows 64-bit integers; reduce num_hidden_layers, "
-                 "hidden_size, intermediate_size or num_experts"};
+    return issue_row("num_hidden_layers", Str::issue_params_overflow);
 
   r.total = total.value();
   r.active = active.value();

@@ -159,7 +159,7 @@ Result<Throughput> throughput(const ModelConfig& c, const Inventory& inv, const 
   else if (w.recompute == Recompute::Selective) per_token += attn_token;  // the attention core again
   r.train_flops_per_token = per_token;
   const Checked step = Checked(w.seq) * w.batch * w.grad_accum * dp;
-  if (!step.ok()) return Issue{"accum", "tokens per step overflow 64-bit counts"};
+  if (!step.ok()) return issue_row("accum", Str::issue_step_overflow);
   r.tokens_per_step = step.value();
   const double cluster = peak * static_cast<double>(w.gpus);
   r.step_seconds = cluster > 0 ? per_token * static_cast<double>(r.tokens_per_step) / cluster : 0;

@@ -310,7 +310,7 @@ core::Result<std::vector<Request>> plan(const ModelConfig& c, const core::Invent
     } else if (cs.kind == core::AttnKind::Conv) {
       conv = Checked(o.batch) * c.short_conv * c.d_model;
     }
-    if (!conv.ok() || !ssm.ok()) return Issue{"batch", "recurrent state size overflows 64-bit integers"};
+    if (!conv.ok() || !ssm.ok()) return core::issue_row("batch", core::Str::ref_overflow, core::Str::ref_what_state);
     if (conv.value() > 0) out.push_back({kv ? &kv->conv : nullptr, Mem::State, conv.value()});
     if (ssm.value() > 0) out.push_back({kv ? &kv->ssm : nullptr, Mem::State, ssm.value()});
     if (core::is_stateful(cs.kind)) continue;
@@ -321,13 +321,13 @@ core::Result<std::vector<Request>> plan(const ModelConfig& c, const core::Invent
     const Checked per_seq = Checked(o.batch) * cap;
     out.push_back({kv ? &kv->k : nullptr, Mem::KvCache, (per_seq * wk).value()});
     if (wv > 0) out.push_back({kv ? &kv->v : nullptr, Mem::KvCache, (per_seq * wv).value()});
-    if (!(per_seq * wk).ok()) return Issue{"context", "KV cache size overflows 64-bit integers"};
+    if (!(per_seq * wk).ok()) return core::issue_row("context", core::Str::ref_overflow, core::Str::ref_what_kv);
     if (cs.index_bytes_per_token > 0) {
       // The indexer's keys: index_head_dim fp8 codes and one fp32 scale per 128 of them per token
       // (attention.cpp add_indexer_ops writes this layout); a multiple of 4 bytes (check_options).
       const i64 row = c.mla.index_dim + 4 * ((c.mla.index_dim + kFp8Block - 1) / kFp8Block);
       const Checked bytes = per_seq * row;
-      if (!bytes.ok()) return Issue{"context", "indexer cache size overflows 64-bit integers"};
+      if (!bytes.ok()) return core::issue_row("context", core::Str::ref_overflow, core::Str::ref_what_indexer);
       if (kv) kv->idx_row = row;
       out.push_back({kv ? &kv->idx : nullptr, Mem::Indexer, bytes.value() / 4});
     }
@@ -336,10 +336,10 @@ core::Result<std::vector<Request>> plan(const ModelConfig& c, const core::Invent
   if (kinds) *kinds = built;
   Checked total(0);
   for (const auto& r : out) {
-    if (r.elems < 0) return Issue{"context", "workspace size overflows 64-bit integers"};
+    if (r.elems < 0) return core::issue_row("context", core::Str::ref_overflow, core::Str::ref_what_workspace);
     total += Checked(r.elems) * 4;
   }
-  if (!total.ok()) return Issue{"context", "decoder size overflows 64-bit integers"};
+  if (!total.ok()) return core::issue_row("context", core::Str::ref_overflow, core::Str::ref_what_decoder);
   return out;
 }
 
@@ -442,8 +442,7 @@ core::Result<std::unique_ptr<Decoder>> build_decoder(const ModelConfig& cfg,
   for (const auto& r : *reqs) {
     *r.target = Buffer::make(dec->mem, r.cat, r.elems);
     if (!r.target->ok())
-      return Issue{"budget", "out of memory allocating " + std::to_string(r.elems * 4) + " bytes of " +
-                                 std::string(to_string(r.cat))};
+      return core::issue_row("budget", core::Str::ref_out_of_memory, core::with_commas(r.elems * 4), std::string(to_string(r.cat)));
   }
   carve_workspace(cfg, dec->opt, kinds, dec->ws);
   if (auto issue = bind_weights(*dec, span.first, span.count)) return *issue;
