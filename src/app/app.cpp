@@ -216,7 +216,7 @@ core::Result<core::Estimate> estimate(App& app, const core::Workload& w) {
 core::Result<core::Estimate> estimate_case(App& app, size_t number, const core::Workload& w) {
   if (number <= 1) return estimate(app, w);
   const std::vector<core::ShareState>& cases = app.state.compare;
-  if (number - 2 >= cases.size()) return core::Issue{"case", "no case " + std::to_string(number) + " in the comparison"};
+  if (number - 2 >= cases.size()) return core::issue_row("case", core::Str::cmp_no_case, std::to_string(number));
   auto& models = app.case_models;
   models.resize(cases.size());
   App::CaseModel& m = models[number - 2];

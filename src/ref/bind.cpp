@@ -14,8 +14,8 @@ using core::Role;
 
 bool is_bias_name(const std::string& s) { return s.size() >= 5 && s.compare(s.size() - 5, 5, ".bias") == 0; }
 
-Issue unexpected(const WeightTensor& w, const char* why) {
-  return Issue{"model_type", "cannot bind tensor " + core::tensor_name(w.spec.name, w.layer) + ": " + why};
+Issue unexpected(const WeightTensor& w, core::Str why) {
+  return core::issue_row("model_type", core::Str::ref_bind, core::tensor_name(w.spec.name, w.layer), why);
 }
 
 void set(Lin& l, const WeightTensor& w) {
@@ -96,12 +96,12 @@ struct LayerBinder {
     const float* p = w.buf.data();
     if (t.role == Role::Norm) {
       if (is_bias_name(t.name)) {
-        if (!last_norm || last_norm->b || last_norm->n != t.cols) return unexpected(w, "norm bias without its weight");
+        if (!last_norm || last_norm->b || last_norm->n != t.cols) return unexpected(w, core::Str::ref_bind_norm_bias);
         last_norm->b = p;
         return std::nullopt;
       }
       NormW* slot = next_norm();
-      if (!slot || slot->w) return unexpected(w, "a norm where none is expected");
+      if (!slot || slot->w) return unexpected(w, core::Str::ref_bind_norm);
       slot->w = p;
       slot->n = t.cols;
       last_norm = slot;
@@ -109,31 +109,31 @@ struct LayerBinder {
     }
     if (t.role == Role::Bias && t.of != Role::LinConv) {
       if (!last_lin || t.of != last_role || last_lin->b || t.cols != last_lin->dout)
-        return unexpected(w, "a bias that does not follow its weight");
+        return unexpected(w, core::Str::ref_bind_bias);
       last_lin->b = p;
       return std::nullopt;
     }
     if (t.role == Role::AttnSink) {  // ref: modeling_gpt_oss.py GptOssAttention.sinks, one per head
-      if (L.sinks || t.numel() != c.n_heads) return unexpected(w, "a second sink, or not one per head");
+      if (L.sinks || t.numel() != c.n_heads) return unexpected(w, core::Str::ref_bind_sink);
       L.sinks = p;
       return std::nullopt;
     }
     if (t.role == Role::Bias && t.of == Role::LinConv) {  // Mamba-2's conv1d.bias
       const i64 want = L.mamba ? c.mamba.conv_dim() : L.mamba1 ? c.mamba1_inner() : c.d_model;
       if (!(L.mamba || L.mamba1 || L.short_conv) || !L.conv || L.conv_bias || t.numel() != want)
-        return unexpected(w, "a convolution bias without its weight");
+        return unexpected(w, core::Str::ref_bind_conv_bias);
       L.conv_bias = p;
       return std::nullopt;
     }
     if (t.role == Role::MambaD) {
       const i64 want = L.mamba1 ? c.mamba1_inner() : c.mamba.heads;  // Mamba-1: one per channel
-      if (!(L.mamba || L.mamba1) || L.mamba_d || t.numel() != want) return unexpected(w, "a second D, or not one per head");
+      if (!(L.mamba || L.mamba1) || L.mamba_d || t.numel() != want) return unexpected(w, core::Str::ref_bind_d);
       L.mamba_d = p;
       return std::nullopt;
     }
     if (L.mamba1 && t.role == Role::LinDtBias) {  // Mamba-1's dt_proj: a matrix with its bias
       if (L.m1_dt || t.rows != c.mamba1.dt_rank || t.cols != c.mamba1_inner())
-        return unexpected(w, "a second dt_proj, or of another size");
+        return unexpected(w, core::Str::ref_bind_dt);
       set(L.m1_dt, w);
       last_lin = &L.m1_dt;
       last_role = t.role;
@@ -148,7 +148,7 @@ struct LayerBinder {
                                                                : c.mamba1_inner() * c.mamba1.state)  // A_log
                                     : (t.role == Role::LinConv ? c.linear.conv_kernel * c.linear.conv_dim() : c.linear.v_heads);
       if (!(L.linear || L.mamba || L.mamba1 || L.short_conv) || *slot || t.numel() != want)
-        return unexpected(w, "a recurrent mixer's tensor outside its layer, twice, or of another size");
+        return unexpected(w, core::Str::ref_bind_mixer);
       *slot = p;
       attn_started = true;
       return std::nullopt;
@@ -158,7 +158,7 @@ struct LayerBinder {
       return std::nullopt;
     }
     Lin* l = matrix(t);
-    if (!l || l->w) return unexpected(w, "unexpected role in a decoder layer");
+    if (!l || l->w) return unexpected(w, core::Str::ref_bind_role);
     attn_started = true;
     set(*l, w);
     last_lin = l;
@@ -175,13 +175,13 @@ struct LayerBinder {
       // An MLP block, or an MoE block (Nemotron 3's 'E': router, routed and shared experts).
       const bool mlp = L.moe ? L.router && (L.e_up || L.e_gate_up) && L.e_down : (L.up || L.gate_up) && L.down;
       const bool ok = L.mamba ? mamba : mlp;
-      if (!ok || !L.attn_norm) return unexpected(any, L.mamba ? "layer lacks Mamba-2 tensors" : "layer lacks MLP tensors");
+      if (!ok || !L.attn_norm) return unexpected(any, L.mamba ? core::Str::ref_bind_no_mamba : core::Str::ref_bind_no_mlp);
       return std::nullopt;
     }
     const bool short_conv = L.sc_in && L.conv && L.lin_out && (L.conv_bias || !c.short_conv_bias);
-    if (L.no_attn && L.no_ffn) return unexpected(any, "a layer with neither attention nor FFN");
+    if (L.no_attn && L.no_ffn) return unexpected(any, core::Str::ref_bind_empty);
     if (L.no_attn) {  // a NAS layer: its FFN alone
-      if (!((L.up || L.gate_up) && L.down && L.ffn_norm)) return unexpected(any, "layer lacks FFN tensors");
+      if (!((L.up || L.gate_up) && L.down && L.ffn_norm)) return unexpected(any, core::Str::ref_bind_no_ffn);
       return std::nullopt;
     }
     const bool mamba1 = L.mamba_in && L.m1_x && L.m1_dt && L.m1_dt.b && L.conv && L.a_log && L.mamba_d && L.lin_out &&
@@ -194,15 +194,15 @@ struct LayerBinder {
                       : L.linear      ? linear
                       : c.mla.enabled ? (L.kv_a && L.kv_b && (L.q || (L.q_a && L.q_b)))
                                       : (L.qkv || (L.q && ((L.k && (L.v || L.k_is_v)) || c.kv_shared_at(L.index))));
-    if (!attn || (!recurrent && !L.o) || (c.norm_pre && !L.attn_norm)) return unexpected(any, "layer lacks attention tensors");
+    if (!attn || (!recurrent && !L.o) || (c.norm_pre && !L.attn_norm)) return unexpected(any, core::Str::ref_bind_no_attn);
     if (c.mla.has_indexer() && !(L.idx_q && L.idx_k && L.idx_w && L.idx_k_norm.w && L.idx_k_norm.b && L.q_a))
-      return unexpected(any, "layer lacks the indexer's tensors (wq_b, wk, k_norm with bias, weights_proj)");
+      return unexpected(any, core::Str::ref_bind_no_indexer);
     if (c.ple_dim > 0 && !(L.ple_gate && L.ple_proj && L.ple_norm))
-      return unexpected(any, "layer lacks its per-layer input's gate, projection or norm");
+      return unexpected(any, core::Str::ref_bind_no_ple);
     if (L.single || L.no_ffn) return std::nullopt;  // an attention block alone
     const bool ffn = L.moe ? (L.router && (L.e_up || L.e_gate_up) && L.e_down) : ((L.up || L.gate_up) && L.down);
-    if (L.s_down && !(L.s_up || L.s_gate_up)) return unexpected(any, "shared experts without their up (or fused gate_up) matrix");
-    if (!ffn) return unexpected(any, "layer lacks FFN tensors");
+    if (L.s_down && !(L.s_up || L.s_gate_up)) return unexpected(any, core::Str::ref_bind_shared);
+    if (!ffn) return unexpected(any, core::Str::ref_bind_no_ffn);
     return std::nullopt;
   }
 };
@@ -222,18 +222,18 @@ std::optional<Issue> bind_global(Decoder& dec, const WeightTensor& w, NormW*& la
     case Role::Bias: g.head_bias = p; return std::nullopt;
     case Role::Norm:
       if (is_bias_name(w.spec.name)) {
-        if (!last_norm) return unexpected(w, "norm bias without its weight");
+        if (!last_norm) return unexpected(w, core::Str::ref_bind_norm_bias);
         last_norm->b = p;
       } else {
         last_norm = w.spec.name.find("per_layer_projection_norm") != std::string::npos ? &g.ple_norm
                     : dec.cfg.norm_embed && !g.embed_norm                             ? &g.embed_norm
                                                                                       : &g.final_norm;
-        if (last_norm->w) return unexpected(w, "a third global norm");
+        if (last_norm->w) return unexpected(w, core::Str::ref_bind_third_norm);
         last_norm->w = p;
         last_norm->n = w.spec.cols;
       }
       return std::nullopt;
-    default: return unexpected(w, "unexpected role among global tensors");
+    default: return unexpected(w, core::Str::ref_bind_global_role);
   }
 }
 
@@ -245,7 +245,7 @@ std::optional<Issue> bind_weights(Decoder& dec, i64 first, i64 count) {
   NormW* last_norm = nullptr;
   for (; i < dec.weights.size() && dec.weights[i].layer < 0; ++i)
     if (auto issue = bind_global(dec, dec.weights[i], last_norm)) return issue;
-  if (dec.opt.globals && !dec.g.embed) return Issue{"vocab_size", "no token embedding in the inventory"};
+  if (dec.opt.globals && !dec.g.embed) return core::issue_row("vocab_size", core::Str::ref_no_embedding);
   dec.layers.assign(static_cast<size_t>(count), LayerW{});
   for (i64 k = 0; k < count; ++k) {
     LayerW& L = dec.layers[static_cast<size_t>(k)];
@@ -270,15 +270,14 @@ std::optional<Issue> bind_weights(Decoder& dec, i64 first, i64 count) {
     const size_t start = i;
     for (; i < dec.weights.size() && dec.weights[i].layer == L.index; ++i)
       if (auto issue = b.take(dec.weights[i])) return issue;
-    if (i == start) return Issue{"num_hidden_layers", "layer " + std::to_string(L.index) + " has no tensors"};
+    if (i == start) return core::issue_row("num_hidden_layers", core::Str::ref_layer_no_tensors, std::to_string(L.index));
     if (c.kv_shared_at(L.index)) {
       // ref: modeling_gemma4.py Gemma4TextAttention: store_full_length_kv marks the last layer of each
       // kind before the first shared one; a shared layer reads shared_kv_states[its kind].
       i64 src = c.n_layers - c.kv_shared - 1;
       while (src >= 0 && c.layer_slides(src) != c.layer_slides(L.index)) --src;
       if (src < first)
-        return Issue{"first_layer", "layer " + std::to_string(L.index) + " attends over the KV cache of layer " +
-                                        std::to_string(src) + " (num_kv_shared_layers), which this block does not hold"};
+        return core::issue_row("first_layer", core::Str::ref_layer_shared_kv, std::to_string(L.index), std::to_string(src));
       L.kv_from = src - first;
       if (L.window > 0) dec.layers[static_cast<size_t>(L.kv_from)].window_source = true;
     }

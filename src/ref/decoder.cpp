@@ -270,7 +270,7 @@ core::Result<std::vector<Request>> plan(const ModelConfig& c, const core::Invent
   built.layers = span.count;
   for (i64 i = span.first; i < span.first + span.count; ++i) {
     const core::LayerKind* k = kind_of(inv, i);
-    if (!k) return Issue{"num_hidden_layers", "layer " + std::to_string(i) + " is in no layer kind"};
+    if (!k) return core::issue_row("num_hidden_layers", core::Str::ref_layer_no_kind, std::to_string(i));
     if (c.layer_has_ffn(i)) (k->is_moe ? built.moe : built.dense) = true;
     const core::AttnKind ak = lp.cache_of(i).kind;
     if (ak == core::AttnKind::Linear) built.linear = true;
@@ -316,7 +316,7 @@ core::Result<std::vector<Request>> plan(const ModelConfig& c, const core::Invent
     if (core::is_stateful(cs.kind)) continue;
     if (cs.kind == core::AttnKind::None || cs.kind == core::AttnKind::Shared) continue;  // an MLP block, a KV-shared layer: no cache
     if (!core::keeps_tokens(cs.kind))
-      return Issue{"model_type", "layer " + std::to_string(layer) + ": the reference block has no cache for this layer kind"};
+      return core::issue_row("model_type", core::Str::ref_layer_no_cache, std::to_string(layer));
     if (kv) kv->cap = cap, kv->width_k = wk, kv->width_v = wv;
     const Checked per_seq = Checked(o.batch) * cap;
     out.push_back({kv ? &kv->k : nullptr, Mem::KvCache, (per_seq * wk).value()});

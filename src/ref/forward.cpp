@@ -143,11 +143,10 @@ void add_head_ops(Decoder& dec, i64 n, Program& p) {
 
 std::optional<Issue> check_call(const Decoder& dec, i64 n) {
   if (n < 1 || n > dec.opt.max_tokens)
-    return Issue{"tokens", "must be in [1, " + std::to_string(dec.opt.max_tokens) + "] per call, got " +
-                               std::to_string(n)};
+    return core::issue_row("tokens", core::Str::ref_call_tokens, std::to_string(dec.opt.max_tokens), std::to_string(n));
   if (dec.pos + n > dec.opt.context)
-    return Issue{"context", std::to_string(dec.pos) + " positions are cached; " + std::to_string(n) +
-                                " more exceed the context of " + std::to_string(dec.opt.context)};
+    return core::issue_row("context", core::Str::ref_call_context, std::to_string(dec.pos), std::to_string(n),
+                           std::to_string(dec.opt.context));
   return std::nullopt;
 }
 
@@ -161,10 +160,9 @@ core::Result<Program> hidden_program(Decoder& dec, i64 n) {
 
 core::Result<Program> tokens_program(Decoder& dec, i64 n) {
   if (auto issue = check_call(dec, n)) return *issue;
-  if (!dec.opt.globals) return Issue{"globals", "this decoder was built without embeddings and head"};
+  if (!dec.opt.globals) return core::issue_row("globals", core::Str::ref_no_globals);
   if (dec.g.pos && dec.pos + n > dec.cfg.max_positions)
-    return Issue{"context", "learned position embeddings end at " + std::to_string(dec.cfg.max_positions) +
-                                " positions (max_position_embeddings)"};
+    return core::issue_row("context", core::Str::ref_positions_end, std::to_string(dec.cfg.max_positions));
   Program p;
   add_embedding_ops(dec, n, p);
   for (size_t li = 0; li < dec.layers.size(); ++li) add_layer_ops(dec, li, n, p);
@@ -177,11 +175,10 @@ core::Result<std::vector<float>> forward_hidden(Decoder& dec, const std::vector<
                                                 const std::vector<float>& per_layer) {
   const i64 rows = dec.opt.batch * n, d = dec.cfg.d_model;
   if (static_cast<i64>(x.size()) != rows * d)
-    return Issue{"x", "expected " + std::to_string(rows * d) + " floats (b·n × d)"};
+    return core::issue_row("x", core::Str::ref_expected_x, std::to_string(rows * d));
   const i64 ple = rows * static_cast<i64>(dec.layers.size()) * dec.cfg.ple_dim;
   if (static_cast<i64>(per_layer.size()) != ple)
-    return Issue{"per_layer_inputs", "expected " + std::to_string(ple) +
-                                         " floats (b·n × built layers × hidden_size_per_layer_input; 0 without per-layer inputs)"};
+    return core::issue_row("per_layer_inputs", core::Str::ref_expected_ple, std::to_string(ple));
   auto prog = hidden_program(dec, n);
   if (!prog) return prog.issues();
   std::copy(x.begin(), x.end(), dec.ws.x.data());
@@ -193,10 +190,10 @@ core::Result<std::vector<float>> forward_hidden(Decoder& dec, const std::vector<
 core::Result<std::vector<float>> forward_tokens(Decoder& dec, const std::vector<std::int32_t>& tokens, i64 n) {
   const i64 rows = dec.opt.batch * n, v = dec.cfg.vocab;
   if (static_cast<i64>(tokens.size()) != rows)
-    return Issue{"tokens", "expected " + std::to_string(rows) + " token ids (b × n)"};
+    return core::issue_row("tokens", core::Str::ref_expected_tokens, std::to_string(rows));
   for (std::int32_t t : tokens)
     if (t < 0 || t >= v)
-      return Issue{"tokens", "token ids must be in [0, " + std::to_string(v - 1) + "], got " + std::to_string(t)};
+      return core::issue_row("tokens", core::Str::ref_token_range, std::to_string(v - 1), std::to_string(t));
   auto prog = tokens_program(dec, n);
   if (!prog) return prog.issues();
   std::copy(tokens.begin(), tokens.end(), dec.ws.tokens.ints());

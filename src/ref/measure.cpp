@@ -33,7 +33,7 @@ double MemoryComparison::peak_ratio() const {
 core::Result<MemoryComparison> compare_memory(const Decoder& dec) {
   const core::ModelConfig& c = dec.cfg;
   if (static_cast<i64>(dec.layers.size()) != c.n_layers)
-    return core::Issue{"n_layers", "compare_memory needs every layer of the config built"};
+    return core::issue_row("n_layers", core::Str::ref_measure_all_layers);
   MemoryComparison m;
   m.batch = dec.opt.batch;
   m.context = dec.opt.context;
