@@ -20,9 +20,10 @@ namespace {
 constexpr i64 kMaxBatch = 4096;
 constexpr i64 kMaxContext = i64{1} << 24;
 
-std::string range_msg(i64 lo, i64 hi, i64 got) {
-  return "must be an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got " +
-         std::to_string(got);
+// "must be an integer in [lo, hi], got x", in the issue's language.
+Issue range_msg(const char* field, i64 lo, i64 hi, i64 got) {
+  return core::issue_row(field, core::Str::issue_must_be_got, core::row_arg(core::Str::allow_int, std::to_string(lo), std::to_string(hi)),
+                         std::to_string(got));
 }
 
 // Which model layers are built, after the option checks.
@@ -63,25 +64,24 @@ namespace {
 std::vector<Issue> check_options(const ModelConfig& c, const DecoderOptions& o, Span& span) {
   std::vector<Issue> out;
   if (auto u = unsupported(c)) return {*u};
-  if (o.batch < 1 || o.batch > kMaxBatch) out.push_back({"batch", range_msg(1, kMaxBatch, o.batch)});
+  if (o.batch < 1 || o.batch > kMaxBatch) out.push_back(range_msg("batch", 1, kMaxBatch, o.batch));
   if (o.context < 1 || o.context > kMaxContext)
-    out.push_back({"context", range_msg(1, kMaxContext, o.context)});
+    out.push_back(range_msg("context", 1, kMaxContext, o.context));
   if (o.max_tokens < 0 || o.max_tokens > o.context)
-    out.push_back({"max_tokens", range_msg(0, std::max<i64>(0, o.context), o.max_tokens)});
+    out.push_back(range_msg("max_tokens", 0, std::max<i64>(0, o.context), o.max_tokens));
   if (o.first_layer < 0 || o.first_layer >= c.n_layers)
-    out.push_back({"first_layer", range_msg(0, c.n_layers - 1, o.first_layer)});
+    out.push_back(range_msg("first_layer", 0, c.n_layers - 1, o.first_layer));
   // The indexer's Hadamard rotation needs a power of two; its rope covers the key's first
   // qk_rope_head_dim values (ref: DeepSeek-V3.2 inference/model.py Indexer.forward).
   if (const auto& m = c.mla; m.has_indexer()) {
     const bool pow2 = m.index_dim > 0 && (m.index_dim & (m.index_dim - 1)) == 0;
     if (!pow2 || m.index_dim < std::max<i64>(4, m.qk_rope_dim))
-      out.push_back({"index_head_dim", "the reference block needs a power of two ≥ max(4, qk_rope_head_dim = " +
-                                           std::to_string(m.qk_rope_dim) + "), got " + std::to_string(m.index_dim)});
+      out.push_back(core::issue_row("index_head_dim", core::Str::ref_index_dim, std::to_string(m.qk_rope_dim), std::to_string(m.index_dim)));
   }
   span.first = o.first_layer;
   span.count = o.n_layers < 0 ? c.n_layers - o.first_layer : o.n_layers;
   if (out.empty() && (span.count < 0 || span.first + span.count > c.n_layers))
-    out.push_back({"n_layers", range_msg(0, c.n_layers - o.first_layer, o.n_layers)});
+    out.push_back(range_msg("n_layers", 0, c.n_layers - o.first_layer, o.n_layers));
   return out;
 }
 
