@@ -2,11 +2,13 @@
 // NODERAWFS alike) and preset lookup that fails the test loudly.
 #pragma once
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cstdint>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/estimate.hpp"
 #include "core/hf_config.hpp"
@@ -25,8 +27,54 @@ inline std::string read_text(const std::string& rel) {
   return ss.str();
 }
 
+// A Qwen2.5-7B GGUF header as convert_hf_to_gguf.py writes it: its metadata, general.file_type 15
+// (Q4_K_M) and its output.weight in q6_K (llama.cpp's Q4_K_M keeps the head in Q6_K); `file_bytes`
+// is the whole file's size (the header, alignment and that one tensor's data).
+struct QwenGguf {
+  std::string head;
+  std::int64_t file_bytes = 0;
+  QwenGguf() {
+    GgufWriter g;
+    const std::pair<const char*, std::uint32_t> keys[] = {
+        {"qwen2.block_count", 28},           {"qwen2.context_length", 32768}, {"qwen2.embedding_length", 3584},
+        {"qwen2.feed_forward_length", 18944}, {"qwen2.attention.head_count", 28}, {"qwen2.attention.head_count_kv", 4},
+        {"general.file_type", 15}};
+    g.header(3, 1, std::size(keys) + 2);
+    g.key_str("general.architecture", "qwen2");
+    for (const auto& [k, v] : keys) g.key_u32(k, v);
+    g.str("tokenizer.ggml.tokens"), g.u32(9), g.u32(8), g.u64(152064);
+    for (int t = 0; t < 152064; ++t) g.str("t");
+    g.tensor("output.weight", {3584, 152064}, 14, 0);
+    head = g.b;
+    file_bytes = static_cast<std::int64_t>(head.size()) + 64 + std::int64_t{3584} * 152064 / 256 * 210;
+  }
+};
+
+// Whether a text has a CJK ideograph or full-width punctuation: U+3000…U+9FFF (UTF-8 lead bytes
+// E3…E9) or U+FF00…U+FFEF (EF BC…EF BF).
+inline bool has_cjk(const std::string& s) {
+  for (size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0xE3 && c <= 0xE9) return true;
+    if (c == 0xEF && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) >= 0xBC) return true;
+  }
+  return false;
+}
+
+// The runs of digits of a text, sorted: the numbers a translation keeps (its word order may move them).
+inline std::vector<std::string> digit_runs(const std::string& s) {
+  std::vector<std::string> out;
+  std::string run;
+  for (char c : s + " ") {
+    if (c >= '0' && c <= '9') run += c;
+    else if (!run.empty()) out.push_back(run), run.clear();
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 // An issue read in both languages: its English text is its message; its Chinese is another text,
-// with CJK characters in it (a UTF-8 lead byte of U+3000…U+FFFF).
+// with CJK characters in it.
 inline void check_in_both(const core::Issue& is) {
   INFO(is.field << ": " << is.message);
   REQUIRE(static_cast<bool>(is.text));
@@ -34,9 +82,7 @@ inline void check_in_both(const core::Issue& is) {
   const std::string zh = core::message_in(is, core::Lang::Zh);
   INFO(zh);
   CHECK(zh != is.message);
-  bool cjk = false;
-  for (unsigned char c : zh) cjk = cjk || (c >= 0xE3 && c <= 0xEF);
-  CHECK(cjk);
+  CHECK(has_cjk(zh));
 }
 
 inline core::Preset preset(const std::string& id) {

@@ -26,13 +26,11 @@ std::string group_name(int k, Lang l) {
   const FieldText* t = field_text("group", key, l);
   return std::string(t ? t->label : key);
 }
-// The header row of a table, its columns aligned to the widths of the English one.
-std::string col(std::string s, size_t width) { return std::string(display_width(s) < width ? width - display_width(s) : 0, ' ') + s; }
-// "  estimated for q4_k_m      1.23 GB (…); the file holds +0.12%" with the label padded to 32 columns.
+// "  estimated for q4_k_m      1.23 GB (…); the file holds +0.12%" with the label padded to 31 columns.
 std::string estimated_line(const Workload& w, i64 est, double diff, ByteUnit unit, Str holds, Lang l) {
   const std::string label = "  " + printf_text(tr(Str::cli_file_estimated_for, l), std::string(to_string(w.weights)).c_str());
   const std::string pct = (diff >= 0 ? "+" : "") + fixed(diff * 100, 2) + "%";
-  return pad_right(label, std::max<size_t>(display_width(label) + 1, 32)) + format_bytes(est, unit) + " (" + with_commas(est) + ")" +
+  return pad_right(label, std::max<size_t>(display_width(label) + 1, 31)) + format_bytes(est, unit) + " (" + with_commas(est) + ")" +
          printf_text(tr(holds, l), pct.c_str()) + "\n";
 }
 }  // namespace
@@ -47,14 +45,14 @@ std::string gguf_estimate_text(const GgufHeader& h, std::string_view path, const
   o += estimated_line(w, est, diff, unit, Str::cli_file_holds, l);
   o += replaced_line(e, "gguf", l);
   const GgufGroups g = gguf_groups(h);
-  o += "  " + pad_right(tr(Str::cli_col_group, l), 12) + col(tr(Str::cli_col_params_file, l), 16) + col(tr(Str::cli_col_params_model, l), 17) +
-       col(tr(Str::cli_col_bytes_file, l), 16) + col(tr(Str::cli_col_bytes_estimated, l), 20) + "\n";
+  o += "  " + pad_right(tr(Str::cli_col_group, l), 12) + pad_left(tr(Str::cli_col_params_file, l), 16) + pad_left(tr(Str::cli_col_params_model, l), 17) +
+       pad_left(tr(Str::cli_col_bytes_file, l), 16) + pad_left(tr(Str::cli_col_bytes_estimated, l), 20) + "\n";
   for (int k = 0; k < kGroupCount; ++k) {
     const i64 fp = g.params[static_cast<size_t>(k)], mp = e.params.by_group[static_cast<size_t>(k)];
     if (fp == 0 && mp == 0) continue;
     std::string line = pad_right("  " + group_name(k, l), 14);
-    line += col(with_commas(fp), 15) + col(with_commas(mp), 17) + col(format_bytes(g.bytes[static_cast<size_t>(k)], unit), 16) +
-            col(format_bytes(fw.bytes_by_group[static_cast<size_t>(k)], unit), 20);
+    line += pad_left(with_commas(fp), 15) + pad_left(with_commas(mp), 17) + pad_left(format_bytes(g.bytes[static_cast<size_t>(k)], unit), 16) +
+            pad_left(format_bytes(fw.bytes_by_group[static_cast<size_t>(k)], unit), 20);
     if (fp != mp)
       line += "  " + (g.first[static_cast<size_t>(k)].empty() ? std::string(tr(Str::cli_file_differs, l))
                                                                : printf_text(tr(Str::cli_file_differs_from, l), g.first[static_cast<size_t>(k)].c_str()));
@@ -122,7 +120,7 @@ std::string safetensors_text(const std::vector<SafetensorsHeader>& files, std::s
                   "\n";
   o += "  " + printf_text(tr(Str::cli_st_headers, l), with_commas(header).c_str(), format_bytes(file, ByteUnit::GB).c_str(),
                           with_commas(tensors).c_str(), with_commas(total_bytes(files)).c_str()) + "\n";
-  o += "  " + pad_right("dtype", 12) + col(tr(Str::cli_col_tensors, l), 10) + col(tr(Str::cli_col_bytes, l), 18) + "\n";
+  o += "  " + pad_right("dtype", 12) + pad_left(tr(Str::cli_col_tensors, l), 10) + pad_left(tr(Str::cli_col_bytes, l), 18) + "\n";
   for (const auto& d : dtype_counts(files)) {
     std::string line = "  " + std::string(d.name);
     line.resize(14, ' ');
@@ -159,12 +157,12 @@ std::string safetensors_estimate_text(const std::vector<SafetensorsHeader>& file
   o += estimated_line(w, est, diff, unit, Str::cli_files_hold, l);
   o += replaced_line(e, "safetensors", l);
   const SafetensorsGroups g = safetensors_groups(pointers_to(files), inv);
-  o += "  " + pad_right(tr(Str::cli_col_group, l), 12) + col(tr(Str::cli_col_bytes_files, l), 17) + col(tr(Str::cli_col_bytes_estimated, l), 20) +
+  o += "  " + pad_right(tr(Str::cli_col_group, l), 12) + pad_left(tr(Str::cli_col_bytes_files, l), 17) + pad_left(tr(Str::cli_col_bytes_estimated, l), 20) +
        "\n";
   for (int k = 0; k < kGroupCount; ++k) {
     const auto i = static_cast<size_t>(k);
     if (g.bytes[i] == 0 && fw.bytes_by_group[i] == 0) continue;
-    o += pad_right("  " + group_name(k, l), 14) + col(format_bytes(g.bytes[i], unit), 16) + col(format_bytes(fw.bytes_by_group[i], unit), 20) + "\n";
+    o += pad_right("  " + group_name(k, l), 14) + pad_left(format_bytes(g.bytes[i], unit), 16) + pad_left(format_bytes(fw.bytes_by_group[i], unit), 20) + "\n";
   }
   for (const auto& d : g.differ) o += "  " + printf_text(tr(Str::cli_file_differs_model, l), d.c_str()) + "\n";
   if (g.unmatched_count > 0) {

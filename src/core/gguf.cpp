@@ -465,9 +465,8 @@ std::string gguf_text(const GgufHeader& h, std::string_view path, Lang l) {
   o += "  " + printf_text(tr(Str::cli_gguf_params, l), with_commas(h.elements()).c_str(), with_commas(h.tensor_bytes()).c_str(),
                           format_bytes(h.tensor_bytes(), ByteUnit::GB).c_str(), bits.c_str()) +
        "\n";
-  auto right = [](const std::string& x, size_t width) { return std::string(display_width(x) < width ? width - display_width(x) : 0, ' ') + x; };
-  o += "  " + pad_right(tr(Str::cli_col_type, l), 10) + right(tr(Str::cli_col_tensors, l), 9) + right(tr(Str::cli_col_parameters, l), 20) +
-       right(tr(Str::cli_col_bytes, l), 17) + "\n";
+  o += "  " + pad_right(tr(Str::cli_col_type, l), 10) + pad_left(tr(Str::cli_col_tensors, l), 9) + pad_left(tr(Str::cli_col_parameters, l), 20) +
+       pad_left(tr(Str::cli_col_bytes, l), 17) + "\n";
   for (const auto& n : gguf_type_counts(h)) {
     std::string line = "  " + std::string(n.type->name);
     line.resize(12, ' ');

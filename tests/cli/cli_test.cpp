@@ -154,21 +154,9 @@ TEST_CASE("gguf FILE reads a model file's header only, and more of it while it c
 }
 
 TEST_CASE("estimate --gguf takes the model and the weight format from the file", "[cli][gguf]") {
-  // Qwen2.5-7B's metadata as convert_hf_to_gguf.py writes it, general.file_type 15 (Q4_K_M), and
-  // its output.weight in q6_K (llama.cpp's Q4_K_M keeps the head in Q6_K).
-  llmsize::test::GgufWriter g;
-  const std::pair<const char*, std::uint32_t> keys[] = {
-      {"qwen2.block_count", 28},           {"qwen2.context_length", 32768}, {"qwen2.embedding_length", 3584},
-      {"qwen2.feed_forward_length", 18944}, {"qwen2.attention.head_count", 28}, {"qwen2.attention.head_count_kv", 4},
-      {"general.file_type", 15}};
-  g.header(3, 1, std::size(keys) + 2);
-  g.key_str("general.architecture", "qwen2");
-  for (const auto& [k, v] : keys) g.key_u32(k, v);
-  g.str("tokenizer.ggml.tokens"), g.u32(9), g.u32(8), g.u64(152064);
-  for (int t = 0; t < 152064; ++t) g.str("t");
-  g.tensor("output.weight", {3584, 152064}, 14, 0);
-  std::string head = g.b;
-  const std::int64_t file_bytes = static_cast<std::int64_t>(head.size()) + 64 + std::int64_t{3584} * 152064 / 256 * 210;
+  const llmsize::test::QwenGguf q;  // Qwen2.5-7B's metadata, file type Q4_K_M, output.weight in q6_K
+  std::string head = q.head;
+  const std::int64_t file_bytes = q.file_bytes;
   auto reader = [&](const std::string&, std::int64_t max_bytes, std::int64_t& size, std::string&) -> std::optional<std::string> {
     size = file_bytes;
     return head.substr(0, static_cast<size_t>(std::min<std::int64_t>(max_bytes, static_cast<std::int64_t>(head.size()))));

@@ -12,6 +12,7 @@
 using llmsize::cli::Output;
 using llmsize::cli::run;
 using llmsize::core::Lang;
+using llmsize::test::has_cjk;
 
 namespace {
 
@@ -29,12 +30,6 @@ Output cli(std::vector<std::string> args, Lang locale = Lang::En) {
       locale);
 }
 
-bool has_cjk(const std::string& s) {
-  for (unsigned char c : s)
-    if (c >= 0xE3 && c <= 0xE9) return true;
-  return false;
-}
-
 // Every number of a text ("1,234", "16.06") in order: what a translation must leave as it is.
 std::vector<std::string> numbers(const std::string& s) {
   std::vector<std::string> out;
@@ -48,27 +43,6 @@ std::vector<std::string> numbers(const std::string& s) {
     while (x.back() == ',' || x.back() == '.') x.pop_back();
   return out;
 }
-
-// A Qwen2.5-7B GGUF header as convert_hf_to_gguf.py writes it (file type Q4_K_M), in memory.
-struct QwenGguf {
-  std::string head;
-  std::int64_t file_bytes = 0;
-  QwenGguf() {
-    llmsize::test::GgufWriter g;
-    const std::pair<const char*, std::uint32_t> keys[] = {
-        {"qwen2.block_count", 28},           {"qwen2.context_length", 32768}, {"qwen2.embedding_length", 3584},
-        {"qwen2.feed_forward_length", 18944}, {"qwen2.attention.head_count", 28}, {"qwen2.attention.head_count_kv", 4},
-        {"general.file_type", 15}};
-    g.header(3, 1, std::size(keys) + 2);
-    g.key_str("general.architecture", "qwen2");
-    for (const auto& [k, v] : keys) g.key_u32(k, v);
-    g.str("tokenizer.ggml.tokens"), g.u32(9), g.u32(8), g.u64(152064);
-    for (int t = 0; t < 152064; ++t) g.str("t");
-    g.tensor("output.weight", {3584, 152064}, 14, 0);
-    head = g.b;
-    file_bytes = static_cast<std::int64_t>(head.size()) + 64 + std::int64_t{3584} * 152064 / 256 * 210;
-  }
-};
 
 }  // namespace
 
@@ -151,7 +125,7 @@ TEST_CASE("the CLI's errors read in Chinese, each naming the same flag or field"
 }
 
 TEST_CASE("gguf and estimate --gguf in Chinese: the header, the file beside the estimate, a file refused", "[cli][lang][gguf]") {
-  QwenGguf q;
+  const llmsize::test::QwenGguf q;
   std::string head = q.head;
   auto reader = [&](const std::string& path, std::int64_t max_bytes, std::int64_t& size, std::string& error) -> std::optional<std::string> {
     if (path != "qwen.gguf") {

@@ -259,22 +259,8 @@ TEST_CASE("every formula and reference draws in the UI's Latin font: Latin-1, th
 
 
 TEST_CASE("every derivation in each language: English is the default call's, Chinese has Chinese words and the same numbers", "[core][figures][lang]") {
-  // A CJK ideograph or full-width punctuation (U+3000…U+9FFF, U+FF00…U+FFEF).
-  auto has_cjk = [](const std::string& s) {
-    for (char32_t c : code_points(s))
-      if ((c >= 0x3000 && c <= 0x9FFF) || (c >= 0xFF00 && c <= 0xFFEF)) return true;
-    return false;
-  };
-  auto numbers = [](const std::string& s) {  // the runs of digits, sorted (word order may differ)
-    std::vector<std::string> out;
-    std::string run;
-    for (char c : s + " ") {
-      if (c >= '0' && c <= '9') run += c;
-      else if (!run.empty()) out.push_back(run), run.clear();
-    }
-    std::sort(out.begin(), out.end());
-    return out;
-  };
+  using llmsize::test::has_cjk;                   // CJK ideographs or full-width punctuation
+  const auto numbers = llmsize::test::digit_runs;  // the runs of digits, sorted (word order may differ)
   // A reference may stay English where it is only a citation, code or file names, or the GPU's source.
   auto citation_only = [](const std::string& key, const std::string& ref) {
     for (const char* mark : {"et al.", "Stern 2018", ".py", ".hpp", "llama_kv_cache", "IEEE", "bitsandbytes", "OCP "})
@@ -334,21 +320,8 @@ TEST_CASE("every derivation in each language: English is the default call's, Chi
 }
 
 TEST_CASE("the engines' terms in each language: English is the default call's, Chinese has Chinese words and the same numbers", "[core][figures][lang]") {
-  auto has_cjk = [](const std::string& s) {
-    for (char32_t c : code_points(s))
-      if ((c >= 0x3000 && c <= 0x9FFF) || (c >= 0xFF00 && c <= 0xFFEF)) return true;
-    return false;
-  };
-  auto numbers = [](const std::string& s) {  // the runs of digits, sorted (word order may differ)
-    std::vector<std::string> out;
-    std::string run;
-    for (char c : s + " ") {
-      if (c >= '0' && c <= '9') run += c;
-      else if (!run.empty()) out.push_back(run), run.clear();
-    }
-    std::sort(out.begin(), out.end());
-    return out;
-  };
+  using llmsize::test::has_cjk;                   // CJK ideographs or full-width punctuation
+  const auto numbers = llmsize::test::digit_runs;  // the runs of digits, sorted (word order may differ)
   // Whether English text has a word: a run of three or more lowercase letters standing alone (not
   // part of a code name, a file, a flag or a version: those hold _ . / - or digits, or capitals).
   // The engines' versions ("SGLang 0.5 (late 2025)") and the module name "utils" are not words.

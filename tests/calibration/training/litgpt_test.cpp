@@ -304,24 +304,8 @@ TEST_CASE("litgpt recipe: what the script does not do is refused, named", "[trai
 }
 
 TEST_CASE("litgpt recipe: every part's formula and source in each language, English as the JSON's, Chinese with the same numbers", "[training][lang]") {
-  // A CJK ideograph or full-width punctuation (U+3000…U+9FFF, U+FF00…U+FFEF) in UTF-8.
-  auto has_cjk = [](const std::string& s) {
-    for (size_t i = 0; i + 2 < s.size(); ++i) {
-      const auto c = static_cast<unsigned char>(s[i]), d = static_cast<unsigned char>(s[i + 1]);
-      if ((c >= 0xE3 && c <= 0xE9) || (c == 0xEF && d >= 0xBC)) return true;
-    }
-    return false;
-  };
-  auto numbers = [](const std::string& s) {  // the runs of digits, sorted (word order may differ)
-    std::vector<std::string> out;
-    std::string run;
-    for (char c : s + " ") {
-      if (c >= '0' && c <= '9') run += c;
-      else if (!run.empty()) out.push_back(run), run.clear();
-    }
-    std::sort(out.begin(), out.end());
-    return out;
-  };
+  using llmsize::test::has_cjk;                   // CJK ideographs or full-width punctuation
+  const auto numbers = llmsize::test::digit_runs;  // the runs of digits, sorted (word order may differ)
   // Texts without an English word, the same in every language: LoRA's sizes in symbols, and
   // sources that are only file, class and function names.
   const std::set<std::string> no_words = {
