@@ -191,6 +191,37 @@ std::vector<char32_t> code_points(std::string_view s) {
   return out;
 }
 
+
+using KeyValues = std::vector<std::pair<std::string, std::string>>;
+// The workloads the formula tests walk: each mode's defaults, every weight format, each engine.
+const std::vector<KeyValues> kFormulaWorkloads = {
+      {},
+      {{"mode", "training"}},
+      {{"mode", "training"}, {"lora", "16"}, {"qlora", "1"}, {"zero", "3"}, {"gpus", "8"}, {"rc", "selective"}},
+      {{"w", "q4_k_m"}, {"kvt", "q8_0"}, {"rt", "llamacpp"}},
+      {{"w", "gptq-int4"}, {"rt", "vllm"}},
+      {{"w", "fp8-block"}, {"rt", "sglang"}},
+      {{"w", "awq-int4"}},
+      {{"w", "nf4-dq"}},
+      {{"w", "mxfp4"}},
+};
+
+// Every preset under each workload (link keys): fn(preset, workload, its estimate); a workload a
+// model refuses is skipped (its issues are tested elsewhere).
+template <class F>
+void for_each_estimate(const std::vector<KeyValues>& workloads, F fn) {
+  auto all = load_presets();
+  REQUIRE(all.ok());
+  for (const auto& p : all.value())
+    for (const auto& kv : workloads) {
+      Workload w;
+      bool set_ok = true;
+      for (const auto& [key, value] : kv) set_ok = set_ok && !find_field(key)->set(w, value);
+      REQUIRE(set_ok);
+      const auto e = estimate(p.config, w);
+      if (e.ok()) fn(p, w, e.value());
+    }
+}
 }  // namespace
 
 TEST_CASE("every formula and reference draws in the UI's Latin font: Latin-1, the English table's characters or kFormulaSymbols", "[core][figures][lang]") {
@@ -202,39 +233,19 @@ TEST_CASE("every formula and reference draws in the UI's Latin font: Latin-1, th
     for (char32_t c : code_points(text))
       if (c >= 0x100 && !atlas.count(c)) bad.insert(where + ": U+" + std::to_string(static_cast<unsigned>(c)) + " in \"" + text + "\"");
   };
-  auto all = load_presets();
-  REQUIRE(all.ok());
-  // Each mode's defaults, every weight format's figures, the engines' terms and a recipe's parts.
-  const std::vector<std::vector<std::pair<std::string, std::string>>> workloads = {
-      {},
-      {{"mode", "training"}},
-      {{"mode", "training"}, {"lora", "16"}, {"qlora", "1"}, {"zero", "3"}, {"gpus", "8"}, {"rc", "selective"}},
-      {{"w", "q4_k_m"}, {"kvt", "q8_0"}, {"rt", "llamacpp"}},
-      {{"w", "gptq-int4"}, {"rt", "vllm"}},
-      {{"w", "fp8-block"}, {"rt", "sglang"}},
-      {{"w", "awq-int4"}},
-      {{"w", "nf4-dq"}},
-      {{"w", "mxfp4"}},
-  };
-  for (const auto& p : all.value())
-    for (const auto& kv : workloads) {
-      Workload w;
-      bool set_ok = true;
-      for (const auto& [key, value] : kv) set_ok = set_ok && !find_field(key)->set(w, value);
-      REQUIRE(set_ok);
-      const auto e = estimate(p.config, w);
-      if (!e.ok()) continue;  // a workload a model refuses (its issues are tested elsewhere)
-      for (const Explanation& x : explain(p.config, w, e.value())) {
-        check(x.formula, p.id + " " + x.key + " formula");
-        check(x.reference, p.id + " " + x.key + " reference");
-      }
-      const auto gpu = gpu_of(w);  // by value
-      REQUIRE(gpu);
-      if (e.value().vllm)
-        for (const EngineTerm& t : vllm_terms(*e.value().vllm, w, *gpu)) check(t.formula + t.source, p.id + " vllm " + t.key);
-      if (e.value().sglang)
-        for (const EngineTerm& t : sglang_terms(*e.value().sglang, w, *gpu)) check(t.formula + t.source, p.id + " sglang " + t.key);
+  // Each mode's defaults, every weight format's figures and the engines' terms; a recipe's parts below.
+  for_each_estimate(kFormulaWorkloads, [&](const Preset& p, const Workload& w, const Estimate& e) {
+    for (const Explanation& x : explain(p.config, w, e)) {
+      check(x.formula, p.id + " " + x.key + " formula");
+      check(x.reference, p.id + " " + x.key + " reference");
     }
+    const auto gpu = gpu_of(w);  // by value
+    REQUIRE(gpu);
+    if (e.vllm)
+      for (const EngineTerm& t : vllm_terms(*e.vllm, w, *gpu)) check(t.formula + t.source, p.id + " vllm " + t.key);
+    if (e.sglang)
+      for (const EngineTerm& t : sglang_terms(*e.sglang, w, *gpu)) check(t.formula + t.source, p.id + " sglang " + t.key);
+  });
   for (const char* adapter : {"none", "llama-adapter-v2"})
     for (const char* weights : {"bf16", "nf4-dq"}) {
       Workload w = llmsize::test::with({{"mode", "training"}, {"recipe", "litgpt"}, {"gpu", "a100-40gb"}, {"prec", "pure"},
@@ -267,51 +278,32 @@ TEST_CASE("every derivation in each language: English is the default call's, Chi
       if (ref.find(mark) != std::string::npos) return true;
     return key == "inference.capacity_bytes";  // the GPU's datasheet
   };
-  auto all = load_presets();
-  REQUIRE(all.ok());
-  const std::vector<std::vector<std::pair<std::string, std::string>>> workloads = {
-      {},
-      {{"mode", "training"}},
-      {{"mode", "training"}, {"lora", "16"}, {"qlora", "1"}, {"zero", "3"}, {"gpus", "8"}, {"rc", "selective"}},
-      {{"w", "q4_k_m"}, {"kvt", "q8_0"}, {"rt", "llamacpp"}},
-      {{"w", "gptq-int4"}, {"rt", "vllm"}},
-      {{"w", "fp8-block"}, {"rt", "sglang"}},
-      {{"w", "awq-int4"}},
-      {{"w", "nf4-dq"}},
-      {{"w", "mxfp4"}},
-      {{"mode", "training"}, {"lora", "8"}, {"opt", "adafactor"}, {"zero", "fsdp"}, {"gpus", "4"}, {"rc", "full"}},
-      {{"w", "q4_k_m"}, {"rt", "llamacpp"}, {"pp", "2"}, {"gpus", "2"}},
-  };
+  std::vector<KeyValues> workloads = kFormulaWorkloads;
+  workloads.push_back({{"mode", "training"}, {"lora", "8"}, {"opt", "adafactor"}, {"zero", "fsdp"}, {"gpus", "4"}, {"rc", "full"}});
+  workloads.push_back({{"w", "q4_k_m"}, {"rt", "llamacpp"}, {"pp", "2"}, {"gpus", "2"}});
   std::set<std::string> english;  // Chinese derivations left without a Chinese word
   size_t checked = 0;
-  for (const auto& p : all.value())
-    for (const auto& kv : workloads) {
-      Workload w;
-      bool set_ok = true;
-      for (const auto& [key, value] : kv) set_ok = set_ok && !find_field(key)->set(w, value);
-      REQUIRE(set_ok);
-      const auto e = estimate(p.config, w);
-      if (!e.ok()) continue;
-      const auto def = explain(p.config, w, e.value());
-      const auto en = explain(p.config, w, e.value(), Lang::En);
-      const auto zh = explain(p.config, w, e.value(), Lang::Zh);
-      REQUIRE(en.size() == def.size());
-      REQUIRE(zh.size() == def.size());
-      for (size_t i = 0; i < def.size(); ++i) {
-        INFO(p.id << " " << def[i].key << "\n  " << def[i].formula << "\n  " << zh[i].formula << "\n  " << def[i].reference << "\n  "
-                  << zh[i].reference);
-        CHECK(en[i].formula == def[i].formula);
-        CHECK(en[i].reference == def[i].reference);
-        CHECK(zh[i].key == def[i].key);
-        CHECK(numbers(zh[i].formula) == numbers(def[i].formula));
-        if (!has_cjk(zh[i].formula) && zh[i].formula != def[i].formula) english.insert(def[i].key + " formula: " + zh[i].formula);
-        if (!has_cjk(zh[i].formula) && zh[i].formula == def[i].formula && def[i].key != "throughput.chinchilla_tokens")
-          english.insert(def[i].key + " formula: " + zh[i].formula);  // only the Chinchilla formula has no word
-        if (!has_cjk(zh[i].reference) && (zh[i].reference != def[i].reference || !citation_only(def[i].key, def[i].reference)))
-          english.insert(def[i].key + " reference: " + zh[i].reference);
-        ++checked;
-      }
+  for_each_estimate(workloads, [&](const Preset& p, const Workload& w, const Estimate& e) {
+    const auto def = explain(p.config, w, e);
+    const auto en = explain(p.config, w, e, Lang::En);
+    const auto zh = explain(p.config, w, e, Lang::Zh);
+    REQUIRE(en.size() == def.size());
+    REQUIRE(zh.size() == def.size());
+    for (size_t i = 0; i < def.size(); ++i) {
+      INFO(p.id << " " << def[i].key << "\n  " << def[i].formula << "\n  " << zh[i].formula << "\n  " << def[i].reference << "\n  "
+                << zh[i].reference);
+      CHECK(en[i].formula == def[i].formula);
+      CHECK(en[i].reference == def[i].reference);
+      CHECK(zh[i].key == def[i].key);
+      CHECK(numbers(zh[i].formula) == numbers(def[i].formula));
+      if (!has_cjk(zh[i].formula) && zh[i].formula != def[i].formula) english.insert(def[i].key + " formula: " + zh[i].formula);
+      if (!has_cjk(zh[i].formula) && zh[i].formula == def[i].formula && def[i].key != "throughput.chinchilla_tokens")
+        english.insert(def[i].key + " formula: " + zh[i].formula);  // only the Chinchilla formula has no word
+      if (!has_cjk(zh[i].reference) && (zh[i].reference != def[i].reference || !citation_only(def[i].key, def[i].reference)))
+        english.insert(def[i].key + " reference: " + zh[i].reference);
+      ++checked;
     }
+  });
   CHECK(checked > 10000);
   std::string list;
   for (const std::string& s : english) list += s + "\n";
@@ -347,9 +339,7 @@ TEST_CASE("the engines' terms in each language: English is the default call's, C
   CHECK(has_words("floor(blocks / groups) × block_size"));
   CHECK_FALSE(has_words("SGLang 0.5 (late 2025), model_runner.py init_torch_distributed; utils get_available_gpu_memory"));
   CHECK_FALSE(has_words("--kv-cache-memory = 8,000,000,000"));
-  auto all = load_presets();
-  REQUIRE(all.ok());
-  const std::vector<std::vector<std::pair<std::string, std::string>>> workloads = {
+  const std::vector<KeyValues> workloads = {
       {{"rt", "vllm"}},
       {{"rt", "sglang"}},
       {{"rt", "vllm"}, {"gpus", "4"}, {"tp", "4"}, {"kvt", "fp8"}},
@@ -360,56 +350,49 @@ TEST_CASE("the engines' terms in each language: English is the default call's, C
   };
   std::set<std::string> english, keys;
   size_t checked = 0;
-  for (const auto& p : all.value())
-    for (const auto& kv : workloads) {
-      Workload w;
-      bool set_ok = true;
-      for (const auto& [key, value] : kv) set_ok = set_ok && !find_field(key)->set(w, value);
-      REQUIRE(set_ok);
-      const auto e = estimate(p.config, w);
-      if (!e.ok()) continue;
-      const auto gpu = gpu_of(w);
-      REQUIRE(gpu);
-      std::vector<std::vector<EngineTerm>> def(1), en(1), zh(1);
-      if (e.value().vllm) {
-        def[0] = vllm_terms(*e.value().vllm, w, *gpu);
-        en[0] = vllm_terms(*e.value().vllm, w, *gpu, Lang::En);
-        zh[0] = vllm_terms(*e.value().vllm, w, *gpu, Lang::Zh);
-      }
-      if (e.value().sglang) {
-        def[0] = sglang_terms(*e.value().sglang, w, *gpu);
-        en[0] = sglang_terms(*e.value().sglang, w, *gpu, Lang::En);
-        zh[0] = sglang_terms(*e.value().sglang, w, *gpu, Lang::Zh);
-        // The free memory read from a start-up log (its own formula).
-        const auto m = sglang_memory(p.config, e.value().plan, e.value().inference, w, e.value().gpu, std::make_pair(70.5, 40.25));
-        if (m.ok()) {
-          def.push_back(sglang_terms(m.value(), w, *gpu));
-          en.push_back(sglang_terms(m.value(), w, *gpu, Lang::En));
-          zh.push_back(sglang_terms(m.value(), w, *gpu, Lang::Zh));
-        }
-      }
-      for (size_t s = 0; s < def.size(); ++s) {
-        REQUIRE(en[s].size() == def[s].size());
-        REQUIRE(zh[s].size() == def[s].size());
-        for (size_t i = 0; i < def[s].size(); ++i) {
-          const EngineTerm &d = def[s][i], &z = zh[s][i];
-          INFO(p.id << " " << d.key << "\n  " << d.formula << "\n  " << z.formula << "\n  " << d.source << "\n  " << z.source);
-          CHECK(en[s][i].formula == d.formula);
-          CHECK(en[s][i].source == d.source);
-          CHECK(z.key == d.key);
-          CHECK(z.value == d.value);
-          CHECK(numbers(z.formula) == numbers(d.formula));
-          CHECK(numbers(z.source) == numbers(d.source));
-          if (has_words(d.formula) && !has_cjk(z.formula)) english.insert(d.key + " formula: " + z.formula);
-          // The GPU's total comes from the catalog's source, an English citation.
-          if (has_words(d.source) && !has_cjk(z.source) && d.source != gpu->cuda_total_source)
-            english.insert(d.key + " source: " + z.source);
-          if (!has_words(d.formula)) CHECK(z.formula == d.formula);  // "--kv-cache-memory = …": nothing to translate
-          keys.insert(d.key.rfind("stage_", 0) == 0 ? "stage" : d.key);
-          ++checked;
-        }
+  for_each_estimate(workloads, [&](const Preset& p, const Workload& w, const Estimate& e) {
+    const auto gpu = gpu_of(w);
+    REQUIRE(gpu);
+    std::vector<std::vector<EngineTerm>> def(1), en(1), zh(1);
+    if (e.vllm) {
+      def[0] = vllm_terms(*e.vllm, w, *gpu);
+      en[0] = vllm_terms(*e.vllm, w, *gpu, Lang::En);
+      zh[0] = vllm_terms(*e.vllm, w, *gpu, Lang::Zh);
+    }
+    if (e.sglang) {
+      def[0] = sglang_terms(*e.sglang, w, *gpu);
+      en[0] = sglang_terms(*e.sglang, w, *gpu, Lang::En);
+      zh[0] = sglang_terms(*e.sglang, w, *gpu, Lang::Zh);
+      // The free memory read from a start-up log (its own formula).
+      const auto m = sglang_memory(p.config, e.plan, e.inference, w, e.gpu, std::make_pair(70.5, 40.25));
+      if (m.ok()) {
+        def.push_back(sglang_terms(m.value(), w, *gpu));
+        en.push_back(sglang_terms(m.value(), w, *gpu, Lang::En));
+        zh.push_back(sglang_terms(m.value(), w, *gpu, Lang::Zh));
       }
     }
+    for (size_t s = 0; s < def.size(); ++s) {
+      REQUIRE(en[s].size() == def[s].size());
+      REQUIRE(zh[s].size() == def[s].size());
+      for (size_t i = 0; i < def[s].size(); ++i) {
+        const EngineTerm &d = def[s][i], &z = zh[s][i];
+        INFO(p.id << " " << d.key << "\n  " << d.formula << "\n  " << z.formula << "\n  " << d.source << "\n  " << z.source);
+        CHECK(en[s][i].formula == d.formula);
+        CHECK(en[s][i].source == d.source);
+        CHECK(z.key == d.key);
+        CHECK(z.value == d.value);
+        CHECK(numbers(z.formula) == numbers(d.formula));
+        CHECK(numbers(z.source) == numbers(d.source));
+        if (has_words(d.formula) && !has_cjk(z.formula)) english.insert(d.key + " formula: " + z.formula);
+        // The GPU's total comes from the catalog's source, an English citation.
+        if (has_words(d.source) && !has_cjk(z.source) && d.source != gpu->cuda_total_source)
+          english.insert(d.key + " source: " + z.source);
+        if (!has_words(d.formula)) CHECK(z.formula == d.formula);  // "--kv-cache-memory = …": nothing to translate
+        keys.insert(d.key.rfind("stage_", 0) == 0 ? "stage" : d.key);
+        ++checked;
+      }
+    }
+  });
   CHECK(checked > 2000);
   CHECK(keys.size() == 21);  // every term of both engines appears
   std::string list;
