@@ -22,10 +22,6 @@ std::string row_text(Str row, const std::vector<RowArg>& args, Lang lang) {
   }
 }
 
-Issue issue_args(std::string field, Str row, std::vector<RowArg> args) {
-  return issue(std::move(field), [row, a = std::move(args)](Lang l) { return row_text(row, a, l); });
-}
-
 std::string message_in(const Issue& issue, Lang lang) {
   return issue.text && lang != Lang::En ? issue.text(lang) : issue.message;
 }

@@ -50,13 +50,11 @@ Issue issue_row(std::string field, Str text, A&&... args) {
 // are not filled.
 std::string row_text(Str row, const std::vector<RowArg>& args, Lang lang);
 // A row with its values as the value of another row's placeholder: "key 3 length" is
-// row_arg(Str::rd_what_length, row_arg(Str::rd_what_key, "3")).
+// row_arg(Str::rd_gguf_what_length, row_arg(Str::rd_gguf_what_key, "3")).
 template <class... A>
 RowArg row_arg(Str row, A&&... args) {
   return RowArg([row, v = std::vector<RowArg>{RowArg(std::forward<A>(args))...}](Lang l) { return row_text(row, v, l); });
 }
-// An issue whose message is a row with values given as a list (the values a message names vary).
-Issue issue_args(std::string field, Str row, std::vector<RowArg> args);
 // The message in `lang`: the issue's text where it has one, else its English message.
 std::string message_in(const Issue& issue, Lang lang);
 
