@@ -99,7 +99,43 @@ Peak profile_peak(const ModelConfig& c, const Workload& w, const Gpu& gpu, i64 t
   return p;
 }
 
-// One recurrent layer's state on one rank as vLLM 0.19 keeps it: MambaSpec.page_size_bytes before
+// gpt-oss's MXFP4 experts as vLLM 0.19 holds them on Hopper, per GPU (0 where not followed: other
+// GPUs, other formats). The backend on sm90 is Triton's (fused_moe/oracle/mxfp4.py
+// select_mxfp4_moe_backend: TRTLLM is sm100, CK ROCm; Marlin and FlashInfer only on request).
+// ref: quantization/mxfp4.py, Mxfp4MoEMethod.create_weights with
+// mxfp4_round_up_hidden_size_and_intermediate_size (Triton: the expert width on the rank up to
+// 64, hidden unpadded): w13 [E, 2I', H/2] and w2 [E, H, I'/2] uint8, their e8m0 scales [E, 2I', H/32]
+// and [E, H, I'/32], biases [E, 2I'] and [E, H]; process_weights_after_loading swizzles the
+// values in place of the originals (no padding), copies the scales into HopperMXScaleLayout
+// (the output dimension up to 256) while the loaded scale parameters stay registered, and
+// replaces the bf16 biases with fp32 copies.
+struct Mxfp4Layout {
+  i64 vllm = 0, checkpoint = 0;
+};
+std::optional<Mxfp4Layout> mxfp4_layout(const ModelConfig& c, const LayerPlan& plan, const Workload& w, const Gpu& gpu) {
+  if (c.family != Family::GptOss || w.weights != WeightFormat::Mxfp4 || gpu.cuda_cc < 9.0 || gpu.cuda_cc >= 10.0)
+    return std::nullopt;
+  const i64 e = ceil_div(c.moe.num_experts, w.ep), h = c.d_model;
+  const i64 i = w.ep > 1 ? c.moe.expert_ffn : c.moe.expert_ffn / w.tp;
+  const i64 ip = ceil_div(i, 64) * 64;
+  const Checked vllm = Checked(e) * 2 * ip * (h / 2) + Checked(e) * 2 * ip * ceil_div(h, 32) +
+                       Checked(e) * (ceil_div(2 * ip, 256) * 256) * ceil_div(h, 32) + Checked(e) * 2 * ip * 4 +
+                       Checked(e) * h * (ip / 2) + Checked(e) * h * ceil_div(ip, 32) +
+                       Checked(e) * (ceil_div(h, 256) * 256) * ceil_div(ip, 32) + Checked(e) * h * 4;
+  // The checkpoint's *_blocks and *_scales (17 B per 32 values) and bf16 biases, this GPU's share
+  // as the weights count it (placement.cpp gpu_share: routed tensors ÷ tp, or E ÷ ep whole experts).
+  const Checked one = Checked(2 * (w.ep > 1 ? i : c.moe.expert_ffn)) * ceil_div(h, 32) * 17 +
+                      Checked(h) * ceil_div(w.ep > 1 ? i : c.moe.expert_ffn, 32) * 17 + Checked(2 * c.moe.expert_ffn) * 2 + Checked(h) * 2;
+  const Checked whole = one * c.moe.num_experts;
+  if (!whole.ok()) return std::nullopt;
+  const Checked ckpt = w.ep > 1 ? one * e : Checked(ceil_div(whole.value(), w.tp));
+  const i64 layers = plan.moe_in({0, c.n_layers});
+  const Checked all_v = vllm * layers, all_c = ckpt * layers;
+  if (!all_v.ok() || !all_c.ok()) return std::nullopt;
+  return Mxfp4Layout{all_v.value(), all_c.value()};
+}
+
+// One recurrent layer's state as vLLM 0.19 keeps it: MambaSpec.page_size_bytes before
 // padding (v1/kv_cache_interface.py), its shapes from MambaStateShapeCalculator and dtypes from
 // MambaStateDtypeCalculator (model_executor/layers/mamba/mamba_utils.py): the convolution state
 // (conv_kernel − 1 rows of the convolved channels on this rank) in the model dtype, the SSM state in
@@ -325,7 +361,11 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
   if (c.pos == PosKind::Rotary) {
     m.rope_bytes = c.max_positions * c.rotary_dim() * dtype_bytes(w.dtype);
   }
-  m.weights_bytes = inf.weights_bytes + inf.vision_weights_bytes + m.rope_bytes;
+  if (const auto mx = mxfp4_layout(c, plan, w, gpu)) {
+    m.mxfp4_checkpoint_bytes = mx->checkpoint;
+    m.mxfp4_layout_bytes = mx->vllm - mx->checkpoint;
+  }
+  m.weights_bytes = inf.weights_bytes + inf.vision_weights_bytes + m.mxfp4_layout_bytes + m.rope_bytes;
   const Peak peak = profile_peak(c, w, gpu, m.max_num_batched_tokens, std::min(m.max_num_seqs, m.max_num_batched_tokens));
   m.forward_peak_bytes = peak.forward;
   m.sampler_peak_bytes = peak.sampler;
@@ -513,8 +553,17 @@ std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const
   t.push_back({"budget_bytes", "", static_cast<double>(m.budget_bytes), true, "exact",
                tx(Str::efx_vllm_budget, b(m.total_bytes), fixed(w.gpu_mem_util, 4), b(m.budget_bytes)),
                src + "v1/worker/utils.py, request_memory"});
-  t.push_back({"weights_bytes", "Model loading took", static_cast<double>(m.weights_bytes), true, "exact",
-               tx(Str::efx_vllm_weights, b(m.weights_bytes - m.rope_bytes), b(m.rope_bytes), b(m.weights_bytes)),
+  if (m.mxfp4_layout_bytes != 0)
+    t.push_back({"mxfp4_layout_bytes", "", static_cast<double>(m.mxfp4_layout_bytes), true, "estimate",
+                 tx(Str::efx_vllm_mxfp4, b(m.mxfp4_checkpoint_bytes + m.mxfp4_layout_bytes), b(m.mxfp4_checkpoint_bytes),
+                    b(m.mxfp4_layout_bytes)),
+                 src + "model_executor/layers/quantization/mxfp4.py, Mxfp4MoEMethod.create_weights, process_weights_after_loading"});
+  t.push_back({"weights_bytes", "Model loading took", static_cast<double>(m.weights_bytes), true,
+               m.mxfp4_layout_bytes != 0 ? "estimate" : "exact",
+               m.mxfp4_layout_bytes != 0
+                   ? tx(Str::efx_vllm_weights_mxfp4, b(m.weights_bytes - m.rope_bytes - m.mxfp4_layout_bytes), b(m.mxfp4_layout_bytes),
+                        b(m.rope_bytes), b(m.weights_bytes))
+                   : tx(Str::efx_vllm_weights, b(m.weights_bytes - m.rope_bytes), b(m.rope_bytes), b(m.weights_bytes)),
                src + "v1/worker/gpu_model_runner.py, load_model; rotary_embedding/base.py"});
   t.push_back({"activation_peak_bytes", "torch peak memory increase", static_cast<double>(m.activation_peak_bytes), true, "estimate",
                tx(Str::efx_vllm_peak, b(m.workspace_bytes), b(m.forward_peak_bytes), b(m.sampler_peak_bytes), b(m.activation_peak_bytes),
@@ -582,6 +631,7 @@ std::optional<Str> term_row(std::string_view key) {
       {"num_blocks", Str::term_num_blocks},   {"pre_bytes", Str::term_pre},
       {"rest_bytes", Str::term_rest},         {"cell_bytes", Str::term_cell},
       {"mamba_bytes_per_request", Str::term_state_slot}, {"profiled_tokens", Str::term_profiled},
+      {"mxfp4_layout_bytes", Str::term_mxfp4_layout},
   };
   if (key.rfind("stage_", 0) == 0) return Str::term_stage;
   for (const auto& [k, row] : kRows)

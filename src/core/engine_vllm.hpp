@@ -39,6 +39,8 @@ struct VllmMemory {
   // The profiling run (per GPU).
   i64 weights_bytes = 0;           // "Model loading took": the weights and the rotary cos/sin cache
   i64 rope_bytes = 0;              // of which the rotary cache
+  i64 mxfp4_layout_bytes = 0;      // of which MXFP4 experts' load-time layout beyond the checkpoint's bytes (Hopper)
+  i64 mxfp4_checkpoint_bytes = 0;  // those experts as the checkpoint stores them (this GPU's share)
   i64 forward_peak_bytes = 0;      // live tensors at the peak of the dummy forward
   i64 sampler_peak_bytes = 0;      // live tensors at the peak of the dummy sampler run
   i64 workspace_bytes = 0;         // buffers the forward leaves allocated (cuBLAS, MoE workspaces)

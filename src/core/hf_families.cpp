@@ -368,7 +368,7 @@ void falcon_h1_layers(Reader& r, ModelConfig& c, std::string_view /*model_type*/
       {"embedding_multiplier", &c.embed_mult}, {"attention_in_multiplier", &u.attn_in}, {"key_multiplier", &u.key},
       {"attention_out_multiplier", &u.attn_out}, {"ssm_in_multiplier", &u.ssm_in}, {"ssm_out_multiplier", &u.ssm_out},
       {"lm_head_multiplier", &u.lm_head}};
-  for (const auto& [key, value] : scalars) *value = r.number(key, {key}, 1.0);
+  for (const auto& [name, value] : scalars) *value = r.number(name, {name}, 1.0);
   auto numbers = [&](const char* name, std::span<double> out) {
     std::string at;
     const json* v = r.find({name}, name, &at);

@@ -114,8 +114,8 @@ ModelField per_layer_list(std::string_view key, std::string_view canonical, std:
       const size_t comma = t.find(',');
       auto v = parse_int(t.substr(0, comma));
       if (!v || *v < s.min_int || *v > s.max_int || static_cast<i64>(out.size()) >= max_layers)
-        return issue(std::string(s.key), [lo = s.min_int, hi = s.max_int](Lang l) {
-          return printf_text(tr(Str::issue_per_layer_values, l), std::to_string(lo).c_str(), std::to_string(hi).c_str());
+        return issue(std::string(s.key), [lo = s.min_int, hi = s.max_int](Lang lg) {
+          return printf_text(tr(Str::issue_per_layer_values, lg), std::to_string(lo).c_str(), std::to_string(hi).c_str());
         });
       out.push_back(*v);
       if (comma == std::string_view::npos) break;

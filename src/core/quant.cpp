@@ -139,7 +139,15 @@ const Keep* keep_field(const Workload& w, Role r) {
   }
 }
 Group keep_group(Role r) {
-  return r == Role::Embed ? Group::Embedding : r == Role::LmHead ? Group::LmHead : Group::Router;
+  switch (r) {
+    case Role::Embed: return Group::Embedding;
+    case Role::LmHead: return Group::LmHead;
+    case Role::AttnQ: case Role::AttnK: case Role::AttnV: case Role::AttnQKV: case Role::AttnO:
+    case Role::MlaQA: case Role::MlaQB: case Role::MlaKVA: case Role::MlaKVB:
+    case Role::IdxQ: case Role::IdxK: case Role::IdxWeights:
+      return Group::Attention;  // the self_attn module's matrices (vectors never quantize)
+    default: return Group::Router;
+  }
 }
 
 }  // namespace
@@ -286,6 +294,9 @@ Storage storage_for(const ModelConfig& c, const Workload& w, const Tensor& t, i6
   // Vectors and position tables are never quantized (llama.cpp: n_dims < 2, POS_EMBD; convert
   // writes them, and the router ffn_gate_inp, in F32).
   if (vector || t.role == Role::PosEmbed) return {gguf ? QType::F32 : kept};
+  // ref: transformers quantizers (modules_to_not_convert): gpt-oss's MXFP4 checkpoints keep every
+  // self_attn module in bf16; llmsize's formats quantize the attention matrices unless asked.
+  if (w.keep_attention == Keep::Yes && keep_group(t.role) == Group::Attention) return {kept};
   if (const Keep* k = keep_field(w, t.role)) {
     const bool keep = *k == Keep::Yes || (*k == Keep::Auto && auto_keeps(f, keep_group(t.role)));
     if (keep) return {gguf && t.role == Role::Router && *k == Keep::Auto ? QType::F32 : kept};

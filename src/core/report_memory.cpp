@@ -327,7 +327,8 @@ std::string estimate_text(const ModelConfig& cfg, const Workload& w, const Estim
       for (const auto& line : llamacpp_buffer_log(*e.llamacpp_devices)) o += "  " + line + "\n";
     for (const auto& line : llamacpp_log(l, w.kv_dtype, e.llamacpp_devices ? &*e.llamacpp_devices : nullptr)) o += "  " + line + "\n";
     if (e.llamacpp_devices)
-      for (const auto& note : llamacpp_buffer_notes(*e.llamacpp_devices, unit, lang)) o += "  (" + note + ")\n";
+      for (const auto& note : llamacpp_buffer_notes(*e.llamacpp_devices, unit, lang))
+        o += lang == Lang::Zh ? "  （" + note + "）\n" : "  (" + note + ")\n";  // full-width in Chinese text
   }
   if (e.vllm && w.mode == Mode::Inference) {
     const VllmMemory& v = *e.vllm;

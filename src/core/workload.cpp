@@ -202,6 +202,11 @@ std::vector<WorkloadField> build_fields() {
       enum_field<W>(spec("krouter", "--keep-router", "Keep router",
                          "auto: the format's convention; yes: keep in the compute dtype; no: quantize", Inference),
                     kKeepNames, AT(keep_router)),
+      enum_field<W>(spec("kattn", "--keep-attention", "Keep attention",
+                         "auto and no: quantized with the layer matrices; yes: the attention projections stay in the compute "
+                         "dtype (a checkpoint whose quantization_config lists self_attn in modules_to_not_convert, as gpt-oss's MXFP4)",
+                         Inference),
+                    kKeepNames, AT(keep_attention)),
       enum_field<W>(spec("kvt", "--kv-dtype", "KV cache dtype", "element type of the KV cache", Inference),
                     kKvDtypeNames, AT(kv_dtype)),
       int_row(spec("chunk", "--prefill-chunk", "Prefill chunk",

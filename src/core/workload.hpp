@@ -135,6 +135,7 @@ struct Workload {
   WeightFormat weights = WeightFormat::BF16;
   i64 group_size = 128;   // GPTQ/AWQ quantization group (input rows per scale)
   Keep keep_embedding = Keep::Auto, keep_head = Keep::Auto, keep_router = Keep::Auto;
+  Keep keep_attention = Keep::Auto;  // yes: the attention projections stay in the compute dtype (gpt-oss's MXFP4 checkpoints)
   KvDtype kv_dtype = KvDtype::BF16;
   LogitsMode logits = LogitsMode::Last;
   Runtime runtime = Runtime::PyTorch;

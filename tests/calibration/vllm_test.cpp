@@ -207,7 +207,9 @@ TEST_CASE("vLLM 0.19: MoE models (Qwen3-30B-A3B, gpt-oss-20b at TP 2, DeepSeek-V
   //   GPU KV cache size: 2,591,776 tokens / Maximum concurrency for 8,192 tokens per request: 316.07x / num_gpu_blocks is: 323972
   {
     const ModelConfig c = preset("gpt-oss-20b").config;
-    const std::initializer_list<std::pair<const char*, const char*>> kv{{"tp", "2"}, {"gpus", "2"}, {"w", "mxfp4_moe"}};
+    // The checkpoint: MXFP4 experts, every self_attn module, the router and the embeddings in bf16
+    // (its quantization_config's modules_to_not_convert).
+    const std::initializer_list<std::pair<const char*, const char*>> kv{{"tp", "2"}, {"gpus", "2"}, {"w", "mxfp4"}, {"kattn", "yes"}};
     const Logged log{7.01, 2.87, 2.07, 59.32, 2591776, "316.07", 323972};
     const VllmMemory m = vllm(c, kv);
     // Two KV cache groups of 12 layers (sliding 128, full): the tokens line is blocks / 2 × 16,
@@ -216,11 +218,16 @@ TEST_CASE("vLLM 0.19: MoE models (Qwen3-30B-A3B, gpt-oss-20b at TP 2, DeepSeek-V
     CHECK(m.group_size == 12);
     CHECK(m.blocks_per_request == 1025);
     CHECK(vllm_gib(m.activation_peak_bytes) == "2.87");
-    // MISS, weights: 5.65 GiB per GPU from the checkpoint's MXFP4 bytes, 19% under the log. vLLM's
-    // MXFP4 MoE kernels on Hopper re-lay and pad the expert matrices at load; that layout is not
-    // modelled. It costs 1.36 GiB of the 59 GiB KV budget: +2.2% capacity.
-    CHECK(rel(gib(m.weights_bytes), log.weights_gib) == Approx(-0.194).margin(0.005));
-    CHECK(rel(static_cast<double>(m.kv_tokens), static_cast<double>(log.tokens)) == Approx(0.0225).margin(0.003));
+    // The experts as vLLM's Triton MXFP4 backend holds them on Hopper: 0.41 GiB over the checkpoint's
+    // bytes on each GPU (the expert width 1,440 padded to 1,472, the scales kept twice, fp32 biases).
+    CHECK(m.mxfp4_layout_bytes == 444923904);
+    CHECK(m.mxfp4_checkpoint_bytes + m.mxfp4_layout_bytes == 24 * i64{230322176});
+    // MISS, weights: 6.84 GiB, 2.4% under the log's 7.01. Not traced: the Hopper value layout of
+    // triton_kernels (its padding, if any) and what else load_model keeps. It costs 0.17 GiB of the
+    // 59 GiB KV budget: +0.25% capacity.
+    CHECK(vllm_gib(m.weights_bytes) == "6.84");
+    CHECK(rel(gib(m.weights_bytes), log.weights_gib) == Approx(-0.024).margin(0.002));
+    CHECK(rel(static_cast<double>(m.kv_tokens), static_cast<double>(log.tokens)) == Approx(0.0025).margin(0.001));
     check_blocks(c, kv, m, log);
   }
   // deepseek-ai-deepseek-v2---h100-80gb--tp1pp1dp1--8192.log (DeepSeek-V2-Lite-Chat, MLA):

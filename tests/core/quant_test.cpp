@@ -174,6 +174,15 @@ TEST_CASE("Which tensors stay unquantized is each format's convention, and can b
   w.keep_router = Keep::Yes;
   w.dtype = ComputeDtype::F16;
   CHECK(router(w) == "fp16");
+  // gpt-oss's MXFP4 checkpoint keeps self_attn in bf16 (modules_to_not_convert): --keep-attention yes.
+  const ModelConfig oss = preset("gpt-oss-20b").config;
+  auto oss_inv = build_inventory(oss);
+  Workload mx = fmt("mxfp4");
+  CHECK(types_of(*weights_report(oss, *oss_inv, mx), *oss_inv, Role::AttnQ).front().first == "MXFP4");
+  mx.keep_attention = Keep::Yes;
+  for (Role r : {Role::AttnQ, Role::AttnK, Role::AttnV, Role::AttnO})
+    CHECK(types_of(*weights_report(oss, *oss_inv, mx), *oss_inv, r).front().first == "bf16");
+  CHECK(types_of(*weights_report(oss, *oss_inv, mx), *oss_inv, Role::FfnGateUp).front().first == "MXFP4");  // the experts stay MXFP4
   // Norms are never quantized.
   CHECK(types_of(*weights_report(c, *inv, fmt("q2_k")), *inv, Role::Norm).front().first == "fp32");
   CHECK(types_of(*weights_report(c, *inv, fmt("awq-int4")), *inv, Role::Norm).front().first == "bf16");
