@@ -365,8 +365,28 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
     m.mxfp4_checkpoint_bytes = mx->checkpoint;
     m.mxfp4_layout_bytes = mx->vllm - mx->checkpoint;
   }
-  m.weights_bytes = inf.weights_bytes + inf.vision_weights_bytes + m.mxfp4_layout_bytes + m.rope_bytes;
-  const Peak peak = profile_peak(c, w, gpu, m.max_num_batched_tokens, std::min(m.max_num_seqs, m.max_num_batched_tokens));
+  // DeepSeek-V3.2 (sparse attention): ref models/deepseek_v2.py, DeepseekV2Model.__init__ allocates
+  // topk_indices_buffer [max_num_batched_tokens, index_topk] int32 on the GPU while the model loads.
+  const bool sparse = c.mla.has_indexer();
+  if (sparse) {
+    const Checked topk = Checked(m.max_num_batched_tokens) * c.mla.index_topk * 4;
+    if (!topk.ok()) return memory_overflow("mbt");
+    m.topk_buffer_bytes = topk.value();
+  }
+  m.weights_bytes = inf.weights_bytes + inf.vision_weights_bytes + m.mxfp4_layout_bytes + m.topk_buffer_bytes + m.rope_bytes;
+  Peak peak = profile_peak(c, w, gpu, m.max_num_batched_tokens, std::min(m.max_num_seqs, m.max_num_batched_tokens));
+  if (sparse) {
+    // ref: layers/sparse_attn_indexer.py, the profile run (no attention metadata): "create the max
+    // possible flattened_kv" [total_seq_lens, head_dim + 4] uint8 with total_seq_lens =
+    // get_max_prefill_buffer_size = max_model_len × 40 (v1/attention/backends/mla/indexer.py), and
+    // .contiguous() copies of its key and scale columns, live together inside the layer's forward.
+    const i64 row = c.mla.index_dim + ceil_div(c.mla.index_dim, 128) * 4;
+    const Checked n = Checked(m.max_model_len) * 40;
+    const Checked buf = n * row + n * c.mla.index_dim + n * (ceil_div(c.mla.index_dim, 128) * 4);
+    if (!buf.ok()) return memory_overflow("seq");
+    m.indexer_profile_bytes = buf.value();
+    peak.forward += m.indexer_profile_bytes;
+  }
   m.forward_peak_bytes = peak.forward;
   m.sampler_peak_bytes = peak.sampler;
   m.workspace_bytes = peak.workspace;
@@ -413,11 +433,28 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
     if (attn_block > m.block_size) m.attn_block_size = attn_block;  // logged only when it grows
     m.block_size = attn_block;
   }
+  if (sparse && attn_block != 64) {
+    // ref: platforms/cuda.py, check_and_update_config: "Forcing kv cache block size to 64 for
+    // FlashMLASparse backend." (use_sparse: the config has index_topk).
+    attn_block = m.block_size = 64;
+    m.sparse_block_forced = true;
+  }
   std::vector<Spec> specs;
   for (const PlannedLayer& l : plan.layers) {
     const CacheShape& s = plan.caches[static_cast<size_t>(l.cache)];
-    if (s.kind == AttnKind::MlaIndexer)
-      return issue_row("rt", Str::eng_vllm_indexer);
+    if (s.kind == AttnKind::MlaIndexer) {
+      // Two MLAAttentionSpecs per layer, both full attention, so UniformTypeKVCacheSpecs puts every
+      // layer's two caches in one group. ref: attention/mla_attention.py MLAAttention.get_kv_cache_spec
+      // (576 values in the KV dtype; a quantized dtype becomes fp8_ds_mla for FlashMLASparse: 512
+      // fp8 values, 4 fp32 scales per 128 and the 64 rope values in bf16, 656 B) and
+      // models/deepseek_v2.py DeepseekV32IndexerCache.get_kv_cache_spec (head_size 128 + 4, uint8).
+      const i64 latent = plan.kv_dtype == KvDtype::Fp8
+                             ? c.mla.kv_lora_rank + ceil_div(c.mla.kv_lora_rank, 128) * 4 + c.mla.qk_rope_dim * 2
+                             : s.bytes_per_token_gpu;
+      specs.push_back({AttnKind::MlaLatent, 0, attn_block, attn_block * latent});
+      specs.push_back({AttnKind::MlaLatent, 0, attn_block, attn_block * s.index_bytes_per_token});
+      continue;
+    }
     if (has_state(s.kind)) {  // MambaSpec: block_size max_model_len (mode "none"), the page padded
       specs.push_back({s.kind, 0, m.max_model_len, attn_block * attn_1tok});
       continue;
@@ -480,7 +517,7 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
     m.group_size = static_cast<i64>(specs.size());
   } else if (std::all_of(specs.begin(), specs.end(), same_type)) {
     // UniformTypeKVCacheSpecs: one group whose block spans every layer's page.
-    VllmGroup g{specs.front().kind, specs.front().window, static_cast<i64>(specs.size()), w.block_size, 0, 0};
+    VllmGroup g{specs.front().kind, specs.front().window, static_cast<i64>(specs.size()), attn_block, 0, 0};
     for (const Spec& s : specs) {
       g.page_bytes += s.page;
       g.max_request_bytes += max_memory(s, w.seq, m.max_num_batched_tokens);
@@ -558,13 +595,23 @@ std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const
                  tx(Str::efx_vllm_mxfp4, b(m.mxfp4_checkpoint_bytes + m.mxfp4_layout_bytes), b(m.mxfp4_checkpoint_bytes),
                     b(m.mxfp4_layout_bytes)),
                  src + "model_executor/layers/quantization/mxfp4.py, Mxfp4MoEMethod.create_weights, process_weights_after_loading"});
+  if (m.topk_buffer_bytes != 0)
+    t.push_back({"topk_buffer_bytes", "", static_cast<double>(m.topk_buffer_bytes), true, "exact",
+                 "max_num_batched_tokens × index_topk × 4 = " + b(m.max_num_batched_tokens) + " × " +
+                     b(m.topk_buffer_bytes / 4 / std::max<i64>(1, m.max_num_batched_tokens)) + " × 4 = " + b(m.topk_buffer_bytes),
+                 src + "model_executor/models/deepseek_v2.py, DeepseekV2Model.__init__"});
+  const i64 extra = m.mxfp4_layout_bytes + m.topk_buffer_bytes;
   t.push_back({"weights_bytes", "Model loading took", static_cast<double>(m.weights_bytes), true,
                m.mxfp4_layout_bytes != 0 ? "estimate" : "exact",
-               m.mxfp4_layout_bytes != 0
-                   ? tx(Str::efx_vllm_weights_mxfp4, b(m.weights_bytes - m.rope_bytes - m.mxfp4_layout_bytes), b(m.mxfp4_layout_bytes),
-                        b(m.rope_bytes), b(m.weights_bytes))
-                   : tx(Str::efx_vllm_weights, b(m.weights_bytes - m.rope_bytes), b(m.rope_bytes), b(m.weights_bytes)),
+               extra != 0 ? tx(m.mxfp4_layout_bytes != 0 ? Str::efx_vllm_weights_mxfp4 : Str::efx_vllm_weights_topk,
+                               b(m.weights_bytes - m.rope_bytes - extra), b(extra), b(m.rope_bytes), b(m.weights_bytes))
+                          : tx(Str::efx_vllm_weights, b(m.weights_bytes - m.rope_bytes), b(m.rope_bytes), b(m.weights_bytes)),
                src + "v1/worker/gpu_model_runner.py, load_model; rotary_embedding/base.py"});
+  if (m.indexer_profile_bytes != 0)
+    t.push_back({"indexer_profile_bytes", "", static_cast<double>(m.indexer_profile_bytes), true, "estimate",
+                 tx(Str::efx_vllm_indexer_profile, b(m.max_model_len), b(m.indexer_profile_bytes / 40 / std::max<i64>(1, m.max_model_len)),
+                    b(m.indexer_profile_bytes)),
+                 src + "model_executor/layers/sparse_attn_indexer.py; v1/attention/backends/mla/indexer.py, get_max_prefill_buffer_size"});
   t.push_back({"activation_peak_bytes", "torch peak memory increase", static_cast<double>(m.activation_peak_bytes), true, "estimate",
                tx(Str::efx_vllm_peak, b(m.workspace_bytes), b(m.forward_peak_bytes), b(m.sampler_peak_bytes), b(m.activation_peak_bytes),
                   b(std::min(m.max_num_seqs, m.max_num_batched_tokens))),
@@ -631,7 +678,8 @@ std::optional<Str> term_row(std::string_view key) {
       {"num_blocks", Str::term_num_blocks},   {"pre_bytes", Str::term_pre},
       {"rest_bytes", Str::term_rest},         {"cell_bytes", Str::term_cell},
       {"mamba_bytes_per_request", Str::term_state_slot}, {"profiled_tokens", Str::term_profiled},
-      {"mxfp4_layout_bytes", Str::term_mxfp4_layout},
+      {"mxfp4_layout_bytes", Str::term_mxfp4_layout}, {"topk_buffer_bytes", Str::term_topk_buffer},
+      {"indexer_profile_bytes", Str::term_indexer_profile},
   };
   if (key.rfind("stage_", 0) == 0) return Str::term_stage;
   for (const auto& [k, row] : kRows)
@@ -662,6 +710,7 @@ std::vector<std::string> vllm_log(const VllmMemory& m) {
       out.emplace_back(buf);
     }
   }
+  if (m.sparse_block_forced) out.push_back("Forcing kv cache block size to 64 for FlashMLASparse backend.");
   // ref: distributed/utils.py, get_pp_indices.
   if (m.ranks.size() > 1 && std::any_of(m.ranks.begin(), m.ranks.end(), [&](const VllmMemory::Rank& k) { return k.layers != m.ranks.front().layers; })) {
     std::string parts;

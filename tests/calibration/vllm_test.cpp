@@ -332,7 +332,7 @@ TEST_CASE("vLLM 0.19: refusals and the engine's own errors", "[calibration][vllm
   CHECK(note_of(llama, {{"mbt", "2048"}, {"mns", "4096"}}).field == "mbt");  // fewer batched tokens than sequences
   CHECK(note_of(preset("jamba-1.5-mini").config, {}).field == "rt");         // Mamba-1 layers
   CHECK(note_of(preset("qwen3.5-0.8b").config, {{"gpu", "b200"}}).field == "gpu");  // Blackwell's block alignment
-  CHECK(note_of(preset("deepseek-v3.2").config, {{"gpus", "8"}, {"tp", "8"}}).field == "rt");  // the indexer cache
+  CHECK(note_of(preset("deepseek-v3.2").config, {{"gpus", "16"}, {"tp", "8"}, {"pp", "2"}}).field == "pp");  // two specs per layer
   // The model and the context do not fit: vLLM's own ValueError, with its estimated maximum length.
   const VllmMemory m = vllm(preset("llama-3.1-70b").config, {{"util", "0.95"}});
   CHECK(m.kv_available_bytes < 0);
@@ -464,4 +464,40 @@ TEST_CASE("vLLM 0.19: hybrid models, the attention block grown to hold a recurre
   const VllmMemory next = vllm(preset("qwen3-next-80b-a3b").config, {{"tp", "4"}, {"gpus", "4"}});
   CHECK(next.mamba_page_bytes == 274432);
   CHECK(next.block_size == 272);
+}
+
+TEST_CASE("vLLM 0.19: DeepSeek-V3.2's sparse attention (the indexer keys beside the MLA latent)", "[calibration][vllm]") {
+  const ModelConfig c = preset("deepseek-v3.2").config;
+  REQUIRE(c.n_layers == 61);
+  REQUIRE(c.mla.index_topk == 2048);
+  // Per layer two MLAAttentionSpecs in one UniformTypeKVCacheSpecs group, blocks of 64 tokens
+  // whatever --block-size says: the latent (576 values, bf16: 1,152 B) and the indexer's keys
+  // (128 fp8 + 4 B scale = 132 B).
+  const VllmMemory m = vllm(c, {{"gpus", "8"}, {"tp", "8"}, {"w", "fp8-block"}, {"bs", "16"}, {"kvmem", "20000000000"}});
+  CHECK(m.block_size == 64);
+  CHECK(m.sparse_block_forced);
+  REQUIRE(m.groups.size() == 1);
+  CHECK(m.uniform_type);
+  CHECK(m.groups.front().layers == 122);
+  CHECK(m.groups.front().page_bytes == 61 * 64 * (1152 + 132));  // 5,012,736
+  CHECK(m.num_blocks == 20000000000 / 5012736);
+  CHECK(m.kv_tokens == m.num_blocks * 64);
+  CHECK(m.blocks_per_request == 8192 / 64);
+  // Loaded with the weights: topk_indices_buffer, max_num_batched_tokens (8,192 on an H100) × 2,048 int32.
+  CHECK(m.topk_buffer_bytes == 8192 * 2048 * 4);
+  // The profile run's indexer buffer: max_model_len × 40 rows of 132 B and the copies of its columns.
+  CHECK(m.indexer_profile_bytes == i64{8192} * 40 * 264);
+  const std::vector<std::string> lines = vllm_log(m);
+  CHECK(lines.front() == "Forcing kv cache block size to 64 for FlashMLASparse backend.");
+  // --kv-cache-dtype fp8 becomes fp8_ds_mla: 512 fp8 values, 4 fp32 scales and 64 bf16 rope values (656 B).
+  const VllmMemory f = vllm(c, {{"gpus", "8"}, {"tp", "8"}, {"w", "fp8-block"}, {"kvt", "fp8"}, {"kvmem", "20000000000"}});
+  CHECK(f.groups.front().page_bytes == 61 * 64 * (656 + 132));  // 3,076,352
+  // vllm-project/vllm#31903 (vllm serve DeepSeek-V3.2 -tp=8 -pp=4; its GPU and memory lines not
+  // quoted, so only the block arithmetic is checked, one stage's blocks standing for the bottleneck's):
+  //   [kv_cache_utils.py:1305] GPU KV cache size: 1,214,464 tokens
+  //   [kv_cache_utils.py:1310] Maximum concurrency for 163,840 tokens per request: 7.41x
+  const VllmMemory p = vllm(c, {{"gpus", "8"}, {"tp", "8"}, {"w", "fp8-block"}, {"seq", "163840"},
+                                {"kvmem", std::to_string(i64{18976} * 5012736).c_str()}});
+  CHECK(p.kv_tokens == 1214464);
+  CHECK(two(p.max_concurrency) == "7.41");
 }

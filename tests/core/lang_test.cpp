@@ -234,7 +234,7 @@ TEST_CASE("lang: the engines' refusals read in each language", "[lang]") {
       {"jamba-1.5-mini", {{"rt", "vllm"}}, "rt", "vLLM's cache for Mamba-1 layers (Jamba) is not modelled yet"},
       {"lfm2-1.2b", {{"rt", "vllm"}}, "rt", "vLLM's cache for short-convolution layers (LFM2) is not modelled yet"},
       {"falcon-h1-0.5b", {{"rt", "sglang"}}, "rt", "SGLang's state pool for Falcon-H1's attention-and-Mamba layers is not modelled yet"},
-      {"deepseek-v3.2", {{"rt", "vllm"}, {"gpus", "8"}, {"tp", "8"}}, "rt", "vLLM's cache for DeepSeek-V3.2's indexer keys"},
+      {"deepseek-v3.2", {{"rt", "vllm"}, {"gpus", "16"}, {"tp", "8"}, {"pp", "2"}}, "pp", "vLLM's placement of the embedding and head over pipeline stages"},
   };
   for (const Case& k : cases) {
     Workload w;
@@ -268,7 +268,8 @@ TEST_CASE("lang: the engines' accounting terms read in each language; the engine
   std::set<Str> seen;
   for (const auto& p : all.value())
     for (const auto& set : std::vector<std::vector<std::pair<const char*, const char*>>>{
-             {{"rt", "vllm"}}, {{"rt", "sglang"}}, {{"rt", "vllm"}, {"gpus", "2"}, {"pp", "2"}}}) {
+             {{"rt", "vllm"}}, {{"rt", "sglang"}}, {{"rt", "vllm"}, {"gpus", "2"}, {"pp", "2"}},
+             {{"rt", "vllm"}, {"w", "mxfp4"}, {"kattn", "yes"}}}) {
       Workload w;
       for (const auto& [key, value] : set) REQUIRE_FALSE(find_field(key)->set(w, value));
       const auto e = estimate(p.config, w);
@@ -291,7 +292,7 @@ TEST_CASE("lang: the engines' accounting terms read in each language; the engine
         }
       }
     }
-  CHECK(seen.size() == 11);  // every described term's row appears somewhere
+  CHECK(seen.size() == 14);  // every described term's row appears somewhere
   const EngineTerm stage{"stage_1_kv_available_bytes", "", 0, true, "estimate", "", "", Str::term_stage, {"1", "16–31"}};
   CHECK(term_label(stage, Lang::En) == "Stage 1 (layers 16–31)");
   CHECK(term_label(stage, Lang::Zh) == "第 1 级（第 16–31 层）");
