@@ -175,10 +175,25 @@ Result<i64> mamba_page(const ModelConfig& c, AttnKind kind, const Workload& w) {
     if (!page.ok()) return memory_overflow("tp");
     return page.value();
   }
-  return issue_row("rt", Str::eng_vllm_cache_for,
-                   kind == AttnKind::Mamba1      ? Str::eng_what_mamba1
-                   : kind == AttnKind::FullMamba ? Str::eng_what_vllm_falcon_h1
-                                                 : Str::eng_what_lfm2);
+  if (kind == AttnKind::Mamba1) {
+    // mamba1_state_shape: conv (k − 1, d_inner / tp), SSM (d_inner / tp, N); mamba1_state_dtype with
+    // "auto" caches: both in the model dtype (models/jamba.py get_mamba_state_*_from_config).
+    const Mamba1Config& m = c.mamba1;
+    const i64 inner = c.mamba1_inner();
+    if (auto bad = whole(inner, Str::eng_what_m1_inner)) return *bad;
+    const Checked page = Checked(m.conv_kernel - 1) * (inner / tp) * d + Checked(inner / tp) * m.state * d;
+    if (!page.ok()) return memory_overflow("tp");
+    return page.value();
+  }
+  if (kind == AttnKind::Conv) {
+    // short_conv_state_shape: conv (conv_L_cache − 1, hidden_size / tp) in short_conv_state_dtype,
+    // the model dtype with "auto" (models/lfm2.py get_mamba_state_*_from_config).
+    if (auto bad = whole(c.d_model, Str::eng_what_conv_dim)) return *bad;
+    const Checked page = Checked(c.short_conv - 1) * (c.d_model / tp) * d;
+    if (!page.ok()) return memory_overflow("tp");
+    return page.value();
+  }
+  return issue_row("rt", Str::eng_vllm_cache_for, Str::eng_what_vllm_falcon_h1);
 }
 
 // ref: distributed/utils.py, get_pp_indices: ⌊L / P⌋ layers each, the L mod P left over one each

@@ -330,7 +330,7 @@ TEST_CASE("vLLM 0.19: refusals and the engine's own errors", "[calibration][vllm
   CHECK(note_of(preset("qwen2.5-vl-7b").config, {{"pp", "2"}, {"gpus", "2"}}).field == "pp");  // where the tower sits
   CHECK(note_of(preset("gpt-oss-20b").config, {{"pp", "2"}, {"gpus", "2"}}).field == "pp");
   CHECK(note_of(llama, {{"mbt", "2048"}, {"mns", "4096"}}).field == "mbt");  // fewer batched tokens than sequences
-  CHECK(note_of(preset("jamba-1.5-mini").config, {}).field == "rt");         // Mamba-1 layers
+  CHECK(note_of(preset("falcon-h1-0.5b").config, {}).field == "rt");         // attention and Mamba side by side
   CHECK(note_of(preset("qwen3.5-0.8b").config, {{"gpu", "b200"}}).field == "gpu");  // Blackwell's block alignment
   CHECK(note_of(preset("deepseek-v3.2").config, {{"gpus", "16"}, {"tp", "8"}, {"pp", "2"}}).field == "pp");  // two specs per layer
   // The model and the context do not fit: vLLM's own ValueError, with its estimated maximum length.
@@ -500,4 +500,33 @@ TEST_CASE("vLLM 0.19: DeepSeek-V3.2's sparse attention (the indexer keys beside 
                                 {"kvmem", std::to_string(i64{18976} * 5012736).c_str()}});
   CHECK(p.kv_tokens == 1214464);
   CHECK(two(p.max_concurrency) == "7.41");
+}
+
+TEST_CASE("vLLM 0.19: Mamba-1 (Jamba) and short-convolution (LFM2) states, with the hybrid block alignment", "[calibration][vllm]") {
+  // No published start-up of either; the pages follow mamba_utils.py (MambaStateShapeCalculator
+  // mamba1_state_shape / short_conv_state_shape, dtypes "auto": the model's) and the alignment the
+  // Qwen3.5 start-ups above check.
+  // Jamba 1.5 Mini at TP 2: conv (4 − 1) × 8,192 / 2 and SSM 8,192 / 2 × 16, bf16: 155,648 B per layer;
+  // an attention token on this rank is 4 heads × 128 × 2 × 2 = 2,048 B, so the block grows to
+  // 16 · ⌈155,648 / (16 · 2,048)⌉ = 80 tokens and the state page is padded to 80 × 2,048 = 163,840 B.
+  const VllmMemory j = vllm(preset("jamba-1.5-mini").config, {{"gpus", "2"}, {"tp", "2"}});
+  CHECK(j.mamba_page_bytes == 3 * 4096 * 2 + 4096 * 16 * 2);
+  CHECK(j.attn_block_size == 80);
+  CHECK(j.groups.front().page_bytes == 80 * 2048);
+  const std::vector<std::string> jl = vllm_log(j);
+  CHECK(jl[0] == "Setting attention block size to 80 tokens to ensure that attention page size is >= mamba page size.");
+  CHECK(jl[1] == "Padding mamba page size by 5.26% to ensure that mamba page size and attention page size are exactly equal.");
+  // 28 Mamba-1 layers and 4 attention layers: groups of 4 layers, 7 of states and 1 of attention.
+  CHECK(j.group_size == 4);
+  CHECK(j.groups.size() == 8);
+  // LFM2-1.2B: conv (3 − 1) × 2,048, bf16: 8,192 B, within a 16-token attention page (16 × 2,048 B):
+  // no growth, the state padded by 300%; 10 convolution and 6 attention layers make groups of 6 with
+  // two padding layers.
+  const VllmMemory l = vllm(preset("lfm2-1.2b").config, {});
+  CHECK(l.mamba_page_bytes == 2 * 2048 * 2);
+  CHECK(l.attn_block_size == 0);
+  CHECK(l.groups.front().page_bytes == 16 * 2048);
+  CHECK(l.group_size == 6);
+  CHECK(l.padding_layers == 2);
+  CHECK(vllm_log(l).front() == "Padding mamba page size by 300.00% to ensure that mamba page size and attention page size are exactly equal.");
 }
