@@ -161,10 +161,14 @@ Result<i64> mamba_page(const ModelConfig& c, AttnKind kind, const Workload& w) {
     if (!page.ok()) return memory_overflow("tp");
     return page.value();
   }
-  if (kind == AttnKind::Mamba) {  // mamba2_state_shape: conv (k − 1, (d_inner + 2·groups'·N) / tp), SSM (H / tp, head_dim, N)
+  if (kind == AttnKind::Mamba || kind == AttnKind::FullMamba) {
+    // mamba2_state_shape: conv (k − 1, (d_inner + 2·groups'·N) / tp), SSM (H / tp, head_dim, N).
+    // Falcon-H1 (models/falcon_h1.py get_mamba_state_*_from_config: d_inner = mamba_d_ssm, or
+    // mamba_expand × hidden_size) has no entry in models/config.py's MODELS_CONFIG_MAP, so its SSM
+    // state keeps the "auto" mamba_ssm_cache_dtype: the model dtype.
     i64 ssm = 0;
     if (c.family == Family::NemotronH) ssm = 4;
-    else if (c.family == Family::GraniteMoeHybrid) ssm = d;
+    else if (c.family == Family::GraniteMoeHybrid || c.family == Family::FalconH1) ssm = d;
     else return issue_row("rt", Str::eng_vllm_m2_dtype);
     const Mamba2Config& m = c.mamba;
     const i64 groups = m.groups + (m.groups % tp == 0 ? 0 : tp - m.groups);  // extra_groups_for_head_shards
@@ -193,7 +197,7 @@ Result<i64> mamba_page(const ModelConfig& c, AttnKind kind, const Workload& w) {
     if (!page.ok()) return memory_overflow("tp");
     return page.value();
   }
-  return issue_row("rt", Str::eng_vllm_cache_for, Str::eng_what_vllm_falcon_h1);
+  return issue_row("rt", Str::eng_vllm_cache_for, std::string(to_string(kind)));  // a state kind not listed above
 }
 
 // ref: distributed/utils.py, get_pp_indices: ⌊L / P⌋ layers each, the L mod P left over one each
@@ -432,7 +436,8 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
       auto page = mamba_page(c, s.kind, w);
       if (!page) return page.issues();
       m.mamba_page_bytes = std::max(m.mamba_page_bytes, *page);
-    } else if (keeps_tokens(s.kind)) {
+    }
+    if (keeps_tokens(s.kind)) {  // Falcon-H1's layers (FullMamba) hold both
       if (attn_1tok != 0 && attn_1tok != s.bytes_per_token_gpu)
         return issue_row("rt", Str::eng_vllm_hybrid_sizes);
       attn_1tok = s.bytes_per_token_gpu;
@@ -471,11 +476,12 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
       continue;
     }
     if (has_state(s.kind)) {  // MambaSpec: block_size max_model_len (mode "none"), the page padded
-      specs.push_back({s.kind, 0, m.max_model_len, attn_block * attn_1tok});
-      continue;
+      specs.push_back({s.kind == AttnKind::FullMamba ? AttnKind::Mamba : s.kind, 0, m.max_model_len, attn_block * attn_1tok});
+      if (!keeps_tokens(s.kind)) continue;
     }
     if (!keeps_tokens(s.kind)) continue;
-    Spec sp{s.kind == AttnKind::MlaLatent ? AttnKind::MlaLatent : s.kind, s.window, attn_block, 0};
+    // Falcon-H1: the layer's attention (its own layer name, a FullAttentionSpec) beside its mixer's state.
+    Spec sp{s.kind == AttnKind::FullMamba ? AttnKind::Full : s.kind, s.window, attn_block, 0};
     const Checked page = Checked(attn_block) * s.bytes_per_token_gpu;
     if (!page.ok()) return memory_overflow("bs");
     sp.page = page.value();

@@ -330,7 +330,6 @@ TEST_CASE("vLLM 0.19: refusals and the engine's own errors", "[calibration][vllm
   CHECK(note_of(preset("qwen2.5-vl-7b").config, {{"pp", "2"}, {"gpus", "2"}}).field == "pp");  // where the tower sits
   CHECK(note_of(preset("gpt-oss-20b").config, {{"pp", "2"}, {"gpus", "2"}}).field == "pp");
   CHECK(note_of(llama, {{"mbt", "2048"}, {"mns", "4096"}}).field == "mbt");  // fewer batched tokens than sequences
-  CHECK(note_of(preset("falcon-h1-0.5b").config, {}).field == "rt");         // attention and Mamba side by side
   CHECK(note_of(preset("qwen3.5-0.8b").config, {{"gpu", "b200"}}).field == "gpu");  // Blackwell's block alignment
   CHECK(note_of(preset("deepseek-v3.2").config, {{"gpus", "16"}, {"tp", "8"}, {"pp", "2"}}).field == "pp");  // two specs per layer
   // The model and the context do not fit: vLLM's own ValueError, with its estimated maximum length.
@@ -502,7 +501,7 @@ TEST_CASE("vLLM 0.19: DeepSeek-V3.2's sparse attention (the indexer keys beside 
   CHECK(two(p.max_concurrency) == "7.41");
 }
 
-TEST_CASE("vLLM 0.19: Mamba-1 (Jamba) and short-convolution (LFM2) states, with the hybrid block alignment", "[calibration][vllm]") {
+TEST_CASE("vLLM 0.19: Mamba-1 (Jamba), short-convolution (LFM2) and attention-beside-Mamba (Falcon-H1) states, with the hybrid block alignment", "[calibration][vllm]") {
   // No published start-up of either; the pages follow mamba_utils.py (MambaStateShapeCalculator
   // mamba1_state_shape / short_conv_state_shape, dtypes "auto": the model's) and the alignment the
   // Qwen3.5 start-ups above check.
@@ -529,4 +528,14 @@ TEST_CASE("vLLM 0.19: Mamba-1 (Jamba) and short-convolution (LFM2) states, with 
   CHECK(l.group_size == 6);
   CHECK(l.padding_layers == 2);
   CHECK(vllm_log(l).front() == "Padding mamba page size by 300.00% to ensure that mamba page size and attention page size are exactly equal.");
+  // Falcon-H1-0.5B: every layer holds attention (2 KV heads × 64, 512 B a token) and a Mamba-2 mixer,
+  // conv (4 − 1) × (1,536 + 2 · 128) and SSM 24 × 64 × 128, bf16: 403,968 B; the block grows to
+  // 16 · ⌈403,968 / (16 · 512)⌉ = 800 tokens; 36 attention and 36 state specs make two groups of 36.
+  const VllmMemory f = vllm(preset("falcon-h1-0.5b").config, {});
+  CHECK(f.mamba_page_bytes == 3 * 1792 * 2 + 24 * 64 * 128 * 2);
+  CHECK(f.attn_block_size == 800);
+  CHECK(f.group_size == 36);
+  REQUIRE(f.groups.size() == 2);
+  CHECK(f.groups[0].page_bytes == 800 * 512);
+  CHECK(vllm_log(f)[1] == "Padding mamba page size by 1.39% to ensure that mamba page size and attention page size are exactly equal.");
 }
