@@ -58,17 +58,16 @@ Result<std::pair<i64, i64>> mamba_slot(const ModelConfig& c, AttnKind kind, i64 
     const LinearAttnConfig& a = c.linear;
     conv_dim = a.v_heads * a.v_dim + 2 * groups_for(a.k_heads) * a.k_dim;
     kernel = a.conv_kernel, heads = a.v_heads, head_dim = a.v_dim, state = a.k_dim;
-  } else if (kind == AttnKind::Mamba && c.family == Family::NemotronH) {
+  } else if ((kind == AttnKind::Mamba && c.family == Family::NemotronH) || (kind == AttnKind::FullMamba && c.family == Family::FalconH1)) {
+    // Falcon-H1 (configs/falcon_h1.py mamba2_cache_params: mamba_d_ssm channels, every layer also
+    // among full_attention_layer_ids): the same Mamba2StateShape.
     const Mamba2Config& m = c.mamba;
     conv_dim = m.d_inner() + 2 * groups_for(m.groups) * m.state;
     kernel = m.conv_kernel, heads = m.heads, head_dim = m.head_dim, state = m.state;
   } else if (kind == AttnKind::Conv && c.family == Family::Lfm2) {
     conv_dim = c.d_model, kernel = c.short_conv;
   } else {
-    return issue_row("rt", Str::eng_sglang_state_pool,
-                     kind == AttnKind::Mamba1      ? Str::eng_what_mamba1
-                     : kind == AttnKind::FullMamba ? Str::eng_what_sglang_falcon_h1
-                                                   : Str::eng_what_sglang_other);
+    return issue_row("rt", Str::eng_sglang_state_pool, kind == AttnKind::Mamba1 ? Str::eng_what_mamba1 : Str::eng_what_sglang_other);
   }
   if (auto bad = divide(conv_dim, Str::eng_what_conv)) return *bad;
   if (heads > 0)
@@ -129,7 +128,7 @@ Result<SglangMemory> sglang_memory(const ModelConfig& c, const LayerPlan& plan, 
       ++m.mamba_layers;
       m.mamba_conv_bytes += slot->first;
       m.mamba_ssm_bytes += slot->second;
-      continue;
+      if (!keeps_tokens(s.kind)) continue;  // Falcon-H1's layers also keep K and V
     }
     if (s.kind == AttnKind::Shared) return issue_row("rt", Str::eng_sglang_shared);
     if (s.kind == AttnKind::Chunked && !hybrid_swa_arch(c.family))

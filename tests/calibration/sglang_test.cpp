@@ -366,3 +366,18 @@ TEST_CASE("SGLang: hybrid models' state slots (MambaPool) beside the full layers
   CHECK_FALSE(jamba->sglang.has_value());
   CHECK(jamba->notes.front().field == "rt");
 }
+
+TEST_CASE("SGLang: Falcon-H1's layers hold a state slot and K and V", "[calibration][sglang]") {
+  // No published start-up; configs/falcon_h1.py lists every layer both as a Mamba-2 layer
+  // (mamba2_cache_params) and among full_attention_layer_ids. Falcon-H1-0.5B, 36 layers: a slot of
+  // conv 36 × (4 − 1) × (1,536 + 2 · 128) × 2 B and SSM 36 × 24 × 64 × 128 × 4 B (float32), and a
+  // token of 36 × 2 KV heads × 64 × 2 (K and V) × 2 B.
+  const SglangMemory f = pool_of(preset("falcon-h1-0.5b").config, {{"mfs", "0.8"}});
+  CHECK(f.mamba_layers == 36);
+  CHECK(f.mamba_conv_bytes == 36 * 3 * 1792 * 2);
+  CHECK(f.mamba_ssm_bytes == 36 * 24 * 64 * 128 * 4);
+  CHECK(f.layers == 36);
+  CHECK(f.cell_bytes == 36 * 2 * 64 * 2 * 2);
+  CHECK(f.mamba_slots > 0);
+  CHECK(f.max_total_tokens > 0);
+}

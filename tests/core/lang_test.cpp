@@ -231,7 +231,7 @@ TEST_CASE("lang: the engines' refusals read in each language", "[lang]") {
       {"llama-3-8b", {{"rt", "sglang"}, {"gpus", "2"}, {"pp", "2"}}, "pp", "SGLang's accounting per pipeline stage"},
       {"llama-3-8b", {{"rt", "sglang"}, {"seq", "16384"}}, "seq", "SGLang refuses a --context-length (16,384) above the model's 8,192 positions"},
       {"llama-3-8b", {{"rt", "vllm"}, {"seq", "16384"}}, "seq", "vLLM refuses a max_model_len (16,384) above the model's 8,192 positions"},
-      {"falcon-h1-0.5b", {{"rt", "sglang"}}, "rt", "SGLang's state pool for Falcon-H1's attention-and-Mamba layers is not modelled yet"},
+      {"jamba-1.5-mini", {{"rt", "sglang"}, {"gpus", "2"}, {"tp", "2"}}, "rt", "SGLang's state pool for Mamba-1 layers (Jamba) is not modelled yet"},
       {"deepseek-v3.2", {{"rt", "vllm"}, {"gpus", "16"}, {"tp", "8"}, {"pp", "2"}}, "pp", "vLLM's placement of the embedding and head over pipeline stages"},
   };
   for (const Case& k : cases) {
