@@ -302,7 +302,64 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
   const Checked out_bytes = Checked(c.vocab) * m.n_seq * 4;
   if (!out_bytes.ok()) return memory_overflow();
   b.output_buffer_bytes = out_bytes.value();
+
+  // The compute buffers. ref: llama_context::llama_context: graph_reserve(n_tokens =
+  // min(n_ctx, n_ubatch), n_seqs, n_outputs = n_tokens) on the full-size cache, then per backend
+  // ggml_backend_sched_get_buffer_size, printed where above 1 byte (GPUs first, the CPU last).
+  // Followed for llm_build_llama / qwen2 / qwen3 / qwen3moe graphs on one stream with flash
+  // attention on a discrete GPU: their inputs are the token ids, positions and output ids
+  // (llm_graph_context::build_inp_out_ids keeps them even when every token is an output), the
+  // token embeddings ggml_get_rows makes on the CPU (token_embd stays there) and the KQ mask, f32
+  // n_kv × GGML_PAD(n_tokens, GGML_KQ_MASK_PAD); n_tokens a multiple of 64 keeps the pad out of it.
+  const bool graph = (c.family == Family::Llama || c.family == Family::Mistral || c.family == Family::Qwen2 ||
+                      c.family == Family::Qwen3 || c.family == Family::Qwen3Moe) &&
+                     !c.mla.enabled && !m.recurrent && !m.dsa && !m.iswa && m.n_stream == 1 && m.caches.size() == 1 &&
+                     c.vision.kind == VisionKind::None && !metal && b.offloaded == n_layer_all + 1;
+  const i64 n = std::min(m.n_ctx, m.n_ubatch);
+  b.compute_tokens = n;
+  if (graph && n % 64 == 0) {
+    const i64 n_kv = m.caches.front().cells, d = c.d_model;
+    const Checked mask = Checked(n_kv) * n * 4;
+    const Checked host = Checked(n) * 4 * 3 + Checked(n) * d * 4 + mask;
+    // The output device at the head: lm_head's input (the final norm's product with its weight)
+    // and the logits, every other tensor freed (the checked start-up: 304.00 MiB).
+    const Checked out = Checked(n) * c.vocab * 4 + Checked(n) * d * 4;
+    // No layer can beat it when every tensor of one layer, with the device's copies of the inputs
+    // (embeddings, positions, the mask and its f16 cast for flash attention), stays below it.
+    const i64 hd = c.head_dim, H = c.n_heads, K = c.n_kv_heads;
+    Checked layer = Checked(n) * 4 * (8 * d + 3 * H * hd + 4 * K * hd);
+    if (c.is_moe())
+      layer += Checked(n) * 4 * (3 * c.moe.num_experts + c.moe.top_k * (4 * c.moe.expert_ffn + d) + 4 * c.moe.shared_ffn);
+    else
+      layer += Checked(n) * 4 * 4 * c.d_ff;
+    layer += Checked(n) * d * 4 + Checked(n) * 4 + mask + Checked(n_kv) * n * 2;
+    if (!host.ok() || !out.ok() || !layer.ok()) return memory_overflow();
+    b.host_compute_bytes = host.value();
+    b.layer_bound_bytes = layer.value();
+    // --n-cpu-moe: the scheduler runs the CPU's expert matmuls of a large batch on the GPU with
+    // copies of their weights in its compute buffer (op offload), so the device is not followed;
+    // the host keeps the inputs alone (the two-GPU start-up checked).
+    if (w.flash_attention && b.output_on_gpu && w.n_cpu_moe == 0 && layer.value() <= out.value()) b.output_compute_bytes = out.value();
+  }
   return b;
+}
+
+std::vector<std::string> llamacpp_compute_log(const LlamaCppBuffers& b) {
+  std::vector<std::string> out;
+  char buf[160];
+  auto mib = [](i64 v) { return static_cast<double>(v) / 1048576.0; };
+  // ref: llama_context::llama_context's "%10s compute buffer size = %8.2f MiB" lines.
+  for (const LlamaCppDevice& d : b.devices)
+    if (d.output && b.output_compute_bytes > 0) {
+      std::snprintf(buf, sizeof buf, "llama_context: %10s compute buffer size = %8.2f MiB", d.name.c_str(), mib(b.output_compute_bytes));
+      out.emplace_back(buf);
+    }
+  if (b.host_compute_bytes > 0) {
+    std::snprintf(buf, sizeof buf, "llama_context: %10s compute buffer size = %8.2f MiB", b.output_buffer.c_str(),
+                  mib(b.host_compute_bytes));
+    out.emplace_back(buf);
+  }
+  return out;
 }
 
 std::vector<std::string> llamacpp_buffer_log(const LlamaCppBuffers& b) {
@@ -352,7 +409,12 @@ std::vector<std::string> llamacpp_buffer_notes(const LlamaCppBuffers& b, ByteUni
                                                   format_bytes(d.cache_bytes, unit)}, l));
   if (b.cpu_span) out.push_back(row_text(Str::efx_ll_cpu_span, {format_bytes(b.cpu_mapped_bytes, unit)}, l));
   if (b.cpu_cache_bytes > 0) out.push_back(row_text(Str::efx_ll_cpu_cache, {format_bytes(b.cpu_cache_bytes, unit)}, l));
-  out.emplace_back(tr(Str::efx_ll_compute, l));
+  // The compute buffers left out: every device's but the output one's where its head sets the peak.
+  std::string missing;
+  for (const LlamaCppDevice& d : b.devices)
+    if ((d.count > 0 || d.output) && !(d.output && b.output_compute_bytes > 0)) missing += (missing.empty() ? "" : ", ") + d.name;
+  if (b.host_compute_bytes == 0) missing += (missing.empty() ? "" : ", ") + b.output_buffer;
+  if (!missing.empty()) out.push_back(row_text(Str::efx_ll_compute, {missing}, l));
   return out;
 }
 
@@ -416,6 +478,9 @@ std::vector<std::string> llamacpp_log(const LlamaCppMemory& m, KvDtype t, const 
                   static_cast<double>(mib(m.s_bytes)));
     out.emplace_back(buf);
   }
+  // The compute buffers, reserved after the caches.
+  if (b)
+    for (std::string& line : llamacpp_compute_log(*b)) out.push_back(std::move(line));
   return out;
 }
 

@@ -4,8 +4,9 @@
 // (n_ctx padding, streams), llama_model::create_memory (which cache per architecture),
 // llama_kv_cache_iswa (the SWA cache's cells), llama_kv_cache and llama_memory_recurrent (tensor
 // sizes and their log lines), llama_model_base::load_tensors (layers over devices) and
-// llama_context::output_reserve. Not modelled: the compute buffers (ggml_gallocr's peak over the
-// graph, which changes with the build), --split-mode row.
+// llama_context::output_reserve, and the compute buffers where the reserved graph's peak is known
+// (the host's inputs; with flash attention, the output device's head). Not modelled: a device's
+// layer peak (ggml_gallocr over the build's graph), --split-mode row.
 #pragma once
 #include <string>
 #include <vector>
@@ -78,6 +79,13 @@ struct LlamaCppBuffers {
   i64 cpu_cache_bytes = 0;      // cache of the layers left on the CPU
   std::string output_buffer;    // "CUDA_Host", "ROCm_Host" or "CPU": the host buffer of the output layer's device
   i64 output_buffer_bytes = 0;  // llama_context::output_reserve(n_seq_max): the logits of n_seq_max rows, f32
+  // The compute buffers ("<name> compute buffer size"), where they are modelled: the output layer's
+  // device and the host (the CPU backend's graph inputs, in output_buffer's buffer type). 0: not
+  // modelled (a device's layer peak, which the graph allocator sets, is not followed).
+  i64 compute_tokens = 0;       // n_tokens of the reserved graph: min(n_ctx, n_ubatch), every one an output
+  i64 output_compute_bytes = 0; // the output device: logits n × n_vocab f32 and lm_head's input n × n_embd f32
+  i64 layer_bound_bytes = 0;    // an upper bound on that device's layer phase (every tensor of a layer, its inputs' copies)
+  i64 host_compute_bytes = 0;   // token ids, positions, output ids (int32), token embeddings n × n_embd f32, each KQ mask
   i64 gpu_model_bytes() const;  // over the devices
   i64 gpu_cache_bytes() const;
 };
@@ -89,6 +97,8 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& cfg, const Inventory
                                          const Workload& w, const Gpu& gpu, const FileWeights* file = nullptr);
 // load_tensors' and the output buffer's lines for those buffers.
 std::vector<std::string> llamacpp_buffer_log(const LlamaCppBuffers& b);
+// The compute buffer lines llama.cpp prints after the caches' (the modelled ones).
+std::vector<std::string> llamacpp_compute_log(const LlamaCppBuffers& b);
 // "layers 0 to 21 and the output layer", "no layers": what a device holds, in words.
 std::string llamacpp_layers_text(const LlamaCppDevice& d, Lang lang = Lang::En);  // "layers 0 to 15 and the output layer"
 // What those lines leave out, in words: each device's layers and bytes (several devices), the

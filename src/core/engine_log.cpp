@@ -276,6 +276,13 @@ struct Reader {
     }
     if (const size_t at = l.find("  output buffer size = "); at != std::string_view::npos && l.find("llama_context:") != std::string_view::npos)
       if (auto v = leading_number(l.substr(at + 23))) figure("output_buffer_bytes", *v * kMiBd, l);
+    // "llama_context:      CUDA0 compute buffer size =   304.00 MiB": one figure per buffer, by name.
+    if (const size_t at = l.find(" compute buffer size = "); at != std::string_view::npos && l.find("llama_context:") != std::string_view::npos) {
+      const size_t lc = l.find("llama_context:");
+      const std::string_view name = trim(l.substr(lc + 14, at > lc + 14 ? at - lc - 14 : 0));
+      if (auto v = leading_number(l.substr(at + 23)); v && !name.empty() && name.size() <= 32)
+        figure("compute_buffer:" + std::string(name), *v * kMiBd, l);
+    }
     // "llama_model_load_from_file_impl: using device CUDA1 (…)": llama.cpp's devices, one stage each here.
     if (l.find("llama_model_load_from_file_impl: using device ") != std::string_view::npos) {
       set("pp", std::to_string(++devices));
@@ -528,6 +535,11 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
       if (!d.cpu_span) buffers.emplace_back("model_buffer:CPU_Mapped", "CPU_Mapped model buffer", d.cpu_mapped_bytes);
       for (const LlamaCppDevice& dv : d.devices) buffers.emplace_back("model_buffer:" + dv.name, dv.name + " model buffer", dv.model_bytes);
       buffers.emplace_back("output_buffer_bytes", "output buffer", d.output_buffer_bytes);
+      for (const LlamaCppDevice& dv : d.devices)
+        if (dv.output && d.output_compute_bytes > 0)
+          buffers.emplace_back("compute_buffer:" + dv.name, dv.name + " compute buffer", d.output_compute_bytes);
+      if (d.host_compute_bytes > 0)
+        buffers.emplace_back("compute_buffer:" + d.output_buffer, d.output_buffer + " compute buffer", d.host_compute_bytes);
       // Each cache's buffer per device, as our lines give them: "kv_buffer:<cache>:<name>", the
       // cache counted as the parser does (0 without an SWA cache, else 1 and 2 as created).
       const bool two = e->llamacpp->iswa || e->llamacpp->dsa;
@@ -557,6 +569,13 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
       }
       // The log's buffers on devices llmsize does not have (a ROCm or Metal log checked against a
       // CUDA card, more devices than --pp): named, not dropped.
+      // The log's compute buffers llmsize does not model (a layer's peak): named.
+      std::string unmodelled;
+      for (const LogFigure& f : log.figures)
+        if (f.key.rfind("compute_buffer:", 0) == 0 &&
+            std::none_of(buffers.begin(), buffers.end(), [&](const auto& b) { return std::get<0>(b) == f.key; }))
+          unmodelled += (unmodelled.empty() ? "" : ", ") + f.key.substr(15);
+      if (!unmodelled.empty()) out.notes.push_back(issue_row("log", Str::log_note_compute, unmodelled));
       std::vector<std::string> unmatched;
       for (const LogFigure& f : log.figures) {
         if (f.key.rfind("model_buffer:", 0) != 0 && f.key.rfind("kv_buffer:", 0) != 0) continue;

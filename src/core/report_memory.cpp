@@ -139,7 +139,13 @@ json estimate_object(const ModelConfig& cfg, const Workload& w, const Estimate& 
       out["engine"]["cpu_cache_bytes"] = d.cpu_cache_bytes;
       out["engine"]["output_buffer"] = d.output_buffer;
       out["engine"]["output_buffer_bytes"] = d.output_buffer_bytes;
-      out["engine"]["compute_buffer_bytes"] = nullptr;  // not modelled: ggml_gallocr's peak over the build's graph
+      // The output device's compute buffer where its head sets the peak, and the host's (graph
+      // inputs); null where not modelled (a layer's peak, which ggml_gallocr sets).
+      out["engine"]["compute_tokens"] = d.compute_tokens;
+      if (d.output_compute_bytes > 0) out["engine"]["compute_buffer_bytes"] = d.output_compute_bytes;
+      else out["engine"]["compute_buffer_bytes"] = nullptr;
+      if (d.host_compute_bytes > 0) out["engine"]["host_compute_buffer_bytes"] = d.host_compute_bytes;
+      else out["engine"]["host_compute_buffer_bytes"] = nullptr;
       out["engine"]["load_lines"] = llamacpp_buffer_log(d);
     }
   }

@@ -122,13 +122,24 @@ TEST_CASE("check-log: llama.cpp's KV cache lines reproduced from the settings it
   CHECK(qwen.settings.front() == std::pair<std::string, std::string>{"w", "q4_k_m"});
   auto q = check_log(qwen, preset("qwen2.5-7b").config, Workload{});
   REQUIRE(q.ok());
-  REQUIRE(q->rows.size() == 5);  // the two model buffers, the output buffer, the KV buffer, then the cache line
+  // The two model buffers, the output buffer, the two compute buffers, the KV buffer, then the cache line.
+  REQUIRE(q->rows.size() == 7);
   CHECK(q->rows[0].logged == "292.36 MiB");
   CHECK(q->rows[1].logged == "4168.09 MiB");
-  CHECK(q->rows[3].label == "CUDA0 KV buffer");
-  CHECK(q->rows[3].logged == "224.00 MiB");
-  CHECK(q->rows[4].logged_value == 224.0 * 1048576.0);
-  for (size_t i : {0, 1, 3, 4}) CHECK(q->rows[i].same_text);
+  // With flash attention the head sets the device's peak: n_ubatch 512 rows of logits (152,064
+  // floats) and of lm_head's input (3,584 floats), f32; the host holds the inputs: 512 token ids,
+  // positions and output ids, 512 embeddings of 3,584 floats and the f32 KQ mask 4,096 × 512.
+  //   llama_context:      CUDA0 compute buffer size =   304.00 MiB
+  //   llama_context:  CUDA_Host compute buffer size =    15.01 MiB
+  CHECK(q->rows[3].label == "CUDA0 compute buffer");
+  CHECK(q->rows[3].logged == "304.00 MiB");
+  CHECK(q->rows[3].ours_value == 512.0 * (152064 + 3584) * 4);
+  CHECK(q->rows[4].label == "CUDA_Host compute buffer");
+  CHECK(q->rows[4].logged == "15.01 MiB");
+  CHECK(q->rows[5].label == "CUDA0 KV buffer");
+  CHECK(q->rows[5].logged == "224.00 MiB");
+  CHECK(q->rows[6].logged_value == 224.0 * 1048576.0);
+  for (size_t i : {0, 1, 3, 4, 5, 6}) CHECK(q->rows[i].same_text);
   // Ollama's runner also reserves an embeddings row (3584 floats): 0.59 MiB where llama-server's is 0.58.
   CHECK(q->rows[2].logged == "0.59 MiB");
   CHECK(q->rows[2].ours == "0.58 MiB");
@@ -156,6 +167,15 @@ TEST_CASE("check-log: llama.cpp on two GPUs, each device's buffers", "[calibrati
     CHECK(row(*c, key).same_text);
   }
   CHECK(row(*c, "model_buffer:CUDA1").logged == "648.66 MiB");
+  // Without flash attention a layer sets each device's compute buffer (1080.00 MiB): not modelled,
+  // and said; the host's inputs are (4 MiB of embeddings, the f32 mask 16,384 × 512):
+  //   llama_context:  CUDA_Host compute buffer size =    36.01 MiB
+  CHECK(row(*c, "compute_buffer:CUDA_Host").same_text);
+  CHECK(row(*c, "compute_buffer:CUDA_Host").logged == "36.01 MiB");
+  for (const auto& r : c->rows) CHECK(r.key != "compute_buffer:CUDA0");
+  CHECK(std::any_of(c->notes.begin(), c->notes.end(), [](const Issue& n) {
+    return n.message == "the log's compute buffers of CUDA0, CUDA1 are not modelled here (a layer's peak, which ggml's graph allocator sets)";
+  }));
   CHECK(row(*c, "kv_buffer:0:CUDA0").logged == "384.00 MiB");  // layers 0…11: 11/49 < 9862/41380 ≤ 12/49
   // The CPU line (17447.91 MiB) is the file span from the first to the last expert tensor, the
   // GPU tensors between them included: it depends on the GGUF's tensor order, so no row.

@@ -321,9 +321,15 @@ TEST_CASE("llama.cpp: layers over several devices, --tensor-split", "[calibratio
   CHECK(e->inference.kv_cache_bytes == d.devices[static_cast<size_t>(e->inference.stage)].cache_bytes);
   // The KV buffer lines, per device, before the cache's size line (llama_kv_cache's ctx_map order).
   const auto lines = llamacpp_log(*e->llamacpp, KvDtype::F16, &d);
-  REQUIRE(lines.size() == 3);
+  REQUIRE(lines.size() == 5);
   CHECK(lines[0] == "llama_kv_cache:      CUDA0 KV buffer size =   120.00 MiB");
   CHECK(lines[1] == "llama_kv_cache:      CUDA1 KV buffer size =   104.00 MiB");
+  // Then the compute buffers: the output layer's device (CUDA1; CUDA0's, a layer's peak, is not
+  // modelled and its line not printed) and the host's inputs, the same as on one card.
+  CHECK(lines[3] == "llama_context:      CUDA1 compute buffer size =   304.00 MiB");
+  CHECK(lines[4] == "llama_context:  CUDA_Host compute buffer size =    15.01 MiB");
+  const auto notes = llamacpp_buffer_notes(d, ByteUnit::GiB);
+  CHECK(notes.back() == "compute buffers of CUDA0: not modelled (ggml's graph allocator sets a layer's peak; the temporaries stand for them)");
 
   // -ts 3,1: split points 0.75 and 1: layers 0…21 (21/29 < 0.75 ≤ 22/29) on CUDA0.
   REQUIRE_FALSE(find_field("ts")->set(w, "3,1").has_value());
