@@ -335,7 +335,6 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
     layer += Checked(n) * d * 4 + Checked(n) * 4 + mask + Checked(n_kv) * n * 2;
     if (!host.ok() || !out.ok() || !layer.ok()) return memory_overflow();
     b.host_compute_bytes = host.value();
-    b.layer_bound_bytes = layer.value();
     // --n-cpu-moe: the scheduler runs the CPU's expert matmuls of a large batch on the GPU with
     // copies of their weights in its compute buffer (op offload), so the device is not followed;
     // the host keeps the inputs alone (the two-GPU start-up checked).

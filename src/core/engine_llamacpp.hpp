@@ -84,7 +84,6 @@ struct LlamaCppBuffers {
   // modelled (a device's layer peak, which the graph allocator sets, is not followed).
   i64 compute_tokens = 0;       // n_tokens of the reserved graph: min(n_ctx, n_ubatch), every one an output
   i64 output_compute_bytes = 0; // the output device: logits n × n_vocab f32 and lm_head's input n × n_embd f32
-  i64 layer_bound_bytes = 0;    // an upper bound on that device's layer phase (every tensor of a layer, its inputs' copies)
   i64 host_compute_bytes = 0;   // token ids, positions, output ids (int32), token embeddings n × n_embd f32, each KQ mask
   i64 gpu_model_bytes() const;  // over the devices
   i64 gpu_cache_bytes() const;

@@ -124,8 +124,8 @@ std::optional<Mxfp4Layout> mxfp4_layout(const ModelConfig& c, const LayerPlan& p
                        Checked(e) * (ceil_div(h, 256) * 256) * ceil_div(ip, 32) + Checked(e) * h * 4;
   // The checkpoint's *_blocks and *_scales (17 B per 32 values) and bf16 biases, this GPU's share
   // as the weights count it (placement.cpp gpu_share: routed tensors ÷ tp, or E ÷ ep whole experts).
-  const Checked one = Checked(2 * (w.ep > 1 ? i : c.moe.expert_ffn)) * ceil_div(h, 32) * 17 +
-                      Checked(h) * ceil_div(w.ep > 1 ? i : c.moe.expert_ffn, 32) * 17 + Checked(2 * c.moe.expert_ffn) * 2 + Checked(h) * 2;
+  const i64 f = c.moe.expert_ffn;  // one whole expert
+  const Checked one = Checked(2 * f) * ceil_div(h, 32) * 17 + Checked(h) * ceil_div(f, 32) * 17 + Checked(2 * f) * 2 + Checked(h) * 2;
   const Checked whole = one * c.moe.num_experts;
   if (!whole.ok()) return std::nullopt;
   const Checked ckpt = w.ep > 1 ? one * e : Checked(ceil_div(whole.value(), w.tp));
@@ -477,7 +477,6 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
     }
     if (has_state(s.kind)) {  // MambaSpec: block_size max_model_len (mode "none"), the page padded
       specs.push_back({s.kind == AttnKind::FullMamba ? AttnKind::Mamba : s.kind, 0, m.max_model_len, attn_block * attn_1tok});
-      if (!keeps_tokens(s.kind)) continue;
     }
     if (!keeps_tokens(s.kind)) continue;
     // Falcon-H1: the layer's attention (its own layer name, a FullAttentionSpec) beside its mixer's state.
