@@ -61,6 +61,14 @@ inline bool has_cjk(const std::string& s) {
   return false;
 }
 
+// The texts of a collection, one per line: what a test shows (INFO) beside a check that it is empty.
+template <class Texts>
+std::string lines_of(const Texts& texts) {
+  std::string out;
+  for (const auto& t : texts) out += std::string(t) + "\n";
+  return out;
+}
+
 // The runs of digits of a text, sorted: the numbers a translation keeps (its word order may move them).
 inline std::vector<std::string> digit_runs(const std::string& s) {
   std::vector<std::string> out;

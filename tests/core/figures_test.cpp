@@ -262,9 +262,7 @@ TEST_CASE("every formula and reference draws in the UI's Latin font: Latin-1, th
         for (const RecipePart& part : e.value().training.recipe->parts) check(part.formula + part.source, std::string("litgpt ") + adapter);
       }
     }
-  std::string all_bad;
-  for (const std::string& b : bad) all_bad += b + "\n";
-  INFO(all_bad);
+  INFO(llmsize::test::lines_of(bad));
   CHECK(bad.empty());
 }
 
@@ -305,9 +303,7 @@ TEST_CASE("every derivation in each language: English is the default call's, Chi
     }
   });
   CHECK(checked > 10000);
-  std::string list;
-  for (const std::string& s : english) list += s + "\n";
-  INFO(list);
+  INFO(llmsize::test::lines_of(english));
   CHECK(english.empty());
 }
 
@@ -395,8 +391,6 @@ TEST_CASE("the engines' terms in each language: English is the default call's, C
   });
   CHECK(checked > 2000);
   CHECK(keys.size() == 23);  // every term of both engines appears
-  std::string list;
-  for (const std::string& s : english) list += s + "\n";
-  INFO(list);
+  INFO(llmsize::test::lines_of(english));
   CHECK(english.empty());
 }
