@@ -447,7 +447,7 @@ const Figure kFigures[] = {
      }},
     {"training.gradients_bytes", "Gradients", Unit::Bytes, Train, [](E e) -> V { return e.training.gradients_bytes; }, lower_unless_recipe,
      [](C, W w, E e, La l) -> D {
-       if (auto r = recipe_derivation(e, Str::fx_recipe_gradients, l)) return *r;
+       if (auto r = recipe_derivation(e, e.training.gradients_bytes ? Str::fx_recipe_gradients_live : Str::fx_recipe_gradients, l)) return *r;
        const TrainingMemory& m = e.training;
        const StateBytes sb = state_bytes(w);
        const auto z = w.sharding;
@@ -468,7 +468,7 @@ const Figure kFigures[] = {
      }},
     {"training.optimizer_bytes", "Optimizer states", Unit::Bytes, Train, [](E e) -> V { return e.training.optimizer_bytes; }, lower_unless_recipe,
      [](C, W w, E e, La l) -> D {
-       if (auto r = recipe_derivation(e, Str::fx_recipe_optimizer, l)) return *r;
+       if (auto r = recipe_derivation(e, e.training.optimizer_bytes ? Str::fx_recipe_optimizer_live : Str::fx_recipe_optimizer, l)) return *r;
        const auto z = w.sharding;
        return {tx(l, Str::fx_optimizer, optimizer_rule(w, l)) + (z != Sharding::None ? ", / dp" : "") + (w.qlora ? tx(l, Str::fx_optimizer_paged) : std::string()),
                w.optimizer == Optimizer::AdamW8bit ? "Dettmers et al. 2022 (8-bit optimizers); bitsandbytes Optimizer2State blocksize 256, min_8bit_size 4096"

@@ -237,15 +237,17 @@ Result<TrainingMemory> training_memory(const ModelConfig& cfg, const Inventory& 
   m.capacity_bytes = gpu.usable_bytes();
   m.peak_allocated_bytes = m.total_bytes - m.reserve_bytes;
   if (w.mode == Mode::Training && w.recipe != Recipe::Formula) {
-    // The recipe's own allocations replace the papers' breakdown: at its peak (iteration 0) no
-    // gradient or optimizer state exists yet; what is live is the base, the adapters, the saved
-    // activations and the loss region, and the fixed buffers, with the reserve on top.
+    // The recipe's own allocations replace the papers' breakdown: what is live at its peak (the
+    // base, the adapters, the gradients and optimizer states where they exist then, the saved
+    // activations and the loss region, and the fixed buffers), with the reserve on top.
     auto rp = recipe_peak(cfg, w, gpu);
     if (!rp) return rp.issues();
     const Checked total = Checked(rp->peak_allocated_bytes) + m.reserve_bytes;
     if (!total.ok()) return overflow();
     m.weights_bytes = rp->weights_bytes + rp->adapter_bytes;
-    m.vision_weights_bytes = m.gradients_bytes = m.master_weights_bytes = m.optimizer_bytes = 0;
+    m.vision_weights_bytes = m.master_weights_bytes = 0;
+    m.gradients_bytes = rp->gradient_bytes;
+    m.optimizer_bytes = rp->optimizer_bytes;
     m.activation_bytes = rp->saved_bytes + rp->head_bytes;
     m.logits_bytes = rp->head_bytes;
     m.recompute_bytes = m.gathered_bytes = m.dequant_bytes = m.comm_bytes = 0;

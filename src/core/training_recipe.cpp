@@ -26,6 +26,9 @@ Str recipe_phase_row(RecipePhase phase) {
     case RecipePhase::LmHeadBackward: return Str::recipe_phase_lm_head_backward;
     case RecipePhase::EndOfForward: return Str::recipe_phase_end_of_forward;
     case RecipePhase::ConvertOutput: return Str::recipe_phase_convert_output;
+    case RecipePhase::LossForward: return Str::recipe_phase_loss_forward;
+    case RecipePhase::LayerBackward: return Str::recipe_phase_layer_backward;
+    case RecipePhase::OptimizerStep: return Str::recipe_phase_optimizer_step;
   }
   return Str::recipe_phase_ce_backward;
 }
@@ -39,19 +42,45 @@ std::string recipe_part_source(const RecipePart& part, Lang lang) {
 
 i64 allocator_round(i64 bytes) { return bytes <= 0 ? 0 : std::max<i64>(512, ceil_div(bytes, 512) * 512); }
 
+namespace recipe_detail {
+
+Checked rounded(Checked bytes) { return bytes.ok() ? Checked(allocator_round(bytes.value())) : bytes; }
+
+// bitsandbytes functional.py quantize_4bit (0.41.1 and 0.43.3 alike): the packed weight, the NF4
+// code (get_4bit_type, a new 16-entry tensor each call), and the absmax: fp32 per 64 values, or
+// (compress_statistics) quantize_blockwise of it, uint8 per 64 with an fp32 absmax per 256 blocks
+// and the mean it subtracted (offset).
+Checked bnb4_linear_bytes(i64 in, i64 out, bool double_quant) {
+  const Checked n = Checked(in) * out;
+  if (!n.ok()) return n;
+  const i64 blocks = ceil_div(n.value(), 64);
+  Checked b = rounded(Checked(ceil_div(n.value(), 2))) + rounded(Checked(16 * 4));
+  if (!double_quant) return b + rounded(Checked(blocks) * 4);
+  return b + rounded(Checked(blocks)) + rounded(Checked(ceil_div(blocks, 256)) * 4) + rounded(Checked(4));
+}
+
+void add_part(RecipePeak& p, Str label, Checked bytes, const RowArg& formula, const RowArg& source) {
+  if (bytes.value() <= 0) return;
+  RecipePart x{label, bytes.value(), formula.in(Lang::En), source.in(Lang::En)};
+  if (formula.row || formula.fn) x.formula_in = [formula](Lang l) { return formula.in(l); };
+  if (source.row || source.fn) x.source_in = [source](Lang l) { return source.in(l); };
+  p.parts.push_back(std::move(x));
+}
+
+}  // namespace recipe_detail
+
+using namespace recipe_detail;
+
 namespace {
 
 // lit_gpt/adapter.py Config: adapter_prompt_length = 10, adapter_start_layer = 2.
 constexpr i64 kPrompt = 10, kAdapterStart = 2;
 constexpr i64 kChunk = 128;  // finetune/lora.py: model(input_ids, lm_head_chunk_size=128); chunked_cross_entropy follows
-// CublasHandlePool.cpp getNewWorkspace: allocated through the caching allocator (counted);
-// the default CUBLAS_WORKSPACE_CONFIG ":4096:2:16:8" = 4096 KiB · 2 + 16 KiB · 8.
-constexpr i64 kCublasWorkspace = 4096 * 1024 * 2 + 16 * 1024 * 8;
 
 enum class Arch : std::uint8_t { Llama, NeoX, Phi };
 enum class Quant : std::uint8_t { None, Nf4, Nf4Dq };
 
-Checked R(Checked bytes) { return bytes.ok() ? Checked(allocator_round(bytes.value())) : bytes; }
+Checked R(Checked bytes) { return rounded(bytes); }
 
 std::optional<Issue> refuse(Str why, const std::string& arg = "") { return issue_row("recipe", why, arg); }
 
@@ -96,6 +125,7 @@ std::optional<Issue> litgpt_scope(const ModelConfig& c, const Workload& w, const
 Result<RecipePeak> recipe_peak(const ModelConfig& c, const Workload& w, const Gpu& gpu) {
   Arch arch = Arch::Llama;
   Quant quant = Quant::None;
+  if (w.recipe == Recipe::HfPeft) return hf_peft_peak(c, w, gpu);
   if (w.recipe != Recipe::LitGpt) return issue_row("recipe", Str::recipe_training_only);
   if (auto bad = litgpt_scope(c, w, gpu, arch, quant)) return *bad;
   const auto counted = count_params(c);
@@ -140,18 +170,9 @@ Result<RecipePeak> recipe_peak(const ModelConfig& c, const Workload& w, const Gp
     weights = Checked(total) * 2;  // half.py HalfPrecision.convert_module: module.to(bfloat16)
     weights_formula = row_arg(Str::rfx_weights_bf16, with_commas(total));
   } else {
-    // bitsandbytes functional.py quantize_4bit (blocksize 64): the packed 4-bit weight, the NF4
-    // code; absmax fp32 per 64 values, or (compress_statistics, nf4-dq) absmax as uint8 with an
-    // fp32 absmax per 256 blocks and an offset; each its own allocation.
-    for (const auto& [in, out] : linears) {
-      const Checked n = Checked(in) * out;
-      const i64 blocks = n.ok() ? ceil_div(n.value(), 64) : 0;
-      weights += R(Checked(ceil_div(n.value(), 2))) + R(Checked(16 * 4));
-      if (quant == Quant::Nf4) weights += R(Checked(blocks) * 4);
-      else weights += R(Checked(blocks)) + R(Checked(ceil_div(blocks, 256)) * 4) + R(Checked(4));
-      if (!n.ok()) weights = n;
-    }
-    if (quant == Quant::Nf4Dq) weights += R(Checked(256 * 4));  // the shared dynamic 8-bit code map
+    // BitsandbytesPrecision: every Linear in 4-bit (bnb4_linear_bytes), nf4 or nf4-dq.
+    for (const auto& [in, out] : linears) weights += bnb4_linear_bytes(in, out, quant == Quant::Nf4Dq);
+    if (quant == Quant::Nf4Dq) weights += R(Checked(kBnbDynamicMap));  // the shared dynamic 8-bit code map
     weights += Checked(total - linear_params.value()) * 2;      // embedding, norms, biases stay bf16
     weights_formula = row_arg(Str::rfx_weights_4bit, with_commas(static_cast<i64>(linears.size())),
                               quant == Quant::Nf4 ? Str::rfx_absmax_nf4 : Str::rfx_absmax_nf4_dq, with_commas(total - linear_params.value()));
@@ -346,13 +367,7 @@ Result<RecipePeak> recipe_peak(const ModelConfig& c, const Workload& w, const Gp
   const std::string n_s = "N = batch × seq = " + with_commas(N.value());
   // A part whose formula and source are rows (or, where they have no words, texts the same in
   // every language); its English strings are the rows' English.
-  auto part = [&](Str label, Checked bytes, const RowArg& formula, const RowArg& source) {
-    if (bytes.value() <= 0) return;
-    RecipePart x{label, bytes.value(), formula.in(Lang::En), source.in(Lang::En)};
-    if (formula.row || formula.fn) x.formula_in = [formula](Lang l) { return formula.in(l); };
-    if (source.row || source.fn) x.source_in = [source](Lang l) { return source.in(l); };
-    p.parts.push_back(std::move(x));
-  };
+  auto part = [&](Str label, Checked bytes, const RowArg& formula, const RowArg& source) { add_part(p, label, bytes, formula, source); };
   part(Str::recipe_part_weights, weights, weights_formula, "fabric init_module (bf16-true); bitsandbytes.py _NF4Linear / _NF4DQLinear");
   part(lora ? Str::recipe_part_adapters : Str::recipe_part_adapter_params, adapters, adapters_formula, lora ? src_lora : src_adapter);
   part(Str::recipe_part_attention, saved[kAttention], row_arg(Str::rfx_attention, n_s), Str::rfx_src_attention);

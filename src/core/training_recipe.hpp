@@ -3,6 +3,12 @@
 // (training_memory.hpp); each other recipe follows one version of its code, and refuses, with the
 // reason named, what that code path does not cover.
 //
+// hf-peft: the Hugging Face Trainer (transformers 4.48.1) with PEFT 0.13.2's LoRA as TRL 0.13.0's
+// SFTTrainer sets it up, PyTorch 2.4.1, bitsandbytes 0.43.3, flash-attn 2.7.3: gradient
+// checkpointing, packed sequences of seq tokens, AdamW (torch, foreach), one GPU; LoRA on a bf16
+// base, QLoRA (4-bit nf4 / nf4-dq base, bf16=True autocast) or full fine-tuning of a bf16 model,
+// for Llama and Mistral models (training_recipe_hf.cpp).
+//
 // litgpt: LitGPT finetune/lora.py, adapter.py and adapter_v2.py at commit 8641822b (Oct 2023),
 // Lightning Fabric 71aed751 (its pin), PyTorch 2.1.0, bitsandbytes 0.41.1: precision bf16-true,
 // LoRA on the query and value or LLaMA-Adapter (v1, v2) of a multi-head model, optionally
@@ -14,7 +20,9 @@
 #include <string>
 #include <vector>
 
+#include "checked.hpp"
 #include "gpus.hpp"
+#include "issue.hpp"
 #include "lang.hpp"
 #include "model.hpp"
 #include "workload.hpp"
@@ -22,7 +30,10 @@
 namespace llmsize::core {
 
 // When the peak happens.
-enum class RecipePhase : std::uint8_t { CrossEntropyBackward, LmHeadBackward, EndOfForward, ConvertOutput };
+enum class RecipePhase : std::uint8_t {
+  CrossEntropyBackward, LmHeadBackward, EndOfForward, ConvertOutput,  // litgpt
+  LossForward, LayerBackward, OptimizerStep,                          // hf-peft
+};
 
 // One group of live tensors at the peak: `bytes` as the caching allocator counts them (each
 // tensor rounded up to 512 B), `formula` its sizes in symbols, `source` the code that holds it.
@@ -50,11 +61,14 @@ struct RecipePeak {
   i64 peak_allocated_bytes = 0;  // comparable with torch.cuda.max_memory_allocated()
   i64 weights_bytes = 0;         // the frozen base as the recipe stores it
   i64 adapter_bytes = 0;         // LoRA A and B, or LLaMA-Adapter's parameters and cached prompt K/V
+  i64 gradient_bytes = 0;        // the trainable parameters' gradients live at the peak
+  i64 optimizer_bytes = 0;       // the optimizer's states (and its step's temporaries) at the peak
   i64 trainable_params = 0;      // what the script's "Number of trainable parameters" prints
   i64 saved_bytes = 0;           // tensors autograd keeps for backward at the end of forward
   i64 head_bytes = 0;            // the logits and loss region in the peak's phase
   i64 fixed_bytes = 0;           // the RoPE cache and the cuBLAS workspace
   std::vector<RecipePart> parts; // the peak's live tensors by group, largest first; they sum to the peak
+  // The peak is weights + adapters + gradients + optimizer + saved + head + fixed.
 };
 
 // The string-table row that says when the peak happens.
@@ -66,5 +80,24 @@ Result<RecipePeak> recipe_peak(const ModelConfig& cfg, const Workload& w, const 
 // The caching allocator's size of one tensor: a multiple of 512 bytes, at least 512
 // (c10/cuda/CUDACachingAllocator.cpp round_size, kMinBlockSize).
 i64 allocator_round(i64 bytes);
+
+// What the recipes share (training_recipe.cpp); each recipe's own code is in its file.
+namespace recipe_detail {
+// ATen CublasHandlePool.cpp getNewWorkspace: allocated through the caching allocator (counted),
+// one per (handle, stream); the default CUBLAS_WORKSPACE_CONFIG ":4096:2:16:8" = 4096 KiB · 2 + 16 KiB · 8.
+inline constexpr i64 kCublasWorkspace = 4096 * 1024 * 2 + 16 * 1024 * 8;
+// A size as the caching allocator counts it; an overflow stays one.
+Checked rounded(Checked bytes);
+// One nn.Linear (in → out) stored by bitsandbytes' quantize_4bit (blocksize 64), each piece its own
+// allocation: the packed 4-bit weight, its 16-entry code, and absmax fp32 per 64 values or, with
+// double quantization, absmax uint8 per 64 with an fp32 absmax per 256 blocks and an offset. The
+// dynamic 8-bit map double quantization shares (256 fp32) is not in it.
+Checked bnb4_linear_bytes(i64 in, i64 out, bool double_quant);
+inline constexpr i64 kBnbDynamicMap = 256 * 4;
+// Adds a part whose formula and source are rows or plain texts (nothing for 0 bytes).
+void add_part(RecipePeak& p, Str label, Checked bytes, const RowArg& formula, const RowArg& source);
+// The hf-peft recipe (training_recipe_hf.cpp).
+Result<RecipePeak> hf_peft_peak(const ModelConfig& cfg, const Workload& w, const Gpu& gpu);
+}  // namespace recipe_detail
 
 }  // namespace llmsize::core

@@ -301,7 +301,10 @@ std::vector<WorkloadField> build_fields() {
       enum_field<W>(spec("recipe", "--recipe", "Recipe",
                          "formula: the papers' model of training memory; litgpt: LitGPT's finetune/lora.py, adapter.py and "
                          "adapter_v2.py as their code allocates (LoRA: commit 8641822, PyTorch 2.1; the adapters: 0f021f3a, "
-                         "PyTorch 2.2; one GPU, LoRA on q and v or LLaMA-Adapter, bf16-true or bitsandbytes NF4)",
+                         "PyTorch 2.2; one GPU, LoRA on q and v or LLaMA-Adapter, bf16-true or bitsandbytes NF4); hf-peft: "
+                         "the Hugging Face Trainer with PEFT LoRA as TRL's SFTTrainer sets it up (transformers 4.48.1, PEFT "
+                         "0.13.2, PyTorch 2.4.1; one GPU, Llama and Mistral, gradient checkpointing, flash attention 2, "
+                         "LoRA on bf16, QLoRA on nf4 with bf16 autocast, or full fine-tuning)",
                          Training),
                     kRecipeNames, AT(recipe)),
       int_row(spec("accum", "--grad-accum", "Gradient accumulation", "micro-batches per optimizer step", Training), 1,

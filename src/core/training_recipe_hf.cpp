@@ -1,0 +1,324 @@
+// recipe_peak() for --recipe hf-peft: the Hugging Face Trainer with PEFT's LoRA as TRL's SFTTrainer
+// sets it up, tensor by tensor (training_recipe.hpp).
+//
+// Followed, at the versions of the calibration's runs (tests/calibration/training/hf_peft_test.cpp):
+// - transformers 4.48.1: models/mistral/modeling_mistral.py and models/llama/modeling_llama.py
+//   (the decoder layer, *RMSNorm.forward, *RotaryEmbedding.forward, *ForCausalLM.forward, which
+//   keeps the bf16 logits while the loss runs); loss/loss_utils.py ForCausalLMLoss (logits.float(),
+//   then the shifted copy logits[..., :-1, :].contiguous()); integrations/flash_attention.py (fp32
+//   q, k, v cast to the autocast dtype); modeling_utils.py gradient_checkpointing_enable
+//   (use_reentrant=True unless told); trainer.py (model.zero_grad() after each optimizer step,
+//   max_grad_norm 1.0, the default optimizer adamw_torch);
+// - TRL 0.13.0 trainer/sft_trainer.py SFTTrainer.__init__: a 4-bit model goes through PEFT's
+//   prepare_model_for_kbit_training (every non-4-bit parameter to fp32), get_peft_model, and with
+//   bf16=True trainer/utils.py peft_module_casting_to_bf16 (norms stay fp32; embed_tokens and
+//   lm_head back to bf16); an unquantized model gets enable_input_require_grads;
+// - PEFT 0.13.2: mapping.py get_peft_model(autocast_adapter_dtype=True) makes the adapters fp32;
+//   tuners/lora/layer.py Linear.forward (x.to(lora_A.weight.dtype), result cast back);
+//   tuners/lora/bnb.py Linear4bit.forward (result.clone(); no cast under autocast);
+// - bitsandbytes 0.43.3: nn/modules.py Linear4bit.forward (x.to(compute_dtype), out.to(inp_dtype)),
+//   autograd/_functions.py MatMul4Bit (ctx.tensors = (None, B): it keeps no input);
+// - flash-attn 2.7.3 flash_attn_interface.py FlashAttnFunc.forward (saves q, k, v, out and the
+//   fp32 softmax_lse), csrc flash_api.cpp mha_bwd (dq_accum fp32);
+// - PyTorch 2.4.1: utils/checkpoint.py CheckpointFunction (the forward keeps only the layer's
+//   inputs; backward recomputes the layer and runs its backward), optim/adamw.py
+//   _multi_tensor_adamw (foreach: in-place updates, then torch._foreach_sqrt(exp_avg_sq), a full
+//   copy), tools/autograd/gen_variable_type.py (an operand is saved only for a gradient that is
+//   computed: a frozen Linear keeps no input), the caching allocator's 512-byte rounding.
+#include <algorithm>
+
+#include "params.hpp"
+#include "training_recipe.hpp"
+
+namespace llmsize::core::recipe_detail {
+
+namespace {
+
+enum class Method : std::uint8_t { Lora, Qlora, Full };
+
+std::optional<Issue> refuse(Str why, const std::string& arg = "") { return issue_row("recipe", why, arg); }
+
+// A decoder whose Hugging Face code is LlamaDecoderLayer / MistralDecoderLayer as written: pre-norm
+// RMSNorm, attention with rotary positions on every head dimension, a gated SiLU MLP, no biases.
+bool llama_decoder(const ModelConfig& c) {
+  return (c.family == Family::Llama || c.family == Family::Mistral) && c.norm == NormKind::RmsNorm &&
+         c.ffn_kind == FfnKind::Gated && c.act == Activation::Silu && !c.parallel_block && c.norm_ffn_input && c.norm_pre &&
+         c.norm_final && !c.norm_sandwich && !c.norm_qk && !c.norm_v && !c.norm_embed && !c.attn_sinks && !c.attn_out_gate &&
+         !c.bias_qkv && !c.bias_o && !c.bias_ffn && !c.bias_lm_head && !c.is_moe() && !c.mla.enabled && c.block_pattern.empty() &&
+         !c.varies_by_layer() && c.vision.kind == VisionKind::None && c.pos == PosKind::Rotary && c.rotary_fraction == 1.0 &&
+         c.embed_mult == 1.0 && c.residual_mult == 1.0 && c.logits_div == 1.0 && c.attn_mult == 0.0 && !c.qk_l2norm &&
+         c.ple_dim == 0 && c.embed_proj_dim == 0 && c.short_conv == 0 && !c.window_chunked && c.sliding_pattern == 1 &&
+         c.head_dim * c.n_heads > 0 && c.n_layers >= 1;
+}
+
+std::optional<Issue> hf_scope(const ModelConfig& c, const Workload& w, const Gpu& gpu, Method& method, bool& dq) {
+  if (w.mode != Mode::Training) return refuse(Str::recipe_training_only);
+  if (c.family != Family::Llama && c.family != Family::Mistral) return refuse(Str::recipe_hf_family, std::string(family_id(c.family)));
+  if (!llama_decoder(c)) return refuse(Str::recipe_hf_shape);
+  if (w.gpus != 1 || w.tp != 1 || w.pp != 1 || w.ep != 1 || w.sharding != Sharding::None) return refuse(Str::recipe_hf_one_gpu);
+  if (w.adapter != Adapter::None) return refuse(Str::recipe_hf_adapter);
+  if (w.recompute != Recompute::Full) return refuse(Str::recipe_hf_recompute);
+  if (w.optimizer != Optimizer::AdamW) return refuse(Str::recipe_hf_optimizer);
+  if (w.dtype != ComputeDtype::BF16 || w.grad_dtype != GradDtype::Auto) return refuse(Str::recipe_hf_dtype);
+  const bool four_bit = w.qlora || w.weights == WeightFormat::Nf4 || w.weights == WeightFormat::Nf4Dq;
+  if (!four_bit && w.weights != WeightFormat::BF16) return refuse(Str::recipe_hf_weights, std::string(to_string(w.weights)));
+  dq = w.qlora || w.weights == WeightFormat::Nf4Dq;
+  method = four_bit ? Method::Qlora : w.lora_rank > 0 ? Method::Lora : Method::Full;
+  if (method == Method::Qlora && w.lora_rank <= 0) return refuse(Str::recipe_hf_qlora_rank);
+  // TrainingArguments(bf16=True) is autocast, --precision mixed here; a bf16 model trained without it is pure.
+  if (method == Method::Qlora ? w.precision != Precision::Mixed : w.precision != Precision::Pure)
+    return refuse(method == Method::Qlora ? Str::recipe_hf_precision_qlora : Str::recipe_hf_precision_bf16);
+  // torch.optim.AdamW keeps exp_avg and exp_avg_sq in each parameter's dtype (zeros_like).
+  if (method == Method::Full ? w.opt_state != StateDtype::BF16 : w.opt_state != StateDtype::F32)
+    return refuse(method == Method::Full ? Str::recipe_hf_states_full : Str::recipe_hf_states_lora);
+  if (w.seq < 2) return refuse(Str::recipe_hf_seq);
+  // attn_implementation="flash_attention_2": flash-attn 2 runs on sm80 and newer NVIDIA GPUs, head
+  // dimensions up to 256; at a multiple of 8 its saved output is the output itself (no padding copy).
+  if (!w.flash_attention || gpu.cuda_cc < 8.0 || c.head_dim > 256 || c.head_dim % 8 != 0)
+    return refuse(Str::recipe_hf_flash, gpu.name);
+  return std::nullopt;
+}
+
+struct Phase {
+  RecipePhase phase;
+  Checked bytes;
+};
+
+}  // namespace
+
+Result<RecipePeak> hf_peft_peak(const ModelConfig& c, const Workload& w, const Gpu& gpu) {
+  Method method = Method::Lora;
+  bool dq = false;
+  if (auto bad = hf_scope(c, w, gpu, method, dq)) return *bad;
+  const auto counted = count_params(c);
+  if (!counted) return counted.issues();
+  const bool lora = method != Method::Full, qlora = method == Method::Qlora, full = method == Method::Full;
+  const bool dropout = lora && w.dropout;  // LoraConfig(lora_dropout > 0): a native_dropout per adapted Linear
+  const i64 C = c.d_model, I = c.d_ff, L = c.n_layers, nh = c.n_heads, hd = c.head_dim, qd = nh * hd,
+            kvd = c.n_kv_heads * hd, V = c.vocab, r = w.lora_rank, T = w.seq, B = w.batch;
+  const Checked N = Checked(B) * T, Ns = Checked(B) * (T - 1);  // tokens; the loss's shifted tokens
+  auto R = [](Checked b) { return rounded(b); };
+
+  // --- The base as stored, the adapters, the optimizer's states.
+  struct Lin {
+    std::uint32_t bit;
+    i64 in, out;
+  };
+  const Lin lins[] = {{kLoraQ, C, qd}, {kLoraK, C, kvd}, {kLoraV, C, kvd}, {kLoraO, qd, C},
+                      {kLoraGate, C, I}, {kLoraUp, C, I}, {kLoraDown, I, C}};
+  Checked layer_linear;
+  for (const Lin& l : lins) layer_linear += Checked(l.in) * l.out;
+  const Checked norm_params = Checked(2 * L + 1) * C;
+  const i64 total = counted->total;
+  const Checked linear_params = layer_linear * L;
+  if (!linear_params.ok() || !norm_params.ok() || linear_params.value() + norm_params.value() > total)
+    return refuse(Str::recipe_hf_shape).value();
+  const i64 other = total - linear_params.value() - norm_params.value();  // embed_tokens and lm_head
+  Checked weights;
+  RowArg weights_formula("");
+  if (!qlora) {
+    weights = Checked(total) * 2;  // from_pretrained(torch_dtype=bfloat16)
+    weights_formula = row_arg(Str::rfx_weights_bf16, with_commas(total));
+  } else {
+    // BitsAndBytesConfig(load_in_4bit, bnb_4bit_quant_type nf4, bnb_4bit_use_double_quant) swaps every
+    // Linear of the layers; lm_head stays (get_keys_to_not_convert). TRL's casting leaves the norms fp32.
+    for (const Lin& l : lins) weights += bnb4_linear_bytes(l.in, l.out, dq) * L;
+    if (dq) weights += R(Checked(kBnbDynamicMap));
+    weights += Checked(other) * 2 + norm_params * 4;
+    weights_formula = row_arg(Str::rfx_weights_4bit_hf, with_commas(7 * L), dq ? Str::rfx_absmax_nf4_dq : Str::rfx_absmax_nf4,
+                              with_commas(other), with_commas(norm_params.value()));
+  }
+  Checked adapters, trainable, autocast_cache;
+  if (lora) {
+    // PEFT LoraLayer.update_layer: lora_A (r, in) and lora_B (out, r) per adapted Linear, fp32.
+    // Under autocast (QLoRA), F.linear casts them to bf16, and autocast caches the cast of a leaf
+    // that requires grad until the outermost autocast region exits (autocast_mode.cpp cached_cast):
+    // the whole forward, so every layer's bf16 copies are live at the loss.
+    for (const Lin& l : lins)
+      if (w.lora_targets & l.bit) {
+        adapters += (R(Checked(r) * l.in * 4) + R(Checked(l.out) * r * 4)) * L;
+        if (qlora) autocast_cache += (R(Checked(r) * l.in * 2) + R(Checked(l.out) * r * 2)) * L;
+        trainable += Checked(r) * (l.in + l.out) * L;
+      }
+  } else {
+    trainable = Checked(total);
+  }
+  // The states (and the step's sqrt copy, and the gradients) have the trainable tensors' shapes and dtype.
+  const Checked trained_bytes = lora ? adapters : weights;
+  const Checked states = trained_bytes * 2;  // exp_avg, exp_avg_sq
+  // Gradients exist from a micro-batch's backward until zero_grad() after the optimizer step: in the
+  // forward of every micro-batch after the first of a step (--grad-accum > 1).
+  const Checked grads_in_forward = w.grad_accum > 1 ? trained_bytes : Checked();
+
+  // --- Buffers that do not scale with the model: the batch, the positions, the RoPE tables, cuBLAS.
+  // DataCollatorForLanguageModeling: input_ids, labels and attention_mask, int64 (b, s).
+  const Checked batch_ids = R(N * 8) * 3;
+  // MistralModel.forward: cache_position (s) and position_ids (1, s), int64; each checkpointed layer
+  // keeps them as arguments until its backward; so do cos and sin (1, s, head_dim) in the
+  // activations' dtype, bf16 (the embeddings').
+  const Checked positions = R(Checked(T) * 8) * 2;
+  const Checked rope = R(Checked(T) * hd * 2) * 2 + R(Checked(hd / 2) * 4);  // + inv_freq (fp32 buffer)
+  // Two cuBLAS workspaces: one per handle and stream, and handles are per thread: the forward's and
+  // autograd's device thread, where backward runs.
+  const Checked cublas = Checked(kCublasWorkspace) * 2;
+
+  // --- The checkpointed layers' inputs, kept from the forward to each layer's backward. The
+  // embeddings are bf16; a layer's output is bf16 too, except in QLoRA, where the fp32 norms feed
+  // fp32 into the MLP's 4-bit Linears, which return their input's dtype (out.to(inp_dtype)), so
+  // the residual stream is fp32 from layer 0's output on.
+  const i64 res = qlora ? 4 : 2;
+  const Checked ckpt = R(N * C * 2) + R(N * C * res) * (L - 1);
+
+  // --- Phase 1, the loss's forward (from the second step on, with AdamW's states), as
+  // log_softmax writes its output.
+  // The final RMSNorm keeps x in fp32 (a copy of a bf16 input, or the fp32 last layer output
+  // itself) and the rsqrt; its output (bf16, fp32 in QLoRA: the fp32 weight times x) is held by
+  // the model's outputs until the loss returns; full fine-tuning also keeps x_normed in bf16 for
+  // the norm weight's gradient.
+  Checked final_norm = R(N * C * 4) + R(N * 4) + R(N * C * (qlora ? 4 : 2));
+  if (full) final_norm += R(N * C * 2);
+  // The bf16 logits (kept by *ForCausalLM.forward), logits.float(), the shifted contiguous copy and
+  // log_softmax's fp32 result, which cross_entropy keeps for backward. Later moments hold less:
+  // backward frees the bf16 and float logits first (12·V at most), and accelerate's fp32 copy of
+  // the outputs (bf16=True) comes after the loss's copies are freed.
+  const Checked logits = R(N * V * 2) + R(N * V * 4) + R(Ns * V * 4);
+  const Checked log_softmax = R(Ns * V * 4);
+  const Checked shift_labels = R(Ns * 8);
+  const Checked fixed_fwd = rope + cublas;
+  const Checked loss_phase = weights + adapters + states + grads_in_forward + autocast_cache + ckpt + final_norm + logits +
+                             log_softmax + batch_ids + shift_labels + positions + fixed_fwd;
+
+  // --- Phase 2, the backward of a recomputed layer: CheckpointFunction.backward reruns the layer
+  // with autograd on, then its backward. What the rerun keeps, per token (each an allocation of N
+  // rows; "in" is an adapted Linear's input width):
+  //   LoRA on a bf16 base: each RMSNorm its fp32 x and rsqrt; each adapted Linear x.to(fp32)'s
+  //     dropout mask (bool) and output (kept by lora_A) and lora_A's fp32 output (kept by lora_B);
+  //     flash attention q and k after RoPE, v, the output (bf16) and the fp32 logsumexp; the MLP
+  //     gate, silu(gate) and up (bf16).
+  //   QLoRA under autocast: the input norm only its rsqrt (its fp32 input is the layer's own; layer
+  //     0's bf16 input makes an fp32 copy); each adapted Linear the mask and lora_A's bf16 input
+  //     (autocast's cast; o_proj's input is already bf16: with no dropout it is the attention
+  //     output flash attention keeps), lora_A's bf16 output; the same attention tensors (q, k, v
+  //     cast to bf16); the post-attention norm its fp32 input (residual + o_proj) and rsqrt; the
+  //     MLP gate, silu(gate), up in fp32 (the 4-bit Linears return fp32).
+  //   Full fine-tuning: each norm also x_normed (for its weight's gradient) and its output (the
+  //     next Linears' input, kept for their weights' gradients); the MLP also its product.
+  // During the backward: the layer's output and its gradient, and at the MLP's multiply (its
+  // largest moment) the product's gradient and the two it makes; at flash attention's backward
+  // the MLP's tensors are freed and dq, dk, dv, dout, the fp32 dq_accum (s rounded to 128) and
+  // softmax_d are made instead. The recompute's autocast region has exited by then, so its cache
+  // is cleared; the bf16 LoRA copies the layer's Linears keep (one layer's, r·(in + out) · 2 B
+  // per adapter) are left out.
+  const i64 a = qlora ? 4 : 2;  // the MLP's and the layer output's element bytes
+  auto layer_phase = [&](bool first_layer, Checked grads, Checked kept_inputs, Checked& saved_out, Checked& inflight_out) {
+    Checked norm1 = R(N * 4), norm2 = R(N * C * 4) + R(N * 4);
+    if (!qlora || first_layer) norm1 += R(N * C * 4);
+    if (full) {
+      norm1 += R(N * C * 2) * 2;
+      norm2 += R(N * C * 2) * 2;
+    }
+    Checked attn_lora, mlp_lora;
+    for (const Lin& l : lins) {
+      if (!lora || !(w.lora_targets & l.bit)) continue;
+      const i64 in_b = qlora ? 2 : 4;
+      Checked x = (dropout ? R(N * l.in) : Checked()) + R(N * r * in_b);
+      if (!(qlora && l.bit == kLoraO && !dropout)) x += R(N * l.in * in_b);
+      (l.bit == kLoraGate || l.bit == kLoraUp || l.bit == kLoraDown ? mlp_lora : attn_lora) += x;
+    }
+    const Checked attn = R(N * qd * 2) * 2 + R(N * kvd * 2) * 2 + R(Checked(B) * nh * T * 4);
+    const Checked mlp = R(N * I * a) * (full ? 4 : 3);
+    const Checked saved = norm1 + attn_lora + attn + norm2 + mlp_lora + mlp;
+    const Checked io = R(N * C * a) * 2;  // the layer's output and its gradient
+    const Checked mlp_moment = R(N * I * a) * 3;
+    const i64 s128 = ceil_div(T, 128) * 128, hd_r = ceil_div(hd, 32) * 32;
+    const Checked attn_moment = R(N * qd * 2) * 2 + R(N * kvd * 2) * 2 + R(Checked(B) * s128 * nh * hd_r * 4) + R(Checked(B) * nh * s128 * 4);
+    const Checked after_mlp = norm1 + attn_lora + attn;  // the MLP's and its norm's tensors released
+    const bool mlp_first = (saved + mlp_moment).value() >= (after_mlp + attn_moment).value();
+    saved_out = kept_inputs + (mlp_first ? saved : after_mlp);
+    inflight_out = io + (mlp_first ? mlp_moment : attn_moment);
+    return weights + adapters + states + grads + saved_out + inflight_out + batch_ids + positions + fixed_fwd;
+  };
+  // Gradients during layer k's backward: LoRA's adapters (bounded by all of them); full
+  // fine-tuning's lm_head, final norm and layers k..L-1 in bf16 (all of them with accumulation).
+  const Checked per_layer_params = layer_linear + 2 * C;
+  auto full_grads = [&](i64 k) {
+    return w.grad_accum > 1 ? trained_bytes : (Checked(V) * C + C + per_layer_params * (L - k)) * 2;
+  };
+  Checked last_saved, last_inflight, first_saved, first_inflight;
+  const Checked last_layer = layer_phase(L == 1, full ? full_grads(L - 1) : trained_bytes, ckpt, last_saved, last_inflight);
+  const Checked first_layer = layer_phase(true, full ? full_grads(0) : trained_bytes, R(N * C * 2), first_saved, first_inflight);
+  const bool first_wins = first_layer.value() > last_layer.value();
+
+  // --- Phase 3, AdamW's step: the gradients, exp_avg, exp_avg_sq and torch._foreach_sqrt's copy.
+  const Checked step_temp = trained_bytes;
+  const Checked step_phase = weights + adapters + trained_bytes + states + step_temp + batch_ids + cublas;
+
+  for (const Checked& x : {loss_phase, last_layer, first_layer, step_phase})
+    if (!x.ok()) return memory_overflow("seq");
+  Phase top{RecipePhase::LossForward, loss_phase};
+  if ((first_wins ? first_layer : last_layer).value() > top.bytes.value()) top = {RecipePhase::LayerBackward, first_wins ? first_layer : last_layer};
+  if (step_phase.value() > top.bytes.value()) top = {RecipePhase::OptimizerStep, step_phase};
+
+  RecipePeak p;
+  p.recipe = Recipe::HfPeft;
+  p.version = "transformers 4.48.1 Trainer · TRL 0.13.0 SFTTrainer · PEFT 0.13.2 · PyTorch 2.4.1 · bitsandbytes 0.43.3 · flash-attn 2.7.3";
+  p.phase = top.phase;
+  p.peak_allocated_bytes = top.bytes.value();
+  p.weights_bytes = weights.value();
+  p.adapter_bytes = adapters.value();
+  if (!trainable.ok()) return memory_overflow("seq");
+  p.trainable_params = trainable.value();
+
+  const std::string n_s = "N = batch × seq = " + with_commas(N.value());
+  const std::string src_ckpt = "torch utils/checkpoint.py CheckpointFunction (use_reentrant=True); transformers gradient_checkpointing_enable";
+  const std::string src_adamw = "torch optim/adamw.py _multi_tensor_adamw (zeros_like(p), foreach)";
+  auto part = [&](Str label, Checked bytes, const RowArg& formula, const RowArg& source) { add_part(p, label, bytes, formula, source); };
+  part(Str::recipe_part_weights, weights, weights_formula,
+       qlora ? "transformers BitsAndBytesConfig (bitsandbytes 0.43.3 Params4bit); TRL peft_module_casting_to_bf16"
+             : "transformers from_pretrained(torch_dtype=bfloat16)");
+  part(Str::recipe_part_adapters, adapters, row_arg(Str::rfx_lora_fp32, with_commas(r)), "PEFT get_peft_model (autocast_adapter_dtype=True)");
+  const Checked fixed = top.phase == RecipePhase::OptimizerStep ? cublas : fixed_fwd;
+  Checked saved, head, grads = Checked(), opt = states;
+  if (top.phase == RecipePhase::LossForward) {
+    grads = grads_in_forward;
+    saved = ckpt + final_norm + batch_ids + shift_labels + positions + autocast_cache;
+    head = logits + log_softmax;
+    part(Str::recipe_part_checkpoints, ckpt, qlora ? row_arg(Str::rfx_checkpoints_qlora, n_s) : row_arg(Str::rfx_checkpoints, n_s), src_ckpt);
+    part(Str::recipe_part_norms, final_norm, qlora ? Str::rfx_final_norm_qlora : full ? Str::rfx_final_norm_full : Str::rfx_final_norm,
+         "transformers MistralRMSNorm.forward / LlamaRMSNorm.forward");
+    part(Str::recipe_part_logits_hf, logits, row_arg(Str::rfx_logits_hf, with_commas(V)),
+         "transformers *ForCausalLM.forward; loss/loss_utils.py ForCausalLMLoss");
+    part(Str::recipe_part_log_softmax, log_softmax, Str::rfx_log_softmax_hf, "torch cross_entropy: _log_softmax saves its result");
+    part(Str::recipe_part_ids, batch_ids + shift_labels + positions, Str::rfx_ids_hf, "DataCollatorForLanguageModeling; ForCausalLMLoss; MistralModel.forward");
+    part(Str::recipe_part_autocast_cache, autocast_cache, Str::rfx_autocast_cache, "torch autocast_mode.cpp cached_cast (cleared as the outermost autocast exits)");
+  } else if (top.phase == RecipePhase::LayerBackward) {
+    grads = full ? full_grads(first_wins ? 0 : L - 1) : trained_bytes;
+    const Checked layer_saved = first_wins ? first_saved : last_saved, inflight = first_wins ? first_inflight : last_inflight;
+    saved = layer_saved + inflight + batch_ids + positions;
+    part(Str::recipe_part_layer, layer_saved,
+         row_arg(qlora ? Str::rfx_layer_qlora : full ? Str::rfx_layer_full : Str::rfx_layer_lora, first_wins ? "0" : with_commas(L - 1)), src_ckpt);
+    part(Str::recipe_part_layer_grads, inflight, Str::rfx_layer_inflight, "torch autograd; flash-attn flash_api.cpp mha_bwd");
+    part(Str::recipe_part_ids, batch_ids + positions, Str::rfx_ids_hf, "DataCollatorForLanguageModeling; MistralModel.forward");
+  } else {
+    grads = trained_bytes;
+    opt = states + step_temp;
+    saved = batch_ids;
+    part(Str::recipe_part_step_temp, step_temp, Str::rfx_foreach_sqrt, src_adamw);
+    part(Str::recipe_part_ids, batch_ids, Str::rfx_ids_hf, "DataCollatorForLanguageModeling");
+  }
+  part(Str::recipe_part_gradients, grads, lora ? Str::rfx_grads_lora : Str::rfx_grads_full, "torch AccumulateGrad; transformers Trainer (zero_grad after the step)");
+  part(Str::recipe_part_optimizer, states, Str::rfx_adamw_states, src_adamw);
+  part(Str::recipe_part_fixed, fixed,
+       top.phase == RecipePhase::OptimizerStep ? row_arg(Str::rfx_fixed_cublas, with_commas(kCublasWorkspace))
+                                               : row_arg(Str::rfx_fixed_hf, with_commas(hd), with_commas(kCublasWorkspace)),
+       Str::rfx_src_fixed_hf);
+  p.gradient_bytes = grads.value();
+  p.optimizer_bytes = opt.value();
+  p.saved_bytes = saved.value();
+  p.head_bytes = head.value();
+  p.fixed_bytes = fixed.value();
+  std::stable_sort(p.parts.begin(), p.parts.end(), [](const RecipePart& x, const RecipePart& y) { return x.bytes > y.bytes; });
+  return p;
+}
+
+}  // namespace llmsize::core::recipe_detail

@@ -1,0 +1,227 @@
+// Calibration of the hf-peft training recipe (issue 15) against the peaks foundation-model-stack/
+// fms-acceleration published for plain Hugging Face Trainer runs: scripts/benchmarks/refs/a100_80gb.csv
+// at commit 24bdadb228e2d55bc0c69deec034b86a73da6917 ("fix: cross entropy for transformers>4.45
+// (#123)", 2025-02-07; the file is unchanged since), which regenerated every row with the
+// environment of scripts/benchmarks/refs/requirements.txt in the same commit:
+//   "torch==2.4.1", "transformers==4.48.1", "peft==0.13.2", "trl==0.13.0", "bitsandbytes==0.43.3",
+//   "flash-attn==2.7.3", "accelerate==1.0.1", "fms-hf-tuning==2.5.0"
+// The column mem_peak_torch_mem_alloc_in_bytes is scripts/benchmarks/benchmark.py
+// extract_gpu_memory_metrics: the Trainer's memory tracker (skip_memory_metrics=False), the running
+// sum of the stages' allocation deltas plus the train stage's peaked delta, i.e. the train stage's
+// torch.cuda.max_memory_allocated(); mem_torch_mem_alloc_in_bytes is the allocation after training.
+// The runs (scripts/benchmarks/defaults.yaml, scenarios.yaml, benchmark.py defaults): one A100 80GB
+// (num_gpus 1 runs without accelerate launch), use_flash_attn True (attn_implementation
+// "flash_attention_2"), gradient_checkpointing True, packing True with max_seq_len 4096 (every
+// sequence 4,096 tokens), per_device_train_batch_size 4 or 8, gradient_accumulation_steps 1, the
+// default optimizer (adamw_torch), max_steps 100; full fine-tuning "torch_dtype: bfloat16"; LoRA
+// "r: 16", "lora_dropout: 0.1", "target_modules: [q_proj, k_proj, v_proj, o_proj]"; the
+// baseline-peft-bnb rows also "bf16: True" and the accelerated-peft plugin's loader
+// (framework_plugin_bnb.py: BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_use_double_quant=True,
+// bnb_4bit_quant_type nf4, bnb_4bit_compute_dtype bfloat16), no_peft_model: TRL prepares the model).
+//
+// Model: the mistral-7b preset (mistralai/Mistral-7B-v0.1's config.json) with 32,001 tokens: fms-hf-
+// tuning 2.5.0 sft_trainer.py adds special_tokens_dict["pad_token"] = "<pad>" for a LlamaTokenizerFast
+// and tokenizer_and_embedding_resize resizes the embeddings to len(tokenizer) (multiple_of 1).
+// The after-training allocations agree: each is the modelled weights, adapters, AdamW states, the
+// two cuBLAS workspaces and the last batch's three int64 tensors plus 2,048 B.
+//
+// The model was written from the sources named in training_recipe_hf.cpp. The rows then showed two
+// things it had left out, both found in the code before being added: the bf16 copies of the LoRA
+// weights that autocast caches for the whole forward (27 MB, QLoRA only) and the padding token's
+// row. The older rows of the same file (transformers 4.45.2, before 24bdadb) are 2·N·V bytes lower
+// for LoRA: 4.45's *ForCausalLM.forward rebound `logits = logits.float()`, freeing the bf16 logits
+// before the loss; they are not a second calibration of this version.
+#include <cmath>
+#include <functional>
+
+#include "core/estimate.hpp"
+#include "core/training_recipe.hpp"
+#include "test_util.hpp"
+
+using namespace llmsize::core;
+using llmsize::test::preset;
+
+namespace {
+
+struct Row {
+  const char* quoted;  // the CSV's row as published
+  const char* method;  // full, lora (bf16 base), qlora (nf4-dq base, bf16=True)
+  i64 batch;
+  i64 peak, after;     // mem_peak_torch_mem_alloc_in_bytes, mem_torch_mem_alloc_in_bytes
+  RecipePhase phase;
+};
+
+const Row kRows[] = {
+    {",0.15,,none,2.00E-05,,,77256,72434837504,43467876352,mistralai/Mistral-7B-v0.1,1,,4,,,bfloat16,0.840260801,534.9538,0.748,0.187,3062.694",
+     "full", 4, 72434837504, 43467876352, RecipePhase::OptimizerStep},
+    {",0.29,,none,2.00E-05,,,72988,72435230720,43468269568,mistralai/Mistral-7B-v0.1,1,,8,,,bfloat16,0.833927689,1042.5316,0.767,0.096,3143.118",
+     "full", 8, 72435230720, 43468269568, RecipePhase::OptimizerStep},
+    {",0.15,,none,2.00E-04,16,0.1,29576,26704571904,14664493056,mistralai/Mistral-7B-v0.1,1,lora,4,16,q_proj k_proj v_proj o_proj,bfloat16,0.862205324,492.8771,0.812,0.203,3324.155",
+     "lora", 4, 26704571904, 14664493056, RecipePhase::LossForward},
+    {",0.29,,none,2.00E-04,16,0.1,43232,38742912512,14664886272,mistralai/Mistral-7B-v0.1,1,lora,8,16,q_proj k_proj v_proj o_proj,bfloat16,0.858190823,977.0384,0.819,0.102,3353.809",
+     "lora", 8, 38742912512, 14664886272, RecipePhase::LossForward},
+    {"TRUE,0.15,,baseline-peft-bnb,2.00E-04,16,0.1,26056,20669338112,4307028992,mistralai/Mistral-7B-v0.1,1,lora,4,16,q_proj k_proj v_proj o_proj,bfloat16,0.876798363,564.2301,0.709,0.177,2903.78",
+     "qlora", 4, 20669338112, 4307028992, RecipePhase::LossForward},
+    {"TRUE,0.29,,baseline-peft-bnb,2.00E-04,16,0.1,46050,37002646016,4307422208,mistralai/Mistral-7B-v0.1,1,lora,8,16,q_proj k_proj v_proj o_proj,bfloat16,0.87258399,1096.8531,0.729,0.091,2987.456",
+     "qlora", 8, 37002646016, 4307422208, RecipePhase::LossForward},
+};
+
+ModelConfig mistral_with_pad() {
+  ModelConfig c = preset("mistral-7b").config;
+  c.vocab = 32001;
+  return c;
+}
+
+Workload workload_of(const Row& r) {
+  const std::string m = r.method;
+  Workload w = llmsize::test::with({{"mode", "training"}, {"recipe", "hf-peft"}, {"gpu", "a100-80gb"}, {"dtype", "bf16"},
+                                    {"rc", "full"}, {"opt", "adamw"}, {"seq", "4096"}});
+  w.batch = r.batch;
+  if (m == "full") {
+    w.precision = Precision::Pure;
+    w.opt_state = StateDtype::BF16;
+  } else {
+    w.lora_rank = 16;
+    w.lora_targets = kLoraQ | kLoraK | kLoraV | kLoraO;
+    w.dropout = true;  // lora_dropout 0.1
+    w.opt_state = StateDtype::F32;
+    w.precision = m == "qlora" ? Precision::Mixed : Precision::Pure;
+    if (m == "qlora") w.weights = WeightFormat::Nf4Dq;
+  }
+  return w;
+}
+
+}  // namespace
+
+TEST_CASE("hf-peft recipe: the six single-GPU Mistral-7B peaks of fms-acceleration's a100_80gb.csv", "[calibration][training]") {
+  const ModelConfig mistral = mistral_with_pad();
+  double worst = 0;
+  for (const Row& r : kRows) {
+    INFO(r.quoted);
+    const auto e = estimate(mistral, workload_of(r));
+    INFO(join(e.issues()));
+    REQUIRE(e.ok());
+    REQUIRE(e.value().training.recipe.has_value());
+    const RecipePeak& p = *e.value().training.recipe;
+    std::string parts;
+    i64 sum = 0;
+    for (const RecipePart& part : p.parts) {
+      parts += std::string(tr(part.label, Lang::En)) + " " + std::to_string(part.bytes) + "; ";
+      sum += part.bytes;
+    }
+    const double err = static_cast<double>(p.peak_allocated_bytes - r.peak) / static_cast<double>(r.peak);
+    INFO(r.method << " batch " << r.batch << ": predicted " << p.peak_allocated_bytes << " B, measured " << r.peak << " B, error "
+                  << 100 * err << "%; " << parts);
+    // The issue's tolerance for a single-GPU recipe is 5%; every row is within 0.01% (the model is
+    // 0.1 to 1.3 MB under: allocations of a few kilobytes, the loss's scalars, are not modelled).
+    CHECK(std::fabs(err) <= 0.0001);
+    CHECK(p.peak_allocated_bytes <= r.peak);
+    worst = std::max(worst, std::fabs(err));
+    CHECK(sum == p.peak_allocated_bytes);
+    CHECK(p.phase == r.phase);
+    CHECK(e.value().training.peak_allocated_bytes == p.peak_allocated_bytes);
+    CHECK(p.weights_bytes + p.adapter_bytes + p.gradient_bytes + p.optimizer_bytes + p.saved_bytes + p.head_bytes + p.fixed_bytes ==
+          p.peak_allocated_bytes);
+    // After training: the weights, adapters and AdamW's two states, the cuBLAS workspaces and the
+    // last batch (input_ids, labels, attention_mask), as modelled, against the CSV's allocation.
+    const i64 trained = std::string(r.method) == "full" ? p.weights_bytes : p.adapter_bytes;
+    const i64 after = p.weights_bytes + p.adapter_bytes + 2 * trained + 2 * recipe_detail::kCublasWorkspace + 3 * (r.batch * 4096 * 8);
+    INFO("after training: predicted " << after << " B, measured " << r.after << " B");
+    CHECK(r.after - after == 2048);
+  }
+  CHECK(worst < 0.0001);
+}
+
+TEST_CASE("hf-peft recipe: trainable parameters and what each method stores", "[training]") {
+  const ModelConfig mistral = mistral_with_pad();
+  const Row& lora = kRows[2];
+  const auto e = estimate(mistral, workload_of(lora));
+  REQUIRE(e.ok());
+  const RecipePeak& p = *e.value().training.recipe;
+  // PEFT's "trainable params": 32 · 16 · ((4096 + 4096) + 2 · (4096 + 1024) + (4096 + 4096)).
+  CHECK(p.trainable_params == 32 * 16 * (8192 + 2 * 5120 + 8192));
+  CHECK(p.trainable_params == 13631488);
+  CHECK(p.adapter_bytes == 4 * p.trainable_params);  // fp32
+  CHECK(p.weights_bytes == 2 * (7241732096 + 2 * 4096));  // bf16, the padding row in embed_tokens and lm_head
+  CHECK(p.optimizer_bytes == 2 * p.adapter_bytes);
+  CHECK(p.gradient_bytes == 0);  // zero_grad() set them to None after the previous step
+  CHECK(e.value().training.optimizer_bytes == p.optimizer_bytes);
+  CHECK(e.value().training.gradients_bytes == 0);
+  // With gradient accumulation, the forward of the second micro-batch has the gradients too.
+  Workload acc = workload_of(lora);
+  acc.grad_accum = 2;
+  const auto ea = estimate(mistral, acc);
+  REQUIRE(ea.ok());
+  CHECK(ea.value().training.recipe->gradient_bytes == p.adapter_bytes);
+  CHECK(ea.value().training.peak_allocated_bytes == p.peak_allocated_bytes + p.adapter_bytes);
+}
+
+TEST_CASE("hf-peft recipe: the peak moves to a layer's backward where the logits are small", "[training]") {
+  // Mistral's shape with a 512-token vocabulary: the loss's 14·V bytes per token no longer exceed
+  // a recomputed layer's tensors and gradients in flight.
+  ModelConfig small = mistral_with_pad();
+  small.vocab = 512;
+  const auto e = estimate(small, workload_of(kRows[2]));
+  REQUIRE(e.ok());
+  const RecipePeak& p = *e.value().training.recipe;
+  CHECK(p.phase == RecipePhase::LayerBackward);
+  CHECK(p.head_bytes == 0);
+  i64 sum = 0;
+  for (const RecipePart& part : p.parts) sum += part.bytes;
+  CHECK(sum == p.peak_allocated_bytes);
+  // and the loss phase of the full vocabulary is larger than this one's layer phase.
+  const auto full_vocab = estimate(mistral_with_pad(), workload_of(kRows[2]));
+  REQUIRE(full_vocab.ok());
+  CHECK(full_vocab.value().training.peak_allocated_bytes > p.peak_allocated_bytes);
+}
+
+TEST_CASE("hf-peft recipe: what the recipe does not cover is refused, naming the setting", "[training]") {
+  const ModelConfig mistral = mistral_with_pad();
+  struct Case {
+    const char* what;
+    std::function<void(Workload&)> change;
+    std::string needle;
+  };
+  const Case cases[] = {
+      {"two GPUs", [](Workload& w) { w.gpus = 2; }, "one GPU"},
+      {"no checkpointing", [](Workload& w) { w.recompute = Recompute::None; }, "--recompute full"},
+      {"SGD", [](Workload& w) { w.optimizer = Optimizer::Sgd; }, "--optimizer adamw"},
+      {"fp16", [](Workload& w) { w.dtype = ComputeDtype::F16; }, "--dtype bf16"},
+      {"GPTQ base", [](Workload& w) { w.weights = WeightFormat::GptqInt4; }, "gptq-int4"},
+      {"autocast over a bf16 base", [](Workload& w) { w.precision = Precision::Mixed; }, "--precision pure"},
+      {"bf16 states for fp32 adapters", [](Workload& w) { w.opt_state = StateDtype::BF16; }, "--opt-dtype fp32"},
+      {"no flash attention", [](Workload& w) { w.flash_attention = false; }, "flash_attention_2"},
+      {"a V100", [](Workload& w) { w.gpu = "v100-32gb"; }, "sm80"},
+      {"one token", [](Workload& w) { w.seq = 1; }, "--seq"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.what);
+    Workload w = workload_of(kRows[2]);
+    c.change(w);
+    const auto e = estimate(mistral, w);
+    REQUIRE_FALSE(e.ok());
+    INFO(join(e.issues()));
+    bool named = false;
+    for (const Issue& i : e.issues()) named = named || i.message.find(c.needle) != std::string::npos;
+    CHECK(named);
+  }
+  {  // QLoRA without bf16=True
+    Workload w = workload_of(kRows[4]);
+    w.precision = Precision::Pure;
+    const auto e = estimate(mistral, w);
+    REQUIRE_FALSE(e.ok());
+    CHECK(e.issues().front().field == "recipe");
+    CHECK(e.issues().front().message.find("--precision mixed") != std::string::npos);
+    CHECK(message_in(e.issues().front(), Lang::Zh).find("--precision mixed") != std::string::npos);
+  }
+  {  // another family: Qwen2's biases are not LlamaDecoderLayer's
+    const auto e = estimate(preset("qwen2.5-7b").config, workload_of(kRows[2]));
+    REQUIRE_FALSE(e.ok());
+    CHECK(e.issues().front().message.find("qwen2") != std::string::npos);
+  }
+  {  // an MoE model of the Mistral line has its own family
+    const auto e = estimate(preset("mixtral-8x7b").config, workload_of(kRows[2]));
+    REQUIRE_FALSE(e.ok());
+    CHECK(e.issues().front().message.find("mixtral") != std::string::npos);
+  }
+}
