@@ -98,6 +98,8 @@ json estimate_object(const ModelConfig& cfg, const Workload& w, const Estimate& 
                                  {"phase", tr(recipe_phase_row(t.recipe->phase), Lang::En)},
                                  {"weights_bytes", t.recipe->weights_bytes},
                                  {"adapter_bytes", t.recipe->adapter_bytes},
+                                 {"gradient_bytes", t.recipe->gradient_bytes},
+                                 {"optimizer_bytes", t.recipe->optimizer_bytes},
                                  {"saved_bytes", t.recipe->saved_bytes},
                                  {"head_bytes", t.recipe->head_bytes},
                                  {"fixed_bytes", t.recipe->fixed_bytes},

@@ -288,9 +288,9 @@ Result<RecipePeak> hf_peft_peak(const ModelConfig& c, const Workload& w, const G
          "transformers MistralRMSNorm.forward / LlamaRMSNorm.forward");
     part(Str::recipe_part_logits_hf, logits, row_arg(Str::rfx_logits_hf, with_commas(V)),
          "transformers *ForCausalLM.forward; loss/loss_utils.py ForCausalLMLoss");
-    part(Str::recipe_part_log_softmax, log_softmax, Str::rfx_log_softmax_hf, "torch cross_entropy: _log_softmax saves its result");
+    part(Str::recipe_part_log_softmax, log_softmax, Str::rfx_log_softmax_hf, "torch cross_entropy: log_softmax, nll_loss; LogSoftmaxBackward0.result");
     part(Str::recipe_part_ids, batch_ids + shift_labels + positions, Str::rfx_ids_hf, "DataCollatorForLanguageModeling; ForCausalLMLoss; MistralModel.forward");
-    part(Str::recipe_part_autocast_cache, autocast_cache, Str::rfx_autocast_cache, "torch autocast_mode.cpp cached_cast (cleared as the outermost autocast exits)");
+    part(Str::recipe_part_autocast_cache, autocast_cache, Str::rfx_autocast_cache, "torch autocast_mode.cpp cached_cast, clear_autocast_cache");
   } else if (top.phase == RecipePhase::LayerBackward) {
     grads = full ? full_grads(first_wins ? 0 : L - 1) : trained_bytes;
     const Checked layer_saved = first_wins ? first_saved : last_saved, inflight = first_wins ? first_inflight : last_inflight;
@@ -306,7 +306,7 @@ Result<RecipePeak> hf_peft_peak(const ModelConfig& c, const Workload& w, const G
     part(Str::recipe_part_step_temp, step_temp, Str::rfx_foreach_sqrt, src_adamw);
     part(Str::recipe_part_ids, batch_ids, Str::rfx_ids_hf, "DataCollatorForLanguageModeling");
   }
-  part(Str::recipe_part_gradients, grads, lora ? Str::rfx_grads_lora : Str::rfx_grads_full, "torch AccumulateGrad; transformers Trainer (zero_grad after the step)");
+  part(Str::recipe_part_gradients, grads, lora ? Str::rfx_grads_lora : Str::rfx_grads_full, "torch AccumulateGrad; transformers Trainer._inner_training_loop (model.zero_grad())");
   part(Str::recipe_part_optimizer, states, Str::rfx_adamw_states, src_adamw);
   part(Str::recipe_part_fixed, fixed,
        top.phase == RecipePhase::OptimizerStep ? row_arg(Str::rfx_fixed_cublas, with_commas(kCublasWorkspace))

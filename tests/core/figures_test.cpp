@@ -262,6 +262,15 @@ TEST_CASE("every formula and reference draws in the UI's Latin font: Latin-1, th
         for (const RecipePart& part : e.value().training.recipe->parts) check(part.formula + part.source, std::string("litgpt ") + adapter);
       }
     }
+  for (const KeyValues& kv : std::vector<KeyValues>{{{"prec", "pure"}, {"ostate", "bf16"}},
+                                                    {{"prec", "pure"}, {"lora", "16"}},
+                                                    {{"prec", "mixed"}, {"lora", "16"}, {"w", "nf4-dq"}, {"dropout", "1"}}}) {
+    Workload w = llmsize::test::with({{"mode", "training"}, {"recipe", "hf-peft"}, {"gpu", "a100-80gb"}, {"rc", "full"}});
+    for (const auto& [key, value] : kv) REQUIRE_FALSE(find_field(key)->set(w, value));
+    const auto e = estimate(llmsize::test::preset("mistral-7b").config, w);
+    REQUIRE(e.ok());
+    for (const RecipePart& part : e.value().training.recipe->parts) check(part.formula + part.source, "hf-peft");
+  }
   INFO(llmsize::test::lines_of(bad));
   CHECK(bad.empty());
 }

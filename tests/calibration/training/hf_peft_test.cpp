@@ -33,6 +33,8 @@
 // before the loss; they are not a second calibration of this version.
 #include <cmath>
 #include <functional>
+#include <set>
+#include <tuple>
 
 #include "core/estimate.hpp"
 #include "core/training_recipe.hpp"
@@ -223,5 +225,53 @@ TEST_CASE("hf-peft recipe: what the recipe does not cover is refused, naming the
     const auto e = estimate(preset("mixtral-8x7b").config, workload_of(kRows[2]));
     REQUIRE_FALSE(e.ok());
     CHECK(e.issues().front().message.find("mixtral") != std::string::npos);
+  }
+}
+
+TEST_CASE("hf-peft recipe: every part's formula and source in each language, the numbers the same", "[training][lang]") {
+  using llmsize::test::has_cjk;
+  const auto numbers = llmsize::test::digit_runs;
+  // Texts that are code, file and function names only: the same in every language.
+  const std::set<std::string> no_words = {
+      "transformers from_pretrained(torch_dtype=bfloat16)",
+      "transformers BitsAndBytesConfig (bitsandbytes 0.43.3 Params4bit); TRL peft_module_casting_to_bf16",
+      "PEFT get_peft_model (autocast_adapter_dtype=True)",
+      "torch utils/checkpoint.py CheckpointFunction (use_reentrant=True); transformers gradient_checkpointing_enable",
+      "transformers MistralRMSNorm.forward / LlamaRMSNorm.forward",
+      "transformers *ForCausalLM.forward; loss/loss_utils.py ForCausalLMLoss",
+      "torch cross_entropy: log_softmax, nll_loss; LogSoftmaxBackward0.result",
+      "DataCollatorForLanguageModeling; ForCausalLMLoss; MistralModel.forward",
+      "DataCollatorForLanguageModeling; MistralModel.forward",
+      "DataCollatorForLanguageModeling",
+      "torch autocast_mode.cpp cached_cast, clear_autocast_cache",
+      "torch autograd; flash-attn flash_api.cpp mha_bwd",
+      "torch AccumulateGrad; transformers Trainer._inner_training_loop (model.zero_grad())",
+      "torch optim/adamw.py _multi_tensor_adamw (zeros_like(p), foreach)",
+  };
+  std::set<RecipePhase> phases;
+  std::set<std::string> seen;
+  for (const Row& r : kRows)
+    for (i64 vocab : {32001, 512}) {  // the published runs, and a vocabulary small enough for a layer's backward to peak
+      ModelConfig c = mistral_with_pad();
+      c.vocab = vocab;
+      INFO(r.method << " vocab " << vocab);
+      const auto e = estimate(c, workload_of(r));
+      REQUIRE(e.ok());
+      phases.insert(e.value().training.recipe->phase);
+      for (const RecipePart& part : e.value().training.recipe->parts)
+        for (const auto& [en, made_en, zh] : {std::tuple{part.formula, recipe_part_formula(part, Lang::En), recipe_part_formula(part, Lang::Zh)},
+                                              std::tuple{part.source, recipe_part_source(part, Lang::En), recipe_part_source(part, Lang::Zh)}}) {
+          INFO(en << " | " << zh);
+          seen.insert(en);
+          CHECK(made_en == en);
+          CHECK(numbers(zh) == numbers(en));
+          if (no_words.count(en)) CHECK(zh == en);
+          else CHECK(has_cjk(zh));
+        }
+    }
+  CHECK(phases.size() == 3);  // the loss's forward, a layer's backward and AdamW's step
+  for (const std::string& s : no_words) {
+    INFO(s);
+    CHECK(seen.count(s) == 1);
   }
 }
