@@ -65,8 +65,9 @@ std::optional<Issue> hf_scope(const ModelConfig& c, const Workload& w, const Gpu
   dq = w.qlora || w.weights == WeightFormat::Nf4Dq;
   method = four_bit ? Method::Qlora : w.lora_rank > 0 ? Method::Lora : Method::Full;
   if (method == Method::Qlora && w.lora_rank <= 0) return refuse(Str::recipe_hf_qlora_rank);
-  // TrainingArguments(bf16=True) is autocast, --precision mixed here; a bf16 model trained without it is pure.
-  if (method == Method::Qlora ? w.precision != Precision::Mixed : w.precision != Precision::Pure)
+  // TrainingArguments(bf16=True) is autocast, --precision mixed here; a bf16 model trained without it
+  // is pure. TRL casts a 4-bit model's norms to fp32 only with bf16=True.
+  if (w.precision == Precision::Fp32 || (method == Method::Qlora && w.precision != Precision::Mixed))
     return refuse(method == Method::Qlora ? Str::recipe_hf_precision_qlora : Str::recipe_hf_precision_bf16);
   // torch.optim.AdamW keeps exp_avg and exp_avg_sq in each parameter's dtype (zeros_like).
   if (method == Method::Full ? w.opt_state != StateDtype::BF16 : w.opt_state != StateDtype::F32)
@@ -94,6 +95,9 @@ Result<RecipePeak> hf_peft_peak(const ModelConfig& c, const Workload& w, const G
   if (!counted) return counted.issues();
   const bool lora = method != Method::Full, qlora = method == Method::Qlora, full = method == Method::Full;
   const bool dropout = lora && w.dropout;  // LoraConfig(lora_dropout > 0): a native_dropout per adapted Linear
+  // bf16=True: autocast around the forward. Over a bf16 model it casts nothing but the fp32 adapters
+  // (full fine-tuning is the same with or without it); QLoRA always has it.
+  const bool autocast = w.precision == Precision::Mixed;
   const i64 C = c.d_model, I = c.d_ff, L = c.n_layers, nh = c.n_heads, hd = c.head_dim, qd = nh * hd,
             kvd = c.n_kv_heads * hd, V = c.vocab, r = w.lora_rank, T = w.seq, B = w.batch;
   const Checked N = Checked(B) * T, Ns = Checked(B) * (T - 1);  // tokens; the loss's shifted tokens
@@ -131,13 +135,13 @@ Result<RecipePeak> hf_peft_peak(const ModelConfig& c, const Workload& w, const G
   Checked adapters, trainable, autocast_cache;
   if (lora) {
     // PEFT LoraLayer.update_layer: lora_A (r, in) and lora_B (out, r) per adapted Linear, fp32.
-    // Under autocast (QLoRA), F.linear casts them to bf16, and autocast caches the cast of a leaf
+    // Under autocast, F.linear casts them to bf16, and autocast caches the cast of a leaf
     // that requires grad until the outermost autocast region exits (autocast_mode.cpp cached_cast):
     // the whole forward, so every layer's bf16 copies are live at the loss.
     for (const Lin& l : lins)
       if (w.lora_targets & l.bit) {
         adapters += (R(Checked(r) * l.in * 4) + R(Checked(l.out) * r * 4)) * L;
-        if (qlora) autocast_cache += (R(Checked(r) * l.in * 2) + R(Checked(l.out) * r * 2)) * L;
+        if (autocast) autocast_cache += (R(Checked(r) * l.in * 2) + R(Checked(l.out) * r * 2)) * L;
         trainable += Checked(r) * (l.in + l.out) * L;
       }
   } else {
@@ -195,6 +199,8 @@ Result<RecipePeak> hf_peft_peak(const ModelConfig& c, const Workload& w, const G
   //     dropout mask (bool) and output (kept by lora_A) and lora_A's fp32 output (kept by lora_B);
   //     flash attention q and k after RoPE, v, the output (bf16) and the fp32 logsumexp; the MLP
   //     gate, silu(gate) and up (bf16).
+  //   LoRA on a bf16 base under autocast: the same, except that lora_A keeps autocast's bf16 cast
+  //     of the fp32 dropout output and lora_A's output is bf16.
   //   QLoRA under autocast: the input norm only its rsqrt (its fp32 input is the layer's own; layer
   //     0's bf16 input makes an fp32 copy); each adapted Linear the mask and lora_A's bf16 input
   //     (autocast's cast; o_proj's input is already bf16: with no dropout it is the attention
@@ -220,7 +226,7 @@ Result<RecipePeak> hf_peft_peak(const ModelConfig& c, const Workload& w, const G
     Checked attn_lora, mlp_lora;
     for (const Lin& l : lins) {
       if (!lora || !(w.lora_targets & l.bit)) continue;
-      const i64 in_b = qlora ? 2 : 4;
+      const i64 in_b = autocast ? 2 : 4;
       Checked x = (dropout ? R(N * l.in) : Checked()) + R(N * r * in_b);
       if (!(qlora && l.bit == kLoraO && !dropout)) x += R(N * l.in * in_b);
       (l.bit == kLoraGate || l.bit == kLoraUp || l.bit == kLoraDown ? mlp_lora : attn_lora) += x;
@@ -296,7 +302,7 @@ Result<RecipePeak> hf_peft_peak(const ModelConfig& c, const Workload& w, const G
     const Checked layer_saved = first_wins ? first_saved : last_saved, inflight = first_wins ? first_inflight : last_inflight;
     saved = layer_saved + inflight + batch_ids + positions;
     part(Str::recipe_part_layer, layer_saved,
-         row_arg(qlora ? Str::rfx_layer_qlora : full ? Str::rfx_layer_full : Str::rfx_layer_lora, first_wins ? "0" : with_commas(L - 1)), src_ckpt);
+         row_arg(qlora ? Str::rfx_layer_qlora : full ? Str::rfx_layer_full : autocast ? Str::rfx_layer_lora_autocast : Str::rfx_layer_lora, first_wins ? "0" : with_commas(L - 1)), src_ckpt);
     part(Str::recipe_part_layer_grads, inflight, Str::rfx_layer_inflight, "torch autograd; flash-attn flash_api.cpp mha_bwd");
     part(Str::recipe_part_ids, batch_ids + positions, Str::rfx_ids_hf, "DataCollatorForLanguageModeling; MistralModel.forward");
   } else {

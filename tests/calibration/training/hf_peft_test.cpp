@@ -156,6 +156,20 @@ TEST_CASE("hf-peft recipe: trainable parameters and what each method stores", "[
   REQUIRE(ea.ok());
   CHECK(ea.value().training.recipe->gradient_bytes == p.adapter_bytes);
   CHECK(ea.value().training.peak_allocated_bytes == p.peak_allocated_bytes + p.adapter_bytes);
+  // bf16=True over the bf16 base: autocast's cache holds a bf16 copy of every adapter while the loss runs.
+  Workload ac = workload_of(lora);
+  ac.precision = Precision::Mixed;
+  const auto eac = estimate(mistral, ac);
+  REQUIRE(eac.ok());
+  CHECK(eac.value().training.recipe->phase == RecipePhase::LossForward);
+  CHECK(eac.value().training.peak_allocated_bytes == p.peak_allocated_bytes + 2 * p.trainable_params);
+  // and full fine-tuning of the bf16 model is the same with it or without (autocast casts nothing).
+  Workload full = workload_of(kRows[0]), full_ac = full;
+  full_ac.precision = Precision::Mixed;
+  const auto ef = estimate(mistral, full), efa = estimate(mistral, full_ac);
+  REQUIRE(ef.ok());
+  REQUIRE(efa.ok());
+  CHECK(ef.value().training.peak_allocated_bytes == efa.value().training.peak_allocated_bytes);
 }
 
 TEST_CASE("hf-peft recipe: the peak moves to a layer's backward where the logits are small", "[training]") {
@@ -190,7 +204,7 @@ TEST_CASE("hf-peft recipe: what the recipe does not cover is refused, naming the
       {"SGD", [](Workload& w) { w.optimizer = Optimizer::Sgd; }, "--optimizer adamw"},
       {"fp16", [](Workload& w) { w.dtype = ComputeDtype::F16; }, "--dtype bf16"},
       {"GPTQ base", [](Workload& w) { w.weights = WeightFormat::GptqInt4; }, "gptq-int4"},
-      {"autocast over a bf16 base", [](Workload& w) { w.precision = Precision::Mixed; }, "--precision pure"},
+      {"fp32 weights", [](Workload& w) { w.precision = Precision::Fp32; }, "--precision pure"},
       {"bf16 states for fp32 adapters", [](Workload& w) { w.opt_state = StateDtype::BF16; }, "--opt-dtype fp32"},
       {"no flash attention", [](Workload& w) { w.flash_attention = false; }, "flash_attention_2"},
       {"a V100", [](Workload& w) { w.gpu = "v100-32gb"; }, "sm80"},
@@ -251,24 +265,28 @@ TEST_CASE("hf-peft recipe: every part's formula and source in each language, the
   std::set<RecipePhase> phases;
   std::set<std::string> seen;
   for (const Row& r : kRows)
-    for (i64 vocab : {32001, 512}) {  // the published runs, and a vocabulary small enough for a layer's backward to peak
-      ModelConfig c = mistral_with_pad();
-      c.vocab = vocab;
-      INFO(r.method << " vocab " << vocab);
-      const auto e = estimate(c, workload_of(r));
-      REQUIRE(e.ok());
-      phases.insert(e.value().training.recipe->phase);
-      for (const RecipePart& part : e.value().training.recipe->parts)
-        for (const auto& [en, made_en, zh] : {std::tuple{part.formula, recipe_part_formula(part, Lang::En), recipe_part_formula(part, Lang::Zh)},
-                                              std::tuple{part.source, recipe_part_source(part, Lang::En), recipe_part_source(part, Lang::Zh)}}) {
-          INFO(en << " | " << zh);
-          seen.insert(en);
-          CHECK(made_en == en);
-          CHECK(numbers(zh) == numbers(en));
-          if (no_words.count(en)) CHECK(zh == en);
-          else CHECK(has_cjk(zh));
-        }
-    }
+    for (i64 vocab : {32001, 512})  // the published runs, and a vocabulary small enough for a layer's backward to peak
+      for (bool autocast : {false, true}) {  // and LoRA over bf16 with bf16=True
+        if (autocast && std::string(r.method) != "lora") continue;
+        ModelConfig c = mistral_with_pad();
+        c.vocab = vocab;
+        INFO(r.method << " vocab " << vocab << (autocast ? " bf16=True" : ""));
+        Workload w = workload_of(r);
+        if (autocast) w.precision = Precision::Mixed;
+        const auto e = estimate(c, w);
+        REQUIRE(e.ok());
+        phases.insert(e.value().training.recipe->phase);
+        for (const RecipePart& part : e.value().training.recipe->parts)
+          for (const auto& [en, made_en, zh] : {std::tuple{part.formula, recipe_part_formula(part, Lang::En), recipe_part_formula(part, Lang::Zh)},
+                                                std::tuple{part.source, recipe_part_source(part, Lang::En), recipe_part_source(part, Lang::Zh)}}) {
+            INFO(en << " | " << zh);
+            seen.insert(en);
+            CHECK(made_en == en);
+            CHECK(numbers(zh) == numbers(en));
+            if (no_words.count(en)) CHECK(zh == en);
+            else CHECK(has_cjk(zh));
+          }
+      }
   CHECK(phases.size() == 3);  // the loss's forward, a layer's backward and AdamW's step
   for (const std::string& s : no_words) {
     INFO(s);
