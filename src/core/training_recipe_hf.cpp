@@ -211,8 +211,8 @@ Result<RecipePeak> hf_peft_peak(const ModelConfig& c, const Workload& w, const G
   //     next Linears' input, kept for their weights' gradients); the MLP also its product.
   // During the backward: the layer's output and its gradient, and at the MLP's multiply (its
   // largest moment) the product's gradient and the two it makes; at flash attention's backward
-  // the MLP's tensors are freed and dq, dk, dv, dout, the fp32 dq_accum (s rounded to 128) and
-  // softmax_d are made instead. The recompute's autocast region has exited by then, so its cache
+  // the MLP's tensors are freed and dq, dk, dv (and, with fewer KV heads, their expansions to every
+  // head), dout, the fp32 dq_accum and softmax_d are made instead. The recompute's autocast region has exited by then, so its cache
   // is cleared; the bf16 LoRA copies the layer's Linears keep (one layer's, r·(in + out) · 2 B
   // per adapter) are left out.
   const i64 a = qlora ? 4 : 2;  // the MLP's and the layer output's element bytes
@@ -236,8 +236,12 @@ Result<RecipePeak> hf_peft_peak(const ModelConfig& c, const Workload& w, const G
     const Checked saved = norm1 + attn_lora + attn + norm2 + mlp_lora + mlp;
     const Checked io = R(N * C * a) * 2;  // the layer's output and its gradient
     const Checked mlp_moment = R(N * I * a) * 3;
-    const i64 s128 = ceil_div(T, 128) * 128, hd_r = ceil_div(hd, 32) * 32;
-    const Checked attn_moment = R(N * qd * 2) * 2 + R(N * kvd * 2) * 2 + R(Checked(B) * s128 * nh * hd_r * 4) + R(Checked(B) * nh * s128 * 4);
+    // flash_api.cpp mha_bwd: dq, dk, dv; with fewer KV heads dk_expanded and dv_expanded at every
+    // query head; softmax_d and dq_accum (fp32, seqlen_q rounded to 128, head size rounded to 32,
+    // or 256 past 192); beside the output's gradient dout.
+    const i64 s128 = ceil_div(T, 128) * 128, hd_r = hd <= 192 ? ceil_div(hd, 32) * 32 : 256;
+    const Checked attn_moment = R(N * qd * 2) * 2 + R(N * kvd * 2) * 2 + (kvd != qd ? R(N * qd * 2) * 2 : Checked()) +
+                                R(Checked(B) * s128 * nh * hd_r * 4) + R(Checked(B) * nh * s128 * 4);
     const Checked after_mlp = norm1 + attn_lora + attn;  // the MLP's and its norm's tensors released
     const bool mlp_first = (saved + mlp_moment).value() >= (after_mlp + attn_moment).value();
     saved_out = kept_inputs + (mlp_first ? saved : after_mlp);
