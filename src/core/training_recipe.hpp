@@ -7,7 +7,7 @@
 // SFTTrainer sets it up, PyTorch 2.4.1, bitsandbytes 0.43.3, flash-attn 2.7.3: gradient
 // checkpointing, packed sequences of seq tokens, AdamW (torch, foreach), one GPU; LoRA on a bf16
 // base, QLoRA (4-bit nf4 / nf4-dq base, bf16=True autocast) or full fine-tuning of a bf16 model,
-// for Llama and Mistral models (training_recipe_hf.cpp).
+// for Llama, Mistral and Qwen2 models (training_recipe_hf.cpp).
 //
 // litgpt: LitGPT finetune/lora.py, adapter.py and adapter_v2.py at commit 8641822b (Oct 2023),
 // Lightning Fabric 71aed751 (its pin), PyTorch 2.1.0, bitsandbytes 0.41.1: precision bf16-true,

@@ -38,13 +38,16 @@ enum class Method : std::uint8_t { Lora, Qlora, Full };
 
 std::optional<Issue> refuse(Str why, const std::string& arg = "") { return issue_row("recipe", why, arg); }
 
-// A decoder whose Hugging Face code is LlamaDecoderLayer / MistralDecoderLayer as written: pre-norm
-// RMSNorm, attention with rotary positions on every head dimension, a gated SiLU MLP, no biases.
+// The families whose transformers 4.48.1 code is LlamaDecoderLayer as written (MistralDecoderLayer,
+// Qwen2DecoderLayer are its copies; Qwen2 adds biases to q, k and v): pre-norm RMSNorm, attention
+// with rotary positions on every head dimension, a gated SiLU MLP, and the same *ForCausalLM head
+// and loss. Qwen3 (q and k norms) arrived in 4.51.
+bool hf_family(Family f) { return f == Family::Llama || f == Family::Mistral || f == Family::Qwen2; }
 bool llama_decoder(const ModelConfig& c) {
-  return (c.family == Family::Llama || c.family == Family::Mistral) && c.norm == NormKind::RmsNorm &&
+  return hf_family(c.family) && c.norm == NormKind::RmsNorm &&
          c.ffn_kind == FfnKind::Gated && c.act == Activation::Silu && !c.parallel_block && c.norm_ffn_input && c.norm_pre &&
          c.norm_final && !c.norm_sandwich && !c.norm_qk && !c.norm_v && !c.norm_embed && !c.attn_sinks && !c.attn_out_gate &&
-         !c.bias_qkv && !c.bias_o && !c.bias_ffn && !c.bias_lm_head && !c.is_moe() && !c.mla.enabled && c.block_pattern.empty() &&
+         (!c.bias_qkv || c.family == Family::Qwen2) && !c.bias_o && !c.bias_ffn && !c.bias_lm_head && !c.is_moe() && !c.mla.enabled && c.block_pattern.empty() &&
          !c.varies_by_layer() && c.vision.kind == VisionKind::None && c.pos == PosKind::Rotary && c.rotary_fraction == 1.0 &&
          c.embed_mult == 1.0 && c.residual_mult == 1.0 && c.logits_div == 1.0 && c.attn_mult == 0.0 && !c.qk_l2norm &&
          c.ple_dim == 0 && c.embed_proj_dim == 0 && c.short_conv == 0 && !c.window_chunked && c.sliding_pattern == 1 &&
@@ -53,7 +56,7 @@ bool llama_decoder(const ModelConfig& c) {
 
 std::optional<Issue> hf_scope(const ModelConfig& c, const Workload& w, const Gpu& gpu, Method& method, bool& dq) {
   if (w.mode != Mode::Training) return refuse(Str::recipe_training_only);
-  if (c.family != Family::Llama && c.family != Family::Mistral) return refuse(Str::recipe_hf_family, std::string(family_id(c.family)));
+  if (!hf_family(c.family)) return refuse(Str::recipe_hf_family, std::string(family_id(c.family)));
   if (!llama_decoder(c)) return refuse(Str::recipe_hf_shape);
   if (w.gpus != 1 || w.tp != 1 || w.pp != 1 || w.ep != 1 || w.sharding != Sharding::None) return refuse(Str::recipe_hf_one_gpu);
   if (w.adapter != Adapter::None) return refuse(Str::recipe_hf_adapter);
@@ -113,11 +116,12 @@ Result<RecipePeak> hf_peft_peak(const ModelConfig& c, const Workload& w, const G
   Checked layer_linear;
   for (const Lin& l : lins) layer_linear += Checked(l.in) * l.out;
   const Checked norm_params = Checked(2 * L + 1) * C;
+  const i64 bias_params = c.bias_qkv ? L * (qd + 2 * kvd) : 0;  // Qwen2's q, k and v biases
   const i64 total = counted->total;
   const Checked linear_params = layer_linear * L;
-  if (!linear_params.ok() || !norm_params.ok() || linear_params.value() + norm_params.value() > total)
+  if (!linear_params.ok() || !norm_params.ok() || linear_params.value() + norm_params.value() + bias_params > total)
     return refuse(Str::recipe_hf_shape).value();
-  const i64 other = total - linear_params.value() - norm_params.value();  // embed_tokens and lm_head
+  const i64 other = total - linear_params.value() - norm_params.value() - bias_params;  // embed_tokens and lm_head
   Checked weights;
   RowArg weights_formula("");
   if (!qlora) {
@@ -125,12 +129,14 @@ Result<RecipePeak> hf_peft_peak(const ModelConfig& c, const Workload& w, const G
     weights_formula = row_arg(Str::rfx_weights_bf16, with_commas(total));
   } else {
     // BitsAndBytesConfig(load_in_4bit, bnb_4bit_quant_type nf4, bnb_4bit_use_double_quant) swaps every
-    // Linear of the layers; lm_head stays (get_keys_to_not_convert). TRL's casting leaves the norms fp32.
+    // Linear of the layers; lm_head stays (get_keys_to_not_convert). prepare_model_for_kbit_training
+    // makes every other parameter fp32, and peft_module_casting_to_bf16 returns embed_tokens and
+    // lm_head to bf16: the norms and the 4-bit Linears' biases stay fp32.
     for (const Lin& l : lins) weights += bnb4_linear_bytes(l.in, l.out, dq) * L;
     if (dq) weights += R(Checked(kBnbDynamicMap));
-    weights += Checked(other) * 2 + norm_params * 4;
+    weights += Checked(other) * 2 + (norm_params + bias_params) * 4;
     weights_formula = row_arg(Str::rfx_weights_4bit_hf, with_commas(7 * L), dq ? Str::rfx_absmax_nf4_dq : Str::rfx_absmax_nf4,
-                              with_commas(other), with_commas(norm_params.value()));
+                              with_commas(other), with_commas(norm_params.value() + bias_params));
   }
   Checked adapters, trainable, autocast_cache;
   if (lora) {
@@ -250,7 +256,7 @@ Result<RecipePeak> hf_peft_peak(const ModelConfig& c, const Workload& w, const G
   };
   // Gradients during layer k's backward: LoRA's adapters (bounded by all of them); full
   // fine-tuning's lm_head, final norm and layers k..L-1 in bf16 (all of them with accumulation).
-  const Checked per_layer_params = layer_linear + 2 * C;
+  const Checked per_layer_params = layer_linear + 2 * C + (bias_params / L);
   auto full_grads = [&](i64 k) {
     return w.grad_accum > 1 ? trained_bytes : (Checked(V) * C + C + per_layer_params * (L - k)) * 2;
   };

@@ -37,6 +37,7 @@
 #include <tuple>
 
 #include "core/estimate.hpp"
+#include "core/params.hpp"
 #include "core/training_recipe.hpp"
 #include "test_util.hpp"
 
@@ -230,10 +231,10 @@ TEST_CASE("hf-peft recipe: what the recipe does not cover is refused, naming the
     CHECK(e.issues().front().message.find("--precision mixed") != std::string::npos);
     CHECK(message_in(e.issues().front(), Lang::Zh).find("--precision mixed") != std::string::npos);
   }
-  {  // another family: Qwen2's biases are not LlamaDecoderLayer's
-    const auto e = estimate(preset("qwen2.5-7b").config, workload_of(kRows[2]));
+  {  // Qwen3's q and k norms came with transformers 4.51, after the version followed
+    const auto e = estimate(preset("qwen3-8b").config, workload_of(kRows[2]));
     REQUIRE_FALSE(e.ok());
-    CHECK(e.issues().front().message.find("qwen2") != std::string::npos);
+    CHECK(e.issues().front().message.find("qwen3") != std::string::npos);
   }
   {  // an MoE model of the Mistral line has its own family
     const auto e = estimate(preset("mixtral-8x7b").config, workload_of(kRows[2]));
@@ -292,4 +293,27 @@ TEST_CASE("hf-peft recipe: every part's formula and source in each language, the
     INFO(s);
     CHECK(seen.count(s) == 1);
   }
+}
+
+TEST_CASE("hf-peft recipe: Qwen2 is LlamaDecoderLayer with biases on q, k and v; in QLoRA they stay fp32", "[training]") {
+  const ModelConfig qwen = preset("qwen2.5-7b").config;
+  REQUIRE(qwen.bias_qkv);
+  const i64 L = qwen.n_layers, qd = qwen.n_heads * qwen.head_dim, kvd = qwen.n_kv_heads * qwen.head_dim;
+  const auto lora = estimate(qwen, workload_of(kRows[2]));
+  REQUIRE(lora.ok());
+  const auto total = count_params(qwen);
+  REQUIRE(total);
+  CHECK(lora.value().training.recipe->weights_bytes == 2 * total->total);
+  const auto q4 = estimate(qwen, workload_of(kRows[4]));
+  REQUIRE(q4.ok());
+  const RecipePeak& p = *q4.value().training.recipe;
+  // the 4-bit Linears, embeddings and lm_head in bf16, the norms and biases fp32
+  Checked linear4;
+  const i64 C = qwen.d_model, I = qwen.d_ff;
+  for (const auto& [in, out] : std::vector<std::pair<i64, i64>>{{C, qd}, {C, kvd}, {C, kvd}, {qd, C}, {C, I}, {C, I}, {I, C}})
+    linear4 += recipe_detail::bnb4_linear_bytes(in, out, true) * L;
+  const i64 norms = (2 * L + 1) * C, biases = L * (qd + 2 * kvd);
+  const i64 linear_params = L * (C * qd + 2 * C * kvd + qd * C + 3 * C * I);
+  CHECK(p.weights_bytes == linear4.value() + recipe_detail::kBnbDynamicMap + 2 * (total->total - linear_params - norms - biases) + 4 * (norms + biases));
+  CHECK(p.phase == RecipePhase::LossForward);  // a 152,064-token vocabulary
 }
