@@ -60,7 +60,9 @@ std::optional<Issue> hf_scope(const ModelConfig& c, const Workload& w, const Gpu
   if (!llama_decoder(c)) return refuse(Str::recipe_hf_shape);
   if (w.gpus != 1 || w.tp != 1 || w.pp != 1 || w.ep != 1 || w.sharding != Sharding::None) return refuse(Str::recipe_hf_one_gpu);
   if (w.adapter != Adapter::None) return refuse(Str::recipe_hf_adapter);
-  if (w.recompute != Recompute::Full) return refuse(Str::recipe_hf_recompute);
+  // gradient_checkpointing=True keeps each layer's input (--recompute full); False keeps every
+  // layer's saved tensors (--recompute none).
+  if (w.recompute == Recompute::Selective) return refuse(Str::recipe_hf_recompute);
   if (w.optimizer != Optimizer::AdamW) return refuse(Str::recipe_hf_optimizer);
   if (w.dtype != ComputeDtype::BF16 || w.grad_dtype != GradDtype::Auto) return refuse(Str::recipe_hf_dtype);
   const bool four_bit = w.qlora || w.weights == WeightFormat::Nf4 || w.weights == WeightFormat::Nf4Dq;
@@ -68,6 +70,11 @@ std::optional<Issue> hf_scope(const ModelConfig& c, const Workload& w, const Gpu
   dq = w.qlora || w.weights == WeightFormat::Nf4Dq;
   method = four_bit ? Method::Qlora : w.lora_rank > 0 ? Method::Lora : Method::Full;
   if (method == Method::Qlora && w.lora_rank <= 0) return refuse(Str::recipe_hf_qlora_rank);
+  // Without checkpointing nothing makes the embeddings need a gradient: layer 0's attention keeps
+  // its tensors only for an adapter there; with adapters on the MLP alone the first layers' would
+  // need a reach this model does not follow.
+  if (method != Method::Full && w.recompute == Recompute::None && !(w.lora_targets & (kLoraQ | kLoraK | kLoraV | kLoraO)))
+    return refuse(Str::recipe_hf_mlp_only);
   // TrainingArguments(bf16=True) is autocast, --precision mixed here; a bf16 model trained without it
   // is pure. TRL casts a 4-bit model's norms to fp32 only with bf16=True.
   if (w.precision == Precision::Fp32 || (method == Method::Qlora && w.precision != Precision::Mixed))
@@ -101,6 +108,7 @@ Result<RecipePeak> hf_peft_peak(const ModelConfig& c, const Workload& w, const G
   // bf16=True: autocast around the forward. Over a bf16 model it casts nothing but the fp32 adapters
   // (full fine-tuning is the same with or without it); QLoRA always has it.
   const bool autocast = w.precision == Precision::Mixed;
+  const bool checkpointing = w.recompute == Recompute::Full;
   const i64 C = c.d_model, I = c.d_ff, L = c.n_layers, nh = c.n_heads, hd = c.head_dim, qd = nh * hd,
             kvd = c.n_kv_heads * hd, V = c.vocab, r = w.lora_rank, T = w.seq, B = w.batch;
   const Checked N = Checked(B) * T, Ns = Checked(B) * (T - 1);  // tokens; the loss's shifted tokens
@@ -195,11 +203,10 @@ Result<RecipePeak> hf_peft_peak(const ModelConfig& c, const Workload& w, const G
   const Checked log_softmax = R(Ns * V * 4);
   const Checked shift_labels = R(Ns * 8);
   const Checked fixed_fwd = rope + cublas;
-  const Checked loss_phase = weights + adapters + states + grads_in_forward + autocast_cache + ckpt + final_norm + logits +
-                             log_softmax + batch_ids + shift_labels + positions + fixed_fwd;
 
-  // --- Phase 2, the backward of a recomputed layer: CheckpointFunction.backward reruns the layer
-  // with autograd on, then its backward. What the rerun keeps, per token (each an allocation of N
+  // --- Phase 2, a layer's backward. With checkpointing, CheckpointFunction.backward reruns the
+  // layer with autograd on, then its backward; without, every layer kept its tensors from the
+  // forward. What a layer keeps, per token (each an allocation of N
   // rows; "in" is an adapted Linear's input width):
   //   LoRA on a bf16 base: each RMSNorm its fp32 x and rsqrt; each adapted Linear x.to(fp32)'s
   //     dropout mask (bool) and output (kept by lora_A) and lora_A's fp32 output (kept by lora_B);
@@ -222,37 +229,57 @@ Result<RecipePeak> hf_peft_peak(const ModelConfig& c, const Workload& w, const G
   // is cleared; the bf16 LoRA copies the layer's Linears keep (one layer's, r·(in + out) · 2 B
   // per adapter) are left out.
   const i64 a = qlora ? 4 : 2;  // the MLP's and the layer output's element bytes
-  auto layer_phase = [&](bool first_layer, Checked grads, Checked kept_inputs, Checked& saved_out, Checked& inflight_out) {
-    Checked norm1 = R(N * 4), norm2 = R(N * C * 4) + R(N * 4);
-    if (!qlora || first_layer) norm1 += R(N * C * 4);
+  // One layer's saved tensors, and those of its MLP and post-attention norm (backward frees them
+  // first). `input_grad`: the layer's input needs a gradient, always but for layer 0 of a LoRA
+  // model trained without checkpointing (TRL calls enable_input_require_grads only with it): then
+  // its input norm and the adapted q, k, v keep no copy or mask, and flash attention keeps its
+  // tensors only when q, k or v carries an adapter (a Function whose inputs need no gradient
+  // records nothing).
+  struct LayerTensors {
+    Checked all, mlp;
+  };
+  auto layer_tensors = [&](bool first_layer, bool input_grad) {
+    Checked norm1 = input_grad ? R(N * 4) : Checked(), norm2 = R(N * C * 4) + R(N * 4);
+    // LoRA: x.to(fp32), a copy; QLoRA: the fp32 input itself (layer 0's bf16 one copied), which
+    // only the checkpoint keeps otherwise.
+    if (input_grad && (!qlora || first_layer || !checkpointing)) norm1 += R(N * C * 4);
     if (full) {
       norm1 += R(N * C * 2) * 2;
       norm2 += R(N * C * 2) * 2;
     }
+    const bool qkv_grad = input_grad || (lora && (w.lora_targets & (kLoraQ | kLoraK | kLoraV)));
     Checked attn_lora, mlp_lora;
     for (const Lin& l : lins) {
       if (!lora || !(w.lora_targets & l.bit)) continue;
+      const bool mlp_bit = l.bit == kLoraGate || l.bit == kLoraUp || l.bit == kLoraDown;
+      const bool in_grad = mlp_bit || (l.bit == kLoraO ? qkv_grad : input_grad);  // the Linear's input needs a gradient
       const i64 in_b = autocast ? 2 : 4;
-      Checked x = (dropout ? R(N * l.in) : Checked()) + R(N * r * in_b);
+      Checked x = (dropout && in_grad ? R(N * l.in) : Checked()) + R(N * r * in_b);
       if (!(qlora && l.bit == kLoraO && !dropout)) x += R(N * l.in * in_b);
-      (l.bit == kLoraGate || l.bit == kLoraUp || l.bit == kLoraDown ? mlp_lora : attn_lora) += x;
+      (mlp_bit ? mlp_lora : attn_lora) += x;
     }
-    const Checked attn = R(N * qd * 2) * 2 + R(N * kvd * 2) * 2 + R(Checked(B) * nh * T * 4);
-    const Checked mlp = R(N * I * a) * (full ? 4 : 3);
-    const Checked saved = norm1 + attn_lora + attn + norm2 + mlp_lora + mlp;
-    const Checked io = R(N * C * a) * 2;  // the layer's output and its gradient
-    const Checked mlp_moment = R(N * I * a) * 3;
-    // flash_api.cpp mha_bwd: dq, dk, dv; with fewer KV heads dk_expanded and dv_expanded at every
-    // query head; softmax_d and dq_accum (fp32, seqlen_q rounded to 128, head size rounded to 32,
-    // or 256 past 192); beside the output's gradient dout.
-    const i64 s128 = ceil_div(T, 128) * 128, hd_r = hd <= 192 ? ceil_div(hd, 32) * 32 : 256;
-    const Checked attn_moment = R(N * qd * 2) * 2 + R(N * kvd * 2) * 2 + (kvd != qd ? R(N * qd * 2) * 2 : Checked()) +
-                                R(Checked(B) * s128 * nh * hd_r * 4) + R(Checked(B) * nh * s128 * 4);
-    const Checked after_mlp = norm1 + attn_lora + attn;  // the MLP's and its norm's tensors released
-    const bool mlp_first = (saved + mlp_moment).value() >= (after_mlp + attn_moment).value();
-    saved_out = kept_inputs + (mlp_first ? saved : after_mlp);
-    inflight_out = io + (mlp_first ? mlp_moment : attn_moment);
-    return weights + adapters + states + grads + saved_out + inflight_out + batch_ids + positions + fixed_fwd;
+    const Checked attn = qkv_grad ? R(N * qd * 2) * 2 + R(N * kvd * 2) * 2 + R(Checked(B) * nh * T * 4) : Checked();
+    const Checked mlp = norm2 + mlp_lora + R(N * I * a) * (full ? 4 : 3);
+    return LayerTensors{norm1 + attn_lora + attn + mlp, mlp};
+  };
+  // During a layer's backward: its output and the output's gradient; at the MLP's multiply the
+  // product's gradient and the two it makes; or, once the MLP's tensors are freed, flash
+  // attention's backward (flash_api.cpp mha_bwd): dq, dk, dv, with fewer KV heads dk_expanded and
+  // dv_expanded at every query head, softmax_d and dq_accum (fp32, seqlen_q rounded to 128, head
+  // size rounded to 32, or 256 past 192), beside the output's gradient dout. `kept` is what the
+  // layers hold then; the larger moment is returned with its kept tensors and its in-flight ones.
+  const Checked io = R(N * C * a) * 2;
+  const Checked mlp_moment = R(N * I * a) * 3;
+  const i64 s128 = ceil_div(T, 128) * 128, hd_r = hd <= 192 ? ceil_div(hd, 32) * 32 : 256;
+  const Checked attn_moment = R(N * qd * 2) * 2 + R(N * kvd * 2) * 2 + (kvd != qd ? R(N * qd * 2) * 2 : Checked()) +
+                              R(Checked(B) * s128 * nh * hd_r * 4) + R(Checked(B) * nh * s128 * 4);
+  struct Moment {
+    Checked kept, inflight;
+  };
+  auto backward_moment = [&](Checked kept, const LayerTensors& layer) {
+    const Checked after_mlp(kept.value() - layer.mlp.value());  // kept includes the layer's own
+    if ((kept + mlp_moment).value() >= (after_mlp + attn_moment).value()) return Moment{kept, io + mlp_moment};
+    return Moment{after_mlp, io + attn_moment};
   };
   // Gradients during layer k's backward: LoRA's adapters (bounded by all of them); full
   // fine-tuning's lm_head, final norm and layers k..L-1 in bf16 (all of them with accumulation).
@@ -260,10 +287,22 @@ Result<RecipePeak> hf_peft_peak(const ModelConfig& c, const Workload& w, const G
   auto full_grads = [&](i64 k) {
     return w.grad_accum > 1 ? trained_bytes : (Checked(V) * C + C + per_layer_params * (L - k)) * 2;
   };
-  Checked last_saved, last_inflight, first_saved, first_inflight;
-  const Checked last_layer = layer_phase(L == 1, full ? full_grads(L - 1) : trained_bytes, ckpt, last_saved, last_inflight);
-  const Checked first_layer = layer_phase(true, full ? full_grads(0) : trained_bytes, R(N * C * 2), first_saved, first_inflight);
+  const LayerTensors last = layer_tensors(L == 1, full || L > 1 || checkpointing), first = layer_tensors(true, full || checkpointing);
+  // What the layers hold from the forward to their backward: with checkpointing each layer's input
+  // (phase 1's kept); without it, every layer's saved tensors.
+  const Checked kept = checkpointing ? ckpt : first.all + Checked(last.all.value()) * (L - 1);
+  // The last layer's backward (its tensors rebuilt by the recompute) and, for full fine-tuning,
+  // whose gradients grow as the layers' tensors are freed, the first layer's.
+  const Moment last_moment = backward_moment(kept + (checkpointing ? last.all : Checked()), last);
+  const Moment first_moment = backward_moment(checkpointing ? R(N * C * 2) + first.all : first.all, first);
+  auto layer_phase = [&](const Moment& m, Checked grads) {
+    return weights + adapters + states + grads + m.kept + m.inflight + batch_ids + positions + fixed_fwd;
+  };
+  const Checked last_layer = layer_phase(last_moment, full ? full_grads(L - 1) : trained_bytes);
+  const Checked first_layer = layer_phase(first_moment, full ? full_grads(0) : trained_bytes);
   const bool first_wins = first_layer.value() > last_layer.value();
+  const Checked loss_phase = weights + adapters + states + grads_in_forward + autocast_cache + kept + final_norm + logits +
+                             log_softmax + batch_ids + shift_labels + positions + fixed_fwd;
 
   // --- Phase 3, AdamW's step: the gradients, exp_avg, exp_avg_sq and torch._foreach_sqrt's copy.
   const Checked step_temp = trained_bytes;
@@ -288,6 +327,11 @@ Result<RecipePeak> hf_peft_peak(const ModelConfig& c, const Workload& w, const G
   const std::string n_s = "N = batch × seq = " + with_commas(N.value());
   const std::string src_ckpt = "torch utils/checkpoint.py CheckpointFunction (use_reentrant=True); transformers gradient_checkpointing_enable";
   const std::string src_adamw = "torch optim/adamw.py _multi_tensor_adamw (zeros_like(p), foreach)";
+  const std::string src_autograd = "torch autograd (tools/autograd/derivatives.yaml); flash-attn FlashAttnFunc";
+  // The formula of what one layer keeps, for the layers named.
+  auto layer_row = [&](const std::string& which) {
+    return row_arg(qlora ? Str::rfx_layer_qlora : full ? Str::rfx_layer_full : autocast ? Str::rfx_layer_lora_autocast : Str::rfx_layer_lora, which);
+  };
   auto part = [&](Str label, Checked bytes, const RowArg& formula, const RowArg& source) { add_part(p, label, bytes, formula, source); };
   part(Str::recipe_part_weights, weights, weights_formula,
        qlora ? "transformers BitsAndBytesConfig (bitsandbytes 0.43.3 Params4bit); TRL peft_module_casting_to_bf16"
@@ -297,9 +341,12 @@ Result<RecipePeak> hf_peft_peak(const ModelConfig& c, const Workload& w, const G
   Checked saved, head, grads = Checked(), opt = states;
   if (top.phase == RecipePhase::LossForward) {
     grads = grads_in_forward;
-    saved = ckpt + final_norm + batch_ids + shift_labels + positions + autocast_cache;
+    saved = kept + final_norm + batch_ids + shift_labels + positions + autocast_cache;
     head = logits + log_softmax;
-    part(Str::recipe_part_checkpoints, ckpt, qlora ? row_arg(Str::rfx_checkpoints_qlora, n_s) : row_arg(Str::rfx_checkpoints, n_s), src_ckpt);
+    if (checkpointing)
+      part(Str::recipe_part_checkpoints, ckpt, qlora ? row_arg(Str::rfx_checkpoints_qlora, n_s) : row_arg(Str::rfx_checkpoints, n_s), src_ckpt);
+    else
+      part(Str::recipe_part_layers_saved, kept, row_arg(Str::rfx_layers_saved, with_commas(L), layer_row("1 … " + with_commas(L - 1))), src_autograd);
     part(Str::recipe_part_norms, final_norm, qlora ? Str::rfx_final_norm_qlora : full ? Str::rfx_final_norm_full : Str::rfx_final_norm,
          "transformers MistralRMSNorm.forward / LlamaRMSNorm.forward");
     part(Str::recipe_part_logits_hf, logits, row_arg(Str::rfx_logits_hf, with_commas(V)),
@@ -309,11 +356,18 @@ Result<RecipePeak> hf_peft_peak(const ModelConfig& c, const Workload& w, const G
     part(Str::recipe_part_autocast_cache, autocast_cache, Str::rfx_autocast_cache, "torch autocast_mode.cpp cached_cast, clear_autocast_cache");
   } else if (top.phase == RecipePhase::LayerBackward) {
     grads = full ? full_grads(first_wins ? 0 : L - 1) : trained_bytes;
-    const Checked layer_saved = first_wins ? first_saved : last_saved, inflight = first_wins ? first_inflight : last_inflight;
-    saved = layer_saved + inflight + batch_ids + positions;
-    part(Str::recipe_part_layer, layer_saved,
-         row_arg(qlora ? Str::rfx_layer_qlora : full ? Str::rfx_layer_full : autocast ? Str::rfx_layer_lora_autocast : Str::rfx_layer_lora, first_wins ? "0" : with_commas(L - 1)), src_ckpt);
-    part(Str::recipe_part_layer_grads, inflight, Str::rfx_layer_inflight, "torch autograd; flash-attn flash_api.cpp mha_bwd");
+    const Moment& m = first_wins ? first_moment : last_moment;
+    saved = m.kept + m.inflight + batch_ids + positions;
+    if (checkpointing) {
+      const Checked inputs = first_wins ? R(N * C * 2) : ckpt;
+      part(Str::recipe_part_checkpoints, inputs,
+           first_wins ? RowArg(Str::rfx_checkpoint_first) : qlora ? row_arg(Str::rfx_checkpoints_qlora, n_s) : row_arg(Str::rfx_checkpoints, n_s), src_ckpt);
+      part(Str::recipe_part_layer, Checked(m.kept.value() - inputs.value()), layer_row(first_wins ? "0" : with_commas(L - 1)), src_ckpt);
+    } else {
+      part(Str::recipe_part_layers_saved, m.kept,
+           first_wins ? layer_row("0") : row_arg(Str::rfx_layers_saved, with_commas(L), layer_row("1 … " + with_commas(L - 1))), src_autograd);
+    }
+    part(Str::recipe_part_layer_grads, m.inflight, Str::rfx_layer_inflight, "torch autograd; flash-attn flash_api.cpp mha_bwd");
     part(Str::recipe_part_ids, batch_ids + positions, Str::rfx_ids_hf, "DataCollatorForLanguageModeling; MistralModel.forward");
   } else {
     grads = trained_bytes;

@@ -201,7 +201,8 @@ TEST_CASE("hf-peft recipe: what the recipe does not cover is refused, naming the
   };
   const Case cases[] = {
       {"two GPUs", [](Workload& w) { w.gpus = 2; }, "one GPU"},
-      {"no checkpointing", [](Workload& w) { w.recompute = Recompute::None; }, "--recompute full"},
+      {"selective recomputation", [](Workload& w) { w.recompute = Recompute::Selective; }, "--recompute full"},
+      {"no checkpointing, adapters on the MLP alone", [](Workload& w) { w.recompute = Recompute::None; w.lora_targets = kLoraGate | kLoraUp; }, "--lora-targets"},
       {"SGD", [](Workload& w) { w.optimizer = Optimizer::Sgd; }, "--optimizer adamw"},
       {"fp16", [](Workload& w) { w.dtype = ComputeDtype::F16; }, "--dtype bf16"},
       {"GPTQ base", [](Workload& w) { w.weights = WeightFormat::GptqInt4; }, "gptq-int4"},
@@ -262,32 +263,36 @@ TEST_CASE("hf-peft recipe: every part's formula and source in each language, the
       "torch autograd; flash-attn flash_api.cpp mha_bwd",
       "torch AccumulateGrad; transformers Trainer._inner_training_loop (model.zero_grad())",
       "torch optim/adamw.py _multi_tensor_adamw (zeros_like(p), foreach)",
+      "torch autograd (tools/autograd/derivatives.yaml); flash-attn FlashAttnFunc",
   };
   std::set<RecipePhase> phases;
   std::set<std::string> seen;
   for (const Row& r : kRows)
     for (i64 vocab : {32001, 512})  // the published runs, and a vocabulary small enough for a layer's backward to peak
-      for (bool autocast : {false, true}) {  // and LoRA over bf16 with bf16=True
-        if (autocast && std::string(r.method) != "lora") continue;
-        ModelConfig c = mistral_with_pad();
-        c.vocab = vocab;
-        INFO(r.method << " vocab " << vocab << (autocast ? " bf16=True" : ""));
-        Workload w = workload_of(r);
-        if (autocast) w.precision = Precision::Mixed;
-        const auto e = estimate(c, w);
-        REQUIRE(e.ok());
-        phases.insert(e.value().training.recipe->phase);
-        for (const RecipePart& part : e.value().training.recipe->parts)
-          for (const auto& [en, made_en, zh] : {std::tuple{part.formula, recipe_part_formula(part, Lang::En), recipe_part_formula(part, Lang::Zh)},
-                                                std::tuple{part.source, recipe_part_source(part, Lang::En), recipe_part_source(part, Lang::Zh)}}) {
-            INFO(en << " | " << zh);
-            seen.insert(en);
-            CHECK(made_en == en);
-            CHECK(numbers(zh) == numbers(en));
-            if (no_words.count(en)) CHECK(zh == en);
-            else CHECK(has_cjk(zh));
-          }
-      }
+      for (bool autocast : {false, true})  // and LoRA over bf16 with bf16=True
+        for (Recompute rc : {Recompute::Full, Recompute::None}) {  // with gradient checkpointing and without
+          if (autocast && std::string(r.method) != "lora") continue;
+          ModelConfig c = mistral_with_pad();
+          c.vocab = vocab;
+          INFO(r.method << " vocab " << vocab << (autocast ? " bf16=True" : "") << (rc == Recompute::None ? " no checkpointing" : ""));
+          Workload w = workload_of(r);
+          w.recompute = rc;
+          if (rc == Recompute::None) w.batch = 1;  // full fine-tuning's step stays the peak somewhere
+          if (autocast) w.precision = Precision::Mixed;
+          const auto e = estimate(c, w);
+          REQUIRE(e.ok());
+          phases.insert(e.value().training.recipe->phase);
+          for (const RecipePart& part : e.value().training.recipe->parts)
+            for (const auto& [en, made_en, zh] : {std::tuple{part.formula, recipe_part_formula(part, Lang::En), recipe_part_formula(part, Lang::Zh)},
+                                                  std::tuple{part.source, recipe_part_source(part, Lang::En), recipe_part_source(part, Lang::Zh)}}) {
+              INFO(en << " | " << zh);
+              seen.insert(en);
+              CHECK(made_en == en);
+              CHECK(numbers(zh) == numbers(en));
+              if (no_words.count(en)) CHECK(zh == en);
+              else CHECK(has_cjk(zh));
+            }
+        }
   CHECK(phases.size() == 3);  // the loss's forward, a layer's backward and AdamW's step
   for (const std::string& s : no_words) {
     INFO(s);
@@ -316,4 +321,46 @@ TEST_CASE("hf-peft recipe: Qwen2 is LlamaDecoderLayer with biases on q, k and v;
   const i64 linear_params = L * (C * qd + 2 * C * kvd + qd * C + 3 * C * I);
   CHECK(p.weights_bytes == linear4.value() + recipe_detail::kBnbDynamicMap + 2 * (total->total - linear_params - norms - biases) + 4 * (norms + biases));
   CHECK(p.phase == RecipePhase::LossForward);  // a 152,064-token vocabulary
+}
+
+TEST_CASE("hf-peft recipe: without gradient checkpointing every layer keeps its tensors until its backward", "[training]") {
+  // LoRA r 16 on q, k, v, o with dropout over bf16 Mistral-7B, per token: a layer keeps its two
+  // norms' fp32 x and rsqrt 2 · (4·4096 + 4), each adapter's mask, dropout output (fp32) and lora_A
+  // output 4 · (4096 + 4·4096 + 4·16), flash attention's q, k, v, output and logsumexp
+  // 2·4096 + 2·1024 + 2·1024 + 2·4096 + 4·32, the MLP's gate, silu and up 3 · 2·14336. Layer 0's
+  // input needs no gradient (TRL makes the embeddings require one only for checkpointing): no
+  // input norm tensors and no masks on q, k, v.
+  const i64 layer = 2 * (4 * 4096 + 4) + 4 * (4096 + 4 * 4096 + 4 * 16) + (2 * 4096 + 2 * 1024 + 2 * 1024 + 2 * 4096 + 4 * 32) + 3 * 2 * 14336;
+  const i64 layer0 = layer - (4 * 4096 + 4) - 3 * 4096;
+  CHECK(layer == 221576);
+  const ModelConfig mistral = mistral_with_pad();
+  Workload ckpt = workload_of(kRows[2]), none = ckpt;
+  none.recompute = Recompute::None;
+  const auto a = estimate(mistral, ckpt), b = estimate(mistral, none);
+  REQUIRE(a.ok());
+  REQUIRE(b.ok());
+  const RecipePeak& with = *a.value().training.recipe;
+  const RecipePeak& without = *b.value().training.recipe;
+  CHECK(without.phase == RecipePhase::LossForward);
+  const i64 N = 4 * 4096;
+  // the checkpointed inputs (32 bf16 hidden states) replaced by every layer's tensors
+  CHECK(without.peak_allocated_bytes - with.peak_allocated_bytes == N * (layer0 + 31 * layer) - N * 32 * 2 * 4096);
+  i64 sum = 0;
+  for (const RecipePart& part : without.parts) sum += part.bytes;
+  CHECK(sum == without.peak_allocated_bytes);
+  // Full fine-tuning without checkpointing: its layers' tensors (every Linear keeps its input) at
+  // micro-batch 4 outgrow AdamW's step, and the card.
+  Workload full = workload_of(kRows[0]);
+  full.recompute = Recompute::None;
+  const auto f4 = estimate(mistral, full);
+  REQUIRE(f4.ok());
+  CHECK(f4.value().training.recipe->phase == RecipePhase::LossForward);
+  CHECK(f4.value().training.peak_allocated_bytes > kRows[0].peak);
+  CHECK_FALSE(f4.value().training.fits);
+  // One sequence of 512 tokens fits, with the step the peak again.
+  full.batch = 1;
+  full.seq = 512;
+  const auto f1 = estimate(mistral, full);
+  REQUIRE(f1.ok());
+  CHECK(f1.value().training.recipe->phase == RecipePhase::OptimizerStep);
 }
