@@ -206,8 +206,8 @@ Result<RecipePeak> hf_peft_peak(const ModelConfig& c, const Workload& w, const G
 
   // --- Phase 2, a layer's backward. With checkpointing, CheckpointFunction.backward reruns the
   // layer with autograd on, then its backward; without, every layer kept its tensors from the
-  // forward. What a layer keeps, per token (each an allocation of N
-  // rows; "in" is an adapted Linear's input width):
+  // forward. What a layer keeps, per token (each an allocation of N rows; "in" is an adapted
+  // Linear's input width):
   //   LoRA on a bf16 base: each RMSNorm its fp32 x and rsqrt; each adapted Linear x.to(fp32)'s
   //     dropout mask (bool) and output (kept by lora_A) and lora_A's fp32 output (kept by lora_B);
   //     flash attention q and k after RoPE, v, the output (bf16) and the fp32 logsumexp; the MLP
@@ -222,12 +222,9 @@ Result<RecipePeak> hf_peft_peak(const ModelConfig& c, const Workload& w, const G
   //     MLP gate, silu(gate), up in fp32 (the 4-bit Linears return fp32).
   //   Full fine-tuning: each norm also x_normed (for its weight's gradient) and its output (the
   //     next Linears' input, kept for their weights' gradients); the MLP also its product.
-  // During the backward: the layer's output and its gradient, and at the MLP's multiply (its
-  // largest moment) the product's gradient and the two it makes; at flash attention's backward
-  // the MLP's tensors are freed and dq, dk, dv (and, with fewer KV heads, their expansions to every
-  // head), dout, the fp32 dq_accum and softmax_d are made instead. The recompute's autocast region has exited by then, so its cache
-  // is cleared; the bf16 LoRA copies the layer's Linears keep (one layer's, r·(in + out) · 2 B
-  // per adapter) are left out.
+  // By the recomputed layer's backward its autocast region has exited, so the cache is cleared;
+  // the bf16 LoRA copies the layer's Linears keep (one layer's, r·(in + out) · 2 B per adapter)
+  // are left out.
   const i64 a = qlora ? 4 : 2;  // the MLP's and the layer output's element bytes
   // One layer's saved tensors, and those of its MLP and post-attention norm (backward frees them
   // first). `input_grad`: the layer's input needs a gradient, always but for layer 0 of a LoRA
@@ -277,6 +274,7 @@ Result<RecipePeak> hf_peft_peak(const ModelConfig& c, const Workload& w, const G
     Checked kept, inflight;
   };
   auto backward_moment = [&](Checked kept, const LayerTensors& layer) {
+    if (!kept.ok() || !layer.mlp.ok()) return Moment{kept + layer.mlp, io};  // an overflow, reported below
     const Checked after_mlp(kept.value() - layer.mlp.value());  // kept includes the layer's own
     if ((kept + mlp_moment).value() >= (after_mlp + attn_moment).value()) return Moment{kept, io + mlp_moment};
     return Moment{after_mlp, io + attn_moment};
@@ -290,7 +288,7 @@ Result<RecipePeak> hf_peft_peak(const ModelConfig& c, const Workload& w, const G
   const LayerTensors last = layer_tensors(L == 1, full || L > 1 || checkpointing), first = layer_tensors(true, full || checkpointing);
   // What the layers hold from the forward to their backward: with checkpointing each layer's input
   // (phase 1's kept); without it, every layer's saved tensors.
-  const Checked kept = checkpointing ? ckpt : first.all + Checked(last.all.value()) * (L - 1);
+  const Checked kept = checkpointing ? ckpt : first.all + last.all * (L - 1);
   // The last layer's backward (its tensors rebuilt by the recompute) and, for full fine-tuning,
   // whose gradients grow as the layers' tensors are freed, the first layer's.
   const Moment last_moment = backward_moment(kept + (checkpointing ? last.all : Checked()), last);
