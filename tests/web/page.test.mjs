@@ -348,6 +348,25 @@ test('the embed example page shows the calculator in an iframe', async () => {
   await context.close();
 });
 
+test('a training recipe on the Memory tab: the hf-peft peak, its moment and its live tensors', async () => {
+  // Mistral-7B QLoRA as fms-acceleration's baseline-peft-bnb run at micro-batch 4 (its published peak
+  // 20,669,338,112 B with the pad token's row; tests/calibration/training/hf_peft_test.cpp).
+  const { page, context, problems } = await openPage({
+    hash: '#v=1&preset=mistral-7b&mode=training&recipe=hf-peft&gpu=a100-80gb&seq=4096&batch=4&rc=full&lora=16&lt=q,k,v,o&dropout=1&prec=mixed&w=nf4-dq&ui.tab=memory' });
+  await frames(page, 3);
+  const f = await figures(page);
+  assert.equal(f.training.recipe.name, 'hf-peft');
+  assert.equal(f.training.peak_allocated_bytes, 20668229120);
+  assert.match(f.training.recipe.phase, /^from the second step on, in the loss's forward/);
+  const parts = f.training.recipe.parts;
+  assert.equal(parts.reduce((a, p) => a + p.bytes, 0), f.training.peak_allocated_bytes, 'the parts sum to the peak');
+  assert.equal(parts[0].label, 'Checkpointed layer inputs');
+  assert.ok(await page.evaluate(() => Module.widgetRect('memory.recipe') !== null), 'the recipe panel is on screen');
+  await page.screenshot({ path: `${ARTIFACTS}/web-recipe-hf-peft.png` });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('with the vLLM runtime the Memory tab shows the lines vllm serve prints', async () => {
   // Qwen3-8B on one H100, util 0.95, max_model_len 8192: the published vLLM 0.19 start-up
   // (tests/calibration/vllm_test.cpp) reproduced line for line.
