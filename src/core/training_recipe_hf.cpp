@@ -293,8 +293,11 @@ Result<RecipePeak> hf_peft_peak(const ModelConfig& c, const Workload& w, const G
   // whose gradients grow as the layers' tensors are freed, the first layer's.
   const Moment last_moment = backward_moment(kept + (checkpointing ? last.all : Checked()), last);
   const Moment first_moment = backward_moment(checkpointing ? R(N * C * 2) + first.all : first.all, first);
+  // Without checkpointing the adapters' Linears keep autocast's bf16 casts of their weights for
+  // backward after the cache is cleared (with it, one layer's: left out).
+  const Checked kept_casts = checkpointing ? Checked() : autocast_cache;
   auto layer_phase = [&](const Moment& m, Checked grads) {
-    return weights + adapters + states + grads + m.kept + m.inflight + batch_ids + positions + fixed_fwd;
+    return weights + adapters + states + grads + m.kept + m.inflight + kept_casts + batch_ids + positions + fixed_fwd;
   };
   const Checked last_layer = layer_phase(last_moment, full ? full_grads(L - 1) : trained_bytes);
   const Checked first_layer = layer_phase(first_moment, full ? full_grads(0) : trained_bytes);
@@ -355,7 +358,8 @@ Result<RecipePeak> hf_peft_peak(const ModelConfig& c, const Workload& w, const G
   } else if (top.phase == RecipePhase::LayerBackward) {
     grads = full ? full_grads(first_wins ? 0 : L - 1) : trained_bytes;
     const Moment& m = first_wins ? first_moment : last_moment;
-    saved = m.kept + m.inflight + batch_ids + positions;
+    saved = m.kept + m.inflight + kept_casts + batch_ids + positions;
+    part(Str::recipe_part_autocast_cache, kept_casts, Str::rfx_autocast_cache, "torch autocast_mode.cpp cached_cast; autograd MmBackward0 (mat2)");
     if (checkpointing) {
       const Checked inputs = first_wins ? R(N * C * 2) : ckpt;
       part(Str::recipe_part_checkpoints, inputs,

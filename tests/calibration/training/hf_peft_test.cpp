@@ -260,6 +260,7 @@ TEST_CASE("hf-peft recipe: every part's formula and source in each language, the
       "DataCollatorForLanguageModeling; MistralModel.forward",
       "DataCollatorForLanguageModeling",
       "torch autocast_mode.cpp cached_cast, clear_autocast_cache",
+      "torch autocast_mode.cpp cached_cast; autograd MmBackward0 (mat2)",
       "torch autograd; flash-attn flash_api.cpp mha_bwd",
       "torch AccumulateGrad; transformers Trainer._inner_training_loop (model.zero_grad())",
       "torch optim/adamw.py _multi_tensor_adamw (zeros_like(p), foreach)",
