@@ -59,6 +59,8 @@ Checked bnb4_linear_bytes(i64 in, i64 out, bool double_quant) {
   return b + rounded(Checked(blocks)) + rounded(Checked(ceil_div(blocks, 256)) * 4) + rounded(Checked(4));
 }
 
+std::optional<Issue> refuse(Str why, const std::string& arg) { return issue_row("recipe", why, arg); }
+
 void add_part(RecipePeak& p, Str label, Checked bytes, const RowArg& formula, const RowArg& source) {
   if (bytes.value() <= 0) return;
   RecipePart x{label, bytes.value(), formula.in(Lang::En), source.in(Lang::En)};
@@ -81,8 +83,6 @@ enum class Arch : std::uint8_t { Llama, NeoX, Phi };
 enum class Quant : std::uint8_t { None, Nf4, Nf4Dq };
 
 Checked R(Checked bytes) { return rounded(bytes); }
-
-std::optional<Issue> refuse(Str why, const std::string& arg = "") { return issue_row("recipe", why, arg); }
 
 std::optional<Issue> litgpt_scope(const ModelConfig& c, const Workload& w, const Gpu& gpu, Arch& arch, Quant& quant) {
   if (w.mode != Mode::Training) return refuse(Str::recipe_training_only);

@@ -94,6 +94,8 @@ Checked rounded(Checked bytes);
 // dynamic 8-bit map double quantization shares (256 fp32) is not in it.
 Checked bnb4_linear_bytes(i64 in, i64 out, bool double_quant);
 inline constexpr i64 kBnbDynamicMap = 256 * 4;
+// A recipe's refusal: the issue on field "recipe" with the row `why` (and its one argument).
+std::optional<Issue> refuse(Str why, const std::string& arg = "");
 // Adds a part whose formula and source are rows or plain texts (nothing for 0 bytes).
 void add_part(RecipePeak& p, Str label, Checked bytes, const RowArg& formula, const RowArg& source);
 // The hf-peft recipe (training_recipe_hf.cpp).

@@ -36,8 +36,6 @@ namespace {
 
 enum class Method : std::uint8_t { Lora, Qlora, Full };
 
-std::optional<Issue> refuse(Str why, const std::string& arg = "") { return issue_row("recipe", why, arg); }
-
 // The families whose transformers 4.48.1 code is LlamaDecoderLayer as written (MistralDecoderLayer,
 // Qwen2DecoderLayer are its copies; Qwen2 adds biases to q, k and v): pre-norm RMSNorm, attention
 // with rotary positions on every head dimension, a gated SiLU MLP, and the same *ForCausalLM head

@@ -34,11 +34,11 @@
 #include <cmath>
 #include <functional>
 #include <set>
-#include <tuple>
 
 #include "core/estimate.hpp"
 #include "core/params.hpp"
 #include "core/training_recipe.hpp"
+#include "recipe_lang.hpp"
 #include "test_util.hpp"
 
 using namespace llmsize::core;
@@ -245,8 +245,6 @@ TEST_CASE("hf-peft recipe: what the recipe does not cover is refused, naming the
 }
 
 TEST_CASE("hf-peft recipe: every part's formula and source in each language, the numbers the same", "[training][lang]") {
-  using llmsize::test::has_cjk;
-  const auto numbers = llmsize::test::digit_runs;
   // Texts that are code, file and function names only: the same in every language.
   const std::set<std::string> no_words = {
       "transformers from_pretrained(torch_dtype=bfloat16)",
@@ -283,22 +281,10 @@ TEST_CASE("hf-peft recipe: every part's formula and source in each language, the
           const auto e = estimate(c, w);
           REQUIRE(e.ok());
           phases.insert(e.value().training.recipe->phase);
-          for (const RecipePart& part : e.value().training.recipe->parts)
-            for (const auto& [en, made_en, zh] : {std::tuple{part.formula, recipe_part_formula(part, Lang::En), recipe_part_formula(part, Lang::Zh)},
-                                                  std::tuple{part.source, recipe_part_source(part, Lang::En), recipe_part_source(part, Lang::Zh)}}) {
-              INFO(en << " | " << zh);
-              seen.insert(en);
-              CHECK(made_en == en);
-              CHECK(numbers(zh) == numbers(en));
-              if (no_words.count(en)) CHECK(zh == en);
-              else CHECK(has_cjk(zh));
-            }
+          for (const RecipePart& part : e.value().training.recipe->parts) llmsize::test::check_part_languages(part, no_words, seen);
         }
   CHECK(phases.size() == 3);  // the loss's forward, a layer's backward and AdamW's step
-  for (const std::string& s : no_words) {
-    INFO(s);
-    CHECK(seen.count(s) == 1);
-  }
+  llmsize::test::check_no_words_seen(no_words, seen);
 }
 
 TEST_CASE("hf-peft recipe: Qwen2 is LlamaDecoderLayer with biases on q, k and v; in QLoRA they stay fp32", "[training]") {

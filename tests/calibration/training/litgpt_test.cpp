@@ -31,6 +31,7 @@
 
 #include "core/estimate.hpp"
 #include "core/training_recipe.hpp"
+#include "recipe_lang.hpp"
 #include "test_util.hpp"
 
 using namespace llmsize::core;
@@ -304,8 +305,6 @@ TEST_CASE("litgpt recipe: what the script does not do is refused, named", "[trai
 }
 
 TEST_CASE("litgpt recipe: every part's formula and source in each language, English as the JSON's, Chinese with the same numbers", "[training][lang]") {
-  using llmsize::test::has_cjk;                   // CJK ideographs or full-width punctuation
-  const auto numbers = llmsize::test::digit_runs;  // the runs of digits, sorted (word order may differ)
   // Texts without an English word, the same in every language: LoRA's sizes in symbols, and
   // sources that are only file, class and function names.
   const std::set<std::string> no_words = {
@@ -343,24 +342,8 @@ TEST_CASE("litgpt recipe: every part's formula and source in each language, Engl
     const auto e = estimate(model_of(r), workload_of(r));
     REQUIRE(e.ok());
     REQUIRE(e.value().training.recipe.has_value());
-    for (const RecipePart& part : e.value().training.recipe->parts) {
-      INFO(key_name(part.label));
-      for (const auto& [en, made_en, zh] : {std::tuple{part.formula, recipe_part_formula(part, Lang::En), recipe_part_formula(part, Lang::Zh)},
-                                            std::tuple{part.source, recipe_part_source(part, Lang::En), recipe_part_source(part, Lang::Zh)}}) {
-        INFO(en << " | " << zh);
-        seen.insert(en);
-        CHECK(made_en == en);
-        CHECK(numbers(zh) == numbers(en));
-        if (no_words.count(en)) CHECK(zh == en);
-        else CHECK(has_cjk(zh));
-      }
-      if (part.formula_in) CHECK(part.formula_in(Lang::En) == part.formula);
-      if (part.source_in) CHECK(part.source_in(Lang::En) == part.source);
-    }
+    for (const RecipePart& part : e.value().training.recipe->parts) llmsize::test::check_part_languages(part, no_words, seen);
   }
   CHECK(seen.size() > 50);
-  for (const std::string& s : no_words) {
-    INFO(s);
-    CHECK(seen.count(s) == 1);  // every exception is one the parts have
-  }
+  llmsize::test::check_no_words_seen(no_words, seen);
 }
