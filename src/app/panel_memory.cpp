@@ -286,6 +286,19 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
     mark("memory.sglang");
     draw_terms(core::sglang_terms(g, s.work, e.gpu, ui_lang()), u, "sglang_terms", printf_text(T(Str::mem_engine_terms), "SGLang").c_str());
   }
+  if (e.transformers && !training) {  // runtime transformers: what torch.cuda.max_memory_allocated() returns after generate()
+    section(printf_text(T(Str::mem_engine_prints), "Transformers").c_str());
+    const core::TransformersMemory& t = *e.transformers;
+    ImGui::TextDisabled("%s", (std::string(core::kTransformersVersion) + " · prompt " + core::with_commas(t.prompt) +
+                               " · max_new_tokens " + core::with_commas(t.new_tokens) + " · flash_attention_2")
+                                  .c_str());
+    ImGui::PushFont(app.fonts.small);
+    for (const auto& line : core::transformers_log(t)) ImGui::TextWrapped("%s", line.c_str());
+    ImGui::PopFont();
+    mark("memory.transformers");
+    draw_terms(core::transformers_terms(t, ui_lang()), u, "transformers_terms",
+               printf_text(T(Str::mem_engine_terms), "Transformers").c_str());
+  }
   if (!training) draw_log_check(app);
 
   section(T(Str::mem_every_figure));

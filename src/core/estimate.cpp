@@ -176,6 +176,12 @@ Result<Estimate> estimate(const PreparedModel& m, const Workload& w) {
       e.notes.push_back(sm.issues().front());
     }
   }
+  if (w.runtime == Runtime::Transformers && w.mode == Mode::Inference) {
+    // What torch.cuda.max_memory_allocated() reports after model.generate(); the fit stays the
+    // estimate's (the CUDA context and the allocator's cache are outside that figure).
+    if (auto tm = transformers_memory(cfg, inv, w, *gpu)) e.transformers = std::move(tm).value();
+    else e.notes.push_back(tm.issues().front());
+  }
   // A context beyond the trained positions: impossible with a learned position table,
   // possible but out of distribution with rotary embeddings (needs RoPE scaling).
   if (w.seq > cfg.max_positions) {

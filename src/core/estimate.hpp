@@ -13,6 +13,7 @@
 
 #include "engine_llamacpp.hpp"
 #include "engine_sglang.hpp"
+#include "engine_transformers.hpp"
 #include "engine_vllm.hpp"
 #include "throughput.hpp"
 
@@ -36,6 +37,7 @@ struct Estimate {
   std::optional<LlamaCppBuffers> llamacpp_devices;  // runtime llamacpp: its model buffers and cache per device
   std::optional<VllmMemory> vllm;  // runtime vllm: its budget, profile, KV blocks and lines
   std::optional<SglangMemory> sglang;  // runtime sglang: its free memory, mem_fraction_static, token pool and lines
+  std::optional<TransformersMemory> transformers;  // runtime transformers: generate()'s max_memory_allocated, term by term
   // Valid but worth saying: e.g. a context beyond the model's trained positions. The figures
   // are still computed for the workload as given. Issues name the workload key.
   std::vector<Issue> notes;

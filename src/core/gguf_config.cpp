@@ -528,9 +528,9 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
       }
     }
     if (moe && blocks) {
-      std::vector<bool> experts;
-      for (i64 i = 0; i < *blocks; ++i) experts.push_back(has_tensor("blk." + std::to_string(i) + ".ffn_gate_inp."));
-      if (const auto at = period_of(experts)) j["expert_layer_period"] = at->first, j["expert_layer_offset"] = at->second;
+      std::vector<bool> routed;  // layer i has a router (ffn_gate_inp)
+      for (i64 i = 0; i < *blocks; ++i) routed.push_back(has_tensor("blk." + std::to_string(i) + ".ffn_gate_inp."));
+      if (const auto at = period_of(routed)) j["expert_layer_period"] = at->first, j["expert_layer_offset"] = at->second;
       else issues.push_back(issue_row(p + "expert_count", Str::imp_gguf_jamba_experts));
     }
     // Mamba-1: ssm.inner_size = mamba_expand · embedding_length, time_step_rank = mamba_dt_rank.

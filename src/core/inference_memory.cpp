@@ -272,6 +272,7 @@ i64 runtime_reserve_default(Runtime r) {
     case Runtime::Vllm: return 1536 * kMiB;     // + CUDA graphs, counted inside gpu_memory_utilization
     case Runtime::LlamaCpp: return 512 * kMiB;  // CUDA context; its compute buffer is the temporaries
     case Runtime::Sglang: return 1536 * kMiB;   // CUDA context, CUDA graphs, request pool (engine_sglang.hpp models it)
+    case Runtime::Transformers: return 1024 * kMiB;  // as PyTorch: the CUDA context and cache beside what the profile counts
     case Runtime::None: return 0;
   }
   return 0;

@@ -452,6 +452,18 @@ std::vector<Issue> validate(const ModelConfig& c) {
   return out;
 }
 
+bool hf_llama_decoder(const ModelConfig& c) {
+  const bool family = c.family == Family::Llama || c.family == Family::Mistral || c.family == Family::Qwen2;
+  return family && c.norm == NormKind::RmsNorm && c.ffn_kind == FfnKind::Gated && c.act == Activation::Silu && !c.parallel_block &&
+         c.norm_ffn_input && c.norm_pre && c.norm_final && !c.norm_sandwich && !c.norm_qk && !c.norm_v && !c.norm_embed &&
+         !c.attn_sinks && !c.attn_out_gate && (!c.bias_qkv || c.family == Family::Qwen2) && !c.bias_o && !c.bias_ffn &&
+         !c.bias_lm_head && !c.is_moe() && !c.mla.enabled && c.block_pattern.empty() && !c.varies_by_layer() &&
+         c.vision.kind == VisionKind::None && c.pos == PosKind::Rotary && c.rotary_fraction == 1.0 && c.embed_mult == 1.0 &&
+         c.residual_mult == 1.0 && c.logits_div == 1.0 && c.attn_mult == 0.0 && !c.qk_l2norm && c.ple_dim == 0 &&
+         c.embed_proj_dim == 0 && c.short_conv == 0 && !c.window_chunked && c.sliding_pattern == 1 && c.head_dim * c.n_heads > 0 &&
+         c.n_layers >= 1;
+}
+
 std::string_view family_id(Family f) { return name_at(kFamilyNames, static_cast<size_t>(f)); }
 std::string_view to_string(FfnKind k) { return name_at(kFfnKindNames, static_cast<size_t>(k)); }
 std::string_view to_string(Activation a) { return name_at(kActivationNames, static_cast<size_t>(a)); }

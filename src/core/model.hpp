@@ -346,7 +346,13 @@ std::optional<Issue> check_limit(std::string_view field, i64 value);
 // Issues name canonical fields (num_attention_heads, …).
 std::vector<Issue> validate(const ModelConfig& cfg);
 
-std::string_view family_id(Family f);    // "llama", "gpt2", … (Hugging Face model_type)
+std::string_view family_id(Family f);
+// The decoders whose Hugging Face transformers code (4.46 to 4.48) is LlamaDecoderLayer as written
+// (MistralDecoderLayer and Qwen2DecoderLayer are its copies; Qwen2 adds biases to q, k and v):
+// pre-norm RMSNorm, attention with rotary positions on every head dimension, a gated SiLU MLP, and
+// the same *ForCausalLM head. The Transformers profile and the hf-peft recipe model these tensor by
+// tensor. Qwen3 (q and k norms) arrived in 4.51.
+bool hf_llama_decoder(const ModelConfig& c);    // "llama", "gpt2", … (Hugging Face model_type)
 std::string_view to_string(FfnKind k);
 std::string_view to_string(Activation a);
 std::string_view to_string(PosKind p);

@@ -201,6 +201,18 @@ json estimate_object(const ModelConfig& cfg, const Workload& w, const Estimate& 
                                    {"swa_tokens", g.swa_tokens}, {"swa_k_bytes", g.swa_k_bytes}, {"swa_v_bytes", g.swa_v_bytes}};
     out["engine"]["terms"] = terms_json(sglang_terms(g, w, e.gpu));
   }
+  if (e.transformers) {  // runtime transformers: generate() as torch.cuda.max_memory_allocated() measures it
+    const TransformersMemory& t = *e.transformers;
+    out["engine"] = {{"name", "transformers"}, {"version", std::string(kTransformersVersion)}, {"prompt_tokens", t.prompt},
+                     {"max_new_tokens", t.new_tokens}, {"weights_bytes", t.weights_bytes}, {"weights_raw_bytes", t.weights_raw_bytes},
+                     {"cublas_bytes", t.cublas_bytes}, {"kv_prompt_bytes", t.kv_prompt_bytes},
+                     {"prefill_activation_bytes", t.prefill_bytes}, {"prefill_peak_bytes", t.prefill_peak_bytes},
+                     {"kv_bytes", t.kv_end_bytes}, {"decode_activation_bytes", t.decode_bytes}, {"decode_peak_bytes", t.decode_peak_bytes},
+                     {"activation_peak_bytes", t.peak_in_prefill ? t.prefill_bytes : t.decode_bytes},
+                     {"peak_allocated_bytes", t.peak_bytes}, {"peak_phase", t.peak_in_prefill ? "prefill" : "decode"},
+                     {"log_lines", transformers_log(t)}};
+    out["engine"]["terms"] = terms_json(transformers_terms(t));
+  }
   const Throughput& p = e.throughput;
   out["throughput"] = {{"decode_tokens_per_s_per_seq", p.decode_tokens_per_s_per_seq},
                        {"prefill_flops", p.prefill_flops},
@@ -352,6 +364,11 @@ std::string estimate_text(const ModelConfig& cfg, const Workload& w, const Estim
                 "mem_fraction_static " + fixed(g.mem_fraction_static, 3) + (g.mfs_default ? t(Str::rep_its_default) : std::string()) +
                     ", context_len " + n(g.context_len));
     for (const auto& line : sglang_log(g)) o += "  " + line + "\n";
+  }
+  if (e.transformers && w.mode == Mode::Inference) {
+    const TransformersMemory& g = *e.transformers;
+    o += prints("Transformers", kTransformersVersion, "prompt " + n(g.prompt) + ", max_new_tokens " + n(g.new_tokens) + ", flash_attention_2");
+    for (const auto& line : transformers_log(g)) o += "  " + line + "\n";
   }
   o += "\n" + t(Str::rep_throughput_heading) + "\n";
   o += "  " + printf_text(tr(Str::rep_decode_rate, lang), rate(p.decode_tokens_per_s).c_str(), rate(p.decode_tokens_per_s_per_seq).c_str(),

@@ -36,26 +36,13 @@ namespace {
 
 enum class Method : std::uint8_t { Lora, Qlora, Full };
 
-// The families whose transformers 4.48.1 code is LlamaDecoderLayer as written (MistralDecoderLayer,
-// Qwen2DecoderLayer are its copies; Qwen2 adds biases to q, k and v): pre-norm RMSNorm, attention
-// with rotary positions on every head dimension, a gated SiLU MLP, and the same *ForCausalLM head
-// and loss. Qwen3 (q and k norms) arrived in 4.51.
+// The families whose transformers 4.48.1 code is LlamaDecoderLayer as written (model.hpp).
 bool hf_family(Family f) { return f == Family::Llama || f == Family::Mistral || f == Family::Qwen2; }
-bool llama_decoder(const ModelConfig& c) {
-  return hf_family(c.family) && c.norm == NormKind::RmsNorm &&
-         c.ffn_kind == FfnKind::Gated && c.act == Activation::Silu && !c.parallel_block && c.norm_ffn_input && c.norm_pre &&
-         c.norm_final && !c.norm_sandwich && !c.norm_qk && !c.norm_v && !c.norm_embed && !c.attn_sinks && !c.attn_out_gate &&
-         (!c.bias_qkv || c.family == Family::Qwen2) && !c.bias_o && !c.bias_ffn && !c.bias_lm_head && !c.is_moe() && !c.mla.enabled && c.block_pattern.empty() &&
-         !c.varies_by_layer() && c.vision.kind == VisionKind::None && c.pos == PosKind::Rotary && c.rotary_fraction == 1.0 &&
-         c.embed_mult == 1.0 && c.residual_mult == 1.0 && c.logits_div == 1.0 && c.attn_mult == 0.0 && !c.qk_l2norm &&
-         c.ple_dim == 0 && c.embed_proj_dim == 0 && c.short_conv == 0 && !c.window_chunked && c.sliding_pattern == 1 &&
-         c.head_dim * c.n_heads > 0 && c.n_layers >= 1;
-}
 
 std::optional<Issue> hf_scope(const ModelConfig& c, const Workload& w, const Gpu& gpu, Method& method, bool& dq) {
   if (w.mode != Mode::Training) return refuse(Str::recipe_training_only);
   if (!hf_family(c.family)) return refuse(Str::recipe_hf_family, std::string(family_id(c.family)));
-  if (!llama_decoder(c)) return refuse(Str::recipe_hf_shape);
+  if (!hf_llama_decoder(c)) return refuse(Str::recipe_hf_shape);
   if (w.gpus != 1 || w.tp != 1 || w.pp != 1 || w.ep != 1 || w.sharding != Sharding::None) return refuse(Str::recipe_hf_one_gpu);
   if (w.adapter != Adapter::None) return refuse(Str::recipe_hf_adapter);
   // gradient_checkpointing=True keeps each layer's input (--recompute full); False keeps every

@@ -217,12 +217,16 @@ std::vector<WorkloadField> build_fields() {
                     kLogitsModeNames, AT(logits)),
       enum_field<W>(
           spec("rt", "--runtime", "Runtime",
-               "runtime profile: PyTorch/Transformers, vLLM, llama.cpp (llama-server), SGLang, none",
+               "runtime profile: PyTorch (a reserve beside the estimate), vLLM, llama.cpp (llama-server), SGLang, "
+               "Transformers (model.generate as torch.cuda.max_memory_allocated measures it), none",
                Inference),
           kRuntimeNames, AT(runtime)),
       int_row(spec("reserve", "--reserve-mib", "Runtime reserve (MiB)",
                    "CUDA context, allocator and graph memory per GPU in MiB; -1 = the runtime profile's default", Both),
               -1, 1 << 24, AT(reserve_mib)),
+      int_row(spec("mnt", "--max-new-tokens", "Transformers max_new_tokens",
+                   "Transformers generate(max_new_tokens): tokens generated after a prompt of seq − this many", Inference),
+              1, kMaxTokens, AT(max_new_tokens)),
       real_row(spec("util", "--gpu-mem-util", "GPU memory utilization",
                     "vLLM gpu_memory_utilization: the share of each GPU's memory vLLM may use", Inference),
                0.0, 1.0, AT(gpu_mem_util)),

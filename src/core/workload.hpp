@@ -61,8 +61,10 @@ enum class KvDtype : std::uint8_t { BF16, F16, F32, Fp8, Q8_0, Q4_0 };
 inline constexpr std::string_view kKvDtypeNames[] = {"bf16", "fp16", "fp32", "fp8", "q8_0", "q4_0"};
 enum class LogitsMode : std::uint8_t { Last, All };  // inference: fp32 logits for the last position or all
 inline constexpr std::string_view kLogitsModeNames[] = {"last", "all"};
-enum class Runtime : std::uint8_t { PyTorch, Vllm, LlamaCpp, Sglang, None };  // runtime reserve profile
-inline constexpr std::string_view kRuntimeNames[] = {"pytorch", "vllm", "llamacpp", "sglang", "none"};
+// PyTorch: the generic estimate with a PyTorch process's reserve; Transformers: model.generate() as
+// torch.cuda.max_memory_allocated() measures it (engine_transformers.hpp).
+enum class Runtime : std::uint8_t { PyTorch, Vllm, LlamaCpp, Sglang, Transformers, None };  // runtime reserve profile
+inline constexpr std::string_view kRuntimeNames[] = {"pytorch", "vllm", "llamacpp", "sglang", "transformers", "none"};
 enum class ComputeDtype : std::uint8_t { BF16, F16, F32 };  // activations; unquantized weights in inference
 inline constexpr std::string_view kComputeDtypeNames[] = {"bf16", "fp16", "fp32"};
 
@@ -161,6 +163,8 @@ struct Workload {
   i64 n_cpu_moe = 0;             // --n-cpu-moe: the expert tensors of the first N layers stay on the CPU
   std::vector<double> tensor_split;  // -ts: each device's share of the layers (a device per pipeline stage); empty = by free memory
   std::vector<std::string> devices;  // llama.cpp's devices when the cards differ: a catalog id per pipeline stage; empty = `gpu` for each
+  // Transformers (model.generate): tokens generated after the prompt; the prompt is seq − this.
+  i64 max_new_tokens = 1;
 
   // Training.
   Recipe recipe = Recipe::Formula;

@@ -1,0 +1,203 @@
+// model.generate() under Transformers as torch.cuda.max_memory_allocated() measures it
+// (engine_transformers.hpp: the versions and files followed).
+#include "engine_transformers.hpp"
+
+#include <algorithm>
+
+#include "checked.hpp"
+#include "format.hpp"
+
+namespace llmsize::core {
+
+namespace {
+
+constexpr i64 kMiB = i64{1} << 20;
+constexpr double kGiBd = 1073741824.0;
+// ATen CublasHandlePool.cpp getNewWorkspace: through the caching allocator, so counted; the default
+// CUBLAS_WORKSPACE_CONFIG ":4096:2:16:8" = 4096 KiB · 2 + 16 KiB · 8. One handle: generate() runs
+// on one thread and stream.
+constexpr i64 kCublasWorkspace = 4096 * 1024 * 2 + 16 * 1024 * 8;
+
+// CUDACachingAllocator.cpp round_size: every request to a multiple of 512 bytes.
+i64 round512(i64 b) { return (b + 511) / 512 * 512; }
+Checked round512(Checked b) { return b.ok() ? Checked(round512(b.value())) : b; }
+
+}  // namespace
+
+i64 LoadAllocator::malloc(i64 bytes) {
+  const i64 size = round512(bytes);
+  // kSmallSize (1 MiB): the small pool, whose blocks are split whenever 512 B or more is left.
+  if (size <= kMiB) {
+    allocated_ += size;
+    return size;
+  }
+  // get_free_block: the smallest cached block that fits; else a new segment of
+  // get_allocation_size: kLargeBuffer (20 MiB) below kMinLargeAlloc (10 MiB), else the size
+  // rounded up to kRoundLarge (2 MiB).
+  auto best = free_.end();
+  for (auto it = free_.begin(); it != free_.end(); ++it)
+    if (*it >= size && (best == free_.end() || *it < *best)) best = it;
+  i64 block = 0;
+  if (best != free_.end()) {
+    block = *best;
+    free_.erase(best);
+  } else {
+    block = size < 10 * kMiB ? 20 * kMiB : (size + 2 * kMiB - 1) / (2 * kMiB) * (2 * kMiB);
+  }
+  // should_split: a large block is split only when more than kSmallSize remains; otherwise the
+  // request holds the whole block, and allocated_bytes counts all of it.
+  const i64 rest = block - size;
+  const i64 counted = rest > kMiB ? size : block;
+  if (rest > kMiB) free_.push_back(rest);
+  allocated_ += counted;
+  return counted;
+}
+
+Result<TransformersMemory> transformers_memory(const ModelConfig& c, const Inventory& inv, const Workload& w, const Gpu& gpu) {
+  if (!hf_llama_decoder(c))
+    return issue_row("rt", Str::eng_tf_model, std::string(family_id(c.family)));
+  if (w.gpus != 1 || w.tp != 1 || w.pp != 1) return issue_row("gpus", Str::eng_tf_gpus);
+  // from_pretrained(torch_dtype): the checkpoint's 16-bit weights; DynamicCache keeps K and V in it.
+  const bool bf16 = w.weights == WeightFormat::BF16 && w.dtype == ComputeDtype::BF16;
+  const bool fp16 = w.weights == WeightFormat::F16 && w.dtype == ComputeDtype::F16;
+  if (!bf16 && !fp16) return issue_row("w", Str::eng_tf_weights, std::string(to_string(w.weights)), std::string(to_string(w.dtype)));
+  if (w.kv_dtype != (bf16 ? KvDtype::BF16 : KvDtype::F16)) return issue_row("kvt", Str::eng_tf_kv, std::string(to_string(w.dtype)));
+  // attn_implementation="flash_attention_2": sm80 and newer, head dimensions up to 256.
+  if (!w.flash_attention) return issue_row("flash", Str::eng_tf_flash);
+  if (gpu.cuda_cc < 8.0 || c.head_dim > 256) return issue_row("gpu", Str::eng_tf_gpu, gpu.name);
+  if (w.prefill_chunk != 0) return issue_row("chunk", Str::eng_tf_chunk);
+  if (w.max_new_tokens >= w.seq)
+    return issue_row("mnt", Str::eng_tf_mnt, with_commas(w.max_new_tokens), with_commas(w.seq));
+
+  TransformersMemory m;
+  m.batch = w.batch;
+  m.new_tokens = w.max_new_tokens;
+  m.prompt = w.seq - w.max_new_tokens;
+  m.end_tokens = m.prompt + m.new_tokens - 1;
+  const i64 dt = dtype_bytes(w.dtype), B = w.batch, P = m.prompt, T = m.end_tokens;
+  const i64 C = c.d_model, I = c.d_ff, L = c.n_layers, hd = c.head_dim, qd = c.n_heads * hd, kvd = c.n_kv_heads * hd;
+  m.layers = L;
+  m.kv_width = kvd;
+  m.dtype_bytes = dt;
+
+  // --- The load: each safetensors file's tensors in sorted key order (safe_open keys()), each
+  // moved to the GPU as it is read (accelerate set_module_tensor_to_device). One file's order is
+  // taken: where a checkpoint's shards break the order, tensors of 1 to 10 MiB may pair differently
+  // in their 20 MiB segments.
+  std::vector<std::pair<std::string, i64>> tensors;
+  auto add = [&](const Tensor& t, i64 layer) {
+    std::string name = t.name;
+    if (const auto at = name.find("{i}"); at != std::string::npos) name.replace(at, 3, std::to_string(layer));
+    tensors.emplace_back(std::move(name), t.numel() * dt);
+  };
+  for (const Tensor& t : inv.global) add(t, 0);
+  for (const LayerKind& k : inv.kinds)
+    for (const i64 layer : k.layers)
+      for (const Tensor& t : k.tensors) add(t, layer);
+  std::sort(tensors.begin(), tensors.end());
+  LoadAllocator alloc;
+  for (const auto& [name, bytes] : tensors) {
+    m.weights_raw_bytes += bytes;
+    if (round512(bytes) > kMiB) ++m.large_tensors;
+    alloc.malloc(bytes);
+  }
+  m.weights_bytes = alloc.allocated();
+  m.segment_slack_bytes = m.weights_bytes - m.weights_raw_bytes;
+  m.cublas_bytes = kCublasWorkspace;
+
+  // --- The prompt's forward. DynamicCache.update appends each layer's K (after RoPE) and V (the
+  // v_proj output) as they are: one allocation each.
+  const Checked N = Checked(B) * P;
+  auto cache = [&](Checked tokens) { return round512(tokens * kvd * dt) * (2 * L); };
+  const Checked kv_prompt = cache(N);
+  // Held through the whole forward: input_ids and attention_mask (B, P) int64 from the tokenizer,
+  // position_ids (B, P) and cache_position (P) int64 (prepare_inputs_for_generation), and the
+  // rotary cos and sin (1, P, head_dim) Qwen2Model.forward makes once for every layer.
+  const Checked ids = round512(N * 8) * 3 + round512(Checked(P) * 8) + round512(Checked(P) * hd * dt) * 2;
+  const Checked hidden = round512(N * C * dt);
+  // The last layer's MLP, at act_fn(gate_proj(x)) * up_proj(x): silu(gate), up and their product,
+  // beside four hidden states: inputs_embeds (Qwen2Model.forward keeps it), the layer's input (the
+  // model's loop variable), the residual after attention and the normed input (one fewer in a
+  // one-layer model, whose input is inputs_embeds).
+  const Checked mlp = round512(N * I * dt) * 3 + hidden * (L > 1 ? 4 : 3);
+  // Its attention, at flash_attn_func: three hidden states (inputs_embeds, the input, the normed
+  // input), q after RoPE, repeat_kv's K and V at every query head (none when there are as many KV
+  // heads: repeat_kv returns its input), the output and the fp32 softmax_lse (B, heads, P).
+  const Checked repeated = kvd != qd ? round512(N * qd * dt) * 2 : Checked();
+  const Checked attn = hidden * (L > 1 ? 3 : 2) + round512(N * qd * dt) * 2 + repeated + round512(N * c.n_heads * 4);
+  m.prefill_at_mlp = mlp.value() >= attn.value();
+  const Checked prefill = (m.prefill_at_mlp ? mlp : attn) + ids;
+  const Checked prefill_peak = Checked(m.weights_bytes) + m.cublas_bytes + kv_prompt + prefill;
+
+  // --- The last decode step (prompt + new − 1 tokens cached after it). In the last layer,
+  // torch.cat makes the grown K while the old one is live, then V; repeat_kv then copies both to
+  // every query head. After the layers, the logits of one position (num_logits_to_keep = 1), their
+  // clone and its fp32 copy. input_ids and attention_mask have grown to (B, T) int64.
+  const Checked NT = Checked(B) * T;
+  const Checked kv_end = cache(NT);
+  const Checked decode_ids = round512(NT * 8) * 2;
+  const Checked grow = kvd != qd ? round512(NT * qd * dt) * 2 : round512(Checked(B) * (T - 1) * kvd * dt);
+  const Checked logits = round512(Checked(B) * c.vocab * dt) * 2 + round512(Checked(B) * c.vocab * 4);
+  const Checked decode = (grow.value() >= logits.value() ? grow : logits) + decode_ids;
+  const Checked decode_peak = m.new_tokens > 1 ? Checked(m.weights_bytes) + m.cublas_bytes + kv_end + decode : Checked();
+
+  for (const Checked& x : {kv_prompt, prefill, prefill_peak, kv_end, decode, decode_peak})
+    if (!x.ok()) return memory_overflow("seq");
+  m.kv_prompt_bytes = kv_prompt.value();
+  m.prefill_bytes = prefill.value();
+  m.prefill_peak_bytes = prefill_peak.value();
+  m.kv_end_bytes = kv_end.value();
+  m.decode_bytes = m.new_tokens > 1 ? decode.value() : 0;
+  m.decode_peak_bytes = decode_peak.value();
+  m.peak_in_prefill = m.prefill_peak_bytes >= m.decode_peak_bytes;
+  m.peak_bytes = std::max(m.prefill_peak_bytes, m.decode_peak_bytes);
+  return m;
+}
+
+std::vector<std::string> transformers_log(const TransformersMemory& m) {
+  return {"torch.cuda.max_memory_allocated(): " + std::to_string(m.peak_bytes) + " (" +
+          fixed(static_cast<double>(m.peak_bytes) / kGiBd, 2) + " GiB)"};
+}
+
+std::vector<EngineTerm> transformers_terms(const TransformersMemory& m, Lang lang) {
+  const auto b = [](i64 v) { return with_commas(v); };
+  const auto tx = [lang](Str k, const auto&... a) { return printf_text(tr(k, lang), std::string(a).c_str()...); };
+  const std::string src = std::string(kTransformersVersion) + ", ";
+  const i64 dt = m.dtype_bytes;
+  std::vector<EngineTerm> t;
+  t.push_back({"weights_bytes", "", static_cast<double>(m.weights_bytes), true, "estimate",
+               tx(Str::efx_tf_weights, b(m.large_tensors), b(m.weights_raw_bytes), b(m.segment_slack_bytes), b(m.weights_bytes)),
+               src + "modeling_utils.py _load_pretrained_model; CUDACachingAllocator.cpp get_allocation_size, should_split"});
+  t.push_back({"cublas_bytes", "", static_cast<double>(m.cublas_bytes), true, "exact", tx(Str::efx_tf_cublas, b(m.cublas_bytes)),
+               src + "CublasHandlePool.cpp getNewWorkspace"});
+  t.push_back({"kv_prompt_bytes", "", static_cast<double>(m.kv_prompt_bytes), true, "exact",
+               tx(Str::efx_tf_kv, b(m.layers), b(m.batch * m.prompt), b(m.kv_width), b(dt), b(m.kv_prompt_bytes)),
+               src + "cache_utils.py DynamicCache.update"});
+  t.push_back({"prefill_activation_bytes", "", static_cast<double>(m.prefill_bytes), true, "estimate",
+               tx(m.prefill_at_mlp ? Str::efx_tf_prefill_mlp : Str::efx_tf_prefill_attn, b(m.batch * m.prompt), b(m.prefill_bytes)),
+               src + "modeling_qwen2.py Qwen2Model.forward, Qwen2DecoderLayer.forward, Qwen2MLP.forward, Qwen2FlashAttention2.forward"});
+  if (m.new_tokens > 1) {
+    t.push_back({"kv_bytes", "", static_cast<double>(m.kv_end_bytes), true, "exact",
+                 tx(Str::efx_tf_kv, b(m.layers), b(m.batch * m.end_tokens), b(m.kv_width), b(dt), b(m.kv_end_bytes)),
+                 src + "cache_utils.py DynamicCache.update (torch.cat)"});
+    t.push_back({"decode_activation_bytes", "", static_cast<double>(m.decode_bytes), true, "estimate",
+                 tx(Str::efx_tf_decode, b(m.batch * m.end_tokens), b(m.decode_bytes)),
+                 src + "DynamicCache.update, repeat_kv; generation/utils.py _sample"});
+  }
+  t.push_back({"peak_allocated_bytes", "torch.cuda.max_memory_allocated()", static_cast<double>(m.peak_bytes), true, "estimate",
+               tx(Str::efx_tf_peak, b(m.prefill_peak_bytes), b(m.decode_peak_bytes), b(m.peak_bytes)),
+               src + "torch.cuda.max_memory_allocated (allocated_bytes.all.peak)"});
+  for (EngineTerm& x : t) {
+    if (!x.label.empty()) continue;
+    x.row = x.key == "weights_bytes" ? Str::term_tf_weights
+            : x.key == "cublas_bytes" ? Str::term_tf_cublas
+            : x.key == "kv_prompt_bytes" ? Str::term_tf_kv_prompt
+            : x.key == "prefill_activation_bytes" ? Str::term_tf_prefill
+            : x.key == "kv_bytes" ? Str::term_tf_kv_end
+                                  : Str::term_tf_decode;
+    x.label = term_label(x, Lang::En);
+  }
+  return t;
+}
+
+}  // namespace llmsize::core
