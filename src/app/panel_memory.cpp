@@ -290,7 +290,8 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
     section(printf_text(T(Str::mem_engine_prints), "Transformers").c_str());
     const core::TransformersMemory& t = *e.transformers;
     ImGui::TextDisabled("%s", (std::string(core::kTransformersVersion) + " · prompt " + core::with_commas(t.prompt) +
-                               " · max_new_tokens " + core::with_commas(t.new_tokens) + " · flash_attention_2")
+                               " · max_new_tokens " + core::with_commas(t.new_tokens) + " · flash_attention_2" +
+                               (t.gpus > 1 ? " · device_map=\"auto\" × " + core::with_commas(t.gpus) : ""))
                                   .c_str());
     ImGui::PushFont(app.fonts.small);
     for (const auto& line : core::transformers_log(t)) ImGui::TextWrapped("%s", line.c_str());

@@ -56,7 +56,9 @@ i64 LoadAllocator::malloc(i64 bytes) {
 Result<TransformersMemory> transformers_memory(const ModelConfig& c, const Inventory& inv, const Workload& w, const Gpu& gpu) {
   if (!hf_llama_decoder(c))
     return issue_row("rt", Str::eng_tf_model, std::string(family_id(c.family)));
-  if (w.gpus != 1 || w.tp != 1 || w.pp != 1) return issue_row("gpus", Str::eng_tf_gpus);
+  // device_map="auto" over several GPUs puts consecutive layers on each (--pp N on N GPUs) and runs
+  // them in turn; tensor or data parallelism is not what it does.
+  if (w.tp != 1 || w.gpus != w.pp || w.pp > c.n_layers) return issue_row("gpus", Str::eng_tf_gpus);
   // from_pretrained(torch_dtype): the checkpoint's 16-bit weights; DynamicCache keeps K and V in it.
   const bool bf16 = w.weights == WeightFormat::BF16 && w.dtype == ComputeDtype::BF16;
   const bool fp16 = w.weights == WeightFormat::F16 && w.dtype == ComputeDtype::F16;
@@ -70,6 +72,7 @@ Result<TransformersMemory> transformers_memory(const ModelConfig& c, const Inven
     return issue_row("mnt", Str::eng_tf_mnt, with_commas(w.max_new_tokens), with_commas(w.seq));
 
   TransformersMemory m;
+  m.gpus = w.pp;
   m.batch = w.batch;
   m.new_tokens = w.max_new_tokens;
   m.prompt = w.seq - w.max_new_tokens;
@@ -103,7 +106,7 @@ Result<TransformersMemory> transformers_memory(const ModelConfig& c, const Inven
   }
   m.weights_bytes = alloc.allocated();
   m.segment_slack_bytes = m.weights_bytes - m.weights_raw_bytes;
-  m.cublas_bytes = kCublasWorkspace;
+  m.cublas_bytes = kCublasWorkspace * m.gpus;  // one handle per device
 
   // --- The prompt's forward. DynamicCache.update appends each layer's K (after RoPE) and V (the
   // v_proj output) as they are: one allocation each.
@@ -113,18 +116,24 @@ Result<TransformersMemory> transformers_memory(const ModelConfig& c, const Inven
   // Held through the whole forward: input_ids and attention_mask (B, P) int64 from the tokenizer,
   // position_ids (B, P) and cache_position (P) int64 (prepare_inputs_for_generation), and the
   // rotary cos and sin (1, P, head_dim) Qwen2Model.forward makes once for every layer.
-  const Checked ids = round512(N * 8) * 3 + round512(Checked(P) * 8) + round512(Checked(P) * hd * dt) * 2;
+  // Over several GPUs (accelerate's AlignDevicesHook), each layer call on another GPU gets copies of
+  // position_ids, cache_position, cos and sin there; inputs_embeds stays on the first.
+  const Checked positions = round512(N * 8) + round512(Checked(P) * 8) + round512(Checked(P) * hd * dt) * 2;
+  const Checked ids = round512(N * 8) * 2 + positions + positions * (m.gpus - 1);
   const Checked hidden = round512(N * C * dt);
-  // The last layer's MLP, at act_fn(gate_proj(x)) * up_proj(x): silu(gate), up and their product,
-  // beside four hidden states: inputs_embeds (Qwen2Model.forward keeps it), the layer's input (the
-  // model's loop variable), the residual after attention and the normed input (one fewer in a
-  // one-layer model, whose input is inputs_embeds).
-  const Checked mlp = round512(N * I * dt) * 3 + hidden * (L > 1 ? 4 : 3);
-  // Its attention, at flash_attn_func: three hidden states (inputs_embeds, the input, the normed
+  // Each GPU peaks in its last layer (the cache is complete there); what is summed over the GPUs
+  // is a hidden state fewer on each GPU after the first (inputs_embeds), the rest the same.
+  // The MLP, at act_fn(gate_proj(x)) * up_proj(x): silu(gate), up and their product, beside four
+  // hidden states: inputs_embeds (Qwen2Model.forward keeps it), the layer's input (the model's loop
+  // variable), the residual after attention and the normed input (one fewer in a one-layer model,
+  // whose input is inputs_embeds).
+  const i64 g = m.gpus;
+  const Checked mlp = round512(N * I * dt) * (3 * g) + hidden * ((L > 1 ? 4 : 3) + 3 * (g - 1));
+  // The attention, at flash_attn_func: three hidden states (inputs_embeds, the input, the normed
   // input), q after RoPE, repeat_kv's K and V at every query head (none when there are as many KV
   // heads: repeat_kv returns its input), the output and the fp32 softmax_lse (B, heads, P).
   const Checked repeated = kvd != qd ? round512(N * qd * dt) * 2 : Checked();
-  const Checked attn = hidden * (L > 1 ? 3 : 2) + round512(N * qd * dt) * 2 + repeated + round512(N * c.n_heads * 4);
+  const Checked attn = hidden * ((L > 1 ? 3 : 2) + 2 * (g - 1)) + (round512(N * qd * dt) * 2 + repeated + round512(N * c.n_heads * 4)) * g;
   m.prefill_at_mlp = mlp.value() >= attn.value();
   const Checked prefill = (m.prefill_at_mlp ? mlp : attn) + ids;
   const Checked prefill_peak = Checked(m.weights_bytes) + m.cublas_bytes + kv_prompt + prefill;
@@ -138,7 +147,7 @@ Result<TransformersMemory> transformers_memory(const ModelConfig& c, const Inven
   const Checked decode_ids = round512(NT * 8) * 2;
   const Checked grow = kvd != qd ? round512(NT * qd * dt) * 2 : round512(Checked(B) * (T - 1) * kvd * dt);
   const Checked logits = round512(Checked(B) * c.vocab * dt) * 2 + round512(Checked(B) * c.vocab * 4);
-  const Checked decode = (grow.value() >= logits.value() ? grow : logits) + decode_ids;
+  const Checked decode = (grow.value() >= logits.value() ? grow * g : grow * (g - 1) + logits) + decode_ids;
   const Checked decode_peak = m.new_tokens > 1 ? Checked(m.weights_bytes) + m.cublas_bytes + kv_end + decode : Checked();
 
   for (const Checked& x : {kv_prompt, prefill, prefill_peak, kv_end, decode, decode_peak})
@@ -155,8 +164,9 @@ Result<TransformersMemory> transformers_memory(const ModelConfig& c, const Inven
 }
 
 std::vector<std::string> transformers_log(const TransformersMemory& m) {
-  return {"torch.cuda.max_memory_allocated(): " + std::to_string(m.peak_bytes) + " (" +
-          fixed(static_cast<double>(m.peak_bytes) / kGiBd, 2) + " GiB)"};
+  const std::string call = m.gpus == 1 ? "torch.cuda.max_memory_allocated()"
+                                       : "sum(torch.cuda.max_memory_allocated(i) for i in range(" + std::to_string(m.gpus) + "))";
+  return {call + ": " + std::to_string(m.peak_bytes) + " (" + fixed(static_cast<double>(m.peak_bytes) / kGiBd, 2) + " GiB)"};
 }
 
 std::vector<EngineTerm> transformers_terms(const TransformersMemory& m, Lang lang) {
@@ -165,6 +175,9 @@ std::vector<EngineTerm> transformers_terms(const TransformersMemory& m, Lang lan
   const std::string src = std::string(kTransformersVersion) + ", ";
   const i64 dt = m.dtype_bytes;
   std::vector<EngineTerm> t;
+  if (m.gpus > 1)
+    t.push_back({"gpus", "device_map=\"auto\"", static_cast<double>(m.gpus), false, "exact", tx(Str::efx_tf_gpus, b(m.gpus)),
+                 src + "accelerate infer_auto_device_map, AlignDevicesHook"});
   t.push_back({"weights_bytes", "", static_cast<double>(m.weights_bytes), true, "estimate",
                tx(Str::efx_tf_weights, b(m.large_tensors), b(m.weights_raw_bytes), b(m.segment_slack_bytes), b(m.weights_bytes)),
                src + "modeling_utils.py _load_pretrained_model; CUDACachingAllocator.cpp get_allocation_size, should_split"});
@@ -184,7 +197,7 @@ std::vector<EngineTerm> transformers_terms(const TransformersMemory& m, Lang lan
                  tx(Str::efx_tf_decode, b(m.batch * m.end_tokens), b(m.decode_bytes)),
                  src + "DynamicCache.update, repeat_kv; generation/utils.py _sample"});
   }
-  t.push_back({"peak_allocated_bytes", "torch.cuda.max_memory_allocated()", static_cast<double>(m.peak_bytes), true, "estimate",
+  t.push_back({"peak_allocated_bytes", m.gpus == 1 ? "torch.cuda.max_memory_allocated()" : "Σ torch.cuda.max_memory_allocated(i)", static_cast<double>(m.peak_bytes), true, "estimate",
                tx(Str::efx_tf_peak, b(m.prefill_peak_bytes), b(m.decode_peak_bytes), b(m.peak_bytes)),
                src + "torch.cuda.max_memory_allocated (allocated_bytes.all.peak)"});
   for (EngineTerm& x : t) {

@@ -1,7 +1,7 @@
 // Calibration of the Transformers profile (issue 11): model.generate() as
 // torch.cuda.max_memory_allocated() measures it, against the Qwen2.5 speed benchmark.
 //
-// Source: QwenLM/Qwen2.5 docs/source/benchmark/speed_benchmark.rst at a912d23 (2024-11-06),
+// Source (28 rows): QwenLM/Qwen2.5 docs/source/benchmark/speed_benchmark.rst at a912d23 (2024-11-06),
 // "GPU Memory(GB)" of the BF16 rows measured with transformers: "NVIDIA A100 80GB / CUDA 12.1 /
 // Pytorch 2.3.1 / Flash Attention 2.5.8 / Transformers 4.46.0", "the batch size of 1", "generating
 // 2048 tokens with the input lengths of 1, 6144, 14336, 30720". The script
@@ -27,11 +27,13 @@ namespace {
 
 struct Row {
   i64 prompt;
-  double gib;  // the table's "GPU Memory(GB)"
+  double gib;    // the table's "GPU Memory(GB)"
+  i64 gpus = 1;  // its "GPU Num": device_map='auto' over that many
 };
 
-TransformersMemory profile(const ModelConfig& c, i64 prompt, i64 new_tokens = 2048) {
+TransformersMemory profile(const ModelConfig& c, i64 prompt, i64 new_tokens = 2048, i64 gpus = 1) {
   Workload w = with({{"gpu", "a100-80gb"}, {"rt", "transformers"}});
+  w.gpus = w.pp = gpus;
   w.seq = prompt + new_tokens;
   w.max_new_tokens = new_tokens;
   const auto e = estimate(c, w);
@@ -49,7 +51,7 @@ double mib(i64 b) { return static_cast<double>(b) / 1048576.0; }
 // order the checkpoint's shards set) and among the activations; `miss` names a row outside that.
 void check_rows(const ModelConfig& c, const char* name, std::initializer_list<Row> rows, i64 miss_prompt = -1, double miss_mib = 0) {
   for (const Row& r : rows) {
-    const TransformersMemory m = profile(c, r.prompt);
+    const TransformersMemory m = profile(c, r.prompt, 2048, r.gpus);
     const double diff = r.gib * 1024 - mib(m.peak_bytes);  // published − llmsize, MiB
     INFO(name << " prompt " << r.prompt << ": llmsize " << mib(m.peak_bytes) / 1024 << " GiB, published " << r.gib << ", diff " << diff << " MiB");
     // The prompt of one token peaks at the last step (the cache of 2,048 tokens and repeat_kv's
@@ -99,6 +101,14 @@ TEST_CASE("Transformers 4.46 generate(): the Qwen2.5 speed benchmark's peaks", "
   // |                             | 14336        | BF16         | 1       | 8.95            | 67.31          |
   // |                             | 30720        | BF16         | 1       | 5.59            | 74.47          |
   check_rows(import_file("calibration/configs/qwen2.5-32b-instruct.json"), "32B", {{1, 61.58}, {6144, 63.72}, {14336, 67.31}, {30720, 74.47}});
+  // On several GPUs the script adds max_memory_allocated(i) over them: each GPU's weights, cache and
+  // cuBLAS workspace, and its own peak in its last layer.
+  // | Qwen2.5-72B-Instruct        | 1            | BF16         | 2       | 8.73            | 136.20         |
+  // |                             | 6144         | BF16         | 2       | 6.39            | 140.00         |
+  // |                             | 14336        | BF16         | 3       | 4.25            | 149.14         |
+  // |                             | 30720        | BF16         | 3       | 2.94            | 164.79         |
+  check_rows(import_file("calibration/configs/qwen2.5-72b-instruct.json"), "72B",
+             {{1, 136.20, 2}, {6144, 140.00, 2}, {14336, 149.14, 3}, {30720, 164.79, 3}});
 }
 
 TEST_CASE("Transformers profile: the terms of one row, derived", "[calibration][transformers]") {
@@ -134,7 +144,8 @@ TEST_CASE("Transformers profile: where it does not reach, a note names the field
   CHECK(note_field(q, {{"gpu", "v100-32gb"}}) == "gpu");                  // flash-attn 2 needs sm80
   CHECK(note_field(q, {{"w", "gptq-int4"}}) == "w");                           // 16-bit checkpoints only
   CHECK(note_field(q, {{"kvt", "fp8"}}) == "kvt");                        // DynamicCache keeps the model's dtype
-  CHECK(note_field(q, {{"gpus", "2"}, {"tp", "2"}}) == "gpus");           // one GPU
+  CHECK(note_field(q, {{"gpus", "2"}, {"tp", "2"}}) == "gpus");           // device_map splits layers, not tensors
+  CHECK(note_field(q, {{"gpus", "2"}}) == "gpus");                        // nor data-parallel replicas
   CHECK(note_field(q, {{"seq", "100"}, {"mnt", "100"}}) == "mnt");        // no prompt left
   CHECK(note_field(q, {{"chunk", "512"}}) == "chunk");                    // generate() has no chunked prefill
   CHECK(note_field(preset("gemma-2-9b").config, {}) == "rt");             // not a LlamaDecoderLayer family

@@ -386,6 +386,25 @@ test('with the vLLM runtime the Memory tab shows the lines vllm serve prints', a
   await context.close();
 });
 
+test('with the Transformers runtime the Memory tab shows what max_memory_allocated() returns after generate()', async () => {
+  // Qwen2.5-7B-Instruct, a prompt of 30,720 tokens and 2,048 new on one A100: the Qwen2.5 speed
+  // benchmark's 19.97 GiB (tests/calibration/transformers_test.cpp), the prompt's peak.
+  const { page, context, problems } = await openPage({
+    hash: '#v=1&preset=qwen2.5-7b&rt=transformers&seq=32768&mnt=2048&gpu=a100-80gb&ui.tab=memory' });
+  await frames(page, 3);
+  const f = await figures(page);
+  assert.equal(f.engine.name, 'transformers');
+  assert.equal(f.engine.prompt_tokens, 30720);
+  assert.equal(f.engine.peak_phase, 'prefill');
+  assert.equal(f.engine.peak_allocated_bytes, 21435722752);
+  assert.equal(f.engine.log_lines[0], 'torch.cuda.max_memory_allocated(): 21435722752 (19.96 GiB)');
+  assert.ok(f.engine.terms.every((t) => t.formula.length > 0 && t.source.length > 0), 'every term has its formula and source');
+  assert.ok(await page.evaluate(() => Module.widgetRect('memory.transformers') !== null), 'the panel is on screen');
+  await page.screenshot({ path: `${ARTIFACTS}/web-transformers.png` });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('a hybrid model under vLLM: the grown attention block and padded state pages, each term in the panel', async () => {
   // Qwen3.5-0.8B: Gated DeltaNet states of 1 MiB-scale pages in blocks of attention tokens (vllm_test.cpp has
   // the published Qwen3.5-27B lines).
