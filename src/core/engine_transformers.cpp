@@ -53,7 +53,77 @@ i64 LoadAllocator::malloc(i64 bytes) {
   return counted;
 }
 
+namespace {
+
+// The checkpoint's load (the weights' part of the profile), the same for every seq and batch.
+struct Load {
+  i64 raw = 0, allocated = 0, large = 0;
+};
+
+Load load_weights(const Inventory& inv, i64 dt) {
+  // Each safetensors file's tensors in sorted key order (safe_open keys()), each moved to the GPU as
+  // it is read (accelerate set_module_tensor_to_device). One file's order is taken: where a
+  // checkpoint's shards break the order, tensors of 1 to 10 MiB may pair differently in their
+  // 20 MiB segments.
+  std::vector<std::pair<std::string, i64>> tensors;
+  auto add = [&](const Tensor& t, i64 layer) {
+    std::string name = t.name;
+    if (const auto at = name.find("{i}"); at != std::string::npos) name.replace(at, 3, std::to_string(layer));
+    tensors.emplace_back(std::move(name), t.numel() * dt);
+  };
+  for (const Tensor& t : inv.global) add(t, 0);
+  for (const LayerKind& k : inv.kinds)
+    for (const i64 layer : k.layers)
+      for (const Tensor& t : k.tensors) add(t, layer);
+  std::sort(tensors.begin(), tensors.end());
+  LoadAllocator alloc;
+  Load l;
+  for (const auto& [name, bytes] : tensors) {
+    l.raw += bytes;
+    if (round512(bytes) > kMiB) ++l.large;
+    alloc.malloc(bytes);
+  }
+  l.allocated = alloc.allocated();
+  return l;
+}
+
+Result<TransformersMemory> profile(const ModelConfig& c, const Inventory& inv, const Workload& w, const Gpu& gpu, const Load* load);
+
+}  // namespace
+
 Result<TransformersMemory> transformers_memory(const ModelConfig& c, const Inventory& inv, const Workload& w, const Gpu& gpu) {
+  return profile(c, inv, w, gpu, nullptr);
+}
+
+TransformersFit transformers_fit(const ModelConfig& c, const Inventory& inv, const Workload& w, const Gpu& gpu, i64 room) {
+  TransformersFit f;
+  const Load load = load_weights(inv, dtype_bytes(w.dtype));
+  auto fits = [&](i64 seq, i64 batch) {
+    Workload x = w;
+    x.seq = seq;
+    x.batch = batch;
+    const auto m = profile(c, inv, x, gpu, &load);
+    return m.ok() && m->peak_bytes <= room;
+  };
+  // The largest value in [lo, hi] where fits holds (it holds below any value where it holds), or lo − 1.
+  auto largest = [](i64 lo, i64 hi, const auto& ok) {
+    if (!ok(lo)) return lo - 1;
+    while (lo < hi) {
+      const i64 mid = lo + (hi - lo + 1) / 2;
+      if (ok(mid)) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
+  const i64 seq_lo = w.max_new_tokens + 1;  // a prompt of one token
+  if (seq_lo <= c.max_positions) f.max_seq = std::max<i64>(0, largest(seq_lo, c.max_positions, [&](i64 s) { return fits(s, w.batch); }));
+  f.max_batch = std::max<i64>(0, largest(1, i64{1} << 20, [&](i64 b) { return fits(w.seq, b); }));
+  return f;
+}
+
+namespace {
+
+Result<TransformersMemory> profile(const ModelConfig& c, const Inventory& inv, const Workload& w, const Gpu& gpu, const Load* load) {
   if (!hf_llama_decoder(c))
     return issue_row("rt", Str::eng_tf_model, std::string(family_id(c.family)));
   // device_map="auto" over several GPUs puts consecutive layers on each (--pp N on N GPUs) and runs
@@ -83,28 +153,11 @@ Result<TransformersMemory> transformers_memory(const ModelConfig& c, const Inven
   m.kv_width = kvd;
   m.dtype_bytes = dt;
 
-  // --- The load: each safetensors file's tensors in sorted key order (safe_open keys()), each
-  // moved to the GPU as it is read (accelerate set_module_tensor_to_device). One file's order is
-  // taken: where a checkpoint's shards break the order, tensors of 1 to 10 MiB may pair differently
-  // in their 20 MiB segments.
-  std::vector<std::pair<std::string, i64>> tensors;
-  auto add = [&](const Tensor& t, i64 layer) {
-    std::string name = t.name;
-    if (const auto at = name.find("{i}"); at != std::string::npos) name.replace(at, 3, std::to_string(layer));
-    tensors.emplace_back(std::move(name), t.numel() * dt);
-  };
-  for (const Tensor& t : inv.global) add(t, 0);
-  for (const LayerKind& k : inv.kinds)
-    for (const i64 layer : k.layers)
-      for (const Tensor& t : k.tensors) add(t, layer);
-  std::sort(tensors.begin(), tensors.end());
-  LoadAllocator alloc;
-  for (const auto& [name, bytes] : tensors) {
-    m.weights_raw_bytes += bytes;
-    if (round512(bytes) > kMiB) ++m.large_tensors;
-    alloc.malloc(bytes);
-  }
-  m.weights_bytes = alloc.allocated();
+  // --- The load (load_weights).
+  const Load l = load ? *load : load_weights(inv, dt);
+  m.weights_raw_bytes = l.raw;
+  m.large_tensors = l.large;
+  m.weights_bytes = l.allocated;
   m.segment_slack_bytes = m.weights_bytes - m.weights_raw_bytes;
   m.cublas_bytes = kCublasWorkspace * m.gpus;  // one handle per device
 
@@ -162,6 +215,8 @@ Result<TransformersMemory> transformers_memory(const ModelConfig& c, const Inven
   m.peak_bytes = std::max(m.prefill_peak_bytes, m.decode_peak_bytes);
   return m;
 }
+
+}  // namespace
 
 std::vector<std::string> transformers_log(const TransformersMemory& m) {
   const std::string call = m.gpus == 1 ? "torch.cuda.max_memory_allocated()"

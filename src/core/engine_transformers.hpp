@@ -55,6 +55,15 @@ struct TransformersMemory {
 // Fails, naming the field, outside the scope above.
 Result<TransformersMemory> transformers_memory(const ModelConfig& cfg, const Inventory& inv, const Workload& w, const Gpu& gpu);
 
+// On one GPU with `room` bytes for what max_memory_allocated() counts (the GPU's usable memory less
+// the CUDA context and the allocator's cache): the longest seq (prompt + max_new_tokens, at most
+// the model's positions) at the workload's batch, and the largest batch at its seq, whose peak fits;
+// 0 where none does.
+struct TransformersFit {
+  i64 max_seq = 0, max_batch = 0;
+};
+TransformersFit transformers_fit(const ModelConfig& cfg, const Inventory& inv, const Workload& w, const Gpu& gpu, i64 room);
+
 // What a script that prints torch.cuda.max_memory_allocated() after generate() shows.
 std::vector<std::string> transformers_log(const TransformersMemory& m);
 

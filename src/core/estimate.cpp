@@ -177,10 +177,23 @@ Result<Estimate> estimate(const PreparedModel& m, const Workload& w) {
     }
   }
   if (w.runtime == Runtime::Transformers && w.mode == Mode::Inference) {
-    // What torch.cuda.max_memory_allocated() reports after model.generate(); the fit stays the
-    // estimate's (the CUDA context and the allocator's cache are outside that figure).
-    if (auto tm = transformers_memory(cfg, inv, w, *gpu)) e.transformers = std::move(tm).value();
-    else e.notes.push_back(tm.issues().front());
+    // What torch.cuda.max_memory_allocated() reports after model.generate(). On one GPU the fit
+    // becomes that peak's, beside the runtime reserve (the CUDA context and the allocator's cache,
+    // outside the figure); over several the per-GPU split is not modelled and the fit stays the estimate's.
+    if (auto tm = transformers_memory(cfg, inv, w, *gpu)) {
+      const TransformersMemory& t = *(e.transformers = std::move(tm).value());
+      if (t.gpus == 1) {
+        InferenceMemory& fit = e.inference;
+        const i64 room = fit.capacity_bytes - fit.reserve_bytes;
+        const TransformersFit f = transformers_fit(cfg, inv, w, *gpu, room);
+        fit.fits = t.peak_bytes <= room;
+        fit.max_context = f.max_seq;
+        fit.max_context_is_model_limit = f.max_seq == cfg.max_positions;
+        fit.max_sequences = f.max_batch;
+      }
+    } else {
+      e.notes.push_back(tm.issues().front());
+    }
   }
   // A context beyond the trained positions: impossible with a learned position table,
   // possible but out of distribution with rotary embeddings (needs RoPE scaling).

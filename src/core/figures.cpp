@@ -394,6 +394,9 @@ const Figure kFigures[] = {
          return {tx(l, Str::fx_mc_sglang, n(e.sglang->max_total_tokens),
                     e.sglang->hybrid ? tx(l, Str::fx_mc_sglang_hybrid, n(e.sglang->swa_tokens)) : std::string(), n(m.max_context)),
                  std::string(kSglangVersion) + ", model_runner.py profile_max_num_token"};
+       if (e.transformers && e.transformers->gpus == 1)
+         return {tx(l, Str::fx_mc_tf, n(m.capacity_bytes), n(m.reserve_bytes), n(w.batch), n(w.max_new_tokens), n(m.max_context)) + limit,
+                 std::string(kTransformersVersion) + ", generate()"};
        if (e.vllm)
          return {tx(l, Str::fx_mc_vllm, n(e.vllm->kv_available_bytes), n(m.max_context)) + limit,
                  std::string(kVllmVersion) + ", v1/core/kv_cache_utils.py estimate_max_model_len"};
@@ -401,7 +404,7 @@ const Figure kFigures[] = {
      }},
     {"inference.max_sequences", "Max concurrent sequences", Unit::Count, Inf, [](E e) -> V { return e.inference.max_sequences; },
      Upper,
-     [](C, W, E e, La l) -> D {
+     [](C, W w, E e, La l) -> D {
        if (e.sglang && e.sglang->hybrid)
          return {tx(l, Str::fx_ms_sglang_hybrid, n(e.sglang->max_total_tokens), n(e.sglang->context_len), n(e.sglang->swa_tokens),
                     n(e.sglang->context_len), n(e.sglang->window), n(e.inference.max_sequences)),
@@ -409,6 +412,9 @@ const Figure kFigures[] = {
        if (e.sglang)
          return {tx(l, Str::fx_ms_sglang, n(e.sglang->max_total_tokens), n(e.sglang->context_len), n(e.inference.max_sequences)),
                  tx(l, Str::fx_ms_sglang_ref, kSglangVersion)};
+       if (e.transformers && e.transformers->gpus == 1)
+         return {tx(l, Str::fx_ms_tf, n(e.inference.capacity_bytes), n(e.inference.reserve_bytes), n(w.seq), n(e.inference.max_sequences)),
+                 std::string(kTransformersVersion) + ", generate()"};
        if (e.vllm)
          return {tx(l, Str::fx_ms_vllm, n(e.vllm->num_blocks), n(e.vllm->blocks_per_request), n(e.inference.max_sequences)),
                  std::string(kVllmVersion) + ", v1/core/kv_cache_utils.py get_max_concurrency_for_kv_cache_config"};

@@ -129,6 +129,29 @@ TEST_CASE("Transformers profile: the terms of one row, derived", "[calibration][
   CHECK(m.kv_end_bytes == 2 * 28 * ((i64{32767} * 512 * 2 + 511) / 512 * 512));
 }
 
+TEST_CASE("Transformers profile on one GPU: the fit is the peak's beside the reserve", "[transformers]") {
+  const ModelConfig q = preset("qwen2.5-7b").config;
+  auto run = [&](i64 seq, i64 batch) {
+    Workload w = with({{"gpu", "l40s"}, {"rt", "transformers"}, {"mnt", "512"}});
+    w.seq = seq;
+    w.batch = batch;
+    const auto e = estimate(q, w);
+    REQUIRE(e.ok());
+    REQUIRE(e->transformers);
+    return std::make_pair(e->inference, *e->transformers);
+  };
+  const auto [fit, t] = run(8192, 1);
+  const i64 room = fit.capacity_bytes - fit.reserve_bytes;
+  CHECK(fit.fits == (t.peak_bytes <= room));
+  // The largest batch at seq 8192 fits and one more does not; likewise the longest seq at batch 1.
+  REQUIRE(fit.max_sequences >= 1);
+  CHECK(run(8192, fit.max_sequences).second.peak_bytes <= room);
+  CHECK(run(8192, fit.max_sequences + 1).second.peak_bytes > room);
+  REQUIRE(fit.max_context > 512);
+  CHECK(run(fit.max_context, 1).second.peak_bytes <= room);
+  if (!fit.max_context_is_model_limit) CHECK(run(fit.max_context + 1, 1).second.peak_bytes > room);
+}
+
 TEST_CASE("Transformers profile: where it does not reach, a note names the field", "[transformers]") {
   auto note_field = [](const ModelConfig& c, std::initializer_list<std::pair<const char*, const char*>> kv) {
     Workload w = with(kv);
