@@ -134,9 +134,22 @@ Result<TransformersMemory> profile(const ModelConfig& c, const Inventory& inv, c
   const bool fp16 = w.weights == WeightFormat::F16 && w.dtype == ComputeDtype::F16;
   if (!bf16 && !fp16) return issue_row("w", Str::eng_tf_weights, std::string(to_string(w.weights)), std::string(to_string(w.dtype)));
   if (w.kv_dtype != (bf16 ? KvDtype::BF16 : KvDtype::F16)) return issue_row("kvt", Str::eng_tf_kv, std::string(to_string(w.dtype)));
-  // attn_implementation="flash_attention_2": sm80 and newer, head dimensions up to 256.
-  if (!w.flash_attention) return issue_row("flash", Str::eng_tf_flash);
-  if (gpu.cuda_cc < 8.0 || c.head_dim > 256) return issue_row("gpu", Str::eng_tf_gpu, gpu.name);
+  // PyTorch's CUDA caching allocator is what max_memory_allocated() reads.
+  if (gpu.cuda_cc <= 0) return issue_row("gpu", Str::eng_tf_cuda, gpu.name);
+  const AttnImpl impl = w.attn_impl;
+  // flash_attention_2: flash-attn 2 runs on sm80 and newer, head dimensions up to 256.
+  if (impl == AttnImpl::FlashAttention2 && (gpu.cuda_cc < 8.0 || c.head_dim > 256)) return issue_row("gpu", Str::eng_tf_gpu, gpu.name);
+  if (impl == AttnImpl::Sdpa) {
+    // PyTorch 2.3's sdp_utils.cpp: the flash (sm80+) and memory-efficient kernels keep no scores;
+    // the math kernel, taken where neither can (head dimensions not a multiple of 8, or above 256
+    // for both), does.
+    if (c.head_dim % 8 != 0 || c.head_dim > 256) return issue_row("attn", Str::eng_tf_sdpa_math, with_commas(c.head_dim));
+    // Qwen2Model._update_causal_mask: AttentionMaskConverter._ignore_causal_mask_sdpa drops the mask
+    // (is_causal instead) only while the keys are fewer than the sliding window; past it a 4D mask
+    // of B · prompt · keys is built.
+    if (c.sliding_window > 0 && w.seq > c.sliding_window)
+      return issue_row("attn", Str::eng_tf_sdpa_window, with_commas(c.sliding_window), with_commas(w.seq));
+  }
   if (w.prefill_chunk != 0) return issue_row("chunk", Str::eng_tf_chunk);
   if (w.max_new_tokens >= w.seq)
     return issue_row("mnt", Str::eng_tf_mnt, with_commas(w.max_new_tokens), with_commas(w.seq));
@@ -149,6 +162,7 @@ Result<TransformersMemory> profile(const ModelConfig& c, const Inventory& inv, c
   m.end_tokens = m.prompt + m.new_tokens - 1;
   const i64 dt = dtype_bytes(w.dtype), B = w.batch, P = m.prompt, T = m.end_tokens;
   const i64 C = c.d_model, I = c.d_ff, L = c.n_layers, hd = c.head_dim, qd = c.n_heads * hd, kvd = c.n_kv_heads * hd;
+  m.attn_impl = impl;
   m.layers = L;
   m.kv_width = kvd;
   m.dtype_bytes = dt;
@@ -182,13 +196,25 @@ Result<TransformersMemory> profile(const ModelConfig& c, const Inventory& inv, c
   // whose input is inputs_embeds).
   const i64 g = m.gpus;
   const Checked mlp = round512(N * I * dt) * (3 * g) + hidden * ((L > 1 ? 4 : 3) + 3 * (g - 1));
-  // The attention, at flash_attn_func: three hidden states (inputs_embeds, the input, the normed
-  // input), q after RoPE, repeat_kv's K and V at every query head (none when there are as many KV
-  // heads: repeat_kv returns its input), the output and the fp32 softmax_lse (B, heads, P).
+  // The attention: three hidden states (inputs_embeds, the input, the normed input), q after RoPE,
+  // repeat_kv's K and V at every query head (none when there are as many KV heads: repeat_kv
+  // returns its input), then by implementation:
+  //   flash_attention_2 (flash_attn_func): the output and the fp32 softmax_lse (B, heads, P);
+  //   sdpa (Qwen2SdpaAttention, is_causal): the same from the fused kernel, and the output's
+  //     transpose(1, 2).contiguous() copy;
+  //   eager (Qwen2Attention): at softmax(dtype=float32).to(dtype), the scores q·kᵀ/√d + mask in the
+  //     model's dtype, their fp32 softmax and its cast back (B, heads, P, P each).
+  // Eager also keeps the 4D causal mask (B, 1, P, P) in the model's dtype through the whole forward
+  // (_prepare_4d_causal_attention_mask_with_cache_position, cloned for the attention mask).
   const Checked repeated = kvd != qd ? round512(N * qd * dt) * 2 : Checked();
-  const Checked attn = hidden * ((L > 1 ? 3 : 2) + 2 * (g - 1)) + (round512(N * qd * dt) * 2 + repeated + round512(N * c.n_heads * 4)) * g;
+  const Checked scores = Checked(B) * c.n_heads * P * P;
+  const Checked eager_mask = impl == AttnImpl::Eager ? round512(N * P * dt) : Checked();
+  Checked kernel = round512(N * qd * dt) + round512(N * c.n_heads * 4);  // flash: out and the logsumexp
+  if (impl == AttnImpl::Sdpa) kernel += round512(N * qd * dt);
+  if (impl == AttnImpl::Eager) kernel = round512(scores * dt) * 2 + round512(scores * 4);
+  const Checked attn = hidden * ((L > 1 ? 3 : 2) + 2 * (g - 1)) + (round512(N * qd * dt) + repeated + kernel) * g;
   m.prefill_at_mlp = mlp.value() >= attn.value();
-  const Checked prefill = (m.prefill_at_mlp ? mlp : attn) + ids;
+  const Checked prefill = (m.prefill_at_mlp ? mlp : attn) + ids + eager_mask * g;
   const Checked prefill_peak = Checked(m.weights_bytes) + m.cublas_bytes + kv_prompt + prefill;
 
   // --- The last decode step (prompt + new − 1 tokens cached after it). In the last layer,
@@ -198,7 +224,9 @@ Result<TransformersMemory> profile(const ModelConfig& c, const Inventory& inv, c
   const Checked NT = Checked(B) * T;
   const Checked kv_end = cache(NT);
   const Checked decode_ids = round512(NT * 8) * 2;
-  const Checked grow = kvd != qd ? round512(NT * qd * dt) * 2 : round512(Checked(B) * (T - 1) * kvd * dt);
+  Checked grow = kvd != qd ? round512(NT * qd * dt) * 2 : round512(Checked(B) * (T - 1) * kvd * dt);
+  // Eager: the step's scores (B, heads, 1, T) as above, and its mask (B, 1, 1, T).
+  if (impl == AttnImpl::Eager) grow += round512(NT * c.n_heads * dt) * 2 + round512(NT * c.n_heads * 4) + round512(NT * dt);
   const Checked logits = round512(Checked(B) * c.vocab * dt) * 2 + round512(Checked(B) * c.vocab * 4);
   const Checked decode = (grow.value() >= logits.value() ? grow * g : grow * (g - 1) + logits) + decode_ids;
   const Checked decode_peak = m.new_tokens > 1 ? Checked(m.weights_bytes) + m.cublas_bytes + kv_end + decode : Checked();
@@ -242,7 +270,11 @@ std::vector<EngineTerm> transformers_terms(const TransformersMemory& m, Lang lan
                tx(Str::efx_tf_kv, b(m.layers), b(m.batch * m.prompt), b(m.kv_width), b(dt), b(m.kv_prompt_bytes)),
                src + "cache_utils.py DynamicCache.update"});
   t.push_back({"prefill_activation_bytes", "", static_cast<double>(m.prefill_bytes), true, "estimate",
-               tx(m.prefill_at_mlp ? Str::efx_tf_prefill_mlp : Str::efx_tf_prefill_attn, b(m.batch * m.prompt), b(m.prefill_bytes)),
+               tx(m.prefill_at_mlp ? Str::efx_tf_prefill_mlp
+                  : m.attn_impl == AttnImpl::Eager ? Str::efx_tf_prefill_eager
+                  : m.attn_impl == AttnImpl::Sdpa ? Str::efx_tf_prefill_sdpa
+                                                  : Str::efx_tf_prefill_attn,
+                  b(m.batch * m.prompt), b(m.prefill_bytes)),
                src + "modeling_qwen2.py Qwen2Model.forward, Qwen2DecoderLayer.forward, Qwen2MLP.forward, Qwen2FlashAttention2.forward"});
   if (m.new_tokens > 1) {
     t.push_back({"kv_bytes", "", static_cast<double>(m.kv_end_bytes), true, "exact",

@@ -13,12 +13,14 @@
 //   generation/utils.py GenerationMixin._sample (num_logits_to_keep = 1, logits.clone()[:, -1, :].float());
 // - PyTorch 2.3.1: c10/cuda/CUDACachingAllocator.cpp (round_size, get_allocation_size,
 //   get_free_block, should_split; allocated_bytes counts whole blocks), aten CublasHandlePool.cpp
-//   (the cuBLAS workspace, through the allocator);
+//   (the cuBLAS workspace, through the allocator), aten sdp_utils.cpp (which kernel
+//   scaled_dot_product_attention takes);
 // - flash-attn 2.5.8: flash_attn_interface.py flash_attn_func (out and the fp32 softmax_lse).
+// attn_implementation: sdpa (the default), flash_attention_2 (the calibration's) or eager.
 // One GPU, or device_map="auto" over several (consecutive layers on each, run in turn: --pp N on N
 // GPUs), whose figures are the sums over the GPUs of each one's peak (what a script that adds
 // max_memory_allocated(i) over the devices prints; which layers land where is not modelled);
-// flash_attention_2, sequences of one length (no padding), the Llama-decoder families.
+// sequences of one length (no padding), the Llama-decoder families.
 #pragma once
 #include <string>
 #include <vector>
@@ -31,6 +33,7 @@ namespace llmsize::core {
 inline constexpr std::string_view kTransformersVersion = "transformers 4.46.0 · PyTorch 2.3.1 · flash-attn 2.5.8";
 
 struct TransformersMemory {
+  AttnImpl attn_impl = AttnImpl::Sdpa;
   i64 gpus = 1;                    // device_map="auto" over --pp GPUs: every figure below is summed over them
   i64 batch = 0, prompt = 0, new_tokens = 0;
   i64 layers = 0, kv_width = 0, dtype_bytes = 2;  // the cache's layers, K (and V) values per token of a layer, their bytes

@@ -204,7 +204,7 @@ json estimate_object(const ModelConfig& cfg, const Workload& w, const Estimate& 
   if (e.transformers) {  // runtime transformers: generate() as torch.cuda.max_memory_allocated() measures it
     const TransformersMemory& t = *e.transformers;
     out["engine"] = {{"name", "transformers"}, {"version", std::string(kTransformersVersion)}, {"prompt_tokens", t.prompt},
-                     {"max_new_tokens", t.new_tokens}, {"gpus", t.gpus}, {"weights_bytes", t.weights_bytes}, {"weights_raw_bytes", t.weights_raw_bytes},
+                     {"max_new_tokens", t.new_tokens}, {"attn_implementation", std::string(to_string(t.attn_impl))}, {"gpus", t.gpus}, {"weights_bytes", t.weights_bytes}, {"weights_raw_bytes", t.weights_raw_bytes},
                      {"cublas_bytes", t.cublas_bytes}, {"kv_prompt_bytes", t.kv_prompt_bytes},
                      {"prefill_activation_bytes", t.prefill_bytes}, {"prefill_peak_bytes", t.prefill_peak_bytes},
                      {"kv_bytes", t.kv_end_bytes}, {"decode_activation_bytes", t.decode_bytes}, {"decode_peak_bytes", t.decode_peak_bytes},
@@ -367,7 +367,7 @@ std::string estimate_text(const ModelConfig& cfg, const Workload& w, const Estim
   }
   if (e.transformers && w.mode == Mode::Inference) {
     const TransformersMemory& g = *e.transformers;
-    o += prints("Transformers", kTransformersVersion, "prompt " + n(g.prompt) + ", max_new_tokens " + n(g.new_tokens) + ", flash_attention_2" +
+    o += prints("Transformers", kTransformersVersion, "prompt " + n(g.prompt) + ", max_new_tokens " + n(g.new_tokens) + ", " + std::string(to_string(g.attn_impl)) +
                                                        (g.gpus > 1 ? ", device_map=\"auto\" × " + n(g.gpus) : ""));
     for (const auto& line : transformers_log(g)) o += "  " + line + "\n";
   }

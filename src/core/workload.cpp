@@ -227,6 +227,11 @@ std::vector<WorkloadField> build_fields() {
       int_row(spec("mnt", "--max-new-tokens", "Transformers max_new_tokens",
                    "Transformers generate(max_new_tokens): tokens generated after a prompt of seq − this many", Inference),
               1, kMaxTokens, AT(max_new_tokens)),
+      enum_field<W>(spec("attn", "--attn-implementation", "Transformers attn_implementation",
+                         "Transformers from_pretrained(attn_implementation): sdpa (its default), flash_attention_2 or eager; "
+                         "the Transformers profile's own setting (--flash is the generic estimate's)",
+                         Inference),
+                    kAttnImplNames, AT(attn_impl)),
       real_row(spec("util", "--gpu-mem-util", "GPU memory utilization",
                     "vLLM gpu_memory_utilization: the share of each GPU's memory vLLM may use", Inference),
                0.0, 1.0, AT(gpu_mem_util)),
@@ -421,6 +426,7 @@ std::string_view to_string(Keep k) { return name_at(kKeepNames, static_cast<size
 std::string_view to_string(KvDtype k) { return name_at(kKvDtypeNames, static_cast<size_t>(k)); }
 std::string_view to_string(LogitsMode l) { return name_at(kLogitsModeNames, static_cast<size_t>(l)); }
 std::string_view to_string(Runtime r) { return name_at(kRuntimeNames, static_cast<size_t>(r)); }
+std::string_view to_string(AttnImpl a) { return name_at(kAttnImplNames, static_cast<size_t>(a)); }
 std::string_view to_string(ComputeDtype d) { return name_at(kComputeDtypeNames, static_cast<size_t>(d)); }
 std::string_view to_string(Optimizer o) { return name_at(kOptimizerNames, static_cast<size_t>(o)); }
 std::string_view to_string(StateDtype d) { return name_at(kStateDtypeNames, static_cast<size_t>(d)); }

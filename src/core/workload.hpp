@@ -61,6 +61,9 @@ enum class KvDtype : std::uint8_t { BF16, F16, F32, Fp8, Q8_0, Q4_0 };
 inline constexpr std::string_view kKvDtypeNames[] = {"bf16", "fp16", "fp32", "fp8", "q8_0", "q4_0"};
 enum class LogitsMode : std::uint8_t { Last, All };  // inference: fp32 logits for the last position or all
 inline constexpr std::string_view kLogitsModeNames[] = {"last", "all"};
+// Transformers' attn_implementation (the Transformers profile; --flash stays the generic estimate's).
+enum class AttnImpl : std::uint8_t { Sdpa, FlashAttention2, Eager };
+inline constexpr std::string_view kAttnImplNames[] = {"sdpa", "flash_attention_2", "eager"};
 // PyTorch: the generic estimate with a PyTorch process's reserve; Transformers: model.generate() as
 // torch.cuda.max_memory_allocated() measures it (engine_transformers.hpp).
 enum class Runtime : std::uint8_t { PyTorch, Vllm, LlamaCpp, Sglang, Transformers, None };  // runtime reserve profile
@@ -104,6 +107,7 @@ static_assert(std::size(kModeNames) == static_cast<size_t>(Mode::Training) + 1);
 static_assert(std::size(kKeepNames) == static_cast<size_t>(Keep::No) + 1);
 static_assert(std::size(kKvDtypeNames) == static_cast<size_t>(KvDtype::Q4_0) + 1);
 static_assert(std::size(kLogitsModeNames) == static_cast<size_t>(LogitsMode::All) + 1);
+static_assert(std::size(kAttnImplNames) == static_cast<size_t>(AttnImpl::Eager) + 1);
 static_assert(std::size(kRuntimeNames) == static_cast<size_t>(Runtime::None) + 1);
 static_assert(std::size(kComputeDtypeNames) == static_cast<size_t>(ComputeDtype::F32) + 1);
 static_assert(std::size(kOptimizerNames) == static_cast<size_t>(Optimizer::Lion) + 1);
@@ -165,6 +169,7 @@ struct Workload {
   std::vector<std::string> devices;  // llama.cpp's devices when the cards differ: a catalog id per pipeline stage; empty = `gpu` for each
   // Transformers (model.generate): tokens generated after the prompt; the prompt is seq − this.
   i64 max_new_tokens = 1;
+  AttnImpl attn_impl = AttnImpl::Sdpa;  // from_pretrained(attn_implementation=…); transformers' default is sdpa
 
   // Training.
   Recipe recipe = Recipe::Formula;
@@ -213,6 +218,7 @@ std::string_view to_string(Keep k);
 std::string_view to_string(KvDtype k);
 std::string_view to_string(LogitsMode l);
 std::string_view to_string(Runtime r);
+std::string_view to_string(AttnImpl a);
 std::string_view to_string(ComputeDtype d);
 std::string_view to_string(Optimizer o);
 std::string_view to_string(Recipe r);

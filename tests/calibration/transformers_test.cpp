@@ -32,7 +32,7 @@ struct Row {
 };
 
 TransformersMemory profile(const ModelConfig& c, i64 prompt, i64 new_tokens = 2048, i64 gpus = 1) {
-  Workload w = with({{"gpu", "a100-80gb"}, {"rt", "transformers"}});
+  Workload w = with({{"gpu", "a100-80gb"}, {"rt", "transformers"}, {"attn", "flash_attention_2"}});
   w.gpus = w.pp = gpus;
   w.seq = prompt + new_tokens;
   w.max_new_tokens = new_tokens;
@@ -152,6 +152,32 @@ TEST_CASE("Transformers profile on one GPU: the fit is the peak's beside the res
   if (!fit.max_context_is_model_limit) CHECK(run(fit.max_context + 1, 1).second.peak_bytes > room);
 }
 
+TEST_CASE("Transformers profile: sdpa and eager attention", "[transformers]") {
+  const ModelConfig q = preset("qwen2.5-7b").config;
+  auto run = [&](const char* impl, i64 prompt, i64 fresh) {
+    Workload w = with({{"gpu", "a100-80gb"}, {"rt", "transformers"}, {"attn", impl}});
+    w.seq = prompt + fresh;
+    w.max_new_tokens = fresh;
+    const auto e = estimate(q, w);
+    REQUIRE(e.ok());
+    INFO((e->notes.empty() ? std::string() : e->notes.front().message));
+    REQUIRE(e->transformers);
+    return *e->transformers;
+  };
+  // Where the last MLP sets the prompt's peak, sdpa (transformers' default) is flash_attention_2's:
+  // the kernels differ only inside the attention, whose tensors are freed by then.
+  const TransformersMemory fa = run("flash_attention_2", 30720, 2048), sdpa = run("sdpa", 30720, 2048);
+  CHECK(sdpa.prefill_at_mlp);
+  CHECK(sdpa.peak_bytes == fa.peak_bytes);
+  // Eager materializes the scores: at a 4,096-token prompt the attention's softmax is the peak,
+  // 28 heads × 4096² × (2 + 4 + 2) B beside the 4D mask (4096² × 2 B) that stays for the forward.
+  const TransformersMemory eager = run("eager", 4096, 1);
+  const i64 P = 4096, N = P, qd = 3584, d = 3584;
+  CHECK_FALSE(eager.prefill_at_mlp);
+  const i64 ids = 2 * N * 8 + (N * 8 + P * 8 + 2 * P * 128 * 2);
+  CHECK(eager.prefill_bytes == 3 * N * d * 2 + N * qd * 2 + 2 * N * qd * 2 + 28 * P * P * (2 + 4 + 2) + N * P * 2 + ids);
+}
+
 TEST_CASE("Transformers profile: where it does not reach, a note names the field", "[transformers]") {
   auto note_field = [](const ModelConfig& c, std::initializer_list<std::pair<const char*, const char*>> kv) {
     Workload w = with(kv);
@@ -163,8 +189,9 @@ TEST_CASE("Transformers profile: where it does not reach, a note names the field
     return e->notes.front().field;
   };
   const ModelConfig q = preset("qwen2.5-7b").config;
-  CHECK(note_field(q, {{"flash", "0"}}) == "flash");                     // eager / SDPA
-  CHECK(note_field(q, {{"gpu", "v100-32gb"}}) == "gpu");                  // flash-attn 2 needs sm80
+  CHECK(note_field(q, {{"attn", "flash_attention_2"}, {"gpu", "v100-32gb"}}) == "gpu");  // flash-attn 2 needs sm80
+  CHECK(note_field(q, {{"gpu", "m3-max-128gb"}}) == "gpu");               // max_memory_allocated() is CUDA's
+  CHECK(note_field(preset("mistral-7b").config, {{"seq", "8192"}}) == "attn");  // sdpa past Mistral's window: a 4D mask
   CHECK(note_field(q, {{"w", "gptq-int4"}}) == "w");                           // 16-bit checkpoints only
   CHECK(note_field(q, {{"kvt", "fp8"}}) == "kvt");                        // DynamicCache keeps the model's dtype
   CHECK(note_field(q, {{"gpus", "2"}, {"tp", "2"}}) == "gpus");           // device_map splits layers, not tensors

@@ -390,7 +390,7 @@ test('with the Transformers runtime the Memory tab shows what max_memory_allocat
   // Qwen2.5-7B-Instruct, a prompt of 30,720 tokens and 2,048 new on one A100: the Qwen2.5 speed
   // benchmark's 19.97 GiB (tests/calibration/transformers_test.cpp), the prompt's peak.
   const { page, context, problems } = await openPage({
-    hash: '#v=1&preset=qwen2.5-7b&rt=transformers&seq=32768&mnt=2048&gpu=a100-80gb&ui.tab=memory' });
+    hash: '#v=1&preset=qwen2.5-7b&rt=transformers&attn=flash_attention_2&seq=32768&mnt=2048&gpu=a100-80gb&ui.tab=memory' });
   await frames(page, 3);
   const f = await figures(page);
   assert.equal(f.engine.name, 'transformers');
