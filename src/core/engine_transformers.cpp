@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
-#include "checked.hpp"
 #include "format.hpp"
+#include "torch_allocator.hpp"
 
 namespace llmsize::core {
 
@@ -13,47 +13,6 @@ namespace {
 
 constexpr i64 kMiB = i64{1} << 20;
 constexpr double kGiBd = 1073741824.0;
-// ATen CublasHandlePool.cpp getNewWorkspace: through the caching allocator, so counted; the default
-// CUBLAS_WORKSPACE_CONFIG ":4096:2:16:8" = 4096 KiB · 2 + 16 KiB · 8. One handle: generate() runs
-// on one thread and stream.
-constexpr i64 kCublasWorkspace = 4096 * 1024 * 2 + 16 * 1024 * 8;
-
-// CUDACachingAllocator.cpp round_size: every request to a multiple of 512 bytes.
-i64 round512(i64 b) { return (b + 511) / 512 * 512; }
-Checked round512(Checked b) { return b.ok() ? Checked(round512(b.value())) : b; }
-
-}  // namespace
-
-i64 LoadAllocator::malloc(i64 bytes) {
-  const i64 size = round512(bytes);
-  // kSmallSize (1 MiB): the small pool, whose blocks are split whenever 512 B or more is left.
-  if (size <= kMiB) {
-    allocated_ += size;
-    return size;
-  }
-  // get_free_block: the smallest cached block that fits; else a new segment of
-  // get_allocation_size: kLargeBuffer (20 MiB) below kMinLargeAlloc (10 MiB), else the size
-  // rounded up to kRoundLarge (2 MiB).
-  auto best = free_.end();
-  for (auto it = free_.begin(); it != free_.end(); ++it)
-    if (*it >= size && (best == free_.end() || *it < *best)) best = it;
-  i64 block = 0;
-  if (best != free_.end()) {
-    block = *best;
-    free_.erase(best);
-  } else {
-    block = size < 10 * kMiB ? 20 * kMiB : (size + 2 * kMiB - 1) / (2 * kMiB) * (2 * kMiB);
-  }
-  // should_split: a large block is split only when more than kSmallSize remains; otherwise the
-  // request holds the whole block, and allocated_bytes counts all of it.
-  const i64 rest = block - size;
-  const i64 counted = rest > kMiB ? size : block;
-  if (rest > kMiB) free_.push_back(rest);
-  allocated_ += counted;
-  return counted;
-}
-
-namespace {
 
 // The checkpoint's load (the weights' part of the profile), the same for every seq and batch.
 struct Load {
@@ -80,7 +39,7 @@ Load load_weights(const Inventory& inv, i64 dt) {
   Load l;
   for (const auto& [name, bytes] : tensors) {
     l.raw += bytes;
-    if (round512(bytes) > kMiB) ++l.large;
+    if (allocator_round(bytes) > kMiB) ++l.large;
     alloc.malloc(bytes);
   }
   l.allocated = alloc.allocated();
@@ -178,16 +137,16 @@ Result<TransformersMemory> profile(const ModelConfig& c, const Inventory& inv, c
   // --- The prompt's forward. DynamicCache.update appends each layer's K (after RoPE) and V (the
   // v_proj output) as they are: one allocation each.
   const Checked N = Checked(B) * P;
-  auto cache = [&](Checked tokens) { return round512(tokens * kvd * dt) * (2 * L); };
+  auto cache = [&](Checked tokens) { return allocator_round(tokens * kvd * dt) * (2 * L); };
   const Checked kv_prompt = cache(N);
   // Held through the whole forward: input_ids and attention_mask (B, P) int64 from the tokenizer,
   // position_ids (B, P) and cache_position (P) int64 (prepare_inputs_for_generation), and the
   // rotary cos and sin (1, P, head_dim) Qwen2Model.forward makes once for every layer.
   // Over several GPUs (accelerate's AlignDevicesHook), each layer call on another GPU gets copies of
   // position_ids, cache_position, cos and sin there; inputs_embeds stays on the first.
-  const Checked positions = round512(N * 8) + round512(Checked(P) * 8) + round512(Checked(P) * hd * dt) * 2;
-  const Checked ids = round512(N * 8) * 2 + positions + positions * (m.gpus - 1);
-  const Checked hidden = round512(N * C * dt);
+  const Checked positions = allocator_round(N * 8) + allocator_round(Checked(P) * 8) + allocator_round(Checked(P) * hd * dt) * 2;
+  const Checked ids = allocator_round(N * 8) * 2 + positions + positions * (m.gpus - 1);
+  const Checked hidden = allocator_round(N * C * dt);
   // Each GPU peaks in its last layer (the cache is complete there); what is summed over the GPUs
   // is a hidden state fewer on each GPU after the first (inputs_embeds), the rest the same.
   // The MLP, at act_fn(gate_proj(x)) * up_proj(x): silu(gate), up and their product, beside four
@@ -195,7 +154,7 @@ Result<TransformersMemory> profile(const ModelConfig& c, const Inventory& inv, c
   // variable), the residual after attention and the normed input (one fewer in a one-layer model,
   // whose input is inputs_embeds).
   const i64 g = m.gpus;
-  const Checked mlp = round512(N * I * dt) * (3 * g) + hidden * ((L > 1 ? 4 : 3) + 3 * (g - 1));
+  const Checked mlp = allocator_round(N * I * dt) * (3 * g) + hidden * ((L > 1 ? 4 : 3) + 3 * (g - 1));
   // The attention: three hidden states (inputs_embeds, the input, the normed input), q after RoPE,
   // repeat_kv's K and V at every query head (none when there are as many KV heads: repeat_kv
   // returns its input), then by implementation:
@@ -206,13 +165,13 @@ Result<TransformersMemory> profile(const ModelConfig& c, const Inventory& inv, c
   //     model's dtype, their fp32 softmax and its cast back (B, heads, P, P each).
   // Eager also keeps the 4D causal mask (B, 1, P, P) in the model's dtype through the whole forward
   // (_prepare_4d_causal_attention_mask_with_cache_position, cloned for the attention mask).
-  const Checked repeated = kvd != qd ? round512(N * qd * dt) * 2 : Checked();
+  const Checked repeated = kvd != qd ? allocator_round(N * qd * dt) * 2 : Checked();
   const Checked scores = Checked(B) * c.n_heads * P * P;
-  const Checked eager_mask = impl == AttnImpl::Eager ? round512(N * P * dt) : Checked();
-  Checked kernel = round512(N * qd * dt) + round512(N * c.n_heads * 4);  // flash: out and the logsumexp
-  if (impl == AttnImpl::Sdpa) kernel += round512(N * qd * dt);
-  if (impl == AttnImpl::Eager) kernel = round512(scores * dt) * 2 + round512(scores * 4);
-  const Checked attn = hidden * ((L > 1 ? 3 : 2) + 2 * (g - 1)) + (round512(N * qd * dt) + repeated + kernel) * g;
+  const Checked eager_mask = impl == AttnImpl::Eager ? allocator_round(N * P * dt) : Checked();
+  Checked kernel = allocator_round(N * qd * dt) + allocator_round(N * c.n_heads * 4);  // flash: out and the logsumexp
+  if (impl == AttnImpl::Sdpa) kernel += allocator_round(N * qd * dt);
+  if (impl == AttnImpl::Eager) kernel = allocator_round(scores * dt) * 2 + allocator_round(scores * 4);
+  const Checked attn = hidden * ((L > 1 ? 3 : 2) + 2 * (g - 1)) + (allocator_round(N * qd * dt) + repeated + kernel) * g;
   m.prefill_at_mlp = mlp.value() >= attn.value();
   const Checked prefill = (m.prefill_at_mlp ? mlp : attn) + ids + eager_mask * g;
   const Checked prefill_peak = Checked(m.weights_bytes) + m.cublas_bytes + kv_prompt + prefill;
@@ -223,11 +182,11 @@ Result<TransformersMemory> profile(const ModelConfig& c, const Inventory& inv, c
   // clone and its fp32 copy. input_ids and attention_mask have grown to (B, T) int64.
   const Checked NT = Checked(B) * T;
   const Checked kv_end = cache(NT);
-  const Checked decode_ids = round512(NT * 8) * 2;
-  Checked grow = kvd != qd ? round512(NT * qd * dt) * 2 : round512(Checked(B) * (T - 1) * kvd * dt);
+  const Checked decode_ids = allocator_round(NT * 8) * 2;
+  Checked grow = kvd != qd ? allocator_round(NT * qd * dt) * 2 : allocator_round(Checked(B) * (T - 1) * kvd * dt);
   // Eager: the step's scores (B, heads, 1, T) as above, and its mask (B, 1, 1, T).
-  if (impl == AttnImpl::Eager) grow += round512(NT * c.n_heads * dt) * 2 + round512(NT * c.n_heads * 4) + round512(NT * dt);
-  const Checked logits = round512(Checked(B) * c.vocab * dt) * 2 + round512(Checked(B) * c.vocab * 4);
+  if (impl == AttnImpl::Eager) grow += allocator_round(NT * c.n_heads * dt) * 2 + allocator_round(NT * c.n_heads * 4) + allocator_round(NT * dt);
+  const Checked logits = allocator_round(Checked(B) * c.vocab * dt) * 2 + allocator_round(Checked(B) * c.vocab * 4);
   const Checked decode = (grow.value() >= logits.value() ? grow * g : grow * (g - 1) + logits) + decode_ids;
   const Checked decode_peak = m.new_tokens > 1 ? Checked(m.weights_bytes) + m.cublas_bytes + kv_end + decode : Checked();
 

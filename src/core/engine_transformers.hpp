@@ -73,19 +73,4 @@ std::vector<std::string> transformers_log(const TransformersMemory& m);
 // Every term with its formula and source (their words in `lang`).
 std::vector<EngineTerm> transformers_terms(const TransformersMemory& m, Lang lang = Lang::En);
 
-// PyTorch's caching allocator, as far as a run that only allocates needs it (the checkpoint's
-// load): the bytes allocated_bytes counts for each request in turn. Requests up to 1 MiB are
-// 512-rounded (small blocks split down to 512 B); larger ones take the smallest cached free block
-// that fits, or a new segment (20 MiB below 10 MiB, else rounded up to 2 MiB), and keep the whole
-// block unless more than 1 MiB is left over.
-class LoadAllocator {
- public:
-  i64 malloc(i64 bytes);  // the bytes counted for this request
-  i64 allocated() const { return allocated_; }
-
- private:
-  std::vector<i64> free_;  // cached free blocks of the large pool (split remainders)
-  i64 allocated_ = 0;
-};
-
 }  // namespace llmsize::core

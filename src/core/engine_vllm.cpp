@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "format.hpp"
+#include "torch_allocator.hpp"
 
 namespace llmsize::core {
 
@@ -42,16 +43,8 @@ i64 max_memory(const Spec& s, i64 max_model_len, i64 mbt) {
   }
 }
 
-// PyTorch's caching allocator (c10/cuda/CUDACachingAllocator.cpp): a request is rounded to 512
-// B; above 10 MiB it takes a fresh segment rounded to 2 MiB, split only when more than 1 MiB
-// (kSmallSize) is left, so an unsplit tail counts as allocated.
-i64 allocated(i64 bytes) {
-  constexpr i64 kMiB = i64{1} << 20;
-  const i64 r = ceil_div(bytes, 512) * 512;
-  if (r <= 10 * kMiB) return r;
-  const i64 segment = ceil_div(r, 2 * kMiB) * 2 * kMiB;
-  return segment - r > kMiB ? r : segment;
-}
+// A fresh request as PyTorch's caching allocator counts it (torch_allocator.hpp).
+i64 allocated(i64 bytes) { return fresh_block_bytes(bytes); }
 
 // The peak of PyTorch's allocated memory in profile_run (v1/worker/gpu_model_runner.py), above
 // what was allocated before it: _dummy_run(T = max_num_batched_tokens) with no attention
@@ -93,7 +86,7 @@ Peak profile_peak(const ModelConfig& c, const Workload& w, const Gpu& gpu, i64 t
   // cuBLAS takes its workspace from the caching allocator on the first GEMM and keeps it:
   // 32 MiB on Hopper and Blackwell, else 4096 KiB × 2 + 16 KiB × 8 (PyTorch's default
   // CUBLAS_WORKSPACE_CONFIG ":4096:2:16:8").
-  const i64 cublas = gpu.cuda_cc >= 9.0 ? 32 * kMiB : 8 * kMiB + 128 * 1024;
+  const i64 cublas = gpu.cuda_cc >= 9.0 ? 32 * kMiB : kCublasWorkspace;
   p.workspace += cublas;
   p.sampler = sampler;
   return p;

@@ -40,11 +40,9 @@ std::string recipe_part_source(const RecipePart& part, Lang lang) {
   return lang == Lang::En || !part.source_in ? part.source : part.source_in(lang);
 }
 
-i64 allocator_round(i64 bytes) { return bytes <= 0 ? 0 : std::max<i64>(512, ceil_div(bytes, 512) * 512); }
 
 namespace recipe_detail {
 
-Checked rounded(Checked bytes) { return bytes.ok() ? Checked(allocator_round(bytes.value())) : bytes; }
 
 // bitsandbytes functional.py quantize_4bit (0.41.1 and 0.43.3 alike): the packed weight, the NF4
 // code (get_4bit_type, a new 16-entry tensor each call), and the absmax: fp32 per 64 values, or

@@ -25,6 +25,7 @@
 #include "issue.hpp"
 #include "lang.hpp"
 #include "model.hpp"
+#include "torch_allocator.hpp"
 #include "workload.hpp"
 
 namespace llmsize::core {
@@ -77,17 +78,10 @@ Str recipe_phase_row(RecipePhase phase);
 // The peak of `w.recipe` (not Formula) for this model on this GPU, or the reason it is not modelled.
 Result<RecipePeak> recipe_peak(const ModelConfig& cfg, const Workload& w, const Gpu& gpu);
 
-// The caching allocator's size of one tensor: a multiple of 512 bytes, at least 512
-// (c10/cuda/CUDACachingAllocator.cpp round_size, kMinBlockSize).
-i64 allocator_round(i64 bytes);
-
 // What the recipes share (training_recipe.cpp); each recipe's own code is in its file.
 namespace recipe_detail {
-// ATen CublasHandlePool.cpp getNewWorkspace: allocated through the caching allocator (counted),
-// one per (handle, stream); the default CUBLAS_WORKSPACE_CONFIG ":4096:2:16:8" = 4096 KiB · 2 + 16 KiB · 8.
-inline constexpr i64 kCublasWorkspace = 4096 * 1024 * 2 + 16 * 1024 * 8;
-// A size as the caching allocator counts it; an overflow stays one.
-Checked rounded(Checked bytes);
+// A size as the caching allocator counts it (torch_allocator.hpp); an overflow stays one.
+inline Checked rounded(Checked bytes) { return allocator_round(bytes); }
 // One nn.Linear (in → out) stored by bitsandbytes' quantize_4bit (blocksize 64), each piece its own
 // allocation: the packed 4-bit weight, its 16-entry code, and absmax fp32 per 64 values or, with
 // double quantization, absmax uint8 per 64 with an fp32 absmax per 256 blocks and an offset. The

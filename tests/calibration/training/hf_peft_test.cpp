@@ -128,7 +128,7 @@ TEST_CASE("hf-peft recipe: the six single-GPU Mistral-7B peaks of fms-accelerati
     // After training: the weights, adapters and AdamW's two states, the cuBLAS workspaces and the
     // last batch (input_ids, labels, attention_mask), as modelled, against the CSV's allocation.
     const i64 trained = std::string(r.method) == "full" ? p.weights_bytes : p.adapter_bytes;
-    const i64 after = p.weights_bytes + p.adapter_bytes + 2 * trained + 2 * recipe_detail::kCublasWorkspace + 3 * (r.batch * 4096 * 8);
+    const i64 after = p.weights_bytes + p.adapter_bytes + 2 * trained + 2 * kCublasWorkspace + 3 * (r.batch * 4096 * 8);
     INFO("after training: predicted " << after << " B, measured " << r.after << " B");
     CHECK(r.after - after == 2048);
   }
