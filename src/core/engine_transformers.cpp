@@ -172,6 +172,7 @@ Result<TransformersMemory> profile(const ModelConfig& c, const Inventory& inv, c
   if (impl == AttnImpl::Sdpa) kernel += allocator_round(N * qd * dt);
   if (impl == AttnImpl::Eager) kernel = allocator_round(scores * dt) * 2 + allocator_round(scores * 4);
   const Checked attn = hidden * ((L > 1 ? 3 : 2) + 2 * (g - 1)) + (allocator_round(N * qd * dt) + repeated + kernel) * g;
+  if (!mlp.ok() || !attn.ok()) return memory_overflow("seq");  // before comparing them
   m.prefill_at_mlp = mlp.value() >= attn.value();
   const Checked prefill = (m.prefill_at_mlp ? mlp : attn) + ids + eager_mask * g;
   const Checked prefill_peak = Checked(m.weights_bytes) + m.cublas_bytes + kv_prompt + prefill;
@@ -187,6 +188,7 @@ Result<TransformersMemory> profile(const ModelConfig& c, const Inventory& inv, c
   // Eager: the step's scores (B, heads, 1, T) as above, and its mask (B, 1, 1, T).
   if (impl == AttnImpl::Eager) grow += allocator_round(NT * c.n_heads * dt) * 2 + allocator_round(NT * c.n_heads * 4) + allocator_round(NT * dt);
   const Checked logits = allocator_round(Checked(B) * c.vocab * dt) * 2 + allocator_round(Checked(B) * c.vocab * 4);
+  if (!grow.ok() || !logits.ok()) return memory_overflow("seq");
   const Checked decode = (grow.value() >= logits.value() ? grow * g : grow * (g - 1) + logits) + decode_ids;
   const Checked decode_peak = m.new_tokens > 1 ? Checked(m.weights_bytes) + m.cublas_bytes + kv_end + decode : Checked();
 

@@ -199,6 +199,8 @@ TEST_CASE("Transformers profile: where it does not reach, a note names the field
   CHECK(note_field(q, {{"seq", "100"}, {"mnt", "100"}}) == "mnt");        // no prompt left
   CHECK(note_field(q, {{"chunk", "512"}}) == "chunk");                    // generate() has no chunked prefill
   CHECK(note_field(preset("gemma-2-9b").config, {}) == "rt");             // not a LlamaDecoderLayer family
+  // Eager scores of 64 × 28 × (2^27)² overflow 64 bits: a named refusal, not a wrapped number.
+  CHECK(note_field(q, {{"attn", "eager"}, {"seq", "134217728"}, {"mnt", "1"}, {"batch", "64"}}) == "seq");
   // One new token: the prompt's forward is the only one, and its peak the profile's.
   Workload w = with({{"seq", "4096"}, {"mnt", "1"}});
   w.runtime = Runtime::Transformers;
