@@ -19,7 +19,23 @@ struct Load {
   i64 raw = 0, allocated = 0, large = 0;
 };
 
-Load load_weights(const Inventory& inv, i64 dt) {
+// A checkpoint quantized by GPTQ (auto_gptq) or AWQ (autoawq): every Linear of the layers packed,
+// the rest (embeddings, lm_head, norms, biases) in fp16.
+struct Packing {
+  WeightFormat format = WeightFormat::F16;
+  i64 bits = 16, group = 128;
+  bool packed() const { return bits < 16; }
+};
+
+bool quantized_linear(const Tensor& t) {
+  switch (t.role) {
+    case Role::AttnQ: case Role::AttnK: case Role::AttnV: case Role::AttnO:
+    case Role::FfnGate: case Role::FfnUp: case Role::FfnDown: return t.is_matrix();
+    default: return false;
+  }
+}
+
+Load load_weights(const Inventory& inv, i64 dt, const Packing& q) {
   // Each safetensors file's tensors in sorted key order (safe_open keys()), each moved to the GPU as
   // it is read (accelerate set_module_tensor_to_device). One file's order is taken: where a
   // checkpoint's shards break the order, tensors of 1 to 10 MiB may pair differently in their
@@ -28,7 +44,19 @@ Load load_weights(const Inventory& inv, i64 dt) {
   auto add = [&](const Tensor& t, i64 layer) {
     std::string name = t.name;
     if (const auto at = name.find("{i}"); at != std::string::npos) name.replace(at, 3, std::to_string(layer));
-    tensors.emplace_back(std::move(name), t.numel() * dt);
+    if (!q.packed() || !quantized_linear(t)) {
+      tensors.emplace_back(std::move(name), t.numel() * dt);
+      return;
+    }
+    // auto_gptq QuantLinear: qweight (in·bits/32, out) int32, qzeros (in/group, out·bits/32)
+    // int32, scales (in/group, out) fp16, g_idx (in) int32; autoawq WQLinear_GEMM: qweight
+    // (in, out·bits/32) int32, qzeros and scales the same, no g_idx.
+    const std::string stem = name.substr(0, name.size() - std::string_view(".weight").size());
+    const i64 in = t.rows, out = t.cols, groups = in / q.group;
+    tensors.emplace_back(stem + ".qweight", in * out * q.bits / 8);
+    tensors.emplace_back(stem + ".qzeros", groups * out * q.bits / 8);
+    tensors.emplace_back(stem + ".scales", groups * out * 2);
+    if (q.format != WeightFormat::AwqInt4) tensors.emplace_back(stem + ".g_idx", in * 4);
   };
   for (const Tensor& t : inv.global) add(t, 0);
   for (const LayerKind& k : inv.kinds)
@@ -46,6 +74,14 @@ Load load_weights(const Inventory& inv, i64 dt) {
   return l;
 }
 
+Packing packing_of(const Workload& w) {
+  Packing q;
+  q.format = w.weights;
+  q.group = w.group_size;
+  q.bits = w.weights == WeightFormat::GptqInt8 ? 8 : w.weights == WeightFormat::GptqInt4 || w.weights == WeightFormat::AwqInt4 ? 4 : 16;
+  return q;
+}
+
 Result<TransformersMemory> profile(const ModelConfig& c, const Inventory& inv, const Workload& w, const Gpu& gpu, const Load* load);
 
 }  // namespace
@@ -56,7 +92,7 @@ Result<TransformersMemory> transformers_memory(const ModelConfig& c, const Inven
 
 TransformersFit transformers_fit(const ModelConfig& c, const Inventory& inv, const Workload& w, const Gpu& gpu, i64 room) {
   TransformersFit f;
-  const Load load = load_weights(inv, dtype_bytes(w.dtype));
+  const Load load = load_weights(inv, dtype_bytes(w.dtype), packing_of(w));
   auto fits = [&](i64 seq, i64 batch) {
     Workload x = w;
     x.seq = seq;
@@ -88,11 +124,18 @@ Result<TransformersMemory> profile(const ModelConfig& c, const Inventory& inv, c
   // device_map="auto" over several GPUs puts consecutive layers on each (--pp N on N GPUs) and runs
   // them in turn; tensor or data parallelism is not what it does.
   if (w.tp != 1 || w.gpus != w.pp || w.pp > c.n_layers) return issue_row("gpus", Str::eng_tf_gpus);
-  // from_pretrained(torch_dtype): the checkpoint's 16-bit weights; DynamicCache keeps K and V in it.
+  // from_pretrained(torch_dtype): the checkpoint's 16-bit weights, or a GPTQ / AWQ checkpoint (its
+  // kernels take fp16); DynamicCache keeps K and V in the activations' dtype.
+  const Packing q = packing_of(w);
   const bool bf16 = w.weights == WeightFormat::BF16 && w.dtype == ComputeDtype::BF16;
-  const bool fp16 = w.weights == WeightFormat::F16 && w.dtype == ComputeDtype::F16;
+  const bool fp16 = (w.weights == WeightFormat::F16 || q.packed()) && w.dtype == ComputeDtype::F16;
   if (!bf16 && !fp16) return issue_row("w", Str::eng_tf_weights, std::string(to_string(w.weights)), std::string(to_string(w.dtype)));
   if (w.kv_dtype != (bf16 ? KvDtype::BF16 : KvDtype::F16)) return issue_row("kvt", Str::eng_tf_kv, std::string(to_string(w.dtype)));
+  if (q.packed())  // the packed layout: whole groups of rows, whole int32 words of columns
+    for (const LayerKind& k : inv.kinds)
+      for (const Tensor& t : k.tensors)
+        if (quantized_linear(t) && (t.rows % q.group != 0 || (t.cols * q.bits) % 32 != 0))
+          return issue_row("g", Str::eng_tf_group, std::string(to_string(w.weights)), with_commas(q.group), with_commas(t.rows), with_commas(t.cols));
   // PyTorch's CUDA caching allocator is what max_memory_allocated() reads.
   if (gpu.cuda_cc <= 0) return issue_row("gpu", Str::eng_tf_cuda, gpu.name);
   const AttnImpl impl = w.attn_impl;
@@ -127,12 +170,23 @@ Result<TransformersMemory> profile(const ModelConfig& c, const Inventory& inv, c
   m.dtype_bytes = dt;
 
   // --- The load (load_weights).
-  const Load l = load ? *load : load_weights(inv, dt);
+  const Load l = load ? *load : load_weights(inv, dt, q);
   m.weights_raw_bytes = l.raw;
   m.large_tensors = l.large;
   m.weights_bytes = l.allocated;
   m.segment_slack_bytes = m.weights_bytes - m.weights_raw_bytes;
   m.cublas_bytes = kCublasWorkspace * m.gpus;  // one handle per device
+  // GPTQ 4-bit runs auto_gptq's exllama kernels (transformers' GPTQConfig default, version 1):
+  // exllama_post_init allocates, per device, temp_dq, fp16 of the largest quantized matrix (in ·
+  // out), where prefill dequantizes a weight before cuBLAS. Its temp_state (act-order's input
+  // reorder) is absent from the published rows (desc_act false), which match temp_dq alone to 1 MiB.
+  if (w.weights == WeightFormat::GptqInt4) {
+    i64 largest = 0;
+    for (const LayerKind& k : inv.kinds)
+      for (const Tensor& t : k.tensors)
+        if (quantized_linear(t)) largest = std::max(largest, t.rows * t.cols);
+    m.kernel_buffer_bytes = allocator_round(largest * 2) * m.gpus;
+  }
 
   // --- The prompt's forward. DynamicCache.update appends each layer's K (after RoPE) and V (the
   // v_proj output) as they are: one allocation each.
@@ -175,7 +229,7 @@ Result<TransformersMemory> profile(const ModelConfig& c, const Inventory& inv, c
   if (!mlp.ok() || !attn.ok()) return memory_overflow("seq");  // before comparing them
   m.prefill_at_mlp = mlp.value() >= attn.value();
   const Checked prefill = (m.prefill_at_mlp ? mlp : attn) + ids + eager_mask * g;
-  const Checked prefill_peak = Checked(m.weights_bytes) + m.cublas_bytes + kv_prompt + prefill;
+  const Checked prefill_peak = Checked(m.weights_bytes) + m.kernel_buffer_bytes + m.cublas_bytes + kv_prompt + prefill;
 
   // --- The last decode step (prompt + new − 1 tokens cached after it). In the last layer,
   // torch.cat makes the grown K while the old one is live, then V; repeat_kv then copies both to
@@ -190,7 +244,7 @@ Result<TransformersMemory> profile(const ModelConfig& c, const Inventory& inv, c
   const Checked logits = allocator_round(Checked(B) * c.vocab * dt) * 2 + allocator_round(Checked(B) * c.vocab * 4);
   if (!grow.ok() || !logits.ok()) return memory_overflow("seq");
   const Checked decode = (grow.value() >= logits.value() ? grow * g : grow * (g - 1) + logits) + decode_ids;
-  const Checked decode_peak = m.new_tokens > 1 ? Checked(m.weights_bytes) + m.cublas_bytes + kv_end + decode : Checked();
+  const Checked decode_peak = m.new_tokens > 1 ? Checked(m.weights_bytes) + m.kernel_buffer_bytes + m.cublas_bytes + kv_end + decode : Checked();
 
   for (const Checked& x : {kv_prompt, prefill, prefill_peak, kv_end, decode, decode_peak})
     if (!x.ok()) return memory_overflow("seq");
@@ -225,6 +279,9 @@ std::vector<EngineTerm> transformers_terms(const TransformersMemory& m, Lang lan
   t.push_back({"weights_bytes", "", static_cast<double>(m.weights_bytes), true, "estimate",
                tx(Str::efx_tf_weights, b(m.large_tensors), b(m.weights_raw_bytes), b(m.segment_slack_bytes), b(m.weights_bytes)),
                src + "modeling_utils.py _load_pretrained_model; CUDACachingAllocator.cpp get_allocation_size, should_split"});
+  if (m.kernel_buffer_bytes > 0)
+    t.push_back({"kernel_buffer_bytes", "", static_cast<double>(m.kernel_buffer_bytes), true, "estimate",
+                 tx(Str::efx_tf_exllama, b(m.gpus), b(m.kernel_buffer_bytes)), "auto_gptq 0.7 nn_modules/qlinear/qlinear_exllama.py exllama_post_init"});
   t.push_back({"cublas_bytes", "", static_cast<double>(m.cublas_bytes), true, "exact", tx(Str::efx_tf_cublas, b(m.cublas_bytes)),
                src + "CublasHandlePool.cpp getNewWorkspace"});
   t.push_back({"kv_prompt_bytes", "", static_cast<double>(m.kv_prompt_bytes), true, "exact",
@@ -252,6 +309,7 @@ std::vector<EngineTerm> transformers_terms(const TransformersMemory& m, Lang lan
     if (!x.label.empty()) continue;
     x.row = x.key == "weights_bytes" ? Str::term_tf_weights
             : x.key == "cublas_bytes" ? Str::term_tf_cublas
+            : x.key == "kernel_buffer_bytes" ? Str::term_tf_kernel
             : x.key == "kv_prompt_bytes" ? Str::term_tf_kv_prompt
             : x.key == "prefill_activation_bytes" ? Str::term_tf_prefill
             : x.key == "kv_bytes" ? Str::term_tf_kv_end

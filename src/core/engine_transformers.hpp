@@ -20,7 +20,8 @@
 // One GPU, or device_map="auto" over several (consecutive layers on each, run in turn: --pp N on N
 // GPUs), whose figures are the sums over the GPUs of each one's peak (what a script that adds
 // max_memory_allocated(i) over the devices prints; which layers land where is not modelled);
-// sequences of one length (no padding), the Llama-decoder families.
+// sequences of one length (no padding), the Llama-decoder families; 16-bit checkpoints, or GPTQ
+// (auto_gptq 0.7: exllama for 4 bits) and AWQ (autoawq 0.2.6, GEMM) ones in fp16.
 #pragma once
 #include <string>
 #include <vector>
@@ -43,6 +44,7 @@ struct TransformersMemory {
   i64 segment_slack_bytes = 0;     // weights − raw: blocks kept whole (a remainder of ≤ 1 MiB is not split off)
   i64 large_tensors = 0;           // tensors over 1 MiB (the large pool)
   i64 cublas_bytes = 0;            // the cuBLAS workspace
+  i64 kernel_buffer_bytes = 0;     // GPTQ 4-bit: exllama's temp_dq on each GPU
   i64 kv_prompt_bytes = 0;         // DynamicCache after the prompt: every layer's K and V
   i64 prefill_bytes = 0;           // live tensors beside weights and cache at the prompt's peak
   bool prefill_at_mlp = true;      // the prompt's peak: the last layer's MLP (else its attention)
