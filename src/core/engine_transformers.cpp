@@ -176,16 +176,17 @@ Result<TransformersMemory> profile(const ModelConfig& c, const Inventory& inv, c
   m.weights_bytes = l.allocated;
   m.segment_slack_bytes = m.weights_bytes - m.weights_raw_bytes;
   m.cublas_bytes = kCublasWorkspace * m.gpus;  // one handle per device
-  // GPTQ 4-bit runs auto_gptq's exllama kernels (transformers' GPTQConfig default, version 1):
-  // exllama_post_init allocates, per device, temp_dq, fp16 of the largest quantized matrix (in ·
-  // out), where prefill dequantizes a weight before cuBLAS. Its temp_state (act-order's input
-  // reorder) is absent from the published rows (desc_act false), which match temp_dq alone to 1 MiB.
+  // GPTQ 4-bit runs auto_gptq's exllama kernels (transformers' GPTQConfig default, version 1).
+  // auto_gptq modeling/_utils.py post_init (from exllama_post_init) allocates on each device temp_dq,
+  // (1, max qweight.numel() · 8) fp16 = the largest quantized matrix's in · out, where prefill
+  // dequantizes a weight before cuBLAS, and temp_state, (max_input_len, max_inner_outer_dim) fp16,
+  // which without act-order (desc_act false) is (1, 1).
   if (w.weights == WeightFormat::GptqInt4) {
     i64 largest = 0;
     for (const LayerKind& k : inv.kinds)
       for (const Tensor& t : k.tensors)
         if (quantized_linear(t)) largest = std::max(largest, t.rows * t.cols);
-    m.kernel_buffer_bytes = allocator_round(largest * 2) * m.gpus;
+    m.kernel_buffer_bytes = (allocator_round(largest * 2) + allocator_round(2)) * m.gpus;
   }
 
   // --- The prompt's forward. DynamicCache.update appends each layer's K (after RoPE) and V (the
@@ -281,7 +282,7 @@ std::vector<EngineTerm> transformers_terms(const TransformersMemory& m, Lang lan
                src + "modeling_utils.py _load_pretrained_model; CUDACachingAllocator.cpp get_allocation_size, should_split"});
   if (m.kernel_buffer_bytes > 0)
     t.push_back({"kernel_buffer_bytes", "", static_cast<double>(m.kernel_buffer_bytes), true, "estimate",
-                 tx(Str::efx_tf_exllama, b(m.gpus), b(m.kernel_buffer_bytes)), "auto_gptq 0.7 nn_modules/qlinear/qlinear_exllama.py exllama_post_init"});
+                 tx(Str::efx_tf_exllama, b(m.gpus), b(m.kernel_buffer_bytes)), "auto_gptq 0.7 modeling/_utils.py exllama_post_init, post_init"});
   t.push_back({"cublas_bytes", "", static_cast<double>(m.cublas_bytes), true, "exact", tx(Str::efx_tf_cublas, b(m.cublas_bytes)),
                src + "CublasHandlePool.cpp getNewWorkspace"});
   t.push_back({"kv_prompt_bytes", "", static_cast<double>(m.kv_prompt_bytes), true, "exact",

@@ -117,7 +117,7 @@ TEST_CASE("Transformers 4.46 generate(): the benchmark's GPTQ and AWQ checkpoint
   // The same table's quantized rows (fp16 checkpoints: "AutoGPTQ 0.7.1+cu121 (Compiled from source
   // code)", "AutoAWQ 0.2.6"; the GPTQ-Int8 rows name auto_gptq==0.6.0+cu1210). They rise with the
   // prompt exactly as the BF16 rows do: only the weights as loaded differ, each packed tensor through
-  // the allocator, and for GPTQ-Int4 exllama's temp_dq.
+  // the allocator, and for GPTQ-Int4 exllama's temp_dq (auto_gptq's post_init).
   // Stated misses, each a row's `miss`:
   //   AWQ with a one-token prompt on the tied-embedding models (0.5B, 1.5B, 3B): +220, +367, +495 MiB,
   //     not traced; the same checkpoints' longer prompts, and 7B to 72B AWQ at one token, are within 12 MiB.
