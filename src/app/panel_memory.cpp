@@ -289,10 +289,7 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
   if (e.transformers && !training) {  // runtime transformers: what torch.cuda.max_memory_allocated() returns after generate()
     section(printf_text(T(Str::mem_engine_prints), "Transformers").c_str());
     const core::TransformersMemory& t = *e.transformers;
-    ImGui::TextDisabled("%s", (std::string(core::kTransformersVersion) + " · prompt " + core::with_commas(t.prompt) +
-                               " · max_new_tokens " + core::with_commas(t.new_tokens) + " · " + std::string(core::to_string(t.attn_impl)) +
-                               (t.gpus > 1 ? " · device_map=\"auto\" × " + core::with_commas(t.gpus) : ""))
-                                  .c_str());
+    ImGui::TextDisabled("%s", (std::string(core::kTransformersVersion) + " · " + core::transformers_settings(t, " · ")).c_str());
     ImGui::PushFont(app.fonts.small);
     for (const auto& line : core::transformers_log(t)) ImGui::TextWrapped("%s", line.c_str());
     ImGui::PopFont();

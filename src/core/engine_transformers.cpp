@@ -90,9 +90,10 @@ Result<TransformersMemory> transformers_memory(const ModelConfig& c, const Inven
   return profile(c, inv, w, gpu, nullptr);
 }
 
-TransformersFit transformers_fit(const ModelConfig& c, const Inventory& inv, const Workload& w, const Gpu& gpu, i64 room) {
+TransformersFit transformers_fit(const ModelConfig& c, const Inventory& inv, const Workload& w, const Gpu& gpu, i64 room,
+                                 const TransformersMemory& at) {
   TransformersFit f;
-  const Load load = load_weights(inv, dtype_bytes(w.dtype), packing_of(w));
+  const Load load{at.weights_raw_bytes, at.weights_bytes, at.large_tensors};
   auto fits = [&](i64 seq, i64 batch) {
     Workload x = w;
     x.seq = seq;
@@ -261,6 +262,13 @@ Result<TransformersMemory> profile(const ModelConfig& c, const Inventory& inv, c
 }
 
 }  // namespace
+
+std::string transformers_settings(const TransformersMemory& m, std::string_view sep) {
+  std::string out = "prompt " + with_commas(m.prompt) + std::string(sep) + "max_new_tokens " + with_commas(m.new_tokens) +
+                    std::string(sep) + std::string(to_string(m.attn_impl));
+  if (m.gpus > 1) out += std::string(sep) + "device_map=\"auto\" × " + with_commas(m.gpus);
+  return out;
+}
 
 std::vector<std::string> transformers_log(const TransformersMemory& m) {
   const std::string call = m.gpus == 1 ? "torch.cuda.max_memory_allocated()"

@@ -67,7 +67,13 @@ Result<TransformersMemory> transformers_memory(const ModelConfig& cfg, const Inv
 struct TransformersFit {
   i64 max_seq = 0, max_batch = 0;
 };
-TransformersFit transformers_fit(const ModelConfig& cfg, const Inventory& inv, const Workload& w, const Gpu& gpu, i64 room);
+// `at` is transformers_memory's result for `w`: its load is reused, not simulated again.
+TransformersFit transformers_fit(const ModelConfig& cfg, const Inventory& inv, const Workload& w, const Gpu& gpu, i64 room,
+                                 const TransformersMemory& at);
+
+// The settings the profile ran with, joined by `sep`: "prompt N", "max_new_tokens N", the attention
+// implementation and, over several GPUs, device_map="auto" × N (the CLI's line and the panel's).
+std::string transformers_settings(const TransformersMemory& m, std::string_view sep);
 
 // What a script that prints torch.cuda.max_memory_allocated() after generate() shows.
 std::vector<std::string> transformers_log(const TransformersMemory& m);

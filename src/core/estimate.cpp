@@ -185,7 +185,7 @@ Result<Estimate> estimate(const PreparedModel& m, const Workload& w) {
       if (t.gpus == 1) {
         InferenceMemory& fit = e.inference;
         const i64 room = fit.capacity_bytes - fit.reserve_bytes;
-        const TransformersFit f = transformers_fit(cfg, inv, w, *gpu, room);
+        const TransformersFit f = transformers_fit(cfg, inv, w, *gpu, room, t);
         fit.fits = t.peak_bytes <= room;
         fit.max_context = f.max_seq;
         fit.max_context_is_model_limit = f.max_seq == cfg.max_positions;

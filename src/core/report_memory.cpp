@@ -367,8 +367,7 @@ std::string estimate_text(const ModelConfig& cfg, const Workload& w, const Estim
   }
   if (e.transformers && w.mode == Mode::Inference) {
     const TransformersMemory& g = *e.transformers;
-    o += prints("Transformers", kTransformersVersion, "prompt " + n(g.prompt) + ", max_new_tokens " + n(g.new_tokens) + ", " + std::string(to_string(g.attn_impl)) +
-                                                       (g.gpus > 1 ? ", device_map=\"auto\" × " + n(g.gpus) : ""));
+    o += prints("Transformers", kTransformersVersion, transformers_settings(g, ", "));
     for (const auto& line : transformers_log(g)) o += "  " + line + "\n";
   }
   o += "\n" + t(Str::rep_throughput_heading) + "\n";
