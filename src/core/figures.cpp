@@ -382,9 +382,11 @@ const Figure kFigures[] = {
        if (e.vllm)
          return {tx(l, Str::fx_cap_vllm, n(e.vllm->total_bytes), real(w.gpu_mem_util), n(e.vllm->budget_bytes)),
                  tx(l, Str::fx_cap_vllm_ref, kVllmVersion, e.gpu.cuda_total_source)};
-       return {tx(l, Str::fx_cap, n(e.gpu.memory_bytes), real(e.gpu.usable_fraction)) +
+       // Gpu::usable_bytes: the total CUDA reports where the catalog records it.
+       const bool cuda = e.gpu.cuda_total_bytes > 0;
+       return {tx(l, Str::fx_cap, n(cuda ? e.gpu.cuda_total_bytes : e.gpu.memory_bytes), real(e.gpu.usable_fraction)) +
                    (w.runtime == Runtime::Vllm ? " × gpu_memory_utilization " + real(w.gpu_mem_util) : std::string()),
-               e.gpu.source};
+               cuda ? e.gpu.cuda_total_source : e.gpu.source};
      }},
     {"inference.max_context", "Max context that fits", Unit::Tokens, Inf, [](E e) -> V { return e.inference.max_context; }, Upper,
      [](C, W w, E e, La l) -> D {

@@ -9,7 +9,8 @@
 namespace llmsize::core {
 
 i64 Gpu::usable_bytes() const {
-  return static_cast<i64>(std::floor(static_cast<double>(memory_bytes) * usable_fraction));
+  const i64 total = cuda_total_bytes > 0 ? cuda_total_bytes : memory_bytes;
+  return static_cast<i64>(std::floor(static_cast<double>(total) * usable_fraction));
 }
 
 namespace {

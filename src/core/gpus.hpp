@@ -34,7 +34,9 @@ struct Gpu {
   i64 sm_count = 0;        // streaming multiprocessors (deviceQuery "Multiprocessors"); 0 = not recorded
   double cuda_cc = 0;      // CUDA compute capability (9.0 = Hopper); 0 = not recorded
 
-  i64 usable_bytes() const;     // memory_bytes × usable_fraction
+  // What a program may allocate: the driver's total where the catalog records it (an "80 GB"
+  // H100 gives CUDA 79.19 GiB), else memory_bytes, times usable_fraction.
+  i64 usable_bytes() const;
 };
 
 // Every catalog entry, in file order; parsed once. A broken catalog gives Issues here and

@@ -39,7 +39,7 @@ json estimate_object(const ModelConfig& cfg, const Workload& w, const Estimate& 
   for (const auto& f : workload_fields()) wl[std::string(f.key)] = f.get(w);
   out["workload"] = wl;
   out["gpu"] = {{"id", e.gpu.id}, {"name", e.gpu.name}, {"memory_bytes", e.gpu.memory_bytes},
-                {"usable_fraction", e.gpu.usable_fraction}, {"bandwidth_gbs", e.gpu.bandwidth_gbs},
+                {"cuda_total_bytes", e.gpu.cuda_total_bytes}, {"usable_bytes", e.gpu.usable_bytes()}, {"usable_fraction", e.gpu.usable_fraction}, {"bandwidth_gbs", e.gpu.bandwidth_gbs},
                 {"bf16_tflops", e.gpu.bf16_tflops}, {"fp8_tflops", e.gpu.fp8_tflops}, {"source", e.gpu.source}};
   out["parallel"] = {{"gpus", w.gpus}, {"dp", e.dp}, {"tp", w.tp}, {"pp", w.pp}, {"ep", w.ep}};
   json notes = json::array();

@@ -1,6 +1,7 @@
 // The GPU catalog, the workload field table (strict parsing, unique keys) and throughput
 // bounds (bandwidth roofline, MoE active experts, Chinchilla).
 #include <catch2/catch.hpp>
+#include <cmath>
 
 #include "core/estimate.hpp"
 #include "core/model_fields.hpp"
@@ -142,6 +143,21 @@ TEST_CASE("Chinchilla-optimal tokens are about 20 per parameter", "[core][throug
   // Attention FLOPs: a causal square of s queries has s(s+1)/2 pairs per layer.
   const ModelConfig c = preset("llama-3-8b").config;
   CHECK(attention_flops(c, plan_of(c), 0, 4) == Approx(32.0 * 10 * 2 * 32 * (128 + 128)));
+}
+
+TEST_CASE("A card's usable memory is the total CUDA reports, where the catalog records it", "[core][gpu]") {
+  // An "80 GB" H100 gives CUDA 85,029,158,912 bytes (79.19 GiB), not 80 GiB: the generic fit and
+  // the training capacity use that, as every engine profile does.
+  const Gpu* h = find_gpu("h100-sxm");
+  REQUIRE(h);
+  CHECK(h->usable_bytes() == 85029158912);
+  const Estimate e = run(preset("llama-3.1-8b").config, with({{"gpu", "h100-sxm"}}));
+  CHECK(e.inference.capacity_bytes == 85029158912);
+  // A card without a recorded driver total keeps its memory as sold.
+  const Gpu* m = find_gpu("m3-max-128gb");
+  REQUIRE(m);
+  CHECK(m->cuda_total_bytes == 0);
+  CHECK(m->usable_bytes() == static_cast<i64>(std::floor(static_cast<double>(m->memory_bytes) * m->usable_fraction)));
 }
 
 TEST_CASE("A custom GPU, or a catalog card with its numbers replaced", "[core][gpu]") {
