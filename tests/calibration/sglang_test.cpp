@@ -172,8 +172,8 @@ TEST_CASE("SGLang: defaults by card, refusals, and the estimate without a log", 
     REQUIRE_FALSE(r->notes.empty());
     return r->notes.front().field;
   };
-  CHECK(note(preset("llama-3.1-8b").config, {{"gpu", "b300"}}) == "mfs");  // no nvidia-smi total recorded
-  CHECK(note(preset("llama-3.1-8b").config, {{"gpu", "b300"}, {"mfs", "0.9"}}) == "gpu");  // nor a CUDA total
+  CHECK(note(preset("llama-3.1-8b").config, {{"gpu", "h800"}}) == "mfs");  // no nvidia-smi total recorded
+  CHECK(note(preset("llama-3.1-8b").config, {{"gpu", "h800"}, {"mfs", "0.9"}}) == "gpu");  // nor a CUDA total
   CHECK(note(preset("granite-4.0-h-small").config, {}) == "rt");  // its state path in SGLang is not established
   CHECK(note(preset("gemma-4-31b").config, {}) == "rt");  // later than the version followed
   CHECK(note(preset("llama-3.1-8b").config, {{"kvt", "q4_0"}}) == "kvt");

@@ -324,7 +324,7 @@ TEST_CASE("vLLM 0.19: refusals and the engine's own errors", "[calibration][vllm
     REQUIRE_FALSE(e.value().notes.empty());
     return e.value().notes.front();
   };
-  CHECK(note_of(llama, {{"gpu", "b300"}}).field == "gpu");  // no exact CUDA total recorded for the B300
+  CHECK(note_of(llama, {{"gpu", "h800"}}).field == "gpu");  // no CUDA total recorded for the H800
   CHECK(note_of(llama, {{"kvt", "q8_0"}}).field == "kvt");
   CHECK(note_of(preset("gemma-2-9b").config, {{"pp", "2"}, {"gpus", "2"}}).field == "pp");  // stage placement not followed
   CHECK(note_of(preset("qwen2.5-vl-7b").config, {{"pp", "2"}, {"gpus", "2"}}).field == "pp");  // where the tower sits

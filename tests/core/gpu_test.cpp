@@ -160,6 +160,34 @@ TEST_CASE("A card's usable memory is the total CUDA reports, where the catalog r
   CHECK(m->usable_bytes() == static_cast<i64>(std::floor(static_cast<double>(m->memory_bytes) * m->usable_fraction)));
 }
 
+TEST_CASE("Recorded CUDA totals reproduce the totals the engines and PyTorch print", "[core][gpu]") {
+  // Each line quoted from a published run on that card (the catalog's cuda_total_source names it).
+  struct Row {
+    const char* id;
+    const char* quoted;
+    double gib;       // the total the line prints, GiB
+    double decimals;  // to how many places it prints it
+  };
+  const Row rows[] = {
+      {"l20", "total_gpu_memory: 44.52056884765625GiB (vllm-project/vllm#14011)", 44.52056884765625, 14},
+      {"b300", "Free memory on device (267.08/267.69 GiB) on startup", 267.69, 2},
+      {"mi300x", "Free memory 191.46/191.98 GiB (vLLM on MI300X)", 191.98, 2},
+      {"mi355x", "Free memory on device cuda:0 (…/287.98 GiB) (vLLM's MI355 CI)", 287.98, 2},
+      {"a10g", "GPU 0 has a total capacity of 22.06 GiB (out-of-memory message on an A10G)", 22.06, 2},
+      {"h20", "total capacity of 95.00 GiB (out-of-memory messages on H20)", 95.00, 2},
+      {"a100-40gb", "42405855232 bytes of total memory (PyTorch on an A100-SXM4-40GB)", 42405855232.0 / 1073741824.0, 14},
+  };
+  for (const Row& r : rows) {
+    INFO(r.id << ": " << r.quoted);
+    const Gpu* g = find_gpu(r.id);
+    REQUIRE(g);
+    REQUIRE(g->cuda_total_bytes > 0);
+    const double scale = std::pow(10.0, r.decimals);
+    CHECK(std::round(static_cast<double>(g->cuda_total_bytes) / 1073741824.0 * scale) == std::round(r.gib * scale));
+    CHECK(g->cuda_total_bytes < g->memory_bytes);  // the driver keeps some
+  }
+}
+
 TEST_CASE("A custom GPU, or a catalog card with its numbers replaced", "[core][gpu]") {
   const ModelConfig c = preset("llama-3.1-8b").config;
   // 48 GiB, 960 GB/s, 150 TFLOPS: memory, the decode bound and the prefill time follow the given numbers.

@@ -140,8 +140,8 @@ TEST_CASE("Inference total is weights + KV + temporaries + reserve, in three pha
   // records it (engine_vllm.hpp), else of the memory as sold.
   CHECK(run(c, with({{"rt", "vllm"}})).inference.capacity_bytes ==
         static_cast<i64>(std::ceil(static_cast<double>(find_gpu("h100-sxm")->cuda_total_bytes) * 0.9)));
-  CHECK(run(c, with({{"rt", "vllm"}, {"gpu", "b300"}})).inference.capacity_bytes ==
-        static_cast<i64>(static_cast<double>(find_gpu("b300")->memory_bytes) * 0.9));
+  CHECK(run(c, with({{"rt", "vllm"}, {"gpu", "h800"}})).inference.capacity_bytes ==
+        static_cast<i64>(static_cast<double>(find_gpu("h800")->memory_bytes) * 0.9));
   // The B200's: PyTorch's total_memory=182631MB (whole MiB).
   CHECK(run(c, with({{"rt", "vllm"}, {"gpu", "b200"}})).inference.capacity_bytes ==
         static_cast<i64>(std::ceil(182631.0 * 1048576.0 * 0.9)));
