@@ -507,7 +507,9 @@ const Figure kFigures[] = {
      [](C, W, E e, La l) -> D {
        const TrainingMemory& m = e.training;
        if (m.recipe)
-         return {tx(l, Str::fx_train_reserve_recipe, n(m.reserve_bytes), n(m.recipe->fixed_bytes)), tx(l, Str::fx_train_reserve_recipe_ref, m.recipe->version)};
+         return {tx(l, Str::fx_train_reserve_recipe, n(m.reserve_bytes), n(m.recipe->fixed_bytes)) +
+                     (m.recipe->gathered_bytes > 0 ? tx(l, Str::fx_train_reserve_gathered, n(m.recipe->gathered_bytes)) : std::string()),
+                 tx(l, Str::fx_train_reserve_recipe_ref, m.recipe->version)};
        return {tx(l, Str::fx_train_reserve, n(m.reserve_bytes), n(m.comm_bytes), n(m.gathered_bytes), n(m.dequant_bytes)),
                tx(l, Str::fx_train_reserve_ref)};
      }},

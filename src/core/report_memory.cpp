@@ -103,6 +103,7 @@ json estimate_object(const ModelConfig& cfg, const Workload& w, const Estimate& 
                                  {"saved_bytes", t.recipe->saved_bytes},
                                  {"head_bytes", t.recipe->head_bytes},
                                  {"fixed_bytes", t.recipe->fixed_bytes},
+                                 {"gathered_bytes", t.recipe->gathered_bytes},
                                  {"parts", parts}};
   }
   out["fit"] = {{"capacity_bytes", m.capacity_bytes},

@@ -250,8 +250,9 @@ Result<TrainingMemory> training_memory(const ModelConfig& cfg, const Inventory& 
     m.optimizer_bytes = rp->optimizer_bytes;
     m.activation_bytes = rp->saved_bytes + rp->head_bytes;
     m.logits_bytes = rp->head_bytes;
-    m.recompute_bytes = m.gathered_bytes = m.dequant_bytes = m.comm_bytes = 0;
-    m.overhead_bytes = m.reserve_bytes + rp->fixed_bytes;
+    m.recompute_bytes = m.dequant_bytes = m.comm_bytes = 0;
+    m.gathered_bytes = rp->gathered_bytes;
+    m.overhead_bytes = m.reserve_bytes + rp->fixed_bytes + rp->gathered_bytes;
     m.total_bytes = total.value();
     m.peak_allocated_bytes = rp->peak_allocated_bytes;
     m.trainable_params = rp->trainable_params;

@@ -29,6 +29,7 @@ Str recipe_phase_row(RecipePhase phase) {
     case RecipePhase::LossForward: return Str::recipe_phase_loss_forward;
     case RecipePhase::LayerBackward: return Str::recipe_phase_layer_backward;
     case RecipePhase::OptimizerStep: return Str::recipe_phase_optimizer_step;
+    case RecipePhase::EmbeddingBackward: return Str::recipe_phase_embedding_backward;
   }
   return Str::recipe_phase_ce_backward;
 }

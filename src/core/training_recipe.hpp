@@ -33,7 +33,7 @@ namespace llmsize::core {
 // When the peak happens.
 enum class RecipePhase : std::uint8_t {
   CrossEntropyBackward, LmHeadBackward, EndOfForward, ConvertOutput,  // litgpt
-  LossForward, LayerBackward, OptimizerStep,                          // hf-peft
+  LossForward, LayerBackward, OptimizerStep, EmbeddingBackward,       // hf-peft
 };
 
 // One group of live tensors at the peak: `bytes` as the caching allocator counts them (each
@@ -68,6 +68,7 @@ struct RecipePeak {
   i64 saved_bytes = 0;           // tensors autograd keeps for backward at the end of forward
   i64 head_bytes = 0;            // the logits and loss region in the peak's phase
   i64 fixed_bytes = 0;           // the RoPE cache and the cuBLAS workspace
+  i64 gathered_bytes = 0;        // FSDP: the all-gathered (unsharded) parameters live at the peak
   std::vector<RecipePart> parts; // the peak's live tensors by group, largest first; they sum to the peak
   // The peak is weights + adapters + gradients + optimizer + saved + head + fixed.
 };

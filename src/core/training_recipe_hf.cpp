@@ -24,7 +24,21 @@
 //   inputs; backward recomputes the layer and runs its backward), optim/adamw.py
 //   _multi_tensor_adamw (foreach: in-place updates, then torch._foreach_sqrt(exp_avg_sq), a full
 //   copy), tools/autograd/gen_variable_type.py (an operand is saved only for a gradient that is
-//   computed: a frozen Linear keeps no input), the caching allocator's 512-byte rounding.
+//   computed: a frozen Linear keeps no input), the caching allocator's 512-byte rounding;
+// - FSDP (--zero fsdp, full fine-tuning), PyTorch 2.4.1's FullyShardedDataParallel as accelerate
+//   1.0.1 wraps it from fms-acceleration's scripts/benchmarks/accelerate.yaml (FULL_SHARD,
+//   TRANSFORMER_BASED_WRAP: one unit per decoder layer and the root, BACKWARD_PRE, no forward
+//   prefetch, use_orig_params true as accelerate launch sets it, no mixed precision):
+//   distributed/fsdp/_flat_param.py FlatParamHandle._init_flat_param_and_metadata (with
+//   use_orig_params each parameter starts 16-byte aligned) and flatten_tensors / _get_shard (the
+//   flat parameter padded to a multiple of the world size, one equal shard per rank);
+//   _runtime_utils.py _post_forward_reshard (every unit but the root frees its all-gathered
+//   parameter after its forward), _pre_backward_hook with _prefetch_handle (BACKWARD_PRE gathers
+//   the next unit before the current one's backward runs), _post_backward_hook / _reduce_grad
+//   (the unit's unsharded gradient, built when its last parameter's gradient arrives, is
+//   reduce-scattered into a shard that stays as the flat parameter's .grad),
+//   _root_pre_forward -> FlatParamHandle._reset_flat_param_grad_info_if_needed (the next step's
+//   forward drops those shards once zero_grad has set the original parameters' .grad to None).
 #include <algorithm>
 
 #include "params.hpp"
@@ -43,7 +57,9 @@ std::optional<Issue> hf_scope(const ModelConfig& c, const Workload& w, const Gpu
   if (w.mode != Mode::Training) return refuse(Str::recipe_training_only);
   if (!hf_family(c.family)) return refuse(Str::recipe_hf_family, std::string(family_id(c.family)));
   if (!hf_llama_decoder(c)) return refuse(Str::recipe_hf_shape);
-  if (w.gpus != 1 || w.tp != 1 || w.pp != 1 || w.ep != 1 || w.sharding != Sharding::None) return refuse(Str::recipe_hf_one_gpu);
+  const bool fsdp = w.sharding == Sharding::Fsdp;
+  if (w.tp != 1 || w.pp != 1 || w.ep != 1 || (w.sharding != Sharding::None && !fsdp) || (w.gpus != 1) != fsdp)
+    return refuse(Str::recipe_hf_one_gpu);
   if (w.adapter != Adapter::None) return refuse(Str::recipe_hf_adapter);
   // gradient_checkpointing=True keeps each layer's input (--recompute full); False keeps every
   // layer's saved tensors (--recompute none).
@@ -55,6 +71,8 @@ std::optional<Issue> hf_scope(const ModelConfig& c, const Workload& w, const Gpu
   dq = w.qlora || w.weights == WeightFormat::Nf4Dq;
   method = four_bit ? Method::Qlora : w.lora_rank > 0 ? Method::Lora : Method::Full;
   if (method == Method::Qlora && w.lora_rank <= 0) return refuse(Str::recipe_hf_qlora_rank);
+  if (fsdp && method != Method::Full) return refuse(Str::recipe_hf_fsdp_lora);
+  if (fsdp && w.grad_accum > 1) return refuse(Str::recipe_hf_fsdp_accum);
   // Without checkpointing nothing makes the embeddings need a gradient: layer 0's attention keeps
   // its tensors only for an adapter there; with adapters on the MLP alone the first layers' would
   // need a reach this model does not follow.
@@ -130,6 +148,33 @@ Result<RecipePeak> hf_peft_peak(const ModelConfig& c, const Workload& w, const G
     weights += Checked(other) * 2 + (norm_params + bias_params) * 4;
     weights_formula = row_arg(Str::rfx_weights_4bit_hf, with_commas(7 * L), dq ? Str::rfx_absmax_nf4_dq : Str::rfx_absmax_nf4,
                               with_commas(other), with_commas(norm_params.value() + bias_params));
+  }
+  // FSDP: every rank keeps one shard of each unit's flat parameter (FlatParamHandle: the unit's
+  // parameters in registration order, each starting 16-byte aligned, i.e. at a multiple of 8 bf16
+  // elements, the whole padded to a multiple of the world size). The units: each decoder layer
+  // (q, k, v with Qwen2's biases, o, gate, up, down, the two norms) and the root (embed_tokens,
+  // the final norm, lm_head unless tied).
+  const bool fsdp = w.sharding == Sharding::Fsdp;
+  const i64 W = fsdp ? w.gpus : 1;
+  auto flat_numel = [W](std::initializer_list<Checked> numels) {
+    Checked t(0);
+    for (const Checked& n : numels) {
+      if (n.ok() && n.value() == 0) continue;
+      if (t.ok() && t.value() % 8 != 0) t = Checked(ceil_div(t.value(), 8) * 8);
+      t += n;
+    }
+    return t.ok() ? Checked(ceil_div(t.value(), W) * W) : t;
+  };
+  const i64 qb = c.bias_qkv ? qd : 0, kb = c.bias_qkv ? kvd : 0;
+  const Checked layer_flat = flat_numel({Checked(C) * qd, Checked(qb), Checked(C) * kvd, Checked(kb), Checked(C) * kvd, Checked(kb),
+                                         Checked(qd) * C, Checked(C) * I, Checked(C) * I, Checked(I) * C, Checked(C), Checked(C)});
+  const Checked root_flat = flat_numel({Checked(V) * C, Checked(C), c.tie_embeddings ? Checked(0) : Checked(V) * C});
+  auto per_rank = [W](Checked flat) { return flat.ok() ? Checked(flat.value() / W) : flat; };  // a multiple of W
+  const Checked shard_layer = fsdp ? R(per_rank(layer_flat) * 2) : Checked(), shard_root = fsdp ? R(per_rank(root_flat) * 2) : Checked();
+  if (fsdp) {
+    weights = shard_root + shard_layer * L;
+    weights_formula = row_arg(Str::rfx_weights_fsdp, with_commas(root_flat.ok() ? root_flat.value() : 0), with_commas(L),
+                              with_commas(layer_flat.ok() ? layer_flat.value() : 0), with_commas(W));
   }
   Checked adapters, trainable, autocast_cache;
   if (lora) {
@@ -284,25 +329,53 @@ Result<RecipePeak> hf_peft_peak(const ModelConfig& c, const Workload& w, const G
   auto layer_phase = [&](const Moment& m, Checked grads) {
     return weights + adapters + states + grads + m.kept + m.inflight + kept_casts + batch_ids + positions + fixed_fwd;
   };
-  const Checked last_layer = layer_phase(last_moment, full ? full_grads(L - 1) : trained_bytes);
-  const Checked first_layer = layer_phase(first_moment, full ? full_grads(0) : trained_bytes);
+  // FSDP's all-gathered parameters and its gradients during layer k's backward: the root's
+  // parameter (unsharded since its forward) and layer k's, with BACKWARD_PRE layer k-1's already
+  // prefetched; lm_head's and the final norm's gradients wait for the root's last one (the
+  // embeddings', at the very end) before the root's reduce-scatter, layer k's for its own (its
+  // weights' gradients all counted, as on one GPU), and the layers after k have their shards.
+  const Checked root_full = fsdp ? R(root_flat * 2) : Checked(), layer_full = fsdp ? R(layer_flat * 2) : Checked();
+  const Checked head_grads = R(Checked(V) * C * 2) + R(Checked(C) * 2);
+  auto fsdp_grads = [&](i64 k) { return head_grads + per_layer_params * 2 + shard_layer * (L - 1 - k); };
+  auto fsdp_gathered = [&](i64 k) { return root_full + layer_full * (k > 0 ? 2 : 1); };
+  const Checked last_layer = fsdp ? layer_phase(last_moment, fsdp_grads(L - 1)) + fsdp_gathered(L - 1)
+                                  : layer_phase(last_moment, full ? full_grads(L - 1) : trained_bytes);
+  const Checked first_layer = fsdp ? layer_phase(first_moment, fsdp_grads(0)) + fsdp_gathered(0)
+                                   : layer_phase(first_moment, full ? full_grads(0) : trained_bytes);
+  // FSDP, the end of layer 0's backward: its weights' gradients beside the flat gradient
+  // SplitBackward makes of them for the reduce-scatter, the layer's input and its gradient.
+  const Checked layer0_end_grads = head_grads + per_layer_params * 2 * 2 + shard_layer * (L - 1);
+  const Checked layer0_end_kept = R(N * C * 2) * 2;
+  const Checked layer0_end = weights + states + layer0_end_grads + fsdp_gathered(0) + layer0_end_kept + batch_ids + positions + fixed_fwd;
+  // FSDP, the root's backward at the end: each root parameter's gradient (the tied weight's once)
+  // beside their flat copy, every layer's shard, the root unsharded.
+  const Checked root_param_grads = R(Checked(V) * C * 2) * (c.tie_embeddings ? 1 : 2) + R(Checked(C) * 2);
+  const Checked root_end_grads = root_param_grads + root_full + shard_layer * L;
+  const Checked root_end = weights + states + root_end_grads + root_full + batch_ids + positions + fixed_fwd;
   const bool first_wins = first_layer.value() > last_layer.value();
   const Checked loss_phase = weights + adapters + states + grads_in_forward + autocast_cache + kept + final_norm + logits +
-                             log_softmax + batch_ids + shift_labels + positions + fixed_fwd;
+                             log_softmax + batch_ids + shift_labels + positions + fixed_fwd + root_full;
 
   // --- Phase 3, AdamW's step: the gradients, exp_avg, exp_avg_sq and torch._foreach_sqrt's copy.
   const Checked step_temp = trained_bytes;
   const Checked step_phase = weights + adapters + trained_bytes + states + step_temp + batch_ids + cublas;
 
-  for (const Checked& x : {loss_phase, last_layer, first_layer, step_phase})
+  for (const Checked& x : {loss_phase, last_layer, first_layer, step_phase, layer0_end, root_end})
     if (!x.ok()) return memory_overflow("seq");
   Phase top{RecipePhase::LossForward, loss_phase};
   if ((first_wins ? first_layer : last_layer).value() > top.bytes.value()) top = {RecipePhase::LayerBackward, first_wins ? first_layer : last_layer};
+  bool layer0_end_wins = false;
+  if (fsdp && layer0_end.value() > top.bytes.value()) {
+    top = {RecipePhase::LayerBackward, layer0_end};
+    layer0_end_wins = true;
+  }
+  if (fsdp && root_end.value() > top.bytes.value()) top = {RecipePhase::EmbeddingBackward, root_end};
   if (step_phase.value() > top.bytes.value()) top = {RecipePhase::OptimizerStep, step_phase};
 
   RecipePeak p;
   p.recipe = Recipe::HfPeft;
-  p.version = "transformers 4.48.1 Trainer · TRL 0.13.0 SFTTrainer · PEFT 0.13.2 · PyTorch 2.4.1 · bitsandbytes 0.43.3 · flash-attn 2.7.3";
+  p.version = std::string("transformers 4.48.1 Trainer · TRL 0.13.0 SFTTrainer · PEFT 0.13.2 · PyTorch 2.4.1 · bitsandbytes 0.43.3 · flash-attn 2.7.3") +
+              (fsdp ? " · accelerate 1.0.1 FSDP (FULL_SHARD, BACKWARD_PRE, use_orig_params)" : "");
   p.phase = top.phase;
   p.peak_allocated_bytes = top.bytes.value();
   p.weights_bytes = weights.value();
@@ -324,9 +397,20 @@ Result<RecipePeak> hf_peft_peak(const ModelConfig& c, const Workload& w, const G
              : "transformers from_pretrained(torch_dtype=bfloat16)");
   part(Str::recipe_part_adapters, adapters, row_arg(Str::rfx_lora_fp32, with_commas(r)), "PEFT get_peft_model (autocast_adapter_dtype=True)");
   const Checked fixed = top.phase == RecipePhase::OptimizerStep ? cublas : fixed_fwd;
-  Checked saved, head, grads = Checked(), opt = states;
+  Checked saved, head, grads = Checked(), opt = states, gathered;
+  RowArg grads_formula = lora ? Str::rfx_grads_lora : Str::rfx_grads_full;
+  const std::string src_fsdp = "torch distributed/fsdp/_runtime_utils.py (_post_forward_reshard, _pre_backward_hook, _prefetch_handle, _post_backward_hook)";
+  auto gathered_part = [&](Checked bytes, i64 layers) {
+    gathered = bytes;
+    const std::string root_n = with_commas(root_flat.ok() ? root_flat.value() : 0);
+    part(Str::recipe_part_gathered, bytes,
+         layers == 0 ? row_arg(Str::rfx_gathered_root, root_n)
+                     : row_arg(Str::rfx_gathered_layers, root_n, with_commas(layers), with_commas(layer_flat.ok() ? layer_flat.value() : 0)),
+         src_fsdp);
+  };
   if (top.phase == RecipePhase::LossForward) {
     grads = grads_in_forward;
+    if (fsdp) gathered_part(root_full, 0);
     saved = kept + final_norm + batch_ids + shift_labels + positions + autocast_cache;
     head = logits + log_softmax;
     if (checkpointing)
@@ -340,8 +424,20 @@ Result<RecipePeak> hf_peft_peak(const ModelConfig& c, const Workload& w, const G
     part(Str::recipe_part_log_softmax, log_softmax, Str::rfx_log_softmax_hf, "torch cross_entropy: log_softmax, nll_loss; LogSoftmaxBackward0.result");
     part(Str::recipe_part_ids, batch_ids + shift_labels + positions, Str::rfx_ids_hf, "DataCollatorForLanguageModeling; ForCausalLMLoss; MistralModel.forward");
     part(Str::recipe_part_autocast_cache, autocast_cache, Str::rfx_autocast_cache, "torch autocast_mode.cpp cached_cast, clear_autocast_cache");
+  } else if (top.phase == RecipePhase::LayerBackward && layer0_end_wins) {
+    grads = layer0_end_grads;
+    grads_formula = row_arg(Str::rfx_grads_fsdp_end, with_commas(L - 1));
+    gathered_part(fsdp_gathered(0), 1);
+    saved = layer0_end_kept + batch_ids + positions;
+    part(Str::recipe_part_layer_grads, layer0_end_kept, Str::rfx_layer_inflight, "torch autograd (SplitBackward); " + src_fsdp);
+    part(Str::recipe_part_ids, batch_ids + positions, Str::rfx_ids_hf, "DataCollatorForLanguageModeling; MistralModel.forward");
   } else if (top.phase == RecipePhase::LayerBackward) {
-    grads = full ? full_grads(first_wins ? 0 : L - 1) : trained_bytes;
+    const i64 k = first_wins ? 0 : L - 1;
+    grads = fsdp ? fsdp_grads(k) : full ? full_grads(k) : trained_bytes;
+    if (fsdp) {
+      grads_formula = row_arg(Str::rfx_grads_fsdp_layer, with_commas(k), with_commas(L - 1 - k));
+      gathered_part(fsdp_gathered(k), k > 0 ? 2 : 1);
+    }
     const Moment& m = first_wins ? first_moment : last_moment;
     saved = m.kept + m.inflight + kept_casts + batch_ids + positions;
     part(Str::recipe_part_autocast_cache, kept_casts, Str::rfx_autocast_cache, "torch autocast_mode.cpp cached_cast; autograd MmBackward0 (mat2)");
@@ -356,14 +452,23 @@ Result<RecipePeak> hf_peft_peak(const ModelConfig& c, const Workload& w, const G
     }
     part(Str::recipe_part_layer_grads, m.inflight, Str::rfx_layer_inflight, "torch autograd; flash-attn flash_api.cpp mha_bwd");
     part(Str::recipe_part_ids, batch_ids + positions, Str::rfx_ids_hf, "DataCollatorForLanguageModeling; MistralModel.forward");
+  } else if (top.phase == RecipePhase::EmbeddingBackward) {
+    grads = root_end_grads;
+    grads_formula = row_arg(Str::rfx_grads_fsdp_root, with_commas(L));
+    gathered_part(root_full, 0);
+    saved = batch_ids + positions;
+    part(Str::recipe_part_ids, batch_ids + positions, Str::rfx_ids_hf, "DataCollatorForLanguageModeling; MistralModel.forward");
   } else {
     grads = trained_bytes;
+    if (fsdp) grads_formula = Str::rfx_grads_fsdp_step;
     opt = states + step_temp;
     saved = batch_ids;
     part(Str::recipe_part_step_temp, step_temp, Str::rfx_foreach_sqrt, src_adamw);
     part(Str::recipe_part_ids, batch_ids, Str::rfx_ids_hf, "DataCollatorForLanguageModeling");
   }
-  part(Str::recipe_part_gradients, grads, lora ? Str::rfx_grads_lora : Str::rfx_grads_full, "torch AccumulateGrad; transformers Trainer._inner_training_loop (model.zero_grad())");
+  part(Str::recipe_part_gradients, grads, grads_formula,
+       fsdp ? "torch AccumulateGrad; " + src_fsdp + ", _reset_flat_param_grad_info_if_needed"
+            : std::string("torch AccumulateGrad; transformers Trainer._inner_training_loop (model.zero_grad())"));
   part(Str::recipe_part_optimizer, states, Str::rfx_adamw_states, src_adamw);
   part(Str::recipe_part_fixed, fixed,
        top.phase == RecipePhase::OptimizerStep ? row_arg(Str::rfx_fixed_cublas, with_commas(kCublasWorkspace))
@@ -374,6 +479,7 @@ Result<RecipePeak> hf_peft_peak(const ModelConfig& c, const Workload& w, const G
   p.saved_bytes = saved.value();
   p.head_bytes = head.value();
   p.fixed_bytes = fixed.value();
+  p.gathered_bytes = gathered.value();
   std::stable_sort(p.parts.begin(), p.parts.end(), [](const RecipePart& x, const RecipePart& y) { return x.bytes > y.bytes; });
   return p;
 }

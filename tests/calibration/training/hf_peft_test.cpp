@@ -135,6 +135,123 @@ TEST_CASE("hf-peft recipe: the six single-GPU Mistral-7B peaks of fms-accelerati
   CHECK(worst < 0.0001);
 }
 
+// The two-GPU full fine-tuning rows of the same file: `accelerate launch` with
+// scripts/benchmarks/accelerate.yaml (FSDP FULL_SHARD, TRANSFORMER_BASED_WRAP, BACKWARD_PRE, no
+// forward prefetch, mixed_precision 'no'), per_device_train_batch_size 2 and 4 (the effective
+// batch over the two GPUs 4 and 8), the rest as above; the Trainer's memory metrics are rank 0's.
+struct FsdpRow {
+  const char* quoted;
+  i64 batch, peak, after;
+};
+const FsdpRow kFsdpRows[] = {
+    {",0.15,,none,2.00E-05,,,44382,36225939968,28984199680,mistralai/Mistral-7B-v0.1,2,,2,,,bfloat16,0.840439606,294.9755,1.356,0.339,2777.18",
+     2, 36225939968, 28984199680},
+    {",0.29,,none,2.00E-05,,,53587,36226136576,28984396288,mistralai/Mistral-7B-v0.1,2,,4,,,bfloat16,0.833756981,544.5118,1.469,0.184,3008.934",
+     4, 36226136576, 28984396288},
+};
+
+Workload fsdp_workload(i64 batch) {
+  Workload w = workload_of(kRows[0]);
+  w.batch = batch;
+  w.sharding = Sharding::Fsdp;
+  w.gpus = 2;
+  return w;
+}
+
+TEST_CASE("hf-peft recipe over FSDP: the two-GPU full fine-tuning peaks of the same file", "[calibration][training]") {
+  const ModelConfig mistral = mistral_with_pad();
+  const auto one = estimate(mistral, workload_of(kRows[0]));
+  REQUIRE(one.ok());
+  for (const FsdpRow& r : kFsdpRows) {
+    INFO(r.quoted);
+    const auto e = estimate(mistral, fsdp_workload(r.batch));
+    INFO(join(e.issues()));
+    REQUIRE(e.ok());
+    const RecipePeak& p = *e.value().training.recipe;
+    // Every Mistral parameter has an even number of elements, a multiple of 8: the shards are the
+    // halves of the bf16 model, with no padding.
+    CHECK(2 * p.weights_bytes == one.value().training.recipe->weights_bytes);
+    // The peak is AdamW's step over the shards: weights, gradients, exp_avg, exp_avg_sq and the
+    // sqrt copy, 5 × 7,241,740,288 B, with the batch's ids and the two cuBLAS workspaces. The
+    // loss's forward (the root's parameter all-gathered beside the shards, the checkpoints and
+    // 14 B × 32,001 logits per token) and the layers' and root's backward stay below it.
+    CHECK(p.phase == RecipePhase::OptimizerStep);
+    CHECK(p.peak_allocated_bytes == 5 * p.weights_bytes + 3 * r.batch * 4096 * 8 + 2 * kCublasWorkspace);
+    // Published − llmsize: 2,560 B, for both batches (one GPU's rows: 2,048 B).
+    CHECK(r.peak - p.peak_allocated_bytes == 2560);
+    i64 sum = 0;
+    for (const RecipePart& part : p.parts) sum += part.bytes;
+    CHECK(sum == p.peak_allocated_bytes);
+    CHECK(p.weights_bytes + p.adapter_bytes + p.gradient_bytes + p.optimizer_bytes + p.saved_bytes + p.head_bytes + p.fixed_bytes +
+              p.gathered_bytes ==
+          p.peak_allocated_bytes);
+    // After training, the gradient shards are still there (FSDP drops them only in the next
+    // step's forward, _reset_flat_param_grad_info_if_needed): four shards, where one GPU's
+    // after-training allocation holds three copies (zero_grad freed its gradients).
+    const i64 after = 4 * p.weights_bytes + 2 * kCublasWorkspace + 3 * (r.batch * 4096 * 8);
+    INFO("after training: predicted " << after << " B, measured " << r.after << " B");
+    CHECK(r.after - after == 2560);
+  }
+}
+
+TEST_CASE("hf-peft recipe over FSDP: the moments the two-GPU rows do not reach", "[training]") {
+  const ModelConfig mistral = mistral_with_pad();
+  // Eight GPUs: the shards shrink to an eighth and the loss's forward, which holds the root's
+  // parameter all-gathered (2 B × 262,156,288: embed_tokens, the final norm and lm_head), the
+  // checkpoints and the logits, outgrows the step.
+  Workload w8 = fsdp_workload(4);
+  w8.gpus = 8;
+  const auto e8 = estimate(mistral, w8);
+  REQUIRE(e8.ok());
+  const RecipePeak& p8 = *e8.value().training.recipe;
+  CHECK(p8.phase == RecipePhase::LossForward);
+  CHECK(p8.gathered_bytes == 2 * 262156288);
+  CHECK(p8.weights_bytes == 2 * 7241740288 / 8);
+  CHECK(p8.gradient_bytes == 0);  // the forward dropped last step's shards
+  i64 sum = 0;
+  for (const RecipePart& part : p8.parts) sum += part.bytes;
+  CHECK(sum == p8.peak_allocated_bytes);
+  CHECK(e8.value().training.gathered_bytes == p8.gathered_bytes);
+  // The same run on one GPU: the loss moment there is the bf16 model, its states and the same
+  // activations; under FSDP it is a quarter of the states and weights plus the gathered root.
+  Workload one = workload_of(kRows[0]);
+  one.batch = 4;
+  one.opt_state = StateDtype::BF16;
+  // A small vocabulary moves the peak into the backward of the layers or the root: every moment
+  // adds up, with the layers' gathered parameters named.
+  ModelConfig small = mistral;
+  small.vocab = 512;
+  Workload w = fsdp_workload(1);
+  w.gpus = 64;
+  const auto es = estimate(small, w);
+  REQUIRE(es.ok());
+  const RecipePeak& ps = *es.value().training.recipe;
+  CHECK(ps.phase != RecipePhase::OptimizerStep);
+  CHECK(ps.gathered_bytes >= 2 * 218112000);  // at least one decoder layer all-gathered
+  sum = 0;
+  for (const RecipePart& part : ps.parts) sum += part.bytes;
+  CHECK(sum == ps.peak_allocated_bytes);
+  // Refused by name: LoRA over FSDP, gradient accumulation, DeepSpeed ZeRO, one GPU with fsdp.
+  auto refusal = [&](Workload x) {
+    const auto r = estimate(mistral, x);
+    REQUIRE_FALSE(r.ok());
+    return r.issues().front().message;
+  };
+  Workload lora = workload_of(kRows[2]);
+  lora.sharding = Sharding::Fsdp;
+  lora.gpus = 2;
+  CHECK(refusal(lora).find("full fine-tuning") != std::string::npos);
+  Workload acc = fsdp_workload(2);
+  acc.grad_accum = 2;
+  CHECK(refusal(acc).find("--grad-accum 1") != std::string::npos);
+  Workload z3 = fsdp_workload(2);
+  z3.sharding = Sharding::Zero3;
+  CHECK(refusal(z3).find("DeepSpeed") != std::string::npos);
+  Workload single = fsdp_workload(2);
+  single.gpus = 1;
+  CHECK(refusal(single).find("--zero fsdp") != std::string::npos);
+}
+
 TEST_CASE("hf-peft recipe: trainable parameters and what each method stores", "[training]") {
   const ModelConfig mistral = mistral_with_pad();
   const Row& lora = kRows[2];
@@ -263,6 +380,11 @@ TEST_CASE("hf-peft recipe: every part's formula and source in each language, the
       "torch AccumulateGrad; transformers Trainer._inner_training_loop (model.zero_grad())",
       "torch optim/adamw.py _multi_tensor_adamw (zeros_like(p), foreach)",
       "torch autograd (tools/autograd/derivatives.yaml); flash-attn FlashAttnFunc",
+      "torch distributed/fsdp/_runtime_utils.py (_post_forward_reshard, _pre_backward_hook, _prefetch_handle, _post_backward_hook)",
+      "torch AccumulateGrad; torch distributed/fsdp/_runtime_utils.py (_post_forward_reshard, _pre_backward_hook, _prefetch_handle, "
+      "_post_backward_hook), _reset_flat_param_grad_info_if_needed",
+      "torch autograd (SplitBackward); torch distributed/fsdp/_runtime_utils.py (_post_forward_reshard, _pre_backward_hook, "
+      "_prefetch_handle, _post_backward_hook)",
   };
   std::set<RecipePhase> phases;
   std::set<std::string> seen;
@@ -283,7 +405,24 @@ TEST_CASE("hf-peft recipe: every part's formula and source in each language, the
           phases.insert(e.value().training.recipe->phase);
           for (const RecipePart& part : e.value().training.recipe->parts) llmsize::test::check_part_languages(part, no_words, seen);
         }
-  CHECK(phases.size() == 3);  // the loss's forward, a layer's backward and AdamW's step
+  // FSDP full fine-tuning, over 2 to 64 GPUs and two vocabularies: the root's backward and the
+  // end of layer 0's join the moments.
+  for (i64 gpus : {2, 8, 64})
+    for (i64 vocab : {32001, 512, 151936})
+      for (i64 seq : {64, 4096}) {
+        // 151,936: Qwen2.5-0.5B, whose tied embeddings make the root outweigh its layers
+        ModelConfig c = vocab == 151936 ? preset("qwen2.5-0.5b").config : mistral_with_pad();
+        c.vocab = vocab;
+        Workload w = fsdp_workload(seq == 64 ? 1 : 4);
+        w.gpus = gpus;
+        w.seq = seq;
+        INFO("fsdp " << gpus << " vocab " << vocab << " seq " << seq);
+        const auto e = estimate(c, w);
+        REQUIRE(e.ok());
+        phases.insert(e.value().training.recipe->phase);
+        for (const RecipePart& part : e.value().training.recipe->parts) llmsize::test::check_part_languages(part, no_words, seen);
+      }
+  CHECK(phases.size() == 4);  // the loss's forward, a layer's backward, the root's backward and AdamW's step
   llmsize::test::check_no_words_seen(no_words, seen);
 }
 
