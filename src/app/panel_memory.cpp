@@ -263,10 +263,7 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
   if (e.vllm && !training) {  // runtime vllm: the lines vllm serve prints for this model and flags
     section(printf_text(T(Str::mem_engine_prints), "vLLM").c_str());
     const core::VllmMemory& v = *e.vllm;
-    ImGui::TextDisabled("%s", (std::string(core::kVllmVersion) + " · max_model_len " + core::with_commas(v.max_model_len) +
-                               " · max_num_batched_tokens " + core::with_commas(v.max_num_batched_tokens) + " · max_num_seqs " +
-                               core::with_commas(v.max_num_seqs) + " · block_size " + core::with_commas(v.block_size))
-                                  .c_str());
+    ImGui::TextDisabled("%s", (std::string(core::kVllmVersion) + " · " + core::vllm_settings(v, " · ")).c_str());
     ImGui::PushFont(app.fonts.small);
     for (const auto& line : core::vllm_log(v)) ImGui::TextWrapped("%s", line.c_str());
     ImGui::PopFont();
@@ -277,9 +274,7 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
   if (e.sglang && !training) {  // runtime sglang: the lines sglang.launch_server prints for this model and flags
     section(printf_text(T(Str::mem_engine_prints), "SGLang").c_str());
     const core::SglangMemory& g = *e.sglang;
-    ImGui::TextDisabled("%s", (std::string(core::kSglangVersion) + " · mem_fraction_static " + core::fixed(g.mem_fraction_static, 3) +
-                               (g.mfs_default ? T(Str::mem_its_default) : "") + " · context_len " + core::with_commas(g.context_len))
-                                  .c_str());
+    ImGui::TextDisabled("%s", (std::string(core::kSglangVersion) + " · " + core::sglang_settings(g, " · ", ui_lang())).c_str());
     ImGui::PushFont(app.fonts.small);
     for (const auto& line : core::sglang_log(g)) ImGui::TextWrapped("%s", line.c_str());
     ImGui::PopFont();

@@ -261,6 +261,11 @@ i64 sglang_max_requests(const SglangMemory& m, i64 context) {
   return std::min(full, m.swa_tokens / kept);
 }
 
+std::string sglang_settings(const SglangMemory& m, std::string_view sep, Lang lang) {
+  return "mem_fraction_static " + fixed(m.mem_fraction_static, 3) + (m.mfs_default ? tr(Str::rep_its_default, lang) : "") +
+         std::string(sep) + "context_len " + with_commas(m.context_len);
+}
+
 std::vector<std::string> sglang_log(const SglangMemory& m) {
   std::vector<std::string> out;
   // ref: model_runner.py load_model: "Load weight end. type=…, dtype=…, avail mem=%.2f GB, mem usage=%.2f GB."

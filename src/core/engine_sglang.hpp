@@ -82,6 +82,9 @@ i64 sglang_max_requests(const SglangMemory& m, i64 context);
 
 // The lines SGLang prints for that memory ("GB" is GiB, two decimals).
 std::vector<std::string> sglang_log(const SglangMemory& m);
+// The settings the lines follow from ("mem_fraction_static 0.880 (its default)<sep>context_len …"):
+// the CLI's heading and the panel's.
+std::string sglang_settings(const SglangMemory& m, std::string_view sep, Lang lang);
 
 // Every term with its formula and source (their words in `lang`), in the order SGLang computes them.
 std::vector<EngineTerm> sglang_terms(const SglangMemory& m, const Workload& w, const Gpu& gpu, Lang lang = Lang::En);

@@ -709,6 +709,12 @@ void label_terms(std::vector<EngineTerm>& terms) {
 
 std::string term_label(const EngineTerm& t, Lang lang) { return t.row ? row_text(*t.row, t.row_args, lang) : t.label; }
 
+std::string vllm_settings(const VllmMemory& m, std::string_view sep) {
+  const std::string s(sep);
+  return "max_model_len " + with_commas(m.max_model_len) + s + "max_num_batched_tokens " + with_commas(m.max_num_batched_tokens) + s +
+         "max_num_seqs " + with_commas(m.max_num_seqs) + s + "block_size " + with_commas(m.block_size);
+}
+
 std::vector<std::string> vllm_log(const VllmMemory& m) {
   std::vector<std::string> out;
   char buf[160];

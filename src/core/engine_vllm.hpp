@@ -94,6 +94,9 @@ Result<VllmMemory> vllm_memory(const ModelConfig& cfg, const LayerPlan& plan, co
 
 // The lines vLLM prints for that memory, as it formats them (GiB as Python's str(round(x, 2))).
 std::vector<std::string> vllm_log(const VllmMemory& m);
+// The flags the lines follow from ("max_model_len 8,192<sep>max_num_batched_tokens …"): the CLI's
+// heading and the panel's.
+std::string vllm_settings(const VllmMemory& m, std::string_view sep);
 
 // Every term of the accounting with its formula (values substituted) and the vLLM file and
 // function it follows, in the order vLLM computes them.

@@ -353,17 +353,13 @@ std::string estimate_text(const ModelConfig& cfg, const Workload& w, const Estim
   }
   if (e.vllm && w.mode == Mode::Inference) {
     const VllmMemory& v = *e.vllm;
-    o += prints("vLLM", kVllmVersion,
-                "max_model_len " + n(v.max_model_len) + ", max_num_batched_tokens " + n(v.max_num_batched_tokens) +
-                    ", max_num_seqs " + n(v.max_num_seqs) + ", block_size " + n(v.block_size));
+    o += prints("vLLM", kVllmVersion, vllm_settings(v, ", "));
     for (const auto& line : vllm_log(v)) o += "  " + line + "\n";
     if (v.hybrid()) o += "  " + printf_text(tr(Str::rep_vllm_groups, lang), n(static_cast<i64>(v.groups.size())).c_str()) + "\n";
   }
   if (e.sglang && w.mode == Mode::Inference) {
     const SglangMemory& g = *e.sglang;
-    o += prints("SGLang", kSglangVersion,
-                "mem_fraction_static " + fixed(g.mem_fraction_static, 3) + (g.mfs_default ? t(Str::rep_its_default) : std::string()) +
-                    ", context_len " + n(g.context_len));
+    o += prints("SGLang", kSglangVersion, sglang_settings(g, ", ", lang));
     for (const auto& line : sglang_log(g)) o += "  " + line + "\n";
   }
   if (e.transformers && w.mode == Mode::Inference) {
