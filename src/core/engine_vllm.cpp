@@ -19,7 +19,13 @@ constexpr i64 kGiB = i64{1} << 30;
 // all-reduce buffers. vLLM measures it (memory_profiling: cudaMemGetInfo minus
 // torch.cuda.memory_reserved); nothing in its code sizes it, so these are the published
 // measurements on H100 with vLLM 0.19 (tests/calibration/vllm_test.cpp): on one GPU 0.25 GiB
-// (four models) to 0.27 GiB; at TP 2 2.07–2.11 GiB per GPU; at TP 4 2.17 GiB.
+// (four models) to 0.27 GiB; at TP 2 2.07–2.11 GiB per GPU; at TP 4 2.17 GiB. Those TP figures
+// are NVLink's (H100 SXM): NCCL opens many channels over NVLink, each with its buffers, and
+// vLLM's custom all-reduce and symmetric-memory buffers come on top. PCIe-only cards have neither
+// (the L40S start-up at TP 4 logs "Custom allreduce is disabled because it's not supported on
+// more than two PCIe-only GPUs" and "SymmMemCommunicator: Device capability 8.9 not supported")
+// and no published 0.19 line of theirs prints the figure: its KV budget implies about 0.34 GiB
+// with llmsize's torch peak, so the one-GPU constant stands for them (a 0.09 GiB slack).
 constexpr i64 kNonTorchOneGpu = kGiB / 4;
 constexpr i64 kNonTorchTp2 = 2244091576;  // 2.09 GiB: the published runs at TP 2 print 2.07, 2.09, 2.11
 constexpr i64 kNonTorchTp4 = 2330019512;  // 2.17 GiB: one published run at TP 4 (larger degrees: not measured)
@@ -403,7 +409,7 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
   m.sampler_peak_bytes = peak.sampler;
   m.workspace_bytes = peak.workspace;
   m.activation_peak_bytes = peak.workspace + std::max(peak.forward, peak.sampler);
-  m.non_torch_bytes = w.tp == 1 ? kNonTorchOneGpu : w.tp == 2 ? kNonTorchTp2 : kNonTorchTp4;
+  m.non_torch_bytes = w.tp == 1 || !gpu.nvlink ? kNonTorchOneGpu : w.tp == 2 ? kNonTorchTp2 : kNonTorchTp4;
   // ref: gpu_worker.py, determine_available_memory (0.19: the CUDA graph estimate is not
   // subtracted; the graphs are captured afterwards, outside the budget).
   m.non_kv_bytes = m.weights_bytes + m.activation_peak_bytes + m.non_torch_bytes;
@@ -630,7 +636,8 @@ std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const
                   b(std::min(m.max_num_seqs, m.max_num_batched_tokens))),
                src + tx(Str::efx_vllm_peak_src)});
   t.push_back({"non_torch_bytes", "non-torch forward increase memory", static_cast<double>(m.non_torch_bytes), true, "estimate",
-               tx(Str::efx_vllm_non_torch, b(w.tp), b(m.non_torch_bytes)), tx(Str::efx_vllm_non_torch_src)});
+               tx(w.tp > 1 && !gpu.nvlink ? Str::efx_vllm_non_torch_pcie : Str::efx_vllm_non_torch, b(w.tp), b(m.non_torch_bytes)),
+               tx(Str::efx_vllm_non_torch_src)});
   t.push_back({"kv_available_bytes", "Available KV cache memory", static_cast<double>(m.kv_available_bytes), true, "estimate",
                m.kv_memory_given ? "--kv-cache-memory = " + b(m.kv_available_bytes)
                                  : tx(Str::efx_vllm_available, b(m.budget_bytes), b(m.non_kv_bytes), b(m.kv_available_bytes)),

@@ -50,6 +50,7 @@ Result<Gpu> parse_gpu(const json_util::json& j, const std::string& what) {
   real("fp8_tflops", g.fp8_tflops, 0, 1e6, true);
   real("usable_fraction", g.usable_fraction, 0.01, 1.0, false);
   if (auto it = j.find("unified"); it != j.end() && it->is_boolean()) g.unified = it->get<bool>();
+  if (auto it = j.find("nvlink"); it != j.end() && it->is_boolean()) g.nvlink = it->get<bool>();
   double cuda_total = 0;
   real("cuda_total_bytes", cuda_total, 0, 1e15, false);
   if (cuda_total > 0) text("cuda_total_source", g.cuda_total_source, true);

@@ -21,6 +21,7 @@ struct Gpu {
   double bf16_tflops = 0;       // dense bf16/fp16 tensor throughput (fp32 accumulate)
   double fp8_tflops = 0;        // dense fp8 tensor throughput; 0 = no fp8 tensor cores
   bool unified = false;         // memory shared with the CPU
+  bool nvlink = false;          // an SXM/HGX part: its GPUs talk over NVLink, not PCIe alone
   std::string source;           // vendor data sheet the numbers come from
   std::string note;             // caveats (e.g. how the usable fraction is set)
   // The total the CUDA driver reports (cudaMemGetInfo, torch.cuda.mem_get_info, deviceQuery's

@@ -179,6 +179,49 @@ TEST_CASE("vLLM 0.19: dense models at TP 2 (Llama-3.3-70B W8A8, Qwen2.5-72B)", "
   }
 }
 
+TEST_CASE("vLLM 0.19: Qwen2.5-72B at TP 4 on four PCIe-only L40S", "[calibration][vllm]") {
+  // gnosia93/eks-agentic-ai, the vLLM lesson's start-up on a g6e.12xlarge ("L40S 48GB * 4EA, TP=4"):
+  // `vllm serve` of version 0.19.0 with non-default args {'model': 'Qwen/Qwen2.5-72B-Instruct',
+  // 'max_model_len': 8192, 'served_model_name': ['qwen'], 'tensor_parallel_size': 4}, so
+  // gpu_memory_utilization 0.9 and, under 70 GiB, 2,048 batched tokens ("compile range (1, 2048)"):
+  //   SymmMemCommunicator: Device capability 8.9 not supported, communicator is not available.
+  //   Custom allreduce is disabled because it's not supported on more than two PCIe-only GPUs.
+  //   Model loading took 33.98 GiB memory and 81.566250 seconds
+  //   Available KV cache memory: 5.11 GiB
+  //   GPU KV cache size: 67,024 tokens
+  //   Maximum concurrency for 8,192 tokens per request: 8.18x
+  //   CUDA graph pool memory: 2.62 GiB (actual), 2.73 GiB (estimated), difference: 0.11 GiB (4.3%).
+  const ModelConfig c = llmsize::test::import_file("calibration/configs/qwen2.5-72b-instruct.json");
+  Workload w = with({{"tp", "4"}, {"gpus", "4"}, {"gpu", "l40s"}, {"seq", "8192"}});
+  w.runtime = Runtime::Vllm;
+  const auto e = estimate(c, w);
+  REQUIRE(e.ok());
+  REQUIRE(e.value().vllm.has_value());
+  const VllmMemory& m = *e.value().vllm;
+  CHECK(m.max_num_batched_tokens == 2048);
+  CHECK(m.max_num_seqs == 256);
+  CHECK(m.budget_bytes == 43023237120);  // ceil(0.9 × 47,803,596,800)
+  // Weights 33.87 GiB, 0.11 GiB (0.32%) under the log, the same load-time excess as at TP 2 on H100.
+  CHECK(std::abs(rel(gib(m.weights_bytes), 33.98)) < 0.01);
+  // Without NVLink the non-torch growth is the one-GPU figure, not H100's 2.17 GiB at TP 4 (which
+  // would leave 3.4 GiB, 44,528 tokens: 34% under). The log's budget implies 0.34 GiB with this
+  // torch peak: MISS of +4.0% in tokens (69,696), 0.11 GiB of weights and 0.09 GiB of non-torch.
+  CHECK(m.non_torch_bytes == i64{1} << 28);
+  CHECK(m.kv_tokens == 69696);
+  CHECK(std::abs(rel(static_cast<double>(m.kv_tokens), 67024.0)) < 0.05);
+  // vLLM's own 4,189 blocks (5.11 GiB) give back its tokens and concurrency lines: 80 layers × 2 KV
+  // heads on this rank × 128 × 2 × 2 B per token.
+  CHECK(m.groups.front().page_bytes * m.group_size == 16 * 81920);
+  Workload k = w;
+  REQUIRE_FALSE(find_field("kvmem")->set(k, std::to_string(i64{4189} * 16 * 81920)));
+  const auto g = estimate(c, k);
+  REQUIRE(g.ok());
+  REQUIRE(g.value().vllm.has_value());
+  CHECK(g.value().vllm->kv_tokens == 67024);
+  CHECK(two(g.value().vllm->max_concurrency) == "8.18");
+  CHECK(vllm_gib(g.value().vllm->kv_available_bytes) == "5.11");
+}
+
 TEST_CASE("vLLM 0.19: MoE models (Qwen3-30B-A3B, gpt-oss-20b at TP 2, DeepSeek-V2-Lite's MLA)", "[calibration][vllm]") {
   // qwen-qwen3-30b-a3b--h100-80gb--tp1pp1dp1--8192.log:
   //   Model loading took 56.88 GiB memory and 56.260796 seconds

@@ -186,6 +186,9 @@ TEST_CASE("Recorded CUDA totals reproduce the totals the engines and PyTorch pri
     CHECK(std::round(static_cast<double>(g->cuda_total_bytes) / 1073741824.0 * scale) == std::round(r.gib * scale));
     CHECK(g->cuda_total_bytes < g->memory_bytes);  // the driver keeps some
   }
+  // SXM/HGX parts talk over NVLink; PCIe cards (an H100 PCIe too, bridges aside) do not.
+  for (const char* id : {"a100-80gb", "h100-sxm", "h200", "b200"}) CHECK(find_gpu(id)->nvlink);
+  for (const char* id : {"h100-pcie", "l40s", "rtx-4090", "a10g", "mi300x"}) CHECK_FALSE(find_gpu(id)->nvlink);
 }
 
 TEST_CASE("A custom GPU, or a catalog card with its numbers replaced", "[core][gpu]") {
