@@ -508,6 +508,39 @@ TEST_CASE("vLLM 0.19: hybrid models, the attention block grown to hold a recurre
   CHECK(next.block_size == 272);
 }
 
+TEST_CASE("vLLM 0.19: Qwen3.5-9B on one L40S, end to end", "[calibration][vllm]") {
+  // A published notebook ("L40s 48G - Pytorch Jupyter notebook"): `LLM(model="Qwen/Qwen3.5-9B")`
+  // with vLLM 0.19.0, so gpu_memory_utilization 0.9, max_model_len 262144 from the config and the
+  // LLM class's defaults on a card under 70 GiB, 8,192 batched tokens ("Chunked prefill is enabled
+  // with max_num_batched_tokens=8192") and 256 sequences:
+  //   Setting attention block size to 528 tokens to ensure that attention page size is >= mamba page size.
+  //   Padding mamba page size by 0.76% to ensure that mamba page size and attention page size are exactly equal.
+  //   Model loading took 17.66 GiB memory and 26.884630 seconds
+  //   Encoder cache will be initialized with a budget of 16384 tokens, and profiled with 1 image items of the maximum feature size.
+  //   Available KV cache memory: 20.27 GiB
+  //   GPU KV cache size: 165,792 tokens
+  //   Maximum concurrency for 262,144 tokens per request: 2.52x
+  const ModelConfig q = llmsize::test::import_file("calibration/configs/qwen3.5-9b.json");
+  Workload w = with({{"gpu", "l40s"}, {"seq", "262144"}, {"mbt", "8192"}, {"mns", "256"}});
+  w.runtime = Runtime::Vllm;
+  const auto e = estimate(q, w);
+  REQUIRE(e.ok());
+  REQUIRE(e.value().vllm.has_value());
+  const VllmMemory& m = *e.value().vllm;
+  const auto lines = vllm_log(m);
+  CHECK(lines[0] == "Setting attention block size to 528 tokens to ensure that attention page size is >= mamba page size.");
+  CHECK(lines[1] == "Padding mamba page size by 0.76% to ensure that mamba page size and attention page size are exactly equal.");
+  // Weights (with the vision tower) 17.56 GiB: 0.57% under.
+  CHECK(std::abs(rel(gib(m.weights_bytes), 17.66)) < 0.01);
+  // MISS of +4.7% in the KV memory (21.22 GiB), +4.8% in tokens (173,712) and +4.4% in concurrency
+  // (2.63x): 0.10 GiB of weights and the vision encoder's profiling pass on one image of the
+  // largest size (its 16,384-token budget), which llmsize's torch peak (the text model's, 1.04 GiB)
+  // leaves out.
+  CHECK(vllm_gib(m.kv_available_bytes) == "21.22");
+  CHECK(std::abs(rel(static_cast<double>(m.kv_tokens), 165792.0)) < 0.05);
+  CHECK(std::abs(rel(m.max_concurrency, 2.52)) < 0.05);
+}
+
 TEST_CASE("vLLM 0.19: DeepSeek-V3.2's sparse attention (the indexer keys beside the MLA latent)", "[calibration][vllm]") {
   const ModelConfig c = preset("deepseek-v3.2").config;
   REQUIRE(c.n_layers == 61);
