@@ -351,6 +351,15 @@ Result<VllmMemory> vllm_pipeline(const ModelConfig& c, const InferenceMemory& in
 
 }  // namespace
 
+VllmBatchDefaults vllm_batch_defaults(const Gpu& gpu, VllmEntry entry) {
+  // ref: engine/arg_utils.py, EngineArgs.get_batch_defaults: on a GPU of at least 70 GiB that is
+  // not an A100, `vllm serve` (OPENAI_API_SERVER) takes 8192 batched tokens and the LLM class
+  // (LLM_CLASS) 16384, both 1024 sequences; on others 2048 and 8192, both 256 sequences.
+  const bool large = gpu.cuda_total_bytes >= 70 * kGiB && gpu.id.rfind("a100", 0) != 0;
+  const bool llm_class = entry == VllmEntry::Llm;
+  return {large ? (llm_class ? 16384 : 8192) : (llm_class ? 8192 : 2048), large ? 1024 : 256};
+}
+
 Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, const InferenceMemory& inf, const Workload& w,
                                const Gpu& gpu) {
   if (auto refused = paged_engine_refusal("vLLM", plan.kv_dtype)) return *refused;
@@ -360,11 +369,9 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
   m.total_bytes = gpu.cuda_total_bytes;
   m.max_model_len = w.seq;
   m.block_size = w.block_size;
-  // ref: engine/arg_utils.py, EngineArgs.get_batch_defaults: for `vllm serve` on a GPU of at
-  // least 70 GiB that is not an A100, 8192 batched tokens and 1024 sequences; else 2048 and 256.
-  const bool large = m.total_bytes >= 70 * kGiB && gpu.id.rfind("a100", 0) != 0;
-  m.max_num_batched_tokens = w.max_num_batched_tokens > 0 ? w.max_num_batched_tokens : (large ? 8192 : 2048);
-  m.max_num_seqs = w.max_num_seqs > 0 ? w.max_num_seqs : (large ? 1024 : 256);
+  const VllmBatchDefaults defaults = vllm_batch_defaults(gpu, w.vllm_entry);
+  m.max_num_batched_tokens = w.max_num_batched_tokens > 0 ? w.max_num_batched_tokens : defaults.max_num_batched_tokens;
+  m.max_num_seqs = w.max_num_seqs > 0 ? w.max_num_seqs : defaults.max_num_seqs;
   if (m.max_num_batched_tokens < m.max_num_seqs)  // ref: SchedulerConfig.verify_max_model_len
     return issue_row("mbt", Str::eng_vllm_mbt, with_commas(m.max_num_batched_tokens), with_commas(m.max_num_seqs));
   if (w.seq > c.max_positions)  // ref: config/model.py, _get_and_verify_max_len

@@ -94,6 +94,12 @@ Result<VllmMemory> vllm_memory(const ModelConfig& cfg, const LayerPlan& plan, co
 
 // The lines vLLM prints for that memory, as it formats them (GiB as Python's str(round(x, 2))).
 std::vector<std::string> vllm_log(const VllmMemory& m);
+// vLLM's defaults of --max-num-batched-tokens and --max-num-seqs on this GPU for this entry point
+// (`vllm serve` or the LLM class); the GPU's CUDA total decides.
+struct VllmBatchDefaults {
+  i64 max_num_batched_tokens = 0, max_num_seqs = 0;
+};
+VllmBatchDefaults vllm_batch_defaults(const Gpu& gpu, VllmEntry entry);
 // The flags the lines follow from ("max_model_len 8,192<sep>max_num_batched_tokens …"): the CLI's
 // heading and the panel's.
 std::string vllm_settings(const VllmMemory& m, std::string_view sep);

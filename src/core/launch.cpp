@@ -98,7 +98,14 @@ Result<LaunchCommand> vllm_command(const Workload& w, std::string_view model) {
   else if (w.kv_dtype != same_as(w.dtype))
     return issue_row("kvt", Str::exp_vllm_kvt, std::string(torch_dtype(w.dtype)), name_of(w.kv_dtype));
   if (w.kv_cache_memory > 0) c.flags.push_back({"--kv-cache-memory-bytes", std::to_string(w.kv_cache_memory), "kvmem"});
-  if (w.max_num_batched_tokens > 0) c.flags.push_back({"--max-num-batched-tokens", std::to_string(w.max_num_batched_tokens), "mbt"});
+  if (w.max_num_batched_tokens > 0) {
+    c.flags.push_back({"--max-num-batched-tokens", std::to_string(w.max_num_batched_tokens), "mbt"});
+  } else if (w.vllm_entry == VllmEntry::Llm) {
+    // The command is `vllm serve`, whose default differs from the LLM class's: the LLM class's is given.
+    auto gpu = gpu_of(w);
+    if (!gpu) return gpu.issues();
+    c.flags.push_back({"--max-num-batched-tokens", std::to_string(vllm_batch_defaults(*gpu, VllmEntry::Llm).max_num_batched_tokens), "ventry"});
+  }
   if (w.max_num_seqs > 0) c.flags.push_back({"--max-num-seqs", std::to_string(w.max_num_seqs), "mns"});
   // 16 is vLLM's default (DEFAULT_BLOCK_SIZE), which it may change per backend and for hybrid
   // models as the profile does; only another size is passed.

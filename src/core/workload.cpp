@@ -235,8 +235,13 @@ std::vector<WorkloadField> build_fields() {
       real_row(spec("util", "--gpu-mem-util", "GPU memory utilization",
                     "vLLM gpu_memory_utilization: the share of each GPU's memory vLLM may use", Inference),
                0.0, 1.0, AT(gpu_mem_util)),
+      enum_field<W>(spec("ventry", "--vllm-entrypoint", "vLLM entry point",
+                         "how vLLM is started: serve (`vllm serve`) or llm (the Python LLM class); each has its own "
+                         "default of batched tokens (8,192 or 16,384 on cards of 70 GiB and more but the A100, else 2,048 or 8,192)",
+                         Inference),
+                    kVllmEntryNames, AT(vllm_entry)),
       int_row(spec("mbt", "--max-num-batched-tokens", "vLLM max batched tokens",
-                   "vLLM --max-num-batched-tokens: tokens per scheduler step; 0 = vLLM's default for the GPU", Inference),
+                   "vLLM --max-num-batched-tokens: tokens per scheduler step; 0 = vLLM's default for the GPU and the entry point", Inference),
               0, kMaxTokens, AT(max_num_batched_tokens)),
       int_row(spec("mns", "--max-num-seqs", "vLLM max sequences",
                    "vLLM --max-num-seqs: sequences per scheduler step; 0 = vLLM's default for the GPU", Inference),
@@ -427,6 +432,7 @@ std::string_view to_string(KvDtype k) { return name_at(kKvDtypeNames, static_cas
 std::string_view to_string(LogitsMode l) { return name_at(kLogitsModeNames, static_cast<size_t>(l)); }
 std::string_view to_string(Runtime r) { return name_at(kRuntimeNames, static_cast<size_t>(r)); }
 std::string_view to_string(AttnImpl a) { return name_at(kAttnImplNames, static_cast<size_t>(a)); }
+std::string_view to_string(VllmEntry e) { return name_at(kVllmEntryNames, static_cast<size_t>(e)); }
 std::string_view to_string(ComputeDtype d) { return name_at(kComputeDtypeNames, static_cast<size_t>(d)); }
 std::string_view to_string(Optimizer o) { return name_at(kOptimizerNames, static_cast<size_t>(o)); }
 std::string_view to_string(StateDtype d) { return name_at(kStateDtypeNames, static_cast<size_t>(d)); }

@@ -64,6 +64,10 @@ inline constexpr std::string_view kLogitsModeNames[] = {"last", "all"};
 // Transformers' attn_implementation (the Transformers profile; --flash stays the generic estimate's).
 enum class AttnImpl : std::uint8_t { Sdpa, FlashAttention2, Eager };
 inline constexpr std::string_view kAttnImplNames[] = {"sdpa", "flash_attention_2", "eager"};
+// How vLLM is started: `vllm serve` (usage context OPENAI_API_SERVER) or the Python `LLM` class
+// (LLM_CLASS); engine/arg_utils.py get_batch_defaults gives each its own batched-token default.
+enum class VllmEntry : std::uint8_t { Serve, Llm };
+inline constexpr std::string_view kVllmEntryNames[] = {"serve", "llm"};
 // PyTorch: the generic estimate with a PyTorch process's reserve; Transformers: model.generate() as
 // torch.cuda.max_memory_allocated() measures it (engine_transformers.hpp).
 enum class Runtime : std::uint8_t { PyTorch, Vllm, LlamaCpp, Sglang, Transformers, None };  // runtime reserve profile
@@ -108,6 +112,7 @@ static_assert(std::size(kKeepNames) == static_cast<size_t>(Keep::No) + 1);
 static_assert(std::size(kKvDtypeNames) == static_cast<size_t>(KvDtype::Q4_0) + 1);
 static_assert(std::size(kLogitsModeNames) == static_cast<size_t>(LogitsMode::All) + 1);
 static_assert(std::size(kAttnImplNames) == static_cast<size_t>(AttnImpl::Eager) + 1);
+static_assert(std::size(kVllmEntryNames) == static_cast<size_t>(VllmEntry::Llm) + 1);
 static_assert(std::size(kRuntimeNames) == static_cast<size_t>(Runtime::None) + 1);
 static_assert(std::size(kComputeDtypeNames) == static_cast<size_t>(ComputeDtype::F32) + 1);
 static_assert(std::size(kOptimizerNames) == static_cast<size_t>(Optimizer::Lion) + 1);
@@ -147,7 +152,8 @@ struct Workload {
   Runtime runtime = Runtime::PyTorch;
   i64 reserve_mib = -1;          // runtime reserve per GPU in MiB; -1 = the profile's default
   double gpu_mem_util = 0.9;     // vLLM gpu_memory_utilization: share of GPU memory vLLM may use
-  // vLLM (vllm serve) flags; 0 = vLLM's default for the GPU (engine_vllm.hpp).
+  // vLLM flags; 0 = vLLM's default for the GPU and the entry point (engine_vllm.hpp).
+  VllmEntry vllm_entry = VllmEntry::Serve;  // `vllm serve`, or the LLM class
   i64 max_num_batched_tokens = 0;  // tokens of one scheduler step (the profiled dummy forward)
   i64 max_num_seqs = 0;            // sequences of one step (the profiled dummy sampler batch)
   i64 block_size = 16;             // tokens per KV cache block
@@ -219,6 +225,7 @@ std::string_view to_string(KvDtype k);
 std::string_view to_string(LogitsMode l);
 std::string_view to_string(Runtime r);
 std::string_view to_string(AttnImpl a);
+std::string_view to_string(VllmEntry e);
 std::string_view to_string(ComputeDtype d);
 std::string_view to_string(Optimizer o);
 std::string_view to_string(Recipe r);

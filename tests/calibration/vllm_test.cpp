@@ -18,6 +18,7 @@
 #include <algorithm>
 #include "core/estimate.hpp"
 #include "core/hf_config.hpp"
+#include "core/launch.hpp"
 #include "test_util.hpp"
 
 using namespace llmsize::core;
@@ -508,6 +509,33 @@ TEST_CASE("vLLM 0.19: hybrid models, the attention block grown to hold a recurre
   CHECK(next.block_size == 272);
 }
 
+TEST_CASE("vLLM: the batch defaults of `vllm serve` and the LLM class by card", "[vllm]") {
+  // engine/arg_utils.py get_batch_defaults: 70 GiB and more, not an A100 (an H100: 79.19 GiB)
+  // against the rest (an A100 80GB, an L40S).
+  struct Row {
+    const char* gpu;
+    VllmEntry entry;
+    i64 tokens, seqs;
+  };
+  const Row rows[] = {{"h100-sxm", VllmEntry::Serve, 8192, 1024}, {"h100-sxm", VllmEntry::Llm, 16384, 1024},
+                      {"a100-80gb", VllmEntry::Serve, 2048, 256}, {"a100-80gb", VllmEntry::Llm, 8192, 256},
+                      {"l40s", VllmEntry::Serve, 2048, 256},      {"l40s", VllmEntry::Llm, 8192, 256}};
+  for (const Row& r : rows) {
+    INFO(r.gpu << " " << to_string(r.entry));
+    const VllmBatchDefaults d = vllm_batch_defaults(*find_gpu(r.gpu), r.entry);
+    CHECK(d.max_num_batched_tokens == r.tokens);
+    CHECK(d.max_num_seqs == r.seqs);
+  }
+  // The exported command is `vllm serve`: for the LLM class it passes the LLM class's tokens.
+  Workload w = with({{"gpu", "l40s"}, {"ventry", "llm"}, {"seq", "4096"}});
+  w.runtime = Runtime::Vllm;
+  const auto cmd = launch_command(preset("llama-3.1-8b").config, w, "meta-llama/Llama-3.1-8B-Instruct");
+  REQUIRE(cmd.ok());
+  bool found = false;
+  for (const auto& f : cmd->flags) found = found || (f.flag == "--max-num-batched-tokens" && f.value == "8192");
+  CHECK(found);
+}
+
 TEST_CASE("vLLM 0.19: Qwen3.5-9B on one L40S, end to end", "[calibration][vllm]") {
   // A published notebook ("L40s 48G - Pytorch Jupyter notebook"): `LLM(model="Qwen/Qwen3.5-9B")`
   // with vLLM 0.19.0, so gpu_memory_utilization 0.9, max_model_len 262144 from the config and the
@@ -521,12 +549,14 @@ TEST_CASE("vLLM 0.19: Qwen3.5-9B on one L40S, end to end", "[calibration][vllm]"
   //   GPU KV cache size: 165,792 tokens
   //   Maximum concurrency for 262,144 tokens per request: 2.52x
   const ModelConfig q = llmsize::test::import_file("calibration/configs/qwen3.5-9b.json");
-  Workload w = with({{"gpu", "l40s"}, {"seq", "262144"}, {"mbt", "8192"}, {"mns", "256"}});
+  Workload w = with({{"gpu", "l40s"}, {"seq", "262144"}, {"ventry", "llm"}});
   w.runtime = Runtime::Vllm;
   const auto e = estimate(q, w);
   REQUIRE(e.ok());
   REQUIRE(e.value().vllm.has_value());
   const VllmMemory& m = *e.value().vllm;
+  CHECK(m.max_num_batched_tokens == 8192);  // `vllm serve` would take 2,048 here
+  CHECK(m.max_num_seqs == 256);
   const auto lines = vllm_log(m);
   CHECK(lines[0] == "Setting attention block size to 528 tokens to ensure that attention page size is >= mamba page size.");
   CHECK(lines[1] == "Padding mamba page size by 0.76% to ensure that mamba page size and attention page size are exactly equal.");
