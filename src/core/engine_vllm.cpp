@@ -355,7 +355,9 @@ VllmBatchDefaults vllm_batch_defaults(const Gpu& gpu, VllmEntry entry) {
   // ref: engine/arg_utils.py, EngineArgs.get_batch_defaults: on a GPU of at least 70 GiB that is
   // not an A100, `vllm serve` (OPENAI_API_SERVER) takes 8192 batched tokens and the LLM class
   // (LLM_CLASS) 16384, both 1024 sequences; on others 2048 and 8192, both 256 sequences.
-  const bool large = gpu.cuda_total_bytes >= 70 * kGiB && gpu.id.rfind("a100", 0) != 0;
+  // device_memory is torch's total_memory: the CUDA total where the catalog records it
+  // (usable_bytes), else the memory as sold, on either side of 70 GiB for every card listed.
+  const bool large = gpu.usable_bytes() >= 70 * kGiB && gpu.id.rfind("a100", 0) != 0;
   const bool llm_class = entry == VllmEntry::Llm;
   return {large ? (llm_class ? 16384 : 8192) : (llm_class ? 8192 : 2048), large ? 1024 : 256};
 }
