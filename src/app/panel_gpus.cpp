@@ -35,15 +35,15 @@ void draw_gpu_table(App& app, const core::Estimate& e) {
   for (const auto& g : core::gpu_catalog()) {
     core::Workload w = s.work;
     if (gpu_field->set(w, g.id)) continue;
-    w.gpu_mem_gib = w.gpu_bw_gbs = w.gpu_tflops = w.wired_limit_gib = 0;  // each card as the catalog has it
-    w.devices.clear();                                                    // on every device
+    core::clear_gpu_amendments(w);  // each card as the catalog has it
+    w.devices.clear();              // on every device
     auto r = estimate(app, w);
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     const bool selected = g.id == s.work.gpu;
     if (ImGui::Selectable(g.name.c_str(), selected, ImGuiSelectableFlags_SpanAllColumns)) {
       gpu_field->set(s.work, g.id);
-      s.work.gpu_mem_gib = s.work.gpu_bw_gbs = s.work.gpu_tflops = s.work.wired_limit_gib = 0;
+      core::clear_gpu_amendments(s.work);
       s.work.devices.clear();
     }
     mark(("gpu:" + g.id).c_str());

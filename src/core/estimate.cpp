@@ -50,7 +50,7 @@ namespace {
 // The workload's GPU: the catalog's entry itself when the workload takes it as it is (no copy:
 // estimate() runs every frame), else the custom or amended card, kept in `own`.
 Result<const Gpu*> the_gpu(const Workload& w, std::optional<Gpu>& own) {
-  if (w.gpu_mem_gib == 0 && w.gpu_bw_gbs == 0 && w.gpu_tflops == 0 && w.wired_limit_gib == 0)
+  if (!gpu_amended(w))
     if (const Gpu* g = find_gpu(w.gpu)) return g;
   auto g = gpu_of(w);
   if (!g) return g.issues();

@@ -173,6 +173,21 @@ std::vector<WorkloadField> build_fields() {
       real_or_default_row(spec("gtf", "--gpu-tflops", "GPU TFLOPS (bf16)",
                                "a custom GPU's dense bf16 TFLOPS, or the chosen card's replaced; 0 = the catalog's", Both),
                           0.0, 1e6, AT(gpu_tflops)),
+      real_or_default_row(spec("gtot", "--gpu-cuda-total-mib", "GPU total as CUDA reports it (MiB)",
+                               "the memory the driver reports as total, in MiB (PyTorch's get_device_properties total_memory=…MB), "
+                               "which the engine profiles take their share of; at most the GPU memory; 0 = the catalog's",
+                               Both),
+                          0.0, 1 << 30, AT(gpu_cuda_total_mib)),
+      int_row(spec("gsms", "--gpu-sms", "GPU multiprocessors",
+                   "the card's streaming multiprocessors (PyTorch's multi_processor_count), which vLLM's sampler sizes a "
+                   "buffer by; 0 = the catalog's",
+                   Both),
+              0, 100000, AT(gpu_sms)),
+      real_or_default_row(spec("gcc", "--gpu-cc", "GPU compute capability",
+                               "the card's CUDA compute capability major.minor (PyTorch's major, minor; 8.9 for Ada), which picks "
+                               "kernels and workspaces; 0 = the catalog's",
+                               Both),
+                          0.0, 20.0, AT(gpu_cc)),
       int_row(spec("gpus", "--gpus", "GPUs", "GPUs in total; data-parallel replicas = gpus / (tp · pp)", Both), 1,
               1 << 20, AT(gpus)),
       int_row(spec("tp", "--tp", "Tensor parallel", "GPUs that split every layer's heads and FFN width", Both), 1,
@@ -461,6 +476,16 @@ Result<Gpu> stage_gpu(const Workload& w, i64 stage) {
   return *g;
 }
 
+bool gpu_amended(const Workload& w) {
+  return w.gpu_mem_gib > 0 || w.gpu_bw_gbs > 0 || w.gpu_tflops > 0 || w.wired_limit_gib > 0 || w.gpu_cuda_total_mib > 0 ||
+         w.gpu_sms > 0 || w.gpu_cc > 0;
+}
+
+void clear_gpu_amendments(Workload& w) {
+  w.gpu_mem_gib = w.gpu_bw_gbs = w.gpu_tflops = w.wired_limit_gib = w.gpu_cuda_total_mib = w.gpu_cc = 0;
+  w.gpu_sms = 0;
+}
+
 Result<Gpu> gpu_of(const Workload& w) {
   Gpu g;
   if (w.gpu == kCustomGpu) {
@@ -498,6 +523,26 @@ Result<Gpu> gpu_of(const Workload& w) {
     g.bf16_tflops = w.gpu_tflops;
     g.fp8_tflops = 0;  // not given: no fp8 rate is assumed
     changed += ", " + plain(w.gpu_tflops) + " TFLOPS";
+  }
+  // What PyTorch reports of the card (torch.cuda.get_device_properties), for the engine profiles.
+  if (w.gpu_cuda_total_mib > 0) {
+    const double bytes = w.gpu_cuda_total_mib * 1048576.0;
+    if (bytes > static_cast<double>(g.memory_bytes))
+      return issue_row("gtot", Str::issue_cuda_total_above, plain(static_cast<double>(g.memory_bytes) / 1048576.0));
+    g.cuda_total_bytes = static_cast<i64>(std::llround(bytes));
+    g.cuda_total_source = "given: --gpu-cuda-total-mib " + plain(w.gpu_cuda_total_mib);
+    changed += ", CUDA total " + plain(w.gpu_cuda_total_mib) + " MiB";
+  }
+  if (w.gpu_sms > 0) {
+    g.sm_count = w.gpu_sms;
+    changed += ", " + std::to_string(w.gpu_sms) + " SMs";
+  }
+  if (w.gpu_cc > 0) {
+    if (g.vendor != "NVIDIA" && w.gpu != kCustomGpu) return issue_row("gcc", Str::issue_cc_not_nvidia, g.name);
+    const double tenths = w.gpu_cc * 10.0;
+    if (std::fabs(tenths - std::round(tenths)) > 1e-9) return issue_row("gcc", Str::issue_cc_format);
+    g.cuda_cc = std::round(tenths) / 10.0;
+    changed += ", cc " + plain(g.cuda_cc);
   }
   if (!changed.empty() && w.gpu != kCustomGpu) {
     g.name += " (given: " + changed.substr(2) + ")";

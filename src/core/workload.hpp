@@ -137,6 +137,11 @@ struct Workload {
   double gpu_bw_gbs = 0;    // memory bandwidth, 1e9 bytes/s
   double gpu_tflops = 0;    // dense bf16 tensor throughput, 1e12 FLOP/s
   double wired_limit_gib = 0;  // unified memory (Apple): the GPU's wired limit (sysctl iogpu.wired_limit_mb); 0 = default
+  // What PyTorch reports of the card (torch.cuda.get_device_properties: total_memory, multi_processor_count,
+  // major.minor), which the engine profiles need; 0 = the catalog's.
+  double gpu_cuda_total_mib = 0;  // the total CUDA reports, MiB
+  i64 gpu_sms = 0;                // streaming multiprocessors
+  double gpu_cc = 0;              // compute capability, e.g. 8.9
   i64 gpus = 1;        // GPUs in total = dp · tp · pp (dp is derived)
   i64 tp = 1, pp = 1, ep = 1;
   double utilization = 0.4;  // fraction of peak FLOP/s reached (prefill, training time)
@@ -208,6 +213,10 @@ const WorkloadField* find_field_by_flag(std::string_view flag);  // by "--flag"
 inline constexpr std::string_view kCustomGpu = "custom";
 // The workload's GPU: the catalog card (or the custom one), with the numbers the workload
 // replaces. Fails (Issue naming "gpu") for an id the catalog lacks.
+// Whether the workload replaces any of the card's numbers (gpu_of then builds an amended copy).
+bool gpu_amended(const Workload& w);
+// Takes the card as the catalog has it: every replaced number back to 0.
+void clear_gpu_amendments(Workload& w);
 Result<Gpu> gpu_of(const Workload& w);
 
 // The card of pipeline stage `stage`: the devices list's where one is given, else the workload's GPU.

@@ -224,6 +224,42 @@ TEST_CASE("A custom GPU, or a catalog card with its numbers replaced", "[core][g
   CHECK_FALSE(find_field("gtf")->set(w, "0"));
 }
 
+TEST_CASE("What PyTorch reports of a card makes the engine profiles run on any GPU", "[core][gpu]") {
+  const ModelConfig c = preset("llama-3.1-8b").config;
+  // A custom GPU described as torch.cuda.get_device_properties prints an L40S ("total_memory=45589MB"
+  // is 47,803,596,800 B, 142 multiprocessors, 8.9) gets the same vLLM figures as the catalog's L40S.
+  const Estimate l40s = run(c, with({{"gpu", "l40s"}, {"rt", "vllm"}, {"seq", "8192"}}));
+  const Estimate custom = run(c, with({{"gpu", "custom"}, {"gmem", "48"}, {"gbw", "864"}, {"gtot", "45589.0625"},
+                                       {"gsms", "142"}, {"gcc", "8.9"}, {"rt", "vllm"}, {"seq", "8192"}}));
+  REQUIRE(l40s.vllm.has_value());
+  REQUIRE(custom.vllm.has_value());
+  CHECK(custom.gpu.cuda_total_bytes == 47803596800);
+  CHECK(custom.vllm->budget_bytes == l40s.vllm->budget_bytes);
+  CHECK(custom.vllm->activation_peak_bytes == l40s.vllm->activation_peak_bytes);
+  CHECK(custom.vllm->kv_tokens == l40s.vllm->kv_tokens);
+  CHECK(custom.gpu.name == "Custom GPU (48 GiB, 864 GB/s, CUDA total 45589.06 MiB, 142 SMs, cc 8.9)");
+  // Without them a custom card is refused by the engine profile, naming the GPU.
+  const Estimate bare = run(c, with({{"gpu", "custom"}, {"gmem", "48"}, {"gbw", "864"}, {"rt", "vllm"}, {"seq", "8192"}}));
+  CHECK_FALSE(bare.vllm.has_value());
+  // A catalog card's total replaced (another driver): vLLM's budget follows it.
+  const Estimate h = run(c, with({{"gpu", "h100-sxm"}, {"gtot", "81008"}, {"rt", "vllm"}, {"seq", "8192"}}));
+  REQUIRE(h.vllm.has_value());
+  CHECK(h.vllm->total_bytes == i64{81008} << 20);
+  CHECK(h.inference.capacity_bytes == static_cast<i64>(std::ceil(static_cast<double>(i64{81008} << 20) * 0.9)));
+  // Out of range or meaningless: refused, naming the field.
+  auto field_of = [&](std::initializer_list<std::pair<const char*, const char*>> kv) {
+    const auto e = estimate(c, with(kv));
+    REQUIRE_FALSE(e.ok());
+    return e.issues().front().field;
+  };
+  CHECK(field_of({{"gpu", "l40s"}, {"gtot", "50000"}}) == "gtot");  // more than the card's 48 GiB
+  CHECK(field_of({{"gpu", "mi300x"}, {"gcc", "9.4"}}) == "gcc");    // not a CUDA card
+  CHECK(field_of({{"gpu", "l40s"}, {"gcc", "8.95"}}) == "gcc");
+  Workload w;
+  CHECK(find_field("gsms")->set(w, "-1")->field == "gsms");
+  CHECK(find_field("gcc")->set(w, "21")->field == "gcc");
+}
+
 TEST_CASE("Apple's GPU wired limit is a setting", "[core][gpu]") {
   const ModelConfig c = preset("llama-3.1-70b").config;
   // The default is 75% of 128 GiB (96 GiB); sysctl iogpu.wired_limit_mb=120000 lets the GPU wire 117.2 GiB.
