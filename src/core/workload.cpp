@@ -173,7 +173,7 @@ std::vector<WorkloadField> build_fields() {
       real_or_default_row(spec("gtf", "--gpu-tflops", "GPU TFLOPS (bf16)",
                                "a custom GPU's dense bf16 TFLOPS, or the chosen card's replaced; 0 = the catalog's", Both),
                           0.0, 1e6, AT(gpu_tflops)),
-      real_or_default_row(spec("gtot", "--gpu-cuda-total-mib", "GPU total as CUDA reports it (MiB)",
+      real_or_default_row(spec("gtot", "--gpu-cuda-total-mib", "GPU CUDA total (MiB)",
                                "the memory the driver reports as total, in MiB (PyTorch's get_device_properties total_memory=…MB), "
                                "which the engine profiles take their share of; at most the GPU memory; 0 = the catalog's",
                                Both),
