@@ -176,6 +176,10 @@ TEST_CASE("Recorded CUDA totals reproduce the totals the engines and PyTorch pri
       {"a10g", "GPU 0 has a total capacity of 22.06 GiB (out-of-memory message on an A10G)", 22.06, 2},
       {"h20", "total capacity of 95.00 GiB (out-of-memory messages on H20)", 95.00, 2},
       {"a100-40gb", "42405855232 bytes of total memory (PyTorch on an A100-SXM4-40GB)", 42405855232.0 / 1073741824.0, 14},
+      {"a40", "Total amount of global memory: 45403 MBytes (47608692736 bytes) (deviceQuery)", 47608692736.0 / 1073741824.0, 14},
+      {"h100-nvl", "totalGlobalMem | 99960750080 bytes (a device report)", 99960750080.0 / 1073741824.0, 14},
+      {"rtx-6000-ada", "total_memory=48622MB (PyTorch, whole MiB)", 48622.0 / 1024.0, 14},
+      {"rtx-pro-6000-blackwell-server", "total_memory=97250MB (PyTorch, whole MiB)", 97250.0 / 1024.0, 14},
   };
   for (const Row& r : rows) {
     INFO(r.id << ": " << r.quoted);
