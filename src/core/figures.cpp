@@ -382,11 +382,9 @@ const Figure kFigures[] = {
        if (e.vllm)
          return {tx(l, Str::fx_cap_vllm, n(e.vllm->total_bytes), real(w.gpu_mem_util), n(e.vllm->budget_bytes)),
                  tx(l, Str::fx_cap_vllm_ref, kVllmVersion, e.gpu.cuda_total_source)};
-       // Gpu::usable_bytes: the total CUDA reports where the catalog records it.
-       const bool cuda = e.gpu.cuda_total_bytes > 0;
-       return {tx(l, Str::fx_cap, n(cuda ? e.gpu.cuda_total_bytes : e.gpu.memory_bytes), real(e.gpu.usable_fraction)) +
+       return {tx(l, Str::fx_cap, n(e.gpu.total_bytes()), real(e.gpu.usable_fraction)) +
                    (w.runtime == Runtime::Vllm ? " × gpu_memory_utilization " + real(w.gpu_mem_util) : std::string()),
-               cuda ? e.gpu.cuda_total_source : e.gpu.source};
+               e.gpu.cuda_total_bytes > 0 ? e.gpu.cuda_total_source : e.gpu.source};
      }},
     {"inference.max_context", "Max context that fits", Unit::Tokens, Inf, [](E e) -> V { return e.inference.max_context; }, Upper,
      [](C, W w, E e, La l) -> D {

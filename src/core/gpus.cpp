@@ -9,8 +9,7 @@
 namespace llmsize::core {
 
 i64 Gpu::usable_bytes() const {
-  const i64 total = cuda_total_bytes > 0 ? cuda_total_bytes : memory_bytes;
-  return static_cast<i64>(std::floor(static_cast<double>(total) * usable_fraction));
+  return static_cast<i64>(std::floor(static_cast<double>(total_bytes()) * usable_fraction));
 }
 
 namespace {

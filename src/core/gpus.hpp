@@ -38,6 +38,8 @@ struct Gpu {
   // What a program may allocate: the driver's total where the catalog records it (an "80 GB"
   // H100 gives CUDA 79.19 GiB), else memory_bytes, times usable_fraction.
   i64 usable_bytes() const;
+  // The total usable_bytes takes its share of: the driver's where recorded, else as sold.
+  i64 total_bytes() const { return cuda_total_bytes > 0 ? cuda_total_bytes : memory_bytes; }
 };
 
 // Every catalog entry, in file order; parsed once. A broken catalog gives Issues here and
