@@ -513,7 +513,15 @@ const Figure kFigures[] = {
      }},
     {"training.total_bytes", "Training total per GPU", Unit::Bytes, Train, [](E e) -> V { return e.training.total_bytes; },
      reserve_bound,
-     [](C, W, E, La l) -> D { return {tx(l, Str::fx_training_total), tx(l, Str::fx_most_loaded_gpu)}; }},
+     [](C, W, E e, La l) -> D {
+       // With pipeline stages, each stage's GPU beside the most loaded one (the formula recipe).
+       std::string stages;
+       if (e.training.stages.size() > 1)
+         for (const TrainingStage& st : e.training.stages)
+           stages += tx(l, Str::fx_training_stage, n(st.stage), n(st.first_layer), n(st.first_layer + st.layers - 1), n(st.inflight),
+                        n(st.total_bytes));
+       return {tx(l, Str::fx_training_total), tx(l, Str::fx_most_loaded_gpu) + stages};
+     }},
     {"training.peak_allocated_bytes", "Peak allocated (max_memory_allocated)", Unit::Bytes, Train,
      [](E e) -> V { return e.training.peak_allocated_bytes; },
      [](W w, E e) { return e.training.recipe ? Bound::Estimate : reserve_bound(w, e); },

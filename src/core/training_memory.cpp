@@ -229,8 +229,11 @@ Result<TrainingMemory> training_memory(const ModelConfig& cfg, const Inventory& 
     s.inflight = inflight;
     s.stage = st;
     s.stage_layers = range.count;
+    m.stages.push_back({st, range.first, range.count, s.params_gpu, inflight, s.activation_bytes,
+                        s.total_bytes - m.reserve_bytes, s.total_bytes});
     if (!best || s.total_bytes > best->total_bytes) best = s;
   }
+  best->stages = std::move(m.stages);
   m = *best;
   m.layer = *dense_act;
   m.layer_moe = moe_act;
@@ -257,6 +260,7 @@ Result<TrainingMemory> training_memory(const ModelConfig& cfg, const Inventory& 
     m.peak_allocated_bytes = rp->peak_allocated_bytes;
     m.trainable_params = rp->trainable_params;
     m.recipe = std::move(rp).value();
+    m.stages.clear();  // the recipe's peak is one GPU's
   }
   m.fits = m.total_bytes <= m.capacity_bytes;
   // Minimum GPUs: an ideal split of the model states and one micro-batch's activations over

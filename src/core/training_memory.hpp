@@ -12,6 +12,17 @@
 namespace llmsize::core {
 
 // ---- The training breakdown ---------------------------------------------------------------
+// One pipeline stage's GPU (every tensor-parallel rank of a stage holds the same): what the
+// `formula` recipe gives each rank, beside the most loaded one the breakdown below describes.
+struct TrainingStage {
+  i64 stage = 0, first_layer = 0, layers = 0;
+  i64 params_gpu = 0;             // parameters stored on the GPU before ZeRO sharding
+  i64 inflight = 1;               // micro-batches whose activations the stage holds (1F1B)
+  i64 activation_bytes = 0;       // in-flight layers' activations, the embedding's or the loss's extras
+  i64 peak_allocated_bytes = 0;   // the stage's total without the reserve
+  i64 total_bytes = 0;
+};
+
 struct TrainingMemory {
   // Most loaded GPU (pipeline stage `stage`).
   i64 weights_bytes = 0;         // working weights (frozen base for LoRA; NF4-DQ for QLoRA) + adapters
@@ -33,6 +44,7 @@ struct TrainingMemory {
   LayerActivations layer_moe;    // one MoE layer (zero when dense)
   i64 inflight = 1;              // micro-batches whose activations the stage holds (1F1B)
   i64 stage = 0, stage_layers = 0;
+  std::vector<TrainingStage> stages;  // every pipeline stage, first to last (formula; empty under a recipe)
   i64 trainable_params = 0;      // whole model (LoRA: adapters only)
   i64 lora_params = 0;
   i64 params_gpu = 0;            // parameters stored on this GPU before ZeRO sharding

@@ -1,0 +1,193 @@
+// Calibration of the `formula` training recipe (issue 15) against Megatron-LM's own report of the
+// peak: training.py training_log -> report_memory, which prints torch.cuda.max_memory_allocated()
+// per (tensor, pipeline) rank of data-parallel rank 0,
+//   "[Rank r] (after N iterations) memory (MB) | allocated: … | max allocated: … | …"
+// in MiB (the code divides by 1024 · 1024). The formula recipe is the papers' model, and the
+// papers' activation model (Korthikanti et al. 2022, Table 2) is the tensors of Megatron-LM's own
+// GPT layer; this file checks it, rank by rank, on four layouts of one model.
+//
+// Source: liguodongiot/llm-action, train/megatron/gpt2/model_train.md at commit bd731466 (2023-07-24):
+// four runs of Megatron-LM's examples/pretrain_gpt*.sh on one machine of 4 × A800 80 GB, 2023-07-16
+// (Megatron-LM main of that month, the legacy megatron/model code). Each run prints its arguments;
+// the ones that set memory, common to all four:
+//   num_layers 24, hidden_size 1024, ffn_hidden_size 4096, num_attention_heads 16, kv_channels 64,
+//   seq_length 1024, max_position_embeddings 1024, add_position_embedding True, add_bias_linear
+//   True, swiglu False, untie_embeddings_and_output_weights False, tokenizer_type GPT2BPETokenizer,
+//   make_vocab_size_divisible_by 128, fp16 True, accumulate_allreduce_grads_in_fp32 False,
+//   optimizer adam, use_distributed_optimizer False, DDP_impl local,
+//   use_contiguous_buffers_in_local_ddp True, recompute_granularity None, use_flash_attn False,
+//   transformer_impl local, masked_softmax_fusion True, attention_dropout 0.1, hidden_dropout 0.1,
+//   fp16_lm_cross_entropy False.
+// That is GPT-2 Medium's shape (the gpt2-medium preset) with the vocabulary padded as the log says
+// ("padded vocab (size: 50257) with 47 dummy tokens (new size: 50304)", 175 at TP 2, 431 at TP 4);
+// fp16 weights, fp16 gradients (the contiguous buffer in the parameters' dtype), fp32 master weights
+// and Adam's two fp32 states: llmsize's defaults for --precision mixed, --dropout 1 for the masks.
+// An A800 is an A100 80 GB with less NVLink bandwidth; the catalog's a100-80gb stands in for it
+// (the card changes no figure below). The first 100 iterations include 15-16 skipped by the loss
+// scaler; the rest stepped, so Adam's states were live in the iterations the peak covers.
+//
+// The issue's tolerance for a distributed recipe is 10% of the reported peak. Every stage that
+// holds no loss is within 1.2%; the last pipeline stages miss by 8-10%, stated below.
+#include <cmath>
+
+#include "core/estimate.hpp"
+#include "test_util.hpp"
+
+using namespace llmsize::core;
+using llmsize::test::preset;
+
+namespace {
+
+struct Rank {
+  const char* quoted;  // the log's line
+  i64 stage;           // the pipeline stage of that global rank
+  double max_allocated_mib;
+};
+
+struct Run {
+  const char* section;  // the document's heading
+  i64 vocab, tp, pp, batch, accum;
+  bool seq_parallel;
+  std::vector<i64> params;  // "number of parameters on (tensor, pipeline) model parallel rank", by stage
+  std::vector<Rank> ranks;
+};
+
+const Run kRuns[] = {
+    {"### 单机多卡(4DP): data-parallel-size 4, micro_batch_size 1, global_batch_size 8 (2 micro-batches)",
+     50304, 1, 1, 1, 2, false, {354871296},
+     {{"[Rank 0] (after 100 iterations) memory (MB) | allocated: 6816.88818359375 | max allocated: 8696.8515625 | reserved: 8786.0 | max reserved: 8786.0",
+       0, 8696.8515625}}},
+    {"### 模型并行（2TP+2DP）: tensor-model-parallel size 2, pipeline-model-parallel size 2, sequence_parallel True, "
+     "micro_batch_size 4, global_batch_size 16 (4 micro-batches)",
+     50432, 2, 2, 4, 4, true, {102483968, 101437440},
+     {{"[Rank 3] (after 100 iterations) memory (MB) | allocated: 2029.29443359375 | max allocated: 5373.49560546875 | reserved: 5968.0 | max reserved: 5968.0",
+       1, 5373.49560546875},
+      {"[Rank 2] (after 100 iterations) memory (MB) | allocated: 2029.29443359375 | max allocated: 5373.49560546875 | reserved: 5718.0 | max reserved: 5718.0",
+       1, 5373.49560546875},
+      {"[Rank 1] (after 100 iterations) memory (MB) | allocated: 2040.25830078125 | max allocated: 7253.22705078125 | reserved: 7622.0 | max reserved: 7622.0",
+       0, 7253.22705078125},
+      {"[Rank 0] (after 100 iterations) memory (MB) | allocated: 2040.25830078125 | max allocated: 7253.22705078125 | reserved: 7622.0 | max reserved: 7622.0",
+       0, 7253.22705078125}}},
+    {"### 模型并行（4TP）: tensor-model-parallel size 4, sequence_parallel True, micro_batch_size 2, global_batch_size 8 "
+     "(4 micro-batches)",
+     50688, 4, 1, 2, 4, true, {89714688},
+     {{"[Rank 0] (after 100 iterations) memory (MB) | allocated: 1772.68505859375 | max allocated: 3059.67138671875 | reserved: 3394.0 | max reserved: 3394.0",
+       0, 3059.67138671875},
+      {"[Rank 2] (after 100 iterations) memory (MB) | allocated: 1794.56005859375 | max allocated: 3081.17138671875 | reserved: 3390.0 | max reserved: 3390.0",
+       0, 3081.17138671875},
+      {"[Rank 3] (after 100 iterations) memory (MB) | allocated: 1795.06005859375 | max allocated: 3081.67138671875 | reserved: 3398.0 | max reserved: 3398.0",
+       0, 3081.67138671875},
+      {"[Rank 1] (after 100 iterations) memory (MB) | allocated: 1774.18505859375 | max allocated: 3065.67138671875 | reserved: 3398.0 | max reserved: 3398.0",
+       0, 3065.67138671875}}},
+    {"### 模型并行（4PP）: pipeline-model-parallel size 4, micro_batch_size 2, global_batch_size 8 (4 micro-batches)",
+     50304, 1, 4, 2, 4, false, {128137216, 75577344, 75577344, 127090688},
+     {{"[Rank 2] (after 100 iterations) memory (MB) | allocated: 1529.77783203125 | max allocated: 4104.89501953125 | reserved: 4170.0 | max reserved: 4170.0",
+       2, 4104.89501953125},
+      {"[Rank 0] (after 100 iterations) memory (MB) | allocated: 2524.27783203125 | max allocated: 7643.34033203125 | reserved: 7766.0 | max reserved: 7766.0",
+       0, 7643.34033203125},
+      {"[Rank 1] (after 100 iterations) memory (MB) | allocated: 1529.77783203125 | max allocated: 5477.08251953125 | reserved: 5498.0 | max reserved: 5498.0",
+       1, 5477.08251953125},
+      {"[Rank 3] (after 100 iterations) memory (MB) | allocated: 2513.31787109375 | max allocated: 4390.34521484375 | reserved: 4522.0 | max reserved: 4522.0",
+       3, 4390.34521484375}}},
+};
+
+Workload megatron_workload(const Run& r) {
+  Workload w = llmsize::test::with({{"mode", "training"}, {"gpu", "a100-80gb"}, {"gpus", "4"}, {"dtype", "fp16"}, {"flash", "0"},
+                                    {"dropout", "1"}, {"seq", "1024"}, {"opt", "adamw"}, {"prec", "mixed"}, {"rc", "none"}});
+  w.tp = r.tp;
+  w.pp = r.pp;
+  w.batch = r.batch;
+  w.grad_accum = r.accum;
+  w.seq_parallel = r.seq_parallel;
+  return w;
+}
+
+}  // namespace
+
+TEST_CASE("formula recipe against Megatron-LM: GPT-345M on 4 GPUs, rank by rank, in four layouts", "[calibration][training]") {
+  double worst_inner = 0;
+  for (const Run& r : kRuns) {
+    INFO(r.section);
+    ModelConfig c = preset("gpt2-medium").config;
+    c.vocab = r.vocab;
+    const auto e = estimate(c, megatron_workload(r));
+    INFO(join(e.issues()));
+    REQUIRE(e.ok());
+    const TrainingMemory& t = e.value().training;
+    REQUIRE(t.stages.size() == static_cast<size_t>(r.pp));
+    // Parameters on each GPU, exact: the tensor-parallel shards, the replicated biases of the
+    // row-parallel Linears and the norms, the position embeddings on the first stage, the tied
+    // word embeddings on the first and the last.
+    for (i64 s = 0; s < r.pp; ++s) CHECK(t.stages[static_cast<size_t>(s)].params_gpu == r.params[static_cast<size_t>(s)]);
+    // The most loaded GPU is the breakdown's.
+    i64 most = 0;
+    for (const TrainingStage& st : t.stages) most = std::max(most, st.peak_allocated_bytes);
+    CHECK(t.peak_allocated_bytes == most);
+    for (const Rank& rank : r.ranks) {
+      INFO(rank.quoted);
+      const TrainingStage& st = t.stages[static_cast<size_t>(rank.stage)];
+      const double predicted = static_cast<double>(st.peak_allocated_bytes) / (1 << 20);
+      const double err = (predicted - rank.max_allocated_mib) / rank.max_allocated_mib;
+      INFO("stage " << rank.stage << ": predicted " << predicted << " MiB, measured " << rank.max_allocated_mib << " MiB, error "
+                    << 100 * err << "%");
+      CHECK(std::fabs(err) <= 0.10);  // the issue's tolerance for a distributed recipe
+      const bool last_of_several = r.pp > 1 && rank.stage == r.pp - 1;
+      if (!last_of_several) {
+        // Every stage without the loss, and the one-stage runs: within 1.2%.
+        CHECK(std::fabs(err) <= 0.012);
+        worst_inner = std::max(worst_inner, std::fabs(err));
+      } else if (r.pp == 2) {
+        // MISS, -8.0%: the last stage of a pipeline holds one micro-batch and the loss. The formula
+        // counts the loss as Korthikanti §4.3's fp32 logits, 4·s·b·v/t; Megatron-LM's
+        // gpt_model.py post_language_model_processing and core/tensor_parallel/cross_entropy.py
+        // _VocabParallelCrossEntropy.forward hold the fp16 logits, their .float() copy and the
+        // out-of-place `vocab_parallel_logits - logits_max` at once, 10·s·b·v/t. Counting them
+        // overshoots by 3.0% here (3.7% at PP 4), so the last stage's moment is not traced further;
+        // the one-stage runs above hold the same loss and are within 1.2%.
+        CHECK(err == Approx(-0.080).margin(0.003));
+      } else {
+        CHECK(err == Approx(-0.097).margin(0.003));  // MISS, -9.7%: the same loss, PP 4, micro-batch 2
+      }
+    }
+  }
+  CHECK(worst_inner < 0.012);
+}
+
+TEST_CASE("formula recipe: every pipeline stage's peak, 1F1B's in-flight micro-batches from pp - s", "[training]") {
+  const Run& r = kRuns[3];
+  ModelConfig c = preset("gpt2-medium").config;
+  c.vocab = r.vocab;
+  Workload w = megatron_workload(r);
+  const auto e = estimate(c, w);
+  REQUIRE(e.ok());
+  const TrainingMemory& t = e.value().training;
+  REQUIRE(t.stages.size() == 4);
+  i64 first = 0;
+  for (const TrainingStage& st : t.stages) {
+    CHECK(st.first_layer == first);
+    CHECK(st.layers == 6);
+    CHECK(st.inflight == 4 - st.stage);
+    CHECK(st.total_bytes - st.peak_allocated_bytes == t.reserve_bytes);
+    first += st.layers;
+  }
+  // Stages 1 and 2 hold the same layers and parameters: one micro-batch's activations apart.
+  const i64 per_mb = t.stages[1].activation_bytes - t.stages[2].activation_bytes;
+  CHECK(per_mb > 0);
+  CHECK(t.stages[2].activation_bytes == 2 * per_mb);
+  CHECK(t.stages[1].peak_allocated_bytes - t.stages[2].peak_allocated_bytes == per_mb);
+  // Fewer micro-batches than stages: no stage holds more than there are.
+  w.grad_accum = 2;
+  const auto few = estimate(c, w);
+  REQUIRE(few.ok());
+  for (const TrainingStage& st : few.value().training.stages) CHECK(st.inflight == std::min<i64>(2, 4 - st.stage));
+  // A recipe's peak is one GPU's: no stages.
+  Workload full = llmsize::test::with({{"mode", "training"}, {"recipe", "hf-peft"}, {"gpu", "a100-80gb"}, {"dtype", "bf16"},
+                                       {"rc", "full"}, {"opt", "adamw"}, {"seq", "2048"}});
+  full.precision = Precision::Pure;
+  full.opt_state = StateDtype::BF16;
+  const auto one = estimate(preset("mistral-7b").config, full);
+  INFO(join(one.issues()));
+  REQUIRE(one.ok());
+  REQUIRE(one.value().training.recipe.has_value());
+  CHECK(one.value().training.stages.empty());
+}
