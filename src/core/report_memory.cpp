@@ -88,12 +88,12 @@ json estimate_object(const ModelConfig& cfg, const Workload& w, const Estimate& 
                      {"lora_params", t.lora_params},
                      {"stage", t.stage},
                      {"stage_layers", t.stage_layers}};
-  json stages = json::array();
+  json train_stages = json::array();
   for (const TrainingStage& st : t.stages)
-    stages.push_back({{"stage", st.stage}, {"first_layer", st.first_layer}, {"layers", st.layers}, {"params_gpu", st.params_gpu},
+    train_stages.push_back({{"stage", st.stage}, {"first_layer", st.first_layer}, {"layers", st.layers}, {"params_gpu", st.params_gpu},
                       {"inflight_microbatches", st.inflight}, {"activation_bytes", st.activation_bytes},
                       {"peak_allocated_bytes", st.peak_allocated_bytes}, {"total_bytes", st.total_bytes}});
-  out["training"]["stages"] = stages;
+  out["training"]["stages"] = train_stages;
   out["training"]["recipe"] = {{"name", std::string(to_string(w.recipe))}};
   if (t.recipe) {  // the recipe's own peak: its phase and live tensors by group, largest first
     json parts = json::array();
