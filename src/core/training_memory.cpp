@@ -160,6 +160,7 @@ Result<TrainingMemory> training_memory(const ModelConfig& cfg, const Inventory& 
   auto div = [](Checked v, i64 d, bool on) { return on && v.ok() ? Checked(ceil_div(v.value(), d)) : v; };
 
   std::optional<TrainingMemory> best;
+  std::vector<TrainingStage> stages;
   for (i64 st = 0; st < w.pp; ++st) {
     TrainingMemory s = m;
     const StageRange range = stage_range(cfg.n_layers, w.pp, st);
@@ -229,12 +230,12 @@ Result<TrainingMemory> training_memory(const ModelConfig& cfg, const Inventory& 
     s.inflight = inflight;
     s.stage = st;
     s.stage_layers = range.count;
-    m.stages.push_back({st, range.first, range.count, s.params_gpu, inflight, s.activation_bytes,
-                        s.total_bytes - m.reserve_bytes, s.total_bytes});
+    stages.push_back({st, range.first, range.count, s.params_gpu, inflight, s.activation_bytes,
+                      s.total_bytes - m.reserve_bytes, s.total_bytes});
     if (!best || s.total_bytes > best->total_bytes) best = s;
   }
-  best->stages = std::move(m.stages);
   m = *best;
+  m.stages = std::move(stages);
   m.layer = *dense_act;
   m.layer_moe = moe_act;
   m.capacity_bytes = gpu.usable_bytes();
