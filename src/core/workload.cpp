@@ -328,7 +328,8 @@ std::vector<WorkloadField> build_fields() {
                          Training),
                     kGradDtypeNames, AT(grad_dtype)),
       enum_field<W>(spec("recipe", "--recipe", "Recipe",
-                         "formula: the papers' model of training memory; litgpt: LitGPT's finetune/lora.py, adapter.py and "
+                         "formula: the papers' model of training memory, Megatron-LM's (checked against its report_memory, "
+                         "rank by rank); litgpt: LitGPT's finetune/lora.py, adapter.py and "
                          "adapter_v2.py as their code allocates (LoRA: commit 8641822, PyTorch 2.1; the adapters: 0f021f3a, "
                          "PyTorch 2.2; one GPU, LoRA on q and v or LLaMA-Adapter, bf16-true or bitsandbytes NF4); hf-peft: "
                          "the Hugging Face Trainer with PEFT LoRA as TRL's SFTTrainer sets it up (transformers 4.48.1, PEFT "
