@@ -220,6 +220,29 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
     mark("memory.recipe");
   }
 
+  if (training && e.training.stages.size() > 1) {  // pipeline stages: every stage's GPU beside the most loaded one
+    section(T(Str::mem_stages));
+    if (ImGui::BeginTable("train_stages", 6, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+      for (Str col : {Str::mem_stage_col_stage, Str::mem_stage_col_layers, Str::mem_stage_col_inflight, Str::mem_stage_col_params,
+                      Str::mem_stage_col_peak, Str::mem_stage_col_total})
+        ImGui::TableSetupColumn(T(col));
+      ImGui::TableHeadersRow();
+      for (const core::TrainingStage& st : e.training.stages) {
+        ImGui::TableNextRow();
+        const std::string cells[] = {std::to_string(st.stage),
+                                     std::to_string(st.first_layer) + "-" + std::to_string(st.first_layer + st.layers - 1),
+                                     std::to_string(st.inflight), core::with_commas(st.params_gpu),
+                                     core::format_bytes(st.peak_allocated_bytes, u), core::format_bytes(st.total_bytes, u)};
+        for (const std::string& cell : cells) {
+          ImGui::TableNextColumn();
+          ImGui::TextUnformatted(cell.c_str());
+        }
+      }
+      ImGui::EndTable();
+    }
+    mark("memory.stages");
+  }
+
   if (e.llamacpp && !training) {  // runtime llamacpp: the lines llama-server prints for this model and flags
     section(printf_text(T(Str::mem_engine_prints), "llama.cpp").c_str());
     const core::LlamaCppMemory& l = *e.llamacpp;

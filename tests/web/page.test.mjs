@@ -367,6 +367,23 @@ test('a training recipe on the Memory tab: the hf-peft peak, its moment and its 
   await context.close();
 });
 
+test('pipeline stages on the Memory tab: every stage\'s GPU beside the most loaded one', async () => {
+  // GPT-2 Medium over 4 pipeline stages, 4 micro-batches of 2 (the layout of Megatron-LM's PP 4 run in
+  // tests/calibration/training/megatron_test.cpp, with the unpadded vocabulary).
+  const { page, context, problems } = await openPage({
+    hash: '#v=1&preset=gpt2-medium&mode=training&pp=4&gpus=4&batch=2&accum=4&seq=1024&dtype=fp16&flash=0&dropout=1&gpu=a100-80gb&ui.tab=memory' });
+  await frames(page, 3);
+  const f = await figures(page);
+  const stages = f.training.stages;
+  assert.deepEqual(stages.map((s) => s.params_gpu), [128089088, 75577344, 75577344, 127042560]);
+  assert.deepEqual(stages.map((s) => s.inflight_microbatches), [4, 3, 2, 1]);
+  assert.equal(Math.max(...stages.map((s) => s.total_bytes)), f.training.total_bytes, 'the most loaded stage is the total');
+  assert.ok(await page.evaluate(() => Module.widgetRect('memory.stages') !== null), 'the stages table is on screen');
+  await page.screenshot({ path: `${ARTIFACTS}/web-training-stages.png` });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('with the vLLM runtime the Memory tab shows the lines vllm serve prints', async () => {
   // Qwen3-8B on one H100, util 0.95, max_model_len 8192: the published vLLM 0.19 start-up
   // (tests/calibration/vllm_test.cpp) reproduced line for line.
