@@ -334,6 +334,13 @@ std::string estimate_text(const ModelConfig& cfg, const Workload& w, const Estim
     o += "  " + pad_right(t(Str::rep_usable), 30) + b(tm.capacity_bytes) + "  " + (tm.fits ? fit : no_fit) + "\n";
     o += "  " + printf_text(tr(Str::rep_trainable_min_gpus, lang), n(tm.trainable_params).c_str(),
                             (tm.min_gpus > 0 ? n(tm.min_gpus) : none_fit).c_str()) + "\n";
+    if (tm.stages.size() > 1) {  // every stage's GPU, micro-batches in flight (mb) from 1F1B
+      o += "  " + t(Str::rep_stages) + "\n";
+      for (const TrainingStage& st : tm.stages)
+        o += row(printf_text(tr(Str::rep_stage_row, lang), n(st.stage).c_str(), n(st.first_layer).c_str(),
+                             n(st.first_layer + st.layers - 1).c_str(), n(st.inflight).c_str()),
+                 st.total_bytes);
+    }
     if (tm.recipe) {  // the recipe's live tensors at its peak, largest first
       const RecipePeak& r = *tm.recipe;
       o += "\n" + printf_text(tr(Str::rep_recipe_heading, lang), std::string(to_string(r.recipe)).c_str()) + " (" + r.version + ")\n";

@@ -31,6 +31,7 @@
 #include <cmath>
 
 #include "core/estimate.hpp"
+#include "core/report.hpp"
 #include "test_util.hpp"
 
 using namespace llmsize::core;
@@ -175,6 +176,13 @@ TEST_CASE("formula recipe: every pipeline stage's peak, 1F1B's in-flight micro-b
   CHECK(per_mb > 0);
   CHECK(t.stages[2].activation_bytes == 2 * per_mb);
   CHECK(t.stages[1].peak_allocated_bytes - t.stages[2].peak_allocated_bytes == per_mb);
+  // The CLI's text lists each stage's total, in each language, with the same numbers.
+  const std::string en = estimate_text(c, w, e.value(), ByteUnit::GB, Lang::En);
+  const std::string zh = estimate_text(c, w, e.value(), ByteUnit::GB, Lang::Zh);
+  CHECK(en.find("each pipeline stage's GPU (micro-batches in flight):") != std::string::npos);
+  CHECK(en.find("stage 3, layers 18-23 (1)") != std::string::npos);
+  CHECK(zh.find("第 3 级，第 18-23 层（1）") != std::string::npos);
+  CHECK(en.find(format_bytes(t.stages[3].total_bytes, ByteUnit::GB)) != std::string::npos);
   // Fewer micro-batches than stages: no stage holds more than there are.
   w.grad_accum = 2;
   const auto few = estimate(c, w);
