@@ -230,7 +230,7 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
       for (const core::TrainingStage& st : e.training.stages) {
         ImGui::TableNextRow();
         const std::string cells[] = {std::to_string(st.stage),
-                                     std::to_string(st.first_layer) + "-" + std::to_string(st.first_layer + st.layers - 1),
+                                     std::to_string(st.first_layer) + "-" + std::to_string(st.last_layer()),
                                      std::to_string(st.inflight), core::with_commas(st.params_gpu),
                                      core::format_bytes(st.peak_allocated_bytes, u), core::format_bytes(st.total_bytes, u)};
         for (const std::string& cell : cells) {

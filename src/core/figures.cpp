@@ -518,7 +518,7 @@ const Figure kFigures[] = {
        std::string stages;
        if (e.training.stages.size() > 1)
          for (const TrainingStage& st : e.training.stages)
-           stages += tx(l, Str::fx_training_stage, n(st.stage), n(st.first_layer), n(st.first_layer + st.layers - 1), n(st.inflight),
+           stages += tx(l, Str::fx_training_stage, n(st.stage), n(st.first_layer), n(st.last_layer()), n(st.inflight),
                         n(st.total_bytes));
        return {tx(l, Str::fx_training_total), tx(l, Str::fx_most_loaded_gpu) + stages};
      }},

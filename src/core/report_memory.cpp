@@ -338,7 +338,7 @@ std::string estimate_text(const ModelConfig& cfg, const Workload& w, const Estim
       o += "  " + t(Str::rep_stages) + "\n";
       for (const TrainingStage& st : tm.stages)
         o += row(printf_text(tr(Str::rep_stage_row, lang), n(st.stage).c_str(), n(st.first_layer).c_str(),
-                             n(st.first_layer + st.layers - 1).c_str(), n(st.inflight).c_str()),
+                             n(st.last_layer()).c_str(), n(st.inflight).c_str()),
                  st.total_bytes);
     }
     if (tm.recipe) {  // the recipe's live tensors at its peak, largest first
