@@ -64,7 +64,7 @@ void explanation_rows(const std::vector<core::Explanation>& ex, std::string_view
     const std::string_view key = e.key;
     if (key.size() <= section.size() || key.substr(0, section.size()) != section || key[section.size()] != '.') continue;
     const core::Figure* f = core::find_figure(key);
-    if (f && (!f->mode || *f->mode == mode)) explanation_row(e, unit);
+    if (f && (!f->mode || *f->mode == mode) && core::listed(*f, e.value)) explanation_row(e, unit);
   }
 }
 

@@ -223,9 +223,9 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
   if (training && e.training.stages.size() > 1) {  // pipeline stages: every stage's GPU beside the most loaded one
     section(T(Str::mem_stages));
     if (ImGui::BeginTable("train_stages", 6, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
-      for (Str col : {Str::mem_stage_col_stage, Str::mem_stage_col_layers, Str::mem_stage_col_inflight, Str::mem_stage_col_params,
+      for (Str heading : {Str::mem_stage_col_stage, Str::mem_stage_col_layers, Str::mem_stage_col_inflight, Str::mem_stage_col_params,
                       Str::mem_stage_col_peak, Str::mem_stage_col_total})
-        ImGui::TableSetupColumn(T(col));
+        ImGui::TableSetupColumn(T(heading));
       ImGui::TableHeadersRow();
       for (const core::TrainingStage& st : e.training.stages) {
         ImGui::TableNextRow();

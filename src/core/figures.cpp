@@ -284,7 +284,7 @@ const Figure kFigures[] = {
        if (!c.vision.enabled()) return {tx(l, Str::fx_vis_none), tx(l, Str::fx_vis_text_model)};
        return {tx(l, Str::fx_vis_inference, n(e.params.vision), n(dtype_bytes(w.dtype)), to_string(w.dtype), n(w.tp)),
                tx(l, Str::fx_vis_inference_ref)};
-     }},
+     }, true},
     {"inference.kv_bytes_per_token", "KV cache per token", Unit::Bytes, Inf, [](E e) -> V { return e.inference.kv_bytes_per_token; },
      Exact,
      [](C c, W w, E e, La l) -> D {
@@ -318,7 +318,7 @@ const Figure kFigures[] = {
        i64 layers = 0;
        for (const CacheShape& s : e.plan.caches) layers += s.index_bytes_per_token > 0 ? s.layers : 0;
        return {tx(l, Str::fx_idx_per_token, n(layers), n(c.mla.index_dim), n(ceil_div(c.mla.index_dim, 128))), tx(l, Str::fx_idx_per_token_ref)};
-     }},
+     }, true},
     {"inference.indexer_cache_bytes", "Indexer key cache", Unit::Bytes, Inf,
      [](E e) -> V { return e.inference.indexer_cache_bytes; }, Lower,
      [](C c, W w, E e, La l) -> D {
@@ -334,15 +334,15 @@ const Figure kFigures[] = {
            per_layer = e.plan.caches[k].index_bytes_per_token;
          }
        return {tx(l, Str::fx_idx_cache, n(w.batch), n(per_layer), n(layers), n(w.seq)), tx(l, Str::fx_idx_cache_ref, n(c.mla.index_topk))};
-     }},
+     }, true},
     {"inference.state_bytes_per_sequence", "Recurrent state per sequence", Unit::Bytes, Inf,
      [](E e) -> V { return e.inference.state_bytes_per_sequence; }, Exact,
-     [](C c, W w, E e, La l) -> D { return {state_text(c, e.plan, e.plan.all(), w, false, l), tx(l, Str::fx_state_sequence_ref)}; }},
+     [](C c, W w, E e, La l) -> D { return {state_text(c, e.plan, e.plan.all(), w, false, l), tx(l, Str::fx_state_sequence_ref)}; }, true},
     {"inference.state_bytes", "Recurrent state", Unit::Bytes, Inf, [](E e) -> V { return e.inference.state_bytes; }, Lower,
      [](C c, W w, E e, La l) -> D {
        const InferenceMemory& m = e.inference;
        return {state_text(c, e.plan, StageRange{m.stage_first, m.stage_layers}, w, true, l), tx(l, Str::fx_state_ref)};
-     }},
+     }, true},
     {"inference.activation_bytes", "Temporaries (prefill peak)", Unit::Bytes, Inf,
      [](E e) -> V { return e.inference.activation_bytes; }, Lower,
      [](C c, W w, E e, La l) -> D {
@@ -437,7 +437,7 @@ const Figure kFigures[] = {
        return {tx(l, Str::fx_vis_training, n(e.params.vision), n(dtype_bytes(w.dtype)), n(w.tp),
                   z == Sharding::Zero3 || z == Sharding::Fsdp ? " / dp" : ""),
                tx(l, Str::fx_vis_training_ref)};
-     }},
+     }, true},
     {"training.weights_bytes", "Weights", Unit::Bytes, Train, [](E e) -> V { return e.training.weights_bytes; }, lower_unless_recipe,
      [](C, W w, E e, La l) -> D {
        if (auto r = recipe_derivation(e, Str::fx_recipe_weights, l)) return *r;
@@ -611,6 +611,8 @@ const Figure* find_figure(std::string_view key) {
     if (f.key == key) return &f;
   return nullptr;
 }
+
+bool listed(const Figure& f, double value) { return !f.model_part || value != 0; }
 
 const ModeFigures& mode_figures(Mode m) {
   static const ModeFigures inference = {

@@ -41,7 +41,12 @@ struct Figure {
   Bound (*bound)(const Workload& w, const Estimate& e) = nullptr;
   // Builds strings: the words in `lang` (the string table's fx_ rows), symbols, numbers and code names as they are.
   Derivation (*derive)(const ModelConfig& c, const Workload& w, const Estimate& e, Lang lang) = nullptr;
+  // Counts a part only some models have (a vision tower, indexer keys, a recurrent state): the
+  // UI's figure list and --explain leave it out where it is 0; the JSON and the CSV keep it.
+  bool model_part = false;
 };
+// Whether a list for people shows the figure: false for a model part this model lacks (value 0).
+bool listed(const Figure& f, double value);
 
 // Every figure, in display order (parameters, inference, training, throughput).
 std::span<const Figure> figures();

@@ -209,16 +209,16 @@ json estimate_object(const ModelConfig& cfg, const Workload& w, const Estimate& 
     out["engine"]["terms"] = terms_json(sglang_terms(g, w, e.gpu));
   }
   if (e.transformers) {  // runtime transformers: generate() as torch.cuda.max_memory_allocated() measures it
-    const TransformersMemory& t = *e.transformers;
-    out["engine"] = {{"name", "transformers"}, {"version", std::string(kTransformersVersion)}, {"prompt_tokens", t.prompt},
-                     {"max_new_tokens", t.new_tokens}, {"attn_implementation", std::string(to_string(t.attn_impl))}, {"gpus", t.gpus}, {"weights_bytes", t.weights_bytes}, {"weights_raw_bytes", t.weights_raw_bytes},
-                     {"cublas_bytes", t.cublas_bytes}, {"kv_prompt_bytes", t.kv_prompt_bytes},
-                     {"prefill_activation_bytes", t.prefill_bytes}, {"prefill_peak_bytes", t.prefill_peak_bytes},
-                     {"kv_bytes", t.kv_end_bytes}, {"decode_activation_bytes", t.decode_bytes}, {"decode_peak_bytes", t.decode_peak_bytes},
-                     {"activation_peak_bytes", t.peak_in_prefill ? t.prefill_bytes : t.decode_bytes},
-                     {"peak_allocated_bytes", t.peak_bytes}, {"peak_phase", t.peak_in_prefill ? "prefill" : "decode"},
-                     {"log_lines", transformers_log(t)}};
-    out["engine"]["terms"] = terms_json(transformers_terms(t));
+    const TransformersMemory& tf = *e.transformers;
+    out["engine"] = {{"name", "transformers"}, {"version", std::string(kTransformersVersion)}, {"prompt_tokens", tf.prompt},
+                     {"max_new_tokens", tf.new_tokens}, {"attn_implementation", std::string(to_string(tf.attn_impl))}, {"gpus", tf.gpus}, {"weights_bytes", tf.weights_bytes}, {"weights_raw_bytes", tf.weights_raw_bytes},
+                     {"cublas_bytes", tf.cublas_bytes}, {"kv_prompt_bytes", tf.kv_prompt_bytes},
+                     {"prefill_activation_bytes", tf.prefill_bytes}, {"prefill_peak_bytes", tf.prefill_peak_bytes},
+                     {"kv_bytes", tf.kv_end_bytes}, {"decode_activation_bytes", tf.decode_bytes}, {"decode_peak_bytes", tf.decode_peak_bytes},
+                     {"activation_peak_bytes", tf.peak_in_prefill ? tf.prefill_bytes : tf.decode_bytes},
+                     {"peak_allocated_bytes", tf.peak_bytes}, {"peak_phase", tf.peak_in_prefill ? "prefill" : "decode"},
+                     {"log_lines", transformers_log(tf)}};
+    out["engine"]["terms"] = terms_json(transformers_terms(tf));
   }
   const Throughput& p = e.throughput;
   out["throughput"] = {{"decode_tokens_per_s_per_seq", p.decode_tokens_per_s_per_seq},
@@ -425,6 +425,7 @@ std::string estimate_explain_text(const ModelConfig& cfg, const Workload& w, con
   if (wr.other_bytes > 0) o += "    " + pad_right(tr(Str::rep_other_tensors, lang), 95) + pad_left(format_bytes(wr.other_bytes, unit), 14) + "\n";
   o += "\n" + std::string(tr(Str::rep_derivations, lang)) + "\n";
   for (const auto& x : explain(cfg, w, e, lang)) {
+    if (const Figure* f = find_figure(x.key); f && !listed(*f, x.value)) continue;  // a part this model lacks
     const FieldText* label = field_text("figure", x.key, lang);
     o += "  " + (label ? std::string(label->label) : x.label) + " [" + x.key + "] — " + bound_text(x.bound, lang) + "\n";
     o += "      " + x.formula + "\n";

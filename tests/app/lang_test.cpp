@@ -95,8 +95,8 @@ TEST_CASE("The font atlas has a glyph for every character of each language's tab
   REQUIRE(bytes.size() > 1000);
   app::set_cjk_font(bytes);
   const float w1 = [] {
-    const app::Fonts f = app::build_fonts(1.0f, true);
-    const ImFontGlyph* g = f.body->FindGlyphNoFallback(0x5185);  // 内
+    const app::Fonts small = app::build_fonts(1.0f, true);
+    const ImFontGlyph* g = small.body->FindGlyphNoFallback(0x5185);  // 内
     return g ? g->X1 - g->X0 : 0.0f;
   }();
   const app::Fonts fonts = app::build_fonts(2.0f, true);

@@ -51,6 +51,26 @@ TEST_CASE("estimate prints the memory table of the chosen mode, in GB or GiB", "
   CHECK_THAT(tr.out, Catch::Contains("fp32 master weights"));
 }
 
+TEST_CASE("estimate --explain leaves out the parts a model lacks; the JSON keeps them at 0", "[cli][memory]") {
+  // GPT-2 Medium has no vision tower, no sparse-attention indexer and no recurrent layers.
+  for (const char* mode : {"inference", "training"}) {
+    INFO(mode);
+    const auto text = cli({"estimate", "--preset", "gpt2-medium", "--mode", mode, "--explain"});
+    REQUIRE(text.status == 0);
+    for (const char* key : {"vision_weights_bytes]", "[inference.indexer_bytes_per_token]", "[inference.indexer_cache_bytes]",
+                            "[inference.state_bytes_per_sequence]", "[inference.state_bytes]"})
+      CHECK_THAT(text.out, !Catch::Contains(key));
+    CHECK_THAT(text.out, Catch::Contains(std::string(mode) == "training" ? "[training.activation_bytes]" : "[inference.kv_cache_bytes]"));
+  }
+  const auto json = cli({"estimate", "--preset", "gpt2-medium", "--json", "--explain"});
+  CHECK_THAT(json.out, Catch::Contains("\"vision_weights_bytes\": 0"));
+  CHECK_THAT(json.out, Catch::Contains("\"key\": \"inference.state_bytes\""));
+  // A model that has them lists them: Qwen3-Next's Gated DeltaNet layers keep a recurrent state.
+  const auto hybrid = cli({"estimate", "--preset", "qwen3-next-80b-a3b", "--explain"});
+  CHECK_THAT(hybrid.out, Catch::Contains("[inference.state_bytes]"));
+  CHECK_THAT(hybrid.out, !Catch::Contains("[inference.vision_weights_bytes]"));
+}
+
 TEST_CASE("estimate --explain prints every derivation with its reference", "[cli][memory]") {
   const auto o = cli({"estimate", "--preset", "deepseek-v3", "--weights", "fp8-block", "--gpus", "8", "--tp", "8",
                       "--explain"});
