@@ -249,7 +249,8 @@ Result<TrainingMemory> training_memory(const ModelConfig& cfg, const Inventory& 
     const Checked total = Checked(rp->peak_allocated_bytes) + m.reserve_bytes;
     if (!total.ok()) return overflow();
     m.weights_bytes = rp->weights_bytes + rp->adapter_bytes;
-    m.vision_weights_bytes = m.master_weights_bytes = 0;
+    m.vision_weights_bytes = 0;
+    m.master_weights_bytes = rp->master_bytes;
     m.gradients_bytes = rp->gradient_bytes;
     m.optimizer_bytes = rp->optimizer_bytes;
     m.activation_bytes = rp->saved_bytes + rp->head_bytes;
@@ -260,8 +261,19 @@ Result<TrainingMemory> training_memory(const ModelConfig& cfg, const Inventory& 
     m.total_bytes = total.value();
     m.peak_allocated_bytes = rp->peak_allocated_bytes;
     m.trainable_params = rp->trainable_params;
+    m.stages.clear();  // a one-GPU recipe's peak is its GPU's
+    for (TrainingStage st : rp->stages) {  // megatron: every pipeline stage's rank, the most loaded one described
+      st.total_bytes = st.peak_allocated_bytes + m.reserve_bytes;
+      if (st.peak_allocated_bytes == rp->peak_allocated_bytes) {
+        m.stage = st.stage;
+        m.stage_layers = st.layers;
+        m.inflight = st.inflight;
+        m.params_gpu = m.trainable_params_gpu = st.params_gpu;
+      }
+      m.stages.push_back(st);
+    }
+    if (m.stages.size() == 1) m.stages.clear();  // one stage: the breakdown is its
     m.recipe = std::move(rp).value();
-    m.stages.clear();  // the recipe's peak is one GPU's
   }
   m.fits = m.total_bytes <= m.capacity_bytes;
   // Minimum GPUs: an ideal split of the model states and one micro-batch's activations over
@@ -281,8 +293,9 @@ Result<TrainingMemory> training_memory(const ModelConfig& cfg, const Inventory& 
       m.min_gpus = room > 0 ? ceil_div(need.value(), room) : 0;
     }
   }
-  // A recipe is modelled on one GPU (its multi-GPU strategies are refused): one, or none fits.
-  if (m.recipe) m.min_gpus = m.fits ? 1 : 0;
+  // A one-GPU recipe (its multi-GPU strategies are refused): one, or none fits. The megatron
+  // recipe models the layout given; the ideal split above stays its lower bound.
+  if (m.recipe && m.recipe->recipe != Recipe::Megatron) m.min_gpus = m.fits ? 1 : 0;
   return m;
 }
 

@@ -12,17 +12,6 @@
 namespace llmsize::core {
 
 // ---- The training breakdown ---------------------------------------------------------------
-// One pipeline stage's GPU (every tensor-parallel rank of a stage holds the same): what the
-// `formula` recipe gives each rank, beside the most loaded one the breakdown below describes.
-struct TrainingStage {
-  i64 stage = 0, first_layer = 0, layers = 0;
-  i64 params_gpu = 0;             // parameters stored on the GPU before ZeRO sharding
-  i64 inflight = 1;               // micro-batches whose activations the stage holds (1F1B)
-  i64 activation_bytes = 0;       // in-flight layers' activations, the embedding's or the loss's extras
-  i64 peak_allocated_bytes = 0;   // the stage's total without the reserve
-  i64 total_bytes = 0;
-  i64 last_layer() const { return first_layer + layers - 1; }
-};
 
 struct TrainingMemory {
   // Most loaded GPU (pipeline stage `stage`).

@@ -30,6 +30,9 @@ Str recipe_phase_row(RecipePhase phase) {
     case RecipePhase::LayerBackward: return Str::recipe_phase_layer_backward;
     case RecipePhase::OptimizerStep: return Str::recipe_phase_optimizer_step;
     case RecipePhase::EmbeddingBackward: return Str::recipe_phase_embedding_backward;
+    case RecipePhase::MegatronLoss: return Str::recipe_phase_mg_loss;
+    case RecipePhase::AttentionForward: return Str::recipe_phase_attention_forward;
+    case RecipePhase::MlpBackward: return Str::recipe_phase_mlp_backward;
   }
   return Str::recipe_phase_ce_backward;
 }
@@ -125,6 +128,7 @@ Result<RecipePeak> recipe_peak(const ModelConfig& c, const Workload& w, const Gp
   Arch arch = Arch::Llama;
   Quant quant = Quant::None;
   if (w.recipe == Recipe::HfPeft) return hf_peft_peak(c, w, gpu);
+  if (w.recipe == Recipe::Megatron) return megatron_peak(c, w, gpu);
   if (w.recipe != Recipe::LitGpt) return issue_row("recipe", Str::recipe_training_only);
   if (auto bad = litgpt_scope(c, w, gpu, arch, quant)) return *bad;
   const auto counted = count_params(c);

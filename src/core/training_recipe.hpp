@@ -15,6 +15,12 @@
 // `--quantize bnb.nf4 / bnb.nf4-dq`, one GPU with flash attention (sm80 or newer). The scripts force
 // the longest sample (seq) into the first micro-batch (batch), and the peak falls in that
 // iteration, before any adapter gradient or optimizer state exists.
+//
+// megatron: Megatron-LM's pretrain_gpt.py at 040eac94 (July 2023, the legacy megatron/model GPT),
+// per (tensor, pipeline) rank: fp16 or bf16 mixed precision with the contiguous gradient buffer
+// and Float16OptimizerWithFloat16Params (no distributed optimizer), apex FusedAdam, tensor, sequence
+// and pipeline (1F1B) parallelism, no recomputation, no flash attention, dropout on, the fused
+// causal softmax (training_recipe_megatron.cpp).
 #pragma once
 #include <functional>
 #include <string>
@@ -34,6 +40,19 @@ namespace llmsize::core {
 enum class RecipePhase : std::uint8_t {
   CrossEntropyBackward, LmHeadBackward, EndOfForward, ConvertOutput,  // litgpt
   LossForward, LayerBackward, OptimizerStep, EmbeddingBackward,       // hf-peft
+  MegatronLoss, AttentionForward, MlpBackward,                        // megatron
+};
+
+// One pipeline stage's GPU (every tensor-parallel rank of a stage holds the same): what the
+// `formula` recipe, or the megatron recipe, gives each rank, beside the most loaded one.
+struct TrainingStage {
+  i64 stage = 0, first_layer = 0, layers = 0;
+  i64 params_gpu = 0;             // parameters stored on the GPU before ZeRO sharding
+  i64 inflight = 1;               // micro-batches whose activations the stage holds (1F1B)
+  i64 activation_bytes = 0;       // in-flight layers' activations, the embedding's or the loss's extras
+  i64 peak_allocated_bytes = 0;   // the stage's total without the reserve
+  i64 total_bytes = 0;
+  i64 last_layer() const { return first_layer + layers - 1; }
 };
 
 // One group of live tensors at the peak: `bytes` as the caching allocator counts them (each
@@ -69,8 +88,11 @@ struct RecipePeak {
   i64 head_bytes = 0;            // the logits and loss region in the peak's phase
   i64 fixed_bytes = 0;           // the RoPE cache and the cuBLAS workspace
   i64 gathered_bytes = 0;        // FSDP: the all-gathered (unsharded) parameters live at the peak
+  i64 master_bytes = 0;          // megatron: the fp32 master parameters
+  i64 after_step_bytes = 0;      // megatron: allocated between steps (report_memory's "allocated:")
+  std::vector<TrainingStage> stages;  // megatron: every pipeline stage's rank (total_bytes without the reserve)
   std::vector<RecipePart> parts; // the peak's live tensors by group, largest first; they sum to the peak
-  // The peak is weights + adapters + gradients + optimizer + saved + head + fixed.
+  // The peak is weights + adapters + gradients + master + optimizer + saved + head + fixed.
 };
 
 // The string-table row that says when the peak happens.
@@ -95,6 +117,8 @@ std::optional<Issue> refuse(Str why, const std::string& arg = "");
 void add_part(RecipePeak& p, Str label, Checked bytes, const RowArg& formula, const RowArg& source);
 // The hf-peft recipe (training_recipe_hf.cpp).
 Result<RecipePeak> hf_peft_peak(const ModelConfig& cfg, const Workload& w, const Gpu& gpu);
+// The megatron recipe (training_recipe_megatron.cpp).
+Result<RecipePeak> megatron_peak(const ModelConfig& cfg, const Workload& w, const Gpu& gpu);
 }  // namespace recipe_detail
 
 }  // namespace llmsize::core

@@ -336,7 +336,9 @@ std::vector<WorkloadField> build_fields() {
                          "0.13.2, PyTorch 2.4.1; one GPU, Llama, Mistral and Qwen2, gradient checkpointing on (--recompute full) or off, "
                          "flash attention 2, "
                          "LoRA on bf16 or QLoRA on nf4, or full fine-tuning; --precision mixed is bf16=True autocast, pure "
-                         "without it)",
+                         "without it); megatron: Megatron-LM's pretrain_gpt.py as its code allocates on each pipeline stage's rank "
+                         "(040eac94, July 2023, the legacy GPT; fp16 or bf16 mixed precision, the replicated optimizer, tensor, "
+                         "sequence and pipeline parallelism, no recomputation, no flash attention)",
                          Training),
                     kRecipeNames, AT(recipe)),
       int_row(spec("accum", "--grad-accum", "Gradient accumulation", "micro-batches per optimizer step", Training), 1,

@@ -29,9 +29,12 @@
 // The issue's tolerance for a distributed recipe is 10% of the reported peak. Every stage that
 // holds no loss is within 1.2%; the last pipeline stages miss by 8-10%, stated below.
 #include <cmath>
+#include <functional>
+#include <set>
 
 #include "core/estimate.hpp"
 #include "core/report.hpp"
+#include "recipe_lang.hpp"
 #include "test_util.hpp"
 
 using namespace llmsize::core;
@@ -198,4 +201,192 @@ TEST_CASE("formula recipe: every pipeline stage's peak, 1F1B's in-flight micro-b
   REQUIRE(one.ok());
   REQUIRE(one.value().training.recipe.has_value());
   CHECK(one.value().training.stages.empty());
+}
+
+// ---- The megatron recipe (training_recipe_megatron.cpp): the same four runs, Megatron-LM's code ----
+
+namespace {
+
+// The runs as the recipe takes them: GPT-2 Medium's own vocabulary (the recipe pads it as
+// arguments.py does), the logged layout, fp16 mixed precision with an fp16 gradient buffer.
+Workload megatron_recipe_workload(const Run& r) {
+  Workload w = megatron_workload(r);
+  w.recipe = Recipe::Megatron;
+  return w;
+}
+
+// report_memory's "allocated:" of a rank, after the 100th step.
+double allocated_mib(const Rank& rank) {
+  const std::string q = rank.quoted;
+  const size_t at = q.find("allocated: ");
+  return std::stod(q.substr(at + 11));
+}
+
+}  // namespace
+
+TEST_CASE("megatron recipe against Megatron-LM: GPT-345M on 4 GPUs, rank by rank, in four layouts", "[calibration][training]") {
+  const ModelConfig c = preset("gpt2-medium").config;  // vocabulary 50257, padded by the recipe
+  for (const Run& r : kRuns) {
+    INFO(r.section);
+    const auto e = estimate(c, megatron_recipe_workload(r));
+    INFO(join(e.issues()));
+    REQUIRE(e.ok());
+    const TrainingMemory& t = e.value().training;
+    REQUIRE(t.recipe.has_value());
+    const RecipePeak& p = *t.recipe;
+    REQUIRE(p.stages.size() == static_cast<size_t>(r.pp));
+    // Parameters on each rank, exact, from the padded vocabulary ("padded vocab (size: 50257) with
+    // 47 dummy tokens (new size: 50304)"; 50432 at TP 2, 50688 at TP 4).
+    for (i64 s = 0; s < r.pp; ++s) CHECK(p.stages[static_cast<size_t>(s)].params_gpu == r.params[static_cast<size_t>(s)]);
+    CHECK(t.stages.size() == static_cast<size_t>(r.pp > 1 ? r.pp : 0));
+    for (const Rank& rank : r.ranks) {
+      INFO(rank.quoted);
+      const TrainingStage& st = p.stages[static_cast<size_t>(rank.stage)];
+      const double predicted = static_cast<double>(st.peak_allocated_bytes) / (1 << 20);
+      const double err = (predicted - rank.max_allocated_mib) / rank.max_allocated_mib;
+      INFO("stage " << rank.stage << ": predicted " << predicted << " MiB, measured " << rank.max_allocated_mib << " MiB, short by "
+                    << rank.max_allocated_mib - predicted << " MiB, error " << 100 * err << "%");
+      CHECK(std::fabs(err) <= 0.10);  // the issue's tolerance for a distributed recipe
+      const bool loss = rank.stage == r.pp - 1;
+      if (loss && r.tp < 4) {
+        // The loss's moment (one micro-batch's layers, the final norm, the fp16 logits, their fp32
+        // copy and logits − max): within 0.35% on DP 4, TP 2 × PP 2 and PP 4.
+        CHECK(std::fabs(err) <= 0.0035);
+      } else if (loss) {
+        // MISS, -1.3% to -2.0% (TP 4 with sequence parallelism, 40-62 MiB): 29-52 MiB of it is
+        // already allocated between steps, rank-dependent (ranks 2 and 3 hold 22 MiB more than 0
+        // and 1, the same parameters); see the next test. About 11 MiB more at the peak, not traced.
+        CHECK(err == Approx(rank.max_allocated_mib < 3062 ? -0.0132 : rank.max_allocated_mib < 3070 ? -0.0152 : -0.0201).margin(0.0006));
+      } else {
+        // MISS, -1.4% to -2.8% (108-120 MiB in both pipelines): the stages without the loss peak in
+        // the newest micro-batch's forward at its last layer's attention, where the recipe counts
+        // the raw scores (b·a/t·s² · 2 bytes, 64 MiB here) beside the layer's saved tensors so far.
+        // The measured peaks sit a near-constant 108-120 MiB above the recipe's, whatever the
+        // micro-batches in flight (4, 3, 2 at PP 4): one moment's transient, not a per-layer
+        // tensor; tracing CoreAttention's forward and backward (legacy, fused softmax in place)
+        // finds none that large. Not traced; the gap is stated here, not widened into the tolerance.
+        const double gap = rank.max_allocated_mib - predicted;
+        CHECK(gap > 105);
+        CHECK(gap < 122);
+        CHECK(err < -0.013);
+        CHECK(err > -0.029);
+      }
+    }
+  }
+}
+
+TEST_CASE("megatron recipe: what report_memory says is allocated between steps, 20 bytes a parameter with fp16", "[calibration][training]") {
+  // Float16OptimizerWithFloat16Params: the fp16 parameter, its fp16 main_grad, the fp32 master, Adam's
+  // two states, and the fp32 .grad _copy_model_grads_to_main_grads makes, alive until the next
+  // zero_grad; and the "mpu" buffer and two cuBLAS workspaces. On the most loaded rank of each run.
+  const ModelConfig c = preset("gpt2-medium").config;
+  struct Expect {
+    size_t run, rank;  // kRuns[run].ranks[rank]
+    double miss_mib;   // measured − predicted, stated
+  } const cases[] = {
+      {0, 0, 0.01},   // DP 4: 354,871,296 × 20 + 32 MiB + 2 × 8.125 MiB
+      {3, 1, 0.0},    // PP 4 stage 0: 128,137,216 × 20 + 64 MiB + 16.25 MiB
+      {1, 3, 5.28},   // TP 2 × PP 2 stage 0: MISS, 5.28 MiB not traced
+      {2, 0, 29.26},  // TP 4 rank 0: MISS, 29.26 MiB not traced (ranks 2 and 3: 22 MiB more)
+  };
+  for (const Expect& x : cases) {
+    const Run& r = kRuns[x.run];
+    const Rank& rank = r.ranks[x.rank];
+    INFO(rank.quoted);
+    const auto e = estimate(c, megatron_recipe_workload(r));
+    REQUIRE(e.ok());
+    const RecipePeak& p = *e.value().training.recipe;
+    const double predicted = static_cast<double>(p.after_step_bytes) / (1 << 20);
+    INFO("predicted " << predicted << " MiB");
+    CHECK(allocated_mib(rank) - predicted == Approx(x.miss_mib).margin(0.02));
+    CHECK(p.after_step_bytes == p.stages[static_cast<size_t>(rank.stage)].params_gpu * 20 + p.fixed_bytes);
+  }
+  // bf16: the gradient buffer is fp32 (accumulate_allreduce_grads_in_fp32, forced), and
+  // main_grad.float() is that buffer: 18 bytes a parameter at the peak and between steps alike.
+  Workload w = megatron_recipe_workload(kRuns[0]);
+  w.dtype = ComputeDtype::BF16;
+  const auto bf = estimate(c, w);
+  REQUIRE(bf.ok());
+  const RecipePeak& p = *bf.value().training.recipe;
+  CHECK(p.gradient_bytes == p.trainable_params * 4);
+  CHECK(p.after_step_bytes == p.trainable_params * 18 + p.fixed_bytes);
+}
+
+TEST_CASE("megatron recipe: the moment moves with the shapes, and every part's text in each language", "[training][lang]") {
+  const std::set<std::string> no_words = {
+      "model/module.py Float16Module",
+      "model/distributed.py DistributedDataParallel (use_contiguous_buffers)",
+      "optimizer/optimizer.py Float16OptimizerWithFloat16Params",
+      "apex FusedAdam (exp_avg, exp_avg_sq)",
+      "model/transformer.py ParallelTransformer final_layernorm; language_model.py parallel_lm_logits",
+      "model/gpt_model.py post_language_model_processing; core/tensor_parallel/cross_entropy.py _VocabParallelCrossEntropy.forward",
+      "model/transformer.py CoreAttention.forward",
+      "model/fused_bias_gelu.py GeLUFunction.backward",
+  };
+  std::set<std::string> seen;
+  std::set<RecipePhase> phases;
+  const ModelConfig gpt2 = preset("gpt2-medium").config;
+  ModelConfig wide = gpt2;  // a short sequence under a wide MLP: the first backward's GeLU is the moment
+  wide.d_ff = 16384;
+  for (const ModelConfig* c : std::initializer_list<const ModelConfig*>{&gpt2, &wide})
+    for (const Run& r : kRuns) {
+      Workload w = megatron_recipe_workload(r);
+      if (c == &wide) w.seq = 256;
+      const auto e = estimate(*c, w);
+      INFO(join(e.issues()));
+      REQUIRE(e.ok());
+      const RecipePeak& p = *e.value().training.recipe;
+      phases.insert(p.phase);
+      i64 sum = 0;
+      for (const RecipePart& part : p.parts) {
+        llmsize::test::check_part_languages(part, no_words, seen);
+        sum += part.bytes;
+      }
+      CHECK(sum == p.peak_allocated_bytes);
+      CHECK(p.peak_allocated_bytes == p.weights_bytes + p.gradient_bytes + p.master_bytes + p.optimizer_bytes + p.saved_bytes +
+                                          p.head_bytes + p.fixed_bytes);
+      const std::string en = estimate_text(*c, w, e.value(), ByteUnit::GB, Lang::En);
+      const std::string zh = estimate_text(*c, w, e.value(), ByteUnit::GB, Lang::Zh);
+      CHECK(en.find("Recipe megatron") != std::string::npos);
+      CHECK(en.find(tr(recipe_phase_row(p.phase), Lang::En)) != std::string::npos);
+      CHECK(zh.find(tr(recipe_phase_row(p.phase), Lang::Zh)) != std::string::npos);
+    }
+  CHECK(phases == std::set<RecipePhase>{RecipePhase::MegatronLoss, RecipePhase::AttentionForward, RecipePhase::MlpBackward});
+  llmsize::test::check_no_words_seen(no_words, seen);
+}
+
+TEST_CASE("megatron recipe: what Megatron-LM's legacy GPT path does not do is refused, named", "[training]") {
+  const ModelConfig gpt2 = preset("gpt2-medium").config;
+  const Workload base = megatron_recipe_workload(kRuns[3]);
+  REQUIRE(estimate(gpt2, base).ok());
+  struct Case {
+    const char* what;
+    std::function<void(ModelConfig&, Workload&)> change;
+    const char* says;
+  } const cases[] = {
+      {"a Llama layer", [](ModelConfig& c, Workload&) { c = preset("llama-2-7b").config; }, "legacy GPT layer"},
+      {"flash attention", [](ModelConfig&, Workload& w) { w.flash_attention = true; }, "--use-flash-attn"},
+      {"ZeRO 1", [](ModelConfig&, Workload& w) { w.sharding = Sharding::Zero1; }, "--use-distributed-optimizer"},
+      {"selective recomputation", [](ModelConfig&, Workload& w) { w.recompute = Recompute::Selective; }, "--recompute none"},
+      {"no dropout", [](ModelConfig&, Workload& w) { w.dropout = false; }, "dropout 0.1"},
+      {"bf16 gradients", [](ModelConfig&, Workload& w) { w.dtype = ComputeDtype::BF16; w.grad_dtype = GradDtype::BF16; },
+       "accumulate_allreduce_grads_in_fp32"},
+      {"a sequence past the fused softmax", [](ModelConfig&, Workload& w) { w.seq = 8192; }, "4096"},
+      {"5 stages for 24 layers", [](ModelConfig&, Workload& w) { w.pp = 5; w.gpus = 5; }, "24 layers"},
+      {"LoRA", [](ModelConfig&, Workload& w) { w.lora_rank = 8; }, "every weight"},
+      {"pure bf16", [](ModelConfig&, Workload& w) { w.precision = Precision::Pure; }, "--precision mixed"},
+      {"SGD", [](ModelConfig&, Workload& w) { w.optimizer = Optimizer::Sgd; }, "FusedAdam"},
+  };
+  for (const Case& x : cases) {
+    INFO(x.what);
+    ModelConfig c = gpt2;
+    Workload w = base;
+    x.change(c, w);
+    const auto e = estimate(c, w);
+    REQUIRE_FALSE(e.ok());
+    const std::string says = join(e.issues());
+    INFO(says);
+    CHECK(says.find(x.says) != std::string::npos);
+    CHECK(says.find("recipe") != std::string::npos);
+  }
 }

@@ -1,0 +1,218 @@
+// The megatron recipe (training_recipe.hpp): Megatron-LM's pretrain_gpt.py as its code allocates,
+// per (tensor, pipeline) rank, the peak that training.py report_memory prints as "max allocated".
+//
+// Followed: NVIDIA/Megatron-LM 040eac94 (main of 2023-07-14, the legacy megatron/model code):
+//   arguments.py (vocab padding to make_vocab_size_divisible_by · tp; bf16 forces
+//     accumulate_allreduce_grads_in_fp32); model/distributed.py DistributedDataParallel with
+//     use_contiguous_buffers (one main_grad buffer in the parameters' dtype, fp32 when
+//     accumulating in fp32); optimizer/optimizer.py Float16OptimizerWithFloat16Params (an fp32
+//     clone of every parameter; _copy_model_grads_to_main_grads sets main_param.grad =
+//     main_grad.float(), a new fp32 copy of an fp16 buffer that lives until the next step's
+//     zero_grad(set_to_none=True), the buffer itself when it is fp32) and apex FusedAdam's
+//     exp_avg and exp_avg_sq (fp32);
+//   model/transformer.py ParallelTransformerLayer and CoreAttention (the tensors Korthikanti et al.
+//     2022 count, activations.hpp; the raw scores baddbmm writes stay referenced until
+//     CoreAttention.forward returns), model/fused_softmax.py ScaledUpperTriangMaskedSoftmax (keeps
+//     its output; backward in place), core/tensor_parallel/utils.py GlobalMemoryBuffer "mpu" (baddbmm's
+//     input buffer and sequence parallelism's all-gather share it, allocated once at the largest);
+//   model/gpt_model.py post_language_model_processing (the logits in the parameters' dtype, and
+//     vocab_parallel_cross_entropy(output.float(), labels)), core/tensor_parallel/cross_entropy.py
+//     _VocabParallelCrossEntropy.forward (logits − logits_max is a new tensor beside the fp32 copy);
+//   core/pipeline_parallel/schedules.py forward_backward_pipelining_without_interleaving (1F1B:
+//     stage s of pp runs min(pp − s − 1, m) warm-up forwards, so min(pp − s, m) micro-batches are in
+//     flight; the last stage one) and forward_backward_no_pipelining (one), with
+//     deallocate_pipeline_outputs on (a stage's output is freed once sent).
+// Two cuBLAS workspaces, as in the hf-peft recipe: the forward's thread and autograd's.
+// Checked against report_memory on four layouts of GPT-345M (tests/calibration/training/megatron_test.cpp).
+#include <algorithm>
+
+#include "activations.hpp"
+#include "inventory.hpp"
+#include "placement.hpp"
+#include "training_recipe.hpp"
+
+namespace llmsize::core::recipe_detail {
+
+namespace {
+
+// The layer Megatron-LM's legacy GPTModel builds: pre-LayerNorm, multi-head attention with learned
+// absolute positions, a GeLU MLP; no MoE, windows, per-layer shapes or vision tower.
+bool megatron_gpt_layer(const ModelConfig& c) {
+  return c.norm == NormKind::LayerNorm && c.ffn_kind == FfnKind::Classic &&
+         (c.act == Activation::Gelu || c.act == Activation::GeluTanh) && c.pos == PosKind::Learned && c.pos_offset == 0 &&
+         c.n_kv_heads == c.n_heads && c.head_dim * c.n_heads == c.d_model && !c.parallel_block && c.norm_ffn_input &&
+         !c.norm_sandwich && !c.norm_qk && !c.is_moe() && c.sliding_window == 0 && !c.varies_by_layer() && !c.mla.enabled &&
+         !c.linear.enabled() && !c.mamba.enabled() && !c.mamba1.enabled() && !c.vision.enabled() && c.block_pattern.empty();
+}
+
+// fused_softmax.py FusedScaleMaskSoftmax.is_kernel_available for the causal kernel: fp16/bf16,
+// 16 < sk ≤ 4096, sq and sk multiples of 4, b·np a multiple of 4 and of get_batch_per_block
+// (scaled_masked_softmax.h: 128 threads of 32-lane warps, 2 rows a warp up to 128 keys, else 1).
+bool fused_softmax(i64 seq, i64 attn_batches) {
+  const i64 per_block = seq <= 128 ? 8 : 4;
+  return seq > 16 && seq <= 4096 && seq % 4 == 0 && attn_batches % 4 == 0 && attn_batches % per_block == 0;
+}
+
+std::optional<Issue> megatron_scope(const ModelConfig& c, const Workload& w) {
+  if (w.mode != Mode::Training) return refuse(Str::recipe_training_only);
+  if (!megatron_gpt_layer(c)) return refuse(Str::recipe_mg_shape);
+  if (w.ep != 1) return refuse(Str::recipe_mg_ep);
+  if (c.n_layers % w.pp != 0) return refuse(Str::recipe_mg_layers, std::to_string(c.n_layers));
+  if (w.lora_rank > 0 || w.qlora || w.adapter != Adapter::None) return refuse(Str::recipe_mg_full);
+  if (w.dtype == ComputeDtype::F32 || w.precision != Precision::Mixed) return refuse(Str::recipe_mg_precision);
+  if (w.dtype == ComputeDtype::BF16 && !(w.grad_dtype == GradDtype::Auto || w.grad_dtype == GradDtype::F32))
+    return refuse(Str::recipe_mg_bf16_grads);
+  if (w.dtype == ComputeDtype::F16 && w.grad_dtype == GradDtype::BF16) return refuse(Str::recipe_mg_fp16_grads);
+  if (w.optimizer != Optimizer::AdamW || w.opt_state != StateDtype::F32) return refuse(Str::recipe_mg_optimizer);
+  if (w.sharding != Sharding::None) return refuse(Str::recipe_mg_zero);
+  if (w.recompute != Recompute::None) return refuse(Str::recipe_mg_recompute);
+  if (w.flash_attention) return refuse(Str::recipe_mg_flash);
+  if (!w.dropout) return refuse(Str::recipe_mg_dropout);
+  if (!fused_softmax(w.seq, w.batch * c.n_heads / w.tp)) return refuse(Str::recipe_mg_softmax);
+  return std::nullopt;
+}
+
+}  // namespace
+
+Result<RecipePeak> megatron_peak(const ModelConfig& cfg, const Workload& w, const Gpu&) {
+  if (auto bad = megatron_scope(cfg, w)) return *bad;
+  if (auto issues = placement::check_parallel(cfg, w); !issues.empty()) return issues;
+  const i64 t = w.tp, pp = w.pp, m = w.grad_accum, s = w.seq, b = w.batch, h = cfg.d_model, a = cfg.n_heads, f = cfg.d_ff;
+  const bool sp = w.seq_parallel && t > 1;
+  // arguments.py _vocab_size_with_padding: the vocabulary padded to a multiple of 128 · tp.
+  const i64 multiple = 128 * t;
+  ModelConfig mc = cfg;
+  mc.vocab = ceil_div(cfg.vocab, multiple) * multiple;
+  const i64 v = mc.vocab;
+  auto inv = build_inventory(mc);
+  if (!inv) return inv.issues();
+  auto params = placement::build(mc, *inv, {t, 1}, pp, [](const Tensor& x, i64) -> std::optional<i64> { return x.numel(); });
+  if (!params) return memory_overflow("seq");
+  // Bytes per parameter: the 16-bit parameter, its main_grad in the buffer (fp32 when accumulating
+  // in fp32: bf16 always, fp16 with --grad-dtype fp32), the fp32 master copy and Adam's two states.
+  const bool fp32_grads = w.dtype == ComputeDtype::BF16 || w.grad_dtype == GradDtype::F32;
+  const i64 e = 2, g = fp32_grads ? 4 : 2;
+
+  // One micro-batch's saved tensors per layer (activations.hpp: Korthikanti et al. 2022 Table 2 at
+  // 16 bits, dropout on, no flash attention, sequence parallelism as set).
+  const ActParams ap{s, b, e, t, 1, w.seq_parallel, false, true, Recompute::None, 0, 0};
+  auto act = layer_activations(cfg, ap, false);
+  if (!act) return act.issues();
+  const LayerActivations& la = *act;
+  // Up to the context bmm of CoreAttention: the first norm's input, the QKV projection's input and
+  // output, the softmax output, the dropout mask and output; the layer's rest comes after.
+  const i64 attn_part = la.norm_inputs / 2 + la.attn_input + la.qk + la.v + la.scores + la.attn_dropout;
+  const Checked sbh = Checked(s) * b * h, sbh_local = sp ? Checked(s / t) * b * h : sbh;
+  const Checked raw_scores = Checked(b) * (a / t) * s * s * e;  // baddbmm's output, referenced until return
+  const Checked context = Checked(b) * (a / t) * s * (h / a) * e;  // bmm's output beside it
+  // The embedding (stage 0): the dropout mask (scattered over tp with sequence parallelism) and
+  // the token and position ids the lookups keep (int64).
+  const Checked embed_extra = rounded(sbh_local) + rounded(Checked(s) * b * 8) * 2;
+  // The loss (last stage): the final LayerNorm's input and output (the output layer's saved input,
+  // gathered again in backward under sequence parallelism), the logits in 16 bits, their fp32 copy
+  // and logits − max, each s·b·v/tp.
+  const Checked sbv = Checked(s) * b * (v / t);
+  const Checked final_norm = rounded(sbh_local * e) * 2;
+  const Checked logits = rounded(sbv * e) + rounded(sbv * 4) * 2;
+  // The first backward's MLP (every stage): the layer-output gradient, the GeLU's output and input
+  // gradients; fc2's saved input and the dropout mask are freed by then.
+  // 2·sbh' + 2·(s·b·f/tp·2) − s·b·f/tp·2 − sbh' bytes.
+  const Checked ffn_local = Checked(s) * b * (f / t) * e;
+  const Checked mlp_backward = sbh_local * (e - 1) + ffn_local;
+  // GlobalMemoryBuffer "mpu": baddbmm's [b·np, s, s] input, or sequence parallelism's [s, b, h]
+  // all-gather, whichever is larger; and the two cuBLAS workspaces.
+  const Checked scores_numel = Checked(b) * (a / t) * s * s;
+  if (!scores_numel.ok() || !sbh.ok() || !embed_extra.ok() || !logits.ok() || !mlp_backward.ok() || !context.ok())
+    return memory_overflow("seq");
+  const Checked mpu = rounded(Checked(std::max(scores_numel.value(), sp ? sbh.value() : 0)) * e);
+  const Checked fixed = mpu + Checked(kCublasWorkspace) * 2;
+
+  RecipePeak p;
+  p.recipe = Recipe::Megatron;
+  p.version = "Megatron-LM 040eac94 (July 2023) pretrain_gpt.py, megatron/model · apex FusedAdam · PyTorch 2.0";
+  struct Best {
+    i64 stage = -1;
+    RecipePhase phase = RecipePhase::MegatronLoss;
+    Checked peak, states, saved, head;
+  } best;
+  const i64 layers = cfg.n_layers / pp;
+  for (i64 st = 0; st < pp; ++st) {
+    const i64 P = params->stage(mc, pp, st);
+    const i64 inflight = std::min(pp - st, m);
+    const Checked per_mb = Checked(la.total) * layers + (st == 0 ? embed_extra : Checked(0));
+    const Checked states = Checked(P) * (e + g + 4 + 8);
+    if (!(per_mb * inflight + states).ok()) return memory_overflow("seq");
+    // In the newest micro-batch's forward, at the last layer's context bmm.
+    Checked saved = per_mb * (inflight - 1) + (st == 0 ? embed_extra : Checked(0)) + Checked(la.total) * (layers - 1) + attn_part;
+    Checked head = raw_scores + context;
+    RecipePhase phase = RecipePhase::AttentionForward;
+    // In the first backward, at the last layer's GeLU.
+    if ((per_mb * inflight + mlp_backward).value() > (saved + head).value()) {
+      saved = per_mb * inflight;
+      head = mlp_backward;
+      phase = RecipePhase::MlpBackward;
+    }
+    if (st == pp - 1) {  // one micro-batch in flight, in vocab_parallel_cross_entropy's forward
+      const Checked loss_saved = per_mb;
+      if ((loss_saved + final_norm + logits).value() > (saved + head).value()) {
+        saved = loss_saved;
+        head = final_norm + logits;
+        phase = RecipePhase::MegatronLoss;
+      }
+    }
+    const Checked peak = states + fixed + saved + head;
+    if (!peak.ok()) return memory_overflow("seq");
+    const StageRange range = stage_range(cfg.n_layers, pp, st);
+    p.stages.push_back({st, range.first, range.count, P, inflight, (saved + head).value(), peak.value(), peak.value()});
+    if (best.stage < 0 || peak.value() > best.peak.value()) best = {st, phase, peak, states, saved, head};
+  }
+  const i64 P = p.stages[static_cast<size_t>(best.stage)].params_gpu;
+  p.phase = best.phase;
+  p.peak_allocated_bytes = best.peak.value();
+  p.weights_bytes = P * e;
+  p.gradient_bytes = P * g;
+  p.master_bytes = P * 4;
+  p.optimizer_bytes = P * 8;
+  p.trainable_params = params->replica;  // every parameter of the (padded) model trains
+  p.saved_bytes = best.saved.value();
+  p.head_bytes = best.head.value();
+  p.fixed_bytes = fixed.value();
+  // report_memory's "allocated:" between steps: the states, the fp32 main grads (a copy of an fp16
+  // buffer; the buffer itself when fp32) and the fixed buffers.
+  p.after_step_bytes = (best.states + Checked(P) * (fp32_grads ? 0 : 4) + fixed).value();
+
+  const std::string dtype = w.dtype == ComputeDtype::BF16 ? "bf16" : "fp16";
+  const std::string Ps = with_commas(P);
+  auto part = [&](Str label, Checked bytes, const RowArg& formula, const RowArg& source) { add_part(p, label, bytes, formula, source); };
+  part(Str::recipe_part_mg_params, Checked(P) * e, row_arg(Str::rfx_mg_params, Ps, dtype), "model/module.py Float16Module");
+  part(Str::recipe_part_mg_grad_buffer, Checked(P) * g, row_arg(Str::rfx_mg_grad_buffer, Ps, with_commas(g)),
+       "model/distributed.py DistributedDataParallel (use_contiguous_buffers)");
+  part(Str::recipe_part_mg_master, Checked(P) * 4, row_arg(Str::rfx_mg_master, Ps),
+       "optimizer/optimizer.py Float16OptimizerWithFloat16Params");
+  part(Str::recipe_part_optimizer, Checked(P) * 8, row_arg(Str::rfx_mg_adam, Ps), "apex FusedAdam (exp_avg, exp_avg_sq)");
+  const i64 inflight = p.stages[static_cast<size_t>(best.stage)].inflight;
+  const std::string sbh_s = with_commas(la.total);
+  if (best.phase == RecipePhase::MegatronLoss) {
+    part(Str::recipe_part_layers_saved, best.saved, row_arg(Str::rfx_mg_layers, with_commas(layers), sbh_s, "1"),
+         Str::rfx_src_mg_layers);
+    part(Str::recipe_part_mg_final_norm, final_norm, row_arg(Str::rfx_mg_final_norm, sp ? "s/tp" : "s"),
+         "model/transformer.py ParallelTransformer final_layernorm; language_model.py parallel_lm_logits");
+    part(Str::recipe_part_mg_logits, logits, row_arg(Str::rfx_mg_logits, with_commas(v), dtype),
+         "model/gpt_model.py post_language_model_processing; core/tensor_parallel/cross_entropy.py _VocabParallelCrossEntropy.forward");
+  } else {
+    part(Str::recipe_part_layers_saved, best.saved,
+         row_arg(best.phase == RecipePhase::AttentionForward ? Str::rfx_mg_layers_newest : Str::rfx_mg_layers, with_commas(layers), sbh_s,
+                 with_commas(inflight)),
+         Str::rfx_src_mg_layers);
+    if (best.phase == RecipePhase::AttentionForward)
+      part(Str::recipe_part_mg_scores, best.head, Str::rfx_mg_scores, "model/transformer.py CoreAttention.forward");
+    else
+      part(Str::recipe_part_layer_grads, best.head, Str::rfx_mg_mlp_backward, "model/fused_bias_gelu.py GeLUFunction.backward");
+  }
+  part(Str::recipe_part_mg_fixed, fixed, row_arg(Str::rfx_mg_fixed, with_commas(mpu.value()), with_commas(kCublasWorkspace)),
+       Str::rfx_src_mg_fixed);
+  std::stable_sort(p.parts.begin(), p.parts.end(), [](const RecipePart& x, const RecipePart& y) { return x.bytes > y.bytes; });
+  return p;
+}
+
+}  // namespace llmsize::core::recipe_detail
