@@ -384,6 +384,26 @@ test('pipeline stages on the Memory tab: every stage\'s GPU beside the most load
   await context.close();
 });
 
+test('the megatron recipe on the Memory tab: Megatron-LM\'s own parameters and peak on every pipeline stage', async () => {
+  // The same layout with --recipe megatron: the recipe pads the vocabulary as Megatron-LM does, so
+  // the stages hold the parameters its log prints (tests/calibration/training/megatron_test.cpp).
+  const { page, context, problems } = await openPage({
+    hash: '#v=1&preset=gpt2-medium&mode=training&pp=4&gpus=4&batch=2&accum=4&seq=1024&dtype=fp16&flash=0&dropout=1&gpu=a100-80gb&recipe=megatron&ui.tab=memory' });
+  await frames(page, 3);
+  const f = await figures(page);
+  assert.equal(f.training.recipe.name, 'megatron');
+  const stages = f.training.stages;
+  assert.deepEqual(stages.map((s) => s.params_gpu), [128137216, 75577344, 75577344, 127090688]);
+  assert.equal(Math.max(...stages.map((s) => s.peak_allocated_bytes)), f.training.peak_allocated_bytes, 'the most loaded stage is the peak');
+  const parts = f.training.recipe.parts.reduce((sum, p) => sum + p.bytes, 0);
+  assert.equal(parts, f.training.peak_allocated_bytes, 'the parts sum to the peak');
+  assert.ok(await page.evaluate(() => Module.widgetRect('memory.recipe') !== null), 'the recipe panel is on screen');
+  assert.ok(await page.evaluate(() => Module.widgetRect('memory.stages') !== null), 'the stages table is on screen');
+  await page.screenshot({ path: `${ARTIFACTS}/web-training-megatron.png` });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('with the vLLM runtime the Memory tab shows the lines vllm serve prints', async () => {
   // Qwen3-8B on one H100, util 0.95, max_model_len 8192: the published vLLM 0.19 start-up
   // (tests/calibration/vllm_test.cpp) reproduced line for line.
