@@ -55,10 +55,10 @@ void demo_tick(DemoUi& d) {
     d.state_mean.assign(static_cast<size_t>(t.positions), 0.0f);
     for (long long p = 0; p < t.positions; ++p) {
       double sum = 0.0;
-      for (long long h = 0; h < t.heads; ++h) sum += t.norms[p * t.heads + h];  // NaN stays NaN
+      for (long long head = 0; head < t.heads; ++head) sum += t.norms[p * t.heads + head];  // NaN stays NaN
       d.state_mean[static_cast<size_t>(p)] = static_cast<float>(sum / static_cast<double>(t.heads));
-      for (long long h = 0; h < d.state_shown; ++h)
-        d.state_norms[static_cast<size_t>(p * d.state_shown + h)] = t.norms[p * t.heads + h];
+      for (long long head = 0; head < d.state_shown; ++head)
+        d.state_norms[static_cast<size_t>(p * d.state_shown + head)] = t.norms[p * t.heads + head];
     }
   }
   if (d.progress.phase == ref::DemoPhase::Done) d.running = false;

@@ -369,7 +369,7 @@ Output check_log_cmd(const Args& args, const FileReader& read_file) {
                cell(tr(Str::clog_log_label, l), 9) + r.logged + "\n    " + cell("llmsize:", 9) + r.ours + "\n";
   }
   o.out += "\n" + std::string(tr(Str::clog_prints, l)) + "\n";
-  for (const auto& l : c.lines) o.out += "  " + l + "\n";
+  for (const auto& line : c.lines) o.out += "  " + line + "\n";
   return o;
 }
 // safetensors PATH: a checkpoint's headers.

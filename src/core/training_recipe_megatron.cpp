@@ -58,6 +58,10 @@ std::optional<Issue> megatron_scope(const ModelConfig& c, const Workload& w) {
   if (!megatron_gpt_layer(c)) return refuse(Str::recipe_mg_shape);
   if (w.ep != 1) return refuse(Str::recipe_mg_ep);
   if (c.n_layers % w.pp != 0) return refuse(Str::recipe_mg_layers, std::to_string(c.n_layers));
+  // ColumnParallelLinear and RowParallelLinear divide() their widths by tp, and sequence
+  // parallelism's scatter splits the sequence into tp equal parts; both assert.
+  if (c.d_ff % w.tp != 0) return refuse(Str::recipe_mg_tp_ffn, std::to_string(c.d_ff));
+  if (w.seq_parallel && w.tp > 1 && w.seq % w.tp != 0) return refuse(Str::recipe_mg_sp_seq, std::to_string(w.seq));
   if (w.lora_rank > 0 || w.qlora || w.adapter != Adapter::None) return refuse(Str::recipe_mg_full);
   if (w.dtype == ComputeDtype::F32 || w.precision != Precision::Mixed) return refuse(Str::recipe_mg_precision);
   if (w.dtype == ComputeDtype::BF16 && !(w.grad_dtype == GradDtype::Auto || w.grad_dtype == GradDtype::F32))

@@ -17,9 +17,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   const std::string file = args.size() > 1 ? args.back() : std::string();
   auto reader = [&](const std::string&, std::string&) -> std::optional<std::string> { return file; };
-  auto prefix = [&](const std::string&, std::int64_t max_bytes, std::int64_t& size, std::string&) -> std::optional<std::string> {
-    size = static_cast<std::int64_t>(file.size());
-    return file.substr(0, static_cast<size_t>(std::min<std::int64_t>(max_bytes, size)));
+  auto prefix = [&](const std::string&, std::int64_t max_bytes, std::int64_t& file_size, std::string&) -> std::optional<std::string> {
+    file_size = static_cast<std::int64_t>(file.size());
+    return file.substr(0, static_cast<size_t>(std::min<std::int64_t>(max_bytes, file_size)));
   };
   const auto out = llmsize::cli::run(args, reader, prefix);
   FUZZ_CHECK(out.status == 0 || out.status == 2);

@@ -320,19 +320,19 @@ std::vector<Vec> attention(const ref::Decoder& dec, i64 L, const std::vector<Vec
       if (c.pos == core::PosKind::Rotary && !nope) {
         i64 rot = static_cast<i64>(static_cast<double>(dq) * c.rotary_fraction);
         rot -= rot % 2;
-        auto rot_any = [&](Vec& v, i64 off) {
-          if (!c.rope_interleaved) return rope(v, off, rot, t, c.rope_theta);
+        auto rot_any = [&](Vec& x, i64 off) {
+          if (!c.rope_interleaved) return rope(x, off, rot, t, c.rope_theta);
           for (i64 i = 0; i < rot / 2; ++i) {
             const double ang = static_cast<double>(t) * std::pow(c.rope_theta, -2.0 * static_cast<double>(i) / static_cast<double>(rot));
-            const double a = v[off + 2 * i], b = v[off + 2 * i + 1];
-            v[off + 2 * i] = a * std::cos(ang) - b * std::sin(ang);
-            v[off + 2 * i + 1] = a * std::sin(ang) + b * std::cos(ang);
+            const double a = x[off + 2 * i], b = x[off + 2 * i + 1];
+            x[off + 2 * i] = a * std::cos(ang) - b * std::sin(ang);
+            x[off + 2 * i + 1] = a * std::sin(ang) + b * std::cos(ang);
           }
         };
         for (i64 h = 0; h < H; ++h) rot_any(q[t], h * dq);
         for (i64 h = 0; h < KO; ++h) rot_any(k[t], h * dq);
       }
-      auto l2 = [&](Vec& v, i64 off) { rms_unit(v, off, dq); };
+      auto l2 = [&](Vec& x, i64 off) { rms_unit(x, off, dq); };
       if (c.qk_l2norm && !nope) {
         for (i64 h = 0; h < H; ++h) l2(q[t], h * dq);
         for (i64 h = 0; h < KO; ++h) l2(k[t], h * dq);

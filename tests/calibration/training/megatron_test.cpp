@@ -376,6 +376,8 @@ TEST_CASE("megatron recipe: what Megatron-LM's legacy GPT path does not do is re
       {"LoRA", [](ModelConfig&, Workload& w) { w.lora_rank = 8; }, "every weight"},
       {"pure bf16", [](ModelConfig&, Workload& w) { w.precision = Precision::Pure; }, "--precision mixed"},
       {"SGD", [](ModelConfig&, Workload& w) { w.optimizer = Optimizer::Sgd; }, "FusedAdam"},
+      {"an FFN width tp does not divide", [](ModelConfig& c, Workload& w) { c.d_ff = 4098; w.tp = 4; w.pp = 1; }, "4098"},
+      {"a sequence tp does not divide", [](ModelConfig&, Workload& w) { w.tp = 4; w.pp = 1; w.seq_parallel = true; w.seq = 1022; }, "1022"},
   };
   for (const Case& x : cases) {
     INFO(x.what);
