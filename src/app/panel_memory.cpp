@@ -315,7 +315,7 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
     draw_terms(core::transformers_terms(t, ui_lang()), u, "transformers_terms",
                printf_text(T(Str::mem_engine_terms), "Transformers").c_str());
   }
-  if (!training) draw_log_check(app);
+  draw_log_check(app);  // engines' start-up logs, and Megatron-LM's training log in either mode
 
   section(T(Str::mem_every_figure));
   ImGui::TextDisabled("%s", T(Str::mem_open_row));

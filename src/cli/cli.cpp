@@ -348,7 +348,8 @@ Output check_log_cmd(const Args& args, const FileReader& read_file) {
   const Lang l = args.lang;
   const std::string engine = std::string(to_string(c.log.engine)) + (c.log.version.empty() ? "" : " " + c.log.version);
   const std::string ours_name = model->config.name.empty() ? std::string(tr(Str::clog_given_config, l)) : model->config.name;
-  o.out = (c.log.model.empty() ? printf_text(tr(Str::clog_header, l), engine.c_str(), ours_name.c_str())
+  o.out = (c.log.engine == LogEngine::Megatron ? printf_text(tr(Str::clog_header_training, l), engine.c_str(), ours_name.c_str())
+           : c.log.model.empty()                ? printf_text(tr(Str::clog_header, l), engine.c_str(), ours_name.c_str())
                                : printf_text(tr(Str::clog_header_model, l), engine.c_str(), c.log.model.c_str(), ours_name.c_str())) +
           "\n";
   std::string settings;
@@ -358,10 +359,12 @@ Output check_log_cmd(const Args& args, const FileReader& read_file) {
   o.out += "\n";
   auto cell = [](const std::string& s, size_t width) { return pad_right(s, std::max(width, display_width(s) + 1)); };
   if (c.log.engine != LogEngine::LlamaCpp) {
-    o.out += "  " + cell(tr(Str::col_figure, l), 32) + cell(tr(Str::log_col_log, l), 17) + cell("llmsize", 17) +
+    size_t label_width = 32;  // the widest label sets the column (Megatron-LM's per-rank rows are long)
+    for (const auto& r : c.rows) label_width = std::max(label_width, display_width(r.label_in(l)) + 1);
+    o.out += "  " + cell(tr(Str::col_figure, l), label_width) + cell(tr(Str::log_col_log, l), 17) + cell("llmsize", 17) +
              tr(Str::log_col_difference, l) + "\n";
     for (const auto& r : c.rows)
-      o.out += "  " + cell(r.label_in(l), 32) + cell(r.logged, 17) + cell(r.ours, 17) +
+      o.out += "  " + cell(r.label_in(l), label_width) + cell(r.logged, 17) + cell(r.ours, 17) +
                (r.same_text ? std::string(tr(Str::log_same, l)) : (r.rel_diff >= 0 ? "+" : "") + fixed(r.rel_diff * 100, 2) + "%") + "\n";
   } else {
     for (const auto& r : c.rows)

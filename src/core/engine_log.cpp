@@ -104,6 +104,9 @@ struct Reader {
   int kv_caches = 0;                       // llama.cpp's iswa or dsa "creating" lines so far
   bool swa_pool = false;                   // SGLang's hybrid pool: two "KV Cache is allocated" lines
   int pool_lines = 0;                      // of them so far
+  int megatron = 0;                        // Megatron-LM's lines
+  bool in_arguments = false;               // inside its argument block
+  static constexpr size_t kMaxArguments = 2048;
 
   void set(const std::string& key, const std::string& value) {
     for (auto& [k, v] : log.settings)
@@ -172,7 +175,101 @@ struct Reader {
     }
   }
 
+  // Megatron-LM (megatron/arguments.py _print_args, training.py report_memory, the model's
+  // parameter count): the argument block's "  name ...... value" lines, "number of parameters on
+  // (tensor, pipeline) model parallel rank (t, p): N", " > padded vocab (size: V) with … (new size:
+  // W)" and "[Rank r] (after N iterations) memory (MB) | allocated: A | max allocated: M | …" (MiB).
+  void megatron_line(std::string_view l) {
+    if (l.find("------------------------ arguments ------------------------") != std::string_view::npos) {
+      in_arguments = true;
+      return;
+    }
+    if (l.find("-------------------- end of arguments ---------------------") != std::string_view::npos) {
+      in_arguments = false;
+      ++megatron;
+      return;
+    }
+    if (in_arguments) {  // "  name ...... value"; any other line (a block cut short) is read as below
+      const std::string_view t = trim(l);
+      const size_t dots = t.find(" ..");
+      if (dots != std::string_view::npos && dots > 0 && dots <= 64) {
+        size_t v = dots + 1;
+        while (v < t.size() && t[v] == '.') ++v;
+        const std::string_view value = trim(t.substr(v));
+        if (value.size() <= 256 && log.arguments.size() < kMaxArguments) log.arguments.emplace_back(t.substr(0, dots), value);
+        return;
+      }
+    }
+    if (const size_t at = l.find("number of parameters on (tensor, pipeline) model parallel rank ("); at != std::string_view::npos) {
+      std::string_view rest = l.substr(at + 64);
+      const auto t = leading_number(rest);
+      const size_t comma = rest.find(','), close = rest.find("):");
+      if (!t || comma == std::string_view::npos || close == std::string_view::npos || comma > close) return;
+      const auto p = leading_number(rest.substr(comma + 1));
+      const auto n = leading_number(rest.substr(close + 2));
+      if (!p || !n || *t < 0 || *p < 0 || *t > 1e6 || *p > 1e6) return;
+      figure("params:" + whole(*t) + "," + whole(*p), *n, l);
+      ++megatron;
+      return;
+    }
+    if (auto v = after(l, "(new size: "); v && l.find("padded vocab (size: ") != std::string_view::npos) {
+      figure("padded_vocab", *v, l);
+      ++megatron;
+      return;
+    }
+    const size_t rank_at = l.find("[Rank ");
+    if (rank_at == std::string_view::npos || l.find(") memory (MB) | allocated: ") == std::string_view::npos) return;
+    const auto r = leading_number(l.substr(rank_at + 6));
+    const auto allocated = after(l, "| allocated: "), max_allocated = after(l, "| max allocated: ");
+    if (!r || !allocated || !max_allocated || *r < 0 || *r > 1e7) return;
+    figure("allocated:" + whole(*r), *allocated * kMiBd, l);
+    figure("max_allocated:" + whole(*r), *max_allocated * kMiBd, l);
+    if (auto n = after(l, "(after ")) figure("iterations", *n, l);
+    ++megatron;
+  }
+
+  // The workload Megatron-LM's arguments describe, as share-link keys (after the last line).
+  void megatron_settings() {
+    auto arg = [&](std::string_view name) -> std::optional<std::string_view> {
+      if (const std::string* v = log.argument(name)) return std::string_view(*v);
+      return std::nullopt;
+    };
+    auto number = [&](std::string_view name) -> std::optional<double> {
+      const auto v = arg(name);
+      return v ? leading_number(*v) : std::nullopt;
+    };
+    auto truth = [&](std::string_view name) { return arg(name) == std::optional<std::string_view>("True"); };
+    set("mode", "training");
+    set("recipe", "megatron");
+    for (const auto& [name, key] : {std::pair<std::string_view, const char*>{"tensor_model_parallel_size", "tp"},
+                                   {"pipeline_model_parallel_size", "pp"}, {"world_size", "gpus"},
+                                   {"micro_batch_size", "batch"}, {"seq_length", "seq"}})
+      if (auto v = number(name)) set(key, whole(*v));
+    // Micro-batches a step: global_batch_size / (micro_batch_size · data_parallel_size).
+    const auto global = number("global_batch_size"), micro = number("micro_batch_size"), dp = number("data_parallel_size");
+    if (global && micro && dp && *micro >= 1 && *dp >= 1 && *global <= 9e15 && *micro <= 9e15 && *dp <= 9e15) {
+      const double mb = *global / (*micro * *dp);
+      set("accum", mb == std::floor(mb) ? whole(mb) : fixed(mb, 3));  // a fraction the field refuses by name
+    }
+    if (arg("fp16") || arg("bf16")) {  // a block cut short before them says nothing of the precision
+      const bool fp16 = truth("fp16"), bf16 = truth("bf16");
+      set("dtype", bf16 ? "bf16" : fp16 ? "fp16" : "fp32");
+      set("prec", fp16 || bf16 ? "mixed" : "fp32");
+      set("gdt", fp16 && truth("accumulate_allreduce_grads_in_fp32") ? "fp32" : "auto");
+    }
+    set("ostate", "fp32");  // Adam's states are fp32 on every precision path
+    if (arg("use_flash_attn")) set("flash", truth("use_flash_attn") ? "1" : "0");
+    if (arg("sequence_parallel")) set("sp", truth("sequence_parallel") ? "1" : "0");
+    if (arg("use_distributed_optimizer")) set("zero", truth("use_distributed_optimizer") ? "1" : "0");
+    if (auto v = arg("optimizer")) set("opt", *v == "adam" ? "adamw" : std::string(*v));
+    if (auto v = arg("recompute_granularity")) set("rc", *v == "None" ? "none" : std::string(*v));
+    // One switch for both dropouts: on where both are, off where neither is; a mix is refused by name.
+    const auto hidden = number("hidden_dropout"), attention = number("attention_dropout");
+    if (hidden && attention) set("dropout", *hidden > 0 && *attention > 0 ? "1" : *hidden == 0 && *attention == 0 ? "0" : "mixed");
+  }
+
   void line(std::string_view l) {
+    megatron_line(l);
     // ---- vLLM ----
     if (l.find("non-default args: {") != std::string_view::npos) {
       vllm_args(l);
@@ -357,8 +454,15 @@ std::string_view to_string(LogEngine e) {
     case LogEngine::Vllm: return "vLLM";
     case LogEngine::LlamaCpp: return "llama.cpp";
     case LogEngine::SGLang: return "SGLang";
+    case LogEngine::Megatron: return "Megatron-LM";
   }
   return "vLLM";
+}
+
+const std::string* EngineLog::argument(std::string_view name) const {
+  for (const auto& [k, v] : arguments)
+    if (k == name) return &v;
+  return nullptr;
 }
 
 const LogFigure* EngineLog::find(std::string_view key) const {
@@ -380,8 +484,14 @@ Result<EngineLog> parse_engine_log(std::string_view text) {
     if (nl == std::string_view::npos) break;
     text.remove_prefix(nl + 1);
   }
-  if (r.vllm == 0 && r.llamacpp == 0 && r.sglang == 0)
+  if (r.vllm == 0 && r.llamacpp == 0 && r.sglang == 0 && r.megatron == 0)
     return issue_row("log", Str::log_no_lines);
+  if (r.megatron > r.vllm && r.megatron > r.llamacpp && r.megatron > r.sglang) {
+    r.log.engine = LogEngine::Megatron;
+    r.log.settings.clear();  // the inference engines' keys read from it would be noise
+    r.megatron_settings();
+    return std::move(r.log);
+  }
   if (r.sglang > r.vllm && r.sglang > r.llamacpp) r.log.engine = LogEngine::SGLang;
   else r.log.engine = r.llamacpp > r.vllm ? LogEngine::LlamaCpp : LogEngine::Vllm;
   if (r.log.engine != LogEngine::Vllm) {  // the vLLM keys read from another engine's log would be noise
@@ -389,6 +499,99 @@ Result<EngineLog> parse_engine_log(std::string_view text) {
   }
   return std::move(r.log);
 }
+
+namespace {
+
+// Megatron-LM's log beside the megatron recipe (training_recipe_megatron.cpp): every rank's
+// parameters, "max allocated" and "allocated" against its pipeline stage's. Megatron-LM numbers
+// ranks tensor-parallel first, then data-parallel, then by pipeline stage
+// (parallel_state.initialize_model_parallel): rank r sits on stage r / (world / pp).
+Result<LogCheck> check_megatron(const EngineLog& log, const ModelConfig& cfg, Workload w, LogCheck out) {
+  w.mode = Mode::Training;
+  w.recipe = Recipe::Megatron;
+  if (w.tp * w.pp > w.gpus) w.gpus = w.tp * w.pp;
+  // The log's model against the one checked: the arguments that set the shape, and the vocabulary
+  // padded to make_vocab_size_divisible_by · tp (the recipe pads to 128 · tp, arguments.py's default).
+  const struct {
+    const char* name;
+    i64 ours;
+  } shape[] = {{"num_layers", cfg.n_layers}, {"hidden_size", cfg.d_model}, {"num_attention_heads", cfg.n_heads},
+               {"ffn_hidden_size", cfg.d_ff}, {"make_vocab_size_divisible_by", 128}};
+  for (const auto& [name, ours] : shape)
+    if (const std::string* v = log.argument(name))
+      if (auto n = leading_number(*v); n && *n != static_cast<double>(ours))
+        out.notes.push_back(issue_row("log", Str::log_note_mg_shape, std::string(name), *v, std::to_string(ours)));
+  if (const LogFigure* v = log.find("padded_vocab"); v && w.tp >= 1 && w.tp <= 1 << 20) {
+    const i64 padded = ceil_div(cfg.vocab, 128 * w.tp) * 128 * w.tp;
+    if (v->value != static_cast<double>(padded))
+      out.notes.push_back(issue_row("log", Str::log_note_mg_shape, "padded vocab", whole(v->value), std::to_string(padded)));
+  }
+  if (const LogFigure* n = log.find("iterations"); n && n->value < 2)
+    out.notes.push_back(issue_row("log", Str::log_note_mg_first, whole(n->value)));
+  out.workload = w;
+  auto e = estimate(cfg, w);
+  if (!e) return e.issues();
+  if (!e->training.recipe || e->training.recipe->stages.empty()) return issue_row("recipe", Str::log_not_available, "Megatron-LM");
+  const RecipePeak& p = *e->training.recipe;
+  const i64 per_stage = std::max<i64>(1, w.gpus / std::max<i64>(1, w.pp));
+  auto mib = [](double v) { return fixed(v / kMiBd, 2) + " MiB"; };
+  for (const TrainingStage& st : p.stages) {
+    char buf[200];
+    std::snprintf(buf, sizeof buf, " > number of parameters on (tensor, pipeline) model parallel rank (0, %lld): %lld",
+                  static_cast<long long>(st.stage), static_cast<long long>(st.params_gpu));
+    out.lines.emplace_back(buf);
+  }
+  for (const TrainingStage& st : p.stages) {
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "[Rank %lld] memory (MB) | allocated: %.2f | max allocated: %.2f", static_cast<long long>(st.stage * per_stage),
+                  static_cast<double>(st.after_step_bytes) / kMiBd, static_cast<double>(st.peak_allocated_bytes) / kMiBd);
+    out.lines.emplace_back(buf);
+  }
+  // By stage and tensor rank for the parameters, by rank for the memory lines (ranks print in any order).
+  std::vector<std::pair<std::pair<double, double>, LogCheckRow>> rows;
+  for (const LogFigure& f : log.figures) {
+    const size_t colon = f.key.find(':');
+    if (colon == std::string::npos) continue;
+    const std::string kind = f.key.substr(0, colon), where = f.key.substr(colon + 1);
+    LogCheckRow row;
+    row.key = f.key;
+    row.logged_value = f.value;
+    std::pair<double, double> order;
+    if (kind == "params") {
+      const size_t comma = where.find(',');
+      const auto tensor = leading_number(where), stage = leading_number(std::string_view(where).substr(comma + 1));
+      if (!tensor || !stage || *stage >= static_cast<double>(p.stages.size())) continue;
+      order = {-1, *stage * 1e7 + *tensor};
+      row.row = Str::log_row_mg_params;
+      row.row_args = {where.substr(0, comma), where.substr(comma + 1)};
+      row.ours_value = static_cast<double>(p.stages[static_cast<size_t>(*stage)].params_gpu);
+      row.logged = with_commas(static_cast<i64>(std::llround(f.value)));
+      row.ours = with_commas(static_cast<i64>(row.ours_value));
+    } else if (kind == "max_allocated" || kind == "allocated") {
+      const auto rank = leading_number(where);
+      if (!rank || *rank >= static_cast<double>(w.gpus)) continue;
+      const TrainingStage& st = p.stages[static_cast<size_t>(static_cast<i64>(*rank) / per_stage)];
+      const bool peak = kind == "max_allocated";
+      order = {*rank, peak ? 0 : 1};
+      row.row = peak ? Str::log_row_mg_max : Str::log_row_mg_allocated;
+      row.row_args = {where, std::to_string(st.stage)};
+      row.ours_value = static_cast<double>(peak ? st.peak_allocated_bytes : st.after_step_bytes);
+      row.logged = mib(f.value);
+      row.ours = mib(row.ours_value);
+    } else {
+      continue;
+    }
+    row.label = row.label_in(Lang::En);
+    row.same_text = row.logged == row.ours;
+    row.rel_diff = f.value != 0 ? row.ours_value / f.value - 1.0 : (row.ours_value == 0 ? 0 : 1);
+    rows.emplace_back(order, std::move(row));
+  }
+  std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (auto& [order, row] : rows) out.rows.push_back(std::move(row));
+  return out;
+}
+
+}  // namespace
 
 Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workload w) {
   LogCheck out;
@@ -399,6 +602,7 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
     if (auto bad = f->set(w, value))
       return issue(key, [v = value, inner = *bad](Lang l) { return printf_text(tr(Str::log_from, l), v.c_str(), message_in(inner, l).c_str()); });
   }
+  if (log.engine == LogEngine::Megatron) return check_megatron(log, cfg, std::move(w), std::move(out));
   w.mode = Mode::Inference;
   w.runtime = log.engine == LogEngine::Vllm ? Runtime::Vllm : log.engine == LogEngine::SGLang ? Runtime::Sglang : Runtime::LlamaCpp;
   if (w.tp * w.pp > w.gpus) w.gpus = w.tp * w.pp;

@@ -4,6 +4,9 @@
 // settings, and set each of the engine's figures beside llmsize's. A log is untrusted text: its
 // size is bounded, lines are scanned once each without regular expressions, numbers are parsed
 // by hand and range-checked, and anything unrecognised is skipped, not guessed.
+// Megatron-LM's training log too (issue 15): its printed arguments give the layout and precision,
+// its "number of parameters on (tensor, pipeline) model parallel rank" and report_memory lines the
+// figures, set beside the megatron recipe's rank by rank.
 #pragma once
 #include <optional>
 #include <string>
@@ -16,8 +19,8 @@ namespace llmsize::core {
 inline constexpr size_t kMaxLogBytes = size_t{8} << 20;  // 8 MiB of text
 inline constexpr size_t kMaxLogLine = size_t{64} << 10;  // longer lines are skipped
 
-enum class LogEngine : std::uint8_t { Vllm, LlamaCpp, SGLang };
-std::string_view to_string(LogEngine e);  // "vLLM", "llama.cpp", "SGLang"
+enum class LogEngine : std::uint8_t { Vllm, LlamaCpp, SGLang, Megatron };
+std::string_view to_string(LogEngine e);  // "vLLM", "llama.cpp", "SGLang", "Megatron-LM"
 
 // One figure the engine printed: its key (a key of engine.* in the JSON report), the value in
 // bytes, tokens or a plain number, and the line it came from.
@@ -36,6 +39,9 @@ struct EngineLog {
   std::vector<std::pair<std::string, std::string>> settings;
   std::vector<LogFigure> figures;  // first occurrence of each (rank 0 of a tensor-parallel run)
   std::vector<std::string> kv_lines;  // llama.cpp: its KV cache and recurrent state lines, verbatim (trimmed)
+  // Megatron-LM: its argument block ("  num_layers ........ 24"), name and value as printed.
+  std::vector<std::pair<std::string, std::string>> arguments;
+  const std::string* argument(std::string_view name) const;
   const LogFigure* find(std::string_view key) const;
 };
 

@@ -52,6 +52,7 @@ struct TrainingStage {
   i64 activation_bytes = 0;       // in-flight layers' activations, the embedding's or the loss's extras
   i64 peak_allocated_bytes = 0;   // the stage's total without the reserve
   i64 total_bytes = 0;
+  i64 after_step_bytes = 0;       // megatron: allocated between steps (report_memory's "allocated:"); 0 elsewhere
   i64 last_layer() const { return first_layer + layers - 1; }
 };
 

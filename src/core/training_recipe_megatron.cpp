@@ -137,7 +137,7 @@ Result<RecipePeak> megatron_peak(const ModelConfig& cfg, const Workload& w, cons
   struct Best {
     i64 stage = -1;
     RecipePhase phase = RecipePhase::MegatronLoss;
-    Checked peak, states, saved, head;
+    Checked peak, saved, head;
   } best;
   const i64 layers = cfg.n_layers / pp;
   for (i64 st = 0; st < pp; ++st) {
@@ -167,8 +167,12 @@ Result<RecipePeak> megatron_peak(const ModelConfig& cfg, const Workload& w, cons
     const Checked peak = states + fixed + saved + head;
     if (!peak.ok()) return memory_overflow("seq");
     const StageRange range = stage_range(cfg.n_layers, pp, st);
-    p.stages.push_back({st, range.first, range.count, P, inflight, (saved + head).value(), peak.value(), peak.value()});
-    if (best.stage < 0 || peak.value() > best.peak.value()) best = {st, phase, peak, states, saved, head};
+    // report_memory's "allocated:" between steps: the states, the fp32 main grads (a copy of an
+    // fp16 buffer; the buffer itself when fp32) and the fixed buffers.
+    const Checked after_step = states + Checked(P) * (fp32_grads ? 0 : 4) + fixed;
+    if (!after_step.ok()) return memory_overflow("seq");
+    p.stages.push_back({st, range.first, range.count, P, inflight, (saved + head).value(), peak.value(), peak.value(), after_step.value()});
+    if (best.stage < 0 || peak.value() > best.peak.value()) best = {st, phase, peak, saved, head};
   }
   const i64 P = p.stages[static_cast<size_t>(best.stage)].params_gpu;
   p.phase = best.phase;
@@ -181,9 +185,7 @@ Result<RecipePeak> megatron_peak(const ModelConfig& cfg, const Workload& w, cons
   p.saved_bytes = best.saved.value();
   p.head_bytes = best.head.value();
   p.fixed_bytes = fixed.value();
-  // report_memory's "allocated:" between steps: the states, the fp32 main grads (a copy of an fp16
-  // buffer; the buffer itself when fp32) and the fixed buffers.
-  p.after_step_bytes = (best.states + Checked(P) * (fp32_grads ? 0 : 4) + fixed).value();
+  p.after_step_bytes = p.stages[static_cast<size_t>(best.stage)].after_step_bytes;
 
   const std::string dtype = w.dtype == ComputeDtype::BF16 ? "bf16" : "fp16";
   const std::string Ps = with_commas(P);

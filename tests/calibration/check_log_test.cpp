@@ -8,6 +8,11 @@
 //   llamacpp-qwen2.5-7b.log — a public Ollama server transcript (Qwen2.5-Coder-7B-Instruct Q4_K_M, n_ctx 4096)
 //   llamacpp-qwen3-30b-a3b-2gpu.log — ik_llama.cpp issue thread, comment by mtcl of 2025-06-10 (mainline
 //       llama-cli build 5622 on an RTX 4090 + RTX 5090, -ngl 99 -ot ".ffn_.*_exps.=CPU", --ctx-size 16384)
+//   megatron-gpt345m-pp4.log, megatron-gpt345m-tp2pp2.log — liguodongiot/llm-action@bd731466,
+//       train/megatron/gpt2/model_train.md, sections "模型并行（4PP）" and "模型并行（2TP+2DP）": Megatron-LM
+//       main of July 2023 on 4 × A800 (tests/calibration/training/megatron_test.cpp), from "using world
+//       size" through the argument block and the padded vocabulary, the parameter counts and the
+//       report_memory lines of iteration 100
 #include <algorithm>
 
 #include "core/engine_log.hpp"
@@ -225,4 +230,106 @@ TEST_CASE("check-log: hostile and foreign logs get a named error", "[calibration
   auto hc = check_log(*huge, preset("qwen2.5-0.5b").config, Workload{});
   REQUIRE(hc.ok());
   for (const auto& r : hc->rows) CHECK(r.key != "k_bytes");  // no pool is sized from it
+}
+
+TEST_CASE("check-log: a Megatron-LM training log, its arguments and every rank beside the megatron recipe", "[calibration][checklog][training]") {
+  const EngineLog log = parsed("megatron-gpt345m-pp4.log");
+  CHECK(log.engine == LogEngine::Megatron);
+  CHECK(to_string(log.engine) == "Megatron-LM");
+  CHECK(*log.argument("num_layers") == "24");
+  CHECK(log.argument("no_such_argument") == nullptr);
+  // From the argument block: the layout, the micro-batches (global_batch_size 8 / (micro_batch_size 2
+  // · data_parallel_size 1)), fp16 mixed precision and what the recipe needs to know.
+  const std::vector<std::pair<std::string, std::string>> want = {
+      {"mode", "training"}, {"recipe", "megatron"}, {"tp", "1"}, {"pp", "4"}, {"gpus", "4"}, {"batch", "2"}, {"seq", "1024"},
+      {"accum", "4"}, {"dtype", "fp16"}, {"prec", "mixed"}, {"gdt", "auto"}, {"ostate", "fp32"}, {"flash", "0"}, {"sp", "0"},
+      {"zero", "0"}, {"opt", "adamw"}, {"rc", "none"}, {"dropout", "1"}};
+  CHECK(log.settings == want);
+  CHECK(log.find("padded_vocab")->value == 50304);
+  CHECK(log.find("params:0,3")->value == 127090688);
+  CHECK(log.find("max_allocated:0")->value == Approx(7643.34033203125 * 1048576.0));
+  CHECK(log.find("iterations")->value == 100);
+
+  auto c = check_log(log, preset("gpt2-medium").config, Workload{});
+  INFO(join(c.issues()));
+  REQUIRE(c.ok());
+  CHECK(c->notes.empty());  // the model is the log's
+  CHECK(c->workload.mode == Mode::Training);
+  CHECK(c->workload.recipe == Recipe::Megatron);
+  CHECK(c->workload.pp == 4);
+  CHECK(c->workload.grad_accum == 4);
+  // Four parameter rows, exact; a peak and a between-steps row per rank, in rank order.
+  REQUIRE(c->rows.size() == 4 + 2 * 4);
+  for (int s = 0; s < 4; ++s) CHECK(row(*c, "params:0," + std::to_string(s)).same_text);
+  CHECK(c->rows[4].key == "max_allocated:0");
+  CHECK(c->rows[5].key == "allocated:0");
+  // The same figures the recipe's calibration pins: the loss stage within 0.3%, between steps on
+  // stage 0 to 0.01 MiB, the stages without the loss short by the untraced moment.
+  CHECK(row(*c, "max_allocated:3").rel_diff == Approx(-0.0028).margin(0.0003));
+  CHECK(std::abs(row(*c, "allocated:0").logged_value - row(*c, "allocated:0").ours_value) < 0.02 * 1048576.0);
+  CHECK(row(*c, "max_allocated:2").rel_diff == Approx(-0.0281).margin(0.0005));
+  CHECK(row(*c, "max_allocated:0").label == "[Rank 0] max allocated (stage 0)");
+  CHECK(row(*c, "max_allocated:0").label_in(Lang::Zh) == "[Rank 0] 峰值已分配（第 0 级）");
+  CHECK(c->lines.back() == "[Rank 3] memory (MB) | allocated: 2504.31 | max allocated: 4378.00");
+
+  // Tensor and pipeline parallel with sequence parallelism: ranks 0 and 1 are stage 0, 2 and 3 stage 1.
+  const EngineLog tp = parsed("megatron-gpt345m-tp2pp2.log");
+  auto t = check_log(tp, preset("gpt2-medium").config, Workload{});
+  REQUIRE(t.ok());
+  CHECK(t->workload.seq_parallel);
+  CHECK(t->workload.tp == 2);
+  CHECK(row(*t, "params:1,0").same_text);
+  CHECK(row(*t, "max_allocated:1").ours_value == row(*t, "max_allocated:0").ours_value);
+  CHECK(row(*t, "max_allocated:3").rel_diff == Approx(-0.0031).margin(0.0003));
+  CHECK(row(*t, "max_allocated:2").label == "[Rank 2] max allocated (stage 1)");
+
+  // The wrong model is named, argument by argument.
+  auto wrong = check_log(log, preset("gpt2").config, Workload{});
+  REQUIRE(wrong.ok());
+  REQUIRE(wrong->notes.size() == 4);
+  CHECK(wrong->notes.front().message == "the log's num_layers is 24, the model checked has 12: choose the model the run trained");
+}
+
+TEST_CASE("check-log: a hostile Megatron-LM log gets named errors, not guesses", "[calibration][checklog][validation]") {
+  const ModelConfig gpt2 = preset("gpt2-medium").config;
+  auto args = [](const std::string& body) {
+    return "------------------------ arguments ------------------------\n" + body +
+           "-------------------- end of arguments ---------------------\n";
+  };
+  // A world beyond any machine: the field refuses it by name.
+  auto big = parse_engine_log(args("  world_size ...... 99999999999999999999999999\n  fp16 ...... True\n"));
+  REQUIRE(big.ok());
+  CHECK(big->engine == LogEngine::Megatron);
+  auto bc = check_log(*big, gpt2, Workload{});
+  REQUIRE_FALSE(bc.ok());
+  CHECK(bc.issues().front().field == "gpus");
+  // A global batch the micro-batches do not divide, and dropout on one side only: refused by name.
+  auto frac = parse_engine_log(args("  global_batch_size .... 10\n  micro_batch_size .... 4\n  data_parallel_size .... 1\n"));
+  REQUIRE(frac.ok());
+  CHECK(check_log(*frac, gpt2, Workload{}).issues().front().field == "accum");
+  auto mixed = parse_engine_log(args("  hidden_dropout .... 0.1\n  attention_dropout .... 0.0\n"));
+  REQUIRE(mixed.ok());
+  CHECK(check_log(*mixed, gpt2, Workload{}).issues().front().field == "dropout");
+  // An argument block that never ends is read up to its bound; a rank beyond the world is skipped.
+  std::string endless = "------------------------ arguments ------------------------\n  fp16 .... True\n  use_flash_attn .... False\n"
+                        "  hidden_dropout .... 0.1\n  attention_dropout .... 0.1\n";
+  for (int i = 0; i < 5000; ++i) endless += "  a" + std::to_string(i) + " .... " + std::to_string(i) + "\n";
+  endless += "[Rank 7] (after 3 iterations) memory (MB) | allocated: 1.0 | max allocated: 2.0 | reserved: 3.0\n";
+  auto e = parse_engine_log(endless);
+  REQUIRE(e.ok());
+  CHECK(e->arguments.size() == 2048);
+  CHECK(e->engine == LogEngine::Megatron);
+  auto ec = check_log(*e, gpt2, Workload{});
+  INFO(join(ec.issues()));
+  REQUIRE(ec.ok());
+  CHECK(ec->rows.empty());  // rank 7 of a one-GPU run: not a rank of the layout checked
+  // A reading after the first iteration is named as one that may not hold Adam's states.
+  auto first = parse_engine_log("[Rank 0] (after 1 iterations) memory (MB) | allocated: 1.0 | max allocated: 2.0\n");
+  REQUIRE(first.ok());
+  // (The log says nothing else: the workload's own settings stand, here Megatron-LM's defaults.)
+  auto fc = check_log(*first, gpt2, llmsize::test::with({{"flash", "0"}, {"dropout", "1"}, {"rc", "none"}, {"dtype", "fp16"}}));
+  INFO(join(fc.issues()));
+  REQUIRE(fc.ok());
+  REQUIRE(fc->notes.size() == 1);
+  CHECK(fc->notes.front().message.find("after 1 iteration") != std::string::npos);
 }

@@ -376,3 +376,31 @@ test('a vLLM start-up log pasted into the Memory tab is checked against the mode
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('a Megatron-LM training log pasted on the Memory tab in training mode is checked rank by rank', async () => {
+  // GPT-345M over 4 pipeline stages (tests/fuzz/corpus/engine_log/megatron-gpt345m-pp4.log): the
+  // box is on the Memory tab in training mode too; the check reads the run's arguments and sets each
+  // rank's parameters and report_memory figures beside the megatron recipe's.
+  const LOG = fs.readFileSync('tests/fuzz/corpus/engine_log/megatron-gpt345m-pp4.log', 'utf8');
+  const { page, context, problems } = await openPage({ hash: '#v=1&preset=gpt2-medium&mode=training&ui.tab=memory', height: 1400 });
+  await clickWidget(page, 'memory.log_check');
+  await clickWidget(page, 'memory.log_input');
+  await page.evaluate((text) => {
+    const dt = new DataTransfer();
+    dt.setData('text/plain', text);
+    document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+  }, LOG);
+  await frames(page, 3);
+  await clickWidget(page, 'memory.log_button');
+  assert.ok(await page.evaluate(() => Module.widgetRect('memory.log_rows') !== null), 'the comparison is drawn');
+  await screenshot(page, 'web-check-log-megatron.png');
+  const c = await page.evaluate((text) => Module.checkLog(text, { preset: 'gpt2-medium' }, {}), LOG);
+  assert.equal(c.engine, 'Megatron-LM');
+  assert.equal(c.settings.recipe, 'megatron');
+  assert.equal(c.settings.pp, '4');
+  const row = (k) => c.rows.find((r) => r.key === k);
+  for (const s of [0, 1, 2, 3]) assert.equal(row(`params:0,${s}`).same_text, true, `stage ${s}'s parameters`);
+  assert.ok(Math.abs(row('max_allocated:3').rel_diff) < 0.005, 'the loss stage within 0.5%');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
