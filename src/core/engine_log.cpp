@@ -570,7 +570,9 @@ Result<LogCheck> check_megatron(const EngineLog& log, const ModelConfig& cfg, Wo
     } else if (kind == "max_allocated" || kind == "allocated") {
       const auto rank = leading_number(where);
       if (!rank || *rank >= static_cast<double>(w.gpus)) continue;
-      const TrainingStage& st = p.stages[static_cast<size_t>(static_cast<i64>(*rank) / per_stage)];
+      const size_t stage = static_cast<size_t>(static_cast<i64>(*rank) / per_stage);
+      if (stage >= p.stages.size()) continue;  // a world that is no whole number of stages
+      const TrainingStage& st = p.stages[stage];
       const bool peak = kind == "max_allocated";
       order = {*rank, peak ? 0 : 1};
       row.row = peak ? Str::log_row_mg_max : Str::log_row_mg_allocated;

@@ -323,6 +323,14 @@ TEST_CASE("check-log: a hostile Megatron-LM log gets named errors, not guesses",
   INFO(join(ec.issues()));
   REQUIRE(ec.ok());
   CHECK(ec->rows.empty());  // rank 7 of a one-GPU run: not a rank of the layout checked
+  // Five GPUs over two stages: no whole number of stages, refused by its field.
+  auto odd = parse_engine_log(args("  fp16 .... True\n  use_flash_attn .... False\n  world_size .... 5\n"
+                                   "  pipeline_model_parallel_size .... 2\n  hidden_dropout .... 0.1\n  attention_dropout .... 0.1\n") +
+                              "[Rank 4] (after 9 iterations) memory (MB) | allocated: 1.0 | max allocated: 2.0\n");
+  REQUIRE(odd.ok());
+  auto oc = check_log(*odd, gpt2, Workload{});
+  REQUIRE_FALSE(oc.ok());
+  CHECK(oc.issues().front().field == "gpus");
   // A reading after the first iteration is named as one that may not hold Adam's states.
   auto first = parse_engine_log("[Rank 0] (after 1 iterations) memory (MB) | allocated: 1.0 | max allocated: 2.0\n");
   REQUIRE(first.ok());
