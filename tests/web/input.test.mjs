@@ -345,20 +345,25 @@ test('the mouse wheel scrolls a panel by a few lines per notch, in the direction
   await context.close();
 });
 
+// Opens the Memory tab's log box and pastes `text` into it, as a clipboard paste.
+async function pasteLog(page, text) {
+  await clickWidget(page, 'memory.log_check');
+  await clickWidget(page, 'memory.log_input');
+  await page.evaluate((t) => {
+    const dt = new DataTransfer();
+    dt.setData('text/plain', t);
+    document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+  }, text);
+  await frames(page, 3);
+}
+
 test('a vLLM start-up log pasted into the Memory tab is checked against the model', async () => {
   // The published vLLM 0.19 start-up of Llama-3.1-8B (tests/fuzz/corpus/engine_log/): pasted into the
   // box it is typed there (not imported as a config); the check reads its settings and sets each
   // figure beside llmsize's. The JS API's checkLog gives the same comparison.
   const LOG = fs.readFileSync('tests/fuzz/corpus/engine_log/vllm-0.19-llama-3.1-8b.log', 'utf8');
   const { page, context, problems } = await openPage({ hash: '#v=1&preset=llama-3.1-8b&ui.tab=memory', height: 1400 });
-  await clickWidget(page, 'memory.log_check');
-  await clickWidget(page, 'memory.log_input');
-  await page.evaluate((text) => {
-    const dt = new DataTransfer();
-    dt.setData('text/plain', text);
-    document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
-  }, LOG);
-  await frames(page, 3);
+  await pasteLog(page, LOG);
   assert.equal((await figures(page)).model.name, 'Llama 3.1 8B', 'the log was typed into the box, not imported');
   await clickWidget(page, 'memory.log_button');
   assert.ok(await page.evaluate(() => Module.widgetRect('memory.log_rows') !== null), 'the comparison is drawn');
@@ -383,14 +388,7 @@ test('a Megatron-LM training log pasted on the Memory tab in training mode is ch
   // rank's parameters and report_memory figures beside the megatron recipe's.
   const LOG = fs.readFileSync('tests/fuzz/corpus/engine_log/megatron-gpt345m-pp4.log', 'utf8');
   const { page, context, problems } = await openPage({ hash: '#v=1&preset=gpt2-medium&mode=training&ui.tab=memory', height: 1400 });
-  await clickWidget(page, 'memory.log_check');
-  await clickWidget(page, 'memory.log_input');
-  await page.evaluate((text) => {
-    const dt = new DataTransfer();
-    dt.setData('text/plain', text);
-    document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
-  }, LOG);
-  await frames(page, 3);
+  await pasteLog(page, LOG);
   await clickWidget(page, 'memory.log_button');
   assert.ok(await page.evaluate(() => Module.widgetRect('memory.log_rows') !== null), 'the comparison is drawn');
   await screenshot(page, 'web-check-log-megatron.png');

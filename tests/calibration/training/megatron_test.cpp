@@ -95,6 +95,12 @@ const Run kRuns[] = {
        3, 4390.34521484375}}},
 };
 
+// A rank's stage peak in MiB, and its relative error against the max allocated the log printed.
+std::pair<double, double> fit(const std::vector<TrainingStage>& stages, const Rank& rank) {
+  const double predicted = static_cast<double>(stages[static_cast<size_t>(rank.stage)].peak_allocated_bytes) / (1 << 20);
+  return {predicted, (predicted - rank.max_allocated_mib) / rank.max_allocated_mib};
+}
+
 Workload megatron_workload(const Run& r) {
   Workload w = llmsize::test::with({{"mode", "training"}, {"gpu", "a100-80gb"}, {"gpus", "4"}, {"dtype", "fp16"}, {"flash", "0"},
                                     {"dropout", "1"}, {"seq", "1024"}, {"opt", "adamw"}, {"prec", "mixed"}, {"rc", "none"}});
@@ -129,9 +135,7 @@ TEST_CASE("formula recipe against Megatron-LM: GPT-345M on 4 GPUs, rank by rank,
     CHECK(t.peak_allocated_bytes == most);
     for (const Rank& rank : r.ranks) {
       INFO(rank.quoted);
-      const TrainingStage& st = t.stages[static_cast<size_t>(rank.stage)];
-      const double predicted = static_cast<double>(st.peak_allocated_bytes) / (1 << 20);
-      const double err = (predicted - rank.max_allocated_mib) / rank.max_allocated_mib;
+      const auto [predicted, err] = fit(t.stages, rank);
       INFO("stage " << rank.stage << ": predicted " << predicted << " MiB, measured " << rank.max_allocated_mib << " MiB, error "
                     << 100 * err << "%");
       CHECK(std::fabs(err) <= 0.10);  // the issue's tolerance for a distributed recipe
@@ -241,9 +245,7 @@ TEST_CASE("megatron recipe against Megatron-LM: GPT-345M on 4 GPUs, rank by rank
     CHECK(t.stages.size() == static_cast<size_t>(r.pp > 1 ? r.pp : 0));
     for (const Rank& rank : r.ranks) {
       INFO(rank.quoted);
-      const TrainingStage& st = p.stages[static_cast<size_t>(rank.stage)];
-      const double predicted = static_cast<double>(st.peak_allocated_bytes) / (1 << 20);
-      const double err = (predicted - rank.max_allocated_mib) / rank.max_allocated_mib;
+      const auto [predicted, err] = fit(p.stages, rank);
       INFO("stage " << rank.stage << ": predicted " << predicted << " MiB, measured " << rank.max_allocated_mib << " MiB, short by "
                     << rank.max_allocated_mib - predicted << " MiB, error " << 100 * err << "%");
       CHECK(std::fabs(err) <= 0.10);  // the issue's tolerance for a distributed recipe
