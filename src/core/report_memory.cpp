@@ -111,7 +111,7 @@ json estimate_object(const ModelConfig& cfg, const Workload& w, const Estimate& 
                                  {"fixed_bytes", t.recipe->fixed_bytes},
                                  {"gathered_bytes", t.recipe->gathered_bytes},
                                  {"master_bytes", t.recipe->master_bytes},
-                                 {"after_step_bytes", t.recipe->after_step_bytes},
+                                 {"after_step_bytes", t.recipe->peak_stage() ? t.recipe->peak_stage()->after_step_bytes : 0},
                                  {"parts", parts}};
   }
   out["fit"] = {{"capacity_bytes", m.capacity_bytes},
@@ -349,7 +349,7 @@ std::string estimate_text(const ModelConfig& cfg, const Workload& w, const Estim
       o += "  " + printf_text(tr(Str::rep_recipe_phase, lang), tr(recipe_phase_row(r.phase), lang)) + "\n";
       for (const RecipePart& part : r.parts) o += row(tr(part.label, lang), part.bytes);
       o += row(fig("training.peak_allocated_bytes"), tm.peak_allocated_bytes);
-      if (r.after_step_bytes > 0) o += row(t(Str::rep_recipe_after_step), r.after_step_bytes);
+      if (const TrainingStage* st = r.peak_stage()) o += row(t(Str::rep_recipe_after_step), st->after_step_bytes);
     }
   }
   auto prints = [&](const char* engine, std::string_view version, const std::string& settings) {

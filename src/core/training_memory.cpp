@@ -262,14 +262,14 @@ Result<TrainingMemory> training_memory(const ModelConfig& cfg, const Inventory& 
     m.peak_allocated_bytes = rp->peak_allocated_bytes;
     m.trainable_params = rp->trainable_params;
     m.stages.clear();  // a one-GPU recipe's peak is its GPU's
-    for (TrainingStage st : rp->stages) {  // megatron: every pipeline stage's rank, the most loaded one described
+    if (const TrainingStage* peak = rp->peak_stage()) {  // megatron: the most loaded stage's rank is described
+      m.stage = peak->stage;
+      m.stage_layers = peak->layers;
+      m.inflight = peak->inflight;
+      m.params_gpu = m.trainable_params_gpu = peak->params_gpu;
+    }
+    for (TrainingStage st : rp->stages) {  // and every stage's beside it
       st.total_bytes = st.peak_allocated_bytes + m.reserve_bytes;
-      if (st.peak_allocated_bytes == rp->peak_allocated_bytes) {
-        m.stage = st.stage;
-        m.stage_layers = st.layers;
-        m.inflight = st.inflight;
-        m.params_gpu = m.trainable_params_gpu = st.params_gpu;
-      }
       m.stages.push_back(st);
     }
     if (m.stages.size() == 1) m.stages.clear();  // one stage: the breakdown is its

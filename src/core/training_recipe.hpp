@@ -90,10 +90,15 @@ struct RecipePeak {
   i64 fixed_bytes = 0;           // the RoPE cache and the cuBLAS workspace
   i64 gathered_bytes = 0;        // FSDP: the all-gathered (unsharded) parameters live at the peak
   i64 master_bytes = 0;          // megatron: the fp32 master parameters
-  i64 after_step_bytes = 0;      // megatron: allocated between steps (report_memory's "allocated:")
   std::vector<TrainingStage> stages;  // megatron: every pipeline stage's rank (total_bytes without the reserve)
   std::vector<RecipePart> parts; // the peak's live tensors by group, largest first; they sum to the peak
   // The peak is weights + adapters + gradients + master + optimizer + saved + head + fixed.
+  // megatron: the stage whose rank holds the peak (the first of equals); nullptr for a one-GPU recipe.
+  const TrainingStage* peak_stage() const {
+    for (const TrainingStage& st : stages)
+      if (st.peak_allocated_bytes == peak_allocated_bytes) return &st;
+    return nullptr;
+  }
 };
 
 // The string-table row that says when the peak happens.

@@ -185,7 +185,6 @@ Result<RecipePeak> megatron_peak(const ModelConfig& cfg, const Workload& w, cons
   p.saved_bytes = best.saved.value();
   p.head_bytes = best.head.value();
   p.fixed_bytes = fixed.value();
-  p.after_step_bytes = p.stages[static_cast<size_t>(best.stage)].after_step_bytes;
 
   const std::string dtype = w.dtype == ComputeDtype::BF16 ? "bf16" : "fp16";
   const std::string Ps = with_commas(P);
