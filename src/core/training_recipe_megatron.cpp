@@ -133,7 +133,7 @@ Result<RecipePeak> megatron_peak(const ModelConfig& cfg, const Workload& w, cons
 
   RecipePeak p;
   p.recipe = Recipe::Megatron;
-  p.version = "Megatron-LM 040eac94 (July 2023) pretrain_gpt.py, megatron/model · apex FusedAdam · PyTorch 2.0";
+  p.version = "Megatron-LM 040eac94 (July 2023) pretrain_gpt.py, megatron/model · apex FusedAdam · NGC PyTorch 23.04 (2.1.0a0)";
   struct Best {
     i64 stage = -1;
     RecipePhase phase = RecipePhase::MegatronLoss;

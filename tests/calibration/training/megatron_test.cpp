@@ -8,7 +8,8 @@
 //
 // Source: liguodongiot/llm-action, train/megatron/gpt2/model_train.md at commit bd731466 (2023-07-24):
 // four runs of Megatron-LM's examples/pretrain_gpt*.sh on one machine of 4 × A800 80 GB, 2023-07-16
-// (Megatron-LM main of that month, the legacy megatron/model code). Each run prints its arguments;
+// (Megatron-LM main of that month, the legacy megatron/model code), in the container the same
+// folder's README starts: NVIDIA's PyTorch container 23.04-py3 (PyTorch 2.1.0a0). Each run prints its arguments;
 // the ones that set memory, common to all four:
 //   num_layers 24, hidden_size 1024, ffn_hidden_size 4096, num_attention_heads 16, kv_channels 64,
 //   seq_length 1024, max_position_embeddings 1024, add_position_embedding True, add_bias_linear
