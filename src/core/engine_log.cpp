@@ -207,7 +207,7 @@ struct Reader {
       if (!t || comma == std::string_view::npos || close == std::string_view::npos || comma > close) return;
       const auto p = leading_number(rest.substr(comma + 1));
       const auto n = leading_number(rest.substr(close + 2));
-      if (!p || !n || *t < 0 || *p < 0 || *t > 1e6 || *p > 1e6) return;
+      if (!p || !n || *t < 0 || *p < 0 || *t > 1e6 || *p > 1e6 || *n < 0 || *n > 1e15) return;
       figure("params:" + whole(*t) + "," + whole(*p), *n, l);
       ++megatron;
       return;
