@@ -447,6 +447,13 @@ struct Reader {
 
 std::string gib_text(double bytes) { return vllm_gib(static_cast<i64>(std::llround(bytes))); }
 
+// A row's text match and relative difference (ours / logged − 1; 0, or 1 against a logged 0), from
+// its texts and values.
+void settle(LogCheckRow& row) {
+  row.same_text = row.logged == row.ours;
+  row.rel_diff = row.logged_value != 0 ? row.ours_value / row.logged_value - 1.0 : (row.ours_value == 0 ? 0 : 1);
+}
+
 }  // namespace
 
 std::string_view to_string(LogEngine e) {
@@ -584,8 +591,7 @@ Result<LogCheck> check_megatron(const EngineLog& log, const ModelConfig& cfg, Wo
       continue;
     }
     row.label = row.label_in(Lang::En);
-    row.same_text = row.logged == row.ours;
-    row.rel_diff = f.value != 0 ? row.ours_value / f.value - 1.0 : (row.ours_value == 0 ? 0 : 1);
+    settle(row);
     rows.emplace_back(order, std::move(row));
   }
   std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -664,8 +670,7 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
       };
       row.logged = fmt(f->value);
       row.ours = fmt(t.ours);
-      row.same_text = row.logged == row.ours;
-      row.rel_diff = f->value != 0 ? t.ours / f->value - 1.0 : (t.ours == 0 ? 0 : 1);
+      settle(row);
       out.rows.push_back(row);
     }
   } else if (log.engine == LogEngine::SGLang) {
@@ -695,8 +700,7 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
       auto fmt = [&](double v) { return gib ? fixed(v / kGiBd, 2) + " GB" : with_commas(static_cast<i64>(std::llround(v))); };
       row.logged = fmt(f->value);
       row.ours = fmt(ours);
-      row.same_text = row.logged == row.ours;
-      row.rel_diff = f->value != 0 ? ours / f->value - 1.0 : (ours == 0 ? 0 : 1);
+      settle(row);
       out.rows.push_back(row);
     };
     if (!m.measured) {

@@ -11,14 +11,19 @@ after(tearDown);
 
 const CONFIG = fs.readFileSync('tests/core/configs/falcon-rw-1b.json', 'utf8');
 
+// Pastes `text` as a person does (a clipboard paste event on the document), then lets the page draw.
+async function paste(page, text) {
+  await page.evaluate((t) => {
+    const dt = new DataTransfer();
+    dt.setData('text/plain', t);
+    document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+  }, text);
+  await frames(page, 3);
+}
+
 test('pasting a config.json anywhere on the page imports it', async () => {
   const { page, context, problems } = await openPage();
-  await page.evaluate((text) => {
-    const dt = new DataTransfer();
-    dt.setData('text/plain', text);
-    document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
-  }, CONFIG);
-  await frames(page, 3);
+  await paste(page, CONFIG);
   const f = await figures(page);
   assert.equal(f.model.family, 'falcon');
   assert.equal(f.model.name, 'pasted config');
@@ -345,16 +350,11 @@ test('the mouse wheel scrolls a panel by a few lines per notch, in the direction
   await context.close();
 });
 
-// Opens the Memory tab's log box and pastes `text` into it, as a clipboard paste.
+// Opens the Memory tab's log box and pastes `text` into it.
 async function pasteLog(page, text) {
   await clickWidget(page, 'memory.log_check');
   await clickWidget(page, 'memory.log_input');
-  await page.evaluate((t) => {
-    const dt = new DataTransfer();
-    dt.setData('text/plain', t);
-    document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
-  }, text);
-  await frames(page, 3);
+  await paste(page, text);
 }
 
 test('a vLLM start-up log pasted into the Memory tab is checked against the model', async () => {

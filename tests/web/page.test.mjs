@@ -367,11 +367,14 @@ test('a training recipe on the Memory tab: the hf-peft peak, its moment and its 
   await context.close();
 });
 
+// GPT-2 Medium in the layout of Megatron-LM's PP 4 run (tests/calibration/training/megatron_test.cpp).
+const MEGATRON_PP4 = '#v=1&preset=gpt2-medium&mode=training&pp=4&gpus=4&batch=2&accum=4&seq=1024&dtype=fp16&flash=0&dropout=1&gpu=a100-80gb';
+
 test('pipeline stages on the Memory tab: every stage\'s GPU beside the most loaded one', async () => {
   // GPT-2 Medium over 4 pipeline stages, 4 micro-batches of 2 (the layout of Megatron-LM's PP 4 run in
   // tests/calibration/training/megatron_test.cpp, with the unpadded vocabulary).
   const { page, context, problems } = await openPage({
-    hash: '#v=1&preset=gpt2-medium&mode=training&pp=4&gpus=4&batch=2&accum=4&seq=1024&dtype=fp16&flash=0&dropout=1&gpu=a100-80gb&ui.tab=memory' });
+    hash: `${MEGATRON_PP4}&ui.tab=memory` });
   await frames(page, 3);
   const f = await figures(page);
   const stages = f.training.stages;
@@ -388,7 +391,7 @@ test('the megatron recipe on the Memory tab: Megatron-LM\'s own parameters and p
   // The same layout with --recipe megatron: the recipe pads the vocabulary as Megatron-LM does, so
   // the stages hold the parameters its log prints (tests/calibration/training/megatron_test.cpp).
   const { page, context, problems } = await openPage({
-    hash: '#v=1&preset=gpt2-medium&mode=training&pp=4&gpus=4&batch=2&accum=4&seq=1024&dtype=fp16&flash=0&dropout=1&gpu=a100-80gb&recipe=megatron&ui.tab=memory' });
+    hash: `${MEGATRON_PP4}&recipe=megatron&ui.tab=memory` });
   await frames(page, 3);
   const f = await figures(page);
   assert.equal(f.training.recipe.name, 'megatron');
