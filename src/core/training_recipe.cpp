@@ -33,6 +33,7 @@ Str recipe_phase_row(RecipePhase phase) {
     case RecipePhase::MegatronLoss: return Str::recipe_phase_mg_loss;
     case RecipePhase::AttentionForward: return Str::recipe_phase_attention_forward;
     case RecipePhase::MlpBackward: return Str::recipe_phase_mlp_backward;
+    case RecipePhase::LossBackward: return Str::recipe_phase_loss_backward;
   }
   return Str::recipe_phase_ce_backward;
 }
@@ -129,6 +130,7 @@ Result<RecipePeak> recipe_peak(const ModelConfig& c, const Workload& w, const Gp
   Quant quant = Quant::None;
   if (w.recipe == Recipe::HfPeft) return hf_peft_peak(c, w, gpu);
   if (w.recipe == Recipe::Megatron) return megatron_peak(c, w, gpu);
+  if (w.recipe == Recipe::Torchtune) return torchtune_peak(c, w, gpu);
   if (w.recipe != Recipe::LitGpt) return issue_row("recipe", Str::recipe_training_only);
   if (auto bad = litgpt_scope(c, w, gpu, arch, quant)) return *bad;
   const auto counted = count_params(c);

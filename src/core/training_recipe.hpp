@@ -21,6 +21,11 @@
 // and Float16OptimizerWithFloat16Params (no distributed optimizer), apex FusedAdam, tensor, sequence
 // and pipeline (1F1B) parallelism, no recomputation, no flash attention, dropout on, the fused
 // causal softmax (training_recipe_megatron.cpp).
+//
+// torchtune: recipes/full_finetune_single_device.py at 1814feb1 (Nov 2024), PyTorch 2.5: full
+// fine-tuning of a bf16 Llama, Mistral or Qwen2 model on one GPU, packed batches through flex
+// attention, torch.optim.AdamW, torch.nn.CrossEntropyLoss, activation checkpointing on or off, no
+// compile (training_recipe_torchtune.cpp).
 #pragma once
 #include <functional>
 #include <string>
@@ -41,6 +46,7 @@ enum class RecipePhase : std::uint8_t {
   CrossEntropyBackward, LmHeadBackward, EndOfForward, ConvertOutput,  // litgpt
   LossForward, LayerBackward, OptimizerStep, EmbeddingBackward,       // hf-peft
   MegatronLoss, AttentionForward, MlpBackward,                        // megatron
+  LossBackward,                                                       // torchtune
 };
 
 // One pipeline stage's GPU (every tensor-parallel rank of a stage holds the same): what the
@@ -125,6 +131,8 @@ void add_part(RecipePeak& p, Str label, Checked bytes, const RowArg& formula, co
 Result<RecipePeak> hf_peft_peak(const ModelConfig& cfg, const Workload& w, const Gpu& gpu);
 // The megatron recipe (training_recipe_megatron.cpp).
 Result<RecipePeak> megatron_peak(const ModelConfig& cfg, const Workload& w, const Gpu& gpu);
+// The torchtune recipe (training_recipe_torchtune.cpp).
+Result<RecipePeak> torchtune_peak(const ModelConfig& cfg, const Workload& w, const Gpu& gpu);
 }  // namespace recipe_detail
 
 }  // namespace llmsize::core

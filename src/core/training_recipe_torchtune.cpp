@@ -1,0 +1,289 @@
+// The torchtune recipe (training_recipe.hpp): recipes/full_finetune_single_device.py as its code
+// allocates, the peak that torchtune's training.get_memory_stats logs as "peak_memory_active"
+// (torch.cuda.memory_stats()["active_bytes.all.peak"], the allocated blocks at their 512-byte sizes).
+//
+// Followed: pytorch/torchtune 1814feb17 (main of 2024-11-18, 0.5.0 in development, the commit that
+// published the README's "Optimization flags" table), on PyTorch 2.5:
+//   recipes/full_finetune_single_device.py: the model built under training.set_default_dtype(bf16)
+//     (every parameter bf16), _loss_step (labels shifted with torch.hstack; the model's fp32
+//     logits flattened and `del logits` before backward), train() (loss.backward(), then
+//     optimizer.step() and zero_grad(set_to_none=True) every gradient_accumulation_steps), the
+//     optimizer torch.optim.AdamW (foreach on CUDA: states zeros_like the bf16 parameters, and
+//     _multi_tensor_adamw's torch._foreach_sqrt(exp_avg_sq) copy), loss torch.nn.CrossEntropyLoss;
+//   torchtune/modules/transformer.py TransformerSelfAttentionLayer.forward (sa_norm → attn, residual,
+//     mlp_norm → mlp, residual) and TransformerDecoder.forward (self.norm, then
+//     self.output(h).float(); a tied head is TiedLinear's F.linear on the embedding);
+//   torchtune/modules/rms_norm.py RMSNorm.forward: x.float() (kept by pow and mul), the rsqrt, the
+//     normalised x cast back to bf16 (kept by `* self.scale` for the scale's gradient);
+//   torchtune/modules/position_embeddings.py RotaryPositionalEmbeddings, models/llama3_1
+//     Llama3ScaledRoPE and models/qwen2 Qwen2RotaryPositionalEmbeddings: on packed batches
+//     self.cache[input_pos] gathers N · head_dim fp32 values (Qwen2: its cos and sin cast to bf16,
+//     the same bytes), which the products with x keep; x's fp32 copy is not kept (the cache needs
+//     no gradient); the caches have the builder's max_seq_len rows of head_dim fp32 values (Qwen2
+//     2 · head_dim), one shared or one per layer (kBuilders);
+//   torchtune/modules/attention.py MultiHeadAttention.forward: k and v expanded to every query head
+//     and flattened (a copy each) before the attention; its output transposed and made contiguous
+//     (a copy, kept by output_proj);
+//   torchtune/modules/attention_utils.py: packed batches carry a BlockMask (packed_block_causal_mask,
+//     document_ids int64 on the GPU, held by its mask_mod) and run compile_friendly_flex_attention
+//     (torch.compile'd flex_attention, which keeps q, k, v, the output and the fp32 logsumexp);
+//   torchtune/modules/feed_forward.py FeedForward.forward (w1, silu, w3, the product, w2);
+//   torchtune/training/memory.py set_activation_checkpointing: torch's checkpoint_wrapper
+//     (NO_REENTRANT) per TransformerSelfAttentionLayer: each layer keeps its input; backward
+//     recomputes one layer and keeps its saved tensors until their nodes run.
+// Checked against the README's "+ Packed Dataset" row (tests/calibration/training/torchtune_test.cpp).
+#include <algorithm>
+
+#include "params.hpp"
+#include "training_recipe.hpp"
+
+namespace llmsize::core::recipe_detail {
+
+namespace {
+
+// torch 2.5 nn/attention/flex_attention.py: _DEFAULT_SPARSE_BLOCK_SIZE.
+constexpr i64 kFlexBlock = 128;
+
+// The builders of torchtune/models/*/_model_builders.py at 1814feb1 that make this decoder: the
+// model's shape, its max_seq_len (the RoPE cache's rows) and whether every layer shares one RoPE
+// module (llama3_1 and llama3_2 build a list of layers around one module; the others build one
+// layer and TransformerDecoder deep-copies it, so every layer holds its own cache).
+struct Builder {
+  const char* name;
+  Family family;
+  i64 d_model, layers, vocab, max_seq_len;
+  bool tied, shared_rope;
+};
+constexpr Builder kBuilders[] = {
+    {"llama2_7b", Family::Llama, 4096, 32, 32000, 4096, false, false},
+    {"llama2_13b", Family::Llama, 5120, 40, 32000, 4096, false, false},
+    {"llama2_70b", Family::Llama, 8192, 80, 32000, 4096, false, false},
+    {"code_llama2_7b", Family::Llama, 4096, 32, 32016, 16384, false, false},
+    {"code_llama2_13b", Family::Llama, 5120, 40, 32016, 16384, false, false},
+    {"code_llama2_70b", Family::Llama, 8192, 80, 32016, 16384, false, false},
+    {"llama3_8b", Family::Llama, 4096, 32, 128256, 8192, false, false},
+    {"llama3_70b", Family::Llama, 8192, 80, 128256, 8192, false, false},
+    {"llama3_1_8b", Family::Llama, 4096, 32, 128256, 131072, false, true},
+    {"llama3_1_70b", Family::Llama, 8192, 80, 128256, 131072, false, true},
+    {"llama3_1_405b", Family::Llama, 16384, 126, 128256, 8192, false, true},
+    {"llama3_2_1b", Family::Llama, 2048, 16, 128256, 131072, true, true},
+    {"llama3_2_3b", Family::Llama, 3072, 28, 128256, 131072, true, true},
+    {"mistral_7b", Family::Mistral, 4096, 32, 32000, 32768, false, false},
+    {"qwen2_5_0_5b", Family::Qwen2, 896, 24, 151936, 32768, true, false},
+    {"qwen2_5_1_5b_base", Family::Qwen2, 1536, 28, 151936, 131072, true, false},
+    {"qwen2_5_1_5b_instruct", Family::Qwen2, 1536, 28, 151936, 32768, true, false},
+    {"qwen2_5_3b", Family::Qwen2, 2048, 36, 151936, 32768, true, false},
+    {"qwen2_5_7b_base", Family::Qwen2, 3584, 28, 152064, 131072, false, false},
+    {"qwen2_5_7b_instruct", Family::Qwen2, 3584, 28, 152064, 32768, false, false},
+    {"qwen2_5_14b_base", Family::Qwen2, 5120, 48, 152064, 131072, false, false},
+    {"qwen2_5_14b_instruct", Family::Qwen2, 5120, 48, 152064, 32768, false, false},
+    {"qwen2_5_32b_base", Family::Qwen2, 5120, 64, 152064, 131072, false, false},
+    {"qwen2_5_32b_instruct", Family::Qwen2, 5120, 64, 152064, 32768, false, false},
+    {"qwen2_5_72b_base", Family::Qwen2, 8192, 80, 152064, 131072, false, false},
+    {"qwen2_5_72b_instruct", Family::Qwen2, 8192, 80, 152064, 32768, false, false},
+    {"qwen2_0_5b", Family::Qwen2, 896, 24, 151936, 32768, true, false},
+    {"qwen2_1_5b", Family::Qwen2, 1536, 28, 151936, 32768, true, false},
+    {"qwen2_7b", Family::Qwen2, 3584, 28, 152064, 32768, false, false},
+};
+
+// The builder of this model: of those with its shape, the one whose max_seq_len is the config's
+// max_position_embeddings, else the first when all of them hold the same caches (llama3_1_405b's
+// 8,192 rows for the checkpoint's 131,072); nullptr when none has its shape or their caches
+// differ. Builders of one shape and cache allocate alike; the first is named (the version line).
+const Builder* torchtune_builder(const ModelConfig& c) {
+  const Builder* first = nullptr;
+  bool alike = true;
+  for (const Builder& b : kBuilders) {
+    if (b.family != c.family || b.d_model != c.d_model || b.layers != c.n_layers || b.vocab != c.vocab || b.tied != c.tie_embeddings)
+      continue;
+    if (b.max_seq_len == c.max_positions) return &b;
+    if (!first) first = &b;
+    else alike = alike && b.max_seq_len == first->max_seq_len && b.shared_rope == first->shared_rope;
+  }
+  return alike ? first : nullptr;
+}
+
+std::optional<Issue> torchtune_scope(const ModelConfig& c, const Workload& w, const Gpu& gpu) {
+  if (w.mode != Mode::Training) return refuse(Str::recipe_training_only);
+  // models/llama2, llama3, llama3_1, llama3_2, mistral and qwen2 (qwen2_5) build this decoder.
+  if (!hf_llama_decoder(c)) return refuse(Str::recipe_tt_shape, std::string(family_id(c.family)));
+  if (!torchtune_builder(c)) return refuse(Str::recipe_tt_builder);
+  if (w.gpus != 1 || w.tp != 1 || w.pp != 1 || w.ep != 1 || w.sharding != Sharding::None) return refuse(Str::recipe_tt_one_gpu);
+  if (w.lora_rank > 0 || w.qlora || w.adapter != Adapter::None || w.weights != WeightFormat::BF16) return refuse(Str::recipe_tt_full);
+  if (w.precision != Precision::Pure || w.dtype != ComputeDtype::BF16 || w.grad_dtype != GradDtype::Auto)
+    return refuse(Str::recipe_tt_precision);
+  if (w.optimizer != Optimizer::AdamW || w.opt_state != StateDtype::BF16) return refuse(Str::recipe_tt_optimizer);
+  if (w.recompute == Recompute::Selective) return refuse(Str::recipe_tt_recompute);
+  if (w.dropout) return refuse(Str::recipe_tt_dropout);
+  if (w.seq < 2) return refuse(Str::recipe_hf_seq);
+  // Packed batches take flex attention (sm75 or newer, _SUPPORTS_FLEX_ATTENTION); bf16 training
+  // needs sm80. PyTorch 2.5's flex_attention kernels take head sizes that are powers of two.
+  const i64 hd = c.head_dim;
+  if (!w.flash_attention || gpu.cuda_cc < 8.0 || hd < 16 || hd > 256 || (hd & (hd - 1)) != 0)
+    return refuse(Str::recipe_tt_flex, gpu.name);
+  return std::nullopt;
+}
+
+}  // namespace
+
+Result<RecipePeak> torchtune_peak(const ModelConfig& c, const Workload& w, const Gpu& gpu) {
+  if (auto bad = torchtune_scope(c, w, gpu)) return *bad;
+  const auto counted = count_params(c);
+  if (!counted) return counted.issues();
+  const i64 C = c.d_model, I = c.d_ff, L = c.n_layers, nh = c.n_heads, hd = c.head_dim, qd = nh * hd, V = c.vocab, T = w.seq,
+            B = w.batch, total = counted->total;
+  const Checked N = Checked(B) * T;
+  auto R = [](Checked b) { return rounded(b); };
+  const bool ac = w.recompute == Recompute::Full;
+
+  // --- The model, its gradients and AdamW's states, all bf16.
+  const Checked weights = Checked(total) * 2;
+  const Checked states = weights * 2;  // exp_avg, exp_avg_sq
+  const Checked all_grads = weights;
+  // Gradients exist from a micro-batch's backward until zero_grad(set_to_none=True) after the step:
+  // in the forward and backward of every micro-batch after the first of a step.
+  const bool accum = w.grad_accum > 1;
+
+  // --- Buffers: the batch, the mask, the RoPE cache, cuBLAS.
+  // padded_collate_packed: tokens, input_pos (int64, b × s); _loss_step's shifted labels; the
+  // BlockMask's document_ids (int64) and its eight block tables (int32: kv and q, partial and full,
+  // counts b × n and indices b × n × n for n = ceil(s / 128)).
+  const i64 nb = ceil_div(T, kFlexBlock);
+  const Checked block_tables = R(Checked(B) * nb * 4) * 4 + R(Checked(B) * nb * nb * 4) * 4;
+  const Checked ids = R(N * 8) * 4 + block_tables;
+  const Builder& builder = *torchtune_builder(c);
+  const i64 rope_width = c.family == Family::Qwen2 ? 2 * hd : hd;  // fp32 values a position
+  const i64 caches = builder.shared_rope ? 1 : L;
+  // Each module's cache and its theta buffer (head_dim / 2 fp32).
+  const Checked rope_cache = (R(Checked(builder.max_seq_len) * rope_width * 4) + R(Checked(hd / 2) * 4)) * caches;
+  const Checked cublas = Checked(kCublasWorkspace) * 2;  // the forward's thread and autograd's
+  const Checked fixed = rope_cache + cublas;
+
+  // --- What one layer keeps for backward (each an allocation of N rows).
+  const Checked norm = R(N * C * 4) + R(N * 4) + R(N * C * 2);  // x.float(), rsqrt, x_normed (bf16)
+  const Checked rope = R(N * hd * 4) * 2;                        // the gathered cache, for q and for k
+  // flex attention: q, k and v at every query head, the output, the logsumexp; output_proj's input.
+  const Checked attn = R(N * qd * 2) * 4 + R(N * nh * 4) + R(N * qd * 2);
+  const Checked mlp = norm + R(N * C * 2) + R(N * I * 2) * 4;  // mlp_norm, its output, w1 out, silu, w3 out, product
+  const Checked layer = norm + R(N * C * 2) + rope + attn + mlp;
+  const Checked input = R(N * C * 2);  // a checkpointed layer's input (bf16)
+  const Checked kept = ac ? input * L : layer * L;
+  // The final RMSNorm: x.float(), rsqrt, x_normed, and its output, which the head's F.linear keeps.
+  const Checked final_norm = norm + R(N * C * 2);
+
+  // --- Moment 1: the loss's backward, in log_softmax's backward: its saved fp32 output, the fp32
+  // gradient nll_loss wrote and the one log_softmax writes (the fp32 logits were deleted).
+  const Checked loss = R(N * V * 4) * 3;
+  const Checked loss_phase = weights + states + (accum ? all_grads : Checked()) + kept + final_norm + loss + ids + fixed;
+
+  // --- Moment 2: a layer's backward. In flight: the layer's output gradient and its input's; at
+  // the MLP's multiply the product's gradient and the two it makes; or, once the MLP's tensors
+  // are freed, flex attention's backward: dq, dk, dv at every query head beside the output's
+  // gradient and the fp32 delta. The gradients: the head's (tied: the embedding's, once), the
+  // final norm's and those of layers k … L − 1; all of them with accumulation.
+  const Checked io = R(N * C * 2) * 2;
+  const Checked mlp_moment = R(N * I * 2) * 3;
+  const Checked attn_moment = R(N * qd * 2) * 4 + R(N * nh * 4);
+  const Checked per_layer_params((total - (c.tie_embeddings ? 1 : 2) * V * C - C) / L);
+  auto grads_at = [&](i64 k) { return accum ? all_grads : (Checked(V) * C + C + per_layer_params * (L - k)) * 2; };
+  struct Moment {
+    Checked kept, inflight;
+  };
+  // `held`: what the layers keep, this layer's saved tensors among them.
+  auto backward_moment = [&](Checked held) {
+    if (!(held + mlp_moment + attn_moment).ok() || !mlp.ok()) return Moment{held + mlp_moment + attn_moment, io};  // an overflow, reported below
+    const Checked after_mlp(held.value() - mlp.value());
+    if ((held + mlp_moment).value() >= (after_mlp + attn_moment).value()) return Moment{held, io + mlp_moment};
+    return Moment{after_mlp, io + attn_moment};
+  };
+  // The last layer (with checkpointing: every input and the recomputed layer) and layer 0 (its own
+  // tensors; every gradient but the embedding's).
+  const Moment last = backward_moment(ac ? input * L + layer : layer * L), first = backward_moment(ac ? input + layer : layer);
+  auto layer_phase = [&](const Moment& m, i64 k) { return weights + states + grads_at(k) + m.kept + m.inflight + ids + fixed; };
+  const Checked last_phase = layer_phase(last, L - 1), first_phase = layer_phase(first, 0);
+
+  // --- Moment 3: AdamW's step: the gradients, the states and torch._foreach_sqrt's copy. (The
+  // embedding's backward at the end adds one V × C gradient beside the others, less than the copy.)
+  const Checked step_temp = weights;
+  const Checked step_phase = weights + all_grads + states + step_temp + ids + fixed;
+
+  for (const Checked& x : {loss_phase, last_phase, first_phase, step_phase})
+    if (!x.ok()) return memory_overflow("seq");
+  const bool first_wins = first_phase.value() > last_phase.value();
+  RecipePhase phase = RecipePhase::LossBackward;
+  Checked top = loss_phase;
+  if ((first_wins ? first_phase : last_phase).value() > top.value()) {
+    phase = RecipePhase::LayerBackward;
+    top = first_wins ? first_phase : last_phase;
+  }
+  if (step_phase.value() > top.value()) {
+    phase = RecipePhase::OptimizerStep;
+    top = step_phase;
+  }
+
+  RecipePeak p;
+  p.recipe = Recipe::Torchtune;
+  p.version = std::string("torchtune 1814feb1 (Nov 2024) full_finetune_single_device, models.") + builder.name +
+              " · PyTorch 2.5 · packed batches, flex attention · torch.optim.AdamW · torch.nn.CrossEntropyLoss · no compile";
+  p.phase = phase;
+  p.peak_allocated_bytes = top.value();
+  p.weights_bytes = weights.value();
+  p.trainable_params = total;
+  p.optimizer_bytes = states.value();
+  p.fixed_bytes = fixed.value();
+
+  const std::string n_s = "N = batch × seq = " + with_commas(N.value());
+  const std::string src_layer = "torchtune modules/transformer.py, rms_norm.py, position_embeddings.py, attention.py, feed_forward.py; "
+                                "torch flex_attention";
+  const std::string src_ckpt = "torchtune training/memory.py set_activation_checkpointing (checkpoint_wrapper, NO_REENTRANT)";
+  const std::string src_adamw = "torch optim/adamw.py _multi_tensor_adamw (zeros_like(p), foreach)";
+  auto part = [&](Str label, Checked bytes, const RowArg& formula, const RowArg& source) { add_part(p, label, bytes, formula, source); };
+  auto layer_row = [&](const std::string& which) { return row_arg(Str::rfx_tt_layer, which, with_commas(hd)); };
+  const RowArg layers_row = row_arg(Str::rfx_tt_layers, with_commas(L), layer_row("0 … " + with_commas(L - 1)));
+  part(Str::recipe_part_weights, weights, row_arg(Str::rfx_weights_bf16, with_commas(total)),
+       "torchtune training.set_default_dtype(torch.bfloat16); FullModelHFCheckpointer");
+  part(Str::recipe_part_optimizer, states, Str::rfx_adamw_states, src_adamw);
+  Checked grads, saved, head;
+  if (phase == RecipePhase::LossBackward) {
+    grads = accum ? all_grads : Checked();
+    saved = kept + final_norm + ids;
+    head = loss;
+    if (ac) part(Str::recipe_part_checkpoints, kept, row_arg(Str::rfx_checkpoints, n_s), src_ckpt);
+    else part(Str::recipe_part_layers_saved, kept, layers_row, src_layer);
+    part(Str::recipe_part_norms, final_norm, Str::rfx_final_norm_full, "torchtune modules/rms_norm.py RMSNorm.forward; TransformerDecoder.forward");
+    part(Str::recipe_part_tt_loss, loss, row_arg(Str::rfx_tt_loss, with_commas(V)),
+         "torch cross_entropy: log_softmax, nll_loss; NllLossBackward0, LogSoftmaxBackward0");
+  } else if (phase == RecipePhase::LayerBackward) {
+    const i64 k = first_wins ? 0 : L - 1;
+    const Moment& m = first_wins ? first : last;
+    grads = grads_at(k);
+    saved = m.kept + m.inflight + ids;
+    if (ac) {
+      const Checked inputs = first_wins ? input : input * L;
+      part(Str::recipe_part_checkpoints, inputs, first_wins ? RowArg(Str::rfx_checkpoint_first) : row_arg(Str::rfx_checkpoints, n_s), src_ckpt);
+      part(Str::recipe_part_layer, Checked(m.kept.value() - inputs.value()), layer_row(with_commas(k)), src_ckpt);
+    } else {
+      part(Str::recipe_part_layers_saved, m.kept, first_wins ? layer_row("0") : layers_row, src_layer);
+    }
+    part(Str::recipe_part_layer_grads, m.inflight, Str::rfx_tt_inflight, "torch autograd; flex_attention backward");
+  } else {
+    grads = all_grads;
+    saved = ids;
+    p.optimizer_bytes = (states + step_temp).value();
+    part(Str::recipe_part_step_temp, step_temp, Str::rfx_foreach_sqrt, src_adamw);
+  }
+  part(Str::recipe_part_ids, ids, row_arg(Str::rfx_tt_ids, with_commas(nb), with_commas(nb)),
+       "torchtune data/_collate.py padded_collate_packed; attention_utils.py packed_block_causal_mask; torch create_block_mask");
+  part(Str::recipe_part_gradients, grads, Str::rfx_grads_full,
+       "torch AccumulateGrad; torchtune full_finetune_single_device.py train (zero_grad(set_to_none=True))");
+  part(Str::recipe_part_fixed, fixed,
+       row_arg(Str::rfx_tt_fixed, with_commas(caches), with_commas(builder.max_seq_len), with_commas(rope_width), with_commas(kCublasWorkspace)),
+       Str::rfx_src_tt_fixed);
+  p.gradient_bytes = grads.value();
+  p.saved_bytes = saved.value();
+  p.head_bytes = head.value();
+  std::stable_sort(p.parts.begin(), p.parts.end(), [](const RecipePart& x, const RecipePart& y) { return x.bytes > y.bytes; });
+  return p;
+}
+
+}  // namespace llmsize::core::recipe_detail

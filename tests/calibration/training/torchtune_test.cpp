@@ -1,0 +1,207 @@
+// Calibration of the torchtune training recipe (issue 15) against the peak torchtune published for
+// its full fine-tuning recipe, README.md "Optimization flags" at pytorch/torchtune 1814feb17
+// ("add flags to readme (#2003)", 2024-11-18):
+//   "The table below demonstrates the effects of applying some of these techniques sequentially to
+//   the Llama 3.2 3B model. Each technique is added on top of the previous one, except for LoRA and
+//   QLoRA, which do not use `optimizer_in_bwd` or `AdamW8bit` optimizer."
+//   "> Baseline uses Recipe=**full_finetune_single_device**, Model=**Llama 3.2 3B**, Batch size=**2**,
+//   Max sequence length=**4096**, Precision=**bf16**, Hardware=**A100**"
+//   "| Technique | Peak Memory Active (GiB) | % Change Memory vs Previous | Tokens Per Second | % Change Tokens/sec vs Previous|"
+//   "| [+ Packed Dataset](https://pytorch.org/torchtune/main/basics/packing.html) | 60.0 | +135.16% | 7075 | +238.40% |"
+// The "+ Packed Dataset" row is the only one with a fixed shape and no torch.compile: every batch
+// is 2 × 4,096 packed tokens (the baseline's unpacked batches are as long as their longest sample;
+// the rows after it compile the model, chunk the loss, checkpoint, offload). It ran with plain
+// AdamW (the 8-bit optimizer and optimizer_in_bwd come later in the table), no activation
+// checkpointing, torch.nn.CrossEntropyLoss (chunked cross-entropy comes later), on an A100 80GB
+// (60 GiB is more than the 40GB card). "Peak Memory Active" is torchtune's get_memory_stats:
+// torch.cuda.memory_stats()["active_bytes.all.peak"], the allocated blocks at their rounded sizes.
+// The command is not published: AdamW's flags (fused or foreach) and the PyTorch release (2.5 or
+// newer: flex attention) are not known; neither moves this peak, which falls in the loss's
+// backward, far above AdamW's step (5 × 6.43 GB at most).
+//
+// Model: meta-llama/Llama-3.2-3B's config.json (calibration/configs/llama-3.2-3b.json), torchtune's
+// llama3_2_3b builder.
+#include <cmath>
+#include <functional>
+#include <set>
+
+#include "core/estimate.hpp"
+#include "core/report.hpp"
+#include "core/training_recipe.hpp"
+#include "recipe_lang.hpp"
+#include "test_util.hpp"
+
+using namespace llmsize::core;
+using llmsize::test::import_file;
+using llmsize::test::preset;
+
+namespace {
+
+Workload torchtune_workload(i64 batch, const char* rc = "none") {
+  Workload w = llmsize::test::with({{"mode", "training"}, {"recipe", "torchtune"}, {"gpu", "a100-80gb"}, {"dtype", "bf16"},
+                                    {"prec", "pure"}, {"ostate", "bf16"}, {"opt", "adamw"}, {"seq", "4096"}, {"rc", rc}});
+  w.batch = batch;
+  return w;
+}
+
+// A copy: the estimate is often a temporary.
+RecipePeak peak_of(const Result<Estimate>& e) {
+  INFO(join(e.issues()));
+  REQUIRE(e.ok());
+  REQUIRE(e.value().training.recipe.has_value());
+  return *e.value().training.recipe;
+}
+
+void check_sums(const RecipePeak& p) {
+  i64 sum = 0;
+  for (const RecipePart& part : p.parts) sum += part.bytes;
+  CHECK(sum == p.peak_allocated_bytes);
+  CHECK(p.weights_bytes + p.gradient_bytes + p.optimizer_bytes + p.saved_bytes + p.head_bytes + p.fixed_bytes == p.peak_allocated_bytes);
+}
+
+}  // namespace
+
+TEST_CASE("torchtune recipe: Llama 3.2 3B full fine-tuning on packed 2 x 4096 batches, the README's 60.0 GiB", "[calibration][training]") {
+  const ModelConfig llama = import_file("calibration/configs/llama-3.2-3b.json");
+  const auto e = estimate(llama, torchtune_workload(2));
+  const RecipePeak p = peak_of(e);
+  check_sums(p);
+  CHECK(p.version.find("models.llama3_2_3b") != std::string::npos);
+  CHECK(p.phase == RecipePhase::LossBackward);
+  CHECK(p.trainable_params == 3212749824);  // the model card's 3.21B
+  const double published = 60.0 * 1024 * 1024 * 1024;
+  const double err = (static_cast<double>(p.peak_allocated_bytes) - published) / published;
+  std::string parts;
+  for (const RecipePart& part : p.parts) parts += std::string(tr(part.label, Lang::En)) + " " + std::to_string(part.bytes) + "; ";
+  INFO("predicted " << p.peak_allocated_bytes << " B, published 60.0 GiB, error " << 100 * err << "%; " << parts);
+  // The issue's tolerance for a single-GPU recipe is 5%. The model is 2.1% over (1.36 GB): the
+  // 28 layers' saved tensors (33.6 GB, 146,536 B a token each) and the loss's three fp32 N × V
+  // tensors (12.6 GB) are read from the code, and the run's command is not published; the
+  // difference is not traced. It stays stated here, not widened.
+  CHECK(std::fabs(err) <= 0.05);
+  CHECK(err > 0.015);
+  CHECK(err < 0.025);
+}
+
+TEST_CASE("torchtune recipe: what one layer keeps, checkpointing, accumulation and the RoPE caches, byte for byte", "[training]") {
+  const ModelConfig llama = import_file("calibration/configs/llama-3.2-3b.json");
+  const RecipePeak plain = peak_of(estimate(llama, torchtune_workload(2)));
+  const RecipePeak ac = peak_of(estimate(llama, torchtune_workload(2, "full")));
+  // Per token, one layer keeps: two RMSNorms (x.float() 4·C, rsqrt 4, x_normed 2·C), the attention
+  // input 2·C, two gathered RoPE rows 2 · 4·hd, flex attention's q, k, v (24 heads) and output
+  // 4 · 2·3,072 and logsumexp 4·24, output_proj's input 2·3,072, the MLP's input 2·C and four
+  // N × 8,192 bf16 tensors. With checkpointing a layer keeps its bf16 input 2·C instead.
+  const i64 C = 3072, N = 2 * 4096, kRows = 131072;
+  const i64 layer = 2 * (4 * C + 4 + 2 * C) + 2 * C + 2 * 4 * 128 + 4 * 2 * 3072 + 4 * 24 + 2 * 3072 + 2 * C + 4 * 2 * 8192;
+  CHECK(layer == 146536);
+  CHECK(ac.phase == RecipePhase::LossBackward);
+  CHECK(plain.peak_allocated_bytes - ac.peak_allocated_bytes == 28 * (layer - 2 * C) * N);
+  // The loss's backward: log_softmax's output, nll_loss's gradient and log_softmax's, fp32.
+  CHECK(plain.head_bytes == 3 * N * 128256 * 4);
+  // One RoPE module for every layer (llama3_2 builds its layers around it): 131,072 rows of 128
+  // fp32 values and its theta, beside two cuBLAS workspaces.
+  CHECK(plain.fixed_bytes == kRows * 128 * 4 + 512 + 2 * kCublasWorkspace);
+  // Accumulating micro-batches: every bf16 gradient is there in the next micro-batch's loss.
+  Workload accum = torchtune_workload(2);
+  accum.grad_accum = 4;
+  const RecipePeak acc = peak_of(estimate(llama, accum));
+  CHECK(acc.peak_allocated_bytes - plain.peak_allocated_bytes == plain.weights_bytes);
+  CHECK(acc.gradient_bytes == plain.weights_bytes);
+  // qwen2 builds one layer and deep-copies it: every layer holds its own cache, 2 · head_dim fp32
+  // values a position (cos and sin), 131,072 rows for the Qwen2.5-7B base checkpoint.
+  const RecipePeak qwen = peak_of(estimate(preset("qwen2.5-7b").config, torchtune_workload(2)));
+  CHECK(qwen.version.find("models.qwen2_5_7b_base") != std::string::npos);
+  CHECK(qwen.fixed_bytes == 28 * (kRows * 256 * 4 + 512) + 2 * kCublasWorkspace);
+  // llama3_1_405b's builder keeps 8,192 rows where the checkpoint says 131,072.
+  const RecipePeak big = peak_of(estimate(preset("llama-3.1-405b").config, torchtune_workload(1, "full")));
+  CHECK(big.version.find("models.llama3_1_405b") != std::string::npos);
+  CHECK(big.fixed_bytes == i64{8192} * 128 * 4 + 512 + 2 * kCublasWorkspace);
+}
+
+TEST_CASE("torchtune recipe: the moment moves with the shapes, and every part's text in each language", "[training][lang]") {
+  const std::set<std::string> no_words = {
+      "torchtune training.set_default_dtype(torch.bfloat16); FullModelHFCheckpointer",
+      "torch optim/adamw.py _multi_tensor_adamw (zeros_like(p), foreach)",
+      "torchtune modules/transformer.py, rms_norm.py, position_embeddings.py, attention.py, feed_forward.py; torch flex_attention",
+      "torchtune training/memory.py set_activation_checkpointing (checkpoint_wrapper, NO_REENTRANT)",
+      "torchtune modules/rms_norm.py RMSNorm.forward; TransformerDecoder.forward",
+      "torch cross_entropy: log_softmax, nll_loss; NllLossBackward0, LogSoftmaxBackward0",
+      "torchtune data/_collate.py padded_collate_packed; attention_utils.py packed_block_causal_mask; torch create_block_mask",
+      "torch AccumulateGrad; torchtune full_finetune_single_device.py train (zero_grad(set_to_none=True))",
+      "torch autograd; flex_attention backward",
+  };
+  std::set<std::string> seen;
+  std::set<RecipePhase> phases;
+  struct Case {
+    ModelConfig model;
+    i64 batch;
+    const char* rc;
+    RecipePhase phase;
+  } const cases[] = {
+      {import_file("calibration/configs/llama-3.2-3b.json"), 2, "none", RecipePhase::LossBackward},
+      {preset("llama-2-7b").config, 8, "full", RecipePhase::OptimizerStep},  // AdamW's sqrt copy outgrows a 32,000-token loss
+      {preset("mistral-7b").config, 1, "none", RecipePhase::LossBackward},
+      // 2M tokens a batch through a 70B model with checkpointing: the recomputed last layer and
+      // its backward hold more than the 32,000-token loss.
+      {preset("llama-2-70b").config, 512, "full", RecipePhase::LayerBackward},
+      {preset("qwen2.5-0.5b").config, 8, "none", RecipePhase::LossBackward},
+  };
+  for (const Case& x : cases) {
+    INFO(x.model.name << " batch " << x.batch << " rc " << x.rc);
+    const Workload w = torchtune_workload(x.batch, x.rc);
+    const auto e = estimate(x.model, w);
+    const RecipePeak p = peak_of(e);
+    CHECK(p.phase == x.phase);
+    phases.insert(p.phase);
+    check_sums(p);
+    for (const RecipePart& part : p.parts) llmsize::test::check_part_languages(part, no_words, seen);
+    const std::string en = estimate_text(x.model, w, e.value(), ByteUnit::GB, Lang::En);
+    const std::string zh = estimate_text(x.model, w, e.value(), ByteUnit::GB, Lang::Zh);
+    CHECK(en.find("Recipe torchtune") != std::string::npos);
+    CHECK(en.find(tr(recipe_phase_row(p.phase), Lang::En)) != std::string::npos);
+    CHECK(zh.find(tr(recipe_phase_row(p.phase), Lang::Zh)) != std::string::npos);
+  }
+  CHECK(phases == std::set<RecipePhase>{RecipePhase::LossBackward, RecipePhase::LayerBackward, RecipePhase::OptimizerStep});
+  llmsize::test::check_no_words_seen(no_words, seen);
+}
+
+TEST_CASE("torchtune recipe: what full_finetune_single_device does not do is refused, named", "[training]") {
+  const ModelConfig llama = import_file("calibration/configs/llama-3.2-3b.json");
+  const Workload base = torchtune_workload(2);
+  REQUIRE(estimate(llama, base).ok());
+  struct Case {
+    const char* what;
+    std::function<void(ModelConfig&, Workload&)> change;
+    const char* says;
+  } const cases[] = {
+      {"a Gemma model", [](ModelConfig& c, Workload&) { c = preset("gemma-2-9b").config; }, "gemma2"},
+      {"a Llama shape no builder makes", [](ModelConfig& c, Workload&) { c.vocab = 128000; }, "builders"},
+      {"untied embeddings on llama3_2's shape", [](ModelConfig& c, Workload&) { c.tie_embeddings = false; }, "builders"},
+      {"two GPUs", [](ModelConfig&, Workload& w) { w.gpus = 2; w.sharding = Sharding::Fsdp; }, "full_finetune_distributed"},
+      {"LoRA", [](ModelConfig&, Workload& w) { w.lora_rank = 8; }, "lora_finetune_single_device"},
+      {"an nf4 base", [](ModelConfig&, Workload& w) { w.weights = WeightFormat::Nf4; }, "lora_finetune_single_device"},
+      {"autocast", [](ModelConfig&, Workload& w) { w.precision = Precision::Mixed; }, "--precision pure"},
+      {"fp32 states", [](ModelConfig&, Workload& w) { w.opt_state = StateDtype::F32; }, "--opt-dtype bf16"},
+      {"8-bit AdamW", [](ModelConfig&, Workload& w) { w.optimizer = Optimizer::AdamW8bit; }, "torch.optim.AdamW"},
+      {"selective recomputation", [](ModelConfig&, Workload& w) { w.recompute = Recompute::Selective; }, "--recompute full"},
+      {"dropout", [](ModelConfig&, Workload& w) { w.dropout = true; }, "attn_dropout"},
+      {"no flash attention", [](ModelConfig&, Workload& w) { w.flash_attention = false; }, "flex attention"},
+  };
+  for (const Case& x : cases) {
+    INFO(x.what);
+    ModelConfig c = llama;
+    Workload w = base;
+    x.change(c, w);
+    const auto e = estimate(c, w);
+    REQUIRE_FALSE(e.ok());
+    const std::string says = join(e.issues());
+    INFO(says);
+    CHECK(says.find(x.says) != std::string::npos);
+    CHECK(says.find("recipe") != std::string::npos);
+  }
+  // A Turing card (sm75) has flex attention but no bf16 training: named.
+  const auto t4 = estimate(llama, llmsize::test::with({{"mode", "training"}, {"recipe", "torchtune"}, {"gpu", "t4"}, {"dtype", "bf16"},
+                                                         {"prec", "pure"}, {"ostate", "bf16"}, {"seq", "4096"}}));
+  REQUIRE_FALSE(t4.ok());
+  CHECK(join(t4.issues()).find("T4") != std::string::npos);
+}
