@@ -1,5 +1,6 @@
 // Share panel: the link of the current state (whoever opens it sees exactly this state) and
 // the same state as a command line of the llmsize CLI.
+#include <algorithm>
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
@@ -43,7 +44,10 @@ void draw_share_panel(App& app) {
   if (auto launch = launch_of(app.state)) {
     std::string text = launch->text();
     ImGui::TextDisabled(T(Str::share_launch_hint), launch->version.c_str());
-    ImGui::InputTextMultiline("##launch", &text, ImVec2(-FLT_MIN, ImGui::GetTextLineHeight() * 3.5f), ImGuiInputTextFlags_ReadOnly);
+    // Tall enough for every line of a command written over several (torchtune's overrides).
+    const float lines = static_cast<float>(std::count(text.begin(), text.end(), '\n') + 1);
+    ImGui::InputTextMultiline("##launch", &text, ImVec2(-FLT_MIN, ImGui::GetTextLineHeight() * std::clamp(lines + 1.0f, 3.5f, 15.0f)),
+                              ImGuiInputTextFlags_ReadOnly);
     if (!launch->config_name.empty()) {  // training: the configuration file the command reads
       std::string file = launch->config_text;
       ImGui::TextDisabled("%s", (launch->config_name + ":").c_str());

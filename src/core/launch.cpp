@@ -1,6 +1,8 @@
 // The launch command of a configuration (see launch.hpp).
 #include "launch.hpp"
 
+#include "training_recipe.hpp"
+
 #include "engine_llamacpp.hpp"
 #include "engine_sglang.hpp"
 #include "engine_vllm.hpp"
@@ -8,6 +10,7 @@
 #include "json_util.hpp"
 #include "presets.hpp"
 #include "text_value.hpp"
+#include "training_recipe.hpp"
 
 namespace llmsize::core {
 
@@ -264,6 +267,39 @@ Result<LaunchCommand> fsdp_config(const Workload& w) {
   return c;
 }
 
+// torchtune's `tune run full_finetune_single_device --config NAME key=value …` (_cli/run.py; the
+// overrides are OmegaConf dotlist entries, config/_parse.py) with every setting the torchtune
+// recipe assumed (training_recipe_torchtune.cpp): the matched builder as the model, packed batches
+// of seq tokens, torch AdamW, unchunked cross-entropy, no optimizer_in_bwd, compile or offloading.
+// What the recipe refuses is refused here too.
+Result<LaunchCommand> torchtune_command(const ModelConfig& cfg, const Workload& w) {
+  auto gpu = gpu_of(w);
+  if (!gpu) return gpu.issues();
+  if (auto rp = recipe_peak(cfg, w, *gpu); !rp) return rp.issues();
+  const auto b = torchtune_builder_of(cfg);
+  if (!b) return issue_row("recipe", Str::recipe_tt_builder);
+  if (b->config.empty()) return issue_row("recipe", Str::exp_tt_no_config, b->name);
+  LaunchCommand c;
+  c.engine = "tune";
+  c.version = "torchtune 1814feb1 (Nov 2024)";
+  c.key_value = true;
+  c.program = {"tune", "run", "full_finetune_single_device", "--config", b->config};
+  c.flags = {{"model._component_", b->component, "model"},
+             {"batch_size", std::to_string(w.batch), "batch"},
+             {"gradient_accumulation_steps", std::to_string(w.grad_accum), "accum"},
+             {"dataset.packed", "True", "seq"},
+             {"tokenizer.max_seq_len", std::to_string(w.seq), "seq"},
+             {"dtype", "bf16", "dtype"},
+             {"optimizer._component_", "torch.optim.AdamW", "opt"},
+             {"optimizer_in_bwd", "False", "opt"},
+             {"loss._component_", "torch.nn.CrossEntropyLoss", "recipe"},
+             {"enable_activation_checkpointing", w.recompute == Recompute::Full ? "True" : "False", "rc"},
+             {"enable_activation_offloading", "False", "rc"},
+             {"compile", "False", "recipe"}};
+  c.notes.push_back(issue_row("model", Str::launch_note_tt_checkpoint, b->config));
+  return c;
+}
+
 bool plain_word(std::string_view s) {
   if (s.empty()) return false;
   for (char ch : s)
@@ -286,6 +322,10 @@ std::string LaunchCommand::text() const {
   for (const std::string& p : program) out += (out.empty() ? "" : " ") + shell_word(p);
   if (!config_name.empty()) return out;  // training: the keys are in the file the command names
   for (const LaunchFlag& f : flags) {
+    if (key_value) {  // one override a line, the lines joined by the shell's continuation
+      out += " \\\n  " + shell_word(f.flag + "=" + f.value);
+      continue;
+    }
     out += " " + f.flag;
     if (!f.value.empty()) out += " " + shell_word(f.value);
   }
@@ -294,6 +334,7 @@ std::string LaunchCommand::text() const {
 
 Result<LaunchCommand> launch_command(const ModelConfig& cfg, const Workload& w, std::string_view model) {
   if (auto issues = validate(w); !issues.empty()) return issues;
+  if (w.mode == Mode::Training && w.recipe == Recipe::Torchtune) return torchtune_command(cfg, w);
   if (w.mode == Mode::Training) return w.sharding == Sharding::Fsdp ? fsdp_config(w) : deepspeed_config(w);
   Result<LaunchCommand> c = issue_row("rt", Str::exp_no_engine, std::string(to_string(w.runtime)));
   if (w.runtime == Runtime::Vllm) c = vllm_command(w, model);

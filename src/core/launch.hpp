@@ -3,7 +3,8 @@
 // sglang.launch_server (SGLang 0.5 of late 2025) or llama-server (llama.cpp b10573), the versions
 // the runtime profiles follow; for training, a DeepSpeed configuration (--zero 0-3: ZeRO stage,
 // micro-batch, accumulation, bf16/fp16) or an Accelerate FSDP one (--zero fsdp: FULL_SHARD,
-// mixed precision, processes, activation checkpointing) with the command that reads it. Each flag comes from one workload field (its key is kept beside
+// mixed precision, processes, activation checkpointing) with the command that reads it; with
+// --recipe torchtune, tune run full_finetune_single_device with its config's overrides. Each flag comes from one workload field (its key is kept beside
 // it); a field the engine has no flag for is said in a note, and a value the engine cannot take
 // (fp8 KV in llama.cpp, a 16-bit KV cache other than vLLM's model dtype, expert parallelism
 // other than vLLM's on/off over dp·tp, …) is refused with an Issue naming the field. Flag
@@ -36,6 +37,9 @@ struct LaunchCommand {
   // Training: the configuration file the command reads (ds_config.json, fsdp_config.yaml), its
   // text, and the workload field of each of its keys (flags holds them as key = value).
   std::string config_name, config_text;
+  // torchtune: the flags are `key=value` overrides of the config the program names, one a line
+  // in text() (continued with a backslash).
+  bool key_value = false;
   std::string text() const;          // one shell line (words quoted where they need it); training: the program only
 };
 

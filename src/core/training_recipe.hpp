@@ -28,6 +28,7 @@
 // compile (training_recipe_torchtune.cpp).
 #pragma once
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -106,6 +107,14 @@ struct RecipePeak {
     return nullptr;
   }
 };
+
+// torchtune's builder of this model (training_recipe_torchtune.cpp): its name, the component a
+// config names it by ("torchtune.models.llama3_2.llama3_2_3b") and its single-device full
+// fine-tuning config at 1814feb1 ("llama3_2/3B_full_single_device"; empty where there is none).
+struct TorchtuneBuilder {
+  std::string name, component, config;
+};
+std::optional<TorchtuneBuilder> torchtune_builder_of(const ModelConfig& c);
 
 // The string-table row that says when the peak happens.
 Str recipe_phase_row(RecipePhase phase);

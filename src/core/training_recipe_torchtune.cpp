@@ -48,49 +48,52 @@ constexpr i64 kFlexBlock = 128;
 // model's shape, its max_seq_len (the RoPE cache's rows) and whether every layer shares one RoPE
 // module (llama3_1 and llama3_2 build a list of layers around one module; the others build one
 // layer and TransformerDecoder deep-copies it, so every layer holds its own cache).
+// `config`: its single-device full fine-tuning config in recipes/configs (nullptr where none).
 struct Builder {
   const char* name;
   Family family;
   i64 d_model, layers, vocab, max_seq_len;
   bool tied, shared_rope;
+  const char* module;
+  const char* config;
 };
 constexpr Builder kBuilders[] = {
-    {"llama2_7b", Family::Llama, 4096, 32, 32000, 4096, false, false},
-    {"llama2_13b", Family::Llama, 5120, 40, 32000, 4096, false, false},
-    {"llama2_70b", Family::Llama, 8192, 80, 32000, 4096, false, false},
-    {"code_llama2_7b", Family::Llama, 4096, 32, 32016, 16384, false, false},
-    {"code_llama2_13b", Family::Llama, 5120, 40, 32016, 16384, false, false},
-    {"code_llama2_70b", Family::Llama, 8192, 80, 32016, 16384, false, false},
-    {"llama3_8b", Family::Llama, 4096, 32, 128256, 8192, false, false},
-    {"llama3_70b", Family::Llama, 8192, 80, 128256, 8192, false, false},
-    {"llama3_1_8b", Family::Llama, 4096, 32, 128256, 131072, false, true},
-    {"llama3_1_70b", Family::Llama, 8192, 80, 128256, 131072, false, true},
-    {"llama3_1_405b", Family::Llama, 16384, 126, 128256, 8192, false, true},
-    {"llama3_2_1b", Family::Llama, 2048, 16, 128256, 131072, true, true},
-    {"llama3_2_3b", Family::Llama, 3072, 28, 128256, 131072, true, true},
-    {"mistral_7b", Family::Mistral, 4096, 32, 32000, 32768, false, false},
-    {"qwen2_5_0_5b", Family::Qwen2, 896, 24, 151936, 32768, true, false},
-    {"qwen2_5_1_5b_base", Family::Qwen2, 1536, 28, 151936, 131072, true, false},
-    {"qwen2_5_1_5b_instruct", Family::Qwen2, 1536, 28, 151936, 32768, true, false},
-    {"qwen2_5_3b", Family::Qwen2, 2048, 36, 151936, 32768, true, false},
-    {"qwen2_5_7b_base", Family::Qwen2, 3584, 28, 152064, 131072, false, false},
-    {"qwen2_5_7b_instruct", Family::Qwen2, 3584, 28, 152064, 32768, false, false},
-    {"qwen2_5_14b_base", Family::Qwen2, 5120, 48, 152064, 131072, false, false},
-    {"qwen2_5_14b_instruct", Family::Qwen2, 5120, 48, 152064, 32768, false, false},
-    {"qwen2_5_32b_base", Family::Qwen2, 5120, 64, 152064, 131072, false, false},
-    {"qwen2_5_32b_instruct", Family::Qwen2, 5120, 64, 152064, 32768, false, false},
-    {"qwen2_5_72b_base", Family::Qwen2, 8192, 80, 152064, 131072, false, false},
-    {"qwen2_5_72b_instruct", Family::Qwen2, 8192, 80, 152064, 32768, false, false},
-    {"qwen2_0_5b", Family::Qwen2, 896, 24, 151936, 32768, true, false},
-    {"qwen2_1_5b", Family::Qwen2, 1536, 28, 151936, 32768, true, false},
-    {"qwen2_7b", Family::Qwen2, 3584, 28, 152064, 32768, false, false},
+    {"llama2_7b", Family::Llama, 4096, 32, 32000, 4096, false, false, "llama2", "llama2/7B_full_low_memory"},
+    {"llama2_13b", Family::Llama, 5120, 40, 32000, 4096, false, false, "llama2", nullptr},
+    {"llama2_70b", Family::Llama, 8192, 80, 32000, 4096, false, false, "llama2", nullptr},
+    {"code_llama2_7b", Family::Llama, 4096, 32, 32016, 16384, false, false, "code_llama2", nullptr},
+    {"code_llama2_13b", Family::Llama, 5120, 40, 32016, 16384, false, false, "code_llama2", nullptr},
+    {"code_llama2_70b", Family::Llama, 8192, 80, 32016, 16384, false, false, "code_llama2", nullptr},
+    {"llama3_8b", Family::Llama, 4096, 32, 128256, 8192, false, false, "llama3", "llama3/8B_full_single_device"},
+    {"llama3_70b", Family::Llama, 8192, 80, 128256, 8192, false, false, "llama3", nullptr},
+    {"llama3_1_8b", Family::Llama, 4096, 32, 128256, 131072, false, true, "llama3_1", "llama3_1/8B_full_single_device"},
+    {"llama3_1_70b", Family::Llama, 8192, 80, 128256, 131072, false, true, "llama3_1", nullptr},
+    {"llama3_1_405b", Family::Llama, 16384, 126, 128256, 8192, false, true, "llama3_1", nullptr},
+    {"llama3_2_1b", Family::Llama, 2048, 16, 128256, 131072, true, true, "llama3_2", "llama3_2/1B_full_single_device"},
+    {"llama3_2_3b", Family::Llama, 3072, 28, 128256, 131072, true, true, "llama3_2", "llama3_2/3B_full_single_device"},
+    {"mistral_7b", Family::Mistral, 4096, 32, 32000, 32768, false, false, "mistral", "mistral/7B_full_low_memory"},
+    {"qwen2_5_0_5b", Family::Qwen2, 896, 24, 151936, 32768, true, false, "qwen2_5", "qwen2_5/0.5B_full_single_device"},
+    {"qwen2_5_1_5b_base", Family::Qwen2, 1536, 28, 151936, 131072, true, false, "qwen2_5", "qwen2_5/1.5B_full_single_device"},
+    {"qwen2_5_1_5b_instruct", Family::Qwen2, 1536, 28, 151936, 32768, true, false, "qwen2_5", "qwen2_5/1.5B_full_single_device"},
+    {"qwen2_5_3b", Family::Qwen2, 2048, 36, 151936, 32768, true, false, "qwen2_5", "qwen2_5/3B_full_single_device"},
+    {"qwen2_5_7b_base", Family::Qwen2, 3584, 28, 152064, 131072, false, false, "qwen2_5", "qwen2_5/7B_full_single_device"},
+    {"qwen2_5_7b_instruct", Family::Qwen2, 3584, 28, 152064, 32768, false, false, "qwen2_5", "qwen2_5/7B_full_single_device"},
+    {"qwen2_5_14b_base", Family::Qwen2, 5120, 48, 152064, 131072, false, false, "qwen2_5", nullptr},
+    {"qwen2_5_14b_instruct", Family::Qwen2, 5120, 48, 152064, 32768, false, false, "qwen2_5", nullptr},
+    {"qwen2_5_32b_base", Family::Qwen2, 5120, 64, 152064, 131072, false, false, "qwen2_5", nullptr},
+    {"qwen2_5_32b_instruct", Family::Qwen2, 5120, 64, 152064, 32768, false, false, "qwen2_5", nullptr},
+    {"qwen2_5_72b_base", Family::Qwen2, 8192, 80, 152064, 131072, false, false, "qwen2_5", nullptr},
+    {"qwen2_5_72b_instruct", Family::Qwen2, 8192, 80, 152064, 32768, false, false, "qwen2_5", nullptr},
+    {"qwen2_0_5b", Family::Qwen2, 896, 24, 151936, 32768, true, false, "qwen2", "qwen2/0.5B_full_single_device"},
+    {"qwen2_1_5b", Family::Qwen2, 1536, 28, 151936, 32768, true, false, "qwen2", "qwen2/1.5B_full_single_device"},
+    {"qwen2_7b", Family::Qwen2, 3584, 28, 152064, 32768, false, false, "qwen2", "qwen2/7B_full_single_device"},
 };
 
 // The builder of this model: of those with its shape, the one whose max_seq_len is the config's
 // max_position_embeddings, else the first when all of them hold the same caches (llama3_1_405b's
 // 8,192 rows for the checkpoint's 131,072); nullptr when none has its shape or their caches
 // differ. Builders of one shape and cache allocate alike; the first is named (the version line).
-const Builder* torchtune_builder(const ModelConfig& c) {
+const Builder* find_builder(const ModelConfig& c) {
   const Builder* first = nullptr;
   bool alike = true;
   for (const Builder& b : kBuilders) {
@@ -107,7 +110,7 @@ std::optional<Issue> torchtune_scope(const ModelConfig& c, const Workload& w, co
   if (w.mode != Mode::Training) return refuse(Str::recipe_training_only);
   // models/llama2, llama3, llama3_1, llama3_2, mistral and qwen2 (qwen2_5) build this decoder.
   if (!hf_llama_decoder(c)) return refuse(Str::recipe_tt_shape, std::string(family_id(c.family)));
-  if (!torchtune_builder(c)) return refuse(Str::recipe_tt_builder);
+  if (!find_builder(c)) return refuse(Str::recipe_tt_builder);
   if (w.gpus != 1 || w.tp != 1 || w.pp != 1 || w.ep != 1 || w.sharding != Sharding::None) return refuse(Str::recipe_tt_one_gpu);
   if (w.lora_rank > 0 || w.qlora || w.adapter != Adapter::None || w.weights != WeightFormat::BF16) return refuse(Str::recipe_tt_full);
   if (w.precision != Precision::Pure || w.dtype != ComputeDtype::BF16 || w.grad_dtype != GradDtype::Auto)
@@ -125,6 +128,20 @@ std::optional<Issue> torchtune_scope(const ModelConfig& c, const Workload& w, co
 }
 
 }  // namespace
+
+}  // namespace llmsize::core::recipe_detail
+
+namespace llmsize::core {
+
+std::optional<TorchtuneBuilder> torchtune_builder_of(const ModelConfig& c) {
+  const recipe_detail::Builder* b = recipe_detail::find_builder(c);
+  if (!b) return std::nullopt;
+  return TorchtuneBuilder{b->name, std::string("torchtune.models.") + b->module + "." + b->name, b->config ? b->config : ""};
+}
+
+}  // namespace llmsize::core
+
+namespace llmsize::core::recipe_detail {
 
 Result<RecipePeak> torchtune_peak(const ModelConfig& c, const Workload& w, const Gpu& gpu) {
   if (auto bad = torchtune_scope(c, w, gpu)) return *bad;
@@ -151,7 +168,7 @@ Result<RecipePeak> torchtune_peak(const ModelConfig& c, const Workload& w, const
   const i64 nb = ceil_div(T, kFlexBlock);
   const Checked block_tables = R(Checked(B) * nb * 4) * 4 + R(Checked(B) * nb * nb * 4) * 4;
   const Checked ids = R(N * 8) * 4 + block_tables;
-  const Builder& builder = *torchtune_builder(c);
+  const Builder& builder = *find_builder(c);
   const i64 rope_width = c.family == Family::Qwen2 ? 2 * hd : hd;  // fp32 values a position
   const i64 caches = builder.shared_rope ? 1 : L;
   // Each module's cache and its theta buffer (head_dim / 2 fp32).

@@ -151,3 +151,41 @@ TEST_CASE("export: training as a DeepSpeed or an Accelerate FSDP configuration, 
   CHECK(refused("llama-3.1-8b", with({{"mode", "training"}, {"prec", "pure"}})).field == "prec");
   CHECK(refused("llama-3.1-8b", with({{"mode", "training"}, {"rc", "selective"}})).field == "rc");
 }
+
+TEST_CASE("export: --recipe torchtune as tune run full_finetune_single_device with the overrides the recipe assumed", "[core][export]") {
+  auto tt = [](std::initializer_list<std::pair<const char*, const char*>> extra) {
+    Workload w = with({{"mode", "training"}, {"recipe", "torchtune"}, {"gpu", "h100-sxm"}, {"dtype", "bf16"}, {"prec", "pure"},
+                       {"ostate", "bf16"}, {"seq", "2048"}, {"batch", "4"}});
+    for (auto [k, v] : extra) {
+      const WorkloadField* f = find_field(k);
+      REQUIRE(f != nullptr);
+      REQUIRE_FALSE(f->set(w, v));
+    }
+    return w;
+  };
+  // The config of the matched builder, the builder as the model, every setting of the estimate.
+  const LaunchCommand c = command("llama-3.1-8b", tt({{"rc", "full"}, {"accum", "2"}}));
+  CHECK(c.engine == "tune");
+  CHECK(c.text() ==
+        "tune run full_finetune_single_device --config llama3_1/8B_full_single_device \\\n"
+        "  model._component_=torchtune.models.llama3_1.llama3_1_8b \\\n  batch_size=4 \\\n  gradient_accumulation_steps=2 \\\n"
+        "  dataset.packed=True \\\n  tokenizer.max_seq_len=2048 \\\n  dtype=bf16 \\\n  optimizer._component_=torch.optim.AdamW \\\n"
+        "  optimizer_in_bwd=False \\\n  loss._component_=torch.nn.CrossEntropyLoss \\\n  enable_activation_checkpointing=True \\\n"
+        "  enable_activation_offloading=False \\\n  compile=False");
+  CHECK(c.config_name.empty());
+  REQUIRE(c.notes.size() == 1);
+  CHECK(c.notes[0].message.find("llama3_1/8B_full_single_device's checkpointer") != std::string::npos);
+  for (const LaunchFlag& f : c.flags) {
+    INFO(f.flag);
+    CHECK((f.field == "model" || find_field(f.field) != nullptr));
+  }
+  // Mistral 7B's only single-device config is the low-memory one; its overrides undo what differs.
+  CHECK(command("mistral-7b", tt({})).text().find("--config mistral/7B_full_low_memory \\\n  model._component_=torchtune.models.mistral.mistral_7b") !=
+        std::string::npos);
+  // A builder without a single-device config, and what the recipe refuses, are refused by name.
+  const Issue none = refused("llama-3.1-70b", tt({}));
+  CHECK(none.field == "recipe");
+  CHECK(none.message.find("models.llama3_1_70b") != std::string::npos);
+  CHECK(refused("llama-3.1-8b", tt({{"lora", "8"}})).message.find("lora_finetune_single_device") != std::string::npos);
+  CHECK(refused("gemma-2-9b", tt({})).field == "recipe");
+}
