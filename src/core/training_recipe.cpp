@@ -72,6 +72,14 @@ void add_part(RecipePeak& p, Str label, Checked bytes, const RowArg& formula, co
   p.parts.push_back(std::move(x));
 }
 
+LayerMoment layer_backward_moment(Checked held, Checked mlp_saved, Checked io, Checked mlp_moment, Checked attn_moment) {
+  const Checked at_mlp = held + mlp_moment;
+  if (!at_mlp.ok() || !mlp_saved.ok() || !(held + attn_moment).ok()) return {held + mlp_saved + mlp_moment + attn_moment, io};
+  const Checked after_mlp(held.value() - mlp_saved.value());
+  if (at_mlp.value() >= (after_mlp + attn_moment).value()) return {held, io + mlp_moment};
+  return {after_mlp, io + attn_moment};
+}
+
 }  // namespace recipe_detail
 
 using namespace recipe_detail;

@@ -136,6 +136,15 @@ inline constexpr i64 kBnbDynamicMap = 256 * 4;
 std::optional<Issue> refuse(Str why, const std::string& arg = "");
 // Adds a part whose formula and source are rows or plain texts (nothing for 0 bytes).
 void add_part(RecipePeak& p, Str label, Checked bytes, const RowArg& formula, const RowArg& source);
+// A layer's backward (hf-peft, torchtune): at the MLP's multiply with everything `held` (the
+// layers' saved tensors, this layer's among them), or at the attention's backward once the MLP's
+// saved tensors (`mlp_saved`) are freed; the larger moment, with what is kept then and what is in
+// flight (`io`, the layer's output and input gradients, and that moment's own). An overflow in
+// any sum comes back as an overflowing `kept`.
+struct LayerMoment {
+  Checked kept, inflight;
+};
+LayerMoment layer_backward_moment(Checked held, Checked mlp_saved, Checked io, Checked mlp_moment, Checked attn_moment);
 // The hf-peft recipe (training_recipe_hf.cpp).
 Result<RecipePeak> hf_peft_peak(const ModelConfig& cfg, const Workload& w, const Gpu& gpu);
 // The megatron recipe (training_recipe_megatron.cpp).

@@ -300,14 +300,8 @@ Result<RecipePeak> hf_peft_peak(const ModelConfig& c, const Workload& w, const G
   const i64 s128 = ceil_div(T, 128) * 128, hd_r = hd <= 192 ? ceil_div(hd, 32) * 32 : 256;
   const Checked attn_moment = R(N * qd * 2) * 2 + R(N * kvd * 2) * 2 + (kvd != qd ? R(N * qd * 2) * 2 : Checked()) +
                               R(Checked(B) * s128 * nh * hd_r * 4) + R(Checked(B) * nh * s128 * 4);
-  struct Moment {
-    Checked kept, inflight;
-  };
   auto backward_moment = [&](Checked kept, const LayerTensors& layer) {
-    if (!kept.ok() || !layer.mlp.ok()) return Moment{kept + layer.mlp, io};  // an overflow, reported below
-    const Checked after_mlp(kept.value() - layer.mlp.value());  // kept includes the layer's own
-    if ((kept + mlp_moment).value() >= (after_mlp + attn_moment).value()) return Moment{kept, io + mlp_moment};
-    return Moment{after_mlp, io + attn_moment};
+    return layer_backward_moment(kept, layer.mlp, io, mlp_moment, attn_moment);
   };
   // Gradients during layer k's backward: LoRA's adapters (bounded by all of them); full
   // fine-tuning's lm_head, final norm and layers k..L-1 in bf16 (all of them with accumulation).
@@ -321,12 +315,12 @@ Result<RecipePeak> hf_peft_peak(const ModelConfig& c, const Workload& w, const G
   const Checked kept = checkpointing ? ckpt : first.all + last.all * (L - 1);
   // The last layer's backward (its tensors rebuilt by the recompute) and, for full fine-tuning,
   // whose gradients grow as the layers' tensors are freed, the first layer's.
-  const Moment last_moment = backward_moment(kept + (checkpointing ? last.all : Checked()), last);
-  const Moment first_moment = backward_moment(checkpointing ? R(N * C * 2) + first.all : first.all, first);
+  const LayerMoment last_moment = backward_moment(kept + (checkpointing ? last.all : Checked()), last);
+  const LayerMoment first_moment = backward_moment(checkpointing ? R(N * C * 2) + first.all : first.all, first);
   // Without checkpointing the adapters' Linears keep autocast's bf16 casts of their weights for
   // backward after the cache is cleared (with it, one layer's: left out).
   const Checked kept_casts = checkpointing ? Checked() : autocast_cache;
-  auto layer_phase = [&](const Moment& m, Checked grads) {
+  auto layer_phase = [&](const LayerMoment& m, Checked grads) {
     return weights + adapters + states + grads + m.kept + m.inflight + kept_casts + batch_ids + positions + fixed_fwd;
   };
   // FSDP's all-gathered parameters and its gradients during layer k's backward: the root's
@@ -438,7 +432,7 @@ Result<RecipePeak> hf_peft_peak(const ModelConfig& c, const Workload& w, const G
       grads_formula = row_arg(Str::rfx_grads_fsdp_layer, with_commas(k), with_commas(L - 1 - k));
       gathered_part(fsdp_gathered(k), k > 0 ? 2 : 1);
     }
-    const Moment& m = first_wins ? first_moment : last_moment;
+    const LayerMoment& m = first_wins ? first_moment : last_moment;
     saved = m.kept + m.inflight + kept_casts + batch_ids + positions;
     part(Str::recipe_part_autocast_cache, kept_casts, Str::rfx_autocast_cache, "torch autocast_mode.cpp cached_cast; autograd MmBackward0 (mat2)");
     if (checkpointing) {

@@ -203,20 +203,11 @@ Result<RecipePeak> torchtune_peak(const ModelConfig& c, const Workload& w, const
   const Checked attn_moment = R(N * qd * 2) * 4 + R(N * nh * 4);
   const Checked per_layer_params((total - (c.tie_embeddings ? 1 : 2) * V * C - C) / L);
   auto grads_at = [&](i64 k) { return accum ? all_grads : (Checked(V) * C + C + per_layer_params * (L - k)) * 2; };
-  struct Moment {
-    Checked kept, inflight;
-  };
-  // `held`: what the layers keep, this layer's saved tensors among them.
-  auto backward_moment = [&](Checked held) {
-    if (!(held + mlp_moment + attn_moment).ok() || !mlp.ok()) return Moment{held + mlp_moment + attn_moment, io};  // an overflow, reported below
-    const Checked after_mlp(held.value() - mlp.value());
-    if ((held + mlp_moment).value() >= (after_mlp + attn_moment).value()) return Moment{held, io + mlp_moment};
-    return Moment{after_mlp, io + attn_moment};
-  };
+  auto backward_moment = [&](Checked held) { return layer_backward_moment(held, mlp, io, mlp_moment, attn_moment); };
   // The last layer (with checkpointing: every input and the recomputed layer) and layer 0 (its own
   // tensors; every gradient but the embedding's).
-  const Moment last = backward_moment(ac ? input * L + layer : layer * L), first = backward_moment(ac ? input + layer : layer);
-  auto layer_phase = [&](const Moment& m, i64 k) { return weights + states + grads_at(k) + m.kept + m.inflight + ids + fixed; };
+  const LayerMoment last = backward_moment(ac ? input * L + layer : layer * L), first = backward_moment(ac ? input + layer : layer);
+  auto layer_phase = [&](const LayerMoment& m, i64 k) { return weights + states + grads_at(k) + m.kept + m.inflight + ids + fixed; };
   const Checked last_phase = layer_phase(last, L - 1), first_phase = layer_phase(first, 0);
 
   // --- Moment 3: AdamW's step: the gradients, the states and torch._foreach_sqrt's copy. (The
@@ -272,7 +263,7 @@ Result<RecipePeak> torchtune_peak(const ModelConfig& c, const Workload& w, const
          "torch cross_entropy: log_softmax, nll_loss; NllLossBackward0, LogSoftmaxBackward0");
   } else if (phase == RecipePhase::LayerBackward) {
     const i64 k = first_wins ? 0 : L - 1;
-    const Moment& m = first_wins ? first : last;
+    const LayerMoment& m = first_wins ? first : last;
     grads = grads_at(k);
     saved = m.kept + m.inflight + ids;
     if (ac) {

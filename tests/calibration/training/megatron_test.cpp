@@ -367,12 +367,7 @@ TEST_CASE("megatron recipe: the moment moves with the shapes, and every part's t
 TEST_CASE("megatron recipe: what Megatron-LM's legacy GPT path does not do is refused, named", "[training]") {
   const ModelConfig gpt2 = preset("gpt2-medium").config;
   const Workload base = megatron_recipe_workload(kRuns[3]);
-  REQUIRE(estimate(gpt2, base).ok());
-  struct Case {
-    const char* what;
-    std::function<void(ModelConfig&, Workload&)> change;
-    const char* says;
-  } const cases[] = {
+  llmsize::test::check_refusals(gpt2, base, {
       {"a Llama layer", [](ModelConfig& c, Workload&) { c = preset("llama-2-7b").config; }, "legacy GPT layer"},
       {"flash attention", [](ModelConfig&, Workload& w) { w.flash_attention = true; }, "--use-flash-attn"},
       {"ZeRO 1", [](ModelConfig&, Workload& w) { w.sharding = Sharding::Zero1; }, "--use-distributed-optimizer"},
@@ -387,17 +382,5 @@ TEST_CASE("megatron recipe: what Megatron-LM's legacy GPT path does not do is re
       {"SGD", [](ModelConfig&, Workload& w) { w.optimizer = Optimizer::Sgd; }, "FusedAdam"},
       {"an FFN width tp does not divide", [](ModelConfig& c, Workload& w) { c.d_ff = 4098; w.tp = 4; w.pp = 1; }, "4098"},
       {"a sequence tp does not divide", [](ModelConfig&, Workload& w) { w.tp = 4; w.pp = 1; w.seq_parallel = true; w.seq = 1022; }, "1022"},
-  };
-  for (const Case& x : cases) {
-    INFO(x.what);
-    ModelConfig c = gpt2;
-    Workload w = base;
-    x.change(c, w);
-    const auto e = estimate(c, w);
-    REQUIRE_FALSE(e.ok());
-    const std::string says = join(e.issues());
-    INFO(says);
-    CHECK(says.find(x.says) != std::string::npos);
-    CHECK(says.find("recipe") != std::string::npos);
-  }
+  });
 }

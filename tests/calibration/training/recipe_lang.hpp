@@ -1,9 +1,13 @@
-// The language checks every training recipe's parts share (litgpt_test.cpp, hf_peft_test.cpp).
+// The language checks every training recipe's parts share (litgpt_test.cpp, hf_peft_test.cpp), and
+// the refusal check of the megatron and torchtune tests.
 #pragma once
+#include <functional>
+#include <initializer_list>
 #include <set>
 #include <string>
 #include <tuple>
 
+#include "core/estimate.hpp"
 #include "core/training_recipe.hpp"
 #include "test_util.hpp"
 
@@ -34,6 +38,31 @@ inline void check_no_words_seen(const std::set<std::string>& no_words, const std
   for (const std::string& s : no_words) {
     INFO(s);
     CHECK(seen.count(s) == 1);
+  }
+}
+
+// One setting a recipe does not follow: what it is, the change that makes it, and the words the
+// refusal must contain.
+struct RefusalCase {
+  const char* what;
+  std::function<void(core::ModelConfig&, core::Workload&)> change;
+  const char* says;
+};
+
+// Each case, applied to `cfg` and `base`, is refused by the recipe, saying its words.
+inline void check_refusals(const core::ModelConfig& cfg, const core::Workload& base, std::initializer_list<RefusalCase> cases) {
+  REQUIRE(core::estimate(cfg, base).ok());
+  for (const RefusalCase& x : cases) {
+    INFO(x.what);
+    core::ModelConfig c = cfg;
+    core::Workload w = base;
+    x.change(c, w);
+    const auto e = core::estimate(c, w);
+    REQUIRE_FALSE(e.ok());
+    const std::string says = core::join(e.issues());
+    INFO(says);
+    CHECK(says.find(x.says) != std::string::npos);
+    CHECK(says.find("recipe") != std::string::npos);
   }
 }
 

@@ -22,7 +22,6 @@
 // Model: meta-llama/Llama-3.2-3B's config.json (calibration/configs/llama-3.2-3b.json), torchtune's
 // llama3_2_3b builder.
 #include <cmath>
-#include <functional>
 #include <set>
 
 #include "core/estimate.hpp"
@@ -168,12 +167,7 @@ TEST_CASE("torchtune recipe: the moment moves with the shapes, and every part's 
 TEST_CASE("torchtune recipe: what full_finetune_single_device does not do is refused, named", "[training]") {
   const ModelConfig llama = import_file("calibration/configs/llama-3.2-3b.json");
   const Workload base = torchtune_workload(2);
-  REQUIRE(estimate(llama, base).ok());
-  struct Case {
-    const char* what;
-    std::function<void(ModelConfig&, Workload&)> change;
-    const char* says;
-  } const cases[] = {
+  llmsize::test::check_refusals(llama, base, {
       {"a Gemma model", [](ModelConfig& c, Workload&) { c = preset("gemma-2-9b").config; }, "gemma2"},
       {"a Llama shape no builder makes", [](ModelConfig& c, Workload&) { c.vocab = 128000; }, "builders"},
       {"untied embeddings on llama3_2's shape", [](ModelConfig& c, Workload&) { c.tie_embeddings = false; }, "builders"},
@@ -186,19 +180,7 @@ TEST_CASE("torchtune recipe: what full_finetune_single_device does not do is ref
       {"selective recomputation", [](ModelConfig&, Workload& w) { w.recompute = Recompute::Selective; }, "--recompute full"},
       {"dropout", [](ModelConfig&, Workload& w) { w.dropout = true; }, "attn_dropout"},
       {"no flash attention", [](ModelConfig&, Workload& w) { w.flash_attention = false; }, "flex attention"},
-  };
-  for (const Case& x : cases) {
-    INFO(x.what);
-    ModelConfig c = llama;
-    Workload w = base;
-    x.change(c, w);
-    const auto e = estimate(c, w);
-    REQUIRE_FALSE(e.ok());
-    const std::string says = join(e.issues());
-    INFO(says);
-    CHECK(says.find(x.says) != std::string::npos);
-    CHECK(says.find("recipe") != std::string::npos);
-  }
+  });
   // A Turing card (sm75) has flex attention but no bf16 training: named.
   const auto t4 = estimate(llama, llmsize::test::with({{"mode", "training"}, {"recipe", "torchtune"}, {"gpu", "t4"}, {"dtype", "bf16"},
                                                          {"prec", "pure"}, {"ostate", "bf16"}, {"seq", "4096"}}));
