@@ -119,8 +119,9 @@ std::optional<Issue> torchtune_scope(const ModelConfig& c, const Workload& w, co
   if (w.recompute == Recompute::Selective) return refuse(Str::recipe_tt_recompute);
   if (w.dropout) return refuse(Str::recipe_tt_dropout);
   if (w.seq < 2) return refuse(Str::recipe_hf_seq);
-  // Packed batches take flex attention (sm75 or newer, _SUPPORTS_FLEX_ATTENTION); bf16 training
-  // needs sm80. PyTorch 2.5's flex_attention kernels take head sizes that are powers of two.
+  // Packed batches take flex attention (sm75 or newer, utils/_import_guard.py
+  // _SUPPORTS_FLEX_ATTENTION); bf16 needs compute capability 8 (training/precision.py
+  // verify_bf16_support). PyTorch 2.5's flex_attention kernels take head sizes that are powers of two.
   const i64 hd = c.head_dim;
   if (!w.flash_attention || gpu.cuda_cc < 8.0 || hd < 16 || hd > 256 || (hd & (hd - 1)) != 0)
     return refuse(Str::recipe_tt_flex, gpu.name);
