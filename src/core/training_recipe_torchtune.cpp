@@ -23,10 +23,13 @@
 //     2 · head_dim), one shared or one per layer (kBuilders);
 //   torchtune/modules/attention.py MultiHeadAttention.forward: k and v expanded to every query head
 //     and flattened (a copy each) before the attention; its output transposed and made contiguous
-//     (a copy, kept by output_proj);
+//     for output_proj, which keeps it;
 //   torchtune/modules/attention_utils.py: packed batches carry a BlockMask (packed_block_causal_mask,
 //     document_ids int64 on the GPU, held by its mask_mod) and run compile_friendly_flex_attention
-//     (torch.compile'd flex_attention, which keeps q, k, v, the output and the fp32 logsumexp);
+//     (torch.compile'd flex_attention, which keeps q, k, v, the output and the fp32 logsumexp).
+//     PyTorch 2.5's lowering (torch/_inductor/kernel/flex_attention.py, "Construct output layout
+//     with strides matching the query") lays the output out like q, a transposed (b, s, h, d)
+//     tensor, so output.transpose(1, 2).contiguous() is the output itself: no copy;
 //   torchtune/modules/feed_forward.py FeedForward.forward (w1, silu, w3, the product, w2);
 //   torchtune/training/memory.py set_activation_checkpointing: torch's checkpoint_wrapper
 //     (NO_REENTRANT) per TransformerSelfAttentionLayer: each layer keeps its input; backward
@@ -180,8 +183,9 @@ Result<RecipePeak> torchtune_peak(const ModelConfig& c, const Workload& w, const
   // --- What one layer keeps for backward (each an allocation of N rows).
   const Checked norm = R(N * C * 4) + R(N * 4) + R(N * C * 2);  // x.float(), rsqrt, x_normed (bf16)
   const Checked rope = R(N * hd * 4) * 2;                        // the gathered cache, for q and for k
-  // flex attention: q, k and v at every query head, the output, the logsumexp; output_proj's input.
-  const Checked attn = R(N * qd * 2) * 4 + R(N * nh * 4) + R(N * qd * 2);
+  // flex attention: q, k and v at every query head, the output (also output_proj's input), the
+  // logsumexp.
+  const Checked attn = R(N * qd * 2) * 4 + R(N * nh * 4);
   const Checked mlp = norm + R(N * C * 2) + R(N * I * 2) * 4;  // mlp_norm, its output, w1 out, silu, w3 out, product
   const Checked layer = norm + R(N * C * 2) + rope + attn + mlp;
   const Checked input = R(N * C * 2);  // a checkpointed layer's input (bf16)

@@ -73,13 +73,14 @@ TEST_CASE("torchtune recipe: Llama 3.2 3B full fine-tuning on packed 2 x 4096 ba
   std::string parts;
   for (const RecipePart& part : p.parts) parts += std::string(tr(part.label, Lang::En)) + " " + std::to_string(part.bytes) + "; ";
   INFO("predicted " << p.peak_allocated_bytes << " B, published 60.0 GiB, error " << 100 * err << "%; " << parts);
-  // The issue's tolerance for a single-GPU recipe is 5%. The model is 2.1% over (1.36 GB): the
-  // 28 layers' saved tensors (33.6 GB, 146,536 B a token each) and the loss's three fp32 N × V
-  // tensors (12.6 GB) are read from the code, and the run's command is not published; the
-  // difference is not traced. It stays stated here, not widened.
-  CHECK(std::fabs(err) <= 0.05);
-  CHECK(err > 0.015);
-  CHECK(err < 0.025);
+  // The issue's tolerance for a single-GPU recipe is 5%. The model is 0.08% under (51.6 MB) and
+  // rounds to the published 60.0 at one decimal. The first version of the model was 2.1% over, by
+  // almost exactly one 2·N·C tensor a layer: it copied the attention output for output_proj, where
+  // PyTorch 2.5's flex attention writes its output with q's strides, so transpose(1, 2) is already
+  // contiguous (training_recipe_torchtune.cpp). The 28 layers' saved tensors (32.2 GB, 140,392 B a
+  // token each) and the loss's three fp32 N × V tensors (12.6 GB) are read from the code.
+  CHECK(std::fabs(err) <= 0.001);
+  CHECK(std::round(static_cast<double>(p.peak_allocated_bytes) / (1024.0 * 1024 * 1024) * 10) == 600);
 }
 
 TEST_CASE("torchtune recipe: what one layer keeps, checkpointing, accumulation and the RoPE caches, byte for byte", "[training]") {
@@ -88,11 +89,11 @@ TEST_CASE("torchtune recipe: what one layer keeps, checkpointing, accumulation a
   const RecipePeak ac = peak_of(estimate(llama, torchtune_workload(2, "full")));
   // Per token, one layer keeps: two RMSNorms (x.float() 4·C, rsqrt 4, x_normed 2·C), the attention
   // input 2·C, two gathered RoPE rows 2 · 4·hd, flex attention's q, k, v (24 heads) and output
-  // 4 · 2·3,072 and logsumexp 4·24, output_proj's input 2·3,072, the MLP's input 2·C and four
+  // (output_proj's input too) 4 · 2·3,072 and logsumexp 4·24, the MLP's input 2·C and four
   // N × 8,192 bf16 tensors. With checkpointing a layer keeps its bf16 input 2·C instead.
   const i64 C = 3072, N = 2 * 4096, kRows = 131072;
-  const i64 layer = 2 * (4 * C + 4 + 2 * C) + 2 * C + 2 * 4 * 128 + 4 * 2 * 3072 + 4 * 24 + 2 * 3072 + 2 * C + 4 * 2 * 8192;
-  CHECK(layer == 146536);
+  const i64 layer = 2 * (4 * C + 4 + 2 * C) + 2 * C + 2 * 4 * 128 + 4 * 2 * 3072 + 4 * 24 + 2 * C + 4 * 2 * 8192;
+  CHECK(layer == 140392);
   CHECK(ac.phase == RecipePhase::LossBackward);
   CHECK(plain.peak_allocated_bytes - ac.peak_allocated_bytes == 28 * (layer - 2 * C) * N);
   // The loss's backward: log_softmax's output, nll_loss's gradient and log_softmax's, fp32.
