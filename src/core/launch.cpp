@@ -270,7 +270,7 @@ Result<LaunchCommand> fsdp_config(const Workload& w) {
 // torchtune's `tune run full_finetune_single_device --config NAME key=value …` (_cli/run.py; the
 // overrides are OmegaConf dotlist entries, config/_parse.py) with every setting the torchtune
 // recipe assumed (training_recipe_torchtune.cpp): the matched builder as the model, packed batches
-// of seq tokens, torch AdamW, unchunked cross-entropy, no optimizer_in_bwd, compile or offloading.
+// of seq tokens, torch AdamW (fused), unchunked cross-entropy, no optimizer_in_bwd, compile or offloading.
 // What the recipe refuses is refused here too.
 Result<LaunchCommand> torchtune_command(const ModelConfig& cfg, const Workload& w) {
   auto gpu = gpu_of(w);
@@ -291,6 +291,7 @@ Result<LaunchCommand> torchtune_command(const ModelConfig& cfg, const Workload& 
              {"tokenizer.max_seq_len", std::to_string(w.seq), "seq"},
              {"dtype", "bf16", "dtype"},
              {"optimizer._component_", "torch.optim.AdamW", "opt"},
+             {"optimizer.fused", "True", "opt"},
              {"optimizer_in_bwd", "False", "opt"},
              {"loss._component_", "torch.nn.CrossEntropyLoss", "recipe"},
              {"enable_activation_checkpointing", w.recompute == Recompute::Full ? "True" : "False", "rc"},

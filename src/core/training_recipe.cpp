@@ -34,6 +34,7 @@ Str recipe_phase_row(RecipePhase phase) {
     case RecipePhase::AttentionForward: return Str::recipe_phase_attention_forward;
     case RecipePhase::MlpBackward: return Str::recipe_phase_mlp_backward;
     case RecipePhase::LossBackward: return Str::recipe_phase_loss_backward;
+    case RecipePhase::EmbeddingGradient: return Str::recipe_phase_embedding_gradient;
   }
   return Str::recipe_phase_ce_backward;
 }

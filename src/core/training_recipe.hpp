@@ -47,7 +47,7 @@ enum class RecipePhase : std::uint8_t {
   CrossEntropyBackward, LmHeadBackward, EndOfForward, ConvertOutput,  // litgpt
   LossForward, LayerBackward, OptimizerStep, EmbeddingBackward,       // hf-peft
   MegatronLoss, AttentionForward, MlpBackward,                        // megatron
-  LossBackward,                                                       // torchtune
+  LossBackward, EmbeddingGradient,                                    // torchtune
 };
 
 // One pipeline stage's GPU (every tensor-parallel rank of a stage holds the same): what the

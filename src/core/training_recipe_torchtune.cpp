@@ -8,8 +8,11 @@
 //     (every parameter bf16), _loss_step (labels shifted with torch.hstack; the model's fp32
 //     logits flattened and `del logits` before backward), train() (loss.backward(), then
 //     optimizer.step() and zero_grad(set_to_none=True) every gradient_accumulation_steps), the
-//     optimizer torch.optim.AdamW (foreach on CUDA: states zeros_like the bf16 parameters, and
-//     _multi_tensor_adamw's torch._foreach_sqrt(exp_avg_sq) copy), loss torch.nn.CrossEntropyLoss;
+//     optimizer torch.optim.AdamW with fused=True as 105 of the 107 configs that name it set it
+//     (the README's unpacked baseline, 25.5 GiB, is below the 5 copies of the model a foreach
+//     step would hold): exp_avg and exp_avg_sq zeros_like the bf16 parameters, a 4-byte step
+//     tensor on the GPU for each (optim/adamw.py _init_group), _fused_adamw_ in place; loss
+//     torch.nn.CrossEntropyLoss;
 //   torchtune/modules/transformer.py TransformerSelfAttentionLayer.forward (sa_norm → attn, residual,
 //     mlp_norm → mlp, residual) and TransformerDecoder.forward (self.norm, then
 //     self.output(h).float(); a tied head is TiedLinear's F.linear on the embedding);
@@ -157,9 +160,13 @@ Result<RecipePeak> torchtune_peak(const ModelConfig& c, const Workload& w, const
   auto R = [](Checked b) { return rounded(b); };
   const bool ac = w.recompute == Recompute::Full;
 
-  // --- The model, its gradients and AdamW's states, all bf16.
+  // --- The model, its gradients and AdamW's states, all bf16, and the fused step's fp32 step
+  // tensors: one a parameter (the embedding, per layer q, k, v, o (with Qwen2's three biases),
+  // w1, w2, w3 and two norms, the final norm, an untied head).
   const Checked weights = Checked(total) * 2;
-  const Checked states = weights * 2;  // exp_avg, exp_avg_sq
+  const i64 tensors = 1 + L * (9 + (c.bias_qkv ? 3 : 0)) + 1 + (c.tie_embeddings ? 0 : 1);
+  const Checked step_tensors = R(Checked(4)) * tensors;
+  const Checked states = weights * 2 + step_tensors;  // exp_avg, exp_avg_sq, step
   const Checked all_grads = weights;
   // Gradients exist from a micro-batch's backward until zero_grad(set_to_none=True) after the step:
   // in the forward and backward of every micro-batch after the first of a step.
@@ -215,12 +222,17 @@ Result<RecipePeak> torchtune_peak(const ModelConfig& c, const Workload& w, const
   auto layer_phase = [&](const LayerMoment& m, i64 k) { return weights + states + grads_at(k) + m.kept + m.inflight + ids + fixed; };
   const Checked last_phase = layer_phase(last, L - 1), first_phase = layer_phase(first, 0);
 
-  // --- Moment 3: AdamW's step: the gradients, the states and torch._foreach_sqrt's copy. (The
-  // embedding's backward at the end adds one V × C gradient beside the others, less than the copy.)
-  const Checked step_temp = weights;
-  const Checked step_phase = weights + all_grads + states + step_temp + ids + fixed;
+  // --- Moment 3: the embedding's backward, the last: every other gradient exists, the layer-0
+  // input's gradient arrives, embedding_dense_backward_cuda sorts the token ids (a range, the
+  // sorted ids and their order, int64) and writes a new V × C gradient; with a tied head,
+  // AccumulateGrad adds it to the one the head left, both live at once. The kernel's cub scratch
+  // and segment tables (N-sized at most) are not counted. AdamW's fused step after it holds the
+  // same gradients and states and nothing more.
+  const Checked embed_new = c.tie_embeddings ? R(Checked(V) * C * 2) : Checked();
+  const Checked embed_work = input + R(N * 8) * 3;
+  const Checked embed_phase = weights + all_grads + embed_new + states + embed_work + ids + fixed;
 
-  for (const Checked& x : {loss_phase, last_phase, first_phase, step_phase})
+  for (const Checked& x : {loss_phase, last_phase, first_phase, embed_phase})
     if (!x.ok()) return memory_overflow("seq");
   const bool first_wins = first_phase.value() > last_phase.value();
   RecipePhase phase = RecipePhase::LossBackward;
@@ -229,15 +241,15 @@ Result<RecipePeak> torchtune_peak(const ModelConfig& c, const Workload& w, const
     phase = RecipePhase::LayerBackward;
     top = first_wins ? first_phase : last_phase;
   }
-  if (step_phase.value() > top.value()) {
-    phase = RecipePhase::OptimizerStep;
-    top = step_phase;
+  if (embed_phase.value() > top.value()) {
+    phase = RecipePhase::EmbeddingGradient;
+    top = embed_phase;
   }
 
   RecipePeak p;
   p.recipe = Recipe::Torchtune;
   p.version = std::string("torchtune 1814feb1 (Nov 2024) full_finetune_single_device, models.") + builder.name +
-              " · PyTorch 2.5 · packed batches, flex attention · torch.optim.AdamW · torch.nn.CrossEntropyLoss · no compile";
+              " · PyTorch 2.5 · packed batches, flex attention · torch.optim.AdamW(fused=True) · torch.nn.CrossEntropyLoss · no compile";
   p.phase = phase;
   p.peak_allocated_bytes = top.value();
   p.weights_bytes = weights.value();
@@ -249,13 +261,13 @@ Result<RecipePeak> torchtune_peak(const ModelConfig& c, const Workload& w, const
   const std::string src_layer = "torchtune modules/transformer.py, rms_norm.py, position_embeddings.py, attention.py, feed_forward.py; "
                                 "torch flex_attention";
   const std::string src_ckpt = "torchtune training/memory.py set_activation_checkpointing (checkpoint_wrapper, NO_REENTRANT)";
-  const std::string src_adamw = "torch optim/adamw.py _multi_tensor_adamw (zeros_like(p), foreach)";
+  const std::string src_adamw = "torch optim/adamw.py _init_group (zeros_like(p), fused: a step tensor on the device), _fused_adamw";
   auto part = [&](Str label, Checked bytes, const RowArg& formula, const RowArg& source) { add_part(p, label, bytes, formula, source); };
   auto layer_row = [&](const std::string& which) { return row_arg(Str::rfx_tt_layer, which, with_commas(hd)); };
   const RowArg layers_row = row_arg(Str::rfx_tt_layers, with_commas(L), layer_row("0 … " + with_commas(L - 1)));
   part(Str::recipe_part_weights, weights, row_arg(Str::rfx_weights_bf16, with_commas(total)),
        "torchtune training.set_default_dtype(torch.bfloat16); FullModelHFCheckpointer");
-  part(Str::recipe_part_optimizer, states, Str::rfx_adamw_states, src_adamw);
+  part(Str::recipe_part_optimizer, states, row_arg(Str::rfx_tt_adamw_states, with_commas(tensors)), src_adamw);
   Checked grads, saved, head;
   if (phase == RecipePhase::LossBackward) {
     grads = accum ? all_grads : Checked();
@@ -280,14 +292,13 @@ Result<RecipePeak> torchtune_peak(const ModelConfig& c, const Workload& w, const
     }
     part(Str::recipe_part_layer_grads, m.inflight, Str::rfx_tt_inflight, "torch autograd; flex_attention backward");
   } else {
-    grads = all_grads;
-    saved = ids;
-    p.optimizer_bytes = (states + step_temp).value();
-    part(Str::recipe_part_step_temp, step_temp, Str::rfx_foreach_sqrt, src_adamw);
+    grads = all_grads + embed_new;
+    saved = embed_work + ids;
+    part(Str::recipe_part_tt_embedding, embed_work, Str::rfx_tt_embedding, "torch aten/src/ATen/native/cuda/Embedding.cu embedding_dense_backward_cuda");
   }
   part(Str::recipe_part_ids, ids, row_arg(Str::rfx_tt_ids, with_commas(nb), with_commas(nb)),
        "torchtune data/_collate.py padded_collate_packed; attention_utils.py packed_block_causal_mask; torch create_block_mask");
-  part(Str::recipe_part_gradients, grads, Str::rfx_grads_full,
+  part(Str::recipe_part_gradients, grads, phase == RecipePhase::EmbeddingGradient ? RowArg(Str::rfx_tt_grads_all) : RowArg(Str::rfx_grads_full),
        "torch AccumulateGrad; torchtune full_finetune_single_device.py train (zero_grad(set_to_none=True))");
   part(Str::recipe_part_fixed, fixed,
        row_arg(Str::rfx_tt_fixed, with_commas(caches), with_commas(builder.max_seq_len), with_commas(rope_width), with_commas(kCublasWorkspace)),

@@ -341,7 +341,7 @@ std::vector<WorkloadField> build_fields() {
                          "sequence and pipeline parallelism, no recomputation, no flash attention); torchtune: torchtune's "
                          "full_finetune_single_device as its code allocates (1814feb1, Nov 2024, PyTorch 2.5; one GPU, full "
                          "fine-tuning of a bf16 Llama, Mistral or Qwen2 model its builders make, packed batches through flex "
-                         "attention, torch AdamW, unchunked cross-entropy, activation checkpointing on or off, no compile)",
+                         "attention, torch AdamW (fused), unchunked cross-entropy, activation checkpointing on or off, no compile)",
                          Training),
                     kRecipeNames, AT(recipe)),
       int_row(spec("accum", "--grad-accum", "Gradient accumulation", "micro-batches per optimizer step", Training), 1,

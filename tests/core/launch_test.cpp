@@ -170,7 +170,7 @@ TEST_CASE("export: --recipe torchtune as tune run full_finetune_single_device wi
         "tune run full_finetune_single_device --config llama3_1/8B_full_single_device \\\n"
         "  model._component_=torchtune.models.llama3_1.llama3_1_8b \\\n  batch_size=4 \\\n  gradient_accumulation_steps=2 \\\n"
         "  dataset.packed=True \\\n  tokenizer.max_seq_len=2048 \\\n  dtype=bf16 \\\n  optimizer._component_=torch.optim.AdamW \\\n"
-        "  optimizer_in_bwd=False \\\n  loss._component_=torch.nn.CrossEntropyLoss \\\n  enable_activation_checkpointing=True \\\n"
+        "  optimizer.fused=True \\\n  optimizer_in_bwd=False \\\n  loss._component_=torch.nn.CrossEntropyLoss \\\n  enable_activation_checkpointing=True \\\n"
         "  enable_activation_offloading=False \\\n  compile=False");
   CHECK(c.config_name.empty());
   REQUIRE(c.notes.size() == 1);
