@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "core/estimate.hpp"
+#include "core/report.hpp"
 #include "core/training_recipe.hpp"
 #include "test_util.hpp"
 
@@ -39,6 +40,17 @@ inline void check_no_words_seen(const std::set<std::string>& no_words, const std
     INFO(s);
     CHECK(seen.count(s) == 1);
   }
+}
+
+// The CLI's text of a recipe's estimate names the recipe and says when its peak happens, in
+// English and in Chinese.
+inline void check_recipe_text(const core::ModelConfig& cfg, const core::Workload& w, const core::Estimate& e, const std::string& recipe) {
+  const core::RecipePeak& p = *e.training.recipe;
+  const std::string en = core::estimate_text(cfg, w, e, core::ByteUnit::GB, core::Lang::En);
+  const std::string zh = core::estimate_text(cfg, w, e, core::ByteUnit::GB, core::Lang::Zh);
+  CHECK(en.find("Recipe " + recipe) != std::string::npos);
+  CHECK(en.find(core::tr(core::recipe_phase_row(p.phase), core::Lang::En)) != std::string::npos);
+  CHECK(zh.find(core::tr(core::recipe_phase_row(p.phase), core::Lang::Zh)) != std::string::npos);
 }
 
 // One setting a recipe does not follow: what it is, the change that makes it, and the words the
