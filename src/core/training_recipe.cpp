@@ -35,6 +35,7 @@ Str recipe_phase_row(RecipePhase phase) {
     case RecipePhase::MlpBackward: return Str::recipe_phase_mlp_backward;
     case RecipePhase::LossBackward: return Str::recipe_phase_loss_backward;
     case RecipePhase::EmbeddingGradient: return Str::recipe_phase_embedding_gradient;
+    case RecipePhase::MegatronStep: return Str::recipe_phase_mg_step;
   }
   return Str::recipe_phase_ce_backward;
 }

@@ -18,7 +18,8 @@
 //
 // megatron: Megatron-LM's pretrain_gpt.py at 040eac94 (July 2023, the legacy megatron/model GPT),
 // per (tensor, pipeline) rank: fp16 or bf16 mixed precision with the contiguous gradient buffer
-// and Float16OptimizerWithFloat16Params (no distributed optimizer), apex FusedAdam, tensor, sequence
+// and Float16OptimizerWithFloat16Params or, with --zero 1, the DistributedOptimizer
+// (--use-distributed-optimizer), apex FusedAdam, tensor, sequence
 // and pipeline (1F1B) parallelism, no recomputation, no flash attention, dropout on, the fused
 // causal softmax (training_recipe_megatron.cpp).
 //
@@ -48,6 +49,7 @@ enum class RecipePhase : std::uint8_t {
   LossForward, LayerBackward, OptimizerStep, EmbeddingBackward,       // hf-peft
   MegatronLoss, AttentionForward, MlpBackward,                        // megatron
   LossBackward, EmbeddingGradient,                                    // torchtune
+  MegatronStep,                                                       // megatron, the optimizer's step
 };
 
 // One pipeline stage's GPU (every tensor-parallel rank of a stage holds the same): what the

@@ -15,6 +15,16 @@
 //     CoreAttention.forward returns), model/fused_softmax.py ScaledUpperTriangMaskedSoftmax (keeps
 //     its output; backward in place), core/tensor_parallel/utils.py GlobalMemoryBuffer "mpu" (baddbmm's
 //     input buffer and sequence parallelism's all-gather share it, allocated once at the largest);
+//   optimizer/distrib_optimizer.py DistributedOptimizer (--use-distributed-optimizer, here --zero 1):
+//     the gradient buffer padded to a multiple of the data-parallel size (model/distributed.py), the
+//     fp32 clones and Adam's states of this data-parallel rank's 1/d of it only
+//     (build_model_and_main_param_groups), and the fp32 main grads _copy_model_grads_to_main_grads
+//     makes of that shard alone (shard_model_grad.float(): the buffer's own view when it is fp32);
+//     reduce-scatter and all-gather run in place in the buffer. docs/distrib_optimizer.md at the same
+//     commit gives the bytes a parameter between steps: 4 + 16/d (fp16), 6 + 12/d (bf16);
+//   optimizer/optimizer.py MixedPrecisionOptimizer.step (the main grads exist from the step until
+//     train_step's next zero_grad; unscaling, clipping and FusedAdam work in place) and training.py
+//     train_step (zero_grad_buffer and zero_grad before the forward);
 //   model/gpt_model.py post_language_model_processing (the logits in the parameters' dtype, and
 //     vocab_parallel_cross_entropy(output.float(), labels)), core/tensor_parallel/cross_entropy.py
 //     _VocabParallelCrossEntropy.forward (logits − logits_max is a new tensor beside the fp32 copy);
@@ -68,7 +78,7 @@ std::optional<Issue> megatron_scope(const ModelConfig& c, const Workload& w) {
     return refuse(Str::recipe_mg_bf16_grads);
   if (w.dtype == ComputeDtype::F16 && w.grad_dtype == GradDtype::BF16) return refuse(Str::recipe_mg_fp16_grads);
   if (w.optimizer != Optimizer::AdamW || w.opt_state != StateDtype::F32) return refuse(Str::recipe_mg_optimizer);
-  if (w.sharding != Sharding::None) return refuse(Str::recipe_mg_zero);
+  if (w.sharding != Sharding::None && w.sharding != Sharding::Zero1) return refuse(Str::recipe_mg_zero);
   if (w.recompute != Recompute::None) return refuse(Str::recipe_mg_recompute);
   if (w.flash_attention) return refuse(Str::recipe_mg_flash);
   if (!w.dropout) return refuse(Str::recipe_mg_dropout);
@@ -96,6 +106,12 @@ Result<RecipePeak> megatron_peak(const ModelConfig& cfg, const Workload& w, cons
   // in fp32: bf16 always, fp16 with --grad-dtype fp32), the fp32 master copy and Adam's two states.
   const bool fp32_grads = w.dtype == ComputeDtype::BF16 || w.grad_dtype == GradDtype::F32;
   const i64 e = 2, g = fp32_grads ? 4 : 2;
+  // The distributed optimizer (--zero 1): d data-parallel ranks; data-parallel rank 0, whose lines
+  // report_memory prints, owns the buffer's first ceil(P/d) elements, all of them parameters.
+  const bool dist_opt = w.sharding == Sharding::Zero1;
+  const i64 d = dist_opt ? w.gpus / (t * pp) : 1;
+  auto padded = [&](i64 P) { return ceil_div(P, d) * d; };
+  auto shard = [&](i64 P) { return padded(P) / d; };
 
   // One micro-batch's saved tensors per layer (activations.hpp: Korthikanti et al. 2022 Table 2 at
   // 16 bits, dropout on, no flash attention, sequence parallelism as set).
@@ -133,7 +149,8 @@ Result<RecipePeak> megatron_peak(const ModelConfig& cfg, const Workload& w, cons
 
   RecipePeak p;
   p.recipe = Recipe::Megatron;
-  p.version = "Megatron-LM 040eac94 (July 2023) pretrain_gpt.py, megatron/model · apex FusedAdam · NGC PyTorch 23.04 (2.1.0a0)";
+  p.version = std::string("Megatron-LM 040eac94 (July 2023) pretrain_gpt.py, megatron/model") +
+              (dist_opt ? " · --use-distributed-optimizer" : "") + " · apex FusedAdam · NGC PyTorch 23.04 (2.1.0a0)";
   struct Best {
     i64 stage = -1;
     RecipePhase phase = RecipePhase::MegatronLoss;
@@ -144,12 +161,15 @@ Result<RecipePeak> megatron_peak(const ModelConfig& cfg, const Workload& w, cons
     const i64 P = params->stage(mc, pp, st);
     const i64 inflight = std::min(pp - st, m);
     const Checked per_mb = Checked(la.total) * layers + (st == 0 ? embed_extra : Checked(0));
-    const Checked states = Checked(P) * (e + g + 4 + 8);
+    // The 16-bit parameters, the gradient buffer (padded under the distributed optimizer), the fp32
+    // master copies and Adam's states (this data-parallel rank's shard under it).
+    const Checked states = Checked(P) * e + Checked(padded(P)) * g + Checked(shard(P)) * 12;
     if (!(per_mb * inflight + states).ok()) return memory_overflow("seq");
     // In the newest micro-batch's forward, at the last layer's context bmm.
     Checked saved = per_mb * (inflight - 1) + (st == 0 ? embed_extra : Checked(0)) + Checked(la.total) * (layers - 1) + attn_part;
     Checked head = raw_scores + context;
     RecipePhase phase = RecipePhase::AttentionForward;
+    const i64 S = shard(P);
     // In the first backward, at the last layer's GeLU.
     if ((per_mb * inflight + mlp_backward).value() > (saved + head).value()) {
       saved = per_mb * inflight;
@@ -164,23 +184,31 @@ Result<RecipePeak> megatron_peak(const ModelConfig& cfg, const Workload& w, cons
         phase = RecipePhase::MegatronLoss;
       }
     }
-    const Checked peak = states + fixed + saved + head;
+    // report_memory's "allocated:" between steps, and the optimizer's step: the states, the fp32
+    // main grads (a copy of the fp16 buffer, or of this rank's shard of it; the buffer itself when
+    // fp32) and the fixed buffers. Nothing of a micro-batch is live then.
+    const Checked after_step = states + Checked(S) * (fp32_grads ? 0 : 4) + fixed;
+    if (!after_step.ok()) return memory_overflow("seq");
+    if (after_step.value() > (states + fixed + saved + head).value()) {
+      saved = Checked(0);
+      head = Checked(0);
+      phase = RecipePhase::MegatronStep;
+    }
+    const Checked peak = phase == RecipePhase::MegatronStep ? after_step : states + fixed + saved + head;
     if (!peak.ok()) return memory_overflow("seq");
     const StageRange range = stage_range(cfg.n_layers, pp, st);
-    // report_memory's "allocated:" between steps: the states, the fp32 main grads (a copy of an
-    // fp16 buffer; the buffer itself when fp32) and the fixed buffers.
-    const Checked after_step = states + Checked(P) * (fp32_grads ? 0 : 4) + fixed;
-    if (!after_step.ok()) return memory_overflow("seq");
     p.stages.push_back({st, range.first, range.count, P, inflight, (saved + head).value(), peak.value(), peak.value(), after_step.value()});
     if (best.stage < 0 || peak.value() > best.peak.value()) best = {st, phase, peak, saved, head};
   }
-  const i64 P = p.stages[static_cast<size_t>(best.stage)].params_gpu;
+  const i64 P = p.stages[static_cast<size_t>(best.stage)].params_gpu, S = shard(P), Ppad = padded(P);
+  const bool step = best.phase == RecipePhase::MegatronStep;
+  const i64 main_grads = step && !fp32_grads ? S * 4 : 0;
   p.phase = best.phase;
   p.peak_allocated_bytes = best.peak.value();
   p.weights_bytes = P * e;
-  p.gradient_bytes = P * g;
-  p.master_bytes = P * 4;
-  p.optimizer_bytes = P * 8;
+  p.gradient_bytes = Ppad * g + main_grads;
+  p.master_bytes = S * 4;
+  p.optimizer_bytes = S * 8;
   p.trainable_params = params->replica;  // every parameter of the (padded) model trains
   p.saved_bytes = best.saved.value();
   p.head_bytes = best.head.value();
@@ -190,11 +218,22 @@ Result<RecipePeak> megatron_peak(const ModelConfig& cfg, const Workload& w, cons
   const std::string Ps = with_commas(P);
   auto part = [&](Str label, Checked bytes, const RowArg& formula, const RowArg& source) { add_part(p, label, bytes, formula, source); };
   part(Str::recipe_part_mg_params, Checked(P) * e, row_arg(Str::rfx_mg_params, Ps, dtype), "model/module.py Float16Module");
-  part(Str::recipe_part_mg_grad_buffer, Checked(P) * g, row_arg(Str::rfx_mg_grad_buffer, Ps, with_commas(g)),
-       "model/distributed.py DistributedDataParallel (use_contiguous_buffers)");
-  part(Str::recipe_part_mg_master, Checked(P) * 4, row_arg(Str::rfx_mg_master, Ps),
-       "optimizer/optimizer.py Float16OptimizerWithFloat16Params");
-  part(Str::recipe_part_optimizer, Checked(P) * 8, row_arg(Str::rfx_mg_adam, Ps), "apex FusedAdam (exp_avg, exp_avg_sq)");
+  const std::string src_dist = "optimizer/distrib_optimizer.py DistributedOptimizer";
+  if (dist_opt) {
+    const std::string Ss = with_commas(S), ds = with_commas(d);
+    part(Str::recipe_part_mg_grad_buffer, Checked(Ppad) * g, row_arg(Str::rfx_mg_grad_buffer_padded, with_commas(Ppad), Ps, ds, with_commas(g)),
+         "model/distributed.py DistributedDataParallel (use_contiguous_buffers, padded for the distributed optimizer)");
+    part(Str::recipe_part_mg_master, Checked(S) * 4, row_arg(Str::rfx_mg_master_shard, Ss, ds), src_dist + " build_model_and_main_param_groups");
+    part(Str::recipe_part_optimizer, Checked(S) * 8, row_arg(Str::rfx_mg_adam_shard, Ss), "apex FusedAdam (exp_avg, exp_avg_sq)");
+  } else {
+    part(Str::recipe_part_mg_grad_buffer, Checked(P) * g, row_arg(Str::rfx_mg_grad_buffer, Ps, with_commas(g)),
+         "model/distributed.py DistributedDataParallel (use_contiguous_buffers)");
+    part(Str::recipe_part_mg_master, Checked(P) * 4, row_arg(Str::rfx_mg_master, Ps),
+         "optimizer/optimizer.py Float16OptimizerWithFloat16Params");
+    part(Str::recipe_part_optimizer, Checked(P) * 8, row_arg(Str::rfx_mg_adam, Ps), "apex FusedAdam (exp_avg, exp_avg_sq)");
+  }
+  part(Str::recipe_part_mg_main_grads, Checked(main_grads), row_arg(Str::rfx_mg_main_grads, with_commas(S)),
+       dist_opt ? src_dist + " _copy_model_grads_to_main_grads" : "optimizer/optimizer.py Float16OptimizerWithFloat16Params._copy_model_grads_to_main_grads");
   const i64 inflight = p.stages[static_cast<size_t>(best.stage)].inflight;
   const std::string sbh_s = with_commas(la.total);
   if (best.phase == RecipePhase::MegatronLoss) {
@@ -204,7 +243,7 @@ Result<RecipePeak> megatron_peak(const ModelConfig& cfg, const Workload& w, cons
          "model/transformer.py ParallelTransformer final_layernorm; language_model.py parallel_lm_logits");
     part(Str::recipe_part_mg_logits, logits, row_arg(Str::rfx_mg_logits, with_commas(v), dtype),
          "model/gpt_model.py post_language_model_processing; core/tensor_parallel/cross_entropy.py _VocabParallelCrossEntropy.forward");
-  } else {
+  } else if (!step) {
     part(Str::recipe_part_layers_saved, best.saved,
          row_arg(best.phase == RecipePhase::AttentionForward ? Str::rfx_mg_layers_newest : Str::rfx_mg_layers, with_commas(layers), sbh_s,
                  with_commas(inflight)),

@@ -337,7 +337,7 @@ std::vector<WorkloadField> build_fields() {
                          "flash attention 2, "
                          "LoRA on bf16 or QLoRA on nf4, or full fine-tuning; --precision mixed is bf16=True autocast, pure "
                          "without it); megatron: Megatron-LM's pretrain_gpt.py as its code allocates on each pipeline stage's rank "
-                         "(040eac94, July 2023, the legacy GPT; fp16 or bf16 mixed precision, the replicated optimizer, tensor, "
+                         "(040eac94, July 2023, the legacy GPT; fp16 or bf16 mixed precision, the replicated optimizer or the distributed one (--zero 1), tensor, "
                          "sequence and pipeline parallelism, no recomputation, no flash attention); torchtune: torchtune's "
                          "full_finetune_single_device as its code allocates (1814feb1, Nov 2024, PyTorch 2.5; one GPU, full "
                          "fine-tuning of a bf16 Llama, Mistral or Qwen2 model its builders make, packed batches through flex "
@@ -347,7 +347,8 @@ std::vector<WorkloadField> build_fields() {
       int_row(spec("accum", "--grad-accum", "Gradient accumulation", "micro-batches per optimizer step", Training), 1,
               1 << 20, AT(grad_accum)),
       enum_field<W>(spec("zero", "--zero", "ZeRO / FSDP",
-                         "sharding over data parallel: ZeRO stage 0-3, or fsdp (FULL_SHARD, like stage 3)", Training),
+                         "sharding over data parallel: ZeRO stage 0-3, or fsdp (FULL_SHARD, like stage 3); under --recipe megatron, 1 is "
+                         "Megatron-LM's --use-distributed-optimizer", Training),
                     kShardingNames, AT(sharding)),
       bool_field<W>(spec("sp", "--seq-parallel", "Sequence parallel",
                          "Megatron sequence parallelism: norms and dropout split along the sequence across tp",

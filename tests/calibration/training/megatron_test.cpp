@@ -321,6 +321,68 @@ TEST_CASE("megatron recipe: what report_memory says is allocated between steps, 
   CHECK(p.peak_stage()->after_step_bytes == p.trainable_params * 18 + p.fixed_bytes);
 }
 
+TEST_CASE("megatron recipe, --zero 1: the distributed optimizer's bytes a parameter, as its documentation gives them", "[calibration][training]") {
+  // NVIDIA/Megatron-LM docs/distrib_optimizer.md at 040eac94, the commit the recipe follows ("the
+  // theoretical number of bytes per parameter is (where 'd' is the data parallel size)"):
+  //   | float16 param, float16 grads | 20 | 4 + 16/d |
+  //   | float16 param, fp32 grads    | 18 | 6 + 12/d |
+  // What report_memory prints as "allocated:" between steps holds exactly these (the grad buffer
+  // at rest, the fp32 main grads of the shard alive until the next zero_grad) beside the fixed
+  // buffers; the table leaves out the buffer's padding to a multiple of d.
+  const ModelConfig c = preset("gpt2-medium").config;
+  const Run& dp4 = kRuns[0];  // 354,871,296 parameters, d = 4
+  Workload w = megatron_recipe_workload(dp4);
+  w.sharding = Sharding::Zero1;
+  const i64 P = dp4.params[0];
+  REQUIRE(P % 4 == 0);
+  for (const ComputeDtype dtype : {ComputeDtype::F16, ComputeDtype::BF16}) {
+    w.dtype = dtype;
+    const auto e = estimate(c, w);
+    INFO(join(e.issues()));
+    REQUIRE(e.ok());
+    const RecipePeak& p = *e.value().training.recipe;
+    CHECK(p.version.find("--use-distributed-optimizer") != std::string::npos);
+    const i64 per_param_x4 = dtype == ComputeDtype::F16 ? 4 * 4 + 16 : 6 * 4 + 12;  // (4 + 16/4) · 4, (6 + 12/4) · 4
+    CHECK(p.stages[0].after_step_bytes * 4 == P * per_param_x4 + p.fixed_bytes * 4);
+    CHECK(p.master_bytes == P / 4 * 4);
+    CHECK(p.optimizer_bytes == P / 4 * 8);
+    // The forward's and backward's tensors are those of the replicated optimizer: the peak falls
+    // by the 12 bytes a parameter the other three ranks now hold.
+    Workload rep = w;
+    rep.sharding = Sharding::None;
+    const auto r = estimate(c, rep);
+    REQUIRE(r.ok());
+    const RecipePeak& q = *r.value().training.recipe;
+    CHECK(q.phase == p.phase);
+    CHECK(q.peak_allocated_bytes - p.peak_allocated_bytes == 12 * (P - P / 4));
+  }
+  // Seven ranks: 354,871,296 = 7 · 50,695,899 + 3, so the buffer is padded by 4 elements and
+  // data-parallel rank 0 owns the first 50,695,900 of it.
+  w.dtype = ComputeDtype::F16;
+  w.gpus = 7;
+  const auto e7 = estimate(c, w);
+  INFO(join(e7.issues()));
+  REQUIRE(e7.ok());
+  const RecipePeak& p7 = *e7.value().training.recipe;
+  REQUIRE(P % 7 == 3);
+  const i64 S = P / 7 + 1;
+  CHECK(p7.stages[0].after_step_bytes == P * 2 + (P + 4) * 2 + S * 16 + p7.fixed_bytes);
+  // A short sequence: the step's fp32 main grads outweigh a micro-batch's tensors, so the peak
+  // is the step; with bf16 (an fp32 buffer, main_grad.float() is a view) it never is.
+  w.seq = 64;
+  const auto step = estimate(c, w);
+  REQUIRE(step.ok());
+  const RecipePeak& ps = *step.value().training.recipe;
+  CHECK(ps.phase == RecipePhase::MegatronStep);
+  CHECK(ps.peak_allocated_bytes == ps.stages[0].after_step_bytes);
+  CHECK(ps.saved_bytes == 0);
+  CHECK(ps.gradient_bytes == (P + 4) * 2 + S * 4);
+  w.dtype = ComputeDtype::BF16;
+  const auto bf = estimate(c, w);
+  REQUIRE(bf.ok());
+  CHECK(bf.value().training.recipe->phase != RecipePhase::MegatronStep);
+}
+
 TEST_CASE("megatron recipe: the moment moves with the shapes, and every part's text in each language", "[training][lang]") {
   const std::set<std::string> no_words = {
       "model/module.py Float16Module",
@@ -331,32 +393,39 @@ TEST_CASE("megatron recipe: the moment moves with the shapes, and every part's t
       "model/gpt_model.py post_language_model_processing; core/tensor_parallel/cross_entropy.py _VocabParallelCrossEntropy.forward",
       "model/transformer.py CoreAttention.forward",
       "model/fused_bias_gelu.py GeLUFunction.backward",
+      "optimizer/optimizer.py Float16OptimizerWithFloat16Params._copy_model_grads_to_main_grads",
+      "model/distributed.py DistributedDataParallel (use_contiguous_buffers, padded for the distributed optimizer)",
+      "optimizer/distrib_optimizer.py DistributedOptimizer build_model_and_main_param_groups",
+      "optimizer/distrib_optimizer.py DistributedOptimizer _copy_model_grads_to_main_grads",
   };
   std::set<std::string> seen;
   std::set<RecipePhase> phases;
   const ModelConfig gpt2 = preset("gpt2-medium").config;
   ModelConfig wide = gpt2;  // a short sequence under a wide MLP: the first backward's GeLU is the moment
-  wide.d_ff = 16384;
+  wide.d_ff = 16384;         // (the step's fp32 main grads where a stage holds the whole model)
   for (const ModelConfig* c : std::initializer_list<const ModelConfig*>{&gpt2, &wide})
-    for (const Run& r : kRuns) {
-      Workload w = megatron_recipe_workload(r);
-      if (c == &wide) w.seq = 256;
-      const auto e = estimate(*c, w);
-      INFO(join(e.issues()));
-      REQUIRE(e.ok());
-      const RecipePeak& p = *e.value().training.recipe;
-      phases.insert(p.phase);
-      i64 sum = 0;
-      for (const RecipePart& part : p.parts) {
-        llmsize::test::check_part_languages(part, no_words, seen);
-        sum += part.bytes;
+    for (const Run& r : kRuns)
+      for (const Sharding zero : {Sharding::None, Sharding::Zero1}) {
+        Workload w = megatron_recipe_workload(r);
+        w.sharding = zero;
+        if (c == &wide) w.seq = 256;
+        const auto e = estimate(*c, w);
+        INFO(join(e.issues()));
+        REQUIRE(e.ok());
+        const RecipePeak& p = *e.value().training.recipe;
+        phases.insert(p.phase);
+        i64 sum = 0;
+        for (const RecipePart& part : p.parts) {
+          llmsize::test::check_part_languages(part, no_words, seen);
+          sum += part.bytes;
+        }
+        CHECK(sum == p.peak_allocated_bytes);
+        CHECK(p.peak_allocated_bytes == p.weights_bytes + p.gradient_bytes + p.master_bytes + p.optimizer_bytes + p.saved_bytes +
+                                            p.head_bytes + p.fixed_bytes);
+        llmsize::test::check_recipe_text(*c, w, e.value(), "megatron");
       }
-      CHECK(sum == p.peak_allocated_bytes);
-      CHECK(p.peak_allocated_bytes == p.weights_bytes + p.gradient_bytes + p.master_bytes + p.optimizer_bytes + p.saved_bytes +
-                                          p.head_bytes + p.fixed_bytes);
-      llmsize::test::check_recipe_text(*c, w, e.value(), "megatron");
-    }
-  CHECK(phases == std::set<RecipePhase>{RecipePhase::MegatronLoss, RecipePhase::AttentionForward, RecipePhase::MlpBackward});
+  CHECK(phases ==
+        std::set<RecipePhase>{RecipePhase::MegatronLoss, RecipePhase::AttentionForward, RecipePhase::MlpBackward, RecipePhase::MegatronStep});
   llmsize::test::check_no_words_seen(no_words, seen);
 }
 
@@ -366,7 +435,8 @@ TEST_CASE("megatron recipe: what Megatron-LM's legacy GPT path does not do is re
   llmsize::test::check_refusals(gpt2, base, {
       {"a Llama layer", [](ModelConfig& c, Workload&) { c = preset("llama-2-7b").config; }, "legacy GPT layer"},
       {"flash attention", [](ModelConfig&, Workload& w) { w.flash_attention = true; }, "--use-flash-attn"},
-      {"ZeRO 1", [](ModelConfig&, Workload& w) { w.sharding = Sharding::Zero1; }, "--use-distributed-optimizer"},
+      {"ZeRO 2", [](ModelConfig&, Workload& w) { w.sharding = Sharding::Zero2; }, "--zero 2, 3, fsdp"},
+      {"FSDP", [](ModelConfig&, Workload& w) { w.sharding = Sharding::Fsdp; }, "--use-distributed-optimizer"},
       {"selective recomputation", [](ModelConfig&, Workload& w) { w.recompute = Recompute::Selective; }, "--recompute none"},
       {"no dropout", [](ModelConfig&, Workload& w) { w.dropout = false; }, "dropout 0.1"},
       {"bf16 gradients", [](ModelConfig&, Workload& w) { w.dtype = ComputeDtype::BF16; w.grad_dtype = GradDtype::BF16; },
