@@ -262,6 +262,14 @@ TEST_CASE("What PyTorch reports of a card makes the engine profiles run on any G
   Workload w;
   CHECK(find_field("gsms")->set(w, "-1")->field == "gsms");
   CHECK(find_field("gcc")->set(w, "21")->field == "gcc");
+  // B300 is sm_103 (NVIDIA's CUDA GPU Compute Capability table: "10.3 | NVIDIA GB300 NVIDIA B300"),
+  // so the recipes that need sm80 or newer (torchtune's flex attention) run on it.
+  REQUIRE(find_gpu("b300") != nullptr);
+  CHECK(find_gpu("b300")->cuda_cc == Approx(10.3));
+  const auto tt = estimate(c, with({{"mode", "training"}, {"recipe", "torchtune"}, {"gpu", "b300"}, {"prec", "pure"}, {"ostate", "bf16"}}));
+  INFO(join(tt.issues()));
+  REQUIRE(tt.ok());
+  CHECK(tt.value().training.recipe.has_value());
 }
 
 TEST_CASE("Apple's GPU wired limit is a setting", "[core][gpu]") {
