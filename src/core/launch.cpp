@@ -301,6 +301,67 @@ Result<LaunchCommand> torchtune_command(const ModelConfig& cfg, const Workload& 
   return c;
 }
 
+// Megatron-LM 040eac94's `torchrun … pretrain_gpt.py` (arguments.py: every flag below is its
+// spelling there) with the settings the megatron recipe assumed (training_recipe_megatron.cpp): the
+// layout, the model's shape, the micro-batch and the global batch it makes with the accumulation,
+// fp16 or bf16, the distributed optimizer, dropout 0.1, and a tokenizer whose size is the model's
+// vocabulary before padding (GPT2BPETokenizer's 50,257, or NullTokenizer's --vocab-size + 1,
+// tokenizer/tokenizer.py _NullTokenizer). Recomputation, flash attention, learned absolute positions
+// and Adam are the script's defaults at that commit. One flag a line.
+Result<LaunchCommand> megatron_command(const ModelConfig& cfg, const Workload& w) {
+  auto gpu = gpu_of(w);
+  if (!gpu) return gpu.issues();
+  if (auto rp = recipe_peak(cfg, w, *gpu); !rp) return rp.issues();
+  LaunchCommand c;
+  c.engine = "torchrun";
+  c.version = "Megatron-LM 040eac94 (July 2023) pretrain_gpt.py";
+  c.one_a_line = true;
+  // torchrun (torch/distributed/run.py): one process a GPU; past 8 GPUs, nodes of the largest
+  // count up to 8 that divides them, meeting at a c10d rendezvous.
+  i64 per_node = std::min<i64>(w.gpus, 8);
+  while (w.gpus % per_node != 0) --per_node;
+  if (per_node == w.gpus) {
+    c.program = {"torchrun", "--nproc_per_node", std::to_string(w.gpus), "pretrain_gpt.py"};
+  } else {
+    const std::string nodes = std::to_string(w.gpus / per_node);
+    c.program = {"torchrun", "--nnodes", nodes, "--nproc_per_node", std::to_string(per_node), "--rdzv_backend", "c10d",
+                 "--rdzv_endpoint", "HOST:29500", "pretrain_gpt.py"};
+    c.notes.push_back(issue_row("gpus", Str::launch_note_mg_nodes, nodes, std::to_string(per_node)));
+  }
+  const i64 dp = w.gpus / (w.tp * w.pp);
+  auto add = [&](const char* flag, const std::string& value, const char* field) { c.flags.push_back({flag, value, field}); };
+  add("--tensor-model-parallel-size", std::to_string(w.tp), "tp");
+  add("--pipeline-model-parallel-size", std::to_string(w.pp), "pp");
+  if (w.seq_parallel && w.tp > 1) add("--sequence-parallel", "", "sp");
+  if (w.sharding == Sharding::Zero1) add("--use-distributed-optimizer", "", "zero");
+  add("--num-layers", std::to_string(cfg.n_layers), "model");
+  add("--hidden-size", std::to_string(cfg.d_model), "model");
+  add("--ffn-hidden-size", std::to_string(cfg.d_ff), "model");
+  add("--num-attention-heads", std::to_string(cfg.n_heads), "model");
+  add("--seq-length", std::to_string(w.seq), "seq");
+  add("--max-position-embeddings", std::to_string(cfg.max_positions), "model");
+  if (!cfg.tie_embeddings) add("--untie-embeddings-and-output-weights", "", "model");
+  if (!cfg.bias_qkv) add("--disable-bias-linear", "", "model");
+  add("--micro-batch-size", std::to_string(w.batch), "batch");
+  add("--global-batch-size", std::to_string(w.batch * w.grad_accum * dp), "accum");
+  add(w.dtype == ComputeDtype::BF16 ? "--bf16" : "--fp16", "", "dtype");
+  if (w.dtype == ComputeDtype::F16 && w.grad_dtype == GradDtype::F32) add("--accumulate-allreduce-grads-in-fp32", "", "gdt");
+  add("--attention-dropout", "0.1", "dropout");
+  add("--hidden-dropout", "0.1", "dropout");
+  if (cfg.vocab == 50257) {
+    add("--tokenizer-type", "GPT2BPETokenizer", "model");
+    add("--vocab-file", "gpt2-vocab.json", "model");
+    add("--merge-file", "gpt2-merges.txt", "model");
+    c.notes.push_back(issue_row("model", Str::launch_note_mg_gpt2));
+  } else {
+    add("--tokenizer-type", "NullTokenizer", "model");
+    add("--vocab-size", std::to_string(cfg.vocab - 1), "model");
+    c.notes.push_back(issue_row("model", Str::launch_note_mg_null, with_commas(cfg.vocab)));
+  }
+  c.notes.push_back(issue_row("recipe", Str::launch_note_mg_data));
+  return c;
+}
+
 bool plain_word(std::string_view s) {
   if (s.empty()) return false;
   for (char ch : s)
@@ -327,7 +388,7 @@ std::string LaunchCommand::text() const {
       out += " \\\n  " + shell_word(f.flag + "=" + f.value);
       continue;
     }
-    out += " " + f.flag;
+    out += one_a_line ? " \\\n  " + f.flag : " " + f.flag;
     if (!f.value.empty()) out += " " + shell_word(f.value);
   }
   return out;
@@ -336,6 +397,7 @@ std::string LaunchCommand::text() const {
 Result<LaunchCommand> launch_command(const ModelConfig& cfg, const Workload& w, std::string_view model) {
   if (auto issues = validate(w); !issues.empty()) return issues;
   if (w.mode == Mode::Training && w.recipe == Recipe::Torchtune) return torchtune_command(cfg, w);
+  if (w.mode == Mode::Training && w.recipe == Recipe::Megatron) return megatron_command(cfg, w);
   if (w.mode == Mode::Training) return w.sharding == Sharding::Fsdp ? fsdp_config(w) : deepspeed_config(w);
   Result<LaunchCommand> c = issue_row("rt", Str::exp_no_engine, std::string(to_string(w.runtime)));
   if (w.runtime == Runtime::Vllm) c = vllm_command(w, model);

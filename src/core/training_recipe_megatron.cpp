@@ -52,7 +52,10 @@ bool megatron_gpt_layer(const ModelConfig& c) {
          (c.act == Activation::Gelu || c.act == Activation::GeluTanh) && c.pos == PosKind::Learned && c.pos_offset == 0 &&
          c.n_kv_heads == c.n_heads && c.head_dim * c.n_heads == c.d_model && !c.parallel_block && c.norm_ffn_input &&
          !c.norm_sandwich && !c.norm_qk && !c.is_moe() && c.sliding_window == 0 && !c.varies_by_layer() && !c.mla.enabled &&
-         !c.linear.enabled() && !c.mamba.enabled() && !c.mamba1.enabled() && !c.vision.enabled() && c.block_pattern.empty();
+         !c.linear.enabled() && !c.mamba.enabled() && !c.mamba1.enabled() && !c.vision.enabled() && c.block_pattern.empty() &&
+         // --disable-bias-linear drops the biases of q/k/v, the attention's output and both MLP
+         // matrices together; the output layer has none (parallel_lm_logits, no bias).
+         c.bias_qkv == c.bias_o && c.bias_o == c.bias_ffn && !c.bias_lm_head;
 }
 
 // fused_softmax.py FusedScaleMaskSoftmax.is_kernel_available for the causal kernel: fp16/bf16,
@@ -68,6 +71,8 @@ std::optional<Issue> megatron_scope(const ModelConfig& c, const Workload& w) {
   if (!megatron_gpt_layer(c)) return refuse(Str::recipe_mg_shape);
   if (w.ep != 1) return refuse(Str::recipe_mg_ep);
   if (c.n_layers % w.pp != 0) return refuse(Str::recipe_mg_layers, std::to_string(c.n_layers));
+  // arguments.py validate_args: assert args.max_position_embeddings >= args.seq_length.
+  if (c.max_positions > 0 && w.seq > c.max_positions) return refuse(Str::recipe_mg_positions, std::to_string(c.max_positions));
   // ColumnParallelLinear and RowParallelLinear divide() their widths by tp, and sequence
   // parallelism's scatter splits the sequence into tp equal parts; both assert.
   if (c.d_ff % w.tp != 0) return refuse(Str::recipe_mg_tp_ffn, std::to_string(c.d_ff));

@@ -319,7 +319,9 @@ TEST_CASE("check-log: a hostile Megatron-LM log gets named errors, not guesses",
   REQUIRE(e.ok());
   CHECK(e->arguments.size() == 2048);
   CHECK(e->engine == LogEngine::Megatron);
-  auto ec = check_log(*e, gpt2, Workload{});
+  Workload w1024;  // within gpt2-medium's 1,024 learned positions, as Megatron-LM asserts
+  w1024.seq = 1024;
+  auto ec = check_log(*e, gpt2, w1024);
   INFO(join(ec.issues()));
   REQUIRE(ec.ok());
   CHECK(ec->rows.empty());  // rank 7 of a one-GPU run: not a rank of the layout checked
@@ -335,7 +337,7 @@ TEST_CASE("check-log: a hostile Megatron-LM log gets named errors, not guesses",
   auto first = parse_engine_log("[Rank 0] (after 1 iterations) memory (MB) | allocated: 1.0 | max allocated: 2.0\n");
   REQUIRE(first.ok());
   // (The log says nothing else: the workload's own settings stand, here Megatron-LM's defaults.)
-  auto fc = check_log(*first, gpt2, llmsize::test::with({{"flash", "0"}, {"dropout", "1"}, {"rc", "none"}, {"dtype", "fp16"}}));
+  auto fc = check_log(*first, gpt2, llmsize::test::with({{"flash", "0"}, {"dropout", "1"}, {"rc", "none"}, {"dtype", "fp16"}, {"seq", "1024"}}));
   INFO(join(fc.issues()));
   REQUIRE(fc.ok());
   REQUIRE(fc->notes.size() == 1);

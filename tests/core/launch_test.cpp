@@ -189,3 +189,77 @@ TEST_CASE("export: --recipe torchtune as tune run full_finetune_single_device wi
   CHECK(refused("llama-3.1-8b", tt({{"lora", "8"}})).message.find("lora_finetune_single_device") != std::string::npos);
   CHECK(refused("gemma-2-9b", tt({})).field == "recipe");
 }
+
+TEST_CASE("export: --recipe megatron as torchrun pretrain_gpt.py with the layout and shape the recipe assumed", "[core][export]") {
+  auto mg = [](std::initializer_list<std::pair<const char*, const char*>> extra) {
+    Workload w = with({{"mode", "training"}, {"recipe", "megatron"}, {"gpu", "a100-80gb"}, {"gpus", "4"}, {"dtype", "fp16"},
+                       {"flash", "0"}, {"dropout", "1"}, {"seq", "1024"}, {"opt", "adamw"}, {"prec", "mixed"}, {"rc", "none"}});
+    for (auto [k, v] : extra) {
+      const WorkloadField* f = find_field(k);
+      REQUIRE(f != nullptr);
+      REQUIRE_FALSE(f->set(w, v));
+    }
+    return w;
+  };
+  // The TP 2 × PP 2 run the megatron recipe is calibrated on (liguodongiot/llm-action,
+  // train/megatron/gpt2/model_train.md): its argument block prints tensor_model_parallel_size 2,
+  // pipeline_model_parallel_size 2, sequence_parallel True, micro_batch_size 4, global_batch_size 16,
+  // fp16 True, num_layers 24, hidden_size 1024, ffn_hidden_size 4096, num_attention_heads 16,
+  // seq_length 1024, max_position_embeddings 1024, tokenizer_type GPT2BPETokenizer.
+  const LaunchCommand c = command("gpt2-medium", mg({{"tp", "2"}, {"pp", "2"}, {"sp", "1"}, {"batch", "4"}, {"accum", "4"}}));
+  CHECK(c.engine == "torchrun");
+  CHECK(c.version == "Megatron-LM 040eac94 (July 2023) pretrain_gpt.py");
+  CHECK(c.text() ==
+        "torchrun --nproc_per_node 4 pretrain_gpt.py \\\n  --tensor-model-parallel-size 2 \\\n  --pipeline-model-parallel-size 2 \\\n"
+        "  --sequence-parallel \\\n  --num-layers 24 \\\n  --hidden-size 1024 \\\n  --ffn-hidden-size 4096 \\\n  --num-attention-heads 16 \\\n"
+        "  --seq-length 1024 \\\n  --max-position-embeddings 1024 \\\n  --micro-batch-size 4 \\\n  --global-batch-size 16 \\\n  --fp16 \\\n"
+        "  --attention-dropout 0.1 \\\n  --hidden-dropout 0.1 \\\n  --tokenizer-type GPT2BPETokenizer \\\n  --vocab-file gpt2-vocab.json \\\n"
+        "  --merge-file gpt2-merges.txt");
+  for (const LaunchFlag& f : c.flags) {
+    INFO(f.flag);
+    CHECK((f.field == "model" || find_field(f.field) != nullptr));
+  }
+  REQUIRE(c.notes.size() == 2);
+  CHECK(c.notes[0].message.find("GPT-2's BPE files") != std::string::npos);
+  CHECK(c.notes[1].message.find("--log-interval") != std::string::npos);
+  auto has = [](const LaunchCommand& x, const std::string& flag, const std::string& value = "") {
+    for (const LaunchFlag& f : x.flags)
+      if (f.flag == flag && f.value == value) return true;
+    return false;
+  };
+  // The distributed optimizer, bf16, fp32 gradients with fp16; DP 4 makes the global batch.
+  const LaunchCommand d = command("gpt2-medium", mg({{"zero", "1"}, {"batch", "1"}, {"accum", "2"}, {"dtype", "bf16"}}));
+  CHECK(has(d, "--use-distributed-optimizer"));
+  CHECK(has(d, "--bf16"));
+  CHECK(has(d, "--global-batch-size", "8"));
+  CHECK_FALSE(has(d, "--accumulate-allreduce-grads-in-fp32"));
+  CHECK(has(command("gpt2-medium", mg({{"gdt", "fp32"}})), "--accumulate-allreduce-grads-in-fp32"));
+  // Past one node: nodes of 8, or of the largest count up to 8 that divides the GPUs.
+  const LaunchCommand n16 = command("gpt2-medium", mg({{"gpus", "16"}, {"tp", "8"}, {"batch", "2"}}));
+  CHECK(n16.text().rfind("torchrun --nnodes 2 --nproc_per_node 8 --rdzv_backend c10d --rdzv_endpoint HOST:29500 pretrain_gpt.py", 0) == 0);
+  CHECK(n16.notes[0].field == "gpus");
+  CHECK(command("gpt2-medium", mg({{"gpus", "12"}, {"tp", "4"}})).text().rfind("torchrun --nnodes 2 --nproc_per_node 6 ", 0) == 0);
+  // Another vocabulary: NullTokenizer's --vocab-size + 1 tokens; untied heads and bias-free layers.
+  ModelConfig other = preset("gpt2-medium").config;
+  other.vocab = 50304;
+  other.tie_embeddings = false;
+  other.bias_qkv = other.bias_o = other.bias_ffn = false;
+  auto o = launch_command(other, mg({}), "");
+  INFO(join(o.issues()));
+  REQUIRE(o.ok());
+  CHECK(has(o.value(), "--tokenizer-type", "NullTokenizer"));
+  CHECK(has(o.value(), "--vocab-size", "50303"));
+  CHECK(has(o.value(), "--untie-embeddings-and-output-weights"));
+  CHECK(has(o.value(), "--disable-bias-linear"));
+  // What the recipe refuses is refused, by name: a sequence past the learned positions, biases
+  // Megatron-LM cannot drop one by one, ZeRO 2.
+  const Issue longer = refused("gpt2-medium", mg({{"seq", "2048"}}));
+  CHECK(longer.field == "recipe");
+  CHECK(longer.message.find("1024 rows") != std::string::npos);
+  ModelConfig mixed = preset("gpt2-medium").config;
+  mixed.bias_o = false;
+  auto m = launch_command(mixed, mg({}), "");
+  REQUIRE_FALSE(m.ok());
+  CHECK(m.issues().front().message.find("biases on all four linear layers or on none") != std::string::npos);
+  CHECK(refused("gpt2-medium", mg({{"zero", "2"}})).message.find("--zero 2, 3, fsdp") != std::string::npos);
+}
