@@ -362,6 +362,34 @@ Result<LaunchCommand> megatron_command(const ModelConfig& cfg, const Workload& w
   return c;
 }
 
+// LitGPT's `python finetune/lora.py` (8641822b) or `finetune/adapter.py` / `adapter_v2.py`
+// (0f021f3a), the scripts the litgpt recipe follows: their setup() flags (jsonargparse CLI:
+// --checkpoint_dir, --precision bf16-true, --quantize bnb.nf4 / bnb.nf4-dq); the micro-batch and
+// LoRA's rank are module globals at those commits, said in a note, and the peak's sequence is the
+// longest sample, which the script puts in the first micro-batch.
+Result<LaunchCommand> litgpt_command(const ModelConfig& cfg, const Workload& w, std::string_view model) {
+  auto gpu = gpu_of(w);
+  if (!gpu) return gpu.issues();
+  if (auto rp = recipe_peak(cfg, w, *gpu); !rp) return rp.issues();
+  const bool lora = w.adapter == Adapter::None;
+  const std::string script = lora ? "finetune/lora.py" : w.adapter == Adapter::V2 ? "finetune/adapter_v2.py" : "finetune/adapter.py";
+  LaunchCommand c;
+  c.engine = "litgpt";
+  c.version = lora ? "LitGPT 8641822b (Oct 2023) finetune/lora.py" : "LitGPT 0f021f3a (Jan 2024) " + script;
+  c.program = {"python", script};
+  c.flags.push_back({"--checkpoint_dir", "checkpoints/" + (model.empty() ? std::string("ORG/NAME") : std::string(model)), "model"});
+  c.flags.push_back({"--precision", "bf16-true", "prec"});
+  const bool dq = w.qlora || w.weights == WeightFormat::Nf4Dq;
+  if (dq || w.weights == WeightFormat::Nf4) c.flags.push_back({"--quantize", dq ? "bnb.nf4-dq" : "bnb.nf4", "w"});
+  if (model.empty()) c.notes.push_back(issue_row("model", Str::launch_note_litgpt_model));
+  if (lora)
+    c.notes.push_back(issue_row("lora", Str::launch_note_litgpt_lora_globals, std::to_string(w.batch), std::to_string(w.lora_rank)));
+  else
+    c.notes.push_back(issue_row("batch", Str::launch_note_litgpt_adapter_globals, std::to_string(w.batch), script));
+  c.notes.push_back(issue_row("seq", Str::launch_note_litgpt_longest, with_commas(w.seq)));
+  return c;
+}
+
 bool plain_word(std::string_view s) {
   if (s.empty()) return false;
   for (char ch : s)
@@ -398,6 +426,7 @@ Result<LaunchCommand> launch_command(const ModelConfig& cfg, const Workload& w, 
   if (auto issues = validate(w); !issues.empty()) return issues;
   if (w.mode == Mode::Training && w.recipe == Recipe::Torchtune) return torchtune_command(cfg, w);
   if (w.mode == Mode::Training && w.recipe == Recipe::Megatron) return megatron_command(cfg, w);
+  if (w.mode == Mode::Training && w.recipe == Recipe::LitGpt) return litgpt_command(cfg, w, model);
   if (w.mode == Mode::Training) return w.sharding == Sharding::Fsdp ? fsdp_config(w) : deepspeed_config(w);
   Result<LaunchCommand> c = issue_row("rt", Str::exp_no_engine, std::string(to_string(w.runtime)));
   if (w.runtime == Runtime::Vllm) c = vllm_command(w, model);

@@ -263,3 +263,40 @@ TEST_CASE("export: --recipe megatron as torchrun pretrain_gpt.py with the layout
   CHECK(m.issues().front().message.find("biases on all four linear layers or on none") != std::string::npos);
   CHECK(refused("gpt2-medium", mg({{"zero", "2"}})).message.find("--zero 2, 3, fsdp") != std::string::npos);
 }
+
+TEST_CASE("export: --recipe litgpt as the LitGPT script the recipe follows, with its flags and globals", "[core][export]") {
+  auto lg = [](std::initializer_list<std::pair<const char*, const char*>> extra) {
+    Workload w = with({{"mode", "training"}, {"recipe", "litgpt"}, {"gpu", "a100-40gb"}, {"dtype", "bf16"}, {"prec", "pure"},
+                       {"lora", "8"}, {"lt", "q,v"}, {"seq", "1304"}, {"batch", "1"}});
+    for (auto [k, v] : extra) {
+      const WorkloadField* f = find_field(k);
+      REQUIRE(f != nullptr);
+      REQUIRE_FALSE(f->set(w, v));
+    }
+    return w;
+  };
+  // finetune/lora.py at 8641822b: setup(checkpoint_dir, precision, quantize) are its flags.
+  const LaunchCommand q = command("llama-2-7b", lg({{"w", "nf4-dq"}}), "meta-llama/Llama-2-7b-hf");
+  CHECK(q.engine == "litgpt");
+  CHECK(q.version == "LitGPT 8641822b (Oct 2023) finetune/lora.py");
+  CHECK(q.text() == "python finetune/lora.py --checkpoint_dir checkpoints/meta-llama/Llama-2-7b-hf --precision bf16-true --quantize bnb.nf4-dq");
+  REQUIRE(q.notes.size() == 2);
+  CHECK(q.notes[0].message.find("micro_batch_size = 1 and lora_r = 8") != std::string::npos);
+  CHECK(q.notes[1].message.find("1,304 tokens") != std::string::npos);
+  for (const LaunchFlag& f : q.flags) {
+    INFO(f.flag);
+    CHECK((f.field == "model" || find_field(f.field) != nullptr));
+  }
+  CHECK(command("llama-2-7b", lg({{"w", "nf4"}}), "x/y").text().find("--quantize bnb.nf4") != std::string::npos);
+  CHECK(command("llama-2-7b", lg({}), "x/y").text().find("--quantize") == std::string::npos);
+  // LLaMA-Adapter v1 and v2 (0f021f3a): their own scripts; a model without a repository is a placeholder.
+  const LaunchCommand a = command("llama-2-7b", lg({{"adapter", "llama-adapter-v2"}, {"lora", "0"}, {"batch", "4"}}));
+  CHECK(a.text() == "python finetune/adapter_v2.py --checkpoint_dir checkpoints/ORG/NAME --precision bf16-true");
+  REQUIRE(a.notes.size() == 3);
+  CHECK(a.notes[0].field == "model");
+  CHECK(a.notes[1].message.find("micro_batch_size = 4 at the top of finetune/adapter_v2.py") != std::string::npos);
+  CHECK(command("llama-2-7b", lg({{"adapter", "llama-adapter"}, {"lora", "0"}})).program[1] == "finetune/adapter.py");
+  // What the recipe refuses is refused, by name.
+  CHECK(refused("llama-2-7b", lg({{"gpus", "2"}})).field == "recipe");
+  CHECK(refused("llama-2-7b", lg({{"lt", "q,k,v"}})).message.find("--lora-targets q,v") != std::string::npos);
+}
