@@ -390,6 +390,58 @@ Result<LaunchCommand> litgpt_command(const ModelConfig& cfg, const Workload& w, 
   return c;
 }
 
+// TRL 0.13.0's `trl sft` (trl/cli.py: accelerate launch of trl/scripts/sft.py, whose parser is
+// ScriptArguments, SFTConfig and ModelConfig) with what the hf-peft recipe assumed
+// (training_recipe_hf.cpp): the model loaded in bf16 with flash attention 2, packed sequences of
+// --seq tokens (SFTConfig packing, max_seq_length), micro-batch and accumulation, gradient
+// checkpointing or not, bf16=True autocast for --precision mixed, torch AdamW, and LoRA through
+// get_peft_config (lora_r, lora_target_modules, lora_dropout 0.05 or 0) on a bf16 base or a
+// bitsandbytes nf4 one (get_quantization_config: load_in_4bit, bnb_4bit_quant_type, nested quant).
+Result<LaunchCommand> hf_peft_command(const ModelConfig& cfg, const Workload& w, std::string_view model) {
+  auto gpu = gpu_of(w);
+  if (!gpu) return gpu.issues();
+  if (auto rp = recipe_peak(cfg, w, *gpu); !rp) return rp.issues();
+  LaunchCommand c;
+  c.engine = "trl";
+  c.version = "TRL 0.13.0 trl sft (scripts/sft.py) · transformers 4.48.1 · PEFT 0.13.2";
+  c.one_a_line = true;
+  c.program = {"trl", "sft"};
+  auto add = [&](const char* flag, const std::string& value, const char* field) { c.flags.push_back({flag, value, field}); };
+  add("--model_name_or_path", model.empty() ? std::string("MODEL") : std::string(model), "model");
+  add("--dataset_name", "DATASET", "seq");
+  add("--torch_dtype", "bfloat16", "dtype");
+  add("--attn_implementation", "flash_attention_2", "flash");
+  add("--packing", "", "seq");
+  add("--max_seq_length", std::to_string(w.seq), "seq");
+  add("--per_device_train_batch_size", std::to_string(w.batch), "batch");
+  add("--gradient_accumulation_steps", std::to_string(w.grad_accum), "accum");
+  if (w.recompute == Recompute::Full) add("--gradient_checkpointing", "", "rc");
+  if (w.precision == Precision::Mixed) add("--bf16", "", "prec");
+  add("--optim", "adamw_torch", "opt");
+  const bool four_bit = w.qlora || w.weights == WeightFormat::Nf4 || w.weights == WeightFormat::Nf4Dq;
+  if (w.lora_rank > 0) {
+    add("--use_peft", "", "lora");
+    add("--lora_r", std::to_string(w.lora_rank), "lora");
+    std::string modules;
+    constexpr std::pair<std::uint32_t, const char*> kModules[] = {{kLoraQ, "q_proj"},       {kLoraK, "k_proj"},  {kLoraV, "v_proj"},
+                                                                  {kLoraO, "o_proj"},       {kLoraGate, "gate_proj"},
+                                                                  {kLoraUp, "up_proj"},     {kLoraDown, "down_proj"}};
+    for (auto [bit, name] : kModules)
+      if (w.lora_targets & bit) modules += (modules.empty() ? "" : " ") + std::string(name);
+    c.flags.push_back({"--lora_target_modules", modules, "lt", true});
+    add("--lora_dropout", w.dropout ? "0.05" : "0.0", "dropout");
+  }
+  if (four_bit) {
+    add("--load_in_4bit", "", "w");
+    add("--bnb_4bit_quant_type", "nf4", "w");
+    if (w.qlora || w.weights == WeightFormat::Nf4Dq) add("--use_bnb_nested_quant", "", "w");
+  }
+  add("--output_dir", "out", "model");
+  if (model.empty()) c.notes.push_back(issue_row("model", Str::launch_note_model));
+  c.notes.push_back(issue_row("seq", Str::launch_note_trl_dataset, with_commas(w.seq)));
+  return c;
+}
+
 bool plain_word(std::string_view s) {
   if (s.empty()) return false;
   for (char ch : s)
@@ -417,7 +469,15 @@ std::string LaunchCommand::text() const {
       continue;
     }
     out += one_a_line ? " \\\n  " + f.flag : " " + f.flag;
-    if (!f.value.empty()) out += " " + shell_word(f.value);
+    if (f.words) {
+      for (size_t at = 0; at < f.value.size();) {
+        const size_t end = std::min(f.value.find(' ', at), f.value.size());
+        if (end > at) out += " " + shell_word(std::string_view(f.value).substr(at, end - at));
+        at = end + 1;
+      }
+    } else if (!f.value.empty()) {
+      out += " " + shell_word(f.value);
+    }
   }
   return out;
 }
@@ -427,6 +487,7 @@ Result<LaunchCommand> launch_command(const ModelConfig& cfg, const Workload& w, 
   if (w.mode == Mode::Training && w.recipe == Recipe::Torchtune) return torchtune_command(cfg, w);
   if (w.mode == Mode::Training && w.recipe == Recipe::Megatron) return megatron_command(cfg, w);
   if (w.mode == Mode::Training && w.recipe == Recipe::LitGpt) return litgpt_command(cfg, w, model);
+  if (w.mode == Mode::Training && w.recipe == Recipe::HfPeft && w.sharding != Sharding::Fsdp) return hf_peft_command(cfg, w, model);
   if (w.mode == Mode::Training) return w.sharding == Sharding::Fsdp ? fsdp_config(w) : deepspeed_config(w);
   Result<LaunchCommand> c = issue_row("rt", Str::exp_no_engine, std::string(to_string(w.runtime)));
   if (w.runtime == Runtime::Vllm) c = vllm_command(w, model);

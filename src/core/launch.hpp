@@ -6,7 +6,8 @@
 // mixed precision, processes, activation checkpointing) with the command that reads it; with
 // --recipe torchtune, tune run full_finetune_single_device with its config's overrides; with
 // --recipe megatron, torchrun … pretrain_gpt.py (Megatron-LM 040eac94) with the layout and shape;
-// with --recipe litgpt, python finetune/lora.py (or adapter.py, adapter_v2.py) as LitGPT ran it. Each flag comes from one workload field (its key is kept beside
+// with --recipe litgpt, python finetune/lora.py (or adapter.py, adapter_v2.py) as LitGPT ran it;
+// with --recipe hf-peft on one GPU, trl sft (TRL 0.13.0's scripts/sft.py) with its flags. Each flag comes from one workload field (its key is kept beside
 // it); a field the engine has no flag for is said in a note, and a value the engine cannot take
 // (fp8 KV in llama.cpp, a 16-bit KV cache other than vLLM's model dtype, expert parallelism
 // other than vLLM's on/off over dp·tp, …) is refused with an Issue naming the field. Flag
@@ -28,6 +29,7 @@ struct LaunchFlag {
   std::string flag;   // "--max-model-len", "-ngl"
   std::string value;  // empty for a switch ("--swa-full")
   std::string field;  // the workload field it comes from ("seq"), or "model"
+  bool words = false; // the value is several words, each its own argument ("q_proj v_proj")
 };
 
 struct LaunchCommand {

@@ -300,3 +300,46 @@ TEST_CASE("export: --recipe litgpt as the LitGPT script the recipe follows, with
   CHECK(refused("llama-2-7b", lg({{"gpus", "2"}})).field == "recipe");
   CHECK(refused("llama-2-7b", lg({{"lt", "q,k,v"}})).message.find("--lora-targets q,v") != std::string::npos);
 }
+
+TEST_CASE("export: --recipe hf-peft on one GPU as TRL's trl sft with the settings the recipe assumed", "[core][export]") {
+  auto hf = [](std::initializer_list<std::pair<const char*, const char*>> extra) {
+    Workload w = with({{"mode", "training"}, {"recipe", "hf-peft"}, {"gpu", "a100-80gb"}, {"dtype", "bf16"}, {"prec", "mixed"},
+                       {"lora", "16"}, {"lt", "q,k,v,o"}, {"ostate", "fp32"}, {"rc", "full"}, {"seq", "4096"}, {"batch", "2"}});
+    for (auto [k, v] : extra) {
+      const WorkloadField* f = find_field(k);
+      REQUIRE(f != nullptr);
+      REQUIRE_FALSE(f->set(w, v));
+    }
+    return w;
+  };
+  // QLoRA with double quantization: TRL 0.13.0's ModelConfig and SFTConfig flags, one a line; the
+  // target modules are one argument each (HfArgumentParser's nargs="+").
+  const LaunchCommand q = command("mistral-7b", hf({{"w", "nf4-dq"}, {"accum", "4"}, {"dropout", "1"}}), "mistralai/Mistral-7B-v0.1");
+  CHECK(q.engine == "trl");
+  CHECK(q.text() ==
+        "trl sft \\\n  --model_name_or_path mistralai/Mistral-7B-v0.1 \\\n  --dataset_name DATASET \\\n  --torch_dtype bfloat16 \\\n"
+        "  --attn_implementation flash_attention_2 \\\n  --packing \\\n  --max_seq_length 4096 \\\n  --per_device_train_batch_size 2 \\\n"
+        "  --gradient_accumulation_steps 4 \\\n  --gradient_checkpointing \\\n  --bf16 \\\n  --optim adamw_torch \\\n  --use_peft \\\n"
+        "  --lora_r 16 \\\n  --lora_target_modules q_proj k_proj v_proj o_proj \\\n  --lora_dropout 0.05 \\\n  --load_in_4bit \\\n"
+        "  --bnb_4bit_quant_type nf4 \\\n  --use_bnb_nested_quant \\\n  --output_dir out");
+  for (const LaunchFlag& f : q.flags) {
+    INFO(f.flag);
+    CHECK((f.field == "model" || find_field(f.field) != nullptr));
+  }
+  REQUIRE(q.notes.size() == 1);
+  CHECK(q.notes[0].message.find("sequences of 4,096 tokens") != std::string::npos);
+  // Full fine-tuning without checkpointing or autocast: no PEFT, no 4-bit, no --bf16; the model a placeholder.
+  const LaunchCommand f = command("llama-3.1-8b", hf({{"lora", "0"}, {"rc", "none"}, {"prec", "pure"}, {"ostate", "bf16"}}));
+  const std::string t = f.text();
+  CHECK(t.find("--use_peft") == std::string::npos);
+  CHECK(t.find("--gradient_checkpointing") == std::string::npos);
+  CHECK(t.find("--bf16") == std::string::npos);
+  CHECK(t.find("--load_in_4bit") == std::string::npos);
+  CHECK(t.find("--model_name_or_path MODEL") != std::string::npos);
+  REQUIRE(f.notes.size() == 2);
+  CHECK(f.notes[0].field == "model");
+  // What the recipe refuses is refused, by name; FSDP stays Accelerate's configuration file.
+  CHECK(refused("llama-3.1-8b", hf({{"gpus", "2"}})).field == "recipe");
+  CHECK(refused("gemma-2-9b", hf({})).field == "recipe");
+  CHECK(command("llama-3.1-8b", hf({{"lora", "0"}, {"gpus", "2"}, {"zero", "fsdp"}, {"ostate", "bf16"}})).config_name == "fsdp_config.yaml");
+}
