@@ -170,8 +170,9 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
   big_number(app.fonts, printf_text(T(Str::mem_on_gpu), e.gpu.name.c_str()).c_str(), T(fits ? Str::mem_fits : Str::mem_no_fit),
              printf_text(T(Str::mem_usable_per_gpu), core::format_bytes(cap, u).c_str()), col * 1.2f, &fit_colour);
   flow_same_line(col * 0.75f);
-  big_number(app.fonts, T(Str::mem_gpus_needed), min_gpus > 0 ? std::to_string(min_gpus) : "-", T(Str::mem_ideal_split),
-             col * 0.75f);
+  const bool layout_only = training && e.training.recipe && e.training.recipe->recipe != core::Recipe::Megatron;
+  big_number(app.fonts, T(Str::mem_gpus_needed), min_gpus > 0 ? std::to_string(min_gpus) : "-",
+             T(layout_only ? Str::mem_recipe_layout : Str::mem_ideal_split), col * 0.75f);
   if (mf.max_context) {
     const core::i64 max_context = mf.max_context->value(e).whole;
     flow_same_line(col);

@@ -539,7 +539,13 @@ const Figure kFigures[] = {
                lora ? "Hu et al. 2021 (LoRA): A r×d_in, B d_out×r" : tx(l, Str::fx_tensor_inventory)};
      }},
     {"training.min_gpus", "Minimum GPUs", Unit::Count, Train, [](E e) -> V { return e.training.min_gpus; }, Lower,
-     [](C, W, E e, La l) -> D { return {tx(l, Str::fx_min_gpus_training, n(e.training.min_gpus)), tx(l, Str::fx_min_gpus_training_ref)}; }},
+     [](C, W w, E e, La l) -> D {
+       if (e.training.recipe && e.training.recipe->recipe != Recipe::Megatron)  // a recipe of one layout
+         return {tx(l, Str::fx_min_gpus_recipe, n(w.gpus), n(e.training.min_gpus)) +
+                     (e.training.min_gpus == 0 ? tx(l, Str::fx_never_fits) : std::string()),
+                 tx(l, Str::fx_min_gpus_recipe_ref)};
+       return {tx(l, Str::fx_min_gpus_training, n(e.training.min_gpus)), tx(l, Str::fx_min_gpus_training_ref)};
+     }},
 
     // ---- Throughput ------------------------------------------------------------------------
     {"throughput.decode_bytes_per_step", "Bytes read per decode step", Unit::Bytes, Inf,

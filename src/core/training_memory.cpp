@@ -293,9 +293,10 @@ Result<TrainingMemory> training_memory(const ModelConfig& cfg, const Inventory& 
       m.min_gpus = room > 0 ? ceil_div(need.value(), room) : 0;
     }
   }
-  // A one-GPU recipe (its multi-GPU strategies are refused): one, or none fits. The megatron
-  // recipe models the layout given; the ideal split above stays its lower bound.
-  if (m.recipe && m.recipe->recipe != Recipe::Megatron) m.min_gpus = m.fits ? 1 : 0;
+  // The other recipes model only the layout given (one GPU, or hf-peft's FSDP over --gpus): it,
+  // or none fits. The megatron recipe models the layout given too, but any tp · pp · dp; the ideal
+  // split above stays its lower bound.
+  if (m.recipe && m.recipe->recipe != Recipe::Megatron) m.min_gpus = m.fits ? w.gpus : 0;
   return m;
 }
 

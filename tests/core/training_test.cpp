@@ -200,3 +200,27 @@ TEST_CASE("Full fine-tuning of a 7B model needs more than one 80 GB GPU", "[core
             e.training.optimizer_bytes ==
         16 * e.params.total);
 }
+
+TEST_CASE("Under a recipe of one layout, the GPUs needed are that layout's, or none", "[core][training][fit]") {
+  auto min_gpus_of = [](const char* id, std::initializer_list<std::pair<const char*, const char*>> kv) {
+    const ModelConfig c = preset(id).config;
+    const Workload w = with(kv);
+    const Estimate e = run(c, w);
+    REQUIRE(e.training.recipe.has_value());
+    std::string formula;
+    for (const Explanation& x : explain(c, w, e))
+      if (x.key == "training.min_gpus") formula = x.formula;
+    return std::make_pair(e.training.min_gpus, formula);
+  };
+  // hf-peft's full fine-tuning over FSDP on two GPUs fits: the layout's two.
+  const auto [fsdp, fsdp_text] = min_gpus_of("llama-3.2-1b", {{"mode", "training"}, {"recipe", "hf-peft"}, {"gpu", "a100-80gb"},
+                                                              {"gpus", "2"}, {"zero", "fsdp"}, {"lora", "0"}, {"ostate", "bf16"},
+                                                              {"rc", "full"}, {"seq", "2048"}});
+  CHECK(fsdp == 2);
+  CHECK(fsdp_text.find("the recipe's own layout, 2 GPU(s)") != std::string::npos);
+  // torchtune's Llama 3.1 8B does not fit a 24 GB card: none, said so, not a count of an ideal split.
+  const auto [none, none_text] = min_gpus_of("llama-3.1-8b", {{"mode", "training"}, {"recipe", "torchtune"}, {"gpu", "rtx-4090"},
+                                                              {"prec", "pure"}, {"ostate", "bf16"}, {"seq", "4096"}});
+  CHECK(none == 0);
+  CHECK(none_text.find("(never fits)") != std::string::npos);
+}
