@@ -290,6 +290,12 @@ struct Reader {
     if (auto v = after(l, "Available KV cache memory: ")) figure("kv_available_bytes", *v * kGiBd, l), ++vllm;
     if (auto v = after(l, "GPU KV cache size: ")) figure("kv_tokens", *v, l), ++vllm;
     if (auto v = after(l, "Setting attention block size to ")) figure("attn_block_size", *v, l), ++vllm;
+    // gpu_model_runner.py capture_model: "Graph capturing finished in %.0f secs, took %.2f GiB".
+    if (after(l, "Graph capturing finished in ")) {
+      const size_t x = l.find(", took ");
+      if (x != std::string_view::npos)
+        if (auto g = leading_number(l.substr(x + 7))) figure("cuda_graph_bytes", *g * kGiBd, l), ++vllm;
+    }
     if (auto v = after(l, "Maximum concurrency for ")) {
       const size_t x = l.find("tokens per request: ");
       if (x != std::string_view::npos)
@@ -632,6 +638,10 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
   }
   if (log.engine == LogEngine::Vllm && !log.version.empty() && log.version.rfind("0.19", 0) != 0)
     out.notes.push_back(issue_row("log", Str::log_note_version, std::string(kVllmVersion), log.version));
+  // The CUDA graphs vLLM 0.19 captures after the KV cache is allocated (gpu_worker.py
+  // compile_or_warm_up_model), from the memory outside gpu_memory_utilization's share: said, not modelled.
+  if (const auto* g = log.engine == LogEngine::Vllm ? log.find("cuda_graph_bytes") : nullptr)
+    out.notes.push_back(issue_row("log", Str::log_note_vllm_graphs, fixed(g->value / kGiBd, 2)));
   out.workload = w;
   auto e = estimate(cfg, w);
   if (!e) return e.issues();

@@ -94,6 +94,16 @@ TEST_CASE("check-log: an older vLLM log names its version and its rank-0 figures
   // 44.42 GiB: no catalog card has that CUDA total (the catalog's L40S, under another driver with ECC on,
   // reports 44.52 GiB), so a check would say so and run on the card asked for.
   CHECK(log.find("total_bytes")->value == Approx(44.42 * 1073741824.0));
+  // "Graph capturing finished in 53 secs, took 3.45 GiB": captured after the KV cache, from the
+  // memory outside the budget; a check says so rather than setting a figure beside it.
+  CHECK(log.find("cuda_graph_bytes")->value == Approx(3.45 * 1073741824.0));
+  auto c = check_log(log, preset("qwen3-30b-a3b").config, Workload{});
+  INFO(join(c.issues()));
+  REQUIRE(c.ok());
+  const auto graphs = std::find_if(c->notes.begin(), c->notes.end(), [](const Issue& n) { return n.message.find("CUDA graphs took 3.45 GiB") != std::string::npos; });
+  REQUIRE(graphs != c->notes.end());
+  CHECK(message_in(*graphs, Lang::Zh).find("日志中的 CUDA 图占用 3.45 GiB") == 0);
+  for (const auto& r : c->rows) CHECK(r.key != "cuda_graph_bytes");
 }
 
 TEST_CASE("check-log: llama.cpp's KV cache lines reproduced from the settings it prints", "[calibration][checklog]") {
@@ -282,6 +292,21 @@ TEST_CASE("check-log: a Megatron-LM training log, its arguments and every rank b
   CHECK(row(*t, "max_allocated:1").ours_value == row(*t, "max_allocated:0").ours_value);
   CHECK(row(*t, "max_allocated:3").rel_diff == Approx(-0.0031).margin(0.0003));
   CHECK(row(*t, "max_allocated:2").label == "[Rank 2] max allocated (stage 1)");
+
+  // The same run with --use-distributed-optimizer: the recipe's --zero 1. Over one data-parallel
+  // rank (4 stages on 4 GPUs) it shards nothing, so every figure stays the replicated optimizer's.
+  std::string text = read_text("fuzz/corpus/engine_log/megatron-gpt345m-pp4.log");
+  const std::string off = "use_distributed_optimizer ....................... False";
+  REQUIRE(text.find(off) != std::string::npos);
+  text.replace(text.find(off), off.size(), "use_distributed_optimizer ....................... True");
+  auto dist_log = parse_engine_log(text);
+  REQUIRE(dist_log.ok());
+  auto dist = check_log(*dist_log, preset("gpt2-medium").config, Workload{});
+  INFO(join(dist.issues()));
+  REQUIRE(dist.ok());
+  CHECK(dist->workload.sharding == Sharding::Zero1);
+  REQUIRE(dist->rows.size() == c->rows.size());
+  for (size_t i = 0; i < c->rows.size(); ++i) CHECK(dist->rows[i].ours_value == c->rows[i].ours_value);
 
   // The wrong model is named, argument by argument.
   auto wrong = check_log(log, preset("gpt2").config, Workload{});
