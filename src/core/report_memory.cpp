@@ -372,6 +372,7 @@ std::string estimate_text(const ModelConfig& cfg, const Workload& w, const Estim
     o += prints("vLLM", kVllmVersion, vllm_settings(v, ", "));
     for (const auto& line : vllm_log(v)) o += "  " + line + "\n";
     if (v.hybrid()) o += "  " + printf_text(tr(Str::rep_vllm_groups, lang), n(static_cast<i64>(v.groups.size())).c_str()) + "\n";
+    o += "  " + printf_text(tr(Str::rep_vllm_graphs, lang), format_bytes(v.total_bytes - v.budget_bytes, unit).c_str()) + "\n";
   }
   if (e.sglang && w.mode == Mode::Inference) {
     const SglangMemory& g = *e.sglang;
