@@ -267,15 +267,22 @@ Result<LaunchCommand> fsdp_config(const Workload& w) {
   return c;
 }
 
+// What the recipe refuses for this model and workload (and an unknown GPU): its command refuses
+// the same, by name, rather than print a run the estimate does not model.
+std::vector<Issue> recipe_refusals(const ModelConfig& cfg, const Workload& w) {
+  auto gpu = gpu_of(w);
+  if (!gpu) return gpu.issues();
+  if (auto rp = recipe_peak(cfg, w, *gpu); !rp) return rp.issues();
+  return {};
+}
+
 // torchtune's `tune run full_finetune_single_device --config NAME key=value …` (_cli/run.py; the
 // overrides are OmegaConf dotlist entries, config/_parse.py) with every setting the torchtune
 // recipe assumed (training_recipe_torchtune.cpp): the matched builder as the model, packed batches
 // of seq tokens, torch AdamW (fused), unchunked cross-entropy, no optimizer_in_bwd, compile or offloading.
 // What the recipe refuses is refused here too.
 Result<LaunchCommand> torchtune_command(const ModelConfig& cfg, const Workload& w) {
-  auto gpu = gpu_of(w);
-  if (!gpu) return gpu.issues();
-  if (auto rp = recipe_peak(cfg, w, *gpu); !rp) return rp.issues();
+  if (auto refused = recipe_refusals(cfg, w); !refused.empty()) return refused;
   const auto b = torchtune_builder_of(cfg);
   if (!b) return issue_row("recipe", Str::recipe_tt_builder);
   if (b->config.empty()) return issue_row("recipe", Str::exp_tt_no_config, b->name);
@@ -309,9 +316,7 @@ Result<LaunchCommand> torchtune_command(const ModelConfig& cfg, const Workload& 
 // tokenizer/tokenizer.py _NullTokenizer). Recomputation, flash attention, learned absolute positions
 // and Adam are the script's defaults at that commit. One flag a line.
 Result<LaunchCommand> megatron_command(const ModelConfig& cfg, const Workload& w) {
-  auto gpu = gpu_of(w);
-  if (!gpu) return gpu.issues();
-  if (auto rp = recipe_peak(cfg, w, *gpu); !rp) return rp.issues();
+  if (auto refused = recipe_refusals(cfg, w); !refused.empty()) return refused;
   LaunchCommand c;
   c.engine = "torchrun";
   c.version = "Megatron-LM 040eac94 (July 2023) pretrain_gpt.py";
@@ -368,9 +373,7 @@ Result<LaunchCommand> megatron_command(const ModelConfig& cfg, const Workload& w
 // LoRA's rank are module globals at those commits, said in a note, and the peak's sequence is the
 // longest sample, which the script puts in the first micro-batch.
 Result<LaunchCommand> litgpt_command(const ModelConfig& cfg, const Workload& w, std::string_view model) {
-  auto gpu = gpu_of(w);
-  if (!gpu) return gpu.issues();
-  if (auto rp = recipe_peak(cfg, w, *gpu); !rp) return rp.issues();
+  if (auto refused = recipe_refusals(cfg, w); !refused.empty()) return refused;
   const bool lora = w.adapter == Adapter::None;
   const std::string script = lora ? "finetune/lora.py" : w.adapter == Adapter::V2 ? "finetune/adapter_v2.py" : "finetune/adapter.py";
   LaunchCommand c;
@@ -398,9 +401,7 @@ Result<LaunchCommand> litgpt_command(const ModelConfig& cfg, const Workload& w, 
 // get_peft_config (lora_r, lora_target_modules, lora_dropout 0.05 or 0) on a bf16 base or a
 // bitsandbytes nf4 one (get_quantization_config: load_in_4bit, bnb_4bit_quant_type, nested quant).
 Result<LaunchCommand> hf_peft_command(const ModelConfig& cfg, const Workload& w, std::string_view model) {
-  auto gpu = gpu_of(w);
-  if (!gpu) return gpu.issues();
-  if (auto rp = recipe_peak(cfg, w, *gpu); !rp) return rp.issues();
+  if (auto refused = recipe_refusals(cfg, w); !refused.empty()) return refused;
   LaunchCommand c;
   c.engine = "trl";
   c.version = "TRL 0.13.0 trl sft (scripts/sft.py) · transformers 4.48.1 · PEFT 0.13.2";

@@ -25,6 +25,17 @@ LaunchCommand command(const char* id, const Workload& w, std::string_view model 
   REQUIRE(c.ok());
   return std::move(c).value();
 }
+using Settings = std::initializer_list<std::pair<const char*, const char*>>;
+// A recipe's workload (`base`, link keys) with `extra` settings on top, each through its field.
+Workload with_extra(Settings base, Settings extra) {
+  Workload w = with(base);
+  for (auto [k, v] : extra) {
+    const WorkloadField* f = find_field(k);
+    REQUIRE(f != nullptr);
+    REQUIRE_FALSE(f->set(w, v));
+  }
+  return w;
+}
 Issue refused(const char* id, const Workload& w) {
   auto c = launch_command(preset(id).config, w, "");
   REQUIRE_FALSE(c.ok());
@@ -153,15 +164,9 @@ TEST_CASE("export: training as a DeepSpeed or an Accelerate FSDP configuration, 
 }
 
 TEST_CASE("export: --recipe torchtune as tune run full_finetune_single_device with the overrides the recipe assumed", "[core][export]") {
-  auto tt = [](std::initializer_list<std::pair<const char*, const char*>> extra) {
-    Workload w = with({{"mode", "training"}, {"recipe", "torchtune"}, {"gpu", "h100-sxm"}, {"dtype", "bf16"}, {"prec", "pure"},
-                       {"ostate", "bf16"}, {"seq", "2048"}, {"batch", "4"}});
-    for (auto [k, v] : extra) {
-      const WorkloadField* f = find_field(k);
-      REQUIRE(f != nullptr);
-      REQUIRE_FALSE(f->set(w, v));
-    }
-    return w;
+  auto tt = [](Settings extra) {
+    return with_extra({{"mode", "training"}, {"recipe", "torchtune"}, {"gpu", "h100-sxm"}, {"dtype", "bf16"}, {"prec", "pure"},
+                      {"ostate", "bf16"}, {"seq", "2048"}, {"batch", "4"}}, extra);
   };
   // The config of the matched builder, the builder as the model, every setting of the estimate.
   const LaunchCommand c = command("llama-3.1-8b", tt({{"rc", "full"}, {"accum", "2"}}));
@@ -191,15 +196,9 @@ TEST_CASE("export: --recipe torchtune as tune run full_finetune_single_device wi
 }
 
 TEST_CASE("export: --recipe megatron as torchrun pretrain_gpt.py with the layout and shape the recipe assumed", "[core][export]") {
-  auto mg = [](std::initializer_list<std::pair<const char*, const char*>> extra) {
-    Workload w = with({{"mode", "training"}, {"recipe", "megatron"}, {"gpu", "a100-80gb"}, {"gpus", "4"}, {"dtype", "fp16"},
-                       {"flash", "0"}, {"dropout", "1"}, {"seq", "1024"}, {"opt", "adamw"}, {"prec", "mixed"}, {"rc", "none"}});
-    for (auto [k, v] : extra) {
-      const WorkloadField* f = find_field(k);
-      REQUIRE(f != nullptr);
-      REQUIRE_FALSE(f->set(w, v));
-    }
-    return w;
+  auto mg = [](Settings extra) {
+    return with_extra({{"mode", "training"}, {"recipe", "megatron"}, {"gpu", "a100-80gb"}, {"gpus", "4"}, {"dtype", "fp16"},
+                      {"flash", "0"}, {"dropout", "1"}, {"seq", "1024"}, {"opt", "adamw"}, {"prec", "mixed"}, {"rc", "none"}}, extra);
   };
   // The TP 2 × PP 2 run the megatron recipe is calibrated on (liguodongiot/llm-action,
   // train/megatron/gpt2/model_train.md): its argument block prints tensor_model_parallel_size 2,
@@ -265,15 +264,9 @@ TEST_CASE("export: --recipe megatron as torchrun pretrain_gpt.py with the layout
 }
 
 TEST_CASE("export: --recipe litgpt as the LitGPT script the recipe follows, with its flags and globals", "[core][export]") {
-  auto lg = [](std::initializer_list<std::pair<const char*, const char*>> extra) {
-    Workload w = with({{"mode", "training"}, {"recipe", "litgpt"}, {"gpu", "a100-40gb"}, {"dtype", "bf16"}, {"prec", "pure"},
-                       {"lora", "8"}, {"lt", "q,v"}, {"seq", "1304"}, {"batch", "1"}});
-    for (auto [k, v] : extra) {
-      const WorkloadField* f = find_field(k);
-      REQUIRE(f != nullptr);
-      REQUIRE_FALSE(f->set(w, v));
-    }
-    return w;
+  auto lg = [](Settings extra) {
+    return with_extra({{"mode", "training"}, {"recipe", "litgpt"}, {"gpu", "a100-40gb"}, {"dtype", "bf16"}, {"prec", "pure"},
+                      {"lora", "8"}, {"lt", "q,v"}, {"seq", "1304"}, {"batch", "1"}}, extra);
   };
   // finetune/lora.py at 8641822b: setup(checkpoint_dir, precision, quantize) are its flags.
   const LaunchCommand q = command("llama-2-7b", lg({{"w", "nf4-dq"}}), "meta-llama/Llama-2-7b-hf");
@@ -302,15 +295,9 @@ TEST_CASE("export: --recipe litgpt as the LitGPT script the recipe follows, with
 }
 
 TEST_CASE("export: --recipe hf-peft on one GPU as TRL's trl sft with the settings the recipe assumed", "[core][export]") {
-  auto hf = [](std::initializer_list<std::pair<const char*, const char*>> extra) {
-    Workload w = with({{"mode", "training"}, {"recipe", "hf-peft"}, {"gpu", "a100-80gb"}, {"dtype", "bf16"}, {"prec", "mixed"},
-                       {"lora", "16"}, {"lt", "q,k,v,o"}, {"ostate", "fp32"}, {"rc", "full"}, {"seq", "4096"}, {"batch", "2"}});
-    for (auto [k, v] : extra) {
-      const WorkloadField* f = find_field(k);
-      REQUIRE(f != nullptr);
-      REQUIRE_FALSE(f->set(w, v));
-    }
-    return w;
+  auto hf = [](Settings extra) {
+    return with_extra({{"mode", "training"}, {"recipe", "hf-peft"}, {"gpu", "a100-80gb"}, {"dtype", "bf16"}, {"prec", "mixed"},
+                      {"lora", "16"}, {"lt", "q,k,v,o"}, {"ostate", "fp32"}, {"rc", "full"}, {"seq", "4096"}, {"batch", "2"}}, extra);
   };
   // QLoRA with double quantization: TRL 0.13.0's ModelConfig and SFTConfig flags, one a line; the
   // target modules are one argument each (HfArgumentParser's nargs="+").
