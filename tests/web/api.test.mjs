@@ -75,6 +75,14 @@ test('the JS API gives the same report as the CLI for the same state', async () 
     '--seq', '8192', '--tp', '2', '--gpus', '2', '--json'], { encoding: 'utf8' }));
   assert.deepEqual(launch, exported);
   assert.equal(api.launchCommand({ preset: 'mixtral-8x7b' }, { rt: 'llamacpp', kvt: 'fp8' }, null).issues[0].field, 'kvt');
+  // A training recipe's own command (Megatron-LM's pretrain_gpt.py, one flag a line), the same both ways.
+  const megatron = api.launchCommand({ preset: 'gpt2-medium' }, { mode: 'training', recipe: 'megatron', gpus: 4, tp: 2, pp: 2, sp: 1,
+    dtype: 'fp16', flash: 0, dropout: 1, seq: 1024, batch: 4, accum: 4, gpu: 'a100-80gb' }, null);
+  assert.ok(megatron.command.startsWith('torchrun --nproc_per_node 4 pretrain_gpt.py \\\n  --tensor-model-parallel-size 2'), megatron.command);
+  const megatronCli = JSON.parse(execFileSync('node', ['--no-experimental-fetch', cli, 'export', '--preset', 'gpt2-medium', '--mode', 'training',
+    '--recipe', 'megatron', '--gpus', '4', '--tp', '2', '--pp', '2', '--seq-parallel', '1', '--dtype', 'fp16', '--flash', '0', '--dropout', '1',
+    '--seq', '1024', '--batch', '4', '--grad-accum', '4', '--gpu', 'a100-80gb', '--json'], { encoding: 'utf8' }));
+  assert.deepEqual(megatron, megatronCli);
   // A comparison: the same as `llmsize compare --json` prints for its link, from the link or from the cases.
   const cases = [{ model: { preset: 'llama-3-8b' }, workload: {} }, { model: { preset: 'llama-3-8b' }, workload: { w: 'q4_k_m' } }];
   const compared = api.compare(cases);
