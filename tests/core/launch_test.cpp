@@ -36,6 +36,13 @@ Workload with_extra(Settings base, Settings extra) {
   }
   return w;
 }
+// Every flag of a command names the workload field it comes from (or the model).
+void check_flag_fields(const LaunchCommand& c) {
+  for (const LaunchFlag& f : c.flags) {
+    INFO(f.flag);
+    CHECK((f.field == "model" || find_field(f.field) != nullptr));
+  }
+}
 Issue refused(const char* id, const Workload& w) {
   auto c = launch_command(preset(id).config, w, "");
   REQUIRE_FALSE(c.ok());
@@ -180,10 +187,7 @@ TEST_CASE("export: --recipe torchtune as tune run full_finetune_single_device wi
   CHECK(c.config_name.empty());
   REQUIRE(c.notes.size() == 1);
   CHECK(c.notes[0].message.find("llama3_1/8B_full_single_device's checkpointer") != std::string::npos);
-  for (const LaunchFlag& f : c.flags) {
-    INFO(f.flag);
-    CHECK((f.field == "model" || find_field(f.field) != nullptr));
-  }
+  check_flag_fields(c);
   // Mistral 7B's only single-device config is the low-memory one; its overrides undo what differs.
   CHECK(command("mistral-7b", tt({})).text().find("--config mistral/7B_full_low_memory \\\n  model._component_=torchtune.models.mistral.mistral_7b") !=
         std::string::npos);
@@ -214,10 +218,7 @@ TEST_CASE("export: --recipe megatron as torchrun pretrain_gpt.py with the layout
         "  --seq-length 1024 \\\n  --max-position-embeddings 1024 \\\n  --micro-batch-size 4 \\\n  --global-batch-size 16 \\\n  --fp16 \\\n"
         "  --attention-dropout 0.1 \\\n  --hidden-dropout 0.1 \\\n  --tokenizer-type GPT2BPETokenizer \\\n  --vocab-file gpt2-vocab.json \\\n"
         "  --merge-file gpt2-merges.txt");
-  for (const LaunchFlag& f : c.flags) {
-    INFO(f.flag);
-    CHECK((f.field == "model" || find_field(f.field) != nullptr));
-  }
+  check_flag_fields(c);
   REQUIRE(c.notes.size() == 2);
   CHECK(c.notes[0].message.find("GPT-2's BPE files") != std::string::npos);
   CHECK(c.notes[1].message.find("--log-interval") != std::string::npos);
@@ -276,10 +277,7 @@ TEST_CASE("export: --recipe litgpt as the LitGPT script the recipe follows, with
   REQUIRE(q.notes.size() == 2);
   CHECK(q.notes[0].message.find("micro_batch_size = 1 and lora_r = 8") != std::string::npos);
   CHECK(q.notes[1].message.find("1,304 tokens") != std::string::npos);
-  for (const LaunchFlag& f : q.flags) {
-    INFO(f.flag);
-    CHECK((f.field == "model" || find_field(f.field) != nullptr));
-  }
+  check_flag_fields(q);
   CHECK(command("llama-2-7b", lg({{"w", "nf4"}}), "x/y").text().find("--quantize bnb.nf4") != std::string::npos);
   CHECK(command("llama-2-7b", lg({}), "x/y").text().find("--quantize") == std::string::npos);
   // LLaMA-Adapter v1 and v2 (0f021f3a): their own scripts; a model without a repository is a placeholder.
@@ -309,10 +307,7 @@ TEST_CASE("export: --recipe hf-peft on one GPU as TRL's trl sft with the setting
         "  --gradient_accumulation_steps 4 \\\n  --gradient_checkpointing \\\n  --bf16 \\\n  --optim adamw_torch \\\n  --use_peft \\\n"
         "  --lora_r 16 \\\n  --lora_target_modules q_proj k_proj v_proj o_proj \\\n  --lora_dropout 0.05 \\\n  --load_in_4bit \\\n"
         "  --bnb_4bit_quant_type nf4 \\\n  --use_bnb_nested_quant \\\n  --output_dir out");
-  for (const LaunchFlag& f : q.flags) {
-    INFO(f.flag);
-    CHECK((f.field == "model" || find_field(f.field) != nullptr));
-  }
+  check_flag_fields(q);
   REQUIRE(q.notes.size() == 1);
   CHECK(q.notes[0].message.find("sequences of 4,096 tokens") != std::string::npos);
   // Full fine-tuning without checkpointing or autocast: no PEFT, no 4-bit, no --bf16; the model a placeholder.
