@@ -209,6 +209,13 @@ void training_notes(LaunchCommand& c, const Workload& w) {
     c.notes.push_back(issue_row("lora", w.qlora ? Str::launch_note_qlora : Str::launch_note_lora, std::to_string(w.lora_rank)));
 }
 
+// A key of the configuration file the command reads, with the workload field it comes from.
+LaunchFlag config_key(std::string key, std::string value, std::string field) {
+  LaunchFlag f{std::move(key), std::move(value), std::move(field)};
+  f.in_config = true;
+  return f;
+}
+
 Result<LaunchCommand> deepspeed_config(const Workload& w) {
   if (w.sharding == Sharding::Fsdp) return issue_row("zero", Str::exp_fsdp_not_ds);
   if (auto issue = training_limits(w, "DeepSpeed")) return *issue;
@@ -220,17 +227,17 @@ Result<LaunchCommand> deepspeed_config(const Workload& w) {
   using json_util::json;
   json j = json::object();
   j["train_micro_batch_size_per_gpu"] = w.batch;
-  c.flags.push_back({"train_micro_batch_size_per_gpu", std::to_string(w.batch), "batch"});
+  c.flags.push_back(config_key("train_micro_batch_size_per_gpu", std::to_string(w.batch), "batch"));
   j["gradient_accumulation_steps"] = w.grad_accum;
-  c.flags.push_back({"gradient_accumulation_steps", std::to_string(w.grad_accum), "accum"});
+  c.flags.push_back(config_key("gradient_accumulation_steps", std::to_string(w.grad_accum), "accum"));
   if (w.precision == Precision::Mixed && w.dtype != ComputeDtype::F32) {
     const char* key = w.dtype == ComputeDtype::BF16 ? "bf16" : "fp16";
     j[key] = {{"enabled", true}};
-    c.flags.push_back({std::string(key) + ".enabled", "true", "prec"});
+    c.flags.push_back(config_key(std::string(key) + ".enabled", "true", "prec"));
   }
   const int stage = static_cast<int>(w.sharding);  // None, Zero1, Zero2, Zero3
   j["zero_optimization"] = {{"stage", stage}};
-  c.flags.push_back({"zero_optimization.stage", std::to_string(stage), "zero"});
+  c.flags.push_back(config_key("zero_optimization.stage", std::to_string(stage), "zero"));
   c.config_text = j.dump(2) + "\n";
   if (w.recompute == Recompute::Full) c.notes.push_back(issue_row("rc", Str::launch_note_recompute));
   training_notes(c, w);
@@ -258,10 +265,10 @@ Result<LaunchCommand> fsdp_config(const Workload& w) {
                   "  fsdp_offload_params: false\n"
                   "  fsdp_auto_wrap_policy: TRANSFORMER_BASED_WRAP\n"
                   "  fsdp_activation_checkpointing: " + std::string(w.recompute == Recompute::Full ? "true" : "false") + "\n";
-  c.flags.push_back({"mixed_precision", mp, "prec"});
-  c.flags.push_back({"num_processes", std::to_string(w.gpus), "gpus"});
-  c.flags.push_back({"fsdp_sharding_strategy", "FULL_SHARD", "zero"});
-  c.flags.push_back({"fsdp_activation_checkpointing", w.recompute == Recompute::Full ? "true" : "false", "rc"});
+  c.flags.push_back(config_key("mixed_precision", mp, "prec"));
+  c.flags.push_back(config_key("num_processes", std::to_string(w.gpus), "gpus"));
+  c.flags.push_back(config_key("fsdp_sharding_strategy", "FULL_SHARD", "zero"));
+  c.flags.push_back(config_key("fsdp_activation_checkpointing", w.recompute == Recompute::Full ? "true" : "false", "rc"));
   c.notes.push_back(issue_row("batch", Str::launch_note_accum, std::to_string(w.batch), std::to_string(w.grad_accum)));
   training_notes(c, w);
   return c;
@@ -400,13 +407,9 @@ Result<LaunchCommand> litgpt_command(const ModelConfig& cfg, const Workload& w, 
 // checkpointing or not, bf16=True autocast for --precision mixed, torch AdamW, and LoRA through
 // get_peft_config (lora_r, lora_target_modules, lora_dropout 0.05 or 0) on a bf16 base or a
 // bitsandbytes nf4 one (get_quantization_config: load_in_4bit, bnb_4bit_quant_type, nested quant).
-Result<LaunchCommand> hf_peft_command(const ModelConfig& cfg, const Workload& w, std::string_view model) {
-  if (auto refused = recipe_refusals(cfg, w); !refused.empty()) return refused;
-  LaunchCommand c;
-  c.engine = "trl";
-  c.version = "TRL 0.13.0 trl sft (scripts/sft.py) · transformers 4.48.1 · PEFT 0.13.2";
-  c.one_a_line = true;
-  c.program = {"trl", "sft"};
+// TRL 0.13.0 scripts/sft.py's flags for the hf-peft recipe's run (the fields of ScriptArguments,
+// SFTConfig and ModelConfig; trainer/utils.py get_quantization_config and get_peft_config).
+void trl_sft_flags(LaunchCommand& c, const Workload& w, std::string_view model) {
   auto add = [&](const char* flag, const std::string& value, const char* field) { c.flags.push_back({flag, value, field}); };
   add("--model_name_or_path", model.empty() ? std::string("MODEL") : std::string(model), "model");
   add("--dataset_name", "DATASET", "seq");
@@ -440,6 +443,71 @@ Result<LaunchCommand> hf_peft_command(const ModelConfig& cfg, const Workload& w,
   add("--output_dir", "out", "model");
   if (model.empty()) c.notes.push_back(issue_row("model", Str::launch_note_model));
   c.notes.push_back(issue_row("seq", Str::launch_note_trl_dataset, with_commas(w.seq)));
+}
+
+// The hf-peft recipe on one GPU: `trl sft`, which runs scripts/sft.py under accelerate launch's
+// defaults (trl/cli.py).
+Result<LaunchCommand> hf_peft_command(const ModelConfig& cfg, const Workload& w, std::string_view model) {
+  if (auto refused = recipe_refusals(cfg, w); !refused.empty()) return refused;
+  LaunchCommand c;
+  c.engine = "trl";
+  c.version = "TRL 0.13.0 trl sft (scripts/sft.py) · transformers 4.48.1 · PEFT 0.13.2";
+  c.one_a_line = true;
+  c.program = {"trl", "sft"};
+  trl_sft_flags(c, w, model);
+  return c;
+}
+
+// The hf-peft recipe over FSDP: the same script as a module under `accelerate launch` (accelerate
+// 1.0.1 commands/launch.py: --config_file, -m), with the configuration the recipe follows —
+// fms-acceleration's scripts/benchmarks/accelerate.yaml at 24bdadb2 in accelerate 1.0.1's keys
+// (commands/launch.py, utils/launch.py prepare_multi_gpu_env, utils/dataclasses.py
+// FullyShardedDataParallelPlugin): FULL_SHARD, TRANSFORMER_BASED_WRAP (the model's
+// _no_split_modules: one unit per decoder layer), BACKWARD_PRE, no forward prefetch, no offload,
+// use_orig_params, the model loaded on rank 0 and broadcast, mixed_precision 'no' (the Trainer's
+// --bf16 turns autocast on where --precision mixed asks). Activation checkpointing is the
+// Trainer's --gradient_checkpointing, as the recipe models it, not FSDP's wrapper. Past 8 GPUs,
+// machines of the largest count up to 8 that divides them.
+Result<LaunchCommand> hf_peft_fsdp_command(const ModelConfig& cfg, const Workload& w, std::string_view model) {
+  if (auto refused = recipe_refusals(cfg, w); !refused.empty()) return refused;
+  LaunchCommand c;
+  c.engine = "accelerate";
+  c.version = "accelerate 1.0.1 launch (FSDP) · TRL 0.13.0 scripts/sft.py · transformers 4.48.1";
+  c.one_a_line = true;
+  c.config_name = "fsdp_config.yaml";
+  i64 per_node = std::min<i64>(w.gpus, 8);
+  while (w.gpus % per_node != 0) --per_node;
+  const i64 machines = w.gpus / per_node;
+  c.program = {"accelerate", "launch", "--config_file", "fsdp_config.yaml"};
+  if (machines > 1) {
+    c.program.insert(c.program.end(), {"--machine_rank", "RANK"});
+    c.notes.push_back(issue_row("gpus", Str::launch_note_accel_machines, std::to_string(machines), std::to_string(per_node),
+                                std::to_string(machines - 1)));
+  }
+  c.program.insert(c.program.end(), {"-m", "trl.scripts.sft"});
+  c.config_text = "compute_environment: LOCAL_MACHINE\n"
+                  "distributed_type: FSDP\n"
+                  "fsdp_config:\n"
+                  "  fsdp_auto_wrap_policy: TRANSFORMER_BASED_WRAP\n"
+                  "  fsdp_backward_prefetch: BACKWARD_PRE\n"
+                  "  fsdp_forward_prefetch: false\n"
+                  "  fsdp_offload_params: false\n"
+                  "  fsdp_sharding_strategy: FULL_SHARD\n"
+                  "  fsdp_state_dict_type: SHARDED_STATE_DICT\n"
+                  "  fsdp_cpu_ram_efficient_loading: true\n"
+                  "  fsdp_sync_module_states: true\n"
+                  "  fsdp_use_orig_params: true\n"
+                  "mixed_precision: 'no'\n"
+                  "machine_rank: 0\n"
+                  "num_machines: " + std::to_string(machines) + "\n"
+                  "num_processes: " + std::to_string(w.gpus) + "\n" +
+                  (machines > 1 ? "main_process_ip: HOST\nmain_process_port: 29500\n" : "") +
+                  "rdzv_backend: static\n"
+                  "same_network: true\n";
+  c.flags.push_back(config_key("fsdp_sharding_strategy", "FULL_SHARD", "zero"));
+  c.flags.push_back(config_key("num_machines", std::to_string(machines), "gpus"));
+  c.flags.push_back(config_key("num_processes", std::to_string(w.gpus), "gpus"));
+  trl_sft_flags(c, w, model);
   return c;
 }
 
@@ -463,8 +531,8 @@ std::string shell_word(std::string_view s) {
 std::string LaunchCommand::text() const {
   std::string out;
   for (const std::string& p : program) out += (out.empty() ? "" : " ") + shell_word(p);
-  if (!config_name.empty()) return out;  // training: the keys are in the file the command names
   for (const LaunchFlag& f : flags) {
+    if (f.in_config) continue;  // in the file the command names
     if (key_value) {  // one override a line, the lines joined by the shell's continuation
       out += " \\\n  " + shell_word(f.flag + "=" + f.value);
       continue;
@@ -488,7 +556,8 @@ Result<LaunchCommand> launch_command(const ModelConfig& cfg, const Workload& w, 
   if (w.mode == Mode::Training && w.recipe == Recipe::Torchtune) return torchtune_command(cfg, w);
   if (w.mode == Mode::Training && w.recipe == Recipe::Megatron) return megatron_command(cfg, w);
   if (w.mode == Mode::Training && w.recipe == Recipe::LitGpt) return litgpt_command(cfg, w, model);
-  if (w.mode == Mode::Training && w.recipe == Recipe::HfPeft && w.sharding != Sharding::Fsdp) return hf_peft_command(cfg, w, model);
+  if (w.mode == Mode::Training && w.recipe == Recipe::HfPeft)
+    return w.sharding == Sharding::Fsdp ? hf_peft_fsdp_command(cfg, w, model) : hf_peft_command(cfg, w, model);
   if (w.mode == Mode::Training) return w.sharding == Sharding::Fsdp ? fsdp_config(w) : deepspeed_config(w);
   Result<LaunchCommand> c = issue_row("rt", Str::exp_no_engine, std::string(to_string(w.runtime)));
   if (w.runtime == Runtime::Vllm) c = vllm_command(w, model);
@@ -525,7 +594,11 @@ std::string launch_json(const LaunchCommand& c) {
   j["command"] = c.text();
   j["program"] = c.program;
   j["flags"] = json::array();
-  for (const LaunchFlag& f : c.flags) j["flags"].push_back({{"flag", f.flag}, {"value", f.value}, {"field", f.field}});
+  for (const LaunchFlag& f : c.flags) {
+    json flag = {{"flag", f.flag}, {"value", f.value}, {"field", f.field}};
+    if (f.in_config) flag["in_config"] = true;
+    j["flags"].push_back(std::move(flag));
+  }
   j["notes"] = json::array();
   for (const Issue& n : c.notes) j["notes"].push_back(n.message);
   if (!c.config_name.empty()) j["config"] = {{"name", c.config_name}, {"text", c.config_text}};

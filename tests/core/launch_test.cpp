@@ -320,8 +320,62 @@ TEST_CASE("export: --recipe hf-peft on one GPU as TRL's trl sft with the setting
   CHECK(t.find("--model_name_or_path MODEL") != std::string::npos);
   REQUIRE(f.notes.size() == 2);
   CHECK(f.notes[0].field == "model");
-  // What the recipe refuses is refused, by name; FSDP stays Accelerate's configuration file.
+  // What the recipe refuses is refused, by name.
   CHECK(refused("llama-3.1-8b", hf({{"gpus", "2"}})).field == "recipe");
   CHECK(refused("gemma-2-9b", hf({})).field == "recipe");
-  CHECK(command("llama-3.1-8b", hf({{"lora", "0"}, {"gpus", "2"}, {"zero", "fsdp"}, {"ostate", "bf16"}})).config_name == "fsdp_config.yaml");
+}
+
+TEST_CASE("export: --recipe hf-peft over FSDP as accelerate launch of TRL's script with the recipe's FSDP file", "[core][export]") {
+  auto fsdp = [](Settings extra) {
+    return with_extra({{"mode", "training"}, {"recipe", "hf-peft"}, {"gpu", "a100-80gb"}, {"dtype", "bf16"}, {"prec", "pure"},
+                      {"lora", "0"}, {"ostate", "bf16"}, {"rc", "full"}, {"seq", "4096"}, {"batch", "2"}, {"zero", "fsdp"}}, extra);
+  };
+  // The calibration's two-GPU run: scripts/sft.py as a module under accelerate launch, its flags as
+  // on one GPU (no --bf16: the model is bf16 and no autocast), the FSDP settings in the file.
+  const LaunchCommand two = command("mistral-7b", fsdp({{"gpus", "2"}}), "mistralai/Mistral-7B-v0.1");
+  CHECK(two.engine == "accelerate");
+  CHECK(two.text() ==
+        "accelerate launch --config_file fsdp_config.yaml -m trl.scripts.sft \\\n  --model_name_or_path mistralai/Mistral-7B-v0.1 \\\n"
+        "  --dataset_name DATASET \\\n  --torch_dtype bfloat16 \\\n  --attn_implementation flash_attention_2 \\\n  --packing \\\n"
+        "  --max_seq_length 4096 \\\n  --per_device_train_batch_size 2 \\\n  --gradient_accumulation_steps 1 \\\n"
+        "  --gradient_checkpointing \\\n  --optim adamw_torch \\\n  --output_dir out");
+  CHECK(two.config_name == "fsdp_config.yaml");
+  // accelerate 1.0.1's keys (fsdp_backward_prefetch: the older fsdp_backward_prefetch_policy is
+  // no longer read) with the values the recipe models.
+  for (const char* line : {"distributed_type: FSDP\n", "  fsdp_auto_wrap_policy: TRANSFORMER_BASED_WRAP\n", "  fsdp_backward_prefetch: BACKWARD_PRE\n",
+                           "  fsdp_forward_prefetch: false\n", "  fsdp_offload_params: false\n", "  fsdp_sharding_strategy: FULL_SHARD\n",
+                           "  fsdp_use_orig_params: true\n", "mixed_precision: 'no'\n", "num_machines: 1\n", "num_processes: 2\n"}) {
+    INFO(line);
+    CHECK(two.config_text.find(line) != std::string::npos);
+  }
+  CHECK(two.config_text.find("activation_checkpointing") == std::string::npos);  // the Trainer's, on the command line
+  CHECK(two.config_text.find("main_process_ip") == std::string::npos);
+  check_flag_fields(two);
+  // The file's keys are listed as flags too, with their fields, and kept off the command line.
+  int keys = 0;
+  for (const LaunchFlag& f : two.flags) {
+    if (!f.in_config) continue;
+    ++keys;
+    INFO(f.flag);
+    CHECK(two.config_text.find(f.flag + ": " + f.value + "\n") != std::string::npos);
+    CHECK(two.text().find(f.flag) == std::string::npos);
+  }
+  CHECK(keys == 3);
+  REQUIRE(two.notes.size() == 1);
+  CHECK(two.notes[0].field == "seq");
+  // --precision mixed: the Trainer's --bf16 (autocast), the file's mixed_precision unchanged.
+  const LaunchCommand mixed = command("llama-3.1-8b", fsdp({{"gpus", "4"}, {"prec", "mixed"}}));
+  CHECK(mixed.text().find("  --bf16 \\\n") != std::string::npos);
+  CHECK(mixed.config_text.find("mixed_precision: 'no'\n") != std::string::npos);
+  CHECK(mixed.notes.front().field == "model");
+  // Sixteen GPUs: two machines of eight, each started with its rank; the file names machine 0.
+  const LaunchCommand sixteen = command("llama-3.1-8b", fsdp({{"gpus", "16"}}));
+  CHECK(sixteen.text().rfind("accelerate launch --config_file fsdp_config.yaml --machine_rank RANK -m trl.scripts.sft \\\n", 0) == 0);
+  CHECK(sixteen.config_text.find("num_machines: 2\nnum_processes: 16\nmain_process_ip: HOST\nmain_process_port: 29500\n") !=
+        std::string::npos);
+  CHECK(sixteen.notes[0].field == "gpus");
+  CHECK(sixteen.notes[0].message.find("2 machines of 8 GPUs") != std::string::npos);
+  // What the recipe refuses over FSDP is refused: LoRA, gradient accumulation.
+  CHECK(refused("llama-3.1-8b", fsdp({{"gpus", "2"}, {"lora", "16"}, {"ostate", "fp32"}})).field == "recipe");
+  CHECK(refused("llama-3.1-8b", fsdp({{"gpus", "2"}, {"accum", "2"}})).field == "recipe");
 }
