@@ -440,7 +440,9 @@ const Figure kFigures[] = {
      }, true},
     {"training.weights_bytes", "Weights", Unit::Bytes, Train, [](E e) -> V { return e.training.weights_bytes; }, lower_unless_recipe,
      [](C, W w, E e, La l) -> D {
-       if (auto r = recipe_derivation(e, Str::fx_recipe_weights, l)) return *r;
+       if (auto r = recipe_derivation(e, e.training.recipe && e.training.recipe->adapter_bytes ? Str::fx_recipe_weights
+                                                                                               : Str::fx_recipe_weights_full, l))
+         return *r;
        const TrainingMemory& m = e.training;
        const StateBytes sb = state_bytes(w);
        const bool lora = w.lora_rank > 0;
@@ -464,7 +466,7 @@ const Figure kFigures[] = {
     {"training.master_weights_bytes", "fp32 master weights", Unit::Bytes, Train,
      [](E e) -> V { return e.training.master_weights_bytes; }, lower_unless_recipe,
      [](C, W w, E e, La l) -> D {
-       if (auto r = recipe_derivation(e, Str::fx_recipe_master, l)) return *r;
+       if (auto r = recipe_derivation(e, e.training.master_weights_bytes ? Str::fx_recipe_master_kept : Str::fx_recipe_master, l)) return *r;
        const TrainingMemory& m = e.training;
        const StateBytes sb = state_bytes(w);
        const auto z = w.sharding;

@@ -346,6 +346,7 @@ Result<LaunchCommand> megatron_command(const ModelConfig& cfg, const Workload& w
   add("--pipeline-model-parallel-size", std::to_string(w.pp), "pp");
   if (w.seq_parallel && w.tp > 1) add("--sequence-parallel", "", "sp");
   if (w.sharding == Sharding::Zero1) add("--use-distributed-optimizer", "", "zero");
+  if (w.recompute == Recompute::Selective) add("--recompute-granularity", "selective", "rc");
   add("--num-layers", std::to_string(cfg.n_layers), "model");
   add("--hidden-size", std::to_string(cfg.d_model), "model");
   add("--ffn-hidden-size", std::to_string(cfg.d_ff), "model");

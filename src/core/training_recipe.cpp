@@ -36,6 +36,7 @@ Str recipe_phase_row(RecipePhase phase) {
     case RecipePhase::LossBackward: return Str::recipe_phase_loss_backward;
     case RecipePhase::EmbeddingGradient: return Str::recipe_phase_embedding_gradient;
     case RecipePhase::MegatronStep: return Str::recipe_phase_mg_step;
+    case RecipePhase::MegatronRecompute: return Str::recipe_phase_mg_recompute;
   }
   return Str::recipe_phase_ce_backward;
 }

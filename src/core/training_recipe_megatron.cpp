@@ -22,6 +22,12 @@
 //     makes of that shard alone (shard_model_grad.float(): the buffer's own view when it is fp32);
 //     reduce-scatter and all-gather run in place in the buffer. docs/distrib_optimizer.md at the same
 //     commit gives the bytes a parameter between steps: 4 + 16/d (fp16), 6 + 12/d (bf16);
+//   --recompute selective (--recompute-granularity selective, what --recompute-activations sets):
+//     model/transformer.py ParallelAttention._checkpointed_attention_forward runs CoreAttention
+//     under core/tensor_parallel/random.py CheckpointFunction, which keeps its arguments (q, k, v,
+//     views of the QKV output the layer keeps anyway, and the attention mask pretrain_gpt.py
+//     get_batch makes, [1, 1, s, s] bool, one a micro-batch) and reruns CoreAttention with grad
+//     in backward before its backward; nothing of b·heads·s² is kept from the forward;
 //   optimizer/optimizer.py MixedPrecisionOptimizer.step (the main grads exist from the step until
 //     train_step's next zero_grad; unscaling, clipping and FusedAdam work in place) and training.py
 //     train_step (zero_grad_buffer and zero_grad before the forward);
@@ -84,7 +90,7 @@ std::optional<Issue> megatron_scope(const ModelConfig& c, const Workload& w) {
   if (w.dtype == ComputeDtype::F16 && w.grad_dtype == GradDtype::BF16) return refuse(Str::recipe_mg_fp16_grads);
   if (w.optimizer != Optimizer::AdamW || w.opt_state != StateDtype::F32) return refuse(Str::recipe_mg_optimizer);
   if (w.sharding != Sharding::None && w.sharding != Sharding::Zero1) return refuse(Str::recipe_mg_zero);
-  if (w.recompute != Recompute::None) return refuse(Str::recipe_mg_recompute);
+  if (w.recompute == Recompute::Full) return refuse(Str::recipe_mg_recompute);
   if (w.flash_attention) return refuse(Str::recipe_mg_flash);
   if (!w.dropout) return refuse(Str::recipe_mg_dropout);
   if (!fused_softmax(w.seq, w.batch * c.n_heads / w.tp)) return refuse(Str::recipe_mg_softmax);
@@ -120,7 +126,8 @@ Result<RecipePeak> megatron_peak(const ModelConfig& cfg, const Workload& w, cons
 
   // One micro-batch's saved tensors per layer (activations.hpp: Korthikanti et al. 2022 Table 2 at
   // 16 bits, dropout on, no flash attention, sequence parallelism as set).
-  const ActParams ap{s, b, e, t, 1, w.seq_parallel, false, true, Recompute::None, 0, 0};
+  const bool selective = w.recompute == Recompute::Selective;
+  const ActParams ap{s, b, e, t, 1, w.seq_parallel, false, true, selective ? Recompute::Selective : Recompute::None, 0, 0};
   auto act = layer_activations(cfg, ap, false);
   if (!act) return act.issues();
   const LayerActivations& la = *act;
@@ -151,11 +158,29 @@ Result<RecipePeak> megatron_peak(const ModelConfig& cfg, const Workload& w, cons
     return memory_overflow("seq");
   const Checked mpu = rounded(Checked(std::max(scores_numel.value(), sp ? sbh.value() : 0)) * e);
   const Checked fixed = mpu + Checked(kCublasWorkspace) * 2;
+  // Selective recomputation. Each micro-batch in flight keeps its attention mask (the checkpoints'
+  // saved argument; nothing keeps it otherwise: the causal fused softmax never reads it). The
+  // moment it adds: the first backward through the stage's last layer, in its core attention.
+  // CheckpointFunction.backward reruns CoreAttention with grad (the raw scores baddbmm writes are
+  // freed when it returns: ScaledUpperTriangMaskedSoftmax keeps only its output) and runs its
+  // backward; when NativeDropoutBackward writes the probabilities' gradient, the softmax output
+  // and the dropout mask (both saved), the dropout output's gradient (BmmBackward's; the bmm's own
+  // saved tensors released after it ran) and that gradient are live: 2 + 1 + 2 + 2 bytes an
+  // element of b·heads/tp·s². Beside them, the context's gradient (the backward's argument), the
+  // rerun's context (`outputs`, referenced until the backward returns), both [s, b, h/tp], and the
+  // residual stream's gradient [s', b, h]. What the stage keeps then is what its forward kept at
+  // the same point (the newest micro-batch done; the oldest one's last layer freed down to its
+  // attention's inputs), and the forward's own moment there (raw scores, softmax output, dropout
+  // output and mask: 7 bytes an element) holds less than this one.
+  const Checked mask_bytes = selective ? rounded(Checked(s) * s) : Checked(0);
+  const Checked sbh_tp = Checked(s) * b * (h / t) * e;
+  const Checked recompute_head = rounded(scores_numel * e) * 3 + rounded(scores_numel) + rounded(sbh_tp) * 2 + rounded(sbh_local * e);
+  if (!recompute_head.ok() || !mask_bytes.ok()) return memory_overflow("seq");
 
   RecipePeak p;
   p.recipe = Recipe::Megatron;
   p.version = std::string("Megatron-LM 040eac94 (July 2023) pretrain_gpt.py, megatron/model") +
-              (dist_opt ? " · --use-distributed-optimizer" : "") + " · apex FusedAdam · NGC PyTorch 23.04 (2.1.0a0)";
+              (dist_opt ? " · --use-distributed-optimizer" : "") + (selective ? " · --recompute-granularity selective" : "") + " · apex FusedAdam · NGC PyTorch 23.04 (2.1.0a0)";
   struct Best {
     i64 stage = -1;
     RecipePhase phase = RecipePhase::MegatronLoss;
@@ -165,15 +190,16 @@ Result<RecipePeak> megatron_peak(const ModelConfig& cfg, const Workload& w, cons
   for (i64 st = 0; st < pp; ++st) {
     const i64 P = params->stage(mc, pp, st);
     const i64 inflight = std::min(pp - st, m);
-    const Checked per_mb = Checked(la.total) * layers + (st == 0 ? embed_extra : Checked(0));
+    const Checked per_mb = Checked(la.total) * layers + (st == 0 ? embed_extra : Checked(0)) + mask_bytes;
     // The 16-bit parameters, the gradient buffer (padded under the distributed optimizer), the fp32
     // master copies and Adam's states (this data-parallel rank's shard under it).
     const Checked states = Checked(P) * e + Checked(padded(P)) * g + Checked(shard(P)) * 12;
     if (!(per_mb * inflight + states).ok()) return memory_overflow("seq");
-    // In the newest micro-batch's forward, at the last layer's context bmm.
-    Checked saved = per_mb * (inflight - 1) + (st == 0 ? embed_extra : Checked(0)) + Checked(la.total) * (layers - 1) + attn_part;
-    Checked head = raw_scores + context;
-    RecipePhase phase = RecipePhase::AttentionForward;
+    // In the newest micro-batch's forward, at the last layer's context bmm; with selective
+    // recomputation, in the first backward's rerun core attention of that layer (above).
+    Checked saved = per_mb * (inflight - 1) + (st == 0 ? embed_extra : Checked(0)) + mask_bytes + Checked(la.total) * (layers - 1) + attn_part;
+    Checked head = selective ? recompute_head : raw_scores + context;
+    RecipePhase phase = selective ? RecipePhase::MegatronRecompute : RecipePhase::AttentionForward;
     const i64 S = shard(P);
     // In the first backward, at the last layer's GeLU.
     if ((per_mb * inflight + mlp_backward).value() > (saved + head).value()) {
@@ -241,23 +267,35 @@ Result<RecipePeak> megatron_peak(const ModelConfig& cfg, const Workload& w, cons
        dist_opt ? src_dist + " _copy_model_grads_to_main_grads" : "optimizer/optimizer.py Float16OptimizerWithFloat16Params._copy_model_grads_to_main_grads");
   const i64 inflight = p.stages[static_cast<size_t>(best.stage)].inflight;
   const std::string sbh_s = with_commas(la.total);
+  // With selective recomputation, one attention mask a micro-batch in the saved tensors.
+  const i64 masks = best.phase == RecipePhase::MegatronLoss ? 1 : inflight;
+  const Checked mask_part = step ? Checked(0) : mask_bytes * masks;
+  const Checked layers_part(best.saved.value() - mask_part.value());
   if (best.phase == RecipePhase::MegatronLoss) {
-    part(Str::recipe_part_layers_saved, best.saved, row_arg(Str::rfx_mg_layers, with_commas(layers), sbh_s, "1"),
+    part(Str::recipe_part_layers_saved, layers_part, row_arg(Str::rfx_mg_layers, with_commas(layers), sbh_s, "1"),
          Str::rfx_src_mg_layers);
     part(Str::recipe_part_mg_final_norm, final_norm, row_arg(Str::rfx_mg_final_norm, sp ? "s/tp" : "s"),
          "model/transformer.py ParallelTransformer final_layernorm; language_model.py parallel_lm_logits");
     part(Str::recipe_part_mg_logits, logits, row_arg(Str::rfx_mg_logits, with_commas(v), dtype),
          "model/gpt_model.py post_language_model_processing; core/tensor_parallel/cross_entropy.py _VocabParallelCrossEntropy.forward");
   } else if (!step) {
-    part(Str::recipe_part_layers_saved, best.saved,
-         row_arg(best.phase == RecipePhase::AttentionForward ? Str::rfx_mg_layers_newest : Str::rfx_mg_layers, with_commas(layers), sbh_s,
-                 with_commas(inflight)),
+    part(Str::recipe_part_layers_saved, layers_part,
+         row_arg(best.phase == RecipePhase::MlpBackward ? Str::rfx_mg_layers
+                 : best.phase == RecipePhase::AttentionForward ? Str::rfx_mg_layers_newest
+                                                               : Str::rfx_mg_layers_recompute,
+                 with_commas(layers), sbh_s, with_commas(inflight)),
          Str::rfx_src_mg_layers);
     if (best.phase == RecipePhase::AttentionForward)
       part(Str::recipe_part_mg_scores, best.head, Str::rfx_mg_scores, "model/transformer.py CoreAttention.forward");
+    else if (best.phase == RecipePhase::MegatronRecompute)
+      part(Str::recipe_part_mg_recompute, best.head, row_arg(Str::rfx_mg_recompute, sp ? "s/tp" : "s"),
+           "core/tensor_parallel/random.py CheckpointFunction.backward; model/transformer.py CoreAttention.forward; "
+           "torch autograd (BmmBackward0, NativeDropoutBackward0); model/fused_softmax.py ScaledUpperTriangMaskedSoftmax");
     else
       part(Str::recipe_part_layer_grads, best.head, Str::rfx_mg_mlp_backward, "model/fused_bias_gelu.py GeLUFunction.backward");
   }
+  part(Str::recipe_part_mg_mask, mask_part, row_arg(Str::rfx_mg_mask, with_commas(masks)),
+       "pretrain_gpt.py get_batch; megatron/utils.py get_ltor_masks_and_position_ids; core/tensor_parallel/random.py CheckpointFunction");
   part(Str::recipe_part_mg_fixed, fixed, row_arg(Str::rfx_mg_fixed, with_commas(mpu.value()), with_commas(kCublasWorkspace)),
        Str::rfx_src_mg_fixed);
   std::stable_sort(p.parts.begin(), p.parts.end(), [](const RecipePart& x, const RecipePart& y) { return x.bytes > y.bytes; });

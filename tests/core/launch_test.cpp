@@ -234,6 +234,10 @@ TEST_CASE("export: --recipe megatron as torchrun pretrain_gpt.py with the layout
   CHECK(has(d, "--global-batch-size", "8"));
   CHECK_FALSE(has(d, "--accumulate-allreduce-grads-in-fp32"));
   CHECK(has(command("gpt2-medium", mg({{"gdt", "fp32"}})), "--accumulate-allreduce-grads-in-fp32"));
+  // Selective recomputation: --recompute-granularity selective (arguments.py; what
+  // --recompute-activations sets); none without it.
+  CHECK(has(command("gpt2-medium", mg({{"rc", "selective"}})), "--recompute-granularity", "selective"));
+  CHECK_FALSE(has(d, "--recompute-granularity", "selective"));
   // Past one node: nodes of 8, or of the largest count up to 8 that divides the GPUs.
   const LaunchCommand n16 = command("gpt2-medium", mg({{"gpus", "16"}, {"tp", "8"}, {"batch", "2"}}));
   CHECK(n16.text().rfind("torchrun --nnodes 2 --nproc_per_node 8 --rdzv_backend c10d --rdzv_endpoint HOST:29500 pretrain_gpt.py", 0) == 0);

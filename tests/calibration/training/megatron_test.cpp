@@ -33,6 +33,7 @@
 #include <functional>
 #include <set>
 
+#include "core/activations.hpp"
 #include "core/estimate.hpp"
 #include "core/report.hpp"
 #include "recipe_lang.hpp"
@@ -383,6 +384,74 @@ TEST_CASE("megatron recipe, --zero 1: the distributed optimizer's bytes a parame
   CHECK(bf.value().training.recipe->phase != RecipePhase::MegatronStep);
 }
 
+TEST_CASE("megatron recipe, --recompute selective: the checkpointed core attention as the code runs it (no published run)", "[training]") {
+  // --recompute-granularity selective (--recompute-activations) at 040eac94: CoreAttention runs
+  // under CheckpointFunction, which keeps q, k, v (views of the QKV output every layer keeps) and
+  // the micro-batch's [1, 1, s, s] bool attention mask, and reruns it in backward. No published
+  // report_memory of such a run was found: what is checked here is the arithmetic of the model
+  // against the tensors the four calibrated layouts above already pin (the none runs).
+  const ModelConfig c = preset("gpt2-medium").config;
+  int rerun_peaks = 0;
+  for (const Run& r : kRuns) {
+    INFO(r.section);
+    Workload none = megatron_recipe_workload(r), sel = none;
+    sel.recompute = Recompute::Selective;
+    const auto en = estimate(c, none), es = estimate(c, sel);
+    REQUIRE(en.ok());
+    REQUIRE(es.ok());
+    const RecipePeak &pn = *en.value().training.recipe, &ps = *es.value().training.recipe;
+    const i64 s = 1024, b = r.batch, t = r.tp, a = 16, h = 1024, layers = 24 / r.pp;
+    const i64 U = b * (a / t) * s * s;  // elements of one layer's scores on this rank
+    // Korthikanti et al. 2022 §5: selective recomputation drops the softmax output, the dropout
+    // mask and the dropout output, 5·as²b/t bytes a layer at 16 bits, and nothing else.
+    ActParams ap{s, b, 2, t, 1, r.seq_parallel, false, true, Recompute::None, 0, 0};
+    const auto ln = layer_activations(c, ap, false);
+    ap.recompute = Recompute::Selective;
+    const auto ls = layer_activations(c, ap, false);
+    REQUIRE(ln.ok());
+    REQUIRE(ls.ok());
+    CHECK(ln.value().total - ls.value().total == 5 * U);
+    REQUIRE(ps.stages.size() == pn.stages.size());
+    for (size_t i = 0; i < ps.stages.size(); ++i) {
+      INFO("stage " << i);
+      // The states and report_memory's "allocated:" between steps do not move; every peak falls.
+      CHECK(ps.stages[i].after_step_bytes == pn.stages[i].after_step_bytes);
+      CHECK(ps.stages[i].peak_allocated_bytes < pn.stages[i].peak_allocated_bytes);
+    }
+    // The moment: the rerun core attention's backward, where the probabilities' gradient is
+    // written (softmax output 2, dropout mask 1, the dropout output's gradient 2 and the
+    // probabilities' 2 bytes an element), with the context's gradient, the rerun's context and
+    // the residual stream's gradient; and one attention mask a micro-batch in flight.
+    const i64 sp_div = r.seq_parallel ? t : 1;
+    i64 rerun = 0, masks = 0;
+    for (const RecipePart& part : ps.parts) {
+      if (part.label == Str::recipe_part_mg_recompute) rerun = part.bytes;
+      if (part.label == Str::recipe_part_mg_mask) masks = part.bytes;
+    }
+    if (ps.phase == RecipePhase::MegatronRecompute) {
+      ++rerun_peaks;
+      CHECK(rerun == 7 * U + 2 * (s * b * (h / t) * 2) + (s / sp_div) * b * h * 2);
+      CHECK(masks == ps.peak_stage()->inflight * s * s);
+    }
+    // Two stages with the same layers and parameters (PP 4's middle ones) peak one micro-batch
+    // apart, as without recomputation: that micro-batch is 5·U bytes a layer lighter, plus its mask.
+    if (r.pp == 4) {
+      const i64 dn = pn.stages[1].peak_allocated_bytes - pn.stages[2].peak_allocated_bytes;
+      const i64 ds = ps.stages[1].peak_allocated_bytes - ps.stages[2].peak_allocated_bytes;
+      CHECK(dn - ds == layers * 5 * U - s * s);
+    }
+  }
+  CHECK(rerun_peaks == 2);  // TP 2 × PP 2 and PP 4; TP 4's one stage peaks in the loss
+  // Where the rerun outweighs the forward of one micro-batch: the DP 4 run (one micro-batch of 1)
+  // peaks in the optimizer's step instead, the fp32 main grads beside the states.
+  Workload dp4 = megatron_recipe_workload(kRuns[0]);
+  dp4.recompute = Recompute::Selective;
+  const auto e = estimate(c, dp4);
+  REQUIRE(e.ok());
+  CHECK(e.value().training.recipe->phase == RecipePhase::MegatronStep);
+  CHECK(e.value().training.recipe->version.find("--recompute-granularity selective") != std::string::npos);
+}
+
 TEST_CASE("megatron recipe: the moment moves with the shapes, and every part's text in each language", "[training][lang]") {
   const std::set<std::string> no_words = {
       "model/module.py Float16Module",
@@ -397,6 +466,9 @@ TEST_CASE("megatron recipe: the moment moves with the shapes, and every part's t
       "model/distributed.py DistributedDataParallel (use_contiguous_buffers, padded for the distributed optimizer)",
       "optimizer/distrib_optimizer.py DistributedOptimizer build_model_and_main_param_groups",
       "optimizer/distrib_optimizer.py DistributedOptimizer _copy_model_grads_to_main_grads",
+      "core/tensor_parallel/random.py CheckpointFunction.backward; model/transformer.py CoreAttention.forward; "
+      "torch autograd (BmmBackward0, NativeDropoutBackward0); model/fused_softmax.py ScaledUpperTriangMaskedSoftmax",
+      "pretrain_gpt.py get_batch; megatron/utils.py get_ltor_masks_and_position_ids; core/tensor_parallel/random.py CheckpointFunction",
   };
   std::set<std::string> seen;
   std::set<RecipePhase> phases;
@@ -405,27 +477,29 @@ TEST_CASE("megatron recipe: the moment moves with the shapes, and every part's t
   wide.d_ff = 16384;         // (the step's fp32 main grads where a stage holds the whole model)
   for (const ModelConfig* c : std::initializer_list<const ModelConfig*>{&gpt2, &wide})
     for (const Run& r : kRuns)
-      for (const Sharding zero : {Sharding::None, Sharding::Zero1}) {
-        Workload w = megatron_recipe_workload(r);
-        w.sharding = zero;
-        if (c == &wide) w.seq = 256;
-        const auto e = estimate(*c, w);
-        INFO(join(e.issues()));
-        REQUIRE(e.ok());
-        const RecipePeak& p = *e.value().training.recipe;
-        phases.insert(p.phase);
-        i64 sum = 0;
-        for (const RecipePart& part : p.parts) {
-          llmsize::test::check_part_languages(part, no_words, seen);
-          sum += part.bytes;
+      for (const Sharding zero : {Sharding::None, Sharding::Zero1})
+        for (const Recompute rc : {Recompute::None, Recompute::Selective}) {
+          Workload w = megatron_recipe_workload(r);
+          w.sharding = zero;
+          w.recompute = rc;
+          if (c == &wide) w.seq = 256;
+          const auto e = estimate(*c, w);
+          INFO(join(e.issues()));
+          REQUIRE(e.ok());
+          const RecipePeak& p = *e.value().training.recipe;
+          phases.insert(p.phase);
+          i64 sum = 0;
+          for (const RecipePart& part : p.parts) {
+            llmsize::test::check_part_languages(part, no_words, seen);
+            sum += part.bytes;
+          }
+          CHECK(sum == p.peak_allocated_bytes);
+          CHECK(p.peak_allocated_bytes == p.weights_bytes + p.gradient_bytes + p.master_bytes + p.optimizer_bytes + p.saved_bytes +
+                                              p.head_bytes + p.fixed_bytes);
+          llmsize::test::check_recipe_text(*c, w, e.value(), "megatron");
         }
-        CHECK(sum == p.peak_allocated_bytes);
-        CHECK(p.peak_allocated_bytes == p.weights_bytes + p.gradient_bytes + p.master_bytes + p.optimizer_bytes + p.saved_bytes +
-                                            p.head_bytes + p.fixed_bytes);
-        llmsize::test::check_recipe_text(*c, w, e.value(), "megatron");
-      }
-  CHECK(phases ==
-        std::set<RecipePhase>{RecipePhase::MegatronLoss, RecipePhase::AttentionForward, RecipePhase::MlpBackward, RecipePhase::MegatronStep});
+  CHECK(phases == std::set<RecipePhase>{RecipePhase::MegatronLoss, RecipePhase::AttentionForward, RecipePhase::MlpBackward,
+                                        RecipePhase::MegatronStep, RecipePhase::MegatronRecompute});
   llmsize::test::check_no_words_seen(no_words, seen);
 }
 
@@ -437,7 +511,7 @@ TEST_CASE("megatron recipe: what Megatron-LM's legacy GPT path does not do is re
       {"flash attention", [](ModelConfig&, Workload& w) { w.flash_attention = true; }, "--use-flash-attn"},
       {"ZeRO 2", [](ModelConfig&, Workload& w) { w.sharding = Sharding::Zero2; }, "--zero 2, 3, fsdp"},
       {"FSDP", [](ModelConfig&, Workload& w) { w.sharding = Sharding::Fsdp; }, "--use-distributed-optimizer"},
-      {"selective recomputation", [](ModelConfig&, Workload& w) { w.recompute = Recompute::Selective; }, "--recompute none"},
+      {"full recomputation", [](ModelConfig&, Workload& w) { w.recompute = Recompute::Full; }, "full recomputation is not modelled"},
       {"no dropout", [](ModelConfig&, Workload& w) { w.dropout = false; }, "dropout 0.1"},
       {"bf16 gradients", [](ModelConfig&, Workload& w) { w.dtype = ComputeDtype::BF16; w.grad_dtype = GradDtype::BF16; },
        "accumulate_allreduce_grads_in_fp32"},
