@@ -83,6 +83,12 @@ test('the JS API gives the same report as the CLI for the same state', async () 
     '--recipe', 'megatron', '--gpus', '4', '--tp', '2', '--pp', '2', '--seq-parallel', '1', '--dtype', 'fp16', '--flash', '0', '--dropout', '1',
     '--seq', '1024', '--batch', '4', '--grad-accum', '4', '--gpu', 'a100-80gb', '--json'], { encoding: 'utf8' }));
   assert.deepEqual(megatron, megatronCli);
+  // Over FSDP, the hf-peft recipe's command reads a configuration file: its keys are flags marked in_config.
+  const fsdp = api.launchCommand({ preset: 'mistral-7b' }, { mode: 'training', recipe: 'hf-peft', gpus: 2, zero: 'fsdp', dtype: 'bf16',
+    prec: 'pure', lora: 0, ostate: 'bf16', rc: 'full', seq: 4096, batch: 2, gpu: 'a100-80gb' }, null);
+  assert.ok(fsdp.command.startsWith('accelerate launch --config_file fsdp_config.yaml -m trl.scripts.sft \\\n'), fsdp.command);
+  assert.equal(fsdp.config.name, 'fsdp_config.yaml');
+  assert.deepEqual(fsdp.flags.filter((f) => f.in_config).map((f) => f.flag), ['fsdp_sharding_strategy', 'num_machines', 'num_processes']);
   // A comparison: the same as `llmsize compare --json` prints for its link, from the link or from the cases.
   const cases = [{ model: { preset: 'llama-3-8b' }, workload: {} }, { model: { preset: 'llama-3-8b' }, workload: { w: 'q4_k_m' } }];
   const compared = api.compare(cases);
