@@ -262,7 +262,20 @@ struct Reader {
     if (arg("sequence_parallel")) set("sp", truth("sequence_parallel") ? "1" : "0");
     if (arg("use_distributed_optimizer")) set("zero", truth("use_distributed_optimizer") ? "1" : "0");
     if (auto v = arg("optimizer")) set("opt", *v == "adam" ? "adamw" : std::string(*v));
-    if (auto v = arg("recompute_granularity")) set("rc", *v == "None" ? "none" : std::string(*v));
+    if (auto v = arg("recompute_granularity")) {
+      std::string rc = *v == "None" ? "none" : std::string(*v);
+      // The recipe's full recomputation is --recompute-method uniform, one layer a checkpoint, the
+      // inputs kept whole (no --distribute-saved-activations); another run is a value the field
+      // refuses by name.
+      if (rc == "full") {
+        const auto method = arg("recompute_method");
+        const auto layers = number("recompute_num_layers");
+        if (method != std::optional<std::string_view>("uniform") || (layers && *layers != 1) || truth("distribute_saved_activations"))
+          rc = "full, recompute_method " + std::string(method ? *method : "?") + ", recompute_num_layers " +
+               (layers ? whole(*layers) : std::string("?")) + (truth("distribute_saved_activations") ? ", distribute_saved_activations" : "");
+      }
+      set("rc", rc);
+    }
     // One switch for both dropouts: on where both are, off where neither is; a mix is refused by name.
     const auto hidden = number("hidden_dropout"), attention = number("attention_dropout");
     if (hidden && attention) set("dropout", *hidden > 0 && *attention > 0 ? "1" : *hidden == 0 && *attention == 0 ? "0" : "mixed");

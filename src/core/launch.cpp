@@ -347,6 +347,11 @@ Result<LaunchCommand> megatron_command(const ModelConfig& cfg, const Workload& w
   if (w.seq_parallel && w.tp > 1) add("--sequence-parallel", "", "sp");
   if (w.sharding == Sharding::Zero1) add("--use-distributed-optimizer", "", "zero");
   if (w.recompute == Recompute::Selective) add("--recompute-granularity", "selective", "rc");
+  if (w.recompute == Recompute::Full) {  // the recipe's one layer a checkpoint
+    add("--recompute-granularity", "full", "rc");
+    add("--recompute-method", "uniform", "rc");
+    add("--recompute-num-layers", "1", "rc");
+  }
   add("--num-layers", std::to_string(cfg.n_layers), "model");
   add("--hidden-size", std::to_string(cfg.d_model), "model");
   add("--ffn-hidden-size", std::to_string(cfg.d_ff), "model");

@@ -37,6 +37,7 @@ Str recipe_phase_row(RecipePhase phase) {
     case RecipePhase::EmbeddingGradient: return Str::recipe_phase_embedding_gradient;
     case RecipePhase::MegatronStep: return Str::recipe_phase_mg_step;
     case RecipePhase::MegatronRecompute: return Str::recipe_phase_mg_recompute;
+    case RecipePhase::MegatronRerun: return Str::recipe_phase_mg_rerun;
   }
   return Str::recipe_phase_ce_backward;
 }

@@ -51,6 +51,7 @@ enum class RecipePhase : std::uint8_t {
   LossBackward, EmbeddingGradient,                                    // torchtune
   MegatronStep,                                                       // megatron, the optimizer's step
   MegatronRecompute,                                                  // megatron, selective recomputation's backward
+  MegatronRerun,                                                      // megatron, full recomputation's backward
 };
 
 // One pipeline stage's GPU (every tensor-parallel rank of a stage holds the same): what the

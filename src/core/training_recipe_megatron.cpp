@@ -28,6 +28,9 @@
 //     views of the QKV output the layer keeps anyway, and the attention mask pretrain_gpt.py
 //     get_batch makes, [1, 1, s, s] bool, one a micro-batch) and reruns CoreAttention with grad
 //     in backward before its backward; nothing of b·heads·s² is kept from the forward;
+//   --recompute full (--recompute-granularity full --recompute-method uniform, one layer a
+//     checkpoint): ParallelTransformer._checkpointed_forward, CheckpointFunction keeping each
+//     layer's input and the attention mask, the layer rerun whole in backward before its backward;
 //   optimizer/optimizer.py MixedPrecisionOptimizer.step (the main grads exist from the step until
 //     train_step's next zero_grad; unscaling, clipping and FusedAdam work in place) and training.py
 //     train_step (zero_grad_buffer and zero_grad before the forward);
@@ -90,7 +93,6 @@ std::optional<Issue> megatron_scope(const ModelConfig& c, const Workload& w) {
   if (w.dtype == ComputeDtype::F16 && w.grad_dtype == GradDtype::BF16) return refuse(Str::recipe_mg_fp16_grads);
   if (w.optimizer != Optimizer::AdamW || w.opt_state != StateDtype::F32) return refuse(Str::recipe_mg_optimizer);
   if (w.sharding != Sharding::None && w.sharding != Sharding::Zero1) return refuse(Str::recipe_mg_zero);
-  if (w.recompute == Recompute::Full) return refuse(Str::recipe_mg_recompute);
   if (w.flash_attention) return refuse(Str::recipe_mg_flash);
   if (!w.dropout) return refuse(Str::recipe_mg_dropout);
   if (!fused_softmax(w.seq, w.batch * c.n_heads / w.tp)) return refuse(Str::recipe_mg_softmax);
@@ -126,11 +128,17 @@ Result<RecipePeak> megatron_peak(const ModelConfig& cfg, const Workload& w, cons
 
   // One micro-batch's saved tensors per layer (activations.hpp: Korthikanti et al. 2022 Table 2 at
   // 16 bits, dropout on, no flash attention, sequence parallelism as set).
-  const bool selective = w.recompute == Recompute::Selective;
-  const ActParams ap{s, b, e, t, 1, w.seq_parallel, false, true, selective ? Recompute::Selective : Recompute::None, 0, 0};
+  const bool selective = w.recompute == Recompute::Selective, full_rc = w.recompute == Recompute::Full;
+  const ActParams ap{s, b, e, t, 1, w.seq_parallel, false, true, w.recompute, 0, 0};
   auto act = layer_activations(cfg, ap, false);
   if (!act) return act.issues();
   const LayerActivations& la = *act;
+  // What a layer keeps without recomputation: under full recomputation, the rerun layer's.
+  ActParams ap_none = ap;
+  ap_none.recompute = Recompute::None;
+  auto act_none = layer_activations(cfg, ap_none, false);
+  if (!act_none) return act_none.issues();
+  const LayerActivations& ln = *act_none;
   // Up to the context bmm of CoreAttention: the first norm's input, the QKV projection's input and
   // output, the softmax output, the dropout mask and output; the layer's rest comes after.
   const i64 attn_part = la.norm_inputs / 2 + la.attn_input + la.qk + la.v + la.scores + la.attn_dropout;
@@ -172,19 +180,39 @@ Result<RecipePeak> megatron_peak(const ModelConfig& cfg, const Workload& w, cons
   // the same point (the newest micro-batch done; the oldest one's last layer freed down to its
   // attention's inputs), and the forward's own moment there (raw scores, softmax output, dropout
   // output and mask: 7 bytes an element) holds less than this one.
-  const Checked mask_bytes = selective ? rounded(Checked(s) * s) : Checked(0);
+  const Checked mask_bytes = selective || full_rc ? rounded(Checked(s) * s) : Checked(0);
   const Checked sbh_tp = Checked(s) * b * (h / t) * e;
   const Checked recompute_head = rounded(scores_numel * e) * 3 + rounded(scores_numel) + rounded(sbh_tp) * 2 + rounded(sbh_local * e);
-  if (!recompute_head.ok() || !mask_bytes.ok()) return memory_overflow("seq");
+  // Full recomputation. Each micro-batch keeps every layer's input (its checkpoint's argument,
+  // which the rerun reads as it is) and its attention mask. The first backward through the
+  // stage's last layer reruns it whole with grad, then runs its backward with the layer output's
+  // gradient (the backward's argument) and the rerun's output (`outputs`) referenced until it
+  // returns; two moments, whichever holds more:
+  // - at the GeLU: the rerun layer's tensors (what it keeps without recomputation, less its input)
+  //   and the MLP's gradients as in the first backward without recomputation;
+  // - in its core attention, as the probabilities' gradient is written (above): the rerun layer's
+  //   QKV input and output, softmax output and dropout mask (the dropout output freed after
+  //   BmmBackward), the dropout output's gradient and the probabilities', the context's gradient,
+  //   and three [s', b, h]: the layer output's gradient, the residual stream's and `outputs`.
+  //   The rerun's forward at its context bmm (the raw scores beside the same tensors) and the
+  //   forward's own moment (under no_grad) hold less.
+  const Checked rerun_layer = Checked(ln.total - la.layer_input);
+  const Checked rerun_mlp = rerun_layer + rounded(sbh_local * e) + mlp_backward;
+  const Checked rerun_attn = Checked(ln.attn_input + ln.qk + ln.v) + rounded(scores_numel * e) * 3 + rounded(scores_numel) +
+                             rounded(sbh_tp) + rounded(sbh_local * e) * 3;
+  if (!recompute_head.ok() || !mask_bytes.ok() || !rerun_mlp.ok() || !rerun_attn.ok()) return memory_overflow("seq");
 
   RecipePeak p;
   p.recipe = Recipe::Megatron;
   p.version = std::string("Megatron-LM 040eac94 (July 2023) pretrain_gpt.py, megatron/model") +
-              (dist_opt ? " · --use-distributed-optimizer" : "") + (selective ? " · --recompute-granularity selective" : "") + " · apex FusedAdam · NGC PyTorch 23.04 (2.1.0a0)";
+              (dist_opt ? " · --use-distributed-optimizer" : "") +
+              (selective ? " · --recompute-granularity selective" : full_rc ? " · --recompute-granularity full (uniform, 1 layer)" : "") +
+              " · apex FusedAdam · NGC PyTorch 23.04 (2.1.0a0)";
   struct Best {
     i64 stage = -1;
     RecipePhase phase = RecipePhase::MegatronLoss;
     Checked peak, saved, head;
+    bool at_gelu = false;  // MegatronRerun: the rerun layer's GeLU, else its core attention
   } best;
   const i64 layers = cfg.n_layers / pp;
   for (i64 st = 0; st < pp; ++st) {
@@ -201,8 +229,15 @@ Result<RecipePeak> megatron_peak(const ModelConfig& cfg, const Workload& w, cons
     Checked head = selective ? recompute_head : raw_scores + context;
     RecipePhase phase = selective ? RecipePhase::MegatronRecompute : RecipePhase::AttentionForward;
     const i64 S = shard(P);
-    // In the first backward, at the last layer's GeLU.
-    if ((per_mb * inflight + mlp_backward).value() > (saved + head).value()) {
+    bool at_gelu = false;
+    if (full_rc) {
+      // In the first backward, the last layer rerun whole (above).
+      saved = per_mb * inflight;
+      at_gelu = rerun_mlp.value() > rerun_attn.value();
+      head = at_gelu ? rerun_mlp : rerun_attn;
+      phase = RecipePhase::MegatronRerun;
+    } else if ((per_mb * inflight + mlp_backward).value() > (saved + head).value()) {
+      // In the first backward, at the last layer's GeLU.
       saved = per_mb * inflight;
       head = mlp_backward;
       phase = RecipePhase::MlpBackward;
@@ -229,7 +264,7 @@ Result<RecipePeak> megatron_peak(const ModelConfig& cfg, const Workload& w, cons
     if (!peak.ok()) return memory_overflow("seq");
     const StageRange range = stage_range(cfg.n_layers, pp, st);
     p.stages.push_back({st, range.first, range.count, P, inflight, (saved + head).value(), peak.value(), peak.value(), after_step.value()});
-    if (best.stage < 0 || peak.value() > best.peak.value()) best = {st, phase, peak, saved, head};
+    if (best.stage < 0 || peak.value() > best.peak.value()) best = {st, phase, peak, saved, head, at_gelu};
   }
   const i64 P = p.stages[static_cast<size_t>(best.stage)].params_gpu, S = shard(P), Ppad = padded(P);
   const bool step = best.phase == RecipePhase::MegatronStep;
@@ -267,18 +302,30 @@ Result<RecipePeak> megatron_peak(const ModelConfig& cfg, const Workload& w, cons
        dist_opt ? src_dist + " _copy_model_grads_to_main_grads" : "optimizer/optimizer.py Float16OptimizerWithFloat16Params._copy_model_grads_to_main_grads");
   const i64 inflight = p.stages[static_cast<size_t>(best.stage)].inflight;
   const std::string sbh_s = with_commas(la.total);
-  // With selective recomputation, one attention mask a micro-batch in the saved tensors.
+  // With recomputation, one attention mask a micro-batch in the saved tensors.
   const i64 masks = best.phase == RecipePhase::MegatronLoss ? 1 : inflight;
   const Checked mask_part = step ? Checked(0) : mask_bytes * masks;
   const Checked layers_part(best.saved.value() - mask_part.value());
+  if (full_rc && !step) {
+    part(Str::recipe_part_layers_saved, layers_part,
+         row_arg(Str::rfx_mg_layers_inputs, with_commas(layers), sbh_s, with_commas(best.phase == RecipePhase::MegatronLoss ? 1 : inflight)),
+         "model/transformer.py ParallelTransformer._checkpointed_forward; core/tensor_parallel/random.py CheckpointFunction");
+    if (best.phase == RecipePhase::MegatronRerun)
+      part(Str::recipe_part_mg_rerun, best.head,
+           best.at_gelu ? row_arg(Str::rfx_mg_rerun_gelu, with_commas(ln.total - la.layer_input))
+                        : row_arg(Str::rfx_mg_rerun_attn, with_commas(ln.attn_input + ln.qk + ln.v), sp ? "s/tp" : "s"),
+           "core/tensor_parallel/random.py CheckpointFunction.backward; model/transformer.py ParallelTransformerLayer, CoreAttention; "
+           "torch autograd");
+  }
   if (best.phase == RecipePhase::MegatronLoss) {
-    part(Str::recipe_part_layers_saved, layers_part, row_arg(Str::rfx_mg_layers, with_commas(layers), sbh_s, "1"),
-         Str::rfx_src_mg_layers);
+    if (!full_rc)
+      part(Str::recipe_part_layers_saved, layers_part, row_arg(Str::rfx_mg_layers, with_commas(layers), sbh_s, "1"),
+           Str::rfx_src_mg_layers);
     part(Str::recipe_part_mg_final_norm, final_norm, row_arg(Str::rfx_mg_final_norm, sp ? "s/tp" : "s"),
          "model/transformer.py ParallelTransformer final_layernorm; language_model.py parallel_lm_logits");
     part(Str::recipe_part_mg_logits, logits, row_arg(Str::rfx_mg_logits, with_commas(v), dtype),
          "model/gpt_model.py post_language_model_processing; core/tensor_parallel/cross_entropy.py _VocabParallelCrossEntropy.forward");
-  } else if (!step) {
+  } else if (!step && !full_rc) {
     part(Str::recipe_part_layers_saved, layers_part,
          row_arg(best.phase == RecipePhase::MlpBackward ? Str::rfx_mg_layers
                  : best.phase == RecipePhase::AttentionForward ? Str::rfx_mg_layers_newest

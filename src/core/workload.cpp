@@ -338,7 +338,7 @@ std::vector<WorkloadField> build_fields() {
                          "LoRA on bf16 or QLoRA on nf4, or full fine-tuning, also over FSDP FULL_SHARD with --zero fsdp; --precision "
                          "mixed is bf16=True autocast, pure without it); megatron: Megatron-LM's pretrain_gpt.py as its code allocates on each pipeline stage's rank "
                          "(040eac94, July 2023, the legacy GPT; fp16 or bf16 mixed precision, the replicated optimizer or the distributed one (--zero 1), tensor, "
-                         "sequence and pipeline parallelism, no recomputation or selective recomputation, no flash attention); torchtune: torchtune's "
+                         "sequence and pipeline parallelism, no, selective or full recomputation, no flash attention); torchtune: torchtune's "
                          "full_finetune_single_device as its code allocates (1814feb1, Nov 2024, PyTorch 2.5; one GPU, full "
                          "fine-tuning of a bf16 Llama, Mistral or Qwen2 model its builders make, packed batches through flex "
                          "attention, torch AdamW (fused), unchunked cross-entropy, activation checkpointing on or off, no compile)",

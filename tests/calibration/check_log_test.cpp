@@ -308,6 +308,37 @@ TEST_CASE("check-log: a Megatron-LM training log, its arguments and every rank b
   REQUIRE(dist->rows.size() == c->rows.size());
   for (size_t i = 0; i < c->rows.size(); ++i) CHECK(dist->rows[i].ours_value == c->rows[i].ours_value);
 
+  // Recomputation as the log sets it: selective, and full with one layer a uniform checkpoint, are
+  // the recipe's; full by blocks (or without a method, which Megatron-LM rejects) is refused by name.
+  auto with_args = [](std::vector<std::pair<std::string, std::string>> swaps) {
+    std::string t = read_text("fuzz/corpus/engine_log/megatron-gpt345m-pp4.log");
+    for (const auto& [from, to] : swaps) {
+      REQUIRE(t.find(from) != std::string::npos);
+      t.replace(t.find(from), from.size(), to);
+    }
+    auto parsed_log = parse_engine_log(t);
+    REQUIRE(parsed_log.ok());
+    return check_log(*parsed_log, preset("gpt2-medium").config, Workload{});
+  };
+  const std::string granularity = "recompute_granularity ........................... None";
+  const std::string method = "recompute_method ................................ None";
+  auto sel = with_args({{granularity, "recompute_granularity ........................... selective"}});
+  INFO(join(sel.issues()));
+  REQUIRE(sel.ok());
+  CHECK(sel->workload.recompute == Recompute::Selective);
+  CHECK(row(*sel, "max_allocated:0").ours_value < row(*c, "max_allocated:0").ours_value);
+  auto full = with_args({{granularity, "recompute_granularity ........................... full"},
+                         {method, "recompute_method ................................ uniform"}});
+  INFO(join(full.issues()));
+  REQUIRE(full.ok());
+  CHECK(full->workload.recompute == Recompute::Full);
+  auto block = with_args({{granularity, "recompute_granularity ........................... full"},
+                          {method, "recompute_method ................................ block"}});
+  REQUIRE_FALSE(block.ok());
+  CHECK(block.issues().front().field == "rc");
+  CHECK(block.issues().front().message.find("full, recompute_method block, recompute_num_layers 1") != std::string::npos);
+  CHECK_FALSE(with_args({{granularity, "recompute_granularity ........................... full"}}).ok());
+
   // The wrong model is named, argument by argument.
   auto wrong = check_log(log, preset("gpt2").config, Workload{});
   REQUIRE(wrong.ok());

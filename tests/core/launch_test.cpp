@@ -238,6 +238,11 @@ TEST_CASE("export: --recipe megatron as torchrun pretrain_gpt.py with the layout
   // --recompute-activations sets); none without it.
   CHECK(has(command("gpt2-medium", mg({{"rc", "selective"}})), "--recompute-granularity", "selective"));
   CHECK_FALSE(has(d, "--recompute-granularity", "selective"));
+  // Full recomputation as the recipe models it: one layer a checkpoint.
+  const LaunchCommand rf = command("gpt2-medium", mg({{"rc", "full"}}));
+  CHECK(has(rf, "--recompute-granularity", "full"));
+  CHECK(has(rf, "--recompute-method", "uniform"));
+  CHECK(has(rf, "--recompute-num-layers", "1"));
   // Past one node: nodes of 8, or of the largest count up to 8 that divides the GPUs.
   const LaunchCommand n16 = command("gpt2-medium", mg({{"gpus", "16"}, {"tp", "8"}, {"batch", "2"}}));
   CHECK(n16.text().rfind("torchrun --nnodes 2 --nproc_per_node 8 --rdzv_backend c10d --rdzv_endpoint HOST:29500 pretrain_gpt.py", 0) == 0);

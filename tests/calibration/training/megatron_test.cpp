@@ -452,6 +452,71 @@ TEST_CASE("megatron recipe, --recompute selective: the checkpointed core attenti
   CHECK(e.value().training.recipe->version.find("--recompute-granularity selective") != std::string::npos);
 }
 
+TEST_CASE("megatron recipe, --recompute full: one layer a checkpoint, the last one rerun whole (no published run)", "[training]") {
+  // --recompute-granularity full --recompute-method uniform (one layer a checkpoint) at 040eac94:
+  // each micro-batch keeps every layer's input and its attention mask; the first backward reruns
+  // the stage's last layer with grad. PP 4's layout with a 4,096-token vocabulary (so that the
+  // loss does not set the peak), and its wide-MLP twin at 256 tokens, 16 a micro-batch, in bf16.
+  ModelConfig c = preset("gpt2-medium").config;
+  c.vocab = 4096;
+  const Run& r = kRuns[3];
+  Workload w = megatron_recipe_workload(r);
+  w.recompute = Recompute::Full;
+  const i64 s = 1024, b = r.batch, h = 1024, layers = 6;
+  auto acts = [&](const ModelConfig& m, i64 seq, i64 batch, Recompute rc) {
+    const auto la = layer_activations(m, ActParams{seq, batch, 2, 1, 1, false, false, true, rc, 0, 0}, false);
+    REQUIRE(la.ok());
+    return la.value();
+  };
+  auto rerun_part = [](const RecipePeak& p) {
+    for (const RecipePart& part : p.parts)
+      if (part.label == Str::recipe_part_mg_rerun) return part.bytes;
+    return i64{0};
+  };
+  {
+    const auto e = estimate(c, w);
+    REQUIRE(e.ok());
+    const RecipePeak& p = *e.value().training.recipe;
+    CHECK(p.phase == RecipePhase::MegatronRerun);
+    CHECK(p.peak_stage()->stage == 0);
+    const LayerActivations none = acts(c, s, b, Recompute::None), full = acts(c, s, b, Recompute::Full);
+    CHECK(full.total == s * b * h * 2);  // the layer's input alone
+    // Stages 1 and 2 (the same layers and parameters) peak one micro-batch apart: six inputs and a mask.
+    CHECK(p.stages[1].peak_allocated_bytes - p.stages[2].peak_allocated_bytes == layers * full.total + s * s);
+    // At the rerun core attention's dropout backward: the QKV input and output, softmax output,
+    // dropout mask and the two gradients (7 bytes an element of b·heads·s²), the context's
+    // gradient, and the layer output's gradient, the residual's and `outputs`.
+    const i64 U = b * 16 * s * s;
+    CHECK(rerun_part(p) == none.attn_input + none.qk + none.v + 7 * U + s * b * h * 2 + 3 * (s * b * h * 2));
+    // Everything the stage keeps besides: four micro-batches' inputs and masks (and the embedding's
+    // extras on stage 0) beside the states; full recomputation never exceeds selective.
+    Workload sel = w;
+    sel.recompute = Recompute::Selective;
+    const auto es = estimate(c, sel);
+    REQUIRE(es.ok());
+    CHECK(p.peak_allocated_bytes < es.value().training.recipe->peak_allocated_bytes);
+    CHECK(p.version.find("--recompute-granularity full (uniform, 1 layer)") != std::string::npos);
+  }
+  {
+    ModelConfig wide = c;
+    wide.d_ff = 16384;
+    Workload ws = w;
+    ws.seq = 256;
+    ws.batch = 16;
+    ws.dtype = ComputeDtype::BF16;  // fp32 gradients: the step adds no main grads, any moment of a micro-batch is above it
+    const auto e = estimate(wide, ws);
+    REQUIRE(e.ok());
+    const RecipePeak& p = *e.value().training.recipe;
+    CHECK(p.phase == RecipePhase::MegatronRerun);
+    // At the rerun layer's GeLU: its tensors without recomputation less its input, `outputs`, and
+    // the first backward's MLP gradients (the layer output's gradient, the GeLU's two, less fc2's
+    // input and the dropout mask, freed).
+    const LayerActivations none = acts(wide, 256, 16, Recompute::None);
+    const i64 sbh = 256 * 16 * h, sbf = 256 * 16 * 16384;
+    CHECK(rerun_part(p) == (none.total - sbh * 2) + sbh * 2 + sbh + sbf * 2);
+  }
+}
+
 TEST_CASE("megatron recipe: the moment moves with the shapes, and every part's text in each language", "[training][lang]") {
   const std::set<std::string> no_words = {
       "model/module.py Float16Module",
@@ -469,20 +534,27 @@ TEST_CASE("megatron recipe: the moment moves with the shapes, and every part's t
       "core/tensor_parallel/random.py CheckpointFunction.backward; model/transformer.py CoreAttention.forward; "
       "torch autograd (BmmBackward0, NativeDropoutBackward0); model/fused_softmax.py ScaledUpperTriangMaskedSoftmax",
       "pretrain_gpt.py get_batch; megatron/utils.py get_ltor_masks_and_position_ids; core/tensor_parallel/random.py CheckpointFunction",
+      "model/transformer.py ParallelTransformer._checkpointed_forward; core/tensor_parallel/random.py CheckpointFunction",
+      "core/tensor_parallel/random.py CheckpointFunction.backward; model/transformer.py ParallelTransformerLayer, CoreAttention; "
+      "torch autograd",
   };
   std::set<std::string> seen;
   std::set<RecipePhase> phases;
   const ModelConfig gpt2 = preset("gpt2-medium").config;
   ModelConfig wide = gpt2;  // a short sequence under a wide MLP: the first backward's GeLU is the moment
   wide.d_ff = 16384;         // (the step's fp32 main grads where a stage holds the whole model)
-  for (const ModelConfig* c : std::initializer_list<const ModelConfig*>{&gpt2, &wide})
+  // With a small vocabulary the loss gives way to full recomputation's rerun layer: at its core
+  // attention for GPT-2's shape, at its GeLU for the wide one.
+  ModelConfig small = gpt2, wide_small = wide;
+  small.vocab = wide_small.vocab = 4096;
+  for (const ModelConfig* c : std::initializer_list<const ModelConfig*>{&gpt2, &wide, &small, &wide_small})
     for (const Run& r : kRuns)
       for (const Sharding zero : {Sharding::None, Sharding::Zero1})
-        for (const Recompute rc : {Recompute::None, Recompute::Selective}) {
+        for (const Recompute rc : {Recompute::None, Recompute::Selective, Recompute::Full}) {
           Workload w = megatron_recipe_workload(r);
           w.sharding = zero;
           w.recompute = rc;
-          if (c == &wide) w.seq = 256;
+          if (c == &wide || c == &wide_small) w.seq = 256;
           const auto e = estimate(*c, w);
           INFO(join(e.issues()));
           REQUIRE(e.ok());
@@ -499,7 +571,7 @@ TEST_CASE("megatron recipe: the moment moves with the shapes, and every part's t
           llmsize::test::check_recipe_text(*c, w, e.value(), "megatron");
         }
   CHECK(phases == std::set<RecipePhase>{RecipePhase::MegatronLoss, RecipePhase::AttentionForward, RecipePhase::MlpBackward,
-                                        RecipePhase::MegatronStep, RecipePhase::MegatronRecompute});
+                                        RecipePhase::MegatronStep, RecipePhase::MegatronRecompute, RecipePhase::MegatronRerun});
   llmsize::test::check_no_words_seen(no_words, seen);
 }
 
@@ -511,7 +583,6 @@ TEST_CASE("megatron recipe: what Megatron-LM's legacy GPT path does not do is re
       {"flash attention", [](ModelConfig&, Workload& w) { w.flash_attention = true; }, "--use-flash-attn"},
       {"ZeRO 2", [](ModelConfig&, Workload& w) { w.sharding = Sharding::Zero2; }, "--zero 2, 3, fsdp"},
       {"FSDP", [](ModelConfig&, Workload& w) { w.sharding = Sharding::Fsdp; }, "--use-distributed-optimizer"},
-      {"full recomputation", [](ModelConfig&, Workload& w) { w.recompute = Recompute::Full; }, "full recomputation is not modelled"},
       {"no dropout", [](ModelConfig&, Workload& w) { w.dropout = false; }, "dropout 0.1"},
       {"bf16 gradients", [](ModelConfig&, Workload& w) { w.dtype = ComputeDtype::BF16; w.grad_dtype = GradDtype::BF16; },
        "accumulate_allreduce_grads_in_fp32"},
