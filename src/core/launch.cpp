@@ -274,6 +274,14 @@ Result<LaunchCommand> fsdp_config(const Workload& w) {
   return c;
 }
 
+// GPUs a machine for a multi-machine launch: all of them up to 8, else the largest count up to 8
+// that divides them.
+i64 gpus_per_node(i64 gpus) {
+  i64 per_node = std::min<i64>(gpus, 8);
+  while (gpus % per_node != 0) --per_node;
+  return per_node;
+}
+
 // What the recipe refuses for this model and workload (and an unknown GPU): its command refuses
 // the same, by name, rather than print a run the estimate does not model.
 std::vector<Issue> recipe_refusals(const ModelConfig& cfg, const Workload& w) {
@@ -330,8 +338,7 @@ Result<LaunchCommand> megatron_command(const ModelConfig& cfg, const Workload& w
   c.one_a_line = true;
   // torchrun (torch/distributed/run.py): one process a GPU; past 8 GPUs, nodes of the largest
   // count up to 8 that divides them, meeting at a c10d rendezvous.
-  i64 per_node = std::min<i64>(w.gpus, 8);
-  while (w.gpus % per_node != 0) --per_node;
+  const i64 per_node = gpus_per_node(w.gpus);
   if (per_node == w.gpus) {
     c.program = {"torchrun", "--nproc_per_node", std::to_string(w.gpus), "pretrain_gpt.py"};
   } else {
@@ -481,8 +488,7 @@ Result<LaunchCommand> hf_peft_fsdp_command(const ModelConfig& cfg, const Workloa
   c.version = "accelerate 1.0.1 launch (FSDP) · TRL 0.13.0 scripts/sft.py · transformers 4.48.1";
   c.one_a_line = true;
   c.config_name = "fsdp_config.yaml";
-  i64 per_node = std::min<i64>(w.gpus, 8);
-  while (w.gpus % per_node != 0) --per_node;
+  const i64 per_node = gpus_per_node(w.gpus);
   const i64 machines = w.gpus / per_node;
   c.program = {"accelerate", "launch", "--config_file", "fsdp_config.yaml"};
   if (machines > 1) {
