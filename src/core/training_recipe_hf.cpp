@@ -3,6 +3,7 @@
 //
 // Followed, at the versions of the calibration's runs (tests/calibration/training/hf_peft_test.cpp):
 // - transformers 4.48.1: models/mistral/modeling_mistral.py and models/llama/modeling_llama.py
+//   and models/mixtral/modeling_mixtral.py MixtralSparseMoeBlock / MixtralBlockSparseTop2MLP
 //   (the decoder layer, *RMSNorm.forward, *RotaryEmbedding.forward, *ForCausalLM.forward, which
 //   keeps the bf16 logits while the loss runs); loss/loss_utils.py ForCausalLMLoss (logits.float(),
 //   then the shifted copy logits[..., :-1, :].contiguous()); integrations/flash_attention.py (fp32
@@ -50,13 +51,29 @@ namespace {
 
 enum class Method : std::uint8_t { Lora, Qlora, Full };
 
-// The families whose transformers 4.48.1 code is LlamaDecoderLayer as written (model.hpp).
-bool hf_family(Family f) { return f == Family::Llama || f == Family::Mistral || f == Family::Qwen2; }
+// The families whose transformers 4.48.1 code is LlamaDecoderLayer as written (model.hpp), and
+// Mixtral's, the same layer with MixtralSparseMoeBlock for its MLP.
+bool hf_family(Family f) { return f == Family::Llama || f == Family::Mistral || f == Family::Qwen2 || f == Family::Mixtral; }
+
+// Mixtral: every layer a MoE block of E gated experts, the top k of a softmax over a router
+// Linear without bias, renormalized; no shared expert. The rest is Mistral's decoder.
+bool hf_mixtral(const ModelConfig& c) {
+  const MoeConfig& m = c.moe;
+  if (c.family != Family::Mixtral || !c.is_moe() || m.top_k < 1 || m.top_k > m.num_experts || m.shared_ffn != 0 || m.shared_gate ||
+      m.first_dense != 0 || m.freq != 1 || m.router_bias || m.router_correction_bias || m.expert_bias || m.scale_input ||
+      !m.norm_topk || m.routed_scale != 1.0 || !m.dense_layers.empty() || m.expert_ffn != c.d_ff)
+    return false;
+  ModelConfig dense = c;
+  dense.family = Family::Mistral;
+  dense.moe = MoeConfig{};
+  return hf_llama_decoder(dense);
+}
 
 std::optional<Issue> hf_scope(const ModelConfig& c, const Workload& w, const Gpu& gpu, Method& method, bool& dq) {
   if (w.mode != Mode::Training) return refuse(Str::recipe_training_only);
   if (!hf_family(c.family)) return refuse(Str::recipe_hf_family, std::string(family_id(c.family)));
-  if (!hf_llama_decoder(c)) return refuse(Str::recipe_hf_shape);
+  const bool moe = c.family == Family::Mixtral;
+  if (moe ? !hf_mixtral(c) : !hf_llama_decoder(c)) return refuse(Str::recipe_hf_shape);
   const bool fsdp = w.sharding == Sharding::Fsdp;
   if (w.tp != 1 || w.pp != 1 || w.ep != 1 || (w.sharding != Sharding::None && !fsdp) || (w.gpus != 1) != fsdp)
     return refuse(Str::recipe_hf_one_gpu);
@@ -72,6 +89,10 @@ std::optional<Issue> hf_scope(const ModelConfig& c, const Workload& w, const Gpu
   method = four_bit ? Method::Qlora : w.lora_rank > 0 ? Method::Lora : Method::Full;
   if (method == Method::Qlora && w.lora_rank <= 0) return refuse(Str::recipe_hf_qlora_rank);
   if (fsdp && method != Method::Full) return refuse(Str::recipe_hf_fsdp_lora);
+  // Mixtral: adapters on the attention (its experts' w1, w2, w3 are no gate/up/down_proj for
+  // PEFT's target names), gradient checkpointing on, not full fine-tuning.
+  if (moe && (method == Method::Full || (w.lora_targets & (kLoraGate | kLoraUp | kLoraDown)) || w.recompute != Recompute::Full))
+    return refuse(Str::recipe_hf_moe);
   if (fsdp && w.grad_accum > 1) return refuse(Str::recipe_hf_fsdp_accum);
   // Without checkpointing nothing makes the embeddings need a gradient: layer 0's attention keeps
   // its tensors only for an adapter there; with adapters on the MLP alone the first layers' would
@@ -124,8 +145,13 @@ Result<RecipePeak> hf_peft_peak(const ModelConfig& c, const Workload& w, const G
   };
   const Lin lins[] = {{kLoraQ, C, qd}, {kLoraK, C, kvd}, {kLoraV, C, kvd}, {kLoraO, qd, C},
                       {kLoraGate, C, I}, {kLoraUp, C, I}, {kLoraDown, I, C}};
-  Checked layer_linear;
-  for (const Lin& l : lins) layer_linear += Checked(l.in) * l.out;
+  // Mixtral: the MLP's three Linears are each expert's w1, w3 and w2, E times, beside the router
+  // gate (C → E); the other Linears once.
+  const bool moe = c.family == Family::Mixtral;
+  const i64 E = moe ? c.moe.num_experts : 1, topk = moe ? c.moe.top_k : 1;
+  auto copies = [&](const Lin& l) { return l.bit == kLoraGate || l.bit == kLoraUp || l.bit == kLoraDown ? E : i64{1}; };
+  Checked layer_linear = moe ? Checked(C) * E : Checked();
+  for (const Lin& l : lins) layer_linear += Checked(l.in) * l.out * copies(l);
   const Checked norm_params = Checked(2 * L + 1) * C;
   const i64 bias_params = c.bias_qkv ? L * (qd + 2 * kvd) : 0;  // Qwen2's q, k and v biases
   const i64 total = counted->total;
@@ -143,10 +169,12 @@ Result<RecipePeak> hf_peft_peak(const ModelConfig& c, const Workload& w, const G
     // Linear of the layers; lm_head stays (get_keys_to_not_convert). prepare_model_for_kbit_training
     // makes every other parameter fp32, and peft_module_casting_to_bf16 returns embed_tokens and
     // lm_head to bf16: the norms and the 4-bit Linears' biases stay fp32.
-    for (const Lin& l : lins) weights += bnb4_linear_bytes(l.in, l.out, dq) * L;
+    // Mixtral's router gate is a Linear too, and 4-bit as the rest.
+    for (const Lin& l : lins) weights += bnb4_linear_bytes(l.in, l.out, dq) * L * copies(l);
+    if (moe) weights += bnb4_linear_bytes(C, E, dq) * L;
     if (dq) weights += R(Checked(kBnbDynamicMap));
     weights += Checked(other) * 2 + (norm_params + bias_params) * 4;
-    weights_formula = row_arg(Str::rfx_weights_4bit_hf, with_commas(7 * L), dq ? Str::rfx_absmax_nf4_dq : Str::rfx_absmax_nf4,
+    weights_formula = row_arg(Str::rfx_weights_4bit_hf, with_commas((moe ? 4 + 3 * E + 1 : 7) * L), dq ? Str::rfx_absmax_nf4_dq : Str::rfx_absmax_nf4,
                               with_commas(other), with_commas(norm_params.value() + bias_params));
   }
   // FSDP: every rank keeps one shard of each unit's flat parameter (FlatParamHandle: the unit's
@@ -265,6 +293,22 @@ Result<RecipePeak> hf_peft_peak(const ModelConfig& c, const Workload& w, const G
   struct LayerTensors {
     Checked all, mlp;
   };
+  // Mixtral's MoE block in place of the MLP (MixtralSparseMoeBlock.forward): the router keeps
+  // softmax's fp32 probabilities (N·E), topk's int64 indices (N·k), and the in-place division's
+  // divisor (N) and copy of the top-k weights it changed (N·k, fp32); each expert e, over its
+  // n_e rows (Σ n_e = k·N), keeps w1's output (SiLU's input), silu(w1) and w3's output (the
+  // product's operands), w2's output and the row's routing weight (their product's), in the
+  // hidden states' dtype (fp32 under QLoRA: the 4-bit Linears return their input's), and the
+  // int64 row and slot indices torch.where gave (the gather, the weights' index and index_add_
+  // keep them). Which rows go to which expert is the data's; routing is taken as balanced,
+  // k·N/E rows an expert (the first k·N mod E one more).
+  const i64 kN = N.ok() ? N.value() * topk : 0, rows_hi = ceil_div(kN, E), rows_lo = kN / E, n_hi = kN - rows_lo * E;
+  auto expert_saved = [&](i64 n) {
+    return R(Checked(n) * I * a) * 3 + R(Checked(n) * C * a) + R(Checked(n) * a) + R(Checked(n) * 8) * 2;
+  };
+  const Checked moe_saved = moe ? R(N * E * 4) + R(N * topk * 8) + R(N * 4) + R(N * topk * 4) + expert_saved(rows_hi) * n_hi +
+                                      expert_saved(rows_lo) * (E - n_hi)
+                                : Checked();
   auto layer_tensors = [&](bool first_layer, bool input_grad) {
     Checked norm1 = input_grad ? R(N * 4) : Checked(), norm2 = R(N * C * 4) + R(N * 4);
     // LoRA: x.to(fp32), a copy; QLoRA: the fp32 input itself (layer 0's bf16 one copied), which
@@ -286,7 +330,7 @@ Result<RecipePeak> hf_peft_peak(const ModelConfig& c, const Workload& w, const G
       (mlp_bit ? mlp_lora : attn_lora) += x;
     }
     const Checked attn = qkv_grad ? R(N * qd * 2) * 2 + R(N * kvd * 2) * 2 + R(Checked(B) * nh * T * 4) : Checked();
-    const Checked mlp = norm2 + mlp_lora + R(N * I * a) * (full ? 4 : 3);
+    const Checked mlp = norm2 + mlp_lora + (moe ? moe_saved : R(N * I * a) * (full ? 4 : 3));
     return LayerTensors{norm1 + attn_lora + attn + mlp, mlp};
   };
   // During a layer's backward: its output and the output's gradient; at the MLP's multiply the
@@ -296,7 +340,8 @@ Result<RecipePeak> hf_peft_peak(const ModelConfig& c, const Workload& w, const G
   // size rounded to 32, or 256 past 192), beside the output's gradient dout. `kept` is what the
   // layers hold then; the larger moment is returned with its kept tensors and its in-flight ones.
   const Checked io = R(N * C * a) * 2;
-  const Checked mlp_moment = R(N * I * a) * 3;
+  // Mixtral: the first expert autograd reaches (the last one run) at its product's multiply.
+  const Checked mlp_moment = moe ? R(Checked(rows_hi) * I * a) * 3 : R(N * I * a) * 3;
   const i64 s128 = ceil_div(T, 128) * 128, hd_r = hd <= 192 ? ceil_div(hd, 32) * 32 : 256;
   const Checked attn_moment = R(N * qd * 2) * 2 + R(N * kvd * 2) * 2 + (kvd != qd ? R(N * qd * 2) * 2 : Checked()) +
                               R(Checked(B) * s128 * nh * hd_r * 4) + R(Checked(B) * nh * s128 * 4);
@@ -383,6 +428,9 @@ Result<RecipePeak> hf_peft_peak(const ModelConfig& c, const Workload& w, const G
   const std::string src_autograd = "torch autograd (tools/autograd/derivatives.yaml); flash-attn FlashAttnFunc";
   // The formula of what one layer keeps, for the layers named.
   auto layer_row = [&](const std::string& which) {
+    if (moe)  // the MoE block's tensors in place of gate, silu, up
+      return row_arg(qlora ? Str::rfx_layer_qlora_moe : autocast ? Str::rfx_layer_lora_autocast_moe : Str::rfx_layer_lora_moe, which,
+                     with_commas(E), with_commas(topk), qlora ? "4" : "2");
     return row_arg(qlora ? Str::rfx_layer_qlora : full ? Str::rfx_layer_full : autocast ? Str::rfx_layer_lora_autocast : Str::rfx_layer_lora, which);
   };
   auto part = [&](Str label, Checked bytes, const RowArg& formula, const RowArg& source) { add_part(p, label, bytes, formula, source); };

@@ -333,7 +333,7 @@ std::vector<WorkloadField> build_fields() {
                          "adapter_v2.py as their code allocates (LoRA: commit 8641822, PyTorch 2.1; the adapters: 0f021f3a, "
                          "PyTorch 2.2; one GPU, LoRA on q and v or LLaMA-Adapter, bf16-true or bitsandbytes NF4); hf-peft: "
                          "the Hugging Face Trainer with PEFT LoRA as TRL's SFTTrainer sets it up (transformers 4.48.1, PEFT "
-                         "0.13.2, PyTorch 2.4.1; one GPU, Llama, Mistral and Qwen2, gradient checkpointing on (--recompute full) or off, "
+                         "0.13.2, PyTorch 2.4.1; one GPU, Llama, Mistral, Qwen2 and Mixtral (adapters on its attention), gradient checkpointing on (--recompute full) or off, "
                          "flash attention 2, "
                          "LoRA on bf16 or QLoRA on nf4, or full fine-tuning, also over FSDP FULL_SHARD with --zero fsdp; --precision "
                          "mixed is bf16=True autocast, pure without it); megatron: Megatron-LM's pretrain_gpt.py as its code allocates on each pipeline stage's rank "

@@ -354,11 +354,20 @@ TEST_CASE("hf-peft recipe: what the recipe does not cover is refused, naming the
     REQUIRE_FALSE(e.ok());
     CHECK(e.issues().front().message.find("qwen3") != std::string::npos);
   }
-  {  // an MoE model of the Mistral line has its own family
-    const auto e = estimate(preset("mixtral-8x7b").config, workload_of(kRows[2]));
+  // Mixtral: adapters on the attention with checkpointing (LoRA or QLoRA) only.
+  for (const auto& [what, change] : std::initializer_list<std::pair<const char*, std::function<void(Workload&)>>>{
+           {"full fine-tuning", [](Workload& w) { w.lora_rank = 0; w.precision = Precision::Pure; w.opt_state = StateDtype::BF16; }},
+           {"adapters on the experts", [](Workload& w) { w.lora_targets |= kLoraGate; }},
+           {"no checkpointing", [](Workload& w) { w.recompute = Recompute::None; }}}) {
+    INFO(what);
+    Workload w = workload_of(kRows[2]);
+    change(w);
+    const auto e = estimate(preset("mixtral-8x7b").config, w);
     REQUIRE_FALSE(e.ok());
-    CHECK(e.issues().front().message.find("mixtral") != std::string::npos);
+    CHECK(e.issues().front().field == "recipe");
+    CHECK(e.issues().front().message.find("Mixtral") != std::string::npos);
   }
+  CHECK(estimate(preset("mixtral-8x7b").config, workload_of(kRows[2])).ok());
 }
 
 TEST_CASE("hf-peft recipe: every part's formula and source in each language, the numbers the same", "[training][lang]") {
@@ -405,6 +414,25 @@ TEST_CASE("hf-peft recipe: every part's formula and source in each language, the
           phases.insert(e.value().training.recipe->phase);
           for (const RecipePart& part : e.value().training.recipe->parts) llmsize::test::check_part_languages(part, no_words, seen);
         }
+  // Mixtral's MoE block in the rebuilt layer: LoRA on bf16 with and without bf16=True, QLoRA.
+  std::set<Str> moe_rows;
+  for (const Row* r : {&kRows[2], &kRows[4]})
+    for (bool autocast : {false, true}) {
+      if (autocast && std::string(r->method) != "lora") continue;
+      ModelConfig c = preset("mixtral-8x7b").config;
+      c.vocab = 32001;
+      Workload w = workload_of(*r);
+      if (autocast) w.precision = Precision::Mixed;
+      const auto e = estimate(c, w);
+      REQUIRE(e.ok());
+      phases.insert(e.value().training.recipe->phase);
+      for (const RecipePart& part : e.value().training.recipe->parts) {
+        llmsize::test::check_part_languages(part, no_words, seen);
+        if (part.label == Str::recipe_part_layer) moe_rows.insert(part.label);
+        if (part.label == Str::recipe_part_layer) CHECK(part.formula.find("the MoE block, 8 experts, top 2") != std::string::npos);
+      }
+    }
+  CHECK(moe_rows.size() == 1);
   // FSDP full fine-tuning, over 2 to 64 GPUs and two vocabularies: the root's backward and the
   // end of layer 0's join the moments.
   for (i64 gpus : {2, 8, 64})
@@ -489,4 +517,58 @@ TEST_CASE("hf-peft recipe: without gradient checkpointing every layer keeps its 
   const auto f1 = estimate(mistral, full);
   REQUIRE(f1.ok());
   CHECK(f1.value().training.recipe->phase == RecipePhase::OptimizerStep);
+}
+
+TEST_CASE("hf-peft recipe: Mixtral-8x7B's two single-GPU QLoRA peaks, its MoE block in a layer's backward", "[calibration][training]") {
+  // The same file's baseline-peft-bnb rows for mistralai/Mixtral-8x7B-Instruct-v0.1 on one A100
+  // 80GB (its LoRA rows on a bf16 base ran out of memory and publish no peak), with the Mistral
+  // rows' settings: QLoRA nf4 with double quantization, bf16=True, r 16 on q, k, v, o, dropout
+  // 0.1, gradient checkpointing, packed 4,096-token sequences, batch 4 and 8; the vocabulary
+  // 32,001 (the pad token fms-hf-tuning adds to its LlamaTokenizerFast, as for Mistral).
+  const Row rows[] = {
+      {"TRUE,0.15,,baseline-peft-bnb,2.00E-04,16,0.1,44924,42794268160,24665033728,mistralai/Mixtral-8x7B-Instruct-v0.1,1,lora,4,16,"
+       "q_proj k_proj v_proj o_proj,bfloat16,0.898578081,1072.2023,0.373,0.093,1528.07",
+       "qlora", 4, 42794268160, 24665033728, RecipePhase::LayerBackward},
+      {"TRUE,0.29,,baseline-peft-bnb,2.00E-04,16,0.1,63932,60545920512,24665426944,mistralai/Mixtral-8x7B-Instruct-v0.1,1,lora,8,16,"
+       "q_proj k_proj v_proj o_proj,bfloat16,0.894624872,1938.6247,0.413,0.052,1690.27",
+       "qlora", 8, 60545920512, 24665426944, RecipePhase::LayerBackward},
+  };
+  ModelConfig c = preset("mixtral-8x7b").config;
+  c.vocab = 32001;
+  i64 peaks[2] = {0, 0};
+  for (size_t i = 0; i < 2; ++i) {
+    const Row& r = rows[i];
+    INFO(r.quoted);
+    const auto e = estimate(c, workload_of(r));
+    INFO(join(e.issues()));
+    REQUIRE(e.ok());
+    const RecipePeak& p = *e.value().training.recipe;
+    peaks[i] = p.peak_allocated_bytes;
+    i64 sum = 0;
+    for (const RecipePart& part : p.parts) sum += part.bytes;
+    CHECK(sum == p.peak_allocated_bytes);
+    // The weights: every Linear of the layers 4-bit (q, k, v, o, the router gate and each of the 8
+    // experts' w1, w3, w2), the embeddings and lm_head bf16, the norms fp32. After training the
+    // allocation is those, the adapters and AdamW's two states, the cuBLAS workspaces and the
+    // last batch, as for Mistral (there 2,048 B over) — here 2,048 + 524,288 B over: the extra
+    // 512 KiB, the same at both batches, is not traced.
+    const i64 after = p.weights_bytes + 3 * p.adapter_bytes + 2 * kCublasWorkspace + 3 * (r.batch * 4096 * 8);
+    CHECK(r.after - after == 2048 + 524288);
+    // The peak: in the last layer's backward, its MoE block rebuilt by the checkpoint, at the
+    // product's multiply of the first expert autograd reaches, every checkpointed input beside.
+    CHECK(p.phase == RecipePhase::LayerBackward);
+    const double err = static_cast<double>(p.peak_allocated_bytes - r.peak) / static_cast<double>(r.peak);
+    INFO("predicted " << p.peak_allocated_bytes << " B, measured " << r.peak << " B, error " << 100 * err << "%");
+    CHECK(std::fabs(err) <= 0.05);  // the issue's tolerance for a single-GPU recipe
+    // MISS, -1.8% (batch 4) and -2.1% (batch 8): under the measured peaks by 786.6 MB and
+    // 1,251.3 MB, i.e. 28,366 B a token and 322 MB besides. Not traced. The moment's in-flight
+    // tensors are three of the first expert's rows × I × 4 B, taken here as k·N/E rows (routing
+    // balanced); the rows layer 31's last expert really got are the data's, and 0.41·N of them
+    // instead of 0.25·N would account for the per-token part.
+    CHECK(err == Approx(i == 0 ? -0.0184 : -0.0207).margin(0.0005));
+  }
+  // Per token of the batch between the two rows: 1,083,474 B measured, 28,366 B more than modelled.
+  const i64 modelled_slope = (peaks[1] - peaks[0]) / (4 * 4096), measured_slope = (rows[1].peak - rows[0].peak) / (4 * 4096);
+  CHECK(measured_slope == 1083474);
+  CHECK(measured_slope - modelled_slope == 28366);
 }
