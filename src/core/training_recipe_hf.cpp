@@ -492,7 +492,9 @@ Result<RecipePeak> hf_peft_peak(const ModelConfig& c, const Workload& w, const G
       part(Str::recipe_part_layers_saved, m.kept,
            first_wins ? layer_row("0") : row_arg(Str::rfx_layers_saved, with_commas(L), layer_row("1 … " + with_commas(L - 1))), src_autograd);
     }
-    part(Str::recipe_part_layer_grads, m.inflight, Str::rfx_layer_inflight, "torch autograd; flash-attn flash_api.cpp mha_bwd");
+    part(Str::recipe_part_layer_grads, m.inflight,
+         moe ? row_arg(Str::rfx_layer_inflight_moe, with_commas(rows_hi)) : RowArg(Str::rfx_layer_inflight),
+         "torch autograd; flash-attn flash_api.cpp mha_bwd");
     part(Str::recipe_part_ids, batch_ids + positions, Str::rfx_ids_hf, "DataCollatorForLanguageModeling; MistralModel.forward");
   } else if (top.phase == RecipePhase::EmbeddingBackward) {
     grads = root_end_grads;
