@@ -105,6 +105,7 @@ struct Reader {
   bool swa_pool = false;                   // SGLang's hybrid pool: two "KV Cache is allocated" lines
   int pool_lines = 0;                      // of them so far
   int megatron = 0;                        // Megatron-LM's lines
+  int ds_chat = 0;                         // DeepSpeed-Chat's lines
   bool in_arguments = false;               // inside its argument block
   static constexpr size_t kMaxArguments = 2048;
 
@@ -228,6 +229,59 @@ struct Reader {
     ++megatron;
   }
 
+  // DeepSpeed-Chat's step-1 log (training/step1_supervised_finetuning/main.py): its first line
+  // "cmd = deepspeed main.py --flag value …" and DeepSpeed's ThroughputTimer lines "…,
+  // MemAllocated=3.96GB, MaxMemAllocated=22.95GB" (GiB, rank 0, after the step); DeepSpeed's
+  // config print "  train_batch_size ............. 128" where the log keeps it.
+  void ds_chat_line(std::string_view l) {
+    if (const size_t at = l.find("cmd = deepspeed "); at != std::string_view::npos && l.find(" main.py") != std::string_view::npos) {
+      std::string_view rest = l.substr(at + 6);
+      std::vector<std::string_view> words;
+      while (!rest.empty() && words.size() < 512) {
+        const size_t sp = rest.find(' ');
+        const std::string_view w = rest.substr(0, sp);
+        if (!w.empty()) words.push_back(w);
+        if (sp == std::string_view::npos) break;
+        rest.remove_prefix(sp + 1);
+      }
+      auto value = [&](std::string_view flag) -> std::optional<std::string_view> {
+        for (size_t i = 0; i + 1 < words.size(); ++i)
+          if (words[i] == flag && words[i + 1].substr(0, 2) != "--") return words[i + 1];
+        return std::nullopt;
+      };
+      auto has = [&](std::string_view flag) { return std::find(words.begin(), words.end(), flag) != words.end(); };
+      set("mode", "training");
+      set("recipe", "deepspeed");
+      set("dtype", "fp16");  // get_train_ds_config: fp16 enabled, DeepSpeed's loss scaling
+      set("prec", "mixed");
+      set("opt", "adamw");   // FusedAdam
+      set("ostate", "fp32");
+      set("flash", "0");     // eager attention
+      for (const auto& [flag, key] : {std::pair<std::string_view, const char*>{"--per_device_train_batch_size", "batch"},
+                                      {"--max_seq_len", "seq"}, {"--gradient_accumulation_steps", "accum"},
+                                      {"--zero_stage", "zero"}, {"--lora_dim", "lora"}})
+        if (auto v = value(flag); v && v->size() <= 32) set(key, std::string(*v));
+      if (!value("--zero_stage")) set("zero", "0");  // main.py's default
+      set("dropout", has("--disable_dropout") ? "0" : "1");
+      set("rc", has("--gradient_checkpointing") ? "full" : "none");
+      if (auto m = value("--model_name_or_path"); m && m->size() <= 256) log.model = std::string(*m);
+      ++ds_chat;
+      return;
+    }
+    if (l.find("MaxMemAllocated=") != std::string_view::npos) {
+      const auto allocated = after(l, " MemAllocated="), max_allocated = after(l, "MaxMemAllocated=");
+      if (!allocated || !max_allocated || *allocated < 0 || *max_allocated < 0 || *max_allocated > 1e9) return;
+      figure("mem_allocated", *allocated * kGiBd, l);
+      figure("max_mem_allocated", *max_allocated * kGiBd, l);
+      ++ds_chat;
+      return;
+    }
+    for (const auto& [name, key] : {std::pair<std::string_view, const char*>{"train_batch_size", "ds_global_batch"},
+                                    {"train_micro_batch_size_per_gpu", "ds_micro_batch"}})
+      if (const size_t at = l.find(name); at != std::string_view::npos && l.substr(at + name.size(), 3) == " ..")
+        if (auto v = leading_number(trim(l.substr(l.find_last_of('.') + 1))); v && *v >= 1 && *v <= 1e9) figure(key, *v, l);
+  }
+
   // The workload Megatron-LM's arguments describe, as share-link keys (after the last line).
   void megatron_settings() {
     auto arg = [&](std::string_view name) -> std::optional<std::string_view> {
@@ -283,6 +337,7 @@ struct Reader {
 
   void line(std::string_view l) {
     megatron_line(l);
+    ds_chat_line(l);
     // ---- vLLM ----
     if (l.find("non-default args: {") != std::string_view::npos) {
       vllm_args(l);
@@ -481,6 +536,7 @@ std::string_view to_string(LogEngine e) {
     case LogEngine::LlamaCpp: return "llama.cpp";
     case LogEngine::SGLang: return "SGLang";
     case LogEngine::Megatron: return "Megatron-LM";
+    case LogEngine::DeepSpeedChat: return "DeepSpeed-Chat";
   }
   return "vLLM";
 }
@@ -510,8 +566,14 @@ Result<EngineLog> parse_engine_log(std::string_view text) {
     if (nl == std::string_view::npos) break;
     text.remove_prefix(nl + 1);
   }
-  if (r.vllm == 0 && r.llamacpp == 0 && r.sglang == 0 && r.megatron == 0)
+  if (r.vllm == 0 && r.llamacpp == 0 && r.sglang == 0 && r.megatron == 0 && r.ds_chat == 0)
     return issue_row("log", Str::log_no_lines);
+  if (r.ds_chat > r.vllm && r.ds_chat > r.llamacpp && r.ds_chat > r.sglang && r.ds_chat > r.megatron) {
+    r.log.engine = LogEngine::DeepSpeedChat;
+    // Its settings are the cmd line's alone; the inference engines' keys read from it would be noise.
+    std::erase_if(r.log.settings, [](const auto& s) { return s.first == "util" || s.first == "mbt" || s.first == "mns"; });
+    return std::move(r.log);
+  }
   if (r.megatron > r.vllm && r.megatron > r.llamacpp && r.megatron > r.sglang) {
     r.log.engine = LogEngine::Megatron;
     r.log.settings.clear();  // the inference engines' keys read from it would be noise
@@ -618,6 +680,48 @@ Result<LogCheck> check_megatron(const EngineLog& log, const ModelConfig& cfg, Wo
   return out;
 }
 
+// DeepSpeed-Chat's log beside the deepspeed recipe (training_recipe_deepspeed.cpp): rank 0's
+// MaxMemAllocated and MemAllocated (after the step), as DeepSpeed's ThroughputTimer prints them
+// (GiB to two places). The data-parallel GPUs come from DeepSpeed's config print
+// (train_batch_size / (train_micro_batch_size_per_gpu · accumulation)) where the log keeps it,
+// else from the caller, as the note says.
+Result<LogCheck> check_ds_chat(const EngineLog& log, const ModelConfig& cfg, Workload w, LogCheck out) {
+  w.mode = Mode::Training;
+  w.recipe = Recipe::DeepSpeed;
+  const LogFigure* global = log.find("ds_global_batch");
+  const LogFigure* micro = log.find("ds_micro_batch");
+  const double per_gpu = (micro ? micro->value : static_cast<double>(w.batch)) * static_cast<double>(w.grad_accum);
+  if (global && per_gpu >= 1 && std::fmod(global->value, per_gpu) == 0 && global->value / per_gpu <= 1e6) {
+    w.gpus = static_cast<i64>(global->value / per_gpu);
+  } else {
+    out.notes.push_back(issue_row("gpus", Str::log_note_ds_gpus, std::to_string(w.gpus)));
+  }
+  out.workload = w;
+  auto e = estimate(cfg, w);
+  if (!e) return e.issues();
+  if (!e->training.recipe || e->training.recipe->stages.empty()) return issue_row("recipe", Str::log_not_available, "DeepSpeed-Chat");
+  const TrainingStage& st = e->training.recipe->stages.front();
+  auto gb = [](double v) { return fixed(v / kGiBd, 2) + "GB"; };
+  out.lines.push_back("MemAllocated=" + gb(static_cast<double>(st.after_step_bytes)) +
+                      ", MaxMemAllocated=" + gb(static_cast<double>(st.peak_allocated_bytes)));
+  for (const auto& [key, row, ours] : {std::tuple{"max_mem_allocated", Str::log_row_ds_max, st.peak_allocated_bytes},
+                                      std::tuple{"mem_allocated", Str::log_row_ds_allocated, st.after_step_bytes}}) {
+    const LogFigure* f = log.find(key);
+    if (!f) continue;
+    LogCheckRow r;
+    r.key = key;
+    r.row = row;
+    r.logged_value = f->value;
+    r.ours_value = static_cast<double>(ours);
+    r.logged = gb(f->value);
+    r.ours = gb(r.ours_value);
+    r.label = r.label_in(Lang::En);
+    settle(r);
+    out.rows.push_back(std::move(r));
+  }
+  return out;
+}
+
 }  // namespace
 
 Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workload w) {
@@ -630,6 +734,7 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
       return issue(key, [v = value, inner = *bad](Lang l) { return printf_text(tr(Str::log_from, l), v.c_str(), message_in(inner, l).c_str()); });
   }
   if (log.engine == LogEngine::Megatron) return check_megatron(log, cfg, std::move(w), std::move(out));
+  if (log.engine == LogEngine::DeepSpeedChat) return check_ds_chat(log, cfg, std::move(w), std::move(out));
   w.mode = Mode::Inference;
   w.runtime = log.engine == LogEngine::Vllm ? Runtime::Vllm : log.engine == LogEngine::SGLang ? Runtime::Sglang : Runtime::LlamaCpp;
   if (w.tp * w.pp > w.gpus) w.gpus = w.tp * w.pp;

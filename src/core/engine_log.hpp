@@ -19,8 +19,8 @@ namespace llmsize::core {
 inline constexpr size_t kMaxLogBytes = size_t{8} << 20;  // 8 MiB of text
 inline constexpr size_t kMaxLogLine = size_t{64} << 10;  // longer lines are skipped
 
-enum class LogEngine : std::uint8_t { Vllm, LlamaCpp, SGLang, Megatron };
-std::string_view to_string(LogEngine e);  // "vLLM", "llama.cpp", "SGLang", "Megatron-LM"
+enum class LogEngine : std::uint8_t { Vllm, LlamaCpp, SGLang, Megatron, DeepSpeedChat };
+std::string_view to_string(LogEngine e);  // "vLLM", "llama.cpp", "SGLang", "Megatron-LM", "DeepSpeed-Chat"
 
 // One figure the engine printed: its key (a key of engine.* in the JSON report), the value in
 // bytes, tokens or a plain number, and the line it came from.

@@ -291,6 +291,37 @@ std::vector<Issue> recipe_refusals(const ModelConfig& cfg, const Workload& w) {
   return {};
 }
 
+// DeepSpeed-Chat 3a77097a's step 1 (training/step1_supervised_finetuning/main.py parse_args; the
+// deepspeed launcher's --num_gpus, and --hostfile / --num_nodes across machines) with what the
+// deepspeed recipe assumed (training_recipe_deepspeed.cpp): the model, the micro-batch, the
+// padded length, one step of accumulation, ZeRO stage 1 or 2, dropout off through --disable_dropout,
+// each layer checkpointed through --gradient_checkpointing.
+// main.py sets fp16, FusedAdam and the ZeRO buffers itself (utils/ds_utils.py).
+Result<LaunchCommand> ds_chat_command(const ModelConfig& cfg, const Workload& w, std::string_view model) {
+  if (auto refused = recipe_refusals(cfg, w); !refused.empty()) return refused;
+  LaunchCommand c;
+  c.engine = "deepspeed";
+  c.version = "DeepSpeed-Chat 3a77097a (Apr 2023) training/step1_supervised_finetuning/main.py · DeepSpeed 0.9.0";
+  const i64 per_node = gpus_per_node(w.gpus), nodes = w.gpus / per_node;
+  c.program = {"deepspeed"};
+  if (nodes > 1) c.program.insert(c.program.end(), {"--hostfile", "hostfile", "--num_nodes", std::to_string(nodes)});
+  c.program.insert(c.program.end(), {"--num_gpus", std::to_string(per_node), "main.py"});
+  auto add = [&](const char* flag, const std::string& value, const char* field) { c.flags.push_back({flag, value, field}); };
+  add("--model_name_or_path", model.empty() ? std::string("MODEL") : std::string(model), "model");
+  add("--data_path", "DATASET", "seq");
+  add("--per_device_train_batch_size", std::to_string(w.batch), "batch");
+  add("--max_seq_len", std::to_string(w.seq), "seq");
+  add("--gradient_accumulation_steps", "1", "accum");
+  add("--zero_stage", w.sharding == Sharding::Zero1 ? "1" : "2", "zero");
+  if (!w.dropout) add("--disable_dropout", "", "dropout");
+  if (w.recompute == Recompute::Full) add("--gradient_checkpointing", "", "rc");
+  add("--deepspeed", "", "zero");
+  if (model.empty()) c.notes.push_back(issue_row("model", Str::launch_note_model));
+  if (nodes > 1)
+    c.notes.push_back(issue_row("gpus", Str::launch_note_ds_hostfile, std::to_string(nodes), std::to_string(per_node)));
+  return c;
+}
+
 // torchtune's `tune run full_finetune_single_device --config NAME key=value …` (_cli/run.py; the
 // overrides are OmegaConf dotlist entries, config/_parse.py) with every setting the torchtune
 // recipe assumed (training_recipe_torchtune.cpp): the matched builder as the model, packed batches
@@ -568,6 +599,7 @@ Result<LaunchCommand> launch_command(const ModelConfig& cfg, const Workload& w, 
   if (w.mode == Mode::Training && w.recipe == Recipe::Torchtune) return torchtune_command(cfg, w);
   if (w.mode == Mode::Training && w.recipe == Recipe::Megatron) return megatron_command(cfg, w);
   if (w.mode == Mode::Training && w.recipe == Recipe::LitGpt) return litgpt_command(cfg, w, model);
+  if (w.mode == Mode::Training && w.recipe == Recipe::DeepSpeed) return ds_chat_command(cfg, w, model);
   if (w.mode == Mode::Training && w.recipe == Recipe::HfPeft)
     return w.sharding == Sharding::Fsdp ? hf_peft_fsdp_command(cfg, w, model) : hf_peft_command(cfg, w, model);
   if (w.mode == Mode::Training) return w.sharding == Sharding::Fsdp ? fsdp_config(w) : deepspeed_config(w);

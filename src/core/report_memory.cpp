@@ -349,7 +349,8 @@ std::string estimate_text(const ModelConfig& cfg, const Workload& w, const Estim
       o += "  " + printf_text(tr(Str::rep_recipe_phase, lang), tr(recipe_phase_row(r.phase), lang)) + "\n";
       for (const RecipePart& part : r.parts) o += row(tr(part.label, lang), part.bytes);
       o += row(fig("training.peak_allocated_bytes"), tm.peak_allocated_bytes);
-      if (const TrainingStage* st = r.peak_stage()) o += row(t(Str::rep_recipe_after_step), st->after_step_bytes);
+      if (const TrainingStage* st = r.peak_stage())
+        o += row(t(r.recipe == Recipe::DeepSpeed ? Str::rep_recipe_after_step_ds : Str::rep_recipe_after_step), st->after_step_bytes);
     }
   }
   auto prints = [&](const char* engine, std::string_view version, const std::string& settings) {

@@ -38,6 +38,12 @@ Str recipe_phase_row(RecipePhase phase) {
     case RecipePhase::MegatronStep: return Str::recipe_phase_mg_step;
     case RecipePhase::MegatronRecompute: return Str::recipe_phase_mg_recompute;
     case RecipePhase::MegatronRerun: return Str::recipe_phase_mg_rerun;
+    case RecipePhase::DeepSpeedLoss: return Str::recipe_phase_ds_loss;
+    case RecipePhase::DeepSpeedLayer: return Str::recipe_phase_ds_layer;
+    case RecipePhase::DeepSpeedEmbedding: return Str::recipe_phase_ds_embedding;
+    case RecipePhase::DeepSpeedStep: return Str::recipe_phase_ds_step;
+    case RecipePhase::DeepSpeedReduce: return Str::recipe_phase_ds_reduce;
+    case RecipePhase::DeepSpeedGather: return Str::recipe_phase_ds_gather;
   }
   return Str::recipe_phase_ce_backward;
 }
@@ -74,6 +80,10 @@ void add_part(RecipePeak& p, Str label, Checked bytes, const RowArg& formula, co
   if (formula.row || formula.fn) x.formula_in = [formula](Lang l) { return formula.in(l); };
   if (source.row || source.fn) x.source_in = [source](Lang l) { return source.in(l); };
   p.parts.push_back(std::move(x));
+}
+
+void sort_parts(RecipePeak& p) {
+  std::stable_sort(p.parts.begin(), p.parts.end(), [](const RecipePart& x, const RecipePart& y) { return x.bytes > y.bytes; });
 }
 
 LayerMoment layer_backward_moment(Checked held, Checked mlp_saved, Checked io, Checked mlp_moment, Checked attn_moment) {
@@ -143,6 +153,7 @@ Result<RecipePeak> recipe_peak(const ModelConfig& c, const Workload& w, const Gp
   if (w.recipe == Recipe::HfPeft) return hf_peft_peak(c, w, gpu);
   if (w.recipe == Recipe::Megatron) return megatron_peak(c, w, gpu);
   if (w.recipe == Recipe::Torchtune) return torchtune_peak(c, w, gpu);
+  if (w.recipe == Recipe::DeepSpeed) return deepspeed_peak(c, w, gpu);
   if (w.recipe != Recipe::LitGpt) return issue_row("recipe", Str::recipe_training_only);
   if (auto bad = litgpt_scope(c, w, gpu, arch, quant)) return *bad;
   const auto counted = count_params(c);
@@ -418,7 +429,7 @@ Result<RecipePeak> recipe_peak(const ModelConfig& c, const Workload& w, const Gp
     part(Str::recipe_part_chunk_grads, logits_bf16, Str::rfx_chunk_grads_convert, "fabric wrappers.py");
   }
   part(Str::recipe_part_fixed, fixed, row_arg(Str::rfx_fixed, with_commas(rope), with_commas(kCublasWorkspace)), Str::rfx_src_fixed);
-  std::stable_sort(p.parts.begin(), p.parts.end(), [](const RecipePart& a, const RecipePart& b) { return a.bytes > b.bytes; });
+  sort_parts(p);
   return p;
 }
 

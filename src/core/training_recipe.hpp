@@ -23,6 +23,10 @@
 // and pipeline (1F1B) parallelism, no recomputation, no flash attention, dropout on, the fused
 // causal softmax (training_recipe_megatron.cpp).
 //
+// deepspeed: DeepSpeed-Chat's step1_supervised_finetuning/main.py at 3a77097a (Apr 2023) on
+// DeepSpeed 0.9.0's ZeRO stage 1 or 2 with transformers 4.29's OPT, data-parallel rank 0: fp16
+// with FusedAdam, eager attention, optionally a checkpoint a layer (training_recipe_deepspeed.cpp).
+//
 // torchtune: recipes/full_finetune_single_device.py at 1814feb1 (Nov 2024), PyTorch 2.5: full
 // fine-tuning of a bf16 Llama, Mistral or Qwen2 model on one GPU, packed batches through flex
 // attention, torch.optim.AdamW, torch.nn.CrossEntropyLoss, activation checkpointing on or off, no
@@ -52,6 +56,9 @@ enum class RecipePhase : std::uint8_t {
   MegatronStep,                                                       // megatron, the optimizer's step
   MegatronRecompute,                                                  // megatron, selective recomputation's backward
   MegatronRerun,                                                      // megatron, full recomputation's backward
+  DeepSpeedLoss, DeepSpeedLayer, DeepSpeedEmbedding, DeepSpeedStep,   // deepspeed
+  DeepSpeedReduce,                                                    // deepspeed, ZeRO-1's reduce_gradients
+  DeepSpeedGather,                                                    // deepspeed, the step's all_gather of the fp16 partitions
 };
 
 // One pipeline stage's GPU (every tensor-parallel rank of a stage holds the same): what the
@@ -140,6 +147,8 @@ inline constexpr i64 kBnbDynamicMap = 256 * 4;
 std::optional<Issue> refuse(Str why, const std::string& arg = "");
 // Adds a part whose formula and source are rows or plain texts (nothing for 0 bytes).
 void add_part(RecipePeak& p, Str label, Checked bytes, const RowArg& formula, const RowArg& source);
+// The parts largest first (a stable sort: equal parts keep the order they were added in).
+void sort_parts(RecipePeak& p);
 // A layer's backward (hf-peft, torchtune): at the MLP's multiply with everything `held` (the
 // layers' saved tensors, this layer's among them), or at the attention's backward once the MLP's
 // saved tensors (`mlp_saved`) are freed; the larger moment, with what is kept then and what is in
@@ -155,6 +164,8 @@ Result<RecipePeak> hf_peft_peak(const ModelConfig& cfg, const Workload& w, const
 Result<RecipePeak> megatron_peak(const ModelConfig& cfg, const Workload& w, const Gpu& gpu);
 // The torchtune recipe (training_recipe_torchtune.cpp).
 Result<RecipePeak> torchtune_peak(const ModelConfig& cfg, const Workload& w, const Gpu& gpu);
+// The deepspeed recipe (training_recipe_deepspeed.cpp).
+Result<RecipePeak> deepspeed_peak(const ModelConfig& cfg, const Workload& w, const Gpu& gpu);
 }  // namespace recipe_detail
 
 }  // namespace llmsize::core

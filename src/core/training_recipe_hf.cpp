@@ -524,7 +524,7 @@ Result<RecipePeak> hf_peft_peak(const ModelConfig& c, const Workload& w, const G
   p.head_bytes = head.value();
   p.fixed_bytes = fixed.value();
   p.gathered_bytes = gathered.value();
-  std::stable_sort(p.parts.begin(), p.parts.end(), [](const RecipePart& x, const RecipePart& y) { return x.bytes > y.bytes; });
+  sort_parts(p);
   return p;
 }
 

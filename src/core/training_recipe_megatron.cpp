@@ -345,7 +345,7 @@ Result<RecipePeak> megatron_peak(const ModelConfig& cfg, const Workload& w, cons
        "pretrain_gpt.py get_batch; megatron/utils.py get_ltor_masks_and_position_ids; core/tensor_parallel/random.py CheckpointFunction");
   part(Str::recipe_part_mg_fixed, fixed, row_arg(Str::rfx_mg_fixed, with_commas(mpu.value()), with_commas(kCublasWorkspace)),
        Str::rfx_src_mg_fixed);
-  std::stable_sort(p.parts.begin(), p.parts.end(), [](const RecipePart& x, const RecipePart& y) { return x.bytes > y.bytes; });
+  sort_parts(p);
   return p;
 }
 

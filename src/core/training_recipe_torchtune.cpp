@@ -306,7 +306,7 @@ Result<RecipePeak> torchtune_peak(const ModelConfig& c, const Workload& w, const
   p.gradient_bytes = grads.value();
   p.saved_bytes = saved.value();
   p.head_bytes = head.value();
-  std::stable_sort(p.parts.begin(), p.parts.end(), [](const RecipePart& x, const RecipePart& y) { return x.bytes > y.bytes; });
+  sort_parts(p);
   return p;
 }
 

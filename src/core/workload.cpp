@@ -341,7 +341,12 @@ std::vector<WorkloadField> build_fields() {
                          "sequence and pipeline parallelism, no, selective or full recomputation, no flash attention); torchtune: torchtune's "
                          "full_finetune_single_device as its code allocates (1814feb1, Nov 2024, PyTorch 2.5; one GPU, full "
                          "fine-tuning of a bf16 Llama, Mistral or Qwen2 model its builders make, packed batches through flex "
-                         "attention, torch AdamW (fused), unchunked cross-entropy, activation checkpointing on or off, no compile)",
+                         "attention, torch AdamW (fused), unchunked cross-entropy, activation checkpointing on or off, no compile); deepspeed: "
+                         "DeepSpeed-Chat's step1_supervised_finetuning/main.py as its code allocates on data-parallel rank 0 (3a77097a, "
+                         "April 2023, DeepSpeed 0.9.0, transformers 4.29.0.dev0, PyTorch 2.0; full fine-tuning of an OPT model "
+                         "(LayerNorm first, 125m and 1.3b to 66b) in fp16 with ZeRO stage 1 or 2 (--zero 1, 2) over --gpus data-parallel "
+                         "GPUs, FusedAdam, eager attention (--flash 0), dropout on or off (--dropout 0: DS-Chat's --disable_dropout), "
+                         "--gradient_checkpointing (--recompute full) or not, no accumulation)",
                          Training),
                     kRecipeNames, AT(recipe)),
       int_row(spec("accum", "--grad-accum", "Gradient accumulation", "micro-batches per optimizer step", Training), 1,

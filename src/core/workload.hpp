@@ -91,8 +91,8 @@ enum class Recompute : std::uint8_t { None, Selective, Full };
 inline constexpr std::string_view kRecomputeNames[] = {"none", "selective", "full"};
 // Whose allocations the training estimate follows: the papers' formulas, or a recipe's code as
 // it runs (training_recipe.hpp).
-enum class Recipe : std::uint8_t { Formula, LitGpt, HfPeft, Megatron, Torchtune };
-inline constexpr std::string_view kRecipeNames[] = {"formula", "litgpt", "hf-peft", "megatron", "torchtune"};
+enum class Recipe : std::uint8_t { Formula, LitGpt, HfPeft, Megatron, Torchtune, DeepSpeed };
+inline constexpr std::string_view kRecipeNames[] = {"formula", "litgpt", "hf-peft", "megatron", "torchtune", "deepspeed"};
 // LLaMA-Adapter (Zhang et al. 2023, arXiv:2303.16199) and its v2 (Gao et al. 2023, arXiv:2304.15010)
 // as LitGPT implements them (lit_gpt/adapter.py, adapter_v2.py): a method beside LoRA, not with it.
 enum class Adapter : std::uint8_t { None, V1, V2 };
@@ -121,7 +121,7 @@ static_assert(std::size(kPrecisionNames) == static_cast<size_t>(Precision::Fp32)
 static_assert(std::size(kGradDtypeNames) == static_cast<size_t>(GradDtype::F16) + 1);
 static_assert(std::size(kShardingNames) == static_cast<size_t>(Sharding::Fsdp) + 1);
 static_assert(std::size(kRecomputeNames) == static_cast<size_t>(Recompute::Full) + 1);
-static_assert(std::size(kRecipeNames) == static_cast<size_t>(Recipe::Torchtune) + 1);
+static_assert(std::size(kRecipeNames) == static_cast<size_t>(Recipe::DeepSpeed) + 1);
 static_assert(std::size(kAdapterNames) == static_cast<size_t>(Adapter::V2) + 1);
 
 struct Workload {

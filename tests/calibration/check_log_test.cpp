@@ -20,6 +20,7 @@
 
 using namespace llmsize::core;
 using llmsize::test::preset;
+using llmsize::test::import_file;
 using llmsize::test::read_text;
 
 namespace {
@@ -398,4 +399,63 @@ TEST_CASE("check-log: a hostile Megatron-LM log gets named errors, not guesses",
   REQUIRE(fc.ok());
   REQUIRE(fc->notes.size() == 1);
   CHECK(fc->notes.front().message.find("after 1 iteration") != std::string::npos);
+}
+
+// DeepSpeed-Chat's published step-1 log for OPT-1.3b (its first 15 lines, verbatim:
+// DeepSpeedExamples 3a77097a, applications/DeepSpeed-Chat/training/step1_supervised_finetuning/
+// training_log_output/opt-1.3b-globalBatchSize128.log; the calibration is
+// tests/calibration/training/deepspeed_test.cpp).
+TEST_CASE("check-log: DeepSpeed-Chat's step-1 log, its command and rank 0's memory beside the deepspeed recipe", "[calibration][checklog][training]") {
+  const EngineLog log = parsed("dschat-opt-1.3b-step1.log");
+  CHECK(log.engine == LogEngine::DeepSpeedChat);
+  CHECK(to_string(log.engine) == "DeepSpeed-Chat");
+  CHECK(log.model == "facebook/opt-1.3b");
+  const std::vector<std::pair<std::string, std::string>> want = {
+      {"mode", "training"}, {"recipe", "deepspeed"}, {"dtype", "fp16"}, {"prec", "mixed"}, {"opt", "adamw"}, {"ostate", "fp32"},
+      {"flash", "0"}, {"batch", "8"}, {"seq", "512"}, {"accum", "1"}, {"zero", "2"}, {"dropout", "1"}, {"rc", "none"}};
+  CHECK(log.settings == want);
+  CHECK(log.find("max_mem_allocated")->value == Approx(22.95 * 1073741824.0));
+  CHECK(log.find("mem_allocated")->value == Approx(3.96 * 1073741824.0));
+
+  // The log keeps no DeepSpeed config print: the GPUs are the caller's, and a note says so.
+  Workload w;
+  w.gpus = 16;
+  w.gpu = "v100-32gb";
+  const ModelConfig opt = import_file("calibration/configs/opt-1.3b.json");
+  auto c = check_log(log, opt, w);
+  INFO(join(c.issues()));
+  REQUIRE(c.ok());
+  REQUIRE(c->notes.size() == 1);
+  CHECK(c->notes[0].field == "gpus");
+  CHECK(c->workload.recipe == Recipe::DeepSpeed);
+  CHECK(c->workload.sharding == Sharding::Zero2);
+  REQUIRE(c->rows.size() == 2);
+  // The calibration's figures and its stated miss (both 0.19 GiB under).
+  CHECK(row(*c, "max_mem_allocated").ours == "22.76GB");
+  CHECK(row(*c, "max_mem_allocated").rel_diff == Approx(-0.0084).margin(0.0005));
+  CHECK(row(*c, "mem_allocated").ours == "3.77GB");
+  CHECK(row(*c, "mem_allocated").rel_diff == Approx(-0.0481).margin(0.0005));
+  REQUIRE(c->lines.size() == 1);
+  CHECK(c->lines[0] == "MemAllocated=3.77GB, MaxMemAllocated=22.76GB");
+
+  // With DeepSpeed's config print the GPUs come from the log: 128 / (8 · 1).
+  const std::string text = read_text("fuzz/corpus/engine_log/dschat-opt-1.3b-step1.log") +
+                           "[2023-04-18 01:40:00,000] [INFO] [config.py:1018:print]   train_batch_size ............. 128\n"
+                           "[2023-04-18 01:40:00,000] [INFO] [config.py:1018:print]   train_micro_batch_size_per_gpu  8\n";
+  auto printed = parse_engine_log(text);
+  REQUIRE(printed.ok());
+  CHECK(printed->find("ds_global_batch")->value == 128);
+  w.gpus = 1;
+  auto c2 = check_log(printed.value(), opt, w);
+  REQUIRE(c2.ok());
+  CHECK(c2->notes.empty());
+  CHECK(c2->workload.gpus == 16);
+  CHECK(row(*c2, "max_mem_allocated").ours == "22.76GB");
+
+  // Stage 3 in the command: the recipe's refusal, named.
+  std::string stage3 = read_text("fuzz/corpus/engine_log/dschat-opt-1.3b-step1.log");
+  stage3.replace(stage3.find("--zero_stage 2"), 14, "--zero_stage 3");
+  auto c3 = check_log(parse_engine_log(stage3).value(), opt, w);
+  REQUIRE_FALSE(c3.ok());
+  CHECK(join(c3.issues()).find("--zero 1 or 2") != std::string::npos);
 }

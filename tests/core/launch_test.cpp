@@ -388,3 +388,32 @@ TEST_CASE("export: --recipe hf-peft over FSDP as accelerate launch of TRL's scri
   CHECK(refused("llama-3.1-8b", fsdp({{"gpus", "2"}, {"lora", "16"}, {"ostate", "fp32"}})).field == "recipe");
   CHECK(refused("llama-3.1-8b", fsdp({{"gpus", "2"}, {"accum", "2"}})).field == "recipe");
 }
+
+TEST_CASE("export: --recipe deepspeed as DeepSpeed-Chat's step-1 main.py with what the recipe assumed", "[core][export]") {
+  auto ds = [](Settings extra) {
+    return with_extra({{"mode", "training"}, {"recipe", "deepspeed"}, {"gpu", "a100-80gb"}, {"dtype", "fp16"}, {"prec", "mixed"},
+                      {"zero", "2"}, {"flash", "0"}, {"opt", "adamw"}, {"rc", "none"}, {"seq", "512"}, {"batch", "4"}}, extra);
+  };
+  // One machine: the launcher's --num_gpus; --disable_dropout for dropout off.
+  const LaunchCommand one = command("opt-13b", ds({{"gpus", "8"}, {"dropout", "0"}, {"rc", "full"}}), "facebook/opt-13b");
+  CHECK(one.engine == "deepspeed");
+  CHECK(one.version == "DeepSpeed-Chat 3a77097a (Apr 2023) training/step1_supervised_finetuning/main.py · DeepSpeed 0.9.0");
+  CHECK(one.text().find("deepspeed --num_gpus 8 main.py") == 0);
+  for (const char* piece : {"--model_name_or_path facebook/opt-13b", "--per_device_train_batch_size 4", "--max_seq_len 512",
+                            "--gradient_accumulation_steps 1", "--zero_stage 2", "--disable_dropout", "--gradient_checkpointing",
+                            "--deepspeed"})
+    CHECK(one.text().find(piece) != std::string::npos);
+  check_flag_fields(one);
+  CHECK(one.notes.empty());
+  // Sixteen GPUs: two machines through a hostfile, named in a note; dropout on: no flag.
+  const LaunchCommand two = command("opt-13b", ds({{"gpus", "16"}, {"dropout", "1"}}));
+  CHECK(two.text().find("deepspeed --hostfile hostfile --num_nodes 2 --num_gpus 8 main.py") == 0);
+  CHECK(two.text().find("--disable_dropout") == std::string::npos);
+  CHECK(two.text().find("--gradient_checkpointing") == std::string::npos);
+  CHECK(two.text().find("--model_name_or_path MODEL") != std::string::npos);
+  REQUIRE(two.notes.size() == 2);
+  CHECK(two.notes[1].message.find("2 machines of 8 GPUs") != std::string::npos);
+  CHECK(command("opt-13b", ds({{"gpus", "8"}, {"zero", "1"}})).text().find("--zero_stage 1") != std::string::npos);
+  // What the recipe refuses, the command refuses: ZeRO-3.
+  CHECK_FALSE(launch_command(preset("opt-13b").config, ds({{"gpus", "8"}, {"zero", "3"}}), ""));
+}

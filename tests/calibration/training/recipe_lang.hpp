@@ -53,6 +53,24 @@ inline void check_recipe_text(const core::ModelConfig& cfg, const core::Workload
   CHECK(zh.find(core::tr(core::recipe_phase_row(p.phase), core::Lang::Zh)) != std::string::npos);
 }
 
+// A recipe's peak from an estimate that must succeed (a copy: the estimate is often a temporary).
+inline core::RecipePeak recipe_peak_of(const core::Result<core::Estimate>& e) {
+  INFO(core::join(e.issues()));
+  REQUIRE(e.ok());
+  REQUIRE(e.value().training.recipe.has_value());
+  return *e.value().training.recipe;
+}
+
+// The parts sum to the peak, and so do the peak's groups.
+inline void check_recipe_sums(const core::RecipePeak& p) {
+  std::int64_t sum = 0;
+  for (const core::RecipePart& part : p.parts) sum += part.bytes;
+  CHECK(sum == p.peak_allocated_bytes);
+  CHECK(p.weights_bytes + p.adapter_bytes + p.gradient_bytes + p.master_bytes + p.optimizer_bytes + p.saved_bytes + p.head_bytes +
+            p.fixed_bytes ==
+        p.peak_allocated_bytes);
+}
+
 // One setting a recipe does not follow: what it is, the change that makes it, and the words the
 // refusal must contain.
 struct RefusalCase {

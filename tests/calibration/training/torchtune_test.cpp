@@ -33,6 +33,8 @@
 using namespace llmsize::core;
 using llmsize::test::import_file;
 using llmsize::test::preset;
+using llmsize::test::check_recipe_sums;
+using llmsize::test::recipe_peak_of;
 
 namespace {
 
@@ -44,28 +46,13 @@ Workload torchtune_workload(i64 batch, const char* rc = "none", i64 seq = 4096) 
   return w;
 }
 
-// A copy: the estimate is often a temporary.
-RecipePeak peak_of(const Result<Estimate>& e) {
-  INFO(join(e.issues()));
-  REQUIRE(e.ok());
-  REQUIRE(e.value().training.recipe.has_value());
-  return *e.value().training.recipe;
-}
-
-void check_sums(const RecipePeak& p) {
-  i64 sum = 0;
-  for (const RecipePart& part : p.parts) sum += part.bytes;
-  CHECK(sum == p.peak_allocated_bytes);
-  CHECK(p.weights_bytes + p.gradient_bytes + p.optimizer_bytes + p.saved_bytes + p.head_bytes + p.fixed_bytes == p.peak_allocated_bytes);
-}
-
 }  // namespace
 
 TEST_CASE("torchtune recipe: Llama 3.2 3B full fine-tuning on packed 2 x 4096 batches, the README's 60.0 GiB", "[calibration][training]") {
   const ModelConfig llama = import_file("calibration/configs/llama-3.2-3b.json");
   const auto e = estimate(llama, torchtune_workload(2));
-  const RecipePeak p = peak_of(e);
-  check_sums(p);
+  const RecipePeak p = recipe_peak_of(e);
+  check_recipe_sums(p);
   CHECK(p.version.find("models.llama3_2_3b") != std::string::npos);
   CHECK(p.phase == RecipePhase::LossBackward);
   CHECK(p.trainable_params == 3212749824);  // the model card's 3.21B
@@ -86,8 +73,8 @@ TEST_CASE("torchtune recipe: Llama 3.2 3B full fine-tuning on packed 2 x 4096 ba
 
 TEST_CASE("torchtune recipe: what one layer keeps, checkpointing, accumulation and the RoPE caches, byte for byte", "[training]") {
   const ModelConfig llama = import_file("calibration/configs/llama-3.2-3b.json");
-  const RecipePeak plain = peak_of(estimate(llama, torchtune_workload(2)));
-  const RecipePeak ac = peak_of(estimate(llama, torchtune_workload(2, "full")));
+  const RecipePeak plain = recipe_peak_of(estimate(llama, torchtune_workload(2)));
+  const RecipePeak ac = recipe_peak_of(estimate(llama, torchtune_workload(2, "full")));
   // Per token, one layer keeps: two RMSNorms (x.float() 4·C, rsqrt 4, x_normed 2·C), the attention
   // input 2·C, two gathered RoPE rows 2 · 4·hd, flex attention's q, k, v (24 heads) and output
   // (output_proj's input too) 4 · 2·3,072 and logsumexp 4·24, the MLP's input 2·C and four
@@ -108,16 +95,16 @@ TEST_CASE("torchtune recipe: what one layer keeps, checkpointing, accumulation a
   // Accumulating micro-batches: every bf16 gradient is there in the next micro-batch's loss.
   Workload accum = torchtune_workload(2);
   accum.grad_accum = 4;
-  const RecipePeak acc = peak_of(estimate(llama, accum));
+  const RecipePeak acc = recipe_peak_of(estimate(llama, accum));
   CHECK(acc.peak_allocated_bytes - plain.peak_allocated_bytes == plain.weights_bytes);
   CHECK(acc.gradient_bytes == plain.weights_bytes);
   // qwen2 builds one layer and deep-copies it: every layer holds its own cache, 2 · head_dim fp32
   // values a position (cos and sin), 131,072 rows for the Qwen2.5-7B base checkpoint.
-  const RecipePeak qwen = peak_of(estimate(preset("qwen2.5-7b").config, torchtune_workload(2)));
+  const RecipePeak qwen = recipe_peak_of(estimate(preset("qwen2.5-7b").config, torchtune_workload(2)));
   CHECK(qwen.version.find("models.qwen2_5_7b_base") != std::string::npos);
   CHECK(qwen.fixed_bytes == 28 * (kRows * 256 * 4 + 512) + 2 * kCublasWorkspace);
   // llama3_1_405b's builder keeps 8,192 rows where the checkpoint says 131,072.
-  const RecipePeak big = peak_of(estimate(preset("llama-3.1-405b").config, torchtune_workload(1, "full")));
+  const RecipePeak big = recipe_peak_of(estimate(preset("llama-3.1-405b").config, torchtune_workload(1, "full")));
   CHECK(big.version.find("models.llama3_1_405b") != std::string::npos);
   CHECK(big.fixed_bytes == i64{8192} * 128 * 4 + 512 + 2 * kCublasWorkspace);
 }
@@ -161,10 +148,10 @@ TEST_CASE("torchtune recipe: the moment moves with the shapes, and every part's 
     INFO(x.model.name << " batch " << x.batch << " seq " << x.seq << " rc " << x.rc);
     const Workload w = torchtune_workload(x.batch, x.rc, x.seq);
     const auto e = estimate(x.model, w);
-    const RecipePeak p = peak_of(e);
+    const RecipePeak p = recipe_peak_of(e);
     CHECK(p.phase == x.phase);
     phases.insert(p.phase);
-    check_sums(p);
+    check_recipe_sums(p);
     for (const RecipePart& part : p.parts) llmsize::test::check_part_languages(part, no_words, seen);
     llmsize::test::check_recipe_text(x.model, w, e.value(), "torchtune");
   }
