@@ -106,6 +106,7 @@ struct Reader {
   int pool_lines = 0;                      // of them so far
   int megatron = 0;                        // Megatron-LM's lines
   int ds_chat = 0;                         // DeepSpeed-Chat's lines
+  std::string ds_other_step;               // what marks a step-2 or step-3 DeepSpeed-Chat log
   bool in_arguments = false;               // inside its argument block
   static constexpr size_t kMaxArguments = 2048;
 
@@ -230,12 +231,18 @@ struct Reader {
   }
 
   // DeepSpeed-Chat's step-1 log (training/step1_supervised_finetuning/main.py): its first line
-  // "cmd = deepspeed main.py --flag value …" and DeepSpeed's ThroughputTimer lines "…,
-  // MemAllocated=3.96GB, MaxMemAllocated=22.95GB" (GiB, rank 0, after the step); DeepSpeed's
-  // config print "  train_batch_size ............. 128" where the log keeps it.
+  // "cmd = deepspeed [--num_gpus G] main.py --flag value …" (or the runner's own "cmd = … -m
+  // deepspeed.launcher.launch --world_info=… main.py …", DeepSpeed ≥ 0.10 runner.py main) and
+  // DeepSpeed's ThroughputTimer lines "…, MemAllocated=3.96GB, MaxMemAllocated=22.95GB" (GiB,
+  // rank 0, after the step); DeepSpeed's config print "  train_batch_size ............. 128" and
+  // the launcher's "[launch.py:164:main] dist_world_size=8" (deepspeed/launcher/launch.py main)
+  // where the log keeps them. Steps 2 and 3 (reward model, DPO, RLHF) are told apart by their
+  // evaluation banner and the actor's flag, and refused when the log is checked.
   void ds_chat_line(std::string_view l) {
-    if (const size_t at = l.find("cmd = deepspeed "); at != std::string_view::npos && l.find(" main.py") != std::string_view::npos) {
-      std::string_view rest = l.substr(at + 6);
+    const size_t cmd_at = l.find("cmd = ");
+    if (cmd_at != std::string_view::npos && l.find(" main.py") != std::string_view::npos &&
+        (l.substr(cmd_at, 16) == "cmd = deepspeed " || l.find(" deepspeed.launcher.launch ") != std::string_view::npos)) {
+      std::string_view rest = l.substr(cmd_at + 6);
       std::vector<std::string_view> words;
       while (!rest.empty() && words.size() < 512) {
         const size_t sp = rest.find(' ');
@@ -265,6 +272,22 @@ struct Reader {
       set("dropout", has("--disable_dropout") ? "0" : "1");
       set("rc", has("--gradient_checkpointing") ? "full" : "none");
       if (auto m = value("--model_name_or_path"); m && m->size() <= 256) log.model = std::string(*m);
+      if (has("--actor_model_name_or_path") && ds_other_step.empty()) ds_other_step = "--actor_model_name_or_path";
+      // The launcher's GPUs per node and nodes (deepspeed/launcher/runner.py: --num_gpus, --num_nodes).
+      for (const auto& [flag, key] : {std::pair<std::string_view, const char*>{"--num_gpus", "ds_launch_gpus"}, {"--num_nodes", "ds_launch_nodes"}})
+        if (auto v = value(flag))
+          if (auto n = leading_number(*v); n && *n >= 1 && *n <= 1e6) figure(key, *n, l);
+      if (has("--hostfile")) figure("ds_hostfile", 1, l);
+      ++ds_chat;
+      return;
+    }
+    if (const size_t at = l.find("] dist_world_size="); at != std::string_view::npos) {
+      if (auto n = leading_number(l.substr(at + 18)); n && *n >= 1 && *n <= 1e6) figure("ds_world_size", *n, l);
+      ++ds_chat;
+      return;
+    }
+    if (l.find("***** Evaluating reward") != std::string_view::npos && ds_other_step.empty()) {
+      ds_other_step = std::string(trim(l));
       ++ds_chat;
       return;
     }
@@ -570,6 +593,7 @@ Result<EngineLog> parse_engine_log(std::string_view text) {
     return issue_row("log", Str::log_no_lines);
   if (r.ds_chat > r.vllm && r.ds_chat > r.llamacpp && r.ds_chat > r.sglang && r.ds_chat > r.megatron) {
     r.log.engine = LogEngine::DeepSpeedChat;
+    if (!r.ds_other_step.empty()) return issue_row("log", Str::log_ds_other_step, r.ds_other_step);
     // Its settings are the cmd line's alone; the inference engines' keys read from it would be noise.
     std::erase_if(r.log.settings, [](const auto& s) { return s.first == "util" || s.first == "mbt" || s.first == "mns"; });
     return std::move(r.log);
@@ -682,17 +706,26 @@ Result<LogCheck> check_megatron(const EngineLog& log, const ModelConfig& cfg, Wo
 
 // DeepSpeed-Chat's log beside the deepspeed recipe (training_recipe_deepspeed.cpp): rank 0's
 // MaxMemAllocated and MemAllocated (after the step), as DeepSpeed's ThroughputTimer prints them
-// (GiB to two places). The data-parallel GPUs come from DeepSpeed's config print
-// (train_batch_size / (train_micro_batch_size_per_gpu · accumulation)) where the log keeps it,
-// else from the caller, as the note says.
+// (GiB to two places). The data-parallel GPUs come from the log where it says: the launcher's
+// dist_world_size, else DeepSpeed's config print (train_batch_size /
+// (train_micro_batch_size_per_gpu · accumulation)), else the command's --num_gpus × --num_nodes
+// (one node without a hostfile); else from the caller, as the note says.
 Result<LogCheck> check_ds_chat(const EngineLog& log, const ModelConfig& cfg, Workload w, LogCheck out) {
   w.mode = Mode::Training;
   w.recipe = Recipe::DeepSpeed;
+  const LogFigure* world = log.find("ds_world_size");
   const LogFigure* global = log.find("ds_global_batch");
   const LogFigure* micro = log.find("ds_micro_batch");
+  const LogFigure* launch_gpus = log.find("ds_launch_gpus");
+  const LogFigure* launch_nodes = log.find("ds_launch_nodes");
   const double per_gpu = (micro ? micro->value : static_cast<double>(w.batch)) * static_cast<double>(w.grad_accum);
-  if (global && per_gpu >= 1 && std::fmod(global->value, per_gpu) == 0 && global->value / per_gpu <= 1e6) {
+  if (world) {
+    w.gpus = static_cast<i64>(world->value);
+  } else if (global && per_gpu >= 1 && std::fmod(global->value, per_gpu) == 0 && global->value / per_gpu <= 1e6) {
     w.gpus = static_cast<i64>(global->value / per_gpu);
+  } else if (launch_gpus && (launch_nodes || !log.find("ds_hostfile"))) {
+    // Without a hostfile the runner trains on the local node alone (runner.py fetch_hostfile).
+    w.gpus = static_cast<i64>(launch_gpus->value) * (launch_nodes ? static_cast<i64>(launch_nodes->value) : 1);
   } else {
     out.notes.push_back(issue_row("gpus", Str::log_note_ds_gpus, std::to_string(w.gpus)));
   }

@@ -452,6 +452,57 @@ TEST_CASE("check-log: DeepSpeed-Chat's step-1 log, its command and rank 0's memo
   CHECK(c2->workload.gpus == 16);
   CHECK(row(*c2, "max_mem_allocated").ours == "22.76GB");
 
+  // The launcher's world size outranks the config print; then the command's --num_gpus
+  // (× --num_nodes; one node when no hostfile is named).
+  auto world = parse_engine_log(text + "[2025-01-02 15:45:26,832] [INFO] [launch.py:164:main] dist_world_size=8\n");
+  REQUIRE(world.ok());
+  auto c4 = check_log(world.value(), opt, w);
+  REQUIRE(c4.ok());
+  CHECK(c4->workload.gpus == 8);
+  std::string launched = read_text("fuzz/corpus/engine_log/dschat-opt-1.3b-step1.log");
+  launched.replace(launched.find("cmd = deepspeed main.py"), 23, "cmd = deepspeed --num_gpus 8 --num_nodes 2 main.py");
+  auto c5 = check_log(parse_engine_log(launched).value(), opt, w);
+  REQUIRE(c5.ok());
+  CHECK(c5->notes.empty());
+  CHECK(c5->workload.gpus == 16);
+  CHECK(row(*c5, "max_mem_allocated").ours == "22.76GB");
+  launched.replace(launched.find(" --num_nodes 2"), 14, " --hostfile hosts");
+  auto c6 = check_log(parse_engine_log(launched).value(), opt, w);
+  REQUIRE(c6.ok());
+  CHECK(c6->workload.gpus == 1);  // the hostfile's nodes are unknown: the caller's, noted
+  REQUIRE(c6->notes.size() == 1);
+  CHECK(c6->notes[0].field == "gpus");
+  launched.replace(launched.find(" --hostfile hosts"), 17, "");
+  auto c7 = check_log(parse_engine_log(launched).value(), opt, w);
+  REQUIRE(c7.ok());
+  CHECK(c7->workload.gpus == 8);
+
+  // The runner's own command line (DeepSpeed >= 0.10 prints the launcher it spawns), as in
+  // DeepSpeed-Chat's step-2 DPO log (training_log_output/opt-350M_globalBatchSize-32.log, line 3).
+  std::string runner = read_text("fuzz/corpus/engine_log/dschat-opt-1.3b-step1.log");
+  runner.replace(runner.find("cmd = deepspeed main.py"), 23,
+                 "[2025-01-02 15:45:22,160] [INFO] [runner.py:607:main] cmd = .venv/dsexamples/bin/python3 -u -m "
+                 "deepspeed.launcher.launch --world_info=eyJsb2NhbGhvc3QiOiBbMCwgMSwgMiwgMywgNCwgNSwgNiwgN119 "
+                 "--master_addr=127.0.0.1 --master_port=29500 --enable_each_rank_log=None main.py");
+  auto rl = parse_engine_log(runner);
+  REQUIRE(rl.ok());
+  CHECK(rl->engine == LogEngine::DeepSpeedChat);
+  CHECK(rl->model == "facebook/opt-1.3b");
+  CHECK(rl->settings == want);
+
+  // Steps 2 and 3 are other trainings: refused by name, with the line that says so.
+  // (step2_reward_model_finetuning/training_log_output/opt-350m_globalBatchSize-64.log, line 3;
+  // step3_rlhf_finetuning/main.py's --actor_model_name_or_path.)
+  auto rm = parse_engine_log(read_text("fuzz/corpus/engine_log/dschat-opt-1.3b-step1.log") + "***** Evaluating reward, Epoch 0/1 *****\n");
+  REQUIRE_FALSE(rm.ok());
+  CHECK(join(rm.issues()).find("step 2 or 3 (reward model, DPO or RLHF: ***** Evaluating reward, Epoch 0/1 *****)") != std::string::npos);
+  CHECK(rm.issues().front().field == "log");
+  std::string actor = read_text("fuzz/corpus/engine_log/dschat-opt-1.3b-step1.log");
+  actor.replace(actor.find("--model_name_or_path"), 20, "--actor_model_name_or_path");
+  auto rlhf = parse_engine_log(actor);
+  REQUIRE_FALSE(rlhf.ok());
+  CHECK(join(rlhf.issues()).find("--actor_model_name_or_path") != std::string::npos);
+
   // Stage 3 in the command: the recipe's refusal, named.
   std::string stage3 = read_text("fuzz/corpus/engine_log/dschat-opt-1.3b-step1.log");
   stage3.replace(stage3.find("--zero_stage 2"), 14, "--zero_stage 3");
