@@ -330,6 +330,12 @@ const Wrapper* find_wrapper(const std::string& model_type) {
       {"qwen2_5_vl", "qwen2", "qwen2_5_vl", nullptr, "qwen2_5_vl_text", true, VisionKind::Qwen25, ProjectorKind::Qwen25,
        {VisionKind::Qwen25, 32, 3584, 3420, 16, 14, 0, 3, ProjectorKind::Qwen25, true, 0, 2, 2, 0},
        {VisionKind::Qwen25, 32, 3584, 3420, 16, 14, 0, 3, ProjectorKind::Qwen25, true, 0, 2, 2, 0}},
+      // ref: Mistral3Config: a pixtral tower of 24 layers, hidden 1024, intermediate 4096, 16 heads, patch
+      // 14, 1540 px when vision_config is None; PixtralVisionConfig defaults (patch 16, 1024 px) for keys
+      // it leaves out; spatial_merge_size 2 and multimodal_projector_bias false at the top level.
+      {"mistral3", "mistral", "pixtral", nullptr, nullptr, false, VisionKind::Pixtral, ProjectorKind::Mistral3,
+       {VisionKind::Pixtral, 24, 1024, 4096, 16, 14, 1540, 3, ProjectorKind::Mistral3, false, 0, 0, 2, 0},
+       {VisionKind::Pixtral, 24, 1024, 4096, 16, 16, 1024, 3, ProjectorKind::Mistral3, false, 0, 0, 2, 0}},
   };
   for (const auto& w : rows)
     if (model_type == w.type) return &w;
@@ -391,7 +397,16 @@ void read_vision(const json& top, const Wrapper& w, std::vector<Issue>& issues, 
       r.issues.push_back(issue_row("vision_config.vision_use_head", Str::imp_hf_pooling_head));
     for (auto& i : r.issues) issues.push_back(std::move(i));
   }
-  if (w.projector == ProjectorKind::Mlp2) {  // ref: LlavaConfig multimodal_projector_bias
+  if (w.projector == ProjectorKind::Mistral3) {
+    // ref: Mistral3Config spatial_merge_size (the patch merger's merge × merge patches) and
+    // vision_feature_layer: one layer's features (a list would widen linear_1; not counted).
+    Reader r(top, "");
+    v.merge = r.integer("spatial_merge_size", {"spatial_merge_size"}, 2);
+    if (auto f = top.find("vision_feature_layer"); f != top.end() && !f->is_null() && !f->is_number_integer())
+      r.issues.push_back(issue_row("vision_feature_layer", Str::imp_hf_feature_layer, json_util::type_row(*f)));
+    for (auto& i : r.issues) issues.push_back(std::move(i));
+  }
+  if (w.projector == ProjectorKind::Mlp2 || w.projector == ProjectorKind::Mistral3) {  // ref: LlavaConfig, Mistral3Config multimodal_projector_bias
     auto b = top.find("multimodal_projector_bias");
     if (b != top.end() && !b->is_null()) {
       if (b->is_boolean()) v.projector_bias = b->get<bool>();
@@ -495,7 +510,9 @@ Result<ImportedConfig> hf::import_object(const json& config, const ImportOptions
     if (auto counted = count_params(c); !counted) issues = counted.issues();
   if (!issues.empty()) {
     for (auto& i : issues)
-      if (i.field.rfind("vision_config", 0) != 0) i.field = r.key_for(i.field);  // vision keys are named as written
+      // Vision keys, and the wrapper's own top-level spatial_merge_size, are named as written.
+      if (i.field.rfind("vision_config", 0) != 0 && !(c.vision.projector == ProjectorKind::Mistral3 && i.field == "spatial_merge_size"))
+        i.field = r.key_for(i.field);
     return issues;
   }
   return ImportedConfig{std::move(c), std::move(r.notes)};

@@ -546,9 +546,42 @@ void add_qwen_vision(const ModelConfig& c, Inventory& inv, bool& overflow) {
   overflow |= g.overflow || l.overflow;
 }
 
+// Mistral 3's Pixtral tower and projector (ref: modeling_pixtral.py PixtralVisionModel: patch_conv
+// (Conv2d without bias), ln_pre, PixtralAttentionLayer (attention_norm, ffn_norm RMSNorms;
+// attention q/k/v/o_proj and feed_forward gate/up/down_proj, no biases); modeling_mistral3.py
+// Mistral3MultiModalProjector: norm (RMSNorm of h), patch_merger.merging_layer (h·merge² → h, no
+// bias), linear_1 h → d and linear_2 d → d with multimodal_projector_bias).
+void add_pixtral_vision(const ModelConfig& c, Inventory& inv, bool& overflow) {
+  const auto& v = c.vision;
+  const i64 h = v.hidden, f = v.ffn, d = c.d_model;
+  Builder g{&inv.vision, kOwnGroup, "vision_tower"};
+  g.add("patch_conv", ".weight", Group::Embedding, Role::EmbedProj, v.channels * v.patch * v.patch, h);
+  g.norm(c, "ln_pre", h, Group::Norm, true);
+  Builder p{&inv.vision, kOwnGroup, "multi_modal_projector"};
+  p.norm(c, "norm", h, Group::Norm, true);
+  p.linear("patch_merger.merging_layer", Group::Ffn, Role::FfnUp, h * v.merge * v.merge, h, false);
+  p.linear("linear_1", Group::Ffn, Role::FfnUp, h, d, v.projector_bias);
+  p.linear("linear_2", Group::Ffn, Role::FfnDown, d, d, v.projector_bias);
+  inv.vision_layer.words = [](Lang l) { return std::string(tr(Str::kind_vision, l)); };
+  inv.vision_layer.label = inv.vision_layer.words(Lang::En);
+  for (i64 i = 0; i < v.layers; ++i) inv.vision_layer.layers.push_back(i);
+  Builder l{&inv.vision_layer.tensors, kOwnGroup, "vision_tower.transformer.layers.{i}"};
+  l.norm(c, "attention_norm", h, Group::Norm, true);
+  l.norm(c, "ffn_norm", h, Group::Norm, true);
+  l.linear("attention.q_proj", Group::Attention, Role::AttnQ, h, h, false);
+  l.linear("attention.k_proj", Group::Attention, Role::AttnK, h, h, false);
+  l.linear("attention.v_proj", Group::Attention, Role::AttnV, h, h, false);
+  l.linear("attention.o_proj", Group::Attention, Role::AttnO, h, h, false);
+  l.linear("feed_forward.gate_proj", Group::Ffn, Role::FfnGate, h, f, false);
+  l.linear("feed_forward.up_proj", Group::Ffn, Role::FfnUp, h, f, false);
+  l.linear("feed_forward.down_proj", Group::Ffn, Role::FfnDown, f, h, false);
+  overflow |= g.overflow || p.overflow || l.overflow;
+}
+
 void add_vision(const ModelConfig& c, Inventory& inv, bool& overflow) {
   const auto& v = c.vision;
   if (v.kind == VisionKind::Qwen35 || v.kind == VisionKind::Qwen25) return add_qwen_vision(c, inv, overflow);
+  if (v.kind == VisionKind::Pixtral) return add_pixtral_vision(c, inv, overflow);
   const i64 h = v.hidden, f = v.ffn, d = c.d_model;
   const bool clip = v.kind == VisionKind::Clip, llama4 = v.kind == VisionKind::Llama4;
   ModelConfig ln = c;  // vision norms are LayerNorms with biases

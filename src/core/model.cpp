@@ -142,6 +142,7 @@ const std::vector<FieldLimit>& field_limits() {
       {"vision_config.projector_input_dim", 1, 1048576, kZeroOff},
       {"vision_config.temporal_patch_size", 1, 64, kZeroOff},
       {"vision_config.spatial_merge_size", 1, 64, kZeroOff},
+      {"spatial_merge_size", 1, 64, kZeroOff},  // Mistral 3: the projector's patch merger, at the wrapper's top level
       {"vision_config.num_position_embeddings", 1, 1048576, kZeroOff},
       {"position_offset", 0, 1024, false, kNotInConfig},  // OPT's 2 extra learned rows
   };
@@ -414,12 +415,14 @@ std::vector<Issue> validate(const ModelConfig& c) {
     if (v.kind == VisionKind::Llama4) {
       lim("vision_config.projector_input_dim", v.adapter_dim);
     }
+    if (v.projector == ProjectorKind::Mistral3) lim("spatial_merge_size", v.merge);
     if ((v.kind == VisionKind::Qwen35) != (v.projector == ProjectorKind::Qwen35) ||
-        (v.kind == VisionKind::Qwen25) != (v.projector == ProjectorKind::Qwen25))
-      out.push_back({"vision_config", "the qwen3_5 and qwen2_5_vl towers go with their own mergers (qwen3_5_merger, "
-                                      "qwen2_5_vl_merger)"});
+        (v.kind == VisionKind::Qwen25) != (v.projector == ProjectorKind::Qwen25) ||
+        (v.kind == VisionKind::Pixtral) != (v.projector == ProjectorKind::Mistral3))
+      out.push_back({"vision_config", "the qwen3_5, qwen2_5_vl and pixtral towers go with their own projectors (qwen3_5_merger, "
+                                      "qwen2_5_vl_merger, mistral3)"});
     if (v.projector == ProjectorKind::None)
-      out.push_back({"vision_config", "a vision tower needs a projector into the language model (mlp2, gemma3, llama4 or qwen3_5_merger)"});
+      out.push_back({"vision_config", "a vision tower needs a projector into the language model (mlp2, gemma3, llama4, qwen3_5_merger, qwen2_5_vl_merger or mistral3)"});
   }
   const RealLimit& rot = *find_real_limit("partial_rotary_factor");
   if (c.pos == PosKind::Rotary && !(c.rotary_fraction > rot.min && c.rotary_fraction <= rot.max))

@@ -41,13 +41,13 @@ enum class NormKind : std::uint8_t { LayerNorm, LayerNormNoBias, RmsNorm };
 inline constexpr std::string_view kNormKindNames[] = {"layernorm", "layernorm_nobias", "rmsnorm"};
 // A multimodal wrapper's vision encoder (counted apart from the language model) and the
 // projector that maps its features into the language model's width.
-enum class VisionKind : std::uint8_t { None, Clip, Siglip, Llama4, Qwen35, Qwen25 };
-inline constexpr std::string_view kVisionKindNames[] = {"none", "clip", "siglip", "llama4", "qwen3_5", "qwen2_5_vl"};
-enum class ProjectorKind : std::uint8_t { None, Mlp2, Gemma3, Llama4, Qwen35, Qwen25 };
+enum class VisionKind : std::uint8_t { None, Clip, Siglip, Llama4, Qwen35, Qwen25, Pixtral };
+inline constexpr std::string_view kVisionKindNames[] = {"none", "clip", "siglip", "llama4", "qwen3_5", "qwen2_5_vl", "pixtral"};
+enum class ProjectorKind : std::uint8_t { None, Mlp2, Gemma3, Llama4, Qwen35, Qwen25, Mistral3 };
 inline constexpr std::string_view kProjectorKindNames[] = {"none", "mlp2", "gemma3", "llama4", "qwen3_5_merger",
-                                                           "qwen2_5_vl_merger"};
-static_assert(std::size(kVisionKindNames) == static_cast<size_t>(VisionKind::Qwen25) + 1);
-static_assert(std::size(kProjectorKindNames) == static_cast<size_t>(ProjectorKind::Qwen25) + 1);
+                                                           "qwen2_5_vl_merger", "mistral3"};
+static_assert(std::size(kVisionKindNames) == static_cast<size_t>(VisionKind::Pixtral) + 1);
+static_assert(std::size(kProjectorKindNames) == static_cast<size_t>(ProjectorKind::Mistral3) + 1);
 static_assert(std::size(kFamilyNames) == static_cast<size_t>(Family::Custom) + 1);
 static_assert(std::size(kFfnKindNames) == static_cast<size_t>(FfnKind::Gated) + 1);
 static_assert(std::size(kActivationNames) == static_cast<size_t>(Activation::Relu2) + 1);
@@ -129,6 +129,10 @@ struct LinearAttnConfig {
 // Qwen2.5-VL (modeling_qwen2_5_vl.py Qwen2_5_VisionTransformerPretrainedModel): the same patches
 // without a bias or learned positions (2-D rotary), RMSNorms, a gated SiLU MLP with biases, and
 // the merger's RMSNorm (ln_q) before its two linears.
+// Mistral 3 (modeling_pixtral.py PixtralVisionModel, modeling_mistral3.py Mistral3MultiModalProjector):
+// a Conv2d patch embedding without bias, ln_pre, blocks of RMSNorms, q/k/v/o and a gated MLP without
+// biases (2-D rotary, no learned positions); the projector's RMSNorm, a patch merger joining
+// merge × merge patches (spatial_merge_size, at the wrapper's top level) and two linears into d.
 struct VisionConfig {
   VisionKind kind = VisionKind::None;
   i64 layers = 0, hidden = 0, ffn = 0, heads = 0, patch = 0, image = 0, channels = 3;

@@ -294,9 +294,9 @@ TEST_CASE("vLLM 0.19: MoE models (Qwen3-30B-A3B, gpt-oss-20b at TP 2, DeepSeek-V
 }
 
 TEST_CASE("vLLM 0.19: multimodal checkpoints served from their text configs", "[calibration][vllm]") {
-  // These three runs load a vision tower and profile its encoder; llmsize's presets are the text
-  // models. The KV cache groups and block arithmetic are exact; weights and the torch peak miss by
-  // the tower, which the misses below pin.
+  // These three runs load a vision tower and profile its encoder. The KV cache groups and block
+  // arithmetic are exact; the towers are counted in the weights; the torch peak misses by the
+  // encoder's profile, which the misses below pin.
   // google-gemma-3-27b-it--h100-80gb--tp1pp1dp1--8192.log:
   //   Model loading took 51.45 GiB memory and 122.713348 seconds
   //   Memory profiling takes 35.21 seconds. Total non KV cache memory: 55.7GiB; torch peak memory increase: 3.99GiB;
@@ -329,9 +329,11 @@ TEST_CASE("vLLM 0.19: multimodal checkpoints served from their text configs", "[
     const ModelConfig c = preset("mistral-small-24b").config;
     const Logged log{44.76, 2.03, 0.25, 28.19, 184752, "22.55", 11547};
     const VllmMemory m = vllm(c, {{"util", "0.95"}});
-    // MISS, weights: −1.84%, the Pixtral vision tower and projector (0.82 GiB) the text preset lacks.
-    CHECK(rel(gib(m.weights_bytes), log.weights_gib) == Approx(-0.0184).margin(0.001));
-    CHECK(rel(static_cast<double>(m.kv_tokens), static_cast<double>(log.tokens)) == Approx(0.032).margin(0.003));
+    // The Pixtral tower and the mistral3 projector (438,958,080 parameters, 0.82 GiB) are in the weights:
+    // the text-only preset was 1.84% under and its tokens 3.2% over.
+    CHECK(c.vision.kind == VisionKind::Pixtral);
+    CHECK(std::abs(rel(gib(m.weights_bytes), log.weights_gib)) < 0.001);
+    CHECK(std::abs(rel(static_cast<double>(m.kv_tokens), static_cast<double>(log.tokens))) < 0.005);
     check_blocks(c, {{"util", "0.95"}}, m, log);
   }
   // meta-llama-llama-4-scout--h100-80gb--tp4pp1dp1--8192.log (TP 4):

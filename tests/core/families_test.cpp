@@ -1273,6 +1273,42 @@ TEST_CASE("Phi-4 (phi3) and Mistral Small 3.1 (mistral) keep working: 14,659,507
   CHECK(preset("mistral-small-24b").config.sliding_window == 0);  // sliding_window null
 }
 
+TEST_CASE("Mistral Small 3.1 (mistral3): 23,572,403,200 in the language model and 438,958,080 in its Pixtral tower and projector",
+          "[core][params][anchor]") {
+  // ref: keras-hub's mistral3 presets: "24 billion parameter, 40-layer, pretrained Mistral3 model with a Pixtral
+  //   vision encoder for image input.", "params": 24011361280 (mistral_small_3.1_24b_base_2503_en).
+  const ModelConfig c = preset("mistral-small-24b").config;
+  const ParamReport r = llmsize::test::param_report(c);
+  CHECK(r.total == 23'572'403'200);
+  CHECK(r.total + r.vision == 24'011'361'280);
+  // By hand (modeling_pixtral.py, modeling_mistral3.py): patch_conv 3·14·14·h without bias, ln_pre h; 24 layers of
+  // two RMSNorms, q/k/v/o h·h and a gated MLP 3·h·f without biases; the projector's norm h, merging_layer
+  // 4h·h, linear_1 h·d and linear_2 d·d (multimodal_projector_bias false).
+  const i64 h = 1024, f = 4096, d = 5120;
+  CHECK(r.vision == 3 * 14 * 14 * h + h + 24 * (2 * h + 4 * h * h + 3 * h * f) + h + 4 * h * h + h * d + d * d);
+  // The tensor names as the checkpoint has them.
+  const auto inv = build_inventory(c);
+  REQUIRE(inv.ok());
+  CHECK(std::any_of(inv->vision.begin(), inv->vision.end(),
+                    [](const Tensor& t) { return t.name == "multi_modal_projector.patch_merger.merging_layer.weight"; }));
+  // With projector biases, and refusals named: a list of feature layers, a merge size of 0.
+  auto with_top = [](const std::string& extra) {
+    return R"({"model_type":"mistral3",)" + extra + R"(,"text_config":{"model_type":"mistral","hidden_size":5120,"intermediate_size":32768,
+      "num_hidden_layers":40,"num_attention_heads":32,"num_key_value_heads":8,"head_dim":128,"vocab_size":131072},
+      "vision_config":{"model_type":"pixtral","hidden_size":1024,"intermediate_size":4096,"num_hidden_layers":24,
+      "num_attention_heads":16,"patch_size":14,"image_size":1540}})";
+  };
+  const auto biased = import_hf_config(with_top(R"("multimodal_projector_bias":true)"));
+  REQUIRE(biased.ok());
+  CHECK(llmsize::test::param_report(biased->config).vision == r.vision + 2 * d);
+  const auto layers = import_hf_config(with_top(R"("vision_feature_layer":[-1,-2])"));
+  REQUIRE_FALSE(layers.ok());
+  CHECK(layers.issues().front().field == "vision_feature_layer");
+  const auto merge = import_hf_config(with_top(R"("spatial_merge_size":0)"));
+  REQUIRE_FALSE(merge.ok());
+  CHECK(merge.issues().front().field == "spatial_merge_size");
+}
+
 TEST_CASE("LFM2 1.2B counts 1,170,340,608: 10 short-convolution and 6 attention layers, each with a SwiGLU MLP",
           "[core][params][anchor][plan]") {
   // ref: the LFM2 model card's table: "| **Parameters** | 354,483,968 | 742,489,344 | 1,170,340,608 |
