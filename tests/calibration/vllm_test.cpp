@@ -1,7 +1,7 @@
 // Calibration against published vLLM start-up logs (issue 11): the budget, the profiling run,
 // the KV cache memory left and the blocks, tokens and concurrency vLLM 0.19 prints, term by term.
 //
-// Source of the thirteen 0.19 runs: llm-d-incubation/llm-d-planner, accuracy/results/v0.19.0/logs/ at
+// Source of the forty 0.19 runs: llm-d-incubation/llm-d-planner, accuracy/results/v0.19.0/logs/ at
 // commit d3121e059da88662db39a926a3ead964be97359b ("Add logs", 2026-04-22; removed again by a later
 // commit). One H100 80GB per rank ("Free memory on device (78.68/79.19 GiB)"), `vllm serve` with
 // max_model_len 8192, gpu_memory_utilization 0.95 (gpt-oss: the 0.90 default), prefix caching off,
@@ -69,7 +69,7 @@ void check_blocks(const ModelConfig& c, std::initializer_list<std::pair<const ch
   REQUIRE_FALSE(find_field("kvmem")->set(w, std::to_string(log.blocks * block_bytes)));
   w.runtime = Runtime::Vllm;
   w.gpu = "h100-sxm";
-  w.seq = 8192;
+  if (std::none_of(kv.begin(), kv.end(), [](const auto& p) { return std::string_view(p.first) == "seq"; })) w.seq = 8192;
   const auto e = estimate(c, w);
   REQUIRE(e.ok());
   REQUIRE(e.value().vllm.has_value());
@@ -391,6 +391,175 @@ TEST_CASE("vLLM 0.19: multimodal checkpoints served from their text configs", "[
     CHECK(std::abs(rel(static_cast<double>(m.kv_tokens), static_cast<double>(log.tokens))) < 0.10);  // MoE: ≤ 10%
     CHECK(rel(static_cast<double>(m.kv_tokens), static_cast<double>(log.tokens)) == Approx(0.0075).margin(0.002));
     check_blocks(c, kv, m, log);
+  }
+}
+
+TEST_CASE("vLLM 0.19: the other llm-d start-ups, term by term (quantized, fp16, TP 2 and 4, other families)", "[calibration][vllm]") {
+  // The same source as above (llm-d-planner's v0.19.0 logs at d3121e05): every further run whose
+  // model llmsize has, as logged (rank 0). Kimi-Dev-72B is a Qwen2.5-72B fine-tune (its config's
+  // shapes); the fp8-dynamic, W8A8 and W4A16 checkpoints are Llama-3.3-70B's (Llama-3.1-70B's
+  // shapes), Llama-3.1-8B's and Qwen2.5-7B's, with their lm_head and embedding unquantized.
+  struct Case {
+    const char* model;  // a preset, or "cfg:" and a file in calibration/configs
+    std::initializer_list<std::pair<const char*, const char*>> kv;  // its array lives as long as `cases` (an aggregate's member)
+    Logged log;
+  };
+  const Case cases[] = {
+      // fp8dyn-llama-3-3-70b--h100-80gb--tp2pp1dp1--8192.log (RedHatAI/Llama-3.3-70B-Instruct-fp8-dynamic):
+      //   Model loading took 33.88 GiB memory / torch peak memory increase: 1.96GiB; non-torch forward increase memory: 2.1GiB /
+      //   Available KV cache memory: 37.28 GiB / GPU KV cache size: 244,304 tokens / Maximum concurrency for 8,192 tokens per request: 29.82x / num_gpu_blocks is: 15269
+      {"llama-3.1-70b", {{"util", "0.95"}, {"tp", "2"}, {"gpus", "2"}, {"w", "fp8"}}, {33.88, 1.96, 2.1, 37.28, 244304, "29.82", 15269}},
+      // fp8dyn-llama-3-3-70b--h100-80gb--tp4pp1dp1--8192.log (RedHatAI/Llama-3.3-70B-Instruct-fp8-dynamic):
+      //   Model loading took 16.96 GiB memory / torch peak memory increase: 1.97GiB; non-torch forward increase memory: 2.21GiB /
+      //   Available KV cache memory: 54.09 GiB / GPU KV cache size: 708,992 tokens / Maximum concurrency for 8,192 tokens per request: 86.55x / num_gpu_blocks is: 44312
+      {"llama-3.1-70b", {{"util", "0.95"}, {"tp", "4"}, {"gpus", "4"}, {"w", "fp8"}}, {16.96, 1.97, 2.21, 54.09, 708992, "86.55", 44312}},
+      // fp8dyn-redhatai-qwen2-5---h100-80gb--tp1pp1dp1--8192.log (RedHatAI/Qwen2.5-7B-Instruct-fp8-dynamic):
+      //   Model loading took 8.14 GiB memory / torch peak memory increase: 2.21GiB; non-torch forward increase memory: 0.24GiB /
+      //   Available KV cache memory: 64.64 GiB / GPU KV cache size: 1,210,304 tokens / Maximum concurrency for 8,192 tokens per request: 147.74x / num_gpu_blocks is: 75644
+      {"qwen2.5-7b", {{"util", "0.95"}, {"w", "fp8"}}, {8.14, 2.21, 0.24, 64.64, 1210304, "147.74", 75644}},
+      // w8a8-redhatai-qwen2-5-7b--h100-80gb--tp1pp1dp1--8192.log (RedHatAI/Qwen2.5-7B-Instruct-quantized.w8a8):
+      //   Model loading took 8.14 GiB memory / torch peak memory increase: 2.21GiB; non-torch forward increase memory: 0.25GiB /
+      //   Available KV cache memory: 64.64 GiB / GPU KV cache size: 1,210,272 tokens / Maximum concurrency for 8,192 tokens per request: 147.74x / num_gpu_blocks is: 75642
+      {"qwen2.5-7b", {{"util", "0.95"}, {"w", "int8"}}, {8.14, 2.21, 0.25, 64.64, 1210272, "147.74", 75642}},
+      // w8a8-redhatai-llam--h100-80gb--tp1pp1dp1--8192-dtf16.log (RedHatAI/Meta-Llama-3.1-8B-Instruct-quantized.w8a8):
+      //   Model loading took 8.49 GiB memory / torch peak memory increase: 1.89GiB; non-torch forward increase memory: 0.25GiB /
+      //   Available KV cache memory: 64.6 GiB / GPU KV cache size: 529,200 tokens / Maximum concurrency for 8,192 tokens per request: 64.60x / num_gpu_blocks is: 33075
+      {"llama-3.1-8b", {{"util", "0.95"}, {"w", "int8"}, {"dtype", "fp16"}, {"kvt", "fp16"}}, {8.49, 1.89, 0.25, 64.6, 529200, "64.60", 33075}},
+      // w4a16-redhatai-lla--h100-80gb--tp1pp1dp1--8192-dtf16.log (RedHatAI/Meta-Llama-3.1-8B-Instruct-quantized.w4a16):
+      //   Model loading took 5.38 GiB memory / torch peak memory increase: 1.89GiB; non-torch forward increase memory: 0.25GiB /
+      //   Available KV cache memory: 67.71 GiB / GPU KV cache size: 554,704 tokens / Maximum concurrency for 8,192 tokens per request: 67.71x / num_gpu_blocks is: 34669
+      {"llama-3.1-8b", {{"util", "0.95"}, {"w", "gptq-int4"}, {"dtype", "fp16"}, {"kvt", "fp16"}}, {5.38, 1.89, 0.25, 67.71, 554704, "67.71", 34669}},
+      // meta-llama-llama-3---h100-80gb--tp1pp1dp1--8192-qfp8.log (meta-llama/Llama-3.1-8B-Instruct):
+      //   Model loading took 8.49 GiB memory / torch peak memory increase: 1.89GiB; non-torch forward increase memory: 0.25GiB /
+      //   Available KV cache memory: 64.61 GiB / GPU KV cache size: 529,248 tokens / Maximum concurrency for 8,192 tokens per request: 64.61x / num_gpu_blocks is: 33078
+      {"llama-3.1-8b", {{"util", "0.95"}, {"w", "fp8"}}, {8.49, 1.89, 0.25, 64.61, 529248, "64.61", 33078}},
+      // meta-llama-llama-3--h100-80gb--tp1pp1dp1--8192-dtf16.log (meta-llama/Llama-3.1-8B-Instruct):
+      //   Model loading took 14.99 GiB memory / torch peak memory increase: 1.89GiB; non-torch forward increase memory: 0.25GiB /
+      //   Available KV cache memory: 58.11 GiB / GPU KV cache size: 476,016 tokens / Maximum concurrency for 8,192 tokens per request: 58.11x / num_gpu_blocks is: 29751
+      {"llama-3.1-8b", {{"util", "0.95"}, {"dtype", "fp16"}, {"kvt", "fp16"}}, {14.99, 1.89, 0.25, 58.11, 476016, "58.11", 29751}},
+      // meta-llama-llama-3-1-8b---h100-80gb--tp2pp1dp1--8192.log (meta-llama/Llama-3.1-8B-Instruct):
+      //   Model loading took 7.51 GiB memory / torch peak memory increase: 1.89GiB; non-torch forward increase memory: 2.07GiB /
+      //   Available KV cache memory: 63.76 GiB / GPU KV cache size: 1,044,688 tokens / Maximum concurrency for 8,192 tokens per request: 127.53x / num_gpu_blocks is: 65293
+      {"llama-3.1-8b", {{"util", "0.95"}, {"tp", "2"}, {"gpus", "2"}}, {7.51, 1.89, 2.07, 63.76, 1044688, "127.53", 65293}},
+      // meta-llama-llama-3-1-8b---h100-80gb--tp4pp1dp1--8192.log (meta-llama/Llama-3.1-8B-Instruct):
+      //   Model loading took 3.77 GiB memory / torch peak memory increase: 1.89GiB; non-torch forward increase memory: 2.13GiB /
+      //   Available KV cache memory: 67.44 GiB / GPU KV cache size: 2,209,792 tokens / Maximum concurrency for 8,192 tokens per request: 269.75x / num_gpu_blocks is: 138112
+      {"llama-3.1-8b", {{"util", "0.95"}, {"tp", "4"}, {"gpus", "4"}}, {3.77, 1.89, 2.13, 67.44, 2209792, "269.75", 138112}},
+      // meta-llama-llama-3-1-8b--h100-80gb--tp1pp1dp1--32768.log (meta-llama/Llama-3.1-8B-Instruct):
+      //   Model loading took 14.99 GiB memory / torch peak memory increase: 1.89GiB; non-torch forward increase memory: 0.25GiB /
+      //   Available KV cache memory: 58.11 GiB / GPU KV cache size: 476,016 tokens / Maximum concurrency for 32,768 tokens per request: 14.53x / num_gpu_blocks is: 29751
+      {"llama-3.1-8b", {{"util", "0.95"}, {"seq", "32768"}}, {14.99, 1.89, 0.25, 58.11, 476016, "14.53", 29751}},
+      // qwen-qwen2-5-7b-instruct--h100-80gb--tp1pp1dp1--8192.log (Qwen/Qwen2.5-7B-Instruct):
+      //   Model loading took 14.25 GiB memory / torch peak memory increase: 2.21GiB; non-torch forward increase memory: 0.24GiB /
+      //   Available KV cache memory: 58.53 GiB / GPU KV cache size: 1,096,000 tokens / Maximum concurrency for 8,192 tokens per request: 133.79x / num_gpu_blocks is: 68500
+      {"qwen2.5-7b", {{"util", "0.95"}}, {14.25, 2.21, 0.24, 58.53, 1096000, "133.79", 68500}},
+      // qwen-qwen2-5-7b-instruct--h100-80gb--tp2pp1dp1--8192.log (Qwen/Qwen2.5-7B-Instruct):
+      //   Model loading took 7.12 GiB memory / torch peak memory increase: 2.21GiB; non-torch forward increase memory: 2.06GiB /
+      //   Available KV cache memory: 63.84 GiB / GPU KV cache size: 2,390,592 tokens / Maximum concurrency for 8,192 tokens per request: 291.82x / num_gpu_blocks is: 149412
+      {"qwen2.5-7b", {{"util", "0.95"}, {"tp", "2"}, {"gpus", "2"}}, {7.12, 2.21, 2.06, 63.84, 2390592, "291.82", 149412}},
+      // qwen-qwen2-5-7b-instruct--h100-80gb--tp4pp1dp1--8192.log (Qwen/Qwen2.5-7B-Instruct):
+      //   Model loading took 3.55 GiB memory / torch peak memory increase: 2.21GiB; non-torch forward increase memory: 2.13GiB /
+      //   Available KV cache memory: 67.34 GiB / GPU KV cache size: 5,043,280 tokens / Maximum concurrency for 8,192 tokens per request: 615.63x / num_gpu_blocks is: 315205
+      {"qwen2.5-7b", {{"util", "0.95"}, {"tp", "4"}, {"gpus", "4"}}, {3.55, 2.21, 2.13, 67.34, 5043280, "615.63", 315205}},
+      // qwen-qwen2---h100-80gb--tp1pp1dp1--8192-dtbf16-kvfp8.log (Qwen/Qwen2.5-7B-Instruct):
+      //   Model loading took 14.25 GiB memory / torch peak memory increase: 2.21GiB; non-torch forward increase memory: 0.24GiB /
+      //   Available KV cache memory: 58.53 GiB / GPU KV cache size: 2,192,000 tokens / Maximum concurrency for 8,192 tokens per request: 267.58x / num_gpu_blocks is: 137000
+      {"qwen2.5-7b", {{"util", "0.95"}, {"kvt", "fp8"}}, {14.25, 2.21, 0.24, 58.53, 2192000, "267.58", 137000}},
+      // google-gemma-2-2b-it--h100-80gb--tp1pp1dp1--8192.log (google/gemma-2-2b-it):
+      //   Model loading took 4.9 GiB memory / torch peak memory increase: 3.62GiB; non-torch forward increase memory: 0.24GiB /
+      //   Available KV cache memory: 66.47 GiB / GPU KV cache size: 670,160 tokens / Maximum concurrency for 8,192 tokens per request: 81.73x / num_gpu_blocks is: 83770
+      {"gemma-2-2b", {{"util", "0.95"}}, {4.9, 3.62, 0.24, 66.47, 670160, "81.73", 83770}},
+      // google-gemma-2-9b-it--h100-80gb--tp1pp1dp1--8192.log (google/gemma-2-9b-it):
+      //   Model loading took 17.22 GiB memory / torch peak memory increase: 3.65GiB; non-torch forward increase memory: 0.25GiB /
+      //   Available KV cache memory: 54.12 GiB / GPU KV cache size: 168,880 tokens / Maximum concurrency for 8,192 tokens per request: 20.60x / num_gpu_blocks is: 21110
+      {"gemma-2-9b", {{"util", "0.95"}}, {17.22, 3.65, 0.25, 54.12, 168880, "20.60", 21110}},
+      // google-gemma-2-27b-it--h100-80gb--tp1pp1dp1--8192.log (google/gemma-2-27b-it):
+      //   Model loading took 50.72 GiB memory / torch peak memory increase: 3.66GiB; non-torch forward increase memory: 0.26GiB /
+      //   Available KV cache memory: 20.59 GiB / GPU KV cache size: 58,672 tokens / Maximum concurrency for 8,192 tokens per request: 7.16x / num_gpu_blocks is: 7335
+      {"gemma-2-27b", {{"util", "0.95"}}, {50.72, 3.66, 0.26, 20.59, 58672, "7.16", 7335}},
+      // google-gemma-7b--h100-80gb--tp1pp1dp1--8192.log (google/gemma-7b):
+      //   Model loading took 15.91 GiB memory / torch peak memory increase: 3.63GiB; non-torch forward increase memory: 0.25GiB /
+      //   Available KV cache memory: 55.44 GiB / GPU KV cache size: 129,760 tokens / Maximum concurrency for 8,192 tokens per request: 15.84x / num_gpu_blocks is: 8110
+      {"gemma-7b", {{"util", "0.95"}}, {15.91, 3.63, 0.25, 55.44, 129760, "15.84", 8110}},
+      // microsoft-phi-2--h100-80gb--tp1pp1dp1--2048.log (microsoft/phi-2):
+      //   Model loading took 5.19 GiB memory / torch peak memory increase: 0.79GiB; non-torch forward increase memory: 0.24GiB /
+      //   Available KV cache memory: 69.0 GiB / GPU KV cache size: 226,112 tokens / Maximum concurrency for 2,048 tokens per request: 110.41x / num_gpu_blocks is: 14132
+      {"phi-2", {{"util", "0.95"}, {"seq", "2048"}}, {5.19, 0.79, 0.24, 69.0, 226112, "110.41", 14132}},
+      // microsoft-phi-4--h100-80gb--tp1pp1dp1--8192.log (microsoft/phi-4):
+      //   Model loading took 27.39 GiB memory / torch peak memory increase: 1.52GiB; non-torch forward increase memory: 0.25GiB /
+      //   Available KV cache memory: 46.08 GiB / GPU KV cache size: 241,568 tokens / Maximum concurrency for 8,192 tokens per request: 29.49x / num_gpu_blocks is: 15098
+      {"phi-4", {{"util", "0.95"}}, {27.39, 1.52, 0.25, 46.08, 241568, "29.49", 15098}},
+      // mistralai-mixtral-8x7b-i--h100-80gb--tp2pp1dp1--8192.log (mistralai/Mixtral-8x7B-Instruct-v0.1):
+      //   Model loading took 43.51 GiB memory / torch peak memory increase: 1.21GiB; non-torch forward increase memory: 2.07GiB /
+      //   Available KV cache memory: 28.44 GiB / GPU KV cache size: 465,936 tokens / Maximum concurrency for 8,192 tokens per request: 56.88x / num_gpu_blocks is: 29121
+      {"mixtral-8x7b", {{"util", "0.95"}, {"tp", "2"}, {"gpus", "2"}}, {43.51, 1.21, 2.07, 28.44, 465936, "56.88", 29121}},
+      // qwen-qwen1-5-moe-a2-7b--h100-80gb--tp1pp1dp1--8192.log (Qwen/Qwen1.5-MoE-A2.7B):
+      //   Model loading took 26.67 GiB memory / torch peak memory increase: 2.47GiB; non-torch forward increase memory: 0.25GiB /
+      //   Available KV cache memory: 45.83 GiB / GPU KV cache size: 250,304 tokens / Maximum concurrency for 8,192 tokens per request: 30.55x / num_gpu_blocks is: 15644
+      {"qwen1.5-moe-a2.7b", {{"util", "0.95"}}, {26.67, 2.47, 0.25, 45.83, 250304, "30.55", 15644}},
+      // moonshotai-kimi-dev-72b--h100-80gb--tp4pp1dp1--8192.log (moonshotai/Kimi-Dev-72B):
+      //   Model loading took 34.01 GiB memory / torch peak memory increase: 2.29GiB; non-torch forward increase memory: 2.21GiB /
+      //   Available KV cache memory: 36.72 GiB / GPU KV cache size: 481,296 tokens / Maximum concurrency for 8,192 tokens per request: 58.75x / num_gpu_blocks is: 30081
+      {"cfg:qwen2.5-72b-instruct", {{"util", "0.95"}, {"tp", "4"}, {"gpus", "4"}}, {34.01, 2.29, 2.21, 36.72, 481296, "58.75", 30081}},
+  };
+  for (const Case& k : cases) {
+    const std::string id = k.model;
+    const ModelConfig c = id.rfind("cfg:", 0) == 0 ? llmsize::test::import_file("calibration/configs/" + id.substr(4) + ".json")
+                                                   : preset(id).config;
+    const auto kv = k.kv;
+    INFO(id << " " << k.log.tokens);
+    const VllmMemory m = vllm(c, kv);
+    CHECK(std::abs(rel(gib(m.weights_bytes), k.log.weights_gib)) < 0.01);
+    CHECK(std::abs(gib(m.activation_peak_bytes) - k.log.peak_gib) < 0.015);  // to the 0.01 GiB printed
+    CHECK(std::abs(gib(m.non_torch_bytes) - k.log.non_torch_gib) < 0.15);
+    CHECK(std::abs(rel(static_cast<double>(m.kv_tokens), static_cast<double>(k.log.tokens))) < (c.is_moe() ? 0.10 : 0.05));
+    check_blocks(c, kv, m, k.log);
+  }
+}
+
+TEST_CASE("vLLM 0.19: llm-d's pipeline-parallel and fp32 start-ups, with their misses", "[calibration][vllm]") {
+  // meta-llama-llama-3-1-8b---h100-80gb--tp1pp2dp1--8192.log (Llama-3.1-8B-Instruct, PP 2), each stage's profile:
+  //   Model loading took 7.51 GiB memory
+  //   … torch peak memory increase: 1.1GiB; non-torch forward increase memory: 0.07GiB; weights memory: 7.51GiB.   (stage 0)
+  //   Available KV cache memory: 66.54 GiB
+  //   … torch peak memory increase: 2.01GiB; non-torch forward increase memory: 0.07GiB; weights memory: 7.51GiB.   (stage 1)
+  //   GPU KV cache size: 1,075,312 tokens / Maximum concurrency for 8,192 tokens per request: 131.26x / num_gpu_blocks is: 67207
+  // …--tp1pp4dp1--8192.log (PP 4): stages 1 and 2 "torch peak memory increase: 1.05GiB" (weights 3.28GiB), stage 0
+  //   1.1GiB (4.26GiB), stage 3 2.01GiB (4.26GiB); "Available KV cache memory: 69.8 GiB" (stage 0);
+  //   "GPU KV cache size: 2,257,264 tokens", "Maximum concurrency … 275.54x", "num_gpu_blocks is: 141079".
+  const ModelConfig llama = preset("llama-3.1-8b").config;
+  for (const auto& [pp, log] : {std::pair{"2", Logged{7.51, 1.10, 0.07, 66.54, 1075312, "131.26", 67207}},
+                                std::pair{"4", Logged{4.26, 1.10, 0.07, 69.8, 2257264, "275.54", 141079}}}) {
+    INFO("pp " << pp);
+    const std::initializer_list<std::pair<const char*, const char*>> kv{{"util", "0.95"}, {"pp", pp}, {"gpus", pp}};
+    const VllmMemory m = vllm(llama, kv);
+    CHECK(vllm_gib(m.weights_bytes) == vllm_gib(static_cast<i64>(log.weights_gib * kGiB)));
+    // The last stage's profile (the sampler's) to the 0.01 GiB printed.
+    CHECK(vllm_gib(m.ranks.back().activation_peak_bytes) == "2.01");
+    // MISS, the other stages' torch peak: 0.81 GiB where vLLM measured 1.10 (first) and 1.05 (middle):
+    // their dummy forward holds about 0.25–0.29 GiB more than the widest FFN moment llmsize models
+    // (not traced). MISS, non-torch: 0.25 GiB modelled, 0.07 measured on every pipeline stage. The
+    // two partly cancel on stage 0; the capacity, set by the last stage, lands within 0.3%.
+    CHECK(log.peak_gib - gib(m.activation_peak_bytes) == Approx(0.29).margin(0.01));
+    CHECK(gib(m.non_torch_bytes) - log.non_torch_gib == Approx(0.18).margin(0.01));
+    CHECK(std::abs(rel(static_cast<double>(m.kv_tokens), static_cast<double>(log.tokens))) < 0.005);
+  }
+  // meta-llama-llama-3--h100-80gb--tp1pp1dp1--8192-dtf32.log (--dtype float32: fp32 weights, activations and KV cache):
+  //   Model loading took 29.98 GiB memory
+  //   … torch peak memory increase: 2.21GiB; non-torch forward increase memory: 0.25GiB; weights memory: 29.98GiB.
+  //   Available KV cache memory: 42.8 GiB
+  //   GPU KV cache size: 175,296 tokens / Maximum concurrency for 8,192 tokens per request: 21.40x / num_gpu_blocks is: 10956
+  {
+    const std::initializer_list<std::pair<const char*, const char*>> kv{{"util", "0.95"}, {"w", "fp32"}, {"dtype", "fp32"}, {"kvt", "fp32"}};
+    const Logged log{29.98, 2.21, 0.25, 42.8, 175296, "21.40", 10956};
+    const VllmMemory m = vllm(llama, kv);
+    CHECK(vllm_gib(m.weights_bytes) == "29.98");  // the rotary cache in fp32 too
+    // MISS, torch peak: 1.59 GiB where vLLM measured 2.21: in fp32 the forward, not the sampler, sets
+    // the peak, and it holds more than llmsize's widest FFN moment (the same untraced excess as the
+    // pipeline stages above, doubled). Capacity +1.4%.
+    CHECK(log.peak_gib - gib(m.activation_peak_bytes) == Approx(0.62).margin(0.01));
+    CHECK(std::abs(rel(static_cast<double>(m.kv_tokens), static_cast<double>(log.tokens))) < 0.02);
+    check_blocks(llama, kv, m, log);
   }
 }
 
