@@ -29,6 +29,9 @@ constexpr i64 kGiB = i64{1} << 30;
 constexpr i64 kNonTorchOneGpu = kGiB / 4;
 constexpr i64 kNonTorchTp2 = 2244091576;  // 2.09 GiB: the published runs at TP 2 print 2.07, 2.09, 2.11
 constexpr i64 kNonTorchTp4 = 2330019512;  // 2.17 GiB: one published run at TP 4 (larger degrees: not measured)
+// 0.07 GiB: every stage of the published runs at PP 2 and PP 4 (TP 1) prints 0.07 (llm-d's
+// Llama-3.1-8B logs, tests/calibration/vllm_test.cpp); PP with TP above 1: not measured, TP's figure.
+constexpr i64 kNonTorchPp = 75161928;
 
 struct Spec {
   AttnKind kind = AttnKind::Full;
@@ -418,7 +421,7 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
   m.sampler_peak_bytes = peak.sampler;
   m.workspace_bytes = peak.workspace;
   m.activation_peak_bytes = peak.workspace + std::max(peak.forward, peak.sampler);
-  m.non_torch_bytes = w.tp == 1 || !gpu.nvlink ? kNonTorchOneGpu : w.tp == 2 ? kNonTorchTp2 : kNonTorchTp4;
+  m.non_torch_bytes = w.tp == 1 ? (w.pp > 1 ? kNonTorchPp : kNonTorchOneGpu) : !gpu.nvlink ? kNonTorchOneGpu : w.tp == 2 ? kNonTorchTp2 : kNonTorchTp4;
   // ref: gpu_worker.py, determine_available_memory (0.19: the CUDA graph estimate is not
   // subtracted; the graphs are captured afterwards, outside the budget).
   m.non_kv_bytes = m.weights_bytes + m.activation_peak_bytes + m.non_torch_bytes;
@@ -645,7 +648,8 @@ std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const
                   b(std::min(m.max_num_seqs, m.max_num_batched_tokens))),
                src + tx(Str::efx_vllm_peak_src)});
   t.push_back({"non_torch_bytes", "non-torch forward increase memory", static_cast<double>(m.non_torch_bytes), true, "estimate",
-               tx(w.tp > 1 && !gpu.nvlink ? Str::efx_vllm_non_torch_pcie : Str::efx_vllm_non_torch, b(w.tp), b(m.non_torch_bytes)),
+               w.tp == 1 && w.pp > 1 ? tx(Str::efx_vllm_non_torch_pp, b(w.pp), b(m.non_torch_bytes))
+                                     : tx(w.tp > 1 && !gpu.nvlink ? Str::efx_vllm_non_torch_pcie : Str::efx_vllm_non_torch, b(w.tp), b(m.non_torch_bytes)),
                tx(Str::efx_vllm_non_torch_src)});
   t.push_back({"kv_available_bytes", "Available KV cache memory", static_cast<double>(m.kv_available_bytes), true, "estimate",
                m.kv_memory_given ? "--kv-cache-memory = " + b(m.kv_available_bytes)
