@@ -167,7 +167,15 @@ struct Reader {
       else if (key == "max_num_batched_tokens") set("mbt", v);
       else if (key == "block_size") set("bs", v);
       else if (key == "kv_cache_memory_bytes") set("kvmem", v);
-      else if (key == "dtype") set("dtype", v == "bfloat16" ? "bf16" : v == "float16" || v == "half" ? "fp16" : v == "float32" ? "fp32" : v);
+      else if (key == "dtype") {
+        set("dtype", v == "bfloat16" ? "bf16" : v == "float16" || v == "half" ? "fp16" : v == "float32" ? "fp32" : v);
+        // ref: config/model.py: the unquantized weights are loaded in --dtype, and kv_cache_dtype
+        // "auto" is the model's dtype: float32 doubles both (a quantization line, later, overrides "w").
+        if (v == "float32") {
+          set("w", "fp32");
+          if (!has_setting("kvt")) set("kvt", "fp32");
+        }
+      } else if (key == "quantization" && v == "fp8") set("w", "fp8");  // Fp8OnlineLinearMethod: per-tensor fp8 at load
       else if (key == "kv_cache_dtype") {
         if (v.rfind("fp8", 0) == 0) set("kvt", "fp8");
         else if (v == "bfloat16") set("kvt", "bf16");
@@ -370,6 +378,12 @@ struct Reader {
     if (auto v = version_after(l, "vLLM API server version ")) log.version = *v, ++vllm;
     else if (l.find("[entrypoints/") != std::string_view::npos && l.find(" version ") != std::string_view::npos && log.version.empty())
       if (auto v2 = version_after(l.substr(l.rfind(" version ")), " version ")) log.version = *v2;
+    // The linear method a compressed-tensors checkpoint loads with (quantization/compressed_tensors,
+    // "Selected <kernel> for <scheme>"): W8A8 int8 or fp8 weights.
+    if (l.find("] Selected ") != std::string_view::npos) {
+      if (l.find(" for CompressedTensorsW8A8Int8") != std::string_view::npos) set("w", "int8");
+      else if (l.find(" for CompressedTensorsW8A8Fp8") != std::string_view::npos) set("w", "fp8");
+    }
     if (auto v = after(l, "Defaulting max_num_batched_tokens to ")) set("mbt", whole(*v));
     if (auto v = after(l, "Defaulting max_num_seqs to ")) set("mns", whole(*v));
     if (auto v = after(l, "Chunked prefill is enabled with max_num_batched_tokens=")) set("mbt", whole(*v));

@@ -82,6 +82,36 @@ TEST_CASE("check-log: a vLLM 0.19 start-up, its settings and every figure", "[ca
   CHECK(row(*c, "weights_bytes").label_in(Lang::Zh) == "Model loading took");
 }
 
+TEST_CASE("check-log: a vLLM log's weight format and dtype are the workload's", "[calibration][checklog]") {
+  // Lines of llm-d-planner's v0.19.0 logs (d3121e05), verbatim: w8a8-mistral-small-24b--h100-80gb--tp2pp1dp1--8192.log
+  // ("Selected CutlassInt8ScaledMMLinearKernel for CompressedTensorsW8A8Int8") and
+  // meta-llama-llama-3--h100-80gb--tp1pp1dp1--8192-dtf32.log ("'dtype': 'float32'").
+  const EngineLog w8a8 = parsed("vllm-0.19-mistral-small-w8a8-tp2.log");
+  CHECK(w8a8.model == "RedHatAI/Mistral-Small-3.1-24B-Instruct-2503-quantized.w8a8");
+  const auto w = std::find_if(w8a8.settings.begin(), w8a8.settings.end(), [](const auto& s) { return s.first == "w"; });
+  REQUIRE(w != w8a8.settings.end());
+  CHECK(w->second == "int8");
+  auto c = check_log(w8a8, preset("mistral-small-24b").config, Workload{});
+  INFO(join(c.issues()));
+  REQUIRE(c.ok());
+  CHECK(c->workload.weights == WeightFormat::Int8);
+  CHECK(c->workload.tp == 2);
+  CHECK(std::abs(row(*c, "weights_bytes").rel_diff) < 0.01);
+  CHECK(std::abs(row(*c, "kv_tokens").rel_diff) < 0.01);
+
+  const EngineLog fp32 = parsed("vllm-0.19-llama-3.1-8b-fp32.log");
+  auto f = check_log(fp32, preset("llama-3.1-8b").config, Workload{});
+  INFO(join(f.issues()));
+  REQUIRE(f.ok());
+  // --dtype float32: the weights and the KV cache ("auto") in fp32 too.
+  CHECK(f->workload.dtype == ComputeDtype::F32);
+  CHECK(f->workload.weights == WeightFormat::F32);
+  CHECK(f->workload.kv_dtype == KvDtype::F32);
+  CHECK(row(*f, "weights_bytes").same_text);  // 29.98 GiB
+  CHECK(std::abs(row(*f, "kv_tokens").rel_diff) < 0.02);  // +1.4%: the fp32 forward's peak, stated in vllm_test.cpp
+  CHECK(row(*f, "num_blocks").logged == "10,956");
+}
+
 TEST_CASE("check-log: an older vLLM log names its version and its rank-0 figures", "[calibration][checklog]") {
   const EngineLog log = parsed("vllm-0.10.2-qwen3-235b-tp8.log");
   CHECK(log.version == "0.10.2");
