@@ -420,7 +420,28 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
   m.forward_peak_bytes = peak.forward;
   m.sampler_peak_bytes = peak.sampler;
   m.workspace_bytes = peak.workspace;
-  m.activation_peak_bytes = peak.workspace + std::max(peak.forward, peak.sampler);
+  // ref: gpu_model_runner.py profile_run (0.19): before the dummy forward, a batch of the largest
+  // images goes through embed_multimodal; its outputs stay in encoder_cache["tmp"] and the batch's
+  // pixel_values stay referenced until the sampler run is over. multimodal/budget.py: the encoder
+  // budget is max(max_num_batched_tokens, one item's placeholder tokens), the items
+  // budget // tokens per item (at least 1; a prompt holds max_model_len // tokens of them).
+  // Followed for Pixtral (mistral3.py): an image of image_size² px gives a (image / (patch ·
+  // merge))² grid of features, its placeholder a row break per grid row; the tower's own forward
+  // (a few thousand patches) stays below the text model's peak. Other towers: not followed (the
+  // calibration states their misses).
+  if (c.vision.kind == VisionKind::Pixtral && c.vision.patch > 0 && c.vision.merge > 0) {
+    const i64 grid = ceil_div(c.vision.image, c.vision.patch * c.vision.merge);
+    m.mm_tokens_per_item = (grid + 1) * grid;
+    m.mm_budget_tokens = std::max(m.max_num_batched_tokens, m.mm_tokens_per_item);
+    const i64 per_prompt = std::max<i64>(1, m.max_model_len / m.mm_tokens_per_item);
+    m.mm_items = std::max<i64>(1, std::min(m.mm_budget_tokens / m.mm_tokens_per_item, m.max_num_seqs * per_prompt));
+    const i64 d = dtype_bytes(w.dtype);
+    const Checked enc = Checked(m.mm_items) * grid * grid * c.d_model * d +
+                        Checked(m.mm_items) * c.vision.channels * c.vision.image * c.vision.image * d;
+    if (!enc.ok()) return memory_overflow("vimg");
+    m.encoder_profile_bytes = enc.value();
+  }
+  m.activation_peak_bytes = peak.workspace + std::max(peak.forward, peak.sampler) + m.encoder_profile_bytes;
   m.non_torch_bytes = w.tp == 1 ? (w.pp > 1 ? kNonTorchPp : kNonTorchOneGpu) : !gpu.nvlink ? kNonTorchOneGpu : w.tp == 2 ? kNonTorchTp2 : kNonTorchTp4;
   // ref: gpu_worker.py, determine_available_memory (0.19: the CUDA graph estimate is not
   // subtracted; the graphs are captured afterwards, outside the budget).
@@ -638,14 +659,21 @@ std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const
                                b(m.weights_bytes - m.rope_bytes - extra), b(extra), b(m.rope_bytes), b(m.weights_bytes))
                           : tx(Str::efx_vllm_weights, b(m.weights_bytes - m.rope_bytes), b(m.rope_bytes), b(m.weights_bytes)),
                src + "v1/worker/gpu_model_runner.py, load_model; rotary_embedding/base.py"});
+  if (m.encoder_profile_bytes != 0)
+    t.push_back({"encoder_profile_bytes", "", static_cast<double>(m.encoder_profile_bytes), true, "estimate",
+                 tx(Str::efx_vllm_encoder_profile, b(m.mm_items), b(m.mm_tokens_per_item), b(m.mm_budget_tokens), b(m.encoder_profile_bytes)),
+                 src + "gpu_model_runner.py, profile_run; multimodal/budget.py; model_executor/models/mistral3.py"});
   if (m.indexer_profile_bytes != 0)
     t.push_back({"indexer_profile_bytes", "", static_cast<double>(m.indexer_profile_bytes), true, "estimate",
                  tx(Str::efx_vllm_indexer_profile, b(m.max_model_len), b(m.indexer_profile_bytes / 40 / std::max<i64>(1, m.max_model_len)),
                     b(m.indexer_profile_bytes)),
                  src + "model_executor/layers/sparse_attn_indexer.py; v1/attention/backends/mla/indexer.py, get_max_prefill_buffer_size"});
   t.push_back({"activation_peak_bytes", "torch peak memory increase", static_cast<double>(m.activation_peak_bytes), true, "estimate",
-               tx(Str::efx_vllm_peak, b(m.workspace_bytes), b(m.forward_peak_bytes), b(m.sampler_peak_bytes), b(m.activation_peak_bytes),
-                  b(std::min(m.max_num_seqs, m.max_num_batched_tokens))),
+               m.encoder_profile_bytes != 0
+                   ? tx(Str::efx_vllm_peak_mm, b(m.workspace_bytes), b(m.forward_peak_bytes), b(m.sampler_peak_bytes),
+                        b(m.encoder_profile_bytes), b(m.activation_peak_bytes), b(std::min(m.max_num_seqs, m.max_num_batched_tokens)))
+                   : tx(Str::efx_vllm_peak, b(m.workspace_bytes), b(m.forward_peak_bytes), b(m.sampler_peak_bytes), b(m.activation_peak_bytes),
+                        b(std::min(m.max_num_seqs, m.max_num_batched_tokens))),
                src + tx(Str::efx_vllm_peak_src)});
   t.push_back({"non_torch_bytes", "non-torch forward increase memory", static_cast<double>(m.non_torch_bytes), true, "estimate",
                w.tp == 1 && w.pp > 1 ? tx(Str::efx_vllm_non_torch_pp, b(w.pp), b(m.non_torch_bytes))
@@ -712,7 +740,7 @@ std::optional<Str> term_row(std::string_view key) {
       {"rest_bytes", Str::term_rest},         {"cell_bytes", Str::term_cell},
       {"mamba_bytes_per_request", Str::term_state_slot}, {"profiled_tokens", Str::term_profiled},
       {"mxfp4_layout_bytes", Str::term_mxfp4_layout}, {"topk_buffer_bytes", Str::term_topk_buffer},
-      {"indexer_profile_bytes", Str::term_indexer_profile},
+      {"indexer_profile_bytes", Str::term_indexer_profile}, {"encoder_profile_bytes", Str::term_encoder_profile},
   };
   if (key.rfind("stage_", 0) == 0) return Str::term_stage;
   for (const auto& [k, row] : kRows)
@@ -759,6 +787,9 @@ std::vector<std::string> vllm_log(const VllmMemory& m) {
   }
   // ref: gpu_model_runner.py, load_model ("… and %.6f seconds": the time is left out).
   out.push_back("Model loading took " + vllm_gib(m.weights_bytes) + " GiB memory and ... seconds");
+  if (m.mm_items > 0 && !m.kv_memory_given)  // ref: gpu_model_runner.py, profile_run
+    out.push_back("Encoder cache will be initialized with a budget of " + std::to_string(m.mm_budget_tokens) + " tokens, and profiled with " +
+                  std::to_string(m.mm_items) + " image items of the maximum feature size.");
   if (m.kv_memory_given) {  // ref: gpu_worker.py, determine_available_memory with kv_cache_memory_bytes
     out.push_back("... reserved " + vllm_gib(m.kv_available_bytes) +
                   " GiB memory for KV Cache as specified by kv_cache_memory_bytes config and skipped memory profiling. ...");

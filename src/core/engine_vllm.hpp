@@ -47,7 +47,11 @@ struct VllmMemory {
   i64 forward_peak_bytes = 0;      // live tensors at the peak of the dummy forward
   i64 sampler_peak_bytes = 0;      // live tensors at the peak of the dummy sampler run
   i64 workspace_bytes = 0;         // buffers the forward leaves allocated (cuBLAS, MoE workspaces)
-  i64 activation_peak_bytes = 0;   // "torch peak memory increase": workspace + max(forward, sampler)
+  // The multimodal profile (the Pixtral tower): the dummy images' budget, count and placeholder
+  // tokens, and what stays allocated through the text model's dummy runs (features and pixels).
+  i64 mm_budget_tokens = 0, mm_items = 0, mm_tokens_per_item = 0;
+  i64 encoder_profile_bytes = 0;
+  i64 activation_peak_bytes = 0;   // "torch peak memory increase": workspace + max(forward, sampler) + encoder profile
   i64 non_torch_bytes = 0;         // "non-torch forward increase memory"
   i64 non_kv_bytes = 0;            // weights + torch peak + non-torch
   i64 kv_available_bytes = 0;      // "Available KV cache memory" (may be ≤ 0: vLLM refuses to start)

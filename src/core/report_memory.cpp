@@ -172,6 +172,7 @@ json estimate_object(const ModelConfig& cfg, const Workload& w, const Estimate& 
                      {"weights_bytes", v.weights_bytes}, {"rope_cache_bytes", v.rope_bytes},
                      {"activation_peak_bytes", v.activation_peak_bytes}, {"forward_peak_bytes", v.forward_peak_bytes},
                      {"sampler_peak_bytes", v.sampler_peak_bytes}, {"workspace_bytes", v.workspace_bytes},
+                     {"encoder_profile_bytes", v.encoder_profile_bytes}, {"mm_items", v.mm_items},
                      {"non_torch_bytes", v.non_torch_bytes}, {"non_kv_bytes", v.non_kv_bytes},
                      {"kv_available_bytes", v.kv_available_bytes}, {"groups", kv_groups}, {"group_size", v.group_size},
                      {"padding_layers", v.padding_layers}, {"num_blocks", v.num_blocks}, {"kv_tokens", v.kv_tokens},
