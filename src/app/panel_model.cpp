@@ -33,7 +33,7 @@ const std::vector<FieldGroup>& field_groups() {
       {Str::grp_shape, {"fam", "L", "d", "H", "KV", "hd", "ff", "ffk", "act", "V", "P"}, true},
       {Str::grp_moe, {"E", "topk", "fe", "S", "fs", "sg", "fd", "mf", "mp", "rb", "rcb", "eb", "dl"}, false},
       {Str::grp_mla, {"mla", "qlr", "kvlr", "nope", "rope", "vhd", "mtp"}, false},
-      {Str::grp_positions, {"pos", "rot", "po", "sw", "swp", "chk"}, false},
+      {Str::grp_positions, {"pos", "rot", "rcp", "po", "sw", "swp", "chk"}, false},
       {Str::grp_vision, {"vis", "vL", "vd", "vff", "vH", "vp", "vimg", "vch", "vpj", "vpb", "vad", "vtp", "vmg", "vpos"}, false},
       {Str::grp_hybrid, {"fai", "lkh", "lvh", "lkd", "lvd", "lck", "sink", "og", "ixh", "ixd", "ixk", "bp", "bpf", "scv", "scb", "mnh",
                                                    "mhd", "mst", "mng", "mck", "mch", "mcb", "mpb", "mgn", "sex", "sst", "sck", "sdr",

@@ -386,10 +386,12 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
   m.budget_bytes = static_cast<i64>(std::ceil(static_cast<double>(m.total_bytes) * w.gpu_mem_util));
   // ref: gpu_model_runner.py, load_model: "Model loading took" is the allocator's growth while
   // loading: the weights as stored, and the rotary embedding's cos_sin_cache buffer
-  // (rotary_embedding/base.py: max_position × rotary_dim in the model dtype, one per model:
-  // get_rope caches the module).
+  // (rotary_embedding/base.py: rows × rotary_dim in the model dtype, one per distinct module:
+  // get_rope caches them; the rows and the modules as ModelConfig::rope_cache_rows says).
   if (c.pos == PosKind::Rotary) {
-    m.rope_bytes = c.max_positions * c.rotary_dim() * dtype_bytes(w.dtype);
+    const Checked rope = Checked(c.rope_cache_rows()) * c.rotary_dim() * dtype_bytes(w.dtype);
+    if (!rope.ok()) return memory_overflow("rcp");
+    m.rope_bytes = rope.value();
   }
   if (const auto mx = mxfp4_layout(c, plan, w, gpu)) {
     m.mxfp4_checkpoint_bytes = mx->checkpoint;
@@ -427,11 +429,17 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
   // budget // tokens per item (at least 1; a prompt holds max_model_len // tokens of them).
   // Followed for Pixtral (mistral3.py): an image of image_size² px gives a (image / (patch ·
   // merge))² grid of features, its placeholder a row break per grid row; the tower's own forward
-  // (a few thousand patches) stays below the text model's peak. Other towers: not followed (the
+  // (a few thousand patches) stays below the text model's peak. And for Gemma 3 (gemma3_mm.py, no
+  // pan-and-scan): 896² px, mm_tokens_per_image features after the projector's pool, the budget
+  // counting those embeds (the llm-d 0.19 logs: 32 items of 8,192 tokens, so 256 each, not the 258
+  // with <start_of_image> and <end_of_image>). The SigLIP forward over 32 × 4,096 patches (about
+  // 2.7 GiB of live activations at 1,152 wide) runs before the dummy forward and stays below the
+  // sampler's peak at the default max_num_seqs: not modelled. Other towers: not followed (the
   // calibration states their misses).
-  if (c.vision.kind == VisionKind::Pixtral && c.vision.patch > 0 && c.vision.merge > 0) {
+  const bool pixtral = c.vision.kind == VisionKind::Pixtral, gemma3 = c.vision.projector == ProjectorKind::Gemma3;
+  if ((pixtral || gemma3) && c.vision.patch > 0 && c.vision.merge > 0) {
     const i64 grid = ceil_div(c.vision.image, c.vision.patch * c.vision.merge);
-    m.mm_tokens_per_item = (grid + 1) * grid;
+    m.mm_tokens_per_item = pixtral ? (grid + 1) * grid : grid * grid;
     m.mm_budget_tokens = std::max(m.max_num_batched_tokens, m.mm_tokens_per_item);
     const i64 per_prompt = std::max<i64>(1, m.max_model_len / m.mm_tokens_per_item);
     m.mm_items = std::max<i64>(1, std::min(m.mm_budget_tokens / m.mm_tokens_per_item, m.max_num_seqs * per_prompt));
@@ -662,7 +670,7 @@ std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const
   if (m.encoder_profile_bytes != 0)
     t.push_back({"encoder_profile_bytes", "", static_cast<double>(m.encoder_profile_bytes), true, "estimate",
                  tx(Str::efx_vllm_encoder_profile, b(m.mm_items), b(m.mm_tokens_per_item), b(m.mm_budget_tokens), b(m.encoder_profile_bytes)),
-                 src + "gpu_model_runner.py, profile_run; multimodal/budget.py; model_executor/models/mistral3.py"});
+                 src + "gpu_model_runner.py, profile_run; multimodal/budget.py; model_executor/models/mistral3.py, gemma3_mm.py"});
   if (m.indexer_profile_bytes != 0)
     t.push_back({"indexer_profile_bytes", "", static_cast<double>(m.indexer_profile_bytes), true, "estimate",
                  tx(Str::efx_vllm_indexer_profile, b(m.max_model_len), b(m.indexer_profile_bytes / 40 / std::max<i64>(1, m.max_model_len)),

@@ -8,6 +8,7 @@
 #include "hf_families.hpp"
 #include "hf_reader.hpp"
 #include "params.hpp"
+#include "text_value.hpp"
 
 namespace llmsize::core {
 
@@ -30,12 +31,51 @@ Activation activation_of(const std::string& name, Activation def) {
   return def;
 }
 
+// The rows a serving engine's rotary cache holds. ref: vLLM rotary_embedding/__init__.py get_rope and
+// the scaled classes' _compute_cos_sin_cache (SGLang's rotary_embedding.py ports them): linear and
+// dynamic NTK scaling cache int(max_position × factor) rows, YaRN and DeepSeek's YaRN
+// int(original_max_position_embeddings × factor); every other type max_position. Kept only where
+// it differs from max_position_embeddings (0).
+void read_rope_cache(Reader& r, ModelConfig& c) {
+  const json* rs = r.find({"rope_scaling"}, nullptr);
+  if (!rs || !rs->is_object()) return;
+  std::string type;
+  for (const char* k : {"rope_type", "type"})
+    if (auto t = rs->find(k); t != rs->end() && t->is_string()) {
+      type = t->get<std::string>();
+      break;
+    }
+  const bool yarn = type == "yarn" || type == "deepseek_yarn";
+  if (!yarn && type != "linear" && type != "dynamic") return;
+  auto fac = rs->find("factor");
+  if (fac == rs->end() || !fac->is_number()) {
+    r.issues.push_back(issue_row(r.prefix() + "rope_scaling.factor", Str::imp_hf_rope_factor, type, fac == rs->end() ? "absent" : json_util::type_name(*fac)));
+    return;
+  }
+  i64 base = c.max_positions;
+  if (auto o = rs->find("original_max_position_embeddings"); yarn && o != rs->end() && !o->is_null()) {
+    const auto v = json_util::to_int(*o, r.prefix() + "rope_scaling.original_max_position_embeddings", r.issues);
+    if (!v) return;
+    base = *v;
+  }
+  const double rows = static_cast<double>(base) * fac->get<double>();
+  const FieldLimit& lim = *find_limit("rope_cache_positions");
+  if (!(rows >= static_cast<double>(lim.min) && rows <= static_cast<double>(lim.max))) {
+    r.issues.push_back(issue_row(r.prefix() + "rope_scaling.factor", Str::imp_hf_rope_rows, type, format_real(rows), std::to_string(lim.min),
+                                 std::to_string(lim.max)));
+    return;
+  }
+  if (const i64 n = static_cast<i64>(rows); n != c.max_positions) c.rope_cache_positions = n;
+}
+
 // Sizes every family spells alike, and the context length.
 void read_shape(const FamilyRow& f, Reader& r, ModelConfig& c) {
   c.n_layers = r.required("num_hidden_layers", {"num_hidden_layers", "n_layer", "n_layers", "num_layers"});
   c.d_model = r.required("hidden_size", {"hidden_size", "n_embd", "n_embed", "d_model"});
-  c.n_heads = r.required("num_attention_heads", {"num_attention_heads", "n_head", "n_heads", "num_heads"});
-  c.n_kv_heads = r.integer("num_key_value_heads", {"num_key_value_heads", "num_kv_heads", "n_head_kv"}, c.n_heads);
+  c.n_heads = f.heads_default > 0 ? r.integer("num_attention_heads", {"num_attention_heads", "n_head", "n_heads", "num_heads"}, f.heads_default)
+                                  : r.required("num_attention_heads", {"num_attention_heads", "n_head", "n_heads", "num_heads"});
+  c.n_kv_heads = r.integer("num_key_value_heads", {"num_key_value_heads", "num_kv_heads", "n_head_kv"},
+                           f.kv_heads_default > 0 ? f.kv_heads_default : c.n_heads);
   c.vocab = f.vocab_default > 0 ? r.integer("vocab_size", {"vocab_size", "padded_vocab_size", "n_vocab"}, f.vocab_default)
                                 : r.required("vocab_size", {"vocab_size", "padded_vocab_size", "n_vocab"});
   c.tie_embeddings = r.boolean({"tie_word_embeddings"}, f.tied);
@@ -45,6 +85,7 @@ void read_shape(const FamilyRow& f, Reader& r, ModelConfig& c) {
                      {"max_position_embeddings", "n_positions", "n_ctx", "seq_length", "max_sequence_length"});
   if (!p) r.notes.push_back(issue_row("max_position_embeddings", Str::import_note_positions, std::to_string(f.positions_default)));
   c.max_positions = p.value_or(f.positions_default);
+  read_rope_cache(r, c);
   if (f.note_tie_default && !r.has("tie_word_embeddings"))
     r.notes.push_back(issue_row("tie_word_embeddings", Str::import_note_tie));
 }
@@ -404,6 +445,27 @@ void read_vision(const json& top, const Wrapper& w, std::vector<Issue>& issues, 
     v.merge = r.integer("spatial_merge_size", {"spatial_merge_size"}, 2);
     if (auto f = top.find("vision_feature_layer"); f != top.end() && !f->is_null() && !f->is_number_integer())
       r.issues.push_back(issue_row("vision_feature_layer", Str::imp_hf_feature_layer, json_util::type_row(*f)));
+    for (auto& i : r.issues) issues.push_back(std::move(i));
+  }
+  if (w.projector == ProjectorKind::Gemma3) {
+    // ref: modeling_gemma3.py Gemma3MultiModalProjector: patches_per_image = image_size // patch_size,
+    // tokens_per_side = int(mm_tokens_per_image ** 0.5), kernel_size = patches_per_image //
+    // tokens_per_side, an AvgPool2d of that kernel: each image gives mm_tokens_per_image (Gemma3Config
+    // default 256) soft tokens. The pool is kept as the merge; tokens that do not tile the grid
+    // would not match the prompt's placeholders, and are refused.
+    Reader r(top, "");
+    const i64 tokens = r.integer("mm_tokens_per_image", {"mm_tokens_per_image"}, 256);
+    if (auto i = check_limit("mm_tokens_per_image", tokens)) {
+      r.issues.push_back(*i);
+    } else if (v.patch >= 1 && v.image >= v.patch) {
+      i64 side = 1;
+      while ((side + 1) * (side + 1) <= tokens) ++side;
+      const i64 per_side = v.image / v.patch;
+      if (side * side != tokens || per_side % side != 0)
+        r.issues.push_back(issue_row("mm_tokens_per_image", Str::imp_hf_mm_tokens, std::to_string(tokens), std::to_string(per_side)));
+      else
+        v.merge = per_side / side;
+    }
     for (auto& i : r.issues) issues.push_back(std::move(i));
   }
   if (w.projector == ProjectorKind::Mlp2 || w.projector == ProjectorKind::Mistral3) {  // ref: LlavaConfig, Mistral3Config multimodal_projector_bias

@@ -712,6 +712,7 @@ const std::vector<FamilyRow>& family_rows() {
       {.family = Family::Gemma3, .model_types = {"gemma3_text"}, .tied = true,
        .positions_default = 131072,  // ref: Gemma3TextConfig max_position_embeddings
        .vocab_default = 262208,      // ref: Gemma3TextConfig vocab_size (the wrappers' text_config omits it)
+       .heads_default = 8, .kv_heads_default = 4,  // ref: Gemma3TextConfig (gemma-3-4b-it's text_config omits both)
        .act = kGemmaAct, .norm_qk = {nullptr, true}, .norm_sandwich = true, .head_dim_default = 256,
        .window = {.read = true, .on = {nullptr, true}, .size_default = 4096,  // ref: Gemma3TextConfig
                   .pattern = 6, .pattern_key = "sliding_window_pattern", .layer_types = true}},

@@ -110,6 +110,8 @@ struct FamilyRow {
   bool note_tie_default = false;  // say so when tie_word_embeddings is absent (generic reading)
   i64 positions_default = 2048;  // ref: LlamaConfig max_position_embeddings
   i64 vocab_default = 0;         // 0: vocab_size is required
+  // 0: num_attention_heads is required; else the class default, and num_key_value_heads' (0: the heads)
+  i64 heads_default = 0, kv_heads_default = 0;
   FfnRule ffn{};
   ActRule act{};
   PosKind pos = PosKind::Rotary;

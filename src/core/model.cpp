@@ -143,6 +143,8 @@ const std::vector<FieldLimit>& field_limits() {
       {"vision_config.temporal_patch_size", 1, 64, kZeroOff},
       {"vision_config.spatial_merge_size", 1, 64, kZeroOff},
       {"spatial_merge_size", 1, 64, kZeroOff},  // Mistral 3: the projector's patch merger, at the wrapper's top level
+      {"rope_cache_positions", 1, i64{1} << 36, kZeroOff},  // from rope_scaling's factor
+      {"mm_tokens_per_image", 1, 65536},        // Gemma 3: soft tokens per image, at the wrapper's top level
       {"vision_config.num_position_embeddings", 1, 1048576, kZeroOff},
       {"position_offset", 0, 1024, false, kNotInConfig},  // OPT's 2 extra learned rows
   };
@@ -218,6 +220,7 @@ std::vector<Issue> validate(const ModelConfig& c) {
   lim("num_attention_heads", c.n_heads);
   lim("vocab_size", c.vocab);
   lim("max_position_embeddings", c.max_positions);
+  if (c.rope_cache_positions != 0) lim("rope_cache_positions", c.rope_cache_positions);
   lim("word_embed_proj_dim", c.embed_proj_dim);
   lim("sliding_window", c.sliding_window);
   lim("sliding_window_pattern", c.sliding_pattern);
@@ -416,6 +419,13 @@ std::vector<Issue> validate(const ModelConfig& c) {
       lim("vision_config.projector_input_dim", v.adapter_dim);
     }
     if (v.projector == ProjectorKind::Mistral3) lim("spatial_merge_size", v.merge);
+    // Gemma 3: the projector's average pool (mm_tokens_per_image read as its kernel); 0: not given.
+    if (v.projector == ProjectorKind::Gemma3 && v.merge != 0) {
+      lim("vision_config.spatial_merge_size", v.merge);
+      if (v.merge >= 1 && v.patch >= 1 && (v.image / v.patch) % v.merge != 0)
+        out.push_back(relation_issue("vision_config.spatial_merge_size", Str::issue_must_divide, "image_size / patch_size",
+                                     v.image / v.patch, v.merge));
+    }
     if ((v.kind == VisionKind::Qwen35) != (v.projector == ProjectorKind::Qwen35) ||
         (v.kind == VisionKind::Qwen25) != (v.projector == ProjectorKind::Qwen25) ||
         (v.kind == VisionKind::Pixtral) != (v.projector == ProjectorKind::Mistral3))

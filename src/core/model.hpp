@@ -216,6 +216,9 @@ struct ModelConfig {
   Activation act = Activation::Silu;
   i64 vocab = 0;          // v
   i64 max_positions = 0;  // context the model was trained for; learned tables have this many rows
+  // Rows of a serving engine's rotary cache where RoPE scaling makes them differ from max_positions
+  // (linear and dynamic: max_position × factor; YaRN: original_max_position × factor); 0: max_positions.
+  i64 rope_cache_positions = 0;
   PosKind pos = PosKind::Rotary;
   double rotary_fraction = 1.0;  // partial rotary (GPT-J, NeoX, Phi)
   i64 pos_offset = 0;            // extra learned position rows (OPT keeps 2)
@@ -318,6 +321,13 @@ struct ModelConfig {
     return mla.enabled ? mla.qk_rope_dim : static_cast<i64>(static_cast<double>(head_dim) * rotary_fraction);
   }
   i64 q_head_dim() const { return mla.enabled ? mla.qk_nope_dim + mla.qk_rope_dim : head_dim; }
+  // Rows of the rotary cos/sin caches vLLM and SGLang build (each of rotary_dim values): one cache
+  // of rope_cache_positions rows (max_positions when 0), get_rope sharing it among the layers; Gemma 3's
+  // sliding layers build a second, unscaled one (gemma3.py Gemma3Attention: rope_local_base_freq,
+  // rope_type "default", max_position_embeddings rows).
+  i64 rope_cache_rows() const {
+    return (rope_cache_positions > 0 ? rope_cache_positions : max_positions) + (family == Family::Gemma3 ? max_positions : 0);
+  }
   i64 v_head_dim() const { return mla.enabled ? mla.v_head_dim : head_dim; }
 };
 

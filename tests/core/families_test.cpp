@@ -120,15 +120,37 @@ TEST_CASE("Gemma 3 reads layer_types and refuses a pattern the plan cannot expre
 TEST_CASE("Multimodal wrappers: gemma3 and llava towers are read; others and unknown towers are refused by name",
           "[core][import]") {
   SECTION("gemma3: the SigLIP tower's keys, class defaults for the rest") {
-    auto r = import_hf_config(R"({"model_type":"gemma3","text_config":)" + gemma3_text("") +
+    // 224 px in patches of 16: a 14 × 14 grid, which 196 soft tokens per image leave unpooled.
+    auto r = import_hf_config(R"({"model_type":"gemma3","mm_tokens_per_image":196,"text_config":)" + gemma3_text("") +
                               R"(,"vision_config":{"model_type":"siglip_vision_model","hidden_size":1152,"vision_use_head":false}})");
     REQUIRE(r.ok());
     CHECK(r->config.vision.kind == VisionKind::Siglip);
     CHECK(r->config.vision.hidden == 1152);
     CHECK(r->config.vision.layers == 12);  // SiglipVisionConfig default
     CHECK(r->config.vision.projector == ProjectorKind::Gemma3);
+    CHECK(r->config.vision.merge == 1);
+  }
+  SECTION("gemma3: mm_tokens_per_image sets the projector's pool (Gemma3MultiModalProjector kernel_size)") {
+    const std::string tower = R"(,"vision_config":{"image_size":896,"patch_size":14,"vision_use_head":false}})";
+    for (const auto& [tokens, merge] : {std::pair{"256", 4}, std::pair{"64", 8}, std::pair{"4096", 1}}) {
+      auto r = import_hf_config(std::string(R"({"model_type":"gemma3","mm_tokens_per_image":)") + tokens + R"(,"text_config":)" +
+                                gemma3_text("") + tower);
+      REQUIRE(r.ok());
+      CHECK(r->config.vision.merge == merge);
+    }
+    // Not a square, a root that does not divide the 64 patches per side, out of range, not an integer.
+    for (const char* tokens : {"255", "144", "0", "100000", "\"256\""}) {
+      INFO(tokens);
+      auto r = import_hf_config(std::string(R"({"model_type":"gemma3","mm_tokens_per_image":)") + tokens + R"(,"text_config":)" +
+                                gemma3_text("") + tower);
+      REQUIRE_FALSE(r.ok());
+      CHECK(r.issues()[0].field == "mm_tokens_per_image");
+    }
   }
   const std::pair<std::string, std::string> bad[] = {
+      // SiglipVisionConfig's 224 px in patches of 16 (14 per side) cannot pool to Gemma3Config's default 256 tokens.
+      {R"({"model_type":"gemma3","text_config":)" + gemma3_text("") + R"(,"vision_config":{"vision_use_head":false}})",
+       "mm_tokens_per_image"},
       {R"({"model_type":"gemma3","text_config":)" + gemma3_text("") + R"(,"vision_config":{"model_type":"clip_vision_model"}})",
        "vision_config.model_type"},
       {R"({"model_type":"gemma3","text_config":)" + gemma3_text("") + R"(,"vision_config":{"vision_use_head":true}})",
@@ -141,6 +163,55 @@ TEST_CASE("Multimodal wrappers: gemma3 and llava towers are read; others and unk
   for (const auto& [cfg, field] : bad) {
     INFO(cfg);
     auto r = import_hf_config(cfg);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.issues()[0].field == field);
+  }
+}
+
+TEST_CASE("Gemma 3 4B and 12B: keras-hub's published totals and the 64 vocabulary rows the Hugging Face configs add",
+          "[core][params][anchor]") {
+  // ref: keras-team/keras-hub keras_hub/src/models/gemma3/gemma3_presets.py:
+  //   "gemma3_instruct_4b": "4 billion parameter, 34-layer, vision+text instruction-tuned " "Gemma3 model.", "params": 4299915632
+  //   "gemma3_12b": "12 billion parameter, 48-layer, vision+text pretrained " "Gemma3 model.", "params": 12187079280
+  // keras-hub's embedding has 262,144 rows, google/gemma-3-*-it's text_config 262,208. The 4B's
+  // text_config names neither its heads nor its KV heads: Gemma3TextConfig's 8 and 4.
+  for (const auto& [id, keras, d] : {std::tuple{"gemma-3-4b", i64{4'299'915'632}, i64{2560}},
+                                     std::tuple{"gemma-3-12b", i64{12'187'079'280}, i64{3840}}}) {
+    INFO(id);
+    const ModelConfig c = preset(id).config;
+    const ParamReport r = llmsize::test::param_report(c);
+    CHECK(r.total + r.vision == keras + 64 * d);
+    CHECK(r.vision == 27'432'062'576 - 27'009'002'240 - 1152 * (5376 - d));  // the 27B's tower; the projector h·d
+  }
+  CHECK(preset("gemma-3-4b").config.n_heads == 8);
+  CHECK(preset("gemma-3-4b").config.n_kv_heads == 4);
+}
+
+TEST_CASE("rope_scaling sets the rows an engine's rotary cache holds (vLLM get_rope's scaled classes)", "[core][import]") {
+  const auto rows = [](const std::string& extra) {
+    auto r = import_hf_config(gemma3_text(R"(,"max_position_embeddings":1000)" + extra));
+    REQUIRE(r.ok());
+    return r->config.rope_cache_positions;
+  };
+  CHECK(rows("") == 0);
+  CHECK(rows(R"(,"rope_scaling":{"rope_type":"linear","factor":8.0})") == 8000);    // max_position × factor
+  CHECK(rows(R"(,"rope_scaling":{"type":"dynamic","factor":2.5})") == 2500);
+  CHECK(rows(R"(,"rope_scaling":{"rope_type":"yarn","factor":4,"original_max_position_embeddings":100})") == 400);  // original × factor
+  CHECK(rows(R"(,"rope_scaling":{"type":"yarn","factor":4,"original_max_position_embeddings":250})") == 0);  // = max_position
+  CHECK(rows(R"(,"rope_scaling":{"rope_type":"llama3","factor":8.0,"original_max_position_embeddings":100})") == 0);
+  // Gemma 3's sliding layers keep their own unscaled cache beside it.
+  auto g = import_hf_config(gemma3_text(R"(,"max_position_embeddings":1000,"rope_scaling":{"rope_type":"linear","factor":8.0})"));
+  REQUIRE(g.ok());
+  CHECK(g->config.rope_cache_rows() == 9000);
+  for (const auto& [extra, field] :
+       {std::pair{R"(,"rope_scaling":{"rope_type":"linear","factor":"8"})", "text_config.rope_scaling.factor"},
+        std::pair{R"(,"rope_scaling":{"rope_type":"linear"})", "text_config.rope_scaling.factor"},
+        std::pair{R"(,"rope_scaling":{"rope_type":"linear","factor":1e12})", "text_config.rope_scaling.factor"},
+        std::pair{R"(,"rope_scaling":{"rope_type":"linear","factor":-1})", "text_config.rope_scaling.factor"},
+        std::pair{R"(,"rope_scaling":{"rope_type":"yarn","factor":2,"original_max_position_embeddings":1.5})",
+                  "text_config.rope_scaling.original_max_position_embeddings"}}) {
+    INFO(extra);
+    auto r = import_hf_config(R"({"model_type":"gemma3","mm_tokens_per_image":196,"text_config":)" + gemma3_text(extra) + "}");
     REQUIRE_FALSE(r.ok());
     CHECK(r.issues()[0].field == field);
   }
