@@ -94,6 +94,9 @@ TEST_CASE("validate() checks every documented bound", "[core][validation]") {
     CHECK(check_limit(lim.field, lim.max + 1)->field == lim.field);
     CHECK(check_limit(lim.field, lim.min - 1).has_value());
   }
+  // A check naming a field without a row refuses every value instead of passing it.
+  REQUIRE(check_limit("no_such_field", 1).has_value());
+  CHECK(check_limit("no_such_field", 1)->field == "no_such_field");
 }
 
 TEST_CASE("non-ASCII text is handled: reported verbatim where valid, refused where not UTF-8", "[core][validation]") {
