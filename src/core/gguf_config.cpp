@@ -57,6 +57,9 @@ constexpr GgufArch kArchs[] = {
     // or attention by the per-layer head_count_kv, routed experts of feed_forward_length and the
     // shared MLP of expert_shared_feed_forward_length; read below.
     {"granitehybrid", "granitemoehybrid", "granitemoehybrid", "num_local_experts", "intermediate_size"},
+    // Granite 3.x (src/models/granite.cpp; conversion/granite.py GraniteModel): LLaMA's keys and the
+    // four scales, read below with Granite 4.0-H's.
+    {"granite", "granite", ""},
     // Qwen3-Next (src/models/qwen3next.cpp): Qwen3.5's keys with experts in every layer.
     {"qwen3next", "qwen3_next", "qwen3_next"},
     {"qwen35", "qwen3_5_text", ""},
@@ -761,6 +764,12 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
   if (const GgufValue* v = h.find(p + "rope.freq_base"); v && (v->kind == GgufKind::F32 || v->kind == GgufKind::F64)) j["rope_theta"] = v->f;
   if (const GgufValue* v = h.find(p + "attention.layer_norm_rms_epsilon"); v && (v->kind == GgufKind::F32 || v->kind == GgufKind::F64))
     j["rms_norm_eps"] = v->f;
+  // ref: conversion/granite.py GraniteModel.set_gguf_parameters (add_embedding_scale, add_residual_scale,
+  // add_attention_scale, add_logit_scale): the config's four multipliers (the reference block's).
+  if (arch == "granite" || arch == "granitehybrid")
+    for (const auto& [key, hf] : {std::pair{"embedding_scale", "embedding_multiplier"}, std::pair{"residual_scale", "residual_multiplier"},
+                                  std::pair{"attention.scale", "attention_multiplier"}, std::pair{"logit_scale", "logits_scaling"}})
+      if (const GgufValue* v = h.find(p + key); v && (v->kind == GgufKind::F32 || v->kind == GgufKind::F64)) j[hf] = v->f;
   // ref: llama.cpp's loaders take token_embd as the head when the file has no output.weight.
   bool head = false;
   for (const auto& t : h.tensors) head |= t.name == "output.weight";

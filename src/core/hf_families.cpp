@@ -157,11 +157,21 @@ void read_dt_floor(Reader& r, Mamba2Config& m) {
   }
 }
 
+// For the reference transformer: GraniteModel / GraniteDecoderLayer / GraniteAttention /
+// GraniteForCausalLM (and their GraniteMoeHybrid twins) scale the embeddings, each block's output,
+// the attention scores and the logits (GraniteConfig, GraniteMoeHybridConfig: 1.0 each).
+void granite_scales(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
+  c.embed_mult = r.number("embedding_multiplier", {"embedding_multiplier"}, 1.0);
+  c.residual_mult = r.number("residual_multiplier", {"residual_multiplier"}, 1.0);
+  c.attn_mult = r.number("attention_multiplier", {"attention_multiplier"}, 1.0);
+  c.logits_div = r.number("logits_scaling", {"logits_scaling"}, 1.0);
+}
+
 // Granite-4.0-H (configuration_granitemoehybrid.py, modeling_granitemoehybrid.py): every layer is
 // a Mamba-2 mixer (BambaMixer) or attention, named by layer_types (or layers_block_type), then the
 // MoE (routed experts + shared_mlp) or, with no experts, shared_mlp alone; fused gate‖up matrices;
 // positions "nope" (none) or rotary.
-void granite_layers(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
+void granite_layers(Reader& r, ModelConfig& c, std::string_view model_type) {
   const size_t issues = r.issues.size();
   std::string key;
   const auto pattern = layer_kinds(r, c.n_layers, {"layer_types", "layers_block_type"}, {{"mamba", 'M'}, {"attention", '*'}});
@@ -187,15 +197,9 @@ void granite_layers(Reader& r, ModelConfig& c, std::string_view /*model_type*/) 
   m.chunk = r.integer("chunk_size", {"mamba_chunk_size"}, 256);
   m.conv_bias = r.boolean({"mamba_conv_bias"}, true);
   m.proj_bias = r.boolean({"mamba_proj_bias"}, false);
-  // For the reference transformer: BambaMixer clamps dt at time_step_limit[0] (default (0.0, inf));
-  // GraniteMoeHybridModel / GraniteMoeHybridDecoderLayer / GraniteMoeSharedAttention /
-  // GraniteMoeHybridForCausalLM scale the embeddings, each block's output, the attention scores and
-  // the logits (GraniteMoeHybridConfig defaults 1.0 each).
+  // For the reference transformer: BambaMixer clamps dt at time_step_limit[0] (default (0.0, inf)).
   read_dt_floor(r, m);
-  c.embed_mult = r.number("embedding_multiplier", {"embedding_multiplier"}, 1.0);
-  c.residual_mult = r.number("residual_multiplier", {"residual_multiplier"}, 1.0);
-  c.attn_mult = r.number("attention_multiplier", {"attention_multiplier"}, 1.0);
-  c.logits_div = r.number("logits_scaling", {"logits_scaling"}, 1.0);
+  granite_scales(r, c, model_type);
   // ref: BambaMixer: intermediate_size = mamba_expand · hidden_size must equal heads · head_dim.
   if (const i64 expand = r.integer("mamba_expand", {"mamba_expand"}, 2); expand * c.d_model != m.heads * m.head_dim)
     r.issues.push_back(issue_row(r.prefix() + "mamba_d_head", Str::imp_fam_mamba_expand, std::to_string(m.heads * m.head_dim),
@@ -634,6 +638,8 @@ const std::vector<FamilyRow>& family_rows() {
        .moe = {.experts = {"n_routed_experts", "num_local_experts"}, .zero_means_dense = true,  // no class defaults
                .shared = SharedExpert::Width,
                .shared_keys = {"moe_shared_expert_intermediate_size"}}},
+      // Granite 3.x (modeling_granite.py): LLaMA's layout and names, with the four scales above.
+      {.family = Family::Granite, .model_types = {"granite"}, .hook = granite_scales},  // ref: GraniteConfig (positions 2048)
       {.family = Family::GraniteMoeHybrid, .model_types = {"granitemoehybrid"},
        .ffn = {.keys = {"shared_intermediate_size"}, .absent = {.fixed = 1024}},  // dense layers: shared_mlp alone
        .hook = granite_layers,

@@ -197,16 +197,18 @@ struct Meta {
   std::vector<std::pair<std::string, std::vector<std::uint32_t>>> arrays = {};  // <arch>.<key> [u32]
   std::vector<std::pair<std::string, std::vector<bool>>> bools = {};             // <arch>.<key> [bool]
   std::vector<std::string> tensors = {};  // more tensors the reading looks for (f32 × 8 each)
+  std::vector<std::pair<std::string, float>> floats = {};  // <arch>.<key> f32
 };
 std::string gguf_of(const Meta& m) {
   Gguf g;
-  g.header(3, (m.head ? 1 : 0) + m.tensors.size(), 2 + m.ints.size() + m.arrays.size() + m.bools.size());
+  g.header(3, (m.head ? 1 : 0) + m.tensors.size(), 2 + m.ints.size() + m.arrays.size() + m.bools.size() + m.floats.size());
   g.key_str("general.architecture", m.arch);
   for (const auto& [k, v] : m.ints) g.key_u32(m.arch + "." + k, v);
   for (const auto& [k, v] : m.arrays) {  // GGUF_TYPE_ARRAY of GGUF_TYPE_UINT32
     g.str(m.arch + "." + k), g.u32(9), g.u32(4), g.u64(v.size());
     for (std::uint32_t x : v) g.u32(x);
   }
+  for (const auto& [k, v] : m.floats) g.str(m.arch + "." + k), g.u32(6), g.f32(v);  // GGUF_TYPE_FLOAT32
   for (const auto& [k, v] : m.bools) {  // GGUF_TYPE_ARRAY of GGUF_TYPE_BOOL
     g.str(m.arch + "." + k), g.u32(9), g.u32(7), g.u64(v.size());
     for (bool x : v) g.b.push_back(static_cast<char>(x ? 1 : 0));
@@ -653,6 +655,28 @@ TEST_CASE("GGUF: Granite 4.0-H's Mamba-2 and attention layers from the per-layer
                    100352, false, {{"attention.head_count_kv", kv}}};
   CHECK(params_of(gguf_of(small)) == 32207337984);  // the preset's published count
   CHECK(params_of(gguf_of(small)) == count_params(llmsize::test::preset("granite-4.0-h-small").config)->total);
+}
+
+TEST_CASE("GGUF: Granite 3.x (granite): LLaMA's keys and the four scales", "[core][gguf]") {
+  // GraniteModel.set_gguf_parameters (conversion/granite.py) with ibm-granite/granite-3.3-8b-instruct's
+  // config.json (the granite-3.3-8b preset): tied, so no output.weight.
+  const Meta g{"granite",
+               {{"block_count", 40}, {"context_length", 131072}, {"embedding_length", 4096}, {"feed_forward_length", 12800},
+                {"attention.head_count", 32}, {"attention.head_count_kv", 8}, {"rope.dimension_count", 128}},
+               49159, false, {}, {}, {},
+               {{"embedding_scale", 12.0f}, {"residual_scale", 0.22f}, {"attention.scale", 0.0078125f}, {"logit_scale", 16.0f}}};
+  const ModelConfig hf = llmsize::test::preset("granite-3.3-8b").config;
+  CHECK(params_of(gguf_of(g)) == 8'170'864'640);
+  CHECK(params_of(gguf_of(g)) == count_params(hf)->total);
+  auto h = read_gguf_header(gguf_of(g), 0);
+  REQUIRE(h.ok());
+  auto c = gguf_config(*h);
+  REQUIRE(c.ok());
+  CHECK(c->config.family == Family::Granite);
+  CHECK(c->config.embed_mult == 12.0);
+  CHECK(c->config.residual_mult == Approx(0.22));
+  CHECK(c->config.attn_mult == 0.0078125);
+  CHECK(c->config.logits_div == 16.0);
 }
 
 TEST_CASE("GGUF: Qwen3-Next (qwen3next), Qwen3.5's keys with experts in every layer", "[core][gguf]") {

@@ -22,7 +22,7 @@ TEST_CASE("every supported model_type is read from a real config", "[core][impor
       {"smollm3", "smollm3-3b"}, {"olmo2", "olmo-2-7b"},
       {"deepseek_v32", "deepseek-v3.2"}, {"kimi_k2", "kimi-k2"}, {"glm4_moe", "glm-4.5-air"},
       {"llama4_text", "llama-4-scout"}, {"nemotron_h", "nemotron-nano-9b-v2"},
-      {"granitemoehybrid", "granite-4.0-h-small"}, {"gpt_bigcode", "starcoder-15b"},
+      {"granite", "granite-3.3-8b"}, {"granitemoehybrid", "granite-4.0-h-small"}, {"gpt_bigcode", "starcoder-15b"},
       {"lfm2", "lfm2-1.2b"}, {"starcoder2", "starcoder2-15b"},
       {"ernie4_5_moe", "ernie-4.5-21b-a3b"}, {"minimax_m2", "minimax-m2"},
       {"qwen3_5_moe_text", "qwen3.5-397b-a17b"}, {"qwen3_5_text", "qwen3.5-0.8b"},
