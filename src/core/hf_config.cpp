@@ -8,6 +8,7 @@
 #include "hf_families.hpp"
 #include "hf_reader.hpp"
 #include "params.hpp"
+#include "field.hpp"
 #include "text_value.hpp"
 
 namespace llmsize::core {
@@ -52,14 +53,20 @@ void read_rope_cache(Reader& r, ModelConfig& c) {
     r.issues.push_back(issue_row(r.prefix() + "rope_scaling.factor", Str::imp_hf_rope_factor, type, fac == rs->end() ? "absent" : json_util::type_name(*fac)));
     return;
   }
+  const FieldLimit& lim = *find_limit("rope_cache_positions");
   i64 base = c.max_positions;
   if (auto o = rs->find("original_max_position_embeddings"); yarn && o != rs->end() && !o->is_null()) {
-    const auto v = json_util::to_int(*o, r.prefix() + "rope_scaling.original_max_position_embeddings", r.issues);
+    const std::string key = r.prefix() + "rope_scaling.original_max_position_embeddings";
+    const auto v = json_util::to_int(*o, key, r.issues);
     if (!v) return;
+    if (auto i = check_range(key, 1, lim.max, *v)) {
+      r.issues.push_back(*i);
+      return;
+    }
     base = *v;
   }
+  if (base < 1) return;  // max_position_embeddings out of range: validate() names it
   const double rows = static_cast<double>(base) * fac->get<double>();
-  const FieldLimit& lim = *find_limit("rope_cache_positions");
   if (!(rows >= static_cast<double>(lim.min) && rows <= static_cast<double>(lim.max))) {
     r.issues.push_back(issue_row(r.prefix() + "rope_scaling.factor", Str::imp_hf_rope_rows, type, format_real(rows), std::to_string(lim.min),
                                  std::to_string(lim.max)));

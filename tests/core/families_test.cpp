@@ -209,7 +209,11 @@ TEST_CASE("rope_scaling sets the rows an engine's rotary cache holds (vLLM get_r
         std::pair{R"(,"rope_scaling":{"rope_type":"linear","factor":1e12})", "text_config.rope_scaling.factor"},
         std::pair{R"(,"rope_scaling":{"rope_type":"linear","factor":-1})", "text_config.rope_scaling.factor"},
         std::pair{R"(,"rope_scaling":{"rope_type":"yarn","factor":2,"original_max_position_embeddings":1.5})",
-                  "text_config.rope_scaling.original_max_position_embeddings"}}) {
+                  "text_config.rope_scaling.original_max_position_embeddings"},
+        std::pair{R"(,"rope_scaling":{"rope_type":"yarn","factor":2,"original_max_position_embeddings":0})",
+                  "text_config.rope_scaling.original_max_position_embeddings"},
+        // max_position_embeddings itself out of range is named, not the factor that multiplies it.
+        std::pair{R"(,"max_position_embeddings":0,"rope_scaling":{"rope_type":"linear","factor":8})", "text_config.max_position_embeddings"}}) {
     INFO(extra);
     auto r = import_hf_config(R"({"model_type":"gemma3","mm_tokens_per_image":196,"text_config":)" + gemma3_text(extra) + "}");
     REQUIRE_FALSE(r.ok());
