@@ -49,8 +49,12 @@ void read_rope_cache(Reader& r, ModelConfig& c) {
   const bool yarn = type == "yarn" || type == "deepseek_yarn";
   if (!yarn && type != "linear" && type != "dynamic") return;
   auto fac = rs->find("factor");
-  if (fac == rs->end() || !fac->is_number()) {
-    r.issues.push_back(issue_row(r.prefix() + "rope_scaling.factor", Str::imp_hf_rope_factor, type, fac == rs->end() ? "absent" : json_util::type_name(*fac)));
+  if (fac == rs->end()) {
+    r.issues.push_back(issue_row(r.prefix() + "rope_scaling.factor", Str::imp_hf_rope_factor_absent, type));
+    return;
+  }
+  if (!fac->is_number()) {
+    r.issues.push_back(issue_row(r.prefix() + "rope_scaling.factor", Str::imp_hf_rope_factor, type, json_util::type_name(*fac)));
     return;
   }
   const FieldLimit& lim = *find_limit("rope_cache_positions");
