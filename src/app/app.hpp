@@ -67,6 +67,7 @@ struct App {
   std::string log_buffer;    // the "check a start-up log" box
   std::optional<core::EngineLog> log;  // the log last checked (parsed once; compared every frame)
   std::string log_error;     // why the pasted log was refused
+  std::string log_preset;    // the preset that is the checkpoint the log names (core::find_preset_by_hub), or empty
   std::string copied_note;   // "Copied link" feedback
   double copied_at = -1;
   DemoUi demo;

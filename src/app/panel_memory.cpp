@@ -91,11 +91,22 @@ void draw_log_check(App& app) {
     auto log = core::parse_engine_log(app.log_buffer);
     app.log.reset();
     app.log_error.clear();
-    if (log) app.log = std::move(log).value();
-    else app.log_error = core::join(log.issues(), "; ", ui_lang());
+    app.log_preset.clear();
+    if (log) {
+      app.log = std::move(log).value();
+      if (auto p = core::find_preset_by_hub(app.log->model)) app.log_preset = p->id;
+    } else {
+      app.log_error = core::join(log.issues(), "; ", ui_lang());
+    }
   }
   mark("memory.log_button");
   if (!app.log_error.empty()) ImGui::TextColored(error_colour(), "%s", app.log_error.c_str());
+  // The log names a checkpoint a preset is, and this model is another: offer that preset.
+  if (app.log && !app.log_preset.empty() && app.log_preset != s.preset_id) {
+    ImGui::TextColored(error_colour(), "%s", printf_text(T(Str::log_other_model), app.log->model.c_str(), app.log_preset.c_str()).c_str());
+    if (ImGui::Button(TL(Str::log_use_preset, "use_preset"))) load_preset(s, app.log_preset);
+    mark("memory.log_use_preset");
+  }
   if (app.log) {
     auto c = core::check_log(*app.log, s.cfg, s.work);
     if (!c) {

@@ -329,18 +329,22 @@ Output check_log_cmd(const Args& args, const FileReader& read_file) {
   if (!text) return fail(args.lang, Str::cli_what_error, {"check-log", error});
   auto log = parse_engine_log(*text);
   if (!log) return fail_issues(log.issues(), args.lang);
-  if (args.preset.has_value() == args.config.has_value())
+  // Neither flag: the preset that is the checkpoint the log names (its Hub repository), if one is.
+  std::optional<std::string> preset = args.preset;
+  std::optional<Preset> picked;
+  if (!args.preset && !args.config && (picked = find_preset_by_hub(log->model))) preset = picked->id;
+  if (preset.has_value() == args.config.has_value())
     return fail(args.lang, Str::cli_checklog_model, {},
                 log->model.empty() ? RowArg(Str::cli_hint_log_model) : row_arg(Str::cli_hint_log_ran, log->model));
   Output err;
-  auto model = load_model_flag(args.preset, args.config, args.generic, read_file, err, args.lang);
+  auto model = load_model_flag(preset, args.config, args.generic, read_file, err, args.lang);
   if (!model) return err;
   auto check = check_log(*log, model->config, args.workload);
   if (!check) return fail_issues(with_flags(check.issues()), args.lang);
   const LogCheck& c = *check;
   Output o;
   if (args.json) {
-    o.out = check_log_json(c) + "\n";
+    o.out = check_log_json(c, picked ? std::string_view(picked->id) : std::string_view()) + "\n";
     return o;
   }
   // The text view in --lang (the rows' labels and notes are rows of the string table; the
@@ -354,6 +358,7 @@ Output check_log_cmd(const Args& args, const FileReader& read_file) {
            : c.log.model.empty()                ? printf_text(tr(Str::clog_header, l), engine.c_str(), ours_name.c_str())
                                : printf_text(tr(Str::clog_header_model, l), engine.c_str(), c.log.model.c_str(), ours_name.c_str())) +
           "\n";
+  if (picked) o.out += "  " + printf_text(tr(Str::clog_picked, l), picked->id.c_str(), c.log.model.c_str()) + "\n";
   std::string settings;
   for (const auto& [k, v] : c.log.settings) settings += (settings.empty() ? "" : ", ") + k + " " + v;
   if (!settings.empty()) o.out += "  " + printf_text(tr(Str::clog_settings, l), settings.c_str()) + "\n";

@@ -1005,11 +1005,12 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
   return out;
 }
 
-std::string check_log_json(const LogCheck& c) {
+std::string check_log_json(const LogCheck& c, std::string_view preset) {
   json_util::json j;
   j["engine"] = std::string(to_string(c.log.engine));
   j["version"] = c.log.version;
   j["model"] = c.log.model;
+  if (!preset.empty()) j["preset"] = std::string(preset);
   j["settings"] = json_util::json::object();
   for (const auto& [k, v] : c.log.settings) j["settings"][k] = v;
   j["rows"] = json_util::json::array();

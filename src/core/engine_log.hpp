@@ -75,7 +75,8 @@ struct LogCheck {
 Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workload w);
 
 // The comparison as JSON text: {engine, version, model, settings{}, rows[], lines[], notes[]} —
-// what `llmsize check-log --json` prints and the JS API's checkLog returns.
-std::string check_log_json(const LogCheck& c);
+// what `llmsize check-log --json` prints and the JS API's checkLog returns. `preset`: the preset
+// checked against when it was picked by the log's model (find_preset_by_hub), as "preset".
+std::string check_log_json(const LogCheck& c, std::string_view preset = {});
 
 }  // namespace llmsize::core

@@ -613,17 +613,6 @@ Result<LaunchCommand> launch_command(const ModelConfig& cfg, const Workload& w, 
   return out;
 }
 
-std::string hub_repo_of(std::string_view source) {
-  constexpr std::string_view kHub = "Hugging Face Hub: ";
-  if (source.substr(0, kHub.size()) != kHub) return {};
-  source.remove_prefix(kHub.size());
-  const size_t end = source.find_first_of(", ");
-  const std::string_view repo = source.substr(0, end);
-  const size_t slash = repo.find('/');
-  if (slash == std::string_view::npos || slash == 0 || slash + 1 == repo.size() || !plain_word(repo)) return {};
-  return std::string(repo);
-}
-
 std::string preset_model_id(std::string_view preset, Runtime rt) {
   if (rt == Runtime::LlamaCpp || preset.empty()) return {};
   auto p = find_preset(preset);

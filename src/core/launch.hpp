@@ -57,9 +57,6 @@ struct LaunchCommand {
 // placeholder MODEL (MODEL.gguf), with a note.
 Result<LaunchCommand> launch_command(const ModelConfig& cfg, const Workload& w, std::string_view model);
 
-// The Hugging Face repository a preset's config comes from ("Hugging Face Hub: owner/name, …"),
-// or empty.
-std::string hub_repo_of(std::string_view preset_source);
 // The model a preset's command names: its repository for vLLM and SGLang (hub_repo_of), nothing for
 // llama-server (a GGUF file of one's choosing) or an unknown preset.
 std::string preset_model_id(std::string_view preset, Runtime rt);

@@ -8,6 +8,15 @@
 namespace llmsize::core {
 
 namespace {
+bool same_hub_id(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+    if (lower(a[i]) != lower(b[i])) return false;
+  }
+  return true;
+}
+
 Result<Preset> parse_preset(const EmbeddedFile& f) {
   using json_util::json;
   const std::string what = "presets/" + std::string(f.path);
@@ -22,6 +31,7 @@ Result<Preset> parse_preset(const EmbeddedFile& f) {
   p.id = text("id");
   p.name = text("name");
   p.source = text("source");
+  p.hub_differs = text("hub_differs");
   auto cfg = j.find("config");
   if (p.id.empty() || p.name.empty() || cfg == j.end() || !cfg->is_object())
     return Issue{what, "needs \"id\", \"name\" and a \"config\" object"};
@@ -73,6 +83,30 @@ Result<Preset> find_preset(std::string_view id) {
     ids += (ids.empty() ? "" : ", ") + std::string(file_id);
   }
   return issue_row("--preset", Str::cli_unknown_preset, std::string(id.substr(0, 60)), ids);
+}
+
+std::string hub_repo_of(std::string_view source) {
+  constexpr std::string_view kHub = "Hugging Face Hub: ";
+  if (source.substr(0, kHub.size()) != kHub) return {};
+  source.remove_prefix(kHub.size());
+  const std::string_view repo = source.substr(0, source.find_first_of(", "));
+  // owner/name: one slash between two non-empty parts of letters, digits, '-', '_' and '.'.
+  const size_t slash = repo.find('/');
+  if (slash == std::string_view::npos || slash == 0 || slash + 1 == repo.size() || repo.find('/', slash + 1) != std::string_view::npos)
+    return {};
+  for (char c : repo)
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.' || c == '/'))
+      return {};
+  return std::string(repo);
+}
+
+std::optional<Preset> find_preset_by_hub(std::string_view model_id) {
+  if (model_id.empty() || model_id.size() > 200) return std::nullopt;
+  auto all = load_presets();
+  if (!all) return std::nullopt;  // a broken preset file: the tests report it
+  for (const Preset& p : *all)
+    if (p.hub_differs.empty() && same_hub_id(hub_repo_of(p.source), model_id)) return p;
+  return std::nullopt;
 }
 
 }  // namespace llmsize::core

@@ -13,6 +13,10 @@ struct Preset {
   std::string id;      // "llama-3-8b"
   std::string name;    // "Meta Llama 3 8B"
   std::string source;  // where the config comes from
+  // Where the preset's config is its Hub repository's (hub_repo_of(source)) but not that checkpoint
+  // as an engine loads it (a text model cut out of a multimodal checkpoint, quantization left out):
+  // why. Empty otherwise.
+  std::string hub_differs;
   ModelConfig config;
   // Published parameter counts, where a primary source states them exactly (0 = none).
   i64 published_total = 0;
@@ -24,5 +28,12 @@ struct Preset {
 // Presets are checked by the tests; a broken preset file would be reported as an Issue.
 Result<std::vector<Preset>> load_presets();
 Result<Preset> find_preset(std::string_view id);
+// The Hugging Face repository a preset's config comes from ("Hugging Face Hub: owner/name, …"),
+// or empty.
+std::string hub_repo_of(std::string_view preset_source);
+// The preset that is the checkpoint `model_id` names (a Hub repository, as an engine's log names
+// its model; the Hub's names compare case aside): its hub_repo_of(source) is model_id and its
+// hub_differs is empty. None where no preset is that checkpoint.
+std::optional<Preset> find_preset_by_hub(std::string_view model_id);
 
 }  // namespace llmsize::core

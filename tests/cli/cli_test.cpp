@@ -106,9 +106,27 @@ TEST_CASE("check-log sets a published start-up log beside llmsize's profile", "[
   CHECK(m.status == 2);
   CHECK_THAT(m.err, Catch::Contains("the log ran meta-llama/Llama-3.1-8B-Instruct"));
   CHECK(cli({"check-log", "--preset", "llama-3.1-8b"}).status == 2);
+  CHECK(cli({"check-log", log, "--preset", "llama-3.1-8b", "--config", "core/configs/phi-1_5.json"}).status == 2);
   const auto bad = cli({"check-log", "core/configs/phi-1_5.json", "--preset", "llama-3.1-8b"});
   CHECK(bad.status == 2);
   CHECK_THAT(bad.err, Catch::Contains("log: holds no start-up line"));
+}
+
+TEST_CASE("check-log without a model flag checks against the preset that is the log's checkpoint", "[cli]") {
+  // The llm-d 0.19 run of Qwen/Qwen3-8B (vllm_test.cpp): the repository is preset qwen3-8b's.
+  const std::string log = "fuzz/corpus/engine_log/vllm-0.19-qwen3-8b.log";
+  const auto o = cli({"check-log", log});
+  REQUIRE(o.status == 0);
+  CHECK_THAT(o.out, Catch::Contains("model: preset qwen3-8b, the checkpoint the log names (Qwen/Qwen3-8B)"));
+  const auto named = cli({"check-log", log, "--preset", "qwen3-8b"});
+  REQUIRE(named.status == 0);
+  CHECK_THAT(named.out, !Catch::Contains("model: preset"));
+  // The rows are the named preset's, line for line.
+  CHECK(o.out.substr(o.out.find("Model loading took")) == named.out.substr(named.out.find("Model loading took")));
+  const auto j = cli({"check-log", log, "--json"});
+  REQUIRE(j.status == 0);
+  CHECK_THAT(j.out, Catch::Contains("\"preset\": \"qwen3-8b\""));
+  CHECK_THAT(cli({"check-log", log, "--lang", "zh"}).out, Catch::Contains("模型：预设 qwen3-8b，即日志所指的检查点（Qwen/Qwen3-8B）"));
 }
 
 TEST_CASE("gguf FILE reads a model file's header only, and more of it while it continues", "[cli][gguf]") {

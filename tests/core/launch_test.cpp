@@ -139,6 +139,8 @@ TEST_CASE("export: the Hugging Face repository of each preset's source", "[core]
   CHECK(hub_repo_of("Hugging Face Hub: meta-llama/Llama-3.1-8B, config.json") == "meta-llama/Llama-3.1-8B");
   CHECK(hub_repo_of("Hugging Face Hub: baidu/ERNIE-4.5-21B-A3B-PT (and -Thinking, the same architecture)") == "baidu/ERNIE-4.5-21B-A3B-PT");
   CHECK(hub_repo_of("Brown et al. 2020, 'Language Models are Few-Shot Learners'").empty());
+  CHECK(hub_repo_of("Hugging Face Hub: a/b/c, config.json").empty());
+  CHECK(hub_repo_of("Hugging Face Hub: a/b:c, config.json").empty());
   CHECK(hub_repo_of("Hugging Face Hub: not-a-repo, config.json").empty());
   auto all = load_presets();
   REQUIRE(all.ok());
@@ -146,6 +148,45 @@ TEST_CASE("export: the Hugging Face repository of each preset's source", "[core]
   for (const Preset& p : *all)
     if (!hub_repo_of(p.source).empty()) ++with_repo;
   CHECK(with_repo >= 60);
+}
+
+TEST_CASE("check-log's model: the preset that is the checkpoint a log names", "[core][export]") {
+  // The Hub's names compare case aside (vLLM prints a model as it was given).
+  for (const char* id : {"Qwen/Qwen3-8B", "qwen/qwen3-8b", "QWEN/QWEN3-8B"}) {
+    INFO(id);
+    const auto p = find_preset_by_hub(id);
+    REQUIRE(p);
+    CHECK(p->id == "qwen3-8b");
+  }
+  CHECK(find_preset_by_hub("meta-llama/Llama-3.1-8B")->id == "llama-3.1-8b");
+  CHECK(find_preset_by_hub("google/gemma-3-27b-it")->id == "gemma-3-27b");
+  // Another checkpoint of the family (its Instruct model, a longer context), a local path, a bare
+  // name, nothing: no preset is it.
+  for (const char* id : {"meta-llama/Llama-3.1-8B-Instruct", "Qwen/Qwen3-8B-FP8", "/models/Qwen3-8B", "Qwen3-8B", "", "Qwen/Qwen3-8B/"}) {
+    INFO(id);
+    CHECK_FALSE(find_preset_by_hub(id));
+  }
+  // A preset whose config is not its repository's checkpoint as served says why, and is not picked:
+  // export still names the repository (the checkpoint to serve).
+  auto all = load_presets();
+  REQUIRE(all.ok());
+  int differs = 0;
+  for (const Preset& p : *all) {
+    if (p.hub_differs.empty()) continue;
+    ++differs;
+    INFO(p.id);
+    const std::string repo = hub_repo_of(p.source);
+    REQUIRE_FALSE(repo.empty());
+    CHECK_FALSE(find_preset_by_hub(repo));
+    CHECK(preset_model_id(p.id, Runtime::Vllm) == repo);
+  }
+  CHECK(differs == 3);  // Gemma 4 E4B and 31B (text models of multimodal checkpoints), MiniMax-M2 (FP8 left out)
+  // Two presets never claim one checkpoint.
+  std::vector<std::string> repos;
+  for (const Preset& p : *all)
+    if (p.hub_differs.empty() && !hub_repo_of(p.source).empty()) repos.push_back(hub_repo_of(p.source));
+  std::sort(repos.begin(), repos.end());
+  CHECK(std::adjacent_find(repos.begin(), repos.end()) == repos.end());
 }
 
 TEST_CASE("export: training as a DeepSpeed or an Accelerate FSDP configuration, keys from the workload", "[core][export]") {

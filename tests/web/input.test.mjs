@@ -382,6 +382,30 @@ test('a vLLM start-up log pasted into the Memory tab is checked against the mode
   await context.close();
 });
 
+test('a log of a checkpoint a preset is: the page offers that preset, checkLog picks it without a model', async () => {
+  // The vLLM 0.19 start-up of Qwen/Qwen3-8B pasted while Llama 3.1 8B is open: the page says the
+  // log ran preset qwen3-8b and a click opens it; the JS API given no model checks against it.
+  const LOG = fs.readFileSync('tests/fuzz/corpus/engine_log/vllm-0.19-qwen3-8b.log', 'utf8');
+  const { page, context, problems } = await openPage({ hash: '#v=1&preset=llama-3.1-8b&ui.tab=memory', height: 1400 });
+  await pasteLog(page, LOG);
+  await clickWidget(page, 'memory.log_button');
+  await clickWidget(page, 'memory.log_use_preset');
+  await page.waitForFunction(() => JSON.parse(Module.figures()).model.name === 'Qwen3 8B');
+  assert.equal(await page.evaluate(() => Module.widgetRect('memory.log_use_preset')), null, 'offered only while another model is open');
+  const c = await page.evaluate((text) => Module.checkLog(text, undefined, {}), LOG);
+  assert.equal(c.preset, 'qwen3-8b');
+  assert.equal(c.rows.find((r) => r.key === 'kv_tokens').logged, '418,688');
+  const named = await page.evaluate((text) => Module.checkLog(text, { preset: 'qwen3-8b' }, {}), LOG);
+  assert.equal(named.preset, undefined);
+  assert.deepEqual(named.rows, c.rows);
+  const none = await page.evaluate(() => Module.checkLog(
+    "(APIServer pid=1) INFO 04-22 00:03:35 [entrypoints/utils.py:233] non-default args: {'model': 'someone/unknown-7b'}\n" +
+    '(EngineCore pid=242) INFO 04-22 00:04:20 [v1/core/kv_cache_utils.py:1319] GPU KV cache size: 476,016 tokens\n', undefined, {}));
+  assert.equal(none.issues[0].field, 'model');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('a Megatron-LM training log pasted on the Memory tab in training mode is checked rank by rank', async () => {
   // GPT-345M over 4 pipeline stages (tests/fuzz/corpus/engine_log/megatron-gpt345m-pp4.log): the
   // box is on the Memory tab in training mode too; the check reads the run's arguments and sets each

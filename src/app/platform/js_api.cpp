@@ -13,6 +13,7 @@
 #include "core/launch.hpp"
 #include "core/model_fields.hpp"
 #include "core/model_source.hpp"
+#include "core/presets.hpp"
 #include "core/report.hpp"
 #include "core/share_link.hpp"
 #include "core/workload.hpp"
@@ -100,16 +101,19 @@ val js_estimate(val model, val workload) {
 }
 
 // A start-up log (text) checked against a model under a workload: the comparison, or {issues}.
+// No model (undefined or null): the preset that is the checkpoint the log names, as the CLI.
 val js_check_log(std::string text, val model, val workload) {
   auto log = core::parse_engine_log(text);
   if (!log) return issues_val(log.issues());
-  auto cfg = model_from(model);
+  std::optional<core::Preset> picked;
+  if (is_nothing(model)) picked = core::find_preset_by_hub(log->model);
+  auto cfg = picked ? core::Result<core::ModelConfig>(picked->config) : model_from(model);
   if (!cfg) return issues_val(cfg.issues());
   auto w = workload_from(workload);
   if (!w) return issues_val(w.issues());
   auto c = core::check_log(log.value(), cfg.value(), w.value());
   if (!c) return issues_val(c.issues());
-  return parse_json(core::check_log_json(c.value()));
+  return parse_json(core::check_log_json(c.value(), picked ? std::string_view(picked->id) : std::string_view()));
 }
 
 core::Result<core::ShareState> state_from(const val& model, const val& workload) {
