@@ -1,6 +1,7 @@
 // Start-up logs of vLLM and llama.cpp read and set beside llmsize's engine profiles (see engine_log.hpp).
 #include "engine_log.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <tuple>
@@ -128,6 +129,16 @@ struct Reader {
     log.figures.push_back({key, value, std::string(trim(line))});
   }
 
+  // vLLM's quantization method, from --quantization or the engine's config line: fp8 is
+  // Fp8OnlineLinearMethod (per-tensor fp8 at load, or an fp8 checkpoint); mxfp4 is Mxfp4Config,
+  // which quantizes the FusedMoE experts only and loads every LinearBase unquantized
+  // (quantization/mxfp4.py get_quant_method: UnquantizedLinearMethod), attention included.
+  // Other methods take their format from the checkpoint (compressed-tensors' "Selected" line).
+  void quantization(std::string_view v) {
+    if (v == "fp8") set("w", "fp8");
+    else if (v == "mxfp4") set("w", "mxfp4"), set("kattn", "yes");
+  }
+
   // vLLM's `non-default args: {'model': '…', 'max_model_len': 8192, …}` (a Python dict repr).
   void vllm_args(std::string_view line) {
     size_t at = line.find("non-default args: {");
@@ -175,7 +186,7 @@ struct Reader {
           set("w", "fp32");
           if (!has_setting("kvt")) set("kvt", "fp32");
         }
-      } else if (key == "quantization" && v == "fp8") set("w", "fp8");  // Fp8OnlineLinearMethod: per-tensor fp8 at load
+      } else if (key == "quantization") quantization(v);
       else if (key == "kv_cache_dtype") {
         if (v.rfind("fp8", 0) == 0) set("kvt", "fp8");
         else if (v == "bfloat16") set("kvt", "bf16");
@@ -374,6 +385,14 @@ struct Reader {
       vllm_args(l);
       ++vllm;
     }
+    // The engine's config line: "Initializing a V1 LLM engine (v0.19.0) with config: model='…', …,
+    // quantization=mxfp4, enforce_eager=False, …" (its repr of VllmConfig).
+    if (l.find(" LLM engine (v") != std::string_view::npos)
+      if (const size_t at = l.find(", quantization="); at != std::string_view::npos) {
+        std::string_view q = l.substr(at + 15);
+        q = q.substr(0, std::min(q.find(','), size_t{32}));
+        quantization(q);  // over --dtype float32's "w"; the "Selected" line, later, overrides it
+      }
     std::string text;
     if (auto v = version_after(l, "vLLM API server version ")) log.version = *v, ++vllm;
     else if (l.find("[entrypoints/") != std::string_view::npos && l.find(" version ") != std::string_view::npos && log.version.empty())

@@ -3,6 +3,8 @@
 // fuzz corpus's (tests/fuzz/corpus/engine_log/), each a verbatim excerpt of a published run:
 //   vllm-0.19-llama-3.1-8b.log — llm-d-incubation/llm-d-planner@d3121e0, accuracy/results/v0.19.0/logs/
 //       meta-llama-llama-3-1-8b---h100-80gb--tp1pp1dp1--8192.log
+//   vllm-0.19-qwen3-8b.log, vllm-0.19-gpt-oss-20b-tp2.log — the same source, qwen-qwen3-8b--h100-80gb--tp1pp1dp1--8192.log
+//       and openai-gpt-oss-20b--h100-80gb--tp2pp1dp1--8192.log (their start-up lines)
 //   vllm-0.10.2-qwen3-235b-tp8.log — "Hosting Qwen3-235B-A22B-Instruct-2507-FP8 on 8xL40S" (a public write-up)
 //   llamacpp-gpt-oss-120b-np2.log — ollama/ollama issue #16480 (llama-server -c 262144 -np 2 -ub 1024)
 //   llamacpp-qwen2.5-7b.log — a public Ollama server transcript (Qwen2.5-Coder-7B-Instruct Q4_K_M, n_ctx 4096)
@@ -108,6 +110,22 @@ TEST_CASE("check-log: a vLLM log's weight format and dtype are the workload's", 
   CHECK(f->workload.weights == WeightFormat::F32);
   CHECK(f->workload.kv_dtype == KvDtype::F32);
   CHECK(row(*f, "weights_bytes").same_text);  // 29.98 GiB
+
+  // openai-gpt-oss-20b--h100-80gb--tp2pp1dp1--8192.log: no --quantization flag; the engine's config
+  // line says "quantization=mxfp4" (the checkpoint's quantization_config). Mxfp4Config quantizes the
+  // MoE experts and loads every linear layer, attention included, in bf16: the workload vllm_test.cpp
+  // states by hand for this run ({"w", "mxfp4"}, {"kattn", "yes"}), here read from the log.
+  const EngineLog oss = parsed("vllm-0.19-gpt-oss-20b-tp2.log");
+  auto o = check_log(oss, preset("gpt-oss-20b").config, Workload{});
+  INFO(join(o.issues()));
+  REQUIRE(o.ok());
+  CHECK(o->workload.weights == WeightFormat::Mxfp4);
+  CHECK(o->workload.keep_attention == Keep::Yes);
+  CHECK(o->workload.tp == 2);
+  // The figures vllm_test.cpp gives for this run: weights 2.4% under (its stated MISS), capacity +0.25%.
+  CHECK(row(*o, "weights_bytes").ours == "6.84 GiB");
+  CHECK(row(*o, "activation_peak_bytes").same_text);
+  CHECK(row(*o, "kv_tokens").rel_diff == Approx(0.0025).margin(0.001));
   CHECK(std::abs(row(*f, "kv_tokens").rel_diff) < 0.02);  // +1.4%: the fp32 forward's peak, stated in vllm_test.cpp
   CHECK(row(*f, "num_blocks").logged == "10,956");
 }
