@@ -388,6 +388,13 @@ const Wrapper* find_wrapper(const std::string& model_type) {
       {"mistral3", "mistral", "pixtral", nullptr, nullptr, false, VisionKind::Pixtral, ProjectorKind::Mistral3,
        {VisionKind::Pixtral, 24, 1024, 4096, 16, 14, 1540, 3, ProjectorKind::Mistral3, false, 0, 0, 2, 0},
        {VisionKind::Pixtral, 24, 1024, 4096, 16, 16, 1024, 3, ProjectorKind::Mistral3, false, 0, 0, 2, 0}},
+      // ref: KimiVLConfig (configuration_kimi_vl.py, as vLLM's transformers_utils/configs/kimi_vl.py
+      // copies it): MoonViTConfig() when vision_config is None and for the keys it leaves out (patch 14,
+      // a 64 × 64 learned position grid, 16 heads, 27 layers, hidden 1152, intermediate 4304, merge
+      // kernel 2 × 2); text_config, whatever its model_type, is read as DeepseekV3Config.
+      {"kimi_vl", "deepseek_v3", "moonvit", nullptr, nullptr, false, VisionKind::MoonVit, ProjectorKind::KimiVl,
+       {VisionKind::MoonVit, 27, 1152, 4304, 16, 14, 0, 3, ProjectorKind::KimiVl, true, 0, 0, 2, 4096},
+       {VisionKind::MoonVit, 27, 1152, 4304, 16, 14, 0, 3, ProjectorKind::KimiVl, true, 0, 0, 2, 4096}},
   };
   for (const auto& w : rows)
     if (model_type == w.type) return &w;
@@ -428,6 +435,23 @@ void read_vision(const json& top, const Wrapper& w, std::vector<Issue>& issues, 
         r.issues.push_back(issue_row("vision_config.out_hidden_size", Str::imp_hf_out_hidden, std::to_string(d_model), std::to_string(out)));
       if (const json* ds = r.find({"deepstack_visual_indexes"}, nullptr, nullptr); ds && !(ds->is_array() && ds->empty()))
         r.issues.push_back(issue_row("vision_config.deepstack_visual_indexes", Str::imp_hf_deepstack));
+    } else if (w.kind == VisionKind::MoonVit) {
+      // ref: vLLM moonvit.py MoonVisionPatchEmbed (Learnable2DInterpPosEmb: a height × width × hidden
+      // grid, interpolated to each image's patches: no fixed image size) and patch_merger (a
+      // kernel_height × kernel_width window of patches joined); KimiVLMultiModalProjector's width is
+      // hidden × kh × kw. A non-square kernel is refused, not miscounted.
+      const i64 ph = r.integer("vision_config.init_pos_emb_height", {"init_pos_emb_height"}, 64);
+      const i64 pw = r.integer("vision_config.init_pos_emb_width", {"init_pos_emb_width"}, 64);
+      const auto ok_h = check_limit("vision_config.init_pos_emb_height", ph), ok_w = check_limit("vision_config.init_pos_emb_width", pw);
+      for (const auto& i : {ok_h, ok_w})
+        if (i) r.issues.push_back(*i);
+      if (!ok_h && !ok_w) v.positions = ph * pw;
+      if (const json* k = r.find({"merge_kernel_size"}, nullptr)) {
+        if (!(k->is_array() && k->size() == 2 && (*k)[0].is_number_integer() && (*k)[1].is_number_integer() && (*k)[0] == (*k)[1]))
+          r.issues.push_back(issue_row("vision_config.merge_kernel_size", Str::imp_hf_merge_kernel, k->dump().substr(0, 40)));
+        else
+          v.merge = (*k)[0].get<i64>();
+      }
     } else {
       v.image = r.integer("vision_config.image_size", {"image_size"}, d.image);
     }

@@ -578,10 +578,43 @@ void add_pixtral_vision(const ModelConfig& c, Inventory& inv, bool& overflow) {
   overflow |= g.overflow || p.overflow || l.overflow;
 }
 
+// Kimi-VL's MoonViT tower and projector (ref: vLLM moonvit.py MoonVitPretrainedModel: patch_embed.proj
+// (Conv2d with bias) and patch_embed.pos_emb (Learnable2DInterpPosEmb, init_pos_emb_height ×
+// init_pos_emb_width × hidden), encoder.blocks of MoonVitEncoderLayer (norm0, norm1 LayerNorms;
+// wqkv and wo with attn_bias True; mlp.fc0/fc1 with biases), encoder.final_layernorm; its 2D RoPE
+// is computed, not stored. kimi_vl.py KimiVLMultiModalProjector: pre_norm LayerNorm of the tower's
+// width, linear_1 over the merge² patches joined (to the same width) and linear_2 into d, with biases).
+void add_moonvit_vision(const ModelConfig& c, Inventory& inv, bool& overflow) {
+  const auto& v = c.vision;
+  const i64 h = v.hidden, f = v.ffn, d = c.d_model, joined = h * v.merge * v.merge;
+  ModelConfig ln = c;  // LayerNorms with biases
+  ln.norm = NormKind::LayerNorm;
+  Builder g{&inv.vision, kOwnGroup, "vision_tower"};
+  g.linear("patch_embed.proj", Group::Embedding, Role::EmbedProj, v.channels * v.patch * v.patch, h, true);
+  g.add("patch_embed.pos_emb", ".weight", Group::Embedding, Role::PosEmbed, v.positions, h);
+  g.norm(ln, "encoder.final_layernorm", h);
+  Builder p{&inv.vision, kOwnGroup, "multi_modal_projector"};
+  p.norm(ln, "pre_norm", h);
+  p.linear("linear_1", Group::Ffn, Role::FfnUp, joined, joined, true);
+  p.linear("linear_2", Group::Ffn, Role::FfnDown, joined, d, true);
+  inv.vision_layer.words = [](Lang l) { return std::string(tr(Str::kind_vision, l)); };
+  inv.vision_layer.label = inv.vision_layer.words(Lang::En);
+  for (i64 i = 0; i < v.layers; ++i) inv.vision_layer.layers.push_back(i);
+  Builder l{&inv.vision_layer.tensors, kOwnGroup, "vision_tower.encoder.blocks.{i}"};
+  l.norm(ln, "norm0", h);
+  l.norm(ln, "norm1", h);
+  l.linear("wqkv", Group::Attention, Role::AttnQKV, h, 3 * h, true);
+  l.linear("wo", Group::Attention, Role::AttnO, h, h, true);
+  l.linear("mlp.fc0", Group::Ffn, Role::FfnUp, h, f, true);
+  l.linear("mlp.fc1", Group::Ffn, Role::FfnDown, f, h, true);
+  overflow |= g.overflow || p.overflow || l.overflow;
+}
+
 void add_vision(const ModelConfig& c, Inventory& inv, bool& overflow) {
   const auto& v = c.vision;
   if (v.kind == VisionKind::Qwen35 || v.kind == VisionKind::Qwen25) return add_qwen_vision(c, inv, overflow);
   if (v.kind == VisionKind::Pixtral) return add_pixtral_vision(c, inv, overflow);
+  if (v.kind == VisionKind::MoonVit) return add_moonvit_vision(c, inv, overflow);
   const i64 h = v.hidden, f = v.ffn, d = c.d_model;
   const bool clip = v.kind == VisionKind::Clip, llama4 = v.kind == VisionKind::Llama4;
   ModelConfig ln = c;  // vision norms are LayerNorms with biases

@@ -146,6 +146,8 @@ const std::vector<FieldLimit>& field_limits() {
       {"rope_cache_positions", 1, i64{1} << 36, kZeroOff},  // from rope_scaling's factor
       {"mm_tokens_per_image", 1, 65536},        // Gemma 3: soft tokens per image, at the wrapper's top level
       {"vision_config.num_position_embeddings", 1, 1048576, kZeroOff},
+      {"vision_config.init_pos_emb_height", 1, 4096},  // MoonViT: its learned position grid, read into positions
+      {"vision_config.init_pos_emb_width", 1, 4096},
       {"position_offset", 0, 1024, false, kNotInConfig},  // OPT's 2 extra learned rows
   };
   return limits;
@@ -407,6 +409,9 @@ std::vector<Issue> validate(const ModelConfig& c) {
       lim("vision_config.temporal_patch_size", v.temporal_patch);
       lim("vision_config.spatial_merge_size", v.merge);
       if (v.kind == VisionKind::Qwen35) lim("vision_config.num_position_embeddings", v.positions);
+    } else if (v.kind == VisionKind::MoonVit) {  // no image size: the position grid is interpolated to each image
+      lim("vision_config.spatial_merge_size", v.merge);
+      lim("vision_config.num_position_embeddings", v.positions);
     } else {
       lim("vision_config.image_size", v.image);
     }
@@ -429,11 +434,12 @@ std::vector<Issue> validate(const ModelConfig& c) {
     }
     if ((v.kind == VisionKind::Qwen35) != (v.projector == ProjectorKind::Qwen35) ||
         (v.kind == VisionKind::Qwen25) != (v.projector == ProjectorKind::Qwen25) ||
-        (v.kind == VisionKind::Pixtral) != (v.projector == ProjectorKind::Mistral3))
-      out.push_back({"vision_config", "the qwen3_5, qwen2_5_vl and pixtral towers go with their own projectors (qwen3_5_merger, "
-                                      "qwen2_5_vl_merger, mistral3)"});
+        (v.kind == VisionKind::Pixtral) != (v.projector == ProjectorKind::Mistral3) ||
+        (v.kind == VisionKind::MoonVit) != (v.projector == ProjectorKind::KimiVl))
+      out.push_back({"vision_config", "the qwen3_5, qwen2_5_vl, pixtral and moonvit towers go with their own projectors (qwen3_5_merger, "
+                                      "qwen2_5_vl_merger, mistral3, kimi_vl)"});
     if (v.projector == ProjectorKind::None)
-      out.push_back({"vision_config", "a vision tower needs a projector into the language model (mlp2, gemma3, llama4, qwen3_5_merger, qwen2_5_vl_merger or mistral3)"});
+      out.push_back({"vision_config", "a vision tower needs a projector into the language model (mlp2, gemma3, llama4, qwen3_5_merger, qwen2_5_vl_merger, mistral3 or kimi_vl)"});
   }
   const RealLimit& rot = *find_real_limit("partial_rotary_factor");
   if (c.pos == PosKind::Rotary && !(c.rotary_fraction > rot.min && c.rotary_fraction <= rot.max))

@@ -41,13 +41,13 @@ enum class NormKind : std::uint8_t { LayerNorm, LayerNormNoBias, RmsNorm };
 inline constexpr std::string_view kNormKindNames[] = {"layernorm", "layernorm_nobias", "rmsnorm"};
 // A multimodal wrapper's vision encoder (counted apart from the language model) and the
 // projector that maps its features into the language model's width.
-enum class VisionKind : std::uint8_t { None, Clip, Siglip, Llama4, Qwen35, Qwen25, Pixtral };
-inline constexpr std::string_view kVisionKindNames[] = {"none", "clip", "siglip", "llama4", "qwen3_5", "qwen2_5_vl", "pixtral"};
-enum class ProjectorKind : std::uint8_t { None, Mlp2, Gemma3, Llama4, Qwen35, Qwen25, Mistral3 };
+enum class VisionKind : std::uint8_t { None, Clip, Siglip, Llama4, Qwen35, Qwen25, Pixtral, MoonVit };
+inline constexpr std::string_view kVisionKindNames[] = {"none", "clip", "siglip", "llama4", "qwen3_5", "qwen2_5_vl", "pixtral", "moonvit"};
+enum class ProjectorKind : std::uint8_t { None, Mlp2, Gemma3, Llama4, Qwen35, Qwen25, Mistral3, KimiVl };
 inline constexpr std::string_view kProjectorKindNames[] = {"none", "mlp2", "gemma3", "llama4", "qwen3_5_merger",
-                                                           "qwen2_5_vl_merger", "mistral3"};
-static_assert(std::size(kVisionKindNames) == static_cast<size_t>(VisionKind::Pixtral) + 1);
-static_assert(std::size(kProjectorKindNames) == static_cast<size_t>(ProjectorKind::Mistral3) + 1);
+                                                           "qwen2_5_vl_merger", "mistral3", "kimi_vl"};
+static_assert(std::size(kVisionKindNames) == static_cast<size_t>(VisionKind::MoonVit) + 1);
+static_assert(std::size(kProjectorKindNames) == static_cast<size_t>(ProjectorKind::KimiVl) + 1);
 static_assert(std::size(kFamilyNames) == static_cast<size_t>(Family::Custom) + 1);
 static_assert(std::size(kFfnKindNames) == static_cast<size_t>(FfnKind::Gated) + 1);
 static_assert(std::size(kActivationNames) == static_cast<size_t>(Activation::Relu2) + 1);
@@ -139,7 +139,9 @@ struct VisionConfig {
   ProjectorKind projector = ProjectorKind::None;
   bool projector_bias = true;  // LLaVA multimodal_projector_bias
   i64 adapter_dim = 0;  // Llama 4: projector_input_dim = projector_output_dim = vision_output_dim
-  i64 temporal_patch = 0, merge = 0, positions = 0;  // Qwen3.5: temporal_patch_size, spatial_merge_size, num_position_embeddings
+  // Qwen3.5: temporal_patch_size, spatial_merge_size, num_position_embeddings; MoonViT: merge_kernel_size
+  // (square) and init_pos_emb_height × init_pos_emb_width positions.
+  i64 temporal_patch = 0, merge = 0, positions = 0;
   bool operator==(const VisionConfig&) const = default;
 
   bool enabled() const { return kind != VisionKind::None; }

@@ -1384,6 +1384,48 @@ TEST_CASE("Mistral Small 3.1 (mistral3): 23,572,403,200 in the language model an
   CHECK(merge.issues().front().field == "spatial_merge_size");
 }
 
+TEST_CASE("Kimi-VL (kimi_vl): Moonlight's MLA MoE language model and a MoonViT tower of 447,545,840 with its projector",
+          "[core][params]") {
+  // calibration/configs/kimi-vl-a3b-instruct.json (vllm_test.cpp: the llm-d 0.19 start-ups load within 1%).
+  const ModelConfig c = llmsize::test::import_file("calibration/configs/kimi-vl-a3b-instruct.json");
+  CHECK(c.family == Family::DeepseekV3);
+  CHECK(c.vision.kind == VisionKind::MoonVit);
+  CHECK(c.vision.projector == ProjectorKind::KimiVl);
+  const ParamReport r = llmsize::test::param_report(c);
+  // By hand (vLLM moonvit.py, kimi_vl.py): patch_embed.proj 3·14·14·h + h, pos_emb 64·64·h, 27 blocks of
+  // norm0 and norm1 (LayerNorms, 2h each), wqkv h·3h + 3h, wo h·h + h, mlp.fc0 h·f + f and fc1 f·h + h;
+  // final_layernorm 2h; the projector: pre_norm 2h, linear_1 4h·4h + 4h, linear_2 4h·d + d.
+  const i64 h = 1152, f = 4304, d = 2048;
+  const i64 block = 4 * h + 3 * h * h + 3 * h + h * h + h + h * f + f + f * h + h;
+  CHECK(r.vision == 3 * 14 * 14 * h + h + 64 * 64 * h + 27 * block + 2 * h + 2 * h + 16 * h * h + 4 * h + 4 * h * d + d);
+  CHECK(r.vision == 447'545'840);
+  const auto inv = build_inventory(c);
+  REQUIRE(inv.ok());
+  for (const char* name : {"vision_tower.patch_embed.pos_emb.weight", "multi_modal_projector.linear_1.weight"}) {
+    INFO(name);
+    CHECK(std::any_of(inv->vision.begin(), inv->vision.end(), [&](const Tensor& t) { return t.name == name; }));
+  }
+  // KimiVLConfig's defaults stand for an absent vision_config: the same tower.
+  const std::string text = llmsize::test::read_text("calibration/configs/kimi-vl-a3b-instruct.json");
+  auto bare = json_util::parse(text, "kimi", kMaxConfigBytes, kMaxConfigDepth).value();
+  bare.erase("vision_config");
+  const auto defaulted = import_hf_config(bare.dump());
+  REQUIRE(defaulted.ok());
+  CHECK(llmsize::test::param_report(defaulted->config).vision == r.vision);
+  // A non-square merge kernel, a position grid out of range: refused by name.
+  auto bad = [&](const char* key, const json_util::json& value) {
+    auto j = json_util::parse(text, "kimi", kMaxConfigBytes, kMaxConfigDepth).value();
+    j["vision_config"][key] = value;
+    const auto got = import_hf_config(j.dump());
+    REQUIRE_FALSE(got.ok());
+    return got.issues().front().field;
+  };
+  CHECK(bad("merge_kernel_size", json_util::json::array({2, 3})) == "vision_config.merge_kernel_size");
+  CHECK(bad("merge_kernel_size", 2) == "vision_config.merge_kernel_size");
+  CHECK(bad("init_pos_emb_height", 0) == "vision_config.init_pos_emb_height");
+  CHECK(bad("init_pos_emb_width", 5000) == "vision_config.init_pos_emb_width");
+}
+
 TEST_CASE("LFM2 1.2B counts 1,170,340,608: 10 short-convolution and 6 attention layers, each with a SwiGLU MLP",
           "[core][params][anchor][plan]") {
   // ref: the LFM2 model card's table: "| **Parameters** | 354,483,968 | 742,489,344 | 1,170,340,608 |
