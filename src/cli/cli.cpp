@@ -333,9 +333,16 @@ Output check_log_cmd(const Args& args, const FileReader& read_file) {
   std::optional<std::string> preset = args.preset;
   std::optional<Preset> picked;
   if (!args.preset && !args.config && (picked = find_preset_by_hub(log->model))) preset = picked->id;
-  if (preset.has_value() == args.config.has_value())
+  if (preset.has_value() == args.config.has_value()) {
+    if (log->model.empty()) return fail(args.lang, Str::cli_checklog_model, {}, RowArg(Str::cli_hint_log_model));
+    // Presets of the same name (the log's model is their Instruct or other sibling): named, not picked.
+    std::string near;
+    if (!args.preset && !args.config)
+      for (const Preset& p : presets_sharing_name(log->model))
+        if (near.size() < 200) near += (near.empty() ? "" : ", ") + p.id + " (" + hub_repo_of(p.source) + ")";
     return fail(args.lang, Str::cli_checklog_model, {},
-                log->model.empty() ? RowArg(Str::cli_hint_log_model) : row_arg(Str::cli_hint_log_ran, log->model));
+                near.empty() ? row_arg(Str::cli_hint_log_ran, log->model) : row_arg(Str::cli_hint_log_ran_near, log->model, near));
+  }
   Output err;
   auto model = load_model_flag(preset, args.config, args.generic, read_file, err, args.lang);
   if (!model) return err;

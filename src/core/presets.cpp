@@ -109,4 +109,17 @@ std::optional<Preset> find_preset_by_hub(std::string_view model_id) {
   return std::nullopt;
 }
 
+std::vector<Preset> presets_sharing_name(std::string_view model_id) {
+  std::vector<Preset> out;
+  if (model_id.empty() || model_id.size() > 200) return out;
+  auto all = load_presets();
+  if (!all) return out;
+  for (const Preset& p : *all) {
+    const std::string repo = hub_repo_of(p.source);
+    if (repo.empty() || model_id.size() <= repo.size() + 1 || model_id[repo.size()] != '-') continue;
+    if (same_hub_id(model_id.substr(0, repo.size()), repo) && !same_hub_id(model_id, repo)) out.push_back(p);
+  }
+  return out;
+}
+
 }  // namespace llmsize::core

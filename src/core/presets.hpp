@@ -35,5 +35,9 @@ std::string hub_repo_of(std::string_view preset_source);
 // its model; the Hub's names compare case aside): its hub_repo_of(source) is model_id and its
 // hub_differs is empty. None where no preset is that checkpoint.
 std::optional<Preset> find_preset_by_hub(std::string_view model_id);
+// Presets of another checkpoint of the same name: same owner, and model_id's name is the preset
+// repository's name and a '-' suffix ("meta-llama/Llama-3.1-8B-Instruct" → preset llama-3.1-8b,
+// meta-llama/Llama-3.1-8B). A hint to name, never picked: the two configs may differ.
+std::vector<Preset> presets_sharing_name(std::string_view model_id);
 
 }  // namespace llmsize::core

@@ -105,6 +105,8 @@ TEST_CASE("check-log sets a published start-up log beside llmsize's profile", "[
   const auto m = cli({"check-log", log});
   CHECK(m.status == 2);
   CHECK_THAT(m.err, Catch::Contains("the log ran meta-llama/Llama-3.1-8B-Instruct"));
+  // Its base model is a preset: named as a hint, not picked (an Instruct config may differ).
+  CHECK_THAT(m.err, Catch::Contains("of the same name there is llama-3.1-8b (meta-llama/Llama-3.1-8B): pass it with --preset"));
   CHECK(cli({"check-log", "--preset", "llama-3.1-8b"}).status == 2);
   CHECK(cli({"check-log", log, "--preset", "llama-3.1-8b", "--config", "core/configs/phi-1_5.json"}).status == 2);
   const auto bad = cli({"check-log", "core/configs/phi-1_5.json", "--preset", "llama-3.1-8b"});

@@ -166,6 +166,13 @@ TEST_CASE("check-log's model: the preset that is the checkpoint a log names", "[
     INFO(id);
     CHECK_FALSE(find_preset_by_hub(id));
   }
+  // Presets of the same name: the hint when none is the checkpoint.
+  const auto near = presets_sharing_name("meta-llama/Llama-3.1-8B-Instruct");
+  REQUIRE(near.size() == 1);
+  CHECK(near.front().id == "llama-3.1-8b");
+  CHECK(presets_sharing_name("Qwen/Qwen3-8B").empty());        // the checkpoint itself
+  CHECK(presets_sharing_name("Qwen/Qwen3-8BX").empty());       // not a '-' suffix
+  CHECK(presets_sharing_name("other/Qwen3-8B-Instruct").empty());  // another owner
   // A preset whose config is not its repository's checkpoint as served says why, and is not picked:
   // export still names the repository (the checkpoint to serve).
   auto all = load_presets();

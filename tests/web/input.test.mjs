@@ -389,6 +389,7 @@ test('a log of a checkpoint a preset is: the page offers that preset, checkLog p
   const { page, context, problems } = await openPage({ hash: '#v=1&preset=llama-3.1-8b&ui.tab=memory', height: 1400 });
   await pasteLog(page, LOG);
   await clickWidget(page, 'memory.log_button');
+  await screenshot(page, 'web-check-log-other-model.png');
   await clickWidget(page, 'memory.log_use_preset');
   await page.waitForFunction(() => JSON.parse(Module.figures()).model.name === 'Qwen3 8B');
   assert.equal(await page.evaluate(() => Module.widgetRect('memory.log_use_preset')), null, 'offered only while another model is open');
