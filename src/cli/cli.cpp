@@ -339,7 +339,8 @@ Output check_log_cmd(const Args& args, const FileReader& read_file) {
     std::string near;
     if (!args.preset && !args.config)
       for (const Preset& p : presets_sharing_name(log->model))
-        if (near.size() < 200) near += (near.empty() ? "" : ", ") + p.id + " (" + hub_repo_of(p.source) + ")";
+        if (near.size() < 400)
+          near += (near.empty() ? "" : ", ") + p.id + " (" + hub_repo_of(p.source) + (p.hub_differs.empty() ? "" : ": " + p.hub_differs) + ")";
     return fail(args.lang, Str::cli_checklog_model, {},
                 near.empty() ? row_arg(Str::cli_hint_log_ran, log->model) : row_arg(Str::cli_hint_log_ran_near, log->model, near));
   }

@@ -116,8 +116,13 @@ std::vector<Preset> presets_sharing_name(std::string_view model_id) {
   if (!all) return out;
   for (const Preset& p : *all) {
     const std::string repo = hub_repo_of(p.source);
-    if (repo.empty() || model_id.size() <= repo.size() + 1 || model_id[repo.size()] != '-') continue;
-    if (same_hub_id(model_id.substr(0, repo.size()), repo) && !same_hub_id(model_id, repo)) out.push_back(p);
+    if (repo.empty()) continue;
+    if (same_hub_id(model_id, repo)) {
+      if (!p.hub_differs.empty()) out.push_back(p);
+      continue;
+    }
+    if (model_id.size() > repo.size() + 1 && model_id[repo.size()] == '-' && same_hub_id(model_id.substr(0, repo.size()), repo))
+      out.push_back(p);
   }
   return out;
 }

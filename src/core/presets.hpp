@@ -37,7 +37,8 @@ std::string hub_repo_of(std::string_view preset_source);
 std::optional<Preset> find_preset_by_hub(std::string_view model_id);
 // Presets of another checkpoint of the same name: same owner, and model_id's name is the preset
 // repository's name and a '-' suffix ("meta-llama/Llama-3.1-8B-Instruct" → preset llama-3.1-8b,
-// meta-llama/Llama-3.1-8B). A hint to name, never picked: the two configs may differ.
+// meta-llama/Llama-3.1-8B); and a preset of model_id itself whose hub_differs says how it differs.
+// A hint to name, never picked: the configs may differ.
 std::vector<Preset> presets_sharing_name(std::string_view model_id);
 
 }  // namespace llmsize::core

@@ -185,6 +185,9 @@ TEST_CASE("check-log's model: the preset that is the checkpoint a log names", "[
     const std::string repo = hub_repo_of(p.source);
     REQUIRE_FALSE(repo.empty());
     CHECK_FALSE(find_preset_by_hub(repo));
+    const auto hint = presets_sharing_name(repo);  // named as a hint, with its reason
+    REQUIRE(hint.size() == 1);
+    CHECK(hint.front().id == p.id);
     CHECK(preset_model_id(p.id, Runtime::Vllm) == repo);
   }
   CHECK(differs == 3);  // Gemma 4 E4B and 31B (text models of multimodal checkpoints), MiniMax-M2 (FP8 left out)
