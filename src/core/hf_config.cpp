@@ -442,10 +442,10 @@ void read_vision(const json& top, const Wrapper& w, std::vector<Issue>& issues, 
       // hidden × kh × kw. A non-square kernel is refused, not miscounted.
       const i64 ph = r.integer("vision_config.init_pos_emb_height", {"init_pos_emb_height"}, 64);
       const i64 pw = r.integer("vision_config.init_pos_emb_width", {"init_pos_emb_width"}, 64);
-      const auto ok_h = check_limit("vision_config.init_pos_emb_height", ph), ok_w = check_limit("vision_config.init_pos_emb_width", pw);
-      for (const auto& i : {ok_h, ok_w})
+      const auto bad_h = check_limit("vision_config.init_pos_emb_height", ph), bad_w = check_limit("vision_config.init_pos_emb_width", pw);
+      for (const auto& i : {bad_h, bad_w})
         if (i) r.issues.push_back(*i);
-      if (!ok_h && !ok_w) v.positions = ph * pw;
+      if (!bad_h && !bad_w) v.positions = ph * pw;
       if (const json* k = r.find({"merge_kernel_size"}, nullptr)) {
         if (!(k->is_array() && k->size() == 2 && (*k)[0].is_number_integer() && (*k)[1].is_number_integer() && (*k)[0] == (*k)[1]))
           r.issues.push_back(issue_row("vision_config.merge_kernel_size", Str::imp_hf_merge_kernel, k->dump().substr(0, 40)));
