@@ -172,7 +172,7 @@ Result<InferenceMemory> inference_memory(const ModelConfig& cfg, const Inventory
   m.reserve_bytes = w.reserve_mib >= 0 ? w.reserve_mib * (i64{1} << 20) : runtime_reserve_default(w.runtime);
   m.comm_bytes = comm_workspace_bytes(w.tp * w.pp);
   m.overhead_bytes = m.reserve_bytes + m.comm_bytes;  // ≤ 2^44 + 2^28
-  auto vision_r = vision_weights(inv, w);
+  auto vision_r = vision_weights(cfg, inv, w);
   if (!vision_r) return vision_r.issues();
   VisionWeights vision_w = std::move(vision_r).value();
   if (files.projector_bytes >= 0) {  // an mmproj file: its bytes, whole, on the first GPU (mtmd's clip context)

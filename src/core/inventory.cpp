@@ -241,6 +241,7 @@ struct Builder {
   std::string prefix;
   bool overflow = false;
   i64 kv_heads = 0;  // stamped on the tensors added while set (a layer's own K)
+  TpSplit tp_split = TpSplit::ByRole;  // the same
 
   void add(const char* name, const char* suffix, Group g, Role r, i64 rows, i64 cols,
            i64 copies = 1, bool routed = false, Role of = Role::Bias) {
@@ -258,6 +259,7 @@ struct Builder {
     t.routed = routed;
     t.of = of;
     t.kv_heads = kv_heads;
+    t.tp_split = tp_split;
     out->push_back(std::move(t));
   }
   void norm(const ModelConfig& c, const char* name, i64 width, Group g = Group::Norm,
@@ -513,6 +515,12 @@ void add_layer(const ModelConfig& c, const Names& n, bool moe, bool linear, Buil
 // The vision tower and projector (see VisionConfig), named as the wrappers' checkpoints name
 // them (LlavaForConditionalGeneration, Gemma3ForConditionalGeneration: vision_tower.vision_model.*,
 // multi_modal_projector.*). Vision tensors carry the roles of their language-model twins.
+// Over tensor-parallel GPUs they are split as vLLM builds them (mm_encoder_tp_mode "weights", its
+// default): attention and MLP column- and row-parallel by role, K and V by the tower's own heads;
+// patch embeddings (Conv2dLayer, Conv3dLayer, nn.Conv2d), position tables (nn.Embedding, a bare
+// nn.Parameter) and norms whole; the exceptions each builder marks (TpSplit). ref: vLLM clip.py,
+// siglip.py, pixtral.py (PixtralHFVisionModel), qwen2_5_vl.py, qwen3_vl.py, mllama4.py, moonvit.py;
+// llava.py, gemma3_mm.py, mistral3.py, kimi_vl.py for the projectors.
 // Qwen's towers, under model.visual (Qwen3.5) or visual (Qwen2.5-VL): Conv3d patches over
 // temporal_patch frames, blocks of two norms, a fused qkv and proj with biases and an MLP with
 // biases, then the merger: a norm over h and two linears over the merge² patches joined, into d.
@@ -559,13 +567,16 @@ void add_pixtral_vision(const ModelConfig& c, Inventory& inv, bool& overflow) {
   g.norm(c, "ln_pre", h, Group::Norm, true);
   Builder p{&inv.vision, kOwnGroup, "multi_modal_projector"};
   p.norm(c, "norm", h, Group::Norm, true);
+  p.tp_split = TpSplit::Whole;  // vLLM mistral3.py PatchMerger: an nn.Linear
   p.linear("patch_merger.merging_layer", Group::Ffn, Role::FfnUp, h * v.merge * v.merge, h, false);
+  p.tp_split = TpSplit::ByRole;
   p.linear("linear_1", Group::Ffn, Role::FfnUp, h, d, v.projector_bias);
   p.linear("linear_2", Group::Ffn, Role::FfnDown, d, d, v.projector_bias);
   inv.vision_layer.words = [](Lang l) { return std::string(tr(Str::kind_vision, l)); };
   inv.vision_layer.label = inv.vision_layer.words(Lang::En);
   for (i64 i = 0; i < v.layers; ++i) inv.vision_layer.layers.push_back(i);
   Builder l{&inv.vision_layer.tensors, kOwnGroup, "vision_tower.transformer.layers.{i}"};
+  l.kv_heads = v.heads;  // K and V split by the tower's heads
   l.norm(c, "attention_norm", h, Group::Norm, true);
   l.norm(c, "ffn_norm", h, Group::Norm, true);
   l.linear("attention.q_proj", Group::Attention, Role::AttnQ, h, h, false);
@@ -594,6 +605,7 @@ void add_moonvit_vision(const ModelConfig& c, Inventory& inv, bool& overflow) {
   g.add("patch_embed.pos_emb", ".weight", Group::Embedding, Role::PosEmbed, v.positions, h);
   g.norm(ln, "encoder.final_layernorm", h);
   Builder p{&inv.vision, kOwnGroup, "multi_modal_projector"};
+  p.tp_split = TpSplit::Whole;  // vLLM kimi_vl.py KimiVLMultiModalProjector: ReplicatedLinear
   p.norm(ln, "pre_norm", h);
   p.linear("linear_1", Group::Ffn, Role::FfnUp, joined, joined, true);
   p.linear("linear_2", Group::Ffn, Role::FfnDown, joined, d, true);
@@ -625,7 +637,9 @@ void add_vision(const ModelConfig& c, Inventory& inv, bool& overflow) {
     // ref: modeling_llama4.py Llama4UnfoldConvolution (a Linear of channels·patch² without bias),
     // class_embedding, positional_embedding_vlm (patches + 1), layernorm_pre/post, and
     // Llama4VisionPixelShuffleMLP (vision_adapter.mlp.fc1/fc2, no biases).
+    g.tp_split = TpSplit::Columns;  // vLLM mllama4.py Llama4UnfoldConvolution: ColumnParallelLinear (gather_output)
     g.add("patch_embedding.linear", ".weight", Group::Embedding, Role::EmbedProj, v.channels * v.patch * v.patch, h);
+    g.tp_split = TpSplit::ByRole;
     g.add("class_embedding", "", Group::Embedding, Role::Embed, 1, h);
     g.add("positional_embedding_vlm", "", Group::Embedding, Role::PosEmbed, v.patches() + 1, h);
     g.norm(ln, "layernorm_pre", h);
@@ -647,7 +661,9 @@ void add_vision(const ModelConfig& c, Inventory& inv, bool& overflow) {
     p.linear("linear_1", Group::Ffn, Role::FfnUp, h, d, v.projector_bias);
     p.linear("linear_2", Group::Ffn, Role::FfnDown, d, d, v.projector_bias);
   } else if (v.projector == ProjectorKind::Gemma3) {  // ref: modeling_gemma3.py Gemma3MultiModalProjector
+    p.tp_split = TpSplit::Whole;  // vLLM gemma3_mm.py: a bare nn.Parameter
     p.add("mm_input_projection_weight", "", Group::Ffn, Role::FfnUp, h, d);
+    p.tp_split = TpSplit::ByRole;
     p.norm(c, "mm_soft_emb_norm", h, Group::Norm, true);
   } else if (v.projector == ProjectorKind::Llama4) {  // ref: modeling_llama4.py Llama4MultiModalProjector
     p.linear("linear_1", Group::Ffn, Role::FfnUp, v.adapter_dim, d, false);
@@ -657,6 +673,7 @@ void add_vision(const ModelConfig& c, Inventory& inv, bool& overflow) {
   for (i64 i = 0; i < v.layers; ++i) inv.vision_layer.layers.push_back(i);
   Builder l{&inv.vision_layer.tensors, kOwnGroup,
             llama4 ? "vision_model.model.layers.{i}" : "vision_tower.vision_model.encoder.layers.{i}"};
+  l.kv_heads = v.heads;  // K and V split by the tower's heads
   l.norm(ln, llama4 ? "input_layernorm" : "layer_norm1", h);
   l.linear("self_attn.q_proj", Group::Attention, Role::AttnQ, h, h, true);
   l.linear("self_attn.k_proj", Group::Attention, Role::AttnK, h, h, true);

@@ -37,6 +37,14 @@ enum class Role : std::uint8_t {
 };
 std::string_view to_string(Role r);
 
+// How a tensor is split over tensor-parallel GPUs where its role alone does not say
+// (placement.cpp gpu_share): the vision towers' and projectors' layers vLLM builds otherwise.
+enum class TpSplit : std::uint8_t {
+  ByRole,   // the role's rule (column- or row-parallel, replicated norms, routers, patch embeddings)
+  Whole,    // on every GPU whole (vLLM ReplicatedLinear, nn.Linear, a bare nn.Parameter)
+  Columns,  // split, whatever its role (vLLM ColumnParallelLinear, e.g. Llama 4's patch embedding)
+};
+
 struct Tensor {
   std::string name;  // checkpoint name; "{i}" stands for the layer index, "{e}" for the expert
   Group group = Group::Attention;
@@ -46,7 +54,8 @@ struct Tensor {
   i64 copies = 1;    // E routed experts of this shape in each layer, else 1
   bool routed = false;  // only top_k of the copies are active per token
   Role of = Role::Bias; // for biases and norms: the tensor they belong to (informative)
-  i64 kv_heads = 0;     // K/V projections of a layer whose K differs from the model's (Gemma 4 full layers)
+  i64 kv_heads = 0;     // K/V projections of a layer whose K differs from the model's (Gemma 4 full layers, vision towers)
+  TpSplit tp_split = TpSplit::ByRole;
 
   bool is_matrix() const { return rows > 1; }
   i64 numel_one() const { return rows * cols; }          // one copy (checked when built)

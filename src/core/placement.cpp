@@ -41,6 +41,10 @@ std::vector<Issue> check_parallel(const ModelConfig& c, const Workload& w) {
   // ref: vLLM Qwen3NextGatedDeltaNet: key and value heads are split over tensor parallel GPUs.
   if (c.linear.enabled() && c.linear.k_heads % w.tp != 0)
     out.push_back({"tp", "must divide linear_num_key_heads (" + n(c.linear.k_heads) + "), got " + n(w.tp)});
+  // ref: vLLM's vision towers split their heads with divide() (clip.py, siglip.py, pixtral.py,
+  // qwen2_5_vl.py, mllama4.py, moonvit.py): no padding, an assertion where tp does not divide them.
+  if (c.vision.enabled() && c.vision.heads > 0 && c.vision.heads % w.tp != 0)
+    out.push_back({"tp", "must divide vision_config.num_attention_heads (" + n(c.vision.heads) + "), got " + n(w.tp)});
   if (c.is_moe() && w.ep > c.moe.num_experts)
     out.push_back({"exp", "must be at most num_experts (" + n(c.moe.num_experts) + "), got " + n(w.ep)});
   return out;
@@ -56,6 +60,8 @@ std::optional<i64> gpu_share(const ModelConfig& c, const Tensor& t, i64 total, S
     }
     return ceil_div(total, s.tp);
   }
+  if (t.tp_split == TpSplit::Whole) return total;
+  if (t.tp_split == TpSplit::Columns) return ceil_div(total, s.tp);
   const Role r = t.role == Role::Bias ? t.of : t.role;
   const bool vector = t.rows == 1 || t.cols == 1;
   if (t.role == Role::Norm || t.role == Role::RouterBias || t.role == Role::Router || t.role == Role::SharedGate ||

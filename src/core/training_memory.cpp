@@ -142,7 +142,7 @@ Result<TrainingMemory> training_memory(const ModelConfig& cfg, const Inventory& 
   };
   // A vision tower is held frozen in the compute dtype (the usual recipe trains the language model
   // and the projector on its features): on the first stage, sharded like the weights under ZeRO-3/FSDP.
-  auto vision = vision_weights(inv, w);
+  auto vision = vision_weights(cfg, inv, w);
   if (!vision) return vision.issues();
   const i64 t = w.tp, e = dtype_bytes(w.dtype);
   auto rep = [&](Checked v) { return !w.seq_parallel || !v.ok() ? v : Checked(ceil_div(v.value(), t)); };

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "file_weights.hpp"
+#include "placement.hpp"
 
 namespace llmsize::core {
 
@@ -121,19 +122,25 @@ Result<WeightsReport> weights_report(const ModelConfig& c, const Inventory& inv,
   return r;
 }
 
-Result<VisionWeights> vision_weights(const Inventory& inv, const Workload& w) {
+Result<VisionWeights> vision_weights(const ModelConfig& c, const Inventory& inv, const Workload& w) {
   VisionWeights v;
-  const i64 e = dtype_bytes(w.dtype), tp = std::max<i64>(1, w.tp);
+  const i64 e = dtype_bytes(w.dtype);
+  const placement::Split split{std::max<i64>(1, w.tp), 1};
   Checked params, bytes, gpu;
+  bool ok = true;
   auto take = [&](const Tensor& t, i64 times) {
     const Checked n = Checked(t.numel()) * times;
     params += n;
     bytes += n * e;
-    gpu += (t.is_matrix() && n.ok() ? Checked(ceil_div(n.value(), tp)) : n) * e;
+    // Each tensor as the language model's are split (placement.cpp gpu_share, the vision rules in
+    // inventory.cpp add_vision's comment).
+    const auto share = n.ok() ? placement::gpu_share(c, t, n.value(), split) : std::nullopt;
+    if (!share) ok = false;
+    else gpu += Checked(*share) * e;
   };
   for (const Tensor& t : inv.vision) take(t, 1);
   for (const Tensor& t : inv.vision_layer.tensors) take(t, static_cast<i64>(inv.vision_layer.layers.size()));
-  if (!params.ok() || !bytes.ok() || !gpu.ok()) return memory_overflow();
+  if (!ok || !params.ok() || !bytes.ok() || !gpu.ok()) return memory_overflow();
   v.params = params.value();
   v.bytes = bytes.value();
   v.bytes_gpu = gpu.value();

@@ -48,13 +48,13 @@ Result<i64> weights_bytes_fp32(const Inventory& inv);  // 4 × parameters (MTP e
 
 // A multimodal wrapper's vision tower and projector as runtimes load them: in the compute dtype
 // whatever the language model's format (vLLM and llama.cpp's mmproj keep them unquantized),
-// matrices split over tensor parallel GPUs (vLLM's parallel linear layers), vectors replicated.
+// split over tensor parallel GPUs as vLLM builds the tower and projector (placement.cpp gpu_share).
 struct VisionWeights {
   i64 params = 0;
   i64 bytes = 0;      // whole tower, one replica
   i64 bytes_gpu = 0;  // one GPU of tensor parallel tp (held by the first pipeline stage)
 };
-Result<VisionWeights> vision_weights(const Inventory& inv, const Workload& w);
+Result<VisionWeights> vision_weights(const ModelConfig& cfg, const Inventory& inv, const Workload& w);
 
 // The inventory tensor a row describes.
 const Tensor& tensor_of(const Inventory& inv, const WeightRow& r);

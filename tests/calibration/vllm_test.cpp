@@ -468,11 +468,12 @@ TEST_CASE("vLLM 0.19: multimodal checkpoints served from their text configs", "[
   // MISS, torch peak: 2.78 GiB where vLLM measured 2.92 (TP 1), 2.71 where it measured 2.85 (TP 2).
   // kimi_vl.py's encoder profile (7 images of the maximum feature size through MoonViT before the
   // dummy forward) is not modelled; what llmsize prints is the sampler's and the forward's peak.
-  // Weights: 30.56 GiB at TP 1, 0.59% under. MISS at TP 2: 15.32 where the log has 15.53, 1.35%
-  // under. Of the 0.21 GiB, 0.03 is the projector, the patch embedding and the position grid, which
-  // vLLM replicates (ReplicatedLinear, Conv2dLayer, a Parameter) and llmsize splits like the tower's
-  // matrices; about 0.18 GiB is missing at both sizes and not traced (not the checkpoint: its total
-  // matches the Hub's). Capacity: +0.76% (TP 1) and +0.61% (TP 2), within the MoE bound.
+  // Weights: 30.56 GiB at TP 1, 0.59% under. MISS at TP 2: 15.35 where the log has 15.53, 1.17%
+  // under: the same 0.18 GiB as at TP 1, missing at both sizes and not traced (not the checkpoint:
+  // its total matches the Hub's). The projector, the patch embedding and the position grid, which
+  // vLLM keeps whole on each rank (ReplicatedLinear, Conv2dLayer, a Parameter), are counted so
+  // (0.03 GiB; before, llmsize split them and missed by 1.35%). Capacity: +0.76% (TP 1) and +0.55%
+  // (TP 2), within the MoE bound.
   {
     const ModelConfig c = llmsize::test::import_file("calibration/configs/kimi-vl-a3b-instruct.json");
     REQUIRE(c.vision.kind == VisionKind::MoonVit);
@@ -486,11 +487,11 @@ TEST_CASE("vLLM 0.19: multimodal checkpoints served from their text configs", "[
       const VllmMemory m = vllm(c, kv);
       CHECK(m.groups.front().page_bytes == 16 * 576 * 2);
       if (tp == 1) CHECK(std::abs(rel(gib(m.weights_bytes), log.weights_gib)) < 0.01);
-      else CHECK(rel(gib(m.weights_bytes), log.weights_gib) == Approx(-0.0135).margin(0.001));  // the stated MISS
+      else CHECK(rel(gib(m.weights_bytes), log.weights_gib) == Approx(-0.0117).margin(0.001));  // the stated MISS
       CHECK(gib(m.activation_peak_bytes) - log.peak_gib == Approx(-0.14).margin(0.01));        // the stated MISS
       CHECK(std::abs(gib(m.non_torch_bytes) - log.non_torch_gib) < 0.03);
       CHECK(std::abs(rel(static_cast<double>(m.kv_tokens), static_cast<double>(log.tokens))) < 0.10);  // MoE: ≤ 10%
-      CHECK(rel(static_cast<double>(m.kv_tokens), static_cast<double>(log.tokens)) == Approx(tp == 1 ? 0.0076 : 0.0061).margin(0.001));
+      CHECK(rel(static_cast<double>(m.kv_tokens), static_cast<double>(log.tokens)) == Approx(tp == 1 ? 0.0076 : 0.0055).margin(0.0005));
       check_blocks(c, kv, m, log);
     }
   }

@@ -243,6 +243,21 @@ TEST_CASE("Gemma 3 27B's vision tower and projector count 423,060,336 parameters
                                          one.inference.overhead_bytes);
   const Estimate pp = llmsize::test::run(c, llmsize::test::with({{"gpus", "2"}, {"pp", "2"}}));
   CHECK((pp.inference.stage == 0) == (pp.inference.vision_weights_bytes > 0));
+  // Over 2 tensor-parallel GPUs as vLLM builds them (siglip.py, gemma3_mm.py): the patch conv
+  // (Conv2dLayer), the positions (nn.Embedding), the norms and mm_input_projection_weight (a bare
+  // Parameter) whole on each GPU; q, k, v and fc1 column-parallel (weights and biases halved),
+  // out_proj and fc2 row-parallel (weights halved, biases whole).
+  const i64 whole = 3 * 14 * 14 * h + h + 4096 * h + 2 * h + h * d + h + 27 * (4 * h + h + h);
+  const i64 halved = 27 * (4 * h * h + 3 * h + h * f + f + f * h);
+  CHECK(whole + halved == r.vision);
+  const Estimate tp2 = llmsize::test::run(c, llmsize::test::with({{"tp", "2"}, {"gpus", "2"}}));
+  CHECK(tp2.inference.vision_weights_bytes == 2 * (whole + halved / 2));
+  // vLLM splits the tower's 16 heads with divide(): 32 GPUs (which the language model's 32 heads
+  // allow) are refused by name.
+  const auto tp32 = estimate(c, llmsize::test::with({{"tp", "32"}, {"gpus", "32"}}));
+  REQUIRE_FALSE(tp32.ok());
+  CHECK(tp32.issues().front().field == "tp");
+  CHECK_THAT(tp32.issues().front().message, Catch::Contains("vision_config.num_attention_heads (16)"));
   // Training keeps it frozen: no gradients, no optimizer states.
   const Estimate t = llmsize::test::run(c, llmsize::test::with({{"mode", "training"}}));
   CHECK(t.training.vision_weights_bytes == 2 * r.vision);
@@ -615,6 +630,15 @@ TEST_CASE("Llama 4 Scout's text model counts 107,769,861,120; 36 of its 48 layer
     const i64 tower = 3 * 14 * 14 * h + h + 577 * h + 4 * h +
                       34 * (4 * (h * h + h) + (h * vf + vf) + (vf * h + h) + 4 * h) + vf * a + a * a;
     CHECK(r.vision == tower + a * 5120);
+    // Over 2 tensor-parallel GPUs as vLLM builds them (mllama4.py): the patch linear column-parallel
+    // (Llama4UnfoldConvolution), q, k, v and fc1 with their biases, the adapter's fc1 and the
+    // projector too; o, fc2 and the adapter's fc2 row-parallel (biases whole); the class token, the
+    // positions (Parameters) and the LayerNorms whole.
+    const i64 whole = h + 577 * h + 4 * h + 34 * (h + h + 4 * h);
+    const i64 halved = 3 * 14 * 14 * h + 34 * (4 * h * h + 3 * h + h * vf + vf + vf * h) + vf * a + a * a + a * 5120;
+    CHECK(whole + halved == r.vision);
+    const Estimate tp2 = llmsize::test::run(c, llmsize::test::with({{"tp", "2"}, {"gpus", "2"}}));
+    CHECK(tp2.inference.vision_weights_bytes == 2 * (whole + halved / 2));
   }
   CHECK(r.active == 17'172'894'720);  // top-1 routed expert + the shared expert
   // By hand, modeling_llama4.py: q, o d·H·hd; k, v d·K·hd; no biases; the q/k L2 norm has no weights;
@@ -1399,6 +1423,15 @@ TEST_CASE("Kimi-VL (kimi_vl): Moonlight's MLA MoE language model and a MoonViT t
   const i64 block = 4 * h + 3 * h * h + 3 * h + h * h + h + h * f + f + f * h + h;
   CHECK(r.vision == 3 * 14 * 14 * h + h + 64 * 64 * h + 27 * block + 2 * h + 2 * h + 16 * h * h + 4 * h + 4 * h * d + d);
   CHECK(r.vision == 447'545'840);
+  // Over 2 tensor-parallel GPUs as vLLM builds them: the patch embedding (Conv2dLayer), the position
+  // grid (a Parameter), the norms and the whole projector (ReplicatedLinear) on each GPU; in each
+  // block wqkv and fc0 column-parallel (weights and biases halved), wo and fc1 row-parallel
+  // (weights halved, biases whole).
+  const i64 whole = 3 * 14 * 14 * h + h + 64 * 64 * h + 2 * h + 2 * h + 16 * h * h + 4 * h + 4 * h * d + d + 27 * (4 * h + h + h);
+  const i64 halved = 27 * (3 * h * h + 3 * h + h * h + h * f + f + f * h);
+  CHECK(whole + halved == r.vision);
+  const Estimate tp2 = llmsize::test::run(c, llmsize::test::with({{"tp", "2"}, {"gpus", "2"}}));
+  CHECK(tp2.inference.vision_weights_bytes == 2 * (whole + halved / 2));
   const auto inv = build_inventory(c);
   REQUIRE(inv.ok());
   for (const char* name : {"vision_tower.patch_embed.pos_emb.weight", "multi_modal_projector.linear_1.weight"}) {
