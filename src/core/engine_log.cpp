@@ -420,6 +420,27 @@ struct Reader {
       if (x != std::string_view::npos)
         if (auto g = leading_number(l.substr(x + 7))) figure("cuda_graph_bytes", *g * kGiBd, l), ++vllm;
     }
+    // vLLM 0.19's estimate of its CUDA graphs before the KV cache (gpu_model_runner.py
+    // profile_cudagraph_memory: "Estimated CUDA graph memory: %.2f GiB total"), the advice
+    // gpu_worker.py determine_available_memory prints when it did not subtract it ("… To try it now,
+    // set VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1 and increase --gpu-memory-utilization from 0.9500
+    // to 0.9588 …"), and after the capture "CUDA graph pool memory: 0.91 GiB (actual), 0.84 GiB (estimated)".
+    if (auto v = after(l, "Estimated CUDA graph memory: ")) figure("cuda_graph_estimate_bytes", *v * kGiBd, l), ++vllm;
+    constexpr std::string_view kAdvice = "set VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1 and increase --gpu-memory-utilization from ";
+    if (const size_t at = l.find(kAdvice); at != std::string_view::npos) {
+      const std::string_view rest = l.substr(at + kAdvice.size());
+      const size_t to = rest.find(" to ");
+      const auto from_util = leading_number(rest), to_util = to != std::string_view::npos ? leading_number(rest.substr(to + 4)) : std::nullopt;
+      if (from_util && to_util) {
+        figure("cuda_graph_util_from", *from_util, l);
+        figure("cuda_graph_util_to", *to_util, l);
+      }
+    }
+    if (auto v = after(l, "CUDA graph pool memory: ")) {
+      figure("cuda_graph_bytes", *v * kGiBd, l), ++vllm;
+      if (const size_t x = l.find(" GiB (actual), "); x != std::string_view::npos)
+        if (auto e = leading_number(l.substr(x + 15))) figure("cuda_graph_estimate_bytes", *e * kGiBd, l);
+    }
     if (auto v = after(l, "Maximum concurrency for ")) {
       const size_t x = l.find("tokens per request: ");
       if (x != std::string_view::npos)
@@ -833,6 +854,31 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
     if (!e->vllm) return e->notes.empty() ? issue_row("rt", Str::log_not_available, "vLLM") : e->notes.front();
     const VllmMemory& m = *e->vllm;
     out.lines = vllm_log(m);
+    // vLLM 0.19 subtracts its CUDA graph estimate from the KV cache memory only under
+    // VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1 (gpu_worker.py determine_available_memory:
+    // requested_memory − non_kv_cache_memory − cudagraph_memory_estimate_applied); llmsize follows the
+    // default and does not. Which the run did: its advice line says it did not; else the log's own
+    // figures tell, its KV memory being the budget less the non-KV memory, less the estimate or not
+    // (three figures printed to 0.01 GiB: within 0.015 GiB).
+    if (const LogFigure* est = log.find("cuda_graph_estimate_bytes")) {
+      const LogFigure* kv = log.find("kv_available_bytes");
+      const LogFigure* non_kv = log.find("non_kv_bytes");
+      const LogFigure* budget = log.find("budget_bytes");
+      const LogFigure* from = log.find("cuda_graph_util_from");
+      const LogFigure* to = log.find("cuda_graph_util_to");
+      Str which = Str::log_note_vllm_graph_est;
+      if (from && to) {
+        which = Str::log_note_vllm_graph_est_unapplied;
+      } else if (kv && non_kv && !m.kv_memory_given) {
+        const double plain = (budget ? budget->value : static_cast<double>(m.budget_bytes)) - non_kv->value;
+        const double off = std::abs(kv->value - plain), on = std::abs(kv->value - (plain - est->value));
+        constexpr double kPrinted = 0.015 * kGiBd;
+        if (on <= kPrinted && on < off) which = Str::log_note_vllm_graph_est_applied;
+        else if (off <= kPrinted && off < on) which = Str::log_note_vllm_graph_est_unapplied;
+      }
+      out.notes.push_back(issue_row("log", which, fixed(est->value / kGiBd, 2)));
+      if (from && to) out.notes.push_back(issue_row("log", Str::log_note_vllm_graph_util, fixed(to->value, 4), fixed(from->value, 4)));
+    }
     struct Term {
       const char* key;
       const char* label;  // the log's own words; empty where term_row(key) describes the figure

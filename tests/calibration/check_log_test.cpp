@@ -61,7 +61,18 @@ TEST_CASE("check-log: a vLLM 0.19 start-up, its settings and every figure", "[ca
   CHECK(c->workload.seq == 8192);
   CHECK(c->workload.gpu_mem_util == 0.95);
   CHECK(c->workload.runtime == Runtime::Vllm);
-  CHECK(c->notes.empty());  // the default GPU is the log's (79.19 GiB), and 0.19 is the profile's version
+  // No note on the GPU (the default is the log's, 79.19 GiB) or the version (0.19 is the profile's);
+  // three on the CUDA graphs, from the log's "CUDA graph pool memory: 0.91 GiB (actual), 0.84 GiB
+  // (estimated)" and its advice "… set VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1 and increase
+  // --gpu-memory-utilization from 0.9500 to 0.9606 …": the estimate was not subtracted, as llmsize does not.
+  CHECK(log.find("cuda_graph_bytes")->value == Approx(0.91 * 1073741824.0));
+  CHECK(log.find("cuda_graph_estimate_bytes")->value == Approx(0.84 * 1073741824.0));
+  CHECK(log.find("cuda_graph_util_to")->value == Approx(0.9606));
+  REQUIRE(c->notes.size() == 3);
+  CHECK(c->notes[0].message.find("CUDA graphs took 0.91 GiB") != std::string::npos);
+  CHECK(c->notes[1].message.find("at 0.84 GiB before allocating the KV cache and, as 0.19 does by default, did not subtract") != std::string::npos);
+  CHECK(c->notes[2].message.find("--gpu-memory-utilization 0.9606 instead of 0.9500") != std::string::npos);
+  CHECK(message_in(c->notes[1], Lang::Zh).find("0.84 GiB，并按 0.19 的默认行为未从 KV 缓存内存中扣除") != std::string::npos);
   for (const char* same : {"total_bytes", "budget_bytes", "weights_bytes", "activation_peak_bytes", "non_torch_bytes"}) {
     INFO(same);
     CHECK(row(*c, same).same_text);
@@ -75,13 +86,54 @@ TEST_CASE("check-log: a vLLM 0.19 start-up, its settings and every figure", "[ca
   auto moved = check_log(log, preset("llama-3.1-8b").config, a10);
   REQUIRE(moved.ok());
   CHECK(moved->workload.gpu == "h100-sxm");
-  REQUIRE(moved->notes.size() == 1);
+  REQUIRE(moved->notes.size() == 4);  // the GPU's, then the three above
   CHECK(moved->notes.front().message.find("79.19 GiB") != std::string::npos);
   CHECK(message_in(moved->notes.front(), Lang::Zh).find("日志中的 GPU 总显存（79.19 GiB）属于 NVIDIA H100") == 0);
   // Described figures read in each language; the log's own words ("Model loading took") stay.
   CHECK(row(*c, "total_bytes").label == "GPU total (as CUDA reports it)");
   CHECK(row(*c, "total_bytes").label_in(Lang::Zh) == "GPU 总显存（CUDA 报告的值）");
   CHECK(row(*c, "weights_bytes").label_in(Lang::Zh) == "Model loading took");
+}
+
+TEST_CASE("check-log: whether vLLM subtracted its CUDA graph estimate, from the log's own figures", "[calibration][checklog]") {
+  // gpu_worker.py determine_available_memory (0.19): available = requested_memory − non_kv_cache_memory
+  // − cudagraph_memory_estimate_applied, the estimate applied only under
+  // VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1. Without the advice line (an excerpt), the log's
+  // budget (75.23), non-KV memory (17.12) and KV memory tell. The second variant is constructed: the
+  // same run's lines as determine_available_memory would print them with the estimate applied
+  // (58.11 − 0.84 = 57.27 GiB).
+  std::string text = read_text("fuzz/corpus/engine_log/vllm-0.19-llama-3.1-8b.log");
+  auto drop_line = [](std::string t, std::string_view marker) {
+    const size_t at = t.find(marker);
+    REQUIRE(at != std::string::npos);
+    const size_t begin = t.rfind('\n', at) + 1, end = t.find('\n', at);
+    return t.erase(begin, end - begin + 1);
+  };
+  text = drop_line(text, "To try it now");
+  auto notes_of = [](const std::string& t) {
+    auto log = parse_engine_log(t);
+    REQUIRE(log.ok());
+    CHECK_FALSE(log->find("cuda_graph_util_to"));
+    auto c = check_log(*log, preset("llama-3.1-8b").config, Workload{});
+    REQUIRE(c.ok());
+    std::vector<std::string> out;
+    for (const auto& n : c->notes) out.push_back(n.message);
+    return out;
+  };
+  const auto plain = notes_of(text);
+  REQUIRE(plain.size() == 2);
+  CHECK(plain[1].find("did not subtract the estimate") != std::string::npos);
+  std::string applied = text;
+  const size_t kv = applied.find("Available KV cache memory: 58.11 GiB");
+  REQUIRE(kv != std::string::npos);
+  applied.replace(kv, 36, "Available KV cache memory: 57.27 GiB");
+  const auto on = notes_of(applied);
+  REQUIRE(on.size() == 2);
+  CHECK(on[1].find("this run subtracted vLLM's estimate of its CUDA graphs, 0.84 GiB") != std::string::npos);
+  // Without the non-KV line the log cannot tell: the estimate and the rule, no verdict.
+  const auto unknown = notes_of(drop_line(text, "Total non KV cache memory"));
+  REQUIRE(unknown.size() == 2);
+  CHECK(unknown[1].find("only under VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1, and llmsize, following 0.19's default, does not") != std::string::npos);
 }
 
 TEST_CASE("check-log: a vLLM log's weight format and dtype are the workload's", "[calibration][checklog]") {
