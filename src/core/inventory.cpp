@@ -241,7 +241,7 @@ struct Builder {
   std::string prefix;
   bool overflow = false;
   i64 kv_heads = 0;  // stamped on the tensors added while set (a layer's own K)
-  TpSplit tp_split = TpSplit::ByRole;  // the same
+  TpSplit tp_split = TpSplit::ByRole;  // stamped the same way (a layer vLLM builds otherwise than its role says)
 
   void add(const char* name, const char* suffix, Group g, Role r, i64 rows, i64 cols,
            i64 copies = 1, bool routed = false, Role of = Role::Bias) {
