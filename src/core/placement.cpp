@@ -31,22 +31,20 @@ bool column_parallel(Role r) {
 std::vector<Issue> check_parallel(const ModelConfig& c, const Workload& w) {
   std::vector<Issue> out;
   auto n = [](i64 v) { return std::to_string(v); };
-  if (w.pp > c.n_layers)
-    out.push_back({"pp", "must be at most num_hidden_layers (" + n(c.n_layers) + "), got " + n(w.pp)});
+  if (w.pp > c.n_layers) out.push_back(issue_row("pp", Str::issue_at_most, "num_hidden_layers", n(c.n_layers), n(w.pp)));
   if (c.n_heads % w.tp != 0)
-    out.push_back({"tp", "must divide num_attention_heads (" + n(c.n_heads) + "), got " + n(w.tp)});
+    out.push_back(issue_row("tp", Str::issue_must_divide, "num_attention_heads", n(c.n_heads), n(w.tp)));
   else if (!c.mla.enabled && c.n_kv_heads % w.tp != 0 && w.tp % c.n_kv_heads != 0)
-    out.push_back({"tp", "must divide num_key_value_heads (" + n(c.n_kv_heads) + ") or be a multiple of it, got " +
-                             n(w.tp)});
+    out.push_back(issue_row("tp", Str::issue_divide_or_multiple, "num_key_value_heads", n(c.n_kv_heads), n(w.tp)));
   // ref: vLLM Qwen3NextGatedDeltaNet: key and value heads are split over tensor parallel GPUs.
   if (c.linear.enabled() && c.linear.k_heads % w.tp != 0)
-    out.push_back({"tp", "must divide linear_num_key_heads (" + n(c.linear.k_heads) + "), got " + n(w.tp)});
+    out.push_back(issue_row("tp", Str::issue_must_divide, "linear_num_key_heads", n(c.linear.k_heads), n(w.tp)));
   // ref: vLLM's vision towers split their heads with divide() (clip.py, siglip.py, pixtral.py,
   // qwen2_5_vl.py, mllama4.py, moonvit.py): no padding, an assertion where tp does not divide them.
   if (c.vision.enabled() && c.vision.heads > 0 && c.vision.heads % w.tp != 0)
-    out.push_back({"tp", "must divide vision_config.num_attention_heads (" + n(c.vision.heads) + "), got " + n(w.tp)});
+    out.push_back(issue_row("tp", Str::issue_must_divide, "vision_config.num_attention_heads", n(c.vision.heads), n(w.tp)));
   if (c.is_moe() && w.ep > c.moe.num_experts)
-    out.push_back({"exp", "must be at most num_experts (" + n(c.moe.num_experts) + "), got " + n(w.ep)});
+    out.push_back(issue_row("exp", Str::issue_at_most, "num_experts", n(c.moe.num_experts), n(w.ep)));
   return out;
 }
 

@@ -258,6 +258,7 @@ TEST_CASE("Gemma 3 27B's vision tower and projector count 423,060,336 parameters
   REQUIRE_FALSE(tp32.ok());
   CHECK(tp32.issues().front().field == "tp");
   CHECK_THAT(tp32.issues().front().message, Catch::Contains("vision_config.num_attention_heads (16)"));
+  CHECK(message_in(tp32.issues().front(), Lang::Zh) == "必须整除 vision_config.num_attention_heads（16），实际为 32");
   // Training keeps it frozen: no gradients, no optimizer states.
   const Estimate t = llmsize::test::run(c, llmsize::test::with({{"mode", "training"}}));
   CHECK(t.training.vision_weights_bytes == 2 * r.vision);
