@@ -117,7 +117,9 @@ void draw_log_check(App& app) {
       ImGui::TextWrapped("%s", (std::string(core::to_string(c->log.engine)) + (c->log.version.empty() ? "" : " " + c->log.version) +
                                 (c->log.model.empty() ? "" : " · " + c->log.model) + (settings.empty() ? "" : " · " + settings))
                                    .c_str());
+      ImGui::PushTextWrapPos(0.0f);  // notes run to a sentence or two: wrapped at the panel's edge
       for (const auto& n : c->notes) ImGui::TextDisabled("%s", core::message_in(n, ui_lang()).c_str());
+      ImGui::PopTextWrapPos();
       if (ImGui::BeginTable("log_rows", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
         ImGui::TableSetupColumn(T(Str::col_figure));
         ImGui::TableSetupColumn(T(Str::log_col_log));
