@@ -178,6 +178,7 @@ struct Reader {
       else if (key == "max_num_batched_tokens") set("mbt", v);
       else if (key == "block_size") set("bs", v);
       else if (key == "kv_cache_memory_bytes") set("kvmem", v);
+      else if (key == "enforce_eager") set("ee", v == "True" ? "1" : "0");
       else if (key == "dtype") {
         set("dtype", v == "bfloat16" ? "bf16" : v == "float16" || v == "half" ? "fp16" : v == "float32" ? "fp32" : v);
         // ref: config/model.py: the unquantized weights are loaded in --dtype, and kv_cache_dtype
@@ -387,6 +388,16 @@ struct Reader {
     }
     // The engine's config line: "Initializing a V1 LLM engine (v0.19.0) with config: model='…', …,
     // quantization=mxfp4, enforce_eager=False, …" (its repr of VllmConfig).
+    if (const size_t at = l.find(" LLM engine (v"); at != std::string_view::npos) {
+      // The version where the log has no "vLLM API server version" line (the LLM class).
+      if (log.version.empty())
+        if (auto v = version_after(l.substr(at), " LLM engine (v")) {
+          if (!v->empty() && v->back() == ')') v->pop_back();
+          log.version = *v, ++vllm;
+        }
+      if (l.find(", enforce_eager=True,") != std::string_view::npos) set("ee", "1");
+      else if (l.find(", enforce_eager=False,") != std::string_view::npos) set("ee", "0");
+    }
     if (l.find(" LLM engine (v") != std::string_view::npos)
       if (const size_t at = l.find(", quantization="); at != std::string_view::npos) {
         std::string_view q = l.substr(at + 15);

@@ -457,6 +457,7 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
   m.kv_available_bytes = m.budget_bytes - m.non_kv_bytes;
   // --kv-cache-memory: profile_run still runs, its result is not used.
   m.kv_memory_given = w.kv_cache_memory > 0;
+  m.enforce_eager = w.enforce_eager;
   if (m.kv_memory_given) m.kv_available_bytes = w.kv_cache_memory;
 
   // ref: gpu_model_runner.py, get_kv_cache_spec: one spec per attention layer; layers that
@@ -687,6 +688,13 @@ std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const
                w.tp == 1 && w.pp > 1 ? tx(Str::efx_vllm_non_torch_pp, b(w.pp), b(m.non_torch_bytes))
                                      : tx(w.tp > 1 && !gpu.nvlink ? Str::efx_vllm_non_torch_pcie : Str::efx_vllm_non_torch, b(w.tp), b(m.non_torch_bytes)),
                tx(Str::efx_vllm_non_torch_src)});
+  // ref: config/vllm.py VllmConfig.__post_init__ ("Enforce eager set, disabling torch.compile and
+  // CUDAGraphs": compilation mode NONE, cudagraph_mode NONE); gpu_model_runner.py capture_model and
+  // profile_cudagraph_memory then capture and estimate nothing. Without the flag the graphs' size is
+  // not modelled and no term is given.
+  if (m.enforce_eager)
+    t.push_back({"cuda_graph_bytes", "", 0.0, true, "exact", tx(Str::efx_vllm_eager),
+                 src + "config/vllm.py, VllmConfig.__post_init__; v1/worker/gpu_model_runner.py, capture_model"});
   t.push_back({"kv_available_bytes", "Available KV cache memory", static_cast<double>(m.kv_available_bytes), true, "estimate",
                m.kv_memory_given ? "--kv-cache-memory = " + b(m.kv_available_bytes)
                                  : tx(Str::efx_vllm_available, b(m.budget_bytes), b(m.non_kv_bytes), b(m.kv_available_bytes)),
@@ -749,6 +757,7 @@ std::optional<Str> term_row(std::string_view key) {
       {"mamba_bytes_per_request", Str::term_state_slot}, {"profiled_tokens", Str::term_profiled},
       {"mxfp4_layout_bytes", Str::term_mxfp4_layout}, {"topk_buffer_bytes", Str::term_topk_buffer},
       {"indexer_profile_bytes", Str::term_indexer_profile}, {"encoder_profile_bytes", Str::term_encoder_profile},
+      {"cuda_graph_bytes", Str::term_cuda_graphs},
   };
   if (key.rfind("stage_", 0) == 0) return Str::term_stage;
   for (const auto& [k, row] : kRows)
@@ -768,12 +777,16 @@ std::string term_label(const EngineTerm& t, Lang lang) { return t.row ? row_text
 std::string vllm_settings(const VllmMemory& m, std::string_view sep) {
   const std::string s(sep);
   return "max_model_len " + with_commas(m.max_model_len) + s + "max_num_batched_tokens " + with_commas(m.max_num_batched_tokens) + s +
-         "max_num_seqs " + with_commas(m.max_num_seqs) + s + "block_size " + with_commas(m.block_size);
+         "max_num_seqs " + with_commas(m.max_num_seqs) + s + "block_size " + with_commas(m.block_size) +
+         (m.enforce_eager ? s + "enforce_eager" : std::string());
 }
 
 std::vector<std::string> vllm_log(const VllmMemory& m) {
   std::vector<std::string> out;
   char buf[160];
+  // ref: config/vllm.py, VllmConfig.__post_init__ (its warning, as 0.19 prints it).
+  if (m.enforce_eager)
+    out.push_back("Enforce eager set, disabling torch.compile and CUDAGraphs. This is equivalent to setting -cc.mode=none -cc.cudagraph_mode=none");
   if (m.mamba_page_bytes > 0) {  // ref: platforms/interface.py _align_hybrid_block_size (config.py before PR #37467)
     if (m.attn_block_size > 0)
       out.push_back("Setting attention block size to " + std::to_string(m.attn_block_size) +

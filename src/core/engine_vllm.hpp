@@ -56,6 +56,10 @@ struct VllmMemory {
   i64 non_kv_bytes = 0;            // weights + torch peak + non-torch
   i64 kv_available_bytes = 0;      // "Available KV cache memory" (may be ≤ 0: vLLM refuses to start)
   bool kv_memory_given = false;    // --kv-cache-memory replaced the profiled figure
+  // --enforce-eager: no CUDA graphs are captured (config/vllm.py, VllmConfig.__post_init__ sets
+  // cudagraph_mode NONE and compilation mode NONE), so their memory is exactly 0; else it is not
+  // modelled (the engine's own per-graph estimates vary from 1 to 26 MiB for the same model).
+  bool enforce_eager = false;
   // The KV cache.
   std::vector<VllmGroup> groups;
   bool uniform_type = false;  // one group whose layers differ in page size (UniformTypeKVCacheSpecs)

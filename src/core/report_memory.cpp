@@ -180,6 +180,9 @@ json estimate_object(const ModelConfig& cfg, const Workload& w, const Estimate& 
                      {"needed_bytes", v.needed_bytes}, {"estimated_max_model_len", v.estimated_max_model_len},
                      {"max_model_len_fit", v.max_model_len_fit}, {"starts", v.error.empty()}, {"error", v.error},
                      {"log_lines", vllm_log(v)}};
+    // CUDA graph memory: none under --enforce-eager; else not modelled (null).
+    out["engine"]["enforce_eager"] = v.enforce_eager;
+    out["engine"]["cuda_graph_bytes"] = v.enforce_eager ? json(0) : json(nullptr);
     if (!v.ranks.empty()) {  // pipeline parallel: each stage's worker (the figures above are stage 0's)
       json stages = json::array();
       for (const VllmMemory::Rank& k : v.ranks)
@@ -374,7 +377,8 @@ std::string estimate_text(const ModelConfig& cfg, const Workload& w, const Estim
     o += prints("vLLM", kVllmVersion, vllm_settings(v, ", "));
     for (const auto& line : vllm_log(v)) o += "  " + line + "\n";
     if (v.hybrid()) o += "  " + printf_text(tr(Str::rep_vllm_groups, lang), n(static_cast<i64>(v.groups.size())).c_str()) + "\n";
-    o += "  " + printf_text(tr(Str::rep_vllm_graphs, lang), format_bytes(v.total_bytes - v.budget_bytes, unit).c_str()) + "\n";
+    o += "  " + printf_text(tr(v.enforce_eager ? Str::rep_vllm_eager : Str::rep_vllm_graphs, lang),
+                            format_bytes(v.total_bytes - v.budget_bytes, unit).c_str()) + "\n";
   }
   if (e.sglang && w.mode == Mode::Inference) {
     const SglangMemory& g = *e.sglang;

@@ -266,6 +266,11 @@ std::vector<WorkloadField> build_fields() {
       int_row(spec("kvmem", "--kv-cache-memory", "vLLM KV cache bytes",
                    "vLLM --kv-cache-memory: KV cache bytes per GPU, used instead of profiling; 0 = profile", Inference),
               0, i64{1} << 50, AT(kv_cache_memory)),
+      bool_field<W>(spec("ee", "--enforce-eager", "vLLM enforce eager",
+                         "vLLM --enforce-eager: no torch.compile and no CUDA graphs, so none of the graph memory vLLM "
+                         "otherwise captures outside its budget",
+                         Inference),
+                    AT(enforce_eager)),
       real_or_default_row(spec("mfs", "--mem-fraction-static", "SGLang mem_fraction_static",
                                "SGLang --mem-fraction-static: share of the free memory for weights and the KV pool; 0 = "
                                "SGLang's default for the GPU",

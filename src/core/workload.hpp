@@ -163,6 +163,7 @@ struct Workload {
   i64 max_num_seqs = 0;            // sequences of one step (the profiled dummy sampler batch)
   i64 block_size = 16;             // tokens per KV cache block
   i64 kv_cache_memory = 0;         // --kv-cache-memory: KV cache bytes per GPU instead of profiling; 0 = profile
+  bool enforce_eager = false;      // --enforce-eager: no torch.compile and no CUDA graphs
   // SGLang (sglang.launch_server) flags; 0 = SGLang's default for the GPU (engine_sglang.hpp).
   double mem_fraction_static = 0;  // share of the free memory for weights and the KV pool
   i64 chunked_prefill_size = 0;

@@ -6,6 +6,8 @@
 //   vllm-0.19-qwen3-8b.log, vllm-0.19-gpt-oss-20b-tp2.log — the same source, qwen-qwen3-8b--h100-80gb--tp1pp1dp1--8192.log
 //       and openai-gpt-oss-20b--h100-80gb--tp2pp1dp1--8192.log (their start-up lines)
 //   vllm-0.10.2-qwen3-235b-tp8.log — "Hosting Qwen3-235B-A22B-Instruct-2507-FP8 on 8xL40S" (a public write-up)
+//   vllm-0.18-qwen2.5-7b-eager-v100.log — wangpeiwen/gpu-util-interference@5c553eac, mlwd/sensitivity/data_bak.md
+//       (the LLM class with enforce_eager on a V100, tests/calibration/vllm_test.cpp), its start-up lines
 //   llamacpp-gpt-oss-120b-np2.log — ollama/ollama issue #16480 (llama-server -c 262144 -np 2 -ub 1024)
 //   llamacpp-qwen2.5-7b.log — a public Ollama server transcript (Qwen2.5-Coder-7B-Instruct Q4_K_M, n_ctx 4096)
 //   llamacpp-qwen3-30b-a3b-2gpu.log — ik_llama.cpp issue thread, comment by mtcl of 2025-06-10 (mainline
@@ -205,6 +207,35 @@ TEST_CASE("check-log: an older vLLM log names its version and its rank-0 figures
   REQUIRE(graphs != c->notes.end());
   CHECK(message_in(*graphs, Lang::Zh).find("日志中的 CUDA 图占用 3.45 GiB") == 0);
   for (const auto& r : c->rows) CHECK(r.key != "cuda_graph_bytes");
+}
+
+TEST_CASE("check-log: --enforce-eager and the version from the engine's config line (the LLM class)", "[calibration][checklog]") {
+  // The LLM class prints no "vLLM API server version" line: the version is the engine's
+  // "Initializing a V1 LLM engine (v0.18.0) with config: …", whose "enforce_eager=True" (as in
+  // "non-default args") is --enforce-eager.
+  const EngineLog log = parsed("vllm-0.18-qwen2.5-7b-eager-v100.log");
+  CHECK(log.engine == LogEngine::Vllm);
+  CHECK(log.version == "0.18.0");
+  CHECK(log.model == "/data/Qwen/Qwen2.5-7B-Instruct");
+  CHECK(log.settings == std::vector<std::pair<std::string, std::string>>{{"dtype", "fp16"}, {"ee", "1"}, {"mbt", "8192"}, {"seq", "32768"}});
+  CHECK(log.find("cuda_graph_bytes") == nullptr);
+  Workload v100;
+  v100.gpu = "v100-32gb";  // the log prints no GPU total: the caller's card stands
+  auto c = check_log(log, import_file("calibration/configs/qwen2.5-7b-instruct.json"), v100);
+  INFO(join(c.issues()));
+  REQUIRE(c.ok());
+  CHECK(c->workload.enforce_eager);
+  CHECK(c->workload.dtype == ComputeDtype::F16);
+  CHECK(c->workload.max_num_batched_tokens == 8192);
+  REQUIRE(c->notes.size() == 1);  // the version; no CUDA graph line to note
+  CHECK(c->notes[0].message.find("vLLM 0.18.0") != std::string::npos);
+  REQUIRE_FALSE(c->lines.empty());
+  CHECK(c->lines.front().rfind("Enforce eager set, disabling torch.compile and CUDAGraphs.", 0) == 0);
+  CHECK(row(*c, "weights_bytes").logged == "14.25 GiB");
+  CHECK(row(*c, "weights_bytes").ours == "14.19 GiB");  // the 0.06 GiB vLLM's H100 runs of this model show too (vllm_test.cpp)
+  CHECK(row(*c, "kv_tokens").logged == "245,360");
+  CHECK(std::abs(row(*c, "kv_tokens").rel_diff) < 0.005);
+  CHECK(row(*c, "max_concurrency").logged == "7.49x");
 }
 
 TEST_CASE("check-log: llama.cpp's KV cache lines reproduced from the settings it prints", "[calibration][checklog]") {

@@ -896,6 +896,75 @@ TEST_CASE("vLLM: the batch defaults of `vllm serve` and the LLM class by card", 
   CHECK(found);
 }
 
+TEST_CASE("vLLM 0.18, --enforce-eager: Qwen2.5-7B-Instruct in fp16 on a V100 32GB, end to end", "[calibration][vllm]") {
+  // wangpeiwen/gpu-util-interference@5c553eac, mlwd/sensitivity/data_bak.md: the LLM class of vLLM
+  // 0.18.0 on one V100 in a Kubernetes pod (mlwd/config.py: "V100_NUM_SMS = 80", "V100_CUDA_ARCH = 70";
+  // the log: "FA2 is only supported on devices with compute capability >= 8"; 14.25 + 13.1 GiB rule
+  // out the 16 GB card), with non-default args {'trust_remote_code': True, 'dtype': 'float16',
+  // 'disable_log_stats': True, 'enforce_eager': True, 'model': '/data/Qwen/Qwen2.5-7B-Instruct'}, so
+  // gpu_memory_utilization 0.9, max_model_len 32768 from the config and 256 sequences:
+  //   Chunked prefill is enabled with max_num_batched_tokens=8192.
+  //   Enforce eager set, disabling torch.compile and CUDAGraphs. This is equivalent to setting -cc.mode=none -cc.cudagraph_mode=none
+  //   Model loading took 14.25 GiB memory and 345.277135 seconds
+  //   Available KV cache memory: 13.1 GiB
+  //   GPU KV cache size: 245,360 tokens
+  //   Maximum concurrency for 32,768 tokens per request: 7.49x
+  // The profile follows 0.19, whose accounting of an eager start-up is the same (no CUDA graph
+  // estimate, none captured). The config: calibration/configs/qwen2.5-7b-instruct.json, the Hub's.
+  const ModelConfig q = llmsize::test::import_file("calibration/configs/qwen2.5-7b-instruct.json");
+  Workload w = with({{"gpu", "v100-32gb"}, {"seq", "32768"}, {"ventry", "llm"}, {"dtype", "fp16"}, {"kvt", "fp16"}, {"ee", "1"}});
+  w.runtime = Runtime::Vllm;
+  const auto e = estimate(q, w);
+  INFO(join(e.issues()));
+  REQUIRE(e.ok());
+  REQUIRE(e.value().vllm.has_value());
+  const VllmMemory& m = *e.value().vllm;
+  CHECK(m.max_num_batched_tokens == 8192);  // the LLM class's default under 70 GiB, as logged
+  CHECK(m.max_num_seqs == 256);
+  CHECK(m.budget_bytes == 30665303655);  // ceil(0.9 × 34,072,559,616)
+  CHECK(vllm_log(m).front() ==
+        "Enforce eager set, disabling torch.compile and CUDAGraphs. This is equivalent to setting -cc.mode=none -cc.cudagraph_mode=none");
+  // Weights 14.19 GiB, 0.40% under: the same 0.06 GiB as vLLM 0.19's H100 runs of this checkpoint
+  // (14.25 there too), not traced.
+  CHECK(vllm_gib(m.weights_bytes) == "14.19");
+  CHECK(std::abs(rel(gib(m.weights_bytes), 14.25)) < 0.01);
+  // The log implies 0.9 × 31.73 − 14.25 − 13.1 = 1.21 GiB of torch peak and non-torch memory:
+  // llmsize's 0.98 (the 8,192-token forward: residual, normed input, gate_up and its activation in
+  // fp16, and cuBLAS's 8 MiB before Hopper) + 0.25 = 1.23.
+  CHECK(vllm_gib(m.activation_peak_bytes) == "0.98");
+  CHECK(vllm_gib(m.kv_available_bytes) == "13.13");
+  CHECK(m.kv_tokens == 245872);  // +0.21%
+  CHECK(std::abs(rel(static_cast<double>(m.kv_tokens), 245360.0)) < 0.05);
+  CHECK(two(m.max_concurrency) == "7.50");
+  // No CUDA graphs: the term is there, exactly 0; without the flag it is not modelled and absent,
+  // and 0.19's KV figure is the same (the graphs are captured afterwards, outside the budget).
+  const auto terms = vllm_terms(m, w, *find_gpu("v100-32gb"));
+  const auto graphs = std::find_if(terms.begin(), terms.end(), [](const EngineTerm& t) { return t.key == "cuda_graph_bytes"; });
+  REQUIRE(graphs != terms.end());
+  CHECK(graphs->value == 0);
+  CHECK(graphs->bound == "exact");
+  Workload compiled = w;
+  compiled.enforce_eager = false;
+  const auto c = estimate(q, compiled);
+  REQUIRE(c.ok());
+  REQUIRE(c.value().vllm.has_value());
+  CHECK(c.value().vllm->kv_available_bytes == m.kv_available_bytes);
+  CHECK(vllm_log(*c.value().vllm).front().rfind("Model loading took", 0) == 0);
+  const auto plain = vllm_terms(*c.value().vllm, compiled, *find_gpu("v100-32gb"));
+  CHECK(std::none_of(plain.begin(), plain.end(), [](const EngineTerm& t) { return t.key == "cuda_graph_bytes"; }));
+  // vLLM's own 15,335 blocks (245,360 / 16; 28 layers × 4 KV heads × 128 × 2 × 2 B a token) give
+  // back its tokens and concurrency lines.
+  CHECK(m.groups.front().page_bytes * m.group_size == 16 * 57344);
+  Workload k = w;
+  REQUIRE_FALSE(find_field("kvmem")->set(k, std::to_string(i64{15335} * 16 * 57344)));
+  const auto g = estimate(q, k);
+  REQUIRE(g.ok());
+  REQUIRE(g.value().vllm.has_value());
+  CHECK(g.value().vllm->kv_tokens == 245360);
+  CHECK(two(g.value().vllm->max_concurrency) == "7.49");
+  CHECK(vllm_gib(g.value().vllm->kv_available_bytes) == "13.1");
+}
+
 TEST_CASE("vLLM 0.19: Qwen3.5-9B on one L40S, end to end", "[calibration][vllm]") {
   // A published notebook ("L40s 48G - Pytorch Jupyter notebook"): `LLM(model="Qwen/Qwen3.5-9B")`
   // with vLLM 0.19.0, so gpu_memory_utilization 0.9, max_model_len 262144 from the config and the

@@ -57,11 +57,11 @@ TEST_CASE("export: vLLM's, SGLang's and llama-server's command lines for one con
   CHECK(command("llama-3.1-8b", on(Runtime::Vllm, {{"seq", "8192"}, {"util", "0.95"}}), "meta-llama/Llama-3.1-8B-Instruct").text() ==
         "vllm serve meta-llama/Llama-3.1-8B-Instruct --max-model-len 8192 --dtype bfloat16 --gpu-memory-utilization 0.95");
   CHECK(command("qwen3-30b-a3b", on(Runtime::Vllm, {{"gpus", "8"}, {"tp", "4"}, {"exp", "8"}, {"kvt", "fp8"}, {"mns", "128"},
-                                                    {"mbt", "4096"}, {"bs", "32"}, {"kvmem", "21474836480"}}))
+                                                    {"mbt", "4096"}, {"bs", "32"}, {"kvmem", "21474836480"}, {"ee", "1"}}))
             .text() ==
         "vllm serve MODEL --max-model-len 4096 --dtype bfloat16 --gpu-memory-utilization 0.9 --tensor-parallel-size 4 "
         "--data-parallel-size 2 --enable-expert-parallel --kv-cache-dtype fp8 --kv-cache-memory-bytes 21474836480 "
-        "--max-num-batched-tokens 4096 --max-num-seqs 128 --block-size 32");
+        "--max-num-batched-tokens 4096 --max-num-seqs 128 --block-size 32 --enforce-eager");
   // python -m sglang.launch_server: fp8 is fp8_e4m3 there; the hybrid pool's flags as given.
   CHECK(command("llama-4-scout", on(Runtime::Sglang, {{"seq", "65536"}, {"tp", "4"}, {"gpus", "4"}, {"kvt", "fp8"}, {"mfs", "0.85"},
                                                       {"swar", "0.5"}, {"cps", "8192"}}),
