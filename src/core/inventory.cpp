@@ -243,6 +243,15 @@ struct Builder {
   i64 kv_heads = 0;  // stamped on the tensors added while set (a layer's own K)
   TpSplit tp_split = TpSplit::ByRole;  // stamped the same way (a layer vLLM builds otherwise than its role says)
 
+  // Adds what `f` adds with `s` stamped on it, then stamps what it stamped before.
+  template <class F>
+  void with_split(TpSplit s, F&& f) {
+    const TpSplit before = tp_split;
+    tp_split = s;
+    f();
+    tp_split = before;
+  }
+
   void add(const char* name, const char* suffix, Group g, Role r, i64 rows, i64 cols,
            i64 copies = 1, bool routed = false, Role of = Role::Bias) {
     if (!(Checked(rows) * cols * copies).ok()) {
@@ -567,9 +576,8 @@ void add_pixtral_vision(const ModelConfig& c, Inventory& inv, bool& overflow) {
   g.norm(c, "ln_pre", h, Group::Norm, true);
   Builder p{&inv.vision, kOwnGroup, "multi_modal_projector"};
   p.norm(c, "norm", h, Group::Norm, true);
-  p.tp_split = TpSplit::Whole;  // vLLM mistral3.py PatchMerger: an nn.Linear
-  p.linear("patch_merger.merging_layer", Group::Ffn, Role::FfnUp, h * v.merge * v.merge, h, false);
-  p.tp_split = TpSplit::ByRole;
+  p.with_split(TpSplit::Whole,  // vLLM mistral3.py PatchMerger: an nn.Linear
+               [&] { p.linear("patch_merger.merging_layer", Group::Ffn, Role::FfnUp, h * v.merge * v.merge, h, false); });
   p.linear("linear_1", Group::Ffn, Role::FfnUp, h, d, v.projector_bias);
   p.linear("linear_2", Group::Ffn, Role::FfnDown, d, d, v.projector_bias);
   inv.vision_layer.words = [](Lang l) { return std::string(tr(Str::kind_vision, l)); };
@@ -637,9 +645,8 @@ void add_vision(const ModelConfig& c, Inventory& inv, bool& overflow) {
     // ref: modeling_llama4.py Llama4UnfoldConvolution (a Linear of channels·patch² without bias),
     // class_embedding, positional_embedding_vlm (patches + 1), layernorm_pre/post, and
     // Llama4VisionPixelShuffleMLP (vision_adapter.mlp.fc1/fc2, no biases).
-    g.tp_split = TpSplit::Columns;  // vLLM mllama4.py Llama4UnfoldConvolution: ColumnParallelLinear (gather_output)
-    g.add("patch_embedding.linear", ".weight", Group::Embedding, Role::EmbedProj, v.channels * v.patch * v.patch, h);
-    g.tp_split = TpSplit::ByRole;
+    g.with_split(TpSplit::Columns,  // vLLM mllama4.py Llama4UnfoldConvolution: ColumnParallelLinear (gather_output)
+                 [&] { g.add("patch_embedding.linear", ".weight", Group::Embedding, Role::EmbedProj, v.channels * v.patch * v.patch, h); });
     g.add("class_embedding", "", Group::Embedding, Role::Embed, 1, h);
     g.add("positional_embedding_vlm", "", Group::Embedding, Role::PosEmbed, v.patches() + 1, h);
     g.norm(ln, "layernorm_pre", h);
@@ -661,9 +668,8 @@ void add_vision(const ModelConfig& c, Inventory& inv, bool& overflow) {
     p.linear("linear_1", Group::Ffn, Role::FfnUp, h, d, v.projector_bias);
     p.linear("linear_2", Group::Ffn, Role::FfnDown, d, d, v.projector_bias);
   } else if (v.projector == ProjectorKind::Gemma3) {  // ref: modeling_gemma3.py Gemma3MultiModalProjector
-    p.tp_split = TpSplit::Whole;  // vLLM gemma3_mm.py: a bare nn.Parameter
-    p.add("mm_input_projection_weight", "", Group::Ffn, Role::FfnUp, h, d);
-    p.tp_split = TpSplit::ByRole;
+    p.with_split(TpSplit::Whole,  // vLLM gemma3_mm.py: a bare nn.Parameter
+                 [&] { p.add("mm_input_projection_weight", "", Group::Ffn, Role::FfnUp, h, d); });
     p.norm(c, "mm_soft_emb_norm", h, Group::Norm, true);
   } else if (v.projector == ProjectorKind::Llama4) {  // ref: modeling_llama4.py Llama4MultiModalProjector
     p.linear("linear_1", Group::Ffn, Role::FfnUp, v.adapter_dim, d, false);
