@@ -554,7 +554,14 @@ struct Reader {
     if (l.find("Load weight end.") != std::string_view::npos) {
       if (auto v = after(l, "avail mem=")) figure("post_bytes", *v * kGiBd, l), ++sglang;
       if (auto v = after(l, "mem usage=")) figure("weights_bytes", *v * kGiBd, l);
+      // model_runner.py load_model: "…, type=Qwen3MoeForCausalLM, quant=fp8, fmt=e4m3, avail mem=…":
+      // an fp8 checkpoint ("Detected fp8 checkpoint."), its weights one byte each.
+      if (l.find(", quant=fp8,") != std::string_view::npos) set("w", "fp8");
     }
+    // server_args.py: context_length=None is the model's own context (model_config.py
+    // get_context_length), where no later "context_len=" line says it.
+    if (l.find("ServerArgs(") != std::string_view::npos && l.find(", context_length=None") != std::string_view::npos)
+      log.seq_is_model_max = true;
     // The hybrid pool (swa_memory_pool.py): "Use sliding window memory pool. full_layer_tokens=F,
     // swa_layer_tokens=W", the sliding layers' pool line, the full layers', then "SWAKVPool mem usage".
     if (l.find("ing window memory pool.") != std::string_view::npos) {
@@ -835,6 +842,8 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
   if (log.engine == LogEngine::DeepSpeedChat) return check_ds_chat(log, cfg, std::move(w), std::move(out));
   w.mode = Mode::Inference;
   w.runtime = log.engine == LogEngine::Vllm ? Runtime::Vllm : log.engine == LogEngine::SGLang ? Runtime::Sglang : Runtime::LlamaCpp;
+  if (log.seq_is_model_max && std::none_of(log.settings.begin(), log.settings.end(), [](const auto& s) { return s.first == "seq"; }))
+    w.seq = cfg.max_positions;
   if (w.tp * w.pp > w.gpus) w.gpus = w.tp * w.pp;
   // vLLM prints the GPU's total: pick the catalog card CUDA reports it for, if the chosen one differs.
   if (const LogFigure* total = log.find("total_bytes"); total && log.engine == LogEngine::Vllm) {

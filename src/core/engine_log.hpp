@@ -38,6 +38,7 @@ struct EngineLog {
   // "0.95", "tp" "2", …); applied over the caller's workload.
   std::vector<std::pair<std::string, std::string>> settings;
   std::vector<LogFigure> figures;  // first occurrence of each (rank 0 of a tensor-parallel run)
+  bool seq_is_model_max = false;  // SGLang's context_length=None: the model's max_position_embeddings
   std::vector<std::string> kv_lines;  // llama.cpp: its KV cache and recurrent state lines, verbatim (trimmed)
   // Megatron-LM: its argument block ("  num_layers ........ 24"), name and value as printed.
   std::vector<std::pair<std::string, std::string>> arguments;

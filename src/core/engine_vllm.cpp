@@ -370,6 +370,10 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
   if (auto refused = paged_engine_refusal("vLLM", plan.kv_dtype)) return *refused;
   if (gpu.cuda_total_bytes <= 0 || gpu.sm_count <= 0)
     return issue_row("gpu", Str::eng_vllm_gpu_total, gpu.name);
+  // ref: platforms/cuda.py, check_if_supports_dtype: bf16 needs compute capability 8.0 ("Bfloat16 is
+  // only supported on GPUs with compute capability of at least 8.0. … You can use float16 instead").
+  if (w.dtype == ComputeDtype::BF16 && gpu.vendor == "NVIDIA" && gpu.cuda_cc > 0 && gpu.cuda_cc < 8.0)
+    return issue_row("dtype", Str::eng_vllm_bf16, gpu.name, fixed(gpu.cuda_cc, 1));
   VllmMemory m;
   m.total_bytes = gpu.cuda_total_bytes;
   m.max_model_len = w.seq;

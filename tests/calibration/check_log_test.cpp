@@ -6,6 +6,9 @@
 //   vllm-0.19-qwen3-8b.log, vllm-0.19-gpt-oss-20b-tp2.log — the same source, qwen-qwen3-8b--h100-80gb--tp1pp1dp1--8192.log
 //       and openai-gpt-oss-20b--h100-80gb--tp2pp1dp1--8192.log (their start-up lines)
 //   vllm-0.10.2-qwen3-235b-tp8.log — "Hosting Qwen3-235B-A22B-Instruct-2507-FP8 on 8xL40S" (a public write-up)
+//   sglang-qwen3-30b-a3b-fp8.log — a public evaluation write-up quoting its run's
+//       eval/results/20260827_124509_tsk043_smoke_qwen30b/t1_gpu_only/server.log (SGLang main of August 2026,
+//       Qwen/Qwen3-30B-A3B-FP8 on one H100 80GB HBM3), from server_args through "Memory pool end"
 //   vllm-0.18-qwen2.5-7b-eager-v100.log — wangpeiwen/gpu-util-interference@5c553eac, mlwd/sensitivity/data_bak.md
 //       (the LLM class with enforce_eager on a V100, tests/calibration/vllm_test.cpp), its start-up lines
 //   llamacpp-gpt-oss-120b-np2.log — ollama/ollama issue #16480 (llama-server -c 262144 -np 2 -ub 1024)
@@ -236,6 +239,29 @@ TEST_CASE("check-log: --enforce-eager and the version from the engine's config l
   CHECK(row(*c, "kv_tokens").logged == "245,360");
   CHECK(std::abs(row(*c, "kv_tokens").rel_diff) < 0.005);
   CHECK(row(*c, "max_concurrency").logged == "7.49x");
+}
+
+TEST_CASE("check-log: an SGLang fp8 checkpoint and its context_length=None, read from the log", "[calibration][checklog]") {
+  // "Load weight end. …, type=Qwen3MoeForCausalLM, quant=fp8, fmt=e4m3, …" is the checkpoint's
+  // format (bf16 would be 56.89 GB, +95%); server_args' "context_length=None" is the model's own
+  // context (40,960), which SGLang's max_running_requests and the fit follow.
+  const EngineLog log = parsed("sglang-qwen3-30b-a3b-fp8.log");
+  CHECK(log.engine == LogEngine::SGLang);
+  CHECK(log.seq_is_model_max);
+  CHECK(log.settings == std::vector<std::pair<std::string, std::string>>{{"cps", "8192"}, {"mfs", "0.83"}, {"tp", "1"}, {"w", "fp8"}});
+  Workload h100;
+  h100.gpu = "h100-sxm";
+  auto c = check_log(log, preset("qwen3-30b-a3b").config, h100);
+  INFO(join(c.issues()));
+  REQUIRE(c.ok());
+  CHECK(c->workload.weights == WeightFormat::Fp8);
+  CHECK(c->workload.seq == 40960);
+  CHECK(row(*c, "weights_bytes").logged == "29.15 GB");
+  CHECK(row(*c, "weights_bytes").rel_diff == Approx(-0.0036).margin(0.0005));  // 29.05: 0.1 GB of load not traced
+  CHECK(row(*c, "kv_tokens").logged == "392,920");
+  CHECK(row(*c, "kv_tokens").rel_diff == Approx(0.0004).margin(0.0002));  // 393,089 from the logged free memory
+  CHECK(row(*c, "k_bytes").same_text);
+  CHECK(row(*c, "v_bytes").same_text);
 }
 
 TEST_CASE("check-log: llama.cpp's KV cache lines reproduced from the settings it prints", "[calibration][checklog]") {
