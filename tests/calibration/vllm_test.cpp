@@ -736,6 +736,20 @@ TEST_CASE("vLLM 0.19: refusals and the engine's own errors", "[calibration][vllm
   CHECK(note_of(llama, {{"mbt", "2048"}, {"mns", "4096"}}).field == "mbt");  // fewer batched tokens than sequences
   CHECK(note_of(preset("qwen3.5-0.8b").config, {{"gpu", "b200"}}).field == "gpu");  // Blackwell's block alignment
   CHECK(note_of(preset("deepseek-v3.2").config, {{"gpus", "16"}, {"tp", "8"}, {"pp", "2"}}).field == "pp");  // two specs per layer
+  // bf16 below compute capability 8.0 (platforms/cuda.py check_if_supports_dtype), as published
+  // runs on T4 and V100 met it: "Bfloat16 is only supported on GPUs with compute capability of at
+  // least 8.0. Your Tesla T4 GPU has compute capability 7.5."; fp16 starts.
+  const Issue t4 = note_of(llama, {{"gpu", "t4"}, {"seq", "2048"}});
+  CHECK(t4.field == "dtype");
+  CHECK(t4.message.find("compute capability 7.5") != std::string::npos);
+  CHECK(message_in(t4, Lang::Zh).find("计算能力 7.5") != std::string::npos);
+  CHECK(note_of(llama, {{"gpu", "v100-32gb"}}).field == "dtype");
+  CHECK(vllm(preset("qwen2.5-0.5b").config, {{"dtype", "fp16"}, {"kvt", "fp16"}}).error.empty());
+  Workload t4_fp16 = with({{"gpu", "t4"}, {"seq", "2048"}, {"dtype", "fp16"}, {"kvt", "fp16"}});
+  t4_fp16.runtime = Runtime::Vllm;
+  const auto half = estimate(preset("qwen2.5-0.5b").config, t4_fp16);
+  REQUIRE(half.ok());
+  CHECK(half.value().vllm.has_value());
   // The model and the context do not fit: vLLM's own ValueError, with its estimated maximum length.
   const VllmMemory m = vllm(preset("llama-3.1-70b").config, {{"util", "0.95"}});
   CHECK(m.kv_available_bytes < 0);
