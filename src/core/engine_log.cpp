@@ -405,14 +405,20 @@ struct Reader {
         quantization(q);  // over --dtype float32's "w"; the "Selected" line, later, overrides it
       }
     std::string text;
-    if (auto v = version_after(l, "vLLM API server version ")) log.version = *v, ++vllm;
-    else if (l.find("[entrypoints/") != std::string_view::npos && l.find(" version ") != std::string_view::npos && log.version.empty())
+    if (auto v = version_after(l, "vLLM API server version ")) {
+      log.version = *v, ++vllm;
+    } else if (log.version.empty() && l.find(" version ") != std::string_view::npos &&
+               (l.find("[entrypoints/") != std::string_view::npos ||
+                // 0.11 and later: the start-up banner's "█  version 0.19.1" (entrypoints/utils.py).
+                (l.find("\u2588") != std::string_view::npos && l.find("[utils.py") != std::string_view::npos))) {
       if (auto v2 = version_after(l.substr(l.rfind(" version ")), " version ")) log.version = *v2;
+    }
     // The linear method a compressed-tensors checkpoint loads with (quantization/compressed_tensors,
     // "Selected <kernel> for <scheme>"): W8A8 int8 or fp8 weights.
     if (l.find("] Selected ") != std::string_view::npos) {
       if (l.find(" for CompressedTensorsW8A8Int8") != std::string_view::npos) set("w", "int8");
       else if (l.find(" for CompressedTensorsW8A8Fp8") != std::string_view::npos) set("w", "fp8");
+      else if (l.find(" for Fp8LinearMethod") != std::string_view::npos) set("w", "fp8");  // an fp8 checkpoint (or --quantization fp8)
     }
     if (auto v = after(l, "Defaulting max_num_batched_tokens to ")) set("mbt", whole(*v));
     if (auto v = after(l, "Defaulting max_num_seqs to ")) set("mns", whole(*v));
@@ -835,6 +841,9 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
   for (const auto& [key, value] : log.settings) {
     const WorkloadField* f = find_field(key);
     if (!f) continue;
+    // A log's "fp8" names the method (vLLM's quantization=fp8, SGLang's quant=fp8), not how the
+    // checkpoint scales its blocks: a caller's fp8-block stands (it moves vLLM's Marlin scales).
+    if (key == "w" && value == "fp8" && w.weights == WeightFormat::Fp8Block) continue;
     if (auto bad = f->set(w, value))
       return issue(key, [v = value, inner = *bad](Lang l) { return printf_text(tr(Str::log_from, l), v.c_str(), message_in(inner, l).c_str()); });
   }

@@ -6,6 +6,9 @@
 #include <cstdio>
 
 #include "format.hpp"
+#include "inventory.hpp"
+#include "placement.hpp"
+#include "quant.hpp"
 #include "torch_allocator.hpp"
 
 namespace llmsize::core {
@@ -99,6 +102,42 @@ Peak profile_peak(const ModelConfig& c, const Workload& w, const Gpu& gpu, i64 t
   p.workspace += cublas;
   p.sampler = sampler;
   return p;
+}
+
+// fp8 weights on a GPU without fp8 tensor cores (compute capability 8.0 to 8.8: A100, A10, A6000,
+// RTX 30xx): vLLM runs them weight-only through Marlin (fp8.py Fp8LinearMethod: use_marlin = not
+// has_device_capability(89); the MoE backend oracle picks MARLIN likewise), and
+// process_weights_after_loading converts each matrix's scales (quantization/utils/
+// marlin_utils_fp8.py, prepare_fp8_layer_for_marlin, prepare_moe_fp8_layer_for_marlin): the
+// checkpoint's block scales, fp32 [⌈out/128⌉, ⌈in/128⌉], become group scales in the model dtype,
+// [in / 128, out] (each block scale repeated over its 128 output rows), and a tensor scale becomes
+// a channel scale [1, out]; the checkpoint's scales are deleted. The fp8 values are repacked in
+// place of the originals (the same bytes). Returns this GPU's bytes beyond the checkpoint's (the
+// weights count those), split as the matrices are (placement.cpp gpu_share); 0 where vLLM uses its
+// fp8 kernels. The Marlin workspaces (SM count × 4 B a layer) are left out.
+Result<i64> fp8_marlin_layout(const ModelConfig& c, const Workload& w, const Gpu& gpu) {
+  if (gpu.vendor != "NVIDIA" || gpu.cuda_cc >= 8.9 || (w.weights != WeightFormat::Fp8 && w.weights != WeightFormat::Fp8Block))
+    return i64{0};
+  if (gpu.cuda_cc < 8.0) return issue_row("w", Str::eng_vllm_fp8_old, gpu.name, fixed(gpu.cuda_cc, 1));
+  if (w.pp > 1) return issue_row("pp", Str::eng_vllm_pp_marlin);
+  auto inv = build_inventory(c);
+  if (!inv) return inv.issues();
+  const i64 d = dtype_bytes(w.dtype);
+  auto extra = [&](const Tensor& t, i64 layer) -> std::optional<i64> {
+    const Storage st = storage_for(c, w, t, layer);
+    if (st.type != QType::Fp8 && st.type != QType::Fp8Block) return i64{0};
+    const StoredDims dims = stored_dims(t);
+    const i64 in = dims.row_len, out = dims.n_rows;
+    const Checked marlin = st.type == QType::Fp8Block ? Checked(in / 128) * out * d : Checked(out) * d;
+    const Checked ckpt = st.type == QType::Fp8Block ? Checked(ceil_div(in, 128)) * ceil_div(out, 128) * 4 : Checked(4);
+    if (!marlin.ok() || !ckpt.ok()) return std::nullopt;
+    const Checked all = Checked(marlin.value() - ckpt.value()) * t.copies;
+    if (!all.ok()) return std::nullopt;
+    return all.value();
+  };
+  const auto tab = placement::build(c, *inv, {w.tp, w.ep}, 1, extra);
+  if (!tab) return memory_overflow("w");
+  return tab->stage(c, 1, 0);
 }
 
 // gpt-oss's MXFP4 experts as vLLM 0.19 holds them on Hopper, per GPU (0 where not followed: other
@@ -401,6 +440,9 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
     m.mxfp4_checkpoint_bytes = mx->checkpoint;
     m.mxfp4_layout_bytes = mx->vllm - mx->checkpoint;
   }
+  auto marlin = fp8_marlin_layout(c, w, gpu);
+  if (!marlin) return marlin.issues();
+  m.fp8_marlin_bytes = *marlin;
   // DeepSeek-V3.2 (sparse attention): ref models/deepseek_v2.py, DeepseekV2Model.__init__ allocates
   // topk_indices_buffer [max_num_batched_tokens, index_topk] int32 on the GPU while the model loads.
   const bool sparse = c.mla.has_indexer();
@@ -409,7 +451,7 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
     if (!topk.ok()) return memory_overflow("mbt");
     m.topk_buffer_bytes = topk.value();
   }
-  m.weights_bytes = inf.weights_bytes + inf.vision_weights_bytes + m.mxfp4_layout_bytes + m.topk_buffer_bytes + m.rope_bytes;
+  m.weights_bytes = inf.weights_bytes + inf.vision_weights_bytes + m.mxfp4_layout_bytes + m.fp8_marlin_bytes + m.topk_buffer_bytes + m.rope_bytes;
   Peak peak = profile_peak(c, w, gpu, m.max_num_batched_tokens, std::min(m.max_num_seqs, m.max_num_batched_tokens));
   if (sparse) {
     // ref: layers/sparse_attn_indexer.py, the profile run (no attention metadata): "create the max
@@ -665,10 +707,16 @@ std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const
                  "max_num_batched_tokens × index_topk × 4 = " + b(m.max_num_batched_tokens) + " × " +
                      b(m.topk_buffer_bytes / 4 / std::max<i64>(1, m.max_num_batched_tokens)) + " × 4 = " + b(m.topk_buffer_bytes),
                  src + "model_executor/models/deepseek_v2.py, DeepseekV2Model.__init__"});
-  const i64 extra = m.mxfp4_layout_bytes + m.topk_buffer_bytes;
+  if (m.fp8_marlin_bytes != 0)
+    t.push_back({"fp8_marlin_bytes", "", static_cast<double>(m.fp8_marlin_bytes), true, "exact", tx(Str::efx_vllm_marlin, b(m.fp8_marlin_bytes)),
+                 src + "model_executor/layers/quantization/utils/marlin_utils_fp8.py, prepare_fp8_layer_for_marlin, "
+                       "prepare_moe_fp8_layer_for_marlin"});
+  const i64 extra = m.mxfp4_layout_bytes + m.topk_buffer_bytes + m.fp8_marlin_bytes;
   t.push_back({"weights_bytes", "Model loading took", static_cast<double>(m.weights_bytes), true,
                m.mxfp4_layout_bytes != 0 ? "estimate" : "exact",
-               extra != 0 ? tx(m.mxfp4_layout_bytes != 0 ? Str::efx_vllm_weights_mxfp4 : Str::efx_vllm_weights_topk,
+               extra != 0 ? tx(m.mxfp4_layout_bytes != 0 ? Str::efx_vllm_weights_mxfp4
+                               : m.fp8_marlin_bytes != 0  ? Str::efx_vllm_weights_marlin
+                                                          : Str::efx_vllm_weights_topk,
                                b(m.weights_bytes - m.rope_bytes - extra), b(extra), b(m.rope_bytes), b(m.weights_bytes))
                           : tx(Str::efx_vllm_weights, b(m.weights_bytes - m.rope_bytes), b(m.rope_bytes), b(m.weights_bytes)),
                src + "v1/worker/gpu_model_runner.py, load_model; rotary_embedding/base.py"});
@@ -761,7 +809,7 @@ std::optional<Str> term_row(std::string_view key) {
       {"mamba_bytes_per_request", Str::term_state_slot}, {"profiled_tokens", Str::term_profiled},
       {"mxfp4_layout_bytes", Str::term_mxfp4_layout}, {"topk_buffer_bytes", Str::term_topk_buffer},
       {"indexer_profile_bytes", Str::term_indexer_profile}, {"encoder_profile_bytes", Str::term_encoder_profile},
-      {"cuda_graph_bytes", Str::term_cuda_graphs},
+      {"cuda_graph_bytes", Str::term_cuda_graphs},       {"fp8_marlin_bytes", Str::term_fp8_marlin},
   };
   if (key.rfind("stage_", 0) == 0) return Str::term_stage;
   for (const auto& [k, row] : kRows)

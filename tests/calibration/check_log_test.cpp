@@ -9,6 +9,8 @@
 //   sglang-qwen3-30b-a3b-fp8.log — a public evaluation write-up quoting its run's
 //       eval/results/20260827_124509_tsk043_smoke_qwen30b/t1_gpu_only/server.log (SGLang main of August 2026,
 //       Qwen/Qwen3-30B-A3B-FP8 on one H100 80GB HBM3), from server_args through "Memory pool end"
+//   vllm-0.19-qwen3-coder-30b-a3b-fp8-a100.log — DurangoDavid/private-ai-inference@4bd44287,
+//       docs/runtime/vllm-startup.log (tests/calibration/vllm_test.cpp), its start-up lines
 //   vllm-0.18-qwen2.5-7b-eager-v100.log — wangpeiwen/gpu-util-interference@5c553eac, mlwd/sensitivity/data_bak.md
 //       (the LLM class with enforce_eager on a V100, tests/calibration/vllm_test.cpp), its start-up lines
 //   llamacpp-gpt-oss-120b-np2.log — ollama/ollama issue #16480 (llama-server -c 262144 -np 2 -ub 1024)
@@ -239,6 +241,30 @@ TEST_CASE("check-log: --enforce-eager and the version from the engine's config l
   CHECK(row(*c, "kv_tokens").logged == "245,360");
   CHECK(std::abs(row(*c, "kv_tokens").rel_diff) < 0.005);
   CHECK(row(*c, "max_concurrency").logged == "7.49x");
+}
+
+TEST_CASE("check-log: vLLM's Marlin fp8 on an A100; the log's fp8 leaves the caller's block scales", "[calibration][checklog]") {
+  // "Selected MarlinFP8ScaledMMLinearKernel for Fp8LinearMethod" is an fp8 checkpoint; a caller who
+  // says its scales are 128 × 128 blocks (--weights fp8-block) keeps them, which moves Marlin's
+  // group scales (0.43 GiB here against 0.04 for tensor scales).
+  const EngineLog log = parsed("vllm-0.19-qwen3-coder-30b-a3b-fp8-a100.log");
+  CHECK(log.version == "0.19.1");
+  CHECK(log.settings == std::vector<std::pair<std::string, std::string>>{{"seq", "32768"}, {"w", "fp8"}});
+  Workload a100;
+  a100.gpu = "a100-40gb";
+  a100.weights = WeightFormat::Fp8Block;
+  auto c = check_log(log, preset("qwen3-30b-a3b").config, a100);
+  INFO(join(c.issues()));
+  REQUIRE(c.ok());
+  CHECK(c->workload.weights == WeightFormat::Fp8Block);
+  CHECK(row(*c, "weights_bytes").ours == "29.47 GiB");
+  CHECK(row(*c, "kv_tokens").logged == "54,912");
+  CHECK(row(*c, "kv_tokens").rel_diff == Approx(0.0166).margin(0.0005));
+  Workload plain;
+  plain.gpu = "a100-40gb";
+  auto t = check_log(log, preset("qwen3-30b-a3b").config, plain);
+  REQUIRE(t.ok());
+  CHECK(t->workload.weights == WeightFormat::Fp8);  // the log's own word where the caller said nothing
 }
 
 TEST_CASE("check-log: an SGLang fp8 checkpoint and its context_length=None, read from the log", "[calibration][checklog]") {

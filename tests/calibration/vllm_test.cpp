@@ -955,6 +955,66 @@ TEST_CASE("vLLM 0.19.1: Qwen3-8B on one A100-SXM4-40GB with `vllm serve`'s defau
   CHECK(vllm_gib(g.value().vllm->kv_available_bytes) == "19.36");
 }
 
+TEST_CASE("vLLM 0.19.1: an fp8 checkpoint on an A100 runs through Marlin (Qwen3-Coder-30B-A3B-Instruct-FP8)", "[calibration][vllm]") {
+  // DurangoDavid/private-ai-inference@4bd44287, docs/runtime/vllm-startup.log (its README: "GPU: A100
+  // SXM4"; the 40GB card, as the log's own advice says: an estimate of 1.21 GiB moves the utilization
+  // from 0.9000 to 0.9306, 1.21 / 0.0306 = 39.5 GiB): `vllm serve` 0.19.1 with non-default args
+  // {'model_tag': 'Qwen/Qwen3-Coder-30B-A3B-Instruct-FP8', …, 'max_model_len': 32768, …,
+  // 'enable_prefix_caching': True}, so gpu_memory_utilization 0.9, 2,048 batched tokens, 256 sequences:
+  //   Selected MarlinFP8ScaledMMLinearKernel for Fp8LinearMethod
+  //   Using MARLIN Fp8 MoE backend out of potential backends: [...]
+  //   Your GPU does not have native support for FP8 computation but FP8 quantization is being used. Weight-only FP8 compression will be used leveraging the Marlin kernel. …
+  //   Model loading took 29.54 GiB memory and 96.210335 seconds
+  //   Available KV cache memory: 5.03 GiB
+  //   GPU KV cache size: 54,912 tokens
+  //   Maximum concurrency for 32,768 tokens per request: 1.68x
+  // Qwen3-Coder-30B-A3B has Qwen3-30B-A3B's shapes (48 layers, 128 experts of 768, 32 / 4 heads);
+  // its block-fp8 checkpoint (128 × 128 blocks) is --weights fp8-block.
+  Workload w = with({{"gpu", "a100-40gb"}, {"seq", "32768"}, {"w", "fp8-block"}});
+  w.runtime = Runtime::Vllm;
+  const auto e = estimate(preset("qwen3-30b-a3b").config, w);
+  REQUIRE(e.ok());
+  REQUIRE(e.value().vllm.has_value());
+  const VllmMemory& m = *e.value().vllm;
+  // Marlin's group scales beyond the checkpoint's block scales, by hand: (in / 128) · out · 2 −
+  // ⌈in/128⌉ · ⌈out/128⌉ · 4 a matrix. Per layer q 129,024, k and v 16,128 each, o 129,024, and
+  // 128 experts × (gate, up and down 24,192 each): 9,580,032; × 48 layers.
+  CHECK(m.fp8_marlin_bytes == i64{9580032} * 48);
+  // Weights 29.47 GiB, 0.23% under (before Marlin's scales: 29.04, 1.7% under). The checkpoint's
+  // config is not quoted here: its context of 262,144 (the model card's "Context Length: 262,144
+  // natively") against the preset's 40,960 would add 0.05 GiB of rotary cache.
+  CHECK(vllm_gib(m.weights_bytes) == "29.47");
+  CHECK(std::abs(rel(gib(m.weights_bytes), 29.54)) < 0.01);
+  // KV +1.6% (was +10.1%), tokens +1.66% (was +10.2%): within the MoE bound.
+  CHECK(vllm_gib(m.kv_available_bytes) == "5.11");
+  CHECK(m.kv_tokens == 55824);
+  CHECK(std::abs(rel(static_cast<double>(m.kv_tokens), 54912.0)) < 0.10);
+  // Hopper has fp8 tensor cores: nothing moves there; below 8.0 Marlin cannot run it: named.
+  Workload h100 = w;
+  h100.gpu = "h100-sxm";
+  const auto h = estimate(preset("qwen3-30b-a3b").config, h100);
+  REQUIRE(h.ok());
+  REQUIRE(h.value().vllm.has_value());
+  CHECK(h.value().vllm->fp8_marlin_bytes == 0);
+  Workload v100 = w;
+  v100.gpu = "v100-32gb";
+  v100.dtype = ComputeDtype::F16;
+  const auto v = estimate(preset("qwen3-30b-a3b").config, v100);
+  REQUIRE(v.ok());
+  CHECK_FALSE(v.value().vllm.has_value());
+  REQUIRE_FALSE(v.value().notes.empty());
+  CHECK(v.value().notes.front().field == "w");
+  // A tensor-scaled fp8 checkpoint keeps one channel scale row a matrix: out · 2 − 4 bytes.
+  Workload tensor = w;
+  tensor.weights = WeightFormat::Fp8;
+  const auto ts = estimate(preset("qwen3-30b-a3b").config, tensor);
+  REQUIRE(ts.ok());
+  REQUIRE(ts.value().vllm.has_value());
+  // Per layer: q, k, v, o (out 4,096 + 512 + 512 + 2,048 = 7,168): 7,168 · 2 − 4 · 4 = 14,320;
+  // 128 experts × ((768 + 768 + 2,048) · 2 − 3 · 4) = 915,968.
+  CHECK(ts.value().vllm->fp8_marlin_bytes == i64{48} * (14320 + 915968));
+}
+
 TEST_CASE("vLLM 0.18, --enforce-eager: Qwen2.5-7B-Instruct in fp16 on a V100 32GB, end to end", "[calibration][vllm]") {
   // wangpeiwen/gpu-util-interference@5c553eac, mlwd/sensitivity/data_bak.md: the LLM class of vLLM
   // 0.18.0 on one V100 in a Kubernetes pod (mlwd/config.py: "V100_NUM_SMS = 80", "V100_CUDA_ARCH = 70";
