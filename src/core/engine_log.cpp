@@ -993,7 +993,7 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
         row_of("swa_v_bytes", Str::log_row_swa_v, static_cast<double>(at->swa_v_bytes), true);
         row_of("kv_bytes", "SWAKVPool mem usage", static_cast<double>(at->k_bytes + at->v_bytes + at->swa_k_bytes + at->swa_v_bytes), true);
       }
-      row_of("max_running_requests", "max_running_requests", static_cast<double>(at->max_running_requests), false);
+      row_of("max_running_requests", Str::log_row_mrr_at, static_cast<double>(at->max_running_requests), false);
     }
     if (m.mamba_layers > 0) {  // the state pool: its slots from the log's free memory, its tensors at the log's own slots
       row_of("mamba_slots", "max_mamba_cache_size", static_cast<double>(m.mamba_slots), false);
