@@ -483,6 +483,8 @@ struct Reader {
     // ---- llama.cpp ----
     if (l.find("llama_kv_cache_iswa: creating") != std::string_view::npos || l.find("llama_kv_cache_dsa: creating") != std::string_view::npos)
       ++kv_caches;
+    // "llama_kv_cache_iswa: using full-size SWA cache (ref: …)" (or _unified_iswa in mid-2025 builds): --swa-full.
+    if (l.find("_iswa: using full-size SWA cache") != std::string_view::npos) set("swaf", "1");
     // "llama_kv_cache:      CUDA1 KV buffer size =  1152.00 MiB": per cache (counted by the iswa
     // lines before it) and device.
     // (Builds of mid-2025 print the same line as "llama_kv_cache_unified:".)
@@ -541,10 +543,13 @@ struct Reader {
     }
     if (const size_t at = l.find("  output buffer size = "); at != std::string_view::npos && l.find("llama_context:") != std::string_view::npos)
       if (auto v = leading_number(l.substr(at + 23))) figure("output_buffer_bytes", *v * kMiBd, l);
-    // "llama_context:      CUDA0 compute buffer size =   304.00 MiB": one figure per buffer, by name.
-    if (const size_t at = l.find(" compute buffer size = "); at != std::string_view::npos && l.find("llama_context:") != std::string_view::npos) {
-      const size_t lc = l.find("llama_context:");
-      const std::string_view name = trim(l.substr(lc + 14, at > lc + 14 ? at - lc - 14 : 0));
+    // "llama_context:      CUDA0 compute buffer size =   304.00 MiB" (builds of 2026 print it from
+    // "sched_reserve:"): one figure per buffer, by name.
+    if (const size_t at = l.find(" compute buffer size = "); at != std::string_view::npos) {
+      size_t lc = l.find("llama_context:"), skip = 14;
+      if (lc == std::string_view::npos) lc = l.find("sched_reserve:");
+      if (lc == std::string_view::npos || lc > at) lc = at, skip = 0;
+      const std::string_view name = skip ? trim(l.substr(lc + skip, at > lc + skip ? at - lc - skip : 0)) : std::string_view();
       if (auto v = leading_number(l.substr(at + 23)); v && !name.empty() && name.size() <= 32)
         figure("compute_buffer:" + std::string(name), *v * kMiBd, l);
     }

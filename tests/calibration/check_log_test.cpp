@@ -17,6 +17,9 @@
 //   llamacpp-qwen2.5-7b.log — a public Ollama server transcript (Qwen2.5-Coder-7B-Instruct Q4_K_M, n_ctx 4096)
 //   llamacpp-qwen3-30b-a3b-2gpu.log — ik_llama.cpp issue thread, comment by mtcl of 2025-06-10 (mainline
 //       llama-cli build 5622 on an RTX 4090 + RTX 5090, -ngl 99 -ot ".ffn_.*_exps.=CPU", --ctx-size 16384)
+//   llamacpp-qwen3-4b-np4-sched-reserve.log — public notes quoting a llama-server start-up's
+//       load_gpu_evidence.log (Qwen3-4B Q4_K_M, -ngl 99 -c 8192, 4 slots; a 2026 build printing its
+//       compute buffers from "sched_reserve:")
 //   megatron-gpt345m-pp4.log, megatron-gpt345m-tp2pp2.log — liguodongiot/llm-action@bd731466,
 //       train/megatron/gpt2/model_train.md, sections "模型并行（4PP）" and "模型并行（2TP+2DP）": Megatron-LM
 //       main of July 2023 on 4 × A800 (tests/calibration/training/megatron_test.cpp), from "using world
@@ -342,6 +345,40 @@ TEST_CASE("check-log: llama.cpp's KV cache lines reproduced from the settings it
   // Ollama's runner also reserves an embeddings row (3584 floats): 0.59 MiB where llama-server's is 0.58.
   CHECK(q->rows[2].logged == "0.59 MiB");
   CHECK(q->rows[2].ours == "0.58 MiB");
+}
+
+TEST_CASE("check-log: llama.cpp's 2026 lines (sched_reserve's compute buffers, a full-size SWA cache)", "[calibration][checklog][llamacpp]") {
+  const EngineLog log = parsed("llamacpp-qwen3-4b-np4-sched-reserve.log");
+  CHECK(log.engine == LogEngine::LlamaCpp);
+  REQUIRE(log.find("compute_buffer:CUDA0"));
+  CHECK(log.find("compute_buffer:CUDA0")->value == Approx(85.01 * 1048576.0));
+  CHECK(log.find("compute_buffer:CUDA_Host")->value == Approx(28.02 * 1048576.0));
+  Workload w;
+  w.gpu = "rtx-4090";
+  w.weights = WeightFormat::Q4_K_M;
+  w.seq = 8192;
+  auto c = check_log(log, import_file("calibration/configs/qwen3-4b.json"), w);
+  INFO(join(c.issues()));
+  REQUIRE(c.ok());
+  for (const char* same : {"model_buffer:CPU_Mapped", "model_buffer:CUDA0", "output_buffer_bytes", "kv_buffer:0:CUDA0"}) {
+    INFO(same);
+    CHECK(row(*c, same).same_text);
+  }
+  // MISS, compute buffers: llmsize reserves the logits of a whole ubatch on the output device (512
+  // rows × 151,936 × 4 B = 296.75 MiB: 301.75 MiB), as llama-server did before PR #23861 ("llama:
+  // limit max outputs of `llama_context`", merged 2026-05-29: the server reserves logits for its
+  // sequences only); this build's 85.01 MiB is then a layer's peak, which is not modelled. The host
+  // buffer is 7 MiB under (28.02 MiB), not traced.
+  CHECK(row(*c, "compute_buffer:CUDA0").ours == "301.75 MiB");
+  CHECK(row(*c, "compute_buffer:CUDA_Host").ours == "21.01 MiB");
+  // LM Studio's server log (gpt-oss-120b, Aug 2025) prints llama.cpp's own line when it keeps
+  // every SWA cell, after its timestamp: --swa-full.
+  auto swa = parse_engine_log(
+      "llama_kv_cache_unified_iswa: using full-size SWA cache (ref: https://github.com/ggml-org/llama.cpp/pull/13194#issuecomment-2868343055)\n"
+      "llama_context: n_ctx         = 4096\n"
+      "llama_kv_cache_unified_iswa: creating non-SWA KV cache, size = 4096 cells\n");
+  REQUIRE(swa.ok());
+  CHECK(swa->settings == std::vector<std::pair<std::string, std::string>>{{"swaf", "1"}, {"seq", "4096"}});
 }
 
 TEST_CASE("check-log: llama.cpp on two GPUs, each device's buffers", "[calibration][checklog][llamacpp]") {
