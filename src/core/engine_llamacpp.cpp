@@ -317,13 +317,21 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
                      c.vision.kind == VisionKind::None && !metal && b.offloaded == n_layer_all + 1;
   const i64 n = std::min(m.n_ctx, m.n_ubatch);
   b.compute_tokens = n;
+  // The outputs the worst-case graph is reserved with: llama_context::sched_reserve,
+  // n_outputs_pp = min(n_tokens, cparams.n_outputs_max), the context parameter's default n_batch;
+  // llama-server (PR #23861 "llama: limit max outputs of llama_context", 2026-05-29, and its
+  // speculative fix: server_n_outputs_max = min(n_batch, n_parallel · (1 + the draft's n_max)))
+  // sets it to its slots, no draft model here.
+  const i64 n_outputs = w.llamacpp_caller == LlamaCppCaller::Server ? std::min(n, m.n_seq) : n;
+  b.compute_outputs = n_outputs;
   if (graph && n % 64 == 0) {
     const i64 n_kv = m.caches.front().cells, d = c.d_model;
     const Checked mask = Checked(n_kv) * n * 4;
-    const Checked host = Checked(n) * 4 * 3 + Checked(n) * d * 4 + mask;
-    // The output device at the head: lm_head's input (the final norm's product with its weight)
-    // and the logits, every other tensor freed (the checked start-up: 304.00 MiB).
-    const Checked out = Checked(n) * c.vocab * 4 + Checked(n) * d * 4;
+    const Checked host = Checked(n) * 4 * 2 + Checked(n_outputs) * 4 + Checked(n) * d * 4 + mask;
+    // The output device at the head: lm_head's input (the final norm's product with its weight,
+    // its rows the outputs' once ggml_get_rows has picked them) and the logits, every other tensor
+    // freed (the checked start-up, a library caller: 304.00 MiB).
+    const Checked out = Checked(n_outputs) * c.vocab * 4 + Checked(n_outputs) * d * 4;
     // No layer can beat it when every tensor of one layer, with the device's copies of the inputs
     // (embeddings, positions, the mask and its f16 cast for flash attention), stays below it.
     const i64 hd = c.head_dim, H = c.n_heads, K = c.n_kv_heads;

@@ -82,7 +82,8 @@ struct LlamaCppBuffers {
   // The compute buffers ("<name> compute buffer size"), where they are modelled: the output layer's
   // device and the host (the CPU backend's graph inputs, in output_buffer's buffer type). 0: not
   // modelled (a device's layer peak, which the graph allocator sets, is not followed).
-  i64 compute_tokens = 0;       // n_tokens of the reserved graph: min(n_ctx, n_ubatch), every one an output
+  i64 compute_tokens = 0;       // n_tokens of the reserved graph: min(n_ctx, n_ubatch)
+  i64 compute_outputs = 0;      // its outputs: every token for a library caller, one a slot for llama-server
   i64 output_compute_bytes = 0; // the output device: logits n × n_vocab f32 and lm_head's input n × n_embd f32
   i64 host_compute_bytes = 0;   // token ids, positions, output ids (int32), token embeddings n × n_embd f32, each KQ mask
   i64 gpu_model_bytes() const;  // over the devices

@@ -153,6 +153,7 @@ json estimate_object(const ModelConfig& cfg, const Workload& w, const Estimate& 
       // The output device's compute buffer where its head sets the peak, and the host's (graph
       // inputs); null where not modelled (a layer's peak, which ggml_gallocr sets).
       out["engine"]["compute_tokens"] = d.compute_tokens;
+      out["engine"]["compute_outputs"] = d.compute_outputs;
       if (d.output_compute_bytes > 0) out["engine"]["compute_buffer_bytes"] = d.output_compute_bytes;
       else out["engine"]["compute_buffer_bytes"] = nullptr;
       if (d.host_compute_bytes > 0) out["engine"]["host_compute_buffer_bytes"] = d.host_compute_bytes;

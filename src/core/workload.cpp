@@ -309,6 +309,12 @@ std::vector<WorkloadField> build_fields() {
       bool_field<W>(spec("swaf", "--swa-full", "llama.cpp full SWA cache",
                          "llama.cpp --swa-full: sliding-window layers keep n_ctx cells", Inference),
                     AT(swa_full)),
+      enum_field<W>(spec("lcc", "--llamacpp-caller", "llama.cpp caller",
+                         "who creates llama.cpp's context: server (llama-server, which since PR #23861 reserves the "
+                         "logits of its slots only) or library (a program that leaves n_outputs_max at n_batch: "
+                         "Ollama's runner, llama-cli, bindings, and llama-server before that PR of May 2026)",
+                         Inference),
+                    kLlamaCppCallerNames, AT(llamacpp_caller)),
       tensor_split_row(spec("ts", "--tensor-split", "llama.cpp tensor split",
                             "llama.cpp -ts: each device's share of the layers, one per pipeline stage (pp); empty = by "
                             "free memory, equal on identical cards",

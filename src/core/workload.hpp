@@ -68,6 +68,10 @@ inline constexpr std::string_view kAttnImplNames[] = {"sdpa", "flash_attention_2
 // (LLM_CLASS); engine/arg_utils.py get_batch_defaults gives each its own batched-token default.
 enum class VllmEntry : std::uint8_t { Serve, Llm };
 inline constexpr std::string_view kVllmEntryNames[] = {"serve", "llm"};
+// Who creates llama.cpp's context: llama-server, or a program that leaves n_outputs_max at its
+// default (Ollama's runner, llama-cli, bindings): the logits the worst-case graph reserves.
+enum class LlamaCppCaller : std::uint8_t { Server, Library };
+inline constexpr std::string_view kLlamaCppCallerNames[] = {"server", "library"};
 // PyTorch: the generic estimate with a PyTorch process's reserve; Transformers: model.generate() as
 // torch.cuda.max_memory_allocated() measures it (engine_transformers.hpp).
 enum class Runtime : std::uint8_t { PyTorch, Vllm, LlamaCpp, Sglang, Transformers, None };  // runtime reserve profile
@@ -113,6 +117,7 @@ static_assert(std::size(kKvDtypeNames) == static_cast<size_t>(KvDtype::Q4_0) + 1
 static_assert(std::size(kLogitsModeNames) == static_cast<size_t>(LogitsMode::All) + 1);
 static_assert(std::size(kAttnImplNames) == static_cast<size_t>(AttnImpl::Eager) + 1);
 static_assert(std::size(kVllmEntryNames) == static_cast<size_t>(VllmEntry::Llm) + 1);
+static_assert(std::size(kLlamaCppCallerNames) == static_cast<size_t>(LlamaCppCaller::Library) + 1);
 static_assert(std::size(kRuntimeNames) == static_cast<size_t>(Runtime::None) + 1);
 static_assert(std::size(kComputeDtypeNames) == static_cast<size_t>(ComputeDtype::F32) + 1);
 static_assert(std::size(kOptimizerNames) == static_cast<size_t>(Optimizer::Lion) + 1);
@@ -175,6 +180,7 @@ struct Workload {
   i64 parallel = 0;              // -np: server slots; 0 = auto (4 slots sharing one unified cache)
   bool kv_unified = false;       // -kvu: one cache stream shared by the slots
   bool swa_full = false;         // --swa-full: sliding-window layers keep n_ctx cells
+  LlamaCppCaller llamacpp_caller = LlamaCppCaller::Server;  // llama-server, or a library caller (Ollama's runner)
   i64 n_gpu_layers = -1;         // -ngl: layers (and, past n_layer, the output layer) on the GPU; -1 = all
   i64 n_cpu_moe = 0;             // --n-cpu-moe: the expert tensors of the first N layers stay on the CPU
   std::vector<double> tensor_split;  // -ts: each device's share of the layers (a device per pipeline stage); empty = by free memory

@@ -293,7 +293,8 @@ TEST_CASE("llama.cpp: layers over several devices, --tensor-split", "[calibratio
   // Qwen2.5-7B (28 layers + the output layer = 29 to place) on two cards. Without a split,
   // llama.cpp shares by free memory, equal on identical idle cards: split points 0.5 and 1, so
   // layers 0…14 (14/29 < 0.5) on CUDA0 and 15…27 with the output layer on CUDA1.
-  Workload w = with({{"w", "q4_k_m"}, {"seq", "4096"}, {"np", "1"}, {"kvt", "fp16"}, {"pp", "2"}, {"gpus", "2"}});
+  // A library caller (every token of the ubatch an output), as the checked one-card start-up.
+  Workload w = with({{"w", "q4_k_m"}, {"seq", "4096"}, {"np", "1"}, {"kvt", "fp16"}, {"pp", "2"}, {"gpus", "2"}, {"lcc", "library"}});
   w.runtime = Runtime::LlamaCpp;
   const auto e = estimate(preset("qwen2.5-7b").config, w);
   REQUIRE(e.ok());
@@ -330,6 +331,17 @@ TEST_CASE("llama.cpp: layers over several devices, --tensor-split", "[calibratio
   CHECK(lines[4] == "llama_context:  CUDA_Host compute buffer size =    15.01 MiB");
   const auto notes = llamacpp_buffer_notes(d, ByteUnit::GiB);
   CHECK(notes.back() == "compute buffers of CUDA0: not modelled (ggml's graph allocator sets a layer's peak; the temporaries stand for them)");
+  // llama-server (PR #23861) reserves one slot's logits: CUDA1's buffer is then a layer's peak too,
+  // and the host's inputs hold one output id (15.01 MiB less 511 × 4 B).
+  Workload server = w;
+  server.llamacpp_caller = LlamaCppCaller::Server;
+  const auto sv = estimate(preset("qwen2.5-7b").config, server);
+  REQUIRE(sv.ok());
+  CHECK(sv->llamacpp_devices->compute_outputs == 1);
+  CHECK(sv->llamacpp_devices->output_compute_bytes == 0);
+  CHECK(sv->llamacpp_devices->host_compute_bytes == d.host_compute_bytes - 511 * 4);
+  CHECK(llamacpp_buffer_notes(*sv->llamacpp_devices, ByteUnit::GiB).back() ==
+        "compute buffers of CUDA0, CUDA1: not modelled (ggml's graph allocator sets a layer's peak; the temporaries stand for them)");
 
   // -ts 3,1: split points 0.75 and 1: layers 0…21 (21/29 < 0.75 ≤ 22/29) on CUDA0.
   REQUIRE_FALSE(find_field("ts")->set(w, "3,1").has_value());
