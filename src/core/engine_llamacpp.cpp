@@ -231,7 +231,10 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
   for (float& x : splits) x = (split_sum += x);
   for (float& x : splits) x /= split_sum;
   b.splits = splits;
-  const i64 i_gpu_start = std::max<i64>(n_layer_all + 1 - b.ngl, 0);
+  // ref: load_tensors: i_gpu_start = n_layer_all + 1 − ngl since PR #18148 (the output layer
+  // first), n_layer − ngl before it; act_gpu_layers = min(ngl, n_layer + 1) in both.
+  b.output_first = w.llamacpp_offload == LlamaCppOffload::OutputFirst;
+  const i64 i_gpu_start = std::max<i64>(n_layer_all + (b.output_first ? 1 : 0) - b.ngl, 0);
   const i64 act = std::min(b.ngl, n_layer_all + 1);
   // The device of layer il (il = n_layer_all: the output layer), or -1 for the CPU.
   auto device_of = [&](i64 il) -> i64 {
@@ -374,12 +377,14 @@ std::vector<std::string> llamacpp_buffer_log(const LlamaCppBuffers& b) {
   char buf[160];
   auto mib = [](i64 v) { return static_cast<double>(v) / 1048576.0; };
   // ref: llama_model_base::load_tensors's LLAMA_LOG_INFO lines (it counts min(ngl, n_layer_all)
-  // layers, the output layer first, whatever the split).
+  // layers, the output layer first, whatever the split); before PR #18148 the repeating layers
+  // came first, min(ngl, n_layer) of them, and the output layer's line only for ngl > n_layer.
   const i64 n_gpu = std::min(b.ngl, b.n_layer);
-  if (n_gpu > 0) out.emplace_back("load_tensors: offloading output layer to GPU");
+  if (b.output_first && n_gpu > 0) out.emplace_back("load_tensors: offloading output layer to GPU");
   std::snprintf(buf, sizeof buf, "load_tensors: offloading %lld repeating layers to GPU",
-                static_cast<long long>(n_gpu > 0 ? n_gpu - 1 : n_gpu));
+                static_cast<long long>(b.output_first && n_gpu > 0 ? n_gpu - 1 : n_gpu));
   out.emplace_back(buf);
+  if (!b.output_first && b.ngl > b.n_layer) out.emplace_back("load_tensors: offloading output layer to GPU");
   std::snprintf(buf, sizeof buf, "load_tensors: offloaded %lld/%lld layers to GPU", static_cast<long long>(b.offloaded),
                 static_cast<long long>(b.n_layer + 1));
   out.emplace_back(buf);

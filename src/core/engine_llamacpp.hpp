@@ -52,7 +52,8 @@ struct LlamaCppMemory {
 
 // Where llama.cpp puts the weights and the cache (llama_model_base::load_tensors, b10573): of
 // the n_layer_all repeating layers (the trunk and the nextn layers the GGUF keeps) and the output
-// layer, the last ngl go to the GPUs (i_gpu_start = n_layer_all + 1 − ngl); each of those goes to
+// layer, the last ngl go to the GPUs (i_gpu_start = n_layer_all + 1 − ngl; n_layer_all − ngl in
+// builds before PR #18148, whose output layer then follows the blocks); each of those goes to
 // the device whose cumulative --tensor-split share first exceeds (il − i_gpu_start) / ngl; the
 // token embedding always stays on the CPU (read through mmap: "CPU_Mapped"); a tied head is
 // token_embd duplicated on the output layer's device; --n-cpu-moe keeps the first N layers'
@@ -68,6 +69,7 @@ struct LlamaCppBuffers {
   i64 n_layer = 0;              // n_layer_all: repeating layers, nextn layers included
   i64 ngl = 0;                  // -ngl as llama.cpp reads it (-1: n_layer_all + 1)
   i64 offloaded = 0;            // of n_layer + 1 (the output layer counts)
+  bool output_first = true;     // -ngl's order (--llamacpp-offload): the output layer first (PR #18148) or last
   bool output_on_gpu = false;
   bool even_split = true;       // no --tensor-split: shares by free memory, taken as equal on identical cards
   std::vector<float> splits;    // cumulative normalized shares, llama.cpp's split points (float, as it computes them)

@@ -103,6 +103,10 @@ struct Reader {
   int vllm = 0, llamacpp = 0, sglang = 0;  // recognised lines per engine
   int devices = 0;                         // llama.cpp's "using device" lines
   int kv_caches = 0;                       // llama.cpp's iswa or dsa "creating" lines so far
+  bool size_line_read = false;             // llama.cpp's first cache size line
+  bool offload_order_read = false;         // llama.cpp's first "offloading" line
+  bool llamacpp_2025 = false;              // a llama.cpp build of 2025 or before, by its lines
+  static constexpr size_t kMaxKvLines = 64;
   bool swa_pool = false;                   // SGLang's hybrid pool: two "KV Cache is allocated" lines
   int pool_lines = 0;                      // of them so far
   int megatron = 0;                        // Megatron-LM's lines
@@ -124,6 +128,8 @@ struct Reader {
       if (k == key) return true;
     return false;
   }
+  // llama.cpp's cache type as printed ("f16", "q8_0") as --kv-dtype's name.
+  void cache_type(std::string_view type) { set("kvt", type == "f16" ? "fp16" : type == "f32" ? "fp32" : std::string(type)); }
   void figure(const std::string& key, double value, std::string_view line) {
     if (log.find(key)) return;  // the first occurrence: rank 0
     log.figures.push_back({key, value, std::string(trim(line))});
@@ -397,13 +403,12 @@ struct Reader {
         }
       if (l.find(", enforce_eager=True,") != std::string_view::npos) set("ee", "1");
       else if (l.find(", enforce_eager=False,") != std::string_view::npos) set("ee", "0");
-    }
-    if (l.find(" LLM engine (v") != std::string_view::npos)
-      if (const size_t at = l.find(", quantization="); at != std::string_view::npos) {
-        std::string_view q = l.substr(at + 15);
+      if (const size_t q_at = l.find(", quantization="); q_at != std::string_view::npos) {
+        std::string_view q = l.substr(q_at + 15);
         q = q.substr(0, std::min(q.find(','), size_t{32}));
         quantization(q);  // over --dtype float32's "w"; the "Selected" line, later, overrides it
       }
+    }
     std::string text;
     if (auto v = version_after(l, "vLLM API server version ")) {
       log.version = *v, ++vllm;
@@ -481,44 +486,82 @@ struct Reader {
         if (auto b = leading_number(l.substr(comma + 2))) figure("budget_bytes", *b * kGiBd, l);
     }
     // ---- llama.cpp ----
-    if (l.find("llama_kv_cache_iswa: creating") != std::string_view::npos || l.find("llama_kv_cache_dsa: creating") != std::string_view::npos)
+    // Its cache classes by build: llama_kv_cache(_iswa, _dsa) since late 2025;
+    // llama_kv_cache_unified(_iswa) from about b5100 to b6700; before, llama_kv_cache_init (its
+    // "init:" in some builds) with one cache for every layer, summed as "KV self size".
+    if (l.find("_iswa: creating") != std::string_view::npos || l.find("llama_kv_cache_dsa: creating") != std::string_view::npos)
       ++kv_caches;
     // "llama_kv_cache_iswa: using full-size SWA cache (ref: …)" (or _unified_iswa in mid-2025 builds): --swa-full.
     if (l.find("_iswa: using full-size SWA cache") != std::string_view::npos) set("swaf", "1");
     // "llama_kv_cache:      CUDA1 KV buffer size =  1152.00 MiB": per cache (counted by the iswa
-    // lines before it) and device.
-    // (Builds of mid-2025 print the same line as "llama_kv_cache_unified:".)
-    const size_t unified = l.find("llama_kv_cache_unified:");
-    const size_t tag = unified != std::string_view::npos ? unified : l.find("llama_kv_cache:");
-    const size_t tag_end = tag + (unified != std::string_view::npos ? 23 : 15);
-    if (const size_t at = l.find(" KV buffer size = "); tag != std::string_view::npos && at != std::string_view::npos && at > tag_end) {
-      const std::string_view name = trim(l.substr(tag_end, at - tag_end));
-      if (auto v = leading_number(l.substr(at + 18)); v && !name.empty() && name.size() <= 32)
-        figure("kv_buffer:" + std::to_string(kv_caches) + ":" + std::string(name), *v * kMiBd, l);
-    }
-    for (std::string_view marker : {"llama_kv_cache_iswa: creating", "llama_kv_cache_dsa: creating", "llama_kv_cache: size =",
-                                    "llama_memory_recurrent: size ="})
+    // lines before it) and device, under each build's class name.
+    if (const size_t at = l.find(" KV buffer size = "); at != std::string_view::npos)
+      for (std::string_view tag : {"llama_kv_cache_unified:", "llama_kv_cache_init:", "llama_kv_cache:", "init:"})
+        if (const size_t t = l.find(tag); t != std::string_view::npos && t + tag.size() < at) {
+          const std::string_view name = trim(l.substr(t + tag.size(), at - t - tag.size()));
+          if (auto v = leading_number(l.substr(at + 18)); v && !name.empty() && name.size() <= 32)
+            figure("kv_buffer:" + std::to_string(kv_caches) + ":" + std::string(name), *v * kMiBd, l);
+          break;
+        }
+    for (std::string_view marker : {"llama_kv_cache_iswa: creating", "llama_kv_cache_unified_iswa: creating",
+                                    "llama_kv_cache_dsa: creating", "llama_kv_cache: size =", "llama_kv_cache_unified: size =",
+                                    "KV self size", "llama_memory_recurrent: size ="})
       if (const size_t at = l.find(marker); at != std::string_view::npos) {
-        log.kv_lines.emplace_back(trim(l.substr(at)));
+        if (log.kv_lines.size() < kMaxKvLines) log.kv_lines.emplace_back(trim(l.substr(at)));
         ++llamacpp;
+        llamacpp_2025 |= marker.find("unified") != std::string_view::npos || marker == "KV self size";
+        // The builds before the SWA cache (PR #13194) kept every layer's n_ctx cells in one
+        // cache: what --swa-full keeps, in two.
+        if (marker == "KV self size") set("swaf", "1");
+        // "(  8192 cells,  32 layers,  4/4 seqs)" of the first cache: n_ctx, the slots and the
+        // streams (n_seq_max / 1 unified, n_seq_max / n_seq_max not) where no llama_context line
+        // said them (a log quoting its size lines alone).
+        if (marker.find(": size =") != std::string_view::npos && marker != "llama_memory_recurrent: size =" && !size_line_read) {
+          size_line_read = true;
+          const std::optional<double> cells = after(l, "(");
+          const size_t seqs_at = l.find(" layers, ");
+          const std::optional<double> a = seqs_at == std::string_view::npos ? std::nullopt : leading_number(l.substr(seqs_at + 9));
+          const size_t slash = seqs_at == std::string_view::npos ? std::string_view::npos : l.find('/', seqs_at);
+          const size_t close = seqs_at == std::string_view::npos ? std::string_view::npos : l.find(')', seqs_at);
+          std::optional<double> b;
+          if (slash != std::string_view::npos && slash < close) b = leading_number(trim(l.substr(slash + 1)));
+          if (cells && a && *cells >= 1 && *a >= 1 && *a <= 1 << 20 && (!b || (*b >= 1 && *b <= *a))) {
+            const double streams = b ? *b : 1;  // "1 seqs" (mid-2025): one stream
+            if (!has_setting("np")) set("np", whole(*a));
+            if (!has_setting("kvu") && *a > 1) set("kvu", streams == 1 ? "1" : "0");
+            if (!has_setting("seq") && *cells * streams <= 1e12) set("seq", whole(*cells * streams));
+          }
+        }
       }
     // The cache's type from its size line, in any build's wording ("llama_kv_cache: size = …",
-    // "llama_kv_cache_unified: size = …", "… KV self size = …"): "K (f16)".
-    if (l.find("llama_kv_cache") != std::string_view::npos && l.find(" size = ") != std::string_view::npos &&
+    // "llama_kv_cache_unified: size = …", "… KV self size = …"): "K (f16)"; or from
+    // llama_kv_cache_init's "kv_size = 4096, offload = 1, type_k = 'f16', …".
+    if (((l.find("llama_kv_cache") != std::string_view::npos && l.find(" size = ") != std::string_view::npos) ||
+         l.find("KV self size") != std::string_view::npos) &&
         l.find(" buffer size = ") == std::string_view::npos)
-      if (const size_t k = l.find("K ("); k != std::string_view::npos && !has_setting("kvt")) {
-        const std::string_view type = l.substr(k + 3, l.find(')', k) - (k + 3));
-        set("kvt", type == "f16" ? "fp16" : type == "f32" ? "fp32" : std::string(type));
+      if (const size_t k = l.find("K ("); k != std::string_view::npos && !has_setting("kvt"))
+        cache_type(l.substr(k + 3, std::min<size_t>(l.find(')', k), k + 16) - (k + 3)));
+    if (l.find("kv_size = ") != std::string_view::npos)
+      if (const size_t k = l.find("type_k = '"); k != std::string_view::npos && !has_setting("kvt")) {
+        cache_type(l.substr(k + 10, std::min<size_t>(l.find('\'', k + 10), k + 24) - (k + 10)));
+        set("swaf", "1");  // llama_kv_cache_init: one cache for every layer, before PR #13194
       }
-    if (auto v = setting(l, "llama_context:", "n_ctx")) {
+    // The context's settings, printed by llama_context (2025 on), llama_init_from_model (early
+    // 2025) or llama_new_context_with_model (2024).
+    auto context = [&](std::string_view key) -> std::optional<std::string_view> {
+      for (std::string_view p : {"llama_context:", "llama_init_from_model:", "llama_new_context_with_model:"})
+        if (auto v = setting(l, p, key)) return v;
+      return std::nullopt;
+    };
+    if (auto v = context("n_ctx")) {
       if (auto n = leading_number(*v)) set("seq", whole(*n)), ++llamacpp;
     }
-    if (auto v = setting(l, "llama_context:", "n_ubatch"))
+    if (auto v = context("n_ubatch"))
       if (auto n = leading_number(*v)) set("ub", whole(*n));
-    if (auto v = setting(l, "llama_context:", "n_seq_max"))
+    if (auto v = context("n_seq_max"))
       if (auto n = leading_number(*v)) set("np", whole(*n));
-    if (auto v = setting(l, "llama_context:", "kv_unified")) set("kvu", *v == "true" ? "1" : "0");
-    if (auto v = setting(l, "llama_context:", "flash_attn"))
+    if (auto v = context("kv_unified")) set("kvu", *v == "true" ? "1" : "0");
+    if (auto v = context("flash_attn"))
       set("flash", *v == "disabled" || *v == "0" || *v == "false" ? "0" : "1");
     if (auto v = setting(l, "print_info:", "general.name")) log.model = std::string(*v);
     // print_info: file type = Q4_K - Medium (llama_model_ftype_name) → the weights format.
@@ -534,6 +577,15 @@ struct Reader {
     }
     if (const size_t at = l.find("load_tensors: offloaded "); at != std::string_view::npos)
       if (auto n = leading_number(l.substr(at + 24))) set("ngl", whole(*n)), ++llamacpp;
+    // -ngl's order (load_tensors' LLAMA_LOG_INFO): builds since PR #18148 print the output
+    // layer's line first; earlier ones the repeating layers' first and the output layer's only
+    // past n_layer.
+    if (!offload_order_read && l.find("load_tensors: offloading ") != std::string_view::npos) {
+      offload_order_read = true;
+      const bool output_first = l.find("load_tensors: offloading output layer") != std::string_view::npos;
+      set("lco", output_first ? "output-first" : "blocks-first");
+      llamacpp_2025 |= !output_first;
+    }
     // "load_tensors:        CUDA1 model buffer size =  3105.20 MiB": one figure per buffer, by name.
     if (const size_t at = l.find(" model buffer size = "); at != std::string_view::npos && l.find("load_tensors:") != std::string_view::npos) {
       const size_t lt = l.find("load_tensors:");
@@ -692,6 +744,9 @@ Result<EngineLog> parse_engine_log(std::string_view text) {
   if (r.log.engine != LogEngine::Vllm) {  // the vLLM keys read from another engine's log would be noise
     std::erase_if(r.log.settings, [](const auto& s) { return s.first == "util" || s.first == "mbt" || s.first == "mns"; });
   }
+  // A llama.cpp build of 2025 (its class names, or -ngl's blocks-first order) predates PR #23861
+  // (May 2026): every caller, llama-server too, reserved the whole ubatch's outputs.
+  if (r.log.engine == LogEngine::LlamaCpp && r.llamacpp_2025 && !r.has_setting("lcc")) r.set("lcc", "library");
   return std::move(r.log);
 }
 
@@ -858,6 +913,11 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
   w.runtime = log.engine == LogEngine::Vllm ? Runtime::Vllm : log.engine == LogEngine::SGLang ? Runtime::Sglang : Runtime::LlamaCpp;
   if (log.seq_is_model_max && std::none_of(log.settings.begin(), log.settings.end(), [](const auto& s) { return s.first == "seq"; }))
     w.seq = cfg.max_positions;
+  // A llama.cpp log that names no cache type ran llama.cpp's default, f16 (common/arg.cpp -ctk,
+  // -ctv), where the caller left --kv-dtype at llmsize's default: the same bytes, the log's name.
+  if (log.engine == LogEngine::LlamaCpp && w.kv_dtype == KvDtype::BF16 &&
+      std::none_of(log.settings.begin(), log.settings.end(), [](const auto& s) { return s.first == "kvt"; }))
+    w.kv_dtype = KvDtype::F16;
   if (w.tp * w.pp > w.gpus) w.gpus = w.tp * w.pp;
   // vLLM prints the GPU's total: pick the catalog card CUDA reports it for, if the chosen one differs.
   if (const LogFigure* total = log.find("total_bytes"); total && log.engine == LogEngine::Vllm) {
@@ -1012,7 +1072,18 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
       out.notes.push_back(issue_row("log", Str::log_note_hybrid));
   } else {
     if (!e->llamacpp) return e->notes.empty() ? issue_row("rt", Str::log_not_available, "llama.cpp") : e->notes.front();
-    out.lines = llamacpp_log(*e->llamacpp, w.kv_dtype, e->llamacpp_devices ? &*e->llamacpp_devices : nullptr);
+    // A build before the SWA cache (its "KV self size" line) kept one cache of n_ctx cells for
+    // every layer: --swa-full's two caches (read from that line) as one.
+    const bool one_cache = std::any_of(log.kv_lines.begin(), log.kv_lines.end(), [](const std::string& l) { return l.rfind("KV self size", 0) == 0; });
+    LlamaCppMemory mem = *e->llamacpp;
+    if (one_cache && mem.iswa && mem.caches.size() == 2 && mem.caches[0].cells == mem.caches[1].cells) {
+      LlamaCppCache all = mem.caches[0];
+      all.layers += mem.caches[1].layers, all.k_bytes += mem.caches[1].k_bytes, all.v_bytes += mem.caches[1].v_bytes;
+      mem.caches = {all};
+      mem.iswa = false;
+      for (int& c : mem.layer_cache) c = c >= 0 ? 0 : c;
+    }
+    out.lines = llamacpp_log(mem, w.kv_dtype, e->llamacpp_devices ? &*e->llamacpp_devices : nullptr);
     if (e->llamacpp_devices) {  // the model buffers: the weights as the file stores them, split by device
       const LlamaCppBuffers& d = *e->llamacpp_devices;
       std::vector<std::tuple<std::string, std::string, i64>> buffers;
@@ -1026,7 +1097,7 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
         buffers.emplace_back("compute_buffer:" + d.output_buffer, d.output_buffer + " compute buffer", d.host_compute_bytes);
       // Each cache's buffer per device, as our lines give them: "kv_buffer:<cache>:<name>", the
       // cache counted as the parser does (0 without an SWA cache, else 1 and 2 as created).
-      const bool two = e->llamacpp->iswa || e->llamacpp->dsa;
+      const bool two = mem.iswa || mem.dsa;
       int cache = two ? 0 : -1;
       for (const std::string& l : out.lines) {
         if (l.find("llama_kv_cache_iswa: creating") == 0 || l.find("llama_kv_cache_dsa: creating") == 0) ++cache;
@@ -1036,13 +1107,25 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
         if (auto v = after(l, "KV buffer size = "))
           buffers.emplace_back("kv_buffer:" + std::to_string(std::max(cache, 0)) + ":" + name,
                                name + " KV buffer" +
-                                   (e->llamacpp->iswa  ? cache == 1 ? " (non-SWA)" : " (SWA)"
-                                    : e->llamacpp->dsa ? cache == 1 ? " (MLA)" : " (indexer keys)"
+                                   (mem.iswa  ? cache == 1 ? " (non-SWA)" : " (SWA)"
+                                    : mem.dsa ? cache == 1 ? " (MLA)" : " (indexer keys)"
                                                        : ""),
                                static_cast<i64>(std::llround(*v * kMiBd)));
       }
+      // llama.cpp names its Metal device "Metal" (2025) or "MTL0" (2026): the log's name as ours.
+      std::vector<LogFigure> figures = log.figures;
+      const bool metal = std::any_of(d.devices.begin(), d.devices.end(), [](const LlamaCppDevice& dv) { return dv.name == "Metal"; });
+      for (LogFigure& f : figures)
+        for (std::string_view mtl : {":MTL0", ":MTL0_Mapped"})
+          if (metal && f.key.size() > mtl.size() && f.key.compare(f.key.size() - mtl.size(), mtl.size(), mtl) == 0)
+            f.key = f.key.substr(0, f.key.size() - mtl.size()) + ":Metal" + std::string(mtl.substr(5));
+      const auto logged = [&](std::string_view key) -> const LogFigure* {
+        for (const LogFigure& f : figures)
+          if (f.key == key) return &f;
+        return nullptr;
+      };
       for (const auto& [key, label, ours] : buffers) {
-        const LogFigure* f = log.find(key);
+        const LogFigure* f = logged(key);
         if (!f) continue;
         LogCheckRow row{key, label, std::nullopt, {}, "", "", f->value, static_cast<double>(ours), 0, false};  // llama.cpp's words
         row.logged = fixed(f->value / kMiBd, 2) + " MiB";
@@ -1055,17 +1138,23 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
       // CUDA card, more devices than --pp): named, not dropped.
       // The log's compute buffers llmsize does not model (a layer's peak): named.
       std::string unmodelled;
-      for (const LogFigure& f : log.figures)
+      for (const LogFigure& f : figures)
         if (f.key.rfind("compute_buffer:", 0) == 0 &&
             std::none_of(buffers.begin(), buffers.end(), [&](const auto& b) { return std::get<0>(b) == f.key; }))
-          unmodelled += (unmodelled.empty() ? "" : ", ") + f.key.substr(15);
+          unmodelled += (unmodelled.empty() ? "" : ", ") + log.figures[static_cast<size_t>(&f - figures.data())].key.substr(15);
       if (!unmodelled.empty()) out.notes.push_back(issue_row("log", Str::log_note_compute, unmodelled));
       std::vector<std::string> unmatched;
-      for (const LogFigure& f : log.figures) {
+      std::string mapped;
+      for (const LogFigure& f : figures) {
         if (f.key.rfind("model_buffer:", 0) != 0 && f.key.rfind("kv_buffer:", 0) != 0) continue;
         const bool ours = std::any_of(buffers.begin(), buffers.end(), [&](const auto& b) { return std::get<0>(b) == f.key; });
         const std::string device = f.key.substr(f.key.rfind(':') + 1);
         if (device.rfind("CPU", 0) == 0) continue;  // host buffers: the CPU span is said in the notes of the estimate
+        // Metal's mapped model buffers (one per split file) span the file: named in a note of their own.
+        if (metal && device == "Metal_Mapped" && !ours) {
+          if (mapped.empty()) mapped = log.figures[static_cast<size_t>(&f - figures.data())].key.substr(13);  // as the log names it
+          continue;
+        }
         if (!ours && std::find(unmatched.begin(), unmatched.end(), device) == unmatched.end()) unmatched.push_back(device);
       }
       if (!unmatched.empty()) {
@@ -1075,6 +1164,7 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
         for (const std::string& u : unmatched) theirs += (theirs.empty() ? "" : ", ") + u;
         out.notes.push_back(issue_row("log", Str::log_note_devices, theirs, ours));
       }
+      if (!mapped.empty()) out.notes.push_back(issue_row("log", Str::log_note_mapped, mapped));
       const auto load = llamacpp_buffer_log(d);
       out.lines.insert(out.lines.begin(), load.begin(), load.end());
     }
@@ -1085,6 +1175,38 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
       for (std::string_view marker : {"llama_kv_cache_iswa: creating", "llama_kv_cache_dsa: creating", "llama_kv_cache: size =",
                                       "llama_memory_recurrent: size ="})
         if (l.find(marker) == 0) ours_kv.push_back(l);
+    // A build before the SWA cache sums its one cache as "KV self size" (llama_context's
+    // LLAMA_LOG_INFO "%s: KV self size  = %7.2f MiB, K (%s): %7.2f MiB, V (%s): %7.2f MiB").
+    if (one_cache && !mem.caches.empty()) {
+      i64 k = 0, v = 0;
+      for (const LlamaCppCache& c : mem.caches) k += c.k_bytes, v += c.v_bytes;
+      const char* type = llamacpp_cache_type(w.kv_dtype);
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "KV self size  = %7.2f MiB, K (%s): %7.2f MiB, V (%s): %7.2f MiB", static_cast<double>(k + v) / kMiBd,
+                    type ? type : "?", static_cast<double>(k) / kMiBd, type ? type : "?", static_cast<double>(v) / kMiBd);
+      ours_kv = {buf};
+    }
+    // The same line in another build's wording: the class names of mid-2025
+    // (llama_kv_cache_unified[_iswa]), other padding, "1 seqs" without the streams.
+    const auto canonical = [](std::string_view s, bool streams) {
+      std::string o;
+      for (std::string_view from : {"llama_kv_cache_unified_iswa:", "llama_kv_cache_unified:"})
+        if (s.rfind(from, 0) == 0) {
+          o = from == "llama_kv_cache_unified:" ? "llama_kv_cache:" : "llama_kv_cache_iswa:";
+          s.remove_prefix(from.size());
+        }
+      for (size_t i = 0; i < s.size(); ++i) {
+        const char c = s[i];
+        if (c == ' ' && (o.empty() || o.back() == ' ' || o.back() == '(' || o.back() == '/')) continue;
+        if (!streams && c == '/') {  // " 1/1 seqs" → " 1 seqs"
+          while (i + 1 < s.size() && (s[i + 1] == ' ' || digit(s[i + 1]))) ++i;
+          o += ' ';
+          continue;
+        }
+        o += c;
+      }
+      return o;
+    };
     for (size_t i = 0; i < log.kv_lines.size(); ++i) {
       LogCheckRow row;
       row.key = "kv_line_" + std::to_string(i);
@@ -1093,8 +1215,14 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
       row.label = row.label_in(Lang::En);
       row.logged = log.kv_lines[i];
       row.ours = i < ours_kv.size() ? ours_kv[i] : std::string("(none)");
-      row.same_text = row.logged == row.ours;
-      const auto size = [](const std::string& s) { return after(s, "size = ").value_or(0) * kMiBd; };
+      const bool streams = row.logged.find('/') != std::string::npos;
+      row.same_text = canonical(row.logged, streams) == canonical(row.ours, streams);
+      const auto size = [](const std::string& s) {
+        const size_t at = s.find("size ");
+        if (at == std::string::npos) return 0.0;
+        const size_t eq = s.find('=', at);
+        return eq == std::string::npos ? 0.0 : leading_number(std::string_view(s).substr(eq + 1)).value_or(0) * kMiBd;
+      };
       row.logged_value = size(row.logged);
       row.ours_value = size(row.ours);
       row.rel_diff = row.logged_value != 0 ? row.ours_value / row.logged_value - 1.0 : 0;

@@ -315,6 +315,13 @@ std::vector<WorkloadField> build_fields() {
                          "Ollama's runner, llama-cli, bindings, and llama-server before that PR of May 2026)",
                          Inference),
                     kLlamaCppCallerNames, AT(llamacpp_caller)),
+      enum_field<W>(spec("lco", "--llamacpp-offload", "llama.cpp offload order",
+                         "the order of llama.cpp's -ngl: output-first (the output layer, then the last ngl - 1 "
+                         "repeating layers: builds since PR #18148 of December 2025) or blocks-first (the last ngl "
+                         "repeating layers, the output layer only past n_layer: earlier builds and the apps that "
+                         "ship them)",
+                         Inference),
+                    kLlamaCppOffloadNames, AT(llamacpp_offload)),
       tensor_split_row(spec("ts", "--tensor-split", "llama.cpp tensor split",
                             "llama.cpp -ts: each device's share of the layers, one per pipeline stage (pp); empty = by "
                             "free memory, equal on identical cards",

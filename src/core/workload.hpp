@@ -72,6 +72,11 @@ inline constexpr std::string_view kVllmEntryNames[] = {"serve", "llm"};
 // default (Ollama's runner, llama-cli, bindings): the logits the worst-case graph reserves.
 enum class LlamaCppCaller : std::uint8_t { Server, Library };
 inline constexpr std::string_view kLlamaCppCallerNames[] = {"server", "library"};
+// The order in which llama.cpp's -ngl offloads (llama_model::load_tensors): the output layer
+// first, then the last ngl − 1 repeating layers (PR #18148, merged 2025-12-17), or, before it,
+// the last ngl repeating layers first and the output layer only past n_layer.
+enum class LlamaCppOffload : std::uint8_t { OutputFirst, BlocksFirst };
+inline constexpr std::string_view kLlamaCppOffloadNames[] = {"output-first", "blocks-first"};
 // PyTorch: the generic estimate with a PyTorch process's reserve; Transformers: model.generate() as
 // torch.cuda.max_memory_allocated() measures it (engine_transformers.hpp).
 enum class Runtime : std::uint8_t { PyTorch, Vllm, LlamaCpp, Sglang, Transformers, None };  // runtime reserve profile
@@ -118,6 +123,7 @@ static_assert(std::size(kLogitsModeNames) == static_cast<size_t>(LogitsMode::All
 static_assert(std::size(kAttnImplNames) == static_cast<size_t>(AttnImpl::Eager) + 1);
 static_assert(std::size(kVllmEntryNames) == static_cast<size_t>(VllmEntry::Llm) + 1);
 static_assert(std::size(kLlamaCppCallerNames) == static_cast<size_t>(LlamaCppCaller::Library) + 1);
+static_assert(std::size(kLlamaCppOffloadNames) == static_cast<size_t>(LlamaCppOffload::BlocksFirst) + 1);
 static_assert(std::size(kRuntimeNames) == static_cast<size_t>(Runtime::None) + 1);
 static_assert(std::size(kComputeDtypeNames) == static_cast<size_t>(ComputeDtype::F32) + 1);
 static_assert(std::size(kOptimizerNames) == static_cast<size_t>(Optimizer::Lion) + 1);
@@ -181,6 +187,7 @@ struct Workload {
   bool kv_unified = false;       // -kvu: one cache stream shared by the slots
   bool swa_full = false;         // --swa-full: sliding-window layers keep n_ctx cells
   LlamaCppCaller llamacpp_caller = LlamaCppCaller::Server;  // llama-server, or a library caller (Ollama's runner)
+  LlamaCppOffload llamacpp_offload = LlamaCppOffload::OutputFirst;  // -ngl's order: the build's, since or before PR #18148
   i64 n_gpu_layers = -1;         // -ngl: layers (and, past n_layer, the output layer) on the GPU; -1 = all
   i64 n_cpu_moe = 0;             // --n-cpu-moe: the expert tensors of the first N layers stay on the CPU
   std::vector<double> tensor_split;  // -ts: each device's share of the layers (a device per pipeline stage); empty = by free memory

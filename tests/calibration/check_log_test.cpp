@@ -387,7 +387,8 @@ TEST_CASE("check-log: llama.cpp's 2026 lines (sched_reserve's compute buffers, a
       "llama_context: n_ctx         = 4096\n"
       "llama_kv_cache_unified_iswa: creating non-SWA KV cache, size = 4096 cells\n");
   REQUIRE(swa.ok());
-  CHECK(swa->settings == std::vector<std::pair<std::string, std::string>>{{"swaf", "1"}, {"seq", "4096"}});
+  // Its class names date it to 2025, before PR #23861: a library caller's outputs.
+  CHECK(swa->settings == std::vector<std::pair<std::string, std::string>>{{"swaf", "1"}, {"seq", "4096"}, {"lcc", "library"}});
 }
 
 TEST_CASE("check-log: llama.cpp on two GPUs, each device's buffers", "[calibration][checklog][llamacpp]") {
@@ -396,10 +397,13 @@ TEST_CASE("check-log: llama.cpp on two GPUs, each device's buffers", "[calibrati
   // -ot ".ffn_.*_exps.=CPU" is --n-cpu-moe 48.
   const EngineLog log = parsed("llamacpp-qwen3-30b-a3b-2gpu.log");
   CHECK(log.version == "b5622");
+  // Its llama_kv_cache_unified lines and -ngl's blocks-first order date it to 2025: before PR
+  // #23861, every caller (llama-cli here) reserved the whole ubatch's outputs.
+  for (const auto& [k, v] : std::vector<std::pair<std::string, std::string>>{{"lco", "blocks-first"}, {"lcc", "library"}, {"seq", "16384"}})
+    CHECK(std::count(log.settings.begin(), log.settings.end(), std::pair<std::string, std::string>{k, v}) == 1);
   Workload w;
   REQUIRE_FALSE(find_field("ts")->set(w, "9862,31518").has_value());
   w.n_cpu_moe = 48;
-  w.llamacpp_caller = LlamaCppCaller::Library;  // llama-cli, and a build before PR #23861: every token an output
   auto c = check_log(log, preset("qwen3-30b-a3b").config, w);
   INFO(join(c.issues()));
   REQUIRE(c.ok());
@@ -426,6 +430,172 @@ TEST_CASE("check-log: llama.cpp on two GPUs, each device's buffers", "[calibrati
   // The CPU line (17447.91 MiB) is the file span from the first to the last expert tensor, the
   // GPU tensors between them included: it depends on the GGUF's tensor order, so no row.
   for (const auto& r : c->rows) CHECK(r.key != "model_buffer:CPU_Mapped");
+  // Its size line, in mid-2025's wording ("1 seqs": no streams yet), is ours:
+  //   llama_kv_cache_unified: size = 1536.00 MiB ( 16384 cells,  48 layers,  1 seqs), K (f16):  768.00 MiB, V (f16):  768.00 MiB
+  CHECK(row(*c, "kv_line_0").same_text);
+  CHECK(row(*c, "kv_line_0").ours ==
+        "llama_kv_cache: size = 1536.00 MiB ( 16384 cells,  48 layers,  1/1 seqs), K (f16):  768.00 MiB, V (f16):  768.00 MiB");
+}
+
+TEST_CASE("check-log: llama.cpp builds of 2025 (their class names, -ngl's blocks-first order, one cache before the SWA cache) and Metal's names",
+          "[calibration][checklog][llamacpp]") {
+  // llamacpp-2025-07-qwen3-8b-ngl19.log and -ngl11.log: an LM Studio server log of 2025-07-22
+  // quoted in an exported Cursor chat (DeepSeek-R1-0528-Qwen3-8B Q8_0 on an RTX 3060 Ti, n_ctx
+  // 131072, -ngl 19 and, after an out-of-memory, 11). Before PR #18148 (2025-12-17) -ngl N put
+  // the last N repeating layers on the GPU and kept the output layer on the CPU:
+  //   load_tensors: offloading 19 repeating layers to GPU
+  //   load_tensors: offloaded 19/37 layers to GPU
+  //   load_tensors:        CUDA0 model buffer size =  3715.11 MiB
+  //   llama_kv_cache_unified:      CUDA0 KV buffer size =  9728.00 MiB
+  //   llama_kv_cache_unified:        CPU KV buffer size =  8704.00 MiB
+  // The output-first order (today's) would put 630.6 MiB of Q8_0 head and one block fewer there:
+  // +435.08 MiB of model and −512 MiB of KV.
+  const ModelConfig qwen3 = preset("qwen3-8b").config;
+  Workload w;
+  w.weights = WeightFormat::Q8_0;
+  REQUIRE_FALSE(find_field("gpu")->set(w, "rtx-3080").has_value());  // an 8.6 card; the buffers do not depend on it
+  for (const auto& [file, model, cuda_kv, cpu_kv] :
+       std::vector<std::tuple<std::string, std::string, std::string, std::string>>{
+           {"llamacpp-2025-07-qwen3-8b-ngl19.log", "3715.11 MiB", "9728.00 MiB", "8704.00 MiB"},
+           {"llamacpp-2025-07-qwen3-8b-ngl11.log", "2150.85 MiB", "5632.00 MiB", "12800.00 MiB"}}) {
+    INFO(file);
+    const EngineLog log = parsed(file);
+    CHECK(std::count(log.settings.begin(), log.settings.end(), std::pair<std::string, std::string>{"lco", "blocks-first"}) == 1);
+    auto c = check_log(log, qwen3, w);
+    INFO(join(c.issues()));
+    REQUIRE(c.ok());
+    CHECK(c->workload.llamacpp_offload == LlamaCppOffload::BlocksFirst);
+    CHECK(row(*c, "model_buffer:CUDA0").logged == model);
+    CHECK(row(*c, "kv_buffer:0:CUDA0").logged == cuda_kv);
+    CHECK(row(*c, "kv_buffer:0:CPU").logged == cpu_kv);
+    for (const char* key : {"model_buffer:CUDA0", "kv_buffer:0:CUDA0", "kv_buffer:0:CPU", "output_buffer_bytes", "kv_line_0"}) {
+      INFO(key);
+      CHECK(row(*c, key).same_text);
+    }
+    // The output layer on the CPU: its logits in the CPU's buffer ("CPU  output buffer size = 0.58 MiB").
+    CHECK(std::find(c->lines.begin(), c->lines.end(), "llama_context:        CPU  output buffer size =     0.58 MiB") != c->lines.end());
+    CHECK(std::find(c->lines.begin(), c->lines.end(), "load_tensors: offloading output layer to GPU") == c->lines.end());
+    // The same settings in today's order: the output layer (151,936 × 4,096 in Q8_0, 630.59 MiB)
+    // in place of one block (195.51 MiB): +435.08 MiB of model, and one layer's 512 MiB of KV less.
+    Workload today = c->workload;
+    today.llamacpp_offload = LlamaCppOffload::OutputFirst;
+    const auto then = estimate(qwen3, c->workload);
+    const auto now = estimate(qwen3, today);
+    REQUIRE(then.ok());
+    REQUIRE(now.ok());
+    REQUIRE(then->llamacpp_devices.has_value());
+    REQUIRE(now->llamacpp_devices.has_value());
+    const LlamaCppDevice& a = then->llamacpp_devices->devices.front();
+    const LlamaCppDevice& b = now->llamacpp_devices->devices.front();
+    CHECK(std::abs(static_cast<double>(b.model_bytes - a.model_bytes) / 1048576.0 - 435.08) < 0.01);
+    CHECK(a.cache_bytes - b.cache_bytes == i64{512} << 20);
+    CHECK(b.output);
+    CHECK_FALSE(a.output);
+  }
+
+  // llamacpp-b5050-gemma-3-1b-jetson.log: tqm-dev/meta-jetson-llama-cpp's README, "Run llama.cpp
+  // on yocto linux for Jetson Nano (4GB)" (llama-cli --n-gpu-layers 99, build 5050). Before the
+  // SWA cache (PR #13194, May 2025) every Gemma 3 layer kept n_ctx cells in one cache:
+  //   init: kv_size = 4096, offload = 1, type_k = 'f16', type_v = 'f16', n_layer = 26, can_shift = 1
+  //   init:      CUDA0 KV buffer size =   104.00 MiB
+  //   llama_context: KV self size  =  104.00 MiB, K (f16):   52.00 MiB, V (f16):   52.00 MiB
+  // which is --swa-full's two caches (4 + 22 layers of 4,096 cells) as one. Today's cache would
+  // hold 38 MiB (1,024 SWA cells).
+  {
+    const EngineLog log = parsed("llamacpp-b5050-gemma-3-1b-jetson.log");
+    CHECK(log.version == "b5050");
+    for (const auto& [k, v] : std::vector<std::pair<std::string, std::string>>{
+             {"kvt", "fp16"}, {"swaf", "1"}, {"lco", "blocks-first"}, {"lcc", "library"}, {"seq", "4096"}, {"flash", "0"}})
+      CHECK(std::count(log.settings.begin(), log.settings.end(), std::pair<std::string, std::string>{k, v}) == 1);
+    Workload g;
+    g.weights = WeightFormat::Q4_K_M;
+    auto c = check_log(log, preset("gemma-3-1b").config, g);
+    INFO(join(c.issues()));
+    REQUIRE(c.ok());
+    CHECK(row(*c, "kv_line_0").logged == "KV self size  =  104.00 MiB, K (f16):   52.00 MiB, V (f16):   52.00 MiB");
+    CHECK(row(*c, "kv_line_0").same_text);
+    CHECK(row(*c, "kv_buffer:0:CUDA0").same_text);
+    CHECK(row(*c, "model_buffer:CPU_Mapped").same_text);  // 306.00 MiB: token_embd, 262,144 × 1,152 in Q8_0
+    CHECK(row(*c, "output_buffer_bytes").same_text);
+    // MISS, CUDA0's model buffer: 762.49 MiB where this build printed 762.54 (−0.05 MiB, 0.007%),
+    // not traced (the file size print_info gives is 762.49 MiB too).
+    CHECK(row(*c, "model_buffer:CUDA0").ours == "762.49 MiB");
+    CHECK(row(*c, "model_buffer:CUDA0").logged == "762.54 MiB");
+  }
+
+  // llamacpp-2025-08-gpt-oss-120b-metal.log: an LM Studio server log of 2025-08-12 (gpt-oss-120b
+  // MXFP4 in two files on an M4 Max, n_ctx 4096): mid-2025's class names, LM Studio's full-size
+  // SWA cache and the Metal device of that time.
+  //   llama_kv_cache_unified_iswa: creating     SWA KV cache, size = 4096 cells
+  //   llama_kv_cache_unified:      Metal KV buffer size =   144.00 MiB
+  //   llama_kv_cache_unified: size =  144.00 MiB (  4096 cells,  18 layers,  1/1 seqs), K (f16):   72.00 MiB, V (f16):   72.00 MiB
+  {
+    const EngineLog log = parsed("llamacpp-2025-08-gpt-oss-120b-metal.log");
+    Workload m;
+    m.weights = WeightFormat::Mxfp4Moe;
+    REQUIRE_FALSE(find_field("gpu")->set(m, "m4-max-128gb").has_value());
+    auto c = check_log(log, preset("gpt-oss-120b").config, m);
+    INFO(join(c.issues()));
+    REQUIRE(c.ok());
+    CHECK(c->workload.swa_full);
+    int lines = 0;
+    for (const auto& r : c->rows)
+      if (r.key.rfind("kv_line_", 0) == 0) {
+        CHECK(r.same_text);
+        ++lines;
+      }
+    CHECK(lines == 4);
+    CHECK(row(*c, "kv_buffer:1:Metal").same_text);
+    CHECK(row(*c, "kv_buffer:2:Metal").same_text);
+    CHECK(row(*c, "model_buffer:CPU_Mapped").same_text);
+    // Its two Metal_Mapped buffers (37958.69 and 22479.80 MiB) map file spans: named, not compared.
+    CHECK(std::any_of(c->notes.begin(), c->notes.end(), [](const Issue& n) { return n.message.find("Metal_Mapped model buffer maps") != std::string::npos; }));
+    CHECK(std::none_of(c->notes.begin(), c->notes.end(), [](const Issue& n) { return n.message.find("no counterpart") != std::string::npos; }));
+  }
+
+  // llamacpp-b8164-gpt-oss-20b-mtl0.log: a public note quoting llama-completion -hf
+  // ggml-org/gpt-oss-20b-GGUF on an Apple M5 (build 8164, n_ctx 131072): the 2026 name of the
+  // Metal device is MTL0 ("MTL0 KV buffer", "MTL0_Mapped", "MTL0 compute buffer"), ours "Metal".
+  {
+    const EngineLog log = parsed("llamacpp-b8164-gpt-oss-20b-mtl0.log");
+    CHECK(std::count(log.settings.begin(), log.settings.end(), std::pair<std::string, std::string>{"lco", "output-first"}) == 1);
+    Workload m;
+    m.weights = WeightFormat::Mxfp4Moe;
+    REQUIRE_FALSE(find_field("gpu")->set(m, "m4-max-128gb").has_value());
+    auto c = check_log(log, preset("gpt-oss-20b").config, m);
+    INFO(join(c.issues()));
+    REQUIRE(c.ok());
+    CHECK(row(*c, "kv_buffer:1:Metal").logged == "3072.00 MiB");
+    CHECK(row(*c, "kv_buffer:1:Metal").same_text);
+    CHECK(row(*c, "kv_buffer:2:Metal").logged == "18.00 MiB");
+    CHECK(row(*c, "kv_buffer:2:Metal").same_text);
+    CHECK(std::any_of(c->notes.begin(), c->notes.end(), [](const Issue& n) {
+      return n.message == "the log's compute buffers of MTL0, CPU are not modelled here (a layer's peak, which ggml's graph allocator sets)";
+    }));
+    CHECK(std::any_of(c->notes.begin(), c->notes.end(), [](const Issue& n) { return n.message.find("MTL0_Mapped model buffer maps") != std::string::npos; }));
+  }
+
+  // A log that quotes its size lines alone (the README of a KV calculator validating against
+  // llama-server -c 8192 on an Apple M5, bartowski's Meta-Llama-3-8B-Instruct Q4_K_M): the first
+  // cache's cells and "slots/streams" give n_ctx, -np and -kvu.
+  const ModelConfig llama3 = preset("llama-3-8b").config;
+  for (const auto& [line, seq, np, kvu] : std::vector<std::tuple<std::string, std::string, std::string, std::string>>{
+           {"llama_kv_cache: size = 1024.00 MiB (  8192 cells,  32 layers,  1/1 seqs), K (f16):  512.00 MiB, V (f16):  512.00 MiB", "8192", "1", ""},
+           {"llama_kv_cache: size = 1024.00 MiB (  2048 cells,  32 layers,  4/4 seqs), K (f16):  512.00 MiB, V (f16):  512.00 MiB", "8192", "4", "0"},
+           {"llama_kv_cache: size =  544.00 MiB (  8192 cells,  32 layers,  1/1 seqs), K (q8_0):  272.00 MiB, V (q8_0):  272.00 MiB", "8192", "1", ""}}) {
+    INFO(line);
+    auto log = parse_engine_log(line + "\n");
+    REQUIRE(log.ok());
+    CHECK(std::count(log->settings.begin(), log->settings.end(), std::pair<std::string, std::string>{"seq", seq}) == 1);
+    CHECK(std::count(log->settings.begin(), log->settings.end(), std::pair<std::string, std::string>{"np", np}) == 1);
+    CHECK(std::count_if(log->settings.begin(), log->settings.end(), [](const auto& s) { return s.first == "kvu"; }) == (kvu.empty() ? 0 : 1));
+    Workload q;
+    q.weights = WeightFormat::Q4_K_M;
+    auto c = check_log(*log, llama3, q);
+    INFO(join(c.issues()));
+    REQUIRE(c.ok());
+    CHECK(row(*c, "kv_line_0").same_text);
+  }
 }
 
 TEST_CASE("check-log: hostile and foreign logs get a named error", "[calibration][checklog][validation]") {

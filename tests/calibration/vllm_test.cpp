@@ -61,23 +61,31 @@ std::string two(double x) {
   return b;
 }
 
-// The tokens and concurrency lines from vLLM's own block count: --kv-cache-memory of exactly
-// num_blocks blocks gives back num_blocks, the tokens line and the concurrency line as logged.
-void check_blocks(const ModelConfig& c, std::initializer_list<std::pair<const char*, const char*>> kv, const VllmMemory& m,
-                  const Logged& log) {
+// vLLM's own block count given back: --kv-cache-memory of exactly `blocks` blocks (one block of
+// every layer group each) under workload w gives back num_blocks, the tokens line, the concurrency
+// line and, where given, the available line as logged.
+void check_own_blocks(const ModelConfig& c, Workload w, const VllmMemory& m, i64 blocks, i64 tokens, const char* concurrency,
+                      const char* available = nullptr) {
   const i64 block_bytes = m.groups.front().page_bytes * m.group_size;
-  Workload w = with(kv);
-  REQUIRE_FALSE(find_field("kvmem")->set(w, std::to_string(log.blocks * block_bytes)));
-  w.runtime = Runtime::Vllm;
-  w.gpu = "h100-sxm";
-  if (std::none_of(kv.begin(), kv.end(), [](const auto& p) { return std::string_view(p.first) == "seq"; })) w.seq = 8192;
+  REQUIRE_FALSE(find_field("kvmem")->set(w, std::to_string(blocks * block_bytes)));
   const auto e = estimate(c, w);
   REQUIRE(e.ok());
   REQUIRE(e.value().vllm.has_value());
   const VllmMemory& g = *e.value().vllm;
-  CHECK(g.num_blocks == log.blocks);
-  CHECK(g.kv_tokens == log.tokens);
-  CHECK(two(g.max_concurrency) == log.concurrency);
+  CHECK(g.num_blocks == blocks);
+  CHECK(g.kv_tokens == tokens);
+  CHECK(two(g.max_concurrency) == concurrency);
+  if (available) CHECK(vllm_gib(g.kv_available_bytes) == available);
+}
+
+// The same for a workload given as link keys, as vllm() builds it (H100 SXM, 8192 unless given).
+void check_blocks(const ModelConfig& c, std::initializer_list<std::pair<const char*, const char*>> kv, const VllmMemory& m,
+                  const Logged& log) {
+  Workload w = with(kv);
+  w.runtime = Runtime::Vllm;
+  w.gpu = "h100-sxm";
+  if (std::none_of(kv.begin(), kv.end(), [](const auto& p) { return std::string_view(p.first) == "seq"; })) w.seq = 8192;
+  check_own_blocks(c, w, m, log.blocks, log.tokens, log.concurrency);
 }
 
 }  // namespace
@@ -214,14 +222,7 @@ TEST_CASE("vLLM 0.19: Qwen2.5-72B at TP 4 on four PCIe-only L40S", "[calibration
   // vLLM's own 4,189 blocks (5.11 GiB) give back its tokens and concurrency lines: 80 layers × 2 KV
   // heads on this rank × 128 × 2 × 2 B per token.
   CHECK(m.groups.front().page_bytes * m.group_size == 16 * 81920);
-  Workload k = w;
-  REQUIRE_FALSE(find_field("kvmem")->set(k, std::to_string(i64{4189} * 16 * 81920)));
-  const auto g = estimate(c, k);
-  REQUIRE(g.ok());
-  REQUIRE(g.value().vllm.has_value());
-  CHECK(g.value().vllm->kv_tokens == 67024);
-  CHECK(two(g.value().vllm->max_concurrency) == "8.18");
-  CHECK(vllm_gib(g.value().vllm->kv_available_bytes) == "5.11");
+  check_own_blocks(c, w, m, 4189, 67024, "8.18", "5.11");
 }
 
 TEST_CASE("vLLM 0.19: MoE models (Qwen3-30B-A3B, gpt-oss-20b at TP 2, DeepSeek-V2-Lite's MLA)", "[calibration][vllm]") {
@@ -945,14 +946,7 @@ TEST_CASE("vLLM 0.19.1: Qwen3-8B on one A100-SXM4-40GB with `vllm serve`'s defau
   // vLLM's own 8,810 blocks (36 layers × 8 KV heads × 128 × 2 × 2 B = 147,456 B a token) give back
   // its lines.
   CHECK(m.groups.front().page_bytes * m.group_size == 16 * 147456);
-  Workload k = w;
-  REQUIRE_FALSE(find_field("kvmem")->set(k, std::to_string(i64{8810} * 16 * 147456)));
-  const auto g = estimate(preset("qwen3-8b").config, k);
-  REQUIRE(g.ok());
-  REQUIRE(g.value().vllm.has_value());
-  CHECK(g.value().vllm->kv_tokens == 140960);
-  CHECK(two(g.value().vllm->max_concurrency) == "3.44");
-  CHECK(vllm_gib(g.value().vllm->kv_available_bytes) == "19.36");
+  check_own_blocks(preset("qwen3-8b").config, w, m, 8810, 140960, "3.44", "19.36");
 }
 
 TEST_CASE("vLLM 0.19.1: an fp8 checkpoint on an A100 runs through Marlin (Qwen3-Coder-30B-A3B-Instruct-FP8)", "[calibration][vllm]") {
@@ -1074,14 +1068,7 @@ TEST_CASE("vLLM 0.18, --enforce-eager: Qwen2.5-7B-Instruct in fp16 on a V100 32G
   // vLLM's own 15,335 blocks (245,360 / 16; 28 layers × 4 KV heads × 128 × 2 × 2 B a token) give
   // back its tokens and concurrency lines.
   CHECK(m.groups.front().page_bytes * m.group_size == 16 * 57344);
-  Workload k = w;
-  REQUIRE_FALSE(find_field("kvmem")->set(k, std::to_string(i64{15335} * 16 * 57344)));
-  const auto g = estimate(q, k);
-  REQUIRE(g.ok());
-  REQUIRE(g.value().vllm.has_value());
-  CHECK(g.value().vllm->kv_tokens == 245360);
-  CHECK(two(g.value().vllm->max_concurrency) == "7.49");
-  CHECK(vllm_gib(g.value().vllm->kv_available_bytes) == "13.1");
+  check_own_blocks(q, w, m, 15335, 245360, "7.49", "13.1");
 }
 
 TEST_CASE("vLLM 0.19: Qwen3.5-9B on one L40S, end to end", "[calibration][vllm]") {

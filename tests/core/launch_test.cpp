@@ -125,6 +125,9 @@ TEST_CASE("export: values an engine cannot take are refused by the field", "[cor
   CHECK(refused("llama-3.1-8b", on(Runtime::LlamaCpp, {{"kvt", "fp8"}})).field == "kvt");
   CHECK(refused("llama-3.1-8b", on(Runtime::LlamaCpp, {{"kvt", "q4_0"}, {"flash", "0"}})).field == "flash");
   CHECK(refused("llama-3.1-8b", on(Runtime::LlamaCpp, {{"gpus", "2"}, {"tp", "2"}})).field == "tp");
+  // llama-server's command is today's: a library caller's outputs or an older build's -ngl order are not its.
+  CHECK(refused("llama-3.1-8b", on(Runtime::LlamaCpp, {{"lcc", "library"}})).field == "lcc");
+  CHECK(refused("llama-3.1-8b", on(Runtime::LlamaCpp, {{"lco", "blocks-first"}, {"ngl", "20"}})).field == "lco");
   // No engine, training, and a workload that is itself invalid.
   CHECK(refused("llama-3.1-8b", with({})).field == "rt");
   Workload bad = on(Runtime::Vllm, {});
