@@ -106,6 +106,67 @@ struct Reader {
   bool size_line_read = false;             // llama.cpp's first cache size line
   bool offload_order_read = false;         // llama.cpp's first "offloading" line
   bool llamacpp_2025 = false;              // a llama.cpp build of 2025 or before, by its lines
+  std::vector<double> free_mib;            // llama.cpp's "using device … - N MiB free", per device
+  std::string command;                     // a llama.cpp program's command line quoted in the log
+  std::string_view command_program;        // its program
+  int command_lines = 0;                   // its lines so far (continued with '\'); -1 when read
+  static constexpr size_t kMaxCommand = 8192;
+
+  // A quoted llama-server / llama-cli / llama-completion command: the flags that place tensors
+  // and size the context, which the start-up lines do not all print (common/arg.cpp's names).
+  void llamacpp_command(std::string_view program, std::string_view args) {
+    if (program != "llama-server") set("lcc", "library");  // n_outputs_max left at n_batch (PR #23861 is the server's)
+    std::vector<std::string> tokens;
+    for (size_t i = 0; i < args.size() && tokens.size() < 512;) {
+      while (i < args.size() && (args[i] == ' ' || args[i] == '\t' || args[i] == '\\')) ++i;
+      if (i >= args.size()) break;
+      std::string t;
+      char quote = 0;
+      for (; i < args.size() && (quote || (args[i] != ' ' && args[i] != '\t')); ++i) {
+        if ((args[i] == '"' || args[i] == '\'') && (!quote || quote == args[i])) quote = quote ? 0 : args[i];
+        else t += args[i];
+      }
+      tokens.push_back(std::move(t));
+    }
+    for (size_t i = 0; i < tokens.size(); ++i) {
+      const std::string& t = tokens[i];
+      const std::string next = i + 1 < tokens.size() ? tokens[i + 1] : std::string();
+      const auto number = [&]() -> std::optional<std::string> {
+        std::string text;
+        if (auto v = leading_number(next, &text); v && *v >= 0 && text.size() == next.size()) return whole(*v);
+        return std::nullopt;
+      };
+      if (t == "-ngl" || t == "--n-gpu-layers" || t == "--gpu-layers") {
+        if (auto n = number()) set("ngl", *n);
+      } else if (t == "--n-cpu-moe" || t == "-ncmoe") {
+        if (auto n = number()) set("ncmoe", *n);
+      } else if (t == "--cpu-moe" || t == "-cmoe") {
+        log.experts_on_cpu = true;
+      } else if (t == "-ts" || t == "--tensor-split") {
+        std::string ts = next.substr(0, 256);
+        std::replace(ts.begin(), ts.end(), '/', ',');
+        set("ts", ts);
+      } else if (t == "-c" || t == "--ctx-size") {
+        if (auto n = number(); n && *n != "0") set("seq", *n);  // -c 0: the model's n_ctx_train, printed later
+      } else if (t == "-np" || t == "--parallel") {
+        if (auto n = number(); n && *n != "0") set("np", *n);
+      } else if (t == "-ot" || t == "--override-tensor") {
+        // "<regex>=<buffer type>,…": the experts of every layer to the CPU is --cpu-moe; a pattern
+        // naming blocks, or another buffer type, is said as not modelled.
+        for (size_t at = 0; at <= next.size();) {
+          const size_t comma = std::min(next.find(',', at), next.size());
+          const std::string_view o = std::string_view(next).substr(at, comma - at);
+          const size_t eq = o.rfind('=');
+          if (eq != std::string_view::npos && o.substr(eq + 1) == "CPU" && o.substr(0, eq).find("exps") != std::string_view::npos &&
+              o.substr(0, eq).find("blk") == std::string_view::npos)
+            log.experts_on_cpu = true;
+          else if (!o.empty() && log.unread.size() < 8)
+            log.unread.emplace_back(t + " " + std::string(o.substr(0, 128)));
+          at = comma + 1;
+        }
+      }
+    }
+  }
   static constexpr size_t kMaxKvLines = 64;
   bool swa_pool = false;                   // SGLang's hybrid pool: two "KV Cache is allocated" lines
   int pool_lines = 0;                      // of them so far
@@ -486,6 +547,28 @@ struct Reader {
         if (auto b = leading_number(l.substr(comma + 2))) figure("budget_bytes", *b * kGiBd, l);
     }
     // ---- llama.cpp ----
+    // The command, quoted before its start-up lines (after a shell prompt, maybe over lines
+    // ending in '\').
+    if (command_lines > 0) {
+      command += " " + std::string(trim(l));
+      ++command_lines;
+    } else if (command_lines == 0) {
+      for (std::string_view program : {"llama-server", "llama-cli", "llama-completion"}) {
+        const size_t at = l.find(program);
+        if (at == std::string_view::npos || (at > 0 && l[at - 1] != '/' && l[at - 1] != ' ')) continue;
+        std::string_view rest = l.substr(at + program.size());
+        if (rest.substr(0, 4) == ".exe") rest.remove_prefix(4);
+        if (!trim(rest).empty() && rest.front() != ' ') continue;  // "llama-server.exe", "llama-cli:": not a command
+        command_program = program;
+        command = std::string(trim(rest));
+        command_lines = 1;
+        break;
+      }
+    }
+    if (command_lines > 0 && (command.empty() || command.back() != '\\' || command_lines >= 64 || command.size() > kMaxCommand)) {
+      llamacpp_command(command_program, std::string_view(command).substr(0, kMaxCommand));
+      command_lines = -1;
+    }
     // Its cache classes by build: llama_kv_cache(_iswa, _dsa) since late 2025;
     // llama_kv_cache_unified(_iswa) from about b5100 to b6700; before, llama_kv_cache_init (its
     // "init:" in some builds) with one cache for every layer, summed as "KV self size".
@@ -609,6 +692,9 @@ struct Reader {
     if (l.find("llama_model_load_from_file_impl: using device ") != std::string_view::npos) {
       set("pp", std::to_string(++devices));
       set("gpus", std::to_string(devices));
+      // "… - 9862 MiB free": load_tensors' default split is each device's free memory.
+      if (const size_t at = l.rfind(" - "); at != std::string_view::npos && l.find(" MiB free", at) != std::string_view::npos)
+        if (auto v = leading_number(l.substr(at + 3)); v && free_mib.size() < 16) free_mib.push_back(*v);
     }
     if (l.rfind("build: ", 0) == 0)
       if (auto b = leading_number(l.substr(7), &text)) log.version = "b" + text;
@@ -747,6 +833,12 @@ Result<EngineLog> parse_engine_log(std::string_view text) {
   // A llama.cpp build of 2025 (its class names, or -ngl's blocks-first order) predates PR #23861
   // (May 2026): every caller, llama-server too, reserved the whole ubatch's outputs.
   if (r.log.engine == LogEngine::LlamaCpp && r.llamacpp_2025 && !r.has_setting("lcc")) r.set("lcc", "library");
+  // Several devices and no -ts: llama.cpp split the layers by the free memory each reported.
+  if (r.log.engine == LogEngine::LlamaCpp && r.devices > 1 && static_cast<int>(r.free_mib.size()) == r.devices && !r.has_setting("ts")) {
+    std::string ts;
+    for (double f : r.free_mib) ts += (ts.empty() ? "" : ",") + whole(f);
+    r.set("ts", ts);
+  }
   return std::move(r.log);
 }
 
@@ -913,6 +1005,9 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
   w.runtime = log.engine == LogEngine::Vllm ? Runtime::Vllm : log.engine == LogEngine::SGLang ? Runtime::Sglang : Runtime::LlamaCpp;
   if (log.seq_is_model_max && std::none_of(log.settings.begin(), log.settings.end(), [](const auto& s) { return s.first == "seq"; }))
     w.seq = cfg.max_positions;
+  // --cpu-moe (or its -ot pattern): every layer's experts on the CPU, the nextn layers' too.
+  if (log.experts_on_cpu) w.n_cpu_moe = std::max(w.n_cpu_moe, cfg.n_layers + cfg.mtp_layers);
+  for (const std::string& flag : log.unread) out.notes.push_back(issue_row("log", Str::log_note_unread, flag));
   // A llama.cpp log that names no cache type ran llama.cpp's default, f16 (common/arg.cpp -ctk,
   // -ctv), where the caller left --kv-dtype at llmsize's default: the same bytes, the log's name.
   if (log.engine == LogEngine::LlamaCpp && w.kv_dtype == KvDtype::BF16 &&

@@ -40,6 +40,8 @@ struct EngineLog {
   std::vector<LogFigure> figures;  // first occurrence of each (rank 0 of a tensor-parallel run)
   bool seq_is_model_max = false;  // SGLang's context_length=None: the model's max_position_embeddings
   std::vector<std::string> kv_lines;  // llama.cpp: its KV cache and recurrent state lines, verbatim (trimmed)
+  bool experts_on_cpu = false;         // llama.cpp: --cpu-moe, or -ot "…exps…=CPU" for every layer, on its command line
+  std::vector<std::string> unread;     // llama.cpp: command-line flags that move tensors and are not modelled (-ot per layer)
   // Megatron-LM: its argument block ("  num_layers ........ 24"), name and value as printed.
   std::vector<std::pair<std::string, std::string>> arguments;
   const std::string* argument(std::string_view name) const;

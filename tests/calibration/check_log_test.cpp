@@ -16,10 +16,20 @@
 //   llamacpp-gpt-oss-120b-np2.log — ollama/ollama issue #16480 (llama-server -c 262144 -np 2 -ub 1024)
 //   llamacpp-qwen2.5-7b.log — a public Ollama server transcript (Qwen2.5-Coder-7B-Instruct Q4_K_M, n_ctx 4096)
 //   llamacpp-qwen3-30b-a3b-2gpu.log — ik_llama.cpp issue thread, comment by mtcl of 2025-06-10 (mainline
-//       llama-cli build 5622 on an RTX 4090 + RTX 5090, -ngl 99 -ot ".ffn_.*_exps.=CPU", --ctx-size 16384)
+//       llama-cli build 5622 on an RTX 4090 + RTX 5090, -ngl 99 -ot ".ffn_.*_exps.=CPU", --ctx-size 16384),
+//       its command as quoted (the thread elides its last lines)
 //   llamacpp-qwen3-4b-np4-sched-reserve.log — public notes quoting a llama-server start-up's
 //       load_gpu_evidence.log (Qwen3-4B Q4_K_M, -ngl 99 -c 8192, 4 slots; a 2026 build printing its
 //       compute buffers from "sched_reserve:")
+//   llamacpp-2025-07-qwen3-8b-ngl19.log, llamacpp-2025-07-qwen3-8b-ngl11.log — an LM Studio server log of
+//       2025-07-22 quoted in an exported Cursor chat (DeepSeek-R1-0528-Qwen3-8B Q8_0, RTX 3060 Ti, -ngl 19 and 11)
+//   llamacpp-b5050-gemma-3-1b-jetson.log — tqm-dev/meta-jetson-llama-cpp, README ("Run llama.cpp on yocto
+//       linux for Jetson Nano (4GB)", llama-cli --n-gpu-layers 99, build 5050)
+//   llamacpp-2025-08-gpt-oss-120b-metal.log — an LM Studio server log of 2025-08-12 (gpt-oss-120b MXFP4, M4 Max)
+//   llamacpp-b8164-gpt-oss-20b-mtl0.log — a public note quoting llama-completion -hf ggml-org/gpt-oss-20b-GGUF
+//       on an Apple M5 (build 8164)
+//   llamacpp-b6699-gpt-oss-20b-ncmoe.log — ikawrakow/ik_llama.cpp issue #822 (crat0z, 2025-10-10), its
+//       mainline llama-server run on an RTX 3070 (-ngl 99 --n-cpu-moe 99 -c 131072 -fa on)
 //   megatron-gpt345m-pp4.log, megatron-gpt345m-tp2pp2.log — liguodongiot/llm-action@bd731466,
 //       train/megatron/gpt2/model_train.md, sections "模型并行（4PP）" and "模型并行（2TP+2DP）": Megatron-LM
 //       main of July 2023 on 4 × A800 (tests/calibration/training/megatron_test.cpp), from "using world
@@ -392,18 +402,20 @@ TEST_CASE("check-log: llama.cpp's 2026 lines (sched_reserve's compute buffers, a
 }
 
 TEST_CASE("check-log: llama.cpp on two GPUs, each device's buffers", "[calibration][checklog][llamacpp]") {
-  // Two devices ("using device CUDA0 … CUDA1") become two stages; llama.cpp split the layers by
-  // the free memory it printed (9862 and 31518 MiB), which the user gives as --tensor-split, and
-  // -ot ".ffn_.*_exps.=CPU" is --n-cpu-moe 48.
+  // Two devices ("using device CUDA0 … CUDA1") become two stages; with no -ts, llama.cpp split
+  // the layers by the free memory it printed (… - 9862 MiB free, … - 31518 MiB free), and the
+  // quoted command's -ot ".ffn_.*_exps.=CPU" is every layer's experts on the CPU (--cpu-moe).
   const EngineLog log = parsed("llamacpp-qwen3-30b-a3b-2gpu.log");
   CHECK(log.version == "b5622");
   // Its llama_kv_cache_unified lines and -ngl's blocks-first order date it to 2025: before PR
-  // #23861, every caller (llama-cli here) reserved the whole ubatch's outputs.
-  for (const auto& [k, v] : std::vector<std::pair<std::string, std::string>>{{"lco", "blocks-first"}, {"lcc", "library"}, {"seq", "16384"}})
+  // #23861, every caller (llama-cli here, which keeps n_outputs_max anyway) reserved the whole
+  // ubatch's outputs.
+  for (const auto& [k, v] : std::vector<std::pair<std::string, std::string>>{
+           {"lco", "blocks-first"}, {"lcc", "library"}, {"seq", "16384"}, {"ts", "9862,31518"}})
     CHECK(std::count(log.settings.begin(), log.settings.end(), std::pair<std::string, std::string>{k, v}) == 1);
+  CHECK(log.experts_on_cpu);
+  CHECK(log.unread.empty());
   Workload w;
-  REQUIRE_FALSE(find_field("ts")->set(w, "9862,31518").has_value());
-  w.n_cpu_moe = 48;
   auto c = check_log(log, preset("qwen3-30b-a3b").config, w);
   INFO(join(c.issues()));
   REQUIRE(c.ok());
@@ -573,6 +585,45 @@ TEST_CASE("check-log: llama.cpp builds of 2025 (their class names, -ngl's blocks
       return n.message == "the log's compute buffers of MTL0, CPU are not modelled here (a layer's peak, which ggml's graph allocator sets)";
     }));
     CHECK(std::any_of(c->notes.begin(), c->notes.end(), [](const Issue& n) { return n.message.find("MTL0_Mapped model buffer maps") != std::string::npos; }));
+  }
+
+  // llamacpp-b6699-gpt-oss-20b-ncmoe.log: ikawrakow/ik_llama.cpp issue #822 (crat0z, 2025-10-10),
+  // its mainline run on an RTX 3070 8 GB:
+  //   ~/llamacpp/llama.cpp/build-cuda/bin/llama-server -m gpt-oss-20b-mxfp4.gguf -ngl 99 --n-cpu-moe 99 -c 131072 -fa on …
+  //   load_tensors:        CUDA0 model buffer size =  1242.03 MiB
+  // --n-cpu-moe's pattern takes the experts' biases to the CPU too (24 × 3 × 32 × 2,880 f32).
+  {
+    const EngineLog log = parsed("llamacpp-b6699-gpt-oss-20b-ncmoe.log");
+    for (const auto& [k, v] : std::vector<std::pair<std::string, std::string>>{{"ncmoe", "99"}, {"seq", "131072"}, {"lco", "blocks-first"}})
+      CHECK(std::count(log.settings.begin(), log.settings.end(), std::pair<std::string, std::string>{k, v}) == 1);
+    Workload m;
+    m.weights = WeightFormat::Mxfp4Moe;
+    auto c = check_log(log, preset("gpt-oss-20b").config, m);
+    INFO(join(c.issues()));
+    REQUIRE(c.ok());
+    for (const char* key : {"kv_buffer:1:CUDA0", "kv_buffer:2:CUDA0", "output_buffer_bytes", "kv_line_0", "kv_line_1", "kv_line_2", "kv_line_3"}) {
+      INFO(key);
+      CHECK(row(*c, key).same_text);
+    }
+    // MISS, CUDA0's model buffer: 1242.01 MiB where the build printed 1242.03 (−0.02 MiB,
+    // 0.002%): not traced (about 128 B for each of its 170-odd tensors, the CUDA buffer's
+    // alignment, would make it).
+    CHECK(row(*c, "model_buffer:CUDA0").ours == "1242.01 MiB");
+    CHECK(std::abs(row(*c, "model_buffer:CUDA0").rel_diff) < 0.0001);
+  }
+
+  // A command line that places tensors some other way is named, not guessed.
+  {
+    auto log = parse_engine_log(
+        "llama-server -m Qwen3-30B-A3B-Q4_K_M.gguf -ngl 99 -ot \"blk\\.(1[0-9])\\.ffn_.*_exps=CPU\" -c 8192\n"
+        "llama_kv_cache: size =  768.00 MiB (  8192 cells,  48 layers,  1/1 seqs), K (f16):  384.00 MiB, V (f16):  384.00 MiB\n");
+    REQUIRE(log.ok());
+    CHECK_FALSE(log->experts_on_cpu);
+    REQUIRE(log->unread.size() == 1);
+    CHECK(log->unread.front() == "-ot blk\\.(1[0-9])\\.ffn_.*_exps=CPU");
+    auto c = check_log(*log, preset("qwen3-30b-a3b").config, Workload{});
+    REQUIRE(c.ok());
+    CHECK(std::any_of(c->notes.begin(), c->notes.end(), [](const Issue& n) { return n.message.find("-ot blk") != std::string::npos; }));
   }
 
   // A log that quotes its size lines alone (the README of a KV calculator validating against
