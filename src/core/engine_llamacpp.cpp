@@ -298,6 +298,10 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
     b.devices[static_cast<size_t>(i)].model_bytes = dev_bytes[static_cast<size_t>(i)].value();
   }
   b.cpu_mapped_bytes = cpu_bytes.value();
+  // Every tensor on the CPU (-ngl 0, or a build without a GPU backend): the mapped span is the
+  // file's whole tensor data, each tensor's bytes (GGUF aligns each to 32 B), so it is printed.
+  if (std::all_of(b.devices.begin(), b.devices.end(), [](const LlamaCppDevice& d) { return d.model_bytes == 0; }))
+    b.cpu_span = false;
   // ref: llama_context::output_reserve(n_seq_max): logits of n_vocab floats for max(n_outputs,
   // n_seq_max) rows (no embeddings rows: llama-server runs without --embeddings), in the host
   // buffer type of the output layer's device (CUDA_Host, ROCm_Host), else the CPU's (Metal has none).

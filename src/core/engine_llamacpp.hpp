@@ -76,8 +76,9 @@ struct LlamaCppBuffers {
   std::vector<LlamaCppDevice> devices;  // one per GPU (pipeline stage)
   std::vector<int> layer_device;  // per repeating layer: the index in `devices`, −1 for the CPU
   i64 cpu_mapped_bytes = 0;     // the tensors on the CPU: "CPU_Mapped model buffer size" when that is the token embedding alone
-  bool cpu_span = false;        // other tensors on the CPU too (-ngl, --n-cpu-moe): llama.cpp's CPU line is then the mapped
-                                // file span from their first to their last (GGUF tensor order), or a CPU_REPACK buffer
+  bool cpu_span = false;        // other tensors on the CPU too (-ngl, --n-cpu-moe), some on a GPU: llama.cpp's CPU line is
+                                // then the mapped file span from their first to their last (GGUF tensor order), or a
+                                // CPU_REPACK buffer; with none on a GPU the span is every tensor
   i64 cpu_cache_bytes = 0;      // cache of the layers left on the CPU
   std::string output_buffer;    // "CUDA_Host", "ROCm_Host" or "CPU": the host buffer of the output layer's device
   i64 output_buffer_bytes = 0;  // llama_context::output_reserve(n_seq_max): the logits of n_seq_max rows, f32

@@ -833,6 +833,17 @@ Result<EngineLog> parse_engine_log(std::string_view text) {
   // A llama.cpp build of 2025 (its class names, or -ngl's blocks-first order) predates PR #23861
   // (May 2026): every caller, llama-server too, reserved the whole ubatch's outputs.
   if (r.log.engine == LogEngine::LlamaCpp && r.llamacpp_2025 && !r.has_setting("lcc")) r.set("lcc", "library");
+  // No device and only CPU buffers: a build without a GPU backend, which still prints
+  // "offloaded 27/27 layers to GPU" (every layer on its one device, the CPU): -ngl 0 here.
+  if (r.log.engine == LogEngine::LlamaCpp && r.devices == 0) {
+    bool buffers = false, gpu = false;
+    for (const LogFigure& f : r.log.figures)
+      if (f.key.rfind("model_buffer:", 0) == 0 || f.key.rfind("kv_buffer:", 0) == 0) {
+        buffers = true;
+        gpu |= f.key.substr(f.key.rfind(':') + 1).rfind("CPU", 0) != 0;
+      }
+    if (buffers && !gpu) r.set("ngl", "0");
+  }
   // Several devices and no -ts: llama.cpp split the layers by the free memory each reported.
   if (r.log.engine == LogEngine::LlamaCpp && r.devices > 1 && static_cast<int>(r.free_mib.size()) == r.devices && !r.has_setting("ts")) {
     std::string ts;
@@ -1260,6 +1271,8 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
         out.notes.push_back(issue_row("log", Str::log_note_devices, theirs, ours));
       }
       if (!mapped.empty()) out.notes.push_back(issue_row("log", Str::log_note_mapped, mapped));
+      if (const LogFigure* r = log.find("model_buffer:CPU_REPACK"))
+        out.notes.push_back(issue_row("log", Str::log_note_repack, fixed(r->value / kMiBd, 2)));
       const auto load = llamacpp_buffer_log(d);
       out.lines.insert(out.lines.begin(), load.begin(), load.end());
     }

@@ -28,6 +28,8 @@
 //   llamacpp-2025-08-gpt-oss-120b-metal.log — an LM Studio server log of 2025-08-12 (gpt-oss-120b MXFP4, M4 Max)
 //   llamacpp-b8164-gpt-oss-20b-mtl0.log — a public note quoting llama-completion -hf ggml-org/gpt-oss-20b-GGUF
 //       on an Apple M5 (build 8164)
+//   llamacpp-b7445-gemma-2-2b-cpu.log — a published llama-server log of the Windows CPU build
+//       llama-b7445-bin-win-cpu-x64 (gemma-2-2b-it Q4_K_M, -np auto), its start-up lines
 //   llamacpp-b6699-gpt-oss-20b-ncmoe.log — ikawrakow/ik_llama.cpp issue #822 (crat0z, 2025-10-10), its
 //       mainline llama-server run on an RTX 3070 (-ngl 99 --n-cpu-moe 99 -c 131072 -fa on)
 //   megatron-gpt345m-pp4.log, megatron-gpt345m-tp2pp2.log — liguodongiot/llm-action@bd731466,
@@ -610,6 +612,31 @@ TEST_CASE("check-log: llama.cpp builds of 2025 (their class names, -ngl's blocks
     // alignment, would make it).
     CHECK(row(*c, "model_buffer:CUDA0").ours == "1242.01 MiB");
     CHECK(std::abs(row(*c, "model_buffer:CUDA0").rel_diff) < 0.0001);
+  }
+
+  // llamacpp-b7445-gemma-2-2b-cpu.log: a published llama-server run from the Windows CPU build
+  // (llama-b7445-bin-win-cpu-x64, -np auto = 4 unified slots). With no GPU backend it still prints
+  //   load_tensors: offloaded 27/27 layers to GPU
+  //   load_tensors:   CPU_Mapped model buffer size =  1623.67 MiB
+  //   load_tensors:   CPU_REPACK model buffer size =   921.38 MiB
+  // Every layer on the CPU: -ngl 0, and the mapped span is every tensor (1.59 GiB, print_info's file size).
+  {
+    const EngineLog log = parsed("llamacpp-b7445-gemma-2-2b-cpu.log");
+    for (const auto& [k, v] : std::vector<std::pair<std::string, std::string>>{{"ngl", "0"}, {"np", "4"}, {"kvu", "1"}, {"lco", "blocks-first"}})
+      CHECK(std::count(log.settings.begin(), log.settings.end(), std::pair<std::string, std::string>{k, v}) == 1);
+    Workload cpu;
+    cpu.weights = WeightFormat::Q4_K_M;
+    auto c = check_log(log, preset("gemma-2-2b").config, cpu);
+    INFO(join(c.issues()));
+    REQUIRE(c.ok());
+    for (const char* key : {"model_buffer:CPU_Mapped", "output_buffer_bytes", "kv_buffer:1:CPU", "kv_buffer:2:CPU", "kv_line_1", "kv_line_3"}) {
+      INFO(key);
+      CHECK(row(*c, key).same_text);
+    }
+    CHECK(row(*c, "model_buffer:CPU_Mapped").logged == "1623.67 MiB");
+    CHECK(row(*c, "output_buffer_bytes").logged == "3.91 MiB");  // 4 slots × 256,000 × 4 B
+    // The repacked copy (the Q4_K tensors the CPU's kernels reorder) is named, not modelled.
+    CHECK(std::any_of(c->notes.begin(), c->notes.end(), [](const Issue& n) { return n.message.find("CPU_REPACK buffer (921.38 MiB)") != std::string::npos; }));
   }
 
   // A command line that places tensors some other way is named, not guessed.
