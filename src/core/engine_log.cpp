@@ -168,6 +168,7 @@ struct Reader {
     }
   }
   static constexpr size_t kMaxKvLines = 64;
+  static constexpr size_t kMaxFigures = 1024;
   bool swa_pool = false;                   // SGLang's hybrid pool: two "KV Cache is allocated" lines
   int pool_lines = 0;                      // of them so far
   int megatron = 0;                        // Megatron-LM's lines
@@ -192,7 +193,9 @@ struct Reader {
   // llama.cpp's cache type as printed ("f16", "q8_0") as --kv-dtype's name.
   void cache_type(std::string_view type) { set("kvt", type == "f16" ? "fp16" : type == "f32" ? "fp32" : std::string(type)); }
   void figure(const std::string& key, double value, std::string_view line) {
-    if (log.find(key)) return;  // the first occurrence: rank 0
+    // A real start-up prints a few hundred figures at most; a hostile log naming a new buffer on
+    // every line stops adding (each lookup stays bounded).
+    if (log.figures.size() >= kMaxFigures || log.find(key)) return;  // the first occurrence: rank 0
     log.figures.push_back({key, value, std::string(trim(line))});
   }
 
@@ -687,6 +690,43 @@ struct Reader {
       const std::string_view name = skip ? trim(l.substr(lc + skip, at > lc + skip ? at - lc - skip : 0)) : std::string_view();
       if (auto v = leading_number(l.substr(at + 23)); v && !name.empty() && name.size() <= 32)
         figure("compute_buffer:" + std::string(name), *v * kMiBd, l);
+    }
+    // The table llama.cpp prints at exit (llama_memory_breakdown_print, 2026 builds), MiB
+    // truncated: "|   - CUDA0 (RTX 4090)   | 24077 =  945 + (19187 = 17904 +     384 +     898) +  3945 |"
+    // (total = free + (self = model + context + compute) + unaccounted) and "|   - Host | self =
+    // model + context + compute |"; context is the KV cache and recurrent state
+    // (llama_context::memory_breakdown: model, memory, scheduler buffers by buffer type). Later
+    // builds print it as common_memory_breakdown_print, also before loading (the fit's projection
+    // with the initial parameters): the last table is the run's.
+    size_t table_at = l.find("llama_memory_breakdown_print: |   - ");
+    if (table_at == std::string_view::npos) table_at = l.find("common_memory_breakdown_print: |   - ");
+    if (table_at != std::string_view::npos) {
+      const std::string_view row = l.substr(l.find("_breakdown_print: |   - ", table_at) + 24);
+      const size_t bar = row.find('|');
+      if (bar != std::string_view::npos) {
+        std::string_view name = trim(row.substr(0, bar));
+        if (const size_t paren = name.find(" ("); paren != std::string_view::npos) name = name.substr(0, paren);
+        std::vector<double> n;
+        std::string_view rest = row.substr(bar + 1);
+        for (size_t i = 0; i < rest.size() && n.size() < 8;) {
+          if (!digit(rest[i])) {
+            ++i;
+            continue;
+          }
+          std::string text;
+          if (auto v = leading_number(rest.substr(i), &text)) n.push_back(*v);
+          i += std::max<size_t>(text.size(), 1);
+        }
+        const size_t first = n.size() == 7 ? 3 : n.size() == 4 ? 1 : 0;  // a device's line, or the host's
+        if (first > 0 && !name.empty() && name.size() <= 32) {
+          ++llamacpp;
+          for (const auto& [column, i] : {std::pair<std::string_view, size_t>{"model", 0}, {"context", 1}, {"compute", 2}}) {
+            const std::string key = "breakdown_" + std::string(column) + ":" + std::string(name);
+            std::erase_if(log.figures, [&](const LogFigure& f) { return f.key == key; });
+            figure(key, n[first + i] * kMiBd, l);
+          }
+        }
+      }
     }
     // "llama_model_load_from_file_impl: using device CUDA1 (…)": llama.cpp's devices, one stage each here.
     if (l.find("llama_model_load_from_file_impl: using device ") != std::string_view::npos) {
@@ -1240,6 +1280,29 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
         row.rel_diff = f->value != 0 ? static_cast<double>(ours) / f->value - 1.0 : 0;
         out.rows.push_back(row);
       }
+      // The exit table's columns per device, in whole MiB as it truncates them: a device's model
+      // buffer, its layers' caches, its compute buffer where modelled; the host's mapped weights
+      // (where they are the token embedding alone or every tensor), caches and inputs.
+      std::vector<std::tuple<std::string, std::string, i64>> table;
+      for (const LlamaCppDevice& dv : d.devices) {
+        table.emplace_back("breakdown_model:" + dv.name, dv.name + " model (memory breakdown)", dv.model_bytes);
+        table.emplace_back("breakdown_context:" + dv.name, dv.name + " context (memory breakdown)", dv.cache_bytes);
+        if (dv.output && d.output_compute_bytes > 0)
+          table.emplace_back("breakdown_compute:" + dv.name, dv.name + " compute (memory breakdown)", d.output_compute_bytes);
+      }
+      if (!d.cpu_span) table.emplace_back("breakdown_model:Host", "Host model (memory breakdown)", d.cpu_mapped_bytes);
+      table.emplace_back("breakdown_context:Host", "Host context (memory breakdown)", d.cpu_cache_bytes);
+      if (d.host_compute_bytes > 0) table.emplace_back("breakdown_compute:Host", "Host compute (memory breakdown)", d.host_compute_bytes);
+      for (const auto& [key, label, ours] : table) {
+        const LogFigure* f = logged(key);
+        if (!f) continue;
+        LogCheckRow row{key, label, std::nullopt, {}, "", "", f->value, static_cast<double>(ours), 0, false};
+        row.logged = std::to_string(std::llround(f->value / kMiBd)) + " MiB";
+        row.ours = std::to_string(ours / (i64{1} << 20)) + " MiB";
+        row.same_text = row.logged == row.ours;
+        row.rel_diff = f->value != 0 ? static_cast<double>(ours) / f->value - 1.0 : 0;
+        out.rows.push_back(row);
+      }
       // The log's buffers on devices llmsize does not have (a ROCm or Metal log checked against a
       // CUDA card, more devices than --pp): named, not dropped.
       // The log's compute buffers llmsize does not model (a layer's peak): named.
@@ -1252,10 +1315,11 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
       std::vector<std::string> unmatched;
       std::string mapped;
       for (const LogFigure& f : figures) {
-        if (f.key.rfind("model_buffer:", 0) != 0 && f.key.rfind("kv_buffer:", 0) != 0) continue;
-        const bool ours = std::any_of(buffers.begin(), buffers.end(), [&](const auto& b) { return std::get<0>(b) == f.key; });
+        if (f.key.rfind("model_buffer:", 0) != 0 && f.key.rfind("kv_buffer:", 0) != 0 && f.key.rfind("breakdown_model:", 0) != 0) continue;
+        const bool ours = std::any_of(buffers.begin(), buffers.end(), [&](const auto& b) { return std::get<0>(b) == f.key; }) ||
+                          std::any_of(table.begin(), table.end(), [&](const auto& b) { return std::get<0>(b) == f.key; });
         const std::string device = f.key.substr(f.key.rfind(':') + 1);
-        if (device.rfind("CPU", 0) == 0) continue;  // host buffers: the CPU span is said in the notes of the estimate
+        if (device.rfind("CPU", 0) == 0 || device == "Host") continue;  // host buffers: the CPU span is said in the notes of the estimate
         // Metal's mapped model buffers (one per split file) span the file: named in a note of their own.
         if (metal && device == "Metal_Mapped" && !ours) {
           if (mapped.empty()) mapped = log.figures[static_cast<size_t>(&f - figures.data())].key.substr(13);  // as the log names it

@@ -29,7 +29,7 @@
 //   llamacpp-b8164-gpt-oss-20b-mtl0.log — a public note quoting llama-completion -hf ggml-org/gpt-oss-20b-GGUF
 //       on an Apple M5 (build 8164)
 //   llamacpp-b7445-gemma-2-2b-cpu.log — a published llama-server log of the Windows CPU build
-//       llama-b7445-bin-win-cpu-x64 (gemma-2-2b-it Q4_K_M, -np auto), its start-up lines
+//       llama-b7445-bin-win-cpu-x64 (gemma-2-2b-it Q4_K_M, -np auto), its start-up lines and its exit table
 //   llamacpp-b6699-gpt-oss-20b-ncmoe.log — ikawrakow/ik_llama.cpp issue #822 (crat0z, 2025-10-10), its
 //       mainline llama-server run on an RTX 3070 (-ngl 99 --n-cpu-moe 99 -c 131072 -fa on)
 //   megatron-gpt345m-pp4.log, megatron-gpt345m-tp2pp2.log — liguodongiot/llm-action@bd731466,
@@ -635,8 +635,35 @@ TEST_CASE("check-log: llama.cpp builds of 2025 (their class names, -ngl's blocks
     }
     CHECK(row(*c, "model_buffer:CPU_Mapped").logged == "1623.67 MiB");
     CHECK(row(*c, "output_buffer_bytes").logged == "3.91 MiB");  // 4 slots × 256,000 × 4 B
+    // Its exit table (llama_memory_breakdown_print, whole MiB):
+    //   llama_memory_breakdown_print: |   - Host               |                 2964 =  1623 +     832 +     509                |
+    // the mapped weights and both caches; the CPU's compute buffer (509) is a layer's peak, not modelled.
+    CHECK(row(*c, "breakdown_model:Host").logged == "1623 MiB");
+    CHECK(row(*c, "breakdown_model:Host").same_text);
+    CHECK(row(*c, "breakdown_context:Host").logged == "832 MiB");
+    CHECK(row(*c, "breakdown_context:Host").same_text);
+    for (const auto& r : c->rows) CHECK(r.key != "breakdown_compute:Host");
     // The repacked copy (the Q4_K tensors the CPU's kernels reorder) is named, not modelled.
     CHECK(std::any_of(c->notes.begin(), c->notes.end(), [](const Issue& n) { return n.message.find("CPU_REPACK buffer (921.38 MiB)") != std::string::npos; }));
+  }
+
+  // The exit table of later builds, by either name, a device's line and the host's; the last
+  // table is the run's (a fitting build prints its projection first).
+  {
+    auto log = parse_engine_log(
+        "common_memory_breakdown_print: |   - CUDA0 (RTX 3090)   | 24159 = 23257 + (21388 = 15345 +    5206 +     836) +      -20486 |\n"
+        "llama_memory_breakdown_print: | memory breakdown [MiB] | total   free    self   model   context   compute    unaccounted |\n"
+        "llama_memory_breakdown_print: |   - CUDA0 (RTX 4090)   | 24077 =  945 + (19187 = 17904 +     384 +     898) +        3945 |\n"
+        "llama_memory_breakdown_print: |   - Host               |                 58271 = 58259 +       0 +      12                |\n");
+    REQUIRE(log.ok());
+    CHECK(log->engine == LogEngine::LlamaCpp);
+    for (const auto& [key, mib] : std::vector<std::pair<std::string, double>>{
+             {"breakdown_model:CUDA0", 17904}, {"breakdown_context:CUDA0", 384}, {"breakdown_compute:CUDA0", 898},
+             {"breakdown_model:Host", 58259}, {"breakdown_context:Host", 0}, {"breakdown_compute:Host", 12}}) {
+      INFO(key);
+      REQUIRE(log->find(key));
+      CHECK(log->find(key)->value == mib * 1048576.0);
+    }
   }
 
   // A command line that places tensors some other way is named, not guessed.
@@ -719,6 +746,22 @@ TEST_CASE("check-log: hostile and foreign logs get a named error", "[calibration
   auto hc = check_log(*huge, preset("qwen2.5-0.5b").config, Workload{});
   REQUIRE(hc.ok());
   for (const auto& r : hc->rows) CHECK(r.key != "k_bytes");  // no pool is sized from it
+  // A buffer of a new name on every line: the figures stop at a bound, so each lookup stays short.
+  std::string many;
+  for (int i = 0; i < 100000; ++i) many += "load_tensors: X" + std::to_string(i) + " model buffer size = 1.00 MiB\n";
+  many += "llama_kv_cache: size =    1.00 MiB (   256 cells,   1 layers,  1/1 seqs), K (f16):    0.50 MiB, V (f16):    0.50 MiB\n";
+  REQUIRE(many.size() < kMaxLogBytes);
+  auto flood = parse_engine_log(many);
+  REQUIRE(flood.ok());
+  CHECK(flood->figures.size() <= 1024);
+  CHECK(flood->kv_lines.size() == 1);
+  // A command line that never ends (every line continued with '\\') is read up to its bound.
+  std::string endless = "llama-server -m x.gguf \\\n";
+  for (int i = 0; i < 1000; ++i) endless += "  -ngl 5 \\\n";
+  endless += "llama_kv_cache: size =    1.00 MiB (   256 cells,   1 layers,  1/1 seqs), K (f16):    0.50 MiB, V (f16):    0.50 MiB\n";
+  auto cmd = parse_engine_log(endless);
+  REQUIRE(cmd.ok());
+  CHECK(std::count(cmd->settings.begin(), cmd->settings.end(), std::pair<std::string, std::string>{"ngl", "5"}) == 1);
 }
 
 TEST_CASE("check-log: a Megatron-LM training log, its arguments and every rank beside the megatron recipe", "[calibration][checklog][training]") {
