@@ -647,6 +647,32 @@ TEST_CASE("check-log: llama.cpp builds of 2025 (their class names, -ngl's blocks
     CHECK(std::any_of(c->notes.begin(), c->notes.end(), [](const Issue& n) { return n.message.find("CPU_REPACK buffer (921.38 MiB)") != std::string::npos; }));
   }
 
+  // The issue's anchor, Qwen2.5-Coder-32B at n_ctx 32768 with -ctk q8_0 -ctv q8_0 and flash
+  // attention, in a 2024-style start-up (ikawrakow/ik_llama.cpp issue thread of July 2025, Ph0rk0z's
+  // log; the fork keeps llama.cpp's context and cache lines of that time):
+  //   llama_new_context_with_model: n_ctx      = 32768
+  //   llama_new_context_with_model: KV self size  = 4352.00 MiB, K (q8_0): 2176.00 MiB, V (q8_0): 2176.00 MiB
+  // 64 layers × 8 KV heads × 128 × 34/32 B a token for K, the same for V.
+  {
+    auto log = parse_engine_log(
+        "llama_new_context_with_model: n_ctx      = 32768\n"
+        "llama_new_context_with_model: n_batch    = 2048\n"
+        "llama_new_context_with_model: n_ubatch   = 2048\n"
+        "llama_new_context_with_model: flash_attn = 1\n"
+        "llama_new_context_with_model: KV self size  = 4352.00 MiB, K (q8_0): 2176.00 MiB, V (q8_0): 2176.00 MiB\n");
+    REQUIRE(log.ok());
+    CHECK(log->engine == LogEngine::LlamaCpp);
+    for (const auto& [k, v] : std::vector<std::pair<std::string, std::string>>{{"seq", "32768"}, {"ub", "2048"}, {"flash", "1"}, {"kvt", "q8_0"}})
+      CHECK(std::count(log->settings.begin(), log->settings.end(), std::pair<std::string, std::string>{k, v}) == 1);
+    Workload q;
+    q.weights = WeightFormat::Q4_K_M;
+    auto c = check_log(*log, import_file("calibration/configs/qwen2.5-32b-instruct.json"), q);
+    INFO(join(c.issues()));
+    REQUIRE(c.ok());
+    CHECK(row(*c, "kv_line_0").ours == "KV self size  = 4352.00 MiB, K (q8_0): 2176.00 MiB, V (q8_0): 2176.00 MiB");
+    CHECK(row(*c, "kv_line_0").same_text);
+  }
+
   // The exit table of later builds, by either name, a device's line and the host's; the last
   // table is the run's (a fitting build prints its projection first).
   {
