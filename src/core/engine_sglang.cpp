@@ -163,6 +163,16 @@ Result<SglangMemory> sglang_memory(const ModelConfig& c, const LayerPlan& plan, 
     }
   }
   if (m.layers == 0) return issue_row("rt", Str::eng_sglang_no_kv);
+  // ref: server_args.py, the default attention backend of a model without MLA: fa3 on Hopper,
+  // trtllm_mha on SM100 (B200, B300: compute capability 10.x), whose pages must be 16, 32 or 64
+  // tokens ("TensorRT-LLM MHA only supports page_size of 16, 32 or 64, changing page_size from
+  // None to 64"). Models with a recurrent state or Llama 4's chunked layers choose their own
+  // backends (not followed: their pages stay 1).
+  if (!m.mla && m.mamba_layers == 0 && c.family != Family::Llama4 && gpu.vendor == "NVIDIA" && gpu.cuda_cc >= 10.0 &&
+      gpu.cuda_cc < 11.0) {
+    m.page_size = 64;
+    m.trtllm_mha = true;
+  }
   // ref: model_runner_kv_cache_mixin.py get_cell_size_per_token (late 2025): every layer's K and V
   // in the cell, the hybrid pool's sliding layers too.
   m.cell_bytes = k_row + v_row + m.indexer_bytes * m.layers;
@@ -270,6 +280,10 @@ std::string sglang_settings(const SglangMemory& m, std::string_view sep, Lang la
 
 std::vector<std::string> sglang_log(const SglangMemory& m) {
   std::vector<std::string> out;
+  if (m.trtllm_mha) {  // ref: server_args.py's two lines when it picks the backend and its pages
+    out.push_back("Attention backend not specified. Use trtllm_mha backend by default.");
+    out.push_back("TensorRT-LLM MHA only supports page_size of 16, 32 or 64, changing page_size from None to 64.");
+  }
   // ref: model_runner.py load_model: "Load weight end. type=…, dtype=…, avail mem=%.2f GB, mem usage=%.2f GB."
   out.push_back("Load weight end. ..., avail mem=" + gb(m.post_gib) + " GB, mem usage=" +
                 gb(m.measured ? m.pre_gib - m.post_gib : static_cast<double>(m.weights_bytes) / kGiBd) + " GB.");

@@ -26,6 +26,7 @@ struct SglangMemory {
   i64 reserved_mib = 0;        // the heuristic's reserve (when it chose mfs)
   i64 context_len = 0;
   i64 page_size = 1;
+  bool trtllm_mha = false;  // SGLang's default attention backend on SM100 for a model without MLA: pages of 64 tokens
   // Memory (one GPU).
   double pre_gib = 0;          // free before the weights load ("Load weight begin. avail mem")
   double post_gib = 0;         // free after it ("Load weight end. avail mem")

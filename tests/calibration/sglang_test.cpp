@@ -14,6 +14,8 @@
 //   sglang-mimo-v2-flash-swa.log — sgl-project/sglang PR #15464 (2025-12-19, MiMo-V2-Flash TP 4, hybrid pool)
 //   sglang-mimo-v2-flash-ratio.log — sgl-project/sglang PR #18039 (2026-01-31, its "main branch" run, --page-size 64)
 //   sglang-lfm2-700m.log — public notes (sglang 0.5.6.post2, 2025-12-29, bench_one_batch, a 16 GB card, default mfs)
+//   sglang-2026-04-qwen3-8b-b200.log, sglang-2026-05-qwen3-8b-b300.log — public debugging notes quoting
+//       "Reference: Clean Startup Log (TP=1, Qwen3-8B)" (SGLang main, `sglang serve` with every default)
 //   sglang-qwen3.5-9b-tp2.log — public notes (a main build of 2026-04-14, 2 × RTX 4090, --tp-size 2 --mem-fraction-static 0.8
 //       --context-length 262144)
 #include "core/engine_log.hpp"
@@ -118,6 +120,47 @@ TEST_CASE("SGLang: what a log does not explain is stated, not fitted", "[calibra
   // allocator's cached blocks and handles made while loading. 1.25 GB logged, 1.13 GB of weights
   // and rotary cache; at TP 4 for Qwen3-14B 7.08 against 6.90 GB.
   CHECK(row(c, "weights_bytes").rel_diff == Approx(-0.096).margin(0.01));
+}
+
+TEST_CASE("SGLang on Blackwell (SM100): trtllm_mha's pages of 64 tokens, with the default fraction", "[calibration][sglang]") {
+  // Two clean start-ups of `sglang serve --model-path Qwen/Qwen3-8B` with every default, quoted as
+  // reference logs in public debugging notes (SGLang main of 2026-04-27 on a B200, 2026-05-24 on a B300):
+  //   Attention backend not specified. Use trtllm_mha backend by default.
+  //   TensorRT-LLM MHA only supports page_size of 16, 32 or 64, changing page_size from None to 64.
+  //   [B200] Load weight begin. avail mem=177.57 GB / Load weight end. … avail mem=162.30 GB, mem usage=15.28 GB.
+  //   [B200] KV Cache is allocated. #tokens: 992896, K size: 68.18 GB, V size: 68.18 GB
+  //   [B300] Load weight begin. avail mem=275.75 GB / Load weight end. … avail mem=260.48 GB, mem usage=15.28 GB.
+  //   [B300] KV Cache is allocated. dtype: torch.bfloat16, #tokens: 1707904, K size: 117.28 GB, V size: 117.28 GB
+  // Both counts are whole pages (15,514 and 26,686 × 64); so are llmsize's now.
+  struct Case {
+    const char* file;
+    const char* gpu;
+    i64 logged, ours;
+  };
+  for (const Case& k : {Case{"sglang-2026-04-qwen3-8b-b200.log", "b200", 992896, 996928},
+                        Case{"sglang-2026-05-qwen3-8b-b300.log", "b300", 1707904, 1705984}}) {
+    INFO(k.file);
+    const LogCheck c = checked(k.file, preset("qwen3-8b").config, {{"gpu", k.gpu}});
+    CHECK(row(c, "kv_tokens").logged_value == static_cast<double>(k.logged));
+    CHECK(row(c, "kv_tokens").ours_value == static_cast<double>(k.ours));
+    CHECK(k.ours % 64 == 0);
+    CHECK(row(c, "k_bytes").same_text);
+    CHECK(row(c, "v_bytes").same_text);
+    CHECK(c.lines.at(0) == "Attention backend not specified. Use trtllm_mha backend by default.");
+    CHECK(c.lines.at(1) == "TensorRT-LLM MHA only supports page_size of 16, 32 or 64, changing page_size from None to 64.");
+    // MISS on the B200, +0.41% (4,032 tokens, 0.27 GiB): that main implies mem_fraction_static
+    // 0.854 where the late-2025 rule gives 0.857 for its 183,359 MiB; the B300 is within 0.11%.
+    CHECK(std::abs(row(c, "kv_tokens").rel_diff) < 0.005);
+  }
+  // Hopper keeps fa3 and pages of one token; so do MLA models on Blackwell (their own backends).
+  const SglangMemory h100 = pool_of(preset("qwen3-8b").config, {{"gpu", "h100-sxm"}});
+  CHECK(h100.page_size == 1);
+  CHECK_FALSE(h100.trtllm_mha);
+  const SglangMemory b200 = pool_of(preset("qwen3-8b").config, {{"gpu", "b200"}});
+  CHECK(b200.page_size == 64);
+  CHECK(b200.trtllm_mha);
+  const SglangMemory v2 = pool_of(preset("deepseek-v2-lite").config, {{"gpu", "b200"}});
+  CHECK(v2.page_size == 1);
 }
 
 TEST_CASE("SGLang: MLA and the DeepSeek-V3.2 indexer keys in the pool's size line", "[calibration][sglang]") {
