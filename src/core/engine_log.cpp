@@ -106,6 +106,7 @@ struct Reader {
   bool size_line_read = false;             // llama.cpp's first cache size line
   bool offload_order_read = false;         // llama.cpp's first "offloading" line
   bool llamacpp_2025 = false;              // a llama.cpp build of 2025 or before, by its lines
+  bool page_defaulted = false;             // SGLang changed a page_size of None (its default, not a flag)
   std::vector<double> free_mib;            // llama.cpp's "using device … - N MiB free", per device
   std::string command;                     // a llama.cpp program's command line quoted in the log
   std::string_view command_program;        // its program
@@ -792,6 +793,15 @@ struct Reader {
     if (auto v = after_key(l, "max_running_requests=")) figure("max_running_requests", *v, l);
     if (auto v = after_key(l, "context_len=")) set("seq", whole(*v));
     if (auto v = after_key(l, "chunked_prefill_size=")) set("cps", whole(*v));
+    // --page-size: a backend's "changing page_size from 1 to 64" names the flag it overrode
+    // (from None: the flag was not given, and the profile picks the backend's pages itself);
+    // server_args, printed after, holds the resolved page_size.
+    if (const size_t ch = l.find("changing page_size from "); ch != std::string_view::npos) {
+      if (auto v = leading_number(l.substr(ch + 24))) set("psz", whole(*v));
+      else page_defaulted = true;
+    } else if (l.find("ServerArgs(") != std::string_view::npos && !page_defaulted) {
+      if (auto v = after_key(l, "page_size=")) set("psz", whole(*v));
+    }
     if (auto v = after_key(l, "mem_fraction_static=", &text)) set("mfs", text);
     else if (auto v2 = after(l, "--mem-fraction-static ", &text)) set("mfs", text);
     if (auto v = after_key(l, "tp_size=")) set("tp", whole(*v));

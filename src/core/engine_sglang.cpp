@@ -168,10 +168,17 @@ Result<SglangMemory> sglang_memory(const ModelConfig& c, const LayerPlan& plan, 
   // tokens ("TensorRT-LLM MHA only supports page_size of 16, 32 or 64, changing page_size from
   // None to 64"). Models with a recurrent state or Llama 4's chunked layers choose their own
   // backends (not followed: their pages stay 1).
+  // --page-size otherwise (server_args.py: any size; trtllm_mha changes one it cannot take to 64;
+  // DeepSeek-V3.2's sparse attention keeps its 64).
+  if (w.page_size > 0 && m.indexer_bytes == 0) {
+    m.page_size = w.page_size;
+    m.page_set = true;
+    m.page_set_to = w.page_size;
+  }
   if (!m.mla && m.mamba_layers == 0 && c.family != Family::Llama4 && gpu.vendor == "NVIDIA" && gpu.cuda_cc >= 10.0 &&
       gpu.cuda_cc < 11.0) {
-    m.page_size = 64;
     m.trtllm_mha = true;
+    if (m.page_size != 16 && m.page_size != 32 && m.page_size != 64) m.page_changed_to_64 = true, m.page_size = 64;
   }
   // ref: model_runner_kv_cache_mixin.py get_cell_size_per_token (late 2025): every layer's K and V
   // in the cell, the hybrid pool's sliding layers too.
@@ -282,7 +289,9 @@ std::vector<std::string> sglang_log(const SglangMemory& m) {
   std::vector<std::string> out;
   if (m.trtllm_mha) {  // ref: server_args.py's two lines when it picks the backend and its pages
     out.push_back("Attention backend not specified. Use trtllm_mha backend by default.");
-    out.push_back("TensorRT-LLM MHA only supports page_size of 16, 32 or 64, changing page_size from None to 64.");
+    if (m.page_changed_to_64)
+      out.push_back("TensorRT-LLM MHA only supports page_size of 16, 32 or 64, changing page_size from " +
+                    (m.page_set ? std::to_string(m.page_set_to) : std::string("None")) + " to 64.");
   }
   // ref: model_runner.py load_model: "Load weight end. type=…, dtype=…, avail mem=%.2f GB, mem usage=%.2f GB."
   out.push_back("Load weight end. ..., avail mem=" + gb(m.post_gib) + " GB, mem usage=" +

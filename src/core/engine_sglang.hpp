@@ -26,6 +26,9 @@ struct SglangMemory {
   i64 reserved_mib = 0;        // the heuristic's reserve (when it chose mfs)
   i64 context_len = 0;
   i64 page_size = 1;
+  bool page_set = false;    // --page-size given (page_set_to), else SGLang's None
+  i64 page_set_to = 0;
+  bool page_changed_to_64 = false;  // trtllm_mha took a page size it cannot use to 64 (and said so)
   bool trtllm_mha = false;  // SGLang's default attention backend on SM100 for a model without MLA: pages of 64 tokens
   // Memory (one GPU).
   double pre_gib = 0;          // free before the weights load ("Load weight begin. avail mem")

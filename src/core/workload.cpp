@@ -283,6 +283,11 @@ std::vector<WorkloadField> build_fields() {
                    "SGLang --cuda-graph-max-bs: largest batch captured in a CUDA graph; 0 = SGLang's default for the GPU",
                    Inference),
               0, 1 << 16, AT(cuda_graph_max_bs)),
+      int_row(spec("psz", "--page-size", "SGLang page size",
+                   "SGLang --page-size: tokens per page of the token pool (the pool holds whole pages); 0 = SGLang's "
+                   "default (64 under trtllm_mha, its backend on B200 and B300, else 1)",
+                   Inference),
+              0, 1024, AT(page_size)),
       real_row(spec("swar", "--swa-full-tokens-ratio", "SGLang SWA/full tokens",
                     "SGLang --swa-full-tokens-ratio: tokens of a sliding-window layer's pool per token of a full layer's, "
                     "in SGLang's hybrid pool (Llama 4)",

@@ -179,6 +179,7 @@ struct Workload {
   double mem_fraction_static = 0;  // share of the free memory for weights and the KV pool
   i64 chunked_prefill_size = 0;
   i64 cuda_graph_max_bs = 0;
+  i64 page_size = 0;               // SGLang --page-size: tokens per page of the pool; 0 = SGLang's default
   double swa_full_tokens_ratio = 0.8;      // --swa-full-tokens-ratio: SWA layers' tokens / full layers' (hybrid pool)
   bool disable_hybrid_swa_memory = false;  // --disable-hybrid-swa-memory: one pool, every layer at full length
   // llama.cpp (llama-server) flags, each the engine's default.

@@ -289,7 +289,8 @@ TEST_CASE("check-log: an SGLang fp8 checkpoint and its context_length=None, read
   const EngineLog log = parsed("sglang-qwen3-30b-a3b-fp8.log");
   CHECK(log.engine == LogEngine::SGLang);
   CHECK(log.seq_is_model_max);
-  CHECK(log.settings == std::vector<std::pair<std::string, std::string>>{{"cps", "8192"}, {"mfs", "0.83"}, {"tp", "1"}, {"w", "fp8"}});
+  CHECK(log.settings ==
+        std::vector<std::pair<std::string, std::string>>{{"cps", "8192"}, {"psz", "1"}, {"mfs", "0.83"}, {"tp", "1"}, {"w", "fp8"}});
   Workload h100;
   h100.gpu = "h100-sxm";
   auto c = check_log(log, preset("qwen3-30b-a3b").config, h100);

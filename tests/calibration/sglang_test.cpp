@@ -161,6 +161,24 @@ TEST_CASE("SGLang on Blackwell (SM100): trtllm_mha's pages of 64 tokens, with th
   CHECK(b200.trtllm_mha);
   const SglangMemory v2 = pool_of(preset("deepseek-v2-lite").config, {{"gpu", "b200"}});
   CHECK(v2.page_size == 1);
+  // --page-size: any size elsewhere; one trtllm_mha cannot take becomes 64, as SGLang says.
+  CHECK(pool_of(preset("qwen3-8b").config, {{"gpu", "h100-sxm"}, {"psz", "16"}}).page_size == 16);
+  CHECK(pool_of(preset("qwen3-8b").config, {{"gpu", "b200"}, {"psz", "32"}}).page_size == 32);
+  const SglangMemory b1 = pool_of(preset("qwen3-8b").config, {{"gpu", "b200"}, {"psz", "1"}});
+  CHECK(b1.page_size == 64);
+  const auto b1_lines = sglang_log(b1);
+  CHECK(b1_lines.at(1) == "TensorRT-LLM MHA only supports page_size of 16, 32 or 64, changing page_size from 1 to 64.");
+  CHECK(sglang_log(pool_of(preset("qwen3-8b").config, {{"gpu", "b200"}, {"psz", "32"}})).at(1).rfind("Load weight end.", 0) == 0);
+  // The log's own words: a flag it overrode, or none (the profile's default then picks the pages).
+  auto flagged = parse_engine_log("TensorRT-LLM MHA only supports page_size of 16, 32 or 64, changing page_size from 1 to 64.\n"
+                                  "KV Cache is allocated. #tokens: 640, K size: 1.00 GB, V size: 1.00 GB\n");
+  REQUIRE(flagged.ok());
+  CHECK(std::count(flagged->settings.begin(), flagged->settings.end(), std::pair<std::string, std::string>{"psz", "1"}) == 1);
+  auto unflagged = parse_engine_log("TensorRT-LLM MHA only supports page_size of 16, 32 or 64, changing page_size from None to 64.\n"
+                                    "server_args=ServerArgs(model_path='Qwen/Qwen3-8B', page_size=64, tp_size=1)\n"
+                                    "KV Cache is allocated. #tokens: 640, K size: 1.00 GB, V size: 1.00 GB\n");
+  REQUIRE(unflagged.ok());
+  CHECK(std::none_of(unflagged->settings.begin(), unflagged->settings.end(), [](const auto& s) { return s.first == "psz"; }));
 }
 
 TEST_CASE("SGLang: MLA and the DeepSeek-V3.2 indexer keys in the pool's size line", "[calibration][sglang]") {

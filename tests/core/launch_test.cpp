@@ -69,6 +69,8 @@ TEST_CASE("export: vLLM's, SGLang's and llama-server's command lines for one con
             .text() ==
         "python -m sglang.launch_server --model-path meta-llama/Llama-4-Scout-17B-16E-Instruct --context-length 65536 --dtype bfloat16 "
         "--tp-size 4 --kv-cache-dtype fp8_e4m3 --mem-fraction-static 0.85 --chunked-prefill-size 8192 --swa-full-tokens-ratio 0.5");
+  CHECK(command("qwen3-8b", on(Runtime::Sglang, {{"psz", "16"}})).text() ==
+        "python -m sglang.launch_server --model-path MODEL --context-length 4096 --dtype bfloat16 --page-size 16");
   // llama-server: -c is seq · batch (the slots share it), -ngl all (-1 is "auto" in b10573), both cache types
   // always (its default is f16), -fa on|off, the rest where they differ from its defaults.
   CHECK(command("qwen3-30b-a3b", on(Runtime::LlamaCpp, {{"seq", "8192"}, {"batch", "2"}, {"np", "2"}, {"kvt", "q8_0"},
