@@ -1046,6 +1046,195 @@ Result<LogCheck> check_ds_chat(const EngineLog& log, const ModelConfig& cfg, Wor
   return out;
 }
 
+// llama.cpp's log beside its profile (engine_llamacpp.hpp): the model, output, compute and KV
+// buffers by device, the exit table, and the cache lines one by one in any build's wording.
+Result<LogCheck> check_llamacpp(const EngineLog& log, const Workload& w, const Estimate& e, LogCheck out) {
+  if (!e.llamacpp) return e.notes.empty() ? issue_row("rt", Str::log_not_available, "llama.cpp") : e.notes.front();
+  // A build before the SWA cache (its "KV self size" line) kept one cache of n_ctx cells for
+  // every layer: --swa-full's two caches (read from that line) as one.
+  const bool one_cache = std::any_of(log.kv_lines.begin(), log.kv_lines.end(), [](const std::string& l) { return l.rfind("KV self size", 0) == 0; });
+  LlamaCppMemory mem = *e.llamacpp;
+  if (one_cache && mem.iswa && mem.caches.size() == 2 && mem.caches[0].cells == mem.caches[1].cells) {
+    LlamaCppCache all = mem.caches[0];
+    all.layers += mem.caches[1].layers, all.k_bytes += mem.caches[1].k_bytes, all.v_bytes += mem.caches[1].v_bytes;
+    mem.caches = {all};
+    mem.iswa = false;
+    for (int& c : mem.layer_cache) c = c >= 0 ? 0 : c;
+  }
+  out.lines = llamacpp_log(mem, w.kv_dtype, e.llamacpp_devices ? &*e.llamacpp_devices : nullptr);
+  if (e.llamacpp_devices) {  // the model buffers: the weights as the file stores them, split by device
+    const LlamaCppBuffers& d = *e.llamacpp_devices;
+    std::vector<std::tuple<std::string, std::string, i64>> buffers;
+    if (!d.cpu_span) buffers.emplace_back("model_buffer:CPU_Mapped", "CPU_Mapped model buffer", d.cpu_mapped_bytes);
+    for (const LlamaCppDevice& dv : d.devices) buffers.emplace_back("model_buffer:" + dv.name, dv.name + " model buffer", dv.model_bytes);
+    buffers.emplace_back("output_buffer_bytes", "output buffer", d.output_buffer_bytes);
+    for (const LlamaCppDevice& dv : d.devices)
+      if (dv.output && d.output_compute_bytes > 0)
+        buffers.emplace_back("compute_buffer:" + dv.name, dv.name + " compute buffer", d.output_compute_bytes);
+    if (d.host_compute_bytes > 0)
+      buffers.emplace_back("compute_buffer:" + d.output_buffer, d.output_buffer + " compute buffer", d.host_compute_bytes);
+    // Each cache's buffer per device, as our lines give them: "kv_buffer:<cache>:<name>", the
+    // cache counted as the parser does (0 without an SWA cache, else 1 and 2 as created).
+    const bool two = mem.iswa || mem.dsa;
+    int cache = two ? 0 : -1;
+    for (const std::string& l : out.lines) {
+      if (l.find("llama_kv_cache_iswa: creating") == 0 || l.find("llama_kv_cache_dsa: creating") == 0) ++cache;
+      const size_t at = l.find(" KV buffer size = ");
+      if (at == std::string::npos || l.find("llama_kv_cache:") != 0) continue;
+      const std::string name(trim(std::string_view(l).substr(15, at - 15)));
+      if (auto v = after(l, "KV buffer size = "))
+        buffers.emplace_back("kv_buffer:" + std::to_string(std::max(cache, 0)) + ":" + name,
+                             name + " KV buffer" +
+                                 (mem.iswa  ? cache == 1 ? " (non-SWA)" : " (SWA)"
+                                  : mem.dsa ? cache == 1 ? " (MLA)" : " (indexer keys)"
+                                                     : ""),
+                             static_cast<i64>(std::llround(*v * kMiBd)));
+    }
+    // llama.cpp names its Metal device "Metal" (2025) or "MTL0" (2026): the log's name as ours.
+    std::vector<LogFigure> figures = log.figures;
+    const bool metal = std::any_of(d.devices.begin(), d.devices.end(), [](const LlamaCppDevice& dv) { return dv.name == "Metal"; });
+    for (LogFigure& f : figures)
+      for (std::string_view mtl : {":MTL0", ":MTL0_Mapped"})
+        if (metal && f.key.size() > mtl.size() && f.key.compare(f.key.size() - mtl.size(), mtl.size(), mtl) == 0)
+          f.key = f.key.substr(0, f.key.size() - mtl.size()) + ":Metal" + std::string(mtl.substr(5));
+    const auto logged = [&](std::string_view key) -> const LogFigure* {
+      for (const LogFigure& f : figures)
+        if (f.key == key) return &f;
+      return nullptr;
+    };
+    for (const auto& [key, label, ours] : buffers) {
+      const LogFigure* f = logged(key);
+      if (!f) continue;
+      LogCheckRow row{key, label, std::nullopt, {}, "", "", f->value, static_cast<double>(ours), 0, false};  // llama.cpp's words
+      row.logged = fixed(f->value / kMiBd, 2) + " MiB";
+      row.ours = fixed(static_cast<double>(ours) / kMiBd, 2) + " MiB";
+      row.same_text = row.logged == row.ours;
+      row.rel_diff = f->value != 0 ? static_cast<double>(ours) / f->value - 1.0 : 0;
+      out.rows.push_back(row);
+    }
+    // The exit table's columns per device, in whole MiB as it truncates them: a device's model
+    // buffer, its layers' caches, its compute buffer where modelled; the host's mapped weights
+    // (where they are the token embedding alone or every tensor), caches and inputs.
+    std::vector<std::tuple<std::string, std::string, i64>> table;
+    for (const LlamaCppDevice& dv : d.devices) {
+      table.emplace_back("breakdown_model:" + dv.name, dv.name + " model (memory breakdown)", dv.model_bytes);
+      table.emplace_back("breakdown_context:" + dv.name, dv.name + " context (memory breakdown)", dv.cache_bytes);
+      if (dv.output && d.output_compute_bytes > 0)
+        table.emplace_back("breakdown_compute:" + dv.name, dv.name + " compute (memory breakdown)", d.output_compute_bytes);
+    }
+    if (!d.cpu_span) table.emplace_back("breakdown_model:Host", "Host model (memory breakdown)", d.cpu_mapped_bytes);
+    table.emplace_back("breakdown_context:Host", "Host context (memory breakdown)", d.cpu_cache_bytes);
+    if (d.host_compute_bytes > 0) table.emplace_back("breakdown_compute:Host", "Host compute (memory breakdown)", d.host_compute_bytes);
+    for (const auto& [key, label, ours] : table) {
+      const LogFigure* f = logged(key);
+      if (!f) continue;
+      LogCheckRow row{key, label, std::nullopt, {}, "", "", f->value, static_cast<double>(ours), 0, false};
+      row.logged = std::to_string(std::llround(f->value / kMiBd)) + " MiB";
+      row.ours = std::to_string(ours / (i64{1} << 20)) + " MiB";
+      row.same_text = row.logged == row.ours;
+      row.rel_diff = f->value != 0 ? static_cast<double>(ours) / f->value - 1.0 : 0;
+      out.rows.push_back(row);
+    }
+    // The log's buffers on devices llmsize does not have (a ROCm or Metal log checked against a
+    // CUDA card, more devices than --pp): named, not dropped.
+    // The log's compute buffers llmsize does not model (a layer's peak): named.
+    std::string unmodelled;
+    for (const LogFigure& f : figures)
+      if (f.key.rfind("compute_buffer:", 0) == 0 &&
+          std::none_of(buffers.begin(), buffers.end(), [&](const auto& b) { return std::get<0>(b) == f.key; }))
+        unmodelled += (unmodelled.empty() ? "" : ", ") + log.figures[static_cast<size_t>(&f - figures.data())].key.substr(15);
+    if (!unmodelled.empty()) out.notes.push_back(issue_row("log", Str::log_note_compute, unmodelled));
+    std::vector<std::string> unmatched;
+    std::string mapped;
+    for (const LogFigure& f : figures) {
+      if (f.key.rfind("model_buffer:", 0) != 0 && f.key.rfind("kv_buffer:", 0) != 0 && f.key.rfind("breakdown_model:", 0) != 0) continue;
+      const bool ours = std::any_of(buffers.begin(), buffers.end(), [&](const auto& b) { return std::get<0>(b) == f.key; }) ||
+                        std::any_of(table.begin(), table.end(), [&](const auto& b) { return std::get<0>(b) == f.key; });
+      const std::string device = f.key.substr(f.key.rfind(':') + 1);
+      if (device.rfind("CPU", 0) == 0 || device == "Host") continue;  // host buffers: the CPU span is said in the notes of the estimate
+      // Metal's mapped model buffers (one per split file) span the file: named in a note of their own.
+      if (metal && device == "Metal_Mapped" && !ours) {
+        if (mapped.empty()) mapped = log.figures[static_cast<size_t>(&f - figures.data())].key.substr(13);  // as the log names it
+        continue;
+      }
+      if (!ours && std::find(unmatched.begin(), unmatched.end(), device) == unmatched.end()) unmatched.push_back(device);
+    }
+    if (!unmatched.empty()) {
+      std::string ours;
+      for (const LlamaCppDevice& dv : d.devices) ours += (ours.empty() ? "" : ", ") + dv.name;
+      std::string theirs;
+      for (const std::string& u : unmatched) theirs += (theirs.empty() ? "" : ", ") + u;
+      out.notes.push_back(issue_row("log", Str::log_note_devices, theirs, ours));
+    }
+    if (!mapped.empty()) out.notes.push_back(issue_row("log", Str::log_note_mapped, mapped));
+    if (const LogFigure* r = log.find("model_buffer:CPU_REPACK"))
+      out.notes.push_back(issue_row("log", Str::log_note_repack, fixed(r->value / kMiBd, 2)));
+    const auto load = llamacpp_buffer_log(d);
+    out.lines.insert(out.lines.begin(), load.begin(), load.end());
+  }
+  // Line by line: llama.cpp prints its caches in a fixed order (non-SWA, then SWA, then
+  // recurrent); their per-device buffer lines are compared as figures above.
+  std::vector<std::string> ours_kv;
+  for (const std::string& l : out.lines)
+    for (std::string_view marker : {"llama_kv_cache_iswa: creating", "llama_kv_cache_dsa: creating", "llama_kv_cache: size =",
+                                    "llama_memory_recurrent: size ="})
+      if (l.find(marker) == 0) ours_kv.push_back(l);
+  // A build before the SWA cache sums its one cache as "KV self size" (llama_context's
+  // LLAMA_LOG_INFO "%s: KV self size  = %7.2f MiB, K (%s): %7.2f MiB, V (%s): %7.2f MiB").
+  if (one_cache && !mem.caches.empty()) {
+    i64 k = 0, v = 0;
+    for (const LlamaCppCache& c : mem.caches) k += c.k_bytes, v += c.v_bytes;
+    const char* type = llamacpp_cache_type(w.kv_dtype);
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "KV self size  = %7.2f MiB, K (%s): %7.2f MiB, V (%s): %7.2f MiB", static_cast<double>(k + v) / kMiBd,
+                  type ? type : "?", static_cast<double>(k) / kMiBd, type ? type : "?", static_cast<double>(v) / kMiBd);
+    ours_kv = {buf};
+  }
+  // The same line in another build's wording: the class names of mid-2025
+  // (llama_kv_cache_unified[_iswa]), other padding, "1 seqs" without the streams.
+  const auto canonical = [](std::string_view s, bool streams) {
+    std::string o;
+    for (std::string_view from : {"llama_kv_cache_unified_iswa:", "llama_kv_cache_unified:"})
+      if (s.rfind(from, 0) == 0) {
+        o = from == "llama_kv_cache_unified:" ? "llama_kv_cache:" : "llama_kv_cache_iswa:";
+        s.remove_prefix(from.size());
+      }
+    for (size_t i = 0; i < s.size(); ++i) {
+      const char c = s[i];
+      if (c == ' ' && (o.empty() || o.back() == ' ' || o.back() == '(' || o.back() == '/')) continue;
+      if (!streams && c == '/') {  // " 1/1 seqs" → " 1 seqs"
+        while (i + 1 < s.size() && (s[i + 1] == ' ' || digit(s[i + 1]))) ++i;
+        o += ' ';
+        continue;
+      }
+      o += c;
+    }
+    return o;
+  };
+  for (size_t i = 0; i < log.kv_lines.size(); ++i) {
+    LogCheckRow row;
+    row.key = "kv_line_" + std::to_string(i);
+    row.row = Str::log_row_line;
+    row.row_args = {std::to_string(i + 1)};
+    row.label = row.label_in(Lang::En);
+    row.logged = log.kv_lines[i];
+    row.ours = i < ours_kv.size() ? ours_kv[i] : std::string("(none)");
+    const bool streams = row.logged.find('/') != std::string::npos;
+    row.same_text = canonical(row.logged, streams) == canonical(row.ours, streams);
+    const auto size = [](const std::string& s) {
+      const size_t at = s.find("size ");
+      if (at == std::string::npos) return 0.0;
+      const size_t eq = s.find('=', at);
+      return eq == std::string::npos ? 0.0 : leading_number(std::string_view(s).substr(eq + 1)).value_or(0) * kMiBd;
+    };
+    row.logged_value = size(row.logged);
+    row.ours_value = size(row.ours);
+    row.rel_diff = row.logged_value != 0 ? row.ours_value / row.logged_value - 1.0 : 0;
+    out.rows.push_back(row);
+  }
+  return out;
+}
+
 }  // namespace
 
 Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workload w) {
@@ -1227,189 +1416,7 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
     if (swa && !m.hybrid)
       out.notes.push_back(issue_row("log", Str::log_note_hybrid));
   } else {
-    if (!e->llamacpp) return e->notes.empty() ? issue_row("rt", Str::log_not_available, "llama.cpp") : e->notes.front();
-    // A build before the SWA cache (its "KV self size" line) kept one cache of n_ctx cells for
-    // every layer: --swa-full's two caches (read from that line) as one.
-    const bool one_cache = std::any_of(log.kv_lines.begin(), log.kv_lines.end(), [](const std::string& l) { return l.rfind("KV self size", 0) == 0; });
-    LlamaCppMemory mem = *e->llamacpp;
-    if (one_cache && mem.iswa && mem.caches.size() == 2 && mem.caches[0].cells == mem.caches[1].cells) {
-      LlamaCppCache all = mem.caches[0];
-      all.layers += mem.caches[1].layers, all.k_bytes += mem.caches[1].k_bytes, all.v_bytes += mem.caches[1].v_bytes;
-      mem.caches = {all};
-      mem.iswa = false;
-      for (int& c : mem.layer_cache) c = c >= 0 ? 0 : c;
-    }
-    out.lines = llamacpp_log(mem, w.kv_dtype, e->llamacpp_devices ? &*e->llamacpp_devices : nullptr);
-    if (e->llamacpp_devices) {  // the model buffers: the weights as the file stores them, split by device
-      const LlamaCppBuffers& d = *e->llamacpp_devices;
-      std::vector<std::tuple<std::string, std::string, i64>> buffers;
-      if (!d.cpu_span) buffers.emplace_back("model_buffer:CPU_Mapped", "CPU_Mapped model buffer", d.cpu_mapped_bytes);
-      for (const LlamaCppDevice& dv : d.devices) buffers.emplace_back("model_buffer:" + dv.name, dv.name + " model buffer", dv.model_bytes);
-      buffers.emplace_back("output_buffer_bytes", "output buffer", d.output_buffer_bytes);
-      for (const LlamaCppDevice& dv : d.devices)
-        if (dv.output && d.output_compute_bytes > 0)
-          buffers.emplace_back("compute_buffer:" + dv.name, dv.name + " compute buffer", d.output_compute_bytes);
-      if (d.host_compute_bytes > 0)
-        buffers.emplace_back("compute_buffer:" + d.output_buffer, d.output_buffer + " compute buffer", d.host_compute_bytes);
-      // Each cache's buffer per device, as our lines give them: "kv_buffer:<cache>:<name>", the
-      // cache counted as the parser does (0 without an SWA cache, else 1 and 2 as created).
-      const bool two = mem.iswa || mem.dsa;
-      int cache = two ? 0 : -1;
-      for (const std::string& l : out.lines) {
-        if (l.find("llama_kv_cache_iswa: creating") == 0 || l.find("llama_kv_cache_dsa: creating") == 0) ++cache;
-        const size_t at = l.find(" KV buffer size = ");
-        if (at == std::string::npos || l.find("llama_kv_cache:") != 0) continue;
-        const std::string name(trim(std::string_view(l).substr(15, at - 15)));
-        if (auto v = after(l, "KV buffer size = "))
-          buffers.emplace_back("kv_buffer:" + std::to_string(std::max(cache, 0)) + ":" + name,
-                               name + " KV buffer" +
-                                   (mem.iswa  ? cache == 1 ? " (non-SWA)" : " (SWA)"
-                                    : mem.dsa ? cache == 1 ? " (MLA)" : " (indexer keys)"
-                                                       : ""),
-                               static_cast<i64>(std::llround(*v * kMiBd)));
-      }
-      // llama.cpp names its Metal device "Metal" (2025) or "MTL0" (2026): the log's name as ours.
-      std::vector<LogFigure> figures = log.figures;
-      const bool metal = std::any_of(d.devices.begin(), d.devices.end(), [](const LlamaCppDevice& dv) { return dv.name == "Metal"; });
-      for (LogFigure& f : figures)
-        for (std::string_view mtl : {":MTL0", ":MTL0_Mapped"})
-          if (metal && f.key.size() > mtl.size() && f.key.compare(f.key.size() - mtl.size(), mtl.size(), mtl) == 0)
-            f.key = f.key.substr(0, f.key.size() - mtl.size()) + ":Metal" + std::string(mtl.substr(5));
-      const auto logged = [&](std::string_view key) -> const LogFigure* {
-        for (const LogFigure& f : figures)
-          if (f.key == key) return &f;
-        return nullptr;
-      };
-      for (const auto& [key, label, ours] : buffers) {
-        const LogFigure* f = logged(key);
-        if (!f) continue;
-        LogCheckRow row{key, label, std::nullopt, {}, "", "", f->value, static_cast<double>(ours), 0, false};  // llama.cpp's words
-        row.logged = fixed(f->value / kMiBd, 2) + " MiB";
-        row.ours = fixed(static_cast<double>(ours) / kMiBd, 2) + " MiB";
-        row.same_text = row.logged == row.ours;
-        row.rel_diff = f->value != 0 ? static_cast<double>(ours) / f->value - 1.0 : 0;
-        out.rows.push_back(row);
-      }
-      // The exit table's columns per device, in whole MiB as it truncates them: a device's model
-      // buffer, its layers' caches, its compute buffer where modelled; the host's mapped weights
-      // (where they are the token embedding alone or every tensor), caches and inputs.
-      std::vector<std::tuple<std::string, std::string, i64>> table;
-      for (const LlamaCppDevice& dv : d.devices) {
-        table.emplace_back("breakdown_model:" + dv.name, dv.name + " model (memory breakdown)", dv.model_bytes);
-        table.emplace_back("breakdown_context:" + dv.name, dv.name + " context (memory breakdown)", dv.cache_bytes);
-        if (dv.output && d.output_compute_bytes > 0)
-          table.emplace_back("breakdown_compute:" + dv.name, dv.name + " compute (memory breakdown)", d.output_compute_bytes);
-      }
-      if (!d.cpu_span) table.emplace_back("breakdown_model:Host", "Host model (memory breakdown)", d.cpu_mapped_bytes);
-      table.emplace_back("breakdown_context:Host", "Host context (memory breakdown)", d.cpu_cache_bytes);
-      if (d.host_compute_bytes > 0) table.emplace_back("breakdown_compute:Host", "Host compute (memory breakdown)", d.host_compute_bytes);
-      for (const auto& [key, label, ours] : table) {
-        const LogFigure* f = logged(key);
-        if (!f) continue;
-        LogCheckRow row{key, label, std::nullopt, {}, "", "", f->value, static_cast<double>(ours), 0, false};
-        row.logged = std::to_string(std::llround(f->value / kMiBd)) + " MiB";
-        row.ours = std::to_string(ours / (i64{1} << 20)) + " MiB";
-        row.same_text = row.logged == row.ours;
-        row.rel_diff = f->value != 0 ? static_cast<double>(ours) / f->value - 1.0 : 0;
-        out.rows.push_back(row);
-      }
-      // The log's buffers on devices llmsize does not have (a ROCm or Metal log checked against a
-      // CUDA card, more devices than --pp): named, not dropped.
-      // The log's compute buffers llmsize does not model (a layer's peak): named.
-      std::string unmodelled;
-      for (const LogFigure& f : figures)
-        if (f.key.rfind("compute_buffer:", 0) == 0 &&
-            std::none_of(buffers.begin(), buffers.end(), [&](const auto& b) { return std::get<0>(b) == f.key; }))
-          unmodelled += (unmodelled.empty() ? "" : ", ") + log.figures[static_cast<size_t>(&f - figures.data())].key.substr(15);
-      if (!unmodelled.empty()) out.notes.push_back(issue_row("log", Str::log_note_compute, unmodelled));
-      std::vector<std::string> unmatched;
-      std::string mapped;
-      for (const LogFigure& f : figures) {
-        if (f.key.rfind("model_buffer:", 0) != 0 && f.key.rfind("kv_buffer:", 0) != 0 && f.key.rfind("breakdown_model:", 0) != 0) continue;
-        const bool ours = std::any_of(buffers.begin(), buffers.end(), [&](const auto& b) { return std::get<0>(b) == f.key; }) ||
-                          std::any_of(table.begin(), table.end(), [&](const auto& b) { return std::get<0>(b) == f.key; });
-        const std::string device = f.key.substr(f.key.rfind(':') + 1);
-        if (device.rfind("CPU", 0) == 0 || device == "Host") continue;  // host buffers: the CPU span is said in the notes of the estimate
-        // Metal's mapped model buffers (one per split file) span the file: named in a note of their own.
-        if (metal && device == "Metal_Mapped" && !ours) {
-          if (mapped.empty()) mapped = log.figures[static_cast<size_t>(&f - figures.data())].key.substr(13);  // as the log names it
-          continue;
-        }
-        if (!ours && std::find(unmatched.begin(), unmatched.end(), device) == unmatched.end()) unmatched.push_back(device);
-      }
-      if (!unmatched.empty()) {
-        std::string ours;
-        for (const LlamaCppDevice& dv : d.devices) ours += (ours.empty() ? "" : ", ") + dv.name;
-        std::string theirs;
-        for (const std::string& u : unmatched) theirs += (theirs.empty() ? "" : ", ") + u;
-        out.notes.push_back(issue_row("log", Str::log_note_devices, theirs, ours));
-      }
-      if (!mapped.empty()) out.notes.push_back(issue_row("log", Str::log_note_mapped, mapped));
-      if (const LogFigure* r = log.find("model_buffer:CPU_REPACK"))
-        out.notes.push_back(issue_row("log", Str::log_note_repack, fixed(r->value / kMiBd, 2)));
-      const auto load = llamacpp_buffer_log(d);
-      out.lines.insert(out.lines.begin(), load.begin(), load.end());
-    }
-    // Line by line: llama.cpp prints its caches in a fixed order (non-SWA, then SWA, then
-    // recurrent); their per-device buffer lines are compared as figures above.
-    std::vector<std::string> ours_kv;
-    for (const std::string& l : out.lines)
-      for (std::string_view marker : {"llama_kv_cache_iswa: creating", "llama_kv_cache_dsa: creating", "llama_kv_cache: size =",
-                                      "llama_memory_recurrent: size ="})
-        if (l.find(marker) == 0) ours_kv.push_back(l);
-    // A build before the SWA cache sums its one cache as "KV self size" (llama_context's
-    // LLAMA_LOG_INFO "%s: KV self size  = %7.2f MiB, K (%s): %7.2f MiB, V (%s): %7.2f MiB").
-    if (one_cache && !mem.caches.empty()) {
-      i64 k = 0, v = 0;
-      for (const LlamaCppCache& c : mem.caches) k += c.k_bytes, v += c.v_bytes;
-      const char* type = llamacpp_cache_type(w.kv_dtype);
-      char buf[160];
-      std::snprintf(buf, sizeof buf, "KV self size  = %7.2f MiB, K (%s): %7.2f MiB, V (%s): %7.2f MiB", static_cast<double>(k + v) / kMiBd,
-                    type ? type : "?", static_cast<double>(k) / kMiBd, type ? type : "?", static_cast<double>(v) / kMiBd);
-      ours_kv = {buf};
-    }
-    // The same line in another build's wording: the class names of mid-2025
-    // (llama_kv_cache_unified[_iswa]), other padding, "1 seqs" without the streams.
-    const auto canonical = [](std::string_view s, bool streams) {
-      std::string o;
-      for (std::string_view from : {"llama_kv_cache_unified_iswa:", "llama_kv_cache_unified:"})
-        if (s.rfind(from, 0) == 0) {
-          o = from == "llama_kv_cache_unified:" ? "llama_kv_cache:" : "llama_kv_cache_iswa:";
-          s.remove_prefix(from.size());
-        }
-      for (size_t i = 0; i < s.size(); ++i) {
-        const char c = s[i];
-        if (c == ' ' && (o.empty() || o.back() == ' ' || o.back() == '(' || o.back() == '/')) continue;
-        if (!streams && c == '/') {  // " 1/1 seqs" → " 1 seqs"
-          while (i + 1 < s.size() && (s[i + 1] == ' ' || digit(s[i + 1]))) ++i;
-          o += ' ';
-          continue;
-        }
-        o += c;
-      }
-      return o;
-    };
-    for (size_t i = 0; i < log.kv_lines.size(); ++i) {
-      LogCheckRow row;
-      row.key = "kv_line_" + std::to_string(i);
-      row.row = Str::log_row_line;
-      row.row_args = {std::to_string(i + 1)};
-      row.label = row.label_in(Lang::En);
-      row.logged = log.kv_lines[i];
-      row.ours = i < ours_kv.size() ? ours_kv[i] : std::string("(none)");
-      const bool streams = row.logged.find('/') != std::string::npos;
-      row.same_text = canonical(row.logged, streams) == canonical(row.ours, streams);
-      const auto size = [](const std::string& s) {
-        const size_t at = s.find("size ");
-        if (at == std::string::npos) return 0.0;
-        const size_t eq = s.find('=', at);
-        return eq == std::string::npos ? 0.0 : leading_number(std::string_view(s).substr(eq + 1)).value_or(0) * kMiBd;
-      };
-      row.logged_value = size(row.logged);
-      row.ours_value = size(row.ours);
-      row.rel_diff = row.logged_value != 0 ? row.ours_value / row.logged_value - 1.0 : 0;
-      out.rows.push_back(row);
-    }
+    return check_llamacpp(log, w, *e, std::move(out));
   }
   return out;
 }
