@@ -714,9 +714,9 @@ struct Reader {
             ++i;
             continue;
           }
-          std::string text;
-          if (auto v = leading_number(rest.substr(i), &text)) n.push_back(*v);
-          i += std::max<size_t>(text.size(), 1);
+          std::string digits;
+          if (auto v = leading_number(rest.substr(i), &digits)) n.push_back(*v);
+          i += std::max<size_t>(digits.size(), 1);
         }
         const size_t first = n.size() == 7 ? 3 : n.size() == 4 ? 1 : 0;  // a device's line, or the host's
         if (first > 0 && !name.empty() && name.size() <= 32) {
@@ -789,6 +789,7 @@ struct Reader {
         if (auto v = after(l, "V size: ")) figure(pool + "v_bytes", *v * kGiBd, l);
       }
     }
+    if (auto v = after(l, "Memory pool end. avail mem=")) figure("pool_end_bytes", *v * kGiBd, l), ++sglang;
     if (auto v = after_key(l, "max_total_num_tokens=")) figure("kv_tokens", *v, l), ++sglang;
     if (auto v = after_key(l, "max_running_requests=")) figure("max_running_requests", *v, l);
     if (auto v = after_key(l, "context_len=")) set("seq", whole(*v));
@@ -1404,6 +1405,8 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
         row_of("kv_bytes", "SWAKVPool mem usage", static_cast<double>(at->k_bytes + at->v_bytes + at->swa_k_bytes + at->swa_v_bytes), true);
       }
       row_of("max_running_requests", Str::log_row_mrr_at, static_cast<double>(at->max_running_requests), false);
+      // init_memory_pool's last line: the free memory after the load less the pools at the log's #tokens.
+      if (at->pool_segment_bytes > 0) row_of("pool_end_bytes", "Memory pool end. avail mem", at->pool_end_gib * kGiBd, true);
     }
     if (m.mamba_layers > 0) {  // the state pool: its slots from the log's free memory, its tensors at the log's own slots
       row_of("mamba_slots", "max_mamba_cache_size", static_cast<double>(m.mamba_slots), false);

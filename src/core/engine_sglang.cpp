@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "format.hpp"
+#include "torch_allocator.hpp"
 
 namespace llmsize::core {
 
@@ -268,6 +269,34 @@ Result<SglangMemory> sglang_with_tokens(const SglangMemory& in, i64 tokens, cons
   m.max_running_requests = std::min(tokens / 2, reqs);
   // ref: init_memory_pool (calculate_mamba_ratio): a request holds a state slot; no_buffer keeps 3 per request.
   if (m.mamba_layers > 0) m.max_running_requests = std::min(reqs, m.mamba_slots / 3);
+  // ref: model_runner.py init_memory_pool, then its "Memory pool end. avail mem=%.2f GB" (utils
+  // get_available_gpu_memory: empty_cache, then mem_get_info): ReqToTokenPool(size=max_num_reqs,
+  // max_context_len=context_len + 4) allocates torch.zeros((size, max_context_len), int32);
+  // MHATokenToKVPool._create_buffers one K and one V tensor of size + page rows per layer
+  // (MLATokenToKVPool one latent tensor); TokenToKVPoolAllocator.clear torch.arange(1, size + 1,
+  // int64), PagedTokenToKVPoolAllocator one int64 per page. Each large tensor opens a segment of
+  // its size rounded up to 2 MiB (torch_allocator.hpp segment_bytes). The free indices, 10 MiB or
+  // less, are taken as served from a block the load left cached (the published start-ups fit
+  // that; a fresh 20 MiB segment would lower the line by 0.02 GB).
+  m.max_num_reqs = reqs;
+  m.req_to_token_bytes = m.kv_segment_bytes = m.free_index_bytes = m.pool_segment_bytes = 0;
+  m.pool_end_gib = 0;
+  if (!m.hybrid && m.mamba_layers == 0 && m.indexer_bytes == 0 && m.layers > 0 && m.k_row_bytes % m.layers == 0 &&
+      m.v_row_bytes % m.layers == 0) {
+    const Checked r2t = Checked(reqs) * (m.context_len + 4) * 4;
+    const Checked per_k = rows * (m.k_row_bytes / m.layers), per_v = rows * (m.v_row_bytes / m.layers);
+    Checked kv = segment_bytes(per_k) * m.layers;
+    if (m.v_row_bytes > 0) kv += segment_bytes(per_v) * m.layers;
+    const Checked free = Checked(m.page_size == 1 ? tokens : tokens / m.page_size) * 8;
+    const Checked free_cost = free.ok() && free.value() <= 10 * (i64{1} << 20) ? allocator_round(free) : segment_bytes(free);
+    const Checked pools = segment_bytes(r2t) + kv + free_cost;
+    if (!r2t.ok() || !kv.ok() || !free.ok() || !pools.ok()) return memory_overflow(field);
+    m.req_to_token_bytes = r2t.value();
+    m.kv_segment_bytes = kv.value();
+    m.free_index_bytes = free.value();
+    m.pool_segment_bytes = pools.value();
+    m.pool_end_gib = m.post_gib - static_cast<double>(m.pool_segment_bytes) / kGiBd;
+  }
   return m;
 }
 
@@ -327,6 +356,8 @@ std::vector<std::string> sglang_log(const SglangMemory& m) {
   } else {
     out.push_back(mha_line(m.max_total_tokens, m.k_bytes, m.v_bytes));
   }
+  // ref: model_runner.py init_memory_pool's last line (where its pools are modelled).
+  if (m.pool_segment_bytes > 0) out.push_back("Memory pool end. avail mem=" + gb(m.pool_end_gib) + " GB");
   // ref: scheduler.py, the line after the CUDA graphs are captured (its free memory left out).
   out.push_back("max_total_num_tokens=" + std::to_string(m.max_total_tokens) +
                 (m.chunked_prefill_size > 0 ? ", chunked_prefill_size=" + std::to_string(m.chunked_prefill_size) : "") +
@@ -374,6 +405,16 @@ std::vector<EngineTerm> sglang_terms(const SglangMemory& m, const Workload& w, c
     t.push_back({"kv_tokens", "#tokens", static_cast<double>(m.max_total_tokens), false, how,
                  tx(Str::efx_sg_tokens, b(m.page_size), b(m.max_total_tokens)),
                  src + "model_runner.py profile_max_num_token, init_memory_pool"});
+    if (m.pool_segment_bytes > 0) {
+      t.push_back({"req_to_token_bytes", "", static_cast<double>(m.req_to_token_bytes), true, "exact",
+                   tx(Str::efx_sg_req_to_token, b(m.max_total_tokens), b(m.context_len), b(m.max_num_reqs), b(m.context_len + 4),
+                      b(m.req_to_token_bytes)),
+                   src + "model_runner.py init_memory_pool; memory_pool.py ReqToTokenPool"});
+      t.push_back({"pool_end_bytes", "Memory pool end. avail mem", m.pool_end_gib * kGiBd, true, "estimate",
+                   tx(Str::efx_sg_pool_end, fixed(m.post_gib, 3), b(m.req_to_token_bytes), b(m.mla ? m.layers : 2 * m.layers),
+                      b(m.kv_segment_bytes), b(m.free_index_bytes), b(m.pool_segment_bytes), fixed(m.pool_end_gib, 3)),
+                   src + "model_runner.py init_memory_pool; memory_pool.py; c10 CUDACachingAllocator.cpp get_allocation_size"});
+    }
     label_terms(t);
     return t;
   }

@@ -46,6 +46,17 @@ struct SglangMemory {
   i64 k_row_bytes = 0, v_row_bytes = 0;  // one token over the layers: K and V (MLA: the latent in K)
   i64 k_bytes = 0, v_bytes = 0;  // the pool's tensors (N + page rows); MLA: k_bytes holds the KV and indexer keys
   i64 max_running_requests = 0;
+  // The rest of init_memory_pool (model_runner.py), which "Memory pool end. avail mem" reads: the
+  // ReqToTokenPool's req_to_token (max_num_reqs rows of context_len + 4 int32) and the token
+  // allocator's free indices (int64: a slot per token with pages of 1, else a page each), beside
+  // the KV tensors. Modelled for one plain pool (MHA or MLA, no NSA indexer, sliding or state
+  // pool); pool_segment_bytes 0 elsewhere.
+  i64 max_num_reqs = 0;
+  i64 req_to_token_bytes = 0;
+  i64 free_index_bytes = 0;
+  i64 kv_segment_bytes = 0;    // the K and V tensors as the caching allocator's segments (each rounded up to 2 MiB)
+  i64 pool_segment_bytes = 0;  // the free memory the pools take: req_to_token's and the KV tensors' segments, the free indices
+  double pool_end_gib = 0;     // "Memory pool end. avail mem": post − pool_segment_bytes / 2^30
   // The hybrid sliding-window pool (SWAKVPool: Llama 4's chunked layers): the fields above are the
   // full layers' pool (max_total_tokens its size), these the sliding-window layers' pool.
   bool hybrid = false;

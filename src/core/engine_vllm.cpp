@@ -806,7 +806,7 @@ std::optional<Str> term_row(std::string_view key) {
       {"mamba_page_bytes", Str::term_mamba_page}, {"attn_block_size", Str::term_attn_block},
       {"num_blocks", Str::term_num_blocks},   {"pre_bytes", Str::term_pre},
       {"rest_bytes", Str::term_rest},         {"cell_bytes", Str::term_cell},
-      {"mamba_bytes_per_request", Str::term_state_slot}, {"profiled_tokens", Str::term_profiled},
+      {"mamba_bytes_per_request", Str::term_state_slot}, {"profiled_tokens", Str::term_profiled}, {"req_to_token_bytes", Str::term_req_to_token},
       {"mxfp4_layout_bytes", Str::term_mxfp4_layout}, {"topk_buffer_bytes", Str::term_topk_buffer},
       {"indexer_profile_bytes", Str::term_indexer_profile}, {"encoder_profile_bytes", Str::term_encoder_profile},
       {"cuda_graph_bytes", Str::term_cuda_graphs},       {"fp8_marlin_bytes", Str::term_fp8_marlin},

@@ -209,6 +209,12 @@ json estimate_object(const ModelConfig& cfg, const Workload& w, const Estimate& 
       out["engine"]["mamba_pool"] = {{"layers", g.mamba_layers}, {"conv_bytes_per_request", g.mamba_conv_bytes},
                                      {"ssm_bytes_per_request", g.mamba_ssm_bytes}, {"slots", g.mamba_slots},
                                      {"bytes", (g.mamba_slots + 1) * (g.mamba_conv_bytes + g.mamba_ssm_bytes)}};
+    if (g.pool_segment_bytes > 0)  // the rest of init_memory_pool and its last line (a plain pool)
+      out["engine"]["memory_pool"] = {{"max_num_reqs", g.max_num_reqs}, {"req_to_token_bytes", g.req_to_token_bytes},
+                                      {"free_index_bytes", g.free_index_bytes}, {"kv_segment_bytes", g.kv_segment_bytes},
+                                      {"segment_bytes", g.pool_segment_bytes}, {"end_free_gib", g.pool_end_gib}};
+    else
+      out["engine"]["memory_pool"] = nullptr;
     if (g.hybrid)  // SWAKVPool: k_bytes / v_bytes above are the full layers' pool
       out["engine"]["swa_pool"] = {{"full_layers", g.full_layers}, {"swa_layers", g.swa_layers}, {"window", g.window},
                                    {"swa_full_tokens_ratio", g.swa_ratio}, {"profiled_tokens", g.profiled_tokens},

@@ -20,6 +20,14 @@ i64 fresh_block_bytes(i64 bytes) {
   return segment - r > kMiB ? r : segment;
 }
 
+Checked segment_bytes(Checked bytes) {
+  if (!bytes.ok()) return bytes;
+  const i64 b = std::max<i64>(bytes.value(), 0);
+  if (b <= kMiB) return Checked(2 * kMiB);
+  if (b < 16 * kMiB && allocator_round(b) < 10 * kMiB) return Checked(20 * kMiB);
+  return Checked(ceil_div(b, 2 * kMiB)) * (2 * kMiB);
+}
+
 i64 LoadAllocator::malloc(i64 bytes) {
   const i64 size = allocator_round(bytes);
   if (size <= kMiB) {  // the small pool: its blocks are split whenever 512 B or more is left

@@ -18,6 +18,12 @@ Checked allocator_round(Checked bytes);
 // (should_split), so an unsplit tail counts as allocated. Smaller requests: allocator_round.
 i64 fresh_block_bytes(i64 bytes);
 
+// get_allocation_size: the segment (cudaMalloc) a request opens when no cached block serves it,
+// what the free memory torch.cuda.mem_get_info reports loses: kSmallBuffer (2 MiB) up to
+// kSmallSize (1 MiB), kLargeBuffer (20 MiB) below kMinLargeAlloc (10 MiB), else the request
+// rounded up to kRoundLarge (2 MiB). An overflow stays one.
+Checked segment_bytes(Checked bytes);
+
 // ATen CublasHandlePool.cpp getNewWorkspace: the cuBLAS workspace, taken through the caching
 // allocator (counted) once per (handle, stream); the default CUBLAS_WORKSPACE_CONFIG of PyTorch
 // 2.1 to 2.4 ":4096:2:16:8" = 4096 KiB · 2 + 16 KiB · 8. (Later releases give Hopper and newer 32 MiB.)

@@ -30,6 +30,8 @@ using llmsize::test::with;
 
 namespace {
 
+constexpr double kGiB = 1073741824.0;
+
 LogCheck checked(const std::string& file, const ModelConfig& c, const std::vector<std::pair<const char*, const char*>>& kv) {
   auto log = parse_engine_log(read_text("fuzz/corpus/engine_log/" + file));
   INFO(file << ": " << join(log.issues()));
@@ -441,4 +443,93 @@ TEST_CASE("SGLang: Falcon-H1's layers hold a state slot and K and V", "[calibrat
   CHECK(f.cell_bytes == 36 * 2 * 64 * 2 * 2);
   CHECK(f.mamba_slots > 0);
   CHECK(f.max_total_tokens > 0);
+}
+
+TEST_CASE("SGLang: the free memory after the pools (\"Memory pool end\"), at the log's own #tokens", "[calibration][sglang]") {
+  // init_memory_pool allocates, after the load, req_to_token (max_num_reqs rows of context_len + 4
+  // int32), one K and one V tensor per layer ((#tokens + page) rows, each a segment rounded up to
+  // 2 MiB) and the allocator's int64 free indices, then prints the free memory left. Every input
+  // is printed to 0.01 GB (the free memory after the load ±0.005), so the line is checked to 0.02 GB.
+  struct Case {
+    const char* file;
+    ModelConfig config;
+    std::vector<std::pair<const char*, const char*>> flags;
+    const char* logged;
+    double ours_gib;
+  };
+  const Case cases[] = {
+      // [2026-04-27 02:36:06] Load weight end. elapsed=1.97 s, type=Qwen3ForCausalLM, avail mem=162.30 GB, mem usage=15.28 GB.
+      // [2026-04-27 02:36:06] KV Cache is allocated. #tokens: 992896, K size: 68.18 GB, V size: 68.18 GB
+      // [2026-04-27 02:36:06] Memory pool end. avail mem=25.26 GB
+      // (`sglang serve` with every default: the model's own context, 40,960, which this excerpt does not print)
+      {"sglang-2026-04-qwen3-8b-b200.log", preset("qwen3-8b").config, {{"gpu", "b200"}, {"seq", "40960"}}, "25.26 GB", 25.267},
+      // [2026-05-24 00:52:54] Load weight end. elapsed=2.62 s, type=Qwen3ForCausalLM, avail mem=260.48 GB, mem usage=15.28 GB.
+      // [2026-05-24 00:52:54] KV Cache is allocated. dtype: torch.bfloat16, #tokens: 1707904, K size: 117.28 GB, V size: 117.28 GB
+      // [2026-05-24 00:52:54] Memory pool end. avail mem=25.28 GB
+      {"sglang-2026-05-qwen3-8b-b300.log", preset("qwen3-8b").config, {{"gpu", "b300"}}, "25.28 GB", 25.290},
+      // [2026-08-27 03:45:53] Load weight end. elapsed=12.02 s, type=Qwen3MoeForCausalLM, quant=fp8, fmt=e4m3, avail mem=49.33 GB, mem usage=29.15 GB.
+      // [2026-08-27 03:45:54] KV Cache is allocated. dtype: torch.bfloat16, #tokens: 392920, K size: 17.99 GB, V size: 17.99 GB
+      // [2026-08-27 03:45:54] Memory pool end. avail mem=12.70 GB
+      {"sglang-qwen3-30b-a3b-fp8.log", preset("qwen3-30b-a3b").config, {{"gpu", "h100-sxm"}}, "12.70 GB", 12.700},
+      // [2025-08-08 03:34:38] Load weight end. type=Qwen3ForCausalLM, dtype=torch.bfloat16, avail mem=13.91 GB, mem usage=1.25 GB.
+      // [2025-08-08 03:34:38] KV Cache is allocated. #tokens: 104273, K size: 5.57 GB, V size: 5.57 GB
+      // [2025-08-08 03:34:38] Memory pool end. avail mem=2.43 GB
+      {"sglang-qwen3-0.6b-5080.log", import_file("calibration/configs/qwen3-0.6b.json"), {{"mfs", "0.818"}, {"gpu", "rtx-5090"}},
+       "2.43 GB", 2.439},
+      // [2025-01-23 19:35:20 TP0] Load weight end. type=LlamaForCausalLM, dtype=torch.bfloat16, avail mem=63.72 GB
+      // [2025-01-23 19:35:20 TP0] KV Cache is allocated. K size: 27.13 GB, V size: 27.13 GB.
+      // [2025-01-23 19:35:20 TP0] Memory pool end. avail mem=8.34 GB
+      // (#tokens from its max_total_num_tokens=444500; that build's pool had max_num_reqs + 1 rows, within the same segment)
+      {"sglang-llama-3.1-8b-2025-01.log", preset("llama-3.1-8b").config, {{"mfs", "0.88"}}, "8.34 GB", 8.340},
+  };
+  for (const Case& k : cases) {
+    INFO(k.file);
+    const LogCheck c = checked(k.file, k.config, k.flags);
+    const LogCheckRow& r = row(c, "pool_end_bytes");
+    CHECK(r.logged == k.logged);
+    CHECK(r.ours_value / kGiB == Approx(k.ours_gib).margin(0.0005));
+    CHECK(std::abs(r.ours_value - r.logged_value) <= 0.02 * kGiB);
+    // The printed line is llmsize's own start-up (its own #tokens, which differ from the log's by up to 0.41%).
+    CHECK(std::count_if(c.lines.begin(), c.lines.end(), [](const std::string& l) { return l.rfind("Memory pool end. avail mem=", 0) == 0; }) == 1);
+  }
+  // MISS: two Llama-3.1-8B start-ups of 2025 (context 131,072) free less than the pools explain:
+  //   PR #4760 (2025-03-25): avail mem=63.48 GB after the load, 442,750 tokens, "Memory pool end. avail mem=8.26 GB"
+  //     where the pools leave 8.35 (0.09 GB more allocated);
+  //   the 24 GB card (2025-07-14): avail mem=7.37 GB, 38,141 tokens, "Memory pool end. avail mem=1.46 GB" where they
+  //     leave 1.62 (0.16 GB more). What those builds allocated besides req_to_token, the KV tensors and the free
+  //     indices is not traced; the late-2025 and 2026 builds above match.
+  const LogCheck fa3 = checked("sglang-llama-3.1-8b-fa3.log", preset("llama-3.1-8b").config, {{"mfs", "0.88"}, {"seq", "131072"}});
+  CHECK(row(fa3, "pool_end_bytes").ours_value / kGiB == Approx(8.35).margin(0.005));
+  CHECK(row(fa3, "pool_end_bytes").logged == "8.26 GB");
+  const LogCheck small = checked("sglang-llama-3.1-8b-24gb.log", preset("llama-3.1-8b").config, {{"mfs", "0.879"}, {"gpu", "rtx-4090"}});
+  CHECK(row(small, "pool_end_bytes").ours_value / kGiB == Approx(1.618).margin(0.0005));
+  CHECK(row(small, "pool_end_bytes").logged == "1.46 GB");
+}
+
+TEST_CASE("SGLang: req_to_token and the pools' segments, term by term", "[calibration][sglang]") {
+  // Qwen3-8B on a B200 at the log's 992,896 tokens (pages of 64), context 40,960:
+  // max_num_reqs = min(max(int(992896 / 40960 × 512), 2048), 4096) = 4096 rows of 40,964 int32;
+  // K and V: 992,960 rows × 8 heads × 128 × 2 B = 2,033,582,080 B each, a segment of 2,034,237,440 (970 × 2 MiB);
+  // the free pages: 15,514 int64.
+  SglangMemory m = pool_of(preset("qwen3-8b").config, {{"gpu", "b200"}, {"seq", "40960"}});
+  auto at = sglang_with_tokens(m, 992896);
+  REQUIRE(at.ok());
+  CHECK(at->max_num_reqs == 4096);
+  CHECK(at->req_to_token_bytes == 4096LL * 40964 * 4);
+  CHECK(at->kv_segment_bytes == 72LL * 970 * 2097152);
+  CHECK(at->free_index_bytes == 15514LL * 8);
+  CHECK(at->pool_segment_bytes == 321LL * 2097152 + 72LL * 970 * 2097152 + 124416);
+  // A short context: 2,048 requests is the floor; a pool of one-token pages keeps a slot per token.
+  m.context_len = 4096;
+  auto short_ctx = sglang_with_tokens(m, 100000);
+  REQUIRE(short_ctx.ok());
+  CHECK(short_ctx->max_num_reqs == 4096);  // int(100000 / 4096 × 512) = 12,500, capped at 4,096
+  m.context_len = 131072;
+  auto long_ctx = sglang_with_tokens(m, 100000);
+  CHECK(long_ctx->max_num_reqs == 2048);
+  CHECK(long_ctx->req_to_token_bytes == 2048LL * 131076 * 4);
+  // Pools the line is not modelled for print nothing: a sliding-window pool, a state pool, NSA's indexer.
+  const SglangMemory scout = pool_of(preset("llama-4-scout").config, {{"gpu", "h100-sxm"}, {"tp", "4"}, {"gpus", "4"}});
+  CHECK(scout.hybrid);
+  CHECK(scout.pool_segment_bytes == 0);
 }
