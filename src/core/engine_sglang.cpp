@@ -226,7 +226,16 @@ Result<SglangMemory> sglang_memory(const ModelConfig& c, const LayerPlan& plan, 
   }
   m.k_row_bytes = k_row - m.swa_k_row_bytes;
   m.v_row_bytes = v_row - m.swa_v_row_bytes;
-  if (!m.hybrid) return sglang_with_tokens(m, m.max_total_tokens);
+  if (!m.hybrid) {
+    auto pool = sglang_with_tokens(m, m.max_total_tokens);
+    if (!pool) return pool;
+    SglangMemory out = std::move(pool).value();
+    // ref: init_memory_pool allocates req_to_token and the KV tensors outright: where they need more
+    // than the load left free, torch's allocator raises before "Memory pool end" (its message names
+    // the request and the card's totals, elided here).
+    if (out.pool_segment_bytes > 0 && out.pool_end_gib < 0) out.error = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate ...";
+    return out;
+  }
   // ref: model_runner_kv_cache_mixin.py set_num_tokens_hybrid_swa (late 2025): the profiled tokens
   // of every layer shared so that a sliding layer keeps swa_full_tokens_ratio of a full layer's:
   // full = int(T × layers / (ratio × sliding + full layers)), swa = int(full × ratio), each to whole

@@ -170,7 +170,7 @@ Result<Estimate> estimate(const PreparedModel& m, const Workload& w) {
       // One request's longest context: the full layers' pool, and the sliding layers' pool where it
       // holds less than a window.
       const i64 longest = g.hybrid && g.swa_tokens < g.window ? std::min(g.max_total_tokens, g.swa_tokens) : g.max_total_tokens;
-      fit.max_context = std::min(longest, cfg.max_positions);
+      fit.max_context = g.error.empty() ? std::min(longest, cfg.max_positions) : 0;  // SGLang does not start
       fit.max_context_is_model_limit = fit.max_context == cfg.max_positions;
     } else {
       e.notes.push_back(sm.issues().front());

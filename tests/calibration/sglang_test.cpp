@@ -540,3 +540,29 @@ TEST_CASE("SGLang: req_to_token and the pools' segments, term by term", "[calibr
   CHECK(scout.hybrid);
   CHECK(scout.pool_segment_bytes == 0);
 }
+
+TEST_CASE("SGLang: pools that need more than the load left free stop the start-up", "[calibration][sglang]") {
+  // Llama-3.1-8B on a 24 GB card at a 131,072 context: req_to_token is 2,048 × 131,076 int32 (1 GiB),
+  // taken from the 1 − mem_fraction_static share beside the KV pool. At 0.95 that share still holds
+  // it (0.11 GB left); at 0.97 it does not, and torch raises before "Memory pool end".
+  auto at = [](const char* mfs) {
+    const Workload w = with({{"rt", "sglang"}, {"gpu", "rtx-4090"}, {"seq", "131072"}, {"mfs", mfs}});
+    auto e = estimate(preset("llama-3.1-8b").config, w);
+    REQUIRE(e.ok());
+    REQUIRE(e->sglang);
+    return e.value();
+  };
+  const auto fits = at("0.95");
+  CHECK(fits.sglang->error.empty());
+  CHECK(fits.sglang->req_to_token_bytes == 2048LL * 131076 * 4);
+  CHECK(fits.sglang->pool_end_gib == Approx(0.11).margin(0.005));
+  const auto oom = at("0.97");
+  CHECK(oom.sglang->pool_end_gib < 0);
+  CHECK(oom.sglang->error == "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate ...");
+  const auto lines = sglang_log(*oom.sglang);
+  CHECK(lines.back() == oom.sglang->error);
+  CHECK(std::none_of(lines.begin(), lines.end(), [](const std::string& l) { return l.rfind("KV Cache is allocated", 0) == 0; }));
+  CHECK(oom.inference.max_sequences == 0);
+  CHECK(oom.inference.max_context == 0);
+  CHECK_FALSE(oom.inference.fits);
+}
