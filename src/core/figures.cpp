@@ -73,9 +73,9 @@ std::string layout(const Workload& w, const Estimate& e, i64 stage, i64 layers, 
 }
 
 // Shared pieces of several derivations.
-std::string temps(const ModelConfig& c, const Workload& w, const Temporaries& t, i64 chunk, Str what, Lang l) {
+std::string temps(const ModelConfig& c, const Workload& w, const Temporaries& t, i64 batch, i64 chunk, i64 keys, Str what, Lang l) {
   const i64 hT = (c.n_heads + w.tp - 1) / w.tp;
-  return tx(l, Str::fx_temps, tx(l, what), n(t.attention), n(t.ffn), n(t.logits), n(w.batch), n(chunk), n(w.seq), n(c.d_model),
+  return tx(l, Str::fx_temps, tx(l, what), n(t.attention), n(t.ffn), n(t.logits), n(batch), n(chunk), n(keys), n(c.d_model),
             n(hT), n(dtype_bytes(w.dtype))) +
          tx(l, w.flash_attention ? Str::fx_temps_flash : Str::fx_temps_scores) +
          tx(l, Str::fx_temps_ffn, c.ffn_kind == FfnKind::Gated ? "3" : "2") + (c.is_moe() ? tx(l, Str::fx_temps_moe) : std::string()) +
@@ -346,11 +346,11 @@ const Figure kFigures[] = {
     {"inference.activation_bytes", "Temporaries (prefill peak)", Unit::Bytes, Inf,
      [](E e) -> V { return e.inference.activation_bytes; }, Lower,
      [](C c, W w, E e, La l) -> D {
-       return {temps(c, w, e.inference.prefill, e.inference.chunk, Str::fx_temps_prefill, l), tx(l, Str::fx_temps_prefill_ref)};
+       return {temps(c, w, e.inference.prefill, e.inference.chunk_batch, e.inference.chunk, e.inference.chunk_keys, Str::fx_temps_prefill, l), tx(l, Str::fx_temps_prefill_ref)};
      }},
     {"inference.decode_activation_bytes", "Temporaries (decode)", Unit::Bytes, Inf,
      [](E e) -> V { return e.inference.decode.peak; }, Lower,
-     [](C c, W w, E e, La l) -> D { return {temps(c, w, e.inference.decode, 1, Str::fx_temps_decode, l), tx(l, Str::fx_temps_decode_ref)}; }},
+     [](C c, W w, E e, La l) -> D { return {temps(c, w, e.inference.decode, w.batch, 1, w.seq, Str::fx_temps_decode, l), tx(l, Str::fx_temps_decode_ref)}; }},
     {"inference.overhead_bytes", "Runtime reserve", Unit::Bytes, Inf, [](E e) -> V { return e.inference.overhead_bytes; },
      reserve_bound,
      [](C, W w, E e, La l) -> D {

@@ -21,6 +21,7 @@ struct At {
   i64 stage = 0, first = 0, layers = 0;
   i64 capacity = 0;  // of this stage's GPU
   i64 weights = 0, vision = 0, kv = 0, kv_token = 0, state = 0, indexer = 0;
+  i64 chunk = 0, chunk_batch = 0, chunk_keys = 0;  // one prefill step: its prompt tokens, sequences, keys
   Temporaries prefill, decode_temps;
 };
 
@@ -49,6 +50,14 @@ struct Model {
     t.logits = last ? dense.logits : 0;
     t.peak = std::max({t.attention, t.ffn, t.logits});
     return t;
+  }
+
+  // Prompt tokens in one prefill step: --prefill-chunk, else the whole prompt; under llama.cpp at
+  // most its n_ubatch (min(n_ctx, n_ubatch), the reserved graph's tokens).
+  i64 prefill_step(i64 s, const LlamaCppMemory* lm) const {
+    i64 c = w.prefill_chunk > 0 ? std::min(w.prefill_chunk, s) : s;
+    if (lm) c = std::min({w.prefill_chunk > 0 ? w.prefill_chunk : lm->n_ubatch, lm->n_ubatch, lm->n_ctx});
+    return c;
   }
 
   // Temporaries of a dense layer per cache shape, and of an MoE layer (FFN part), for one step.
@@ -80,11 +89,6 @@ struct Model {
 
   std::optional<At> at(i64 s, i64 b) const {
     const i64 e = dtype_bytes(w.dtype);
-    const i64 chunk = w.prefill_chunk > 0 ? std::min(w.prefill_chunk, s) : s;
-    const TempParams pre{b, chunk, s, e, w.flash_attention, w.tp, w.ep, w.logits == LogitsMode::All ? chunk : 1};
-    const TempParams dec{b, 1, s, e, w.flash_attention, w.tp, w.ep, 1};
-    Temporaries moe_pre, moe_dec;
-    if (!temporaries(pre, attn_pre, moe_pre) || !temporaries(dec, attn_dec, moe_dec)) return std::nullopt;
     // Under llama.cpp the cache is what llama-server allocates for -c s·b (engine_llamacpp.hpp:
     // n_ctx padding, slots and streams, the SWA cache's cells, f32 recurrent cells, DeepSeek-V3.2's
     // indexer keys in type_k within its DSA cache); a model it does not keep (refused) keeps the
@@ -102,6 +106,16 @@ struct Model {
           if (auto d = llamacpp_buffers(cfg, *inv, *lm, x, *gpu, file)) dev = std::move(d).value();
       }
     }
+    const i64 chunk = prefill_step(s, lm ? &*lm : nullptr);
+    // llama.cpp decodes a prompt in physical batches of n_ubatch tokens (llama_context::decode's
+    // ubatches), each attending over the whole cache (its worst-case graph, graph_reserve: n_kv =
+    // the cells of a stream), so one step holds one ubatch, not the prompt of every slot.
+    const TempParams pre = lm ? TempParams{1, chunk, lm->unified ? lm->n_ctx : lm->n_ctx_seq, e, w.flash_attention, w.tp, w.ep,
+                                           w.logits == LogitsMode::All ? chunk : 1}
+                              : TempParams{b, chunk, s, e, w.flash_attention, w.tp, w.ep, w.logits == LogitsMode::All ? chunk : 1};
+    const TempParams dec{b, 1, s, e, w.flash_attention, w.tp, w.ep, 1};
+    Temporaries moe_pre, moe_dec;
+    if (!temporaries(pre, attn_pre, moe_pre) || !temporaries(dec, attn_dec, moe_dec)) return std::nullopt;
     std::optional<At> best;
     for (i64 st = 0; st < w.pp; ++st) {
       StageRange r = stage_range(cfg.n_layers, w.pp, st);
@@ -113,6 +127,9 @@ struct Model {
         last = device->output;
       }
       At a;
+      a.chunk = chunk;
+      a.chunk_batch = pre.batch;
+      a.chunk_keys = pre.context;
       a.stage = st;
       a.capacity = capacity[static_cast<size_t>(st)];
       a.first = r.first;
@@ -201,7 +218,9 @@ Result<InferenceMemory> inference_memory(const ModelConfig& cfg, const Inventory
 
   auto a = model.at(w.seq, w.batch);
   if (!a) return memory_overflow();
-  m.chunk = w.prefill_chunk > 0 ? std::min(w.prefill_chunk, w.seq) : w.seq;
+  m.chunk = a->chunk;
+  m.chunk_batch = a->chunk_batch;
+  m.chunk_keys = a->chunk_keys;
   m.stage = a->stage;
   m.stage_first = a->first;
   m.stage_layers = a->layers;

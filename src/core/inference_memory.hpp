@@ -34,7 +34,8 @@ struct InferenceMemory {
   i64 comm_bytes = 0;
   i64 total_bytes = 0;             // max(prefill peak, decode)
   Temporaries prefill, decode;
-  i64 chunk = 0;                   // effective prefill chunk (tokens)
+  i64 chunk = 0;                   // effective prefill chunk (tokens; under llama.cpp at most n_ubatch)
+  i64 chunk_batch = 0, chunk_keys = 0;  // its sequences and the keys its last query attends (batch, seq; llama.cpp: 1, a stream's cells)
   // Phases (this GPU).
   i64 after_load_bytes = 0;        // weights + overhead
   i64 prefill_peak_bytes = 0;      // + KV of the full context + state + prefill temporaries

@@ -442,3 +442,36 @@ TEST_CASE("llama.cpp: different cards per device, the fit of each on its own car
   CHECK(bad.devices.empty());
 }
 
+
+TEST_CASE("llama.cpp: a prompt is computed a ubatch at a time over the whole cache, not all at once", "[llamacpp]") {
+  // llama_context::decode splits a batch into ubatches of n_ubatch tokens; graph_reserve sizes the
+  // worst case at min(n_ctx, n_ubatch) tokens over a stream's cells. So without flash attention the
+  // scores of one step are H · n_ubatch · n_kv, not H · s²: for Qwen3-8B at 131,072 tokens that is
+  // 32 · 512 · 131,072 (published: 9240.00 MiB CUDA0 compute buffer, -fa off, llama.cpp of July 2025),
+  // where the whole prompt at once gave 2.2 TB of temporaries and a fit of 92 GPUs.
+  auto est = [](std::initializer_list<std::pair<const char*, const char*>> kv) {
+    auto e = estimate(preset("qwen3-8b").config, with(kv));
+    REQUIRE(e.ok());
+    return e.value();
+  };
+  const auto off = est({{"rt", "llamacpp"}, {"gpu", "rtx-4090"}, {"seq", "131072"}, {"flash", "0"}});
+  CHECK(off.inference.chunk == 512);
+  CHECK(off.inference.chunk_batch == 1);
+  CHECK(off.inference.chunk_keys == 131072);
+  const i64 scores = 2LL * 32 * 512 * 131072 * 2;  // S and P at the activation dtype, the generic model's
+  CHECK(off.inference.prefill.attention > scores);
+  CHECK(off.inference.prefill.attention < scores + (64LL << 20));
+  CHECK(off.inference.min_gpus == 2);
+  // -ub 2048 holds four times the scores; the slots' own streams (-np 4 without -kvu) each attend their cells.
+  const auto ub = est({{"rt", "llamacpp"}, {"gpu", "rtx-4090"}, {"seq", "131072"}, {"flash", "0"}, {"ub", "2048"}});
+  CHECK(ub.inference.chunk == 2048);
+  const auto split = est({{"rt", "llamacpp"}, {"gpu", "rtx-4090"}, {"seq", "32768"}, {"batch", "4"}, {"np", "4"}});
+  CHECK(split.inference.chunk_keys == 32768);
+  const auto unified = est({{"rt", "llamacpp"}, {"gpu", "rtx-4090"}, {"seq", "32768"}, {"batch", "4"}, {"np", "4"}, {"kvu", "1"}});
+  CHECK(unified.inference.chunk_keys == 131072);
+  // Other runtimes keep the prompt (or --prefill-chunk) and every sequence.
+  const auto vllm = est({{"rt", "vllm"}, {"gpu", "h100-sxm"}, {"seq", "8192"}, {"batch", "2"}});
+  CHECK(vllm.inference.chunk == 8192);
+  CHECK(vllm.inference.chunk_batch == 2);
+  CHECK(vllm.inference.chunk_keys == 8192);
+}
