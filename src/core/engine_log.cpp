@@ -803,6 +803,11 @@ struct Reader {
     } else if (l.find("ServerArgs(") != std::string_view::npos && !page_defaulted) {
       if (auto v = after_key(l, "page_size=")) set("psz", whole(*v));
     }
+    // server_args' max_running_requests and max_total_tokens (None: SGLang's default, the profile's).
+    if (l.find("ServerArgs(") != std::string_view::npos) {
+      if (auto v = after_key(l, "max_running_requests=")) set("mrr", whole(*v));
+      if (auto v = after_key(l, "max_total_tokens=")) set("mtt", whole(*v));
+    }
     if (auto v = after_key(l, "mem_fraction_static=", &text)) set("mfs", text);
     else if (auto v2 = after(l, "--mem-fraction-static ", &text)) set("mfs", text);
     if (auto v = after_key(l, "tp_size=")) set("tp", whole(*v));

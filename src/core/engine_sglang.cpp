@@ -88,6 +88,7 @@ Result<SglangMemory> sglang_memory(const ModelConfig& c, const LayerPlan& plan, 
   const KvDtype t = plan.kv_dtype;
   SglangMemory m;
   m.context_len = w.seq;
+  m.max_num_reqs_set = w.max_running_requests;
   if (w.seq > c.max_positions)  // ref: model_config.py: a longer context_length is refused unless an env override
     return issue_row("seq", Str::eng_sglang_context, with_commas(w.seq), with_commas(c.max_positions));
   m.smi_total_mib = gpu.smi_total_mib;
@@ -218,7 +219,13 @@ Result<SglangMemory> sglang_memory(const ModelConfig& c, const LayerPlan& plan, 
   }
   const double rest_bytes = std::floor(m.rest_gib * kGiBd);
   if (!(rest_bytes < 9.2e18)) return issue_row("mfs", Str::eng_sglang_token_overflow);
-  const i64 tokens = rest_bytes > 0 ? static_cast<i64>(rest_bytes) / m.cell_bytes : 0;
+  i64 tokens = rest_bytes > 0 ? static_cast<i64>(rest_bytes) / m.cell_bytes : 0;
+  // ref: model_runner.py init_memory_pool: --max-total-tokens caps the profiled pool (a larger one
+  // is said and ignored), before the page alignment.
+  if (w.max_total_tokens > 0) {
+    if (w.max_total_tokens > tokens) m.mtt_ignored_profiled = tokens, m.mtt_ignored_set = w.max_total_tokens;
+    tokens = std::min(tokens, w.max_total_tokens);
+  }
   m.max_total_tokens = tokens / m.page_size * m.page_size;
   if (m.max_total_tokens <= 0) {
     m.error = "RuntimeError: Not enough memory. Please try to increase --mem-fraction-static.";
@@ -273,9 +280,12 @@ Result<SglangMemory> sglang_with_tokens(const SglangMemory& in, i64 tokens, cons
   m.k_bytes = k.value();
   m.v_bytes = v.value();
   // ref: init_memory_pool (max_num_reqs) and tp_worker (max_running_requests).
-  const i64 reqs = std::min<i64>(
+  i64 reqs = std::min<i64>(
       std::max<i64>(static_cast<i64>(static_cast<double>(tokens) / static_cast<double>(m.context_len) * 512), 2048), 4096);
-  m.max_running_requests = std::min(tokens / 2, reqs);
+  // tp_worker.py: max_running_requests = min(--max-running-requests, or max_total_num_tokens // 2,
+  // the pool's rows); init_memory_pool sizes the pool by --max-running-requests where given.
+  if (m.max_num_reqs_set > 0) reqs = m.max_num_reqs_set;
+  m.max_running_requests = m.max_num_reqs_set > 0 ? reqs : std::min(tokens / 2, reqs);
   // ref: init_memory_pool (calculate_mamba_ratio): a request holds a state slot; no_buffer keeps 3 per request.
   if (m.mamba_layers > 0) m.max_running_requests = std::min(reqs, m.mamba_slots / 3);
   // ref: model_runner.py init_memory_pool, then its "Memory pool end. avail mem=%.2f GB" (utils
@@ -283,10 +293,11 @@ Result<SglangMemory> sglang_with_tokens(const SglangMemory& in, i64 tokens, cons
   // max_context_len=context_len + 4) allocates torch.zeros((size, max_context_len), int32);
   // MHATokenToKVPool._create_buffers one K and one V tensor of size + page rows per layer
   // (MLATokenToKVPool one latent tensor); TokenToKVPoolAllocator.clear torch.arange(1, size + 1,
-  // int64), PagedTokenToKVPoolAllocator one int64 per page. Each large tensor opens a segment of
-  // its size rounded up to 2 MiB (torch_allocator.hpp segment_bytes). The free indices, 10 MiB or
-  // less, are taken as served from a block the load left cached (the published start-ups fit
-  // that; a fresh 20 MiB segment would lower the line by 0.02 GB).
+  // int64), PagedTokenToKVPoolAllocator one int64 per page. The pool's tensors open the caching
+  // allocator's segments (torch_allocator.hpp SegmentCounter: a tensor of 10 MiB or more its size
+  // rounded up to 2 MiB, smaller ones sharing 20 MiB segments). The free indices, 10 MiB or less,
+  // are taken as served from a block the load left cached (the published start-ups fit that; a
+  // fresh 20 MiB segment would lower the line by 0.02 GB).
   m.max_num_reqs = reqs;
   m.req_to_token_bytes = m.kv_segment_bytes = m.free_index_bytes = m.pool_segment_bytes = 0;
   m.pool_end_gib = 0;
@@ -294,11 +305,21 @@ Result<SglangMemory> sglang_with_tokens(const SglangMemory& in, i64 tokens, cons
       m.v_row_bytes % m.layers == 0) {
     const Checked r2t = Checked(reqs) * (m.context_len + 4) * 4;
     const Checked per_k = rows * (m.k_row_bytes / m.layers), per_v = rows * (m.v_row_bytes / m.layers);
-    Checked kv = segment_bytes(per_k) * m.layers;
-    if (m.v_row_bytes > 0) kv += segment_bytes(per_v) * m.layers;
+    SegmentCounter segments;  // in init_memory_pool's order: req_to_token, every K, every V
+    segments.malloc(r2t);
+    const Checked r2t_segments = segments.reserved();
+    for (i64 l = 0; l < m.layers; ++l) segments.malloc(per_k);
+    if (m.v_row_bytes > 0)
+      for (i64 l = 0; l < m.layers; ++l) segments.malloc(per_v);
+    const Checked kv = segments.reserved() + Checked(-r2t_segments.value());
     const Checked free = Checked(m.page_size == 1 ? tokens : tokens / m.page_size) * 8;
-    const Checked free_cost = free.ok() && free.value() <= 10 * (i64{1} << 20) ? allocator_round(free) : segment_bytes(free);
-    const Checked pools = segment_bytes(r2t) + kv + free_cost;
+    Checked pools = segments.reserved();
+    if (free.ok() && free.value() <= 10 * (i64{1} << 20)) {
+      pools += allocator_round(free);
+    } else {
+      segments.malloc(free);
+      pools = segments.reserved();
+    }
     if (!r2t.ok() || !kv.ok() || !free.ok() || !pools.ok()) return memory_overflow(field);
     m.req_to_token_bytes = r2t.value();
     m.kv_segment_bytes = kv.value();
@@ -334,6 +355,9 @@ std::vector<std::string> sglang_log(const SglangMemory& m) {
   // ref: model_runner.py load_model: "Load weight end. type=…, dtype=…, avail mem=%.2f GB, mem usage=%.2f GB."
   out.push_back("Load weight end. ..., avail mem=" + gb(m.post_gib) + " GB, mem usage=" +
                 gb(m.measured ? m.pre_gib - m.post_gib : static_cast<double>(m.weights_bytes) / kGiBd) + " GB.");
+  if (m.mtt_ignored_profiled >= 0)  // ref: init_memory_pool's warning
+    out.push_back("max_total_tokens=" + std::to_string(m.mtt_ignored_set) + " is larger than the profiled value " +
+                  std::to_string(m.mtt_ignored_profiled) + ". Use the profiled value instead.");
   if (!m.error.empty()) {
     out.push_back(m.error);
     return out;

@@ -51,7 +51,9 @@ struct SglangMemory {
   // allocator's free indices (int64: a slot per token with pages of 1, else a page each), beside
   // the KV tensors. Modelled for one plain pool (MHA or MLA, no NSA indexer, sliding or state
   // pool); pool_segment_bytes 0 elsewhere.
-  i64 max_num_reqs = 0;
+  i64 max_num_reqs = 0;          // the pool's rows: --max-running-requests, else SGLang's rule
+  i64 max_num_reqs_set = 0;      // --max-running-requests (0: not given)
+  i64 mtt_ignored_profiled = -1, mtt_ignored_set = 0;  // --max-total-tokens above the profiled pool: both, for SGLang's warning
   i64 req_to_token_bytes = 0;
   i64 free_index_bytes = 0;
   i64 kv_segment_bytes = 0;    // the K and V tensors as the caching allocator's segments (each rounded up to 2 MiB)

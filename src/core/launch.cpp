@@ -143,6 +143,8 @@ Result<LaunchCommand> sglang_command(const Workload& w, std::string_view model) 
   if (w.chunked_prefill_size > 0) c.flags.push_back({"--chunked-prefill-size", std::to_string(w.chunked_prefill_size), "cps"});
   if (w.cuda_graph_max_bs > 0) c.flags.push_back({"--cuda-graph-max-bs", std::to_string(w.cuda_graph_max_bs), "cgbs"});
   if (w.page_size > 0) c.flags.push_back({"--page-size", std::to_string(w.page_size), "psz"});
+  if (w.max_running_requests > 0) c.flags.push_back({"--max-running-requests", std::to_string(w.max_running_requests), "mrr"});
+  if (w.max_total_tokens > 0) c.flags.push_back({"--max-total-tokens", std::to_string(w.max_total_tokens), "mtt"});
   if (w.swa_full_tokens_ratio != 0.8) c.flags.push_back({"--swa-full-tokens-ratio", format_real(w.swa_full_tokens_ratio), "swar"});
   if (w.disable_hybrid_swa_memory) c.flags.push_back({"--disable-hybrid-swa-memory", "", "dhswa"});
   if (auto issue = weights_flag(c, w, "SGLang")) return *issue;

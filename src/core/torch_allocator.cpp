@@ -20,14 +20,6 @@ i64 fresh_block_bytes(i64 bytes) {
   return segment - r > kMiB ? r : segment;
 }
 
-Checked segment_bytes(Checked bytes) {
-  if (!bytes.ok()) return bytes;
-  const i64 b = std::max<i64>(bytes.value(), 0);
-  if (b <= kMiB) return Checked(2 * kMiB);
-  if (b < 16 * kMiB && allocator_round(b) < 10 * kMiB) return Checked(20 * kMiB);
-  return Checked(ceil_div(b, 2 * kMiB)) * (2 * kMiB);
-}
-
 i64 LoadAllocator::malloc(i64 bytes) {
   const i64 size = allocator_round(bytes);
   if (size <= kMiB) {  // the small pool: its blocks are split whenever 512 B or more is left
@@ -49,6 +41,38 @@ i64 LoadAllocator::malloc(i64 bytes) {
   if (rest > kMiB) free_.push_back(rest);
   allocated_ += counted;
   return counted;
+}
+
+void SegmentCounter::malloc(Checked bytes) {
+  if (!ok_ || !bytes.ok() || bytes.value() > INT64_MAX / 2) {
+    ok_ = false;
+    return;
+  }
+  const i64 size = allocator_round(bytes.value());
+  if (size <= kMiB) {
+    if (small_free_ < size) {
+      reserved_ += 2 * kMiB;
+      small_free_ = 2 * kMiB;
+    }
+    small_free_ -= size;
+    return;
+  }
+  auto best = free_.end();
+  for (auto it = free_.begin(); it != free_.end(); ++it)
+    if (*it >= size && (best == free_.end() || *it < *best)) best = it;
+  i64 block = 0;
+  if (best != free_.end()) {
+    block = *best;
+    free_.erase(best);
+  } else {
+    block = size < 10 * kMiB ? 20 * kMiB : ceil_div(size, 2 * kMiB) * 2 * kMiB;
+    if (reserved_ > INT64_MAX / 2 - block) {
+      ok_ = false;
+      return;
+    }
+    reserved_ += block;
+  }
+  if (block - size > kMiB) free_.push_back(block - size);
 }
 
 }  // namespace llmsize::core

@@ -18,12 +18,6 @@ Checked allocator_round(Checked bytes);
 // (should_split), so an unsplit tail counts as allocated. Smaller requests: allocator_round.
 i64 fresh_block_bytes(i64 bytes);
 
-// get_allocation_size: the segment (cudaMalloc) a request opens when no cached block serves it,
-// what the free memory torch.cuda.mem_get_info reports loses: kSmallBuffer (2 MiB) up to
-// kSmallSize (1 MiB), kLargeBuffer (20 MiB) below kMinLargeAlloc (10 MiB), else the request
-// rounded up to kRoundLarge (2 MiB). An overflow stays one.
-Checked segment_bytes(Checked bytes);
-
 // ATen CublasHandlePool.cpp getNewWorkspace: the cuBLAS workspace, taken through the caching
 // allocator (counted) once per (handle, stream); the default CUBLAS_WORKSPACE_CONFIG of PyTorch
 // 2.1 to 2.4 ":4096:2:16:8" = 4096 KiB · 2 + 16 KiB · 8. (Later releases give Hopper and newer 32 MiB.)
@@ -42,6 +36,28 @@ class LoadAllocator {
  private:
   std::vector<i64> free_;  // cached free blocks of the large pool (split remainders)
   i64 allocated_ = 0;
+};
+
+// The segments (cudaMalloc'ed memory, what torch.cuda.mem_get_info loses) a run of requests
+// opens when it starts with no cached block: requests up to 1 MiB share 2 MiB small segments;
+// larger ones take the smallest cached free block that fits (get_free_block), else a segment of
+// 20 MiB (below 10 MiB) or their size rounded up to 2 MiB, whose remainder stays cached when more
+// than 1 MiB is left (should_split). So consecutive 5 MiB tensors share 20 MiB segments, three
+// each. An overflow (a request that is one) stays one.
+class SegmentCounter {
+ public:
+  void malloc(Checked bytes);
+  Checked reserved() const {
+    Checked r(ok_ ? reserved_ : INT64_MAX);
+    if (!ok_) r += 1;  // an overflow stays one
+    return r;
+  }
+
+ private:
+  std::vector<i64> free_;  // cached free blocks of the large pool
+  i64 small_free_ = 0;     // room left in the last small segment
+  i64 reserved_ = 0;
+  bool ok_ = true;
 };
 
 }  // namespace llmsize::core

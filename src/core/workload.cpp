@@ -288,6 +288,16 @@ std::vector<WorkloadField> build_fields() {
                    "default (64 under trtllm_mha, its backend on B200 and B300, else 1)",
                    Inference),
               0, 1024, AT(page_size)),
+      int_row(spec("mrr", "--max-running-requests", "SGLang max running requests",
+                   "SGLang --max-running-requests: the requests it runs at once, each a row of context + 4 int32 in its "
+                   "ReqToTokenPool; 0 = SGLang's default (min(max(int(pool tokens / context x 512), 2048), 4096) rows)",
+                   Inference),
+              0, 1 << 20, AT(max_running_requests)),
+      int_row(spec("mtt", "--max-total-tokens", "SGLang max total tokens",
+                   "SGLang --max-total-tokens: a cap on the token pool's size (a larger value than the memory allows is "
+                   "ignored, with SGLang's warning); 0 = none",
+                   Inference),
+              0, kMaxTokens, AT(max_total_tokens)),
       real_row(spec("swar", "--swa-full-tokens-ratio", "SGLang SWA/full tokens",
                     "SGLang --swa-full-tokens-ratio: tokens of a sliding-window layer's pool per token of a full layer's, "
                     "in SGLang's hybrid pool (Llama 4)",

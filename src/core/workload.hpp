@@ -180,6 +180,8 @@ struct Workload {
   i64 chunked_prefill_size = 0;
   i64 cuda_graph_max_bs = 0;
   i64 page_size = 0;               // SGLang --page-size: tokens per page of the pool; 0 = SGLang's default
+  i64 max_running_requests = 0;    // SGLang --max-running-requests: ReqToTokenPool rows; 0 = SGLang's default
+  i64 max_total_tokens = 0;        // SGLang --max-total-tokens: a cap on the token pool; 0 = none
   double swa_full_tokens_ratio = 0.8;      // --swa-full-tokens-ratio: SWA layers' tokens / full layers' (hybrid pool)
   bool disable_hybrid_swa_memory = false;  // --disable-hybrid-swa-memory: one pool, every layer at full length
   // llama.cpp (llama-server) flags, each the engine's default.

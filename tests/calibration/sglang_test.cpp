@@ -16,6 +16,12 @@
 //   sglang-lfm2-700m.log — public notes (sglang 0.5.6.post2, 2025-12-29, bench_one_batch, a 16 GB card, default mfs)
 //   sglang-2026-04-qwen3-8b-b200.log, sglang-2026-05-qwen3-8b-b300.log — public debugging notes quoting
 //       "Reference: Clean Startup Log (TP=1, Qwen3-8B)" (SGLang main, `sglang serve` with every default)
+//   sglang-kimi-k2.5-mi355x-tp8.log — ajith-sirra-amd/Issues, Kimi-K2.5-MI355X-SGLANG-ERROR.md (2026-02-26, SGLang
+//       v0.5.8.post1 ROCm image, 8 × MI355X, `sglang serve --model-path moonshotai/Kimi-K2.5 --tp 8`; its server_args:
+//       context_length=None, page_size=1, mem_fraction_static=0.8260405859375; the run later failed in graph capture)
+//   sglang-qwen2.5-0.5b-docs-ci.log — SGLang's documentation page "SGLang Native APIs" as its CI rendered it
+//       (main of 2026-02-04, Qwen/Qwen2.5-0.5B-Instruct on an 80 GB Hopper card; its server_args, not in the
+//       excerpt: max_total_tokens=20480, max_running_requests=128, context_length=None, page_size=1)
 //   sglang-qwen3.5-9b-tp2.log — public notes (a main build of 2026-04-14, 2 × RTX 4090, --tp-size 2 --mem-fraction-static 0.8
 //       --context-length 262144)
 #include "core/engine_log.hpp"
@@ -565,4 +571,77 @@ TEST_CASE("SGLang: pools that need more than the load left free stop the start-u
   CHECK(oom.inference.max_sequences == 0);
   CHECK(oom.inference.max_context == 0);
   CHECK_FALSE(oom.inference.fits);
+}
+
+TEST_CASE("SGLang: an MLA pool's free memory after the pools (Kimi-K2.5, 8 × MI355X)", "[calibration][sglang]") {
+  //   [2026-02-26 16:41:18 TP0] Load weight end. elapsed=618.04 s, type=KimiK25ForConditionalGeneration, dtype=torch.bfloat16, avail mem=209.98 GB, mem usage=73.58 GB.
+  //   [2026-02-26 16:41:18 TP0] KV Cache is allocated. #tokens: 2454421, KV size: 160.63 GB
+  //   [2026-02-26 16:41:18 TP0] Memory pool end. avail mem=45.25 GB
+  // Kimi-K2.5's language model is Kimi-K2's (61 DeepseekV3 layers, one latent of kv_lora_rank 512 +
+  // qk_rope_head_dim 64 per token, whole on every rank), with a context of 262,144 (context_length=None:
+  // the model's own). The pools at the log's tokens: 61 latent tensors of 2,454,422 × 576 × 2 B, each a
+  // segment of 1,349 × 2 MiB; req_to_token 4,096 × 262,148 int32 (4 GiB, 2,049 × 2 MiB); the free slots 2,454,421 int64
+  // (19.6 MB, a segment of 20 MiB). A context of 131,072 would leave 2 GB more (47.25).
+  ModelConfig c = preset("kimi-k2").config;
+  c.max_positions = 262144;
+  const LogCheck k = checked("sglang-kimi-k2.5-mi355x-tp8.log", c,
+                             {{"gpu", "mi355x"}, {"tp", "8"}, {"gpus", "8"}, {"seq", "262144"}, {"mfs", "0.826"}});
+  CHECK(row(k, "k_bytes").same_text);  // the latent pool at the log's tokens: 160.63 GB
+  const LogCheckRow& end = row(k, "pool_end_bytes");
+  CHECK(end.logged == "45.25 GB");
+  CHECK(end.ours == "45.24 GB");
+  CHECK(std::abs(end.ours_value - end.logged_value) <= 0.02 * kGiB);
+  SglangMemory m = pool_of(c, {{"gpu", "mi355x"}, {"tp", "8"}, {"gpus", "8"}, {"seq", "262144"}, {"mfs", "0.826"}});
+  auto at = sglang_with_tokens(m, 2454421);
+  REQUIRE(at.ok());
+  CHECK(at->mla);
+  CHECK(at->req_to_token_bytes == 4096LL * 262148 * 4);
+  CHECK(at->kv_segment_bytes == 61LL * 1349 * 2097152);
+  CHECK(at->pool_segment_bytes == 2049LL * 2097152 + 61LL * 1349 * 2097152 + 20 * 1048576);  // req_to_token in 2,049 × 2 MiB
+}
+
+TEST_CASE("SGLang: small KV tensors share the allocator's 20 MiB segments; --max-running-requests and --max-total-tokens", "[calibration][sglang]") {
+  // SGLang's docs CI (Qwen2.5-0.5B-Instruct, --max-total-tokens 20480 --max-running-requests 128):
+  //   [2026-02-04 11:30:29] Load weight end. elapsed=0.38 s, type=Qwen2ForCausalLM, dtype=torch.bfloat16, avail mem=77.45 GB, mem usage=0.98 GB.
+  //   [2026-02-04 11:30:29] KV Cache is allocated. #tokens: 20480, K size: 0.12 GB, V size: 0.12 GB
+  //   [2026-02-04 11:30:29] Memory pool end. avail mem=77.12 GB
+  //   [2026-02-04 11:30:31] max_total_num_tokens=20480, chunked_prefill_size=8192, max_prefill_tokens=16384, max_running_requests=128, context_len=32768, available_gpu_mem=76.95 GB
+  // Each of the 48 K and V tensors is 20,481 × 2 heads × 64 × 2 B = 5,243,136 B: three fit a 20 MiB
+  // segment (a fourth would need 20,973,568), so 16 segments (0.3125 GiB), not 48; req_to_token is
+  // 128 × 32,772 int32 (9 × 2 MiB).
+  const LogCheck c = checked("sglang-qwen2.5-0.5b-docs-ci.log", preset("qwen2.5-0.5b").config,
+                             {{"gpu", "h100-sxm"}, {"seq", "32768"}, {"mrr", "128"}, {"mtt", "20480"}});
+  CHECK(row(c, "kv_tokens").same_text);  // --max-total-tokens caps the pool at 20,480
+  const LogCheckRow& end = row(c, "pool_end_bytes");
+  CHECK(end.logged == "77.12 GB");
+  CHECK(std::abs(end.ours_value - end.logged_value) <= 0.02 * kGiB);
+  CHECK(row(c, "max_running_requests").ours == "128");
+  SglangMemory m = pool_of(preset("qwen2.5-0.5b").config, {{"gpu", "h100-sxm"}, {"seq", "32768"}, {"mrr", "128"}});
+  auto at = sglang_with_tokens(m, 20480);
+  REQUIRE(at.ok());
+  CHECK(at->max_num_reqs == 128);
+  CHECK(at->req_to_token_bytes == 128LL * 32772 * 4);
+  CHECK(at->kv_segment_bytes == 16LL * 20 * 1048576);
+  CHECK(at->pool_segment_bytes == 9LL * 2097152 + 16LL * 20 * 1048576 + 163840);
+  // Without the flag: SGLang's rule, int(20480 / 32768 × 512) = 320 raised to 2,048 rows.
+  SglangMemory d = pool_of(preset("qwen2.5-0.5b").config, {{"gpu", "h100-sxm"}, {"seq", "32768"}});
+  auto dflt = sglang_with_tokens(d, 20480);
+  REQUIRE(dflt.ok());
+  CHECK(dflt->max_num_reqs == 2048);
+  CHECK(dflt->max_running_requests == 2048);
+  // server_args' max_running_requests is read as the flag; its None is not.
+  auto args = parse_engine_log("server_args=ServerArgs(model_path='x', max_running_requests=128, max_total_tokens=20480, page_size=1)\n"
+                               "Load weight end. type=Qwen2ForCausalLM, avail mem=77.45 GB, mem usage=0.98 GB.\n");
+  REQUIRE(args.ok());
+  CHECK(std::count(args->settings.begin(), args->settings.end(), std::pair<std::string, std::string>{"mrr", "128"}) == 1);
+  CHECK(std::count(args->settings.begin(), args->settings.end(), std::pair<std::string, std::string>{"mtt", "20480"}) == 1);
+  // A cap above what the memory holds is ignored, with SGLang's warning.
+  SglangMemory big = pool_of(preset("qwen2.5-0.5b").config, {{"gpu", "h100-sxm"}, {"seq", "32768"}, {"mtt", "90000000"}});
+  CHECK(big.mtt_ignored_profiled == big.max_total_tokens);
+  CHECK(sglang_log(big).at(1) == "max_total_tokens=90000000 is larger than the profiled value " + std::to_string(big.max_total_tokens) +
+                                     ". Use the profiled value instead.");
+  auto none = parse_engine_log("server_args=ServerArgs(model_path='x', max_running_requests=None, page_size=1)\n"
+                               "Load weight end. type=Qwen2ForCausalLM, avail mem=77.45 GB, mem usage=0.98 GB.\n");
+  REQUIRE(none.ok());
+  CHECK(std::none_of(none->settings.begin(), none->settings.end(), [](const auto& s) { return s.first == "mrr"; }));
 }
