@@ -1412,6 +1412,8 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
       row_of("max_running_requests", Str::log_row_mrr_at, static_cast<double>(at->max_running_requests), false);
       // init_memory_pool's last line: the free memory after the load less the pools at the log's #tokens.
       if (at->pool_segment_bytes > 0) row_of("pool_end_bytes", "Memory pool end. avail mem", at->pool_end_gib * kGiBd, true);
+      else if (const LogFigure* end = log.find("pool_end_bytes"))
+        out.notes.push_back(issue_row("log", Str::log_note_pool_end, fixed(end->value / kGiBd, 2)));
     }
     if (m.mamba_layers > 0) {  // the state pool: its slots from the log's free memory, its tensors at the log's own slots
       row_of("mamba_slots", "max_mamba_cache_size", static_cast<double>(m.mamba_slots), false);

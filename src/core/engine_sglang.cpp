@@ -440,8 +440,10 @@ std::vector<EngineTerm> sglang_terms(const SglangMemory& m, const Workload& w, c
                  src + "model_runner.py profile_max_num_token, init_memory_pool"});
     if (m.pool_segment_bytes > 0) {
       t.push_back({"req_to_token_bytes", "", static_cast<double>(m.req_to_token_bytes), true, "exact",
-                   tx(Str::efx_sg_req_to_token, b(m.max_total_tokens), b(m.context_len), b(m.max_num_reqs), b(m.context_len + 4),
-                      b(m.req_to_token_bytes)),
+                   m.max_num_reqs_set > 0
+                       ? tx(Str::efx_sg_req_to_token_flag, b(m.max_num_reqs), b(m.context_len + 4), b(m.req_to_token_bytes))
+                       : tx(Str::efx_sg_req_to_token, b(m.max_total_tokens), b(m.context_len), b(m.max_num_reqs), b(m.context_len + 4),
+                            b(m.req_to_token_bytes)),
                    src + "model_runner.py init_memory_pool; memory_pool.py ReqToTokenPool"});
       t.push_back({"pool_end_bytes", "Memory pool end. avail mem", m.pool_end_gib * kGiBd, true, "estimate",
                    tx(Str::efx_sg_pool_end, fixed(m.post_gib, 3), b(m.req_to_token_bytes), b(m.mla ? m.layers : 2 * m.layers),

@@ -545,6 +545,12 @@ TEST_CASE("SGLang: req_to_token and the pools' segments, term by term", "[calibr
   const SglangMemory scout = pool_of(preset("llama-4-scout").config, {{"gpu", "h100-sxm"}, {"tp", "4"}, {"gpus", "4"}});
   CHECK(scout.hybrid);
   CHECK(scout.pool_segment_bytes == 0);
+  // A log of such a pool keeps its line, named as not compared (LFM2's state pool):
+  //   [2025-12-29 18:33:03 TP0] Memory pool end. avail mem=2.43 GB
+  const LogCheck lfm2 = checked("sglang-lfm2-700m.log", import_file("calibration/configs/lfm2-700m.json"), {{"mfs", "0.771"}, {"gpu", "rtx-4090"}});
+  CHECK(std::none_of(lfm2.rows.begin(), lfm2.rows.end(), [](const LogCheckRow& r) { return r.key == "pool_end_bytes"; }));
+  CHECK(std::any_of(lfm2.notes.begin(), lfm2.notes.end(),
+                    [](const Issue& n) { return n.message.find("Memory pool end. avail mem=2.43 GB") != std::string::npos; }));
 }
 
 TEST_CASE("SGLang: pools that need more than the load left free stop the start-up", "[calibration][sglang]") {
@@ -623,6 +629,18 @@ TEST_CASE("SGLang: small KV tensors share the allocator's 20 MiB segments; --max
   CHECK(at->req_to_token_bytes == 128LL * 32772 * 4);
   CHECK(at->kv_segment_bytes == 16LL * 20 * 1048576);
   CHECK(at->pool_segment_bytes == 9LL * 2097152 + 16LL * 20 * 1048576 + 163840);
+  // The term says where the rows come from.
+  {
+    const Workload w = with({{"rt", "sglang"}, {"gpu", "h100-sxm"}, {"seq", "32768"}, {"mrr", "128"}});
+    auto e = estimate(preset("qwen2.5-0.5b").config, w);
+    REQUIRE(e.ok());
+    REQUIRE(e->sglang);
+    const auto terms = sglang_terms(*e->sglang, w, e->gpu);
+    const auto r2t = std::find_if(terms.begin(), terms.end(), [](const EngineTerm& t) { return t.key == "req_to_token_bytes"; });
+    REQUIRE(r2t != terms.end());
+    CHECK(r2t->formula == "--max-running-requests = 128 rows × (context_len + 4 = 32,772) × 4 B (int32) = 16,779,264");
+    CHECK(r2t->value == 16779264.0);
+  }
   // Without the flag: SGLang's rule, int(20480 / 32768 × 512) = 320 raised to 2,048 rows.
   SglangMemory d = pool_of(preset("qwen2.5-0.5b").config, {{"gpu", "h100-sxm"}, {"seq", "32768"}});
   auto dflt = sglang_with_tokens(d, 20480);
