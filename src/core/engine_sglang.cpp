@@ -294,7 +294,7 @@ Result<SglangMemory> sglang_with_tokens(const SglangMemory& in, i64 tokens, cons
   // MHATokenToKVPool._create_buffers one K and one V tensor of size + page rows per layer
   // (MLATokenToKVPool one latent tensor); TokenToKVPoolAllocator.clear torch.arange(1, size + 1,
   // int64), PagedTokenToKVPoolAllocator one int64 per page. The pool's tensors open the caching
-  // allocator's segments (torch_allocator.hpp SegmentCounter: a tensor of 10 MiB or more its size
+  // allocator's segments (torch_allocator.hpp LoadAllocator::reserved: a tensor of 10 MiB or more its size
   // rounded up to 2 MiB, smaller ones sharing 20 MiB segments). The free indices, 10 MiB or less,
   // are taken as served from a block the load left cached (the published start-ups fit that; a
   // fresh 20 MiB segment would lower the line by 0.02 GB).
@@ -305,27 +305,32 @@ Result<SglangMemory> sglang_with_tokens(const SglangMemory& in, i64 tokens, cons
       m.v_row_bytes % m.layers == 0) {
     const Checked r2t = Checked(reqs) * (m.context_len + 4) * 4;
     const Checked per_k = rows * (m.k_row_bytes / m.layers), per_v = rows * (m.v_row_bytes / m.layers);
-    SegmentCounter segments;  // in init_memory_pool's order: req_to_token, every K, every V
-    segments.malloc(r2t);
-    const Checked r2t_segments = segments.reserved();
-    for (i64 l = 0; l < m.layers; ++l) segments.malloc(per_k);
-    if (m.v_row_bytes > 0)
-      for (i64 l = 0; l < m.layers; ++l) segments.malloc(per_v);
-    const Checked kv = segments.reserved() + Checked(-r2t_segments.value());
     const Checked free = Checked(m.page_size == 1 ? tokens : tokens / m.page_size) * 8;
-    Checked pools = segments.reserved();
-    if (free.ok() && free.value() <= 10 * (i64{1} << 20)) {
-      pools += allocator_round(free);
-    } else {
-      segments.malloc(free);
-      pools = segments.reserved();
+    // The allocator's sums stay within int64 for tensors up to 2^50 bytes (1 PiB); beyond, the line is not modelled.
+    constexpr i64 kBound = i64{1} << 50;
+    bool bounded = true;
+    for (const Checked& x : {r2t, per_k, per_v, free}) {
+      if (!x.ok()) return memory_overflow(field);
+      bounded = bounded && x.value() <= kBound;
     }
-    if (!r2t.ok() || !kv.ok() || !free.ok() || !pools.ok()) return memory_overflow(field);
-    m.req_to_token_bytes = r2t.value();
-    m.kv_segment_bytes = kv.value();
-    m.free_index_bytes = free.value();
-    m.pool_segment_bytes = pools.value();
-    m.pool_end_gib = m.post_gib - static_cast<double>(m.pool_segment_bytes) / kGiBd;
+    if (bounded) {
+      LoadAllocator segments;  // in init_memory_pool's order: req_to_token, every K, every V
+      segments.malloc(r2t.value());
+      const i64 r2t_segments = segments.reserved();
+      for (i64 l = 0; l < m.layers; ++l) segments.malloc(per_k.value());
+      if (m.v_row_bytes > 0)
+        for (i64 l = 0; l < m.layers; ++l) segments.malloc(per_v.value());
+      m.kv_segment_bytes = segments.reserved() - r2t_segments;
+      if (free.value() <= 10 * (i64{1} << 20)) {
+        m.pool_segment_bytes = segments.reserved() + allocator_round(free.value());
+      } else {
+        segments.malloc(free.value());
+        m.pool_segment_bytes = segments.reserved();
+      }
+      m.req_to_token_bytes = r2t.value();
+      m.free_index_bytes = free.value();
+      m.pool_end_gib = m.post_gib - static_cast<double>(m.pool_segment_bytes) / kGiBd;
+    }
   }
   return m;
 }

@@ -23,6 +23,11 @@ i64 fresh_block_bytes(i64 bytes) {
 i64 LoadAllocator::malloc(i64 bytes) {
   const i64 size = allocator_round(bytes);
   if (size <= kMiB) {  // the small pool: its blocks are split whenever 512 B or more is left
+    if (small_free_ < size) {
+      reserved_ += 2 * kMiB;
+      small_free_ = 2 * kMiB;
+    }
+    small_free_ -= size;
     allocated_ += size;
     return size;
   }
@@ -35,44 +40,13 @@ i64 LoadAllocator::malloc(i64 bytes) {
     free_.erase(best);
   } else {
     block = size < 10 * kMiB ? 20 * kMiB : ceil_div(size, 2 * kMiB) * 2 * kMiB;
+    reserved_ += block;
   }
   const i64 rest = block - size;
   const i64 counted = rest > kMiB ? size : block;
   if (rest > kMiB) free_.push_back(rest);
   allocated_ += counted;
   return counted;
-}
-
-void SegmentCounter::malloc(Checked bytes) {
-  if (!ok_ || !bytes.ok() || bytes.value() > INT64_MAX / 2) {
-    ok_ = false;
-    return;
-  }
-  const i64 size = allocator_round(bytes.value());
-  if (size <= kMiB) {
-    if (small_free_ < size) {
-      reserved_ += 2 * kMiB;
-      small_free_ = 2 * kMiB;
-    }
-    small_free_ -= size;
-    return;
-  }
-  auto best = free_.end();
-  for (auto it = free_.begin(); it != free_.end(); ++it)
-    if (*it >= size && (best == free_.end() || *it < *best)) best = it;
-  i64 block = 0;
-  if (best != free_.end()) {
-    block = *best;
-    free_.erase(best);
-  } else {
-    block = size < 10 * kMiB ? 20 * kMiB : ceil_div(size, 2 * kMiB) * 2 * kMiB;
-    if (reserved_ > INT64_MAX / 2 - block) {
-      ok_ = false;
-      return;
-    }
-    reserved_ += block;
-  }
-  if (block - size > kMiB) free_.push_back(block - size);
 }
 
 }  // namespace llmsize::core

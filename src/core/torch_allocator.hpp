@@ -28,36 +28,19 @@ inline constexpr i64 kCublasWorkspace = 4096 * 1024 * 2 + 16 * 1024 * 8;
 // split down to 512 B); larger ones take the smallest cached free block that fits
 // (get_free_block), or a new segment (20 MiB, kLargeBuffer, below 10 MiB; else rounded up to
 // 2 MiB), and keep the whole block unless more than 1 MiB is left over.
+// reserved() is the segments those requests opened (cudaMalloc'ed, what torch.cuda.mem_get_info
+// loses): small requests share 2 MiB segments, so consecutive 5 MiB tensors share 20 MiB ones,
+// three each. Requests are sizes the caller bounded (at most 2^50 bytes each).
 class LoadAllocator {
  public:
   i64 malloc(i64 bytes);  // the bytes counted for this request
   i64 allocated() const { return allocated_; }
+  i64 reserved() const { return reserved_; }
 
  private:
   std::vector<i64> free_;  // cached free blocks of the large pool (split remainders)
-  i64 allocated_ = 0;
-};
-
-// The segments (cudaMalloc'ed memory, what torch.cuda.mem_get_info loses) a run of requests
-// opens when it starts with no cached block: requests up to 1 MiB share 2 MiB small segments;
-// larger ones take the smallest cached free block that fits (get_free_block), else a segment of
-// 20 MiB (below 10 MiB) or their size rounded up to 2 MiB, whose remainder stays cached when more
-// than 1 MiB is left (should_split). So consecutive 5 MiB tensors share 20 MiB segments, three
-// each. An overflow (a request that is one) stays one.
-class SegmentCounter {
- public:
-  void malloc(Checked bytes);
-  Checked reserved() const {
-    Checked r(ok_ ? reserved_ : INT64_MAX);
-    if (!ok_) r += 1;  // an overflow stays one
-    return r;
-  }
-
- private:
-  std::vector<i64> free_;  // cached free blocks of the large pool
   i64 small_free_ = 0;     // room left in the last small segment
-  i64 reserved_ = 0;
-  bool ok_ = true;
+  i64 allocated_ = 0, reserved_ = 0;
 };
 
 }  // namespace llmsize::core
