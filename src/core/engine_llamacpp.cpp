@@ -313,17 +313,19 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
   // The compute buffers. ref: llama_context::llama_context: graph_reserve(n_tokens =
   // min(n_ctx, n_ubatch), n_seqs, n_outputs = n_tokens) on the full-size cache, then per backend
   // ggml_backend_sched_get_buffer_size, printed where above 1 byte (GPUs first, the CPU last).
-  // Followed for llm_build_llama / qwen2 / qwen3 / qwen3moe graphs on one stream with flash
-  // attention on a discrete GPU: their inputs are the token ids, positions and output ids
-  // (llm_graph_context::build_inp_out_ids keeps them even when every token is an output), the
-  // token embeddings ggml_get_rows makes on the CPU (token_embd stays there) and the KQ mask, f32
-  // n_kv × GGML_PAD(n_tokens, GGML_KQ_MASK_PAD); n_tokens a multiple of 64 keeps the pad out of it.
+  // Followed for llm_build_llama / qwen2 / qwen3 / qwen3moe graphs on one stream, every layer on
+  // a discrete GPU: the host holds the inputs (token ids, the build's embeddings input, positions,
+  // the cache's row indices, the KQ mask n_kv × GGML_PAD(n_tokens, GGML_KQ_MASK_PAD) of older
+  // builds, output ids) and the token embeddings ggml_get_rows makes on the CPU (token_embd stays
+  // there); n_tokens a multiple of 64 keeps the pad out. With flash attention a dense decoder's
+  // every layer is followed through ggml's allocator (engine_llamacpp_graph.cpp).
   const bool graph = (c.family == Family::Llama || c.family == Family::Mistral || c.family == Family::Qwen2 ||
                       c.family == Family::Qwen3 || c.family == Family::Qwen3Moe) &&
                      !c.mla.enabled && !m.recurrent && !m.dsa && !m.iswa && m.n_stream == 1 && m.caches.size() == 1 &&
                      c.vision.kind == VisionKind::None && !metal && b.offloaded == n_layer_all + 1;
   const i64 n = std::min(m.n_ctx, m.n_ubatch);
   b.compute_tokens = n;
+  b.sched_reserve = w.llamacpp_graph == LlamaCppGraph::F16Mask || w.llamacpp_graph == LlamaCppGraph::EmbdInput;
   // The outputs the worst-case graph is reserved with: llama_context::sched_reserve,
   // n_outputs_pp = min(n_tokens, cparams.n_outputs_max), the context parameter's default n_batch;
   // llama-server (PR #23861 "llama: limit max outputs of llama_context", 2026-05-29, and its
@@ -332,28 +334,41 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
   const i64 n_outputs = w.llamacpp_caller == LlamaCppCaller::Server ? std::min(n, m.n_seq) : n;
   b.compute_outputs = n_outputs;
   if (graph && n % 64 == 0) {
-    const i64 n_kv = m.caches.front().cells, d = c.d_model;
-    const Checked mask = Checked(n_kv) * n * 4;
-    const Checked host = Checked(n) * 4 * 2 + Checked(n_outputs) * 4 + Checked(n) * d * 4 + mask;
-    // The output device at the head: lm_head's input (the final norm's product with its weight,
-    // its rows the outputs' once ggml_get_rows has picked them) and the logits, every other tensor
-    // freed (the checked start-up, a library caller: 304.00 MiB).
-    const Checked out = Checked(n_outputs) * c.vocab * 4 + Checked(n_outputs) * d * 4;
-    // No layer can beat it when every tensor of one layer, with the device's copies of the inputs
-    // (embeddings, positions, the mask and its f16 cast for flash attention), stays below it.
-    const i64 hd = c.head_dim, H = c.n_heads, K = c.n_kv_heads;
-    Checked layer = Checked(n) * 4 * (8 * d + 3 * H * hd + 4 * K * hd);
-    if (c.is_moe())
-      layer += Checked(n) * 4 * (3 * c.moe.num_experts + c.moe.top_k * (4 * c.moe.expert_ffn + d) + 4 * c.moe.shared_ffn);
-    else
-      layer += Checked(n) * 4 * 4 * c.d_ff;
-    layer += Checked(n) * d * 4 + Checked(n) * 4 + mask + Checked(n_kv) * n * 2;
-    if (!host.ok() || !out.ok() || !layer.ok()) return memory_overflow();
-    b.host_compute_bytes = host.value();
-    // --n-cpu-moe: the scheduler runs the CPU's expert matmuls of a large batch on the GPU with
-    // copies of their weights in its compute buffer (op offload), so the device is not followed;
-    // the host keeps the inputs alone (the two-GPU start-up checked).
-    if (w.flash_attention && b.output_on_gpu && w.n_cpu_moe == 0 && layer.value() <= out.value()) b.output_compute_bytes = out.value();
+    // The reserved graph through ggml's allocator (engine_llamacpp_graph.cpp): the host's inputs
+    // and token embeddings always; the device's buffer where the layers are followed, a dense
+    // decoder with flash attention.
+    LlamaCppGraphShape shape;
+    shape.d_model = c.d_model, shape.n_heads = c.n_heads, shape.n_kv_heads = c.n_kv_heads, shape.head_dim = c.head_dim;
+    shape.d_ff = c.d_ff, shape.n_layer = n_layer_all, shape.vocab = c.vocab;
+    shape.tokens = n, shape.n_kv = m.caches.front().cells, shape.outputs = n_outputs;
+    shape.qk_norm = c.norm_qk, shape.qkv_bias = c.bias_qkv, shape.graph = w.llamacpp_graph;
+    shape.flash = w.flash_attention;
+    shape.layers = !c.is_moe() && w.flash_attention && b.devices.size() == 1 && !c.bias_o && !c.bias_ffn && !c.attn_sinks && !c.attn_out_gate &&
+                   c.norm_pre && !c.norm_sandwich && !c.norm_qk_full && !c.parallel_block && c.norm_final;
+    const auto compute = llamacpp_graph_compute(shape);
+    if (!compute) return memory_overflow();
+    b.host_compute_bytes = compute->host_bytes;
+    if (shape.layers) {
+      b.output_compute_bytes = compute->device_bytes;
+    } else if (w.flash_attention && w.n_cpu_moe == 0) {
+      // A MoE decoder's layers, or a split over several devices, are not followed: the output
+      // device's head, lm_head's input and the logits, every other tensor freed, where
+      // no layer can beat it: every tensor of one layer, with the device's copies of the inputs
+      // (embeddings, positions, the mask and its f16 cast), stays below it. With --n-cpu-moe the
+      // scheduler runs the CPU's expert matmuls of a large batch on the GPU with copies of their
+      // weights in its compute buffer (op offload), so the device is not followed.
+      const i64 n_kv = m.caches.front().cells, d = c.d_model;
+      const Checked out = Checked(n_outputs) * c.vocab * 4 + Checked(n_outputs) * d * 4;
+      const i64 hd = c.head_dim, H = c.n_heads, K = c.n_kv_heads;
+      Checked layer = Checked(n) * 4 * (8 * d + 3 * H * hd + 4 * K * hd);
+      if (c.is_moe())
+        layer += Checked(n) * 4 * (3 * c.moe.num_experts + c.moe.top_k * (4 * c.moe.expert_ffn + d) + 4 * c.moe.shared_ffn);
+      else
+        layer += Checked(n) * 4 * 4 * c.d_ff;
+      layer += Checked(n) * d * 4 + Checked(n) * 4 + Checked(n_kv) * n * 4 + Checked(n_kv) * n * 2;
+      if (!out.ok() || !layer.ok()) return memory_overflow();
+      if (layer.value() <= out.value()) b.output_compute_bytes = out.value();
+    }
   }
   return b;
 }
@@ -362,15 +377,16 @@ std::vector<std::string> llamacpp_compute_log(const LlamaCppBuffers& b) {
   std::vector<std::string> out;
   char buf[160];
   auto mib = [](i64 v) { return static_cast<double>(v) / 1048576.0; };
-  // ref: llama_context::llama_context's "%10s compute buffer size = %8.2f MiB" lines.
+  // ref: llama_context::sched_reserve's (before it, llama_context::llama_context's) "%10s compute
+  // buffer size = %8.2f MiB" lines.
+  const char* who = b.sched_reserve ? "sched_reserve" : "llama_context";
   for (const LlamaCppDevice& d : b.devices)
     if (d.output && b.output_compute_bytes > 0) {
-      std::snprintf(buf, sizeof buf, "llama_context: %10s compute buffer size = %8.2f MiB", d.name.c_str(), mib(b.output_compute_bytes));
+      std::snprintf(buf, sizeof buf, "%s: %10s compute buffer size = %8.2f MiB", who, d.name.c_str(), mib(b.output_compute_bytes));
       out.emplace_back(buf);
     }
   if (b.host_compute_bytes > 0) {
-    std::snprintf(buf, sizeof buf, "llama_context: %10s compute buffer size = %8.2f MiB", b.output_buffer.c_str(),
-                  mib(b.host_compute_bytes));
+    std::snprintf(buf, sizeof buf, "%s: %10s compute buffer size = %8.2f MiB", who, b.output_buffer.c_str(), mib(b.host_compute_bytes));
     out.emplace_back(buf);
   }
   return out;

@@ -8,6 +8,7 @@
 // (the host's inputs; with flash attention, the output device's head). Not modelled: a device's
 // layer peak (ggml_gallocr over the build's graph), --split-mode row.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -85,6 +86,7 @@ struct LlamaCppBuffers {
   // The compute buffers ("<name> compute buffer size"), where they are modelled: the output layer's
   // device and the host (the CPU backend's graph inputs, in output_buffer's buffer type). 0: not
   // modelled (a device's layer peak, which the graph allocator sets, is not followed).
+  bool sched_reserve = true;    // the compute lines' prefix: "sched_reserve:" (2026 builds, PR #18547) or "llama_context:"
   i64 compute_tokens = 0;       // n_tokens of the reserved graph: min(n_ctx, n_ubatch)
   i64 compute_outputs = 0;      // its outputs: every token for a library caller, one a slot for llama-server
   i64 output_compute_bytes = 0; // the output device: logits n × n_vocab f32 and lm_head's input n × n_embd f32
@@ -92,6 +94,25 @@ struct LlamaCppBuffers {
   i64 gpu_model_bytes() const;  // over the devices
   i64 gpu_cache_bytes() const;
 };
+// The worst-case graph of a dense decoder with flash attention on one GPU (llm_build_llama,
+// qwen2, qwen3; engine_llamacpp_graph.cpp): its shape, and the two compute buffers ggml's graph
+// allocator sizes for it. Empty where a size would pass 2^50 bytes.
+struct LlamaCppGraphShape {
+  i64 d_model = 0, n_heads = 0, n_kv_heads = 0, head_dim = 0, d_ff = 0, n_layer = 0, vocab = 0;
+  i64 tokens = 0;   // n_tokens of the reserved ubatch: min(n_ctx, n_ubatch)
+  i64 n_kv = 0;     // the cache's cells (the KQ mask's columns)
+  i64 outputs = 0;  // n_outputs: the rows the last layer and the head keep
+  bool qk_norm = false, qkv_bias = false;  // Qwen3's q/k RMSNorm, Qwen2's projection biases
+  bool flash = true;   // flash attention: the mask's type, and V's index input (n_tokens, or n_tokens × n_embd_v_gqa transposed)
+  bool layers = true;  // the layers and the head followed (a dense decoder with flash attention); else the host's buffer alone
+  LlamaCppGraph graph = LlamaCppGraph::F16Mask;
+};
+struct LlamaCppCompute {
+  i64 device_bytes = 0;  // "CUDA0 compute buffer size"
+  i64 host_bytes = 0;    // "CUDA_Host compute buffer size": the inputs and the token embeddings
+};
+std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& shape);
+
 // The buffers for `w` on w.pp devices of `gpu` (llama.cpp's default --split-mode layer: a device
 // per pipeline stage, w.tensor_split their shares). Fails, naming the field, for tensor
 // parallelism (--split-mode row is not modelled) and for more than one Metal device.

@@ -106,6 +106,7 @@ struct Reader {
   bool size_line_read = false;             // llama.cpp's first cache size line
   bool offload_order_read = false;         // llama.cpp's first "offloading" line
   bool llamacpp_2025 = false;              // a llama.cpp build of 2025 or before, by its lines
+  bool compute_from_context = false;       // llama.cpp's compute buffer lines printed by llama_context (before sched_reserve)
   bool page_defaulted = false;             // SGLang changed a page_size of None (its default, not a flag)
   std::vector<double> free_mib;            // llama.cpp's "using device … - N MiB free", per device
   std::string command;                     // a llama.cpp program's command line quoted in the log
@@ -687,10 +688,18 @@ struct Reader {
     if (const size_t at = l.find(" compute buffer size = "); at != std::string_view::npos) {
       size_t lc = l.find("llama_context:"), skip = 14;
       if (lc == std::string_view::npos) lc = l.find("sched_reserve:");
+      else compute_from_context = true;
       if (lc == std::string_view::npos || lc > at) lc = at, skip = 0;
       const std::string_view name = skip ? trim(l.substr(lc + skip, at > lc + skip ? at - lc - skip : 0)) : std::string_view();
       if (auto v = leading_number(l.substr(at + 23)); v && !name.empty() && name.size() <= 32)
         figure("compute_buffer:" + std::string(name), *v * kMiBd, l);
+    }
+    // "graph_reserve: reserving a graph for ubatch with n_tokens =  512, n_seqs =  1, n_outputs =  512":
+    // a ubatch's every token reserved as an output where there are fewer sequences, which
+    // llama-server has not done since PR #23861 (its slots' outputs): a library caller's reserve.
+    if (l.find("graph_reserve: reserving a graph for ubatch with") != std::string_view::npos) {
+      const auto t = after(l, "n_tokens ="), q = after(l, "n_seqs ="), o = after(l, "n_outputs =");
+      if (t && q && o && *o == *t && *t > *q && !has_setting("lcc")) set("lcc", "library");
     }
     // The table llama.cpp prints at exit (llama_memory_breakdown_print, 2026 builds), MiB
     // truncated: "|   - CUDA0 (RTX 4090)   | 24077 =  945 + (19187 = 17904 +     384 +     898) +  3945 |"
@@ -886,9 +895,25 @@ Result<EngineLog> parse_engine_log(std::string_view text) {
   if (r.log.engine != LogEngine::Vllm) {  // the vLLM keys read from another engine's log would be noise
     std::erase_if(r.log.settings, [](const auto& s) { return s.first == "util" || s.first == "mbt" || s.first == "mns"; });
   }
-  // A llama.cpp build of 2025 (its class names, or -ngl's blocks-first order) predates PR #23861
+  // A llama.cpp build of 2025 (its class names, -ngl's blocks-first order, or compute buffers
+  // printed by llama_context rather than sched_reserve) predates PR #23861
   // (May 2026): every caller, llama-server too, reserved the whole ubatch's outputs.
-  if (r.log.engine == LogEngine::LlamaCpp && r.llamacpp_2025 && !r.has_setting("lcc")) r.set("lcc", "library");
+  if (r.log.engine == LogEngine::LlamaCpp && (r.llamacpp_2025 || r.compute_from_context) && !r.has_setting("lcc"))
+    r.set("lcc", "library");
+  // The graph its compute buffers were reserved for (--llamacpp-graph): by the build number where
+  // one is printed (build 5505 gave flash attention the f32 mask, build 5781 cast it and wrote the
+  // cache with ggml_cpy), else a 2025 build (its class names, or compute buffers printed by
+  // llama_context, which sched_reserve took over in January 2026 with PR #18547) wrote it with
+  // set_rows and had no embeddings input (PR #18898). A 2026 build is taken as the current
+  // graph (the f16 mask of PR #23764, May 2026); an earlier 2026 build is --llamacpp-graph 2026-01.
+  if (r.log.engine == LogEngine::LlamaCpp && !r.has_setting("lcg")) {
+    i64 build = 0;
+    if (r.log.version.size() > 1 && r.log.version[0] == 'b')
+      if (auto v = leading_number(std::string_view(r.log.version).substr(1)); v && *v > 0 && *v < 1e7) build = static_cast<i64>(*v);
+    if (build > 0 && build <= 5505) r.set("lcg", "2025-05");
+    else if (build > 0 && build <= 5781) r.set("lcg", "2025-07");
+    else if (r.llamacpp_2025 || r.compute_from_context) r.set("lcg", "2025-08");
+  }
   // No device and only CPU buffers: a build without a GPU backend, which still prints
   // "offloaded 27/27 layers to GPU" (every layer on its one device, the CPU): -ngl 0 here.
   if (r.log.engine == LogEngine::LlamaCpp && r.devices == 0) {

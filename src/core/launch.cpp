@@ -162,6 +162,8 @@ Result<LaunchCommand> llamacpp_command(const ModelConfig& cfg, const Workload& w
   if (w.ep > 1) return issue_row("exp", Str::exp_llamacpp_ep);
   if (w.llamacpp_caller != LlamaCppCaller::Server) return issue_row("lcc", Str::exp_llamacpp_library);
   if (w.llamacpp_offload != LlamaCppOffload::OutputFirst) return issue_row("lco", Str::exp_llamacpp_offload);
+  if (w.llamacpp_graph != LlamaCppGraph::F16Mask)
+    return issue_row("lcg", Str::exp_llamacpp_graph, std::string(kLlamaCppGraphNames[static_cast<size_t>(w.llamacpp_graph)]));
   // -c is the context the slots share: seq tokens for each of batch sequences (as the estimate takes it).
   const Checked n_ctx = Checked(w.seq) * w.batch;
   if (!n_ctx.ok()) return issue_row("batch", Str::exp_llamacpp_ctx);

@@ -77,6 +77,15 @@ inline constexpr std::string_view kLlamaCppCallerNames[] = {"server", "library"}
 // the last ngl repeating layers first and the output layer only past n_layer.
 enum class LlamaCppOffload : std::uint8_t { OutputFirst, BlocksFirst };
 inline constexpr std::string_view kLlamaCppOffloadNames[] = {"output-first", "blocks-first"};
+// The graph llama.cpp reserves its compute buffers for, by the build's date (what the inputs are
+// and how the cache is written; engine_llamacpp_graph.cpp): 2026-05, the KQ mask reserved in f16
+// under flash attention (PR #23764, merged 2026-05-27); 2026-01, an embeddings input beside the
+// token ids (PR #18898, 2026-01-17) and the f32 mask cast to f16 before the first attention;
+// 2025-08, the cache written with ggml_set_rows from index inputs (PR #14959, the default since
+// August 2025); 2025-07, ggml_cpy into views of the cache (build 5781); 2025-05, the f32 mask given
+// to flash attention uncast (build 5505).
+enum class LlamaCppGraph : std::uint8_t { F16Mask, EmbdInput, SetRows, Cpy, NoCast };
+inline constexpr std::string_view kLlamaCppGraphNames[] = {"2026-05", "2026-01", "2025-08", "2025-07", "2025-05"};
 // PyTorch: the generic estimate with a PyTorch process's reserve; Transformers: model.generate() as
 // torch.cuda.max_memory_allocated() measures it (engine_transformers.hpp).
 enum class Runtime : std::uint8_t { PyTorch, Vllm, LlamaCpp, Sglang, Transformers, None };  // runtime reserve profile
@@ -124,6 +133,7 @@ static_assert(std::size(kAttnImplNames) == static_cast<size_t>(AttnImpl::Eager) 
 static_assert(std::size(kVllmEntryNames) == static_cast<size_t>(VllmEntry::Llm) + 1);
 static_assert(std::size(kLlamaCppCallerNames) == static_cast<size_t>(LlamaCppCaller::Library) + 1);
 static_assert(std::size(kLlamaCppOffloadNames) == static_cast<size_t>(LlamaCppOffload::BlocksFirst) + 1);
+static_assert(std::size(kLlamaCppGraphNames) == static_cast<size_t>(LlamaCppGraph::NoCast) + 1);
 static_assert(std::size(kRuntimeNames) == static_cast<size_t>(Runtime::None) + 1);
 static_assert(std::size(kComputeDtypeNames) == static_cast<size_t>(ComputeDtype::F32) + 1);
 static_assert(std::size(kOptimizerNames) == static_cast<size_t>(Optimizer::Lion) + 1);
@@ -191,6 +201,7 @@ struct Workload {
   bool swa_full = false;         // --swa-full: sliding-window layers keep n_ctx cells
   LlamaCppCaller llamacpp_caller = LlamaCppCaller::Server;  // llama-server, or a library caller (Ollama's runner)
   LlamaCppOffload llamacpp_offload = LlamaCppOffload::OutputFirst;  // -ngl's order: the build's, since or before PR #18148
+  LlamaCppGraph llamacpp_graph = LlamaCppGraph::F16Mask;  // the build's reserved graph (its inputs, the cache writes)
   i64 n_gpu_layers = -1;         // -ngl: layers (and, past n_layer, the output layer) on the GPU; -1 = all
   i64 n_cpu_moe = 0;             // --n-cpu-moe: the expert tensors of the first N layers stay on the CPU
   std::vector<double> tensor_split;  // -ts: each device's share of the layers (a device per pipeline stage); empty = by free memory

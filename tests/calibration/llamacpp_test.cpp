@@ -293,8 +293,10 @@ TEST_CASE("llama.cpp: layers over several devices, --tensor-split", "[calibratio
   // Qwen2.5-7B (28 layers + the output layer = 29 to place) on two cards. Without a split,
   // llama.cpp shares by free memory, equal on identical idle cards: split points 0.5 and 1, so
   // layers 0…14 (14/29 < 0.5) on CUDA0 and 15…27 with the output layer on CUDA1.
-  // A library caller (every token of the ubatch an output), as the checked one-card start-up.
-  Workload w = with({{"w", "q4_k_m"}, {"seq", "4096"}, {"np", "1"}, {"kvt", "fp16"}, {"pp", "2"}, {"gpus", "2"}, {"lcc", "library"}});
+  // A library caller (every token of the ubatch an output) with a 2025 build's graph (the cache
+  // written by set_rows, no embeddings input), as the checked one-card start-up (Ollama's runner).
+  Workload w = with({{"w", "q4_k_m"}, {"seq", "4096"}, {"np", "1"}, {"kvt", "fp16"}, {"pp", "2"}, {"gpus", "2"}, {"lcc", "library"},
+                     {"lcg", "2025-08"}});
   w.runtime = Runtime::LlamaCpp;
   const auto e = estimate(preset("qwen2.5-7b").config, w);
   REQUIRE(e.ok());
@@ -332,14 +334,15 @@ TEST_CASE("llama.cpp: layers over several devices, --tensor-split", "[calibratio
   const auto notes = llamacpp_buffer_notes(d, ByteUnit::GiB);
   CHECK(notes.back() == "compute buffers of CUDA0: not modelled (ggml's graph allocator sets a layer's peak; the temporaries stand for them)");
   // llama-server (PR #23861) reserves one slot's logits: CUDA1's buffer is then a layer's peak too,
-  // and the host's inputs hold one output id (15.01 MiB less 511 × 4 B).
+  // and the host's inputs hold one output id (15.01 MiB less 512 × 4 B, plus the one id padded to
+  // the host buffer's 32-byte alignment).
   Workload server = w;
   server.llamacpp_caller = LlamaCppCaller::Server;
   const auto sv = estimate(preset("qwen2.5-7b").config, server);
   REQUIRE(sv.ok());
   CHECK(sv->llamacpp_devices->compute_outputs == 1);
   CHECK(sv->llamacpp_devices->output_compute_bytes == 0);
-  CHECK(sv->llamacpp_devices->host_compute_bytes == d.host_compute_bytes - 511 * 4);
+  CHECK(sv->llamacpp_devices->host_compute_bytes == d.host_compute_bytes - 512 * 4 + 32);
   CHECK(llamacpp_buffer_notes(*sv->llamacpp_devices, ByteUnit::GiB).back() ==
         "compute buffers of CUDA0, CUDA1: not modelled (ggml's graph allocator sets a layer's peak; the temporaries stand for them)");
 
@@ -474,4 +477,41 @@ TEST_CASE("llama.cpp: a prompt is computed a ubatch at a time over the whole cac
   CHECK(vllm.inference.chunk == 8192);
   CHECK(vllm.inference.chunk_batch == 2);
   CHECK(vllm.inference.chunk_keys == 8192);
+}
+
+TEST_CASE("llama.cpp: a dense decoder's compute buffers through ggml's graph allocator, build by build", "[calibration][llamacpp]") {
+  // The reserved graph (engine_llamacpp_graph.cpp) for a published start-up whose backend llmsize
+  // does not name (Vulkan): its buffer types share the graph and the allocator, and every tensor
+  // here but the few-KiB inputs is a multiple of 256 bytes, so its alignment does not move the MiB
+  // figures.
+  auto mib = [](i64 b) { return static_cast<double>(b) / 1048576.0; };
+  auto shape = [](const ModelConfig& c, i64 tokens, i64 n_kv, LlamaCppGraph g) {
+    LlamaCppGraphShape s;
+    s.d_model = c.d_model, s.n_heads = c.n_heads, s.n_kv_heads = c.n_kv_heads, s.head_dim = c.head_dim, s.d_ff = c.d_ff;
+    s.n_layer = c.n_layers, s.vocab = c.vocab, s.tokens = tokens, s.n_kv = n_kv, s.outputs = tokens;
+    s.qk_norm = c.norm_qk, s.qkv_bias = c.bias_qkv, s.graph = g;
+    return s;
+  };
+  // ikawrakow/ik_llama.cpp discussion "Vulkan support" (ikawrakow, 2025-07-01), mainline build 5781
+  // (ba3ef86c5) on an RTX 4080 through Vulkan: Llama 3.1 8B Instruct Q4_0, n_ctx 16384, n_ubatch
+  // 1024, flash_attn 1:
+  //   llama_context:    Vulkan0 compute buffer size =   613.01 MiB
+  //   llama_context: Vulkan_Host compute buffer size =    80.01 MiB
+  // A layer sets the device's buffer, not the head (1,024 rows of 128,256 logits: 501 MiB): the f32
+  // mask's copy (64 MiB) and its f16 cast (32 MiB) sit below the layers, which then fragment.
+  const auto llama = llamacpp_graph_compute(shape(preset("llama-3.1-8b").config, 1024, 16384, LlamaCppGraph::Cpy));
+  REQUIRE(llama);
+  CHECK(mib(llama->device_bytes) == Approx(613.01).margin(0.005));
+  CHECK(mib(llama->host_bytes) == Approx(80.01).margin(0.005));  // 1,024 embeddings of 4,096 floats, the f32 mask 16,384 × 1,024
+  // The build's graph matters: set_rows' index inputs (August 2025) move both by 0.02 MiB, and
+  // without the mask's cast (build 5505's graph) the head sets the device's buffer.
+  const auto rows = llamacpp_graph_compute(shape(preset("llama-3.1-8b").config, 1024, 16384, LlamaCppGraph::SetRows));
+  REQUIRE(rows);
+  CHECK(mib(rows->device_bytes) == Approx(613.02).margin(0.005));
+  const auto uncast = llamacpp_graph_compute(shape(preset("llama-3.1-8b").config, 1024, 16384, LlamaCppGraph::NoCast));
+  REQUIRE(uncast);
+  CHECK(uncast->device_bytes == i64{1024} * (128256 + 4096) * 4);
+  // Sizes past 2^50 bytes are refused, not wrapped.
+  auto huge = shape(preset("llama-3.1-8b").config, 1 << 20, i64{1} << 40, LlamaCppGraph::F16Mask);
+  CHECK_FALSE(llamacpp_graph_compute(huge).has_value());
 }
