@@ -23,6 +23,7 @@ struct At {
   i64 weights = 0, vision = 0, kv = 0, kv_token = 0, state = 0, indexer = 0;
   i64 chunk = 0, chunk_batch = 0, chunk_keys = 0;  // one prefill step: its prompt tokens, sequences, keys
   Temporaries prefill, decode_temps;
+  i64 compute_buffer = 0;  // llama.cpp: the device's modelled compute buffer, which stands for both phases' temporaries
 };
 
 struct Model {
@@ -150,6 +151,13 @@ struct Model {
       const Checked indexer = lm && lm->dsa && (device || w.pp == 1) ? Checked(0) : plan.indexer_cache_bytes_gpu(r, s, b);
       a.prefill = of_stage(attn_pre, attn_pre.front(), moe_pre, r, last);
       a.decode_temps = of_stage(attn_dec, attn_dec.front(), moe_dec, r, last);
+      // llama.cpp reserves the device's compute buffer at start for its worst-case graph and keeps
+      // it: where that buffer is modelled, it is the temporaries of every phase.
+      if (device && device->output && dev->output_compute_bytes > 0) {
+        a.compute_buffer = dev->output_compute_bytes;
+        a.prefill = a.decode_temps = Temporaries{};
+        a.prefill.peak = a.decode_temps.peak = a.compute_buffer;
+      }
       const Checked base = Checked(a.weights) + a.vision + overhead + kv + state + indexer;
       const Checked total = base + a.prefill.peak, decode = base + a.decode_temps.peak;
       if (!total.ok() || !decode.ok()) return std::nullopt;
@@ -235,6 +243,7 @@ Result<InferenceMemory> inference_memory(const ModelConfig& cfg, const Inventory
   m.indexer_cache_bytes = a->indexer;
   m.prefill = a->prefill;
   m.decode = a->decode_temps;
+  m.compute_buffer_bytes = a->compute_buffer;
   m.activation_bytes = a->prefill.peak;
   m.after_load_bytes = a->weights + a->vision + m.overhead_bytes;
   m.prefill_peak_bytes = a->total;

@@ -34,6 +34,10 @@ struct InferenceMemory {
   i64 comm_bytes = 0;
   i64 total_bytes = 0;             // max(prefill peak, decode)
   Temporaries prefill, decode;
+  // llama.cpp: the device's compute buffer, from its reserved graph through ggml's allocator
+  // (engine_llamacpp_graph.cpp), allocated at start and held: it stands for the temporaries of
+  // both phases. 0 where not modelled (the generic temporaries stand).
+  i64 compute_buffer_bytes = 0;
   i64 chunk = 0;                   // effective prefill chunk (tokens; under llama.cpp at most n_ubatch)
   i64 chunk_batch = 0, chunk_keys = 0;  // its sequences and the keys its last query attends (batch, seq; llama.cpp: 1, a stream's cells)
   // Phases (this GPU).
