@@ -112,21 +112,30 @@ Bound always(const Workload&, const Estimate&) { return B; }
 bool reserve_estimated(const Workload& w) { return w.reserve_mib < 0 && w.runtime != Runtime::None; }
 Bound reserve_bound(const Workload& w, const Estimate&) { return reserve_estimated(w) ? Bound::Estimate : Bound::Lower; }
 
+// llama-server of 2026 may add its slots' backend samplers to the reserved graph (PR #17004, whose
+// inputs PR #19266 moved into it); llmsize does not follow them.
+bool llamacpp_samplers(const Workload& w) {
+  return w.llamacpp_caller == LlamaCppCaller::Server &&
+         (w.llamacpp_graph == LlamaCppGraph::F16Mask || w.llamacpp_graph == LlamaCppGraph::EmbdInput);
+}
+
 // The temporaries are a lower bound, or under llama.cpp, where its compute buffer is modelled, that
-// buffer: an estimate (ggml's allocator followed over a graph of the build's, not measured).
-Bound temps_bound(const Workload&, const Estimate& e) {
-  return e.inference.compute_buffer_bytes > 0 ? Bound::Estimate : Bound::Lower;
+// buffer: an estimate (ggml's allocator followed over a graph of the build's, not measured), a
+// lower bound where llama-server's samplers may join the graph.
+Bound temps_bound(const Workload& w, const Estimate& e) {
+  return e.inference.compute_buffer_bytes > 0 && !llamacpp_samplers(w) ? Bound::Estimate : Bound::Lower;
 }
 
 // llama.cpp's compute buffer as the temporaries (inference_memory.hpp), where it is modelled.
-std::optional<Derivation> llamacpp_temps(const Estimate& e, Str what, Lang l) {
+std::optional<Derivation> llamacpp_temps(const Workload& w, const Estimate& e, Lang l) {
   if (e.inference.compute_buffer_bytes <= 0 || !e.llamacpp_devices || !e.llamacpp || e.llamacpp->caches.empty()) return std::nullopt;
   const LlamaCppBuffers& d = *e.llamacpp_devices;
   std::string device;
   for (const LlamaCppDevice& dv : d.devices)
     if (dv.output) device = dv.name;
-  return Derivation{tx(l, Str::fx_temps_llamacpp, tx(l, what), device, n(d.compute_tokens), n(e.llamacpp->caches.front().cells),
-                       n(d.compute_outputs)),
+  return Derivation{tx(l, Str::fx_temps_llamacpp, device, n(d.compute_tokens), n(e.llamacpp->caches.front().cells),
+                       n(d.compute_outputs)) +
+                        (llamacpp_samplers(w) ? tx(l, Str::fx_temps_llamacpp_server) : std::string()),
                     tx(l, Str::fx_temps_llamacpp_ref)};
 }
 Bound capacity_bound(const Workload&, const Estimate& e) { return e.gpu.unified ? Bound::Estimate : Bound::Exact; }
@@ -364,13 +373,13 @@ const Figure kFigures[] = {
     {"inference.activation_bytes", "Temporaries (prefill peak)", Unit::Bytes, Inf,
      [](E e) -> V { return e.inference.activation_bytes; }, temps_bound,
      [](C c, W w, E e, La l) -> D {
-       if (auto d = llamacpp_temps(e, Str::fx_temps_prefill, l)) return *d;
+       if (auto d = llamacpp_temps(w, e, l)) return *d;
        return {temps(c, w, e.inference.prefill, e.inference.chunk_batch, e.inference.chunk, e.inference.chunk_keys, Str::fx_temps_prefill, l), tx(l, Str::fx_temps_prefill_ref)};
      }},
     {"inference.decode_activation_bytes", "Temporaries (decode)", Unit::Bytes, Inf,
      [](E e) -> V { return e.inference.decode.peak; }, temps_bound,
      [](C c, W w, E e, La l) -> D {
-       if (auto d = llamacpp_temps(e, Str::fx_temps_decode, l)) return *d;
+       if (auto d = llamacpp_temps(w, e, l)) return *d;
        return {temps(c, w, e.inference.decode, w.batch, 1, w.seq, Str::fx_temps_decode, l), tx(l, Str::fx_temps_decode_ref)};
      }},
     {"inference.overhead_bytes", "Runtime reserve", Unit::Bytes, Inf, [](E e) -> V { return e.inference.overhead_bytes; },

@@ -395,8 +395,9 @@ TEST_CASE("check-log: llama.cpp's 2026 lines (sched_reserve's compute buffers, a
   // MISS, -2.00 MiB on the device (83.01 against 85.01) and -10.01 MiB on the host (18.01: 512
   // token ids and positions, the embeddings input and the token embeddings of 2,560 floats, the
   // cache's row indices, the f16 mask 8,192 × 512, 4 output ids; against 28.02). The excerpt
-  // prints no build; not traced. A candidate is the server's backend sampling (a sampler graph
-  // per slot since PR #18547), which llmsize does not model.
+  // prints no build; not traced. A candidate is llama-server's backend sampling (PR #17004; on by
+  // default by PR #21209's account, its inputs in the reserved graph since PR #19266), a sampler
+  // graph per slot that llmsize does not follow: its temporaries are a lower bound for the server.
   CHECK(row(*c, "compute_buffer:CUDA0").logged == "85.01 MiB");
   CHECK(row(*c, "compute_buffer:CUDA0").ours == "83.01 MiB");
   CHECK(row(*c, "compute_buffer:CUDA_Host").ours == "18.01 MiB");

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "core/estimate.hpp"
+#include "core/figures.hpp"
 #include "core/hf_config.hpp"
 #include "test_util.hpp"
 
@@ -514,4 +515,38 @@ TEST_CASE("llama.cpp: a dense decoder's compute buffers through ggml's graph all
   // Sizes past 2^50 bytes are refused, not wrapped.
   auto huge = shape(preset("llama-3.1-8b").config, 1 << 20, i64{1} << 40, LlamaCppGraph::F16Mask);
   CHECK_FALSE(llamacpp_graph_compute(huge).has_value());
+}
+
+TEST_CASE("llama.cpp: a modelled compute buffer is the device's temporaries in every phase", "[llamacpp]") {
+  // Qwen3-8B, one H100, n_ctx 32768: the reserved graph's buffer (held from start) stands for the
+  // prefill and decode temporaries; a library caller's is an estimate, llama-server's a lower
+  // bound (its backend samplers may join the graph).
+  Workload w = with({{"seq", "32768"}, {"lcc", "library"}});
+  w.runtime = Runtime::LlamaCpp;
+  const auto e = estimate(preset("qwen3-8b").config, w);
+  REQUIRE(e.ok());
+  REQUIRE(e->llamacpp_devices);
+  const i64 buffer = e->llamacpp_devices->output_compute_bytes;
+  CHECK(buffer > 0);
+  CHECK(e->inference.compute_buffer_bytes == buffer);
+  CHECK(e->inference.prefill.peak == buffer);
+  CHECK(e->inference.decode.peak == buffer);
+  const Figure* f = find_figure("inference.activation_bytes");
+  REQUIRE(f);
+  CHECK(f->bound(w, *e) == Bound::Estimate);
+  CHECK(f->derive(preset("qwen3-8b").config, w, *e, Lang::En).formula.find("512 tokens of one ubatch over 32,768 cells, 512 outputs") !=
+        std::string::npos);
+  Workload server = w;
+  server.llamacpp_caller = LlamaCppCaller::Server;
+  const auto s = estimate(preset("qwen3-8b").config, server);
+  REQUIRE(s.ok());
+  CHECK(f->bound(server, *s) == Bound::Lower);
+  CHECK(s->inference.compute_buffer_bytes < buffer);  // 4 slots' outputs, not 512: the head no longer sets it
+  // Without flash attention the layers are not followed: the generic temporaries stand.
+  Workload eager = w;
+  eager.flash_attention = false;
+  const auto n = estimate(preset("qwen3-8b").config, eager);
+  REQUIRE(n.ok());
+  CHECK(n->inference.compute_buffer_bytes == 0);
+  CHECK(f->bound(eager, *n) == Bound::Lower);
 }
