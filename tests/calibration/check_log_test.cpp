@@ -1143,3 +1143,27 @@ TEST_CASE("check-log: llama.cpp's compute buffers, a dense decoder's graph throu
   CHECK(row(*g, "compute_buffer:CUDA_Host").same_text);
   CHECK(row(*g, "compute_buffer:CUDA0").same_text);
 }
+
+TEST_CASE("check-log: which llama.cpp graph a log's build reserved", "[checklog][llamacpp]") {
+  auto graph_of = [](const std::string& text) {
+    auto log = parse_engine_log(text);
+    REQUIRE(log.ok());
+    for (const auto& [k, v] : log->settings)
+      if (k == "lcg") return v;
+    return std::string("(current)");
+  };
+  const std::string kv = "llama_kv_cache: size = 1536.00 MiB ( 16384 cells,  48 layers,  1/1 seqs), K (f16):  768.00 MiB, V (f16):  768.00 MiB\n";
+  const std::string compute = kv + "llama_context:      CUDA0 compute buffer size =   306.75 MiB\n";
+  const std::string reserve = kv + "sched_reserve:      CUDA0 compute buffer size =    85.01 MiB\n";
+  // By the build number where one is printed: up to 5505 the uncast mask, up to 5781 ggml_cpy.
+  CHECK(graph_of("build: 5505 (9065ca71) with cc for x86_64-linux-gnu\n" + compute) == "2025-05");
+  CHECK(graph_of("build: 5506 (00000000) with cc for x86_64-linux-gnu\n" + compute) == "2025-07");
+  CHECK(graph_of("build: 5781 (ba3ef86c5) with cc for x86_64-linux-gnu\n" + compute) == "2025-07");
+  // Else compute lines from llama_context (before sched_reserve) or 2025's class names: set_rows.
+  CHECK(graph_of(compute) == "2025-08");
+  CHECK(graph_of("llama_kv_cache_unified: size = 1536.00 MiB ( 16384 cells,  48 layers,  1 seqs), K (f16):  768.00 MiB, V (f16):  768.00 MiB\n") ==
+        "2025-08");
+  // A 2026 build (sched_reserve) is the current graph unless told.
+  CHECK(graph_of(reserve) == "(current)");
+  CHECK(graph_of("build: 9670 (02810c7aa) with cc for x86_64-linux-gnu\n" + reserve) == "(current)");
+}

@@ -130,6 +130,9 @@ TEST_CASE("export: values an engine cannot take are refused by the field", "[cor
   // llama-server's command is today's: a library caller's outputs or an older build's -ngl order are not its.
   CHECK(refused("llama-3.1-8b", on(Runtime::LlamaCpp, {{"lcc", "library"}})).field == "lcc");
   CHECK(refused("llama-3.1-8b", on(Runtime::LlamaCpp, {{"lco", "blocks-first"}, {"ngl", "20"}})).field == "lco");
+  const Issue graph = refused("llama-3.1-8b", on(Runtime::LlamaCpp, {{"lcg", "2025-08"}}));
+  CHECK(graph.field == "lcg");
+  CHECK(graph.message.find("--llamacpp-graph 2025-08 is an older build's") != std::string::npos);
   // No engine, training, and a workload that is itself invalid.
   CHECK(refused("llama-3.1-8b", with({})).field == "rt");
   Workload bad = on(Runtime::Vllm, {});
