@@ -331,7 +331,10 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
   // llama-server (PR #23861 "llama: limit max outputs of llama_context", 2026-05-29, and its
   // speculative fix: server_n_outputs_max = min(n_batch, n_parallel · (1 + the draft's n_max)))
   // sets it to its slots, no draft model here.
-  const i64 n_outputs = w.llamacpp_caller == LlamaCppCaller::Server ? std::min(n, m.n_seq) : n;
+  // A build before PR #23764 (--llamacpp-graph other than 2026-05) also predates PR #23861: its
+  // server reserved the whole ubatch's outputs, as every caller did.
+  const bool limited = w.llamacpp_caller == LlamaCppCaller::Server && w.llamacpp_graph == LlamaCppGraph::F16Mask;
+  const i64 n_outputs = limited ? std::min(n, m.n_seq) : n;
   b.compute_outputs = n_outputs;
   if (graph && n % 64 == 0) {
     // The reserved graph through ggml's allocator (engine_llamacpp_graph.cpp): the host's inputs

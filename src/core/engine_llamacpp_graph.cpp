@@ -6,6 +6,7 @@
 // get_v) and ggml-backend.cpp's ggml_backend_sched_split_graph (one split on the CPU for the token
 // embeddings, one on the GPU whose inputs are copied in at its start, in order of first use).
 #include <algorithm>
+#include <iterator>
 
 #include "engine_llamacpp.hpp"
 #include "ggml_alloc.hpp"
@@ -21,8 +22,9 @@ struct Builder {
   int tensor(i64 bytes, std::initializer_list<int> src, int buffer) {
     ggml::Tensor t;
     t.bytes = bytes;
-    int i = 0;
-    for (const int s : src) t.src[i++] = s;
+    size_t i = 0;
+    for (const int s : src)
+      if (i < std::size(t.src)) t.src[i++] = s;  // the graph's ops take at most four sources
     t.buffer = buffer;
     g.tensors.push_back(t);
     return static_cast<int>(g.tensors.size()) - 1;

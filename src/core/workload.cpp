@@ -341,7 +341,8 @@ std::vector<WorkloadField> build_fields() {
                          "the build whose reserved graph sets the compute buffers: 2026-05 (the KQ mask in f16, PR "
                          "#23764), 2026-01 (an embeddings input beside the token ids, PR #18898; the f32 mask cast to "
                          "f16), 2025-08 (the cache written with set_rows, PR #14959), 2025-07 (ggml_cpy into the "
-                         "cache, build 5781) or 2025-05 (flash attention given the f32 mask, build 5505)",
+                         "cache, build 5781) or 2025-05 (flash attention given the f32 mask, build 5505); a build before 2026-05 also "
+                         "predates PR #23861, so its llama-server reserved the whole ubatch's outputs",
                          Inference),
                     kLlamaCppGraphNames, AT(llamacpp_graph)),
       tensor_split_row(spec("ts", "--tensor-split", "llama.cpp tensor split",

@@ -28,6 +28,9 @@
 //       start-up lines (the loader's kv and token lines left out)
 //   llamacpp-2026-qwen3-4b-spark.log — chungers/motlie, an eval failure report's log tail (llama.cpp linked as
 //       a library on a DGX Spark, 2026: Qwen3-4B Q4_K_M, n_ctx 4096), its per-layer device lines left out
+//   llamacpp-b7342-qwen3-coder-30b-a3b.log — a public Docker deployment README (llama-server build 7342 on an
+//       A100-PCIE-40GB: Qwen3-Coder-30B-A3B-Instruct Q8_0, --ctx-size 65536, the server's 4 unified slots), from
+//       its build line to its graph lines (the loader's general, tokenizer and quantize keys left out)
 //   llamacpp-2025-07-qwen3-8b-ngl19.log, llamacpp-2025-07-qwen3-8b-ngl11.log — an LM Studio server log of
 //       2025-07-22 quoted in an exported Cursor chat (DeepSeek-R1-0528-Qwen3-8B Q8_0, RTX 3060 Ti, -ngl 19 and 11)
 //   llamacpp-b5050-gemma-3-1b-jetson.log — tqm-dev/meta-jetson-llama-cpp, README ("Run llama.cpp on yocto
@@ -1166,4 +1169,27 @@ TEST_CASE("check-log: which llama.cpp graph a log's build reserved", "[checklog]
   // A 2026 build (sched_reserve) is the current graph unless told.
   CHECK(graph_of(reserve) == "(current)");
   CHECK(graph_of("build: 9670 (02810c7aa) with cc for x86_64-linux-gnu\n" + reserve) == "(current)");
+}
+
+TEST_CASE("check-log: a MoE decoder's host buffer from the reserved graph; its device's layers not followed", "[calibration][checklog][llamacpp]") {
+  // Build 7342 (before PR #23861: 512 outputs; before sched_reserve), n_ctx 65536 on 4 unified slots:
+  //   llama_context:      CUDA0 compute buffer size =   300.75 MiB
+  //   llama_context:  CUDA_Host compute buffer size =   132.01 MiB
+  const EngineLog log = parsed("llamacpp-b7342-qwen3-coder-30b-a3b.log");
+  for (const auto& [k, v] : std::vector<std::pair<std::string, std::string>>{{"lcc", "library"}, {"lcg", "2025-08"}})
+    CHECK(std::count(log.settings.begin(), log.settings.end(), std::pair<std::string, std::string>{k, v}) == 1);
+  Workload w;
+  w.weights = WeightFormat::Q8_0;
+  auto c = check_log(log, preset("qwen3-30b-a3b").config, w);  // Qwen3-Coder-30B-A3B has Qwen3-30B-A3B's shape
+  INFO(join(c.issues()));
+  REQUIRE(c.ok());
+  // The host: 512 token ids, positions and cache row indices, the f32 mask 65,536 × 512 (128 MiB)
+  // and 512 token embeddings of 2,048 floats.
+  CHECK(row(*c, "compute_buffer:CUDA_Host").same_text);
+  CHECK(row(*c, "kv_buffer:0:CUDA0").same_text);
+  // The device's 300.75 MiB is the head (512 rows of 151,936 logits and of 2,048 floats), but the
+  // bound that would show no MoE layer beats it (every tensor of one layer, with the 128 MiB mask's
+  // copy and its f16 cast) passes it at this context: not modelled, and named.
+  for (const auto& r : c->rows) CHECK(r.key != "compute_buffer:CUDA0");
+  CHECK(std::any_of(c->notes.begin(), c->notes.end(), [](const Issue& n) { return n.message.find("CUDA0") != std::string::npos; }));
 }

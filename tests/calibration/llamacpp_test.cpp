@@ -334,16 +334,18 @@ TEST_CASE("llama.cpp: layers over several devices, --tensor-split", "[calibratio
   CHECK(lines[4] == "llama_context:  CUDA_Host compute buffer size =    15.01 MiB");
   const auto notes = llamacpp_buffer_notes(d, ByteUnit::GiB);
   CHECK(notes.back() == "compute buffers of CUDA0: not modelled (ggml's graph allocator sets a layer's peak; the temporaries stand for them)");
-  // llama-server (PR #23861) reserves one slot's logits: CUDA1's buffer is then a layer's peak too,
-  // and the host's inputs hold one output id (15.01 MiB less 512 × 4 B, plus the one id padded to
-  // the host buffer's 32-byte alignment).
+  // Today's llama-server (PR #23861) reserves one slot's logits: CUDA1's buffer is then a layer's
+  // peak too. The host's inputs gain the embeddings input (512 × 3,584 floats, PR #18898), keep the
+  // mask in f16 (4 MiB less, PR #23764) and hold one output id (512 × 4 B less, the one id padded
+  // to the host buffer's 32-byte alignment).
   Workload server = w;
   server.llamacpp_caller = LlamaCppCaller::Server;
+  server.llamacpp_graph = LlamaCppGraph::F16Mask;
   const auto sv = estimate(preset("qwen2.5-7b").config, server);
   REQUIRE(sv.ok());
   CHECK(sv->llamacpp_devices->compute_outputs == 1);
   CHECK(sv->llamacpp_devices->output_compute_bytes == 0);
-  CHECK(sv->llamacpp_devices->host_compute_bytes == d.host_compute_bytes - 512 * 4 + 32);
+  CHECK(sv->llamacpp_devices->host_compute_bytes == d.host_compute_bytes + 512 * 3584 * 4 - 4096 * 512 * 2 - 512 * 4 + 32);
   CHECK(llamacpp_buffer_notes(*sv->llamacpp_devices, ByteUnit::GiB).back() ==
         "compute buffers of CUDA0, CUDA1: not modelled (ggml's graph allocator sets a layer's peak; the temporaries stand for them)");
 
@@ -542,6 +544,14 @@ TEST_CASE("llama.cpp: a modelled compute buffer is the device's temporaries in e
   REQUIRE(s.ok());
   CHECK(f->bound(server, *s) == Bound::Lower);
   CHECK(s->inference.compute_buffer_bytes < buffer);  // 4 slots' outputs, not 512: the head no longer sets it
+  CHECK(s->llamacpp_devices->compute_outputs == 4);
+  // An earlier build's server (before PR #23764, so before PR #23861 too) reserved every token's
+  // outputs, as a library caller does.
+  Workload older = server;
+  older.llamacpp_graph = LlamaCppGraph::EmbdInput;
+  const auto o = estimate(preset("qwen3-8b").config, older);
+  REQUIRE(o.ok());
+  CHECK(o->llamacpp_devices->compute_outputs == 512);
   // Without flash attention the layers are not followed: the generic temporaries stand.
   Workload eager = w;
   eager.flash_attention = false;

@@ -1,6 +1,7 @@
 // ggml's graph allocator (ggml_alloc.hpp) on small hand-made graphs: best fit, in-place reuse, views,
 // outputs, and a size past the bound refused. Each expectation follows ggml-alloc.c's rules.
 #include <catch2/catch.hpp>
+#include <iterator>
 
 #include "core/ggml_alloc.hpp"
 
@@ -12,6 +13,7 @@ namespace {
 struct G {
   Graph g;
   int node(i64 bytes, std::initializer_list<int> src, bool inplace = false) {
+    REQUIRE(src.size() <= std::size(Tensor{}.src));
     Tensor t;
     t.bytes = bytes;
     int i = 0;
@@ -73,7 +75,7 @@ TEST_CASE("ggml allocator: best fit among the free blocks before the last, else 
   const int use = a.node(128, {big, small});
   const int fits = a.node(1024, {});  // the 1024-byte hole, not the first-fitting 4096 one
   const int next = a.node(4096, {});  // the 4096-byte hole: the top stays where it was
-  a.node(128, {keep1, keep2, use, fits, next});
+  a.node(128, {keep1, keep2, use, fits});
   // big 0..4096, keep1 ..4224, small ..5248, keep2 ..5376, use ..5504; fits in small's hole, next
   // in big's, the last node at 5504..5632. Had fits taken big's hole, next would have grown the
   // top to 5504 + 4096 and the last node past it.
