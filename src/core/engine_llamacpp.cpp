@@ -313,14 +313,14 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
   // The compute buffers. ref: llama_context::llama_context: graph_reserve(n_tokens =
   // min(n_ctx, n_ubatch), n_seqs, n_outputs = n_tokens) on the full-size cache, then per backend
   // ggml_backend_sched_get_buffer_size, printed where above 1 byte (GPUs first, the CPU last).
-  // Followed for llm_build_llama / qwen2 / qwen3 / qwen3moe graphs on one stream, every layer on
+  // Followed for llm_build_llama (Mixtral's too) / qwen2 / qwen3 / qwen3moe graphs on one stream, every layer on
   // a discrete GPU: the host holds the inputs (token ids, the build's embeddings input, positions,
   // the cache's row indices, the KQ mask n_kv × GGML_PAD(n_tokens, GGML_KQ_MASK_PAD) of older
   // builds, output ids) and the token embeddings ggml_get_rows makes on the CPU (token_embd stays
-  // there); n_tokens a multiple of 64 keeps the pad out. With flash attention a dense decoder's
-  // every layer is followed through ggml's allocator (engine_llamacpp_graph.cpp).
+  // there); n_tokens a multiple of 64 keeps the pad out. With flash attention on one GPU every
+  // layer is followed through ggml's allocator (engine_llamacpp_graph.cpp), MoE layers too.
   const bool graph = (c.family == Family::Llama || c.family == Family::Mistral || c.family == Family::Qwen2 ||
-                      c.family == Family::Qwen3 || c.family == Family::Qwen3Moe) &&
+                      c.family == Family::Qwen3 || c.family == Family::Qwen3Moe || c.family == Family::Mixtral) &&
                      !c.mla.enabled && !m.recurrent && !m.dsa && !m.iswa && m.n_stream == 1 && m.caches.size() == 1 &&
                      c.vision.kind == VisionKind::None && !metal && b.offloaded == n_layer_all + 1;
   const i64 n = std::min(m.n_ctx, m.n_ubatch);
@@ -338,23 +338,33 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
   b.compute_outputs = n_outputs;
   if (graph && n % 64 == 0) {
     // The reserved graph through ggml's allocator (engine_llamacpp_graph.cpp): the host's inputs
-    // and token embeddings always; the device's buffer where the layers are followed, a dense
-    // decoder with flash attention.
+    // and token embeddings always; the device's buffer where the layers are followed (flash
+    // attention, one GPU, no experts on the CPU).
     LlamaCppGraphShape shape;
     shape.d_model = c.d_model, shape.n_heads = c.n_heads, shape.n_kv_heads = c.n_kv_heads, shape.head_dim = c.head_dim;
     shape.d_ff = c.d_ff, shape.n_layer = n_layer_all, shape.vocab = c.vocab;
     shape.tokens = n, shape.n_kv = m.caches.front().cells, shape.outputs = n_outputs;
     shape.qk_norm = c.norm_qk, shape.qkv_bias = c.bias_qkv, shape.graph = w.llamacpp_graph;
     shape.flash = w.flash_attention;
-    shape.layers = !c.is_moe() && w.flash_attention && b.devices.size() == 1 && !c.bias_o && !c.bias_ffn && !c.attn_sinks && !c.attn_out_gate &&
-                   c.norm_pre && !c.norm_sandwich && !c.norm_qk_full && !c.parallel_block && c.norm_final;
+    // A MoE decoder is followed where every layer is routed as build_moe_ffn's softmax path with
+    // the weights renormalized (qwen3moe passes norm_w = true whatever norm_topk_prob says; so
+    // does llama's MoE branch, Mixtral) and no shared expert, router or expert bias.
+    const MoeConfig& e = c.moe;
+    const bool moe_followed = c.is_moe() && e.first_dense == 0 && e.freq == 1 && e.dense_layers.empty() && e.shared_ffn == 0 &&
+                              !e.router_bias && !e.router_correction_bias && !e.expert_bias && !e.scale_input;
+    if (c.is_moe()) shape.n_expert = e.num_experts, shape.n_expert_used = e.top_k, shape.expert_ffn = e.expert_ffn;
+    shape.layers = (!c.is_moe() || moe_followed) && w.n_cpu_moe == 0 && w.flash_attention && b.devices.size() == 1 && !c.bias_o &&
+                   !c.bias_ffn && !c.attn_sinks && !c.attn_out_gate && c.norm_pre && !c.norm_sandwich && !c.norm_qk_full &&
+                   !c.parallel_block && c.norm_final;
     const auto compute = llamacpp_graph_compute(shape);
     if (!compute) return memory_overflow();
     b.host_compute_bytes = compute->host_bytes;
     if (shape.layers) {
       b.output_compute_bytes = compute->device_bytes;
+      b.compute_layers = true;
     } else if (w.flash_attention && w.n_cpu_moe == 0) {
-      // A MoE decoder's layers, or a split over several devices, are not followed: the output
+      // A split over several devices, or a MoE decoder other than the above (shared experts,
+      // dense layers, biases), is not followed: the output
       // device's head, lm_head's input and the logits, every other tensor freed, where
       // no layer can beat it: every tensor of one layer, with the device's copies of the inputs
       // (embeddings, positions, the mask and its f16 cast), stays below it. With --n-cpu-moe the

@@ -89,13 +89,14 @@ struct LlamaCppBuffers {
   bool sched_reserve = true;    // the compute lines' prefix: "sched_reserve:" (2026 builds, PR #18547) or "llama_context:"
   i64 compute_tokens = 0;       // n_tokens of the reserved graph: min(n_ctx, n_ubatch)
   i64 compute_outputs = 0;      // its outputs: every token for a library caller, one a slot for llama-server
-  i64 output_compute_bytes = 0; // the output device: logits n × n_vocab f32 and lm_head's input n × n_embd f32
+  i64 output_compute_bytes = 0; // the output device's compute buffer, where modelled
+  bool compute_layers = false;  // from every layer of the graph through ggml's allocator; else the head alone (logits and lm_head's input), which no layer passes
   i64 host_compute_bytes = 0;   // token ids, positions, output ids (int32), token embeddings n × n_embd f32, each KQ mask
   i64 gpu_model_bytes() const;  // over the devices
   i64 gpu_cache_bytes() const;
 };
-// The worst-case graph of a dense decoder with flash attention on one GPU (llm_build_llama,
-// qwen2, qwen3; engine_llamacpp_graph.cpp): its shape, and the two compute buffers ggml's graph
+// The worst-case graph of a decoder with flash attention on one GPU (llm_build_llama, qwen2,
+// qwen3, qwen3moe; engine_llamacpp_graph.cpp): its shape, and the two compute buffers ggml's graph
 // allocator sizes for it. Empty where a size would pass 2^50 bytes.
 struct LlamaCppGraphShape {
   i64 d_model = 0, n_heads = 0, n_kv_heads = 0, head_dim = 0, d_ff = 0, n_layer = 0, vocab = 0;
@@ -103,8 +104,11 @@ struct LlamaCppGraphShape {
   i64 n_kv = 0;     // the cache's cells (the KQ mask's columns)
   i64 outputs = 0;  // n_outputs: the rows the last layer and the head keep
   bool qk_norm = false, qkv_bias = false;  // Qwen3's q/k RMSNorm, Qwen2's projection biases
+  // A MoE FFN in every layer (build_moe_ffn: softmax router, top n_expert_used renormalized, no
+  // shared expert); n_expert 0: the dense FFN of d_ff.
+  i64 n_expert = 0, n_expert_used = 0, expert_ffn = 0;
   bool flash = true;   // flash attention: the mask's type, and V's index input (n_tokens, or n_tokens × n_embd_v_gqa transposed)
-  bool layers = true;  // the layers and the head followed (a dense decoder with flash attention); else the host's buffer alone
+  bool layers = true;  // the layers and the head followed (flash attention, one GPU); else the host's buffer alone
   LlamaCppGraph graph = LlamaCppGraph::F16Mask;
 };
 struct LlamaCppCompute {

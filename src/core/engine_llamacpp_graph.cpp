@@ -1,12 +1,13 @@
-// The worst-case graph llama.cpp reserves for a dense decoder (llm_build_llama, qwen2, qwen3) and
+// The worst-case graph llama.cpp reserves for a decoder (llm_build_llama, qwen2, qwen3, qwen3moe) and
 // the compute buffers ggml's allocator sizes for it (ggml_alloc.hpp). Followed from llama.cpp's
 // llama-graph.cpp (build_inp_embd, build_inp_pos, build_attn_inp_kv, build_inp_out_ids, build_norm,
 // build_qkv, build_attn and build_attn_mha's flash-attention path, build_ffn with LLM_FFN_SILU /
-// LLM_FFN_PAR), src/models/{llama,qwen2,qwen3}.cpp, llama-kv-cache.cpp (cpy_k, cpy_v, get_k,
+// LLM_FFN_PAR, build_moe_ffn), src/models/{llama,qwen2,qwen3,qwen3moe}.cpp, llama-kv-cache.cpp (cpy_k, cpy_v, get_k,
 // get_v) and ggml-backend.cpp's ggml_backend_sched_split_graph (one split on the CPU for the token
 // embeddings, one on the GPU whose inputs are copied in at its start, in order of first use).
 #include <algorithm>
 #include <iterator>
+#include <vector>
 
 #include "engine_llamacpp.hpp"
 #include "ggml_alloc.hpp"
@@ -59,6 +60,41 @@ struct Builder {
   }
 };
 
+// build_moe_ffn with softmax gating and the weights renormalized (norm_w: qwen3moe and llama's
+// MoE layers pass true), no selection bias, no shared expert, the weights applied after down. The
+// nodes in the graph's order: ggml_build_forward_expand(gf, weights) runs before the experts'
+// matmuls ("so that topk-moe can be used", since PR #16130, 2025-09: the --llamacpp-graph eras
+// before 2025-08 met the router's weights, n_expert_used floats a token, after the experts; that
+// order is not followed), then the experts (DFS from the weighted down: the
+// gate's mul_mat_id before the up's, both sources of ggml_swiglu_split), then the views of each
+// chosen expert's rows ("order the views before the adds") and their sum.
+int moe_ffn(Builder& b, int cur, i64 rows, const LlamaCppGraphShape& s) {
+  const i64 E = s.n_expert, k = s.n_expert_used, ff = s.expert_ffn, d = s.d_model;
+  const int logits = b.op(rows * E * 4, {cur});              // mul_mat(ffn_gate_inp, cur): [n_expert, n_tokens]
+  const int probs = b.op(rows * E * 4, {logits}, true);      // ggml_soft_max (in place)
+  const int probs3 = b.view(probs, {probs});                 // reshape_3d(probs, 1, n_expert, n_tokens)
+  const int argsort = b.op(rows * E * 4, {probs});           // ggml_argsort_top_k (PR #17365): argsort, i32 ...
+  const int selected = b.view(argsort, {argsort});           // ... and the view of its first n_expert_used
+  const int weights = b.op(rows * k * 4, {probs3, selected});  // get_rows: [1, n_expert_used, n_tokens]
+  const int w2 = b.view(weights, {weights});                 // reshape_2d
+  const int sum = b.op(rows * 4, {w2});                      // sum_rows: [1, n_tokens]
+  const int clamped = b.op(rows * 4, {sum});                 // ggml_clamp (not an in-place op for the allocator)
+  const int norm = b.op(rows * k * 4, {w2, clamped}, true);  // ggml_div (its first source a view: a new tensor)
+  const int w3 = b.view(norm, {norm});                       // reshape_3d
+  const int cur3 = b.view(cur, {cur});                       // reshape_3d(cur, n_embd, 1, n_tokens)
+  const int gate = b.op(rows * k * ff * 4, {cur3, selected});  // mul_mat_id: [n_ff_exp, n_expert_used, n_tokens]
+  const int up = b.op(rows * k * ff * 4, {cur3, selected});
+  const int act = b.op(rows * k * ff * 4, {gate, up});       // ggml_swiglu_split
+  const int down = b.op(rows * k * d * 4, {act, selected});  // [n_embd, n_expert_used, n_tokens]
+  const int experts = b.op(rows * k * d * 4, {down, w3}, true);  // ggml_mul by the weights (in place)
+  std::vector<int> views;
+  for (i64 i = 0; i < k; ++i) views.push_back(b.view(experts, {experts}));  // view_2d of expert i's rows
+  int out = views[0];
+  for (i64 i = 1; i < k; ++i) out = b.op(rows * d * 4, {out, views[static_cast<size_t>(i)]}, true);
+  if (k == 1) out = b.op(rows * d * 4, {out});  // ggml_cont: a contiguous result
+  return out;
+}
+
 }  // namespace
 
 std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& s) {
@@ -68,7 +104,11 @@ std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& 
   const bool f16_mask = s.graph == LlamaCppGraph::F16Mask && s.flash;
   const bool cast = s.flash && !f16_mask && s.graph != LlamaCppGraph::NoCast;
   // The sizes: every tensor below is at most n · max(vocab, n_kv, d_ff, heads · head_dim) floats.
-  for (const Checked m : {Checked(s.vocab), Checked(s.n_kv), Checked(s.d_ff), Checked(d), Checked(s.n_heads) * s.head_dim}) {
+  if (s.n_expert < 0 || s.n_expert_used < 0 || s.n_expert_used > s.n_expert || (s.n_expert > 0 && s.n_expert_used == 0) ||
+      s.n_expert_used > 512)
+    return std::nullopt;
+  for (const Checked m : {Checked(s.vocab), Checked(s.n_kv), Checked(s.d_ff), Checked(d), Checked(s.n_heads) * s.head_dim,
+                          Checked(s.n_expert), Checked(s.n_expert_used) * s.expert_ffn, Checked(s.n_expert_used) * d}) {
     const Checked bytes = Checked(std::max<i64>(n, 1)) * m * 4;
     if (!bytes.ok() || bytes.value() > (i64{1} << 50)) return std::nullopt;
   }
@@ -168,12 +208,17 @@ std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& 
     const int ffn_inp = b.op(rows * d * 4, {cur, sa}, true);
     cur = b.op(rows * d * 4, {ffn_inp}, true);
     cur = b.op(rows * d * 4, {cur}, true);
-    // build_ffn: ggml_swiglu_split(gate, up) meets gate first, then up; then down, and the residual add.
-    const int gate = b.op(rows * s.d_ff * 4, {cur});
-    const int up = b.op(rows * s.d_ff * 4, {cur});
-    const int act = b.op(rows * s.d_ff * 4, {gate, up});
-    const int down = b.op(rows * d * 4, {act});
-    inp = b.op(rows * d * 4, {down, ffn_inp}, true);
+    int ffn_out;
+    if (s.n_expert == 0) {
+      // build_ffn: ggml_swiglu_split(gate, up) meets gate first, then up; then down.
+      const int gate = b.op(rows * s.d_ff * 4, {cur});
+      const int up = b.op(rows * s.d_ff * 4, {cur});
+      const int act = b.op(rows * s.d_ff * 4, {gate, up});
+      ffn_out = b.op(rows * d * 4, {act});
+    } else {
+      ffn_out = moe_ffn(b, cur, rows, s);
+    }
+    inp = b.op(rows * d * 4, {ffn_out, ffn_inp}, true);  // the residual add
   }
   // The head: the final norm (t_embd, a graph output) and the logits (t_logits, an output).
   int cur = b.op(no * d * 4, {inp}, true);

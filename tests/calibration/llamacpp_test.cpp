@@ -519,6 +519,81 @@ TEST_CASE("llama.cpp: a dense decoder's compute buffers through ggml's graph all
   CHECK_FALSE(llamacpp_graph_compute(huge).has_value());
 }
 
+TEST_CASE("llama.cpp: a MoE decoder's compute buffer through build_moe_ffn", "[calibration][llamacpp]") {
+  auto mib = [](i64 b) { return static_cast<double>(b) / 1048576.0; };
+  const ModelConfig& c = preset("qwen3-30b-a3b").config;
+  auto shape = [&](i64 tokens, i64 n_kv, i64 outputs, LlamaCppGraph g) {
+    LlamaCppGraphShape s;
+    s.d_model = c.d_model, s.n_heads = c.n_heads, s.n_kv_heads = c.n_kv_heads, s.head_dim = c.head_dim, s.d_ff = c.d_ff;
+    s.n_layer = c.n_layers, s.vocab = c.vocab, s.tokens = tokens, s.n_kv = n_kv, s.outputs = outputs;
+    s.qk_norm = c.norm_qk, s.qkv_bias = c.bias_qkv, s.graph = g;
+    s.n_expert = c.moe.num_experts, s.n_expert_used = c.moe.top_k, s.expert_ffn = c.moe.expert_ffn;
+    return s;
+  };
+  // Build 7342, Qwen3-Coder-30B-A3B (Qwen3-30B-A3B's shape), n_ctx 65536, n_ubatch 512, every
+  // token an output (before PR #23861), the f32 mask cast before the first attention (the quoted
+  // log: tests/fuzz/corpus/engine_log/llamacpp-b7342-qwen3-coder-30b-a3b.log):
+  //   llama_context:      CUDA0 compute buffer size =   300.75 MiB
+  //   llama_context:  CUDA_Host compute buffer size =   132.01 MiB
+  // The head sets the device's buffer; the layers (the mask's copy and cast, 192 MiB, beside one
+  // layer's router and experts) stay below it.
+  const auto b7342 = llamacpp_graph_compute(shape(512, 65536, 512, LlamaCppGraph::SetRows));
+  REQUIRE(b7342);
+  CHECK(mib(b7342->device_bytes) == Approx(300.75).margin(0.005));
+  CHECK(mib(b7342->host_bytes) == Approx(132.01).margin(0.005));
+  // With one output (llama-server since PR #23861) a layer sets it. The f16 mask's copy is live
+  // through every layer's attention and sits below the layers: doubling the cells adds exactly its
+  // growth, 512 × 131,072 × 2 bytes.
+  const auto at128k = llamacpp_graph_compute(shape(512, 131072, 1, LlamaCppGraph::F16Mask));
+  const auto at256k = llamacpp_graph_compute(shape(512, 262144, 1, LlamaCppGraph::F16Mask));
+  REQUIRE(at128k);
+  REQUIRE(at256k);
+  CHECK(at256k->device_bytes - at128k->device_bytes == i64{512} * 131072 * 2);
+  // Bounds by hand on that layer: at the experts' down projection the mask (n × n_kv f16), the
+  // residual ffn_inp (n × d), the router's argsort (n × E int32), the SwiGLU of the chosen experts
+  // (n × k × f_e) and the down's result (n × k × d) are all live; at most every tensor of one
+  // layer and the inputs' copies are.
+  const i64 n = 512, d = c.d_model, E = c.moe.num_experts, k = c.moe.top_k, fe = c.moe.expert_ffn;
+  const i64 mask = n * 131072 * 2;
+  const i64 live = mask + 4 * (n * d + n * E + n * k * fe + n * k * d);
+  const i64 q = n * c.n_heads * c.head_dim * 4, kv = n * c.n_kv_heads * c.head_dim * 4;
+  const i64 all = mask + 4 * (2 * n * d) + 4 * (n * d * 6 + 2 * n * E + 2 * n * k + 2 * n + 3 * n * k * fe + 2 * n * k * d) + 3 * q + 4 * kv;
+  CHECK(at128k->device_bytes >= live);
+  CHECK(at128k->device_bytes <= all);
+  // A router of more experts than chosen, or more chosen than exist, is refused.
+  auto bad = shape(512, 4096, 1, LlamaCppGraph::F16Mask);
+  bad.n_expert_used = bad.n_expert + 1;
+  CHECK_FALSE(llamacpp_graph_compute(bad).has_value());
+  bad.n_expert_used = 0;
+  CHECK_FALSE(llamacpp_graph_compute(bad).has_value());
+
+  // Through the estimate: Qwen3-30B-A3B on one H100 follows the layers. With a dense layer among
+  // them (mlp_only_layers, which llama.cpp's qwen3moe graph does not build) only the head is known,
+  // and its derivation says so.
+  Workload w = with({{"seq", "262144"}, {"lcc", "library"}, {"w", "q8_0"}});
+  w.runtime = Runtime::LlamaCpp;
+  const auto one = estimate(c, w);
+  REQUIRE(one.ok());
+  REQUIRE(one->llamacpp_devices);
+  CHECK(one->llamacpp_devices->compute_layers);
+  const Figure* f = find_figure("inference.activation_bytes");
+  REQUIRE(f);
+  CHECK(f->derive(c, w, *one, Lang::En).formula.find("through ggml's graph allocator") != std::string::npos);
+  ModelConfig mixed = c;
+  mixed.moe.dense_layers = {0};
+  Workload at8k = with({{"seq", "8192"}, {"lcc", "library"}, {"w", "q8_0"}});
+  at8k.runtime = Runtime::LlamaCpp;
+  const auto split = estimate(mixed, at8k);
+  REQUIRE(split.ok());
+  REQUIRE(split->llamacpp_devices);
+  CHECK_FALSE(split->llamacpp_devices->compute_layers);
+  REQUIRE(split->llamacpp_devices->output_compute_bytes == i64{512} * (c.vocab + d) * 4);
+  const std::string head = f->derive(mixed, at8k, *split, Lang::En).formula;
+  INFO(head);
+  CHECK(head.find("the head of its reserved graph") != std::string::npos);
+  CHECK(head.find("through ggml's graph allocator") == std::string::npos);
+}
+
 TEST_CASE("llama.cpp: a modelled compute buffer is the device's temporaries in every phase", "[llamacpp]") {
   // Qwen3-8B, one H100, n_ctx 32768: the reserved graph's buffer (held from start) stands for the
   // prefill and decode temporaries; a library caller's is an estimate, llama-server's a lower
