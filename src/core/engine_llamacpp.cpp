@@ -317,8 +317,8 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
   // a discrete GPU: the host holds the inputs (token ids, the build's embeddings input, positions,
   // the cache's row indices, the KQ mask n_kv × GGML_PAD(n_tokens, GGML_KQ_MASK_PAD) of older
   // builds, output ids) and the token embeddings ggml_get_rows makes on the CPU (token_embd stays
-  // there); n_tokens a multiple of 64 keeps the pad out. With flash attention on one GPU every
-  // layer is followed through ggml's allocator (engine_llamacpp_graph.cpp), MoE layers too.
+  // there); n_tokens a multiple of 64 keeps the pad out. On one GPU every layer is followed
+  // through ggml's allocator (engine_llamacpp_graph.cpp), MoE layers and eager attention too.
   const bool graph = (c.family == Family::Llama || c.family == Family::Mistral || c.family == Family::Qwen2 ||
                       c.family == Family::Qwen3 || c.family == Family::Qwen3Moe || c.family == Family::Mixtral) &&
                      !c.mla.enabled && !m.recurrent && !m.dsa && !m.iswa && m.n_stream == 1 && m.caches.size() == 1 &&
@@ -338,8 +338,8 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
   b.compute_outputs = n_outputs;
   if (graph && n % 64 == 0) {
     // The reserved graph through ggml's allocator (engine_llamacpp_graph.cpp): the host's inputs
-    // and token embeddings always; the device's buffer where the layers are followed (flash
-    // attention, one GPU, no experts on the CPU).
+    // and token embeddings always; the device's buffer where the layers are followed (one GPU,
+    // no experts on the CPU; with or without flash attention).
     LlamaCppGraphShape shape;
     shape.d_model = c.d_model, shape.n_heads = c.n_heads, shape.n_kv_heads = c.n_kv_heads, shape.head_dim = c.head_dim;
     shape.d_ff = c.d_ff, shape.n_layer = n_layer_all, shape.vocab = c.vocab;
@@ -353,7 +353,7 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
     const bool moe_followed = c.is_moe() && e.first_dense == 0 && e.freq == 1 && e.dense_layers.empty() && e.shared_ffn == 0 &&
                               !e.router_bias && !e.router_correction_bias && !e.expert_bias && !e.scale_input;
     if (c.is_moe()) shape.n_expert = e.num_experts, shape.n_expert_used = e.top_k, shape.expert_ffn = e.expert_ffn;
-    shape.layers = (!c.is_moe() || moe_followed) && w.n_cpu_moe == 0 && w.flash_attention && b.devices.size() == 1 && !c.bias_o &&
+    shape.layers = (!c.is_moe() || moe_followed) && w.n_cpu_moe == 0 && b.devices.size() == 1 && !c.bias_o &&
                    !c.bias_ffn && !c.attn_sinks && !c.attn_out_gate && c.norm_pre && !c.norm_sandwich && !c.norm_qk_full &&
                    !c.parallel_block && c.norm_final;
     const auto compute = llamacpp_graph_compute(shape);

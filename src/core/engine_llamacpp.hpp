@@ -4,9 +4,11 @@
 // (n_ctx padding, streams), llama_model::create_memory (which cache per architecture),
 // llama_kv_cache_iswa (the SWA cache's cells), llama_kv_cache and llama_memory_recurrent (tensor
 // sizes and their log lines), llama_model_base::load_tensors (layers over devices) and
-// llama_context::output_reserve, and the compute buffers where the reserved graph's peak is known
-// (the host's inputs; with flash attention, the output device's head). Not modelled: a device's
-// layer peak (ggml_gallocr over the build's graph), --split-mode row.
+// llama_context::output_reserve, and the compute buffers of the reserved graph through ggml's
+// allocator (engine_llamacpp_graph.cpp: the host's inputs always; a single GPU's every layer for
+// llama / qwen2 / qwen3 / qwen3moe graphs; else, with flash attention, the output device's head
+// where no layer can pass it). Not modelled: the scheduler's splits over several devices or a
+// partial offload, SWA / recurrent / MLA graphs, --split-mode row.
 #pragma once
 #include <optional>
 #include <string>
@@ -95,7 +97,7 @@ struct LlamaCppBuffers {
   i64 gpu_model_bytes() const;  // over the devices
   i64 gpu_cache_bytes() const;
 };
-// The worst-case graph of a decoder with flash attention on one GPU (llm_build_llama, qwen2,
+// The worst-case graph of a decoder on one GPU (llm_build_llama, qwen2,
 // qwen3, qwen3moe; engine_llamacpp_graph.cpp): its shape, and the two compute buffers ggml's graph
 // allocator sizes for it. Empty where a size would pass 2^50 bytes.
 struct LlamaCppGraphShape {
@@ -108,7 +110,7 @@ struct LlamaCppGraphShape {
   // shared expert); n_expert 0: the dense FFN of d_ff.
   i64 n_expert = 0, n_expert_used = 0, expert_ffn = 0;
   bool flash = true;   // flash attention: the mask's type, and V's index input (n_tokens, or n_tokens × n_embd_v_gqa transposed)
-  bool layers = true;  // the layers and the head followed (flash attention, one GPU); else the host's buffer alone
+  bool layers = true;  // the layers and the head followed (one GPU); else the host's buffer alone
   LlamaCppGraph graph = LlamaCppGraph::F16Mask;
 };
 struct LlamaCppCompute {

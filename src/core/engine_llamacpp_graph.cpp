@@ -1,7 +1,7 @@
 // The worst-case graph llama.cpp reserves for a decoder (llm_build_llama, qwen2, qwen3, qwen3moe) and
 // the compute buffers ggml's allocator sizes for it (ggml_alloc.hpp). Followed from llama.cpp's
 // llama-graph.cpp (build_inp_embd, build_inp_pos, build_attn_inp_kv, build_inp_out_ids, build_norm,
-// build_qkv, build_attn and build_attn_mha's flash-attention path, build_ffn with LLM_FFN_SILU /
+// build_qkv, build_attn and build_attn_mha (with and without flash attention), build_ffn with LLM_FFN_SILU /
 // LLM_FFN_PAR, build_moe_ffn), src/models/{llama,qwen2,qwen3,qwen3moe}.cpp, llama-kv-cache.cpp (cpy_k, cpy_v, get_k,
 // get_v) and ggml-backend.cpp's ggml_backend_sched_split_graph (one split on the CPU for the token
 // embeddings, one on the GPU whose inputs are copied in at its start, in order of first use).
@@ -108,7 +108,8 @@ std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& 
       s.n_expert_used > 512)
     return std::nullopt;
   for (const Checked m : {Checked(s.vocab), Checked(s.n_kv), Checked(s.d_ff), Checked(d), Checked(s.n_heads) * s.head_dim,
-                          Checked(s.n_expert), Checked(s.n_expert_used) * s.expert_ffn, Checked(s.n_expert_used) * d}) {
+                          Checked(s.n_expert), Checked(s.n_expert_used) * s.expert_ffn, Checked(s.n_expert_used) * d,
+                          Checked(s.n_kv) * s.n_heads}) {
     const Checked bytes = Checked(std::max<i64>(n, 1)) * m * 4;
     if (!bytes.ok() || bytes.value() > (i64{1} << 50)) return std::nullopt;
   }
@@ -188,15 +189,26 @@ std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& 
       }
     }
     // build_attn_mha: q viewed per stream and permuted; K and V views of the cache, permuted;
-    // before PR #23764 the f32 mask cast to f16 (ggml_cast, met first here); flash_attn_ext's
-    // result [head_dim, n_head, n_tokens] f32, reshaped; the output projection.
+    // with flash attention, before PR #23764 the f32 mask cast to f16 (ggml_cast, met first here)
+    // and flash_attn_ext's result [head_dim, n_head, n_tokens] f32, reshaped; the output projection.
     const int q4 = b.view(q, {q});
     const int qp = b.view(q4, {q4});
     const int kv = b.view(k_cache, {k_cache}), kp = b.view(kv, {kv});
     const int vv = b.view(v_cache, {v_cache}), vp = b.view(vv, {vv});
-    if (cast && !mask_cast) mask_in = b.op(s.n_kv * n * 2, {mask_in}), mask_cast = true;
-    const int fa = b.op(q_bytes, {qp, kp, vp, mask_in});
-    cur = b.op(n * d * 4, {b.view(fa, {fa})});
+    if (s.flash) {
+      if (cast && !mask_cast) mask_in = b.op(s.n_kv * n * 2, {mask_in}), mask_cast = true;
+      const int fa = b.op(q_bytes, {qp, kp, vp, mask_in});
+      cur = b.op(n * d * 4, {b.view(fa, {fa})});
+    } else {
+      // Without flash attention: kq = mul_mat(k, q), [n_kv, n_tokens, n_head] f32; soft_max_ext
+      // with the f32 mask (in place); kqv = mul_mat(v, kq) with V transposed in the cache,
+      // [head_dim, n_tokens, n_head]; permuted, then ggml_cont_2d to [head_dim · n_head, n_tokens].
+      const int kq = b.op(s.n_kv * n * s.n_heads * 4, {kp, qp});
+      const int sm = b.op(s.n_kv * n * s.n_heads * 4, {kq, mask_in}, true);
+      const int kqv = b.op(q_bytes, {vp, sm});
+      const int merged = b.op(q_bytes, {b.view(kqv, {kqv})});
+      cur = b.op(n * d * 4, {merged});
+    }
     // The last layer keeps the outputs' rows (get_rows by inp_out_ids) of both inputs of the add.
     i64 rows = n;
     int sa = inp_sa;
