@@ -100,6 +100,12 @@ struct LlamaCppBuffers {
 // The worst-case graph of a decoder on one GPU (llm_build_llama, qwen2,
 // qwen3, qwen3moe; engine_llamacpp_graph.cpp): its shape, and the two compute buffers ggml's graph
 // allocator sizes for it. Empty where a size would pass 2^50 bytes.
+// One layer's weights as stored, in bytes (those on the CPU are copied to the GPU where the
+// scheduler offloads their ops); zero where the layer has none.
+struct LlamaCppLayerWeights {
+  i64 attn_norm = 0, wq = 0, wk = 0, wv = 0, bq = 0, bk = 0, bv = 0, q_norm = 0, k_norm = 0, wo = 0;
+  i64 ffn_norm = 0, gate = 0, up = 0, down = 0, router = 0, gate_exps = 0, up_exps = 0, down_exps = 0;
+};
 struct LlamaCppGraphShape {
   i64 d_model = 0, n_heads = 0, n_kv_heads = 0, head_dim = 0, d_ff = 0, n_layer = 0, vocab = 0;
   i64 tokens = 0;   // n_tokens of the reserved ubatch: min(n_ctx, n_ubatch)
@@ -112,6 +118,13 @@ struct LlamaCppGraphShape {
   bool flash = true;   // flash attention: the mask's type, and V's index input (n_tokens, or n_tokens × n_embd_v_gqa transposed)
   bool layers = true;  // the layers and the head followed (one GPU); else the host's buffer alone
   LlamaCppGraph graph = LlamaCppGraph::F16Mask;
+  // Where the tensors are: layers [gpu_first, gpu_first + gpu_count) on the GPU (gpu_count −1:
+  // every layer), the rest on the CPU; the output layer's device; token_embd on the CPU.
+  i64 gpu_first = 0, gpu_count = -1;
+  bool output_gpu = true;
+  std::vector<LlamaCppLayerWeights> layer_weights;  // per layer; empty: all zero (every layer on the GPU needs none)
+  i64 token_embd = 0, output_norm = 0, output = 0;   // bytes as stored
+  i64 k_cell_bytes = 0, v_cell_bytes = 0;            // a layer's cache bytes per cell (0: f16, n_kv_heads · head_dim · 2)
 };
 struct LlamaCppCompute {
   i64 device_bytes = 0;  // "CUDA0 compute buffer size"

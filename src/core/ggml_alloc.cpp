@@ -85,6 +85,161 @@ struct State {
 
 }  // namespace
 
+Graph schedule(const Graph& model, int n_backends, i64 min_batch) {
+  Graph g = model;  // pass 5 points the nodes' sources at the copies, in place, as ggml does
+  const int cpu = n_backends - 1;
+  const size_t n = g.tensors.size();
+  std::vector<int> be(n, -1);  // hv_tensor_backend_ids
+  auto t = [&](int i) -> const Tensor& { return g.tensors[static_cast<size_t>(i)]; };
+  auto base = [&](int i) { return t(i).view_src >= 0 ? t(i).view_src : i; };
+  // ggml_backend_sched_backend_from_buffer: the backend whose buffer holds a tensor or its view's base.
+  auto held = [&](int i) {
+    const Tensor& b = t(base(i));
+    return b.weight >= 0 ? b.weight : b.preset;
+  };
+  // ggml_backend_sched_buffer_supported, every backend using only its own buffers.
+  auto supported = [&](int i, int b) {
+    if (const int h = held(i); h >= 0) return h == b;
+    int tb = be[static_cast<size_t>(i)];
+    if (tb == -1 && t(i).view_src >= 0) tb = be[static_cast<size_t>(t(i).view_src)];
+    return tb == b;
+  };
+  // ggml_backend_sched_backend_id_from_cur.
+  auto from_cur = [&](int i) {
+    if (const int h = held(i); h >= 0) return h;  // pre-allocated, or a view of such
+    if (t(i).input) return cpu;
+    for (const int s : t(i).src) {
+      if (s < 0 || t(i).rope || t(s).weight < 0 || t(s).view_src >= 0) continue;
+      // op offload: a weight in host memory, an op a higher-priority backend wants
+      if (t(s).weight == cpu && cpu > 0 && t(i).batch >= min_batch) return 0;
+      return t(s).weight;
+    }
+    return -1;
+  };
+  // pass 1
+  for (const int l : g.leafs) be[static_cast<size_t>(l)] = from_cur(l);
+  for (const int i : g.nodes) be[static_cast<size_t>(i)] = from_cur(i);
+  // pass 2: expand the GPUs' assignments down and up past unassigned nodes, then every backend's
+  auto expand = [&](bool down, bool skip_cpu) {
+    int cur = -1;
+    for (size_t k = 0; k < g.nodes.size(); ++k) {
+      const int i = g.nodes[down ? k : g.nodes.size() - 1 - k];
+      if (t(i).view_op) continue;
+      int& b = be[static_cast<size_t>(i)];
+      if (b != -1)
+        cur = skip_cpu && b == cpu ? -1 : b;
+      else if (cur != -1)
+        b = cur;
+    }
+  };
+  expand(true, true);
+  expand(false, true);
+  expand(true, false);
+  expand(false, false);
+  // pass 3: an unassigned node to the backend that holds most of its sources (no upgrades: no two
+  // backends share a buffer type here)
+  for (const int i : g.nodes) {
+    if (t(i).view_op || be[static_cast<size_t>(i)] != -1) continue;
+    int best = -1;
+    for (int b = 0; b < n_backends; ++b) {
+      int count = 0;
+      for (const int s : t(i).src)
+        if (s >= 0 && (be[static_cast<size_t>(s)] != -1 || (t(s).view_src >= 0 && be[static_cast<size_t>(t(s).view_src)] != -1)) &&
+            supported(s, b))
+          ++count;
+      if (count > best) best = count, be[static_cast<size_t>(i)] = b;
+    }
+  }
+  // pass 4: views to their base's backend, unassigned sources to their user's
+  for (const int i : g.nodes) {
+    int& b = be[static_cast<size_t>(i)];
+    if (t(i).view_src >= 0 && b == -1) b = be[static_cast<size_t>(t(i).view_src)];
+    for (const int s : t(i).src) {
+      if (s < 0 || be[static_cast<size_t>(s)] != -1) continue;
+      be[static_cast<size_t>(s)] = t(s).view_src >= 0 ? be[static_cast<size_t>(t(s).view_src)] : b;
+    }
+    if (b == -1) b = 0;
+  }
+  // pass 5: the splits, and a copy of each input from another backend (one per tensor and backend)
+  struct Split {
+    int backend = 0;
+    size_t start = 0, end = 0;
+    std::vector<int> inputs;
+  };
+  constexpr size_t kMaxSplitInputs = 30;  // GGML_SCHED_MAX_SPLIT_INPUTS
+  std::vector<Split> splits(1);
+  std::vector<std::vector<int>> copy(n, std::vector<int>(static_cast<size_t>(n_backends), -1));
+  size_t k = 0;
+  for (; k < g.nodes.size(); ++k)
+    if (!t(g.nodes[k]).view_op) {
+      splits[0].backend = be[static_cast<size_t>(g.nodes[k])];
+      break;
+    }
+  int cur = splits[0].backend;
+  for (; k < g.nodes.size(); ++k) {
+    const int i = g.nodes[k];
+    if (t(i).view_op) continue;
+    const int nb = be[static_cast<size_t>(i)];
+    bool fresh = false;  // a new split lets the previous split's copied weights be reused
+    if (nb == cur && !splits.back().inputs.empty())
+      for (const int s : t(i).src) {
+        if (s < 0) continue;
+        if (t(s).weight >= 0 && t(s).view_src < 0 && be[static_cast<size_t>(s)] != cur && !supported(s, cur)) fresh = true;
+        if (splits.back().inputs.size() == kMaxSplitInputs && be[static_cast<size_t>(s)] != cur &&
+            copy[static_cast<size_t>(s)][static_cast<size_t>(cur)] == -1 && !supported(s, cur))
+          fresh = true;
+        if (fresh) break;
+      }
+    if (nb != cur || fresh) {
+      splits.back().end = k;
+      splits.push_back({nb, k, k, {}});
+      cur = nb;
+    }
+    for (int j = 0; j < 4; ++j) {
+      const int s = g.tensors[static_cast<size_t>(i)].src[j];
+      if (s < 0 || be[static_cast<size_t>(s)] == cur || supported(s, cur)) continue;
+      int& c = copy[static_cast<size_t>(s)][static_cast<size_t>(cur)];
+      if (c == -1) {  // ggml_dup_tensor_layout: the source's bytes, a tensor of its own
+        Tensor x;
+        x.bytes = t(s).bytes;
+        x.op_none = true;
+        g.tensors.push_back(x);
+        be.push_back(cur);
+        c = static_cast<int>(g.tensors.size()) - 1;
+        splits.back().inputs.push_back(s);
+      }
+      g.tensors[static_cast<size_t>(i)].src[j] = c;
+    }
+  }
+  splits.back().end = g.nodes.size();
+  // graph_copy: each split's inputs (a dependency view on the source's backend, then the copy),
+  // then its nodes; the model's leafs.
+  Graph out;
+  out.tensors = g.tensors;
+  auto add = [&](int i, int buffer) {
+    out.tensors[static_cast<size_t>(i)].buffer = buffer;
+    out.nodes.push_back(i);
+  };
+  for (const Split& sp : splits) {
+    for (const int s : sp.inputs) {
+      Tensor dep;  // ggml_view_tensor(input), src[0] = input, op NONE
+      dep.src[0] = s;
+      dep.view_src = base(s);
+      dep.op_none = true;
+      dep.bytes = t(s).bytes;
+      out.tensors.push_back(dep);
+      add(static_cast<int>(out.tensors.size()) - 1, be[static_cast<size_t>(s)]);
+      add(copy[static_cast<size_t>(s)][static_cast<size_t>(sp.backend)], sp.backend);
+    }
+    for (size_t q = sp.start; q < sp.end; ++q) add(g.nodes[q], be[static_cast<size_t>(g.nodes[q])]);
+  }
+  for (const int l : g.leafs) {
+    out.tensors[static_cast<size_t>(l)].buffer = be[static_cast<size_t>(l)] < 0 ? cpu : be[static_cast<size_t>(l)];
+    out.leafs.push_back(l);
+  }
+  return out;
+}
+
 std::optional<std::vector<i64>> reserve(const Graph& g, const std::vector<i64>& alignment) {
   std::vector<DynAlloc> allocs;
   for (const i64 a : alignment) allocs.emplace_back(a);

@@ -19,13 +19,30 @@ struct Tensor {
   bool can_inplace = false;       // ggml_op_can_inplace(op): rms_norm, mul, add, rope, scale, soft_max, unary, ...
   bool input = false, output = false;  // GGML_TENSOR_FLAG_INPUT / _OUTPUT
   bool external = false;          // already in a buffer (weights, the KV cache): never allocated here
-  int buffer = 0;                 // the backend buffer (node_buffer_ids / leaf_buffer_ids)
+  int buffer = 0;                 // the backend buffer (node_buffer_ids / leaf_buffer_ids); schedule() sets it
+  // What the scheduler reads (ggml-backend.cpp ggml_backend_sched_split_graph):
+  int weight = -1;                // a weight (buffer usage WEIGHTS) held on this backend
+  int preset = -1;                // otherwise pre-allocated on this backend (the KV cache)
+  bool view_op = false;           // ggml_is_view_op: reshape, view, permute, transpose
+  bool rope = false;              // GGML_OP_ROPE: its weights (frequency factors) do not pick its backend
+  i64 batch = 0;                  // get_op_batch_size: ne[1] of mul_mat, ne[2] of mul_mat_id and rope, 0 for get_rows, else the rows
 };
 
 struct Graph {
   std::vector<Tensor> tensors;
   std::vector<int> leafs, nodes;  // cgraph->leafs and cgraph->nodes, in order
 };
+
+// ggml_backend_sched_split_graph over a model's graph `g` (its tensors' buffers unset) on
+// `n_backends` backends in priority order, the last the CPU, with op offload (a higher-priority
+// backend runs an op whose weight is on the CPU where its batch is at least `min_batch`, as
+// CUDA's offload_op: 32): passes 1 to 4 give each tensor a backend, pass 5 cuts the splits and
+// adds a copy of every input a split reads from another backend; the result is the scheduler's
+// graph_copy (each split's input dependencies and copies, then its nodes) with every tensor's
+// buffer set to its backend's. Every backend here runs every op and uses only its own buffers
+// (discrete GPUs; the CPU's compute buffer, the GPU's host type, only the CPU backend uses).
+// One copy of the graph (n_copies 1: no pipeline parallelism).
+Graph schedule(const Graph& g, int n_backends, i64 min_batch = 32);
 
 // ggml_gallocr_alloc_graph_impl over `g` with one dynamic allocator per buffer (`alignment` each:
 // CUDA 128, host 32), and the size each buffer reaches (ggml_dyn_tallocr's max_size of its one
