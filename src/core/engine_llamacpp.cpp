@@ -306,6 +306,9 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
   // n_seq_max) rows (no embeddings rows: llama-server runs without --embeddings), in the host
   // buffer type of the output layer's device (CUDA_Host, ROCm_Host), else the CPU's (Metal has none).
   b.output_buffer = b.output_on_gpu && !metal ? backend + "_Host" : "CPU";
+  // ref: llama_context::llama_context: the CPU backend computes in the first GPU's host buffer
+  // type (pinned, for faster transfers), whatever layers that GPU holds.
+  b.host_buffer = metal ? "CPU" : backend + "_Host";
   const Checked out_bytes = Checked(c.vocab) * m.n_seq * 4;
   if (!out_bytes.ok()) return memory_overflow();
   b.output_buffer_bytes = out_bytes.value();
@@ -322,7 +325,8 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
   const bool graph = (c.family == Family::Llama || c.family == Family::Mistral || c.family == Family::Qwen2 ||
                       c.family == Family::Qwen3 || c.family == Family::Qwen3Moe || c.family == Family::Mixtral) &&
                      !c.mla.enabled && !m.recurrent && !m.dsa && !m.iswa && m.n_stream == 1 && m.caches.size() == 1 &&
-                     c.vision.kind == VisionKind::None && !metal && b.offloaded == n_layer_all + 1;
+                     c.vision.kind == VisionKind::None && !metal && b.offloaded > 0 &&
+                     (b.offloaded == n_layer_all + 1 || b.devices.size() == 1);
   const i64 n = std::min(m.n_ctx, m.n_ubatch);
   b.compute_tokens = n;
   b.sched_reserve = w.llamacpp_graph == LlamaCppGraph::F16Mask || w.llamacpp_graph == LlamaCppGraph::EmbdInput;
@@ -353,16 +357,69 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
     const bool moe_followed = c.is_moe() && e.first_dense == 0 && e.freq == 1 && e.dense_layers.empty() && e.shared_ffn == 0 &&
                               !e.router_bias && !e.router_correction_bias && !e.expert_bias && !e.scale_input;
     if (c.is_moe()) shape.n_expert = e.num_experts, shape.n_expert_used = e.top_k, shape.expert_ffn = e.expert_ffn;
-    shape.layers = (!c.is_moe() || moe_followed) && w.n_cpu_moe == 0 && b.devices.size() == 1 && !c.bias_o &&
+    shape.layers = (!c.is_moe() || moe_followed) && b.devices.size() == 1 && !c.bias_o &&
                    !c.bias_ffn && !c.attn_sinks && !c.attn_out_gate && c.norm_pre && !c.norm_sandwich && !c.norm_qk_full &&
                    !c.parallel_block && c.norm_final;
+    if (shape.layers) {
+      // Where each tensor is, and (for those on the CPU, whose ops the scheduler offloads with a
+      // copy of the weight) its bytes as stored: --n-gpu-layers' span, the output layer's device,
+      // --n-cpu-moe's experts.
+      const LlamaCppDevice& gpu_dev = b.devices.front();
+      shape.gpu_first = gpu_dev.first, shape.gpu_count = gpu_dev.count, shape.output_gpu = gpu_dev.output;
+      shape.experts_cpu_count = std::min(w.n_cpu_moe, n_layer_all);
+      shape.layer_weights.resize(static_cast<size_t>(n_layer_all));
+      auto has = [](const Tensor& t, std::string_view part) { return t.name.find(part) != std::string::npos; };
+      for (const LayerKind& k : inv.kinds)
+        for (const i64 il : k.layers)
+          for (const Tensor& t : k.tensors) {
+            auto bytes = bytes_of(t, il);
+            if (!bytes) return memory_overflow();
+            if (il < 0 || il >= n_layer_all) continue;
+            LlamaCppLayerWeights& lw = shape.layer_weights[static_cast<size_t>(il)];
+            i64* slot = nullptr;
+            switch (t.role) {
+              case Role::AttnQ: slot = &lw.wq; break;
+              case Role::AttnK: slot = &lw.wk; break;
+              case Role::AttnV: slot = &lw.wv; break;
+              case Role::AttnO: slot = &lw.wo; break;
+              case Role::FfnGate: slot = t.routed ? &lw.gate_exps : &lw.gate; break;
+              case Role::FfnUp: slot = t.routed ? &lw.up_exps : &lw.up; break;
+              case Role::FfnDown: slot = t.routed ? &lw.down_exps : &lw.down; break;
+              case Role::Router: slot = &lw.router; break;
+              case Role::Bias: slot = t.of == Role::AttnQ ? &lw.bq : t.of == Role::AttnK ? &lw.bk : t.of == Role::AttnV ? &lw.bv : nullptr; break;
+              case Role::Norm:
+                slot = has(t, "q_norm") ? &lw.q_norm : has(t, "k_norm") ? &lw.k_norm : has(t, "post_attention") ? &lw.ffn_norm : &lw.attn_norm;
+                break;
+              default: break;
+            }
+            if (slot) *slot += *bytes;
+          }
+      for (const Tensor& t : inv.global) {
+        auto bytes = bytes_of(t, -1);
+        if (!bytes) return memory_overflow();
+        if (t.role == Role::Embed) {
+          shape.token_embd = *bytes;
+          if (c.tie_embeddings) shape.output = *bytes;  // token_embd duplicated as the output tensor
+        } else if (t.role == Role::LmHead) {
+          shape.output = *bytes;
+        } else if (t.role == Role::Norm) {
+          shape.output_norm = *bytes;
+        }
+      }
+      // The cache's bytes per cell of a layer, K and V (their types).
+      const LlamaCppCache& cache = m.caches.front();
+      if (cache.cells > 0 && cache.layers > 0) {
+        shape.k_cell_bytes = cache.k_bytes / (cache.cells * cache.layers);
+        shape.v_cell_bytes = cache.v_bytes / (cache.cells * cache.layers);
+      }
+    }
     const auto compute = llamacpp_graph_compute(shape);
     if (!compute) return memory_overflow();
     b.host_compute_bytes = compute->host_bytes;
     if (shape.layers) {
       b.output_compute_bytes = compute->device_bytes;
       b.compute_layers = true;
-    } else if (w.flash_attention && w.n_cpu_moe == 0) {
+    } else if (w.flash_attention && w.n_cpu_moe == 0 && b.offloaded == n_layer_all + 1) {
       // A split over several devices, or a MoE decoder other than the above (shared experts,
       // dense layers, biases), is not followed: the output
       // device's head, lm_head's input and the logits, every other tensor freed, where
@@ -394,12 +451,12 @@ std::vector<std::string> llamacpp_compute_log(const LlamaCppBuffers& b) {
   // buffer size = %8.2f MiB" lines.
   const char* who = b.sched_reserve ? "sched_reserve" : "llama_context";
   for (const LlamaCppDevice& d : b.devices)
-    if (d.output && b.output_compute_bytes > 0) {
+    if (b.compute_on(d)) {
       std::snprintf(buf, sizeof buf, "%s: %10s compute buffer size = %8.2f MiB", who, d.name.c_str(), mib(b.output_compute_bytes));
       out.emplace_back(buf);
     }
   if (b.host_compute_bytes > 0) {
-    std::snprintf(buf, sizeof buf, "%s: %10s compute buffer size = %8.2f MiB", who, b.output_buffer.c_str(), mib(b.host_compute_bytes));
+    std::snprintf(buf, sizeof buf, "%s: %10s compute buffer size = %8.2f MiB", who, b.host_buffer.c_str(), mib(b.host_compute_bytes));
     out.emplace_back(buf);
   }
   return out;
@@ -457,8 +514,8 @@ std::vector<std::string> llamacpp_buffer_notes(const LlamaCppBuffers& b, ByteUni
   // The compute buffers left out: every device's but the output one's where its head sets the peak.
   std::string missing;
   for (const LlamaCppDevice& d : b.devices)
-    if ((d.count > 0 || d.output) && !(d.output && b.output_compute_bytes > 0)) missing += (missing.empty() ? "" : ", ") + d.name;
-  if (b.host_compute_bytes == 0) missing += (missing.empty() ? "" : ", ") + b.output_buffer;
+    if ((d.count > 0 || d.output) && !b.compute_on(d)) missing += (missing.empty() ? "" : ", ") + d.name;
+  if (b.host_compute_bytes == 0) missing += (missing.empty() ? "" : ", ") + b.host_buffer;
   if (!missing.empty()) out.push_back(row_text(Str::efx_ll_compute, {missing}, l));
   return out;
 }

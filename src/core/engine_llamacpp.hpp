@@ -84,6 +84,7 @@ struct LlamaCppBuffers {
                                 // CPU_REPACK buffer; with none on a GPU the span is every tensor
   i64 cpu_cache_bytes = 0;      // cache of the layers left on the CPU
   std::string output_buffer;    // "CUDA_Host", "ROCm_Host" or "CPU": the host buffer of the output layer's device
+  std::string host_buffer;      // the CPU backend's compute buffer type: the first GPU's host type ("CUDA_Host"), or "CPU" (Metal)
   i64 output_buffer_bytes = 0;  // llama_context::output_reserve(n_seq_max): the logits of n_seq_max rows, f32
   // The compute buffers ("<name> compute buffer size"), where they are modelled: the output layer's
   // device and the host (the CPU backend's graph inputs, in output_buffer's buffer type). 0: not
@@ -93,6 +94,9 @@ struct LlamaCppBuffers {
   i64 compute_outputs = 0;      // its outputs: every token for a library caller, one a slot for llama-server
   i64 output_compute_bytes = 0; // the output device's compute buffer, where modelled
   bool compute_layers = false;  // from every layer of the graph through ggml's allocator; else the head alone (logits and lm_head's input), which no layer passes
+  // Whether `d`'s compute buffer is modelled: the output device's, or with the layers followed
+  // (one GPU) that GPU's, whatever it holds.
+  bool compute_on(const LlamaCppDevice& d) const { return output_compute_bytes > 0 && (d.output || compute_layers); }
   i64 host_compute_bytes = 0;   // token ids, positions, output ids (int32), token embeddings n × n_embd f32, each KQ mask
   i64 gpu_model_bytes() const;  // over the devices
   i64 gpu_cache_bytes() const;
@@ -123,6 +127,7 @@ struct LlamaCppGraphShape {
   i64 gpu_first = 0, gpu_count = -1;
   bool output_gpu = true;
   std::vector<LlamaCppLayerWeights> layer_weights;  // per layer; empty: all zero (every layer on the GPU needs none)
+  i64 experts_cpu_first = 0, experts_cpu_count = 0;  // layers whose routed experts stay on the CPU (--n-cpu-moe N: [0, N))
   i64 token_embd = 0, output_norm = 0, output = 0;   // bytes as stored
   i64 k_cell_bytes = 0, v_cell_bytes = 0;            // a layer's cache bytes per cell (0: f16, n_kv_heads · head_dim · 2)
 };

@@ -88,7 +88,7 @@ struct Builder {
 // order is not followed), then the experts (DFS from the weighted down: the gate's mul_mat_id
 // before the up's, both sources of ggml_swiglu_split), then the views of each chosen expert's
 // rows ("order the views before the adds") and their sum.
-int moe_ffn(Builder& b, int cur, i64 rows, const LlamaCppGraphShape& s, const LlamaCppLayerWeights& lw, int dev) {
+int moe_ffn(Builder& b, int cur, i64 rows, const LlamaCppGraphShape& s, const LlamaCppLayerWeights& lw, int dev, int experts_dev) {
   const i64 E = s.n_expert, k = s.n_expert_used, ff = s.expert_ffn, d = s.d_model;
   const int router = b.weight(lw.router, dev);
   const int logits = b.op(rows * E * 4, {router, cur}, false, rows);  // mul_mat(ffn_gate_inp, cur): [n_expert, n_tokens]
@@ -103,7 +103,8 @@ int moe_ffn(Builder& b, int cur, i64 rows, const LlamaCppGraphShape& s, const Ll
   const int norm = b.op(rows * k * 4, {w2, clamped}, true);  // ggml_div (its first source a view: a new tensor)
   const int w3 = b.view(norm);                               // reshape_3d
   const int cur3 = b.view(cur);                              // reshape_3d(cur, n_embd, 1, n_tokens)
-  const int gate_w = b.weight(lw.gate_exps, dev), up_w = b.weight(lw.up_exps, dev), down_w = b.weight(lw.down_exps, dev);
+  const int gate_w = b.weight(lw.gate_exps, experts_dev), up_w = b.weight(lw.up_exps, experts_dev);
+  const int down_w = b.weight(lw.down_exps, experts_dev);
   const int gate = b.op(rows * k * ff * 4, {gate_w, cur3, selected}, false, rows);  // mul_mat_id: [n_ff_exp, n_expert_used, n_tokens]
   const int up = b.op(rows * k * ff * 4, {up_w, cur3, selected}, false, rows);
   const int act = b.op(rows * k * ff * 4, {gate, up});       // ggml_swiglu_split
@@ -251,7 +252,8 @@ std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& 
       const int act = b.op(rows * s.d_ff * 4, {gate, up});
       ffn_out = b.op(rows * d * 4, {b.weight(w.down, dv), act}, false, rows);
     } else {
-      ffn_out = moe_ffn(b, cur, rows, s, w, dv);
+      const bool cpu_experts = il >= s.experts_cpu_first && il < s.experts_cpu_first + s.experts_cpu_count;
+      ffn_out = moe_ffn(b, cur, rows, s, w, dv, cpu_experts ? kCpu : dv);
     }
     inp = b.op(rows * d * 4, {ffn_out, ffn_inp}, true);  // the residual add
   }

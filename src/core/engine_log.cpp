@@ -107,6 +107,7 @@ struct Reader {
   bool offload_order_read = false;         // llama.cpp's first "offloading" line
   bool llamacpp_2025 = false;              // a llama.cpp build of 2025 or before, by its lines
   bool compute_from_context = false;       // llama.cpp's compute buffer lines printed by llama_context (before sched_reserve)
+  bool ggml_cpy = false;                   // "LLAMA_SET_ROWS=0, using old ggml_cpy() method": the cache written with ggml_cpy
   bool page_defaulted = false;             // SGLang changed a page_size of None (its default, not a flag)
   std::vector<double> free_mib;            // llama.cpp's "using device … - N MiB free", per device
   std::string command;                     // a llama.cpp program's command line quoted in the log
@@ -681,6 +682,8 @@ struct Reader {
       if (auto v = leading_number(l.substr(at + 21)); v && !name.empty() && name.size() <= 32)
         figure("model_buffer:" + std::string(name), *v * kMiBd, l);
     }
+    // ref: llama_kv_cache_unified's warning (July 2025, while PR #14959's set_rows was opt-in).
+    if (l.find("LLAMA_SET_ROWS=0, using old ggml_cpy() method") != std::string_view::npos) ggml_cpy = true;
     if (const size_t at = l.find("  output buffer size = "); at != std::string_view::npos && l.find("llama_context:") != std::string_view::npos)
       if (auto v = leading_number(l.substr(at + 23))) figure("output_buffer_bytes", *v * kMiBd, l);
     // "llama_context:      CUDA0 compute buffer size =   304.00 MiB" (builds of 2026 print it from
@@ -912,6 +915,7 @@ Result<EngineLog> parse_engine_log(std::string_view text) {
       if (auto v = leading_number(std::string_view(r.log.version).substr(1)); v && *v > 0 && *v < 1e7) build = static_cast<i64>(*v);
     if (build > 0 && build <= 5505) r.set("lcg", "2025-05");
     else if (build > 0 && build <= 5781) r.set("lcg", "2025-07");
+    else if (r.ggml_cpy) r.set("lcg", "2025-07");  // a later build told to keep ggml_cpy
     else if (r.llamacpp_2025 || r.compute_from_context) r.set("lcg", "2025-08");
   }
   // No device and only CPU buffers: a build without a GPU backend, which still prints
@@ -1100,10 +1104,10 @@ Result<LogCheck> check_llamacpp(const EngineLog& log, const Workload& w, const E
     for (const LlamaCppDevice& dv : d.devices) buffers.emplace_back("model_buffer:" + dv.name, dv.name + " model buffer", dv.model_bytes);
     buffers.emplace_back("output_buffer_bytes", "output buffer", d.output_buffer_bytes);
     for (const LlamaCppDevice& dv : d.devices)
-      if (dv.output && d.output_compute_bytes > 0)
+      if (d.compute_on(dv))
         buffers.emplace_back("compute_buffer:" + dv.name, dv.name + " compute buffer", d.output_compute_bytes);
     if (d.host_compute_bytes > 0)
-      buffers.emplace_back("compute_buffer:" + d.output_buffer, d.output_buffer + " compute buffer", d.host_compute_bytes);
+      buffers.emplace_back("compute_buffer:" + d.host_buffer, d.host_buffer + " compute buffer", d.host_compute_bytes);
     // Each cache's buffer per device, as our lines give them: "kv_buffer:<cache>:<name>", the
     // cache counted as the parser does (0 without an SWA cache, else 1 and 2 as created).
     const bool two = mem.iswa || mem.dsa;
@@ -1150,7 +1154,7 @@ Result<LogCheck> check_llamacpp(const EngineLog& log, const Workload& w, const E
     for (const LlamaCppDevice& dv : d.devices) {
       table.emplace_back("breakdown_model:" + dv.name, dv.name + " model (memory breakdown)", dv.model_bytes);
       table.emplace_back("breakdown_context:" + dv.name, dv.name + " context (memory breakdown)", dv.cache_bytes);
-      if (dv.output && d.output_compute_bytes > 0)
+      if (d.compute_on(dv))
         table.emplace_back("breakdown_compute:" + dv.name, dv.name + " compute (memory breakdown)", d.output_compute_bytes);
     }
     if (!d.cpu_span) table.emplace_back("breakdown_model:Host", "Host model (memory breakdown)", d.cpu_mapped_bytes);

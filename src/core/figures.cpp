@@ -132,7 +132,7 @@ std::optional<Derivation> llamacpp_temps(const Workload& w, const Estimate& e, L
   const LlamaCppBuffers& d = *e.llamacpp_devices;
   std::string device;
   for (const LlamaCppDevice& dv : d.devices)
-    if (dv.output) device = dv.name;
+    if (d.compute_on(dv)) device = dv.name;
   return Derivation{tx(l, d.compute_layers ? Str::fx_temps_llamacpp : Str::fx_temps_llamacpp_head, device, n(d.compute_tokens),
                        n(e.llamacpp->caches.front().cells), n(d.compute_outputs)) +
                         (llamacpp_samplers(w) ? tx(l, Str::fx_temps_llamacpp_server) : std::string()),

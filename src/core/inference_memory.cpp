@@ -153,7 +153,7 @@ struct Model {
       a.decode_temps = of_stage(attn_dec, attn_dec.front(), moe_dec, r, last);
       // llama.cpp reserves the device's compute buffer at start for its worst-case graph and keeps
       // it: where that buffer is modelled, it is the temporaries of every phase.
-      if (device && device->output && dev->output_compute_bytes > 0) {
+      if (device && dev->compute_on(*device)) {
         a.compute_buffer = dev->output_compute_bytes;
         a.prefill = a.decode_temps = Temporaries{};
         a.prefill.peak = a.decode_temps.peak = a.compute_buffer;
