@@ -33,6 +33,13 @@
 //       its build line to its graph lines (the loader's general, tokenizer and quantize keys left out)
 //   llamacpp-2025-07-qwen3-8b-ngl19.log, llamacpp-2025-07-qwen3-8b-ngl11.log — an LM Studio server log of
 //       2025-07-22 quoted in an exported Cursor chat (DeepSeek-R1-0528-Qwen3-8B Q8_0, RTX 3060 Ti, -ngl 19 and 11)
+//   llamacpp-b5712-qwen3-4b-nofa.log — a public repository's Wazuh "Security Operations Center - Threat
+//       Analysis Report" (Report Generated 2025-06-26) quoting a failed llama-cli's stderr (build 5712 on a
+//       GTX 1060: Qwen3-4B Q4_K_M from Unsloth, -c 8192, flash attention off), from its CUDA lines to its graph
+//       lines (the loader's tokenizer keys and print_info's token lines left out)
+//   llamacpp-b5398-qwen3-0.6b-rocm-nofa.log — TOSUKUi/blog, src/content/blog/evo-x2-ryzenai-max-395-gpu-setup.md
+//       (published 2025-05-16; its failure example): llama-cli -ngl 29 -hf unsloth/Qwen3-0.6B-GGUF:Q8_0 on a
+//       Ryzen AI Max+ 395 (ROCm, gfx1151), build 5398; the buffers printed before its first kernel failed
 //   llamacpp-b5050-gemma-3-1b-jetson.log — tqm-dev/meta-jetson-llama-cpp, README ("Run llama.cpp on yocto
 //       linux for Jetson Nano (4GB)", llama-cli --n-gpu-layers 99, build 5050)
 //   llamacpp-2025-08-gpt-oss-120b-metal.log — an LM Studio server log of 2025-08-12 (gpt-oss-120b MXFP4, M4 Max)
@@ -1169,6 +1176,74 @@ TEST_CASE("check-log: which llama.cpp graph a log's build reserved", "[checklog]
   // A 2026 build (sched_reserve) is the current graph unless told.
   CHECK(graph_of(reserve) == "(current)");
   CHECK(graph_of("build: 9670 (02810c7aa) with cc for x86_64-linux-gnu\n" + reserve) == "(current)");
+}
+
+TEST_CASE("check-log: compute buffers without flash attention, and a partial offload through ggml's scheduler", "[calibration][checklog][llamacpp]") {
+  // Without flash attention each layer's scores, kq [n_kv, n_tokens, n_head] f32, set the GPU's
+  // buffer. llamacpp-b5712-qwen3-4b-nofa.log (llama-cli build 5712, Qwen3-4B Q4_K_M, n_ctx 8192):
+  //   llama_context: flash_attn    = 0
+  //   llama_context:      CUDA0 compute buffer size =   554.00 MiB
+  //   llama_context:  CUDA_Host compute buffer size =    21.01 MiB
+  // 554.00 = the scores (8,192 × 512 × 32 × 4, 512 MiB) over the f32 mask's copy (16 MiB) and a
+  // layer's other tensors; the host: the f32 mask and 512 embeddings of 2,560 floats.
+  {
+    const EngineLog log = parsed("llamacpp-b5712-qwen3-4b-nofa.log");
+    CHECK(std::count(log.settings.begin(), log.settings.end(), std::pair<std::string, std::string>{"lcg", "2025-07"}) == 1);
+    auto c = check_log(log, import_file("calibration/configs/qwen3-4b.json"), Workload{});
+    INFO(join(c.issues()));
+    REQUIRE(c.ok());
+    for (const char* key : {"compute_buffer:CUDA0", "compute_buffer:CUDA_Host", "kv_buffer:0:CUDA0"}) {
+      INFO(key);
+      CHECK(row(*c, key).same_text);
+    }
+  }
+  // llamacpp-b5398-qwen3-0.6b-rocm-nofa.log (llama-cli build 5398 on ROCm, Qwen3-0.6B Q8_0, n_ctx 4096):
+  //   llama_context:      ROCm0 compute buffer size =   298.75 MiB
+  //   llama_context:  ROCm_Host compute buffer size =    10.01 MiB
+  // Here the head sets it: 512 rows of 151,936 logits and of 1,024 floats (the scores, 4,096 × 512
+  // × 16 × 4, are 128 MiB). The post's Vulkan run printed the same two figures.
+  {
+    const EngineLog log = parsed("llamacpp-b5398-qwen3-0.6b-rocm-nofa.log");
+    Workload w;
+    REQUIRE_FALSE(find_field("gpu")->set(w, "mi300x").has_value());  // a ROCm device; the buffers do not depend on it
+    auto c = check_log(log, import_file("calibration/configs/qwen3-0.6b.json"), w);
+    INFO(join(c.issues()));
+    REQUIRE(c.ok());
+    for (const char* key : {"compute_buffer:ROCm0", "compute_buffer:ROCm_Host"}) {
+      INFO(key);
+      CHECK(row(*c, key).same_text);
+    }
+  }
+  // A partial offload: llamacpp-2025-07-qwen3-8b-ngl19.log and -ngl11.log (DeepSeek-R1-0528-Qwen3-8B
+  // Q8_0, n_ctx 131072, flash attention off, "LLAMA_SET_ROWS=0, using old ggml_cpy() method"):
+  //   llama_context:      CUDA0 compute buffer size =  9240.00 MiB
+  //   llama_context:  CUDA_Host compute buffer size =   264.01 MiB
+  // in both. The scheduler runs every op of the CPU's layers on the GPU (op offload: their weights'
+  // ops have 512 rows), so their attention reads copies of those layers' K and V (131,072 cells of
+  // 1,024 f16, 256 MiB each) beside the scores (8 GiB) and the mask's copy (256 MiB); the CPU
+  // computes in CUDA's host buffer type, whatever the output layer's device.
+  const ModelConfig qwen3 = preset("qwen3-8b").config;
+  Workload w;
+  w.weights = WeightFormat::Q8_0;
+  for (const char* file : {"llamacpp-2025-07-qwen3-8b-ngl19.log", "llamacpp-2025-07-qwen3-8b-ngl11.log"}) {
+    INFO(file);
+    const EngineLog log = parsed(file);
+    CHECK(std::count(log.settings.begin(), log.settings.end(), std::pair<std::string, std::string>{"lcg", "2025-07"}) == 1);
+    auto c = check_log(log, qwen3, w);
+    INFO(join(c.issues()));
+    REQUIRE(c.ok());
+    for (const char* key : {"compute_buffer:CUDA0", "compute_buffer:CUDA_Host"}) {
+      INFO(key);
+      CHECK(row(*c, key).same_text);
+    }
+    // The graph of a build that wrote the cache with set_rows would add the cache's row indices
+    // to the host's inputs: V's one per element (512 × 1,024 int64, 4 MiB), K's one per token.
+    Workload rows = c->workload;
+    rows.llamacpp_graph = LlamaCppGraph::SetRows;
+    const auto e = estimate(qwen3, rows);
+    REQUIRE(e.ok());
+    CHECK(static_cast<double>(e->llamacpp_devices->host_compute_bytes) - row(*c, "compute_buffer:CUDA_Host").ours_value == static_cast<double>((i64{4} << 20) + 512 * 8));
+  }
 }
 
 TEST_CASE("check-log: a MoE decoder's compute buffers from the reserved graph, build_moe_ffn followed", "[calibration][checklog][llamacpp]") {
