@@ -419,6 +419,13 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
     if (shape.layers) {
       b.output_compute_bytes = compute->device_bytes;
       b.compute_layers = true;
+      // ref: llama_context::sched_reserve (before it, the constructor): the graph reserved again
+      // for one token (n_outputs 1), whose split count it prints beside the ubatch's.
+      LlamaCppGraphShape one = shape;
+      one.tokens = 1, one.outputs = 1;
+      const auto tg = llamacpp_graph_compute(one);
+      if (!tg) return memory_overflow();
+      b.splits_pp = compute->splits, b.splits_tg = tg->splits;
     } else if (w.flash_attention && w.n_cpu_moe == 0 && b.offloaded == n_layer_all + 1) {
       // A split over several devices, or a MoE decoder other than the above (shared experts,
       // dense layers, biases), is not followed: the output
@@ -457,6 +464,16 @@ std::vector<std::string> llamacpp_compute_log(const LlamaCppBuffers& b) {
     }
   if (b.host_compute_bytes > 0) {
     std::snprintf(buf, sizeof buf, "%s: %10s compute buffer size = %8.2f MiB", who, b.host_buffer.c_str(), mib(b.host_compute_bytes));
+    out.emplace_back(buf);
+  }
+  // ref: llama_context::sched_reserve's "graph splits = %d" (the same for both graphs) or
+  // "graph splits = %d (with bs=%d), %d (with bs=1)".
+  if (b.splits_pp > 0) {
+    if (b.splits_pp == b.splits_tg)
+      std::snprintf(buf, sizeof buf, "%s: graph splits = %d", who, b.splits_pp);
+    else
+      std::snprintf(buf, sizeof buf, "%s: graph splits = %d (with bs=%lld), %d (with bs=1)", who, b.splits_pp,
+                    static_cast<long long>(b.compute_tokens), b.splits_tg);
     out.emplace_back(buf);
   }
   return out;

@@ -97,6 +97,7 @@ struct LlamaCppBuffers {
   // Whether `d`'s compute buffer is modelled: the output device's, or with the layers followed
   // (one GPU) that GPU's, whatever it holds.
   bool compute_on(const LlamaCppDevice& d) const { return output_compute_bytes > 0 && (d.output || compute_layers); }
+  int splits_pp = 0, splits_tg = 0;  // "graph splits": the scheduler's splits of the ubatch's graph and of one token's, where the layers are followed
   i64 host_compute_bytes = 0;   // token ids, positions, output ids (int32), token embeddings n × n_embd f32, each KQ mask
   i64 gpu_model_bytes() const;  // over the devices
   i64 gpu_cache_bytes() const;
@@ -128,12 +129,14 @@ struct LlamaCppGraphShape {
   bool output_gpu = true;
   std::vector<LlamaCppLayerWeights> layer_weights;  // per layer; empty: all zero (every layer on the GPU needs none)
   i64 experts_cpu_first = 0, experts_cpu_count = 0;  // layers whose routed experts stay on the CPU (--n-cpu-moe N: [0, N))
+  bool ffn_cpu_all = false;  // in those layers every FFN tensor (ffn_norm, the router too), as -ot "blk\.N\.ffn.*=CPU" keeps them
   i64 token_embd = 0, output_norm = 0, output = 0;   // bytes as stored
   i64 k_cell_bytes = 0, v_cell_bytes = 0;            // a layer's cache bytes per cell (0: f16, n_kv_heads · head_dim · 2)
 };
 struct LlamaCppCompute {
   i64 device_bytes = 0;  // "CUDA0 compute buffer size"
   i64 host_bytes = 0;    // "CUDA_Host compute buffer size": the inputs and the token embeddings
+  int splits = 0;        // "graph splits = N (with bs=n_tokens)": the scheduler's splits of that graph
 };
 std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& shape);
 

@@ -149,6 +149,8 @@ std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& 
     return s.layer_weights.empty() ? none : s.layer_weights[static_cast<size_t>(il)];
   };
   const int out_dev = s.output_gpu ? kGpu : kCpu;
+  // ref: llama_context::graph_get_cb: full_offload = n_gpu_layers > n_layer.
+  const bool pin_norms = n < 32 || (s.output_gpu && s.gpu_first == 0 && gpu_end >= s.n_layer);
   Builder b;
   // Leafs, in the order the graph first meets them: the token ids (build_inp_embd), the embeddings
   // input beside them (PR #18898's ggml_build_forward_select keeps both in the graph), positions,
@@ -170,9 +172,10 @@ std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& 
     const int gpu_w = b.weight(0, kGpu);
     for (const int x : {embd, pos, k_idxs, v_idxs, mask, out_ids})
       if (x >= 0) b.op(0, {gpu_w, x});
-    auto sizes = ggml::reserve(ggml::schedule(b.g, 2), {128, 32});
+    const ggml::Graph copy = ggml::schedule(b.g, 2);
+    auto sizes = ggml::reserve(copy, {128, 32});
     if (!sizes) return std::nullopt;
-    return LlamaCppCompute{0, (*sizes)[kCpu]};
+    return LlamaCppCompute{0, (*sizes)[kCpu], 0};
   }
   bool mask_cast = false;
   int inp = embd;
@@ -181,9 +184,12 @@ std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& 
     const int dv = dev(il);
     const LlamaCppLayerWeights& w = lw(il);
     const int inp_sa = inp;
-    // build_norm: rms_norm, then mul by its weight (both in place where the input is the graph's own).
+    // build_norm: rms_norm, then mul by its weight (both in place where the input is the graph's
+    // own). llama_context::graph_get_cb pins a layer's "norm" (the rms_norm) to the layer's device
+    // where the ubatch has fewer than 32 tokens or every layer and the output are offloaded.
     auto norm = [&](int x, i64 rows, i64 width, i64 weight_bytes, int device) {
       const int r = b.op(rows * width * 4, {x}, true);
+      if (pin_norms) b.at(r).pin = dv;
       return b.op(rows * width * 4, {r, b.weight(weight_bytes, device)}, true, rows);
     };
     int cur = norm(inp, n, d, w.attn_norm, dv);
@@ -243,7 +249,9 @@ std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& 
       rows = no;
     }
     const int ffn_inp = b.op(rows * d * 4, {cur, sa}, true);
-    cur = norm(ffn_inp, rows, d, w.ffn_norm, dv);
+    const bool cpu_experts = il >= s.experts_cpu_first && il < s.experts_cpu_first + s.experts_cpu_count;
+    const int ffn_dev = cpu_experts && s.ffn_cpu_all ? kCpu : dv;
+    cur = norm(ffn_inp, rows, d, w.ffn_norm, ffn_dev);
     int ffn_out;
     if (s.n_expert == 0) {
       // build_ffn: ggml_swiglu_split(gate, up) meets gate first, then up; then down.
@@ -252,8 +260,7 @@ std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& 
       const int act = b.op(rows * s.d_ff * 4, {gate, up});
       ffn_out = b.op(rows * d * 4, {b.weight(w.down, dv), act}, false, rows);
     } else {
-      const bool cpu_experts = il >= s.experts_cpu_first && il < s.experts_cpu_first + s.experts_cpu_count;
-      ffn_out = moe_ffn(b, cur, rows, s, w, dv, cpu_experts ? kCpu : dv);
+      ffn_out = moe_ffn(b, cur, rows, s, w, ffn_dev, cpu_experts ? kCpu : dv);
     }
     inp = b.op(rows * d * 4, {ffn_out, ffn_inp}, true);  // the residual add
   }
@@ -264,9 +271,10 @@ std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& 
   const int logits = b.op(no * s.vocab * 4, {b.weight(s.output, out_dev), cur}, false, no);
   b.at(logits).output = true;
   // ref: ggml_backend_cuda_buffer_type_get_alignment (128); the CPU's host buffer types, TENSOR_ALIGNMENT (32).
-  auto sizes = ggml::reserve(ggml::schedule(b.g, 2), {128, 32});
+  const ggml::Graph copy = ggml::schedule(b.g, 2);
+  auto sizes = ggml::reserve(copy, {128, 32});
   if (!sizes) return std::nullopt;
-  return LlamaCppCompute{(*sizes)[kGpu], (*sizes)[kCpu]};
+  return LlamaCppCompute{(*sizes)[kGpu], (*sizes)[kCpu], copy.splits};
 }
 
 }  // namespace llmsize::core

@@ -682,6 +682,19 @@ struct Reader {
       if (auto v = leading_number(l.substr(at + 21)); v && !name.empty() && name.size() <= 32)
         figure("model_buffer:" + std::string(name), *v * kMiBd, l);
     }
+    // "llama_context: graph splits = 329 (with bs=512), 53 (with bs=1)", or "graph splits = 2"
+    // where both graphs split alike: the scheduler's splits of the ubatch's graph and one token's.
+    if (const size_t at = l.find(" graph splits = "); at != std::string_view::npos &&
+                                                       (l.find("llama_context:") < at || l.find("sched_reserve:") < at)) {
+      const std::string_view rest = l.substr(at + 16);
+      if (auto pp = leading_number(rest); pp && *pp >= 1 && *pp < 1e6) {
+        figure("graph_splits", *pp, l);
+        double tg = *pp;
+        if (const size_t c = rest.find("), "); c != std::string_view::npos && rest.find("(with bs=1)") != std::string_view::npos)
+          if (auto v = leading_number(rest.substr(c + 3)); v && *v >= 1 && *v < 1e6) tg = *v;
+        figure("graph_splits_tg", tg, l);
+      }
+    }
     // ref: llama_kv_cache_unified's warning (July 2025, while PR #14959's set_rows was opt-in).
     if (l.find("LLAMA_SET_ROWS=0, using old ggml_cpy() method") != std::string_view::npos) ggml_cpy = true;
     if (const size_t at = l.find("  output buffer size = "); at != std::string_view::npos && l.find("llama_context:") != std::string_view::npos)
@@ -1147,6 +1160,19 @@ Result<LogCheck> check_llamacpp(const EngineLog& log, const Workload& w, const E
       row.rel_diff = f->value != 0 ? static_cast<double>(ours) / f->value - 1.0 : 0;
       out.rows.push_back(row);
     }
+    // The scheduler's split counts, where the layers are followed: the ubatch's graph and one token's.
+    if (d.splits_pp > 0)
+      for (const auto& [key, label, ours] : {std::tuple{"graph_splits", "graph splits (with bs=n_ubatch)", d.splits_pp},
+                                             std::tuple{"graph_splits_tg", "graph splits (with bs=1)", d.splits_tg}}) {
+        const LogFigure* f = logged(key);
+        if (!f) continue;
+        LogCheckRow row{key, label, std::nullopt, {}, "", "", f->value, static_cast<double>(ours), 0, false};
+        row.logged = std::to_string(std::llround(f->value));
+        row.ours = std::to_string(ours);
+        row.same_text = row.logged == row.ours;
+        row.rel_diff = f->value != 0 ? static_cast<double>(ours) / f->value - 1.0 : 0;
+        out.rows.push_back(row);
+      }
     // The exit table's columns per device, in whole MiB as it truncates them: a device's model
     // buffer, its layers' caches, its compute buffer where modelled; the host's mapped weights
     // (where they are the token embedding alone or every tensor), caches and inputs.

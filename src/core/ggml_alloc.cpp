@@ -117,8 +117,8 @@ Graph schedule(const Graph& model, int n_backends, i64 min_batch) {
     return -1;
   };
   // pass 1
-  for (const int l : g.leafs) be[static_cast<size_t>(l)] = from_cur(l);
-  for (const int i : g.nodes) be[static_cast<size_t>(i)] = from_cur(i);
+  for (const int l : g.leafs) be[static_cast<size_t>(l)] = t(l).pin >= 0 ? t(l).pin : from_cur(l);
+  for (const int i : g.nodes) be[static_cast<size_t>(i)] = t(i).pin >= 0 ? t(i).pin : from_cur(i);
   // pass 2: expand the GPUs' assignments down and up past unassigned nodes, then every backend's
   auto expand = [&](bool down, bool skip_cpu) {
     int cur = -1;
@@ -216,6 +216,7 @@ Graph schedule(const Graph& model, int n_backends, i64 min_batch) {
   // then its nodes; the model's leafs.
   Graph out;
   out.tensors = g.tensors;
+  out.splits = static_cast<int>(splits.size());
   auto add = [&](int i, int buffer) {
     out.tensors[static_cast<size_t>(i)].buffer = buffer;
     out.nodes.push_back(i);

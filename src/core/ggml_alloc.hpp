@@ -21,6 +21,7 @@ struct Tensor {
   bool external = false;          // already in a buffer (weights, the KV cache): never allocated here
   int buffer = 0;                 // the backend buffer (node_buffer_ids / leaf_buffer_ids); schedule() sets it
   // What the scheduler reads (ggml-backend.cpp ggml_backend_sched_split_graph):
+  int pin = -1;                   // ggml_backend_sched_set_tensor_backend: the caller's choice, never overwritten
   int weight = -1;                // a weight (buffer usage WEIGHTS) held on this backend
   int preset = -1;                // otherwise pre-allocated on this backend (the KV cache)
   bool view_op = false;           // ggml_is_view_op: reshape, view, permute, transpose
@@ -31,6 +32,7 @@ struct Tensor {
 struct Graph {
   std::vector<Tensor> tensors;
   std::vector<int> leafs, nodes;  // cgraph->leafs and cgraph->nodes, in order
+  int splits = 0;                 // schedule()'s result: sched->n_splits ("graph splits = N")
 };
 
 // ggml_backend_sched_split_graph over a model's graph `g` (its tensors' buffers unset) on

@@ -638,3 +638,52 @@ TEST_CASE("llama.cpp: a modelled compute buffer is the device's temporaries in e
   CHECK(n->inference.compute_buffer_bytes > 32LL * 512 * 32768 * 4);
   CHECK(f->bound(eager, *n) == Bound::Estimate);
 }
+TEST_CASE("llama.cpp: ggml's scheduler over experts kept on the CPU: their copies, the buffers and the splits", "[calibration][llamacpp]") {
+  // ikawrakow/ik_llama.cpp discussion #357 ("Qwen3 - early performance comparisons", ubergarm,
+  // 2025-04-30) and PR #370 (ubergarm, 2025-05-04), mainline llama-sweep-bench builds 5192 and
+  // 5274 on one RTX A6000: Qwen3-235B-A22B Q8_0, -fa -c 32768 -ngl 99, every ffn tensor of blocks
+  // 13–93 (14–93 in the second) kept on the CPU by -ot, f16 (q8_0) cache; both print
+  //   llama_context:      CUDA0 compute buffer size =  1024.00 MiB
+  //   llama_context:  CUDA_Host compute buffer size =    72.01 MiB
+  // and "graph splits = 407 (with bs=512)" (402). The scheduler offloads those blocks' FFN ops (512
+  // rows) to the GPU, each in a split of its own with a copy of its weight: an expert tensor, 128
+  // experts of 4,096 × 1,536 in Q8_0, is 816 MiB of the device's buffer. (tests/fuzz/corpus/
+  // engine_log/llamacpp-b5192-qwen3-235b-ot.log and -b5274-qwen3-235b-ot-q8kv.log)
+  auto q8 = [](i64 rows, i64 cols) { return rows * cols / 32 * 34; };
+  auto mib = [](i64 b) { return static_cast<double>(b) / 1048576.0; };
+  for (const auto& [first, splits, cell] : {std::tuple{i64{13}, 407, i64{512 * 2}}, std::tuple{i64{14}, 402, i64{512 / 32 * 34}}}) {
+    INFO("CPU experts from block " << first);
+    LlamaCppGraphShape s;
+    s.d_model = 4096, s.n_heads = 64, s.n_kv_heads = 4, s.head_dim = 128, s.d_ff = 12288, s.n_layer = 94, s.vocab = 151936;
+    s.tokens = 512, s.n_kv = 32768, s.outputs = 512, s.qk_norm = true;
+    s.n_expert = 128, s.n_expert_used = 8, s.expert_ffn = 1536;
+    s.experts_cpu_first = first, s.experts_cpu_count = 94 - first, s.ffn_cpu_all = true;
+    s.k_cell_bytes = s.v_cell_bytes = cell;
+    LlamaCppLayerWeights lw;
+    lw.attn_norm = lw.ffn_norm = 4096 * 4, lw.q_norm = lw.k_norm = 128 * 4;
+    lw.wq = q8(4096, 8192), lw.wk = lw.wv = q8(4096, 512), lw.wo = q8(8192, 4096);
+    lw.router = 4096 * 128 * 4;  // llama-quantize keeps ffn_gate_inp in f32
+    lw.gate_exps = lw.up_exps = lw.down_exps = 128 * q8(4096, 1536);
+    s.layer_weights.assign(94, lw);
+    s.token_embd = s.output = q8(4096, 151936), s.output_norm = 4096 * 4;
+    // Builds of April and May 2025 wrote the cache with ggml_cpy and cast the f32 mask to f16
+    // for flash attention: the 2025-07 graph's attention. Without the cast (build 5505's graph)
+    // the device's buffer would be 1000.00 MiB: these builds had it.
+    s.graph = LlamaCppGraph::Cpy;
+    const auto r = llamacpp_graph_compute(s);
+    REQUIRE(r);
+    CHECK(mib(r->device_bytes) == Approx(1024.00).margin(0.005));
+    CHECK(mib(r->host_bytes) == Approx(72.01).margin(0.005));
+    CHECK(r->splits == splits);
+    s.graph = LlamaCppGraph::NoCast;
+    const auto uncast = llamacpp_graph_compute(s);
+    REQUIRE(uncast);
+    CHECK(mib(uncast->device_bytes) == Approx(1000.00).margin(0.005));
+    // With every tensor on the GPU the graph splits twice (the CPU's token embeddings, then the rest).
+    s.experts_cpu_count = 0;
+    const auto full = llamacpp_graph_compute(s);
+    REQUIRE(full);
+    CHECK(full->splits == 2);
+    CHECK(full->device_bytes < r->device_bytes);
+  }
+}
