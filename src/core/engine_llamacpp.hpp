@@ -86,9 +86,9 @@ struct LlamaCppBuffers {
   std::string output_buffer;    // "CUDA_Host", "ROCm_Host" or "CPU": the host buffer of the output layer's device
   std::string host_buffer;      // the CPU backend's compute buffer type: the first GPU's host type ("CUDA_Host"), or "CPU" (Metal)
   i64 output_buffer_bytes = 0;  // llama_context::output_reserve(n_seq_max): the logits of n_seq_max rows, f32
-  // The compute buffers ("<name> compute buffer size"), where they are modelled: the output layer's
-  // device and the host (the CPU backend's graph inputs, in output_buffer's buffer type). 0: not
-  // modelled (a device's layer peak, which the graph allocator sets, is not followed).
+  // The compute buffers ("<name> compute buffer size"), where they are modelled: one GPU's from its
+  // every layer (compute_layers), else the output device's head bound; the host's (the CPU
+  // backend's nodes and inputs, in host_buffer's type). 0: not modelled.
   bool sched_reserve = true;    // the compute lines' prefix: "sched_reserve:" (2026 builds, PR #18547) or "llama_context:"
   i64 compute_tokens = 0;       // n_tokens of the reserved graph: min(n_ctx, n_ubatch)
   i64 compute_outputs = 0;      // its outputs: every token for a library caller, one a slot for llama-server

@@ -150,14 +150,18 @@ json estimate_object(const ModelConfig& cfg, const Workload& w, const Estimate& 
       out["engine"]["cpu_cache_bytes"] = d.cpu_cache_bytes;
       out["engine"]["output_buffer"] = d.output_buffer;
       out["engine"]["output_buffer_bytes"] = d.output_buffer_bytes;
-      // The output device's compute buffer where its head sets the peak, and the host's (graph
-      // inputs); null where not modelled (a layer's peak, which ggml_gallocr sets).
+      // The device's compute buffer (its reserved graph through ggml's scheduler and allocator, or
+      // the head's bound) and the host's; null where not modelled.
       out["engine"]["compute_tokens"] = d.compute_tokens;
       out["engine"]["compute_outputs"] = d.compute_outputs;
       if (d.output_compute_bytes > 0) out["engine"]["compute_buffer_bytes"] = d.output_compute_bytes;
       else out["engine"]["compute_buffer_bytes"] = nullptr;
       if (d.host_compute_bytes > 0) out["engine"]["host_compute_buffer_bytes"] = d.host_compute_bytes;
       else out["engine"]["host_compute_buffer_bytes"] = nullptr;
+      out["engine"]["host_compute_buffer"] = d.host_buffer;
+      // "graph splits": the scheduler's splits of the ubatch's graph and of one token's.
+      if (d.splits_pp > 0) out["engine"]["graph_splits"] = {d.splits_pp, d.splits_tg};
+      else out["engine"]["graph_splits"] = nullptr;
       out["engine"]["load_lines"] = llamacpp_buffer_log(d);
     }
   }

@@ -463,7 +463,7 @@ TEST_CASE("check-log: llama.cpp on two GPUs, each device's buffers", "[calibrati
   CHECK(row(*c, "compute_buffer:CUDA_Host").logged == "36.01 MiB");
   for (const auto& r : c->rows) CHECK(r.key != "compute_buffer:CUDA0");
   CHECK(std::any_of(c->notes.begin(), c->notes.end(), [](const Issue& n) {
-    return n.message == "the log's compute buffers of CUDA0, CUDA1 are not modelled here (a layer's peak, which ggml's graph allocator sets)";
+    return n.message == "the log's compute buffers of CUDA0, CUDA1 are not modelled here (their graph is followed for llama, Qwen2, Qwen3 and Qwen3-MoE decoders on one GPU, whole or partly offloaded, not for this model, several devices or Metal)";
   }));
   CHECK(row(*c, "kv_buffer:0:CUDA0").logged == "384.00 MiB");  // layers 0…11: 11/49 < 9862/41380 ≤ 12/49
   // The CPU line (17447.91 MiB) is the file span from the first to the last expert tensor, the
@@ -609,7 +609,7 @@ TEST_CASE("check-log: llama.cpp builds of 2025 (their class names, -ngl's blocks
     CHECK(row(*c, "kv_buffer:2:Metal").logged == "18.00 MiB");
     CHECK(row(*c, "kv_buffer:2:Metal").same_text);
     CHECK(std::any_of(c->notes.begin(), c->notes.end(), [](const Issue& n) {
-      return n.message == "the log's compute buffers of MTL0, CPU are not modelled here (a layer's peak, which ggml's graph allocator sets)";
+      return n.message == "the log's compute buffers of MTL0, CPU are not modelled here (their graph is followed for llama, Qwen2, Qwen3 and Qwen3-MoE decoders on one GPU, whole or partly offloaded, not for this model, several devices or Metal)";
     }));
     CHECK(std::any_of(c->notes.begin(), c->notes.end(), [](const Issue& n) { return n.message.find("MTL0_Mapped model buffer maps") != std::string::npos; }));
   }

@@ -333,7 +333,7 @@ TEST_CASE("llama.cpp: layers over several devices, --tensor-split", "[calibratio
   CHECK(lines[3] == "llama_context:      CUDA1 compute buffer size =   304.00 MiB");
   CHECK(lines[4] == "llama_context:  CUDA_Host compute buffer size =    15.01 MiB");
   const auto notes = llamacpp_buffer_notes(d, ByteUnit::GiB);
-  CHECK(notes.back() == "compute buffers of CUDA0: not modelled (ggml's graph allocator sets a layer's peak; the temporaries stand for them)");
+  CHECK(notes.back() == "compute buffers of CUDA0: not modelled (the reserved graph is not followed for this model or placement; the temporaries stand for them)");
   // Today's llama-server (PR #23861) reserves one slot's logits: CUDA1's buffer is then a layer's
   // peak too. The host's inputs gain the embeddings input (512 × 3,584 floats, PR #18898), keep the
   // mask in f16 (4 MiB less, PR #23764) and hold one output id (512 × 4 B less, the one id padded
@@ -347,7 +347,7 @@ TEST_CASE("llama.cpp: layers over several devices, --tensor-split", "[calibratio
   CHECK(sv->llamacpp_devices->output_compute_bytes == 0);
   CHECK(sv->llamacpp_devices->host_compute_bytes == d.host_compute_bytes + 512 * 3584 * 4 - 4096 * 512 * 2 - 512 * 4 + 32);
   CHECK(llamacpp_buffer_notes(*sv->llamacpp_devices, ByteUnit::GiB).back() ==
-        "compute buffers of CUDA0, CUDA1: not modelled (ggml's graph allocator sets a layer's peak; the temporaries stand for them)");
+        "compute buffers of CUDA0, CUDA1: not modelled (the reserved graph is not followed for this model or placement; the temporaries stand for them)");
 
   // -ts 3,1: split points 0.75 and 1: layers 0…21 (21/29 < 0.75 ≤ 22/29) on CUDA0.
   REQUIRE_FALSE(find_field("ts")->set(w, "3,1").has_value());
