@@ -320,13 +320,13 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
   // a discrete GPU: the host holds the inputs (token ids, the build's embeddings input, positions,
   // the cache's row indices, the KQ mask n_kv × GGML_PAD(n_tokens, GGML_KQ_MASK_PAD) of older
   // builds, output ids) and the token embeddings ggml_get_rows makes on the CPU (token_embd stays
-  // there); n_tokens a multiple of 64 keeps the pad out. On one GPU every layer is followed
-  // through ggml's allocator (engine_llamacpp_graph.cpp), MoE layers and eager attention too.
+  // there); n_tokens a multiple of 64 keeps the pad out. Every layer is followed through ggml's
+  // scheduler and allocator (engine_llamacpp_graph.cpp), MoE layers and eager attention too, on
+  // every device, whole or partial offload (not -ngl 0: a build without a GPU looks the same).
   const bool graph = (c.family == Family::Llama || c.family == Family::Mistral || c.family == Family::Qwen2 ||
                       c.family == Family::Qwen3 || c.family == Family::Qwen3Moe || c.family == Family::Mixtral) &&
                      !c.mla.enabled && !m.recurrent && !m.dsa && !m.iswa && m.n_stream == 1 && m.caches.size() == 1 &&
-                     c.vision.kind == VisionKind::None && !metal && b.offloaded > 0 &&
-                     (b.offloaded == n_layer_all + 1 || b.devices.size() == 1);
+                     c.vision.kind == VisionKind::None && !metal && b.offloaded > 0;
   const i64 n = std::min(m.n_ctx, m.n_ubatch);
   b.compute_tokens = n;
   b.sched_reserve = w.llamacpp_graph == LlamaCppGraph::F16Mask || w.llamacpp_graph == LlamaCppGraph::EmbdInput;
@@ -342,8 +342,7 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
   b.compute_outputs = n_outputs;
   if (graph && n % 64 == 0) {
     // The reserved graph through ggml's allocator (engine_llamacpp_graph.cpp): the host's inputs
-    // and token embeddings always; the device's buffer where the layers are followed (one GPU,
-    // no experts on the CPU; with or without flash attention).
+    // and token embeddings always; each device's buffer where the layers are followed.
     LlamaCppGraphShape shape;
     shape.d_model = c.d_model, shape.n_heads = c.n_heads, shape.n_kv_heads = c.n_kv_heads, shape.head_dim = c.head_dim;
     shape.d_ff = c.d_ff, shape.n_layer = n_layer_all, shape.vocab = c.vocab;
@@ -357,15 +356,16 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
     const bool moe_followed = c.is_moe() && e.first_dense == 0 && e.freq == 1 && e.dense_layers.empty() && e.shared_ffn == 0 &&
                               !e.router_bias && !e.router_correction_bias && !e.expert_bias && !e.scale_input;
     if (c.is_moe()) shape.n_expert = e.num_experts, shape.n_expert_used = e.top_k, shape.expert_ffn = e.expert_ffn;
-    shape.layers = (!c.is_moe() || moe_followed) && b.devices.size() == 1 && !c.bias_o &&
+    shape.layers = (!c.is_moe() || moe_followed) && !c.bias_o &&
                    !c.bias_ffn && !c.attn_sinks && !c.attn_out_gate && c.norm_pre && !c.norm_sandwich && !c.norm_qk_full &&
                    !c.parallel_block && c.norm_final;
     if (shape.layers) {
       // Where each tensor is, and (for those on the CPU, whose ops the scheduler offloads with a
       // copy of the weight) its bytes as stored: --n-gpu-layers' span, the output layer's device,
       // --n-cpu-moe's experts.
-      const LlamaCppDevice& gpu_dev = b.devices.front();
-      shape.gpu_first = gpu_dev.first, shape.gpu_count = gpu_dev.count, shape.output_gpu = gpu_dev.output;
+      shape.n_devices = static_cast<int>(b.devices.size());
+      shape.layer_device = b.layer_device;
+      shape.output_device = static_cast<int>(out_dev);
       shape.experts_cpu_count = std::min(w.n_cpu_moe, n_layer_all);
       shape.layer_weights.resize(static_cast<size_t>(n_layer_all));
       auto has = [](const Tensor& t, std::string_view part) { return t.name.find(part) != std::string::npos; };
@@ -417,7 +417,8 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
     if (!compute) return memory_overflow();
     b.host_compute_bytes = compute->host_bytes;
     if (shape.layers) {
-      b.output_compute_bytes = compute->device_bytes;
+      for (size_t i = 0; i < b.devices.size() && i < compute->devices.size(); ++i) b.devices[i].compute_bytes = compute->devices[i];
+      b.output_compute_bytes = out_dev >= 0 ? compute->devices[static_cast<size_t>(out_dev)] : 0;
       b.compute_layers = true;
       // ref: llama_context::sched_reserve (before it, the constructor): the graph reserved again
       // for one token (n_outputs 1), whose split count it prints beside the ubatch's.
@@ -459,7 +460,7 @@ std::vector<std::string> llamacpp_compute_log(const LlamaCppBuffers& b) {
   const char* who = b.sched_reserve ? "sched_reserve" : "llama_context";
   for (const LlamaCppDevice& d : b.devices)
     if (b.compute_on(d)) {
-      std::snprintf(buf, sizeof buf, "%s: %10s compute buffer size = %8.2f MiB", who, d.name.c_str(), mib(b.output_compute_bytes));
+      std::snprintf(buf, sizeof buf, "%s: %10s compute buffer size = %8.2f MiB", who, d.name.c_str(), mib(b.compute_of(d)));
       out.emplace_back(buf);
     }
   if (b.host_compute_bytes > 0) {

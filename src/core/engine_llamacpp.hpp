@@ -5,10 +5,10 @@
 // llama_kv_cache_iswa (the SWA cache's cells), llama_kv_cache and llama_memory_recurrent (tensor
 // sizes and their log lines), llama_model_base::load_tensors (layers over devices) and
 // llama_context::output_reserve, and the compute buffers of the reserved graph through ggml's
-// allocator (engine_llamacpp_graph.cpp: the host's inputs always; a single GPU's every layer for
-// llama / qwen2 / qwen3 / qwen3moe graphs; else, with flash attention, the output device's head
-// where no layer can pass it). Not modelled: the scheduler's splits over several devices or a
-// partial offload, SWA / recurrent / MLA graphs, --split-mode row.
+// scheduler and allocator (engine_llamacpp_graph.cpp: for llama / qwen2 / qwen3 / qwen3moe graphs
+// every device's, whole or partial offload; else the host's inputs and, with flash attention, the
+// output device's head where no layer can pass it). Not modelled: SWA / recurrent / MLA graphs,
+// Metal's graph, --split-mode row.
 #pragma once
 #include <optional>
 #include <string>
@@ -67,6 +67,7 @@ struct LlamaCppDevice {
   bool output = false;      // holds the output layer (final norm, head)
   i64 model_bytes = 0;      // "<name> model buffer size"
   i64 cache_bytes = 0;      // KV and recurrent state of its layers
+  i64 compute_bytes = 0;    // "<name> compute buffer size" from the followed graph (LlamaCppBuffers::compute_layers)
 };
 struct LlamaCppBuffers {
   i64 n_layer = 0;              // n_layer_all: repeating layers, nextn layers included
@@ -86,23 +87,24 @@ struct LlamaCppBuffers {
   std::string output_buffer;    // "CUDA_Host", "ROCm_Host" or "CPU": the host buffer of the output layer's device
   std::string host_buffer;      // the CPU backend's compute buffer type: the first GPU's host type ("CUDA_Host"), or "CPU" (Metal)
   i64 output_buffer_bytes = 0;  // llama_context::output_reserve(n_seq_max): the logits of n_seq_max rows, f32
-  // The compute buffers ("<name> compute buffer size"), where they are modelled: one GPU's from its
-  // every layer (compute_layers), else the output device's head bound; the host's (the CPU
+  // The compute buffers ("<name> compute buffer size"), where they are modelled: each GPU's from
+  // the followed graph (compute_layers), else the output device's head bound; the host's (the CPU
   // backend's nodes and inputs, in host_buffer's type). 0: not modelled.
   bool sched_reserve = true;    // the compute lines' prefix: "sched_reserve:" (2026 builds, PR #18547) or "llama_context:"
   i64 compute_tokens = 0;       // n_tokens of the reserved graph: min(n_ctx, n_ubatch)
   i64 compute_outputs = 0;      // its outputs: every token for a library caller, one a slot for llama-server
   i64 output_compute_bytes = 0; // the output device's compute buffer, where modelled
   bool compute_layers = false;  // from every layer of the graph through ggml's allocator; else the head alone (logits and lm_head's input), which no layer passes
-  // Whether `d`'s compute buffer is modelled: the output device's, or with the layers followed
-  // (one GPU) that GPU's, whatever it holds.
-  bool compute_on(const LlamaCppDevice& d) const { return output_compute_bytes > 0 && (d.output || compute_layers); }
+  // `d`'s compute buffer where modelled (else 0): each device's from the followed graph, or the
+  // output device's head bound.
+  i64 compute_of(const LlamaCppDevice& d) const { return compute_layers ? d.compute_bytes : d.output ? output_compute_bytes : 0; }
+  bool compute_on(const LlamaCppDevice& d) const { return compute_of(d) > 0; }
   int splits_pp = 0, splits_tg = 0;  // "graph splits": the scheduler's splits of the ubatch's graph and of one token's, where the layers are followed
   i64 host_compute_bytes = 0;   // token ids, positions, output ids (int32), token embeddings n × n_embd f32, each KQ mask
   i64 gpu_model_bytes() const;  // over the devices
   i64 gpu_cache_bytes() const;
 };
-// The worst-case graph of a decoder on one GPU (llm_build_llama, qwen2,
+// The worst-case graph of a decoder over its devices (llm_build_llama, qwen2,
 // qwen3, qwen3moe; engine_llamacpp_graph.cpp): its shape, and the two compute buffers ggml's graph
 // allocator sizes for it. Empty where a size would pass 2^50 bytes.
 // One layer's weights as stored, in bytes (those on the CPU are copied to the GPU where the
@@ -121,12 +123,16 @@ struct LlamaCppGraphShape {
   // shared expert); n_expert 0: the dense FFN of d_ff.
   i64 n_expert = 0, n_expert_used = 0, expert_ffn = 0;
   bool flash = true;   // flash attention: the mask's type, and V's index input (n_tokens, or n_tokens × n_embd_v_gqa transposed)
-  bool layers = true;  // the layers and the head followed (one GPU); else the host's buffer alone
+  bool layers = true;  // the layers and the head followed; else the host's buffer alone
   LlamaCppGraph graph = LlamaCppGraph::F16Mask;
   // Where the tensors are: layers [gpu_first, gpu_first + gpu_count) on the GPU (gpu_count −1:
-  // every layer), the rest on the CPU; the output layer's device; token_embd on the CPU.
+  // every layer), the rest on the CPU; the output layer's device; token_embd on the CPU. Or, with
+  // several GPUs, each layer's device (layer_device, −1 the CPU) and the output layer's.
   i64 gpu_first = 0, gpu_count = -1;
   bool output_gpu = true;
+  int n_devices = 1;
+  std::vector<int> layer_device;  // empty: gpu_first / gpu_count on device 0
+  int output_device = 0;          // with layer_device: −1 the CPU
   std::vector<LlamaCppLayerWeights> layer_weights;  // per layer; empty: all zero (every layer on the GPU needs none)
   i64 experts_cpu_first = 0, experts_cpu_count = 0;  // layers whose routed experts stay on the CPU (--n-cpu-moe N: [0, N))
   bool ffn_cpu_all = false;  // in those layers every FFN tensor (ffn_norm, the router too), as -ot "blk\.N\.ffn.*=CPU" keeps them
@@ -134,6 +140,7 @@ struct LlamaCppGraphShape {
   i64 k_cell_bytes = 0, v_cell_bytes = 0;            // a layer's cache bytes per cell (0: f16, n_kv_heads · head_dim · 2)
 };
 struct LlamaCppCompute {
+  std::vector<i64> devices;  // each GPU's "CUDAi compute buffer size"
   i64 device_bytes = 0;  // "CUDA0 compute buffer size"
   i64 host_bytes = 0;    // "CUDA_Host compute buffer size": the inputs and the token embeddings
   int splits = 0;        // "graph splits = N (with bs=n_tokens)": the scheduler's splits of that graph

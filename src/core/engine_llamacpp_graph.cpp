@@ -18,7 +18,7 @@ namespace llmsize::core {
 
 namespace {
 
-constexpr int kGpu = 0, kCpu = 1;  // the scheduler's backends in priority order, the CPU last
+// The scheduler's backends in priority order: the GPUs, then the CPU (its index: the device count).
 
 struct Builder {
   ggml::Graph g;
@@ -143,14 +143,23 @@ std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& 
     return std::nullopt;
   if (!s.layer_weights.empty() && static_cast<i64>(s.layer_weights.size()) != s.n_layer) return std::nullopt;
   const i64 gpu_end = s.gpu_count < 0 ? s.n_layer : s.gpu_first + s.gpu_count;
-  auto dev = [&](i64 il) { return il >= s.gpu_first && il < gpu_end ? kGpu : kCpu; };
+  if (s.n_devices < 1 || s.n_devices > 64 || (!s.layer_device.empty() && static_cast<i64>(s.layer_device.size()) != s.n_layer))
+    return std::nullopt;
+  const int kCpu = s.n_devices;
+  auto on = [&](int d) { return d >= 0 && d < s.n_devices ? d : kCpu; };
+  auto dev = [&](i64 il) {
+    if (!s.layer_device.empty()) return on(s.layer_device[static_cast<size_t>(il)]);
+    return il >= s.gpu_first && il < gpu_end ? 0 : kCpu;
+  };
   const LlamaCppLayerWeights none;
   auto lw = [&](i64 il) -> const LlamaCppLayerWeights& {
     return s.layer_weights.empty() ? none : s.layer_weights[static_cast<size_t>(il)];
   };
-  const int out_dev = s.output_gpu ? kGpu : kCpu;
+  const int out_dev = !s.layer_device.empty() ? on(s.output_device) : s.output_gpu ? 0 : kCpu;
   // ref: llama_context::graph_get_cb: full_offload = n_gpu_layers > n_layer.
-  const bool pin_norms = n < 32 || (s.output_gpu && s.gpu_first == 0 && gpu_end >= s.n_layer);
+  bool all_on_gpus = out_dev != kCpu;
+  for (i64 il = 0; il < s.n_layer; ++il) all_on_gpus &= dev(il) != kCpu;
+  const bool pin_norms = n < 32 || all_on_gpus;
   Builder b;
   // Leafs, in the order the graph first meets them: the token ids (build_inp_embd), the embeddings
   // input beside them (PR #18898's ggml_build_forward_select keeps both in the graph), positions,
@@ -167,15 +176,20 @@ std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& 
   // The token embeddings: ggml_get_rows from token_embd, which stays on the CPU (the input layer;
   // get_rows is never offloaded).
   const int embd = b.op(n * d * 4, {b.weight(s.token_embd, kCpu), tokens});
+  // ref: ggml_backend_cuda_buffer_type_get_alignment (128); the CPU's host buffer types, TENSOR_ALIGNMENT (32).
+  std::vector<i64> alignment(static_cast<size_t>(s.n_devices), 128);
+  alignment.push_back(32);
   if (!s.layers) {
     // The host's buffer alone: the inputs as the first GPU split copies them, in order of first use.
-    const int gpu_w = b.weight(0, kGpu);
+    const int gpu_w = b.weight(0, 0);
     for (const int x : {embd, pos, k_idxs, v_idxs, mask, out_ids})
       if (x >= 0) b.op(0, {gpu_w, x});
-    const ggml::Graph copy = ggml::schedule(b.g, 2);
-    auto sizes = ggml::reserve(copy, {128, 32});
+    const ggml::Graph copy = ggml::schedule(b.g, kCpu + 1);
+    auto sizes = ggml::reserve(copy, alignment);
     if (!sizes) return std::nullopt;
-    return LlamaCppCompute{0, (*sizes)[kCpu], 0};
+    LlamaCppCompute r;
+    r.host_bytes = (*sizes)[static_cast<size_t>(kCpu)];
+    return r;
   }
   bool mask_cast = false;
   int inp = embd;
@@ -270,11 +284,15 @@ std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& 
   b.at(cur).output = true;
   const int logits = b.op(no * s.vocab * 4, {b.weight(s.output, out_dev), cur}, false, no);
   b.at(logits).output = true;
-  // ref: ggml_backend_cuda_buffer_type_get_alignment (128); the CPU's host buffer types, TENSOR_ALIGNMENT (32).
-  const ggml::Graph copy = ggml::schedule(b.g, 2);
-  auto sizes = ggml::reserve(copy, {128, 32});
+  const ggml::Graph copy = ggml::schedule(b.g, kCpu + 1);
+  auto sizes = ggml::reserve(copy, alignment);
   if (!sizes) return std::nullopt;
-  return LlamaCppCompute{(*sizes)[kGpu], (*sizes)[kCpu], copy.splits};
+  LlamaCppCompute out;
+  out.devices.assign(sizes->begin(), sizes->begin() + s.n_devices);
+  out.device_bytes = out.devices.front();
+  out.host_bytes = (*sizes)[static_cast<size_t>(kCpu)];
+  out.splits = copy.splits;
+  return out;
 }
 
 }  // namespace llmsize::core

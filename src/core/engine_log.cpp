@@ -1118,7 +1118,7 @@ Result<LogCheck> check_llamacpp(const EngineLog& log, const Workload& w, const E
     buffers.emplace_back("output_buffer_bytes", "output buffer", d.output_buffer_bytes);
     for (const LlamaCppDevice& dv : d.devices)
       if (d.compute_on(dv))
-        buffers.emplace_back("compute_buffer:" + dv.name, dv.name + " compute buffer", d.output_compute_bytes);
+        buffers.emplace_back("compute_buffer:" + dv.name, dv.name + " compute buffer", d.compute_of(dv));
     if (d.host_compute_bytes > 0)
       buffers.emplace_back("compute_buffer:" + d.host_buffer, d.host_buffer + " compute buffer", d.host_compute_bytes);
     // Each cache's buffer per device, as our lines give them: "kv_buffer:<cache>:<name>", the
@@ -1181,7 +1181,7 @@ Result<LogCheck> check_llamacpp(const EngineLog& log, const Workload& w, const E
       table.emplace_back("breakdown_model:" + dv.name, dv.name + " model (memory breakdown)", dv.model_bytes);
       table.emplace_back("breakdown_context:" + dv.name, dv.name + " context (memory breakdown)", dv.cache_bytes);
       if (d.compute_on(dv))
-        table.emplace_back("breakdown_compute:" + dv.name, dv.name + " compute (memory breakdown)", d.output_compute_bytes);
+        table.emplace_back("breakdown_compute:" + dv.name, dv.name + " compute (memory breakdown)", d.compute_of(dv));
     }
     if (!d.cpu_span) table.emplace_back("breakdown_model:Host", "Host model (memory breakdown)", d.cpu_mapped_bytes);
     table.emplace_back("breakdown_context:Host", "Host context (memory breakdown)", d.cpu_cache_bytes);

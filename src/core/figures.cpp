@@ -130,9 +130,9 @@ Bound temps_bound(const Workload& w, const Estimate& e) {
 std::optional<Derivation> llamacpp_temps(const Workload& w, const Estimate& e, Lang l) {
   if (e.inference.compute_buffer_bytes <= 0 || !e.llamacpp_devices || !e.llamacpp || e.llamacpp->caches.empty()) return std::nullopt;
   const LlamaCppBuffers& d = *e.llamacpp_devices;
-  std::string device;
+  std::string device;  // the device the per-GPU figures are of (the most loaded), else the one modelled
   for (const LlamaCppDevice& dv : d.devices)
-    if (d.compute_on(dv)) device = dv.name;
+    if (d.compute_on(dv) && d.compute_of(dv) == e.inference.compute_buffer_bytes) device = dv.name;
   return Derivation{tx(l, d.compute_layers ? Str::fx_temps_llamacpp : Str::fx_temps_llamacpp_head, device, n(d.compute_tokens),
                        n(e.llamacpp->caches.front().cells), n(d.compute_outputs)) +
                         (llamacpp_samplers(w) ? tx(l, Str::fx_temps_llamacpp_server) : std::string()),

@@ -154,7 +154,7 @@ struct Model {
       // llama.cpp reserves the device's compute buffer at start for its worst-case graph and keeps
       // it: where that buffer is modelled, it is the temporaries of every phase.
       if (device && dev->compute_on(*device)) {
-        a.compute_buffer = dev->output_compute_bytes;
+        a.compute_buffer = dev->compute_of(*device);
         a.prefill = a.decode_temps = Temporaries{};
         a.prefill.peak = a.decode_temps.peak = a.compute_buffer;
       }

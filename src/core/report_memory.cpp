@@ -154,8 +154,17 @@ json estimate_object(const ModelConfig& cfg, const Workload& w, const Estimate& 
       // the head's bound) and the host's; null where not modelled.
       out["engine"]["compute_tokens"] = d.compute_tokens;
       out["engine"]["compute_outputs"] = d.compute_outputs;
-      if (d.output_compute_bytes > 0) out["engine"]["compute_buffer_bytes"] = d.output_compute_bytes;
+      // compute_buffer_bytes: the largest device's; compute_buffers: each device's where modelled.
+      i64 largest = 0;
+      json per_device = json::array();
+      for (const LlamaCppDevice& dv : d.devices)
+        if (d.compute_on(dv)) {
+          largest = std::max(largest, d.compute_of(dv));
+          per_device.push_back({{"device", dv.name}, {"bytes", d.compute_of(dv)}});
+        }
+      if (largest > 0) out["engine"]["compute_buffer_bytes"] = largest;
       else out["engine"]["compute_buffer_bytes"] = nullptr;
+      out["engine"]["compute_buffers"] = per_device;
       if (d.host_compute_bytes > 0) out["engine"]["host_compute_buffer_bytes"] = d.host_compute_bytes;
       else out["engine"]["host_compute_buffer_bytes"] = nullptr;
       out["engine"]["host_compute_buffer"] = d.host_buffer;

@@ -456,24 +456,19 @@ TEST_CASE("check-log: llama.cpp on two GPUs, each device's buffers", "[calibrati
     CHECK(row(*c, key).same_text);
   }
   CHECK(row(*c, "model_buffer:CUDA1").logged == "648.66 MiB");
-  // Without flash attention a layer sets each device's compute buffer (1080.00 MiB): not modelled,
-  // and said; the host's inputs are (4 MiB of embeddings, the f32 mask 16,384 × 512):
+  // Without flash attention a layer's scores (16,384 × 512 × 32 × 4, 1 GiB) set each device's
+  // compute buffer; the experts' ops, offloaded from the CPU to the first GPU with copies of their
+  // weights, stay below them:
+  //   llama_context:      CUDA0 compute buffer size =  1080.00 MiB
+  //   llama_context:      CUDA1 compute buffer size =  1080.00 MiB
+  // and the host's inputs (4 MiB of embeddings, the f32 mask 16,384 × 512):
   //   llama_context:  CUDA_Host compute buffer size =    36.01 MiB
-  CHECK(row(*c, "compute_buffer:CUDA_Host").same_text);
+  for (const char* key : {"compute_buffer:CUDA0", "compute_buffer:CUDA1", "compute_buffer:CUDA_Host"}) {
+    INFO(key);
+    CHECK(row(*c, key).same_text);
+  }
   CHECK(row(*c, "compute_buffer:CUDA_Host").logged == "36.01 MiB");
-  for (const auto& r : c->rows) CHECK(r.key != "compute_buffer:CUDA0");
-  CHECK(std::any_of(c->notes.begin(), c->notes.end(), [](const Issue& n) {
-    return n.message == "the log's compute buffers of CUDA0, CUDA1 are not modelled here (their graph is followed for llama, Qwen2, Qwen3 and Qwen3-MoE decoders on one GPU, whole or partly offloaded, not for this model, several devices or Metal)";
-  }));
-  CHECK(row(*c, "kv_buffer:0:CUDA0").logged == "384.00 MiB");  // layers 0…11: 11/49 < 9862/41380 ≤ 12/49
-  // The CPU line (17447.91 MiB) is the file span from the first to the last expert tensor, the
-  // GPU tensors between them included: it depends on the GGUF's tensor order, so no row.
-  for (const auto& r : c->rows) CHECK(r.key != "model_buffer:CPU_Mapped");
-  // Its size line, in mid-2025's wording ("1 seqs": no streams yet), is ours:
-  //   llama_kv_cache_unified: size = 1536.00 MiB ( 16384 cells,  48 layers,  1 seqs), K (f16):  768.00 MiB, V (f16):  768.00 MiB
-  CHECK(row(*c, "kv_line_0").same_text);
-  CHECK(row(*c, "kv_line_0").ours ==
-        "llama_kv_cache: size = 1536.00 MiB ( 16384 cells,  48 layers,  1/1 seqs), K (f16):  768.00 MiB, V (f16):  768.00 MiB");
+  CHECK(std::none_of(c->notes.begin(), c->notes.end(), [](const Issue& n) { return n.message.find("compute buffers") != std::string::npos; }));
 }
 
 TEST_CASE("check-log: llama.cpp builds of 2025 (their class names, -ngl's blocks-first order, one cache before the SWA cache) and Metal's names",
@@ -609,7 +604,7 @@ TEST_CASE("check-log: llama.cpp builds of 2025 (their class names, -ngl's blocks
     CHECK(row(*c, "kv_buffer:2:Metal").logged == "18.00 MiB");
     CHECK(row(*c, "kv_buffer:2:Metal").same_text);
     CHECK(std::any_of(c->notes.begin(), c->notes.end(), [](const Issue& n) {
-      return n.message == "the log's compute buffers of MTL0, CPU are not modelled here (their graph is followed for llama, Qwen2, Qwen3 and Qwen3-MoE decoders on one GPU, whole or partly offloaded, not for this model, several devices or Metal)";
+      return n.message == "the log's compute buffers of MTL0, CPU are not modelled here (their graph is followed for llama, Qwen2, Qwen3 and Qwen3-MoE decoders on GPUs, whole or partly offloaded, not for this model or Metal)";
     }));
     CHECK(std::any_of(c->notes.begin(), c->notes.end(), [](const Issue& n) { return n.message.find("MTL0_Mapped model buffer maps") != std::string::npos; }));
   }
