@@ -108,6 +108,7 @@ struct Reader {
   bool llamacpp_2025 = false;              // a llama.cpp build of 2025 or before, by its lines
   bool compute_from_context = false;       // llama.cpp's compute buffer lines printed by llama_context (before sched_reserve)
   bool ggml_cpy = false;                   // "LLAMA_SET_ROWS=0, using old ggml_cpy() method": the cache written with ggml_cpy
+  bool init_from_model = false;            // compute lines from llama_init_from_model (early 2025, before llama_context)
   bool page_defaulted = false;             // SGLang changed a page_size of None (its default, not a flag)
   std::vector<double> free_mib;            // llama.cpp's "using device … - N MiB free", per device
   std::string command;                     // a llama.cpp program's command line quoted in the log
@@ -685,7 +686,8 @@ struct Reader {
     // "llama_context: graph splits = 329 (with bs=512), 53 (with bs=1)", or "graph splits = 2"
     // where both graphs split alike: the scheduler's splits of the ubatch's graph and one token's.
     if (const size_t at = l.find(" graph splits = "); at != std::string_view::npos &&
-                                                       (l.find("llama_context:") < at || l.find("sched_reserve:") < at)) {
+                                                       (l.find("llama_context:") < at || l.find("sched_reserve:") < at ||
+                                                        l.find("llama_init_from_model:") < at)) {
       const std::string_view rest = l.substr(at + 16);
       if (auto pp = leading_number(rest); pp && *pp >= 1 && *pp < 1e6) {
         figure("graph_splits", *pp, l);
@@ -703,8 +705,12 @@ struct Reader {
     // "sched_reserve:"): one figure per buffer, by name.
     if (const size_t at = l.find(" compute buffer size = "); at != std::string_view::npos) {
       size_t lc = l.find("llama_context:"), skip = 14;
-      if (lc == std::string_view::npos) lc = l.find("sched_reserve:");
-      else compute_from_context = true;
+      if (lc == std::string_view::npos && (lc = l.find("llama_init_from_model:")) != std::string_view::npos)
+        skip = 22, compute_from_context = init_from_model = true;
+      else if (lc == std::string_view::npos)
+        lc = l.find("sched_reserve:");
+      else
+        compute_from_context = true;
       if (lc == std::string_view::npos || lc > at) lc = at, skip = 0;
       const std::string_view name = skip ? trim(l.substr(lc + skip, at > lc + skip ? at - lc - skip : 0)) : std::string_view();
       if (auto v = leading_number(l.substr(at + 23)); v && !name.empty() && name.size() <= 32)
@@ -926,7 +932,10 @@ Result<EngineLog> parse_engine_log(std::string_view text) {
     i64 build = 0;
     if (r.log.version.size() > 1 && r.log.version[0] == 'b')
       if (auto v = leading_number(std::string_view(r.log.version).substr(1)); v && *v > 0 && *v < 1e7) build = static_cast<i64>(*v);
-    if (build > 0 && build <= 5505) r.set("lcg", "2025-05");
+    // llama_init_from_model's lines (before the llama_context class, spring 2025): the cache
+    // written with ggml_cpy into one stream for every sequence.
+    if (r.init_from_model && !r.has_setting("kvu")) r.set("kvu", "1");
+    if ((build > 0 && build <= 5505) || (build == 0 && r.init_from_model)) r.set("lcg", "2025-05");
     else if (build > 0 && build <= 5781) r.set("lcg", "2025-07");
     else if (r.ggml_cpy) r.set("lcg", "2025-07");  // a later build told to keep ggml_cpy
     else if (r.llamacpp_2025 || r.compute_from_context) r.set("lcg", "2025-08");

@@ -40,6 +40,9 @@
 //   llamacpp-b5398-qwen3-0.6b-rocm-nofa.log — TOSUKUi/blog, src/content/blog/evo-x2-ryzenai-max-395-gpu-setup.md
 //       (published 2025-05-16; its failure example): llama-cli -ngl 29 -hf unsloth/Qwen3-0.6B-GGUF:Q8_0 on a
 //       Ryzen AI Max+ 395 (ROCm, gfx1151), build 5398; the buffers printed before its first kernel failed
+//   llamacpp-ollama-r1-distill-llama-8b-np4-nofa.log — deipss/blog, docs/Solution/ollama 生成中断.md (added
+//       2025-06-26): an Ollama runner's journal (DeepSeek-R1-Distill-Llama-8B Q4_K_M on a GTX 1080, --ctx-size
+//       8192 --parallel 4, flash attention off), its llama_init_from_model lines
 //   llamacpp-b5050-gemma-3-1b-jetson.log — tqm-dev/meta-jetson-llama-cpp, README ("Run llama.cpp on yocto
 //       linux for Jetson Nano (4GB)", llama-cli --n-gpu-layers 99, build 5050)
 //   llamacpp-2025-08-gpt-oss-120b-metal.log — an LM Studio server log of 2025-08-12 (gpt-oss-120b MXFP4, M4 Max)
@@ -1205,6 +1208,24 @@ TEST_CASE("check-log: compute buffers without flash attention, and a partial off
     INFO(join(c.issues()));
     REQUIRE(c.ok());
     for (const char* key : {"compute_buffer:ROCm0", "compute_buffer:ROCm_Host"}) {
+      INFO(key);
+      CHECK(row(*c, key).same_text);
+    }
+  }
+  // llamacpp-ollama-r1-distill-llama-8b-np4-nofa.log, an Ollama runner of spring 2025 (its
+  // llama_init_from_model lines: one cache stream for its 4 slots, the cache written by ggml_cpy),
+  // DeepSeek-R1-Distill-Llama-8B (Llama 3.1 8B's shape), n_ctx 8192:
+  //   llama_init_from_model:      CUDA0 compute buffer size =   560.00 MiB
+  //   llama_init_from_model:  CUDA_Host compute buffer size =    24.01 MiB
+  //   llama_init_from_model: graph splits = 2
+  {
+    const EngineLog log = parsed("llamacpp-ollama-r1-distill-llama-8b-np4-nofa.log");
+    for (const auto& [k, v] : std::vector<std::pair<std::string, std::string>>{{"kvu", "1"}, {"lcg", "2025-05"}, {"np", "4"}})
+      CHECK(std::count(log.settings.begin(), log.settings.end(), std::pair<std::string, std::string>{k, v}) == 1);
+    auto c = check_log(log, preset("llama-3.1-8b").config, Workload{});
+    INFO(join(c.issues()));
+    REQUIRE(c.ok());
+    for (const char* key : {"compute_buffer:CUDA0", "compute_buffer:CUDA_Host", "kv_buffer:0:CUDA0", "graph_splits", "graph_splits_tg"}) {
       INFO(key);
       CHECK(row(*c, key).same_text);
     }
