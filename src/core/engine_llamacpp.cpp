@@ -413,7 +413,10 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
         shape.v_cell_bytes = cache.v_bytes / (cache.cells * cache.layers);
       }
     }
-    const auto compute = llamacpp_graph_compute(shape);
+    // Without the layers only a full offload's host buffer is known (the inputs copied to the
+    // GPU); with layers on the CPU the host computes them.
+    const bool host_known = shape.layers || b.offloaded == n_layer_all + 1;
+    const auto compute = host_known ? llamacpp_graph_compute(shape) : std::optional<LlamaCppCompute>(LlamaCppCompute{});
     if (!compute) return memory_overflow();
     b.host_compute_bytes = compute->host_bytes;
     if (shape.layers) {

@@ -83,6 +83,22 @@ const LogCheckRow& row(const LogCheck& c, std::string_view key) {
   return c.rows.front();
 }
 
+// Each setting read from the log once, with this value.
+void check_settings(const EngineLog& log, const std::vector<std::pair<std::string, std::string>>& expected) {
+  for (const auto& kv : expected) {
+    INFO(kv.first << " " << kv.second);
+    CHECK(std::count(log.settings.begin(), log.settings.end(), kv) == 1);
+  }
+}
+
+// Each row's figure printed as the log printed it.
+void check_same(const LogCheck& c, const std::vector<std::string>& keys) {
+  for (const std::string& key : keys) {
+    INFO(key);
+    CHECK(row(c, key).same_text);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("check-log: a vLLM 0.19 start-up, its settings and every figure", "[calibration][checklog]") {
@@ -440,9 +456,7 @@ TEST_CASE("check-log: llama.cpp on two GPUs, each device's buffers", "[calibrati
   // Its llama_kv_cache_unified lines and -ngl's blocks-first order date it to 2025: before PR
   // #23861, every caller (llama-cli here, which keeps n_outputs_max anyway) reserved the whole
   // ubatch's outputs.
-  for (const auto& [k, v] : std::vector<std::pair<std::string, std::string>>{
-           {"lco", "blocks-first"}, {"lcc", "library"}, {"seq", "16384"}, {"ts", "9862,31518"}})
-    CHECK(std::count(log.settings.begin(), log.settings.end(), std::pair<std::string, std::string>{k, v}) == 1);
+  check_settings(log, {{"lco", "blocks-first"}, {"lcc", "library"}, {"seq", "16384"}, {"ts", "9862,31518"}});
   CHECK(log.experts_on_cpu);
   CHECK(log.unread.empty());
   Workload w;
@@ -454,10 +468,7 @@ TEST_CASE("check-log: llama.cpp on two GPUs, each device's buffers", "[calibrati
   //   llama_context:  CUDA_Host  output buffer size =     0.58 MiB
   //   llama_kv_cache_unified:      CUDA0 KV buffer size =   384.00 MiB
   //   llama_kv_cache_unified:      CUDA1 KV buffer size =  1152.00 MiB
-  for (const char* key : {"model_buffer:CUDA0", "model_buffer:CUDA1", "output_buffer_bytes", "kv_buffer:0:CUDA0", "kv_buffer:0:CUDA1"}) {
-    INFO(key);
-    CHECK(row(*c, key).same_text);
-  }
+  check_same(*c, {"model_buffer:CUDA0", "model_buffer:CUDA1", "output_buffer_bytes", "kv_buffer:0:CUDA0", "kv_buffer:0:CUDA1"});
   CHECK(row(*c, "model_buffer:CUDA1").logged == "648.66 MiB");
   // Without flash attention a layer's scores (16,384 × 512 × 32 × 4, 1 GiB) set each device's
   // compute buffer; the experts' ops, offloaded from the CPU to the first GPU with copies of their
@@ -466,10 +477,7 @@ TEST_CASE("check-log: llama.cpp on two GPUs, each device's buffers", "[calibrati
   //   llama_context:      CUDA1 compute buffer size =  1080.00 MiB
   // and the host's inputs (4 MiB of embeddings, the f32 mask 16,384 × 512):
   //   llama_context:  CUDA_Host compute buffer size =    36.01 MiB
-  for (const char* key : {"compute_buffer:CUDA0", "compute_buffer:CUDA1", "compute_buffer:CUDA_Host"}) {
-    INFO(key);
-    CHECK(row(*c, key).same_text);
-  }
+  check_same(*c, {"compute_buffer:CUDA0", "compute_buffer:CUDA1", "compute_buffer:CUDA_Host"});
   CHECK(row(*c, "compute_buffer:CUDA_Host").logged == "36.01 MiB");
   CHECK(std::none_of(c->notes.begin(), c->notes.end(), [](const Issue& n) { return n.message.find("compute buffers") != std::string::npos; }));
 }
@@ -505,10 +513,7 @@ TEST_CASE("check-log: llama.cpp builds of 2025 (their class names, -ngl's blocks
     CHECK(row(*c, "model_buffer:CUDA0").logged == model);
     CHECK(row(*c, "kv_buffer:0:CUDA0").logged == cuda_kv);
     CHECK(row(*c, "kv_buffer:0:CPU").logged == cpu_kv);
-    for (const char* key : {"model_buffer:CUDA0", "kv_buffer:0:CUDA0", "kv_buffer:0:CPU", "output_buffer_bytes", "kv_line_0"}) {
-      INFO(key);
-      CHECK(row(*c, key).same_text);
-    }
+    check_same(*c, {"model_buffer:CUDA0", "kv_buffer:0:CUDA0", "kv_buffer:0:CPU", "output_buffer_bytes", "kv_line_0"});
     // The output layer on the CPU: its logits in the CPU's buffer ("CPU  output buffer size = 0.58 MiB").
     CHECK(std::find(c->lines.begin(), c->lines.end(), "llama_context:        CPU  output buffer size =     0.58 MiB") != c->lines.end());
     CHECK(std::find(c->lines.begin(), c->lines.end(), "load_tensors: offloading output layer to GPU") == c->lines.end());
@@ -541,9 +546,7 @@ TEST_CASE("check-log: llama.cpp builds of 2025 (their class names, -ngl's blocks
   {
     const EngineLog log = parsed("llamacpp-b5050-gemma-3-1b-jetson.log");
     CHECK(log.version == "b5050");
-    for (const auto& [k, v] : std::vector<std::pair<std::string, std::string>>{
-             {"kvt", "fp16"}, {"swaf", "1"}, {"lco", "blocks-first"}, {"lcc", "library"}, {"seq", "4096"}, {"flash", "0"}})
-      CHECK(std::count(log.settings.begin(), log.settings.end(), std::pair<std::string, std::string>{k, v}) == 1);
+    check_settings(log, {{"kvt", "fp16"}, {"swaf", "1"}, {"lco", "blocks-first"}, {"lcc", "library"}, {"seq", "4096"}, {"flash", "0"}});
     Workload g;
     g.weights = WeightFormat::Q4_K_M;
     auto c = check_log(log, preset("gemma-3-1b").config, g);
@@ -619,17 +622,13 @@ TEST_CASE("check-log: llama.cpp builds of 2025 (their class names, -ngl's blocks
   // --n-cpu-moe's pattern takes the experts' biases to the CPU too (24 × 3 × 32 × 2,880 f32).
   {
     const EngineLog log = parsed("llamacpp-b6699-gpt-oss-20b-ncmoe.log");
-    for (const auto& [k, v] : std::vector<std::pair<std::string, std::string>>{{"ncmoe", "99"}, {"seq", "131072"}, {"lco", "blocks-first"}})
-      CHECK(std::count(log.settings.begin(), log.settings.end(), std::pair<std::string, std::string>{k, v}) == 1);
+    check_settings(log, {{"ncmoe", "99"}, {"seq", "131072"}, {"lco", "blocks-first"}});
     Workload m;
     m.weights = WeightFormat::Mxfp4Moe;
     auto c = check_log(log, preset("gpt-oss-20b").config, m);
     INFO(join(c.issues()));
     REQUIRE(c.ok());
-    for (const char* key : {"kv_buffer:1:CUDA0", "kv_buffer:2:CUDA0", "output_buffer_bytes", "kv_line_0", "kv_line_1", "kv_line_2", "kv_line_3"}) {
-      INFO(key);
-      CHECK(row(*c, key).same_text);
-    }
+    check_same(*c, {"kv_buffer:1:CUDA0", "kv_buffer:2:CUDA0", "output_buffer_bytes", "kv_line_0", "kv_line_1", "kv_line_2", "kv_line_3"});
     // MISS, CUDA0's model buffer: 1242.01 MiB where the build printed 1242.03 (−0.02 MiB,
     // 0.002%): not traced (about 128 B for each of its 170-odd tensors, the CUDA buffer's
     // alignment, would make it).
@@ -645,17 +644,13 @@ TEST_CASE("check-log: llama.cpp builds of 2025 (their class names, -ngl's blocks
   // Every layer on the CPU: -ngl 0, and the mapped span is every tensor (1.59 GiB, print_info's file size).
   {
     const EngineLog log = parsed("llamacpp-b7445-gemma-2-2b-cpu.log");
-    for (const auto& [k, v] : std::vector<std::pair<std::string, std::string>>{{"ngl", "0"}, {"np", "4"}, {"kvu", "1"}, {"lco", "blocks-first"}})
-      CHECK(std::count(log.settings.begin(), log.settings.end(), std::pair<std::string, std::string>{k, v}) == 1);
+    check_settings(log, {{"ngl", "0"}, {"np", "4"}, {"kvu", "1"}, {"lco", "blocks-first"}});
     Workload cpu;
     cpu.weights = WeightFormat::Q4_K_M;
     auto c = check_log(log, preset("gemma-2-2b").config, cpu);
     INFO(join(c.issues()));
     REQUIRE(c.ok());
-    for (const char* key : {"model_buffer:CPU_Mapped", "output_buffer_bytes", "kv_buffer:1:CPU", "kv_buffer:2:CPU", "kv_line_1", "kv_line_3"}) {
-      INFO(key);
-      CHECK(row(*c, key).same_text);
-    }
+    check_same(*c, {"model_buffer:CPU_Mapped", "output_buffer_bytes", "kv_buffer:1:CPU", "kv_buffer:2:CPU", "kv_line_1", "kv_line_3"});
     CHECK(row(*c, "model_buffer:CPU_Mapped").logged == "1623.67 MiB");
     CHECK(row(*c, "output_buffer_bytes").logged == "3.91 MiB");  // 4 slots × 256,000 × 4 B
     // Its exit table (llama_memory_breakdown_print, whole MiB):
@@ -1090,8 +1085,7 @@ TEST_CASE("check-log: llama.cpp's compute buffers, a dense decoder's graph throu
   // A layer sets the device's buffer (the head would be 304.00): the f32 mask's copy (64 MiB) is
   // freed once cast to f16 (32 MiB), and the layers' tensors fragment the space the copy left.
   const EngineLog coder = parsed("llamacpp-ollama-qwen2.5-coder-7b-32k.log");
-  for (const auto& [k, v] : std::vector<std::pair<std::string, std::string>>{{"lcc", "library"}, {"lcg", "2025-08"}})
-    CHECK(std::count(coder.settings.begin(), coder.settings.end(), std::pair<std::string, std::string>{k, v}) == 1);
+  check_settings(coder, {{"lcc", "library"}, {"lcg", "2025-08"}});
   Workload w;
   w.weights = WeightFormat::Q4_K_M;
   auto c = check_log(coder, preset("qwen2.5-7b").config, w);  // Qwen2.5-Coder-7B has Qwen2.5-7B's shape
@@ -1108,8 +1102,7 @@ TEST_CASE("check-log: llama.cpp's compute buffers, a dense decoder's graph throu
   //   llama_context:      CUDA0 compute buffer size =   306.75 MiB
   //   llama_context:  CUDA_Host compute buffer size =    74.01 MiB
   const EngineLog b5505 = parsed("llamacpp-b5505-qwen3-14b-q8kv.log");
-  for (const auto& [k, v] : std::vector<std::pair<std::string, std::string>>{{"lcc", "library"}, {"lcg", "2025-05"}, {"kvt", "q8_0"}})
-    CHECK(std::count(b5505.settings.begin(), b5505.settings.end(), std::pair<std::string, std::string>{k, v}) == 1);
+  check_settings(b5505, {{"lcc", "library"}, {"lcg", "2025-05"}, {"kvt", "q8_0"}});
   Workload q8;
   q8.weights = WeightFormat::Q8_0;
   auto d = check_log(b5505, import_file("calibration/configs/qwen3-14b.json"), q8);
@@ -1190,10 +1183,7 @@ TEST_CASE("check-log: compute buffers without flash attention, and a partial off
     auto c = check_log(log, import_file("calibration/configs/qwen3-4b.json"), Workload{});
     INFO(join(c.issues()));
     REQUIRE(c.ok());
-    for (const char* key : {"compute_buffer:CUDA0", "compute_buffer:CUDA_Host", "kv_buffer:0:CUDA0"}) {
-      INFO(key);
-      CHECK(row(*c, key).same_text);
-    }
+    check_same(*c, {"compute_buffer:CUDA0", "compute_buffer:CUDA_Host", "kv_buffer:0:CUDA0"});
   }
   // llamacpp-b5398-qwen3-0.6b-rocm-nofa.log (llama-cli build 5398 on ROCm, Qwen3-0.6B Q8_0, n_ctx 4096):
   //   llama_context:      ROCm0 compute buffer size =   298.75 MiB
@@ -1207,10 +1197,7 @@ TEST_CASE("check-log: compute buffers without flash attention, and a partial off
     auto c = check_log(log, import_file("calibration/configs/qwen3-0.6b.json"), w);
     INFO(join(c.issues()));
     REQUIRE(c.ok());
-    for (const char* key : {"compute_buffer:ROCm0", "compute_buffer:ROCm_Host"}) {
-      INFO(key);
-      CHECK(row(*c, key).same_text);
-    }
+    check_same(*c, {"compute_buffer:ROCm0", "compute_buffer:ROCm_Host"});
   }
   // llamacpp-ollama-r1-distill-llama-8b-np4-nofa.log, an Ollama runner of spring 2025 (its
   // llama_init_from_model lines: one cache stream for its 4 slots, the cache written by ggml_cpy),
@@ -1220,15 +1207,11 @@ TEST_CASE("check-log: compute buffers without flash attention, and a partial off
   //   llama_init_from_model: graph splits = 2
   {
     const EngineLog log = parsed("llamacpp-ollama-r1-distill-llama-8b-np4-nofa.log");
-    for (const auto& [k, v] : std::vector<std::pair<std::string, std::string>>{{"kvu", "1"}, {"lcg", "2025-05"}, {"np", "4"}})
-      CHECK(std::count(log.settings.begin(), log.settings.end(), std::pair<std::string, std::string>{k, v}) == 1);
+    check_settings(log, {{"kvu", "1"}, {"lcg", "2025-05"}, {"np", "4"}});
     auto c = check_log(log, preset("llama-3.1-8b").config, Workload{});
     INFO(join(c.issues()));
     REQUIRE(c.ok());
-    for (const char* key : {"compute_buffer:CUDA0", "compute_buffer:CUDA_Host", "kv_buffer:0:CUDA0", "graph_splits", "graph_splits_tg"}) {
-      INFO(key);
-      CHECK(row(*c, key).same_text);
-    }
+    check_same(*c, {"compute_buffer:CUDA0", "compute_buffer:CUDA_Host", "kv_buffer:0:CUDA0", "graph_splits", "graph_splits_tg"});
   }
   // A partial offload: llamacpp-2025-07-qwen3-8b-ngl19.log and -ngl11.log (DeepSeek-R1-0528-Qwen3-8B
   // Q8_0, n_ctx 131072, flash attention off, "LLAMA_SET_ROWS=0, using old ggml_cpy() method"):
@@ -1251,10 +1234,7 @@ TEST_CASE("check-log: compute buffers without flash attention, and a partial off
     // The scheduler's splits too: "graph splits = 225 (with bs=512), 37 (with bs=1)" (329 and 53
     // with -ngl 11); one token's graph keeps the CPU's layers on the CPU (no op offload under 32
     // rows) and pins each layer's norm to its device.
-    for (const char* key : {"compute_buffer:CUDA0", "compute_buffer:CUDA_Host", "graph_splits", "graph_splits_tg"}) {
-      INFO(key);
-      CHECK(row(*c, key).same_text);
-    }
+    check_same(*c, {"compute_buffer:CUDA0", "compute_buffer:CUDA_Host", "graph_splits", "graph_splits_tg"});
     // The graph of a build that wrote the cache with set_rows would add the cache's row indices
     // to the host's inputs: V's one per element (512 × 1,024 int64, 4 MiB), K's one per token.
     Workload rows = c->workload;
@@ -1270,8 +1250,7 @@ TEST_CASE("check-log: a MoE decoder's compute buffers from the reserved graph, b
   //   llama_context:      CUDA0 compute buffer size =   300.75 MiB
   //   llama_context:  CUDA_Host compute buffer size =   132.01 MiB
   const EngineLog log = parsed("llamacpp-b7342-qwen3-coder-30b-a3b.log");
-  for (const auto& [k, v] : std::vector<std::pair<std::string, std::string>>{{"lcc", "library"}, {"lcg", "2025-08"}})
-    CHECK(std::count(log.settings.begin(), log.settings.end(), std::pair<std::string, std::string>{k, v}) == 1);
+  check_settings(log, {{"lcc", "library"}, {"lcg", "2025-08"}});
   Workload w;
   w.weights = WeightFormat::Q8_0;
   auto c = check_log(log, preset("qwen3-30b-a3b").config, w);  // Qwen3-Coder-30B-A3B has Qwen3-30B-A3B's shape

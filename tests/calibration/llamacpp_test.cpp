@@ -27,6 +27,20 @@ std::vector<std::string> lines(const ModelConfig& c, std::initializer_list<std::
 
 }  // namespace
 
+namespace {
+
+// The reserved graph's shape for a model on one GPU, every layer there (engine_llamacpp_graph.cpp).
+LlamaCppGraphShape graph_shape(const ModelConfig& c, i64 tokens, i64 n_kv, i64 outputs, LlamaCppGraph g) {
+  LlamaCppGraphShape s;
+  s.d_model = c.d_model, s.n_heads = c.n_heads, s.n_kv_heads = c.n_kv_heads, s.head_dim = c.head_dim, s.d_ff = c.d_ff;
+  s.n_layer = c.n_layers, s.vocab = c.vocab, s.tokens = tokens, s.n_kv = n_kv, s.outputs = outputs;
+  s.qk_norm = c.norm_qk, s.qkv_bias = c.bias_qkv, s.graph = g;
+  if (c.is_moe()) s.n_expert = c.moe.num_experts, s.n_expert_used = c.moe.top_k, s.expert_ffn = c.moe.expert_ffn;
+  return s;
+}
+
+}  // namespace
+
 TEST_CASE("llama.cpp: gpt-oss-20b's SWA cache holds n_swa + n_ubatch cells, padded to 256", "[calibration][llamacpp]") {
   // A gpt-oss-20b run with -c 131072 -fa on, one slot (a public copy of an ik_llama.cpp issue's log, build 6699):
   //   llama_kv_cache_iswa: creating non-SWA KV cache, size = 131072 cells
@@ -491,13 +505,7 @@ TEST_CASE("llama.cpp: a dense decoder's compute buffers through ggml's graph all
   // here but the few-KiB inputs is a multiple of 256 bytes, so its alignment does not move the MiB
   // figures.
   auto mib = [](i64 b) { return static_cast<double>(b) / 1048576.0; };
-  auto shape = [](const ModelConfig& c, i64 tokens, i64 n_kv, LlamaCppGraph g) {
-    LlamaCppGraphShape s;
-    s.d_model = c.d_model, s.n_heads = c.n_heads, s.n_kv_heads = c.n_kv_heads, s.head_dim = c.head_dim, s.d_ff = c.d_ff;
-    s.n_layer = c.n_layers, s.vocab = c.vocab, s.tokens = tokens, s.n_kv = n_kv, s.outputs = tokens;
-    s.qk_norm = c.norm_qk, s.qkv_bias = c.bias_qkv, s.graph = g;
-    return s;
-  };
+  auto shape = [](const ModelConfig& c, i64 tokens, i64 n_kv, LlamaCppGraph g) { return graph_shape(c, tokens, n_kv, tokens, g); };
   // ikawrakow/ik_llama.cpp discussion "Vulkan support" (ikawrakow, 2025-07-01), mainline build 5781
   // (ba3ef86c5) on an RTX 4080 through Vulkan: Llama 3.1 8B Instruct Q4_0, n_ctx 16384, n_ubatch
   // 1024, flash_attn 1:
@@ -525,14 +533,7 @@ TEST_CASE("llama.cpp: a dense decoder's compute buffers through ggml's graph all
 TEST_CASE("llama.cpp: a MoE decoder's compute buffer through build_moe_ffn", "[calibration][llamacpp]") {
   auto mib = [](i64 b) { return static_cast<double>(b) / 1048576.0; };
   const ModelConfig& c = preset("qwen3-30b-a3b").config;
-  auto shape = [&](i64 tokens, i64 n_kv, i64 outputs, LlamaCppGraph g) {
-    LlamaCppGraphShape s;
-    s.d_model = c.d_model, s.n_heads = c.n_heads, s.n_kv_heads = c.n_kv_heads, s.head_dim = c.head_dim, s.d_ff = c.d_ff;
-    s.n_layer = c.n_layers, s.vocab = c.vocab, s.tokens = tokens, s.n_kv = n_kv, s.outputs = outputs;
-    s.qk_norm = c.norm_qk, s.qkv_bias = c.bias_qkv, s.graph = g;
-    s.n_expert = c.moe.num_experts, s.n_expert_used = c.moe.top_k, s.expert_ffn = c.moe.expert_ffn;
-    return s;
-  };
+  auto shape = [&](i64 tokens, i64 n_kv, i64 outputs, LlamaCppGraph g) { return graph_shape(c, tokens, n_kv, outputs, g); };
   // Build 7342, Qwen3-Coder-30B-A3B (Qwen3-30B-A3B's shape), n_ctx 65536, n_ubatch 512, every
   // token an output (before PR #23861), the f32 mask cast before the first attention (the quoted
   // log: tests/fuzz/corpus/engine_log/llamacpp-b7342-qwen3-coder-30b-a3b.log):
