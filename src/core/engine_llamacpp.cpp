@@ -206,6 +206,30 @@ i64 LlamaCppBuffers::gpu_cache_bytes() const {
   return sum;
 }
 
+namespace {
+
+// A layer tensor's stored bytes in its slot of the reserved graph's weights (by role; norms by name).
+void record_weight(LlamaCppLayerWeights& lw, const Tensor& t, i64 bytes) {
+  auto has = [&](std::string_view part) { return t.name.find(part) != std::string::npos; };
+  i64* slot = nullptr;
+  switch (t.role) {
+    case Role::AttnQ: slot = &lw.wq; break;
+    case Role::AttnK: slot = &lw.wk; break;
+    case Role::AttnV: slot = &lw.wv; break;
+    case Role::AttnO: slot = &lw.wo; break;
+    case Role::FfnGate: slot = t.routed ? &lw.gate_exps : &lw.gate; break;
+    case Role::FfnUp: slot = t.routed ? &lw.up_exps : &lw.up; break;
+    case Role::FfnDown: slot = t.routed ? &lw.down_exps : &lw.down; break;
+    case Role::Router: slot = &lw.router; break;
+    case Role::Bias: slot = t.of == Role::AttnQ ? &lw.bq : t.of == Role::AttnK ? &lw.bk : t.of == Role::AttnV ? &lw.bv : nullptr; break;
+    case Role::Norm: slot = has("q_norm") ? &lw.q_norm : has("k_norm") ? &lw.k_norm : has("post_attention") ? &lw.ffn_norm : &lw.attn_norm; break;
+    default: break;
+  }
+  if (slot) *slot += bytes;
+}
+
+}  // namespace
+
 Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& inv, const LlamaCppMemory& m,
                                          const Workload& w, const Gpu& gpu, const FileWeights* file) {
   if (w.tp > 1)
@@ -262,9 +286,20 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
     (d >= 0 ? dev_bytes[static_cast<size_t>(d)] : cpu_bytes) += Checked(bytes);
     b.cpu_span |= d < 0 && bytes > 0;
   };
+  // Each tensor's bytes as the reserved graph's weights too (the compute buffers below).
+  std::vector<LlamaCppLayerWeights> layer_weights(static_cast<size_t>(n_layer_all));
+  i64 token_embd = 0, output_weight = 0, output_norm = 0;
   for (const Tensor& t : inv.global) {
     auto bytes = bytes_of(t, -1);
     if (!bytes) return memory_overflow();
+    if (t.role == Role::Embed) {
+      token_embd = *bytes;
+      if (c.tie_embeddings) output_weight = *bytes;  // token_embd duplicated as the output tensor
+    } else if (t.role == Role::LmHead) {
+      output_weight = *bytes;
+    } else if (t.role == Role::Norm) {
+      output_norm = *bytes;
+    }
     // The token embedding is the input layer (always the CPU); the position table too; the rest
     // of the globals (final norm, head) is the output layer.
     const bool input = t.role == Role::Embed || t.role == Role::PosEmbed || t.role == Role::EmbedProj || t.role == Role::LayerEmbed;
@@ -281,6 +316,7 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
       for (const Tensor& t : k.tensors) {
         auto bytes = bytes_of(t, il);
         if (!bytes) return memory_overflow();
+        if (il >= 0 && il < n_layer_all) record_weight(layer_weights[static_cast<size_t>(il)], t, *bytes);
         // --n-cpu-moe N: "blk\.(0…N−1)\.ffn_(up|down|gate)_exps" buffers override to the CPU.
         const bool expert_on_cpu = t.routed && il < w.n_cpu_moe;
         place(expert_on_cpu ? -1 : device_of(il), *bytes);
@@ -367,45 +403,8 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
       shape.layer_device = b.layer_device;
       shape.output_device = static_cast<int>(out_dev);
       shape.experts_cpu_count = std::min(w.n_cpu_moe, n_layer_all);
-      shape.layer_weights.resize(static_cast<size_t>(n_layer_all));
-      auto has = [](const Tensor& t, std::string_view part) { return t.name.find(part) != std::string::npos; };
-      for (const LayerKind& k : inv.kinds)
-        for (const i64 il : k.layers)
-          for (const Tensor& t : k.tensors) {
-            auto bytes = bytes_of(t, il);
-            if (!bytes) return memory_overflow();
-            if (il < 0 || il >= n_layer_all) continue;
-            LlamaCppLayerWeights& lw = shape.layer_weights[static_cast<size_t>(il)];
-            i64* slot = nullptr;
-            switch (t.role) {
-              case Role::AttnQ: slot = &lw.wq; break;
-              case Role::AttnK: slot = &lw.wk; break;
-              case Role::AttnV: slot = &lw.wv; break;
-              case Role::AttnO: slot = &lw.wo; break;
-              case Role::FfnGate: slot = t.routed ? &lw.gate_exps : &lw.gate; break;
-              case Role::FfnUp: slot = t.routed ? &lw.up_exps : &lw.up; break;
-              case Role::FfnDown: slot = t.routed ? &lw.down_exps : &lw.down; break;
-              case Role::Router: slot = &lw.router; break;
-              case Role::Bias: slot = t.of == Role::AttnQ ? &lw.bq : t.of == Role::AttnK ? &lw.bk : t.of == Role::AttnV ? &lw.bv : nullptr; break;
-              case Role::Norm:
-                slot = has(t, "q_norm") ? &lw.q_norm : has(t, "k_norm") ? &lw.k_norm : has(t, "post_attention") ? &lw.ffn_norm : &lw.attn_norm;
-                break;
-              default: break;
-            }
-            if (slot) *slot += *bytes;
-          }
-      for (const Tensor& t : inv.global) {
-        auto bytes = bytes_of(t, -1);
-        if (!bytes) return memory_overflow();
-        if (t.role == Role::Embed) {
-          shape.token_embd = *bytes;
-          if (c.tie_embeddings) shape.output = *bytes;  // token_embd duplicated as the output tensor
-        } else if (t.role == Role::LmHead) {
-          shape.output = *bytes;
-        } else if (t.role == Role::Norm) {
-          shape.output_norm = *bytes;
-        }
-      }
+      shape.layer_weights = std::move(layer_weights);
+      shape.token_embd = token_embd, shape.output = output_weight, shape.output_norm = output_norm;
       // The cache's bytes per cell of a layer, K and V (their types).
       const LlamaCppCache& cache = m.caches.front();
       if (cache.cells > 0 && cache.layers > 0) {

@@ -125,14 +125,11 @@ struct LlamaCppGraphShape {
   bool flash = true;   // flash attention: the mask's type, and V's index input (n_tokens, or n_tokens × n_embd_v_gqa transposed)
   bool layers = true;  // the layers and the head followed; else the host's buffer alone
   LlamaCppGraph graph = LlamaCppGraph::F16Mask;
-  // Where the tensors are: layers [gpu_first, gpu_first + gpu_count) on the GPU (gpu_count −1:
-  // every layer), the rest on the CPU; the output layer's device; token_embd on the CPU. Or, with
-  // several GPUs, each layer's device (layer_device, −1 the CPU) and the output layer's.
-  i64 gpu_first = 0, gpu_count = -1;
-  bool output_gpu = true;
+  // Where the tensors are: each layer's device (−1 the CPU; empty: every layer on device 0), the
+  // output layer's; token_embd on the CPU.
   int n_devices = 1;
-  std::vector<int> layer_device;  // empty: gpu_first / gpu_count on device 0
-  int output_device = 0;          // with layer_device: −1 the CPU
+  std::vector<int> layer_device;
+  int output_device = 0;
   std::vector<LlamaCppLayerWeights> layer_weights;  // per layer; empty: all zero (every layer on the GPU needs none)
   i64 experts_cpu_first = 0, experts_cpu_count = 0;  // layers whose routed experts stay on the CPU (--n-cpu-moe N: [0, N))
   bool ffn_cpu_all = false;  // in those layers every FFN tensor (ffn_norm, the router too), as -ot "blk\.N\.ffn.*=CPU" keeps them

@@ -142,20 +142,16 @@ std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& 
   if (!k_cache_bytes.ok() || !v_cache_bytes.ok() || k_cache_bytes.value() > (i64{1} << 50) || v_cache_bytes.value() > (i64{1} << 50))
     return std::nullopt;
   if (!s.layer_weights.empty() && static_cast<i64>(s.layer_weights.size()) != s.n_layer) return std::nullopt;
-  const i64 gpu_end = s.gpu_count < 0 ? s.n_layer : s.gpu_first + s.gpu_count;
   if (s.n_devices < 1 || s.n_devices > 64 || (!s.layer_device.empty() && static_cast<i64>(s.layer_device.size()) != s.n_layer))
     return std::nullopt;
   const int kCpu = s.n_devices;
   auto on = [&](int d) { return d >= 0 && d < s.n_devices ? d : kCpu; };
-  auto dev = [&](i64 il) {
-    if (!s.layer_device.empty()) return on(s.layer_device[static_cast<size_t>(il)]);
-    return il >= s.gpu_first && il < gpu_end ? 0 : kCpu;
-  };
+  auto dev = [&](i64 il) { return s.layer_device.empty() ? 0 : on(s.layer_device[static_cast<size_t>(il)]); };
   const LlamaCppLayerWeights none;
   auto lw = [&](i64 il) -> const LlamaCppLayerWeights& {
     return s.layer_weights.empty() ? none : s.layer_weights[static_cast<size_t>(il)];
   };
-  const int out_dev = !s.layer_device.empty() ? on(s.output_device) : s.output_gpu ? 0 : kCpu;
+  const int out_dev = on(s.output_device);
   // ref: llama_context::graph_get_cb: full_offload = n_gpu_layers > n_layer.
   bool all_on_gpus = out_dev != kCpu;
   for (i64 il = 0; il < s.n_layer; ++il) all_on_gpus &= dev(il) != kCpu;
