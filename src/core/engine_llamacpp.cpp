@@ -217,11 +217,34 @@ void record_weight(LlamaCppLayerWeights& lw, const Tensor& t, i64 bytes) {
     case Role::AttnK: slot = &lw.wk; break;
     case Role::AttnV: slot = &lw.wv; break;
     case Role::AttnO: slot = &lw.wo; break;
+    case Role::AttnSink: slot = &lw.sinks; break;
     case Role::FfnGate: slot = t.routed ? &lw.gate_exps : &lw.gate; break;
     case Role::FfnUp: slot = t.routed ? &lw.up_exps : &lw.up; break;
     case Role::FfnDown: slot = t.routed ? &lw.down_exps : &lw.down; break;
     case Role::Router: slot = &lw.router; break;
-    case Role::Bias: slot = t.of == Role::AttnQ ? &lw.bq : t.of == Role::AttnK ? &lw.bk : t.of == Role::AttnV ? &lw.bv : nullptr; break;
+    case Role::FfnGateUp:
+    case Role::Bias:
+      // A checkpoint's fused gate_up (gpt-oss's experts) is two GGUF tensors, gate and up, of half
+      // its bytes each; so is its bias.
+      if (t.role == Role::FfnGateUp || t.of == Role::FfnGateUp) {
+        const bool bias = t.role == Role::Bias;
+        i64& gate = t.routed ? (bias ? lw.gate_exps_b : lw.gate_exps) : lw.gate;
+        i64& up = t.routed ? (bias ? lw.up_exps_b : lw.up_exps) : lw.up;
+        gate += bytes / 2, up += bytes - bytes / 2;
+        return;
+      }
+      switch (t.of) {
+        case Role::AttnQ: slot = &lw.bq; break;
+        case Role::AttnK: slot = &lw.bk; break;
+        case Role::AttnV: slot = &lw.bv; break;
+        case Role::AttnO: slot = &lw.bo; break;
+        case Role::Router: slot = &lw.router_b; break;
+        case Role::FfnGate: slot = t.routed ? &lw.gate_exps_b : nullptr; break;
+        case Role::FfnUp: slot = t.routed ? &lw.up_exps_b : nullptr; break;
+        case Role::FfnDown: slot = t.routed ? &lw.down_exps_b : nullptr; break;
+        default: break;
+      }
+      break;
     case Role::Norm: slot = has("q_norm") ? &lw.q_norm : has("k_norm") ? &lw.k_norm : has("post_attention") ? &lw.ffn_norm : &lw.attn_norm; break;
     default: break;
   }
@@ -352,16 +375,20 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
   // The compute buffers. ref: llama_context::llama_context: graph_reserve(n_tokens =
   // min(n_ctx, n_ubatch), n_seqs, n_outputs = n_tokens) on the full-size cache, then per backend
   // ggml_backend_sched_get_buffer_size, printed where above 1 byte (GPUs first, the CPU last).
-  // Followed for llm_build_llama (Mixtral's too) / qwen2 / qwen3 / qwen3moe graphs on one stream, every layer on
+  // Followed for llm_build_llama (Mixtral's too) / qwen2 / qwen3 / qwen3moe / openai_moe_iswa graphs on one stream, every layer on
   // a discrete GPU: the host holds the inputs (token ids, the build's embeddings input, positions,
   // the cache's row indices, the KQ mask n_kv × GGML_PAD(n_tokens, GGML_KQ_MASK_PAD) of older
   // builds, output ids) and the token embeddings ggml_get_rows makes on the CPU (token_embd stays
   // there); n_tokens a multiple of 64 keeps the pad out. Every layer is followed through ggml's
   // scheduler and allocator (engine_llamacpp_graph.cpp), MoE layers and eager attention too, on
   // every device, whole or partial offload (not -ngl 0: a build without a GPU looks the same).
+  // gpt-oss (llm_build_openai_moe_iswa) on its iswa cache: the full and SWA caches' inputs, each
+  // layer reading its own.
+  const bool gpt_oss = c.family == Family::GptOss && m.iswa && m.caches.size() == 2 &&
+                       m.layer_cache.size() == static_cast<size_t>(n_layer_all);
   const bool graph = (c.family == Family::Llama || c.family == Family::Mistral || c.family == Family::Qwen2 ||
-                      c.family == Family::Qwen3 || c.family == Family::Qwen3Moe || c.family == Family::Mixtral) &&
-                     !c.mla.enabled && !m.recurrent && !m.dsa && !m.iswa && m.n_stream == 1 && m.caches.size() == 1 &&
+                      c.family == Family::Qwen3 || c.family == Family::Qwen3Moe || c.family == Family::Mixtral || gpt_oss) &&
+                     !c.mla.enabled && !m.recurrent && !m.dsa && (gpt_oss || (!m.iswa && m.caches.size() == 1)) && m.n_stream == 1 &&
                      c.vision.kind == VisionKind::None && !metal && b.offloaded > 0;
   const i64 n = std::min(m.n_ctx, m.n_ubatch);
   b.compute_tokens = n;
@@ -388,12 +415,20 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
     // A MoE decoder is followed where every layer is routed as build_moe_ffn's softmax path with
     // the weights renormalized (qwen3moe passes norm_w = true whatever norm_topk_prob says; so
     // does llama's MoE branch, Mixtral) and no shared expert, router or expert bias.
+    // gpt-oss's: biased router and experts, SOFTMAX_WEIGHT gating (moe_oai).
     const MoeConfig& e = c.moe;
-    const bool moe_followed = c.is_moe() && e.first_dense == 0 && e.freq == 1 && e.dense_layers.empty() && e.shared_ffn == 0 &&
-                              !e.router_bias && !e.router_correction_bias && !e.expert_bias && !e.scale_input;
+    const bool moe_layout = c.is_moe() && e.first_dense == 0 && e.freq == 1 && e.dense_layers.empty() && e.shared_ffn == 0 &&
+                            !e.router_correction_bias && !e.scale_input;
+    const bool moe_followed = moe_layout && (gpt_oss ? e.router_bias && e.expert_bias : !e.router_bias && !e.expert_bias);
     if (c.is_moe()) shape.n_expert = e.num_experts, shape.n_expert_used = e.top_k, shape.expert_ffn = e.expert_ffn;
-    shape.layers = (!c.is_moe() || moe_followed) && !c.bias_o &&
-                   !c.bias_ffn && !c.attn_sinks && !c.attn_out_gate && c.norm_pre && !c.norm_sandwich && !c.norm_qk_full &&
+    shape.moe_oai = gpt_oss;
+    shape.o_bias = gpt_oss && c.bias_o, shape.sinks = gpt_oss && c.attn_sinks;
+    if (gpt_oss) {
+      shape.n_kv_swa = m.caches[1].cells;
+      for (const int ci : m.layer_cache) shape.layer_swa.push_back(ci == 1);
+    }
+    shape.layers = (!c.is_moe() || moe_followed) && (!c.bias_o || gpt_oss) && (!c.attn_sinks || gpt_oss) &&
+                   !c.bias_ffn && !c.attn_out_gate && c.norm_pre && !c.norm_sandwich && !c.norm_qk_full &&
                    !c.parallel_block && c.norm_final;
     if (shape.layers) {
       // Where each tensor is, and (for those on the CPU, whose ops the scheduler offloads with a
@@ -414,7 +449,7 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
     }
     // Without the layers only a full offload's host buffer is known (the inputs copied to the
     // GPU); with layers on the CPU the host computes them.
-    const bool host_known = shape.layers || b.offloaded == n_layer_all + 1;
+    const bool host_known = shape.layers || (b.offloaded == n_layer_all + 1 && !gpt_oss);
     const auto compute = host_known ? llamacpp_graph_compute(shape) : std::optional<LlamaCppCompute>(LlamaCppCompute{});
     if (!compute) return memory_overflow();
     b.host_compute_bytes = compute->host_bytes;
@@ -428,7 +463,7 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
       one.tokens = 1, one.outputs = 1;
       const auto tg = llamacpp_graph_compute(one);
       if (!tg) return memory_overflow();
-      b.splits_pp = compute->splits, b.splits_tg = tg->splits;
+      b.splits_pp = compute->splits, b.splits_tg = tg->splits, b.graph_nodes = compute->nodes;
     } else if (w.flash_attention && w.n_cpu_moe == 0 && b.offloaded == n_layer_all + 1) {
       // A split over several devices, or a MoE decoder other than the above (shared experts,
       // dense layers, biases), is not followed: the output

@@ -5,10 +5,10 @@
 // llama_kv_cache_iswa (the SWA cache's cells), llama_kv_cache and llama_memory_recurrent (tensor
 // sizes and their log lines), llama_model_base::load_tensors (layers over devices) and
 // llama_context::output_reserve, and the compute buffers of the reserved graph through ggml's
-// scheduler and allocator (engine_llamacpp_graph.cpp: for llama / qwen2 / qwen3 / qwen3moe graphs
-// every device's, whole or partial offload; else the host's inputs and, with flash attention, the
-// output device's head where no layer can pass it). Not modelled: SWA / recurrent / MLA graphs,
-// Metal's graph, --split-mode row.
+// scheduler and allocator (engine_llamacpp_graph.cpp: for llama / qwen2 / qwen3 / qwen3moe /
+// openai_moe_iswa graphs every device's, whole or partial offload; else the host's inputs and,
+// with flash attention, the output device's head where no layer can pass it). Not modelled:
+// Gemma's SWA graphs, recurrent / MLA graphs, Metal's graph, --split-mode row.
 #pragma once
 #include <optional>
 #include <string>
@@ -100,28 +100,39 @@ struct LlamaCppBuffers {
   i64 compute_of(const LlamaCppDevice& d) const { return compute_layers ? d.compute_bytes : d.output ? output_compute_bytes : 0; }
   bool compute_on(const LlamaCppDevice& d) const { return compute_of(d) > 0; }
   int splits_pp = 0, splits_tg = 0;  // "graph splits": the scheduler's splits of the ubatch's graph and of one token's, where the layers are followed
+  int graph_nodes = 0;          // the ubatch graph's nodes, views included (not printed: exact for some builds' graphs only)
   i64 host_compute_bytes = 0;   // token ids, positions, output ids (int32), token embeddings n × n_embd f32, each KQ mask
   i64 gpu_model_bytes() const;  // over the devices
   i64 gpu_cache_bytes() const;
 };
 // The worst-case graph of a decoder over its devices (llm_build_llama, qwen2,
-// qwen3, qwen3moe; engine_llamacpp_graph.cpp): its shape, and the two compute buffers ggml's graph
+// qwen3, qwen3moe, openai_moe_iswa; engine_llamacpp_graph.cpp): its shape, and the two compute buffers ggml's graph
 // allocator sizes for it. Empty where a size would pass 2^50 bytes.
 // One layer's weights as stored, in bytes (those on the CPU are copied to the GPU where the
 // scheduler offloads their ops); zero where the layer has none.
 struct LlamaCppLayerWeights {
-  i64 attn_norm = 0, wq = 0, wk = 0, wv = 0, bq = 0, bk = 0, bv = 0, q_norm = 0, k_norm = 0, wo = 0;
-  i64 ffn_norm = 0, gate = 0, up = 0, down = 0, router = 0, gate_exps = 0, up_exps = 0, down_exps = 0;
+  i64 attn_norm = 0, wq = 0, wk = 0, wv = 0, bq = 0, bk = 0, bv = 0, q_norm = 0, k_norm = 0, wo = 0, bo = 0, sinks = 0;
+  i64 ffn_norm = 0, gate = 0, up = 0, down = 0, router = 0, router_b = 0, gate_exps = 0, up_exps = 0, down_exps = 0;
+  i64 gate_exps_b = 0, up_exps_b = 0, down_exps_b = 0;  // gpt-oss's experts' biases (ggml_add_id)
 };
 struct LlamaCppGraphShape {
   i64 d_model = 0, n_heads = 0, n_kv_heads = 0, head_dim = 0, d_ff = 0, n_layer = 0, vocab = 0;
   i64 tokens = 0;   // n_tokens of the reserved ubatch: min(n_ctx, n_ubatch)
   i64 n_kv = 0;     // the cache's cells (the KQ mask's columns)
+  // An iswa cache (llama_kv_cache_iswa): the SWA cache's cells and which layers use it (empty:
+  // none); build_attn_inp_kv_iswa's second set of inputs (row indices, the SWA mask).
+  i64 n_kv_swa = 0;
+  std::vector<bool> layer_swa;
   i64 outputs = 0;  // n_outputs: the rows the last layer and the head keep
   bool qk_norm = false, qkv_bias = false;  // Qwen3's q/k RMSNorm, Qwen2's projection biases
+  bool o_bias = false, sinks = false;      // gpt-oss: the output projection's bias, a sink logit per head
   // A MoE FFN in every layer (build_moe_ffn: softmax router, top n_expert_used renormalized, no
   // shared expert); n_expert 0: the dense FFN of d_ff.
   i64 n_expert = 0, n_expert_used = 0, expert_ffn = 0;
+  // gpt-oss's build_moe_ffn (llm_build_openai_moe_iswa): the router's bias, SOFTMAX_WEIGHT gating
+  // (softmax over the chosen experts' logits, no renormalization), each expert matmul's bias
+  // (ggml_add_id), ggml_swiglu_oai.
+  bool moe_oai = false;
   bool flash = true;   // flash attention: the mask's type, and V's index input (n_tokens, or n_tokens × n_embd_v_gqa transposed)
   bool layers = true;  // the layers and the head followed; else the host's buffer alone
   LlamaCppGraph graph = LlamaCppGraph::F16Mask;
@@ -141,6 +152,7 @@ struct LlamaCppCompute {
   i64 device_bytes = 0;  // "CUDA0 compute buffer size"
   i64 host_bytes = 0;    // "CUDA_Host compute buffer size": the inputs and the token embeddings
   int splits = 0;        // "graph splits = N (with bs=n_tokens)": the scheduler's splits of that graph
+  int nodes = 0;         // the model graph's nodes (views included), before the scheduler's copies: "graph nodes = N"
 };
 std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& shape);
 

@@ -1,8 +1,10 @@
-// The worst-case graph llama.cpp reserves for a decoder (llm_build_llama, qwen2, qwen3, qwen3moe) and
-// the compute buffers ggml's allocator sizes for it (ggml_alloc.hpp). Followed from llama.cpp's
-// llama-graph.cpp (build_inp_embd, build_inp_pos, build_attn_inp_kv, build_inp_out_ids, build_norm,
-// build_qkv, build_attn and build_attn_mha (with and without flash attention), build_ffn with
-// LLM_FFN_SILU / LLM_FFN_PAR, build_moe_ffn), src/models/{llama,qwen2,qwen3,qwen3moe}.cpp,
+// The worst-case graph llama.cpp reserves for a decoder (llm_build_llama, qwen2, qwen3, qwen3moe,
+// openai_moe_iswa) and the compute buffers ggml's allocator sizes for it (ggml_alloc.hpp). Followed
+// from llama.cpp's llama-graph.cpp (build_inp_embd, build_inp_pos, build_attn_inp_kv and
+// build_attn_inp_kv_iswa, build_inp_out_ids, build_norm, build_qkv, build_attn and build_attn_mha
+// (with and without flash attention, with gpt-oss's sinks), build_ffn with LLM_FFN_SILU /
+// LLM_FFN_PAR, build_moe_ffn (softmax gating renormalized; gpt-oss's SOFTMAX_WEIGHT with biases
+// and swiglu_oai)), src/models/{llama,qwen2,qwen3,qwen3moe,openai-moe-iswa}.cpp,
 // llama-kv-cache.cpp (cpy_k, cpy_v, get_k, get_v), with every weight and cache tensor on its
 // layer's device, through ggml-backend.cpp's ggml_backend_sched_split_graph (ggml::schedule: the
 // token embeddings on the CPU, ops on CPU weights offloaded to the GPU with copies of those
@@ -88,27 +90,45 @@ struct Builder {
 // order is not followed), then the experts (DFS from the weighted down: the gate's mul_mat_id
 // before the up's, both sources of ggml_swiglu_split), then the views of each chosen expert's
 // rows ("order the views before the adds") and their sum.
+//
+// gpt-oss (moe_oai): the router's bias added to its logits (in place), SOFTMAX_WEIGHT gating (the
+// logits themselves ranked; the chosen ones' softmax, a new tensor as its source is a view, no
+// renormalization), each expert matmul followed by ggml_add_id of its bias (in place; an op of
+// n_expert_used · n_tokens rows, which the scheduler offloads where the bias is on the CPU), and
+// ggml_swiglu_oai.
 int moe_ffn(Builder& b, int cur, i64 rows, const LlamaCppGraphShape& s, const LlamaCppLayerWeights& lw, int dev, int experts_dev) {
   const i64 E = s.n_expert, k = s.n_expert_used, ff = s.expert_ffn, d = s.d_model;
   const int router = b.weight(lw.router, dev);
-  const int logits = b.op(rows * E * 4, {router, cur}, false, rows);  // mul_mat(ffn_gate_inp, cur): [n_expert, n_tokens]
-  const int probs = b.op(rows * E * 4, {logits}, true);      // ggml_soft_max (in place)
+  int probs = b.op(rows * E * 4, {router, cur}, false, rows);  // mul_mat(ffn_gate_inp, cur): [n_expert, n_tokens]
+  if (s.moe_oai)
+    probs = b.op(rows * E * 4, {probs, b.weight(lw.router_b, dev)}, true, rows);  // ggml_add(logits, ffn_gate_inp_b)
+  else
+    probs = b.op(rows * E * 4, {probs}, true);               // ggml_soft_max (in place)
   const int probs3 = b.view(probs);                          // reshape_3d(probs, 1, n_expert, n_tokens)
   const int argsort = b.op(rows * E * 4, {probs});           // ggml_argsort_top_k (PR #17365): argsort, i32 ...
   const int selected = b.view(argsort);                      // ... and the view of its first n_expert_used
   const int weights = b.op(rows * k * 4, {probs3, selected});  // get_rows: [1, n_expert_used, n_tokens]
   const int w2 = b.view(weights);                            // reshape_2d
-  const int sum = b.op(rows * 4, {w2});                      // sum_rows: [1, n_tokens]
-  const int clamped = b.op(rows * 4, {sum});                 // ggml_clamp (not an in-place op for the allocator)
-  const int norm = b.op(rows * k * 4, {w2, clamped}, true);  // ggml_div (its first source a view: a new tensor)
-  const int w3 = b.view(norm);                               // reshape_3d
+  int w3;
+  if (s.moe_oai) {
+    w3 = b.view(b.op(rows * k * 4, {w2}, true));             // ggml_soft_max, reshape_3d
+  } else {
+    const int sum = b.op(rows * 4, {w2});                    // sum_rows: [1, n_tokens]
+    const int clamped = b.op(rows * 4, {sum});               // ggml_clamp (not an in-place op for the allocator)
+    const int norm = b.op(rows * k * 4, {w2, clamped}, true);  // ggml_div (its first source a view: a new tensor)
+    w3 = b.view(norm);                                       // reshape_3d
+  }
   const int cur3 = b.view(cur);                              // reshape_3d(cur, n_embd, 1, n_tokens)
   const int gate_w = b.weight(lw.gate_exps, experts_dev), up_w = b.weight(lw.up_exps, experts_dev);
   const int down_w = b.weight(lw.down_exps, experts_dev);
-  const int gate = b.op(rows * k * ff * 4, {gate_w, cur3, selected}, false, rows);  // mul_mat_id: [n_ff_exp, n_expert_used, n_tokens]
-  const int up = b.op(rows * k * ff * 4, {up_w, cur3, selected}, false, rows);
-  const int act = b.op(rows * k * ff * 4, {gate, up});       // ggml_swiglu_split
-  const int down = b.op(rows * k * d * 4, {down_w, act, selected}, false, rows);  // [n_embd, n_expert_used, n_tokens]
+  // An expert matmul and (gpt-oss) its bias: ggml_add_id(x, bias, selected), batch = its rows.
+  auto biased = [&](int x, i64 bytes, i64 bias) {
+    return s.moe_oai ? b.op(bytes, {x, b.weight(bias, experts_dev), selected}, true, rows * k) : x;
+  };
+  const int gate = biased(b.op(rows * k * ff * 4, {gate_w, cur3, selected}, false, rows), rows * k * ff * 4, lw.gate_exps_b);  // mul_mat_id: [n_ff_exp, n_expert_used, n_tokens]
+  const int up = biased(b.op(rows * k * ff * 4, {up_w, cur3, selected}, false, rows), rows * k * ff * 4, lw.up_exps_b);
+  const int act = b.op(rows * k * ff * 4, {gate, up});       // ggml_swiglu_split, ggml_swiglu_oai
+  const int down = biased(b.op(rows * k * d * 4, {down_w, act, selected}, false, rows), rows * k * d * 4, lw.down_exps_b);  // [n_embd, n_expert_used, n_tokens]
   const int experts = b.op(rows * k * d * 4, {down, w3}, true);  // ggml_mul by the weights (in place)
   std::vector<int> views;
   for (i64 i = 0; i < k; ++i) views.push_back(b.view(experts));  // view_2d of expert i's rows
@@ -130,17 +150,20 @@ std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& 
   if (s.n_expert < 0 || s.n_expert_used < 0 || s.n_expert_used > s.n_expert || (s.n_expert > 0 && s.n_expert_used == 0) ||
       s.n_expert_used > 512)
     return std::nullopt;
-  for (const Checked m : {Checked(s.vocab), Checked(s.n_kv), Checked(s.d_ff), Checked(d), Checked(s.n_heads) * s.head_dim,
+  const bool iswa = !s.layer_swa.empty();
+  if (iswa && (static_cast<i64>(s.layer_swa.size()) != s.n_layer || s.n_kv_swa < 1)) return std::nullopt;
+  for (const Checked m : {Checked(s.vocab), Checked(s.n_kv), Checked(s.n_kv_swa), Checked(s.d_ff), Checked(d), Checked(s.n_heads) * s.head_dim,
                           Checked(s.n_expert), Checked(s.n_expert_used) * s.expert_ffn, Checked(s.n_expert_used) * d,
                           Checked(s.n_kv) * s.n_heads}) {
     const Checked bytes = Checked(std::max<i64>(n, 1)) * m * 4;
     if (!bytes.ok() || bytes.value() > (i64{1} << 50)) return std::nullopt;
   }
-  // A layer's cache: n_kv cells of n_embd_k_gqa (n_embd_v_gqa) elements of the cache's type.
-  const Checked k_cache_bytes = Checked(s.n_kv) * (s.k_cell_bytes > 0 ? s.k_cell_bytes : s.n_kv_heads * s.head_dim * 2);
-  const Checked v_cache_bytes = Checked(s.n_kv) * (s.v_cell_bytes > 0 ? s.v_cell_bytes : s.n_kv_heads * s.head_dim * 2);
-  if (!k_cache_bytes.ok() || !v_cache_bytes.ok() || k_cache_bytes.value() > (i64{1} << 50) || v_cache_bytes.value() > (i64{1} << 50))
-    return std::nullopt;
+  // A layer's cache: n_kv cells (of its cache: the SWA one's for an SWA layer) of n_embd_k_gqa
+  // (n_embd_v_gqa) elements of the cache's type.
+  const i64 k_cell = s.k_cell_bytes > 0 ? s.k_cell_bytes : s.n_kv_heads * s.head_dim * 2;
+  const i64 v_cell = s.v_cell_bytes > 0 ? s.v_cell_bytes : s.n_kv_heads * s.head_dim * 2;
+  for (const Checked m : {Checked(s.n_kv) * k_cell, Checked(s.n_kv) * v_cell, Checked(s.n_kv_swa) * k_cell, Checked(s.n_kv_swa) * v_cell})
+    if (!m.ok() || m.value() > (i64{1} << 50)) return std::nullopt;
   if (!s.layer_weights.empty() && static_cast<i64>(s.layer_weights.size()) != s.n_layer) return std::nullopt;
   if (s.n_devices < 1 || s.n_devices > 64 || (!s.layer_device.empty() && static_cast<i64>(s.layer_device.size()) != s.n_layer))
     return std::nullopt;
@@ -160,14 +183,31 @@ std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& 
   // Leafs, in the order the graph first meets them: the token ids (build_inp_embd), the embeddings
   // input beside them (PR #18898's ggml_build_forward_select keeps both in the graph), positions,
   // the cache's row indices (set_rows), the KQ mask [n_kv, n_tokens] (f32, or f16 under flash
-  // attention since PR #23764), the output ids (n_outputs int32).
+  // attention since PR #23764), for an iswa cache the same three for its SWA cache
+  // (build_attn_inp_kv_iswa), the output ids (n_outputs int32).
   const int tokens = b.input(n * 4);
   if (s.graph == LlamaCppGraph::F16Mask || s.graph == LlamaCppGraph::EmbdInput) b.input(n * d * 4);
   const int pos = b.input(n * 4);
-  // V's indices: one per token, or (V transposed in the cache, without flash attention) one per element.
-  const int k_idxs = set_rows ? b.input(n * 8) : -1;
-  const int v_idxs = set_rows ? b.input(n * 8 * (s.flash ? 1 : s.n_kv_heads * s.head_dim)) : -1;
-  int mask = b.input(s.n_kv * n * (f16_mask ? 2 : 4));
+  // One cache's inputs: K's row indices (one per token), V's (one per token, or, V transposed in
+  // the cache without flash attention, one per element), its mask; and its mask's f16 cast
+  // (ggml_cast, made with the inputs, met at the first layer reading it).
+  struct CacheInputs {
+    int k_idxs = -1, v_idxs = -1, mask = -1;
+    i64 n_kv = 0;
+    bool cast = false;
+  };
+  auto cache_inputs = [&](i64 n_kv) {
+    CacheInputs c;
+    c.n_kv = n_kv;
+    if (set_rows) {
+      c.k_idxs = b.input(n * 8);
+      c.v_idxs = b.input(n * 8 * (s.flash ? 1 : s.n_kv_heads * s.head_dim));
+    }
+    c.mask = b.input(n_kv * n * (f16_mask ? 2 : 4));
+    return c;
+  };
+  CacheInputs base = cache_inputs(s.n_kv);
+  CacheInputs swa = iswa ? cache_inputs(s.n_kv_swa) : CacheInputs{};
   const int out_ids = b.input(no * 4);
   // The token embeddings: ggml_get_rows from token_embd, which stays on the CPU (the input layer;
   // get_rows is never offloaded).
@@ -178,7 +218,7 @@ std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& 
   if (!s.layers) {
     // The host's buffer alone: the inputs as the first GPU split copies them, in order of first use.
     const int gpu_w = b.weight(0, 0);
-    for (const int x : {embd, pos, k_idxs, v_idxs, mask, out_ids})
+    for (const int x : {embd, pos, base.k_idxs, base.v_idxs, base.mask, swa.k_idxs, swa.v_idxs, swa.mask, out_ids})
       if (x >= 0) b.op(0, {gpu_w, x});
     const ggml::Graph copy = ggml::schedule(b.g, kCpu + 1);
     auto sizes = ggml::reserve(copy, alignment);
@@ -187,7 +227,6 @@ std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& 
     r.host_bytes = (*sizes)[static_cast<size_t>(kCpu)];
     return r;
   }
-  bool mask_cast = false;
   int inp = embd;
   for (i64 il = 0; il < s.n_layer; ++il) {
     const bool last = il == s.n_layer - 1;
@@ -205,7 +244,7 @@ std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& 
     int cur = norm(inp, n, d, w.attn_norm, dv);
     // Q, K, V (build_qkv: mul_mat, Qwen2's bias add in place, reshape_3d), Qwen3's q/k norms on
     // the reshaped views (a view is never reused in place: a new tensor), rope (in place where its
-    // input is the graph's own). build_attn expands q_cur, v_cur, k_cur, then stores K and V.
+    // input is the graph's own).
     auto proj = [&](i64 bytes, i64 wb, i64 bias) {
       int t = b.op(bytes, {b.weight(wb, dv), cur}, false, n);
       if (s.qkv_bias) t = b.op(bytes, {t, b.weight(bias, dv)}, true, n);
@@ -217,13 +256,20 @@ std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& 
       b.at(r).rope = true;
       return r;
     };
+    // build_attn expands q_cur, v_cur, k_cur (build_attn_inp_kv's path; the iswa path, gpt-oss's,
+    // q_cur, k_cur, v_cur), then stores K and V.
     const int q = normed_roped(proj(q_bytes, w.wq, w.bq), q_bytes, s.n_heads, w.q_norm);
-    const int v = proj(kv_bytes, w.wv, w.bv);
-    const int k = normed_roped(proj(kv_bytes, w.wk, w.bk), kv_bytes, s.n_kv_heads, w.k_norm);
+    int k = -1, v = -1;
+    if (iswa) k = normed_roped(proj(kv_bytes, w.wk, w.bk), kv_bytes, s.n_kv_heads, w.k_norm);
+    v = proj(kv_bytes, w.wv, w.bv);
+    if (!iswa) k = normed_roped(proj(kv_bytes, w.wk, w.bk), kv_bytes, s.n_kv_heads, w.k_norm);
+    // The layer's cache: the SWA cache's for an SWA layer of an iswa cache.
+    CacheInputs& ci = iswa && s.layer_swa[static_cast<size_t>(il)] ? swa : base;
+    const i64 n_kv = ci.n_kv;
     // cpy_k / cpy_v: set_rows(cache, reshape_2d(cur), idxs), or (before PR #14959) ggml_cpy(cur,
     // view_1d(cache)); either result is a view of the cache.
-    const int k_cache = b.cache(k_cache_bytes.value(), dv), v_cache = b.cache(v_cache_bytes.value(), dv);
-    for (const auto& [x, cache, idxs] : {std::tuple{k, k_cache, k_idxs}, std::tuple{v, v_cache, v_idxs}}) {
+    const int k_cache = b.cache(n_kv * k_cell, dv), v_cache = b.cache(n_kv * v_cell, dv);
+    for (const auto& [x, cache, idxs] : {std::tuple{k, k_cache, ci.k_idxs}, std::tuple{v, v_cache, ci.v_idxs}}) {
       if (set_rows) {
         b.write(cache, {cache, b.view(x), idxs});
       } else {
@@ -232,24 +278,29 @@ std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& 
     }
     // build_attn_mha: q viewed per stream and permuted; K and V views of the cache, permuted;
     // with flash attention, before PR #23764 the f32 mask cast to f16 (ggml_cast, met first here)
-    // and flash_attn_ext's result [head_dim, n_head, n_tokens] f32, reshaped; the output projection.
+    // and flash_attn_ext's result [head_dim, n_head, n_tokens] f32 (gpt-oss's sinks its fifth
+    // source, ggml_flash_attn_ext_add_sinks), reshaped; the output projection and (gpt-oss) its
+    // bias, in place.
     const int qp = b.view(b.view(q));
     const int kp = b.view(b.view(k_cache));
     const int vp = b.view(b.view(v_cache));
+    const int sinks = s.sinks ? b.weight(w.sinks, dv) : -1;
     if (s.flash) {
-      if (cast && !mask_cast) mask = b.op(s.n_kv * n * 2, {mask}), mask_cast = true;
-      const int fa = b.op(q_bytes, {qp, kp, vp, mask});
+      if (cast && !ci.cast) ci.mask = b.op(n_kv * n * 2, {ci.mask}), ci.cast = true;
+      const int fa = b.op(q_bytes, {qp, kp, vp, ci.mask, sinks});
       cur = b.op(n * d * 4, {b.weight(w.wo, dv), b.view(fa)}, false, n);
     } else {
       // Without flash attention: kq = mul_mat(k, q), [n_kv, n_tokens, n_head] f32; soft_max_ext
-      // with the f32 mask (in place); kqv = mul_mat(v, kq) with V transposed in the cache,
-      // [head_dim, n_tokens, n_head]; permuted, then ggml_cont_2d to [head_dim · n_head, n_tokens].
-      const int kq = b.op(s.n_kv * n * s.n_heads * 4, {kp, qp});
-      const int sm = b.op(s.n_kv * n * s.n_heads * 4, {kq, mask}, true);
+      // with the f32 mask (in place; gpt-oss's sinks its third source, ggml_soft_max_add_sinks);
+      // kqv = mul_mat(v, kq) with V transposed in the cache, [head_dim, n_tokens, n_head];
+      // permuted, then ggml_cont_2d to [head_dim · n_head, n_tokens].
+      const int kq = b.op(n_kv * n * s.n_heads * 4, {kp, qp});
+      const int sm = b.op(n_kv * n * s.n_heads * 4, {kq, ci.mask, sinks}, true);
       const int kqv = b.op(q_bytes, {vp, sm});
       const int merged = b.op(q_bytes, {b.view(kqv)});
       cur = b.op(n * d * 4, {b.weight(w.wo, dv), merged}, false, n);
     }
+    if (s.o_bias) cur = b.op(n * d * 4, {cur, b.weight(w.bo, dv)}, true, n);
     // The last layer keeps the outputs' rows (get_rows by inp_out_ids) of both inputs of the add.
     i64 rows = n;
     int sa = inp_sa;
@@ -288,6 +339,7 @@ std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& 
   out.device_bytes = out.devices.front();
   out.host_bytes = (*sizes)[static_cast<size_t>(kCpu)];
   out.splits = copy.splits;
+  out.nodes = static_cast<int>(b.g.nodes.size());
   return out;
 }
 

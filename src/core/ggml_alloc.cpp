@@ -1,6 +1,7 @@
 #include "ggml_alloc.hpp"
 
 #include <algorithm>
+#include <iterator>
 
 namespace llmsize::core::ggml {
 
@@ -195,7 +196,7 @@ Graph schedule(const Graph& model, int n_backends, i64 min_batch) {
       splits.push_back({nb, k, k, {}});
       cur = nb;
     }
-    for (int j = 0; j < 4; ++j) {
+    for (size_t j = 0; j < std::size(g.tensors[static_cast<size_t>(i)].src); ++j) {
       const int s = g.tensors[static_cast<size_t>(i)].src[j];
       if (s < 0 || be[static_cast<size_t>(s)] == cur || supported(s, cur)) continue;
       int& c = copy[static_cast<size_t>(s)][static_cast<size_t>(cur)];

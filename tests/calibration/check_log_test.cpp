@@ -610,7 +610,7 @@ TEST_CASE("check-log: llama.cpp builds of 2025 (their class names, -ngl's blocks
     CHECK(row(*c, "kv_buffer:2:Metal").logged == "18.00 MiB");
     CHECK(row(*c, "kv_buffer:2:Metal").same_text);
     CHECK(std::any_of(c->notes.begin(), c->notes.end(), [](const Issue& n) {
-      return n.message == "the log's compute buffers of MTL0, CPU are not modelled here (their graph is followed for llama, Qwen2, Qwen3 and Qwen3-MoE decoders on GPUs, whole or partly offloaded, not for this model or Metal)";
+      return n.message == "the log's compute buffers of MTL0, CPU are not modelled here (their graph is followed for llama, Qwen2, Qwen3, Qwen3-MoE and gpt-oss decoders on GPUs, whole or partly offloaded, not for this model or Metal)";
     }));
     CHECK(std::any_of(c->notes.begin(), c->notes.end(), [](const Issue& n) { return n.message.find("MTL0_Mapped model buffer maps") != std::string::npos; }));
   }
@@ -620,6 +620,12 @@ TEST_CASE("check-log: llama.cpp builds of 2025 (their class names, -ngl's blocks
   //   ~/llamacpp/llama.cpp/build-cuda/bin/llama-server -m gpt-oss-20b-mxfp4.gguf -ngl 99 --n-cpu-moe 99 -c 131072 -fa on …
   //   load_tensors:        CUDA0 model buffer size =  1242.03 MiB
   // --n-cpu-moe's pattern takes the experts' biases to the CPU too (24 × 3 × 32 × 2,880 f32).
+  // Its compute buffers and splits, through llm_build_openai_moe_iswa's graph (the full cache's
+  // and the SWA cache's inputs, each expert matmul and bias add offloaded in a split of its own
+  // with a copy of its weight):
+  //   llama_context:      CUDA0 compute buffer size =   456.98 MiB
+  //   llama_context:  CUDA_Host compute buffer size =   263.15 MiB
+  //   llama_context: graph splits = 146 (with bs=512), 50 (with bs=1)
   {
     const EngineLog log = parsed("llamacpp-b6699-gpt-oss-20b-ncmoe.log");
     check_settings(log, {{"ncmoe", "99"}, {"seq", "131072"}, {"lco", "blocks-first"}});
@@ -628,7 +634,10 @@ TEST_CASE("check-log: llama.cpp builds of 2025 (their class names, -ngl's blocks
     auto c = check_log(log, preset("gpt-oss-20b").config, m);
     INFO(join(c.issues()));
     REQUIRE(c.ok());
-    check_same(*c, {"kv_buffer:1:CUDA0", "kv_buffer:2:CUDA0", "output_buffer_bytes", "kv_line_0", "kv_line_1", "kv_line_2", "kv_line_3"});
+    check_same(*c, {"kv_buffer:1:CUDA0", "kv_buffer:2:CUDA0", "output_buffer_bytes", "kv_line_0", "kv_line_1", "kv_line_2", "kv_line_3",
+                    "compute_buffer:CUDA0", "compute_buffer:CUDA_Host", "graph_splits", "graph_splits_tg"});
+    CHECK(row(*c, "compute_buffer:CUDA0").logged == "456.98 MiB");
+    CHECK(row(*c, "graph_splits").logged == "146");
     // MISS, CUDA0's model buffer: 1242.01 MiB where the build printed 1242.03 (−0.02 MiB,
     // 0.002%): not traced (about 128 B for each of its 170-odd tensors, the CUDA buffer's
     // alignment, would make it).
