@@ -209,7 +209,7 @@ i64 LlamaCppBuffers::gpu_cache_bytes() const {
 namespace {
 
 // A layer tensor's stored bytes in its slot of the reserved graph's weights (by role; norms by name).
-void record_weight(LlamaCppLayerWeights& lw, const Tensor& t, i64 bytes) {
+void record_weight(LlamaCppLayerWeights& lw, const Tensor& t, i64 bytes, bool sandwich) {
   auto has = [&](std::string_view part) { return t.name.find(part) != std::string::npos; };
   i64* slot = nullptr;
   switch (t.role) {
@@ -245,7 +245,13 @@ void record_weight(LlamaCppLayerWeights& lw, const Tensor& t, i64 bytes) {
         default: break;
       }
       break;
-    case Role::Norm: slot = has("q_norm") ? &lw.q_norm : has("k_norm") ? &lw.k_norm : has("post_attention") ? &lw.ffn_norm : &lw.attn_norm; break;
+    case Role::Norm:
+      // Gemma's four: input (attn_norm), post_attention (attn_post_norm), pre_feedforward
+      // (ffn_norm), post_feedforward (ffn_post_norm); elsewhere post_attention is the FFN's.
+      slot = has("q_norm") ? &lw.q_norm : has("k_norm") ? &lw.k_norm
+           : has("pre_feedforward") ? &lw.ffn_norm : has("post_feedforward") ? &lw.ffn_post_norm
+           : has("post_attention") ? (sandwich ? &lw.attn_post_norm : &lw.ffn_norm) : &lw.attn_norm;
+      break;
     default: break;
   }
   if (slot) *slot += bytes;
@@ -339,7 +345,7 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
       for (const Tensor& t : k.tensors) {
         auto bytes = bytes_of(t, il);
         if (!bytes) return memory_overflow();
-        if (il >= 0 && il < n_layer_all) record_weight(layer_weights[static_cast<size_t>(il)], t, *bytes);
+        if (il >= 0 && il < n_layer_all) record_weight(layer_weights[static_cast<size_t>(il)], t, *bytes, c.norm_sandwich);
         // --n-cpu-moe N: "blk\.(0…N−1)\.ffn_(up|down|gate)_exps" buffers override to the CPU.
         const bool expert_on_cpu = t.routed && il < w.n_cpu_moe;
         place(expert_on_cpu ? -1 : device_of(il), *bytes);

@@ -112,6 +112,7 @@ struct LlamaCppBuffers {
 // scheduler offloads their ops); zero where the layer has none.
 struct LlamaCppLayerWeights {
   i64 attn_norm = 0, wq = 0, wk = 0, wv = 0, bq = 0, bk = 0, bv = 0, q_norm = 0, k_norm = 0, wo = 0, bo = 0, sinks = 0;
+  i64 attn_post_norm = 0, ffn_post_norm = 0;  // Gemma's norms after the attention and after the FFN
   i64 ffn_norm = 0, gate = 0, up = 0, down = 0, router = 0, router_b = 0, gate_exps = 0, up_exps = 0, down_exps = 0;
   i64 gate_exps_b = 0, up_exps_b = 0, down_exps_b = 0;  // gpt-oss's experts' biases (ggml_add_id)
 };
@@ -126,6 +127,10 @@ struct LlamaCppGraphShape {
   i64 outputs = 0;  // n_outputs: the rows the last layer and the head keep
   bool qk_norm = false, qkv_bias = false;  // Qwen3's q/k RMSNorm, Qwen2's projection biases
   bool o_bias = false, sinks = false;      // gpt-oss: the output projection's bias, a sink logit per head
+  // Gemma (llm_build_gemma2_iswa, llm_build_gemma3_iswa): the embeddings scaled by sqrt(n_embd),
+  // Q scaled after rope, a norm after the attention and after the FFN; Gemma 2's soft-capping of
+  // the attention scores (eager attention) and of the logits.
+  bool embd_scale = false, q_scale = false, post_norms = false, attn_softcap = false, final_softcap = false;
   // A MoE FFN in every layer (build_moe_ffn: softmax router, top n_expert_used renormalized, no
   // shared expert); n_expert 0: the dense FFN of d_ff.
   i64 n_expert = 0, n_expert_used = 0, expert_ffn = 0;
@@ -137,7 +142,8 @@ struct LlamaCppGraphShape {
   bool layers = true;  // the layers and the head followed; else the host's buffer alone
   LlamaCppGraph graph = LlamaCppGraph::F16Mask;
   // Where the tensors are: each layer's device (−1 the CPU; empty: every layer on device 0), the
-  // output layer's; token_embd on the CPU.
+  // output layer's; token_embd on the CPU. No devices: a build without a GPU backend, the CPU the
+  // scheduler's one backend (every tensor and op there).
   int n_devices = 1;
   std::vector<int> layer_device;
   int output_device = 0;

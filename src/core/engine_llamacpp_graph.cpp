@@ -165,11 +165,11 @@ std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& 
   for (const Checked m : {Checked(s.n_kv) * k_cell, Checked(s.n_kv) * v_cell, Checked(s.n_kv_swa) * k_cell, Checked(s.n_kv_swa) * v_cell})
     if (!m.ok() || m.value() > (i64{1} << 50)) return std::nullopt;
   if (!s.layer_weights.empty() && static_cast<i64>(s.layer_weights.size()) != s.n_layer) return std::nullopt;
-  if (s.n_devices < 1 || s.n_devices > 64 || (!s.layer_device.empty() && static_cast<i64>(s.layer_device.size()) != s.n_layer))
+  if (s.n_devices < 0 || s.n_devices > 64 || (!s.layer_device.empty() && static_cast<i64>(s.layer_device.size()) != s.n_layer))
     return std::nullopt;
   const int kCpu = s.n_devices;
   auto on = [&](int d) { return d >= 0 && d < s.n_devices ? d : kCpu; };
-  auto dev = [&](i64 il) { return s.layer_device.empty() ? 0 : on(s.layer_device[static_cast<size_t>(il)]); };
+  auto dev = [&](i64 il) { return on(s.layer_device.empty() ? 0 : s.layer_device[static_cast<size_t>(il)]); };
   const LlamaCppLayerWeights none;
   auto lw = [&](i64 il) -> const LlamaCppLayerWeights& {
     return s.layer_weights.empty() ? none : s.layer_weights[static_cast<size_t>(il)];
@@ -211,11 +211,14 @@ std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& 
   const int out_ids = b.input(no * 4);
   // The token embeddings: ggml_get_rows from token_embd, which stays on the CPU (the input layer;
   // get_rows is never offloaded).
-  const int embd = b.op(n * d * 4, {b.weight(s.token_embd, kCpu), tokens});
+  int embd = b.op(n * d * 4, {b.weight(s.token_embd, kCpu), tokens});
+  // Gemma's ggml_scale of the embeddings by sqrt(n_embd) (in place).
+  if (s.embd_scale) embd = b.op(n * d * 4, {embd}, true);
   // ref: ggml_backend_cuda_buffer_type_get_alignment (128); the CPU's host buffer types, TENSOR_ALIGNMENT (32).
   std::vector<i64> alignment(static_cast<size_t>(s.n_devices), 128);
   alignment.push_back(32);
   if (!s.layers) {
+    if (s.n_devices == 0) return std::nullopt;  // no GPU: the CPU computes the layers, which are not followed
     // The host's buffer alone: the inputs as the first GPU split copies them, in order of first use.
     const int gpu_w = b.weight(0, 0);
     for (const int x : {embd, pos, base.k_idxs, base.v_idxs, base.mask, swa.k_idxs, swa.v_idxs, swa.mask, out_ids})
@@ -236,9 +239,10 @@ std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& 
     // build_norm: rms_norm, then mul by its weight (both in place where the input is the graph's
     // own). llama_context::graph_get_cb pins a layer's "norm" (the rms_norm) to the layer's device
     // where the ubatch has fewer than 32 tokens or every layer and the output are offloaded.
-    auto norm = [&](int x, i64 rows, i64 width, i64 weight_bytes, int device) {
+    // (Gemma's ffn_post_norm is built with il = −1: never pinned.)
+    auto norm = [&](int x, i64 rows, i64 width, i64 weight_bytes, int device, bool layer = true) {
       const int r = b.op(rows * width * 4, {x}, true);
-      if (pin_norms) b.at(r).pin = dv;
+      if (pin_norms && layer) b.at(r).pin = dv;
       return b.op(rows * width * 4, {r, b.weight(weight_bytes, device)}, true, rows);
     };
     int cur = norm(inp, n, d, w.attn_norm, dv);
@@ -258,7 +262,8 @@ std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& 
     };
     // build_attn expands q_cur, v_cur, k_cur (build_attn_inp_kv's path; the iswa path, gpt-oss's,
     // q_cur, k_cur, v_cur), then stores K and V.
-    const int q = normed_roped(proj(q_bytes, w.wq, w.bq), q_bytes, s.n_heads, w.q_norm);
+    int q = normed_roped(proj(q_bytes, w.wq, w.bq), q_bytes, s.n_heads, w.q_norm);
+    if (s.q_scale) q = b.op(q_bytes, {q}, true);  // Gemma's ggml_scale(Qcur, f_attention_scale)
     int k = -1, v = -1;
     if (iswa) k = normed_roped(proj(kv_bytes, w.wk, w.bk), kv_bytes, s.n_kv_heads, w.k_norm);
     v = proj(kv_bytes, w.wv, w.bv);
@@ -294,7 +299,10 @@ std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& 
       // with the f32 mask (in place; gpt-oss's sinks its third source, ggml_soft_max_add_sinks);
       // kqv = mul_mat(v, kq) with V transposed in the cache, [head_dim, n_tokens, n_head];
       // permuted, then ggml_cont_2d to [head_dim · n_head, n_tokens].
-      const int kq = b.op(n_kv * n * s.n_heads * 4, {kp, qp});
+      int kq = b.op(n_kv * n * s.n_heads * 4, {kp, qp});
+      // Gemma 2's attention soft-capping (eager attention only): scale, tanh, scale, in place.
+      if (s.attn_softcap)
+        for (int i = 0; i < 3; ++i) kq = b.op(n_kv * n * s.n_heads * 4, {kq}, true);
       const int sm = b.op(n_kv * n * s.n_heads * 4, {kq, ci.mask, sinks}, true);
       const int kqv = b.op(q_bytes, {vp, sm});
       const int merged = b.op(q_bytes, {b.view(kqv)});
@@ -309,6 +317,8 @@ std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& 
       sa = b.op(no * d * 4, {inp_sa, out_ids});
       rows = no;
     }
+    // Gemma's attn_post_norm on the attention's output before the residual add.
+    if (s.post_norms) cur = norm(cur, rows, d, w.attn_post_norm, dv);
     const int ffn_inp = b.op(rows * d * 4, {cur, sa}, true);
     const bool cpu_experts = il >= s.experts_cpu_first && il < s.experts_cpu_first + s.experts_cpu_count;
     const int ffn_dev = cpu_experts && s.ffn_cpu_all ? kCpu : dv;
@@ -323,20 +333,24 @@ std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& 
     } else {
       ffn_out = moe_ffn(b, cur, rows, s, w, ffn_dev, cpu_experts ? kCpu : dv);
     }
+    if (s.post_norms) ffn_out = norm(ffn_out, rows, d, w.ffn_post_norm, dv, false);
     inp = b.op(rows * d * 4, {ffn_out, ffn_inp}, true);  // the residual add
   }
   // The head: the final norm (t_embd, a graph output) and the logits (t_logits, an output).
   const int r = b.op(no * d * 4, {inp}, true);
   const int cur = b.op(no * d * 4, {r, b.weight(s.output_norm, out_dev)}, true, no);
   b.at(cur).output = true;
-  const int logits = b.op(no * s.vocab * 4, {b.weight(s.output, out_dev), cur}, false, no);
+  int logits = b.op(no * s.vocab * 4, {b.weight(s.output, out_dev), cur}, false, no);
+  // Gemma 2's final logit soft-capping: scale, tanh, scale, each in place.
+  if (s.final_softcap)
+    for (int i = 0; i < 3; ++i) logits = b.op(no * s.vocab * 4, {logits}, true);
   b.at(logits).output = true;
   const ggml::Graph copy = ggml::schedule(b.g, kCpu + 1);
   auto sizes = ggml::reserve(copy, alignment);
   if (!sizes) return std::nullopt;
   LlamaCppCompute out;
   out.devices.assign(sizes->begin(), sizes->begin() + s.n_devices);
-  out.device_bytes = out.devices.front();
+  out.device_bytes = out.devices.empty() ? 0 : out.devices.front();
   out.host_bytes = (*sizes)[static_cast<size_t>(kCpu)];
   out.splits = copy.splits;
   out.nodes = static_cast<int>(b.g.nodes.size());

@@ -287,8 +287,8 @@ std::optional<std::vector<i64>> reserve(const Graph& g, const std::vector<i64>& 
     s.allocated = false;
   };
 
-  // ref: ggml_gallocr_alloc_graph_impl.
-  for (const int l : g.leafs) allocate(l, g.tensors[static_cast<size_t>(l)].buffer);
+  // ref: ggml_gallocr_alloc_graph_impl: the inputs first, in the order the nodes first read
+  // them; then the leafs no node reads.
   for (const int n : g.nodes) {
     const Tensor& t = g.tensors[static_cast<size_t>(n)];
     if (is_view(n) && !t.op_none) ++st[static_cast<size_t>(t.view_src)].views;
@@ -299,6 +299,8 @@ std::optional<std::vector<i64>> reserve(const Graph& g, const std::vector<i64>& 
       if (g.tensors[static_cast<size_t>(s)].input) allocate(s, t.buffer);
     }
   }
+  for (const int l : g.leafs)
+    if (st[static_cast<size_t>(l)].children == 0) allocate(l, g.tensors[static_cast<size_t>(l)].buffer);
   for (const int n : g.nodes) {
     const Tensor& t = g.tensors[static_cast<size_t>(n)];
     for (const int p : t.src)

@@ -751,3 +751,29 @@ TEST_CASE("llama.cpp: gpt-oss's compute buffers through llm_build_openai_moe_isw
   bad.n_kv_swa = 0;
   CHECK_FALSE(llamacpp_graph_compute(bad).has_value());
 }
+
+TEST_CASE("llama.cpp: Gemma 2's graph on a build without a GPU backend", "[calibration][llamacpp]") {
+  // tests/fuzz/corpus/engine_log/llamacpp-b7445-gemma-2-2b-cpu.log: the Windows CPU build 7445,
+  // llama-server -np auto (4 unified slots), gemma-2-2b-it Q4_K_M, n_ctx 8192, n_ubatch 512:
+  //   llama_kv_cache_iswa: creating     SWA KV cache, size = 8192 cells
+  //   llama_context: Flash Attention was auto, set to enabled
+  //   llama_context:        CPU compute buffer size =   509.00 MiB
+  //   llama_context: graph nodes  = 948
+  //   llama_context: graph splits = 1
+  // llm_build_gemma2_iswa: the embeddings scaled, Q scaled after rope, the sandwich norms, GEGLU,
+  // the logits soft-capped (scale, tanh, scale in place); both caches 8,192 cells (4 slots × the
+  // 4,096 window + the ubatch pass n_ctx). One backend: every op on the CPU, one split. The head
+  // sets the buffer: 512 rows of 256,000 logits beside the final norm's output.
+  const ModelConfig& c = preset("gemma-2-2b").config;
+  LlamaCppGraphShape s = graph_shape(c, 512, 8192, 512, LlamaCppGraph::SetRows);
+  s.n_devices = 0;
+  s.n_kv_swa = 8192;
+  for (i64 il = 0; il < c.n_layers; ++il) s.layer_swa.push_back(il % 2 == 0);
+  s.embd_scale = s.q_scale = s.post_norms = s.attn_softcap = s.final_softcap = true;
+  const auto r = llamacpp_graph_compute(s);
+  REQUIRE(r);
+  CHECK(r->devices.empty());
+  CHECK(static_cast<double>(r->host_bytes) / 1048576.0 == Approx(509.00).margin(0.005));
+  CHECK(r->nodes == 948);
+  CHECK(r->splits == 1);
+}
