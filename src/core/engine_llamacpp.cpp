@@ -267,12 +267,17 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
   const std::string vendor = first ? first->vendor : gpu.vendor;
   const bool metal = vendor == "Apple";
   if (metal && w.pp > 1) return issue_row("pp", Str::eng_llamacpp_metal_pp);
+  // --device none (or a build without a GPU backend): one device, the CPU, whatever -ngl says.
+  const bool no_gpu = w.llamacpp_no_gpu;
+  if (no_gpu && w.pp > 1) return issue_row("pp", Str::eng_llamacpp_no_gpu_pp);
   LlamaCppBuffers b;
   const std::string backend = vendor == "AMD" ? "ROCm" : metal ? "Metal" : "CUDA";
   // ref: load_tensors: n_layer_all = the trunk and the nextn layers the GGUF keeps (the cache's layers).
   const i64 n_layer_all = static_cast<i64>(m.layer_bytes.size());
   b.n_layer = n_layer_all;
   b.ngl = w.n_gpu_layers < 0 ? n_layer_all + 1 : w.n_gpu_layers;
+  b.no_gpu = no_gpu;
+  const i64 ngl = no_gpu ? 0 : b.ngl;  // the layers a GPU holds
   // ref: load_tensors: the split points: each share summed in order, then divided by the sum,
   // in float; all zero (or none given) = by each device's free memory, equal on identical cards.
   const i64 n_dev = w.pp;
@@ -287,8 +292,8 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
   // ref: load_tensors: i_gpu_start = n_layer_all + 1 − ngl since PR #18148 (the output layer
   // first), n_layer − ngl before it; act_gpu_layers = min(ngl, n_layer + 1) in both.
   b.output_first = w.llamacpp_offload == LlamaCppOffload::OutputFirst;
-  const i64 i_gpu_start = std::max<i64>(n_layer_all + (b.output_first ? 1 : 0) - b.ngl, 0);
-  const i64 act = std::min(b.ngl, n_layer_all + 1);
+  const i64 i_gpu_start = std::max<i64>(n_layer_all + (b.output_first ? 1 : 0) - ngl, 0);
+  const i64 act = std::min(ngl, n_layer_all + 1);
   // The device of layer il (il = n_layer_all: the output layer), or -1 for the CPU.
   auto device_of = [&](i64 il) -> i64 {
     if (il < i_gpu_start || il - i_gpu_start >= act) return -1;
@@ -373,7 +378,7 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
   b.output_buffer = b.output_on_gpu && !metal ? backend + "_Host" : "CPU";
   // ref: llama_context::llama_context: the CPU backend computes in the first GPU's host buffer
   // type (pinned, for faster transfers), whatever layers that GPU holds.
-  b.host_buffer = metal ? "CPU" : backend + "_Host";
+  b.host_buffer = metal || no_gpu ? "CPU" : backend + "_Host";
   const Checked out_bytes = Checked(c.vocab) * m.n_seq * 4;
   if (!out_bytes.ok()) return memory_overflow();
   b.output_buffer_bytes = out_bytes.value();
@@ -381,21 +386,26 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
   // The compute buffers. ref: llama_context::llama_context: graph_reserve(n_tokens =
   // min(n_ctx, n_ubatch), n_seqs, n_outputs = n_tokens) on the full-size cache, then per backend
   // ggml_backend_sched_get_buffer_size, printed where above 1 byte (GPUs first, the CPU last).
-  // Followed for llm_build_llama (Mixtral's too) / qwen2 / qwen3 / qwen3moe / openai_moe_iswa graphs on one stream, every layer on
-  // a discrete GPU: the host holds the inputs (token ids, the build's embeddings input, positions,
-  // the cache's row indices, the KQ mask n_kv × GGML_PAD(n_tokens, GGML_KQ_MASK_PAD) of older
-  // builds, output ids) and the token embeddings ggml_get_rows makes on the CPU (token_embd stays
-  // there); n_tokens a multiple of 64 keeps the pad out. Every layer is followed through ggml's
-  // scheduler and allocator (engine_llamacpp_graph.cpp), MoE layers and eager attention too, on
-  // every device, whole or partial offload (not -ngl 0: a build without a GPU looks the same).
-  // gpt-oss (llm_build_openai_moe_iswa) on its iswa cache: the full and SWA caches' inputs, each
-  // layer reading its own.
-  const bool gpt_oss = c.family == Family::GptOss && m.iswa && m.caches.size() == 2 &&
-                       m.layer_cache.size() == static_cast<size_t>(n_layer_all);
+  // Followed for llm_build_llama (Mixtral's too) / qwen2 / qwen3 / qwen3moe graphs and the iswa
+  // ones below, on discrete GPUs or the CPU alone: the host holds the inputs (token ids, the
+  // build's embeddings input, positions, the cache's row indices, the KQ mask n_kv ×
+  // GGML_PAD(n_tokens, GGML_KQ_MASK_PAD) of older builds, output ids) and the token embeddings
+  // ggml_get_rows makes on the CPU (token_embd stays there); n_tokens a multiple of 64 keeps the
+  // pad out. Every layer is followed through ggml's scheduler and allocator
+  // (engine_llamacpp_graph.cpp), MoE layers and eager attention too, on every device, whole or
+  // partial offload, -ngl 0 (the GPU running the big ops with copies of the weights) and
+  // --llamacpp-no-gpu (--device none, or a build without a GPU backend: the CPU the one backend).
+  // gpt-oss (llm_build_openai_moe_iswa), Gemma 2 and Gemma 3 (llm_build_gemma2_iswa,
+  // llm_build_gemma3_iswa: Gemma 3's vision tower is mmproj's, outside this graph) on their iswa
+  // cache: the full and SWA caches' inputs, each layer reading its own.
+  const bool gemma = c.family == Family::Gemma2 || c.family == Family::Gemma3;
+  const bool gpt_oss = c.family == Family::GptOss;
+  const bool iswa_graph = (gpt_oss || gemma) && m.iswa && m.caches.size() == 2 &&
+                          m.layer_cache.size() == static_cast<size_t>(n_layer_all);
   const bool graph = (c.family == Family::Llama || c.family == Family::Mistral || c.family == Family::Qwen2 ||
-                      c.family == Family::Qwen3 || c.family == Family::Qwen3Moe || c.family == Family::Mixtral || gpt_oss) &&
-                     !c.mla.enabled && !m.recurrent && !m.dsa && (gpt_oss || (!m.iswa && m.caches.size() == 1)) && m.n_stream == 1 &&
-                     c.vision.kind == VisionKind::None && !metal && b.offloaded > 0;
+                      c.family == Family::Qwen3 || c.family == Family::Qwen3Moe || c.family == Family::Mixtral || iswa_graph) &&
+                     !c.mla.enabled && !m.recurrent && !m.dsa && (iswa_graph || (!m.iswa && m.caches.size() == 1)) &&
+                     (c.vision.kind == VisionKind::None || c.family == Family::Gemma3) && (!metal || no_gpu);
   const i64 n = std::min(m.n_ctx, m.n_ubatch);
   b.compute_tokens = n;
   b.sched_reserve = w.llamacpp_graph == LlamaCppGraph::F16Mask || w.llamacpp_graph == LlamaCppGraph::EmbdInput;
@@ -409,13 +419,15 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
   const bool limited = w.llamacpp_caller == LlamaCppCaller::Server && w.llamacpp_graph == LlamaCppGraph::F16Mask;
   const i64 n_outputs = limited ? std::min(n, m.n_seq) : n;
   b.compute_outputs = n_outputs;
-  if (graph && n % 64 == 0) {
+  // Each stream's tokens a multiple of 64 keeps GGML_KQ_MASK_PAD's rows out of the masks (and
+  // graph_reserve's rounding of n_tokens up to a multiple of the streams).
+  if (graph && n % (64 * std::max<i64>(m.n_stream, 1)) == 0) {
     // The reserved graph through ggml's allocator (engine_llamacpp_graph.cpp): the host's inputs
     // and token embeddings always; each device's buffer where the layers are followed.
     LlamaCppGraphShape shape;
     shape.d_model = c.d_model, shape.n_heads = c.n_heads, shape.n_kv_heads = c.n_kv_heads, shape.head_dim = c.head_dim;
     shape.d_ff = c.d_ff, shape.n_layer = n_layer_all, shape.vocab = c.vocab;
-    shape.tokens = n, shape.n_kv = m.caches.front().cells, shape.outputs = n_outputs;
+    shape.tokens = n, shape.n_kv = m.caches.front().cells, shape.outputs = n_outputs, shape.n_stream = m.n_stream;
     shape.qk_norm = c.norm_qk, shape.qkv_bias = c.bias_qkv, shape.graph = w.llamacpp_graph;
     shape.flash = w.flash_attention;
     // A MoE decoder is followed where every layer is routed as build_moe_ffn's softmax path with
@@ -429,18 +441,22 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
     if (c.is_moe()) shape.n_expert = e.num_experts, shape.n_expert_used = e.top_k, shape.expert_ffn = e.expert_ffn;
     shape.moe_oai = gpt_oss;
     shape.o_bias = gpt_oss && c.bias_o, shape.sinks = gpt_oss && c.attn_sinks;
-    if (gpt_oss) {
+    // Gemma: embeddings and Q scaled, the sandwich norms; Gemma 2 soft-caps (its GGUF's
+    // attn_logit_softcapping and final_logit_softcapping, which Gemma 3's lack).
+    shape.embd_scale = shape.q_scale = shape.post_norms = gemma;
+    shape.attn_softcap = shape.final_softcap = c.family == Family::Gemma2;
+    if (iswa_graph) {
       shape.n_kv_swa = m.caches[1].cells;
       for (const int ci : m.layer_cache) shape.layer_swa.push_back(ci == 1);
     }
     shape.layers = (!c.is_moe() || moe_followed) && (!c.bias_o || gpt_oss) && (!c.attn_sinks || gpt_oss) &&
-                   !c.bias_ffn && !c.attn_out_gate && c.norm_pre && !c.norm_sandwich && !c.norm_qk_full &&
-                   !c.parallel_block && c.norm_final;
+                   !c.bias_ffn && !c.attn_out_gate && c.norm_pre && (!c.norm_sandwich || gemma) && !c.norm_qk_full &&
+                   !c.parallel_block && c.norm_final && (!gemma || c.norm_sandwich);
     if (shape.layers) {
       // Where each tensor is, and (for those on the CPU, whose ops the scheduler offloads with a
       // copy of the weight) its bytes as stored: --n-gpu-layers' span, the output layer's device,
       // --n-cpu-moe's experts.
-      shape.n_devices = static_cast<int>(b.devices.size());
+      shape.n_devices = no_gpu ? 0 : static_cast<int>(b.devices.size());
       shape.layer_device = b.layer_device;
       shape.output_device = static_cast<int>(out_dev);
       shape.experts_cpu_count = std::min(w.n_cpu_moe, n_layer_all);
@@ -455,7 +471,7 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
     }
     // Without the layers only a full offload's host buffer is known (the inputs copied to the
     // GPU); with layers on the CPU the host computes them.
-    const bool host_known = shape.layers || (b.offloaded == n_layer_all + 1 && !gpt_oss);
+    const bool host_known = shape.layers || (b.offloaded == n_layer_all + 1 && !iswa_graph && !no_gpu);
     const auto compute = host_known ? llamacpp_graph_compute(shape) : std::optional<LlamaCppCompute>(LlamaCppCompute{});
     if (!compute) return memory_overflow();
     b.host_compute_bytes = compute->host_bytes;
@@ -536,7 +552,9 @@ std::vector<std::string> llamacpp_buffer_log(const LlamaCppBuffers& b) {
                 static_cast<long long>(b.output_first && n_gpu > 0 ? n_gpu - 1 : n_gpu));
   out.emplace_back(buf);
   if (!b.output_first && b.ngl > b.n_layer) out.emplace_back("load_tensors: offloading output layer to GPU");
-  std::snprintf(buf, sizeof buf, "load_tensors: offloaded %lld/%lld layers to GPU", static_cast<long long>(b.offloaded),
+  // Without a GPU the CPU is the device the layers are "offloaded" to (the same lines).
+  std::snprintf(buf, sizeof buf, "load_tensors: offloaded %lld/%lld layers to GPU",
+                static_cast<long long>(b.no_gpu ? std::min(b.ngl, b.n_layer + 1) : b.offloaded),
                 static_cast<long long>(b.n_layer + 1));
   out.emplace_back(buf);
   if (!b.cpu_span) {

@@ -6,9 +6,9 @@
 // sizes and their log lines), llama_model_base::load_tensors (layers over devices) and
 // llama_context::output_reserve, and the compute buffers of the reserved graph through ggml's
 // scheduler and allocator (engine_llamacpp_graph.cpp: for llama / qwen2 / qwen3 / qwen3moe /
-// openai_moe_iswa graphs every device's, whole or partial offload; else the host's inputs and,
-// with flash attention, the output device's head where no layer can pass it). Not modelled:
-// Gemma's SWA graphs, recurrent / MLA graphs, Metal's graph, --split-mode row.
+// openai_moe_iswa / gemma2_iswa / gemma3_iswa graphs every device's, whole or partial offload or
+// the CPU alone; else the host's inputs and, with flash attention, the output device's head where
+// no layer can pass it). Not modelled: recurrent / MLA graphs, Metal's graph, --split-mode row.
 #pragma once
 #include <optional>
 #include <string>
@@ -72,6 +72,7 @@ struct LlamaCppDevice {
 struct LlamaCppBuffers {
   i64 n_layer = 0;              // n_layer_all: repeating layers, nextn layers included
   i64 ngl = 0;                  // -ngl as llama.cpp reads it (-1: n_layer_all + 1)
+  bool no_gpu = false;          // --device none, or a build without a GPU backend: every layer on the CPU, whatever -ngl
   i64 offloaded = 0;            // of n_layer + 1 (the output layer counts)
   bool output_first = true;     // -ngl's order (--llamacpp-offload): the output layer first (PR #18148) or last
   bool output_on_gpu = false;
@@ -119,7 +120,10 @@ struct LlamaCppLayerWeights {
 struct LlamaCppGraphShape {
   i64 d_model = 0, n_heads = 0, n_kv_heads = 0, head_dim = 0, d_ff = 0, n_layer = 0, vocab = 0;
   i64 tokens = 0;   // n_tokens of the reserved ubatch: min(n_ctx, n_ubatch)
-  i64 n_kv = 0;     // the cache's cells (the KQ mask's columns)
+  i64 n_kv = 0;     // the cache's cells of one stream (the KQ mask's columns)
+  // The cache's streams (-np N without -kvu): each stream's share of the ubatch attends over its
+  // own n_kv cells, so the mask and the scores are those of one stream over all n_tokens.
+  i64 n_stream = 1;
   // An iswa cache (llama_kv_cache_iswa): the SWA cache's cells and which layers use it (empty:
   // none); build_attn_inp_kv_iswa's second set of inputs (row indices, the SWA mask).
   i64 n_kv_swa = 0;

@@ -1,10 +1,10 @@
 // The worst-case graph llama.cpp reserves for a decoder (llm_build_llama, qwen2, qwen3, qwen3moe,
-// openai_moe_iswa) and the compute buffers ggml's allocator sizes for it (ggml_alloc.hpp). Followed
+// openai_moe_iswa, gemma2_iswa, gemma3_iswa) and the compute buffers ggml's allocator sizes for it (ggml_alloc.hpp). Followed
 // from llama.cpp's llama-graph.cpp (build_inp_embd, build_inp_pos, build_attn_inp_kv and
 // build_attn_inp_kv_iswa, build_inp_out_ids, build_norm, build_qkv, build_attn and build_attn_mha
 // (with and without flash attention, with gpt-oss's sinks), build_ffn with LLM_FFN_SILU /
 // LLM_FFN_PAR, build_moe_ffn (softmax gating renormalized; gpt-oss's SOFTMAX_WEIGHT with biases
-// and swiglu_oai)), src/models/{llama,qwen2,qwen3,qwen3moe,openai-moe-iswa}.cpp,
+// and swiglu_oai)), src/models/{llama,qwen2,qwen3,qwen3moe,openai-moe-iswa,gemma2-iswa,gemma3}.cpp,
 // llama-kv-cache.cpp (cpy_k, cpy_v, get_k, get_v), with every weight and cache tensor on its
 // layer's device, through ggml-backend.cpp's ggml_backend_sched_split_graph (ggml::schedule: the
 // token embeddings on the CPU, ops on CPU weights offloaded to the GPU with copies of those
@@ -152,6 +152,7 @@ std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& 
     return std::nullopt;
   const bool iswa = !s.layer_swa.empty();
   if (iswa && (static_cast<i64>(s.layer_swa.size()) != s.n_layer || s.n_kv_swa < 1)) return std::nullopt;
+  if (s.n_stream < 1 || s.n_stream > 256) return std::nullopt;
   for (const Checked m : {Checked(s.vocab), Checked(s.n_kv), Checked(s.n_kv_swa), Checked(s.d_ff), Checked(d), Checked(s.n_heads) * s.head_dim,
                           Checked(s.n_expert), Checked(s.n_expert_used) * s.expert_ffn, Checked(s.n_expert_used) * d,
                           Checked(s.n_kv) * s.n_heads}) {
@@ -162,7 +163,8 @@ std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& 
   // (n_embd_v_gqa) elements of the cache's type.
   const i64 k_cell = s.k_cell_bytes > 0 ? s.k_cell_bytes : s.n_kv_heads * s.head_dim * 2;
   const i64 v_cell = s.v_cell_bytes > 0 ? s.v_cell_bytes : s.n_kv_heads * s.head_dim * 2;
-  for (const Checked m : {Checked(s.n_kv) * k_cell, Checked(s.n_kv) * v_cell, Checked(s.n_kv_swa) * k_cell, Checked(s.n_kv_swa) * v_cell})
+  for (const Checked m : {Checked(s.n_kv) * k_cell * s.n_stream, Checked(s.n_kv) * v_cell * s.n_stream,
+                          Checked(s.n_kv_swa) * k_cell * s.n_stream, Checked(s.n_kv_swa) * v_cell * s.n_stream})
     if (!m.ok() || m.value() > (i64{1} << 50)) return std::nullopt;
   if (!s.layer_weights.empty() && static_cast<i64>(s.layer_weights.size()) != s.n_layer) return std::nullopt;
   if (s.n_devices < 0 || s.n_devices > 64 || (!s.layer_device.empty() && static_cast<i64>(s.layer_device.size()) != s.n_layer))
@@ -271,15 +273,34 @@ std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& 
     // The layer's cache: the SWA cache's for an SWA layer of an iswa cache.
     CacheInputs& ci = iswa && s.layer_swa[static_cast<size_t>(il)] ? swa : base;
     const i64 n_kv = ci.n_kv;
-    // cpy_k / cpy_v: set_rows(cache, reshape_2d(cur), idxs), or (before PR #14959) ggml_cpy(cur,
-    // view_1d(cache)); either result is a view of the cache.
-    const int k_cache = b.cache(n_kv * k_cell, dv), v_cache = b.cache(n_kv * v_cell, dv);
-    for (const auto& [x, cache, idxs] : {std::tuple{k, k_cache, ci.k_idxs}, std::tuple{v, v_cache, ci.v_idxs}}) {
-      if (set_rows) {
-        b.write(cache, {cache, b.view(x), idxs});
-      } else {
-        b.write(cache, {x, b.view(cache)});
+    // cpy_k / cpy_v (llama-kv-cache.cpp), each result a view of the cache: set_rows(cache, cur
+    // viewed 2-D, idxs), the cache reshaped to one [n_embd_gqa, kv_size · n_stream] over several
+    // streams; V transposed in the cache (no flash attention) as single elements: the cache and
+    // v_cur reshaped to one column. Before PR #14959 ggml_cpy(cur, a view of the cache), V
+    // reshaped 2-D first and, transposed in the cache, transposed (builds of June 2025). Views
+    // hold no memory; the nodes are the build's (its "graph nodes").
+    const int k_cache = b.cache(n_kv * k_cell * s.n_stream, dv), v_cache = b.cache(n_kv * v_cell * s.n_stream, dv);
+    const bool streams = s.n_stream > 1;
+    if (set_rows) {
+      for (const auto& [x, cache, idxs] : {std::tuple{k, k_cache, ci.k_idxs}, std::tuple{v, v_cache, ci.v_idxs}}) {
+        if (x == v && !s.flash) {
+          const int dst = b.view(cache);
+          b.write(cache, {dst, b.view(b.view(x)), idxs});
+        } else {
+          const int dst = streams ? b.view(cache) : cache;
+          b.write(cache, {dst, b.view(x), idxs});
+        }
       }
+    } else if (s.graph == LlamaCppGraph::Cpy) {
+      b.write(k_cache, {k, b.view(k_cache)});
+      int x = b.view(v);
+      if (!s.flash) x = b.view(x);
+      b.write(v_cache, {x, b.view(v_cache)});
+    } else {
+      // Builds of spring 2025 (the 2025-05 graph): V reshaped under flash attention only (as
+      // builds 5398 and 5505 count their nodes; not read from their source).
+      b.write(k_cache, {k, b.view(k_cache)});
+      b.write(v_cache, {s.flash ? b.view(v) : v, b.view(v_cache)});
     }
     // build_attn_mha: q viewed per stream and permuted; K and V views of the cache, permuted;
     // with flash attention, before PR #23764 the f32 mask cast to f16 (ggml_cast, met first here)

@@ -940,8 +940,9 @@ Result<EngineLog> parse_engine_log(std::string_view text) {
     else if (r.ggml_cpy) r.set("lcg", "2025-07");  // a later build told to keep ggml_cpy
     else if (r.llamacpp_2025 || r.compute_from_context) r.set("lcg", "2025-08");
   }
-  // No device and only CPU buffers: a build without a GPU backend, which still prints
-  // "offloaded 27/27 layers to GPU" (every layer on its one device, the CPU): -ngl 0 here.
+  // No device and only CPU buffers: a build without a GPU backend (or --device none), which still
+  // prints "offloaded 27/27 layers to GPU" (every layer on its one device, the CPU): -ngl 0 and
+  // --llamacpp-no-gpu here.
   if (r.log.engine == LogEngine::LlamaCpp && r.devices == 0) {
     bool buffers = false, gpu = false;
     for (const LogFigure& f : r.log.figures)
@@ -949,7 +950,7 @@ Result<EngineLog> parse_engine_log(std::string_view text) {
         buffers = true;
         gpu |= f.key.substr(f.key.rfind(':') + 1).rfind("CPU", 0) != 0;
       }
-    if (buffers && !gpu) r.set("ngl", "0");
+    if (buffers && !gpu) r.set("ngl", "0"), r.set("lcnogpu", "1");
   }
   // Several devices and no -ts: llama.cpp split the layers by the free memory each reported.
   if (r.log.engine == LogEngine::LlamaCpp && r.devices > 1 && static_cast<int>(r.free_mib.size()) == r.devices && !r.has_setting("ts")) {

@@ -183,6 +183,7 @@ Result<LaunchCommand> llamacpp_command(const ModelConfig& cfg, const Workload& w
   if (w.n_ubatch != 512) c.flags.push_back({"-ub", std::to_string(w.n_ubatch), "ub"});
   if (w.n_cpu_moe > 0) c.flags.push_back({"--n-cpu-moe", std::to_string(w.n_cpu_moe), "ncmoe"});
   if (w.swa_full) c.flags.push_back({"--swa-full", "", "swaf"});
+  if (w.llamacpp_no_gpu) c.flags.push_back({"--device", "none", "lcnogpu"});
   if (!w.tensor_split.empty()) {
     std::string ts;
     for (double x : w.tensor_split) ts += (ts.empty() ? "" : ",") + format_real(x);

@@ -324,6 +324,11 @@ std::vector<WorkloadField> build_fields() {
       bool_field<W>(spec("swaf", "--swa-full", "llama.cpp full SWA cache",
                          "llama.cpp --swa-full: sliding-window layers keep n_ctx cells", Inference),
                     AT(swa_full)),
+      bool_field<W>(spec("lcnogpu", "--llamacpp-no-gpu", "llama.cpp without a GPU",
+                         "llama.cpp --device none, or a build without a GPU backend: every layer and buffer on the "
+                         "CPU, which computes every op (no op offload); its compute buffer is the CPU's",
+                         Inference),
+                    AT(llamacpp_no_gpu)),
       enum_field<W>(spec("lcc", "--llamacpp-caller", "llama.cpp caller",
                          "who creates llama.cpp's context: server (llama-server, which since PR #23861 reserves the "
                          "logits of its slots only) or library (a program that leaves n_outputs_max at n_batch: "

@@ -52,6 +52,10 @@
 //       llama-b7445-bin-win-cpu-x64 (gemma-2-2b-it Q4_K_M, -np auto), its start-up lines and its exit table
 //   llamacpp-b6699-gpt-oss-20b-ncmoe.log — ikawrakow/ik_llama.cpp issue #822 (crat0z, 2025-10-10), its
 //       mainline llama-server run on an RTX 3070 (-ngl 99 --n-cpu-moe 99 -c 131072 -fa on)
+//   llamacpp-ollama-2026-05-gemma-2-2b-rocm-np2.log — a public project-notes file in Portuguese (user
+//       spacewitch; found by exact-string search, the index names no repository), quoting an Ollama
+//       server's load of Gemma 2 2B Q4_0 on an RX 6600 (ROCm) on 2026-05-20: Parallel 2, BatchSize 256,
+//       KvSize 16384, flash attention disabled, every layer on the GPU
 //   megatron-gpt345m-pp4.log, megatron-gpt345m-tp2pp2.log — liguodongiot/llm-action@bd731466,
 //       train/megatron/gpt2/model_train.md, sections "模型并行（4PP）" and "模型并行（2TP+2DP）": Megatron-LM
 //       main of July 2023 on 4 × A800 (tests/calibration/training/megatron_test.cpp), from "using world
@@ -561,6 +565,18 @@ TEST_CASE("check-log: llama.cpp builds of 2025 (their class names, -ngl's blocks
     // not traced (the file size print_info gives is 762.49 MiB too).
     CHECK(row(*c, "model_buffer:CUDA0").ours == "762.49 MiB");
     CHECK(row(*c, "model_buffer:CUDA0").logged == "762.54 MiB");
+    // Its compute buffers, through llm_build_gemma3_iswa's graph without flash attention (that
+    // build's one cache gave the SWA layers their own mask, as the two caches' inputs do):
+    //   llama_context:      CUDA0 compute buffer size =   514.25 MiB
+    //   llama_context:  CUDA_Host compute buffer size =    18.26 MiB
+    //   llama_context: graph nodes  = 1099
+    //   llama_context: graph splits = 2
+    check_same(*c, {"compute_buffer:CUDA0", "compute_buffer:CUDA_Host", "graph_splits"});
+    CHECK(row(*c, "compute_buffer:CUDA0").logged == "514.25 MiB");
+    const auto e = estimate(preset("gemma-3-1b").config, c->workload);
+    REQUIRE(e.ok());
+    REQUIRE(e->llamacpp_devices);
+    // The node count is checked with the other builds' (below).
   }
 
   // llamacpp-2025-08-gpt-oss-120b-metal.log: an LM Studio server log of 2025-08-12 (gpt-oss-120b
@@ -610,7 +626,7 @@ TEST_CASE("check-log: llama.cpp builds of 2025 (their class names, -ngl's blocks
     CHECK(row(*c, "kv_buffer:2:Metal").logged == "18.00 MiB");
     CHECK(row(*c, "kv_buffer:2:Metal").same_text);
     CHECK(std::any_of(c->notes.begin(), c->notes.end(), [](const Issue& n) {
-      return n.message == "the log's compute buffers of MTL0, CPU are not modelled here (their graph is followed for llama, Qwen2, Qwen3, Qwen3-MoE and gpt-oss decoders on GPUs, whole or partly offloaded, not for this model or Metal)";
+      return n.message == "the log's compute buffers of MTL0, CPU are not modelled here (their graph is followed for llama, Qwen2, Qwen3, Qwen3-MoE, gpt-oss, Gemma 2 and Gemma 3 decoders on GPUs or the CPU alone, whole or partly offloaded, not for this model or Metal)";
     }));
     CHECK(std::any_of(c->notes.begin(), c->notes.end(), [](const Issue& n) { return n.message.find("MTL0_Mapped model buffer maps") != std::string::npos; }));
   }
@@ -650,26 +666,32 @@ TEST_CASE("check-log: llama.cpp builds of 2025 (their class names, -ngl's blocks
   //   load_tensors: offloaded 27/27 layers to GPU
   //   load_tensors:   CPU_Mapped model buffer size =  1623.67 MiB
   //   load_tensors:   CPU_REPACK model buffer size =   921.38 MiB
-  // Every layer on the CPU: -ngl 0, and the mapped span is every tensor (1.59 GiB, print_info's file size).
+  // Every layer on the CPU: -ngl 0 and no GPU (--llamacpp-no-gpu), and the mapped span is every
+  // tensor (1.59 GiB, print_info's file size). Its one backend computes Gemma 2's whole graph:
+  //   llama_context:        CPU compute buffer size =   509.00 MiB
+  //   llama_context: graph splits = 1
   {
     const EngineLog log = parsed("llamacpp-b7445-gemma-2-2b-cpu.log");
-    check_settings(log, {{"ngl", "0"}, {"np", "4"}, {"kvu", "1"}, {"lco", "blocks-first"}});
+    check_settings(log, {{"ngl", "0"}, {"lcnogpu", "1"}, {"np", "4"}, {"kvu", "1"}, {"lco", "blocks-first"}});
     Workload cpu;
     cpu.weights = WeightFormat::Q4_K_M;
     auto c = check_log(log, preset("gemma-2-2b").config, cpu);
     INFO(join(c.issues()));
     REQUIRE(c.ok());
-    check_same(*c, {"model_buffer:CPU_Mapped", "output_buffer_bytes", "kv_buffer:1:CPU", "kv_buffer:2:CPU", "kv_line_1", "kv_line_3"});
+    check_same(*c, {"model_buffer:CPU_Mapped", "output_buffer_bytes", "kv_buffer:1:CPU", "kv_buffer:2:CPU", "kv_line_1", "kv_line_3",
+                    "compute_buffer:CPU", "graph_splits"});
     CHECK(row(*c, "model_buffer:CPU_Mapped").logged == "1623.67 MiB");
     CHECK(row(*c, "output_buffer_bytes").logged == "3.91 MiB");  // 4 slots × 256,000 × 4 B
+    CHECK(row(*c, "compute_buffer:CPU").logged == "509.00 MiB");
     // Its exit table (llama_memory_breakdown_print, whole MiB):
     //   llama_memory_breakdown_print: |   - Host               |                 2964 =  1623 +     832 +     509                |
-    // the mapped weights and both caches; the CPU's compute buffer (509) is a layer's peak, not modelled.
+    // the mapped weights, both caches and the compute buffer.
     CHECK(row(*c, "breakdown_model:Host").logged == "1623 MiB");
     CHECK(row(*c, "breakdown_model:Host").same_text);
     CHECK(row(*c, "breakdown_context:Host").logged == "832 MiB");
     CHECK(row(*c, "breakdown_context:Host").same_text);
-    for (const auto& r : c->rows) CHECK(r.key != "breakdown_compute:Host");
+    CHECK(row(*c, "breakdown_compute:Host").logged == "509 MiB");
+    CHECK(row(*c, "breakdown_compute:Host").same_text);
     // The repacked copy (the Q4_K tensors the CPU's kernels reorder) is named, not modelled.
     CHECK(std::any_of(c->notes.begin(), c->notes.end(), [](const Issue& n) { return n.message.find("CPU_REPACK buffer (921.38 MiB)") != std::string::npos; }));
   }
@@ -1222,6 +1244,30 @@ TEST_CASE("check-log: compute buffers without flash attention, and a partial off
     REQUIRE(c.ok());
     check_same(*c, {"compute_buffer:CUDA0", "compute_buffer:CUDA_Host", "kv_buffer:0:CUDA0", "graph_splits", "graph_splits_tg"});
   }
+  // llamacpp-ollama-2026-05-gemma-2-2b-rocm-np2.log: Ollama's runner of May 2026 (two slots, two
+  // cache streams of 8,192 cells, Ollama's full-size SWA cache, n_ubatch 256, eager attention):
+  //   llama_context:      ROCm0 compute buffer size =   252.25 MiB
+  //   llama_context:  ROCm_Host compute buffer size =    22.26 MiB
+  //   llama_context: graph nodes  = 1180
+  //   llama_context: graph splits = 2
+  // Each stream's half of the ubatch attends over its own stream's cells: the mask and the scores
+  // are those of one stream of n_kv = 8,192 over all 256 tokens.
+  {
+    const EngineLog log = parsed("llamacpp-ollama-2026-05-gemma-2-2b-rocm-np2.log");
+    check_settings(log, {{"np", "2"}, {"kvu", "0"}, {"swaf", "1"}, {"ub", "256"}, {"lcc", "library"}});
+    Workload w;
+    REQUIRE_FALSE(find_field("gpu")->set(w, "mi300x").has_value());  // a ROCm device; the buffers do not depend on it
+    w.weights = WeightFormat::Q4_0;
+    auto c = check_log(log, preset("gemma-2-2b").config, w);
+    INFO(join(c.issues()));
+    REQUIRE(c.ok());
+    check_same(*c, {"compute_buffer:ROCm0", "compute_buffer:ROCm_Host", "kv_buffer:1:ROCm0", "kv_buffer:2:ROCm0", "graph_splits",
+                    "model_buffer:CPU_Mapped"});
+    const auto e = estimate(preset("gemma-2-2b").config, c->workload);
+    REQUIRE(e.ok());
+    REQUIRE(e->llamacpp_devices);
+    CHECK(e->llamacpp_devices->graph_nodes == 1180);  // its two streams' cache reshapes and eager V's views counted
+  }
   // A partial offload: llamacpp-2025-07-qwen3-8b-ngl19.log and -ngl11.log (DeepSeek-R1-0528-Qwen3-8B
   // Q8_0, n_ctx 131072, flash attention off, "LLAMA_SET_ROWS=0, using old ggml_cpy() method"):
   //   llama_context:      CUDA0 compute buffer size =  9240.00 MiB
@@ -1275,4 +1321,51 @@ TEST_CASE("check-log: a MoE decoder's compute buffers from the reserved graph, b
   // logits and of 2,048 floats, 300.75 MiB.
   CHECK(row(*c, "compute_buffer:CUDA0").same_text);
   CHECK(std::none_of(c->notes.begin(), c->notes.end(), [](const Issue& n) { return n.message.find("CUDA0") != std::string::npos; }));
+}
+
+TEST_CASE("check-log: the reserved graph's nodes beside each build's \"graph nodes\"", "[calibration][llamacpp]") {
+  // Views hold no memory, so a count that misses changes no buffer; the count checks the graph's
+  // structure node by node. Each log's line is "llama_context: graph nodes  = N".
+  struct Case {
+    const char* file;
+    const char* preset;  // or a config under tests/calibration/configs
+    const char* config;
+    WeightFormat w;
+    int logged, ours;
+  };
+  const Case cases[] = {
+      {"llamacpp-b7342-qwen3-coder-30b-a3b.log", "qwen3-30b-a3b", nullptr, WeightFormat::Q4_K_M, 3031, 3031},
+      {"llamacpp-ollama-qwen2.5-coder-7b-32k.log", nullptr, "calibration/configs/qwen2.5-7b-instruct.json", WeightFormat::Q4_K_M, 959, 959},
+      {"llamacpp-b5712-qwen3-4b-nofa.log", nullptr, "calibration/configs/qwen3-4b.json", WeightFormat::Q4_K_M, 1446, 1446},
+      {"llamacpp-b5398-qwen3-0.6b-rocm-nofa.log", nullptr, "calibration/configs/qwen3-0.6b.json", WeightFormat::Q8_0, 1070, 1070},
+      {"llamacpp-b6699-gpt-oss-20b-ncmoe.log", "gpt-oss-20b", nullptr, WeightFormat::Mxfp4Moe, 1352, 1352},
+      {"llamacpp-b7445-gemma-2-2b-cpu.log", "gemma-2-2b", nullptr, WeightFormat::Q4_K_M, 948, 948},
+      // MISS, one node a layer: that July build's ggml_cpy fallback (LLAMA_SET_ROWS=0) reshaped K
+      // before viewing the cache, which build 5712's did not.
+      {"llamacpp-2025-07-qwen3-8b-ngl11.log", "qwen3-8b", nullptr, WeightFormat::Q8_0, 1482, 1446},
+      // MISS, one node in all: not traced.
+      {"llamacpp-2026-qwen3-4b-spark.log", nullptr, "calibration/configs/qwen3-4b.json", WeightFormat::Q4_K_M, 1267, 1266},
+      {"llamacpp-b5505-qwen3-14b-q8kv.log", nullptr, "calibration/configs/qwen3-14b.json", WeightFormat::Q8_0, 1447, 1446},
+      // MISS, builds older than the 2025-05 graph (build 5050 of April, Ollama's spring runner):
+      // one node a layer more than the first, two than the second, in views not traced.
+      {"llamacpp-b5050-gemma-3-1b-jetson.log", "gemma-3-1b", nullptr, WeightFormat::Q4_K_M, 1099, 1125},
+      {"llamacpp-ollama-r1-distill-llama-8b-np4-nofa.log", "llama-3.1-8b", nullptr, WeightFormat::Q4_K_M, 1030, 1094},
+  };
+  for (const Case& k : cases) {
+    INFO(k.file);
+    const EngineLog log = parsed(k.file);
+    const std::string text = read_text(std::string("fuzz/corpus/engine_log/") + k.file);
+    CHECK(text.find("graph nodes  = " + std::to_string(k.logged)) != std::string::npos);
+    const ModelConfig cfg = k.preset ? preset(k.preset).config : import_file(k.config);
+    Workload w;
+    w.weights = k.w;
+    auto c = check_log(log, cfg, w);
+    INFO(join(c.issues()));
+    REQUIRE(c.ok());
+    const auto e = estimate(cfg, c->workload);
+    REQUIRE(e.ok());
+    REQUIRE(e->llamacpp_devices);
+    REQUIRE(e->llamacpp_devices->compute_layers);
+    CHECK(e->llamacpp_devices->graph_nodes == k.ours);
+  }
 }

@@ -777,3 +777,45 @@ TEST_CASE("llama.cpp: Gemma 2's graph on a build without a GPU backend", "[calib
   CHECK(r->nodes == 948);
   CHECK(r->splits == 1);
 }
+
+TEST_CASE("llama.cpp: -ngl 0 on a GPU build offloads the big ops with copies; --device none computes on the CPU", "[llamacpp]") {
+  const ModelConfig& c = preset("qwen3-8b").config;
+  auto run = [&](std::initializer_list<std::pair<const char*, const char*>> kv) {
+    Workload w = with(kv);
+    w.runtime = Runtime::LlamaCpp;
+    auto e = estimate(c, w);
+    REQUIRE(e.ok());
+    REQUIRE(e->llamacpp_devices);
+    return std::pair{*e->llamacpp_devices, llamacpp_compute_log(*e->llamacpp_devices)};
+  };
+  // -ngl 0 with a GPU: every weight on the CPU, but the scheduler runs each op of 512 rows on the
+  // GPU (op offload) with a copy of its weight; a library caller's lm_head (512 output rows) too,
+  // so the GPU's buffer holds at least the head's weight (151,936 × 4,096 in Q8_0) and its logits.
+  const auto [ngl0, ngl0_log] = run({{"seq", "4096"}, {"ngl", "0"}, {"lcc", "library"}, {"w", "q8_0"}, {"np", "1"}});
+  REQUIRE(ngl0.compute_layers);
+  REQUIRE(ngl0.devices.size() == 1);
+  CHECK(ngl0.devices[0].model_bytes == 0);
+  CHECK(ngl0.host_buffer == "CUDA_Host");
+  const i64 head = i64{151936} * 4096 / 32 * 34, logits = i64{512} * 151936 * 4;
+  CHECK(ngl0.compute_of(ngl0.devices[0]) >= head + logits);
+  CHECK(ngl0.splits_pp > 2);  // the CPU's norms and the GPU's matmuls alternate
+  CHECK(ngl0_log.size() == 3);  // CUDA0, CUDA_Host, the splits
+  // --device none (or a CPU-only build): one backend, one split, only the CPU's buffer, which holds
+  // the logits and the head's input; no weight is copied.
+  const auto [cpu, cpu_log] = run({{"seq", "4096"}, {"lcnogpu", "1"}, {"lcc", "library"}, {"w", "q8_0"}, {"np", "1"}});
+  REQUIRE(cpu.compute_layers);
+  CHECK(cpu.compute_of(cpu.devices[0]) == 0);
+  CHECK(cpu.host_buffer == "CPU");
+  CHECK(cpu.splits_pp == 1);
+  CHECK(cpu.host_compute_bytes >= logits + i64{512} * 4096 * 4);
+  CHECK(cpu.host_compute_bytes < head);
+  REQUIRE(cpu_log.size() == 2);
+  CHECK(cpu_log[0].find("        CPU compute buffer size") != std::string::npos);
+  // Several devices without a GPU are refused, naming the field.
+  Workload two = with({{"lcnogpu", "1"}, {"pp", "2"}, {"gpus", "2"}});
+  two.runtime = Runtime::LlamaCpp;
+  const auto refused = estimate(c, two);
+  const bool named = !refused.ok() ? std::any_of(refused.issues().begin(), refused.issues().end(), [](const Issue& i) { return i.field == "pp"; })
+                                   : std::any_of(refused->notes.begin(), refused->notes.end(), [](const Issue& i) { return i.field == "pp"; });
+  CHECK(named);
+}
