@@ -1267,6 +1267,13 @@ TEST_CASE("check-log: compute buffers without flash attention, and a partial off
     REQUIRE(e.ok());
     REQUIRE(e->llamacpp_devices);
     CHECK(e->llamacpp_devices->graph_nodes == 1180);  // its two streams' cache reshapes and eager V's views counted
+    // MISS, the output buffer: 1.95 MiB (2 slots × 256,000 logits) where this runner printed 1.97,
+    // about 16 KiB more, not traced (Ollama's runner of 2026 reserving more beside the logits).
+    CHECK(row(*c, "output_buffer_bytes").ours == "1.95 MiB");
+    CHECK(row(*c, "output_buffer_bytes").logged == "1.97 MiB");
+    // MISS, ROCm0's model buffer: 1548.25 MiB against 1548.29 (0.003%), as the other builds'
+    // device buffers of a few hundredths: not traced.
+    CHECK(row(*c, "model_buffer:ROCm0").ours == "1548.25 MiB");
   }
   // A partial offload: llamacpp-2025-07-qwen3-8b-ngl19.log and -ngl11.log (DeepSeek-R1-0528-Qwen3-8B
   // Q8_0, n_ctx 131072, flash attention off, "LLAMA_SET_ROWS=0, using old ggml_cpy() method"):
