@@ -700,6 +700,17 @@ TEST_CASE("llama.cpp: gpt-oss's compute buffers through llm_build_openai_moe_isw
     return *e->llamacpp_devices;
   };
   auto mib = [](i64 b) { return static_cast<double>(b) / 1048576.0; };
+  // A run's printed figures: the device's and the host's compute buffers (MiB), the splits of the
+  // ubatch's graph and of one token's; every one of these graphs has 1,352 nodes.
+  auto expect = [&](const LlamaCppBuffers& r, double device, double host, int pp, int tg) {
+    REQUIRE(r.compute_layers);
+    REQUIRE(r.devices.size() == 1);
+    CHECK(mib(r.compute_of(r.devices[0])) == Approx(device).margin(0.005));
+    CHECK(mib(r.host_compute_bytes) == Approx(host).margin(0.005));
+    CHECK(r.splits_pp == pp);
+    CHECK(r.splits_tg == tg);
+    CHECK(r.graph_nodes == 1352);
+  };
   // ggml-org/llama.cpp issue #15297 (truncle, 2025-08-13), version 6139 on an RTX 5070 Ti:
   //   llama-server.exe … -c 16384 --keep -1 -fa -kvu … --gpu-layers 99 --swa-full -m gpt-oss-20b-F16.gguf
   //   llama_kv_cache_unified: size =  384.00 MiB ( 16384 cells,  12 layers,  1/1 seqs), K (f16):  192.00 MiB, V (f16):  192.00 MiB
@@ -711,28 +722,17 @@ TEST_CASE("llama.cpp: gpt-oss's compute buffers through llm_build_openai_moe_isw
   // ubatch's outputs then) sets the device's buffer; the host holds both caches' f32 masks
   // (16,384 × 512 each, --swa-full) and the token embeddings.
   const LlamaCppBuffers full = run({{"seq", "16384"}, {"swaf", "1"}, {"flash", "1"}, {"lcg", "2025-08"}, {"np", "1"}, {"kvt", "fp16"}, {"w", "mxfp4_moe"}});
-  REQUIRE(full.compute_layers);
-  REQUIRE(full.devices.size() == 1);
-  CHECK(mib(full.compute_of(full.devices[0])) == Approx(398.38).margin(0.005));
-  CHECK(mib(full.host_compute_bytes) == Approx(69.65).margin(0.005));
-  CHECK(full.splits_pp == 2);
-  CHECK(full.splits_tg == 2);
-  CHECK(full.graph_nodes == 1352);
+  expect(full, 398.38, 69.65, 2, 2);
   // The issue's anchor build 6699 (tests/fuzz/corpus/engine_log/llamacpp-b6699-gpt-oss-20b-ncmoe.log,
   // checked line by line in check_log_test.cpp): -c 131072 -fa on --n-cpu-moe 99, the SWA cache
-  // 768 cells; the same graph of 1,352 nodes. With every expert on the CPU the scheduler runs each
+  // 768 cells; the same graph. With every expert on the CPU the scheduler runs each
   // expert matmul and its bias add of the ubatch on the GPU, a split of its own with a copy of the
   // weight (six a layer; the token's graph leaves them on the CPU: two a layer):
   //   llama_context:      CUDA0 compute buffer size =   456.98 MiB
   //   llama_context: graph splits = 146 (with bs=512), 50 (with bs=1)
   const LlamaCppBuffers ncmoe =
       run({{"seq", "131072"}, {"flash", "1"}, {"lcg", "2025-08"}, {"np", "1"}, {"kvt", "fp16"}, {"w", "mxfp4_moe"}, {"ncmoe", "99"}, {"lco", "blocks-first"}});
-  REQUIRE(ncmoe.compute_layers);
-  CHECK(mib(ncmoe.compute_of(ncmoe.devices[0])) == Approx(456.98).margin(0.005));
-  CHECK(mib(ncmoe.host_compute_bytes) == Approx(263.15).margin(0.005));
-  CHECK(ncmoe.splits_pp == 146);
-  CHECK(ncmoe.splits_tg == 50);
-  CHECK(ncmoe.graph_nodes == 1352);
+  expect(ncmoe, 456.98, 263.15, 146, 50);
   // Each cache's mask is its own: the host's buffer grows by the full cache's mask alone when
   // the context doubles (the SWA cache keeps its 768 cells), 512 × 131,072 × 4 bytes.
   const LlamaCppBuffers twice =
