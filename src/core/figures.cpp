@@ -386,7 +386,10 @@ const Figure kFigures[] = {
      reserve_bound,
      [](C, W w, E e, La l) -> D {
        const InferenceMemory& m = e.inference;
-       return {tx(l, Str::fx_reserve, w.reserve_mib >= 0 ? tx(l, Str::fx_reserve_set, n(w.reserve_mib)) : tx(l, Str::fx_reserve_profile, to_string(w.runtime)),
+       const bool no_gpu = w.runtime == Runtime::LlamaCpp && w.llamacpp_no_gpu;
+       return {tx(l, Str::fx_reserve, w.reserve_mib >= 0 ? tx(l, Str::fx_reserve_set, n(w.reserve_mib))
+                                      : no_gpu         ? tx(l, Str::fx_reserve_no_gpu)
+                                                       : tx(l, Str::fx_reserve_profile, to_string(w.runtime)),
                   n(m.reserve_bytes), n(m.comm_bytes)),
                tx(l, Str::fx_reserve_ref)};
      }},

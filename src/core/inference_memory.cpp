@@ -194,7 +194,9 @@ Result<InferenceMemory> inference_memory(const ModelConfig& cfg, const Inventory
     table->replica = sat_add(table->replica, m.weights.other_bytes);
   }
 
-  m.reserve_bytes = w.reserve_mib >= 0 ? w.reserve_mib * (i64{1} << 20) : runtime_reserve_default(w.runtime);
+  // llama.cpp without a GPU (--llamacpp-no-gpu) opens no CUDA context: the GPU holds nothing.
+  const bool no_gpu = w.runtime == Runtime::LlamaCpp && w.llamacpp_no_gpu;
+  m.reserve_bytes = w.reserve_mib >= 0 ? w.reserve_mib * (i64{1} << 20) : no_gpu ? 0 : runtime_reserve_default(w.runtime);
   m.comm_bytes = comm_workspace_bytes(w.tp * w.pp);
   m.overhead_bytes = m.reserve_bytes + m.comm_bytes;  // ≤ 2^44 + 2^28
   auto vision_r = vision_weights(cfg, inv, w);

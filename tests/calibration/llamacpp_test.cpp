@@ -811,6 +811,16 @@ TEST_CASE("llama.cpp: -ngl 0 on a GPU build offloads the big ops with copies; --
   CHECK(cpu.host_compute_bytes < head);
   REQUIRE(cpu_log.size() == 2);
   CHECK(cpu_log[0].find("        CPU compute buffer size") != std::string::npos);
+  // No GPU, no device context: the GPU's reserve is 0 unless set (--reserve-mib).
+  Workload none = with({{"seq", "4096"}, {"lcnogpu", "1"}});
+  none.runtime = Runtime::LlamaCpp;
+  const auto bare = estimate(c, none);
+  REQUIRE(bare.ok());
+  CHECK(bare->inference.reserve_bytes == 0);
+  none.llamacpp_no_gpu = false;
+  const auto with_gpu = estimate(c, none);
+  REQUIRE(with_gpu.ok());
+  CHECK(with_gpu->inference.reserve_bytes == i64{512} << 20);
   // Several devices without a GPU are refused, naming the field.
   Workload two = with({{"lcnogpu", "1"}, {"pp", "2"}, {"gpus", "2"}});
   two.runtime = Runtime::LlamaCpp;
