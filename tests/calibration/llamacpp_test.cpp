@@ -25,6 +25,16 @@ std::vector<std::string> lines(const ModelConfig& c, std::initializer_list<std::
   return llamacpp_log(*e.value().llamacpp, w.kv_dtype);
 }
 
+// The buffers llmsize gives llama.cpp for a preset and a workload given as link keys.
+LlamaCppBuffers buffers(const ModelConfig& c, std::initializer_list<std::pair<const char*, const char*>> kv) {
+  Workload w = with(kv);
+  w.runtime = Runtime::LlamaCpp;
+  const auto e = estimate(c, w);
+  REQUIRE(e.ok());
+  REQUIRE(e->llamacpp_devices);
+  return *e->llamacpp_devices;
+}
+
 }  // namespace
 
 namespace {
@@ -691,14 +701,7 @@ TEST_CASE("llama.cpp: ggml's scheduler over experts kept on the CPU: their copie
 
 TEST_CASE("llama.cpp: gpt-oss's compute buffers through llm_build_openai_moe_iswa, its two caches' inputs", "[calibration][llamacpp]") {
   const ModelConfig& c = preset("gpt-oss-20b").config;
-  auto run = [&](std::initializer_list<std::pair<const char*, const char*>> kv) {
-    Workload w = with(kv);
-    w.runtime = Runtime::LlamaCpp;
-    auto e = estimate(c, w);
-    REQUIRE(e.ok());
-    REQUIRE(e->llamacpp_devices);
-    return *e->llamacpp_devices;
-  };
+  auto run = [&](std::initializer_list<std::pair<const char*, const char*>> kv) { return buffers(c, kv); };
   auto mib = [](i64 b) { return static_cast<double>(b) / 1048576.0; };
   // A run's printed figures: the device's and the host's compute buffers (MiB), the splits of the
   // ubatch's graph and of one token's; every one of these graphs has 1,352 nodes.
@@ -781,12 +784,8 @@ TEST_CASE("llama.cpp: Gemma 2's graph on a build without a GPU backend", "[calib
 TEST_CASE("llama.cpp: -ngl 0 on a GPU build offloads the big ops with copies; --device none computes on the CPU", "[llamacpp]") {
   const ModelConfig& c = preset("qwen3-8b").config;
   auto run = [&](std::initializer_list<std::pair<const char*, const char*>> kv) {
-    Workload w = with(kv);
-    w.runtime = Runtime::LlamaCpp;
-    auto e = estimate(c, w);
-    REQUIRE(e.ok());
-    REQUIRE(e->llamacpp_devices);
-    return std::pair{*e->llamacpp_devices, llamacpp_compute_log(*e->llamacpp_devices)};
+    const LlamaCppBuffers b = buffers(c, kv);
+    return std::pair{b, llamacpp_compute_log(b)};
   };
   // -ngl 0 with a GPU: every weight on the CPU, but the scheduler runs each op of 512 rows on the
   // GPU (op offload) with a copy of its weight; a library caller's lm_head (512 output rows) too,
