@@ -208,51 +208,46 @@ i64 LlamaCppBuffers::gpu_cache_bytes() const {
 
 namespace {
 
-// A layer tensor's stored bytes in its slot of the reserved graph's weights (by role; norms by name).
+// The slot of a layer's matrix (its role), or of that matrix's bias; null where the graph has none.
+i64* matrix_slot(LlamaCppLayerWeights& lw, Role r, bool routed, bool bias) {
+  switch (r) {
+    case Role::AttnQ: return bias ? &lw.bq : &lw.wq;
+    case Role::AttnK: return bias ? &lw.bk : &lw.wk;
+    case Role::AttnV: return bias ? &lw.bv : &lw.wv;
+    case Role::AttnO: return bias ? &lw.bo : &lw.wo;
+    case Role::Router: return bias ? &lw.router_b : &lw.router;
+    case Role::FfnGate: return routed ? (bias ? &lw.gate_exps_b : &lw.gate_exps) : bias ? nullptr : &lw.gate;
+    case Role::FfnUp: return routed ? (bias ? &lw.up_exps_b : &lw.up_exps) : bias ? nullptr : &lw.up;
+    case Role::FfnDown: return routed ? (bias ? &lw.down_exps_b : &lw.down_exps) : bias ? nullptr : &lw.down;
+    default: return nullptr;
+  }
+}
+
+// A layer tensor's stored bytes in its slot of the reserved graph's weights (by role; biases by
+// the matrix they belong to; norms by name).
 void record_weight(LlamaCppLayerWeights& lw, const Tensor& t, i64 bytes, bool sandwich) {
   auto has = [&](std::string_view part) { return t.name.find(part) != std::string::npos; };
+  const bool bias = t.role == Role::Bias;
+  const Role matrix = bias ? t.of : t.role;
   i64* slot = nullptr;
-  switch (t.role) {
-    case Role::AttnQ: slot = &lw.wq; break;
-    case Role::AttnK: slot = &lw.wk; break;
-    case Role::AttnV: slot = &lw.wv; break;
-    case Role::AttnO: slot = &lw.wo; break;
-    case Role::AttnSink: slot = &lw.sinks; break;
-    case Role::FfnGate: slot = t.routed ? &lw.gate_exps : &lw.gate; break;
-    case Role::FfnUp: slot = t.routed ? &lw.up_exps : &lw.up; break;
-    case Role::FfnDown: slot = t.routed ? &lw.down_exps : &lw.down; break;
-    case Role::Router: slot = &lw.router; break;
-    case Role::FfnGateUp:
-    case Role::Bias:
-      // A checkpoint's fused gate_up (gpt-oss's experts) is two GGUF tensors, gate and up, of half
-      // its bytes each; so is its bias.
-      if (t.role == Role::FfnGateUp || t.of == Role::FfnGateUp) {
-        const bool bias = t.role == Role::Bias;
-        i64& gate = t.routed ? (bias ? lw.gate_exps_b : lw.gate_exps) : lw.gate;
-        i64& up = t.routed ? (bias ? lw.up_exps_b : lw.up_exps) : lw.up;
-        gate += bytes / 2, up += bytes - bytes / 2;
-        return;
-      }
-      switch (t.of) {
-        case Role::AttnQ: slot = &lw.bq; break;
-        case Role::AttnK: slot = &lw.bk; break;
-        case Role::AttnV: slot = &lw.bv; break;
-        case Role::AttnO: slot = &lw.bo; break;
-        case Role::Router: slot = &lw.router_b; break;
-        case Role::FfnGate: slot = t.routed ? &lw.gate_exps_b : nullptr; break;
-        case Role::FfnUp: slot = t.routed ? &lw.up_exps_b : nullptr; break;
-        case Role::FfnDown: slot = t.routed ? &lw.down_exps_b : nullptr; break;
-        default: break;
-      }
-      break;
-    case Role::Norm:
-      // Gemma's four: input (attn_norm), post_attention (attn_post_norm), pre_feedforward
-      // (ffn_norm), post_feedforward (ffn_post_norm); elsewhere post_attention is the FFN's.
-      slot = has("q_norm") ? &lw.q_norm : has("k_norm") ? &lw.k_norm
-           : has("pre_feedforward") ? &lw.ffn_norm : has("post_feedforward") ? &lw.ffn_post_norm
-           : has("post_attention") ? (sandwich ? &lw.attn_post_norm : &lw.ffn_norm) : &lw.attn_norm;
-      break;
-    default: break;
+  if (matrix == Role::FfnGateUp) {
+    // A checkpoint's fused gate_up (gpt-oss's experts) is two GGUF tensors, gate and up, of half
+    // its bytes each; so is its bias.
+    i64* gate = matrix_slot(lw, Role::FfnGate, t.routed, bias);
+    i64* up = matrix_slot(lw, Role::FfnUp, t.routed, bias);
+    if (gate && up) *gate += bytes / 2, *up += bytes - bytes / 2;
+    return;
+  }
+  if (t.role == Role::AttnSink) {
+    slot = &lw.sinks;
+  } else if (t.role == Role::Norm) {
+    // Gemma's four: input (attn_norm), post_attention (attn_post_norm), pre_feedforward
+    // (ffn_norm), post_feedforward (ffn_post_norm); elsewhere post_attention is the FFN's.
+    slot = has("q_norm") ? &lw.q_norm : has("k_norm") ? &lw.k_norm
+         : has("pre_feedforward") ? &lw.ffn_norm : has("post_feedforward") ? &lw.ffn_post_norm
+         : has("post_attention") ? (sandwich ? &lw.attn_post_norm : &lw.ffn_norm) : &lw.attn_norm;
+  } else {
+    slot = matrix_slot(lw, matrix, t.routed, bias);
   }
   if (slot) *slot += bytes;
 }
