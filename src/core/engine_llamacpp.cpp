@@ -205,6 +205,9 @@ i64 LlamaCppBuffers::gpu_cache_bytes() const {
   for (const auto& d : devices) sum += d.cache_bytes;
   return sum;
 }
+bool LlamaCppBuffers::cpu_computes_layers() const {
+  return no_gpu || cpu_span || std::any_of(layer_device.begin(), layer_device.end(), [](int d) { return d < 0; });
+}
 
 namespace {
 
@@ -397,10 +400,13 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
   const bool gpt_oss = c.family == Family::GptOss;
   const bool iswa_graph = (gpt_oss || gemma) && m.iswa && m.caches.size() == 2 &&
                           m.layer_cache.size() == static_cast<size_t>(n_layer_all);
+  // Qwen2.5-VL's text model (GGUF arch qwen2vl, llm_build_qwen2vl): Qwen2's graph with
+  // ggml_rope_multi over four positions a token (M-RoPE); its vision tower is mmproj's, outside it.
+  const bool mrope = c.family == Family::Qwen2 && c.vision.kind == VisionKind::Qwen25;
   const bool graph = (c.family == Family::Llama || c.family == Family::Mistral || c.family == Family::Qwen2 ||
                       c.family == Family::Qwen3 || c.family == Family::Qwen3Moe || c.family == Family::Mixtral || iswa_graph) &&
                      !c.mla.enabled && !m.recurrent && !m.dsa && (iswa_graph || (!m.iswa && m.caches.size() == 1)) &&
-                     (c.vision.kind == VisionKind::None || c.family == Family::Gemma3) && (!metal || no_gpu);
+                     (c.vision.kind == VisionKind::None || c.family == Family::Gemma3 || mrope) && (!metal || no_gpu);
   const i64 n = std::min(m.n_ctx, m.n_ubatch);
   b.compute_tokens = n;
   b.sched_reserve = w.llamacpp_graph == LlamaCppGraph::F16Mask || w.llamacpp_graph == LlamaCppGraph::EmbdInput;
@@ -424,6 +430,7 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
     shape.d_ff = c.d_ff, shape.n_layer = n_layer_all, shape.vocab = c.vocab;
     shape.tokens = n, shape.n_kv = m.caches.front().cells, shape.outputs = n_outputs, shape.n_stream = m.n_stream;
     shape.qk_norm = c.norm_qk, shape.qkv_bias = c.bias_qkv, shape.graph = w.llamacpp_graph;
+    shape.pos_per_token = mrope ? 4 : 1;
     shape.flash = w.flash_attention;
     // A MoE decoder is followed where every layer is routed as build_moe_ffn's softmax path with
     // the weights renormalized (qwen3moe passes norm_w = true whatever norm_topk_prob says; so

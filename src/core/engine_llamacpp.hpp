@@ -5,7 +5,7 @@
 // llama_kv_cache_iswa (the SWA cache's cells), llama_kv_cache and llama_memory_recurrent (tensor
 // sizes and their log lines), llama_model_base::load_tensors (layers over devices) and
 // llama_context::output_reserve, and the compute buffers of the reserved graph through ggml's
-// scheduler and allocator (engine_llamacpp_graph.cpp: for llama / qwen2 / qwen3 / qwen3moe /
+// scheduler and allocator (engine_llamacpp_graph.cpp: for llama / qwen2 / qwen2vl / qwen3 / qwen3moe /
 // openai_moe_iswa / gemma2_iswa / gemma3_iswa graphs every device's, whole or partial offload or
 // the CPU alone; else the host's inputs and, with flash attention, the output device's head where
 // no layer can pass it). Not modelled: recurrent / MLA graphs, Metal's graph, --split-mode row.
@@ -105,6 +105,15 @@ struct LlamaCppBuffers {
   i64 host_compute_bytes = 0;   // token ids, positions, output ids (int32), token embeddings n × n_embd f32, each KQ mask
   i64 gpu_model_bytes() const;  // over the devices
   i64 gpu_cache_bytes() const;
+  // The host's memory. host_self_bytes: the "Host" row of llama.cpp's exit table
+  // (common_memory_breakdown_print: self = model + context + compute over the host buffer types,
+  // i.e. the mapped weights, the caches of the CPU's layers and the CPU backend's compute buffer).
+  // host_bytes: that and the output buffer (pinned host memory, which the table leaves out).
+  i64 host_self_bytes() const { return cpu_mapped_bytes + cpu_cache_bytes + host_compute_bytes; }
+  i64 host_bytes() const { return host_self_bytes() + output_buffer_bytes; }
+  // Whether the CPU computes layers (no GPU, or layers or experts left on it): its kernels may
+  // then repack some tensor types into a CPU_REPACK buffer of their own, not counted here.
+  bool cpu_computes_layers() const;
 };
 // The worst-case graph of a decoder over its devices (llm_build_llama, qwen2,
 // qwen3, qwen3moe, openai_moe_iswa; engine_llamacpp_graph.cpp): its shape, and the two compute buffers ggml's graph
@@ -130,6 +139,7 @@ struct LlamaCppGraphShape {
   std::vector<bool> layer_swa;
   i64 outputs = 0;  // n_outputs: the rows the last layer and the head keep
   bool qk_norm = false, qkv_bias = false;  // Qwen3's q/k RMSNorm, Qwen2's projection biases
+  i64 pos_per_token = 1;  // build_inp_pos's positions per token (hparams.n_pos_per_embd): 4 under M-RoPE (qwen2vl's ggml_rope_multi)
   bool o_bias = false, sinks = false;      // gpt-oss: the output projection's bias, a sink logit per head
   // Gemma (llm_build_gemma2_iswa, llm_build_gemma3_iswa): the embeddings scaled by sqrt(n_embd),
   // Q scaled after rope, a norm after the attention and after the FFN; Gemma 2's soft-capping of

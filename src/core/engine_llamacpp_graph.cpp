@@ -189,7 +189,7 @@ std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& 
   // (build_attn_inp_kv_iswa), the output ids (n_outputs int32).
   const int tokens = b.input(n * 4);
   if (s.graph == LlamaCppGraph::F16Mask || s.graph == LlamaCppGraph::EmbdInput) b.input(n * d * 4);
-  const int pos = b.input(n * 4);
+  const int pos = b.input(n * 4 * s.pos_per_token);
   // One cache's inputs: K's row indices (one per token), V's (one per token, or, V transposed in
   // the cache without flash attention, one per element), its mask; and its mask's f16 cast
   // (ggml_cast, made with the inputs, met at the first layer reading it).

@@ -752,10 +752,11 @@ struct Reader {
         const size_t first = n.size() == 7 ? 3 : n.size() == 4 ? 1 : 0;  // a device's line, or the host's
         if (first > 0 && !name.empty() && name.size() <= 32) {
           ++llamacpp;
-          for (const auto& [column, i] : {std::pair<std::string_view, size_t>{"model", 0}, {"context", 1}, {"compute", 2}}) {
+          // self, then model, context and compute (the numbers after it)
+          for (const auto& [column, i] : {std::pair<std::string_view, size_t>{"self", 0}, {"model", 1}, {"context", 2}, {"compute", 3}}) {
             const std::string key = "breakdown_" + std::string(column) + ":" + std::string(name);
             std::erase_if(log.figures, [&](const LogFigure& f) { return f.key == key; });
-            figure(key, n[first + i] * kMiBd, l);
+            figure(key, n[first - 1 + i] * kMiBd, l);
           }
         }
       }
@@ -927,7 +928,8 @@ Result<EngineLog> parse_engine_log(std::string_view text) {
   // cache with ggml_cpy), else a 2025 build (its class names, or compute buffers printed by
   // llama_context, which sched_reserve took over in January 2026 with PR #18547) wrote it with
   // set_rows and had no embeddings input (PR #18898). A 2026 build is taken as the current
-  // graph (the f16 mask of PR #23764, May 2026); an earlier 2026 build is --llamacpp-graph 2026-01.
+  // graph (the f16 mask of PR #23764, May 2026), but for the numbered builds known to precede it
+  // (below); another earlier 2026 build is --llamacpp-graph 2026-01.
   if (r.log.engine == LogEngine::LlamaCpp && !r.has_setting("lcg")) {
     i64 build = 0;
     if (r.log.version.size() > 1 && r.log.version[0] == 'b')
@@ -939,6 +941,10 @@ Result<EngineLog> parse_engine_log(std::string_view text) {
     else if (build > 0 && build <= 5781) r.set("lcg", "2025-07");
     else if (r.ggml_cpy) r.set("lcg", "2025-07");  // a later build told to keep ggml_cpy
     else if (r.llamacpp_2025 || r.compute_from_context) r.set("lcg", "2025-08");
+    // A numbered 2026 build up to 8211 (March 2026) reserved the f32 mask beside the embeddings
+    // input: builds 7972 and 8211's host compute buffers (142.02 and 88 MiB) hold it, two months
+    // before PR #23764. Later builds up to that PR's are not dated here: taken as the current graph.
+    else if (build > 0 && build <= 8211) r.set("lcg", "2026-01");
   }
   // No device and only CPU buffers: a build without a GPU backend (or --device none), which still
   // prints "offloaded 27/27 layers to GPU" (every layer on its one device, the CPU): -ngl 0 and
@@ -1196,6 +1202,12 @@ Result<LogCheck> check_llamacpp(const EngineLog& log, const Workload& w, const E
     if (!d.cpu_span) table.emplace_back("breakdown_model:Host", "Host model (memory breakdown)", d.cpu_mapped_bytes);
     table.emplace_back("breakdown_context:Host", "Host context (memory breakdown)", d.cpu_cache_bytes);
     if (d.host_compute_bytes > 0) table.emplace_back("breakdown_compute:Host", "Host compute (memory breakdown)", d.host_compute_bytes);
+    // Each row's self (model + context + compute, summed before truncation) where every part is:
+    // the host's is the host memory figure's part in that table (LlamaCppBuffers::host_self_bytes).
+    for (const LlamaCppDevice& dv : d.devices)
+      if (d.compute_on(dv))
+        table.emplace_back("breakdown_self:" + dv.name, dv.name + " self (memory breakdown)", dv.model_bytes + dv.cache_bytes + d.compute_of(dv));
+    if (!d.cpu_span && d.host_compute_bytes > 0) table.emplace_back("breakdown_self:Host", "Host self (memory breakdown)", d.host_self_bytes());
     for (const auto& [key, label, ours] : table) {
       const LogFigure* f = logged(key);
       if (!f) continue;

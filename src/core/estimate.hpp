@@ -35,6 +35,10 @@ struct Estimate {
   // The runtime's own accounting, where it is modelled (runtime llamacpp: its KV cache and state).
   std::optional<LlamaCppMemory> llamacpp;
   std::optional<LlamaCppBuffers> llamacpp_devices;  // runtime llamacpp: its model buffers and cache per device
+  // runtime llamacpp with --host-mem-gib: the host memory its buffers may fill (0: not checked),
+  // and whether its host buffers (LlamaCppBuffers::host_bytes) fit there.
+  i64 host_capacity_bytes = 0;
+  bool host_fits = false;
   std::optional<VllmMemory> vllm;  // runtime vllm: its budget, profile, KV blocks and lines
   std::optional<SglangMemory> sglang;  // runtime sglang: its free memory, mem_fraction_static, token pool and lines
   std::optional<TransformersMemory> transformers;  // runtime transformers: generate()'s max_memory_allocated, term by term

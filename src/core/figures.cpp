@@ -126,6 +126,15 @@ Bound temps_bound(const Workload& w, const Estimate& e) {
   return e.inference.compute_buffer_bytes > 0 && !llamacpp_samplers(w) ? Bound::Estimate : Bound::Lower;
 }
 
+// llama.cpp's host memory (LlamaCppBuffers::host_bytes): an estimate where every part is
+// followed; a lower bound where the host's compute buffer is not modelled, where the CPU holds
+// tensors beside a GPU (llama.cpp maps the file span from the first to the last of them), or where
+// the CPU computes layers (its kernels may repack tensors into a CPU_REPACK buffer of their own).
+Bound host_bound(const Workload&, const Estimate& e) {
+  const LlamaCppBuffers* d = e.llamacpp_devices ? &*e.llamacpp_devices : nullptr;
+  return d && d->host_compute_bytes > 0 && !d->cpu_span && !d->cpu_computes_layers() ? Bound::Estimate : Bound::Lower;
+}
+
 // llama.cpp's compute buffer as the temporaries (inference_memory.hpp), where it is modelled.
 std::optional<Derivation> llamacpp_temps(const Workload& w, const Estimate& e, Lang l) {
   if (e.inference.compute_buffer_bytes <= 0 || !e.llamacpp_devices || !e.llamacpp || e.llamacpp->caches.empty()) return std::nullopt;
@@ -460,6 +469,26 @@ const Figure kFigures[] = {
        return {tx(l, Str::fx_min_gpus_inference, n(m.min_gpus)) + (m.min_gpus == 0 ? tx(l, Str::fx_never_fits) : std::string()),
                tx(l, Str::fx_min_gpus_inference_ref)};
      }},
+
+    {"inference.host_bytes", "Host memory (llama.cpp)", Unit::Bytes, Inf,
+     [](E e) -> V { return e.llamacpp_devices ? e.llamacpp_devices->host_bytes() : i64{0}; }, host_bound,
+     [](C, W, E e, La l) -> D {
+       if (!e.llamacpp_devices) return {tx(l, Str::fx_host_none), tx(l, Str::fx_host_none_ref)};
+       const LlamaCppBuffers& d = *e.llamacpp_devices;
+       std::string f = tx(l, Str::fx_host, n(d.cpu_mapped_bytes), n(d.cpu_cache_bytes), d.host_buffer, n(d.host_compute_bytes),
+                          n(d.host_self_bytes()), d.output_buffer, n(d.output_buffer_bytes));
+       if (d.cpu_span) f += tx(l, Str::fx_host_span);
+       if (d.host_compute_bytes == 0) f += tx(l, Str::fx_host_compute, d.host_buffer);
+       if (d.cpu_computes_layers()) f += tx(l, Str::fx_host_repack);
+       return {f, tx(l, Str::fx_host_ref, kLlamaCppVersion)};
+     }, true},
+    {"inference.host_capacity_bytes", "Usable host memory", Unit::Bytes, Inf, [](E e) -> V { return e.host_capacity_bytes; },
+     always<Bound::Exact>,
+     [](C, W w, E e, La l) -> D {
+       if (e.host_capacity_bytes <= 0) return {tx(l, Str::fx_hostcap_none), tx(l, Str::fx_hostcap_ref)};
+       return {tx(l, Str::fx_hostcap, real(w.host_mem_gib), e.host_fits ? tx(l, Str::fx_hostcap_fits) : tx(l, Str::fx_hostcap_no_fit)),
+               tx(l, Str::fx_hostcap_ref)};
+     }, true},
 
     // ---- Training memory (most loaded GPU) -----------------------------------------------
     {"training.vision_weights_bytes", "Vision tower (frozen)", Unit::Bytes, Train,

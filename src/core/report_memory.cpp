@@ -118,6 +118,7 @@ json estimate_object(const ModelConfig& cfg, const Workload& w, const Estimate& 
                 {"training_capacity_bytes", t.capacity_bytes},
                 {"inference_fits", m.fits},
                 {"training_fits", t.fits},
+                {"host_fits", e.host_capacity_bytes > 0 ? json(e.host_fits) : json(nullptr)},  // llama.cpp's host buffers in --host-mem-gib
                 {"max_context", m.max_context},
                 {"max_context_is_model_limit", m.max_context_is_model_limit},
                 {"max_sequences", m.max_sequences},
@@ -325,6 +326,7 @@ std::string estimate_text(const ModelConfig& cfg, const Workload& w, const Estim
     o += "  " + printf_text(tr(Str::rep_inference_settings, lang), std::string(to_string(w.weights)).c_str(),
                             std::string(to_string(w.kv_dtype)).c_str(), n(w.seq).c_str(), n(w.batch).c_str(),
                             std::string(to_string(w.runtime)).c_str()) + "\n";
+    if (w.runtime == Runtime::LlamaCpp && w.llamacpp_no_gpu) o += "  " + t(Str::rep_llamacpp_no_gpu) + "\n";
     o += row(fig("inference.weights_bytes"), m.weights_bytes);
     if (m.vision_weights_bytes > 0) o += row(fig("inference.vision_weights_bytes"), m.vision_weights_bytes);
     o += row(printf_text(tr(Str::rep_kv_per_token, lang), n(m.kv_bytes_per_token).c_str()), m.kv_cache_bytes);
@@ -391,6 +393,12 @@ std::string estimate_text(const ModelConfig& cfg, const Workload& w, const Estim
     if (e.llamacpp_devices)
       for (const auto& note : llamacpp_buffer_notes(*e.llamacpp_devices, unit, lang))
         o += lang == Lang::Zh ? "  （" + note + "）\n" : "  (" + note + ")\n";  // full-width in Chinese text
+    if (e.llamacpp_devices) {  // the host's buffers, every line above that is not a device's
+      const Figure* host = find_figure("inference.host_bytes");
+      o += row(fig("inference.host_bytes"), e.llamacpp_devices->host_bytes(), bound_text(host->bound(w, e), lang));
+      if (e.host_capacity_bytes > 0)
+        o += "  " + pad_right(fig("inference.host_capacity_bytes"), 30) + b(e.host_capacity_bytes) + "  " + (e.host_fits ? fit : no_fit) + "\n";
+    }
   }
   if (e.vllm && w.mode == Mode::Inference) {
     const VllmMemory& v = *e.vllm;

@@ -329,6 +329,11 @@ std::vector<WorkloadField> build_fields() {
                          "CPU, which computes every op (no op offload); its compute buffer is the CPU's",
                          Inference),
                     AT(llamacpp_no_gpu)),
+      real_or_default_row(spec("hostmem", "--host-mem-gib", "Host RAM (GiB)",
+                               "llama.cpp: the host memory its CPU buffers may fill (the RAM, less what else runs), "
+                               "checked against its host buffers; 0 = not checked",
+                               Inference),
+                          0.0, 1 << 20, AT(host_mem_gib)),
       enum_field<W>(spec("lcc", "--llamacpp-caller", "llama.cpp caller",
                          "who creates llama.cpp's context: server (llama-server, which since PR #23861 reserves the "
                          "logits of its slots only) or library (a program that leaves n_outputs_max at n_batch: "

@@ -200,6 +200,7 @@ struct Workload {
   bool kv_unified = false;       // -kvu: one cache stream shared by the slots
   bool swa_full = false;         // --swa-full: sliding-window layers keep n_ctx cells
   bool llamacpp_no_gpu = false;  // --device none (or a build without a GPU backend): the CPU computes every op and holds every buffer
+  double host_mem_gib = 0;      // llama.cpp: the host memory its CPU buffers may fill, in GiB (0: not checked)
   LlamaCppCaller llamacpp_caller = LlamaCppCaller::Server;  // llama-server, or a library caller (Ollama's runner)
   LlamaCppOffload llamacpp_offload = LlamaCppOffload::OutputFirst;  // -ngl's order: the build's, since or before PR #18148
   LlamaCppGraph llamacpp_graph = LlamaCppGraph::F16Mask;  // the build's reserved graph (its inputs, the cache writes)

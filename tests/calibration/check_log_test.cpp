@@ -56,6 +56,11 @@
 //       spacewitch; found by exact-string search, the index names no repository), quoting an Ollama
 //       server's load of Gemma 2 2B Q4_0 on an RX 6600 (ROCm) on 2026-05-20: Parallel 2, BatchSize 256,
 //       KvSize 16384, flash attention disabled, every layer on the GPU
+//   llamacpp-b7972-qwen2.5-vl-7b-rocm.log — an exported coding-agent session (Polish user, created
+//       2026-03-19; found by exact-string search, the index names no repository) that reads a llama-server
+//       log: unsloth's Qwen2.5-VL-7B-Instruct UD-Q6_K_XL with its mmproj on a Radeon Pro VII (ROCm),
+//       build 7972, -c 65536, q8_0 cache, 4 auto slots; the session's line numbers are taken off, the
+//       lines kept are the log's start-up, slot and exit-table lines
 //   megatron-gpt345m-pp4.log, megatron-gpt345m-tp2pp2.log — liguodongiot/llm-action@bd731466,
 //       train/megatron/gpt2/model_train.md, sections "模型并行（4PP）" and "模型并行（2TP+2DP）": Megatron-LM
 //       main of July 2023 on 4 × A800 (tests/calibration/training/megatron_test.cpp), from "using world
@@ -64,6 +69,7 @@
 #include <algorithm>
 
 #include "core/engine_log.hpp"
+#include "core/figures.hpp"
 #include "test_util.hpp"
 
 using namespace llmsize::core;
@@ -626,7 +632,7 @@ TEST_CASE("check-log: llama.cpp builds of 2025 (their class names, -ngl's blocks
     CHECK(row(*c, "kv_buffer:2:Metal").logged == "18.00 MiB");
     CHECK(row(*c, "kv_buffer:2:Metal").same_text);
     CHECK(std::any_of(c->notes.begin(), c->notes.end(), [](const Issue& n) {
-      return n.message == "the log's compute buffers of MTL0, CPU are not modelled here (their graph is followed for llama, Qwen2, Qwen3, Qwen3-MoE, gpt-oss, Gemma 2 and Gemma 3 decoders on GPUs or the CPU alone, whole or partly offloaded, not for this model or Metal)";
+      return n.message == "the log's compute buffers of MTL0, CPU are not modelled here (their graph is followed for llama, Qwen2, Qwen2.5-VL, Qwen3, Qwen3-MoE, gpt-oss, Gemma 2 and Gemma 3 decoders on GPUs or the CPU alone, whole or partly offloaded, not for this model or Metal)";
     }));
     CHECK(std::any_of(c->notes.begin(), c->notes.end(), [](const Issue& n) { return n.message.find("MTL0_Mapped model buffer maps") != std::string::npos; }));
   }
@@ -692,6 +698,19 @@ TEST_CASE("check-log: llama.cpp builds of 2025 (their class names, -ngl's blocks
     CHECK(row(*c, "breakdown_context:Host").same_text);
     CHECK(row(*c, "breakdown_compute:Host").logged == "509 MiB");
     CHECK(row(*c, "breakdown_compute:Host").same_text);
+    // Its self, 2964 MiB, is the host memory figure's part in that table (host_self_bytes); the
+    // figure adds the CPU output buffer (3.91 MiB), which the table leaves out. A lower bound: the
+    // CPU computes the layers, and its CPU_REPACK copy is not counted.
+    CHECK(row(*c, "breakdown_self:Host").logged == "2964 MiB");
+    CHECK(row(*c, "breakdown_self:Host").same_text);
+    const auto e = estimate(preset("gemma-2-2b").config, c->workload);
+    REQUIRE(e.ok());
+    REQUIRE(e->llamacpp_devices);
+    const Figure* host = find_figure("inference.host_bytes");
+    REQUIRE(host);
+    CHECK(host->value(*e).whole == e->llamacpp_devices->host_self_bytes() + e->llamacpp_devices->output_buffer_bytes);
+    CHECK(std::abs(static_cast<double>(host->value(*e).whole) / 1048576.0 - (1623.67 + 416.00 + 416.00 + 509.00 + 3.91)) < 0.03);
+    CHECK(host->bound(c->workload, *e) == Bound::Lower);
     // The repacked copy (the Q4_K tensors the CPU's kernels reorder) is named, not modelled.
     CHECK(std::any_of(c->notes.begin(), c->notes.end(), [](const Issue& n) { return n.message.find("CPU_REPACK buffer (921.38 MiB)") != std::string::npos; }));
   }
@@ -1195,7 +1214,11 @@ TEST_CASE("check-log: which llama.cpp graph a log's build reserved", "[checklog]
   CHECK(graph_of(compute) == "2025-08");
   CHECK(graph_of("llama_kv_cache_unified: size = 1536.00 MiB ( 16384 cells,  48 layers,  1 seqs), K (f16):  768.00 MiB, V (f16):  768.00 MiB\n") ==
         "2025-08");
-  // A 2026 build (sched_reserve) is the current graph unless told.
+  // A 2026 build (sched_reserve) is the current graph unless told, or a numbered build up to 8211
+  // (March 2026), whose host buffers held the f32 mask: --llamacpp-graph 2026-01.
+  CHECK(graph_of("build: 7972 (e06088da0) with GNU 13.3.0 for Linux x86_64\n" + reserve) == "2026-01");
+  CHECK(graph_of("build: 8211 (a0ed91a44) with GNU 13.3.0 for Linux x86_64\n" + reserve) == "2026-01");
+  CHECK(graph_of("build: 8212 (00000000) with GNU 13.3.0 for Linux x86_64\n" + reserve) == "(current)");
   CHECK(graph_of(reserve) == "(current)");
   CHECK(graph_of("build: 9670 (02810c7aa) with cc for x86_64-linux-gnu\n" + reserve) == "(current)");
 }
@@ -1267,6 +1290,13 @@ TEST_CASE("check-log: compute buffers without flash attention, and a partial off
     REQUIRE(e.ok());
     REQUIRE(e->llamacpp_devices);
     CHECK(e->llamacpp_devices->graph_nodes == 1180);  // its two streams' cache reshapes and eager V's views counted
+    // Its host memory: the mapped token embedding, no cache on the CPU, ROCm_Host's compute buffer
+    // and output buffer (461.43 + 22.26 + 1.97 MiB printed; 1.95 ours, the miss below). Every part
+    // followed and no layer on the CPU: an estimate.
+    const Figure* host = find_figure("inference.host_bytes");
+    REQUIRE(host);
+    CHECK(std::abs(static_cast<double>(host->value(*e).whole) / 1048576.0 - (461.43 + 22.26 + 1.97)) < 0.03);
+    CHECK(host->bound(c->workload, *e) == Bound::Estimate);
     // MISS, the output buffer: 1.95 MiB (2 slots × 256,000 logits) where this runner printed 1.97,
     // about 16 KiB more, not traced (Ollama's runner of 2026 reserving more beside the logits).
     CHECK(row(*c, "output_buffer_bytes").ours == "1.95 MiB");
@@ -1274,6 +1304,39 @@ TEST_CASE("check-log: compute buffers without flash attention, and a partial off
     // MISS, ROCm0's model buffer: 1548.25 MiB against 1548.29 (0.003%), as the other builds'
     // device buffers of a few hundredths: not traced.
     CHECK(row(*c, "model_buffer:ROCm0").ours == "1548.25 MiB");
+  }
+  // llamacpp-b7972-qwen2.5-vl-7b-rocm.log: Qwen2.5-VL-7B's text model (GGUF arch qwen2vl,
+  // llm_build_qwen2vl: Qwen2's graph with ggml_rope_multi over four positions a token), build 7972
+  // (--llamacpp-graph 2026-01: the f32 mask beside the embeddings input), 65,536 cells, FA:
+  //   sched_reserve:      ROCm0 compute buffer size =   422.00 MiB
+  //   sched_reserve:  ROCm_Host compute buffer size =   142.02 MiB
+  //   sched_reserve: graph nodes  = 959
+  // and at exit
+  //   llama_memory_breakdown_print: |   - ROCm0 ((TM) Pro VII) | 16368 =  233 + (8404 =  6078 +    1904 +     422) +        7729 |
+  //   llama_memory_breakdown_print: |   - Host                 |                  694 =   552 +       0 +     142                |
+  // The mmproj encoder's own buffers (alloc_compute_meta: ROCm0 704.79, CPU 292.41 MiB) are the clip
+  // context's, outside the language model's graph and that table.
+  {
+    const EngineLog log = parsed("llamacpp-b7972-qwen2.5-vl-7b-rocm.log");
+    check_settings(log, {{"lcg", "2026-01"}, {"np", "4"}, {"kvu", "1"}, {"seq", "65536"}, {"kvt", "q8_0"}, {"flash", "1"}});
+    Workload w;
+    REQUIRE_FALSE(find_field("gpu")->set(w, "mi300x").has_value());  // a ROCm device; the buffers do not depend on it
+    w.weights = WeightFormat::Q6_K;
+    auto c = check_log(log, preset("qwen2.5-vl-7b").config, w);
+    INFO(join(c.issues()));
+    REQUIRE(c.ok());
+    check_same(*c, {"compute_buffer:ROCm0", "compute_buffer:ROCm_Host", "graph_splits", "kv_buffer:0:ROCm0", "output_buffer_bytes",
+                    "breakdown_compute:ROCm0", "breakdown_context:ROCm0", "breakdown_compute:Host", "breakdown_context:Host"});
+    const auto e = estimate(preset("qwen2.5-vl-7b").config, c->workload);
+    REQUIRE(e.ok());
+    REQUIRE(e->llamacpp_devices);
+    CHECK(e->llamacpp_devices->graph_nodes == 959);
+    // MISS, the model buffers (and so each row's self): unsloth's UD-Q6_K_XL keeps its own type per
+    // tensor (token_embd in Q8_0: 552.23 MiB mapped, where q6_k gives 426.36), which llmsize does
+    // not know without the file. The caches, compute buffers and output buffer do not depend on it.
+    CHECK(row(*c, "model_buffer:CPU_Mapped").ours == "426.36 MiB");
+    CHECK(row(*c, "breakdown_self:Host").logged == "694 MiB");
+    CHECK(row(*c, "breakdown_self:Host").ours == "568 MiB");
   }
   // A partial offload: llamacpp-2025-07-qwen3-8b-ngl19.log and -ngl11.log (DeepSeek-R1-0528-Qwen3-8B
   // Q8_0, n_ctx 131072, flash attention off, "LLAMA_SET_ROWS=0, using old ggml_cpy() method"):

@@ -828,3 +828,52 @@ TEST_CASE("llama.cpp: -ngl 0 on a GPU build offloads the big ops with copies; --
                                    : std::any_of(refused->notes.begin(), refused->notes.end(), [](const Issue& i) { return i.field == "pp"; });
   CHECK(named);
 }
+
+TEST_CASE("llama.cpp: the host's memory, and --host-mem-gib", "[llamacpp]") {
+  const ModelConfig& c = preset("qwen3-8b").config;
+  auto run = [&](std::initializer_list<std::pair<const char*, const char*>> kv) {
+    Workload w = with(kv);
+    w.runtime = Runtime::LlamaCpp;
+    auto e = estimate(c, w);
+    REQUIRE(e.ok());
+    REQUIRE(e->llamacpp_devices);
+    return std::pair{w, std::move(e).value()};
+  };
+  const Figure* host = find_figure("inference.host_bytes");
+  const Figure* cap = find_figure("inference.host_capacity_bytes");
+  REQUIRE(host);
+  REQUIRE(cap);
+  // Without a GPU every buffer is the host's: the mapped file (Q4_K_M), the cache (36 layers ×
+  // 8,192 cells × 2 × 1,024 × 2 B), the CPU's compute buffer and the logits of 4 slots.
+  const auto [w, cpu] = run({{"seq", "8192"}, {"lcnogpu", "1"}, {"w", "q4_k_m"}, {"kvt", "fp16"}});
+  const LlamaCppBuffers& d = *cpu.llamacpp_devices;
+  CHECK(d.cpu_cache_bytes == i64{36} * 8192 * 2 * 1024 * 2);
+  CHECK(d.cpu_mapped_bytes == cpu.inference.weights.total_bytes);
+  CHECK(d.output_buffer_bytes == i64{4} * 151936 * 4);
+  CHECK(host->value(cpu).whole == d.cpu_mapped_bytes + d.cpu_cache_bytes + d.host_compute_bytes + d.output_buffer_bytes);
+  CHECK(host->bound(w, cpu) == Bound::Lower);  // the CPU runs the layers: a CPU_REPACK copy is not counted
+  CHECK(cap->value(cpu).whole == 0);           // not given: not checked
+  // A whole offload: the host holds the mapped token embedding, the inputs and the logits.
+  const auto [gw, gpu] = run({{"seq", "8192"}, {"w", "q4_k_m"}});
+  CHECK(gpu.llamacpp_devices->cpu_cache_bytes == 0);
+  CHECK(host->value(gpu).whole < host->value(cpu).whole / 4);
+  CHECK(host->bound(gw, gpu) == Bound::Estimate);
+  // --host-mem-gib: the RAM given, and whether the host's buffers fit in it.
+  const auto [w8, small] = run({{"seq", "8192"}, {"lcnogpu", "1"}, {"w", "q4_k_m"}, {"hostmem", "4"}});
+  CHECK(small.host_capacity_bytes == i64{4} << 30);
+  CHECK_FALSE(small.host_fits);
+  const auto [w16, big] = run({{"seq", "8192"}, {"lcnogpu", "1"}, {"w", "q4_k_m"}, {"hostmem", "16"}});
+  CHECK(big.host_fits);
+  CHECK(cap->value(big).whole == i64{16} << 30);
+  // Another runtime has no host figure; the field refuses a negative size, naming it.
+  Workload v = with({{"seq", "8192"}, {"hostmem", "16"}});
+  v.runtime = Runtime::Vllm;
+  const auto other = estimate(c, v);
+  REQUIRE(other.ok());
+  CHECK(host->value(*other).whole == 0);
+  CHECK(other->host_capacity_bytes == 0);
+  Workload bad;
+  const auto refused = find_field("hostmem")->set(bad, "-1");
+  REQUIRE(refused.has_value());
+  CHECK(refused->field == "hostmem");
+}
