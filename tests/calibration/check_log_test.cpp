@@ -109,6 +109,18 @@ void check_same(const LogCheck& c, const std::vector<std::string>& keys) {
   }
 }
 
+// A ROCm log checked against a preset at weights `wf`, on a ROCm card (its buffers do not depend on
+// which one).
+LogCheck checked_on_rocm(const EngineLog& log, const char* model, WeightFormat wf) {
+  Workload w;
+  REQUIRE_FALSE(find_field("gpu")->set(w, "mi300x").has_value());
+  w.weights = wf;
+  auto c = check_log(log, preset(model).config, w);
+  INFO(join(c.issues()));
+  REQUIRE(c.ok());
+  return std::move(c).value();
+}
+
 }  // namespace
 
 TEST_CASE("check-log: a vLLM 0.19 start-up, its settings and every figure", "[calibration][checklog]") {
@@ -1278,15 +1290,10 @@ TEST_CASE("check-log: compute buffers without flash attention, and a partial off
   {
     const EngineLog log = parsed("llamacpp-ollama-2026-05-gemma-2-2b-rocm-np2.log");
     check_settings(log, {{"np", "2"}, {"kvu", "0"}, {"swaf", "1"}, {"ub", "256"}, {"lcc", "library"}});
-    Workload w;
-    REQUIRE_FALSE(find_field("gpu")->set(w, "mi300x").has_value());  // a ROCm device; the buffers do not depend on it
-    w.weights = WeightFormat::Q4_0;
-    auto c = check_log(log, preset("gemma-2-2b").config, w);
-    INFO(join(c.issues()));
-    REQUIRE(c.ok());
-    check_same(*c, {"compute_buffer:ROCm0", "compute_buffer:ROCm_Host", "kv_buffer:1:ROCm0", "kv_buffer:2:ROCm0", "graph_splits",
+    const LogCheck c = checked_on_rocm(log, "gemma-2-2b", WeightFormat::Q4_0);
+    check_same(c, {"compute_buffer:ROCm0", "compute_buffer:ROCm_Host", "kv_buffer:1:ROCm0", "kv_buffer:2:ROCm0", "graph_splits",
                     "model_buffer:CPU_Mapped"});
-    const auto e = estimate(preset("gemma-2-2b").config, c->workload);
+    const auto e = estimate(preset("gemma-2-2b").config, c.workload);
     REQUIRE(e.ok());
     REQUIRE(e->llamacpp_devices);
     CHECK(e->llamacpp_devices->graph_nodes == 1180);  // its two streams' cache reshapes and eager V's views counted
@@ -1296,14 +1303,14 @@ TEST_CASE("check-log: compute buffers without flash attention, and a partial off
     const Figure* host = find_figure("inference.host_bytes");
     REQUIRE(host);
     CHECK(std::abs(static_cast<double>(host->value(*e).whole) / 1048576.0 - (461.43 + 22.26 + 1.97)) < 0.03);
-    CHECK(host->bound(c->workload, *e) == Bound::Estimate);
+    CHECK(host->bound(c.workload, *e) == Bound::Estimate);
     // MISS, the output buffer: 1.95 MiB (2 slots × 256,000 logits) where this runner printed 1.97,
     // about 16 KiB more, not traced (Ollama's runner of 2026 reserving more beside the logits).
-    CHECK(row(*c, "output_buffer_bytes").ours == "1.95 MiB");
-    CHECK(row(*c, "output_buffer_bytes").logged == "1.97 MiB");
+    CHECK(row(c, "output_buffer_bytes").ours == "1.95 MiB");
+    CHECK(row(c, "output_buffer_bytes").logged == "1.97 MiB");
     // MISS, ROCm0's model buffer: 1548.25 MiB against 1548.29 (0.003%), as the other builds'
     // device buffers of a few hundredths: not traced.
-    CHECK(row(*c, "model_buffer:ROCm0").ours == "1548.25 MiB");
+    CHECK(row(c, "model_buffer:ROCm0").ours == "1548.25 MiB");
   }
   // llamacpp-b7972-qwen2.5-vl-7b-rocm.log: Qwen2.5-VL-7B's text model (GGUF arch qwen2vl,
   // llm_build_qwen2vl: Qwen2's graph with ggml_rope_multi over four positions a token), build 7972
@@ -1319,24 +1326,19 @@ TEST_CASE("check-log: compute buffers without flash attention, and a partial off
   {
     const EngineLog log = parsed("llamacpp-b7972-qwen2.5-vl-7b-rocm.log");
     check_settings(log, {{"lcg", "2026-01"}, {"np", "4"}, {"kvu", "1"}, {"seq", "65536"}, {"kvt", "q8_0"}, {"flash", "1"}});
-    Workload w;
-    REQUIRE_FALSE(find_field("gpu")->set(w, "mi300x").has_value());  // a ROCm device; the buffers do not depend on it
-    w.weights = WeightFormat::Q6_K;
-    auto c = check_log(log, preset("qwen2.5-vl-7b").config, w);
-    INFO(join(c.issues()));
-    REQUIRE(c.ok());
-    check_same(*c, {"compute_buffer:ROCm0", "compute_buffer:ROCm_Host", "graph_splits", "kv_buffer:0:ROCm0", "output_buffer_bytes",
+    const LogCheck c = checked_on_rocm(log, "qwen2.5-vl-7b", WeightFormat::Q6_K);
+    check_same(c, {"compute_buffer:ROCm0", "compute_buffer:ROCm_Host", "graph_splits", "kv_buffer:0:ROCm0", "output_buffer_bytes",
                     "breakdown_compute:ROCm0", "breakdown_context:ROCm0", "breakdown_compute:Host", "breakdown_context:Host"});
-    const auto e = estimate(preset("qwen2.5-vl-7b").config, c->workload);
+    const auto e = estimate(preset("qwen2.5-vl-7b").config, c.workload);
     REQUIRE(e.ok());
     REQUIRE(e->llamacpp_devices);
     CHECK(e->llamacpp_devices->graph_nodes == 959);
     // MISS, the model buffers (and so each row's self): unsloth's UD-Q6_K_XL keeps its own type per
     // tensor (token_embd in Q8_0: 552.23 MiB mapped, where q6_k gives 426.36), which llmsize does
     // not know without the file. The caches, compute buffers and output buffer do not depend on it.
-    CHECK(row(*c, "model_buffer:CPU_Mapped").ours == "426.36 MiB");
-    CHECK(row(*c, "breakdown_self:Host").logged == "694 MiB");
-    CHECK(row(*c, "breakdown_self:Host").ours == "568 MiB");
+    CHECK(row(c, "model_buffer:CPU_Mapped").ours == "426.36 MiB");
+    CHECK(row(c, "breakdown_self:Host").logged == "694 MiB");
+    CHECK(row(c, "breakdown_self:Host").ours == "568 MiB");
   }
   // A partial offload: llamacpp-2025-07-qwen3-8b-ngl19.log and -ngl11.log (DeepSeek-R1-0528-Qwen3-8B
   // Q8_0, n_ctx 131072, flash attention off, "LLAMA_SET_ROWS=0, using old ggml_cpy() method"):
