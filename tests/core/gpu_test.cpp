@@ -43,6 +43,11 @@ TEST_CASE("Catalog entries carry their data-sheet numbers", "[core][gpu]") {
   const Row rows[] = {
       {"h100-sxm", 80, 3350, 989, 1979},   {"h200", 141, 4800, 989, 1979}, {"a100-80gb", 80, 2039, 312, 0},
       {"mi300x", 192, 5300, 1307.4, 2614.9}, {"rtx-4090", 24, 1008, 165.2, 330.3}, {"l40s", 48, 864, 362.05, 733},
+      // The RTX Blackwell whitepaper's dense FP32-accumulate figures (Appendix B Table 5: RTX 5070 Ti
+      // "BF16 tensor (FP32 accumulate) 87.9 TFLOPS", "FP8 tensor (FP16 / FP32 accumulate) 351.5 / 175.8").
+      {"rtx-5070-ti", 16, 896, 87.9, 175.8},
+      // DGX Spark: "128 GB LPDDR5x unified, 273 GB/s"; NVIDIA states no BF16 or FP8 rate for GB10 (0).
+      {"dgx-spark", 128, 273, 0, 0},
   };
   for (const auto& r : rows) {
     INFO(r.id);
@@ -180,6 +185,11 @@ TEST_CASE("Recorded CUDA totals reproduce the totals the engines and PyTorch pri
       {"h100-nvl", "totalGlobalMem | 99960750080 bytes (a device report)", 99960750080.0 / 1073741824.0, 14},
       {"rtx-6000-ada", "total_memory=48622MB (PyTorch, whole MiB)", 48622.0 / 1024.0, 14},
       {"rtx-pro-6000-blackwell-server", "total_memory=97250MB (PyTorch, whole MiB)", 97250.0 / 1024.0, 14},
+      // llama.cpp's "VRAM: N MiB" is totalGlobalMem / 2^20, rounded down (native Linux drivers).
+      {"rtx-5080", "CUDA0: NVIDIA GeForce RTX 5080 compute capability 12.0, VMM: yes, VRAM: 15877 MiB", 15877.0 / 1024.0, 14},
+      {"rtx-5070-ti", "Device 0: NVIDIA GeForce RTX 5070 Ti, compute capability 12.0, VMM: yes, VRAM: 15842 MiB", 15842.0 / 1024.0, 14},
+      {"rtx-5060-ti-16gb", "Device 1: NVIDIA GeForce RTX 5060 Ti, compute capability 12.0, VMM: yes, VRAM: 15850 MiB", 15850.0 / 1024.0, 14},
+      {"dgx-spark", "Free memory on device (114.54/121.69 GiB) on startup (vLLM on a DGX Spark)", 121.69, 2},
   };
   for (const Row& r : rows) {
     INFO(r.id << ": " << r.quoted);
