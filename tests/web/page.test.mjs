@@ -465,7 +465,7 @@ test('a hybrid model under vLLM: the grown attention block and padded state page
 test('with the llama.cpp runtime the Memory tab shows the lines llama-server prints', async () => {
   // gpt-oss-20b, -c 131072, one slot, f16 cache: the published SWA cache line (768 cells, 18.00 MiB).
   const { page, context, problems } = await openPage({
-    hash: '#v=1&preset=gpt-oss-20b&rt=llamacpp&kvt=fp16&seq=131072&np=1&ui.tab=memory' });
+    hash: '#v=1&preset=gpt-oss-20b&rt=llamacpp&kvt=fp16&seq=131072&np=1&hostmem=16&ui.tab=memory' });
   await frames(page, 3);
   const f = await figures(page);
   assert.equal(f.engine.name, 'llama.cpp');
@@ -476,6 +476,11 @@ test('with the llama.cpp runtime the Memory tab shows the lines llama-server pri
   assert.equal(f.engine.log_lines[5],
     'llama_kv_cache: size =   18.00 MiB (   768 cells,  12 layers,  1/1 seqs), K (f16):    9.00 MiB, V (f16):    9.00 MiB');
   assert.ok(await page.evaluate(() => Module.widgetRect('memory.llamacpp') !== null), 'the panel is on screen');
+  // The host's buffers (the mapped token embedding, the inputs, the logits) against the 16 GiB given.
+  assert.ok(f.inference.host_bytes > 0 && f.inference.host_bytes < f.inference.host_capacity_bytes);
+  assert.equal(f.inference.host_capacity_bytes, 16 * 2 ** 30);
+  assert.equal(f.fit.host_fits, true);
+  assert.ok(await page.evaluate(() => Module.widgetRect('memory.llamacpp_host') !== null), 'the host line is on screen');
   await page.screenshot({ path: `${ARTIFACTS}/web-llamacpp.png` });
   assert.deepEqual(problems, []);
   await context.close();
