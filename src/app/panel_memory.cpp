@@ -173,15 +173,19 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
 
   const core::Explanation* total_ex = find_explanation(ex, mf.total->key);
   const std::string bound = total_ex ? std::string(bound_text(total_ex->bound)) : std::string();
-  big_number(app.fonts, T(training ? Str::mem_training_per_gpu : Str::mem_inference_per_gpu),
+  // llama.cpp without a GPU: the host is its one device (the figures are its buffers, the memory --host-mem-gib).
+  const bool on_host = !training && s.work.runtime == core::Runtime::LlamaCpp && s.work.llamacpp_no_gpu;
+  big_number(app.fonts, T(training ? Str::mem_training_per_gpu : on_host ? Str::mem_inference_on_host : Str::mem_inference_per_gpu),
              core::format_bytes(total, u),
              bound.empty() ? std::string(T(Str::mem_fragmentation)) : printf_text(T(Str::mem_bound_fragmentation), bound.c_str()),
              col * 1.2f);
   mark("figure.memory");
   flow_same_line(col * 1.2f);
   const ImVec4 fit_colour = fits ? ok_colour() : error_colour();
-  big_number(app.fonts, printf_text(T(Str::mem_on_gpu), e.gpu.name.c_str()).c_str(), T(fits ? Str::mem_fits : Str::mem_no_fit),
-             printf_text(T(Str::mem_usable_per_gpu), core::format_bytes(cap, u).c_str()), col * 1.2f, &fit_colour);
+  big_number(app.fonts, printf_text(T(Str::mem_on_gpu), on_host ? T(Str::mem_the_host) : e.gpu.name.c_str()).c_str(),
+             T(fits ? Str::mem_fits : Str::mem_no_fit),
+             printf_text(T(on_host ? Str::mem_usable_host : Str::mem_usable_per_gpu), core::format_bytes(cap, u).c_str()), col * 1.2f,
+             &fit_colour);
   flow_same_line(col * 0.75f);
   const bool layout_only = training && e.training.recipe && e.training.recipe->recipe != core::Recipe::Megatron;
   big_number(app.fonts, T(Str::mem_gpus_needed), min_gpus > 0 ? std::to_string(min_gpus) : "-",
@@ -199,7 +203,7 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
   for (const auto& part : mf.parts)
     segs.push_back({std::string(tr_name("legend", part.figure->key, part.legend)), to_display(bytes_of(part.figure, e), u), series_colour(ci++),
                     explanation_tooltip(ex, part.figure->key)});
-  const std::string cap_label = e.gpu.name + " " + core::format_bytes(cap, u);
+  const std::string cap_label = (on_host ? std::string(T(Str::mem_the_host)) : e.gpu.name) + " " + core::format_bytes(cap, u);
   plot::stacked_bar("mem_bar", segs, to_display(cap, u), cap_label.c_str(), fmt_bytes_plain, 34 * app.scale);
   mark("memory.bar");
 

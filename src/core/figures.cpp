@@ -142,6 +142,12 @@ std::optional<Derivation> llamacpp_temps(const Workload& w, const Estimate& e, L
   std::string device;  // the device the per-GPU figures are of (the most loaded), else the one modelled
   for (const LlamaCppDevice& dv : d.devices)
     if (d.compute_on(dv) && d.compute_of(dv) == e.inference.compute_buffer_bytes) device = dv.name;
+  if (d.no_gpu)  // the host is the one device: its compute buffer, and the output buffer beside it
+    return Derivation{tx(l, Str::fx_temps_llamacpp, d.host_buffer, n(d.compute_tokens), n(e.llamacpp->caches.front().cells),
+                         n(d.compute_outputs)) +
+                          " = " + n(d.host_compute_bytes) + tx(l, Str::fx_temps_llamacpp_output, d.output_buffer, n(d.output_buffer_bytes)) +
+                          (llamacpp_samplers(w) ? tx(l, Str::fx_temps_llamacpp_server) : std::string()),
+                      tx(l, Str::fx_temps_llamacpp_ref)};
   return Derivation{tx(l, d.compute_layers ? Str::fx_temps_llamacpp : Str::fx_temps_llamacpp_head, device, n(d.compute_tokens),
                        n(e.llamacpp->caches.front().cells), n(d.compute_outputs)) +
                         (llamacpp_samplers(w) ? tx(l, Str::fx_temps_llamacpp_server) : std::string()),
@@ -422,6 +428,8 @@ const Figure kFigures[] = {
        if (e.sglang)
          return {tx(l, Str::fx_cap_sglang, real(e.sglang->pre_gib), real(e.sglang->mem_fraction_static)),
                  std::string(kSglangVersion) + ", model_runner.py profile_max_num_token"};
+       if (w.runtime == Runtime::LlamaCpp && w.llamacpp_no_gpu && w.host_mem_gib > 0)  // the host is llama.cpp's one device
+         return {tx(l, Str::fx_cap_host, real(w.host_mem_gib)), tx(l, Str::fx_hostcap_ref)};
        if (e.vllm)
          return {tx(l, Str::fx_cap_vllm, n(e.vllm->total_bytes), real(w.gpu_mem_util), n(e.vllm->budget_bytes)),
                  tx(l, Str::fx_cap_vllm_ref, kVllmVersion, e.gpu.cuda_total_source)};

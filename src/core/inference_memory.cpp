@@ -7,6 +7,7 @@
 #include "engine_llamacpp.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace llmsize::core {
 
@@ -158,6 +159,17 @@ struct Model {
         a.prefill = a.decode_temps = Temporaries{};
         a.prefill.peak = a.decode_temps.peak = a.compute_buffer;
       }
+      // llama.cpp without a GPU: the host is its one device, and its buffers are the run's: the
+      // mapped weights, the cache and state, and as temporaries the CPU's compute buffer with the
+      // output buffer beside it (LlamaCppBuffers::host_bytes, part by part).
+      if (dev && dev->no_gpu) {
+        a.weights = dev->cpu_mapped_bytes;
+        kv = Checked(dev->cpu_cache_bytes);
+        state = Checked(0);
+        a.compute_buffer = dev->host_compute_bytes;
+        a.prefill = a.decode_temps = Temporaries{};
+        a.prefill.peak = a.decode_temps.peak = dev->host_compute_bytes + dev->output_buffer_bytes;
+      }
       const Checked base = Checked(a.weights) + a.vision + overhead + kv + state + indexer;
       const Checked total = base + a.prefill.peak, decode = base + a.decode_temps.peak;
       if (!total.ok() || !decode.ok()) return std::nullopt;
@@ -220,6 +232,9 @@ Result<InferenceMemory> inference_memory(const ModelConfig& cfg, const Inventory
     if (!card) return card.issues();
     caps[st] = usable(*card);
   }
+  // Without a GPU the memory is the host's: --host-mem-gib where given (else the chosen device's
+  // stands for it: a custom device with the machine's RAM, or a unified one).
+  if (no_gpu && w.host_mem_gib > 0) caps.assign(caps.size(), static_cast<i64>(std::llround(w.host_mem_gib * 1073741824.0)));
   m.layer_weights_gpu.resize(static_cast<size_t>(cfg.n_layers));
   for (size_t l = 0; l < m.layer_weights_gpu.size(); ++l) m.layer_weights_gpu[l] = table->prefix[l + 1] - table->prefix[l];
   m.first_weights_gpu = table->first;

@@ -317,16 +317,20 @@ std::string estimate_text(const ModelConfig& cfg, const Workload& w, const Estim
   if (!w.devices.empty())  // llama.cpp's devices, different cards: the figures are the least roomy one's
     gpus = printf_text(tr(Str::rep_llamacpp_devices, lang), find_field("devs")->get(w).c_str(), n(e.inference.stage + 1).c_str(),
                        e.gpu.name.c_str());
+  const bool on_host = w.runtime == Runtime::LlamaCpp && w.llamacpp_no_gpu;  // the host is llama.cpp's one device
+  if (on_host)
+    gpus = printf_text(tr(Str::rep_host_device, lang), w.host_mem_gib > 0 ? ("--host-mem-gib " + fixed(w.host_mem_gib, 2)).c_str()
+                                                                          : e.gpu.name.c_str());
   std::string o;
   const bool est = w.reserve_mib < 0 && w.runtime != Runtime::None;
   const std::string est_note = est ? std::string(bound_text(Bound::Estimate, lang)) : std::string();
   const std::string fit = t(Str::rep_fits), no_fit = t(Str::rep_does_not_fit), none_fit = t(Str::rep_none_fit);
   if (w.mode == Mode::Inference) {
-    o += "\n" + printf_text(tr(Str::rep_inference_on, lang), gpus.c_str(), unit_label(unit)) + "\n";
+    o += "\n" + printf_text(tr(on_host ? Str::rep_inference_on_host : Str::rep_inference_on, lang), gpus.c_str(), unit_label(unit)) + "\n";
     o += "  " + printf_text(tr(Str::rep_inference_settings, lang), std::string(to_string(w.weights)).c_str(),
                             std::string(to_string(w.kv_dtype)).c_str(), n(w.seq).c_str(), n(w.batch).c_str(),
                             std::string(to_string(w.runtime)).c_str()) + "\n";
-    if (w.runtime == Runtime::LlamaCpp && w.llamacpp_no_gpu) o += "  " + t(Str::rep_llamacpp_no_gpu) + "\n";
+    if (on_host) o += "  " + printf_text(tr(Str::rep_llamacpp_no_gpu, lang), t(w.host_mem_gib > 0 ? Str::rep_host_given : Str::rep_host_not_given).c_str()) + "\n";
     o += row(fig("inference.weights_bytes"), m.weights_bytes);
     if (m.vision_weights_bytes > 0) o += row(fig("inference.vision_weights_bytes"), m.vision_weights_bytes);
     o += row(printf_text(tr(Str::rep_kv_per_token, lang), n(m.kv_bytes_per_token).c_str()), m.kv_cache_bytes);

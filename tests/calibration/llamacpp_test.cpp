@@ -865,6 +865,25 @@ TEST_CASE("llama.cpp: the host's memory, and --host-mem-gib", "[llamacpp]") {
   const auto [w16, big] = run({{"seq", "8192"}, {"lcnogpu", "1"}, {"w", "q4_k_m"}, {"hostmem", "16"}});
   CHECK(big.host_fits);
   CHECK(cap->value(big).whole == i64{16} << 30);
+  // Without a GPU the host is the one device: the per-device figures are its buffers, their sum
+  // the host figure, the fit and the longest context against the memory given.
+  CHECK(small.inference.weights_bytes == small.llamacpp_devices->cpu_mapped_bytes);
+  CHECK(small.inference.kv_cache_bytes == small.llamacpp_devices->cpu_cache_bytes);
+  CHECK(small.inference.total_bytes == host->value(small).whole);
+  CHECK(small.inference.capacity_bytes == i64{4} << 30);
+  CHECK_FALSE(small.inference.fits);
+  const auto [w6, six] = run({{"seq", "8192"}, {"lcnogpu", "1"}, {"w", "q4_k_m"}, {"hostmem", "6"}});
+  CHECK(six.inference.fits);
+  const i64 longest = six.inference.max_context;
+  CHECK(longest > 8192);
+  CHECK(longest < 40960);
+  for (const auto& [seq, fits] : {std::pair{longest, true}, std::pair{longest + 256, false}}) {
+    const std::string text = std::to_string(seq);
+    const auto [ws, at] = run({{"seq", text.c_str()}, {"lcnogpu", "1"}, {"w", "q4_k_m"}, {"hostmem", "6"}});
+    INFO(seq);
+    CHECK(at.inference.fits == fits);
+    CHECK(at.host_fits == fits);
+  }
   // Another runtime has no host figure; the field refuses a negative size, naming it.
   Workload v = with({{"seq", "8192"}, {"hostmem", "16"}});
   v.runtime = Runtime::Vllm;

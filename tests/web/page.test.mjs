@@ -462,6 +462,23 @@ test('a hybrid model under vLLM: the grown attention block and padded state page
   await context.close();
 });
 
+test('llama.cpp without a GPU: the host is the device, checked against the memory given', async () => {
+  // Qwen3-8B Q4_K_M on the CPU alone, 8,192 tokens, 6 GiB of host memory: every buffer is the host's.
+  const { page, context, problems } = await openPage({
+    hash: '#v=1&preset=qwen3-8b&rt=llamacpp&w=q4_k_m&seq=8192&lcnogpu=1&hostmem=6&ui.tab=memory' });
+  await frames(page, 3);
+  const f = await figures(page);
+  assert.equal(f.inference.capacity_bytes, 6 * 2 ** 30);
+  assert.equal(f.inference.total_bytes, f.inference.host_bytes);
+  assert.equal(f.fit.inference_fits, true);
+  assert.equal(f.fit.host_fits, true);
+  assert.ok(f.fit.max_context > 8192 && f.fit.max_context < 40960, `max context ${f.fit.max_context}`);
+  assert.ok(await page.evaluate(() => Module.widgetRect('memory.llamacpp_host') !== null), 'the host line is on screen');
+  await page.screenshot({ path: `${ARTIFACTS}/web-llamacpp-host.png` });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('with the llama.cpp runtime the Memory tab shows the lines llama-server prints', async () => {
   // gpt-oss-20b, -c 131072, one slot, f16 cache: the published SWA cache line (768 cells, 18.00 MiB).
   const { page, context, problems } = await openPage({
