@@ -139,8 +139,8 @@ Result<Estimate> estimate(const PreparedModel& m, const Workload& w) {
       e.llamacpp = std::move(lm).value();
       if (auto dev = llamacpp_buffers(cfg, inv, *e.llamacpp, x, *gpu, m.file.get())) e.llamacpp_devices = std::move(dev).value();
       else e.notes.push_back(dev.issues().front());  // tensor parallelism, several Metal devices: said, not guessed
-      if (e.llamacpp_devices && w.host_mem_gib > 0) {  // ≤ 2^20 GiB = 2^50 B
-        e.host_capacity_bytes = static_cast<i64>(std::llround(w.host_mem_gib * 1073741824.0));
+      if (e.llamacpp_devices && w.host_mem_gib > 0) {
+        e.host_capacity_bytes = w.host_mem_bytes();
         e.host_fits = e.llamacpp_devices->host_bytes() <= e.host_capacity_bytes;
       }
     } else {

@@ -234,7 +234,7 @@ Result<InferenceMemory> inference_memory(const ModelConfig& cfg, const Inventory
   }
   // Without a GPU the memory is the host's: --host-mem-gib where given (else the chosen device's
   // stands for it: a custom device with the machine's RAM, or a unified one).
-  if (no_gpu && w.host_mem_gib > 0) caps.assign(caps.size(), static_cast<i64>(std::llround(w.host_mem_gib * 1073741824.0)));
+  if (no_gpu && w.host_mem_gib > 0) caps.assign(caps.size(), w.host_mem_bytes());
   m.layer_weights_gpu.resize(static_cast<size_t>(cfg.n_layers));
   for (size_t l = 0; l < m.layer_weights_gpu.size(); ++l) m.layer_weights_gpu[l] = table->prefix[l + 1] - table->prefix[l];
   m.first_weights_gpu = table->first;

@@ -7,6 +7,7 @@
 // to_string() and the table's choices read that one array.
 // Not here: model-dependent checks (tp dividing the KV heads, …), which estimate() reports.
 #pragma once
+#include <cmath>
 #include <cstdint>
 #include <iterator>
 #include <optional>
@@ -201,6 +202,7 @@ struct Workload {
   bool swa_full = false;         // --swa-full: sliding-window layers keep n_ctx cells
   bool llamacpp_no_gpu = false;  // --device none (or a build without a GPU backend): the CPU computes every op and holds every buffer
   double host_mem_gib = 0;      // llama.cpp: the host memory its CPU buffers may fill, in GiB (0: not checked)
+  i64 host_mem_bytes() const { return static_cast<i64>(std::llround(host_mem_gib * 1073741824.0)); }  // ≤ 2^50
   LlamaCppCaller llamacpp_caller = LlamaCppCaller::Server;  // llama-server, or a library caller (Ollama's runner)
   LlamaCppOffload llamacpp_offload = LlamaCppOffload::OutputFirst;  // -ngl's order: the build's, since or before PR #18148
   LlamaCppGraph llamacpp_graph = LlamaCppGraph::F16Mask;  // the build's reserved graph (its inputs, the cache writes)
