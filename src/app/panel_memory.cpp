@@ -186,10 +186,12 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
              T(fits ? Str::mem_fits : Str::mem_no_fit),
              printf_text(T(on_host ? Str::mem_usable_host : Str::mem_usable_per_gpu), core::format_bytes(cap, u).c_str()), col * 1.2f,
              &fit_colour);
-  flow_same_line(col * 0.75f);
   const bool layout_only = training && e.training.recipe && e.training.recipe->recipe != core::Recipe::Megatron;
-  big_number(app.fonts, T(Str::mem_gpus_needed), min_gpus > 0 ? std::to_string(min_gpus) : "-",
-             T(layout_only ? Str::mem_recipe_layout : Str::mem_ideal_split), col * 0.75f);
+  if (!on_host) {  // GPUs needed: none on the host alone
+    flow_same_line(col * 0.75f);
+    big_number(app.fonts, T(Str::mem_gpus_needed), min_gpus > 0 ? std::to_string(min_gpus) : "-",
+               T(layout_only ? Str::mem_recipe_layout : Str::mem_ideal_split), col * 0.75f);
+  }
   if (mf.max_context) {
     const core::i64 max_context = mf.max_context->value(e).whole;
     flow_same_line(col);
@@ -197,7 +199,7 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
                T(e.inference.max_context_is_model_limit ? Str::mem_trained_limit : Str::mem_tokens_per_seq), col);
   }
 
-  section(T(Str::mem_where));
+  section(T(on_host ? Str::mem_where_host : Str::mem_where));
   std::vector<plot::Segment> segs;
   int ci = 0;
   for (const auto& part : mf.parts)
