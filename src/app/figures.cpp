@@ -29,7 +29,8 @@ std::string format_value(double v, core::Unit unit, core::ByteUnit bytes_unit) {
       const auto n = static_cast<std::int64_t>(std::llround(v));
       return printf_text(T(Str::unit_tokens), (n < 1000000 ? core::with_commas(n) : core::short_count(n)).c_str());
     }
-    case core::Unit::TokensPerSecond: return printf_text(T(Str::unit_tokens_per_s), core::fixed(v, v < 100 ? 1 : 0).c_str());
+    case core::Unit::TokensPerSecond:  // no rate: a bound not given (the CPU alone, its bandwidth unknown)
+      return v > 0 ? printf_text(T(Str::unit_tokens_per_s), core::fixed(v, v < 100 ? 1 : 0).c_str()) : "n/a";
     case core::Unit::Seconds: return core::format_duration(v, ui_lang());
     case core::Unit::Flops: {
       const char* p[] = {"", "K", "M", "G", "T", "P", "E", "Z"};

@@ -278,18 +278,27 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
     ImGui::PopFont();
     if (e.llamacpp_devices)
       for (const auto& note : core::llamacpp_buffer_notes(*e.llamacpp_devices, u, ui_lang())) ImGui::TextDisabled("%s", note.c_str());
-    if (e.llamacpp_devices) {  // the host's buffers (inference.host_bytes), against --host-mem-gib where given
-      const core::Figure* host = core::find_figure("inference.host_bytes");
-      std::string text = std::string(tr_name("figure", host->key, host->label)) + ": " +
-                         core::format_bytes(e.llamacpp_devices->host_bytes(), u);
-      if (const core::Explanation* x = find_explanation(ex, host->key)) text += " (" + std::string(bound_text(x->bound)) + ")";
-      if (e.host_capacity_bytes > 0)
+    // The host's buffers (inference.host_bytes) and, on unified memory, those with the device's
+    // (inference.unified_bytes): the last of them against --host-mem-gib where given.
+    auto host_line = [&](std::string_view key, core::i64 bytes, bool checked) {
+      const core::Figure* f = core::find_figure(key);
+      std::string text = std::string(tr_name("figure", f->key, f->label)) + ": " + core::format_bytes(bytes, u);
+      if (const core::Explanation* x = find_explanation(ex, f->key)) text += " (" + std::string(bound_text(x->bound)) + ")";
+      if (checked)
         text += " · " + printf_text(T(Str::mem_host_of), core::format_bytes(e.host_capacity_bytes, u).c_str(),
                                     T(e.host_fits ? Str::mem_fits : Str::mem_no_fit));
-      if (e.host_capacity_bytes > 0) ImGui::TextColored(e.host_fits ? ok_colour() : error_colour(), "%s", text.c_str());
+      if (checked) ImGui::TextColored(e.host_fits ? ok_colour() : error_colour(), "%s", text.c_str());
       else ImGui::TextUnformatted(text.c_str());
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", explanation_tooltip(ex, host->key).c_str());
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", explanation_tooltip(ex, f->key).c_str());
+    };
+    if (e.llamacpp_devices) {
+      const bool checked = e.host_capacity_bytes > 0;
+      host_line("inference.host_bytes", e.llamacpp_devices->host_bytes(), checked && e.unified_bytes == 0);
       mark("memory.llamacpp_host");
+      if (e.unified_bytes > 0) {
+        host_line("inference.unified_bytes", e.unified_bytes, checked);
+        mark("memory.llamacpp_unified");
+      }
     }
     mark("memory.llamacpp");
   }

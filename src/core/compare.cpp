@@ -43,7 +43,7 @@ std::string shown(const CompareRow& r, std::optional<double> v, ByteUnit unit, L
     case Unit::Bytes: return format_bytes(static_cast<i64>(*v), unit);
     case Unit::Count:
     case Unit::Tokens: return with_commas(static_cast<i64>(*v));
-    case Unit::TokensPerSecond: return fixed(*v, 1) + " tok/s";
+    case Unit::TokensPerSecond: return *v > 0 ? fixed(*v, 1) + " tok/s" : "n/a";  // no bound given
     case Unit::Seconds: return fixed(*v, 2) + " s";
     case Unit::Flops: return format_real(*v);
   }

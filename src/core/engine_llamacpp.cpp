@@ -313,9 +313,10 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
     }
   auto bytes_of = [&](const Tensor& t, i64 layer) { return tensor_stored_bytes(c, w, inv, t, layer, file); };
   std::vector<Checked> dev_bytes(static_cast<size_t>(n_dev));
-  Checked cpu_bytes;
-  auto place = [&](i64 d, i64 bytes) {
+  Checked cpu_bytes, cpu_read, cpu_experts;
+  auto place = [&](i64 d, i64 bytes, bool routed = false) {
     (d >= 0 ? dev_bytes[static_cast<size_t>(d)] : cpu_bytes) += Checked(bytes);
+    if (d < 0) (routed ? cpu_experts : cpu_read) += Checked(bytes);
     b.cpu_span |= d < 0 && bytes > 0;
   };
   // Each tensor's bytes as the reserved graph's weights too (the compute buffers below).
@@ -351,10 +352,13 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
         if (il >= 0 && il < n_layer_all) record_weight(layer_weights[static_cast<size_t>(il)], t, *bytes, c.norm_sandwich);
         // --n-cpu-moe N: "blk\.(0…N−1)\.ffn_(up|down|gate)_exps" buffers override to the CPU.
         const bool expert_on_cpu = t.routed && il < w.n_cpu_moe;
-        place(expert_on_cpu ? -1 : device_of(il), *bytes);
+        place(expert_on_cpu ? -1 : device_of(il), *bytes, t.routed);
       }
   // A file's tensors the inventory does not name (rope_freqs): with layer 0, as load_tensors creates it.
   if (file && file->other_bytes > 0) place(device_of(0), file->other_bytes);
+  if (!cpu_read.ok() || !cpu_experts.ok()) return memory_overflow();
+  b.cpu_read_bytes = cpu_read.value();
+  b.cpu_expert_bytes = cpu_experts.value();
   for (i64 il = 0; il < n_layer_all; ++il) {
     const i64 d = device_of(il);
     b.layer_device.push_back(static_cast<int>(d));

@@ -85,6 +85,12 @@ struct LlamaCppBuffers {
                                 // then the mapped file span from their first to their last (GGUF tensor order), or a
                                 // CPU_REPACK buffer; with none on a GPU the span is every tensor
   i64 cpu_cache_bytes = 0;      // cache of the layers left on the CPU
+  // What the CPU reads of its tensors in a decode step (the throughput's host share): the
+  // tensors of its layers and of the output layer when it holds that, read whole; its routed
+  // experts (its layers', or --n-cpu-moe's), of which a step reads those its tokens chose. The
+  // token embedding (a lookup of a row a token) is not in either.
+  i64 cpu_read_bytes = 0;
+  i64 cpu_expert_bytes = 0;
   std::string output_buffer;    // "CUDA_Host", "ROCm_Host" or "CPU": the host buffer of the output layer's device
   std::string host_buffer;      // the CPU backend's compute buffer type: the first GPU's host type ("CUDA_Host"), or "CPU" (Metal)
   i64 output_buffer_bytes = 0;  // llama_context::output_reserve(n_seq_max): the logits of n_seq_max rows, f32

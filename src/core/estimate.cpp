@@ -119,14 +119,11 @@ Result<Estimate> estimate(const PreparedModel& m, const Workload& w) {
       }
     if (fastest) rate_gpu = &*fastest;
   }
-  auto th = throughput(cfg, inv, **plan, m.params, w, *rate_gpu, inf->weights);
-  if (!th) return th.issues();
   e.inventory = m.inventory;
   e.params = m.params;
   e.plan = **plan;
   e.inference = std::move(inf).value();
   e.training = std::move(tr).value();
-  e.throughput = std::move(th).value();
   if (w.runtime == Runtime::LlamaCpp && w.mode == Mode::Inference) {
     // What llama-server would allocate for -c seq · batch (the slots share n_ctx, as the inference
     // figures take it); where it would refuse the flags, a note names them.
@@ -139,14 +136,23 @@ Result<Estimate> estimate(const PreparedModel& m, const Workload& w) {
       e.llamacpp = std::move(lm).value();
       if (auto dev = llamacpp_buffers(cfg, inv, *e.llamacpp, x, *gpu, m.file.get())) e.llamacpp_devices = std::move(dev).value();
       else e.notes.push_back(dev.issues().front());  // tensor parallelism, several Metal devices: said, not guessed
+      // On unified memory the GPU's buffers come out of the host's memory too (one device: Metal
+      // and the CPU alone take no more).
+      if (e.llamacpp_devices && e.gpu.unified && !w.llamacpp_no_gpu && w.pp == 1)
+        e.unified_bytes = sat_add(e.inference.total_bytes, e.llamacpp_devices->host_bytes());
       if (e.llamacpp_devices && w.host_mem_gib > 0) {
         e.host_capacity_bytes = w.host_mem_bytes();
-        e.host_fits = e.llamacpp_devices->host_bytes() <= e.host_capacity_bytes;
+        e.host_fits = (e.unified_bytes > 0 ? e.unified_bytes : e.llamacpp_devices->host_bytes()) <= e.host_capacity_bytes;
       }
     } else {
       e.notes.push_back(lm.issues().front());
     }
   }
+  // The rates, llama.cpp's CPU reading its own share of a step.
+  auto th = throughput(cfg, inv, **plan, m.params, w, *rate_gpu, e.inference.weights,
+                       e.llamacpp_devices ? &*e.llamacpp_devices : nullptr);
+  if (!th) return th.issues();
+  e.throughput = std::move(th).value();
   if (w.runtime == Runtime::Vllm && w.mode == Mode::Inference) {
     // What vllm serve would budget, profile and allocate; where it is not modelled, a note says why.
     if (auto vm = vllm_memory(cfg, **plan, e.inference, w, *gpu)) {

@@ -39,6 +39,10 @@ struct Estimate {
   // and whether its host buffers (LlamaCppBuffers::host_bytes) fit there.
   i64 host_capacity_bytes = 0;
   bool host_fits = false;
+  // llama.cpp on a unified-memory device (Apple, DGX Spark, Strix Halo): its GPU's buffers (the
+  // device's total) and its host buffers draw on one memory, so that sum is what --host-mem-gib
+  // is checked against; 0 elsewhere.
+  i64 unified_bytes = 0;
   std::optional<VllmMemory> vllm;  // runtime vllm: its budget, profile, KV blocks and lines
   std::optional<SglangMemory> sglang;  // runtime sglang: its free memory, mem_fraction_static, token pool and lines
   std::optional<TransformersMemory> transformers;  // runtime transformers: generate()'s max_memory_allocated, term by term

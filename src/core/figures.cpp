@@ -490,11 +490,20 @@ const Figure kFigures[] = {
        if (d.cpu_computes_layers()) f += tx(l, Str::fx_host_repack);
        return {f, tx(l, Str::fx_host_ref, kLlamaCppVersion)};
      }, true},
+    {"inference.unified_bytes", "Unified memory (llama.cpp)", Unit::Bytes, Inf, [](E e) -> V { return e.unified_bytes; },
+     always<Bound::Lower>,
+     [](C, W, E e, La l) -> D {
+       if (e.unified_bytes <= 0) return {tx(l, Str::fx_unified_none), tx(l, Str::fx_unified_ref, kLlamaCppVersion)};
+       const i64 host = e.llamacpp_devices ? e.llamacpp_devices->host_bytes() : 0;
+       return {tx(l, Str::fx_unified, n(e.inference.total_bytes), n(host), n(e.unified_bytes), e.gpu.name, n(e.inference.capacity_bytes)),
+               tx(l, Str::fx_unified_ref, kLlamaCppVersion)};
+     }, true},
     {"inference.host_capacity_bytes", "Usable host memory", Unit::Bytes, Inf, [](E e) -> V { return e.host_capacity_bytes; },
      always<Bound::Exact>,
      [](C, W w, E e, La l) -> D {
        if (e.host_capacity_bytes <= 0) return {tx(l, Str::fx_hostcap_none), tx(l, Str::fx_hostcap_ref)};
-       return {tx(l, Str::fx_hostcap, real(w.host_mem_gib), e.host_fits ? tx(l, Str::fx_hostcap_fits) : tx(l, Str::fx_hostcap_no_fit)),
+       return {tx(l, e.unified_bytes > 0 ? Str::fx_hostcap_unified : Str::fx_hostcap, real(w.host_mem_gib),
+                  e.host_fits ? tx(l, Str::fx_hostcap_fits) : tx(l, Str::fx_hostcap_no_fit)),
                tx(l, Str::fx_hostcap_ref)};
      }, true},
 
@@ -631,8 +640,16 @@ const Figure kFigures[] = {
      [](E e) -> V { return e.throughput.decode_tokens_per_s; }, Upper,
      [](C, W w, E e, La l) -> D {
        const Throughput& t = e.throughput;
+       if (t.host_only && t.decode_tokens_per_s <= 0)
+         return {tx(l, Str::fx_decode_no_host_bw, n(t.decode_bytes_per_step)), tx(l, Str::fx_decode_host_ref, kLlamaCppVersion)};
+       if (t.decode_host_bytes > 0 && t.host_bandwidth_gbs > 0)
+         return {tx(l, Str::fx_decode_rate_host, n(e.dp), n(w.batch), n(t.decode_bytes_per_step - t.decode_host_bytes), n(w.tp),
+                    real(t.bandwidth_gbs), n(t.decode_host_bytes), real(t.host_bandwidth_gbs), real(t.decode_tokens_per_s),
+                    real(t.decode_tokens_per_s_per_seq)),
+                 tx(l, Str::fx_decode_host_ref, t.host_only ? std::string(kLlamaCppVersion) : e.gpu.source)};
        return {tx(l, Str::fx_decode_rate, n(e.dp), n(w.batch), n(w.tp), real(t.bandwidth_gbs), n(t.decode_bytes_per_step), real(t.decode_tokens_per_s),
-                  real(t.decode_tokens_per_s_per_seq)),
+                  real(t.decode_tokens_per_s_per_seq)) +
+                   (t.host_at_device_rate ? tx(l, Str::fx_decode_host_at_device, n(t.decode_host_bytes)) : std::string()),
                tx(l, Str::fx_decode_rate_ref, e.gpu.source)};
      }},
     {"throughput.prefill_seconds", "Prefill time", Unit::Seconds, Inf, [](E e) -> V { return e.throughput.prefill_seconds; },

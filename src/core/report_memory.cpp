@@ -27,7 +27,6 @@ json terms_json(const std::vector<EngineTerm>& terms) {
 std::string n(i64 v) { return with_commas(v); }
 
 std::string rate(double v) { return v >= 100 ? fixed(v, 0) : v >= 10 ? fixed(v, 1) : fixed(v, 2); }
-std::string duration(double s, Lang lang) { return s > 0 ? format_duration(s, lang) : tr(Str::rep_no_tflops, lang); }
 }  // namespace
 
 namespace {
@@ -252,7 +251,11 @@ json estimate_object(const ModelConfig& cfg, const Workload& w, const Estimate& 
                        {"prefill_flops", p.prefill_flops},
                        {"tokens_per_step", p.tokens_per_step},
                        {"train_tokens", p.train_tokens},
-                       {"peak_tflops", p.peak_tflops}};
+                       {"peak_tflops", p.peak_tflops},
+                       // llama.cpp's CPU share of a decode step, and the host's bandwidth (0: not given)
+                       {"decode_host_bytes", p.decode_host_bytes},
+                       {"host_bandwidth_gbs", p.host_bandwidth_gbs},
+                       {"host_at_device_rate", p.host_at_device_rate}};
   // Every figure at its key ("section.name"), and its bound.
   json bounds = json::object();
   for (const Figure& f : figures()) {
@@ -400,6 +403,7 @@ std::string estimate_text(const ModelConfig& cfg, const Workload& w, const Estim
     if (e.llamacpp_devices) {  // the host's buffers, every line above that is not a device's
       const Figure* host = find_figure("inference.host_bytes");
       o += row(fig("inference.host_bytes"), e.llamacpp_devices->host_bytes(), bound_text(host->bound(w, e), lang));
+      if (e.unified_bytes > 0) o += row(fig("inference.unified_bytes"), e.unified_bytes, bound_text(Bound::Lower, lang));
       if (e.host_capacity_bytes > 0)
         o += "  " + pad_right(fig("inference.host_capacity_bytes"), 30) + b(e.host_capacity_bytes) + "  " + (e.host_fits ? fit : no_fit) + "\n";
     }
@@ -423,13 +427,18 @@ std::string estimate_text(const ModelConfig& cfg, const Workload& w, const Estim
     for (const auto& line : transformers_log(g)) o += "  " + line + "\n";
   }
   o += "\n" + t(Str::rep_throughput_heading) + "\n";
-  o += "  " + printf_text(tr(Str::rep_decode_rate, lang), rate(p.decode_tokens_per_s).c_str(), rate(p.decode_tokens_per_s_per_seq).c_str(),
-                          format_bytes(p.decode_bytes_per_step, unit).c_str()) + "\n";
-  o += "  " + printf_text(tr(Str::rep_prefill_time, lang), n(w.batch).c_str(), n(w.seq).c_str(), duration(p.prefill_seconds, lang).c_str(),
+  if (p.decode_tokens_per_s > 0)
+    o += "  " + printf_text(tr(Str::rep_decode_rate, lang), rate(p.decode_tokens_per_s).c_str(), rate(p.decode_tokens_per_s_per_seq).c_str(),
+                            format_bytes(p.decode_bytes_per_step, unit).c_str()) + "\n";
+  else  // the CPU alone, its bandwidth not given
+    o += "  " + printf_text(tr(Str::rep_decode_no_bw, lang), format_bytes(p.decode_bytes_per_step, unit).c_str()) + "\n";
+  // No TFLOPS figure: the GPU's data sheet gives none, or the CPU computes alone.
+  auto span = [&](double s) { return s > 0 ? format_duration(s, lang) : tr(p.host_only ? Str::rep_no_tflops_host : Str::rep_no_tflops, lang); };
+  o += "  " + printf_text(tr(Str::rep_prefill_time, lang), n(w.batch).c_str(), n(w.seq).c_str(), span(p.prefill_seconds).c_str(),
                           fixed(w.utilization * 100, 0).c_str(), rate(p.peak_tflops).c_str()) + "\n";
-  o += "  " + printf_text(tr(Str::rep_training_time, lang), n(p.tokens_per_step).c_str(), duration(p.step_seconds, lang).c_str(),
+  o += "  " + printf_text(tr(Str::rep_training_time, lang), n(p.tokens_per_step).c_str(), span(p.step_seconds).c_str(),
                           short_count(p.train_tokens).c_str(), w.train_tokens == 0 ? tr(Str::rep_chinchilla, lang) : "",
-                          duration(p.train_seconds, lang).c_str()) + "\n";
+                          span(p.train_seconds).c_str()) + "\n";
   return o;
 }
 

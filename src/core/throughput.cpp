@@ -96,11 +96,14 @@ i64 matmul_params_active(const ModelConfig& c, const Inventory& inv) {
 }
 
 Result<Throughput> throughput(const ModelConfig& c, const Inventory& inv, const LayerPlan& plan, const ParamReport& params,
-                              const Workload& w, const Gpu& gpu, const WeightsReport& weights) {
+                              const Workload& w, const Gpu& gpu, const WeightsReport& weights, const LlamaCppBuffers* llamacpp) {
   Throughput r;
+  r.host_only = llamacpp && llamacpp->no_gpu;
   const bool fp8_weights = w.weights == WeightFormat::Fp8 || w.weights == WeightFormat::Fp8Block;
-  r.fp8_compute = fp8_weights && gpu.fp8_tflops > 0;
-  r.peak_tflops = r.fp8_compute ? gpu.fp8_tflops : gpu.bf16_tflops;
+  r.fp8_compute = fp8_weights && gpu.fp8_tflops > 0 && !r.host_only;
+  // The CPU alone: no GPU's rate applies, and the catalog has none for a CPU (prefill and
+  // training times are not given).
+  r.peak_tflops = r.host_only ? 0 : r.fp8_compute ? gpu.fp8_tflops : gpu.bf16_tflops;
   if (w.dtype == ComputeDtype::F32) r.peak_tflops /= 2;  // TF32 tensor cores: half the bf16 rate
   r.bandwidth_gbs = gpu.bandwidth_gbs;
   const i64 dp = std::max<i64>(1, w.dp());
@@ -131,10 +134,39 @@ Result<Throughput> throughput(const ModelConfig& c, const Inventory& inv, const 
   r.decode_weight_bytes = static_cast<i64>(weight_bytes);
   r.decode_kv_bytes = kv.value();
   r.decode_bytes_per_step = r.decode_weight_bytes + r.decode_kv_bytes;  // both ≤ 2^62
+  // llama.cpp's CPU reads its tensors and its layers' cache itself (layer split: the devices run
+  // one after another, so the step is the sum of each side's read time).
+  if (llamacpp && llamacpp->cpu_computes_layers()) {
+    Checked host_kv;
+    if (r.host_only) {
+      host_kv = kv;
+    } else {
+      for (i64 l = 0; l < static_cast<i64>(plan.layers.size()) && l < static_cast<i64>(llamacpp->layer_device.size()); ++l)
+        if (llamacpp->layer_device[static_cast<size_t>(l)] < 0)
+          host_kv += plan.kv_cache_bytes_gpu({l, 1}, w.seq, w.batch) + Checked(plan.state_bytes_gpu({l, 1})) * w.batch;
+    }
+    if (!host_kv.ok()) return memory_overflow();
+    const double host_weights = r.host_only ? weight_bytes
+                                            : static_cast<double>(llamacpp->cpu_read_bytes) +
+                                                  static_cast<double>(llamacpp->cpu_expert_bytes) * (E > 0 ? r.experts_touched / E : 1.0);
+    r.decode_host_bytes = std::min(r.decode_bytes_per_step, static_cast<i64>(host_weights) + host_kv.value());
+    r.host_bandwidth_gbs = w.host_bw_gbs;
+  }
   // tp GPUs read their shards at once; pipeline stages run one after another.
-  r.decode_step_seconds = static_cast<double>(r.decode_bytes_per_step) / (gpu.bandwidth_gbs * 1e9 * static_cast<double>(w.tp));
-  r.decode_tokens_per_s_per_seq = 1.0 / r.decode_step_seconds;
-  r.decode_tokens_per_s = static_cast<double>(dp) * b / r.decode_step_seconds;
+  const double host_bytes = static_cast<double>(r.decode_host_bytes);
+  const double device_seconds = static_cast<double>(r.decode_bytes_per_step) / (gpu.bandwidth_gbs * 1e9 * static_cast<double>(w.tp));
+  if (r.decode_host_bytes > 0 && r.host_bandwidth_gbs > 0) {
+    r.decode_step_seconds = static_cast<double>(r.decode_bytes_per_step - r.decode_host_bytes) /
+                                (gpu.bandwidth_gbs * 1e9 * static_cast<double>(w.tp)) +
+                            host_bytes / (r.host_bandwidth_gbs * 1e9);
+  } else if (!r.host_only) {
+    r.decode_step_seconds = device_seconds;
+    r.host_at_device_rate = r.decode_host_bytes > 0;
+  }
+  if (r.decode_step_seconds > 0) {  // else no bound: the CPU alone, its bandwidth not given
+    r.decode_tokens_per_s_per_seq = 1.0 / r.decode_step_seconds;
+    r.decode_tokens_per_s = static_cast<double>(dp) * b / r.decode_step_seconds;
+  }
 
   // Prefill: 2 FLOPs per active matmul parameter per token + attention (ref: Kaplan et al.
   // 2020 §2.1, C_forward ≈ 2N + 2·n_layer·n_ctx·d_attn).

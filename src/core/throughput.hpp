@@ -4,6 +4,7 @@
 // user-set utilization, and the Chinchilla-optimal token count. Doubles: these are rates.
 // Not here: memory (inference_memory.hpp, training_memory.hpp).
 #pragma once
+#include "engine_llamacpp.hpp"
 #include "params.hpp"
 #include "training_memory.hpp"
 
@@ -40,10 +41,20 @@ struct Throughput {
   i64 chinchilla_tokens = 0;         // ≈ 20 · P (Hoffmann et al. 2022)
   double peak_tflops = 0;            // per GPU, the dtype used
   double bandwidth_gbs = 0;          // per GPU
+  // llama.cpp's layers on the CPU (no GPU, -ngl short of every layer, --n-cpu-moe): the bytes of
+  // a decode step the CPU reads (its weights, its layers' cache and state), at the host's bandwidth
+  // (--host-bw-gbs). Without that bandwidth: no decode bound on the CPU alone; beside GPUs, the
+  // CPU's bytes at the GPU's bandwidth (still an upper bound on the rate, a loose one).
+  i64 decode_host_bytes = 0;
+  double host_bandwidth_gbs = 0;
+  bool host_only = false;            // the CPU alone (llama.cpp without a GPU): the host is the device
+  bool host_at_device_rate = false;  // the CPU's bytes taken at the GPU's bandwidth
   bool fp8_compute = false;          // fp8 weights on a GPU with fp8 tensor cores
 };
 
+// `llamacpp`: llama.cpp's buffers, where the runtime is llama.cpp (the CPU's share of a step).
 Result<Throughput> throughput(const ModelConfig& cfg, const Inventory& inv, const LayerPlan& plan, const ParamReport& params,
-                              const Workload& w, const Gpu& gpu, const WeightsReport& weights);
+                              const Workload& w, const Gpu& gpu, const WeightsReport& weights,
+                              const LlamaCppBuffers* llamacpp = nullptr);
 
 }  // namespace llmsize::core

@@ -334,6 +334,12 @@ std::vector<WorkloadField> build_fields() {
                                "checked against its host buffers; 0 = not checked",
                                Inference),
                           0.0, 1 << 20, AT(host_mem_gib)),
+      real_or_default_row(spec("hostbw", "--host-bw-gbs", "Host bandwidth (GB/s)",
+                               "llama.cpp: the host memory's bandwidth, 10^9 bytes/s (dual-channel DDR5-5600: 89.6), which "
+                               "bounds the decode rate of the layers the CPU runs; 0 = not given (without a GPU: no "
+                               "decode bound)",
+                               Inference),
+                          0.0, 100000.0, AT(host_bw_gbs)),
       enum_field<W>(spec("lcc", "--llamacpp-caller", "llama.cpp caller",
                          "who creates llama.cpp's context: server (llama-server, which since PR #23861 reserves the "
                          "logits of its slots only) or library (a program that leaves n_outputs_max at n_batch: "

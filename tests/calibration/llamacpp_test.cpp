@@ -7,6 +7,7 @@
 #include "core/estimate.hpp"
 #include "core/figures.hpp"
 #include "core/hf_config.hpp"
+#include "core/report.hpp"
 #include "test_util.hpp"
 
 using namespace llmsize::core;
@@ -895,4 +896,135 @@ TEST_CASE("llama.cpp: the host's memory, and --host-mem-gib", "[llamacpp]") {
   const auto refused = find_field("hostmem")->set(bad, "-1");
   REQUIRE(refused.has_value());
   CHECK(refused->field == "hostmem");
+}
+
+TEST_CASE("llama.cpp: the CPU reads its share of a decode step at the host's bandwidth (--host-bw-gbs)", "[llamacpp]") {
+  const ModelConfig& c = preset("qwen3-8b").config;
+  auto run = [&](std::initializer_list<std::pair<const char*, const char*>> kv) {
+    Workload w = with(kv);
+    w.runtime = Runtime::LlamaCpp;
+    auto e = estimate(c, w);
+    REQUIRE(e.ok());
+    REQUIRE(e->llamacpp_devices);
+    return std::pair{w, std::move(e).value()};
+  };
+  const Figure* decode = find_figure("throughput.decode_tokens_per_s");
+  REQUIRE(decode);
+  // The CPU alone, its bandwidth not given: no decode bound (the GPU's 3.35 TB/s gave 200 tokens/s
+  // before), no prefill or training time (the catalog has no CPU's TFLOPS).
+  const auto [w0, none] = run({{"seq", "8192"}, {"lcnogpu", "1"}, {"w", "q4_k_m"}, {"kvt", "fp16"}});
+  const Throughput& t0 = none.throughput;
+  CHECK(t0.host_only);
+  CHECK(t0.decode_host_bytes == t0.decode_bytes_per_step);
+  CHECK(t0.decode_tokens_per_s == 0);
+  CHECK(t0.peak_tflops == 0);
+  CHECK(t0.prefill_seconds == 0);
+  CHECK_THAT(decode->derive(c, w0, none, Lang::En).formula, Catch::Matchers::Contains("--host-bw-gbs"));
+  const std::string text = estimate_text(c, w0, none, ByteUnit::GB);
+  CHECK_THAT(text, Catch::Matchers::Contains("decode: no bound"));
+  CHECK_THAT(text, Catch::Matchers::Contains("n/a (no TFLOPS figure for the CPU)"));
+  // Dual-channel DDR5-5600, 89.6 GB/s: one step reads the Q4_K_M file's weights (the token
+  // embedding a row) and the 8,192 tokens' cache, 36 layers × 8,192 × 2 × 1,024 × 2 B.
+  const auto [w1, host] = run({{"seq", "8192"}, {"lcnogpu", "1"}, {"w", "q4_k_m"}, {"kvt", "fp16"}, {"hostbw", "89.6"}});
+  const Throughput& t1 = host.throughput;
+  CHECK(t1.decode_kv_bytes == i64{36} * 8192 * 2 * 1024 * 2);
+  CHECK(t1.decode_host_bytes == t1.decode_bytes_per_step);
+  CHECK(t1.decode_tokens_per_s == Approx(89.6e9 / static_cast<double>(t1.decode_bytes_per_step)).epsilon(1e-12));
+  CHECK(t1.decode_bytes_per_step == 5879728384);  // 5.88 GB: 5.02 of weights less the embedding's rows, 1.21 of cache
+  CHECK(t1.decode_tokens_per_s == Approx(15.24).margin(0.01));
+  CHECK_THAT(decode->derive(c, w1, host, Lang::En).formula, Catch::Matchers::Contains("89.6 GB/s"));
+  // -ngl 18 of 36 on an H100: layers 0 to 18 on the CPU (the output layer is offloaded first,
+  // PR #18148), their tensors and their cache read at the host's 89.6, the rest at 3,350 GB/s.
+  const auto [w2, part] = run({{"seq", "8192"}, {"ngl", "18"}, {"w", "q4_k_m"}, {"kvt", "fp16"}, {"hostbw", "89.6"}});
+  const LlamaCppBuffers& d = *part.llamacpp_devices;
+  i64 cpu_layers = 0, cpu_weights = 0;
+  for (size_t l = 0; l < d.layer_device.size(); ++l)
+    if (d.layer_device[l] < 0) ++cpu_layers, cpu_weights += part.inference.layer_weights_gpu[l];
+  CHECK(cpu_layers == 19);
+  CHECK(d.cpu_read_bytes == cpu_weights);
+  CHECK(d.cpu_expert_bytes == 0);
+  const Throughput& t2 = part.throughput;
+  CHECK(t2.decode_host_bytes == cpu_weights + cpu_layers * 8192 * 2 * 1024 * 2);
+  const double step = static_cast<double>(t2.decode_bytes_per_step - t2.decode_host_bytes) / 3350e9 +
+                      static_cast<double>(t2.decode_host_bytes) / 89.6e9;
+  CHECK(t2.decode_tokens_per_s == Approx(1 / step).epsilon(1e-12));
+  CHECK_FALSE(t2.host_at_device_rate);
+  // Without --host-bw-gbs the CPU's bytes go at the GPU's rate: an upper bound still, and said.
+  const auto [w3, loose] = run({{"seq", "8192"}, {"ngl", "18"}, {"w", "q4_k_m"}, {"kvt", "fp16"}});
+  CHECK(loose.throughput.host_at_device_rate);
+  CHECK(loose.throughput.decode_tokens_per_s == Approx(3350e9 / static_cast<double>(t2.decode_bytes_per_step)).epsilon(1e-12));
+  CHECK(loose.throughput.decode_tokens_per_s > 5 * t2.decode_tokens_per_s);
+  CHECK_THAT(decode->derive(c, w3, loose, Lang::En).formula, Catch::Matchers::Contains("--host-bw-gbs gives the host's"));
+  // A whole offload reads nothing on the CPU: the bandwidth given changes nothing.
+  const auto [w4, gpu] = run({{"seq", "8192"}, {"w", "q4_k_m"}, {"hostbw", "89.6"}});
+  CHECK(gpu.throughput.decode_host_bytes == 0);
+  CHECK(gpu.throughput.decode_tokens_per_s == Approx(3350e9 / static_cast<double>(gpu.throughput.decode_bytes_per_step)).epsilon(1e-12));
+  // The field refuses a negative bandwidth, naming it.
+  Workload bad;
+  const auto refused = find_field("hostbw")->set(bad, "-1");
+  REQUIRE(refused.has_value());
+  CHECK(refused->field == "hostbw");
+}
+
+TEST_CASE("llama.cpp --n-cpu-moe: the CPU reads the experts its tokens chose", "[llamacpp]") {
+  const ModelConfig& c = preset("qwen3-30b-a3b").config;
+  Workload w = with({{"seq", "4096"}, {"ncmoe", "12"}, {"w", "q4_k_m"}, {"hostbw", "89.6"}});
+  w.runtime = Runtime::LlamaCpp;
+  const auto e = estimate(c, w);
+  REQUIRE(e.ok());
+  REQUIRE(e->llamacpp_devices);
+  const LlamaCppBuffers& d = *e->llamacpp_devices;
+  // Every layer on the GPU; the first 12 layers' experts (128 of them, 8 chosen a token) on the CPU.
+  CHECK(d.cpu_read_bytes == 0);
+  CHECK(d.cpu_expert_bytes > 0);
+  const Throughput& t = e->throughput;
+  CHECK(t.experts_touched == Approx(8));
+  CHECK(static_cast<double>(t.decode_host_bytes) == Approx(static_cast<double>(d.cpu_expert_bytes) * 8 / 128).margin(1));
+  const double step = static_cast<double>(t.decode_bytes_per_step - t.decode_host_bytes) / 3350e9 +
+                      static_cast<double>(t.decode_host_bytes) / 89.6e9;
+  CHECK(t.decode_tokens_per_s == Approx(1 / step).epsilon(1e-12));
+}
+
+TEST_CASE("llama.cpp on unified memory: the GPU's buffers and the host's draw on one memory", "[llamacpp]") {
+  const ModelConfig& c = preset("qwen3-8b").config;
+  auto run = [&](std::initializer_list<std::pair<const char*, const char*>> kv) {
+    Workload w = with(kv);
+    w.runtime = Runtime::LlamaCpp;
+    auto e = estimate(c, w);
+    REQUIRE(e.ok());
+    REQUIRE(e->llamacpp_devices);
+    return std::pair{w, std::move(e).value()};
+  };
+  const Figure* unified = find_figure("inference.unified_bytes");
+  REQUIRE(unified);
+  // A DGX Spark: the device's total (weights, cache, compute buffer, reserve) and the host's
+  // buffers (the mapped token embedding, the CUDA_Host compute buffer, the logits) are one draw.
+  const auto [w, spark] = run({{"seq", "8192"}, {"w", "q4_k_m"}, {"gpu", "dgx-spark"}});
+  const i64 host = spark.llamacpp_devices->host_bytes();
+  CHECK(host > 0);
+  CHECK(spark.unified_bytes == spark.inference.total_bytes + host);
+  CHECK(unified->value(spark).whole == spark.unified_bytes);
+  CHECK(unified->bound(w, spark) == Bound::Lower);
+  CHECK_THAT(estimate_text(c, w, spark, ByteUnit::GB), Catch::Matchers::Contains("Unified memory (llama.cpp)"));
+  // --host-mem-gib on unified memory checks the sum: a size above the host's buffers alone and
+  // below the sum does not fit.
+  const double between = static_cast<double>(spark.inference.total_bytes / 2 + host) / 1073741824.0;
+  const std::string given = std::to_string(between);
+  const auto [wb, tight] = run({{"seq", "8192"}, {"w", "q4_k_m"}, {"gpu", "dgx-spark"}, {"hostmem", given.c_str()}});
+  CHECK(tight.host_capacity_bytes > host);
+  CHECK(tight.host_capacity_bytes < tight.unified_bytes);
+  CHECK_FALSE(tight.host_fits);
+  CHECK_THAT(find_figure("inference.host_capacity_bytes")->derive(c, wb, tight, Lang::En).formula,
+             Catch::Matchers::Contains("the two together do not fit"));
+  const auto [wr, roomy] = run({{"seq", "8192"}, {"w", "q4_k_m"}, {"gpu", "dgx-spark"}, {"hostmem", "64"}});
+  CHECK(roomy.host_fits);
+  // An Apple GPU too; a card of its own memory, or the CPU alone, has no shared draw.
+  const auto [wm, mac] = run({{"seq", "8192"}, {"w", "q4_k_m"}, {"gpu", "m4-max-128gb"}});
+  CHECK(mac.unified_bytes == mac.inference.total_bytes + mac.llamacpp_devices->host_bytes());
+  const auto [wh, h100] = run({{"seq", "8192"}, {"w", "q4_k_m"}, {"hostmem", "64"}});
+  CHECK(h100.unified_bytes == 0);
+  CHECK(h100.host_fits);
+  const auto [wc, cpu] = run({{"seq", "8192"}, {"w", "q4_k_m"}, {"gpu", "dgx-spark"}, {"lcnogpu", "1"}});
+  CHECK(cpu.unified_bytes == 0);
+  CHECK(unified->value(cpu).whole == 0);
 }

@@ -465,16 +465,34 @@ test('a hybrid model under vLLM: the grown attention block and padded state page
 test('llama.cpp without a GPU: the host is the device, checked against the memory given', async () => {
   // Qwen3-8B Q4_K_M on the CPU alone, 8,192 tokens, 6 GiB of host memory: every buffer is the host's.
   const { page, context, problems } = await openPage({
-    hash: '#v=1&preset=qwen3-8b&rt=llamacpp&w=q4_k_m&seq=8192&lcnogpu=1&hostmem=6&ui.tab=memory' });
+    hash: '#v=1&preset=qwen3-8b&rt=llamacpp&w=q4_k_m&seq=8192&lcnogpu=1&hostmem=6&hostbw=89.6&ui.tab=memory' });
   await frames(page, 3);
   const f = await figures(page);
   assert.equal(f.inference.capacity_bytes, 6 * 2 ** 30);
+  // Decode reads every byte of a step from host memory, at the 89.6 GB/s given; no TFLOPS for a CPU.
+  assert.equal(f.throughput.decode_host_bytes, f.throughput.decode_bytes_per_step);
+  assert.ok(Math.abs(f.throughput.decode_tokens_per_s - 89.6e9 / f.throughput.decode_bytes_per_step) < 1e-9);
+  assert.equal(f.throughput.prefill_seconds, 0);
   assert.equal(f.inference.total_bytes, f.inference.host_bytes);
   assert.equal(f.fit.inference_fits, true);
   assert.equal(f.fit.host_fits, true);
   assert.ok(f.fit.max_context > 8192 && f.fit.max_context < 40960, `max context ${f.fit.max_context}`);
   assert.ok(await page.evaluate(() => Module.widgetRect('memory.llamacpp_host') !== null), 'the host line is on screen');
   await page.screenshot({ path: `${ARTIFACTS}/web-llamacpp-host.png` });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('llama.cpp on a DGX Spark: the GPU and the host draw on one memory', async () => {
+  // Qwen3-8B Q4_K_M, 8,192 tokens, on unified memory with 12 GiB given: the device's and the host's buffers together.
+  const { page, context, problems } = await openPage({
+    hash: '#v=1&preset=qwen3-8b&rt=llamacpp&w=q4_k_m&seq=8192&gpu=dgx-spark&hostmem=12&ui.tab=memory' });
+  await frames(page, 3);
+  const f = await figures(page);
+  assert.equal(f.inference.unified_bytes, f.inference.total_bytes + f.inference.host_bytes);
+  assert.equal(f.fit.host_fits, f.inference.unified_bytes <= 12 * 2 ** 30);
+  assert.ok(await page.evaluate(() => Module.widgetRect('memory.llamacpp_unified') !== null), 'the unified line is on screen');
+  await page.screenshot({ path: `${ARTIFACTS}/web-llamacpp-unified.png` });
   assert.deepEqual(problems, []);
   await context.close();
 });
