@@ -137,7 +137,11 @@ Result<Estimate> estimate(const PreparedModel& m, const Workload& w) {
       if (auto dev = llamacpp_buffers(cfg, inv, *e.llamacpp, x, *gpu, m.file.get())) e.llamacpp_devices = std::move(dev).value();
       else e.notes.push_back(dev.issues().front());  // tensor parallelism, several Metal devices: said, not guessed
       // On unified memory the GPU's buffers come out of the host's memory too (one device: Metal
-      // and the CPU alone take no more).
+      // and the CPU alone take no more). ref: ggml-cuda.cu ggml_cuda_init sets every device's
+      // `integrated = false` (PR #16308, 2025-09) and get_props has no buffer_from_host_ptr, so on
+      // a GB10 the offloaded weights, the cache and the compute buffer are cudaMalloc'd out of the
+      // system's memory beside the host's CPU_Mapped and CUDA_Host buffers; its exit table's total
+      // is that whole pool (cudaMemGetInfo), its free /proc/meminfo's MemAvailable (PR #17368).
       if (e.llamacpp_devices && e.gpu.unified && !w.llamacpp_no_gpu && w.pp == 1)
         e.unified_bytes = sat_add(e.inference.total_bytes, e.llamacpp_devices->host_bytes());
       if (e.llamacpp_devices && w.host_mem_gib > 0) {
