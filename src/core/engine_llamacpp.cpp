@@ -172,6 +172,18 @@ Result<LlamaCppMemory> llamacpp_memory(const ModelConfig& c, const LayerPlan& pl
       m.layer_cache.push_back(0);
     }
   }
+  // ref: qwen35.cpp load_arch_hparams (PR #22673, 2026-05-16): a GGUF that keeps the MTP block
+  // (convert_hf_to_gguf's default since that PR; --no-mtp drops it) counts it in block_count, so it
+  // is one of the layers -ngl counts and "offloaded N/M" prints; create_memory filters the cache
+  // and the recurrent state to il < n_main, so it holds neither, and load_tensors skips its
+  // weights unless --spec-type draft-mtp (PR #26296). A config with mtp_num_hidden_layers is taken
+  // as such a GGUF; a GGUF header without nextn_predict_layers (an older converter's) has none.
+  if ((c.family == Family::Qwen35 || c.family == Family::Qwen35Moe) && c.mtp_layers > 0)
+    for (i64 i = 0; i < c.mtp_layers; ++i) {
+      m.layer_bytes.push_back(0);
+      m.layer_kv.push_back(0);
+      m.layer_cache.push_back(-1);
+    }
   if (!k_base.ok() || !v_base.ok() || !k_swa.ok() || !v_swa.ok() || !k_index.ok() || !r_sum.ok() || !s_sum.ok()) return memory_overflow();
   base.k_bytes = k_base.value();
   base.v_bytes = v_base.value();

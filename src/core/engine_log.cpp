@@ -665,8 +665,15 @@ struct Reader {
       for (const auto& [name, key] : kTypes)
         if (*v == name) set("w", std::string(key));
     }
+    // "offloaded N/M layers": every layer when N = M (-ngl -1: the same whatever layers the model
+    // given has beside the file's, such as a Qwen3.5 GGUF with or without its MTP block), else N.
     if (const size_t at = l.find("load_tensors: offloaded "); at != std::string_view::npos)
-      if (auto n = leading_number(l.substr(at + 24))) set("ngl", whole(*n)), ++llamacpp;
+      if (auto n = leading_number(l.substr(at + 24))) {
+        const size_t slash = l.find('/', at + 24);
+        const auto of = slash != std::string_view::npos ? leading_number(l.substr(slash + 1)) : std::nullopt;
+        set("ngl", of && *of == *n ? std::string("-1") : whole(*n));
+        ++llamacpp;
+      }
     // -ngl's order (load_tensors' LLAMA_LOG_INFO): builds since PR #18148 print the output
     // layer's line first; earlier ones the repeating layers' first and the output layer's only
     // past n_layer.

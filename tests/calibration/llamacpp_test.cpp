@@ -3,6 +3,7 @@
 // the run's flags. Each case keeps the lines as published and where they were found (public logs
 // found by exact-string search; the index names no repository, so the note says what the log is).
 #include <algorithm>
+#include <cmath>
 
 #include "core/estimate.hpp"
 #include "core/figures.hpp"
@@ -1027,4 +1028,69 @@ TEST_CASE("llama.cpp on unified memory: the GPU's buffers and the host's draw on
   const auto [wc, cpu] = run({{"seq", "8192"}, {"w", "q4_k_m"}, {"gpu", "dgx-spark"}, {"lcnogpu", "1"}});
   CHECK(cpu.unified_bytes == 0);
   CHECK(unified->value(cpu).whole == 0);
+}
+
+TEST_CASE("llama.cpp on a DGX Spark: the unified draw is the sum of the buffers a real run printed", "[calibration][llamacpp]") {
+  // llamacpp-2026-qwen3-4b-spark.log (check_log_test.cpp: Qwen3-4B Q4_K_M linked as a library on a
+  // DGX Spark, n_ctx 4096, one sequence, the 2026-01 graph), every buffer line matched by check-log:
+  //   load_tensors:   CPU_Mapped model buffer size =   304.28 MiB
+  //   load_tensors:        CUDA0 model buffer size =  2375.91 MiB
+  //   llama_context:  CUDA_Host  output buffer size =     0.58 MiB
+  //   llama_kv_cache:      CUDA0 KV buffer size =   576.00 MiB
+  //   sched_reserve:      CUDA0 compute buffer size =   301.75 MiB
+  //   sched_reserve:  CUDA_Host compute buffer size =    18.01 MiB
+  // On the GB10 all six come out of one memory: 3576.53 MiB, and the CUDA context beside them.
+  const ModelConfig q = llmsize::test::import_file("calibration/configs/qwen3-4b.json");
+  Workload w = with({{"seq", "4096"}, {"np", "1"}, {"kvu", "0"}, {"kvt", "fp16"}, {"w", "q4_k_m"}, {"gpu", "dgx-spark"},
+                     {"lcc", "library"}, {"lcg", "2026-01"}});
+  w.runtime = Runtime::LlamaCpp;
+  const auto e = estimate(q, w);
+  REQUIRE(e.ok());
+  REQUIRE(e->llamacpp_devices);
+  const double printed = 304.28 + 2375.91 + 0.58 + 576.00 + 301.75 + 18.01;
+  const double ours = static_cast<double>(e->unified_bytes - e->inference.reserve_bytes) / 1048576.0;
+  INFO("llmsize " << ours << " MiB, the log's lines " << printed << " MiB");
+  CHECK(std::fabs(ours - printed) <= 6 * 0.005);  // six lines, each rounded to 0.01 MiB
+  CHECK(e->inference.reserve_bytes == i64{512} << 20);  // the CUDA context: estimated, not printed
+}
+
+TEST_CASE("llama.cpp: Qwen3.5's MTP block is a layer -ngl counts, with no cache, state or weights", "[llamacpp]") {
+  // A GGUF the converter wrote with the MTP block (its default since PR #22673, 2026-05-16) has
+  // block_count = num_hidden_layers + 1: llama.cpp counts it in "offloaded N/M" and in -ngl's order,
+  // gives it no cache or state (create_memory's il < n_main) and skips its weights (PR #26296);
+  // its recurrent line prints the trunk's layers (PR #24060).
+  const ModelConfig& c = preset("qwen3.5-0.8b").config;
+  REQUIRE(c.mtp_layers == 1);
+  Workload w = with({{"seq", "8192"}, {"w", "q8_0"}});
+  w.runtime = Runtime::LlamaCpp;
+  const auto e = estimate(c, w);
+  REQUIRE(e.ok());
+  REQUIRE(e->llamacpp);
+  REQUIRE(e->llamacpp_devices);
+  const LlamaCppMemory& m = *e->llamacpp;
+  REQUIRE(m.layer_bytes.size() == static_cast<size_t>(c.n_layers + 1));
+  CHECK(m.layer_bytes.back() == 0);
+  CHECK(m.rs_layers == c.n_layers);
+  const std::vector<std::string> log = llamacpp_buffer_log(*e->llamacpp_devices);
+  CHECK(std::find(log.begin(), log.end(), "load_tensors: offloaded " + std::to_string(c.n_layers + 2) + "/" +
+                                               std::to_string(c.n_layers + 2) + " layers to GPU") != log.end());
+  // -ngl 3: the output layer, the MTP block and one trunk layer on the GPU.
+  Workload three = w;
+  three.n_gpu_layers = 3;
+  const auto p = estimate(c, three);
+  REQUIRE(p.ok());
+  REQUIRE(p->llamacpp_devices);
+  const LlamaCppDevice& d = p->llamacpp_devices->devices.front();
+  CHECK(d.first == c.n_layers - 1);
+  CHECK(d.count == 2);
+  CHECK(d.output);
+  CHECK(d.cache_bytes == p->llamacpp->layer_bytes[static_cast<size_t>(c.n_layers - 1)]);
+  // A GGUF without the block (an older converter, or --no-mtp): no extra layer.
+  ModelConfig bare = c;
+  bare.mtp_layers = 0;
+  const auto b = estimate(bare, w);
+  REQUIRE(b.ok());
+  CHECK(b->llamacpp->layer_bytes.size() == static_cast<size_t>(c.n_layers));
+  CHECK(b->llamacpp->kv_bytes() == m.kv_bytes());
+  CHECK(b->llamacpp_devices->gpu_model_bytes() == e->llamacpp_devices->gpu_model_bytes());
 }
