@@ -333,7 +333,8 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
     for (const auto& line : core::vllm_log(v)) ImGui::TextWrapped("%s", line.c_str());
     ImGui::PopFont();
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled(T(v.enforce_eager ? Str::rep_vllm_eager : Str::rep_vllm_graphs), core::format_bytes(v.total_bytes - v.budget_bytes, u).c_str());
+    if (!v.startup_refused)  // stopped before loading: no graphs to speak of
+      ImGui::TextDisabled(T(v.enforce_eager ? Str::rep_vllm_eager : Str::rep_vllm_graphs), core::format_bytes(v.total_bytes - v.budget_bytes, u).c_str());
     ImGui::PopTextWrapPos();
     mark("memory.vllm");
     draw_terms(core::vllm_terms(v, s.work, e.gpu, ui_lang()), u, "vllm_terms", printf_text(T(Str::mem_engine_terms), "vLLM").c_str());

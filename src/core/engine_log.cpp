@@ -542,17 +542,25 @@ struct Reader {
     }
     if (auto v = after(l, "num_gpu_blocks is: ")) figure("num_blocks", *v, l);
     else if (auto v2 = after(l, "# GPU blocks: ")) figure("num_blocks", *v2, l);
+    // "Free memory on device cuda:0 (114.54/121.69 GiB) on startup. Desired GPU memory utilization
+    // is (0.9, 109.52 GiB)", or request_memory's ValueError "… on startup is less than desired GPU
+    // memory utilization (0.95, 115.61 GiB)": the free memory at start, the total, the budget.
     if (const size_t at = l.find("Free memory on device"); at != std::string_view::npos) {
-      const size_t slash = l.find('/', at);
-      if (slash != std::string_view::npos)
+      const size_t slash = l.find('/', at), open = l.find('(', at);
+      if (slash != std::string_view::npos) {
         if (auto t = leading_number(l.substr(slash + 1))) figure("total_bytes", *t * kGiBd, l);
+        if (open != std::string_view::npos && open < slash)
+          if (auto f = leading_number(l.substr(open + 1))) figure("free_at_start_bytes", *f * kGiBd, l);
+      }
     }
-    if (auto v = after(l, "Desired GPU memory utilization is (", &text)) {
-      if (!has_setting("util")) set("util", text);
-      const size_t comma = l.find(", ", l.find("Desired GPU memory utilization is ("));
-      if (comma != std::string_view::npos)
-        if (auto b = leading_number(l.substr(comma + 2))) figure("budget_bytes", *b * kGiBd, l);
-    }
+    for (std::string_view desired : {"Desired GPU memory utilization is (", "less than desired GPU memory utilization ("})
+      if (auto v = after(l, desired, &text)) {
+        if (!has_setting("util")) set("util", text);
+        const size_t comma = l.find(", ", l.find(desired));
+        if (comma != std::string_view::npos)
+          if (auto b = leading_number(l.substr(comma + 2))) figure("budget_bytes", *b * kGiBd, l);
+        if (desired.front() == 'l') ++vllm;  // request_memory's refusal: vLLM's own line, and its last
+      }
     // ---- llama.cpp ----
     // The command, quoted before its start-up lines (after a shell prompt, maybe over lines
     // ending in '\').
@@ -1417,6 +1425,7 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
     const Term terms[] = {
         {"total_bytes", "", static_cast<double>(m.total_bytes), 0},
         {"budget_bytes", "", static_cast<double>(m.budget_bytes), 0},
+        {"free_at_start_bytes", "", static_cast<double>(m.free_at_start_bytes), 0},
         {"weights_bytes", "Model loading took", static_cast<double>(m.weights_bytes), 0},
         {"activation_peak_bytes", "torch peak memory increase", static_cast<double>(m.activation_peak_bytes), 0},
         {"non_torch_bytes", "non-torch forward increase", static_cast<double>(m.non_torch_bytes), 0},
@@ -1430,6 +1439,9 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
     for (const Term& t : terms) {
       const LogFigure* f = log.find(t.key);
       if (!f) continue;
+      // The free memory at start is llmsize's on unified memory alone (a discrete card's depends
+      // on its CUDA context and what else runs).
+      if (std::string_view(t.key) == "free_at_start_bytes" && m.free_at_start_bytes == 0) continue;
       const std::optional<Str> described = term_row(t.key);
       LogCheckRow row{t.key, described ? tr(*described, Lang::En) : t.label, described, {}, "", "", f->value, t.ours, 0, false};
       auto fmt = [&](double v) {

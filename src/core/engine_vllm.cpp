@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 #include "format.hpp"
 #include "inventory.hpp"
@@ -273,6 +274,21 @@ std::optional<Issue> paged_engine_refusal(std::string_view engine, KvDtype t) {
   return std::nullopt;
 }
 
+namespace {
+// Python's str() of a float: the shortest text that reads back as the same double, ".0" kept
+// on a whole number (0.95 → "0.95", 1 → "1.0").
+std::string python_float(double v) {
+  char buf[64];
+  for (int digits = 1; digits <= 17; ++digits) {
+    std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+    if (std::strtod(buf, nullptr) == v) break;
+  }
+  std::string s(buf);
+  if (s.find_first_of(".eEn") == std::string::npos) s += ".0";
+  return s;
+}
+}  // namespace
+
 std::string vllm_gib(i64 bytes) {
   // Python's round(x, 2) rounds the exact binary value half to even, as printf's %.2f does; str()
   // then drops trailing zeros, keeping one decimal.
@@ -427,6 +443,21 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
 
   // ref: v1/worker/utils.py, request_memory: math.ceil(total_memory × gpu_memory_utilization).
   m.budget_bytes = static_cast<i64>(std::ceil(static_cast<double>(m.total_bytes) * w.gpu_mem_util));
+  // ref: request_memory raises when init_snapshot.free_memory < requested_memory. On a unified
+  // device MemorySnapshot's free memory is the system's available memory (utils/mem_utils.py,
+  // MemorySnapshot.measure: Orin, Thor and Spark read psutil's available memory), which the
+  // catalog records as the usable share (a Spark printed "Free memory on device (114.54/121.69
+  // GiB) on startup"); at a budget above it vLLM stops before loading, with this message.
+  if (gpu.unified && gpu.usable_fraction < 1.0) {
+    m.free_at_start_bytes = gpu.usable_bytes();
+    if (m.free_at_start_bytes < m.budget_bytes) {
+      m.startup_refused = true;
+      m.error = "ValueError: Free memory on device cuda:0 (" + vllm_gib(m.free_at_start_bytes) + "/" + vllm_gib(m.total_bytes) +
+                " GiB) on startup is less than desired GPU memory utilization (" + python_float(w.gpu_mem_util) + ", " +
+                vllm_gib(m.budget_bytes) + " GiB). Decrease GPU memory utilization or reduce GPU memory used by other processes.";
+      return m;
+    }
+  }
   // ref: gpu_model_runner.py, load_model: "Model loading took" is the allocator's growth while
   // loading: the weights as stored, and the rotary embedding's cos_sin_cache buffer
   // (rotary_embedding/base.py: rows × rotary_dim in the model dtype, one per distinct module:
@@ -697,6 +728,12 @@ std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const
   t.push_back({"budget_bytes", "", static_cast<double>(m.budget_bytes), true, "exact",
                tx(Str::efx_vllm_budget, b(m.total_bytes), fixed(w.gpu_mem_util, 4), b(m.budget_bytes)),
                src + "v1/worker/utils.py, request_memory"});
+  if (m.free_at_start_bytes > 0)
+    t.push_back({"free_at_start_bytes", "", static_cast<double>(m.free_at_start_bytes), true, "estimate",
+                 tx(Str::efx_vllm_free_at_start, b(m.total_bytes), fixed(gpu.usable_fraction, 2), b(m.free_at_start_bytes),
+                    tr(m.startup_refused ? Str::efx_vllm_free_short : Str::efx_vllm_free_enough, lang)),
+                 src + "v1/worker/utils.py, request_memory; utils/mem_utils.py, MemorySnapshot.measure; " +
+                     "the catalog's usable fraction (presets/gpus.json)"});
   if (m.mxfp4_layout_bytes != 0)
     t.push_back({"mxfp4_layout_bytes", "", static_cast<double>(m.mxfp4_layout_bytes), true, "estimate",
                  tx(Str::efx_vllm_mxfp4, b(m.mxfp4_checkpoint_bytes + m.mxfp4_layout_bytes), b(m.mxfp4_checkpoint_bytes),
@@ -803,6 +840,7 @@ std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const
 std::optional<Str> term_row(std::string_view key) {
   static constexpr std::pair<std::string_view, Str> kRows[] = {
       {"total_bytes", Str::term_total},       {"budget_bytes", Str::term_budget},
+      {"free_at_start_bytes", Str::term_free_at_start},
       {"mamba_page_bytes", Str::term_mamba_page}, {"attn_block_size", Str::term_attn_block},
       {"num_blocks", Str::term_num_blocks},   {"pre_bytes", Str::term_pre},
       {"rest_bytes", Str::term_rest},         {"cell_bytes", Str::term_cell},
@@ -835,6 +873,7 @@ std::string vllm_settings(const VllmMemory& m, std::string_view sep) {
 
 std::vector<std::string> vllm_log(const VllmMemory& m) {
   std::vector<std::string> out;
+  if (m.startup_refused) return {m.error};  // the worker's first check: nothing is loaded or printed before it
   char buf[160];
   // ref: config/vllm.py, VllmConfig.__post_init__ (its warning, as 0.19 prints it).
   if (m.enforce_eager)

@@ -36,6 +36,12 @@ struct VllmMemory {
   i64 max_model_len = 0, max_num_batched_tokens = 0, max_num_seqs = 0, block_size = 0;
   i64 total_bytes = 0;   // total GPU memory as CUDA reports it
   i64 budget_bytes = 0;  // requested_memory = ceil(total × gpu_memory_utilization)
+  // Unified memory (a DGX Spark): the free memory when a CUDA program starts, as the catalog records
+  // it (Gpu::usable_bytes: the OS and the CPU's processes share the pool), which request_memory
+  // checks the budget against; 0 = not recorded (a discrete card's free memory at start is its total
+  // less the CUDA context and other processes, which llmsize does not know).
+  i64 free_at_start_bytes = 0;
+  bool startup_refused = false;  // request_memory's ValueError: vLLM stops before loading (error holds it)
   // The profiling run (per GPU).
   i64 weights_bytes = 0;           // "Model loading took": the weights and the rotary cos/sin cache
   i64 rope_bytes = 0;              // of which the rotary cache

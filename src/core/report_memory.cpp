@@ -183,6 +183,8 @@ json estimate_object(const ModelConfig& cfg, const Workload& w, const Estimate& 
     out["engine"] = {{"name", "vllm"}, {"version", std::string(kVllmVersion)}, {"max_model_len", v.max_model_len},
                      {"max_num_batched_tokens", v.max_num_batched_tokens}, {"max_num_seqs", v.max_num_seqs},
                      {"block_size", v.block_size}, {"total_bytes", v.total_bytes}, {"budget_bytes", v.budget_bytes},
+                     // unified memory: the free memory at start-up (0: not recorded), and whether vLLM stops there
+                     {"free_at_start_bytes", v.free_at_start_bytes}, {"startup_refused", v.startup_refused},
                      {"weights_bytes", v.weights_bytes}, {"rope_cache_bytes", v.rope_bytes},
                      {"activation_peak_bytes", v.activation_peak_bytes}, {"forward_peak_bytes", v.forward_peak_bytes},
                      {"sampler_peak_bytes", v.sampler_peak_bytes}, {"workspace_bytes", v.workspace_bytes},
@@ -413,8 +415,9 @@ std::string estimate_text(const ModelConfig& cfg, const Workload& w, const Estim
     o += prints("vLLM", kVllmVersion, vllm_settings(v, ", "));
     for (const auto& line : vllm_log(v)) o += "  " + line + "\n";
     if (v.hybrid()) o += "  " + printf_text(tr(Str::rep_vllm_groups, lang), n(static_cast<i64>(v.groups.size())).c_str()) + "\n";
-    o += "  " + printf_text(tr(v.enforce_eager ? Str::rep_vllm_eager : Str::rep_vllm_graphs, lang),
-                            format_bytes(v.total_bytes - v.budget_bytes, unit).c_str()) + "\n";
+    if (!v.startup_refused)  // stopped before loading: no graphs to speak of
+      o += "  " + printf_text(tr(v.enforce_eager ? Str::rep_vllm_eager : Str::rep_vllm_graphs, lang),
+                              format_bytes(v.total_bytes - v.budget_bytes, unit).c_str()) + "\n";
   }
   if (e.sglang && w.mode == Mode::Inference) {
     const SglangMemory& g = *e.sglang;

@@ -19,6 +19,7 @@
 #include <tuple>
 #include "core/estimate.hpp"
 #include "core/hf_config.hpp"
+#include "core/engine_log.hpp"
 #include "core/launch.hpp"
 #include "test_util.hpp"
 
@@ -1179,4 +1180,59 @@ TEST_CASE("vLLM 0.19: Mamba-1 (Jamba), short-convolution (LFM2) and attention-be
   REQUIRE(f.groups.size() == 2);
   CHECK(f.groups[0].page_bytes == 800 * 512);
   CHECK(vllm_log(f)[1] == "Padding mamba page size by 1.39% to ensure that mamba page size and attention page size are exactly equal.");
+}
+
+TEST_CASE("vLLM 0.19 on a DGX Spark: the budget must be free at start-up (request_memory)", "[calibration][vllm]") {
+  // On unified memory vLLM's MemorySnapshot reads the system's available memory, and request_memory
+  // refuses a budget above it before loading anything. Published from Sparks (vLLM's own lines):
+  //   "Free memory on device (114.54/121.69 GiB) on startup. Desired GPU memory utilization is (0.9, 109.52 GiB)"
+  //   "ValueError: Free memory on device cuda:0 (85.92/121.69 GiB) on startup is less than desired GPU
+  //    memory utilization (0.92, 111.95 GiB)." (a Spark installer's test, quoting a crash-looping container)
+  // The catalog takes the first node's free share, 0.94 of 121.69 GiB (gpus.json's note).
+  auto run = [](const char* util) {
+    Workload w = with({{"gpu", "dgx-spark"}, {"util", util}, {"seq", "8192"}});
+    w.runtime = Runtime::Vllm;
+    auto e = estimate(preset("qwen3-8b").config, w);
+    REQUIRE(e.ok());
+    REQUIRE(e->vllm.has_value());
+    return std::move(e).value();
+  };
+  const Estimate ok = run("0.9");
+  const VllmMemory& v = *ok.vllm;
+  CHECK(v.free_at_start_bytes == find_gpu("dgx-spark")->usable_bytes());
+  CHECK_FALSE(v.startup_refused);
+  CHECK(v.error.empty());
+  CHECK(vllm_gib(v.budget_bytes) == "109.52");  // the published budget at 0.9
+  CHECK(ok.inference.fits);
+  // At 0.95 the budget (115.6 GiB) is more than is free: vLLM's ValueError, nothing loaded.
+  const Estimate high = run("0.95");
+  const VllmMemory& r = *high.vllm;
+  CHECK(r.startup_refused);
+  CHECK(r.error ==
+        "ValueError: Free memory on device cuda:0 (114.39/121.69 GiB) on startup is less than desired GPU memory utilization "
+        "(0.95, 115.6 GiB). Decrease GPU memory utilization or reduce GPU memory used by other processes.");
+  CHECK(vllm_log(r) == std::vector<std::string>{r.error});
+  CHECK_FALSE(high.inference.fits);
+  CHECK(high.inference.max_sequences == 0);
+  // A discrete card records no free memory at start: no such check.
+  CHECK(vllm(preset("qwen3-8b").config, {{"util", "0.99"}}).free_at_start_bytes == 0);
+  // check-log reads the refusal: the budget and the total are vLLM's, its free memory the node's.
+  const auto log = parse_engine_log(
+      "(EngineCore pid=253) ValueError: Free memory on device cuda:0 (85.92/121.69 GiB) on startup is less than desired GPU "
+      "memory utilization (0.92, 111.95 GiB). Decrease GPU memory utilization or reduce GPU memory used by other processes.\n");
+  REQUIRE(log.ok());
+  CHECK(std::count(log->settings.begin(), log->settings.end(), std::pair<std::string, std::string>{"util", "0.92"}) == 1);
+  Workload w = with({{"gpu", "dgx-spark"}, {"seq", "8192"}});
+  const auto c = check_log(*log, preset("qwen3-8b").config, w);
+  INFO(join(c.issues()));
+  REQUIRE(c.ok());
+  auto row = [&](std::string_view key) -> const LogCheckRow& {
+    const auto it = std::find_if(c->rows.begin(), c->rows.end(), [&](const LogCheckRow& x) { return x.key == key; });
+    REQUIRE(it != c->rows.end());
+    return *it;
+  };
+  CHECK(row("budget_bytes").same_text);
+  CHECK(row("total_bytes").same_text);
+  CHECK(row("free_at_start_bytes").logged == "85.92 GiB");
+  CHECK(row("free_at_start_bytes").ours == "114.39 GiB");
 }
