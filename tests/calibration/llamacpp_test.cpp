@@ -27,14 +27,19 @@ std::vector<std::string> lines(const ModelConfig& c, std::initializer_list<std::
   return llamacpp_log(*e.value().llamacpp, w.kv_dtype);
 }
 
-// The buffers llmsize gives llama.cpp for a preset and a workload given as link keys.
-LlamaCppBuffers buffers(const ModelConfig& c, std::initializer_list<std::pair<const char*, const char*>> kv) {
+// The workload (link keys, runtime llama.cpp) and llmsize's estimate for it, its buffers modelled.
+std::pair<Workload, Estimate> with_buffers(const ModelConfig& c, std::initializer_list<std::pair<const char*, const char*>> kv) {
   Workload w = with(kv);
   w.runtime = Runtime::LlamaCpp;
-  const auto e = estimate(c, w);
+  auto e = estimate(c, w);
   REQUIRE(e.ok());
   REQUIRE(e->llamacpp_devices);
-  return *e->llamacpp_devices;
+  return {w, std::move(e).value()};
+}
+
+// The buffers llmsize gives llama.cpp for a preset and a workload given as link keys.
+LlamaCppBuffers buffers(const ModelConfig& c, std::initializer_list<std::pair<const char*, const char*>> kv) {
+  return *with_buffers(c, kv).second.llamacpp_devices;
 }
 
 }  // namespace
@@ -833,14 +838,7 @@ TEST_CASE("llama.cpp: -ngl 0 on a GPU build offloads the big ops with copies; --
 
 TEST_CASE("llama.cpp: the host's memory, and --host-mem-gib", "[llamacpp]") {
   const ModelConfig& c = preset("qwen3-8b").config;
-  auto run = [&](std::initializer_list<std::pair<const char*, const char*>> kv) {
-    Workload w = with(kv);
-    w.runtime = Runtime::LlamaCpp;
-    auto e = estimate(c, w);
-    REQUIRE(e.ok());
-    REQUIRE(e->llamacpp_devices);
-    return std::pair{w, std::move(e).value()};
-  };
+  auto run = [&](std::initializer_list<std::pair<const char*, const char*>> kv) { return with_buffers(c, kv); };
   const Figure* host = find_figure("inference.host_bytes");
   const Figure* cap = find_figure("inference.host_capacity_bytes");
   REQUIRE(host);
@@ -901,14 +899,7 @@ TEST_CASE("llama.cpp: the host's memory, and --host-mem-gib", "[llamacpp]") {
 
 TEST_CASE("llama.cpp: the CPU reads its share of a decode step at the host's bandwidth (--host-bw-gbs)", "[llamacpp]") {
   const ModelConfig& c = preset("qwen3-8b").config;
-  auto run = [&](std::initializer_list<std::pair<const char*, const char*>> kv) {
-    Workload w = with(kv);
-    w.runtime = Runtime::LlamaCpp;
-    auto e = estimate(c, w);
-    REQUIRE(e.ok());
-    REQUIRE(e->llamacpp_devices);
-    return std::pair{w, std::move(e).value()};
-  };
+  auto run = [&](std::initializer_list<std::pair<const char*, const char*>> kv) { return with_buffers(c, kv); };
   const Figure* decode = find_figure("throughput.decode_tokens_per_s");
   REQUIRE(decode);
   // The CPU alone, its bandwidth not given: no decode bound (the GPU's 3.35 TB/s gave 200 tokens/s
@@ -968,17 +959,12 @@ TEST_CASE("llama.cpp: the CPU reads its share of a decode step at the host's ban
 }
 
 TEST_CASE("llama.cpp --n-cpu-moe: the CPU reads the experts its tokens chose", "[llamacpp]") {
-  const ModelConfig& c = preset("qwen3-30b-a3b").config;
-  Workload w = with({{"seq", "4096"}, {"ncmoe", "12"}, {"w", "q4_k_m"}, {"hostbw", "89.6"}});
-  w.runtime = Runtime::LlamaCpp;
-  const auto e = estimate(c, w);
-  REQUIRE(e.ok());
-  REQUIRE(e->llamacpp_devices);
-  const LlamaCppBuffers& d = *e->llamacpp_devices;
+  const auto [w, e] = with_buffers(preset("qwen3-30b-a3b").config, {{"seq", "4096"}, {"ncmoe", "12"}, {"w", "q4_k_m"}, {"hostbw", "89.6"}});
+  const LlamaCppBuffers& d = *e.llamacpp_devices;
   // Every layer on the GPU; the first 12 layers' experts (128 of them, 8 chosen a token) on the CPU.
   CHECK(d.cpu_read_bytes == 0);
   CHECK(d.cpu_expert_bytes > 0);
-  const Throughput& t = e->throughput;
+  const Throughput& t = e.throughput;
   CHECK(t.experts_touched == Approx(8));
   CHECK(static_cast<double>(t.decode_host_bytes) == Approx(static_cast<double>(d.cpu_expert_bytes) * 8 / 128).margin(1));
   const double step = static_cast<double>(t.decode_bytes_per_step - t.decode_host_bytes) / 3350e9 +
@@ -988,14 +974,7 @@ TEST_CASE("llama.cpp --n-cpu-moe: the CPU reads the experts its tokens chose", "
 
 TEST_CASE("llama.cpp on unified memory: the GPU's buffers and the host's draw on one memory", "[llamacpp]") {
   const ModelConfig& c = preset("qwen3-8b").config;
-  auto run = [&](std::initializer_list<std::pair<const char*, const char*>> kv) {
-    Workload w = with(kv);
-    w.runtime = Runtime::LlamaCpp;
-    auto e = estimate(c, w);
-    REQUIRE(e.ok());
-    REQUIRE(e->llamacpp_devices);
-    return std::pair{w, std::move(e).value()};
-  };
+  auto run = [&](std::initializer_list<std::pair<const char*, const char*>> kv) { return with_buffers(c, kv); };
   const Figure* unified = find_figure("inference.unified_bytes");
   REQUIRE(unified);
   // A DGX Spark: the device's total (weights, cache, compute buffer, reserve) and the host's
