@@ -153,14 +153,12 @@ Result<Throughput> throughput(const ModelConfig& c, const Inventory& inv, const 
     r.host_bandwidth_gbs = w.host_bw_gbs;
   }
   // tp GPUs read their shards at once; pipeline stages run one after another.
-  const double host_bytes = static_cast<double>(r.decode_host_bytes);
-  const double device_seconds = static_cast<double>(r.decode_bytes_per_step) / (gpu.bandwidth_gbs * 1e9 * static_cast<double>(w.tp));
+  const double device_rate = gpu.bandwidth_gbs * 1e9 * static_cast<double>(w.tp);  // bytes/s
   if (r.decode_host_bytes > 0 && r.host_bandwidth_gbs > 0) {
-    r.decode_step_seconds = static_cast<double>(r.decode_bytes_per_step - r.decode_host_bytes) /
-                                (gpu.bandwidth_gbs * 1e9 * static_cast<double>(w.tp)) +
-                            host_bytes / (r.host_bandwidth_gbs * 1e9);
+    r.decode_step_seconds = static_cast<double>(r.decode_bytes_per_step - r.decode_host_bytes) / device_rate +
+                            static_cast<double>(r.decode_host_bytes) / (r.host_bandwidth_gbs * 1e9);
   } else if (!r.host_only) {
-    r.decode_step_seconds = device_seconds;
+    r.decode_step_seconds = static_cast<double>(r.decode_bytes_per_step) / device_rate;
     r.host_at_device_rate = r.decode_host_bytes > 0;
   }
   if (r.decode_step_seconds > 0) {  // else no bound: the CPU alone, its bandwidth not given
