@@ -132,7 +132,7 @@ Bound temps_bound(const Workload& w, const Estimate& e) {
 // the CPU computes layers (its kernels may repack tensors into a CPU_REPACK buffer of their own).
 Bound host_bound(const Workload&, const Estimate& e) {
   const LlamaCppBuffers* d = e.llamacpp_devices ? &*e.llamacpp_devices : nullptr;
-  return d && d->host_compute_bytes > 0 && !d->cpu_span && !d->cpu_computes_layers() ? Bound::Estimate : Bound::Lower;
+  return d && d->host_compute_bytes > 0 && !d->cpu_computes_layers() ? Bound::Estimate : Bound::Lower;  // cpu_span: computes too
 }
 
 // llama.cpp's compute buffer as the temporaries (inference_memory.hpp), where it is modelled.

@@ -121,7 +121,8 @@ json estimate_object(const ModelConfig& cfg, const Workload& w, const Estimate& 
                 {"max_context", m.max_context},
                 {"max_context_is_model_limit", m.max_context_is_model_limit},
                 {"max_sequences", m.max_sequences},
-                {"inference_min_gpus", m.min_gpus},
+                // the CPU alone (llama.cpp without a GPU): no GPUs to count
+                {"inference_min_gpus", w.runtime == Runtime::LlamaCpp && w.llamacpp_no_gpu ? json(nullptr) : json(m.min_gpus)},
                 {"training_min_gpus", t.min_gpus}};
   if (e.llamacpp) {  // runtime llamacpp: what llama-server allocates and prints
     const LlamaCppMemory& l = *e.llamacpp;
@@ -349,9 +350,13 @@ std::string estimate_text(const ModelConfig& cfg, const Workload& w, const Estim
     o += "  " + pad_right(t(Str::rep_usable), 30) + b(m.capacity_bytes) + "  " + (m.fits ? fit : no_fit) + "\n";
     o += "  " + printf_text(tr(Str::rep_phases, lang), format_bytes(m.after_load_bytes, unit).c_str(),
                             format_bytes(m.prefill_peak_bytes, unit).c_str(), format_bytes(m.decode_bytes, unit).c_str()) + "\n";
-    o += "  " + printf_text(tr(Str::rep_max_context, lang), n(m.max_context).c_str(),
-                            m.max_context_is_model_limit ? tr(Str::rep_model_limit, lang) : "", n(m.max_sequences).c_str(),
-                            (m.min_gpus > 0 ? n(m.min_gpus) : none_fit).c_str()) + "\n";
+    if (on_host)  // no GPUs to count
+      o += "  " + printf_text(tr(Str::rep_max_context_host, lang), n(m.max_context).c_str(),
+                              m.max_context_is_model_limit ? tr(Str::rep_model_limit, lang) : "", n(m.max_sequences).c_str()) + "\n";
+    else
+      o += "  " + printf_text(tr(Str::rep_max_context, lang), n(m.max_context).c_str(),
+                              m.max_context_is_model_limit ? tr(Str::rep_model_limit, lang) : "", n(m.max_sequences).c_str(),
+                              (m.min_gpus > 0 ? n(m.min_gpus) : none_fit).c_str()) + "\n";
   } else {
     o += "\n" + printf_text(tr(Str::rep_training_on, lang), gpus.c_str(), unit_label(unit)) + "\n";
     o += "  " + printf_text(tr(Str::rep_training_settings, lang), std::string(to_string(w.optimizer)).c_str(),

@@ -915,6 +915,7 @@ TEST_CASE("llama.cpp: the CPU reads its share of a decode step at the host's ban
   const std::string text = estimate_text(c, w0, none, ByteUnit::GB);
   CHECK_THAT(text, Catch::Matchers::Contains("decode: no bound"));
   CHECK_THAT(text, Catch::Matchers::Contains("n/a (no TFLOPS figure for the CPU)"));
+  CHECK(text.find("min GPUs") == std::string::npos);  // no GPUs to count
   // Dual-channel DDR5-5600, 89.6 GB/s: one step reads the Q4_K_M file's weights (the token
   // embedding a row) and the 8,192 tokens' cache, 36 layers × 8,192 × 2 × 1,024 × 2 B.
   const auto [w1, host] = run({{"seq", "8192"}, {"lcnogpu", "1"}, {"w", "q4_k_m"}, {"kvt", "fp16"}, {"hostbw", "89.6"}});

@@ -473,6 +473,7 @@ test('llama.cpp without a GPU: the host is the device, checked against the memor
   assert.equal(f.throughput.decode_host_bytes, f.throughput.decode_bytes_per_step);
   assert.ok(Math.abs(f.throughput.decode_tokens_per_s - 89.6e9 / f.throughput.decode_bytes_per_step) < 1e-9);
   assert.equal(f.throughput.prefill_seconds, 0);
+  assert.equal(f.fit.inference_min_gpus, null);
   assert.equal(f.inference.total_bytes, f.inference.host_bytes);
   assert.equal(f.fit.inference_fits, true);
   assert.equal(f.fit.host_fits, true);
