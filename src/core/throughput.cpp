@@ -101,10 +101,10 @@ Result<Throughput> throughput(const ModelConfig& c, const Inventory& inv, const 
   r.host_only = llamacpp && llamacpp->no_gpu;
   const bool fp8_weights = w.weights == WeightFormat::Fp8 || w.weights == WeightFormat::Fp8Block;
   r.fp8_compute = fp8_weights && gpu.fp8_tflops > 0 && !r.host_only;
-  // The CPU alone: no GPU's rate applies, and the catalog has none for a CPU (prefill and
-  // training times are not given).
-  r.peak_tflops = r.host_only ? 0 : r.fp8_compute ? gpu.fp8_tflops : gpu.bf16_tflops;
-  if (w.dtype == ComputeDtype::F32) r.peak_tflops /= 2;  // TF32 tensor cores: half the bf16 rate
+  // The CPU alone: no GPU's rate applies; the CPU's is the one given (--host-tflops), else none
+  // (no prefill or training time).
+  r.peak_tflops = r.host_only ? w.host_tflops : r.fp8_compute ? gpu.fp8_tflops : gpu.bf16_tflops;
+  if (w.dtype == ComputeDtype::F32 && !r.host_only) r.peak_tflops /= 2;  // TF32 tensor cores: half the bf16 rate (the CPU's is given in its dtype)
   r.bandwidth_gbs = gpu.bandwidth_gbs;
   const i64 dp = std::max<i64>(1, w.dp());
   const double b = static_cast<double>(w.batch), s = static_cast<double>(w.seq);

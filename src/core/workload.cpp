@@ -340,6 +340,11 @@ std::vector<WorkloadField> build_fields() {
                                "decode bound)",
                                Inference),
                           0.0, 100000.0, AT(host_bw_gbs)),
+      real_or_default_row(spec("hosttf", "--host-tflops", "Host TFLOPS",
+                               "llama.cpp without a GPU: the CPU's dense matrix throughput in the compute dtype, 10^12 "
+                               "FLOP/s, for the prefill and training time bounds; 0 = not given (no such time)",
+                               Inference),
+                          0.0, 10000.0, AT(host_tflops)),
       enum_field<W>(spec("lcc", "--llamacpp-caller", "llama.cpp caller",
                          "who creates llama.cpp's context: server (llama-server, which since PR #23861 reserves the "
                          "logits of its slots only) or library (a program that leaves n_outputs_max at n_batch: "

@@ -204,6 +204,7 @@ struct Workload {
   double host_mem_gib = 0;      // llama.cpp: the host memory its CPU buffers may fill, in GiB (0: not checked)
   i64 host_mem_bytes() const { return static_cast<i64>(std::llround(host_mem_gib * 1073741824.0)); }  // ≤ 2^50
   double host_bw_gbs = 0;       // the host memory's bandwidth (GB/s) where the CPU runs layers (llama.cpp); 0: not given
+  double host_tflops = 0;       // the CPU's dense matrix throughput (TFLOPS) where it computes alone (llama.cpp); 0: not given
   LlamaCppCaller llamacpp_caller = LlamaCppCaller::Server;  // llama-server, or a library caller (Ollama's runner)
   LlamaCppOffload llamacpp_offload = LlamaCppOffload::OutputFirst;  // -ngl's order: the build's, since or before PR #18148
   LlamaCppGraph llamacpp_graph = LlamaCppGraph::F16Mask;  // the build's reserved graph (its inputs, the cache writes)

@@ -914,7 +914,7 @@ TEST_CASE("llama.cpp: the CPU reads its share of a decode step at the host's ban
   CHECK_THAT(decode->derive(c, w0, none, Lang::En).formula, Catch::Matchers::Contains("--host-bw-gbs"));
   const std::string text = estimate_text(c, w0, none, ByteUnit::GB);
   CHECK_THAT(text, Catch::Matchers::Contains("decode: no bound"));
-  CHECK_THAT(text, Catch::Matchers::Contains("n/a (no TFLOPS figure for the CPU)"));
+  CHECK_THAT(text, Catch::Matchers::Contains("n/a (no TFLOPS figure for the CPU: --host-tflops)"));
   CHECK(text.find("min GPUs") == std::string::npos);  // no GPUs to count
   // Dual-channel DDR5-5600, 89.6 GB/s: one step reads the Q4_K_M file's weights (the token
   // embedding a row) and the 8,192 tokens' cache, 36 layers × 8,192 × 2 × 1,024 × 2 B.
@@ -926,6 +926,10 @@ TEST_CASE("llama.cpp: the CPU reads its share of a decode step at the host's ban
   CHECK(t1.decode_bytes_per_step == 5879728384);  // 5.88 GB: 5.02 of weights less the embedding's rows, 1.21 of cache
   CHECK(t1.decode_tokens_per_s == Approx(15.24).margin(0.01));
   CHECK_THAT(decode->derive(c, w1, host, Lang::En).formula, Catch::Matchers::Contains("89.6 GB/s"));
+  // --host-tflops: the CPU's rate for the prefill bound, at the workload's utilization.
+  const auto [wt, tf] = run({{"seq", "8192"}, {"lcnogpu", "1"}, {"w", "q4_k_m"}, {"hosttf", "2.5"}});
+  CHECK(tf.throughput.peak_tflops == 2.5);
+  CHECK(tf.throughput.prefill_seconds == Approx(tf.throughput.prefill_flops / (2.5e12 * wt.utilization)).epsilon(1e-12));
   // -ngl 18 of 36 on an H100: layers 0 to 18 on the CPU (the output layer is offloaded first,
   // PR #18148), their tensors and their cache read at the host's 89.6, the rest at 3,350 GB/s.
   const auto [w2, part] = run({{"seq", "8192"}, {"ngl", "18"}, {"w", "q4_k_m"}, {"kvt", "fp16"}, {"hostbw", "89.6"}});
