@@ -482,6 +482,13 @@ test('llama.cpp without a GPU: the host is the device, checked against the memor
   await page.screenshot({ path: `${ARTIFACTS}/web-llamacpp-host.png` });
   assert.deepEqual(problems, []);
   await context.close();
+  // The Throughput tab: the decode bound at the host's bandwidth; without --host-tflops no prefill time.
+  const tp = await openPage({ hash: '#v=1&preset=qwen3-8b&rt=llamacpp&w=q4_k_m&seq=8192&lcnogpu=1&hostbw=89.6&ui.tab=throughput' });
+  await frames(tp.page, 3);
+  assert.ok(await tp.page.evaluate(() => Module.widgetRect('figure.throughput') !== null), 'the throughput figures are on screen');
+  await tp.page.screenshot({ path: `${ARTIFACTS}/web-llamacpp-host-throughput.png` });
+  assert.deepEqual(tp.problems, []);
+  await tp.context.close();
 });
 
 test('llama.cpp on a DGX Spark: the GPU and the host draw on one memory', async () => {
