@@ -174,7 +174,7 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
   const core::Explanation* total_ex = find_explanation(ex, mf.total->key);
   const std::string bound = total_ex ? std::string(bound_text(total_ex->bound)) : std::string();
   // llama.cpp without a GPU: the host is its one device (the figures are its buffers, the memory --host-mem-gib).
-  const bool on_host = !training && s.work.runtime == core::Runtime::LlamaCpp && s.work.llamacpp_no_gpu;
+  const bool on_host = !training && s.work.llamacpp_on_host();
   big_number(app.fonts, T(training ? Str::mem_training_per_gpu : on_host ? Str::mem_inference_on_host : Str::mem_inference_per_gpu),
              core::format_bytes(total, u),
              bound.empty() ? std::string(T(Str::mem_fragmentation)) : printf_text(T(Str::mem_bound_fragmentation), bound.c_str()),

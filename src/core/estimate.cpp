@@ -142,7 +142,7 @@ Result<Estimate> estimate(const PreparedModel& m, const Workload& w) {
       // a GB10 the offloaded weights, the cache and the compute buffer are cudaMalloc'd out of the
       // system's memory beside the host's CPU_Mapped and CUDA_Host buffers; its exit table's total
       // is that whole pool (cudaMemGetInfo), its free /proc/meminfo's MemAvailable (PR #17368).
-      if (e.llamacpp_devices && e.gpu.unified && !w.llamacpp_no_gpu && w.pp == 1)
+      if (e.llamacpp_devices && e.gpu.unified && !w.llamacpp_on_host() && w.pp == 1)
         e.unified_bytes = sat_add(e.inference.total_bytes, e.llamacpp_devices->host_bytes());
       if (e.llamacpp_devices && w.host_mem_gib > 0) {
         e.host_capacity_bytes = w.host_mem_bytes();

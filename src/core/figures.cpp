@@ -401,7 +401,7 @@ const Figure kFigures[] = {
      reserve_bound,
      [](C, W w, E e, La l) -> D {
        const InferenceMemory& m = e.inference;
-       const bool no_gpu = w.runtime == Runtime::LlamaCpp && w.llamacpp_no_gpu;
+       const bool no_gpu = w.llamacpp_on_host();
        return {tx(l, Str::fx_reserve, w.reserve_mib >= 0 ? tx(l, Str::fx_reserve_set, n(w.reserve_mib))
                                       : no_gpu         ? tx(l, Str::fx_reserve_no_gpu)
                                                        : tx(l, Str::fx_reserve_profile, to_string(w.runtime)),
@@ -428,7 +428,7 @@ const Figure kFigures[] = {
        if (e.sglang)
          return {tx(l, Str::fx_cap_sglang, real(e.sglang->pre_gib), real(e.sglang->mem_fraction_static)),
                  std::string(kSglangVersion) + ", model_runner.py profile_max_num_token"};
-       if (w.runtime == Runtime::LlamaCpp && w.llamacpp_no_gpu && w.host_mem_gib > 0)  // the host is llama.cpp's one device
+       if (w.llamacpp_on_host() && w.host_mem_gib > 0)  // the host is llama.cpp's one device
          return {tx(l, Str::fx_cap_host, real(w.host_mem_gib)), tx(l, Str::fx_hostcap_ref)};
        if (e.vllm)
          return {tx(l, Str::fx_cap_vllm, n(e.vllm->total_bytes), real(w.gpu_mem_util), n(e.vllm->budget_bytes)),

@@ -207,7 +207,7 @@ Result<InferenceMemory> inference_memory(const ModelConfig& cfg, const Inventory
   }
 
   // llama.cpp without a GPU (--llamacpp-no-gpu) opens no CUDA context: the GPU holds nothing.
-  const bool no_gpu = w.runtime == Runtime::LlamaCpp && w.llamacpp_no_gpu;
+  const bool no_gpu = w.llamacpp_on_host();
   m.reserve_bytes = w.reserve_mib >= 0 ? w.reserve_mib * (i64{1} << 20) : no_gpu ? 0 : runtime_reserve_default(w.runtime);
   m.comm_bytes = comm_workspace_bytes(w.tp * w.pp);
   m.overhead_bytes = m.reserve_bytes + m.comm_bytes;  // ≤ 2^44 + 2^28

@@ -122,7 +122,7 @@ json estimate_object(const ModelConfig& cfg, const Workload& w, const Estimate& 
                 {"max_context_is_model_limit", m.max_context_is_model_limit},
                 {"max_sequences", m.max_sequences},
                 // the CPU alone (llama.cpp without a GPU): no GPUs to count
-                {"inference_min_gpus", w.runtime == Runtime::LlamaCpp && w.llamacpp_no_gpu ? json(nullptr) : json(m.min_gpus)},
+                {"inference_min_gpus", w.llamacpp_on_host() ? json(nullptr) : json(m.min_gpus)},
                 {"training_min_gpus", t.min_gpus}};
   if (e.llamacpp) {  // runtime llamacpp: what llama-server allocates and prints
     const LlamaCppMemory& l = *e.llamacpp;
@@ -323,7 +323,7 @@ std::string estimate_text(const ModelConfig& cfg, const Workload& w, const Estim
   if (!w.devices.empty())  // llama.cpp's devices, different cards: the figures are the least roomy one's
     gpus = printf_text(tr(Str::rep_llamacpp_devices, lang), find_field("devs")->get(w).c_str(), n(e.inference.stage + 1).c_str(),
                        e.gpu.name.c_str());
-  const bool on_host = w.runtime == Runtime::LlamaCpp && w.llamacpp_no_gpu;  // the host is llama.cpp's one device
+  const bool on_host = w.llamacpp_on_host();
   if (on_host)
     gpus = printf_text(tr(Str::rep_host_device, lang), w.host_mem_gib > 0 ? ("--host-mem-gib " + fixed(w.host_mem_gib, 2)).c_str()
                                                                           : e.gpu.name.c_str());

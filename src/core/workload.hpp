@@ -203,6 +203,8 @@ struct Workload {
   bool llamacpp_no_gpu = false;  // --device none (or a build without a GPU backend): the CPU computes every op and holds every buffer
   double host_mem_gib = 0;      // llama.cpp: the host memory its CPU buffers may fill, in GiB (0: not checked)
   i64 host_mem_bytes() const { return static_cast<i64>(std::llround(host_mem_gib * 1073741824.0)); }  // ≤ 2^50
+  // llama.cpp without a GPU (--llamacpp-no-gpu under runtime llamacpp): the host is its one device.
+  bool llamacpp_on_host() const { return runtime == Runtime::LlamaCpp && llamacpp_no_gpu; }
   double host_bw_gbs = 0;       // the host memory's bandwidth (GB/s) where the CPU runs layers (llama.cpp); 0: not given
   double host_tflops = 0;       // the CPU's dense matrix throughput (TFLOPS) where it computes alone (llama.cpp); 0: not given
   LlamaCppCaller llamacpp_caller = LlamaCppCaller::Server;  // llama-server, or a library caller (Ollama's runner)
