@@ -234,6 +234,10 @@ i64* matrix_slot(LlamaCppLayerWeights& lw, Role r, bool routed, bool bias) {
     case Role::FfnGate: return routed ? (bias ? &lw.gate_exps_b : &lw.gate_exps) : bias ? nullptr : &lw.gate;
     case Role::FfnUp: return routed ? (bias ? &lw.up_exps_b : &lw.up_exps) : bias ? nullptr : &lw.up;
     case Role::FfnDown: return routed ? (bias ? &lw.down_exps_b : &lw.down_exps) : bias ? nullptr : &lw.down;
+    case Role::LinConv: return bias ? nullptr : &lw.lin_conv;
+    case Role::LinDtBias: return bias ? nullptr : &lw.lin_dt;
+    case Role::LinALog: return bias ? nullptr : &lw.lin_a;
+    case Role::LinOut: return bias ? nullptr : &lw.lin_out;
     default: return nullptr;
   }
 }
@@ -255,12 +259,18 @@ void record_weight(LlamaCppLayerWeights& lw, const Tensor& t, i64 bytes, bool sa
   }
   if (t.role == Role::AttnSink) {
     slot = &lw.sinks;
+  } else if (t.role == Role::Norm && has("linear_attn.norm")) {
+    slot = &lw.lin_norm;  // Qwen3.5's gated norm (ssm_norm)
   } else if (t.role == Role::Norm) {
     // Gemma's four: input (attn_norm), post_attention (attn_post_norm), pre_feedforward
     // (ffn_norm), post_feedforward (ffn_post_norm); elsewhere post_attention is the FFN's.
     slot = has("q_norm") ? &lw.q_norm : has("k_norm") ? &lw.k_norm
          : has("pre_feedforward") ? &lw.ffn_norm : has("post_feedforward") ? &lw.ffn_post_norm
          : has("post_attention") ? (sandwich ? &lw.attn_post_norm : &lw.ffn_norm) : &lw.attn_norm;
+  } else if (matrix == Role::LinQKVZ || matrix == Role::LinBA) {
+    // Qwen3.5's four input projections (in_proj_qkv, _z, _b, _a: attn_qkv, attn_gate, ssm_beta, ssm_alpha).
+    if (!bias)
+      slot = matrix == Role::LinQKVZ ? (has("in_proj_z") ? &lw.lin_z : &lw.lin_qkv) : (has("in_proj_b") ? &lw.lin_beta : &lw.lin_alpha);
   } else {
     slot = matrix_slot(lw, matrix, t.routed, bias);
   }
@@ -419,11 +429,25 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
   // Qwen2.5-VL's text model (GGUF arch qwen2vl, llm_build_qwen2vl): Qwen2's graph with
   // ggml_rope_multi over four positions a token (M-RoPE); its vision tower is mmproj's, outside it.
   const bool mrope = c.family == Family::Qwen2 && c.vision.kind == VisionKind::Qwen25;
-  const bool graph = (c.family == Family::Llama || c.family == Family::Mistral || c.family == Family::Qwen2 ||
-                      c.family == Family::Qwen3 || c.family == Family::Qwen3Moe || c.family == Family::Mixtral || iswa_graph) &&
-                     !c.mla.enabled && !m.recurrent && !m.dsa && (iswa_graph || (!m.iswa && m.caches.size() == 1)) &&
-                     (c.vision.kind == VisionKind::None || c.family == Family::Gemma3 || mrope) && (!metal || no_gpu);
   const i64 n = std::min(m.n_ctx, m.n_ubatch);
+  // Qwen3.5 (GGUF arch qwen35, llm_build_qwen35: Gated DeltaNet and gated full-attention layers,
+  // M-RoPE; its vision tower is mmproj's): the hybrid graph of the 2026-01 builds (8399 to 8641
+  // build the same one) with flash attention, each sequence of the reserved ubatch whole. Later
+  // builds (the 2026-05 graph) are not followed: their delta-net and output reservations changed
+  // (PRs #23764, #23861, the MTP block's PRs) and no published start-up pins them. Every trunk
+  // layer on a GPU, or no GPU: with layers on the CPU beside a GPU, the scheduler runs their big
+  // ops, the delta net's too, on the GPU (op offload), and sched_reserve's check then turns the
+  // fused chunked op off ("usually due to missing support"): the unfused chunking graph, not followed.
+  bool trunk_on_gpus = static_cast<i64>(b.layer_device.size()) >= c.n_layers;
+  for (i64 il = 0; trunk_on_gpus && il < c.n_layers; ++il) trunk_on_gpus = b.layer_device[static_cast<size_t>(il)] >= 0;
+  const bool qwen35_graph = c.family == Family::Qwen35 && m.recurrent && c.linear.full_interval > 0 && !m.iswa &&
+                            m.caches.size() == 1 && w.llamacpp_graph == LlamaCppGraph::EmbdInput && w.flash_attention &&
+                            m.n_seq > 0 && n % m.n_seq == 0 && m.rs_cells >= m.n_seq && (no_gpu || trunk_on_gpus);
+  const bool graph = ((c.family == Family::Llama || c.family == Family::Mistral || c.family == Family::Qwen2 ||
+                       c.family == Family::Qwen3 || c.family == Family::Qwen3Moe || c.family == Family::Mixtral || iswa_graph) &&
+                      !c.mla.enabled && !m.recurrent && !m.dsa && (iswa_graph || (!m.iswa && m.caches.size() == 1)) &&
+                      (c.vision.kind == VisionKind::None || c.family == Family::Gemma3 || mrope) && (!metal || no_gpu)) ||
+                     (qwen35_graph && (!metal || no_gpu));
   b.compute_tokens = n;
   b.sched_reserve = w.llamacpp_graph == LlamaCppGraph::F16Mask || w.llamacpp_graph == LlamaCppGraph::EmbdInput;
   // The outputs the worst-case graph is reserved with: llama_context::sched_reserve,
@@ -446,8 +470,19 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
     shape.d_ff = c.d_ff, shape.n_layer = n_layer_all, shape.vocab = c.vocab;
     shape.tokens = n, shape.n_kv = m.caches.front().cells, shape.outputs = n_outputs, shape.n_stream = m.n_stream;
     shape.qk_norm = c.norm_qk, shape.qkv_bias = c.bias_qkv, shape.graph = w.llamacpp_graph;
-    shape.pos_per_token = mrope ? 4 : 1;
+    shape.pos_per_token = mrope || qwen35_graph ? 4 : 1;
     shape.flash = w.flash_attention;
+    if (qwen35_graph) {
+      // The trunk's layers (a kept MTP block is not in this graph); hparams.is_recurrent(il).
+      shape.n_layer = c.n_layers;
+      for (i64 il = 0; il < c.n_layers; ++il) shape.layer_linear.push_back(c.layer_is_linear(il));
+      const LinearAttnConfig& a = c.linear;
+      shape.gdn_k_heads = a.k_heads, shape.gdn_v_heads = a.v_heads, shape.gdn_k_dim = a.k_dim, shape.gdn_v_dim = a.v_dim;
+      shape.gdn_conv = a.conv_kernel;
+      // ref: llama_context::sched_reserve: graph_reserve(n_tokens, n_seqs = n_seq_max, ...); the
+      // recurrent memory's cells, one a sequence.
+      shape.n_seqs = m.n_seq, shape.n_rs = m.rs_cells;
+    }
     // A MoE decoder is followed where every layer is routed as build_moe_ffn's softmax path with
     // the weights renormalized (qwen3moe passes norm_w = true whatever norm_topk_prob says; so
     // does llama's MoE branch, Mixtral) and no shared expert, router or expert bias.
@@ -468,7 +503,7 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
       for (const int ci : m.layer_cache) shape.layer_swa.push_back(ci == 1);
     }
     shape.layers = (!c.is_moe() || moe_followed) && (!c.bias_o || gpt_oss) && (!c.attn_sinks || gpt_oss) &&
-                   !c.bias_ffn && !c.attn_out_gate && c.norm_pre && (!c.norm_sandwich || gemma) && !c.norm_qk_full &&
+                   !c.bias_ffn && (!c.attn_out_gate || qwen35_graph) && c.norm_pre && (!c.norm_sandwich || gemma) && !c.norm_qk_full &&
                    !c.parallel_block && c.norm_final && (!gemma || c.norm_sandwich);
     if (shape.layers) {
       // Where each tensor is, and (for those on the CPU, whose ops the scheduler offloads with a
@@ -479,6 +514,10 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
       shape.output_device = static_cast<int>(out_dev);
       shape.experts_cpu_count = std::min(w.n_cpu_moe, n_layer_all);
       shape.layer_weights = std::move(layer_weights);
+      if (qwen35_graph) {  // the trunk's
+        shape.layer_device.resize(static_cast<size_t>(shape.n_layer));
+        shape.layer_weights.resize(static_cast<size_t>(shape.n_layer));
+      }
       shape.token_embd = token_embd, shape.output = output_weight, shape.output_norm = output_norm;
       // The cache's bytes per cell of a layer, K and V (their types).
       const LlamaCppCache& cache = m.caches.front();
@@ -498,9 +537,10 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
       b.output_compute_bytes = out_dev >= 0 ? compute->devices[static_cast<size_t>(out_dev)] : 0;
       b.compute_layers = true;
       // ref: llama_context::sched_reserve (before it, the constructor): the graph reserved again
-      // for one token (n_outputs 1), whose split count it prints beside the ubatch's.
+      // for one token (n_outputs 1), whose split count it prints beside the ubatch's ("bs=1");
+      // Qwen3.5's for one token of each of its n_seqs sequences (graph_reserve(n_seqs, n_seqs, n_seqs)).
       LlamaCppGraphShape one = shape;
-      one.tokens = 1, one.outputs = 1;
+      one.tokens = one.outputs = qwen35_graph ? shape.n_seqs : 1;
       const auto tg = llamacpp_graph_compute(one);
       if (!tg) return memory_overflow();
       b.splits_pp = compute->splits, b.splits_tg = tg->splits, b.graph_nodes = compute->nodes;

@@ -131,6 +131,9 @@ struct LlamaCppLayerWeights {
   i64 attn_post_norm = 0, ffn_post_norm = 0;  // Gemma's norms after the attention and after the FFN
   i64 ffn_norm = 0, gate = 0, up = 0, down = 0, router = 0, router_b = 0, gate_exps = 0, up_exps = 0, down_exps = 0;
   i64 gate_exps_b = 0, up_exps_b = 0, down_exps_b = 0;  // gpt-oss's experts' biases (ggml_add_id)
+  // A Gated DeltaNet layer's (Qwen3.5's GGUF names): attn_qkv, attn_gate (z), ssm_beta, ssm_alpha,
+  // ssm_conv1d, ssm_dt (its bias), ssm_a, ssm_norm, ssm_out.
+  i64 lin_qkv = 0, lin_z = 0, lin_beta = 0, lin_alpha = 0, lin_conv = 0, lin_dt = 0, lin_a = 0, lin_norm = 0, lin_out = 0;
 };
 struct LlamaCppGraphShape {
   i64 d_model = 0, n_heads = 0, n_kv_heads = 0, head_dim = 0, d_ff = 0, n_layer = 0, vocab = 0;
@@ -158,6 +161,15 @@ struct LlamaCppGraphShape {
   // (softmax over the chosen experts' logits, no renormalization), each expert matmul's bias
   // (ggml_add_id), ggml_swiglu_oai.
   bool moe_oai = false;
+  // Qwen3.5 (llm_build_qwen35 with llm_build_delta_net_base's fused path, builds 8399 to 8641):
+  // which layers are Gated DeltaNet (empty: none, the graphs above), their heads (ssm_n_group key
+  // heads, ssm_dt_rank value heads, of gdn_k_dim and gdn_v_dim), the convolution's width
+  // (ssm_d_conv); the other layers are full attention with Q's output gate (Q and the gate from
+  // one matmul), q/k norms and M-RoPE. The reserved ubatch's sequences (n_seqs: n_seq_max, each
+  // of n_tokens / n_seqs tokens) and the recurrent state's cells (n_rs).
+  std::vector<bool> layer_linear;
+  i64 gdn_k_heads = 0, gdn_v_heads = 0, gdn_k_dim = 0, gdn_v_dim = 0, gdn_conv = 0;
+  i64 n_seqs = 1, n_rs = 1;
   bool flash = true;   // flash attention: the mask's type, and V's index input (n_tokens, or n_tokens × n_embd_v_gqa transposed)
   bool layers = true;  // the layers and the head followed; else the host's buffer alone
   LlamaCppGraph graph = LlamaCppGraph::F16Mask;

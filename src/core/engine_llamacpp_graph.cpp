@@ -11,6 +11,8 @@
 // weights, each split's inputs copied in at its start).
 #include <algorithm>
 #include <iterator>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "engine_llamacpp.hpp"
@@ -24,14 +26,51 @@ namespace {
 
 struct Builder {
   ggml::Graph g;
+  // Lazy: ops join the graph's nodes only when expand() reaches them, as ggml_build_forward_expand
+  // visits a tensor's sources depth first and appends each op after them (ggml_visit_parents).
+  // Otherwise each op is a node where it is made (the graphs above are written in their visit order).
+  bool lazy = false;
+  std::vector<char> seen;  // in the graph: a node appended, or a leaf
   int tensor(i64 bytes, std::initializer_list<int> src) {
     ggml::Tensor t;
     t.bytes = bytes;
     size_t i = 0;
     for (const int s : src)
-      if (i < std::size(t.src)) t.src[i++] = s;  // the graph's ops take at most four sources
+      if (i < std::size(t.src)) t.src[i++] = s;  // the graph's ops take at most six sources
     g.tensors.push_back(t);
+    seen.push_back(0);
     return static_cast<int>(g.tensors.size()) - 1;
+  }
+  void node(int t) {
+    if (lazy) return;
+    g.nodes.push_back(t);
+    seen[static_cast<size_t>(t)] = 1;
+  }
+  void leaf(int t) {
+    g.leafs.push_back(t);
+    seen[static_cast<size_t>(t)] = 1;
+  }
+  // ggml_build_forward_expand(gf, t): its unvisited sources first (src[0] before src[1], ...),
+  // then t; a tensor is marked when first met, as ggml's visited set does.
+  void expand(int root) {
+    if (seen[static_cast<size_t>(root)]) return;
+    seen[static_cast<size_t>(root)] = 1;
+    std::vector<std::pair<int, size_t>> stack{{root, 0}};
+    while (!stack.empty()) {
+      auto& [t, next] = stack.back();
+      const ggml::Tensor& x = g.tensors[static_cast<size_t>(t)];
+      if (next < std::size(x.src)) {
+        const int s = x.src[next++];
+        if (s >= 0 && !seen[static_cast<size_t>(s)]) {
+          seen[static_cast<size_t>(s)] = 1;
+          stack.emplace_back(s, 0);
+        }
+        continue;
+      }
+      const int done = t;
+      stack.pop_back();
+      g.nodes.push_back(done);  // leafs are marked where they are made, never reached here
+    }
   }
   ggml::Tensor& at(int t) { return g.tensors[static_cast<size_t>(t)]; }
   // An op's result (`inplace`: ggml_op_can_inplace of its op; `batch`: get_op_batch_size, which
@@ -40,7 +79,7 @@ struct Builder {
     const int t = tensor(bytes, src);
     at(t).can_inplace = inplace;
     at(t).batch = batch;
-    g.nodes.push_back(t);
+    node(t);
     return t;
   }
   int base(int of) { return at(of).view_src >= 0 ? at(of).view_src : of; }
@@ -50,34 +89,34 @@ struct Builder {
     const int t = tensor(at(of).bytes, {of});
     at(t).view_src = b;
     at(t).view_op = true;
-    g.nodes.push_back(t);
+    node(t);
     return t;
   }
   // A write into the cache (set_rows, or ggml_cpy): an op whose result is a view of the cache.
   int write(int cache, std::initializer_list<int> src) {
     const int t = tensor(at(cache).bytes, src);
     at(t).view_src = base(cache);
-    g.nodes.push_back(t);
+    node(t);
     return t;
   }
   int input(i64 bytes) {  // ggml_set_input: a leaf the scheduler keeps on the CPU
     const int t = tensor(bytes, {});
     at(t).input = at(t).op_none = true;
-    g.leafs.push_back(t);
+    leaf(t);
     return t;
   }
   int weight(i64 bytes, int device) {  // a model tensor in its layer's buffer (usage WEIGHTS)
     const int t = tensor(bytes, {});
     at(t).external = at(t).op_none = true;
     at(t).weight = device;
-    g.leafs.push_back(t);
+    leaf(t);
     return t;
   }
   int cache(i64 bytes, int device) {  // a layer's K or V cache tensor (its own buffer)
     const int t = tensor(bytes, {});
     at(t).external = at(t).op_none = true;
     at(t).preset = device;
-    g.leafs.push_back(t);
+    leaf(t);
     return t;
   }
 };
@@ -138,6 +177,151 @@ int moe_ffn(Builder& b, int cur, i64 rows, const LlamaCppGraphShape& s, const Ll
   return out;
 }
 
+
+// One cache's inputs: K's row indices (one per token), V's (one per token, or, V transposed in
+// the cache without flash attention, one per element), its mask; and its mask's f16 cast
+// (ggml_cast, made with the inputs, met at the first layer reading it).
+struct CacheInputs {
+  int k_idxs = -1, v_idxs = -1, mask = -1;
+  i64 n_kv = 0;
+  bool cast = false;
+};
+
+// What Qwen3.5's layers read from the graph's top: the token embeddings, the positions, s_copy,
+// the output ids; whether norms are pinned, the cache is written by set_rows, the mask is cast;
+// a cache cell's K and V bytes of a layer.
+struct Qwen35Inputs {
+  int embd = -1, pos = -1, s_copy = -1, out_ids = -1;
+  bool pin_norms = false, set_rows = true, cast = false;
+  i64 k_cell = 0, v_cell = 0;
+};
+
+// llm_build_qwen35's layers (src/models/qwen35.cpp, delta-net-base.cpp, llama-graph.cpp's build_rs
+// and build_attn, as vendored at builds 8399 to 8641, which build the same graph), in the order
+// ggml_build_forward_expand visits them (the builder lazy from here on): each Gated DeltaNet
+// layer expands build_rs's zeroing, its rows and its extra rows for the conv state, then the conv
+// state's write-back (reaching the norm, the qkv projection and the previous layer's tail), the
+// SSM state's build_rs, then the state's write-back (reaching the convolution, the l2 norms, the
+// gate and beta). build_delta_net takes the fused op in the reserve (llama_context::sched_reserve
+// keeps fused_gdn_ch and fused_gdn_ar on where the op runs on the layer's device: "fused Gated
+// Delta Net (chunked) enabled"): ggml_gated_delta_net, [v_dim · v_heads, n_tokens + v_dim ·
+// n_seqs] f32, its output and the new state packed (no repeat of q and k to the value heads
+// then). A full-attention layer expands Q, V, K and their cache writes (build_attn); the rest of a
+// layer joins the graph when the next layer (or the head) reaches it. Returns the last layer's output.
+template <class Dev, class Weights>
+int qwen35_layers(Builder& b, const LlamaCppGraphShape& s, const Qwen35Inputs& in, CacheInputs& kv, Dev dev, Weights lw) {
+  const i64 n = s.tokens, no = s.outputs, d = s.d_model, S = s.n_seqs, T = n / S;
+  const i64 Hk = s.gdn_k_heads, Hv = s.gdn_v_heads, Dk = s.gdn_k_dim, Dv = s.gdn_v_dim, Kc = s.gdn_conv;
+  const i64 C = 2 * Hk * Dk + Hv * Dv;            // the convolution's channels: q, k and v
+  const i64 r_size = (Kc - 1) * C, s_size = Dk * Hv * Dv;  // hparams.n_embd_r(), n_embd_s()
+  const i64 q_bytes = n * s.n_heads * s.head_dim * 4, kv_bytes = n * s.n_kv_heads * s.head_dim * 4;
+  b.lazy = true;
+  // build_rs_inp_impl's views of s_copy: the ubatch's sequences, and the other cells'.
+  const int copy_main = b.view(in.s_copy), copy_extra = b.view(in.s_copy);
+  int inp = in.embd;
+  for (i64 il = 0; il < s.n_layer; ++il) {
+    const bool last = il == s.n_layer - 1;
+    const int dv = dev(il);
+    const LlamaCppLayerWeights& w = lw(il);
+    auto W = [&](i64 bytes) { return b.weight(bytes, dv); };
+    // build_norm with the layer's index: rms_norm (pinned as the other graphs' are), mul by its weight.
+    auto norm = [&](int x, i64 rows, i64 width, i64 weight_bytes) {
+      const int r = b.op(rows * width * 4, {x}, true);
+      if (in.pin_norms) b.at(r).pin = dv;
+      return b.op(rows * width * 4, {r, W(weight_bytes)}, true, rows);
+    };
+    const int inp_sa = inp;
+    int cur = norm(inp, n, d, w.attn_norm);
+    if (s.layer_linear[static_cast<size_t>(il)]) {
+      // build_rs: the cache as [state_size, n_rs], its zeroed cell (ggml_scale_inplace: a view),
+      // the sequences' rows (get_rows by s_copy_main, returned), the other cells' rows copied
+      // into place (get_rows by s_copy_extra, ggml_cpy into a view of the cache).
+      auto build_rs = [&](int cache, i64 state_size) {
+        const int states = b.view(cache);
+        const int zero = b.view(states);
+        b.expand(b.write(zero, {zero}));
+        const int rows = b.op(state_size * S * 4, {states, copy_main});
+        b.expand(rows);
+        const int extra = b.op(state_size * (s.n_rs - S) * 4, {states, copy_extra});
+        const int target = b.view(cache);
+        b.expand(b.write(target, {extra, target}));
+        return rows;
+      };
+      const int qkv = b.view(b.op(n * C * 4, {W(w.lin_qkv), cur}, false, n));  // mul_mat, reshape_3d [C, T, S]
+      const int z = b.op(n * Hv * Dv * 4, {W(w.lin_z), cur}, false, n);
+      const int beta = b.op(n * Hv * 4, {b.view(b.op(n * Hv * 4, {W(w.lin_beta), cur}, false, n))}, true);  // reshape_4d, sigmoid
+      int alpha = b.view(b.op(n * Hv * 4, {W(w.lin_alpha), cur}, false, n));  // reshape_3d
+      alpha = b.op(n * Hv * 4, {alpha, W(w.lin_dt)}, true, n);                // + ssm_dt
+      alpha = b.op(n * Hv * 4, {alpha}, true);                                 // softplus
+      const int gate = b.view(b.op(n * Hv * 4, {alpha, W(w.lin_a)}, true, n)); // · ssm_a, reshape_4d
+      const int r_cache = b.cache(r_size * s.n_rs * 4, dv), s_cache = b.cache(s_size * s.n_rs * 4, dv);
+      const int conv_states = b.view(build_rs(r_cache, r_size));              // reshape_3d [Kc − 1, C, S]
+      const int conv_in = b.op((T + Kc - 1) * C * S * 4, {conv_states, b.view(qkv)});  // concat with qkv transposed
+      const int r_target = b.view(r_cache);
+      b.expand(b.write(r_target, {b.view(conv_in), r_target}));               // the last Kc − 1 columns saved
+      const int state = b.view(build_rs(s_cache, s_size));                    // reshape_4d [Dv, Dv, Hv, S]
+      const int conv = b.op(n * C * 4, {b.op(n * C * 4, {conv_in, W(w.lin_conv)}, false, n)}, true);  // ssm_conv, silu
+      const int q = b.op(n * Hk * Dk * 4, {b.view(conv)});                    // l2_norm of q's view
+      const int k = b.op(n * Hk * Dk * 4, {b.view(conv)});                    // of k's
+      const int gdn = b.op((n + Dv * S) * Hv * Dv * 4, {q, k, b.view(conv), gate, beta, state});
+      const int out = b.view(gdn);
+      const int s_target = b.view(s_cache);
+      b.expand(b.write(s_target, {b.view(gdn), s_target}));                    // the new state saved
+      // build_norm_gated: rms_norm(out) · ssm_norm · silu(z), reshape_3d; ssm_out; reshape_2d.
+      const int z4 = b.view(z);
+      const int normed = norm(out, n * Hv, Dv, w.lin_norm);
+      const int gated = b.op(n * Hv * Dv * 4, {normed, b.op(n * Hv * Dv * 4, {z4}, true)}, true);
+      cur = b.view(b.op(n * d * 4, {W(w.lin_out), b.view(gated)}, false, n));
+    } else {
+      // build_layer_attn: Q and its gate from one matmul (views of every other head_dim), q/k
+      // norms, the gate made contiguous (ggml_cont_2d), M-RoPE; build_attn expands Q, V, K, then
+      // cpy_k / cpy_v (set_rows into the cache, reshaped per stream over several); build_attn_mha
+      // with flash attention (the mask's f16 cast met at the first such layer); the sigmoid gate;
+      // the output projection.
+      const int q_full = b.op(2 * q_bytes, {W(w.wq), cur}, false, n);
+      int q = norm(b.view(q_full), n * s.n_heads, s.head_dim, w.q_norm);
+      const int kp = b.op(kv_bytes, {W(w.wk), cur}, false, n);
+      const int v = b.view(b.op(kv_bytes, {W(w.wv), cur}, false, n));
+      int k = norm(b.view(kp), n * s.n_kv_heads, s.head_dim, w.k_norm);
+      const int gate = b.op(q_bytes, {b.view(q_full)});
+      q = b.op(q_bytes, {q, in.pos}, true, n);
+      b.at(q).rope = true;
+      k = b.op(kv_bytes, {k, in.pos}, true, n);
+      b.at(k).rope = true;
+      b.expand(q), b.expand(v), b.expand(k);
+      const int k_cache = b.cache(kv.n_kv * in.k_cell * s.n_stream, dv), v_cache = b.cache(kv.n_kv * in.v_cell * s.n_stream, dv);
+      const bool streams = s.n_stream > 1;
+      for (const auto& [x, cache, idxs] : {std::tuple{k, k_cache, kv.k_idxs}, std::tuple{v, v_cache, kv.v_idxs}}) {
+        const int dst = streams ? b.view(cache) : cache;
+        b.expand(b.write(cache, {dst, b.view(x), idxs}));
+      }
+      const int qp = b.view(b.view(q));
+      const int kc = b.view(b.view(k_cache));
+      const int vc = b.view(b.view(v_cache));
+      if (in.cast && !kv.cast) kv.mask = b.op(kv.n_kv * n * 2, {kv.mask}), kv.cast = true;
+      const int fa = b.view(b.op(q_bytes, {qp, kc, vc, kv.mask}));
+      const int gated = b.op(q_bytes, {fa, b.op(q_bytes, {gate}, true)}, true);  // · sigmoid(gate)
+      cur = b.op(n * d * 4, {W(w.wo), gated}, false, n);
+    }
+    // The last layer keeps the outputs' rows of both inputs of the residual add; the post-attention
+    // norm; build_ffn (LLM_FFN_SILU, LLM_FFN_PAR: ggml_swiglu_split(gate, up)); the residual add.
+    i64 rows = n;
+    int sa = inp_sa;
+    if (last) {
+      cur = b.op(no * d * 4, {cur, in.out_ids});
+      sa = b.op(no * d * 4, {inp_sa, in.out_ids});
+      rows = no;
+    }
+    const int res = b.op(rows * d * 4, {cur, sa}, true);
+    cur = norm(res, rows, d, w.ffn_norm);
+    const int up = b.op(rows * s.d_ff * 4, {W(w.up), cur}, false, rows);
+    const int gate = b.op(rows * s.d_ff * 4, {W(w.gate), cur}, false, rows);
+    const int act = b.op(rows * s.d_ff * 4, {gate, up});
+    inp = b.op(rows * d * 4, {b.op(rows * d * 4, {W(w.down), act}, false, rows), res}, true);
+  }
+  return inp;
+}
+
 }  // namespace
 
 std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& s) {
@@ -167,6 +351,21 @@ std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& 
                           Checked(s.n_kv_swa) * k_cell * s.n_stream, Checked(s.n_kv_swa) * v_cell * s.n_stream})
     if (!m.ok() || m.value() > (i64{1} << 50)) return std::nullopt;
   if (!s.layer_weights.empty() && static_cast<i64>(s.layer_weights.size()) != s.n_layer) return std::nullopt;
+  // Qwen3.5's hybrid graph: one flag a layer, positive heads with equal key and value widths (the
+  // state reshaped to [v_dim, v_dim, v_heads, n_seqs]), whole sequences in the ubatch, a state
+  // cell for each of them; no iswa cache, no MoE FFN (qwen35moe's is not followed).
+  const bool hybrid = !s.layer_linear.empty();
+  const i64 Hk = s.gdn_k_heads, Hv = s.gdn_v_heads, Dk = s.gdn_k_dim, Dv = s.gdn_v_dim, Kc = s.gdn_conv;
+  if (hybrid) {
+    if (static_cast<i64>(s.layer_linear.size()) != s.n_layer || iswa || s.n_expert > 0) return std::nullopt;
+    for (const i64 x : {Hk, Hv, Dk, Dv, Kc, s.n_seqs, s.n_rs})
+      if (x < 1 || x > (i64{1} << 20)) return std::nullopt;
+    if (Dk != Dv || Hv % Hk != 0 || n % s.n_seqs != 0 || s.n_rs < s.n_seqs) return std::nullopt;
+    for (const Checked m : {(Checked(n) + Checked(Dv) * s.n_seqs) * Hv * Dv * 4, (Checked(n) + Kc) * (2 * Hk * Dk + Hv * Dv) * s.n_seqs * 4,
+                            Checked(Dk) * Hv * Dv * s.n_rs * 4, Checked(Kc) * (2 * Hk * Dk + Hv * Dv) * s.n_rs * 4,
+                            Checked(n) * s.n_heads * s.head_dim * 8})
+      if (!m.ok() || m.value() > (i64{1} << 50)) return std::nullopt;
+  }
   if (s.n_devices < 0 || s.n_devices > 64 || (!s.layer_device.empty() && static_cast<i64>(s.layer_device.size()) != s.n_layer))
     return std::nullopt;
   const int kCpu = s.n_devices;
@@ -189,15 +388,9 @@ std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& 
   // (build_attn_inp_kv_iswa), the output ids (n_outputs int32).
   const int tokens = b.input(n * 4);
   if (s.graph == LlamaCppGraph::F16Mask || s.graph == LlamaCppGraph::EmbdInput) b.input(n * d * 4);
+  // build_inp_mem_hybrid's recurrent input first: s_copy, one int32 a state cell.
+  const int s_copy = hybrid ? b.input(s.n_rs * 4) : -1;
   const int pos = b.input(n * 4 * s.pos_per_token);
-  // One cache's inputs: K's row indices (one per token), V's (one per token, or, V transposed in
-  // the cache without flash attention, one per element), its mask; and its mask's f16 cast
-  // (ggml_cast, made with the inputs, met at the first layer reading it).
-  struct CacheInputs {
-    int k_idxs = -1, v_idxs = -1, mask = -1;
-    i64 n_kv = 0;
-    bool cast = false;
-  };
   auto cache_inputs = [&](i64 n_kv) {
     CacheInputs c;
     c.n_kv = n_kv;
@@ -233,7 +426,11 @@ std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& 
     return r;
   }
   int inp = embd;
-  for (i64 il = 0; il < s.n_layer; ++il) {
+  if (hybrid) {
+    const Qwen35Inputs in{embd, pos, s_copy, out_ids, pin_norms, set_rows, cast, k_cell, v_cell};
+    inp = qwen35_layers(b, s, in, base, dev, lw);
+  }
+  for (i64 il = 0; il < (hybrid ? 0 : s.n_layer); ++il) {
     const bool last = il == s.n_layer - 1;
     const int dv = dev(il);
     const LlamaCppLayerWeights& w = lw(il);
@@ -366,6 +563,7 @@ std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& 
   if (s.final_softcap)
     for (int i = 0; i < 3; ++i) logits = b.op(no * s.vocab * 4, {logits}, true);
   b.at(logits).output = true;
+  b.expand(logits);  // the model's last ggml_build_forward_expand (the lazy graph's nodes from the layers on)
   const ggml::Graph copy = ggml::schedule(b.g, kCpu + 1);
   auto sizes = ggml::reserve(copy, alignment);
   if (!sizes) return std::nullopt;

@@ -13,7 +13,7 @@ namespace llmsize::core::ggml {
 // A tensor of the graph. Indices refer to Graph::tensors.
 struct Tensor {
   i64 bytes = 0;                  // ggml_backend_buft_get_alloc_size (f32/f16/int tensors: ggml_nbytes)
-  int src[5] = {-1, -1, -1, -1, -1};  // node->src[0..4] (GGML_MAX_SRC is larger; these graphs use five: flash attention's sinks)
+  int src[6] = {-1, -1, -1, -1, -1, -1};  // node->src[0..5] (GGML_MAX_SRC is larger; these graphs use six: ggml_gated_delta_net's)
   int view_src = -1;              // the tensor whose memory a view shares (the chain's base, as ggml_new_tensor_impl keeps it)
   bool op_none = false;           // GGML_OP_NONE: a leaf, or a scheduler node (an input copy, a dependency view)
   bool can_inplace = false;       // ggml_op_can_inplace(op): rms_norm, mul, add, rope, scale, soft_max, unary, ...

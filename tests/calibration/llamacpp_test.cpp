@@ -1078,3 +1078,108 @@ TEST_CASE("llama.cpp: Qwen3.5's MTP block is a layer -ngl counts, with no cache,
   CHECK(b->llamacpp->kv_bytes() == m.kv_bytes());
   CHECK(b->llamacpp_devices->gpu_model_bytes() == e->llamacpp_devices->gpu_model_bytes());
 }
+
+TEST_CASE("llama.cpp: Qwen3.5's hybrid graph, Gated DeltaNet beside gated attention, as two published start-ups print it",
+          "[calibration][llamacpp]") {
+  // llm_build_qwen35 with the fused ggml_gated_delta_net (engine_llamacpp_graph.cpp qwen35_layers),
+  // the 2026-01 graph. A CPU build, 8428 (cd708db0c, MSVC, Windows), llama-server -m
+  // Qwen3.5-0.8B.Q4_K_M.gguf with its defaults (4 unified slots, n_ctx 262144, n_ubatch 512, flash
+  // attention auto; a build tutorial's log):
+  //   llama_context:        CPU  output buffer size =     3.79 MiB
+  //   llama_kv_cache:        CPU KV buffer size =  3072.00 MiB
+  //   llama_memory_recurrent:        CPU RS buffer size =    77.06 MiB
+  //   sched_reserve: fused Gated Delta Net (autoregressive) enabled
+  //   sched_reserve: fused Gated Delta Net (chunked) enabled
+  //   sched_reserve:        CPU compute buffer size =   786.02 MiB
+  //   sched_reserve: graph nodes  = 1377
+  //   sched_reserve: graph splits = 1
+  // One backend: the f32 mask (262,144 × 512) and its f16 cast live together at the first
+  // attention layer (layer 3), beside that layer's tensors; the logits (512 × 248,320) come later.
+  const ModelConfig& small = preset("qwen3.5-0.8b").config;
+  const auto [cw, cpu] = with_buffers(small, {{"seq", "262144"}, {"w", "q4_k_m"}, {"kvt", "fp16"}, {"lcnogpu", "1"}, {"lcg", "2026-01"}});
+  const LlamaCppBuffers& c = *cpu.llamacpp_devices;
+  REQUIRE(c.compute_layers);
+  CHECK(c.graph_nodes == 18 * 63 + 6 * 39 + 9);  // Gated DeltaNet layers of 63 nodes, attention of 39, 9 around them
+  CHECK(c.graph_nodes == 1377);
+  CHECK(c.splits_pp == 1);
+  const std::vector<std::string> clog = llamacpp_compute_log(c);
+  REQUIRE(clog.size() == 2);
+  CHECK(clog[0] == "sched_reserve:        CPU compute buffer size =   786.02 MiB");
+  CHECK(clog[1] == "sched_reserve: graph splits = 1");
+  const std::vector<std::string> cache = llamacpp_log(*cpu.llamacpp, cw.kv_dtype);
+  REQUIRE(cache.size() == 2);
+  CHECK(cache[0].find("size = 3072.00 MiB (262144 cells,   6 layers,  4/1 seqs)") != std::string::npos);
+  CHECK(cache[1].find("size =   77.06 MiB (     4 cells,  24 layers,  4 seqs") != std::string::npos);
+
+  // Qwen3.6-27B Q4_K_M on a DGX Spark, every layer on CUDA0, n_ctx 32768, one sequence, n_ubatch
+  // 512, flash attention auto (chungers/motlie's eval harness linking llama.cpp, a failure report's
+  // log; its context's destructor checks the sizes to four decimals):
+  //   llama_context:  CUDA_Host  output buffer size =     0.95 MiB
+  //   llama_kv_cache:      CUDA0 KV buffer size =  2048.00 MiB
+  //   sched_reserve:  CUDA_Host compute buffer size =    84.02 MiB
+  //   sched_reserve: graph nodes  = 3657
+  //   sched_reserve: graph splits = 2
+  //   ~llama_context:      CUDA0 compute buffer size is 495.0000 MiB, matches expectation of 495.0000 MiB
+  //   ~llama_context:  CUDA_Host compute buffer size is  84.0196 MiB, matches expectation of  84.0196 MiB
+  // The head sets the device's buffer (512 rows of 248,320 logits beside the final norm's 512 ×
+  // 5,120); the host holds the inputs (the f32 mask 32,768 × 512, the embeddings input) and the
+  // token embeddings' rows.
+  const ModelConfig big = llmsize::test::import_file("calibration/configs/qwen3.5-27b.json");
+  const auto [gw, gpu] = with_buffers(big, {{"seq", "32768"}, {"np", "1"}, {"w", "q4_k_m"}, {"kvt", "fp16"}, {"gpu", "dgx-spark"},
+                                            {"lcc", "library"}, {"lcg", "2026-01"}});
+  const LlamaCppBuffers& g = *gpu.llamacpp_devices;
+  REQUIRE(g.compute_layers);
+  REQUIRE(g.devices.size() == 1);
+  CHECK(g.graph_nodes == 48 * 63 + 16 * 39 + 9);
+  CHECK(g.graph_nodes == 3657);
+  CHECK(g.splits_pp == 2);
+  CHECK(static_cast<double>(g.compute_of(g.devices[0])) / 1048576.0 == Approx(495.0000).margin(0.00005));
+  CHECK(g.compute_of(g.devices[0]) == i64{512} * (248320 + 5120) * 4);
+  CHECK(static_cast<double>(g.host_compute_bytes) / 1048576.0 == Approx(84.0196).margin(0.00005));
+  const std::vector<std::string> glog = llamacpp_compute_log(g);
+  REQUIRE(glog.size() == 3);
+  CHECK(glog[0] == "sched_reserve:      CUDA0 compute buffer size =   495.00 MiB");
+  CHECK(glog[1] == "sched_reserve:  CUDA_Host compute buffer size =    84.02 MiB");
+
+  // The 2026-05 graph (builds after PRs #23764 and #23861, the MTP block's changes) is not
+  // followed for Qwen3.5: the compute buffers stay unmodelled, not guessed from the older graph.
+  const auto [nw, later] = with_buffers(big, {{"seq", "32768"}, {"np", "1"}, {"w", "q4_k_m"}, {"gpu", "dgx-spark"}, {"lcg", "2026-05"}});
+  CHECK_FALSE(later.llamacpp_devices->compute_layers);
+  // Nor without flash attention (V transposed, the scores materialized: not read for this graph).
+  const auto [ew, eager] = with_buffers(big, {{"seq", "32768"}, {"np", "1"}, {"w", "q4_k_m"}, {"gpu", "dgx-spark"}, {"lcg", "2026-01"},
+                                              {"flash", "0"}});
+  CHECK_FALSE(eager.llamacpp_devices->compute_layers);
+  // Nor with trunk layers on the CPU beside a GPU: the scheduler offloads their delta net to the
+  // GPU, sched_reserve's check turns the fused chunked op off, and the unfused graph is not read.
+  const auto [pw, partial] = with_buffers(big, {{"seq", "32768"}, {"np", "1"}, {"w", "q4_k_m"}, {"gpu", "rtx-4070-ti"}, {"lcg", "2026-01"},
+                                                {"ngl", "26"}});
+  CHECK_FALSE(partial.llamacpp_devices->compute_layers);
+}
+
+TEST_CASE("llama.cpp: Qwen3.5's graph refuses shapes its code cannot build", "[llamacpp]") {
+  const ModelConfig big = llmsize::test::import_file("calibration/configs/qwen3.5-27b.json");
+  LlamaCppGraphShape s = graph_shape(big, 512, 4096, 512, LlamaCppGraph::EmbdInput);
+  for (i64 il = 0; il < big.n_layers; ++il) s.layer_linear.push_back(big.layer_is_linear(il));
+  s.gdn_k_heads = big.linear.k_heads, s.gdn_v_heads = big.linear.v_heads, s.gdn_k_dim = big.linear.k_dim;
+  s.gdn_v_dim = big.linear.v_dim, s.gdn_conv = big.linear.conv_kernel, s.pos_per_token = 4;
+  REQUIRE(llamacpp_graph_compute(s).has_value());
+  auto refused = [&](auto change) {
+    LlamaCppGraphShape t = s;
+    change(t);
+    return !llamacpp_graph_compute(t).has_value();
+  };
+  CHECK(refused([](LlamaCppGraphShape& t) { t.layer_linear.pop_back(); }));           // a flag a layer
+  CHECK(refused([](LlamaCppGraphShape& t) { t.gdn_k_dim = t.gdn_v_dim / 2; }));       // the state's reshape needs equal widths
+  CHECK(refused([](LlamaCppGraphShape& t) { t.gdn_v_heads = t.gdn_k_heads + 1; }));   // value heads a multiple of key heads
+  CHECK(refused([](LlamaCppGraphShape& t) { t.n_seqs = 3; t.n_rs = 3; }));            // 512 tokens are not 3 whole sequences
+  CHECK(refused([](LlamaCppGraphShape& t) { t.n_seqs = 2; t.n_rs = 1; }));            // a state cell for each sequence
+  CHECK(refused([](LlamaCppGraphShape& t) { t.gdn_conv = 0; }));
+  CHECK(refused([](LlamaCppGraphShape& t) { t.gdn_v_heads = i64{1} << 21; }));
+  CHECK(refused([](LlamaCppGraphShape& t) { t.n_expert = 8; t.n_expert_used = 2; }));  // qwen35moe's FFN is not followed
+  // More sequences: the same nodes, each sequence's state rows gathered and saved.
+  LlamaCppGraphShape four = s;
+  four.n_seqs = four.n_rs = 4;
+  const auto one = llamacpp_graph_compute(s), many = llamacpp_graph_compute(four);
+  REQUIRE(many);
+  CHECK(many->nodes == one->nodes);
+}
