@@ -71,6 +71,7 @@ Result<LlamaCppMemory> llamacpp_memory(const ModelConfig& c, const LayerPlan& pl
   // each of GGML_PAD(n_ctx / n_seq_max, 256) cells. llama-server's default (-np auto): 4 slots
   // sharing one unified stream (tools/server/server.cpp).
   m.n_ubatch = std::min({w.seq, i64{2048}, w.n_ubatch});
+  m.rs_seq = w.llamacpp_graph == LlamaCppGraph::F16Mask;
   m.n_seq = w.parallel == 0 ? 4 : w.parallel;
   m.unified = w.parallel == 0 || w.kv_unified;
   m.n_ctx = pad(w.seq, 256);
@@ -709,12 +710,14 @@ std::vector<std::string> llamacpp_log(const LlamaCppMemory& m, KvDtype t, const 
   }
   if (m.recurrent) {  // ref: llama_memory_recurrent::llama_memory_recurrent's LLAMA_LOG_INFO (n_rs_seq 0)
     buffers("llama_memory_recurrent", "RS", [&](size_t il) { return m.layer_bytes[il] - m.layer_kv[il]; });
-    std::snprintf(buf, sizeof buf,
-                  "llama_memory_recurrent: size = %7.2f MiB (%6lld cells, %3lld layers, %2lld seqs %2d rs_seq), R (f32): %7.2f MiB, "
-                  "S (f32): %7.2f MiB",
+    char seqs[48];
+    if (m.rs_seq)
+      std::snprintf(seqs, sizeof seqs, "%2lld seqs %2d rs_seq", static_cast<long long>(m.n_seq), 0);
+    else
+      std::snprintf(seqs, sizeof seqs, "%2lld seqs", static_cast<long long>(m.n_seq));
+    std::snprintf(buf, sizeof buf, "llama_memory_recurrent: size = %7.2f MiB (%6lld cells, %3lld layers, %s), R (f32): %7.2f MiB, S (f32): %7.2f MiB",
                   static_cast<double>(mib(m.r_bytes + m.s_bytes)), static_cast<long long>(m.rs_cells),
-                  static_cast<long long>(m.rs_layers), static_cast<long long>(m.n_seq), 0, static_cast<double>(mib(m.r_bytes)),
-                  static_cast<double>(mib(m.s_bytes)));
+                  static_cast<long long>(m.rs_layers), seqs, static_cast<double>(mib(m.r_bytes)), static_cast<double>(mib(m.s_bytes)));
     out.emplace_back(buf);
   }
   // The compute buffers, reserved after the caches.

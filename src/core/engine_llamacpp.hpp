@@ -45,6 +45,9 @@ struct LlamaCppMemory {
   std::vector<LlamaCppCache> caches;  // the non-SWA cache, then the SWA cache (iswa) or the indexer's (dsa); none for a recurrent-only model
   bool recurrent = false;             // a llama_memory_recurrent (recurrent or hybrid models)
   i64 rs_cells = 0, rs_layers = 0, r_bytes = 0, s_bytes = 0;  // rs_layers: n_layer(), as llama.cpp prints it
+  // The recurrent line's "N rs_seq" (the 2026-05 graph's builds; the 2026-01 graph's and earlier
+  // ones, up to the May 2026 logs, print "N seqs)" without it).
+  bool rs_seq = true;
   std::vector<i64> layer_bytes;       // KV and recurrent state of each layer (the nextn layer last), for the device split
   std::vector<i64> layer_kv;          // of which K and V
   std::vector<i64> layer_indexer;     // of which the indexer's keys (dsa; else empty)

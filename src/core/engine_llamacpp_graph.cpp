@@ -369,7 +369,7 @@ std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& 
   if (s.n_devices < 0 || s.n_devices > 64 || (!s.layer_device.empty() && static_cast<i64>(s.layer_device.size()) != s.n_layer))
     return std::nullopt;
   const int kCpu = s.n_devices;
-  auto on = [&](int d) { return d >= 0 && d < s.n_devices ? d : kCpu; };
+  auto on = [&](int x) { return x >= 0 && x < s.n_devices ? x : kCpu; };
   auto dev = [&](i64 il) { return on(s.layer_device.empty() ? 0 : s.layer_device[static_cast<size_t>(il)]); };
   const LlamaCppLayerWeights none;
   auto lw = [&](i64 il) -> const LlamaCppLayerWeights& {

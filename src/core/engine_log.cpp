@@ -712,6 +712,15 @@ struct Reader {
         figure("graph_splits_tg", tg, l);
       }
     }
+    // "sched_reserve: graph nodes  = 1377": the reserved ubatch graph's nodes (views included), or
+    // "… = N (with bs=512), M (with bs=1)" where the two differ: the first.
+    if (const size_t at = l.find(" graph nodes "); at != std::string_view::npos &&
+                                                   (l.find("llama_context:") < at || l.find("sched_reserve:") < at ||
+                                                    l.find("llama_init_from_model:") < at)) {
+      const std::string_view rest = trim(l.substr(at + 13));
+      if (!rest.empty() && rest[0] == '=')
+        if (auto v = leading_number(trim(rest.substr(1))); v && *v >= 1 && *v < 1e8) figure("graph_nodes", *v, l);
+    }
     // ref: llama_kv_cache_unified's warning (July 2025, while PR #14959's set_rows was opt-in).
     if (l.find("LLAMA_SET_ROWS=0, using old ggml_cpy() method") != std::string_view::npos) ggml_cpy = true;
     if (const size_t at = l.find("  output buffer size = "); at != std::string_view::npos && l.find("llama_context:") != std::string_view::npos)
@@ -956,10 +965,12 @@ Result<EngineLog> parse_engine_log(std::string_view text) {
     else if (build > 0 && build <= 5781) r.set("lcg", "2025-07");
     else if (r.ggml_cpy) r.set("lcg", "2025-07");  // a later build told to keep ggml_cpy
     else if (r.llamacpp_2025 || r.compute_from_context) r.set("lcg", "2025-08");
-    // A numbered 2026 build up to 8211 (March 2026) reserved the f32 mask beside the embeddings
-    // input: builds 7972 and 8211's host compute buffers (142.02 and 88 MiB) hold it, two months
-    // before PR #23764. Later builds up to that PR's are not dated here: taken as the current graph.
-    else if (build > 0 && build <= 8211) r.set("lcg", "2026-01");
+    // A numbered 2026 build up to 8999 reserved the f32 mask beside the embeddings input: builds
+    // 7972 and 8211's host compute buffers (142.02 and 88 MiB) hold it, as do 8428's (the CPU's
+    // 786.02 MiB: calibration/llamacpp_test.cpp) and 8999's (a Metal start-up of Qwen3.5-9B at
+    // n_ctx 262144: 528.29 MiB of CPU compute buffer, the mask's 512 MiB in it), before PR #23764.
+    // Later builds up to that PR's are not dated here: taken as the current graph.
+    else if (build > 0 && build <= 8999) r.set("lcg", "2026-01");
   }
   // No device and only CPU buffers: a build without a GPU backend (or --device none), which still
   // prints "offloaded 27/27 layers to GPU" (every layer on its one device, the CPU): -ngl 0 and
@@ -1193,7 +1204,8 @@ Result<LogCheck> check_llamacpp(const EngineLog& log, const Workload& w, const E
     }
     // The scheduler's split counts, where the layers are followed: the ubatch's graph and one token's.
     if (d.splits_pp > 0)
-      for (const auto& [key, label, ours] : {std::tuple{"graph_splits", "graph splits (with bs=n_ubatch)", d.splits_pp},
+      for (const auto& [key, label, ours] : {std::tuple{"graph_nodes", "graph nodes (with bs=n_ubatch)", d.graph_nodes},
+                                             std::tuple{"graph_splits", "graph splits (with bs=n_ubatch)", d.splits_pp},
                                              std::tuple{"graph_splits_tg", "graph splits (with bs=1)", d.splits_tg}}) {
         const LogFigure* f = logged(key);
         if (!f) continue;

@@ -50,6 +50,9 @@
 //       on an Apple M5 (build 8164)
 //   llamacpp-b7445-gemma-2-2b-cpu.log — a published llama-server log of the Windows CPU build
 //       llama-b7445-bin-win-cpu-x64 (gemma-2-2b-it Q4_K_M, -np auto), its start-up lines and its exit table
+//   llamacpp-b8428-qwen3.5-0.8b-cpu.log — a Chinese build tutorial's llama-server log (Windows, MSVC,
+//       build 8428, no GPU backend): Qwen3.5-0.8B Q4_K_M with the server's defaults (4 unified slots,
+//       n_ctx 262144, n_ubatch 512, flash attention auto), from the command through the idle slots
 //   llamacpp-b6699-gpt-oss-20b-ncmoe.log — ikawrakow/ik_llama.cpp issue #822 (crat0z, 2025-10-10), its
 //       mainline llama-server run on an RTX 3070 (-ngl 99 --n-cpu-moe 99 -c 131072 -fa on)
 //   llamacpp-ollama-2026-05-gemma-2-2b-rocm-np2.log — a public project-notes file in Portuguese (user
@@ -644,7 +647,7 @@ TEST_CASE("check-log: llama.cpp builds of 2025 (their class names, -ngl's blocks
     CHECK(row(*c, "kv_buffer:2:Metal").logged == "18.00 MiB");
     CHECK(row(*c, "kv_buffer:2:Metal").same_text);
     CHECK(std::any_of(c->notes.begin(), c->notes.end(), [](const Issue& n) {
-      return n.message == "the log's compute buffers of MTL0, CPU are not modelled here (their graph is followed for llama, Qwen2, Qwen2.5-VL, Qwen3, Qwen3-MoE, gpt-oss, Gemma 2 and Gemma 3 decoders on GPUs or the CPU alone, whole or partly offloaded, not for this model or Metal)";
+      return n.message == "the log's compute buffers of MTL0, CPU are not modelled here (their graph is followed for llama, Qwen2, Qwen2.5-VL, Qwen3, Qwen3-MoE, gpt-oss, Gemma 2 and Gemma 3 decoders on GPUs or the CPU alone, whole or partly offloaded, and for Qwen3.5 on the 2026-01 graph's builds with every layer on the GPUs or the CPU alone; not for this model, build or placement, or Metal)";
     }));
     CHECK(std::any_of(c->notes.begin(), c->notes.end(), [](const Issue& n) { return n.message.find("MTL0_Mapped model buffer maps") != std::string::npos; }));
   }
@@ -1226,11 +1229,14 @@ TEST_CASE("check-log: which llama.cpp graph a log's build reserved", "[checklog]
   CHECK(graph_of(compute) == "2025-08");
   CHECK(graph_of("llama_kv_cache_unified: size = 1536.00 MiB ( 16384 cells,  48 layers,  1 seqs), K (f16):  768.00 MiB, V (f16):  768.00 MiB\n") ==
         "2025-08");
-  // A 2026 build (sched_reserve) is the current graph unless told, or a numbered build up to 8211
-  // (March 2026), whose host buffers held the f32 mask: --llamacpp-graph 2026-01.
+  // A 2026 build (sched_reserve) is the current graph unless told, or a numbered build up to 8999
+  // (spring 2026), whose host buffers held the f32 mask (8428's CPU one and 8999's Metal one among
+  // them): --llamacpp-graph 2026-01.
   CHECK(graph_of("build: 7972 (e06088da0) with GNU 13.3.0 for Linux x86_64\n" + reserve) == "2026-01");
   CHECK(graph_of("build: 8211 (a0ed91a44) with GNU 13.3.0 for Linux x86_64\n" + reserve) == "2026-01");
-  CHECK(graph_of("build: 8212 (00000000) with GNU 13.3.0 for Linux x86_64\n" + reserve) == "(current)");
+  CHECK(graph_of("build: 8428 (cd708db0c) with MSVC 19.44.35222.0 for x64\n" + reserve) == "2026-01");
+  CHECK(graph_of("build: 8999 (b97ebdc98) with GNU 13.3.0 for Linux x86_64\n" + reserve) == "2026-01");
+  CHECK(graph_of("build: 9000 (00000000) with GNU 13.3.0 for Linux x86_64\n" + reserve) == "(current)");
   CHECK(graph_of(reserve) == "(current)");
   CHECK(graph_of("build: 9670 (02810c7aa) with cc for x86_64-linux-gnu\n" + reserve) == "(current)");
 }
@@ -1395,6 +1401,31 @@ TEST_CASE("check-log: a MoE decoder's compute buffers from the reserved graph, b
   CHECK(std::none_of(c->notes.begin(), c->notes.end(), [](const Issue& n) { return n.message.find("CUDA0") != std::string::npos; }));
 }
 
+TEST_CASE("check-log: Qwen3.5 on a CPU build of spring 2026, every buffer but the file's own quant mix", "[calibration][checklog][llamacpp]") {
+  // llamacpp-b8428-qwen3.5-0.8b-cpu.log: build 8428 (the 2026-01 graph, the f32 mask), no GPU, the
+  // server's defaults. Its compute buffer is Qwen3.5's hybrid graph through the CPU's one allocator:
+  //   llama_memory_recurrent: size =   77.06 MiB (     4 cells,  24 layers,  4 seqs), R (f32):    5.06 MiB, S (f32):   72.00 MiB
+  //   sched_reserve:        CPU compute buffer size =   786.02 MiB
+  //   sched_reserve: graph nodes  = 1377
+  //   sched_reserve: graph splits = 1
+  const EngineLog log = parsed("llamacpp-b8428-qwen3.5-0.8b-cpu.log");
+  check_settings(log, {{"ngl", "0"}, {"lcnogpu", "1"}, {"np", "4"}, {"kvu", "1"}, {"seq", "262144"}, {"lcg", "2026-01"}});
+  Workload w;
+  w.weights = WeightFormat::Q4_K_M;
+  auto c = check_log(log, preset("qwen3.5-0.8b").config, w);
+  INFO(join(c.issues()));
+  REQUIRE(c.ok());
+  check_same(*c, {"output_buffer_bytes", "kv_buffer:0:CPU", "kv_line_0", "kv_line_1", "compute_buffer:CPU", "graph_nodes", "graph_splits",
+                  "graph_splits_tg"});
+  // Its recurrent line has no "rs_seq" count (the 2026-01 graph's builds); llmsize's follows the build.
+  CHECK(row(*c, "kv_line_1").logged.find("4 seqs), R (f32)") != std::string::npos);
+  CHECK(row(*c, "compute_buffer:CPU").logged == "786.02 MiB");
+  // MISS, the mapped file: 492.61 MiB where llmsize's Q4_K_M gives 478.01 (−3.0%). The file is
+  // Unsloth's mix ("Q4_K - Medium", 5.49 bits a weight), not llama-quantize's default recipe.
+  CHECK(row(*c, "model_buffer:CPU_Mapped").logged == "492.61 MiB");
+  CHECK(row(*c, "model_buffer:CPU_Mapped").rel_diff == Approx(478.01 / 492.61 - 1).margin(0.0005));
+}
+
 TEST_CASE("check-log: the reserved graph's nodes beside each build's \"graph nodes\"", "[calibration][llamacpp]") {
   // Views hold no memory, so a count that misses changes no buffer; the count checks the graph's
   // structure node by node. Each log's line is "llama_context: graph nodes  = N".
@@ -1412,6 +1443,8 @@ TEST_CASE("check-log: the reserved graph's nodes beside each build's \"graph nod
       {"llamacpp-b5398-qwen3-0.6b-rocm-nofa.log", nullptr, "calibration/configs/qwen3-0.6b.json", WeightFormat::Q8_0, 1070, 1070},
       {"llamacpp-b6699-gpt-oss-20b-ncmoe.log", "gpt-oss-20b", nullptr, WeightFormat::Mxfp4Moe, 1352, 1352},
       {"llamacpp-b7445-gemma-2-2b-cpu.log", "gemma-2-2b", nullptr, WeightFormat::Q4_K_M, 948, 948},
+      // Qwen3.5's hybrid graph: 18 Gated DeltaNet layers of 63 nodes, 6 attention layers of 39, 9 more.
+      {"llamacpp-b8428-qwen3.5-0.8b-cpu.log", "qwen3.5-0.8b", nullptr, WeightFormat::Q4_K_M, 1377, 1377},
       // MISS, one node a layer: that July build's ggml_cpy fallback (LLAMA_SET_ROWS=0) reshaped K
       // before viewing the cache, which build 5712's did not.
       {"llamacpp-2025-07-qwen3-8b-ngl11.log", "qwen3-8b", nullptr, WeightFormat::Q8_0, 1482, 1446},
@@ -1439,5 +1472,9 @@ TEST_CASE("check-log: the reserved graph's nodes beside each build's \"graph nod
     REQUIRE(e->llamacpp_devices);
     REQUIRE(e->llamacpp_devices->compute_layers);
     CHECK(e->llamacpp_devices->graph_nodes == k.ours);
+    // check-log's own row: the log's count beside llmsize's.
+    CHECK(row(*c, "graph_nodes").logged == std::to_string(k.logged));
+    CHECK(row(*c, "graph_nodes").ours == std::to_string(k.ours));
+    CHECK(row(*c, "graph_nodes").same_text == (k.logged == k.ours));
   }
 }
