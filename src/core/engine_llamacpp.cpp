@@ -239,6 +239,7 @@ i64* matrix_slot(LlamaCppLayerWeights& lw, Role r, bool routed, bool bias) {
     case Role::LinDtBias: return bias ? nullptr : &lw.lin_dt;
     case Role::LinALog: return bias ? nullptr : &lw.lin_a;
     case Role::LinOut: return bias ? nullptr : &lw.lin_out;
+    case Role::SharedGate: return bias ? nullptr : &lw.shexp_gate;
     default: return nullptr;
   }
 }
@@ -441,7 +442,13 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
   // fused chunked op off ("usually due to missing support"): the unfused chunking graph, not followed.
   bool trunk_on_gpus = static_cast<i64>(b.layer_device.size()) >= c.n_layers;
   for (i64 il = 0; trunk_on_gpus && il < c.n_layers; ++il) trunk_on_gpus = b.layer_device[static_cast<size_t>(il)] >= 0;
-  const bool qwen35_graph = c.family == Family::Qwen35 && m.recurrent && c.linear.full_interval > 0 && !m.iswa &&
+  // Qwen3.5-MoE (qwen35moe, llm_build_qwen35moe): the same layers, each FFN build_moe_ffn's softmax
+  // path with the chosen weights renormalized and a sigmoid-gated shared expert.
+  const MoeConfig& moe = c.moe;
+  const bool qwen35_moe = c.family == Family::Qwen35Moe && c.is_moe() && moe.first_dense == 0 && moe.freq == 1 &&
+                          moe.dense_layers.empty() && moe.shared_ffn > 0 && moe.shared_gate && !moe.router_bias &&
+                          !moe.router_correction_bias && !moe.expert_bias && !moe.scale_input;
+  const bool qwen35_graph = ((c.family == Family::Qwen35 && !c.is_moe()) || qwen35_moe) && m.recurrent && c.linear.full_interval > 0 && !m.iswa &&
                             m.caches.size() == 1 && w.llamacpp_graph == LlamaCppGraph::EmbdInput && w.flash_attention &&
                             m.n_seq > 0 && n % m.n_seq == 0 && m.rs_cells >= m.n_seq && (no_gpu || trunk_on_gpus);
   const bool graph = ((c.family == Family::Llama || c.family == Family::Mistral || c.family == Family::Qwen2 ||
@@ -483,6 +490,7 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
       // ref: llama_context::sched_reserve: graph_reserve(n_tokens, n_seqs = n_seq_max, ...); the
       // recurrent memory's cells, one a sequence.
       shape.n_seqs = m.n_seq, shape.n_rs = m.rs_cells;
+      if (qwen35_moe) shape.shexp_ffn = moe.shared_ffn;
     }
     // A MoE decoder is followed where every layer is routed as build_moe_ffn's softmax path with
     // the weights renormalized (qwen3moe passes norm_w = true whatever norm_topk_prob says; so
@@ -503,7 +511,7 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
       shape.n_kv_swa = m.caches[1].cells;
       for (const int ci : m.layer_cache) shape.layer_swa.push_back(ci == 1);
     }
-    shape.layers = (!c.is_moe() || moe_followed) && (!c.bias_o || gpt_oss) && (!c.attn_sinks || gpt_oss) &&
+    shape.layers = (!c.is_moe() || moe_followed || qwen35_moe) && (!c.bias_o || gpt_oss) && (!c.attn_sinks || gpt_oss) &&
                    !c.bias_ffn && (!c.attn_out_gate || qwen35_graph) && c.norm_pre && (!c.norm_sandwich || gemma) && !c.norm_qk_full &&
                    !c.parallel_block && c.norm_final && (!gemma || c.norm_sandwich);
     if (shape.layers) {

@@ -137,6 +137,7 @@ struct LlamaCppLayerWeights {
   // A Gated DeltaNet layer's (Qwen3.5's GGUF names): attn_qkv, attn_gate (z), ssm_beta, ssm_alpha,
   // ssm_conv1d, ssm_dt (its bias), ssm_a, ssm_norm, ssm_out.
   i64 lin_qkv = 0, lin_z = 0, lin_beta = 0, lin_alpha = 0, lin_conv = 0, lin_dt = 0, lin_a = 0, lin_norm = 0, lin_out = 0;
+  i64 shexp_gate = 0;  // Qwen3.5-MoE's shared expert's gate (ffn_gate_inp_shexp); its matrices are gate, up and down above
 };
 struct LlamaCppGraphShape {
   i64 d_model = 0, n_heads = 0, n_kv_heads = 0, head_dim = 0, d_ff = 0, n_layer = 0, vocab = 0;
@@ -173,6 +174,9 @@ struct LlamaCppGraphShape {
   std::vector<bool> layer_linear;
   i64 gdn_k_heads = 0, gdn_v_heads = 0, gdn_k_dim = 0, gdn_v_dim = 0, gdn_conv = 0;
   i64 n_seqs = 1, n_rs = 1;
+  // Qwen3.5-MoE (llm_build_qwen35moe): build_moe_ffn's softmax path (n_expert above) and a shared
+  // expert of this width scaled by sigmoid(ffn_gate_inp_shexp · x); 0: none.
+  i64 shexp_ffn = 0;
   bool flash = true;   // flash attention: the mask's type, and V's index input (n_tokens, or n_tokens × n_embd_v_gqa transposed)
   bool layers = true;  // the layers and the head followed; else the host's buffer alone
   LlamaCppGraph graph = LlamaCppGraph::F16Mask;

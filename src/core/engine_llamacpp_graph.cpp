@@ -157,6 +157,7 @@ int moe_ffn(Builder& b, int cur, i64 rows, const LlamaCppGraphShape& s, const Ll
     const int norm = b.op(rows * k * 4, {w2, clamped}, true);  // ggml_div (its first source a view: a new tensor)
     w3 = b.view(norm);                                       // reshape_3d
   }
+  b.expand(w3);  // ggml_build_forward_expand(gf, weights) (a lazy graph's; the others' are already in order)
   const int cur3 = b.view(cur);                              // reshape_3d(cur, n_embd, 1, n_tokens)
   const int gate_w = b.weight(lw.gate_exps, experts_dev), up_w = b.weight(lw.up_exps, experts_dev);
   const int down_w = b.weight(lw.down_exps, experts_dev);
@@ -170,7 +171,10 @@ int moe_ffn(Builder& b, int cur, i64 rows, const LlamaCppGraphShape& s, const Ll
   const int down = biased(b.op(rows * k * d * 4, {down_w, act, selected}, false, rows), rows * k * d * 4, lw.down_exps_b);  // [n_embd, n_expert_used, n_tokens]
   const int experts = b.op(rows * k * d * 4, {down, w3}, true);  // ggml_mul by the weights (in place)
   std::vector<int> views;
-  for (i64 i = 0; i < k; ++i) views.push_back(b.view(experts));  // view_2d of expert i's rows
+  for (i64 i = 0; i < k; ++i) {
+    views.push_back(b.view(experts));  // view_2d of expert i's rows, each expanded
+    b.expand(views.back());
+  }
   int out = views[0];
   for (i64 i = 1; i < k; ++i) out = b.op(rows * d * 4, {out, views[static_cast<size_t>(i)]}, true);
   if (k == 1) out = b.op(rows * d * 4, {out});  // ggml_cont: a contiguous result
@@ -225,10 +229,10 @@ int qwen35_layers(Builder& b, const LlamaCppGraphShape& s, const Qwen35Inputs& i
     const LlamaCppLayerWeights& w = lw(il);
     auto W = [&](i64 bytes) { return b.weight(bytes, dv); };
     // build_norm with the layer's index: rms_norm (pinned as the other graphs' are), mul by its weight.
-    auto norm = [&](int x, i64 rows, i64 width, i64 weight_bytes) {
+    auto norm = [&](int x, i64 rows, i64 width, i64 weight_bytes, int device = -2) {
       const int r = b.op(rows * width * 4, {x}, true);
       if (in.pin_norms) b.at(r).pin = dv;
-      return b.op(rows * width * 4, {r, W(weight_bytes)}, true, rows);
+      return b.op(rows * width * 4, {r, b.weight(weight_bytes, device == -2 ? dv : device)}, true, rows);
     };
     const int inp_sa = inp;
     int cur = norm(inp, n, d, w.attn_norm);
@@ -313,11 +317,30 @@ int qwen35_layers(Builder& b, const LlamaCppGraphShape& s, const Qwen35Inputs& i
       rows = no;
     }
     const int res = b.op(rows * d * 4, {cur, sa}, true);
-    cur = norm(res, rows, d, w.ffn_norm);
-    const int up = b.op(rows * s.d_ff * 4, {W(w.up), cur}, false, rows);
-    const int gate = b.op(rows * s.d_ff * 4, {W(w.gate), cur}, false, rows);
-    const int act = b.op(rows * s.d_ff * 4, {gate, up});
-    inp = b.op(rows * d * 4, {b.op(rows * d * 4, {W(w.down), act}, false, rows), res}, true);
+    // Qwen3.5-MoE's FFN: build_moe_ffn (softmax, the chosen weights renormalized) with the
+    // routed experts where --n-cpu-moe keeps them, then the shared expert (build_ffn) scaled by
+    // sigmoid(ffn_gate_inp_shexp · x) and added (qwen35moe.cpp build_layer_ffn).
+    const bool cpu_experts = s.n_expert > 0 && il >= s.experts_cpu_first && il < s.experts_cpu_first + s.experts_cpu_count;
+    const int ffn_dev = cpu_experts && s.ffn_cpu_all ? s.n_devices : dv;
+    cur = norm(res, rows, d, w.ffn_norm, ffn_dev);
+    auto ffn = [&](i64 width, int device) {  // build_ffn: ggml_swiglu_split(gate, up), then down
+      const int up = b.op(rows * width * 4, {b.weight(w.up, device), cur}, false, rows);
+      const int gate = b.op(rows * width * 4, {b.weight(w.gate, device), cur}, false, rows);
+      const int act = b.op(rows * width * 4, {gate, up});
+      return b.op(rows * d * 4, {b.weight(w.down, device), act}, false, rows);
+    };
+    int ffn_out;
+    if (s.n_expert == 0) {
+      ffn_out = ffn(s.d_ff, dv);
+    } else {
+      ffn_out = moe_ffn(b, cur, rows, s, w, ffn_dev, cpu_experts ? s.n_devices : dv);
+      if (s.shexp_ffn > 0) {
+        const int shared = ffn(s.shexp_ffn, ffn_dev);
+        const int gate = b.op(rows * 4, {b.op(rows * 4, {b.weight(w.shexp_gate, ffn_dev), cur}, false, rows)}, true);  // sigmoid
+        ffn_out = b.op(rows * d * 4, {ffn_out, b.op(rows * d * 4, {shared, gate}, true)}, true);
+      }
+    }
+    inp = b.op(rows * d * 4, {ffn_out, res}, true);
   }
   return inp;
 }
@@ -353,11 +376,13 @@ std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& 
   if (!s.layer_weights.empty() && static_cast<i64>(s.layer_weights.size()) != s.n_layer) return std::nullopt;
   // Qwen3.5's hybrid graph: one flag a layer, positive heads with equal key and value widths (the
   // state reshaped to [v_dim, v_dim, v_heads, n_seqs]), whole sequences in the ubatch, a state
-  // cell for each of them; no iswa cache, no MoE FFN (qwen35moe's is not followed).
+  // cell for each of them; no iswa cache; a shared expert only beside routed ones.
   const bool hybrid = !s.layer_linear.empty();
   const i64 Hk = s.gdn_k_heads, Hv = s.gdn_v_heads, Dk = s.gdn_k_dim, Dv = s.gdn_v_dim, Kc = s.gdn_conv;
+  if (s.shexp_ffn < 0 || (s.shexp_ffn > 0 && (!hybrid || s.n_expert == 0 || s.moe_oai))) return std::nullopt;
   if (hybrid) {
-    if (static_cast<i64>(s.layer_linear.size()) != s.n_layer || iswa || s.n_expert > 0) return std::nullopt;
+    if (static_cast<i64>(s.layer_linear.size()) != s.n_layer || iswa) return std::nullopt;
+    if (const Checked f = Checked(std::max<i64>(n, 1)) * s.shexp_ffn * 4; !f.ok() || f.value() > (i64{1} << 50)) return std::nullopt;
     for (const i64 x : {Hk, Hv, Dk, Dv, Kc, s.n_seqs, s.n_rs})
       if (x < 1 || x > (i64{1} << 20)) return std::nullopt;
     if (Dk != Dv || Hv % Hk != 0 || n % s.n_seqs != 0 || s.n_rs < s.n_seqs) return std::nullopt;

@@ -1175,11 +1175,52 @@ TEST_CASE("llama.cpp: Qwen3.5's graph refuses shapes its code cannot build", "[l
   CHECK(refused([](LlamaCppGraphShape& t) { t.n_seqs = 2; t.n_rs = 1; }));            // a state cell for each sequence
   CHECK(refused([](LlamaCppGraphShape& t) { t.gdn_conv = 0; }));
   CHECK(refused([](LlamaCppGraphShape& t) { t.gdn_v_heads = i64{1} << 21; }));
-  CHECK(refused([](LlamaCppGraphShape& t) { t.n_expert = 8; t.n_expert_used = 2; }));  // qwen35moe's FFN is not followed
+  CHECK(refused([](LlamaCppGraphShape& t) { t.shexp_ffn = 512; }));                     // a shared expert needs routed ones
+  CHECK(refused([](LlamaCppGraphShape& t) { t.shexp_ffn = -1; }));
   // More sequences: the same nodes, each sequence's state rows gathered and saved.
   LlamaCppGraphShape four = s;
   four.n_seqs = four.n_rs = 4;
   const auto one = llamacpp_graph_compute(s), many = llamacpp_graph_compute(four);
   REQUIRE(many);
   CHECK(many->nodes == one->nodes);
+}
+
+TEST_CASE("llama.cpp: Qwen3.5-MoE's graph, routed experts and a gated shared expert, node for node", "[calibration][llamacpp]") {
+  // Qwen3.5-35B-A3B as its GGUFs describe it (ggml-org/llama.cpp issue #21834's and ROCm/ROCm
+  // issue #6027's metadata dumps): qwen35moe, 40 layers of 2,048, 16 heads (2 KV) of 256, 256
+  // experts of 512 with 8 used and a shared expert of 512, ssm conv 4, state 128, 16 groups, time
+  // step rank 32, inner 4096, every 4th layer full attention, 248,320 tokens.
+  const auto r = import_hf_config(R"({"model_type": "qwen3_5_moe_text", "hidden_size": 2048, "num_hidden_layers": 40,
+    "num_attention_heads": 16, "num_key_value_heads": 2, "head_dim": 256, "num_experts": 256, "num_experts_per_tok": 8,
+    "moe_intermediate_size": 512, "shared_expert_intermediate_size": 512, "linear_num_key_heads": 16,
+    "linear_num_value_heads": 32, "linear_key_head_dim": 128, "linear_value_head_dim": 128, "linear_conv_kernel_dim": 4,
+    "full_attention_interval": 4, "vocab_size": 248320, "max_position_embeddings": 262144})");
+  REQUIRE(r.ok());
+  const ModelConfig& c = r->config;
+  // Issue #21834 (build 8738, llama-server on an RTX 2060 with some layers on the CPU, one sequence):
+  //   llama_memory_recurrent: size =   62.81 MiB (     1 cells,  40 layers,  1 seqs), R (f32):    2.81 MiB, S (f32):   60.00 MiB
+  //   sched_reserve: fused Gated Delta Net (chunked) enabled
+  //   sched_reserve:      CUDA0 compute buffer size =   497.00 MiB
+  //   sched_reserve: graph nodes  = 3729
+  // The nodes do not depend on where the layers are: build_moe_ffn's 16 + 2 · 8 and the shared
+  // expert's 8 replace the dense FFN's 4, so 30 Gated DeltaNet layers of 99 and 10 attention
+  // layers of 75, and 9 more (the experts' gate and up as two GGUF tensors, not one gate_up).
+  const auto [w, e] = with_buffers(c, {{"seq", "65536"}, {"np", "1"}, {"w", "q4_k_m"}, {"kvt", "fp16"}, {"gpu", "rtx-4090"},
+                                       {"lcg", "2026-01"}});
+  const LlamaCppBuffers& b = *e.llamacpp_devices;
+  REQUIRE(b.compute_layers);
+  CHECK(b.graph_nodes == 30 * 99 + 10 * 75 + 9);
+  CHECK(b.graph_nodes == 3729);
+  CHECK(b.splits_pp == 2);
+  const std::vector<std::string> log = llamacpp_log(*e.llamacpp, w.kv_dtype, &b);
+  CHECK(std::find(log.begin(), log.end(),
+                  "llama_memory_recurrent: size =   62.81 MiB (     1 cells,  40 layers,  1 seqs), R (f32):    2.81 MiB, S (f32):   60.00 MiB") !=
+        log.end());
+  // That run's placement (two Gated DeltaNet layers' states on the CPU) is not followed. Every
+  // layer on the GPU, llmsize's device buffer is the same 497.00 MiB: the head's 512 rows of
+  // logits above the last layer's freed blocks, not at the bottom of the buffer.
+  CHECK(b.compute_of(b.devices[0]) == i64{497} << 20);
+  CHECK(b.compute_of(b.devices[0]) > i64{512} * (248320 + 2048) * 4);
+  // The host: the f32 mask (65,536 × 512), the embeddings input and their rows, the small inputs.
+  CHECK(static_cast<double>(b.host_compute_bytes) / 1048576.0 == Approx(136.02).margin(0.005));
 }
