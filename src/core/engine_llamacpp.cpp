@@ -437,9 +437,12 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
   // build the same one) with flash attention, each sequence of the reserved ubatch whole. Later
   // builds (the 2026-05 graph) are not followed: their delta-net and output reservations changed
   // (PRs #23764, #23861, the MTP block's PRs) and no published start-up pins them. Every trunk
-  // layer on a GPU, or no GPU: with layers on the CPU beside a GPU, the scheduler runs their big
-  // ops, the delta net's too, on the GPU (op offload), and sched_reserve's check then turns the
-  // fused chunked op off ("usually due to missing support"): the unfused chunking graph, not followed.
+  // layer on a GPU, no GPU, or one sequence: sched_reserve first reserves a check graph of 16 ·
+  // n_seqs tokens and keeps the fused chunked op only where each delta net runs on its layer's
+  // device. With layers on the CPU beside a GPU and two sequences or more (32 rows: op offload's
+  // batch), their big ops, and the delta net after them, go to the GPU there, the fused op is
+  // turned off ("usually due to missing support") and the unfused chunking graph, not followed,
+  // is reserved; with one sequence the check's 16 rows stay on the CPU and the fused graph stands.
   bool trunk_on_gpus = static_cast<i64>(b.layer_device.size()) >= c.n_layers;
   for (i64 il = 0; trunk_on_gpus && il < c.n_layers; ++il) trunk_on_gpus = b.layer_device[static_cast<size_t>(il)] >= 0;
   // Qwen3.5-MoE (qwen35moe, llm_build_qwen35moe): the same layers, each FFN build_moe_ffn's softmax
@@ -450,7 +453,7 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
                           !moe.router_correction_bias && !moe.expert_bias && !moe.scale_input;
   const bool qwen35_graph = ((c.family == Family::Qwen35 && !c.is_moe()) || qwen35_moe) && m.recurrent && c.linear.full_interval > 0 && !m.iswa &&
                             m.caches.size() == 1 && w.llamacpp_graph == LlamaCppGraph::EmbdInput && w.flash_attention &&
-                            m.n_seq > 0 && n % m.n_seq == 0 && m.rs_cells >= m.n_seq && (no_gpu || trunk_on_gpus);
+                            m.n_seq > 0 && n % m.n_seq == 0 && m.rs_cells >= m.n_seq && (no_gpu || trunk_on_gpus || m.n_seq == 1);
   const bool graph = ((c.family == Family::Llama || c.family == Family::Mistral || c.family == Family::Qwen2 ||
                        c.family == Family::Qwen3 || c.family == Family::Qwen3Moe || c.family == Family::Mixtral || iswa_graph) &&
                       !c.mla.enabled && !m.recurrent && !m.dsa && (iswa_graph || (!m.iswa && m.caches.size() == 1)) &&

@@ -647,7 +647,7 @@ TEST_CASE("check-log: llama.cpp builds of 2025 (their class names, -ngl's blocks
     CHECK(row(*c, "kv_buffer:2:Metal").logged == "18.00 MiB");
     CHECK(row(*c, "kv_buffer:2:Metal").same_text);
     CHECK(std::any_of(c->notes.begin(), c->notes.end(), [](const Issue& n) {
-      return n.message == "the log's compute buffers of MTL0, CPU are not modelled here (their graph is followed for llama, Qwen2, Qwen2.5-VL, Qwen3, Qwen3-MoE, gpt-oss, Gemma 2 and Gemma 3 decoders on GPUs or the CPU alone, whole or partly offloaded, and for Qwen3.5 on the 2026-01 graph's builds with every layer on the GPUs or the CPU alone; not for this model, build or placement, or Metal)";
+      return n.message == "the log's compute buffers of MTL0, CPU are not modelled here (their graph is followed for llama, Qwen2, Qwen2.5-VL, Qwen3, Qwen3-MoE, gpt-oss, Gemma 2 and Gemma 3 decoders on GPUs or the CPU alone, whole or partly offloaded, and for Qwen3.5 and Qwen3.5-MoE on the 2026-01 graph's builds with every layer on the GPUs, the CPU alone or one sequence; not for this model, build or placement, or Metal)";
     }));
     CHECK(std::any_of(c->notes.begin(), c->notes.end(), [](const Issue& n) { return n.message.find("MTL0_Mapped model buffer maps") != std::string::npos; }));
   }

@@ -1149,11 +1149,38 @@ TEST_CASE("llama.cpp: Qwen3.5's hybrid graph, Gated DeltaNet beside gated attent
   const auto [ew, eager] = with_buffers(big, {{"seq", "32768"}, {"np", "1"}, {"w", "q4_k_m"}, {"gpu", "dgx-spark"}, {"lcg", "2026-01"},
                                               {"flash", "0"}});
   CHECK_FALSE(eager.llamacpp_devices->compute_layers);
-  // Nor with trunk layers on the CPU beside a GPU: the scheduler offloads their delta net to the
-  // GPU, sched_reserve's check turns the fused chunked op off, and the unfused graph is not read.
-  const auto [pw, partial] = with_buffers(big, {{"seq", "32768"}, {"np", "1"}, {"w", "q4_k_m"}, {"gpu", "rtx-4070-ti"}, {"lcg", "2026-01"},
+  // Nor with trunk layers on the CPU beside a GPU and two sequences: sched_reserve's check graph
+  // (32 tokens) offloads their big ops and delta net to the GPU, the fused chunked op is turned
+  // off, and the unfused graph is not read.
+  const auto [pw, partial] = with_buffers(big, {{"seq", "32768"}, {"np", "2"}, {"w", "q4_k_m"}, {"gpu", "rtx-4070-ti"}, {"lcg", "2026-01"},
                                                 {"ngl", "26"}});
   CHECK_FALSE(partial.llamacpp_devices->compute_layers);
+
+  // With one sequence the check's 16 tokens stay on the CPU and the fused op stands; the reserved
+  // ubatch then runs the CPU layers' matmuls on the GPU with copies of their weights. Build 8586
+  // (64ac9ab66), llama-server -m Qwen3.5-27B.Q4_K_S.gguf -c 131072 -np 1 -ngl 26 -b 1024 -ub 1024 on
+  // an RTX 4070 (a coding-agent session's transcript; the GGUF has no MTP block: 65 layers with
+  // the output), whose compute buffer did not fit:
+  //   load_tensors: offloaded 26/65 layers to GPU
+  //   llama_kv_cache:        CPU KV buffer size =  4608.00 MiB
+  //   llama_kv_cache:      CUDA0 KV buffer size =  3584.00 MiB
+  //   llama_memory_recurrent:        CPU RS buffer size =    93.52 MiB
+  //   llama_memory_recurrent:      CUDA0 RS buffer size =    56.11 MiB
+  //   sched_reserve: fused Gated Delta Net (chunked) enabled
+  //   ggml_backend_cuda_buffer_type_alloc_buffer: allocating 1401.75 MiB on device 0: cudaMalloc failed: out of memory
+  //   ggml_gallocr_reserve_n_impl: failed to allocate CUDA0 buffer of size 1469841408
+  ModelConfig bare = big;
+  bare.mtp_layers = 0;
+  const auto [ow, one] = with_buffers(bare, {{"seq", "131072"}, {"np", "1"}, {"w", "q4_k_s"}, {"kvt", "fp16"}, {"gpu", "rtx-4070-ti"},
+                                             {"lcg", "2026-01"}, {"ngl", "26"}, {"ub", "1024"}});
+  const LlamaCppBuffers& o = *one.llamacpp_devices;
+  REQUIRE(o.compute_layers);
+  CHECK(o.compute_of(o.devices[0]) == 1469841408);  // to the byte
+  const std::vector<std::string> olog = llamacpp_log(*one.llamacpp, ow.kv_dtype, &o);
+  for (const char* line : {"llama_kv_cache:        CPU KV buffer size =  4608.00 MiB", "llama_kv_cache:      CUDA0 KV buffer size =  3584.00 MiB",
+                           "llama_memory_recurrent:        CPU RS buffer size =    93.52 MiB",
+                           "llama_memory_recurrent:      CUDA0 RS buffer size =    56.11 MiB"})
+    CHECK(std::find(olog.begin(), olog.end(), line) != olog.end());
 }
 
 TEST_CASE("llama.cpp: Qwen3.5's graph refuses shapes its code cannot build", "[llamacpp]") {
