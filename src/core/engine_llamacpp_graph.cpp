@@ -191,6 +191,41 @@ struct CacheInputs {
   bool cast = false;
 };
 
+// build_norm with a layer's index: ggml_rms_norm (in place where its input is the graph's own),
+// pinned to device `pin` where llama_context::graph_get_cb pins a layer's "norm" (−1: not), then
+// mul by its weight (in place).
+int rms_norm(Builder& b, int x, i64 rows, i64 width, i64 weight_bytes, int weight_device, int pin) {
+  const int r = b.op(rows * width * 4, {x}, true);
+  if (pin >= 0) b.at(r).pin = pin;
+  return b.op(rows * width * 4, {r, b.weight(weight_bytes, weight_device)}, true, rows);
+}
+
+// build_ffn with LLM_FFN_SILU and LLM_FFN_PAR: ggml_swiglu_split(gate, up) meets gate first, then
+// up; then down. The matrices are the layer's gate, up and down (a MoE layer's shared expert's).
+int swiglu_ffn(Builder& b, int cur, i64 rows, i64 width, i64 d, const LlamaCppLayerWeights& w, int device) {
+  const int gate = b.op(rows * width * 4, {b.weight(w.gate, device), cur}, false, rows);
+  const int up = b.op(rows * width * 4, {b.weight(w.up, device), cur}, false, rows);
+  const int act = b.op(rows * width * 4, {gate, up});
+  return b.op(rows * d * 4, {b.weight(w.down, device), act}, false, rows);
+}
+
+// cpy_k / cpy_v with set_rows (llama-kv-cache.cpp), each result a view of the cache, expanded:
+// set_rows(cache, cur viewed 2-D, idxs), the cache reshaped to one [n_embd_gqa, kv_size ·
+// n_stream] over several streams; V transposed in the cache (no flash attention) as single
+// elements: the cache and v_cur reshaped to one column.
+void set_rows_kv(Builder& b, const LlamaCppGraphShape& s, int k, int v, int k_cache, int v_cache, const CacheInputs& ci) {
+  const bool streams = s.n_stream > 1;
+  for (const auto& [x, cache, idxs] : {std::tuple{k, k_cache, ci.k_idxs}, std::tuple{v, v_cache, ci.v_idxs}}) {
+    if (x == v && !s.flash) {
+      const int dst = b.view(cache);
+      b.expand(b.write(cache, {dst, b.view(b.view(x)), idxs}));
+    } else {
+      const int dst = streams ? b.view(cache) : cache;
+      b.expand(b.write(cache, {dst, b.view(x), idxs}));
+    }
+  }
+}
+
 // What Qwen3.5's layers read from the graph's top: the token embeddings, the positions, s_copy,
 // the output ids; whether norms are pinned, the cache is written by set_rows, the mask is cast;
 // a cache cell's K and V bytes of a layer.
@@ -230,9 +265,7 @@ int qwen35_layers(Builder& b, const LlamaCppGraphShape& s, const Qwen35Inputs& i
     auto W = [&](i64 bytes) { return b.weight(bytes, dv); };
     // build_norm with the layer's index: rms_norm (pinned as the other graphs' are), mul by its weight.
     auto norm = [&](int x, i64 rows, i64 width, i64 weight_bytes, int device = -2) {
-      const int r = b.op(rows * width * 4, {x}, true);
-      if (in.pin_norms) b.at(r).pin = dv;
-      return b.op(rows * width * 4, {r, b.weight(weight_bytes, device == -2 ? dv : device)}, true, rows);
+      return rms_norm(b, x, rows, width, weight_bytes, device == -2 ? dv : device, in.pin_norms ? dv : -1);
     };
     const int inp_sa = inp;
     int cur = norm(inp, n, d, w.attn_norm);
@@ -294,11 +327,7 @@ int qwen35_layers(Builder& b, const LlamaCppGraphShape& s, const Qwen35Inputs& i
       b.at(k).rope = true;
       b.expand(q), b.expand(v), b.expand(k);
       const int k_cache = b.cache(kv.n_kv * in.k_cell * s.n_stream, dv), v_cache = b.cache(kv.n_kv * in.v_cell * s.n_stream, dv);
-      const bool streams = s.n_stream > 1;
-      for (const auto& [x, cache, idxs] : {std::tuple{k, k_cache, kv.k_idxs}, std::tuple{v, v_cache, kv.v_idxs}}) {
-        const int dst = streams ? b.view(cache) : cache;
-        b.expand(b.write(cache, {dst, b.view(x), idxs}));
-      }
+      set_rows_kv(b, s, k, v, k_cache, v_cache, kv);
       const int qp = b.view(b.view(q));
       const int kc = b.view(b.view(k_cache));
       const int vc = b.view(b.view(v_cache));
@@ -323,19 +352,13 @@ int qwen35_layers(Builder& b, const LlamaCppGraphShape& s, const Qwen35Inputs& i
     const bool cpu_experts = s.n_expert > 0 && il >= s.experts_cpu_first && il < s.experts_cpu_first + s.experts_cpu_count;
     const int ffn_dev = cpu_experts && s.ffn_cpu_all ? s.n_devices : dv;
     cur = norm(res, rows, d, w.ffn_norm, ffn_dev);
-    auto ffn = [&](i64 width, int device) {  // build_ffn: ggml_swiglu_split(gate, up), then down
-      const int up = b.op(rows * width * 4, {b.weight(w.up, device), cur}, false, rows);
-      const int gate = b.op(rows * width * 4, {b.weight(w.gate, device), cur}, false, rows);
-      const int act = b.op(rows * width * 4, {gate, up});
-      return b.op(rows * d * 4, {b.weight(w.down, device), act}, false, rows);
-    };
     int ffn_out;
     if (s.n_expert == 0) {
-      ffn_out = ffn(s.d_ff, dv);
+      ffn_out = swiglu_ffn(b, cur, rows, s.d_ff, d, w, dv);
     } else {
       ffn_out = moe_ffn(b, cur, rows, s, w, ffn_dev, cpu_experts ? s.n_devices : dv);
       if (s.shexp_ffn > 0) {
-        const int shared = ffn(s.shexp_ffn, ffn_dev);
+        const int shared = swiglu_ffn(b, cur, rows, s.shexp_ffn, d, w, ffn_dev);
         const int gate = b.op(rows * 4, {b.op(rows * 4, {b.weight(w.shexp_gate, ffn_dev), cur}, false, rows)}, true);  // sigmoid
         ffn_out = b.op(rows * d * 4, {ffn_out, b.op(rows * d * 4, {shared, gate}, true)}, true);
       }
@@ -465,9 +488,7 @@ std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& 
     // where the ubatch has fewer than 32 tokens or every layer and the output are offloaded.
     // (Gemma's ffn_post_norm is built with il = −1: never pinned.)
     auto norm = [&](int x, i64 rows, i64 width, i64 weight_bytes, int device, bool layer = true) {
-      const int r = b.op(rows * width * 4, {x}, true);
-      if (pin_norms && layer) b.at(r).pin = dv;
-      return b.op(rows * width * 4, {r, b.weight(weight_bytes, device)}, true, rows);
+      return rms_norm(b, x, rows, width, weight_bytes, device, pin_norms && layer ? dv : -1);
     };
     int cur = norm(inp, n, d, w.attn_norm, dv);
     // Q, K, V (build_qkv: mul_mat, Qwen2's bias add in place, reshape_3d), Qwen3's q/k norms on
@@ -495,24 +516,13 @@ std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& 
     // The layer's cache: the SWA cache's for an SWA layer of an iswa cache.
     CacheInputs& ci = iswa && s.layer_swa[static_cast<size_t>(il)] ? swa : base;
     const i64 n_kv = ci.n_kv;
-    // cpy_k / cpy_v (llama-kv-cache.cpp), each result a view of the cache: set_rows(cache, cur
-    // viewed 2-D, idxs), the cache reshaped to one [n_embd_gqa, kv_size · n_stream] over several
-    // streams; V transposed in the cache (no flash attention) as single elements: the cache and
-    // v_cur reshaped to one column. Before PR #14959 ggml_cpy(cur, a view of the cache), V
+    // cpy_k / cpy_v (llama-kv-cache.cpp), each result a view of the cache: set_rows (set_rows_kv).
+    // Before PR #14959 ggml_cpy(cur, a view of the cache), V
     // reshaped 2-D first and, transposed in the cache, transposed (builds of June 2025). Views
     // hold no memory; the nodes are the build's (its "graph nodes").
     const int k_cache = b.cache(n_kv * k_cell * s.n_stream, dv), v_cache = b.cache(n_kv * v_cell * s.n_stream, dv);
-    const bool streams = s.n_stream > 1;
     if (set_rows) {
-      for (const auto& [x, cache, idxs] : {std::tuple{k, k_cache, ci.k_idxs}, std::tuple{v, v_cache, ci.v_idxs}}) {
-        if (x == v && !s.flash) {
-          const int dst = b.view(cache);
-          b.write(cache, {dst, b.view(b.view(x)), idxs});
-        } else {
-          const int dst = streams ? b.view(cache) : cache;
-          b.write(cache, {dst, b.view(x), idxs});
-        }
-      }
+      set_rows_kv(b, s, k, v, k_cache, v_cache, ci);
     } else if (s.graph == LlamaCppGraph::Cpy) {
       b.write(k_cache, {k, b.view(k_cache)});
       int x = b.view(v);
@@ -568,11 +578,7 @@ std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& 
     cur = norm(ffn_inp, rows, d, w.ffn_norm, ffn_dev);
     int ffn_out;
     if (s.n_expert == 0) {
-      // build_ffn: ggml_swiglu_split(gate, up) meets gate first, then up; then down.
-      const int gate = b.op(rows * s.d_ff * 4, {b.weight(w.gate, dv), cur}, false, rows);
-      const int up = b.op(rows * s.d_ff * 4, {b.weight(w.up, dv), cur}, false, rows);
-      const int act = b.op(rows * s.d_ff * 4, {gate, up});
-      ffn_out = b.op(rows * d * 4, {b.weight(w.down, dv), act}, false, rows);
+      ffn_out = swiglu_ffn(b, cur, rows, s.d_ff, d, w, dv);
     } else {
       ffn_out = moe_ffn(b, cur, rows, s, w, ffn_dev, cpu_experts ? kCpu : dv);
     }
