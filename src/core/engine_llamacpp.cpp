@@ -70,7 +70,7 @@ Result<LlamaCppMemory> llamacpp_memory(const ModelConfig& c, const LayerPlan& pl
   // unpadded n_ctx, then n_ctx = GGML_PAD(n_ctx, 256); split in n_seq_max streams unless unified,
   // each of GGML_PAD(n_ctx / n_seq_max, 256) cells. llama-server's default (-np auto): 4 slots
   // sharing one unified stream (tools/server/server.cpp).
-  m.n_ubatch = std::min({w.seq, i64{2048}, w.n_ubatch});
+  m.n_ubatch = std::min({w.seq, w.n_batch, w.n_ubatch});
   m.rs_seq = w.llamacpp_graph == LlamaCppGraph::F16Mask;
   m.n_seq = w.parallel == 0 ? 4 : w.parallel;
   m.unified = w.parallel == 0 || w.kv_unified;

@@ -656,6 +656,9 @@ struct Reader {
     }
     if (auto v = context("n_ubatch"))
       if (auto n = leading_number(*v)) set("ub", whole(*n));
+    // n_batch as the context clamped it (min(n_ctx, -b)): read where it is not the default.
+    if (auto v = context("n_batch"))
+      if (auto n = leading_number(*v); n && *n != 2048) set("nb", whole(*n));
     if (auto v = context("n_seq_max"))
       if (auto n = leading_number(*v)) set("np", whole(*n));
     if (auto v = context("kv_unified")) set("kvu", *v == "true" ? "1" : "0");

@@ -180,6 +180,7 @@ Result<LaunchCommand> llamacpp_command(const ModelConfig& cfg, const Workload& w
   c.flags.push_back({"-ctk", std::string(type), "kvt"});
   c.flags.push_back({"-ctv", std::string(type), "kvt"});
   c.flags.push_back({"-fa", w.flash_attention ? "on" : "off", "flash"});
+  if (w.n_batch != 2048) c.flags.push_back({"-b", std::to_string(w.n_batch), "nb"});
   if (w.n_ubatch != 512) c.flags.push_back({"-ub", std::to_string(w.n_ubatch), "ub"});
   if (w.n_cpu_moe > 0) c.flags.push_back({"--n-cpu-moe", std::to_string(w.n_cpu_moe), "ncmoe"});
   if (w.swa_full) c.flags.push_back({"--swa-full", "", "swaf"});

@@ -309,6 +309,11 @@ std::vector<WorkloadField> build_fields() {
       int_row(spec("ub", "--n-ubatch", "llama.cpp ubatch", "llama.cpp -ub: tokens per physical batch (the SWA cache adds them)",
                    Inference),
               1, 1 << 20, AT(n_ubatch)),
+      int_row(spec("nb", "--n-batch", "llama.cpp batch",
+                   "llama.cpp -b: tokens per logical batch; the physical batch -ub is at most it (n_ubatch = min(n_ctx, "
+                   "n_batch, n_ubatch))",
+                   Inference),
+              1, 1 << 20, AT(n_batch)),
       int_row(spec("np", "--parallel", "llama.cpp slots",
                    "llama-server -np: slots sharing n_ctx; 0 = auto (4 slots on one unified cache)", Inference),
               0, 256, AT(parallel)),

@@ -197,6 +197,7 @@ struct Workload {
   bool disable_hybrid_swa_memory = false;  // --disable-hybrid-swa-memory: one pool, every layer at full length
   // llama.cpp (llama-server) flags, each the engine's default.
   i64 n_ubatch = 512;            // -ub: physical batch
+  i64 n_batch = 2048;            // -b: logical batch (n_ubatch is at most it)
   i64 parallel = 0;              // -np: server slots; 0 = auto (4 slots sharing one unified cache)
   bool kv_unified = false;       // -kvu: one cache stream shared by the slots
   bool swa_full = false;         // --swa-full: sliding-window layers keep n_ctx cells

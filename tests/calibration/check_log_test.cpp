@@ -368,12 +368,12 @@ TEST_CASE("check-log: an SGLang fp8 checkpoint and its context_length=None, read
 }
 
 TEST_CASE("check-log: llama.cpp's KV cache lines reproduced from the settings it prints", "[calibration][checklog]") {
-  // -c 262144 -np 2 -ub 1024 --flash-attn on, kv_unified false: two streams of 131,072 cells,
-  // and an SWA cache of pad(128 + 1024, 256) = 1,280 cells.
+  // -c 262144 -np 2 -b 1024 -ub 1024 --flash-attn on, kv_unified false: two streams of 131,072
+  // cells, and an SWA cache of pad(128 + 1024, 256) = 1,280 cells.
   const EngineLog log = parsed("llamacpp-gpt-oss-120b-np2.log");
   CHECK(log.engine == LogEngine::LlamaCpp);
   CHECK(log.settings == std::vector<std::pair<std::string, std::string>>{
-                            {"np", "2"}, {"seq", "262144"}, {"ub", "1024"}, {"flash", "1"}, {"kvu", "0"}, {"kvt", "fp16"}});
+                            {"np", "2"}, {"seq", "262144"}, {"nb", "1024"}, {"ub", "1024"}, {"flash", "1"}, {"kvu", "0"}, {"kvt", "fp16"}});
   auto c = check_log(log, preset("gpt-oss-120b").config, Workload{});
   INFO(join(c.issues()));
   REQUIRE(c.ok());

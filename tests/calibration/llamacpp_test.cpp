@@ -8,6 +8,7 @@
 #include "core/estimate.hpp"
 #include "core/figures.hpp"
 #include "core/hf_config.hpp"
+#include "core/launch.hpp"
 #include "core/report.hpp"
 #include "test_util.hpp"
 
@@ -1250,4 +1251,45 @@ TEST_CASE("llama.cpp: Qwen3.5-MoE's graph, routed experts and a gated shared exp
   CHECK(b.compute_of(b.devices[0]) > i64{512} * (248320 + 2048) * 4);
   // The host: the f32 mask (65,536 × 512), the embeddings input and their rows, the small inputs.
   CHECK(static_cast<double>(b.host_compute_bytes) / 1048576.0 == Approx(136.02).margin(0.005));
+}
+
+TEST_CASE("llama.cpp: -b caps -ub; a 4,096-token ubatch of Qwen3.6-35B-A3B with its experts on the CPU", "[calibration][llamacpp]") {
+  // Qwen3.6-35B-A3B has Qwen3.5-35B-A3B's shape (40 layers of 2,048, 256 experts of 512 with 8
+  // used and a shared expert, ssm 4/128/16/32/4096, every 4th layer full attention).
+  const auto r = import_hf_config(R"({"model_type": "qwen3_5_moe_text", "hidden_size": 2048, "num_hidden_layers": 40,
+    "num_attention_heads": 16, "num_key_value_heads": 2, "head_dim": 256, "num_experts": 256, "num_experts_per_tok": 8,
+    "moe_intermediate_size": 512, "shared_expert_intermediate_size": 512, "linear_num_key_heads": 16,
+    "linear_num_value_heads": 32, "linear_key_head_dim": 128, "linear_value_head_dim": 128, "linear_conv_kernel_dim": 4,
+    "full_attention_interval": 4, "vocab_size": 248320, "max_position_embeddings": 262144})");
+  REQUIRE(r.ok());
+  const ModelConfig& c = r->config;
+  // llama_context clamps n_ubatch by n_batch (2048 by default): -ub 4096 alone is 2048.
+  const auto [aw, alone] = with_buffers(c, {{"seq", "150000"}, {"np", "1"}, {"kvu", "1"}, {"ub", "4096"}, {"lcg", "2026-01"}});
+  CHECK(alone.llamacpp->n_ubatch == 2048);
+  // PR #23861 (drauh's comment, 2026-05-30, from issue #23527): "Setup: Qwen3.6-35B-A3B-UD-Q4_K_XL,
+  // `-c 150000 -b 4096 -ub 4096 -fa on -ctk q8_0 -ctv q8_0 --kv-unified --cpu-moe -np 1`, RTX 3080
+  // 10 GB", its table's baseline row (a build just before PR #23764: the 2026-01 graph):
+  //   | baseline | 3976 MiB | 2408 MiB | 7981 MiB | 8275 MiB |
+  // (CUDA0 compute, CUDA_Host compute, idle and peak VRAM).
+  const auto [w, e] = with_buffers(c, {{"seq", "150000"}, {"np", "1"}, {"kvu", "1"}, {"nb", "4096"}, {"ub", "4096"}, {"kvt", "q8_0"},
+                                       {"w", "q4_k_m"}, {"gpu", "rtx-3080"}, {"ncmoe", "99"}, {"lcg", "2026-01"}});
+  REQUIRE(e.llamacpp->n_ubatch == 4096);
+  const LlamaCppBuffers& b = *e.llamacpp_devices;
+  REQUIRE(b.compute_layers);
+  // The host: the f32 mask (150,016 × 4,096), the embeddings input and their rows: 2408 MiB.
+  CHECK(b.host_compute_bytes / (i64{1} << 20) == 2408);
+  // MISS, the device: 3944.00 MiB where the run reported 3976 (−0.8%). The head sets it (4,096
+  // rows of 248,320 logits, 3,880 MiB, and the final norm's); the 32 MiB under it are not traced.
+  // Not modelled there: the K/V Hadamard rotation of a quantized cache (PR #21038) and the
+  // file's own expert types, which the GPU copies for the CPU's experts.
+  CHECK(b.compute_of(b.devices[0]) == i64{3944} << 20);
+  // The launch command (a current llama-server's) carries -b where it is not the default.
+  Workload launch = w;
+  launch.runtime = Runtime::LlamaCpp;
+  launch.llamacpp_graph = LlamaCppGraph::F16Mask;
+  const auto command = launch_command(c, launch, "");
+  REQUIRE(command.ok());
+  const std::string cmd = command->text();
+  CHECK(cmd.find(" -b 4096") != std::string::npos);
+  CHECK(cmd.find(" -ub 4096") != std::string::npos);
 }
