@@ -452,7 +452,7 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
                           moe.dense_layers.empty() && moe.shared_ffn > 0 && moe.shared_gate && !moe.router_bias &&
                           !moe.router_correction_bias && !moe.expert_bias && !moe.scale_input;
   const bool qwen35_graph = ((c.family == Family::Qwen35 && !c.is_moe()) || qwen35_moe) && m.recurrent && c.linear.full_interval > 0 && !m.iswa &&
-                            m.caches.size() == 1 && w.llamacpp_graph == LlamaCppGraph::EmbdInput && w.flash_attention &&
+                            m.caches.size() == 1 && (w.llamacpp_graph == LlamaCppGraph::EmbdInput || w.llamacpp_graph == LlamaCppGraph::KvRot) && w.flash_attention &&
                             m.n_seq > 0 && n % m.n_seq == 0 && m.rs_cells >= m.n_seq && (no_gpu || trunk_on_gpus || m.n_seq == 1);
   const bool graph = ((c.family == Family::Llama || c.family == Family::Mistral || c.family == Family::Qwen2 ||
                        c.family == Family::Qwen3 || c.family == Family::Qwen3Moe || c.family == Family::Mixtral || iswa_graph) &&
@@ -460,7 +460,7 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
                       (c.vision.kind == VisionKind::None || c.family == Family::Gemma3 || mrope) && (!metal || no_gpu)) ||
                      (qwen35_graph && (!metal || no_gpu));
   b.compute_tokens = n;
-  b.sched_reserve = w.llamacpp_graph == LlamaCppGraph::F16Mask || w.llamacpp_graph == LlamaCppGraph::EmbdInput;
+  b.sched_reserve = llamacpp_embd_input(w.llamacpp_graph);
   // The outputs the worst-case graph is reserved with: llama_context::sched_reserve,
   // n_outputs_pp = min(n_tokens, cparams.n_outputs_max), the context parameter's default n_batch;
   // llama-server (PR #23861 "llama: limit max outputs of llama_context", 2026-05-29, and its
@@ -483,6 +483,16 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
     shape.qk_norm = c.norm_qk, shape.qkv_bias = c.bias_qkv, shape.graph = w.llamacpp_graph;
     shape.pos_per_token = mrope || qwen35_graph ? 4 : 1;
     shape.flash = w.flash_attention;
+    // ref: llama_kv_cache::llama_kv_cache (PR #21038): attn_rot_k = ggml_is_quantized(type_k) &&
+    // n_embd_head_k % 64 == 0 with one head size in every layer (attn_rot_v the same for V),
+    // unless LLAMA_ATTN_ROT_DISABLE; build_input_k_rot's matrix is the largest power of two that
+    // divides the head size, build_input_v_rot's 64 wide.
+    if (llamacpp_rotates_kv(w.llamacpp_graph) && (w.kv_dtype == KvDtype::Q8_0 || w.kv_dtype == KvDtype::Q4_0) && c.head_dim > 0 &&
+        c.head_dim % 64 == 0) {
+      shape.rot_k = 64;
+      while (c.head_dim % (shape.rot_k * 2) == 0) shape.rot_k *= 2;
+      shape.rot_v = 64;
+    }
     if (qwen35_graph) {
       // The trunk's layers (a kept MTP block is not in this graph); hparams.is_recurrent(il).
       shape.n_layer = c.n_layers;
@@ -573,6 +583,9 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
       else
         layer += Checked(n) * 4 * 4 * c.d_ff;
       layer += Checked(n) * d * 4 + Checked(n) * 4 + Checked(n_kv) * n * 4 + Checked(n_kv) * n * 2;
+      // A quantized cache's rotations: q, k, v and the output rotated (new tensors), the matrices.
+      if (shape.rot_k > 0 || shape.rot_v > 0)
+        layer += Checked(n) * 4 * (2 * H * hd + 2 * K * hd) + Checked(shape.rot_k) * shape.rot_k * 4 + Checked(shape.rot_v) * shape.rot_v * 4;
       if (!out.ok() || !layer.ok()) return memory_overflow();
       if (layer.value() <= out.value()) b.output_compute_bytes = out.value();
     }

@@ -191,6 +191,10 @@ struct LlamaCppGraphShape {
   bool ffn_cpu_all = false;  // in those layers every FFN tensor (ffn_norm, the router too), as -ot "blk\.N\.ffn.*=CPU" keeps them
   i64 token_embd = 0, output_norm = 0, output = 0;   // bytes as stored
   i64 k_cell_bytes = 0, v_cell_bytes = 0;            // a layer's cache bytes per cell (0: f16, n_kv_heads · head_dim · 2)
+  // A quantized cache's Hadamard rotations (PR #21038; the 2026-04 graph and later): the width of
+  // the [n, n] f32 matrix K's (q and k rotated before the cache) and V's (v, and the attention's
+  // output) are multiplied by, each cache's an input; 0: not rotated.
+  i64 rot_k = 0, rot_v = 0;
 };
 struct LlamaCppCompute {
   std::vector<i64> devices;  // each GPU's "CUDAi compute buffer size"

@@ -187,9 +187,18 @@ int moe_ffn(Builder& b, int cur, i64 rows, const LlamaCppGraphShape& s, const Ll
 // (ggml_cast, made with the inputs, met at the first layer reading it).
 struct CacheInputs {
   int k_idxs = -1, v_idxs = -1, mask = -1;
+  int k_rot = -1, v_rot = -1;  // its Hadamard matrices' inputs (a quantized cache since PR #21038), or none
   i64 n_kv = 0;
   bool cast = false;
 };
+
+// llama_mul_mat_hadamard (llama-impl.h; ggml_mul_mat_aux in llama-graph.cpp at first): a
+// contiguous x reshaped to rows of the matrix's width (ggml_cont_2d where it is not contiguous,
+// which no followed graph meets), multiplied by the matrix (mul_mat, a new f32 tensor of x's
+// elements), reshaped back to x's shape.
+int hadamard(Builder& b, int x, i64 bytes, int rot) {
+  return b.view(b.op(bytes, {rot, b.view(x)}));
+}
 
 // build_norm with a layer's index: ggml_rms_norm (in place where its input is the graph's own),
 // pinned to device `pin` where llama_context::graph_get_cb pins a layer's "norm" (−1: not), then
@@ -325,14 +334,19 @@ int qwen35_layers(Builder& b, const LlamaCppGraphShape& s, const Qwen35Inputs& i
       b.at(q).rope = true;
       k = b.op(kv_bytes, {k, in.pos}, true, n);
       b.at(k).rope = true;
-      b.expand(q), b.expand(v), b.expand(k);
+      // build_attn: a quantized cache's rotations of q and k (K's matrix), of v (V's).
+      int vr = v;
+      if (kv.k_rot >= 0) q = hadamard(b, q, q_bytes, kv.k_rot), k = hadamard(b, k, kv_bytes, kv.k_rot);
+      if (kv.v_rot >= 0) vr = hadamard(b, v, kv_bytes, kv.v_rot);
+      b.expand(q), b.expand(vr), b.expand(k);
       const int k_cache = b.cache(kv.n_kv * in.k_cell * s.n_stream, dv), v_cache = b.cache(kv.n_kv * in.v_cell * s.n_stream, dv);
-      set_rows_kv(b, s, k, v, k_cache, v_cache, kv);
+      set_rows_kv(b, s, k, vr, k_cache, v_cache, kv);
       const int qp = b.view(b.view(q));
       const int kc = b.view(b.view(k_cache));
       const int vc = b.view(b.view(v_cache));
       if (in.cast && !kv.cast) kv.mask = b.op(kv.n_kv * n * 2, {kv.mask}), kv.cast = true;
-      const int fa = b.view(b.op(q_bytes, {qp, kc, vc, kv.mask}));
+      int fa = b.view(b.op(q_bytes, {qp, kc, vc, kv.mask}));
+      if (kv.v_rot >= 0) fa = hadamard(b, fa, q_bytes, kv.v_rot);  // the output rotated back (V's matrix)
       const int gated = b.op(q_bytes, {fa, b.op(q_bytes, {gate}, true)}, true);  // · sigmoid(gate)
       cur = b.op(n * d * 4, {W(w.wo), gated}, false, n);
     }
@@ -373,7 +387,7 @@ int qwen35_layers(Builder& b, const LlamaCppGraphShape& s, const Qwen35Inputs& i
 std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& s) {
   const i64 n = s.tokens, no = s.outputs, d = s.d_model;
   const i64 q_bytes = n * s.n_heads * s.head_dim * 4, kv_bytes = n * s.n_kv_heads * s.head_dim * 4;
-  const bool set_rows = s.graph == LlamaCppGraph::F16Mask || s.graph == LlamaCppGraph::EmbdInput || s.graph == LlamaCppGraph::SetRows;
+  const bool set_rows = llamacpp_embd_input(s.graph) || s.graph == LlamaCppGraph::SetRows;
   const bool f16_mask = s.graph == LlamaCppGraph::F16Mask && s.flash;
   const bool cast = s.flash && !f16_mask && s.graph != LlamaCppGraph::NoCast;
   // The sizes: every tensor below is at most n · max(vocab, n_kv, d_ff, heads · head_dim) floats.
@@ -383,6 +397,7 @@ std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& 
   const bool iswa = !s.layer_swa.empty();
   if (iswa && (static_cast<i64>(s.layer_swa.size()) != s.n_layer || s.n_kv_swa < 1)) return std::nullopt;
   if (s.n_stream < 1 || s.n_stream > 256) return std::nullopt;
+  if (s.rot_k < 0 || s.rot_k > 4096 || s.rot_v < 0 || s.rot_v > 4096) return std::nullopt;
   for (const Checked m : {Checked(s.vocab), Checked(s.n_kv), Checked(s.n_kv_swa), Checked(s.d_ff), Checked(d), Checked(s.n_heads) * s.head_dim,
                           Checked(s.n_expert), Checked(s.n_expert_used) * s.expert_ffn, Checked(s.n_expert_used) * d,
                           Checked(s.n_kv) * s.n_heads}) {
@@ -435,7 +450,7 @@ std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& 
   // attention since PR #23764), for an iswa cache the same three for its SWA cache
   // (build_attn_inp_kv_iswa), the output ids (n_outputs int32).
   const int tokens = b.input(n * 4);
-  if (s.graph == LlamaCppGraph::F16Mask || s.graph == LlamaCppGraph::EmbdInput) b.input(n * d * 4);
+  if (llamacpp_embd_input(s.graph)) b.input(n * d * 4);
   // build_inp_mem_hybrid's recurrent input first: s_copy, one int32 a state cell.
   const int s_copy = hybrid ? b.input(s.n_rs * 4) : -1;
   const int pos = b.input(n * 4 * s.pos_per_token);
@@ -451,6 +466,12 @@ std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& 
   };
   CacheInputs base = cache_inputs(s.n_kv);
   CacheInputs swa = iswa ? cache_inputs(s.n_kv_swa) : CacheInputs{};
+  // build_input_k_rot / build_input_v_rot after the masks: each cache's [n, n] f32 matrices.
+  for (CacheInputs* c : {&base, &swa}) {
+    if (c == &swa && !iswa) continue;
+    if (s.rot_k > 0) c->k_rot = b.input(s.rot_k * s.rot_k * 4);
+    if (s.rot_v > 0) c->v_rot = b.input(s.rot_v * s.rot_v * 4);
+  }
   const int out_ids = b.input(no * 4);
   // The token embeddings: ggml_get_rows from token_embd, which stays on the CPU (the input layer;
   // get_rows is never offloaded).
@@ -464,7 +485,8 @@ std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& 
     if (s.n_devices == 0) return std::nullopt;  // no GPU: the CPU computes the layers, which are not followed
     // The host's buffer alone: the inputs as the first GPU split copies them, in order of first use.
     const int gpu_w = b.weight(0, 0);
-    for (const int x : {embd, pos, base.k_idxs, base.v_idxs, base.mask, swa.k_idxs, swa.v_idxs, swa.mask, out_ids})
+    for (const int x : {embd, pos, base.k_rot, base.v_rot, base.k_idxs, base.v_idxs, base.mask, swa.k_rot, swa.v_rot, swa.k_idxs,
+                        swa.v_idxs, swa.mask, out_ids})
       if (x >= 0) b.op(0, {gpu_w, x});
     const ggml::Graph copy = ggml::schedule(b.g, kCpu + 1);
     auto sizes = ggml::reserve(copy, alignment);
@@ -507,14 +529,19 @@ std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& 
     };
     // build_attn expands q_cur, v_cur, k_cur (build_attn_inp_kv's path; the iswa path, gpt-oss's,
     // q_cur, k_cur, v_cur), then stores K and V.
+    // The layer's cache: the SWA cache's for an SWA layer of an iswa cache. A quantized one's
+    // rotations (build_attn, since PR #21038): q and k by K's matrix, v by V's, each expanded
+    // after its own chain.
+    CacheInputs& ci = iswa && s.layer_swa[static_cast<size_t>(il)] ? swa : base;
+    auto rot_k = [&](int x, i64 bytes) { return ci.k_rot >= 0 ? hadamard(b, x, bytes, ci.k_rot) : x; };
     int q = normed_roped(proj(q_bytes, w.wq, w.bq), q_bytes, s.n_heads, w.q_norm);
     if (s.q_scale) q = b.op(q_bytes, {q}, true);  // Gemma's ggml_scale(Qcur, f_attention_scale)
+    q = rot_k(q, q_bytes);
     int k = -1, v = -1;
-    if (iswa) k = normed_roped(proj(kv_bytes, w.wk, w.bk), kv_bytes, s.n_kv_heads, w.k_norm);
+    if (iswa) k = rot_k(normed_roped(proj(kv_bytes, w.wk, w.bk), kv_bytes, s.n_kv_heads, w.k_norm), kv_bytes);
     v = proj(kv_bytes, w.wv, w.bv);
-    if (!iswa) k = normed_roped(proj(kv_bytes, w.wk, w.bk), kv_bytes, s.n_kv_heads, w.k_norm);
-    // The layer's cache: the SWA cache's for an SWA layer of an iswa cache.
-    CacheInputs& ci = iswa && s.layer_swa[static_cast<size_t>(il)] ? swa : base;
+    if (ci.v_rot >= 0) v = hadamard(b, v, kv_bytes, ci.v_rot);
+    if (!iswa) k = rot_k(normed_roped(proj(kv_bytes, w.wk, w.bk), kv_bytes, s.n_kv_heads, w.k_norm), kv_bytes);
     const i64 n_kv = ci.n_kv;
     // cpy_k / cpy_v (llama-kv-cache.cpp), each result a view of the cache: set_rows (set_rows_kv).
     // Before PR #14959 ggml_cpy(cur, a view of the cache), V
@@ -546,7 +573,9 @@ std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& 
     if (s.flash) {
       if (cast && !ci.cast) ci.mask = b.op(n_kv * n * 2, {ci.mask}), ci.cast = true;
       const int fa = b.op(q_bytes, {qp, kp, vp, ci.mask, sinks});
-      cur = b.op(n * d * 4, {b.weight(w.wo, dv), b.view(fa)}, false, n);
+      int o = b.view(fa);
+      if (ci.v_rot >= 0) o = hadamard(b, o, q_bytes, ci.v_rot);  // the output rotated back (V's matrix)
+      cur = b.op(n * d * 4, {b.weight(w.wo, dv), o}, false, n);
     } else {
       // Without flash attention: kq = mul_mat(k, q), [n_kv, n_tokens, n_head] f32; soft_max_ext
       // with the f32 mask (in place; gpt-oss's sinks its third source, ggml_soft_max_add_sinks);
@@ -558,7 +587,8 @@ std::optional<LlamaCppCompute> llamacpp_graph_compute(const LlamaCppGraphShape& 
         for (int i = 0; i < 3; ++i) kq = b.op(n_kv * n * s.n_heads * 4, {kq}, true);
       const int sm = b.op(n_kv * n * s.n_heads * 4, {kq, ci.mask, sinks}, true);
       const int kqv = b.op(q_bytes, {vp, sm});
-      const int merged = b.op(q_bytes, {b.view(kqv)});
+      int merged = b.op(q_bytes, {b.view(kqv)});
+      if (ci.v_rot >= 0) merged = hadamard(b, merged, q_bytes, ci.v_rot);
       cur = b.op(n * d * 4, {b.weight(w.wo, dv), merged}, false, n);
     }
     if (s.o_bias) cur = b.op(n * d * 4, {cur, b.weight(w.bo, dv)}, true, n);

@@ -108,6 +108,8 @@ struct Reader {
   bool llamacpp_2025 = false;              // a llama.cpp build of 2025 or before, by its lines
   bool compute_from_context = false;       // llama.cpp's compute buffer lines printed by llama_context (before sched_reserve)
   bool ggml_cpy = false;                   // "LLAMA_SET_ROWS=0, using old ggml_cpy() method": the cache written with ggml_cpy
+  bool sched_lines = false;                // compute buffers printed by sched_reserve (builds since PR #18547, January 2026)
+  bool attn_rot = false;                   // "llama_kv_cache: attn_rot_k = 1, …": a build since PR #21038 rotating a quantized cache
   bool init_from_model = false;            // compute lines from llama_init_from_model (early 2025, before llama_context)
   bool page_defaulted = false;             // SGLang changed a page_size of None (its default, not a flag)
   std::vector<double> free_mib;            // llama.cpp's "using device … - N MiB free", per device
@@ -726,6 +728,10 @@ struct Reader {
     }
     // ref: llama_kv_cache_unified's warning (July 2025, while PR #14959's set_rows was opt-in).
     if (l.find("LLAMA_SET_ROWS=0, using old ggml_cpy() method") != std::string_view::npos) ggml_cpy = true;
+    // "llama_kv_cache: attn_rot_k = 1, n_embd_head_k_all = 256" (PR #21038's rotation, on for a
+    // quantized cache; printed by every build that has it).
+    if (l.find("llama_kv_cache: attn_rot_k = 1") != std::string_view::npos || l.find("llama_kv_cache: attn_rot_v = 1") != std::string_view::npos)
+      attn_rot = true;
     if (const size_t at = l.find("  output buffer size = "); at != std::string_view::npos && l.find("llama_context:") != std::string_view::npos)
       if (auto v = leading_number(l.substr(at + 23))) figure("output_buffer_bytes", *v * kMiBd, l);
     // "llama_context:      CUDA0 compute buffer size =   304.00 MiB" (builds of 2026 print it from
@@ -735,7 +741,7 @@ struct Reader {
       if (lc == std::string_view::npos && (lc = l.find("llama_init_from_model:")) != std::string_view::npos)
         skip = 22, compute_from_context = init_from_model = true;
       else if (lc == std::string_view::npos)
-        lc = l.find("sched_reserve:");
+        sched_lines |= (lc = l.find("sched_reserve:")) != std::string_view::npos;
       else
         compute_from_context = true;
       if (lc == std::string_view::npos || lc > at) lc = at, skip = 0;
@@ -798,6 +804,9 @@ struct Reader {
     }
     if (l.rfind("build: ", 0) == 0)
       if (auto b = leading_number(l.substr(7), &text)) log.version = "b" + text;
+    // llama-server's "build_info: b8946-0f1bb602d" (a timestamp may come first).
+    if (const size_t at = l.find("build_info: b"); at != std::string_view::npos && log.version.empty())
+      if (auto b = leading_number(l.substr(at + 13), &text)) log.version = "b" + text;
     // ---- SGLang ----
     if (auto v = after(l, "Load weight begin. avail mem=")) figure("pre_bytes", *v * kGiBd, l), ++sglang;
     if (l.find("Load weight end.") != std::string_view::npos) {
@@ -961,6 +970,11 @@ Result<EngineLog> parse_engine_log(std::string_view text) {
     i64 build = 0;
     if (r.log.version.size() > 1 && r.log.version[0] == 'b')
       if (auto v = leading_number(std::string_view(r.log.version).substr(1)); v && *v > 0 && *v < 1e7) build = static_cast<i64>(*v);
+    // A build number is the commits of the tree it was built from: a fork's, a shallow clone's or
+    // a packager's (Ollama's "build 1") is not upstream's. Compute buffers printed by
+    // sched_reserve (upstream's build 7445 still printed them from llama_context, 7972 from
+    // sched_reserve) under a number up to 7445: not dated by it.
+    if (r.sched_lines && build > 0 && build <= 7445) build = 0;
     // llama_init_from_model's lines (before the llama_context class, spring 2025): the cache
     // written with ggml_cpy into one stream for every sequence.
     if (r.init_from_model && !r.has_setting("kvu")) r.set("kvu", "1");
@@ -972,8 +986,11 @@ Result<EngineLog> parse_engine_log(std::string_view text) {
     // 7972 and 8211's host compute buffers (142.02 and 88 MiB) hold it, as do 8428's (the CPU's
     // 786.02 MiB: calibration/llamacpp_test.cpp) and 8999's (a Metal start-up of Qwen3.5-9B at
     // n_ctx 262144: 528.29 MiB of CPU compute buffer, the mask's 512 MiB in it), before PR #23764.
-    // Later builds up to that PR's are not dated here: taken as the current graph.
-    else if (build > 0 && build <= 8999) r.set("lcg", "2026-01");
+    // Later builds up to that PR's are not dated here: taken as the current graph. Of those, a
+    // build that rotated its quantized cache (its "attn_rot_k = 1" line, or a build from 8641 on,
+    // which carries PR #21038 of 2026-04-01 as a copy vendored at b8641 shows; 8547's has not)
+    // reserved the 2026-04 graph: build 8946's Qwen3.5-27B with a q8_0 cache (654.78 / 411.29 MiB).
+    else if (build > 0 && build <= 8999) r.set("lcg", r.attn_rot || build >= 8641 ? "2026-04" : "2026-01");
   }
   // No device and only CPU buffers: a build without a GPU backend (or --device none), which still
   // prints "offloaded 27/27 layers to GPU" (every layer on its one device, the CPU): -ngl 0 and

@@ -116,7 +116,7 @@ Bound reserve_bound(const Workload& w, const Estimate&) { return reserve_estimat
 // inputs PR #19266 moved into it); llmsize does not follow them.
 bool llamacpp_samplers(const Workload& w) {
   return w.llamacpp_caller == LlamaCppCaller::Server &&
-         (w.llamacpp_graph == LlamaCppGraph::F16Mask || w.llamacpp_graph == LlamaCppGraph::EmbdInput);
+         llamacpp_embd_input(w.llamacpp_graph);
 }
 
 // The temporaries are a lower bound, or under llama.cpp, where its compute buffer is modelled, that

@@ -365,7 +365,8 @@ std::vector<WorkloadField> build_fields() {
                     kLlamaCppOffloadNames, AT(llamacpp_offload)),
       enum_field<W>(spec("lcg", "--llamacpp-graph", "llama.cpp graph",
                          "the build whose reserved graph sets the compute buffers: 2026-05 (the KQ mask in f16, PR "
-                         "#23764), 2026-01 (an embeddings input beside the token ids, PR #18898; the f32 mask cast to "
+                         "#23764), 2026-04 (2026-01's, with a quantized cache's K and V rotated by Hadamard matrices, PR "
+                         "#21038), 2026-01 (an embeddings input beside the token ids, PR #18898; the f32 mask cast to "
                          "f16), 2025-08 (the cache written with set_rows, PR #14959), 2025-07 (ggml_cpy into the "
                          "cache, build 5781) or 2025-05 (flash attention given the f32 mask, build 5505); a build before 2026-05 also "
                          "predates PR #23861, so its llama-server reserved the whole ubatch's outputs",

@@ -80,13 +80,20 @@ enum class LlamaCppOffload : std::uint8_t { OutputFirst, BlocksFirst };
 inline constexpr std::string_view kLlamaCppOffloadNames[] = {"output-first", "blocks-first"};
 // The graph llama.cpp reserves its compute buffers for, by the build's date (what the inputs are
 // and how the cache is written; engine_llamacpp_graph.cpp): 2026-05, the KQ mask reserved in f16
-// under flash attention (PR #23764, merged 2026-05-27); 2026-01, an embeddings input beside the
+// under flash attention (PR #23764, merged 2026-05-27); 2026-04, the 2026-01 graph with a
+// quantized cache's K and V rotated by Hadamard matrices (PR #21038, merged 2026-04-01: q and k
+// before the cache, v and the attention's output); 2026-01, an embeddings input beside the
 // token ids (PR #18898, 2026-01-17) and the f32 mask cast to f16 before the first attention;
 // 2025-08, the cache written with ggml_set_rows from index inputs (PR #14959, the default since
 // August 2025); 2025-07, ggml_cpy into views of the cache (build 5781); 2025-05, the f32 mask given
 // to flash attention uncast (build 5505).
-enum class LlamaCppGraph : std::uint8_t { F16Mask, EmbdInput, SetRows, Cpy, NoCast };
-inline constexpr std::string_view kLlamaCppGraphNames[] = {"2026-05", "2026-01", "2025-08", "2025-07", "2025-05"};
+enum class LlamaCppGraph : std::uint8_t { F16Mask, KvRot, EmbdInput, SetRows, Cpy, NoCast };
+inline constexpr std::string_view kLlamaCppGraphNames[] = {"2026-05", "2026-04", "2026-01", "2025-08", "2025-07", "2025-05"};
+// Builds since PR #21038 (the 2026-04 graph and later) rotate a quantized cache's K and V.
+constexpr bool llamacpp_rotates_kv(LlamaCppGraph g) { return g == LlamaCppGraph::F16Mask || g == LlamaCppGraph::KvRot; }
+// Builds since PR #18898 (the 2026-01 graph and later): an embeddings input beside the token ids,
+// compute buffers printed by sched_reserve.
+constexpr bool llamacpp_embd_input(LlamaCppGraph g) { return g == LlamaCppGraph::F16Mask || g == LlamaCppGraph::KvRot || g == LlamaCppGraph::EmbdInput; }
 // PyTorch: the generic estimate with a PyTorch process's reserve; Transformers: model.generate() as
 // torch.cuda.max_memory_allocated() measures it (engine_transformers.hpp).
 enum class Runtime : std::uint8_t { PyTorch, Vllm, LlamaCpp, Sglang, Transformers, None };  // runtime reserve profile

@@ -64,6 +64,13 @@
 //       log: unsloth's Qwen2.5-VL-7B-Instruct UD-Q6_K_XL with its mmproj on a Radeon Pro VII (ROCm),
 //       build 7972, -c 65536, q8_0 cache, 4 auto slots; the session's line numbers are taken off, the
 //       lines kept are the log's start-up, slot and exit-table lines
+//   llamacpp-2026-05-qwen3.6-27b-q8kv-rtx5090.log — a public markdown file pairing a docker-compose
+//       service with its llama-server log (found by exact-string search, the index names no
+//       repository; the same start-up is in four more copies): an image of upstream with the MTP pull
+//       request before its merge ("build_info: b484-2c4055912", its own counter), unsloth's
+//       Qwen3.6-27B-MTP-GGUF UD-Q4_K_XL on an RTX 5090, --ctx-size 131072 --flash-attn on, q8_0 K
+//       and V, 4 auto slots, MTP drafting, 2026-05-14/15; the start-up and exit lines kept, about
+//       780,000 characters of request lines between them taken out
 //   megatron-gpt345m-pp4.log, megatron-gpt345m-tp2pp2.log — liguodongiot/llm-action@bd731466,
 //       train/megatron/gpt2/model_train.md, sections "模型并行（4PP）" and "模型并行（2TP+2DP）": Megatron-LM
 //       main of July 2023 on 4 × A800 (tests/calibration/training/megatron_test.cpp), from "using world
@@ -647,7 +654,7 @@ TEST_CASE("check-log: llama.cpp builds of 2025 (their class names, -ngl's blocks
     CHECK(row(*c, "kv_buffer:2:Metal").logged == "18.00 MiB");
     CHECK(row(*c, "kv_buffer:2:Metal").same_text);
     CHECK(std::any_of(c->notes.begin(), c->notes.end(), [](const Issue& n) {
-      return n.message == "the log's compute buffers of MTL0, CPU are not modelled here (their graph is followed for llama, Qwen2, Qwen2.5-VL, Qwen3, Qwen3-MoE, gpt-oss, Gemma 2 and Gemma 3 decoders on GPUs or the CPU alone, whole or partly offloaded, and for Qwen3.5 and Qwen3.5-MoE on the 2026-01 graph's builds with every layer on the GPUs, the CPU alone or one sequence; not for this model, build or placement, or Metal)";
+      return n.message == "the log's compute buffers of MTL0, CPU are not modelled here (their graph is followed for llama, Qwen2, Qwen2.5-VL, Qwen3, Qwen3-MoE, gpt-oss, Gemma 2 and Gemma 3 decoders on GPUs or the CPU alone, whole or partly offloaded, and for Qwen3.5 and Qwen3.5-MoE on the 2026-01 and 2026-04 graphs' builds with every layer on the GPUs, the CPU alone or one sequence; not for this model, build or placement, or Metal)";
     }));
     CHECK(std::any_of(c->notes.begin(), c->notes.end(), [](const Issue& n) { return n.message.find("MTL0_Mapped model buffer maps") != std::string::npos; }));
   }
@@ -1231,11 +1238,21 @@ TEST_CASE("check-log: which llama.cpp graph a log's build reserved", "[checklog]
         "2025-08");
   // A 2026 build (sched_reserve) is the current graph unless told, or a numbered build up to 8999
   // (spring 2026), whose host buffers held the f32 mask (8428's CPU one and 8999's Metal one among
-  // them): --llamacpp-graph 2026-01.
+  // them): --llamacpp-graph 2026-01, and 2026-04 from build 8641 (PR #21038's rotation of a
+  // quantized cache, vendored at b8641 and not at b8547) or where the log prints the rotation on.
   CHECK(graph_of("build: 7972 (e06088da0) with GNU 13.3.0 for Linux x86_64\n" + reserve) == "2026-01");
   CHECK(graph_of("build: 8211 (a0ed91a44) with GNU 13.3.0 for Linux x86_64\n" + reserve) == "2026-01");
   CHECK(graph_of("build: 8428 (cd708db0c) with MSVC 19.44.35222.0 for x64\n" + reserve) == "2026-01");
-  CHECK(graph_of("build: 8999 (b97ebdc98) with GNU 13.3.0 for Linux x86_64\n" + reserve) == "2026-01");
+  CHECK(graph_of("build: 8586 (64ac9ab66) with GNU 15.2.1 for Linux x86_64\n" + reserve) == "2026-01");
+  const std::string rot = "llama_kv_cache: attn_rot_k = 1, n_embd_head_k_all = 256\n";
+  CHECK(graph_of("build: 8586 (64ac9ab66) with GNU 15.2.1 for Linux x86_64\n" + rot + reserve) == "2026-04");
+  CHECK(graph_of("build: 8641 (00000000) with GNU 13.3.0 for Linux x86_64\n" + reserve) == "2026-04");
+  CHECK(graph_of("build: 8999 (b97ebdc98) with GNU 13.3.0 for Linux x86_64\n" + reserve) == "2026-04");
+  // llama-server's "build_info: b8946-0f1bb602d" dates it too; a number up to 7445 beside
+  // sched_reserve's lines is not upstream's (a docker image's own count: b484, May 2026).
+  CHECK(graph_of("build_info: b8946-0f1bb602d\n" + reserve) == "2026-04");
+  CHECK(graph_of("2026-05-14 22:14:13.291 | build_info: b484-2c4055912\n" + rot + reserve) == "(current)");
+  CHECK(graph_of("build_info: b484-2c4055912\n" + compute) == "2025-05");
   CHECK(graph_of("build: 9000 (00000000) with GNU 13.3.0 for Linux x86_64\n" + reserve) == "(current)");
   CHECK(graph_of(reserve) == "(current)");
   CHECK(graph_of("build: 9670 (02810c7aa) with cc for x86_64-linux-gnu\n" + reserve) == "(current)");
@@ -1424,6 +1441,32 @@ TEST_CASE("check-log: Qwen3.5 on a CPU build of spring 2026, every buffer but th
   // Unsloth's mix ("Q4_K - Medium", 5.49 bits a weight), not llama-quantize's default recipe.
   CHECK(row(*c, "model_buffer:CPU_Mapped").logged == "492.61 MiB");
   CHECK(row(*c, "model_buffer:CPU_Mapped").rel_diff == Approx(478.01 / 492.61 - 1).margin(0.0005));
+}
+
+TEST_CASE("check-log: a rotated q8_0 cache of Qwen3.6-27B (the 2026-04 graph), every compute figure", "[calibration][checklog][llamacpp]") {
+  // llamacpp-2026-05-qwen3.6-27b-q8kv-rtx5090.log: its build counter is the image's own (b484), so
+  // the graph is given: 2026-04, as the log's date (before PR #23764) and its rotation lines say.
+  //   llama_kv_cache: attn_rot_k = 1, n_embd_head_k_all = 256
+  //   sched_reserve:      CUDA0 compute buffer size =   495.00 MiB
+  //   sched_reserve:  CUDA_Host compute buffer size =   276.29 MiB
+  //   sched_reserve: graph nodes  = 3849
+  const EngineLog log = parsed("llamacpp-2026-05-qwen3.6-27b-q8kv-rtx5090.log");
+  check_settings(log, {{"np", "4"}, {"kvu", "1"}, {"seq", "131072"}, {"kvt", "q8_0"}, {"ub", "512"}});
+  CHECK(std::none_of(log.settings.begin(), log.settings.end(), [](const auto& kv) { return kv.first == "lcg"; }));
+  Workload w;
+  w.llamacpp_graph = LlamaCppGraph::KvRot;
+  auto c = check_log(log, import_file("calibration/configs/qwen3.5-27b.json"), w);
+  INFO(join(c.issues()));
+  REQUIRE(c.ok());
+  check_same(*c, {"output_buffer_bytes", "kv_buffer:0:CUDA0", "kv_line_0", "compute_buffer:CUDA0", "compute_buffer:CUDA_Host", "graph_nodes",
+                  "graph_splits", "graph_splits_tg", "model_buffer:CPU_Mapped"});
+  CHECK(row(*c, "graph_nodes").logged == "3849");
+  // MISS, the GPU's weights: 16386.94 MiB where llmsize's Q4_K_M gives 14775.19 (−9.8%): the file
+  // is Unsloth's UD-Q4_K_XL mix, and --spec-type mtp loads its MTP block's weights too.
+  CHECK(row(*c, "model_buffer:CUDA0").rel_diff == Approx(14775.19 / 16386.94 - 1).margin(0.0005));
+  // MISS, the recurrent line's layers: 65 where llmsize prints 64. That image's MTP support counted
+  // the MTP block in the recurrent memory's layers; upstream's prints hparams.n_layer(), the trunk.
+  CHECK(row(*c, "kv_line_1").logged.find("65 layers") != std::string::npos);
 }
 
 TEST_CASE("check-log: the reserved graph's nodes beside each build's \"graph nodes\"", "[calibration][llamacpp]") {

@@ -1184,6 +1184,89 @@ TEST_CASE("llama.cpp: Qwen3.5's hybrid graph, Gated DeltaNet beside gated attent
     CHECK(std::find(olog.begin(), olog.end(), line) != olog.end());
 }
 
+TEST_CASE("llama.cpp: a quantized cache's Hadamard rotation (PR #21038), as two published start-ups print it", "[calibration][llamacpp]") {
+  // Since PR #21038 (merged 2026-04-01, the 2026-04 graph) a q8_0 or q4_0 cache holds K and V
+  // rotated: build_attn multiplies q and k by K's [n, n] matrix (n the largest power of two that
+  // divides the head size, 256 here), v by V's 64-wide one and the attention's output by it
+  // again, each reshape, mul_mat, reshape: 12 nodes an attention layer, four new f32 tensors and
+  // two matrices among the inputs.
+  const ModelConfig big = llmsize::test::import_file("calibration/configs/qwen3.5-27b.json");
+  // A Docker image of llama-server (upstream with the MTP pull request before its merge; its build
+  // counter prints "build_info: b484-2c4055912"), 2026-05-14, before PR #23764, on an RTX 5090:
+  // Qwen3.6-27B-UD-Q4_K_XL (65 blocks with the MTP one), --ctx-size 131072 --flash-attn on
+  // --cache-type-k q8_0 --cache-type-v q8_0, n_parallel auto (4, unified); the corpus's
+  // llamacpp-2026-05-qwen3.6-27b-q8kv-rtx5090.log:
+  //   llama_kv_cache: attn_rot_k = 1, n_embd_head_k_all = 256
+  //   llama_kv_cache: attn_rot_v = 1, n_embd_head_k_all = 256
+  //   sched_reserve:      CUDA0 compute buffer size =   495.00 MiB
+  //   sched_reserve:  CUDA_Host compute buffer size =   276.29 MiB
+  //   sched_reserve: graph nodes  = 3849
+  //   sched_reserve: graph splits = 2
+  const auto [rw, rot] = with_buffers(big, {{"seq", "131072"}, {"np", "4"}, {"kvu", "1"}, {"w", "q4_k_m"}, {"kvt", "q8_0"}, {"gpu", "rtx-5090"},
+                                            {"lcg", "2026-04"}});
+  const LlamaCppBuffers& r = *rot.llamacpp_devices;
+  REQUIRE(r.compute_layers);
+  CHECK(r.graph_nodes == 48 * 63 + 16 * (39 + 12) + 9);
+  CHECK(r.graph_nodes == 3849);
+  CHECK(r.splits_pp == 2);
+  const std::vector<std::string> rlog = llamacpp_compute_log(r);
+  REQUIRE(rlog.size() == 3);
+  CHECK(rlog[0] == "sched_reserve:      CUDA0 compute buffer size =   495.00 MiB");
+  CHECK(rlog[1] == "sched_reserve:  CUDA_Host compute buffer size =   276.29 MiB");
+  // The same run in the 2026-01 graph (no rotation): the trunk's 3657 nodes, and the host's
+  // buffer short of the two matrices' 256 × 256 + 64 × 64 floats.
+  const auto [pw, plain] = with_buffers(big, {{"seq", "131072"}, {"np", "4"}, {"kvu", "1"}, {"w", "q4_k_m"}, {"kvt", "q8_0"},
+                                              {"gpu", "rtx-5090"}, {"lcg", "2026-01"}});
+  const LlamaCppBuffers& p = *plain.llamacpp_devices;
+  REQUIRE(p.compute_layers);
+  CHECK(p.graph_nodes == 3657);
+  CHECK(r.host_compute_bytes - p.host_compute_bytes == (256 * 256 + 64 * 64) * 4);
+  // An f16 cache is not rotated: the 2026-04 graph is then the 2026-01 one.
+  const auto [fw, f16] = with_buffers(big, {{"seq", "131072"}, {"np", "4"}, {"kvu", "1"}, {"w", "q4_k_m"}, {"kvt", "fp16"},
+                                            {"gpu", "rtx-5090"}, {"lcg", "2026-04"}});
+  CHECK(f16.llamacpp_devices->graph_nodes == 3657);
+  // The other followed graphs take the same four rotations an attention layer, the current graph
+  // (2026-05) too: Qwen3-4B's 36 layers, and gpt-oss-20b's 24 on its full and sliding caches (each
+  // cache its own two matrices, 64 wide for its heads of 64).
+  for (const auto& [cfg, layers] : {std::pair{llmsize::test::import_file("calibration/configs/qwen3-4b.json"), 36},
+                                    std::pair{preset("gpt-oss-20b").config, 24}}) {
+    i64 nodes[2] = {0, 0};
+    for (int q = 0; q < 2; ++q) {
+      const auto [qw, qe] = with_buffers(cfg, {{"seq", "16384"}, {"np", "1"}, {"w", "q4_k_m"}, {"kvt", q ? "q8_0" : "fp16"}, {"gpu", "rtx-4090"}});
+      REQUIRE(qe.llamacpp_devices->compute_layers);
+      nodes[q] = qe.llamacpp_devices->graph_nodes;
+    }
+    CHECK(nodes[1] - nodes[0] == 12 * layers);
+  }
+
+  // Build 8946 (0f1bb602d) on an RTX 3090, a Qwen3.5-family 27B with a q8_0 cache at n_ctx 200192,
+  // one sequence, as a llama-server status tool's test quotes its start-up (its load lines are
+  // abridged: "offloading 63 repeating layers to GPU" beside "offloaded 65/65 layers"):
+  //   llama_kv_cache: size = 6647.00 MiB (200192 cells,  16 layers,  1/1 seqs), K (q8_0): 3323.50 MiB, V (q8_0): 3323.50 MiB
+  //   llama_memory_recurrent:      CUDA0 RS buffer size =   149.62 MiB
+  //   sched_reserve:      CUDA0 compute buffer size =   654.78 MiB
+  //   sched_reserve:  CUDA_Host compute buffer size =   411.29 MiB
+  // At this context the device's peak is a layer's, not the head's, and the rotation's tensors
+  // raise it: without them (the 2026-01 graph) 642.52 and 411.02 MiB.
+  for (const auto& [graph, device, host] : {std::tuple{"2026-04", "654.78", "411.29"}, std::tuple{"2026-01", "642.52", "411.02"}}) {
+    const auto [w, e] = with_buffers(big, {{"seq", "200192"}, {"np", "1"}, {"w", "q4_k_m"}, {"kvt", "q8_0"}, {"gpu", "rtx-3090"},
+                                           {"lcg", graph}});
+    const LlamaCppBuffers& b = *e.llamacpp_devices;
+    REQUIRE(b.compute_layers);
+    const std::vector<std::string> log = llamacpp_compute_log(b);
+    REQUIRE(log.size() == 3);
+    INFO(graph);
+    CHECK(log[0] == std::string("sched_reserve:      CUDA0 compute buffer size =   ") + device + " MiB");
+    CHECK(log[1] == std::string("sched_reserve:  CUDA_Host compute buffer size =   ") + host + " MiB");
+    if (std::string(graph) == "2026-04") {
+      const std::vector<std::string> kv = llamacpp_log(*e.llamacpp, w.kv_dtype, &b);
+      CHECK(std::find(kv.begin(), kv.end(),
+                      "llama_kv_cache: size = 6647.00 MiB (200192 cells,  16 layers,  1/1 seqs), K (q8_0): 3323.50 MiB, V (q8_0): 3323.50 MiB") !=
+            kv.end());
+    }
+  }
+}
+
 TEST_CASE("llama.cpp: Qwen3.5's graph refuses shapes its code cannot build", "[llamacpp]") {
   const ModelConfig big = llmsize::test::import_file("calibration/configs/qwen3.5-27b.json");
   LlamaCppGraphShape s = graph_shape(big, 512, 4096, 512, LlamaCppGraph::EmbdInput);
@@ -1270,11 +1353,11 @@ TEST_CASE("llama.cpp: -b caps -ub; a 4,096-token ubatch of Qwen3.6-35B-A3B with 
   CHECK(alone.llamacpp->n_ubatch == 2048);
   // PR #23861 (drauh's comment, 2026-05-30, from issue #23527): "Setup: Qwen3.6-35B-A3B-UD-Q4_K_XL,
   // `-c 150000 -b 4096 -ub 4096 -fa on -ctk q8_0 -ctv q8_0 --kv-unified --cpu-moe -np 1`, RTX 3080
-  // 10 GB", its table's baseline row (a build just before PR #23764: the 2026-01 graph):
+  // 10 GB", its table's baseline row (a build just before PR #23764, after PR #21038: the 2026-04 graph):
   //   | baseline | 3976 MiB | 2408 MiB | 7981 MiB | 8275 MiB |
   // (CUDA0 compute, CUDA_Host compute, idle and peak VRAM).
   const auto [w, e] = with_buffers(c, {{"seq", "150000"}, {"np", "1"}, {"kvu", "1"}, {"nb", "4096"}, {"ub", "4096"}, {"kvt", "q8_0"},
-                                       {"w", "q4_k_m"}, {"gpu", "rtx-3080"}, {"ncmoe", "99"}, {"lcg", "2026-01"}});
+                                       {"w", "q4_k_m"}, {"gpu", "rtx-3080"}, {"ncmoe", "99"}, {"lcg", "2026-04"}});
   REQUIRE(e.llamacpp->n_ubatch == 4096);
   const LlamaCppBuffers& b = *e.llamacpp_devices;
   REQUIRE(b.compute_layers);
@@ -1282,8 +1365,9 @@ TEST_CASE("llama.cpp: -b caps -ub; a 4,096-token ubatch of Qwen3.6-35B-A3B with 
   CHECK(b.host_compute_bytes / (i64{1} << 20) == 2408);
   // MISS, the device: 3944.00 MiB where the run reported 3976 (−0.8%). The head sets it (4,096
   // rows of 248,320 logits, 3,880 MiB, and the final norm's); the 32 MiB under it are not traced.
-  // Not modelled there: the K/V Hadamard rotation of a quantized cache (PR #21038) and the
-  // file's own expert types, which the GPU copies for the CPU's experts.
+  // The build rotated its q8_0 cache (the 2026-04 graph, PR #21038): the rotation's tensors stay
+  // below the head and move neither buffer. Not modelled there: the file's own expert types,
+  // which the GPU copies for the CPU's experts.
   CHECK(b.compute_of(b.devices[0]) == i64{3944} << 20);
   // The launch command (a current llama-server's) carries -b where it is not the default.
   Workload launch = w;
