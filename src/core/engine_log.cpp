@@ -209,10 +209,13 @@ struct Reader {
   // Fp8OnlineLinearMethod (per-tensor fp8 at load, or an fp8 checkpoint); mxfp4 is Mxfp4Config,
   // which quantizes the FusedMoE experts only and loads every LinearBase unquantized
   // (quantization/mxfp4.py get_quant_method: UnquantizedLinearMethod), attention included.
-  // Other methods take their format from the checkpoint (compressed-tensors' "Selected" line).
+  // awq and awq_marlin (AWQConfig, AWQMarlinConfig: the checkpoint's 4-bit weights repacked, its
+  // group size's fp16 scales and packed zeros) are always 4-bit. Other methods take their format
+  // from the checkpoint (compressed-tensors' "Selected" line); GPTQ's bits are not in the log.
   void quantization(std::string_view v) {
     if (v == "fp8") set("w", "fp8");
     else if (v == "mxfp4") set("w", "mxfp4"), set("kattn", "yes");
+    else if (v == "awq" || v == "awq_marlin") set("w", "awq-int4");
   }
 
   // vLLM's `non-default args: {'model': '…', 'max_model_len': 8192, …}` (a Python dict repr).
@@ -473,6 +476,11 @@ struct Reader {
         }
       if (l.find(", enforce_eager=True,") != std::string_view::npos) set("ee", "1");
       else if (l.find(", enforce_eager=False,") != std::string_view::npos) set("ee", "0");
+      // The layout where no non-default args line gave it (the LLM class, a cut log).
+      for (const auto& [field, key] : {std::pair{", tensor_parallel_size=", "tp"}, std::pair{", pipeline_parallel_size=", "pp"}})
+        if (const size_t p_at = l.find(field); p_at != std::string_view::npos && !has_setting(key))
+          if (auto v = leading_number(l.substr(p_at + std::string_view(field).size())); v && *v > 1 && *v <= 4096)
+            set(key, std::to_string(static_cast<long long>(*v)));
       if (const size_t q_at = l.find(", quantization="); q_at != std::string_view::npos) {
         std::string_view q = l.substr(q_at + 15);
         q = q.substr(0, std::min(q.find(','), size_t{32}));

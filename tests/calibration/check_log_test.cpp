@@ -272,6 +272,26 @@ TEST_CASE("check-log: a vLLM log's weight format and dtype are the workload's", 
   CHECK(row(*f, "num_blocks").logged == "10,956");
 }
 
+TEST_CASE("check-log: vLLM's quantization=awq_marlin is a 4-bit AWQ checkpoint", "[calibration][checklog]") {
+  // A public console capture of `vllm serve /models/Qwen/Qwen3-8B-AWQ --tensor-parallel-size 2
+  // --max-model-len 32768 --gpu-memory-utilization 0.2 …` under vLLM 0.17.0 on two 8.9-capability
+  // cards (found by exact-string search; the index names no repository); its engine line (cut
+  // after enforce_eager) and rank 0's weights:
+  const std::string text = std::string("(EngineCore_DP0 pid=1519) INFO 05-11 03:01:07 [core.py:101] Initializing a V1 LLM engine (v0.17.0) with config: model='/models/Qwen/Qwen3-8B-AWQ', speculative_config=None, tokenizer='/models/Qwen/Qwen3-8B-AWQ', skip_tokenizer_init=False, tokenizer_mode=auto, revision=None, tokenizer_revision=None, trust_remote_code=False, dtype=torch.float16, max_seq_len=32768, download_dir=None, load_format=auto, tensor_parallel_size=2, pipeline_parallel_size=1, data_parallel_size=1, disable_custom_all_reduce=False, quantization=awq_marlin, enforce_eager=False,\n") +
+                           "(Worker pid=1589) (Worker_TP0 pid=1589) INFO 05-11 03:01:21 [gpu_model_runner.py:4338] Model loading took 2.85 GiB memory and 2.410772 seconds\n";
+  const auto log = parse_engine_log(text);
+  REQUIRE(log.ok());
+  CHECK(std::count(log->settings.begin(), log->settings.end(), std::pair<std::string, std::string>{"w", "awq-int4"}) == 1);
+  CHECK(std::count(log->settings.begin(), log->settings.end(), std::pair<std::string, std::string>{"tp", "2"}) == 1);
+  auto c = check_log(*log, preset("qwen3-8b").config, Workload{});
+  INFO(join(c.issues()));
+  REQUIRE(c.ok());
+  // Each rank's half of the int4 matrices with their group-128 fp16 scales and packed zeros, the
+  // vocabulary-parallel embeddings and head in fp16: 2.85 GiB (it was 7.64 read as bf16). Its KV
+  // tokens (71,152) are not checked here: the cards' model and free memory are not printed.
+  CHECK(row(*c, "weights_bytes").same_text);
+}
+
 TEST_CASE("check-log: an older vLLM log names its version and its rank-0 figures", "[calibration][checklog]") {
   const EngineLog log = parsed("vllm-0.10.2-qwen3-235b-tp8.log");
   CHECK(log.version == "0.10.2");
