@@ -83,6 +83,9 @@ void draw_preset_picker(App& app) {
           if (p.published_total > 0)
             ImGui::TextDisabled(T(Str::preset_tip_published), core::with_commas(p.published_total).c_str(),
                                 p.published_source.c_str());
+          else if (p.published_with_vision > 0)
+            ImGui::TextDisabled(T(Str::preset_tip_published_vision), core::with_commas(p.published_with_vision).c_str(),
+                                p.published_source.c_str());
           ImGui::PopTextWrapPos();
           ImGui::EndTooltip();
         }

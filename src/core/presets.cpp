@@ -47,6 +47,7 @@ Result<Preset> parse_preset(const EmbeddedFile& f) {
     std::vector<Issue> issues;
     if (auto t = pub->find("total"); t != pub->end()) p.published_total = json_util::to_int(*t, what, issues).value_or(0);
     if (auto a = pub->find("active"); a != pub->end()) p.published_active = json_util::to_int(*a, what, issues).value_or(0);
+    if (auto v = pub->find("total_with_vision"); v != pub->end()) p.published_with_vision = json_util::to_int(*v, what, issues).value_or(0);
     if (auto s = pub->find("source"); s != pub->end() && s->is_string()) p.published_source = s->get<std::string>();
     if (!issues.empty()) return issues;
   }

@@ -21,6 +21,7 @@ struct Preset {
   // Published parameter counts, where a primary source states them exactly (0 = none).
   i64 published_total = 0;
   i64 published_active = 0;
+  i64 published_with_vision = 0;  // the language model and its vision tower together (KerasHub counts them so)
   std::string published_source;
 };
 
