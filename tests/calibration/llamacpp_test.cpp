@@ -1125,7 +1125,7 @@ TEST_CASE("llama.cpp: Qwen3.5's hybrid graph, Gated DeltaNet beside gated attent
   // The head sets the device's buffer (512 rows of 248,320 logits beside the final norm's 512 ×
   // 5,120); the host holds the inputs (the f32 mask 32,768 × 512, the embeddings input) and the
   // token embeddings' rows.
-  const ModelConfig big = llmsize::test::import_file("calibration/configs/qwen3.5-27b.json");
+  const ModelConfig big = preset("qwen3.5-27b").config;
   const auto [gw, gpu] = with_buffers(big, {{"seq", "32768"}, {"np", "1"}, {"w", "q4_k_m"}, {"kvt", "fp16"}, {"gpu", "dgx-spark"},
                                             {"lcc", "library"}, {"lcg", "2026-01"}});
   const LlamaCppBuffers& g = *gpu.llamacpp_devices;
@@ -1190,7 +1190,7 @@ TEST_CASE("llama.cpp: a quantized cache's Hadamard rotation (PR #21038), as two 
   // divides the head size, 256 here), v by V's 64-wide one and the attention's output by it
   // again, each reshape, mul_mat, reshape: 12 nodes an attention layer, four new f32 tensors and
   // two matrices among the inputs.
-  const ModelConfig big = llmsize::test::import_file("calibration/configs/qwen3.5-27b.json");
+  const ModelConfig big = preset("qwen3.5-27b").config;
   // A Docker image of llama-server (upstream with the MTP pull request before its merge; its build
   // counter prints "build_info: b484-2c4055912"), 2026-05-14, before PR #23764, on an RTX 5090:
   // Qwen3.6-27B-UD-Q4_K_XL (65 blocks with the MTP one), --ctx-size 131072 --flash-attn on
@@ -1268,7 +1268,7 @@ TEST_CASE("llama.cpp: a quantized cache's Hadamard rotation (PR #21038), as two 
 }
 
 TEST_CASE("llama.cpp: Qwen3.5's graph refuses shapes its code cannot build", "[llamacpp]") {
-  const ModelConfig big = llmsize::test::import_file("calibration/configs/qwen3.5-27b.json");
+  const ModelConfig big = preset("qwen3.5-27b").config;
   LlamaCppGraphShape s = graph_shape(big, 512, 4096, 512, LlamaCppGraph::EmbdInput);
   for (i64 il = 0; il < big.n_layers; ++il) s.layer_linear.push_back(big.layer_is_linear(il));
   s.gdn_k_heads = big.linear.k_heads, s.gdn_v_heads = big.linear.v_heads, s.gdn_k_dim = big.linear.k_dim;

@@ -405,7 +405,7 @@ TEST_CASE("SGLang: hybrid models' state slots (MambaPool) beside the full layers
   //   Mamba Cache is allocated. max_mamba_cache_size: 186, conv_state size: 0.10GB, ssm_state size: 4.38GB
   //   KV Cache is allocated. #tokens: 327310, K size: 2.50 GB, V size: 2.50 GB
   //   max_total_num_tokens=327310, …, max_running_requests=62, context_len=262144
-  const ModelConfig q = import_file("calibration/configs/qwen3.5-9b.json");
+  const ModelConfig q = preset("qwen3.5-9b").config;
   const LogCheck c = checked("sglang-qwen3.5-9b-tp2.log", q, {{"mfs", "0.8"}, {"tp", "2"}, {"gpus", "2"}, {"gpu", "rtx-4090"}});
   for (const char* key : {"mamba_conv_bytes", "mamba_ssm_bytes", "k_bytes", "v_bytes", "max_running_requests"}) {
     INFO(key);

@@ -842,7 +842,7 @@ TEST_CASE("vLLM 0.19: hybrid models, the attention block grown to hold a recurre
   // 3,207,168 B; B = 16 · ⌈3,207,168 / (16 · 4,096)⌉ = 784 tokens, pages of 3,211,264 B. The run's
   // free memory is not printed, so the blocks are given as --kv-cache-memory: 1,487 blocks of 16
   // layers (4 groups) → ⌊1487 / 4⌋ × 784 tokens and 1487 / (⌈32768 / 784⌉ + 3) concurrency.
-  const ModelConfig q = llmsize::test::import_file("calibration/configs/qwen3.5-27b.json");
+  const ModelConfig q = preset("qwen3.5-27b").config;
   const std::string kvmem = std::to_string(1487LL * 16 * 3211264);
   const VllmMemory m = vllm(q, {{"mns", "16"}, {"mbt", "16384"}, {"seq", "32768"}, {"kvmem", kvmem.c_str()}});
   CHECK(m.mamba_page_bytes == 3207168);
@@ -1084,7 +1084,7 @@ TEST_CASE("vLLM 0.19: Qwen3.5-9B on one L40S, end to end", "[calibration][vllm]"
   //   Available KV cache memory: 20.27 GiB
   //   GPU KV cache size: 165,792 tokens
   //   Maximum concurrency for 262,144 tokens per request: 2.52x
-  const ModelConfig q = llmsize::test::import_file("calibration/configs/qwen3.5-9b.json");
+  const ModelConfig q = preset("qwen3.5-9b").config;
   Workload w = with({{"gpu", "l40s"}, {"seq", "262144"}, {"ventry", "llm"}});
   w.runtime = Runtime::Vllm;
   const auto e = estimate(q, w);
