@@ -509,6 +509,9 @@ struct Reader {
     if (auto v = after(l, "Model loading took ")) figure("weights_bytes", *v * kGiBd, l), ++vllm;
     else if (auto v2 = after(l, "Loading model weights took ")) figure("weights_bytes", *v2 * kGiBd, l), ++vllm;
     if (auto v = after(l, "Total non KV cache memory: ")) figure("non_kv_bytes", *v * kGiBd, l);
+    // The profiling line's "…; weights memory: 8.80GiB." (DEBUG since 0.11): the weights where a
+    // log kept that line without "Model loading took".
+    if (auto v = after(l, "; weights memory: "); v && !log.find("weights_bytes")) figure("weights_bytes", *v * kGiBd, l);
     if (auto v = after(l, "torch peak memory increase: ")) figure("activation_peak_bytes", *v * kGiBd, l);
     if (auto v = after(l, "non-torch forward increase memory: ")) figure("non_torch_bytes", *v * kGiBd, l);
     if (auto v = after(l, "Available KV cache memory: ")) figure("kv_available_bytes", *v * kGiBd, l), ++vllm;

@@ -292,6 +292,27 @@ TEST_CASE("check-log: vLLM's quantization=awq_marlin is a 4-bit AWQ checkpoint",
   CHECK(row(*c, "weights_bytes").same_text);
 }
 
+TEST_CASE("check-log: vLLM's profiling line gives the weights where no loading line is kept", "[checklog]") {
+  // A public notes file's pasted DEBUG lines of `vllm serve …/Qwen3-8B-FP8 --dtype float16
+  // --max-model-len 1024 --gpu_memory_utilization 0.8` (about vLLM 0.11, September 2025; found by
+  // exact-string search, the index names no repository), without "Model loading took":
+  const std::string profiling =
+      "(EngineCore_DP0 pid=2552931) DEBUG 09-28 21:12:43 [v1/worker/gpu_worker.py:297] Memory profiling takes 14.40 seconds. "
+      "Total non KV cache memory: 10.22GiB; torch peak memory increase: 1.40GiB; non-torch forward increase memory: 0.02GiB; "
+      "weights memory: 8.80GiB.\n"
+      "(EngineCore_DP0 pid=2552931) INFO 09-28 21:12:43 [v1/worker/gpu_worker.py:298] Available KV cache memory: 8.60 GiB\n";
+  const auto log = parse_engine_log(profiling);
+  REQUIRE(log.ok());
+  REQUIRE(log->find("weights_bytes"));
+  CHECK(log->find("weights_bytes")->value == Approx(8.80 * 1073741824.0));
+  CHECK(log->find("non_kv_bytes")->value == Approx(10.22 * 1073741824.0));
+  // Beside the loading line, the loading line's figure stands (its two decimals are the same).
+  const auto both = parse_engine_log("INFO [gpu_model_runner.py:2602] Model loading took 8.7953 GiB and 2.1 seconds\n" + profiling);
+  REQUIRE(both.ok());
+  CHECK(both->find("weights_bytes")->value == Approx(8.7953 * 1073741824.0));
+  CHECK(std::count_if(both->figures.begin(), both->figures.end(), [](const LogFigure& f) { return f.key == "weights_bytes"; }) == 1);
+}
+
 TEST_CASE("check-log: an older vLLM log names its version and its rank-0 figures", "[calibration][checklog]") {
   const EngineLog log = parsed("vllm-0.10.2-qwen3-235b-tp8.log");
   CHECK(log.version == "0.10.2");
