@@ -63,7 +63,7 @@ i64 LlamaCppMemory::kv_bytes() const {
 Result<LlamaCppMemory> llamacpp_memory(const ModelConfig& c, const LayerPlan& plan, const Workload& w) {
   const KvDtype t = plan.kv_dtype;
   if (!llamacpp_cache_type(t)) return issue_row("kvt", Str::eng_llamacpp_fp8);
-  if ((t == KvDtype::Q8_0 || t == KvDtype::Q4_0) && !w.flash_attention)
+  if (kv_block_quantized(t) && !w.flash_attention)
     return issue_row("flash", Str::eng_llamacpp_quant_v);
   LlamaCppMemory m;
   // ref: llama_context::llama_context: n_batch (2048 by default) and n_ubatch are clamped by the
@@ -487,7 +487,7 @@ Result<LlamaCppBuffers> llamacpp_buffers(const ModelConfig& c, const Inventory& 
     // n_embd_head_k % 64 == 0 with one head size in every layer (attn_rot_v the same for V),
     // unless LLAMA_ATTN_ROT_DISABLE; build_input_k_rot's matrix is the largest power of two that
     // divides the head size, build_input_v_rot's 64 wide.
-    if (llamacpp_rotates_kv(w.llamacpp_graph) && (w.kv_dtype == KvDtype::Q8_0 || w.kv_dtype == KvDtype::Q4_0) && c.head_dim > 0 &&
+    if (llamacpp_rotates_kv(w.llamacpp_graph) && kv_block_quantized(w.kv_dtype) && c.head_dim > 0 &&
         c.head_dim % 64 == 0) {
       shape.rot_k = 64;
       while (c.head_dim % (shape.rot_k * 2) == 0) shape.rot_k *= 2;

@@ -270,7 +270,7 @@ std::optional<PpGlobals> pp_globals(const ModelConfig& c) {
 }  // namespace
 
 std::optional<Issue> paged_engine_refusal(std::string_view engine, KvDtype t) {
-  if (t == KvDtype::Q8_0 || t == KvDtype::Q4_0) return issue_row("kvt", Str::eng_paged_kvt, std::string(engine));
+  if (kv_block_quantized(t)) return issue_row("kvt", Str::eng_paged_kvt, std::string(engine));
   return std::nullopt;
 }
 

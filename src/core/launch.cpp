@@ -175,7 +175,7 @@ Result<LaunchCommand> llamacpp_command(const ModelConfig& cfg, const Workload& w
   // ref: common/arg.cpp kv_cache_types; the default is f16, so both are always given.
   const char* type = llamacpp_cache_type(w.kv_dtype);
   if (!type) return issue_row("kvt", Str::exp_llamacpp_fp8);
-  if ((w.kv_dtype == KvDtype::Q8_0 || w.kv_dtype == KvDtype::Q4_0) && !w.flash_attention)
+  if (kv_block_quantized(w.kv_dtype) && !w.flash_attention)
     return issue_row("flash", Str::exp_llamacpp_quant_v);
   c.flags.push_back({"-ctk", std::string(type), "kvt"});
   c.flags.push_back({"-ctv", std::string(type), "kvt"});

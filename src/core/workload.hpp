@@ -60,6 +60,8 @@ inline constexpr std::string_view kKeepNames[] = {"auto", "yes", "no"};
 
 enum class KvDtype : std::uint8_t { BF16, F16, F32, Fp8, Q8_0, Q4_0 };
 inline constexpr std::string_view kKvDtypeNames[] = {"bf16", "fp16", "fp32", "fp8", "q8_0", "q4_0"};
+// ggml's block-quantized cache types (llama.cpp's -ctk / -ctv q8_0 and q4_0; ggml_is_quantized).
+constexpr bool kv_block_quantized(KvDtype t) { return t == KvDtype::Q8_0 || t == KvDtype::Q4_0; }
 enum class LogitsMode : std::uint8_t { Last, All };  // inference: fp32 logits for the last position or all
 inline constexpr std::string_view kLogitsModeNames[] = {"last", "all"};
 // Transformers' attn_implementation (the Transformers profile; --flash stays the generic estimate's).
