@@ -86,6 +86,9 @@ void draw_preset_picker(App& app) {
           else if (p.published_with_vision > 0)
             ImGui::TextDisabled(T(Str::preset_tip_published_vision), core::with_commas(p.published_with_vision).c_str(),
                                 p.published_source.c_str());
+          if (p.published_checkpoint > 0)
+            ImGui::TextDisabled(T(Str::preset_tip_published_checkpoint), core::with_commas(p.published_checkpoint).c_str(),
+                                p.checkpoint_source.c_str());
           ImGui::PopTextWrapPos();
           ImGui::EndTooltip();
         }

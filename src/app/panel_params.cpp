@@ -59,6 +59,12 @@ void draw_params_results(App& app, const core::ParamReport& p, const core::Layer
     flow_same_line(col);
     big_number(app.fonts, T(Str::params_mtp), core::short_count(p.mtp), core::with_commas(p.mtp), col);
   }
+  if (p.mtp > 0 && p.vision > 0) {  // the language model, its tower and MTP block: a safetensors count
+    const core::i64 all = p.total + p.mtp + p.vision;
+    flow_same_line(col);
+    big_number(app.fonts, T(Str::params_checkpoint), core::short_count(all), core::with_commas(all), col);
+    mark("figure.checkpoint");
+  }
 
   section(T(Str::params_by_module));
   if (ImGui::BeginTable("by_group", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {

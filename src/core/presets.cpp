@@ -17,6 +17,18 @@ bool same_hub_id(std::string_view a, std::string_view b) {
   return true;
 }
 
+// The preset file of `id`: files are named "<order>-<id>.json".
+const EmbeddedFile* preset_file(std::string_view id) {
+  for (const auto& f : embedded_files()) {
+    if (f.path.rfind("models/", 0) != 0) continue;
+    const std::string_view base = f.path.substr(f.path.find('-') + 1);
+    if (base.substr(0, base.size() - 5) == id) return &f;  // drop ".json"
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 Result<Preset> parse_preset(const EmbeddedFile& f) {
   using json_util::json;
   const std::string what = "presets/" + std::string(f.path);
@@ -24,18 +36,34 @@ Result<Preset> parse_preset(const EmbeddedFile& f) {
   if (!doc) return doc.issues();
   const json& j = *doc;
   Preset p;
-  auto text = [&](const char* k) -> std::string {
-    auto it = j.find(k);
-    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+  auto text = [&](const json& o, const char* k) -> std::string {
+    auto it = o.find(k);
+    return it != o.end() && it->is_string() ? it->get<std::string>() : std::string();
   };
-  p.id = text("id");
-  p.name = text("name");
-  p.source = text("source");
-  p.hub_differs = text("hub_differs");
+  p.id = text(j, "id");
+  p.name = text(j, "name");
+  p.source = text(j, "source");
+  p.hub_differs = text(j, "hub_differs");
+  p.config_of = text(j, "config_of");
   auto cfg = j.find("config");
-  if (p.id.empty() || p.name.empty() || cfg == j.end() || !cfg->is_object())
-    return Issue{what, "needs \"id\", \"name\" and a \"config\" object"};
-  auto imported = hf::import_object(*cfg);  // read where it lies in the preset's document
+  const bool has_config = cfg != j.end() && cfg->is_object();
+  if (p.id.empty() || p.name.empty() || has_config == !p.config_of.empty())
+    return Issue{what, "needs \"id\", \"name\" and either a \"config\" object or \"config_of\" (the id of a preset whose config it shares)"};
+  // "config_of": another checkpoint with the same config.json shapes (a later release of the same
+  // model): that preset's "config", read from its own file. One step only: the other preset holds
+  // its config itself, so a chain or a loop cannot form.
+  std::optional<json> shared;
+  if (!p.config_of.empty()) {
+    const EmbeddedFile* other = preset_file(p.config_of);
+    if (!other || other == &f || p.config_of == p.id) return Issue{what + ": config_of", "names no other preset: \"" + p.config_of.substr(0, 60) + "\""};
+    auto other_doc = json_util::parse(other->content, "presets/" + std::string(other->path), kMaxConfigBytes, kMaxConfigDepth);
+    if (!other_doc) return other_doc.issues();
+    auto oc = other_doc->find("config");
+    if (oc == other_doc->end() || !oc->is_object())
+      return Issue{what + ": config_of", "\"" + p.config_of + "\" holds no \"config\" object of its own"};
+    shared = *oc;
+  }
+  auto imported = hf::import_object(shared ? *shared : *cfg);  // read where it lies in the preset's document
   if (!imported) {
     std::vector<Issue> issues = imported.issues();
     for (auto& i : issues) i.field = what + ": " + i.field;
@@ -48,12 +76,15 @@ Result<Preset> parse_preset(const EmbeddedFile& f) {
     if (auto t = pub->find("total"); t != pub->end()) p.published_total = json_util::to_int(*t, what, issues).value_or(0);
     if (auto a = pub->find("active"); a != pub->end()) p.published_active = json_util::to_int(*a, what, issues).value_or(0);
     if (auto v = pub->find("total_with_vision"); v != pub->end()) p.published_with_vision = json_util::to_int(*v, what, issues).value_or(0);
-    if (auto s = pub->find("source"); s != pub->end() && s->is_string()) p.published_source = s->get<std::string>();
+    if (auto c = pub->find("checkpoint_total"); c != pub->end()) p.published_checkpoint = json_util::to_int(*c, what, issues).value_or(0);
+    p.published_source = text(*pub, "source");
+    p.checkpoint_source = text(*pub, "checkpoint_source");
+    if (p.published_checkpoint > 0 && p.checkpoint_source.empty())
+      issues.push_back(Issue{what + ": published.checkpoint_source", "a checkpoint_total needs its own source"});
     if (!issues.empty()) return issues;
   }
   return p;
 }
-}  // namespace
 
 Result<std::vector<Preset>> load_presets() {
   std::vector<Preset> out;
@@ -69,19 +100,18 @@ Result<std::vector<Preset>> load_presets() {
 }
 
 Result<Preset> find_preset(std::string_view id) {
-  // Preset files are named "<order>-<id>.json": parse only the matching one (share links
-  // and the JS API look presets up often), and list the ids from the names otherwise.
+  // Parse only the matching file (share links and the JS API look presets up often), and list
+  // the ids from the file names otherwise.
+  if (const EmbeddedFile* f = preset_file(id)) {
+    auto p = parse_preset(*f);
+    if (!p) return p.issues();
+    if (p->id == id) return p;
+  }
   std::string ids;
   for (const auto& f : embedded_files()) {
     if (f.path.rfind("models/", 0) != 0) continue;
     const std::string_view base = f.path.substr(f.path.find('-') + 1);
-    const std::string_view file_id = base.substr(0, base.size() - 5);  // drop ".json"
-    if (file_id == id) {
-      auto p = parse_preset(f);
-      if (p && p->id == id) return p;
-      if (!p) return p.issues();
-    }
-    ids += (ids.empty() ? "" : ", ") + std::string(file_id);
+    ids += (ids.empty() ? "" : ", ") + std::string(base.substr(0, base.size() - 5));
   }
   return issue_row("--preset", Str::cli_unknown_preset, std::string(id.substr(0, 60)), ids);
 }

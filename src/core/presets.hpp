@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "embedded.hpp"
 #include "hf_config.hpp"
 
 namespace llmsize::core {
@@ -17,14 +18,24 @@ struct Preset {
   // as an engine loads it (a text model cut out of a multimodal checkpoint, quantization left out):
   // why. Empty otherwise.
   std::string hub_differs;
+  // The id of the preset whose config this one shares (another release of the same shapes), or
+  // empty where the preset holds its own.
+  std::string config_of;
   ModelConfig config;
   // Published parameter counts, where a primary source states them exactly (0 = none).
   i64 published_total = 0;
   i64 published_active = 0;
   i64 published_with_vision = 0;  // the language model and its vision tower together (KerasHub counts them so)
   std::string published_source;
+  // Every tensor the checkpoint stores (language model, MTP block, vision tower), as the Hub's
+  // safetensors count or its index's total_size gives it, with its own source.
+  i64 published_checkpoint = 0;
+  std::string checkpoint_source;
 };
 
+// One preset file ("models/<order>-<id>.json" under presets/): its fields, and its config read
+// from its "config" object or, with "config_of", from the named preset's.
+Result<Preset> parse_preset(const EmbeddedFile& f);
 // Every preset, sorted as in presets/models/ (file names start with an order prefix).
 // Presets are checked by the tests; a broken preset file would be reported as an Issue.
 Result<std::vector<Preset>> load_presets();

@@ -72,6 +72,8 @@ json params_object(const ModelConfig& c, const ParamReport& p) {
                  {"total_with_mtp", p.total + p.mtp},
                  {"vision", p.vision},
                  {"total_with_vision", p.total + p.vision},
+                 // Every tensor a checkpoint stores: what the Hub's safetensors count gives.
+                 {"checkpoint_total", p.total + p.mtp + p.vision},
                  {"by_group", by_group},
                  {"layer_kinds", kinds},
                  {"approx_12nd2_vd", p.approx_12nd2_vd},
@@ -140,6 +142,9 @@ std::string params_text(const ModelConfig& c, const ParamReport& p, Lang lang) {
   if (p.mtp > 0)
     o += "  " + pad_right(t(Str::rep_mtp_not_in_total), 20) + pad_left(with_commas(p.mtp), 20) + "   " +
          printf_text(tr(Str::rep_total_with_mtp, lang), with_commas(p.total + p.mtp).c_str()) + "\n";
+  if (p.mtp > 0 && p.vision > 0)
+    o += "  " + pad_right(t(Str::rep_checkpoint_all), 20) + pad_left(with_commas(p.total + p.mtp + p.vision), 20) + "   (" +
+         short_count(p.total + p.mtp + p.vision) + ") " + t(Str::rep_checkpoint_note) + "\n";
   o += "\n" + t(Str::rep_layers) + "\n";
   std::size_t kind_width = 8;  // the widest kind's label, in display columns
   for (const auto& k : p.kinds) kind_width = std::max(kind_width, display_width(kind_text(k, lang)));

@@ -1496,7 +1496,7 @@ TEST_CASE("check-log: a rotated q8_0 cache of Qwen3.6-27B (the 2026-04 graph), e
   CHECK(std::none_of(log.settings.begin(), log.settings.end(), [](const auto& kv) { return kv.first == "lcg"; }));
   Workload w;
   w.llamacpp_graph = LlamaCppGraph::KvRot;
-  auto c = check_log(log, preset("qwen3.5-27b").config, w);
+  auto c = check_log(log, preset("qwen3.6-27b").config, w);
   INFO(join(c.issues()));
   REQUIRE(c.ok());
   check_same(*c, {"output_buffer_bytes", "kv_buffer:0:CUDA0", "kv_line_0", "compute_buffer:CUDA0", "compute_buffer:CUDA_Host", "graph_nodes",

@@ -1125,7 +1125,7 @@ TEST_CASE("llama.cpp: Qwen3.5's hybrid graph, Gated DeltaNet beside gated attent
   // The head sets the device's buffer (512 rows of 248,320 logits beside the final norm's 512 ×
   // 5,120); the host holds the inputs (the f32 mask 32,768 × 512, the embeddings input) and the
   // token embeddings' rows.
-  const ModelConfig big = preset("qwen3.5-27b").config;
+  const ModelConfig big = preset("qwen3.6-27b").config;
   const auto [gw, gpu] = with_buffers(big, {{"seq", "32768"}, {"np", "1"}, {"w", "q4_k_m"}, {"kvt", "fp16"}, {"gpu", "dgx-spark"},
                                             {"lcc", "library"}, {"lcg", "2026-01"}});
   const LlamaCppBuffers& g = *gpu.llamacpp_devices;
@@ -1302,20 +1302,11 @@ namespace {
 // #6027's metadata dumps): qwen35moe, 40 layers of 2,048, 16 heads (2 KV) of 256, 256 experts of
 // 512 with 8 used and a shared expert of 512, ssm conv 4, state 128, 16 groups, time step rank 32,
 // inner 4096, every 4th layer full attention, 248,320 tokens.
-ModelConfig qwen35_35b_a3b() {
-  const auto r = import_hf_config(R"({"model_type": "qwen3_5_moe_text", "hidden_size": 2048, "num_hidden_layers": 40,
-    "num_attention_heads": 16, "num_key_value_heads": 2, "head_dim": 256, "num_experts": 256, "num_experts_per_tok": 8,
-    "moe_intermediate_size": 512, "shared_expert_intermediate_size": 512, "linear_num_key_heads": 16,
-    "linear_num_value_heads": 32, "linear_key_head_dim": 128, "linear_value_head_dim": 128, "linear_conv_kernel_dim": 4,
-    "full_attention_interval": 4, "vocab_size": 248320, "max_position_embeddings": 262144})");
-  REQUIRE(r.ok());
-  return r->config;
-}
 
 }  // namespace
 
 TEST_CASE("llama.cpp: Qwen3.5-MoE's graph, routed experts and a gated shared expert, node for node", "[calibration][llamacpp]") {
-  const ModelConfig c = qwen35_35b_a3b();
+  const ModelConfig c = preset("qwen3.5-35b-a3b").config;
   // Issue #21834 (build 8738, llama-server on an RTX 2060 with some layers on the CPU, one sequence):
   //   llama_memory_recurrent: size =   62.81 MiB (     1 cells,  40 layers,  1 seqs), R (f32):    2.81 MiB, S (f32):   60.00 MiB
   //   sched_reserve: fused Gated Delta Net (chunked) enabled
@@ -1346,8 +1337,9 @@ TEST_CASE("llama.cpp: Qwen3.5-MoE's graph, routed experts and a gated shared exp
 
 TEST_CASE("llama.cpp: -b caps -ub; a 4,096-token ubatch of Qwen3.6-35B-A3B with its experts on the CPU", "[calibration][llamacpp]") {
   // Qwen3.6-35B-A3B has Qwen3.5-35B-A3B's shape (40 layers of 2,048, 256 experts of 512 with 8
-  // used and a shared expert, ssm 4/128/16/32/4096, every 4th layer full attention).
-  const ModelConfig c = qwen35_35b_a3b();
+  // used and a shared expert, ssm 4/128/16/32/4096, every 4th layer full attention): its preset
+  // shares that config.
+  const ModelConfig c = preset("qwen3.6-35b-a3b").config;
   // llama_context clamps n_ubatch by n_batch (2048 by default): -ub 4096 alone is 2048.
   const auto [aw, alone] = with_buffers(c, {{"seq", "150000"}, {"np", "1"}, {"kvu", "1"}, {"ub", "4096"}, {"lcg", "2026-01"}});
   CHECK(alone.llamacpp->n_ubatch == 2048);
