@@ -111,6 +111,21 @@ Result<SglangMemory> sglang_memory(const ModelConfig& c, const LayerPlan& plan, 
     const double gpu_mem = static_cast<double>(m.smi_total_mib);
     m.mem_fraction_static = std::round((gpu_mem - reserved) / gpu_mem * 1000) / 1000;
     m.mfs_default = true;
+    // ref: server_args.py adjust_mem_fraction_for_vlm, called where model_config.is_multimodal
+    // (configs/model_config.py multimodal_model_archs: every wrapper llmsize reads — LLaVA,
+    // Gemma 3, Llama 4, Qwen2.5-VL, Qwen3.5 and Qwen3.5-MoE, Mistral 3, Kimi-VL): the fraction
+    // times 0.95 × clamp(1 − 0.1 × (L · h² / (24 · 1024²) − 1), 0.8, 1.05), L and h the vision
+    // config's num_hidden_layers and hidden_size as getattr reads them (default 24 and 1024). The
+    // Qwen towers' configs (Qwen2_5_VLVisionConfig, Qwen3_5VisionConfig) name their depth "depth",
+    // so L is the default 24 there. The product is not rounded again.
+    if (c.vision.enabled()) {
+      m.vit_layers = c.vision.kind == VisionKind::Qwen35 || c.vision.kind == VisionKind::Qwen25 ? 24 : c.vision.layers;
+      m.vit_hidden = c.vision.hidden;
+      const double ratio = static_cast<double>(m.vit_layers) * static_cast<double>(m.vit_hidden) * static_cast<double>(m.vit_hidden) /
+                           (24.0 * 1024.0 * 1024.0);
+      m.vlm_factor = 0.95 * std::max(0.8, std::min(1.05, 1.0 - 0.1 * (ratio - 1.0)));
+      m.mem_fraction_static *= m.vlm_factor;
+    }
   }
 
   // ref: memory_pool.py and model_runner.py get_cell_size_per_token: K and V of this rank's
@@ -417,9 +432,12 @@ std::vector<EngineTerm> sglang_terms(const SglangMemory& m, const Workload& w, c
                src + "model_runner.py init_torch_distributed; utils get_available_gpu_memory"});
   t.push_back({"mem_fraction_static", "mem_fraction_static", m.mem_fraction_static, false, "exact",
                m.mfs_default ? tx(Str::efx_sg_mfs, b(m.chunked_prefill_size), b(m.cuda_graph_max_bs), b(w.tp * w.pp), b(m.reserved_mib),
-                                  b(m.smi_total_mib), fixed(m.mem_fraction_static, 3))
+                                  b(m.smi_total_mib), fixed(m.mem_fraction_static / m.vlm_factor, 3)) +
+                                   (m.vlm_factor != 1.0 ? tx(Str::efx_sg_mfs_vlm, b(m.vit_layers), b(m.vit_hidden), fixed(m.vlm_factor, 4),
+                                                             fixed(m.mem_fraction_static, 4))
+                                                        : std::string())
                              : "--mem-fraction-static = " + fixed(m.mem_fraction_static, 3),
-               src + tx(Str::efx_sg_mfs_src)});
+               src + tx(Str::efx_sg_mfs_src) + (m.vlm_factor != 1.0 ? "; server_args.py adjust_mem_fraction_for_vlm" : "")});
   t.push_back({"weights_bytes", "Load weight mem usage", static_cast<double>(m.weights_bytes), true, "exact",
                tx(Str::efx_sg_weights, b(m.weights_bytes)), src + "model_runner.py load_model"});
   t.push_back({"rest_bytes", "", m.rest_gib * kGiBd, true, m.measured ? "exact" : "estimate",

@@ -24,6 +24,10 @@ struct SglangMemory {
   double mem_fraction_static = 0;
   bool mfs_default = false;    // the heuristic chose it
   i64 reserved_mib = 0;        // the heuristic's reserve (when it chose mfs)
+  // A multimodal checkpoint's heuristic fraction times adjust_mem_fraction_for_vlm's factor, from
+  // the vision config's layers and width as SGLang reads them (1: text-only, or mfs given).
+  double vlm_factor = 1.0;
+  i64 vit_layers = 0, vit_hidden = 0;
   i64 context_len = 0;
   i64 page_size = 1;
   bool page_set = false;    // --page-size given (page_set_to), else SGLang's None
