@@ -826,6 +826,8 @@ struct Reader {
       // model_runner.py load_model: "…, type=Qwen3MoeForCausalLM, quant=fp8, fmt=e4m3, avail mem=…":
       // an fp8 checkpoint ("Detected fp8 checkpoint."), its weights one byte each.
       if (l.find(", quant=fp8,") != std::string_view::npos) set("w", "fp8");
+      // "…, quant=awq, bits=4, avail mem=…": an AWQ checkpoint, 4-bit always (as vLLM's awq above).
+      if (l.find(", quant=awq,") != std::string_view::npos) set("w", "awq-int4");
     }
     // server_args.py: context_length=None is the model's own context (model_config.py
     // get_context_length), where no later "context_len=" line says it.

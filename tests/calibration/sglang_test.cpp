@@ -22,6 +22,10 @@
 //   sglang-qwen2.5-0.5b-docs-ci.log — SGLang's documentation page "SGLang Native APIs" as its CI rendered it
 //       (main of 2026-02-04, Qwen/Qwen2.5-0.5B-Instruct on an 80 GB Hopper card; its server_args, not in the
 //       excerpt: max_total_tokens=20480, max_running_requests=128, context_length=None, page_size=1)
+//   sglang-0.5.11-qwen2.5-7b-rtxpro6000.log, sglang-0.5.11-qwen2.5-72b-awq-rtxpro6000.log — syseeker/inference-pipeline-benchmark
+//       benchmarks/results/rtx_pro6000/coloc/_baselines/solo-sglang-qwen2.5-{7b@4-068a1123,72b@2-521691cc}/llm.server.log
+//       (commit df2820b, 2026-08-05; the repo pins sglang==0.5.11; one RTX PRO 6000 Blackwell Server, solo;
+//       --context-length=8192 --mem-fraction-static 0.45 / 0.52; the "[2026-…" lines up to max_total_num_tokens)
 //   sglang-qwen3.5-9b-tp2.log — public notes (a main build of 2026-04-14, 2 × RTX 4090, --tp-size 2 --mem-fraction-static 0.8
 //       --context-length 262144)
 #include "core/engine_log.hpp"
@@ -749,4 +753,54 @@ TEST_CASE("SGLang: a multimodal checkpoint's default fraction, times adjust_mem_
   CHECK(q->sglang->mem_fraction_static == Approx(0.863 * 0.924765625).epsilon(1e-12));
   CHECK(q->sglang->mamba_slots == 155);
   CHECK(static_cast<double>(q->sglang->max_total_tokens) / 403904 - 1 == Approx(0.007).margin(0.003));
+}
+
+TEST_CASE("SGLang 0.5.11 (2026-08): the late-2025 profile against two solo start-ups on an RTX PRO 6000", "[calibration][sglang]") {
+  // Qwen2.5-7B-Instruct, --mem-fraction-static 0.45:
+  //   [2026-08-05 08:38:41] Load weight begin. avail mem=94.19 GB
+  //   [2026-08-05 08:38:44] Load weight end. elapsed=2.55 s, type=Qwen2ForCausalLM, avail mem=79.89 GB, mem usage=14.30 GB.
+  //   [2026-08-05 08:38:44] KV Cache is allocated. #tokens: 525229, K size: 14.03 GB, V size: 14.03 GB
+  //   [2026-08-05 08:38:44] Memory pool end. avail mem=51.63 GB
+  // Qwen2.5-72B-Instruct-AWQ, --mem-fraction-static 0.52 (check-log reads "quant=awq, bits=4"):
+  //   [2026-08-05 08:46:35] Load weight end. elapsed=16.50 s, type=Qwen2ForCausalLM, quant=awq, bits=4, avail mem=55.22 GB, mem usage=38.96 GB.
+  //   [2026-08-05 08:46:35] KV Cache is allocated. #tokens: 32702, K size: 4.99 GB, V size: 4.99 GB
+  //   [2026-08-05 08:46:35] Memory pool end. avail mem=45.22 GB
+  struct Case {
+    const char* file;
+    const char* config;
+    const char* mfs;
+    double weights_diff, tokens_diff;
+  };
+  const Case cases[] = {
+      {"sglang-0.5.11-qwen2.5-7b-rtxpro6000.log", "calibration/configs/qwen2.5-7b-instruct.json", "0.45", -0.0069, 0.0013},
+      {"sglang-0.5.11-qwen2.5-72b-awq-rtxpro6000.log", "calibration/configs/qwen2.5-72b-instruct.json", "0.52", -0.0084, 0.0029},
+  };
+  for (const Case& k : cases) {
+    INFO(k.file);
+    const LogCheck c = checked(k.file, import_file(k.config), {{"gpu", "rtx-pro-6000-blackwell-server"}});
+    // The log's own settings: its fraction, chunked prefill, page and context.
+    CHECK(c.workload.mem_fraction_static == std::stod(k.mfs));
+    CHECK(c.workload.seq == 8192);
+    // Weights within 1% (the AWQ checkpoint as 4-bit groups with fp16 scales and packed zeros).
+    CHECK(row(c, "weights_bytes").rel_diff == Approx(k.weights_diff).margin(0.0005));
+    // The pool's K and V at the log's own #tokens, to the printed 0.01 GB.
+    CHECK(row(c, "k_bytes").same_text);
+    CHECK(row(c, "v_bytes").same_text);
+    CHECK(row(c, "max_running_requests").same_text);
+    // MISS, stated: #tokens +0.13% and +0.29%, beyond the log's rounding (±0.008 GiB: ±140 and ±25
+    // tokens). Both leave about 32 MiB less for the pool than the free memory after the load less
+    // (1 − fraction) × the memory before it: an allocation 0.5.11 makes between the two that the
+    // late-2025 profile does not have (not traced to its source).
+    CHECK(row(c, "kv_tokens").rel_diff == Approx(k.tokens_diff).margin(0.0003));
+  }
+  // The free memory after the pools, at the log's #tokens: the 7B's within 0.02 GB; the 72B's 0.06 GB
+  // below the log's (MISS, stated: 160 tensors of 66,975,744 B, each a 64 MiB segment; the other
+  // 0.04 GB not traced).
+  const LogCheck small = checked("sglang-0.5.11-qwen2.5-7b-rtxpro6000.log", import_file("calibration/configs/qwen2.5-7b-instruct.json"),
+                                 {{"gpu", "rtx-pro-6000-blackwell-server"}});
+  CHECK(std::abs(row(small, "pool_end_bytes").ours_value - row(small, "pool_end_bytes").logged_value) <= 0.02 * kGiB);
+  const LogCheck big = checked("sglang-0.5.11-qwen2.5-72b-awq-rtxpro6000.log", import_file("calibration/configs/qwen2.5-72b-instruct.json"),
+                               {{"gpu", "rtx-pro-6000-blackwell-server"}});
+  CHECK(row(big, "pool_end_bytes").logged == "45.22 GB");
+  CHECK(row(big, "pool_end_bytes").ours == "45.16 GB");
 }
