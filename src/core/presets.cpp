@@ -17,13 +17,17 @@ bool same_hub_id(std::string_view a, std::string_view b) {
   return true;
 }
 
-// The preset file of `id`: files are named "<order>-<id>.json".
+// A preset file's id from its name, "models/<order>-<id>.json"; empty for files outside models/.
+std::string_view file_id(const EmbeddedFile& f) {
+  if (f.path.rfind("models/", 0) != 0) return {};
+  const std::string_view base = f.path.substr(f.path.find('-') + 1);
+  return base.substr(0, base.size() - 5);  // drop ".json"
+}
+
+// The preset file of `id`.
 const EmbeddedFile* preset_file(std::string_view id) {
-  for (const auto& f : embedded_files()) {
-    if (f.path.rfind("models/", 0) != 0) continue;
-    const std::string_view base = f.path.substr(f.path.find('-') + 1);
-    if (base.substr(0, base.size() - 5) == id) return &f;  // drop ".json"
-  }
+  for (const auto& f : embedded_files())
+    if (!id.empty() && file_id(f) == id) return &f;
   return nullptr;
 }
 
@@ -108,11 +112,8 @@ Result<Preset> find_preset(std::string_view id) {
     if (p->id == id) return p;
   }
   std::string ids;
-  for (const auto& f : embedded_files()) {
-    if (f.path.rfind("models/", 0) != 0) continue;
-    const std::string_view base = f.path.substr(f.path.find('-') + 1);
-    ids += (ids.empty() ? "" : ", ") + std::string(base.substr(0, base.size() - 5));
-  }
+  for (const auto& f : embedded_files())
+    if (const std::string_view fid = file_id(f); !fid.empty()) ids += (ids.empty() ? "" : ", ") + std::string(fid);
   return issue_row("--preset", Str::cli_unknown_preset, std::string(id.substr(0, 60)), ids);
 }
 
