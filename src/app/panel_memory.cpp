@@ -343,7 +343,7 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
   if (e.sglang && !training) {  // runtime sglang: the lines sglang.launch_server prints for this model and flags
     section(printf_text(T(Str::mem_engine_prints), "SGLang").c_str());
     const core::SglangMemory& g = *e.sglang;
-    ImGui::TextDisabled("%s", (std::string(core::kSglangVersion) + " · " + core::sglang_settings(g, " · ", ui_lang())).c_str());
+    ImGui::TextDisabled("%s", (std::string(g.version) + " · " + core::sglang_settings(g, " · ", ui_lang())).c_str());
     ImGui::PushFont(app.fonts.small);
     for (const auto& line : core::sglang_log(g)) ImGui::TextWrapped("%s", line.c_str());
     ImGui::PopFont();

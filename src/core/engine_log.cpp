@@ -1406,6 +1406,13 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
   if (log.engine == LogEngine::LlamaCpp && w.kv_dtype == KvDtype::BF16 &&
       std::none_of(log.settings.begin(), log.settings.end(), [](const auto& s) { return s.first == "kvt"; }))
     w.kv_dtype = KvDtype::F16;
+  // A gpt-oss start-up with the hybrid sliding-window pool's lines ran SGLang from March 2026 on
+  // (server_args.py leaves the pool on there; late 2025 turned it off): the profile follows that build.
+  if (log.engine == LogEngine::SGLang && cfg.family == Family::GptOss && log.find("swa_tokens") &&
+      w.sglang_build == SglangBuild::Late2025 && !w.disable_hybrid_swa_memory) {
+    w.sglang_build = SglangBuild::Mar2026;
+    out.notes.push_back(issue_row("sgb", Str::log_note_sglang_build));
+  }
   if (w.tp * w.pp > w.gpus) w.gpus = w.tp * w.pp;
   // vLLM prints the GPU's total: pick the catalog card CUDA reports it for, if the chosen one differs.
   if (const LogFigure* total = log.find("total_bytes"); total && log.engine == LogEngine::Vllm) {

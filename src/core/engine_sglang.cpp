@@ -33,11 +33,21 @@ void bucket_defaults(i64 gpu_mib, i64 tp, i64& cps, i64& cgbs) {
 }
 
 // ref: configs/model_config.py is_hybrid_swa_model and get_hybrid_layer_ids: of the families
-// llmsize knows, only Llama 4 (Llama4ForConditionalGeneration) gets SGLang's hybrid pool, its
-// chunked layers ((i + 1) % 4 != 0) as the sliding ones. gpt-oss is in the list but server_args.py
-// sets disable_hybrid_swa_memory for it in late 2025 (and for Gemma 2/3, OLMo 2/3, EXAONE 4); every
-// other family's sliding-window layers are sized at full length in the one pool.
-bool hybrid_swa_arch(Family f) { return f == Family::Llama4; }
+// llmsize knows, Llama 4 (Llama4ForConditionalGeneration) gets SGLang's hybrid pool, its chunked
+// layers ((i + 1) % 4 != 0) as the sliding ones; and gpt-oss (GptOssForCausalLM, its layer_types'
+// sliding_attention layers) where server_args.py leaves the pool on: in late 2025 its gpt-oss
+// branch sets disable_hybrid_swa_memory always (as for Gemma 2/3, OLMo 2/3, EXAONE 4); from
+// March 2026 only with the trtllm_mha backend ("Disable hybrid SWA memory for GPT-OSS model with
+// trtllm_mha attention backend"), SGLang's default on SM100. Every other family's sliding-window
+// layers are sized at full length in the one pool.
+bool hybrid_swa_arch(Family f, SglangBuild build, bool trtllm_mha) {
+  return f == Family::Llama4 || (f == Family::GptOss && build == SglangBuild::Mar2026 && !trtllm_mha);
+}
+
+// ref: server_args.py, the default attention backend of a model without MLA: trtllm_mha on SM100
+// (B200, B300: compute capability 10.x). Models with a recurrent state or Llama 4's chunked layers
+// choose their own backends.
+bool sm100_mha(const Gpu& gpu) { return gpu.vendor == "NVIDIA" && gpu.cuda_cc >= 10.0 && gpu.cuda_cc < 11.0; }
 
 std::string gb(double gib) { return fixed(gib, 2); }
 
@@ -87,6 +97,7 @@ Result<SglangMemory> sglang_memory(const ModelConfig& c, const LayerPlan& plan, 
   if (w.pp > 1) return issue_row("pp", Str::eng_sglang_pp);
   const KvDtype t = plan.kv_dtype;
   SglangMemory m;
+  m.version = sglang_version(w.sglang_build);
   m.context_len = w.seq;
   m.max_num_reqs_set = w.max_running_requests;
   if (w.seq > c.max_positions)  // ref: model_config.py: a longer context_length is refused unless an env override
@@ -135,7 +146,7 @@ Result<SglangMemory> sglang_memory(const ModelConfig& c, const LayerPlan& plan, 
   // and pages of 64 tokens.
   if (c.family == Family::Gemma4)  // model_config.py: Gemma 4 joined is_hybrid_swa_model in 2026 (pool_configurator.py)
     return issue_row("rt", Str::eng_sglang_gemma4);
-  m.hybrid = hybrid_swa_arch(c.family) && !w.disable_hybrid_swa_memory;
+  m.hybrid = hybrid_swa_arch(c.family, w.sglang_build, sm100_mha(gpu)) && !w.disable_hybrid_swa_memory;
   i64 k_row = 0, v_row = 0;  // bytes of one token over the layers: K, V (MLA: the latent in k_row)
   for (size_t i = 0; i < plan.layers.size(); ++i) {
     const CacheShape& s = plan.caches[static_cast<size_t>(plan.layers[i].cache)];
@@ -148,9 +159,9 @@ Result<SglangMemory> sglang_memory(const ModelConfig& c, const LayerPlan& plan, 
       if (!keeps_tokens(s.kind)) continue;  // Falcon-H1's layers also keep K and V
     }
     if (s.kind == AttnKind::Shared) return issue_row("rt", Str::eng_sglang_shared);
-    if (s.kind == AttnKind::Chunked && !hybrid_swa_arch(c.family))
+    if (s.kind == AttnKind::Chunked && c.family != Family::Llama4)
       return issue_row("rt", Str::eng_sglang_chunked);
-    if (m.hybrid && (s.kind == AttnKind::Chunked) != ((i + 1) % 4 != 0))
+    if (m.hybrid && c.family == Family::Llama4 && (s.kind == AttnKind::Chunked) != ((i + 1) % 4 != 0))
       return issue_row("rt", s.kind == AttnKind::Chunked ? Str::eng_sglang_llama4_is : Str::eng_sglang_llama4_is_not,
                        std::to_string(i));
     if (!keeps_tokens(s.kind)) continue;
@@ -169,7 +180,7 @@ Result<SglangMemory> sglang_memory(const ModelConfig& c, const LayerPlan& plan, 
       const i64 k = s.heads_gpu * s.k_dim * per_value, v = s.heads_gpu * s.v_dim * per_value;
       k_row += k;
       v_row += v;
-      if (m.hybrid && s.kind == AttnKind::Chunked) {
+      if (m.hybrid && (s.kind == AttnKind::Chunked || s.kind == AttnKind::Sliding)) {
         ++m.swa_layers;
         m.swa_k_row_bytes += k;
         m.swa_v_row_bytes += v;
@@ -192,8 +203,7 @@ Result<SglangMemory> sglang_memory(const ModelConfig& c, const LayerPlan& plan, 
     m.page_set = true;
     m.page_set_to = w.page_size;
   }
-  if (!m.mla && m.mamba_layers == 0 && c.family != Family::Llama4 && gpu.vendor == "NVIDIA" && gpu.cuda_cc >= 10.0 &&
-      gpu.cuda_cc < 11.0) {
+  if (!m.mla && m.mamba_layers == 0 && c.family != Family::Llama4 && sm100_mha(gpu)) {
     m.trtllm_mha = true;
     if (m.page_size != 16 && m.page_size != 32 && m.page_size != 64) m.page_changed_to_64 = true, m.page_size = 64;
   }
@@ -425,7 +435,7 @@ std::vector<EngineTerm> sglang_terms(const SglangMemory& m, const Workload& w, c
     if constexpr (sizeof...(a) == 0) return std::string(tr(k, lang));
     else return printf_text(tr(k, lang), std::string(a).c_str()...);
   };
-  const std::string src = std::string(kSglangVersion) + ", ";
+  const std::string src = std::string(m.version) + ", ";
   std::vector<EngineTerm> t;
   t.push_back({"pre_bytes", "", m.pre_gib * kGiBd, true, m.measured ? "exact" : "estimate",
                m.measured ? tx(Str::efx_sg_pre_log, fixed(m.pre_gib, 2)) : tx(Str::efx_sg_pre, b(gpu.cuda_total_bytes), b(m.context_bytes)),

@@ -15,9 +15,14 @@
 
 namespace llmsize::core {
 
-inline constexpr std::string_view kSglangVersion = "SGLang 0.5 (late 2025)";
+// The build followed, as the profile names it (Workload::sglang_build).
+constexpr std::string_view sglang_version(SglangBuild b) {
+  return b == SglangBuild::Mar2026 ? "SGLang 0.5.9+ (March 2026; late 2025's but for gpt-oss's hybrid pool)"
+                                   : "SGLang 0.5 (late 2025)";
+}
 
 struct SglangMemory {
+  std::string_view version = sglang_version(SglangBuild::Late2025);  // the build followed
   // Inputs as SGLang resolves them.
   i64 smi_total_mib = 0;       // nvidia-smi memory.total: what the defaults read (0: not in the catalog)
   i64 chunked_prefill_size = 0, cuda_graph_max_bs = 0;

@@ -427,7 +427,7 @@ const Figure kFigures[] = {
      [](C, W w, E e, La l) -> D {
        if (e.sglang)
          return {tx(l, Str::fx_cap_sglang, real(e.sglang->pre_gib), real(e.sglang->mem_fraction_static)),
-                 std::string(kSglangVersion) + ", model_runner.py profile_max_num_token"};
+                 std::string(e.sglang->version) + ", model_runner.py profile_max_num_token"};
        if (w.llamacpp_on_host() && w.host_mem_gib > 0)  // the host is llama.cpp's one device
          return {tx(l, Str::fx_cap_host, real(w.host_mem_gib)), tx(l, Str::fx_hostcap_ref)};
        if (e.vllm)
@@ -444,7 +444,7 @@ const Figure kFigures[] = {
        if (e.sglang)
          return {tx(l, Str::fx_mc_sglang, n(e.sglang->max_total_tokens),
                     e.sglang->hybrid ? tx(l, Str::fx_mc_sglang_hybrid, n(e.sglang->swa_tokens)) : std::string(), n(m.max_context)),
-                 std::string(kSglangVersion) + ", model_runner.py profile_max_num_token"};
+                 std::string(e.sglang->version) + ", model_runner.py profile_max_num_token"};
        if (e.transformers && e.transformers->gpus == 1)
          return {tx(l, Str::fx_mc_tf, n(m.capacity_bytes), n(m.reserve_bytes), n(w.batch), n(w.max_new_tokens), n(m.max_context)) + limit,
                  std::string(kTransformersVersion) + ", generate()"};
@@ -459,10 +459,10 @@ const Figure kFigures[] = {
        if (e.sglang && e.sglang->hybrid)
          return {tx(l, Str::fx_ms_sglang_hybrid, n(e.sglang->max_total_tokens), n(e.sglang->context_len), n(e.sglang->swa_tokens),
                     n(e.sglang->context_len), n(e.sglang->window), n(e.inference.max_sequences)),
-                 tx(l, Str::fx_ms_sglang_hybrid_ref, kSglangVersion)};
+                 tx(l, Str::fx_ms_sglang_hybrid_ref, e.sglang->version)};
        if (e.sglang)
          return {tx(l, Str::fx_ms_sglang, n(e.sglang->max_total_tokens), n(e.sglang->context_len), n(e.inference.max_sequences)),
-                 tx(l, Str::fx_ms_sglang_ref, kSglangVersion)};
+                 tx(l, Str::fx_ms_sglang_ref, e.sglang->version)};
        if (e.transformers && e.transformers->gpus == 1)
          return {tx(l, Str::fx_ms_tf, n(e.inference.capacity_bytes), n(e.inference.reserve_bytes), n(w.seq), n(e.inference.max_sequences)),
                  std::string(kTransformersVersion) + ", generate()"};

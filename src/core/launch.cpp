@@ -122,7 +122,7 @@ Result<LaunchCommand> vllm_command(const Workload& w, std::string_view model) {
 Result<LaunchCommand> sglang_command(const Workload& w, std::string_view model) {
   LaunchCommand c;
   c.engine = "sglang";
-  c.version = std::string(kSglangVersion);
+  c.version = std::string(sglang_version(w.sglang_build));
   c.program = {"python", "-m", "sglang.launch_server"};
   c.flags.push_back({"--model-path", model.empty() ? std::string("MODEL") : std::string(model), "model"});
   c.flags.push_back({"--context-length", std::to_string(w.seq), "seq"});

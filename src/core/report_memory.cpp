@@ -213,7 +213,7 @@ json estimate_object(const ModelConfig& cfg, const Workload& w, const Estimate& 
   }
   if (e.sglang) {  // runtime sglang: its free memory, mem_fraction_static, token pool and lines
     const SglangMemory& g = *e.sglang;
-    out["engine"] = {{"name", "sglang"}, {"version", std::string(kSglangVersion)}, {"smi_total_mib", g.smi_total_mib},
+    out["engine"] = {{"name", "sglang"}, {"version", std::string(g.version)}, {"smi_total_mib", g.smi_total_mib},
                      {"mem_fraction_static", g.mem_fraction_static}, {"mem_fraction_static_default", g.mfs_default},
                      {"chunked_prefill_size", g.chunked_prefill_size}, {"cuda_graph_max_bs", g.cuda_graph_max_bs},
                      {"pre_load_free_gib", g.pre_gib}, {"post_load_free_gib", g.post_gib}, {"weights_bytes", g.weights_bytes},
@@ -426,7 +426,7 @@ std::string estimate_text(const ModelConfig& cfg, const Workload& w, const Estim
   }
   if (e.sglang && w.mode == Mode::Inference) {
     const SglangMemory& g = *e.sglang;
-    o += prints("SGLang", kSglangVersion, sglang_settings(g, ", ", lang));
+    o += prints("SGLang", g.version, sglang_settings(g, ", ", lang));
     for (const auto& line : sglang_log(g)) o += "  " + line + "\n";
   }
   if (e.transformers && w.mode == Mode::Inference) {

@@ -306,6 +306,13 @@ std::vector<WorkloadField> build_fields() {
       bool_field<W>(spec("dhswa", "--disable-hybrid-swa-memory", "SGLang one pool",
                          "SGLang --disable-hybrid-swa-memory: one pool, the sliding-window layers at full length", Inference),
                     AT(disable_hybrid_swa_memory)),
+      enum_field<W>(spec("sgb", "--sglang-build", "SGLang build",
+                         "the SGLang build followed: 2025-12 (0.5.6, late 2025) or 2026-03 (main of March 2026 and 0.5.9 "
+                         "on), where gpt-oss keeps the hybrid sliding-window pool (off in late 2025) unless its attention "
+                         "backend is trtllm_mha (B200, B300); the rest as late 2025 (2026's piecewise CUDA graphs and "
+                         "their reserve in the default fraction are not followed)",
+                         Inference),
+                    kSglangBuildNames, AT(sglang_build)),
       int_row(spec("ub", "--n-ubatch", "llama.cpp ubatch", "llama.cpp -ub: tokens per physical batch (the SWA cache adds them)",
                    Inference),
               1, 1 << 20, AT(n_ubatch)),

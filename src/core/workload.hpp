@@ -89,6 +89,11 @@ inline constexpr std::string_view kLlamaCppOffloadNames[] = {"output-first", "bl
 // 2025-08, the cache written with ggml_set_rows from index inputs (PR #14959, the default since
 // August 2025); 2025-07, ggml_cpy into views of the cache (build 5781); 2025-05, the f32 mask given
 // to flash attention uncast (build 5505).
+// The SGLang build the profile follows: late 2025 (0.5.6), or main of March 2026 onwards (0.5.9+),
+// where server_args.py leaves gpt-oss's hybrid sliding-window pool on unless its attention backend is
+// trtllm_mha (SM100); every other figure as late 2025.
+enum class SglangBuild : std::uint8_t { Late2025, Mar2026 };
+inline constexpr std::string_view kSglangBuildNames[] = {"2025-12", "2026-03"};
 enum class LlamaCppGraph : std::uint8_t { F16Mask, KvRot, EmbdInput, SetRows, Cpy, NoCast };
 inline constexpr std::string_view kLlamaCppGraphNames[] = {"2026-05", "2026-04", "2026-01", "2025-08", "2025-07", "2025-05"};
 // Builds since PR #21038 (the 2026-04 graph and later) rotate a quantized cache's K and V.
@@ -204,6 +209,7 @@ struct Workload {
   i64 max_total_tokens = 0;        // SGLang --max-total-tokens: a cap on the token pool; 0 = none
   double swa_full_tokens_ratio = 0.8;      // --swa-full-tokens-ratio: SWA layers' tokens / full layers' (hybrid pool)
   bool disable_hybrid_swa_memory = false;  // --disable-hybrid-swa-memory: one pool, every layer at full length
+  SglangBuild sglang_build = SglangBuild::Late2025;  // the SGLang build followed (not an SGLang flag)
   // llama.cpp (llama-server) flags, each the engine's default.
   i64 n_ubatch = 512;            // -ub: physical batch
   i64 n_batch = 2048;            // -b: logical batch (n_ubatch is at most it)

@@ -26,6 +26,9 @@
 //       benchmarks/results/rtx_pro6000/coloc/_baselines/solo-sglang-qwen2.5-{7b@4-068a1123,72b@2-521691cc}/llm.server.log
 //       (commit df2820b, 2026-08-05; the repo pins sglang==0.5.11; one RTX PRO 6000 Blackwell Server, solo;
 //       --context-length=8192 --mem-fraction-static 0.45 / 0.52; the "[2026-…" lines up to max_total_num_tokens)
+//   sglang-2026-03-gpt-oss-120b-rtxpro6000.log — sgl-project/sglang PR #19718 (a comment of 2026-03-06, repeated in PR
+//       #20040): `sglang serve --model-path openai/gpt-oss-120b --reasoning-parser gpt-oss --tool-call-parser gpt-oss`
+//       on one RTX PRO 6000 Blackwell Server, SGLang main of that day; the lines from "Using KV cache dtype" on
 //   sglang-qwen3.5-9b-tp2.log — public notes (a main build of 2026-04-14, 2 × RTX 4090, --tp-size 2 --mem-fraction-static 0.8
 //       --context-length 262144)
 #include "core/engine_log.hpp"
@@ -368,6 +371,69 @@ TEST_CASE("SGLang: Llama 4's chunked layers in the hybrid pool, as late 2025 spl
   REQUIRE(half.ok());
   CHECK(half->sglang->max_total_tokens > m.max_total_tokens);
   CHECK(half->sglang->swa_tokens == static_cast<i64>(static_cast<double>(half->sglang->max_total_tokens) * 0.5));
+}
+
+TEST_CASE("SGLang from March 2026: gpt-oss keeps the hybrid sliding-window pool unless trtllm_mha", "[calibration][sglang]") {
+  // server_args.py of 2026: "Disable hybrid SWA memory for GPT-OSS model with trtllm_mha attention
+  // backend" — the pool stays on elsewhere; gpt-oss's sliding_attention layers (layer_types) are the
+  // sliding pool's. The log (SGLang main of 2026-03-06, gpt-oss-120b on an RTX PRO 6000, every default):
+  //   Use sliding window memory pool. full_layer_tokens=318715, swa_layer_tokens=254972
+  //   KV Cache is allocated. #tokens: 254972, K size: 4.38 GB, V size: 4.38 GB
+  //   KV Cache is allocated. #tokens: 318715, K size: 5.47 GB, V size: 5.47 GB
+  //   SWAKVPool mem usage: 19.70 GB, swa size: 254972, full size: 318715
+  // 36 layers, 18 sliding (window 128) and 18 full, 8 KV heads of 64: 1,024 B of K a layer and token.
+  const ModelConfig oss = preset("gpt-oss-120b").config;
+  const auto pool = [&](std::initializer_list<std::pair<const char*, const char*>> kv) {
+    Workload w = with(kv);
+    w.runtime = Runtime::Sglang;
+    w.weights = WeightFormat::Mxfp4;
+    const auto e = estimate(oss, w);
+    REQUIRE(e.ok());
+    REQUIRE(e->sglang);
+    return *e->sglang;
+  };
+  const SglangMemory m = pool({{"gpu", "rtx-pro-6000-blackwell-server"}, {"sgb", "2026-03"}});
+  CHECK(m.hybrid);
+  CHECK(m.full_layers == 18);
+  CHECK(m.swa_layers == 18);
+  CHECK(m.window == 128);
+  CHECK(m.swa_k_row_bytes == 18 * 8 * 64 * 2);
+  CHECK(m.version == sglang_version(SglangBuild::Mar2026));
+  // At the log's own tokens every line is the log's.
+  auto at = sglang_with_tokens(m, 318715);
+  REQUIRE(at.ok());
+  CHECK(at->swa_tokens == 254972);  // int(318,715 × 0.8), pages of 1
+  const auto lines = sglang_log(*at);
+  CHECK(std::find(lines.begin(), lines.end(), "Use sliding window memory pool. full_layer_tokens=318715, swa_layer_tokens=254972") != lines.end());
+  CHECK(std::find(lines.begin(), lines.end(), "KV Cache is allocated. #tokens: 254972, K size: 4.38 GB, V size: 4.38 GB") != lines.end());
+  CHECK(std::find(lines.begin(), lines.end(), "KV Cache is allocated. #tokens: 318715, K size: 5.47 GB, V size: 5.47 GB") != lines.end());
+  CHECK(std::find(lines.begin(), lines.end(), "SWAKVPool mem usage: 19.70 GB, swa size: 254972, full size: 318715") != lines.end());
+  // check-log takes the build from the log: a gpt-oss pool with the sliding pool's lines.
+  {
+    auto log = parse_engine_log(read_text("fuzz/corpus/engine_log/sglang-2026-03-gpt-oss-120b-rtxpro6000.log"));
+    REQUIRE(log.ok());
+    Workload w = with({{"gpu", "rtx-pro-6000-blackwell-server"}, {"w", "mxfp4"}});
+    auto c = check_log(*log, oss, w);
+    INFO(join(c.issues()));
+    REQUIRE(c.ok());
+    CHECK(c->workload.sglang_build == SglangBuild::Mar2026);
+    CHECK(std::any_of(c->notes.begin(), c->notes.end(), [](const Issue& i) { return i.field == "sgb"; }));
+    for (const char* key : {"k_bytes", "v_bytes", "swa_k_bytes", "swa_v_bytes", "kv_bytes"}) {
+      INFO(key);
+      CHECK(row(*c, key).same_text);
+    }
+    // MISS, stated: 356,445 full tokens where the log has 318,715 (+11.8%). The excerpt has no load
+    // lines: its pool and "Memory pool end. avail mem=12.33 GB" leave about 2.4 GB more taken before
+    // the pool than llmsize's 59.49 GB of MXFP4 experts and bf16 rest (SGLang's MXFP4 MoE layout on
+    // this card is not traced), at the same default fraction (0.863 for 97,887 MiB).
+    CHECK(row(*c, "kv_tokens").rel_diff == Approx(0.1184).margin(0.001));
+  }
+  // On SM100 gpt-oss takes trtllm_mha, and with it one pool (and pages of 64); so does late 2025 anywhere.
+  const SglangMemory b200 = pool({{"gpu", "b200"}, {"sgb", "2026-03"}});
+  CHECK_FALSE(b200.hybrid);
+  CHECK(b200.trtllm_mha);
+  CHECK_FALSE(pool({{"gpu", "rtx-pro-6000-blackwell-server"}}).hybrid);
+  CHECK_FALSE(pool({{"gpu", "rtx-pro-6000-blackwell-server"}, {"sgb", "2026-03"}, {"dhswa", "1"}}).hybrid);
 }
 
 TEST_CASE("SGLang: sliding-window layers outside its hybrid list are sized at full length", "[calibration][sglang]") {

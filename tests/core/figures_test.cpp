@@ -323,7 +323,8 @@ TEST_CASE("the engines' terms in each language: English is the default call's, C
   // part of a code name, a file, a flag or a version: those hold _ . / - or digits, or capitals).
   // The engines' versions ("SGLang 0.5 (late 2025)") and the module name "utils" are not words.
   auto has_words = [](std::string s) {
-    for (std::string_view v : {kVllmVersion, kSglangVersion, std::string_view("vLLM 0.19")})
+    for (std::string_view v : {kVllmVersion, sglang_version(SglangBuild::Late2025), sglang_version(SglangBuild::Mar2026),
+                               std::string_view("vLLM 0.19")})
       for (size_t at; (at = s.find(v)) != std::string::npos;) s.erase(at, v.size());
     std::string token;
     for (char c : s + " ") {
