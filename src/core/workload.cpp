@@ -300,7 +300,7 @@ std::vector<WorkloadField> build_fields() {
               0, kMaxTokens, AT(max_total_tokens)),
       real_row(spec("swar", "--swa-full-tokens-ratio", "SGLang SWA/full tokens",
                     "SGLang --swa-full-tokens-ratio: tokens of a sliding-window layer's pool per token of a full layer's, "
-                    "in SGLang's hybrid pool (Llama 4)",
+                    "in SGLang's hybrid pool (Llama 4; gpt-oss with --sglang-build 2026-03)",
                     Inference),
                0.001, 1.0, AT(swa_full_tokens_ratio)),
       bool_field<W>(spec("dhswa", "--disable-hybrid-swa-memory", "SGLang one pool",
