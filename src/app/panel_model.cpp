@@ -50,10 +50,13 @@ void draw_preset_picker(App& app) {
   const auto& all = presets();
   ImGui::SetNextItemWidth(-FLT_MIN);
   const std::string hint = printf_text(T(Str::preset_search), static_cast<int>(all.size()));
-  ImGui::InputTextWithHint("##search", hint.c_str(), &app.preset_filter);
+  const bool typed = ImGui::InputTextWithHint("##search", hint.c_str(), &app.preset_filter);
   mark("preset.search");
   const float rows = s.embed ? 5.5f : 9.5f;
   if (ImGui::BeginListBox("##presets", ImVec2(-FLT_MIN, ImGui::GetTextLineHeightWithSpacing() * rows))) {
+    // A changed search shows its matches from the first: the list's scroll would otherwise stay
+    // where the whole list left it (at the chosen preset), past the first matches.
+    if (typed) ImGui::SetScrollY(0.0f);
     std::vector<const core::Preset*> shown;
     for (const auto& p : all) {
       const std::string_view fam = core::family_id(p.config.family);
