@@ -120,7 +120,8 @@ Result<SglangMemory> sglang_memory(const ModelConfig& c, const LayerPlan& plan, 
     if (m.smi_total_mib > 60 * 1024) reserved = std::max(reserved, 10240.0);
     m.reserved_mib = static_cast<i64>(reserved);
     const double gpu_mem = static_cast<double>(m.smi_total_mib);
-    m.mem_fraction_static = std::round((gpu_mem - reserved) / gpu_mem * 1000) / 1000;
+    m.heuristic_mfs = std::round((gpu_mem - reserved) / gpu_mem * 1000) / 1000;
+    m.mem_fraction_static = m.heuristic_mfs;
     m.mfs_default = true;
     // ref: server_args.py adjust_mem_fraction_for_vlm, called where model_config.is_multimodal
     // (configs/model_config.py multimodal_model_archs: every wrapper llmsize reads — LLaVA,
@@ -442,7 +443,7 @@ std::vector<EngineTerm> sglang_terms(const SglangMemory& m, const Workload& w, c
                src + "model_runner.py init_torch_distributed; utils get_available_gpu_memory"});
   t.push_back({"mem_fraction_static", "mem_fraction_static", m.mem_fraction_static, false, "exact",
                m.mfs_default ? tx(Str::efx_sg_mfs, b(m.chunked_prefill_size), b(m.cuda_graph_max_bs), b(w.tp * w.pp), b(m.reserved_mib),
-                                  b(m.smi_total_mib), fixed(m.mem_fraction_static / m.vlm_factor, 3)) +
+                                  b(m.smi_total_mib), fixed(m.heuristic_mfs, 3)) +
                                    (m.vlm_factor != 1.0 ? tx(Str::efx_sg_mfs_vlm, b(m.vit_layers), b(m.vit_hidden), fixed(m.vlm_factor, 4),
                                                              fixed(m.mem_fraction_static, 4))
                                                         : std::string())

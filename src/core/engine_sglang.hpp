@@ -32,6 +32,7 @@ struct SglangMemory {
   // A multimodal checkpoint's heuristic fraction times adjust_mem_fraction_for_vlm's factor, from
   // the vision config's layers and width as SGLang reads them (1: text-only, or mfs given).
   double vlm_factor = 1.0;
+  double heuristic_mfs = 0;  // the heuristic's rounded fraction, before that factor (when it chose mfs)
   i64 vit_layers = 0, vit_hidden = 0;
   i64 context_len = 0;
   i64 page_size = 1;

@@ -761,6 +761,7 @@ TEST_CASE("SGLang: a multimodal checkpoint's default fraction, times adjust_mem_
     CHECK(m.chunked_prefill_size == 16384);
     CHECK(m.cuda_graph_max_bs == 512);
     CHECK(m.reserved_mib == 27136);
+    CHECK(m.heuristic_mfs == 0.908);
     CHECK(m.vlm_factor == Approx(0.909736328125).epsilon(1e-15));
     // The same IEEE operations in the same order as server_args.py: the very double SGLang printed.
     CHECK(m.mem_fraction_static == 0.8260405859375);
