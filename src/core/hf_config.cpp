@@ -163,9 +163,9 @@ void read_mla(Reader& r, ModelConfig& c) {
 }
 
 // ref: DeepSeek-V3.2-Exp config.json / inference/model.py ModelArgs: index_n_heads 64,
-// index_head_dim 128, index_topk 2048.
-void read_indexer(Reader& r, ModelConfig& c) {
-  c.mla.index_heads = r.integer("index_n_heads", {"index_n_heads"}, 64);
+// index_head_dim 128, index_topk 2048 (GlmMoeDsaConfig: index_n_heads 32).
+void read_indexer(Reader& r, ModelConfig& c, i64 heads_default) {
+  c.mla.index_heads = r.integer("index_n_heads", {"index_n_heads"}, heads_default);
   c.mla.index_dim = r.integer("index_head_dim", {"index_head_dim"}, 128);
   c.mla.index_topk = r.integer("index_topk", {"index_topk"}, 2048);
 }
@@ -173,7 +173,7 @@ void read_indexer(Reader& r, ModelConfig& c) {
 void read_attention_size(const FamilyRow& f, Reader& r, ModelConfig& c) {
   if (f.mla) {
     read_mla(r, c);
-    if (f.indexer) read_indexer(r, c);
+    if (f.indexer) read_indexer(r, c, f.index_heads_default);
     return;
   }
   read_head_dim(r, c, f.head_dim_default);
@@ -395,6 +395,15 @@ const Wrapper* find_wrapper(const std::string& model_type) {
       {"kimi_vl", "deepseek_v3", "moonvit", nullptr, nullptr, false, VisionKind::MoonVit, ProjectorKind::KimiVl,
        {VisionKind::MoonVit, 27, 1152, 4304, 16, 14, 0, 3, ProjectorKind::KimiVl, true, 0, 0, 2, 4096},
        {VisionKind::MoonVit, 27, 1152, 4304, 16, 14, 0, 3, ProjectorKind::KimiVl, true, 0, 0, 2, 4096}},
+      // ref: Kimi-K2.5's configuration_kimi_k25.py KimiK25VisionConfig (as vLLM's and SGLang's copies
+      // keep it): MoonViT3d with the tower's keys spelled vt_* (vt_num_hidden_layers 27, vt_hidden_size
+      // 1152, vt_intermediate_size 4304, vt_num_attention_heads 16), patch 14, a 64 × 64 learned grid
+      // (its time embedding is a fixed, unsaved buffer), merge kernel 2 × 2, and the "patchmerger"
+      // projector: Kimi-VL's tensors (vision_tower.*, mm_projector.pre_norm, proj.0, proj.2). The
+      // checkpoint's vision_config names model_type "".
+      {"kimi_k25", "deepseek_v3", "", nullptr, nullptr, false, VisionKind::MoonVit, ProjectorKind::KimiVl,
+       {VisionKind::MoonVit, 27, 1152, 4304, 16, 14, 0, 3, ProjectorKind::KimiVl, true, 0, 0, 2, 4096},
+       {VisionKind::MoonVit, 27, 1152, 4304, 16, 14, 0, 3, ProjectorKind::KimiVl, true, 0, 0, 2, 4096}},
   };
   for (const auto& w : rows)
     if (model_type == w.type) return &w;
@@ -417,10 +426,11 @@ void read_vision(const json& top, const Wrapper& w, std::vector<Issue>& issues, 
     }
     const VisionConfig& d = w.defaults;
     v = d;
-    v.layers = r.integer("vision_config.num_hidden_layers", {"num_hidden_layers", "depth"}, d.layers);
-    v.hidden = r.integer("vision_config.hidden_size", {"hidden_size"}, d.hidden);
-    v.ffn = r.integer("vision_config.intermediate_size", {"intermediate_size"}, d.ffn);
-    v.heads = r.integer("vision_config.num_attention_heads", {"num_attention_heads", "num_heads"}, d.heads);
+    // Kimi-K2.5 spells the tower's sizes vt_* (vt_num_hidden_layers, vt_hidden_size, …).
+    v.layers = r.integer("vision_config.num_hidden_layers", {"num_hidden_layers", "depth", "vt_num_hidden_layers"}, d.layers);
+    v.hidden = r.integer("vision_config.hidden_size", {"hidden_size", "vt_hidden_size"}, d.hidden);
+    v.ffn = r.integer("vision_config.intermediate_size", {"intermediate_size", "vt_intermediate_size"}, d.ffn);
+    v.heads = r.integer("vision_config.num_attention_heads", {"num_attention_heads", "num_heads", "vt_num_attention_heads"}, d.heads);
     v.patch = r.integer("vision_config.patch_size", {"patch_size"}, d.patch);
     v.channels = r.integer("vision_config.num_channels", {"num_channels", "in_channels", "in_chans"}, d.channels);
     if (w.kind == VisionKind::Qwen35 || w.kind == VisionKind::Qwen25) {
@@ -452,6 +462,12 @@ void read_vision(const json& top, const Wrapper& w, std::vector<Issue>& issues, 
         else
           v.merge = (*k)[0].get<i64>();
       }
+      // Kimi-K2.5's projector: "patchmerger" is Kimi-VL's (Kimi-K3's "patchmergerv2" differs), into
+      // text_hidden_size, which must be the language model's width.
+      if (const std::string pt = r.str({"mm_projector_type"}, "patchmerger"); pt != "patchmerger")
+        r.issues.push_back(issue_row("vision_config.mm_projector_type", Str::imp_hf_vision_type, pt.substr(0, 40), w.type, "patchmerger"));
+      if (const i64 out = r.integer("text_hidden_size", {"text_hidden_size"}, d_model); out != d_model)
+        r.issues.push_back(issue_row("vision_config.text_hidden_size", Str::imp_hf_out_hidden, std::to_string(d_model), std::to_string(out)));
     } else {
       v.image = r.integer("vision_config.image_size", {"image_size"}, d.image);
     }

@@ -491,6 +491,41 @@ void gemma4_layers(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
     r.issues.push_back(issue_row(r.prefix() + "layer_types", Str::imp_fam_gemma4_last));
 }
 
+// GLM-5 (configuration_glm_moe_dsa.py GlmMoeDsaConfig.__post_init__): indexer_types gives each
+// layer a "full" indexer or a "shared" one that reuses an earlier layer's top-k; absent, it is
+// index_topk_pattern ("F"/"S" per layer) or, from index_topk_freq (1) and index_skip_topk_offset
+// (2), "full" iff max(i − offset + 1, 0) % freq == 0. GLM-5 and 5.1 leave them out: every layer
+// full. Shared layers hold no indexer (modular_glm_moe_dsa.py: indexer None when skip_topk; the
+// GLM-5.2 checkpoint has 57 fewer), a per-layer indexer the count and the caches do not model yet:
+// refused by name.
+void glm_dsa_indexers(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
+  std::string key;
+  if (const auto kinds = hf::layer_kinds(r, c.n_layers, {"indexer_types"}, {{"full", 'f'}, {"shared", 's'}})) {
+    if (kinds->find('s') != std::string::npos)
+      r.issues.push_back(issue_row(r.key_for("indexer_types"), Str::imp_fam_glm_index_share));
+    return;
+  }
+  if (const json* v = r.find({"index_topk_pattern"}, nullptr, &key); v && !v->is_null()) {
+    if (!v->is_string() || static_cast<i64>(v->get<std::string>().size()) != c.n_layers ||
+        v->get<std::string>().find_first_not_of("FS") != std::string::npos)
+      r.issues.push_back(issue_row(key, Str::imp_fam_glm_index_pattern, std::to_string(c.n_layers)));
+    else if (v->get<std::string>().find('S') != std::string::npos)
+      r.issues.push_back(issue_row(key, Str::imp_fam_glm_index_share));
+    return;
+  }
+  const i64 freq = r.integer("index_topk_freq", {"index_topk_freq"}, 1);
+  const i64 offset = r.integer("index_skip_topk_offset", {"index_skip_topk_offset"}, 2);
+  if (freq < 1) {
+    r.issues.push_back(issue_row(r.key_for("index_topk_freq"), Str::imp_fam_glm_index_freq));
+    return;
+  }
+  for (i64 i = 0; i < c.n_layers; ++i)
+    if (std::max<i64>(i - offset + 1, 0) % freq != 0) {
+      r.issues.push_back(issue_row(r.key_for("index_topk_freq"), Str::imp_fam_glm_index_share));
+      return;
+    }
+}
+
 // Shared pieces of rows. Numbers in rows are the class defaults of transformers'
 // configuration_<model_type>.py, used only when config.json omits the key.
 constexpr FfnRule kClassicFfn4d{.keys = {}, .absent = {.per_hidden = 4}, .kind = FfnKind::Classic};  // 4·d, fixed
@@ -602,6 +637,23 @@ const std::vector<FamilyRow>& family_rows() {
        .topk_method_default = "noaux_tc", .mtp = true},
       // Kimi K2 (DeepseekV3ForCausalLM with its own model_type): DeepSeek-V3's tensors.
       {.family = Family::KimiK2, .model_types = {"kimi_k2"}, .mla = true, .moe = kDeepseekMoe,
+       .topk_method_default = "noaux_tc", .mtp = true},
+      // GLM-5 (modeling_glm_moe_dsa.py GlmMoeDsaForCausalLM): DeepSeek-V3.2's tensors (MLA, the
+      // lightning indexer with its LayerNorm k_norm, a sigmoid router with a correction bias, shared
+      // experts, DeepSeek-style MTP layers) at GLM's sizes; its indexer's rope pairs adjacent values
+      // (indexer_rope_interleave), a permutation the reference block's random weights do not see.
+      {.family = Family::GlmMoeDsa, .model_types = {"glm_moe_dsa"},
+       .positions_default = 202752, .vocab_default = 154880,  // ref: GlmMoeDsaConfig
+       .finish = glm_dsa_indexers, .mla = true, .indexer = true, .index_heads_default = 32,
+       .moe = [] {
+         MoeRule m = kDeepseekMoe;  // ref: GlmMoeDsaConfig: 256 experts, top 8, width 2048, 1 shared, 3 dense
+         m.experts_default = 256;
+         m.top_k_default = 8;
+         m.expert_ffn_default = 2048;
+         m.shared_default = 1;
+         m.first_dense_default = 3;
+         return m;
+       }(),
        .topk_method_default = "noaux_tc", .mtp = true},
       // GLM-4.5 (modeling_glm4_moe.py Glm4MoeAttention, Glm4MoeMoE): biases on q, k and v only, q/k
       // RMSNorms of head_dim when use_qk_norm, half-rotary heads, DeepSeek-style experts (routed,

@@ -133,6 +133,7 @@ struct FamilyRow {
   WindowRule window{};
   bool mla = false;          // DeepSeek multi-head latent attention (kv_lora_rank, …)
   bool indexer = false;      // DeepSeek-V3.2 lightning indexer (index_n_heads, index_head_dim, index_topk)
+  i64 index_heads_default = 64;  // index_n_heads when absent (ref: DeepSeek-V3.2-Exp's ModelArgs)
   MoeRule moe{};
   const char* topk_method_default = nullptr;  // DeepSeek router; "noaux_tc" adds a correction bias
   bool mtp = false;          // DeepSeek num_nextn_predict_layers (V3 has 1)

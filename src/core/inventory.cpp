@@ -881,7 +881,10 @@ Result<Inventory> build_inventory(const ModelConfig& c) {
       inv.mtp.push_back(std::move(kind));
     }
   // DeepSeek-V3 multi-token prediction: projections plus a full decoder layer and its own
-  // copies of the embedding and head, as stored in the checkpoint.
+  // copies of the embedding and head, as stored in the checkpoint. GLM-5's stores no copies
+  // (model.layers.78 holds eh_proj, enorm, hnorm, shared_head.norm and the layer; the engines
+  // share the model's embedding and head with it).
+  const bool mtp_copies = c.family != Family::GlmMoeDsa;
   for (i64 j = 0; j < (qwen_mtp ? 0 : c.mtp_layers); ++j) {
     const i64 idx = c.n_layers + j;
     LayerKind kind;
@@ -894,10 +897,10 @@ Result<Inventory> build_inventory(const ModelConfig& c) {
     mb.norm(c, "enorm", d);
     mb.norm(c, "hnorm", d);
     mb.add("eh_proj", ".weight", Group::Mtp, Role::MtpProj, 2 * d, d);
-    mb.add("embed_tokens", ".weight", Group::Mtp, Role::Embed, c.vocab, d);
+    if (mtp_copies) mb.add("embed_tokens", ".weight", Group::Mtp, Role::Embed, c.vocab, d);
     add_layer(c, n, kind.is_moe, false, mb);
     mb.norm(c, "shared_head.norm", d);
-    mb.add("shared_head.head", ".weight", Group::Mtp, Role::LmHead, d, c.vocab);
+    if (mtp_copies) mb.add("shared_head.head", ".weight", Group::Mtp, Role::LmHead, d, c.vocab);
     overflow |= mb.overflow;
     inv.mtp.push_back(std::move(kind));
   }

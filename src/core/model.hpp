@@ -25,12 +25,12 @@ namespace llmsize::core {
 enum class Family : std::uint8_t {
   Gpt2, GptJ, GptNeoX, Opt, Bloom, Falcon, Llama, Mistral, Mixtral, Qwen2, Qwen2Moe,
   Qwen3, Qwen3Moe, Gemma, Gemma2, Phi, Phi3, DeepseekV2, DeepseekV3, OpenaiGpt, Gemma3, GptOss, Qwen3Next,
-  Smollm3, Olmo2, DeepseekV32, KimiK2, Glm4Moe, Llama4, NemotronH, GraniteMoeHybrid, GptBigCode, Lfm2, Starcoder2, Ernie45Moe, MinimaxM2, Qwen35, Qwen35Moe, Jamba, FalconH1, NemotronNas, Gemma4, Granite, Custom,
+  Smollm3, Olmo2, DeepseekV32, KimiK2, Glm4Moe, Llama4, NemotronH, GraniteMoeHybrid, GptBigCode, Lfm2, Starcoder2, Ernie45Moe, MinimaxM2, Qwen35, Qwen35Moe, Jamba, FalconH1, NemotronNas, Gemma4, Granite, GlmMoeDsa, Custom,
 };
 inline constexpr std::string_view kFamilyNames[] = {
     "gpt2", "gptj", "gpt_neox", "opt", "bloom", "falcon", "llama", "mistral", "mixtral", "qwen2",
     "qwen2_moe", "qwen3", "qwen3_moe", "gemma", "gemma2", "phi", "phi3", "deepseek_v2", "deepseek_v3",
-    "openai-gpt", "gemma3_text", "gpt_oss", "qwen3_next", "smollm3", "olmo2", "deepseek_v32", "kimi_k2", "glm4_moe", "llama4_text", "nemotron_h", "granitemoehybrid", "gpt_bigcode", "lfm2", "starcoder2", "ernie4_5_moe", "minimax_m2", "qwen3_5_text", "qwen3_5_moe_text", "jamba", "falcon_h1", "nemotron-nas", "gemma4_text", "granite", "custom"};
+    "openai-gpt", "gemma3_text", "gpt_oss", "qwen3_next", "smollm3", "olmo2", "deepseek_v32", "kimi_k2", "glm4_moe", "llama4_text", "nemotron_h", "granitemoehybrid", "gpt_bigcode", "lfm2", "starcoder2", "ernie4_5_moe", "minimax_m2", "qwen3_5_text", "qwen3_5_moe_text", "jamba", "falcon_h1", "nemotron-nas", "gemma4_text", "granite", "glm_moe_dsa", "custom"};
 enum class FfnKind : std::uint8_t { Classic, Gated };  // 2 matrices (up, down) or 3 (gate, up, down)
 inline constexpr std::string_view kFfnKindNames[] = {"classic", "gated"};
 enum class Activation : std::uint8_t { Gelu, GeluTanh, Relu, Silu, Relu2 };

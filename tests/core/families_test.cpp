@@ -1460,6 +1460,95 @@ TEST_CASE("Kimi-VL (kimi_vl): Moonlight's MLA MoE language model and a MoonViT t
   CHECK(bad("init_pos_emb_width", 5000) == "vision_config.init_pos_emb_width");
 }
 
+TEST_CASE("GLM-5 and GLM-5.1 (glm_moe_dsa) count 743,911,218,432 and 753,864,139,008 with the MTP layer",
+          "[core][params][anchor]") {
+  // The checkpoint's total is the presets' published.checkpoint_total (inventory_test); here the
+  // parts, by hand from the GLM-5.1 checkpoint's tensor list (modeling_glm_moe_dsa.py): per layer
+  // q_a d·2048, q_a_layernorm 2048, q_b 2048·64·256, kv_a d·576, kv_a_layernorm 512, kv_b 512·64·448,
+  // o 64·256·d; the indexer wq_b 2048·32·128, wk d·128, k_norm (LayerNorm) 2·128, weights_proj d·32;
+  // two norms; layers 0-2 a dense MLP 3·d·12288, layers 3-77 256 experts and 1 shared of 3·d·2048 and
+  // the router 256·d with its 256 correction biases; both vocab matrices and the final norm.
+  const ModelConfig c = preset("glm-5.1").config;
+  CHECK(c.family == Family::GlmMoeDsa);
+  CHECK(c.mla.has_indexer());
+  CHECK(c.mla.index_heads == 32);
+  const i64 d = 6144, v = 154880;
+  const i64 attn = d * 2048 + 2048 + 2048 * 64 * 256 + d * 576 + 512 + 512 * 64 * 448 + 64 * 256 * d;
+  const i64 indexer = 2048 * 32 * 128 + d * 128 + 2 * 128 + d * 32;
+  CHECK(attn == 165'022'208);
+  CHECK(indexer == 9'371'904);
+  const i64 dense = attn + indexer + 2 * d + 3 * d * 12288;
+  const i64 moe = attn + indexer + 2 * d + 257 * 3 * d * 2048 + 256 * d + 256;
+  const ParamReport r = llmsize::test::param_report(c);
+  CHECK(r.total == 2 * v * d + d + 3 * dense + 75 * moe);
+  CHECK(r.total == 743'911'218'432);  // the README's "744B parameters (40B active)"
+  // The MTP layer (model.layers.78): eh_proj 2d·d, enorm, hnorm, shared_head.norm and a MoE layer;
+  // no embedding or head of its own, unlike DeepSeek-V3's.
+  CHECK(r.mtp == 2 * d * d + 3 * d + moe);
+  CHECK(r.mtp == 9'952'920'576);
+  CHECK(llmsize::test::param_report(preset("glm-5").config).total == r.total);
+  // GLM-5.2's IndexShare (layers that reuse an earlier layer's top-k hold no indexer) is refused by
+  // name, however the config spells it; GLM-5's own spelling (every layer full) is read.
+  const std::string text = llmsize::test::read_text("../presets/models/182b-glm-5.1.json");
+  const auto base = json_util::parse(text, "glm", kMaxConfigBytes, kMaxConfigDepth).value()["config"];
+  auto field_of = [&](const char* key, const json_util::json& value) -> std::string {
+    auto j = base;
+    j[key] = value;
+    const auto got = import_hf_config(j.dump());
+    if (got.ok()) return "";
+    return got.issues().front().field;
+  };
+  CHECK(field_of("index_topk_freq", 4) == "index_topk_freq");
+  CHECK(field_of("index_topk_freq", 0) == "index_topk_freq");
+  CHECK(field_of("index_topk_freq", 1).empty());
+  CHECK(field_of("index_topk_pattern", std::string(78, 'F')).empty());
+  CHECK(field_of("index_topk_pattern", std::string(77, 'F') + "S") == "index_topk_pattern");
+  CHECK(field_of("index_topk_pattern", "FX") == "index_topk_pattern");
+  auto kinds = json_util::json::array();
+  for (int i = 0; i < 78; ++i) kinds.push_back(i < 3 || (i - 2) % 4 == 0 ? "full" : "shared");
+  CHECK(field_of("indexer_types", kinds) == "indexer_types");
+  for (auto& k : kinds) k = "full";
+  CHECK(field_of("indexer_types", kinds).empty());
+}
+
+TEST_CASE("Kimi K2.5 (kimi_k25): Kimi K2's language model and a MoonViT tower spelled vt_*, 471,143,920 with its projector",
+          "[core][params]") {
+  const ModelConfig c = preset("kimi-k2.5").config;
+  CHECK(c.family == Family::DeepseekV3);
+  CHECK(c.vision.kind == VisionKind::MoonVit);
+  CHECK(c.vision.layers == 27);
+  CHECK(c.vision.hidden == 1152);
+  CHECK(c.max_positions == 262144);
+  const ParamReport r = llmsize::test::param_report(c);
+  // The language model is Kimi K2's: its published count (the kimi-k2 preset's).
+  CHECK(r.total == preset("kimi-k2").published_total);
+  CHECK(r.mtp == 0);
+  // The tower and projector by hand from the checkpoint's tensor list (vision_tower.*, mm_projector.*):
+  // patch_embed.proj [1152, 3, 14, 14] + bias, pos_emb [64, 64, 1152], 27 blocks of norm0, norm1
+  // (weight, bias), wqkv [3456, 1152] + bias, wo [1152, 1152] + bias, mlp.fc0 [4304, 1152] + bias,
+  // fc1 [1152, 4304] + bias; final_layernorm; pre_norm (weight, bias), proj.0 [4608, 4608] + bias,
+  // proj.2 [7168, 4608] + bias.
+  const i64 h = 1152, f = 4304, d = 7168;
+  const i64 block = 4 * h + 3 * h * h + 3 * h + h * h + h + h * f + f + f * h + h;
+  const i64 tower = 3 * 14 * 14 * h + h + 64 * 64 * h + 27 * block + 2 * h;
+  const i64 projector = 2 * h + 16 * h * h + 4 * h + 4 * h * d + d;
+  CHECK(tower == 416'866'032);
+  CHECK(projector == 54'277'888);
+  CHECK(r.vision == tower + projector);
+  // Refused by name: Kimi-K3's projector, a projector into another width.
+  const std::string text = llmsize::test::read_text("../presets/models/164a-kimi-k2.5.json");
+  auto bad = [&](const char* key, const json_util::json& value) {
+    auto j = json_util::parse(text, "kimi", kMaxConfigBytes, kMaxConfigDepth).value()["config"];
+    j["vision_config"][key] = value;
+    const auto got = import_hf_config(j.dump());
+    REQUIRE_FALSE(got.ok());
+    return got.issues().front().field;
+  };
+  CHECK(bad("mm_projector_type", "patchmergerv2") == "vision_config.mm_projector_type");
+  CHECK(bad("text_hidden_size", 4096) == "vision_config.text_hidden_size");
+  CHECK(bad("model_type", "moonvit") == "vision_config.model_type");
+}
+
 TEST_CASE("LFM2 1.2B counts 1,170,340,608: 10 short-convolution and 6 attention layers, each with a SwiGLU MLP",
           "[core][params][anchor][plan]") {
   // ref: the LFM2 model card's table: "| **Parameters** | 354,483,968 | 742,489,344 | 1,170,340,608 |

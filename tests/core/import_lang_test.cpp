@@ -98,7 +98,7 @@ TEST_CASE("import (config.json): refused configs are named in English and Chines
              Catch::Contains("整数"));  // the type's row in Chinese
   check_both(issue_at(hf_issues(R"({"model_type": "llava"})"), "text_config"),
              "is required for model_type \"llava\" (the language model's config)");
-  const std::string wrappers = "is not counted yet (only llava, gemma3, llama4, mistral3, qwen2_5_vl, qwen3_5, qwen3_5_moe and kimi_vl wrappers); "
+  const std::string wrappers = "is not counted yet (only llava, gemma3, llama4, mistral3, qwen2_5_vl, qwen3_5, qwen3_5_moe, kimi_vl and kimi_k25 wrappers); "
                                "import its text model's config (text_config) on its own";
   CHECK_THAT(check_both(issue_at(hf_issues(R"({"model_type": "foo", "audio_config": {}})"), "audio_config"),
                         "the audio encoder of model_type \"foo\" " + wrappers),

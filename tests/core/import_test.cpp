@@ -27,7 +27,7 @@ TEST_CASE("every supported model_type is read from a real config", "[core][impor
       {"ernie4_5_moe", "ernie-4.5-21b-a3b"}, {"minimax_m2", "minimax-m2"},
       {"qwen3_5_moe_text", "qwen3.5-397b-a17b"}, {"qwen3_5_text", "qwen3.5-0.8b"},
       {"jamba", "jamba-1.5-mini"}, {"falcon_h1", "falcon-h1-0.5b"},
-      {"nemotron-nas", "llama-3.3-nemotron-super-49b"}, {"gemma4_text", "gemma-4-e4b"}};
+      {"nemotron-nas", "llama-3.3-nemotron-super-49b"}, {"gemma4_text", "gemma-4-e4b"}, {"glm_moe_dsa", "glm-5.1"}};
   for (auto type : supported_model_types()) {
     if (type == "RefinedWeb" || type == "RefinedWebModel") continue;  // Falcon aliases, tested below
     INFO(type);
