@@ -204,6 +204,18 @@ struct Reader {
     if (log.figures.size() >= kMaxFigures || log.find(key)) return;  // the first occurrence: rank 0
     log.figures.push_back({key, value, std::string(trim(line))});
   }
+  // The smallest of the ranks' figures: SGLang sizes its pool from the free memory all TP ranks
+  // share (model_runner.py init_torch_distributed and profile_max_num_token call
+  // get_available_gpu_memory with distributed=True: an all-reduce of the minimum), while each rank
+  // prints its own "avail mem".
+  void figure_min(const std::string& key, double value, std::string_view line) {
+    for (auto& f : log.figures)
+      if (f.key == key) {
+        if (value < f.value) f.value = value, f.line = std::string(trim(line));
+        return;
+      }
+    figure(key, value, line);
+  }
 
   // vLLM's quantization method, from --quantization or the engine's config line: fp8 is
   // Fp8OnlineLinearMethod (per-tensor fp8 at load, or an fp8 checkpoint); mxfp4 is Mxfp4Config,
@@ -819,9 +831,9 @@ struct Reader {
     if (const size_t at = l.find("build_info: b"); at != std::string_view::npos && log.version.empty())
       if (auto b = leading_number(l.substr(at + 13), &text)) log.version = "b" + text;
     // ---- SGLang ----
-    if (auto v = after(l, "Load weight begin. avail mem=")) figure("pre_bytes", *v * kGiBd, l), ++sglang;
+    if (auto v = after(l, "Load weight begin. avail mem=")) figure_min("pre_bytes", *v * kGiBd, l), ++sglang;
     if (l.find("Load weight end.") != std::string_view::npos) {
-      if (auto v = after(l, "avail mem=")) figure("post_bytes", *v * kGiBd, l), ++sglang;
+      if (auto v = after(l, "avail mem=")) figure_min("post_bytes", *v * kGiBd, l), ++sglang;
       if (auto v = after(l, "mem usage=")) figure("weights_bytes", *v * kGiBd, l);
       // model_runner.py load_model: "…, type=Qwen3MoeForCausalLM, quant=fp8, fmt=e4m3, avail mem=…":
       // an fp8 checkpoint ("Detected fp8 checkpoint."), its weights one byte each.

@@ -149,6 +149,7 @@ Result<SglangMemory> sglang_memory(const ModelConfig& c, const LayerPlan& plan, 
     return issue_row("rt", Str::eng_sglang_gemma4);
   m.hybrid = hybrid_swa_arch(c.family, w.sglang_build, sm100_mha(gpu)) && !w.disable_hybrid_swa_memory;
   i64 k_row = 0, v_row = 0;  // bytes of one token over the layers: K, V (MLA: the latent in k_row)
+  i64 cell_k = 0;            // K as get_cell_size_per_token counts it (the NSA fp8 latent: 576 B, not 656)
   for (size_t i = 0; i < plan.layers.size(); ++i) {
     const CacheShape& s = plan.caches[static_cast<size_t>(plan.layers[i].cache)];
     if (has_state(s.kind)) {
@@ -170,16 +171,27 @@ Result<SglangMemory> sglang_memory(const ModelConfig& c, const LayerPlan& plan, 
     if (is_mla(s.kind)) {
       m.mla = true;
       if (s.kind == AttnKind::MlaIndexer) {
-        m.page_size = 64;
+        // ref: server_args.py (v0.5.8): "Setting page size to 1 for DeepSeek DSA on ROCm", else 64
+        // (later builds keep 64 on ROCm where aiter's preshuffle paged-MQA kernel runs: not followed).
+        m.page_size = gpu.vendor == "AMD" ? 1 : 64;
         m.indexer_bytes = 128 + 4;
-        k_row += t == KvDtype::Fp8 ? 512 + 512 / 128 * 4 + 64 * 2 : s.k_dim * static_cast<i64>(kv_row_bytes(t, 1).value_or(2));
+        // ref: model_runner_kv_cache_mixin.py: calculate_mla_kv_cache_dim stores an fp8 latent as 512
+        // fp8 + 4 scales per 128 + 64 bf16 rope (656 B), while get_cell_size_per_token, which sizes the
+        // pool, counts (kv_lora_rank + qk_rope_head_dim) × the element size (576 B): the pool outgrows
+        // the fraction by the difference (GLM-5-FP8 on MI355X: 3.90 GB left after it).
+        const i64 plain = s.k_dim * static_cast<i64>(kv_row_bytes(t, 1).value_or(2));
+        k_row += t == KvDtype::Fp8 ? 512 + 512 / 128 * 4 + 64 * 2 : plain;
+        cell_k += plain;
+        if (t == KvDtype::Fp8) m.nsa_fp8_latent = true;
       } else {
         k_row += s.bytes_per_token_gpu;
+        cell_k += s.bytes_per_token_gpu;
       }
     } else {
       const i64 per_value = kv_row_bytes(t, 1).value_or(2);
       const i64 k = s.heads_gpu * s.k_dim * per_value, v = s.heads_gpu * s.v_dim * per_value;
       k_row += k;
+      cell_k += k;
       v_row += v;
       if (m.hybrid && (s.kind == AttnKind::Chunked || s.kind == AttnKind::Sliding)) {
         ++m.swa_layers;
@@ -210,7 +222,7 @@ Result<SglangMemory> sglang_memory(const ModelConfig& c, const LayerPlan& plan, 
   }
   // ref: model_runner_kv_cache_mixin.py get_cell_size_per_token (late 2025): every layer's K and V
   // in the cell, the hybrid pool's sliding layers too.
-  m.cell_bytes = k_row + v_row + m.indexer_bytes * m.layers;
+  m.cell_bytes = cell_k + v_row + m.indexer_bytes * m.layers;
 
   // ref: model_runner.py: free memory (GiB) before the load, and after it.
   if (c.pos == PosKind::Rotary) {  // the rotary cos_sin_caches, kept in fp32: rows (ModelConfig::rope_cache_rows) × rotary_dim × 4
@@ -456,7 +468,8 @@ std::vector<EngineTerm> sglang_terms(const SglangMemory& m, const Workload& w, c
                src + "model_runner.py profile_max_num_token"});
   t.push_back({"cell_bytes", "", static_cast<double>(m.cell_bytes), true, "exact",
                tx(m.mla ? Str::efx_sg_cell_latent : Str::efx_sg_cell_kv, b(m.layers),
-                  m.indexer_bytes > 0 ? tx(Str::efx_sg_cell_indexer) : "", b(m.cell_bytes)),
+                  (m.indexer_bytes > 0 ? tx(Str::efx_sg_cell_indexer) : "") + (m.nsa_fp8_latent ? tx(Str::efx_sg_cell_nsa_fp8) : ""),
+                  b(m.cell_bytes)),
                src + "model_runner.py get_cell_size_per_token"});
   const std::string how = m.measured ? "exact" : "estimate";
   if (m.mamba_layers > 0) {

@@ -49,6 +49,7 @@ struct SglangMemory {
   double rest_gib = 0;         // post − pre × (1 − mem_fraction_static)
   // The token pool.
   i64 cell_bytes = 0;          // KV bytes of one token over this GPU's layers
+  bool nsa_fp8_latent = false;  // the NSA pool stores 656 B per layer for the 576 the cell counts
   bool mla = false;            // one latent per token ("KV size" line)
   i64 indexer_bytes = 0;       // NSA: the indexer's key and scale bytes of one token, per layer
   i64 layers = 0;              // layers in the pool

@@ -63,8 +63,12 @@ std::optional<i64> gpu_share(const ModelConfig& c, const Tensor& t, i64 total, S
   const Role r = t.role == Role::Bias ? t.of : t.role;
   const bool vector = t.rows == 1 || t.cols == 1;
   if (t.role == Role::Norm || t.role == Role::RouterBias || t.role == Role::Router || t.role == Role::SharedGate ||
-      t.role == Role::PosEmbed || t.role == Role::EmbedProj || r == Role::MlaQA || r == Role::MlaKVA)
-    return total;  // replicated (vLLM ReplicatedLinear for MLA down-projections and the router)
+      t.role == Role::PosEmbed || t.role == Role::EmbedProj || r == Role::MlaQA || r == Role::MlaKVA ||
+      r == Role::IdxQ || r == Role::IdxK || r == Role::IdxWeights)
+    // replicated: vLLM's ReplicatedLinear for MLA down-projections and the router; the lightning
+    // indexer's wq_b, wk and weights_proj "no tensor parallel, just replicated" (vLLM deepseek_v2.py
+    // Indexer, SGLang nsa_indexer.py Indexer)
+    return total;
   if (vector && !(t.role == Role::Bias && column_parallel(r))) return total;  // row-parallel biases
   const i64 K = t.kv_heads > 0 ? t.kv_heads : c.n_kv_heads;  // this layer's K (Gemma 4 full layers)
   if (!c.mla.enabled && (r == Role::AttnK || r == Role::AttnV) && K > 0) {

@@ -19,6 +19,10 @@
 //   sglang-kimi-k2.5-mi355x-tp8.log — ajith-sirra-amd/Issues, Kimi-K2.5-MI355X-SGLANG-ERROR.md (2026-02-26, SGLang
 //       v0.5.8.post1 ROCm image, 8 × MI355X, `sglang serve --model-path moonshotai/Kimi-K2.5 --tp 8`; its server_args:
 //       context_length=None, page_size=1, mem_fraction_static=0.8260405859375; the run later failed in graph capture)
+//   sglang-glm-5-fp8-mi355x-tp8.log — ajith-sirra-amd/Issues, GLM-5-FP8-MI355X-SGLANG-ERROR.md (2026-02-26, its first
+//       start-up: image rocm/sgl-dev:v0.5.8.post1-rocm720-mi35x-20260218, 8 × MI355X, `python3 -m sglang.launch_server
+//       --attention-backend triton --model-path zai-org/GLM-5-FP8 --tp-size 8 --kv-cache-dtype fp8_e4m3`; its server_args:
+//       mem_fraction_static=0.908, page_size=1, context_length=None; every rank's lines up to the graph capture)
 //   sglang-qwen2.5-0.5b-docs-ci.log — SGLang's documentation page "SGLang Native APIs" as its CI rendered it
 //       (main of 2026-02-04, Qwen/Qwen2.5-0.5B-Instruct on an 80 GB Hopper card; its server_args, not in the
 //       excerpt: max_total_tokens=20480, max_running_requests=128, context_length=None, page_size=1)
@@ -203,7 +207,9 @@ TEST_CASE("SGLang: MLA and the DeepSeek-V3.2 indexer keys in the pool's size lin
   const SglangMemory ds = pool_of(preset("deepseek-v3.2").config, {{"kvt", "fp8"}, {"tp", "8"}, {"gpus", "8"}, {"mfs", "0.8"}});
   CHECK(ds.mla);
   CHECK(ds.page_size == 64);
-  CHECK(ds.cell_bytes == 61 * (656 + 132));
+  // The pool's size counts the latent as 576 fp8 bytes (get_cell_size_per_token); it stores 656.
+  CHECK(ds.cell_bytes == 61 * (576 + 132));
+  CHECK(ds.nsa_fp8_latent);
   auto at = sglang_with_tokens(ds, 975424);
   REQUIRE(at.ok());
   CHECK(sglang_log(*at)[1] == "KV Cache is allocated. #tokens: 975424, KV size: 43.67 GB");
@@ -658,8 +664,7 @@ TEST_CASE("SGLang: an MLA pool's free memory after the pools (Kimi-K2.5, 8 × MI
   // the model's own). The pools at the log's tokens: 61 latent tensors of 2,454,422 × 576 × 2 B, each a
   // segment of 1,349 × 2 MiB; req_to_token 4,096 × 262,148 int32 (4 GiB, 2,049 × 2 MiB); the free slots 2,454,421 int64
   // (19.6 MB, a segment of 20 MiB). A context of 131,072 would leave 2 GB more (47.25).
-  ModelConfig c = preset("kimi-k2").config;
-  c.max_positions = 262144;
+  const ModelConfig c = preset("kimi-k2.5").config;  // context_length=None: its own 262,144
   const LogCheck k = checked("sglang-kimi-k2.5-mi355x-tp8.log", c,
                              {{"gpu", "mi355x"}, {"tp", "8"}, {"gpus", "8"}, {"seq", "262144"}, {"mfs", "0.826"}});
   CHECK(row(k, "k_bytes").same_text);  // the latent pool at the log's tokens: 160.63 GB
@@ -674,6 +679,40 @@ TEST_CASE("SGLang: an MLA pool's free memory after the pools (Kimi-K2.5, 8 × MI
   CHECK(at->req_to_token_bytes == 4096LL * 262148 * 4);
   CHECK(at->kv_segment_bytes == 61LL * 1349 * 2097152);
   CHECK(at->pool_segment_bytes == 2049LL * 2097152 + 61LL * 1349 * 2097152 + 20 * 1048576);  // req_to_token in 2,049 × 2 MiB
+}
+
+TEST_CASE("SGLang: GLM-5-FP8's NSA pool on 8 × MI355X, sized from the ranks' least free memory", "[calibration][sglang]") {
+  //   [2026-02-26 05:20:20 TP3] Load weight begin. avail mem=283.48 GB   (TP2 too; TP0: 283.50)
+  //   [2026-02-26 05:24:15 TP3] Load weight end. elapsed=234.49 s, type=GlmMoeDsaForCausalLM, dtype=torch.bfloat16, avail mem=193.90 GB, mem usage=89.58 GB.
+  //   [2026-02-26 05:35:08 TP0] KV Cache is allocated. #tokens: 3262823, KV size: 186.77 GB
+  // SGLang sizes the pool from the smallest free memory of the 8 ranks (get_available_gpu_memory with
+  // distributed=True), each rank printing its own: 283.48 and 193.90 GiB, not TP0's 283.50 and 193.92.
+  // The pool's size counts 78 layers of a 576-byte fp8 latent and 132 bytes of indexer key and scale
+  // (get_cell_size_per_token: 55,224 B a token); the pool stores 656 + 132 (calculate_mla_kv_cache_dim),
+  // so it takes 186.77 GiB of a 167.82 GiB share and leaves 3.9 GB. On ROCm the DSA pages are 1 token.
+  ModelConfig c = preset("glm-5").config;
+  const LogCheck k = checked("sglang-glm-5-fp8-mi355x-tp8.log", c,
+                             {{"gpu", "mi355x"}, {"tp", "8"}, {"gpus", "8"}, {"kvt", "fp8"}, {"w", "fp8-block"}, {"mfs", "0.908"}});
+  const LogCheckRow& tokens = row(k, "kv_tokens");
+  CHECK(tokens.logged_value == 3262823);
+  // MISS, stated: 163 tokens (9 MB) over, beyond the ±106 the printed rounding allows; SGLang reads
+  // the free memory again when it sizes the pool, after the load line (not determined). TP0's own
+  // figures would give 3,263,339 (+516).
+  CHECK(tokens.ours_value == 3262986);
+  CHECK(row(k, "k_bytes").same_text);  // 186.77 GB: 3,262,823 × 78 × 788 B
+  // Weights within 1% (-0.96%): FP8 blocks of 128 with their scales, the indexer's wq_b, wk and
+  // weights_proj whole on every rank (ReplicatedLinear), the MTP layer not loaded (no speculative
+  // decoding); "mem usage" also holds what the loader leaves cached.
+  CHECK(row(k, "weights_bytes").rel_diff == Approx(-0.0096).margin(0.001));
+  const SglangMemory m = pool_of(c, {{"gpu", "mi355x"}, {"tp", "8"}, {"gpus", "8"}, {"kvt", "fp8"}, {"w", "fp8-block"}, {"mfs", "0.908"}});
+  CHECK(m.page_size == 1);
+  CHECK(m.cell_bytes == 78 * (576 + 132));
+  CHECK(m.nsa_fp8_latent);
+  auto at = sglang_with_tokens(m, 3262823);
+  REQUIRE(at.ok());
+  CHECK(sglang_log(*at)[1] == "KV Cache is allocated. #tokens: 3262823, KV size: 186.77 GB");
+  // The same model on B200 (CUDA): pages of 64, as DeepSeek-V3.2's.
+  CHECK(pool_of(c, {{"gpu", "b200"}, {"tp", "8"}, {"gpus", "8"}, {"kvt", "fp8"}, {"mfs", "0.8"}}).page_size == 64);
 }
 
 TEST_CASE("SGLang: small KV tensors share the allocator's 20 MiB segments; --max-running-requests and --max-total-tokens", "[calibration][sglang]") {
@@ -745,11 +784,11 @@ TEST_CASE("SGLang: a multimodal checkpoint's default fraction, times adjust_mem_
   // The heuristic at 294,896 MiB: reserve max(512 + 1.5 × 16384 + 2 × 512 + 8/8 × 1024, 10240) =
   // 27,136 MiB → 0.908; Kimi-K2.5's MoonViT (27 layers of 1152): 27 · 1152² / (24 · 1024²) =
   // 1.423828125 → 0.95 × 0.9576171875 = 0.909736328125; 0.908 × that = 0.8260405859375.
-  ModelConfig k = preset("kimi-k2").config;  // Kimi-K2.5's language model is Kimi-K2's
-  k.max_positions = 262144;
-  // Its MoonViT, as Kimi-VL's (kimi_vl wrapper defaults): 27 layers of 1152, FFN 4304, 16 heads,
-  // patches of 14, merge 2, 64 × 64 position embeddings.
-  k.vision = VisionConfig{VisionKind::MoonVit, 27, 1152, 4304, 16, 14, 0, 3, ProjectorKind::KimiVl, true, 0, 0, 2, 4096};
+  // The kimi-k2.5 preset: Kimi K2's language model at 262,144 positions and its MoonViT (vt_num_hidden_layers
+  // 27, vt_hidden_size 1152), as its config.json gives them.
+  const ModelConfig k = preset("kimi-k2.5").config;
+  REQUIRE(k.vision.layers == 27);
+  REQUIRE(k.vision.hidden == 1152);
   {
     const auto e = estimate(k, with({{"rt", "sglang"}, {"gpu", "mi355x"}, {"tp", "8"}, {"gpus", "8"}, {"seq", "262144"}}));
     INFO(join(e.issues()));
