@@ -55,6 +55,7 @@ std::pair<std::string, std::string> format_rule(const Workload& w, Lang l) {
     case F::Nf4: return {tx(l, Str::fx_rule_nf4), "bitsandbytes Params4bit, blocksize 64"};
     case F::Nf4Dq: return {tx(l, Str::fx_rule_nf4_dq), tx(l, Str::fx_ref_nf4_dq)};
     case F::Mxfp4: return {tx(l, Str::fx_rule_mxfp4), "OCP Microscaling Formats (MX) v1.0"};
+    case F::Int4Experts: return {tx(l, Str::fx_rule_int4_experts), "compressed-tensors pack-quantized (Kimi K2 Thinking, K2.5 config.json)"};
     default: return {tx(l, Str::fx_rule_gguf), tx(l, Str::fx_ref_gguf)};
   }
 }

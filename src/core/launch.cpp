@@ -69,6 +69,7 @@ std::optional<Issue> weights_flag(LaunchCommand& c, const Workload& w, std::stri
     case WeightFormat::GptqInt8:
     case WeightFormat::AwqInt4:
     case WeightFormat::Mxfp4:
+    case WeightFormat::Int4Experts:
       c.notes.push_back(issue_row("w", Str::launch_note_checkpoint, f, std::string(engine)));
       return std::nullopt;
     case WeightFormat::Nf4Dq:

@@ -169,6 +169,7 @@ std::string_view to_string(QType t) {
     case QType::Nf4: return "nf4";
     case QType::Nf4Dq: return "nf4-dq";
     case QType::Mxfp4: return "MXFP4";
+    case QType::Int4Sym: return "int4";
     case QType::Q4_0: return "Q4_0";
     case QType::Q4_1: return "Q4_1";
     case QType::Q5_0: return "Q5_0";
@@ -194,6 +195,7 @@ std::string storage_name(const Storage& s) {
     case QType::Int8Channel: return "int8 + channel scales";
     case QType::Nf4: return "nf4 (absmax/64)";
     case QType::Nf4Dq: return "nf4 + double quant";
+    case QType::Int4Sym: return "int4 g" + std::to_string(s.group) + " symmetric";
     default: return std::string(to_string(s.type));
   }
 }
@@ -257,6 +259,10 @@ std::optional<i64> storage_bytes(const Storage& s, StoredDims dims) {
       else b = Checked(in) * ceil_div(out * s.bits, 32) * 4 + zeros + scales;
       break;
     }
+    case QType::Int4Sym:  // ref: compressed-tensors pack-quantized (Kimi K2.5's experts): weight_packed
+      // int32 [out, in/8], weight_scale bf16 [out, in/group], weight_shape int32 [2]
+      b = Checked(out) * ceil_div(in, 8) * 4 + Checked(out) * ceil_div(in, s.group) * 2 + Checked(8);
+      break;
     case QType::Nf4:  // ref: bitsandbytes quantize_4bit, blocksize 64: packed nibbles + fp32 absmax
       b = Checked(ceil_div(*numel, 2)) + Checked(ceil_div(*numel, 64)) * 4;
       break;
@@ -279,7 +285,7 @@ bool auto_keeps(WeightFormat f, Group g) {
   if (f == F::F32 || f == F::BF16 || f == F::F16) return true;
   if (is_gguf(f)) return g == Group::Router;  // token_embd/output follow the mix rules
   if (f == F::Int8 || f == F::Nf4 || f == F::Nf4Dq) return g != Group::Router;  // bitsandbytes: all nn.Linear but lm_head
-  return true;  // fp8, gptq, awq, mxfp4: only the layer matrices
+  return true;  // fp8, gptq, awq, mxfp4: only the layer matrices; int4-experts: only the routed experts
 }
 
 Storage storage_for(const ModelConfig& c, const Workload& w, const Tensor& t, i64 layer) {
@@ -297,6 +303,7 @@ Storage storage_for(const ModelConfig& c, const Workload& w, const Tensor& t, i6
   // ref: transformers quantizers (modules_to_not_convert): gpt-oss's MXFP4 checkpoints keep every
   // self_attn module in bf16; llmsize's formats quantize the attention matrices unless asked.
   if (w.keep_attention == Keep::Yes && keep_group(t.role) == Group::Attention) return {kept};
+  if (f == F::Int4Experts) return t.routed ? Storage{QType::Int4Sym, 4, 32} : Storage{kept};
   if (const Keep* k = keep_field(w, t.role)) {
     const bool keep = *k == Keep::Yes || (*k == Keep::Auto && auto_keeps(f, keep_group(t.role)));
     if (keep) return {gguf && t.role == Role::Router && *k == Keep::Auto ? QType::F32 : kept};

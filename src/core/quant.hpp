@@ -27,6 +27,7 @@ enum class QType : std::uint8_t {
   Nf4,          // 4-bit values + fp32 absmax per 64 values
   Nf4Dq,        // 4-bit values + 8-bit absmax per 64 values + fp32 scale per 256 absmax
   Mxfp4,        // 32 × e2m1 + one e8m0 scale: 17 bytes per 32 values (= ggml MXFP4)
+  Int4Sym,      // compressed-tensors pack-quantized: 8 int4 per int32, a bf16 scale per group, no zero point
   // ggml block types (ggml-common.h): values per block, bytes per block
   Q4_0, Q4_1, Q5_0, Q5_1, Q8_0,             // 32: 18, 20, 22, 24, 34
   Q2_K, Q3_K, Q4_K, Q5_K, Q6_K,             // 256: 84, 110, 144, 176, 210
@@ -70,6 +71,8 @@ std::optional<i64> storage_bytes(const Storage& s, StoredDims dims);
 //   fp32/bf16/fp16: everything in that dtype;
 //   fp8, fp8-block, gptq, awq, mxfp4: layer matrices quantized; embeddings, LM head and
 //     router kept in the compute dtype (DeepSeek-V3 checkpoints, AutoGPTQ/AutoAWQ module lists);
+//   int4-experts: the routed experts only (compressed-tensors' ignore list of Kimi K2 Thinking and
+//     K2.5: lm_head, self_attn, shared_experts and the dense MLPs); everything else in the compute dtype;
 //   int8, nf4, nf4-dq (bitsandbytes through transformers): every nn.Linear quantized except
 //     the LM head, so the router is quantized; embeddings kept;
 //   GGUF file types: llama.cpp's llama_tensor_get_type_impl rules (token_embd quantized,

@@ -202,7 +202,7 @@ std::vector<WorkloadField> build_fields() {
 
       enum_field<W>(
           spec("w", "--weights", "Weight format",
-               "storage of the weights: float, fp8, int8, GPTQ/AWQ, bitsandbytes NF4, MXFP4 or a GGUF file type",
+               "storage of the weights: float, fp8, int8, GPTQ/AWQ, bitsandbytes NF4, MXFP4, int4 routed experts (Kimi K2.5) or a GGUF file type",
                Inference),
           kWeightFormatNames, AT(weights)),
       int_row(spec("g", "--group-size", "Quant group", "GPTQ/AWQ group size: input rows sharing one scale and zero",

@@ -40,6 +40,7 @@ enum class WeightFormat : std::uint8_t {
   Nf4,        // bitsandbytes NF4, fp32 absmax per 64 weights
   Nf4Dq,      // bitsandbytes NF4 with double quantization (QLoRA)
   Mxfp4,      // OCP MXFP4 on every layer matrix: 32 × e2m1 + one e8m0 scale
+  Int4Experts,  // compressed-tensors int4 (pack-quantized, symmetric, groups of 32) on the routed experts only
   // GGUF (llama.cpp) file types
   Q8_0, Q6_K, Q5_K_M, Q5_K_S, Q5_K, Q5_0, Q4_K_M, Q4_K_S, Q4_K, Q4_0,
   Q3_K_L, Q3_K_M, Q3_K_S, Q3_K, Q2_K, IQ4_XS, Mxfp4Moe,
@@ -47,7 +48,7 @@ enum class WeightFormat : std::uint8_t {
 inline constexpr int kWeightFormatCount = static_cast<int>(WeightFormat::Mxfp4Moe) + 1;
 inline constexpr std::string_view kWeightFormatNames[] = {
     "fp32",   "bf16",   "fp16",   "fp8",    "fp8-block", "int8",   "gptq-int4", "gptq-int3",
-    "gptq-int8", "awq-int4", "nf4", "nf4-dq", "mxfp4",    "q8_0",   "q6_k",      "q5_k_m",
+    "gptq-int8", "awq-int4", "nf4", "nf4-dq", "mxfp4",    "int4-experts", "q8_0",   "q6_k",      "q5_k_m",
     "q5_k_s", "q5_k",   "q5_0",   "q4_k_m", "q4_k_s",    "q4_k",   "q4_0",      "q3_k_l",
     "q3_k_m", "q3_k_s", "q3_k",   "q2_k",   "iq4_xs",    "mxfp4_moe"};
 static_assert(std::size(kWeightFormatNames) == kWeightFormatCount);

@@ -666,8 +666,13 @@ TEST_CASE("SGLang: an MLA pool's free memory after the pools (Kimi-K2.5, 8 × MI
   // (19.6 MB, a segment of 20 MiB). A context of 131,072 would leave 2 GB more (47.25).
   const ModelConfig c = preset("kimi-k2.5").config;  // context_length=None: its own 262,144
   const LogCheck k = checked("sglang-kimi-k2.5-mi355x-tp8.log", c,
-                             {{"gpu", "mi355x"}, {"tp", "8"}, {"gpus", "8"}, {"seq", "262144"}, {"mfs", "0.826"}});
+                             {{"gpu", "mi355x"}, {"tp", "8"}, {"gpus", "8"}, {"seq", "262144"}, {"mfs", "0.826"}, {"w", "int4-experts"}});
   CHECK(row(k, "k_bytes").same_text);  // the latent pool at the log's tokens: 160.63 GB
+  // MISS, stated: the weights as the checkpoint stores them (int4 routed experts, the rest bf16; 554.27
+  // GiB in all, families_test) come to 71.22 GB a rank at TP 8 against the log's "mem usage=73.58 GB"
+  // (-3.2%, 2.4 GB). Not traced: the ROCm build may repack the int4 experts for its kernels at load, and
+  // "mem usage" also holds what the loader leaves cached; the log prints nothing finer.
+  CHECK(row(k, "weights_bytes").rel_diff == Approx(-0.0321).margin(0.001));
   const LogCheckRow& end = row(k, "pool_end_bytes");
   CHECK(end.logged == "45.25 GB");
   CHECK(end.ours == "45.24 GB");

@@ -1535,6 +1535,20 @@ TEST_CASE("Kimi K2.5 (kimi_k25): Kimi K2's language model and a MoonViT tower sp
   CHECK(tower == 416'866'032);
   CHECK(projector == 54'277'888);
   CHECK(r.vision == tower + projector);
+  // Stored as its checkpoint is (--weights int4-experts: compressed-tensors pack-quantized int4 in
+  // groups of 32 on the routed experts, the rest bf16): each expert matrix weight_packed int32
+  // [out, in/8], weight_scale bf16 [out, in/32] and weight_shape int32 [2]; 60 MoE layers of 384
+  // experts of gate, up [2048, 7168] and down [7168, 2048]. The checkpoint's tensor list sums to
+  // "张量累计大小: 554.27 GB" (GiB; its router biases are fp32, 46,080 B more than here).
+  const Estimate e = llmsize::test::run(c, llmsize::test::with({{"w", "int4-experts"}}));
+  const i64 matrix = 2048 * (7168 / 8) * 4 + 2048 * (7168 / 32) * 2 + 8;
+  CHECK(matrix == 7168 * (2048 / 8) * 4 + 7168 * (2048 / 32) * 2 + 8);
+  const i64 experts = 60LL * 384 * 3 * matrix;
+  const i64 rest = r.total - 60LL * 384 * 3 * 7168 * 2048;
+  CHECK(e.inference.weights_bytes == experts + 2 * rest);
+  CHECK(e.inference.vision_weights_bytes == 2 * r.vision);
+  const double gib = static_cast<double>(e.inference.weights_bytes + e.inference.vision_weights_bytes + 60 * 384 * 2) / 1073741824.0;
+  CHECK(std::round(gib * 100) / 100 == Approx(554.27).margin(1e-9));
   // Refused by name: Kimi-K3's projector, a projector into another width.
   const std::string text = llmsize::test::read_text("../presets/models/164a-kimi-k2.5.json");
   auto bad = [&](const char* key, const json_util::json& value) {
