@@ -845,6 +845,13 @@ struct Reader {
     // get_context_length), where no later "context_len=" line says it.
     if (l.find("ServerArgs(") != std::string_view::npos && l.find(", context_length=None") != std::string_view::npos)
       log.seq_is_model_max = true;
+    // The checkpoint: server_args' model_path='…' (the first one named).
+    if (log.model.empty() && l.find("ServerArgs(") != std::string_view::npos)
+      if (const size_t at = l.find("model_path='"); at != std::string_view::npos) {
+        const std::string_view rest = l.substr(at + 12);
+        if (const size_t end = rest.find('\''); end != std::string_view::npos && end > 0 && end <= 256)
+          log.model = std::string(rest.substr(0, end));
+      }
     // The hybrid pool (swa_memory_pool.py): "Use sliding window memory pool. full_layer_tokens=F,
     // swa_layer_tokens=W", the sliding layers' pool line, the full layers', then "SWAKVPool mem usage".
     if (l.find("ing window memory pool.") != std::string_view::npos) {

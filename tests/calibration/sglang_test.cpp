@@ -22,7 +22,8 @@
 //   sglang-glm-5-fp8-mi355x-tp8.log — ajith-sirra-amd/Issues, GLM-5-FP8-MI355X-SGLANG-ERROR.md (2026-02-26, its first
 //       start-up: image rocm/sgl-dev:v0.5.8.post1-rocm720-mi35x-20260218, 8 × MI355X, `python3 -m sglang.launch_server
 //       --attention-backend triton --model-path zai-org/GLM-5-FP8 --tp-size 8 --kv-cache-dtype fp8_e4m3`; its server_args:
-//       mem_fraction_static=0.908, page_size=1, context_length=None; every rank's lines up to the graph capture)
+//       mem_fraction_static=0.908, page_size=1, context_length=None; its server_args line and every rank's lines up to
+//       the graph capture)
 //   sglang-qwen2.5-0.5b-docs-ci.log — SGLang's documentation page "SGLang Native APIs" as its CI rendered it
 //       (main of 2026-02-04, Qwen/Qwen2.5-0.5B-Instruct on an 80 GB Hopper card; its server_args, not in the
 //       excerpt: max_total_tokens=20480, max_running_requests=128, context_length=None, page_size=1)
@@ -696,8 +697,13 @@ TEST_CASE("SGLang: GLM-5-FP8's NSA pool on 8 × MI355X, sized from the ranks' le
   // (get_cell_size_per_token: 55,224 B a token); the pool stores 656 + 132 (calculate_mla_kv_cache_dim),
   // so it takes 186.77 GiB of a 167.82 GiB share and leaves 3.9 GB. On ROCm the DSA pages are 1 token.
   ModelConfig c = preset("glm-5").config;
-  const LogCheck k = checked("sglang-glm-5-fp8-mi355x-tp8.log", c,
-                             {{"gpu", "mi355x"}, {"tp", "8"}, {"gpus", "8"}, {"kvt", "fp8"}, {"w", "fp8-block"}, {"mfs", "0.908"}});
+  // The fraction, TP, fp8 cache and checkpoint come from the log's server_args; the card and the
+  // checkpoint's fp8 blocks are given.
+  const LogCheck k = checked("sglang-glm-5-fp8-mi355x-tp8.log", c, {{"gpu", "mi355x"}, {"gpus", "8"}, {"w", "fp8-block"}});
+  CHECK(k.log.model == "zai-org/GLM-5-FP8");
+  CHECK(k.workload.mem_fraction_static == 0.908);
+  CHECK(k.workload.tp == 8);
+  CHECK(k.workload.kv_dtype == KvDtype::Fp8);
   const LogCheckRow& tokens = row(k, "kv_tokens");
   CHECK(tokens.logged_value == 3262823);
   // MISS, stated: 163 tokens (9 MB) over, beyond the ±106 the printed rounding allows; SGLang reads
