@@ -82,6 +82,10 @@ constexpr GgufArch kArchs[] = {
     // DeepSeek-V3.2 (src/models/deepseek32.cpp; conversion/deepseek.py DeepseekV32Model): deepseek2's
     // keys and the lightning indexer's attention.indexer.*; read with deepseek2 below.
     {"deepseek32", "deepseek_v32", "deepseek_v32", "n_routed_experts", "moe_intermediate_size"},
+    // GLM-5 and 5.1 (src/models/glm-dsa.cpp; convert_hf_to_gguf.py GlmMoeDsaModel over DeepseekV2Model):
+    // deepseek2's keys in the MLA layout with the nextn layer in block_count, and the indexer's
+    // attention.indexer.*; read with deepseek2 below.
+    {"glm-dsa", "glm_moe_dsa", "glm_moe_dsa", "n_routed_experts", "moe_intermediate_size"},
     // Jamba (src/models/jamba.cpp; conversion/jamba.py JambaModel): Mamba-1 where head_count_kv is 0,
     // experts where the file holds ffn_gate_inp (no expert_layer_* key), as wide as feed_forward_length.
     {"jamba", "jamba", "jamba", "num_experts", "intermediate_size"},
@@ -257,7 +261,7 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
   const std::string p = arch + ".";
   const GgufValue* experts = h.find(p + "expert_count");
   const bool moe = experts && experts->is_integer() && experts->i > 0;
-  const bool deepseek = arch == "deepseek2" || arch == "deepseek32", glm = arch == "glm4moe";
+  const bool deepseek = arch == "deepseek2" || arch == "deepseek32" || arch == "glm-dsa", glm = arch == "glm4moe";
   auto read = [&](const std::string& key) -> std::optional<i64> {
     const GgufValue* v = h.find(key);
     return v && v->is_integer() ? std::optional<i64>(v->i) : std::nullopt;
@@ -314,7 +318,7 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
     if (j.contains("num_attention_heads")) j["num_key_value_heads"] = j["num_attention_heads"];
     const auto gating = read(p + "expert_gating_func");
     if (has_tensor(".exp_probs_b.") || (gating && *gating == 2)) {  // LLAMA_EXPERT_GATING_FUNC_TYPE_SIGMOID
-      j["model_type"] = arch == "deepseek32" ? "deepseek_v32" : "deepseek_v3";
+      j["model_type"] = arch == "deepseek32" ? "deepseek_v32" : arch == "glm-dsa" ? "glm_moe_dsa" : "deepseek_v3";
       j["topk_method"] = "noaux_tc";
       j["scoring_func"] = "sigmoid";
     }
@@ -422,8 +426,8 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
     const GgufValue* rope = h.find(p + "rope.scaling.finetuned");
     j["position_embedding_type"] = rope && rope->kind == GgufKind::Bool && rope->i != 0 ? "rope" : "nope";
   }
-  if (arch == "deepseek32") {
-    // ref: deepseek32.cpp load_arch_hparams: the indexer's sizes are required keys.
+  if (arch == "deepseek32" || arch == "glm-dsa") {
+    // ref: deepseek32.cpp and glm-dsa.cpp load_arch_hparams: the indexer's sizes are required keys.
     for (const auto& [suffix, hf] : kIndexerKeys) {
       const std::string key = p + std::string(suffix);
       if (!read(key)) issues.push_back(issue_row(key, Str::imp_gguf_indexer));

@@ -853,6 +853,42 @@ TEST_CASE("GGUF: DeepSeek-V3.2 (deepseek32) with its lightning indexer and MTP b
   CHECK(cb.issues().front().field == "deepseek32.attention.indexer.head_count");
 }
 
+TEST_CASE("GGUF: GLM-5 (glm-dsa) as DeepSeek-V3.2's layout at GLM's sizes, its nextn layer in block_count", "[core][gguf]") {
+  // GlmMoeDsaModel(DeepseekV2Model).set_gguf_parameters (convert_hf_to_gguf.py): block_count = num_hidden_layers +
+  // num_nextn_predict_layers (78 + 1), the MLA layout (key_length 576, value_length 512, the _mla widths 256 and
+  // 256), attention.indexer.* from index_n_heads 32, index_head_dim 128, index_topk 2048 (a GLM-5.2 file's
+  // metadata: "glm-dsa.block_count = 79", "attention.indexer.head_count = 32", "attention.key_length_mla = 256").
+  Meta glm{"glm-dsa",
+           {{"block_count", 79}, {"nextn_predict_layers", 1}, {"context_length", 202752}, {"embedding_length", 6144},
+            {"feed_forward_length", 12288}, {"attention.head_count", 64}, {"attention.head_count_kv", 1},
+            {"expert_used_count", 8}, {"expert_count", 256}, {"expert_shared_count", 1}, {"leading_dense_block_count", 3},
+            {"vocab_size", 154880}, {"attention.q_lora_rank", 2048}, {"attention.kv_lora_rank", 512},
+            {"attention.key_length", 576}, {"attention.value_length", 512}, {"attention.key_length_mla", 256},
+            {"attention.value_length_mla", 256}, {"expert_feed_forward_length", 2048}, {"expert_gating_func", 2},
+            {"rope.dimension_count", 64}, {"attention.indexer.head_count", 32}, {"attention.indexer.key_length", 128},
+            {"attention.indexer.top_k", 2048}},
+           154880};
+  CHECK(params_of(gguf_of(glm)) == count_params(llmsize::test::preset("glm-5").config)->total);  // 743,911,218,432
+  auto h = read_gguf_header(gguf_of(glm), 0);
+  REQUIRE(h.ok());
+  auto c = gguf_config(*h);
+  REQUIRE(c.ok());
+  CHECK(c->config.family == Family::GlmMoeDsa);
+  CHECK(c->config.n_layers == 78);
+  CHECK(c->config.mtp_layers == 1);
+  CHECK(c->config.mla.qk_nope_dim == 192);
+  CHECK(c->config.mla.v_head_dim == 256);
+  CHECK(c->config.mla.index_heads == 32);
+  CHECK(count_params(c->config)->mtp == count_params(llmsize::test::preset("glm-5").config)->mtp);
+  // The indexer's sizes are required, as for deepseek32.
+  std::erase_if(glm.ints, [](const auto& kv) { return kv.first == "attention.indexer.top_k"; });
+  auto hb = read_gguf_header(gguf_of(glm), 0);
+  REQUIRE(hb.ok());
+  auto cb = gguf_config(*hb);
+  REQUIRE_FALSE(cb.ok());
+  CHECK(cb.issues().front().field == "glm-dsa.attention.indexer.top_k");
+}
+
 TEST_CASE("GGUF: Jamba's Mamba-1, attention and expert layers from head_count_kv and the ffn_gate_inp tensors", "[core][gguf]") {
   // JambaModel.set_gguf_parameters (llama.cpp conversion/jamba.py) with AI21-Jamba-1.5-Mini's config.json: head_count_kv 8 at
   // i % 8 == 4, else 0; no expert_layer_* key: jamba.cpp gives a layer experts where the file holds its ffn_gate_inp (odd layers).
