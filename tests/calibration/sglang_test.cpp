@@ -216,10 +216,7 @@ TEST_CASE("SGLang: MLA and the DeepSeek-V3.2 indexer keys in the pool's size lin
   CHECK(sglang_log(*at)[1] == "KV Cache is allocated. #tokens: 975424, KV size: 43.67 GB");
   // Qwen3-235B-A22B-FP8 at TP 4: 4 KV heads split over 4 GPUs, 94 layers, bf16 cache:
   //   KV Cache is allocated. #tokens: 367404, K size: 8.23 GB, V size: 8.23 GB
-  ModelConfig q = preset("qwen3-30b-a3b").config;  // Qwen3-MoE's shapes; the 235B's depth and width
-  q.n_layers = 94;
-  q.d_model = 4096;
-  q.n_heads = 64;
+  const ModelConfig q = preset("qwen3-235b-a22b").config;
   const SglangMemory qm = pool_of(q, {{"tp", "4"}, {"gpus", "4"}, {"mfs", "0.93"}});
   auto qa = sglang_with_tokens(qm, 367404);
   REQUIRE(qa.ok());

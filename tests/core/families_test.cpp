@@ -1489,7 +1489,7 @@ TEST_CASE("GLM-5 and GLM-5.1 (glm_moe_dsa) count 743,911,218,432 and 753,864,139
   CHECK(llmsize::test::param_report(preset("glm-5").config).total == r.total);
   // GLM-5.2's IndexShare (layers that reuse an earlier layer's top-k hold no indexer) is refused by
   // name, however the config spells it; GLM-5's own spelling (every layer full) is read.
-  const std::string text = llmsize::test::read_text("../presets/models/182b-glm-5.1.json");
+  const std::string text = llmsize::test::read_text("../presets/models/182c-glm-5.1.json");
   const auto base = json_util::parse(text, "glm", kMaxConfigBytes, kMaxConfigDepth).value()["config"];
   auto field_of = [&](const char* key, const json_util::json& value) -> std::string {
     auto j = base;
