@@ -889,7 +889,8 @@ struct Reader {
         if (auto v = after(l, "V size: ")) figure(pool + "v_bytes", *v * kGiBd, l);
       }
     }
-    if (auto v = after(l, "Memory pool end. avail mem=")) figure("pool_end_bytes", *v * kGiBd, l), ++sglang;
+    // Each rank's own free memory after the pools: the least, as the free memory before them.
+    if (auto v = after(l, "Memory pool end. avail mem=")) figure_min("pool_end_bytes", *v * kGiBd, l), ++sglang;
     if (auto v = after_key(l, "max_total_num_tokens=")) figure("kv_tokens", *v, l), ++sglang;
     if (auto v = after_key(l, "max_running_requests=")) figure("max_running_requests", *v, l);
     if (auto v = after_key(l, "context_len=")) set("seq", whole(*v));

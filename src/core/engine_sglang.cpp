@@ -339,15 +339,18 @@ Result<SglangMemory> sglang_with_tokens(const SglangMemory& in, i64 tokens, cons
   m.max_num_reqs = reqs;
   m.req_to_token_bytes = m.kv_segment_bytes = m.free_index_bytes = m.pool_segment_bytes = 0;
   m.pool_end_gib = 0;
-  if (!m.hybrid && m.mamba_layers == 0 && m.indexer_bytes == 0 && m.layers > 0 && m.k_row_bytes % m.layers == 0 &&
+  if (!m.hybrid && m.mamba_layers == 0 && m.layers > 0 && m.k_row_bytes % m.layers == 0 &&
       m.v_row_bytes % m.layers == 0) {
     const Checked r2t = Checked(reqs) * (m.context_len + 4) * 4;
     const Checked per_k = rows * (m.k_row_bytes / m.layers), per_v = rows * (m.v_row_bytes / m.layers);
+    // NSATokenToKVPool: after the latents, each layer's index_k_with_scale_buffer of
+    // (size + page + 1) // page pages of page × 132 bytes.
+    const Checked per_index = Checked((tokens + m.page_size + 1) / m.page_size) * m.page_size * m.indexer_bytes;
     const Checked free = Checked(m.page_size == 1 ? tokens : tokens / m.page_size) * 8;
     // The allocator's sums stay within int64 for tensors up to 2^50 bytes (1 PiB); beyond, the line is not modelled.
     constexpr i64 kBound = i64{1} << 50;
     bool bounded = true;
-    for (const Checked& x : {r2t, per_k, per_v, free}) {
+    for (const Checked& x : {r2t, per_k, per_v, per_index, free}) {
       if (!x.ok()) return memory_overflow(field);
       bounded = bounded && x.value() <= kBound;
     }
@@ -358,6 +361,8 @@ Result<SglangMemory> sglang_with_tokens(const SglangMemory& in, i64 tokens, cons
       for (i64 l = 0; l < m.layers; ++l) segments.malloc(per_k.value());
       if (m.v_row_bytes > 0)
         for (i64 l = 0; l < m.layers; ++l) segments.malloc(per_v.value());
+      if (m.indexer_bytes > 0)
+        for (i64 l = 0; l < m.layers; ++l) segments.malloc(per_index.value());
       m.kv_segment_bytes = segments.reserved() - r2t_segments;
       if (free.value() <= 10 * (i64{1} << 20)) {
         m.pool_segment_bytes = segments.reserved() + allocator_round(free.value());
@@ -493,7 +498,7 @@ std::vector<EngineTerm> sglang_terms(const SglangMemory& m, const Workload& w, c
                             b(m.req_to_token_bytes)),
                    src + "model_runner.py init_memory_pool; memory_pool.py ReqToTokenPool"});
       t.push_back({"pool_end_bytes", "Memory pool end. avail mem", m.pool_end_gib * kGiBd, true, "estimate",
-                   tx(Str::efx_sg_pool_end, fixed(m.post_gib, 3), b(m.req_to_token_bytes), b(m.mla ? m.layers : 2 * m.layers),
+                   tx(Str::efx_sg_pool_end, fixed(m.post_gib, 3), b(m.req_to_token_bytes), b(m.mla && m.indexer_bytes == 0 ? m.layers : 2 * m.layers),
                       b(m.kv_segment_bytes), b(m.free_index_bytes), b(m.pool_segment_bytes), fixed(m.pool_end_gib, 3)),
                    src + "model_runner.py init_memory_pool; memory_pool.py; c10 CUDACachingAllocator.cpp get_allocation_size"});
     }

@@ -712,6 +712,13 @@ TEST_CASE("SGLang: GLM-5-FP8's NSA pool on 8 × MI355X, sized from the ranks' le
   // weights_proj whole on every rank (ReplicatedLinear), the MTP layer not loaded (no speculative
   // decoding); "mem usage" also holds what the loader leaves cached.
   CHECK(row(k, "weights_bytes").rel_diff == Approx(-0.0096).margin(0.001));
+  // The free memory after the pools, against the least of the ranks' lines (TP2 and TP3: 3.88 GB, their
+  // 193.90 after the load): req_to_token 4,096 × 202,756 int32 (1,585 × 2 MiB), 78 latents of 3,262,824
+  // × 656 B (1,021 × 2 MiB each), 78 index buffers of 3,262,825 × 132 B (206 × 2 MiB each) and the free
+  // slots 3,262,823 int64 (13 × 2 MiB): 190.047 GiB. MISS, stated: 3.85 GB, 0.03 GB (32 MiB) under; not traced.
+  const LogCheckRow& end = row(k, "pool_end_bytes");
+  CHECK(end.logged == "3.88 GB");
+  CHECK(end.ours == "3.85 GB");
   const SglangMemory m = pool_of(c, {{"gpu", "mi355x"}, {"tp", "8"}, {"gpus", "8"}, {"kvt", "fp8"}, {"w", "fp8-block"}, {"mfs", "0.908"}});
   CHECK(m.page_size == 1);
   CHECK(m.cell_bytes == 78 * (576 + 132));
@@ -719,6 +726,7 @@ TEST_CASE("SGLang: GLM-5-FP8's NSA pool on 8 × MI355X, sized from the ranks' le
   auto at = sglang_with_tokens(m, 3262823);
   REQUIRE(at.ok());
   CHECK(sglang_log(*at)[1] == "KV Cache is allocated. #tokens: 3262823, KV size: 186.77 GB");
+  CHECK(at->kv_segment_bytes == 78LL * (1021 + 206) * 2097152);
   // The same model on B200 (CUDA): pages of 64, as DeepSeek-V3.2's.
   CHECK(pool_of(c, {{"gpu", "b200"}, {"tp", "8"}, {"gpus", "8"}, {"kvt", "fp8"}, {"mfs", "0.8"}}).page_size == 64);
 }
