@@ -562,6 +562,17 @@ constexpr MoeRule qwen2_moe() {
 constexpr MoeRule kDeepseekMoe{.experts = {"n_routed_experts"}, .shared = SharedExpert::Count,
                                .shared_keys = {"n_shared_experts"}, .first_dense = {"first_k_dense_replace"},
                                .freq = {"moe_layer_freq"}};
+// DeepSeek-style experts with a config class's defaults for the keys config.json leaves out:
+// routed experts, top-k, their width, shared experts, leading dense layers.
+constexpr MoeRule deepseek_moe(i64 experts, i64 top_k, i64 width, i64 shared, i64 first_dense) {
+  MoeRule m = kDeepseekMoe;
+  m.experts_default = experts;
+  m.top_k_default = top_k;
+  m.expert_ffn_default = width;
+  m.shared_default = shared;
+  m.first_dense_default = first_dense;
+  return m;
+}
 
 // ref: Qwen3_5TextConfig and Qwen3_5MoeTextConfig linear_* defaults (those of Qwen3NextConfig).
 constexpr LinearRule kQwen35Linear{.read = true, .interval_default = 4, .k_heads_default = 16, .v_heads_default = 32,
@@ -645,15 +656,7 @@ const std::vector<FamilyRow>& family_rows() {
       {.family = Family::GlmMoeDsa, .model_types = {"glm_moe_dsa"},
        .positions_default = 202752, .vocab_default = 154880,  // ref: GlmMoeDsaConfig
        .finish = glm_dsa_indexers, .mla = true, .indexer = true, .index_heads_default = 32,
-       .moe = [] {
-         MoeRule m = kDeepseekMoe;  // ref: GlmMoeDsaConfig: 256 experts, top 8, width 2048, 1 shared, 3 dense
-         m.experts_default = 256;
-         m.top_k_default = 8;
-         m.expert_ffn_default = 2048;
-         m.shared_default = 1;
-         m.first_dense_default = 3;
-         return m;
-       }(),
+       .moe = deepseek_moe(256, 8, 2048, 1, 3),  // ref: GlmMoeDsaConfig
        .topk_method_default = "noaux_tc", .mtp = true},
       // GLM-4.5 (modeling_glm4_moe.py Glm4MoeAttention, Glm4MoeMoE): biases on q, k and v only, q/k
       // RMSNorms of head_dim when use_qk_norm, half-rotary heads, DeepSeek-style experts (routed,
@@ -662,15 +665,7 @@ const std::vector<FamilyRow>& family_rows() {
        .positions_default = 131072,  // ref: Glm4MoeConfig
        .rotary = {.fraction_default = 0.5}, .bias = {.attn = {"attention_bias", false}, .o_unbiased = true},
        .norm_qk = {"use_qk_norm", false}, .head_dim_default = 128,
-       .moe = [] {
-         MoeRule m = kDeepseekMoe;  // ref: Glm4MoeConfig: 128 experts, top 8, width 1408, 1 shared, 1 dense
-         m.experts_default = 128;
-         m.top_k_default = 8;
-         m.expert_ffn_default = 1408;
-         m.shared_default = 1;
-         m.first_dense_default = 1;
-         return m;
-       }(),
+       .moe = deepseek_moe(128, 8, 1408, 1, 1),  // ref: Glm4MoeConfig
        .topk_method_default = "noaux_tc", .mtp = true},
       // Llama 4 text (modeling_llama4.py Llama4ForCausalLM): dense layers of intermediate_size_mlp,
       // MoE layers of num_local_experts experts as wide as intermediate_size plus one shared expert.
