@@ -34,7 +34,7 @@ struct Split {
 
 // One GPU's part of `total` (the quantity for all copies of tensor t): routed experts are
 // divided by ep whole experts (then by tp only when ep == 1); k/v projections hold K_gpu of
-// K heads; norms, other vectors, the router and MLA's down-projections are replicated;
+// K heads; norms, other vectors, the router, MLA's down-projections and the lightning indexer are replicated;
 // everything else is divided by tp (rounded up).
 std::optional<i64> gpu_share(const ModelConfig& cfg, const Tensor& t, i64 total, Split s);
 

@@ -6,6 +6,7 @@
 #include "core/json_util.hpp"
 #include "core/model_fields.hpp"
 #include "core/params.hpp"
+#include "core/placement.hpp"
 #include "core/report.hpp"
 #include "test_util.hpp"
 
@@ -1487,6 +1488,20 @@ TEST_CASE("GLM-5 and GLM-5.1 (glm_moe_dsa) count 743,911,218,432 and 753,864,139
   CHECK(r.mtp == 2 * d * d + 3 * d + moe);
   CHECK(r.mtp == 9'952'920'576);
   CHECK(llmsize::test::param_report(preset("glm-5").config).total == r.total);
+  // Over 8 tensor-parallel GPUs the indexer's wq_b, wk and weights_proj are whole on each (vLLM's and
+  // SGLang's Indexer: ReplicatedLinear), as MLA's q_a and kv_a down-projections; q_b is split.
+  const auto inv = build_inventory(c);
+  REQUIRE(inv.ok());
+  int seen = 0;
+  for (const Tensor& t : inv->kinds.front().tensors) {
+    const bool whole = t.role == Role::IdxQ || t.role == Role::IdxK || t.role == Role::IdxWeights || t.role == Role::MlaQA;
+    if (!whole && t.role != Role::MlaQB) continue;
+    INFO(t.name);
+    const i64 n = t.rows * t.cols;
+    CHECK(placement::gpu_share(c, t, n, {.tp = 8}) == (whole ? n : n / 8));
+    ++seen;
+  }
+  CHECK(seen == 5);
   // GLM-5.2's IndexShare (layers that reuse an earlier layer's top-k hold no indexer) is refused by
   // name, however the config spells it; GLM-5's own spelling (every layer full) is read.
   const std::string text = llmsize::test::read_text("../presets/models/182c-glm-5.1.json");
