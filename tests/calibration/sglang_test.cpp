@@ -18,7 +18,8 @@
 //       "Reference: Clean Startup Log (TP=1, Qwen3-8B)" (SGLang main, `sglang serve` with every default)
 //   sglang-kimi-k2.5-mi355x-tp8.log — ajith-sirra-amd/Issues, Kimi-K2.5-MI355X-SGLANG-ERROR.md (2026-02-26, SGLang
 //       v0.5.8.post1 ROCm image, 8 × MI355X, `sglang serve --model-path moonshotai/Kimi-K2.5 --tp 8`; its server_args:
-//       context_length=None, page_size=1, mem_fraction_static=0.8260405859375; the run later failed in graph capture)
+//       context_length=None, page_size=1, mem_fraction_static=0.8260405859375; the run later failed in graph capture;
+//       its server_args line and every rank's lines up to the graph capture)
 //   sglang-glm-5-fp8-mi355x-tp8.log — ajith-sirra-amd/Issues, GLM-5-FP8-MI355X-SGLANG-ERROR.md (2026-02-26, its first
 //       start-up: image rocm/sgl-dev:v0.5.8.post1-rocm720-mi35x-20260218, 8 × MI355X, `python3 -m sglang.launch_server
 //       --attention-backend triton --model-path zai-org/GLM-5-FP8 --tp-size 8 --kv-cache-dtype fp8_e4m3`; its server_args:
@@ -38,6 +39,7 @@
 //       --context-length 262144)
 #include "core/engine_log.hpp"
 #include "core/estimate.hpp"
+#include "core/presets.hpp"
 #include "test_util.hpp"
 
 using namespace llmsize::core;
@@ -654,26 +656,34 @@ TEST_CASE("SGLang: pools that need more than the load left free stop the start-u
 }
 
 TEST_CASE("SGLang: an MLA pool's free memory after the pools (Kimi-K2.5, 8 × MI355X)", "[calibration][sglang]") {
-  //   [2026-02-26 16:41:18 TP0] Load weight end. elapsed=618.04 s, type=KimiK25ForConditionalGeneration, dtype=torch.bfloat16, avail mem=209.98 GB, mem usage=73.58 GB.
+  //   [2026-02-26 16:41:06 TP3] Load weight end. elapsed=606.34 s, type=KimiK25ForConditionalGeneration, dtype=torch.bfloat16, avail mem=209.96 GB, mem usage=73.58 GB.
   //   [2026-02-26 16:41:18 TP0] KV Cache is allocated. #tokens: 2454421, KV size: 160.63 GB
-  //   [2026-02-26 16:41:18 TP0] Memory pool end. avail mem=45.25 GB
+  //   [2026-02-26 16:41:18 TP3] Memory pool end. avail mem=45.23 GB
+  // (TP3 and TP2 the least free of the 8 ranks; TP0: 209.98 and 45.25.)
   // Kimi-K2.5's language model is Kimi-K2's (61 DeepseekV3 layers, one latent of kv_lora_rank 512 +
   // qk_rope_head_dim 64 per token, whole on every rank), with a context of 262,144 (context_length=None:
   // the model's own). The pools at the log's tokens: 61 latent tensors of 2,454,422 × 576 × 2 B, each a
   // segment of 1,349 × 2 MiB; req_to_token 4,096 × 262,148 int32 (4 GiB, 2,049 × 2 MiB); the free slots 2,454,421 int64
   // (19.6 MB, a segment of 20 MiB). A context of 131,072 would leave 2 GB more (47.25).
   const ModelConfig c = preset("kimi-k2.5").config;  // context_length=None: its own 262,144
-  const LogCheck k = checked("sglang-kimi-k2.5-mi355x-tp8.log", c,
-                             {{"gpu", "mi355x"}, {"tp", "8"}, {"gpus", "8"}, {"seq", "262144"}, {"mfs", "0.826"}, {"w", "int4-experts"}});
+  // The fraction, TP, pages and context come from the log (server_args, the model's own context).
+  const LogCheck k = checked("sglang-kimi-k2.5-mi355x-tp8.log", c, {{"gpu", "mi355x"}, {"gpus", "8"}, {"w", "int4-experts"}});
+  CHECK(k.log.model == "moonshotai/Kimi-K2.5");
+  CHECK(find_preset_by_hub(k.log.model)->id == "kimi-k2.5");
+  CHECK(k.workload.mem_fraction_static == 0.8260405859375);
+  CHECK(k.workload.tp == 8);
   CHECK(row(k, "k_bytes").same_text);  // the latent pool at the log's tokens: 160.63 GB
+  // Tokens from the least free rank's 283.53 and 209.96 GiB: 2,454,504 against the log's 2,454,421
+  // (+83, within the band the printed rounding allows; TP0's figures would give +133).
+  CHECK(row(k, "kv_tokens").ours_value - row(k, "kv_tokens").logged_value == 83);
   // MISS, stated: the weights as the checkpoint stores them (int4 routed experts, the rest bf16; 554.27
   // GiB in all, families_test) come to 71.22 GB a rank at TP 8 against the log's "mem usage=73.58 GB"
   // (-3.2%, 2.4 GB). Not traced: the ROCm build may repack the int4 experts for its kernels at load, and
   // "mem usage" also holds what the loader leaves cached; the log prints nothing finer.
   CHECK(row(k, "weights_bytes").rel_diff == Approx(-0.0321).margin(0.001));
   const LogCheckRow& end = row(k, "pool_end_bytes");
-  CHECK(end.logged == "45.25 GB");
-  CHECK(end.ours == "45.24 GB");
+  CHECK(end.logged == "45.23 GB");
+  CHECK(end.ours == "45.22 GB");
   CHECK(std::abs(end.ours_value - end.logged_value) <= 0.02 * kGiB);
   SglangMemory m = pool_of(c, {{"gpu", "mi355x"}, {"tp", "8"}, {"gpus", "8"}, {"seq", "262144"}, {"mfs", "0.826"}});
   auto at = sglang_with_tokens(m, 2454421);
