@@ -352,6 +352,10 @@ struct Wrapper {
   VisionConfig absent;    // vision_config absent: the wrapper's default tower
   VisionConfig defaults;  // a key absent from vision_config: the vision config class's default
 };
+// MoonViTConfig's (and KimiK25VisionConfig's) tower: 27 layers of 1152, intermediate 4304, 16 heads,
+// patch 14, a 64 × 64 learned position grid, merge kernel 2 × 2, Kimi-VL's projector.
+constexpr VisionConfig kMoonVit{VisionKind::MoonVit, 27, 1152, 4304, 16, 14, 0, 3, ProjectorKind::KimiVl, true, 0, 0, 2, 4096};
+
 const Wrapper* find_wrapper(const std::string& model_type) {
   static const Wrapper rows[] = {
       // ref: LlavaConfig: a CLIP ViT-L/14 at 336 px when vision_config is None; CLIPVisionConfig defaults.
@@ -393,8 +397,7 @@ const Wrapper* find_wrapper(const std::string& model_type) {
       // a 64 × 64 learned position grid, 16 heads, 27 layers, hidden 1152, intermediate 4304, merge
       // kernel 2 × 2); text_config, whatever its model_type, is read as DeepseekV3Config.
       {"kimi_vl", "deepseek_v3", "moonvit", nullptr, nullptr, false, VisionKind::MoonVit, ProjectorKind::KimiVl,
-       {VisionKind::MoonVit, 27, 1152, 4304, 16, 14, 0, 3, ProjectorKind::KimiVl, true, 0, 0, 2, 4096},
-       {VisionKind::MoonVit, 27, 1152, 4304, 16, 14, 0, 3, ProjectorKind::KimiVl, true, 0, 0, 2, 4096}},
+       kMoonVit, kMoonVit},
       // ref: Kimi-K2.5's configuration_kimi_k25.py KimiK25VisionConfig (as vLLM's and SGLang's copies
       // keep it): MoonViT3d with the tower's keys spelled vt_* (vt_num_hidden_layers 27, vt_hidden_size
       // 1152, vt_intermediate_size 4304, vt_num_attention_heads 16), patch 14, a 64 × 64 learned grid
@@ -402,8 +405,7 @@ const Wrapper* find_wrapper(const std::string& model_type) {
       // projector: Kimi-VL's tensors (vision_tower.*, mm_projector.pre_norm, proj.0, proj.2). The
       // checkpoint's vision_config names model_type "".
       {"kimi_k25", "deepseek_v3", "", nullptr, nullptr, false, VisionKind::MoonVit, ProjectorKind::KimiVl,
-       {VisionKind::MoonVit, 27, 1152, 4304, 16, 14, 0, 3, ProjectorKind::KimiVl, true, 0, 0, 2, 4096},
-       {VisionKind::MoonVit, 27, 1152, 4304, 16, 14, 0, 3, ProjectorKind::KimiVl, true, 0, 0, 2, 4096}},
+       kMoonVit, kMoonVit},
   };
   for (const auto& w : rows)
     if (model_type == w.type) return &w;

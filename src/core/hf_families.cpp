@@ -506,10 +506,10 @@ void glm_dsa_indexers(Reader& r, ModelConfig& c, std::string_view /*model_type*/
     return;
   }
   if (const json* v = r.find({"index_topk_pattern"}, nullptr, &key); v && !v->is_null()) {
-    if (!v->is_string() || static_cast<i64>(v->get<std::string>().size()) != c.n_layers ||
-        v->get<std::string>().find_first_not_of("FS") != std::string::npos)
+    const std::string pattern = v->is_string() ? v->get<std::string>() : std::string();
+    if (!v->is_string() || static_cast<i64>(pattern.size()) != c.n_layers || pattern.find_first_not_of("FS") != std::string::npos)
       r.issues.push_back(issue_row(key, Str::imp_fam_glm_index_pattern, std::to_string(c.n_layers)));
-    else if (v->get<std::string>().find('S') != std::string::npos)
+    else if (pattern.find('S') != std::string::npos)
       r.issues.push_back(issue_row(key, Str::imp_fam_glm_index_share));
     return;
   }
