@@ -588,7 +588,7 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
       issues.push_back(issue_row(p + "embedding_length_per_layer_input", Str::imp_gguf_gemma4_ple));
     integer(p + "attention.shared_kv_layers", "num_kv_shared_layers");
     const i64 shared = read(p + "attention.shared_kv_layers").value_or(0);
-    j["enable_moe_block"] = moe;  // 26B-A4B: the family refuses it by name
+    if (moe) issues.push_back(issue_row(p + "expert_count", Str::imp_gguf_gemma4_moe));
     const auto* swa = per_layer(p + "attention.sliding_window_pattern", Str::imp_gguf_zero_full);
     if (swa) {
       json types = json::array();

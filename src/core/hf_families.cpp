@@ -464,11 +464,27 @@ void nas_blocks(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
 // the last num_kv_shared_layers layers read an earlier layer's cache; use_double_wide_mlp doubles
 // those layers' FFN; hidden_size_per_layer_input (256 when absent) adds the per-layer embeddings.
 // The class forces the last layer to full attention and halves the window (+1) under
-// use_bidirectional_attention "all". The MoE variant (enable_moe_block) and the newer
-// per_layer_config spelling are refused by name.
+// use_bidirectional_attention "all". enable_moe_block (26B-A4B) gives every layer num_experts
+// experts of moe_intermediate_size, top_k_experts a token, beside its dense MLP (MoeConfig::
+// dense_beside); Gemma4TextConfig defaults the three to None, so each is required then. The newer
+// per_layer_config spelling is refused by name.
 void gemma4_layers(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
-  if (r.boolean({"enable_moe_block"}, false))
-    r.issues.push_back(issue_row(r.prefix() + "enable_moe_block", Str::imp_fam_gemma4_moe));
+  if (r.boolean({"enable_moe_block"}, false)) {
+    auto& m = c.moe;
+    const char* keys[] = {"num_experts", "top_k_experts", "moe_intermediate_size"};
+    i64* into[] = {&m.num_experts, &m.top_k, &m.expert_ffn};
+    for (int i = 0; i < 3; ++i) {
+      const auto v = r.opt_int(keys[i], {keys[i]});
+      if (!v) r.issues.push_back(issue_row(r.prefix() + keys[i], Str::imp_fam_gemma4_moe));
+      else *into[i] = *v;
+    }
+    if (m.num_experts < 1 && r.opt_int("num_experts", {"num_experts"}))
+      r.issues.push_back(issue_row(r.key_for("num_experts"), Str::imp_hf_experts_min, "gemma4_text", std::to_string(m.num_experts)));
+    m.shared_ffn = c.d_ff;  // Gemma4TextMLP: intermediate_size (doubled only in KV-shared layers, refused with experts)
+    m.num_shared_experts = 1;
+    m.dense_beside = true;
+    m.norm_topk = true;  // Gemma4TextRouter: top_k_weights /= their sum
+  }
   if (const json* v = r.find({"per_layer_config"}, nullptr, nullptr); v && !(v->is_null() || (v->is_object() && v->empty())))
     r.issues.push_back(issue_row(r.prefix() + "per_layer_config", Str::imp_fam_per_layer_config));
   c.k_eq_v = r.boolean({"attention_k_eq_v"}, false);

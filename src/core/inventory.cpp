@@ -112,8 +112,17 @@ Names names_for(const ModelConfig& c) {
       n.qkv = "attn.c_attn"; n.o = "attn.c_proj"; n.up = "mlp.c_fc"; n.down = "mlp.c_proj";
       return n;
     }
-    case Family::Gemma2:
     case Family::Gemma4:  // ref: modeling_gemma4.py Gemma4TextDecoderLayer (the four norms of Gemma 3)
+      if (c.moe.dense_beside) {  // Gemma4TextRouter router.proj, Gemma4TextExperts' 3-D parameters, the dense mlp.*
+        llama.router = "router.proj";
+        llama.expert = "experts";
+        llama.e_gate_up = "gate_up_proj";
+        llama.e_down = "down_proj";
+        llama.e_weight = "";
+        llama.shared = "mlp";
+      }
+      [[fallthrough]];
+    case Family::Gemma2:
     case Family::Gemma3:  // ref: modeling_gemma3.py Gemma3DecoderLayer (+ Gemma3Attention q_norm, k_norm)
       llama.ffn_norm = "pre_feedforward_layernorm";
       return llama;
@@ -463,6 +472,16 @@ void add_moe(const ModelConfig& c, const Names& n, Builder& b) {
     add_mlp(c, b, sg.c_str(), su.c_str(), sd.c_str(), n.shared_gate_up, m.shared_ffn, false);
   }
   if (m.shared_gate) b.linear(n.shared_gate, Group::Router, Role::SharedGate, d, 1, false);
+  if (m.dense_beside) {
+    // ref: modeling_gemma4.py Gemma4TextRouter (scale: d, per_expert_scale: E) and the decoder
+    // layer's norms of the two branches: pre_feedforward_layernorm_2 before the experts,
+    // post_feedforward_layernorm_1 after the dense MLP, post_feedforward_layernorm_2 after the experts.
+    b.add("router.scale", "", Group::Router, Role::RouterScale, 1, d);
+    b.add("router.per_expert_scale", "", Group::Router, Role::RouterScale, 1, m.num_experts);
+    b.norm(c, "pre_feedforward_layernorm_2", d);
+    b.norm(c, "post_feedforward_layernorm_1", d);
+    b.norm(c, "post_feedforward_layernorm_2", d);
+  }
 }
 
 void add_layer(const ModelConfig& c, const Names& n, bool moe, bool linear, Builder& b, i64 layer = -1) {
@@ -733,6 +752,7 @@ std::string_view to_string(Role r) {
     case Role::Router: return "router";
     case Role::RouterBias: return "router_bias";
     case Role::SharedGate: return "shared_gate";
+    case Role::RouterScale: return "router_scale";
     case Role::Norm: return "norm";
     case Role::Bias: return "bias";
     case Role::LmHead: return "lm_head";
@@ -808,12 +828,13 @@ Result<Inventory> build_inventory(const ModelConfig& c) {
   if (c.varies_by_layer()) {  // one kind per distinct layer shape, in order of first appearance
     struct Shape {
       i64 kv, ffn, hd;
-      bool slides, shared, v;
+      bool slides, shared, v, moe;  // moe: Gemma 4 26B-A4B's layers (every one routed)
       bool operator==(const Shape&) const = default;
     };
     std::vector<Shape> shapes;
     for (i64 i = 0; i < c.n_layers; ++i) {
-      const Shape s{c.kv_heads_at(i), c.ffn_at(i), c.head_dim_at(i), c.layer_slides(i), c.kv_shared_at(i), c.v_proj_at(i)};
+      const Shape s{c.kv_heads_at(i), c.ffn_at(i), c.head_dim_at(i), c.layer_slides(i), c.kv_shared_at(i), c.v_proj_at(i),
+                    c.layer_is_moe(i)};
       size_t k = 0;
       while (k < shapes.size() && !(shapes[k] == s)) ++k;
       if (k == shapes.size()) {
@@ -824,17 +845,19 @@ Result<Inventory> build_inventory(const ModelConfig& c) {
           std::string out = s.kv > 0 ? printf_text(tr(what, l), std::to_string(s.kv).c_str()) : std::string(tr(Str::kind_no_attention, l));
           if (s.hd != hd) out += " × " + std::to_string(s.hd);
           if (s.shared) out += tr(Str::kind_shared_kv, l);
+          if (s.moe) return printf_text(tr(Str::kind_x_moe, l), out.c_str());
           out += s.ffn > 0 ? printf_text(tr(Str::kind_ffn, l), std::to_string(s.ffn).c_str()) : std::string(tr(Str::kind_no_ffn, l));
           return out;
         };
         kind.label = kind.words(Lang::En);
+        kind.is_moe = s.moe;
         inv.kinds.push_back(std::move(kind));
       }
       inv.kinds[k].layers.push_back(i);
     }
     for (LayerKind& kind : inv.kinds) {
       Builder lb{&kind.tensors, kOwnGroup, n.layer};
-      add_layer(c, n, false, false, lb, kind.layers.front());
+      add_layer(c, n, kind.is_moe, false, lb, kind.layers.front());
       overflow |= lb.overflow;
     }
   }

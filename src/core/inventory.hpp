@@ -33,6 +33,7 @@ enum class Role : std::uint8_t {
   MambaIn, MambaD,                               // Mamba-2's in_proj and D (skip) parameter
   FfnGate, FfnUp, FfnGateUp, FfnDown,            // FFN matrices (GateUp when fused)
   Router, RouterBias, SharedGate,                // MoE routing
+  RouterScale,                                   // Gemma 4's router scale (d) and per-expert scales (E)
   Norm, Bias, LmHead, MtpProj,
 };
 std::string_view to_string(Role r);

@@ -268,7 +268,7 @@ std::vector<Issue> validate(const ModelConfig& c) {
     out.push_back({"num_kv_shared_layers", "must be below num_hidden_layers (" + std::to_string(c.n_layers) +
                                                "): the shared layers read an earlier layer's cache"});
   if ((c.global_head_dim > 0 || c.global_kv_heads > 0 || c.k_eq_v || c.kv_shared > 0 || c.ple_dim > 0) &&
-      (c.is_moe() || c.mla.enabled || c.linear.enabled() || !c.block_pattern.empty() || c.fused_qkv))
+      ((c.is_moe() && !c.moe.dense_beside) || c.mla.enabled || c.linear.enabled() || !c.block_pattern.empty() || c.fused_qkv))
     out.push_back({"global_head_dim", "Gemma 4's per-layer attention shapes go with a plain attention decoder only"});
   if (c.kv_shared > 0) {  // ref: modeling_gemma4.py: each shared layer reads the last earlier layer of its kind
     for (i64 l = c.n_layers - c.kv_shared; l < c.n_layers && l >= 0 && l <= 10000; ++l) {
@@ -313,6 +313,8 @@ std::vector<Issue> validate(const ModelConfig& c) {
       out.push_back({"num_key_value_heads_per_layer", "per-layer shapes go with a plain pre-norm decoder only (no experts, "
                                                       "MLA, linear layers, block pattern, window, parallel or sandwich norms)"});
   }
+  if (c.moe.dense_beside && !c.is_moe())
+    out.push_back({"enable_moe_block", "a dense MLP beside the experts needs experts (num_experts > 0)"});
   if (c.is_moe()) {
     lim("num_experts", c.moe.num_experts);
     lim("moe_intermediate_size", c.moe.expert_ffn);
@@ -326,6 +328,12 @@ std::vector<Issue> validate(const ModelConfig& c) {
                                                 std::to_string(c.moe.top_k)});
     if (c.moe.freq >= 1 && (c.moe.phase < 0 || c.moe.phase >= c.moe.freq))
       out.push_back({"moe_layer_freq", "phase must be in [0, moe_layer_freq)"});
+    // Gemma 4's layout (see MoeConfig::dense_beside): every layer has both branches and their norms.
+    if (c.moe.dense_beside && (c.moe.shared_ffn < 1 || c.moe.shared_gate || c.ffn_kind != FfnKind::Gated || !c.norm_sandwich ||
+                               c.moe.first_dense != 0 || c.moe.freq != 1 || !c.moe.dense_layers.empty() ||
+                               c.moe.scale_input || c.moe.router_correction_bias || c.moe.router_bias || c.double_wide))
+      out.push_back({"enable_moe_block", "the dense MLP beside the experts (Gemma 4) needs a shared width, a gated FFN, the "
+                                         "sandwich norms and every layer MoE, with no shared gate, router bias or double-wide MLP"});
     for (i64 l : c.moe.dense_layers)
       if (l < 0 || l >= c.n_layers) {
         out.push_back({"mlp_only_layers", "layer indices must be in " +

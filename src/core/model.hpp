@@ -76,6 +76,13 @@ struct MoeConfig {
   // factor on them after that (routed_scaling_factor: DeepSeek-V3 2.5).
   bool norm_topk = true;
   double routed_scale = 1.0;
+  // Gemma 4's MoE layers (modeling_gemma4.py Gemma4TextDecoderLayer, enable_moe_block): the dense
+  // MLP (shared_ffn wide, named mlp.*) runs beside the experts instead of being added to them: it
+  // reads pre_feedforward_layernorm's output, the experts pre_feedforward_layernorm_2's, and each
+  // branch has its post-norm (post_feedforward_layernorm_1, _2) before the two are summed. The
+  // router (Gemma4TextRouter) reads the residual stream through an unweighted RMS norm times its
+  // `scale` vector and d^-1/2, and multiplies the chosen weights by per_expert_scale.
+  bool dense_beside = false;
   std::vector<i64> dense_layers;        // explicit dense layers (Qwen mlp_only_layers)
   bool operator==(const MoeConfig&) const = default;
 };

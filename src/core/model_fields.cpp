@@ -243,6 +243,8 @@ std::vector<ModelField> build_fields() {
       limited("fs", "shared_expert_intermediate_size", "shared width", "total width of the shared-expert MLP",
               AT(moe.shared_ffn)),
       flag("sg", "shared gate", "sigmoid gate on the shared expert (Qwen2-MoE)", AT(moe.shared_gate)),
+      flag("dmb", "dense MLP beside", "the shared-width MLP runs beside the experts, each with its own norms; the router is scaled (Gemma 4 enable_moe_block)",
+           AT(moe.dense_beside)),
       limited("fd", "first_k_dense_replace", "first dense", "leading dense layers", AT(moe.first_dense)),
       limited("mf", "moe_layer_freq", "MoE every", "every n-th layer is MoE", AT(moe.freq)),
       int_field<M>(layer_index(spec("mp", "moe_layer_phase", "MoE phase", "layer i is MoE iff i % every == phase"),

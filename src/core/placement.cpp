@@ -63,6 +63,7 @@ std::optional<i64> gpu_share(const ModelConfig& c, const Tensor& t, i64 total, S
   const Role r = t.role == Role::Bias ? t.of : t.role;
   const bool vector = t.rows == 1 || t.cols == 1;
   if (t.role == Role::Norm || t.role == Role::RouterBias || t.role == Role::Router || t.role == Role::SharedGate ||
+      t.role == Role::RouterScale ||
       t.role == Role::PosEmbed || t.role == Role::EmbedProj || r == Role::MlaQA || r == Role::MlaKVA ||
       r == Role::IdxQ || r == Role::IdxK || r == Role::IdxWeights)
     // replicated: vLLM's ReplicatedLinear for MLA down-projections and the router; the lightning

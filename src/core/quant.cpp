@@ -134,7 +134,7 @@ const Keep* keep_field(const Workload& w, Role r) {
   switch (r) {
     case Role::Embed: return &w.keep_embedding;
     case Role::LmHead: return &w.keep_head;
-    case Role::Router: case Role::RouterBias: case Role::SharedGate: return &w.keep_router;
+    case Role::Router: case Role::RouterBias: case Role::SharedGate: case Role::RouterScale: return &w.keep_router;
     default: return nullptr;
   }
 }

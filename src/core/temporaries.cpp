@@ -95,6 +95,8 @@ Result<Temporaries> layer_temporaries(const ModelConfig& c, const CacheShape& ca
     // Routed and shared experts run one after the other: the larger set is the peak.
     const Checked larger = !routed.ok() || !shared.ok() ? routed + shared : routed.value() >= shared.value() ? routed : shared;
     ffn = hidden * 2 + router + larger;
+    // Gemma 4 (MoeConfig::dense_beside): the dense branch's output waits beside the experts' sum.
+    if (m.dense_beside) ffn += hidden;
   }
   const Checked logits = Checked(p.batch) * p.logits_positions * d * e + Checked(p.batch) * p.logits_positions * c.vocab * 4;
   if (!attention.ok() || !ffn.ok() || !logits.ok()) return memory_overflow();

@@ -48,6 +48,8 @@ struct LayerBinder {
       return own_norms < n ? slots[own_norms++] : nullptr;
     }
     if (last_role == Role::EmbedProj) return L.ple_norm.w ? nullptr : &L.ple_norm;  // Gemma 4: post_per_layer_input_norm
+    if (c.moe.dense_beside && router_seen)  // Gemma 4: pre_feedforward_layernorm_2, post_feedforward_layernorm_1, _2
+      return !L.ffn_norm2.w ? &L.ffn_norm2 : !L.post_ffn_norm1.w ? &L.post_ffn_norm1 : !L.post_ffn_norm2.w ? &L.post_ffn_norm2 : nullptr;
     if (L.linear || L.mamba) return L.lin_norm.w ? nullptr : &L.lin_norm;  // the mixer's gated norm
     if (L.mamba1)  // JambaMambaMixer's dt_layernorm, b_layernorm, c_layernorm, in that order
       return !L.m1_dt_norm.w ? &L.m1_dt_norm : !L.m1_b_norm.w ? &L.m1_b_norm : !L.m1_c_norm.w ? &L.m1_c_norm : nullptr;
@@ -157,6 +159,13 @@ struct LayerBinder {
       L.router_correction = p;
       return std::nullopt;
     }
+    if (t.role == Role::RouterScale) {  // Gemma4TextRouter: scale (d), then per_expert_scale (E)
+      const float** slot = !L.router_scale ? &L.router_scale : !L.expert_scale ? &L.expert_scale : nullptr;
+      const i64 want = slot == &L.router_scale ? c.d_model : c.moe.num_experts;
+      if (!slot || !c.moe.dense_beside || !router_seen || t.numel() != want) return unexpected(w, core::Str::ref_bind_role);
+      *slot = p;
+      return std::nullopt;
+    }
     Lin* l = matrix(t);
     if (!l || l->w) return unexpected(w, core::Str::ref_bind_role);
     attn_started = true;
@@ -203,6 +212,9 @@ struct LayerBinder {
     const bool ffn = L.moe ? (L.router && (L.e_up || L.e_gate_up) && L.e_down) : ((L.up || L.gate_up) && L.down);
     if (L.s_down && !(L.s_up || L.s_gate_up)) return unexpected(any, core::Str::ref_bind_shared);
     if (!ffn) return unexpected(any, core::Str::ref_bind_no_ffn);
+    if (L.moe && c.moe.dense_beside &&
+        !(L.s_down && L.router_scale && L.expert_scale && L.ffn_norm2 && L.post_ffn_norm1 && L.post_ffn_norm2))
+      return unexpected(any, core::Str::ref_bind_shared);
     return std::nullopt;
   }
 };

@@ -191,6 +191,7 @@ void arena_views(const ModelConfig& c, const DecoderOptions& o, const Built& bui
     view(kFfn, f(&Workspace::xg), M * d);
     view(kFfn, f(&Workspace::hg), M * gated * c.moe.expert_ffn);
     view(kFfn, f(&Workspace::yg), M * d);
+    if (c.moe.dense_beside) view(kFfn, f(&Workspace::moe_sum), M * d);
   }
   if (o.globals) {
     const i64 de = c.embed_proj_dim > 0 ? c.embed_proj_dim : d;
@@ -374,6 +375,7 @@ WeightGen weight_gen(std::uint64_t seed, const core::Tensor& t, i64 layer) {
   WeightGen g{splitmix64(seed ^ name_hash(core::tensor_name(t.name, layer))), 0.0f, 1.0f, 1.0f};
   switch (t.role) {
     case core::Role::Norm:
+    case core::Role::RouterScale:  // Gemma 4's router scales multiply, as a norm's weight does
       if (!ends_with(t.name, ".bias")) g.offset = 1.0f;
       g.mult = 0.1f;
       break;

@@ -75,6 +75,11 @@ struct LayerW {
   Lin s_gate, s_up, s_down;             // always-active shared experts
   Lin s_gate_up;                        // their fused [gate | up] (Granite's shared_mlp.input_linear)
   Lin shared_gate;                      // d × 1 sigmoid gate on the shared experts
+  // Gemma 4's MoE layers (core::MoeConfig::dense_beside): the router's scale (d) and per-expert
+  // scales (E), the experts' input norm and the two branches' post-norms.
+  const float* router_scale = nullptr;
+  const float* expert_scale = nullptr;
+  NormW ffn_norm2, post_ffn_norm1, post_ffn_norm2;
   // Gated DeltaNet (a linear-attention layer, core::AttnKind::Linear). Qwen3-Next fuses
   // q‖k‖v‖z (grouped per key head) and b‖a; Qwen3.5 keeps qkv, z, b and a apart.
   bool linear = false;
@@ -206,6 +211,7 @@ struct Workspace {
   float* fo = nullptr;       // (M, d) FFN output, then the per-layer input's projection (Gemma 4)
   float* ple_g = nullptr;    // (M, ple) Gemma 4: act(per_layer_input_gate(x)) · per-layer input
   float* h = nullptr;        // (M, 2·f) [gate | up] of the dense FFN or the shared experts
+  float* moe_sum = nullptr;  // (M, d) Gemma 4: the experts' sum, while the dense branch's output waits in fo
   float* router = nullptr;   // (M, E) router logits, then scores
   std::int32_t* sel = nullptr;   // (M, top_k) chosen experts
   float* selw = nullptr;         // (M, top_k) their weights

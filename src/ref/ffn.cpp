@@ -9,7 +9,7 @@
 // router (modeling_llama4.py Llama4Router: top-k of the logits, their sigmoid scaling the chosen
 // experts' inputs, outputs summed unweighted).
 // The top-k weights are renormalized unless norm_topk_prob is false, then multiplied by
-// routed_scaling_factor. Omitted on purpose: DeepSeek's group-limited routing, capacity limits and
+// routed_scaling_factor (Gemma 4's router: add_moe_ops). Omitted on purpose: DeepSeek's group-limited routing, capacity limits and
 // token dropping; the reference routes every token to exactly top_k experts.
 #include <algorithm>
 #include <cmath>
@@ -83,12 +83,42 @@ void add_mlp_ops(Decoder& dec, const LayerW& L, const std::string& label, const 
 
 float sigmoid(float x) { return 1.0f / (1.0f + std::exp(-x)); }
 
+// Gemma 4's MoE layer (modeling_gemma4.py Gemma4TextDecoderLayer.forward, enable_moe_block), with
+// in = pre_feedforward_layernorm(x) and x the residual stream:
+//   out = post_feedforward_layernorm_1(mlp(in)) + post_feedforward_layernorm_2(experts(pre_feedforward_layernorm_2(x)))
+// routed by Gemma4TextRouter on x: softmax(proj(rms(x) ⊙ scale · d^-1/2)), the top_k renormalized,
+// then times per_expert_scale of the chosen experts. The dense branch runs first into out; the
+// experts add up in moe_sum; x's two normed copies take xg (the router's input, free until the
+// experts gather) and xn (the dense branch's input, read by then).
 void add_moe_ops(Decoder& dec, const LayerW& L, i64 n, const float* in, float* out, Program& p) {
   const core::ModelConfig& c = dec.cfg;
   const i64 M = dec.opt.batch * n, d = c.d_model, E = c.moe.num_experts, k = c.moe.top_k;
   Workspace& ws = dec.ws;
   float* logits = ws.router;
-  add_op(p, gemm_op(dec, lname(L, "router"), M, in, d, L.router, logits, E));
+  const bool beside = c.moe.dense_beside;
+  const float* route_in = in;
+  const float* expert_in = in;
+  float* acc = out;
+  if (beside) {
+    add_mlp_ops(dec, L, "mlp", Mlp{L.s_gate, L.s_up, L.s_gate_up, L.s_down, 0}, M, [M] { return M; }, in, ws.h, out, p);
+    const core::NormKind kind = c.norm;
+    const NormW post1 = L.post_ffn_norm1, pre2 = L.ffn_norm2;
+    const float* x = ws.x.data();
+    float* xr = ws.xg;
+    float* xe = ws.xn.data();
+    const float* rs = L.router_scale;
+    const float root = 1.0f / std::sqrt(static_cast<float>(d));
+    add_op(p, rows_op(lname(L, "mlp post-norm, router and experts' norms"), M, 20.0 * static_cast<double>(d), [=](i64 r) {
+      norm_vec(kind, post1, out + r * d, out + r * d, d);
+      rms_vec(rs, x + r * d, xr + r * d, d);
+      for (i64 j = 0; j < d; ++j) xr[r * d + j] *= root;
+      norm_vec(kind, pre2, x + r * d, xe + r * d, d);
+    }));
+    route_in = xr;
+    expert_in = xe;
+    acc = ws.moe_sum;
+  }
+  add_op(p, gemm_op(dec, lname(L, "router"), M, route_in, d, L.router, logits, E));
   std::int32_t* sel = ws.sel;
   float* selw = ws.selw;
   std::int32_t* order = ws.order;
@@ -96,6 +126,7 @@ void add_moe_ops(Decoder& dec, const LayerW& L, i64 n, const float* in, float* o
   const float* corr = L.router_correction;
   const bool scale_in = c.moe.scale_input, norm = c.moe.norm_topk;
   const double rscale = c.moe.routed_scale;
+  const float* escale = L.expert_scale;  // Gemma 4's per_expert_scale
   Op route;
   route.name = lname(L, "route");
   route.cost_per_unit = static_cast<double>(M * E * (k + 4));
@@ -114,6 +145,8 @@ void add_moe_ops(Decoder& dec, const LayerW& L, i64 n, const float* in, float* o
       for (i64 i = 0; i < k; ++i) sum += s[sel[r * k + i]];
       if (!norm) sum = 1.0;  // norm_topk_prob false: the scores as they are
       for (i64 i = 0; i < k; ++i) selw[r * k + i] = static_cast<float>(s[sel[r * k + i]] / sum * rscale);
+      if (escale)
+        for (i64 i = 0; i < k; ++i) selw[r * k + i] *= escale[sel[r * k + i]];
     }
     // Counting sort of the (row, slot) entries by expert, rows in order within an expert.
     std::fill_n(off, E + 1, 0);
@@ -122,7 +155,7 @@ void add_moe_ops(Decoder& dec, const LayerW& L, i64 n, const float* in, float* o
     for (i64 i = 0; i < M * k; ++i) order[off[sel[i]]++] = static_cast<std::int32_t>(i);
     for (i64 e = E; e > 0; --e) off[e] = off[e - 1];
     off[0] = 0;
-    std::fill_n(out, M * d, 0.0f);
+    std::fill_n(acc, M * d, 0.0f);
   };
   add_op(p, std::move(route));
   float* xg = ws.xg;
@@ -134,7 +167,7 @@ void add_moe_ops(Decoder& dec, const LayerW& L, i64 n, const float* in, float* o
     add_op(p, rows_op(lname(L, label + ".gather"), 1, static_cast<double>(M * d), [=](i64) {
       for (i64 i = off[e]; i < off[e + 1]; ++i) {
         float* row = xg + (i - off[e]) * d;
-        std::memcpy(row, in + (order[i] / k) * d, static_cast<size_t>(d) * 4);
+        std::memcpy(row, expert_in + (order[i] / k) * d, static_cast<size_t>(d) * 4);
         if (scale_in)  // Llama4TextMoe: routed_in = hidden_states · router_scores
           for (i64 j = 0; j < d; ++j) row[j] *= selw[order[i]];
       }
@@ -142,8 +175,17 @@ void add_moe_ops(Decoder& dec, const LayerW& L, i64 n, const float* in, float* o
     add_mlp_ops(dec, L, label, Mlp{L.e_gate, L.e_up, L.e_gate_up, L.e_down, e}, M, rows, xg, hg, yg, p);
     add_op(p, rows_op(lname(L, label + ".scatter"), 1, static_cast<double>(M * d), [=](i64) {
       for (i64 i = off[e]; i < off[e + 1]; ++i)
-        axpy(scale_in ? 1.0f : selw[order[i]], yg + (i - off[e]) * d, out + (order[i] / k) * d, d);
+        axpy(scale_in ? 1.0f : selw[order[i]], yg + (i - off[e]) * d, acc + (order[i] / k) * d, d);
     }));
+  }
+  if (beside) {
+    const core::NormKind kind = c.norm;
+    const NormW post2 = L.post_ffn_norm2;
+    add_op(p, rows_op(lname(L, "experts' post-norm + mlp"), M, 8.0 * static_cast<double>(d), [=](i64 r) {
+      norm_vec(kind, post2, acc + r * d, acc + r * d, d);
+      for (i64 j = 0; j < d; ++j) out[r * d + j] += acc[r * d + j];
+    }));
+    return;
   }
   if (!L.s_down) return;
   add_mlp_ops(dec, L, "shared", Mlp{L.s_gate, L.s_up, L.s_gate_up, L.s_down, 0}, M, [M] { return M; }, in,

@@ -1281,17 +1281,73 @@ TEST_CASE("Gemma 4 31B counts 30,697,345,280: full layers with 4 KV heads of 512
   CHECK(total_of(c) == v * d + d + 60 * (4 * d + 3 * d * f) + 50 * sliding + 10 * full);
   // The cache still stores V for the full layers (the same shape as K): 50 · 2 · 16 · 256 + 10 · 2 · 4 · 512.
   CHECK(plan_of(c).kv_bytes_per_token() == (50 * 2 * 16 * 256 + 10 * 2 * 4 * 512) * 2);
-  // Refused by name: the MoE variant, a last layer that slides, and the newer per_layer_config spelling.
+  // Refused by name: the MoE variant without its sizes (Gemma4TextConfig defaults them to None), a
+  // last layer that slides, and the newer per_layer_config spelling.
   const std::string moe = R"({"model_type": "gemma4_text", "hidden_size": 64, "num_hidden_layers": 6, "num_attention_heads": 4,
     "num_key_value_heads": 2, "intermediate_size": 128, "enable_moe_block": true})";
   const auto m = import_hf_config(moe);
   REQUIRE_FALSE(m.ok());
-  CHECK(m.issues()[0].field == "enable_moe_block");
+  REQUIRE(m.issues().size() == 3);
+  CHECK(m.issues()[0].field == "num_experts");
+  CHECK(m.issues()[1].field == "top_k_experts");
+  CHECK(m.issues()[2].field == "moe_intermediate_size");
   const std::string odd = R"({"model_type": "gemma4_text", "hidden_size": 64, "num_hidden_layers": 7, "num_attention_heads": 4,
     "num_key_value_heads": 2, "intermediate_size": 128})";
   const auto o = import_hf_config(odd);
   REQUIRE_FALSE(o.ok());
   CHECK(o.issues()[0].field == "layer_types");
+}
+
+TEST_CASE("Gemma 4 26B-A4B counts 25,233,141,760 (3,822,530,560 active): 128 experts beside each layer's dense MLP",
+          "[core][params][anchor][plan]") {
+  // ref: a fine-tuning record of google/gemma-4-26B-A4B-it: "The **25,233,141,760 loaded text parameters** and
+  //   **25,805,933,872 total loaded parameters** are separate from the nominal **3,822,530,560 active text
+  //   parameters per token**"; a header-only audit: "25,805,936,206 stored parameters: 25,233,141,790 in
+  //   `model.language_model`, 569,550,384 in the vision tower, and 3,244,032 in its vision projection" (the 30
+  //   layer_scalar buffers make the 30); "Routed expert parameters 22,837,985,280".
+  const ModelConfig c = preset("gemma-4-26b-a4b").config;
+  CHECK(c.moe.dense_beside);
+  const ParamReport r = llmsize::test::param_report(c);
+  CHECK(r.total == 25'233'141'760);
+  CHECK(r.active == 3'822'530'560);
+  // By hand, modeling_gemma4.py: sliding layers q, o d·16·256, k, v d·8·256, q/k norms 256; full layers q, o
+  // d·16·512, k d·2·512 and no v_proj, q/k norms 512; per layer the dense MLP 3·d·2112, the router's proj d·128,
+  // scale d and per_expert_scale 128, the experts' gate_up 128·1408·d and down 128·d·704, seven norms.
+  const i64 d = 2816, v = 262144, E = 128, fe = 704, f = 2112;
+  const i64 sliding = 2 * d * 16 * 256 + 2 * d * 8 * 256 + 512, full = 2 * d * 16 * 512 + d * 2 * 512 + 1024;
+  const i64 experts = E * 3 * d * fe, layer = 7 * d + 3 * d * f + d * E + d + E + experts;
+  CHECK(experts * 30 == 22'837'985'280);
+  CHECK(r.total == v * d + d + 30 * layer + 25 * sliding + 5 * full);
+  CHECK(r.active == r.total - 30 * (E - 8) * 3 * d * fe);
+  // Every layer routes; the cache is Gemma 4's: 25 sliding layers of 8 KV heads of 256, 5 full of 2 heads of 512.
+  const LayerPlan p = plan_of(c);
+  for (i64 l = 0; l < 30; ++l) CHECK(p.is_moe(l));
+  CHECK(p.kv_bytes_per_token() == (25 * 2 * 8 * 256 + 5 * 2 * 2 * 512) * 2);
+  // The tensors' names are the checkpoint's (Gemma4TextDecoderLayer, Gemma4TextRouter, Gemma4TextExperts).
+  const auto inv = build_inventory(c);
+  REQUIRE(inv.ok());
+  std::vector<std::string> names;
+  for (const auto& k : inv->kinds)
+    for (const auto& t : k.tensors) names.push_back(t.name);
+  for (const char* n : {"model.layers.{i}.router.proj.weight", "model.layers.{i}.router.scale", "model.layers.{i}.router.per_expert_scale",
+                        "model.layers.{i}.experts.gate_up_proj", "model.layers.{i}.experts.down_proj", "model.layers.{i}.mlp.gate_proj.weight",
+                        "model.layers.{i}.pre_feedforward_layernorm_2.weight", "model.layers.{i}.post_feedforward_layernorm_1.weight",
+                        "model.layers.{i}.post_feedforward_layernorm_2.weight"}) {
+    INFO(n);
+    CHECK(std::find(names.begin(), names.end(), n) != names.end());
+  }
+  // Gemma4TextConfig leaves the three MoE sizes None: each is required with enable_moe_block.
+  auto j = json_util::json::parse(R"({"model_type": "gemma4_text", "hidden_size": 64, "num_hidden_layers": 6, "num_attention_heads": 4,
+    "num_key_value_heads": 2, "intermediate_size": 128, "enable_moe_block": true, "num_experts": 8, "top_k_experts": 2,
+    "moe_intermediate_size": 16})");
+  const auto small = import_hf_config(j.dump());
+  REQUIRE(small.ok());
+  CHECK(small->config.moe.shared_ffn == 128);
+  CHECK(small->config.moe.expert_ffn == 16);
+  j["top_k_experts"] = 9;
+  const auto too_many = import_hf_config(j.dump());
+  REQUIRE_FALSE(too_many.ok());
+  CHECK(too_many.issues()[0].field == "num_experts_per_tok");
 }
 
 TEST_CASE("Nemotron 3 Nano 30B-A3B counts 31,577,937,344 (3,580,073,408 active): 23 Mamba-2, 6 attention and 23 MoE blocks",

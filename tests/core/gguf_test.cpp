@@ -982,6 +982,16 @@ TEST_CASE("GGUF: Gemma 4's sliding pattern, head widths, KV-shared layers and pe
   auto c = gguf_config(*h);
   REQUIRE_FALSE(c.ok());
   CHECK(c.issues().front().field == "blk.5.attn_k.weight");
+  // The MoE variant (26B-A4B): how its converter lays out the router's scales and the experts is not
+  // followed, so expert_count is refused by name.
+  Meta moe = big;
+  moe.ints.push_back({"expert_count", 128});
+  moe.ints.push_back({"expert_used_count", 8});
+  auto hm = read_gguf_header(gguf_of(moe), 0);
+  REQUIRE(hm.ok());
+  const auto cm = gguf_config(*hm);
+  REQUIRE_FALSE(cm.ok());
+  CHECK(cm.issues().front().field == "gemma4.expert_count");
 }
 
 TEST_CASE("GGUF: Gemma, Phi-2, GPT-NeoX, GPT-2, StarCoder and BLOOM metadata read as their models", "[core][gguf]") {

@@ -155,8 +155,9 @@ TEST_CASE("import (family table): refused family keys are named in English and C
              "is required (or full_attn_idxs): which layers are attention");
   check_both(issue_at(hf_issues(small_config("jamba", R"(,"attn_layer_period":8,"attn_layer_offset":9)")), "attn_layer_offset"),
              "must be in [0, attn_layer_period − 1] with attn_layer_period >= 1, got 9 and 8");
-  check_both(issue_at(hf_issues(small_config("gemma4_text", R"(,"enable_moe_block":true)")), "enable_moe_block"),
-             "true is not supported yet (Gemma 4's MoE layers keep a dense MLP beside the experts; only false)");
+  check_both(issue_at(hf_issues(small_config("gemma4_text", R"(,"enable_moe_block":true,"num_experts":8,"moe_intermediate_size":16)")),
+                      "top_k_experts"),
+             "is required when enable_moe_block is true (Gemma4TextConfig leaves it None): a positive integer");
   check_both(issue_at(hf_issues(small_config("nemotron-nas", "")), "block_configs"), "must list one block per layer (2)");
   check_both(issue_at(hf_issues(small_config("falcon_h1", R"(,"attn_layer_indices":[0])")), "attn_layer_indices"),
              "only null is supported (attention in every layer)");

@@ -77,7 +77,7 @@ TEST_CASE("the block holds one layer of each attention kind of the model", "[ref
                         Case{"gemma-3-1b", {0, 5}}, Case{"gemma-2-2b", {0, 1}}, Case{"qwen3-next-80b-a3b", {0, 3}},
                         Case{"qwen3.5-0.8b", {0, 3}}, Case{"nemotron-nano-9b-v2", {0, 1, 14}},
                         Case{"lfm2-1.2b", {0, 2}}, Case{"falcon-h1-0.5b", {0}}, Case{"gemma-4-31b", {0, 5}},
-                        Case{"gemma-4-e4b", {0, 5, 24, 29}}}) {
+                        Case{"gemma-4-e4b", {0, 5, 24, 29}}, Case{"gemma-4-26b-a4b", {0, 5}}}) {
     INFO(c.id);
     const auto model = test::preset(c.id).config;
     const auto p = plan(c.id, 4096);

@@ -663,6 +663,42 @@ Vec ffn(const ref::Decoder& dec, i64 L, const Vec& x) {
   return out;
 }
 
+// Gemma 4's MoE layer (modeling_gemma4.py Gemma4TextDecoderLayer.forward with enable_moe_block,
+// Gemma4TextRouter, Gemma4TextExperts): xn = pre_feedforward_layernorm(x), x the residual stream.
+Vec gemma4_moe(const ref::Decoder& dec, i64 L, const Vec& x, const Vec& xn) {
+  const ModelConfig& c = dec.cfg;
+  const i64 E = c.moe.num_experts, k = c.moe.top_k;
+  const double d = static_cast<double>(x.size());
+  Vec dense = norm(c, mlp(dec, L, xn, false, false, 0), exact(dec, L, ".post_feedforward_layernorm_1.weight"), W{});
+  // The router: norm without scale, times scale and hidden_size^-0.5, proj, softmax, top_k renormalized.
+  const W scale = exact(dec, L, ".router.scale"), per_expert = exact(dec, L, ".router.per_expert_scale");
+  double ms = 0;
+  for (double v : x) ms += v * v;
+  const double inv = 1.0 / std::sqrt(ms / d + 1e-5);
+  Vec r(x.size());
+  for (size_t i = 0; i < x.size(); ++i) r[i] = x[i] * inv * scale.p[i] / std::sqrt(d);
+  Vec s = lin(r, find_role(dec, L, Role::Router, false, false));
+  const double mx = *std::max_element(s.begin(), s.end());
+  double sum = 0;
+  for (double& e : s) sum += (e = std::exp(e - mx));
+  for (double& e : s) e /= sum;
+  std::vector<i64> idx(static_cast<size_t>(E));
+  for (i64 e = 0; e < E; ++e) idx[e] = e;
+  std::stable_sort(idx.begin(), idx.end(), [&](i64 a, i64 b) { return s[a] > s[b]; });
+  double wsum = 0;
+  for (i64 i = 0; i < k; ++i) wsum += s[idx[i]];
+  const Vec xe = norm(c, x, exact(dec, L, ".pre_feedforward_layernorm_2.weight"), W{});
+  Vec experts(x.size(), 0.0);
+  for (i64 i = 0; i < k; ++i) {
+    const Vec y = mlp(dec, L, xe, true, false, idx[i]);
+    const double w = s[idx[i]] / wsum * per_expert.p[idx[i]];
+    for (size_t j = 0; j < x.size(); ++j) experts[j] += w * y[j];
+  }
+  experts = norm(c, experts, exact(dec, L, ".post_feedforward_layernorm_2.weight"), W{});
+  for (size_t j = 0; j < x.size(); ++j) dense[j] += experts[j];
+  return dense;
+}
+
 // One layer over one sequence (T rows of d); pli: Gemma 4's per-layer input of each row, or null.
 void layer(const ref::Decoder& dec, i64 L, std::vector<Vec>& x, const std::vector<Vec>* pli = nullptr) {
   const ModelConfig& c = dec.cfg;
@@ -731,7 +767,8 @@ void layer(const ref::Decoder& dec, i64 L, std::vector<Vec>& x, const std::vecto
     }
     // Granite: residual + block output · residual_multiplier (1 elsewhere)
     for (size_t j = 0; j < x[t].size(); ++j) x[t][j] += c.residual_mult * a[t][j];
-    Vec f = ffn(dec, L, f_w ? norm(c, x[t], f_w, f_b) : x[t]);
+    Vec f = c.moe.dense_beside && c.layer_is_moe(L) ? gemma4_moe(dec, L, x[t], norm(c, x[t], f_w, f_b))
+                                                    : ffn(dec, L, f_w ? norm(c, x[t], f_w, f_b) : x[t]);
     if (pf) f = norm(c, f, pf, W{});
     for (size_t j = 0; j < x[t].size(); ++j) x[t][j] += c.residual_mult * f[j];
     if (pli) {  // modeling_gemma4.py Gemma4TextDecoderLayer: x + post_per_layer_input_norm(projection(act(gate(x)) · u))
