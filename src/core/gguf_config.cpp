@@ -588,7 +588,13 @@ Result<ImportedConfig> gguf_config(const GgufHeader& h) {
       issues.push_back(issue_row(p + "embedding_length_per_layer_input", Str::imp_gguf_gemma4_ple));
     integer(p + "attention.shared_kv_layers", "num_kv_shared_layers");
     const i64 shared = read(p + "attention.shared_kv_layers").value_or(0);
-    if (moe) issues.push_back(issue_row(p + "expert_count", Str::imp_gguf_gemma4_moe));
+    // 26B-A4B (gemma4.cpp: ffn_gate_inp and its scale, the experts beside the dense FFN): expert_count,
+    // expert_feed_forward_length below, and top_k_experts from expert_used_count.
+    j["enable_moe_block"] = moe;
+    if (moe) {
+      integer(p + "expert_used_count", "top_k_experts");
+      if (!h.find(p + "expert_used_count")) issues.push_back(issue_row(p + "expert_used_count", Str::imp_gguf_gemma4_moe));
+    }
     const auto* swa = per_layer(p + "attention.sliding_window_pattern", Str::imp_gguf_zero_full);
     if (swa) {
       json types = json::array();

@@ -927,6 +927,40 @@ TEST_CASE("file weights: Gemma 4's per-layer embeddings and head widths by llama
   CHECK(h.elements() == count_params(c)->total + 55055914);
 }
 
+TEST_CASE("file weights: Gemma 4 26B-A4B's experts beside the dense FFN by llama.cpp's names", "[core][gguf][file]") {
+  // src/models/gemma4.cpp load_arch_tensors with gemma-4-26B-A4B's sizes: the dense FFN (ffn_norm, ffn_gate/up/down,
+  // post_ffw_norm) and, beside it, ffn_gate_inp with its scale, pre_ffw_norm_2, post_ffw_norm_1 and _2, the experts'
+  // ffn_gate_up_exps (or gate and up apart) and ffn_down_exps with the per-expert scale; tied. Beside the model's
+  // tensors: rope_freqs once and layer_output_scale in every layer, 31 others. Rows of 2112 and 704 values are not
+  // whole k-quant blocks: q8_0 there, as the quantizer falls back.
+  const ModelConfig c = llmsize::test::preset("gemma-4-26b-a4b").config;
+  const u64 d = 2816, f = 2112, fe = 704, e = 128, v = 262144;
+  for (const bool fused : {true, false}) {
+    INFO(fused);
+    std::vector<T> t{{"token_embd.weight", {d, v}, Q8_0}, {"output_norm.weight", {d}, F32}, {"rope_freqs.weight", {256}, F32}};
+    for (u64 l = 0; l < 30; ++l) {
+      const bool full = (l + 1) % 6 == 0;
+      const u64 hd = full ? 512 : 256, q = 16 * hd, kv = (full ? 2 : 8) * hd;
+      std::vector<T> layer{{"attn_norm.weight", {d}, F32},       {"attn_q.weight", {d, q}, Q8_0},      {"attn_q_norm.weight", {hd}, F32},
+                           {"attn_k.weight", {d, kv}, Q8_0},      {"attn_k_norm.weight", {hd}, F32},    {"attn_output.weight", {q, d}, Q8_0},
+                           {"post_attention_norm.weight", {d}, F32}, {"ffn_norm.weight", {d}, F32},  {"ffn_gate.weight", {d, f}, Q8_0},
+                           {"ffn_up.weight", {d, f}, Q8_0},       {"ffn_down.weight", {f, d}, Q8_0},    {"post_ffw_norm.weight", {d}, F32},
+                           {"ffn_gate_inp.weight", {d, e}, F32},  {"ffn_gate_inp.scale", {d}, F32},     {"pre_ffw_norm_2.weight", {d}, F32},
+                           {"post_ffw_norm_1.weight", {d}, F32},  {"post_ffw_norm_2.weight", {d}, F32}, {"ffn_down_exps.weight", {fe, d, e}, Q8_0},
+                           {"ffn_down_exps.scale", {e}, F32},     {"layer_output_scale.weight", {1}, F32}};
+      if (!full) layer.push_back({"attn_v.weight", {d, kv}, Q8_0});
+      if (fused) layer.push_back({"ffn_gate_up_exps.weight", {d, 2 * fe, e}, Q4_K});
+      else layer.insert(layer.end(), {{"ffn_gate_exps.weight", {d, fe, e}, Q4_K}, {"ffn_up_exps.weight", {d, fe, e}, Q4_K}});
+      for (const T& x : layer) t.push_back({"blk." + std::to_string(l) + "." + x.name, x.ne, x.type});
+    }
+    const GgufHeader h = gguf_of("gemma4", t);
+    CHECK(h.elements() == count_params(c)->total + 256 + 30);
+    PreparedModel m = with_file(c, h);
+    CHECK(m.file->total_bytes == h.tensor_bytes());
+    CHECK(m.file->other_tensors == 31);
+  }
+}
+
 TEST_CASE("file weights: DeepSeek-V3.2's lightning indexer by llama.cpp's names", "[core][gguf][file]") {
   // src/models/deepseek32.cpp load_arch_tensors with DeepSeek-V3.2's sizes: MLA with k_b / v_b split, the indexer's
   // attn_q_b, attn_k, k_norm (weight and bias) and proj in every layer, 3 dense layers, then 256 experts of 2,048,

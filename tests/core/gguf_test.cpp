@@ -982,16 +982,27 @@ TEST_CASE("GGUF: Gemma 4's sliding pattern, head widths, KV-shared layers and pe
   auto c = gguf_config(*h);
   REQUIRE_FALSE(c.ok());
   CHECK(c.issues().front().field == "blk.5.attn_k.weight");
-  // The MoE variant (26B-A4B): how its converter lays out the router's scales and the experts is not
-  // followed, so expert_count is refused by name.
-  Meta moe = big;
-  moe.ints.push_back({"expert_count", 128});
-  moe.ints.push_back({"expert_used_count", 8});
-  auto hm = read_gguf_header(gguf_of(moe), 0);
+  // gemma-4-26B-A4B: 128 experts of 704 (8 a token) beside each layer's dense FFN of 2112, head_count_kv per
+  // layer (8 sliding, 2 full), no attn_v on full layers.
+  std::vector<std::uint32_t> kv26;
+  for (bool s : pattern(30)) kv26.push_back(s ? 8 : 2);
+  const Meta moe{"gemma4",
+                 {{"block_count", 30}, {"context_length", 262144}, {"embedding_length", 2816}, {"feed_forward_length", 2112},
+                  {"attention.head_count", 16}, {"attention.key_length", 512}, {"attention.value_length", 512},
+                  {"attention.key_length_swa", 256}, {"attention.value_length_swa", 256}, {"attention.sliding_window", 1024},
+                  {"attention.shared_kv_layers", 0}, {"embedding_length_per_layer_input", 0}, {"expert_count", 128},
+                  {"expert_used_count", 8}, {"expert_feed_forward_length", 704}},
+                 262144, false, {{"attention.head_count_kv", kv26}}, {{"attention.sliding_window_pattern", pattern(30)}},
+                 {"blk.5.attn_k.weight"}};
+  CHECK(params_of(gguf_of(moe)) == 25233141760);  // the preset's published count
+  // Without expert_used_count, the experts a token uses are unknown: refused by name.
+  Meta no_k = moe;
+  std::erase_if(no_k.ints, [](const auto& x) { return x.first == "expert_used_count"; });
+  auto hm = read_gguf_header(gguf_of(no_k), 0);
   REQUIRE(hm.ok());
   const auto cm = gguf_config(*hm);
   REQUIRE_FALSE(cm.ok());
-  CHECK(cm.issues().front().field == "gemma4.expert_count");
+  CHECK(cm.issues().front().field == "gemma4.expert_used_count");
 }
 
 TEST_CASE("GGUF: Gemma, Phi-2, GPT-NeoX, GPT-2, StarCoder and BLOOM metadata read as their models", "[core][gguf]") {
