@@ -406,6 +406,13 @@ const Wrapper* find_wrapper(const std::string& model_type) {
       // checkpoint's vision_config names model_type "".
       {"kimi_k25", "deepseek_v3", "", nullptr, nullptr, false, VisionKind::MoonVit, ProjectorKind::KimiVl,
        kMoonVit, kMoonVit},
+      // ref: configuration_gemma4.py Gemma4Config (vision_config None: no vision tower is built) and
+      // Gemma4VisionConfig's defaults (hidden 768, intermediate 3072, 16 layers, 12 heads, patch 16,
+      // pooling kernel 3, a position table of 10,240 a side, standardize false); the projector is
+      // Gemma4MultimodalEmbedder. The audio tower (E2B, E4B) is refused below.
+      {"gemma4", "gemma4_text", "gemma4_vision", nullptr, nullptr, false, VisionKind::Gemma4, ProjectorKind::Gemma4,
+       VisionConfig{},
+       {VisionKind::Gemma4, 16, 768, 3072, 12, 16, 0, 3, ProjectorKind::Gemma4, false, 0, 0, 3, 10240}},
   };
   for (const auto& w : rows)
     if (model_type == w.type) return &w;
@@ -470,6 +477,21 @@ void read_vision(const json& top, const Wrapper& w, std::vector<Issue>& issues, 
         r.issues.push_back(issue_row("vision_config.mm_projector_type", Str::imp_hf_vision_type, pt.substr(0, 40), w.type, "patchmerger"));
       if (const i64 out = r.integer("text_hidden_size", {"text_hidden_size"}, d_model); out != d_model)
         r.issues.push_back(issue_row("vision_config.text_hidden_size", Str::imp_hf_out_hidden, std::to_string(d_model), std::to_string(out)));
+    } else if (w.kind == VisionKind::Gemma4) {
+      // ref: modeling_gemma4.py Gemma4VisionPatchEmbedder (input_proj over 3·patch² pixels, a
+      // position_embedding_table of 2 × position_embedding_size × hidden: any image size up to it),
+      // Gemma4VisionPooler (pooling_kernel_size² patches a soft token), Gemma4VisionModel (std_bias and
+      // std_scale under standardize), Gemma4VisionAttention (num_key_value_heads of head_dim).
+      v.positions = r.integer("vision_config.position_embedding_size", {"position_embedding_size"}, d.positions);
+      v.merge = r.integer("vision_config.pooling_kernel_size", {"pooling_kernel_size"}, d.merge);
+      v.standardize = r.boolean({"standardize"}, d.standardize);
+      // use_clipped_linears: Gemma4ClippableLinear's four clamp bounds per linear are scalar buffers,
+      // left out of the count as the text model's layer_scalar buffers are.
+      if (const i64 k = r.integer("vision_config.num_key_value_heads", {"num_key_value_heads"}, v.heads); k != v.heads)
+        r.issues.push_back(issue_row("vision_config.num_key_value_heads", Str::imp_hf_gemma4_vision_shape, std::to_string(v.heads), std::to_string(k)));
+      if (v.heads > 0 && v.hidden % v.heads == 0)
+        if (const i64 hd = r.integer("vision_config.head_dim", {"head_dim"}, v.hidden / v.heads); hd != v.hidden / v.heads)
+          r.issues.push_back(issue_row("vision_config.head_dim", Str::imp_hf_gemma4_vision_shape, std::to_string(v.hidden / v.heads), std::to_string(hd)));
     } else {
       v.image = r.integer("vision_config.image_size", {"image_size"}, d.image);
     }
@@ -567,12 +589,12 @@ Result<ImportedConfig> hf::import_object(const json& config, const ImportOptions
   // name rather than left out.
   const Wrapper* wrapper = find_wrapper(model_type);
   const json* top = obj;
-  if (!wrapper)
-    for (const char* tower : {"vision_config", "audio_config"})
-      if (auto v = obj->find(tower); v != obj->end() && !v->is_null())
-        return issue_row(tower, Str::imp_hf_encoder,
-                         std::string_view(tower) == "vision_config" ? Str::imp_hf_encoder_vision : Str::imp_hf_encoder_audio,
-                         model_type.substr(0, 40));
+  // No wrapper's audio tower is counted (Gemma 4 E2B and E4B carry one).
+  for (const char* tower : {"vision_config", "audio_config"})
+    if (auto v = obj->find(tower); v != obj->end() && !v->is_null() && (!wrapper || std::string_view(tower) == "audio_config"))
+      return issue_row(tower, Str::imp_hf_encoder,
+                       std::string_view(tower) == "vision_config" ? Str::imp_hf_encoder_vision : Str::imp_hf_encoder_audio,
+                       model_type.substr(0, 40));
   if (auto tc = obj->find("text_config"); tc != obj->end() && !tc->is_null()) {
     if (!tc->is_object()) return issue_row("text_config", Str::imp_must_be_object, json_util::type_row(*tc));
     obj = &*tc;

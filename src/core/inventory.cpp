@@ -649,8 +649,48 @@ void add_moonvit_vision(const ModelConfig& c, Inventory& inv, bool& overflow) {
   overflow |= g.overflow || p.overflow || l.overflow;
 }
 
+// Gemma 4's tower and projector, as the checkpoints name them (ref: modeling_gemma4.py
+// Gemma4VisionPatchEmbedder: input_proj over 3·patch² pixels without bias and position_embedding_table
+// 2 × position_embedding_size × hidden; Gemma4VisionEncoderLayer: Gemma 3's four RMSNorms, q/k/v/o
+// (Gemma4ClippableLinear: the weight under .linear) with per-head q_norm and k_norm (v_norm has no
+// weight), a gated MLP; Gemma4VisionModel: std_bias and std_scale under standardize, buffers the
+// checkpoint stores; Gemma4MultimodalEmbedder: an unweighted RMSNorm, then embedding_projection into d).
+// Under use_clipped_linears each linear also keeps four scalar clamp bounds: left out, as the text
+// model's layer_scalar buffers are.
+void add_gemma4_vision(const ModelConfig& c, Inventory& inv, bool& overflow) {
+  const auto& v = c.vision;
+  const i64 h = v.hidden, f = v.ffn, d = c.d_model, hd = v.heads > 0 ? h / v.heads : 0;
+  Builder g{&inv.vision, kOwnGroup, "model.vision_tower"};
+  g.add("patch_embedder.input_proj", ".weight", Group::Embedding, Role::EmbedProj, v.channels * v.patch * v.patch, h);
+  g.add("patch_embedder.position_embedding_table", "", Group::Embedding, Role::PosEmbed, 2 * v.positions, h);
+  if (v.standardize) {
+    g.add("std_bias", "", Group::Norm, Role::Norm, 1, h);
+    g.add("std_scale", "", Group::Norm, Role::Norm, 1, h);
+  }
+  Builder p{&inv.vision, kOwnGroup, "model.embed_vision"};
+  p.linear("embedding_projection", Group::Ffn, Role::FfnUp, h, d, false);
+  inv.vision_layer.words = [](Lang l) { return std::string(tr(Str::kind_vision, l)); };
+  inv.vision_layer.label = inv.vision_layer.words(Lang::En);
+  for (i64 i = 0; i < v.layers; ++i) inv.vision_layer.layers.push_back(i);
+  Builder l{&inv.vision_layer.tensors, kOwnGroup, "model.vision_tower.encoder.layers.{i}"};
+  l.kv_heads = v.heads;
+  for (const char* n : {"input_layernorm", "post_attention_layernorm", "pre_feedforward_layernorm", "post_feedforward_layernorm"})
+    l.norm(c, n, h, Group::Norm, true);
+  l.linear("self_attn.q_proj.linear", Group::Attention, Role::AttnQ, h, h, false);
+  l.linear("self_attn.k_proj.linear", Group::Attention, Role::AttnK, h, h, false);
+  l.linear("self_attn.v_proj.linear", Group::Attention, Role::AttnV, h, h, false);
+  l.linear("self_attn.o_proj.linear", Group::Attention, Role::AttnO, h, h, false);
+  l.norm(c, "self_attn.q_norm", hd, Group::Norm, true);
+  l.norm(c, "self_attn.k_norm", hd, Group::Norm, true);
+  l.linear("mlp.gate_proj.linear", Group::Ffn, Role::FfnGate, h, f, false);
+  l.linear("mlp.up_proj.linear", Group::Ffn, Role::FfnUp, h, f, false);
+  l.linear("mlp.down_proj.linear", Group::Ffn, Role::FfnDown, f, h, false);
+  overflow |= g.overflow || p.overflow || l.overflow;
+}
+
 void add_vision(const ModelConfig& c, Inventory& inv, bool& overflow) {
   const auto& v = c.vision;
+  if (v.kind == VisionKind::Gemma4) return add_gemma4_vision(c, inv, overflow);
   if (v.kind == VisionKind::Qwen35 || v.kind == VisionKind::Qwen25) return add_qwen_vision(c, inv, overflow);
   if (v.kind == VisionKind::Pixtral) return add_pixtral_vision(c, inv, overflow);
   if (v.kind == VisionKind::MoonVit) return add_moonvit_vision(c, inv, overflow);

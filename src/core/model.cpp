@@ -420,6 +420,9 @@ std::vector<Issue> validate(const ModelConfig& c) {
     } else if (v.kind == VisionKind::MoonVit) {  // no image size: the position grid is interpolated to each image
       lim("vision_config.spatial_merge_size", v.merge);
       lim("vision_config.num_position_embeddings", v.positions);
+    } else if (v.kind == VisionKind::Gemma4) {  // no image size: patches of any image, a position per axis up to the table's
+      lim("vision_config.spatial_merge_size", v.merge);  // pooling_kernel_size
+      lim("vision_config.num_position_embeddings", v.positions);  // position_embedding_size
     } else {
       lim("vision_config.image_size", v.image);
     }
@@ -443,11 +446,14 @@ std::vector<Issue> validate(const ModelConfig& c) {
     if ((v.kind == VisionKind::Qwen35) != (v.projector == ProjectorKind::Qwen35) ||
         (v.kind == VisionKind::Qwen25) != (v.projector == ProjectorKind::Qwen25) ||
         (v.kind == VisionKind::Pixtral) != (v.projector == ProjectorKind::Mistral3) ||
-        (v.kind == VisionKind::MoonVit) != (v.projector == ProjectorKind::KimiVl))
-      out.push_back({"vision_config", "the qwen3_5, qwen2_5_vl, pixtral and moonvit towers go with their own projectors (qwen3_5_merger, "
-                                      "qwen2_5_vl_merger, mistral3, kimi_vl)"});
+        (v.kind == VisionKind::MoonVit) != (v.projector == ProjectorKind::KimiVl) ||
+        (v.kind == VisionKind::Gemma4) != (v.projector == ProjectorKind::Gemma4))
+      out.push_back({"vision_config", "the qwen3_5, qwen2_5_vl, pixtral, moonvit and gemma4_vision towers go with their own projectors "
+                                      "(qwen3_5_merger, qwen2_5_vl_merger, mistral3, kimi_vl, gemma4_embedder)"});
     if (v.projector == ProjectorKind::None)
-      out.push_back({"vision_config", "a vision tower needs a projector into the language model (mlp2, gemma3, llama4, qwen3_5_merger, qwen2_5_vl_merger, mistral3 or kimi_vl)"});
+      out.push_back({"vision_config", "a vision tower needs a projector into the language model (mlp2, gemma3, llama4, qwen3_5_merger, qwen2_5_vl_merger, mistral3, kimi_vl or gemma4_embedder)"});
+    if (v.standardize && v.kind != VisionKind::Gemma4)
+      out.push_back({"vision_config.standardize", "only the gemma4_vision tower standardizes its output"});
   }
   const RealLimit& rot = *find_real_limit("partial_rotary_factor");
   if (c.pos == PosKind::Rotary && !(c.rotary_fraction > rot.min && c.rotary_fraction <= rot.max))

@@ -41,13 +41,14 @@ enum class NormKind : std::uint8_t { LayerNorm, LayerNormNoBias, RmsNorm };
 inline constexpr std::string_view kNormKindNames[] = {"layernorm", "layernorm_nobias", "rmsnorm"};
 // A multimodal wrapper's vision encoder (counted apart from the language model) and the
 // projector that maps its features into the language model's width.
-enum class VisionKind : std::uint8_t { None, Clip, Siglip, Llama4, Qwen35, Qwen25, Pixtral, MoonVit };
-inline constexpr std::string_view kVisionKindNames[] = {"none", "clip", "siglip", "llama4", "qwen3_5", "qwen2_5_vl", "pixtral", "moonvit"};
-enum class ProjectorKind : std::uint8_t { None, Mlp2, Gemma3, Llama4, Qwen35, Qwen25, Mistral3, KimiVl };
+enum class VisionKind : std::uint8_t { None, Clip, Siglip, Llama4, Qwen35, Qwen25, Pixtral, MoonVit, Gemma4 };
+inline constexpr std::string_view kVisionKindNames[] = {"none", "clip", "siglip", "llama4", "qwen3_5", "qwen2_5_vl", "pixtral", "moonvit",
+                                                        "gemma4_vision"};
+enum class ProjectorKind : std::uint8_t { None, Mlp2, Gemma3, Llama4, Qwen35, Qwen25, Mistral3, KimiVl, Gemma4 };
 inline constexpr std::string_view kProjectorKindNames[] = {"none", "mlp2", "gemma3", "llama4", "qwen3_5_merger",
-                                                           "qwen2_5_vl_merger", "mistral3", "kimi_vl"};
-static_assert(std::size(kVisionKindNames) == static_cast<size_t>(VisionKind::MoonVit) + 1);
-static_assert(std::size(kProjectorKindNames) == static_cast<size_t>(ProjectorKind::KimiVl) + 1);
+                                                           "qwen2_5_vl_merger", "mistral3", "kimi_vl", "gemma4_embedder"};
+static_assert(std::size(kVisionKindNames) == static_cast<size_t>(VisionKind::Gemma4) + 1);
+static_assert(std::size(kProjectorKindNames) == static_cast<size_t>(ProjectorKind::Gemma4) + 1);
 static_assert(std::size(kFamilyNames) == static_cast<size_t>(Family::Custom) + 1);
 static_assert(std::size(kFfnKindNames) == static_cast<size_t>(FfnKind::Gated) + 1);
 static_assert(std::size(kActivationNames) == static_cast<size_t>(Activation::Relu2) + 1);
@@ -149,6 +150,9 @@ struct VisionConfig {
   // Qwen3.5: temporal_patch_size, spatial_merge_size, num_position_embeddings; MoonViT: merge_kernel_size
   // (square) and init_pos_emb_height × init_pos_emb_width positions.
   i64 temporal_patch = 0, merge = 0, positions = 0;
+  // Gemma 4 (Gemma4VisionConfig standardize): the tower's std_bias and std_scale, hidden wide each,
+  // applied to the pooled soft tokens.
+  bool standardize = false;
   bool operator==(const VisionConfig&) const = default;
 
   bool enabled() const { return kind != VisionKind::None; }

@@ -1336,6 +1336,36 @@ TEST_CASE("Gemma 4 26B-A4B counts 25,233,141,760 (3,822,530,560 active): 128 exp
     INFO(n);
     CHECK(std::find(names.begin(), names.end(), n) != names.end());
   }
+  // The vision tower (modeling_gemma4.py Gemma4VisionModel, Gemma4MultimodalEmbedder) by hand: 27 layers of q, k,
+  // v, o 1152², q/k norms 72, a gated MLP 3·1152·4304 and four norms; input_proj 3·16²·1152, a position table
+  // 2·10,240·1152, std_bias and std_scale; the projector 1152·2816. The audit's 569,550,384 and 3,244,032.
+  const i64 h = 1152, tower = 27 * (4 * h * h + 144 + 3 * h * 4304 + 4 * h) + 3 * 16 * 16 * h + 2 * 10240 * h + 2 * h;
+  CHECK(tower == 569'550'384);
+  CHECK(r.vision == tower + h * d);
+  CHECK(r.total + r.vision == 25'805'936'206 - 30);  // the checkpoint's stored count, its 30 layer_scalar buffers apart
+  // Gemma 4 31B's checkpoint carries the same tower, projected into 5,376: the Hub's 31,273,088,876 less its 60
+  // layer_scalar buffers (a public model listing: "31B 31273088876").
+  ModelConfig big = preset("gemma-4-31b").config;
+  big.vision = c.vision;
+  CHECK(llmsize::test::param_report(big).total + llmsize::test::param_report(big).vision == 31'273'088'876 - 60);
+  // Gemma4Config's towers: none without vision_config; an audio tower (E2B, E4B) refused by name; a tower whose
+  // KV heads or head size differ from the counted layout refused by name.
+  auto wrap = json_util::json::parse(llmsize::test::read_text("../presets/models/148-gemma-4-26b-a4b.json")).at("config");
+  auto text_only = wrap;
+  text_only.erase("vision_config");
+  const auto t = import_hf_config(text_only.dump());
+  REQUIRE(t.ok());
+  CHECK_FALSE(t->config.vision.enabled());
+  auto audio = wrap;
+  audio["audio_config"] = {{"model_type", "gemma4_audio"}};
+  const auto a = import_hf_config(audio.dump());
+  REQUIRE_FALSE(a.ok());
+  CHECK(a.issues()[0].field == "audio_config");
+  auto odd = wrap;
+  odd["vision_config"]["num_key_value_heads"] = 8;
+  const auto o = import_hf_config(odd.dump());
+  REQUIRE_FALSE(o.ok());
+  CHECK(o.issues()[0].field == "vision_config.num_key_value_heads");
   // Gemma4TextConfig leaves the three MoE sizes None: each is required with enable_moe_block.
   auto j = json_util::json::parse(R"({"model_type": "gemma4_text", "hidden_size": 64, "num_hidden_layers": 6, "num_attention_heads": 4,
     "num_key_value_heads": 2, "intermediate_size": 128, "enable_moe_block": true, "num_experts": 8, "top_k_experts": 2,

@@ -98,7 +98,7 @@ TEST_CASE("import (config.json): refused configs are named in English and Chines
              Catch::Contains("整数"));  // the type's row in Chinese
   check_both(issue_at(hf_issues(R"({"model_type": "llava"})"), "text_config"),
              "is required for model_type \"llava\" (the language model's config)");
-  const std::string wrappers = "is not counted yet (only llava, gemma3, llama4, mistral3, qwen2_5_vl, qwen3_5, qwen3_5_moe, kimi_vl and kimi_k25 wrappers); "
+  const std::string wrappers = "is not counted yet (only the vision towers of the llava, gemma3, gemma4, llama4, mistral3, qwen2_5_vl, qwen3_5, qwen3_5_moe, kimi_vl and kimi_k25 wrappers); "
                                "import its text model's config (text_config) on its own";
   CHECK_THAT(check_both(issue_at(hf_issues(R"({"model_type": "foo", "audio_config": {}})"), "audio_config"),
                         "the audio encoder of model_type \"foo\" " + wrappers),
@@ -106,6 +106,10 @@ TEST_CASE("import (config.json): refused configs are named in English and Chines
   CHECK_THAT(check_both(issue_at(hf_issues(R"({"model_type": "foo", "vision_config": {}})"), "vision_config"),
                         "the vision encoder of model_type \"foo\" " + wrappers),
              Catch::Contains("视觉"));
+  // A wrapper whose vision tower is counted, with an audio tower (Gemma 4 E2B and E4B): the audio is refused.
+  CHECK_THAT(check_both(issue_at(hf_issues(R"({"model_type": "gemma4", "text_config": {}, "audio_config": {}})"), "audio_config"),
+                        "the audio encoder of model_type \"gemma4\" " + wrappers),
+             Catch::Contains("音频"));
 
   std::string list;
   for (auto t : supported_model_types()) list += (list.empty() ? "" : ", ") + std::string(t);
