@@ -547,7 +547,10 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
   // of the kernel alignment whose page holds a recurrent state, B = A · ⌈M / (A · page of one
   // token)⌉, A = max(16, --block-size) for FlashAttention on Hopper and before, and every recurrent
   // page is padded to the attention page. Prefix caching off (mamba_cache_mode "none").
+  // Attention layers of different sizes without recurrent ones (Gemma 4's full layers: their own head
+  // size and KV heads) need no alignment: their pages are unified below.
   i64 attn_block = w.block_size, attn_1tok = 0;
+  bool sizes_differ = false;
   for (const PlannedLayer& l : plan.layers) {
     const CacheShape& s = plan.caches[static_cast<size_t>(l.cache)];
     if (has_state(s.kind)) {
@@ -556,11 +559,11 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
       m.mamba_page_bytes = std::max(m.mamba_page_bytes, *page);
     }
     if (keeps_tokens(s.kind)) {  // Falcon-H1's layers (FullMamba) hold both
-      if (attn_1tok != 0 && attn_1tok != s.bytes_per_token_gpu)
-        return issue_row("rt", Str::eng_vllm_hybrid_sizes);
+      sizes_differ = sizes_differ || (attn_1tok != 0 && attn_1tok != s.bytes_per_token_gpu);
       attn_1tok = s.bytes_per_token_gpu;
     }
   }
+  if (m.mamba_page_bytes > 0 && sizes_differ) return issue_row("rt", Str::eng_vllm_hybrid_sizes);
   if (m.mamba_page_bytes > 0) {
     if (attn_1tok == 0) return issue_row("rt", Str::eng_vllm_recurrent_only);
     if (c.mla.enabled) return issue_row("rt", Str::eng_vllm_hybrid_mla);

@@ -763,6 +763,38 @@ TEST_CASE("vLLM 0.19: refusals and the engine's own errors", "[calibration][vllm
   CHECK(s.estimated_max_model_len < 8192);
 }
 
+TEST_CASE("vLLM 0.19: Gemma 4's full layers, of their own size, take the sliding layers' page (unify_kv_cache_spec_page_size)",
+          "[calibration][vllm]") {
+  // No published start-up pins these figures yet; they follow kv_cache_utils.py as the Gemma 3 runs above
+  // check it, with one step more: get_kv_cache_groups → unify_kv_cache_spec_page_size raises the block_size
+  // of the smaller pages until every page is the largest, then _get_kv_cache_groups_uniform_page_size.
+  {
+    // 26B-A4B: sliding layers 8 KV heads of 256 (16 × 8 × 256 × 2 × 2 = 131,072 B a block), full layers 2 of
+    // 512 (65,536 B): the full layers' blocks hold 32 tokens. 25 sliding layers in 5 groups of 5, the 5 full
+    // in one: 6 groups.
+    const VllmMemory m = vllm(preset("gemma-4-26b-a4b").config, {{"seq", "32768"}});
+    REQUIRE(m.groups.size() == 6);
+    CHECK(m.group_size == 5);
+    for (const VllmGroup& g : m.groups) {
+      INFO(static_cast<int>(g.kind));
+      CHECK(g.page_bytes == 131072);
+      CHECK(g.layers == 5);
+      CHECK(g.block_size == (g.kind == AttnKind::Full ? 32 : 16));
+    }
+    CHECK(m.num_blocks == m.kv_available_bytes / 131072 / 5);
+    CHECK(m.kv_tokens == m.num_blocks / 6 * 16);
+  }
+  {
+    // E4B: its 18 KV-shared layers hold no spec; 20 sliding layers of 2 × 256 (32,768 B a block) grow to 32
+    // tokens a block to match the 4 full layers' 65,536 B: 5 groups of 4 and one; the smallest block 16.
+    const VllmMemory m = vllm(preset("gemma-4-e4b").config, {{"seq", "32768"}});
+    REQUIRE(m.groups.size() == 6);
+    CHECK(m.group_size == 4);
+    for (const VllmGroup& g : m.groups) CHECK(g.block_size == (g.kind == AttnKind::Full ? 16 : 32));
+    CHECK(m.kv_tokens == m.num_blocks / 6 * 16);
+  }
+}
+
 TEST_CASE("vLLM 0.19: pipeline stages, each worker profiled on its own layers", "[calibration][vllm]") {
   // The published pipeline-parallel start-ups (llm-d's PP 2 and PP 4 runs, checked in the test
   // below) print stage 0's "Available KV cache memory" and every stage's profile; these check the
