@@ -105,6 +105,31 @@ TEST_CASE("llama.cpp: Gemma 4 E4B's KV-shared layers hold no cache; 24 of 42 lay
         "llama_kv_cache: size =   21.25 MiB (  1024 cells,  20 layers,  1/1 seqs), K (q8_0):   10.62 MiB, V (q8_0):   10.62 MiB");
 }
 
+TEST_CASE("llama.cpp: Gemma 4 26B-A4B's full layers (2 KV heads of 512) and SWA layers (8 of 256)", "[calibration][llamacpp]") {
+  // A llama.cpp front-end's test suite quoting "verbatim lines from `llama-cli --verbose -ngl 0` against the real
+  // gemma-4-26b-a4b at ctx 262144 / K=V q8_0" (one sequence, n_ubatch 512; build not given):
+  //   llama_kv_cache: size = 2720.00 MiB (262144 cells,   5 layers,  1/1 seqs), K (q8_0): 1360.00 MiB, V (q8_0): 1360.00 MiB
+  //   llama_kv_cache: size =  159.38 MiB (  1536 cells,  25 layers,  1/1 seqs), K (q8_0):   79.69 MiB, V (q8_0):   79.69 MiB
+  // V stays its own tensor on the full layers (attention_k_eq_v shares the projection, not the cache); the SWA
+  // cache holds n_swa + n_ubatch = 1,536 cells.
+  const ModelConfig c = preset("gemma-4-26b-a4b").config;
+  const auto g = lines(c, {{"seq", "262144"}, {"np", "1"}, {"kvt", "q8_0"}, {"ngl", "0"}});
+  REQUIRE(g.size() == 4);
+  CHECK(g[1] ==
+        "llama_kv_cache: size = 2720.00 MiB (262144 cells,   5 layers,  1/1 seqs), K (q8_0): 1360.00 MiB, V (q8_0): 1360.00 MiB");
+  CHECK(g[3] ==
+        "llama_kv_cache: size =  159.38 MiB (  1536 cells,  25 layers,  1/1 seqs), K (q8_0):   79.69 MiB, V (q8_0):   79.69 MiB");
+  // A llama-server start-up (a fork with its own K/V types on the full layers, f16 on the SWA ones) with
+  // -np 1 -c 262144 -ub 288 on an RTX 3090 Ti, its SWA cache as upstream sizes it, n_swa + n_ubatch padded to 256:
+  //   llama_kv_cache_iswa: creating     SWA KV cache, size = 1536 cells
+  //   llama_kv_cache: size =  300.00 MiB (  1536 cells,  25 layers,  1/1 seqs), K (f16):  150.00 MiB, V (f16):  150.00 MiB
+  const auto f = lines(c, {{"seq", "262144"}, {"np", "1"}, {"kvt", "fp16"}, {"ub", "288"}});
+  REQUIRE(f.size() == 4);
+  CHECK(f[2] == "llama_kv_cache_iswa: creating     SWA KV cache, size = 1536 cells");
+  CHECK(f[3] ==
+        "llama_kv_cache: size =  300.00 MiB (  1536 cells,  25 layers,  1/1 seqs), K (f16):  150.00 MiB, V (f16):  150.00 MiB");
+}
+
 TEST_CASE("llama.cpp: dense models on the server's 4 unified slots, and Phi-3 without its window", "[calibration][llamacpp]") {
   // Phi-3.1-mini-4k at the server default (a public log, build 8833); phi3.cpp sets LLAMA_SWA_TYPE_NONE, so
   // its sliding_window (2047) does not make an iswa cache:
