@@ -225,8 +225,8 @@ Result<SglangMemory> sglang_memory(const ModelConfig& c, const LayerPlan& plan, 
   m.cell_bytes = cell_k + v_row + m.indexer_bytes * m.layers;
 
   // ref: model_runner.py: free memory (GiB) before the load, and after it.
-  if (c.pos == PosKind::Rotary) {  // the rotary cos_sin_caches, kept in fp32: rows (ModelConfig::rope_cache_rows) × rotary_dim × 4
-    const Checked rope = Checked(c.rope_cache_rows()) * c.rotary_dim() * 4;
+  if (c.pos == PosKind::Rotary) {  // the rotary cos_sin_caches, kept in fp32: ModelConfig::rope_cache_values × 4
+    const Checked rope = c.rope_cache_values() * 4;
     if (!rope.ok()) return memory_overflow("rcp");
     m.weights_bytes += rope.value();
   }

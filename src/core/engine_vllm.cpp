@@ -463,7 +463,7 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
   // (rotary_embedding/base.py: rows × rotary_dim in the model dtype, one per distinct module:
   // get_rope caches them; the rows and the modules as ModelConfig::rope_cache_rows says).
   if (c.pos == PosKind::Rotary) {
-    const Checked rope = Checked(c.rope_cache_rows()) * c.rotary_dim() * dtype_bytes(w.dtype);
+    const Checked rope = c.rope_cache_values() * dtype_bytes(w.dtype);
     if (!rope.ok()) return memory_overflow("rcp");
     m.rope_bytes = rope.value();
   }
@@ -482,7 +482,12 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
     if (!topk.ok()) return memory_overflow("mbt");
     m.topk_buffer_bytes = topk.value();
   }
-  m.weights_bytes = inf.weights_bytes + inf.vision_weights_bytes + m.mxfp4_layout_bytes + m.fp8_marlin_bytes + m.topk_buffer_bytes + m.rope_bytes;
+  // Gemma 4 (attention_k_eq_v): ref models/gemma4.py Gemma4Attention: one QKVParallelLinear for every
+  // layer type; "k_eq_v layers load K weights into both K and V slots", so those layers hold V's
+  // matrix too, K's bytes again.
+  m.k_as_v_bytes = inf.k_as_v_bytes;
+  m.weights_bytes = inf.weights_bytes + inf.vision_weights_bytes + m.mxfp4_layout_bytes + m.fp8_marlin_bytes + m.topk_buffer_bytes +
+                    m.k_as_v_bytes + m.rope_bytes;
   Peak peak = profile_peak(c, w, gpu, m.max_num_batched_tokens, std::min(m.max_num_seqs, m.max_num_batched_tokens));
   if (sparse) {
     // ref: layers/sparse_attn_indexer.py, the profile run (no attention metadata): "create the max
@@ -751,11 +756,15 @@ std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const
     t.push_back({"fp8_marlin_bytes", "", static_cast<double>(m.fp8_marlin_bytes), true, "exact", tx(Str::efx_vllm_marlin, b(m.fp8_marlin_bytes)),
                  src + "model_executor/layers/quantization/utils/marlin_utils_fp8.py, prepare_fp8_layer_for_marlin, "
                        "prepare_moe_fp8_layer_for_marlin"});
-  const i64 extra = m.mxfp4_layout_bytes + m.topk_buffer_bytes + m.fp8_marlin_bytes;
+  if (m.k_as_v_bytes != 0)
+    t.push_back({"k_as_v_bytes", "", static_cast<double>(m.k_as_v_bytes), true, "exact", tx(Str::efx_vllm_k_as_v, b(m.k_as_v_bytes)),
+                 src + "model_executor/models/gemma4.py, Gemma4Attention (QKVParallelLinear), load_weights"});
+  const i64 extra = m.mxfp4_layout_bytes + m.topk_buffer_bytes + m.fp8_marlin_bytes + m.k_as_v_bytes;
   t.push_back({"weights_bytes", "Model loading took", static_cast<double>(m.weights_bytes), true,
                m.mxfp4_layout_bytes != 0 ? "estimate" : "exact",
                extra != 0 ? tx(m.mxfp4_layout_bytes != 0 ? Str::efx_vllm_weights_mxfp4
                                : m.fp8_marlin_bytes != 0  ? Str::efx_vllm_weights_marlin
+                               : m.k_as_v_bytes != 0      ? Str::efx_vllm_weights_k_as_v
                                                           : Str::efx_vllm_weights_topk,
                                b(m.weights_bytes - m.rope_bytes - extra), b(extra), b(m.rope_bytes), b(m.weights_bytes))
                           : tx(Str::efx_vllm_weights, b(m.weights_bytes - m.rope_bytes), b(m.rope_bytes), b(m.weights_bytes)),
@@ -851,6 +860,7 @@ std::optional<Str> term_row(std::string_view key) {
       {"mxfp4_layout_bytes", Str::term_mxfp4_layout}, {"topk_buffer_bytes", Str::term_topk_buffer},
       {"indexer_profile_bytes", Str::term_indexer_profile}, {"encoder_profile_bytes", Str::term_encoder_profile},
       {"cuda_graph_bytes", Str::term_cuda_graphs},       {"fp8_marlin_bytes", Str::term_fp8_marlin},
+      {"k_as_v_bytes", Str::term_k_as_v},
   };
   if (key.rfind("stage_", 0) == 0) return Str::term_stage;
   for (const auto& [k, row] : kRows)

@@ -49,6 +49,7 @@ struct VllmMemory {
   i64 mxfp4_checkpoint_bytes = 0;  // those experts as the checkpoint stores them (this GPU's share)
   i64 fp8_marlin_bytes = 0;        // of which fp8 scales beyond the checkpoint's as Marlin holds them (GPUs without fp8 tensor cores)
   i64 topk_buffer_bytes = 0;       // of which DeepSeek-V3.2's topk_indices_buffer (sparse attention)
+  i64 k_as_v_bytes = 0;            // of which Gemma 4's full layers' K loaded again into qkv_proj's V slot (attention_k_eq_v)
   i64 indexer_profile_bytes = 0;   // of the forward peak: the sparse indexer's profile-run key buffer
   bool sparse_block_forced = false;  // sparse attention: --block-size replaced by 64
   i64 forward_peak_bytes = 0;      // live tensors at the peak of the dummy forward

@@ -251,6 +251,15 @@ Result<InferenceMemory> inference_memory(const ModelConfig& cfg, const Inventory
   m.stage_layers = a->layers;
   m.weights_bytes = a->weights;
   m.vision_weights_bytes = a->vision;
+  if (cfg.k_eq_v) {
+    // The K projections of this stage's layers without v_proj, on one GPU (their K heads' share).
+    auto kv = placement::build(cfg, inv, {w.tp, w.ep}, w.pp, [&](const Tensor& t, i64 layer) -> std::optional<i64> {
+      if (t.role != Role::AttnK || layer < 0 || cfg.v_proj_at(layer) || cfg.kv_shared_at(layer)) return i64{0};
+      return tensor_stored_bytes(cfg, w, inv, t, layer, file);
+    }, true);
+    if (!kv) return memory_overflow();
+    m.k_as_v_bytes = kv->prefix[static_cast<size_t>(a->first + a->layers)] - kv->prefix[static_cast<size_t>(a->first)];
+  }
   m.kv_bytes_per_token = plan.kv_bytes_per_token();
   m.kv_bytes_per_token_gpu = a->kv_token;
   m.kv_cache_bytes = a->kv;

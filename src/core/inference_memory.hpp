@@ -21,6 +21,9 @@ struct InferenceMemory {
   // Most loaded GPU (pipeline stage `stage` of pp).
   i64 weights_bytes = 0;           // the language model's weights on this GPU
   i64 vision_weights_bytes = 0;    // a multimodal wrapper's vision tower and projector on this GPU
+  // Gemma 4 (attention_k_eq_v): this GPU's K projections of the layers that read V from k_proj, which
+  // vLLM's qkv_proj loads into its V slot too (an engine's figure; not in weights_bytes).
+  i64 k_as_v_bytes = 0;
   i64 kv_bytes_per_token = 0;      // whole model, all layers (the published figure)
   i64 kv_bytes_per_token_gpu = 0;  // this GPU's layers and KV heads
   i64 kv_cache_bytes = 0;          // this GPU: batch × context (windows capped)

@@ -341,6 +341,14 @@ struct ModelConfig {
   i64 rope_cache_rows() const {
     return (rope_cache_positions > 0 ? rope_cache_positions : max_positions) + (family == Family::Gemma3 ? max_positions : 0);
   }
+  // Values of every rotary cos/sin cache: rope_cache_rows() × rotary_dim(), and Gemma 4's full layers'
+  // own cache of max_positions × global_head_dim (vLLM gemma4_rope.py Gemma4RotaryEmbedding: the
+  // proportional RoPE keeps rotary_dim = head_size, the pairs it does not turn as zero frequencies).
+  Checked rope_cache_values() const {
+    Checked v = Checked(rope_cache_rows()) * rotary_dim();
+    if (family == Family::Gemma4 && global_head_dim > 0 && sliding_window > 0) v += Checked(max_positions) * global_head_dim;
+    return v;
+  }
   i64 v_head_dim() const { return mla.enabled ? mla.v_head_dim : head_dim; }
 };
 

@@ -795,6 +795,33 @@ TEST_CASE("vLLM 0.19: Gemma 4's full layers, of their own size, take the sliding
   }
 }
 
+TEST_CASE("vLLM (April 2026): Gemma 4 26B-A4B on an A100 80GB, eager, its proportional RoPE cache and K loaded as V",
+          "[calibration][vllm]") {
+  // A public deployment note ("[AI] vLLM 部署地端模型系統訊息記錄 A100", 2026-04-18): `vllm serve google/gemma-4-26B-A4B
+  // --max-model-len 131072 --enforce-eager --enable-chunked-prefill … --gpu-memory-utilization 0.9` on an A100 (80 GB:
+  // 48.5 + 21.5 GiB at 0.9 leave no other card), bf16; the version banner is not quoted (a Gemma 4 build, April 2026;
+  // eager, so no CUDA graph estimate either way). Quoted from its log:
+  //   Model loading took 48.5 GiB memory and 10.090812 seconds
+  //   Available KV cache memory: 21.5 GiB
+  // The base checkpoint has the -it one's config. Its token lines are not quoted.
+  Workload w = with({{"gpu", "a100-80gb"}, {"seq", "131072"}, {"ee", "1"}, {"util", "0.9"}});
+  w.runtime = Runtime::Vllm;
+  const auto e = estimate(preset("gemma-4-26b-a4b").config, w);
+  REQUIRE(e.ok());
+  REQUIRE(e->vllm.has_value());
+  const VllmMemory& m = *e->vllm;
+  // The two rotary caches (gemma4.py get_rope per layer type): the sliding layers' 262,144 × 256 and the full
+  // layers' proportional one (gemma4_rope.py: rotary_dim = head_size) of 262,144 × 512, bf16.
+  CHECK(m.rope_bytes == i64{262144} * (256 + 512) * 2);
+  // The 5 full layers' K (2 heads of 512) loaded again into qkv_proj's V slot: 5 × 2816 × 1024 × 2 B.
+  CHECK(m.k_as_v_bytes == i64{5} * 2816 * 1024 * 2);
+  // Without them the load was 48.19 GiB (−0.64%) and the KV memory 21.71 (+0.98%).
+  CHECK(vllm_gib(m.weights_bytes) == "48.47");
+  CHECK(std::abs(rel(gib(m.weights_bytes), 48.5)) < 0.001);            // −0.06%
+  CHECK(std::abs(rel(gib(m.kv_available_bytes), 21.5)) < 0.004);       // −0.28%: the profile's peak, 0.03 GiB over
+  CHECK(m.max_num_batched_tokens == 2048);  // an A100: get_batch_defaults' smaller defaults
+}
+
 TEST_CASE("vLLM 0.19: pipeline stages, each worker profiled on its own layers", "[calibration][vllm]") {
   // The published pipeline-parallel start-ups (llm-d's PP 2 and PP 4 runs, checked in the test
   // below) print stage 0's "Available KV cache memory" and every stage's profile; these check the
