@@ -505,7 +505,7 @@ struct Reader {
     } else if (log.version.empty() && l.find(" version ") != std::string_view::npos &&
                (l.find("[entrypoints/") != std::string_view::npos ||
                 // 0.11 and later: the start-up banner's "█  version 0.19.1" (entrypoints/utils.py).
-                (l.find("\u2588") != std::string_view::npos && l.find("[utils.py") != std::string_view::npos))) {
+                (l.find("\u2588") != std::string_view::npos && l.find("utils.py:") != std::string_view::npos))) {
       if (auto v2 = version_after(l.substr(l.rfind(" version ")), " version ")) log.version = *v2;
     }
     // The linear method a compressed-tensors checkpoint loads with (quantization/compressed_tensors,
@@ -1442,9 +1442,25 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
       const Gpu* match = nullptr;
       for (const Gpu& g : gpu_catalog())
         if (g.cuda_total_bytes > 0 && vllm_gib(g.cuda_total_bytes) == printed) match = &g;
+      // No card CUDA reports that total for (a VM's or another driver's share of a card): the chosen
+      // card, else the catalog's nearest, where within 2%, with the log's total in place of its own
+      // (--gpu-cuda-total-mib): the budget is the log's, the card's other traits (compute capability,
+      // SMs) the nearest's. Printed to 0.01 GiB, the total is known to ±5 MiB.
+      const auto near = [&](const Gpu& g) {
+        return g.cuda_total_bytes > 0 && static_cast<double>(g.memory_bytes) >= total->value &&
+               std::abs(static_cast<double>(g.cuda_total_bytes) / total->value - 1.0) <= 0.02;
+      };
+      const auto gap = [&](const Gpu& g) { return std::abs(static_cast<double>(g.cuda_total_bytes) - total->value); };
+      const Gpu* nearest = !match && chosen && near(*chosen) ? chosen : nullptr;
+      for (const Gpu& g : gpu_catalog())
+        if (!match && !(chosen && near(*chosen)) && near(g) && (!nearest || gap(g) < gap(*nearest))) nearest = &g;
       if (match) {
         out.notes.push_back(issue_row("log", Str::log_note_gpu_match, printed, match->name));
         w.gpu = match->id;
+      } else if (nearest && w.gpu_cuda_total_mib == 0) {
+        out.notes.push_back(issue_row("log", Str::log_note_gpu_total, printed, nearest->name, vllm_gib(nearest->cuda_total_bytes)));
+        w.gpu = nearest->id;
+        w.gpu_cuda_total_mib = total->value / 1048576.0;
       } else {
         out.notes.push_back(issue_row("log", Str::log_note_gpu_none, printed, chosen ? chosen->name : w.gpu));
       }

@@ -324,7 +324,7 @@ TEST_CASE("check-log: an older vLLM log names its version and its rank-0 figures
   CHECK(log.find("kv_tokens")->value == 238208);  // the first of the eight ranks' lines
   CHECK(log.find("weights_bytes")->value == Approx(27.7183 * 1073741824.0));
   // 44.42 GiB: no catalog card has that CUDA total (the catalog's L40S, under another driver with ECC on,
-  // reports 44.52 GiB), so a check would say so and run on the card asked for.
+  // reports 44.52 GiB), so a check says so and runs on the nearest card, with the log's total.
   CHECK(log.find("total_bytes")->value == Approx(44.42 * 1073741824.0));
   // "Graph capturing finished in 53 secs, took 3.45 GiB": captured after the KV cache, from the
   // memory outside the budget; a check says so rather than setting a figure beside it.
@@ -336,6 +336,37 @@ TEST_CASE("check-log: an older vLLM log names its version and its rank-0 figures
   REQUIRE(graphs != c->notes.end());
   CHECK(message_in(*graphs, Lang::Zh).find("日志中的 CUDA 图占用 3.45 GiB") == 0);
   for (const auto& r : c->rows) CHECK(r.key != "cuda_graph_bytes");
+}
+
+TEST_CASE("check-log: a vLLM 0.27.1 start-up on a card whose total no catalog card has, beside the 0.19 profile",
+          "[calibration][checklog]") {
+  // alexostapiuk11/coldstart-recon-worker@5e10909, fixtures/vllm_logs/startup_0.log (RunPod, an RTX 4090, the
+  // first start: torch.compile cold), its lines kept: `vllm serve Qwen/Qwen3-8B` with max_model_len 8192 alone,
+  // the V2 model runner, and the summary line of 0.27.1 ("Free memory on device (22.64/23.52 GiB) on startup.
+  // Desired GPU memory utilization is (0.92, 21.64 GiB). Actual usage is 15.54 GiB for consumed memory
+  // (weights + non-torch), 1.18 GiB for peak activation, and 0.56 GiB for CUDAGraph memory.").
+  const EngineLog log = parsed("vllm-0.27.1-qwen3-8b-rtx4090-cold.log");
+  CHECK(log.version == "0.27.1");
+  CHECK(log.model == "Qwen/Qwen3-8B");
+  check_settings(log, {{"seq", "8192"}, {"util", "0.92"}});  // 0.92: the default by 0.27
+  auto c = check_log(log, preset("qwen3-8b").config, Workload{});
+  INFO(join(c.issues()));
+  REQUIRE(c.ok());
+  auto noted = [&](std::string_view part) {
+    return std::any_of(c->notes.begin(), c->notes.end(), [&](const Issue& n) { return n.message.find(part) != std::string::npos; });
+  };
+  // 23.52 GiB is no catalog card's CUDA total (a container's share of the card): the nearest card, with the
+  // log's total, so the budget is the log's.
+  CHECK(noted("using the nearest"));
+  CHECK(c->workload.gpu_cuda_total_mib == Approx(23.52 * 1024));
+  CHECK(noted("0.27.1"));  // the version llmsize does not follow, named
+  check_same(*c, {"total_bytes", "budget_bytes", "weights_bytes"});
+  // MISS, stated: KV memory 5.54 GiB for the log's 4.92 (+12.6%), its tokens and concurrency with it. 0.27.1's
+  // V2 runner profiled a peak of 1.18 GiB on this cold start (torch.compile's first run) where the 0.19
+  // profile llmsize follows has 0.61 + 0.25 non-torch; the same machine's warm restart (startup_1.log) logged
+  // 0.19 GiB and 5.91 GiB for the cache, 6.3% above llmsize's. The 0.2x accounting is not followed.
+  CHECK(row(*c, "kv_available_bytes").ours == "5.54 GiB");
+  CHECK(row(*c, "kv_tokens").ours_value == 40336);
 }
 
 TEST_CASE("check-log: --enforce-eager and the version from the engine's config line (the LLM class)", "[calibration][checklog]") {
