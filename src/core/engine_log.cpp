@@ -578,6 +578,24 @@ struct Reader {
           if (auto f = leading_number(l.substr(open + 1))) figure("free_at_start_bytes", *f * kGiBd, l);
       }
     }
+    // vLLM 0.26 and later close the profile with its summary (gpu_worker.py): "Actual usage is 0.93 GiB
+    // for weight, 1.06 GiB for peak activation, 0.07 GiB for non-torch memory, and 0.4 GiB for
+    // CUDAGraph memory." (0.26), or "Actual usage is 15.54 GiB for consumed memory (weights +
+    // non-torch), 1.18 GiB for peak activation, and 0.56 GiB for CUDAGraph memory." (0.27): each
+    // figure is the number before its " GiB for <what>".
+    if (const size_t at = l.find("Actual usage is "); at != std::string_view::npos) {
+      const std::string_view rest = l.substr(at + 16);
+      const std::pair<std::string_view, const char*> parts[] = {{" GiB for peak activation", "activation_peak_bytes"},
+                                                                {" GiB for non-torch memory", "non_torch_bytes"},
+                                                                {" GiB for consumed memory", "consumed_bytes"}};
+      for (const auto& [what, key] : parts) {
+        const size_t p = rest.find(what);
+        if (p == std::string_view::npos || p == 0) continue;
+        const size_t from = rest.find_last_of(' ', p - 1);
+        if (auto v = leading_number(rest.substr(from == std::string_view::npos ? 0 : from + 1, p - (from == std::string_view::npos ? 0 : from + 1))))
+          figure(key, *v * kGiBd, l);
+      }
+    }
     for (std::string_view desired : {"Desired GPU memory utilization is (", "less than desired GPU memory utilization ("})
       if (auto v = after(l, desired, &text)) {
         if (!has_setting("util")) set("util", text);
@@ -1518,6 +1536,8 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
         {"activation_peak_bytes", "torch peak memory increase", static_cast<double>(m.activation_peak_bytes), 0},
         {"non_torch_bytes", "non-torch forward increase", static_cast<double>(m.non_torch_bytes), 0},
         {"non_kv_bytes", "Total non KV cache memory", static_cast<double>(m.non_kv_bytes), 0},
+        // 0.27's summary: the weights and the non-torch memory together.
+        {"consumed_bytes", "consumed memory (weights + non-torch)", static_cast<double>(m.weights_bytes + m.non_torch_bytes), 0},
         {"kv_available_bytes", "Available KV cache memory", static_cast<double>(m.kv_available_bytes), 0},
         {"attn_block_size", "", static_cast<double>(m.block_size), 1},
         {"num_blocks", "", static_cast<double>(m.num_blocks), 1},

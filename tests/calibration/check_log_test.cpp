@@ -366,6 +366,10 @@ TEST_CASE("check-log: a vLLM 0.27.1 start-up on a card whose total no catalog ca
   // profile llmsize follows has 0.61 + 0.25 non-torch; the same machine's warm restart (startup_1.log) logged
   // 0.19 GiB and 5.91 GiB for the cache, 6.3% above llmsize's. The 0.2x accounting is not followed.
   CHECK(row(*c, "kv_available_bytes").ours == "5.54 GiB");
+  // The summary line's terms beside llmsize's: the consumed memory (weights + non-torch) within 0.15%, the peak
+  // activation where the miss is.
+  CHECK(std::abs(row(*c, "consumed_bytes").rel_diff) < 0.002);
+  CHECK(row(*c, "activation_peak_bytes").logged == "1.18 GiB");
   CHECK(row(*c, "kv_tokens").ours_value == 40336);
 }
 
