@@ -474,12 +474,15 @@ void gemma4_layers(Reader& r, ModelConfig& c, std::string_view /*model_type*/) {
     const char* keys[] = {"num_experts", "top_k_experts", "moe_intermediate_size"};
     i64* into[] = {&m.num_experts, &m.top_k, &m.expert_ffn};
     for (int i = 0; i < 3; ++i) {
-      const auto v = r.opt_int(keys[i], {keys[i]});
-      if (!v) r.issues.push_back(issue_row(r.prefix() + keys[i], Str::imp_fam_gemma4_moe));
-      else *into[i] = *v;
+      const json* v = r.find({keys[i]}, nullptr, nullptr);
+      if (!v || v->is_null()) {
+        r.issues.push_back(issue_row(r.prefix() + keys[i], Str::imp_fam_gemma4_moe));
+      } else if (const auto x = r.opt_int(keys[i], {keys[i]})) {  // else its type is named
+        *into[i] = *x;
+        if (i == 0 && *x < 1)
+          r.issues.push_back(issue_row(r.key_for("num_experts"), Str::imp_hf_experts_min, "gemma4_text", std::to_string(*x)));
+      }
     }
-    if (m.num_experts < 1 && r.opt_int("num_experts", {"num_experts"}))
-      r.issues.push_back(issue_row(r.key_for("num_experts"), Str::imp_hf_experts_min, "gemma4_text", std::to_string(m.num_experts)));
     m.shared_ffn = c.d_ff;  // Gemma4TextMLP: intermediate_size (doubled only in KV-shared layers, refused with experts)
     m.num_shared_experts = 1;
     m.dense_beside = true;

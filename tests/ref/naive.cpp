@@ -612,16 +612,14 @@ Vec mlp(const ref::Decoder& dec, i64 L, const Vec& x, bool routed, bool shared, 
   return lin(hmid, get(Role::FfnDown), get(Role::FfnDown, true), copy);
 }
 
-Vec ffn(const ref::Decoder& dec, i64 L, const Vec& x) {
-  const ModelConfig& c = dec.cfg;
-  if (!c.layer_is_moe(L)) {  // Granite without experts: shared_mlp is the layer's FFN
-    Vec y = mlp(dec, L, x, false, !find_role(dec, L, Role::FfnDown, false, false), 0, c.mup.mlp_gate);
-    for (double& e : y) e *= c.mup.mlp_down;  // FalconH1MLP: down_proj(...) · mlp_multipliers[1]
-    return y;
-  }
-  const i64 E = c.moe.num_experts, k = c.moe.top_k;
-  Vec s = lin(x, find_role(dec, L, Role::Router, false, false), find_role(dec, L, Role::Router, false, false, true));
-  const W corr = find_role(dec, L, Role::RouterBias, false, false);
+// A router's scores over the experts: softmax of the logits, or (DeepSeek-V3, a correction bias)
+// their sigmoid; the experts ranked by score plus the bias, and the top k's summed score.
+struct Ranked {
+  Vec s;
+  std::vector<i64> idx;
+  double top_sum = 0;
+};
+Ranked rank_experts(Vec s, const W& corr, i64 k) {
   if (corr) {
     for (double& e : s) e = 1 / (1 + std::exp(-e));
   } else {
@@ -630,12 +628,27 @@ Vec ffn(const ref::Decoder& dec, i64 L, const Vec& x) {
     for (double& e : s) sum += (e = std::exp(e - mx));
     for (double& e : s) e /= sum;
   }
-  std::vector<i64> idx(static_cast<size_t>(E));
-  for (i64 e = 0; e < E; ++e) idx[e] = e;
-  auto key = [&](i64 e) { return s[e] + (corr ? corr.p[e] : 0.0); };
-  std::stable_sort(idx.begin(), idx.end(), [&](i64 a, i64 b) { return key(a) > key(b); });
-  double wsum = 0;
-  for (i64 i = 0; i < k; ++i) wsum += s[idx[i]];
+  Ranked r{std::move(s), std::vector<i64>(0), 0.0};
+  for (i64 e = 0; e < static_cast<i64>(r.s.size()); ++e) r.idx.push_back(e);
+  auto key = [&](i64 e) { return r.s[e] + (corr ? corr.p[e] : 0.0); };
+  std::stable_sort(r.idx.begin(), r.idx.end(), [&](i64 a, i64 b) { return key(a) > key(b); });
+  for (i64 i = 0; i < k; ++i) r.top_sum += r.s[r.idx[i]];
+  return r;
+}
+
+Vec ffn(const ref::Decoder& dec, i64 L, const Vec& x) {
+  const ModelConfig& c = dec.cfg;
+  if (!c.layer_is_moe(L)) {  // Granite without experts: shared_mlp is the layer's FFN
+    Vec y = mlp(dec, L, x, false, !find_role(dec, L, Role::FfnDown, false, false), 0, c.mup.mlp_gate);
+    for (double& e : y) e *= c.mup.mlp_down;  // FalconH1MLP: down_proj(...) · mlp_multipliers[1]
+    return y;
+  }
+  const i64 k = c.moe.top_k;
+  const Ranked r = rank_experts(lin(x, find_role(dec, L, Role::Router, false, false), find_role(dec, L, Role::Router, false, false, true)),
+                                find_role(dec, L, Role::RouterBias, false, false), k);
+  const Vec& s = r.s;
+  const std::vector<i64>& idx = r.idx;
+  const double wsum = r.top_sum;
   Vec out(x.size(), 0.0);
   for (i64 i = 0; i < k; ++i) {
     if (c.moe.scale_input) {  // modeling_llama4.py Llama4TextMoe: experts(x · sigmoid(chosen logit)), summed
@@ -667,7 +680,7 @@ Vec ffn(const ref::Decoder& dec, i64 L, const Vec& x) {
 // Gemma4TextRouter, Gemma4TextExperts): xn = pre_feedforward_layernorm(x), x the residual stream.
 Vec gemma4_moe(const ref::Decoder& dec, i64 L, const Vec& x, const Vec& xn) {
   const ModelConfig& c = dec.cfg;
-  const i64 E = c.moe.num_experts, k = c.moe.top_k;
+  const i64 k = c.moe.top_k;
   const double d = static_cast<double>(x.size());
   Vec dense = norm(c, mlp(dec, L, xn, false, false, 0), exact(dec, L, ".post_feedforward_layernorm_1.weight"), W{});
   // The router: norm without scale, times scale and hidden_size^-0.5, proj, softmax, top_k renormalized.
@@ -677,16 +690,10 @@ Vec gemma4_moe(const ref::Decoder& dec, i64 L, const Vec& x, const Vec& xn) {
   const double inv = 1.0 / std::sqrt(ms / d + 1e-5);
   Vec r(x.size());
   for (size_t i = 0; i < x.size(); ++i) r[i] = x[i] * inv * scale.p[i] / std::sqrt(d);
-  Vec s = lin(r, find_role(dec, L, Role::Router, false, false));
-  const double mx = *std::max_element(s.begin(), s.end());
-  double sum = 0;
-  for (double& e : s) sum += (e = std::exp(e - mx));
-  for (double& e : s) e /= sum;
-  std::vector<i64> idx(static_cast<size_t>(E));
-  for (i64 e = 0; e < E; ++e) idx[e] = e;
-  std::stable_sort(idx.begin(), idx.end(), [&](i64 a, i64 b) { return s[a] > s[b]; });
-  double wsum = 0;
-  for (i64 i = 0; i < k; ++i) wsum += s[idx[i]];
+  const Ranked ranked = rank_experts(lin(r, find_role(dec, L, Role::Router, false, false)), W{}, k);
+  const Vec& s = ranked.s;
+  const std::vector<i64>& idx = ranked.idx;
+  const double wsum = ranked.top_sum;
   const Vec xe = norm(c, x, exact(dec, L, ".pre_feedforward_layernorm_2.weight"), W{});
   Vec experts(x.size(), 0.0);
   for (i64 i = 0; i < k; ++i) {
