@@ -1469,9 +1469,13 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
                std::abs(static_cast<double>(g.cuda_total_bytes) / total->value - 1.0) <= 0.02;
       };
       const auto gap = [&](const Gpu& g) { return std::abs(static_cast<double>(g.cuda_total_bytes) - total->value); };
-      const Gpu* nearest = !match && chosen && near(*chosen) ? chosen : nullptr;
-      for (const Gpu& g : gpu_catalog())
-        if (!match && !(chosen && near(*chosen)) && near(g) && (!nearest || gap(g) < gap(*nearest))) nearest = &g;
+      const Gpu* nearest = nullptr;
+      if (!match && chosen && near(*chosen)) {
+        nearest = chosen;
+      } else if (!match) {
+        for (const Gpu& g : gpu_catalog())
+          if (near(g) && (!nearest || gap(g) < gap(*nearest))) nearest = &g;
+      }
       if (match) {
         out.notes.push_back(issue_row("log", Str::log_note_gpu_match, printed, match->name));
         w.gpu = match->id;

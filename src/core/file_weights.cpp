@@ -263,6 +263,8 @@ const std::vector<GgufName>& gguf_layer_names() {
       {"feed_forward.experts.{e}.down_proj.weight", {{"ffn_down_exps.weight"}, {"ffn_down.%e.weight"}}},
       // Gemma 4's per-layer embedding gate, projection and norm (src/models/gemma4.cpp).
       {"per_layer_input_gate.weight", {{"inp_gate.weight"}}},
+      {"per_layer_projection.weight", {{"proj.weight"}}},
+      {"post_per_layer_input_norm.weight", {{"post_norm.weight"}}},
       // Gemma 4 26B-A4B's router, experts and the norms of its two FFN branches (gemma4.cpp
       // load_arch_tensors: ffn_gate_inp's weight and scale, ffn_down_exps' per-expert scale; llama-arch.cpp
       // LLM_TENSOR_FFN_PRE_NORM_2, FFN_POST_NORM_1, FFN_POST_NORM_2).
@@ -274,8 +276,6 @@ const std::vector<GgufName>& gguf_layer_names() {
       {"pre_feedforward_layernorm_2.weight", {{"pre_ffw_norm_2.weight"}}},
       {"post_feedforward_layernorm_1.weight", {{"post_ffw_norm_1.weight"}}},
       {"post_feedforward_layernorm_2.weight", {{"post_ffw_norm_2.weight"}}},
-      {"per_layer_projection.weight", {{"proj.weight"}}},
-      {"post_per_layer_input_norm.weight", {{"post_norm.weight"}}},
       // GPT-2 and StarCoder (src/models/gpt2.cpp, starcoder.cpp): ln_1 / ln_2, c_attn (q‖k‖v) and c_proj.
       {"ln_1.weight", {{"attn_norm.weight"}}},
       {"ln_1.bias", {{"attn_norm.bias"}}},
