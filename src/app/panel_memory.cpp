@@ -328,7 +328,7 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
   if (e.vllm && !training) {  // runtime vllm: the lines vllm serve prints for this model and flags
     section(printf_text(T(Str::mem_engine_prints), "vLLM").c_str());
     const core::VllmMemory& v = *e.vllm;
-    ImGui::TextDisabled("%s", (std::string(core::kVllmVersion) + " · " + core::vllm_settings(v, " · ")).c_str());
+    ImGui::TextDisabled("%s", (std::string(v.version) + " · " + core::vllm_settings(v, " · ")).c_str());
     ImGui::PushFont(app.fonts.small);
     for (const auto& line : core::vllm_log(v)) ImGui::TextWrapped("%s", line.c_str());
     ImGui::PopFont();

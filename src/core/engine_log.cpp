@@ -112,6 +112,7 @@ struct Reader {
   bool attn_rot = false;                   // "llama_kv_cache: attn_rot_k = 1, …": a build since PR #21038 rotating a quantized cache
   bool init_from_model = false;            // compute lines from llama_init_from_model (early 2025, before llama_context)
   bool page_defaulted = false;             // SGLang changed a page_size of None (its default, not a flag)
+  bool model_runner_v2 = false;            // vLLM's "Using V2 Model Runner" (gpu_worker.py, 0.2x)
   std::vector<double> free_mib;            // llama.cpp's "using device … - N MiB free", per device
   std::string command;                     // a llama.cpp program's command line quoted in the log
   std::string_view command_program;        // its program
@@ -518,6 +519,7 @@ struct Reader {
     if (auto v = after(l, "Defaulting max_num_batched_tokens to ")) set("mbt", whole(*v));
     if (auto v = after(l, "Defaulting max_num_seqs to ")) set("mns", whole(*v));
     if (auto v = after(l, "Chunked prefill is enabled with max_num_batched_tokens=")) set("mbt", whole(*v));
+    if (l.find("Using V2 Model Runner") != std::string_view::npos) model_runner_v2 = true, ++vllm;
     if (auto v = after(l, "Model loading took ")) figure("weights_bytes", *v * kGiBd, l), ++vllm;
     else if (auto v2 = after(l, "Loading model weights took ")) figure("weights_bytes", *v2 * kGiBd, l), ++vllm;
     if (auto v = after(l, "Total non KV cache memory: ")) figure("non_kv_bytes", *v * kGiBd, l);
@@ -1002,6 +1004,10 @@ Result<EngineLog> parse_engine_log(std::string_view text) {
   }
   if (r.sglang > r.vllm && r.sglang > r.llamacpp) r.log.engine = LogEngine::SGLang;
   else r.log.engine = r.llamacpp > r.vllm ? LogEngine::LlamaCpp : LogEngine::Vllm;
+  // vLLM 0.27.1 and 0.28 on Model Runner V2: the 0.27 profile (--vllm-version 0.27).
+  if (r.log.engine == LogEngine::Vllm && r.model_runner_v2 && !r.has_setting("vver") &&
+      (r.log.version.rfind("0.27", 0) == 0 || r.log.version.rfind("0.28", 0) == 0))
+    r.set("vver", "0.27");
   if (r.log.engine != LogEngine::Vllm) {  // the vLLM keys read from another engine's log would be noise
     std::erase_if(r.log.settings, [](const auto& s) { return s.first == "util" || s.first == "mbt" || s.first == "mns"; });
   }
@@ -1488,8 +1494,13 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
       }
     }
   }
-  if (log.engine == LogEngine::Vllm && !log.version.empty() && log.version.rfind("0.19", 0) != 0)
-    out.notes.push_back(issue_row("log", Str::log_note_version, std::string(kVllmVersion), log.version));
+  const bool line_027 = w.vllm_line == VllmLine::V027;
+  const auto logged_from = [&](std::string_view v) { return log.version.rfind(v, 0) == 0; };
+  if (log.engine == LogEngine::Vllm && !log.version.empty() &&
+      !(line_027 ? logged_from("0.27") || logged_from("0.28") : logged_from("0.19")))
+    out.notes.push_back(issue_row("log", Str::log_note_version, std::string(vllm_version(w.vllm_line)), log.version));
+  if (log.engine == LogEngine::Vllm && line_027 && std::any_of(log.settings.begin(), log.settings.end(), [](const auto& s) { return s.first == "vver"; }))
+    out.notes.push_back(issue_row("vver", Str::log_note_vllm_mrv2, log.version));
   // The CUDA graphs vLLM 0.19 captures after the KV cache is allocated (gpu_worker.py
   // compile_or_warm_up_model), from the memory outside gpu_memory_utilization's share: said, not modelled.
   if (const auto* g = log.engine == LogEngine::Vllm ? log.find("cuda_graph_bytes") : nullptr)
@@ -1537,11 +1548,13 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
         {"budget_bytes", "", static_cast<double>(m.budget_bytes), 0},
         {"free_at_start_bytes", "", static_cast<double>(m.free_at_start_bytes), 0},
         {"weights_bytes", "Model loading took", static_cast<double>(m.weights_bytes), 0},
-        {"activation_peak_bytes", "torch peak memory increase", static_cast<double>(m.activation_peak_bytes), 0},
+        {"activation_peak_bytes", line_027 ? "peak activation" : "torch peak memory increase", static_cast<double>(m.activation_peak_bytes), 0},
         {"non_torch_bytes", "non-torch forward increase", static_cast<double>(m.non_torch_bytes), 0},
         {"non_kv_bytes", "Total non KV cache memory", static_cast<double>(m.non_kv_bytes), 0},
-        // 0.27's summary: the weights and the non-torch memory together.
-        {"consumed_bytes", "consumed memory (weights + non-torch)", static_cast<double>(m.weights_bytes + m.non_torch_bytes), 0},
+        // 0.27's summary: the weights, the non-torch memory and what the profile left allocated (a
+        // 0.27 log checked against 0.19's profile: the first two).
+        {"consumed_bytes", "consumed memory (weights + non-torch)",
+         static_cast<double>(line_027 ? m.consumed_bytes : m.weights_bytes + m.non_torch_bytes), 0},
         {"kv_available_bytes", "Available KV cache memory", static_cast<double>(m.kv_available_bytes), 0},
         {"attn_block_size", "", static_cast<double>(m.block_size), 1},
         {"num_blocks", "", static_cast<double>(m.num_blocks), 1},

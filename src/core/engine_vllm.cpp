@@ -105,6 +105,40 @@ Peak profile_peak(const ModelConfig& c, const Workload& w, const Gpu& gpu, i64 t
   return p;
 }
 
+// vLLM 0.27's profile (Model Runner V2, v1/worker/gpu/model_runner.py profile_run): _dummy_run(T)
+// with attention skipped (attn_metadata None: the attention's output buffer, filled with zeros),
+// then _dummy_sampler_run on the R = min(T, max_num_seqs) rows of each dummy request's last token,
+// while profile_run still holds the T hidden states. What vLLM counts is the transient peak above
+// what stays allocated (utils/mem_utils.py, transient_peak_headroom).
+// The sampler (v1/worker/gpu/sample/sampler.py, 0.27.1): InputBatch.make_dummy registers no request,
+// so every row keeps the zeroed sampling state: greedy, top-k the vocabulary, top-p 1, no penalty,
+// bias or logprobs, so _requires_logits_processing is false and no fp32 copy is made; gumbel_sample
+// (sample/gumbel.py) reads the logits in the model dtype and keeps [R, ⌈V / 1024⌉] int64 and fp32
+// per-block maxima. compute_logits gives [R, V padded to 64] in the model dtype (a slice of it is
+// sampled). Live together: the T hidden states, the R gathered rows, the logits, the block maxima.
+i64 mrv2_sampler_peak(const ModelConfig& c, const Workload& w, i64 t, i64 r) {
+  const i64 d = dtype_bytes(w.dtype), h = c.d_model, v = c.vocab;
+  const i64 v_pad = ceil_div(v, 64) * 64, blocks = ceil_div(v, 1024);
+  return allocated(t * h * d) + allocated(r * h * d) + allocated(r * v_pad * d) + allocated(r * blocks * 8) + allocated(r * blocks * 4);
+}
+// The dummy forward's widest moment in a dense layer (one GPU), by what holds each buffer alive.
+// Compiled (the default; the profile runs the torch.compile'd pieces without CUDA graphs,
+// dispatch_cg_and_sync_dp need_eager): a piece's inputs, the attention's output [T, q] and the
+// residual, stay alive while it runs, beside the new residual, the normed input, gate_up [T, 2f] and
+// the activation [T, f]. --enforce-eager (custom ops, fused_add_rms_norm in place): Qwen2MLP.forward
+// (Qwen2, Qwen3) binds gate_up to a name, so it lives through down_proj beside the layer's input,
+// the residual, o_proj's output and down_proj's; LlamaMLP (the other families) reuses the name, so
+// the layer's input, the residual and o_proj's output beside gate_up and the activation. A
+// two-matrix MLP holds f where a gated one holds 2f. Checked on published 0.27.1 and 0.28 start-ups
+// (tests/calibration/vllm_test.cpp).
+i64 mrv2_forward_peak(const ModelConfig& c, const Workload& w, i64 t) {
+  const i64 d = dtype_bytes(w.dtype), h = c.d_model, q = c.n_heads * c.head_dim;
+  const i64 mlp = (c.ffn_kind == FfnKind::Gated ? 3 : 2) * c.d_ff;
+  if (!w.enforce_eager) return t * d * (2 * h + q + mlp);
+  const bool qwen = c.family == Family::Qwen2 || c.family == Family::Qwen3;
+  return t * d * ((qwen ? 4 : 3) * h + mlp);
+}
+
 // fp8 weights on a GPU without fp8 tensor cores (compute capability 8.0 to 8.8: A100, A10, A6000,
 // RTX 30xx): vLLM runs them weight-only through Marlin (fp8.py Fp8LinearMethod: use_marlin = not
 // has_device_capability(89); the MoE backend oracle picks MARLIN likewise), and
@@ -429,7 +463,24 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
   // only supported on GPUs with compute capability of at least 8.0. … You can use float16 instead").
   if (w.dtype == ComputeDtype::BF16 && gpu.vendor == "NVIDIA" && gpu.cuda_cc > 0 && gpu.cuda_cc < 8.0)
     return issue_row("dtype", Str::eng_vllm_bf16, gpu.name, fixed(gpu.cuda_cc, 1));
+  // ref (0.27): Model Runner V2 (v1/worker/gpu/model_runner.py) runs dense models by default since
+  // 0.25 ("Model Runner V2 is now the default for all dense models", #44443); a published 0.27.1
+  // start-up of a MoE model (Qwen3-235B-A22B-FP8, TP 4) logs the first runner's
+  // gpu_model_runner.py, whose CUDA-graph estimate enters the budget. What the 0.27 profile follows
+  // is said here; the rest is refused by name.
+  const bool mrv2 = w.vllm_line == VllmLine::V027;
+  if (mrv2) {
+    if (c.is_moe()) return issue_row("vver", Str::eng_vllm27_moe);
+    if (w.tp > 1 || w.pp > 1) return issue_row("vver", Str::eng_vllm27_parallel);
+    if (gpu.unified) return issue_row("vver", Str::eng_vllm27_unified, gpu.name);
+    if (inf.vision_weights_bytes > 0) return issue_row("vver", Str::eng_vllm27_mm);
+    for (const PlannedLayer& l : plan.layers)
+      if (const AttnKind k = plan.caches[static_cast<size_t>(l.cache)].kind; k != AttnKind::Full)
+        return issue_row("vver", Str::eng_vllm27_attn, std::string(to_string(k)));
+  }
   VllmMemory m;
+  m.line = w.vllm_line;
+  m.version = vllm_version(w.vllm_line);
   m.total_bytes = gpu.cuda_total_bytes;
   m.max_model_len = w.seq;
   m.block_size = w.block_size;
@@ -442,7 +493,8 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
     return issue_row("seq", Str::eng_vllm_seq, with_commas(w.seq), with_commas(c.max_positions));
 
   // ref: v1/worker/utils.py, request_memory: math.ceil(total_memory × gpu_memory_utilization).
-  m.budget_bytes = static_cast<i64>(std::ceil(static_cast<double>(m.total_bytes) * w.gpu_mem_util));
+  m.gpu_memory_utilization = w.vllm_util();
+  m.budget_bytes = static_cast<i64>(std::ceil(static_cast<double>(m.total_bytes) * m.gpu_memory_utilization));
   // ref: request_memory raises when init_snapshot.free_memory < requested_memory. On a unified
   // device MemorySnapshot's free memory is the system's available memory (utils/mem_utils.py,
   // MemorySnapshot.measure: Orin, Thor and Spark read psutil's available memory), which the
@@ -453,7 +505,7 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
     if (m.free_at_start_bytes < m.budget_bytes) {
       m.startup_refused = true;
       m.error = "ValueError: Free memory on device cuda:0 (" + vllm_gib(m.free_at_start_bytes) + "/" + vllm_gib(m.total_bytes) +
-                " GiB) on startup is less than desired GPU memory utilization (" + python_float(w.gpu_mem_util) + ", " +
+                " GiB) on startup is less than desired GPU memory utilization (" + python_float(w.vllm_util()) + ", " +
                 vllm_gib(m.budget_bytes) + " GiB). Decrease GPU memory utilization or reduce GPU memory used by other processes.";
       return m;
     }
@@ -488,7 +540,12 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
   m.k_as_v_bytes = inf.k_as_v_bytes;
   m.weights_bytes = inf.weights_bytes + inf.vision_weights_bytes + m.mxfp4_layout_bytes + m.fp8_marlin_bytes + m.topk_buffer_bytes +
                     m.k_as_v_bytes + m.rope_bytes;
-  Peak peak = profile_peak(c, w, gpu, m.max_num_batched_tokens, std::min(m.max_num_seqs, m.max_num_batched_tokens));
+  const i64 sampled_rows = std::min(m.max_num_seqs, m.max_num_batched_tokens);
+  Peak peak = profile_peak(c, w, gpu, m.max_num_batched_tokens, sampled_rows);
+  if (mrv2) {
+    peak.forward = mrv2_forward_peak(c, w, m.max_num_batched_tokens);
+    peak.sampler = mrv2_sampler_peak(c, w, m.max_num_batched_tokens, sampled_rows);
+  }
   if (sparse) {
     // ref: layers/sparse_attn_indexer.py, the profile run (no attention metadata): "create the max
     // possible flattened_kv" [total_seq_lens, head_dim + 4] uint8 with total_seq_lens =
@@ -531,11 +588,25 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
     if (!enc.ok()) return memory_overflow("vimg");
     m.encoder_profile_bytes = enc.value();
   }
-  m.activation_peak_bytes = peak.workspace + std::max(peak.forward, peak.sampler) + m.encoder_profile_bytes;
   m.non_torch_bytes = w.tp == 1 ? (w.pp > 1 ? kNonTorchPp : kNonTorchOneGpu) : !gpu.nvlink ? kNonTorchOneGpu : w.tp == 2 ? kNonTorchTp2 : kNonTorchTp4;
-  // ref: gpu_worker.py, determine_available_memory (0.19: the CUDA graph estimate is not
-  // subtracted; the graphs are captured afterwards, outside the budget).
-  m.non_kv_bytes = m.weights_bytes + m.activation_peak_bytes + m.non_torch_bytes;
+  if (mrv2) {
+    // ref (0.27): utils/mem_utils.py, memory_profiling: total_consumed = free memory at the worker's
+    // init snapshot − free memory after profile_run (after gc and empty_cache), so the weights, the
+    // non-torch memory and every tensor the profile left allocated (the cuBLAS workspace);
+    // transient_peak_headroom = torch peak − torch allocated after the profile, the profile's own
+    // transient peak; non_kv_cache_memory = total_consumed + transient_peak_headroom. gpu_worker.py,
+    // determine_available_memory: peak activation = the headroom + the CUDA-graph estimate applied,
+    // which Model Runner V2 gives as 0 (model_runner.py profile_cudagraph_memory: "return 0"); the
+    // graphs are captured after the KV cache, outside the budget, as in 0.19.
+    m.activation_peak_bytes = std::max(peak.forward, peak.sampler);
+    m.consumed_bytes = m.weights_bytes + m.non_torch_bytes + peak.workspace;
+    m.non_kv_bytes = m.consumed_bytes + m.activation_peak_bytes;
+  } else {
+    m.activation_peak_bytes = peak.workspace + std::max(peak.forward, peak.sampler) + m.encoder_profile_bytes;
+    // ref: gpu_worker.py, determine_available_memory (0.19: the CUDA graph estimate is not
+    // subtracted; the graphs are captured afterwards, outside the budget).
+    m.non_kv_bytes = m.weights_bytes + m.activation_peak_bytes + m.non_torch_bytes;
+  }
   m.kv_available_bytes = m.budget_bytes - m.non_kv_bytes;
   // --kv-cache-memory: profile_run still runs, its result is not used.
   m.kv_memory_given = w.kv_cache_memory > 0;
@@ -712,14 +783,17 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
   // (a uniform-type group: available // its summed page).
   const i64 page = m.groups.front().page_bytes;
   m.num_blocks = m.kv_available_bytes / page / m.group_size;
-  // ref: _report_kv_cache_config (0.19): num_blocks // len(groups) × the smallest block_size;
-  // get_max_concurrency_for_kv_cache_config: num_blocks / cdiv(Σ_groups max_memory, page).
-  m.kv_tokens = m.num_blocks / static_cast<i64>(m.groups.size()) * min_block;
+  // ref: get_max_concurrency_for_kv_cache_config: num_blocks / cdiv(Σ_groups max_memory, page).
   Checked per_request;
   for (const VllmGroup& g : m.groups) per_request += Checked(g.max_request_bytes);
   if (!per_request.ok()) return memory_overflow("seq");
   m.blocks_per_request = ceil_div(per_request.value(), page);
   m.max_concurrency = static_cast<double>(m.num_blocks) / static_cast<double>(m.blocks_per_request);
+  // ref: _report_kv_cache_config (0.19): num_blocks // len(groups) × the smallest block_size.
+  // 0.27 (the same function): int(max_concurrency × max_model_len), Python's float product
+  // truncated, "the total tokens of context the pool can hold at peak utilization".
+  m.kv_tokens = mrv2 ? static_cast<i64>(m.max_concurrency * static_cast<double>(m.max_model_len))
+                     : m.num_blocks / static_cast<i64>(m.groups.size()) * min_block;
   return m;
 }
 
@@ -729,12 +803,13 @@ std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const
     if constexpr (sizeof...(a) == 0) return std::string(tr(k, lang));
     else return printf_text(tr(k, lang), std::string(a).c_str()...);
   };
-  const std::string src = "vLLM 0.19 ";
+  const bool mrv2 = m.line == VllmLine::V027;
+  const std::string src = mrv2 ? "vLLM 0.27 " : "vLLM 0.19 ";
   std::vector<EngineTerm> t;
   t.push_back({"total_bytes", "", static_cast<double>(m.total_bytes), true, "exact", tx(Str::efx_vllm_total, gpu.name, b(m.total_bytes)),
                gpu.cuda_total_source});
   t.push_back({"budget_bytes", "", static_cast<double>(m.budget_bytes), true, "exact",
-               tx(Str::efx_vllm_budget, b(m.total_bytes), fixed(w.gpu_mem_util, 4), b(m.budget_bytes)),
+               tx(Str::efx_vllm_budget, b(m.total_bytes), fixed(w.vllm_util(), 4), b(m.budget_bytes)),
                src + "v1/worker/utils.py, request_memory"});
   if (m.free_at_start_bytes > 0)
     t.push_back({"free_at_start_bytes", "", static_cast<double>(m.free_at_start_bytes), true, "estimate",
@@ -768,7 +843,7 @@ std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const
                                                           : Str::efx_vllm_weights_topk,
                                b(m.weights_bytes - m.rope_bytes - extra), b(extra), b(m.rope_bytes), b(m.weights_bytes))
                           : tx(Str::efx_vllm_weights, b(m.weights_bytes - m.rope_bytes), b(m.rope_bytes), b(m.weights_bytes)),
-               src + "v1/worker/gpu_model_runner.py, load_model; rotary_embedding/base.py"});
+               src + (mrv2 ? "v1/worker/gpu/model_runner.py" : "v1/worker/gpu_model_runner.py") + ", load_model; rotary_embedding/base.py"});
   if (m.encoder_profile_bytes != 0)
     t.push_back({"encoder_profile_bytes", "", static_cast<double>(m.encoder_profile_bytes), true, "estimate",
                  tx(Str::efx_vllm_encoder_profile, b(m.mm_items), b(m.mm_tokens_per_item), b(m.mm_budget_tokens), b(m.encoder_profile_bytes)),
@@ -778,6 +853,18 @@ std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const
                  tx(Str::efx_vllm_indexer_profile, b(m.max_model_len), b(m.indexer_profile_bytes / 40 / std::max<i64>(1, m.max_model_len)),
                     b(m.indexer_profile_bytes)),
                  src + "model_executor/layers/sparse_attn_indexer.py; v1/attention/backends/mla/indexer.py, get_max_prefill_buffer_size"});
+  if (mrv2) {
+    t.push_back({"non_torch_bytes", "non-torch", static_cast<double>(m.non_torch_bytes), true, "estimate",
+                 tx(Str::efx_vllm27_non_torch, b(m.non_torch_bytes)), tx(Str::efx_vllm27_non_torch_src)});
+    t.push_back({"consumed_bytes", "consumed memory (weights + non-torch)", static_cast<double>(m.consumed_bytes), true, "estimate",
+                 tx(Str::efx_vllm27_consumed, b(m.weights_bytes), b(m.non_torch_bytes), b(m.workspace_bytes), b(m.consumed_bytes)),
+                 src + "utils/mem_utils.py, memory_profiling (total_consumed)"});
+    t.push_back({"activation_peak_bytes", "peak activation", static_cast<double>(m.activation_peak_bytes), true, "estimate",
+                 tx(Str::efx_vllm27_peak, b(m.max_num_batched_tokens), b(m.forward_peak_bytes), b(m.sampler_peak_bytes),
+                    b(m.activation_peak_bytes), b(std::min(m.max_num_seqs, m.max_num_batched_tokens))),
+                 src + tx(Str::efx_vllm27_peak_src)});
+  }
+  if (!mrv2)
   t.push_back({"activation_peak_bytes", "torch peak memory increase", static_cast<double>(m.activation_peak_bytes), true, "estimate",
                m.encoder_profile_bytes != 0
                    ? tx(Str::efx_vllm_peak_mm, b(m.workspace_bytes), b(m.forward_peak_bytes), b(m.sampler_peak_bytes),
@@ -785,6 +872,7 @@ std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const
                    : tx(Str::efx_vllm_peak, b(m.workspace_bytes), b(m.forward_peak_bytes), b(m.sampler_peak_bytes), b(m.activation_peak_bytes),
                         b(std::min(m.max_num_seqs, m.max_num_batched_tokens))),
                src + tx(Str::efx_vllm_peak_src)});
+  if (!mrv2)
   t.push_back({"non_torch_bytes", "non-torch forward increase memory", static_cast<double>(m.non_torch_bytes), true, "estimate",
                w.tp == 1 && w.pp > 1 ? tx(Str::efx_vllm_non_torch_pp, b(w.pp), b(m.non_torch_bytes))
                                      : tx(w.tp > 1 && !gpu.nvlink ? Str::efx_vllm_non_torch_pcie : Str::efx_vllm_non_torch, b(w.tp), b(m.non_torch_bytes)),
@@ -795,10 +883,12 @@ std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const
   // not modelled and no term is given.
   if (m.enforce_eager)
     t.push_back({"cuda_graph_bytes", "", 0.0, true, "exact", tx(Str::efx_vllm_eager),
-                 src + "config/vllm.py, VllmConfig.__post_init__; v1/worker/gpu_model_runner.py, capture_model"});
+                 src + "config/vllm.py, VllmConfig.__post_init__; " +
+                     (mrv2 ? "v1/worker/gpu/model_runner.py" : "v1/worker/gpu_model_runner.py") + ", capture_model"});
   t.push_back({"kv_available_bytes", "Available KV cache memory", static_cast<double>(m.kv_available_bytes), true, "estimate",
                m.kv_memory_given ? "--kv-cache-memory = " + b(m.kv_available_bytes)
-                                 : tx(Str::efx_vllm_available, b(m.budget_bytes), b(m.non_kv_bytes), b(m.kv_available_bytes)),
+               : mrv2 ? tx(Str::efx_vllm27_available, b(m.budget_bytes), b(m.consumed_bytes), b(m.activation_peak_bytes), b(m.kv_available_bytes))
+                      : tx(Str::efx_vllm_available, b(m.budget_bytes), b(m.non_kv_bytes), b(m.kv_available_bytes)),
                src + "v1/worker/gpu_worker.py, determine_available_memory"});
   if (m.mamba_page_bytes > 0 && !m.groups.empty()) {
     const i64 page = m.groups.front().page_bytes, one = page / m.block_size;
@@ -837,8 +927,9 @@ std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const
                       b(m.group_size), b(m.num_blocks), b(groups)),
                    src + tx(Str::efx_vllm_blocks_src)});
     t.push_back({"kv_tokens", "GPU KV cache size", static_cast<double>(m.kv_tokens), false, "exact",
-                 tx(Str::efx_vllm_tokens, b(m.num_blocks), b(groups), b(m.kv_tokens / std::max<i64>(1, m.num_blocks / groups)),
-                    b(m.kv_tokens)),
+                 mrv2 ? tx(Str::efx_vllm27_tokens, fixed(m.max_concurrency, 6), b(m.max_model_len), b(m.kv_tokens))
+                      : tx(Str::efx_vllm_tokens, b(m.num_blocks), b(groups), b(m.kv_tokens / std::max<i64>(1, m.num_blocks / groups)),
+                           b(m.kv_tokens)),
                  src + "kv_cache_utils.py, _report_kv_cache_config"});
     t.push_back({"max_concurrency", "Maximum concurrency", m.max_concurrency, false, "exact",
                  tx(Str::efx_vllm_concurrency, b(m.num_blocks), b(m.blocks_per_request), fixed(m.max_concurrency, 2)),
@@ -910,14 +1001,20 @@ std::vector<std::string> vllm_log(const VllmMemory& m) {
     out.push_back("Hidden layers were unevenly partitioned: [" + parts +
                   "]. This can be manually overridden using the VLLM_PP_LAYER_PARTITION environment variable");
   }
-  // ref: gpu_model_runner.py, load_model ("… and %.6f seconds": the time is left out).
-  out.push_back("Model loading took " + vllm_gib(m.weights_bytes) + " GiB memory and ... seconds");
+  const bool mrv2 = m.line == VllmLine::V027;
+  // ref: gpu_model_runner.py, load_model ("… and %.6f seconds": the time is left out). 0.27:
+  // gpu_worker.py prints which runner it builds, and v1/worker/gpu/model_runner.py load_model
+  // "Model loading took %.2f GiB and %.6f seconds" (0.28 puts "memory" back).
+  if (mrv2) out.push_back("Using V2 Model Runner");
+  out.push_back("Model loading took " + vllm_gib(m.weights_bytes) + (mrv2 ? " GiB and ... seconds" : " GiB memory and ... seconds"));
   if (m.mm_items > 0 && !m.kv_memory_given)  // ref: gpu_model_runner.py, profile_run
     out.push_back("Encoder cache will be initialized with a budget of " + std::to_string(m.mm_budget_tokens) + " tokens, and profiled with " +
                   std::to_string(m.mm_items) + " image items of the maximum feature size.");
   if (m.kv_memory_given) {  // ref: gpu_worker.py, determine_available_memory with kv_cache_memory_bytes
     out.push_back("... reserved " + vllm_gib(m.kv_available_bytes) +
                   " GiB memory for KV Cache as specified by kv_cache_memory_bytes config and skipped memory profiling. ...");
+  } else if (mrv2) {
+    out.push_back("Available KV cache memory: " + vllm_gib(m.kv_available_bytes) + " GiB");
   } else {
     // ref: utils/mem_utils.py, MemoryProfilingResult.__repr__ (0.19, a DEBUG line) and gpu_worker.py.
     out.push_back("Memory profiling takes ... seconds. Total non KV cache memory: " + vllm_gib(m.non_kv_bytes) +
@@ -939,6 +1036,16 @@ std::vector<std::string> vllm_log(const VllmMemory& m) {
   std::snprintf(buf, sizeof buf, "Maximum concurrency for %s tokens per request: %.2fx", with_commas(m.max_model_len).c_str(),
                 m.max_concurrency);
   out.emplace_back(buf);
+  // ref (0.27): gpu_worker.py, compile_or_warm_up_model, after the graphs are captured: the free
+  // memory at start (the CUDA context and other processes: not known here) and the graphs' size
+  // (measured by capture_model; 0 under --enforce-eager, else not modelled) are left as "...", as is
+  // the advice computed from them.
+  if (mrv2 && !m.kv_memory_given)
+    out.push_back("Free memory on device (.../" + vllm_gib(m.total_bytes) + " GiB) on startup. Desired GPU memory utilization is (" +
+                  python_float(m.gpu_memory_utilization) + ", " + vllm_gib(m.budget_bytes) + " GiB). Actual usage is " +
+                  vllm_gib(m.consumed_bytes) + " GiB for consumed memory (weights + non-torch), " + vllm_gib(m.activation_peak_bytes) +
+                  " GiB for peak activation, and " + (m.enforce_eager ? "0.0" : "...") +
+                  " GiB for CUDAGraph memory. ... Current kv cache memory in use is " + vllm_gib(m.kv_available_bytes) + " GiB.");
   return out;
 }
 

@@ -20,6 +20,10 @@
 namespace llmsize::core {
 
 inline constexpr std::string_view kVllmVersion = "vLLM 0.19 (V1 engine)";
+// The release followed, as the profile names it (Workload::vllm_line).
+constexpr std::string_view vllm_version(VllmLine l) {
+  return l == VllmLine::V027 ? "vLLM 0.27 (0.27.1 and 0.28, Model Runner V2)" : kVllmVersion;
+}
 
 // One KV cache group: layers of one attention type sharing a block table.
 struct VllmGroup {
@@ -32,8 +36,11 @@ struct VllmGroup {
 };
 
 struct VllmMemory {
+  VllmLine line = VllmLine::V019;
+  std::string_view version = kVllmVersion;  // the release followed
   // Inputs as vLLM resolves them.
   i64 max_model_len = 0, max_num_batched_tokens = 0, max_num_seqs = 0, block_size = 0;
+  double gpu_memory_utilization = 0;  // the flag, or the release's default
   i64 total_bytes = 0;   // total GPU memory as CUDA reports it
   i64 budget_bytes = 0;  // requested_memory = ceil(total × gpu_memory_utilization)
   // Unified memory (a DGX Spark): the free memory when a CUDA program starts, as the catalog records
@@ -61,7 +68,12 @@ struct VllmMemory {
   i64 encoder_profile_bytes = 0;
   i64 activation_peak_bytes = 0;   // "torch peak memory increase": workspace + max(forward, sampler) + encoder profile
   i64 non_torch_bytes = 0;         // "non-torch forward increase memory"
-  i64 non_kv_bytes = 0;            // weights + torch peak + non-torch
+  // 0.27: "consumed memory (weights + non-torch)", free memory at the worker's first snapshot less
+  // free memory after the profile: the weights, the non-torch memory and what the profile left
+  // allocated (the cuBLAS workspace). Its "peak activation" is then the profile's transient peak
+  // alone: max(forward, sampler) above what stays allocated. 0 under 0.19.
+  i64 consumed_bytes = 0;
+  i64 non_kv_bytes = 0;            // 0.19: weights + torch peak + non-torch; 0.27: consumed + peak activation
   i64 kv_available_bytes = 0;      // "Available KV cache memory" (may be ≤ 0: vLLM refuses to start)
   bool kv_memory_given = false;    // --kv-cache-memory replaced the profiled figure
   // --enforce-eager: no CUDA graphs are captured (config/vllm.py, VllmConfig.__post_init__ sets

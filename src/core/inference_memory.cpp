@@ -223,7 +223,7 @@ Result<InferenceMemory> inference_memory(const ModelConfig& cfg, const Inventory
   // llama.cpp's devices each their own card's (--devices).
   auto usable = [&](const Gpu& g) {
     double cap = static_cast<double>(g.usable_bytes());
-    if (w.runtime == Runtime::Vllm) cap *= w.gpu_mem_util;
+    if (w.runtime == Runtime::Vllm) cap *= w.vllm_util();
     return static_cast<i64>(cap);
   };
   std::vector<i64> caps(static_cast<size_t>(w.pp), usable(gpu));

@@ -82,11 +82,11 @@ std::optional<Issue> weights_flag(LaunchCommand& c, const Workload& w, std::stri
 Result<LaunchCommand> vllm_command(const Workload& w, std::string_view model) {
   LaunchCommand c;
   c.engine = "vllm";
-  c.version = std::string(kVllmVersion);
+  c.version = std::string(vllm_version(w.vllm_line));
   c.program = {"vllm", "serve", model.empty() ? std::string("MODEL") : std::string(model)};
   c.flags.push_back({"--max-model-len", std::to_string(w.seq), "seq"});
   c.flags.push_back({"--dtype", std::string(torch_dtype(w.dtype)), "dtype"});
-  c.flags.push_back({"--gpu-memory-utilization", format_real(w.gpu_mem_util), "util"});
+  c.flags.push_back({"--gpu-memory-utilization", format_real(w.vllm_util()), "util"});
   if (w.tp > 1) c.flags.push_back({"--tensor-parallel-size", std::to_string(w.tp), "tp"});
   if (w.pp > 1) c.flags.push_back({"--pipeline-parallel-size", std::to_string(w.pp), "pp"});
   if (w.dp() > 1) c.flags.push_back({"--data-parallel-size", std::to_string(w.dp()), "gpus"});

@@ -247,9 +247,18 @@ std::vector<WorkloadField> build_fields() {
                          "the Transformers profile's own setting (--flash is the generic estimate's)",
                          Inference),
                     kAttnImplNames, AT(attn_impl)),
-      real_row(spec("util", "--gpu-mem-util", "GPU memory utilization",
-                    "vLLM gpu_memory_utilization: the share of each GPU's memory vLLM may use", Inference),
-               0.0, 1.0, AT(gpu_mem_util)),
+      real_or_default_row(spec("util", "--gpu-mem-util", "GPU memory utilization",
+                               "vLLM gpu_memory_utilization: the share of each GPU's memory vLLM may use; 0 = the default of "
+                               "the release followed (0.9 in 0.19, 0.92 in 0.27)",
+                               Inference),
+                          0.0, 1.0, AT(gpu_mem_util)),
+      enum_field<W>(spec("vver", "--vllm-version", "vLLM release",
+                         "the vLLM release the profile follows: 0.19 (the V1 engine's model runner) or 0.27 (0.27.1 and "
+                         "0.28 with Model Runner V2, the default for dense models: its profile run, its accounting of the "
+                         "consumed memory and the peak, gpu_memory_utilization 0.92 by default; dense models with full "
+                         "attention on one GPU)",
+                         Inference),
+                    kVllmLineNames, AT(vllm_line)),
       enum_field<W>(spec("ventry", "--vllm-entrypoint", "vLLM entry point",
                          "how vLLM is started: serve (`vllm serve`) or llm (the Python LLM class); each has its own "
                          "default of batched tokens (8,192 or 16,384 on cards of 70 GiB and more but the A100, else 2,048 or 8,192)",
@@ -535,6 +544,7 @@ std::string_view to_string(LogitsMode l) { return name_at(kLogitsModeNames, stat
 std::string_view to_string(Runtime r) { return name_at(kRuntimeNames, static_cast<size_t>(r)); }
 std::string_view to_string(AttnImpl a) { return name_at(kAttnImplNames, static_cast<size_t>(a)); }
 std::string_view to_string(VllmEntry e) { return name_at(kVllmEntryNames, static_cast<size_t>(e)); }
+std::string_view to_string(VllmLine l) { return name_at(kVllmLineNames, static_cast<size_t>(l)); }
 std::string_view to_string(ComputeDtype d) { return name_at(kComputeDtypeNames, static_cast<size_t>(d)); }
 std::string_view to_string(Optimizer o) { return name_at(kOptimizerNames, static_cast<size_t>(o)); }
 std::string_view to_string(StateDtype d) { return name_at(kStateDtypeNames, static_cast<size_t>(d)); }

@@ -72,6 +72,11 @@ inline constexpr std::string_view kAttnImplNames[] = {"sdpa", "flash_attention_2
 // (LLM_CLASS); engine/arg_utils.py get_batch_defaults gives each its own batched-token default.
 enum class VllmEntry : std::uint8_t { Serve, Llm };
 inline constexpr std::string_view kVllmEntryNames[] = {"serve", "llm"};
+// The vLLM release the profile follows (engine_vllm.hpp): 0.19 (the V1 engine's model runner), or
+// 0.27 (0.27.1 and 0.28, Model Runner V2, the default for dense models since 0.25: another profile
+// run and another accounting of what it measured, gpu_memory_utilization 0.92 by default).
+enum class VllmLine : std::uint8_t { V019, V027 };
+inline constexpr std::string_view kVllmLineNames[] = {"0.19", "0.27"};
 // Who creates llama.cpp's context: llama-server, or a program that leaves n_outputs_max at its
 // default (Ollama's runner, llama-cli, bindings): the logits the worst-case graph reserves.
 enum class LlamaCppCaller : std::uint8_t { Server, Library };
@@ -147,6 +152,7 @@ static_assert(std::size(kKvDtypeNames) == static_cast<size_t>(KvDtype::Q4_0) + 1
 static_assert(std::size(kLogitsModeNames) == static_cast<size_t>(LogitsMode::All) + 1);
 static_assert(std::size(kAttnImplNames) == static_cast<size_t>(AttnImpl::Eager) + 1);
 static_assert(std::size(kVllmEntryNames) == static_cast<size_t>(VllmEntry::Llm) + 1);
+static_assert(std::size(kVllmLineNames) == static_cast<size_t>(VllmLine::V027) + 1);
 static_assert(std::size(kLlamaCppCallerNames) == static_cast<size_t>(LlamaCppCaller::Library) + 1);
 static_assert(std::size(kLlamaCppOffloadNames) == static_cast<size_t>(LlamaCppOffload::BlocksFirst) + 1);
 static_assert(std::size(kLlamaCppGraphNames) == static_cast<size_t>(LlamaCppGraph::NoCast) + 1);
@@ -193,7 +199,11 @@ struct Workload {
   LogitsMode logits = LogitsMode::Last;
   Runtime runtime = Runtime::PyTorch;
   i64 reserve_mib = -1;          // runtime reserve per GPU in MiB; -1 = the profile's default
-  double gpu_mem_util = 0.9;     // vLLM gpu_memory_utilization: share of GPU memory vLLM may use
+  double gpu_mem_util = 0;       // vLLM gpu_memory_utilization: share of GPU memory vLLM may use; 0 = the release's default
+  VllmLine vllm_line = VllmLine::V019;  // the vLLM release followed (not a vLLM flag)
+  // gpu_memory_utilization as vLLM resolves it: the flag, else config/cache.py's default of the
+  // release followed (0.9 in 0.19; 0.92 in 0.27: "If unspecified, will use the default value of 0.92").
+  double vllm_util() const { return gpu_mem_util > 0 ? gpu_mem_util : vllm_line == VllmLine::V027 ? 0.92 : 0.9; }
   // vLLM flags; 0 = vLLM's default for the GPU and the entry point (engine_vllm.hpp).
   VllmEntry vllm_entry = VllmEntry::Serve;  // `vllm serve`, or the LLM class
   i64 max_num_batched_tokens = 0;  // tokens of one scheduler step (the profiled dummy forward)
@@ -288,6 +298,7 @@ std::string_view to_string(LogitsMode l);
 std::string_view to_string(Runtime r);
 std::string_view to_string(AttnImpl a);
 std::string_view to_string(VllmEntry e);
+std::string_view to_string(VllmLine l);
 std::string_view to_string(ComputeDtype d);
 std::string_view to_string(Optimizer o);
 std::string_view to_string(Recipe r);

@@ -1295,3 +1295,123 @@ TEST_CASE("vLLM 0.19 on a DGX Spark: the budget must be free at start-up (reques
   CHECK(row("free_at_start_bytes").logged == "85.92 GiB");
   CHECK(row("free_at_start_bytes").ours == "114.39 GiB");
 }
+
+TEST_CASE("vLLM 0.27.1 (Model Runner V2): Qwen3-8B on an RTX 4090, warm start, end to end", "[calibration][vllm]") {
+  // alexostapiuk11/coldstart-recon-worker@5e10909, fixtures/vllm_logs/startup_1.log (RunPod, an RTX 4090 whose
+  // CUDA total is 23.52 GiB, the second start of the same server: "Directly load AOT compilation from path …",
+  // "torch.compile took 0.30 s in total"): `vllm serve Qwen/Qwen3-8B` with max_model_len 8192 alone, so
+  // gpu_memory_utilization 0.92 (0.27's default), 2,048 batched tokens ("'compile_ranges_endpoints': [2048]")
+  // and 256 sequences:
+  //   [gpu_worker.py:385] Using V2 Model Runner
+  //   [model_runner.py:329] Model loading took 15.27 GiB and 5.853948 seconds
+  //   [gpu_worker.py:563] Available KV cache memory: 5.91 GiB
+  //   [kv_cache_utils.py:2235] GPU KV cache size: 43,040 tokens
+  //   [kv_cache_utils.py:2236] Maximum concurrency for 8,192 tokens per request: 5.25x
+  //   [gpu_worker.py:789] Free memory on device (22.64/23.52 GiB) on startup. Desired GPU memory utilization is
+  //   (0.92, 21.64 GiB). Actual usage is 15.54 GiB for consumed memory (weights + non-torch), 0.19 GiB for peak
+  //   activation, and 0.56 GiB for CUDAGraph memory. …
+  Workload w = with({{"gpu", "rtx-4090"}, {"gtot", "24084.48"}, {"seq", "8192"}, {"vver", "0.27"}});
+  w.runtime = Runtime::Vllm;
+  const ModelConfig c = preset("qwen3-8b").config;
+  const auto e = estimate(c, w);
+  INFO(join(e.issues()));
+  REQUIRE(e.ok());
+  INFO((e.value().notes.empty() ? std::string() : e.value().notes.front().message));
+  REQUIRE(e.value().vllm.has_value());
+  const VllmMemory& m = *e.value().vllm;
+  CHECK(m.version == "vLLM 0.27 (0.27.1 and 0.28, Model Runner V2)");
+  CHECK(m.gpu_memory_utilization == 0.92);
+  CHECK(m.max_num_batched_tokens == 2048);
+  CHECK(m.max_num_seqs == 256);
+  CHECK(vllm_gib(m.budget_bytes) == "21.64");
+  CHECK(vllm_gib(m.weights_bytes) == "15.27");
+  // The compiled forward's widest moment: the piece's inputs (the attention's output, 4,096 wide, and the
+  // residual) beside the normed input, gate_up and the activation, 2,048 × 2 B × (2 × 4,096 + 4,096 + 3 ×
+  // 12,288) = 201,326,592 B; the sampler (the hidden states, 256 rows of bf16 logits) stays below it.
+  CHECK(m.forward_peak_bytes == 201326592);
+  CHECK(m.sampler_peak_bytes < m.forward_peak_bytes);
+  CHECK(vllm_gib(m.activation_peak_bytes) == "0.19");  // as logged
+  // Consumed memory: the weights, 0.25 GiB of non-torch memory (0.19's constant) and the 8 MiB cuBLAS workspace:
+  // 15.52 GiB for the log's 15.54 (−0.13%).
+  CHECK(vllm_gib(m.consumed_bytes) == "15.52");
+  CHECK(std::abs(rel(gib(m.consumed_bytes), 15.54)) < 0.002);
+  // Hence the KV cache memory 5.93 GiB for 5.91 (+0.3%), and the tokens 43,152 for 43,040 (+0.26%).
+  CHECK(vllm_gib(m.kv_available_bytes) == "5.93");
+  CHECK(m.kv_tokens == 43152);
+  CHECK(std::abs(rel(static_cast<double>(m.kv_tokens), 43040.0)) < 0.005);
+  CHECK(m.kv_tokens == m.num_blocks * 16);  // 8,192 a whole number of blocks: int(concurrency × 8,192) is the blocks' tokens
+  // vLLM's own 2,690 blocks give back its lines.
+  CHECK(m.groups.front().page_bytes * m.group_size == 16 * 147456);
+  check_own_blocks(c, w, m, 2690, 43040, "5.25", "5.91");
+  // The lines as 0.27.1 prints them: what llmsize cannot know (the seconds, the free memory at start, the
+  // graphs' size and the advice from them) is "...".
+  const std::vector<std::string> lines = vllm_log(m);
+  REQUIRE(lines.size() == 6);
+  CHECK(lines[0] == "Using V2 Model Runner");
+  CHECK(lines[1] == "Model loading took 15.27 GiB and ... seconds");
+  CHECK(lines[2] == "Available KV cache memory: 5.93 GiB");
+  CHECK(lines[5] ==
+        "Free memory on device (.../23.52 GiB) on startup. Desired GPU memory utilization is (0.92, 21.64 GiB). Actual usage is "
+        "15.52 GiB for consumed memory (weights + non-torch), 0.19 GiB for peak activation, and ... GiB for CUDAGraph memory. ... "
+        "Current kv cache memory in use is 5.93 GiB.");
+  // Each term with its formula and 0.27's source.
+  const auto terms = vllm_terms(m, w, e.value().gpu);
+  const auto term = [&](std::string_view key) {
+    const auto it = std::find_if(terms.begin(), terms.end(), [&](const EngineTerm& t) { return t.key == key; });
+    REQUIRE(it != terms.end());
+    return *it;
+  };
+  CHECK(term("consumed_bytes").label == "consumed memory (weights + non-torch)");
+  CHECK(term("activation_peak_bytes").label == "peak activation");
+  CHECK(term("activation_peak_bytes").source.find("v1/worker/gpu/model_runner.py, profile_run") != std::string::npos);
+  CHECK(term("kv_tokens").formula == "int(max_concurrency × max_model_len) = int(5.267578 × 8,192) = 43,152");
+  CHECK(term("kv_available_bytes").formula.rfind("budget − (consumed + peak activation) = ", 0) == 0);
+  const auto zh = vllm_terms(m, w, e.value().gpu, Lang::Zh);
+  CHECK(std::any_of(zh.begin(), zh.end(), [](const EngineTerm& t) { return t.formula.rfind("预算 − (已占用 + 峰值激活)", 0) == 0; }));
+}
+
+TEST_CASE("vLLM 0.27: what its profile follows, the rest refused by name; 0.19's the default", "[calibration][vllm]") {
+  const ModelConfig llama = preset("llama-3.1-8b").config;
+  auto note_of = [](const ModelConfig& c, std::initializer_list<std::pair<const char*, const char*>> kv) {
+    Workload w = with(kv);
+    w.runtime = Runtime::Vllm;
+    REQUIRE_FALSE(find_field("vver")->set(w, "0.27"));
+    const auto e = estimate(c, w);
+    REQUIRE(e.ok());
+    CHECK_FALSE(e.value().vllm.has_value());
+    REQUIRE_FALSE(e.value().notes.empty());
+    return e.value().notes.front();
+  };
+  CHECK(note_of(preset("qwen3-30b-a3b").config, {}).message.find("MoE") != std::string::npos);
+  CHECK(note_of(llama, {{"tp", "2"}, {"gpus", "2"}}).field == "vver");
+  CHECK(note_of(llama, {{"gpu", "dgx-spark"}}).field == "vver");
+  CHECK(note_of(preset("gemma-2-9b").config, {}).message.find("sliding") != std::string::npos);
+  CHECK(note_of(preset("qwen2.5-vl-7b").config, {}).field == "vver");
+  CHECK(message_in(note_of(llama, {{"tp", "2"}, {"gpus", "2"}}), Lang::Zh).find("--vllm-version 0.19") != std::string::npos);
+  // The default line is 0.19 (util 0.9); an explicit util stands under either line.
+  const VllmMemory v19 = vllm(llama, {});
+  CHECK(v19.version == kVllmVersion);
+  CHECK(v19.gpu_memory_utilization == 0.9);
+  CHECK(v19.consumed_bytes == 0);
+  const VllmMemory v27 = vllm(llama, {{"vver", "0.27"}});
+  CHECK(v27.gpu_memory_utilization == 0.92);
+  CHECK(vllm(llama, {{"vver", "0.27"}, {"util", "0.95"}}).gpu_memory_utilization == 0.95);
+  // Llama-3.1-8B on an H100 (8,192 tokens and 1,024 sequences by default): the compiled forward, 8,192 × 2 B ×
+  // (2 × 4,096 + 4,096 + 3 × 14,336); the workspace moves from the peak into the consumed memory.
+  CHECK(v27.forward_peak_bytes == i64{8192} * 2 * (3 * 4096 + 3 * 14336));
+  CHECK(v27.activation_peak_bytes == std::max(v27.forward_peak_bytes, v27.sampler_peak_bytes));
+  CHECK(v27.consumed_bytes == v27.weights_bytes + v27.non_torch_bytes + v27.workspace_bytes);
+  CHECK(v27.non_kv_bytes == v27.consumed_bytes + v27.activation_peak_bytes);
+  // --enforce-eager: LlamaMLP frees gate_up before down_proj (3h + 3f); Qwen2MLP keeps it (4h + 3f).
+  CHECK(vllm(llama, {{"vver", "0.27"}, {"ee", "1"}}).forward_peak_bytes == i64{8192} * 2 * (3 * 4096 + 3 * 14336));
+  const ModelConfig qwen = preset("qwen3-8b").config;
+  CHECK(vllm(qwen, {{"vver", "0.27"}, {"ee", "1"}}).forward_peak_bytes == i64{8192} * 2 * (4 * 4096 + 3 * 12288));
+  const VllmMemory eager = vllm(qwen, {{"vver", "0.27"}, {"ee", "1"}});
+  CHECK(vllm_log(eager).back().find(", and 0.0 GiB for CUDAGraph memory.") != std::string::npos);
+  // A max_model_len that is no whole number of blocks: 0.27's tokens are int(concurrency × max_model_len),
+  // 0.19's the blocks' tokens.
+  const VllmMemory odd = vllm(llama, {{"vver", "0.27"}, {"seq", "8100"}});
+  CHECK(odd.kv_tokens == static_cast<i64>(static_cast<double>(odd.num_blocks) / static_cast<double>(odd.blocks_per_request) * 8100.0));
+  CHECK(odd.kv_tokens < odd.num_blocks * 16);
+  CHECK(vllm(llama, {{"seq", "8100"}}).kv_tokens % 16 == 0);
+}

@@ -95,7 +95,7 @@ TEST_CASE("Every workload flag is accepted, and bad values name the flag and ran
       {{"--seq", "0"}, "--seq: must be an integer in [1, 134217728]"},
       {{"--batch", "x"}, "--batch: must be an integer in [1, 1048576]"},
       {{"--weights", "q9"}, "--weights: must be one of fp32"},
-      {{"--gpu-mem-util", "1.5"}, "--gpu-mem-util: must be a number in (0, 1]"},
+      {{"--gpu-mem-util", "1.5"}, "--gpu-mem-util: must be 0 (the default) or a number in (0, 1]"},
       {{"--gpu", "tpu"}, "--gpu: must be one of a10"},
       {{"--tp", "5", "--gpus", "5"}, "--tp: must divide num_attention_heads (12)"},
       {{"--gpus", "3", "--tp", "2"}, "--gpus: must be a multiple of tp × pp = 2"},

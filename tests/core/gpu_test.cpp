@@ -88,7 +88,7 @@ TEST_CASE("Workload fields: unique keys and flags, round trips, strict parsing",
   };
   const Bad bad[] = {
       {"seq", "0", "[1, 134217728]"},      {"seq", "abc", "integer"},     {"seq", "1e3", "integer"},
-      {"seq", "99999999999", "134217728"}, {"batch", "-1", "[1, 1048576]"}, {"util", "0", "(0, 1]"},
+      {"seq", "99999999999", "134217728"}, {"batch", "-1", "[1, 1048576]"}, {"util", "-0.5", "(0, 1]"},
       {"util", "1.5", "(0, 1]"},           {"mfu", "nan", "(0, 1]"},       {"w", "q4_k_x", "q4_k_m"},
       {"lt", "q,q", "subset"},             {"lt", "x", "gate"},            {"flash", "2", "0 or 1"},
       {"gpu", "h1000", "h100-sxm"},        {"zero", "4", "fsdp"},
