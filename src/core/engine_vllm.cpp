@@ -44,6 +44,10 @@ struct Spec {
 };
 
 // KVCacheSpec.max_memory_usage_bytes (v1/kv_cache_interface.py) for one layer and one request.
+// `mbt`: the tokens a request may hold beyond its window while they are in flight; 0.19:
+// max_num_batched_tokens; 0.27 (VllmConfig.max_in_flight_tokens): max_concurrent_batches ×
+// max_num_batched_tokens, two batches under Model Runner V2's asynchronous scheduling (the
+// default, pipeline parallel 1).
 i64 max_memory(const Spec& s, i64 max_model_len, i64 mbt) {
   if (has_state(s.kind)) return s.page;  // MambaSpec, mamba_cache_mode "none": one (padded) page per request
   switch (s.kind) {
@@ -475,7 +479,8 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
     if (gpu.unified) return issue_row("vver", Str::eng_vllm27_unified, gpu.name);
     if (inf.vision_weights_bytes > 0) return issue_row("vver", Str::eng_vllm27_mm);
     for (const PlannedLayer& l : plan.layers)
-      if (const AttnKind k = plan.caches[static_cast<size_t>(l.cache)].kind; k != AttnKind::Full)
+      if (const AttnKind k = plan.caches[static_cast<size_t>(l.cache)].kind;
+          k != AttnKind::Full && k != AttnKind::Sliding && k != AttnKind::Chunked)
         return issue_row("vver", Str::eng_vllm27_attn, std::string(to_string(k)));
   }
   VllmMemory m;
@@ -686,10 +691,14 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
   if (specs.empty()) return issue_row("rt", Str::eng_vllm_no_kv);
   if (w.pp > 1) return vllm_pipeline(c, inf, w, std::move(m), specs, peak);
 
+  // ref (0.27): config/vllm.py, max_in_flight_tokens and max_concurrent_batches (async scheduling,
+  // on by default, and Model Runner V2: pipeline_parallel_size + 1); kv_cache_interface.py,
+  // SlidingWindowSpec and ChunkedLocalAttentionSpec.max_admission_blocks_per_request.
+  const i64 in_flight = mrv2 ? 2 * m.max_num_batched_tokens : m.max_num_batched_tokens;
   // ref: kv_cache_utils.py, check_enough_kv_cache_memory and estimate_max_model_len.
   auto needed = [&](i64 len) {
     Checked sum;
-    for (const Spec& s : specs) sum += Checked(max_memory(s, len, m.max_num_batched_tokens));
+    for (const Spec& s : specs) sum += Checked(max_memory(s, len, in_flight));
     return sum;
   };
   const Checked need = needed(m.max_model_len);
@@ -730,14 +739,14 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
   if (std::all_of(specs.begin(), specs.end(), same)) {
     // One spec for every layer: one group; each layer its own tensor of num_blocks pages.
     const Spec& s = specs.front();
-    m.groups.push_back({s.kind, s.window, static_cast<i64>(specs.size()), s.block, s.page, max_memory(s, w.seq, m.max_num_batched_tokens)});
+    m.groups.push_back({s.kind, s.window, static_cast<i64>(specs.size()), s.block, s.page, max_memory(s, w.seq, in_flight)});
     m.group_size = static_cast<i64>(specs.size());
   } else if (std::all_of(specs.begin(), specs.end(), same_type)) {
     // UniformTypeKVCacheSpecs: one group whose block spans every layer's page.
     VllmGroup g{specs.front().kind, specs.front().window, static_cast<i64>(specs.size()), attn_block, 0, 0};
     for (const Spec& s : specs) {
       g.page_bytes += s.page;
-      g.max_request_bytes += max_memory(s, w.seq, m.max_num_batched_tokens);
+      g.max_request_bytes += max_memory(s, w.seq, in_flight);
     }
     m.groups.push_back(g);
     m.uniform_type = true;
@@ -775,7 +784,7 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
         m.padding.push_back({m.group_size - n % m.group_size, n});
       }
       for (i64 i = 0; i < groups; ++i)
-        m.groups.push_back({s.kind, s.window, ceil_div(n - i, groups), s.block, s.page, max_memory(s, w.seq, m.max_num_batched_tokens)});
+        m.groups.push_back({s.kind, s.window, ceil_div(n - i, groups), s.block, s.page, max_memory(s, w.seq, in_flight)});
     }
   }
 
@@ -790,7 +799,7 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
   m.blocks_per_request = ceil_div(per_request.value(), page);
   m.max_concurrency = static_cast<double>(m.num_blocks) / static_cast<double>(m.blocks_per_request);
   // ref: _report_kv_cache_config (0.19): num_blocks // len(groups) × the smallest block_size.
-  // 0.27 (the same function): int(max_concurrency × max_model_len), Python's float product
+  // 0.27 (get_kv_cache_capacity): int(max_concurrency × max_model_len), Python's float product
   // truncated, "the total tokens of context the pool can hold at peak utilization".
   m.kv_tokens = mrv2 ? static_cast<i64>(m.max_concurrency * static_cast<double>(m.max_model_len))
                      : m.num_blocks / static_cast<i64>(m.groups.size()) * min_block;
@@ -930,7 +939,7 @@ std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const
                  mrv2 ? tx(Str::efx_vllm27_tokens, fixed(m.max_concurrency, 6), b(m.max_model_len), b(m.kv_tokens))
                       : tx(Str::efx_vllm_tokens, b(m.num_blocks), b(groups), b(m.kv_tokens / std::max<i64>(1, m.num_blocks / groups)),
                            b(m.kv_tokens)),
-                 src + "kv_cache_utils.py, _report_kv_cache_config"});
+                 src + (mrv2 ? "kv_cache_utils.py, get_kv_cache_capacity" : "kv_cache_utils.py, _report_kv_cache_config")});
     t.push_back({"max_concurrency", "Maximum concurrency", m.max_concurrency, false, "exact",
                  tx(Str::efx_vllm_concurrency, b(m.num_blocks), b(m.blocks_per_request), fixed(m.max_concurrency, 2)),
                  src + "kv_cache_utils.py, get_max_concurrency_for_kv_cache_config"});

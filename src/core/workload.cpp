@@ -255,8 +255,8 @@ std::vector<WorkloadField> build_fields() {
       enum_field<W>(spec("vver", "--vllm-version", "vLLM release",
                          "the vLLM release the profile follows: 0.19 (the V1 engine's model runner) or 0.27 (0.27.1 and "
                          "0.28 with Model Runner V2, the default for dense models: its profile run, its accounting of the "
-                         "consumed memory and the peak, gpu_memory_utilization 0.92 by default; dense models with full "
-                         "attention on one GPU)",
+                         "consumed memory and the peak, two batches in flight for sliding windows, gpu_memory_utilization 0.92 by default; dense "
+                         "models with full, sliding or chunked attention on one GPU)",
                          Inference),
                     kVllmLineNames, AT(vllm_line)),
       enum_field<W>(spec("ventry", "--vllm-entrypoint", "vLLM entry point",

@@ -1385,7 +1385,7 @@ TEST_CASE("vLLM 0.27: what its profile follows, the rest refused by name; 0.19's
   CHECK(note_of(preset("qwen3-30b-a3b").config, {}).message.find("MoE") != std::string::npos);
   CHECK(note_of(llama, {{"tp", "2"}, {"gpus", "2"}}).field == "vver");
   CHECK(note_of(llama, {{"gpu", "dgx-spark"}}).field == "vver");
-  CHECK(note_of(preset("gemma-2-9b").config, {}).message.find("sliding") != std::string::npos);
+  CHECK(note_of(preset("nemotron-nano-9b-v2").config, {}).message.find("mamba") != std::string::npos);  // Mamba-2 states
   CHECK(note_of(preset("qwen2.5-vl-7b").config, {}).field == "vver");
   CHECK(message_in(note_of(llama, {{"tp", "2"}, {"gpus", "2"}}), Lang::Zh).find("--vllm-version 0.19") != std::string::npos);
   // The default line is 0.19 (util 0.9); an explicit util stands under either line.
@@ -1414,4 +1414,19 @@ TEST_CASE("vLLM 0.27: what its profile follows, the rest refused by name; 0.19's
   CHECK(odd.kv_tokens == static_cast<i64>(static_cast<double>(odd.num_blocks) / static_cast<double>(odd.blocks_per_request) * 8100.0));
   CHECK(odd.kv_tokens < odd.num_blocks * 16);
   CHECK(vllm(llama, {{"seq", "8100"}}).kv_tokens % 16 == 0);
+  // Sliding windows (Gemma 2: 4,096 tokens beside full layers, 21 of each): a request holds its window and
+  // the tokens in flight, two batches under 0.27 (Model Runner V2 schedules asynchronously) where 0.19 had one:
+  // (⌈min(4,095 + 2 × 1,024, 8,192) / 16⌉ + 1) × page.
+  const ModelConfig gemma = preset("gemma-2-9b").config;
+  const VllmMemory g27 = vllm(gemma, {{"vver", "0.27"}, {"mbt", "1024"}});
+  const VllmMemory g19 = vllm(gemma, {{"mbt", "1024"}});
+  const auto sliding = [](const VllmMemory& v) {
+    const auto it = std::find_if(v.groups.begin(), v.groups.end(), [](const VllmGroup& g) { return g.kind == AttnKind::Sliding; });
+    REQUIRE(it != v.groups.end());
+    return *it;
+  };
+  CHECK(sliding(g27).max_request_bytes == (ceil_div(4095 + 2 * 1024, 16) + 1) * sliding(g27).page_bytes);
+  CHECK(sliding(g19).max_request_bytes == (ceil_div(4095 + 1024, 16) + 1) * sliding(g19).page_bytes);
+  CHECK(g27.groups.size() == g19.groups.size());
+  CHECK(g27.kv_tokens == static_cast<i64>(g27.max_concurrency * 8192.0));
 }
