@@ -467,11 +467,13 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
   // only supported on GPUs with compute capability of at least 8.0. … You can use float16 instead").
   if (w.dtype == ComputeDtype::BF16 && gpu.vendor == "NVIDIA" && gpu.cuda_cc > 0 && gpu.cuda_cc < 8.0)
     return issue_row("dtype", Str::eng_vllm_bf16, gpu.name, fixed(gpu.cuda_cc, 1));
-  // ref (0.27): Model Runner V2 (v1/worker/gpu/model_runner.py) runs dense models by default since
-  // 0.25 ("Model Runner V2 is now the default for all dense models", #44443); a published 0.27.1
-  // start-up of a MoE model (Qwen3-235B-A22B-FP8, TP 4) logs the first runner's
-  // gpu_model_runner.py, whose CUDA-graph estimate enters the budget. What the 0.27 profile follows
-  // is said here; the rest is refused by name.
+  // ref (0.27.1): config/vllm.py, use_v2_model_runner and _is_default_v2_model_runner_model: Model
+  // Runner V2 (v1/worker/gpu/model_runner.py) for a generating model that is neither attention-free
+  // nor hybrid (recurrent layers) nor MoE, unless its architecture is listed in
+  // DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES (DeepseekV2, GraniteMoe, Qwen2Moe, …). Other MoE models run
+  // the first runner (a published 0.27.1 start-up of Qwen3-235B-A22B-FP8 logs gpu_model_runner.py),
+  // whose CUDA-graph estimate enters the budget. What the 0.27 profile follows is said here; the
+  // rest is refused by name.
   const bool mrv2 = w.vllm_line == VllmLine::V027;
   if (mrv2) {
     if (c.is_moe()) return issue_row("vver", Str::eng_vllm27_moe);
