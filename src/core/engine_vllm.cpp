@@ -512,7 +512,7 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
     if (m.free_at_start_bytes < m.budget_bytes) {
       m.startup_refused = true;
       m.error = "ValueError: Free memory on device cuda:0 (" + vllm_gib(m.free_at_start_bytes) + "/" + vllm_gib(m.total_bytes) +
-                " GiB) on startup is less than desired GPU memory utilization (" + python_float(w.vllm_util()) + ", " +
+                " GiB) on startup is less than desired GPU memory utilization (" + python_float(m.gpu_memory_utilization) + ", " +
                 vllm_gib(m.budget_bytes) + " GiB). Decrease GPU memory utilization or reduce GPU memory used by other processes.";
       return m;
     }
@@ -820,7 +820,7 @@ std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const
   t.push_back({"total_bytes", "", static_cast<double>(m.total_bytes), true, "exact", tx(Str::efx_vllm_total, gpu.name, b(m.total_bytes)),
                gpu.cuda_total_source});
   t.push_back({"budget_bytes", "", static_cast<double>(m.budget_bytes), true, "exact",
-               tx(Str::efx_vllm_budget, b(m.total_bytes), fixed(w.vllm_util(), 4), b(m.budget_bytes)),
+               tx(Str::efx_vllm_budget, b(m.total_bytes), fixed(m.gpu_memory_utilization, 4), b(m.budget_bytes)),
                src + "v1/worker/utils.py, request_memory"});
   if (m.free_at_start_bytes > 0)
     t.push_back({"free_at_start_bytes", "", static_cast<double>(m.free_at_start_bytes), true, "estimate",
@@ -874,20 +874,19 @@ std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const
                  tx(Str::efx_vllm27_peak, b(m.max_num_batched_tokens), b(m.forward_peak_bytes), b(m.sampler_peak_bytes),
                     b(m.activation_peak_bytes), b(std::min(m.max_num_seqs, m.max_num_batched_tokens))),
                  src + tx(Str::efx_vllm27_peak_src)});
+  } else {
+    t.push_back({"activation_peak_bytes", "torch peak memory increase", static_cast<double>(m.activation_peak_bytes), true, "estimate",
+                 m.encoder_profile_bytes != 0
+                     ? tx(Str::efx_vllm_peak_mm, b(m.workspace_bytes), b(m.forward_peak_bytes), b(m.sampler_peak_bytes),
+                          b(m.encoder_profile_bytes), b(m.activation_peak_bytes), b(std::min(m.max_num_seqs, m.max_num_batched_tokens)))
+                     : tx(Str::efx_vllm_peak, b(m.workspace_bytes), b(m.forward_peak_bytes), b(m.sampler_peak_bytes), b(m.activation_peak_bytes),
+                          b(std::min(m.max_num_seqs, m.max_num_batched_tokens))),
+                 src + tx(Str::efx_vllm_peak_src)});
+    t.push_back({"non_torch_bytes", "non-torch forward increase memory", static_cast<double>(m.non_torch_bytes), true, "estimate",
+                 w.tp == 1 && w.pp > 1 ? tx(Str::efx_vllm_non_torch_pp, b(w.pp), b(m.non_torch_bytes))
+                                       : tx(w.tp > 1 && !gpu.nvlink ? Str::efx_vllm_non_torch_pcie : Str::efx_vllm_non_torch, b(w.tp), b(m.non_torch_bytes)),
+                 tx(Str::efx_vllm_non_torch_src)});
   }
-  if (!mrv2)
-  t.push_back({"activation_peak_bytes", "torch peak memory increase", static_cast<double>(m.activation_peak_bytes), true, "estimate",
-               m.encoder_profile_bytes != 0
-                   ? tx(Str::efx_vllm_peak_mm, b(m.workspace_bytes), b(m.forward_peak_bytes), b(m.sampler_peak_bytes),
-                        b(m.encoder_profile_bytes), b(m.activation_peak_bytes), b(std::min(m.max_num_seqs, m.max_num_batched_tokens)))
-                   : tx(Str::efx_vllm_peak, b(m.workspace_bytes), b(m.forward_peak_bytes), b(m.sampler_peak_bytes), b(m.activation_peak_bytes),
-                        b(std::min(m.max_num_seqs, m.max_num_batched_tokens))),
-               src + tx(Str::efx_vllm_peak_src)});
-  if (!mrv2)
-  t.push_back({"non_torch_bytes", "non-torch forward increase memory", static_cast<double>(m.non_torch_bytes), true, "estimate",
-               w.tp == 1 && w.pp > 1 ? tx(Str::efx_vllm_non_torch_pp, b(w.pp), b(m.non_torch_bytes))
-                                     : tx(w.tp > 1 && !gpu.nvlink ? Str::efx_vllm_non_torch_pcie : Str::efx_vllm_non_torch, b(w.tp), b(m.non_torch_bytes)),
-               tx(Str::efx_vllm_non_torch_src)});
   // ref: config/vllm.py VllmConfig.__post_init__ ("Enforce eager set, disabling torch.compile and
   // CUDAGraphs": compilation mode NONE, cudagraph_mode NONE); gpu_model_runner.py capture_model and
   // profile_cudagraph_memory then capture and estimate nothing. Without the flag the graphs' size is
