@@ -389,6 +389,28 @@ TEST_CASE("check-log: vLLM 0.27.1 start-ups on Model Runner V2, cold and warm, o
   }
 }
 
+TEST_CASE("check-log: a vLLM 0.28.0 start-up on Model Runner V2 (one line for the tokens and the concurrency)",
+          "[calibration][checklog]") {
+  // yuchia329/kvroute@09a8add, docs/measurements/2026-09-11-pcie-arithmetic/engine.log, its lines kept (one RTX 3090,
+  // the compile cache warm): Llama-3.1-8B-Instruct AWQ-INT4 with awq_marlin, max_model_len 8192, util 0.9, 256
+  // sequences; 0.28 prints "Model loading took 5.39 GiB memory and …" and "GPU KV cache size: 125,952 tokens, Maximum
+  // concurrency for 8,192 tokens per request: 15.38x" on one line.
+  const EngineLog log = parsed("vllm-0.28.0-llama-3.1-8b-awq-rtx3090.log");
+  CHECK(log.version == "0.28.0");
+  check_settings(log, {{"seq", "8192"}, {"w", "awq-int4"}, {"util", "0.9"}, {"mns", "256"}, {"vver", "0.27"}});
+  CHECK(log.find("kv_tokens")->value == 125952);
+  CHECK(log.find("max_concurrency")->value == Approx(15.38));
+  auto c = check_log(log, preset("llama-3.1-8b").config, Workload{});
+  INFO(join(c.issues()));
+  REQUIRE(c.ok());
+  CHECK(c->workload.vllm_line == VllmLine::V027);
+  check_same(*c, {"total_bytes", "budget_bytes", "consumed_bytes"});
+  CHECK(row(*c, "weights_bytes").ours == "5.37 GiB");        // −0.45%
+  CHECK(row(*c, "activation_peak_bytes").ours == "0.21 GiB");  // the log's 0.2: vllm_test.cpp says why
+  CHECK(std::abs(row(*c, "kv_available_bytes").rel_diff) < 0.001);
+  CHECK(std::abs(row(*c, "kv_tokens").rel_diff) < 0.001);
+}
+
 TEST_CASE("check-log: --enforce-eager and the version from the engine's config line (the LLM class)", "[calibration][checklog]") {
   // The LLM class prints no "vLLM API server version" line: the version is the engine's
   // "Initializing a V1 LLM engine (v0.18.0) with config: …", whose "enforce_eager=True" (as in
