@@ -520,6 +520,9 @@ struct Reader {
     if (auto v = after(l, "Defaulting max_num_seqs to ")) set("mns", whole(*v));
     if (auto v = after(l, "Chunked prefill is enabled with max_num_batched_tokens=")) set("mbt", whole(*v));
     if (l.find("Using V2 Model Runner") != std::string_view::npos) model_runner_v2 = true, ++vllm;
+    // vllm/compilation/backends.py: "Compiling a graph for compile range (1, 2048) takes 26.37 s" on a start
+    // whose compile cache was empty; a warm start loads it ("Directly load AOT compilation from path …").
+    if (l.find("Compiling a graph for compile range") != std::string_view::npos) log.compiled_cold = true;
     if (auto v = after(l, "Model loading took ")) figure("weights_bytes", *v * kGiBd, l), ++vllm;
     else if (auto v2 = after(l, "Loading model weights took ")) figure("weights_bytes", *v2 * kGiBd, l), ++vllm;
     if (auto v = after(l, "Total non KV cache memory: ")) figure("non_kv_bytes", *v * kGiBd, l);
@@ -1501,6 +1504,9 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
     out.notes.push_back(issue_row("log", Str::log_note_version, std::string(vllm_version(w.vllm_line)), log.version));
   if (log.engine == LogEngine::Vllm && line_027 && std::any_of(log.settings.begin(), log.settings.end(), [](const auto& s) { return s.first == "vver"; }))
     out.notes.push_back(issue_row("vver", Str::log_note_vllm_mrv2, log.version));
+  // A cold start's profile holds torch.compile's and Triton's transients (the compiled model's first run
+  // is inside it): its peak activation, and the KV cache with it, differ from the warm start llmsize follows.
+  if (log.engine == LogEngine::Vllm && log.compiled_cold) out.notes.push_back(issue_row("log", Str::log_note_vllm_cold));
   // The CUDA graphs vLLM 0.19 captures after the KV cache is allocated (gpu_worker.py
   // compile_or_warm_up_model), from the memory outside gpu_memory_utilization's share: said, not modelled.
   if (const auto* g = log.engine == LogEngine::Vllm ? log.find("cuda_graph_bytes") : nullptr)

@@ -367,6 +367,8 @@ TEST_CASE("check-log: vLLM 0.27.1 start-ups on Model Runner V2, cold and warm, o
     CHECK(c->workload.vllm_line == VllmLine::V027);
     CHECK(noted("Model Runner V2"));
     CHECK_FALSE(noted("line formats and defaults may differ"));
+    CHECK(log.compiled_cold == cold);  // "Compiling a graph for compile range (1, 2048) takes 26.37 s"
+    CHECK(noted("#54122") == cold);
     check_same(*c, {"total_bytes", "budget_bytes", "weights_bytes"});
     CHECK(row(*c, "consumed_bytes").ours == "15.52 GiB");  // −0.13%: the non-torch memory is 0.19's constant
     CHECK(std::abs(row(*c, "consumed_bytes").rel_diff) < 0.002);
