@@ -328,13 +328,14 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
   if (e.vllm && !training) {  // runtime vllm: the lines vllm serve prints for this model and flags
     section(printf_text(T(Str::mem_engine_prints), "vLLM").c_str());
     const core::VllmMemory& v = *e.vllm;
-    ImGui::TextDisabled("%s", (std::string(v.version) + " · " + core::vllm_settings(v, " · ")).c_str());
+    ImGui::TextDisabled("%s", (std::string(v.version()) + " · " + core::vllm_settings(v, " · ")).c_str());
     ImGui::PushFont(app.fonts.small);
     for (const auto& line : core::vllm_log(v)) ImGui::TextWrapped("%s", line.c_str());
     ImGui::PopFont();
     ImGui::PushTextWrapPos(0.0f);
     if (!v.startup_refused)  // stopped before loading: no graphs to speak of
-      ImGui::TextDisabled(T(v.enforce_eager ? Str::rep_vllm_eager : Str::rep_vllm_graphs), core::format_bytes(v.total_bytes - v.budget_bytes, u).c_str());
+      ImGui::TextDisabled(T(core::vllm_graphs_row(v)),
+                          core::format_bytes(v.cuda_graph_estimate_bytes > 0 ? v.cuda_graph_estimate_bytes : v.total_bytes - v.budget_bytes, u).c_str());
     ImGui::PopTextWrapPos();
     mark("memory.vllm");
     draw_terms(core::vllm_terms(v, s.work, e.gpu, ui_lang()), u, "vllm_terms", printf_text(T(Str::mem_engine_terms), "vLLM").c_str());

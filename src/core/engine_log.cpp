@@ -112,7 +112,6 @@ struct Reader {
   bool attn_rot = false;                   // "llama_kv_cache: attn_rot_k = 1, …": a build since PR #21038 rotating a quantized cache
   bool init_from_model = false;            // compute lines from llama_init_from_model (early 2025, before llama_context)
   bool page_defaulted = false;             // SGLang changed a page_size of None (its default, not a flag)
-  bool model_runner_v2 = false;            // vLLM's "Using V2 Model Runner" (gpu_worker.py, 0.2x)
   std::vector<double> free_mib;            // llama.cpp's "using device … - N MiB free", per device
   std::string command;                     // a llama.cpp program's command line quoted in the log
   std::string_view command_program;        // its program
@@ -519,7 +518,8 @@ struct Reader {
     if (auto v = after(l, "Defaulting max_num_batched_tokens to ")) set("mbt", whole(*v));
     if (auto v = after(l, "Defaulting max_num_seqs to ")) set("mns", whole(*v));
     if (auto v = after(l, "Chunked prefill is enabled with max_num_batched_tokens=")) set("mbt", whole(*v));
-    if (l.find("Using V2 Model Runner") != std::string_view::npos) model_runner_v2 = true, ++vllm;
+    if (l.find("Using V2 Model Runner") != std::string_view::npos) log.model_runner_v2 = true, ++vllm;
+    if (l.find("gpu_model_runner.py:") != std::string_view::npos) log.model_runner_v1 = true;
     // vllm/compilation/backends.py: "Compiling a graph for compile range (1, 2048) takes 26.37 s" on a start
     // whose compile cache was empty; a warm start loads it ("Directly load AOT compilation from path …").
     if (l.find("Compiling a graph for compile range") != std::string_view::npos) log.compiled_cold = true;
@@ -554,6 +554,20 @@ struct Reader {
       if (from_util && to_util) {
         figure("cuda_graph_util_from", *from_util, l);
         figure("cuda_graph_util_to", *to_util, l);
+      }
+    }
+    // 0.27's first runner, which subtracts its estimate (gpu_worker.py determine_available_memory): "The
+    // current --gpu-memory-utilization=0.9200 is equivalent to --gpu-memory-utilization=0.9087 without
+    // CUDA graph memory profiling." The estimate is their difference × the total.
+    constexpr std::string_view kEquiv = " is equivalent to --gpu-memory-utilization=";
+    if (const size_t at = l.find(kEquiv); at != std::string_view::npos && l.find("CUDA graph memory profiling is enabled") != std::string_view::npos) {
+      const size_t cur = l.find("The current --gpu-memory-utilization=");
+      const auto from_util = cur != std::string_view::npos && cur < at ? leading_number(l.substr(cur + 37)) : std::nullopt;
+      const auto to_util = leading_number(l.substr(at + kEquiv.size()));
+      if (from_util && to_util) {
+        figure("cuda_graph_util_current", *from_util, l);
+        figure("cuda_graph_util_equivalent", *to_util, l);
+        ++vllm;
       }
     }
     if (auto v = after(l, "CUDA graph pool memory: ")) {
@@ -1007,10 +1021,22 @@ Result<EngineLog> parse_engine_log(std::string_view text) {
   }
   if (r.sglang > r.vllm && r.sglang > r.llamacpp) r.log.engine = LogEngine::SGLang;
   else r.log.engine = r.llamacpp > r.vllm ? LogEngine::LlamaCpp : LogEngine::Vllm;
-  // vLLM 0.27.1 and 0.28 on Model Runner V2: the 0.27 profile (--vllm-version 0.27).
-  if (r.log.engine == LogEngine::Vllm && r.model_runner_v2 && !r.has_setting("vver") &&
+  // vLLM 0.27.1 and 0.28: the 0.27 profile (--vllm-version 0.27), on Model Runner V2 ("Using V2 Model
+  // Runner") or, for a MoE model, the first runner.
+  if (r.log.engine == LogEngine::Vllm && !r.has_setting("vver") &&
       (r.log.version.rfind("0.27", 0) == 0 || r.log.version.rfind("0.28", 0) == 0))
     r.set("vver", "0.27");
+  // 0.27's first runner takes its CUDA graph estimate from the KV cache (--vllm-cuda-graph-mib): the
+  // log's own, from "CUDA graph pool memory: … GiB (estimated)", else from the utilization it says the
+  // estimate is worth (× the total the summary prints).
+  if (r.log.engine == LogEngine::Vllm && r.has_setting("vver") && !r.has_setting("vcg")) {
+    double est = 0;
+    const LogFigure *cur = r.log.find("cuda_graph_util_current"), *eq = r.log.find("cuda_graph_util_equivalent");
+    const LogFigure* total = r.log.find("total_bytes");
+    if (const LogFigure* e = r.log.find("cuda_graph_estimate_bytes")) est = e->value;
+    else if (cur && eq && total) est = (cur->value - eq->value) * total->value;
+    if (est >= 1048576.0 && est < 1048576.0 * (1 << 24)) r.set("vcg", std::to_string(std::llround(est / 1048576.0)));
+  }
   if (r.log.engine != LogEngine::Vllm) {  // the vLLM keys read from another engine's log would be noise
     std::erase_if(r.log.settings, [](const auto& s) { return s.first == "util" || s.first == "mbt" || s.first == "mns"; });
   }
@@ -1502,15 +1528,10 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
   if (log.engine == LogEngine::Vllm && !log.version.empty() &&
       !(line_027 ? logged_from("0.27") || logged_from("0.28") : logged_from("0.19")))
     out.notes.push_back(issue_row("log", Str::log_note_version, std::string(vllm_version(w.vllm_line)), log.version));
-  if (log.engine == LogEngine::Vllm && line_027 && std::any_of(log.settings.begin(), log.settings.end(), [](const auto& s) { return s.first == "vver"; }))
-    out.notes.push_back(issue_row("vver", Str::log_note_vllm_mrv2, log.version));
+  const bool vver_from_log = std::any_of(log.settings.begin(), log.settings.end(), [](const auto& s) { return s.first == "vver"; });
   // A cold start's profile holds torch.compile's and Triton's transients (the compiled model's first run
   // is inside it): its peak activation, and the KV cache with it, differ from the warm start llmsize follows.
   if (log.engine == LogEngine::Vllm && log.compiled_cold) out.notes.push_back(issue_row("log", Str::log_note_vllm_cold));
-  // The CUDA graphs vLLM 0.19 captures after the KV cache is allocated (gpu_worker.py
-  // compile_or_warm_up_model), from the memory outside gpu_memory_utilization's share: said, not modelled.
-  if (const auto* g = log.engine == LogEngine::Vllm ? log.find("cuda_graph_bytes") : nullptr)
-    out.notes.push_back(issue_row("log", Str::log_note_vllm_graphs, fixed(g->value / kGiBd, 2)));
   out.workload = w;
   auto e = estimate(cfg, w);
   if (!e) return e.issues();
@@ -1518,13 +1539,29 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
     if (!e->vllm) return e->notes.empty() ? issue_row("rt", Str::log_not_available, "vLLM") : e->notes.front();
     const VllmMemory& m = *e->vllm;
     out.lines = vllm_log(m);
+    // The CUDA graphs vLLM captures after the KV cache is allocated (gpu_worker.py
+    // compile_or_warm_up_model): from the memory outside gpu_memory_utilization's share (0.19, Model
+    // Runner V2), or from the share the first runner's estimate reserved in it (0.27): said, not modelled.
+    if (const auto* g = log.find("cuda_graph_bytes"))
+      out.notes.push_back(m.cuda_graph_estimate_bytes > 0
+                              ? issue_row("log", Str::log_note_vllm_graphs_est, fixed(g->value / kGiBd, 2), fixed(m.cuda_graph_estimate_bytes / kGiBd, 2))
+                              : issue_row("log", Str::log_note_vllm_graphs, fixed(g->value / kGiBd, 2)));
+    // 0.27: the runner vLLM builds for this model (config/vllm.py use_v2_model_runner), and on the
+    // first runner the log's own CUDA graph estimate, which it took from the KV cache.
+    if (line_027 && vver_from_log)
+      out.notes.push_back(m.mrv2 ? issue_row("vver", Str::log_note_vllm_mrv2, log.version)
+                                 : issue_row("vver", Str::log_note_vllm27_v1, log.version,
+                                             m.cuda_graph_estimate_bytes > 0 ? with_commas(m.cuda_graph_estimate_bytes >> 20) + " MiB" : "0"));
+    if (line_027 && vver_from_log && (m.mrv2 ? log.model_runner_v1 && !log.model_runner_v2 : log.model_runner_v2))
+      out.notes.push_back(issue_row("vver", Str::log_note_vllm27_runner, log.model_runner_v2 ? "v1/worker/gpu/model_runner.py" : "v1/worker/gpu_model_runner.py",
+                                    m.mrv2 ? "v1/worker/gpu/model_runner.py" : "v1/worker/gpu_model_runner.py"));
     // vLLM 0.19 subtracts its CUDA graph estimate from the KV cache memory only under
     // VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1 (gpu_worker.py determine_available_memory:
     // requested_memory − non_kv_cache_memory − cudagraph_memory_estimate_applied); llmsize follows the
     // default and does not. Which the run did: its advice line says it did not; else the log's own
     // figures tell, its KV memory being the budget less the non-KV memory, less the estimate or not
     // (three figures printed to 0.01 GiB: within 0.015 GiB).
-    if (const LogFigure* est = log.find("cuda_graph_estimate_bytes")) {
+    if (const LogFigure* est = line_027 ? nullptr : log.find("cuda_graph_estimate_bytes")) {
       const LogFigure* kv = log.find("kv_available_bytes");
       const LogFigure* non_kv = log.find("non_kv_bytes");
       const LogFigure* budget = log.find("budget_bytes");

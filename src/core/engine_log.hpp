@@ -41,6 +41,8 @@ struct EngineLog {
   bool seq_is_model_max = false;  // SGLang's context_length=None: the model's max_position_embeddings
   std::vector<std::string> kv_lines;  // llama.cpp: its KV cache and recurrent state lines, verbatim (trimmed)
   bool experts_on_cpu = false;         // llama.cpp: --cpu-moe, or -ot "…exps…=CPU" for every layer, on its command line
+  bool model_runner_v2 = false;        // vLLM: "Using V2 Model Runner" (gpu_worker.py, 0.27 and 0.28)
+  bool model_runner_v1 = false;        // vLLM: a line of the first runner's file ("[gpu_model_runner.py:")
   bool compiled_cold = false;          // vLLM: torch.compile compiled on this start ("Compiling a graph for compile range …")
   std::vector<std::string> unread;     // llama.cpp: command-line flags that move tensors and are not modelled (-ot per layer)
   // Megatron-LM: its argument block ("  num_layers ........ 24"), name and value as printed.

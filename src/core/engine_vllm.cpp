@@ -71,10 +71,10 @@ i64 allocated(i64 bytes) { return fresh_block_bytes(bytes); }
 struct Peak {
   i64 forward = 0, sampler = 0, workspace = 0;
 };
-Peak profile_peak(const ModelConfig& c, const Workload& w, const Gpu& gpu, i64 t, i64 r) {
-  constexpr i64 kMiB = i64{1} << 20;
-  const i64 d = dtype_bytes(w.dtype), tp = w.tp, h = c.d_model, v = c.vocab;
-  Peak p;
+// The first model runner's dummy sampler run (0.19; 0.27's first runner runs the same sampler, and
+// its second, seeded call takes forward_native, the path followed here).
+i64 v1_sampler_peak(const ModelConfig& c, const Workload& w, const Gpu& gpu, i64 t, i64 r) {
+  const i64 d = dtype_bytes(w.dtype), h = c.d_model, v = c.vocab;
   // _dummy_sampler_run: compute_logits on rand_like(last hidden states) gives [R, V padded to
   // 64] in the model dtype (all-gathered whole on every rank); Sampler.forward makes an fp32
   // copy (none for an fp32 model), the top-k/top-p filter of 0.19 is a Triton kernel (R ≥ 8)
@@ -86,11 +86,21 @@ Peak profile_peak(const ModelConfig& c, const Workload& w, const Gpu& gpu, i64 t
   if (d != 4) sampler += allocated(r * v_pad * d);
   sampler += (d != 4 ? 3 : 2) * allocated(r * v * 4);
   sampler += r >= 8 ? allocated(std::min(gpu.sm_count, r) * v * 4) : allocated(r * v * 4) + allocated(r * v * 8);
-  // The forward's widest moment in a dense layer: residual and normed input beside the wider
-  // of qkv and gate_up with its activation output.
+  return sampler;
+}
+// The first runner's dummy forward, its widest moment in a dense layer: residual and normed input
+// beside the wider of qkv and gate_up with its activation output.
+i64 v1_forward_peak(const ModelConfig& c, const Workload& w, i64 t) {
+  const i64 d = dtype_bytes(w.dtype), tp = w.tp, h = c.d_model;
   const i64 qkv = (kv_heads_per_gpu(c.n_heads, tp) + 2 * kv_heads_per_gpu(c.n_kv_heads, tp)) * c.head_dim;
   const i64 ffn = std::max(c.d_ff, c.moe.shared_ffn) / tp;
-  p.forward = t * d * (2 * h + std::max(qkv, 3 * ffn));
+  return t * d * (2 * h + std::max(qkv, 3 * ffn));
+}
+// What the profile leaves allocated: the MoE kernels' workspaces and cuBLAS's.
+i64 profile_workspace(const ModelConfig& c, const Workload& w, const Gpu& gpu, i64 t) {
+  constexpr i64 kMiB = i64{1} << 20;
+  const i64 d = dtype_bytes(w.dtype), tp = w.tp, h = c.d_model;
+  i64 workspace = 0;
   if (c.is_moe() && w.weights != WeightFormat::Mxfp4 && w.weights != WeightFormat::Mxfp4Moe) {
     // The modular Triton MoE kernel's workspaces, kept by the worker's WorkspaceManager
     // (fused_moe/modular_kernel.py _allocate_buffers, TritonExperts.workspace_shapes):
@@ -98,15 +108,12 @@ Peak profile_peak(const ModelConfig& c, const Workload& w, const Gpu& gpu, i64 t
     // expert width on this rank. gpt-oss's MXFP4 path on Hopper allocates per call: its
     // published profile matches with no workspace (inferred from the anchor, not the code).
     const i64 i = c.moe.expert_ffn / tp, k = c.moe.top_k;
-    p.workspace = d * (std::max(t * k * std::max(i, h), t * h) + t * k * std::max(2 * i, h));
+    workspace = d * (std::max(t * k * std::max(i, h), t * h) + t * k * std::max(2 * i, h));
   }
   // cuBLAS takes its workspace from the caching allocator on the first GEMM and keeps it:
   // 32 MiB on Hopper and Blackwell, else 4096 KiB × 2 + 16 KiB × 8 (PyTorch's default
   // CUBLAS_WORKSPACE_CONFIG ":4096:2:16:8").
-  const i64 cublas = gpu.cuda_cc >= 9.0 ? 32 * kMiB : kCublasWorkspace;
-  p.workspace += cublas;
-  p.sampler = sampler;
-  return p;
+  return workspace + (gpu.cuda_cc >= 9.0 ? 32 * kMiB : kCublasWorkspace);
 }
 
 // vLLM 0.27's profile (Model Runner V2, v1/worker/gpu/model_runner.py profile_run): _dummy_run(T)
@@ -471,12 +478,14 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
   // Runner V2 (v1/worker/gpu/model_runner.py) for a generating model that is neither attention-free
   // nor hybrid (recurrent layers) nor MoE, unless its architecture is listed in
   // DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES (DeepseekV2, GraniteMoe, Qwen2Moe, …). Other MoE models run
-  // the first runner (a published 0.27.1 start-up of Qwen3-235B-A22B-FP8 logs gpu_model_runner.py),
-  // whose CUDA-graph estimate enters the budget. What the 0.27 profile follows is said here; the
-  // rest is refused by name.
-  const bool mrv2 = w.vllm_line == VllmLine::V027;
-  if (mrv2) {
-    if (c.is_moe()) return issue_row("vver", Str::eng_vllm27_moe);
+  // the first runner (v1/worker/gpu_model_runner.py; a published 0.27.1 start-up of
+  // Qwen3-235B-A22B-FP8 logs gpu_model_runner.py), whose CUDA-graph estimate enters the budget. What
+  // the 0.27 profile follows is said here; the rest is refused by name.
+  const bool v027 = w.vllm_line == VllmLine::V027;
+  const bool moe_on_mrv2 = c.is_moe() && (c.family == Family::Qwen2Moe || c.family == Family::DeepseekV2);
+  const bool mrv2 = v027 && (!c.is_moe() || moe_on_mrv2);
+  if (v027) {
+    if (moe_on_mrv2) return issue_row("vver", Str::eng_vllm27_moe);
     if (w.tp > 1 || w.pp > 1) return issue_row("vver", Str::eng_vllm27_parallel);
     if (gpu.unified) return issue_row("vver", Str::eng_vllm27_unified, gpu.name);
     if (inf.vision_weights_bytes > 0) return issue_row("vver", Str::eng_vllm27_mm);
@@ -484,10 +493,21 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
       if (const AttnKind k = plan.caches[static_cast<size_t>(l.cache)].kind;
           k != AttnKind::Full && k != AttnKind::Sliding && k != AttnKind::Chunked)
         return issue_row("vver", Str::eng_vllm27_attn, std::string(to_string(k)));
+    // The first runner's MoE kernels (fused_moe/oracle/unquantized.py, _get_priority_backends): on
+    // Hopper (SM90) Triton's first (TritonExperts, whose workspaces 0.19's profile follows: the same
+    // workspace_shapes in 0.27.1); on other GPUs FlashInfer's TRTLLM and CUTLASS kernels come first,
+    // and quantized experts have oracles of their own (oracle/fp8.py, mxfp4.py, …): not followed.
+    if (!mrv2 && ((w.weights != WeightFormat::BF16 && w.weights != WeightFormat::F16) || gpu.vendor != "NVIDIA" ||
+                  gpu.cuda_cc < 9.0 || gpu.cuda_cc >= 10.0))
+      return issue_row("vver", Str::eng_vllm27_moe_kernel, std::string(to_string(w.weights)), gpu.name);
+    // The first runner's CUDA graph estimate (gpu_model_runner.py profile_cudagraph_memory) is measured
+    // by capturing graphs at start: given from a start-up's log, or none under --enforce-eager.
+    if (!mrv2 && !w.enforce_eager && w.vllm_cuda_graph_mib == 0 && w.kv_cache_memory == 0)
+      return issue_row("vcg", Str::eng_vllm27_graphs);
   }
   VllmMemory m;
   m.line = w.vllm_line;
-  m.version = vllm_version(w.vllm_line);
+  m.mrv2 = mrv2;
   m.total_bytes = gpu.cuda_total_bytes;
   m.max_model_len = w.seq;
   m.block_size = w.block_size;
@@ -548,11 +568,9 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
   m.weights_bytes = inf.weights_bytes + inf.vision_weights_bytes + m.mxfp4_layout_bytes + m.fp8_marlin_bytes + m.topk_buffer_bytes +
                     m.k_as_v_bytes + m.rope_bytes;
   const i64 sampled_rows = std::min(m.max_num_seqs, m.max_num_batched_tokens);
-  Peak peak = profile_peak(c, w, gpu, m.max_num_batched_tokens, sampled_rows);
-  if (mrv2) {
-    peak.forward = mrv2_forward_peak(c, w, m.max_num_batched_tokens);
-    peak.sampler = mrv2_sampler_peak(c, w, m.max_num_batched_tokens, sampled_rows);
-  }
+  const i64 t = m.max_num_batched_tokens;
+  Peak peak{mrv2 ? mrv2_forward_peak(c, w, t) : v1_forward_peak(c, w, t),
+            mrv2 ? mrv2_sampler_peak(c, w, t, sampled_rows) : v1_sampler_peak(c, w, gpu, t, sampled_rows), profile_workspace(c, w, gpu, t)};
   if (sparse) {
     // ref: layers/sparse_attn_indexer.py, the profile run (no attention metadata): "create the max
     // possible flattened_kv" [total_seq_lens, head_dim + 4] uint8 with total_seq_lens =
@@ -596,16 +614,20 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
     m.encoder_profile_bytes = enc.value();
   }
   m.non_torch_bytes = w.tp == 1 ? (w.pp > 1 ? kNonTorchPp : kNonTorchOneGpu) : !gpu.nvlink ? kNonTorchOneGpu : w.tp == 2 ? kNonTorchTp2 : kNonTorchTp4;
-  if (mrv2) {
+  if (v027) {
     // ref (0.27): utils/mem_utils.py, memory_profiling: total_consumed = free memory at the worker's
     // init snapshot − free memory after profile_run (after gc and empty_cache), so the weights, the
-    // non-torch memory and every tensor the profile left allocated (the cuBLAS workspace);
+    // non-torch memory and every tensor the profile left allocated (the cuBLAS and MoE workspaces);
     // transient_peak_headroom = torch peak − torch allocated after the profile, the profile's own
     // transient peak; non_kv_cache_memory = total_consumed + transient_peak_headroom. gpu_worker.py,
     // determine_available_memory: peak activation = the headroom + the CUDA-graph estimate applied,
-    // which Model Runner V2 gives as 0 (model_runner.py profile_cudagraph_memory: "return 0"); the
-    // graphs are captured after the KV cache, outside the budget, as in 0.19.
-    m.activation_peak_bytes = std::max(peak.forward, peak.sampler);
+    // and the KV cache memory = requested − non_kv_cache_memory − that estimate. Model Runner V2
+    // gives it as 0 (model_runner.py profile_cudagraph_memory: "return 0"; its graphs are captured
+    // after the KV cache, outside the budget, as in 0.19); the first runner measures it by capturing
+    // graphs (gpu_model_runner.py profile_cudagraph_memory; VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS
+    // on, "default since v0.21.0"), none under --enforce-eager (cudagraph_mode NONE).
+    if (!mrv2 && !w.enforce_eager) m.cuda_graph_estimate_bytes = w.vllm_cuda_graph_mib * (i64{1} << 20);
+    m.activation_peak_bytes = std::max(peak.forward, peak.sampler) + m.cuda_graph_estimate_bytes;
     m.consumed_bytes = m.weights_bytes + m.non_torch_bytes + peak.workspace;
     m.non_kv_bytes = m.consumed_bytes + m.activation_peak_bytes;
   } else {
@@ -696,7 +718,9 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
   // ref (0.27): config/vllm.py, max_in_flight_tokens and max_concurrent_batches (async scheduling,
   // on by default, and Model Runner V2: pipeline_parallel_size + 1); kv_cache_interface.py,
   // SlidingWindowSpec and ChunkedLocalAttentionSpec.max_admission_blocks_per_request.
-  const i64 in_flight = mrv2 ? 2 * m.max_num_batched_tokens : m.max_num_batched_tokens;
+  // Both runners: two batches at pipeline parallel 1 (the first runner: "does not fully support async
+  // scheduling with PP", pp batches; PP is refused under 0.27).
+  const i64 in_flight = v027 ? 2 * m.max_num_batched_tokens : m.max_num_batched_tokens;
   // ref: kv_cache_utils.py, check_enough_kv_cache_memory and estimate_max_model_len.
   auto needed = [&](i64 len) {
     Checked sum;
@@ -803,7 +827,7 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
   // ref: _report_kv_cache_config (0.19): num_blocks // len(groups) × the smallest block_size.
   // 0.27 (get_kv_cache_capacity): int(max_concurrency × max_model_len), Python's float product
   // truncated, "the total tokens of context the pool can hold at peak utilization".
-  m.kv_tokens = mrv2 ? static_cast<i64>(m.max_concurrency * static_cast<double>(m.max_model_len))
+  m.kv_tokens = v027 ? static_cast<i64>(m.max_concurrency * static_cast<double>(m.max_model_len))
                      : m.num_blocks / static_cast<i64>(m.groups.size()) * min_block;
   return m;
 }
@@ -814,8 +838,8 @@ std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const
     if constexpr (sizeof...(a) == 0) return std::string(tr(k, lang));
     else return printf_text(tr(k, lang), std::string(a).c_str()...);
   };
-  const bool mrv2 = m.line == VllmLine::V027;
-  const std::string src = mrv2 ? "vLLM 0.27 " : "vLLM 0.19 ";
+  const bool v027 = m.line == VllmLine::V027, mrv2 = m.mrv2;
+  const std::string src = v027 ? "vLLM 0.27 " : "vLLM 0.19 ";
   std::vector<EngineTerm> t;
   t.push_back({"total_bytes", "", static_cast<double>(m.total_bytes), true, "exact", tx(Str::efx_vllm_total, gpu.name, b(m.total_bytes)),
                gpu.cuda_total_source});
@@ -864,16 +888,27 @@ std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const
                  tx(Str::efx_vllm_indexer_profile, b(m.max_model_len), b(m.indexer_profile_bytes / 40 / std::max<i64>(1, m.max_model_len)),
                     b(m.indexer_profile_bytes)),
                  src + "model_executor/layers/sparse_attn_indexer.py; v1/attention/backends/mla/indexer.py, get_max_prefill_buffer_size"});
-  if (mrv2) {
+  if (v027) {
+    const std::string rows = b(std::min(m.max_num_seqs, m.max_num_batched_tokens));
     t.push_back({"non_torch_bytes", "non-torch", static_cast<double>(m.non_torch_bytes), true, "estimate",
                  tx(Str::efx_vllm27_non_torch, b(m.non_torch_bytes)), tx(Str::efx_vllm27_non_torch_src)});
     t.push_back({"consumed_bytes", "consumed memory (weights + non-torch)", static_cast<double>(m.consumed_bytes), true, "estimate",
                  tx(Str::efx_vllm27_consumed, b(m.weights_bytes), b(m.non_torch_bytes), b(m.workspace_bytes), b(m.consumed_bytes)),
                  src + "utils/mem_utils.py, memory_profiling (total_consumed)"});
-    t.push_back({"activation_peak_bytes", "peak activation", static_cast<double>(m.activation_peak_bytes), true, "estimate",
-                 tx(Str::efx_vllm27_peak, b(m.max_num_batched_tokens), b(m.forward_peak_bytes), b(m.sampler_peak_bytes),
-                    b(m.activation_peak_bytes), b(std::min(m.max_num_seqs, m.max_num_batched_tokens))),
-                 src + tx(Str::efx_vllm27_peak_src)});
+    if (m.cuda_graph_estimate_bytes > 0)
+      t.push_back({"cuda_graph_estimate_bytes", "", static_cast<double>(m.cuda_graph_estimate_bytes), true, "given",
+                   tx(Str::efx_vllm27_graph_est, b(m.cuda_graph_estimate_bytes >> 20), b(m.cuda_graph_estimate_bytes)),
+                   src + tx(Str::efx_vllm27_graph_est_src)});
+    if (mrv2)
+      t.push_back({"activation_peak_bytes", "peak activation", static_cast<double>(m.activation_peak_bytes), true, "estimate",
+                   tx(Str::efx_vllm27_peak, b(m.max_num_batched_tokens), b(m.forward_peak_bytes), b(m.sampler_peak_bytes),
+                      b(m.activation_peak_bytes), rows),
+                   src + tx(Str::efx_vllm27_peak_src)});
+    else
+      t.push_back({"activation_peak_bytes", "peak activation", static_cast<double>(m.activation_peak_bytes), true, "estimate",
+                   tx(Str::efx_vllm27_peak_v1, b(m.max_num_batched_tokens), rows, b(m.forward_peak_bytes), b(m.sampler_peak_bytes),
+                      b(m.cuda_graph_estimate_bytes), b(m.activation_peak_bytes)),
+                   src + tx(Str::efx_vllm27_peak_v1_src)});
   } else {
     t.push_back({"activation_peak_bytes", "torch peak memory increase", static_cast<double>(m.activation_peak_bytes), true, "estimate",
                  m.encoder_profile_bytes != 0
@@ -897,7 +932,7 @@ std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const
                      (mrv2 ? "v1/worker/gpu/model_runner.py" : "v1/worker/gpu_model_runner.py") + ", capture_model"});
   t.push_back({"kv_available_bytes", "Available KV cache memory", static_cast<double>(m.kv_available_bytes), true, "estimate",
                m.kv_memory_given ? "--kv-cache-memory = " + b(m.kv_available_bytes)
-               : mrv2 ? tx(Str::efx_vllm27_available, b(m.budget_bytes), b(m.consumed_bytes), b(m.activation_peak_bytes), b(m.kv_available_bytes))
+               : v027 ? tx(Str::efx_vllm27_available, b(m.budget_bytes), b(m.consumed_bytes), b(m.activation_peak_bytes), b(m.kv_available_bytes))
                       : tx(Str::efx_vllm_available, b(m.budget_bytes), b(m.non_kv_bytes), b(m.kv_available_bytes)),
                src + "v1/worker/gpu_worker.py, determine_available_memory"});
   if (m.mamba_page_bytes > 0 && !m.groups.empty()) {
@@ -937,10 +972,10 @@ std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const
                       b(m.group_size), b(m.num_blocks), b(groups)),
                    src + tx(Str::efx_vllm_blocks_src)});
     t.push_back({"kv_tokens", "GPU KV cache size", static_cast<double>(m.kv_tokens), false, "exact",
-                 mrv2 ? tx(Str::efx_vllm27_tokens, fixed(m.max_concurrency, 6), b(m.max_model_len), b(m.kv_tokens))
+                 v027 ? tx(Str::efx_vllm27_tokens, fixed(m.max_concurrency, 6), b(m.max_model_len), b(m.kv_tokens))
                       : tx(Str::efx_vllm_tokens, b(m.num_blocks), b(groups), b(m.kv_tokens / std::max<i64>(1, m.num_blocks / groups)),
                            b(m.kv_tokens)),
-                 src + (mrv2 ? "kv_cache_utils.py, get_kv_cache_capacity" : "kv_cache_utils.py, _report_kv_cache_config")});
+                 src + (v027 ? "kv_cache_utils.py, get_kv_cache_capacity" : "kv_cache_utils.py, _report_kv_cache_config")});
     t.push_back({"max_concurrency", "Maximum concurrency", m.max_concurrency, false, "exact",
                  tx(Str::efx_vllm_concurrency, b(m.num_blocks), b(m.blocks_per_request), fixed(m.max_concurrency, 2)),
                  src + "kv_cache_utils.py, get_max_concurrency_for_kv_cache_config"});
@@ -961,7 +996,7 @@ std::optional<Str> term_row(std::string_view key) {
       {"mxfp4_layout_bytes", Str::term_mxfp4_layout}, {"topk_buffer_bytes", Str::term_topk_buffer},
       {"indexer_profile_bytes", Str::term_indexer_profile}, {"encoder_profile_bytes", Str::term_encoder_profile},
       {"cuda_graph_bytes", Str::term_cuda_graphs},       {"fp8_marlin_bytes", Str::term_fp8_marlin},
-      {"k_as_v_bytes", Str::term_k_as_v},
+      {"k_as_v_bytes", Str::term_k_as_v},     {"cuda_graph_estimate_bytes", Str::term_cuda_graph_est},
   };
   if (key.rfind("stage_", 0) == 0) return Str::term_stage;
   for (const auto& [k, row] : kRows)
@@ -988,7 +1023,7 @@ std::string vllm_settings(const VllmMemory& m, std::string_view sep) {
 std::vector<std::string> vllm_log(const VllmMemory& m) {
   std::vector<std::string> out;
   if (m.startup_refused) return {m.error};  // the worker's first check: nothing is loaded or printed before it
-  char buf[160];
+  char buf[320];
   // ref: config/vllm.py, VllmConfig.__post_init__ (its warning, as 0.19 prints it).
   if (m.enforce_eager)
     out.push_back("Enforce eager set, disabling torch.compile and CUDAGraphs. This is equivalent to setting -cc.mode=none -cc.cudagraph_mode=none");
@@ -1011,7 +1046,7 @@ std::vector<std::string> vllm_log(const VllmMemory& m) {
     out.push_back("Hidden layers were unevenly partitioned: [" + parts +
                   "]. This can be manually overridden using the VLLM_PP_LAYER_PARTITION environment variable");
   }
-  const bool mrv2 = m.line == VllmLine::V027;
+  const bool v027 = m.line == VllmLine::V027, mrv2 = m.mrv2;
   // ref: gpu_model_runner.py, load_model ("… and %.6f seconds": the time is left out). 0.27:
   // gpu_worker.py prints which runner it builds, and v1/worker/gpu/model_runner.py load_model
   // "Model loading took %.2f GiB and %.6f seconds" (0.28 puts "memory" back).
@@ -1023,8 +1058,21 @@ std::vector<std::string> vllm_log(const VllmMemory& m) {
   if (m.kv_memory_given) {  // ref: gpu_worker.py, determine_available_memory with kv_cache_memory_bytes
     out.push_back("... reserved " + vllm_gib(m.kv_available_bytes) +
                   " GiB memory for KV Cache as specified by kv_cache_memory_bytes config and skipped memory profiling. ...");
-  } else if (mrv2) {
+  } else if (v027) {
     out.push_back("Available KV cache memory: " + vllm_gib(m.kv_available_bytes) + " GiB");
+    // ref (0.27): gpu_worker.py, determine_available_memory, when the first runner's estimate is above 0.
+    if (m.cuda_graph_estimate_bytes > 0) {
+      const double delta = static_cast<double>(m.cuda_graph_estimate_bytes) / static_cast<double>(m.total_bytes);
+      const auto r4 = [](double x) { return std::round(x * 1e4) / 1e4; };
+      std::snprintf(buf, sizeof buf,
+                    "CUDA graph memory profiling is enabled (default since v0.21.0). The current --gpu-memory-utilization=%.4f is "
+                    "equivalent to --gpu-memory-utilization=%.4f without CUDA graph memory profiling. ",
+                    m.gpu_memory_utilization, r4(m.gpu_memory_utilization - delta));
+      out.push_back(std::string(buf));
+      std::snprintf(buf, sizeof buf, "To maintain the same effective KV cache size as before, increase --gpu-memory-utilization to %.4f. ",
+                    std::min(r4(m.gpu_memory_utilization + delta), 1.0));
+      out.back() += std::string(buf) + "To disable, set VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0.";
+    }
   } else {
     // ref: utils/mem_utils.py, MemoryProfilingResult.__repr__ (0.19, a DEBUG line) and gpu_worker.py.
     out.push_back("Memory profiling takes ... seconds. Total non KV cache memory: " + vllm_gib(m.non_kv_bytes) +
@@ -1050,7 +1098,7 @@ std::vector<std::string> vllm_log(const VllmMemory& m) {
   // memory at start (the CUDA context and other processes: not known here) and the graphs' size
   // (measured by capture_model; 0 under --enforce-eager, else not modelled) are left as "...", as is
   // the advice computed from them.
-  if (mrv2 && !m.kv_memory_given)
+  if (v027 && !m.kv_memory_given)
     out.push_back("Free memory on device (.../" + vllm_gib(m.total_bytes) + " GiB) on startup. Desired GPU memory utilization is (" +
                   python_float(m.gpu_memory_utilization) + ", " + vllm_gib(m.budget_bytes) + " GiB). Actual usage is " +
                   vllm_gib(m.consumed_bytes) + " GiB for consumed memory (weights + non-torch), " + vllm_gib(m.activation_peak_bytes) +

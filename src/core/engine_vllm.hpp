@@ -20,9 +20,13 @@
 namespace llmsize::core {
 
 inline constexpr std::string_view kVllmVersion = "vLLM 0.19 (V1 engine)";
-// The release followed, as the profile names it (Workload::vllm_line).
-constexpr std::string_view vllm_version(VllmLine l) {
-  return l == VllmLine::V027 ? "vLLM 0.27 (0.27.1 and 0.28, Model Runner V2)" : kVllmVersion;
+// The release followed, as the launch command and check-log name it (Workload::vllm_line).
+constexpr std::string_view vllm_version(VllmLine l) { return l == VllmLine::V027 ? "vLLM 0.27 (0.27.1 and 0.28)" : kVllmVersion; }
+// The release and, in 0.27, the model runner it builds for the model (VllmMemory::mrv2), as the
+// profile names them.
+constexpr std::string_view vllm_version(VllmLine l, bool mrv2) {
+  if (l != VllmLine::V027) return kVllmVersion;
+  return mrv2 ? "vLLM 0.27 (0.27.1 and 0.28, Model Runner V2)" : "vLLM 0.27 (0.27.1 and 0.28, the first model runner)";
 }
 
 // One KV cache group: layers of one attention type sharing a block table.
@@ -37,7 +41,10 @@ struct VllmGroup {
 
 struct VllmMemory {
   VllmLine line = VllmLine::V019;
-  std::string_view version = kVllmVersion;  // the release followed
+  // 0.27: the model runner vLLM builds for the model (config/vllm.py use_v2_model_runner): Model
+  // Runner V2 for dense models, the first runner (v1/worker/gpu_model_runner.py) for MoE models.
+  bool mrv2 = false;
+  std::string_view version() const { return vllm_version(line, mrv2); }  // the release (and runner) followed
   // Inputs as vLLM resolves them.
   i64 max_model_len = 0, max_num_batched_tokens = 0, max_num_seqs = 0, block_size = 0;
   double gpu_memory_utilization = 0;  // the flag, or the release's default
@@ -66,12 +73,15 @@ struct VllmMemory {
   // tokens, and what stays allocated through the text model's dummy runs (features and pixels).
   i64 mm_budget_tokens = 0, mm_items = 0, mm_tokens_per_item = 0;
   i64 encoder_profile_bytes = 0;
-  i64 activation_peak_bytes = 0;   // "torch peak memory increase": workspace + max(forward, sampler) + encoder profile
+  // 0.19's "torch peak memory increase": workspace + max(forward, sampler) + encoder profile; 0.27's
+  // "peak activation": max(forward, sampler) + the CUDA graph estimate applied (first runner).
+  i64 activation_peak_bytes = 0;
   i64 non_torch_bytes = 0;         // "non-torch forward increase memory"
   // 0.27: "consumed memory (weights + non-torch)", free memory at the worker's first snapshot less
   // free memory after the profile: the weights, the non-torch memory and what the profile left
-  // allocated (the cuBLAS workspace). Its "peak activation" is then the profile's transient peak
-  // alone: max(forward, sampler) above what stays allocated. 0 under 0.19.
+  // allocated (the cuBLAS workspace, the MoE kernels' workspaces). Its "peak activation" is then the
+  // profile's transient peak, max(forward, sampler) above what stays allocated, plus the CUDA graph
+  // estimate applied. 0 under 0.19.
   i64 consumed_bytes = 0;
   i64 non_kv_bytes = 0;            // 0.19: weights + torch peak + non-torch; 0.27: consumed + peak activation
   i64 kv_available_bytes = 0;      // "Available KV cache memory" (may be ≤ 0: vLLM refuses to start)
@@ -80,6 +90,11 @@ struct VllmMemory {
   // cudagraph_mode NONE and compilation mode NONE), so their memory is exactly 0; else it is not
   // modelled (the engine's own per-graph estimates vary from 1 to 26 MiB for the same model).
   bool enforce_eager = false;
+  // 0.27's first model runner: its CUDA graph estimate (profile_cudagraph_memory, measured by
+  // capturing graphs), which determine_available_memory adds to the peak activation and takes from
+  // the KV cache memory. Given (Workload::vllm_cuda_graph_mib, from a start-up's log), not modelled;
+  // 0 under --enforce-eager, under 0.19 (not applied) and under Model Runner V2 (it returns 0).
+  i64 cuda_graph_estimate_bytes = 0;
   // The KV cache.
   std::vector<VllmGroup> groups;
   bool uniform_type = false;  // one group whose layers differ in page size (UniformTypeKVCacheSpecs)
@@ -161,6 +176,13 @@ std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const
 // What vLLM and SGLang both refuse, named: llama.cpp's cache types (q8_0, q4_0), which neither
 // engine has.
 std::optional<Issue> paged_engine_refusal(std::string_view engine, KvDtype t);
+
+// What the report says of the CUDA graphs (its %s: the estimate set aside where one was, else the memory
+// outside the budget): none under --enforce-eager, inside the budget where the first runner of 0.27
+// set its estimate aside, else captured in the memory gpu_memory_utilization leaves.
+inline Str vllm_graphs_row(const VllmMemory& v) {
+  return v.enforce_eager ? Str::rep_vllm_eager : v.cuda_graph_estimate_bytes > 0 ? Str::rep_vllm_graphs_est : Str::rep_vllm_graphs;
+}
 
 // vLLM's format_gib: str(round(bytes / 2^30, 2)) — "58.11", "58.1", "15.0".
 std::string vllm_gib(i64 bytes);

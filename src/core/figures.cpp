@@ -433,7 +433,7 @@ const Figure kFigures[] = {
          return {tx(l, Str::fx_cap_host, real(w.host_mem_gib)), tx(l, Str::fx_hostcap_ref)};
        if (e.vllm)
          return {tx(l, Str::fx_cap_vllm, n(e.vllm->total_bytes), real(w.vllm_util()), n(e.vllm->budget_bytes)),
-                 tx(l, Str::fx_cap_vllm_ref, e.vllm->version, e.gpu.cuda_total_source)};
+                 tx(l, Str::fx_cap_vllm_ref, e.vllm->version(), e.gpu.cuda_total_source)};
        return {tx(l, Str::fx_cap, n(e.gpu.total_bytes()), real(e.gpu.usable_fraction)) +
                    (w.runtime == Runtime::Vllm ? " × gpu_memory_utilization " + real(w.vllm_util()) : std::string()),
                e.gpu.cuda_total_bytes > 0 ? e.gpu.cuda_total_source : e.gpu.source};
@@ -451,7 +451,7 @@ const Figure kFigures[] = {
                  std::string(kTransformersVersion) + ", generate()"};
        if (e.vllm)
          return {tx(l, Str::fx_mc_vllm, n(e.vllm->kv_available_bytes), n(m.max_context)) + limit,
-                 std::string(e.vllm->version) + ", v1/core/kv_cache_utils.py estimate_max_model_len"};
+                 std::string(e.vllm->version()) + ", v1/core/kv_cache_utils.py estimate_max_model_len"};
        return {tx(l, Str::fx_mc, n(w.batch), n(m.max_context)) + limit, tx(l, Str::fx_mc_ref)};
      }},
     {"inference.max_sequences", "Max concurrent sequences", Unit::Count, Inf, [](E e) -> V { return e.inference.max_sequences; },
@@ -469,7 +469,7 @@ const Figure kFigures[] = {
                  std::string(kTransformersVersion) + ", generate()"};
        if (e.vllm)
          return {tx(l, Str::fx_ms_vllm, n(e.vllm->num_blocks), n(e.vllm->blocks_per_request), n(e.inference.max_sequences)),
-                 std::string(e.vllm->version) + ", v1/core/kv_cache_utils.py get_max_concurrency_for_kv_cache_config"};
+                 std::string(e.vllm->version()) + ", v1/core/kv_cache_utils.py get_max_concurrency_for_kv_cache_config"};
        return {tx(l, Str::fx_ms, n(e.inference.max_sequences)), tx(l, Str::fx_ms_ref)};
      }},
     {"inference.min_gpus", "Minimum GPUs", Unit::Count, Inf, [](E e) -> V { return e.inference.min_gpus; }, Lower,

@@ -181,7 +181,7 @@ json estimate_object(const ModelConfig& cfg, const Workload& w, const Estimate& 
     for (const auto& g : v.groups)
       kv_groups.push_back({{"kind", std::string(to_string(g.kind))}, {"window", g.window}, {"layers", g.layers},
                         {"block_size", g.block_size}, {"page_bytes", g.page_bytes}, {"max_request_bytes", g.max_request_bytes}});
-    out["engine"] = {{"name", "vllm"}, {"version", std::string(v.version)}, {"max_model_len", v.max_model_len},
+    out["engine"] = {{"name", "vllm"}, {"version", std::string(v.version())}, {"max_model_len", v.max_model_len},
                      {"max_num_batched_tokens", v.max_num_batched_tokens}, {"max_num_seqs", v.max_num_seqs},
                      {"block_size", v.block_size}, {"total_bytes", v.total_bytes}, {"budget_bytes", v.budget_bytes},
                      // unified memory: the free memory at start-up (0: not recorded), and whether vLLM stops there
@@ -191,6 +191,8 @@ json estimate_object(const ModelConfig& cfg, const Workload& w, const Estimate& 
                      {"sampler_peak_bytes", v.sampler_peak_bytes}, {"workspace_bytes", v.workspace_bytes},
                      {"encoder_profile_bytes", v.encoder_profile_bytes}, {"mm_items", v.mm_items},
                      {"non_torch_bytes", v.non_torch_bytes}, {"consumed_bytes", v.consumed_bytes}, {"non_kv_bytes", v.non_kv_bytes},
+                     // 0.27's first runner: its CUDA graph estimate as given (taken from the KV cache memory)
+                     {"cuda_graph_estimate_bytes", v.cuda_graph_estimate_bytes}, {"model_runner_v2", v.mrv2},
                      {"gpu_memory_utilization", v.gpu_memory_utilization},
                      {"kv_available_bytes", v.kv_available_bytes}, {"groups", kv_groups}, {"group_size", v.group_size},
                      {"padding_layers", v.padding_layers}, {"num_blocks", v.num_blocks}, {"kv_tokens", v.kv_tokens},
@@ -418,12 +420,13 @@ std::string estimate_text(const ModelConfig& cfg, const Workload& w, const Estim
   }
   if (e.vllm && w.mode == Mode::Inference) {
     const VllmMemory& v = *e.vllm;
-    o += prints("vLLM", v.version, vllm_settings(v, ", "));
+    o += prints("vLLM", v.version(), vllm_settings(v, ", "));
     for (const auto& line : vllm_log(v)) o += "  " + line + "\n";
     if (v.hybrid()) o += "  " + printf_text(tr(Str::rep_vllm_groups, lang), n(static_cast<i64>(v.groups.size())).c_str()) + "\n";
     if (!v.startup_refused)  // stopped before loading: no graphs to speak of
-      o += "  " + printf_text(tr(v.enforce_eager ? Str::rep_vllm_eager : Str::rep_vllm_graphs, lang),
-                              format_bytes(v.total_bytes - v.budget_bytes, unit).c_str()) + "\n";
+      o += "  " + printf_text(tr(vllm_graphs_row(v), lang),
+                              format_bytes(v.cuda_graph_estimate_bytes > 0 ? v.cuda_graph_estimate_bytes : v.total_bytes - v.budget_bytes, unit).c_str()) +
+           "\n";
   }
   if (e.sglang && w.mode == Mode::Inference) {
     const SglangMemory& g = *e.sglang;

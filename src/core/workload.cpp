@@ -254,9 +254,10 @@ std::vector<WorkloadField> build_fields() {
                           0.0, 1.0, AT(gpu_mem_util)),
       enum_field<W>(spec("vver", "--vllm-version", "vLLM release",
                          "the vLLM release the profile follows: 0.19 (the V1 engine's model runner) or 0.27 (0.27.1 and "
-                         "0.28 with Model Runner V2, the default for dense models: its profile run, its accounting of the "
-                         "consumed memory and the peak, two batches in flight for sliding windows, gpu_memory_utilization 0.92 by default; dense "
-                         "models with full, sliding or chunked attention on one GPU)",
+                         "0.28: Model Runner V2 and its profile run for dense models, the first model runner and its CUDA "
+                         "graph estimate for MoE models; both with their accounting of the consumed memory and the peak, "
+                         "two batches in flight for sliding windows, gpu_memory_utilization 0.92 by default; models with "
+                         "full, sliding or chunked attention on one GPU)",
                          Inference),
                     kVllmLineNames, AT(vllm_line)),
       enum_field<W>(spec("ventry", "--vllm-entrypoint", "vLLM entry point",
@@ -275,6 +276,13 @@ std::vector<WorkloadField> build_fields() {
       int_row(spec("kvmem", "--kv-cache-memory", "vLLM KV cache bytes",
                    "vLLM --kv-cache-memory: KV cache bytes per GPU, used instead of profiling; 0 = profile", Inference),
               0, i64{1} << 50, AT(kv_cache_memory)),
+      int_row(spec("vcg", "--vllm-cuda-graph-mib", "vLLM 0.27 CUDA graph estimate",
+                   "vLLM 0.27's estimate of its CUDA graphs in MiB, as a start-up of this model printed it (\"CUDA graph pool "
+                   "memory: … (estimated)\"): the first model runner (MoE models) measures it by capturing graphs and takes it "
+                   "from the KV cache, and llmsize does not model it; 0 = not given (then --enforce-eager, or the 0.27 KV "
+                   "figures are refused)",
+                   Inference),
+              0, 1 << 24, AT(vllm_cuda_graph_mib)),
       bool_field<W>(spec("ee", "--enforce-eager", "vLLM enforce eager",
                          "vLLM --enforce-eager: no torch.compile and no CUDA graphs, so none of the graph memory vLLM "
                          "otherwise captures outside its budget",

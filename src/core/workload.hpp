@@ -211,6 +211,9 @@ struct Workload {
   i64 block_size = 16;             // tokens per KV cache block
   i64 kv_cache_memory = 0;         // --kv-cache-memory: KV cache bytes per GPU instead of profiling; 0 = profile
   bool enforce_eager = false;      // --enforce-eager: no torch.compile and no CUDA graphs
+  // vLLM 0.27's CUDA graph estimate in MiB as a start-up printed it (the first model runner, which
+  // subtracts it from the KV cache: gpu_worker.py determine_available_memory); 0 = not given.
+  i64 vllm_cuda_graph_mib = 0;
   // SGLang (sglang.launch_server) flags; 0 = SGLang's default for the GPU (engine_sglang.hpp).
   double mem_fraction_static = 0;  // share of the free memory for weights and the KV pool
   i64 chunked_prefill_size = 0;

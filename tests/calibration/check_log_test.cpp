@@ -292,6 +292,32 @@ TEST_CASE("check-log: vLLM's quantization=awq_marlin is a 4-bit AWQ checkpoint",
   CHECK(row(*c, "weights_bytes").same_text);
 }
 
+TEST_CASE("check-log: the first runner's CUDA graph estimate, and the utilization it says the estimate is worth", "[checklog]") {
+  // vLLM issue #50722 (Qwen3.5-35B-A3B at TP 4 on 79.33 GiB cards, vLLM 0.26.0, gpu_memory_utilization 0.85), two
+  // lines of the 08:08 start as its worker printed them (the first runner: gpu_model_runner.py):
+  const std::string text =
+      "(Worker_TP0 pid=4615) INFO 08-14 08:08:04 [gpu_model_runner.py:6737] Estimated CUDA graph memory: 2.22 GiB total\n"
+      "(Worker_TP1 pid=4616) INFO 08-14 08:08:05 [gpu_worker.py:575] CUDA graph memory profiling is enabled (default since "
+      "v0.21.0). The current --gpu-memory-utilization=0.8500 is equivalent to --gpu-memory-utilization=0.8221 without CUDA graph "
+      "memory profiling. To maintain the same effective KV cache size as before, increase --gpu-memory-utilization to 0.8779. To "
+      "disable, set VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0.\n";
+  const auto log = parse_engine_log(text);
+  REQUIRE(log.ok());
+  CHECK(log->engine == LogEngine::Vllm);
+  CHECK(log->model_runner_v1);
+  CHECK_FALSE(log->model_runner_v2);
+  REQUIRE(log->find("cuda_graph_estimate_bytes"));
+  CHECK(std::abs(log->find("cuda_graph_estimate_bytes")->value - 2.22 * 1073741824.0) < 1.0);
+  REQUIRE(log->find("cuda_graph_util_current"));
+  REQUIRE(log->find("cuda_graph_util_equivalent"));
+  CHECK(std::abs(log->find("cuda_graph_util_current")->value - 0.85) < 1e-12);
+  CHECK(std::abs(log->find("cuda_graph_util_equivalent")->value - 0.8221) < 1e-12);
+  // (0.85 − 0.8221) × 79.33 GiB = 2.213 GiB: the estimate, within the two printed roundings (0.005 GiB and 0.00005 of the total).
+  CHECK(std::abs((0.85 - 0.8221) * 79.33 - 2.22) < 0.005 + 0.00005 * 79.33);
+  // 0.26 is not a release llmsize follows: no --vllm-version, so no estimate is taken as --vllm-cuda-graph-mib.
+  CHECK(std::none_of(log->settings.begin(), log->settings.end(), [](const auto& kv) { return kv.first == "vcg" || kv.first == "vver"; }));
+}
+
 TEST_CASE("check-log: vLLM's profiling line gives the weights where no loading line is kept", "[checklog]") {
   // A public notes file's pasted DEBUG lines of `vllm serve …/Qwen3-8B-FP8 --dtype float16
   // --max-model-len 1024 --gpu_memory_utilization 0.8` (about vLLM 0.11, September 2025; found by
