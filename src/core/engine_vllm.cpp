@@ -71,6 +71,16 @@ i64 allocated(i64 bytes) { return fresh_block_bytes(bytes); }
 struct Peak {
   i64 forward = 0, sampler = 0, workspace = 0;
 };
+// The top-k/top-p Triton kernel's buffer (ops/topk_topp_triton.py apply_top_k_top_p_triton, 0.19 and
+// 0.27.1): [min(next_power_of_2(min(SMs, R)), SMs), V] fp32, kept in _TRITON_BUFFER_CACHE after the
+// profile; R < 8 rows sort in PyTorch instead (apply_top_k_top_p) and keep nothing.
+i64 v1_topk_buffer(const ModelConfig& c, const Gpu& gpu, i64 r) {
+  if (r < 8) return 0;
+  const i64 programs = std::min(gpu.sm_count, r);
+  i64 pow2 = 1;
+  while (pow2 < programs) pow2 *= 2;
+  return allocated(std::min(pow2, gpu.sm_count) * c.vocab * 4);
+}
 // The first model runner's dummy sampler run (0.19; 0.27's first runner runs the same sampler, and
 // its second, seeded call takes forward_native, the path followed here).
 i64 v1_sampler_peak(const ModelConfig& c, const Workload& w, const Gpu& gpu, i64 t, i64 r) {
@@ -78,14 +88,14 @@ i64 v1_sampler_peak(const ModelConfig& c, const Workload& w, const Gpu& gpu, i64
   // _dummy_sampler_run: compute_logits on rand_like(last hidden states) gives [R, V padded to
   // 64] in the model dtype (all-gathered whole on every rank); Sampler.forward makes an fp32
   // copy (none for an fp32 model), the top-k/top-p filter of 0.19 is a Triton kernel (R ≥ 8)
-  // with a cached [min(SMs, R), V] fp32 buffer (ops/topk_topp_triton.py), then the softmax
+  // with a cached fp32 buffer (v1_topk_buffer), then the softmax
   // probabilities and random_sample's exponential noise q = empty_like(probs), both fp32.
   // Below 8 rows apply_top_k_top_p_pytorch sorts instead (fp32 values and int64 indices).
   const i64 v_pad = ceil_div(v, 64) * 64;
   i64 sampler = allocated(t * h * d) + 2 * allocated(r * h * d);
   if (d != 4) sampler += allocated(r * v_pad * d);
   sampler += (d != 4 ? 3 : 2) * allocated(r * v * 4);
-  sampler += r >= 8 ? allocated(std::min(gpu.sm_count, r) * v * 4) : allocated(r * v * 4) + allocated(r * v * 8);
+  sampler += r >= 8 ? v1_topk_buffer(c, gpu, r) : allocated(r * v * 4) + allocated(r * v * 8);
   return sampler;
 }
 // The first runner's dummy forward, its widest moment in a dense layer: residual and normed input
@@ -626,9 +636,14 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
     // after the KV cache, outside the budget, as in 0.19); the first runner measures it by capturing
     // graphs (gpu_model_runner.py profile_cudagraph_memory; VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS
     // on, "default since v0.21.0"), none under --enforce-eager (cudagraph_mode NONE).
+    // The first runner's sampler leaves its top-k buffer cached: consumed, and no part of the headroom
+    // (which is the peak less what stays allocated, also where the forward is the peak).
+    const i64 cached = mrv2 ? 0 : v1_topk_buffer(c, gpu, sampled_rows);
+    m.workspace_bytes = peak.workspace + cached;
+    m.topk_buffer_cached_bytes = cached;
     if (!mrv2 && !w.enforce_eager) m.cuda_graph_estimate_bytes = w.vllm_cuda_graph_mib * (i64{1} << 20);
-    m.activation_peak_bytes = std::max(peak.forward, peak.sampler) + m.cuda_graph_estimate_bytes;
-    m.consumed_bytes = m.weights_bytes + m.non_torch_bytes + peak.workspace;
+    m.activation_peak_bytes = std::max(peak.forward, peak.sampler) - cached + m.cuda_graph_estimate_bytes;
+    m.consumed_bytes = m.weights_bytes + m.non_torch_bytes + m.workspace_bytes;
     m.non_kv_bytes = m.consumed_bytes + m.activation_peak_bytes;
   } else {
     m.activation_peak_bytes = peak.workspace + std::max(peak.forward, peak.sampler) + m.encoder_profile_bytes;
@@ -907,7 +922,7 @@ std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const
     else
       t.push_back({"activation_peak_bytes", "peak activation", static_cast<double>(m.activation_peak_bytes), true, "estimate",
                    tx(Str::efx_vllm27_peak_v1, b(m.max_num_batched_tokens), rows, b(m.forward_peak_bytes), b(m.sampler_peak_bytes),
-                      b(m.cuda_graph_estimate_bytes), b(m.activation_peak_bytes)),
+                      b(m.topk_buffer_cached_bytes), b(m.cuda_graph_estimate_bytes), b(m.activation_peak_bytes)),
                    src + tx(Str::efx_vllm27_peak_v1_src)});
   } else {
     t.push_back({"activation_peak_bytes", "torch peak memory increase", static_cast<double>(m.activation_peak_bytes), true, "estimate",

@@ -68,7 +68,8 @@ struct VllmMemory {
   bool sparse_block_forced = false;  // sparse attention: --block-size replaced by 64
   i64 forward_peak_bytes = 0;      // live tensors at the peak of the dummy forward
   i64 sampler_peak_bytes = 0;      // live tensors at the peak of the dummy sampler run
-  i64 workspace_bytes = 0;         // buffers the forward leaves allocated (cuBLAS, MoE workspaces)
+  i64 workspace_bytes = 0;         // buffers the profile leaves allocated (cuBLAS, MoE workspaces; 0.27's first runner: the top-k buffer too)
+  i64 topk_buffer_cached_bytes = 0;  // of which (0.27's first runner) the sampler's cached top-k/top-p buffer
   // The multimodal profile (the Pixtral tower): the dummy images' budget, count and placeholder
   // tokens, and what stays allocated through the text model's dummy runs (features and pixels).
   i64 mm_budget_tokens = 0, mm_items = 0, mm_tokens_per_item = 0;
