@@ -270,6 +270,7 @@ struct Reader {
       else if (key == "block_size") set("bs", v);
       else if (key == "kv_cache_memory_bytes") set("kvmem", v);
       else if (key == "enforce_eager") set("ee", v == "True" ? "1" : "0");
+      else if (key == "enable_prefix_caching" && v == "False") set("npc", "1");  // --no-enable-prefix-caching
       else if (key == "dtype") {
         set("dtype", v == "bfloat16" ? "bf16" : v == "float16" || v == "half" ? "fp16" : v == "float32" ? "fp32" : v);
         // ref: config/model.py: the unquantized weights are loaded in --dtype, and kv_cache_dtype
@@ -488,6 +489,7 @@ struct Reader {
         }
       if (l.find(", enforce_eager=True,") != std::string_view::npos) set("ee", "1");
       else if (l.find(", enforce_eager=False,") != std::string_view::npos) set("ee", "0");
+      if (l.find(", enable_prefix_caching=False,") != std::string_view::npos && !has_setting("npc")) set("npc", "1");
       // The layout where no non-default args line gave it (the LLM class, a cut log).
       for (const auto& [field, key] : {std::pair{", tensor_parallel_size=", "tp"}, std::pair{", pipeline_parallel_size=", "pp"}})
         if (const size_t p_at = l.find(field); p_at != std::string_view::npos && !has_setting(key))

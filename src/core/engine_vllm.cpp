@@ -2,6 +2,7 @@
 #include "engine_vllm.hpp"
 
 #include <algorithm>
+#include <numeric>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -40,6 +41,7 @@ constexpr i64 kNonTorchPp = 75161928;
 struct Spec {
   AttnKind kind = AttnKind::Full;
   i64 window = 0, block = 0, page = 0;
+  MambaCacheMode mode = MambaCacheMode::None;  // a recurrent layer's: how many state pages a request keeps
   bool operator==(const Spec&) const = default;
 };
 
@@ -49,7 +51,13 @@ struct Spec {
 // max_num_batched_tokens, two batches under Model Runner V2's asynchronous scheduling (the
 // default, pipeline parallel 1).
 i64 max_memory(const Spec& s, i64 max_model_len, i64 mbt) {
-  if (has_state(s.kind)) return s.page;  // MambaSpec, mamba_cache_mode "none": one (padded) page per request
+  if (has_state(s.kind)) {  // MambaSpec.max_memory_usage_bytes (v1/kv_cache_interface.py)
+    switch (s.mode) {
+      case MambaCacheMode::All: return ceil_div(max_model_len, s.block) * s.page;  // a state every block of tokens
+      case MambaCacheMode::Align: return 2 * s.page;                                // the last state and the one being written
+      default: return s.page;                                                       // "none": one (padded) page
+    }
+  }
   switch (s.kind) {
     case AttnKind::Sliding:  // SlidingWindowSpec: the window and one scheduler step, plus a block
       return (ceil_div(std::min(s.window - 1 + mbt, max_model_len), s.block) + 1) * s.page;
@@ -492,23 +500,28 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
   // Qwen3-235B-A22B-FP8 logs gpu_model_runner.py), whose CUDA-graph estimate enters the budget. What
   // the 0.27 profile follows is said here; the rest is refused by name.
   const bool v027 = w.vllm_line == VllmLine::V027;
-  const bool moe_on_mrv2 = c.is_moe() && (c.family == Family::Qwen2Moe || c.family == Family::DeepseekV2);
-  const bool mrv2 = v027 && (!c.is_moe() || moe_on_mrv2);
+  const bool hybrid = std::any_of(plan.layers.begin(), plan.layers.end(),
+                                  [&](const PlannedLayer& l) { return has_state(plan.caches[static_cast<size_t>(l.cache)].kind); });
+  const bool moe_on_mrv2 = c.is_moe() && !hybrid && (c.family == Family::Qwen2Moe || c.family == Family::DeepseekV2);
+  const bool mrv2 = v027 && ((!c.is_moe() && !hybrid) || moe_on_mrv2);
   if (v027) {
     if (moe_on_mrv2) return issue_row("vver", Str::eng_vllm27_moe);
     if (w.tp > 1 || w.pp > 1) return issue_row("vver", Str::eng_vllm27_parallel);
     if (gpu.unified) return issue_row("vver", Str::eng_vllm27_unified, gpu.name);
-    if (inf.vision_weights_bytes > 0) return issue_row("vver", Str::eng_vllm27_mm);
+    // Model Runner V2 profiles a multimodal model's encoder its own way; the first runner's profile_run
+    // is 0.19's (the same encoder pass and encoder cache), followed as 0.19's is.
+    if (mrv2 && inf.vision_weights_bytes > 0) return issue_row("vver", Str::eng_vllm27_mm);
     for (const PlannedLayer& l : plan.layers)
       if (const AttnKind k = plan.caches[static_cast<size_t>(l.cache)].kind;
-          k != AttnKind::Full && k != AttnKind::Sliding && k != AttnKind::Chunked)
+          k != AttnKind::Full && k != AttnKind::Sliding && k != AttnKind::Chunked && k != AttnKind::None && !has_state(k))
         return issue_row("vver", Str::eng_vllm27_attn, std::string(to_string(k)));
     // The first runner's MoE kernels (fused_moe/oracle/unquantized.py, _get_priority_backends): on
     // Hopper (SM90) Triton's first (TritonExperts, whose workspaces 0.19's profile follows: the same
     // workspace_shapes in 0.27.1); on other GPUs FlashInfer's TRTLLM and CUTLASS kernels come first,
     // and quantized experts have oracles of their own (oracle/fp8.py, mxfp4.py, …): not followed.
-    if (!mrv2 && ((w.weights != WeightFormat::BF16 && w.weights != WeightFormat::F16) || gpu.vendor != "NVIDIA" ||
-                  gpu.cuda_cc < 9.0 || gpu.cuda_cc >= 10.0))
+    if (!mrv2 && c.is_moe() &&
+        ((w.weights != WeightFormat::BF16 && w.weights != WeightFormat::F16) || gpu.vendor != "NVIDIA" || gpu.cuda_cc < 9.0 ||
+         gpu.cuda_cc >= 10.0))
       return issue_row("vver", Str::eng_vllm27_moe_kernel, std::string(to_string(w.weights)), gpu.name);
     // The first runner's CUDA graph estimate (gpu_model_runner.py profile_cudagraph_memory) is measured
     // by capturing graphs at start: given from a start-up's log, or none under --enforce-eager.
@@ -687,10 +700,30 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
   if (m.mamba_page_bytes > 0) {
     if (attn_1tok == 0) return issue_row("rt", Str::eng_vllm_recurrent_only);
     if (c.mla.enabled) return issue_row("rt", Str::eng_vllm_hybrid_mla);
-    if (gpu.cuda_cc >= 10.0)
+    // Blackwell: under 0.19 not established; 0.27's published start-ups on RTX 5090 and RTX PRO 6000
+    // cards (compute capability 12.0) show the 16-token alignment (tests/calibration/vllm_test.cpp); the
+    // data-centre parts (10.x) stay refused.
+    if (gpu.cuda_cc >= 10.0 && !(v027 && gpu.cuda_cc >= 12.0))
       return issue_row("gpu", Str::eng_vllm_blackwell);
     const i64 align = std::max<i64>(16, w.block_size);
-    attn_block = align * ceil_div(m.mamba_page_bytes, align * attn_1tok);
+    // 0.27 (prefix caching on by default for hybrid models: ModelConfig.is_prefix_caching_supported
+    // "Generative hybrid models support prefix caching"; models/config.py MambaModelConfig sets
+    // mamba_cache_mode "all" for the SupportsMambaPrefixCaching models, falcon_h1, granitemoehybrid,
+    // jamba, mamba2, nemotron_h, zamba2, and "align" for the others). Under "all" the block is a whole
+    // number of lcm(the model's chunk size, the alignment): get_mamba_chunk_size reads
+    // mamba_chunk_size, then chunk_size, else 2,048 (Mamba-1 has no chunks).
+    if (v027 && !w.no_prefix_caching) {
+      const bool all = c.family == Family::NemotronH || c.family == Family::GraniteMoeHybrid || c.family == Family::FalconH1 ||
+                       c.family == Family::Jamba;
+      m.mamba_cache_mode = all ? MambaCacheMode::All : MambaCacheMode::Align;
+      if (all) m.mamba_chunk_size = c.mamba.enabled() ? c.mamba.chunk : 2048;
+    }
+    if (m.mamba_cache_mode == MambaCacheMode::All) {
+      const i64 chunk = std::lcm(m.mamba_chunk_size, align);
+      attn_block = chunk * ceil_div(ceil_div(m.mamba_page_bytes, attn_1tok), chunk);
+    } else {
+      attn_block = align * ceil_div(m.mamba_page_bytes, align * attn_1tok);
+    }
     if (attn_block > m.block_size) m.attn_block_size = attn_block;  // logged only when it grows
     m.block_size = attn_block;
   }
@@ -716,8 +749,10 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
       specs.push_back({AttnKind::MlaLatent, 0, attn_block, attn_block * s.index_bytes_per_token});
       continue;
     }
-    if (has_state(s.kind)) {  // MambaSpec: block_size max_model_len (mode "none"), the page padded
-      specs.push_back({s.kind == AttnKind::FullMamba ? AttnKind::Mamba : s.kind, 0, m.max_model_len, attn_block * attn_1tok});
+    if (has_state(s.kind)) {  // MambaSpec: block_size mamba_block_size (max_model_len under "none", else the attention's), the page padded
+      specs.push_back({s.kind == AttnKind::FullMamba ? AttnKind::Mamba : s.kind, 0,
+                       m.mamba_cache_mode == MambaCacheMode::None ? m.max_model_len : attn_block, attn_block * attn_1tok,
+                       m.mamba_cache_mode});
     }
     if (!keeps_tokens(s.kind)) continue;
     // Falcon-H1: the layer's attention (its own layer name, a FullAttentionSpec) beside its mixer's state.
@@ -956,10 +991,21 @@ std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const
                  tx(Str::efx_vllm_mamba_page, b(m.mamba_page_bytes)),
                  src + "model_executor/layers/mamba/mamba_utils.py MambaStateShapeCalculator, MambaStateDtypeCalculator; "
                        "v1/kv_cache_interface.py MambaSpec"});
+    const std::string pad = fixed(100.0 * static_cast<double>(page - m.mamba_page_bytes) / static_cast<double>(m.mamba_page_bytes), 2);
     t.push_back({"attn_block_size", "", static_cast<double>(m.block_size), false, "exact",
-                 tx(Str::efx_vllm_attn_block, b(one), b(m.block_size), b(page),
-                    fixed(100.0 * static_cast<double>(page - m.mamba_page_bytes) / static_cast<double>(m.mamba_page_bytes), 2)),
+                 m.mamba_cache_mode == MambaCacheMode::All
+                     ? tx(Str::efx_vllm27_attn_block_all, b(one), b(m.mamba_chunk_size), b(std::lcm(m.mamba_chunk_size, std::max<i64>(16, w.block_size))),
+                          b(m.block_size), b(page), pad)
+                     : tx(Str::efx_vllm_attn_block, b(one), b(m.block_size), b(page), pad),
                  src + tx(Str::efx_vllm_attn_block_src)});
+    if (m.mamba_cache_mode != MambaCacheMode::None) {
+      const auto g = std::find_if(m.groups.begin(), m.groups.end(), [](const VllmGroup& x) { return has_state(x.kind); });
+      const i64 states = g == m.groups.end() ? 0 : g->max_request_bytes / std::max<i64>(1, g->page_bytes);
+      t.push_back({"mamba_states_per_request", "", static_cast<double>(states), false, "exact",
+                   tx(m.mamba_cache_mode == MambaCacheMode::All ? Str::efx_vllm27_states_all : Str::efx_vllm27_states_align, b(m.max_model_len),
+                      b(m.block_size), b(states)),
+                   src + "model_executor/models/config.py, MambaModelConfig; v1/kv_cache_interface.py, MambaSpec.max_memory_usage_bytes"});
+    }
   }
   for (size_t r = 0; r < m.ranks.size(); ++r) {
     const VllmMemory::Rank& k = m.ranks[r];
@@ -1012,6 +1058,7 @@ std::optional<Str> term_row(std::string_view key) {
       {"indexer_profile_bytes", Str::term_indexer_profile}, {"encoder_profile_bytes", Str::term_encoder_profile},
       {"cuda_graph_bytes", Str::term_cuda_graphs},       {"fp8_marlin_bytes", Str::term_fp8_marlin},
       {"k_as_v_bytes", Str::term_k_as_v},     {"cuda_graph_estimate_bytes", Str::term_cuda_graph_est},
+      {"mamba_states_per_request", Str::term_mamba_states},
   };
   if (key.rfind("stage_", 0) == 0) return Str::term_stage;
   for (const auto& [k, row] : kRows)
@@ -1032,6 +1079,9 @@ std::string vllm_settings(const VllmMemory& m, std::string_view sep) {
   const std::string s(sep);
   return "max_model_len " + with_commas(m.max_model_len) + s + "max_num_batched_tokens " + with_commas(m.max_num_batched_tokens) + s +
          "max_num_seqs " + with_commas(m.max_num_seqs) + s + "block_size " + with_commas(m.block_size) +
+         (m.mamba_page_bytes > 0 && m.line == VllmLine::V027
+              ? s + "mamba_cache_mode " + std::string(kMambaCacheModeNames[static_cast<int>(m.mamba_cache_mode)])
+              : std::string()) +
          (m.enforce_eager ? s + "enforce_eager" : std::string());
 }
 
@@ -1042,6 +1092,10 @@ std::vector<std::string> vllm_log(const VllmMemory& m) {
   // ref: config/vllm.py, VllmConfig.__post_init__ (its warning, as 0.19 prints it).
   if (m.enforce_eager)
     out.push_back("Enforce eager set, disabling torch.compile and CUDAGraphs. This is equivalent to setting -cc.mode=none -cc.cudagraph_mode=none");
+  // ref (0.27): models/config.py, MambaModelConfig.verify_and_update_config, with prefix caching on.
+  if (m.mamba_cache_mode != MambaCacheMode::None)
+    out.push_back("Warning: Prefix caching in Mamba cache '" + std::string(kMambaCacheModeNames[static_cast<int>(m.mamba_cache_mode)]) +
+                  "' mode is currently enabled. Its support for Mamba layers is experimental. Please report any issues you may observe.");
   if (m.mamba_page_bytes > 0) {  // ref: platforms/interface.py _align_hybrid_block_size (config.py before PR #37467)
     if (m.attn_block_size > 0)
       out.push_back("Setting attention block size to " + std::to_string(m.attn_block_size) +

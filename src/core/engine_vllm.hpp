@@ -29,6 +29,13 @@ constexpr std::string_view vllm_version(VllmLine l, bool mrv2) {
   return mrv2 ? "vLLM 0.27 (0.27.1 and 0.28, Model Runner V2)" : "vLLM 0.27 (0.27.1 and 0.28, the first model runner)";
 }
 
+// vLLM's mamba_cache_mode (config/cache.py): the recurrent states a request keeps. "none" without
+// prefix caching (0.19's default for hybrid models: one state); with it (0.27's default), "all" for
+// models whose Mamba layers support prefix caching (SupportsMambaPrefixCaching: a state every block
+// of tokens) and "align" for the others (two states).
+enum class MambaCacheMode : std::uint8_t { None, Align, All };
+inline constexpr std::string_view kMambaCacheModeNames[] = {"none", "align", "all"};
+
 // One KV cache group: layers of one attention type sharing a block table.
 struct VllmGroup {
   AttnKind kind = AttnKind::Full;  // Full, Sliding, Chunked, MlaLatent, or a recurrent kind (Linear, Mamba)
@@ -104,6 +111,8 @@ struct VllmMemory {
   std::vector<std::pair<i64, i64>> padding;  // per type that needs it: padding layers, the type's layers
   i64 mamba_page_bytes = 0;   // hybrid models: one recurrent layer's state on this rank, before padding (0: none)
   i64 attn_block_size = 0;    // hybrid models: the attention block grown to hold a state's page (0: not grown)
+  MambaCacheMode mamba_cache_mode = MambaCacheMode::None;  // hybrid models: the states a request keeps
+  i64 mamba_chunk_size = 0;   // hybrid models under "all": the model's chunk size the block is aligned to
   i64 num_blocks = 0;
   i64 kv_tokens = 0;          // "GPU KV cache size: N tokens"
   i64 blocks_per_request = 0; // blocks one request of max_model_len takes over all groups

@@ -193,6 +193,7 @@ json estimate_object(const ModelConfig& cfg, const Workload& w, const Estimate& 
                      {"non_torch_bytes", v.non_torch_bytes}, {"consumed_bytes", v.consumed_bytes}, {"non_kv_bytes", v.non_kv_bytes},
                      // 0.27's first runner: its CUDA graph estimate as given (taken from the KV cache memory)
                      {"cuda_graph_estimate_bytes", v.cuda_graph_estimate_bytes}, {"model_runner_v2", v.mrv2},
+                     {"mamba_cache_mode", std::string(kMambaCacheModeNames[static_cast<int>(v.mamba_cache_mode)])},
                      {"gpu_memory_utilization", v.gpu_memory_utilization},
                      {"kv_available_bytes", v.kv_available_bytes}, {"groups", kv_groups}, {"group_size", v.group_size},
                      {"padding_layers", v.padding_layers}, {"num_blocks", v.num_blocks}, {"kv_tokens", v.kv_tokens},

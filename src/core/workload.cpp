@@ -256,8 +256,9 @@ std::vector<WorkloadField> build_fields() {
                          "the vLLM release the profile follows: 0.19 (the V1 engine's model runner) or 0.27 (0.27.1 and "
                          "0.28: Model Runner V2 and its profile run for dense models, the first model runner and its CUDA "
                          "graph estimate for MoE models; both with their accounting of the consumed memory and the peak, "
-                         "two batches in flight for sliding windows, gpu_memory_utilization 0.92 by default; models with "
-                         "full, sliding or chunked attention on one GPU)",
+                         "two batches in flight for sliding windows, prefix caching's recurrent state pages for hybrid models, "
+                         "gpu_memory_utilization 0.92 by default; models with full, sliding or chunked attention or recurrent "
+                         "states on one GPU)",
                          Inference),
                     kVllmLineNames, AT(vllm_line)),
       enum_field<W>(spec("ventry", "--vllm-entrypoint", "vLLM entry point",
@@ -288,6 +289,12 @@ std::vector<WorkloadField> build_fields() {
                          "otherwise captures outside its budget",
                          Inference),
                     AT(enforce_eager)),
+      bool_field<W>(spec("npc", "--no-enable-prefix-caching", "vLLM no prefix caching",
+                         "vLLM --no-enable-prefix-caching: prefix caching off; in 0.27 (where it is on by default for "
+                         "hybrid models) a hybrid model's request then keeps one recurrent state (mamba_cache_mode none) "
+                         "instead of two (align) or one every block (all); 0.19 kept it off for them",
+                         Inference),
+                    AT(no_prefix_caching)),
       real_or_default_row(spec("mfs", "--mem-fraction-static", "SGLang mem_fraction_static",
                                "SGLang --mem-fraction-static: share of the free memory for weights and the KV pool; 0 = "
                                "SGLang's default for the GPU",

@@ -211,6 +211,7 @@ struct Workload {
   i64 block_size = 16;             // tokens per KV cache block
   i64 kv_cache_memory = 0;         // --kv-cache-memory: KV cache bytes per GPU instead of profiling; 0 = profile
   bool enforce_eager = false;      // --enforce-eager: no torch.compile and no CUDA graphs
+  bool no_prefix_caching = false;  // --no-enable-prefix-caching (0.27 hybrid models: one recurrent state per request)
   // vLLM 0.27's CUDA graph estimate in MiB as a start-up printed it (the first model runner, which
   // subtracts it from the KV cache: gpu_worker.py determine_available_memory); 0 = not given.
   i64 vllm_cuda_graph_mib = 0;

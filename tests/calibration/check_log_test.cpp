@@ -138,8 +138,8 @@ TEST_CASE("check-log: a vLLM 0.19 start-up, its settings and every figure", "[ca
   CHECK(log.engine == LogEngine::Vllm);
   CHECK(log.version == "0.19.0");
   CHECK(log.model == "meta-llama/Llama-3.1-8B-Instruct");
-  // From "non-default args: {…, 'max_model_len': 8192, 'gpu_memory_utilization': 0.95, …}".
-  CHECK(log.settings == std::vector<std::pair<std::string, std::string>>{{"seq", "8192"}, {"util", "0.95"}});
+  // From "non-default args: {…, 'max_model_len': 8192, 'gpu_memory_utilization': 0.95, 'enable_prefix_caching': False}".
+  CHECK(log.settings == std::vector<std::pair<std::string, std::string>>{{"seq", "8192"}, {"util", "0.95"}, {"npc", "1"}});
   CHECK(log.find("kv_tokens")->value == 476016);
   CHECK(log.find("max_concurrency")->value == Approx(58.11));
   CHECK(log.find("num_blocks")->value == 29751);

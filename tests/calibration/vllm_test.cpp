@@ -1395,7 +1395,9 @@ TEST_CASE("vLLM 0.27: what its profile follows, the rest refused by name; 0.19's
   CHECK(note_of(preset("gpt-oss-20b").config, {{"ee", "1"}, {"w", "mxfp4"}}).field == "vver");
   CHECK(note_of(llama, {{"tp", "2"}, {"gpus", "2"}}).field == "vver");
   CHECK(note_of(llama, {{"gpu", "dgx-spark"}}).field == "vver");
-  CHECK(note_of(preset("nemotron-nano-9b-v2").config, {}).message.find("mamba") != std::string::npos);  // Mamba-2 states
+  // A hybrid model runs the first runner too: its graph estimate; MLA layers are not followed.
+  CHECK(note_of(preset("nemotron-nano-9b-v2").config, {}).field == "vcg");
+  CHECK(note_of(preset("deepseek-v3").config, {{"ee", "1"}}).message.find("mla") != std::string::npos);
   CHECK(note_of(preset("qwen2.5-vl-7b").config, {}).field == "vver");
   CHECK(message_in(note_of(llama, {{"tp", "2"}, {"gpus", "2"}}), Lang::Zh).find("--vllm-version 0.19") != std::string::npos);
   // The default line is 0.19 (util 0.9); an explicit util stands under either line.
@@ -1513,6 +1515,80 @@ TEST_CASE("vLLM 0.27's first model runner (MoE models): 0.19's profile, 0.27's a
         std::string::npos);
   const auto zh = vllm_terms(graphs, w, *find_gpu("h100-sxm"), Lang::Zh);
   CHECK(std::any_of(zh.begin(), zh.end(), [](const EngineTerm& t) { return t.formula.find("CUDA 图估计") != std::string::npos; }));
+}
+
+TEST_CASE("vLLM 0.27: hybrid models keep prefix caching's recurrent states (align: two a request), checked on 14 published boots",
+          "[calibration][vllm]") {
+  // A public test file of a throughput tool ("Pins for the vLLM width calculator against banked boot logs. Every
+  // constant here is a line printed by a real engine boot"; found by exact-string search, the index names no
+  // repository) banks (Available KV cache memory, max_model_len, Maximum concurrency) of 0.27-line builds:
+  //   Qwen3.6-27B merged, bf16, vLLM 0.27.1.post1+fork, H200 NVL, and the same model on an RTX PRO 6000 WS:
+  //     INFO [gpu_worker.py:563] Available KV cache memory: 70.64 GiB
+  //     INFO [kv_cache_utils.py:2235] GPU KV cache size: 1,062,081 tokens
+  //     INFO [kv_cache_utils.py:2236] Maximum concurrency for 53,248 tokens per request: 19.95x
+  //     (70.64, 20,480, 44.73x), PRO 6000 (30.64, 28,672, 14.88x)
+  //   the 9B on an RTX 3090, vLLM 0.27.2.dev87, prefix caching on (vLLM's default) and off, and on an RTX 5090 with
+  //   prefix caching off ("fp8 is vLLM's load-time --quantization fp8; bf16 is the same base unquantized"):
+  //     on (0.96, 4,096, 4.21x) (1.01, 8,192, 2.82x) (0.97, 12,288, 2.00x) (1.01, 20,480, 1.38x)
+  //     off (0.66, 4,096, 3.64x) (0.94, 12,288, 2.15x) (1.01, 20,480, 1.48x)
+  //     5090 off (14.72, 8,192, 48.05x) (14.72, 32,768, 13.83x) (7.94, 8,192, 25.95x) (7.95, 32,768, 7.47x)
+  // Its authors' finding: "vLLM sets mamba_cache_mode='align' for Qwen3_5 when prefix caching is on, and
+  // MambaSpec.max_memory_usage_bytes charges page_size x (2 + spec) there against page_size x 1 in none mode".
+  // Each boot's block count is the unknown its two printed figures pin: a count whose pool prints as the logged
+  // GiB and whose concurrency, over llmsize's blocks per request, prints as the logged one. Under 0.19's
+  // accounting (one state) the prefix-caching boots find none.
+  struct Boot {
+    const char *model, *gpu;
+    double gib;
+    i64 len;
+    const char* concurrency;
+    bool prefix_caching;
+  };
+  const Boot boots[] = {
+      {"qwen3.6-27b", "h200", 70.64, 53248, "19.95", true},   {"qwen3.6-27b", "h200", 70.64, 20480, "44.73", true},
+      {"qwen3.6-27b", "rtx-pro-6000-blackwell-server", 30.64, 28672, "14.88", true},
+      {"qwen3.5-9b", "rtx-3090", 0.96, 4096, "4.21", true},   {"qwen3.5-9b", "rtx-3090", 1.01, 8192, "2.82", true},
+      {"qwen3.5-9b", "rtx-3090", 0.97, 12288, "2.00", true},  {"qwen3.5-9b", "rtx-3090", 1.01, 20480, "1.38", true},
+      {"qwen3.5-9b", "rtx-3090", 0.66, 4096, "3.64", false},  {"qwen3.5-9b", "rtx-3090", 0.94, 12288, "2.15", false},
+      {"qwen3.5-9b", "rtx-3090", 1.01, 20480, "1.48", false}, {"qwen3.5-9b", "rtx-5090", 14.72, 8192, "48.05", false},
+      {"qwen3.5-9b", "rtx-5090", 14.72, 32768, "13.83", false}, {"qwen3.5-9b", "rtx-5090", 7.94, 8192, "25.95", false},
+      {"qwen3.5-9b", "rtx-5090", 7.95, 32768, "7.47", false},
+  };
+  for (const Boot& b : boots) {
+    INFO(b.model << " on " << b.gpu << ", " << b.len << " tokens, prefix caching " << b.prefix_caching);
+    const ModelConfig c = preset(b.model).config;
+    const auto run = [&](VllmLine line, i64 kvmem) {
+      Workload w = with({{"seq", std::to_string(b.len).c_str()}, {"kvmem", std::to_string(kvmem).c_str()}, {"npc", b.prefix_caching ? "0" : "1"}});
+      w.runtime = Runtime::Vllm;
+      w.gpu = b.gpu;
+      w.vllm_line = line;
+      const auto e = estimate(c, w);
+      INFO(join(e.issues()));
+      REQUIRE(e.ok());
+      INFO((e.value().notes.empty() ? std::string() : e.value().notes.front().message));
+      REQUIRE(e.value().vllm.has_value());
+      return *e.value().vllm;
+    };
+    // The pool a block takes (the page of a group's layer, times the layers a group holds), from a first run.
+    const VllmMemory probe = run(VllmLine::V027, i64{1} << 34);
+    const i64 per_block = probe.groups.front().page_bytes * probe.group_size;
+    CHECK(probe.mamba_cache_mode == (b.prefix_caching ? MambaCacheMode::Align : MambaCacheMode::None));
+    // The counts an available memory printed as the logged GiB (within its 0.005) divides into.
+    const i64 lo = static_cast<i64>((b.gib - 0.005) * kGiB) / per_block, hi = static_cast<i64>((b.gib + 0.005) * kGiB) / per_block;
+    const auto consistent = [&](VllmLine line) {
+      std::vector<i64> found;
+      for (i64 n = lo; n <= hi; ++n) {
+        const VllmMemory m = run(line, n * per_block);
+        if (m.num_blocks == n && two(m.max_concurrency) == b.concurrency) found.push_back(n);
+      }
+      return found;
+    };
+    const std::vector<i64> found = consistent(VllmLine::V027);
+    REQUIRE(found.size() == 1);
+    if (b.prefix_caching && find_gpu(b.gpu)->cuda_cc < 10.0) CHECK(consistent(VllmLine::V019).empty());  // 0.19 refuses Blackwell's
+    // The H200 boot's tokens line: int(19.95… × 53,248).
+    if (b.len == 53248) CHECK(run(VllmLine::V027, found.front() * per_block).kv_tokens == 1062081);
+  }
 }
 
 TEST_CASE("vLLM 0.27.1 and 0.28.0 (Model Runner V2): warm start-ups of Llama-3.1-8B AWQ and Qwen2.5-0.5B, end to end",
