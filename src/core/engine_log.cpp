@@ -270,7 +270,7 @@ struct Reader {
       else if (key == "block_size") set("bs", v);
       else if (key == "kv_cache_memory_bytes") set("kvmem", v);
       else if (key == "enforce_eager") set("ee", v == "True" ? "1" : "0");
-      else if (key == "enable_prefix_caching" && v == "False") set("npc", "1");  // --no-enable-prefix-caching
+      else if (key == "enable_prefix_caching") set("pc", v == "False" ? "no" : "yes");
       else if (key == "dtype") {
         set("dtype", v == "bfloat16" ? "bf16" : v == "float16" || v == "half" ? "fp16" : v == "float32" ? "fp32" : v);
         // ref: config/model.py: the unquantized weights are loaded in --dtype, and kv_cache_dtype
@@ -489,7 +489,10 @@ struct Reader {
         }
       if (l.find(", enforce_eager=True,") != std::string_view::npos) set("ee", "1");
       else if (l.find(", enforce_eager=False,") != std::string_view::npos) set("ee", "0");
-      if (l.find(", enable_prefix_caching=False,") != std::string_view::npos && !has_setting("npc")) set("npc", "1");
+      if (!has_setting("pc")) {
+        if (l.find(", enable_prefix_caching=False,") != std::string_view::npos) set("pc", "no");
+        else if (l.find(", enable_prefix_caching=True,") != std::string_view::npos) set("pc", "yes");
+      }
       // The layout where no non-default args line gave it (the LLM class, a cut log).
       for (const auto& [field, key] : {std::pair{", tensor_parallel_size=", "tp"}, std::pair{", pipeline_parallel_size=", "pp"}})
         if (const size_t p_at = l.find(field); p_at != std::string_view::npos && !has_setting(key))
@@ -1028,6 +1031,8 @@ Result<EngineLog> parse_engine_log(std::string_view text) {
   if (r.log.engine == LogEngine::Vllm && !r.has_setting("vver") &&
       (r.log.version.rfind("0.27", 0) == 0 || r.log.version.rfind("0.28", 0) == 0))
     r.set("vver", "0.27");
+  // 0.28 turns prefix caching on for hybrid models by default (vLLM PR #50991, after 0.27.1).
+  if (r.log.engine == LogEngine::Vllm && !r.has_setting("pc") && r.log.version.rfind("0.28", 0) == 0) r.set("pc", "yes");
   // 0.27's first runner takes its CUDA graph estimate from the KV cache (--vllm-cuda-graph-mib): the
   // log's own, from "CUDA graph pool memory: … GiB (estimated)", else from the utilization it says the
   // estimate is worth (× the total the summary prints).

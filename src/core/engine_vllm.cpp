@@ -706,13 +706,14 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
     if (gpu.cuda_cc >= 10.0 && !(v027 && gpu.cuda_cc >= 12.0))
       return issue_row("gpu", Str::eng_vllm_blackwell);
     const i64 align = std::max<i64>(16, w.block_size);
-    // 0.27 (prefix caching on by default for hybrid models: ModelConfig.is_prefix_caching_supported
-    // "Generative hybrid models support prefix caching"; models/config.py MambaModelConfig sets
+    // 0.27 with prefix caching (ModelConfig.is_prefix_caching_supported: "Generative hybrid models
+    // support prefix caching"; off by default in 0.27.1, engine/arg_utils.py "keep it opt-in for now",
+    // on from 0.28, vLLM PR #50991; 0.19 had none for them): models/config.py MambaModelConfig sets
     // mamba_cache_mode "all" for the SupportsMambaPrefixCaching models, falcon_h1, granitemoehybrid,
-    // jamba, mamba2, nemotron_h, zamba2, and "align" for the others). Under "all" the block is a whole
+    // jamba, mamba2, nemotron_h, zamba2, and "align" for the others. Under "all" the block is a whole
     // number of lcm(the model's chunk size, the alignment): get_mamba_chunk_size reads
     // mamba_chunk_size, then chunk_size, else 2,048 (Mamba-1 has no chunks).
-    if (v027 && !w.no_prefix_caching) {
+    if (v027 && w.prefix_caching == Keep::Yes) {
       const bool all = c.family == Family::NemotronH || c.family == Family::GraniteMoeHybrid || c.family == Family::FalconH1 ||
                        c.family == Family::Jamba;
       m.mamba_cache_mode = all ? MambaCacheMode::All : MambaCacheMode::Align;

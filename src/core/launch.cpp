@@ -115,7 +115,8 @@ Result<LaunchCommand> vllm_command(const Workload& w, std::string_view model) {
   // models as the profile does; only another size is passed.
   if (w.block_size != 16) c.flags.push_back({"--block-size", std::to_string(w.block_size), "bs"});
   if (w.enforce_eager) c.flags.push_back({"--enforce-eager", "", "ee"});
-  if (w.no_prefix_caching) c.flags.push_back({"--no-enable-prefix-caching", "", "npc"});
+  if (w.prefix_caching == Keep::Yes) c.flags.push_back({"--enable-prefix-caching", "", "pc"});
+  if (w.prefix_caching == Keep::No) c.flags.push_back({"--no-enable-prefix-caching", "", "pc"});
   if (auto issue = weights_flag(c, w, "vLLM")) return *issue;
   c.notes.push_back(issue_row("batch", Str::launch_note_batch_vllm, std::to_string(w.batch)));
   return c;

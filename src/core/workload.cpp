@@ -289,12 +289,13 @@ std::vector<WorkloadField> build_fields() {
                          "otherwise captures outside its budget",
                          Inference),
                     AT(enforce_eager)),
-      bool_field<W>(spec("npc", "--no-enable-prefix-caching", "vLLM no prefix caching",
-                         "vLLM --no-enable-prefix-caching: prefix caching off; in 0.27 (where it is on by default for "
-                         "hybrid models) a hybrid model's request then keeps one recurrent state (mamba_cache_mode none) "
-                         "instead of two (align) or one every block (all); 0.19 kept it off for them",
+      enum_field<W>(spec("pc", "--enable-prefix-caching", "vLLM prefix caching",
+                         "vLLM --enable-prefix-caching (yes) or --no-enable-prefix-caching (no); auto = the release's "
+                         "default, off for hybrid models in 0.19 and 0.27.1, on from 0.28 (vLLM PR #50991). Under 0.27 a "
+                         "hybrid model's request keeps, with it, two recurrent states (mamba_cache_mode align) or one every "
+                         "block (all), else one (none); other models' memory does not move",
                          Inference),
-                    AT(no_prefix_caching)),
+                    kKeepNames, AT(prefix_caching)),
       real_or_default_row(spec("mfs", "--mem-fraction-static", "SGLang mem_fraction_static",
                                "SGLang --mem-fraction-static: share of the free memory for weights and the KV pool; 0 = "
                                "SGLang's default for the GPU",

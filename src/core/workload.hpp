@@ -211,7 +211,10 @@ struct Workload {
   i64 block_size = 16;             // tokens per KV cache block
   i64 kv_cache_memory = 0;         // --kv-cache-memory: KV cache bytes per GPU instead of profiling; 0 = profile
   bool enforce_eager = false;      // --enforce-eager: no torch.compile and no CUDA graphs
-  bool no_prefix_caching = false;  // --no-enable-prefix-caching (0.27 hybrid models: one recurrent state per request)
+  // --enable-prefix-caching / --no-enable-prefix-caching; auto = the release's default, which for hybrid
+  // models is off in 0.19 and 0.27.1 and on from 0.28 (vLLM PR #50991). It sets the recurrent states a
+  // hybrid model's request keeps (VllmMemory::mamba_cache_mode); other models' memory does not move.
+  Keep prefix_caching = Keep::Auto;
   // vLLM 0.27's CUDA graph estimate in MiB as a start-up printed it (the first model runner, which
   // subtracts it from the KV cache: gpu_worker.py determine_available_memory); 0 = not given.
   i64 vllm_cuda_graph_mib = 0;

@@ -139,7 +139,7 @@ TEST_CASE("check-log: a vLLM 0.19 start-up, its settings and every figure", "[ca
   CHECK(log.version == "0.19.0");
   CHECK(log.model == "meta-llama/Llama-3.1-8B-Instruct");
   // From "non-default args: {…, 'max_model_len': 8192, 'gpu_memory_utilization': 0.95, 'enable_prefix_caching': False}".
-  CHECK(log.settings == std::vector<std::pair<std::string, std::string>>{{"seq", "8192"}, {"util", "0.95"}, {"npc", "1"}});
+  CHECK(log.settings == std::vector<std::pair<std::string, std::string>>{{"seq", "8192"}, {"util", "0.95"}, {"pc", "no"}});
   CHECK(log.find("kv_tokens")->value == 476016);
   CHECK(log.find("max_concurrency")->value == Approx(58.11));
   CHECK(log.find("num_blocks")->value == 29751);
@@ -447,7 +447,8 @@ TEST_CASE("check-log: --enforce-eager and the version from the engine's config l
   CHECK(log.engine == LogEngine::Vllm);
   CHECK(log.version == "0.18.0");
   CHECK(log.model == "/data/Qwen/Qwen2.5-7B-Instruct");
-  CHECK(log.settings == std::vector<std::pair<std::string, std::string>>{{"dtype", "fp16"}, {"ee", "1"}, {"mbt", "8192"}, {"seq", "32768"}});
+  check_settings(log, {{"dtype", "fp16"}, {"ee", "1"}, {"pc", "yes"}, {"mbt", "8192"}, {"seq", "32768"}});  // "enable_prefix_caching=True"
+  CHECK(log.settings.size() == 5);
   CHECK(log.find("cuda_graph_bytes") == nullptr);
   Workload v100;
   v100.gpu = "v100-32gb";  // the log prints no GPU total: the caller's card stands
@@ -474,7 +475,7 @@ TEST_CASE("check-log: vLLM's Marlin fp8 on an A100; the log's fp8 leaves the cal
   // group scales (0.43 GiB here against 0.04 for tensor scales).
   const EngineLog log = parsed("vllm-0.19-qwen3-coder-30b-a3b-fp8-a100.log");
   CHECK(log.version == "0.19.1");
-  CHECK(log.settings == std::vector<std::pair<std::string, std::string>>{{"seq", "32768"}, {"w", "fp8"}});
+  CHECK(log.settings == std::vector<std::pair<std::string, std::string>>{{"seq", "32768"}, {"pc", "yes"}, {"w", "fp8"}});
   Workload a100;
   a100.gpu = "a100-40gb";
   a100.weights = WeightFormat::Fp8Block;

@@ -1534,6 +1534,8 @@ TEST_CASE("vLLM 0.27: hybrid models keep prefix caching's recurrent states (alig
   //     5090 off (14.72, 8,192, 48.05x) (14.72, 32,768, 13.83x) (7.94, 8,192, 25.95x) (7.95, 32,768, 7.47x)
   // Its authors' finding: "vLLM sets mamba_cache_mode='align' for Qwen3_5 when prefix caching is on, and
   // MambaSpec.max_memory_usage_bytes charges page_size x (2 + spec) there against page_size x 1 in none mode".
+  // Those builds carry vLLM PR #50991 ("[Mamba] enable prefix cache by default", after 0.27.1, in 0.28); 0.27.1
+  // itself keeps it opt-in for hybrid models (engine/arg_utils.py), so they are given --enable-prefix-caching.
   // Each boot's block count is the unknown its two printed figures pin: a count whose pool prints as the logged
   // GiB and whose concurrency, over llmsize's blocks per request, prints as the logged one. Under 0.19's
   // accounting (one state) the prefix-caching boots find none.
@@ -1558,7 +1560,7 @@ TEST_CASE("vLLM 0.27: hybrid models keep prefix caching's recurrent states (alig
     INFO(b.model << " on " << b.gpu << ", " << b.len << " tokens, prefix caching " << b.prefix_caching);
     const ModelConfig c = preset(b.model).config;
     const auto run = [&](VllmLine line, i64 kvmem) {
-      Workload w = with({{"seq", std::to_string(b.len).c_str()}, {"kvmem", std::to_string(kvmem).c_str()}, {"npc", b.prefix_caching ? "0" : "1"}});
+      Workload w = with({{"seq", std::to_string(b.len).c_str()}, {"kvmem", std::to_string(kvmem).c_str()}, {"pc", b.prefix_caching ? "yes" : "auto"}});
       w.runtime = Runtime::Vllm;
       w.gpu = b.gpu;
       w.vllm_line = line;
@@ -1588,6 +1590,35 @@ TEST_CASE("vLLM 0.27: hybrid models keep prefix caching's recurrent states (alig
     if (b.prefix_caching && find_gpu(b.gpu)->cuda_cc < 10.0) CHECK(consistent(VllmLine::V019).empty());  // 0.19 refuses Blackwell's
     // The H200 boot's tokens line: int(19.95… × 53,248).
     if (b.len == 53248) CHECK(run(VllmLine::V027, found.front() * per_block).kv_tokens == 1062081);
+  }
+  // 0.27.1 itself, prefix caching at its default (off for hybrid models): a bring-up README of Qwen3.8-27B-FP8 on one
+  // H100 80GB HBM3 (`vllm serve Qwen/Qwen3.8-27B-FP8 --max-model-len 8192 --max-num-seqs 256
+  // --gpu-memory-utilization 0.90`; found by exact-string search, the index names no repository):
+  //   [gpu_model_runner.py:5405] Model loading took 28.54 GiB memory and 405.34 seconds
+  //   [kv_cache_utils.py:2235] GPU KV cache size: 485,083 tokens
+  //   [kv_cache_utils.py:2236] Maximum concurrency for 8,192 tokens per request: 59.21x
+  // One state a request (none): 11 blocks of 784 tokens and 3 state pages, and 829 blocks give both lines; two
+  // states (align, 17 blocks a request) give neither for any count.
+  const ModelConfig q38 = preset("qwen3.8-27b").config;
+  const auto h100 = [&](const char* pc, i64 blocks) {
+    Workload w = with({{"seq", "8192"}, {"mns", "256"}, {"pc", pc}, {"kvmem", std::to_string(blocks * 16 * 3211264).c_str()}});
+    w.runtime = Runtime::Vllm;
+    w.gpu = "h100-sxm";
+    w.vllm_line = VllmLine::V027;
+    const auto e = estimate(q38, w);
+    REQUIRE(e.ok());
+    REQUIRE(e.value().vllm.has_value());
+    return *e.value().vllm;
+  };
+  const VllmMemory none = h100("auto", 829);
+  CHECK(none.mamba_cache_mode == MambaCacheMode::None);
+  CHECK(none.blocks_per_request == 14);
+  CHECK(none.kv_tokens == 485083);
+  CHECK(two(none.max_concurrency) == "59.21");
+  CHECK(h100("yes", 829).blocks_per_request == 17);
+  for (i64 n = 900; n < 1100; ++n) {
+    const VllmMemory a = h100("yes", n);
+    CHECK_FALSE((two(a.max_concurrency) == "59.21" && a.kv_tokens == 485083));
   }
 }
 
