@@ -271,6 +271,7 @@ struct Reader {
       else if (key == "kv_cache_memory_bytes") set("kvmem", v);
       else if (key == "enforce_eager") set("ee", v == "True" ? "1" : "0");
       else if (key == "enable_prefix_caching") set("pc", v == "False" ? "no" : "yes");
+      else if (key == "language_model_only" && v == "True") set("lmo", "1");
       else if (key == "dtype") {
         set("dtype", v == "bfloat16" ? "bf16" : v == "float16" || v == "half" ? "fp16" : v == "float32" ? "fp32" : v);
         // ref: config/model.py: the unquantized weights are loaded in --dtype, and kv_cache_dtype

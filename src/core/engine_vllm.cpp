@@ -372,7 +372,7 @@ Result<VllmMemory> vllm_pipeline(const ModelConfig& c, const InferenceMemory& in
   const auto globals = pp_globals(c);
   if (!globals)
     return issue_row("pp", Str::eng_vllm_pp_globals);
-  if (inf.vision_weights_bytes > 0)
+  if (m.vision_weights_bytes > 0)
     return issue_row("pp", Str::eng_vllm_pp_vision);
   if (!std::all_of(specs.begin(), specs.end(), [&](const Spec& s) { return s == specs.front(); }))
     return issue_row("pp", Str::eng_vllm_pp_groups);
@@ -510,7 +510,7 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
     if (gpu.unified) return issue_row("vver", Str::eng_vllm27_unified, gpu.name);
     // Model Runner V2 profiles a multimodal model's encoder its own way; the first runner's profile_run
     // is 0.19's (the same encoder pass and encoder cache), followed as 0.19's is.
-    if (mrv2 && inf.vision_weights_bytes > 0) return issue_row("vver", Str::eng_vllm27_mm);
+    if (mrv2 && inf.vision_weights_bytes > 0 && !w.language_model_only) return issue_row("vver", Str::eng_vllm27_mm);
     for (const PlannedLayer& l : plan.layers)
       if (const AttnKind k = plan.caches[static_cast<size_t>(l.cache)].kind;
           k != AttnKind::Full && k != AttnKind::Sliding && k != AttnKind::Chunked && k != AttnKind::None && !has_state(k))
@@ -588,7 +588,9 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
   // layer type; "k_eq_v layers load K weights into both K and V slots", so those layers hold V's
   // matrix too, K's bytes again.
   m.k_as_v_bytes = inf.k_as_v_bytes;
-  m.weights_bytes = inf.weights_bytes + inf.vision_weights_bytes + m.mxfp4_layout_bytes + m.fp8_marlin_bytes + m.topk_buffer_bytes +
+  // --language-model-only: the tower and projector are StageMissingLayer placeholders, nothing loaded.
+  m.vision_weights_bytes = w.language_model_only ? 0 : inf.vision_weights_bytes;
+  m.weights_bytes = inf.weights_bytes + m.vision_weights_bytes + m.mxfp4_layout_bytes + m.fp8_marlin_bytes + m.topk_buffer_bytes +
                     m.k_as_v_bytes + m.rope_bytes;
   const i64 sampled_rows = std::min(m.max_num_seqs, m.max_num_batched_tokens);
   const i64 t = m.max_num_batched_tokens;
@@ -624,7 +626,7 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
   // sampler's peak at the default max_num_seqs: not modelled. Other towers: not followed (the
   // calibration states their misses).
   const bool pixtral = c.vision.kind == VisionKind::Pixtral, gemma3 = c.vision.projector == ProjectorKind::Gemma3;
-  if ((pixtral || gemma3) && c.vision.patch > 0 && c.vision.merge > 0) {
+  if ((pixtral || gemma3) && c.vision.patch > 0 && c.vision.merge > 0 && !w.language_model_only) {
     const i64 grid = ceil_div(c.vision.image, c.vision.patch * c.vision.merge);
     m.mm_tokens_per_item = pixtral ? (grid + 1) * grid : grid * grid;
     m.mm_budget_tokens = std::max(m.max_num_batched_tokens, m.mm_tokens_per_item);

@@ -66,6 +66,7 @@ struct VllmMemory {
   // The profiling run (per GPU).
   i64 weights_bytes = 0;           // "Model loading took": the weights and the rotary cos/sin cache
   i64 rope_bytes = 0;              // of which the rotary cache
+  i64 vision_weights_bytes = 0;    // of which a multimodal model's vision tower and projector (0 under --language-model-only)
   i64 mxfp4_layout_bytes = 0;      // of which MXFP4 experts' load-time layout beyond the checkpoint's bytes (Hopper)
   i64 mxfp4_checkpoint_bytes = 0;  // those experts as the checkpoint stores them (this GPU's share)
   i64 fp8_marlin_bytes = 0;        // of which fp8 scales beyond the checkpoint's as Marlin holds them (GPUs without fp8 tensor cores)

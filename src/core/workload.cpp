@@ -296,6 +296,12 @@ std::vector<WorkloadField> build_fields() {
                          "block (all), else one (none); other models' memory does not move",
                          Inference),
                     kKeepNames, AT(prefix_caching)),
+      bool_field<W>(spec("lmo", "--language-model-only", "vLLM language model only",
+                         "vLLM --language-model-only: every modality's limit is 0, so a multimodal model's vision tower "
+                         "and projector are neither built nor profiled (models/interfaces.py _mark_tower_model); "
+                         "vLLM's figures leave them out",
+                         Inference),
+                    AT(language_model_only)),
       real_or_default_row(spec("mfs", "--mem-fraction-static", "SGLang mem_fraction_static",
                                "SGLang --mem-fraction-static: share of the free memory for weights and the KV pool; 0 = "
                                "SGLang's default for the GPU",

@@ -215,6 +215,9 @@ struct Workload {
   // models is off in 0.19 and 0.27.1 and on from 0.28 (vLLM PR #50991). It sets the recurrent states a
   // hybrid model's request keeps (VllmMemory::mamba_cache_mode); other models' memory does not move.
   Keep prefix_caching = Keep::Auto;
+  // --language-model-only: every modality's limit 0, so vLLM builds no vision tower or projector
+  // (models/interfaces.py _mark_tower_model: StageMissingLayer) and profiles no encoder.
+  bool language_model_only = false;
   // vLLM 0.27's CUDA graph estimate in MiB as a start-up printed it (the first model runner, which
   // subtracts it from the KV cache: gpu_worker.py determine_available_memory); 0 = not given.
   i64 vllm_cuda_graph_mib = 0;

@@ -1555,6 +1555,12 @@ TEST_CASE("vLLM 0.27: hybrid models keep prefix caching's recurrent states (alig
       {"qwen3.5-9b", "rtx-3090", 1.01, 20480, "1.48", false}, {"qwen3.5-9b", "rtx-5090", 14.72, 8192, "48.05", false},
       {"qwen3.5-9b", "rtx-5090", 14.72, 32768, "13.83", false}, {"qwen3.5-9b", "rtx-5090", 7.94, 8192, "25.95", false},
       {"qwen3.5-9b", "rtx-5090", 7.95, 32768, "7.47", false},
+      // A run record of Qwen3.8-27B-FP8 on a 32 GiB card (vLLM 0.28.0, `--max-model-len 16384 --max-num-seqs 1
+      // --gpu-memory-utilization 0.97 --language-model-only --enforce-eager --no-enable-prefix-caching`; found by
+      // exact-string search, the index names no repository):
+      //   [gpu_worker.py:578] Available KV cache memory: 2.42 GiB
+      //   [kv_cache_utils.py:1869] GPU KV cache size: 34,133 tokens, Maximum concurrency for 16,384 tokens per request: 2.08x
+      {"qwen3.8-27b", "rtx-5090", 2.42, 16384, "2.08", false},
   };
   for (const Boot& b : boots) {
     INFO(b.model << " on " << b.gpu << ", " << b.len << " tokens, prefix caching " << b.prefix_caching);
@@ -1588,8 +1594,9 @@ TEST_CASE("vLLM 0.27: hybrid models keep prefix caching's recurrent states (alig
     const std::vector<i64> found = consistent(VllmLine::V027);
     REQUIRE(found.size() == 1);
     if (b.prefix_caching && find_gpu(b.gpu)->cuda_cc < 10.0) CHECK(consistent(VllmLine::V019).empty());  // 0.19 refuses Blackwell's
-    // The H200 boot's tokens line: int(19.95… × 53,248).
+    // The tokens lines: int(19.95… × 53,248) and int(2.08… × 16,384).
     if (b.len == 53248) CHECK(run(VllmLine::V027, found.front() * per_block).kv_tokens == 1062081);
+    if (b.len == 16384) CHECK(run(VllmLine::V027, found.front() * per_block).kv_tokens == 34133);
   }
   // 0.27.1 itself, prefix caching at its default (off for hybrid models): a bring-up README of Qwen3.8-27B-FP8 on one
   // H100 80GB HBM3 (`vllm serve Qwen/Qwen3.8-27B-FP8 --max-model-len 8192 --max-num-seqs 256
@@ -1610,6 +1617,20 @@ TEST_CASE("vLLM 0.27: hybrid models keep prefix caching's recurrent states (alig
     REQUIRE(e.value().vllm.has_value());
     return *e.value().vllm;
   };
+  // --language-model-only (models/interfaces.py _mark_tower_model): the vision tower and its merger are not built.
+  {
+    Workload w = with({{"seq", "8192"}, {"kvmem", "1000000000"}});
+    w.runtime = Runtime::Vllm;
+    w.gpu = "h100-sxm";
+    w.vllm_line = VllmLine::V027;
+    const auto full = estimate(q38, w);
+    w.language_model_only = true;
+    const auto text = estimate(q38, w);
+    REQUIRE((full.ok() && text.ok() && full.value().vllm && text.value().vllm));
+    CHECK(full.value().inference.vision_weights_bytes > 0);
+    CHECK(full.value().vllm->weights_bytes - text.value().vllm->weights_bytes == full.value().inference.vision_weights_bytes);
+    CHECK(text.value().vllm->vision_weights_bytes == 0);
+  }
   const VllmMemory none = h100("auto", 829);
   CHECK(none.mamba_cache_mode == MambaCacheMode::None);
   CHECK(none.blocks_per_request == 14);
