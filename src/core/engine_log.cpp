@@ -1531,18 +1531,28 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
       }
     }
   }
+  const bool vver_from_log = std::any_of(log.settings.begin(), log.settings.end(), [](const auto& s) { return s.first == "vver"; });
+  auto e = estimate(cfg, w);
+  if (!e) return e.issues();
+  // A 0.27 or 0.28 log the 0.27 profile refuses (a first-runner model whose log gives no CUDA graph
+  // estimate, MoE kernels it does not follow, …): the refusal, and 0.19's profile instead, said.
+  if (log.engine == LogEngine::Vllm && vver_from_log && !e->vllm && !e->notes.empty() &&
+      (e->notes.front().field == "vcg" || e->notes.front().field == "vver")) {
+    out.notes.push_back(e->notes.front());
+    out.notes.push_back(issue_row("vver", Str::log_note_vllm27_fallback, log.version));
+    w.vllm_line = VllmLine::V019;
+    e = estimate(cfg, w);
+    if (!e) return e.issues();
+  }
   const bool line_027 = w.vllm_line == VllmLine::V027;
   const auto logged_from = [&](std::string_view v) { return log.version.rfind(v, 0) == 0; };
   if (log.engine == LogEngine::Vllm && !log.version.empty() &&
       !(line_027 ? logged_from("0.27") || logged_from("0.28") : logged_from("0.19")))
     out.notes.push_back(issue_row("log", Str::log_note_version, std::string(vllm_version(w.vllm_line)), log.version));
-  const bool vver_from_log = std::any_of(log.settings.begin(), log.settings.end(), [](const auto& s) { return s.first == "vver"; });
   // A cold start's profile holds torch.compile's and Triton's transients (the compiled model's first run
   // is inside it): its peak activation, and the KV cache with it, differ from the warm start llmsize follows.
   if (log.engine == LogEngine::Vllm && log.compiled_cold) out.notes.push_back(issue_row("log", Str::log_note_vllm_cold));
   out.workload = w;
-  auto e = estimate(cfg, w);
-  if (!e) return e.issues();
   if (log.engine == LogEngine::Vllm) {
     if (!e->vllm) return e->notes.empty() ? issue_row("rt", Str::log_not_available, "vLLM") : e->notes.front();
     const VllmMemory& m = *e->vllm;

@@ -657,7 +657,9 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
     m.workspace_bytes = peak.workspace + cached;
     m.topk_buffer_cached_bytes = cached;
     if (!mrv2 && !w.enforce_eager) m.cuda_graph_estimate_bytes = w.vllm_cuda_graph_mib * (i64{1} << 20);
-    m.activation_peak_bytes = std::max(peak.forward, peak.sampler) - cached + m.cuda_graph_estimate_bytes;
+    // (A multimodal model's encoder outputs, 0.19's encoder_cache["tmp"], are transient as well: the first
+    // runner's profile_run clears them; Model Runner V2 refuses such models above.)
+    m.activation_peak_bytes = std::max(peak.forward, peak.sampler) - cached + m.encoder_profile_bytes + m.cuda_graph_estimate_bytes;
     m.consumed_bytes = m.weights_bytes + m.non_torch_bytes + m.workspace_bytes;
     m.non_kv_bytes = m.consumed_bytes + m.activation_peak_bytes;
   } else {

@@ -364,6 +364,42 @@ TEST_CASE("check-log: an older vLLM log names its version and its rank-0 figures
   for (const auto& r : c->rows) CHECK(r.key != "cuda_graph_bytes");
 }
 
+TEST_CASE("check-log: a 0.27 log without a CUDA graph estimate, for a model on the first runner, is checked against 0.19", "[checklog]") {
+  // The mechanics, on a real 0.27.1 start-up checked against a MoE model (as a caller who picks one would): 0.27's
+  // first runner takes its CUDA graph estimate from the KV cache, this log prints none (its model ran Model Runner
+  // V2), so the check follows 0.19 and says why, and that the log's release is not the one followed. On the log's
+  // RTX 4090 the MoE kernels are the reason; on an H100, the missing estimate.
+  const EngineLog log = parsed("vllm-0.27.1-qwen3-8b-rtx4090-warm.log");
+  REQUIRE(log.model_runner_v2);
+  CHECK(std::count(log.settings.begin(), log.settings.end(), std::pair<std::string, std::string>{"vver", "0.27"}) == 1);
+  CHECK(std::none_of(log.settings.begin(), log.settings.end(), [](const auto& kv) { return kv.first == "vcg"; }));
+  const auto noted = [](const LogCheck& k, std::string_view field, std::string_view text) {
+    return std::any_of(k.notes.begin(), k.notes.end(), [&](const Issue& n) { return n.field == field && n.message.find(text) != std::string::npos; });
+  };
+  auto c = check_log(log, preset("qwen3-30b-a3b").config, Workload{});
+  INFO(join(c.issues()));
+  REQUIRE(c.ok());
+  CHECK(c->workload.vllm_line == VllmLine::V019);
+  CHECK(noted(*c, "vver", "picks its MoE kernels by an oracle"));
+  CHECK(noted(*c, "vver", "checked against 0.19's profile instead"));
+  CHECK(noted(*c, "log", "llmsize follows vLLM 0.19"));
+  EngineLog on_h100 = log;
+  on_h100.figures.erase(std::remove_if(on_h100.figures.begin(), on_h100.figures.end(), [](const LogFigure& f) { return f.key == "total_bytes"; }),
+                        on_h100.figures.end());
+  Workload h100;
+  h100.gpu = "h100-sxm";
+  auto h = check_log(on_h100, preset("qwen3-30b-a3b").config, h100);
+  INFO(join(h.issues()));
+  REQUIRE(h.ok());
+  CHECK(h->workload.vllm_line == VllmLine::V019);
+  CHECK(noted(*h, "vcg", "--vllm-cuda-graph-mib"));
+  // The same log against its own model stays on 0.27, Model Runner V2, with no graph estimate needed.
+  auto own = check_log(log, preset("qwen3-8b").config, Workload{});
+  REQUIRE(own.ok());
+  CHECK(own->workload.vllm_line == VllmLine::V027);
+  CHECK(std::none_of(own->notes.begin(), own->notes.end(), [](const Issue& n) { return n.field == "vcg"; }));
+}
+
 TEST_CASE("check-log: vLLM 0.27.1 start-ups on Model Runner V2, cold and warm, on a card whose total no catalog card has",
           "[calibration][checklog]") {
   // alexostapiuk11/coldstart-recon-worker@5e10909, fixtures/vllm_logs/startup_0.log and startup_1.log (RunPod, an
