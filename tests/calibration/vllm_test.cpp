@@ -32,19 +32,23 @@ namespace {
 
 constexpr double kGiB = 1073741824.0;
 
-// vLLM's figures for a model and a workload given as link keys (runtime vllm, H100 SXM, 8192
-// unless the keys give "seq").
-VllmMemory vllm(const ModelConfig& c, std::initializer_list<std::pair<const char*, const char*>> kv) {
-  Workload w = with(kv);
+// vLLM's figures for a model and a workload (runtime vllm); the estimate must give them.
+VllmMemory vllm_of(const ModelConfig& c, Workload w) {
   w.runtime = Runtime::Vllm;
-  w.gpu = "h100-sxm";
-  if (std::none_of(kv.begin(), kv.end(), [](const auto& p) { return std::string_view(p.first) == "seq"; })) w.seq = 8192;
   const auto e = estimate(c, w);
   INFO(join(e.issues()));
   REQUIRE(e.ok());
   INFO((e.value().notes.empty() ? std::string() : e.value().notes.front().message));
   REQUIRE(e.value().vllm.has_value());
   return *e.value().vllm;
+}
+
+// The same for a workload given as link keys (H100 SXM, 8192 unless the keys give "seq").
+VllmMemory vllm(const ModelConfig& c, std::initializer_list<std::pair<const char*, const char*>> kv) {
+  Workload w = with(kv);
+  w.gpu = "h100-sxm";
+  if (std::none_of(kv.begin(), kv.end(), [](const auto& p) { return std::string_view(p.first) == "seq"; })) w.seq = 8192;
+  return vllm_of(c, w);
 }
 
 // What a run logged, per term.
@@ -1567,15 +1571,9 @@ TEST_CASE("vLLM 0.27: hybrid models keep prefix caching's recurrent states (alig
     const ModelConfig c = preset(b.model).config;
     const auto run = [&](VllmLine line, i64 kvmem) {
       Workload w = with({{"seq", std::to_string(b.len).c_str()}, {"kvmem", std::to_string(kvmem).c_str()}, {"pc", b.prefix_caching ? "yes" : "auto"}});
-      w.runtime = Runtime::Vllm;
       w.gpu = b.gpu;
       w.vllm_line = line;
-      const auto e = estimate(c, w);
-      INFO(join(e.issues()));
-      REQUIRE(e.ok());
-      INFO((e.value().notes.empty() ? std::string() : e.value().notes.front().message));
-      REQUIRE(e.value().vllm.has_value());
-      return *e.value().vllm;
+      return vllm_of(c, w);
     };
     // The pool a block takes (the page of a group's layer, times the layers a group holds), from a first run.
     const VllmMemory probe = run(VllmLine::V027, i64{1} << 34);
@@ -1609,13 +1607,9 @@ TEST_CASE("vLLM 0.27: hybrid models keep prefix caching's recurrent states (alig
   const ModelConfig q38 = preset("qwen3.8-27b").config;
   const auto h100 = [&](const char* pc, i64 blocks) {
     Workload w = with({{"seq", "8192"}, {"mns", "256"}, {"pc", pc}, {"kvmem", std::to_string(blocks * 16 * 3211264).c_str()}});
-    w.runtime = Runtime::Vllm;
     w.gpu = "h100-sxm";
     w.vllm_line = VllmLine::V027;
-    const auto e = estimate(q38, w);
-    REQUIRE(e.ok());
-    REQUIRE(e.value().vllm.has_value());
-    return *e.value().vllm;
+    return vllm_of(q38, w);
   };
   // --language-model-only (models/interfaces.py _mark_tower_model): the vision tower and its merger are not built.
   {
