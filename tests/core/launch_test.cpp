@@ -62,6 +62,13 @@ TEST_CASE("export: vLLM's, SGLang's and llama-server's command lines for one con
         "vllm serve MODEL --max-model-len 4096 --dtype bfloat16 --gpu-memory-utilization 0.9 --tensor-parallel-size 4 "
         "--data-parallel-size 2 --enable-expert-parallel --kv-cache-dtype fp8 --kv-cache-memory-bytes 21474836480 "
         "--max-num-batched-tokens 4096 --max-num-seqs 128 --block-size 32 --enforce-eager");
+  // --language-model-only and prefix caching as given (auto: no flag, the release's default); llmsize's own inputs
+  // (--vllm-version, --vllm-cuda-graph-mib) are no vLLM flags.
+  CHECK(command("qwen3.6-27b", on(Runtime::Vllm, {{"seq", "32768"}, {"lmo", "1"}, {"pc", "yes"}, {"vver", "0.27"}, {"vcg", "900"}})).text() ==
+        "vllm serve MODEL --max-model-len 32768 --dtype bfloat16 --gpu-memory-utilization 0.92 --language-model-only "
+        "--enable-prefix-caching");
+  CHECK(command("qwen3.6-27b", on(Runtime::Vllm, {{"seq", "32768"}, {"pc", "no"}})).text() ==
+        "vllm serve MODEL --max-model-len 32768 --dtype bfloat16 --gpu-memory-utilization 0.9 --no-enable-prefix-caching");
   // python -m sglang.launch_server: fp8 is fp8_e4m3 there; the hybrid pool's flags as given.
   CHECK(command("llama-4-scout", on(Runtime::Sglang, {{"seq", "65536"}, {"tp", "4"}, {"gpus", "4"}, {"kvt", "fp8"}, {"mfs", "0.85"},
                                                       {"swar", "0.5"}, {"cps", "8192"}}),
