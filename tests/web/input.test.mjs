@@ -371,7 +371,7 @@ test('a vLLM start-up log pasted into the Memory tab is checked against the mode
   const c = await page.evaluate((text) => Module.checkLog(text, { preset: 'llama-3.1-8b' }, {}), LOG);
   assert.equal(c.engine, 'vLLM');
   assert.equal(c.version, '0.19.0');
-  assert.deepEqual(c.settings, { seq: '8192', util: '0.95' });
+  assert.deepEqual(c.settings, { seq: '8192', util: '0.95', pc: 'no' });  // 'enable_prefix_caching': False
   const row = (k) => c.rows.find((r) => r.key === k);
   assert.equal(row('weights_bytes').same_text, true);
   assert.equal(row('kv_tokens').logged, '476,016');
