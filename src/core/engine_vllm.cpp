@@ -240,14 +240,44 @@ std::optional<Mxfp4Layout> mxfp4_layout(const ModelConfig& c, const LayerPlan& p
   return Mxfp4Layout{all_v.value(), all_c.value()};
 }
 
-// One recurrent layer's state as vLLM 0.19 keeps it: MambaSpec.page_size_bytes before
-// padding (v1/kv_cache_interface.py), its shapes from MambaStateShapeCalculator and dtypes from
-// MambaStateDtypeCalculator (model_executor/layers/mamba/mamba_utils.py): the convolution state
-// (conv_kernel − 1 rows of the convolved channels on this rank) in the model dtype, the SSM state in
-// mamba_ssm_cache_dtype — "auto" is the model dtype, which Qwen3.5's config (mamba_ssm_dtype
-// float32) and NemotronH's model config (DEFAULT_MAMBA_SSM_CACHE_DTYPE float32) override.
-Result<i64> mamba_page(const ModelConfig& c, AttnKind kind, const Workload& w) {
-  const i64 tp = w.tp, d = dtype_bytes(w.dtype);
+// The dtypes of a recurrent layer's state as vLLM resolves them, each with vLLM's name for it.
+// mamba_utils.py MambaStateDtypeCalculator._mamba_state_dtype: the convolution state in
+// --mamba-cache-dtype (auto: the model dtype, get_kv_cache_torch_dtype), the SSM state in
+// --mamba-ssm-cache-dtype, whose auto is the convolution state's. Before that, models/config.py sets an
+// auto mamba_ssm_cache_dtype from the model: Qwen3_5ForConditionalGenerationConfig from the config's
+// mamba_ssm_dtype (float32 in Qwen3.5's; a user's value wins, with a warning), NemotronH's
+// update_mamba_ssm_cache_dtype from its config or DEFAULT_MAMBA_SSM_CACHE_DTYPE float32. Qwen3-Next,
+// Granite 4.0-H, Falcon-H1 and Jamba have no such entry; LFM2's short convolution and MiniMax's
+// linear attention have one state, in the convolution's dtype.
+struct CacheDtype {
+  i64 bytes;
+  std::string_view name;
+};
+struct CacheDtypes {
+  CacheDtype conv, ssm;
+};
+Result<CacheDtypes> state_dtypes(const ModelConfig& c, const Workload& w) {
+  const auto named = [](MambaDtype t) {
+    return t == MambaDtype::F32 ? CacheDtype{4, "float32"} : t == MambaDtype::F16 ? CacheDtype{2, "float16"} : CacheDtype{2, "bfloat16"};
+  };
+  // config/cache.py MambaDType: "auto", "float32", "float16" through 0.21; "bfloat16" from 0.22.
+  for (const auto& [t, key] : {std::pair{w.mamba_cache_dtype, "mcd"}, std::pair{w.mamba_ssm_cache_dtype, "mscd"}})
+    if (t == MambaDtype::BF16 && w.vllm_line == VllmLine::V019) return issue_row(key, Str::eng_vllm_mamba_bf16);
+  const CacheDtype model = w.dtype == ComputeDtype::F32 ? CacheDtype{4, "float32"}
+                           : w.dtype == ComputeDtype::F16 ? CacheDtype{2, "float16"}
+                                                           : CacheDtype{2, "bfloat16"};
+  const CacheDtype conv = w.mamba_cache_dtype == MambaDtype::Auto ? model : named(w.mamba_cache_dtype);
+  if (w.mamba_ssm_cache_dtype != MambaDtype::Auto) return CacheDtypes{conv, named(w.mamba_ssm_cache_dtype)};
+  const bool fp32_by_model = c.family == Family::Qwen35 || c.family == Family::Qwen35Moe || c.family == Family::NemotronH;
+  return CacheDtypes{conv, fp32_by_model ? CacheDtype{4, "float32"} : conv};
+}
+
+// One recurrent layer's state as vLLM keeps it: MambaSpec.page_size_bytes before padding
+// (v1/kv_cache_interface.py), its shapes from MambaStateShapeCalculator and dtypes from
+// MambaStateDtypeCalculator (model_executor/layers/mamba/mamba_utils.py; state_dtypes above): the
+// convolution state (conv_kernel − 1 rows of the convolved channels on this rank) and the SSM state.
+Result<i64> mamba_page(const ModelConfig& c, AttnKind kind, const Workload& w, const CacheDtypes& dt) {
+  const i64 tp = w.tp, d = dt.conv.bytes, ssm = dt.ssm.bytes;
   auto whole = [&](i64 x, Str what) -> std::optional<Issue> {
     if (x % tp == 0) return std::nullopt;
     return issue_row("tp", Str::eng_vllm_divide, what, with_commas(x));
@@ -255,10 +285,8 @@ Result<i64> mamba_page(const ModelConfig& c, AttnKind kind, const Workload& w) {
   if (kind == AttnKind::Linear) {  // gated_delta_net_state_shape: conv (k − 1, (2·Hk·dk + Hv·dv) / tp), SSM (Hv / tp, dv, dk)
     if (c.family != Family::Qwen35 && c.family != Family::Qwen35Moe && c.family != Family::Qwen3Next)
       return issue_row("rt", Str::eng_vllm_gdn_family);
-    // Qwen3.5's config sets mamba_ssm_dtype float32; Qwen3-Next's has none, so its SSM state is in
-    // the model dtype (models/qwen3_next.py get_mamba_state_dtype_from_config passes the "auto"
-    // mamba_ssm_cache_dtype; older copies pass none).
-    const i64 ssm = c.family == Family::Qwen3Next ? d : 4;
+    // gated_delta_net_state_dtype (models/qwen3_next.py and qwen3_5.py get_mamba_state_dtype_from_config
+    // pass both cache dtypes; older copies of qwen3_next.py passed none).
     const LinearAttnConfig& a = c.linear;
     if (auto bad = whole(a.conv_dim(), Str::eng_what_gdn_conv)) return *bad;
     if (auto bad = whole(a.v_heads, Str::eng_what_gdn_heads)) return *bad;
@@ -269,12 +297,10 @@ Result<i64> mamba_page(const ModelConfig& c, AttnKind kind, const Workload& w) {
   if (kind == AttnKind::Mamba || kind == AttnKind::FullMamba) {
     // mamba2_state_shape: conv (k − 1, (d_inner + 2·groups'·N) / tp), SSM (H / tp, head_dim, N).
     // Falcon-H1 (models/falcon_h1.py get_mamba_state_*_from_config: d_inner = mamba_d_ssm, or
-    // mamba_expand × hidden_size) has no entry in models/config.py's MODELS_CONFIG_MAP, so its SSM
-    // state keeps the "auto" mamba_ssm_cache_dtype: the model dtype.
-    i64 ssm = 0;
-    if (c.family == Family::NemotronH) ssm = 4;
-    else if (c.family == Family::GraniteMoeHybrid || c.family == Family::FalconH1) ssm = d;
-    else return issue_row("rt", Str::eng_vllm_m2_dtype);
+    // mamba_expand × hidden_size) and Granite 4.0-H have no entry in models/config.py's
+    // MODELS_CONFIG_MAP setting the SSM dtype; Nemotron-H's does (state_dtypes).
+    if (c.family != Family::NemotronH && c.family != Family::GraniteMoeHybrid && c.family != Family::FalconH1)
+      return issue_row("rt", Str::eng_vllm_m2_dtype);
     const Mamba2Config& m = c.mamba;
     const i64 groups = m.groups + (m.groups % tp == 0 ? 0 : tp - m.groups);  // extra_groups_for_head_shards
     const i64 conv = m.d_inner() + 2 * groups * m.state;
@@ -285,18 +311,18 @@ Result<i64> mamba_page(const ModelConfig& c, AttnKind kind, const Workload& w) {
     return page.value();
   }
   if (kind == AttnKind::Mamba1) {
-    // mamba1_state_shape: conv (k − 1, d_inner / tp), SSM (d_inner / tp, N); mamba1_state_dtype with
-    // "auto" caches: both in the model dtype (models/jamba.py get_mamba_state_*_from_config).
+    // mamba1_state_shape: conv (k − 1, d_inner / tp), SSM (d_inner / tp, N); mamba1_state_dtype
+    // (models/jamba.py get_mamba_state_*_from_config).
     const Mamba1Config& m = c.mamba1;
     const i64 inner = c.mamba1_inner();
     if (auto bad = whole(inner, Str::eng_what_m1_inner)) return *bad;
-    const Checked page = Checked(m.conv_kernel - 1) * (inner / tp) * d + Checked(inner / tp) * m.state * d;
+    const Checked page = Checked(m.conv_kernel - 1) * (inner / tp) * d + Checked(inner / tp) * m.state * ssm;
     if (!page.ok()) return memory_overflow("tp");
     return page.value();
   }
   if (kind == AttnKind::Conv) {
     // short_conv_state_shape: conv (conv_L_cache − 1, hidden_size / tp) in short_conv_state_dtype,
-    // the model dtype with "auto" (models/lfm2.py get_mamba_state_*_from_config).
+    // --mamba-cache-dtype's (models/lfm2.py get_mamba_state_*_from_config).
     if (auto bad = whole(c.d_model, Str::eng_what_conv_dim)) return *bad;
     const Checked page = Checked(c.short_conv - 1) * (c.d_model / tp) * d;
     if (!page.ok()) return memory_overflow("tp");
@@ -691,9 +717,13 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
   for (const PlannedLayer& l : plan.layers) {
     const CacheShape& s = plan.caches[static_cast<size_t>(l.cache)];
     if (has_state(s.kind)) {
-      auto page = mamba_page(c, s.kind, w);
+      auto dt = state_dtypes(c, w);
+      if (!dt) return dt.issues();
+      auto page = mamba_page(c, s.kind, w, *dt);
       if (!page) return page.issues();
       m.mamba_page_bytes = std::max(m.mamba_page_bytes, *page);
+      m.mamba_conv_dtype = dt->conv.name;
+      m.mamba_ssm_dtype = s.kind == AttnKind::Conv ? std::string_view{} : dt->ssm.name;
     }
     if (keeps_tokens(s.kind)) {  // Falcon-H1's layers (FullMamba) hold both
       sizes_differ = sizes_differ || (attn_1tok != 0 && attn_1tok != s.bytes_per_token_gpu);
@@ -993,7 +1023,9 @@ std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const
   if (m.mamba_page_bytes > 0 && !m.groups.empty()) {
     const i64 page = m.groups.front().page_bytes, one = page / m.block_size;
     t.push_back({"mamba_page_bytes", "", static_cast<double>(m.mamba_page_bytes), true, "exact",
-                 tx(Str::efx_vllm_mamba_page, b(m.mamba_page_bytes)),
+                 m.mamba_ssm_dtype.empty()
+                     ? tx(Str::efx_vllm_conv_page, std::string(m.mamba_conv_dtype), b(m.mamba_page_bytes))
+                     : tx(Str::efx_vllm_mamba_page, std::string(m.mamba_conv_dtype), std::string(m.mamba_ssm_dtype), b(m.mamba_page_bytes)),
                  src + "model_executor/layers/mamba/mamba_utils.py MambaStateShapeCalculator, MambaStateDtypeCalculator; "
                        "v1/kv_cache_interface.py MambaSpec"});
     const std::string pad = fixed(100.0 * static_cast<double>(page - m.mamba_page_bytes) / static_cast<double>(m.mamba_page_bytes), 2);

@@ -111,6 +111,9 @@ struct VllmMemory {
   i64 padding_layers = 0;     // "Add %d padding layers", over all attention types
   std::vector<std::pair<i64, i64>> padding;  // per type that needs it: padding layers, the type's layers
   i64 mamba_page_bytes = 0;   // hybrid models: one recurrent layer's state on this rank, before padding (0: none)
+  // Its dtypes as vLLM names them (--mamba-cache-dtype, --mamba-ssm-cache-dtype resolved): the
+  // convolution state's and the SSM state's (empty where the state has no SSM part: LFM2).
+  std::string_view mamba_conv_dtype, mamba_ssm_dtype;
   i64 attn_block_size = 0;    // hybrid models: the attention block grown to hold a state's page (0: not grown)
   MambaCacheMode mamba_cache_mode = MambaCacheMode::None;  // hybrid models: the states a request keeps
   i64 mamba_chunk_size = 0;   // hybrid models under "all": the model's chunk size the block is aligned to

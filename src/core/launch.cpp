@@ -116,6 +116,9 @@ Result<LaunchCommand> vllm_command(const Workload& w, std::string_view model) {
   if (w.block_size != 16) c.flags.push_back({"--block-size", std::to_string(w.block_size), "bs"});
   if (w.enforce_eager) c.flags.push_back({"--enforce-eager", "", "ee"});
   if (w.language_model_only) c.flags.push_back({"--language-model-only", "", "lmo"});
+  if (w.mamba_cache_dtype != MambaDtype::Auto) c.flags.push_back({"--mamba-cache-dtype", std::string(to_string(w.mamba_cache_dtype)), "mcd"});
+  if (w.mamba_ssm_cache_dtype != MambaDtype::Auto)
+    c.flags.push_back({"--mamba-ssm-cache-dtype", std::string(to_string(w.mamba_ssm_cache_dtype)), "mscd"});
   if (w.prefix_caching == Keep::Yes) c.flags.push_back({"--enable-prefix-caching", "", "pc"});
   if (w.prefix_caching == Keep::No) c.flags.push_back({"--no-enable-prefix-caching", "", "pc"});
   if (auto issue = weights_flag(c, w, "vLLM")) return *issue;

@@ -302,6 +302,17 @@ std::vector<WorkloadField> build_fields() {
                          "vLLM's figures leave them out",
                          Inference),
                     AT(language_model_only)),
+      enum_field<W>(spec("mcd", "--mamba-cache-dtype", "vLLM recurrent state dtype",
+                         "vLLM --mamba-cache-dtype: a hybrid model's convolution state, and its SSM state where "
+                         "--mamba-ssm-cache-dtype is auto, in this dtype; auto = the model dtype (bfloat16 from vLLM 0.22)",
+                         Inference),
+                    kMambaDtypeNames, AT(mamba_cache_dtype)),
+      enum_field<W>(spec("mscd", "--mamba-ssm-cache-dtype", "vLLM SSM state dtype",
+                         "vLLM --mamba-ssm-cache-dtype: a hybrid model's SSM state in this dtype; auto = the model's own "
+                         "(float32 for Qwen3.5 and Nemotron-H, from their configs), else --mamba-cache-dtype's "
+                         "(bfloat16 from vLLM 0.22)",
+                         Inference),
+                    kMambaDtypeNames, AT(mamba_ssm_cache_dtype)),
       real_or_default_row(spec("mfs", "--mem-fraction-static", "SGLang mem_fraction_static",
                                "SGLang --mem-fraction-static: share of the free memory for weights and the KV pool; 0 = "
                                "SGLang's default for the GPU",
@@ -567,6 +578,7 @@ std::string_view to_string(Runtime r) { return name_at(kRuntimeNames, static_cas
 std::string_view to_string(AttnImpl a) { return name_at(kAttnImplNames, static_cast<size_t>(a)); }
 std::string_view to_string(VllmEntry e) { return name_at(kVllmEntryNames, static_cast<size_t>(e)); }
 std::string_view to_string(VllmLine l) { return name_at(kVllmLineNames, static_cast<size_t>(l)); }
+std::string_view to_string(MambaDtype d) { return name_at(kMambaDtypeNames, static_cast<size_t>(d)); }
 std::string_view to_string(ComputeDtype d) { return name_at(kComputeDtypeNames, static_cast<size_t>(d)); }
 std::string_view to_string(Optimizer o) { return name_at(kOptimizerNames, static_cast<size_t>(o)); }
 std::string_view to_string(StateDtype d) { return name_at(kStateDtypeNames, static_cast<size_t>(d)); }

@@ -77,6 +77,13 @@ inline constexpr std::string_view kVllmEntryNames[] = {"serve", "llm"};
 // run and another accounting of what it measured, gpu_memory_utilization 0.92 by default).
 enum class VllmLine : std::uint8_t { V019, V027 };
 inline constexpr std::string_view kVllmLineNames[] = {"0.19", "0.27"};
+// vLLM's --mamba-cache-dtype and --mamba-ssm-cache-dtype (config/cache.py MambaDType, spelled as vLLM
+// spells them): a hybrid model's recurrent state in a dtype of its own. auto = the model dtype for the
+// convolution state; for the SSM state the family's (Qwen3.5's config, Nemotron-H's model config), else
+// the convolution state's (mamba_utils.py MambaStateDtypeCalculator._mamba_state_dtype). bfloat16 is a
+// choice from vLLM 0.22.
+enum class MambaDtype : std::uint8_t { Auto, F32, F16, BF16 };
+inline constexpr std::string_view kMambaDtypeNames[] = {"auto", "float32", "float16", "bfloat16"};
 // Who creates llama.cpp's context: llama-server, or a program that leaves n_outputs_max at its
 // default (Ollama's runner, llama-cli, bindings): the logits the worst-case graph reserves.
 enum class LlamaCppCaller : std::uint8_t { Server, Library };
@@ -153,6 +160,7 @@ static_assert(std::size(kLogitsModeNames) == static_cast<size_t>(LogitsMode::All
 static_assert(std::size(kAttnImplNames) == static_cast<size_t>(AttnImpl::Eager) + 1);
 static_assert(std::size(kVllmEntryNames) == static_cast<size_t>(VllmEntry::Llm) + 1);
 static_assert(std::size(kVllmLineNames) == static_cast<size_t>(VllmLine::V027) + 1);
+static_assert(std::size(kMambaDtypeNames) == static_cast<size_t>(MambaDtype::BF16) + 1);
 static_assert(std::size(kLlamaCppCallerNames) == static_cast<size_t>(LlamaCppCaller::Library) + 1);
 static_assert(std::size(kLlamaCppOffloadNames) == static_cast<size_t>(LlamaCppOffload::BlocksFirst) + 1);
 static_assert(std::size(kLlamaCppGraphNames) == static_cast<size_t>(LlamaCppGraph::NoCast) + 1);
@@ -218,6 +226,10 @@ struct Workload {
   // --language-model-only: every modality's limit 0, so vLLM builds no vision tower or projector
   // (models/interfaces.py _mark_tower_model: StageMissingLayer) and profiles no encoder.
   bool language_model_only = false;
+  // --mamba-cache-dtype (the convolution state, and the SSM state where its own is auto) and
+  // --mamba-ssm-cache-dtype (the SSM state): hybrid models' recurrent state pages under vLLM.
+  MambaDtype mamba_cache_dtype = MambaDtype::Auto;
+  MambaDtype mamba_ssm_cache_dtype = MambaDtype::Auto;
   // vLLM 0.27's CUDA graph estimate in MiB as a start-up printed it (the first model runner, which
   // subtracts it from the KV cache: gpu_worker.py determine_available_memory); 0 = not given.
   i64 vllm_cuda_graph_mib = 0;
@@ -309,6 +321,7 @@ std::string_view to_string(Runtime r);
 std::string_view to_string(AttnImpl a);
 std::string_view to_string(VllmEntry e);
 std::string_view to_string(VllmLine l);
+std::string_view to_string(MambaDtype d);
 std::string_view to_string(ComputeDtype d);
 std::string_view to_string(Optimizer o);
 std::string_view to_string(Recipe r);

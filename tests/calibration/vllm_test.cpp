@@ -1637,6 +1637,130 @@ TEST_CASE("vLLM 0.27: hybrid models keep prefix caching's recurrent states (alig
   }
 }
 
+TEST_CASE("vLLM: --mamba-cache-dtype and --mamba-ssm-cache-dtype set a hybrid model's state page, checked on a 0.28.0 boot",
+          "[calibration][vllm]") {
+  // A task brief quoting a live server's start-up (found by exact-string search, the index names no repository):
+  // Qwen3.8-27B-W4A16-AutoRound on one RTX 3090 ("NVIDIA GeForce RTX 3090, 24064 MiB, 24576 MiB"), vLLM 0.28.0 in an
+  // image that carries patches of its own, with
+  //   non-default args: {… 'max_model_len': 131072, … 'gpu_memory_utilization': 0.96, 'kv_cache_dtype': 'fp8',
+  //     'enable_prefix_caching': True, 'mamba_ssm_cache_dtype': 'float16', 'mamba_cache_mode': 'align',
+  //     'language_model_only': True, 'max_num_batched_tokens': 2048, 'max_num_seqs': 64, …}
+  //   [kv_cache_utils.py:2065] GPU KV cache size: 215,112 tokens, Maximum concurrency for 131,072 tokens per request: 1.64x
+  // Its available memory is not in the excerpt, so the block count is the unknown, as for the boots above.
+  const ModelConfig c = preset("qwen3.8-27b").config;
+  const auto run = [&](const char* mscd, i64 kvmem) {
+    Workload w = with({{"seq", "131072"}, {"kvt", "fp8"}, {"pc", "yes"}, {"mscd", mscd}, {"lmo", "1"}, {"mbt", "2048"}, {"mns", "64"},
+                       {"util", "0.96"}, {"kvmem", std::to_string(kvmem).c_str()}});
+    w.gpu = "rtx-3090";
+    w.vllm_line = VllmLine::V027;
+    return vllm_of(c, w);
+  };
+  // The float16 SSM state: 3 × 10,240 × 2 B of convolution + 48 × 128 × 128 × 2 B = 1,634,304 B, so the attention's
+  // block is 16 × ceil(1,634,304 / (16 × 2,048 B)) = 800 tokens (1,568 with the config's float32 state).
+  const VllmMemory probe = run("float16", i64{1} << 34);
+  CHECK(probe.mamba_page_bytes == 3 * 10240 * 2 + 48 * 128 * 128 * 2);
+  CHECK(probe.block_size == 800);
+  CHECK(probe.mamba_ssm_dtype == "float16");
+  CHECK(probe.mamba_conv_dtype == "bfloat16");
+  CHECK(run("auto", i64{1} << 34).block_size == 1568);
+  CHECK(run("auto", i64{1} << 34).mamba_ssm_dtype == "float32");
+  // Every count a pool of up to 2^34 B could hold: one gives both printed figures with the float16 state (279 blocks of
+  // 170 a request: int(279 / 170 × 131,072)), none with the float32 one.
+  const auto matches = [&](const char* mscd) {
+    const VllmMemory p = run(mscd, i64{1} << 34);
+    const i64 per_block = p.groups.front().page_bytes * p.group_size;
+    std::vector<i64> found;
+    for (i64 n = 1; n * per_block < (i64{1} << 34); ++n) {
+      const VllmMemory m = run(mscd, n * per_block);
+      if (m.kv_tokens == 215112 && two(m.max_concurrency) == "1.64") found.push_back(n);
+    }
+    return found;
+  };
+  CHECK(matches("float16") == std::vector<i64>{279});
+  CHECK(matches("auto").empty());
+  // The formula names each dtype and its flag (on an H100, where the bf16 checkpoint's weights fit, with room for one
+  // request: else vLLM refuses to start and the terms stop at the KV memory).
+  Workload w = with({{"seq", "131072"}, {"kvt", "fp8"}, {"pc", "yes"}, {"mscd", "float16"}, {"kvmem", "8000000000"}});
+  w.gpu = "h100-sxm";
+  w.vllm_line = VllmLine::V027;
+  const auto terms = vllm_terms(vllm_of(c, w), w, *find_gpu("h100-sxm"));
+  const auto page = std::find_if(terms.begin(), terms.end(), [](const EngineTerm& t) { return t.key == "mamba_page_bytes"; });
+  REQUIRE(page != terms.end());
+  CHECK(page->formula.find("bfloat16: --mamba-cache-dtype") != std::string::npos);
+  CHECK(page->formula.find("float16: --mamba-ssm-cache-dtype) = 1,634,304") != std::string::npos);
+}
+
+TEST_CASE("vLLM: each family's recurrent state dtypes, and 0.19's refusal of bfloat16", "[vllm]") {
+  // mamba_utils.py MambaStateDtypeCalculator._mamba_state_dtype: the SSM state's auto is the convolution state's, after
+  // models/config.py has set it from the model (Qwen3.5, Nemotron-H: float32).
+  const auto page = [](const char* name, std::initializer_list<std::pair<const char*, const char*>> kv) {
+    Workload w = with(kv);
+    w.gpu = "h100-sxm";
+    w.seq = 8192;
+    w.kv_cache_memory = i64{1} << 33;
+    return vllm_of(preset(name).config, w);
+  };
+  // Nemotron Nano 9B v2: float32 SSM by its model config; float16 on request.
+  const VllmMemory n = page("nemotron-nano-9b-v2", {});
+  const VllmMemory n16 = page("nemotron-nano-9b-v2", {{"mscd", "float16"}});
+  CHECK(n.mamba_ssm_dtype == "float32");
+  CHECK(n16.mamba_ssm_dtype == "float16");
+  const Mamba2Config& nm = preset("nemotron-nano-9b-v2").config.mamba;
+  CHECK(n.mamba_page_bytes - n16.mamba_page_bytes == nm.heads * nm.head_dim * nm.state * 2);
+  // Granite 4.0-H: no entry, so --mamba-cache-dtype float32 moves both states (the SSM's auto follows it).
+  const VllmMemory g = page("granite-4.0-h-small", {});
+  const VllmMemory g32 = page("granite-4.0-h-small", {{"mcd", "float32"}});
+  CHECK(g.mamba_ssm_dtype == "bfloat16");
+  CHECK((g32.mamba_conv_dtype == "float32" && g32.mamba_ssm_dtype == "float32"));
+  CHECK(g32.mamba_page_bytes == 2 * g.mamba_page_bytes);
+  // Qwen3.5: the config's float32 SSM state stays when only the convolution's dtype is set.
+  const VllmMemory q = page("qwen3.5-9b", {{"mcd", "float32"}});
+  CHECK((q.mamba_conv_dtype == "float32" && q.mamba_ssm_dtype == "float32"));
+  // LFM2's short convolution: one state, in --mamba-cache-dtype's dtype; no SSM part.
+  const VllmMemory l = page("lfm2-1.2b", {{"mcd", "float32"}, {"mscd", "float16"}});
+  CHECK(l.mamba_page_bytes == 2 * 2048 * 4);
+  CHECK(l.mamba_ssm_dtype.empty());
+  // Jamba (Mamba-1): both states in the model dtype unless set.
+  const VllmMemory j = page("jamba-1.5-mini", {{"mscd", "float32"}});
+  CHECK(j.mamba_page_bytes == 3 * 8192 * 2 + 8192 * 16 * 4);
+  // bfloat16 is a MambaDType from vLLM 0.22 (config/cache.py); the 0.19 profile refuses it, naming the field.
+  for (const char* key : {"mcd", "mscd"}) {
+    Workload w = with({{key, "bfloat16"}, {"vver", "0.19"}});
+    w.runtime = Runtime::Vllm;
+    w.gpu = "h100-sxm";
+    w.seq = 8192;
+    const auto e = estimate(preset("qwen3.5-9b").config, w);
+    const bool named = !e.ok() && std::any_of(e.issues().begin(), e.issues().end(), [&](const Issue& i) { return i.field == key; });
+    const bool in_notes = e.ok() && std::any_of(e.value().notes.begin(), e.value().notes.end(), [&](const Issue& i) { return i.field == key; });
+    CHECK((named || in_notes));
+  }
+  // An unknown dtype is the field's error, with the allowed names.
+  Workload w;
+  const auto bad = find_field("mscd")->set(w, "fp8");
+  REQUIRE(bad.has_value());
+  CHECK(bad->field == "mscd");
+  CHECK(bad->message.find("float16") != std::string::npos);
+  // The launch command passes them on; check-log reads them from the non-default args.
+  Workload x = with({{"mcd", "float32"}, {"mscd", "float16"}});
+  x.runtime = Runtime::Vllm;
+  const auto cmd = launch_command(preset("qwen3.5-9b").config, x, "Qwen/Qwen3.5-9B");
+  REQUIRE(cmd.ok());
+  const auto has = [&](const char* flag, const char* value) {
+    return std::any_of(cmd->flags.begin(), cmd->flags.end(), [&](const auto& f) { return f.flag == flag && f.value == value; });
+  };
+  CHECK(has("--mamba-cache-dtype", "float32"));
+  CHECK(has("--mamba-ssm-cache-dtype", "float16"));
+  const auto log = parse_engine_log(
+      "(APIServer pid=1) INFO 09-26 08:08:56 [api_utils.py:272] non-default args: {'model': '/app/models/Qwen3.8-27B-W4A16-AutoRound', "
+      "'max_model_len': 131072, 'gpu_memory_utilization': 0.96, 'kv_cache_dtype': 'fp8', 'enable_prefix_caching': True, "
+      "'mamba_ssm_cache_dtype': 'float16', 'mamba_cache_mode': 'align', 'language_model_only': True}\n"
+      "(EngineCore pid=392) INFO 09-26 08:09:41 [kv_cache_utils.py:2065] GPU KV cache size: 215,112 tokens, Maximum concurrency for "
+      "131,072 tokens per request: 1.64x\n");
+  REQUIRE(log.ok());
+  CHECK(std::count(log->settings.begin(), log->settings.end(), std::pair<std::string, std::string>{"mscd", "float16"}) == 1);
+  CHECK(std::count(log->settings.begin(), log->settings.end(), std::pair<std::string, std::string>{"lmo", "1"}) == 1);
+}
+
 TEST_CASE("vLLM 0.27.1 and 0.28.0 (Model Runner V2): warm start-ups of Llama-3.1-8B AWQ and Qwen2.5-0.5B, end to end",
           "[calibration][vllm]") {
   struct Run {
