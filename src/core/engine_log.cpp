@@ -274,6 +274,7 @@ struct Reader {
       else if (key == "language_model_only" && v == "True") set("lmo", "1");
       else if (key == "mamba_cache_dtype") set("mcd", v);  // auto, float32, float16, bfloat16: vLLM's spellings
       else if (key == "mamba_ssm_cache_dtype") set("mscd", v);
+      else if (key == "mamba_cache_mode") set("mcm", v);
       else if (key == "dtype") {
         set("dtype", v == "bfloat16" ? "bf16" : v == "float16" || v == "half" ? "fp16" : v == "float32" ? "fp32" : v);
         // ref: config/model.py: the unquantized weights are loaded in --dtype, and kv_cache_dtype

@@ -740,18 +740,23 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
     if (gpu.cuda_cc >= 10.0 && !(v027 && gpu.cuda_cc >= 12.0))
       return issue_row("gpu", Str::eng_vllm_blackwell);
     const i64 align = std::max<i64>(16, w.block_size);
-    // 0.27 with prefix caching (ModelConfig.is_prefix_caching_supported: "Generative hybrid models
-    // support prefix caching"; off by default in 0.27.1, engine/arg_utils.py "keep it opt-in for now",
-    // on from 0.28, vLLM PR #50991; 0.19 had none for them): models/config.py MambaModelConfig sets
-    // mamba_cache_mode "all" for the SupportsMambaPrefixCaching models, falcon_h1, granitemoehybrid,
-    // jamba, mamba2, nemotron_h, zamba2, and "align" for the others. Under "all" the block is a whole
-    // number of lcm(the model's chunk size, the alignment): get_mamba_chunk_size reads
-    // mamba_chunk_size, then chunk_size, else 2,048 (Mamba-1 has no chunks).
-    if (v027 && w.prefix_caching == Keep::Yes) {
-      const bool all = c.family == Family::NemotronH || c.family == Family::GraniteMoeHybrid || c.family == Family::FalconH1 ||
-                       c.family == Family::Jamba;
+    // Prefix caching, asked for (ModelConfig.is_prefix_caching_supported keeps it off by default for
+    // hybrid models in 0.19 and 0.27.1, engine/arg_utils.py "keep it opt-in for now"; on from 0.28,
+    // vLLM PR #50991): models/config.py MambaModelConfig.verify_and_update_config, the same in 0.19
+    // and 0.27.1, turns mamba_cache_mode "none" into "all" for the SupportsMambaPrefixCaching models
+    // (falcon_h1, granitemoehybrid, jamba, mamba2, nemotron_h, zamba2) and "align" for the others; an
+    // "all" such a model lacks falls back to "align"; without prefix caching any mode is "none". Under
+    // "all" the block is a whole number of lcm(the model's chunk size, the alignment):
+    // get_mamba_chunk_size reads mamba_chunk_size, then chunk_size, else 2,048 (Mamba-1 has no chunks).
+    if (w.prefix_caching == Keep::Yes) {
+      const bool supports_all = c.family == Family::NemotronH || c.family == Family::GraniteMoeHybrid ||
+                                c.family == Family::FalconH1 || c.family == Family::Jamba;
+      m.mamba_mode_fell_back = w.mamba_cache_mode == MambaCacheMode::All && !supports_all;
+      const bool all = supports_all && w.mamba_cache_mode != MambaCacheMode::Align;
       m.mamba_cache_mode = all ? MambaCacheMode::All : MambaCacheMode::Align;
       if (all) m.mamba_chunk_size = c.mamba.enabled() ? c.mamba.chunk : 2048;
+    } else {
+      m.mamba_mode_reset = w.mamba_cache_mode != MambaCacheMode::None;
     }
     if (m.mamba_cache_mode == MambaCacheMode::All) {
       const i64 chunk = std::lcm(m.mamba_chunk_size, align);
@@ -1116,7 +1121,7 @@ std::string vllm_settings(const VllmMemory& m, std::string_view sep) {
   const std::string s(sep);
   return "max_model_len " + with_commas(m.max_model_len) + s + "max_num_batched_tokens " + with_commas(m.max_num_batched_tokens) + s +
          "max_num_seqs " + with_commas(m.max_num_seqs) + s + "block_size " + with_commas(m.block_size) +
-         (m.mamba_page_bytes > 0 && m.line == VllmLine::V027
+         (m.mamba_page_bytes > 0
               ? s + "mamba_cache_mode " + std::string(kMambaCacheModeNames[static_cast<int>(m.mamba_cache_mode)])
               : std::string()) +
          (m.enforce_eager ? s + "enforce_eager" : std::string());
@@ -1129,7 +1134,12 @@ std::vector<std::string> vllm_log(const VllmMemory& m) {
   // ref: config/vllm.py, VllmConfig.__post_init__ (its warning, as 0.19 prints it).
   if (m.enforce_eager)
     out.push_back("Enforce eager set, disabling torch.compile and CUDAGraphs. This is equivalent to setting -cc.mode=none -cc.cudagraph_mode=none");
-  // ref (0.27): models/config.py, MambaModelConfig.verify_and_update_config, with prefix caching on.
+  // ref: models/config.py, MambaModelConfig.verify_and_update_config (0.19 and 0.27.1): its warnings
+  // where it amends --mamba-cache-mode, and its line with prefix caching on.
+  if (m.mamba_mode_fell_back)
+    out.push_back("Hybrid or mamba-based model detected without support for prefix caching with Mamba cache 'all' mode: falling back "
+                  "to 'align' mode.");
+  if (m.mamba_mode_reset) out.push_back("Mamba cache mode is set to 'none' when prefix caching is disabled");
   if (m.mamba_cache_mode != MambaCacheMode::None)
     out.push_back("Warning: Prefix caching in Mamba cache '" + std::string(kMambaCacheModeNames[static_cast<int>(m.mamba_cache_mode)]) +
                   "' mode is currently enabled. Its support for Mamba layers is experimental. Please report any issues you may observe.");

@@ -29,12 +29,6 @@ constexpr std::string_view vllm_version(VllmLine l, bool mrv2) {
   return mrv2 ? "vLLM 0.27 (0.27.1 and 0.28, Model Runner V2)" : "vLLM 0.27 (0.27.1 and 0.28, the first model runner)";
 }
 
-// vLLM's mamba_cache_mode (config/cache.py): the recurrent states a request keeps. "none" without
-// prefix caching (0.19's default for hybrid models: one state); with it (0.27's default), "all" for
-// models whose Mamba layers support prefix caching (SupportsMambaPrefixCaching: a state every block
-// of tokens) and "align" for the others (two states).
-enum class MambaCacheMode : std::uint8_t { None, Align, All };
-inline constexpr std::string_view kMambaCacheModeNames[] = {"none", "align", "all"};
 
 // One KV cache group: layers of one attention type sharing a block table.
 struct VllmGroup {
@@ -116,6 +110,10 @@ struct VllmMemory {
   std::string_view mamba_conv_dtype, mamba_ssm_dtype;
   i64 attn_block_size = 0;    // hybrid models: the attention block grown to hold a state's page (0: not grown)
   MambaCacheMode mamba_cache_mode = MambaCacheMode::None;  // hybrid models: the states a request keeps
+  // --mamba-cache-mode as vLLM amends it (models/config.py MambaModelConfig.verify_and_update_config):
+  // "all" asked of a model without SupportsMambaPrefixCaching falls back to "align"; any mode asked
+  // without prefix caching is set to "none". Each prints a warning.
+  bool mamba_mode_fell_back = false, mamba_mode_reset = false;
   i64 mamba_chunk_size = 0;   // hybrid models under "all": the model's chunk size the block is aligned to
   i64 num_blocks = 0;
   i64 kv_tokens = 0;          // "GPU KV cache size: N tokens"

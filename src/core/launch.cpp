@@ -119,6 +119,7 @@ Result<LaunchCommand> vllm_command(const Workload& w, std::string_view model) {
   if (w.mamba_cache_dtype != MambaDtype::Auto) c.flags.push_back({"--mamba-cache-dtype", std::string(to_string(w.mamba_cache_dtype)), "mcd"});
   if (w.mamba_ssm_cache_dtype != MambaDtype::Auto)
     c.flags.push_back({"--mamba-ssm-cache-dtype", std::string(to_string(w.mamba_ssm_cache_dtype)), "mscd"});
+  if (w.mamba_cache_mode != MambaCacheMode::None) c.flags.push_back({"--mamba-cache-mode", std::string(to_string(w.mamba_cache_mode)), "mcm"});
   if (w.prefix_caching == Keep::Yes) c.flags.push_back({"--enable-prefix-caching", "", "pc"});
   if (w.prefix_caching == Keep::No) c.flags.push_back({"--no-enable-prefix-caching", "", "pc"});
   if (auto issue = weights_flag(c, w, "vLLM")) return *issue;

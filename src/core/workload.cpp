@@ -291,11 +291,18 @@ std::vector<WorkloadField> build_fields() {
                     AT(enforce_eager)),
       enum_field<W>(spec("pc", "--enable-prefix-caching", "vLLM prefix caching",
                          "vLLM --enable-prefix-caching (yes) or --no-enable-prefix-caching (no); auto = the release's "
-                         "default, off for hybrid models in 0.19 and 0.27.1, on from 0.28 (vLLM PR #50991). Under 0.27 a "
-                         "hybrid model's request keeps, with it, two recurrent states (mamba_cache_mode align) or one every "
-                         "block (all), else one (none); other models' memory does not move",
+                         "default, off for hybrid models in 0.19 and 0.27.1, on from 0.28 (vLLM PR #50991). A hybrid "
+                         "model's request keeps, with it, two recurrent states (mamba_cache_mode align) or one every block "
+                         "(all), else one (none); other models' memory does not move",
                          Inference),
                     kKeepNames, AT(prefix_caching)),
+      enum_field<W>(spec("mcm", "--mamba-cache-mode", "vLLM Mamba cache mode",
+                         "vLLM --mamba-cache-mode, with prefix caching: none = the model's default (all for Nemotron-H, "
+                         "Granite 4.0-H, Falcon-H1 and Jamba, align for the others); align keeps two recurrent states a "
+                         "request, all one every block (a model without support falls back to align); without prefix "
+                         "caching vLLM sets it to none",
+                         Inference),
+                    kMambaCacheModeNames, AT(mamba_cache_mode)),
       bool_field<W>(spec("lmo", "--language-model-only", "vLLM language model only",
                          "vLLM --language-model-only: every modality's limit is 0, so a multimodal model's vision tower "
                          "and projector are neither built nor profiled (models/interfaces.py _mark_tower_model); "
@@ -579,6 +586,7 @@ std::string_view to_string(AttnImpl a) { return name_at(kAttnImplNames, static_c
 std::string_view to_string(VllmEntry e) { return name_at(kVllmEntryNames, static_cast<size_t>(e)); }
 std::string_view to_string(VllmLine l) { return name_at(kVllmLineNames, static_cast<size_t>(l)); }
 std::string_view to_string(MambaDtype d) { return name_at(kMambaDtypeNames, static_cast<size_t>(d)); }
+std::string_view to_string(MambaCacheMode m) { return name_at(kMambaCacheModeNames, static_cast<size_t>(m)); }
 std::string_view to_string(ComputeDtype d) { return name_at(kComputeDtypeNames, static_cast<size_t>(d)); }
 std::string_view to_string(Optimizer o) { return name_at(kOptimizerNames, static_cast<size_t>(o)); }
 std::string_view to_string(StateDtype d) { return name_at(kStateDtypeNames, static_cast<size_t>(d)); }

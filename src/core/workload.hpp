@@ -82,6 +82,12 @@ inline constexpr std::string_view kVllmLineNames[] = {"0.19", "0.27"};
 // convolution state; for the SSM state the family's (Qwen3.5's config, Nemotron-H's model config), else
 // the convolution state's (mamba_utils.py MambaStateDtypeCalculator._mamba_state_dtype). bfloat16 is a
 // choice from vLLM 0.22.
+// vLLM's mamba_cache_mode (config/cache.py, --mamba-cache-mode): the recurrent states a request keeps.
+// "none" without prefix caching (one state); with it, "none" asks for the model's default
+// (models/config.py MambaModelConfig): "all" for models whose Mamba layers support prefix caching
+// (SupportsMambaPrefixCaching: a state every block of tokens), "align" for the others (two states).
+enum class MambaCacheMode : std::uint8_t { None, Align, All };
+inline constexpr std::string_view kMambaCacheModeNames[] = {"none", "align", "all"};
 enum class MambaDtype : std::uint8_t { Auto, F32, F16, BF16 };
 inline constexpr std::string_view kMambaDtypeNames[] = {"auto", "float32", "float16", "bfloat16"};
 // Who creates llama.cpp's context: llama-server, or a program that leaves n_outputs_max at its
@@ -161,6 +167,7 @@ static_assert(std::size(kAttnImplNames) == static_cast<size_t>(AttnImpl::Eager) 
 static_assert(std::size(kVllmEntryNames) == static_cast<size_t>(VllmEntry::Llm) + 1);
 static_assert(std::size(kVllmLineNames) == static_cast<size_t>(VllmLine::V027) + 1);
 static_assert(std::size(kMambaDtypeNames) == static_cast<size_t>(MambaDtype::BF16) + 1);
+static_assert(std::size(kMambaCacheModeNames) == static_cast<size_t>(MambaCacheMode::All) + 1);
 static_assert(std::size(kLlamaCppCallerNames) == static_cast<size_t>(LlamaCppCaller::Library) + 1);
 static_assert(std::size(kLlamaCppOffloadNames) == static_cast<size_t>(LlamaCppOffload::BlocksFirst) + 1);
 static_assert(std::size(kLlamaCppGraphNames) == static_cast<size_t>(LlamaCppGraph::NoCast) + 1);
@@ -230,6 +237,8 @@ struct Workload {
   // --mamba-ssm-cache-dtype (the SSM state): hybrid models' recurrent state pages under vLLM.
   MambaDtype mamba_cache_dtype = MambaDtype::Auto;
   MambaDtype mamba_ssm_cache_dtype = MambaDtype::Auto;
+  // --mamba-cache-mode, with prefix caching: none = the model's default (align or all).
+  MambaCacheMode mamba_cache_mode = MambaCacheMode::None;
   // vLLM 0.27's CUDA graph estimate in MiB as a start-up printed it (the first model runner, which
   // subtracts it from the KV cache: gpu_worker.py determine_available_memory); 0 = not given.
   i64 vllm_cuda_graph_mib = 0;
@@ -322,6 +331,7 @@ std::string_view to_string(AttnImpl a);
 std::string_view to_string(VllmEntry e);
 std::string_view to_string(VllmLine l);
 std::string_view to_string(MambaDtype d);
+std::string_view to_string(MambaCacheMode m);
 std::string_view to_string(ComputeDtype d);
 std::string_view to_string(Optimizer o);
 std::string_view to_string(Recipe r);

@@ -1541,8 +1541,9 @@ TEST_CASE("vLLM 0.27: hybrid models keep prefix caching's recurrent states (alig
   // Those builds carry vLLM PR #50991 ("[Mamba] enable prefix cache by default", after 0.27.1, in 0.28); 0.27.1
   // itself keeps it opt-in for hybrid models (engine/arg_utils.py), so they are given --enable-prefix-caching.
   // Each boot's block count is the unknown its two printed figures pin: a count whose pool prints as the logged
-  // GiB and whose concurrency, over llmsize's blocks per request, prints as the logged one. Under 0.19's
-  // accounting (one state) the prefix-caching boots find none.
+  // GiB and whose concurrency, over llmsize's blocks per request, prints as the logged one. With one state a
+  // request (prefix caching off) the prefix-caching boots find none; 0.19 keeps the same states when prefix caching
+  // is asked for (models/config.py MambaModelConfig is the same there), so it finds the same count.
   struct Boot {
     const char *model, *gpu;
     double gib;
@@ -1569,8 +1570,9 @@ TEST_CASE("vLLM 0.27: hybrid models keep prefix caching's recurrent states (alig
   for (const Boot& b : boots) {
     INFO(b.model << " on " << b.gpu << ", " << b.len << " tokens, prefix caching " << b.prefix_caching);
     const ModelConfig c = preset(b.model).config;
-    const auto run = [&](VllmLine line, i64 kvmem) {
-      Workload w = with({{"seq", std::to_string(b.len).c_str()}, {"kvmem", std::to_string(kvmem).c_str()}, {"pc", b.prefix_caching ? "yes" : "auto"}});
+    const auto run = [&](VllmLine line, i64 kvmem, const char* pc = nullptr) {
+      if (!pc) pc = b.prefix_caching ? "yes" : "auto";
+      Workload w = with({{"seq", std::to_string(b.len).c_str()}, {"kvmem", std::to_string(kvmem).c_str()}, {"pc", pc}});
       w.gpu = b.gpu;
       w.vllm_line = line;
       return vllm_of(c, w);
@@ -1581,17 +1583,20 @@ TEST_CASE("vLLM 0.27: hybrid models keep prefix caching's recurrent states (alig
     CHECK(probe.mamba_cache_mode == (b.prefix_caching ? MambaCacheMode::Align : MambaCacheMode::None));
     // The counts an available memory printed as the logged GiB (within its 0.005) divides into.
     const i64 lo = static_cast<i64>((b.gib - 0.005) * kGiB) / per_block, hi = static_cast<i64>((b.gib + 0.005) * kGiB) / per_block;
-    const auto consistent = [&](VllmLine line) {
+    const auto consistent = [&](VllmLine line, const char* pc = nullptr) {
       std::vector<i64> found;
       for (i64 n = lo; n <= hi; ++n) {
-        const VllmMemory m = run(line, n * per_block);
+        const VllmMemory m = run(line, n * per_block, pc);
         if (m.num_blocks == n && two(m.max_concurrency) == b.concurrency) found.push_back(n);
       }
       return found;
     };
     const std::vector<i64> found = consistent(VllmLine::V027);
     REQUIRE(found.size() == 1);
-    if (b.prefix_caching && find_gpu(b.gpu)->cuda_cc < 10.0) CHECK(consistent(VllmLine::V019).empty());  // 0.19 refuses Blackwell's
+    if (b.prefix_caching) {
+      CHECK(consistent(VllmLine::V027, "no").empty());
+      if (find_gpu(b.gpu)->cuda_cc < 10.0) CHECK(consistent(VllmLine::V019) == found);  // 0.19 refuses Blackwell's
+    }
     // The tokens lines: int(19.95… × 53,248) and int(2.08… × 16,384).
     if (b.len == 53248) CHECK(run(VllmLine::V027, found.front() * per_block).kv_tokens == 1062081);
     if (b.len == 16384) CHECK(run(VllmLine::V027, found.front() * per_block).kv_tokens == 34133);
@@ -1690,7 +1695,7 @@ TEST_CASE("vLLM: --mamba-cache-dtype and --mamba-ssm-cache-dtype set a hybrid mo
   CHECK(page->formula.find("float16: --mamba-ssm-cache-dtype) = 1,634,304") != std::string::npos);
 }
 
-TEST_CASE("vLLM: each family's recurrent state dtypes, and 0.19's refusal of bfloat16", "[vllm]") {
+TEST_CASE("vLLM: each family's recurrent state dtypes, 0.19's refusal of bfloat16, and --mamba-cache-mode", "[vllm]") {
   // mamba_utils.py MambaStateDtypeCalculator._mamba_state_dtype: the SSM state's auto is the convolution state's, after
   // models/config.py has set it from the model (Qwen3.5, Nemotron-H: float32).
   const auto page = [](const char* name, std::initializer_list<std::pair<const char*, const char*>> kv) {
@@ -1740,8 +1745,32 @@ TEST_CASE("vLLM: each family's recurrent state dtypes, and 0.19's refusal of bfl
   REQUIRE(bad.has_value());
   CHECK(bad->field == "mscd");
   CHECK(bad->message.find("float16") != std::string::npos);
+  // --mamba-cache-mode with prefix caching (models/config.py MambaModelConfig.verify_and_update_config, 0.19 and 0.27.1
+  // alike): none asks for the model's default, all for Nemotron-H, whose block is then a whole number of its chunk size;
+  // align keeps two states with the smallest block; all, which Qwen3.5 lacks, falls back to align with a warning; any
+  // mode without prefix caching is set to none, with a warning.
+  for (const char* line : {"0.19", "0.27"}) {
+    INFO("vLLM " << line);
+    const ModelConfig nc = preset("nemotron-nano-9b-v2").config;
+    const VllmMemory dflt = page("nemotron-nano-9b-v2", {{"pc", "yes"}, {"vver", line}});
+    const VllmMemory al = page("nemotron-nano-9b-v2", {{"pc", "yes"}, {"mcm", "align"}, {"vver", line}});
+    const i64 one = dflt.groups.front().page_bytes / dflt.block_size;  // the attention's bytes a token, all layers of a group
+    REQUIRE(nc.mamba.chunk > 0);
+    CHECK(dflt.mamba_cache_mode == MambaCacheMode::All);
+    CHECK(dflt.block_size % std::lcm<i64>(nc.mamba.chunk, 16) == 0);
+    CHECK(dflt.block_size == std::lcm<i64>(nc.mamba.chunk, 16) * ceil_div(ceil_div(dflt.mamba_page_bytes, one), std::lcm<i64>(nc.mamba.chunk, 16)));
+    CHECK(al.mamba_cache_mode == MambaCacheMode::Align);
+    CHECK(al.block_size == 16 * ceil_div(al.mamba_page_bytes, 16 * one));
+    CHECK(al.block_size < dflt.block_size);
+    const VllmMemory fb = page("qwen3.5-9b", {{"pc", "yes"}, {"mcm", "all"}, {"vver", line}});
+    CHECK(fb.mamba_cache_mode == MambaCacheMode::Align);
+    CHECK(vllm_log(fb).front().find("falling back to 'align' mode") != std::string::npos);
+    const VllmMemory off = page("qwen3.5-9b", {{"pc", "no"}, {"mcm", "align"}, {"vver", line}});
+    CHECK(off.mamba_cache_mode == MambaCacheMode::None);
+    CHECK(vllm_log(off).front() == "Mamba cache mode is set to 'none' when prefix caching is disabled");
+  }
   // The launch command passes them on; check-log reads them from the non-default args.
-  Workload x = with({{"mcd", "float32"}, {"mscd", "float16"}});
+  Workload x = with({{"mcd", "float32"}, {"mscd", "float16"}, {"pc", "yes"}, {"mcm", "align"}});
   x.runtime = Runtime::Vllm;
   const auto cmd = launch_command(preset("qwen3.5-9b").config, x, "Qwen/Qwen3.5-9B");
   REQUIRE(cmd.ok());
@@ -1750,6 +1779,7 @@ TEST_CASE("vLLM: each family's recurrent state dtypes, and 0.19's refusal of bfl
   };
   CHECK(has("--mamba-cache-dtype", "float32"));
   CHECK(has("--mamba-ssm-cache-dtype", "float16"));
+  CHECK(has("--mamba-cache-mode", "align"));
   const auto log = parse_engine_log(
       "(APIServer pid=1) INFO 09-26 08:08:56 [api_utils.py:272] non-default args: {'model': '/app/models/Qwen3.8-27B-W4A16-AutoRound', "
       "'max_model_len': 131072, 'gpu_memory_utilization': 0.96, 'kv_cache_dtype': 'fp8', 'enable_prefix_caching': True, "
@@ -1759,6 +1789,7 @@ TEST_CASE("vLLM: each family's recurrent state dtypes, and 0.19's refusal of bfl
   REQUIRE(log.ok());
   CHECK(std::count(log->settings.begin(), log->settings.end(), std::pair<std::string, std::string>{"mscd", "float16"}) == 1);
   CHECK(std::count(log->settings.begin(), log->settings.end(), std::pair<std::string, std::string>{"lmo", "1"}) == 1);
+  CHECK(std::count(log->settings.begin(), log->settings.end(), std::pair<std::string, std::string>{"mcm", "align"}) == 1);
 }
 
 TEST_CASE("vLLM 0.27.1 and 0.28.0 (Model Runner V2): warm start-ups of Llama-3.1-8B AWQ and Qwen2.5-0.5B, end to end",
