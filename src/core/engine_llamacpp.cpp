@@ -49,7 +49,11 @@ const char* llamacpp_cache_type(KvDtype t) {
     case KvDtype::F32: return "f32";
     case KvDtype::Q8_0: return "q8_0";
     case KvDtype::Q4_0: return "q4_0";
-    case KvDtype::Fp8: return nullptr;
+    case KvDtype::Fp8:
+    case KvDtype::TqK8V4:
+    case KvDtype::Tq4bitNc:
+    case KvDtype::TqK3V4Nc:
+    case KvDtype::Tq3bitNc: return nullptr;
   }
   return nullptr;
 }
@@ -62,7 +66,7 @@ i64 LlamaCppMemory::kv_bytes() const {
 
 Result<LlamaCppMemory> llamacpp_memory(const ModelConfig& c, const LayerPlan& plan, const Workload& w) {
   const KvDtype t = plan.kv_dtype;
-  if (!llamacpp_cache_type(t)) return issue_row("kvt", Str::eng_llamacpp_fp8);
+  if (!llamacpp_cache_type(t)) return issue_row("kvt", Str::eng_llamacpp_fp8, std::string(to_string(t)));
   if (kv_block_quantized(t) && !w.flash_attention)
     return issue_row("flash", Str::eng_llamacpp_quant_v);
   LlamaCppMemory m;

@@ -94,6 +94,7 @@ Result<std::pair<i64, i64>> mamba_slot(const ModelConfig& c, AttnKind kind, i64 
 Result<SglangMemory> sglang_memory(const ModelConfig& c, const LayerPlan& plan, const InferenceMemory& inf, const Workload& w,
                                    const Gpu& gpu, std::optional<std::pair<double, double>> pre_post_gib) {
   if (auto refused = paged_engine_refusal("SGLang", plan.kv_dtype)) return *refused;
+  if (kv_turboquant(plan.kv_dtype)) return issue_row("kvt", Str::eng_tq_engine, std::string("SGLang"));
   if (w.pp > 1) return issue_row("pp", Str::eng_sglang_pp);
   const KvDtype t = plan.kv_dtype;
   SglangMemory m;

@@ -512,6 +512,9 @@ VllmBatchDefaults vllm_batch_defaults(const Gpu& gpu, VllmEntry entry) {
 Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, const InferenceMemory& inf, const Workload& w,
                                const Gpu& gpu) {
   if (auto refused = paged_engine_refusal("vLLM", plan.kv_dtype)) return *refused;
+  // config/cache.py CacheDType: the turboquant_* presets from 0.20.
+  if (kv_turboquant(plan.kv_dtype) && w.vllm_line == VllmLine::V019)
+    return issue_row("kvt", Str::eng_vllm_tq_019, std::string(to_string(plan.kv_dtype)));
   if (gpu.cuda_total_bytes <= 0 || gpu.sm_count <= 0)
     return issue_row("gpu", Str::eng_vllm_gpu_total, gpu.name);
   // ref: platforms/cuda.py, check_if_supports_dtype: bf16 needs compute capability 8.0 ("Bfloat16 is

@@ -99,6 +99,7 @@ Result<LaunchCommand> vllm_command(const Workload& w, std::string_view model) {
   }
   // ref: vllm/config/cache.py CacheDType: auto (the model dtype), fp8 (= fp8_e4m3), …
   if (w.kv_dtype == KvDtype::Fp8) c.flags.push_back({"--kv-cache-dtype", "fp8", "kvt"});
+  else if (kv_turboquant(w.kv_dtype)) c.flags.push_back({"--kv-cache-dtype", name_of(w.kv_dtype), "kvt"});
   else if (w.kv_dtype != same_as(w.dtype))
     return issue_row("kvt", Str::exp_vllm_kvt, std::string(torch_dtype(w.dtype)), name_of(w.kv_dtype));
   if (w.kv_cache_memory > 0) c.flags.push_back({"--kv-cache-memory-bytes", std::to_string(w.kv_cache_memory), "kvmem"});
@@ -182,7 +183,7 @@ Result<LaunchCommand> llamacpp_command(const ModelConfig& cfg, const Workload& w
   c.flags.push_back({"-ngl", w.n_gpu_layers < 0 ? std::string("all") : std::to_string(w.n_gpu_layers), "ngl"});
   // ref: common/arg.cpp kv_cache_types; the default is f16, so both are always given.
   const char* type = llamacpp_cache_type(w.kv_dtype);
-  if (!type) return issue_row("kvt", Str::exp_llamacpp_fp8);
+  if (!type) return issue_row("kvt", Str::exp_llamacpp_fp8, name_of(w.kv_dtype));
   if (kv_block_quantized(w.kv_dtype) && !w.flash_attention)
     return issue_row("flash", Str::exp_llamacpp_quant_v);
   c.flags.push_back({"-ctk", std::string(type), "kvt"});

@@ -12,6 +12,10 @@ namespace {
 
 // Bytes one token adds to one layer's cache holding `heads` heads of k_dim keys and v_dim values.
 std::optional<i64> cache_bytes(KvDtype t, i64 heads, i64 k_dim, i64 v_dim) {
+  if (kv_turboquant(t)) {  // one packed K‖V slot a head (layer_plan checks k_dim == v_dim first)
+    const auto slot = turboquant_slot_bytes(t, k_dim);
+    return slot ? mul(heads, *slot) : std::nullopt;
+  }
   const auto kv = mul(heads, k_dim), vv = mul(heads, v_dim);
   if (!kv || !vv) return std::nullopt;
   const auto k = kv_row_bytes(t, *kv), v = kv_row_bytes(t, *vv);
@@ -20,7 +24,22 @@ std::optional<i64> cache_bytes(KvDtype t, i64 heads, i64 k_dim, i64 v_dim) {
 }
 }  // namespace
 
+// ref: vLLM model_executor/layers/quantization/turboquant/config.py (0.27.1): TQ_PRESETS gives each
+// preset's key and value bits; TurboQuantConfig.key_packed_size is head_dim bytes for fp8 keys (8
+// bits), else ceil(head_dim × bits / 8) + 2 (an fp16 norm); value_packed_size ceil(head_dim × bits / 8)
+// + 4 (fp16 scale and zero); slot_size_aligned their sum rounded up to even. TQFullAttentionSpec's page
+// is block_size × num_kv_heads × that slot (v1/kv_cache_interface.py).
+std::optional<i64> turboquant_slot_bytes(KvDtype t, i64 head_dim) {
+  if (!kv_turboquant(t) || head_dim <= 0 || head_dim > (i64{1} << 40)) return std::nullopt;
+  const i64 key_bits = t == KvDtype::TqK8V4 ? 8 : t == KvDtype::Tq4bitNc ? 4 : 3;
+  const i64 value_bits = t == KvDtype::Tq3bitNc ? 3 : 4;
+  const i64 key = key_bits == 8 ? head_dim : ceil_div(head_dim * key_bits, 8) + 2;
+  const i64 slot = key + ceil_div(head_dim * value_bits, 8) + 4;
+  return slot + slot % 2;
+}
+
 std::optional<i64> kv_row_bytes(KvDtype t, i64 values) {
+  if (kv_turboquant(t)) return std::nullopt;  // packed per head: cache_bytes, not a row of values
   if (t == KvDtype::Fp8) return values;  // e4m3 / e5m2, one byte each
   const QType q = t == KvDtype::F32 ? QType::F32 : t == KvDtype::Q8_0 ? QType::Q8_0 : t == KvDtype::Q4_0 ? QType::Q4_0
                                                                                                          : QType::F16;
@@ -65,6 +84,16 @@ std::optional<i64> mamba_state_bytes(const Mamba2Config& m, i64 tp, i64 act_byte
 
 Result<LayerPlan> layer_plan(const ModelConfig& c, KvDtype t, i64 tp, i64 act_bytes) {
   if (tp < 1) return issue_row("tp", Str::issue_at_least_one);
+  // TurboQuant (vLLM, engine/arg_utils.py create_engine_config): TurboQuantConfig.get_boundary_skip_layers
+  // keeps the first and last two layers of a model that is not hybrid in the model dtype, a second page
+  // size that platforms/interface.py _align_heterogeneous_kv_block_size pads to a shared page; that is
+  // not followed here. Hybrid models skip none once their full-attention layers are found by
+  // layer_types (Qwen3.5, Qwen3-Next), the convention followed here; one K and V head size.
+  if (kv_turboquant(t)) {
+    if (c.family != Family::Qwen35 && c.family != Family::Qwen35Moe && c.family != Family::Qwen3Next)
+      return issue_row("kvt", Str::issue_tq_family, std::string(to_string(t)));
+    if (!turboquant_slot_bytes(t, c.head_dim)) return issue_row("kvt", Str::issue_tq_family, std::string(to_string(t)));
+  }
   LayerPlan p;
   p.kv_dtype = t;
   p.tp = tp;

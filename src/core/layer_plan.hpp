@@ -114,6 +114,9 @@ struct LayerPlan {
 // Bytes of `values` contiguous elements in a KV dtype (q8_0/q4_0 round up to 32-value blocks
 // of 34/18 bytes, as ggml rows). nullopt on overflow.
 std::optional<i64> kv_row_bytes(KvDtype t, i64 values);
+// One head's packed K‖V slot of a TurboQuant cache (vLLM TurboQuantConfig.slot_size_aligned), in
+// bytes a token; nullopt for other dtypes.
+std::optional<i64> turboquant_slot_bytes(KvDtype t, i64 head_dim);
 // KV heads held by one GPU under tensor parallel: K/tp, or 1 (replicated) when tp > K.
 i64 kv_heads_per_gpu(i64 kv_heads, i64 tp);
 

@@ -222,7 +222,10 @@ std::vector<WorkloadField> build_fields() {
                          "dtype (a checkpoint whose quantization_config lists self_attn in modules_to_not_convert, as gpt-oss's MXFP4)",
                          Inference),
                     kKeepNames, AT(keep_attention)),
-      enum_field<W>(spec("kvt", "--kv-dtype", "KV cache dtype", "element type of the KV cache", Inference),
+      enum_field<W>(spec("kvt", "--kv-dtype", "KV cache dtype",
+                         "element type of the KV cache; q8_0 and q4_0 are llama.cpp's, turboquant_* vLLM's TurboQuant "
+                         "presets (from 0.20; followed for the Qwen3.5 and Qwen3-Next hybrids)",
+                         Inference),
                     kKvDtypeNames, AT(kv_dtype)),
       int_row(spec("chunk", "--prefill-chunk", "Prefill chunk",
                    "prompt tokens per prefill step (chunked prefill); 0 = the whole prompt at once", Inference),

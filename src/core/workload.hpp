@@ -59,10 +59,15 @@ bool is_gguf(WeightFormat f);
 enum class Keep : std::uint8_t { Auto, Yes, No };
 inline constexpr std::string_view kKeepNames[] = {"auto", "yes", "no"};
 
-enum class KvDtype : std::uint8_t { BF16, F16, F32, Fp8, Q8_0, Q4_0 };
-inline constexpr std::string_view kKvDtypeNames[] = {"bf16", "fp16", "fp32", "fp8", "q8_0", "q4_0"};
+// The last four are vLLM's TurboQuant presets (--kv-cache-dtype turboquant_*, from vLLM 0.20:
+// model_executor/layers/quantization/turboquant/config.py TQ_PRESETS): Hadamard-rotated keys in
+// Lloyd-Max codes (or fp8) and uniformly quantized values, packed per head (layer_plan.cpp).
+enum class KvDtype : std::uint8_t { BF16, F16, F32, Fp8, Q8_0, Q4_0, TqK8V4, Tq4bitNc, TqK3V4Nc, Tq3bitNc };
+inline constexpr std::string_view kKvDtypeNames[] = {"bf16", "fp16", "fp32", "fp8", "q8_0", "q4_0",
+                                                     "turboquant_k8v4", "turboquant_4bit_nc", "turboquant_k3v4_nc", "turboquant_3bit_nc"};
 // ggml's block-quantized cache types (llama.cpp's -ctk / -ctv q8_0 and q4_0; ggml_is_quantized).
 constexpr bool kv_block_quantized(KvDtype t) { return t == KvDtype::Q8_0 || t == KvDtype::Q4_0; }
+constexpr bool kv_turboquant(KvDtype t) { return t >= KvDtype::TqK8V4; }
 enum class LogitsMode : std::uint8_t { Last, All };  // inference: fp32 logits for the last position or all
 inline constexpr std::string_view kLogitsModeNames[] = {"last", "all"};
 // Transformers' attn_implementation (the Transformers profile; --flash stays the generic estimate's).
@@ -161,7 +166,7 @@ static_assert(kLoraAll == (1u << std::size(kLoraTargetNames)) - 1);
 
 static_assert(std::size(kModeNames) == static_cast<size_t>(Mode::Training) + 1);
 static_assert(std::size(kKeepNames) == static_cast<size_t>(Keep::No) + 1);
-static_assert(std::size(kKvDtypeNames) == static_cast<size_t>(KvDtype::Q4_0) + 1);
+static_assert(std::size(kKvDtypeNames) == static_cast<size_t>(KvDtype::Tq3bitNc) + 1);
 static_assert(std::size(kLogitsModeNames) == static_cast<size_t>(LogitsMode::All) + 1);
 static_assert(std::size(kAttnImplNames) == static_cast<size_t>(AttnImpl::Eager) + 1);
 static_assert(std::size(kVllmEntryNames) == static_cast<size_t>(VllmEntry::Llm) + 1);

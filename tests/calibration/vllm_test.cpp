@@ -1792,6 +1792,114 @@ TEST_CASE("vLLM: each family's recurrent state dtypes, 0.19's refusal of bfloat1
   CHECK(std::count(log->settings.begin(), log->settings.end(), std::pair<std::string, std::string>{"mcm", "align"}) == 1);
 }
 
+TEST_CASE("vLLM: TurboQuant KV caches, a hybrid's 3,072-token blocks checked on two boots", "[calibration][vllm]") {
+  // The packed slot a head (TurboQuantConfig.slot_size_aligned) against the presets' own compression claims over a bf16
+  // K and V of head_dim 128 (512 B): "turboquant_k8v4: FP8 keys + 4-bit values, 2.6x", "turboquant_4bit_nc: … 3.8x".
+  CHECK(turboquant_slot_bytes(KvDtype::TqK8V4, 128) == 128 + 64 + 4);
+  CHECK(turboquant_slot_bytes(KvDtype::Tq4bitNc, 128) == 66 + 68);
+  CHECK(turboquant_slot_bytes(KvDtype::TqK3V4Nc, 128) == 50 + 68);
+  CHECK(turboquant_slot_bytes(KvDtype::Tq3bitNc, 128) == 50 + 52);
+  CHECK(two(512.0 / 196) == "2.61");
+  CHECK(two(512.0 / 134) == "3.82");
+  CHECK(turboquant_slot_bytes(KvDtype::Tq4bitNc, 255) == 128 + 2 + 128 + 4);  // 262, already even
+  CHECK(turboquant_slot_bytes(KvDtype::Tq3bitNc, 255) == 96 + 2 + 96 + 4);  // 198, already even
+  CHECK(turboquant_slot_bytes(KvDtype::TqK3V4Nc, 255) == 96 + 2 + 128 + 4);      // 230, already even
+  CHECK(turboquant_slot_bytes(KvDtype::TqK8V4, 255) == 255 + 128 + 4 + 1);       // 387, rounded up to even
+  CHECK_FALSE(turboquant_slot_bytes(KvDtype::Fp8, 128).has_value());
+  // A repository's test data (yeasah/vllm-golite, tests/data/vllm-start-qwen3.8-27b.log and vllm-start-warm-cache.log:
+  // "Same configuration, same card, cache cold in one capture and hit in the other"), a vLLM dev build after 0.28
+  // (0.1.dev20058+g1f1617e26) on a 15.51 GiB card:
+  //   non-default args: {… 'max_model_len': -1, … 'kv_cache_dtype': 'turboquant_4bit_nc', 'enable_prefix_caching': True,
+  //     'language_model_only': True, 'max_num_seqs': 1, …}
+  //   Setting attention block size to 3072 tokens to ensure that attention page size is >= mamba page size.
+  //   Padding mamba page size by 0.38% to ensure that mamba page size and attention page size are exactly equal.
+  //   cold: Available KV cache memory: 3.01 GiB
+  //         Auto-fit max_model_len: reduced from 262144 to 172032 to fit in available GPU memory (3.01 GiB available …)
+  //         GPU KV cache size: 172,032 tokens, Maximum concurrency for 172,032 tokens per request: 1.00x
+  //   warm: Available KV cache memory: 3.41 GiB
+  //         Auto-fit max_model_len: reduced from 262144 to 196608 …
+  //         GPU KV cache size: 196,608 tokens, Maximum concurrency for 196,608 tokens per request: 1.00x
+  // Qwen3.8-27B's 16 attention layers keep 4 heads of 256: a 262-byte slot each, 1,048 B a token and layer; the
+  // float32 Gated DeltaNet state of 3,207,168 B needs 16 × ceil(3,207,168 / (16 × 1,048)) = 3,072 tokens (3,219,456 B,
+  // +0.38%). Hybrid models keep no layer unquantized (get_boundary_skip_layers).
+  const ModelConfig c = preset("qwen3.8-27b").config;
+  const auto run = [&](i64 seq, i64 kvmem) {
+    Workload w = with({{"seq", std::to_string(seq).c_str()}, {"kvt", "turboquant_4bit_nc"}, {"pc", "yes"}, {"lmo", "1"}, {"mns", "1"},
+                       {"kvmem", std::to_string(kvmem).c_str()}});
+    w.gpu = "h100-sxm";  // the card's model is not printed; the block and the counts do not depend on it
+    w.vllm_line = VllmLine::V027;
+    return vllm_of(c, w);
+  };
+  const i64 cold = static_cast<i64>(3.01 * kGiB);
+  const VllmMemory probe = run(262144, i64{1} << 36);
+  CHECK(probe.block_size == 3072);
+  CHECK(probe.mamba_page_bytes == 3207168);
+  CHECK(probe.groups.front().page_bytes == 3072 * 1048);
+  const std::vector<std::string> lines = vllm_log(probe);
+  CHECK(std::find(lines.begin(), lines.end(), "Setting attention block size to 3072 tokens to ensure that attention page size is >= mamba page size.") != lines.end());
+  CHECK(std::find(lines.begin(), lines.end(), "Padding mamba page size by 0.38% to ensure that mamba page size and attention page size are exactly equal.") != lines.end());
+  // Auto-fit (kv_cache_utils.py _estimate_max_model_len_from_groups, the search max_model_len_fit follows): any
+  // memory printed as 3.01 GiB fits 172,032 tokens; of the memories printed as 3.41 GiB, those below 71 blocks
+  // (3,657,302,016 B, 3.4061 GiB) fit 196,608 and the rest 199,680: the log's own figures place its memory there.
+  for (double gib_printed : {3.005, 3.01, 3.0149}) CHECK(run(262144, static_cast<i64>(gib_printed * kGiB)).max_model_len_fit == 172032);
+  for (double gib_printed : {3.405, 3.406}) CHECK(run(262144, static_cast<i64>(gib_printed * kGiB)).max_model_len_fit == 196608);
+  CHECK(run(262144, 71 * i64{51511296}).max_model_len_fit == 199680);
+  // At those lengths, the blocks, tokens and concurrency as printed: 62 blocks (56 for the attention, 2 states in each of
+  // the three Gated DeltaNet groups), and 70.
+  const VllmMemory a = run(172032, cold);
+  CHECK(a.num_blocks == 62);
+  CHECK(a.kv_tokens == 172032);
+  CHECK(two(a.max_concurrency) == "1.00");
+  const VllmMemory b = run(196608, static_cast<i64>(3.4055 * kGiB));
+  CHECK(b.num_blocks == 70);
+  CHECK(b.kv_tokens == 196608);
+  CHECK(two(b.max_concurrency) == "1.00");
+  // Without TurboQuant (bf16 KV) the block is 784 tokens: the slot is what moves it.
+  CHECK(vllm(c, {{"vver", "0.27"}, {"pc", "yes"}, {"kvmem", "4000000000"}}).block_size == 784);
+}
+
+TEST_CASE("TurboQuant: refused where it is not followed, passed on and read where it is", "[vllm]") {
+  const auto refused = [](const char* name, Runtime rt, std::initializer_list<std::pair<const char*, const char*>> kv, const char* field) {
+    Workload w = with(kv);
+    w.runtime = rt;
+    w.gpu = "h100-sxm";
+    w.seq = 8192;
+    const auto e = estimate(preset(name).config, w);
+    const auto named = [&](const std::vector<Issue>& v) {
+      return std::any_of(v.begin(), v.end(), [&](const Issue& i) { return i.field == field; });
+    };
+    return e.ok() ? named(e.value().notes) : named(e.issues());
+  };
+  // A model that is not hybrid keeps boundary layers unquantized (get_boundary_skip_layers): not followed, by name.
+  CHECK(refused("llama-3.1-8b", Runtime::PyTorch, {{"kvt", "turboquant_k8v4"}}, "kvt"));
+  CHECK(refused("qwen3.8-27b", Runtime::Vllm, {{"kvt", "turboquant_k8v4"}, {"vver", "0.19"}}, "kvt"));  // from vLLM 0.20
+  CHECK(refused("qwen3.8-27b", Runtime::Sglang, {{"kvt", "turboquant_k8v4"}}, "kvt"));
+  CHECK(refused("qwen3.8-27b", Runtime::LlamaCpp, {{"kvt", "turboquant_k8v4"}}, "kvt"));
+  // The generic estimate of a Qwen3.5 hybrid counts the packed slots: each attention layer (one in four) × its KV heads
+  // × the slot of its head size, a token.
+  Workload w = with({{"kvt", "turboquant_4bit_nc"}});
+  w.seq = 8192;
+  const auto e = estimate(preset("qwen3.5-9b").config, w);
+  REQUIRE(e.ok());
+  const ModelConfig q = preset("qwen3.5-9b").config;
+  const i64 attn_layers = q.n_layers / 4;
+  CHECK(e.value().inference.kv_bytes_per_token == attn_layers * q.n_kv_heads * *turboquant_slot_bytes(KvDtype::Tq4bitNc, q.head_dim));
+  // vLLM's launch command passes the preset; check-log reads it.
+  Workload x = with({{"kvt", "turboquant_3bit_nc"}, {"vver", "0.27"}});
+  x.runtime = Runtime::Vllm;
+  const auto cmd = launch_command(q, x, "Qwen/Qwen3.5-9B");
+  REQUIRE(cmd.ok());
+  CHECK(std::any_of(cmd->flags.begin(), cmd->flags.end(),
+                    [](const LaunchFlag& f) { return f.flag == "--kv-cache-dtype" && f.value == "turboquant_3bit_nc"; }));
+  const auto log = parse_engine_log(
+      "(APIServer pid=367441) INFO 09-07 22:16:27 [api_utils.py:272] non-default args: {'model': "
+      "'/home/ypell/ckpt/Qwen3.8-27B-exl3-3.00bpw-bq', 'max_model_len': -1, 'kv_cache_dtype': 'turboquant_4bit_nc', "
+      "'enable_prefix_caching': True, 'language_model_only': True, 'max_num_seqs': 1}\n"
+      "(EngineCore pid=367614) INFO 09-07 22:17:32 [gpu_worker.py:578] Available KV cache memory: 3.01 GiB\n");
+  REQUIRE(log.ok());
+  CHECK(std::count(log->settings.begin(), log->settings.end(), std::pair<std::string, std::string>{"kvt", "turboquant_4bit_nc"}) == 1);
+}
+
 TEST_CASE("vLLM 0.27.1 and 0.28.0 (Model Runner V2): warm start-ups of Llama-3.1-8B AWQ and Qwen2.5-0.5B, end to end",
           "[calibration][vllm]") {
   struct Run {
