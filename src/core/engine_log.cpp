@@ -261,6 +261,7 @@ struct Reader {
       }
       const std::string v(value);
       if (key == "model") log.model = v;
+      else if (key == "max_model_len" && v == "-1") set("vaf", "1");  // auto-fit: the length is its line's (below)
       else if (key == "max_model_len") set("seq", v);
       else if (key == "gpu_memory_utilization") set("util", v);
       else if (key == "tensor_parallel_size") set("tp", v);
@@ -542,6 +543,19 @@ struct Reader {
     if (auto v = after(l, "non-torch forward increase memory: ")) figure("non_torch_bytes", *v * kGiBd, l);
     if (auto v = after(l, "Available KV cache memory: ")) figure("kv_available_bytes", *v * kGiBd, l), ++vllm;
     if (auto v = after(l, "GPU KV cache size: ")) figure("kv_tokens", *v, l), ++vllm;
+    // kv_cache_utils.py _auto_fit_max_model_len (--max-model-len -1): "Auto-fit max_model_len: reduced from
+    // 262144 to 172032 to fit in available GPU memory (…)", or "… full model context length 262144 fits …".
+    if (const size_t at = l.find("Auto-fit max_model_len: reduced from "); at != std::string_view::npos) {
+      const std::string_view rest = l.substr(at + 37);
+      const size_t to = rest.find(" to ");
+      if (auto len = to != std::string_view::npos ? leading_number(rest.substr(to + 4)) : std::nullopt) {
+        figure("max_model_len", *len, l), ++vllm;
+        set("vaf", "1");
+      }
+    } else if (auto v = after(l, "Auto-fit max_model_len: full model context length ")) {
+      figure("max_model_len", *v, l), ++vllm;
+      set("vaf", "1");
+    }
     if (auto v = after(l, "Setting attention block size to ")) figure("attn_block_size", *v, l), ++vllm;
     // gpu_model_runner.py capture_model: "Graph capturing finished in %.0f secs, took %.2f GiB".
     if (after(l, "Graph capturing finished in ")) {
@@ -1621,6 +1635,7 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
          static_cast<double>(line_027 ? m.consumed_bytes : m.weights_bytes + m.non_torch_bytes), 0},
         {"kv_available_bytes", "Available KV cache memory", static_cast<double>(m.kv_available_bytes), 0},
         {"attn_block_size", "", static_cast<double>(m.block_size), 1},
+        {"max_model_len", "max_model_len (auto-fit)", static_cast<double>(m.max_model_len), 1},
         {"num_blocks", "", static_cast<double>(m.num_blocks), 1},
         {"kv_tokens", "GPU KV cache size (tokens)", static_cast<double>(m.kv_tokens), 1},
         {"max_concurrency", "Maximum concurrency", m.max_concurrency, 2},

@@ -561,14 +561,16 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
   m.line = w.vllm_line;
   m.mrv2 = mrv2;
   m.total_bytes = gpu.cuda_total_bytes;
-  m.max_model_len = w.seq;
+  // --max-model-len -1: config/model.py _get_and_verify_max_len takes the model's length (the profile
+  // runs with it); get_kv_cache_configs lowers it after the KV cache is sized (below).
+  m.max_model_len = w.vllm_auto_fit ? c.max_positions : w.seq;
   m.block_size = w.block_size;
   const VllmBatchDefaults defaults = vllm_batch_defaults(gpu, w.vllm_entry);
   m.max_num_batched_tokens = w.max_num_batched_tokens > 0 ? w.max_num_batched_tokens : defaults.max_num_batched_tokens;
   m.max_num_seqs = w.max_num_seqs > 0 ? w.max_num_seqs : defaults.max_num_seqs;
   if (m.max_num_batched_tokens < m.max_num_seqs)  // ref: SchedulerConfig.verify_max_model_len
     return issue_row("mbt", Str::eng_vllm_mbt, with_commas(m.max_num_batched_tokens), with_commas(m.max_num_seqs));
-  if (w.seq > c.max_positions)  // ref: config/model.py, _get_and_verify_max_len
+  if (!w.vllm_auto_fit && w.seq > c.max_positions)  // ref: config/model.py, _get_and_verify_max_len
     return issue_row("seq", Str::eng_vllm_seq, with_commas(w.seq), with_commas(c.max_positions));
 
   // ref: v1/worker/utils.py, request_memory: math.ceil(total_memory × gpu_memory_utilization).
@@ -806,6 +808,7 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
     specs.push_back(sp);
   }
   if (specs.empty()) return issue_row("rt", Str::eng_vllm_no_kv);
+  if (w.pp > 1 && w.vllm_auto_fit) return issue_row("vaf", Str::eng_vllm_auto_fit_pp);
   if (w.pp > 1) return vllm_pipeline(c, inf, w, std::move(m), specs, peak);
 
   // ref (0.27): config/vllm.py, max_in_flight_tokens and max_concurrent_batches (async scheduling,
@@ -835,6 +838,20 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
     return lo;
   };
   m.max_model_len_fit = m.kv_available_bytes > 0 ? longest(c.max_positions) : 0;
+  // ref: kv_cache_utils.py get_kv_cache_configs → _auto_fit_max_model_len (--max-model-len -1), before
+  // the check below: _estimate_max_model_len_from_groups's binary search over [1, the model's length]
+  // of what _max_memory_usage_bytes_from_groups fits in the available memory; none fits: a ValueError.
+  if (w.vllm_auto_fit) {
+    const i64 fit = m.kv_available_bytes > 0 ? longest(m.max_model_len) : 0;
+    if (fit <= 0) {
+      m.error = "ValueError: Cannot auto-fit max_model_len: not enough GPU memory available to serve even a single token. "
+                "Try increasing `gpu_memory_utilization`.";
+      return m;
+    }
+    m.auto_fit_from = m.max_model_len;
+    m.max_model_len = fit;
+    m.needed_bytes = needed(fit).value();
+  }
   if (m.kv_available_bytes <= 0) {
     m.error = "ValueError: No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when "
               "initializing the engine.";
@@ -858,14 +875,14 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
   if (std::all_of(specs.begin(), specs.end(), same)) {
     // One spec for every layer: one group; each layer its own tensor of num_blocks pages.
     const Spec& s = specs.front();
-    m.groups.push_back({s.kind, s.window, static_cast<i64>(specs.size()), s.block, s.page, max_memory(s, w.seq, in_flight)});
+    m.groups.push_back({s.kind, s.window, static_cast<i64>(specs.size()), s.block, s.page, max_memory(s, m.max_model_len, in_flight)});
     m.group_size = static_cast<i64>(specs.size());
   } else if (std::all_of(specs.begin(), specs.end(), same_type)) {
     // UniformTypeKVCacheSpecs: one group whose block spans every layer's page.
     VllmGroup g{specs.front().kind, specs.front().window, static_cast<i64>(specs.size()), attn_block, 0, 0};
     for (const Spec& s : specs) {
       g.page_bytes += s.page;
-      g.max_request_bytes += max_memory(s, w.seq, in_flight);
+      g.max_request_bytes += max_memory(s, m.max_model_len, in_flight);
     }
     m.groups.push_back(g);
     m.uniform_type = true;
@@ -903,7 +920,7 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
         m.padding.push_back({m.group_size - n % m.group_size, n});
       }
       for (i64 i = 0; i < groups; ++i)
-        m.groups.push_back({s.kind, s.window, ceil_div(n - i, groups), s.block, s.page, max_memory(s, w.seq, in_flight)});
+        m.groups.push_back({s.kind, s.window, ceil_div(n - i, groups), s.block, s.page, max_memory(s, m.max_model_len, in_flight)});
     }
   }
 
@@ -1200,6 +1217,14 @@ std::vector<std::string> vllm_log(const VllmMemory& m) {
                   "GiB; weights memory: " + vllm_gib(m.weights_bytes) + "GiB.");
     out.push_back("Available KV cache memory: " + vllm_gib(m.kv_available_bytes) + " GiB");
   }
+  // ref: kv_cache_utils.py _auto_fit_max_model_len (--max-model-len -1), format_gib: round(x, 2).
+  if (m.auto_fit_from > 0 && m.error.empty())
+    out.push_back(m.max_model_len < m.auto_fit_from
+                      ? "Auto-fit max_model_len: reduced from " + std::to_string(m.auto_fit_from) + " to " +
+                            std::to_string(m.max_model_len) + " to fit in available GPU memory (" + vllm_gib(m.kv_available_bytes) +
+                            " GiB available for KV cache)"
+                      : "Auto-fit max_model_len: full model context length " + std::to_string(m.auto_fit_from) +
+                            " fits in available GPU memory");
   if (!m.error.empty()) {
     out.push_back(m.error);
     return out;

@@ -114,6 +114,9 @@ struct VllmMemory {
   // "all" asked of a model without SupportsMambaPrefixCaching falls back to "align"; any mode asked
   // without prefix caching is set to "none". Each prints a warning.
   bool mamba_mode_fell_back = false, mamba_mode_reset = false;
+  // --max-model-len -1 (Workload::vllm_auto_fit): the model's length auto-fit started from, which the
+  // profile ran with; max_model_len is then the one it fitted (0: not asked).
+  i64 auto_fit_from = 0;
   i64 mamba_chunk_size = 0;   // hybrid models under "all": the model's chunk size the block is aligned to
   i64 num_blocks = 0;
   i64 kv_tokens = 0;          // "GPU KV cache size: N tokens"

@@ -84,7 +84,8 @@ Result<LaunchCommand> vllm_command(const Workload& w, std::string_view model) {
   c.engine = "vllm";
   c.version = std::string(vllm_version(w.vllm_line));
   c.program = {"vllm", "serve", model.empty() ? std::string("MODEL") : std::string(model)};
-  c.flags.push_back({"--max-model-len", std::to_string(w.seq), "seq"});
+  if (w.vllm_auto_fit) c.flags.push_back({"--max-model-len", "-1", "vaf"});
+  else c.flags.push_back({"--max-model-len", std::to_string(w.seq), "seq"});
   c.flags.push_back({"--dtype", std::string(torch_dtype(w.dtype)), "dtype"});
   c.flags.push_back({"--gpu-memory-utilization", format_real(w.vllm_util()), "util"});
   if (w.tp > 1) c.flags.push_back({"--tensor-parallel-size", std::to_string(w.tp), "tp"});

@@ -312,6 +312,12 @@ std::vector<WorkloadField> build_fields() {
                          "vLLM's figures leave them out",
                          Inference),
                     AT(language_model_only)),
+      bool_field<W>(spec("vaf", "--vllm-auto-fit", "vLLM auto-fit max_model_len",
+                         "vLLM --max-model-len -1: max_model_len starts at the model's positions and, once the KV cache "
+                         "is sized, is lowered to the longest one request fits (kv_cache_utils.py _auto_fit_max_model_len); "
+                         "--seq is then the generic estimate's context only",
+                         Inference),
+                    AT(vllm_auto_fit)),
       enum_field<W>(spec("mcd", "--mamba-cache-dtype", "vLLM recurrent state dtype",
                          "vLLM --mamba-cache-dtype: a hybrid model's convolution state, and its SSM state where "
                          "--mamba-ssm-cache-dtype is auto, in this dtype; auto = the model dtype (bfloat16 from vLLM 0.22)",

@@ -238,6 +238,10 @@ struct Workload {
   // --language-model-only: every modality's limit 0, so vLLM builds no vision tower or projector
   // (models/interfaces.py _mark_tower_model: StageMissingLayer) and profiles no encoder.
   bool language_model_only = false;
+  // --max-model-len -1 (vLLM): max_model_len starts at the model's positions and is lowered, once the
+  // KV cache is sized, to the longest one request fits (kv_cache_utils.py _auto_fit_max_model_len);
+  // seq stays the generic estimate's context.
+  bool vllm_auto_fit = false;
   // --mamba-cache-dtype (the convolution state, and the SSM state where its own is auto) and
   // --mamba-ssm-cache-dtype (the SSM state): hybrid models' recurrent state pages under vLLM.
   MambaDtype mamba_cache_dtype = MambaDtype::Auto;

@@ -1854,6 +1854,29 @@ TEST_CASE("vLLM: TurboQuant KV caches, a hybrid's 3,072-token blocks checked on 
   CHECK(b.num_blocks == 70);
   CHECK(b.kv_tokens == 196608);
   CHECK(two(b.max_concurrency) == "1.00");
+  // The boots' own --max-model-len -1 (kv_cache_utils.py _auto_fit_max_model_len): the profile runs at the model's
+  // 262,144, then max_model_len is lowered and printed; the blocks and the merged KV line follow from it.
+  const auto fitted = [&](i64 kvmem) {
+    Workload w = with({{"vaf", "1"}, {"kvt", "turboquant_4bit_nc"}, {"pc", "yes"}, {"lmo", "1"}, {"mns", "1"},
+                       {"kvmem", std::to_string(kvmem).c_str()}});
+    w.gpu = "h100-sxm";
+    w.vllm_line = VllmLine::V027;
+    return vllm_of(c, w);
+  };
+  const VllmMemory fa = fitted(cold), fb = fitted(static_cast<i64>(3.4055 * kGiB));
+  CHECK((fa.auto_fit_from == 262144 && fa.max_model_len == 172032 && fa.num_blocks == 62 && fa.kv_tokens == 172032));
+  CHECK((fb.auto_fit_from == 262144 && fb.max_model_len == 196608 && fb.num_blocks == 70 && fb.kv_tokens == 196608));
+  const std::vector<std::string> fl = vllm_log(fa);
+  CHECK(std::find(fl.begin(), fl.end(),
+                  "Auto-fit max_model_len: reduced from 262144 to 172032 to fit in available GPU memory (3.01 GiB available for KV cache)") !=
+        fl.end());
+  CHECK(std::find(fl.begin(), fl.end(), "Maximum concurrency for 172,032 tokens per request: 1.00x") != fl.end());
+  // Enough memory for the model's whole length: kept, with the other line; none for one token: vLLM's ValueError.
+  const VllmMemory whole = fitted(i64{1} << 36);
+  CHECK((whole.max_model_len == 262144 && whole.auto_fit_from == 262144));
+  const std::vector<std::string> wl = vllm_log(whole);
+  CHECK(std::find(wl.begin(), wl.end(), "Auto-fit max_model_len: full model context length 262144 fits in available GPU memory") != wl.end());
+  CHECK(fitted(1000).error.find("Cannot auto-fit max_model_len") != std::string::npos);
   // Without TurboQuant (bf16 KV) the block is 784 tokens: the slot is what moves it.
   CHECK(vllm(c, {{"vver", "0.27"}, {"pc", "yes"}, {"kvmem", "4000000000"}}).block_size == 784);
 }
@@ -1898,6 +1921,20 @@ TEST_CASE("TurboQuant: refused where it is not followed, passed on and read wher
       "(EngineCore pid=367614) INFO 09-07 22:17:32 [gpu_worker.py:578] Available KV cache memory: 3.01 GiB\n");
   REQUIRE(log.ok());
   CHECK(std::count(log->settings.begin(), log->settings.end(), std::pair<std::string, std::string>{"kvt", "turboquant_4bit_nc"}) == 1);
+  CHECK(std::count(log->settings.begin(), log->settings.end(), std::pair<std::string, std::string>{"vaf", "1"}) == 1);
+  CHECK(std::none_of(log->settings.begin(), log->settings.end(), [](const auto& kv) { return kv.first == "seq"; }));
+  // --max-model-len -1 in the launch command; the auto-fit line read as a figure.
+  Workload af = with({{"vaf", "1"}});
+  af.runtime = Runtime::Vllm;
+  const auto afc = launch_command(q, af, "Qwen/Qwen3.5-9B");
+  REQUIRE(afc.ok());
+  CHECK(std::any_of(afc->flags.begin(), afc->flags.end(), [](const LaunchFlag& f) { return f.flag == "--max-model-len" && f.value == "-1"; }));
+  const auto fit_log = parse_engine_log(
+      "INFO 09-07 22:17:32 [kv_cache_utils.py:2045] Auto-fit max_model_len: reduced from 262144 to 172032 to fit in available GPU "
+      "memory (3.01 GiB available for KV cache)\n");
+  REQUIRE(fit_log.ok());
+  REQUIRE(fit_log->find("max_model_len") != nullptr);
+  CHECK(fit_log->find("max_model_len")->value == 172032);
 }
 
 TEST_CASE("vLLM 0.27.1 and 0.28.0 (Model Runner V2): warm start-ups of Llama-3.1-8B AWQ and Qwen2.5-0.5B, end to end",
