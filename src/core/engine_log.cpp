@@ -1044,13 +1044,13 @@ Result<EngineLog> parse_engine_log(std::string_view text) {
   }
   if (r.sglang > r.vllm && r.sglang > r.llamacpp) r.log.engine = LogEngine::SGLang;
   else r.log.engine = r.llamacpp > r.vllm ? LogEngine::LlamaCpp : LogEngine::Vllm;
-  // vLLM 0.27.1 and 0.28: the 0.27 profile (--vllm-version 0.27), on Model Runner V2 ("Using V2 Model
-  // Runner") or, for a MoE model, the first runner.
-  if (r.log.engine == LogEngine::Vllm && !r.has_setting("vver") &&
-      (r.log.version.rfind("0.27", 0) == 0 || r.log.version.rfind("0.28", 0) == 0))
-    r.set("vver", "0.27");
-  // 0.28 turns prefix caching on for hybrid models by default (vLLM PR #50991, after 0.27.1).
-  if (r.log.engine == LogEngine::Vllm && !r.has_setting("pc") && r.log.version.rfind("0.28", 0) == 0) r.set("pc", "yes");
+  // vLLM 0.27.1 and 0.28: their profiles (--vllm-version 0.27, 0.28), on Model Runner V2 ("Using V2
+  // Model Runner") or, for a MoE or hybrid model, the first runner; 0.28 turns prefix caching on for
+  // hybrid models by default (vLLM PR #50991, after 0.27.1).
+  if (r.log.engine == LogEngine::Vllm && !r.has_setting("vver")) {
+    if (r.log.version.rfind("0.27", 0) == 0) r.set("vver", "0.27");
+    else if (r.log.version.rfind("0.28", 0) == 0) r.set("vver", "0.28");
+  }
   // 0.27's first runner takes its CUDA graph estimate from the KV cache (--vllm-cuda-graph-mib): the
   // log's own, from "CUDA graph pool memory: … GiB (estimated)", else from the utilization it says the
   // estimate is worth (× the total the summary prints).
@@ -1561,10 +1561,9 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
     e = estimate(cfg, w);
     if (!e) return e.issues();
   }
-  const bool line_027 = w.vllm_line == VllmLine::V027;
+  const bool line_027 = w.vllm_line != VllmLine::V019;  // 0.27.1 or 0.28.0
   const auto logged_from = [&](std::string_view v) { return log.version.rfind(v, 0) == 0; };
-  if (log.engine == LogEngine::Vllm && !log.version.empty() &&
-      !(line_027 ? logged_from("0.27") || logged_from("0.28") : logged_from("0.19")))
+  if (log.engine == LogEngine::Vllm && !log.version.empty() && !logged_from(to_string(w.vllm_line)))
     out.notes.push_back(issue_row("log", Str::log_note_version, std::string(vllm_version(w.vllm_line)), log.version));
   // A cold start's profile holds torch.compile's and Triton's transients (the compiled model's first run
   // is inside it): its peak activation, and the KV cache with it, differ from the warm start llmsize follows.

@@ -528,7 +528,7 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
   // the first runner (v1/worker/gpu_model_runner.py; a published 0.27.1 start-up of
   // Qwen3-235B-A22B-FP8 logs gpu_model_runner.py), whose CUDA-graph estimate enters the budget. What
   // the 0.27 profile follows is said here; the rest is refused by name.
-  const bool v027 = w.vllm_line == VllmLine::V027;
+  const bool v027 = w.vllm_line != VllmLine::V019;  // 0.27.1 or 0.28.0
   const bool hybrid = std::any_of(plan.layers.begin(), plan.layers.end(),
                                   [&](const PlannedLayer& l) { return has_state(plan.caches[static_cast<size_t>(l.cache)].kind); });
   const bool moe_on_mrv2 = c.is_moe() && !hybrid && (c.family == Family::Qwen2Moe || c.family == Family::DeepseekV2);
@@ -753,7 +753,8 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
     // "all" such a model lacks falls back to "align"; without prefix caching any mode is "none". Under
     // "all" the block is a whole number of lcm(the model's chunk size, the alignment):
     // get_mamba_chunk_size reads mamba_chunk_size, then chunk_size, else 2,048 (Mamba-1 has no chunks).
-    if (w.prefix_caching == Keep::Yes) {
+    const bool prefix_caching = w.prefix_caching == Keep::Yes || (w.prefix_caching == Keep::Auto && w.vllm_line == VllmLine::V028);
+    if (prefix_caching) {
       const bool supports_all = c.family == Family::NemotronH || c.family == Family::GraniteMoeHybrid ||
                                 c.family == Family::FalconH1 || c.family == Family::Jamba;
       m.mamba_mode_fell_back = w.mamba_cache_mode == MambaCacheMode::All && !supports_all;
@@ -948,7 +949,7 @@ std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const
     if constexpr (sizeof...(a) == 0) return std::string(tr(k, lang));
     else return printf_text(tr(k, lang), std::string(a).c_str()...);
   };
-  const bool v027 = m.line == VllmLine::V027, mrv2 = m.mrv2;
+  const bool v027 = m.line != VllmLine::V019, mrv2 = m.mrv2;  // 0.27.1 or 0.28.0
   const std::string src = v027 ? "vLLM 0.27 " : "vLLM 0.19 ";
   std::vector<EngineTerm> t;
   t.push_back({"total_bytes", "", static_cast<double>(m.total_bytes), true, "exact", tx(Str::efx_vllm_total, gpu.name, b(m.total_bytes)),
@@ -1182,7 +1183,7 @@ std::vector<std::string> vllm_log(const VllmMemory& m) {
     out.push_back("Hidden layers were unevenly partitioned: [" + parts +
                   "]. This can be manually overridden using the VLLM_PP_LAYER_PARTITION environment variable");
   }
-  const bool v027 = m.line == VllmLine::V027, mrv2 = m.mrv2;
+  const bool v027 = m.line != VllmLine::V019, mrv2 = m.mrv2;  // 0.27.1 or 0.28.0
   // ref: gpu_model_runner.py, load_model ("… and %.6f seconds": the time is left out). 0.27:
   // gpu_worker.py prints which runner it builds, and v1/worker/gpu/model_runner.py load_model
   // "Model loading took %.2f GiB and %.6f seconds" (0.28 puts "memory" back).
@@ -1234,10 +1235,16 @@ std::vector<std::string> vllm_log(const VllmMemory& m) {
                   static_cast<double>(pad) / static_cast<double>(layers) * 100);
     out.emplace_back(buf);
   }
-  out.push_back("GPU KV cache size: " + with_commas(m.kv_tokens) + " tokens");
+  // ref: kv_cache_utils.py: 0.19 and 0.27.1 print two lines (_report_kv_cache_config,
+  // get_kv_cache_configs); 0.28's update_kv_cache_capacity prints one.
   std::snprintf(buf, sizeof buf, "Maximum concurrency for %s tokens per request: %.2fx", with_commas(m.max_model_len).c_str(),
                 m.max_concurrency);
-  out.emplace_back(buf);
+  if (m.line == VllmLine::V028) {
+    out.push_back("GPU KV cache size: " + with_commas(m.kv_tokens) + " tokens, " + buf);
+  } else {
+    out.push_back("GPU KV cache size: " + with_commas(m.kv_tokens) + " tokens");
+    out.emplace_back(buf);
+  }
   // ref (0.27): gpu_worker.py, compile_or_warm_up_model, after the graphs are captured: the free
   // memory at start (the CUDA context and other processes: not known here) and the graphs' size
   // (measured by capture_model; 0 under --enforce-eager, else not modelled) are left as "...", as is

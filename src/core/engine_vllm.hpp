@@ -21,12 +21,15 @@ namespace llmsize::core {
 
 inline constexpr std::string_view kVllmVersion = "vLLM 0.19 (V1 engine)";
 // The release followed, as the launch command and check-log name it (Workload::vllm_line).
-constexpr std::string_view vllm_version(VllmLine l) { return l == VllmLine::V027 ? "vLLM 0.27 (0.27.1 and 0.28)" : kVllmVersion; }
+constexpr std::string_view vllm_version(VllmLine l) {
+  return l == VllmLine::V028 ? "vLLM 0.28 (0.28.0)" : l == VllmLine::V027 ? "vLLM 0.27 (0.27.1)" : kVllmVersion;
+}
 // The release and, in 0.27, the model runner it builds for the model (VllmMemory::mrv2), as the
 // profile names them.
 constexpr std::string_view vllm_version(VllmLine l, bool mrv2) {
-  if (l != VllmLine::V027) return kVllmVersion;
-  return mrv2 ? "vLLM 0.27 (0.27.1 and 0.28, Model Runner V2)" : "vLLM 0.27 (0.27.1 and 0.28, the first model runner)";
+  if (l == VllmLine::V019) return kVllmVersion;
+  if (l == VllmLine::V028) return mrv2 ? "vLLM 0.28 (0.28.0, Model Runner V2)" : "vLLM 0.28 (0.28.0, the first model runner)";
+  return mrv2 ? "vLLM 0.27 (0.27.1, Model Runner V2)" : "vLLM 0.27 (0.27.1, the first model runner)";
 }
 
 

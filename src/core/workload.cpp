@@ -256,12 +256,13 @@ std::vector<WorkloadField> build_fields() {
                                Inference),
                           0.0, 1.0, AT(gpu_mem_util)),
       enum_field<W>(spec("vver", "--vllm-version", "vLLM release",
-                         "the vLLM release the profile follows: 0.19 (the V1 engine's model runner) or 0.27 (0.27.1 and "
-                         "0.28: Model Runner V2 and its profile run for dense models, the first model runner and its CUDA "
+                         "the vLLM release the profile follows: 0.19 (the V1 engine's model runner), 0.27 (0.27.1: Model "
+                         "Runner V2 and its profile run for dense models, the first model runner and its CUDA "
                          "graph estimate for MoE models; both with their accounting of the consumed memory and the peak, "
                          "two batches in flight for sliding windows, prefix caching's recurrent state pages for hybrid models, "
                          "gpu_memory_utilization 0.92 by default; models with full, sliding or chunked attention or recurrent "
-                         "states on one GPU)",
+                         "states on one GPU) or 0.28 (0.28.0: 0.27.1's, with prefix caching on for hybrid models by default "
+                         "and the KV cache size and concurrency on one line)",
                          Inference),
                     kVllmLineNames, AT(vllm_line)),
       enum_field<W>(spec("ventry", "--vllm-entrypoint", "vLLM entry point",

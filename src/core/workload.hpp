@@ -78,10 +78,12 @@ inline constexpr std::string_view kAttnImplNames[] = {"sdpa", "flash_attention_2
 enum class VllmEntry : std::uint8_t { Serve, Llm };
 inline constexpr std::string_view kVllmEntryNames[] = {"serve", "llm"};
 // The vLLM release the profile follows (engine_vllm.hpp): 0.19 (the V1 engine's model runner), or
-// 0.27 (0.27.1 and 0.28, Model Runner V2, the default for dense models since 0.25: another profile
-// run and another accounting of what it measured, gpu_memory_utilization 0.92 by default).
-enum class VllmLine : std::uint8_t { V019, V027 };
-inline constexpr std::string_view kVllmLineNames[] = {"0.19", "0.27"};
+// 0.27 (0.27.1: Model Runner V2, the default for dense models since 0.25: another profile run and
+// another accounting of what it measured, gpu_memory_utilization 0.92 by default), or 0.28 (0.28.0:
+// 0.27.1's profile and accounting, prefix caching on for hybrid models by default (vLLM PR #50991)
+// and the KV cache size and concurrency printed on one line).
+enum class VllmLine : std::uint8_t { V019, V027, V028 };
+inline constexpr std::string_view kVllmLineNames[] = {"0.19", "0.27", "0.28"};
 // vLLM's --mamba-cache-dtype and --mamba-ssm-cache-dtype (config/cache.py MambaDType, spelled as vLLM
 // spells them): a hybrid model's recurrent state in a dtype of its own. auto = the model dtype for the
 // convolution state; for the SSM state the family's (Qwen3.5's config, Nemotron-H's model config), else
@@ -170,7 +172,7 @@ static_assert(std::size(kKvDtypeNames) == static_cast<size_t>(KvDtype::Tq3bitNc)
 static_assert(std::size(kLogitsModeNames) == static_cast<size_t>(LogitsMode::All) + 1);
 static_assert(std::size(kAttnImplNames) == static_cast<size_t>(AttnImpl::Eager) + 1);
 static_assert(std::size(kVllmEntryNames) == static_cast<size_t>(VllmEntry::Llm) + 1);
-static_assert(std::size(kVllmLineNames) == static_cast<size_t>(VllmLine::V027) + 1);
+static_assert(std::size(kVllmLineNames) == static_cast<size_t>(VllmLine::V028) + 1);
 static_assert(std::size(kMambaDtypeNames) == static_cast<size_t>(MambaDtype::BF16) + 1);
 static_assert(std::size(kMambaCacheModeNames) == static_cast<size_t>(MambaCacheMode::All) + 1);
 static_assert(std::size(kLlamaCppCallerNames) == static_cast<size_t>(LlamaCppCaller::Library) + 1);
@@ -223,7 +225,7 @@ struct Workload {
   VllmLine vllm_line = VllmLine::V019;  // the vLLM release followed (not a vLLM flag)
   // gpu_memory_utilization as vLLM resolves it: the flag, else config/cache.py's default of the
   // release followed (0.9 in 0.19; 0.92 in 0.27: "If unspecified, will use the default value of 0.92").
-  double vllm_util() const { return gpu_mem_util > 0 ? gpu_mem_util : vllm_line == VllmLine::V027 ? 0.92 : 0.9; }
+  double vllm_util() const { return gpu_mem_util > 0 ? gpu_mem_util : vllm_line != VllmLine::V019 ? 0.92 : 0.9; }
   // vLLM flags; 0 = vLLM's default for the GPU and the entry point (engine_vllm.hpp).
   VllmEntry vllm_entry = VllmEntry::Serve;  // `vllm serve`, or the LLM class
   i64 max_num_batched_tokens = 0;  // tokens of one scheduler step (the profiled dummy forward)

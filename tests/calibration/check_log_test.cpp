@@ -461,14 +461,19 @@ TEST_CASE("check-log: a vLLM 0.28.0 start-up on Model Runner V2 (one line for th
   // concurrency for 8,192 tokens per request: 15.38x" on one line.
   const EngineLog log = parsed("vllm-0.28.0-llama-3.1-8b-awq-rtx3090.log");
   CHECK(log.version == "0.28.0");
-  check_settings(log, {{"seq", "8192"}, {"w", "awq-int4"}, {"util", "0.9"}, {"mns", "256"}, {"vver", "0.27"}});
+  check_settings(log, {{"seq", "8192"}, {"w", "awq-int4"}, {"util", "0.9"}, {"mns", "256"}, {"vver", "0.28"}});
   CHECK(log.find("kv_tokens")->value == 125952);
   CHECK(log.find("max_concurrency")->value == Approx(15.38));
   auto c = check_log(log, preset("llama-3.1-8b").config, Workload{});
   INFO(join(c.issues()));
   REQUIRE(c.ok());
-  CHECK(c->workload.vllm_line == VllmLine::V027);
+  CHECK(c->workload.vllm_line == VllmLine::V028);
   check_same(*c, {"total_bytes", "budget_bytes", "consumed_bytes"});
+  // llmsize's lines in 0.28's form: the tokens and the concurrency on one line.
+  CHECK(std::any_of(c->lines.begin(), c->lines.end(), [](const std::string& l) {
+    return l.rfind("GPU KV cache size: ", 0) == 0 && l.find(" tokens, Maximum concurrency for 8,192 tokens per request: ") != std::string::npos;
+  }));
+  CHECK(std::none_of(c->lines.begin(), c->lines.end(), [](const std::string& l) { return l.rfind("Maximum concurrency", 0) == 0; }));
   CHECK(row(*c, "weights_bytes").ours == "5.37 GiB");        // −0.45%
   CHECK(row(*c, "activation_peak_bytes").ours == "0.21 GiB");  // the log's 0.2: vllm_test.cpp says why
   CHECK(std::abs(row(*c, "kv_available_bytes").rel_diff) < 0.001);

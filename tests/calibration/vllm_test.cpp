@@ -1324,7 +1324,7 @@ TEST_CASE("vLLM 0.27.1 (Model Runner V2): Qwen3-8B on an RTX 4090, warm start, e
   INFO((e.value().notes.empty() ? std::string() : e.value().notes.front().message));
   REQUIRE(e.value().vllm.has_value());
   const VllmMemory& m = *e.value().vllm;
-  CHECK(m.version() == "vLLM 0.27 (0.27.1 and 0.28, Model Runner V2)");
+  CHECK(m.version() == "vLLM 0.27 (0.27.1, Model Runner V2)");
   CHECK(m.gpu_memory_utilization == 0.92);
   CHECK(m.max_num_batched_tokens == 2048);
   CHECK(m.max_num_seqs == 256);
@@ -1460,7 +1460,7 @@ TEST_CASE("vLLM 0.27's first model runner (MoE models): 0.19's profile, 0.27's a
   const VllmMemory v19 = vllm(c, {{"util", "0.95"}});
   const VllmMemory eager = vllm(c, {{"vver", "0.27"}, {"util", "0.95"}, {"ee", "1"}});
   CHECK_FALSE(eager.mrv2);
-  CHECK(eager.version() == "vLLM 0.27 (0.27.1 and 0.28, the first model runner)");
+  CHECK(eager.version() == "vLLM 0.27 (0.27.1, the first model runner)");
   // The same profile run: the forward, the sampler and the workspaces (the fused-MoE one and cuBLAS's) as 0.19's,
   // whose torch peak printed 2.68 GiB; 0.27 counts the workspaces in the consumed memory (they stay allocated),
   // the transient peak apart, and the sum is the same.
@@ -1653,11 +1653,13 @@ TEST_CASE("vLLM: --mamba-cache-dtype and --mamba-ssm-cache-dtype set a hybrid mo
   //   [kv_cache_utils.py:2065] GPU KV cache size: 215,112 tokens, Maximum concurrency for 131,072 tokens per request: 1.64x
   // Its available memory is not in the excerpt, so the block count is the unknown, as for the boots above.
   const ModelConfig c = preset("qwen3.8-27b").config;
+  // 0.28's own defaults: prefix caching on for a hybrid model (the log's 'enable_prefix_caching': True is 0.28's
+  // default), so mamba_cache_mode align.
   const auto run = [&](const char* mscd, i64 kvmem) {
-    Workload w = with({{"seq", "131072"}, {"kvt", "fp8"}, {"pc", "yes"}, {"mscd", mscd}, {"lmo", "1"}, {"mbt", "2048"}, {"mns", "64"},
+    Workload w = with({{"seq", "131072"}, {"kvt", "fp8"}, {"mscd", mscd}, {"lmo", "1"}, {"mbt", "2048"}, {"mns", "64"},
                        {"util", "0.96"}, {"kvmem", std::to_string(kvmem).c_str()}});
     w.gpu = "rtx-3090";
-    w.vllm_line = VllmLine::V027;
+    w.vllm_line = VllmLine::V028;
     return vllm_of(c, w);
   };
   // The float16 SSM state: 3 × 10,240 × 2 B of convolution + 48 × 128 × 128 × 2 B = 1,634,304 B, so the attention's
@@ -1683,6 +1685,17 @@ TEST_CASE("vLLM: --mamba-cache-dtype and --mamba-ssm-cache-dtype set a hybrid mo
   };
   CHECK(matches("float16") == std::vector<i64>{279});
   CHECK(matches("auto").empty());
+  // The line as 0.28 prints it, tokens and concurrency together.
+  const VllmMemory at = run("float16", 279 * probe.groups.front().page_bytes * probe.group_size);
+  CHECK(at.mamba_cache_mode == MambaCacheMode::Align);
+  const std::vector<std::string> printed = vllm_log(at);
+  CHECK(std::find(printed.begin(), printed.end(),
+                  "GPU KV cache size: 215,112 tokens, Maximum concurrency for 131,072 tokens per request: 1.64x") != printed.end());
+  // 0.27.1 keeps prefix caching off by default: one state a request, and the two lines.
+  Workload w27 = with({{"seq", "131072"}, {"kvt", "fp8"}, {"mscd", "float16"}, {"kvmem", "8000000000"}});
+  w27.gpu = "h100-sxm";
+  w27.vllm_line = VllmLine::V027;
+  CHECK(vllm_of(c, w27).mamba_cache_mode == MambaCacheMode::None);
   // The formula names each dtype and its flag (on an H100, where the bf16 checkpoint's weights fit, with room for one
   // request: else vLLM refuses to start and the terms stop at the KV memory).
   Workload w = with({{"seq", "131072"}, {"kvt", "fp8"}, {"pc", "yes"}, {"mscd", "float16"}, {"kvmem", "8000000000"}});
