@@ -773,6 +773,21 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
     if (attn_block > m.block_size) m.attn_block_size = attn_block;  // logged only when it grows
     m.block_size = attn_block;
   }
+  // TurboQuant's boundary layers (kv_cache_dtype_skip_layers, layer_plan.cpp) beside its packed ones:
+  // platforms/interface.py _align_heterogeneous_kv_block_size sizes the primary page per token as a
+  // FullAttentionSpec over the preset's torch dtype (uint8, utils/torch_utils.py: 2 × heads × head size
+  // bytes, not the packed slot) and grows the block, a multiple of A = max(the TQ backend's smallest
+  // kernel block 16, --block-size), until that covers an unquantized layer's page at 16 tokens:
+  // A × ⌈16 × skip / (A × primary)⌉. Every layer then takes that block with its own page (attention.py
+  // get_kv_cache_spec: FullAttentionSpec and TQFullAttentionSpec), one uniform-type group below.
+  if (kv_turboquant(plan.kv_dtype)) {
+    const auto skip = std::find_if(plan.caches.begin(), plan.caches.end(), [](const CacheShape& s) { return s.unquantized; });
+    if (skip != plan.caches.end()) {
+      const i64 primary = 2 * skip->heads_gpu * skip->k_dim, a = std::max<i64>(16, w.block_size);
+      const i64 block = skip->bytes_per_token_gpu > primary ? a * ceil_div(16 * skip->bytes_per_token_gpu, a * primary) : attn_block;
+      if (block > attn_block) m.tq_block_size = attn_block = m.block_size = block;
+    }
+  }
   if (sparse && attn_block != 64) {
     // ref: platforms/cuda.py, check_and_update_config: "Forcing kv cache block size to 64 for
     // FlashMLASparse backend." (use_sparse: the config has index_topk).
@@ -1164,17 +1179,26 @@ std::vector<std::string> vllm_log(const VllmMemory& m) {
   if (m.mamba_cache_mode != MambaCacheMode::None)
     out.push_back("Warning: Prefix caching in Mamba cache '" + std::string(kMambaCacheModeNames[static_cast<int>(m.mamba_cache_mode)]) +
                   "' mode is currently enabled. Its support for Mamba layers is experimental. Please report any issues you may observe.");
-  if (m.mamba_page_bytes > 0) {  // ref: platforms/interface.py _align_hybrid_block_size (config.py before PR #37467)
-    if (m.attn_block_size > 0)
-      out.push_back("Setting attention block size to " + std::to_string(m.attn_block_size) +
-                    " tokens to ensure that attention page size is >= mamba page size.");
-    const i64 page = m.groups.empty() ? 0 : m.groups.front().page_bytes;
-    if (page != m.mamba_page_bytes && page > 0) {
-      std::snprintf(buf, sizeof buf, "Padding mamba page size by %.2f%% to ensure that mamba page size and attention page size are exactly equal.",
-                    100.0 * static_cast<double>(page - m.mamba_page_bytes) / static_cast<double>(m.mamba_page_bytes));
-      out.emplace_back(buf);
+  // The block grown for a hybrid model or TurboQuant's boundary layers: 0.19 at configuration
+  // (models/config.py HybridAttentionMambaModelConfig, before the model loads), 0.27.1 after the load
+  // (platforms/interface.py _align_hybrid_block_size, _align_heterogeneous_kv_block_size), as its logs show.
+  const auto alignment = [&] {
+    if (m.tq_block_size > 0)
+      out.push_back("Setting attention block size to " + std::to_string(m.tq_block_size) +
+                    " tokens so the quantized primary KV page covers the higher-precision padded-spec page.");
+    if (m.mamba_page_bytes > 0) {
+      if (m.attn_block_size > 0)
+        out.push_back("Setting attention block size to " + std::to_string(m.attn_block_size) +
+                      " tokens to ensure that attention page size is >= mamba page size.");
+      const i64 page = m.groups.empty() ? 0 : m.groups.front().page_bytes;
+      if (page != m.mamba_page_bytes && page > 0) {
+        std::snprintf(buf, sizeof buf, "Padding mamba page size by %.2f%% to ensure that mamba page size and attention page size are exactly equal.",
+                      100.0 * static_cast<double>(page - m.mamba_page_bytes) / static_cast<double>(m.mamba_page_bytes));
+        out.emplace_back(buf);
+      }
     }
-  }
+  };
+  if (m.line == VllmLine::V019) alignment();
   if (m.sparse_block_forced) out.push_back("Forcing kv cache block size to 64 for FlashMLASparse backend.");
   // ref: distributed/utils.py, get_pp_indices.
   if (m.ranks.size() > 1 && std::any_of(m.ranks.begin(), m.ranks.end(), [&](const VllmMemory::Rank& k) { return k.layers != m.ranks.front().layers; })) {
@@ -1188,7 +1212,9 @@ std::vector<std::string> vllm_log(const VllmMemory& m) {
   // gpu_worker.py prints which runner it builds, and v1/worker/gpu/model_runner.py load_model
   // "Model loading took %.2f GiB and %.6f seconds" (0.28 puts "memory" back).
   if (mrv2) out.push_back("Using V2 Model Runner");
-  out.push_back("Model loading took " + vllm_gib(m.weights_bytes) + (mrv2 ? " GiB and ... seconds" : " GiB memory and ... seconds"));
+  out.push_back("Model loading took " + vllm_gib(m.weights_bytes) +
+                (mrv2 && m.line == VllmLine::V027 ? " GiB and ... seconds" : " GiB memory and ... seconds"));
+  if (v027) alignment();
   if (m.mm_items > 0 && !m.kv_memory_given)  // ref: gpu_model_runner.py, profile_run
     out.push_back("Encoder cache will be initialized with a budget of " + std::to_string(m.mm_budget_tokens) + " tokens, and profiled with " +
                   std::to_string(m.mm_items) + " image items of the maximum feature size.");

@@ -112,6 +112,9 @@ struct VllmMemory {
   // convolution state's and the SSM state's (empty where the state has no SSM part: LFM2).
   std::string_view mamba_conv_dtype, mamba_ssm_dtype;
   i64 attn_block_size = 0;    // hybrid models: the attention block grown to hold a state's page (0: not grown)
+  // TurboQuant with unquantized boundary layers: the block grown so the quantized page covers theirs
+  // at the kernel's smallest block (0: not grown).
+  i64 tq_block_size = 0;
   MambaCacheMode mamba_cache_mode = MambaCacheMode::None;  // hybrid models: the states a request keeps
   // --mamba-cache-mode as vLLM amends it (models/config.py MambaModelConfig.verify_and_update_config):
   // "all" asked of a model without SupportsMambaPrefixCaching falls back to "align"; any mode asked

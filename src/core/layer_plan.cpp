@@ -84,16 +84,20 @@ std::optional<i64> mamba_state_bytes(const Mamba2Config& m, i64 tp, i64 act_byte
 
 Result<LayerPlan> layer_plan(const ModelConfig& c, KvDtype t, i64 tp, i64 act_bytes) {
   if (tp < 1) return issue_row("tp", Str::issue_at_least_one);
-  // TurboQuant (vLLM, engine/arg_utils.py create_engine_config): TurboQuantConfig.get_boundary_skip_layers
-  // keeps the first and last two layers of a model that is not hybrid in the model dtype, a second page
-  // size that platforms/interface.py _align_heterogeneous_kv_block_size pads to a shared page; that is
-  // not followed here. Hybrid models skip none once their full-attention layers are found by
-  // layer_types (Qwen3.5, Qwen3-Next), the convention followed here; one K and V head size.
+  // TurboQuant (vLLM, engine/arg_utils.py create_engine_config → TurboQuantConfig.get_boundary_skip_layers):
+  // a model that is not hybrid keeps its first and last n = min(2, L / 2) layers in the model dtype
+  // (attention.py Attention.__init__: kv_cache_dtype "auto" for a layer index in
+  // kv_cache_dtype_skip_layers); a hybrid one skips none once its full-attention layers are found by
+  // layer_types (Qwen3.5, Qwen3-Next: the hybrids followed here). The TQ backend serves decoder
+  // attention of one K and V head size, one per model here: no sliding windows, MLA or per-layer shapes.
+  const bool hybrid = c.linear.enabled() || c.mamba.enabled() || c.mamba1.enabled() || c.short_conv > 0;
+  const i64 skip = kv_turboquant(t) && !hybrid ? std::min<i64>(2, c.n_layers / 2) : 0;
   if (kv_turboquant(t)) {
-    if (c.family != Family::Qwen35 && c.family != Family::Qwen35Moe && c.family != Family::Qwen3Next)
+    const bool hybrid_followed = c.family == Family::Qwen35 || c.family == Family::Qwen35Moe || c.family == Family::Qwen3Next;
+    if ((hybrid && !hybrid_followed) || c.mla.enabled || c.sliding_window > 0 || c.varies_by_layer() || !turboquant_slot_bytes(t, c.head_dim))
       return issue_row("kvt", Str::issue_tq_family, std::string(to_string(t)));
-    if (!turboquant_slot_bytes(t, c.head_dim)) return issue_row("kvt", Str::issue_tq_family, std::string(to_string(t)));
   }
+  const KvDtype model_kv = act_bytes == 4 ? KvDtype::F32 : KvDtype::BF16;  // the skipped layers' cache
   LayerPlan p;
   p.kv_dtype = t;
   p.tp = tp;
@@ -216,15 +220,18 @@ Result<LayerPlan> layer_plan(const ModelConfig& c, KvDtype t, i64 tp, i64 act_by
     // ref: modeling_gemma4.py (DynamicCache builds cache layers for the first L − num_kv_shared_layers
     // layers only): a shared layer reads the cache of the last earlier layer of its kind.
     if (keeps_tokens(s.kind) && c.kv_shared_at(l)) s.kind = AttnKind::Shared;
+    if (keeps_tokens(s.kind) && (l < skip || l >= c.n_layers - skip)) s.unquantized = true;
     auto same = [&](const CacheShape& x) {
-      return x.kind == s.kind && x.window == s.window && x.heads == s.heads && x.k_dim == s.k_dim && x.v_dim == s.v_dim;
+      return x.kind == s.kind && x.window == s.window && x.heads == s.heads && x.k_dim == s.k_dim && x.v_dim == s.v_dim &&
+             x.unquantized == s.unquantized;
     };
     size_t k = last < p.caches.size() && same(p.caches[last]) ? last : 0;
     while (k < p.caches.size() && !same(p.caches[k])) ++k;
     if (k == p.caches.size() && !keeps_tokens(s.kind)) {
       p.caches.push_back(s);
     } else if (k == p.caches.size()) {
-      const auto whole = cache_bytes(t, s.heads, s.k_dim, s.v_dim), gpu = cache_bytes(t, s.heads_gpu, s.k_dim, s.v_dim);
+      const KvDtype kt = s.unquantized ? model_kv : t;
+      const auto whole = cache_bytes(kt, s.heads, s.k_dim, s.v_dim), gpu = cache_bytes(kt, s.heads_gpu, s.k_dim, s.v_dim);
       if (!whole || !gpu) return memory_overflow();
       s.bytes_per_token = *whole;
       s.bytes_per_token_gpu = *gpu;

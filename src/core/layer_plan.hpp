@@ -61,6 +61,8 @@ struct CacheShape {
   // MlaIndexer: the indexer's key cache, one layer, one token (every GPU holds it whole).
   i64 index_bytes_per_token = 0;
   i64 layers = 0;               // layers of the model with this shape
+  // A TurboQuant cache's boundary layers (vLLM's kv_cache_dtype_skip_layers): kept in the model dtype.
+  bool unquantized = false;
   bool operator==(const CacheShape&) const = default;
 
   // Tokens this cache holds per sequence at a given context: the one home of the window cap.

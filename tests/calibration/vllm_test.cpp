@@ -1894,6 +1894,46 @@ TEST_CASE("vLLM: TurboQuant KV caches, a hybrid's 3,072-token blocks checked on 
   CHECK(vllm(c, {{"vver", "0.27"}, {"pc", "yes"}, {"kvmem", "4000000000"}}).block_size == 784);
 }
 
+TEST_CASE("vLLM: TurboQuant on a model of full attention keeps its first and last two layers in the model dtype", "[vllm]") {
+  // engine/arg_utils.py: TurboQuantConfig.get_boundary_skip_layers(n = 2) for a model that is not hybrid; attention.py:
+  // those layers' kv_cache_dtype is "auto". platforms/interface.py _align_heterogeneous_kv_block_size: the primary
+  // page a token as FullAttentionSpec over uint8 (2 × 8 heads × 128 = 2,048 B for Qwen3-8B), the bf16 layers' 4,096 B
+  // at 16 tokens covered by 16 × ⌈16 × 4,096 / (16 × 2,048)⌉ = 32 tokens; one uniform-type group of 36 pages a block:
+  // 32 TQ layers of 32 × 8 × 134 B and 4 bf16 layers of 32 × 8 × 512 B.
+  const ModelConfig c = preset("qwen3-8b").config;
+  const i64 sum = 32 * (32 * 8 * 134) + 4 * (32 * 8 * 512);
+  Workload w = with({{"vver", "0.27"}, {"kvt", "turboquant_4bit_nc"}, {"kvmem", std::to_string(1000 * sum + 5).c_str()}});
+  w.gpu = "h100-sxm";
+  w.seq = 8192;
+  const VllmMemory m = vllm_of(c, w);
+  CHECK(m.tq_block_size == 32);
+  CHECK(m.block_size == 32);
+  REQUIRE(m.groups.size() == 1);
+  CHECK(m.uniform_type);
+  CHECK(m.groups.front().page_bytes == sum);
+  CHECK(m.num_blocks == 1000);
+  CHECK(m.blocks_per_request == 8192 / 32);
+  const std::vector<std::string> lines = vllm_log(m);
+  CHECK(std::find(lines.begin(), lines.end(),
+                  "Setting attention block size to 32 tokens so the quantized primary KV page covers the higher-precision padded-spec page.") !=
+        lines.end());
+  // The generic estimate counts the same bytes a token: 32 × 8 × 134 + 4 × 8 × 512.
+  Workload g = with({{"kvt", "turboquant_4bit_nc"}});
+  g.seq = 8192;
+  const auto e = estimate(c, g);
+  REQUIRE(e.ok());
+  CHECK(e.value().inference.kv_bytes_per_token == 32 * 8 * 134 + 4 * 8 * 512);
+  // fp32: the unquantized page is four times the primary, a 64-token block; --block-size 32 is already enough for bf16.
+  Workload f = w;
+  f.dtype = ComputeDtype::F32;
+  f.weights = WeightFormat::F32;
+  CHECK(vllm_of(c, f).block_size == 64);
+  Workload b32 = w;
+  b32.block_size = 32;
+  const VllmMemory m32 = vllm_of(c, b32);
+  CHECK((m32.block_size == 32 && m32.tq_block_size == 0));
+}
+
 TEST_CASE("TurboQuant: refused where it is not followed, passed on and read where it is", "[vllm]") {
   const auto refused = [](const char* name, Runtime rt, std::initializer_list<std::pair<const char*, const char*>> kv, const char* field) {
     Workload w = with(kv);
@@ -1906,8 +1946,10 @@ TEST_CASE("TurboQuant: refused where it is not followed, passed on and read wher
     };
     return e.ok() ? named(e.value().notes) : named(e.issues());
   };
-  // A model that is not hybrid keeps boundary layers unquantized (get_boundary_skip_layers): not followed, by name.
-  CHECK(refused("llama-3.1-8b", Runtime::PyTorch, {{"kvt", "turboquant_k8v4"}}, "kvt"));
+  // Not followed, by name: hybrids other than Qwen3.5 and Qwen3-Next, MLA, sliding windows.
+  CHECK(refused("nemotron-nano-9b-v2", Runtime::PyTorch, {{"kvt", "turboquant_k8v4"}}, "kvt"));
+  CHECK(refused("deepseek-v2-lite", Runtime::PyTorch, {{"kvt", "turboquant_k8v4"}}, "kvt"));
+  CHECK(refused("gemma-3-27b", Runtime::PyTorch, {{"kvt", "turboquant_k8v4"}}, "kvt"));
   CHECK(refused("qwen3.8-27b", Runtime::Vllm, {{"kvt", "turboquant_k8v4"}, {"vver", "0.19"}}, "kvt"));  // from vLLM 0.20
   CHECK(refused("qwen3.8-27b", Runtime::Sglang, {{"kvt", "turboquant_k8v4"}}, "kvt"));
   CHECK(refused("qwen3.8-27b", Runtime::LlamaCpp, {{"kvt", "turboquant_k8v4"}}, "kvt"));
