@@ -719,11 +719,15 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
   // size and KV heads) need no alignment: their pages are unified below.
   i64 attn_block = w.block_size, attn_1tok = 0;
   bool sizes_differ = false;
+  std::optional<CacheDtypes> dt;  // the recurrent states' dtypes, resolved at the first state layer
   for (const PlannedLayer& l : plan.layers) {
     const CacheShape& s = plan.caches[static_cast<size_t>(l.cache)];
     if (has_state(s.kind)) {
-      auto dt = state_dtypes(c, w);
-      if (!dt) return dt.issues();
+      if (!dt) {
+        auto resolved = state_dtypes(c, w);
+        if (!resolved) return resolved.issues();
+        dt = *resolved;
+      }
       auto page = mamba_page(c, s.kind, w, *dt);
       if (!page) return page.issues();
       m.mamba_page_bytes = std::max(m.mamba_page_bytes, *page);
