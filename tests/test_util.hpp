@@ -10,12 +10,21 @@
 #include <string_view>
 #include <vector>
 
+#include "core/engine_log.hpp"
 #include "core/estimate.hpp"
 #include "core/hf_config.hpp"
 #include "core/presets.hpp"
 #include "gguf_writer.hpp"
 
 namespace llmsize::test {
+
+// Each setting read from an engine log once, with this value.
+inline void check_settings(const core::EngineLog& log, const std::vector<std::pair<std::string, std::string>>& expected) {
+  for (const auto& kv : expected) {
+    INFO(kv.first << " " << kv.second);
+    CHECK(std::count(log.settings.begin(), log.settings.end(), kv) == 1);
+  }
+}
 
 inline std::string data_path(const std::string& rel) { return std::string(LLMSIZE_TEST_DATA_DIR) + "/" + rel; }
 

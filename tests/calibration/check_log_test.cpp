@@ -86,6 +86,7 @@ using namespace llmsize::core;
 using llmsize::test::preset;
 using llmsize::test::import_file;
 using llmsize::test::read_text;
+using llmsize::test::check_settings;
 
 namespace {
 
@@ -101,14 +102,6 @@ const LogCheckRow& row(const LogCheck& c, std::string_view key) {
     if (r.key == key) return r;
   FAIL("no row " << key);
   return c.rows.front();
-}
-
-// Each setting read from the log once, with this value.
-void check_settings(const EngineLog& log, const std::vector<std::pair<std::string, std::string>>& expected) {
-  for (const auto& kv : expected) {
-    INFO(kv.first << " " << kv.second);
-    CHECK(std::count(log.settings.begin(), log.settings.end(), kv) == 1);
-  }
 }
 
 // Each row's figure printed as the log printed it.

@@ -27,6 +27,7 @@
 using namespace llmsize::core;
 using llmsize::test::preset;
 using llmsize::test::with;
+using llmsize::test::check_settings;
 
 namespace {
 
@@ -1800,9 +1801,7 @@ TEST_CASE("vLLM: each family's recurrent state dtypes, 0.19's refusal of bfloat1
       "(EngineCore pid=392) INFO 09-26 08:09:41 [kv_cache_utils.py:2065] GPU KV cache size: 215,112 tokens, Maximum concurrency for "
       "131,072 tokens per request: 1.64x\n");
   REQUIRE(log.ok());
-  CHECK(std::count(log->settings.begin(), log->settings.end(), std::pair<std::string, std::string>{"mscd", "float16"}) == 1);
-  CHECK(std::count(log->settings.begin(), log->settings.end(), std::pair<std::string, std::string>{"lmo", "1"}) == 1);
-  CHECK(std::count(log->settings.begin(), log->settings.end(), std::pair<std::string, std::string>{"mcm", "align"}) == 1);
+  check_settings(*log, {{"mscd", "float16"}, {"lmo", "1"}, {"mcm", "align"}});
 }
 
 TEST_CASE("vLLM: TurboQuant KV caches, a hybrid's 3,072-token blocks checked on two boots", "[calibration][vllm]") {
@@ -1975,8 +1974,7 @@ TEST_CASE("TurboQuant: refused where it is not followed, passed on and read wher
       "'enable_prefix_caching': True, 'language_model_only': True, 'max_num_seqs': 1}\n"
       "(EngineCore pid=367614) INFO 09-07 22:17:32 [gpu_worker.py:578] Available KV cache memory: 3.01 GiB\n");
   REQUIRE(log.ok());
-  CHECK(std::count(log->settings.begin(), log->settings.end(), std::pair<std::string, std::string>{"kvt", "turboquant_4bit_nc"}) == 1);
-  CHECK(std::count(log->settings.begin(), log->settings.end(), std::pair<std::string, std::string>{"vaf", "1"}) == 1);
+  check_settings(*log, {{"kvt", "turboquant_4bit_nc"}, {"vaf", "1"}});
   CHECK(std::none_of(log->settings.begin(), log->settings.end(), [](const auto& kv) { return kv.first == "seq"; }));
   // --max-model-len -1 in the launch command; the auto-fit line read as a figure.
   Workload af = with({{"vaf", "1"}});
