@@ -194,6 +194,9 @@ json estimate_object(const ModelConfig& cfg, const Workload& w, const Estimate& 
                      // 0.27's first runner: its CUDA graph estimate as given (taken from the KV cache memory)
                      {"cuda_graph_estimate_bytes", v.cuda_graph_estimate_bytes}, {"model_runner_v2", v.mrv2},
                      {"mamba_cache_mode", std::string(kMambaCacheModeNames[static_cast<int>(v.mamba_cache_mode)])},
+                     // the recurrent state's dtypes as vLLM names them ("" without one); --max-model-len -1's start
+                     {"mamba_conv_dtype", std::string(v.mamba_conv_dtype)}, {"mamba_ssm_dtype", std::string(v.mamba_ssm_dtype)},
+                     {"auto_fit_from", v.auto_fit_from},
                      {"gpu_memory_utilization", v.gpu_memory_utilization},
                      {"kv_available_bytes", v.kv_available_bytes}, {"groups", kv_groups}, {"group_size", v.group_size},
                      {"padding_layers", v.padding_layers}, {"num_blocks", v.num_blocks}, {"kv_tokens", v.kv_tokens},

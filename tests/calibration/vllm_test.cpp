@@ -21,6 +21,7 @@
 #include "core/hf_config.hpp"
 #include "core/engine_log.hpp"
 #include "core/launch.hpp"
+#include "core/report.hpp"
 #include "core/torch_allocator.hpp"
 #include "test_util.hpp"
 
@@ -1889,6 +1890,19 @@ TEST_CASE("vLLM: TurboQuant KV caches, a hybrid's 3,072-token blocks checked on 
   const std::vector<std::string> wl = vllm_log(whole);
   CHECK(std::find(wl.begin(), wl.end(), "Auto-fit max_model_len: full model context length 262144 fits in available GPU memory") != wl.end());
   CHECK(fitted(1000).error.find("Cannot auto-fit max_model_len") != std::string::npos);
+  // The JSON names the start of the search and the state's dtypes.
+  {
+    Workload w = with({{"vaf", "1"}, {"kvt", "turboquant_4bit_nc"}, {"pc", "yes"}, {"kvmem", std::to_string(cold).c_str()}});
+    w.runtime = Runtime::Vllm;
+    w.gpu = "h100-sxm";
+    w.vllm_line = VllmLine::V027;
+    const auto e = estimate(c, w);
+    REQUIRE(e.ok());
+    const std::string j = estimate_json(c, w, e.value(), false);
+    CHECK(j.find("\"auto_fit_from\": 262144") != std::string::npos);
+    CHECK(j.find("\"mamba_ssm_dtype\": \"float32\"") != std::string::npos);
+    CHECK(j.find("\"mamba_conv_dtype\": \"bfloat16\"") != std::string::npos);
+  }
   // Without TurboQuant (bf16 KV) the block is 784 tokens: the slot is what moves it.
   CHECK(vllm(c, {{"vver", "0.27"}, {"pc", "yes"}, {"kvmem", "4000000000"}}).block_size == 784);
 }
