@@ -54,10 +54,11 @@ std::string gb(double gib) { return fixed(gib, 2); }
 // One state layer's slot in SGLang's MambaPool: ref configs/mamba_utils.py Mamba2StateShape.create
 // (conv (conv_dim / tp, conv_kernel − 1), temporal (heads / tp, head_dim, state), n_groups raised to
 // tp where it does not divide) and Mamba2CacheParams.mamba_cache_per_req; the convolution state
-// bf16 (CONV_DTYPE), the SSM state in --mamba-ssm-dtype (float32). The families on the path:
+// bf16 (mamba2_state_dtype: SGLANG_MAMBA_CONV_DTYPE, unset), the SSM state `ssm` bytes an element
+// (ssm_state_dtype below). The families on the path:
 // Qwen3-Next and Qwen3.5 (hybrid_gdn_config: value heads as heads, key heads as groups), Nemotron-H and
 // LFM2 (mamba2_config; LFM2's short convolution keeps conv_L_cache − 1 rows of d, no SSM state).
-Result<std::pair<i64, i64>> mamba_slot(const ModelConfig& c, AttnKind kind, i64 tp) {
+Result<std::pair<i64, i64>> mamba_slot(const ModelConfig& c, AttnKind kind, i64 tp, i64 ssm_bytes) {
   auto divide = [&](i64 x, Str what) -> std::optional<Issue> {
     if (tp > 0 && x % tp == 0) return std::nullopt;
     return issue_row("tp", Str::eng_sglang_divide, what, with_commas(x));
@@ -84,9 +85,23 @@ Result<std::pair<i64, i64>> mamba_slot(const ModelConfig& c, AttnKind kind, i64 
   if (heads > 0)
     if (auto bad = divide(heads, Str::eng_what_state_heads)) return *bad;
   const Checked conv = Checked(conv_dim / tp) * (kernel - 1) * 2;
-  const Checked ssm = Checked(heads / tp) * head_dim * state * 4;
+  const Checked ssm = Checked(heads / tp) * head_dim * state * ssm_bytes;
   if (!conv.ok() || !ssm.ok()) return memory_overflow("tp");
   return std::make_pair(conv.value(), ssm.value());
+}
+
+// The SSM state's dtype: configs/mamba_utils.py mamba2_state_dtype: float32 by default, the config's
+// mamba_ssm_dtype (float32 in Qwen3.5's; the other families' configs have none), then
+// SGLANG_MAMBA_SSM_DTYPE, which server_args.py _handle_environment_variables sets from
+// --mamba-ssm-dtype: float32 (ServerArgs mamba_ssm_dtype: str = "float32") or bfloat16 (SGLang PR
+// #10258) in 0.5.6; float16 came with the FP16 state's stochastic rounding (PR #18444), not shown to
+// be in the builds followed: refused by name.
+Result<std::pair<i64, std::string_view>> ssm_state_dtype(const Workload& w) {
+  switch (w.mamba_ssm_dtype) {
+    case MambaDtype::BF16: return std::pair<i64, std::string_view>{2, "bfloat16"};
+    case MambaDtype::F16: return issue_row("msd", Str::eng_sglang_ssm_f16, std::string(sglang_version(w.sglang_build)));
+    default: return std::pair<i64, std::string_view>{4, "float32"};
+  }
 }
 
 }  // namespace
@@ -151,10 +166,17 @@ Result<SglangMemory> sglang_memory(const ModelConfig& c, const LayerPlan& plan, 
   m.hybrid = hybrid_swa_arch(c.family, w.sglang_build, sm100_mha(gpu)) && !w.disable_hybrid_swa_memory;
   i64 k_row = 0, v_row = 0;  // bytes of one token over the layers: K, V (MLA: the latent in k_row)
   i64 cell_k = 0;            // K as get_cell_size_per_token counts it (the NSA fp8 latent: 576 B, not 656)
+  std::optional<std::pair<i64, std::string_view>> ssm_dtype;  // resolved at the first state layer
   for (size_t i = 0; i < plan.layers.size(); ++i) {
     const CacheShape& s = plan.caches[static_cast<size_t>(plan.layers[i].cache)];
     if (has_state(s.kind)) {
-      auto slot = mamba_slot(c, s.kind, w.tp);
+      if (!ssm_dtype) {
+        auto d = ssm_state_dtype(w);
+        if (!d) return d.issues();
+        ssm_dtype = *d;
+        m.mamba_ssm_dtype = d->second;
+      }
+      auto slot = mamba_slot(c, s.kind, w.tp, ssm_dtype->first);
       if (!slot) return slot.issues();
       ++m.mamba_layers;
       m.mamba_conv_bytes += slot->first;
@@ -481,7 +503,8 @@ std::vector<EngineTerm> sglang_terms(const SglangMemory& m, const Workload& w, c
   if (m.mamba_layers > 0) {
     const i64 per_req = m.mamba_conv_bytes + m.mamba_ssm_bytes;
     t.push_back({"mamba_bytes_per_request", "", static_cast<double>(per_req), true, "exact",
-                 tx(Str::efx_sg_state, b(m.mamba_layers), b(m.mamba_conv_bytes), b(m.mamba_ssm_bytes), b(per_req)),
+                 tx(Str::efx_sg_state, b(m.mamba_layers), b(m.mamba_conv_bytes), std::string(m.mamba_ssm_dtype), b(m.mamba_ssm_bytes),
+                    b(per_req)),
                  src + tx(Str::efx_sg_state_src)});
     t.push_back({"mamba_slots", "max_mamba_cache_size", static_cast<double>(m.mamba_slots), false, how,
                  tx(Str::efx_sg_slots, b(per_req), b(m.mamba_slots), b(m.mamba_slots / 3)),

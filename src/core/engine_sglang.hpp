@@ -82,7 +82,8 @@ struct SglangMemory {
   i64 swa_k_bytes = 0, swa_v_bytes = 0;
   // Hybrid linear-attention / Mamba models (MambaPool): a state slot per running request.
   i64 mamba_layers = 0;
-  i64 mamba_conv_bytes = 0, mamba_ssm_bytes = 0;  // one slot over the state layers: convolution (bf16), SSM (fp32)
+  i64 mamba_conv_bytes = 0, mamba_ssm_bytes = 0;  // one slot over the state layers: convolution (bf16), SSM (below)
+  std::string_view mamba_ssm_dtype;  // the SSM state's dtype as SGLang names it (--mamba-ssm-dtype resolved)
   i64 mamba_slots = 0;         // "max_mamba_cache_size"
   std::string error;           // SGLang's own refusal (no memory left for the pool)
 };

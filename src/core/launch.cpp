@@ -157,6 +157,9 @@ Result<LaunchCommand> sglang_command(const Workload& w, std::string_view model) 
   if (w.max_total_tokens > 0) c.flags.push_back({"--max-total-tokens", std::to_string(w.max_total_tokens), "mtt"});
   if (w.swa_full_tokens_ratio != 0.8) c.flags.push_back({"--swa-full-tokens-ratio", format_real(w.swa_full_tokens_ratio), "swar"});
   if (w.disable_hybrid_swa_memory) c.flags.push_back({"--disable-hybrid-swa-memory", "", "dhswa"});
+  // ref: server_args.py --mamba-ssm-dtype (float32, its default, or bfloat16 in the builds followed).
+  if (w.mamba_ssm_dtype == MambaDtype::F16) return issue_row("msd", Str::eng_sglang_ssm_f16, c.version);
+  if (w.mamba_ssm_dtype == MambaDtype::BF16) c.flags.push_back({"--mamba-ssm-dtype", "bfloat16", "msd"});
   if (auto issue = weights_flag(c, w, "SGLang")) return *issue;
   c.notes.push_back(issue_row("batch", Str::launch_note_batch, std::to_string(w.batch)));
   return c;

@@ -230,7 +230,7 @@ json estimate_object(const ModelConfig& cfg, const Workload& w, const Estimate& 
                      {"starts", g.error.empty()}, {"error", g.error}, {"log_lines", sglang_log(g)}};
     if (g.mamba_layers > 0)  // MambaPool: a state slot per running request
       out["engine"]["mamba_pool"] = {{"layers", g.mamba_layers}, {"conv_bytes_per_request", g.mamba_conv_bytes},
-                                     {"ssm_bytes_per_request", g.mamba_ssm_bytes}, {"slots", g.mamba_slots},
+                                     {"ssm_bytes_per_request", g.mamba_ssm_bytes}, {"ssm_dtype", std::string(g.mamba_ssm_dtype)}, {"slots", g.mamba_slots},
                                      {"bytes", (g.mamba_slots + 1) * (g.mamba_conv_bytes + g.mamba_ssm_bytes)}};
     if (g.pool_segment_bytes > 0)  // the rest of init_memory_pool and its last line (a plain pool)
       out["engine"]["memory_pool"] = {{"max_num_reqs", g.max_num_reqs}, {"req_to_token_bytes", g.req_to_token_bytes},

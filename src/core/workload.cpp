@@ -365,6 +365,12 @@ std::vector<WorkloadField> build_fields() {
       bool_field<W>(spec("dhswa", "--disable-hybrid-swa-memory", "SGLang one pool",
                          "SGLang --disable-hybrid-swa-memory: one pool, the sliding-window layers at full length", Inference),
                     AT(disable_hybrid_swa_memory)),
+      enum_field<W>(spec("msd", "--mamba-ssm-dtype", "SGLang SSM state dtype",
+                         "SGLang --mamba-ssm-dtype: the SSM state of a hybrid model's MambaPool slot in this dtype "
+                         "(float32 or bfloat16; the convolution state stays bfloat16); auto = float32, SGLang's default "
+                         "and Qwen3.5's config",
+                         Inference),
+                    kMambaDtypeNames, AT(mamba_ssm_dtype)),
       enum_field<W>(spec("sgb", "--sglang-build", "SGLang build",
                          "the SGLang build followed: 2025-12 (0.5.6, late 2025) or 2026-03 (main of March 2026 and 0.5.9 "
                          "on), where gpt-oss keeps the hybrid sliding-window pool (off in late 2025) unless its attention "

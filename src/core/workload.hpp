@@ -262,6 +262,9 @@ struct Workload {
   i64 max_total_tokens = 0;        // SGLang --max-total-tokens: a cap on the token pool; 0 = none
   double swa_full_tokens_ratio = 0.8;      // --swa-full-tokens-ratio: SWA layers' tokens / full layers' (hybrid pool)
   bool disable_hybrid_swa_memory = false;  // --disable-hybrid-swa-memory: one pool, every layer at full length
+  // --mamba-ssm-dtype: the SSM state of a hybrid model's MambaPool slot (configs/mamba_utils.py
+  // mamba2_state_dtype); auto = SGLang's float32 (the config's mamba_ssm_dtype, float32 in Qwen3.5's).
+  MambaDtype mamba_ssm_dtype = MambaDtype::Auto;
   SglangBuild sglang_build = SglangBuild::Late2025;  // the SGLang build followed (not an SGLang flag)
   // llama.cpp (llama-server) flags, each the engine's default.
   i64 n_ubatch = 512;            // -ub: physical batch

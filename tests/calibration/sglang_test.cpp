@@ -527,6 +527,90 @@ TEST_CASE("SGLang: Falcon-H1's layers hold a state slot and K and V", "[calibrat
   CHECK(f.max_total_tokens > 0);
 }
 
+TEST_CASE("SGLang: --mamba-ssm-dtype bfloat16 halves a slot's SSM state, as published start-ups print it", "[calibration][sglang]") {
+  // The SSM state's dtype (configs/mamba_utils.py mamba2_state_dtype: float32 unless --mamba-ssm-dtype, through
+  // SGLANG_MAMBA_SSM_DTYPE, says otherwise); the convolution state stays bf16. MambaPool prints each state over
+  // slots + 1 rows (slot 0 pads).
+  const auto gb = [](i64 per_slot, i64 slots) { return fixed(static_cast<double>(per_slot * (slots + 1)) / kGiB, 2); };
+  // KI-KUBE/dgxarley@31e6af1, TESTLOGS/sglang_nn4_tp4_ep1/nemotron-3-nano-omni-30b-a3b-reasoning-nvfp4/
+  // TESTLOG_sglang-0.5.21-sm121_nemotron-3-nano-omni-30b-a3b-reasoning-nvfp4_4n.md (2026-10-08, SGLang 0.5.21, TP 4 over
+  // four GB10 nodes; the Omni checkpoint's language model is Nemotron-3 Nano 30B-A3B): case 01, "mamba_ssm_dtype None
+  // (model default float32)":
+  //   Mamba Cache is allocated. max_mamba_cache_size: 2211, conv_state size: 0.44GB, ssm_state size: 24.84GB
+  // and case 04, "mamba_ssm_dtype: bfloat16", everything else as case 01, in the log's words: "max_mamba_cache_size
+  // doubles (2211 to 4348, ssm_state 24.42 GB)".
+  const ModelConfig n = preset("nemotron-3-nano-30b-a3b").config;
+  const std::initializer_list<std::pair<const char*, const char*>> tp4 = {{"mfs", "0.8"}, {"tp", "4"}, {"gpus", "4"}};
+  const SglangMemory f32 = pool_of(n, tp4);
+  Workload w = with(tp4);
+  REQUIRE_FALSE(find_field("msd")->set(w, "bfloat16"));
+  w.runtime = Runtime::Sglang;
+  const auto e = estimate(n, w);
+  REQUIRE(e.ok());
+  const auto bf16 = sglang_memory(n, e->plan, e->inference, w, e->gpu, std::make_pair(1000.0, 900.0));
+  REQUIRE(bf16.ok());
+  // 23 Mamba-2 layers at TP 4: conv (6,144 / 4, 3) bf16 = 9,216 B and SSM (64 / 4, 64, 128) = 524,288 B fp32 each.
+  CHECK(f32.mamba_layers == 23);
+  CHECK(f32.mamba_ssm_dtype == "float32");
+  CHECK(f32.mamba_conv_bytes == 23 * 9216);
+  CHECK(f32.mamba_ssm_bytes == 23 * 524288);
+  CHECK(gb(f32.mamba_conv_bytes, 2211) == "0.44");
+  CHECK(gb(f32.mamba_ssm_bytes, 2211) == "24.84");
+  CHECK(bf16->mamba_ssm_dtype == "bfloat16");
+  CHECK(bf16->mamba_conv_bytes == f32.mamba_conv_bytes);
+  CHECK(bf16->mamba_ssm_bytes * 2 == f32.mamba_ssm_bytes);
+  CHECK(gb(bf16->mamba_ssm_bytes, 4348) == "24.42");
+  // The slots themselves: the state pool takes 0.9 / 1.9 of what is left, in whole slots, so the count grows as the
+  // slot shrinks: 12,270,592 B to 6,241,280 B (the convolution state keeps its size), 1.966 times. The log's own
+  // counts: 2,211 × 12,270,592 / 6,241,280 = 4,346.9 slots in the same memory, where case 04 printed 4,348 (the
+  // boots' free memory differs by a few MB: the file's fp32 cases alone print 2,211 to 2,244).
+  const i64 per32 = f32.mamba_conv_bytes + f32.mamba_ssm_bytes, per16 = bf16->mamba_conv_bytes + bf16->mamba_ssm_bytes;
+  CHECK(per32 == 12270592);
+  CHECK(per16 == 6241280);
+  CHECK(std::abs(bf16->mamba_slots - f32.mamba_slots * per32 / per16) <= 2);  // each count floored: ≤ 1.966 + 1 apart
+  CHECK(std::abs(2211.0 * static_cast<double>(per32) / static_cast<double>(per16) - 4348.0) < 2.0);
+  // ausboss/qwen38-5090-lab@8386267, skills/qwen38-local/references/memory-model.md (SGLang 0.5.17, an RTX 5090):
+  // Qwen3.8-27B with bin/serve.sh's "--mamba-ssm-dtype bfloat16 … --max-mamba-cache-size 10" (the author elides the
+  // convolution state's figure):
+  //   Mamba Cache is allocated. max_mamba_cache_size: 10, ... ssm_state size: 0.77GB
+  // 48 Gated DeltaNet layers, SSM (48, 128, 128) bf16 = 1,572,864 B each.
+  const SglangMemory q = pool_of(preset("qwen3.8-27b").config, {{"mfs", "0.92"}, {"msd", "bfloat16"}, {"gpu", "rtx-5090"}});
+  CHECK(q.mamba_layers == 48);
+  CHECK(q.mamba_ssm_bytes == 48 * 1572864);
+  CHECK(gb(q.mamba_ssm_bytes, 10) == "0.77");
+  // The fields as SGLang spells them; float16 is refused by name (not shown to be a choice in the builds followed).
+  Workload h = with({{"mfs", "0.8"}, {"msd", "float16"}});
+  h.runtime = Runtime::Sglang;
+  const auto half = estimate(n, h);
+  REQUIRE(half.ok());
+  CHECK_FALSE(half->sglang.has_value());
+  REQUIRE_FALSE(half->notes.empty());
+  CHECK(half->notes.front().field == "msd");
+  CHECK(half->notes.front().message.find("float16") != std::string::npos);
+  // A model without a recurrent state ignores it.
+  CHECK(pool_of(preset("qwen3-8b").config, {{"mfs", "0.8"}, {"msd", "bfloat16"}}).mamba_layers == 0);
+  // check-log reads it from server_args (0.5.6 prints mamba_ssm_dtype='float32' by default; later builds None, the
+  // config's) or from a launch line, and sizes the slot with it.
+  for (const auto& [line, want] : {std::pair{"server_args=ServerArgs(model_path='Qwen/Qwen3.5-9B', tp_size=2, mamba_ssm_dtype='bfloat16', "
+                                             "mem_fraction_static=0.8)",
+                                             "bfloat16"},
+                                   std::pair{"python -m sglang.launch_server --model-path Qwen/Qwen3.5-9B --mamba-ssm-dtype bfloat16", "bfloat16"},
+                                   std::pair{"sglang serve --model-path Qwen/Qwen3.5-9B --mamba-ssm-dtype float32", "float32"}}) {
+    INFO(line);
+    auto log = parse_engine_log(std::string(line) + "\nMamba Cache is allocated. max_mamba_cache_size: 186, conv_state size: 0.10GB, "
+                                                    "ssm_state size: 4.38GB\n");
+    REQUIRE(log.ok());
+    CHECK(log->engine == LogEngine::SGLang);
+    const auto it = std::find_if(log->settings.begin(), log->settings.end(), [](const auto& kv) { return kv.first == "msd"; });
+    REQUIRE(it != log->settings.end());
+    CHECK(it->second == want);
+  }
+  auto none = parse_engine_log("server_args=ServerArgs(model_path='Qwen/Qwen3.5-9B', mamba_ssm_dtype=None, mem_fraction_static=0.8)\n"
+                               "Mamba Cache is allocated. max_mamba_cache_size: 186, conv_state size: 0.10GB, ssm_state size: 4.38GB\n");
+  REQUIRE(none.ok());
+  CHECK(std::none_of(none->settings.begin(), none->settings.end(), [](const auto& kv) { return kv.first == "msd"; }));
+}
+
 TEST_CASE("SGLang: the free memory after the pools (\"Memory pool end\"), at the log's own #tokens", "[calibration][sglang]") {
   // init_memory_pool allocates, after the load, req_to_token (max_num_reqs rows of context_len + 4
   // int32), one K and one V tensor per layer ((#tokens + page) rows, each a segment rounded up to

@@ -78,6 +78,12 @@ TEST_CASE("export: vLLM's, SGLang's and llama-server's command lines for one con
         "--tp-size 4 --kv-cache-dtype fp8_e4m3 --mem-fraction-static 0.85 --chunked-prefill-size 8192 --swa-full-tokens-ratio 0.5");
   CHECK(command("qwen3-8b", on(Runtime::Sglang, {{"psz", "16"}})).text() ==
         "python -m sglang.launch_server --model-path MODEL --context-length 4096 --dtype bfloat16 --page-size 16");
+  // A hybrid model's SSM state in bfloat16 (float32, SGLang's default, takes no flag).
+  CHECK(command("qwen3.6-27b", on(Runtime::Sglang, {{"msd", "bfloat16"}, {"mfs", "0.9"}})).text() ==
+        "python -m sglang.launch_server --model-path MODEL --context-length 4096 --dtype bfloat16 --mem-fraction-static 0.9 "
+        "--mamba-ssm-dtype bfloat16");
+  CHECK(command("qwen3.6-27b", on(Runtime::Sglang, {{"msd", "float32"}})).text() ==
+        "python -m sglang.launch_server --model-path MODEL --context-length 4096 --dtype bfloat16");
   // llama-server: -c is seq · batch (the slots share it), -ngl all (-1 is "auto" in b10573), both cache types
   // always (its default is f16), -fa on|off, the rest where they differ from its defaults.
   CHECK(command("qwen3-30b-a3b", on(Runtime::LlamaCpp, {{"seq", "8192"}, {"batch", "2"}, {"np", "2"}, {"kvt", "q8_0"},
@@ -130,6 +136,7 @@ TEST_CASE("export: values an engine cannot take are refused by the field", "[cor
   // SGLang: bf16, fp8 or the model's own; pipeline parallelism is not modelled.
   CHECK(refused("llama-3.1-8b", on(Runtime::Sglang, {{"kvt", "fp32"}})).field == "kvt");
   CHECK(refused("llama-3.1-8b", on(Runtime::Sglang, {{"gpus", "2"}, {"pp", "2"}})).field == "pp");
+  CHECK(refused("qwen3.6-27b", on(Runtime::Sglang, {{"msd", "float16"}})).field == "msd");
   // llama.cpp: no fp8 cache, no quantized V without flash attention, no row split, no expert parallelism.
   CHECK(refused("llama-3.1-8b", on(Runtime::LlamaCpp, {{"kvt", "fp8"}})).field == "kvt");
   CHECK(refused("llama-3.1-8b", on(Runtime::LlamaCpp, {{"kvt", "q4_0"}, {"flash", "0"}})).field == "flash");
