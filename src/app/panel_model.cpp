@@ -35,7 +35,7 @@ const std::vector<FieldGroup>& field_groups() {
       {Str::grp_mla, {"mla", "qlr", "kvlr", "nope", "rope", "vhd", "mtp"}, false},
       {Str::grp_positions, {"pos", "rot", "rcp", "po", "sw", "swp", "chk"}, false},
       {Str::grp_vision, {"vis", "vL", "vd", "vff", "vH", "vp", "vimg", "vch", "vpj", "vpb", "vad", "vtp", "vmg", "vpos"}, false},
-      {Str::grp_hybrid, {"fai", "lkh", "lvh", "lkd", "lvd", "lck", "sink", "og", "ixh", "ixd", "ixk", "bp", "bpf", "scv", "scb", "mnh",
+      {Str::grp_hybrid, {"fai", "lkh", "lvh", "lkd", "lvd", "lck", "lsd", "sink", "og", "ixh", "ixd", "ixk", "bp", "bpf", "scv", "scb", "mnh",
                                                    "mhd", "mst", "mng", "mck", "mch", "mcb", "mpb", "mgn", "sex", "sst", "sck", "sdr",
                                                    "scnb", "spb", "snm", "lkv", "lff", "ghd", "gkv", "keqv", "kvs", "dwm", "ple",
                                                    "plev"}, false},

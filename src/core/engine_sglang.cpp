@@ -95,11 +95,21 @@ Result<std::pair<i64, i64>> mamba_slot(const ModelConfig& c, AttnKind kind, i64 
 // SGLANG_MAMBA_SSM_DTYPE, which server_args.py _handle_environment_variables sets from
 // --mamba-ssm-dtype: float32 (ServerArgs mamba_ssm_dtype: str = "float32") or bfloat16 (SGLang PR
 // #10258) in 0.5.6; float16 came with the FP16 state's stochastic rounding (PR #18444), not shown to
-// be in the builds followed: refused by name.
-Result<std::pair<i64, std::string_view>> ssm_state_dtype(const Workload& w) {
-  switch (w.mamba_ssm_dtype) {
+// be in the builds followed: refused by name. The flag's default became None (the config's) by
+// early 2026 (the v0.5.8.post1 and later start-ups print mamba_ssm_dtype=None); whether 0.5.6's
+// float32 default still overrode a config's other dtype is not established: refused by name.
+Result<std::pair<i64, std::string_view>> ssm_state_dtype(const ModelConfig& c, const Workload& w) {
+  MambaDtype t = w.mamba_ssm_dtype;
+  if (t == MambaDtype::Auto && c.linear.ssm_dtype != MambaDtype::Auto && c.linear.ssm_dtype != MambaDtype::F32) {
+    if (w.sglang_build == SglangBuild::Late2025)
+      return issue_row("lsd", Str::eng_sglang_ssm_config, std::string(to_string(c.linear.ssm_dtype)));
+    t = c.linear.ssm_dtype;
+  }
+  switch (t) {
     case MambaDtype::BF16: return std::pair<i64, std::string_view>{2, "bfloat16"};
-    case MambaDtype::F16: return issue_row("msd", Str::eng_sglang_ssm_f16, std::string(sglang_version(w.sglang_build)));
+    case MambaDtype::F16:
+      return issue_row(w.mamba_ssm_dtype == MambaDtype::F16 ? "msd" : "lsd", Str::eng_sglang_ssm_f16,
+                       std::string(sglang_version(w.sglang_build)));
     default: return std::pair<i64, std::string_view>{4, "float32"};
   }
 }
@@ -171,7 +181,7 @@ Result<SglangMemory> sglang_memory(const ModelConfig& c, const LayerPlan& plan, 
     const CacheShape& s = plan.caches[static_cast<size_t>(plan.layers[i].cache)];
     if (has_state(s.kind)) {
       if (!ssm_dtype) {
-        auto d = ssm_state_dtype(w);
+        auto d = ssm_state_dtype(c, w);
         if (!d) return d.issues();
         ssm_dtype = *d;
         m.mamba_ssm_dtype = d->second;

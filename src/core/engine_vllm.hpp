@@ -120,6 +120,8 @@ struct VllmMemory {
   // "all" asked of a model without SupportsMambaPrefixCaching falls back to "align"; any mode asked
   // without prefix caching is set to "none". Each prints a warning.
   bool mamba_mode_fell_back = false, mamba_mode_reset = false;
+  // Qwen3.5: the config's mamba_ssm_dtype where --mamba-ssm-cache-dtype overrides it with another (vLLM warns).
+  std::string_view config_ssm_dtype_overridden;
   // --max-model-len -1 (Workload::vllm_auto_fit): the model's length auto-fit started from, which the
   // profile ran with; max_model_len is then the one it fitted (0: not asked).
   i64 auto_fit_from = 0;

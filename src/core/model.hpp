@@ -108,6 +108,11 @@ struct MlaConfig {  // DeepSeek multi-head latent attention
 // Linear attention with a fixed recurrent state (Gated DeltaNet, Qwen3-Next): layer i is a
 // linear layer iff full_interval > 0 and (i + 1) % full_interval != 0; every full_interval-th
 // layer keeps softmax attention and its KV cache.
+// A recurrent state's dtype as the engines and configs spell it (vLLM's config/cache.py MambaDType,
+// SGLang's --mamba-ssm-dtype, a config.json's mamba_ssm_dtype); auto: not given (the engine decides).
+enum class MambaDtype : std::uint8_t { Auto, F32, F16, BF16 };
+inline constexpr std::string_view kMambaDtypeNames[] = {"auto", "float32", "float16", "bfloat16"};
+
 struct LinearAttnConfig {
   i64 full_interval = 0;  // 0: no linear layers
   i64 k_heads = 0;        // linear_num_key_heads
@@ -115,6 +120,10 @@ struct LinearAttnConfig {
   i64 k_dim = 0;          // linear_key_head_dim
   i64 v_dim = 0;          // linear_value_head_dim
   i64 conv_kernel = 0;    // linear_conv_kernel_dim: the causal depthwise convolution's width
+  // mamba_ssm_dtype (Qwen3.5's text_config: "float32" in every released config): the dtype its authors
+  // give the recurrent SSM state; vLLM (models/config.py Qwen3_5ForConditionalGenerationConfig) and
+  // SGLang (configs/mamba_utils.py mamba2_state_dtype) read it. Auto: the config has none.
+  MambaDtype ssm_dtype = MambaDtype::Auto;
   bool operator==(const LinearAttnConfig&) const = default;
 
   bool enabled() const { return full_interval > 0; }

@@ -282,6 +282,10 @@ std::vector<ModelField> build_fields() {
       limited("lvd", "linear_value_head_dim", "linear v dim", "Gated DeltaNet value head dim", AT(linear.v_dim)),
       limited("lck", "linear_conv_kernel_dim", "conv width", "causal convolution width of linear layers",
               AT(linear.conv_kernel)),
+      enum_field<M>(spec("lsd", "mamba_ssm_dtype", "SSM state dtype",
+                         "the config's mamba_ssm_dtype: the dtype it gives the linear layers' recurrent state "
+                         "(float32 in Qwen3.5's configs), which vLLM and SGLang read; auto: the config has none"),
+                    kMambaDtypeNames, AT(linear.ssm_dtype)),
       choice("vis", "vision tower", "the multimodal wrapper's vision encoder (none: a text model)", kVisionKindNames,
              AT(vision.kind)),
       limited("vL", "vision_config.num_hidden_layers", "vision layers", "encoder layers of the vision tower",

@@ -326,8 +326,8 @@ std::vector<WorkloadField> build_fields() {
                     kMambaDtypeNames, AT(mamba_cache_dtype)),
       enum_field<W>(spec("mscd", "--mamba-ssm-cache-dtype", "vLLM SSM state dtype",
                          "vLLM --mamba-ssm-cache-dtype: a hybrid model's SSM state in this dtype; auto = the model's own "
-                         "(float32 for Qwen3.5 and Nemotron-H, from their configs), else --mamba-cache-dtype's "
-                         "(bfloat16 from vLLM 0.22)",
+                         "(Qwen3.5: its config's mamba_ssm_dtype, float32 as released; Nemotron-H: float32), else "
+                         "--mamba-cache-dtype's (bfloat16 from vLLM 0.22)",
                          Inference),
                     kMambaDtypeNames, AT(mamba_ssm_cache_dtype)),
       real_or_default_row(spec("mfs", "--mem-fraction-static", "SGLang mem_fraction_static",

@@ -95,8 +95,6 @@ inline constexpr std::string_view kVllmLineNames[] = {"0.19", "0.27", "0.28"};
 // (SupportsMambaPrefixCaching: a state every block of tokens), "align" for the others (two states).
 enum class MambaCacheMode : std::uint8_t { None, Align, All };
 inline constexpr std::string_view kMambaCacheModeNames[] = {"none", "align", "all"};
-enum class MambaDtype : std::uint8_t { Auto, F32, F16, BF16 };
-inline constexpr std::string_view kMambaDtypeNames[] = {"auto", "float32", "float16", "bfloat16"};
 // Who creates llama.cpp's context: llama-server, or a program that leaves n_outputs_max at its
 // default (Ollama's runner, llama-cli, bindings): the logits the worst-case graph reserves.
 enum class LlamaCppCaller : std::uint8_t { Server, Library };

@@ -19,6 +19,8 @@
 #include <tuple>
 #include "core/estimate.hpp"
 #include "core/hf_config.hpp"
+#include "core/json_util.hpp"
+#include "core/model_fields.hpp"
 #include "core/engine_log.hpp"
 #include "core/launch.hpp"
 #include "core/report.hpp"
@@ -1853,6 +1855,91 @@ TEST_CASE("vLLM: each family's recurrent state dtypes, 0.19's refusal of bfloat1
       "131,072 tokens per request: 1.64x\n");
   REQUIRE(log.ok());
   check_settings(*log, {{"mscd", "float16"}, {"lmo", "1"}, {"mcm", "align"}});
+}
+
+TEST_CASE("A config's mamba_ssm_dtype: read, and the SSM state vLLM and SGLang give it", "[vllm][sglang]") {
+  // Qwen3.5's released configs say "mamba_ssm_dtype": "float32" in text_config (the presets carry it). A copy of
+  // Qwen3.5-9B's with it changed, removed, or misspelt:
+  auto doc = json_util::parse(llmsize::test::read_text("../presets/models/184c-qwen3.5-9b.json"), "preset", kMaxConfigBytes,
+                              kMaxConfigDepth);
+  REQUIRE(doc.ok());
+  const auto imported = [&](const char* value) {
+    json_util::json cfg = (*doc)["config"];
+    if (value) cfg["text_config"]["mamba_ssm_dtype"] = value;
+    else cfg["text_config"].erase("mamba_ssm_dtype");
+    return import_hf_config(cfg.dump());
+  };
+  REQUIRE(imported("float32").ok());
+  CHECK(imported("float32")->config.linear.ssm_dtype == MambaDtype::F32);
+  CHECK(imported("float32")->config.linear == preset("qwen3.5-9b").config.linear);
+  const ModelConfig bf = imported("bfloat16")->config, none = imported(nullptr)->config;
+  CHECK(bf.linear.ssm_dtype == MambaDtype::BF16);
+  CHECK(none.linear.ssm_dtype == MambaDtype::Auto);
+  const auto bad = imported("fp8");
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.issues().front().field == "text_config.mamba_ssm_dtype");
+  CHECK(bad.issues().front().message.find("bfloat16") != std::string::npos);
+  // vLLM (models/config.py Qwen3_5ForConditionalGenerationConfig): the config's dtype for an auto
+  // --mamba-ssm-cache-dtype; none in the config leaves auto, the convolution state's dtype; a flag that differs
+  // wins, with vLLM's warning. 24 Gated DeltaNet layers' state a page: conv 3 × 8,192 × 2 B + SSM 32 × 128 × 128.
+  const auto page = [](const ModelConfig& c, const char* mscd) {
+    Workload w = with({{"mscd", mscd}, {"vver", "0.27"}});
+    w.gpu = "h100-sxm";
+    w.seq = 8192;
+    w.kv_cache_memory = i64{1} << 33;
+    return vllm_of(c, w);
+  };
+  const i64 conv = 3 * 8192 * 2, ssm = 32 * 128 * 128;
+  CHECK(page(preset("qwen3.5-9b").config, "auto").mamba_page_bytes == conv + 4 * ssm);
+  CHECK(page(bf, "auto").mamba_page_bytes == conv + 2 * ssm);
+  CHECK(page(bf, "auto").mamba_ssm_dtype == "bfloat16");
+  CHECK(page(none, "auto").mamba_ssm_dtype == "bfloat16");  // the model dtype, through the convolution state's
+  const VllmMemory over = page(bf, "float32");
+  CHECK(over.mamba_page_bytes == conv + 4 * ssm);
+  const auto lines = vllm_log(over);
+  CHECK(std::find(lines.begin(), lines.end(),
+                  "Qwen3.5 model specifies mamba_ssm_dtype='bfloat16' in its config, but --mamba-ssm-cache-dtype='float32' was "
+                  "passed. Using the user-specified value.") != lines.end());
+  const auto same = vllm_log(page(bf, "bfloat16"));
+  CHECK(std::none_of(same.begin(), same.end(), [](const std::string& l) { return l.find("specifies mamba_ssm_dtype") != std::string::npos; }));
+  // vLLM 0.19's MambaDType has no bfloat16: the config's is refused by name there.
+  Workload w19 = with({{"vver", "0.19"}});
+  w19.runtime = Runtime::Vllm;
+  w19.gpu = "h100-sxm";
+  const auto e19 = estimate(bf, w19);
+  REQUIRE(e19.ok());
+  CHECK_FALSE(e19->vllm.has_value());
+  REQUIRE_FALSE(e19->notes.empty());
+  CHECK(e19->notes.front().field == "lsd");
+  // SGLang (configs/mamba_utils.py mamba2_state_dtype): float32, else the config's, else --mamba-ssm-dtype. The March
+  // 2026 build reads the config; under late 2025's, whose flag defaulted to float32, a config's other dtype is refused
+  // by name (field lsd) unless --mamba-ssm-dtype says which.
+  const auto sglang = [](const ModelConfig& c, std::initializer_list<std::pair<const char*, const char*>> kv) {
+    Workload w = with(kv);
+    w.runtime = Runtime::Sglang;
+    return estimate(c, w);
+  };
+  const auto b26 = sglang(bf, {{"mfs", "0.8"}, {"sgb", "2026-03"}});
+  REQUIRE(b26.ok());
+  REQUIRE(b26->sglang.has_value());
+  CHECK(b26->sglang->mamba_ssm_dtype == "bfloat16");
+  CHECK(b26->sglang->mamba_ssm_bytes == 24 * 2 * ssm);
+  const auto b25 = sglang(bf, {{"mfs", "0.8"}});
+  REQUIRE(b25.ok());
+  CHECK_FALSE(b25->sglang.has_value());
+  REQUIRE_FALSE(b25->notes.empty());
+  CHECK(b25->notes.front().field == "lsd");
+  const auto given = sglang(bf, {{"mfs", "0.8"}, {"msd", "float32"}});
+  REQUIRE(given.ok());
+  REQUIRE(given->sglang.has_value());
+  CHECK(given->sglang->mamba_ssm_bytes == 24 * 4 * ssm);
+  CHECK(sglang(none, {{"mfs", "0.8"}})->sglang->mamba_ssm_dtype == "float32");  // no config dtype: SGLang's float32
+  // The model field round-trips through its own row (links, the model panel).
+  ModelConfig f = preset("qwen3.5-9b").config;
+  REQUIRE_FALSE(find_model_field("lsd")->set(f, "bfloat16"));
+  CHECK(f.linear.ssm_dtype == MambaDtype::BF16);
+  CHECK(find_model_field("lsd")->get(f) == "bfloat16");
+  CHECK(find_model_field("lsd")->set(f, "fp8").has_value());
 }
 
 TEST_CASE("vLLM: TurboQuant KV caches, a hybrid's 3,072-token blocks checked on two boots", "[calibration][vllm]") {
