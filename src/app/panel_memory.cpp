@@ -336,6 +336,8 @@ void draw_memory_results(App& app, const core::Estimate& e, const std::vector<co
     if (!v.startup_refused)  // stopped before loading: no graphs to speak of
       ImGui::TextDisabled(T(core::vllm_graphs_row(v)),
                           core::format_bytes(v.cuda_graph_estimate_bytes > 0 ? v.cuda_graph_estimate_bytes : v.total_bytes - v.budget_bytes, u).c_str());
+    if (v.tq_workspace_bytes > 0 && v.error.empty())
+      ImGui::TextDisabled(T(Str::rep_vllm_tq_workspace), core::format_bytes(v.tq_workspace_bytes, u).c_str());
     ImGui::PopTextWrapPos();
     mark("memory.vllm");
     draw_terms(core::vllm_terms(v, s.work, e.gpu, ui_lang()), u, "vllm_terms", printf_text(T(Str::mem_engine_terms), "vLLM").c_str());

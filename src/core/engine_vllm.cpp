@@ -114,9 +114,8 @@ i64 v1_forward_peak(const ModelConfig& c, const Workload& w, i64 t) {
   const i64 ffn = std::max(c.d_ff, c.moe.shared_ffn) / tp;
   return t * d * (2 * h + std::max(qkv, 3 * ffn));
 }
-// What the profile leaves allocated: the MoE kernels' workspaces and cuBLAS's.
-i64 profile_workspace(const ModelConfig& c, const Workload& w, const Gpu& gpu, i64 t) {
-  constexpr i64 kMiB = i64{1} << 20;
+// The MoE kernels' workspaces the profile leaves in the worker's WorkspaceManager (0: none).
+i64 moe_workspace(const ModelConfig& c, const Workload& w, i64 t) {
   const i64 d = dtype_bytes(w.dtype), tp = w.tp, h = c.d_model;
   i64 workspace = 0;
   if (c.is_moe() && w.weights != WeightFormat::Mxfp4 && w.weights != WeightFormat::Mxfp4Moe) {
@@ -128,6 +127,12 @@ i64 profile_workspace(const ModelConfig& c, const Workload& w, const Gpu& gpu, i
     const i64 i = c.moe.expert_ffn / tp, k = c.moe.top_k;
     workspace = d * (std::max(t * k * std::max(i, h), t * h) + t * k * std::max(2 * i, h));
   }
+  return workspace;
+}
+// What the profile leaves allocated: the MoE kernels' workspaces and cuBLAS's.
+i64 profile_workspace(const ModelConfig& c, const Workload& w, const Gpu& gpu, i64 t) {
+  constexpr i64 kMiB = i64{1} << 20;
+  const i64 workspace = moe_workspace(c, w, t);
   // cuBLAS takes its workspace from the caching allocator on the first GEMM and keeps it:
   // 32 MiB on Hopper and Blackwell, else 4096 KiB × 2 + 16 KiB × 8 (PyTorch's default
   // CUBLAS_WORKSPACE_CONFIG ":4096:2:16:8").
@@ -969,6 +974,28 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
   // truncated, "the total tokens of context the pool can hold at peak utilization".
   m.kv_tokens = v027 ? static_cast<i64>(m.max_concurrency * static_cast<double>(m.max_model_len))
                      : m.num_blocks / static_cast<i64>(m.groups.size()) * min_block;
+  // ref: v1/attention/backends/turboquant_attn.py, TurboQuantMetadataBuilder._reserve_workspace (0.27.1
+  // and main alike), when the KV cache is initialised, after it is sized: from the worker's
+  // WorkspaceManager (v1/worker/workspace.py get_simultaneous: each tensor rounded up to 256 B, one
+  // buffer grown to the largest request) the decode's split buffers, (R, H, splits, D + 1) fp32, (R, H,
+  // D) in the model dtype and (R, H) fp32, R = max_num_seqs, H the query heads on this rank, 32 splits
+  // (AttentionConfig.tq_max_kv_splits_for_cuda_graph); with chunked prefill (on) and more than 128
+  // batched tokens (_CONTINUATION_DECODE_THRESHOLD), a continuation prefill's K and V, each (1, KV,
+  // round_up(max_model_len − 1, block), D) fp16. The buffer grows only past what the profile's MoE
+  // kernels left in it. Outside the budget: no printed figure moves.
+  if (kv_turboquant(plan.kv_dtype)) {
+    const auto a256 = [](Checked x) { return x.ok() ? Checked(ceil_div(x.value(), 256) * 256) : x; };
+    const i64 r = m.max_num_seqs, hq = c.n_heads / w.tp, kv = kv_heads_per_gpu(c.n_kv_heads, w.tp), dh = c.head_dim;
+    const Checked decode = a256(Checked(r) * hq * 32 * (dh + 1) * 4) + a256(Checked(r) * hq * dh * dtype_bytes(w.dtype)) +
+                           a256(Checked(r) * hq * 4);
+    Checked prefill;
+    if (m.max_num_batched_tokens > 128)
+      prefill = a256(Checked(kv) * (ceil_div(std::max<i64>(0, m.max_model_len - 1), attn_block) * attn_block) * dh * 2) * 2;
+    if (!decode.ok() || !prefill.ok()) return memory_overflow("seq");
+    m.tq_workspace_bytes = std::max<i64>(0, std::max(decode.value(), prefill.value()) - moe_workspace(c, w, m.max_num_batched_tokens));
+    m.tq_decode_workspace_bytes = decode.value();
+    m.tq_prefill_workspace_bytes = prefill.value();
+  }
   return m;
 }
 
@@ -1133,6 +1160,12 @@ std::vector<EngineTerm> vllm_terms(const VllmMemory& m, const Workload& w, const
                  tx(Str::efx_vllm_concurrency, b(m.num_blocks), b(m.blocks_per_request), fixed(m.max_concurrency, 2)),
                  src + "kv_cache_utils.py, get_max_concurrency_for_kv_cache_config"});
   }
+  if (m.tq_workspace_bytes > 0 || m.tq_decode_workspace_bytes > 0)
+    t.push_back({"tq_workspace_bytes", "", static_cast<double>(m.tq_workspace_bytes), true, "exact",
+                 tx(Str::efx_vllm_tq_workspace, b(m.tq_decode_workspace_bytes), b(m.tq_prefill_workspace_bytes),
+                    b(std::max(m.tq_decode_workspace_bytes, m.tq_prefill_workspace_bytes) - m.tq_workspace_bytes), b(m.tq_workspace_bytes)),
+                 src + "v1/attention/backends/turboquant_attn.py, TurboQuantMetadataBuilder._reserve_workspace; v1/worker/workspace.py, "
+                       "WorkspaceManager.get_simultaneous"});
   label_terms(t);
   return t;
 }
@@ -1150,7 +1183,7 @@ std::optional<Str> term_row(std::string_view key) {
       {"indexer_profile_bytes", Str::term_indexer_profile}, {"encoder_profile_bytes", Str::term_encoder_profile},
       {"cuda_graph_bytes", Str::term_cuda_graphs},       {"fp8_marlin_bytes", Str::term_fp8_marlin},
       {"k_as_v_bytes", Str::term_k_as_v},     {"cuda_graph_estimate_bytes", Str::term_cuda_graph_est},
-      {"mamba_states_per_request", Str::term_mamba_states},
+      {"mamba_states_per_request", Str::term_mamba_states}, {"tq_workspace_bytes", Str::term_tq_workspace},
   };
   if (key.rfind("stage_", 0) == 0) return Str::term_stage;
   for (const auto& [k, row] : kRows)

@@ -115,6 +115,11 @@ struct VllmMemory {
   // TurboQuant with unquantized boundary layers: the block grown so the quantized page covers theirs
   // at the kernel's smallest block (0: not grown).
   i64 tq_block_size = 0;
+  // TurboQuant's attention workspace (TurboQuantMetadataBuilder._reserve_workspace), taken when the KV
+  // cache is initialised, after it is sized, beyond what the profile's MoE kernels left in the
+  // workspace: memory outside the budget, like the CUDA graphs. Its two requests: the decode's split
+  // buffers and a continuation prefill's K and V (0: not asked).
+  i64 tq_workspace_bytes = 0, tq_decode_workspace_bytes = 0, tq_prefill_workspace_bytes = 0;
   MambaCacheMode mamba_cache_mode = MambaCacheMode::None;  // hybrid models: the states a request keeps
   // --mamba-cache-mode as vLLM amends it (models/config.py MambaModelConfig.verify_and_update_config):
   // "all" asked of a model without SupportsMambaPrefixCaching falls back to "align"; any mode asked

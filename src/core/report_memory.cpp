@@ -197,6 +197,8 @@ json estimate_object(const ModelConfig& cfg, const Workload& w, const Estimate& 
                      // the recurrent state's dtypes as vLLM names them ("" without one); --max-model-len -1's start
                      {"mamba_conv_dtype", std::string(v.mamba_conv_dtype)}, {"mamba_ssm_dtype", std::string(v.mamba_ssm_dtype)},
                      {"auto_fit_from", v.auto_fit_from},
+                     // TurboQuant's attention workspace, taken after the KV cache, outside the budget (0: none)
+                     {"tq_workspace_bytes", v.tq_workspace_bytes},
                      {"gpu_memory_utilization", v.gpu_memory_utilization},
                      {"kv_available_bytes", v.kv_available_bytes}, {"groups", kv_groups}, {"group_size", v.group_size},
                      {"padding_layers", v.padding_layers}, {"num_blocks", v.num_blocks}, {"kv_tokens", v.kv_tokens},
@@ -431,6 +433,8 @@ std::string estimate_text(const ModelConfig& cfg, const Workload& w, const Estim
       o += "  " + printf_text(tr(vllm_graphs_row(v), lang),
                               format_bytes(v.cuda_graph_estimate_bytes > 0 ? v.cuda_graph_estimate_bytes : v.total_bytes - v.budget_bytes, unit).c_str()) +
            "\n";
+    if (v.tq_workspace_bytes > 0 && v.error.empty())
+      o += "  " + printf_text(tr(Str::rep_vllm_tq_workspace, lang), format_bytes(v.tq_workspace_bytes, unit).c_str()) + "\n";
   }
   if (e.sglang && w.mode == Mode::Inference) {
     const SglangMemory& g = *e.sglang;

@@ -2084,6 +2084,53 @@ TEST_CASE("vLLM: TurboQuant on a model of full attention keeps its first and las
   CHECK((m32.block_size == 32 && m32.tq_block_size == 0));
 }
 
+TEST_CASE("vLLM: TurboQuant's attention workspace, taken after the KV cache is sized", "[vllm]") {
+  // turboquant_attn.py TurboQuantMetadataBuilder._reserve_workspace through WorkspaceManager.get_simultaneous (each
+  // tensor to 256 B, one buffer grown to the largest request). Qwen3-8B on an H100 (1,024 sequences, 8,192 batched
+  // tokens), 32 query heads of 128: the decode's splits 1,024 × 32 × 32 × 129 × 4 + 1,024 × 32 × 128 × 2 + 1,024 × 32 ×
+  // 4 = 549,584,896 B; a continuation prefill's K and V at max_model_len 32,768 (32-token blocks): 2 × 8 × 32,768 ×
+  // 128 × 2 = 134,217,728 B. The larger is taken; no printed figure moves.
+  const ModelConfig c = preset("qwen3-8b").config;
+  Workload w = with({{"vver", "0.28"}, {"kvt", "turboquant_k8v4"}, {"seq", "32768"}});
+  w.gpu = "h100-sxm";
+  const VllmMemory m = vllm_of(c, w);
+  CHECK(m.tq_decode_workspace_bytes == 549584896);
+  CHECK(m.tq_prefill_workspace_bytes == 134217728);
+  CHECK(m.tq_workspace_bytes == 549584896);
+  Workload plain = w;
+  plain.kv_dtype = KvDtype::BF16;
+  CHECK(vllm_of(c, plain).tq_workspace_bytes == 0);
+  // At the model's 40,960 positions with 64 sequences the prefill's buffers are the larger: 2 × 8 × 40,960 × 128 × 2.
+  Workload few = with({{"vver", "0.28"}, {"kvt", "turboquant_k8v4"}, {"seq", "40960"}, {"mns", "64"}});
+  few.gpu = "h100-sxm";
+  const VllmMemory f = vllm_of(c, few);
+  CHECK(f.tq_prefill_workspace_bytes == i64{2} * 8 * 40960 * 128 * 2);
+  CHECK(f.tq_workspace_bytes == f.tq_prefill_workspace_bytes);
+  // 128 batched tokens or fewer: no continuation prefill buffer.
+  Workload small = with({{"vver", "0.28"}, {"kvt", "turboquant_k8v4"}, {"seq", "32768"}, {"mbt", "128"}, {"mns", "64"}});
+  small.gpu = "h100-sxm";
+  CHECK(vllm_of(c, small).tq_prefill_workspace_bytes == 0);
+  // The term, with its source; the report's line beside the CUDA graphs'.
+  const auto terms = vllm_terms(m, w, *find_gpu("h100-sxm"));
+  const auto t = std::find_if(terms.begin(), terms.end(), [](const EngineTerm& x) { return x.key == "tq_workspace_bytes"; });
+  REQUIRE(t != terms.end());
+  CHECK(t->value == 549584896.0);
+  CHECK(t->source.find("TurboQuantMetadataBuilder._reserve_workspace") != std::string::npos);
+  CHECK(t->label == "TurboQuant workspace (after the KV cache)");
+  Workload r = w;
+  r.runtime = Runtime::Vllm;
+  const auto e = estimate(c, r);
+  REQUIRE(e.ok());
+  CHECK(estimate_text(c, r, e.value(), ByteUnit::GB).find("(TurboQuant's attention workspace: vLLM takes 0.55 GB when it initialises") !=
+        std::string::npos);
+  // A MoE model's profile has already grown the workspace (its Triton experts' buffers): only the excess is new.
+  Workload q = with({{"vver", "0.28"}, {"kvt", "turboquant_4bit_nc"}, {"seq", "32768"}, {"vcg", "900"}});
+  q.gpu = "h100-sxm";
+  const VllmMemory moe = vllm_of(preset("qwen3.6-35b-a3b").config, q);
+  CHECK(moe.tq_decode_workspace_bytes > 0);
+  CHECK(moe.tq_workspace_bytes < std::max(moe.tq_decode_workspace_bytes, moe.tq_prefill_workspace_bytes));
+}
+
 TEST_CASE("TurboQuant: refused where it is not followed, passed on and read where it is", "[vllm]") {
   const auto refused = [](const char* name, Runtime rt, std::initializer_list<std::pair<const char*, const char*>> kv, const char* field) {
     Workload w = with(kv);
