@@ -46,6 +46,9 @@ TEST_CASE("Catalog entries carry their data-sheet numbers", "[core][gpu]") {
       // The RTX Blackwell whitepaper's dense FP32-accumulate figures (Appendix B Table 5: RTX 5070 Ti
       // "BF16 tensor (FP32 accumulate) 87.9 TFLOPS", "FP8 tensor (FP16 / FP32 accumulate) 351.5 / 175.8").
       {"rtx-5070-ti", 16, 896, 87.9, 175.8},
+      // GeForce RTX 4070 Ti SUPER: 21 Gbps on 256 bits; 706 AI TOPS / 8 for BF16 with FP32 accumulate.
+      {"rtx-4070-ti-super", 16, 672, 88.2, 176.4},
+      {"m1-pro-32gb", 32, 200, 0, 0}, {"m2-pro-32gb", 32, 200, 0, 0}, {"m3-pro-36gb", 36, 150, 0, 0},
       // DGX Spark: "128 GB LPDDR5x unified, 273 GB/s"; NVIDIA states no BF16 or FP8 rate for GB10 (0).
       {"dgx-spark", 128, 273, 0, 0},
   };
@@ -297,4 +300,16 @@ TEST_CASE("Apple's GPU wired limit is a setting", "[core][gpu]") {
   auto discrete = gpu_of(with({{"gpu", "h100-sxm"}, {"wired", "60"}}));
   REQUIRE_FALSE(discrete.ok());
   CHECK(discrete.issues().front().field == "wired");
+  // The default wired limit as llama.cpp's Metal backend prints it (recommendedMaxWorkingSetSize, in 10^6 B): two
+  // thirds on 32 GB Macs ("recommendedMaxWorkingSetSize = 22906.50 MB" in logs of 32 GB M1 Max and M2 Pro machines),
+  // three quarters from 36 GB ("= 28991.03 MB" on a 36 GB M4 Max; "= 38654.71 MB" on 48 GB).
+  const auto mb = [](const char* id) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f", static_cast<double>(find_gpu(id)->usable_bytes()) / 1e6);
+    return std::string(buf);
+  };
+  CHECK(mb("m1-pro-32gb") == "22906.50");
+  CHECK(mb("m2-pro-32gb") == "22906.50");
+  CHECK(mb("m3-pro-36gb") == "28991.03");
+  CHECK(mb("m4-pro-48gb") == "38654.71");
 }
