@@ -1419,6 +1419,17 @@ TEST_CASE("vLLM 0.27.1 (Model Runner V2): Qwen3-32B on RTX PRO 6000 cards, an 8,
   CHECK(m.forward_peak_bytes == i64{8192} * 2 * (8192 + 2 * 5120 + 51200 + 25600));
   CHECK(vllm_gib(m.kv_available_bytes) == "-22.29");
   CHECK(gib(m.kv_available_bytes) - -24.42 == Approx(2.13).margin(0.01));
+  // The peak's formula says so wherever the profile is larger than the anchored 2,048 tokens.
+  const auto peak_formula = [&](const VllmMemory& v, const Workload& wl) {
+    const auto terms = vllm_terms(v, wl, *find_gpu(wl.gpu));
+    const auto it = std::find_if(terms.begin(), terms.end(), [](const EngineTerm& x) { return x.key == "activation_peak_bytes"; });
+    REQUIRE(it != terms.end());
+    return it->formula;
+  };
+  CHECK(peak_formula(m, w).find("Not anchored at 8,192 batched tokens") != std::string::npos);
+  Workload w2048 = w;
+  w2048.max_num_batched_tokens = 2048;
+  CHECK(peak_formula(vllm_of(c, w2048), w2048).find("Not anchored") == std::string::npos);
   Workload tp2 = w;
   REQUIRE_FALSE(find_field("tp")->set(tp2, "2"));
   REQUIRE_FALSE(find_field("gpus")->set(tp2, "2"));
