@@ -255,6 +255,7 @@ std::optional<Mxfp4Layout> mxfp4_layout(const ModelConfig& c, const LayerPlan& p
 // update_mamba_ssm_cache_dtype from its config or DEFAULT_MAMBA_SSM_CACHE_DTYPE float32. Qwen3-Next,
 // Granite 4.0-H, Falcon-H1 and Jamba have no such entry; LFM2's short convolution and MiniMax's
 // linear attention have one state, in the convolution's dtype.
+bool qwen35_family(const ModelConfig& c) { return c.family == Family::Qwen35 || c.family == Family::Qwen35Moe; }
 struct CacheDtype {
   i64 bytes;
   std::string_view name;
@@ -273,9 +274,8 @@ Result<CacheDtypes> state_dtypes(const ModelConfig& c, const Workload& w) {
                            : w.dtype == ComputeDtype::F16 ? CacheDtype{2, "float16"}
                                                            : CacheDtype{2, "bfloat16"};
   const CacheDtype conv = w.mamba_cache_dtype == MambaDtype::Auto ? model : named(w.mamba_cache_dtype);
-  const bool qwen35 = c.family == Family::Qwen35 || c.family == Family::Qwen35Moe;
   if (w.mamba_ssm_cache_dtype != MambaDtype::Auto) return CacheDtypes{conv, named(w.mamba_ssm_cache_dtype)};
-  if (qwen35 && c.linear.ssm_dtype != MambaDtype::Auto) {
+  if (qwen35_family(c) && c.linear.ssm_dtype != MambaDtype::Auto) {
     // The config's value goes into the same MambaDType field: bfloat16 from 0.22 only.
     if (c.linear.ssm_dtype == MambaDtype::BF16 && w.vllm_line == VllmLine::V019) return issue_row("lsd", Str::eng_vllm_mamba_bf16);
     return CacheDtypes{conv, named(c.linear.ssm_dtype)};
@@ -738,16 +738,16 @@ Result<VllmMemory> vllm_memory(const ModelConfig& c, const LayerPlan& plan, cons
         auto resolved = state_dtypes(c, w);
         if (!resolved) return resolved.issues();
         dt = *resolved;
+        // Qwen3_5ForConditionalGenerationConfig's warning: a --mamba-ssm-cache-dtype other than the config's.
+        if (qwen35_family(c) && c.linear.ssm_dtype != MambaDtype::Auto && w.mamba_ssm_cache_dtype != MambaDtype::Auto &&
+            w.mamba_ssm_cache_dtype != c.linear.ssm_dtype)
+          m.config_ssm_dtype_overridden = kMambaDtypeNames[static_cast<size_t>(c.linear.ssm_dtype)];
       }
       auto page = mamba_page(c, s.kind, w, *dt);
       if (!page) return page.issues();
       m.mamba_page_bytes = std::max(m.mamba_page_bytes, *page);
       m.mamba_conv_dtype = dt->conv.name;
       m.mamba_ssm_dtype = s.kind == AttnKind::Conv ? std::string_view{} : dt->ssm.name;
-      // Qwen3_5ForConditionalGenerationConfig's warning: a --mamba-ssm-cache-dtype other than the config's.
-      if ((c.family == Family::Qwen35 || c.family == Family::Qwen35Moe) && c.linear.ssm_dtype != MambaDtype::Auto &&
-          w.mamba_ssm_cache_dtype != MambaDtype::Auto && w.mamba_ssm_cache_dtype != c.linear.ssm_dtype)
-        m.config_ssm_dtype_overridden = kMambaDtypeNames[static_cast<size_t>(c.linear.ssm_dtype)];
     }
     if (keeps_tokens(s.kind)) {  // Falcon-H1's layers (FullMamba) hold both
       sizes_differ = sizes_differ || (attn_1tok != 0 && attn_1tok != s.bytes_per_token_gpu);
@@ -1220,13 +1220,13 @@ std::vector<std::string> vllm_log(const VllmMemory& m) {
   // ref: config/vllm.py, VllmConfig.__post_init__ (its warning, as 0.19 prints it).
   if (m.enforce_eager)
     out.push_back("Enforce eager set, disabling torch.compile and CUDAGraphs. This is equivalent to setting -cc.mode=none -cc.cudagraph_mode=none");
-  // ref: models/config.py, MambaModelConfig.verify_and_update_config (0.19 and 0.27.1): its warnings
-  // where it amends --mamba-cache-mode, and its line with prefix caching on.
   // ref: models/config.py, Qwen3_5ForConditionalGenerationConfig.verify_and_update_config.
   if (!m.config_ssm_dtype_overridden.empty())
     out.push_back("Qwen3.5 model specifies mamba_ssm_dtype='" + std::string(m.config_ssm_dtype_overridden) +
                   "' in its config, but --mamba-ssm-cache-dtype='" + std::string(m.mamba_ssm_dtype) +
                   "' was passed. Using the user-specified value.");
+  // ref: models/config.py, MambaModelConfig.verify_and_update_config (0.19 and 0.27.1): its warnings
+  // where it amends --mamba-cache-mode, and its line with prefix caching on.
   if (m.mamba_mode_fell_back)
     out.push_back("Hybrid or mamba-based model detected without support for prefix caching with Mamba cache 'all' mode: falling back "
                   "to 'align' mode.");
