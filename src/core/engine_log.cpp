@@ -978,9 +978,9 @@ struct Reader {
     }
     if (l.find("kv_cache_dtype='fp8") != std::string_view::npos) set("kvt", "fp8");
     // server_args' mamba_ssm_dtype (None in later builds: the config's), or the flag on a launch line.
+    const bool launch = l.find("launch_server") != std::string_view::npos || l.find("sglang serve") != std::string_view::npos;
     for (std::string_view dt : {"float32", "bfloat16", "float16"}) {
       const std::string key = "mamba_ssm_dtype='" + std::string(dt) + "'", flag = "--mamba-ssm-dtype " + std::string(dt);
-      const bool launch = l.find("launch_server") != std::string_view::npos || l.find("sglang serve") != std::string_view::npos;
       if (l.find(key) != std::string_view::npos || (launch && l.find(flag) != std::string_view::npos))
         set("msd", std::string(dt));
     }

@@ -367,8 +367,8 @@ std::vector<WorkloadField> build_fields() {
                     AT(disable_hybrid_swa_memory)),
       enum_field<W>(spec("msd", "--mamba-ssm-dtype", "SGLang SSM state dtype",
                          "SGLang --mamba-ssm-dtype: the SSM state of a hybrid model's MambaPool slot in this dtype "
-                         "(float32 or bfloat16; the convolution state stays bfloat16); auto = float32, SGLang's default "
-                         "and Qwen3.5's config",
+                         "(float32 or bfloat16; the convolution state stays bfloat16); auto = float32, SGLang's default, "
+                         "or from the 2026-03 build the config's mamba_ssm_dtype (float32 in Qwen3.5's)",
                          Inference),
                     kMambaDtypeNames, AT(mamba_ssm_dtype)),
       enum_field<W>(spec("sgb", "--sglang-build", "SGLang build",

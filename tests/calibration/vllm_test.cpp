@@ -1890,6 +1890,12 @@ TEST_CASE("A config's mamba_ssm_dtype: read, and the SSM state vLLM and SGLang g
   REQUIRE_FALSE(bad.ok());
   CHECK(bad.issues().front().field == "text_config.mamba_ssm_dtype");
   CHECK(bad.issues().front().message.find("bfloat16") != std::string::npos);
+  json_util::json number = (*doc)["config"];
+  number["text_config"]["mamba_ssm_dtype"] = 32;
+  const auto not_text = import_hf_config(number.dump());
+  REQUIRE_FALSE(not_text.ok());
+  CHECK(not_text.issues().size() == 1);  // named once: not a string
+  CHECK(not_text.issues().front().field == "text_config.mamba_ssm_dtype");
   // vLLM (models/config.py Qwen3_5ForConditionalGenerationConfig): the config's dtype for an auto
   // --mamba-ssm-cache-dtype; none in the config leaves auto, the convolution state's dtype; a flag that differs
   // wins, with vLLM's warning. 24 Gated DeltaNet layers' state a page: conv 3 × 8,192 × 2 B + SSM 32 × 128 × 128.
