@@ -105,14 +105,17 @@ struct MlaConfig {  // DeepSeek multi-head latent attention
   bool has_indexer() const { return enabled && index_heads > 0; }
 };
 
+// A recurrent state's dtype as the engines and configs spell it (vLLM's config/cache.py MambaDType,
+// SGLang's --mamba-ssm-dtype, a config.json's mamba_ssm_dtype); auto: not given (the engine decides:
+// vLLM's mamba_utils.py MambaStateDtypeCalculator._mamba_state_dtype, SGLang's mamba2_state_dtype).
+// bfloat16 is a vLLM choice from 0.22.
+enum class MambaDtype : std::uint8_t { Auto, F32, F16, BF16 };
+inline constexpr std::string_view kMambaDtypeNames[] = {"auto", "float32", "float16", "bfloat16"};
+static_assert(std::size(kMambaDtypeNames) == static_cast<size_t>(MambaDtype::BF16) + 1);
+
 // Linear attention with a fixed recurrent state (Gated DeltaNet, Qwen3-Next): layer i is a
 // linear layer iff full_interval > 0 and (i + 1) % full_interval != 0; every full_interval-th
 // layer keeps softmax attention and its KV cache.
-// A recurrent state's dtype as the engines and configs spell it (vLLM's config/cache.py MambaDType,
-// SGLang's --mamba-ssm-dtype, a config.json's mamba_ssm_dtype); auto: not given (the engine decides).
-enum class MambaDtype : std::uint8_t { Auto, F32, F16, BF16 };
-inline constexpr std::string_view kMambaDtypeNames[] = {"auto", "float32", "float16", "bfloat16"};
-
 struct LinearAttnConfig {
   i64 full_interval = 0;  // 0: no linear layers
   i64 k_heads = 0;        // linear_num_key_heads

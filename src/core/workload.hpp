@@ -84,11 +84,6 @@ inline constexpr std::string_view kVllmEntryNames[] = {"serve", "llm"};
 // and the KV cache size and concurrency printed on one line).
 enum class VllmLine : std::uint8_t { V019, V027, V028 };
 inline constexpr std::string_view kVllmLineNames[] = {"0.19", "0.27", "0.28"};
-// vLLM's --mamba-cache-dtype and --mamba-ssm-cache-dtype (config/cache.py MambaDType, spelled as vLLM
-// spells them): a hybrid model's recurrent state in a dtype of its own. auto = the model dtype for the
-// convolution state; for the SSM state the family's (Qwen3.5's config, Nemotron-H's model config), else
-// the convolution state's (mamba_utils.py MambaStateDtypeCalculator._mamba_state_dtype). bfloat16 is a
-// choice from vLLM 0.22.
 // vLLM's mamba_cache_mode (config/cache.py, --mamba-cache-mode): the recurrent states a request keeps.
 // "none" without prefix caching (one state); with it, "none" asks for the model's default
 // (models/config.py MambaModelConfig): "all" for models whose Mamba layers support prefix caching
@@ -171,7 +166,6 @@ static_assert(std::size(kLogitsModeNames) == static_cast<size_t>(LogitsMode::All
 static_assert(std::size(kAttnImplNames) == static_cast<size_t>(AttnImpl::Eager) + 1);
 static_assert(std::size(kVllmEntryNames) == static_cast<size_t>(VllmEntry::Llm) + 1);
 static_assert(std::size(kVllmLineNames) == static_cast<size_t>(VllmLine::V028) + 1);
-static_assert(std::size(kMambaDtypeNames) == static_cast<size_t>(MambaDtype::BF16) + 1);
 static_assert(std::size(kMambaCacheModeNames) == static_cast<size_t>(MambaCacheMode::All) + 1);
 static_assert(std::size(kLlamaCppCallerNames) == static_cast<size_t>(LlamaCppCaller::Library) + 1);
 static_assert(std::size(kLlamaCppOffloadNames) == static_cast<size_t>(LlamaCppOffload::BlocksFirst) + 1);
