@@ -345,35 +345,51 @@ Result<LaunchCommand> ds_chat_command(const ModelConfig& cfg, const Workload& w,
   return c;
 }
 
-// torchtune's `tune run full_finetune_single_device --config NAME key=value …` (_cli/run.py; the
-// overrides are OmegaConf dotlist entries, config/_parse.py) with every setting the torchtune
-// recipe assumed (training_recipe_torchtune.cpp): the matched builder as the model, packed batches
-// of seq tokens, torch AdamW (fused), unchunked cross-entropy, no optimizer_in_bwd, compile or offloading.
-// What the recipe refuses is refused here too.
+// torchtune's `tune run full_finetune_single_device --config NAME key=value …`, or
+// lora_finetune_single_device for LoRA (_cli/run.py; the overrides are OmegaConf dotlist entries,
+// config/_parse.py) with every setting the torchtune recipe assumed (training_recipe_torchtune.cpp):
+// the matched builder (its lora_ builder with the adapted modules and rank) as the model, packed
+// batches of seq tokens, torch AdamW (fused), unchunked cross-entropy (LoRA: the chunked one its
+// configs name), no optimizer_in_bwd, compile or offloading. What the recipe refuses is refused here too.
 Result<LaunchCommand> torchtune_command(const ModelConfig& cfg, const Workload& w) {
   if (auto refused = recipe_refusals(cfg, w); !refused.empty()) return refused;
   const auto b = torchtune_builder_of(cfg);
   if (!b) return issue_row("recipe", Str::recipe_tt_builder);
-  if (b->config.empty()) return issue_row("recipe", Str::exp_tt_no_config, b->name);
+  const bool lora = w.lora_rank > 0;
+  const std::string& config = lora ? b->lora_config : b->config;
+  if (config.empty()) return issue_row("recipe", lora ? Str::exp_tt_no_lora_config : Str::exp_tt_no_config, b->name);
   LaunchCommand c;
   c.engine = "tune";
   c.version = "torchtune 1814feb1 (Nov 2024)";
   c.key_value = true;
-  c.program = {"tune", "run", "full_finetune_single_device", "--config", b->config};
-  c.flags = {{"model._component_", b->component, "model"},
-             {"batch_size", std::to_string(w.batch), "batch"},
-             {"gradient_accumulation_steps", std::to_string(w.grad_accum), "accum"},
-             {"dataset.packed", "True", "seq"},
-             {"tokenizer.max_seq_len", std::to_string(w.seq), "seq"},
-             {"dtype", "bf16", "dtype"},
-             {"optimizer._component_", "torch.optim.AdamW", "opt"},
-             {"optimizer.fused", "True", "opt"},
-             {"optimizer_in_bwd", "False", "opt"},
-             {"loss._component_", "torch.nn.CrossEntropyLoss", "recipe"},
-             {"enable_activation_checkpointing", w.recompute == Recompute::Full ? "True" : "False", "rc"},
-             {"enable_activation_offloading", "False", "rc"},
-             {"compile", "False", "recipe"}};
-  c.notes.push_back(issue_row("model", Str::launch_note_tt_checkpoint, b->config));
+  c.program = {"tune", "run", lora ? "lora_finetune_single_device" : "full_finetune_single_device", "--config", config};
+  c.flags = {{"model._component_", lora ? b->lora_component : b->component, "model"}};
+  if (lora) {
+    // The builder's arguments (models/*/_model_builders.py lora_*): lora_attn_modules as a list,
+    // apply_lora_to_mlp for w1, w2 and w3 together, the rank; lora_dropout 0.0 as the configs set it.
+    std::string modules;
+    const std::pair<std::uint32_t, const char*> attn[] = {{kLoraQ, "q_proj"}, {kLoraK, "k_proj"}, {kLoraV, "v_proj"}, {kLoraO, "output_proj"}};
+    for (const auto& [bit, name] : attn)
+      if (w.lora_targets & bit) modules += (modules.empty() ? "" : ",") + std::string(name);
+    c.flags.push_back({"model.lora_attn_modules", "[" + modules + "]", "lt"});
+    c.flags.push_back({"model.apply_lora_to_mlp", (w.lora_targets & kLoraGate) ? "True" : "False", "lt"});
+    c.flags.push_back({"model.lora_rank", std::to_string(w.lora_rank), "lora"});
+    c.flags.push_back({"model.lora_dropout", "0.0", "dropout"});
+  }
+  const std::vector<LaunchFlag> rest = {{"batch_size", std::to_string(w.batch), "batch"},
+                                        {"gradient_accumulation_steps", std::to_string(w.grad_accum), "accum"},
+                                        {"dataset.packed", "True", "seq"},
+                                        {"tokenizer.max_seq_len", std::to_string(w.seq), "seq"},
+                                        {"dtype", "bf16", "dtype"},
+                                        {"optimizer._component_", "torch.optim.AdamW", "opt"},
+                                        {"optimizer.fused", "True", "opt"}};
+  c.flags.insert(c.flags.end(), rest.begin(), rest.end());
+  if (!lora) c.flags.push_back({"optimizer_in_bwd", "False", "opt"});
+  c.flags.push_back({"loss._component_", lora ? "torchtune.modules.loss.CEWithChunkedOutputLoss" : "torch.nn.CrossEntropyLoss", "recipe"});
+  c.flags.push_back({"enable_activation_checkpointing", w.recompute == Recompute::Full ? "True" : "False", "rc"});
+  c.flags.push_back({"enable_activation_offloading", "False", "rc"});
+  c.flags.push_back({"compile", "False", "recipe"});
+  c.notes.push_back(issue_row("model", Str::launch_note_tt_checkpoint, config));
   return c;
 }
 

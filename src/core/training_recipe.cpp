@@ -35,6 +35,8 @@ Str recipe_phase_row(RecipePhase phase) {
     case RecipePhase::MlpBackward: return Str::recipe_phase_mlp_backward;
     case RecipePhase::LossBackward: return Str::recipe_phase_loss_backward;
     case RecipePhase::EmbeddingGradient: return Str::recipe_phase_embedding_gradient;
+    case RecipePhase::ChunkedLossForward: return Str::recipe_phase_tt_chunked_loss;
+    case RecipePhase::FusedAdamStep: return Str::recipe_phase_tt_step;
     case RecipePhase::MegatronStep: return Str::recipe_phase_mg_step;
     case RecipePhase::MegatronRecompute: return Str::recipe_phase_mg_recompute;
     case RecipePhase::MegatronRerun: return Str::recipe_phase_mg_rerun;

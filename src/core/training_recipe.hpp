@@ -27,9 +27,10 @@
 // DeepSpeed 0.9.0's ZeRO stage 1 or 2 with transformers 4.29's OPT, data-parallel rank 0: fp16
 // with FusedAdam, eager attention, optionally a checkpoint a layer (training_recipe_deepspeed.cpp).
 //
-// torchtune: recipes/full_finetune_single_device.py at 1814feb1 (Nov 2024), PyTorch 2.5: full
-// fine-tuning of a bf16 Llama, Mistral or Qwen2 model on one GPU, packed batches through flex
-// attention, torch.optim.AdamW, torch.nn.CrossEntropyLoss, activation checkpointing on or off, no
+// torchtune: recipes/full_finetune_single_device.py and lora_finetune_single_device.py at 1814feb1
+// (Nov 2024), PyTorch 2.5: full fine-tuning (torch.nn.CrossEntropyLoss) or LoRA
+// (CEWithChunkedOutputLoss, as its configs set) of a bf16 Llama, Mistral or Qwen2 model on one GPU,
+// packed batches through flex attention, torch.optim.AdamW, activation checkpointing on or off, no
 // compile (training_recipe_torchtune.cpp).
 #pragma once
 #include <functional>
@@ -59,6 +60,7 @@ enum class RecipePhase : std::uint8_t {
   DeepSpeedLoss, DeepSpeedLayer, DeepSpeedEmbedding, DeepSpeedStep,   // deepspeed
   DeepSpeedReduce,                                                    // deepspeed, ZeRO-1's reduce_gradients
   DeepSpeedGather,                                                    // deepspeed, the step's all_gather of the fp16 partitions
+  ChunkedLossForward, FusedAdamStep,                                  // torchtune LoRA
 };
 
 // One pipeline stage's GPU (every tensor-parallel rank of a stage holds the same): what the
@@ -121,9 +123,11 @@ struct RecipePeak {
 
 // torchtune's builder of this model (training_recipe_torchtune.cpp): its name, the component a
 // config names it by ("torchtune.models.llama3_2.llama3_2_3b") and its single-device full
-// fine-tuning config at 1814feb1 ("llama3_2/3B_full_single_device"; empty where there is none).
+// fine-tuning config at 1814feb1 ("llama3_2/3B_full_single_device"; empty where there is none);
+// the same for its LoRA builder ("torchtune.models.llama3_2.lora_llama3_2_3b",
+// "llama3_2/3B_lora_single_device").
 struct TorchtuneBuilder {
-  std::string name, component, config;
+  std::string name, component, config, lora_component, lora_config;
 };
 std::optional<TorchtuneBuilder> torchtune_builder_of(const ModelConfig& c);
 

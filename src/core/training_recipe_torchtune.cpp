@@ -62,37 +62,38 @@ struct Builder {
   bool tied, shared_rope;
   const char* module;
   const char* config;
+  const char* lora_config;  // its lora_finetune_single_device config (nullptr where none)
 };
 constexpr Builder kBuilders[] = {
-    {"llama2_7b", Family::Llama, 4096, 32, 32000, 4096, false, false, "llama2", "llama2/7B_full_low_memory"},
-    {"llama2_13b", Family::Llama, 5120, 40, 32000, 4096, false, false, "llama2", nullptr},
-    {"llama2_70b", Family::Llama, 8192, 80, 32000, 4096, false, false, "llama2", nullptr},
-    {"code_llama2_7b", Family::Llama, 4096, 32, 32016, 16384, false, false, "code_llama2", nullptr},
-    {"code_llama2_13b", Family::Llama, 5120, 40, 32016, 16384, false, false, "code_llama2", nullptr},
-    {"code_llama2_70b", Family::Llama, 8192, 80, 32016, 16384, false, false, "code_llama2", nullptr},
-    {"llama3_8b", Family::Llama, 4096, 32, 128256, 8192, false, false, "llama3", "llama3/8B_full_single_device"},
-    {"llama3_70b", Family::Llama, 8192, 80, 128256, 8192, false, false, "llama3", nullptr},
-    {"llama3_1_8b", Family::Llama, 4096, 32, 128256, 131072, false, true, "llama3_1", "llama3_1/8B_full_single_device"},
-    {"llama3_1_70b", Family::Llama, 8192, 80, 128256, 131072, false, true, "llama3_1", nullptr},
-    {"llama3_1_405b", Family::Llama, 16384, 126, 128256, 8192, false, true, "llama3_1", nullptr},
-    {"llama3_2_1b", Family::Llama, 2048, 16, 128256, 131072, true, true, "llama3_2", "llama3_2/1B_full_single_device"},
-    {"llama3_2_3b", Family::Llama, 3072, 28, 128256, 131072, true, true, "llama3_2", "llama3_2/3B_full_single_device"},
-    {"mistral_7b", Family::Mistral, 4096, 32, 32000, 32768, false, false, "mistral", "mistral/7B_full_low_memory"},
-    {"qwen2_5_0_5b", Family::Qwen2, 896, 24, 151936, 32768, true, false, "qwen2_5", "qwen2_5/0.5B_full_single_device"},
-    {"qwen2_5_1_5b_base", Family::Qwen2, 1536, 28, 151936, 131072, true, false, "qwen2_5", "qwen2_5/1.5B_full_single_device"},
-    {"qwen2_5_1_5b_instruct", Family::Qwen2, 1536, 28, 151936, 32768, true, false, "qwen2_5", "qwen2_5/1.5B_full_single_device"},
-    {"qwen2_5_3b", Family::Qwen2, 2048, 36, 151936, 32768, true, false, "qwen2_5", "qwen2_5/3B_full_single_device"},
-    {"qwen2_5_7b_base", Family::Qwen2, 3584, 28, 152064, 131072, false, false, "qwen2_5", "qwen2_5/7B_full_single_device"},
-    {"qwen2_5_7b_instruct", Family::Qwen2, 3584, 28, 152064, 32768, false, false, "qwen2_5", "qwen2_5/7B_full_single_device"},
-    {"qwen2_5_14b_base", Family::Qwen2, 5120, 48, 152064, 131072, false, false, "qwen2_5", nullptr},
-    {"qwen2_5_14b_instruct", Family::Qwen2, 5120, 48, 152064, 32768, false, false, "qwen2_5", nullptr},
-    {"qwen2_5_32b_base", Family::Qwen2, 5120, 64, 152064, 131072, false, false, "qwen2_5", nullptr},
-    {"qwen2_5_32b_instruct", Family::Qwen2, 5120, 64, 152064, 32768, false, false, "qwen2_5", nullptr},
-    {"qwen2_5_72b_base", Family::Qwen2, 8192, 80, 152064, 131072, false, false, "qwen2_5", nullptr},
-    {"qwen2_5_72b_instruct", Family::Qwen2, 8192, 80, 152064, 32768, false, false, "qwen2_5", nullptr},
-    {"qwen2_0_5b", Family::Qwen2, 896, 24, 151936, 32768, true, false, "qwen2", "qwen2/0.5B_full_single_device"},
-    {"qwen2_1_5b", Family::Qwen2, 1536, 28, 151936, 32768, true, false, "qwen2", "qwen2/1.5B_full_single_device"},
-    {"qwen2_7b", Family::Qwen2, 3584, 28, 152064, 32768, false, false, "qwen2", "qwen2/7B_full_single_device"},
+    {"llama2_7b", Family::Llama, 4096, 32, 32000, 4096, false, false, "llama2", "llama2/7B_full_low_memory", "llama2/7B_lora_single_device"},
+    {"llama2_13b", Family::Llama, 5120, 40, 32000, 4096, false, false, "llama2", nullptr, nullptr},
+    {"llama2_70b", Family::Llama, 8192, 80, 32000, 4096, false, false, "llama2", nullptr, nullptr},
+    {"code_llama2_7b", Family::Llama, 4096, 32, 32016, 16384, false, false, "code_llama2", nullptr, "code_llama2/7B_lora_single_device"},
+    {"code_llama2_13b", Family::Llama, 5120, 40, 32016, 16384, false, false, "code_llama2", nullptr, nullptr},
+    {"code_llama2_70b", Family::Llama, 8192, 80, 32016, 16384, false, false, "code_llama2", nullptr, nullptr},
+    {"llama3_8b", Family::Llama, 4096, 32, 128256, 8192, false, false, "llama3", "llama3/8B_full_single_device", "llama3/8B_lora_single_device"},
+    {"llama3_70b", Family::Llama, 8192, 80, 128256, 8192, false, false, "llama3", nullptr, nullptr},
+    {"llama3_1_8b", Family::Llama, 4096, 32, 128256, 131072, false, true, "llama3_1", "llama3_1/8B_full_single_device", "llama3_1/8B_lora_single_device"},
+    {"llama3_1_70b", Family::Llama, 8192, 80, 128256, 131072, false, true, "llama3_1", nullptr, nullptr},
+    {"llama3_1_405b", Family::Llama, 16384, 126, 128256, 8192, false, true, "llama3_1", nullptr, nullptr},
+    {"llama3_2_1b", Family::Llama, 2048, 16, 128256, 131072, true, true, "llama3_2", "llama3_2/1B_full_single_device", "llama3_2/1B_lora_single_device"},
+    {"llama3_2_3b", Family::Llama, 3072, 28, 128256, 131072, true, true, "llama3_2", "llama3_2/3B_full_single_device", "llama3_2/3B_lora_single_device"},
+    {"mistral_7b", Family::Mistral, 4096, 32, 32000, 32768, false, false, "mistral", "mistral/7B_full_low_memory", "mistral/7B_lora_single_device"},
+    {"qwen2_5_0_5b", Family::Qwen2, 896, 24, 151936, 32768, true, false, "qwen2_5", "qwen2_5/0.5B_full_single_device", "qwen2_5/0.5B_lora_single_device"},
+    {"qwen2_5_1_5b_base", Family::Qwen2, 1536, 28, 151936, 131072, true, false, "qwen2_5", "qwen2_5/1.5B_full_single_device", "qwen2_5/1.5B_lora_single_device"},
+    {"qwen2_5_1_5b_instruct", Family::Qwen2, 1536, 28, 151936, 32768, true, false, "qwen2_5", "qwen2_5/1.5B_full_single_device", "qwen2_5/1.5B_lora_single_device"},
+    {"qwen2_5_3b", Family::Qwen2, 2048, 36, 151936, 32768, true, false, "qwen2_5", "qwen2_5/3B_full_single_device", "qwen2_5/3B_lora_single_device"},
+    {"qwen2_5_7b_base", Family::Qwen2, 3584, 28, 152064, 131072, false, false, "qwen2_5", "qwen2_5/7B_full_single_device", "qwen2_5/7B_lora_single_device"},
+    {"qwen2_5_7b_instruct", Family::Qwen2, 3584, 28, 152064, 32768, false, false, "qwen2_5", "qwen2_5/7B_full_single_device", "qwen2_5/7B_lora_single_device"},
+    {"qwen2_5_14b_base", Family::Qwen2, 5120, 48, 152064, 131072, false, false, "qwen2_5", nullptr, "qwen2_5/14B_lora_single_device"},
+    {"qwen2_5_14b_instruct", Family::Qwen2, 5120, 48, 152064, 32768, false, false, "qwen2_5", nullptr, "qwen2_5/14B_lora_single_device"},
+    {"qwen2_5_32b_base", Family::Qwen2, 5120, 64, 152064, 131072, false, false, "qwen2_5", nullptr, nullptr},
+    {"qwen2_5_32b_instruct", Family::Qwen2, 5120, 64, 152064, 32768, false, false, "qwen2_5", nullptr, nullptr},
+    {"qwen2_5_72b_base", Family::Qwen2, 8192, 80, 152064, 131072, false, false, "qwen2_5", nullptr, nullptr},
+    {"qwen2_5_72b_instruct", Family::Qwen2, 8192, 80, 152064, 32768, false, false, "qwen2_5", nullptr, nullptr},
+    {"qwen2_0_5b", Family::Qwen2, 896, 24, 151936, 32768, true, false, "qwen2", "qwen2/0.5B_full_single_device", "qwen2/0.5B_lora_single_device"},
+    {"qwen2_1_5b", Family::Qwen2, 1536, 28, 151936, 32768, true, false, "qwen2", "qwen2/1.5B_full_single_device", "qwen2/1.5B_lora_single_device"},
+    {"qwen2_7b", Family::Qwen2, 3584, 28, 152064, 32768, false, false, "qwen2", "qwen2/7B_full_single_device", "qwen2/7B_lora_single_device"},
 };
 
 // The builder of this model: of those with its shape, the one whose max_seq_len is the config's
@@ -118,7 +119,11 @@ std::optional<Issue> torchtune_scope(const ModelConfig& c, const Workload& w, co
   if (!hf_llama_decoder(c)) return refuse(Str::recipe_tt_shape, std::string(family_id(c.family)));
   if (!find_builder(c)) return refuse(Str::recipe_tt_builder);
   if (w.gpus != 1 || w.tp != 1 || w.pp != 1 || w.ep != 1 || w.sharding != Sharding::None) return refuse(Str::recipe_tt_one_gpu);
-  if (w.lora_rank > 0 || w.qlora || w.adapter != Adapter::None || w.weights != WeightFormat::BF16) return refuse(Str::recipe_tt_full);
+  if (w.qlora || w.adapter != Adapter::None || w.weights != WeightFormat::BF16) return refuse(Str::recipe_tt_full);
+  // The LoRA builders adapt w1, w2 and w3 together (apply_lora_to_mlp) and any of q_proj, k_proj,
+  // v_proj and output_proj (lora_attn_modules).
+  constexpr std::uint32_t kMlp = kLoraGate | kLoraUp | kLoraDown;
+  if (w.lora_rank > 0 && (w.lora_targets & kMlp) != 0 && (w.lora_targets & kMlp) != kMlp) return refuse(Str::recipe_tt_mlp);
   if (w.precision != Precision::Pure || w.dtype != ComputeDtype::BF16 || w.grad_dtype != GradDtype::Auto)
     return refuse(Str::recipe_tt_precision);
   if (w.optimizer != Optimizer::AdamW || w.opt_state != StateDtype::BF16) return refuse(Str::recipe_tt_optimizer);
@@ -134,6 +139,47 @@ std::optional<Issue> torchtune_scope(const ModelConfig& c, const Workload& w, co
   return std::nullopt;
 }
 
+// What both recipes hold whatever they train: the packed batch's tensors and the BlockMask, the
+// RoPE caches and the cuBLAS workspaces.
+struct Packed {
+  Checked N;          // batch × seq tokens
+  i64 nb = 0;         // the BlockMask's blocks a sequence: ceil(seq / 128)
+  Checked ids, fixed;
+  i64 caches = 0, rope_width = 0;  // RoPE modules, and fp32 values a position in each
+  const Builder* builder = nullptr;
+};
+
+Packed packed(const ModelConfig& c, const Workload& w) {
+  auto R = [](Checked b) { return rounded(b); };
+  Packed k;
+  const i64 B = w.batch, T = w.seq, hd = c.head_dim;
+  k.N = Checked(B) * T;
+  // padded_collate_packed: tokens, input_pos (int64, b × s); _loss_step's shifted labels; the
+  // BlockMask's document_ids (int64) and its eight block tables (int32: kv and q, partial and full,
+  // counts b × n and indices b × n × n for n = ceil(s / 128)).
+  k.nb = ceil_div(T, kFlexBlock);
+  const Checked block_tables = R(Checked(B) * k.nb * 4) * 4 + R(Checked(B) * k.nb * k.nb * 4) * 4;
+  k.ids = R(k.N * 8) * 4 + block_tables;
+  k.builder = find_builder(c);
+  k.rope_width = c.family == Family::Qwen2 ? 2 * hd : hd;  // fp32 values a position
+  k.caches = k.builder->shared_rope ? 1 : c.n_layers;
+  // Each module's cache and its theta buffer (head_dim / 2 fp32).
+  const Checked rope_cache = (R(Checked(k.builder->max_seq_len) * k.rope_width * 4) + R(Checked(hd / 2) * 4)) * k.caches;
+  const Checked cublas = Checked(kCublasWorkspace) * 2;  // the forward's thread and autograd's
+  k.fixed = rope_cache + cublas;
+  return k;
+}
+
+// The parts both recipes add for the packed batch and the fixed buffers.
+void packed_parts(RecipePeak& p, const Packed& k) {
+  add_part(p, Str::recipe_part_ids, k.ids, row_arg(Str::rfx_tt_ids, with_commas(k.nb), with_commas(k.nb)),
+           "torchtune data/_collate.py padded_collate_packed; attention_utils.py packed_block_causal_mask; torch create_block_mask");
+  add_part(p, Str::recipe_part_fixed, k.fixed,
+           row_arg(Str::rfx_tt_fixed, with_commas(k.caches), with_commas(k.builder->max_seq_len), with_commas(k.rope_width),
+                   with_commas(kCublasWorkspace)),
+           Str::rfx_src_tt_fixed);
+}
+
 }  // namespace
 
 }  // namespace llmsize::core::recipe_detail
@@ -143,17 +189,244 @@ namespace llmsize::core {
 std::optional<TorchtuneBuilder> torchtune_builder_of(const ModelConfig& c) {
   const recipe_detail::Builder* b = recipe_detail::find_builder(c);
   if (!b) return std::nullopt;
-  return TorchtuneBuilder{b->name, std::string("torchtune.models.") + b->module + "." + b->name, b->config ? b->config : ""};
+  const std::string module = std::string("torchtune.models.") + b->module + ".";
+  return TorchtuneBuilder{b->name, module + b->name, b->config ? b->config : "", module + "lora_" + b->name,
+                          b->lora_config ? b->lora_config : ""};
 }
 
 }  // namespace llmsize::core
 
 namespace llmsize::core::recipe_detail {
 
+namespace {
+
+// lora_finetune_single_device at 1814feb1 (recipes/lora_finetune_single_device.py): the model built
+// under set_default_dtype(bf16), set_trainable_params(model, get_adapter_params(model)) (every base
+// parameter requires_grad False), the loss its LoRA configs name, CEWithChunkedOutputLoss
+// (modules/loss/ce_chunked_output_loss.py, num_output_chunks 8, set on the model by
+// set_num_output_chunks), _loss_step (`del logits` after the loss), train() as in full fine-tuning
+// (torch.optim.AdamW, fused, over model.parameters(): _init_group skips parameters without a
+// gradient, so the states are the adapters'). Followed:
+//   torchtune/modules/peft/lora.py LoRALinear: the frozen F.linear (its mm keeps only the weight,
+//     autograd saving self for a weight gradient that is not needed), lora_a (bf16, keeps its input
+//     x for its weight's gradient: the tensor the base Linear got), lora_b (keeps lora_a's output,
+//     N × r), `(alpha / rank) *` a Python scalar and the sum (nothing kept); lora_dropout 0.0, as
+//     every config sets it, is nn.Identity;
+//   torchtune/modules/rms_norm.py RMSNorm.forward with a frozen scale: x.float() and the rsqrt are
+//     kept where x needs a gradient; x_normed is not (only the scale's gradient would read it);
+//   the builders (models/*/_component_builders.py lora_*): lora_attn_modules among q_proj, k_proj,
+//     v_proj and output_proj, apply_lora_to_mlp adapting w1, w2 and w3 together, the embedding, the
+//     norms and the head frozen bf16 (the same RoPE modules as the full builders);
+//   layer 0's input is the frozen embedding's output, which needs no gradient: its input norm keeps
+//     nothing, and a projection's output needs one only when it is adapted;
+//   TransformerDecoder.forward with num_output_chunks > 0: chunked_output applies the head to
+//     h.chunk(8, dim=1) and returns every chunk's bf16 logits as a list; the frozen head's mm keeps
+//     nothing of h.
+struct TtLin {
+  std::uint32_t bit;
+  i64 in, out;
+  const char* name;
+};
+
+// One layer's saved tensors, and those of its MLP and post-attention norm (backward frees them
+// first); `input_grad`: the layer's input needs a gradient (every layer but 0).
+struct TtLoraLayer {
+  Checked all, mlp;
+};
+
+Result<RecipePeak> lora_peak(const ModelConfig& c, const Workload& w, i64 total) {
+  const i64 C = c.d_model, I = c.d_ff, L = c.n_layers, nh = c.n_heads, hd = c.head_dim, qd = nh * hd, kvd = c.n_kv_heads * hd,
+            V = c.vocab, T = w.seq, B = w.batch, r = w.lora_rank;
+  const std::uint32_t t = w.lora_targets;
+  const Packed k = packed(c, w);
+  const Checked N = k.N;
+  auto R = [](Checked b) { return rounded(b); };
+  const bool ac = w.recompute == Recompute::Full, accum = w.grad_accum > 1;
+
+  // --- The frozen base in bf16; LoRALinear's lora_a (r × in) and lora_b (out × r) in bf16 for each
+  // adapted Linear; their gradients, AdamW's exp_avg and exp_avg_sq of the same shapes, and a fused
+  // step tensor (4 B on the GPU) for each.
+  const Checked weights = Checked(total) * 2;
+  const TtLin lins[] = {{kLoraQ, C, qd, "q_proj"},     {kLoraK, C, kvd, "k_proj"}, {kLoraV, C, kvd, "v_proj"},
+                        {kLoraO, qd, C, "output_proj"}, {kLoraGate, C, I, "w1"},    {kLoraDown, I, C, "w2"},
+                        {kLoraUp, C, I, "w3"}};
+  Checked per_layer, mlp_adapters, o_adapters;
+  i64 adapted = 0, trainable = 0;
+  std::string names;
+  for (const TtLin& l : lins) {
+    if (!(t & l.bit)) continue;
+    const Checked a = R(Checked(r) * l.in * 2) + R(Checked(l.out) * r * 2);
+    per_layer += a;
+    if (l.bit == kLoraGate || l.bit == kLoraUp || l.bit == kLoraDown) mlp_adapters += a;
+    if (l.bit == kLoraO) o_adapters += a;
+    ++adapted;
+    trainable += r * (l.in + l.out) * L;
+    names += (names.empty() ? "" : ", ") + std::string(l.name);
+  }
+  const Checked adapters = per_layer * L;
+  const i64 tensors = 2 * adapted * L;
+  const Checked states = adapters * 2 + R(Checked(4)) * tensors;
+  const Checked all_grads = adapters;
+
+  // --- What a layer keeps for backward (each an allocation of N rows).
+  const bool qkv_lora = (t & (kLoraQ | kLoraK | kLoraV)) != 0, mlp_lora = (t & kLoraGate) != 0;
+  auto lora_b_inputs = [&](bool mlp) {
+    Checked x;
+    for (const TtLin& l : lins)
+      if ((t & l.bit) && mlp == (l.bit == kLoraGate || l.bit == kLoraUp || l.bit == kLoraDown)) x += R(N * r * 2);
+    return x;
+  };
+  const Checked norm = R(N * C * 4) + R(N * 4);  // x.float(), rsqrt
+  auto layer_saved = [&](bool input_grad) {
+    const bool q_grad = input_grad || (t & kLoraQ), k_grad = input_grad || (t & kLoraK), v_grad = input_grad || (t & kLoraV);
+    const bool attn_grad = q_grad || k_grad || v_grad;
+    Checked attn = (input_grad ? norm : Checked()) + (qkv_lora ? R(N * C * 2) : Checked()) + lora_b_inputs(false);
+    attn += (q_grad ? R(N * hd * 4) : Checked()) + (k_grad ? R(N * hd * 4) : Checked());  // the gathered RoPE rows
+    // flex attention: q, k and v at every query head, the output (output_proj's input), the logsumexp.
+    if (attn_grad) attn += R(N * qd * 2) * 4 + R(N * nh * 4);
+    else if (t & kLoraO) attn += R(N * qd * 2);  // output_proj's lora_a keeps the output flex attention did not
+    const bool h_grad = input_grad || attn_grad || (t & kLoraO);
+    // mlp_norm; the norm output w1's and w3's lora_a keep; w1's output (silu's), silu's and w3's
+    // (the product's operands); the product (w2's lora_a).
+    Checked mlp = (h_grad ? norm : Checked()) + lora_b_inputs(true);
+    if (mlp_lora) mlp += R(N * C * 2) + R(N * I * 2);
+    if (h_grad || mlp_lora) mlp += R(N * I * 2) * 3;
+    return TtLoraLayer{attn + mlp, mlp};
+  };
+  const TtLoraLayer first = layer_saved(false), later = layer_saved(true);
+  const Checked input = R(N * C * 2);  // a checkpointed layer's input (bf16)
+  const Checked kept = ac ? input * L : first.all + later.all * (L - 1);
+  const Checked final_norm = norm;  // the last layer's output needs a gradient
+
+  // --- Moment 1: the loss's forward (CEWithChunkedOutputLoss.forward), as a chunk's log_softmax
+  // writes its fp32 output: every bf16 logit chunk (the recipe's list), the label chunks'
+  // reshape(-1) copies (labels.chunk(dim=1) of a batch > 1 is not contiguous), the fp32
+  // log_softmax outputs of the chunks before (F.cross_entropy keeps them for backward) and this
+  // chunk's float() copy beside its own. torch.chunk: chunks of ceil(s / 8) positions, the last
+  // the rest. Backward comes after `del logits` and holds less (at most the saved outputs and two
+  // fp32 gradients of a chunk).
+  const i64 cs = ceil_div(T, i64{8}), chunks = ceil_div(T, cs), last = T - (chunks - 1) * cs;
+  const Checked full_chunk = R(Checked(B) * cs * V * 4), last_chunk = R(Checked(B) * last * V * 4);
+  const Checked logits = R(Checked(B) * cs * V * 2) * (chunks - 1) + R(Checked(B) * last * V * 2);
+  const Checked labels = B > 1 ? R(Checked(B) * cs * 8) * (chunks - 1) + R(Checked(B) * last * 8) : Checked();
+  // At chunk j < the last: j − 1 outputs before and two of its own; at the last: chunks − 1 and two.
+  const Checked before_last = chunks > 1 ? full_chunk * chunks : Checked(), at_last = full_chunk * (chunks - 1) + last_chunk * 2;
+  const bool peak_before_last = before_last.ok() && at_last.ok() && before_last.value() > at_last.value();
+  const i64 peak_chunk = peak_before_last ? chunks - 1 : chunks;
+  const Checked loss = logits + labels + (peak_before_last ? before_last : at_last);
+  const Checked loss_phase = weights + adapters + states + (accum ? all_grads : Checked()) + kept + final_norm + loss + k.ids + k.fixed;
+
+  // --- Moment 2: a layer's backward, in flight as in full fine-tuning (the layer's output gradient
+  // and its input's; the MLP's multiply or flex attention's backward). The adapters' gradients:
+  // those of the layers after it, and at the multiply w2's, at flex attention's also w1's, w3's and
+  // output_proj's; all of them with accumulation.
+  const Checked io = R(N * C * 2) * 2;
+  const Checked mlp_moment = R(N * I * 2) * 3;
+  const Checked attn_moment = R(N * qd * 2) * 4 + R(N * nh * 4);
+  const Checked down = t & kLoraDown ? R(Checked(r) * I * 2) + R(Checked(C) * r * 2) : Checked();
+  struct Moment {
+    LayerMoment m;
+    Checked grads, total;
+  };
+  auto moment = [&](const TtLoraLayer& own, Checked held, i64 at) {
+    Moment x{layer_backward_moment(held, own.mlp, io, mlp_moment, attn_moment), {}, {}};
+    const bool at_mlp = x.m.kept.ok() && held.ok() && x.m.kept.value() == held.value();
+    x.grads = accum ? all_grads : per_layer * (L - 1 - at) + (at_mlp ? down : mlp_adapters + o_adapters);
+    x.total = weights + adapters + states + x.grads + x.m.kept + x.m.inflight + k.ids + k.fixed;
+    return x;
+  };
+  // The last layer (with checkpointing: every input and the recomputed layer) and layer 0.
+  const Moment last_layer = moment(later, ac ? input * L + later.all : kept, L - 1), first_layer = moment(first, ac ? input + first.all : first.all, 0);
+
+  // --- Moment 3: AdamW's fused step (_fused_adamw_, in place): every adapter's gradient and the
+  // last micro-batch's tensors.
+  const Checked step_phase = weights + adapters + all_grads + states + k.ids + k.fixed;
+
+  for (const Checked& x : {loss_phase, last_layer.total, first_layer.total, step_phase})
+    if (!x.ok()) return memory_overflow("seq");
+  const bool first_wins = first_layer.total.value() > last_layer.total.value();
+  const Moment& lm = first_wins ? first_layer : last_layer;
+  RecipePhase phase = RecipePhase::ChunkedLossForward;
+  Checked top = loss_phase;
+  if (lm.total.value() > top.value()) {
+    phase = RecipePhase::LayerBackward;
+    top = lm.total;
+  }
+  if (step_phase.value() > top.value()) {
+    phase = RecipePhase::FusedAdamStep;
+    top = step_phase;
+  }
+
+  RecipePeak p;
+  p.recipe = Recipe::Torchtune;
+  p.version = std::string("torchtune 1814feb1 (Nov 2024) lora_finetune_single_device, models.lora_") + k.builder->name +
+              " · PyTorch 2.5 · packed batches, flex attention · torch.optim.AdamW(fused=True) · CEWithChunkedOutputLoss (8 chunks) · no compile";
+  p.phase = phase;
+  p.peak_allocated_bytes = top.value();
+  p.weights_bytes = weights.value();
+  p.adapter_bytes = adapters.value();
+  p.trainable_params = trainable;
+  p.optimizer_bytes = states.value();
+  p.fixed_bytes = k.fixed.value();
+
+  const std::string n_s = "N = batch × seq = " + with_commas(N.value());
+  const std::string src_layer = "torchtune modules/peft/lora.py LoRALinear, rms_norm.py, position_embeddings.py, attention.py, "
+                                "feed_forward.py; torch flex_attention";
+  const std::string src_ckpt = "torchtune training/memory.py set_activation_checkpointing (checkpoint_wrapper, NO_REENTRANT)";
+  auto part = [&](Str label, Checked bytes, const RowArg& formula, const RowArg& source) { add_part(p, label, bytes, formula, source); };
+  auto layer_row = [&](const std::string& which) { return row_arg(Str::rfx_tt_lora_layer, which, with_commas(hd)); };
+  part(Str::recipe_part_weights, weights, row_arg(Str::rfx_weights_bf16, with_commas(total)),
+       "torchtune training.set_default_dtype(torch.bfloat16); FullModelHFCheckpointer; peft set_trainable_params");
+  part(Str::recipe_part_adapters, adapters, row_arg(Str::rfx_tt_lora, with_commas(adapted), names, with_commas(L), with_commas(r)),
+       "torchtune modules/peft/lora.py LoRALinear (lora_a, lora_b); training.validate_expected_param_dtype");
+  part(Str::recipe_part_optimizer, states, row_arg(Str::rfx_tt_adamw_lora, with_commas(tensors)),
+       "torch optim/adamw.py _init_group (parameters with a gradient: zeros_like(p), fused: a step tensor on the device), _fused_adamw");
+  Checked grads, saved, head;
+  if (phase == RecipePhase::ChunkedLossForward) {
+    grads = accum ? all_grads : Checked();
+    saved = kept + final_norm + k.ids;
+    head = loss;
+    if (ac) part(Str::recipe_part_checkpoints, kept, row_arg(Str::rfx_checkpoints, n_s), src_ckpt);
+    else part(Str::recipe_part_layers_saved, kept, row_arg(Str::rfx_tt_layers, with_commas(L), layer_row("0 … " + with_commas(L - 1))), src_layer);
+    part(Str::recipe_part_norms, final_norm, Str::rfx_final_norm_tt_lora, "torchtune modules/rms_norm.py RMSNorm.forward; TransformerDecoder.forward");
+    part(Str::recipe_part_tt_chunks, loss,
+         row_arg(Str::rfx_tt_chunked, with_commas(chunks), with_commas(cs), with_commas(peak_chunk - 1), with_commas(peak_chunk), with_commas(V)),
+         "torchtune modules/loss/ce_chunked_output_loss.py CEWithChunkedOutputLoss.forward; modules/transformer.py chunked_output; "
+         "torch cross_entropy (log_softmax, nll_loss)");
+  } else if (phase == RecipePhase::LayerBackward) {
+    const i64 at = first_wins ? 0 : L - 1;
+    grads = lm.grads;
+    saved = lm.m.kept + lm.m.inflight + k.ids;
+    if (ac) {
+      const Checked inputs = first_wins ? input : input * L;
+      part(Str::recipe_part_checkpoints, inputs, first_wins ? RowArg(Str::rfx_checkpoint_first) : row_arg(Str::rfx_checkpoints, n_s), src_ckpt);
+      part(Str::recipe_part_layer, Checked(lm.m.kept.value() - inputs.value()), layer_row(with_commas(at)), src_ckpt);
+    } else {
+      part(Str::recipe_part_layers_saved, lm.m.kept,
+           first_wins ? layer_row("0") : row_arg(Str::rfx_tt_layers, with_commas(L), layer_row("0 … " + with_commas(L - 1))), src_layer);
+    }
+    part(Str::recipe_part_layer_grads, lm.m.inflight, Str::rfx_tt_inflight, "torch autograd; flex_attention backward");
+  } else {
+    grads = all_grads;
+    saved = k.ids;
+  }
+  part(Str::recipe_part_gradients, grads, Str::rfx_tt_grads_lora,
+       "torch AccumulateGrad; torchtune lora_finetune_single_device.py train (zero_grad(set_to_none=True))");
+  packed_parts(p, k);
+  p.gradient_bytes = grads.value();
+  p.saved_bytes = saved.value();
+  p.head_bytes = head.value();
+  sort_parts(p);
+  return p;
+}
+
+}  // namespace
+
 Result<RecipePeak> torchtune_peak(const ModelConfig& c, const Workload& w, const Gpu& gpu) {
   if (auto bad = torchtune_scope(c, w, gpu)) return *bad;
   const auto counted = count_params(c);
   if (!counted) return counted.issues();
+  if (w.lora_rank > 0) return lora_peak(c, w, counted->total);
   const i64 C = c.d_model, I = c.d_ff, L = c.n_layers, nh = c.n_heads, hd = c.head_dim, qd = nh * hd, V = c.vocab, T = w.seq,
             B = w.batch, total = counted->total;
   const Checked N = Checked(B) * T;
@@ -173,19 +446,9 @@ Result<RecipePeak> torchtune_peak(const ModelConfig& c, const Workload& w, const
   const bool accum = w.grad_accum > 1;
 
   // --- Buffers: the batch, the mask, the RoPE cache, cuBLAS.
-  // padded_collate_packed: tokens, input_pos (int64, b × s); _loss_step's shifted labels; the
-  // BlockMask's document_ids (int64) and its eight block tables (int32: kv and q, partial and full,
-  // counts b × n and indices b × n × n for n = ceil(s / 128)).
-  const i64 nb = ceil_div(T, kFlexBlock);
-  const Checked block_tables = R(Checked(B) * nb * 4) * 4 + R(Checked(B) * nb * nb * 4) * 4;
-  const Checked ids = R(N * 8) * 4 + block_tables;
-  const Builder& builder = *find_builder(c);
-  const i64 rope_width = c.family == Family::Qwen2 ? 2 * hd : hd;  // fp32 values a position
-  const i64 caches = builder.shared_rope ? 1 : L;
-  // Each module's cache and its theta buffer (head_dim / 2 fp32).
-  const Checked rope_cache = (R(Checked(builder.max_seq_len) * rope_width * 4) + R(Checked(hd / 2) * 4)) * caches;
-  const Checked cublas = Checked(kCublasWorkspace) * 2;  // the forward's thread and autograd's
-  const Checked fixed = rope_cache + cublas;
+  const Packed k = packed(c, w);
+  const Checked &ids = k.ids, &fixed = k.fixed;
+  const Builder& builder = *k.builder;
 
   // --- What one layer keeps for backward (each an allocation of N rows).
   const Checked norm = R(N * C * 4) + R(N * 4) + R(N * C * 2);  // x.float(), rsqrt, x_normed (bf16)
@@ -214,12 +477,12 @@ Result<RecipePeak> torchtune_peak(const ModelConfig& c, const Workload& w, const
   const Checked mlp_moment = R(N * I * 2) * 3;
   const Checked attn_moment = R(N * qd * 2) * 4 + R(N * nh * 4);
   const Checked per_layer_params((total - (c.tie_embeddings ? 1 : 2) * V * C - C) / L);
-  auto grads_at = [&](i64 k) { return accum ? all_grads : (Checked(V) * C + C + per_layer_params * (L - k)) * 2; };
+  auto grads_at = [&](i64 at) { return accum ? all_grads : (Checked(V) * C + C + per_layer_params * (L - at)) * 2; };
   auto backward_moment = [&](Checked held) { return layer_backward_moment(held, mlp, io, mlp_moment, attn_moment); };
   // The last layer (with checkpointing: every input and the recomputed layer) and layer 0 (its own
   // tensors; every gradient but the embedding's).
   const LayerMoment last = backward_moment(ac ? input * L + layer : layer * L), first = backward_moment(ac ? input + layer : layer);
-  auto layer_phase = [&](const LayerMoment& m, i64 k) { return weights + states + grads_at(k) + m.kept + m.inflight + ids + fixed; };
+  auto layer_phase = [&](const LayerMoment& m, i64 at) { return weights + states + grads_at(at) + m.kept + m.inflight + ids + fixed; };
   const Checked last_phase = layer_phase(last, L - 1), first_phase = layer_phase(first, 0);
 
   // --- Moment 3: the embedding's backward, the last: every other gradient exists, the layer-0
@@ -279,14 +542,14 @@ Result<RecipePeak> torchtune_peak(const ModelConfig& c, const Workload& w, const
     part(Str::recipe_part_tt_loss, loss, row_arg(Str::rfx_tt_loss, with_commas(V)),
          "torch cross_entropy: log_softmax, nll_loss; NllLossBackward0, LogSoftmaxBackward0");
   } else if (phase == RecipePhase::LayerBackward) {
-    const i64 k = first_wins ? 0 : L - 1;
+    const i64 at = first_wins ? 0 : L - 1;
     const LayerMoment& m = first_wins ? first : last;
-    grads = grads_at(k);
+    grads = grads_at(at);
     saved = m.kept + m.inflight + ids;
     if (ac) {
       const Checked inputs = first_wins ? input : input * L;
       part(Str::recipe_part_checkpoints, inputs, first_wins ? RowArg(Str::rfx_checkpoint_first) : row_arg(Str::rfx_checkpoints, n_s), src_ckpt);
-      part(Str::recipe_part_layer, Checked(m.kept.value() - inputs.value()), layer_row(with_commas(k)), src_ckpt);
+      part(Str::recipe_part_layer, Checked(m.kept.value() - inputs.value()), layer_row(with_commas(at)), src_ckpt);
     } else {
       part(Str::recipe_part_layers_saved, m.kept, first_wins ? layer_row("0") : layers_row, src_layer);
     }
@@ -296,13 +559,9 @@ Result<RecipePeak> torchtune_peak(const ModelConfig& c, const Workload& w, const
     saved = embed_work + ids;
     part(Str::recipe_part_tt_embedding, embed_work, Str::rfx_tt_embedding, "torch aten/src/ATen/native/cuda/Embedding.cu embedding_dense_backward_cuda");
   }
-  part(Str::recipe_part_ids, ids, row_arg(Str::rfx_tt_ids, with_commas(nb), with_commas(nb)),
-       "torchtune data/_collate.py padded_collate_packed; attention_utils.py packed_block_causal_mask; torch create_block_mask");
   part(Str::recipe_part_gradients, grads, phase == RecipePhase::EmbeddingGradient ? RowArg(Str::rfx_tt_grads_all) : RowArg(Str::rfx_grads_full),
        "torch AccumulateGrad; torchtune full_finetune_single_device.py train (zero_grad(set_to_none=True))");
-  part(Str::recipe_part_fixed, fixed,
-       row_arg(Str::rfx_tt_fixed, with_commas(caches), with_commas(builder.max_seq_len), with_commas(rope_width), with_commas(kCublasWorkspace)),
-       Str::rfx_src_tt_fixed);
+  packed_parts(p, k);
   p.gradient_bytes = grads.value();
   p.saved_bytes = saved.value();
   p.head_bytes = head.value();

@@ -268,8 +268,38 @@ TEST_CASE("export: --recipe torchtune as tune run full_finetune_single_device wi
   const Issue none = refused("llama-3.1-70b", tt({}));
   CHECK(none.field == "recipe");
   CHECK(none.message.find("models.llama3_1_70b") != std::string::npos);
-  CHECK(refused("llama-3.1-8b", tt({{"lora", "8"}})).message.find("lora_finetune_single_device") != std::string::npos);
+  CHECK(refused("llama-3.1-8b", tt({{"lora", "8"}, {"qlora", "1"}})).message.find("QLoRA") != std::string::npos);
   CHECK(refused("gemma-2-9b", tt({})).field == "recipe");
+}
+
+TEST_CASE("export: --recipe torchtune with --lora-rank as tune run lora_finetune_single_device with the builder's LoRA arguments", "[core][export]") {
+  auto tt = [](Settings extra) {
+    return with_extra({{"mode", "training"}, {"recipe", "torchtune"}, {"gpu", "h100-sxm"}, {"dtype", "bf16"}, {"prec", "pure"},
+                      {"ostate", "bf16"}, {"seq", "2048"}, {"batch", "2"}, {"lora", "8"}}, extra);
+  };
+  // llama3_1/8B_lora_single_device's own settings: q_proj, v_proj and output_proj, the MLP, rank 8.
+  const LaunchCommand c = command("llama-3.1-8b", tt({{"rc", "full"}, {"lt", "q,v,o,gate,up,down"}}));
+  CHECK(c.text() ==
+        "tune run lora_finetune_single_device --config llama3_1/8B_lora_single_device \\\n"
+        "  model._component_=torchtune.models.llama3_1.lora_llama3_1_8b \\\n  'model.lora_attn_modules=[q_proj,v_proj,output_proj]' \\\n"
+        "  model.apply_lora_to_mlp=True \\\n  model.lora_rank=8 \\\n  model.lora_dropout=0.0 \\\n  batch_size=2 \\\n"
+        "  gradient_accumulation_steps=1 \\\n  dataset.packed=True \\\n  tokenizer.max_seq_len=2048 \\\n  dtype=bf16 \\\n"
+        "  optimizer._component_=torch.optim.AdamW \\\n  optimizer.fused=True \\\n"
+        "  loss._component_=torchtune.modules.loss.CEWithChunkedOutputLoss \\\n  enable_activation_checkpointing=True \\\n"
+        "  enable_activation_offloading=False \\\n  compile=False");
+  REQUIRE(c.notes.size() == 1);
+  CHECK(c.notes[0].message.find("llama3_1/8B_lora_single_device's checkpointer") != std::string::npos);
+  check_flag_fields(c);
+  // Attention only, k_proj among the modules: apply_lora_to_mlp False.
+  const std::string attn = command("qwen2.5-7b", tt({{"lt", "q,k,v"}})).text();
+  CHECK(attn.find("--config qwen2_5/7B_lora_single_device \\\n  model._component_=torchtune.models.qwen2_5.lora_qwen2_5_7b_base") !=
+        std::string::npos);
+  CHECK(attn.find("'model.lora_attn_modules=[q_proj,k_proj,v_proj]' \\\n  model.apply_lora_to_mlp=False") != std::string::npos);
+  // Llama 2 13B has a QLoRA config but no LoRA one; a part of the MLP is not a builder's argument.
+  const Issue none = refused("llama-2-13b", tt({}));
+  CHECK(none.field == "recipe");
+  CHECK(none.message.find("no single-device LoRA config for models.llama2_13b") != std::string::npos);
+  CHECK(refused("llama-3.1-8b", tt({{"lt", "q,v,gate"}})).message.find("apply_lora_to_mlp") != std::string::npos);
 }
 
 TEST_CASE("export: --recipe megatron as torchrun pretrain_gpt.py with the layout and shape the recipe assumed", "[core][export]") {

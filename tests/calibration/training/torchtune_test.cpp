@@ -46,6 +46,16 @@ Workload torchtune_workload(i64 batch, const char* rc = "none", i64 seq = 4096) 
   return w;
 }
 
+// lora_finetune_single_device with llama3_2/3B_lora_single_device's adapters: q_proj, v_proj and
+// output_proj (lora_attn_modules), the MLP (apply_lora_to_mlp), rank 64.
+Workload lora_workload(i64 batch, const char* rc = "full", i64 seq = 4096, i64 rank = 64,
+                       std::uint32_t targets = kLoraQ | kLoraV | kLoraO | kLoraGate | kLoraUp | kLoraDown) {
+  Workload w = torchtune_workload(batch, rc, seq);
+  w.lora_rank = rank;
+  w.lora_targets = targets;
+  return w;
+}
+
 }  // namespace
 
 TEST_CASE("torchtune recipe: Llama 3.2 3B full fine-tuning on packed 2 x 4096 batches, the README's 60.0 GiB", "[calibration][training]") {
@@ -159,6 +169,129 @@ TEST_CASE("torchtune recipe: the moment moves with the shapes, and every part's 
   llmsize::test::check_no_words_seen(no_words, seen);
 }
 
+// The LoRA recipe's one published figure with every input known is its "Memory stats after model
+// init" line, docs/source/tutorials/e2e_flow.rst (pytorch/torchtune 0cd8bc4ca, "Update E2E Tutorial
+// w/ vLLM and HF Hub (#2192)", 2024-12-20), for `tune run lora_finetune_single_device --config
+// llama3_2/3B_lora_single_device`:
+//   "Model is initialized with precision torch.bfloat16."
+//   "Memory stats after model init:"
+//   "        GPU peak memory allocation: 6.21 GiB"
+//   "        GPU peak memory reserved: 6.27 GiB"
+//   "        GPU peak memory active: 6.21 GiB"
+// _setup_model builds the model on the GPU in bf16, loads the checkpoint into it in place and logs
+// training.get_memory_stats before any batch: the frozen base, the adapters and the RoPE cache
+// (cuBLAS's workspaces come with the first matmul). Between 1814feb1 and 0cd8bc4ca the builders,
+// LoRALinear's parameters and the recipe's setup are unchanged (lora.py gained QATLoRALinear and
+// to_empty, the recipe a renamed checkpointer argument).
+// The training peaks torchtune published for this recipe are its README's "Optimization flags"
+// rows (LoRA 8.5 GiB, QLoRA 4.6 GiB), which compile the model and the loss and offload
+// activations: neither is modelled, so they are not claimed here.
+TEST_CASE("torchtune LoRA: Llama 3.2 3B's base, adapters and RoPE cache are the 6.21 GiB e2e_flow logs after model init", "[calibration][training]") {
+  const ModelConfig llama = import_file("calibration/configs/llama-3.2-3b.json");
+  const RecipePeak p = recipe_peak_of(estimate(llama, lora_workload(4)));
+  check_recipe_sums(p);
+  CHECK(p.version.find("lora_finetune_single_device, models.lora_llama3_2_3b") != std::string::npos);
+  CHECK(p.weights_bytes == i64{3212749824} * 2);
+  // Per layer: q (3,072 → 64 → 3,072), v (3,072 → 64 → 1,024), output_proj, w1, w3 (3,072 → 8,192)
+  // and w2 (8,192 → 3,072): 3,211,264 parameters, 89,915,392 in 28 layers, bf16.
+  CHECK(p.trainable_params == 89915392);
+  CHECK(p.adapter_bytes == 89915392 * 2);
+  const i64 rope = p.fixed_bytes - 2 * kCublasWorkspace;
+  CHECK(rope == i64{131072} * 128 * 4 + 512);  // Llama3ScaledRoPE's cache and theta, shared by the layers
+  const double init_gib = static_cast<double>(p.weights_bytes + p.adapter_bytes + rope) / (1024.0 * 1024 * 1024);
+  INFO("after model init: " << init_gib << " GiB");
+  CHECK(std::round(init_gib * 100) == 621);
+  // AdamW's states: exp_avg and exp_avg_sq of the adapters only (bf16), a fused step tensor for
+  // each of the 336 adapter tensors.
+  CHECK(p.optimizer_bytes == 2 * p.adapter_bytes + 336 * 512);
+}
+
+TEST_CASE("torchtune LoRA: what a layer keeps through a frozen base, the chunked loss, layer 0, byte for byte", "[training]") {
+  const ModelConfig llama = import_file("calibration/configs/llama-3.2-3b.json");
+  const RecipePeak plain = recipe_peak_of(estimate(llama, lora_workload(2, "none")));
+  const RecipePeak ac = recipe_peak_of(estimate(llama, lora_workload(2, "full")));
+  CHECK(plain.phase == RecipePhase::ChunkedLossForward);
+  CHECK(ac.phase == RecipePhase::ChunkedLossForward);
+  // Per token, a layer whose input needs a gradient keeps: two RMSNorms' x.float() and rsqrt (no
+  // x_normed: the scales are frozen), the attention norm's output for q's and v's lora_a, lora_b's
+  // inputs (2·64 B for each of the six adapted Linears), the RoPE rows for q and k, flex
+  // attention's q, k, v, output and logsumexp, the MLP norm's output for w1's and w3's lora_a, w1's
+  // output, silu's, w3's, and the product w2's lora_a keeps. Layer 0's input is the frozen
+  // embedding's: its first norm keeps nothing and k (not adapted) needs no RoPE rows.
+  const i64 C = 3072, I = 8192, V = 128256, N = 2 * 4096;
+  const i64 later = 2 * (4 * C + 4) + 2 * C + 6 * 2 * 64 + 2 * 4 * 128 + 4 * 2 * 3072 + 4 * 24 + 2 * C + 2 * I + 3 * 2 * I;
+  const i64 first = later - (4 * C + 4) - 4 * 128;
+  CHECK(later == 128872);
+  CHECK(plain.peak_allocated_bytes - ac.peak_allocated_bytes == (first + 27 * later - 28 * 2 * C) * N);
+  // The loss: eight chunks of 512 positions; every bf16 chunk, the label chunks' int64 copies, and
+  // at the last chunk the seven log_softmax outputs before it with its own float() copy and output.
+  CHECK(plain.head_bytes == 2 * N * V + 8 * (2 * 512 * 8) + 9 * (4 * 2 * 512 * V));
+  // The final norm keeps x.float() and the rsqrt, the head (frozen) none of its input.
+  const i64 saved_ac = 28 * 2 * C * N + (4 * C + 4) * N;
+  // + the batch's ids and the BlockMask's tables (the four b × 32 count tables a 512-byte block each).
+  CHECK(ac.saved_bytes - saved_ac == 4 * 8 * N + 4 * 512 + 4 * (4 * 2 * 32 * 32));
+  CHECK(ac.gradient_bytes == 0);
+  // Accumulating micro-batches: the adapters' gradients are there in the next micro-batch's loss.
+  Workload accum = lora_workload(2, "full");
+  accum.grad_accum = 8;
+  const RecipePeak acc = recipe_peak_of(estimate(llama, accum));
+  CHECK(acc.peak_allocated_bytes - ac.peak_allocated_bytes == ac.adapter_bytes);
+  // A seq that is not a multiple of 8: torch.chunk makes ceil(4,097 / 8) = 513-position chunks,
+  // eight of them, the last 506; the peak is at the seventh (six outputs before, two of its own)
+  // when 8 · 513 > 7 · 513 + 2 · 506 does not hold, else at the last.
+  const RecipePeak odd = recipe_peak_of(estimate(llama, lora_workload(1, "full", 4097)));
+  const i64 full_chunk = 4 * 513 * V, last_chunk = 4 * 506 * V;  // both multiples of 512
+  CHECK(odd.head_bytes == 2 * 513 * V * 7 + 2 * 506 * V + std::max(8 * full_chunk, 7 * full_chunk + 2 * last_chunk));
+  // k_proj adapted too: layer 0's k needs a gradient and keeps its RoPE rows, and lora_b's input.
+  const RecipePeak qkv = recipe_peak_of(estimate(llama, lora_workload(2, "none", 4096, 64, kLoraQ | kLoraK | kLoraV | kLoraO | kLoraGate | kLoraUp | kLoraDown)));
+  CHECK(qkv.peak_allocated_bytes - plain.peak_allocated_bytes ==
+        (4 * 128 + 28 * 2 * 64) * N + 28 * (64 * 3072 * 2 + 1024 * 64 * 2) * 3 + 28 * 2 * 512);
+}
+
+TEST_CASE("torchtune LoRA: the moment moves with the shapes, and every part's text in each language", "[training][lang]") {
+  const std::set<std::string> no_words = {
+      "torchtune training.set_default_dtype(torch.bfloat16); FullModelHFCheckpointer; peft set_trainable_params",
+      "torchtune modules/peft/lora.py LoRALinear (lora_a, lora_b); training.validate_expected_param_dtype",
+      "torch optim/adamw.py _init_group (parameters with a gradient: zeros_like(p), fused: a step tensor on the device), _fused_adamw",
+      "torchtune modules/peft/lora.py LoRALinear, rms_norm.py, position_embeddings.py, attention.py, feed_forward.py; torch flex_attention",
+      "torchtune training/memory.py set_activation_checkpointing (checkpoint_wrapper, NO_REENTRANT)",
+      "torchtune modules/rms_norm.py RMSNorm.forward; TransformerDecoder.forward",
+      "torchtune modules/loss/ce_chunked_output_loss.py CEWithChunkedOutputLoss.forward; modules/transformer.py chunked_output; torch cross_entropy (log_softmax, nll_loss)",
+      "torchtune data/_collate.py padded_collate_packed; attention_utils.py packed_block_causal_mask; torch create_block_mask",
+      "torch AccumulateGrad; torchtune lora_finetune_single_device.py train (zero_grad(set_to_none=True))",
+      "torch autograd; flex_attention backward",
+  };
+  std::set<std::string> seen;
+  std::set<RecipePhase> phases;
+  struct Case {
+    ModelConfig model;
+    Workload w;
+    RecipePhase phase;
+  } const cases[] = {
+      {import_file("calibration/configs/llama-3.2-3b.json"), lora_workload(2, "none"), RecipePhase::ChunkedLossForward},
+      {import_file("calibration/configs/llama-3.2-3b.json"), lora_workload(4), RecipePhase::ChunkedLossForward},
+      // Llama 2's 32,000-token vocabulary: with checkpointing, the last layer's recomputed tensors
+      // and its backward hold more than 4,096 tokens' loss.
+      {preset("llama-2-7b").config, lora_workload(1, "full", 4096, 8), RecipePhase::LayerBackward},
+      {preset("llama-2-7b").config, lora_workload(1, "none", 4096, 8, kLoraQ | kLoraV), RecipePhase::ChunkedLossForward},
+      // Two tokens and rank 64: the adapters' gradients beside their states outweigh the loss.
+      {import_file("calibration/configs/llama-3.2-3b.json"), lora_workload(1, "full", 2), RecipePhase::FusedAdamStep},
+      {preset("qwen2.5-0.5b").config, lora_workload(8, "none", 1024, 16, kLoraQ | kLoraK | kLoraV | kLoraO), RecipePhase::ChunkedLossForward},
+  };
+  for (const Case& x : cases) {
+    INFO(x.model.name << " batch " << x.w.batch << " seq " << x.w.seq << " rank " << x.w.lora_rank);
+    const auto e = estimate(x.model, x.w);
+    const RecipePeak p = recipe_peak_of(e);
+    CHECK(p.phase == x.phase);
+    phases.insert(p.phase);
+    check_recipe_sums(p);
+    for (const RecipePart& part : p.parts) llmsize::test::check_part_languages(part, no_words, seen);
+    llmsize::test::check_recipe_text(x.model, x.w, e.value(), "torchtune");
+  }
+  CHECK(phases == std::set<RecipePhase>{RecipePhase::ChunkedLossForward, RecipePhase::LayerBackward, RecipePhase::FusedAdamStep});
+  llmsize::test::check_no_words_seen(no_words, seen);
+}
+
 TEST_CASE("torchtune recipe: what full_finetune_single_device does not do is refused, named", "[training]") {
   const ModelConfig llama = import_file("calibration/configs/llama-3.2-3b.json");
   const Workload base = torchtune_workload(2);
@@ -166,9 +299,11 @@ TEST_CASE("torchtune recipe: what full_finetune_single_device does not do is ref
       {"a Gemma model", [](ModelConfig& c, Workload&) { c = preset("gemma-2-9b").config; }, "gemma2"},
       {"a Llama shape no builder makes", [](ModelConfig& c, Workload&) { c.vocab = 128000; }, "builders"},
       {"untied embeddings on llama3_2's shape", [](ModelConfig& c, Workload&) { c.tie_embeddings = false; }, "builders"},
-      {"two GPUs", [](ModelConfig&, Workload& w) { w.gpus = 2; w.sharding = Sharding::Fsdp; }, "full_finetune_distributed"},
-      {"LoRA", [](ModelConfig&, Workload& w) { w.lora_rank = 8; }, "lora_finetune_single_device"},
-      {"an nf4 base", [](ModelConfig&, Workload& w) { w.weights = WeightFormat::Nf4; }, "lora_finetune_single_device"},
+      {"two GPUs", [](ModelConfig&, Workload& w) { w.gpus = 2; w.sharding = Sharding::Fsdp; }, "distributed recipes with FSDP2"},
+      {"QLoRA", [](ModelConfig&, Workload& w) { w.lora_rank = 8; w.qlora = true; }, "QLoRA"},
+      {"an nf4 base", [](ModelConfig&, Workload& w) { w.weights = WeightFormat::Nf4; }, "torchao NF4"},
+      {"LLaMA-Adapter", [](ModelConfig&, Workload& w) { w.adapter = Adapter::V1; }, "LLaMA-Adapter"},
+      {"LoRA on a part of the MLP", [](ModelConfig&, Workload& w) { w.lora_rank = 8; w.lora_targets = kLoraQ | kLoraV | kLoraGate; }, "apply_lora_to_mlp"},
       {"autocast", [](ModelConfig&, Workload& w) { w.precision = Precision::Mixed; }, "--precision pure"},
       {"fp32 states", [](ModelConfig&, Workload& w) { w.opt_state = StateDtype::F32; }, "--opt-dtype bf16"},
       {"8-bit AdamW", [](ModelConfig&, Workload& w) { w.optimizer = Optimizer::AdamW8bit; }, "torch.optim.AdamW"},
