@@ -36,7 +36,7 @@ const std::vector<FieldGroup>& field_groups() {
       {Str::grp_positions, {"pos", "rot", "rcp", "po", "sw", "swp", "chk"}, false},
       {Str::grp_vision, {"vis", "vL", "vd", "vff", "vH", "vp", "vimg", "vch", "vpj", "vpb", "vad", "vtp", "vmg", "vpos"}, false},
       {Str::grp_hybrid, {"fai", "lkh", "lvh", "lkd", "lvd", "lck", "lsd", "sink", "og", "ixh", "ixd", "ixk", "bp", "bpf", "scv", "scb", "mnh",
-                                                   "mhd", "mst", "mng", "mck", "mch", "mcb", "mpb", "mgn", "sex", "sst", "sck", "sdr",
+                                                   "mhd", "mst", "mng", "mck", "mch", "mcb", "mpb", "mgn", "msc", "sex", "sst", "sck", "sdr",
                                                    "scnb", "spb", "snm", "lkv", "lff", "ghd", "gkv", "keqv", "kvs", "dwm", "ple",
                                                    "plev"}, false},
       {Str::grp_norms, {"norm", "par", "nf", "ns", "nqk", "nqkf", "npre", "ne", "nfin"}, false},

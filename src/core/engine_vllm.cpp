@@ -251,8 +251,8 @@ std::optional<Mxfp4Layout> mxfp4_layout(const ModelConfig& c, const LayerPlan& p
 // --mamba-ssm-cache-dtype, whose auto is the convolution state's. Before that, models/config.py sets an
 // auto mamba_ssm_cache_dtype from the model: Qwen3_5ForConditionalGenerationConfig from the config's
 // mamba_ssm_dtype where it has one (float32 in Qwen3.5's; none: auto stays; a user's other value wins,
-// with a warning), NemotronH's
-// update_mamba_ssm_cache_dtype from its config or DEFAULT_MAMBA_SSM_CACHE_DTYPE float32. Qwen3-Next,
+// with a warning), NemotronHForCausalLMConfig from its config's mamba_ssm_cache_dtype, else
+// getattr's default "float16" at 0.19.x and DEFAULT_MAMBA_SSM_CACHE_DTYPE "float32" from 0.20.0. Qwen3-Next,
 // Granite 4.0-H, Falcon-H1 and Jamba have no such entry; LFM2's short convolution and MiniMax's
 // linear attention have one state, in the convolution's dtype.
 bool qwen35_family(const ModelConfig& c) { return c.family == Family::Qwen35 || c.family == Family::Qwen35Moe; }
@@ -280,7 +280,12 @@ Result<CacheDtypes> state_dtypes(const ModelConfig& c, const Workload& w) {
     if (c.linear.ssm_dtype == MambaDtype::BF16 && w.vllm_line == VllmLine::V019) return issue_row("lsd", Str::eng_vllm_mamba_bf16);
     return CacheDtypes{conv, named(c.linear.ssm_dtype)};
   }
-  return CacheDtypes{conv, c.family == Family::NemotronH ? CacheDtype{4, "float32"} : conv};
+  if (c.family == Family::NemotronH) {
+    if (c.mamba.ssm_cache_dtype == MambaDtype::BF16 && w.vllm_line == VllmLine::V019) return issue_row("msc", Str::eng_vllm_mamba_bf16);
+    if (c.mamba.ssm_cache_dtype != MambaDtype::Auto) return CacheDtypes{conv, named(c.mamba.ssm_cache_dtype)};
+    return CacheDtypes{conv, w.vllm_line == VllmLine::V019 ? CacheDtype{2, "float16"} : CacheDtype{4, "float32"}};
+  }
+  return CacheDtypes{conv, conv};
 }
 
 // One recurrent layer's state as vLLM keeps it: MambaSpec.page_size_bytes before padding

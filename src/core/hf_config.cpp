@@ -281,15 +281,7 @@ void read_linear(const hf::LinearRule& rule, Reader& r, ModelConfig& c) {
   a.k_dim = r.integer("linear_key_head_dim", {"linear_key_head_dim"}, rule.k_dim_default);
   a.v_dim = r.integer("linear_value_head_dim", {"linear_value_head_dim"}, rule.v_dim_default);
   a.conv_kernel = r.integer("linear_conv_kernel_dim", {"linear_conv_kernel_dim"}, rule.conv_default);
-  // mamba_ssm_dtype: a string of torch's dtype names (the engines' choices); absent: auto.
-  if (const size_t before = r.issues.size(); r.has("mamba_ssm_dtype")) {
-    const std::string t = r.str({"mamba_ssm_dtype"}, "");
-    if (r.issues.size() != before) return;  // not a string: str() named it
-    if (t == "float32") a.ssm_dtype = MambaDtype::F32;
-    else if (t == "bfloat16") a.ssm_dtype = MambaDtype::BF16;
-    else if (t == "float16") a.ssm_dtype = MambaDtype::F16;
-    else r.issues.push_back({r.prefix() + "mamba_ssm_dtype", "\"" + t.substr(0, 40) + "\" is not supported (only \"float32\", \"bfloat16\" or \"float16\")"});
-  }
+  read_state_dtype(r, "mamba_ssm_dtype", a.ssm_dtype);
 }
 
 // The one reader: every family, native or generic, is these steps over its row.

@@ -135,6 +135,9 @@ void nemotron_h_blocks(Reader& r, ModelConfig& c, std::string_view /*model_type*
   m.proj_bias = r.boolean({"use_bias"}, false);
   // ref: NemotronHMamba2Mixer.torch_forward: dt = torch.clamp(dt, self.time_step_min) (reference transformer).
   m.dt_floor = r.number("time_step_min", {"time_step_min"}, 0.001);
+  // The SSM state's dtype vLLM's NemotronH hook reads (models/config.py
+  // NemotronHForCausalLMConfig); Nemotron 3 Nano's config sets float32, Nano 9B v2's has none.
+  read_state_dtype(r, "mamba_ssm_cache_dtype", m.ssm_cache_dtype);
 }
 
 // Nemotron-H's experts ('E' blocks; ref: modeling_nemotron_h.py NemotronHMoE): relu² routed experts of

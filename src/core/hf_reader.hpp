@@ -147,6 +147,20 @@ class Reader {
   std::set<std::string, std::less<>> seen_;  // every key a read asked for, found or not
 };
 
+// A recurrent state's dtype key (Qwen3.5's mamba_ssm_dtype, Nemotron-H's mamba_ssm_cache_dtype):
+// one of torch's dtype names the engines take; absent: auto (left as it is). A non-string is
+// named by str(), another name by one issue on the key.
+inline void read_state_dtype(Reader& r, const char* key, MambaDtype& out) {
+  const size_t before = r.issues.size();
+  if (!r.has(key)) return;
+  const std::string t = r.str({key}, "");
+  if (r.issues.size() != before) return;
+  if (t == "float32") out = MambaDtype::F32;
+  else if (t == "bfloat16") out = MambaDtype::BF16;
+  else if (t == "float16") out = MambaDtype::F16;
+  else r.issues.push_back({r.prefix() + key, "\"" + t.substr(0, 40) + "\" is not supported (only \"float32\", \"bfloat16\" or \"float16\")"});
+}
+
 // A per-layer list of layer kinds (layer_types and its spellings) as a block pattern: one
 // character per layer, from the kind's name. nullopt: absent (nothing pushed), or refused (an
 // issue naming the key and the kinds allowed).

@@ -53,6 +53,7 @@ std::string row_text(Str row, const std::vector<RowArg>& args, Lang lang);
 // row_arg(Str::rd_gguf_what_length, row_arg(Str::rd_gguf_what_key, "3")).
 template <class... A>
 RowArg row_arg(Str row, A&&... args) {
+  static_assert(sizeof...(A) <= 4, "row_text fills at most four %s");
   return RowArg([row, v = std::vector<RowArg>{RowArg(std::forward<A>(args))...}](Lang l) { return row_text(row, v, l); });
 }
 // The message in `lang`: the text where it has one, else its English message.

@@ -187,6 +187,9 @@ struct Mamba2Config {
   // FalconH1RMSNormGated); false: y · silu(z), then the norm (rmsnorm_fn's norm_before_gate=False,
   // Nemotron-H and Bamba). Reference transformer only.
   bool norm_before_gate = false;
+  // The config's mamba_ssm_cache_dtype (Nemotron-H): the SSM state's dtype vLLM's NemotronH hook
+  // takes when --mamba-ssm-cache-dtype is auto; Auto: the config has none.
+  MambaDtype ssm_cache_dtype = MambaDtype::Auto;
   bool operator==(const Mamba2Config&) const = default;
 
   bool enabled() const { return heads > 0; }

@@ -353,6 +353,10 @@ std::vector<ModelField> build_fields() {
       flag("mgn", "gated norm", "the gated RMSNorm before the Mamba-2 out_proj (Falcon-H1: mamba_rms_norm)",
            AT(mamba.gated_norm)),
       flag("mpb", "Mamba proj bias", "biases on in_proj and out_proj", AT(mamba.proj_bias)),
+      enum_field<M>(spec("msc", "mamba_ssm_cache_dtype", "Mamba SSM cache dtype",
+                         "Nemotron-H: the config's mamba_ssm_cache_dtype, the Mamba-2 SSM state's dtype vLLM takes when "
+                         "--mamba-ssm-cache-dtype is auto (float32 in Nemotron 3 Nano's config); auto: the config has none"),
+                    kMambaDtypeNames, AT(mamba.ssm_cache_dtype)),
       flag("mnbg", "norm before gate", "the gated norm normalizes, then gates (Falcon-H1: mamba_norm_before_gate; reference block only)",
            AT(mamba.norm_before_gate)),
       // Falcon-H1's μP multipliers (MupConfig; reference block only)

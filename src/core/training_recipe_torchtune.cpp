@@ -390,7 +390,7 @@ Result<RecipePeak> lora_peak(const ModelConfig& c, const Workload& w, i64 total)
     else part(Str::recipe_part_layers_saved, kept, row_arg(Str::rfx_tt_layers, with_commas(L), layer_row("0 … " + with_commas(L - 1))), src_layer);
     part(Str::recipe_part_norms, final_norm, Str::rfx_final_norm_tt_lora, "torchtune modules/rms_norm.py RMSNorm.forward; TransformerDecoder.forward");
     part(Str::recipe_part_tt_chunks, loss,
-         row_arg(Str::rfx_tt_chunked, with_commas(chunks), with_commas(cs), with_commas(peak_chunk - 1), with_commas(peak_chunk), with_commas(V)),
+         row_arg(Str::rfx_tt_chunked, with_commas(chunks), with_commas(cs), with_commas(peak_chunk), with_commas(V)),
          "torchtune modules/loss/ce_chunked_output_loss.py CEWithChunkedOutputLoss.forward; modules/transformer.py chunked_output; "
          "torch cross_entropy (log_softmax, nll_loss)");
   } else if (phase == RecipePhase::LayerBackward) {

@@ -1783,13 +1783,49 @@ TEST_CASE("vLLM: each family's recurrent state dtypes, 0.19's refusal of bfloat1
     w.kv_cache_memory = i64{1} << 33;
     return vllm_of(preset(name).config, w);
   };
-  // Nemotron Nano 9B v2: float32 SSM by its model config; float16 on request.
-  const VllmMemory n = page("nemotron-nano-9b-v2", {});
-  const VllmMemory n16 = page("nemotron-nano-9b-v2", {{"mscd", "float16"}});
+  // Nemotron Nano 9B v2, whose config has no mamba_ssm_cache_dtype: NemotronHForCausalLMConfig's
+  // default, getattr(hf_config, "mamba_ssm_cache_dtype", "float16") at 0.19.0 and
+  // DEFAULT_MAMBA_SSM_CACHE_DTYPE = "float32" from 0.20.0; the flag wins on either line.
+  const VllmMemory n = page("nemotron-nano-9b-v2", {{"vver", "0.27"}});
+  const VllmMemory n19 = page("nemotron-nano-9b-v2", {{"vver", "0.19"}});
+  const VllmMemory n16 = page("nemotron-nano-9b-v2", {{"mscd", "float16"}, {"vver", "0.27"}});
+  const VllmMemory n19_32 = page("nemotron-nano-9b-v2", {{"mscd", "float32"}, {"vver", "0.19"}});
+  CHECK(preset("nemotron-nano-9b-v2").config.mamba.ssm_cache_dtype == MambaDtype::Auto);
   CHECK(n.mamba_ssm_dtype == "float32");
+  CHECK(n19.mamba_ssm_dtype == "float16");
   CHECK(n16.mamba_ssm_dtype == "float16");
+  CHECK(n19_32.mamba_ssm_dtype == "float32");
   const Mamba2Config& nm = preset("nemotron-nano-9b-v2").config.mamba;
   CHECK(n.mamba_page_bytes - n16.mamba_page_bytes == nm.heads * nm.head_dim * nm.state * 2);
+  CHECK(n19.mamba_page_bytes == n16.mamba_page_bytes);
+  // Nemotron 3 Nano's config says float32, which the hook takes on both lines; a config's bfloat16
+  // is not a MambaDType at 0.19 (refused on the model field), a float16 one is taken from 0.20 too.
+  ModelConfig nano = preset("nemotron-3-nano-30b-a3b").config;
+  CHECK(nano.mamba.ssm_cache_dtype == MambaDtype::F32);
+  const auto nano_w = [](const char* line) {
+    Workload w = with({{"vver", line}});
+    w.runtime = Runtime::Vllm;
+    w.gpu = "h100-sxm";
+    w.seq = 8192;
+    w.kv_cache_memory = i64{1} << 33;
+    return w;
+  };
+  for (const char* line : {"0.19", "0.27"}) CHECK(vllm_of(nano, nano_w(line)).mamba_ssm_dtype == "float32");
+  nano.mamba.ssm_cache_dtype = MambaDtype::F16;
+  CHECK(vllm_of(nano, nano_w("0.27")).mamba_ssm_dtype == "float16");
+  nano.mamba.ssm_cache_dtype = MambaDtype::BF16;
+  CHECK(vllm_of(nano, nano_w("0.27")).mamba_ssm_dtype == "bfloat16");
+  const auto refused19 = estimate(nano, nano_w("0.19"));  // the estimate stands, without vLLM's profile
+  REQUIRE(refused19.ok());
+  CHECK_FALSE(refused19->vllm.has_value());
+  REQUIRE_FALSE(refused19->notes.empty());
+  CHECK(refused19->notes.front().field == "msc");
+  // The model field round-trips through its own row (links, the model panel).
+  ModelConfig f = preset("nemotron-nano-9b-v2").config;
+  REQUIRE_FALSE(find_model_field("msc")->set(f, "float32"));
+  CHECK(f.mamba.ssm_cache_dtype == MambaDtype::F32);
+  CHECK(find_model_field("msc")->get(f) == "float32");
+  CHECK(find_model_field("msc")->set(f, "fp8").has_value());
   // Granite 4.0-H: no entry, so --mamba-cache-dtype float32 moves both states (the SSM's auto follows it).
   const VllmMemory g = page("granite-4.0-h-small", {});
   const VllmMemory g32 = page("granite-4.0-h-small", {{"mcd", "float32"}});

@@ -1417,6 +1417,18 @@ TEST_CASE("Nemotron 3 Nano 30B-A3B counts 31,577,937,344 (3,580,073,408 active):
   const auto none = import_hf_config(base + R"(, "hybrid_override_pattern": "M-*"})");
   REQUIRE(none.ok());
   CHECK_FALSE(none->config.is_moe());
+  CHECK(none->config.mamba.ssm_cache_dtype == MambaDtype::Auto);
+  // mamba_ssm_cache_dtype, which vLLM's NemotronH hook reads: torch's dtype names; another name, or
+  // a non-string, is one issue naming the key.
+  const auto f16 = import_hf_config(base + R"(, "hybrid_override_pattern": "M-*", "mamba_ssm_cache_dtype": "float16"})");
+  REQUIRE(f16.ok());
+  CHECK(f16->config.mamba.ssm_cache_dtype == MambaDtype::F16);
+  for (const char* bad : {R"("fp8")", "32"}) {
+    const auto e = import_hf_config(base + R"(, "hybrid_override_pattern": "M-*", "mamba_ssm_cache_dtype": )" + bad + "}");
+    REQUIRE_FALSE(e.ok());
+    REQUIRE(e.issues().size() == 1);
+    CHECK(e.issues()[0].field == "mamba_ssm_cache_dtype");
+  }
 }
 
 TEST_CASE("Qwen2.5-VL 7B: 7,615,616,512 in the language model and 676,550,144 in its vision tower", "[core][params][anchor]") {
