@@ -112,6 +112,7 @@ struct Reader {
   bool attn_rot = false;                   // "llama_kv_cache: attn_rot_k = 1, …": a build since PR #21038 rotating a quantized cache
   bool init_from_model = false;            // compute lines from llama_init_from_model (early 2025, before llama_context)
   bool page_defaulted = false;             // SGLang changed a page_size of None (its default, not a flag)
+  int launch_lines = 0;                    // SGLang's launch command continued with '\': its lines so far (0: none open)
   std::vector<double> free_mib;            // llama.cpp's "using device … - N MiB free", per device
   std::string command;                     // a llama.cpp program's command line quoted in the log
   std::string_view command_program;        // its program
@@ -971,14 +972,19 @@ struct Reader {
     }
     if (auto v = after_key(l, "mem_fraction_static=", &text)) set("mfs", text);
     else if (auto v2 = after(l, "--mem-fraction-static ", &text)) set("mfs", text);
+    // A launch command (python -m sglang.launch_server … or sglang serve …) and the lines it
+    // continues with a trailing '\' (a shell's wrapped command), 64 at most.
+    const bool launch = launch_lines > 0 || l.find("launch_server") != std::string_view::npos || l.find("sglang serve") != std::string_view::npos;
+    std::string_view tail = l;
+    while (!tail.empty() && (tail.back() == ' ' || tail.back() == '\r' || tail.back() == '\t')) tail.remove_suffix(1);
+    launch_lines = launch && !tail.empty() && tail.back() == '\\' && launch_lines < 64 ? launch_lines + 1 : 0;
     if (auto v = after_key(l, "tp_size=")) set("tp", whole(*v));
-    else if (l.find("launch_server") != std::string_view::npos) {
+    else if (launch) {
       for (std::string_view flag : {"--tp ", "--tp-size ", "--tensor-parallel-size "})
         if (auto v2 = after(l, flag)) set("tp", whole(*v2));
     }
     if (l.find("kv_cache_dtype='fp8") != std::string_view::npos) set("kvt", "fp8");
     // server_args' mamba_ssm_dtype (None in later builds: the config's), or the flag on a launch line.
-    const bool launch = l.find("launch_server") != std::string_view::npos || l.find("sglang serve") != std::string_view::npos;
     for (std::string_view dt : {"float32", "bfloat16", "float16"}) {
       const std::string key = "mamba_ssm_dtype='" + std::string(dt) + "'", flag = "--mamba-ssm-dtype " + std::string(dt);
       if (l.find(key) != std::string_view::npos || (launch && l.find(flag) != std::string_view::npos))

@@ -274,8 +274,8 @@ TEST_CASE("check-log: vLLM's quantization=awq_marlin is a 4-bit AWQ checkpoint",
                            "(Worker pid=1589) (Worker_TP0 pid=1589) INFO 05-11 03:01:21 [gpu_model_runner.py:4338] Model loading took 2.85 GiB memory and 2.410772 seconds\n";
   const auto log = parse_engine_log(text);
   REQUIRE(log.ok());
-  CHECK(std::count(log->settings.begin(), log->settings.end(), std::pair<std::string, std::string>{"w", "awq-int4"}) == 1);
-  CHECK(std::count(log->settings.begin(), log->settings.end(), std::pair<std::string, std::string>{"tp", "2"}) == 1);
+  check_settings(*log, {{"w", "awq-int4"}});
+  check_settings(*log, {{"tp", "2"}});
   auto c = check_log(*log, preset("qwen3-8b").config, Workload{});
   INFO(join(c.issues()));
   REQUIRE(c.ok());
@@ -364,7 +364,7 @@ TEST_CASE("check-log: a 0.27 log without a CUDA graph estimate, for a model on t
   // RTX 4090 the MoE kernels are the reason; on an H100, the missing estimate.
   const EngineLog log = parsed("vllm-0.27.1-qwen3-8b-rtx4090-warm.log");
   REQUIRE(log.model_runner_v2);
-  CHECK(std::count(log.settings.begin(), log.settings.end(), std::pair<std::string, std::string>{"vver", "0.27"}) == 1);
+  check_settings(log, {{"vver", "0.27"}});
   CHECK(std::none_of(log.settings.begin(), log.settings.end(), [](const auto& kv) { return kv.first == "vcg"; }));
   const auto noted = [](const LogCheck& k, std::string_view field, std::string_view text) {
     return std::any_of(k.notes.begin(), k.notes.end(), [&](const Issue& n) { return n.field == field && n.message.find(text) != std::string::npos; });
@@ -714,7 +714,7 @@ TEST_CASE("check-log: llama.cpp builds of 2025 (their class names, -ngl's blocks
            {"llamacpp-2025-07-qwen3-8b-ngl11.log", "2150.85 MiB", "5632.00 MiB", "12800.00 MiB"}}) {
     INFO(file);
     const EngineLog log = parsed(file);
-    CHECK(std::count(log.settings.begin(), log.settings.end(), std::pair<std::string, std::string>{"lco", "blocks-first"}) == 1);
+    check_settings(log, {{"lco", "blocks-first"}});
     auto c = check_log(log, qwen3, w);
     INFO(join(c.issues()));
     REQUIRE(c.ok());
@@ -819,7 +819,7 @@ TEST_CASE("check-log: llama.cpp builds of 2025 (their class names, -ngl's blocks
   // Metal device is MTL0 ("MTL0 KV buffer", "MTL0_Mapped", "MTL0 compute buffer"), ours "Metal".
   {
     const EngineLog log = parsed("llamacpp-b8164-gpt-oss-20b-mtl0.log");
-    CHECK(std::count(log.settings.begin(), log.settings.end(), std::pair<std::string, std::string>{"lco", "output-first"}) == 1);
+    check_settings(log, {{"lco", "output-first"}});
     Workload m;
     m.weights = WeightFormat::Mxfp4Moe;
     REQUIRE_FALSE(find_field("gpu")->set(m, "m4-max-128gb").has_value());
@@ -930,7 +930,7 @@ TEST_CASE("check-log: llama.cpp builds of 2025 (their class names, -ngl's blocks
     REQUIRE(log.ok());
     CHECK(log->engine == LogEngine::LlamaCpp);
     for (const auto& [k, v] : std::vector<std::pair<std::string, std::string>>{{"seq", "32768"}, {"ub", "2048"}, {"flash", "1"}, {"kvt", "q8_0"}})
-      CHECK(std::count(log->settings.begin(), log->settings.end(), std::pair<std::string, std::string>{k, v}) == 1);
+      check_settings(*log, {{k, v}});
     Workload q;
     q.weights = WeightFormat::Q4_K_M;
     auto c = check_log(*log, import_file("calibration/configs/qwen2.5-32b-instruct.json"), q);
@@ -984,8 +984,8 @@ TEST_CASE("check-log: llama.cpp builds of 2025 (their class names, -ngl's blocks
     INFO(line);
     auto log = parse_engine_log(line + "\n");
     REQUIRE(log.ok());
-    CHECK(std::count(log->settings.begin(), log->settings.end(), std::pair<std::string, std::string>{"seq", seq}) == 1);
-    CHECK(std::count(log->settings.begin(), log->settings.end(), std::pair<std::string, std::string>{"np", np}) == 1);
+    check_settings(*log, {{"seq", seq}});
+    check_settings(*log, {{"np", np}});
     CHECK(std::count_if(log->settings.begin(), log->settings.end(), [](const auto& s) { return s.first == "kvu"; }) == (kvu.empty() ? 0 : 1));
     Workload q;
     q.weights = WeightFormat::Q4_K_M;
@@ -1054,7 +1054,7 @@ TEST_CASE("check-log: hostile and foreign logs get a named error", "[calibration
   endless += "llama_kv_cache: size =    1.00 MiB (   256 cells,   1 layers,  1/1 seqs), K (f16):    0.50 MiB, V (f16):    0.50 MiB\n";
   auto cmd = parse_engine_log(endless);
   REQUIRE(cmd.ok());
-  CHECK(std::count(cmd->settings.begin(), cmd->settings.end(), std::pair<std::string, std::string>{"ngl", "5"}) == 1);
+  check_settings(*cmd, {{"ngl", "5"}});
 }
 
 TEST_CASE("check-log: a Megatron-LM training log, its arguments and every rank beside the megatron recipe", "[calibration][checklog][training]") {
@@ -1376,7 +1376,7 @@ TEST_CASE("check-log: llama.cpp's compute buffers, a dense decoder's graph throu
   //   sched_reserve:      CUDA0 compute buffer size =   301.75 MiB
   //   sched_reserve:  CUDA_Host compute buffer size =    18.01 MiB
   const EngineLog spark = parsed("llamacpp-2026-qwen3-4b-spark.log");
-  CHECK(std::count(spark.settings.begin(), spark.settings.end(), std::pair<std::string, std::string>{"lcc", "library"}) == 1);
+  check_settings(spark, {{"lcc", "library"}});
   Workload q4;
   q4.weights = WeightFormat::Q4_K_M;
   auto f = check_log(spark, import_file("calibration/configs/qwen3-4b.json"), q4);
@@ -1445,7 +1445,7 @@ TEST_CASE("check-log: compute buffers without flash attention, and a partial off
   // layer's other tensors; the host: the f32 mask and 512 embeddings of 2,560 floats.
   {
     const EngineLog log = parsed("llamacpp-b5712-qwen3-4b-nofa.log");
-    CHECK(std::count(log.settings.begin(), log.settings.end(), std::pair<std::string, std::string>{"lcg", "2025-07"}) == 1);
+    check_settings(log, {{"lcg", "2025-07"}});
     auto c = check_log(log, import_file("calibration/configs/qwen3-4b.json"), Workload{});
     INFO(join(c.issues()));
     REQUIRE(c.ok());
@@ -1554,7 +1554,7 @@ TEST_CASE("check-log: compute buffers without flash attention, and a partial off
   for (const char* file : {"llamacpp-2025-07-qwen3-8b-ngl19.log", "llamacpp-2025-07-qwen3-8b-ngl11.log"}) {
     INFO(file);
     const EngineLog log = parsed(file);
-    CHECK(std::count(log.settings.begin(), log.settings.end(), std::pair<std::string, std::string>{"lcg", "2025-07"}) == 1);
+    check_settings(log, {{"lcg", "2025-07"}});
     auto c = check_log(log, qwen3, w);
     INFO(join(c.issues()));
     REQUIRE(c.ok());

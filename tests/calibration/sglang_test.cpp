@@ -195,7 +195,7 @@ TEST_CASE("SGLang on Blackwell (SM100): trtllm_mha's pages of 64 tokens, with th
   auto flagged = parse_engine_log("TensorRT-LLM MHA only supports page_size of 16, 32 or 64, changing page_size from 1 to 64.\n"
                                   "KV Cache is allocated. #tokens: 640, K size: 1.00 GB, V size: 1.00 GB\n");
   REQUIRE(flagged.ok());
-  CHECK(std::count(flagged->settings.begin(), flagged->settings.end(), std::pair<std::string, std::string>{"psz", "1"}) == 1);
+  llmsize::test::check_settings(*flagged, {{"psz", "1"}});
   auto unflagged = parse_engine_log("TensorRT-LLM MHA only supports page_size of 16, 32 or 64, changing page_size from None to 64.\n"
                                     "server_args=ServerArgs(model_path='Qwen/Qwen3-8B', page_size=64, tp_size=1)\n"
                                     "KV Cache is allocated. #tokens: 640, K size: 1.00 GB, V size: 1.00 GB\n");
@@ -595,7 +595,11 @@ TEST_CASE("SGLang: --mamba-ssm-dtype bfloat16 halves a slot's SSM state, as publ
                                              "mem_fraction_static=0.8)",
                                              "bfloat16"},
                                    std::pair{"python -m sglang.launch_server --model-path Qwen/Qwen3.5-9B --mamba-ssm-dtype bfloat16", "bfloat16"},
-                                   std::pair{"sglang serve --model-path Qwen/Qwen3.5-9B --mamba-ssm-dtype float32", "float32"}}) {
+                                   std::pair{"sglang serve --model-path Qwen/Qwen3.5-9B --mamba-ssm-dtype float32", "float32"},
+                                   // A command wrapped with '\': the flag on a continued line.
+                                   std::pair{"python3 -m sglang.launch_server \\\n  --model-path Qwen/Qwen3.5-9B \\ \n  --tp 2 \\\n"
+                                             "  --mamba-ssm-dtype bfloat16",
+                                             "bfloat16"}}) {
     INFO(line);
     auto log = parse_engine_log(std::string(line) + "\nMamba Cache is allocated. max_mamba_cache_size: 186, conv_state size: 0.10GB, "
                                                     "ssm_state size: 4.38GB\n");
@@ -605,6 +609,13 @@ TEST_CASE("SGLang: --mamba-ssm-dtype bfloat16 halves a slot's SSM state, as publ
     REQUIRE(it != log->settings.end());
     CHECK(it->second == want);
   }
+  // The wrapped command gave --tp 2 too; a line after the command ends is not part of it.
+  auto wrapped = parse_engine_log("python3 -m sglang.launch_server \\\n  --tp 2 \\\n  --model-path Qwen/Qwen3.5-9B\n"
+                                  "echo --mamba-ssm-dtype bfloat16\n"
+                                  "Mamba Cache is allocated. max_mamba_cache_size: 186, conv_state size: 0.10GB, ssm_state size: 4.38GB\n");
+  REQUIRE(wrapped.ok());
+  llmsize::test::check_settings(*wrapped, {{"tp", "2"}});
+  CHECK(std::none_of(wrapped->settings.begin(), wrapped->settings.end(), [](const auto& kv) { return kv.first == "msd"; }));
   auto none = parse_engine_log("server_args=ServerArgs(model_path='Qwen/Qwen3.5-9B', mamba_ssm_dtype=None, mem_fraction_static=0.8)\n"
                                "Mamba Cache is allocated. max_mamba_cache_size: 186, conv_state size: 0.10GB, ssm_state size: 4.38GB\n");
   REQUIRE(none.ok());
@@ -870,8 +881,8 @@ TEST_CASE("SGLang: small KV tensors share the allocator's 20 MiB segments; --max
   auto args = parse_engine_log("server_args=ServerArgs(model_path='x', max_running_requests=128, max_total_tokens=20480, page_size=1)\n"
                                "Load weight end. type=Qwen2ForCausalLM, avail mem=77.45 GB, mem usage=0.98 GB.\n");
   REQUIRE(args.ok());
-  CHECK(std::count(args->settings.begin(), args->settings.end(), std::pair<std::string, std::string>{"mrr", "128"}) == 1);
-  CHECK(std::count(args->settings.begin(), args->settings.end(), std::pair<std::string, std::string>{"mtt", "20480"}) == 1);
+  llmsize::test::check_settings(*args, {{"mrr", "128"}});
+  llmsize::test::check_settings(*args, {{"mtt", "20480"}});
   // A cap above what the memory holds is ignored, with SGLang's warning.
   SglangMemory big = pool_of(preset("qwen2.5-0.5b").config, {{"gpu", "h100-sxm"}, {"seq", "32768"}, {"mtt", "90000000"}});
   CHECK(big.mtt_ignored_profiled == big.max_total_tokens);

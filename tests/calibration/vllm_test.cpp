@@ -1289,7 +1289,7 @@ TEST_CASE("vLLM 0.19 on a DGX Spark: the budget must be free at start-up (reques
       "(EngineCore pid=253) ValueError: Free memory on device cuda:0 (85.92/121.69 GiB) on startup is less than desired GPU "
       "memory utilization (0.92, 111.95 GiB). Decrease GPU memory utilization or reduce GPU memory used by other processes.\n");
   REQUIRE(log.ok());
-  CHECK(std::count(log->settings.begin(), log->settings.end(), std::pair<std::string, std::string>{"util", "0.92"}) == 1);
+  check_settings(*log, {{"util", "0.92"}});
   Workload w = with({{"gpu", "dgx-spark"}, {"seq", "8192"}});
   const auto c = check_log(*log, preset("qwen3-8b").config, w);
   INFO(join(c.issues()));
