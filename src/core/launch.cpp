@@ -346,24 +346,25 @@ Result<LaunchCommand> ds_chat_command(const ModelConfig& cfg, const Workload& w,
 }
 
 // torchtune's `tune run full_finetune_single_device --config NAME key=value …`, or
-// lora_finetune_single_device for LoRA (_cli/run.py; the overrides are OmegaConf dotlist entries,
+// lora_finetune_single_device for LoRA and QLoRA (_cli/run.py; the overrides are OmegaConf dotlist entries,
 // config/_parse.py) with every setting the torchtune recipe assumed (training_recipe_torchtune.cpp):
-// the matched builder (its lora_ builder with the adapted modules and rank) as the model, packed
+// the matched builder (its lora_ or qlora_ builder with the adapted modules and rank) as the model, packed
 // batches of seq tokens, torch AdamW (fused), unchunked cross-entropy (LoRA: the chunked one its
 // configs name), no optimizer_in_bwd, compile or offloading. What the recipe refuses is refused here too.
 Result<LaunchCommand> torchtune_command(const ModelConfig& cfg, const Workload& w) {
   if (auto refused = recipe_refusals(cfg, w); !refused.empty()) return refused;
   const auto b = torchtune_builder_of(cfg);
   if (!b) return issue_row("recipe", Str::recipe_tt_builder);
-  const bool lora = w.lora_rank > 0;
-  const std::string& config = lora ? b->lora_config : b->config;
-  if (config.empty()) return issue_row("recipe", lora ? Str::exp_tt_no_lora_config : Str::exp_tt_no_config, b->name);
+  const bool lora = w.lora_rank > 0, qlora = w.qlora || w.weights == WeightFormat::Nf4Dq;
+  const std::string& config = qlora ? b->qlora_config : lora ? b->lora_config : b->config;
+  if (config.empty())
+    return issue_row("recipe", qlora ? Str::exp_tt_no_qlora_config : lora ? Str::exp_tt_no_lora_config : Str::exp_tt_no_config, b->name);
   LaunchCommand c;
   c.engine = "tune";
   c.version = "torchtune 1814feb1 (Nov 2024)";
   c.key_value = true;
   c.program = {"tune", "run", lora ? "lora_finetune_single_device" : "full_finetune_single_device", "--config", config};
-  c.flags = {{"model._component_", lora ? b->lora_component : b->component, "model"}};
+  c.flags = {{"model._component_", qlora ? b->qlora_component : lora ? b->lora_component : b->component, qlora ? "qlora" : "model"}};
   if (lora) {
     // The builder's arguments (models/*/_model_builders.py lora_*): lora_attn_modules as a list,
     // apply_lora_to_mlp for w1, w2 and w3 together, the rank; lora_dropout 0.0 as the configs set it.

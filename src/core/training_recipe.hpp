@@ -30,8 +30,9 @@
 // torchtune: recipes/full_finetune_single_device.py and lora_finetune_single_device.py at 1814feb1
 // (Nov 2024), PyTorch 2.5: full fine-tuning (torch.nn.CrossEntropyLoss) or LoRA
 // (CEWithChunkedOutputLoss, as its configs set) of a bf16 Llama, Mistral or Qwen2 model on one GPU,
-// packed batches through flex attention, torch.optim.AdamW, activation checkpointing on or off, no
-// compile (training_recipe_torchtune.cpp).
+// or QLoRA on torchao 0.7's NF4 (Llama, Mistral; where the loss or the step outweighs the layers'
+// dequantisation), packed batches through flex attention, torch.optim.AdamW, activation
+// checkpointing on or off, no compile (training_recipe_torchtune.cpp).
 #pragma once
 #include <functional>
 #include <optional>
@@ -125,9 +126,10 @@ struct RecipePeak {
 // config names it by ("torchtune.models.llama3_2.llama3_2_3b") and its single-device full
 // fine-tuning config at 1814feb1 ("llama3_2/3B_full_single_device"; empty where there is none);
 // the same for its LoRA builder ("torchtune.models.llama3_2.lora_llama3_2_3b",
-// "llama3_2/3B_lora_single_device").
+// "llama3_2/3B_lora_single_device") and its QLoRA one ("…qlora_llama3_2_3b",
+// "llama3_2/3B_qlora_single_device"; empty where the family has no qlora_ builders or config).
 struct TorchtuneBuilder {
-  std::string name, component, config, lora_component, lora_config;
+  std::string name, component, config, lora_component, lora_config, qlora_component, qlora_config;
 };
 std::optional<TorchtuneBuilder> torchtune_builder_of(const ModelConfig& c);
 

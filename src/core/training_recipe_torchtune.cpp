@@ -40,6 +40,7 @@
 // Checked against the README's "+ Packed Dataset" row (tests/calibration/training/torchtune_test.cpp).
 #include <algorithm>
 
+#include "format.hpp"
 #include "params.hpp"
 #include "training_recipe.hpp"
 
@@ -63,22 +64,23 @@ struct Builder {
   const char* module;
   const char* config;
   const char* lora_config;  // its lora_finetune_single_device config (nullptr where none)
+  const char* qlora_config = nullptr;  // its QLoRA config, where a qlora_ builder exists (Llama 2, Code Llama, Llama 3.x, Mistral)
 };
 constexpr Builder kBuilders[] = {
-    {"llama2_7b", Family::Llama, 4096, 32, 32000, 4096, false, false, "llama2", "llama2/7B_full_low_memory", "llama2/7B_lora_single_device"},
-    {"llama2_13b", Family::Llama, 5120, 40, 32000, 4096, false, false, "llama2", nullptr, nullptr},
+    {"llama2_7b", Family::Llama, 4096, 32, 32000, 4096, false, false, "llama2", "llama2/7B_full_low_memory", "llama2/7B_lora_single_device", "llama2/7B_qlora_single_device"},
+    {"llama2_13b", Family::Llama, 5120, 40, 32000, 4096, false, false, "llama2", nullptr, nullptr, "llama2/13B_qlora_single_device"},
     {"llama2_70b", Family::Llama, 8192, 80, 32000, 4096, false, false, "llama2", nullptr, nullptr},
-    {"code_llama2_7b", Family::Llama, 4096, 32, 32016, 16384, false, false, "code_llama2", nullptr, "code_llama2/7B_lora_single_device"},
+    {"code_llama2_7b", Family::Llama, 4096, 32, 32016, 16384, false, false, "code_llama2", nullptr, "code_llama2/7B_lora_single_device", "code_llama2/7B_qlora_single_device"},
     {"code_llama2_13b", Family::Llama, 5120, 40, 32016, 16384, false, false, "code_llama2", nullptr, nullptr},
     {"code_llama2_70b", Family::Llama, 8192, 80, 32016, 16384, false, false, "code_llama2", nullptr, nullptr},
-    {"llama3_8b", Family::Llama, 4096, 32, 128256, 8192, false, false, "llama3", "llama3/8B_full_single_device", "llama3/8B_lora_single_device"},
+    {"llama3_8b", Family::Llama, 4096, 32, 128256, 8192, false, false, "llama3", "llama3/8B_full_single_device", "llama3/8B_lora_single_device", "llama3/8B_qlora_single_device"},
     {"llama3_70b", Family::Llama, 8192, 80, 128256, 8192, false, false, "llama3", nullptr, nullptr},
-    {"llama3_1_8b", Family::Llama, 4096, 32, 128256, 131072, false, true, "llama3_1", "llama3_1/8B_full_single_device", "llama3_1/8B_lora_single_device"},
+    {"llama3_1_8b", Family::Llama, 4096, 32, 128256, 131072, false, true, "llama3_1", "llama3_1/8B_full_single_device", "llama3_1/8B_lora_single_device", "llama3_1/8B_qlora_single_device"},
     {"llama3_1_70b", Family::Llama, 8192, 80, 128256, 131072, false, true, "llama3_1", nullptr, nullptr},
     {"llama3_1_405b", Family::Llama, 16384, 126, 128256, 8192, false, true, "llama3_1", nullptr, nullptr},
-    {"llama3_2_1b", Family::Llama, 2048, 16, 128256, 131072, true, true, "llama3_2", "llama3_2/1B_full_single_device", "llama3_2/1B_lora_single_device"},
-    {"llama3_2_3b", Family::Llama, 3072, 28, 128256, 131072, true, true, "llama3_2", "llama3_2/3B_full_single_device", "llama3_2/3B_lora_single_device"},
-    {"mistral_7b", Family::Mistral, 4096, 32, 32000, 32768, false, false, "mistral", "mistral/7B_full_low_memory", "mistral/7B_lora_single_device"},
+    {"llama3_2_1b", Family::Llama, 2048, 16, 128256, 131072, true, true, "llama3_2", "llama3_2/1B_full_single_device", "llama3_2/1B_lora_single_device", "llama3_2/1B_qlora_single_device"},
+    {"llama3_2_3b", Family::Llama, 3072, 28, 128256, 131072, true, true, "llama3_2", "llama3_2/3B_full_single_device", "llama3_2/3B_lora_single_device", "llama3_2/3B_qlora_single_device"},
+    {"mistral_7b", Family::Mistral, 4096, 32, 32000, 32768, false, false, "mistral", "mistral/7B_full_low_memory", "mistral/7B_lora_single_device", "mistral/7B_qlora_single_device"},
     {"qwen2_5_0_5b", Family::Qwen2, 896, 24, 151936, 32768, true, false, "qwen2_5", "qwen2_5/0.5B_full_single_device", "qwen2_5/0.5B_lora_single_device"},
     {"qwen2_5_1_5b_base", Family::Qwen2, 1536, 28, 151936, 131072, true, false, "qwen2_5", "qwen2_5/1.5B_full_single_device", "qwen2_5/1.5B_lora_single_device"},
     {"qwen2_5_1_5b_instruct", Family::Qwen2, 1536, 28, 151936, 32768, true, false, "qwen2_5", "qwen2_5/1.5B_full_single_device", "qwen2_5/1.5B_lora_single_device"},
@@ -119,7 +121,14 @@ std::optional<Issue> torchtune_scope(const ModelConfig& c, const Workload& w, co
   if (!hf_llama_decoder(c)) return refuse(Str::recipe_tt_shape, std::string(family_id(c.family)));
   if (!find_builder(c)) return refuse(Str::recipe_tt_builder);
   if (w.gpus != 1 || w.tp != 1 || w.pp != 1 || w.ep != 1 || w.sharding != Sharding::None) return refuse(Str::recipe_tt_one_gpu);
-  if (w.qlora || w.adapter != Adapter::None || w.weights != WeightFormat::BF16) return refuse(Str::recipe_tt_full);
+  if (w.adapter != Adapter::None) return refuse(Str::recipe_tt_full);
+  // QLoRA: the qlora_ builders (the lora_ ones with quantize_base=True) store every layer Linear in
+  // torchao's NF4, whose int8 block scales are themselves quantised (nf4-dq).
+  const bool qlora = w.qlora || w.weights == WeightFormat::Nf4Dq;
+  if (!qlora && w.weights != WeightFormat::BF16) return refuse(Str::recipe_tt_nf4);
+  if (qlora && w.weights != WeightFormat::Nf4Dq && w.weights != WeightFormat::BF16) return refuse(Str::recipe_tt_nf4);
+  if (qlora && w.lora_rank <= 0) return refuse(Str::recipe_hf_qlora_rank);
+  if (qlora && c.family == Family::Qwen2) return refuse(Str::recipe_tt_qlora_builder);
   // The LoRA builders adapt w1, w2 and w3 together (apply_lora_to_mlp) and any of q_proj, k_proj,
   // v_proj and output_proj (lora_attn_modules).
   constexpr std::uint32_t kMlp = kLoraGate | kLoraUp | kLoraDown;
@@ -190,8 +199,10 @@ std::optional<TorchtuneBuilder> torchtune_builder_of(const ModelConfig& c) {
   const recipe_detail::Builder* b = recipe_detail::find_builder(c);
   if (!b) return std::nullopt;
   const std::string module = std::string("torchtune.models.") + b->module + ".";
+  const bool qlora = b->family != Family::Qwen2;  // models/qwen2 and qwen2_5 have no qlora_ builders
   return TorchtuneBuilder{b->name, module + b->name, b->config ? b->config : "", module + "lora_" + b->name,
-                          b->lora_config ? b->lora_config : ""};
+                          b->lora_config ? b->lora_config : "", qlora ? module + "qlora_" + b->name : "",
+                          b->qlora_config ? b->qlora_config : ""};
 }
 
 }  // namespace llmsize::core
@@ -234,6 +245,24 @@ struct TtLoraLayer {
   Checked all, mlp;
 };
 
+// torchao 0.7.0's NF4 (dtypes/nf4tensor.py, the release of torchtune 1814feb1's month; its storage
+// and get_original_weight are the same from 0.6.1 to 0.10): NF4Tensor.from_tensor with to_nf4's
+// block_size 64 and scaler_block_size 256 keeps quantized_data (two 4-bit codes a byte), the int8
+// quantized_scalers (one a block of 64), quantization_factor (one a 256 blocks, in the weight's
+// bf16), scaler_mean (0-dim bf16) and the 16-entry nf4 table (bf16), each its own allocation.
+Checked nf4_bytes(i64 n) {
+  auto R = [](Checked b) { return rounded(b); };
+  return R(Checked(n / 2)) + R(Checked(n / 64)) + R(Checked(n / 16384) * 2) + R(Checked(2)) + R(Checked(32));
+}
+// What get_original_weight holds as it returns the bf16 weight (torch.stack): the high and low
+// codes as int64 (4 B a weight each), their nf4[] lookups and the scaled halves (bf16, half the
+// weights each), the dequantised scales (bf16, one a block) and the stacked result (2 B a weight),
+// its largest moment; a transient of every use of the weight: forward, recompute and backward.
+Checked nf4_dequant_bytes(i64 n) {
+  auto R = [](Checked b) { return rounded(b); };
+  return R(Checked(n) * 4) * 2 + R(Checked(n)) * 4 + R(Checked(n / 32)) + R(Checked(n) * 2);
+}
+
 Result<RecipePeak> lora_peak(const ModelConfig& c, const Workload& w, i64 total) {
   const i64 C = c.d_model, I = c.d_ff, L = c.n_layers, nh = c.n_heads, hd = c.head_dim, qd = nh * hd, kvd = c.n_kv_heads * hd,
             V = c.vocab, T = w.seq, B = w.batch, r = w.lora_rank;
@@ -243,13 +272,30 @@ Result<RecipePeak> lora_peak(const ModelConfig& c, const Workload& w, i64 total)
   auto R = [](Checked b) { return rounded(b); };
   const bool ac = w.recompute == Recompute::Full, accum = w.grad_accum > 1;
 
-  // --- The frozen base in bf16; LoRALinear's lora_a (r × in) and lora_b (out × r) in bf16 for each
-  // adapted Linear; their gradients, AdamW's exp_avg and exp_avg_sq of the same shapes, and a fused
-  // step tensor (4 B on the GPU) for each.
-  const Checked weights = Checked(total) * 2;
+  // --- The frozen base in bf16, or under QLoRA every layer Linear (LoRALinear's base and
+  // FrozenNF4Linear alike) in NF4 and the rest (embedding, norms, head, Qwen2's biases) in bf16;
+  // LoRALinear's lora_a (r × in) and lora_b (out × r) in bf16 for each adapted Linear; their
+  // gradients, AdamW's exp_avg and exp_avg_sq of the same shapes, and a fused step tensor (4 B on
+  // the GPU) for each.
+  const bool qlora = w.qlora || w.weights == WeightFormat::Nf4Dq;
   const TtLin lins[] = {{kLoraQ, C, qd, "q_proj"},     {kLoraK, C, kvd, "k_proj"}, {kLoraV, C, kvd, "v_proj"},
                         {kLoraO, qd, C, "output_proj"}, {kLoraGate, C, I, "w1"},    {kLoraDown, I, C, "w2"},
                         {kLoraUp, C, I, "w3"}};
+  Checked weights = Checked(total) * 2, dequant;
+  if (qlora) {
+    Checked nf4;
+    i64 linear = 0;
+    for (const TtLin& l : lins) {
+      const i64 n = l.in * l.out;
+      // NF4Tensor.from_tensor / double_quantize_scalers assert whole blocks of 64 and of 256 scales.
+      if (n % 16384 != 0) return *refuse(Str::recipe_tt_nf4_size, std::string(l.name) + " (" + with_commas(n) + ")");
+      nf4 += nf4_bytes(n) * L;
+      linear += n * L;
+      const Checked d = nf4_dequant_bytes(n);
+      if (d.ok() && (!dequant.ok() || d.value() > dequant.value())) dequant = d;
+    }
+    weights = Checked(total - linear) * 2 + nf4;
+  }
   Checked per_layer, mlp_adapters, o_adapters;
   i64 adapted = 0, trainable = 0;
   std::string names;
@@ -356,11 +402,22 @@ Result<RecipePeak> lora_peak(const ModelConfig& c, const Workload& w, i64 total)
     phase = RecipePhase::FusedAdamStep;
     top = step_phase;
   }
+  // QLoRA: LinearNF4 dequantises its weight at every use (forward, the checkpoint's recompute,
+  // backward), which the layer moments above do not itemise. The peak is given where the loss's
+  // forward or the step outweighs the larger layer moment with the largest dequantisation and, as
+  // a margin for what is in flight beside it, two N × C tensors and one N × I tensor added.
+  if (qlora) {
+    const Checked reach = lm.total + dequant + R(N * C * 2) * 2 + R(N * I * 2);
+    if (!reach.ok()) return memory_overflow("seq");
+    if (top.value() < reach.value())
+      return *refuse(Str::recipe_tt_qlora_layer, format_bytes(top.value(), ByteUnit::GB) + " < " + format_bytes(reach.value(), ByteUnit::GB));
+  }
 
   RecipePeak p;
   p.recipe = Recipe::Torchtune;
-  p.version = std::string("torchtune 1814feb1 (Nov 2024) lora_finetune_single_device, models.lora_") + k.builder->name +
-              " · PyTorch 2.5 · packed batches, flex attention · torch.optim.AdamW(fused=True) · CEWithChunkedOutputLoss (8 chunks) · no compile";
+  p.version = std::string("torchtune 1814feb1 (Nov 2024) lora_finetune_single_device, models.") + (qlora ? "qlora_" : "lora_") +
+              k.builder->name + " · PyTorch 2.5" + (qlora ? " · torchao 0.7.0 NF4" : "") +
+              " · packed batches, flex attention · torch.optim.AdamW(fused=True) · CEWithChunkedOutputLoss (8 chunks) · no compile";
   p.phase = phase;
   p.peak_allocated_bytes = top.value();
   p.weights_bytes = weights.value();
@@ -375,8 +432,13 @@ Result<RecipePeak> lora_peak(const ModelConfig& c, const Workload& w, i64 total)
   const std::string src_ckpt = "torchtune training/memory.py set_activation_checkpointing (checkpoint_wrapper, NO_REENTRANT)";
   auto part = [&](Str label, Checked bytes, const RowArg& formula, const RowArg& source) { add_part(p, label, bytes, formula, source); };
   auto layer_row = [&](const std::string& which) { return row_arg(Str::rfx_tt_lora_layer, which, with_commas(hd)); };
-  part(Str::recipe_part_weights, weights, row_arg(Str::rfx_weights_bf16, with_commas(total)),
-       "torchtune training.set_default_dtype(torch.bfloat16); FullModelHFCheckpointer; peft set_trainable_params");
+  if (qlora)
+    part(Str::recipe_part_weights, weights, row_arg(Str::rfx_tt_nf4, with_commas(L)),
+         "torchtune modules/peft/lora.py LoRALinear(quantize_base=True), modules/low_precision/nf4_linear.py FrozenNF4Linear; "
+         "torchao dtypes/nf4tensor.py to_nf4, NF4Tensor.from_tensor");
+  else
+    part(Str::recipe_part_weights, weights, row_arg(Str::rfx_weights_bf16, with_commas(total)),
+         "torchtune training.set_default_dtype(torch.bfloat16); FullModelHFCheckpointer; peft set_trainable_params");
   part(Str::recipe_part_adapters, adapters, row_arg(Str::rfx_tt_lora, with_commas(adapted), names, with_commas(L), with_commas(r)),
        "torchtune modules/peft/lora.py LoRALinear (lora_a, lora_b); training.validate_expected_param_dtype");
   part(Str::recipe_part_optimizer, states, row_arg(Str::rfx_tt_adamw_lora, with_commas(tensors)),

@@ -268,7 +268,6 @@ TEST_CASE("export: --recipe torchtune as tune run full_finetune_single_device wi
   const Issue none = refused("llama-3.1-70b", tt({}));
   CHECK(none.field == "recipe");
   CHECK(none.message.find("models.llama3_1_70b") != std::string::npos);
-  CHECK(refused("llama-3.1-8b", tt({{"lora", "8"}, {"qlora", "1"}})).message.find("QLoRA") != std::string::npos);
   CHECK(refused("gemma-2-9b", tt({})).field == "recipe");
 }
 
@@ -300,6 +299,12 @@ TEST_CASE("export: --recipe torchtune with --lora-rank as tune run lora_finetune
   CHECK(none.field == "recipe");
   CHECK(none.message.find("no single-device LoRA config for models.llama2_13b") != std::string::npos);
   CHECK(refused("llama-3.1-8b", tt({{"lt", "q,v,gate"}})).message.find("apply_lora_to_mlp") != std::string::npos);
+  // QLoRA: the qlora_ builder and its config; Qwen2.5 has none (refused by the recipe).
+  const LaunchCommand q = command("llama-3.1-8b", tt({{"rc", "full"}, {"lt", "q,v,o,gate,up,down"}, {"qlora", "1"}}));
+  CHECK(q.text().find("tune run lora_finetune_single_device --config llama3_1/8B_qlora_single_device \\\n"
+                      "  model._component_=torchtune.models.llama3_1.qlora_llama3_1_8b \\\n") == 0);
+  check_flag_fields(q);
+  CHECK(refused("qwen2.5-7b", tt({{"qlora", "1"}})).message.find("Qwen2.5 have none") != std::string::npos);
 }
 
 TEST_CASE("export: --recipe megatron as torchrun pretrain_gpt.py with the layout and shape the recipe assumed", "[core][export]") {

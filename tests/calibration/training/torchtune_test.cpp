@@ -248,10 +248,48 @@ TEST_CASE("torchtune LoRA: what a layer keeps through a frozen base, the chunked
         (4 * 128 + 28 * 2 * 64) * N + 28 * (64 * 3072 * 2 + 1024 * 64 * 2) * 3 + 28 * 2 * 512);
 }
 
+TEST_CASE("torchtune QLoRA: torchao's NF4 base byte for byte, the rest as LoRA, and the reach of its dequantisation", "[training]") {
+  const ModelConfig llama = import_file("calibration/configs/llama-3.2-3b.json");
+  const RecipePeak lora = recipe_peak_of(estimate(llama, lora_workload(2)));
+  Workload qw = lora_workload(2);
+  qw.qlora = true;
+  const RecipePeak q = recipe_peak_of(estimate(llama, qw));
+  check_recipe_sums(q);
+  CHECK(q.version.find("models.qlora_llama3_2_3b") != std::string::npos);
+  CHECK(q.version.find("torchao 0.7.0 NF4") != std::string::npos);
+  CHECK(q.phase == RecipePhase::ChunkedLossForward);
+  // NF4Tensor.from_tensor: quantized_data N/2 (uint8), quantized_scalers N/64 (int8),
+  // quantization_factor N/16,384 (bf16), scaler_mean and the nf4 table (a 512-byte block each),
+  // every Linear of the 28 layers (q, k, v, output_proj, w1, w2, w3); the embedding (tied head)
+  // and the norms stay bf16.
+  auto R = [](i64 b) { return (b + 511) / 512 * 512; };
+  auto nf4 = [&](i64 n) { return R(n / 2) + R(n / 64) + R(n / 16384 * 2) + 512 + 512; };
+  const i64 C = 3072, kv = 1024, I = 8192;
+  const i64 linears = 2 * C * C + 2 * C * kv + 3 * C * I;
+  CHECK(q.weights_bytes == (i64{3212749824} - 28 * linears) * 2 + 28 * (2 * nf4(C * C) + 2 * nf4(C * kv) + 3 * nf4(C * I)));
+  // About 0.516 B a weight (0.5 + 1/64 + 1/8,192 and each tensor's 512-byte blocks): the 2.82
+  // billion Linear weights in 1.45 GB, beside 0.79 GB of bf16.
+  CHECK(std::round(static_cast<double>(q.weights_bytes - (i64{3212749824} - 28 * linears) * 2) / (28.0 * linears) * 1000) == 516);
+  // Everything else is LoRA's: the adapters, their states, the layers' saves, the loss.
+  CHECK(lora.peak_allocated_bytes - q.peak_allocated_bytes == lora.weights_bytes - q.weights_bytes);
+  CHECK(q.adapter_bytes == lora.adapter_bytes);
+  CHECK(q.head_bytes == lora.head_bytes);
+  // Shorter sequences bring the layers' moments, with w1's 14 B a weight of dequantisation
+  // (25,165,824 weights: 352 MB), within reach of the loss: refused, naming the moment.
+  const auto short_q = estimate(llama, [&] { Workload w = qw; w.seq = 256; w.batch = 1; return w; }());
+  REQUIRE_FALSE(short_q.ok());
+  CHECK(join(short_q.issues()).find("get_original_weight") != std::string::npos);
+  // LoRA at the same shape is given: its layers dequantise nothing.
+  Workload short_lora = lora_workload(1, "full", 256);
+  CHECK(estimate(llama, short_lora).ok());
+}
+
 TEST_CASE("torchtune LoRA: the moment moves with the shapes, and every part's text in each language", "[training][lang]") {
   const std::set<std::string> no_words = {
       "torchtune training.set_default_dtype(torch.bfloat16); FullModelHFCheckpointer; peft set_trainable_params",
       "torchtune modules/peft/lora.py LoRALinear (lora_a, lora_b); training.validate_expected_param_dtype",
+      "torchtune modules/peft/lora.py LoRALinear(quantize_base=True), modules/low_precision/nf4_linear.py FrozenNF4Linear; "
+      "torchao dtypes/nf4tensor.py to_nf4, NF4Tensor.from_tensor",
       "torch optim/adamw.py _init_group (parameters with a gradient: zeros_like(p), fused: a step tensor on the device), _fused_adamw",
       "torchtune modules/peft/lora.py LoRALinear, rms_norm.py, position_embeddings.py, attention.py, feed_forward.py; torch flex_attention",
       "torchtune training/memory.py set_activation_checkpointing (checkpoint_wrapper, NO_REENTRANT)",
@@ -277,6 +315,7 @@ TEST_CASE("torchtune LoRA: the moment moves with the shapes, and every part's te
       // Two tokens and rank 64: the adapters' gradients beside their states outweigh the loss.
       {import_file("calibration/configs/llama-3.2-3b.json"), lora_workload(1, "full", 2), RecipePhase::FusedAdamStep},
       {preset("qwen2.5-0.5b").config, lora_workload(8, "none", 1024, 16, kLoraQ | kLoraK | kLoraV | kLoraO), RecipePhase::ChunkedLossForward},
+      {preset("llama-3.1-8b").config, [] { Workload w = lora_workload(2, "full", 2048, 8); w.qlora = true; return w; }(), RecipePhase::ChunkedLossForward},
   };
   for (const Case& x : cases) {
     INFO(x.model.name << " batch " << x.w.batch << " seq " << x.w.seq << " rank " << x.w.lora_rank);
@@ -300,8 +339,12 @@ TEST_CASE("torchtune recipe: what full_finetune_single_device does not do is ref
       {"a Llama shape no builder makes", [](ModelConfig& c, Workload&) { c.vocab = 128000; }, "builders"},
       {"untied embeddings on llama3_2's shape", [](ModelConfig& c, Workload&) { c.tie_embeddings = false; }, "builders"},
       {"two GPUs", [](ModelConfig&, Workload& w) { w.gpus = 2; w.sharding = Sharding::Fsdp; }, "distributed recipes with FSDP2"},
-      {"QLoRA", [](ModelConfig&, Workload& w) { w.lora_rank = 8; w.qlora = true; }, "QLoRA"},
-      {"an nf4 base", [](ModelConfig&, Workload& w) { w.weights = WeightFormat::Nf4; }, "torchao NF4"},
+      {"an nf4 base without double quantisation", [](ModelConfig&, Workload& w) { w.weights = WeightFormat::Nf4; }, "--weights nf4-dq"},
+      {"an int8 base", [](ModelConfig&, Workload& w) { w.weights = WeightFormat::Int8; }, "--weights bf16"},
+      {"QLoRA of Qwen2.5", [](ModelConfig& c, Workload& w) { c = preset("qwen2.5-7b").config; w.lora_rank = 8; w.qlora = true; }, "Qwen2.5 have none"},
+      {"QLoRA whose layer moments come near the loss (Llama 2's 32,000 tokens)",
+       [](ModelConfig& c, Workload& w) { c = preset("llama-2-7b").config; w.lora_rank = 8; w.lora_targets = kLoraQ | kLoraV; w.qlora = true; w.recompute = Recompute::Full; },
+       "get_original_weight"},
       {"LLaMA-Adapter", [](ModelConfig&, Workload& w) { w.adapter = Adapter::V1; }, "LLaMA-Adapter"},
       {"LoRA on a part of the MLP", [](ModelConfig&, Workload& w) { w.lora_rank = 8; w.lora_targets = kLoraQ | kLoraV | kLoraGate; }, "apply_lora_to_mlp"},
       {"autocast", [](ModelConfig&, Workload& w) { w.precision = Precision::Mixed; }, "--precision pure"},
