@@ -189,6 +189,47 @@ void packed_parts(RecipePeak& p, const Packed& k) {
            Str::rfx_src_tt_fixed);
 }
 
+// What the layers keep, as parts, in both recipes' words: `layer` is the row that says what one
+// layer keeps (full fine-tuning's or LoRA's), with `hd` its argument.
+struct LayerRows {
+  Str layer;
+  i64 hd, layers;
+  std::string n_s, source;
+  RowArg one(const std::string& which) const { return row_arg(layer, which, with_commas(hd)); }
+  RowArg all() const { return row_arg(Str::rfx_tt_layers, with_commas(layers), one("0 … " + with_commas(layers - 1))); }
+};
+constexpr const char* kSrcCheckpoint = "torchtune training/memory.py set_activation_checkpointing (checkpoint_wrapper, NO_REENTRANT)";
+
+// At the loss: every checkpointed layer input, or every layer's saved tensors.
+void kept_part(RecipePeak& p, bool ac, Checked kept, const LayerRows& r) {
+  if (ac) add_part(p, Str::recipe_part_checkpoints, kept, row_arg(Str::rfx_checkpoints, r.n_s), kSrcCheckpoint);
+  else add_part(p, Str::recipe_part_layers_saved, kept, r.all(), r.source);
+}
+
+// In a layer's backward (layer 0's when `first`, else the last layer's): the checkpointed inputs
+// and the recomputed layer, or the layers' saved tensors; and what is in flight.
+void backward_parts(RecipePeak& p, bool ac, bool first, Checked input, const LayerMoment& m, const LayerRows& r) {
+  if (ac) {
+    const Checked inputs = first ? input : input * r.layers;
+    add_part(p, Str::recipe_part_checkpoints, inputs, first ? RowArg(Str::rfx_checkpoint_first) : row_arg(Str::rfx_checkpoints, r.n_s),
+             kSrcCheckpoint);
+    add_part(p, Str::recipe_part_layer, Checked(m.kept.value() - inputs.value()), r.one(with_commas(first ? 0 : r.layers - 1)), kSrcCheckpoint);
+  } else {
+    add_part(p, Str::recipe_part_layers_saved, m.kept, first ? r.one("0") : r.all(), r.source);
+  }
+  add_part(p, Str::recipe_part_layer_grads, m.inflight, Str::rfx_tt_inflight, "torch autograd; flex_attention backward");
+}
+
+// The batch's and the fixed buffers' parts, the groups' totals, the parts largest first.
+RecipePeak finish(RecipePeak p, const Packed& k, Checked grads, Checked saved, Checked head) {
+  packed_parts(p, k);
+  p.gradient_bytes = grads.value();
+  p.saved_bytes = saved.value();
+  p.head_bytes = head.value();
+  sort_parts(p);
+  return p;
+}
+
 }  // namespace
 
 }  // namespace llmsize::core::recipe_detail
@@ -426,12 +467,10 @@ Result<RecipePeak> lora_peak(const ModelConfig& c, const Workload& w, i64 total)
   p.optimizer_bytes = states.value();
   p.fixed_bytes = k.fixed.value();
 
-  const std::string n_s = "N = batch × seq = " + with_commas(N.value());
-  const std::string src_layer = "torchtune modules/peft/lora.py LoRALinear, rms_norm.py, position_embeddings.py, attention.py, "
-                                "feed_forward.py; torch flex_attention";
-  const std::string src_ckpt = "torchtune training/memory.py set_activation_checkpointing (checkpoint_wrapper, NO_REENTRANT)";
+  const LayerRows rows{Str::rfx_tt_lora_layer, hd, L, "N = batch × seq = " + with_commas(N.value()),
+                       "torchtune modules/peft/lora.py LoRALinear, rms_norm.py, position_embeddings.py, attention.py, "
+                       "feed_forward.py; torch flex_attention"};
   auto part = [&](Str label, Checked bytes, const RowArg& formula, const RowArg& source) { add_part(p, label, bytes, formula, source); };
-  auto layer_row = [&](const std::string& which) { return row_arg(Str::rfx_tt_lora_layer, which, with_commas(hd)); };
   if (qlora)
     part(Str::recipe_part_weights, weights, row_arg(Str::rfx_tt_nf4, with_commas(L)),
          "torchtune modules/peft/lora.py LoRALinear(quantize_base=True), modules/low_precision/nf4_linear.py FrozenNF4Linear; "
@@ -448,38 +487,23 @@ Result<RecipePeak> lora_peak(const ModelConfig& c, const Workload& w, i64 total)
     grads = accum ? all_grads : Checked();
     saved = kept + final_norm + k.ids;
     head = loss;
-    if (ac) part(Str::recipe_part_checkpoints, kept, row_arg(Str::rfx_checkpoints, n_s), src_ckpt);
-    else part(Str::recipe_part_layers_saved, kept, row_arg(Str::rfx_tt_layers, with_commas(L), layer_row("0 … " + with_commas(L - 1))), src_layer);
+    kept_part(p, ac, kept, rows);
     part(Str::recipe_part_norms, final_norm, Str::rfx_final_norm_tt_lora, "torchtune modules/rms_norm.py RMSNorm.forward; TransformerDecoder.forward");
     part(Str::recipe_part_tt_chunks, loss,
          row_arg(Str::rfx_tt_chunked, with_commas(chunks), with_commas(cs), with_commas(peak_chunk), with_commas(V)),
          "torchtune modules/loss/ce_chunked_output_loss.py CEWithChunkedOutputLoss.forward; modules/transformer.py chunked_output; "
          "torch cross_entropy (log_softmax, nll_loss)");
   } else if (phase == RecipePhase::LayerBackward) {
-    const i64 at = first_wins ? 0 : L - 1;
     grads = lm.grads;
     saved = lm.m.kept + lm.m.inflight + k.ids;
-    if (ac) {
-      const Checked inputs = first_wins ? input : input * L;
-      part(Str::recipe_part_checkpoints, inputs, first_wins ? RowArg(Str::rfx_checkpoint_first) : row_arg(Str::rfx_checkpoints, n_s), src_ckpt);
-      part(Str::recipe_part_layer, Checked(lm.m.kept.value() - inputs.value()), layer_row(with_commas(at)), src_ckpt);
-    } else {
-      part(Str::recipe_part_layers_saved, lm.m.kept,
-           first_wins ? layer_row("0") : row_arg(Str::rfx_tt_layers, with_commas(L), layer_row("0 … " + with_commas(L - 1))), src_layer);
-    }
-    part(Str::recipe_part_layer_grads, lm.m.inflight, Str::rfx_tt_inflight, "torch autograd; flex_attention backward");
+    backward_parts(p, ac, first_wins, input, lm.m, rows);
   } else {
     grads = all_grads;
     saved = k.ids;
   }
   part(Str::recipe_part_gradients, grads, Str::rfx_tt_grads_lora,
        "torch AccumulateGrad; torchtune lora_finetune_single_device.py train (zero_grad(set_to_none=True))");
-  packed_parts(p, k);
-  p.gradient_bytes = grads.value();
-  p.saved_bytes = saved.value();
-  p.head_bytes = head.value();
-  sort_parts(p);
-  return p;
+  return finish(std::move(p), k, grads, saved, head);
 }
 
 }  // namespace
@@ -582,14 +606,11 @@ Result<RecipePeak> torchtune_peak(const ModelConfig& c, const Workload& w, const
   p.optimizer_bytes = states.value();
   p.fixed_bytes = fixed.value();
 
-  const std::string n_s = "N = batch × seq = " + with_commas(N.value());
-  const std::string src_layer = "torchtune modules/transformer.py, rms_norm.py, position_embeddings.py, attention.py, feed_forward.py; "
-                                "torch flex_attention";
-  const std::string src_ckpt = "torchtune training/memory.py set_activation_checkpointing (checkpoint_wrapper, NO_REENTRANT)";
+  const LayerRows rows{Str::rfx_tt_layer, hd, L, "N = batch × seq = " + with_commas(N.value()),
+                       "torchtune modules/transformer.py, rms_norm.py, position_embeddings.py, attention.py, feed_forward.py; "
+                       "torch flex_attention"};
   const std::string src_adamw = "torch optim/adamw.py _init_group (zeros_like(p), fused: a step tensor on the device), _fused_adamw";
   auto part = [&](Str label, Checked bytes, const RowArg& formula, const RowArg& source) { add_part(p, label, bytes, formula, source); };
-  auto layer_row = [&](const std::string& which) { return row_arg(Str::rfx_tt_layer, which, with_commas(hd)); };
-  const RowArg layers_row = row_arg(Str::rfx_tt_layers, with_commas(L), layer_row("0 … " + with_commas(L - 1)));
   part(Str::recipe_part_weights, weights, row_arg(Str::rfx_weights_bf16, with_commas(total)),
        "torchtune training.set_default_dtype(torch.bfloat16); FullModelHFCheckpointer");
   part(Str::recipe_part_optimizer, states, row_arg(Str::rfx_tt_adamw_states, with_commas(tensors)), src_adamw);
@@ -598,24 +619,15 @@ Result<RecipePeak> torchtune_peak(const ModelConfig& c, const Workload& w, const
     grads = accum ? all_grads : Checked();
     saved = kept + final_norm + ids;
     head = loss;
-    if (ac) part(Str::recipe_part_checkpoints, kept, row_arg(Str::rfx_checkpoints, n_s), src_ckpt);
-    else part(Str::recipe_part_layers_saved, kept, layers_row, src_layer);
+    kept_part(p, ac, kept, rows);
     part(Str::recipe_part_norms, final_norm, Str::rfx_final_norm_full, "torchtune modules/rms_norm.py RMSNorm.forward; TransformerDecoder.forward");
     part(Str::recipe_part_tt_loss, loss, row_arg(Str::rfx_tt_loss, with_commas(V)),
          "torch cross_entropy: log_softmax, nll_loss; NllLossBackward0, LogSoftmaxBackward0");
   } else if (phase == RecipePhase::LayerBackward) {
-    const i64 at = first_wins ? 0 : L - 1;
     const LayerMoment& m = first_wins ? first : last;
-    grads = grads_at(at);
+    grads = grads_at(first_wins ? 0 : L - 1);
     saved = m.kept + m.inflight + ids;
-    if (ac) {
-      const Checked inputs = first_wins ? input : input * L;
-      part(Str::recipe_part_checkpoints, inputs, first_wins ? RowArg(Str::rfx_checkpoint_first) : row_arg(Str::rfx_checkpoints, n_s), src_ckpt);
-      part(Str::recipe_part_layer, Checked(m.kept.value() - inputs.value()), layer_row(with_commas(at)), src_ckpt);
-    } else {
-      part(Str::recipe_part_layers_saved, m.kept, first_wins ? layer_row("0") : layers_row, src_layer);
-    }
-    part(Str::recipe_part_layer_grads, m.inflight, Str::rfx_tt_inflight, "torch autograd; flex_attention backward");
+    backward_parts(p, ac, first_wins, input, m, rows);
   } else {
     grads = all_grads + embed_new;
     saved = embed_work + ids;
@@ -623,12 +635,7 @@ Result<RecipePeak> torchtune_peak(const ModelConfig& c, const Workload& w, const
   }
   part(Str::recipe_part_gradients, grads, phase == RecipePhase::EmbeddingGradient ? RowArg(Str::rfx_tt_grads_all) : RowArg(Str::rfx_grads_full),
        "torch AccumulateGrad; torchtune full_finetune_single_device.py train (zero_grad(set_to_none=True))");
-  packed_parts(p, k);
-  p.gradient_bytes = grads.value();
-  p.saved_bytes = saved.value();
-  p.head_bytes = head.value();
-  sort_parts(p);
-  return p;
+  return finish(std::move(p), k, grads, saved, head);
 }
 
 }  // namespace llmsize::core::recipe_detail
