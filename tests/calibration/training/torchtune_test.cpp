@@ -56,6 +56,32 @@ Workload lora_workload(i64 batch, const char* rc = "full", i64 seq = 4096, i64 r
   return w;
 }
 
+// A model, a workload and the moment its peak falls in.
+struct PhaseCase {
+  ModelConfig model;
+  Workload w;
+  RecipePhase phase;
+};
+
+// Each case's phase, its parts summing to the peak and their texts in every language (sources
+// without words to translate listed in `no_words`, each of them seen); the phases seen.
+std::set<RecipePhase> check_phase_cases(std::initializer_list<PhaseCase> cases, const std::set<std::string>& no_words) {
+  std::set<std::string> seen;
+  std::set<RecipePhase> phases;
+  for (const PhaseCase& x : cases) {
+    INFO(x.model.name << " batch " << x.w.batch << " seq " << x.w.seq << " rank " << x.w.lora_rank);
+    const auto e = estimate(x.model, x.w);
+    const RecipePeak p = recipe_peak_of(e);
+    CHECK(p.phase == x.phase);
+    phases.insert(p.phase);
+    check_recipe_sums(p);
+    for (const RecipePart& part : p.parts) llmsize::test::check_part_languages(part, no_words, seen);
+    llmsize::test::check_recipe_text(x.model, x.w, e.value(), "torchtune");
+  }
+  llmsize::test::check_no_words_seen(no_words, seen);
+  return phases;
+}
+
 }  // namespace
 
 TEST_CASE("torchtune recipe: Llama 3.2 3B full fine-tuning on packed 2 x 4096 batches, the README's 60.0 GiB", "[calibration][training]") {
@@ -132,41 +158,21 @@ TEST_CASE("torchtune recipe: the moment moves with the shapes, and every part's 
       "torch AccumulateGrad; torchtune full_finetune_single_device.py train (zero_grad(set_to_none=True))",
       "torch autograd; flex_attention backward",
   };
-  std::set<std::string> seen;
-  std::set<RecipePhase> phases;
-  struct Case {
-    ModelConfig model;
-    i64 batch;
-    const char* rc;
-    RecipePhase phase;
-    i64 seq = 4096;
-  } const cases[] = {
-      {import_file("calibration/configs/llama-3.2-3b.json"), 2, "none", RecipePhase::LossBackward},
+  const std::set<RecipePhase> phases = check_phase_cases({
+      {import_file("calibration/configs/llama-3.2-3b.json"), torchtune_workload(2, "none"), RecipePhase::LossBackward},
       // One 4,096-token sequence with checkpointing: layer 0's backward, every gradient but the
       // embedding's beside the recomputed layer, outgrows a 32,000-token loss.
-      {preset("llama-2-7b").config, 1, "full", RecipePhase::LayerBackward},
+      {preset("llama-2-7b").config, torchtune_workload(1, "full"), RecipePhase::LayerBackward},
       // 512 tokens through a tied head: at the end of backward the embedding's new V × C gradient
       // stands beside the head's, more than layer 0's tensors.
-      {import_file("calibration/configs/llama-3.2-3b.json"), 1, "full", RecipePhase::EmbeddingGradient, 512},
-      {preset("mistral-7b").config, 1, "none", RecipePhase::LossBackward},
+      {import_file("calibration/configs/llama-3.2-3b.json"), torchtune_workload(1, "full", 512), RecipePhase::EmbeddingGradient},
+      {preset("mistral-7b").config, torchtune_workload(1, "none"), RecipePhase::LossBackward},
       // 2M tokens a batch through a 70B model with checkpointing: the recomputed last layer and
       // its backward hold more than the 32,000-token loss.
-      {preset("llama-2-70b").config, 512, "full", RecipePhase::LayerBackward},
-      {preset("qwen2.5-0.5b").config, 8, "none", RecipePhase::LossBackward},
-  };
-  for (const Case& x : cases) {
-    INFO(x.model.name << " batch " << x.batch << " seq " << x.seq << " rc " << x.rc);
-    const Workload w = torchtune_workload(x.batch, x.rc, x.seq);
-    const auto e = estimate(x.model, w);
-    const RecipePeak p = recipe_peak_of(e);
-    CHECK(p.phase == x.phase);
-    phases.insert(p.phase);
-    check_recipe_sums(p);
-    for (const RecipePart& part : p.parts) llmsize::test::check_part_languages(part, no_words, seen);
-    llmsize::test::check_recipe_text(x.model, w, e.value(), "torchtune");
-  }
+      {preset("llama-2-70b").config, torchtune_workload(512, "full"), RecipePhase::LayerBackward},
+      {preset("qwen2.5-0.5b").config, torchtune_workload(8, "none"), RecipePhase::LossBackward},
+  }, no_words);
   CHECK(phases == std::set<RecipePhase>{RecipePhase::LossBackward, RecipePhase::LayerBackward, RecipePhase::EmbeddingGradient});
-  llmsize::test::check_no_words_seen(no_words, seen);
 }
 
 // The LoRA recipe's one published figure with every input known is its "Memory stats after model
@@ -299,13 +305,7 @@ TEST_CASE("torchtune LoRA: the moment moves with the shapes, and every part's te
       "torch AccumulateGrad; torchtune lora_finetune_single_device.py train (zero_grad(set_to_none=True))",
       "torch autograd; flex_attention backward",
   };
-  std::set<std::string> seen;
-  std::set<RecipePhase> phases;
-  struct Case {
-    ModelConfig model;
-    Workload w;
-    RecipePhase phase;
-  } const cases[] = {
+  const std::set<RecipePhase> phases = check_phase_cases({
       {import_file("calibration/configs/llama-3.2-3b.json"), lora_workload(2, "none"), RecipePhase::ChunkedLossForward},
       {import_file("calibration/configs/llama-3.2-3b.json"), lora_workload(4), RecipePhase::ChunkedLossForward},
       // Llama 2's 32,000-token vocabulary: with checkpointing, the last layer's recomputed tensors
@@ -316,19 +316,8 @@ TEST_CASE("torchtune LoRA: the moment moves with the shapes, and every part's te
       {import_file("calibration/configs/llama-3.2-3b.json"), lora_workload(1, "full", 2), RecipePhase::FusedAdamStep},
       {preset("qwen2.5-0.5b").config, lora_workload(8, "none", 1024, 16, kLoraQ | kLoraK | kLoraV | kLoraO), RecipePhase::ChunkedLossForward},
       {preset("llama-3.1-8b").config, [] { Workload w = lora_workload(2, "full", 2048, 8); w.qlora = true; return w; }(), RecipePhase::ChunkedLossForward},
-  };
-  for (const Case& x : cases) {
-    INFO(x.model.name << " batch " << x.w.batch << " seq " << x.w.seq << " rank " << x.w.lora_rank);
-    const auto e = estimate(x.model, x.w);
-    const RecipePeak p = recipe_peak_of(e);
-    CHECK(p.phase == x.phase);
-    phases.insert(p.phase);
-    check_recipe_sums(p);
-    for (const RecipePart& part : p.parts) llmsize::test::check_part_languages(part, no_words, seen);
-    llmsize::test::check_recipe_text(x.model, x.w, e.value(), "torchtune");
-  }
+  }, no_words);
   CHECK(phases == std::set<RecipePhase>{RecipePhase::ChunkedLossForward, RecipePhase::LayerBackward, RecipePhase::FusedAdamStep});
-  llmsize::test::check_no_words_seen(no_words, seen);
 }
 
 TEST_CASE("torchtune recipe: what full_finetune_single_device does not do is refused, named", "[training]") {
