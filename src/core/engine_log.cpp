@@ -529,6 +529,14 @@ struct Reader {
     if (auto v = after(l, "Defaulting max_num_batched_tokens to ")) set("mbt", whole(*v));
     if (auto v = after(l, "Defaulting max_num_seqs to ")) set("mns", whole(*v));
     if (auto v = after(l, "Chunked prefill is enabled with max_num_batched_tokens=")) set("mbt", whole(*v));
+    // models/config.py NemotronHForCausalLMConfig.update_mamba_ssm_cache_dtype (0.19 on): "Updating
+    // mamba_ssm_cache_dtype to 'float32' for NemotronH model" where the flag was auto: the dtype
+    // vLLM took from the config or its release's default, which the SSM state is allocated in.
+    if (const size_t at = l.find("Updating mamba_ssm_cache_dtype to '"); at != std::string_view::npos) {
+      const std::string_view rest = l.substr(at + 35);
+      if (const size_t end = rest.find('\''); end != std::string_view::npos && end <= 16 && l.find(" for NemotronH model", at) != std::string_view::npos)
+        set("mscd", std::string(rest.substr(0, end)));  // the field refuses what is not a dtype it knows
+    }
     if (l.find("Using V2 Model Runner") != std::string_view::npos) log.model_runner_v2 = true, ++vllm;
     if (l.find("gpu_model_runner.py:") != std::string_view::npos) log.model_runner_v1 = true;
     // vllm/compilation/backends.py: "Compiling a graph for compile range (1, 2048) takes 26.37 s" on a start

@@ -332,6 +332,35 @@ TEST_CASE("check-log: vLLM's profiling line gives the weights where no loading l
   CHECK(std::count_if(both->figures.begin(), both->figures.end(), [](const LogFigure& f) { return f.key == "weights_bytes"; }) == 1);
 }
 
+TEST_CASE("check-log: vLLM's NemotronH line gives the SSM state's dtype it allocated in", "[checklog]") {
+  // models/config.py NemotronHForCausalLMConfig.update_mamba_ssm_cache_dtype logs the dtype it
+  // set where --mamba-ssm-cache-dtype was auto: for a config without the key, float16 at 0.19 and
+  // float32 from 0.20 (DEFAULT_MAMBA_SSM_CACHE_DTYPE).
+  const std::string head =
+      "(APIServer pid=1) INFO 04-20 10:00:00 [utils.py:233] non-default args: {'model': 'nvidia/NVIDIA-Nemotron-Nano-9B-v2', "
+      "'max_model_len': 8192}\n";
+  const std::string tail = "(EngineCore_DP0 pid=2) INFO 04-20 10:01:00 [gpu_worker.py:298] Available KV cache memory: 60.00 GiB\n";
+  const auto log = parse_engine_log(head + "(APIServer pid=1) INFO 04-20 10:00:01 [config.py:426] Updating mamba_ssm_cache_dtype to "
+                                           "'float32' for NemotronH model\n" + tail);
+  REQUIRE(log.ok());
+  llmsize::test::check_settings(*log, {{"mscd", "float32"}, {"seq", "8192"}});
+  // The dtype the line gives is the check's, as the flag's would be: float32 on the 0.19 profile,
+  // whose own default for this config is float16.
+  const auto c = check_log(*log, preset("nemotron-nano-9b-v2").config, Workload{});
+  INFO(join(c.issues()));
+  REQUIRE(c.ok());
+  CHECK(c->workload.mamba_ssm_cache_dtype == MambaDtype::F32);
+  // A dtype the field does not know is refused on it, by name; a line cut short sets nothing.
+  const auto odd = parse_engine_log(head + "Updating mamba_ssm_cache_dtype to 'int3' for NemotronH model\n" + tail);
+  REQUIRE(odd.ok());
+  const auto oc = check_log(*odd, preset("nemotron-nano-9b-v2").config, Workload{});
+  REQUIRE_FALSE(oc.ok());
+  CHECK(oc.issues().front().field == "mscd");
+  const auto cut = parse_engine_log(head + "Updating mamba_ssm_cache_dtype to 'float16\n" + tail);
+  REQUIRE(cut.ok());
+  CHECK(std::none_of(cut->settings.begin(), cut->settings.end(), [](const auto& kv) { return kv.first == "mscd"; }));
+}
+
 TEST_CASE("check-log: an older vLLM log names its version and its rank-0 figures", "[calibration][checklog]") {
   const EngineLog log = parsed("vllm-0.10.2-qwen3-235b-tp8.log");
   CHECK(log.version == "0.10.2");
