@@ -345,8 +345,35 @@ Result<RecipePeak> hf_peft_peak(const ModelConfig& c, const Workload& w, const G
   const i64 s128 = ceil_div(T, 128) * 128, hd_r = hd <= 192 ? ceil_div(hd, 32) * 32 : 256;
   const Checked attn_moment = R(N * qd * 2) * 2 + R(N * kvd * 2) * 2 + (kvd != qd ? R(N * qd * 2) * 2 : Checked()) +
                               R(Checked(B) * s128 * nh * hd_r * 4) + R(Checked(B) * nh * s128 * 4);
+  // QLoRA: every 4-bit Linear's MatMul4Bit.backward (bitsandbytes 0.43.3 autograd/_functions.py)
+  // dequantises its weight for the input's gradient, grad_output @ dequantize_4bit(B).t():
+  // functional.py dequantize_4bit makes, with double quantization, the absmax in fp32 (one a block
+  // of 64, dequantize_blockwise) and then the weight in quant_state.dtype (bf16: the model was
+  // loaded in it), which lives through the matmul and its bf16 product, the input's gradient; the
+  // absmax is gone by then. The first autograd reaches in a layer, with every tensor of the layer
+  // still saved, is down_proj (Mixtral: the last expert run's w2, over its rows), the largest but
+  // for gate and up, which come after the MLP's tensors are freed. In flight beside: the layer's
+  // output and its gradient; Linear4bit's out.to(inp_dtype) backward, the output's gradient cast to
+  // bf16; and where down_proj carries an adapter, the fp32 gradient lora_A's path (run first, its
+  // nodes being the later) left for the product, waiting to be summed. q, k, v and o, smaller, come
+  // after the MLP's tensors are freed, and the recomputed forward holds no gradient.
+  const i64 down_rows = moe ? rows_hi : (N.ok() ? N.value() : 0);
+  const Checked down_n = Checked(I) * C;
+  const Checked absmax = dq && down_n.ok() ? R(Checked(ceil_div(down_n.value(), 64)) * 4) : Checked(),
+                down_grad = R(Checked(down_rows) * I * 2);
+  const Checked down_dequant = qlora ? R(Checked(down_rows) * C * 2) + R(down_n * 2) +
+                                           (absmax.ok() && down_grad.ok() && absmax.value() > down_grad.value() ? absmax : down_grad) +
+                                           (w.lora_targets & kLoraDown ? R(Checked(down_rows) * I * 4) : Checked())
+                                     : Checked();
+  struct HfLayerMoment : LayerMoment {
+    bool at_down = false;  // QLoRA: down_proj's dequantisation is the moment
+  };
   auto backward_moment = [&](Checked kept, const LayerTensors& layer) {
-    return layer_backward_moment(kept, layer.mlp, io, mlp_moment, attn_moment);
+    const LayerMoment m = layer_backward_moment(kept, layer.mlp, io, mlp_moment, attn_moment);
+    const Checked at_down = kept + io + down_dequant;
+    if (qlora && at_down.ok() && (m.kept + m.inflight).ok() && at_down.value() > (m.kept + m.inflight).value())
+      return HfLayerMoment{{kept, io + down_dequant}, true};
+    return HfLayerMoment{m, false};
   };
   // Gradients during layer k's backward: LoRA's adapters (bounded by all of them); full
   // fine-tuning's lm_head, final norm and layers k..L-1 in bf16 (all of them with accumulation).
@@ -360,8 +387,8 @@ Result<RecipePeak> hf_peft_peak(const ModelConfig& c, const Workload& w, const G
   const Checked kept = checkpointing ? ckpt : first.all + last.all * (L - 1);
   // The last layer's backward (its tensors rebuilt by the recompute) and, for full fine-tuning,
   // whose gradients grow as the layers' tensors are freed, the first layer's.
-  const LayerMoment last_moment = backward_moment(kept + (checkpointing ? last.all : Checked()), last);
-  const LayerMoment first_moment = backward_moment(checkpointing ? R(N * C * 2) + first.all : first.all, first);
+  const HfLayerMoment last_moment = backward_moment(kept + (checkpointing ? last.all : Checked()), last);
+  const HfLayerMoment first_moment = backward_moment(checkpointing ? R(N * C * 2) + first.all : first.all, first);
   // Without checkpointing the adapters' Linears keep autocast's bf16 casts of their weights for
   // backward after the cache is cleared (with it, one layer's: left out).
   const Checked kept_casts = checkpointing ? Checked() : autocast_cache;
@@ -480,7 +507,7 @@ Result<RecipePeak> hf_peft_peak(const ModelConfig& c, const Workload& w, const G
       grads_formula = row_arg(Str::rfx_grads_fsdp_layer, with_commas(k), with_commas(L - 1 - k));
       gathered_part(fsdp_gathered(k), k > 0 ? 2 : 1);
     }
-    const LayerMoment& m = first_wins ? first_moment : last_moment;
+    const HfLayerMoment& m = first_wins ? first_moment : last_moment;
     saved = m.kept + m.inflight + kept_casts + batch_ids + positions;
     part(Str::recipe_part_autocast_cache, kept_casts, Str::rfx_autocast_cache, "torch autocast_mode.cpp cached_cast; autograd MmBackward0 (mat2)");
     if (checkpointing) {
@@ -492,9 +519,14 @@ Result<RecipePeak> hf_peft_peak(const ModelConfig& c, const Workload& w, const G
       part(Str::recipe_part_layers_saved, m.kept,
            first_wins ? layer_row("0") : row_arg(Str::rfx_layers_saved, with_commas(L), layer_row("1 … " + with_commas(L - 1))), src_autograd);
     }
-    part(Str::recipe_part_layer_grads, m.inflight,
-         moe ? row_arg(Str::rfx_layer_inflight_moe, with_commas(rows_hi)) : RowArg(Str::rfx_layer_inflight),
-         "torch autograd; flash-attn flash_api.cpp mha_bwd");
+    if (m.at_down)
+      part(Str::recipe_part_layer_grads, m.inflight,
+           row_arg(Str::rfx_layer_inflight_dequant, moe ? "w2" : "down_proj", with_commas(down_rows), with_commas(down_n.value())),
+           "bitsandbytes 0.43.3 autograd/_functions.py MatMul4Bit.backward, functional.py dequantize_4bit; nn/modules.py Linear4bit.forward");
+    else
+      part(Str::recipe_part_layer_grads, m.inflight,
+           moe ? row_arg(Str::rfx_layer_inflight_moe, with_commas(rows_hi)) : RowArg(Str::rfx_layer_inflight),
+           "torch autograd; flash-attn flash_api.cpp mha_bwd");
     part(Str::recipe_part_ids, batch_ids + positions, Str::rfx_ids_hf, "DataCollatorForLanguageModeling; MistralModel.forward");
   } else if (top.phase == RecipePhase::EmbeddingBackward) {
     grads = root_end_grads;

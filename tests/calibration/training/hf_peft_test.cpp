@@ -309,6 +309,57 @@ TEST_CASE("hf-peft recipe: the peak moves to a layer's backward where the logits
   CHECK(full_vocab.value().training.peak_allocated_bytes > p.peak_allocated_bytes);
 }
 
+TEST_CASE("hf-peft QLoRA: on short sequences down_proj's dequantisation in a layer's backward sets the peak, byte for byte", "[training]") {
+  // bitsandbytes 0.43.3 MatMul4Bit.backward: grad_output @ dequantize_4bit(B).t(). Mistral's
+  // down_proj has n = 14,336 × 4,096 = 58,720,256 weights: its bf16 dequantisation is 117,440,512 B,
+  // and with double quantization the absmax dequantised first is fp32, one a block of 64:
+  // 917,504 × 4 = 3,670,016 B, gone before the matmul makes the input's bf16 gradient (N × 14,336).
+  // Beside them: the layer's output and its gradient (fp32 under QLoRA, 2 × N × 4,096 × 4) and
+  // the output's gradient Linear4bit casts to bf16 (N × 4,096 × 2).
+  struct Case {
+    i64 seq;
+    bool down_adapted;
+    i64 inflight;
+  };
+  const Case cases[] = {
+      // N = 64: 2,097,152 + 524,288 + 117,440,512 + max(3,670,016, 1,835,008)
+      {64, false, 123731968},
+      // N = 256: 8,388,608 + 2,097,152 + 117,440,512 + max(3,670,016, 7,340,032)
+      {256, false, 135266304},
+      // N = 256 with an adapter on down_proj: lora_A's path left the product's fp32 gradient,
+      // 256 × 14,336 × 4 = 14,680,064 B, waiting for the base's to be summed with it
+      {256, true, 149946368},
+  };
+  for (const Case& k : cases) {
+    INFO("seq " << k.seq << (k.down_adapted ? ", down_proj adapted" : ""));
+    Workload w = workload_of(kRows[4]);
+    w.batch = 1;
+    w.seq = k.seq;
+    if (k.down_adapted) w.lora_targets |= kLoraGate | kLoraUp | kLoraDown;
+    const auto e = estimate(mistral_with_pad(), w);
+    INFO(join(e.issues()));
+    REQUIRE(e.ok());
+    const RecipePeak& p = *e.value().training.recipe;
+    CHECK(p.phase == RecipePhase::LayerBackward);
+    const RecipePart* inflight = nullptr;
+    for (const RecipePart& part : p.parts)
+      if (part.label == Str::recipe_part_layer_grads) inflight = &part;
+    REQUIRE(inflight != nullptr);
+    CHECK(inflight->bytes == k.inflight);
+    CHECK(inflight->formula.find("at the backward of down_proj") != std::string::npos);
+    CHECK(inflight->formula.find("58,720,256") != std::string::npos);
+    CHECK(inflight->source.find("MatMul4Bit.backward") != std::string::npos);
+  }
+  // The same shapes over a bf16 base (LoRA) dequantise nothing: the MLP's multiply is in flight.
+  Workload lora = workload_of(kRows[2]);
+  lora.batch = 1;
+  lora.seq = 64;
+  const auto e = estimate(mistral_with_pad(), lora);
+  REQUIRE(e.ok());
+  for (const RecipePart& part : e.value().training.recipe->parts)
+    if (part.label == Str::recipe_part_layer_grads) CHECK(part.formula.find("down_proj") == std::string::npos);
+}
+
 TEST_CASE("hf-peft recipe: what the recipe does not cover is refused, naming the setting", "[training]") {
   const ModelConfig mistral = mistral_with_pad();
   struct Case {
@@ -386,6 +437,7 @@ TEST_CASE("hf-peft recipe: every part's formula and source in each language, the
       "torch autocast_mode.cpp cached_cast, clear_autocast_cache",
       "torch autocast_mode.cpp cached_cast; autograd MmBackward0 (mat2)",
       "torch autograd; flash-attn flash_api.cpp mha_bwd",
+      "bitsandbytes 0.43.3 autograd/_functions.py MatMul4Bit.backward, functional.py dequantize_4bit; nn/modules.py Linear4bit.forward",
       "torch AccumulateGrad; transformers Trainer._inner_training_loop (model.zero_grad())",
       "torch optim/adamw.py _multi_tensor_adamw (zeros_like(p), foreach)",
       "torch autograd (tools/autograd/derivatives.yaml); flash-attn FlashAttnFunc",
@@ -414,6 +466,14 @@ TEST_CASE("hf-peft recipe: every part's formula and source in each language, the
           phases.insert(e.value().training.recipe->phase);
           for (const RecipePart& part : e.value().training.recipe->parts) llmsize::test::check_part_languages(part, no_words, seen);
         }
+  {  // QLoRA on a short sequence: down_proj's dequantisation in flight
+    Workload w = workload_of(kRows[4]);
+    w.batch = 1;
+    w.seq = 64;
+    const auto e = estimate(mistral_with_pad(), w);
+    REQUIRE(e.ok());
+    for (const RecipePart& part : e.value().training.recipe->parts) llmsize::test::check_part_languages(part, no_words, seen);
+  }
   // Mixtral's MoE block in the rebuilt layer: LoRA on bf16 with and without bf16=True, QLoRA.
   std::set<Str> moe_rows;
   for (const Row* r : {&kRows[2], &kRows[4]})
