@@ -350,7 +350,7 @@ Result<LaunchCommand> ds_chat_command(const ModelConfig& cfg, const Workload& w,
 // config/_parse.py) with every setting the torchtune recipe assumed (training_recipe_torchtune.cpp):
 // the matched builder (its lora_ or qlora_ builder with the adapted modules and rank) as the model, packed
 // batches of seq tokens, torch AdamW (fused), unchunked cross-entropy (LoRA: the chunked one its
-// configs name), no optimizer_in_bwd, compile or offloading. What the recipe refuses is refused here too.
+// configs name), activation offloading and optimizer_in_bwd as asked, no compile. What the recipe refuses is refused here too.
 Result<LaunchCommand> torchtune_command(const ModelConfig& cfg, const Workload& w) {
   if (auto refused = recipe_refusals(cfg, w); !refused.empty()) return refused;
   const auto b = torchtune_builder_of(cfg);
@@ -367,7 +367,7 @@ Result<LaunchCommand> torchtune_command(const ModelConfig& cfg, const Workload& 
   c.flags = {{"model._component_", qlora ? b->qlora_component : lora ? b->lora_component : b->component, qlora ? "qlora" : "model"}};
   if (lora) {
     // The builder's arguments (models/*/_model_builders.py lora_*): lora_attn_modules as a list,
-    // apply_lora_to_mlp for w1, w2 and w3 together, the rank; lora_dropout 0.0 as the configs set it.
+    // apply_lora_to_mlp for w1, w2 and w3 together, the rank; lora_dropout 0.0 as the configs set it (0.05 with --dropout).
     std::string modules;
     const std::pair<std::uint32_t, const char*> attn[] = {{kLoraQ, "q_proj"}, {kLoraK, "k_proj"}, {kLoraV, "v_proj"}, {kLoraO, "output_proj"}};
     for (const auto& [bit, name] : attn)
@@ -375,7 +375,7 @@ Result<LaunchCommand> torchtune_command(const ModelConfig& cfg, const Workload& 
     c.flags.push_back({"model.lora_attn_modules", "[" + modules + "]", "lt"});
     c.flags.push_back({"model.apply_lora_to_mlp", (w.lora_targets & kLoraGate) ? "True" : "False", "lt"});
     c.flags.push_back({"model.lora_rank", std::to_string(w.lora_rank), "lora"});
-    c.flags.push_back({"model.lora_dropout", "0.0", "dropout"});
+    c.flags.push_back({"model.lora_dropout", w.dropout ? "0.05" : "0.0", "dropout"});  // any p > 0 saves the same
   }
   const std::vector<LaunchFlag> rest = {{"batch_size", std::to_string(w.batch), "batch"},
                                         {"gradient_accumulation_steps", std::to_string(w.grad_accum), "accum"},
@@ -385,10 +385,10 @@ Result<LaunchCommand> torchtune_command(const ModelConfig& cfg, const Workload& 
                                         {"optimizer._component_", "torch.optim.AdamW", "opt"},
                                         {"optimizer.fused", "True", "opt"}};
   c.flags.insert(c.flags.end(), rest.begin(), rest.end());
-  if (!lora) c.flags.push_back({"optimizer_in_bwd", "False", "opt"});
+  if (!lora) c.flags.push_back({"optimizer_in_bwd", w.optimizer_in_bwd ? "True" : "False", "oib"});
   c.flags.push_back({"loss._component_", lora ? "torchtune.modules.loss.CEWithChunkedOutputLoss" : "torch.nn.CrossEntropyLoss", "recipe"});
   c.flags.push_back({"enable_activation_checkpointing", w.recompute == Recompute::Full ? "True" : "False", "rc"});
-  c.flags.push_back({"enable_activation_offloading", "False", "rc"});
+  c.flags.push_back({"enable_activation_offloading", w.offload_activations ? "True" : "False", "aoff"});
   c.flags.push_back({"compile", "False", "recipe"});
   c.notes.push_back(issue_row("model", Str::launch_note_tt_checkpoint, config));
   return c;

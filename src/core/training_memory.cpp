@@ -39,6 +39,10 @@ Result<TrainingMemory> training_memory(const ModelConfig& cfg, const Inventory& 
   if (auto issues = placement::check_parallel(cfg, w); !issues.empty()) return issues;
   if (w.mode == Mode::Training && w.adapter != Adapter::None && w.recipe == Recipe::Formula)
     return std::vector<Issue>{issue_row("adapter", Str::recipe_formula_adapter)};
+  if (w.mode == Mode::Training && w.offload_activations && w.recipe == Recipe::Formula)
+    return std::vector<Issue>{issue_row("aoff", Str::recipe_offload_torchtune)};
+  if (w.mode == Mode::Training && w.optimizer_in_bwd && w.recipe == Recipe::Formula)
+    return std::vector<Issue>{issue_row("oib", Str::recipe_oib_torchtune)};
   TrainingMemory m;
   const i64 dp = std::max<i64>(1, w.dp());
   const i64 edp = w.ep > 1 ? std::max<i64>(1, dp * w.tp / w.ep) : dp;  // replicas of each expert shard

@@ -37,6 +37,7 @@ Str recipe_phase_row(RecipePhase phase) {
     case RecipePhase::EmbeddingGradient: return Str::recipe_phase_embedding_gradient;
     case RecipePhase::ChunkedLossForward: return Str::recipe_phase_tt_chunked_loss;
     case RecipePhase::FusedAdamStep: return Str::recipe_phase_tt_step;
+    case RecipePhase::EmbeddingGradientInBwd: return Str::recipe_phase_embedding_gradient_in_bwd;
     case RecipePhase::MegatronStep: return Str::recipe_phase_mg_step;
     case RecipePhase::MegatronRecompute: return Str::recipe_phase_mg_recompute;
     case RecipePhase::MegatronRerun: return Str::recipe_phase_mg_rerun;
@@ -152,6 +153,9 @@ std::optional<Issue> litgpt_scope(const ModelConfig& c, const Workload& w, const
 Result<RecipePeak> recipe_peak(const ModelConfig& c, const Workload& w, const Gpu& gpu) {
   Arch arch = Arch::Llama;
   Quant quant = Quant::None;
+  // torchtune's OffloadActivations is the one offloading a recipe here follows.
+  if (w.offload_activations && w.recipe != Recipe::Torchtune) return issue_row("aoff", Str::recipe_offload_torchtune);
+  if (w.optimizer_in_bwd && w.recipe != Recipe::Torchtune) return issue_row("oib", Str::recipe_oib_torchtune);
   if (w.recipe == Recipe::HfPeft) return hf_peft_peak(c, w, gpu);
   if (w.recipe == Recipe::Megatron) return megatron_peak(c, w, gpu);
   if (w.recipe == Recipe::Torchtune) return torchtune_peak(c, w, gpu);

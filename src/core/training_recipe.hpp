@@ -62,6 +62,7 @@ enum class RecipePhase : std::uint8_t {
   DeepSpeedReduce,                                                    // deepspeed, ZeRO-1's reduce_gradients
   DeepSpeedGather,                                                    // deepspeed, the step's all_gather of the fp16 partitions
   ChunkedLossForward, FusedAdamStep,                                  // torchtune LoRA
+  EmbeddingGradientInBwd,                                             // torchtune, optimizer_in_bwd
 };
 
 // One pipeline stage's GPU (every tensor-parallel rank of a stage holds the same): what the

@@ -137,7 +137,14 @@ std::optional<Issue> torchtune_scope(const ModelConfig& c, const Workload& w, co
     return refuse(Str::recipe_tt_precision);
   if (w.optimizer != Optimizer::AdamW || w.opt_state != StateDtype::BF16) return refuse(Str::recipe_tt_optimizer);
   if (w.recompute == Recompute::Selective) return refuse(Str::recipe_tt_recompute);
-  if (w.dropout) return refuse(Str::recipe_tt_dropout);
+  // recipes/*_single_device.py __init__: "enable_activation_offloading should only be True when
+  // enable_activation_checkpointing is True" (a RuntimeError).
+  if (w.offload_activations && w.recompute != Recompute::Full) return issue_row("aoff", Str::recipe_tt_offload_ac);
+  // full_finetune_single_device __init__: optimizer_in_bwd with gradient accumulation is a
+  // RuntimeError; the LoRA recipe has no optimizer_in_bwd.
+  if (w.optimizer_in_bwd && w.lora_rank > 0) return issue_row("oib", Str::recipe_tt_oib_lora);
+  if (w.optimizer_in_bwd && w.grad_accum > 1) return issue_row("oib", Str::recipe_tt_oib_accum);
+  if (w.dropout && w.lora_rank <= 0) return refuse(Str::recipe_tt_dropout);
   if (w.seq < 2) return refuse(Str::recipe_hf_seq);
   // Packed batches take flex attention (sm75 or newer, utils/_import_guard.py
   // _SUPPORTS_FLEX_ATTENTION); bf16 needs compute capability 8 (training/precision.py
@@ -199,25 +206,32 @@ struct LayerRows {
   RowArg all() const { return row_arg(Str::rfx_tt_layers, with_commas(layers), one("0 … " + with_commas(layers - 1))); }
 };
 constexpr const char* kSrcCheckpoint = "torchtune training/memory.py set_activation_checkpointing (checkpoint_wrapper, NO_REENTRANT)";
+constexpr const char* kSrcOffload =
+    "torchtune training/_activation_offloading.py OffloadActivations (pack_tensor, unpack_tensor_with_streams); "
+    "torch utils/checkpoint.py _NoopSaveInputs";
 
-// At the loss: every checkpointed layer input, or every layer's saved tensors.
-void kept_part(RecipePeak& p, bool ac, Checked kept, const LayerRows& r) {
-  if (ac) add_part(p, Str::recipe_part_checkpoints, kept, row_arg(Str::rfx_checkpoints, r.n_s), kSrcCheckpoint);
+// At the loss: every checkpointed layer input (with offloading, the one its forward stash holds),
+// or every layer's saved tensors.
+void kept_part(RecipePeak& p, bool ac, bool offload, Checked kept, const LayerRows& r) {
+  if (offload) add_part(p, Str::recipe_part_checkpoints, kept, Str::rfx_tt_offload_kept, kSrcOffload);
+  else if (ac) add_part(p, Str::recipe_part_checkpoints, kept, row_arg(Str::rfx_checkpoints, r.n_s), kSrcCheckpoint);
   else add_part(p, Str::recipe_part_layers_saved, kept, r.all(), r.source);
 }
 
-// In a layer's backward (layer 0's when `first`, else the last layer's): the checkpointed inputs
-// and the recomputed layer, or the layers' saved tensors; and what is in flight.
-void backward_parts(RecipePeak& p, bool ac, bool first, Checked input, const LayerMoment& m, const LayerRows& r) {
+// In layer `at`'s backward: the checkpointed inputs (with offloading, its own, brought back) and
+// the recomputed layer, or the layers' saved tensors; and what is in flight.
+void backward_parts(RecipePeak& p, bool ac, bool offload, i64 at, Checked input, const LayerMoment& m, const LayerRows& r,
+                    const RowArg& inflight = Str::rfx_tt_inflight, const RowArg& inflight_source = "torch autograd; flex_attention backward") {
   if (ac) {
-    const Checked inputs = first ? input : input * r.layers;
-    add_part(p, Str::recipe_part_checkpoints, inputs, first ? RowArg(Str::rfx_checkpoint_first) : row_arg(Str::rfx_checkpoints, r.n_s),
-             kSrcCheckpoint);
-    add_part(p, Str::recipe_part_layer, Checked(m.kept.value() - inputs.value()), r.one(with_commas(first ? 0 : r.layers - 1)), kSrcCheckpoint);
+    const Checked inputs = at == 0 || offload ? input : input * r.layers;
+    add_part(p, Str::recipe_part_checkpoints, inputs,
+             offload ? row_arg(Str::rfx_tt_offload_input, with_commas(at)) : at == 0 ? RowArg(Str::rfx_checkpoint_first) : row_arg(Str::rfx_checkpoints, r.n_s),
+             offload ? kSrcOffload : kSrcCheckpoint);
+    add_part(p, Str::recipe_part_layer, Checked(m.kept.value() - inputs.value()), r.one(with_commas(at)), kSrcCheckpoint);
   } else {
-    add_part(p, Str::recipe_part_layers_saved, m.kept, first ? r.one("0") : r.all(), r.source);
+    add_part(p, Str::recipe_part_layers_saved, m.kept, at == 0 ? r.one("0") : r.all(), r.source);
   }
-  add_part(p, Str::recipe_part_layer_grads, m.inflight, Str::rfx_tt_inflight, "torch autograd; flex_attention backward");
+  add_part(p, Str::recipe_part_layer_grads, m.inflight, inflight, inflight_source);
 }
 
 // The batch's and the fixed buffers' parts, the groups' totals, the parts largest first.
@@ -263,7 +277,7 @@ namespace {
 //     autograd saving self for a weight gradient that is not needed), lora_a (bf16, keeps its input
 //     x for its weight's gradient: the tensor the base Linear got), lora_b (keeps lora_a's output,
 //     N × r), `(alpha / rank) *` a Python scalar and the sum (nothing kept); lora_dropout 0.0, as
-//     every config sets it, is nn.Identity;
+//     every config sets it, is nn.Identity (above 0, nn.Dropout: its output in lora_a's stead, and the mask);
 //   torchtune/modules/rms_norm.py RMSNorm.forward with a frozen scale: x.float() and the rsqrt are
 //     kept where x needs a gradient; x_normed is not (only the scale's gradient would read it);
 //   the builders (models/*/_component_builders.py lora_*): lora_attn_modules among q_proj, k_proj,
@@ -311,7 +325,9 @@ Result<RecipePeak> lora_peak(const ModelConfig& c, const Workload& w, i64 total)
   const Packed k = packed(c, w);
   const Checked N = k.N;
   auto R = [](Checked b) { return rounded(b); };
-  const bool ac = w.recompute == Recompute::Full, accum = w.grad_accum > 1;
+  const bool ac = w.recompute == Recompute::Full, accum = w.grad_accum > 1, offload = w.offload_activations;
+  // lora_dropout > 0: LoRALinear's nn.Dropout before lora_a (every config at 1814feb1 sets 0.0).
+  const bool dropout = w.dropout;
 
   // --- The frozen base in bf16, or under QLoRA every layer Linear (LoRALinear's base and
   // FrozenNF4Linear alike) in NF4 and the rest (embedding, norms, head, Qwen2's biases) in bf16;
@@ -322,7 +338,7 @@ Result<RecipePeak> lora_peak(const ModelConfig& c, const Workload& w, i64 total)
   const TtLin lins[] = {{kLoraQ, C, qd, "q_proj"},     {kLoraK, C, kvd, "k_proj"}, {kLoraV, C, kvd, "v_proj"},
                         {kLoraO, qd, C, "output_proj"}, {kLoraGate, C, I, "w1"},    {kLoraDown, I, C, "w2"},
                         {kLoraUp, C, I, "w3"}};
-  Checked weights = Checked(total) * 2, dequant;
+  Checked weights = Checked(total) * 2;
   if (qlora) {
     Checked nf4;
     i64 linear = 0;
@@ -332,8 +348,6 @@ Result<RecipePeak> lora_peak(const ModelConfig& c, const Workload& w, i64 total)
       if (n % 16384 != 0) return *refuse(Str::recipe_tt_nf4_size, std::string(l.name) + " (" + with_commas(n) + ")");
       nf4 += nf4_bytes(n) * L;
       linear += n * L;
-      const Checked d = nf4_dequant_bytes(n);
-      if (d.ok() && (!dequant.ok() || d.value() > dequant.value())) dequant = d;
     }
     weights = Checked(total - linear) * 2 + nf4;
   }
@@ -364,25 +378,42 @@ Result<RecipePeak> lora_peak(const ModelConfig& c, const Workload& w, i64 total)
     return x;
   };
   const Checked norm = R(N * C * 4) + R(N * 4);  // x.float(), rsqrt
+  // With lora_dropout, lora_a keeps nn.Dropout's output (bf16, a new tensor for each adapted
+  // Linear) in place of the shared input, and native_dropout its bool mask where the input needs a
+  // gradient; the frozen F.linear keeps none of its input, so the shared input is kept by nothing.
+  auto dropped = [&](i64 in, bool in_grad) { return R(N * in * 2) + (in_grad ? R(N * in) : Checked()); };
   auto layer_saved = [&](bool input_grad) {
     const bool q_grad = input_grad || (t & kLoraQ), k_grad = input_grad || (t & kLoraK), v_grad = input_grad || (t & kLoraV);
     const bool attn_grad = q_grad || k_grad || v_grad;
-    Checked attn = (input_grad ? norm : Checked()) + (qkv_lora ? R(N * C * 2) : Checked()) + lora_b_inputs(false);
+    Checked attn = (input_grad ? norm : Checked()) + lora_b_inputs(false);
+    if (!dropout) attn += qkv_lora ? R(N * C * 2) : Checked();
+    else
+      for (std::uint32_t bit : {kLoraQ, kLoraK, kLoraV})
+        if (t & bit) attn += dropped(C, input_grad);  // the attention norm's output needs a gradient where the layer input does
     attn += (q_grad ? R(N * hd * 4) : Checked()) + (k_grad ? R(N * hd * 4) : Checked());  // the gathered RoPE rows
     // flex attention: q, k and v at every query head, the output (output_proj's input), the logsumexp.
     if (attn_grad) attn += R(N * qd * 2) * 4 + R(N * nh * 4);
-    else if (t & kLoraO) attn += R(N * qd * 2);  // output_proj's lora_a keeps the output flex attention did not
+    else if ((t & kLoraO) && !dropout) attn += R(N * qd * 2);  // output_proj's lora_a keeps the output flex attention did not
+    if ((t & kLoraO) && dropout) attn += dropped(qd, attn_grad);
     const bool h_grad = input_grad || attn_grad || (t & kLoraO);
     // mlp_norm; the norm output w1's and w3's lora_a keep; w1's output (silu's), silu's and w3's
     // (the product's operands); the product (w2's lora_a).
     Checked mlp = (h_grad ? norm : Checked()) + lora_b_inputs(true);
-    if (mlp_lora) mlp += R(N * C * 2) + R(N * I * 2);
+    if (mlp_lora) mlp += dropout ? dropped(C, h_grad) * 2 + dropped(I, true) : R(N * C * 2) + R(N * I * 2);
     if (h_grad || mlp_lora) mlp += R(N * I * 2) * 3;
     return TtLoraLayer{attn + mlp, mlp};
   };
   const TtLoraLayer first = layer_saved(false), later = layer_saved(true);
   const Checked input = R(N * C * 2);  // a checkpointed layer's input (bf16)
-  const Checked kept = ac ? input * L : first.all + later.all * (L - 1);
+  // With activation offloading (training/_activation_offloading.py OffloadActivations at 1814feb1:
+  // use_streams, max_fwd_stash_size 5, min_offload_size 1024; the head under NoOpManager, the loss
+  // outside the context): each checkpointed layer's _NoopSaveInputs saves the dummy and the layer's
+  // input, two pack ids, and the input goes to pinned CPU memory, kept on the GPU in fwd_stash
+  // until an offloaded save five ids later. The frozen final norm's saves (x.float() and the rsqrt,
+  // twice each; its scale a Parameter) release all but the last layer's: at the loss, one input.
+  // In backward each layer's recompute brings its input back, a new GPU tensor, and the input
+  // before it is freed once that node has run: a layer's moments hold its own input only.
+  const Checked kept = ac ? (offload ? input : input * L) : first.all + later.all * (L - 1);
   const Checked final_norm = norm;  // the last layer's output needs a gradient
 
   // --- Moment 1: the loss's forward (CEWithChunkedOutputLoss.forward), as a chunk's log_softmax
@@ -411,28 +442,58 @@ Result<RecipePeak> lora_peak(const ModelConfig& c, const Workload& w, i64 total)
   const Checked mlp_moment = R(N * I * 2) * 3;
   const Checked attn_moment = R(N * qd * 2) * 4 + R(N * nh * 4);
   const Checked down = t & kLoraDown ? R(Checked(r) * I * 2) + R(Checked(C) * r * 2) : Checked();
+  // QLoRA: LinearNF4.backward (torchao 0.7.0 dtypes/nf4tensor.py) is grad_output @
+  // weight.to(grad_output.dtype): get_original_weight dequantises the weight again (its peak,
+  // nf4_dequant_bytes, at torch.stack), and the bf16 weight lives through the matmul beside the
+  // input's gradient it makes. The first NF4 Linear autograd reaches in a layer, with every tensor
+  // the layer saved still held, is w2, as large as w1 and w3: in flight beside it the layer's
+  // output gradient (the residual's too) and, where w2 is a LoRALinear, the gradient of the
+  // product lora_a's path left (its nodes are the later, so they run first), waiting to be summed.
+  // Every other use holds less: the forward's and the checkpoint's recompute (no gradient of the
+  // layer yet, fewer of its tensors), w3's backward (silu's and w3's outputs freed, as large as
+  // the two gradients that replace them; its input's gradient N × C), w1's and the attention's
+  // (the MLP's tensors freed, smaller weights).
+  const Checked w2_n = Checked(I) * C;
+  const Checked w2_matmul = R(w2_n * 2) + R(N * I * 2), w2_dequant = nf4_dequant_bytes(I * C);
+  const Checked w2_inflight = qlora ? R(N * C * 2) + (t & kLoraDown ? R(N * I * 2) : Checked()) +
+                                          (w2_dequant.ok() && w2_matmul.ok() && w2_dequant.value() > w2_matmul.value() ? w2_dequant : w2_matmul)
+                                    : Checked();
   struct Moment {
     LayerMoment m;
     Checked grads, total;
+    bool at_w2;  // QLoRA's dequantisation of w2 in its backward
   };
   auto moment = [&](const TtLoraLayer& own, Checked held, i64 at) {
-    Moment x{layer_backward_moment(held, own.mlp, io, mlp_moment, attn_moment), {}, {}};
+    Moment x{layer_backward_moment(held, own.mlp, io, mlp_moment, attn_moment), {}, {}, false};
     const bool at_mlp = x.m.kept.ok() && held.ok() && x.m.kept.value() == held.value();
     x.grads = accum ? all_grads : per_layer * (L - 1 - at) + (at_mlp ? down : mlp_adapters + o_adapters);
     x.total = weights + adapters + states + x.grads + x.m.kept + x.m.inflight + k.ids + k.fixed;
+    if (qlora) {
+      Moment d{{held, w2_inflight}, accum ? all_grads : per_layer * (L - 1 - at) + down, {}, true};
+      d.total = weights + adapters + states + d.grads + held + w2_inflight + k.ids + k.fixed;
+      if (d.total.ok() && x.total.ok() && d.total.value() > x.total.value()) return d;
+    }
     return x;
   };
-  // The last layer (with checkpointing: every input and the recomputed layer) and layer 0.
-  const Moment last_layer = moment(later, ac ? input * L + later.all : kept, L - 1), first_layer = moment(first, ac ? input + first.all : first.all, 0);
+  // The last layer (with checkpointing: every input, or with offloading its own, and the
+  // recomputed layer) and layer 0; with offloading every layer holds the same, so layer 1, with
+  // all but two layers' adapter gradients, is the largest of layers 1 … L − 1.
+  const Moment last_layer = moment(later, ac ? (offload ? input : input * L) + later.all : kept, L - 1),
+               first_layer = moment(first, ac ? input + first.all : first.all, 0);
+  const bool second_counts = offload && L > 2;
+  const Moment second_layer = second_counts ? moment(later, input + later.all, 1) : last_layer;
 
   // --- Moment 3: AdamW's fused step (_fused_adamw_, in place): every adapter's gradient and the
   // last micro-batch's tensors.
   const Checked step_phase = weights + adapters + all_grads + states + k.ids + k.fixed;
 
-  for (const Checked& x : {loss_phase, last_layer.total, first_layer.total, step_phase})
+  for (const Checked& x : {loss_phase, last_layer.total, first_layer.total, second_layer.total, step_phase})
     if (!x.ok()) return memory_overflow("seq");
-  const bool first_wins = first_layer.total.value() > last_layer.total.value();
-  const Moment& lm = first_wins ? first_layer : last_layer;
+  i64 at = L - 1;
+  const Moment* top_layer = &last_layer;
+  if (second_counts && second_layer.total.value() > top_layer->total.value()) at = 1, top_layer = &second_layer;
+  if (first_layer.total.value() > top_layer->total.value()) at = 0, top_layer = &first_layer;
+  const Moment& lm = *top_layer;
   RecipePhase phase = RecipePhase::ChunkedLossForward;
   Checked top = loss_phase;
   if (lm.total.value() > top.value()) {
@@ -443,22 +504,13 @@ Result<RecipePeak> lora_peak(const ModelConfig& c, const Workload& w, i64 total)
     phase = RecipePhase::FusedAdamStep;
     top = step_phase;
   }
-  // QLoRA: LinearNF4 dequantises its weight at every use (forward, the checkpoint's recompute,
-  // backward), which the layer moments above do not itemise. The peak is given where the loss's
-  // forward or the step outweighs the larger layer moment with the largest dequantisation and, as
-  // a margin for what is in flight beside it, two N × C tensors and one N × I tensor added.
-  if (qlora) {
-    const Checked reach = lm.total + dequant + R(N * C * 2) * 2 + R(N * I * 2);
-    if (!reach.ok()) return memory_overflow("seq");
-    if (top.value() < reach.value())
-      return *refuse(Str::recipe_tt_qlora_layer, format_bytes(top.value(), ByteUnit::GB) + " < " + format_bytes(reach.value(), ByteUnit::GB));
-  }
 
   RecipePeak p;
   p.recipe = Recipe::Torchtune;
   p.version = std::string("torchtune 1814feb1 (Nov 2024) lora_finetune_single_device, models.") + (qlora ? "qlora_" : "lora_") +
               k.builder->name + " · PyTorch 2.5" + (qlora ? " · torchao 0.7.0 NF4" : "") +
-              " · packed batches, flex attention · torch.optim.AdamW(fused=True) · CEWithChunkedOutputLoss (8 chunks) · no compile";
+              (dropout ? " · lora_dropout" : "") + " · packed batches, flex attention · torch.optim.AdamW(fused=True) · CEWithChunkedOutputLoss (8 chunks)" +
+              (offload ? " · activation offloading (OffloadActivations, streams)" : "") + " · no compile";
   p.phase = phase;
   p.peak_allocated_bytes = top.value();
   p.weights_bytes = weights.value();
@@ -467,7 +519,7 @@ Result<RecipePeak> lora_peak(const ModelConfig& c, const Workload& w, i64 total)
   p.optimizer_bytes = states.value();
   p.fixed_bytes = k.fixed.value();
 
-  const LayerRows rows{Str::rfx_tt_lora_layer, hd, L, "N = batch × seq = " + with_commas(N.value()),
+  const LayerRows rows{dropout ? Str::rfx_tt_lora_layer_dropout : Str::rfx_tt_lora_layer, hd, L, "N = batch × seq = " + with_commas(N.value()),
                        "torchtune modules/peft/lora.py LoRALinear, rms_norm.py, position_embeddings.py, attention.py, "
                        "feed_forward.py; torch flex_attention"};
   auto part = [&](Str label, Checked bytes, const RowArg& formula, const RowArg& source) { add_part(p, label, bytes, formula, source); };
@@ -487,7 +539,7 @@ Result<RecipePeak> lora_peak(const ModelConfig& c, const Workload& w, i64 total)
     grads = accum ? all_grads : Checked();
     saved = kept + final_norm + k.ids;
     head = loss;
-    kept_part(p, ac, kept, rows);
+    kept_part(p, ac, offload, kept, rows);
     part(Str::recipe_part_norms, final_norm, Str::rfx_final_norm_tt_lora, "torchtune modules/rms_norm.py RMSNorm.forward; TransformerDecoder.forward");
     part(Str::recipe_part_tt_chunks, loss,
          row_arg(Str::rfx_tt_chunked, with_commas(chunks), with_commas(cs), with_commas(peak_chunk), with_commas(V)),
@@ -496,7 +548,11 @@ Result<RecipePeak> lora_peak(const ModelConfig& c, const Workload& w, i64 total)
   } else if (phase == RecipePhase::LayerBackward) {
     grads = lm.grads;
     saved = lm.m.kept + lm.m.inflight + k.ids;
-    backward_parts(p, ac, first_wins, input, lm.m, rows);
+    if (lm.at_w2)
+      backward_parts(p, ac, offload, at, input, lm.m, rows, row_arg(Str::rfx_tt_inflight_nf4, with_commas(N.value()), with_commas(w2_n.value())),
+                     "torchao 0.7.0 dtypes/nf4tensor.py LinearNF4.backward, NF4Tensor.get_original_weight; torchtune modules/peft/lora.py LoRALinear");
+    else
+      backward_parts(p, ac, offload, at, input, lm.m, rows);
   } else {
     grads = all_grads;
     saved = k.ids;
@@ -517,7 +573,11 @@ Result<RecipePeak> torchtune_peak(const ModelConfig& c, const Workload& w, const
             B = w.batch, total = counted->total;
   const Checked N = Checked(B) * T;
   auto R = [](Checked b) { return rounded(b); };
-  const bool ac = w.recompute == Recompute::Full;
+  const bool ac = w.recompute == Recompute::Full, offload = w.offload_activations;
+  // optimizer_in_bwd (_setup_optimizer: one AdamW(fused) per parameter; training/memory.py
+  // register_optim_in_bwd_hooks: each parameter's post-accumulate-grad hook steps it and
+  // zero_grad()s it, which sets the gradient to None): no gradient outlives its accumulation.
+  const bool in_bwd = w.optimizer_in_bwd;
 
   // --- The model, its gradients and AdamW's states, all bf16, and the fused step's fp32 step
   // tensors: one a parameter (the embedding, per layer q, k, v, o (with Qwen2's three biases),
@@ -545,7 +605,11 @@ Result<RecipePeak> torchtune_peak(const ModelConfig& c, const Workload& w, const
   const Checked mlp = norm + R(N * C * 2) + R(N * I * 2) * 4;  // mlp_norm, its output, w1 out, silu, w3 out, product
   const Checked layer = norm + R(N * C * 2) + rope + attn + mlp;
   const Checked input = R(N * C * 2);  // a checkpointed layer's input (bf16)
-  const Checked kept = ac ? input * L : layer * L;
+  // With activation offloading (OffloadActivations, as in lora_peak): the final norm's saves after
+  // the last layer's input (x.float() and the rsqrt twice, then x_normed for the trained scale)
+  // release every layer input from the forward stash, so none is on the GPU at the loss; in
+  // backward each layer holds its own input, brought back.
+  const Checked kept = ac ? (offload ? Checked() : input * L) : layer * L;
   // The final RMSNorm: x.float(), rsqrt, x_normed, and its output, which the head's F.linear keeps.
   const Checked final_norm = norm + R(N * C * 2);
 
@@ -560,14 +624,25 @@ Result<RecipePeak> torchtune_peak(const ModelConfig& c, const Workload& w, const
   // gradient and the fp32 delta. The gradients: the head's (tied: the embedding's, once), the
   // final norm's and those of layers k … L − 1; all of them with accumulation.
   const Checked io = R(N * C * 2) * 2;
-  const Checked mlp_moment = R(N * I * 2) * 3;
-  const Checked attn_moment = R(N * qd * 2) * 4 + R(N * nh * 4);
+  // With optimizer_in_bwd a layer keeps no gradient, but a weight's lives from its mm's backward,
+  // which makes the input's gradient beside it, to its hook: at w2's backward (every tensor of the
+  // layer still held) the product's gradient and w2's, I × C; at output_proj's (the MLP's freed)
+  // the attention output's and output_proj's, H·hd × C. Without it the layers' gradients are all
+  // counted in grads_at.
+  const Checked w2_grads = R(N * I * 2) + R(Checked(I) * C * 2), o_grads = R(N * qd * 2) + R(Checked(qd) * C * 2);
+  auto larger = [](Checked a, Checked b) { return a.ok() && b.ok() && b.value() > a.value() ? b : a; };
+  const Checked mlp_moment = in_bwd ? larger(R(N * I * 2) * 3, w2_grads) : R(N * I * 2) * 3;
+  const Checked attn_moment = in_bwd ? larger(R(N * qd * 2) * 4 + R(N * nh * 4), o_grads) : R(N * qd * 2) * 4 + R(N * nh * 4);
   const Checked per_layer_params((total - (c.tie_embeddings ? 1 : 2) * V * C - C) / L);
-  auto grads_at = [&](i64 at) { return accum ? all_grads : (Checked(V) * C + C + per_layer_params * (L - at)) * 2; };
+  auto grads_at = [&](i64 at) {
+    return in_bwd ? Checked() : accum ? all_grads : (Checked(V) * C + C + per_layer_params * (L - at)) * 2;
+  };
   auto backward_moment = [&](Checked held) { return layer_backward_moment(held, mlp, io, mlp_moment, attn_moment); };
   // The last layer (with checkpointing: every input and the recomputed layer) and layer 0 (its own
   // tensors; every gradient but the embedding's).
-  const LayerMoment last = backward_moment(ac ? input * L + layer : layer * L), first = backward_moment(ac ? input + layer : layer);
+  // With offloading every layer holds its input and its tensors: layer 0, with the most gradients,
+  // is the largest.
+  const LayerMoment last = backward_moment(ac ? (offload ? input : input * L) + layer : layer * L), first = backward_moment(ac ? input + layer : layer);
   auto layer_phase = [&](const LayerMoment& m, i64 at) { return weights + states + grads_at(at) + m.kept + m.inflight + ids + fixed; };
   const Checked last_phase = layer_phase(last, L - 1), first_phase = layer_phase(first, 0);
 
@@ -577,9 +652,12 @@ Result<RecipePeak> torchtune_peak(const ModelConfig& c, const Workload& w, const
   // AccumulateGrad adds it to the one the head left, both live at once. The kernel's cub scratch
   // and segment tables (N-sized at most) are not counted. AdamW's fused step after it holds the
   // same gradients and states and nothing more.
+  // With optimizer_in_bwd only the embedding's gradient is there (a tied head's was stepped and
+  // freed at the head's backward; the embedding's hook steps the weight again).
   const Checked embed_new = c.tie_embeddings ? R(Checked(V) * C * 2) : Checked();
   const Checked embed_work = input + R(N * 8) * 3;
-  const Checked embed_phase = weights + all_grads + embed_new + states + embed_work + ids + fixed;
+  const Checked embed_grads = in_bwd ? R(Checked(V) * C * 2) : all_grads + embed_new;
+  const Checked embed_phase = weights + embed_grads + states + embed_work + ids + fixed;
 
   for (const Checked& x : {loss_phase, last_phase, first_phase, embed_phase})
     if (!x.ok()) return memory_overflow("seq");
@@ -591,14 +669,16 @@ Result<RecipePeak> torchtune_peak(const ModelConfig& c, const Workload& w, const
     top = first_wins ? first_phase : last_phase;
   }
   if (embed_phase.value() > top.value()) {
-    phase = RecipePhase::EmbeddingGradient;
+    phase = in_bwd ? RecipePhase::EmbeddingGradientInBwd : RecipePhase::EmbeddingGradient;
     top = embed_phase;
   }
 
   RecipePeak p;
   p.recipe = Recipe::Torchtune;
   p.version = std::string("torchtune 1814feb1 (Nov 2024) full_finetune_single_device, models.") + builder.name +
-              " · PyTorch 2.5 · packed batches, flex attention · torch.optim.AdamW(fused=True) · torch.nn.CrossEntropyLoss · no compile";
+              " · PyTorch 2.5 · packed batches, flex attention · torch.optim.AdamW(fused=True)" + (in_bwd ? " · optimizer_in_bwd" : "") +
+              " · torch.nn.CrossEntropyLoss" +
+              (offload ? " · activation offloading (OffloadActivations, streams)" : "") + " · no compile";
   p.phase = phase;
   p.peak_allocated_bytes = top.value();
   p.weights_bytes = weights.value();
@@ -619,7 +699,7 @@ Result<RecipePeak> torchtune_peak(const ModelConfig& c, const Workload& w, const
     grads = accum ? all_grads : Checked();
     saved = kept + final_norm + ids;
     head = loss;
-    kept_part(p, ac, kept, rows);
+    kept_part(p, ac, offload, kept, rows);
     part(Str::recipe_part_norms, final_norm, Str::rfx_final_norm_full, "torchtune modules/rms_norm.py RMSNorm.forward; TransformerDecoder.forward");
     part(Str::recipe_part_tt_loss, loss, row_arg(Str::rfx_tt_loss, with_commas(V)),
          "torch cross_entropy: log_softmax, nll_loss; NllLossBackward0, LogSoftmaxBackward0");
@@ -627,13 +707,18 @@ Result<RecipePeak> torchtune_peak(const ModelConfig& c, const Workload& w, const
     const LayerMoment& m = first_wins ? first : last;
     grads = grads_at(first_wins ? 0 : L - 1);
     saved = m.kept + m.inflight + ids;
-    backward_parts(p, ac, first_wins, input, m, rows);
+    if (in_bwd)
+      backward_parts(p, ac, offload, first_wins ? 0 : L - 1, input, m, rows, Str::rfx_tt_inflight_in_bwd,
+                     "torch autograd, AccumulateGrad; torchtune training/memory.py register_optim_in_bwd_hooks; flex_attention backward");
+    else
+      backward_parts(p, ac, offload, first_wins ? 0 : L - 1, input, m, rows);
   } else {
-    grads = all_grads + embed_new;
+    grads = embed_grads;
     saved = embed_work + ids;
     part(Str::recipe_part_tt_embedding, embed_work, Str::rfx_tt_embedding, "torch aten/src/ATen/native/cuda/Embedding.cu embedding_dense_backward_cuda");
   }
-  part(Str::recipe_part_gradients, grads, phase == RecipePhase::EmbeddingGradient ? RowArg(Str::rfx_tt_grads_all) : RowArg(Str::rfx_grads_full),
+  part(Str::recipe_part_gradients, grads,
+       in_bwd ? RowArg(Str::rfx_tt_grads_in_bwd) : phase == RecipePhase::EmbeddingGradient ? RowArg(Str::rfx_tt_grads_all) : RowArg(Str::rfx_grads_full),
        "torch AccumulateGrad; torchtune full_finetune_single_device.py train (zero_grad(set_to_none=True))");
   return finish(std::move(p), k, grads, saved, head);
 }

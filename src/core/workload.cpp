@@ -480,10 +480,11 @@ std::vector<WorkloadField> build_fields() {
                          "(040eac94, July 2023, the legacy GPT; fp16 or bf16 mixed precision, the replicated optimizer or the distributed one (--zero 1), tensor, "
                          "sequence and pipeline parallelism, no, selective or full recomputation, no flash attention); torchtune: torchtune's "
                          "full_finetune_single_device and lora_finetune_single_device as their code allocates (1814feb1, Nov 2024, PyTorch 2.5; one GPU, full "
-                         "fine-tuning, or LoRA (--lora-rank; gate, up and down together), of a bf16 Llama, Mistral or Qwen2 model its "
-                         "builders make, or QLoRA (--qlora: torchao 0.7 NF4; Llama and Mistral, where the loss or the step outweighs "
-                         "the layers' dequantisation), packed batches through flex attention, torch AdamW (fused), unchunked "
-                         "cross-entropy (LoRA: CEWithChunkedOutputLoss), activation checkpointing on or off, no compile); deepspeed: "
+                         "fine-tuning, or LoRA (--lora-rank; gate, up and down together; --dropout: lora_dropout), of a bf16 Llama, Mistral or Qwen2 model its "
+                         "builders make, or QLoRA (--qlora: torchao 0.7 NF4; Llama and Mistral), packed batches through flex attention, "
+                         "torch AdamW (fused), unchunked cross-entropy (LoRA: CEWithChunkedOutputLoss), activation checkpointing on or "
+                         "off, activation offloading with it (--offload-activations), full fine-tuning's optimizer_in_bwd (--optimizer-in-bwd), "
+                         "no compile); deepspeed: "
                          "DeepSpeed-Chat's step1_supervised_finetuning/main.py as its code allocates on data-parallel rank 0 (3a77097a, "
                          "April 2023, DeepSpeed 0.9.0, transformers 4.29.0.dev0, PyTorch 2.0; full fine-tuning of an OPT model "
                          "(LayerNorm first, 125m and 1.3b to 66b) in fp16 with ZeRO stage 1 or 2 (--zero 1, 2) over --gpus data-parallel "
@@ -504,6 +505,16 @@ std::vector<WorkloadField> build_fields() {
       enum_field<W>(spec("rc", "--recompute", "Recomputation",
                          "none, selective (attention core recomputed) or full (only layer inputs kept)", Training),
                     kRecomputeNames, AT(recompute)),
+      bool_field<W>(spec("aoff", "--offload-activations", "Activation offloading",
+                         "saved activations copied to pinned CPU memory in the forward and brought back in backward "
+                         "(torchtune's enable_activation_offloading, --recipe torchtune with --recompute full: the layers' inputs)",
+                         Training),
+                    AT(offload_activations)),
+      bool_field<W>(spec("oib", "--optimizer-in-bwd", "Optimizer in backward",
+                         "each parameter's optimizer step runs in its post-accumulate-grad hook, which then frees its gradient "
+                         "(torchtune full_finetune_single_device's optimizer_in_bwd, --recipe torchtune; no gradient accumulation)",
+                         Training),
+                    AT(optimizer_in_bwd)),
       bool_field<W>(spec("dropout", "--dropout", "Dropout",
                          "dropout layers present: their masks are saved for backward", Training),
                     AT(dropout)),

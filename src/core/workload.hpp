@@ -292,6 +292,8 @@ struct Workload {
   Sharding sharding = Sharding::None;
   bool seq_parallel = false;     // Megatron sequence parallelism (with tp)
   Recompute recompute = Recompute::None;
+  bool offload_activations = false;  // torchtune's enable_activation_offloading (OffloadActivations)
+  bool optimizer_in_bwd = false;     // torchtune's optimizer_in_bwd: each parameter stepped in backward
   bool dropout = false;          // dropout layers present (masks are saved for backward)
   i64 lora_rank = 0;             // 0 = full fine-tuning / pre-training
   std::uint32_t lora_targets = kLoraAll;

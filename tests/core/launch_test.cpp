@@ -260,6 +260,11 @@ TEST_CASE("export: --recipe torchtune as tune run full_finetune_single_device wi
   CHECK(c.config_name.empty());
   REQUIRE(c.notes.size() == 1);
   CHECK(c.notes[0].message.find("llama3_1/8B_full_single_device's checkpointer") != std::string::npos);
+  // optimizer_in_bwd and activation offloading as asked.
+  const std::string fused = command("llama-3.1-8b", tt({{"rc", "full"}, {"oib", "1"}, {"aoff", "1"}})).text();
+  CHECK(fused.find("  optimizer_in_bwd=True \\\n") != std::string::npos);
+  CHECK(fused.find("  enable_activation_offloading=True \\\n") != std::string::npos);
+  CHECK(refused("llama-3.1-8b", tt({{"oib", "1"}, {"accum", "4"}})).field == "oib");
   check_flag_fields(c);
   // Mistral 7B's only single-device config is the low-memory one; its overrides undo what differs.
   CHECK(command("mistral-7b", tt({})).text().find("--config mistral/7B_full_low_memory \\\n  model._component_=torchtune.models.mistral.mistral_7b") !=
@@ -289,6 +294,13 @@ TEST_CASE("export: --recipe torchtune with --lora-rank as tune run lora_finetune
   REQUIRE(c.notes.size() == 1);
   CHECK(c.notes[0].message.find("llama3_1/8B_lora_single_device's checkpointer") != std::string::npos);
   check_flag_fields(c);
+  // Activation offloading, with checkpointing, is the recipe's flag; without checkpointing the
+  // recipe raises, and so the export refuses on the field.
+  CHECK(command("llama-3.1-8b", tt({{"rc", "full"}, {"aoff", "1"}})).text().find(
+            "  enable_activation_checkpointing=True \\\n  enable_activation_offloading=True \\\n") != std::string::npos);
+  CHECK(refused("llama-3.1-8b", tt({{"aoff", "1"}})).field == "aoff");
+  // --dropout is the adapters' lora_dropout (any p above 0 saves the same).
+  CHECK(command("llama-3.1-8b", tt({{"dropout", "1"}})).text().find("  model.lora_dropout=0.05 \\\n") != std::string::npos);
   // Attention only, k_proj among the modules: apply_lora_to_mlp False.
   const std::string attn = command("qwen2.5-7b", tt({{"lt", "q,k,v"}})).text();
   CHECK(attn.find("--config qwen2_5/7B_lora_single_device \\\n  model._component_=torchtune.models.qwen2_5.lora_qwen2_5_7b_base") !=

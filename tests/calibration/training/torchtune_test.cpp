@@ -157,9 +157,24 @@ TEST_CASE("torchtune recipe: the moment moves with the shapes, and every part's 
       "torchtune data/_collate.py padded_collate_packed; attention_utils.py packed_block_causal_mask; torch create_block_mask",
       "torch AccumulateGrad; torchtune full_finetune_single_device.py train (zero_grad(set_to_none=True))",
       "torch autograd; flex_attention backward",
+      "torch autograd, AccumulateGrad; torchtune training/memory.py register_optim_in_bwd_hooks; flex_attention backward",
+      "torchtune training/_activation_offloading.py OffloadActivations (pack_tensor, unpack_tensor_with_streams); torch utils/checkpoint.py _NoopSaveInputs",
+  };
+  auto in_bwd = [](Workload w) {
+    w.optimizer_in_bwd = true;
+    return w;
+  };
+  auto offloaded = [](Workload w) {
+    w.offload_activations = true;
+    return w;
   };
   const std::set<RecipePhase> phases = check_phase_cases({
       {import_file("calibration/configs/llama-3.2-3b.json"), torchtune_workload(2, "none"), RecipePhase::LossBackward},
+      // optimizer_in_bwd: the embedding's gradient alone at the end; a layer's w2 gradient in flight.
+      {import_file("calibration/configs/llama-3.2-3b.json"), in_bwd(torchtune_workload(1, "full", 256)), RecipePhase::EmbeddingGradientInBwd},
+      {preset("llama-2-70b").config, in_bwd(torchtune_workload(1, "none", 16)), RecipePhase::LayerBackward},
+      // Offloading: layer 0's own input, brought back.
+      {preset("llama-2-7b").config, offloaded(torchtune_workload(1, "full")), RecipePhase::LayerBackward},
       // One 4,096-token sequence with checkpointing: layer 0's backward, every gradient but the
       // embedding's beside the recomputed layer, outgrows a 32,000-token loss.
       {preset("llama-2-7b").config, torchtune_workload(1, "full"), RecipePhase::LayerBackward},
@@ -172,7 +187,59 @@ TEST_CASE("torchtune recipe: the moment moves with the shapes, and every part's 
       {preset("llama-2-70b").config, torchtune_workload(512, "full"), RecipePhase::LayerBackward},
       {preset("qwen2.5-0.5b").config, torchtune_workload(8, "none"), RecipePhase::LossBackward},
   }, no_words);
-  CHECK(phases == std::set<RecipePhase>{RecipePhase::LossBackward, RecipePhase::LayerBackward, RecipePhase::EmbeddingGradient});
+  CHECK(phases == std::set<RecipePhase>{RecipePhase::LossBackward, RecipePhase::LayerBackward, RecipePhase::EmbeddingGradient,
+                                        RecipePhase::EmbeddingGradientInBwd});
+}
+
+TEST_CASE("torchtune recipe: optimizer_in_bwd steps each parameter in its hook and keeps no gradient", "[training]") {
+  // full_finetune_single_device with optimizer_in_bwd=True: one fused AdamW a parameter, stepped
+  // and zero_grad()ed (gradient set to None) in its post-accumulate-grad hook.
+  const ModelConfig llama = import_file("calibration/configs/llama-3.2-3b.json");
+  auto in_bwd = [](Workload w) {
+    w.optimizer_in_bwd = true;
+    return w;
+  };
+  // 256 tokens: at the end of backward only the embedding's new gradient (128,256 × 3,072 bf16)
+  // is there, where every gradient and the tied head's were: the model's size less.
+  const RecipePeak plain = recipe_peak_of(estimate(llama, torchtune_workload(1, "full", 256)));
+  const RecipePeak fused = recipe_peak_of(estimate(llama, in_bwd(torchtune_workload(1, "full", 256))));
+  check_recipe_sums(fused);
+  CHECK(plain.phase == RecipePhase::EmbeddingGradient);
+  CHECK(fused.phase == RecipePhase::EmbeddingGradientInBwd);
+  CHECK(fused.gradient_bytes == i64{128256} * 3072 * 2);
+  CHECK(plain.peak_allocated_bytes - fused.peak_allocated_bytes == i64{3212749824} * 2);
+  CHECK(fused.optimizer_bytes == plain.optimizer_bytes);  // the same states, a step tensor each
+  CHECK(fused.version.find("optimizer_in_bwd") != std::string::npos);
+  // 2 × 4,096: the loss's backward, where no gradient exists yet either way.
+  const RecipePeak loss = recipe_peak_of(estimate(llama, in_bwd(torchtune_workload(2, "full"))));
+  CHECK(loss.phase == RecipePhase::LossBackward);
+  CHECK(loss.peak_allocated_bytes == recipe_peak_of(estimate(llama, torchtune_workload(2, "full"))).peak_allocated_bytes);
+  // Llama 2 70B, 16 tokens, no checkpointing: the last layer's backward, every layer's tensors
+  // held, with w2's weight gradient (28,672 × 8,192 bf16) beside the product's until its hook
+  // frees it: more than the embedding's 32,000 × 8,192 gradient at the end.
+  const RecipePeak l70 = recipe_peak_of(estimate(preset("llama-2-70b").config, in_bwd(torchtune_workload(1, "none", 16))));
+  check_recipe_sums(l70);
+  CHECK(l70.phase == RecipePhase::LayerBackward);
+  CHECK(l70.gradient_bytes == 0);
+  bool w2 = false;
+  for (const RecipePart& part : l70.parts)
+    if (part.label == Str::recipe_part_layer_grads)
+      w2 = part.bytes == 2 * (16 * 8192 * 2) + 16 * 28672 * 2 + i64{28672} * 8192 * 2 && part.formula.find("w2's backward") != std::string::npos;
+  CHECK(w2);
+  // What the recipe raises on, and the recipes without it, are refused on the field.
+  const Workload lora = in_bwd(lora_workload(2));
+  Workload accum = in_bwd(torchtune_workload(2, "full"));
+  accum.grad_accum = 2;
+  Workload hf = in_bwd(torchtune_workload(2, "full"));
+  hf.recipe = Recipe::HfPeft;
+  Workload formula = hf;
+  formula.recipe = Recipe::Formula;
+  for (const Workload& w : {lora, accum, hf, formula}) {
+    const auto e = estimate(llama, w);
+    REQUIRE_FALSE(e.ok());
+    CHECK(e.issues().front().field == "oib");
+  }
+  CHECK(join(estimate(llama, accum).issues()).find("RuntimeError") != std::string::npos);
 }
 
 // The LoRA recipe's one published figure with every input known is its "Memory stats after model
@@ -190,8 +257,8 @@ TEST_CASE("torchtune recipe: the moment moves with the shapes, and every part's 
 // LoRALinear's parameters and the recipe's setup are unchanged (lora.py gained QATLoRALinear and
 // to_empty, the recipe a renamed checkpointer argument).
 // The training peaks torchtune published for this recipe are its README's "Optimization flags"
-// rows (LoRA 8.5 GiB, QLoRA 4.6 GiB), which compile the model and the loss and offload
-// activations: neither is modelled, so they are not claimed here.
+// rows (LoRA 8.5 GiB, QLoRA 4.6 GiB), which compile the model and the loss (not modelled) and
+// offload activations: they are not claimed here.
 TEST_CASE("torchtune LoRA: Llama 3.2 3B's base, adapters and RoPE cache are the 6.21 GiB e2e_flow logs after model init", "[calibration][training]") {
   const ModelConfig llama = import_file("calibration/configs/llama-3.2-3b.json");
   const RecipePeak p = recipe_peak_of(estimate(llama, lora_workload(4)));
@@ -248,13 +315,27 @@ TEST_CASE("torchtune LoRA: what a layer keeps through a frozen base, the chunked
   const RecipePeak odd = recipe_peak_of(estimate(llama, lora_workload(1, "full", 4097)));
   const i64 full_chunk = 4 * 513 * V, last_chunk = 4 * 506 * V;  // both multiples of 512
   CHECK(odd.head_bytes == 2 * 513 * V * 7 + 2 * 506 * V + std::max(8 * full_chunk, 7 * full_chunk + 2 * last_chunk));
+  // lora_dropout (--dropout): each adapted Linear's lora_a keeps nn.Dropout's output, with
+  // native_dropout's bool mask where its input needs a gradient, and the shared input is kept by
+  // nothing: a later layer keeps 8·C + 3·C + I bytes a token more (q and v, 2 × 3·C, for the
+  // norm output's 2·C; output_proj 3·qd, qd = C; w1 and w3, 2 × 3·C, and w2 3·I, for the norm
+  // output's 2·C and the product's 2·I), layer 0 6·C + 3·C + I (its q and v inputs need no gradient).
+  Workload drop = lora_workload(2, "none");
+  drop.dropout = true;
+  const RecipePeak dropped = recipe_peak_of(estimate(llama, drop));
+  check_recipe_sums(dropped);
+  CHECK(dropped.phase == RecipePhase::ChunkedLossForward);
+  CHECK(dropped.peak_allocated_bytes - plain.peak_allocated_bytes == ((6 * C + 3 * C + I) + 27 * (8 * C + 3 * C + I)) * N);
+  // With checkpointing the loss holds the layer inputs only: the same with dropout or without.
+  drop.recompute = Recompute::Full;
+  CHECK(recipe_peak_of(estimate(llama, drop)).peak_allocated_bytes == ac.peak_allocated_bytes);
   // k_proj adapted too: layer 0's k needs a gradient and keeps its RoPE rows, and lora_b's input.
   const RecipePeak qkv = recipe_peak_of(estimate(llama, lora_workload(2, "none", 4096, 64, kLoraQ | kLoraK | kLoraV | kLoraO | kLoraGate | kLoraUp | kLoraDown)));
   CHECK(qkv.peak_allocated_bytes - plain.peak_allocated_bytes ==
         (4 * 128 + 28 * 2 * 64) * N + 28 * (64 * 3072 * 2 + 1024 * 64 * 2) * 3 + 28 * 2 * 512);
 }
 
-TEST_CASE("torchtune QLoRA: torchao's NF4 base byte for byte, the rest as LoRA, and the reach of its dequantisation", "[training]") {
+TEST_CASE("torchtune QLoRA: torchao's NF4 base byte for byte, the rest as LoRA, and w2's dequantisation in a layer's backward", "[training]") {
   const ModelConfig llama = import_file("calibration/configs/llama-3.2-3b.json");
   const RecipePeak lora = recipe_peak_of(estimate(llama, lora_workload(2)));
   Workload qw = lora_workload(2);
@@ -280,14 +361,108 @@ TEST_CASE("torchtune QLoRA: torchao's NF4 base byte for byte, the rest as LoRA, 
   CHECK(lora.peak_allocated_bytes - q.peak_allocated_bytes == lora.weights_bytes - q.weights_bytes);
   CHECK(q.adapter_bytes == lora.adapter_bytes);
   CHECK(q.head_bytes == lora.head_bytes);
-  // Shorter sequences bring the layers' moments, with w1's 14 B a weight of dequantisation
-  // (25,165,824 weights: 352 MB), within reach of the loss: refused, naming the moment.
-  const auto short_q = estimate(llama, [&] { Workload w = qw; w.seq = 256; w.batch = 1; return w; }());
-  REQUIRE_FALSE(short_q.ok());
-  CHECK(join(short_q.issues()).find("get_original_weight") != std::string::npos);
-  // LoRA at the same shape is given: its layers dequantise nothing.
-  Workload short_lora = lora_workload(1, "full", 256);
-  CHECK(estimate(llama, short_lora).ok());
+  // A shorter sequence moves the peak into a layer's backward, at w2 (LinearNF4.backward), where
+  // get_original_weight dequantises its 8,192 × 3,072 = 25,165,824 weights again: the high and
+  // low codes as int64 (4 B a weight each), their nf4 lookups and the scaled halves (1 B a weight
+  // each), the bf16 scales (1 B per 32) and the stacked bf16 weight, 353,107,968 B at torch.stack,
+  // more than the bf16 weight and the product's gradient the matmul makes after (50,331,648 +
+  // 4,194,304). Beside it, the layer's output gradient (256 × 3,072 × 2) and lora_a's gradient of
+  // the product (256 × 8,192 × 2), waiting for the base's.
+  auto inflight_of = [](const RecipePeak& p) -> const RecipePart& {
+    for (const RecipePart& part : p.parts)
+      if (part.label == Str::recipe_part_layer_grads) return part;
+    FAIL("no part in flight");
+    return p.parts.front();
+  };
+  Workload short_w = qw;
+  short_w.seq = 256;
+  short_w.batch = 1;
+  const RecipePeak sq = recipe_peak_of(estimate(llama, short_w));
+  check_recipe_sums(sq);
+  CHECK(sq.phase == RecipePhase::LayerBackward);
+  CHECK(inflight_of(sq).bytes == 14 * 25165824 + 25165824 / 32 + 256 * 3072 * 2 + 256 * 8192 * 2);
+  CHECK(inflight_of(sq).formula.find("at w2's backward") != std::string::npos);
+  CHECK(inflight_of(sq).formula.find("25,165,824") != std::string::npos);
+  CHECK(inflight_of(sq).source.find("LinearNF4.backward") != std::string::npos);
+  // It is layer 0's: by then every adapter's gradient but those of layer 0's attention and w1
+  // and w3 exists (6,422,528 B a layer, 1,441,792 of them w2's), more than the last layer keeps
+  // beyond its input.
+  CHECK(sq.gradient_bytes == 27 * 6422528 + 1441792);
+  // LoRA at the same shape dequantises nothing: its peak stays the loss's forward.
+  const RecipePeak short_lora = recipe_peak_of(estimate(llama, lora_workload(1, "full", 256)));
+  CHECK(short_lora.phase == RecipePhase::ChunkedLossForward);
+  for (const RecipePart& part : short_lora.parts) CHECK(part.formula.find("w2's backward") == std::string::npos);
+  // Llama 2 7B, whose 32,000-token loss is small beside a layer, with q and v adapted at 2 × 4,096:
+  // the last layer's w2 (11,008 × 4,096 = 45,088,768 weights, 632,651,776 B at torch.stack, over
+  // the bf16 weight and the product's gradient, 90,177,536 + 180,355,072) beside the layer's
+  // output gradient, above the MLP's multiply (2 × 67,108,864 + 3 × 180,355,072).
+  Workload l2 = lora_workload(2, "full", 4096, 8, kLoraQ | kLoraV);
+  l2.qlora = true;
+  const RecipePeak q2 = recipe_peak_of(estimate(preset("llama-2-7b").config, l2));
+  check_recipe_sums(q2);
+  CHECK(q2.phase == RecipePhase::LayerBackward);
+  CHECK(inflight_of(q2).bytes == 14 * 45088768 + 45088768 / 32 + 8192 * 4096 * 2);
+  CHECK(q2.gradient_bytes == 0);  // no adapter's backward has run: the last layer's w2 comes before its q and v
+}
+
+TEST_CASE("torchtune: activation offloading leaves the loss one layer input (LoRA) or none (full), and each layer's backward its own", "[training]") {
+  // OffloadActivations (training/_activation_offloading.py at 1814feb1) keeps an offloaded save on
+  // the GPU until a save five pack ids later is offloaded; each checkpointed layer saves two (the
+  // dummy and its input). After the last layer the final norm's saves follow: with a frozen scale
+  // (LoRA) x.float() and the rsqrt twice each, which release all but the last layer's input; a
+  // trained scale (full) adds x_normed, which releases that one too.
+  const ModelConfig llama = import_file("calibration/configs/llama-3.2-3b.json");
+  const i64 input = 2 * 4096 * 2 * 3072;  // N × C × 2, a layer's bf16 input at 2 × 4,096
+  auto offloaded = [](Workload w) {
+    w.offload_activations = true;
+    return w;
+  };
+  const RecipePeak lora = recipe_peak_of(estimate(llama, lora_workload(2))), lora_off = recipe_peak_of(estimate(llama, offloaded(lora_workload(2))));
+  check_recipe_sums(lora_off);
+  CHECK(lora_off.phase == RecipePhase::ChunkedLossForward);
+  CHECK(lora.peak_allocated_bytes - lora_off.peak_allocated_bytes == 27 * input);
+  CHECK(lora_off.version.find("activation offloading (OffloadActivations, streams)") != std::string::npos);
+  bool stash = false;
+  for (const RecipePart& part : lora_off.parts)
+    if (part.label == Str::recipe_part_checkpoints) stash = part.bytes == input && part.formula.find("forward stash") != std::string::npos;
+  CHECK(stash);
+  const RecipePeak full = recipe_peak_of(estimate(llama, torchtune_workload(2, "full"))),
+                   full_off = recipe_peak_of(estimate(llama, offloaded(torchtune_workload(2, "full"))));
+  check_recipe_sums(full_off);
+  CHECK(full_off.phase == RecipePhase::LossBackward);
+  CHECK(full.peak_allocated_bytes - full_off.peak_allocated_bytes == 28 * input);
+  for (const RecipePart& part : full_off.parts) CHECK(part.label != Str::recipe_part_checkpoints);
+  // In backward a layer's recompute brings its input back and the one before is freed: every
+  // layer holds the same, so of layers 1 … 31 of Llama 2 7B (LoRA r 8 on every Linear, 1 × 4,096)
+  // layer 1, with 30 layers' adapter gradients (1,249,280 B each) and its w2's, is the largest;
+  // the last layer held all 32 inputs without offloading.
+  const ModelConfig llama2 = preset("llama-2-7b").config;
+  const Workload l2 = lora_workload(1, "full", 4096, 8, kLoraAll);
+  const RecipePeak l2_plain = recipe_peak_of(estimate(llama2, l2)), l2_off = recipe_peak_of(estimate(llama2, offloaded(l2)));
+  check_recipe_sums(l2_off);
+  CHECK(l2_plain.phase == RecipePhase::LayerBackward);
+  CHECK(l2_off.phase == RecipePhase::LayerBackward);
+  const i64 input2 = 4096 * 4096 * 2;
+  CHECK(l2_off.gradient_bytes == 30 * 1249280 + 241664);
+  CHECK(l2_plain.gradient_bytes == 241664);  // the last layer's w2
+  CHECK(l2_plain.peak_allocated_bytes - l2_off.peak_allocated_bytes == 31 * input2 - (l2_off.gradient_bytes - l2_plain.gradient_bytes));
+  for (const RecipePart& part : l2_off.parts) {
+    if (part.label == Str::recipe_part_checkpoints) CHECK((part.bytes == input2 && part.formula.find("layer 1's input") != std::string::npos));
+    if (part.label == Str::recipe_part_layer) CHECK(part.formula.find("layer 1,") != std::string::npos);
+  }
+  // Offloading without checkpointing raises in the recipe; the other recipes keep activations on the GPU.
+  const auto no_ac = estimate(llama, offloaded(lora_workload(2, "none")));
+  REQUIRE_FALSE(no_ac.ok());
+  CHECK(no_ac.issues().front().field == "aoff");
+  CHECK(join(no_ac.issues()).find("RuntimeError") != std::string::npos);
+  for (Recipe recipe : {Recipe::Formula, Recipe::HfPeft, Recipe::LitGpt, Recipe::Megatron, Recipe::DeepSpeed}) {
+    INFO(kRecipeNames[static_cast<size_t>(recipe)]);
+    Workload w = offloaded(lora_workload(2));
+    w.recipe = recipe;
+    const auto e = estimate(llama, w);
+    REQUIRE_FALSE(e.ok());
+    CHECK(e.issues().front().field == "aoff");
+  }
 }
 
 TEST_CASE("torchtune LoRA: the moment moves with the shapes, and every part's text in each language", "[training][lang]") {
@@ -303,6 +478,8 @@ TEST_CASE("torchtune LoRA: the moment moves with the shapes, and every part's te
       "torchtune modules/loss/ce_chunked_output_loss.py CEWithChunkedOutputLoss.forward; modules/transformer.py chunked_output; torch cross_entropy (log_softmax, nll_loss)",
       "torchtune data/_collate.py padded_collate_packed; attention_utils.py packed_block_causal_mask; torch create_block_mask",
       "torch AccumulateGrad; torchtune lora_finetune_single_device.py train (zero_grad(set_to_none=True))",
+      "torchao 0.7.0 dtypes/nf4tensor.py LinearNF4.backward, NF4Tensor.get_original_weight; torchtune modules/peft/lora.py LoRALinear",
+      "torchtune training/_activation_offloading.py OffloadActivations (pack_tensor, unpack_tensor_with_streams); torch utils/checkpoint.py _NoopSaveInputs",
       "torch autograd; flex_attention backward",
   };
   const std::set<RecipePhase> phases = check_phase_cases({
@@ -316,6 +493,14 @@ TEST_CASE("torchtune LoRA: the moment moves with the shapes, and every part's te
       {import_file("calibration/configs/llama-3.2-3b.json"), lora_workload(1, "full", 2), RecipePhase::FusedAdamStep},
       {preset("qwen2.5-0.5b").config, lora_workload(8, "none", 1024, 16, kLoraQ | kLoraK | kLoraV | kLoraO), RecipePhase::ChunkedLossForward},
       {preset("llama-3.1-8b").config, [] { Workload w = lora_workload(2, "full", 2048, 8); w.qlora = true; return w; }(), RecipePhase::ChunkedLossForward},
+      // Offloading: the last layer's input in the stash at the loss; layer 1's own input in its backward.
+      {import_file("calibration/configs/llama-3.2-3b.json"), [] { Workload w = lora_workload(2); w.offload_activations = true; return w; }(), RecipePhase::ChunkedLossForward},
+      {preset("llama-2-7b").config, [] { Workload w = lora_workload(1, "full", 4096, 8, kLoraAll); w.offload_activations = true; return w; }(), RecipePhase::LayerBackward},
+      // lora_dropout: nn.Dropout's outputs and masks in the layers.
+      {import_file("calibration/configs/llama-3.2-3b.json"), [] { Workload w = lora_workload(2, "none"); w.dropout = true; return w; }(), RecipePhase::ChunkedLossForward},
+      {preset("llama-2-7b").config, [] { Workload w = lora_workload(1, "full", 4096, 8); w.dropout = true; return w; }(), RecipePhase::LayerBackward},
+      // QLoRA of Llama 2: the last layer's w2 dequantised in its backward.
+      {preset("llama-2-7b").config, [] { Workload w = lora_workload(2, "full", 4096, 8, kLoraQ | kLoraV); w.qlora = true; return w; }(), RecipePhase::LayerBackward},
   }, no_words);
   CHECK(phases == std::set<RecipePhase>{RecipePhase::ChunkedLossForward, RecipePhase::LayerBackward, RecipePhase::FusedAdamStep});
 }
@@ -331,9 +516,6 @@ TEST_CASE("torchtune recipe: what full_finetune_single_device does not do is ref
       {"an nf4 base without double quantisation", [](ModelConfig&, Workload& w) { w.weights = WeightFormat::Nf4; }, "--weights nf4-dq"},
       {"an int8 base", [](ModelConfig&, Workload& w) { w.weights = WeightFormat::Int8; }, "--weights bf16"},
       {"QLoRA of Qwen2.5", [](ModelConfig& c, Workload& w) { c = preset("qwen2.5-7b").config; w.lora_rank = 8; w.qlora = true; }, "Qwen2.5 have none"},
-      {"QLoRA whose layer moments come near the loss (Llama 2's 32,000 tokens)",
-       [](ModelConfig& c, Workload& w) { c = preset("llama-2-7b").config; w.lora_rank = 8; w.lora_targets = kLoraQ | kLoraV; w.qlora = true; w.recompute = Recompute::Full; },
-       "get_original_weight"},
       {"LLaMA-Adapter", [](ModelConfig&, Workload& w) { w.adapter = Adapter::V1; }, "LLaMA-Adapter"},
       {"LoRA on a part of the MLP", [](ModelConfig&, Workload& w) { w.lora_rank = 8; w.lora_targets = kLoraQ | kLoraV | kLoraGate; }, "apply_lora_to_mlp"},
       {"autocast", [](ModelConfig&, Workload& w) { w.precision = Precision::Mixed; }, "--precision pure"},
