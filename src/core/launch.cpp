@@ -480,6 +480,11 @@ Result<LaunchCommand> litgpt_command(const ModelConfig& cfg, const Workload& w, 
     c.notes.push_back(issue_row("lora", Str::launch_note_litgpt_lora_globals, std::to_string(w.batch), std::to_string(w.lora_rank)));
   else
     c.notes.push_back(issue_row("batch", Str::launch_note_litgpt_adapter_globals, std::to_string(w.batch), script));
+  // Several GPUs: devices > 1 selects the script's FSDPStrategy; batch_size // micro_batch_size is
+  // its accumulation (module globals too).
+  if (w.gpus > 1)
+    c.notes.push_back(issue_row("gpus", Str::launch_note_litgpt_devices, std::to_string(w.gpus), with_commas(w.batch * w.grad_accum),
+                                std::to_string(w.grad_accum)));
   c.notes.push_back(issue_row("seq", Str::launch_note_litgpt_longest, with_commas(w.seq)));
   return c;
 }

@@ -9,7 +9,8 @@
 // flash attention's saved tensors (flash_api.cpp) and the caching allocator's 512-byte rounding.
 // PyTorch 2.1.0's sdp_utils.cpp (which kernel scaled_dot_product_attention takes) and
 // attention.cpp _scaled_dot_product_attention_math. Checked against the single-GPU LoRA, QLoRA and
-// Adapter rows of litgpt tutorials/resource-tables.md (tests/calibration/training/litgpt_test.cpp).
+// Adapter rows of litgpt tutorials/resource-tables.md, and its multi-GPU LoRA rows (FSDP, below;
+// tests/calibration/training/litgpt_test.cpp).
 #include "training_recipe.hpp"
 
 #include <algorithm>
@@ -38,6 +39,9 @@ Str recipe_phase_row(RecipePhase phase) {
     case RecipePhase::ChunkedLossForward: return Str::recipe_phase_tt_chunked_loss;
     case RecipePhase::FusedAdamStep: return Str::recipe_phase_tt_step;
     case RecipePhase::EmbeddingGradientInBwd: return Str::recipe_phase_embedding_gradient_in_bwd;
+    case RecipePhase::FsdpLossBackward: return Str::recipe_phase_lg_fsdp_loss;
+    case RecipePhase::FsdpRecompute: return Str::recipe_phase_lg_fsdp_recompute;
+    case RecipePhase::FsdpGradCopy: return Str::recipe_phase_lg_fsdp_copy;
     case RecipePhase::MegatronStep: return Str::recipe_phase_mg_step;
     case RecipePhase::MegatronRecompute: return Str::recipe_phase_mg_recompute;
     case RecipePhase::MegatronRerun: return Str::recipe_phase_mg_rerun;
@@ -124,17 +128,22 @@ std::optional<Issue> litgpt_scope(const ModelConfig& c, const Workload& w, const
   if (c.n_kv_heads != c.n_heads || c.is_moe() || c.sliding_window > 0 || c.pos != PosKind::Rotary || c.varies_by_layer() ||
       c.head_dim * c.n_heads != c.d_model || c.tie_embeddings || c.norm_qk || c.vision.kind != VisionKind::None)
     return refuse(Str::recipe_litgpt_shape);
-  if (w.gpus != 1 || w.tp != 1 || w.pp != 1 || w.ep != 1) return refuse(Str::recipe_litgpt_one_gpu);
+  // One GPU, or finetune/lora.py's FSDPStrategy over data-parallel GPUs (devices > 1).
+  const bool fsdp = w.sharding == Sharding::Fsdp;
+  if (w.tp != 1 || w.pp != 1 || w.ep != 1 || (w.sharding != Sharding::None && !fsdp) || (w.gpus != 1) != fsdp)
+    return refuse(Str::recipe_litgpt_one_gpu);
+  if (fsdp && w.adapter != Adapter::None) return refuse(Str::recipe_litgpt_fsdp_adapter);
   if (w.lora_rank <= 0 && w.adapter == Adapter::None) return refuse(Str::recipe_litgpt_lora);
   if (w.adapter == Adapter::None && w.lora_targets != (kLoraQ | kLoraV)) return refuse(Str::recipe_litgpt_targets);
   if (w.adapter != Adapter::None && c.n_layers <= kAdapterStart)
     return refuse(Str::recipe_litgpt_adapter_layers, std::to_string(c.n_layers));
   if (w.precision != Precision::Pure || w.dtype != ComputeDtype::BF16) return refuse(Str::recipe_litgpt_precision);
-  if (w.recompute != Recompute::None) return refuse(Str::recipe_litgpt_recompute);
+  if (w.recompute != (fsdp ? Recompute::Full : Recompute::None)) return refuse(Str::recipe_litgpt_recompute);
   if (w.qlora || w.weights == WeightFormat::Nf4Dq) quant = Quant::Nf4Dq;
   else if (w.weights == WeightFormat::Nf4) quant = Quant::Nf4;
   else if (w.weights == WeightFormat::BF16) quant = Quant::None;
   else return refuse(Str::recipe_litgpt_weights, std::string(to_string(w.weights)));
+  if (fsdp && quant != Quant::None) return refuse(Str::recipe_litgpt_fsdp_quant);
   // scaled_dot_product_attention(is_causal=True) without a mask takes flash attention for bf16 on
   // sm80 to sm90 (sdp_utils.cpp use_flash_attention). PyTorch 2.1 (the LoRA rows): FlashAttention 1,
   // head sizes ≤ 128 and a multiple of 8 (check_head_dim_size), on sm86 to sm89 in training only ≤ 64
@@ -146,6 +155,194 @@ std::optional<Issue> litgpt_scope(const ModelConfig& c, const Workload& w, const
   if (cc < 8.0 || cc > 9.0 || c.head_dim > hd_max || c.head_dim % 8 != 0 || (cc >= 8.6 && cc < 9.0 && c.head_dim > hd_max_sm86))
     return refuse(Str::recipe_litgpt_flash, gpu.name);
   return std::nullopt;
+}
+
+
+// --- finetune/lora.py with devices > 1, the rows of resource-tables.md's "Finetuning with LoRA on
+// Multiple GPUs": FSDPStrategy(auto_wrap_policy={Block}, activation_checkpointing_policy={Block},
+// limit_all_gathers=True, cpu_offload=False) at Lightning 71aed751, on PyTorch 2.1.0's
+// FullyShardedDataParallel. Followed:
+// - lightning fabric/strategies/fsdp.py: use_orig_params defaults to True (torch ≥ 2.0), FULL_SHARD,
+//   BACKWARD_PRE; setup_module wraps first, then _setup_activation_checkpointing puts each Block in a
+//   checkpoint_wrapper (NO_REENTRANT) inside its FSDP unit. plugins/precision/fsdp.py bf16-true:
+//   param, reduce and buffer dtypes bf16, the parameters' own, so FSDP makes no low-precision copies.
+// - torch distributed/fsdp/_flat_param.py FlatParamHandle._init_flat_param_and_metadata: a unit's
+//   parameters in registration order, each starting at a multiple of 8 bf16 values
+//   (align_addresses with use_orig_params), the whole padded to a multiple of the world size;
+//   _get_shard: one equal shard a rank. Units: each Block (norm_1; attn's LoRAQKVLinear: linear,
+//   lora_A, lora_B; proj; norm_2; mlp) and the root (lm_head, wte, ln_f), frozen.
+// - With use_orig_params, a unit that mixes frozen and trainable parameters has one flat parameter
+//   that requires grad (FSDP's documentation: gradient memory "equivalent to not freezing"):
+//   _use_unsharded_views makes each parameter a view of it, so backward computes every frozen
+//   weight's gradient, each its own tensor, and SplitWithSizesBackward copies them into one flat
+//   gradient (the unpadded unsharded size) once the Block's last one arrives.
+// - Gradient accumulation (batch_size 128 / micro_batch_size micro-batches a step) runs under
+//   fabric.no_backward_sync, FullyShardedDataParallel.no_sync: _post_backward_hook leaves the
+//   unsharded gradient in .grad, AccumulateGrad adds each micro-batch's into it, and
+//   _finalize_params "Preserve[s] the gradient accumulation state if not synchronizing"; the step's
+//   last backward reduce-scatters. From a step's second micro-batch on, every Block's whole
+//   gradient is on every rank.
+// - _runtime_utils.py _post_forward_reshard frees each unit's gathered parameter after its forward
+//   but the root's, which stays unsharded to the end of backward; _pre_backward_hook gathers the
+//   Block and, BACKWARD_PRE, prefetches the next (_prefetch_handle).
+// The root's parameters are all frozen: no gradient, no hook. fabric.print shows rank 0's
+// max_memory_allocated. Every micro-batch is taken as long as --seq: the script puts the longest
+// sample in the first micro-batch only, and with the gradients of a whole step live a later,
+// shorter one can hold the peak, so the figure bounds it (tests/calibration/training/litgpt_test.cpp).
+template <class HeadParts>
+Result<RecipePeak> litgpt_fsdp_peak(const ModelConfig& c, const Workload& w, const ParamReport& counted, Arch arch, Checked fixed,
+                                    i64 rope, Checked head, const HeadParts& head_parts) {
+  const i64 C = c.d_model, I = c.d_ff, L = c.n_layers, V = c.vocab, nh = c.n_heads, r = w.lora_rank, ws = w.gpus, a = w.grad_accum;
+  const bool llama = arch == Arch::Llama, phi = arch == Arch::Phi;
+  const Checked N = Checked(w.batch) * w.seq;
+  if (counted.kinds.size() != 1) return refuse(Str::recipe_litgpt_shape).value();
+  const i64 per_layer = counted.kinds.front().params_per_layer;
+  // A Block's parameters in registration order (lit_gpt/lora.py Block, CausalSelfAttention,
+  // LoRAQKVLinear; model.py LLaMAMLP / GptNeoxMLP); `true` marks lora_A and lora_B.
+  std::vector<std::pair<Checked, bool>> block;
+  auto add = [&](Checked n, bool lora = false) { block.push_back({n, lora}); };
+  const Checked CC = Checked(C) * C, CI = Checked(C) * I;
+  add(Checked(C));
+  if (!llama) add(Checked(C));  // LayerNorm's bias
+  add(CC * 3);
+  if (!llama) add(Checked(3 * C));
+  add(Checked(2 * r) * C, true);
+  add(Checked(2 * C) * r, true);
+  add(CC);
+  if (!llama) add(Checked(C));
+  if (!phi) {  // norm_2 (Phi's shared_attention_norm has none)
+    add(Checked(C));
+    if (!llama) add(Checked(C));
+  }
+  if (llama) add(CI), add(CI), add(CI);
+  else add(CI), add(Checked(I)), add(CI), add(Checked(C));
+  Checked sum, lora_sum;
+  for (const auto& [n, lora] : block) (lora ? lora_sum : sum) += n;
+  const Checked head_wte = Checked(V) * C * 2;
+  if (!sum.ok() || sum.value() != per_layer || !head_wte.ok() || counted.total - per_layer * L < head_wte.value())
+    return refuse(Str::recipe_litgpt_shape).value();
+  const i64 root_rest = counted.total - per_layer * L - head_wte.value();  // ln_f, lm_head's bias
+  // Each parameter's offset in its unit's flat parameter (8-value aligned), and the unit's size.
+  std::vector<i64> offsets;
+  auto aligned = [&offsets](const std::vector<Checked>& numels) {
+    Checked t(0);
+    offsets.clear();
+    for (const Checked& n : numels) {
+      if (t.ok() && t.value() % 8 != 0) t = Checked(ceil_div(t.value(), 8) * 8);
+      offsets.push_back(t.ok() ? t.value() : 0);
+      t += n;
+    }
+    return t;
+  };
+  auto padded = [ws](Checked t) { return t.ok() ? Checked(ceil_div(t.value(), ws) * ws) : t; };
+  std::vector<Checked> root_numels = {Checked(V) * C, Checked(V) * C, Checked(root_rest)};  // lm_head, wte, the rest
+  const Checked root_u = aligned(root_numels), root_p = padded(root_u);
+  std::vector<Checked> block_numels;
+  for (const auto& [n, lora] : block) block_numels.push_back(n);
+  const Checked block_u = aligned(block_numels), block_p = padded(block_u);
+  if (!block_p.ok() || !root_p.ok()) return memory_overflow("seq");
+  const i64 shard = block_p.value() / ws;
+  const Checked root_shard(root_p.value() / ws), block_shard(shard);
+  // torch.optim.AdamW (foreach) on the original parameters, which with use_orig_params are views
+  // of the rank's shard: exp_avg and exp_avg_sq (zeros_like, bf16) of rank 0's part of each LoRA
+  // tensor, none where it holds no part of one; the step counts stay on the CPU.
+  Checked states, pieces;
+  for (size_t i = 0; i < block.size(); ++i) {
+    pieces += R(block[i].first * 2);  // each parameter's gradient (SplitWithSizesBackward's inputs)
+    if (!block[i].second || !block[i].first.ok()) continue;
+    const i64 local = std::max<i64>(0, std::min(offsets[i] + block[i].first.value(), shard) - offsets[i]);
+    if (local > 0) states += R(Checked(local) * 2) * 2 * L;
+  }
+  const Checked shards = R(root_shard * 2) + R(block_shard * 2) * L;
+  const Checked root_full = R(root_p * 2), block_full = R(block_p * 2), block_grad = R(block_u * 2);
+  const Checked NC2 = R(N * C * 2), NI2 = R(N * I * 2), ids = R(N * 8) * 2;
+  auto ckpt = [&](i64 blocks) { return NC2 * blocks; };
+  // The Block's forward as its checkpoint recomputes it: every weight needs a gradient here, so
+  // every Linear keeps its input. Llama: each RMSNorm keeps x·x (torch 2.1's mean), the rsqrt and
+  // x_normed for its weight, norm_2 also its input x + attention (norm_1's is the Block's input,
+  // held by the checkpoint); qkv keeps the norm's output; the LoRA branch as on one GPU, its dropout
+  // mask included; flash attention v's qkv, q, k, the output and its logsumexp; proj the output's
+  // copy; fc_1 and fc_2 one input, silu x_fc_1, the product its two factors, mlp.proj the product.
+  // GPT-NeoX and Phi: each LayerNorm its mean and rstd (fp32) and its output for the Linear after it
+  // (Phi's one norm feeds attention and MLP), gelu the fc output, mlp.proj gelu's.
+  const Checked lora_branch = R(N * C) + R(N * C * 2) + R(N * 2 * r * 2) + R(N * 2 * C * 2) + R(Checked(8) * 2 * C);
+  const Checked attention = R(N * 3 * C * 2) + NC2 * 2 + NC2 + R(N * nh * 4);
+  Checked recompute = NC2 + lora_branch + attention + NC2;  // the norm's output qkv keeps … proj's input
+  if (llama) recompute += (NC2 * 2 + R(N * 2)) * 2 + NC2 + NC2 + NI2 * 4;
+  else recompute += R(N * 4) * 2 * (phi ? 1 : 2) + (phi ? Checked() : NC2) + NI2 * 2;
+  const Checked io = NC2 * 2;  // the Block's output gradient and its input's
+  const Checked final_norm = llama ? NC2 * 2 + R(N * 2) : NC2 + R(N * 4) * 2;  // ln_f (lm_head is frozen: its input is not kept)
+  const bool nosync = a > 1;
+  const Checked grads_all = nosync ? block_grad * L : Checked();
+  const Checked base = shards + states + root_full + ids + fixed;
+  const i64 last_gathered = L > 1 ? 2 : 1;
+  struct Moment {
+    RecipePhase phase;
+    Checked bytes;
+    i64 k;
+  };
+  std::vector<Moment> moments = {
+      {RecipePhase::FsdpLossBackward, base + grads_all + ckpt(L) + final_norm + head, L},
+      {RecipePhase::FsdpRecompute, base + grads_all + ckpt(L) + block_full * last_gathered + recompute + NC2, L - 1},
+      {RecipePhase::FsdpGradCopy, base + grads_all + ckpt(L) + block_full * last_gathered + pieces + block_grad + io, L - 1},
+  };
+  // Without accumulation every backward reduce-scatters: at Block 0 the shards of the L − 1 after it.
+  if (!nosync) moments.push_back({RecipePhase::FsdpGradCopy, base + R(block_shard * 2) * (L - 1) + ckpt(1) + block_full + pieces + block_grad + io, 0});
+  const Moment* top = &moments.front();
+  for (const Moment& m : moments) {
+    if (!m.bytes.ok()) return memory_overflow("seq");
+    if (m.bytes.value() > top->bytes.value()) top = &m;
+  }
+
+  RecipePeak p;
+  p.recipe = Recipe::LitGpt;
+  p.version = "LitGPT 8641822 finetune/lora.py · Lightning 71aed751 FSDPStrategy (FULL_SHARD, use_orig_params, Block checkpointing) · PyTorch 2.1.0";
+  p.phase = top->phase;
+  p.peak_allocated_bytes = top->bytes.value();
+  p.weights_bytes = shards.value();
+  p.optimizer_bytes = states.value();
+  p.fixed_bytes = fixed.value();
+  p.trainable_params = (lora_sum * L).value();
+  const bool loss = top->phase == RecipePhase::FsdpLossBackward;
+  const Checked gathered = root_full + (loss ? Checked() : block_full * (top->k > 0 ? 2 : 1));
+  const Checked grads = top->k == 0 ? R(block_shard * 2) * (L - 1) : grads_all;
+  const Checked inflight = top->phase == RecipePhase::FsdpGradCopy ? pieces + block_grad + io : Checked();
+  const Checked saved = ckpt(top->k == 0 ? 1 : L) + ids + (loss ? final_norm : top->phase == RecipePhase::FsdpRecompute ? recompute + NC2 : Checked());
+  p.gathered_bytes = gathered.value();
+  p.gradient_bytes = (grads + inflight).value();
+  p.saved_bytes = saved.value();
+  p.head_bytes = loss ? head.value() : 0;
+
+  const std::string n_s = "N = batch × seq = " + with_commas(N.value());
+  const std::string src_fsdp = "torch distributed/fsdp/_runtime_utils.py (_post_forward_reshard, _pre_backward_hook, _prefetch_handle, _post_backward_hook, _finalize_params)";
+  auto part = [&](Str label, Checked bytes, const RowArg& formula, const RowArg& source) { add_part(p, label, bytes, formula, source); };
+  part(Str::recipe_part_weights, shards,
+       row_arg(Str::rfx_weights_fsdp, with_commas(root_p.value()), with_commas(L), with_commas(block_p.value()), with_commas(ws)),
+       "torch distributed/fsdp/_flat_param.py FlatParamHandle (use_orig_params); lightning fabric/strategies/fsdp.py");
+  part(Str::recipe_part_optimizer, states, row_arg(Str::rfx_lg_fsdp_adam, with_commas(L)), "torch optim/adamw.py _multi_tensor_adamw (zeros_like(p))");
+  part(Str::recipe_part_gathered, gathered,
+       loss ? row_arg(Str::rfx_gathered_root, with_commas(root_p.value()))
+            : row_arg(Str::rfx_gathered_layers, with_commas(root_p.value()), top->k > 0 ? "2" : "1", with_commas(block_p.value())),
+       src_fsdp);
+  part(Str::recipe_part_gradients, grads,
+       top->k == 0 ? row_arg(Str::rfx_lg_fsdp_grads_sync, with_commas(L - 1))
+                   : row_arg(Str::rfx_lg_fsdp_grads_nosync, with_commas(block_u.value()), with_commas(L), with_commas(a)),
+       "torch distributed/fsdp/fully_sharded_data_parallel.py no_sync; _runtime_utils.py _post_backward_hook, _finalize_params");
+  part(Str::recipe_part_layer_grads, inflight, row_arg(Str::rfx_lg_fsdp_copy, with_commas(sum.value() + lora_sum.value()), with_commas(block_u.value())),
+       "torch autograd SplitWithSizesBackward (split_with_sizes_backward: cat), AccumulateGrad");
+  part(Str::recipe_part_checkpoints, ckpt(top->k == 0 ? 1 : L), row_arg(Str::rfx_lg_fsdp_ckpt, with_commas(top->k == 0 ? 1 : L), n_s),
+       "torch distributed/algorithms/_checkpoint/checkpoint_wrapper.py (NO_REENTRANT)");
+  if (top->phase == RecipePhase::FsdpRecompute)
+    part(Str::recipe_part_layer, recompute + NC2, llama ? Str::rfx_lg_fsdp_recompute_llama : Str::rfx_lg_fsdp_recompute_neox,
+         "torch utils/checkpoint.py _checkpoint_without_reentrant; lit_gpt/lora.py, model.py Block");
+  part(Str::recipe_part_ids, ids, Str::rfx_ids, "finetune/lora.py get_batch");
+  if (loss) {
+    part(Str::recipe_part_norms, final_norm, llama ? Str::rfx_lg_fsdp_ln_f_rms : Str::rfx_lg_fsdp_ln_f_ln, llama ? RowArg("rmsnorm.py RMSNorm.forward") : RowArg(Str::rfx_src_layer_norm));
+    head_parts(p);
+  }
+  part(Str::recipe_part_fixed, fixed, row_arg(Str::rfx_fixed, with_commas(rope), with_commas(kCublasWorkspace)), Str::rfx_src_fixed);
+  sort_parts(p);
+  return p;
 }
 
 }  // namespace
@@ -381,11 +578,31 @@ Result<RecipePeak> recipe_peak(const ModelConfig& c, const Workload& w, const Gp
   const i64 rope = static_cast<i64>(c.rotary_fraction * static_cast<double>(c.head_dim));
   const Checked fixed = R(Checked(T) * rope * 4) * 2 + kCublasWorkspace;
 
+  // The logits and loss region's parts at the phase `top` (both layouts).
+  auto head_parts = [&](RecipePeak& rp) {
+    auto part = [&](Str label, Checked bytes, const RowArg& formula, const RowArg& source) { add_part(rp, label, bytes, formula, source); };
+    part(Str::recipe_part_logits, logits_fp32, row_arg(Str::rfx_logits, with_commas(V)),
+         "lightning fabric/wrappers.py _FabricModule.forward; precision half.py convert_output");
+    if (top->phase == RecipePhase::LmHeadBackward) {
+      part(Str::recipe_part_chunk_grads, logits_bf16, Str::rfx_chunk_grads_bf16, "autograd ToCopyBackward");
+      part(Str::recipe_part_dequant, dequant + R(Checked(B) * kChunk * C * 2), v2 ? row_arg(Str::rfx_dequant_v2, Str::rfx_dequant) : RowArg(Str::rfx_dequant),
+           "bitsandbytes functional.py dequantize_4bit; _functions.py MatMul4Bit.backward");
+    } else if (top->phase != RecipePhase::ConvertOutput) {
+      part(Str::recipe_part_log_softmax, log_softmax + small, Str::rfx_log_softmax, Str::rfx_src_log_softmax);
+      if (top->phase == RecipePhase::CrossEntropyBackward)
+        part(Str::recipe_part_chunk_grads, chunk_grads, row_arg(Str::rfx_chunk_grads_ce, with_commas(widest)),
+             "torch nll_loss_backward, _log_softmax_backward_data");
+    } else {
+      part(Str::recipe_part_chunk_grads, logits_bf16, Str::rfx_chunk_grads_convert, "fabric wrappers.py");
+    }
+  };
+  for (const Phase& ph : phases)
+    if (!ph.bytes.ok()) return memory_overflow("seq");
+  if (w.sharding == Sharding::Fsdp) return litgpt_fsdp_peak(c, w, *counted, arch, fixed, rope, top->bytes, head_parts);
+
   Checked saved_total;
   for (const Checked& s : saved) saved_total += s;
   const Checked peak = weights + adapters + saved_total + top->bytes + fixed;
-  for (const Phase& ph : phases)
-    if (!ph.bytes.ok()) return memory_overflow("seq");
   if (!peak.ok()) return memory_overflow("seq");
 
   p.phase = top->phase;
@@ -420,20 +637,7 @@ Result<RecipePeak> recipe_peak(const ModelConfig& c, const Workload& w, const Gp
   part(Str::recipe_part_v2_outputs, saved[kV2Out], row_arg(Str::rfx_v2_outputs, llama ? Str::rfx_v2_mlp_llama : Str::rfx_v2_mlp_neox),
        Str::rfx_src_v2_outputs);
   part(Str::recipe_part_ids, saved[kIds], Str::rfx_ids, "finetune/*.py get_batch");
-  part(Str::recipe_part_logits, logits_fp32, row_arg(Str::rfx_logits, with_commas(V)),
-       "lightning fabric/wrappers.py _FabricModule.forward; precision half.py convert_output");
-  if (top->phase == RecipePhase::LmHeadBackward) {
-    part(Str::recipe_part_chunk_grads, logits_bf16, Str::rfx_chunk_grads_bf16, "autograd ToCopyBackward");
-    part(Str::recipe_part_dequant, dequant + R(Checked(B) * kChunk * C * 2), v2 ? row_arg(Str::rfx_dequant_v2, Str::rfx_dequant) : RowArg(Str::rfx_dequant),
-         "bitsandbytes functional.py dequantize_4bit; _functions.py MatMul4Bit.backward");
-  } else if (top->phase != RecipePhase::ConvertOutput) {
-    part(Str::recipe_part_log_softmax, log_softmax + small, Str::rfx_log_softmax, Str::rfx_src_log_softmax);
-    if (top->phase == RecipePhase::CrossEntropyBackward)
-      part(Str::recipe_part_chunk_grads, chunk_grads, row_arg(Str::rfx_chunk_grads_ce, with_commas(widest)),
-           "torch nll_loss_backward, _log_softmax_backward_data");
-  } else {
-    part(Str::recipe_part_chunk_grads, logits_bf16, Str::rfx_chunk_grads_convert, "fabric wrappers.py");
-  }
+  head_parts(p);
   part(Str::recipe_part_fixed, fixed, row_arg(Str::rfx_fixed, with_commas(rope), with_commas(kCublasWorkspace)), Str::rfx_src_fixed);
   sort_parts(p);
   return p;

@@ -14,7 +14,9 @@
 // LoRA on the query and value or LLaMA-Adapter (v1, v2) of a multi-head model, optionally
 // `--quantize bnb.nf4 / bnb.nf4-dq`, one GPU with flash attention (sm80 or newer). The scripts force
 // the longest sample (seq) into the first micro-batch (batch), and the peak falls in that
-// iteration, before any adapter gradient or optimizer state exists.
+// iteration, before any adapter gradient or optimizer state exists. finetune/lora.py on several GPUs
+// (--gpus N --zero fsdp --recompute full): its FSDPStrategy (FULL_SHARD, use_orig_params, every
+// Block checkpointed), whose gradient accumulation keeps every Block's unsharded gradient.
 //
 // megatron: Megatron-LM's pretrain_gpt.py at 040eac94 (July 2023, the legacy megatron/model GPT),
 // per (tensor, pipeline) rank: fp16 or bf16 mixed precision with the contiguous gradient buffer
@@ -63,6 +65,7 @@ enum class RecipePhase : std::uint8_t {
   DeepSpeedGather,                                                    // deepspeed, the step's all_gather of the fp16 partitions
   ChunkedLossForward, FusedAdamStep,                                  // torchtune LoRA
   EmbeddingGradientInBwd,                                             // torchtune, optimizer_in_bwd
+  FsdpLossBackward, FsdpRecompute, FsdpGradCopy,                      // litgpt, FSDP over several GPUs
 };
 
 // One pipeline stage's GPU (every tensor-parallel rank of a stage holds the same): what the

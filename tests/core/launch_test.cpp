@@ -416,8 +416,17 @@ TEST_CASE("export: --recipe litgpt as the LitGPT script the recipe follows, with
   CHECK(a.notes[0].field == "model");
   CHECK(a.notes[1].message.find("micro_batch_size = 4 at the top of finetune/adapter_v2.py") != std::string::npos);
   CHECK(command("llama-2-7b", lg({{"adapter", "llama-adapter"}, {"lora", "0"}})).program[1] == "finetune/adapter.py");
-  // What the recipe refuses is refused, by name.
+  // Several GPUs: the script's FSDPStrategy, selected by its devices global, with batch_size for the accumulation.
+  const LaunchCommand f = command("llama-2-7b", lg({{"gpus", "2"}, {"zero", "fsdp"}, {"rc", "full"}, {"accum", "128"}}), "x/y");
+  CHECK(f.text() == "python finetune/lora.py --checkpoint_dir checkpoints/x/y --precision bf16-true");
+  REQUIRE(f.notes.size() == 3);
+  CHECK(f.notes[1].field == "gpus");
+  CHECK(f.notes[1].message.find("devices = 2 and batch_size = 128") != std::string::npos);
+  CHECK(f.notes[1].message.find("128 micro-batches a step") != std::string::npos);
+  // What the recipe refuses is refused, by name: several GPUs without FSDP, 4-bit on several GPUs.
   CHECK(refused("llama-2-7b", lg({{"gpus", "2"}})).field == "recipe");
+  CHECK(refused("llama-2-7b", lg({{"gpus", "2"}, {"zero", "fsdp"}, {"rc", "full"}, {"w", "nf4"}})).message.find("NotImplementedError") !=
+        std::string::npos);
   CHECK(refused("llama-2-7b", lg({{"lt", "q,k,v"}})).message.find("--lora-targets q,v") != std::string::npos);
 }
 

@@ -182,6 +182,136 @@ TEST_CASE("litgpt recipe: the 12 single-GPU LLaMA-Adapter and Adapter v2 peaks o
   CHECK(worst < 0.005);
 }
 
+// "## Finetuning with LoRA on Multiple GPUs": "The following experiments were conducted on multiple
+// A100 GPUs with a minibatch size of 128 using the `finetune/lora.py` script." At 8641822, devices > 1
+// makes the script use FSDPStrategy(auto_wrap_policy={Block}, activation_checkpointing_policy={Block},
+// state_dict_type="full", limit_all_gathers=True, cpu_offload=False), and its loop steps once every
+// gradient_accumulation_iters = batch_size // micro_batch_size = 128 / micro-batch micro-batches under
+// fabric.no_backward_sync. Columns: Size | Model | Quantization | Microbatch size | Trainable
+// parameters | GPU | Max GPU RAM | Time 1k iterations. The bnb rows read "N/A" (the script raises
+// NotImplementedError for --quantize on several GPUs).
+struct FsdpRow {
+  const char* quoted;
+  const char* model;
+  i64 gpus, micro_batch, seq, trainable;
+  double measured_gb;  // 0: OOM
+};
+const FsdpRow kFsdpRows[] = {
+    {"| 1.3 B | phi-1.5        | None         | 1               | 1,572,864            | 2 x A100 | 4.86 GB     | 3.81 min           |", "phi-1_5", 2, 1, 1044, 1572864, 4.86},
+    {"| 1.3 B | phi-1.5        | None         | 2               | 1,572,864            | 2 x A100 | 5.05 GB     | 3.63 min           |", "phi-1_5", 2, 2, 1044, 1572864, 5.05},
+    {"| 1.3 B | phi-1.5        | None         | 4               | 1,572,864            | 2 x A100 | 5.88 GB     | 3.64 min           |", "phi-1_5", 2, 4, 1044, 1572864, 5.88},
+    {"| 3 B   | StableLM Alpha | None         | 1               | 2,097,152            | 2 x A100 | 12.75 GB    | 2.92 min           |", "stablelm-base-alpha-3b", 2, 1, 1034, 2097152, 12.75},
+    {"| 3 B   | StableLM Alpha | None         | 2               | 2,097,152            | 2 x A100 | 12.94 GB    | 3.06 min           |", "stablelm-base-alpha-3b", 2, 2, 1034, 2097152, 12.94},
+    {"| 3 B   | StableLM Alpha | None         | 4               | 2,097,152            | 2 x A100 | 13.45 GB    | 3.86 min           |", "stablelm-base-alpha-3b", 2, 4, 1034, 2097152, 13.45},
+    {"| 7 B   | Llama 2        | None         | 1               | 4,194,304            | 2 x A100 | 22.18 GB    | 5.93 min           |", "llama-2-7b", 2, 1, 1304, 4194304, 22.18},
+    {"| 7 B   | Llama 2        | None         | 2               | 4,194,304            | 2 x A100 | 22.47 GB    | 6.48 min           |", "llama-2-7b", 2, 2, 1304, 4194304, 22.47},
+    {"| 7 B   | Llama 2        | None         | 4               | 4,194,304            | 2 x A100 | 23.39 GB    | 8.66 min           |", "llama-2-7b", 2, 4, 1304, 4194304, 23.39},
+    {"| 13 B  | Llama 2        | None         | 1               | 6,553,600            | 4 x A100 | 35.57 GB    | 10.25 min          |", "llama-2-13b", 4, 1, 1304, 6553600, 35.57},
+    {"| 13 B  | Llama 2        | None         | 1               | 6,553,600            | 2 x A100 | OOM         | -                  |", "llama-2-13b", 2, 1, 1304, 6553600, 0},
+};
+
+Workload fsdp_workload_of(const FsdpRow& f) {
+  Row r{"", f.model, "bf16", f.micro_batch, f.seq, f.trainable, 0};
+  Workload w = workload_of(r);
+  for (const auto& [k, v] : {std::pair{"gpus", std::to_string(f.gpus)}, std::pair{"zero", std::string("fsdp")},
+                             std::pair{"rc", std::string("full")}, std::pair{"accum", std::to_string(128 / f.micro_batch)}})
+    REQUIRE_FALSE(find_field(k)->set(w, v));
+  return w;
+}
+
+TEST_CASE("litgpt recipe: the multi-GPU LoRA rows of resource-tables.md, FSDP with no_sync's unsharded gradients", "[calibration][training]") {
+  // The issue's tolerance for a distributed recipe is 10%. Eight rows are within 1.3% (phi-1.5 +0.03%;
+  // StableLM −0.39%, −0.68%, −0.41%; Llama 2 7B +0.26%, +0.58%, +1.25%; 13B on four GPUs +0.34%): from a step's
+  // second micro-batch on, every Block's whole bf16 gradient (the frozen weights' too) waits under
+  // no_sync beside the shards, the root unsharded, and the running Block's gradients with their
+  // flat copy (Llama 2 7B: 6.74 GB of shards, 12.96 GB of gradients, 2 × 0.81 GB at the copy).
+  // Several sequences are bounds too: Llama 2 7B at 4 × 1,304 peaks as the last Block's checkpoint
+  // recomputes its forward (1.25 GB of recomputed tensors), +1.25%.
+  // MISS, stated (phi-1.5 at micro-batches 2 and 4, +7.9% and +12.6%): with phi's 51,200-token
+  // vocabulary its peak is the chunked loss of a later micro-batch, taken here as long as the
+  // longest sample (1,044 tokens) as the script forces it only into the first one. Later batches
+  // are random samples padded to their longest, so the model bounds those rows; at micro-batch 1
+  // (one sample) the loss moment at 1,044 tokens lands within 0.5%.
+  for (const FsdpRow& f : kFsdpRows) {
+    INFO(f.quoted);
+    Row r{"", f.model, "bf16", f.micro_batch, f.seq, f.trainable, 0};
+    const Workload w = fsdp_workload_of(f);
+    const auto e = estimate(model_of(r), w);
+    INFO(join(e.issues()));
+    REQUIRE(e.ok());
+    CHECK(e.value().training.trainable_params == f.trainable);
+    REQUIRE(e.value().training.recipe.has_value());
+    const RecipePeak& p = *e.value().training.recipe;
+    i64 sum = 0;
+    std::string parts;
+    for (const RecipePart& part : p.parts) {
+      sum += part.bytes;
+      parts += std::string(tr(part.label, Lang::En)) + " " + std::to_string(part.bytes) + "; ";
+    }
+    CHECK(sum == p.peak_allocated_bytes);
+    const double gb = static_cast<double>(p.peak_allocated_bytes) / 1e9;
+    if (f.measured_gb == 0) {  // 13B on two 40 GB cards: out of memory
+      INFO("predicted " << gb << " GB; " << parts);
+      CHECK_FALSE(e.value().training.fits);
+      continue;
+    }
+    const double err = (gb - f.measured_gb) / f.measured_gb;
+    INFO(f.model << " ×" << f.gpus << " mb " << f.micro_batch << ": predicted " << gb << " GB, measured " << f.measured_gb
+                 << " GB, error " << 100 * err << "%; phase " << static_cast<int>(p.phase) << "; " << parts);
+    const bool phi_bound = std::string(f.model) == "phi-1_5" && f.micro_batch > 1;
+    if (phi_bound) {
+      CHECK(err > 0);     // a bound: the later micro-batches are shorter
+      CHECK(err < 0.13);  // stated above
+      CHECK(p.phase == RecipePhase::FsdpLossBackward);
+    } else {
+      CHECK(std::fabs(err) <= (f.micro_batch == 1 ? 0.005 : 0.013));
+    }
+  }
+}
+
+TEST_CASE("litgpt recipe: several GPUs are finetune/lora.py's FSDPStrategy, what it does not run refused by name", "[training]") {
+  const ModelConfig llama = preset("llama-2-7b").config;
+  const FsdpRow f{"", "llama-2-7b", 2, 1, 1304, 4194304, 0};
+  struct Case {
+    const char* key;
+    const char* value;
+    const char* says;
+  };
+  for (const Case& k : {Case{"zero", "0", "--zero fsdp"}, Case{"zero", "2", "--zero fsdp"}, Case{"rc", "none", "--recompute full"},
+                        Case{"w", "nf4", "NotImplementedError"}, Case{"tp", "2", "tp, pp and ep 1"}}) {
+    Workload w = fsdp_workload_of(f);
+    REQUIRE_FALSE(find_field(k.key)->set(w, k.value));
+    const auto e = estimate(llama, w);
+    INFO(k.key << "=" << k.value << ": " << join(e.issues()));
+    REQUIRE_FALSE(e.ok());
+    CHECK(e.issues().front().message.find(k.says) != std::string::npos);
+  }
+  {  // the adapter scripts on several GPUs
+    Workload w = fsdp_workload_of(f);
+    w.lora_rank = 0;
+    REQUIRE_FALSE(find_field("adapter")->set(w, "llama-adapter"));
+    const auto e = estimate(llama, w);
+    REQUIRE_FALSE(e.ok());
+    CHECK(e.issues().front().message.find("finetune/lora.py") != std::string::npos);
+  }
+  // Without accumulation nothing waits unsharded: every backward reduce-scatters, and at Block 0 the
+  // other 31 Blocks' gradients are halves (shards on two GPUs) where no_sync keeps them whole.
+  Workload one = fsdp_workload_of(f);
+  one.grad_accum = 1;
+  const auto acc = estimate(llama, fsdp_workload_of(f)), no_acc = estimate(llama, one);
+  REQUIRE(acc.ok());
+  REQUIRE(no_acc.ok());
+  CHECK(acc->training.peak_allocated_bytes - no_acc->training.peak_allocated_bytes > i64{6} * 1000 * 1000 * 1000);
+  REQUIRE(no_acc->training.recipe.has_value());
+  CHECK(no_acc->training.recipe->phase == RecipePhase::FsdpGradCopy);
+  // One GPU with --zero fsdp is not this layout either.
+  Workload single = fsdp_workload_of(f);
+  REQUIRE_FALSE(find_field("gpus")->set(single, "1"));
+  const auto s1 = estimate(llama, single);
+  REQUIRE_FALSE(s1.ok());
+  CHECK(s1.issues().front().field == "recipe");
+}
+
 TEST_CASE("litgpt recipe: LLaMA-Adapter is a method of its own, modelled by the litgpt recipe only", "[training]") {
   Row r{"", "llama-2-7b", "bf16", 1, 1304, 0, 0, "llama-adapter"};
   const ModelConfig llama = preset("llama-2-7b").config;
@@ -324,6 +454,14 @@ TEST_CASE("litgpt recipe: every part's formula and source in each language, Engl
       "bitsandbytes functional.py dequantize_4bit; _functions.py MatMul4Bit.backward",
       "torch nll_loss_backward, _log_softmax_backward_data",
       "fabric wrappers.py",
+      "torch distributed/fsdp/_flat_param.py FlatParamHandle (use_orig_params); lightning fabric/strategies/fsdp.py",
+      "torch optim/adamw.py _multi_tensor_adamw (zeros_like(p))",
+      "torch distributed/fsdp/_runtime_utils.py (_post_forward_reshard, _pre_backward_hook, _prefetch_handle, _post_backward_hook, _finalize_params)",
+      "torch distributed/fsdp/fully_sharded_data_parallel.py no_sync; _runtime_utils.py _post_backward_hook, _finalize_params",
+      "torch autograd SplitWithSizesBackward (split_with_sizes_backward: cat), AccumulateGrad",
+      "torch distributed/algorithms/_checkpoint/checkpoint_wrapper.py (NO_REENTRANT)",
+      "torch utils/checkpoint.py _checkpoint_without_reentrant; lit_gpt/lora.py, model.py Block",
+      "finetune/lora.py get_batch",
   };
   std::vector<Row> rows;
   for (const Row& r : kRows) {  // and with a one-token sample, whose peak is Fabric's conversion of the logits
@@ -344,6 +482,18 @@ TEST_CASE("litgpt recipe: every part's formula and source in each language, Engl
     REQUIRE(e.value().training.recipe.has_value());
     for (const RecipePart& part : e.value().training.recipe->parts) llmsize::test::check_part_languages(part, no_words, seen);
   }
+  // FSDP over several GPUs, with the script's accumulation and without (every backward reduce-scatters).
+  for (const FsdpRow& f : kFsdpRows)
+    for (const i64 accum : {128 / f.micro_batch, i64{1}}) {
+      Workload w = fsdp_workload_of(f);
+      w.grad_accum = accum;
+      INFO(f.model << " ×" << f.gpus << " batch " << f.micro_batch << " accum " << accum);
+      Row r{"", f.model, "bf16", f.micro_batch, f.seq, f.trainable, 0};
+      const auto e = estimate(model_of(r), w);
+      REQUIRE(e.ok());
+      REQUIRE(e.value().training.recipe.has_value());
+      for (const RecipePart& part : e.value().training.recipe->parts) llmsize::test::check_part_languages(part, no_words, seen);
+    }
   CHECK(seen.size() > 50);
   llmsize::test::check_no_words_seen(no_words, seen);
 }
