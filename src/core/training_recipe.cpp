@@ -79,6 +79,19 @@ Checked bnb4_linear_bytes(i64 in, i64 out, bool double_quant) {
   return b + rounded(Checked(blocks)) + rounded(Checked(ceil_div(blocks, 256)) * 4) + rounded(Checked(4));
 }
 
+FlatParam fsdp_flat_param(const std::vector<Checked>& numels, i64 world) {
+  FlatParam f;
+  Checked t(0);
+  for (const Checked& n : numels) {
+    if (t.ok() && n.ok() && n.value() > 0 && t.value() % 8 != 0) t = Checked(ceil_div(t.value(), 8) * 8);
+    f.offsets.push_back(t.ok() ? t.value() : 0);
+    t += n;
+  }
+  f.unpadded = t;
+  f.padded = t.ok() ? Checked(ceil_div(t.value(), world) * world) : t;
+  return f;
+}
+
 std::optional<Issue> refuse(Str why, const std::string& arg) { return issue_row("recipe", why, arg); }
 
 void add_part(RecipePeak& p, Str label, Checked bytes, const RowArg& formula, const RowArg& source) {
@@ -222,24 +235,12 @@ Result<RecipePeak> litgpt_fsdp_peak(const ModelConfig& c, const Workload& w, con
   if (!sum.ok() || sum.value() != per_layer || !head_wte.ok() || counted.total - per_layer * L < head_wte.value())
     return refuse(Str::recipe_litgpt_shape).value();
   const i64 root_rest = counted.total - per_layer * L - head_wte.value();  // ln_f, lm_head's bias
-  // Each parameter's offset in its unit's flat parameter (8-value aligned), and the unit's size.
-  std::vector<i64> offsets;
-  auto aligned = [&offsets](const std::vector<Checked>& numels) {
-    Checked t(0);
-    offsets.clear();
-    for (const Checked& n : numels) {
-      if (t.ok() && t.value() % 8 != 0) t = Checked(ceil_div(t.value(), 8) * 8);
-      offsets.push_back(t.ok() ? t.value() : 0);
-      t += n;
-    }
-    return t;
-  };
-  auto padded = [ws](Checked t) { return t.ok() ? Checked(ceil_div(t.value(), ws) * ws) : t; };
-  std::vector<Checked> root_numels = {Checked(V) * C, Checked(V) * C, Checked(root_rest)};  // lm_head, wte, the rest
-  const Checked root_u = aligned(root_numels), root_p = padded(root_u);
+  const Checked root_p = fsdp_flat_param({Checked(V) * C, Checked(V) * C, Checked(root_rest)}, ws).padded;  // lm_head, wte, the rest
   std::vector<Checked> block_numels;
   for (const auto& [n, lora] : block) block_numels.push_back(n);
-  const Checked block_u = aligned(block_numels), block_p = padded(block_u);
+  const FlatParam block_flat = fsdp_flat_param(block_numels, ws);
+  const std::vector<i64>& offsets = block_flat.offsets;
+  const Checked block_u = block_flat.unpadded, block_p = block_flat.padded;
   if (!block_p.ok() || !root_p.ok()) return memory_overflow("seq");
   const i64 shard = block_p.value() / ws;
   const Checked root_shard(root_p.value() / ws), block_shard(shard);

@@ -153,6 +153,17 @@ inline Checked rounded(Checked bytes) { return allocator_round(bytes); }
 // dynamic 8-bit map double quantization shares (256 fp32) is not in it.
 Checked bnb4_linear_bytes(i64 in, i64 out, bool double_quant);
 inline constexpr i64 kBnbDynamicMap = 256 * 4;
+// An FSDP unit's flat parameter as PyTorch's FlatParamHandle._init_flat_param_and_metadata builds it
+// with use_orig_params (distributed/fsdp/_flat_param.py, 2.1 to 2.4): the parameters in registration
+// order, each starting at a multiple of 8 bf16 values (16-byte aligned; an empty entry, an absent
+// bias, takes no place), the whole padded to a multiple of the world size; _get_shard gives each rank
+// padded / world. `offsets` is each parameter's start; `unpadded` the size before the world-size
+// padding (the unsharded gradient's).
+struct FlatParam {
+  Checked unpadded, padded;
+  std::vector<i64> offsets;
+};
+FlatParam fsdp_flat_param(const std::vector<Checked>& numels, i64 world);
 // A recipe's refusal: the issue on field "recipe" with the row `why` (and its one argument).
 std::optional<Issue> refuse(Str why, const std::string& arg = "");
 // Adds a part whose formula and source are rows or plain texts (nothing for 0 bytes).

@@ -184,15 +184,7 @@ Result<RecipePeak> hf_peft_peak(const ModelConfig& c, const Workload& w, const G
   // the final norm, lm_head unless tied).
   const bool fsdp = w.sharding == Sharding::Fsdp;
   const i64 W = fsdp ? w.gpus : 1;
-  auto flat_numel = [W](std::initializer_list<Checked> numels) {
-    Checked t(0);
-    for (const Checked& n : numels) {
-      if (n.ok() && n.value() == 0) continue;
-      if (t.ok() && t.value() % 8 != 0) t = Checked(ceil_div(t.value(), 8) * 8);
-      t += n;
-    }
-    return t.ok() ? Checked(ceil_div(t.value(), W) * W) : t;
-  };
+  auto flat_numel = [W](std::initializer_list<Checked> numels) { return fsdp_flat_param(numels, W).padded; };
   const i64 qb = c.bias_qkv ? qd : 0, kb = c.bias_qkv ? kvd : 0;
   const Checked layer_flat = flat_numel({Checked(C) * qd, Checked(qb), Checked(C) * kvd, Checked(kb), Checked(C) * kvd, Checked(kb),
                                          Checked(qd) * C, Checked(C) * I, Checked(C) * I, Checked(I) * C, Checked(C), Checked(C)});
