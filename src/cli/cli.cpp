@@ -360,8 +360,8 @@ Output check_log_cmd(const Args& args, const FileReader& read_file) {
   const Lang l = args.lang;
   const std::string engine = std::string(to_string(c.log.engine)) + (c.log.version.empty() ? "" : " " + c.log.version);
   const std::string ours_name = model->config.name.empty() ? std::string(tr(Str::clog_given_config, l)) : model->config.name;
-  const bool training = c.log.engine == LogEngine::Megatron || c.log.engine == LogEngine::DeepSpeedChat;
-  const char* recipe = c.log.engine == LogEngine::Megatron ? "megatron" : "deepspeed";
+  const bool training = c.log.engine == LogEngine::Megatron || c.log.engine == LogEngine::DeepSpeedChat || c.log.engine == LogEngine::LitGpt;
+  const char* recipe = c.log.engine == LogEngine::Megatron ? "megatron" : c.log.engine == LogEngine::LitGpt ? "litgpt" : "deepspeed";
   o.out = (training ? printf_text(tr(Str::clog_header_training, l), engine.c_str(), recipe, ours_name.c_str())
            : c.log.model.empty()                ? printf_text(tr(Str::clog_header, l), engine.c_str(), ours_name.c_str())
                                : printf_text(tr(Str::clog_header_model, l), engine.c_str(), c.log.model.c_str(), ours_name.c_str())) +

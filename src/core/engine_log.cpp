@@ -180,6 +180,7 @@ struct Reader {
   int pool_lines = 0;                      // of them so far
   int megatron = 0;                        // Megatron-LM's lines
   int ds_chat = 0;                         // DeepSpeed-Chat's lines
+  int litgpt = 0;                          // LitGPT finetune/lora.py's lines
   std::string ds_other_step;               // what marks a step-2 or step-3 DeepSpeed-Chat log
   bool in_arguments = false;               // inside its argument block
   static constexpr size_t kMaxArguments = 2048;
@@ -476,9 +477,72 @@ struct Reader {
     if (hidden && attention) set("dropout", *hidden > 0 && *attention > 0 ? "1" : *hidden == 0 && *attention == 0 ? "0" : "mixed");
   }
 
+  // LitGPT's finetune/lora.py at 8641822 (the litgpt recipe's script) prints, rank 0 alone
+  // (fabric.print): its module globals, fabric.print(hparams), a dict such as "{'eval_interval': 100,
+  // …, 'devices': 1, …, 'micro_batch_size': 4, 'gradient_accumulation_iters': 32, …, 'lora_r': 8,
+  // 'lora_alpha': 16, 'lora_dropout': 0.05, 'lora_query': True, 'lora_key': False, …}"; "Loading
+  // model 'checkpoints/ORG/NAME/lit_model.pth' with {…}"; "Number of trainable parameters:
+  // 4,194,304"; "The longest sequence length in the train data is 1304, the model's maximum …";
+  // and after training "Memory used: 22.18 GB" (torch.cuda.max_memory_allocated() / 1e9).
+  void litgpt_line(std::string_view l) {
+    if (l.find("'micro_batch_size': ") != std::string_view::npos && l.find("'lora_r': ") != std::string_view::npos) {
+      set("mode", "training");
+      set("recipe", "litgpt");
+      for (const auto& [key, field] : {std::pair<std::string_view, const char*>{"'micro_batch_size': ", "batch"},
+                                       {"'gradient_accumulation_iters': ", "accum"}, {"'lora_r': ", "lora"}, {"'devices': ", "gpus"}})
+        if (auto v = after(l, key)) set(field, whole(*v));
+      if (auto d = after(l, "'devices': "); d && *d > 1) {
+        set("zero", "fsdp");  // devices > 1: FSDPStrategy(auto_wrap_policy={Block}, activation_checkpointing_policy={Block})
+        set("rc", "full");
+      }
+      // The adapted matrices (lit_gpt/lora.py Config: to_query … to_head) as --lora-targets; the
+      // head has no name there and is kept as a figure the check refuses.
+      auto on = [&](std::string_view key) {
+        const size_t at = l.find(key);
+        return at != std::string_view::npos && l.substr(at + key.size(), 4) == "True";
+      };
+      std::string lt;
+      for (const auto& [key, name] : {std::pair<std::string_view, const char*>{"'lora_query': ", "q"}, {"'lora_key': ", "k"},
+                                      {"'lora_value': ", "v"}, {"'lora_projection': ", "o"}, {"'lora_mlp': ", "gate,up,down"}})
+        if (on(key)) lt += (lt.empty() ? "" : ",") + std::string(name);
+      if (!lt.empty()) set("lt", lt);
+      if (on("'lora_head': ")) figure("litgpt_lora_head", 1, l);
+      ++litgpt;
+      return;
+    }
+    if (const size_t at = l.find("Loading model '"); at != std::string_view::npos && l.find("/lit_model.pth'") != std::string_view::npos) {
+      // The checkpoint folder's last two parts: convert_hf_checkpoint's checkpoints/ORG/NAME.
+      std::string_view path = l.substr(at + 15);
+      path = path.substr(0, path.find("/lit_model.pth'"));
+      const size_t name_at = path.rfind('/');
+      const size_t org_at = name_at == std::string_view::npos ? std::string_view::npos : path.rfind('/', name_at - 1);
+      const std::string_view repo = name_at == std::string_view::npos ? path : path.substr(org_at == std::string_view::npos ? 0 : org_at + 1);
+      if (!repo.empty() && repo.size() <= 256) log.model = std::string(repo);
+      ++litgpt;
+      return;
+    }
+    if (auto n = after(l, "Number of trainable parameters: "); n && *n >= 0 && *n <= 1e15) {
+      figure("litgpt_trainable", *n, l);
+      ++litgpt;
+      return;
+    }
+    if (auto n = after(l, "The longest sequence length in the train data is "); n && *n >= 1) {
+      set("seq", whole(*n));
+      ++litgpt;
+      return;
+    }
+    if (const size_t at = l.find("Memory used: "); at != std::string_view::npos && l.find(" GB", at) != std::string_view::npos) {
+      if (auto gb = after(l, "Memory used: "); gb && *gb >= 0 && *gb <= 1e9) {
+        figure("litgpt_memory_used", *gb * 1e9, l);
+        ++litgpt;
+      }
+    }
+  }
+
   void line(std::string_view l) {
     megatron_line(l);
     ds_chat_line(l);
+    litgpt_line(l);
     // ---- vLLM ----
     if (l.find("non-default args: {") != std::string_view::npos) {
       vllm_args(l);
@@ -1019,6 +1083,7 @@ std::string_view to_string(LogEngine e) {
     case LogEngine::SGLang: return "SGLang";
     case LogEngine::Megatron: return "Megatron-LM";
     case LogEngine::DeepSpeedChat: return "DeepSpeed-Chat";
+    case LogEngine::LitGpt: return "LitGPT";
   }
   return "vLLM";
 }
@@ -1048,8 +1113,14 @@ Result<EngineLog> parse_engine_log(std::string_view text) {
     if (nl == std::string_view::npos) break;
     text.remove_prefix(nl + 1);
   }
-  if (r.vllm == 0 && r.llamacpp == 0 && r.sglang == 0 && r.megatron == 0 && r.ds_chat == 0)
+  if (r.vllm == 0 && r.llamacpp == 0 && r.sglang == 0 && r.megatron == 0 && r.ds_chat == 0 && r.litgpt == 0)
     return issue_row("log", Str::log_no_lines);
+  if (r.litgpt > r.vllm && r.litgpt > r.llamacpp && r.litgpt > r.sglang && r.litgpt > r.megatron && r.litgpt > r.ds_chat) {
+    r.log.engine = LogEngine::LitGpt;
+    // Its settings are the script's prints alone; the inference engines' keys read from it would be noise.
+    std::erase_if(r.log.settings, [](const auto& s) { return s.first == "util" || s.first == "mbt" || s.first == "mns"; });
+    return std::move(r.log);
+  }
   if (r.ds_chat > r.vllm && r.ds_chat > r.llamacpp && r.ds_chat > r.sglang && r.ds_chat > r.megatron) {
     r.log.engine = LogEngine::DeepSpeedChat;
     if (!r.ds_other_step.empty()) return issue_row("log", Str::log_ds_other_step, r.ds_other_step);
@@ -1288,6 +1359,40 @@ Result<LogCheck> check_ds_chat(const EngineLog& log, const ModelConfig& cfg, Wor
   return out;
 }
 
+// LitGPT's finetune/lora.py log beside the litgpt recipe (training_recipe.cpp): "Memory used" (rank
+// 0's max_memory_allocated in GB of 10^9 B, two places) and the trainable parameters it counted. The
+// script prints neither its precision nor --quantize, nor the GPU: those are the caller's
+// (--precision pure --dtype bf16 for bf16-true, --weights nf4 / nf4-dq).
+Result<LogCheck> check_litgpt(const EngineLog& log, const ModelConfig& cfg, Workload w, LogCheck out) {
+  w.mode = Mode::Training;
+  w.recipe = Recipe::LitGpt;
+  if (log.find("litgpt_lora_head")) return issue_row("lt", Str::log_litgpt_head);
+  out.workload = w;
+  auto e = estimate(cfg, w);
+  if (!e) return e.issues();
+  if (!e->training.recipe) return issue_row("recipe", Str::log_not_available, "LitGPT");
+  const RecipePeak& p = *e->training.recipe;
+  auto gb = [](double v) { return fixed(v / 1e9, 2) + " GB"; };
+  out.lines.push_back("Number of trainable parameters: " + with_commas(p.trainable_params));
+  out.lines.push_back("Memory used: " + gb(static_cast<double>(p.peak_allocated_bytes)));
+  for (const auto& [key, row, ours, bytes] : {std::tuple{"litgpt_memory_used", Str::log_row_litgpt_memory, p.peak_allocated_bytes, true},
+                                              std::tuple{"litgpt_trainable", Str::log_row_litgpt_trainable, p.trainable_params, false}}) {
+    const LogFigure* f = log.find(key);
+    if (!f) continue;
+    LogCheckRow r;
+    r.key = key;
+    r.row = row;
+    r.logged_value = f->value;
+    r.ours_value = static_cast<double>(ours);
+    r.logged = bytes ? gb(f->value) : with_commas(static_cast<i64>(f->value));
+    r.ours = bytes ? gb(r.ours_value) : with_commas(ours);
+    r.label = r.label_in(Lang::En);
+    settle(r);
+    out.rows.push_back(std::move(r));
+  }
+  return out;
+}
+
 // llama.cpp's log beside its profile (engine_llamacpp.hpp): the model, output, compute and KV
 // buffers by device, the exit table, and the cache lines one by one in any build's wording.
 Result<LogCheck> check_llamacpp(const EngineLog& log, const Workload& w, const Estimate& e, LogCheck out) {
@@ -1513,6 +1618,7 @@ Result<LogCheck> check_log(const EngineLog& log, const ModelConfig& cfg, Workloa
   }
   if (log.engine == LogEngine::Megatron) return check_megatron(log, cfg, std::move(w), std::move(out));
   if (log.engine == LogEngine::DeepSpeedChat) return check_ds_chat(log, cfg, std::move(w), std::move(out));
+  if (log.engine == LogEngine::LitGpt) return check_litgpt(log, cfg, std::move(w), std::move(out));
   w.mode = Mode::Inference;
   w.runtime = log.engine == LogEngine::Vllm ? Runtime::Vllm : log.engine == LogEngine::SGLang ? Runtime::Sglang : Runtime::LlamaCpp;
   if (log.seq_is_model_max && std::none_of(log.settings.begin(), log.settings.end(), [](const auto& s) { return s.first == "seq"; }))

@@ -19,7 +19,7 @@ namespace llmsize::core {
 inline constexpr size_t kMaxLogBytes = size_t{8} << 20;  // 8 MiB of text
 inline constexpr size_t kMaxLogLine = size_t{64} << 10;  // longer lines are skipped
 
-enum class LogEngine : std::uint8_t { Vllm, LlamaCpp, SGLang, Megatron, DeepSpeedChat };
+enum class LogEngine : std::uint8_t { Vllm, LlamaCpp, SGLang, Megatron, DeepSpeedChat, LitGpt };
 std::string_view to_string(LogEngine e);  // "vLLM", "llama.cpp", "SGLang", "Megatron-LM", "DeepSpeed-Chat"
 
 // One figure the engine printed: its key (a key of engine.* in the JSON report), the value in

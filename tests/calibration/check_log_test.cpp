@@ -1727,3 +1727,62 @@ TEST_CASE("check-log: the reserved graph's nodes beside each build's \"graph nod
     CHECK(row(*c, "graph_nodes").same_text == (k.logged == k.ours));
   }
 }
+
+TEST_CASE("check-log: LitGPT finetune/lora.py's prints, its settings and Memory used beside the litgpt recipe", "[checklog][training]") {
+  // The lines finetune/lora.py at 8641822 prints (fabric.print of hparams, of the model it loads, of
+  // num_parameters, of the longest sample, and of max_memory_allocated / 1e9 after training), with
+  // the settings and figure of resource-tables.md's row "| 7 B | Llama 2 | None | 1 | 4,194,304 |
+  // 2 x A100 | 22.18 GB |": devices = 2, micro_batch_size = 1, batch_size 128.
+  const std::string text =
+      "{'eval_interval': 100, 'save_interval': 100, 'eval_iters': 100, 'eval_max_new_tokens': 100, 'log_interval': 1, "
+      "'devices': 2, 'learning_rate': 0.0003, 'batch_size': 128, 'micro_batch_size': 1, 'gradient_accumulation_iters': 128, "
+      "'max_iters': 50000, 'weight_decay': 0.01, 'lora_r': 8, 'lora_alpha': 16, 'lora_dropout': 0.05, 'lora_query': True, "
+      "'lora_key': False, 'lora_value': True, 'lora_projection': False, 'lora_mlp': False, 'lora_head': False, 'warmup_steps': 100}\n"
+      "Loading model 'checkpoints/meta-llama/Llama-2-7b-hf/lit_model.pth' with {'name': 'Llama-2-7b-hf', 'block_size': 4096, "
+      "'vocab_size': 32000, 'n_layer': 32, 'n_head': 32, 'n_embd': 4096, 'r': 8, 'alpha': 16, 'dropout': 0.05}\n"
+      "Number of trainable parameters: 4,194,304\n"
+      "Number of non trainable parameters: 6,738,415,616\n"
+      "The longest sequence length in the train data is 1304, the model's maximum sequence length is 1304 and context length is 4096\n"
+      "iter 0 step 0: loss 1.7293, iter time: 1012.34ms\n"
+      "Training time: 355.80s\n"
+      "Memory used: 22.18 GB\n";
+  const auto log = parse_engine_log(text);
+  INFO(join(log.issues()));
+  REQUIRE(log.ok());
+  CHECK(log->engine == LogEngine::LitGpt);
+  CHECK(to_string(log->engine) == "LitGPT");
+  CHECK(log->model == "meta-llama/Llama-2-7b-hf");
+  check_settings(*log, {{"mode", "training"}, {"recipe", "litgpt"}, {"batch", "1"}, {"accum", "128"}, {"lora", "8"}, {"gpus", "2"},
+                        {"zero", "fsdp"}, {"rc", "full"}, {"lt", "q,v"}, {"seq", "1304"}});
+  CHECK(log->find("litgpt_memory_used")->value == Approx(22.18e9));
+  CHECK(log->find("litgpt_trainable")->value == 4194304);
+  // The script prints neither its precision nor the GPU: the caller's (bf16-true, A100 40GB).
+  Workload w = llmsize::test::with({{"gpu", "a100-40gb"}, {"prec", "pure"}, {"dtype", "bf16"}});
+  auto c = check_log(*log, preset("llama-2-7b").config, w);
+  INFO(join(c.issues()));
+  REQUIRE(c.ok());
+  CHECK(c->workload.recipe == Recipe::LitGpt);
+  CHECK(c->workload.sharding == Sharding::Fsdp);
+  REQUIRE(c->rows.size() == 2);
+  CHECK(row(*c, "litgpt_trainable").same_text);
+  CHECK(row(*c, "litgpt_memory_used").logged == "22.18 GB");
+  CHECK(row(*c, "litgpt_memory_used").ours == "22.24 GB");  // the calibration's +0.26%
+  CHECK(row(*c, "litgpt_memory_used").rel_diff == Approx(0.0026).margin(0.0005));
+  REQUIRE(c->lines.size() == 2);
+  CHECK(c->lines[1] == "Memory used: 22.24 GB");
+  // Without the caller's precision the recipe's refusal names it.
+  auto no_prec = check_log(*log, preset("llama-2-7b").config, llmsize::test::with({{"gpu", "a100-40gb"}}));
+  REQUIRE_FALSE(no_prec.ok());
+  CHECK(no_prec.issues().front().message.find("bf16-true") != std::string::npos);
+  // An adapted head is refused by name; a cut "Memory used" line gives no figure.
+  std::string head = text;
+  head.replace(head.find("'lora_head': False"), 18, "'lora_head': True");
+  auto h = parse_engine_log(head);
+  REQUIRE(h.ok());
+  auto ch = check_log(*h, preset("llama-2-7b").config, w);
+  REQUIRE_FALSE(ch.ok());
+  CHECK(ch.issues().front().field == "lt");
+  auto cut = parse_engine_log(text.substr(0, text.size() - 9) + "\n");
+  REQUIRE(cut.ok());
+  CHECK(cut->find("litgpt_memory_used") == nullptr);
+}
