@@ -1074,6 +1074,24 @@ void settle(LogCheckRow& row) {
   row.rel_diff = row.logged_value != 0 ? row.ours_value / row.logged_value - 1.0 : (row.ours_value == 0 ? 0 : 1);
 }
 
+// The log's figure `key` beside llmsize's `ours`, both written by `text` (nothing where the log
+// has no such figure).
+template <class Text>
+void add_figure_row(LogCheck& out, const EngineLog& log, const char* key, Str row, double ours, const Text& text) {
+  const LogFigure* f = log.find(key);
+  if (!f) return;
+  LogCheckRow r;
+  r.key = key;
+  r.row = row;
+  r.logged_value = f->value;
+  r.ours_value = ours;
+  r.logged = text(f->value);
+  r.ours = text(ours);
+  r.label = r.label_in(Lang::En);
+  settle(r);
+  out.rows.push_back(std::move(r));
+}
+
 }  // namespace
 
 std::string_view to_string(LogEngine e) {
@@ -1341,21 +1359,8 @@ Result<LogCheck> check_ds_chat(const EngineLog& log, const ModelConfig& cfg, Wor
   auto gb = [](double v) { return fixed(v / kGiBd, 2) + "GB"; };
   out.lines.push_back("MemAllocated=" + gb(static_cast<double>(st.after_step_bytes)) +
                       ", MaxMemAllocated=" + gb(static_cast<double>(st.peak_allocated_bytes)));
-  for (const auto& [key, row, ours] : {std::tuple{"max_mem_allocated", Str::log_row_ds_max, st.peak_allocated_bytes},
-                                      std::tuple{"mem_allocated", Str::log_row_ds_allocated, st.after_step_bytes}}) {
-    const LogFigure* f = log.find(key);
-    if (!f) continue;
-    LogCheckRow r;
-    r.key = key;
-    r.row = row;
-    r.logged_value = f->value;
-    r.ours_value = static_cast<double>(ours);
-    r.logged = gb(f->value);
-    r.ours = gb(r.ours_value);
-    r.label = r.label_in(Lang::En);
-    settle(r);
-    out.rows.push_back(std::move(r));
-  }
+  add_figure_row(out, log, "max_mem_allocated", Str::log_row_ds_max, static_cast<double>(st.peak_allocated_bytes), gb);
+  add_figure_row(out, log, "mem_allocated", Str::log_row_ds_allocated, static_cast<double>(st.after_step_bytes), gb);
   return out;
 }
 
@@ -1375,21 +1380,9 @@ Result<LogCheck> check_litgpt(const EngineLog& log, const ModelConfig& cfg, Work
   auto gb = [](double v) { return fixed(v / 1e9, 2) + " GB"; };
   out.lines.push_back("Number of trainable parameters: " + with_commas(p.trainable_params));
   out.lines.push_back("Memory used: " + gb(static_cast<double>(p.peak_allocated_bytes)));
-  for (const auto& [key, row, ours, bytes] : {std::tuple{"litgpt_memory_used", Str::log_row_litgpt_memory, p.peak_allocated_bytes, true},
-                                              std::tuple{"litgpt_trainable", Str::log_row_litgpt_trainable, p.trainable_params, false}}) {
-    const LogFigure* f = log.find(key);
-    if (!f) continue;
-    LogCheckRow r;
-    r.key = key;
-    r.row = row;
-    r.logged_value = f->value;
-    r.ours_value = static_cast<double>(ours);
-    r.logged = bytes ? gb(f->value) : with_commas(static_cast<i64>(f->value));
-    r.ours = bytes ? gb(r.ours_value) : with_commas(ours);
-    r.label = r.label_in(Lang::En);
-    settle(r);
-    out.rows.push_back(std::move(r));
-  }
+  add_figure_row(out, log, "litgpt_memory_used", Str::log_row_litgpt_memory, static_cast<double>(p.peak_allocated_bytes), gb);
+  add_figure_row(out, log, "litgpt_trainable", Str::log_row_litgpt_trainable, static_cast<double>(p.trainable_params),
+                 [](double v) { return with_commas(static_cast<i64>(v)); });
   return out;
 }
 
